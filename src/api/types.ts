@@ -1,0 +1,86 @@
+// Kubernetes objects in their JSON wire shape. We reuse kubernetes-types and widen the few
+// places where newer API fields (pod-level resources) or YAML numbers appear.
+import type * as core from 'kubernetes-types/core/v1.js';
+import type * as meta from 'kubernetes-types/meta/v1.js';
+import type * as policy from 'kubernetes-types/policy/v1.js';
+import type * as scheduling from 'kubernetes-types/scheduling/v1.js';
+import type * as apps from 'kubernetes-types/apps/v1.js';
+import type * as storage from 'kubernetes-types/storage/v1.js';
+
+/** A quantity as it appears in JSON/YAML: "100m", "1Gi", or a bare number. */
+export type QuantityValue = string | number;
+export type ResourceList = Record<string, QuantityValue>;
+
+export type ObjectMeta = meta.ObjectMeta;
+export type LabelSelector = meta.LabelSelector;
+export type LabelSelectorRequirement = meta.LabelSelectorRequirement;
+export type OwnerReference = meta.OwnerReference;
+
+export interface ResourceRequirements {
+  requests?: ResourceList;
+  limits?: ResourceList;
+  claims?: core.ResourceClaim[];
+}
+export type Container = Omit<core.Container, 'resources'> & { resources?: ResourceRequirements };
+export type PodSpec = Omit<core.PodSpec, 'containers' | 'initContainers' | 'overhead'> & {
+  containers: Container[];
+  initContainers?: Container[];
+  overhead?: ResourceList;
+  /** Pod-level resources (PodLevelResources feature). */
+  resources?: ResourceRequirements;
+};
+export interface Pod {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+  spec: PodSpec;
+  status?: core.PodStatus;
+}
+export type NodeStatus = Omit<core.NodeStatus, 'capacity' | 'allocatable'> & {
+  capacity?: ResourceList;
+  allocatable?: ResourceList;
+};
+export interface Node {
+  apiVersion?: string;
+  kind?: string;
+  metadata: ObjectMeta;
+  spec?: core.NodeSpec;
+  status?: NodeStatus;
+}
+export type Affinity = core.Affinity;
+export type NodeAffinity = core.NodeAffinity;
+export type NodeSelector = core.NodeSelector;
+export type NodeSelectorTerm = core.NodeSelectorTerm;
+export type NodeSelectorRequirement = core.NodeSelectorRequirement;
+export type PreferredSchedulingTerm = core.PreferredSchedulingTerm;
+export type PodAffinityTerm = core.PodAffinityTerm;
+export type WeightedPodAffinityTerm = core.WeightedPodAffinityTerm;
+export type Taint = core.Taint;
+export type Toleration = core.Toleration;
+export type TopologySpreadConstraint = core.TopologySpreadConstraint;
+export type ContainerPort = core.ContainerPort;
+export type PodCondition = core.PodCondition;
+export type ContainerImage = core.ContainerImage;
+
+export type Namespace = core.Namespace;
+export type Service = core.Service;
+export type ReplicationController = core.ReplicationController;
+export type PersistentVolume = core.PersistentVolume;
+export type PersistentVolumeClaim = core.PersistentVolumeClaim;
+export type ReplicaSet = apps.ReplicaSet;
+export type StatefulSet = apps.StatefulSet;
+export type PodDisruptionBudget = policy.PodDisruptionBudget;
+export type PriorityClass = scheduling.PriorityClass;
+export type StorageClass = storage.StorageClass;
+export type CSINode = storage.CSINode;
+
+/** Any object with Kubernetes metadata. */
+export interface KubeObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: ObjectMeta;
+}
+
+export function podKey(pod: { metadata?: ObjectMeta }): string {
+  return `${pod.metadata?.namespace ?? 'default'}/${pod.metadata?.name ?? ''}`;
+}

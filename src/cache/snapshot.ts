@@ -1,0 +1,72 @@
+// The per-cycle snapshot of nodes (backend/cache/snapshot.go): the list plugins iterate and the
+// lookup by name, plus the sublists of nodes that hold pods with (anti-)affinity.
+import type { NodeInfoLister, SharedLister } from '../framework/interfaces.js';
+import { NodeInfo } from '../framework/node_info.js';
+import { PodInfo } from '../framework/pod_info.js';
+import type { Node, Pod } from '../api/types.js';
+
+export class Snapshot implements SharedLister, NodeInfoLister {
+  nodeInfoMap = new Map<string, NodeInfo>();
+  nodeInfoList: NodeInfo[] = [];
+  podsWithAffinityList: NodeInfo[] = [];
+  podsWithRequiredAntiAffinityList: NodeInfo[] = [];
+  /** PVCs ("namespace/name") used by any scheduled pod. */
+  usedPVCSet = new Set<string>();
+  /** The cache generation this snapshot reflects. */
+  generation = 0;
+
+  nodeInfos(): NodeInfoLister {
+    return this;
+  }
+
+  list(): readonly NodeInfo[] {
+    return this.nodeInfoList;
+  }
+
+  havePodsWithAffinityList(): readonly NodeInfo[] {
+    return this.podsWithAffinityList;
+  }
+
+  havePodsWithRequiredAntiAffinityList(): readonly NodeInfo[] {
+    return this.podsWithRequiredAntiAffinityList;
+  }
+
+  get(nodeName: string): NodeInfo | undefined {
+    return this.nodeInfoMap.get(nodeName);
+  }
+
+  /** Rebuilds the derived lists from nodeInfoList. */
+  rebuildLists(): void {
+    this.podsWithAffinityList = [];
+    this.podsWithRequiredAntiAffinityList = [];
+    this.usedPVCSet.clear();
+    for (const ni of this.nodeInfoList) {
+      if (ni.podsWithAffinity.length > 0) this.podsWithAffinityList.push(ni);
+      if (ni.podsWithRequiredAntiAffinity.length > 0) this.podsWithRequiredAntiAffinityList.push(ni);
+      for (const k of ni.pvcRefCounts.keys()) this.usedPVCSet.add(k);
+    }
+  }
+
+  /** A snapshot of the given nodes with the given pods on them, in node order (cache.NewSnapshot). */
+  static fromObjects(pods: readonly Pod[], nodes: readonly Node[]): Snapshot {
+    const s = new Snapshot();
+    for (const n of nodes) {
+      const ni = new NodeInfo(n);
+      s.nodeInfoMap.set(n.metadata.name!, ni);
+      s.nodeInfoList.push(ni);
+    }
+    for (const p of pods) {
+      const nodeName = p.spec.nodeName;
+      if (!nodeName) continue;
+      let ni = s.nodeInfoMap.get(nodeName);
+      if (!ni) {
+        // Pods on unknown nodes still count for affinity, as upstream's NewSnapshot keeps them.
+        ni = new NodeInfo();
+        s.nodeInfoMap.set(nodeName, ni);
+      }
+      ni.addPod(new PodInfo(p));
+    }
+    s.rebuildLists();
+    return s;
+  }
+}

@@ -1,0 +1,40 @@
+// CycleState: per-attempt scratch space that plugins share (framework/cycle_state.go).
+
+/** Anything a plugin stores in CycleState must be clonable, for preemption dry runs. */
+export interface StateData {
+  clone(): StateData;
+}
+
+export class CycleState {
+  private readonly storage = new Map<string, StateData>();
+  /** Filter plugins whose PreFilter returned Skip. */
+  skipFilterPlugins = new Set<string>();
+  /** Score plugins whose PreScore returned Skip. */
+  skipScorePlugins = new Set<string>();
+  /** Pods that plugins want moved to activeQ once this attempt ends (keyed by namespace/name). */
+  podsToActivate = new Map<string, unknown>();
+  /** Whether this attempt records per-plugin metrics (sampled). */
+  recordPluginMetrics = false;
+
+  read<T extends StateData>(key: string): T | undefined {
+    return this.storage.get(key) as T | undefined;
+  }
+
+  write(key: string, value: StateData): void {
+    this.storage.set(key, value);
+  }
+
+  delete(key: string): void {
+    this.storage.delete(key);
+  }
+
+  clone(): CycleState {
+    const c = new CycleState();
+    for (const [k, v] of this.storage) c.storage.set(k, v.clone());
+    c.skipFilterPlugins = new Set(this.skipFilterPlugins);
+    c.skipScorePlugins = new Set(this.skipScorePlugins);
+    c.podsToActivate = this.podsToActivate;
+    c.recordPluginMetrics = this.recordPluginMetrics;
+    return c;
+  }
+}

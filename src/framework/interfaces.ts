@@ -1,0 +1,253 @@
+// Plugin interfaces, one per extension point, and the Handle plugins get (framework/interface.go).
+// A plugin is an object with a `name` and the optional methods it implements; the runtime finds
+// them with the type guards below.
+import type { KubeObject, Pod } from '../api/types.js';
+import type { CycleState } from './cycle_state.js';
+import type { ClusterEventWithHint } from './events.js';
+import type { NodeInfo } from './node_info.js';
+import type { PodInfo } from './pod_info.js';
+import type { Status } from './status.js';
+
+/** The highest score a Score plugin may return after normalization. */
+export const MaxNodeScore = 100;
+export const MinNodeScore = 0;
+export const MaxTotalScore = Number.MAX_SAFE_INTEGER;
+
+export interface Plugin {
+  readonly name: string;
+}
+
+/** A pod waiting in the queue, with its attempt bookkeeping (framework.QueuedPodInfo). */
+export interface QueuedPodInfo {
+  podInfo: PodInfo;
+  /** When the pod was added to the queue (ms on the scheduler clock). */
+  timestamp: number;
+  /** Scheduling attempts so far. */
+  attempts: number;
+  /** When the pod was first added (ms), for latency metrics. */
+  initialAttemptTimestamp: number | null;
+  /** Plugins that rejected the pod in its last attempt. */
+  unschedulablePlugins: Set<string>;
+  /** Plugins that returned Pending in its last attempt. */
+  pendingPlugins: Set<string>;
+  /** The plugin whose PreEnqueue keeps the pod out of activeQ, when gated. */
+  gatingPlugin: string | null;
+}
+
+export interface PreFilterResult {
+  /** When set, only these nodes may be evaluated (set semantics; intersected across plugins). */
+  readonly nodeNames: ReadonlySet<string> | null;
+}
+
+export interface PreFilterOutcome {
+  readonly result?: PreFilterResult | null;
+  readonly status?: Status | null;
+}
+
+export interface NodeScore {
+  name: string;
+  score: number;
+}
+
+export interface PostFilterResult {
+  readonly nominatedNodeName: string;
+}
+
+export interface PermitOutcome {
+  readonly status: Status | null;
+  /** How long to wait when status is Wait, in ms. */
+  readonly timeoutMs: number;
+}
+
+/** Per-node rejection statuses from the filter phase (framework.NodeToStatus). */
+export interface NodeToStatusReader {
+  get(nodeName: string): Status | null;
+  /** Status for nodes not explicitly listed (rejected by PreFilter's node subset). */
+  readonly absentNodesStatus: Status | null;
+  entries(): IterableIterator<[string, Status]>;
+  readonly size: number;
+}
+
+export interface PreEnqueuePlugin extends Plugin {
+  preEnqueue(pod: Pod): Status | null;
+}
+
+export interface QueueSortPlugin extends Plugin {
+  less(a: QueuedPodInfo, b: QueuedPodInfo): boolean;
+}
+
+export interface EnqueueExtensions extends Plugin {
+  eventsToRegister(): ClusterEventWithHint[];
+}
+
+export interface PreFilterExtensions {
+  addPod(state: CycleState, podToSchedule: PodInfo, podToAdd: PodInfo, nodeInfo: NodeInfo): Status | null;
+  removePod(state: CycleState, podToSchedule: PodInfo, podToRemove: PodInfo, nodeInfo: NodeInfo): Status | null;
+}
+
+export interface PreFilterPlugin extends Plugin {
+  preFilter(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[]): PreFilterOutcome | null;
+  preFilterExtensions?(): PreFilterExtensions | null;
+}
+
+export interface FilterPlugin extends Plugin {
+  filter(state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): Status | null;
+}
+
+export interface PostFilterPlugin extends Plugin {
+  postFilter(
+    state: CycleState,
+    pod: PodInfo,
+    filteredNodeStatusMap: NodeToStatusReader,
+  ): { result: PostFilterResult | null; status: Status | null };
+}
+
+export interface PreScorePlugin extends Plugin {
+  preScore(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[]): Status | null;
+}
+
+export interface ScoreExtensions {
+  normalizeScore(state: CycleState, pod: PodInfo, scores: NodeScore[]): Status | null;
+}
+
+export interface ScorePlugin extends Plugin {
+  /** Returns the node's score, or a Status on error. */
+  score(state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): number | Status;
+  scoreExtensions?(): ScoreExtensions | null;
+}
+
+export interface ReservePlugin extends Plugin {
+  reserve(state: CycleState, pod: PodInfo, nodeName: string): Status | null;
+  unreserve(state: CycleState, pod: PodInfo, nodeName: string): void;
+}
+
+export interface PermitPlugin extends Plugin {
+  permit(state: CycleState, pod: PodInfo, nodeName: string): PermitOutcome;
+}
+
+export interface PreBindPlugin extends Plugin {
+  preBind(state: CycleState, pod: PodInfo, nodeName: string): Promise<Status | null>;
+}
+
+export interface BindPlugin extends Plugin {
+  /** Returns Skip to let the next bind plugin decide. */
+  bind(state: CycleState, pod: PodInfo, nodeName: string): Promise<Status | null>;
+}
+
+export interface PostBindPlugin extends Plugin {
+  postBind(state: CycleState, pod: PodInfo, nodeName: string): void;
+}
+
+export type AnyPlugin = Plugin &
+  Partial<
+    Omit<PreEnqueuePlugin, 'name'> &
+      Omit<QueueSortPlugin, 'name'> &
+      Omit<EnqueueExtensions, 'name'> &
+      Omit<PreFilterPlugin, 'name'> &
+      Omit<FilterPlugin, 'name'> &
+      Omit<PostFilterPlugin, 'name'> &
+      Omit<PreScorePlugin, 'name'> &
+      Omit<ScorePlugin, 'name'> &
+      Omit<ReservePlugin, 'name'> &
+      Omit<PermitPlugin, 'name'> &
+      Omit<PreBindPlugin, 'name'> &
+      Omit<BindPlugin, 'name'> &
+      Omit<PostBindPlugin, 'name'>
+  >;
+
+export const isPreEnqueuePlugin = (p: Plugin): p is PreEnqueuePlugin => typeof (p as AnyPlugin).preEnqueue === 'function';
+export const isQueueSortPlugin = (p: Plugin): p is QueueSortPlugin => typeof (p as AnyPlugin).less === 'function';
+export const isEnqueueExtensions = (p: Plugin): p is EnqueueExtensions => typeof (p as AnyPlugin).eventsToRegister === 'function';
+export const isPreFilterPlugin = (p: Plugin): p is PreFilterPlugin => typeof (p as AnyPlugin).preFilter === 'function';
+export const isFilterPlugin = (p: Plugin): p is FilterPlugin => typeof (p as AnyPlugin).filter === 'function';
+export const isPostFilterPlugin = (p: Plugin): p is PostFilterPlugin => typeof (p as AnyPlugin).postFilter === 'function';
+export const isPreScorePlugin = (p: Plugin): p is PreScorePlugin => typeof (p as AnyPlugin).preScore === 'function';
+export const isScorePlugin = (p: Plugin): p is ScorePlugin => typeof (p as AnyPlugin).score === 'function';
+export const isReservePlugin = (p: Plugin): p is ReservePlugin => typeof (p as AnyPlugin).reserve === 'function';
+export const isPermitPlugin = (p: Plugin): p is PermitPlugin => typeof (p as AnyPlugin).permit === 'function';
+export const isPreBindPlugin = (p: Plugin): p is PreBindPlugin => typeof (p as AnyPlugin).preBind === 'function';
+export const isBindPlugin = (p: Plugin): p is BindPlugin => typeof (p as AnyPlugin).bind === 'function';
+export const isPostBindPlugin = (p: Plugin): p is PostBindPlugin => typeof (p as AnyPlugin).postBind === 'function';
+
+/** Read access to the per-cycle snapshot of nodes (framework.NodeInfoLister). */
+export interface NodeInfoLister {
+  list(): readonly NodeInfo[];
+  havePodsWithAffinityList(): readonly NodeInfo[];
+  havePodsWithRequiredAntiAffinityList(): readonly NodeInfo[];
+  get(nodeName: string): NodeInfo | undefined;
+}
+
+export interface SharedLister {
+  nodeInfos(): NodeInfoLister;
+}
+
+/** Kinds plugins read from the cluster besides pods and nodes. */
+export type ListedKind =
+  | 'Namespace'
+  | 'Service'
+  | 'ReplicaSet'
+  | 'StatefulSet'
+  | 'ReplicationController'
+  | 'PodDisruptionBudget'
+  | 'PriorityClass'
+  | 'PersistentVolume'
+  | 'PersistentVolumeClaim'
+  | 'StorageClass'
+  | 'CSINode';
+
+/** Informer-backed read access to cluster objects (a lister per kind). */
+export interface ObjectLister {
+  list<T extends KubeObject>(kind: ListedKind, namespace?: string): readonly T[];
+  get<T extends KubeObject>(kind: ListedKind, namespace: string, name: string): T | undefined;
+}
+
+/** A pod waiting at Permit (framework.WaitingPod). */
+export interface WaitingPod {
+  readonly pod: Pod;
+  pendingPlugins(): string[];
+  allow(pluginName: string): void;
+  reject(pluginName: string, message: string): void;
+}
+
+/** Nominated pods per node (framework.PodNominator), for preemption and filtering. */
+export interface PodNominatorReader {
+  nominatedPodsForNode(nodeName: string): readonly PodInfo[];
+}
+
+/** Writes the scheduler makes to the cluster, as plugins see them. */
+export interface PluginClusterClient {
+  bind(pod: Pod, nodeName: string): Promise<void>;
+  deletePod(pod: Pod, opts?: { disruptionReason?: string; message?: string }): Promise<void>;
+  clearNominatedNodeName(pod: Pod): Promise<void>;
+}
+
+export interface EventRecorder {
+  event(regarding: KubeObject, type: 'Normal' | 'Warning', reason: string, action: string, message: string): void;
+}
+
+/** What the framework hands to plugins (framework.Handle). */
+export interface Handle {
+  snapshotSharedLister(): SharedLister;
+  objects(): ObjectLister;
+  client(): PluginClusterClient;
+  eventRecorder(): EventRecorder;
+  nominator(): PodNominatorReader;
+  /** Current time in ms on the scheduler's clock. */
+  now(): number;
+  /** The seeded random source, in [0, 1). */
+  random(): number;
+  getWaitingPod(uid: string): WaitingPod | undefined;
+  iterateOverWaitingPods(fn: (wp: WaitingPod) => void): void;
+  rejectWaitingPod(uid: string): boolean;
+  /** Runs every Filter plugin, with nominated pods taken into account (two passes). */
+  runFilterPluginsWithNominatedPods(state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): Status | null;
+  runPreFilterExtensionAddPod(state: CycleState, podToSchedule: PodInfo, podToAdd: PodInfo, nodeInfo: NodeInfo): Status | null;
+  runPreFilterExtensionRemovePod(state: CycleState, podToSchedule: PodInfo, podToRemove: PodInfo, nodeInfo: NodeInfo): Status | null;
+  /** The profile's scheduler name. */
+  readonly profileName: string;
+  /** Number of parallel workers from config (informational in a single-threaded runtime). */
+  readonly parallelism: number;
+}
+
+/** Builds a plugin from its (defaulted) args. */
+export type PluginFactory = (args: unknown, handle: Handle) => Plugin;

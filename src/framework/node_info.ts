@@ -1,0 +1,184 @@
+// NodeInfo: the aggregated view of one node (framework/types.go NodeInfo).
+import type { ContainerPort, Node } from '../api/types.js';
+import { Resource } from '../api/resources.js';
+import type { PodInfo } from './pod_info.js';
+
+export const DefaultBindAllHostIP = '0.0.0.0';
+
+/** Host ports in use: ip → set of "protocol/port" (framework.HostPortInfo). */
+export class HostPortInfo {
+  private readonly byIP = new Map<string, Set<string>>();
+
+  add(ip: string | undefined, protocol: string | undefined, port: number): void {
+    const key = `${protocol || 'TCP'}/${port}`;
+    const host = ip || DefaultBindAllHostIP;
+    let set = this.byIP.get(host);
+    if (!set) this.byIP.set(host, (set = new Set()));
+    set.add(key);
+  }
+
+  remove(ip: string | undefined, protocol: string | undefined, port: number): void {
+    const host = ip || DefaultBindAllHostIP;
+    const set = this.byIP.get(host);
+    if (!set) return;
+    set.delete(`${protocol || 'TCP'}/${port}`);
+    if (set.size === 0) this.byIP.delete(host);
+  }
+
+  /** True when ip/protocol/port conflicts with a used port; 0.0.0.0 conflicts with every IP. */
+  checkConflict(ip: string | undefined, protocol: string | undefined, port: number): boolean {
+    if (port <= 0) return false;
+    const host = ip || DefaultBindAllHostIP;
+    const key = `${protocol || 'TCP'}/${port}`;
+    if (host === DefaultBindAllHostIP) {
+      for (const set of this.byIP.values()) if (set.has(key)) return true;
+      return false;
+    }
+    return !!this.byIP.get(host)?.has(key) || !!this.byIP.get(DefaultBindAllHostIP)?.has(key);
+  }
+
+  get size(): number {
+    let n = 0;
+    for (const s of this.byIP.values()) n += s.size;
+    return n;
+  }
+
+  clone(): HostPortInfo {
+    const c = new HostPortInfo();
+    for (const [ip, set] of this.byIP) c.byIP.set(ip, new Set(set));
+    return c;
+  }
+}
+
+/** An image on a node and how many nodes have it (framework.ImageStateSummary). */
+export interface ImageStateSummary {
+  readonly size: number;
+  numNodes: number;
+}
+
+/** Host ports a pod asks for (containers and init containers with hostPort set). */
+export function podHostPorts(info: PodInfo): ContainerPort[] {
+  const out: ContainerPort[] = [];
+  const spec = info.pod.spec;
+  for (const list of [spec.initContainers, spec.containers]) {
+    for (const c of list ?? []) {
+      for (const p of c.ports ?? []) if (p.hostPort && p.hostPort > 0) out.push(p);
+    }
+  }
+  return out;
+}
+
+let generationCounter = 0;
+export function nextGeneration(): number {
+  return ++generationCounter;
+}
+
+export class NodeInfo {
+  node: Node | null = null;
+  pods: PodInfo[] = [];
+  podsWithAffinity: PodInfo[] = [];
+  podsWithRequiredAntiAffinity: PodInfo[] = [];
+  usedPorts = new HostPortInfo();
+  /** Sum of the pods' requests. */
+  requested = new Resource();
+  /** Sum of requests with missing cpu/memory defaulted (for scoring). */
+  nonZeroRequested = new Resource();
+  allocatable = new Resource();
+  /** Images on this node, by every name the node reports, with cluster-wide spread. */
+  imageStates = new Map<string, ImageStateSummary>();
+  /** PVCs used by pods on this node ("namespace/claim") and how many pods use each. */
+  pvcRefCounts = new Map<string, number>();
+  /** Bumped on every change, so snapshots copy only what changed. */
+  generation = nextGeneration();
+
+  constructor(node?: Node) {
+    if (node) this.setNode(node);
+  }
+
+  get name(): string {
+    return this.node?.metadata.name ?? '';
+  }
+
+  setNode(node: Node): void {
+    this.node = node;
+    this.allocatable = Resource.fromList(node.status?.allocatable ?? node.status?.capacity);
+    this.generation = nextGeneration();
+  }
+
+  removeNode(): void {
+    this.node = null;
+    this.generation = nextGeneration();
+  }
+
+  addPod(pi: PodInfo): void {
+    this.pods.push(pi);
+    if (pi.hasAffinity()) this.podsWithAffinity.push(pi);
+    if (pi.hasRequiredAntiAffinity()) this.podsWithRequiredAntiAffinity.push(pi);
+    this.updateUsage(pi, 1);
+    this.generation = nextGeneration();
+  }
+
+  /** Removes the pod with the same uid; returns false when it was not on this node. */
+  removePod(pi: PodInfo): boolean {
+    const idx = indexOfUID(this.pods, pi.uid);
+    if (idx < 0) return false;
+    const existing = this.pods[idx]!;
+    removeAt(this.pods, idx);
+    const a = indexOfUID(this.podsWithAffinity, pi.uid);
+    if (a >= 0) removeAt(this.podsWithAffinity, a);
+    const r = indexOfUID(this.podsWithRequiredAntiAffinity, pi.uid);
+    if (r >= 0) removeAt(this.podsWithRequiredAntiAffinity, r);
+    this.updateUsage(existing, -1);
+    this.generation = nextGeneration();
+    return true;
+  }
+
+  private updateUsage(pi: PodInfo, sign: 1 | -1): void {
+    const req = pi.requests.resource;
+    if (sign === 1) this.requested.add(req);
+    else this.requested.sub(req);
+    this.nonZeroRequested.milliCPU += sign * pi.requests.nonZeroMilliCPU;
+    this.nonZeroRequested.memory += sign * pi.requests.nonZeroMemory;
+    for (const p of podHostPorts(pi)) {
+      if (sign === 1) this.usedPorts.add(p.hostIP, p.protocol, p.hostPort!);
+      else this.usedPorts.remove(p.hostIP, p.protocol, p.hostPort!);
+    }
+    for (const v of pi.pod.spec.volumes ?? []) {
+      const claim = v.persistentVolumeClaim?.claimName;
+      if (!claim) continue;
+      const key = `${pi.namespace}/${claim}`;
+      const n = (this.pvcRefCounts.get(key) ?? 0) + sign;
+      if (n <= 0) this.pvcRefCounts.delete(key);
+      else this.pvcRefCounts.set(key, n);
+    }
+  }
+
+  /** A copy sharing PodInfos (immutable) but not the aggregates. */
+  clone(): NodeInfo {
+    const c = new NodeInfo();
+    c.node = this.node;
+    c.pods = this.pods.slice();
+    c.podsWithAffinity = this.podsWithAffinity.slice();
+    c.podsWithRequiredAntiAffinity = this.podsWithRequiredAntiAffinity.slice();
+    c.usedPorts = this.usedPorts.clone();
+    c.requested = this.requested.clone();
+    c.nonZeroRequested = this.nonZeroRequested.clone();
+    c.allocatable = this.allocatable.clone();
+    c.imageStates = this.imageStates;
+    c.pvcRefCounts = new Map(this.pvcRefCounts);
+    c.generation = this.generation;
+    return c;
+  }
+}
+
+function indexOfUID(list: PodInfo[], uid: string): number {
+  for (let i = 0; i < list.length; i++) if (list[i]!.uid === uid) return i;
+  return -1;
+}
+
+/** O(1) removal; pod order within a node does not matter to any plugin. */
+function removeAt(list: PodInfo[], idx: number): void {
+  const last = list.length - 1;
+  if (idx !== last) list[idx] = list[last]!;
+  list.pop();
+}

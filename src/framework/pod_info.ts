@@ -1,0 +1,107 @@
+// PodInfo: a pod with everything the hot path needs derived once (framework/types.go).
+import type { Pod, PodAffinityTerm, WeightedPodAffinityTerm } from '../api/types.js';
+import { podKey } from '../api/types.js';
+import { Selector, type Labels } from '../api/labels.js';
+import { computePodResourceRequests, Resource, type PodResourceRequests } from '../api/resources.js';
+
+/** A parsed (anti-)affinity term: namespaces resolved, selectors compiled. */
+export interface AffinityTerm {
+  readonly namespaces: ReadonlySet<string>;
+  readonly selector: Selector;
+  readonly topologyKey: string;
+  readonly namespaceSelector: Selector;
+}
+
+export interface WeightedAffinityTerm extends AffinityTerm {
+  readonly weight: number;
+}
+
+/** True when `pod` (with its namespace's labels) is selected by the term (AffinityTerm.Matches). */
+export function affinityTermMatches(term: AffinityTerm, pod: Pod, nsLabels: Labels): boolean {
+  const ns = pod.metadata.namespace ?? 'default';
+  if (term.namespaces.has(ns) || term.namespaceSelector.matches(nsLabels)) {
+    return term.selector.matches(pod.metadata.labels);
+  }
+  return false;
+}
+
+function newAffinityTerm(pod: Pod, term: PodAffinityTerm): AffinityTerm {
+  const selector = Selector.compile(term.labelSelector);
+  const namespaceSelector = Selector.compile(term.namespaceSelector);
+  const namespaces = new Set(term.namespaces ?? []);
+  // No namespaces and no namespaceSelector means the pod's own namespace.
+  if (namespaces.size === 0 && (term.namespaceSelector === undefined || term.namespaceSelector === null)) {
+    namespaces.add(pod.metadata.namespace ?? 'default');
+  }
+  return { namespaces, selector, topologyKey: term.topologyKey, namespaceSelector };
+}
+
+function newWeightedTerms(pod: Pod, terms: readonly WeightedPodAffinityTerm[] | undefined): WeightedAffinityTerm[] {
+  const out: WeightedAffinityTerm[] = [];
+  for (const t of terms ?? []) {
+    if (!t.weight) continue;
+    out.push({ ...newAffinityTerm(pod, t.podAffinityTerm), weight: t.weight });
+  }
+  return out;
+}
+
+const noRequests: PodResourceRequests = { resource: new Resource(), nonZeroMilliCPU: 0, nonZeroMemory: 0 };
+
+export class PodInfo {
+  readonly key: string;
+  readonly uid: string;
+  requiredAffinityTerms: AffinityTerm[] = [];
+  requiredAntiAffinityTerms: AffinityTerm[] = [];
+  preferredAffinityTerms: WeightedAffinityTerm[] = [];
+  preferredAntiAffinityTerms: WeightedAffinityTerm[] = [];
+  requests: PodResourceRequests = noRequests;
+  /**
+   * Set when the pod cannot be parsed (invalid quantity or selector): the pod is unschedulable
+   * with this message and the scheduler serves everyone else.
+   */
+  parseError: string | null = null;
+
+  constructor(readonly pod: Pod) {
+    this.key = podKey(pod);
+    this.uid = pod.metadata.uid ?? this.key;
+    try {
+      this.requests = computePodResourceRequests(pod);
+    } catch (err) {
+      this.parseError = `invalid resource quantity in pod ${this.key}: ${(err as Error).message}`;
+    }
+    const aff = pod.spec.affinity;
+    try {
+      if (aff?.podAffinity) {
+        this.requiredAffinityTerms = (aff.podAffinity.requiredDuringSchedulingIgnoredDuringExecution ?? []).map((t) => newAffinityTerm(pod, t));
+        this.preferredAffinityTerms = newWeightedTerms(pod, aff.podAffinity.preferredDuringSchedulingIgnoredDuringExecution);
+      }
+      if (aff?.podAntiAffinity) {
+        this.requiredAntiAffinityTerms = (aff.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution ?? []).map((t) => newAffinityTerm(pod, t));
+        this.preferredAntiAffinityTerms = newWeightedTerms(pod, aff.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution);
+      }
+    } catch (err) {
+      this.parseError ??= `invalid pod affinity selector in pod ${this.key}: ${(err as Error).message}`;
+    }
+  }
+
+  get namespace(): string {
+    return this.pod.metadata.namespace ?? 'default';
+  }
+
+  get name(): string {
+    return this.pod.metadata.name ?? '';
+  }
+
+  get priority(): number {
+    return this.pod.spec.priority ?? 0;
+  }
+
+  hasAffinity(): boolean {
+    const a = this.pod.spec.affinity;
+    return !!a && (!!a.podAffinity || !!a.podAntiAffinity);
+  }
+
+  hasRequiredAntiAffinity(): boolean {
+    return this.requiredAntiAffinityTerms.length > 0;
+  }
+}

@@ -1,0 +1,56 @@
+// The plugin registry: in-tree and out-of-tree plugin definitions by name (runtime/registry.go).
+import type { Handle, Plugin } from './interfaces.js';
+
+/** A validation problem at a field path, e.g. `profiles[0].pluginConfig[1].args.hardPodAffinityWeight`. */
+export interface FieldError {
+  readonly path: string;
+  readonly message: string;
+}
+
+export interface PluginDefinition<A = unknown> {
+  readonly name: string;
+  /** Builds the plugin from defaulted, validated args. */
+  readonly factory: (args: A, handle: Handle) => Plugin;
+  /** The args kind (e.g. `NodeResourcesFitArgs`) for plugins that take args. */
+  readonly argsKind?: string;
+  /** Fills unset fields with upstream's defaults; called with `{}` when no args were given. */
+  readonly defaultArgs?: (given: Record<string, unknown>) => A;
+  /** Validates defaulted args; `path` is the args' field path for messages. */
+  readonly validateArgs?: (args: A, path: string) => FieldError[];
+}
+
+// A definition whose args type is erased, so definitions of different plugins fit one registry.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyPluginDefinition = PluginDefinition<any>;
+
+export class Registry {
+  private readonly defs = new Map<string, AnyPluginDefinition>();
+
+  constructor(defs: readonly AnyPluginDefinition[] = []) {
+    for (const d of defs) this.register(d);
+  }
+
+  register(def: AnyPluginDefinition): void {
+    if (this.defs.has(def.name)) throw new Error(`a plugin named ${def.name} already exists`);
+    this.defs.set(def.name, def);
+  }
+
+  /** Adds out-of-tree plugins; a name clash is an error, as upstream's Registry.Merge. */
+  merge(other: Registry): Registry {
+    const merged = new Registry([...this.defs.values()]);
+    for (const d of other.defs.values()) merged.register(d);
+    return merged;
+  }
+
+  get(name: string): AnyPluginDefinition | undefined {
+    return this.defs.get(name);
+  }
+
+  has(name: string): boolean {
+    return this.defs.has(name);
+  }
+
+  names(): string[] {
+    return [...this.defs.keys()];
+  }
+}
