@@ -88,9 +88,13 @@ export class Resource {
   }
 }
 
-/** Extended resources (domain-qualified, outside kubernetes.io/), hugepages-*, attachable volumes. */
+/**
+ * Extended resources (domain-qualified, outside kubernetes.io/), hugepages-*, prefixed native
+ * resources (`kubernetes.io/...`) and attachable volumes (schedutil.IsScalarResourceName).
+ */
 export function isScalarResourceName(name: string): boolean {
-  return isExtendedResourceName(name) || name.startsWith('hugepages-') || name.startsWith('attachable-volumes-');
+  return isExtendedResourceName(name) || name.startsWith('hugepages-') || name.includes('kubernetes.io/') ||
+    name.startsWith('attachable-volumes-');
 }
 
 export function isExtendedResourceName(name: string): boolean {

@@ -84,6 +84,17 @@ export class PodInfo {
     }
   }
 
+  /**
+   * The same pod with a changed object (e.g. spec.nodeName set when assumed, or a status
+   * update), reusing the derived data: requests and affinity do not depend on those fields.
+   */
+  withPod(pod: Pod): PodInfo {
+    const copy = Object.create(PodInfo.prototype) as PodInfo;
+    Object.assign(copy, this);
+    (copy as { pod: Pod }).pod = pod;
+    return copy;
+  }
+
   get namespace(): string {
     return this.pod.metadata.namespace ?? 'default';
   }

@@ -1,4 +1,4 @@
-// A simple in-memory ObjectLister for tests and the embedded cluster's informer view.
+// The scheduler's informer view of the kinds plugins read (Namespace, Service, PDB, ...).
 import type { KubeObject } from '../api/types.js';
 import type { ListedKind, ObjectLister } from '../framework/interfaces.js';
 

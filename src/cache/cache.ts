@@ -1,0 +1,288 @@
+// The scheduler cache: NodeInfo per node kept up to date from pod and node events, assumed pods
+// that are not yet bound, and the incremental per-cycle snapshot (backend/cache/cache.go).
+import type { Node, Pod } from '../api/types.js';
+import { podKey } from '../api/types.js';
+import { NodeInfo, type ImageStateSummary } from '../framework/node_info.js';
+import { PodInfo } from '../framework/pod_info.js';
+import type { Clock } from '../util/clock.js';
+import { NodeTree } from './node_tree.js';
+import { Snapshot } from './snapshot.js';
+
+interface PodState {
+  podInfo: PodInfo;
+  assumed: boolean;
+  bindingFinished: boolean;
+  /** When an assumed pod whose binding finished expires (ms), or null for never. */
+  deadline: number | null;
+}
+
+interface ImageState extends ImageStateSummary {
+  readonly nodes: Set<string>;
+}
+
+export class CacheError extends Error {
+  override name = 'CacheError';
+}
+
+export class Cache {
+  private readonly nodes = new Map<string, NodeInfo>();
+  private readonly nodeTree = new NodeTree();
+  private readonly podStates = new Map<string, PodState>();
+  private readonly imageStates = new Map<string, ImageState>();
+  /** Nodes changed since the last snapshot. */
+  private readonly dirty = new Set<string>();
+  /** Nodes were added or removed since the last snapshot: rebuild the order. */
+  private orderChanged = true;
+
+  /** @param assumedPodTTLMs how long an assumed pod lives after binding finished; 0 = forever (upstream's default). */
+  constructor(
+    private readonly clock: Clock,
+    private readonly assumedPodTTLMs = 0,
+  ) {}
+
+  private touch(name: string): NodeInfo {
+    let ni = this.nodes.get(name);
+    if (!ni) {
+      ni = new NodeInfo();
+      this.nodes.set(name, ni);
+    }
+    this.dirty.add(name);
+    return ni;
+  }
+
+  // ---- nodes ----
+
+  addNode(node: Node): void {
+    const name = node.metadata.name!;
+    const ni = this.touch(name);
+    if (ni.node) this.removeImageStates(ni);
+    else {
+      this.nodeTree.addNode(node);
+      this.orderChanged = true;
+    }
+    ni.setNode(node);
+    this.addImageStates(ni, node);
+  }
+
+  updateNode(oldNode: Node, newNode: Node): void {
+    const ni = this.nodes.get(newNode.metadata.name!);
+    if (!ni?.node) {
+      this.addNode(newNode);
+      return;
+    }
+    this.touch(newNode.metadata.name!);
+    this.nodeTree.updateNode(oldNode, newNode);
+    this.orderChanged = true;
+    this.removeImageStates(ni);
+    ni.setNode(newNode);
+    this.addImageStates(ni, newNode);
+  }
+
+  /** Removes the node; its NodeInfo stays while pods still reference it, as upstream keeps a ghost. */
+  removeNode(node: Node): void {
+    const name = node.metadata.name!;
+    const ni = this.nodes.get(name);
+    if (!ni?.node) throw new CacheError(`node ${name} is not found`);
+    this.removeImageStates(ni);
+    this.nodeTree.removeNode(ni.node);
+    this.orderChanged = true;
+    this.dirty.add(name);
+    if (ni.pods.length === 0) this.nodes.delete(name);
+    else ni.removeNode();
+  }
+
+  private addImageStates(ni: NodeInfo, node: Node): void {
+    const states = new Map<string, ImageStateSummary>();
+    const nodeName = node.metadata.name!;
+    for (const image of node.status?.images ?? []) {
+      for (const name of image.names ?? []) {
+        let s = this.imageStates.get(name);
+        if (!s) {
+          s = { size: image.sizeBytes ?? 0, numNodes: 0, nodes: new Set() };
+          this.imageStates.set(name, s);
+        }
+        s.nodes.add(nodeName);
+        s.numNodes = s.nodes.size;
+        states.set(name, s);
+      }
+    }
+    ni.imageStates = states;
+  }
+
+  private removeImageStates(ni: NodeInfo): void {
+    const nodeName = ni.name;
+    for (const name of ni.imageStates.keys()) {
+      const s = this.imageStates.get(name);
+      if (!s) continue;
+      s.nodes.delete(nodeName);
+      s.numNodes = s.nodes.size;
+      if (s.nodes.size === 0) this.imageStates.delete(name);
+    }
+    ni.imageStates = new Map();
+  }
+
+  // ---- pods ----
+
+  private addPodToNode(pi: PodInfo): void {
+    this.touch(pi.pod.spec.nodeName!).addPod(pi);
+  }
+
+  private removePodFromNode(pi: PodInfo): void {
+    const nodeName = pi.pod.spec.nodeName!;
+    const ni = this.nodes.get(nodeName);
+    if (!ni) return;
+    ni.removePod(pi);
+    this.dirty.add(nodeName);
+    if (ni.pods.length === 0 && !ni.node) this.nodes.delete(nodeName);
+  }
+
+  /** Marks the pod as running on `pod.spec.nodeName` before the binding is confirmed. */
+  assumePod(pi: PodInfo): void {
+    if (this.podStates.has(pi.uid)) throw new CacheError(`pod ${pi.key}(${pi.uid}) is in the cache, so can't be assumed`);
+    this.addPodToNode(pi);
+    this.podStates.set(pi.uid, { podInfo: pi, assumed: true, bindingFinished: false, deadline: null });
+  }
+
+  /** The binding was sent: from now the assumed pod may expire (when a TTL is set). */
+  finishBinding(pod: Pod): void {
+    const st = this.podStates.get(uidOf(pod));
+    if (!st || !st.assumed) return;
+    st.bindingFinished = true;
+    st.deadline = this.assumedPodTTLMs > 0 ? this.clock.now() + this.assumedPodTTLMs : null;
+  }
+
+  /** Undoes assumePod (binding failed or was rejected). */
+  forgetPod(pod: Pod): void {
+    const uid = uidOf(pod);
+    const st = this.podStates.get(uid);
+    if (!st) return;
+    if (!st.assumed) throw new CacheError(`pod ${podKey(pod)}(${uid}) was added to the cache and can't be forgotten`);
+    if (st.podInfo.pod.spec.nodeName !== pod.spec.nodeName) {
+      throw new CacheError(`pod ${podKey(pod)}(${uid}) was assumed on ${pod.spec.nodeName} but assigned to ${st.podInfo.pod.spec.nodeName}`);
+    }
+    this.removePodFromNode(st.podInfo);
+    this.podStates.delete(uid);
+  }
+
+  isAssumedPod(pod: Pod): boolean {
+    return this.podStates.get(uidOf(pod))?.assumed ?? false;
+  }
+
+  getPod(pod: Pod): Pod | undefined {
+    return this.podStates.get(uidOf(pod))?.podInfo.pod;
+  }
+
+  /** An assigned pod was observed (informer add): confirms an assumed pod or adds it. */
+  addPod(pod: Pod): void {
+    const uid = uidOf(pod);
+    const st = this.podStates.get(uid);
+    const pi = new PodInfo(pod);
+    if (st && st.assumed) {
+      if (st.podInfo.pod.spec.nodeName !== pod.spec.nodeName) this.removePodFromNode(st.podInfo);
+      else this.removePodFromNode(st.podInfo);
+      this.addPodToNode(pi);
+      this.podStates.set(uid, { podInfo: pi, assumed: false, bindingFinished: false, deadline: null });
+      return;
+    }
+    if (st) {
+      this.updatePod(st.podInfo.pod, pod);
+      return;
+    }
+    this.addPodToNode(pi);
+    this.podStates.set(uid, { podInfo: pi, assumed: false, bindingFinished: false, deadline: null });
+  }
+
+  updatePod(_oldPod: Pod, newPod: Pod): void {
+    const uid = uidOf(newPod);
+    const st = this.podStates.get(uid);
+    if (!st) {
+      this.addPod(newPod);
+      return;
+    }
+    if (st.assumed) return; // the informer's view arrives through addPod
+    this.removePodFromNode(st.podInfo);
+    const pi = new PodInfo(newPod);
+    this.addPodToNode(pi);
+    st.podInfo = pi;
+  }
+
+  removePod(pod: Pod): void {
+    const uid = uidOf(pod);
+    const st = this.podStates.get(uid);
+    if (!st) return;
+    this.removePodFromNode(st.podInfo);
+    this.podStates.delete(uid);
+  }
+
+  /** Drops assumed pods whose binding finished longer than the TTL ago. */
+  cleanupExpiredAssumedPods(): void {
+    const now = this.clock.now();
+    for (const [uid, st] of this.podStates) {
+      if (st.assumed && st.bindingFinished && st.deadline !== null && now >= st.deadline) {
+        this.removePodFromNode(st.podInfo);
+        this.podStates.delete(uid);
+      }
+    }
+  }
+
+  get nodeCount(): number {
+    return this.nodeTree.numNodes;
+  }
+
+  get podCount(): number {
+    return this.podStates.size;
+  }
+
+  nodeInfo(name: string): NodeInfo | undefined {
+    return this.nodes.get(name);
+  }
+
+  /** Brings `snapshot` up to date, copying only the nodes changed since the last call. */
+  updateSnapshot(snapshot: Snapshot): void {
+    let listsChanged = this.orderChanged;
+    for (const name of this.dirty) {
+      const live = this.nodes.get(name);
+      const prev = snapshot.nodeInfoMap.get(name);
+      if (!live) {
+        snapshot.nodeInfoMap.delete(name);
+        listsChanged = true;
+        continue;
+      }
+      const copy = live.clone();
+      if (prev && !listsChanged) {
+        if (prev.podsWithAffinity.length > 0 !== copy.podsWithAffinity.length > 0 ||
+          prev.podsWithRequiredAntiAffinity.length > 0 !== copy.podsWithRequiredAntiAffinity.length > 0 ||
+          prev.pvcRefCounts.size > 0 || copy.pvcRefCounts.size > 0) {
+          listsChanged = true;
+        }
+      }
+      snapshot.nodeInfoMap.set(name, copy);
+      if (!prev) listsChanged = true;
+      if (prev && !listsChanged) {
+        const idx = snapshot.nodeInfoList.indexOf(prev);
+        if (idx >= 0) snapshot.nodeInfoList[idx] = copy;
+        replaceIn(snapshot.podsWithAffinityList, prev, copy);
+        replaceIn(snapshot.podsWithRequiredAntiAffinityList, prev, copy);
+      }
+    }
+    this.dirty.clear();
+    if (listsChanged) {
+      snapshot.nodeInfoList = [];
+      for (const name of this.nodeTree.list()) {
+        const ni = snapshot.nodeInfoMap.get(name);
+        if (ni?.node) snapshot.nodeInfoList.push(ni);
+      }
+      snapshot.rebuildLists();
+    }
+    this.orderChanged = false;
+  }
+}
+
+function uidOf(pod: Pod): string {
+  return pod.metadata.uid ?? podKey(pod);
+}
+
+function replaceIn(list: NodeInfo[], prev: NodeInfo, next: NodeInfo): void {
+  const idx = list.indexOf(prev);
+  if (idx >= 0) list[idx] = next;
+}

@@ -1,0 +1,57 @@
+// Text rendering of simulation reports.
+import type { SimReport } from '../sim/simulate.js';
+
+function fmtCPU(milli: number): string {
+  return milli % 1000 === 0 ? `${milli / 1000}` : `${milli}m`;
+}
+
+function fmtBytes(b: number): string {
+  const gi = b / 2 ** 30;
+  if (gi >= 1) return `${Number.isInteger(gi) ? gi : gi.toFixed(1)}Gi`;
+  const mi = b / 2 ** 20;
+  return `${Number.isInteger(mi) ? mi : mi.toFixed(1)}Mi`;
+}
+
+function pct(a: number, b: number): string {
+  return b > 0 ? `${Math.round((100 * a) / b)}%` : '-';
+}
+
+export function renderSimulationText(r: SimReport): string {
+  const lines: string[] = [];
+  const s = r.summary;
+  lines.push(`Scheduled ${s.scheduled} pod(s), ${s.unschedulable} unschedulable, ${s.pending} pending, ${s.preempted} preempted` +
+    ` (simulated ${s.simulatedSeconds}s; ${s.podsPerSecond.toFixed(0)} pods/s over ${(s.wallSeconds * 1000).toFixed(1)} ms wall).`);
+  if (r.unavailablePlugins.length > 0) lines.push(`Not yet available (skipped): ${r.unavailablePlugins.join(', ')}.`);
+  const scheduled = r.pods.filter((p) => p.outcome === 'Scheduled' && p.scheduledAt !== null);
+  if (scheduled.length > 0) {
+    lines.push('', 'Scheduled:');
+    for (const p of scheduled) lines.push(`  ${p.pod} -> ${p.node}${p.attempts > 1 ? ` (after ${p.attempts} attempts, at ${p.scheduledAt}s)` : ''}`);
+  }
+  const groups = new Map<string, string[]>();
+  for (const p of r.pods) {
+    if (p.outcome !== 'Unschedulable' && p.outcome !== 'Gated') continue;
+    const msg = p.outcome === 'Gated' ? 'waiting for scheduling gates' : p.message;
+    groups.set(msg, [...(groups.get(msg) ?? []), p.pod]);
+  }
+  if (groups.size > 0) {
+    lines.push('', 'Not scheduled:');
+    for (const [msg, pods] of groups) {
+      lines.push(`  ${pods.length} pod(s): ${msg}`);
+      lines.push(`    ${pods.join(', ')}`);
+    }
+  }
+  const preempted = r.pods.filter((p) => p.outcome === 'Preempted');
+  if (preempted.length > 0) {
+    lines.push('', 'Preempted:');
+    for (const p of preempted) lines.push(`  ${p.pod} by ${p.preemptedBy}`);
+  }
+  lines.push('', 'Node allocation (requested / allocatable):');
+  const w = Math.max(4, ...r.nodes.map((n) => n.node.length));
+  lines.push(`  ${'NODE'.padEnd(w)}  ${'CPU'.padEnd(18)}  ${'MEMORY'.padEnd(22)}  PODS`);
+  for (const n of r.nodes) {
+    const cpu = `${fmtCPU(n.cpu.requested)}/${fmtCPU(n.cpu.allocatable)} ${pct(n.cpu.requested, n.cpu.allocatable)}`;
+    const mem = `${fmtBytes(n.memory.requested)}/${fmtBytes(n.memory.allocatable)} ${pct(n.memory.requested, n.memory.allocatable)}`;
+    lines.push(`  ${n.node.padEnd(w)}  ${cpu.padEnd(18)}  ${mem.padEnd(22)}  ${n.pods.count}/${n.pods.allocatable}`);
+  }
+  return lines.join('\n') + '\n';
+}

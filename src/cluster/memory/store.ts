@@ -1,0 +1,221 @@
+// The embedded cluster: an in-memory API server with list/watch semantics (resourceVersion,
+// ordered events), binding, status updates, deletes and events; deterministic for a seed.
+import type { KubeObject, Node, ObjectMeta, Pod, PodCondition, PriorityClass } from '../../api/types.js';
+import type { Clock } from '../../util/clock.js';
+import { ApiError, type ClusterClient, type ClusterEventRecord, type PodStatusPatch, type WatchEvent, type WatchHandler } from '../types.js';
+import { clusterScopedKinds, defaultNode, defaultPod, objectKey } from './defaults.js';
+
+type WritableMeta = { -readonly [K in keyof ObjectMeta]: ObjectMeta[K] };
+
+export type FaultOp = 'bind' | 'updatePodStatus' | 'deletePod';
+
+interface Fault {
+  readonly op: FaultOp;
+  remaining: number;
+  readonly code: number;
+  readonly message: string;
+}
+
+export interface MemoryClusterOptions {
+  clock: Clock;
+  /** Called for objects of kinds the store defaults (e.g. to apply admission-time transforms). */
+  admitPod?: (pod: Pod) => Pod;
+}
+
+export class MemoryCluster implements ClusterClient {
+  private readonly objects = new Map<string, KubeObject>();
+  private resourceVersion = 0;
+  private uidCounter = 0;
+  private readonly handlers = new Set<WatchHandler>();
+  private faults: Fault[] = [];
+  readonly recordedEvents: ClusterEventRecord[] = [];
+  /** Every bind call that succeeded, in order (pod key → node), for tests and reports. */
+  readonly bindings: { pod: string; node: string; time: number }[] = [];
+
+  constructor(private readonly opts: MemoryClusterOptions) {}
+
+  // ---- the API server side ----
+
+  private nextRV(): string {
+    return String(++this.resourceVersion);
+  }
+
+  private emit(e: WatchEvent): void {
+    for (const h of [...this.handlers]) h(e);
+  }
+
+  private prepare(obj: KubeObject): KubeObject {
+    const kind = obj.kind ?? '';
+    let o: KubeObject;
+    if (kind === 'Pod') {
+      const pcs = this.list<PriorityClass>('PriorityClass');
+      o = defaultPod(obj as Pod, pcs);
+      if (this.opts.admitPod) o = this.opts.admitPod(o as Pod);
+    } else if (kind === 'Node') {
+      o = defaultNode(obj as Node);
+    } else {
+      o = structuredClone(obj);
+      o.metadata ??= {};
+      if (!clusterScopedKinds.has(kind)) o.metadata.namespace ??= 'default';
+    }
+    return o;
+  }
+
+  /** Creates an object (defaulted as the API server would); throws 409 when it exists. */
+  create<T extends KubeObject>(obj: T): T {
+    if (!obj.kind) throw new ApiError(400, 'object has no kind');
+    const o = this.prepare(obj);
+    const key = objectKey(o);
+    if (this.objects.has(key)) throw new ApiError(409, `${o.kind} "${o.metadata?.name}" already exists`);
+    const meta = o.metadata as WritableMeta;
+    meta.uid ??= `uid-${++this.uidCounter}`;
+    meta.resourceVersion = this.nextRV();
+    meta.creationTimestamp ??= new Date(this.opts.clock.now()).toISOString();
+    this.objects.set(key, o);
+    this.emit({ type: 'ADDED', kind: o.kind!, object: o });
+    return o as T;
+  }
+
+  /** Replaces an existing object (or creates it). */
+  update<T extends KubeObject>(obj: T): T {
+    const key = objectKey({ ...obj, metadata: { ...obj.metadata, namespace: obj.metadata?.namespace ?? 'default' } });
+    const old = this.objects.get(key);
+    if (!old) return this.create(obj);
+    const o = obj.kind === 'Pod' ? (structuredClone(obj) as KubeObject) : this.prepare(obj);
+    o.metadata ??= {};
+    const meta = o.metadata as WritableMeta;
+    meta.namespace = old.metadata?.namespace;
+    meta.uid = old.metadata?.uid;
+    meta.creationTimestamp = old.metadata?.creationTimestamp;
+    meta.resourceVersion = this.nextRV();
+    this.objects.set(key, o);
+    this.emit({ type: 'MODIFIED', kind: o.kind!, object: o, oldObject: old });
+    return o as T;
+  }
+
+  remove(kind: string, namespace: string, name: string): boolean {
+    const key = objectKey({ kind, metadata: { namespace, name } });
+    const old = this.objects.get(key);
+    if (!old) return false;
+    this.objects.delete(key);
+    this.resourceVersion++;
+    this.emit({ type: 'DELETED', kind, object: old, oldObject: old });
+    return true;
+  }
+
+  get<T extends KubeObject>(kind: string, namespace: string, name: string): T | undefined {
+    return this.objects.get(objectKey({ kind, metadata: { namespace, name } })) as T | undefined;
+  }
+
+  list<T extends KubeObject>(kind: string): T[] {
+    const out: T[] = [];
+    for (const o of this.objects.values()) if (o.kind === kind) out.push(o as T);
+    return out;
+  }
+
+  get currentResourceVersion(): number {
+    return this.resourceVersion;
+  }
+
+  /** Makes the next `times` calls of `op` fail with an API error. */
+  injectFault(op: FaultOp, code: number, times = 1, message = 'injected fault'): void {
+    this.faults.push({ op, remaining: times, code, message });
+  }
+
+  private checkFault(op: FaultOp): void {
+    const f = this.faults.find((x) => x.op === op && x.remaining > 0);
+    if (!f) return;
+    f.remaining--;
+    this.faults = this.faults.filter((x) => x.remaining > 0);
+    throw new ApiError(f.code, f.message);
+  }
+
+  // ---- ClusterClient ----
+
+  async start(handler: WatchHandler): Promise<void> {
+    const order = ['Namespace', 'PriorityClass', 'StorageClass', 'CSINode', 'PersistentVolume', 'PersistentVolumeClaim',
+      'Service', 'ReplicationController', 'ReplicaSet', 'StatefulSet', 'PodDisruptionBudget', 'Node', 'Pod'];
+    const all = [...this.objects.values()];
+    const rank = (k: string | undefined) => {
+      const i = order.indexOf(k ?? '');
+      return i < 0 ? order.length : i;
+    };
+    all.sort((a, b) => rank(a.kind) - rank(b.kind) || Number(a.metadata?.resourceVersion) - Number(b.metadata?.resourceVersion));
+    for (const o of all) handler({ type: 'ADDED', kind: o.kind!, object: o });
+    this.handlers.add(handler);
+  }
+
+  stop(): void {
+    this.handlers.clear();
+  }
+
+  async bind(pod: Pod, nodeName: string): Promise<void> {
+    this.checkFault('bind');
+    const ns = pod.metadata.namespace ?? 'default';
+    const name = pod.metadata.name ?? '';
+    const cur = this.get<Pod>('Pod', ns, name);
+    if (!cur || (pod.metadata.uid && cur.metadata.uid !== pod.metadata.uid)) {
+      throw new ApiError(404, `pods "${name}" not found`);
+    }
+    if (cur.spec.nodeName) {
+      throw new ApiError(409, `Operation cannot be fulfilled on pods/binding "${name}": pod ${name} is already assigned to node "${cur.spec.nodeName}"`);
+    }
+    if (!this.get('Node', '', nodeName)) throw new ApiError(404, `nodes "${nodeName}" not found`);
+    const next: Pod = structuredClone(cur);
+    next.spec.nodeName = nodeName;
+    next.status ??= {};
+    setCondition(next, {
+      type: 'PodScheduled',
+      status: 'True',
+      lastTransitionTime: new Date(this.opts.clock.now()).toISOString(),
+    });
+    this.bindings.push({ pod: `${ns}/${name}`, node: nodeName, time: this.opts.clock.now() });
+    this.update(next);
+  }
+
+  async updatePodStatus(pod: Pod, patch: PodStatusPatch): Promise<void> {
+    this.checkFault('updatePodStatus');
+    const cur = this.get<Pod>('Pod', pod.metadata.namespace ?? 'default', pod.metadata.name ?? '');
+    if (!cur) throw new ApiError(404, `pods "${pod.metadata.name}" not found`);
+    const next: Pod = structuredClone(cur);
+    next.status ??= {};
+    if (patch.condition) setCondition(next, patch.condition);
+    if (patch.disruptionTarget) setCondition(next, patch.disruptionTarget);
+    if (patch.nominatedNodeName !== undefined) {
+      if (patch.nominatedNodeName === '') delete next.status.nominatedNodeName;
+      else next.status.nominatedNodeName = patch.nominatedNodeName;
+    }
+    this.update(next);
+  }
+
+  async deletePod(pod: Pod): Promise<void> {
+    this.checkFault('deletePod');
+    const ns = pod.metadata.namespace ?? 'default';
+    if (!this.remove('Pod', ns, pod.metadata.name ?? '')) throw new ApiError(404, `pods "${pod.metadata.name}" not found`);
+  }
+
+  recordEvent(e: ClusterEventRecord): void {
+    this.recordedEvents.push(e);
+  }
+
+  getPod(namespace: string, name: string): Pod | undefined {
+    return this.get<Pod>('Pod', namespace, name);
+  }
+
+  listNodes(): Node[] {
+    return this.list<Node>('Node');
+  }
+}
+
+/** Sets or replaces a pod condition by type; keeps lastTransitionTime when the status is unchanged. */
+export function setCondition(pod: Pod, cond: PodCondition): void {
+  pod.status ??= {};
+  const list = (pod.status.conditions ??= []);
+  const idx = list.findIndex((c) => c.type === cond.type);
+  if (idx < 0) {
+    list.push(cond);
+    return;
+  }
+  const prev = list[idx]!;
+  list[idx] = { ...cond, lastTransitionTime: prev.status === cond.status ? prev.lastTransitionTime : cond.lastTransitionTime };
+}

@@ -1,0 +1,62 @@
+// The ClusterClient boundary: everything the scheduler reads from or writes to a cluster. The
+// embedded store (memory/) and a real API server (kube/) are two implementations of it.
+import type { KubeObject, Node, Pod, PodCondition } from '../api/types.js';
+
+export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+export interface WatchEvent {
+  readonly type: WatchEventType;
+  readonly kind: string;
+  readonly object: KubeObject;
+  /** The previous version, for MODIFIED and DELETED. */
+  readonly oldObject?: KubeObject;
+}
+
+export type WatchHandler = (e: WatchEvent) => void;
+
+export interface PodStatusPatch {
+  /** The PodScheduled condition to set. */
+  condition?: PodCondition;
+  /** Sets (string) or clears ('') status.nominatedNodeName; undefined leaves it. */
+  nominatedNodeName?: string;
+  /** Sets the DisruptionTarget condition (preemption victims). */
+  disruptionTarget?: PodCondition;
+}
+
+export interface ClusterEventRecord {
+  readonly regarding: { kind: string; namespace: string; name: string; uid?: string };
+  readonly type: 'Normal' | 'Warning';
+  readonly reason: string;
+  readonly action: string;
+  readonly note: string;
+  readonly time: number;
+}
+
+/** An API error with an HTTP-like status code (409 conflict, 404 not found, 5xx...). */
+export class ApiError extends Error {
+  override name = 'ApiError';
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface ClusterClient {
+  /**
+   * Lists every object of the kinds the scheduler uses, delivering them as ADDED, then streams
+   * changes. Resolves once the initial list has been delivered (caches synced).
+   */
+  start(handler: WatchHandler): Promise<void>;
+  stop(): void;
+  /** Binds the pod through pods/binding; rejects with ApiError(409) when already bound. */
+  bind(pod: Pod, nodeName: string): Promise<void>;
+  updatePodStatus(pod: Pod, patch: PodStatusPatch): Promise<void>;
+  deletePod(pod: Pod, opts?: { disruptionReason?: string; message?: string }): Promise<void>;
+  recordEvent(e: ClusterEventRecord): void;
+  /** The latest version of a pod the client has seen (the informer cache). */
+  getPod(namespace: string, name: string): Pod | undefined;
+  /** Every node the client has seen. */
+  listNodes(): Node[];
+}

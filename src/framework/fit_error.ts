@@ -1,0 +1,67 @@
+// FitError and Diagnosis: why no node fits, and upstream's message for it (framework/types.go).
+import type { Pod } from '../api/types.js';
+import { NodeToStatus } from './node_to_status.js';
+import { Code, type Status } from './status.js';
+
+export const NoNodeAvailableMsg = '0/%d nodes are available';
+
+export class Diagnosis {
+  nodeToStatus = new NodeToStatus();
+  /** Plugins that rejected the pod (Unschedulable or UnschedulableAndUnresolvable). */
+  unschedulablePlugins = new Set<string>();
+  /** Plugins that returned Pending. */
+  pendingPlugins = new Set<string>();
+  preFilterMsg = '';
+  /** The PreFilter rejection, when PreFilter rejected the pod (for explain). */
+  preFilterStatus: Status | null = null;
+  postFilterMsg = '';
+
+  /** Records which plugin a rejection came from (Diagnosis.AddPluginStatus). */
+  addPluginStatus(s: Status): void {
+    if (!s.plugin || !s.isRejected()) return;
+    if (s.code === Code.Pending) this.pendingPlugins.add(s.plugin);
+    else this.unschedulablePlugins.add(s.plugin);
+  }
+}
+
+export class FitError extends Error {
+  override name = 'FitError';
+
+  constructor(
+    readonly pod: Pod,
+    readonly numAllNodes: number,
+    readonly diagnosis: Diagnosis,
+  ) {
+    super('');
+  }
+
+  /** Upstream's text: `0/N nodes are available: <preFilter or sorted filter reasons>. <postFilter>.` */
+  override get message(): string {
+    let msg = `0/${this.numAllNodes} nodes are available:`;
+    const d = this.diagnosis;
+    if (d.preFilterMsg !== '') {
+      msg += ` ${d.preFilterMsg}.`;
+    } else {
+      const counts = new Map<string, number>();
+      for (const [, status] of d.nodeToStatus.entries()) {
+        for (const r of status.reasons) counts.set(r, (counts.get(r) ?? 0) + 1);
+      }
+      // Upstream sorts the "N reason" strings as strings, so "13 x" sorts before "2 y".
+      const parts = [...counts].map(([r, n]) => `${n} ${r}`).sort(compareGoStrings);
+      if (parts.length > 0) msg += ` ${parts.join(', ')}.`;
+    }
+    if (d.postFilterMsg !== '') msg += ` ${d.postFilterMsg}.`;
+    return msg;
+  }
+
+  override set message(_: string) {
+    // Error's constructor assigns message; ours is always derived.
+  }
+}
+
+/** Byte-wise comparison as Go's sort.Strings does (not locale-aware). */
+export function compareGoStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+export const ErrNoNodesAvailable = new Error('no nodes available to schedule pods');

@@ -1,0 +1,550 @@
+// The framework runtime for one profile: instantiates plugins, expands multiPoint, and runs each
+// extension point (runtime/framework.go). It is also the Handle plugins receive.
+import type { Pod } from '../../api/types.js';
+import type { Clock } from '../../util/clock.js';
+import { CycleState } from '../cycle_state.js';
+import type { ClusterEventWithHint } from '../events.js';
+import * as fw from '../interfaces.js';
+import { NodeInfo } from '../node_info.js';
+import type { PodInfo } from '../pod_info.js';
+import type { Registry } from '../registry.js';
+import { Code, Status, isSuccess } from '../status.js';
+import { WaitingPodImpl } from './waiting_pods.js';
+
+export interface PluginRef {
+  name: string;
+  weight?: number;
+}
+export interface PluginSetConfig {
+  enabled?: PluginRef[];
+  disabled?: { name: string }[];
+}
+export type ExtensionPointName =
+  | 'preEnqueue' | 'queueSort' | 'preFilter' | 'filter' | 'postFilter' | 'preScore' | 'score'
+  | 'reserve' | 'permit' | 'preBind' | 'bind' | 'postBind';
+export type PluginsConfig = Partial<Record<ExtensionPointName | 'multiPoint', PluginSetConfig>>;
+
+export interface ProfileConfig {
+  schedulerName: string;
+  percentageOfNodesToScore?: number | null;
+  plugins: PluginsConfig;
+  pluginConfig?: { name: string; args?: unknown }[];
+}
+
+/** What a framework needs from the scheduler around it. */
+export interface FrameworkDeps {
+  registry: Registry;
+  snapshot: () => fw.SharedLister;
+  objects: fw.ObjectLister;
+  client: fw.PluginClusterClient;
+  eventRecorder: fw.EventRecorder;
+  nominator: fw.PodNominatorReader;
+  clock: Clock;
+  random: () => number;
+  parallelism: number;
+  /** In-tree plugin names we do not implement yet: skipped with a warning instead of failing. */
+  notYetAvailable?: ReadonlySet<string>;
+}
+
+type Guard<T extends fw.Plugin> = (p: fw.Plugin) => p is T;
+
+const extensionPoints: { name: ExtensionPointName; guard: Guard<fw.Plugin>; label: string }[] = [
+  { name: 'preEnqueue', guard: fw.isPreEnqueuePlugin, label: 'PreEnqueuePlugin' },
+  { name: 'queueSort', guard: fw.isQueueSortPlugin, label: 'QueueSortPlugin' },
+  { name: 'preFilter', guard: fw.isPreFilterPlugin, label: 'PreFilterPlugin' },
+  { name: 'filter', guard: fw.isFilterPlugin, label: 'FilterPlugin' },
+  { name: 'postFilter', guard: fw.isPostFilterPlugin, label: 'PostFilterPlugin' },
+  { name: 'preScore', guard: fw.isPreScorePlugin, label: 'PreScorePlugin' },
+  { name: 'score', guard: fw.isScorePlugin, label: 'ScorePlugin' },
+  { name: 'reserve', guard: fw.isReservePlugin, label: 'ReservePlugin' },
+  { name: 'permit', guard: fw.isPermitPlugin, label: 'PermitPlugin' },
+  { name: 'preBind', guard: fw.isPreBindPlugin, label: 'PreBindPlugin' },
+  { name: 'bind', guard: fw.isBindPlugin, label: 'BindPlugin' },
+  { name: 'postBind', guard: fw.isPostBindPlugin, label: 'PostBindPlugin' },
+];
+
+/** Result of running PreFilter over all plugins. */
+export interface PreFilterRunResult {
+  nodeNames: ReadonlySet<string> | null;
+  status: Status | null;
+  /** Plugins that returned a node subset (for messages and requeueing). */
+  pluginsWithNodes: string[];
+}
+
+export interface PluginScore {
+  readonly name: string;
+  readonly score: number;
+}
+
+/** Weighted scores of one node (framework.NodePluginScores). */
+export interface NodePluginScores {
+  readonly name: string;
+  readonly scores: PluginScore[];
+  totalScore: number;
+}
+
+export class FrameworkError extends Error {
+  override name = 'FrameworkError';
+}
+
+export class Framework implements fw.Handle {
+  readonly profileName: string;
+  readonly parallelism: number;
+  readonly percentageOfNodesToScore: number | null;
+  /** Plugins configured but not built yet (reported at start-up). */
+  readonly unavailablePlugins: string[] = [];
+
+  readonly pluginsByName = new Map<string, fw.Plugin>();
+  preEnqueuePlugins: fw.PreEnqueuePlugin[] = [];
+  queueSortPlugins: fw.QueueSortPlugin[] = [];
+  preFilterPlugins: fw.PreFilterPlugin[] = [];
+  filterPlugins: fw.FilterPlugin[] = [];
+  postFilterPlugins: fw.PostFilterPlugin[] = [];
+  preScorePlugins: fw.PreScorePlugin[] = [];
+  scorePlugins: fw.ScorePlugin[] = [];
+  reservePlugins: fw.ReservePlugin[] = [];
+  permitPlugins: fw.PermitPlugin[] = [];
+  preBindPlugins: fw.PreBindPlugin[] = [];
+  bindPlugins: fw.BindPlugin[] = [];
+  postBindPlugins: fw.PostBindPlugin[] = [];
+  readonly scorePluginWeight = new Map<string, number>();
+  private readonly waitingPods = new Map<string, WaitingPodImpl>();
+
+  constructor(
+    profile: ProfileConfig,
+    private readonly deps: FrameworkDeps,
+  ) {
+    this.profileName = profile.schedulerName;
+    this.parallelism = deps.parallelism;
+    this.percentageOfNodesToScore = profile.percentageOfNodesToScore ?? null;
+    this.instantiate(profile);
+    for (const ep of extensionPoints) this.updatePluginList(ep.name, profile.plugins[ep.name]);
+    if ((profile.plugins.multiPoint?.enabled ?? []).length > 0) this.expandMultiPoint(profile.plugins);
+    if (this.queueSortPlugins.length !== 1) {
+      throw new FrameworkError(`only one queue sort plugin required for profile with scheduler name "${this.profileName}", but got ${this.queueSortPlugins.length}`);
+    }
+    if (this.bindPlugins.length === 0) {
+      throw new FrameworkError(`at least one bind plugin is needed for profile with scheduler name "${this.profileName}"`);
+    }
+    this.setScoreWeights([...(profile.plugins.score?.enabled ?? []), ...(profile.plugins.multiPoint?.enabled ?? [])]);
+  }
+
+  private instantiate(profile: ProfileConfig): void {
+    const needed = new Set<string>();
+    for (const set of Object.values(profile.plugins)) for (const p of set?.enabled ?? []) needed.add(p.name);
+    const argsByName = new Map<string, unknown>();
+    for (const pc of profile.pluginConfig ?? []) argsByName.set(pc.name, pc.args);
+    for (const name of needed) {
+      const def = this.deps.registry.get(name);
+      if (!def) {
+        if (this.deps.notYetAvailable?.has(name)) {
+          this.unavailablePlugins.push(name);
+          continue;
+        }
+        throw new FrameworkError(`plugin "${name}" does not exist`);
+      }
+      let args = argsByName.get(name);
+      if (def.defaultArgs && (args === undefined || args === null)) args = def.defaultArgs({});
+      const plugin = def.factory(args, this);
+      this.pluginsByName.set(name, plugin);
+    }
+  }
+
+  private listFor(ep: ExtensionPointName): fw.Plugin[] {
+    return (this as unknown as Record<string, fw.Plugin[]>)[`${ep}Plugins`]!;
+  }
+
+  private setList(ep: ExtensionPointName, list: fw.Plugin[]): void {
+    (this as unknown as Record<string, fw.Plugin[]>)[`${ep}Plugins`] = list;
+  }
+
+  private updatePluginList(ep: ExtensionPointName, set: PluginSetConfig | undefined): void {
+    const meta = extensionPoints.find((e) => e.name === ep)!;
+    const list = this.listFor(ep);
+    const seen = new Set<string>();
+    for (const ref of set?.enabled ?? []) {
+      const p = this.pluginsByName.get(ref.name);
+      if (!p) continue; // not yet available, already reported
+      if (!meta.guard(p)) throw new FrameworkError(`plugin "${ref.name}" does not extend ${meta.label} plugin`);
+      if (seen.has(ref.name)) throw new FrameworkError(`plugin "${ref.name}" already registered as "${meta.label}"`);
+      seen.add(ref.name);
+      list.push(p);
+    }
+  }
+
+  /** multiPoint expansion with upstream's precedence: explicit settings override, then multiPoint, then the rest. */
+  private expandMultiPoint(plugins: PluginsConfig): void {
+    for (const ep of extensionPoints) {
+      const set = plugins[ep.name];
+      const disabled = new Set((set?.disabled ?? []).map((d) => d.name));
+      if (disabled.has('*')) continue;
+      const explicit = this.listFor(ep.name);
+      const explicitNames = new Set(explicit.map((p) => p.name));
+      const overrides: string[] = [];
+      const fromMultiPoint: string[] = [];
+      for (const ref of plugins.multiPoint?.enabled ?? []) {
+        const p = this.pluginsByName.get(ref.name);
+        if (!p) continue;
+        if (!ep.guard(p) || disabled.has(ref.name)) continue;
+        if (explicitNames.has(ref.name)) {
+          overrides.push(ref.name);
+          continue;
+        }
+        if (fromMultiPoint.includes(ref.name)) throw new FrameworkError(`plugin "${ref.name}" already registered as "${ep.label}"`);
+        fromMultiPoint.push(ref.name);
+      }
+      const order = [...overrides, ...fromMultiPoint];
+      for (const p of explicit) if (!order.includes(p.name)) order.push(p.name);
+      this.setList(ep.name, order.map((n) => this.pluginsByName.get(n)!));
+    }
+  }
+
+  private setScoreWeights(refs: PluginRef[]): void {
+    const weights = new Map<string, number>();
+    for (const r of refs) if (!weights.has(r.name)) weights.set(r.name, Math.max(r.weight ?? 0, 1));
+    let total = 0;
+    for (const p of this.scorePlugins) {
+      const w = weights.get(p.name) ?? 1;
+      this.scorePluginWeight.set(p.name, w);
+      if (w * fw.MaxNodeScore > fw.MaxTotalScore - total) throw new FrameworkError('total score of Score plugins could overflow');
+      total += w * fw.MaxNodeScore;
+    }
+  }
+
+  // ---- Handle ----
+  snapshotSharedLister(): fw.SharedLister {
+    return this.deps.snapshot();
+  }
+  objects(): fw.ObjectLister {
+    return this.deps.objects;
+  }
+  client(): fw.PluginClusterClient {
+    return this.deps.client;
+  }
+  eventRecorder(): fw.EventRecorder {
+    return this.deps.eventRecorder;
+  }
+  nominator(): fw.PodNominatorReader {
+    return this.deps.nominator;
+  }
+  now(): number {
+    return this.deps.clock.now();
+  }
+  random(): number {
+    return this.deps.random();
+  }
+  getWaitingPod(uid: string): fw.WaitingPod | undefined {
+    return this.waitingPods.get(uid);
+  }
+  iterateOverWaitingPods(fn: (wp: fw.WaitingPod) => void): void {
+    for (const wp of [...this.waitingPods.values()]) fn(wp);
+  }
+  rejectWaitingPod(uid: string): boolean {
+    const wp = this.waitingPods.get(uid);
+    if (!wp) return false;
+    wp.reject('', 'removed');
+    return true;
+  }
+
+  /** The cluster events each plugin registered, for the queue's requeueing (issue 3). */
+  eventsToRegister(): Map<string, ClusterEventWithHint[]> {
+    const out = new Map<string, ClusterEventWithHint[]>();
+    for (const p of this.pluginsByName.values()) if (fw.isEnqueueExtensions(p)) out.set(p.name, p.eventsToRegister());
+    return out;
+  }
+
+  hasFilterPlugins(): boolean {
+    return this.filterPlugins.length > 0;
+  }
+  hasPostFilterPlugins(): boolean {
+    return this.postFilterPlugins.length > 0;
+  }
+  hasScorePlugins(): boolean {
+    return this.scorePlugins.length > 0;
+  }
+
+  queueSortLess(): (a: fw.QueuedPodInfo, b: fw.QueuedPodInfo) => boolean {
+    const p = this.queueSortPlugins[0]!;
+    return (a, b) => p.less(a, b);
+  }
+
+  // ---- extension points ----
+
+  runPreEnqueuePlugins(pod: Pod): Status | null {
+    for (const p of this.preEnqueuePlugins) {
+      const s = p.preEnqueue(pod);
+      if (isSuccess(s)) continue;
+      s!.withPlugin(p.name);
+      if (s!.isRejected()) return s;
+      return Status.error(`running PreEnqueue plugin "${p.name}": ${s!.message()}`).withPlugin(p.name);
+    }
+    return null;
+  }
+
+  runPreFilterPlugins(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[]): PreFilterRunResult {
+    let nodeNames: Set<string> | null = null;
+    const pluginsWithNodes: string[] = [];
+    const skip = new Set<string>();
+    for (const p of this.preFilterPlugins) {
+      const out = p.preFilter(state, pod, nodes);
+      const s = out?.status ?? null;
+      if (s && s.code === Code.Skip) {
+        skip.add(p.name);
+        continue;
+      }
+      if (!isSuccess(s)) {
+        s!.withPlugin(p.name);
+        if (s!.isRejected()) return { nodeNames: null, status: s, pluginsWithNodes: [] };
+        return {
+          nodeNames: null,
+          status: Status.error(`running PreFilter plugin "${p.name}": ${s!.message()}`).withPlugin(p.name),
+          pluginsWithNodes: [],
+        };
+      }
+      const r = out?.result?.nodeNames;
+      if (r) {
+        pluginsWithNodes.push(p.name);
+        nodeNames = nodeNames === null ? new Set(r) : intersect(nodeNames, r);
+        if (nodeNames.size === 0) {
+          const msg = pluginsWithNodes.length === 1
+            ? `node(s) didn't satisfy plugin ${pluginsWithNodes[0]}`
+            : `node(s) didn't satisfy plugin(s) [${pluginsWithNodes.join(' ')}] simultaneously`;
+          return { nodeNames, status: new Status(Code.UnschedulableAndUnresolvable, [msg]), pluginsWithNodes };
+        }
+      }
+    }
+    state.skipFilterPlugins = skip;
+    return { nodeNames, status: null, pluginsWithNodes };
+  }
+
+  runPreFilterExtensionAddPod(state: CycleState, podToSchedule: PodInfo, podToAdd: PodInfo, nodeInfo: NodeInfo): Status | null {
+    for (const p of this.preFilterPlugins) {
+      if (state.skipFilterPlugins.has(p.name)) continue;
+      const ext = p.preFilterExtensions?.();
+      if (!ext) continue;
+      const s = ext.addPod(state, podToSchedule, podToAdd, nodeInfo);
+      if (!isSuccess(s)) return Status.error(`running AddPod on PreFilter plugin "${p.name}": ${s!.message()}`).withPlugin(p.name);
+    }
+    return null;
+  }
+
+  runPreFilterExtensionRemovePod(state: CycleState, podToSchedule: PodInfo, podToRemove: PodInfo, nodeInfo: NodeInfo): Status | null {
+    for (const p of this.preFilterPlugins) {
+      if (state.skipFilterPlugins.has(p.name)) continue;
+      const ext = p.preFilterExtensions?.();
+      if (!ext) continue;
+      const s = ext.removePod(state, podToSchedule, podToRemove, nodeInfo);
+      if (!isSuccess(s)) return Status.error(`running RemovePod on PreFilter plugin "${p.name}": ${s!.message()}`).withPlugin(p.name);
+    }
+    return null;
+  }
+
+  /** Runs Filter plugins in order and stops at the first rejection. */
+  runFilterPlugins(state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): Status | null {
+    const plugins = this.filterPlugins;
+    const skip = state.skipFilterPlugins;
+    for (let i = 0; i < plugins.length; i++) {
+      const p = plugins[i]!;
+      if (skip.size > 0 && skip.has(p.name)) continue;
+      const s = p.filter(state, pod, nodeInfo);
+      if (s === null || s.code === Code.Success) continue;
+      if (!s.isRejected()) return Status.error(s.asError()).withPlugin(p.name);
+      return s.withPlugin(p.name);
+    }
+    return null;
+  }
+
+  /**
+   * Filters with nominated pods of equal or higher priority added first, then (if any were
+   * added and the node passed) without them, so the pod fits either way.
+   */
+  runFilterPluginsWithNominatedPods(state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): Status | null {
+    let status: Status | null = null;
+    let podsAdded = false;
+    for (let pass = 0; pass < 2; pass++) {
+      let stateToUse = state;
+      let nodeInfoToUse = nodeInfo;
+      if (pass === 0) {
+        const added = this.addNominatedPods(state, pod, nodeInfo);
+        if (added instanceof Status) return added;
+        if (added) {
+          podsAdded = true;
+          stateToUse = added.state;
+          nodeInfoToUse = added.nodeInfo;
+        }
+      } else if (!podsAdded || !isSuccess(status)) {
+        break;
+      }
+      status = this.runFilterPlugins(stateToUse, pod, nodeInfoToUse);
+      if (!isSuccess(status) && !status!.isRejected()) return status;
+    }
+    return status;
+  }
+
+  private addNominatedPods(state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): { state: CycleState; nodeInfo: NodeInfo } | Status | null {
+    if (!nodeInfo.node) return null;
+    const nominated = this.deps.nominator.nominatedPodsForNode(nodeInfo.name);
+    if (nominated.length === 0) return null;
+    let out: { state: CycleState; nodeInfo: NodeInfo } | null = null;
+    for (const npi of nominated) {
+      if (npi.priority < pod.priority || npi.uid === pod.uid) continue;
+      out ??= { state: state.clone(), nodeInfo: nodeInfo.clone() };
+      out.nodeInfo.addPod(npi);
+      const s = this.runPreFilterExtensionAddPod(out.state, pod, npi, out.nodeInfo);
+      if (!isSuccess(s)) return s;
+    }
+    return out;
+  }
+
+  runPostFilterPlugins(state: CycleState, pod: PodInfo, statuses: fw.NodeToStatusReader): { result: fw.PostFilterResult | null; status: Status } {
+    const reasons: string[] = [];
+    let rejector: string | null = null;
+    let lastResult: fw.PostFilterResult | null = null;
+    for (const p of this.postFilterPlugins) {
+      const { result, status } = p.postFilter(state, pod, statuses);
+      if (isSuccess(status)) return { result, status: status ?? new Status(Code.Success) };
+      if (status!.code === Code.UnschedulableAndUnresolvable) {
+        return { result, status: status!.withPlugin(p.name) };
+      }
+      if (!status!.isRejected()) return { result: null, status: Status.error(status!.asError()).withPlugin(p.name) };
+      if (result) lastResult = result;
+      reasons.push(...status!.reasons);
+      rejector ??= p.name;
+    }
+    return { result: lastResult, status: new Status(Code.Unschedulable, reasons).withPlugin(rejector ?? '') };
+  }
+
+  runPreScorePlugins(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[]): Status | null {
+    const skip = new Set<string>();
+    for (const p of this.preScorePlugins) {
+      const s = p.preScore(state, pod, nodes);
+      if (s && s.code === Code.Skip) {
+        skip.add(p.name);
+        continue;
+      }
+      if (!isSuccess(s)) return Status.error(`running PreScore plugin "${p.name}": ${s!.message()}`).withPlugin(p.name);
+    }
+    state.skipScorePlugins = skip;
+    return null;
+  }
+
+  /** Score, NormalizeScore and weights for every node (RunScorePlugins). */
+  runScorePlugins(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[]): NodePluginScores[] | Status {
+    const plugins: fw.ScorePlugin[] = [];
+    for (const p of this.scorePlugins) if (!state.skipScorePlugins.has(p.name)) plugins.push(p);
+    const perPlugin: fw.NodeScore[][] = [];
+    for (const p of plugins) {
+      const list: fw.NodeScore[] = new Array(nodes.length);
+      for (let i = 0; i < nodes.length; i++) {
+        const r = p.score(state, pod, nodes[i]!);
+        if (typeof r !== 'number') return Status.error(`running Score plugin "${p.name}": ${r.message()}`).withPlugin(p.name);
+        list[i] = { name: nodes[i]!.name, score: r };
+      }
+      const ext = p.scoreExtensions?.();
+      if (ext) {
+        const s = ext.normalizeScore(state, pod, list);
+        if (!isSuccess(s)) return Status.error(`running Normalize on Score plugin "${p.name}": ${s!.message()}`).withPlugin(p.name);
+      }
+      perPlugin.push(list);
+    }
+    const out: NodePluginScores[] = new Array(nodes.length);
+    for (let i = 0; i < nodes.length; i++) {
+      const scores: PluginScore[] = new Array(plugins.length);
+      let total = 0;
+      for (let j = 0; j < plugins.length; j++) {
+        const p = plugins[j]!;
+        const s = perPlugin[j]![i]!.score;
+        if (s > fw.MaxNodeScore || s < fw.MinNodeScore) {
+          return Status.error(`plugin "${p.name}" returns an invalid score ${s}, it should in the range of [${fw.MinNodeScore}, ${fw.MaxNodeScore}] after normalizing`).withPlugin(p.name);
+        }
+        const weighted = s * this.scorePluginWeight.get(p.name)!;
+        scores[j] = { name: p.name, score: weighted };
+        total += weighted;
+      }
+      out[i] = { name: nodes[i]!.name, scores, totalScore: total };
+    }
+    return out;
+  }
+
+  runReservePluginsReserve(state: CycleState, pod: PodInfo, nodeName: string): Status | null {
+    for (const p of this.reservePlugins) {
+      const s = p.reserve(state, pod, nodeName);
+      if (isSuccess(s)) continue;
+      if (s!.isRejected()) return s!.withPlugin(p.name);
+      return Status.error(`running Reserve plugin "${p.name}": ${s!.message()}`).withPlugin(p.name);
+    }
+    return null;
+  }
+
+  /** Unreserve runs in reverse order of Reserve. */
+  runReservePluginsUnreserve(state: CycleState, pod: PodInfo, nodeName: string): void {
+    for (let i = this.reservePlugins.length - 1; i >= 0; i--) this.reservePlugins[i]!.unreserve(state, pod, nodeName);
+  }
+
+  runPermitPlugins(state: CycleState, pod: PodInfo, nodeName: string): Status | null {
+    const waits = new Map<string, number>();
+    for (const p of this.permitPlugins) {
+      const { status, timeoutMs } = p.permit(state, pod, nodeName);
+      if (isSuccess(status)) continue;
+      if (status!.isRejected()) return status!.withPlugin(p.name);
+      if (status!.code === Code.Wait) {
+        // Upstream caps a permit wait at 15 minutes.
+        waits.set(p.name, Math.min(timeoutMs, 15 * 60 * 1000));
+        continue;
+      }
+      return Status.error(`running Permit plugin "${p.name}": ${status!.message()}`).withPlugin(p.name);
+    }
+    if (waits.size > 0) {
+      this.waitingPods.set(pod.uid, new WaitingPodImpl(pod.pod, waits, this.deps.clock));
+      return new Status(Code.Wait, [`one or more plugins asked to wait and no plugin rejected pod "${pod.name}"`]);
+    }
+    return null;
+  }
+
+  async waitOnPermit(pod: PodInfo): Promise<Status | null> {
+    const wp = this.waitingPods.get(pod.uid);
+    if (!wp) return null;
+    const s = await wp.result;
+    this.waitingPods.delete(pod.uid);
+    if (isSuccess(s)) return null;
+    if (s!.isRejected()) return s;
+    return Status.error(`error while waiting on permit for pod "${pod.name}": ${s!.message()}`).withPlugin(s!.plugin);
+  }
+
+  async runPreBindPlugins(state: CycleState, pod: PodInfo, nodeName: string): Promise<Status | null> {
+    for (const p of this.preBindPlugins) {
+      const s = await p.preBind(state, pod, nodeName);
+      if (isSuccess(s)) continue;
+      if (s!.code === Code.UnschedulableAndUnresolvable) return s!.withPlugin(p.name);
+      return Status.error(`running PreBind plugin "${p.name}": ${s!.message()}`).withPlugin(p.name);
+    }
+    return null;
+  }
+
+  async runBindPlugins(state: CycleState, pod: PodInfo, nodeName: string): Promise<Status> {
+    let last: Status | null = null;
+    for (const p of this.bindPlugins) {
+      const s = await p.bind(state, pod, nodeName);
+      if (s && s.code === Code.Skip) {
+        last = s;
+        continue;
+      }
+      if (!isSuccess(s)) {
+        if (s!.code === Code.UnschedulableAndUnresolvable) return s!.withPlugin(p.name);
+        return Status.error(`running Bind plugin "${p.name}": ${s!.message()}`).withPlugin(p.name);
+      }
+      return new Status(Code.Success).withPlugin(p.name);
+    }
+    return last ?? new Status(Code.Skip);
+  }
+
+  runPostBindPlugins(state: CycleState, pod: PodInfo, nodeName: string): void {
+    for (const p of this.postBindPlugins) p.postBind(state, pod, nodeName);
+  }
+}
+
+function intersect(a: Set<string>, b: ReadonlySet<string>): Set<string> {
+  const out = new Set<string>();
+  for (const x of a) if (b.has(x)) out.add(x);
+  return out;
+}

@@ -1,0 +1,154 @@
+// Scenarios of upstream's balanced_allocation_test.go (framework/plugins/noderesources) as of
+// v1.34: the standard-deviation score, and PreScore Skip for best-effort pods.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Node, Pod, ResourceList } from '../../api/types.js';
+import { Code } from '../../framework/status.js';
+import type { ResourceSpec } from './args.js';
+import { BalancedAllocation, balancedResourceScorer } from './balanced_allocation.js';
+import { emptyContainersPod, makeNode, reqPod, runScore } from './test_util.js';
+
+const defaultResources: ResourceSpec[] = [
+  { name: 'cpu', weight: 1 },
+  { name: 'memory', weight: 1 },
+];
+const gpu = 'nvidia.com/gpu';
+
+const onNode = (node: string, ...containers: ResourceList[]): Pod => reqPod({ node }, ...containers);
+const cpuOnly = (node: string) => onNode(node, { cpu: '1000m', memory: '0' }, { cpu: '2000m', memory: '0' });
+const cpuAndMemory = (node: string) => onNode(node, { cpu: '1000m', memory: '2000' }, { cpu: '2000m', memory: '3000' });
+const cpuAndMemoryAndGPU = (node: string) => onNode(node, { cpu: '1000m', memory: '2000' }, { cpu: '2000m', memory: '3000', [gpu]: '3' });
+const unbound = (p: Pod): Pod => ({ ...p, spec: { ...p.spec, nodeName: undefined } });
+
+interface Case {
+  name: string;
+  pod: Pod;
+  nodes: Node[];
+  existing?: Pod[];
+  resources?: ResourceSpec[];
+  runPreScore?: boolean;
+  /** Expected scores; absent when PreScore skips the pod. */
+  want?: number[];
+}
+
+const cases: Case[] = [
+  {
+    name: 'nothing scheduled, nothing requested, skip in PreScore',
+    pod: reqPod(),
+    nodes: [makeNode('node1', 4000, 10000), makeNode('node2', 4000, 10000)],
+  },
+  // node1: cpu 3000/4000 = 0.75, memory 0.5 -> std 0.125 -> 87; node2: 0.5, 0.5 -> 100.
+  {
+    name: 'nothing scheduled, resources requested, differently sized nodes',
+    pod: unbound(cpuAndMemory('')),
+    nodes: [makeNode('node1', 4000, 10000), makeNode('node2', 6000, 10000)],
+    want: [87, 100],
+  },
+  {
+    name: 'no resources requested, pods without container scheduled, skip in PreScore',
+    pod: reqPod(),
+    nodes: [makeNode('node1', 4000, 10000), makeNode('node2', 4000, 10000)],
+    existing: [reqPod({ node: 'node1' }), reqPod({ node: 'node1' }), reqPod({ node: 'node2' }), reqPod({ node: 'node2' })],
+  },
+  {
+    name: 'no resources requested, pods with container scheduled, skip in PreScore',
+    pod: reqPod(),
+    nodes: [makeNode('node1', 250, 1000 * 1024 * 1024), makeNode('node2', 250, 1000 * 1024 * 1024)],
+    existing: [emptyContainersPod(1, 'node1'), emptyContainersPod(1, 'node1')],
+  },
+  {
+    name: 'best-effort pod scores 0 if PreScore not called',
+    pod: emptyContainersPod(1),
+    nodes: [makeNode('node1', 10000, 20000), makeNode('node2', 10000, 20000)],
+    existing: [cpuOnly('node1'), cpuAndMemory('node2')],
+    runPreScore: false,
+    want: [0, 0],
+  },
+  // node1: cpu 0.6, memory 0.25 -> std 0.175 -> 82; node2: 0.6, 0.5 -> 95.
+  {
+    name: 'resources requested, pods scheduled with resources',
+    pod: unbound(cpuAndMemory('')),
+    nodes: [makeNode('node1', 10000, 20000), makeNode('node2', 10000, 20000)],
+    existing: [cpuOnly('node1'), cpuAndMemory('node2')],
+    want: [82, 95],
+  },
+  // node2: cpu 0.6, memory 10000/50000 = 0.2 -> std 0.2 -> 80.
+  {
+    name: 'resources requested, pods scheduled with resources, differently sized nodes',
+    pod: unbound(cpuAndMemory('')),
+    nodes: [makeNode('node1', 10000, 20000), makeNode('node2', 10000, 50000)],
+    existing: [cpuOnly('node1'), cpuAndMemory('node2')],
+    want: [82, 80],
+  },
+  // node1: cpu 6000/6000 = 1, memory 0 -> 50; node2: cpu 1, memory 0.5 -> 75.
+  {
+    name: 'requested resources at node capacity',
+    pod: unbound(cpuOnly('')),
+    nodes: [makeNode('node1', 6000, 10000), makeNode('node2', 6000, 10000)],
+    existing: [cpuOnly('node1'), cpuAndMemory('node2')],
+    want: [50, 75],
+  },
+  {
+    name: 'zero node resources, pods scheduled with resources, skip in PreScore',
+    pod: reqPod(),
+    nodes: [makeNode('node1', 0, 0), makeNode('node2', 0, 0)],
+    existing: [cpuOnly('node1'), cpuAndMemory('node2')],
+  },
+  // node1: cpu 3000/3500, memory 5000/40000, gpu 4/8 -> std 0.3002 -> 70;
+  // node2: cpu 3000/3500, memory 5000/40000, gpu 1/8 -> std 0.345 -> 65.
+  {
+    name: 'include scalar resource on a node for balanced resource allocation',
+    pod: reqPod({}, { memory: '0', [gpu]: '1' }),
+    nodes: [makeNode('node1', 3500, 40000, { [gpu]: 8 }), makeNode('node2', 3500, 40000, { [gpu]: 8 })],
+    existing: [cpuAndMemory('node2'), cpuAndMemoryAndGPU('node1')],
+    resources: [...defaultResources, { name: gpu, weight: 1 }],
+    want: [70, 65],
+  },
+  // The pod does not request the gpu, so it is left out: cpu 0.857, memory 0.125 -> 63 on both.
+  {
+    name: 'node without the scalar resource should skip the scalar resource',
+    pod: unbound(cpuAndMemory('')),
+    nodes: [makeNode('node1', 3500, 40000, { [gpu]: 8 }), makeNode('node2', 3500, 40000)],
+    resources: [...defaultResources, { name: gpu, weight: 1 }],
+    want: [63, 63],
+  },
+  {
+    name: 'resources requested, pods scheduled with resources if PreScore not called',
+    pod: unbound(cpuAndMemory('')),
+    nodes: [makeNode('node1', 10000, 20000), makeNode('node2', 10000, 20000)],
+    existing: [cpuOnly('node1'), cpuAndMemory('node2')],
+    runPreScore: false,
+    want: [82, 95],
+  },
+];
+
+describe('NodeResourcesBalancedAllocation', () => {
+  for (const tc of cases) {
+    it(tc.name, () => {
+      const plugin = new BalancedAllocation({ resources: tc.resources ?? defaultResources });
+      const got = runScore(plugin, tc.pod, tc.nodes, tc.existing, tc.runPreScore ?? true);
+      if (!tc.want) {
+        assert.equal(got.preScore?.code, Code.Skip);
+        return;
+      }
+      assert.equal(got.preScore, null);
+      assert.deepEqual(got.errors, [null, null]);
+      assert.deepEqual(got.scores, tc.want);
+    });
+  }
+});
+
+describe('balancedResourceScorer', () => {
+  const cases: { name: string; requested: number[]; allocatable: number[]; want: number }[] = [
+    { name: 'no resources on the node', requested: [0, 0], allocatable: [0, 0], want: 100 },
+    { name: 'a single resource has no deviation', requested: [5, 0], allocatable: [10, 0], want: 100 },
+    { name: 'fractions above 1 are capped', requested: [30, 5], allocatable: [10, 10], want: 75 },
+    // fractions 0.1, 0.5, 0.9: mean 0.5, std sqrt(0.32/3) = 0.3266 -> 67.
+    { name: 'three resources use the population standard deviation', requested: [1, 5, 9], allocatable: [10, 10, 10], want: 67 },
+  ];
+  for (const tc of cases) {
+    it(tc.name, () => {
+      assert.equal(balancedResourceScorer(Float64Array.from(tc.requested), Float64Array.from(tc.allocatable)), tc.want);
+    });
+  }
+});

@@ -1,0 +1,90 @@
+// NodeResourcesBalancedAllocation: favors nodes whose resource utilizations stay close to each
+// other once the pod is placed (framework/plugins/noderesources/balanced_allocation.go).
+import type { CycleState, StateData } from '../../framework/cycle_state.js';
+import { MaxNodeScore, type PreScorePlugin, type ScorePlugin } from '../../framework/interfaces.js';
+import type { NodeInfo } from '../../framework/node_info.js';
+import type { PodInfo } from '../../framework/pod_info.js';
+import { Status } from '../../framework/status.js';
+import type { NodeResourcesBalancedAllocationArgs } from './args.js';
+import { ResourceAllocationScorer } from './resource_allocation.js';
+
+export const BalancedAllocationName = 'NodeResourcesBalancedAllocation';
+const preScoreStateKey = `PreScore${BalancedAllocationName}`;
+
+/**
+ * (1 - std) * MaxNodeScore, truncated, where std is the standard deviation of the per-resource
+ * utilizations (each capped at 1) over the resources the node has. Two resources use the
+ * |f0 - f1| / 2 shortcut, as upstream does, so the float results match bit for bit.
+ */
+export function balancedResourceScorer(requested: Float64Array, allocatable: Float64Array): number {
+  let count = 0;
+  let total = 0;
+  let first = 0;
+  let second = 0;
+  for (let i = 0; i < requested.length; i++) {
+    if (allocatable[i] === 0) continue;
+    let fraction = requested[i]! / allocatable[i]!;
+    if (fraction > 1) fraction = 1;
+    total += fraction;
+    if (count === 0) first = fraction;
+    else if (count === 1) second = fraction;
+    count++;
+  }
+  let std = 0;
+  if (count === 2) {
+    std = Math.abs((first - second) / 2);
+  } else if (count > 2) {
+    const mean = total / count;
+    let sum = 0;
+    for (let i = 0; i < requested.length; i++) {
+      if (allocatable[i] === 0) continue;
+      let fraction = requested[i]! / allocatable[i]!;
+      if (fraction > 1) fraction = 1;
+      sum = sum + (fraction - mean) * (fraction - mean);
+    }
+    std = Math.sqrt(sum / count);
+  }
+  return Math.trunc((1 - std) * MaxNodeScore);
+}
+
+class PreScoreState implements StateData {
+  constructor(readonly podRequests: Float64Array) {}
+
+  clone(): StateData {
+    return this;
+  }
+}
+
+export class BalancedAllocation implements PreScorePlugin, ScorePlugin {
+  readonly name = BalancedAllocationName;
+  readonly scorer: ResourceAllocationScorer;
+
+  constructor(args: NodeResourcesBalancedAllocationArgs) {
+    // Balance is judged on what pods really request, not on the 100m / 200Mi scoring defaults.
+    this.scorer = new ResourceAllocationScorer(BalancedAllocationName, args.resources, balancedResourceScorer, true);
+  }
+
+  preScore(state: CycleState, pod: PodInfo): Status | null {
+    const podRequests = this.scorer.podRequests(pod);
+    // Best-effort pods would all pile onto the same most-balanced node; leave them unscored.
+    if (ResourceAllocationScorer.isBestEffort(podRequests)) return Status.skip();
+    state.write(preScoreStateKey, new PreScoreState(podRequests));
+    return null;
+  }
+
+  score(state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): number | Status {
+    const s = state.read<PreScoreState>(preScoreStateKey);
+    let podRequests: Float64Array;
+    if (s instanceof PreScoreState) {
+      podRequests = s.podRequests;
+    } else {
+      podRequests = this.scorer.podRequests(pod);
+      if (ResourceAllocationScorer.isBestEffort(podRequests)) return 0;
+    }
+    return this.scorer.score(nodeInfo, podRequests);
+  }
+
+  scoreExtensions(): null {
+    return null;
+  }
+}

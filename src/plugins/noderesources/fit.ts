@@ -1,0 +1,384 @@
+// NodeResourcesFit: rejects nodes without room for the pod's requests and scores nodes with the
+// configured strategy (framework/plugins/noderesources/fit.go).
+import { quantityMilliValue, quantityValue } from '../../api/quantity.js';
+import {
+  computePodResourceRequests,
+  isExtendedResourceName,
+  Resource,
+  ResourceCPU,
+  ResourceEphemeralStorage,
+  ResourceMemory,
+  ResourcePods,
+} from '../../api/resources.js';
+import type { Container, Node, Pod, ResourceList } from '../../api/types.js';
+import type { CycleState, StateData } from '../../framework/cycle_state.js';
+import { ActionType, QueueingHint, type ClusterEventWithHint } from '../../framework/events.js';
+import type {
+  EnqueueExtensions,
+  FilterPlugin,
+  PreFilterOutcome,
+  PreFilterPlugin,
+  PreScorePlugin,
+  ScorePlugin,
+} from '../../framework/interfaces.js';
+import { NodeInfo } from '../../framework/node_info.js';
+import type { PodInfo } from '../../framework/pod_info.js';
+import { Code, Status } from '../../framework/status.js';
+import {
+  LeastAllocated,
+  MostAllocated,
+  RequestedToCapacityRatio,
+  type NodeResourcesFitArgs,
+  type ScoringStrategy,
+} from './args.js';
+import { leastResourceScorer } from './least_allocated.js';
+import { mostResourceScorer } from './most_allocated.js';
+import { requestedToCapacityRatioScorer } from './requested_to_capacity_ratio.js';
+import { ResourceAllocationScorer } from './resource_allocation.js';
+
+export const FitName = 'NodeResourcesFit';
+const preFilterStateKey = `PreFilter${FitName}`;
+const preScoreStateKey = `PreScore${FitName}`;
+
+/** A resource the node lacks for the pod (fit.go InsufficientResource). */
+export interface InsufficientResource {
+  readonly resourceName: string;
+  /** "Too many pods", "Insufficient cpu", "Insufficient <resource>". */
+  readonly reason: string;
+  readonly requested: number;
+  readonly used: number;
+  readonly capacity: number;
+  /** The request exceeds the node's whole allocatable, so preemption cannot help. */
+  readonly unresolvable: boolean;
+}
+
+/**
+ * A pod's requests prepared once for the per-node check: scalar resources with a zero request
+ * or ignored by the args are dropped, and their reason strings are built up front.
+ */
+export class FitRequest {
+  private constructor(
+    readonly milliCPU: number,
+    readonly memory: number,
+    readonly ephemeralStorage: number,
+    readonly scalarNames: readonly string[],
+    readonly scalarValues: readonly number[],
+    readonly scalarReasons: readonly string[],
+  ) {}
+
+  static compile(
+    request: Resource,
+    ignoredResources?: ReadonlySet<string>,
+    ignoredResourceGroups?: ReadonlySet<string>,
+  ): FitRequest {
+    const names: string[] = [];
+    const values: number[] = [];
+    const reasons: string[] = [];
+    if (request.scalarResources) {
+      for (const [name, quantity] of request.scalarResources) {
+        if (quantity === 0) continue;
+        // Only extended resources can be ignored; hugepages and kubernetes.io/ ones are always checked.
+        if (isExtendedResourceName(name)) {
+          if (ignoredResources?.has(name)) continue;
+          if (ignoredResourceGroups && ignoredResourceGroups.size > 0 && ignoredResourceGroups.has(name.split('/')[0]!)) continue;
+        }
+        names.push(name);
+        values.push(quantity);
+        reasons.push(`Insufficient ${name}`);
+      }
+    }
+    return new FitRequest(request.milliCPU, request.memory, request.ephemeralStorage, names, values, reasons);
+  }
+}
+
+/**
+ * The resources `nodeInfo` lacks for `req`, or null when the pod fits. Runs per node in Filter:
+ * it allocates only when the node does not fit.
+ */
+function insufficientResources(req: FitRequest, nodeInfo: NodeInfo): InsufficientResource[] | null {
+  let out: InsufficientResource[] | null = null;
+  const alloc = nodeInfo.allocatable;
+  const used = nodeInfo.requested;
+  const podCount = nodeInfo.pods.length;
+  if (podCount + 1 > alloc.allowedPodNumber) {
+    out = [];
+    out.push({ resourceName: ResourcePods, reason: 'Too many pods', requested: 1, used: podCount, capacity: alloc.allowedPodNumber, unresolvable: false });
+  }
+  if (req.milliCPU > 0 && req.milliCPU > alloc.milliCPU - used.milliCPU) {
+    (out ??= []).push({
+      resourceName: ResourceCPU, reason: 'Insufficient cpu', requested: req.milliCPU, used: used.milliCPU,
+      capacity: alloc.milliCPU, unresolvable: req.milliCPU > alloc.milliCPU,
+    });
+  }
+  if (req.memory > 0 && req.memory > alloc.memory - used.memory) {
+    (out ??= []).push({
+      resourceName: ResourceMemory, reason: 'Insufficient memory', requested: req.memory, used: used.memory,
+      capacity: alloc.memory, unresolvable: req.memory > alloc.memory,
+    });
+  }
+  if (req.ephemeralStorage > 0 && req.ephemeralStorage > alloc.ephemeralStorage - used.ephemeralStorage) {
+    (out ??= []).push({
+      resourceName: ResourceEphemeralStorage, reason: 'Insufficient ephemeral-storage', requested: req.ephemeralStorage,
+      used: used.ephemeralStorage, capacity: alloc.ephemeralStorage, unresolvable: req.ephemeralStorage > alloc.ephemeralStorage,
+    });
+  }
+  const names = req.scalarNames;
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i]!;
+    const quantity = req.scalarValues[i]!;
+    const capacity = alloc.scalar(name);
+    const inUse = used.scalar(name);
+    if (quantity > capacity - inUse) {
+      (out ??= []).push({
+        resourceName: name, reason: req.scalarReasons[i]!, requested: quantity, used: inUse, capacity,
+        unresolvable: quantity > capacity,
+      });
+    }
+  }
+  return out;
+}
+
+/**
+ * The resources `nodeInfo` lacks for a pod requesting `podRequest` (fit.go fitsRequest); empty
+ * when it fits. Shared with other plugins (preemption) that need the same check.
+ */
+export function fitsRequest(
+  podRequest: Resource,
+  nodeInfo: NodeInfo,
+  ignoredResources?: ReadonlySet<string>,
+  ignoredResourceGroups?: ReadonlySet<string>,
+): InsufficientResource[] {
+  return insufficientResources(FitRequest.compile(podRequest, ignoredResources, ignoredResourceGroups), nodeInfo) ?? [];
+}
+
+/** fit.go Fits: the pod's own requests against the node, nothing ignored. */
+export function fits(pod: PodInfo, nodeInfo: NodeInfo): InsufficientResource[] {
+  return fitsRequest(pod.requests.resource, nodeInfo);
+}
+
+class PreFilterState implements StateData {
+  constructor(readonly request: FitRequest) {}
+
+  clone(): StateData {
+    return this;
+  }
+}
+
+class PreScoreState implements StateData {
+  constructor(readonly podRequests: Float64Array) {}
+
+  clone(): StateData {
+    return this;
+  }
+}
+
+/** Feature gates that change this plugin, at their v1.34 defaults. */
+export interface FitFeatures {
+  readonly enableInPlacePodVerticalScaling: boolean;
+  readonly enableSchedulingQueueHint: boolean;
+}
+
+export const defaultFitFeatures: FitFeatures = { enableInPlacePodVerticalScaling: true, enableSchedulingQueueHint: true };
+
+function newScorer(strategy: ScoringStrategy): ResourceAllocationScorer {
+  const resources = strategy.resources;
+  switch (strategy.type) {
+    case LeastAllocated:
+      return new ResourceAllocationScorer(LeastAllocated, resources, leastResourceScorer(resources), false);
+    case MostAllocated:
+      return new ResourceAllocationScorer(MostAllocated, resources, mostResourceScorer(resources), false);
+    case RequestedToCapacityRatio: {
+      const shape = strategy.requestedToCapacityRatio?.shape;
+      if (!shape || shape.length === 0) {
+        throw new Error(`${FitName}: scoring strategy ${RequestedToCapacityRatio} needs a non-empty requestedToCapacityRatio.shape`);
+      }
+      return new ResourceAllocationScorer(RequestedToCapacityRatio, resources, requestedToCapacityRatioScorer(resources, shape), false);
+    }
+    default:
+      throw new Error(`${FitName}: scoring strategy ${strategy.type} is not supported`);
+  }
+}
+
+export class Fit implements PreFilterPlugin, FilterPlugin, EnqueueExtensions, PreScorePlugin, ScorePlugin {
+  readonly name = FitName;
+  readonly ignoredResources: ReadonlySet<string>;
+  readonly ignoredResourceGroups: ReadonlySet<string>;
+  readonly scorer: ResourceAllocationScorer;
+
+  constructor(args: NodeResourcesFitArgs, private readonly features: FitFeatures = defaultFitFeatures) {
+    this.ignoredResources = new Set(args.ignoredResources);
+    this.ignoredResourceGroups = new Set(args.ignoredResourceGroups);
+    this.scorer = newScorer(args.scoringStrategy);
+  }
+
+  preFilter(state: CycleState, pod: PodInfo): PreFilterOutcome | null {
+    state.write(preFilterStateKey, new PreFilterState(FitRequest.compile(pod.requests.resource, this.ignoredResources, this.ignoredResourceGroups)));
+    return null;
+  }
+
+  preFilterExtensions(): null {
+    return null;
+  }
+
+  filter(state: CycleState, _pod: PodInfo, nodeInfo: NodeInfo): Status | null {
+    const s = state.read<PreFilterState>(preFilterStateKey);
+    if (!(s instanceof PreFilterState)) return Status.error(`error reading "${preFilterStateKey}" from cycleState: not found`);
+    const insufficient = insufficientResources(s.request, nodeInfo);
+    if (insufficient === null) return null;
+    let code = Code.Unschedulable;
+    const reasons: string[] = [];
+    for (let i = 0; i < insufficient.length; i++) {
+      reasons.push(insufficient[i]!.reason);
+      if (insufficient[i]!.unresolvable) code = Code.UnschedulableAndUnresolvable;
+    }
+    return new Status(code, reasons);
+  }
+
+  preScore(state: CycleState, pod: PodInfo): Status | null {
+    state.write(preScoreStateKey, new PreScoreState(this.scorer.podRequests(pod)));
+    return null;
+  }
+
+  score(state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): number | Status {
+    const s = state.read<PreScoreState>(preScoreStateKey);
+    const podRequests = s instanceof PreScoreState ? s.podRequests : this.scorer.podRequests(pod);
+    return this.scorer.score(nodeInfo, podRequests);
+  }
+
+  scoreExtensions(): null {
+    return null;
+  }
+
+  eventsToRegister(): ClusterEventWithHint[] {
+    let podActions: number = ActionType.Delete;
+    // With in-place resize, a pod scaling down frees resources too.
+    if (this.features.enableInPlacePodVerticalScaling) podActions |= ActionType.UpdatePodScaleDown;
+    // Without queueing hints, label/taint updates stand in for Node/Add events the pre-check may drop.
+    const nodeActions = this.features.enableSchedulingQueueHint
+      ? ActionType.Add | ActionType.UpdateNodeAllocatable
+      : ActionType.Add | ActionType.UpdateNodeAllocatable | ActionType.UpdateNodeTaint | ActionType.UpdateNodeLabel;
+    return [
+      { event: { resource: 'Pod', actionType: podActions }, queueingHintFn: (pod, o, n) => this.isSchedulableAfterPodEvent(pod, o, n) },
+      { event: { resource: 'Node', actionType: nodeActions }, queueingHintFn: (pod, o, n) => this.isSchedulableAfterNodeChange(pod, o, n) },
+    ];
+  }
+
+  /** A pod was deleted or scaled down: may the rejected `pod` fit now? */
+  isSchedulableAfterPodEvent(pod: Pod, oldObj: unknown, newObj: unknown): QueueingHint {
+    const original = asPod(oldObj);
+    const modified = asPod(newObj);
+    if ((oldObj != null && !original) || (newObj != null && !modified)) return QueueingHint.Queue;
+    if (!modified) {
+      if (!original) return QueueingHint.Queue;
+      // Deleting a pod that neither ran nor held a nomination frees nothing.
+      if (!original.spec.nodeName && !original.status?.nominatedNodeName) return QueueingHint.QueueSkip;
+      return QueueingHint.Queue;
+    }
+    if (!this.features.enableInPlacePodVerticalScaling || !original) return QueueingHint.QueueSkip;
+    try {
+      return isSchedulableAfterPodScaleDown(pod, original, modified) ? QueueingHint.Queue : QueueingHint.QueueSkip;
+    } catch {
+      return QueueingHint.Queue;
+    }
+  }
+
+  /** A node was added or its allocatable changed: may the rejected `pod` fit now? */
+  isSchedulableAfterNodeChange(pod: Pod, oldObj: unknown, newObj: unknown): QueueingHint {
+    const modified = asNode(newObj);
+    const original = asNode(oldObj);
+    if (!modified || (oldObj != null && !original)) return QueueingHint.Queue;
+    try {
+      const podRequest = computePodResourceRequests(pod).resource;
+      if (fitsRequest(podRequest, new NodeInfo(modified)).length > 0) return QueueingHint.QueueSkip;
+      if (!original) return QueueingHint.Queue;
+      return haveAnyRequestedResourcesIncreased(podRequest, original, modified) ? QueueingHint.Queue : QueueingHint.QueueSkip;
+    } catch {
+      return QueueingHint.Queue;
+    }
+  }
+}
+
+function isObject(x: unknown): x is Record<string, unknown> {
+  return typeof x === 'object' && x !== null && !Array.isArray(x);
+}
+
+function asPod(x: unknown): Pod | null {
+  return isObject(x) && isObject(x.spec) ? (x as unknown as Pod) : null;
+}
+
+function asNode(x: unknown): Node | null {
+  return isObject(x) ? (x as unknown as Node) : null;
+}
+
+/**
+ * The target pod itself scaled down, or a scheduled pod lowered a request the target pod makes
+ * (fit.go isSchedulableAfterPodScaleDown).
+ */
+function isSchedulableAfterPodScaleDown(target: Pod, original: Pod, modified: Pod): boolean {
+  if ((modified.metadata.uid ?? '') === (target.metadata.uid ?? '')) return true;
+  if (!modified.spec.nodeName) return false;
+  const before = requestsWithStatus(original);
+  const after = requestsWithStatus(modified);
+  const wanted = requestsWithStatus(target);
+  if (wanted.milliCPU !== 0 && before.milliCPU > after.milliCPU) return true;
+  if (wanted.memory !== 0 && before.memory > after.memory) return true;
+  if (wanted.ephemeralStorage !== 0 && before.ephemeralStorage > after.ephemeralStorage) return true;
+  if (wanted.scalarResources) {
+    for (const [name, q] of wanted.scalarResources) {
+      if (q !== 0 && before.scalar(name) > after.scalar(name)) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * The pod's requests as the kubelet has admitted them: per container the larger of the spec and
+ * the status resources (only the status when the resize is infeasible), as upstream's
+ * PodRequests with UseStatusResources.
+ */
+function requestsWithStatus(pod: Pod): Resource {
+  const statuses = new Map<string, { resources?: { requests?: ResourceList }; allocatedResources?: ResourceList }>();
+  for (const cs of pod.status?.containerStatuses ?? []) statuses.set(cs.name, cs);
+  for (const cs of pod.status?.initContainerStatuses ?? []) statuses.set(cs.name, cs);
+  if (statuses.size === 0) return computePodResourceRequests(pod).resource;
+  const infeasible = (pod.status?.conditions ?? []).some((c) => c.type === 'PodResizePending' && c.reason === 'Infeasible');
+  const effective = (c: Container): Container => {
+    const cs = statuses.get(c.name);
+    if (!cs?.resources) return c;
+    const requests: ResourceList = infeasible ? {} : { ...(c.resources?.requests ?? {}) };
+    maxInto(requests, cs.resources.requests);
+    maxInto(requests, cs.allocatedResources);
+    return { ...c, resources: { ...c.resources, requests } };
+  };
+  const spec = {
+    ...pod.spec,
+    containers: pod.spec.containers.map(effective),
+    ...(pod.spec.initContainers ? { initContainers: pod.spec.initContainers.map(effective) } : {}),
+  };
+  return computePodResourceRequests({ ...pod, spec }).resource;
+}
+
+function maxInto(dst: ResourceList, src: ResourceList | undefined): void {
+  if (!src) return;
+  for (const name of Object.keys(src)) {
+    const value = name === ResourceCPU ? quantityMilliValue : quantityValue;
+    const cur = dst[name];
+    if (cur === undefined || value(src[name]!) > value(cur)) dst[name] = src[name]!;
+  }
+}
+
+/** Did the node gain pod slots, or more of something the pod requests? (fit.go) */
+function haveAnyRequestedResourcesIncreased(podRequest: Resource, originalNode: Node, modifiedNode: Node): boolean {
+  const before = new NodeInfo(originalNode).allocatable;
+  const after = new NodeInfo(modifiedNode).allocatable;
+  if (after.allowedPodNumber > before.allowedPodNumber) return true;
+  if (podRequest.milliCPU > 0 && after.milliCPU > before.milliCPU) return true;
+  if (podRequest.memory > 0 && after.memory > before.memory) return true;
+  if (podRequest.ephemeralStorage > 0 && after.ephemeralStorage > before.ephemeralStorage) return true;
+  if (podRequest.scalarResources) {
+    for (const [name, q] of podRequest.scalarResources) {
+      if (q !== 0 && after.scalar(name) > before.scalar(name)) return true;
+    }
+  }
+  return false;
+}

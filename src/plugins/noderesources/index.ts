@@ -1,0 +1,47 @@
+// The NodeResourcesFit and NodeResourcesBalancedAllocation plugin definitions
+// (framework/plugins/noderesources, registered as upstream's in-tree registry does).
+import type { PluginDefinition } from '../../framework/registry.js';
+import {
+  defaultNodeResourcesBalancedAllocationArgs,
+  defaultNodeResourcesFitArgs,
+  validateNodeResourcesBalancedAllocationArgs,
+  validateNodeResourcesFitArgs,
+  type NodeResourcesBalancedAllocationArgs,
+  type NodeResourcesFitArgs,
+} from './args.js';
+import { BalancedAllocation, BalancedAllocationName } from './balanced_allocation.js';
+import { Fit, FitName } from './fit.js';
+
+export const nodeResourcesFitDefinition: PluginDefinition<NodeResourcesFitArgs> = {
+  name: FitName,
+  argsKind: 'NodeResourcesFitArgs',
+  factory: (args) => new Fit(args),
+  defaultArgs: defaultNodeResourcesFitArgs,
+  validateArgs: validateNodeResourcesFitArgs,
+};
+
+export const balancedAllocationDefinition: PluginDefinition<NodeResourcesBalancedAllocationArgs> = {
+  name: BalancedAllocationName,
+  argsKind: 'NodeResourcesBalancedAllocationArgs',
+  factory: (args) => new BalancedAllocation(args),
+  defaultArgs: defaultNodeResourcesBalancedAllocationArgs,
+  validateArgs: validateNodeResourcesBalancedAllocationArgs,
+};
+
+export {
+  LeastAllocated,
+  MaxCustomPriorityScore,
+  MostAllocated,
+  RequestedToCapacityRatio,
+  defaultNodeResourcesBalancedAllocationArgs,
+  defaultNodeResourcesFitArgs,
+  validateNodeResourcesBalancedAllocationArgs,
+  validateNodeResourcesFitArgs,
+  type NodeResourcesBalancedAllocationArgs,
+  type NodeResourcesFitArgs,
+  type ResourceSpec,
+  type ScoringStrategy,
+  type UtilizationShapePoint,
+} from './args.js';
+export { BalancedAllocation, BalancedAllocationName, balancedResourceScorer } from './balanced_allocation.js';
+export { Fit, FitName, FitRequest, fits, fitsRequest, type InsufficientResource } from './fit.js';

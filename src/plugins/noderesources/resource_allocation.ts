@@ -1,0 +1,129 @@
+// The scoring core shared by NodeResourcesFit's strategies and NodeResourcesBalancedAllocation
+// (framework/plugins/noderesources/resource_allocation.go).
+import { isScalarResourceName, ResourceCPU, ResourceEphemeralStorage, ResourceMemory } from '../../api/resources.js';
+import type { NodeInfo } from '../../framework/node_info.js';
+import type { PodInfo } from '../../framework/pod_info.js';
+import { Status } from '../../framework/status.js';
+import type { ResourceSpec } from './args.js';
+
+/**
+ * Scores one node from per-resource `requested` and `allocatable` (same order as the configured
+ * resources; an entry with allocatable 0 is to be skipped). Must not keep the arrays.
+ */
+export type ResourceScorer = (requested: Float64Array, allocatable: Float64Array) => number;
+
+// How each configured resource is read from a NodeInfo, decided once from its name.
+const KindCPU = 0;
+const KindMemory = 1;
+const KindEphemeralStorage = 2;
+const KindScalar = 3;
+/** Anything else (e.g. `pods`): never scored, as upstream finds no scalar allocatable for it. */
+const KindIgnored = 4;
+
+function resourceKind(name: string): number {
+  switch (name) {
+    case ResourceCPU: return KindCPU;
+    case ResourceMemory: return KindMemory;
+    case ResourceEphemeralStorage: return KindEphemeralStorage;
+    default: return isScalarResourceName(name) ? KindScalar : KindIgnored;
+  }
+}
+
+export class ResourceAllocationScorer {
+  readonly names: readonly string[];
+  readonly weights: readonly number[];
+  private readonly kinds: Int8Array;
+  // Scratch buffers reused for every node: scoring is synchronous and never re-entered.
+  private readonly requested: Float64Array;
+  private readonly allocatable: Float64Array;
+
+  /**
+   * @param useRequested cpu and memory from the pods' real requests (BalancedAllocation) rather
+   *   than the non-zero ones (100m / 200Mi for containers without requests; NodeResourcesFit).
+   */
+  constructor(
+    readonly strategyName: string,
+    resources: readonly ResourceSpec[],
+    private readonly scorer: ResourceScorer,
+    readonly useRequested: boolean,
+  ) {
+    this.names = resources.map((r) => r.name);
+    this.weights = resources.map((r) => r.weight);
+    this.kinds = Int8Array.from(this.names, resourceKind);
+    this.requested = new Float64Array(resources.length);
+    this.allocatable = new Float64Array(resources.length);
+  }
+
+  /** The pod's request for every configured resource, in order (calculatePodResourceRequestList). */
+  podRequests(pod: PodInfo): Float64Array {
+    const out = new Float64Array(this.names.length);
+    const req = pod.requests;
+    for (let i = 0; i < out.length; i++) {
+      switch (this.kinds[i]) {
+        case KindCPU: out[i] = this.useRequested ? req.resource.milliCPU : req.nonZeroMilliCPU; break;
+        case KindMemory: out[i] = this.useRequested ? req.resource.memory : req.nonZeroMemory; break;
+        case KindEphemeralStorage: out[i] = req.resource.ephemeralStorage; break;
+        case KindScalar: out[i] = req.resource.scalar(this.names[i]!); break;
+        default: out[i] = 0;
+      }
+    }
+    return out;
+  }
+
+  /** True when the pod requests none of the configured resources (isBestEffortPod). */
+  static isBestEffort(podRequests: Float64Array): boolean {
+    for (let i = 0; i < podRequests.length; i++) if (podRequests[i] !== 0) return false;
+    return true;
+  }
+
+  /** Fills requested/allocatable for the node and runs the strategy (resourceAllocationScorer.score). */
+  score(nodeInfo: NodeInfo, podRequests: Float64Array): number | Status {
+    const n = this.names.length;
+    if (n === 0) return Status.error('resources not found');
+    const requested = this.requested;
+    const allocatable = this.allocatable;
+    const nodeRequested = this.useRequested ? nodeInfo.requested : nodeInfo.nonZeroRequested;
+    const alloc = nodeInfo.allocatable;
+    for (let i = 0; i < n; i++) {
+      const podRequest = podRequests[i]!;
+      let a = 0;
+      let r = 0;
+      switch (this.kinds[i]) {
+        case KindCPU:
+          a = alloc.milliCPU;
+          r = nodeRequested.milliCPU + podRequest;
+          break;
+        case KindMemory:
+          a = alloc.memory;
+          r = nodeRequested.memory + podRequest;
+          break;
+        case KindEphemeralStorage:
+          a = alloc.ephemeralStorage;
+          r = nodeInfo.requested.ephemeralStorage + podRequest;
+          break;
+        case KindScalar: {
+          // A scalar resource the pod does not request is left out of the score.
+          if (podRequest === 0) break;
+          const name = this.names[i]!;
+          const nodeAlloc = alloc.scalarResources?.get(name);
+          if (nodeAlloc !== undefined) {
+            a = nodeAlloc;
+            r = nodeInfo.requested.scalar(name) + podRequest;
+          }
+          break;
+        }
+        default:
+          break;
+      }
+      // Only a resource the node has takes part; the rest stay (0, 0) and strategies skip them.
+      if (a === 0) {
+        allocatable[i] = 0;
+        requested[i] = 0;
+      } else {
+        allocatable[i] = a;
+        requested[i] = r;
+      }
+    }
+    return this.scorer(requested, allocatable);
+  }
+}

@@ -1,0 +1,16 @@
+// The PodTopologySpread plugin definition (upstream pkg/scheduler/framework/plugins/podtopologyspread).
+import type { PluginDefinition } from '../../framework/registry.js';
+import { defaultPodTopologySpreadArgs, validatePodTopologySpreadArgs, type PodTopologySpreadArgs } from './args.js';
+import { Name, PodTopologySpread } from './plugin.js';
+
+export const podTopologySpreadDefinition: PluginDefinition<PodTopologySpreadArgs> = {
+  name: Name,
+  argsKind: 'PodTopologySpreadArgs',
+  factory: (args, handle) => new PodTopologySpread(args, handle),
+  defaultArgs: defaultPodTopologySpreadArgs,
+  validateArgs: validatePodTopologySpreadArgs,
+};
+
+export { Name, PodTopologySpread, systemDefaultConstraints } from './plugin.js';
+export type { PodTopologySpreadArgs, PodTopologySpreadConstraintsDefaulting } from './args.js';
+export { ErrReasonConstraintsNotMatch, ErrReasonNodeLabelNotMatch } from './filtering.js';

@@ -1,0 +1,279 @@
+// Mirrors upstream pkg/scheduler/framework/plugins/podtopologyspread/plugin.go (and common.go's
+// buildDefaultConstraints): construction, constraint selection, events and queueing hints.
+import type { Labels } from '../../api/labels.js';
+import { podKey, type Node, type Pod, type Taint, type Toleration, type TopologySpreadConstraint } from '../../api/types.js';
+import type { CycleState } from '../../framework/cycle_state.js';
+import { ActionType, QueueingHint, type ClusterEventWithHint } from '../../framework/events.js';
+import type {
+  EnqueueExtensions,
+  FilterPlugin,
+  Handle,
+  NodeScore,
+  PreFilterExtensions,
+  PreFilterOutcome,
+  PreFilterPlugin,
+  PreScorePlugin,
+  ScoreExtensions,
+  ScorePlugin,
+} from '../../framework/interfaces.js';
+import type { NodeInfo } from '../../framework/node_info.js';
+import type { PodInfo } from '../../framework/pod_info.js';
+import { Status } from '../../framework/status.js';
+import type { PodTopologySpreadArgs } from './args.js';
+import {
+  filterTopologySpreadConstraints,
+  LabelHostname,
+  LabelTopologyZone,
+  nodeLabelsMatchSpreadConstraints,
+  podLabelsMatchSpreadConstraints,
+  type SpreadConstraint,
+  type UnsatisfiableConstraintAction,
+} from './common.js';
+import { defaultSelector } from './default_selector.js';
+import { calPreFilterState, filterNode, getPreFilterState, preFilterStateKey, updateWithPod } from './filtering.js';
+import { calPreScoreState, getPreScoreState, normalizeScores, preScoreStateKey, scoreNode } from './scoring.js';
+
+export const Name = 'PodTopologySpread';
+
+/** Used for pods without constraints when defaultingType is System. */
+export const systemDefaultConstraints: readonly TopologySpreadConstraint[] = [
+  { topologyKey: LabelHostname, whenUnsatisfiable: 'ScheduleAnyway', maxSkew: 3 },
+  { topologyKey: LabelTopologyZone, whenUnsatisfiable: 'ScheduleAnyway', maxSkew: 5 },
+];
+
+export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, EnqueueExtensions, PreFilterExtensions, ScoreExtensions {
+  readonly name = Name;
+  private readonly defaultConstraints: readonly TopologySpreadConstraint[];
+  private readonly systemDefaulted: boolean;
+
+  constructor(
+    args: PodTopologySpreadArgs,
+    private readonly handle: Handle,
+  ) {
+    this.systemDefaulted = args.defaultingType === 'System';
+    this.defaultConstraints = this.systemDefaulted ? systemDefaultConstraints : args.defaultConstraints;
+  }
+
+  /** The pod's own constraints with `action`, or the default ones built from its controllers. */
+  getConstraints(pod: Pod, action: UnsatisfiableConstraintAction): SpreadConstraint[] {
+    const own = pod.spec.topologySpreadConstraints;
+    if (own && own.length > 0) return filterTopologySpreadConstraints(own, pod.metadata.labels, action);
+    return this.buildDefaultConstraints(pod, action);
+  }
+
+  private buildDefaultConstraints(pod: Pod, action: UnsatisfiableConstraintAction): SpreadConstraint[] {
+    const constraints = filterTopologySpreadConstraints(this.defaultConstraints, pod.metadata.labels, action);
+    if (constraints.length === 0) return constraints;
+    const selector = defaultSelector(pod, this.handle.objects());
+    if (selector.isEverything) return [];
+    for (let i = 0; i < constraints.length; i++) constraints[i] = { ...constraints[i]!, selector };
+    return constraints;
+  }
+
+  preFilter(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[]): PreFilterOutcome | null {
+    let constraints: SpreadConstraint[];
+    try {
+      constraints = this.getConstraints(pod.pod, 'DoNotSchedule');
+    } catch (err) {
+      return { status: Status.error(`get constraints from pod: obtaining pod's hard topology spread constraints: ${(err as Error).message}`) };
+    }
+    if (constraints.length === 0) return { status: Status.skip() };
+    state.write(preFilterStateKey, calPreFilterState(pod, constraints, nodes));
+    return null;
+  }
+
+  preFilterExtensions(): PreFilterExtensions {
+    return this;
+  }
+
+  addPod(state: CycleState, podToSchedule: PodInfo, podToAdd: PodInfo, nodeInfo: NodeInfo): Status | null {
+    const s = getPreFilterState(state);
+    if (s instanceof Status) return s;
+    updateWithPod(s, podToAdd.pod, podToSchedule.pod, nodeInfo.node, 1);
+    return null;
+  }
+
+  removePod(state: CycleState, podToSchedule: PodInfo, podToRemove: PodInfo, nodeInfo: NodeInfo): Status | null {
+    const s = getPreFilterState(state);
+    if (s instanceof Status) return s;
+    updateWithPod(s, podToRemove.pod, podToSchedule.pod, nodeInfo.node, -1);
+    return null;
+  }
+
+  filter(state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): Status | null {
+    const s = getPreFilterState(state);
+    if (s instanceof Status) return s;
+    return filterNode(s, pod, nodeInfo);
+  }
+
+  preScore(state: CycleState, pod: PodInfo, filteredNodes: readonly NodeInfo[]): Status | null {
+    const allNodes = this.handle.snapshotSharedLister().nodeInfos().list();
+    if (allNodes.length === 0) return Status.skip();
+    let constraints: SpreadConstraint[];
+    try {
+      constraints = this.getConstraints(pod.pod, 'ScheduleAnyway');
+    } catch (err) {
+      return Status.error(`calculating preScoreState: obtaining pod's soft topology spread constraints: ${(err as Error).message}`);
+    }
+    if (constraints.length === 0) return Status.skip();
+    // Only the system defaults tolerate nodes missing a topology key (hostname spreading still works).
+    const requireAllTopologies = (pod.pod.spec.topologySpreadConstraints?.length ?? 0) > 0 || !this.systemDefaulted;
+    state.write(preScoreStateKey, calPreScoreState(pod, constraints, filteredNodes, allNodes, requireAllTopologies));
+    return null;
+  }
+
+  score(state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): number | Status {
+    const s = getPreScoreState(state);
+    if (s instanceof Status) return s;
+    return scoreNode(s, pod, nodeInfo);
+  }
+
+  scoreExtensions(): ScoreExtensions {
+    return this;
+  }
+
+  normalizeScore(state: CycleState, _pod: PodInfo, scores: NodeScore[]): Status | null {
+    const s = getPreScoreState(state);
+    if (s instanceof Status) return s;
+    normalizeScores(s, scores);
+    return null;
+  }
+
+  eventsToRegister(): ClusterEventWithHint[] {
+    return [
+      // A matching pod added, relabelled or deleted changes the counts; a new toleration on the
+      // pod itself matters when a constraint honours taints (queueing hints are on by default).
+      {
+        event: { resource: 'Pod', actionType: ActionType.Add | ActionType.UpdatePodLabel | ActionType.UpdatePodToleration | ActionType.Delete },
+        queueingHintFn: (pod, oldObj, newObj) => this.isSchedulableAfterPodChange(pod, oldObj as Pod | undefined, newObj as Pod | undefined),
+      },
+      // A node added, removed, relabelled or retainted may add, drop or move a domain.
+      {
+        event: { resource: 'Node', actionType: ActionType.Add | ActionType.Delete | ActionType.UpdateNodeLabel | ActionType.UpdateNodeTaint },
+        queueingHintFn: (pod, oldObj, newObj) => this.isSchedulableAfterNodeChange(pod, oldObj as Node | undefined, newObj as Node | undefined),
+      },
+    ];
+  }
+
+  isSchedulableAfterPodChange(pod: Pod, originalPod: Pod | undefined | null, modifiedPod: Pod | undefined | null): QueueingHint {
+    if ((modifiedPod && !involvedInTopologySpreading(modifiedPod, pod)) || (originalPod && !involvedInTopologySpreading(originalPod, pod))) {
+      return QueueingHint.QueueSkip;
+    }
+    let constraints: SpreadConstraint[];
+    try {
+      constraints = this.getConstraints(pod, 'DoNotSchedule');
+    } catch {
+      return QueueingHint.Queue;
+    }
+
+    if (modifiedPod && originalPod) {
+      if (
+        podUID(pod) === podUID(modifiedPod) &&
+        !tolerationsEqual(modifiedPod.spec.tolerations, originalPod.spec.tolerations) &&
+        hasConstraintWithNodeTaintsPolicyHonor(constraints)
+      ) {
+        return QueueingHint.Queue;
+      }
+      if (labelsEqual(modifiedPod.metadata.labels, originalPod.metadata.labels)) return QueueingHint.QueueSkip;
+      for (const c of constraints) {
+        if (c.selector.matches(originalPod.metadata.labels) !== c.selector.matches(modifiedPod.metadata.labels)) return QueueingHint.Queue;
+      }
+      return QueueingHint.QueueSkip;
+    }
+    if (modifiedPod) {
+      return podLabelsMatchSpreadConstraints(constraints, modifiedPod.metadata.labels) ? QueueingHint.Queue : QueueingHint.QueueSkip;
+    }
+    if (originalPod) {
+      return podLabelsMatchSpreadConstraints(constraints, originalPod.metadata.labels) ? QueueingHint.Queue : QueueingHint.QueueSkip;
+    }
+    return QueueingHint.QueueSkip;
+  }
+
+  isSchedulableAfterNodeChange(pod: Pod, originalNode: Node | undefined | null, modifiedNode: Node | undefined | null): QueueingHint {
+    let constraints: SpreadConstraint[];
+    try {
+      constraints = this.getConstraints(pod, 'DoNotSchedule');
+    } catch {
+      return QueueingHint.Queue;
+    }
+    const originalMatching = originalNode ? nodeLabelsMatchSpreadConstraints(originalNode.metadata.labels ?? {}, constraints) : false;
+    const modifiedMatching = modifiedNode ? nodeLabelsMatchSpreadConstraints(modifiedNode.metadata.labels ?? {}, constraints) : false;
+
+    if (originalNode && modifiedNode) {
+      if (originalMatching !== modifiedMatching) return QueueingHint.Queue;
+      if (
+        modifiedMatching &&
+        (topologyKeyLabelsChanged(originalNode.metadata.labels, modifiedNode.metadata.labels, constraints) ||
+          !taintsEqual(originalNode.spec?.taints, modifiedNode.spec?.taints))
+      ) {
+        return QueueingHint.Queue;
+      }
+      return QueueingHint.QueueSkip;
+    }
+    if (modifiedNode) return modifiedMatching ? QueueingHint.Queue : QueueingHint.QueueSkip;
+    return originalMatching ? QueueingHint.Queue : QueueingHint.QueueSkip;
+  }
+}
+
+/** An event about `incoming` can affect `target` when it is the pod itself or a bound pod in its namespace. */
+function involvedInTopologySpreading(incoming: Pod, target: Pod): boolean {
+  return (
+    podUID(incoming) === podUID(target) ||
+    (!!incoming.spec.nodeName && (incoming.metadata.namespace ?? 'default') === (target.metadata.namespace ?? 'default'))
+  );
+}
+
+function podUID(pod: Pod): string {
+  return pod.metadata.uid ?? podKey(pod);
+}
+
+function hasConstraintWithNodeTaintsPolicyHonor(constraints: readonly SpreadConstraint[]): boolean {
+  for (const c of constraints) if (c.nodeTaintsPolicy === 'Honor') return true;
+  return false;
+}
+
+function topologyKeyLabelsChanged(original: Labels, modified: Labels, constraints: readonly SpreadConstraint[]): boolean {
+  for (const c of constraints) if ((original?.[c.topologyKey] ?? '') !== (modified?.[c.topologyKey] ?? '')) return true;
+  return false;
+}
+
+/** Semantic equality of label maps: a missing map equals an empty one. */
+function labelsEqual(a: Labels, b: Labels): boolean {
+  const ka = a ? Object.keys(a) : [];
+  const kb = b ? Object.keys(b) : [];
+  if (ka.length !== kb.length) return false;
+  for (const k of ka) if (!Object.prototype.hasOwnProperty.call(b, k) || a![k] !== b![k]) return false;
+  return true;
+}
+
+function tolerationsEqual(a: readonly Toleration[] | undefined, b: readonly Toleration[] | undefined): boolean {
+  const la = a ?? [];
+  const lb = b ?? [];
+  if (la.length !== lb.length) return false;
+  for (let i = 0; i < la.length; i++) {
+    const x = la[i]!;
+    const y = lb[i]!;
+    if (
+      (x.key ?? '') !== (y.key ?? '') ||
+      (x.operator ?? '') !== (y.operator ?? '') ||
+      (x.value ?? '') !== (y.value ?? '') ||
+      (x.effect ?? '') !== (y.effect ?? '') ||
+      (x.tolerationSeconds ?? null) !== (y.tolerationSeconds ?? null)
+    ) {
+      return false;
+    }
+  }
+  return true;
+}
+
+function taintsEqual(a: readonly Taint[] | undefined, b: readonly Taint[] | undefined): boolean {
+  const la = a ?? [];
+  const lb = b ?? [];
+  if (la.length !== lb.length) return false;
+  for (let i = 0; i < la.length; i++) {
+    const x = la[i]!;
+    const y = lb[i]!;
+    if (x.key !== y.key || (x.value ?? '') !== (y.value ?? '') || x.effect !== y.effect || (x.timeAdded ?? '') !== (y.timeAdded ?? '')) return false;
+  }
+  return true;
+}

@@ -1,0 +1,186 @@
+// The scheduling algorithm for one pod on one snapshot: filter, score, pick a host
+// (schedule_one.go: schedulePod, findNodesThatFitPod, prioritizeNodes, selectHost).
+import type { CycleState } from '../framework/cycle_state.js';
+import { Diagnosis, ErrNoNodesAvailable, FitError } from '../framework/fit_error.js';
+import type { NodeInfo } from '../framework/node_info.js';
+import type { PodInfo } from '../framework/pod_info.js';
+import type { Framework, NodePluginScores } from '../framework/runtime/framework.js';
+import { Code, Status } from '../framework/status.js';
+import type { Snapshot } from '../cache/snapshot.js';
+
+export const minFeasibleNodesToFind = 100;
+export const minFeasibleNodesPercentageToFind = 5;
+
+/** Adaptive number of feasible nodes to look for before scoring (numFeasibleNodesToFind). */
+export function numFeasibleNodesToFind(percentage: number, numAllNodes: number): number {
+  if (numAllNodes < minFeasibleNodesToFind) return numAllNodes;
+  let pct = percentage;
+  if (pct === 0) {
+    pct = 50 - Math.trunc(numAllNodes / 125);
+    if (pct < minFeasibleNodesPercentageToFind) pct = minFeasibleNodesPercentageToFind;
+  }
+  const n = Math.trunc((numAllNodes * pct) / 100);
+  return n < minFeasibleNodesToFind ? minFeasibleNodesToFind : n;
+}
+
+export interface ScheduleResult {
+  suggestedHost: string;
+  evaluatedNodes: number;
+  feasibleNodes: number;
+  /** Per-node weighted scores (empty when one node was feasible and scoring was skipped). */
+  scores: NodePluginScores[];
+  /** Every node with the highest total. */
+  bestNodes: string[];
+  diagnosis: Diagnosis;
+}
+
+/** State the algorithm keeps between pods: where the next filter walk starts. */
+export interface AlgorithmState {
+  nextStartNodeIndex: number;
+  /** Global percentageOfNodesToScore (profiles may override). */
+  percentageOfNodesToScore: number;
+  random: () => number;
+  /** Pick the first top-scored node by name instead of sampling (for exact comparisons). */
+  tieBreakByName: boolean;
+}
+
+/** A PreFilter rejection recorded for explain. */
+export interface PreFilterRejection {
+  readonly status: Status;
+}
+
+/** Runs the algorithm; throws FitError when no node fits, or another Error on failure. */
+export function schedulePod(
+  alg: AlgorithmState,
+  fwk: Framework,
+  state: CycleState,
+  pod: PodInfo,
+  snapshot: Snapshot,
+): ScheduleResult {
+  const allNodes = snapshot.nodeInfoList;
+  if (allNodes.length === 0) throw ErrNoNodesAvailable;
+  const diagnosis = new Diagnosis();
+  const feasible = findNodesThatFitPod(alg, fwk, state, pod, snapshot, diagnosis);
+  if (feasible.length === 0) throw new FitError(pod.pod, allNodes.length, diagnosis);
+  if (feasible.length === 1) {
+    const name = feasible[0]!.name;
+    return { suggestedHost: name, evaluatedNodes: 1 + diagnosis.nodeToStatus.size, feasibleNodes: 1, scores: [], bestNodes: [name], diagnosis };
+  }
+  const scores = prioritizeNodes(fwk, state, pod, feasible);
+  const { host, best } = selectHost(scores, alg);
+  return { suggestedHost: host, evaluatedNodes: feasible.length + diagnosis.nodeToStatus.size, feasibleNodes: feasible.length, scores, bestNodes: best, diagnosis };
+}
+
+export class PreFilterRejectedError extends Error {}
+
+function findNodesThatFitPod(
+  alg: AlgorithmState,
+  fwk: Framework,
+  state: CycleState,
+  pod: PodInfo,
+  snapshot: Snapshot,
+  diagnosis: Diagnosis,
+): NodeInfo[] {
+  const allNodes = snapshot.nodeInfoList;
+  if (pod.parseError !== null) {
+    // A pod we cannot parse is unschedulable everywhere, with the reason.
+    const s = new Status(Code.UnschedulableAndUnresolvable, [pod.parseError]).withPlugin('PodInfo');
+    diagnosis.nodeToStatus.absentNodesStatus = s;
+    diagnosis.preFilterMsg = pod.parseError;
+    diagnosis.preFilterStatus = s;
+    return [];
+  }
+  const pre = fwk.runPreFilterPlugins(state, pod, allNodes);
+  for (const p of pre.pluginsWithNodes) diagnosis.unschedulablePlugins.add(p);
+  if (pre.status !== null && pre.status.code !== Code.Success) {
+    if (!pre.status.isRejected()) throw pre.status.asError();
+    diagnosis.nodeToStatus.absentNodesStatus = pre.status;
+    diagnosis.preFilterMsg = pre.status.message();
+    diagnosis.preFilterStatus = pre.status;
+    if (pre.status.plugin) diagnosis.unschedulablePlugins.add(pre.status.plugin);
+    return [];
+  }
+  const nominated = pod.pod.status?.nominatedNodeName;
+  if (nominated) {
+    const ni = snapshot.get(nominated);
+    if (ni?.node) {
+      const s = fwk.runFilterPluginsWithNominatedPods(state, pod, ni);
+      if (s === null || s.code === Code.Success) return [ni];
+    }
+  }
+  let nodes: readonly NodeInfo[] = allNodes;
+  if (pre.nodeNames !== null) {
+    const subset: NodeInfo[] = [];
+    for (const ni of allNodes) if (pre.nodeNames.has(ni.name)) subset.push(ni);
+    nodes = subset;
+    diagnosis.nodeToStatus.absentNodesStatus = new Status(
+      Code.UnschedulableAndUnresolvable,
+      [`node(s) didn't satisfy plugin(s) [${[...diagnosis.unschedulablePlugins].sort().join(' ')}]`],
+    );
+  }
+  const feasible = findNodesThatPassFilters(alg, fwk, state, pod, nodes, diagnosis);
+  if (allNodes.length > 0) {
+    alg.nextStartNodeIndex = (alg.nextStartNodeIndex + feasible.length + diagnosis.nodeToStatus.size) % allNodes.length;
+  }
+  return feasible;
+}
+
+function findNodesThatPassFilters(
+  alg: AlgorithmState,
+  fwk: Framework,
+  state: CycleState,
+  pod: PodInfo,
+  nodes: readonly NodeInfo[],
+  diagnosis: Diagnosis,
+): NodeInfo[] {
+  const n = nodes.length;
+  if (n === 0) return [];
+  const want = numFeasibleNodesToFind(fwk.percentageOfNodesToScore ?? alg.percentageOfNodesToScore, n);
+  const feasible: NodeInfo[] = [];
+  const start = alg.nextStartNodeIndex % n;
+  if (!fwk.hasFilterPlugins()) {
+    for (let i = 0; i < want; i++) feasible.push(nodes[(start + i) % n]!);
+    return feasible;
+  }
+  for (let i = 0; i < n && feasible.length < want; i++) {
+    const ni = nodes[(start + i) % n]!;
+    const s = fwk.runFilterPluginsWithNominatedPods(state, pod, ni);
+    if (s === null || s.code === Code.Success) {
+      feasible.push(ni);
+      continue;
+    }
+    if (s.code === Code.Error) throw s.asError();
+    diagnosis.nodeToStatus.set(ni.name, s);
+    diagnosis.addPluginStatus(s);
+  }
+  return feasible;
+}
+
+function prioritizeNodes(fwk: Framework, state: CycleState, pod: PodInfo, nodes: NodeInfo[]): NodePluginScores[] {
+  if (!fwk.hasScorePlugins()) {
+    return nodes.map((n) => ({ name: n.name, scores: [], totalScore: 1 }));
+  }
+  const pre = fwk.runPreScorePlugins(state, pod, nodes);
+  if (pre !== null && pre.code !== Code.Success) throw pre.asError();
+  const scores = fwk.runScorePlugins(state, pod, nodes);
+  if (scores instanceof Status) throw scores.asError();
+  return scores;
+}
+
+/** Picks uniformly at random among the top-scored nodes (reservoir sampling), or the first by name. */
+export function selectHost(scores: readonly NodePluginScores[], alg: Pick<AlgorithmState, 'random' | 'tieBreakByName'>): { host: string; best: string[] } {
+  if (scores.length === 0) throw new Error('empty priorityList');
+  let maxScore = -Infinity;
+  for (const s of scores) if (s.totalScore > maxScore) maxScore = s.totalScore;
+  const best: string[] = [];
+  let selected = '';
+  let count = 0;
+  for (const s of scores) {
+    if (s.totalScore !== maxScore) continue;
+    best.push(s.name);
+    count++;
+    if (count === 1 || Math.floor(alg.random() * count) === 0) selected = s.name;
+  }
+  if (alg.tieBreakByName) selected = [...best].sort()[0]!;
+  return { host: selected, best };
+}

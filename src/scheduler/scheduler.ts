@@ -1,0 +1,391 @@
+// The Scheduler: profiles, cache, queue and the scheduling/binding cycles (scheduler.go,
+// schedule_one.go).
+import type { Pod, PodCondition } from '../api/types.js';
+import { podKey } from '../api/types.js';
+import { Cache } from '../cache/cache.js';
+import { Snapshot } from '../cache/snapshot.js';
+import type { ClusterClient } from '../cluster/types.js';
+import { CycleState } from '../framework/cycle_state.js';
+import { Diagnosis, ErrNoNodesAvailable, FitError } from '../framework/fit_error.js';
+import type { EventRecorder, PluginClusterClient, QueuedPodInfo } from '../framework/interfaces.js';
+import { PodInfo } from '../framework/pod_info.js';
+import type { Registry } from '../framework/registry.js';
+import { Framework, type ProfileConfig } from '../framework/runtime/framework.js';
+import { Code, Status, isSuccess } from '../framework/status.js';
+import { clearNominatedNode, type NominatingInfo } from '../queue/nominator.js';
+import { SchedulingQueue } from '../queue/scheduling_queue.js';
+import { MapObjectLister } from './object_lister.js';
+import type { Clock } from '../util/clock.js';
+import { EventHandlers } from './event_handlers.js';
+import { schedulePod, type AlgorithmState, type ScheduleResult } from './schedule_pod.js';
+
+export interface SchedulerOptions {
+  profiles: ProfileConfig[];
+  registry: Registry;
+  client: ClusterClient;
+  clock: Clock;
+  random: () => number;
+  percentageOfNodesToScore?: number;
+  podInitialBackoffSeconds?: number;
+  podMaxBackoffSeconds?: number;
+  parallelism?: number;
+  notYetAvailable?: ReadonlySet<string>;
+  tieBreakByName?: boolean;
+  /** Called after every scheduling attempt (explain, reports, metrics). */
+  onAttempt?: (a: AttemptRecord) => void;
+  log?: (level: number, msg: string) => void;
+}
+
+/** What one scheduling attempt found, for explain and reports. */
+export interface AttemptRecord {
+  readonly pod: Pod;
+  readonly outcome: 'Scheduled' | 'Unschedulable' | 'Error';
+  readonly node: string;
+  readonly message: string;
+  readonly result: ScheduleResult | null;
+  readonly diagnosis: Diagnosis | null;
+  readonly nominatedNode: string;
+  readonly victims: string[];
+  readonly attempt: number;
+  readonly time: number;
+}
+
+export class Scheduler {
+  readonly cache: Cache;
+  readonly queue: SchedulingQueue;
+  readonly profiles = new Map<string, Framework>();
+  readonly objects = new MapObjectLister();
+  readonly snapshot = new Snapshot();
+  readonly handlers: EventHandlers;
+  private readonly alg: AlgorithmState;
+  /** Binding cycles in flight. */
+  private readonly bindings = new Set<Promise<void>>();
+  /** Victims chosen by PostFilter in the current attempt (for reports). */
+  private lastVictims: string[] = [];
+
+  constructor(readonly opts: SchedulerOptions) {
+    const clock = opts.clock;
+    this.cache = new Cache(clock);
+    this.alg = {
+      nextStartNodeIndex: 0,
+      percentageOfNodesToScore: opts.percentageOfNodesToScore ?? 0,
+      random: opts.random,
+      tieBreakByName: opts.tieBreakByName ?? false,
+    };
+    const pluginClient: PluginClusterClient = {
+      bind: (pod, node) => opts.client.bind(pod, node),
+      deletePod: (pod, o) => this.deleteVictim(pod, o),
+      clearNominatedNodeName: (pod) => opts.client.updatePodStatus(pod, { nominatedNodeName: '' }),
+    };
+    const recorder: EventRecorder = {
+      event: (regarding, type, reason, action, message) =>
+        opts.client.recordEvent({
+          regarding: {
+            kind: regarding.kind ?? '',
+            namespace: regarding.metadata?.namespace ?? '',
+            name: regarding.metadata?.name ?? '',
+            uid: regarding.metadata?.uid,
+          },
+          type,
+          reason,
+          action,
+          note: message,
+          time: clock.now(),
+        }),
+    };
+    let queue: SchedulingQueue | undefined;
+    for (const profile of opts.profiles) {
+      const fwk = new Framework(profile, {
+        registry: opts.registry,
+        snapshot: () => this.snapshot,
+        objects: this.objects,
+        client: pluginClient,
+        eventRecorder: recorder,
+        nominator: { nominatedPodsForNode: (n) => queue!.nominator.nominatedPodsForNode(n) },
+        clock,
+        random: opts.random,
+        parallelism: opts.parallelism ?? 16,
+        notYetAvailable: opts.notYetAvailable,
+      });
+      this.profiles.set(profile.schedulerName, fwk);
+    }
+    queue = new SchedulingQueue(
+      new Map([...this.profiles].map(([name, fwk]) => [name, {
+        less: fwk.queueSortLess(),
+        preEnqueue: (pod: Pod) => fwk.runPreEnqueuePlugins(pod),
+        events: fwk.eventsToRegister(),
+      }])),
+      {
+        clock,
+        podInitialBackoffMs: (opts.podInitialBackoffSeconds ?? 1) * 1000,
+        podMaxBackoffMs: (opts.podMaxBackoffSeconds ?? 10) * 1000,
+      },
+    );
+    this.queue = queue;
+    this.handlers = new EventHandlers(this);
+  }
+
+  /** Plugins the profiles name that are not built yet, by profile. */
+  unavailablePlugins(): Map<string, string[]> {
+    const out = new Map<string, string[]>();
+    for (const [name, fwk] of this.profiles) if (fwk.unavailablePlugins.length) out.set(name, fwk.unavailablePlugins);
+    return out;
+  }
+
+  log(level: number, msg: string): void {
+    this.opts.log?.(level, msg);
+  }
+
+  /** Lists and watches the cluster; resolves once caches are synced. */
+  async start(): Promise<void> {
+    await this.opts.client.start((e) => this.handlers.handle(e));
+    this.queue.run();
+  }
+
+  stop(): void {
+    this.queue.close();
+    this.opts.client.stop();
+  }
+
+  responsibleForPod(pod: Pod): boolean {
+    return this.profiles.has(pod.spec.schedulerName ?? 'default-scheduler');
+  }
+
+  /** Waits for every binding cycle in flight. */
+  async waitForBindings(): Promise<void> {
+    while (this.bindings.size > 0) await Promise.all([...this.bindings]);
+  }
+
+  get bindingsInFlight(): number {
+    return this.bindings.size;
+  }
+
+  /** Pops one pod and runs its scheduling cycle; the binding cycle continues asynchronously. */
+  scheduleOne(): boolean {
+    const qp = this.queue.pop();
+    if (!qp) return false;
+    this.runAttempt(qp);
+    return true;
+  }
+
+  /**
+   * One attempt for a pod outside the queue's order (explain): the same cycles, then waits for
+   * the binding. A failed pod is not retried.
+   */
+  async attemptOnce(pod: Pod): Promise<void> {
+    const uid = pod.metadata.uid ?? podKey(pod);
+    this.queue.delete(pod);
+    const qp: QueuedPodInfo = {
+      podInfo: new PodInfo(pod),
+      timestamp: this.opts.clock.now(),
+      attempts: 1,
+      initialAttemptTimestamp: this.opts.clock.now(),
+      unschedulablePlugins: new Set(),
+      pendingPlugins: new Set(),
+      gatingPlugin: null,
+    };
+    this.runAttempt(qp, { requeue: false });
+    await this.waitForBindings();
+    this.queue.done(uid);
+  }
+
+  private runAttempt(qp: QueuedPodInfo, o: { requeue: boolean } = { requeue: true }): void {
+    const pod = qp.podInfo.pod;
+    const fwk = this.profiles.get(pod.spec.schedulerName ?? 'default-scheduler');
+    if (!fwk) {
+      this.queue.done(qp.podInfo.uid);
+      return;
+    }
+    if (pod.metadata.deletionTimestamp || this.cache.isAssumedPod(pod)) {
+      this.queue.done(qp.podInfo.uid);
+      return;
+    }
+    const state = new CycleState();
+    this.lastVictims = [];
+    const { result, assumed, status, nominating } = this.schedulingCycle(state, fwk, qp);
+    if (!isSuccess(status)) {
+      this.report(qp, status!, result, nominating);
+      this.handleSchedulingFailure(fwk, qp, status!, nominating, o.requeue);
+      return;
+    }
+    this.report(qp, null, result, null);
+    const p = this.bindingCycle(state, fwk, result!, assumed!, qp, o.requeue).finally(() => this.bindings.delete(p));
+    this.bindings.add(p);
+  }
+
+  private report(qp: QueuedPodInfo, status: Status | null, result: ScheduleResult | null, nominating: NominatingInfo | null): void {
+    if (!this.opts.onAttempt) return;
+    const err = status?.error;
+    const diagnosis = result?.diagnosis ?? (err instanceof FitError ? err.diagnosis : null);
+    this.opts.onAttempt({
+      pod: qp.podInfo.pod,
+      outcome: status === null ? 'Scheduled' : status.isRejected() ? 'Unschedulable' : 'Error',
+      node: status === null ? result!.suggestedHost : '',
+      message: status === null ? '' : status.message(),
+      result,
+      diagnosis,
+      nominatedNode: nominating?.mode === 'Override' ? nominating.nominatedNodeName : '',
+      victims: this.lastVictims,
+      attempt: qp.attempts,
+      time: this.opts.clock.now(),
+    });
+  }
+
+  private schedulingCycle(state: CycleState, fwk: Framework, qp: QueuedPodInfo): {
+    result: ScheduleResult | null;
+    assumed: PodInfo | null;
+    status: Status | null;
+    nominating: NominatingInfo | null;
+  } {
+    const podInfo = qp.podInfo;
+    this.cache.updateSnapshot(this.snapshot);
+    let result: ScheduleResult;
+    try {
+      result = schedulePod(this.alg, fwk, state, podInfo, this.snapshot);
+    } catch (err) {
+      if (err === ErrNoNodesAvailable) {
+        return { result: null, assumed: null, status: new Status(Code.UnschedulableAndUnresolvable, [(err as Error).message], err as Error), nominating: clearNominatedNode };
+      }
+      if (!(err instanceof FitError)) {
+        return { result: null, assumed: null, status: Status.error(err as Error), nominating: clearNominatedNode };
+      }
+      if (!fwk.hasPostFilterPlugins()) {
+        return { result: null, assumed: null, status: new Status(Code.Unschedulable, [err.message], err), nominating: null };
+      }
+      const post = fwk.runPostFilterPlugins(state, podInfo, err.diagnosis.nodeToStatus);
+      err.diagnosis.postFilterMsg = post.status.message();
+      if (post.status.code === Code.Error) this.log(1, `PostFilter error for pod ${podInfo.key}: ${post.status.message()}`);
+      const nominating: NominatingInfo | null = post.result ? { mode: 'Override', nominatedNodeName: post.result.nominatedNodeName } : null;
+      return { result: null, assumed: null, status: new Status(Code.Unschedulable, [err.message], err), nominating };
+    }
+    const host = result.suggestedHost;
+    const assumedPod: Pod = { ...podInfo.pod, spec: { ...podInfo.pod.spec, nodeName: host } };
+    const assumed = podInfo.withPod(assumedPod);
+    try {
+      this.cache.assumePod(assumed);
+    } catch (err) {
+      return { result, assumed, status: Status.error(err as Error), nominating: clearNominatedNode };
+    }
+    const reserve = fwk.runReservePluginsReserve(state, assumed, host);
+    if (!isSuccess(reserve)) {
+      fwk.runReservePluginsUnreserve(state, assumed, host);
+      this.cache.forgetPod(assumedPod);
+      return { result, assumed, status: this.rejectionAsFitError(podInfo.pod, host, reserve!), nominating: clearNominatedNode };
+    }
+    const permit = fwk.runPermitPlugins(state, assumed, host);
+    if (permit !== null && permit.code !== Code.Wait && permit.code !== Code.Success) {
+      fwk.runReservePluginsUnreserve(state, assumed, host);
+      this.cache.forgetPod(assumedPod);
+      return { result, assumed, status: this.rejectionAsFitError(podInfo.pod, host, permit), nominating: clearNominatedNode };
+    }
+    if (state.podsToActivate.size > 0) {
+      this.queue.activate(state.podsToActivate.values() as Iterable<Pod>);
+      state.podsToActivate.clear();
+    }
+    return { result, assumed, status: null, nominating: null };
+  }
+
+  /** A rejection at Reserve/Permit/WaitOnPermit is reported as a FitError on that one node. */
+  private rejectionAsFitError(pod: Pod, host: string, s: Status): Status {
+    if (!s.isRejected()) return s;
+    const d = new Diagnosis();
+    d.nodeToStatus.set(host, s);
+    if (s.plugin) d.unschedulablePlugins.add(s.plugin);
+    const fe = new FitError(pod, 1, d);
+    return new Status(s.code, [fe.message], fe).withPlugin(s.plugin);
+  }
+
+  private async bindingCycle(state: CycleState, fwk: Framework, result: ScheduleResult, assumed: PodInfo, qp: QueuedPodInfo, requeue: boolean): Promise<void> {
+    const host = result.suggestedHost;
+    let status: Status | null = await fwk.waitOnPermit(assumed);
+    if (status !== null) status = this.rejectionAsFitError(qp.podInfo.pod, host, status);
+    if (isSuccess(status)) status = await fwk.runPreBindPlugins(state, assumed, host);
+    if (isSuccess(status)) {
+      const b = await fwk.runBindPlugins(state, assumed, host);
+      this.cache.finishBinding(assumed.pod);
+      status = b.code === Code.Success ? null : b;
+    }
+    if (!isSuccess(status)) {
+      fwk.runReservePluginsUnreserve(state, assumed, host);
+      try {
+        this.cache.forgetPod(assumed.pod);
+      } catch (err) {
+        this.log(1, `forget pod ${assumed.key}: ${(err as Error).message}`);
+      }
+      this.handleSchedulingFailure(fwk, qp, status!, clearNominatedNode, requeue);
+      // Forgetting frees the node's resources: wake pods that might fit now, except this one.
+      this.queue.moveAllToActiveOrBackoffQueue(
+        { resource: 'AssignedPod', actionType: 2, label: 'AssignedPodDelete' },
+        assumed.pod,
+        null,
+        (p) => p.metadata.uid !== assumed.uid,
+      );
+      return;
+    }
+    fwk.eventRecorder().event(qp.podInfo.pod, 'Normal', 'Scheduled', 'Binding', `Successfully assigned ${qp.podInfo.key} to ${host}`);
+    fwk.runPostBindPlugins(state, assumed, host);
+    if (state.podsToActivate.size > 0) this.queue.activate(state.podsToActivate.values() as Iterable<Pod>);
+    this.queue.done(qp.podInfo.uid);
+  }
+
+  /** Records why the pod failed, updates its status and puts it back in the queue (FailureHandler). */
+  private handleSchedulingFailure(fwk: Framework, qp: QueuedPodInfo, status: Status, nominating: NominatingInfo | null, requeue: boolean): void {
+    const pod = qp.podInfo.pod;
+    const reason = status.isRejected() ? 'Unschedulable' : 'SchedulerError';
+    const err = status.error;
+    if (err instanceof FitError) {
+      qp.unschedulablePlugins = err.diagnosis.unschedulablePlugins;
+      qp.pendingPlugins = err.diagnosis.pendingPlugins;
+    } else {
+      qp.unschedulablePlugins = new Set();
+      qp.pendingPlugins = new Set();
+    }
+    const cached = this.opts.client.getPod(pod.metadata.namespace ?? 'default', pod.metadata.name ?? '');
+    if (!cached || cached.spec.nodeName) {
+      this.queue.done(qp.podInfo.uid);
+    } else if (requeue) {
+      qp.podInfo = new PodInfo(cached);
+      this.queue.addUnschedulableIfNotPresent(qp);
+    } else {
+      qp.podInfo = qp.podInfo.withPod(cached);
+    }
+    this.queue.addNominatedPod(qp.podInfo, nominating);
+    const msg = status.message();
+    fwk.eventRecorder().event(pod, 'Warning', 'FailedScheduling', 'Scheduling', truncateMessage(msg));
+    if (!cached) return;
+    const condition: PodCondition = {
+      type: 'PodScheduled',
+      status: 'False',
+      reason,
+      message: msg,
+      lastTransitionTime: new Date(this.opts.clock.now()).toISOString(),
+    };
+    const nnn = nominating?.mode === 'Override' ? nominating.nominatedNodeName : undefined;
+    const clearNNN = nnn === '' && !cached.status?.nominatedNodeName ? undefined : nnn;
+    this.opts.client.updatePodStatus(cached, { condition, nominatedNodeName: clearNNN }).catch((e: Error) => {
+      this.log(1, `error updating pod ${podKey(pod)}: ${e.message}`);
+    });
+  }
+
+  /** Deletes a preemption victim, marking it with the DisruptionTarget condition first. */
+  private async deleteVictim(pod: Pod, o?: { disruptionReason?: string; message?: string }): Promise<void> {
+    this.lastVictims.push(podKey(pod));
+    await this.opts.client.updatePodStatus(pod, {
+      disruptionTarget: {
+        type: 'DisruptionTarget',
+        status: 'True',
+        reason: o?.disruptionReason ?? 'PreemptionByScheduler',
+        message: o?.message ?? '',
+        lastTransitionTime: new Date(this.opts.clock.now()).toISOString(),
+      },
+    }).catch(() => undefined);
+    await this.opts.client.deletePod(pod, o);
+  }
+}
+
+/** Event notes are limited to 1024 characters, as upstream truncates them. */
+export function truncateMessage(msg: string): string {
+  const max = 1024;
+  if (msg.length <= max) return msg;
+  return msg.slice(0, max - 3) + '...';
+}

@@ -1,0 +1,64 @@
+// Builds an embedded cluster and a scheduler over it from a scenario and a resolved configuration.
+import type { KubeObject, Pod } from '../api/types.js';
+import { MemoryCluster } from '../cluster/memory/store.js';
+import type { Registry } from '../framework/registry.js';
+import type { ProfileConfig } from '../framework/runtime/framework.js';
+import { Scheduler, type AttemptRecord } from '../scheduler/scheduler.js';
+import { FakeClock, seededRandom } from '../util/clock.js';
+import type { Scenario } from './scenario.js';
+
+/** The parts of a defaulted KubeSchedulerConfiguration the embedded scheduler uses. */
+export interface ResolvedConfig {
+  profiles: ProfileConfig[];
+  percentageOfNodesToScore?: number;
+  podInitialBackoffSeconds?: number;
+  podMaxBackoffSeconds?: number;
+  parallelism?: number;
+}
+
+export interface EmbeddedOptions {
+  config: ResolvedConfig;
+  registry: Registry;
+  notYetAvailable?: ReadonlySet<string>;
+  seed?: number;
+  tieBreakByName?: boolean;
+  onAttempt?: (a: AttemptRecord) => void;
+  /** Transforms a pod as kube-apiserver's admission would (e.g. matchLabelKeys merging). */
+  admitPod?: (pod: Pod) => Pod;
+}
+
+export interface Embedded {
+  clock: FakeClock;
+  cluster: MemoryCluster;
+  scheduler: Scheduler;
+}
+
+/** Creates the cluster with the scenario's objects, nodes and existing pods, and a started scheduler. */
+export async function createEmbedded(sc: Scenario, o: EmbeddedOptions): Promise<Embedded> {
+  const clock = new FakeClock(0);
+  const cluster = new MemoryCluster({ clock, admitPod: o.admitPod });
+  for (const obj of sc.objects) if (obj.kind === 'PriorityClass') cluster.create(obj);
+  for (const obj of sc.objects) if (obj.kind !== 'PriorityClass') cluster.create(obj);
+  for (const n of sc.nodes) cluster.create(n);
+  for (const p of sc.pods) cluster.create(p);
+  const scheduler = new Scheduler({
+    profiles: o.config.profiles,
+    registry: o.registry,
+    client: cluster,
+    clock,
+    random: seededRandom(o.seed ?? 1),
+    percentageOfNodesToScore: o.config.percentageOfNodesToScore,
+    podInitialBackoffSeconds: o.config.podInitialBackoffSeconds,
+    podMaxBackoffSeconds: o.config.podMaxBackoffSeconds,
+    parallelism: o.config.parallelism,
+    notYetAvailable: o.notYetAvailable,
+    tieBreakByName: o.tieBreakByName,
+    onAttempt: o.onAttempt,
+  });
+  await scheduler.start();
+  return { clock, cluster, scheduler };
+}
+
+export function objectRef(o: KubeObject): string {
+  return `${o.metadata?.namespace ?? 'default'}/${o.metadata?.name ?? ''}`;
+}

@@ -1,0 +1,181 @@
+// `simulate`: runs the scheduler over a scenario on a simulated clock until it is idle and the
+// timeline is done, and reports every pod's fate (the schema in scenarios/README.md).
+import type { Node, Pod } from '../api/types.js';
+import { podKey } from '../api/types.js';
+import { Resource } from '../api/resources.js';
+import { PodInfo } from '../framework/pod_info.js';
+import type { AttemptRecord } from '../scheduler/scheduler.js';
+import { createEmbedded, type EmbeddedOptions } from './embedded.js';
+import type { Scenario } from './scenario.js';
+
+export type SimOutcome = 'Scheduled' | 'Unschedulable' | 'Gated' | 'Preempted' | 'Deleted' | 'Pending';
+
+export interface SimPod {
+  pod: string;
+  outcome: SimOutcome;
+  node: string;
+  attempts: number;
+  scheduledAt: number | null;
+  message: string;
+  nominatedNode: string;
+  preemptedBy: string;
+}
+
+export interface NodeAllocation {
+  node: string;
+  cpu: { requested: number; allocatable: number };
+  memory: { requested: number; allocatable: number };
+  pods: { count: number; allocatable: number };
+}
+
+export interface SimReport {
+  pods: SimPod[];
+  nodes: NodeAllocation[];
+  summary: {
+    scheduled: number;
+    unschedulable: number;
+    pending: number;
+    preempted: number;
+    simulatedSeconds: number;
+    wallSeconds: number;
+    podsPerSecond: number;
+  };
+  /** Plugins the configuration names that are not built yet. */
+  unavailablePlugins: string[];
+}
+
+export async function runSimulation(sc: Scenario, o: Omit<EmbeddedOptions, 'onAttempt'>): Promise<SimReport> {
+  const records = new Map<string, SimPod>();
+  const order: string[] = [];
+  const track = (key: string): SimPod => {
+    let r = records.get(key);
+    if (!r) {
+      r = { pod: key, outcome: 'Pending', node: '', attempts: 0, scheduledAt: null, message: '', nominatedNode: '', preemptedBy: '' };
+      records.set(key, r);
+      order.push(key);
+    }
+    return r;
+  };
+  for (const p of sc.pods) {
+    const r = track(podKey(p));
+    r.outcome = 'Scheduled';
+    r.node = p.spec.nodeName ?? '';
+  }
+  for (const p of sc.pending) track(podKey(p));
+
+  let scheduledCount = 0;
+  const onAttempt = (a: AttemptRecord) => {
+    const key = podKey(a.pod);
+    const r = track(key);
+    r.attempts = a.attempt;
+    if (a.outcome === 'Scheduled') {
+      r.outcome = 'Scheduled';
+      r.node = a.node;
+      r.message = '';
+      r.scheduledAt = a.time / 1000;
+      scheduledCount++;
+    } else {
+      r.outcome = 'Unschedulable';
+      r.message = a.message;
+      if (a.nominatedNode) r.nominatedNode = a.nominatedNode;
+    }
+    for (const v of a.victims) {
+      const vr = track(v);
+      vr.outcome = 'Preempted';
+      vr.preemptedBy = key;
+    }
+  };
+  const env = await createEmbedded(sc, { ...o, onAttempt });
+  const { clock, cluster, scheduler } = env;
+  const wallStart = performance.now();
+
+  for (const p of sc.pending) cluster.create(p);
+
+  const applyStep = (i: number) => {
+    const step = sc.steps[i]!;
+    for (const obj of step.create) {
+      if (obj.kind === 'Pod') track(podKey(obj as Pod));
+      cluster.create(obj);
+    }
+    for (const obj of step.update) cluster.update(obj);
+    for (const d of step.delete) {
+      const ns = d.kind === 'Node' || d.kind === 'Namespace' || d.kind === 'PriorityClass' ? '' : (d.namespace ?? 'default');
+      if (cluster.remove(d.kind, ns, d.name) && d.kind === 'Pod') {
+        const r = track(`${d.namespace ?? 'default'}/${d.name}`);
+        if (r.outcome !== 'Preempted') r.outcome = 'Deleted';
+      }
+    }
+  };
+
+  let nextStep = 0;
+  let stepAt = sc.steps.length > 0 ? sc.steps[0]!.afterMs : Infinity;
+  for (;;) {
+    while (scheduler.scheduleOne()) await scheduler.waitForBindings();
+    await scheduler.waitForBindings();
+    if (scheduler.queue.activeLength > 0) continue;
+    const backoffAt = scheduler.queue.nextBackoffExpiry();
+    const timerAt = backoffAt !== undefined ? clock.nextTimerAt() : undefined;
+    if (nextStep < sc.steps.length && (timerAt === undefined || stepAt <= timerAt)) {
+      clock.runUntil(stepAt);
+      applyStep(nextStep++);
+      stepAt = nextStep < sc.steps.length ? clock.now() + sc.steps[nextStep]!.afterMs : Infinity;
+      continue;
+    }
+    if (timerAt !== undefined) {
+      clock.runUntil(timerAt);
+      continue;
+    }
+    break;
+  }
+  const wallSeconds = (performance.now() - wallStart) / 1000;
+
+  // Pods still held by the queue are gated or unschedulable.
+  for (const qp of scheduler.queue.pendingPods()) {
+    const r = track(qp.podInfo.key);
+    if (qp.gatingPlugin !== null) r.outcome = 'Gated';
+    else if (r.outcome === 'Pending' && r.attempts > 0) r.outcome = 'Unschedulable';
+  }
+  scheduler.stop();
+
+  const pods = order.map((k) => records.get(k)!);
+  const nodes = allocationReport(cluster.list<Node>('Node'), cluster.list<Pod>('Pod'));
+  const count = (o: SimOutcome) => pods.filter((p) => p.outcome === o).length;
+  return {
+    pods,
+    nodes,
+    summary: {
+      scheduled: count('Scheduled'),
+      unschedulable: count('Unschedulable'),
+      pending: count('Pending') + count('Gated'),
+      preempted: count('Preempted'),
+      simulatedSeconds: clock.now() / 1000,
+      wallSeconds,
+      podsPerSecond: wallSeconds > 0 ? scheduledCount / wallSeconds : 0,
+    },
+    unavailablePlugins: [...new Set([...scheduler.unavailablePlugins().values()].flat())],
+  };
+}
+
+function allocationReport(nodes: Node[], pods: Pod[]): NodeAllocation[] {
+  const requested = new Map<string, { r: Resource; count: number }>();
+  for (const p of pods) {
+    const n = p.spec.nodeName;
+    if (!n) continue;
+    let e = requested.get(n);
+    if (!e) requested.set(n, (e = { r: new Resource(), count: 0 }));
+    const pi = new PodInfo(p);
+    e.r.add(pi.requests.resource);
+    e.count++;
+  }
+  return nodes.map((n) => {
+    const alloc = Resource.fromList(n.status?.allocatable ?? n.status?.capacity);
+    const e = requested.get(n.metadata.name!);
+    return {
+      node: n.metadata.name!,
+      cpu: { requested: e?.r.milliCPU ?? 0, allocatable: alloc.milliCPU },
+      memory: { requested: e?.r.memory ?? 0, allocatable: alloc.memory },
+      pods: { count: e?.count ?? 0, allocatable: alloc.allowedPodNumber },
+    };
+  });
+}
+

@@ -1,0 +1,45 @@
+// Fidelity: every scenario of the public corpus (copied from shared/scenarios/public) goes through
+// `explain --tie-break name` and must match upstream kube-scheduler's own decisions.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadScenario } from '../src/sim/scenario.js';
+import { runExplain, type ExplainPod } from '../src/sim/explain.js';
+import { resolveConfiguration } from '../src/cli/configuration.js';
+import { inTreeRegistry, notYetAvailablePlugins } from '../src/plugins/registry.js';
+import { admitPod } from '../src/cluster/memory/admission.js';
+import { comparePod } from './fidelity_compare.js';
+
+const dir = join(dirname(fileURLToPath(import.meta.url)), 'fixtures/scenarios/public');
+
+/** Families whose plugins are not built yet, with the issue that brings them. */
+const skippedFamilies: Record<string, string> = {
+  preemption: 'DefaultPreemption (issue 5)',
+};
+
+const scenarios = readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort();
+
+describe('fidelity corpus (upstream kube-scheduler decisions)', () => {
+  for (const file of scenarios) {
+    const path = join(dir, file);
+    const scenario = loadScenario(path);
+    const family = String(scenario.metadata.family ?? 'unknown');
+    const skip = skippedFamilies[family];
+    it(`${file} (${family})`, { skip: skip ? `family ${family} waits for ${skip}` : false }, async () => {
+      const expected = JSON.parse(readFileSync(path.replace(/\.yaml$/, '.expected.json'), 'utf8')) as { pods: ExplainPod[] };
+      const registry = inTreeRegistry();
+      const config = resolveConfiguration({ scenario, registry });
+      const actual = await runExplain(scenario, { config, registry, notYetAvailable: notYetAvailablePlugins, tieBreakByName: true, admitPod });
+      const failures: string[] = [];
+      expected.pods.forEach((e, i) => {
+        const a = actual.pods[i]?.pod === e.pod ? actual.pods[i] : actual.pods.find((p) => p.pod === e.pod);
+        const diffs = comparePod(e, a);
+        if (diffs.length > 0) failures.push(`${e.pod}:\n    ${diffs.slice(0, 8).join('\n    ')}`);
+      });
+      assert.equal(actual.pods.length, expected.pods.length, 'number of pods explained');
+      assert.deepEqual(failures, [], `pods differing from upstream:\n${failures.join('\n')}`);
+    });
+  }
+});
