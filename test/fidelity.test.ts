@@ -10,7 +10,7 @@ import { runExplain, type ExplainPod } from '../src/sim/explain.js';
 import { resolveConfiguration } from '../src/cli/configuration.js';
 import { inTreeRegistry, notYetAvailablePlugins } from '../src/plugins/registry.js';
 import { admitPod } from '../src/cluster/memory/admission.js';
-import { comparePod } from './fidelity_compare.js';
+import { comparePod, knownScoreChanges } from './fidelity_compare.js';
 
 const dir = join(dirname(fileURLToPath(import.meta.url)), 'fixtures/scenarios/public');
 
@@ -27,17 +27,25 @@ describe('fidelity corpus (upstream kube-scheduler decisions)', () => {
     const scenario = loadScenario(path);
     const family = String(scenario.metadata.family ?? 'unknown');
     const skip = skippedFamilies[family];
-    it(`${file} (${family})`, { skip: skip ? `family ${family} waits for ${skip}` : false }, async () => {
+    it(`${file} (${family})`, { skip: skip ? `family ${family} waits for ${skip}` : false }, async (t) => {
       const expected = JSON.parse(readFileSync(path.replace(/\.yaml$/, '.expected.json'), 'utf8')) as { pods: ExplainPod[] };
       const registry = inTreeRegistry();
       const config = resolveConfiguration({ scenario, registry });
       const actual = await runExplain(scenario, { config, registry, notYetAvailable: notYetAvailablePlugins, tieBreakByName: true, admitPod });
       const failures: string[] = [];
-      expected.pods.forEach((e, i) => {
+      const pendingByKey = new Map(scenario.pending.map((p) => [`${p.metadata.namespace ?? 'default'}/${p.metadata.name}`, p]));
+      for (let i = 0; i < expected.pods.length; i++) {
+        const e = expected.pods[i]!;
         const a = actual.pods[i]?.pod === e.pod ? actual.pods[i] : actual.pods.find((p) => p.pod === e.pod);
-        const diffs = comparePod(e, a);
+        const known = a ? knownScoreChanges(pendingByKey.get(e.pod)!, e, a) : new Map<string, string>();
+        const diffs = comparePod(e, a, known);
         if (diffs.length > 0) failures.push(`${e.pod}:\n    ${diffs.slice(0, 8).join('\n    ')}`);
-      });
+        if (known.size > 0 && a && a.node !== e.node) {
+          // From here on the cluster differs from v1.26's for a documented reason.
+          t.diagnostic(`${e.pod}: placed on ${a.node} (v1.26: ${e.node}) because ${[...new Set(known.values())].join('; ')}; ${expected.pods.length - i - 1} later pod(s) not compared`);
+          break;
+        }
+      }
       assert.equal(actual.pods.length, expected.pods.length, 'number of pods explained');
       assert.deepEqual(failures, [], `pods differing from upstream:\n${failures.join('\n')}`);
     });

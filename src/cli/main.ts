@@ -36,7 +36,17 @@ function defaultScenarioPath(): string {
 
 class UsageError extends Error {}
 
-async function main(argv: string[]): Promise<number> {
+export interface CliIO {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+}
+
+const processIO: CliIO = {
+  stdout: (t) => process.stdout.write(t),
+  stderr: (t) => process.stderr.write(t),
+};
+
+async function main(argv: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -50,7 +60,7 @@ async function main(argv: string[]): Promise<number> {
   });
   const [command, scenarioArg, ...extra] = positionals;
   if (values.help || !command) {
-    process.stdout.write(usage + '\n');
+    io.stdout(usage + '\n');
     return values.help ? 0 : ExitBadInput;
   }
   if (extra.length > 0) throw new UsageError(`unexpected arguments: ${extra.join(' ')}`);
@@ -70,15 +80,15 @@ async function main(argv: string[]): Promise<number> {
       const opts = { config, registry, notYetAvailable: notYetAvailablePlugins, seed, tieBreakByName: tieBreak === 'name', admitPod };
       if (command === 'explain') {
         const report = await runExplain(scenario, opts);
-        process.stdout.write(JSON.stringify(report, null, 2) + '\n');
+        io.stdout(JSON.stringify(report, null, 2) + '\n');
         return 0;
       }
       const report = await runSimulation(scenario, opts);
       if (output === 'json') {
         const { pods, summary, nodes } = report;
-        process.stdout.write(JSON.stringify({ pods, summary, nodes }, null, 2) + '\n');
+        io.stdout(JSON.stringify({ pods, summary, nodes }, null, 2) + '\n');
       } else {
-        process.stdout.write(renderSimulationText(report));
+        io.stdout(renderSimulationText(report));
       }
       return 0;
     }
@@ -87,12 +97,12 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-export async function runCli(argv: string[]): Promise<number> {
+export async function runCli(argv: string[], io: CliIO = processIO): Promise<number> {
   try {
-    return await main(argv);
+    return await main(argv, io);
   } catch (err) {
     if (err instanceof ConfigError || err instanceof ScenarioError || err instanceof UsageError || (err as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
-      process.stderr.write(`error: ${(err as Error).message}\n`);
+      io.stderr(`error: ${(err as Error).message}\n`);
       return ExitBadInput;
     }
     throw err;

@@ -16,11 +16,11 @@ export class Diagnosis {
   preFilterStatus: Status | null = null;
   postFilterMsg = '';
 
-  /** Records which plugin a rejection came from (Diagnosis.AddPluginStatus). */
+  /** Records which plugin a rejection came from (Diagnosis.AddPluginStatus); Pending counts as both. */
   addPluginStatus(s: Status): void {
     if (!s.plugin || !s.isRejected()) return;
+    this.unschedulablePlugins.add(s.plugin);
     if (s.code === Code.Pending) this.pendingPlugins.add(s.plugin);
-    else this.unschedulablePlugins.add(s.plugin);
   }
 }
 
@@ -32,7 +32,7 @@ export class FitError extends Error {
     readonly numAllNodes: number,
     readonly diagnosis: Diagnosis,
   ) {
-    super('');
+    super();
   }
 
   /** Upstream's text: `0/N nodes are available: <preFilter or sorted filter reasons>. <postFilter>.` */
@@ -45,6 +45,11 @@ export class FitError extends Error {
       const counts = new Map<string, number>();
       for (const [, status] of d.nodeToStatus.entries()) {
         for (const r of status.reasons) counts.set(r, (counts.get(r) ?? 0) + 1);
+      }
+      // Nodes never evaluated (outside PreFilter's node subset) count with the absent-node status.
+      const absent = this.numAllNodes - d.nodeToStatus.size;
+      if (absent > 0) {
+        for (const r of d.nodeToStatus.absentNodesStatus.reasons) counts.set(r, (counts.get(r) ?? 0) + absent);
       }
       // Upstream sorts the "N reason" strings as strings, so "13 x" sorts before "2 y".
       const parts = [...counts].map(([r, n]) => `${n} ${r}`).sort(compareGoStrings);

@@ -1,5 +1,5 @@
 // NodeInfo: the aggregated view of one node (framework/types.go NodeInfo).
-import type { ContainerPort, Node } from '../api/types.js';
+import type { ContainerPort, Node, Pod } from '../api/types.js';
 import { Resource } from '../api/resources.js';
 import type { PodInfo } from './pod_info.js';
 
@@ -56,16 +56,26 @@ export interface ImageStateSummary {
   numNodes: number;
 }
 
-/** Host ports a pod asks for (containers and init containers with hostPort set). */
-export function podHostPorts(info: PodInfo): ContainerPort[] {
+/**
+ * Host ports a pod uses (util.GetHostPorts): its containers' and its restartable (sidecar) init
+ * containers' ports with hostPort set; other init containers do not run alongside the pod.
+ */
+export function getHostPorts(pod: Pod): ContainerPort[] {
   const out: ContainerPort[] = [];
-  const spec = info.pod.spec;
-  for (const list of [spec.initContainers, spec.containers]) {
-    for (const c of list ?? []) {
-      for (const p of c.ports ?? []) if (p.hostPort && p.hostPort > 0) out.push(p);
-    }
+  const spec = pod.spec;
+  for (const c of spec.initContainers ?? []) {
+    if (c.restartPolicy !== 'Always') continue;
+    for (const p of c.ports ?? []) if (p.hostPort && p.hostPort > 0) out.push(p);
+  }
+  for (const c of spec.containers ?? []) {
+    for (const p of c.ports ?? []) if (p.hostPort && p.hostPort > 0) out.push(p);
   }
   return out;
+}
+
+/** Host ports a pod asks for (see getHostPorts). */
+export function podHostPorts(info: PodInfo): ContainerPort[] {
+  return getHostPorts(info.pod);
 }
 
 let generationCounter = 0;

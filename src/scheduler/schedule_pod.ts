@@ -97,34 +97,45 @@ function findNodesThatFitPod(
     diagnosis.nodeToStatus.absentNodesStatus = pre.status;
     diagnosis.preFilterMsg = pre.status.message();
     diagnosis.preFilterStatus = pre.status;
-    if (pre.status.plugin) diagnosis.unschedulablePlugins.add(pre.status.plugin);
+    diagnosis.addPluginStatus(pre.status);
     return [];
   }
+  // A node nominated by an earlier preemption is tried first: it is likely the only one that fits.
   const nominated = pod.pod.status?.nominatedNodeName;
   if (nominated) {
     const ni = snapshot.get(nominated);
     if (ni?.node) {
-      const s = fwk.runFilterPluginsWithNominatedPods(state, pod, ni);
-      if (s === null || s.code === Code.Success) return [ni];
+      const found: NodeInfo[] = [];
+      try {
+        findNodesThatPassFilters(alg, fwk, state, pod, [ni], diagnosis, found);
+      } catch {
+        // Upstream logs the failed evaluation and goes on with all nodes.
+      }
+      if (found.length > 0) return found;
     }
   }
   let nodes: readonly NodeInfo[] = allNodes;
   if (pre.nodeNames !== null) {
+    // Upstream walks the subset in map order; we keep the snapshot's order for determinism.
     const subset: NodeInfo[] = [];
     for (const ni of allNodes) if (pre.nodeNames.has(ni.name)) subset.push(ni);
     nodes = subset;
     diagnosis.nodeToStatus.absentNodesStatus = new Status(
       Code.UnschedulableAndUnresolvable,
-      [`node(s) didn't satisfy plugin(s) [${[...diagnosis.unschedulablePlugins].sort().join(' ')}]`],
+      [`node(s) didn't satisfy plugin(s) [${[...pre.pluginsWithNodes].sort().join(' ')}]`],
     );
   }
-  const feasible = findNodesThatPassFilters(alg, fwk, state, pod, nodes, diagnosis);
-  if (allNodes.length > 0) {
+  const feasible: NodeInfo[] = [];
+  try {
+    findNodesThatPassFilters(alg, fwk, state, pod, nodes, diagnosis, feasible);
+  } finally {
+    // Advanced even when a filter failed, so every node keeps its chance to be examined.
     alg.nextStartNodeIndex = (alg.nextStartNodeIndex + feasible.length + diagnosis.nodeToStatus.size) % allNodes.length;
   }
   return feasible;
 }
 
+/** Appends to `feasible` the nodes passing every filter, from where the last walk stopped. */
 function findNodesThatPassFilters(
   alg: AlgorithmState,
   fwk: Framework,
@@ -132,15 +143,16 @@ function findNodesThatPassFilters(
   pod: PodInfo,
   nodes: readonly NodeInfo[],
   diagnosis: Diagnosis,
-): NodeInfo[] {
+  feasible: NodeInfo[],
+): void {
   const n = nodes.length;
-  if (n === 0) return [];
-  const want = numFeasibleNodesToFind(fwk.percentageOfNodesToScore ?? alg.percentageOfNodesToScore, n);
-  const feasible: NodeInfo[] = [];
+  if (n === 0) return;
+  // Without scoring any feasible node will do, so the walk stops at the first.
+  const want = fwk.hasScorePlugins() ? numFeasibleNodesToFind(fwk.percentageOfNodesToScore ?? alg.percentageOfNodesToScore, n) : 1;
   const start = alg.nextStartNodeIndex % n;
   if (!fwk.hasFilterPlugins()) {
     for (let i = 0; i < want; i++) feasible.push(nodes[(start + i) % n]!);
-    return feasible;
+    return;
   }
   for (let i = 0; i < n && feasible.length < want; i++) {
     const ni = nodes[(start + i) % n]!;
@@ -153,7 +165,6 @@ function findNodesThatPassFilters(
     diagnosis.nodeToStatus.set(ni.name, s);
     diagnosis.addPluginStatus(s);
   }
-  return feasible;
 }
 
 function prioritizeNodes(fwk: Framework, state: CycleState, pod: PodInfo, nodes: NodeInfo[]): NodePluginScores[] {

@@ -11,6 +11,7 @@ import type { EventRecorder, PluginClusterClient, QueuedPodInfo } from '../frame
 import { PodInfo } from '../framework/pod_info.js';
 import type { Registry } from '../framework/registry.js';
 import { Framework, type ProfileConfig } from '../framework/runtime/framework.js';
+import { ActionType } from '../framework/events.js';
 import { Code, Status, isSuccess } from '../framework/status.js';
 import { clearNominatedNode, type NominatingInfo } from '../queue/nominator.js';
 import { SchedulingQueue } from '../queue/scheduling_queue.js';
@@ -93,7 +94,7 @@ export class Scheduler {
           time: clock.now(),
         }),
     };
-    let queue: SchedulingQueue | undefined;
+    let queue: SchedulingQueue | undefined = undefined;
     for (const profile of opts.profiles) {
       const fwk = new Framework(profile, {
         registry: opts.registry,
@@ -196,7 +197,13 @@ export class Scheduler {
       this.queue.done(qp.podInfo.uid);
       return;
     }
-    if (pod.metadata.deletionTimestamp || this.cache.isAssumedPod(pod)) {
+    if (pod.metadata.deletionTimestamp) {
+      fwk.eventRecorder().event(pod, 'Warning', 'FailedScheduling', 'Scheduling', `skip schedule deleting pod: ${qp.podInfo.key}`);
+      this.queue.done(qp.podInfo.uid);
+      return;
+    }
+    // An assumed pod can come back to the queue through an update received before it was assumed.
+    if (this.cache.isAssumedPod(pod)) {
       this.queue.done(qp.podInfo.uid);
       return;
     }
@@ -250,7 +257,7 @@ export class Scheduler {
         return { result: null, assumed: null, status: Status.error(err as Error), nominating: clearNominatedNode };
       }
       if (!fwk.hasPostFilterPlugins()) {
-        return { result: null, assumed: null, status: new Status(Code.Unschedulable, [err.message], err), nominating: null };
+        return { result: null, assumed: null, status: new Status(Code.Unschedulable, [err.message], err), nominating: clearNominatedNode };
       }
       const post = fwk.runPostFilterPlugins(state, podInfo, err.diagnosis.nodeToStatus);
       err.diagnosis.postFilterMsg = post.status.message();
@@ -266,6 +273,8 @@ export class Scheduler {
     } catch (err) {
       return { result, assumed, status: Status.error(err as Error), nominating: clearNominatedNode };
     }
+    // The assumed pod no longer holds a nomination: it now occupies its node in the cache.
+    this.queue.nominator.delete(assumed);
     const reserve = fwk.runReservePluginsReserve(state, assumed, host);
     if (!isSuccess(reserve)) {
       fwk.runReservePluginsUnreserve(state, assumed, host);
@@ -290,7 +299,7 @@ export class Scheduler {
     if (!s.isRejected()) return s;
     const d = new Diagnosis();
     d.nodeToStatus.set(host, s);
-    if (s.plugin) d.unschedulablePlugins.add(s.plugin);
+    d.addPluginStatus(s);
     const fe = new FitError(pod, 1, d);
     return new Status(s.code, [fe.message], fe).withPlugin(s.plugin);
   }
@@ -299,33 +308,46 @@ export class Scheduler {
     const host = result.suggestedHost;
     let status: Status | null = await fwk.waitOnPermit(assumed);
     if (status !== null) status = this.rejectionAsFitError(qp.podInfo.pod, host, status);
-    if (isSuccess(status)) status = await fwk.runPreBindPlugins(state, assumed, host);
+    if (isSuccess(status)) {
+      // Past Permit the pod can no longer be found unschedulable: a PreBind or Bind failure is an
+      // error retried after backoff, so the queue stops recording events for it now.
+      this.queue.done(qp.podInfo.uid);
+      status = await fwk.runPreBindPlugins(state, assumed, host);
+    }
     if (isSuccess(status)) {
       const b = await fwk.runBindPlugins(state, assumed, host);
       this.cache.finishBinding(assumed.pod);
       status = b.code === Code.Success ? null : b;
     }
     if (!isSuccess(status)) {
-      fwk.runReservePluginsUnreserve(state, assumed, host);
-      try {
-        this.cache.forgetPod(assumed.pod);
-      } catch (err) {
-        this.log(1, `forget pod ${assumed.key}: ${(err as Error).message}`);
-      }
-      this.handleSchedulingFailure(fwk, qp, status!, clearNominatedNode, requeue);
-      // Forgetting frees the node's resources: wake pods that might fit now, except this one.
-      this.queue.moveAllToActiveOrBackoffQueue(
-        { resource: 'AssignedPod', actionType: 2, label: 'AssignedPodDelete' },
-        assumed.pod,
-        null,
-        (p) => p.metadata.uid !== assumed.uid,
-      );
+      this.handleBindingCycleError(state, fwk, assumed, qp, status!, requeue);
       return;
     }
     fwk.eventRecorder().event(qp.podInfo.pod, 'Normal', 'Scheduled', 'Binding', `Successfully assigned ${qp.podInfo.key} to ${host}`);
     fwk.runPostBindPlugins(state, assumed, host);
     if (state.podsToActivate.size > 0) this.queue.activate(state.podsToActivate.values() as Iterable<Pod>);
-    this.queue.done(qp.podInfo.uid);
+  }
+
+  /** Unreserve, forget the assumed pod, wake pods its resources may help, requeue it (handleBindingCycleError). */
+  private handleBindingCycleError(state: CycleState, fwk: Framework, assumed: PodInfo, qp: QueuedPodInfo, status: Status, requeue: boolean): void {
+    const host = assumed.pod.spec.nodeName!;
+    fwk.runReservePluginsUnreserve(state, assumed, host);
+    let forgotten = true;
+    try {
+      this.cache.forgetPod(assumed.pod);
+    } catch (err) {
+      forgotten = false;
+      this.log(1, `forget pod ${assumed.key}: ${(err as Error).message}`);
+    }
+    // Forgetting frees the node's resources, as a deleted assigned pod would.
+    const event = { resource: 'AssignedPod', actionType: ActionType.Delete, label: 'AssignedPodDelete' } as const;
+    if (forgotten && !status.isRejected()) this.queue.moveAllToActiveOrBackoffQueue(event, assumed.pod, null);
+    this.handleSchedulingFailure(fwk, qp, status, clearNominatedNode, requeue);
+    // A rejected pod is moved after it is back in the queue and without itself, so this event
+    // does not count as one that arrived while it was in flight.
+    if (forgotten && status.isRejected()) {
+      this.queue.moveAllToActiveOrBackoffQueue(event, assumed.pod, null, (p) => p.metadata.uid !== assumed.uid);
+    }
   }
 
   /** Records why the pod failed, updates its status and puts it back in the queue (FailureHandler). */
@@ -360,9 +382,13 @@ export class Scheduler {
       message: msg,
       lastTransitionTime: new Date(this.opts.clock.now()).toISOString(),
     };
-    const nnn = nominating?.mode === 'Override' ? nominating.nominatedNodeName : undefined;
-    const clearNNN = nnn === '' && !cached.status?.nominatedNodeName ? undefined : nnn;
-    this.opts.client.updatePodStatus(cached, { condition, nominatedNodeName: clearNNN }).catch((e: Error) => {
+    // As upstream's updatePod: patch only what changes (the condition, or an Override nomination).
+    const prev = cached.status?.conditions?.find((c) => c.type === 'PodScheduled');
+    const conditionChanged = !prev || prev.status !== condition.status || prev.reason !== condition.reason || prev.message !== condition.message;
+    const nnnChanged = nominating?.mode === 'Override' && (cached.status?.nominatedNodeName ?? '') !== nominating.nominatedNodeName;
+    if (!conditionChanged && !nnnChanged) return;
+    const patch = { condition: conditionChanged ? condition : undefined, nominatedNodeName: nnnChanged ? nominating!.nominatedNodeName : undefined };
+    this.opts.client.updatePodStatus(cached, patch).catch((e: Error) => {
       this.log(1, `error updating pod ${podKey(pod)}: ${e.message}`);
     });
   }
@@ -383,9 +409,10 @@ export class Scheduler {
   }
 }
 
-/** Event notes are limited to 1024 characters, as upstream truncates them. */
+/** Event notes are limited to 1024 characters; upstream cuts longer ones and appends " ...". */
 export function truncateMessage(msg: string): string {
   const max = 1024;
   if (msg.length <= max) return msg;
-  return msg.slice(0, max - 3) + '...';
+  const suffix = ' ...';
+  return msg.slice(0, max - suffix.length) + suffix;
 }

@@ -3,7 +3,7 @@
 import type { Pod } from '../../api/types.js';
 import type { Clock } from '../../util/clock.js';
 import { CycleState } from '../cycle_state.js';
-import type { ClusterEventWithHint } from '../events.js';
+import { ActionTypeAll, type ClusterEventWithHint } from '../events.js';
 import * as fw from '../interfaces.js';
 import { NodeInfo } from '../node_info.js';
 import type { PodInfo } from '../pod_info.js';
@@ -133,7 +133,10 @@ export class Framework implements fw.Handle {
     const needed = new Set<string>();
     for (const set of Object.values(profile.plugins)) for (const p of set?.enabled ?? []) needed.add(p.name);
     const argsByName = new Map<string, unknown>();
-    for (const pc of profile.pluginConfig ?? []) argsByName.set(pc.name, pc.args);
+    for (const pc of profile.pluginConfig ?? []) {
+      if (argsByName.has(pc.name)) throw new FrameworkError(`repeated config for plugin ${pc.name}`);
+      argsByName.set(pc.name, pc.args);
+    }
     for (const name of needed) {
       const def = this.deps.registry.get(name);
       if (!def) {
@@ -145,7 +148,12 @@ export class Framework implements fw.Handle {
       }
       let args = argsByName.get(name);
       if (def.defaultArgs && (args === undefined || args === null)) args = def.defaultArgs({});
-      const plugin = def.factory(args, this);
+      let plugin: fw.Plugin;
+      try {
+        plugin = def.factory(args, this);
+      } catch (err) {
+        throw new FrameworkError(`initializing plugin "${name}": ${(err as Error).message}`);
+      }
       this.pluginsByName.set(name, plugin);
     }
   }
@@ -172,29 +180,35 @@ export class Framework implements fw.Handle {
     }
   }
 
-  /** multiPoint expansion with upstream's precedence: explicit settings override, then multiPoint, then the rest. */
+  /**
+   * multiPoint expansion with upstream's order: plugins also enabled explicitly at this point come
+   * first, in their explicit order (the explicit setting overrides multiPoint), then the
+   * multiPoint-only ones in multiPoint order, then the remaining explicit ones.
+   */
   private expandMultiPoint(plugins: PluginsConfig): void {
     for (const ep of extensionPoints) {
       const set = plugins[ep.name];
       const disabled = new Set((set?.disabled ?? []).map((d) => d.name));
       if (disabled.has('*')) continue;
-      const explicit = this.listFor(ep.name);
-      const explicitNames = new Set(explicit.map((p) => p.name));
-      const overrides: string[] = [];
+      const explicitNames: string[] = [];
+      for (const p of this.listFor(ep.name)) explicitNames.push(p.name);
+      const overrides = new Set<string>();
       const fromMultiPoint: string[] = [];
       for (const ref of plugins.multiPoint?.enabled ?? []) {
         const p = this.pluginsByName.get(ref.name);
         if (!p) continue;
         if (!ep.guard(p) || disabled.has(ref.name)) continue;
-        if (explicitNames.has(ref.name)) {
-          overrides.push(ref.name);
+        if (explicitNames.includes(ref.name)) {
+          overrides.add(ref.name);
           continue;
         }
         if (fromMultiPoint.includes(ref.name)) throw new FrameworkError(`plugin "${ref.name}" already registered as "${ep.label}"`);
         fromMultiPoint.push(ref.name);
       }
-      const order = [...overrides, ...fromMultiPoint];
-      for (const p of explicit) if (!order.includes(p.name)) order.push(p.name);
+      const order: string[] = [];
+      for (const n of explicitNames) if (overrides.has(n)) order.push(n);
+      order.push(...fromMultiPoint);
+      for (const n of explicitNames) if (!overrides.has(n)) order.push(n);
       this.setList(ep.name, order.map((n) => this.pluginsByName.get(n)!));
     }
   }
@@ -246,10 +260,17 @@ export class Framework implements fw.Handle {
     return true;
   }
 
-  /** The cluster events each plugin registered, for the queue's requeueing (issue 3). */
+  /**
+   * The cluster events each plugin registered, for the queue's requeueing. Only PreEnqueue,
+   * PreFilter, Filter, Reserve and Permit plugins can reject a pod, so only theirs count; one of
+   * those without eventsToRegister is woken by every event, as upstream's default extension does.
+   */
   eventsToRegister(): Map<string, ClusterEventWithHint[]> {
     const out = new Map<string, ClusterEventWithHint[]>();
-    for (const p of this.pluginsByName.values()) if (fw.isEnqueueExtensions(p)) out.set(p.name, p.eventsToRegister());
+    for (const p of this.pluginsByName.values()) {
+      if (!(fw.isPreEnqueuePlugin(p) || fw.isPreFilterPlugin(p) || fw.isFilterPlugin(p) || fw.isReservePlugin(p) || fw.isPermitPlugin(p))) continue;
+      out.set(p.name, fw.isEnqueueExtensions(p) ? p.eventsToRegister() : [{ event: { resource: 'WildCard', actionType: ActionTypeAll } }]);
+    }
     return out;
   }
 
@@ -281,10 +302,17 @@ export class Framework implements fw.Handle {
     return null;
   }
 
+  /**
+   * Runs every PreFilter plugin and intersects their node subsets. UnschedulableAndUnresolvable
+   * stops at once; Unschedulable lets the others run (preemption needs their state) and the last
+   * one is returned; Skip marks the plugin's Filter as skipped.
+   */
   runPreFilterPlugins(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[]): PreFilterRunResult {
     let nodeNames: Set<string> | null = null;
     const pluginsWithNodes: string[] = [];
     const skip = new Set<string>();
+    state.skipFilterPlugins = skip;
+    let returnStatus: Status | null = null;
     for (const p of this.preFilterPlugins) {
       const out = p.preFilter(state, pod, nodes);
       const s = out?.status ?? null;
@@ -294,7 +322,11 @@ export class Framework implements fw.Handle {
       }
       if (!isSuccess(s)) {
         s!.withPlugin(p.name);
-        if (s!.isRejected()) return { nodeNames: null, status: s, pluginsWithNodes: [] };
+        if (s!.code === Code.UnschedulableAndUnresolvable) return { nodeNames: null, status: s, pluginsWithNodes: [] };
+        if (s!.code === Code.Unschedulable) {
+          returnStatus = s;
+          continue;
+        }
         return {
           nodeNames: null,
           status: Status.error(`running PreFilter plugin "${p.name}": ${s!.message()}`).withPlugin(p.name),
@@ -303,18 +335,18 @@ export class Framework implements fw.Handle {
       }
       const r = out?.result?.nodeNames;
       if (r) {
-        pluginsWithNodes.push(p.name);
+        if (!pluginsWithNodes.includes(p.name)) pluginsWithNodes.push(p.name);
         nodeNames = nodeNames === null ? new Set(r) : intersect(nodeNames, r);
         if (nodeNames.size === 0) {
-          const msg = pluginsWithNodes.length === 1
-            ? `node(s) didn't satisfy plugin ${pluginsWithNodes[0]}`
-            : `node(s) didn't satisfy plugin(s) [${pluginsWithNodes.join(' ')}] simultaneously`;
+          const sorted = [...pluginsWithNodes].sort();
+          const msg = sorted.length === 1
+            ? `node(s) didn't satisfy plugin ${sorted[0]}`
+            : `node(s) didn't satisfy plugin(s) [${sorted.join(' ')}] simultaneously`;
           return { nodeNames, status: new Status(Code.UnschedulableAndUnresolvable, [msg]), pluginsWithNodes };
         }
       }
     }
-    state.skipFilterPlugins = skip;
-    return { nodeNames, status: null, pluginsWithNodes };
+    return { nodeNames, status: returnStatus, pluginsWithNodes };
   }
 
   runPreFilterExtensionAddPod(state: CycleState, podToSchedule: PodInfo, podToAdd: PodInfo, nodeInfo: NodeInfo): Status | null {
@@ -348,7 +380,7 @@ export class Framework implements fw.Handle {
       if (skip.size > 0 && skip.has(p.name)) continue;
       const s = p.filter(state, pod, nodeInfo);
       if (s === null || s.code === Code.Success) continue;
-      if (!s.isRejected()) return Status.error(s.asError()).withPlugin(p.name);
+      if (!s.isRejected()) return Status.error(`running "${p.name}" filter plugin: ${s.message()}`).withPlugin(p.name);
       return s.withPlugin(p.name);
     }
     return null;
@@ -416,6 +448,7 @@ export class Framework implements fw.Handle {
 
   runPreScorePlugins(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[]): Status | null {
     const skip = new Set<string>();
+    state.skipScorePlugins = skip;
     for (const p of this.preScorePlugins) {
       const s = p.preScore(state, pod, nodes);
       if (s && s.code === Code.Skip) {
@@ -424,7 +457,6 @@ export class Framework implements fw.Handle {
       }
       if (!isSuccess(s)) return Status.error(`running PreScore plugin "${p.name}": ${s!.message()}`).withPlugin(p.name);
     }
-    state.skipScorePlugins = skip;
     return null;
   }
 
@@ -437,13 +469,13 @@ export class Framework implements fw.Handle {
       const list: fw.NodeScore[] = new Array(nodes.length);
       for (let i = 0; i < nodes.length; i++) {
         const r = p.score(state, pod, nodes[i]!);
-        if (typeof r !== 'number') return Status.error(`running Score plugin "${p.name}": ${r.message()}`).withPlugin(p.name);
+        if (typeof r !== 'number') return Status.error(`running Score plugins: plugin "${p.name}" failed with: ${r.message()}`).withPlugin(p.name);
         list[i] = { name: nodes[i]!.name, score: r };
       }
       const ext = p.scoreExtensions?.();
       if (ext) {
         const s = ext.normalizeScore(state, pod, list);
-        if (!isSuccess(s)) return Status.error(`running Normalize on Score plugin "${p.name}": ${s!.message()}`).withPlugin(p.name);
+        if (!isSuccess(s)) return Status.error(`running Normalize on Score plugins: plugin "${p.name}" failed with: ${s!.message()}`).withPlugin(p.name);
       }
       perPlugin.push(list);
     }
@@ -455,7 +487,7 @@ export class Framework implements fw.Handle {
         const p = plugins[j]!;
         const s = perPlugin[j]![i]!.score;
         if (s > fw.MaxNodeScore || s < fw.MinNodeScore) {
-          return Status.error(`plugin "${p.name}" returns an invalid score ${s}, it should in the range of [${fw.MinNodeScore}, ${fw.MaxNodeScore}] after normalizing`).withPlugin(p.name);
+          return Status.error(`applying score defaultWeights on Score plugins: plugin "${p.name}" returns an invalid score ${s}, it should in the range of [${fw.MinNodeScore}, ${fw.MaxNodeScore}] after normalizing`).withPlugin(p.name);
         }
         const weighted = s * this.scorePluginWeight.get(p.name)!;
         scores[j] = { name: p.name, score: weighted };
@@ -508,14 +540,14 @@ export class Framework implements fw.Handle {
     this.waitingPods.delete(pod.uid);
     if (isSuccess(s)) return null;
     if (s!.isRejected()) return s;
-    return Status.error(`error while waiting on permit for pod "${pod.name}": ${s!.message()}`).withPlugin(s!.plugin);
+    return Status.error(`waiting on permit for pod: ${s!.message()}`).withPlugin(s!.plugin);
   }
 
   async runPreBindPlugins(state: CycleState, pod: PodInfo, nodeName: string): Promise<Status | null> {
     for (const p of this.preBindPlugins) {
       const s = await p.preBind(state, pod, nodeName);
       if (isSuccess(s)) continue;
-      if (s!.code === Code.UnschedulableAndUnresolvable) return s!.withPlugin(p.name);
+      if (s!.isRejected()) return s!.withPlugin(p.name);
       return Status.error(`running PreBind plugin "${p.name}": ${s!.message()}`).withPlugin(p.name);
     }
     return null;
@@ -530,7 +562,7 @@ export class Framework implements fw.Handle {
         continue;
       }
       if (!isSuccess(s)) {
-        if (s!.code === Code.UnschedulableAndUnresolvable) return s!.withPlugin(p.name);
+        if (s!.isRejected()) return s!.withPlugin(p.name);
         return Status.error(`running Bind plugin "${p.name}": ${s!.message()}`).withPlugin(p.name);
       }
       return new Status(Code.Success).withPlugin(p.name);

@@ -3,6 +3,7 @@ import type { Pod } from '../../api/types.js';
 import type { WaitingPod } from '../interfaces.js';
 import { Code, Status } from '../status.js';
 import type { Clock, TimerHandle } from '../../util/clock.js';
+import { formatGoDuration } from '../../util/duration.js';
 
 export class WaitingPodImpl implements WaitingPod {
   private readonly pending = new Map<string, TimerHandle>();
@@ -18,7 +19,7 @@ export class WaitingPodImpl implements WaitingPod {
   ) {
     this.result = new Promise((resolve) => (this.settle = resolve));
     for (const [plugin, ms] of pluginTimeouts) {
-      const timer = clock.setTimeout(() => this.reject(plugin, `rejected due to timeout after waiting ${ms / 1000}s at plugin ${plugin}`), ms);
+      const timer = clock.setTimeout(() => this.reject(plugin, `rejected due to timeout after waiting ${formatGoDuration(ms)} at plugin ${plugin}`), ms);
       this.pending.set(plugin, timer);
     }
   }

@@ -75,7 +75,7 @@ export class PreFilterState implements StateData {
     readonly tpValueToMatchNum: Map<string, number>[],
     /** Indexed by constraint. */
     readonly criticalPaths: CriticalPaths[],
-    /** The incoming pod's required node affinity, for the inclusion policies in AddPod/RemovePod. */
+    /** The incoming pod's required node affinity, for AddPod/RemovePod; null when there are no constraints. */
     readonly requiredNodeAffinity: RequiredNodeAffinity | null,
   ) {}
 
@@ -139,10 +139,11 @@ export function getPreFilterState(state: CycleState): PreFilterState | Status {
 
 /** Applies one pod added to (delta 1) or removed from (delta -1) `node` to the state. */
 export function updateWithPod(s: PreFilterState, updatedPod: Pod, preemptorPod: Pod, node: Node | null, delta: 1 | -1): void {
-  if (node === null || (updatedPod.metadata.namespace ?? 'default') !== (preemptorPod.metadata.namespace ?? 'default')) return;
+  const required = s.requiredNodeAffinity;
+  if (required === null || node === null) return;
+  if ((updatedPod.metadata.namespace ?? 'default') !== (preemptorPod.metadata.namespace ?? 'default')) return;
   const labels = node.metadata.labels;
   if (!nodeLabelsMatchSpreadConstraints(labels, s.constraints)) return;
-  const required = s.requiredNodeAffinity ?? new RequiredNodeAffinity(preemptorPod);
   const podLabels = updatedPod.metadata.labels;
   for (let i = 0; i < s.constraints.length; i++) {
     const c = s.constraints[i]!;

@@ -99,12 +99,11 @@ export function calPreScoreState(
     if (requireAllTopologies && !nodeLabelsMatchSpreadConstraints(labels, constraints)) continue;
     for (let i = 0; i < n; i++) {
       const c = constraints[i]!;
-      if (!matchNodeInclusionPolicies(c, pod.pod, node, required)) continue;
       const value = labels?.[c.topologyKey] ?? '';
       const m = counts[i]!;
       const current = m.get(value);
-      // Only domains that hold a candidate node are worth counting.
-      if (current === undefined) continue;
+      // Only domains that hold a candidate node are worth counting (hostname ones never are).
+      if (current === undefined || !matchNodeInclusionPolicies(c, pod.pod, node, required)) continue;
       m.set(value, current + countPodsMatchSelector(nodeInfo.pods, c.selector, namespace));
     }
   }

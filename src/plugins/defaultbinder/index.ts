@@ -1,0 +1,10 @@
+// The DefaultBinder plugin definition (pkg/scheduler/framework/plugins/defaultbinder).
+import type { PluginDefinition } from '../../framework/registry.js';
+import { DefaultBinderPlugin, Name } from './default_binder.js';
+
+export const defaultBinderDefinition: PluginDefinition = {
+  name: Name,
+  factory: (_args, handle) => new DefaultBinderPlugin(handle),
+};
+
+export { DefaultBinderPlugin, Name };

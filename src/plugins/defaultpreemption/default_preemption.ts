@@ -1,0 +1,134 @@
+// The DefaultPreemption PostFilter plugin (framework/plugins/defaultpreemption/default_preemption.go).
+import type { Pod } from '../../api/types.js';
+import type { CycleState } from '../../framework/cycle_state.js';
+import type { Handle, NodeToStatusReader, PostFilterPlugin, PostFilterResult } from '../../framework/interfaces.js';
+import type { NodeInfo } from '../../framework/node_info.js';
+import type { PodInfo } from '../../framework/pod_info.js';
+import { Code, Status, isSuccess } from '../../framework/status.js';
+import * as names from '../names.js';
+import type { DefaultPreemptionArgs } from './args.js';
+import { Evaluator, PodReasonPreemptionByScheduler, type PreemptionPolicy, type VictimSelection } from './evaluator.js';
+import { sortByImportance } from './importance.js';
+import { filterPodsWithPDBViolation, type DisruptionBudget } from './pdb.js';
+
+export const Name = names.DefaultPreemption;
+
+export const ErrReasonNoVictims = 'No preemption victims found for incoming pod';
+export const ErrReasonPreemptNever = 'not eligible due to preemptionPolicy=Never.';
+export const ErrReasonTerminatingOnNominatedNode = 'not eligible due to a terminating pod on the nominated node.';
+
+export class DefaultPreemption implements PostFilterPlugin, PreemptionPolicy {
+  readonly name = Name;
+  readonly evaluator: Evaluator;
+
+  constructor(
+    private readonly args: DefaultPreemptionArgs,
+    private readonly handle: Handle,
+  ) {
+    this.evaluator = new Evaluator(Name, handle, this);
+  }
+
+  postFilter(state: CycleState, pod: PodInfo, m: NodeToStatusReader): { result: PostFilterResult | null; status: Status | null } {
+    const { result, status } = this.evaluator.preempt(state, pod, m);
+    const msg = status === null ? '' : status.message();
+    if (msg.length > 0) return { result, status: new Status(status!.code, [`preemption: ${msg}`]) };
+    return { result, status };
+  }
+
+  /** How many candidates the dry run looks for: a share of the nodes, at least the absolute minimum. */
+  calculateNumCandidates(numNodes: number): number {
+    let n = Math.trunc((numNodes * this.args.minCandidateNodesPercentage) / 100);
+    if (n < this.args.minCandidateNodesAbsolute) n = this.args.minCandidateNodesAbsolute;
+    if (n > numNodes) n = numNodes;
+    return n;
+  }
+
+  getOffsetAndNumCandidates(numNodes: number): { offset: number; numCandidates: number } {
+    return { offset: Math.floor(this.handle.random() * numNodes), numCandidates: this.calculateNumCandidates(numNodes) };
+  }
+
+  /**
+   * PodEligibleToPreemptOthers: a pod with preemptionPolicy Never may not preempt, and a pod whose
+   * nominated node still has lower-priority pods terminating by preemption waits for them, unless
+   * filters found that node unresolvable.
+   */
+  podEligibleToPreemptOthers(pod: PodInfo, nominatedNodeStatus: Status | null): string | null {
+    if (pod.pod.spec.preemptionPolicy === 'Never') return ErrReasonPreemptNever;
+    const nominated = pod.pod.status?.nominatedNodeName;
+    if (nominated) {
+      if (nominatedNodeStatus?.code === Code.UnschedulableAndUnresolvable) return null;
+      const nodeInfo = this.handle.snapshotSharedLister().nodeInfos().get(nominated);
+      if (nodeInfo) {
+        for (const p of nodeInfo.pods) {
+          if (p.priority < pod.priority && podTerminatingByPreemption(p.pod)) return ErrReasonTerminatingOnNominatedNode;
+        }
+      }
+    }
+    return null;
+  }
+
+  /**
+   * SelectVictimsOnNode: removes every lower-priority pod, checks the preemptor fits, then puts
+   * pods back from the most important down (PDB-violating ones first) while it still fits. The
+   * pods that could not be put back are the victims.
+   */
+  selectVictimsOnNode(state: CycleState, pod: PodInfo, nodeInfo: NodeInfo, pdbs: readonly DisruptionBudget[]): VictimSelection {
+    const potential: PodInfo[] = [];
+    const pods = nodeInfo.pods;
+    for (let i = 0; i < pods.length; i++) {
+      if (pods[i]!.priority < pod.priority) potential.push(pods[i]!);
+    }
+    if (potential.length === 0) return { victims: [], numPDBViolations: 0, status: Status.unresolvable(ErrReasonNoVictims) };
+    for (const pi of potential) {
+      const s = this.removePod(state, pod, pi, nodeInfo);
+      if (s !== null) return { victims: [], numPDBViolations: 0, status: s };
+    }
+    // Affinity of the preemptor to a victim is not considered: such a node is simply not a candidate.
+    const fits = this.handle.runFilterPluginsWithNominatedPods(state, pod, nodeInfo);
+    if (!isSuccess(fits)) return { victims: [], numPDBViolations: 0, status: fits };
+
+    sortByImportance(potential);
+    const { violating, nonViolating } = filterPodsWithPDBViolation(potential, pdbs);
+    const victims: PodInfo[] = [];
+    let numViolatingVictims = 0;
+    for (const pi of violating) {
+      const r = this.reprieve(state, pod, pi, nodeInfo, victims);
+      if (r instanceof Status) return { victims: [], numPDBViolations: 0, status: r };
+      if (!r) numViolatingVictims++;
+    }
+    for (const pi of nonViolating) {
+      const r = this.reprieve(state, pod, pi, nodeInfo, victims);
+      if (r instanceof Status) return { victims: [], numPDBViolations: 0, status: r };
+    }
+    // Reprieving the violating pods first interleaved the order: restore most-important-first.
+    if (violating.length > 0 && nonViolating.length > 0) sortByImportance(victims);
+    return { victims, numPDBViolations: numViolatingVictims, status: null };
+  }
+
+  /** Puts `pi` back on the node; when the preemptor no longer fits, takes it off again as a victim. */
+  private reprieve(state: CycleState, pod: PodInfo, pi: PodInfo, nodeInfo: NodeInfo, victims: PodInfo[]): boolean | Status {
+    nodeInfo.addPod(pi);
+    const added = this.handle.runPreFilterExtensionAddPod(state, pod, pi, nodeInfo);
+    if (!isSuccess(added)) return Status.error(added!.asError());
+    if (isSuccess(this.handle.runFilterPluginsWithNominatedPods(state, pod, nodeInfo))) return true;
+    const removed = this.removePod(state, pod, pi, nodeInfo);
+    if (removed !== null) return removed;
+    victims.push(pi);
+    return false;
+  }
+
+  private removePod(state: CycleState, pod: PodInfo, pi: PodInfo, nodeInfo: NodeInfo): Status | null {
+    if (!nodeInfo.removePod(pi)) return Status.error(`no corresponding pod ${pi.name} in pods of node ${nodeInfo.name}`);
+    const s = this.handle.runPreFilterExtensionRemovePod(state, pod, pi, nodeInfo);
+    return isSuccess(s) ? null : Status.error(s!.asError());
+  }
+}
+
+/** True for a pod being deleted because the scheduler preempted it (DisruptionTarget condition). */
+export function podTerminatingByPreemption(pod: Pod): boolean {
+  if (!pod.metadata.deletionTimestamp) return false;
+  for (const c of pod.status?.conditions ?? []) {
+    if (c.type === 'DisruptionTarget') return c.status === 'True' && c.reason === PodReasonPreemptionByScheduler;
+  }
+  return false;
+}

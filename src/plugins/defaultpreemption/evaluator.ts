@@ -1,0 +1,258 @@
+// The preemption Evaluator: eligibility, dry runs over candidate nodes, choosing a node and
+// evicting its victims (framework/preemption/preemption.go).
+import type { PodDisruptionBudget } from '../../api/types.js';
+import type { CycleState } from '../../framework/cycle_state.js';
+import { Diagnosis, FitError } from '../../framework/fit_error.js';
+import type { Handle, NodeToStatusReader, PostFilterResult } from '../../framework/interfaces.js';
+import type { NodeInfo } from '../../framework/node_info.js';
+import { NodeToStatus } from '../../framework/node_to_status.js';
+import type { PodInfo } from '../../framework/pod_info.js';
+import { Code, Status, isSuccess } from '../../framework/status.js';
+import { earliestStartOfHighestPriority } from './importance.js';
+import { compileDisruptionBudgets, type DisruptionBudget } from './pdb.js';
+
+/** The pods to evict on one node, most important first, and how many PDBs that violates. */
+export interface Victims {
+  readonly pods: readonly PodInfo[];
+  readonly numPDBViolations: number;
+}
+
+/** A node the preemptor fits on once its victims are gone. */
+export interface Candidate {
+  readonly name: string;
+  readonly victims: Victims;
+}
+
+/** What SelectVictimsOnNode found on one node; a non-null status means the node is no candidate. */
+export interface VictimSelection {
+  readonly victims: PodInfo[];
+  readonly numPDBViolations: number;
+  readonly status: Status | null;
+}
+
+/** The parts a preemption plugin decides for itself (preemption.Interface). */
+export interface PreemptionPolicy {
+  /** Where the dry run starts among the potential nodes, and how many candidates it looks for. */
+  getOffsetAndNumCandidates(numNodes: number): { offset: number; numCandidates: number };
+  /** Null when the pod may preempt others, or the reason it may not. */
+  podEligibleToPreemptOthers(pod: PodInfo, nominatedNodeStatus: Status | null): string | null;
+  /** Works on copies: `state` and `nodeInfo` are the dry run's own clones. */
+  selectVictimsOnNode(state: CycleState, pod: PodInfo, nodeInfo: NodeInfo, pdbs: readonly DisruptionBudget[]): VictimSelection;
+}
+
+export const PreemptionNotHelpfulMsg = 'Preemption is not helpful for scheduling';
+export const PodReasonPreemptionByScheduler = 'PreemptionByScheduler';
+
+export interface PreemptOutcome {
+  readonly result: PostFilterResult | null;
+  readonly status: Status | null;
+}
+
+export class Evaluator {
+  constructor(
+    readonly pluginName: string,
+    private readonly handle: Handle,
+    private readonly policy: PreemptionPolicy,
+  ) {}
+
+  /**
+   * Tries to make room for `pod`. Outcomes, as upstream's Preempt:
+   * - result null, Error: a transient failure; the nomination is kept.
+   * - result null, Unschedulable: the pod may not preempt (now); the nomination is kept.
+   * - result with nominatedNodeName '', Unschedulable: preemption cannot help; the nomination is cleared.
+   * - result with the chosen node, success: victims are being evicted and the pod is nominated there.
+   */
+  preempt(state: CycleState, pod: PodInfo, m: NodeToStatusReader): PreemptOutcome {
+    const nominated = pod.pod.status?.nominatedNodeName ?? '';
+    const notEligible = this.policy.podEligibleToPreemptOthers(pod, m.get(nominated));
+    if (notEligible !== null) return { result: null, status: Status.unschedulable(notEligible) };
+
+    const allNodes = this.handle.snapshotSharedLister().nodeInfos().list();
+    if (allNodes.length === 0) return { result: null, status: Status.error('no nodes available') };
+    const { candidates, nodeStatuses, errors } = this.findCandidates(state, allNodes, pod, m);
+    if (errors.length > 0 && candidates.length === 0) return { result: null, status: Status.error(aggregateMessage(errors)) };
+
+    if (candidates.length === 0) {
+      // Nodes that were not dry-run are counted as not helped by preemption.
+      for (const ni of allNodes) {
+        if (!nodeStatuses.has(ni.name)) nodeStatuses.set(ni.name, new Status(Code.UnschedulableAndUnresolvable, [PreemptionNotHelpfulMsg]));
+      }
+      const diagnosis = new Diagnosis();
+      diagnosis.nodeToStatus = nodeStatuses;
+      const fitError = new FitError(pod.pod, allNodes.length, diagnosis);
+      return { result: { nominatedNodeName: '' }, status: Status.unschedulable(fitError.message) };
+    }
+
+    const best = this.selectCandidate(candidates);
+    if (best === null || best.name === '') return { result: null, status: Status.unschedulable('no candidate node for preemption') };
+    this.prepareCandidate(best, pod);
+    return { result: { nominatedNodeName: best.name }, status: null };
+  }
+
+  /** Dry-runs preemption on the nodes whose filter failure removing pods might resolve. */
+  findCandidates(
+    state: CycleState,
+    allNodes: readonly NodeInfo[],
+    pod: PodInfo,
+    m: NodeToStatusReader,
+  ): { candidates: Candidate[]; nodeStatuses: NodeToStatus; errors: Error[] } {
+    // Only nodes rejected as Unschedulable may be helped; UnschedulableAndUnresolvable ones and
+    // nodes never evaluated (absent from m) may not.
+    const potentialNodes: NodeInfo[] = [];
+    for (const ni of allNodes) {
+      if (m.get(ni.name)?.code === Code.Unschedulable) potentialNodes.push(ni);
+    }
+    if (potentialNodes.length === 0) return { candidates: [], nodeStatuses: new NodeToStatus(), errors: [] };
+    const pdbs = compileDisruptionBudgets(this.handle.objects().list<PodDisruptionBudget>('PodDisruptionBudget'));
+    const { offset, numCandidates } = this.policy.getOffsetAndNumCandidates(potentialNodes.length);
+    return this.dryRunPreemption(state, pod, potentialNodes, pdbs, offset, numCandidates);
+  }
+
+  /**
+   * Selects victims on the potential nodes, starting at `offset` and wrapping around, until
+   * `numCandidates` candidates are found with at least one that violates no PDB. Candidates that
+   * violate no PDB come first in the result.
+   */
+  dryRunPreemption(
+    state: CycleState,
+    pod: PodInfo,
+    potentialNodes: readonly NodeInfo[],
+    pdbs: readonly DisruptionBudget[],
+    offset: number,
+    numCandidates: number,
+  ): { candidates: Candidate[]; nodeStatuses: NodeToStatus; errors: Error[] } {
+    const nonViolating: Candidate[] = [];
+    const violating: Candidate[] = [];
+    const nodeStatuses = new NodeToStatus();
+    const errors: Error[] = [];
+    const n = potentialNodes.length;
+    for (let i = 0; i < n; i++) {
+      const nodeCopy = potentialNodes[(offset + i) % n]!.clone();
+      const sel = this.policy.selectVictimsOnNode(state.clone(), pod, nodeCopy, pdbs);
+      let status = sel.status;
+      if (isSuccess(status)) {
+        if (sel.victims.length > 0) {
+          const c: Candidate = { name: nodeCopy.name, victims: { pods: sel.victims, numPDBViolations: sel.numPDBViolations } };
+          const list = sel.numPDBViolations === 0 ? nonViolating : violating;
+          // Each list holds at most numCandidates, as upstream's fixed-size candidate lists.
+          if (list.length < numCandidates) list.push(c);
+          if (nonViolating.length > 0 && nonViolating.length + violating.length >= numCandidates) break;
+          continue;
+        }
+        status = Status.error(`expected at least one victim pod on node "${nodeCopy.name}"`);
+      }
+      if (status!.code === Code.Error) errors.push(status!.asError());
+      nodeStatuses.set(nodeCopy.name, status!);
+    }
+    return { candidates: nonViolating.concat(violating), nodeStatuses, errors };
+  }
+
+  /** The best candidate (SelectCandidate); null when there is none. */
+  selectCandidate(candidates: readonly Candidate[]): Candidate | null {
+    if (candidates.length === 0) return null;
+    if (candidates.length === 1) return candidates[0]!;
+    const name = pickOneNodeForPreemption(candidates);
+    for (const c of candidates) if (c.name === name) return c;
+    return candidates[0]!;
+  }
+
+  /**
+   * Clears the nominations of lower-priority pods nominated to the node and evicts the victims.
+   * The API calls are all issued before the scheduling cycle ends; they complete asynchronously.
+   */
+  private prepareCandidate(c: Candidate, pod: PodInfo): void {
+    const victims: PodInfo[] = [];
+    for (const v of c.victims.pods) {
+      // A victim whose graceful deletion already started needs no second call.
+      if (!v.pod.metadata.deletionTimestamp) victims.push(v);
+    }
+    if (victims.length === 0) return;
+    const client = this.handle.client();
+    for (const np of this.lowerPriorityNominatedPods(pod, c.name)) {
+      client.clearNominatedNodeName(np.pod).catch(ignoreApiError);
+    }
+    for (const v of victims) this.preemptPod(c.name, pod, v).catch(ignoreApiError);
+  }
+
+  /** Rejects a victim waiting at Permit, or deletes it with the DisruptionTarget condition set. */
+  private async preemptPod(nodeName: string, preemptor: PodInfo, victim: PodInfo): Promise<void> {
+    const waiting = this.handle.getWaitingPod(victim.uid);
+    if (waiting) {
+      waiting.reject(this.pluginName, 'preempted');
+    } else {
+      const schedulerName = preemptor.pod.spec.schedulerName ?? this.handle.profileName;
+      await this.handle.client().deletePod(victim.pod, {
+        disruptionReason: PodReasonPreemptionByScheduler,
+        message: `${schedulerName}: preempting to accommodate a higher priority pod`,
+      });
+    }
+    this.handle.eventRecorder().event(victim.pod, 'Normal', 'Preempted', 'Preempting', `Preempted by pod ${preemptor.uid} on node ${nodeName}`);
+  }
+
+  /** Pods nominated to the node with a priority below the preemptor's: they may no longer fit. */
+  private lowerPriorityNominatedPods(pod: PodInfo, nodeName: string): PodInfo[] {
+    const out: PodInfo[] = [];
+    for (const np of this.handle.nominator().nominatedPodsForNode(nodeName)) {
+      if (np.priority < pod.priority) out.push(np);
+    }
+    return out;
+  }
+}
+
+// A failed eviction or status patch is not retried here: the pod already gone (404) is what we
+// wanted, and the preemptor is retried by the queue if its node is still full.
+function ignoreApiError(): void {}
+
+/** utilerrors.NewAggregate(errs).Error(): one message as is, several deduplicated in brackets. */
+function aggregateMessage(errors: readonly Error[]): string {
+  const seen: string[] = [];
+  for (const e of errors) if (!seen.includes(e.message)) seen.push(e.message);
+  return seen.length === 1 ? seen[0]! : `[${seen.join(', ')}]`;
+}
+
+/** Priorities shifted to be non-negative, so more negative-priority victims never sum lower. */
+const priorityShift = 2 ** 31;
+
+/**
+ * Picks the node whose eviction hurts least, each rule breaking the previous one's ties:
+ * fewest PDB violations, lowest highest-victim priority, smallest sum of (shifted) priorities,
+ * fewest victims, latest start among the highest-priority victims; then the first candidate.
+ */
+export function pickOneNodeForPreemption(candidates: readonly Candidate[]): string {
+  if (candidates.length === 0) return '';
+  let current: readonly Candidate[] = candidates;
+  for (let rule = 0; rule < 5; rule++) {
+    const selected: Candidate[] = [];
+    let maxScore = -Infinity;
+    for (const c of current) {
+      const score = preemptionScore(rule, c.victims);
+      if (score > maxScore) {
+        maxScore = score;
+        selected.length = 0;
+      }
+      if (score === maxScore) selected.push(c);
+    }
+    if (selected.length === 1) return selected[0]!.name;
+    current = selected;
+  }
+  return current[0]!.name;
+}
+
+/** The score of one rule of pickOneNodeForPreemption; higher is better. */
+function preemptionScore(rule: number, v: Victims): number {
+  switch (rule) {
+    case 0:
+      return -v.numPDBViolations;
+    case 1:
+      return -v.pods[0]!.priority;
+    case 2: {
+      let sum = 0;
+      for (const p of v.pods) sum += p.priority + priorityShift;
+      return -sum;
+    }
+    case 3:
+      return -v.pods.length;
+    default:
+      return earliestStartOfHighestPriority(v.pods);
+  }
+}

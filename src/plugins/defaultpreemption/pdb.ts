@@ -1,0 +1,76 @@
+// PodDisruptionBudgets as preemption reads them (default_preemption.go filterPodsWithPDBViolation).
+import { Selector } from '../../api/labels.js';
+import type { PodDisruptionBudget } from '../../api/types.js';
+import type { PodInfo } from '../../framework/pod_info.js';
+
+/** A PDB with its selector compiled once per preemption attempt. */
+export interface DisruptionBudget {
+  readonly namespace: string;
+  readonly selector: Selector;
+  readonly disruptionsAllowed: number;
+  /** Pods whose eviction the API server already processed (status.disruptedPods), by name. */
+  readonly disruptedPods: Readonly<Record<string, unknown>>;
+}
+
+const noPods: Readonly<Record<string, unknown>> = {};
+
+/**
+ * Compiles the PDBs that can match a pod: a nil or empty selector matches nothing, and an invalid
+ * selector matches no pod either, so those are left out.
+ */
+export function compileDisruptionBudgets(pdbs: readonly PodDisruptionBudget[]): DisruptionBudget[] {
+  const out: DisruptionBudget[] = [];
+  for (const pdb of pdbs) {
+    let selector: Selector;
+    try {
+      selector = Selector.compile(pdb.spec?.selector);
+    } catch {
+      continue;
+    }
+    if (selector.matchesNothing || selector.isEverything) continue;
+    out.push({
+      namespace: pdb.metadata?.namespace ?? 'default',
+      selector,
+      disruptionsAllowed: pdb.status?.disruptionsAllowed ?? 0,
+      disruptedPods: pdb.status?.disruptedPods ?? noPods,
+    });
+  }
+  return out;
+}
+
+function hasLabels(labels: Readonly<Record<string, string>> | undefined): boolean {
+  if (labels === undefined) return false;
+  for (const _ in labels) return true;
+  return false;
+}
+
+/**
+ * Splits pods into those whose eviction would exceed a PDB's allowed disruptions and the rest,
+ * keeping their order; each matching pod uses up one disruption of every PDB it matches.
+ */
+export function filterPodsWithPDBViolation(
+  pods: readonly PodInfo[],
+  pdbs: readonly DisruptionBudget[],
+): { violating: PodInfo[]; nonViolating: PodInfo[] } {
+  const violating: PodInfo[] = [];
+  const nonViolating: PodInfo[] = [];
+  const allowed: number[] = new Array<number>(pdbs.length);
+  for (let i = 0; i < pdbs.length; i++) allowed[i] = pdbs[i]!.disruptionsAllowed;
+  for (const pi of pods) {
+    let violated = false;
+    const labels = pi.pod.metadata.labels;
+    if (hasLabels(labels)) {
+      for (let i = 0; i < pdbs.length; i++) {
+        const pdb = pdbs[i]!;
+        if (pdb.namespace !== pi.namespace || !pdb.selector.matches(labels)) continue;
+        // An eviction the API server already processed does not count against the budget again.
+        if (Object.prototype.hasOwnProperty.call(pdb.disruptedPods, pi.name)) continue;
+        allowed[i]!--;
+        if (allowed[i]! < 0) violated = true;
+      }
+    }
+    if (violated) violating.push(pi);
+    else nonViolating.push(pi);
+  }
+  return { violating, nonViolating };
+}

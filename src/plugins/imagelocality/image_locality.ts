@@ -1,0 +1,73 @@
+// ImageLocality prefers nodes that already have the pod's images, weighted by image size and
+// discounted when the image is on few nodes (pkg/scheduler/framework/plugins/imagelocality/image_locality.go).
+import type { CycleState } from '../../framework/cycle_state.js';
+import type { Handle, ScorePlugin } from '../../framework/interfaces.js';
+import { MaxNodeScore } from '../../framework/interfaces.js';
+import type { ImageStateSummary, NodeInfo } from '../../framework/node_info.js';
+import type { PodInfo } from '../../framework/pod_info.js';
+import type { Status } from '../../framework/status.js';
+import { ImageLocality as Name } from '../names.js';
+
+export { Name };
+
+const mb = 1024 * 1024;
+/** Below this sum of scaled image sizes a node scores 0 (typical small image size). */
+export const minThreshold = 23 * mb;
+/** Per container: at or above this sum a node scores the maximum. */
+export const maxContainerThreshold = 1000 * mb;
+
+/** Adds ":latest" when the image reference has no tag (a ':' after the last '/'). */
+export function normalizedImageName(name: string): string {
+  return name.lastIndexOf(':') <= name.lastIndexOf('/') ? `${name}:latest` : name;
+}
+
+/** The image's size scaled by the fraction of nodes that have it, against "node heating". */
+export function scaledImageScore(state: ImageStateSummary, totalNumNodes: number): number {
+  return Math.trunc(state.size * (state.numNodes / totalNumNodes));
+}
+
+/** Maps the summed image scores into [0, MaxNodeScore] between the thresholds. */
+export function calculatePriority(sumScores: number, numContainers: number): number {
+  const maxThreshold = maxContainerThreshold * numContainers;
+  let s = sumScores;
+  if (s < minThreshold) s = minThreshold;
+  else if (s > maxThreshold) s = maxThreshold;
+  // `+ 0` turns the -0 of a pod without containers into 0.
+  return Math.trunc((MaxNodeScore * (s - minThreshold)) / (maxThreshold - minThreshold)) + 0;
+}
+
+export class ImageLocalityPlugin implements ScorePlugin {
+  readonly name = Name;
+  // Score runs for one pod over many nodes; the pod's normalized image names are computed once.
+  private cachedPod: PodInfo | null = null;
+  private cachedImages: string[] = [];
+
+  constructor(private readonly handle: Handle) {}
+
+  score(_state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): number | Status {
+    const images = this.podImages(pod);
+    const totalNumNodes = this.handle.snapshotSharedLister().nodeInfos().list().length;
+    const states = nodeInfo.imageStates;
+    let sum = 0;
+    for (let i = 0; i < images.length; i++) {
+      const state = states.get(images[i]!);
+      if (state !== undefined) sum += scaledImageScore(state, totalNumNodes);
+    }
+    return calculatePriority(sum, images.length);
+  }
+
+  scoreExtensions(): null {
+    return null;
+  }
+
+  /** Init containers' then containers' images, normalized; one entry per container. */
+  private podImages(pod: PodInfo): string[] {
+    if (this.cachedPod === pod) return this.cachedImages;
+    const images: string[] = [];
+    for (const c of pod.pod.spec.initContainers ?? []) images.push(normalizedImageName(c.image ?? ''));
+    for (const c of pod.pod.spec.containers ?? []) images.push(normalizedImageName(c.image ?? ''));
+    this.cachedPod = pod;
+    this.cachedImages = images;
+    return images;
+  }
+}

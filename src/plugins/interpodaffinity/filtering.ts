@@ -1,0 +1,210 @@
+// PreFilter, its AddPod/RemovePod extensions and Filter of InterPodAffinity
+// (pkg/scheduler/framework/plugins/interpodaffinity/filtering.go).
+import type { Labels } from '../../api/labels.js';
+import type { Node, Pod } from '../../api/types.js';
+import type { CycleState, StateData } from '../../framework/cycle_state.js';
+import type { Handle, PreFilterOutcome } from '../../framework/interfaces.js';
+import type { NodeInfo } from '../../framework/node_info.js';
+import { affinityTermMatches, type AffinityTerm, type PodInfo } from '../../framework/pod_info.js';
+import { Status } from '../../framework/status.js';
+import { InterPodAffinity as Name } from '../names.js';
+import {
+  affinityParseError,
+  hasPodAffinitySpec,
+  mergeTermsNamespaces,
+  namespaceLabels,
+  podMatchesAllTerms,
+  podNamespace,
+} from './terms.js';
+import { labelValue, TopologyCounts } from './topology.js';
+
+export const preFilterStateKey = 'PreFilter' + Name;
+
+export const ErrReasonExistingAntiAffinityRulesNotMatch = "node(s) didn't satisfy existing pods anti-affinity rules";
+export const ErrReasonAffinityRulesNotMatch = "node(s) didn't match pod affinity rules";
+export const ErrReasonAntiAffinityRulesNotMatch = "node(s) didn't match pod anti-affinity rules";
+
+/** What PreFilter computes once per pod; Filter only looks topology pairs up in it. */
+export class PreFilterState implements StateData {
+  constructor(
+    /** The incoming pod. */
+    readonly pod: Pod,
+    /** Its required affinity terms, namespaceSelector unrolled into namespaces. */
+    readonly affinityTerms: readonly AffinityTerm[],
+    /** Its required anti-affinity terms, namespaceSelector unrolled into namespaces. */
+    readonly antiAffinityTerms: readonly AffinityTerm[],
+    /** Labels of the incoming pod's namespace, for existing pods' namespaceSelectors. */
+    readonly namespaceLabels: Labels,
+    /** Pairs → existing pods whose required anti-affinity terms match the incoming pod. */
+    readonly existingAntiAffinityCounts: TopologyCounts,
+    /** Pairs → existing pods matching all the incoming pod's required affinity terms. */
+    readonly affinityCounts: TopologyCounts,
+    /** Pairs → existing pods matching the incoming pod's required anti-affinity terms. */
+    readonly antiAffinityCounts: TopologyCounts,
+  ) {}
+
+  clone(): PreFilterState {
+    return new PreFilterState(
+      this.pod,
+      this.affinityTerms,
+      this.antiAffinityTerms,
+      this.namespaceLabels,
+      this.existingAntiAffinityCounts.clone(),
+      this.affinityCounts.clone(),
+      this.antiAffinityCounts.clone(),
+    );
+  }
+
+  /** Counts `other` (placed on `node`) in (multiplier 1) or out (-1), for preemption and nominated pods. */
+  updateWithPod(other: PodInfo, node: Node, multiplier: number): void {
+    const labels = node.metadata.labels;
+    addMatchingAnyTerm(this.existingAntiAffinityCounts, other.requiredAntiAffinityTerms, this.pod, this.namespaceLabels, labels, multiplier);
+    addMatchingAllTerms(this.affinityCounts, this.affinityTerms, other.pod, labels, multiplier);
+    addMatchingAnyTerm(this.antiAffinityCounts, this.antiAffinityTerms, other.pod, undefined, labels, multiplier);
+  }
+}
+
+/** When `pod` matches all terms, counts it once per term in the pair the node gives the term's key. */
+function addMatchingAllTerms(
+  counts: TopologyCounts,
+  terms: readonly AffinityTerm[],
+  pod: Pod,
+  nodeLabels: Labels,
+  delta: number,
+): void {
+  // The incoming pod's terms have their namespaceSelector unrolled: no namespace labels needed.
+  if (!podMatchesAllTerms(terms, pod, undefined)) return;
+  for (let i = 0; i < terms.length; i++) {
+    const key = terms[i]!.topologyKey;
+    const value = labelValue(nodeLabels, key);
+    if (value !== undefined) counts.add(key, value, delta);
+  }
+}
+
+/** Counts `pod` once for every term it matches, in the pair the node gives that term's key. */
+function addMatchingAnyTerm(
+  counts: TopologyCounts,
+  terms: readonly AffinityTerm[],
+  pod: Pod,
+  nsLabels: Labels,
+  nodeLabels: Labels,
+  delta: number,
+): void {
+  for (let i = 0; i < terms.length; i++) {
+    const t = terms[i]!;
+    if (!affinityTermMatches(t, pod, nsLabels)) continue;
+    const value = labelValue(nodeLabels, t.topologyKey);
+    if (value !== undefined) counts.add(t.topologyKey, value, delta);
+  }
+}
+
+export function preFilter(handle: Handle, state: CycleState, podInfo: PodInfo, allNodes: readonly NodeInfo[]): PreFilterOutcome {
+  const pod = podInfo.pod;
+  if (podInfo.parseError !== null && hasPodAffinitySpec(pod)) {
+    const err = affinityParseError(pod);
+    if (err !== null) return { status: Status.unresolvable(`parsing pod: ${err}`) };
+  }
+  const objects = handle.objects();
+  const affinityTerms = mergeTermsNamespaces(podInfo.requiredAffinityTerms, objects);
+  const antiAffinityTerms = mergeTermsNamespaces(podInfo.requiredAntiAffinityTerms, objects);
+  const nsLabels = namespaceLabels(objects, podNamespace(pod));
+
+  const existingAntiAffinityCounts = new TopologyCounts();
+  const withAntiAffinity = handle.snapshotSharedLister().nodeInfos().havePodsWithRequiredAntiAffinityList();
+  for (let i = 0; i < withAntiAffinity.length; i++) {
+    const ni = withAntiAffinity[i]!;
+    if (ni.node === null) continue;
+    const labels = ni.node.metadata.labels;
+    const pods = ni.podsWithRequiredAntiAffinity;
+    for (let j = 0; j < pods.length; j++) {
+      addMatchingAnyTerm(existingAntiAffinityCounts, pods[j]!.requiredAntiAffinityTerms, pod, nsLabels, labels, 1);
+    }
+  }
+
+  const affinityCounts = new TopologyCounts();
+  const antiAffinityCounts = new TopologyCounts();
+  if (affinityTerms.length > 0 || antiAffinityTerms.length > 0) {
+    for (let i = 0; i < allNodes.length; i++) {
+      const ni = allNodes[i]!;
+      if (ni.node === null) continue;
+      const labels = ni.node.metadata.labels;
+      const pods = ni.pods;
+      for (let j = 0; j < pods.length; j++) {
+        const existing = pods[j]!.pod;
+        addMatchingAllTerms(affinityCounts, affinityTerms, existing, labels, 1);
+        addMatchingAnyTerm(antiAffinityCounts, antiAffinityTerms, existing, undefined, labels, 1);
+      }
+    }
+  }
+
+  if (existingAntiAffinityCounts.size === 0 && affinityTerms.length === 0 && antiAffinityTerms.length === 0) {
+    return { status: Status.skip() };
+  }
+  state.write(
+    preFilterStateKey,
+    new PreFilterState(pod, affinityTerms, antiAffinityTerms, nsLabels, existingAntiAffinityCounts, affinityCounts, antiAffinityCounts),
+  );
+  return { status: null };
+}
+
+function readPreFilterState(state: CycleState): PreFilterState | Status {
+  const s = state.read<PreFilterState>(preFilterStateKey);
+  if (s === undefined) return Status.error(`error reading "${preFilterStateKey}" from cycleState: not found`);
+  return s;
+}
+
+/** AddPod (multiplier 1) and RemovePod (-1) of the PreFilter extensions. */
+export function updateWithPod(state: CycleState, other: PodInfo, nodeInfo: NodeInfo, multiplier: number): Status | null {
+  const s = readPreFilterState(state);
+  if (s instanceof Status) return s;
+  if (nodeInfo.node === null) return null;
+  s.updateWithPod(other, nodeInfo.node, multiplier);
+  return null;
+}
+
+/** No existing pod whose required anti-affinity matches the incoming pod shares a domain with the node. */
+function satisfyExistingPodsAntiAffinity(s: PreFilterState, labels: Labels): boolean {
+  return s.existingAntiAffinityCounts.size === 0 || !s.existingAntiAffinityCounts.anyPositive(labels);
+}
+
+/** No pod matching an anti-affinity term of the incoming pod is in the node's domain for that term. */
+function satisfyPodAntiAffinity(s: PreFilterState, labels: Labels): boolean {
+  if (s.antiAffinityCounts.size === 0) return true;
+  const terms = s.antiAffinityTerms;
+  for (let i = 0; i < terms.length; i++) {
+    const key = terms[i]!.topologyKey;
+    const value = labelValue(labels, key);
+    if (value !== undefined && s.antiAffinityCounts.get(key, value) > 0) return false;
+  }
+  return true;
+}
+
+/**
+ * The node has every topology key of the incoming pod's affinity terms and, in each of those
+ * domains, a pod matching all terms; or no such pod exists anywhere and the pod matches its own
+ * terms (the first pod of a group that wants to be together).
+ */
+function satisfyPodAffinity(s: PreFilterState, labels: Labels): boolean {
+  let podsExist = true;
+  const terms = s.affinityTerms;
+  for (let i = 0; i < terms.length; i++) {
+    const key = terms[i]!.topologyKey;
+    const value = labelValue(labels, key);
+    if (value === undefined) return false;
+    if (s.affinityCounts.get(key, value) <= 0) podsExist = false;
+  }
+  if (podsExist) return true;
+  return s.affinityCounts.size === 0 && podMatchesAllTerms(terms, s.pod, undefined);
+}
+
+export function filter(state: CycleState, nodeInfo: NodeInfo): Status | null {
+  const s = readPreFilterState(state);
+  if (s instanceof Status) return s;
+  const node = nodeInfo.node;
+  if (node === null) return Status.error('node not found');
+  const labels = node.metadata.labels;
+  if (!satisfyPodAffinity(s, labels)) return Status.unresolvable(ErrReasonAffinityRulesNotMatch);
+  if (!satisfyPodAntiAffinity(s, labels)) return Status.unschedulable(ErrReasonAntiAffinityRulesNotMatch);
+  if (!satisfyExistingPodsAntiAffinity(s, labels)) return Status.unschedulable(ErrReasonExistingAntiAffinityRulesNotMatch);
+  return null;
+}

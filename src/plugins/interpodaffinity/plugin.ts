@@ -1,0 +1,172 @@
+// The InterPodAffinity plugin: extension points, events and queueing hints
+// (pkg/scheduler/framework/plugins/interpodaffinity/plugin.go).
+import type { Node, Pod } from '../../api/types.js';
+import type { CycleState } from '../../framework/cycle_state.js';
+import { ActionType, QueueingHint, type ClusterEventWithHint } from '../../framework/events.js';
+import type {
+  EnqueueExtensions,
+  FilterPlugin,
+  Handle,
+  NodeScore,
+  PreFilterExtensions,
+  PreFilterOutcome,
+  PreFilterPlugin,
+  PreScorePlugin,
+  ScoreExtensions,
+  ScorePlugin,
+} from '../../framework/interfaces.js';
+import type { NodeInfo } from '../../framework/node_info.js';
+import { PodInfo } from '../../framework/pod_info.js';
+import type { Status } from '../../framework/status.js';
+import { InterPodAffinity as Name } from '../names.js';
+import type { InterPodAffinityArgs } from './args.js';
+import { filter, preFilter, updateWithPod } from './filtering.js';
+import { normalizeScore, preScore, score } from './scoring.js';
+import { namespaceLabels, podMatchesAllTerms, podMatchesAnyTerm, podNamespace } from './terms.js';
+import { labelValue } from './topology.js';
+
+export { Name };
+
+export class InterPodAffinity
+  implements PreFilterPlugin, PreFilterExtensions, FilterPlugin, PreScorePlugin, ScorePlugin, ScoreExtensions, EnqueueExtensions
+{
+  readonly name = Name;
+  /** Parsed terms of pods seen by the queueing hints, which get raw objects. */
+  private readonly hintPodInfos = new WeakMap<Pod, PodInfo>();
+
+  constructor(
+    readonly args: InterPodAffinityArgs,
+    private readonly handle: Handle,
+  ) {}
+
+  preFilter(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[]): PreFilterOutcome {
+    return preFilter(this.handle, state, pod, nodes);
+  }
+
+  preFilterExtensions(): PreFilterExtensions {
+    return this;
+  }
+
+  addPod(state: CycleState, _podToSchedule: PodInfo, podToAdd: PodInfo, nodeInfo: NodeInfo): Status | null {
+    return updateWithPod(state, podToAdd, nodeInfo, 1);
+  }
+
+  removePod(state: CycleState, _podToSchedule: PodInfo, podToRemove: PodInfo, nodeInfo: NodeInfo): Status | null {
+    return updateWithPod(state, podToRemove, nodeInfo, -1);
+  }
+
+  filter(state: CycleState, _pod: PodInfo, nodeInfo: NodeInfo): Status | null {
+    return filter(state, nodeInfo);
+  }
+
+  preScore(state: CycleState, pod: PodInfo, _nodes: readonly NodeInfo[]): Status | null {
+    return preScore(this.handle, this.args, state, pod);
+  }
+
+  score(state: CycleState, _pod: PodInfo, nodeInfo: NodeInfo): number | Status {
+    return score(state, nodeInfo);
+  }
+
+  scoreExtensions(): ScoreExtensions {
+    return this;
+  }
+
+  normalizeScore(state: CycleState, _pod: PodInfo, scores: NodeScore[]): Status | null {
+    return normalizeScore(state, scores);
+  }
+
+  /**
+   * Assigned pods coming, going or relabelled can satisfy affinity or lift anti-affinity; nodes
+   * added or relabelled can bring a topology domain. With queueing hints on (the default) upstream
+   * leaves out UpdateNodeTaint, which only made up for the pre-check that hints replace.
+   */
+  eventsToRegister(): ClusterEventWithHint[] {
+    return [
+      {
+        event: { resource: 'Pod', actionType: ActionType.Add | ActionType.UpdatePodLabel | ActionType.Delete },
+        queueingHintFn: (pod, oldObj, newObj) => this.isSchedulableAfterPodChange(pod, oldObj, newObj),
+      },
+      {
+        event: { resource: 'Node', actionType: ActionType.Add | ActionType.UpdateNodeLabel },
+        queueingHintFn: (pod, oldObj, newObj) => this.isSchedulableAfterNodeChange(pod, oldObj, newObj),
+      },
+    ];
+  }
+
+  isSchedulableAfterPodChange(pod: Pod, oldObj: unknown, newObj: unknown): QueueingHint {
+    // A pod neither bound nor nominated to a node takes no part in inter-pod affinity.
+    const original = placedOrNull(oldObj as Pod | null | undefined);
+    const modified = placedOrNull(newObj as Pod | null | undefined);
+    if (original === null && modified === null) return QueueingHint.QueueSkip;
+
+    const target = this.podInfoFor(pod);
+    const terms = target.requiredAffinityTerms;
+    const antiTerms = target.requiredAntiAffinityTerms;
+    const objects = this.handle.objects();
+
+    if (original !== null && modified !== null) {
+      // A label update: it helps when the pod starts matching all affinity terms or stops
+      // matching every anti-affinity term.
+      const nsLabels = namespaceLabels(objects, podNamespace(modified));
+      if (!podMatchesAllTerms(terms, original, nsLabels) && podMatchesAllTerms(terms, modified, nsLabels)) return QueueingHint.Queue;
+      if (podMatchesAnyTerm(antiTerms, original, nsLabels) && !podMatchesAnyTerm(antiTerms, modified, nsLabels)) return QueueingHint.Queue;
+      return QueueingHint.QueueSkip;
+    }
+
+    if (modified !== null) {
+      const nsLabels = namespaceLabels(objects, podNamespace(modified));
+      return podMatchesAllTerms(terms, modified, nsLabels) ? QueueingHint.Queue : QueueingHint.QueueSkip;
+    }
+
+    // A pod was deleted: it helps when the target repelled it, or when it repelled the target.
+    const deleted = original!;
+    if (podMatchesAnyTerm(antiTerms, deleted, namespaceLabels(objects, podNamespace(deleted)))) return QueueingHint.Queue;
+    const deletedAntiTerms = this.podInfoFor(deleted).requiredAntiAffinityTerms;
+    if (podMatchesAnyTerm(deletedAntiTerms, pod, namespaceLabels(objects, podNamespace(pod)))) return QueueingHint.Queue;
+    return QueueingHint.QueueSkip;
+  }
+
+  isSchedulableAfterNodeChange(pod: Pod, oldObj: unknown, newObj: unknown): QueueingHint {
+    const original = (oldObj as Node | null | undefined) ?? null;
+    const modified = (newObj as Node | null | undefined) ?? null;
+    if (modified === null) return QueueingHint.Queue;
+    const target = this.podInfoFor(pod);
+    const newLabels = modified.metadata.labels;
+    const oldLabels = original?.metadata.labels;
+
+    // Affinity: a domain appears (node added with the key, key added) or the node changes domain.
+    for (const term of target.requiredAffinityTerms) {
+      const after = labelValue(newLabels, term.topologyKey);
+      if (after === undefined) continue;
+      if (original === null) return QueueingHint.Queue;
+      const before = labelValue(oldLabels, term.topologyKey);
+      if (before === undefined || before !== after) return QueueingHint.Queue;
+    }
+
+    // Anti-affinity: any new node may do (a node without the key accepts the pod); an existing
+    // node helps when it leaves a domain.
+    for (const term of target.requiredAntiAffinityTerms) {
+      if (original === null) return QueueingHint.Queue;
+      const before = labelValue(oldLabels, term.topologyKey);
+      if (before === undefined) continue;
+      const after = labelValue(newLabels, term.topologyKey);
+      if (after === undefined || after !== before) return QueueingHint.Queue;
+    }
+    return QueueingHint.QueueSkip;
+  }
+
+  private podInfoFor(pod: Pod): PodInfo {
+    let pi = this.hintPodInfos.get(pod);
+    if (pi === undefined) {
+      pi = new PodInfo(pod);
+      this.hintPodInfos.set(pod, pi);
+    }
+    return pi;
+  }
+}
+
+function placedOrNull(pod: Pod | null | undefined): Pod | null {
+  if (pod === null || pod === undefined) return null;
+  if (pod.spec.nodeName || pod.status?.nominatedNodeName) return pod;
+  return null;
+}

@@ -1,0 +1,32 @@
+// NodeName filters nodes other than the one the pod names
+// (pkg/scheduler/framework/plugins/nodename/node_name.go).
+import type { CycleState } from '../../framework/cycle_state.js';
+import { ActionType, type ClusterEventWithHint } from '../../framework/events.js';
+import type { EnqueueExtensions, FilterPlugin } from '../../framework/interfaces.js';
+import type { NodeInfo } from '../../framework/node_info.js';
+import type { PodInfo } from '../../framework/pod_info.js';
+import { Status } from '../../framework/status.js';
+import { NodeName as Name } from '../names.js';
+
+export { Name };
+
+export const ErrReason = "node(s) didn't match the requested node name";
+
+/** True when the pod names no node, or names this one. */
+export function fits(pod: PodInfo, nodeInfo: NodeInfo): boolean {
+  const wanted = pod.pod.spec.nodeName;
+  return !wanted || wanted === nodeInfo.name;
+}
+
+export class NodeNamePlugin implements FilterPlugin, EnqueueExtensions {
+  readonly name = Name;
+
+  filter(_state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): Status | null {
+    return fits(pod, nodeInfo) ? null : Status.unresolvable(ErrReason);
+  }
+
+  eventsToRegister(): ClusterEventWithHint[] {
+    // Only a new node can carry the requested name; no hint needed (always worth a retry).
+    return [{ event: { resource: 'Node', actionType: ActionType.Add } }];
+  }
+}

@@ -1,0 +1,81 @@
+// NodePorts filters nodes where a host port the pod wants is already in use
+// (pkg/scheduler/framework/plugins/nodeports/node_ports.go).
+import type { ContainerPort, Pod } from '../../api/types.js';
+import type { CycleState, StateData } from '../../framework/cycle_state.js';
+import { ActionType, QueueingHint, type ClusterEventWithHint } from '../../framework/events.js';
+import type { EnqueueExtensions, FilterPlugin, PreFilterOutcome, PreFilterPlugin } from '../../framework/interfaces.js';
+import { getHostPorts, HostPortInfo, type NodeInfo } from '../../framework/node_info.js';
+import type { PodInfo } from '../../framework/pod_info.js';
+import { Status } from '../../framework/status.js';
+import { NodePorts as Name } from '../names.js';
+
+export { Name };
+
+const preFilterStateKey = 'PreFilter' + Name;
+
+export const ErrReason = "node(s) didn't have free ports for the requested pod ports";
+
+/** The host ports the pod wants; not affected by other pods, so clone shares it. */
+class PreFilterState implements StateData {
+  constructor(readonly wantPorts: readonly ContainerPort[]) {}
+
+  clone(): StateData {
+    return this;
+  }
+}
+
+/** True when none of `wantPorts` conflicts with the ports in use. */
+export function fitsPorts(wantPorts: readonly ContainerPort[], portsInUse: HostPortInfo): boolean {
+  for (let i = 0; i < wantPorts.length; i++) {
+    const p = wantPorts[i]!;
+    if (portsInUse.checkConflict(p.hostIP, p.protocol, p.hostPort!)) return false;
+  }
+  return true;
+}
+
+/** True when the pod's host ports are all free on the node. */
+export function fits(pod: Pod, nodeInfo: NodeInfo): boolean {
+  return fitsPorts(getHostPorts(pod), nodeInfo.usedPorts);
+}
+
+export class NodePortsPlugin implements PreFilterPlugin, FilterPlugin, EnqueueExtensions {
+  readonly name = Name;
+
+  preFilter(state: CycleState, pod: PodInfo): PreFilterOutcome | null {
+    const ports = getHostPorts(pod.pod);
+    if (ports.length === 0) return { status: Status.skip() };
+    state.write(preFilterStateKey, new PreFilterState(ports));
+    return null;
+  }
+
+  preFilterExtensions(): null {
+    return null;
+  }
+
+  filter(state: CycleState, _pod: PodInfo, nodeInfo: NodeInfo): Status | null {
+    const s = state.read<PreFilterState>(preFilterStateKey);
+    if (s === undefined) return Status.error(`reading "${preFilterStateKey}" from cycleState: not found`);
+    return fitsPorts(s.wantPorts, nodeInfo.usedPorts) ? null : Status.unschedulable(ErrReason);
+  }
+
+  eventsToRegister(): ClusterEventWithHint[] {
+    return [
+      // Container ports are immutable, so only a deleted pod can free a port.
+      { event: { resource: 'Pod', actionType: ActionType.Delete }, queueingHintFn: isSchedulableAfterPodDeleted },
+      // A new node always deserves a retry; no hint needed.
+      { event: { resource: 'Node', actionType: ActionType.Add } },
+    ];
+  }
+}
+
+/** Queues when the deleted pod was bound (or nominated) and held a host port the pod wants. */
+export function isSchedulableAfterPodDeleted(pod: Pod, oldObj: unknown): QueueingHint {
+  if (typeof oldObj !== 'object' || oldObj === null) return QueueingHint.Queue;
+  const deleted = oldObj as Pod;
+  if (!deleted.spec?.nodeName && !deleted.status?.nominatedNodeName) return QueueingHint.QueueSkip;
+  const ports = getHostPorts(deleted);
+  if (ports.length === 0) return QueueingHint.QueueSkip;
+  const inUse = new HostPortInfo();
+  for (const p of ports) inUse.add(p.hostIP, p.protocol, p.hostPort!);
+  return fitsPorts(getHostPorts(pod), inUse) ? QueueingHint.QueueSkip : QueueingHint.Queue;
+}

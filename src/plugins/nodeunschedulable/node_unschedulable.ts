@@ -1,0 +1,69 @@
+// NodeUnschedulable filters out cordoned nodes
+// (pkg/scheduler/framework/plugins/nodeunschedulable/node_unschedulable.go).
+import type { Node, Pod, Taint } from '../../api/types.js';
+import { taintToleratedBy } from '../../api/taints.js';
+import type { CycleState } from '../../framework/cycle_state.js';
+import { ActionType, QueueingHint, type ClusterEventWithHint } from '../../framework/events.js';
+import type { EnqueueExtensions, FilterPlugin } from '../../framework/interfaces.js';
+import type { NodeInfo } from '../../framework/node_info.js';
+import type { PodInfo } from '../../framework/pod_info.js';
+import { Status } from '../../framework/status.js';
+import { NodeUnschedulable as Name } from '../names.js';
+
+export { Name };
+
+/** Reason when the node object is missing from the NodeInfo. */
+export const ErrReasonUnknownCondition = 'node(s) had unknown conditions';
+/** Reason when the node is cordoned and the pod does not tolerate it. */
+export const ErrReasonUnschedulable = 'node(s) were unschedulable';
+
+/** The taint a cordoned node implies; tolerating it also tolerates spec.unschedulable. */
+const unschedulableTaint: Taint = { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' };
+
+export function toleratesUnschedulable(pod: Pod): boolean {
+  return taintToleratedBy(unschedulableTaint, pod.spec.tolerations);
+}
+
+export class NodeUnschedulablePlugin implements FilterPlugin, EnqueueExtensions {
+  readonly name = Name;
+
+  filter(_state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): Status | null {
+    const node = nodeInfo.node;
+    if (node === null) return Status.unresolvable(ErrReasonUnknownCondition);
+    if (!node.spec?.unschedulable) return null;
+    return toleratesUnschedulable(pod.pod) ? null : Status.unresolvable(ErrReasonUnschedulable);
+  }
+
+  eventsToRegister(): ClusterEventWithHint[] {
+    return [
+      // A change of spec.unschedulable is reported as a taint update.
+      { event: { resource: 'Node', actionType: ActionType.Add | ActionType.UpdateNodeTaint }, queueingHintFn: isSchedulableAfterNodeChange },
+      { event: { resource: 'Pod', actionType: ActionType.UpdatePodToleration }, queueingHintFn: isSchedulableAfterPodTolerationChange },
+    ];
+  }
+}
+
+/** Queues when a node is added schedulable or is uncordoned. */
+export function isSchedulableAfterNodeChange(_pod: Pod, oldObj: unknown, newObj: unknown): QueueingHint {
+  if (!isObject(newObj) || (oldObj !== null && oldObj !== undefined && !isObject(oldObj))) return QueueingHint.Queue;
+  const modified = newObj as Node;
+  const original = (oldObj ?? null) as Node | null;
+  if (modified.spec?.unschedulable) return QueueingHint.QueueSkip;
+  if (original === null || original.spec?.unschedulable) return QueueingHint.Queue;
+  return QueueingHint.QueueSkip;
+}
+
+/**
+ * Queues when the rejected pod itself gains a toleration of the unschedulable taint. Tolerations
+ * can only be added, so the old pod need not be checked.
+ */
+export function isSchedulableAfterPodTolerationChange(pod: Pod, _oldObj: unknown, newObj: unknown): QueueingHint {
+  if (!isObject(newObj)) return QueueingHint.Queue;
+  const modified = newObj as Pod;
+  if (modified.metadata.uid !== pod.metadata.uid) return QueueingHint.QueueSkip;
+  return toleratesUnschedulable(modified) ? QueueingHint.Queue : QueueingHint.QueueSkip;
+}
+
+function isObject(x: unknown): boolean {
+  return typeof x === 'object' && x !== null;
+}

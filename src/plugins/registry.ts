@@ -1,0 +1,50 @@
+// The in-tree plugin registry (framework/plugins/registry.go).
+import { Registry } from '../framework/registry.js';
+import * as names from './names.js';
+import { defaultBinderDefinition } from './defaultbinder/index.js';
+import { defaultPreemptionDefinition } from './defaultpreemption/index.js';
+import { imageLocalityDefinition } from './imagelocality/index.js';
+import { interPodAffinityDefinition } from './interpodaffinity/index.js';
+import { nodeAffinityDefinition } from './nodeaffinity/index.js';
+import { nodeNameDefinition } from './nodename/index.js';
+import { nodePortsDefinition } from './nodeports/index.js';
+import { balancedAllocationDefinition, nodeResourcesFitDefinition } from './noderesources/index.js';
+import { nodeUnschedulableDefinition } from './nodeunschedulable/index.js';
+import { podTopologySpreadDefinition } from './podtopologyspread/index.js';
+import { prioritySortDefinition } from './queuesort/index.js';
+import { schedulingGatesDefinition } from './schedulinggates/index.js';
+import { taintTolerationDefinition } from './tainttoleration/index.js';
+
+/** A fresh registry of every in-tree plugin we have built. */
+export function inTreeRegistry(): Registry {
+  return new Registry([
+    prioritySortDefinition,
+    schedulingGatesDefinition,
+    nodeUnschedulableDefinition,
+    nodeNameDefinition,
+    taintTolerationDefinition,
+    nodeAffinityDefinition,
+    nodePortsDefinition,
+    nodeResourcesFitDefinition,
+    balancedAllocationDefinition,
+    imageLocalityDefinition,
+    podTopologySpreadDefinition,
+    interPodAffinityDefinition,
+    defaultBinderDefinition,
+    defaultPreemptionDefinition,
+  ]);
+}
+
+/**
+ * Upstream in-tree plugins the default profile names that we have not built yet: a profile that
+ * enables them starts with a warning and runs without them. They only act on pods with volumes
+ * or resource claims.
+ */
+export const notYetAvailablePlugins: ReadonlySet<string> = new Set([
+  names.DefaultPreemption,
+  names.VolumeRestrictions,
+  names.NodeVolumeLimits,
+  names.VolumeBinding,
+  names.VolumeZone,
+  names.DynamicResources,
+]);

@@ -1,0 +1,110 @@
+// TaintToleration filters nodes with untolerated NoSchedule/NoExecute taints and prefers nodes
+// with fewer untolerated PreferNoSchedule taints
+// (pkg/scheduler/framework/plugins/tainttoleration/taint_toleration.go).
+import type { Node, Pod, Taint, Toleration } from '../../api/types.js';
+import { findUntoleratedTaint, taintForMessage, taintToleratedBy } from '../../api/taints.js';
+import type { CycleState, StateData } from '../../framework/cycle_state.js';
+import { ActionType, QueueingHint, type ClusterEventWithHint } from '../../framework/events.js';
+import { defaultNormalizeScore, MaxNodeScore } from '../../framework/helpers/normalize.js';
+import type {
+  EnqueueExtensions,
+  FilterPlugin,
+  NodeScore,
+  PreScorePlugin,
+  ScoreExtensions,
+  ScorePlugin,
+} from '../../framework/interfaces.js';
+import type { NodeInfo } from '../../framework/node_info.js';
+import type { PodInfo } from '../../framework/pod_info.js';
+import { Status } from '../../framework/status.js';
+import { TaintToleration as Name } from '../names.js';
+
+export { Name };
+
+const preScoreStateKey = 'PreScore' + Name;
+
+/** Only NoSchedule and NoExecute taints keep a pod off a node (helper.DoNotScheduleTaintsFilterFunc). */
+export function doNotScheduleTaint(t: Taint): boolean {
+  return t.effect === 'NoSchedule' || t.effect === 'NoExecute';
+}
+
+/** The pod's tolerations that can tolerate PreferNoSchedule taints (those with that or no effect). */
+class PreScoreState implements StateData {
+  constructor(readonly tolerationsPreferNoSchedule: readonly Toleration[]) {}
+
+  clone(): StateData {
+    return this;
+  }
+}
+
+export class TaintTolerationPlugin implements FilterPlugin, PreScorePlugin, ScorePlugin, ScoreExtensions, EnqueueExtensions {
+  readonly name = Name;
+
+  filter(_state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): Status | null {
+    const node = nodeInfo.node;
+    if (node === null) return Status.error('node not found');
+    const taint = findUntoleratedTaint(node.spec?.taints, pod.pod.spec.tolerations, doNotScheduleTaint);
+    if (taint === undefined) return null;
+    return Status.unresolvable(`node(s) had untolerated taint ${taintForMessage(taint)}`);
+  }
+
+  preScore(state: CycleState, pod: PodInfo): Status | null {
+    const preferNoSchedule: Toleration[] = [];
+    for (const t of pod.pod.spec.tolerations ?? []) {
+      if (!t.effect || t.effect === 'PreferNoSchedule') preferNoSchedule.push(t);
+    }
+    state.write(preScoreStateKey, new PreScoreState(preferNoSchedule));
+    return null;
+  }
+
+  score(state: CycleState, _pod: PodInfo, nodeInfo: NodeInfo): number | Status {
+    const s = state.read<PreScoreState>(preScoreStateKey);
+    if (s === undefined) return Status.error(`failed to read "${preScoreStateKey}" from cycleState: not found`);
+    const taints = nodeInfo.node?.spec?.taints;
+    if (!taints) return 0;
+    let intolerable = 0;
+    for (let i = 0; i < taints.length; i++) {
+      const t = taints[i]!;
+      if (t.effect === 'PreferNoSchedule' && !taintToleratedBy(t, s.tolerationsPreferNoSchedule)) intolerable++;
+    }
+    return intolerable;
+  }
+
+  scoreExtensions(): ScoreExtensions {
+    return this;
+  }
+
+  /** More intolerable taints means a lower score. */
+  normalizeScore(_state: CycleState, _pod: PodInfo, scores: NodeScore[]): Status | null {
+    defaultNormalizeScore(MaxNodeScore, true, scores);
+    return null;
+  }
+
+  eventsToRegister(): ClusterEventWithHint[] {
+    return [
+      { event: { resource: 'Node', actionType: ActionType.Add | ActionType.UpdateNodeTaint }, queueingHintFn: isSchedulableAfterNodeChange },
+      { event: { resource: 'Pod', actionType: ActionType.UpdatePodToleration }, queueingHintFn: isSchedulableAfterPodTolerationChange },
+    ];
+  }
+}
+
+/** Queues when the node goes from having an untolerated taint (or not existing) to having none. */
+export function isSchedulableAfterNodeChange(pod: Pod, oldObj: unknown, newObj: unknown): QueueingHint {
+  if (!isObject(newObj) || (oldObj !== null && oldObj !== undefined && !isObject(oldObj))) return QueueingHint.Queue;
+  const tolerations = pod.spec.tolerations;
+  const original = (oldObj ?? null) as Node | null;
+  const wasUntolerated =
+    original === null || findUntoleratedTaint(original.spec?.taints, tolerations, doNotScheduleTaint) !== undefined;
+  const isUntolerated = findUntoleratedTaint((newObj as Node).spec?.taints, tolerations, doNotScheduleTaint) !== undefined;
+  return wasUntolerated && !isUntolerated ? QueueingHint.Queue : QueueingHint.QueueSkip;
+}
+
+/** Queues when the rejected pod itself gains tolerations; other pods' updates are irrelevant. */
+export function isSchedulableAfterPodTolerationChange(pod: Pod, _oldObj: unknown, newObj: unknown): QueueingHint {
+  if (!isObject(newObj)) return QueueingHint.Queue;
+  return (newObj as Pod).metadata.uid === pod.metadata.uid ? QueueingHint.Queue : QueueingHint.QueueSkip;
+}
+
+function isObject(x: unknown): boolean {
+  return typeof x === 'object' && x !== null;
+}
