@@ -15,9 +15,7 @@ import { comparePod, knownScoreChanges } from './fidelity_compare.js';
 const dir = join(dirname(fileURLToPath(import.meta.url)), 'fixtures/scenarios/public');
 
 /** Families whose plugins are not built yet, with the issue that brings them. */
-const skippedFamilies: Record<string, string> = {
-  preemption: 'DefaultPreemption (issue 5)',
-};
+const skippedFamilies: Record<string, string> = {};
 
 const scenarios = readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort();
 

@@ -41,6 +41,10 @@ export class QuantityError extends Error {
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 const INT64_MAX = (1n << 63n) - 1n;
 const INT64_MIN = -(1n << 63n);
+const MAX_SAFE_BIG = BigInt(Number.MAX_SAFE_INTEGER);
+/** BinarySI values are capped at 2^63-1, here in nano-units. */
+const BINARY_CAP_NANOS = INT64_MAX * 1_000_000_000n;
+const BINARY_FACTOR = [1, 2 ** 10, 2 ** 20, 2 ** 30, 2 ** 40, 2 ** 50, 2 ** 60];
 const POW10 = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15];
 /** Scale exponents beyond this are not expanded into BigInt digits (upstream would try and stall). */
 const MAX_MATERIALIZED_EXPONENT = 100_000;
@@ -172,6 +176,12 @@ function interpret(str: string, start: number): void {
   }
   if (c === 101 || c === 69) {
     // strconv.ParseInt(s[1:], 10, 64), then narrowed to int32 as upstream does.
+    const short = shortExponent(str, start + 1);
+    if (short !== undefined) {
+      sExp = short;
+      sFormat = 'DecimalExponent';
+      return;
+    }
     const digits = str.slice(start + 1);
     if (!/^[+-]?[0-9]+$/.test(digits)) throw QuantityError.of(str, 'Suffix');
     const n = BigInt(digits);
@@ -183,11 +193,32 @@ function interpret(str: string, start: number): void {
   throw QuantityError.of(str, 'Suffix');
 }
 
+/** A signed exponent of 1 to 9 digits (always within int32), or undefined for anything else. */
+function shortExponent(str: string, start: number): number | undefined {
+  const end = str.length;
+  let i = start;
+  const c = str.charCodeAt(i);
+  const neg = c === Ch.Minus;
+  if (neg || c === Ch.Plus) i++;
+  if (i >= end || end - i > 9) return undefined;
+  let v = 0;
+  for (; i < end; i++) {
+    const d = str.charCodeAt(i);
+    if (!isDigit(d)) return undefined;
+    v = v * 10 + (d - Ch.Zero);
+  }
+  return neg ? -v : v;
+}
+
 // ---- The parsed amount: value = mantissa × 10^exponent, in upstream's int64 or decimal form.
 
 let rInt64Form = true;
-/** The mantissa when it is a safe integer (rBig === null). */
-let rNum = 0;
+/**
+ * The mantissa when it is a safe integer (rBig === null). An object field initialised with a
+ * fraction keeps a double representation, so storing 2^30 does not allocate (a module-level
+ * `let` would box every non-small integer).
+ */
+const scratch = { num: 0.5 };
 let rBig: bigint | null = null;
 let rExp = 0;
 let rFormat: QuantityFormat = 'DecimalSI';
@@ -229,8 +260,8 @@ function decodeInt64Form(str: string, digitCount: number, scale: number): void {
   if (digitCount <= 15) {
     let v = digitsAsNumber(str, sNumStart, sNumEnd, 0);
     v = digitsAsNumber(str, sDenStart, sDenEnd, v);
-    if (sBase === 2) v *= 2 ** sExp; // the precision rule keeps this below 2^47
-    rNum = sNeg && v !== 0 ? -v : v;
+    if (sBase === 2) v *= BINARY_FACTOR[sExp / 10]!; // the precision rule keeps this below 2^47
+    scratch.num = sNeg && v !== 0 ? -v : v;
     rBig = null;
     return;
   }
@@ -241,8 +272,8 @@ function decodeInt64Form(str: string, digitCount: number, scale: number): void {
 }
 
 function setBig(v: bigint): void {
-  if (v >= -BigInt(MAX_SAFE) && v <= BigInt(MAX_SAFE)) {
-    rNum = Number(v);
+  if (v >= -MAX_SAFE_BIG && v <= MAX_SAFE_BIG) {
+    scratch.num = Number(v);
     rBig = null;
   } else {
     rBig = v;
@@ -253,10 +284,23 @@ function setBig(v: bigint): void {
 function decodeDecimalForm(str: string, denLen: number): void {
   if (!sHasDigits) throw QuantityError.of(str, 'Numeric');
   rInt64Form = false;
+  if (sBase === 2 && denLen <= 9 && sNumEnd - sNumStart + denLen <= 15) {
+    // Fractional binary ("1.5Gi"): d × 2^exp is a safe integer, so the value is exactly
+    // ±(d × 2^exp) × 10^-denLen, far below the 2^63-1 cap.
+    let d = digitsAsNumber(str, sNumStart, sNumEnd, 0);
+    d = digitsAsNumber(str, sDenStart, sDenEnd, d) * BINARY_FACTOR[sExp / 10]!;
+    if (d <= MAX_SAFE) {
+      if (d !== 0 && d * POW10[9 - denLen]! < 1e9) rFormat = 'DecimalSI';
+      scratch.num = sNeg && d !== 0 ? -d : d;
+      rBig = null;
+      rExp = d === 0 ? 0 : -denLen;
+      return;
+    }
+  }
   const digits = str.slice(sNumStart, sNumEnd) + str.slice(sDenStart, sDenEnd);
   const d = digits.length === 0 ? 0n : BigInt(digits);
   if (d === 0n) {
-    rNum = 0;
+    scratch.num = 0;
     rBig = null;
     rExp = 0;
     return;
@@ -288,8 +332,7 @@ function decodeDecimalForm(str: string, denLen: number): void {
       pow = 0;
     }
     const nano = coef * pow10n(pow);
-    const cap = INT64_MAX * 1_000_000_000n;
-    if (nano > cap) {
+    if (nano > BINARY_CAP_NANOS) {
       coef = INT64_MAX;
       pow = 9;
     } else if (nano < 1_000_000_000n) {
@@ -339,7 +382,8 @@ function decimalFormScaled(coef: bigint, pow: number, t: number): bigint {
   if (coef === 0n) return 0n;
   const dif = 9 + t;
   if (dif <= 0) {
-    const unscaled = wrap64(materialize(coef, pow));
+    // unscaled.Int64(): the low 64 bits (zero once 10^pow is a multiple of 2^64).
+    const unscaled = pow >= 64 ? 0n : wrap64(coef * pow10n(pow));
     if (dif === 0) return unscaled;
     // unscaled.Int64() * int64(math.Pow10(-dif)); an out-of-range float converts to MinInt64 on amd64.
     const factor = -dif <= 18 ? pow10n(-dif) : INT64_MIN;
@@ -371,7 +415,7 @@ function materialize(coef: bigint, pow: number): bigint {
 
 /** Reads the r* fields at scale t (0 = Value, -3 = MilliValue) as a number. */
 function readScaled(t: number): number {
-  const u = rNum;
+  const u = scratch.num;
   // Safe-integer shortcuts; the decimal form only for positive values, where both of its
   // division paths round up.
   if (rBig === null && (rInt64Form || u > 0)) {
@@ -392,7 +436,7 @@ function readScaled(t: number): number {
 }
 
 function readScaledBig(t: number): bigint {
-  const m = rBig ?? BigInt(rNum);
+  const m = rBig ?? BigInt(scratch.num);
   return rInt64Form ? int64FormScaled(m, rExp, t) : decimalFormScaled(m, rExp + 9, t);
 }
 
@@ -412,7 +456,7 @@ function decodeValue(input: QuantityValue | null | undefined): void {
   if (typeof input === 'number' && Number.isSafeInteger(input)) {
     // A JSON integer parses as the same digits: the int64 form at scale 0.
     rInt64Form = true;
-    rNum = input === 0 ? 0 : input;
+    scratch.num = input === 0 ? 0 : input;
     rBig = null;
     rExp = 0;
     rFormat = 'DecimalSI';
@@ -464,7 +508,7 @@ export class Quantity {
 /** resource.ParseQuantity for a string; a number is read as its JSON text; null is zero. */
 export function parseQuantity(input: QuantityValue | null | undefined): Quantity {
   decodeValue(input);
-  return new Quantity(rFormat, rBig ?? BigInt(rNum), rExp, rInt64Form);
+  return new Quantity(rFormat, rBig ?? BigInt(scratch.num), rExp, rInt64Form);
 }
 
 /** Value() of a quantity: rounded up to an integer. Throws QuantityError on invalid input. */
@@ -486,7 +530,7 @@ export function quantityMilliValue(input: QuantityValue | null | undefined): num
 export function exactScaledValue(input: QuantityValue | null | undefined, scale: 0 | -3): number | undefined {
   decodeValue(input);
   if (rBig !== null) return undefined;
-  const u = rNum;
+  const u = scratch.num;
   if (u === 0) return 0;
   // Both forms hold an exact mantissa × 10^exponent; an exact result reads the same from either.
   const e = rExp;

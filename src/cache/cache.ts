@@ -71,8 +71,9 @@ export class Cache {
       return;
     }
     this.touch(newNode.metadata.name!);
+    // A zone change moves the node in the tree, but (as upstream) the snapshot keeps its order
+    // until a node is added or removed.
     this.nodeTree.updateNode(oldNode, newNode);
-    this.orderChanged = true;
     this.removeImageStates(ni);
     ni.setNode(newNode);
     this.addImageStates(ni, newNode);
@@ -237,45 +238,59 @@ export class Cache {
     return this.nodes.get(name);
   }
 
-  /** Brings `snapshot` up to date, copying only the nodes changed since the last call. */
+  /**
+   * Brings `snapshot` up to date, copying only the nodes changed since the last call. The node
+   * order is rebuilt from the zone tree only when a node was added or removed; the (anti-)affinity
+   * sublists when a node gained or lost such pods.
+   */
   updateSnapshot(snapshot: Snapshot): void {
-    let listsChanged = this.orderChanged;
+    let updateAll = this.orderChanged;
+    let updateSublists = false;
     for (const name of this.dirty) {
       const live = this.nodes.get(name);
       const prev = snapshot.nodeInfoMap.get(name);
-      if (!live) {
-        snapshot.nodeInfoMap.delete(name);
-        listsChanged = true;
+      // Removed nodes, and ghosts kept for their pods, are not in the snapshot.
+      if (!live?.node) {
+        if (prev) {
+          snapshot.nodeInfoMap.delete(name);
+          updateAll = true;
+        }
         continue;
       }
       const copy = live.clone();
-      if (prev && !listsChanged) {
-        if (prev.podsWithAffinity.length > 0 !== copy.podsWithAffinity.length > 0 ||
-          prev.podsWithRequiredAntiAffinity.length > 0 !== copy.podsWithRequiredAntiAffinity.length > 0 ||
-          prev.pvcRefCounts.size > 0 || copy.pvcRefCounts.size > 0) {
-          listsChanged = true;
-        }
-      }
+      copy.imageStates = frozenImageStates(live.imageStates);
       snapshot.nodeInfoMap.set(name, copy);
-      if (!prev) listsChanged = true;
-      if (prev && !listsChanged) {
-        const idx = snapshot.nodeInfoList.indexOf(prev);
-        if (idx >= 0) snapshot.nodeInfoList[idx] = copy;
-        replaceIn(snapshot.podsWithAffinityList, prev, copy);
-        replaceIn(snapshot.podsWithRequiredAntiAffinityList, prev, copy);
+      if (!prev) {
+        updateAll = true;
+        continue;
       }
+      if (prev.podsWithAffinity.length > 0 !== copy.podsWithAffinity.length > 0 ||
+        prev.podsWithRequiredAntiAffinity.length > 0 !== copy.podsWithRequiredAntiAffinity.length > 0 ||
+        prev.pvcRefCounts.size > 0 || copy.pvcRefCounts.size > 0) {
+        updateSublists = true;
+      }
+      replaceIn(snapshot.nodeInfoList, prev, copy);
+      replaceIn(snapshot.podsWithAffinityList, prev, copy);
+      replaceIn(snapshot.podsWithRequiredAntiAffinityList, prev, copy);
     }
     this.dirty.clear();
-    if (listsChanged) {
+    if (updateAll) {
       snapshot.nodeInfoList = [];
       for (const name of this.nodeTree.list()) {
         const ni = snapshot.nodeInfoMap.get(name);
         if (ni?.node) snapshot.nodeInfoList.push(ni);
       }
-      snapshot.rebuildLists();
     }
+    if (updateAll || updateSublists) snapshot.rebuildLists();
     this.orderChanged = false;
   }
+}
+
+/** The node's image states with each image's node count as of now (ImageStateSummary.Snapshot). */
+function frozenImageStates(states: ReadonlyMap<string, ImageStateSummary>): Map<string, ImageStateSummary> {
+  const out = new Map<string, ImageStateSummary>();
+  for (const [name, s] of states) out.set(name, { size: s.size, numNodes: s.numNodes });
+  return out;
 }
 
 function uidOf(pod: Pod): string {

@@ -1,5 +1,6 @@
 // Cluster events and queueing hints (framework/types.go ClusterEvent, EnqueueExtensions).
 import type { Pod } from '../api/types.js';
+import { computePodResourceRequests, type Resource } from '../api/resources.js';
 
 export type EventResource =
   | 'Pod'
@@ -72,4 +73,66 @@ export function eventMatches(registered: ClusterEvent, incoming: ClusterEvent): 
     registered.resource === incoming.resource ||
     (registered.resource === 'Pod' && (incoming.resource === 'AssignedPod' || incoming.resource === 'UnscheduledPod'));
   return sameResource && (registered.actionType & incoming.actionType) !== 0;
+}
+
+/** A wildcard event moves every pod it is delivered to (ClusterEvent.IsWildCard). */
+export function isWildCardEvent(e: ClusterEvent): boolean {
+  return e.resource === 'WildCard' && e.actionType === ActionTypeAll;
+}
+
+/** Labels of the pod update actions, as upstream's ActionType.String() names them. */
+const podUpdateActionNames: readonly [number, string][] = [
+  [ActionType.UpdatePodLabel, 'UpdatePodLabel'],
+  [ActionType.UpdatePodScaleDown, 'UpdatePodScaleDown'],
+  [ActionType.UpdatePodSchedulingGatesEliminated, 'UpdatePodSchedulingGatesEliminated'],
+  [ActionType.UpdatePodToleration, 'UpdatePodToleration'],
+];
+
+/** True when two label (or annotation) maps hold the same entries; a missing map equals an empty one. */
+export function sameStringMap(a: Readonly<Record<string, string>> | null | undefined, b: Readonly<Record<string, string>> | null | undefined): boolean {
+  const ka = a ? Object.keys(a) : [];
+  const kb = b ? Object.keys(b) : [];
+  if (ka.length !== kb.length) return false;
+  for (const k of ka) if (!b || !Object.prototype.hasOwnProperty.call(b, k) || b[k] !== a![k]) return false;
+  return true;
+}
+
+/** True when some resource request of the pod went down or was removed (extractPodScaleDown). */
+export function podRequestsScaledDown(newPod: Pod, oldPod: Pod): boolean {
+  let o: Resource;
+  let n: Resource;
+  try {
+    o = computePodResourceRequests(oldPod).resource;
+    n = computePodResourceRequests(newPod).resource;
+  } catch {
+    return false;
+  }
+  if (o.milliCPU > n.milliCPU || o.memory > n.memory || o.ephemeralStorage > n.ephemeralStorage) return true;
+  if (o.scalarResources) for (const [name, v] of o.scalarResources) if (v > n.scalar(name)) return true;
+  return false;
+}
+
+/**
+ * The scheduling-relevant changes of a pod update, as events (framework.PodSchedulingPropertiesChange):
+ * labels, a request scaled down or removed, every scheduling gate removed, a toleration added; or
+ * the general Update when none of those changed.
+ */
+export function podSchedulingPropertiesChange(newPod: Pod, oldPod: Pod): ClusterEvent[] {
+  const resource: EventResource = newPod.spec.nodeName ? 'AssignedPod' : 'UnscheduledPod';
+  const prefix = resource === 'AssignedPod' ? 'AssignedPod' : 'UnschedulablePod';
+  const changed: number[] = [];
+  if (!sameStringMap(newPod.metadata.labels, oldPod.metadata.labels)) changed.push(ActionType.UpdatePodLabel);
+  if (podRequestsScaledDown(newPod, oldPod)) changed.push(ActionType.UpdatePodScaleDown);
+  if ((newPod.spec.schedulingGates?.length ?? 0) === 0 && (oldPod.spec.schedulingGates?.length ?? 0) !== 0) {
+    changed.push(ActionType.UpdatePodSchedulingGatesEliminated);
+  }
+  if ((newPod.spec.tolerations?.length ?? 0) !== (oldPod.spec.tolerations?.length ?? 0)) changed.push(ActionType.UpdatePodToleration);
+  if (changed.length === 0) return [{ resource, actionType: ActionTypeUpdate, label: `${prefix}Update` }];
+  const out: ClusterEvent[] = [];
+  for (const action of changed) {
+    let name = '';
+    for (const [bit, n] of podUpdateActionNames) if (bit === action) name = n;
+    out.push({ resource, actionType: action, label: `${prefix}${name}` });
+  }
+  return out;
 }

@@ -32,6 +32,8 @@ export interface QueuedPodInfo {
   pendingPlugins: Set<string>;
   /** The plugin whose PreEnqueue keeps the pod out of activeQ, when gated. */
   gatingPlugin: string | null;
+  /** Order of arrival in the queue: breaks ties the QueueSort leaves open, so equal pods stay FIFO. */
+  sequence?: number;
 }
 
 export interface PreFilterResult {

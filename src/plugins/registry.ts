@@ -41,7 +41,6 @@ export function inTreeRegistry(): Registry {
  * or resource claims.
  */
 export const notYetAvailablePlugins: ReadonlySet<string> = new Set([
-  names.DefaultPreemption,
   names.VolumeRestrictions,
   names.NodeVolumeLimits,
   names.VolumeBinding,

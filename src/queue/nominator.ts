@@ -1,5 +1,6 @@
 // Nominated pods per node: pods that preemption made room for (backend/queue/nominator.go).
 import type { PodNominatorReader } from '../framework/interfaces.js';
+import type { Pod } from '../api/types.js';
 import type { PodInfo } from '../framework/pod_info.js';
 
 /** How a scheduling attempt changes the pod's nomination (framework.NominatingInfo). */
@@ -39,13 +40,16 @@ export class Nominator implements PodNominatorReader {
     if (list.length === 0) this.byNode.delete(nodeName);
   }
 
-  /** Replaces the stored pod (keeps the nomination unless the new pod carries its own). */
-  update(oldPi: PodInfo, newPi: PodInfo): void {
-    const nodeName = this.nodeOf.get(oldPi.uid);
-    const info: NominatingInfo | null = nodeName !== undefined && !newPi.pod.status?.nominatedNodeName
-      ? { mode: 'Override', nominatedNodeName: nodeName }
-      : null;
-    this.add(newPi, info);
+  /**
+   * Replaces the stored pod (UpdateNominatedPod). The nomination made in memory survives an update
+   * only when neither version carries a nominatedNodeName; otherwise the new pod's status decides.
+   */
+  update(oldPod: Pod, newPi: PodInfo): void {
+    const oldUID = oldPod.metadata.uid ?? newPi.uid;
+    const nodeName = this.nodeOf.get(oldUID);
+    const keep = nodeName !== undefined && !oldPod.status?.nominatedNodeName && !newPi.pod.status?.nominatedNodeName;
+    this.delete({ uid: oldUID });
+    this.add(newPi, keep ? { mode: 'Override', nominatedNodeName: nodeName } : null);
   }
 
   nominatedNodeOf(uid: string): string | undefined {

@@ -1,7 +1,10 @@
 // The scheduling queue: activeQ, backoffQ and unschedulable pods, with event-driven requeueing
-// through queueing hints and in-flight event tracking (backend/queue/scheduling_queue.go).
+// through queueing hints and in-flight event tracking (backend/queue/scheduling_queue.go,
+// active_queue.go, backoff_queue.go), with SchedulerQueueingHints and SchedulerPopFromBackoffQ on.
 import type { Pod } from '../api/types.js';
-import { type ClusterEvent, type ClusterEventWithHint, eventMatches, QueueingHint } from '../framework/events.js';
+import {
+  ActionTypeAll, type ClusterEvent, type ClusterEventWithHint, eventMatches, isWildCardEvent, podSchedulingPropertiesChange, QueueingHint,
+} from '../framework/events.js';
 import type { QueuedPodInfo } from '../framework/interfaces.js';
 import { PodInfo } from '../framework/pod_info.js';
 import type { Status } from '../framework/status.js';
@@ -12,15 +15,19 @@ import { Nominator, type NominatingInfo } from './nominator.js';
 export const DefaultPodInitialBackoffMs = 1000;
 export const DefaultPodMaxBackoffMs = 10_000;
 export const DefaultPodMaxInUnschedulablePodsDurationMs = 5 * 60 * 1000;
-const backoffFlushIntervalMs = 1000;
+/** backoffQ orders and flushes pods by whole-second windows (KEP-5142). */
+export const BackoffQOrderingWindowMs = 1000;
 const unschedulableFlushIntervalMs = 30_000;
 
 /** Events the queue itself raises (framework/events.go). */
-export const ScheduleAttemptFailure: ClusterEvent = { resource: 'WildCard', actionType: 0, label: 'ScheduleAttemptFailure' };
-export const UnschedulableTimeout: ClusterEvent = { resource: 'WildCard', actionType: 0, label: 'UnschedulableTimeout' };
-export const ForceActivate: ClusterEvent = { resource: 'WildCard', actionType: 0, label: 'ForceActivate' };
+export const ScheduleAttemptFailure: ClusterEvent = { resource: 'WildCard', actionType: ActionTypeAll, label: 'ScheduleAttemptFailure' };
+export const UnschedulableTimeout: ClusterEvent = { resource: 'WildCard', actionType: ActionTypeAll, label: 'UnschedulableTimeout' };
+export const ForceActivate: ClusterEvent = { resource: 'WildCard', actionType: ActionTypeAll, label: 'ForceActivate' };
+const UnschedulablePodAdd = 'UnschedulablePodAdd';
+const UnschedulablePodUpdate = 'UnschedulablePodUpdate';
 
 type Strategy = 'skip' | 'afterBackoff' | 'immediately';
+type QueueName = 'active' | 'backoff' | 'unschedulable';
 
 /** Per profile: how to order pods, which PreEnqueue plugins gate them, which events wake them. */
 export interface QueueProfile {
@@ -35,7 +42,9 @@ export interface QueueOptions {
   podInitialBackoffMs?: number;
   podMaxBackoffMs?: number;
   podMaxInUnschedulablePodsDurationMs?: number;
-  /** Called when a pod becomes available in activeQ (to wake a waiting popper). */
+  /** The informer's view of a pod, so the nominator ignores pods deleted or bound meanwhile. */
+  podLister?: (namespace: string, name: string) => Pod | undefined;
+  /** Called when a pod becomes available to pop (to wake a waiting popper). */
   onActive?: () => void;
   /** Counts pods entering a sub-queue by event, for scheduler_queue_incoming_pods_total. */
   onIncoming?: (queue: 'active' | 'backoff' | 'unschedulable' | 'gated', event: string) => void;
@@ -56,10 +65,15 @@ export interface PendingCounts {
   gated: number;
 }
 
+const alignToWindow = (ms: number): number => Math.floor(ms / BackoffQOrderingWindowMs) * BackoffQOrderingWindowMs;
+
 export class SchedulingQueue {
   readonly nominator: Nominator;
   private readonly activeQ: KeyedHeap<QueuedPodInfo>;
-  private readonly backoffQ: KeyedHeap<QueuedPodInfo>;
+  /** Pods rejected by plugins, by backoff window then as activeQ orders them; popped when activeQ is empty. */
+  private readonly podBackoffQ: KeyedHeap<QueuedPodInfo>;
+  /** Pods that failed with an error (no rejecting plugin), by backoff time; only flushed. */
+  private readonly podErrorBackoffQ: KeyedHeap<QueuedPodInfo>;
   private readonly unschedulablePods = new Map<string, QueuedPodInfo>();
   private readonly inFlightPods = new Map<string, QueuedPodInfo>();
   private inFlightEvents: InFlightEvent[] = [];
@@ -68,6 +82,7 @@ export class SchedulingQueue {
   private readonly maxInUnschedulableMs: number;
   private timers: TimerHandle[] = [];
   schedulingCycle = 0;
+  private arrivals = 0;
   private closed = false;
 
   constructor(
@@ -79,23 +94,39 @@ export class SchedulingQueue {
     this.maxInUnschedulableMs = opts.podMaxInUnschedulablePodsDurationMs ?? DefaultPodMaxInUnschedulablePodsDurationMs;
     // One QueueSort for all profiles is required by validation; use the first.
     const lessFn = [...profiles.values()][0]?.less ?? ((a, b) => a.timestamp < b.timestamp);
-    this.activeQ = new KeyedHeap((p) => p.podInfo.uid, lessFn);
-    this.backoffQ = new KeyedHeap((p) => p.podInfo.uid, (a, b) => this.backoffExpiry(a) < this.backoffExpiry(b));
-    this.nominator = new Nominator();
+    const key = (p: QueuedPodInfo) => p.podInfo.uid;
+    // Ties the QueueSort leaves open are broken by arrival, keeping equal pods first-in first-out.
+    const seq = (p: QueuedPodInfo) => p.sequence ?? 0;
+    this.activeQ = new KeyedHeap(key, (a, b) => lessFn(a, b) || (!lessFn(b, a) && seq(a) < seq(b)));
+    this.podBackoffQ = new KeyedHeap(key, (a, b) => {
+      const ba = this.backoffTime(a);
+      const bb = this.backoffTime(b);
+      return ba !== bb ? ba < bb : lessFn(a, b);
+    });
+    this.podErrorBackoffQ = new KeyedHeap(key, (a, b) => this.backoffTime(a) < this.backoffTime(b));
+    const lister = opts.podLister;
+    this.nominator = new Nominator(lister
+      ? (pi) => {
+        const cur = lister(pi.namespace, pi.name);
+        return cur !== undefined && !cur.spec.nodeName;
+      }
+      : undefined);
   }
 
-  /** Starts the periodic flushes on the injected clock. */
+  /** Starts the periodic flushes on the injected clock: backoffQ at whole seconds, leftovers every 30s. */
   run(): void {
-    const every = (ms: number, fn: () => void) => {
+    const clock = this.opts.clock;
+    const every = (firstMs: number, ms: number, fn: () => void) => {
       const tick = () => {
         if (this.closed) return;
         fn();
-        this.timers.push(this.opts.clock.setTimeout(tick, ms));
+        this.timers.push(clock.setTimeout(tick, ms));
       };
-      this.timers.push(this.opts.clock.setTimeout(tick, ms));
+      this.timers.push(clock.setTimeout(tick, firstMs));
     };
-    every(backoffFlushIntervalMs, () => this.flushBackoffQCompleted());
-    every(unschedulableFlushIntervalMs, () => this.flushUnschedulablePodsLeftover());
+    const now = clock.now();
+    every(alignToWindow(now + BackoffQOrderingWindowMs) - now, BackoffQOrderingWindowMs, () => this.flushBackoffQCompleted());
+    every(unschedulableFlushIntervalMs, unschedulableFlushIntervalMs, () => this.flushUnschedulablePodsLeftover());
   }
 
   close(): void {
@@ -114,6 +145,7 @@ export class SchedulingQueue {
       unschedulablePlugins: new Set(),
       pendingPlugins: new Set(),
       gatingPlugin: null,
+      sequence: ++this.arrivals,
     };
   }
 
@@ -121,42 +153,95 @@ export class SchedulingQueue {
     return this.profiles.get(pod.spec.schedulerName ?? 'default-scheduler');
   }
 
-  /** Runs PreEnqueue; a gated pod goes to unschedulablePods with its gating plugin recorded. */
-  private moveToActiveQ(qp: QueuedPodInfo, event: string): boolean {
-    const profile = this.profileOf(qp.podInfo.pod);
-    const s = profile?.preEnqueue(qp.podInfo.pod) ?? null;
-    if (s !== null) {
-      qp.gatingPlugin = s.plugin || 'PreEnqueue';
-      qp.unschedulablePlugins = new Set([qp.gatingPlugin]);
-      this.backoffQ.delete(qp.podInfo.uid);
-      this.unschedulablePods.set(qp.podInfo.uid, qp);
+  /** Runs PreEnqueue: a rejecting plugin gates the pod and joins its unschedulable plugins. */
+  private runPreEnqueuePlugins(qp: QueuedPodInfo): void {
+    const s = this.profileOf(qp.podInfo.pod)?.preEnqueue(qp.podInfo.pod) ?? null;
+    if (s === null) {
+      qp.gatingPlugin = null;
+      return;
+    }
+    qp.gatingPlugin = s.plugin || 'PreEnqueue';
+    if (!qp.unschedulablePlugins.has(qp.gatingPlugin)) qp.unschedulablePlugins = new Set([...qp.unschedulablePlugins, qp.gatingPlugin]);
+  }
+
+  private inBackoffQ(uid: string): boolean {
+    return this.podBackoffQ.has(uid) || this.podErrorBackoffQ.has(uid);
+  }
+
+  private deleteFromBackoffQ(uid: string): QueuedPodInfo | undefined {
+    return this.podBackoffQ.delete(uid) ?? this.podErrorBackoffQ.delete(uid);
+  }
+
+  /**
+   * Moves the pod to activeQ after PreEnqueue (skipped when it comes straight from backoffQ, which
+   * ran PreEnqueue on entry); a gated pod stays in, or goes to, unschedulablePods.
+   */
+  private moveToActiveQ(qp: QueuedPodInfo, event: string, movesFromBackoffQ = false): boolean {
+    if (!movesFromBackoffQ) this.runPreEnqueuePlugins(qp);
+    const uid = qp.podInfo.uid;
+    if (qp.gatingPlugin !== null) {
+      if (this.activeQ.has(uid) || this.inBackoffQ(uid) || this.unschedulablePods.has(uid)) return false;
+      this.unschedulablePods.set(uid, qp);
       this.opts.onIncoming?.('gated', event);
       return false;
     }
-    qp.gatingPlugin = null;
     if (qp.initialAttemptTimestamp === null) qp.initialAttemptTimestamp = this.opts.clock.now();
-    this.unschedulablePods.delete(qp.podInfo.uid);
-    this.backoffQ.delete(qp.podInfo.uid);
+    this.unschedulablePods.delete(uid);
+    this.deleteFromBackoffQ(uid);
     this.activeQ.addOrUpdate(qp);
     this.opts.onIncoming?.('active', event);
+    if (event === UnschedulablePodAdd || event === UnschedulablePodUpdate) this.nominator.add(qp.podInfo, null);
+    this.opts.onActive?.();
+    return true;
+  }
+
+  /** Moves the pod to backoffQ (the error backoffQ when no plugin rejected it), unless PreEnqueue gates it. */
+  private moveToBackoffQ(qp: QueuedPodInfo, event: string): boolean {
+    this.runPreEnqueuePlugins(qp);
+    const uid = qp.podInfo.uid;
+    if (qp.gatingPlugin !== null) {
+      if (!this.unschedulablePods.has(uid)) {
+        this.unschedulablePods.set(uid, qp);
+        this.opts.onIncoming?.('gated', event);
+      }
+      return false;
+    }
+    this.unschedulablePods.delete(uid);
+    const isError = qp.unschedulablePlugins.size === 0 && qp.pendingPlugins.size === 0;
+    (isError ? this.podBackoffQ : this.podErrorBackoffQ).delete(uid);
+    (isError ? this.podErrorBackoffQ : this.podBackoffQ).addOrUpdate(qp);
+    this.opts.onIncoming?.('backoff', event);
+    // backoffQ pods can be popped when activeQ is empty.
     this.opts.onActive?.();
     return true;
   }
 
   /** A new unscheduled pod (informer add). */
   add(pod: Pod): void {
-    const qp = this.newQueuedPodInfo(pod);
-    this.moveToActiveQ(qp, 'PodAdd');
+    this.moveToActiveQ(this.newQueuedPodInfo(pod), UnschedulablePodAdd);
   }
 
-  /** The next pod to schedule, or undefined when activeQ is empty. */
+  /**
+   * The next pod to schedule: the head of activeQ or, when activeQ is empty, of backoffQ (error
+   * backoffs excepted); undefined when there is none.
+   */
   pop(): QueuedPodInfo | undefined {
-    const qp = this.activeQ.pop();
-    if (!qp) return undefined;
-    qp.attempts++;
-    this.schedulingCycle++;
-    this.inFlightPods.set(qp.podInfo.uid, qp);
-    return qp;
+    for (;;) {
+      let qp = this.activeQ.pop();
+      if (!qp) {
+        qp = this.podBackoffQ.pop();
+        if (!qp) return undefined;
+        this.opts.onIncoming?.('active', 'PopFromBackoffQ');
+      }
+      // A pod already in flight is tracked twice: drop this copy and take the next.
+      if (this.inFlightPods.has(qp.podInfo.uid)) continue;
+      qp.attempts++;
+      qp.unschedulablePlugins = new Set();
+      qp.pendingPlugins = new Set();
+      this.schedulingCycle++;
+      this.inFlightPods.set(qp.podInfo.uid, qp);
+      return qp;
+    }
   }
 
   get activeLength(): number {
@@ -174,56 +259,72 @@ export class SchedulingQueue {
     this.inFlightEvents = this.inFlightEvents.filter((e) => e.pods.size > 0);
   }
 
+  /** initial × 2^(attempts−1), capped at the maximum; no backoff before the first attempt. */
   private backoffDuration(qp: QueuedPodInfo): number {
-    let d = this.initialBackoffMs;
-    for (let i = 1; i < qp.attempts; i++) {
-      if (d > this.maxBackoffMs - d) return this.maxBackoffMs;
-      d += d;
-    }
-    return d;
+    if (qp.attempts === 0) return 0;
+    const shift = qp.attempts - 1;
+    if (shift >= 52 || this.initialBackoffMs > Math.floor(this.maxBackoffMs / 2 ** shift)) return this.maxBackoffMs;
+    return this.initialBackoffMs * 2 ** shift;
   }
 
-  private backoffExpiry(qp: QueuedPodInfo): number {
-    return qp.timestamp + this.backoffDuration(qp);
+  /** When the backoff ends, truncated to its ordering window; -Infinity before the first attempt. */
+  private backoffTime(qp: QueuedPodInfo): number {
+    if (qp.attempts === 0) return -Infinity;
+    return alignToWindow(qp.timestamp + this.backoffDuration(qp));
   }
 
+  /** A pod whose backoff ends within the current window is still backing off. */
   isPodBackingOff(qp: QueuedPodInfo): boolean {
-    return this.backoffExpiry(qp) > this.opts.clock.now();
+    return this.backoffTime(qp) >= alignToWindow(this.opts.clock.now());
   }
 
-  /** Puts a pod whose attempt failed back: backoffQ if an in-flight event may help, else unschedulablePods. */
+  /**
+   * Puts a pod whose attempt failed back (AddUnschedulableIfNotPresent): to activeQ/backoffQ when an
+   * event during its attempt may help, else to unschedulablePods.
+   */
   addUnschedulableIfNotPresent(qp: QueuedPodInfo): void {
     const uid = qp.podInfo.uid;
-    if (this.activeQ.has(uid) || this.backoffQ.has(uid)) {
+    if (this.unschedulablePods.has(uid) || this.activeQ.has(uid) || this.inBackoffQ(uid)) {
       this.done(uid);
       return;
     }
     qp.timestamp = this.opts.clock.now();
-    const strategy = this.strategyForInFlightPod(qp);
-    this.requeue(qp, strategy, ScheduleAttemptFailure.label!);
+    this.requeue(qp, this.strategyForInFlightPod(qp), ScheduleAttemptFailure.label!);
     this.done(uid);
   }
 
   private strategyForInFlightPod(qp: QueuedPodInfo): Strategy {
-    const rejectors = qp.unschedulablePlugins.size + qp.pendingPlugins.size;
     // No rejecting plugin means an error (API failure etc.): retry after backoff.
-    if (rejectors === 0) return 'afterBackoff';
+    if (qp.unschedulablePlugins.size === 0 && qp.pendingPlugins.size === 0) return 'afterBackoff';
+    // Done already (a binding-cycle failure): the events of its attempt are gone.
+    if (!this.inFlightPods.has(qp.podInfo.uid)) return 'afterBackoff';
     let strategy: Strategy = 'skip';
     for (const e of this.inFlightEvents) {
       if (!e.pods.has(qp.podInfo.uid)) continue;
       const s = this.isPodWorthRequeuing(qp, e.event, e.oldObj, e.newObj);
       if (s === 'immediately') return s;
-      if (s === 'afterBackoff') strategy = s;
+      if (s === 'afterBackoff') {
+        strategy = s;
+        if (qp.pendingPlugins.size === 0) return s;
+      }
     }
     return strategy;
   }
 
+  /**
+   * Asks the queueing hints of the plugins that rejected the pod whether `event` may help: Queue
+   * from a Pending plugin requeues at once, from an Unschedulable one after backoff.
+   */
   private isPodWorthRequeuing(qp: QueuedPodInfo, event: ClusterEvent, oldObj: unknown, newObj: unknown): Strategy {
-    const rejectors = new Set([...qp.unschedulablePlugins, ...qp.pendingPlugins]);
-    if (rejectors.size === 0) return 'afterBackoff';
-    if (event.resource === 'WildCard' && event.actionType === 0) return 'afterBackoff';
+    if (qp.unschedulablePlugins.size === 0 && qp.pendingPlugins.size === 0) return 'afterBackoff';
+    if (isWildCardEvent(event)) {
+      // A wildcard event carrying a pod (ForceActivate) is for that pod only.
+      if (newObj !== null && newObj !== undefined && (newObj as Pod).metadata?.uid !== qp.podInfo.uid) return 'skip';
+      return 'afterBackoff';
+    }
     const profile = this.profileOf(qp.podInfo.pod);
     if (!profile) return 'afterBackoff';
+    const rejectors = new Set([...qp.unschedulablePlugins, ...qp.pendingPlugins]);
     let strategy: Strategy = 'skip';
     for (const plugin of rejectors) {
       for (const reg of profile.events.get(plugin) ?? []) {
@@ -233,6 +334,7 @@ export class SchedulingQueue {
           try {
             hint = reg.queueingHintFn(qp.podInfo.pod, oldObj, newObj);
           } catch {
+            // A failing hint must not leave the pod stuck.
             hint = QueueingHint.Queue;
           }
         }
@@ -245,109 +347,140 @@ export class SchedulingQueue {
     return strategy;
   }
 
-  private requeue(qp: QueuedPodInfo, strategy: Strategy, event: string): 'active' | 'backoff' | 'unschedulable' {
-    const uid = qp.podInfo.uid;
+  private requeue(qp: QueuedPodInfo, strategy: Strategy, event: string): QueueName {
     if (strategy === 'skip') {
-      this.unschedulablePods.set(uid, qp);
+      this.unschedulablePods.set(qp.podInfo.uid, qp);
       this.opts.onIncoming?.('unschedulable', event);
       return 'unschedulable';
     }
+    // The backoff may have ended while the pod sat in unschedulablePods.
     if (strategy === 'afterBackoff' && this.isPodBackingOff(qp)) {
-      this.unschedulablePods.delete(uid);
-      this.backoffQ.addOrUpdate(qp);
-      this.opts.onIncoming?.('backoff', event);
-      return 'backoff';
+      return this.moveToBackoffQ(qp, event) ? 'backoff' : 'unschedulable';
     }
     return this.moveToActiveQ(qp, event) ? 'active' : 'unschedulable';
   }
 
   /** Moves pods whose rejecting plugins care about `event` (MoveAllToActiveOrBackoffQueue). */
   moveAllToActiveOrBackoffQueue(event: ClusterEvent, oldObj: unknown, newObj: unknown, preCheck?: (pod: Pod) => boolean): void {
-    if (this.inFlightPods.size > 0) {
-      this.inFlightEvents.push({ event, oldObj, newObj, pods: new Set(this.inFlightPods.keys()) });
-    }
-    const label = event.label ?? `${event.resource}`;
-    for (const qp of [...this.unschedulablePods.values()]) {
-      if (preCheck && !preCheck(qp.podInfo.pod)) continue;
+    const pods: QueuedPodInfo[] = [];
+    for (const qp of this.unschedulablePods.values()) if (!preCheck || preCheck(qp.podInfo.pod)) pods.push(qp);
+    this.movePodsToActiveOrBackoffQueue(pods, event, oldObj, newObj);
+  }
+
+  private movePodsToActiveOrBackoffQueue(pods: readonly QueuedPodInfo[], event: ClusterEvent, oldObj: unknown, newObj: unknown): void {
+    const label = event.label ?? event.resource;
+    for (const qp of pods) {
+      // A gated pod moves only on an event its gating plugin registered.
+      if (qp.gatingPlugin !== null && !this.gatingPluginWants(qp, event)) continue;
       const strategy = this.isPodWorthRequeuing(qp, event, oldObj, newObj);
       if (strategy === 'skip') continue;
       this.unschedulablePods.delete(qp.podInfo.uid);
       this.requeue(qp, strategy, label);
     }
-  }
-
-  /** Pods whose backoff ended go to activeQ. */
-  flushBackoffQCompleted(): void {
-    const now = this.opts.clock.now();
-    for (;;) {
-      const top = this.backoffQ.peek();
-      if (!top || this.backoffExpiry(top) > now) break;
-      this.backoffQ.pop();
-      this.moveToActiveQ(top, 'BackoffComplete');
+    // Pods in flight may have missed this event: keep it for when they come back.
+    if (this.inFlightPods.size > 0) {
+      this.inFlightEvents.push({ event, oldObj, newObj, pods: new Set(this.inFlightPods.keys()) });
     }
   }
 
-  /** Pods stuck in unschedulablePods longer than the limit are retried. */
-  flushUnschedulablePodsLeftover(): void {
-    const now = this.opts.clock.now();
-    for (const qp of [...this.unschedulablePods.values()]) {
-      if (qp.gatingPlugin !== null) continue;
-      if (now - qp.timestamp > this.maxInUnschedulableMs) {
-        this.unschedulablePods.delete(qp.podInfo.uid);
-        this.requeue(qp, 'afterBackoff', UnschedulableTimeout.label!);
+  private gatingPluginWants(qp: QueuedPodInfo, event: ClusterEvent): boolean {
+    for (const reg of this.profileOf(qp.podInfo.pod)?.events.get(qp.gatingPlugin!) ?? []) {
+      if (eventMatches(reg.event, event)) return true;
+    }
+    return false;
+  }
+
+  /** Pods whose backoff ended go to activeQ, without running PreEnqueue again. */
+  flushBackoffQCompleted(): void {
+    for (const heap of [this.podBackoffQ, this.podErrorBackoffQ]) {
+      for (;;) {
+        const top = heap.peek();
+        if (!top || this.isPodBackingOff(top)) break;
+        heap.pop();
+        this.moveToActiveQ(top, 'BackoffComplete', true);
       }
     }
   }
 
-  /** Plugins asked to activate these pods (podsToActivate). */
+  /** Pods in unschedulablePods for longer than the limit are retried (UnschedulableTimeout). */
+  flushUnschedulablePodsLeftover(): void {
+    const now = this.opts.clock.now();
+    const toMove: QueuedPodInfo[] = [];
+    for (const qp of this.unschedulablePods.values()) if (now - qp.timestamp > this.maxInUnschedulableMs) toMove.push(qp);
+    if (toMove.length > 0) this.movePodsToActiveOrBackoffQueue(toMove, UnschedulableTimeout, null, null);
+  }
+
+  /**
+   * Plugins asked to activate these pods (podsToActivate). A pod in flight gets a ForceActivate
+   * event instead, so it is requeued when its attempt ends.
+   */
   activate(pods: Iterable<Pod>): void {
     for (const pod of pods) {
       const uid = pod.metadata.uid ?? '';
-      const qp = this.unschedulablePods.get(uid) ?? this.backoffQ.get(uid);
-      if (!qp) continue;
-      this.unschedulablePods.delete(uid);
-      this.backoffQ.delete(uid);
-      this.moveToActiveQ(qp, ForceActivate.label!);
+      let qp = this.unschedulablePods.get(uid);
+      let fromBackoffQ = false;
+      if (!qp) {
+        qp = this.deleteFromBackoffQ(uid);
+        fromBackoffQ = qp !== undefined;
+      }
+      if (qp) {
+        this.moveToActiveQ(qp, ForceActivate.label!, fromBackoffQ);
+        continue;
+      }
+      if (this.inFlightPods.has(uid)) {
+        this.inFlightEvents.push({ event: ForceActivate, oldObj: null, newObj: pod, pods: new Set(this.inFlightPods.keys()) });
+      }
     }
   }
 
-  /** An unscheduled pod changed (informer update). */
+  /**
+   * An unscheduled pod changed (informer update): recorded for its attempt when in flight, updated
+   * in place in activeQ/backoffQ, requeued from unschedulablePods when a hint says the change may
+   * help, or added when the queue did not hold it.
+   */
   update(oldPod: Pod, newPod: Pod): void {
     const uid = newPod.metadata.uid ?? '';
-    const inActive = this.activeQ.get(uid);
-    if (inActive) {
-      this.nominator.update(inActive.podInfo, inActive.podInfo.withPod(newPod));
-      inActive.podInfo = new PodInfo(newPod);
-      this.activeQ.addOrUpdate(inActive);
+    const events = podSchedulingPropertiesChange(newPod, oldPod);
+    if (this.inFlightPods.has(uid)) {
+      const inFlight = new Set(this.inFlightPods.keys());
+      for (const event of events) this.inFlightEvents.push({ event, oldObj: oldPod, newObj: newPod, pods: new Set(inFlight) });
       return;
     }
-    const inBackoff = this.backoffQ.get(uid);
-    if (inBackoff) {
-      inBackoff.podInfo = new PodInfo(newPod);
-      this.backoffQ.addOrUpdate(inBackoff);
+    const queued = this.activeQ.get(uid);
+    if (queued) {
+      queued.podInfo = new PodInfo(newPod);
+      this.activeQ.addOrUpdate(queued);
+      this.nominator.update(oldPod, queued.podInfo);
+      return;
+    }
+    for (const heap of [this.podBackoffQ, this.podErrorBackoffQ]) {
+      const backingOff = heap.get(uid);
+      if (!backingOff) continue;
+      backingOff.podInfo = new PodInfo(newPod);
+      heap.addOrUpdate(backingOff);
+      this.nominator.update(oldPod, backingOff.podInfo);
       return;
     }
     const unsched = this.unschedulablePods.get(uid);
     if (unsched) {
       unsched.podInfo = new PodInfo(newPod);
-      if (podSpecChanged(oldPod, newPod)) {
-        this.unschedulablePods.delete(uid);
-        const gatesRemoved = (oldPod.spec.schedulingGates?.length ?? 0) > 0 && (newPod.spec.schedulingGates?.length ?? 0) === 0;
-        this.requeue(unsched, gatesRemoved || unsched.gatingPlugin !== null ? 'immediately' : 'afterBackoff', 'PodUpdate');
+      this.nominator.update(oldPod, unsched.podInfo);
+      for (const event of events) {
+        const where = this.requeue(unsched, this.isPodWorthRequeuing(unsched, event, oldPod, newPod), event.label ?? UnschedulablePodUpdate);
+        if (where !== 'unschedulable') break;
       }
       return;
     }
-    if (this.inFlightPods.has(uid)) return;
-    this.add(newPod);
+    this.moveToActiveQ(this.newQueuedPodInfo(newPod), UnschedulablePodUpdate);
   }
 
   /** An unscheduled pod was deleted, or got assigned elsewhere. */
   delete(pod: Pod): void {
     const uid = pod.metadata.uid ?? '';
-    this.activeQ.delete(uid);
-    this.backoffQ.delete(uid);
-    this.unschedulablePods.delete(uid);
     this.nominator.delete({ uid });
+    this.activeQ.delete(uid);
+    this.deleteFromBackoffQ(uid);
+    this.unschedulablePods.delete(uid);
   }
 
   addNominatedPod(pi: PodInfo, info: NominatingInfo | null): void {
@@ -355,7 +488,18 @@ export class SchedulingQueue {
   }
 
   has(uid: string): boolean {
-    return this.activeQ.has(uid) || this.backoffQ.has(uid) || this.unschedulablePods.has(uid) || this.inFlightPods.has(uid);
+    return this.activeQ.has(uid) || this.inBackoffQ(uid) || this.unschedulablePods.has(uid) || this.inFlightPods.has(uid);
+  }
+
+  /** Where the queue holds the pod, for tests and reports. */
+  whereIs(uid: string): 'active' | 'backoff' | 'errorBackoff' | 'unschedulable' | 'gated' | 'inFlight' | undefined {
+    if (this.activeQ.has(uid)) return 'active';
+    if (this.podBackoffQ.has(uid)) return 'backoff';
+    if (this.podErrorBackoffQ.has(uid)) return 'errorBackoff';
+    const u = this.unschedulablePods.get(uid);
+    if (u) return u.gatingPlugin !== null ? 'gated' : 'unschedulable';
+    if (this.inFlightPods.has(uid)) return 'inFlight';
+    return undefined;
   }
 
   pendingCounts(): PendingCounts {
@@ -363,7 +507,7 @@ export class SchedulingQueue {
     for (const qp of this.unschedulablePods.values()) if (qp.gatingPlugin !== null) gated++;
     return {
       active: this.activeQ.length,
-      backoff: this.backoffQ.length,
+      backoff: this.podBackoffQ.length + this.podErrorBackoffQ.length,
       unschedulable: this.unschedulablePods.size - gated,
       gated,
     };
@@ -371,22 +515,23 @@ export class SchedulingQueue {
 
   /** Every pod the queue holds, for reports. */
   pendingPods(): QueuedPodInfo[] {
-    return [...this.activeQ.list(), ...this.backoffQ.list(), ...this.unschedulablePods.values()];
+    return [...this.activeQ.list(), ...this.podBackoffQ.list(), ...this.podErrorBackoffQ.list(), ...this.unschedulablePods.values()];
   }
 
-  /** When the earliest backoff ends (ms), for a simulation's clock to jump to. */
+  /** When the earliest backoff can be flushed (ms), for a simulation's clock to jump to. */
   nextBackoffExpiry(): number | undefined {
-    const top = this.backoffQ.peek();
-    return top ? this.backoffExpiry(top) : undefined;
+    let at: number | undefined;
+    for (const heap of [this.podBackoffQ, this.podErrorBackoffQ]) {
+      const top = heap.peek();
+      if (!top) continue;
+      // Flushable once the clock's window is past the backoff's window.
+      const t = Math.max(this.backoffTime(top) + BackoffQOrderingWindowMs, 0);
+      if (at === undefined || t < at) at = t;
+    }
+    return at;
   }
 
   get inFlightCount(): number {
     return this.inFlightPods.size;
   }
-}
-
-/** True when a pod update may change scheduling (anything but status/metadata bookkeeping). */
-function podSpecChanged(oldPod: Pod, newPod: Pod): boolean {
-  return JSON.stringify(oldPod.spec) !== JSON.stringify(newPod.spec) ||
-    JSON.stringify(oldPod.metadata.labels ?? {}) !== JSON.stringify(newPod.metadata.labels ?? {});
 }

@@ -1,8 +1,9 @@
 // Routes cluster events to the cache and the queue, and tells the queue which cluster event
 // happened so it can requeue the pods that event may help (eventhandlers.go).
-import type { KubeObject, Node, Pod } from '../api/types.js';
+import type { KubeObject, Node, Pod, ResourceList } from '../api/types.js';
 import type { WatchEvent } from '../cluster/types.js';
-import { ActionType, ActionTypeUpdate, type ClusterEvent, type EventResource } from '../framework/events.js';
+import { ActionType, ActionTypeUpdate, type ClusterEvent, type EventResource, podSchedulingPropertiesChange, sameStringMap } from '../framework/events.js';
+import { quantityMilliValue } from '../api/quantity.js';
 import type { Scheduler } from './scheduler.js';
 
 const listedKinds = new Set(['Namespace', 'Service', 'ReplicaSet', 'StatefulSet', 'ReplicationController',
@@ -23,28 +24,54 @@ function ev(resource: EventResource, actionType: number, label: string): Cluster
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+/** Semantic equality of lists: a missing list equals an empty one. */
+const sameList = (a: readonly unknown[] | undefined, b: readonly unknown[] | undefined) =>
+  (a?.length ?? 0) === 0 && (b?.length ?? 0) === 0 ? true : same(a, b);
 
-/** Which scheduling-relevant properties of a node changed (nodeSchedulingPropertiesChange). */
+function conditionStatuses(n: Node): Map<string, string> {
+  const m = new Map<string, string>();
+  for (const c of n.status?.conditions ?? []) m.set(c.type, c.status);
+  return m;
+}
+
+/** Which scheduling-relevant properties of a node changed (NodeSchedulingPropertiesChange). */
 export function nodeUpdateEvents(oldNode: Node, newNode: Node): ClusterEvent[] {
   const out: ClusterEvent[] = [];
-  if (!!oldNode.spec?.unschedulable !== !!newNode.spec?.unschedulable) out.push(ev('Node', ActionType.UpdateNodeTaint, 'NodeSpecUnschedulableChange'));
-  if (!same(oldNode.status?.allocatable, newNode.status?.allocatable)) out.push(ev('Node', ActionType.UpdateNodeAllocatable, 'NodeAllocatableChange'));
-  if (!same(oldNode.metadata.labels, newNode.metadata.labels)) out.push(ev('Node', ActionType.UpdateNodeLabel, 'NodeLabelChange'));
-  if (!same(oldNode.spec?.taints, newNode.spec?.taints)) out.push(ev('Node', ActionType.UpdateNodeTaint, 'NodeTaintChange'));
-  const conds = (n: Node) => (n.status?.conditions ?? []).map((c) => [c.type, c.status]);
-  if (!same(conds(oldNode), conds(newNode))) out.push(ev('Node', ActionType.UpdateNodeCondition, 'NodeConditionChange'));
-  if (!same(oldNode.metadata.annotations, newNode.metadata.annotations)) out.push(ev('Node', ActionType.UpdateNodeAnnotation, 'NodeAnnotationChange'));
+  // Only a node that became schedulable can help a pod (reported as a taint change, as upstream).
+  if (!!oldNode.spec?.unschedulable !== !!newNode.spec?.unschedulable && !newNode.spec?.unschedulable) {
+    out.push(ev('Node', ActionType.UpdateNodeTaint, 'NodeSpecUnschedulableChange'));
+  }
+  if (!sameResourceList(oldNode.status?.allocatable, newNode.status?.allocatable)) out.push(ev('Node', ActionType.UpdateNodeAllocatable, 'NodeAllocatableChange'));
+  if (!sameStringMap(oldNode.metadata.labels, newNode.metadata.labels)) out.push(ev('Node', ActionType.UpdateNodeLabel, 'NodeLabelChange'));
+  if (!sameList(oldNode.spec?.taints, newNode.spec?.taints)) out.push(ev('Node', ActionType.UpdateNodeTaint, 'NodeTaintChange'));
+  const oldConds = conditionStatuses(oldNode);
+  const newConds = conditionStatuses(newNode);
+  let condsChanged = oldConds.size !== newConds.size;
+  for (const [t, st] of oldConds) if (newConds.get(t) !== st) condsChanged = true;
+  if (condsChanged) out.push(ev('Node', ActionType.UpdateNodeCondition, 'NodeConditionChange'));
+  if (!sameStringMap(oldNode.metadata.annotations, newNode.metadata.annotations)) out.push(ev('Node', ActionType.UpdateNodeAnnotation, 'NodeAnnotationChange'));
   return out;
 }
 
-/** What changed on an assigned pod (podSchedulingPropertiesChange). */
+/** Resource lists compared by quantity value ("1" equals "1000m"), as semantic equality does. */
+function sameResourceList(a: ResourceList | undefined, b: ResourceList | undefined): boolean {
+  const ka = a ? Object.keys(a) : [];
+  const kb = b ? Object.keys(b) : [];
+  if (ka.length !== kb.length) return false;
+  for (const k of ka) {
+    if (!b || b[k] === undefined) return false;
+    try {
+      if (quantityMilliValue(a![k]!) !== quantityMilliValue(b[k]!)) return false;
+    } catch {
+      if (String(a![k]) !== String(b[k])) return false;
+    }
+  }
+  return true;
+}
+
+/** What changed on an assigned pod (PodSchedulingPropertiesChange). */
 export function assignedPodUpdateEvents(oldPod: Pod, newPod: Pod): ClusterEvent[] {
-  const out: ClusterEvent[] = [];
-  if (!same(oldPod.metadata.labels, newPod.metadata.labels)) out.push(ev('AssignedPod', ActionType.UpdatePodLabel, 'AssignedPodUpdate'));
-  const reqs = (p: Pod) => p.spec.containers.map((c) => c.resources?.requests ?? null);
-  if (!same(reqs(oldPod), reqs(newPod))) out.push(ev('AssignedPod', ActionType.UpdatePodScaleDown, 'AssignedPodUpdate'));
-  if (out.length === 0) out.push(ev('AssignedPod', ActionType.UpdatePodOther, 'AssignedPodUpdate'));
-  return out;
+  return podSchedulingPropertiesChange(newPod, oldPod);
 }
 
 export class EventHandlers {
@@ -79,14 +106,17 @@ export class EventHandlers {
     }
     if (e.type === 'MODIFIED') {
       const wasAssigned = !!oldPod?.spec.nodeName;
-      if (assigned && !wasAssigned) {
-        queue.delete(pod);
-        cache.addPod(pod);
-        queue.moveAllToActiveOrBackoffQueue(ev('AssignedPod', ActionType.Add, 'AssignedPodAdd'), null, pod);
-      } else if (assigned) {
+      if (wasAssigned) {
         cache.updatePod(oldPod!, pod);
         for (const event of assignedPodUpdateEvents(oldPod!, pod)) queue.moveAllToActiveOrBackoffQueue(event, oldPod, pod);
+      } else if (assigned) {
+        // The binding arrived: the pod joins the cache and leaves the queue.
+        cache.addPod(pod);
+        queue.moveAllToActiveOrBackoffQueue(ev('AssignedPod', ActionType.Add, 'AssignedPodAdd'), null, pod);
+        queue.delete(pod);
       } else if (this.sched.responsibleForPod(pod)) {
+        // An identical object carries nothing new (a resync).
+        if (oldPod && oldPod.metadata.resourceVersion !== undefined && oldPod.metadata.resourceVersion === pod.metadata.resourceVersion) return;
         if (cache.isAssumedPod(pod)) return;
         if (pod.metadata.deletionTimestamp) {
           queue.delete(pod);
@@ -102,7 +132,10 @@ export class EventHandlers {
       queue.moveAllToActiveOrBackoffQueue(ev('AssignedPod', ActionType.Delete, 'AssignedPodDelete'), pod, null);
     } else {
       queue.delete(pod);
-      for (const fwk of this.sched.profiles.values()) fwk.rejectWaitingPod(pod.metadata.uid ?? '');
+      // A pod waiting at Permit was assumed: rejecting it frees its node for the others.
+      let rejected = false;
+      for (const fwk of this.sched.profiles.values()) if (fwk.rejectWaitingPod(pod.metadata.uid ?? '')) rejected = true;
+      if (rejected) queue.moveAllToActiveOrBackoffQueue(ev('AssignedPod', ActionType.Delete, 'AssignedPodDelete'), pod, null);
     }
   }
 
@@ -117,6 +150,7 @@ export class EventHandlers {
       cache.updateNode(oldNode, node);
       for (const event of nodeUpdateEvents(oldNode, node)) queue.moveAllToActiveOrBackoffQueue(event, oldNode, node);
     } else {
+      queue.moveAllToActiveOrBackoffQueue(ev('Node', ActionType.Delete, 'NodeDelete'), node, null);
       try {
         cache.removeNode(node);
       } catch (err) {

@@ -9,6 +9,8 @@ import { Code, Status } from '../framework/status.js';
 import type { Snapshot } from '../cache/snapshot.js';
 
 export const minFeasibleNodesToFind = 100;
+/** The name under which a pod that cannot be parsed is reported as rejected. */
+export const PodValidation = 'PodValidation';
 export const minFeasibleNodesPercentageToFind = 5;
 
 /** Adaptive number of feasible nodes to look for before scoring (numFeasibleNodesToFind). */
@@ -42,6 +44,15 @@ export interface AlgorithmState {
   random: () => number;
   /** Pick the first top-scored node by name instead of sampling (for exact comparisons). */
   tieBreakByName: boolean;
+  /** Times the Filter phase for metrics (run mode only). */
+  metrics?: FilterPhaseHooks;
+}
+
+/** The Filter extension point's duration over all nodes of one cycle (findNodesThatPassFilters). */
+export interface FilterPhaseHooks {
+  /** A monotonic clock in seconds. */
+  now(): number;
+  filterFinished(profile: string, code: Code, seconds: number): void;
 }
 
 /** A PreFilter rejection recorded for explain. */
@@ -84,10 +95,12 @@ function findNodesThatFitPod(
   const allNodes = snapshot.nodeInfoList;
   if (pod.parseError !== null) {
     // A pod we cannot parse is unschedulable everywhere, with the reason.
-    const s = new Status(Code.UnschedulableAndUnresolvable, [pod.parseError]).withPlugin('PodInfo');
+    const s = new Status(Code.UnschedulableAndUnresolvable, [pod.parseError]).withPlugin(PodValidation);
     diagnosis.nodeToStatus.absentNodesStatus = s;
     diagnosis.preFilterMsg = pod.parseError;
     diagnosis.preFilterStatus = s;
+    // Only a change to the pod itself (or the periodic flush) can help: no plugin's event will.
+    diagnosis.unschedulablePlugins.add(PodValidation);
     return [];
   }
   const pre = fwk.runPreFilterPlugins(state, pod, allNodes);
@@ -126,11 +139,16 @@ function findNodesThatFitPod(
     );
   }
   const feasible: NodeInfo[] = [];
+  const m = alg.metrics;
+  const filterStart = m ? m.now() : 0;
+  let filterCode = Code.Error;
   try {
     findNodesThatPassFilters(alg, fwk, state, pod, nodes, diagnosis, feasible);
+    filterCode = Code.Success;
   } finally {
     // Advanced even when a filter failed, so every node keeps its chance to be examined.
     alg.nextStartNodeIndex = (alg.nextStartNodeIndex + feasible.length + diagnosis.nodeToStatus.size) % allNodes.length;
+    if (m) m.filterFinished(fwk.profileName, filterCode, m.now() - filterStart);
   }
   return feasible;
 }

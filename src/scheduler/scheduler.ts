@@ -14,11 +14,11 @@ import { Framework, type ProfileConfig } from '../framework/runtime/framework.js
 import { ActionType } from '../framework/events.js';
 import { Code, Status, isSuccess } from '../framework/status.js';
 import { clearNominatedNode, type NominatingInfo } from '../queue/nominator.js';
-import { SchedulingQueue } from '../queue/scheduling_queue.js';
+import { SchedulingQueue, type QueueOptions } from '../queue/scheduling_queue.js';
 import { MapObjectLister } from './object_lister.js';
 import type { Clock } from '../util/clock.js';
 import { EventHandlers } from './event_handlers.js';
-import { schedulePod, type AlgorithmState, type ScheduleResult } from './schedule_pod.js';
+import { schedulePod, type AlgorithmState, type FilterPhaseHooks, type ScheduleResult } from './schedule_pod.js';
 
 export interface SchedulerOptions {
   profiles: ProfileConfig[];
@@ -35,6 +35,20 @@ export interface SchedulerOptions {
   /** Called after every scheduling attempt (explain, reports, metrics). */
   onAttempt?: (a: AttemptRecord) => void;
   log?: (level: number, msg: string) => void;
+  /** Metrics hooks (the real-cluster mode); simulations leave them out. */
+  metrics?: SchedulerMetricsHooks;
+  /** Handed to the queue: wakes a waiting scheduling loop, counts pods entering each sub-queue. */
+  queueHooks?: Pick<QueueOptions, 'onActive' | 'onIncoming'>;
+}
+
+/** What the scheduler reports for metrics (schedule_one.go, metrics/profile_metrics.go). */
+export interface SchedulerMetricsHooks extends FilterPhaseHooks {
+  /** An attempt's final result, with the time since its scheduling cycle started (s). */
+  attemptFinished(result: 'scheduled' | 'unschedulable' | 'error', profile: string, seconds: number): void;
+  /** The scheduling algorithm found a node, `seconds` after the cycle started. */
+  algorithmFinished(seconds: number): void;
+  /** A pod was bound after `attempts` attempts, `sinceFirstSeconds` after it first became active. */
+  podScheduled(attempts: number, sinceFirstSeconds: number | null): void;
 }
 
 /** What one scheduling attempt found, for explain and reports. */
@@ -61,6 +75,8 @@ export class Scheduler {
   private readonly alg: AlgorithmState;
   /** Binding cycles in flight. */
   private readonly bindings = new Set<Promise<void>>();
+  /** When each attempt's scheduling cycle started (metrics clock), while metrics are on. */
+  private readonly attemptStarts = new WeakMap<QueuedPodInfo, number>();
   /** Victims chosen by PostFilter in the current attempt (for reports). */
   private lastVictims: string[] = [];
 
@@ -72,6 +88,7 @@ export class Scheduler {
       percentageOfNodesToScore: opts.percentageOfNodesToScore ?? 0,
       random: opts.random,
       tieBreakByName: opts.tieBreakByName ?? false,
+      metrics: opts.metrics,
     };
     const pluginClient: PluginClusterClient = {
       bind: (pod, node) => opts.client.bind(pod, node),
@@ -120,6 +137,9 @@ export class Scheduler {
         clock,
         podInitialBackoffMs: (opts.podInitialBackoffSeconds ?? 1) * 1000,
         podMaxBackoffMs: (opts.podMaxBackoffSeconds ?? 10) * 1000,
+        podLister: (namespace, name) => opts.client.getPod(namespace, name),
+        onActive: opts.queueHooks?.onActive,
+        onIncoming: opts.queueHooks?.onIncoming,
       },
     );
     this.queue = queue;
@@ -208,6 +228,7 @@ export class Scheduler {
       return;
     }
     const state = new CycleState();
+    if (this.opts.metrics) this.attemptStarts.set(qp, this.opts.metrics.now());
     this.lastVictims = [];
     const { result, assumed, status, nominating } = this.schedulingCycle(state, fwk, qp);
     if (!isSuccess(status)) {
@@ -265,6 +286,8 @@ export class Scheduler {
       const nominating: NominatingInfo | null = post.result ? { mode: 'Override', nominatedNodeName: post.result.nominatedNodeName } : null;
       return { result: null, assumed: null, status: new Status(Code.Unschedulable, [err.message], err), nominating };
     }
+    const m = this.opts.metrics;
+    if (m) m.algorithmFinished(m.now() - (this.attemptStarts.get(qp) ?? m.now()));
     const host = result.suggestedHost;
     const assumedPod: Pod = { ...podInfo.pod, spec: { ...podInfo.pod.spec, nodeName: host } };
     const assumed = podInfo.withPod(assumedPod);
@@ -323,6 +346,9 @@ export class Scheduler {
       this.handleBindingCycleError(state, fwk, assumed, qp, status!, requeue);
       return;
     }
+    this.observeAttempt(fwk, qp, 'scheduled');
+    const m = this.opts.metrics;
+    if (m) m.podScheduled(qp.attempts, qp.initialAttemptTimestamp === null ? null : (this.opts.clock.now() - qp.initialAttemptTimestamp) / 1000);
     fwk.eventRecorder().event(qp.podInfo.pod, 'Normal', 'Scheduled', 'Binding', `Successfully assigned ${qp.podInfo.key} to ${host}`);
     fwk.runPostBindPlugins(state, assumed, host);
     if (state.podsToActivate.size > 0) this.queue.activate(state.podsToActivate.values() as Iterable<Pod>);
@@ -354,6 +380,7 @@ export class Scheduler {
   private handleSchedulingFailure(fwk: Framework, qp: QueuedPodInfo, status: Status, nominating: NominatingInfo | null, requeue: boolean): void {
     const pod = qp.podInfo.pod;
     const reason = status.isRejected() ? 'Unschedulable' : 'SchedulerError';
+    this.observeAttempt(fwk, qp, status.isRejected() ? 'unschedulable' : 'error');
     const err = status.error;
     if (err instanceof FitError) {
       qp.unschedulablePlugins = err.diagnosis.unschedulablePlugins;
@@ -391,6 +418,14 @@ export class Scheduler {
     this.opts.client.updatePodStatus(cached, patch).catch((e: Error) => {
       this.log(1, `error updating pod ${podKey(pod)}: ${e.message}`);
     });
+  }
+
+  private observeAttempt(fwk: Framework, qp: QueuedPodInfo, result: 'scheduled' | 'unschedulable' | 'error'): void {
+    const m = this.opts.metrics;
+    const start = m ? this.attemptStarts.get(qp) : undefined;
+    if (!m || start === undefined) return;
+    this.attemptStarts.delete(qp);
+    m.attemptFinished(result, fwk.profileName, m.now() - start);
   }
 
   /** Deletes a preemption victim, marking it with the DisruptionTarget condition first. */

@@ -58,6 +58,14 @@ function asArray(v: unknown, where: string): KubeObject[] {
   return v as KubeObject[];
 }
 
+function requireKind(list: KubeObject[], where: string): KubeObject[] {
+  list.forEach((o, i) => {
+    if (!o.kind) throw new ScenarioError(`${where}[${i}]: needs a kind (Pod, Node, Namespace, ...)`);
+    if (!o.metadata?.name) throw new ScenarioError(`${where}[${i}]: needs metadata.name`);
+  });
+  return list;
+}
+
 function withKind<T extends KubeObject>(o: KubeObject, kind: string): T {
   return { apiVersion: 'v1', ...o, kind: o.kind ?? kind } as T;
 }
@@ -102,13 +110,13 @@ export function parseScenario(text: string, source: string): Scenario {
     sc.nodes = asArray(v.nodes, 'nodes').map((o) => withKind<Node>(o, 'Node'));
     sc.pods = asArray(v.pods, 'pods').map((o) => withKind<Pod>(o, 'Pod'));
     sc.pending = asArray(v.pending, 'pending').map((o) => withKind<Pod>(o, 'Pod'));
-    sc.objects = asArray(v.objects, 'objects');
+    sc.objects = requireKind(asArray(v.objects, 'objects'), `${source}: objects`);
     const steps = v.steps;
     if (steps !== undefined && !Array.isArray(steps)) throw new ScenarioError(`${source}: steps: must be a list`);
     sc.steps = ((steps as Record<string, unknown>[] | undefined) ?? []).map((s, i) => ({
       afterMs: parseDuration(s.after ?? 0, `steps[${i}].after`),
-      create: asArray(s.create, `steps[${i}].create`),
-      update: asArray(s.update, `steps[${i}].update`),
+      create: requireKind(asArray(s.create, `steps[${i}].create`), `${source}: steps[${i}].create`),
+      update: requireKind(asArray(s.update, `steps[${i}].update`), `${source}: steps[${i}].update`),
       delete: asArray(s.delete, `steps[${i}].delete`).map((d, j) => {
         if (!d.kind || !(d as { name?: string }).name && !d.metadata?.name) throw new ScenarioError(`steps[${i}].delete[${j}]: needs kind and name`);
         return { kind: d.kind, namespace: (d as { namespace?: string }).namespace ?? d.metadata?.namespace, name: (d as { name?: string }).name ?? d.metadata!.name! };

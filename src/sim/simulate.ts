@@ -6,7 +6,7 @@ import { Resource } from '../api/resources.js';
 import { PodInfo } from '../framework/pod_info.js';
 import type { AttemptRecord } from '../scheduler/scheduler.js';
 import { createEmbedded, type EmbeddedOptions } from './embedded.js';
-import type { Scenario } from './scenario.js';
+import { ScenarioError, type Scenario } from './scenario.js';
 
 export type SimOutcome = 'Scheduled' | 'Unschedulable' | 'Gated' | 'Preempted' | 'Deleted' | 'Pending';
 
@@ -93,9 +93,13 @@ export async function runSimulation(sc: Scenario, o: Omit<EmbeddedOptions, 'onAt
 
   const applyStep = (i: number) => {
     const step = sc.steps[i]!;
-    for (const obj of step.create) {
+    for (const [j, obj] of step.create.entries()) {
       if (obj.kind === 'Pod') track(podKey(obj as Pod));
-      cluster.create(obj);
+      try {
+        cluster.create(obj);
+      } catch (err) {
+        throw new ScenarioError(`${sc.name}: steps[${i}].create[${j}]: ${(err as Error).message}`);
+      }
     }
     for (const obj of step.update) cluster.update(obj);
     for (const d of step.delete) {
@@ -107,21 +111,31 @@ export async function runSimulation(sc: Scenario, o: Omit<EmbeddedOptions, 'onAt
     }
   };
 
+  // Pods in backoff get their retry; but once nothing has changed for longer than the longest
+  // backoff, every retry has happened and further ones would fail the same way: stop.
+  const quietLimitMs = (o.config.podMaxBackoffSeconds ?? 10) * 1000 + 2000;
+  let lastProgressAt = 0;
+  let bound = 0;
   let nextStep = 0;
   let stepAt = sc.steps.length > 0 ? sc.steps[0]!.afterMs : Infinity;
   for (;;) {
     while (scheduler.scheduleOne()) await scheduler.waitForBindings();
     await scheduler.waitForBindings();
     if (scheduler.queue.activeLength > 0) continue;
-    const backoffAt = scheduler.queue.nextBackoffExpiry();
-    const timerAt = backoffAt !== undefined ? clock.nextTimerAt() : undefined;
+    if (cluster.bindings.length !== bound) {
+      bound = cluster.bindings.length;
+      lastProgressAt = clock.now();
+    }
+    const backingOff = scheduler.queue.nextBackoffExpiry() !== undefined;
+    const timerAt = backingOff ? clock.nextTimerAt() : undefined;
     if (nextStep < sc.steps.length && (timerAt === undefined || stepAt <= timerAt)) {
       clock.runUntil(stepAt);
       applyStep(nextStep++);
+      lastProgressAt = clock.now();
       stepAt = nextStep < sc.steps.length ? clock.now() + sc.steps[nextStep]!.afterMs : Infinity;
       continue;
     }
-    if (timerAt !== undefined) {
+    if (timerAt !== undefined && timerAt - lastProgressAt <= quietLimitMs) {
       clock.runUntil(timerAt);
       continue;
     }

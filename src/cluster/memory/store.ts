@@ -20,13 +20,29 @@ export interface MemoryClusterOptions {
   clock: Clock;
   /** Called for objects of kinds the store defaults (e.g. to apply admission-time transforms). */
   admitPod?: (pod: Pod) => Pod;
+  /** How many recent changes the watch history keeps for watches resuming from a resourceVersion (default 10000). */
+  watchHistorySize?: number;
 }
+
+/** One change with the resourceVersion it was made at (a DELETED change gets the deletion's version). */
+export interface VersionedEvent {
+  readonly rv: number;
+  readonly event: WatchEvent;
+}
+
+export type VersionedHandler = (e: VersionedEvent) => void;
 
 export class MemoryCluster implements ClusterClient {
   private readonly objects = new Map<string, KubeObject>();
   private resourceVersion = 0;
   private uidCounter = 0;
   private readonly handlers = new Set<WatchHandler>();
+  /** Watchers of the API server: unlike `handlers`, they see versions and are not cleared by `stop`. */
+  private readonly subscribers = new Set<VersionedHandler>();
+  /** Recent changes, oldest first, for watches that resume from a resourceVersion. */
+  private history: VersionedEvent[] = [];
+  /** Changes at or below this version are no longer in the history. */
+  private historyFloor = 0;
   private faults: Fault[] = [];
   readonly recordedEvents: ClusterEventRecord[] = [];
   /** Every bind call that succeeded, in order (pod key → node), for tests and reports. */
@@ -41,7 +57,12 @@ export class MemoryCluster implements ClusterClient {
   }
 
   private emit(e: WatchEvent): void {
+    const ve: VersionedEvent = { rv: this.resourceVersion, event: e };
+    this.history.push(ve);
+    const limit = this.opts.watchHistorySize ?? 10_000;
+    if (this.history.length > 2 * limit) this.compactHistory(this.history[this.history.length - limit - 1]!.rv);
     for (const h of [...this.handlers]) h(e);
+    for (const s of [...this.subscribers]) s(ve);
   }
 
   private prepare(obj: KubeObject): KubeObject {
@@ -115,6 +136,40 @@ export class MemoryCluster implements ClusterClient {
 
   get currentResourceVersion(): number {
     return this.resourceVersion;
+  }
+
+  /** Streams every later change with its version until the returned function is called. */
+  subscribe(handler: VersionedHandler): () => void {
+    this.subscribers.add(handler);
+    return () => this.subscribers.delete(handler);
+  }
+
+  /**
+   * The changes made after version `rv`, oldest first; throws ApiError(410) when some of them
+   * have been compacted away (as the watch cache does for a too old resourceVersion).
+   */
+  eventsSince(rv: number): VersionedEvent[] {
+    if (rv < this.historyFloor) throw new ApiError(410, `too old resource version: ${rv} (${this.historyFloor})`);
+    let lo = 0;
+    let hi = this.history.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.history[mid]!.rv <= rv) lo = mid + 1;
+      else hi = mid;
+    }
+    return this.history.slice(lo);
+  }
+
+  /** Forgets the changes at or below `rv` (default: all so far); watches from older versions get 410 Gone. */
+  compactHistory(rv = this.resourceVersion): void {
+    if (rv <= this.historyFloor) return;
+    this.historyFloor = rv;
+    this.history = this.history.filter((e) => e.rv > rv);
+  }
+
+  /** Throws the next armed fault of `op`, as the store's own bind/updatePodStatus/deletePod do. */
+  consumeFault(op: FaultOp): void {
+    this.checkFault(op);
   }
 
   /** Makes the next `times` calls of `op` fail with an API error. */

@@ -126,23 +126,37 @@ export class Evaluator {
     const nodeStatuses = new NodeToStatus();
     const errors: Error[] = [];
     const n = potentialNodes.length;
-    for (let i = 0; i < n; i++) {
-      const nodeCopy = potentialNodes[(offset + i) % n]!.clone();
-      const sel = this.policy.selectVictimsOnNode(state.clone(), pod, nodeCopy, pdbs);
-      let status = sel.status;
-      if (isSuccess(status)) {
-        if (sel.victims.length > 0) {
-          const c: Candidate = { name: nodeCopy.name, victims: { pods: sel.victims, numPDBViolations: sel.numPDBViolations } };
-          const list = sel.numPDBViolations === 0 ? nonViolating : violating;
-          // Each list holds at most numCandidates, as upstream's fixed-size candidate lists.
-          if (list.length < numCandidates) list.push(c);
-          if (nonViolating.length > 0 && nonViolating.length + violating.length >= numCandidates) break;
-          continue;
+    // Upstream checks `parallelism` nodes at a time and stops starting new ones once enough
+    // candidates are found; nodes already being checked still finish. We check the same waves
+    // one after another, so the same nodes are evaluated.
+    const wave = Math.max(1, this.handle.parallelism);
+    const found: WaveCandidate[] = [];
+    for (let start = 0; start < n; start += wave) {
+      found.length = 0;
+      const end = Math.min(n, start + wave);
+      for (let i = start; i < end; i++) {
+        const node = potentialNodes[(offset + i) % n]!;
+        const nodeCopy = node.clone();
+        const sel = this.policy.selectVictimsOnNode(state.clone(), pod, nodeCopy, pdbs);
+        let status = sel.status;
+        if (isSuccess(status)) {
+          if (sel.victims.length > 0) {
+            found.push({ work: node.pods.length, candidate: { name: nodeCopy.name, victims: { pods: sel.victims, numPDBViolations: sel.numPDBViolations } } });
+            continue;
+          }
+          status = Status.error(`expected at least one victim pod on node "${nodeCopy.name}"`);
         }
-        status = Status.error(`expected at least one victim pod on node "${nodeCopy.name}"`);
+        if (status!.code === Code.Error) errors.push(status!.asError());
+        nodeStatuses.set(nodeCopy.name, status!);
       }
-      if (status!.code === Code.Error) errors.push(status!.asError());
-      nodeStatuses.set(nodeCopy.name, status!);
+      // Parallel checks report in the order they finish, and each list keeps only the first
+      // numCandidates; a dry run's cost grows with the node's pods, so lighter nodes come first.
+      found.sort(byWork);
+      for (const { candidate } of found) {
+        const list = candidate.victims.numPDBViolations === 0 ? nonViolating : violating;
+        if (list.length < numCandidates) list.push(candidate);
+      }
+      if (nonViolating.length > 0 && nonViolating.length + violating.length >= numCandidates) break;
     }
     return { candidates: nonViolating.concat(violating), nodeStatuses, errors };
   }
@@ -198,6 +212,13 @@ export class Evaluator {
     return out;
   }
 }
+
+interface WaveCandidate {
+  readonly work: number;
+  readonly candidate: Candidate;
+}
+
+const byWork = (a: WaveCandidate, b: WaveCandidate): number => a.work - b.work;
 
 // A failed eviction or status patch is not retried here: the pod already gone (404) is what we
 // wanted, and the preemptor is retried by the queue if its node is still full.

@@ -100,6 +100,8 @@ export class InterPodAffinity
     if (original === null && modified === null) return QueueingHint.QueueSkip;
 
     const target = this.podInfoFor(pod);
+    // Upstream requeues when the target's terms cannot be parsed.
+    if (target.parseError !== null) return QueueingHint.Queue;
     const terms = target.requiredAffinityTerms;
     const antiTerms = target.requiredAntiAffinityTerms;
     const objects = this.handle.objects();
@@ -131,6 +133,7 @@ export class InterPodAffinity
     const modified = (newObj as Node | null | undefined) ?? null;
     if (modified === null) return QueueingHint.Queue;
     const target = this.podInfoFor(pod);
+    if (target.parseError !== null) return QueueingHint.Queue;
     const newLabels = modified.metadata.labels;
     const oldLabels = original?.metadata.labels;
 

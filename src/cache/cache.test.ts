@@ -1,0 +1,346 @@
+// Scenarios of upstream's backend/cache/cache_test.go and snapshot_test.go: assumed pods, pod and
+// node events, ghost nodes, image states and the incremental snapshot.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Pod } from '../api/types.js';
+import { PodInfo } from '../framework/pod_info.js';
+import { makeNode, makePod } from '../testing/builders.js';
+import { FakeClock } from '../util/clock.js';
+import { Cache } from './cache.js';
+import { Snapshot } from './snapshot.js';
+
+const assigned = (name: string, node: string, cpu = '100m', extra: Partial<Pod['spec']> = {}) =>
+  makePod(name, { node, requests: { cpu, memory: '100Mi' }, spec: extra });
+const assumedOn = (pod: Pod, node: string) => new PodInfo({ ...pod, spec: { ...pod.spec, nodeName: node } });
+const zoned = (name: string, zone: string, images?: { names: string[]; sizeBytes: number }[]) =>
+  makeNode(name, { labels: { 'topology.kubernetes.io/zone': zone }, ...(images ? { images } : {}) });
+
+const withAffinity = (name: string, node: string): Pod => assigned(name, node, '100m', {
+  affinity: { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: { app: 'db' } } }] } },
+});
+const withAntiAffinity = (name: string, node: string): Pod => assigned(name, node, '100m', {
+  affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: { app: 'web' } } }] } },
+});
+
+const milliCPU = (c: Cache, node: string) => c.nodeInfo(node)?.requested.milliCPU;
+const listNames = (s: Snapshot) => s.list().map((n) => n.name);
+
+describe('Cache: assumed pods', () => {
+  it('an assumed pod counts on its node until the informer confirms it', () => {
+    const c = new Cache(new FakeClock());
+    c.addNode(makeNode('n1'));
+    const p = makePod('p', { requests: { cpu: '500m' } });
+    c.assumePod(assumedOn(p, 'n1'));
+    assert.equal(c.isAssumedPod(p), true);
+    assert.equal(milliCPU(c, 'n1'), 500);
+    c.finishBinding(p);
+    c.addPod({ ...p, spec: { ...p.spec, nodeName: 'n1' } });
+    assert.equal(c.isAssumedPod(p), false);
+    assert.equal(c.nodeInfo('n1')!.pods.length, 1, 'confirmed, not counted twice');
+    assert.equal(milliCPU(c, 'n1'), 500);
+    assert.equal(c.podCount, 1);
+  });
+
+  it('forget undoes assume', () => {
+    const c = new Cache(new FakeClock());
+    c.addNode(makeNode('n1'));
+    const p = makePod('p', { requests: { cpu: '500m' } });
+    c.assumePod(assumedOn(p, 'n1'));
+    c.forgetPod({ ...p, spec: { ...p.spec, nodeName: 'n1' } });
+    assert.equal(c.isAssumedPod(p), false);
+    assert.equal(milliCPU(c, 'n1'), 0);
+    assert.equal(c.podCount, 0);
+    // Forgetting a pod the cache does not hold is a no-op.
+    c.forgetPod({ ...p, spec: { ...p.spec, nodeName: 'n1' } });
+  });
+
+  it('refuses to assume a pod twice, to forget a confirmed pod, or to forget on the wrong node', () => {
+    const c = new Cache(new FakeClock());
+    c.addNode(makeNode('n1'));
+    const p = makePod('p');
+    c.assumePod(assumedOn(p, 'n1'));
+    assert.throws(() => c.assumePod(assumedOn(p, 'n1')), /is in the cache, so can't be assumed/);
+    assert.throws(() => c.forgetPod({ ...p, spec: { ...p.spec, nodeName: 'n2' } }), /was assumed on n2 but assigned to n1/);
+    const q = assigned('q', 'n1');
+    c.addPod(q);
+    assert.throws(() => c.forgetPod(q), /was added to the cache and can't be forgotten/);
+  });
+
+  it('a confirmation on another node moves the pod there', () => {
+    const c = new Cache(new FakeClock());
+    c.addNode(makeNode('n1'));
+    c.addNode(makeNode('n2'));
+    const p = makePod('p', { requests: { cpu: '300m' } });
+    c.assumePod(assumedOn(p, 'n1'));
+    c.addPod({ ...p, spec: { ...p.spec, nodeName: 'n2' } });
+    assert.equal(milliCPU(c, 'n1'), 0);
+    assert.equal(milliCPU(c, 'n2'), 300);
+  });
+
+  it('an informer update of an assumed pod is ignored until it is confirmed', () => {
+    const c = new Cache(new FakeClock());
+    c.addNode(makeNode('n1'));
+    const p = makePod('p', { requests: { cpu: '300m' } });
+    c.assumePod(assumedOn(p, 'n1'));
+    c.updatePod(p, { ...p, spec: { ...p.spec, nodeName: 'n1', containers: [{ name: 'c', resources: { requests: { cpu: '2' } } }] } });
+    assert.equal(milliCPU(c, 'n1'), 300);
+    assert.equal(c.isAssumedPod(p), true);
+  });
+
+  it('expires assumed pods only after binding finished and the TTL passed', () => {
+    const clock = new FakeClock();
+    const c = new Cache(clock, 30_000);
+    c.addNode(makeNode('n1'));
+    const bound = makePod('bound');
+    const pending = makePod('pending');
+    c.assumePod(assumedOn(bound, 'n1'));
+    c.assumePod(assumedOn(pending, 'n1'));
+    c.finishBinding(bound);
+    clock.advance(29_999);
+    c.cleanupExpiredAssumedPods();
+    assert.equal(c.podCount, 2);
+    clock.advance(1);
+    c.cleanupExpiredAssumedPods();
+    assert.equal(c.isAssumedPod(bound), false);
+    assert.equal(c.isAssumedPod(pending), true, 'binding not finished: never expires');
+    assert.equal(c.nodeInfo('n1')!.pods.length, 1);
+  });
+
+  it('never expires assumed pods with the default TTL of 0', () => {
+    const clock = new FakeClock();
+    const c = new Cache(clock);
+    c.addNode(makeNode('n1'));
+    const p = makePod('p');
+    c.assumePod(assumedOn(p, 'n1'));
+    c.finishBinding(p);
+    clock.advance(24 * 3600 * 1000);
+    c.cleanupExpiredAssumedPods();
+    assert.equal(c.isAssumedPod(p), true);
+  });
+});
+
+describe('Cache: pod events', () => {
+  it('add, update and remove keep the node aggregates right', () => {
+    const c = new Cache(new FakeClock());
+    c.addNode(makeNode('n1'));
+    const p = assigned('p', 'n1', '200m');
+    c.addPod(p);
+    assert.equal(milliCPU(c, 'n1'), 200);
+    c.updatePod(p, assigned('p', 'n1', '700m'));
+    assert.equal(milliCPU(c, 'n1'), 700);
+    assert.equal(c.nodeInfo('n1')!.pods.length, 1);
+    c.removePod(p);
+    assert.equal(milliCPU(c, 'n1'), 0);
+    assert.equal(c.podCount, 0);
+    // Removing an unknown pod is a no-op.
+    c.removePod(assigned('other', 'n1'));
+  });
+
+  it('a pod seen before its node creates a node-less entry, left out of the snapshot', () => {
+    const c = new Cache(new FakeClock());
+    c.addPod(assigned('early', 'later-node'));
+    const s = new Snapshot();
+    c.updateSnapshot(s);
+    assert.equal(s.get('later-node'), undefined);
+    assert.deepEqual(listNames(s), []);
+    c.addNode(makeNode('later-node'));
+    c.updateSnapshot(s);
+    assert.deepEqual(listNames(s), ['later-node']);
+    assert.equal(s.get('later-node')!.pods.length, 1);
+  });
+});
+
+describe('Cache: nodes', () => {
+  it('a removed node with pods stays as a ghost until its pods go', () => {
+    const c = new Cache(new FakeClock());
+    const n1 = makeNode('n1');
+    c.addNode(n1);
+    c.addNode(makeNode('n2'));
+    const p = assigned('p', 'n1');
+    c.addPod(p);
+    const s = new Snapshot();
+    c.updateSnapshot(s);
+    c.removeNode(n1);
+    assert.equal(c.nodeCount, 1);
+    assert.equal(c.nodeInfo('n1')!.node, null);
+    assert.equal(c.nodeInfo('n1')!.pods.length, 1);
+    c.updateSnapshot(s);
+    assert.deepEqual(listNames(s), ['n2']);
+    assert.equal(s.get('n1'), undefined, 'ghosts are not in the snapshot');
+    c.removePod(p);
+    assert.equal(c.nodeInfo('n1'), undefined);
+    assert.throws(() => c.removeNode(n1), /node n1 is not found/);
+  });
+
+  it('re-adding a ghost node keeps its pods', () => {
+    const c = new Cache(new FakeClock());
+    c.addNode(makeNode('n1'));
+    c.addPod(assigned('p', 'n1', '250m'));
+    c.removeNode(makeNode('n1'));
+    c.addNode(makeNode('n1'));
+    const s = new Snapshot();
+    c.updateSnapshot(s);
+    assert.deepEqual(listNames(s), ['n1']);
+    assert.equal(s.get('n1')!.requested.milliCPU, 250);
+  });
+
+  it('an update of an unknown node adds it; an update changes allocatable', () => {
+    const c = new Cache(new FakeClock());
+    c.updateNode(makeNode('n1'), makeNode('n1', { allocatable: { cpu: '2', memory: '1Gi', pods: '10' } }));
+    assert.equal(c.nodeCount, 1);
+    assert.equal(c.nodeInfo('n1')!.allocatable.milliCPU, 2000);
+    c.updateNode(makeNode('n1'), makeNode('n1', { allocatable: { cpu: '8', memory: '1Gi', pods: '10' } }));
+    assert.equal(c.nodeInfo('n1')!.allocatable.milliCPU, 8000);
+    assert.equal(c.nodeCount, 1);
+  });
+});
+
+describe('Cache: image states', () => {
+  const img = (names: string[], size = 100) => ({ names, sizeBytes: size });
+  it('counts the nodes that have each image name', () => {
+    const c = new Cache(new FakeClock());
+    c.addNode(zoned('a', 'z1', [img(['nginx:1', 'nginx@sha256:x'], 500), img(['redis:7'], 300)]));
+    c.addNode(zoned('b', 'z1', [img(['nginx:1'], 500)]));
+    const a = c.nodeInfo('a')!.imageStates;
+    assert.equal(a.get('nginx:1')?.numNodes, 2);
+    assert.equal(a.get('nginx@sha256:x')?.numNodes, 1);
+    assert.equal(a.get('redis:7')?.numNodes, 1);
+    assert.equal(a.get('nginx:1')?.size, 500);
+    c.removeNode(zoned('b', 'z1', [img(['nginx:1'], 500)]));
+    assert.equal(c.nodeInfo('a')!.imageStates.get('nginx:1')?.numNodes, 1);
+    c.updateNode(zoned('a', 'z1'), zoned('a', 'z1', [img(['redis:7'], 300)]));
+    assert.equal(c.nodeInfo('a')!.imageStates.has('nginx:1'), false);
+    c.addNode(zoned('c', 'z1', [img(['nginx:1'], 999)]));
+    assert.equal(c.nodeInfo('c')!.imageStates.get('nginx:1')?.numNodes, 1, 'the state of an image no node has any more was dropped');
+    assert.equal(c.nodeInfo('c')!.imageStates.get('nginx:1')?.size, 999);
+  });
+
+  it('the snapshot keeps each node copy\'s counts from when it was copied, as upstream', () => {
+    const c = new Cache(new FakeClock());
+    const s = new Snapshot();
+    c.addNode(zoned('a', 'z1', [img(['nginx:1'])]));
+    c.updateSnapshot(s);
+    assert.equal(s.get('a')!.imageStates.get('nginx:1')?.numNodes, 1);
+    c.addNode(zoned('b', 'z1', [img(['nginx:1'])]));
+    c.updateSnapshot(s);
+    assert.equal(s.get('b')!.imageStates.get('nginx:1')?.numNodes, 2);
+    assert.equal(s.get('a')!.imageStates.get('nginx:1')?.numNodes, 1, 'node a was not copied again');
+    c.addPod(assigned('p', 'a'));
+    c.updateSnapshot(s);
+    assert.equal(s.get('a')!.imageStates.get('nginx:1')?.numNodes, 2, 'a fresh copy of a sees the new count');
+  });
+});
+
+describe('Cache: updateSnapshot', () => {
+  it('orders nodes round-robin over zones', () => {
+    const c = new Cache(new FakeClock());
+    for (const n of [zoned('a1', 'A'), zoned('a2', 'A'), zoned('b1', 'B'), zoned('a3', 'A'), zoned('c1', 'C'), zoned('b2', 'B')]) c.addNode(n);
+    const s = new Snapshot();
+    c.updateSnapshot(s);
+    assert.deepEqual(listNames(s), ['a1', 'b1', 'c1', 'a2', 'b2', 'a3']);
+    assert.equal(s.nodeInfoMap.size, 6);
+  });
+
+  it('copies only the nodes that changed', () => {
+    const c = new Cache(new FakeClock());
+    c.addNode(makeNode('n1'));
+    c.addNode(makeNode('n2'));
+    const s = new Snapshot();
+    c.updateSnapshot(s);
+    const before1 = s.get('n1');
+    const before2 = s.get('n2');
+    c.addPod(assigned('p', 'n2', '400m'));
+    c.updateSnapshot(s);
+    assert.equal(s.get('n1'), before1, 'unchanged node keeps its copy');
+    assert.notEqual(s.get('n2'), before2);
+    assert.equal(s.get('n2')!.requested.milliCPU, 400);
+    assert.equal(before2!.requested.milliCPU, 0, 'an old copy is not mutated');
+    assert.equal(s.list()[1], s.get('n2'), 'the list holds the new copy');
+    // The cache's own NodeInfo is not shared with the snapshot.
+    c.addPod(assigned('q', 'n2', '100m'));
+    assert.equal(s.get('n2')!.requested.milliCPU, 400);
+  });
+
+  it('keeps the sublists of nodes with (anti-)affinity pods in step as pods come and go', () => {
+    const c = new Cache(new FakeClock());
+    for (const n of ['n1', 'n2', 'n3']) c.addNode(makeNode(n));
+    const s = new Snapshot();
+    c.updateSnapshot(s);
+    assert.deepEqual(s.havePodsWithAffinityList(), []);
+
+    const aff = withAffinity('aff', 'n2');
+    c.addPod(aff);
+    c.updateSnapshot(s);
+    assert.deepEqual(s.havePodsWithAffinityList().map((n) => n.name), ['n2']);
+    assert.equal(s.havePodsWithAffinityList()[0], s.get('n2'));
+    assert.deepEqual(s.havePodsWithRequiredAntiAffinityList(), []);
+
+    const anti = withAntiAffinity('anti', 'n3');
+    c.addPod(anti);
+    c.addPod(withAffinity('aff2', 'n2'));
+    c.updateSnapshot(s);
+    assert.deepEqual(s.havePodsWithAffinityList().map((n) => n.name), ['n2', 'n3'], 'anti-affinity counts as affinity too');
+    assert.deepEqual(s.havePodsWithRequiredAntiAffinityList().map((n) => n.name), ['n3']);
+    assert.equal(s.havePodsWithAffinityList()[0], s.get('n2'), 'the sublist holds the latest copy');
+    assert.equal(s.get('n2')!.podsWithAffinity.length, 2);
+
+    // A plain pod on a listed node: the sublist entry is refreshed, membership unchanged.
+    c.addPod(assigned('plain', 'n3'));
+    c.updateSnapshot(s);
+    assert.equal(s.havePodsWithRequiredAntiAffinityList()[0], s.get('n3'));
+    assert.equal(s.havePodsWithAffinityList()[1], s.get('n3'));
+
+    c.removePod(anti);
+    c.removePod(aff);
+    c.updateSnapshot(s);
+    assert.deepEqual(s.havePodsWithAffinityList().map((n) => n.name), ['n2']);
+    assert.deepEqual(s.havePodsWithRequiredAntiAffinityList(), []);
+
+    c.removePod(withAffinity('aff2', 'n2'));
+    c.updateSnapshot(s);
+    assert.deepEqual(s.havePodsWithAffinityList(), []);
+  });
+
+  it('drops removed nodes and adds new ones in zone order', () => {
+    const c = new Cache(new FakeClock());
+    c.addNode(zoned('a1', 'A'));
+    c.addNode(zoned('b1', 'B'));
+    const s = new Snapshot();
+    c.updateSnapshot(s);
+    c.removeNode(zoned('a1', 'A'));
+    c.addNode(zoned('a2', 'A'));
+    c.addNode(zoned('b2', 'B'));
+    c.updateSnapshot(s);
+    assert.deepEqual(listNames(s), ['b1', 'a2', 'b2']);
+    assert.equal(s.get('a1'), undefined);
+  });
+
+  it('a zone relabel keeps the snapshot order until a node is added or removed, as upstream', () => {
+    const c = new Cache(new FakeClock());
+    for (const n of [zoned('a1', 'A'), zoned('a2', 'A'), zoned('b1', 'B')]) c.addNode(n);
+    const s = new Snapshot();
+    c.updateSnapshot(s);
+    assert.deepEqual(listNames(s), ['a1', 'b1', 'a2']);
+    c.updateNode(zoned('a1', 'A'), zoned('a1', 'B'));
+    c.updateSnapshot(s);
+    assert.deepEqual(listNames(s), ['a1', 'b1', 'a2'], 'order kept');
+    assert.equal(s.get('a1')!.node!.metadata.labels!['topology.kubernetes.io/zone'], 'B', 'content refreshed');
+    c.addNode(zoned('c1', 'C'));
+    c.updateSnapshot(s);
+    assert.deepEqual(listNames(s), ['a2', 'b1', 'c1', 'a1']);
+  });
+
+  it('tracks the PVCs used by scheduled pods', () => {
+    const c = new Cache(new FakeClock());
+    c.addNode(makeNode('n1'));
+    const s = new Snapshot();
+    c.updateSnapshot(s);
+    const withClaim = assigned('p', 'n1', '100m', { volumes: [{ name: 'v', persistentVolumeClaim: { claimName: 'data' } }] });
+    c.addPod(withClaim);
+    c.updateSnapshot(s);
+    assert.deepEqual([...s.usedPVCSet], ['default/data']);
+    c.removePod(withClaim);
+    c.updateSnapshot(s);
+    assert.deepEqual([...s.usedPVCSet], []);
+  });
+});

@@ -1,0 +1,64 @@
+// `simulate` and `explain`: run a scenario on the embedded cluster.
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { admitPod } from '../../cluster/memory/admission.js';
+import { inTreeRegistry, notYetAvailablePlugins } from '../../plugins/registry.js';
+import { runExplain } from '../../sim/explain.js';
+import { loadScenario } from '../../sim/scenario.js';
+import { runSimulation } from '../../sim/simulate.js';
+import { resolveConfiguration } from '../configuration.js';
+import { UsageError, type CliIO } from '../io.js';
+import { renderSimulationText } from '../output.js';
+
+export function defaultScenarioPath(): string {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const candidates = [join(here, '../../../scenarios/default.yaml'), join(here, '../../../../scenarios/default.yaml')];
+  return candidates.find((p) => existsSync(p)) ?? candidates[0]!;
+}
+
+function parse(argv: string[]) {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      config: { type: 'string' },
+      seed: { type: 'string' },
+      output: { type: 'string', short: 'o' },
+      'tie-break': { type: 'string' },
+    },
+  });
+  if (positionals.length > 1) throw new UsageError(`unexpected arguments: ${positionals.slice(1).join(' ')}`);
+  const seed = values.seed === undefined ? 1 : Number(values.seed);
+  if (!Number.isInteger(seed)) throw new UsageError(`--seed must be an integer, got "${values.seed}"`);
+  const tieBreak = values['tie-break'];
+  if (tieBreak !== undefined && tieBreak !== 'name') throw new UsageError(`--tie-break accepts only "name"`);
+  const output = values.output;
+  if (output !== undefined && output !== 'text' && output !== 'json') throw new UsageError(`--output must be text or json`);
+  const scenario = loadScenario(positionals[0] ?? defaultScenarioPath());
+  const registry = inTreeRegistry();
+  const config = resolveConfiguration({ scenario, configPath: values.config, registry });
+  const opts = { config, registry, notYetAvailable: notYetAvailablePlugins, seed, tieBreakByName: tieBreak === 'name', admitPod };
+  return { scenario, opts, output };
+}
+
+export async function simulateCommand(argv: string[], io: CliIO): Promise<number> {
+  const { scenario, opts, output } = parse(argv);
+  const report = await runSimulation(scenario, opts);
+  if (output === 'json') {
+    const { pods, summary, nodes } = report;
+    io.stdout(JSON.stringify({ pods, summary, nodes }, null, 2) + '\n');
+  } else {
+    io.stdout(renderSimulationText(report));
+  }
+  return 0;
+}
+
+export async function explainCommand(argv: string[], io: CliIO): Promise<number> {
+  const { scenario, opts, output } = parse(argv);
+  if (output === 'text') throw new UsageError('explain prints json only');
+  const report = await runExplain(scenario, opts);
+  io.stdout(JSON.stringify(report, null, 2) + '\n');
+  return 0;
+}

@@ -1,0 +1,746 @@
+// Scenarios of upstream's runtime/framework_test.go, with tiny fake plugins (objects with a name
+// and the methods of the extension points they implement).
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { Snapshot } from '../../cache/snapshot.js';
+import { MapObjectLister } from '../../scheduler/object_lister.js';
+import { makeNode, makePod } from '../../testing/builders.js';
+import { FakeClock } from '../../util/clock.js';
+import { CycleState, type StateData } from '../cycle_state.js';
+import { ActionTypeAll } from '../events.js';
+import type { AnyPlugin, NodeScore, PermitOutcome, PreFilterOutcome, QueuedPodInfo } from '../interfaces.js';
+import { NodeInfo } from '../node_info.js';
+import { PodInfo } from '../pod_info.js';
+import { Registry, type PluginDefinition } from '../registry.js';
+import { Code, Status } from '../status.js';
+import { NodeToStatus } from '../node_to_status.js';
+import { Framework, type PluginsConfig } from './framework.js';
+
+// ---- fake plugins ----
+
+const less = (a: QueuedPodInfo, b: QueuedPodInfo) => a.timestamp < b.timestamp;
+const queueSort = (name = 'QueueSort'): AnyPlugin => ({ name, less });
+const binder = (name = 'Binder', result: () => Status | null = () => null): AnyPlugin => ({ name, bind: async () => result() });
+
+/** Implements every extension point, like upstream's TestPlugin. */
+function everything(name = 'TestPlugin'): AnyPlugin {
+  return {
+    name,
+    less,
+    preFilter: () => null,
+    filter: () => null,
+    postFilter: () => ({ result: null, status: null }),
+    preScore: () => null,
+    score: () => 1,
+    reserve: () => null,
+    unreserve: () => {},
+    permit: () => ({ status: null, timeoutMs: 0 }),
+    preBind: async () => null,
+    bind: async () => null,
+    postBind: () => {},
+  };
+}
+const scorePlugin = (name: string): AnyPlugin => ({ name, preScore: () => null, score: () => 1 });
+const scoreWithNormalize = (name: string): AnyPlugin => ({
+  name,
+  score: () => 1,
+  scoreExtensions: () => ({ normalizeScore: () => null }),
+});
+
+interface Options {
+  clock?: FakeClock;
+  nominated?: Map<string, PodInfo[]>;
+  pluginConfig?: { name: string; args?: unknown }[];
+  nodes?: NodeInfo[];
+}
+
+function definitions(plugins: AnyPlugin[]): PluginDefinition[] {
+  return plugins.map((p) => ({ name: p.name, factory: () => p }));
+}
+
+function newFramework(plugins: AnyPlugin[], config: PluginsConfig, o: Options = {}): Framework {
+  const snapshot = new Snapshot();
+  for (const ni of o.nodes ?? []) {
+    snapshot.nodeInfoMap.set(ni.name, ni);
+    snapshot.nodeInfoList.push(ni);
+  }
+  return new Framework(
+    { schedulerName: 'test-scheduler', plugins: config, pluginConfig: o.pluginConfig },
+    {
+      registry: new Registry(definitions(plugins)),
+      snapshot: () => snapshot,
+      objects: new MapObjectLister(),
+      client: { bind: async () => {}, deletePod: async () => {}, clearNominatedNodeName: async () => {} },
+      eventRecorder: { event: () => {} },
+      nominator: { nominatedPodsForNode: (n) => o.nominated?.get(n) ?? [] },
+      clock: o.clock ?? new FakeClock(),
+      random: () => 0,
+      parallelism: 16,
+    },
+  );
+}
+
+/** A profile with the QueueSort and Bind every framework needs, plus `rest`. */
+function withBasics(rest: PluginsConfig): PluginsConfig {
+  return { queueSort: { enabled: [{ name: 'QueueSort' }] }, bind: { enabled: [{ name: 'Binder' }] }, ...rest };
+}
+
+const names = (list: readonly { name: string }[]) => list.map((p) => p.name);
+
+function listPlugins(f: Framework): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  const lists: [string, readonly { name: string }[]][] = [
+    ['queueSort', f.queueSortPlugins], ['preFilter', f.preFilterPlugins], ['filter', f.filterPlugins],
+    ['postFilter', f.postFilterPlugins], ['preScore', f.preScorePlugins], ['score', f.scorePlugins],
+    ['reserve', f.reservePlugins], ['permit', f.permitPlugins], ['preBind', f.preBindPlugins],
+    ['bind', f.bindPlugins], ['postBind', f.postBindPlugins],
+  ];
+  for (const [ep, list] of lists) if (list.length > 0) out[ep] = names(list);
+  return out;
+}
+
+const pod = (name = 'p', o: Parameters<typeof makePod>[1] = {}) => new PodInfo(makePod(name, o));
+const node = (name: string) => new NodeInfo(makeNode(name));
+
+// ---- profile construction ----
+
+describe('Framework: multiPoint expansion', () => {
+  const all = [everything('TestPlugin'), scorePlugin('ScorePlugin1'), scoreWithNormalize('ScoreWithNormalizePlugin1'), queueSort('QueueSortPlugin'), binder('BindPlugin')];
+  const allPoints = (score: string[], preScore: string[]) => ({
+    queueSort: ['TestPlugin'], preFilter: ['TestPlugin'], filter: ['TestPlugin'], postFilter: ['TestPlugin'],
+    ...(preScore.length ? { preScore } : {}), ...(score.length ? { score } : {}),
+    reserve: ['TestPlugin'], permit: ['TestPlugin'], preBind: ['TestPlugin'], bind: ['TestPlugin'], postBind: ['TestPlugin'],
+  });
+  const cases: { name: string; plugins: PluginsConfig; want: Record<string, string[]>; weights?: Record<string, number> }[] = [
+    {
+      name: 'plugin expansion',
+      plugins: { multiPoint: { enabled: [{ name: 'TestPlugin', weight: 5 }] } },
+      want: allPoints(['TestPlugin'], ['TestPlugin']),
+      weights: { TestPlugin: 5 },
+    },
+    {
+      name: 'disable MultiPoint plugin at some extension points',
+      plugins: {
+        multiPoint: { enabled: [{ name: 'TestPlugin' }] },
+        preScore: { disabled: [{ name: 'TestPlugin' }] },
+        score: { disabled: [{ name: 'TestPlugin' }] },
+      },
+      want: allPoints([], []),
+    },
+    {
+      name: 'Multiple MultiPoint plugins',
+      plugins: { multiPoint: { enabled: [{ name: 'TestPlugin' }, { name: 'ScorePlugin1' }] } },
+      want: allPoints(['TestPlugin', 'ScorePlugin1'], ['TestPlugin', 'ScorePlugin1']),
+      weights: { TestPlugin: 1, ScorePlugin1: 1 },
+    },
+    {
+      name: 'disable MultiPoint extension',
+      plugins: {
+        multiPoint: { enabled: [{ name: 'TestPlugin' }, { name: 'ScorePlugin1' }] },
+        preScore: { disabled: [{ name: '*' }] },
+      },
+      want: allPoints(['TestPlugin', 'ScorePlugin1'], []),
+    },
+    {
+      name: 'Reorder MultiPoint plugins (specified extension takes precedence)',
+      plugins: {
+        multiPoint: { enabled: [{ name: 'ScoreWithNormalizePlugin1' }, { name: 'TestPlugin' }, { name: 'ScorePlugin1' }] },
+        score: { enabled: [{ name: 'ScorePlugin1' }, { name: 'TestPlugin' }] },
+      },
+      want: allPoints(['ScorePlugin1', 'TestPlugin', 'ScoreWithNormalizePlugin1'], ['TestPlugin', 'ScorePlugin1']),
+    },
+    {
+      name: 'Reorder MultiPoint plugins (specified extension only takes precedence when it exists in MultiPoint)',
+      plugins: {
+        multiPoint: { enabled: [{ name: 'TestPlugin' }, { name: 'ScorePlugin1' }] },
+        score: { enabled: [{ name: 'ScoreWithNormalizePlugin1' }, { name: 'ScorePlugin1' }, { name: 'TestPlugin' }] },
+      },
+      want: allPoints(['ScorePlugin1', 'TestPlugin', 'ScoreWithNormalizePlugin1'], ['TestPlugin', 'ScorePlugin1']),
+    },
+    {
+      name: 'Override MultiPoint plugins weights',
+      plugins: {
+        multiPoint: { enabled: [{ name: 'TestPlugin' }, { name: 'ScorePlugin1' }] },
+        score: { enabled: [{ name: 'ScorePlugin1', weight: 5 }, { name: 'TestPlugin', weight: 3 }] },
+      },
+      want: allPoints(['ScorePlugin1', 'TestPlugin'], ['TestPlugin', 'ScorePlugin1']),
+      weights: { ScorePlugin1: 5, TestPlugin: 3 },
+    },
+    {
+      name: 'disable and enable MultiPoint plugins with *',
+      plugins: { multiPoint: { enabled: [{ name: 'QueueSortPlugin' }, { name: 'BindPlugin' }, { name: 'ScorePlugin1' }], disabled: [{ name: '*' }] } },
+      want: { queueSort: ['QueueSortPlugin'], preScore: ['ScorePlugin1'], score: ['ScorePlugin1'], bind: ['BindPlugin'] },
+      weights: { ScorePlugin1: 1 },
+    },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const f = newFramework(all, c.plugins);
+      assert.deepEqual(listPlugins(f), c.want);
+      for (const [n, w] of Object.entries(c.weights ?? {})) assert.equal(f.scorePluginWeight.get(n), w, `weight of ${n}`);
+    });
+  }
+
+  it('rejects a plugin listed twice in multiPoint', () => {
+    assert.throws(() => newFramework(all, { multiPoint: { enabled: [{ name: 'TestPlugin' }, { name: 'TestPlugin' }] } }), /already registered/);
+  });
+});
+
+describe('Framework: profile validation', () => {
+  const base = [queueSort(), binder(), { name: 'ScoreOnly', score: () => 0 } as AnyPlugin, { name: 'FilterOnly', filter: () => null } as AnyPlugin];
+  it('rejects a plugin listed twice at one extension point', () => {
+    assert.throws(() => newFramework(base, withBasics({ filter: { enabled: [{ name: 'FilterOnly' }, { name: 'FilterOnly' }] } })), /already registered as "FilterPlugin"/);
+  });
+  it('rejects a plugin at an extension point it does not implement', () => {
+    assert.throws(() => newFramework(base, withBasics({ filter: { enabled: [{ name: 'ScoreOnly' }] } })), /plugin "ScoreOnly" does not extend FilterPlugin plugin/);
+  });
+  it('rejects an unknown plugin', () => {
+    assert.throws(() => newFramework(base, withBasics({ filter: { enabled: [{ name: 'Nope' }] } })), /"Nope" does not exist/);
+  });
+  it('requires exactly one queue sort plugin', () => {
+    assert.throws(() => newFramework(base, { bind: { enabled: [{ name: 'Binder' }] } }),
+      { message: 'only one queue sort plugin required for profile with scheduler name "test-scheduler", but got 0' });
+    assert.throws(() => newFramework([...base, queueSort('QS2')], { queueSort: { enabled: [{ name: 'QueueSort' }, { name: 'QS2' }] }, bind: { enabled: [{ name: 'Binder' }] } }),
+      /but got 2/);
+  });
+  it('requires a bind plugin', () => {
+    assert.throws(() => newFramework(base, { queueSort: { enabled: [{ name: 'QueueSort' }] } }),
+      { message: 'at least one bind plugin is needed for profile with scheduler name "test-scheduler"' });
+  });
+  it('rejects repeated plugin config', () => {
+    assert.throws(() => newFramework(base, withBasics({ filter: { enabled: [{ name: 'FilterOnly' }] } }), { pluginConfig: [{ name: 'FilterOnly' }, { name: 'FilterOnly' }] }),
+      /repeated config for plugin FilterOnly/);
+  });
+  it('wraps a factory failure with the plugin name', () => {
+    const reg = new Registry([
+      { name: 'QueueSort', factory: () => queueSort() },
+      { name: 'Binder', factory: () => binder() },
+      { name: 'Broken', factory: () => { throw new Error('bad args'); } },
+    ]);
+    assert.throws(() => new Framework({ schedulerName: 's', plugins: withBasics({ filter: { enabled: [{ name: 'Broken' }] } }) }, {
+      registry: reg, snapshot: () => new Snapshot(), objects: new MapObjectLister(),
+      client: { bind: async () => {}, deletePod: async () => {}, clearNominatedNodeName: async () => {} },
+      eventRecorder: { event: () => {} }, nominator: { nominatedPodsForNode: () => [] }, clock: new FakeClock(), random: () => 0, parallelism: 1,
+    }), { message: 'initializing plugin "Broken": bad args' });
+  });
+  it('defaults a zero weight to 1 and rejects weights that could overflow the total score', () => {
+    const f = newFramework(base, withBasics({ score: { enabled: [{ name: 'ScoreOnly', weight: 0 }] } }));
+    assert.equal(f.scorePluginWeight.get('ScoreOnly'), 1);
+    assert.throws(() => newFramework([...base, { name: 'Score2', score: () => 0 } as AnyPlugin],
+      withBasics({ score: { enabled: [{ name: 'ScoreOnly', weight: Math.floor(Number.MAX_SAFE_INTEGER / 100) }, { name: 'Score2', weight: 1 }] } })),
+    /total score of Score plugins could overflow/);
+  });
+});
+
+describe('Framework: eventsToRegister', () => {
+  it('gives a rejecting plugin without EnqueueExtensions every event, and ignores score-only plugins', () => {
+    const f = newFramework([
+      queueSort(), binder(),
+      { name: 'NoEvents', filter: () => null },
+      { name: 'WithEvents', filter: () => null, eventsToRegister: () => [{ event: { resource: 'Node', actionType: 1 } }] },
+      { name: 'ScoreWithEvents', score: () => 0, eventsToRegister: () => [{ event: { resource: 'Node', actionType: 1 } }] },
+    ], withBasics({ filter: { enabled: [{ name: 'NoEvents' }, { name: 'WithEvents' }] }, score: { enabled: [{ name: 'ScoreWithEvents' }] } }));
+    const ev = f.eventsToRegister();
+    assert.deepEqual(ev.get('NoEvents'), [{ event: { resource: 'WildCard', actionType: ActionTypeAll } }]);
+    assert.deepEqual(ev.get('WithEvents'), [{ event: { resource: 'Node', actionType: 1 } }]);
+    assert.equal(ev.has('ScoreWithEvents'), false);
+    assert.equal(ev.has('QueueSort'), false);
+  });
+});
+
+// ---- extension points ----
+
+class Marker implements StateData {
+  constructor(readonly v: number) {}
+  clone(): Marker {
+    return new Marker(this.v);
+  }
+}
+
+describe('Framework: RunPreFilterPlugins', () => {
+  const nodes = ['a', 'b', 'c', 'd'].map(node);
+  const preFilter = (name: string, out: () => PreFilterOutcome | null, calls?: string[]): AnyPlugin => ({
+    name,
+    preFilter: () => {
+      calls?.push(name);
+      return out();
+    },
+    filter: () => null,
+  });
+  const run = (plugins: AnyPlugin[]) => {
+    const f = newFramework([queueSort(), binder(), ...plugins], withBasics({ preFilter: { enabled: plugins.map((p) => ({ name: p.name })) } }));
+    const state = new CycleState();
+    return { state, r: f.runPreFilterPlugins(state, pod(), nodes) };
+  };
+  const subset = (...n: string[]) => () => ({ result: { nodeNames: new Set(n) } });
+
+  it('intersects the node subsets of the plugins that return one', () => {
+    const { r } = run([preFilter('A', subset('a', 'b', 'c')), preFilter('AllNodes', () => null), preFilter('B', subset('b', 'c', 'd'))]);
+    assert.equal(r.status, null);
+    assert.deepEqual([...r.nodeNames!].sort(), ['b', 'c']);
+    assert.deepEqual(r.pluginsWithNodes, ['A', 'B']);
+  });
+
+  it('returns all nodes (null) when no plugin narrows them', () => {
+    const { r } = run([preFilter('A', () => null), preFilter('B', () => ({ result: { nodeNames: null } }))]);
+    assert.equal(r.nodeNames, null);
+    assert.equal(r.status, null);
+  });
+
+  it('an empty intersection is UnschedulableAndUnresolvable naming the plugins sorted', () => {
+    const { r } = run([preFilter('Zeta', subset('a')), preFilter('Alpha', subset('b'))]);
+    assert.equal(r.status?.code, Code.UnschedulableAndUnresolvable);
+    assert.deepEqual(r.status?.reasons, ["node(s) didn't satisfy plugin(s) [Alpha Zeta] simultaneously"]);
+    assert.deepEqual(r.pluginsWithNodes, ['Zeta', 'Alpha']);
+  });
+
+  it('one plugin with an empty subset is named alone', () => {
+    const { r } = run([preFilter('Only', subset())]);
+    assert.deepEqual(r.status?.reasons, ["node(s) didn't satisfy plugin Only"]);
+  });
+
+  it('Unschedulable lets the remaining plugins run and is returned at the end', () => {
+    const calls: string[] = [];
+    const { r } = run([
+      preFilter('First', () => ({ status: Status.unschedulable('first says no') }), calls),
+      preFilter('Second', () => null, calls),
+    ]);
+    assert.deepEqual(calls, ['First', 'Second']);
+    assert.equal(r.status?.code, Code.Unschedulable);
+    assert.equal(r.status?.plugin, 'First');
+    assert.deepEqual(r.status?.reasons, ['first says no']);
+  });
+
+  it('UnschedulableAndUnresolvable stops at once', () => {
+    const calls: string[] = [];
+    const { r } = run([
+      preFilter('First', () => ({ status: Status.unresolvable('never') }), calls),
+      preFilter('Second', () => null, calls),
+    ]);
+    assert.deepEqual(calls, ['First']);
+    assert.equal(r.status?.code, Code.UnschedulableAndUnresolvable);
+    assert.equal(r.status?.plugin, 'First');
+    assert.deepEqual(r.pluginsWithNodes, []);
+  });
+
+  it('an error status is wrapped with the plugin name', () => {
+    const { r } = run([preFilter('Broken', () => ({ status: Status.error('boom') }))]);
+    assert.equal(r.status?.code, Code.Error);
+    assert.equal(r.status?.message(), 'running PreFilter plugin "Broken": boom');
+    assert.equal(r.status?.plugin, 'Broken');
+  });
+
+  it('Skip marks the plugin so its Filter and PreFilterExtensions are skipped, even when another rejects', () => {
+    const filtered: string[] = [];
+    const added: string[] = [];
+    const skipper: AnyPlugin = {
+      name: 'Skipper',
+      preFilter: () => ({ status: Status.skip() }),
+      preFilterExtensions: () => ({ addPod: () => (added.push('Skipper'), null), removePod: () => null }),
+      filter: () => (filtered.push('Skipper'), null),
+    };
+    const other: AnyPlugin = {
+      name: 'Other',
+      preFilter: () => null,
+      preFilterExtensions: () => ({ addPod: () => (added.push('Other'), null), removePod: () => null }),
+      filter: () => (filtered.push('Other'), null),
+    };
+    const f = newFramework([queueSort(), binder(), skipper, other],
+      withBasics({ preFilter: { enabled: [{ name: 'Skipper' }, { name: 'Other' }] }, filter: { enabled: [{ name: 'Skipper' }, { name: 'Other' }] } }));
+    const state = new CycleState();
+    const r = f.runPreFilterPlugins(state, pod(), nodes);
+    assert.equal(r.status, null);
+    assert.deepEqual([...state.skipFilterPlugins], ['Skipper']);
+    assert.equal(f.runFilterPlugins(state, pod(), nodes[0]!), null);
+    assert.deepEqual(filtered, ['Other']);
+    f.runPreFilterExtensionAddPod(state, pod(), pod('q'), nodes[0]!);
+    assert.deepEqual(added, ['Other']);
+
+    const state2 = new CycleState();
+    const rejecting: AnyPlugin = { name: 'Rejecting', preFilter: () => ({ status: Status.unschedulable('no') }) };
+    const f2 = newFramework([queueSort(), binder(), skipper, rejecting], withBasics({ preFilter: { enabled: [{ name: 'Skipper' }, { name: 'Rejecting' }] } }));
+    assert.equal(f2.runPreFilterPlugins(state2, pod(), nodes).status?.code, Code.Unschedulable);
+    assert.deepEqual([...state2.skipFilterPlugins], ['Skipper']);
+  });
+});
+
+describe('Framework: RunFilterPlugins', () => {
+  const filter = (name: string, s: () => Status | null, calls: string[]): AnyPlugin => ({ name, filter: () => (calls.push(name), s()) });
+  const make = (plugins: AnyPlugin[]) => newFramework([queueSort(), binder(), ...plugins], withBasics({ filter: { enabled: plugins.map((p) => ({ name: p.name })) } }));
+
+  it('stops at the first rejection and names its plugin', () => {
+    const calls: string[] = [];
+    const f = make([filter('Pass', () => null, calls), filter('Reject', () => Status.unschedulable('nope'), calls), filter('Never', () => null, calls)]);
+    const s = f.runFilterPlugins(new CycleState(), pod(), node('n'));
+    assert.deepEqual(calls, ['Pass', 'Reject']);
+    assert.equal(s?.code, Code.Unschedulable);
+    assert.equal(s?.plugin, 'Reject');
+  });
+
+  it('turns a status other than success or rejection into an error', () => {
+    const f = make([filter('Odd', () => new Status(Code.Error, ['disk on fire']), [])]);
+    const s = f.runFilterPlugins(new CycleState(), pod(), node('n'));
+    assert.equal(s?.code, Code.Error);
+    assert.equal(s?.message(), 'running "Odd" filter plugin: disk on fire');
+    assert.equal(s?.plugin, 'Odd');
+  });
+});
+
+describe('Framework: RunFilterPluginsWithNominatedPods', () => {
+  /** Fits at most `max` pods per node. */
+  const capacity = (max: number): AnyPlugin => ({ name: 'Capacity', filter: (_s, _p, ni) => (ni.pods.length < max ? null : Status.unschedulable('too many pods')) });
+  /** Needs another pod on the node, as a pod affinity would. */
+  const needsCompany: AnyPlugin = { name: 'NeedsCompany', filter: (_s, _p, ni) => (ni.pods.length > 0 ? null : Status.unschedulable('lonely')) };
+  const make = (filters: AnyPlugin[], nominated: PodInfo[], extra: AnyPlugin[] = []) =>
+    newFramework([queueSort(), binder(), ...filters, ...extra], withBasics({
+      filter: { enabled: filters.map((p) => ({ name: p.name })) },
+      preFilter: { enabled: extra.map((p) => ({ name: p.name })) },
+    }), { nominated: new Map([['n1', nominated]]) });
+
+  const cases = [
+    { name: 'no nominated pods: the node fits', nominated: [] as PodInfo[], want: null },
+    { name: 'a nominated pod of higher priority takes the room', nominated: [pod('nom', { priority: 10 })], want: 'too many pods' },
+    { name: 'a nominated pod of equal priority takes the room', nominated: [pod('nom', { priority: 5 })], want: 'too many pods' },
+    { name: 'a nominated pod of lower priority is ignored', nominated: [pod('nom', { priority: 1 })], want: null },
+    { name: 'the pod itself, when nominated there, is ignored', nominated: [pod('p', { priority: 5 })], want: null },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const f = make([capacity(1)], c.nominated);
+      const ni = node('n1');
+      const s = f.runFilterPluginsWithNominatedPods(new CycleState(), pod('p', { priority: 5 }), ni);
+      if (c.want === null) assert.equal(s, null);
+      else assert.deepEqual(s?.reasons, [c.want]);
+      assert.equal(ni.pods.length, 0, 'the snapshot NodeInfo is not modified');
+    });
+  }
+
+  it('the pod must fit both with and without the nominated pods (second pass)', () => {
+    const f = make([needsCompany], [pod('nom', { priority: 10 })]);
+    const s = f.runFilterPluginsWithNominatedPods(new CycleState(), pod('p'), node('n1'));
+    assert.equal(s?.code, Code.Unschedulable);
+    assert.deepEqual(s?.reasons, ['lonely']);
+  });
+
+  it('runs PreFilter AddPod on a cloned state for each added pod', () => {
+    const seen: number[] = [];
+    const ext: AnyPlugin = {
+      name: 'Ext',
+      preFilter: () => null,
+      preFilterExtensions: () => ({
+        addPod: (state) => {
+          state.write('m', new Marker((state.read<Marker>('m')?.v ?? 0) + 1));
+          return null;
+        },
+        removePod: () => null,
+      }),
+    };
+    const probe: AnyPlugin = { name: 'Probe', filter: (state) => (seen.push(state.read<Marker>('m')?.v ?? 0), null) };
+    const f = make([probe], [pod('n-a', { priority: 9 }), pod('n-b', { priority: 9 })], [ext]);
+    const state = new CycleState();
+    state.write('m', new Marker(0));
+    assert.equal(f.runFilterPluginsWithNominatedPods(state, pod('p'), node('n1')), null);
+    assert.deepEqual(seen, [2, 0], 'first pass sees both added pods, second pass the original state');
+    assert.equal(state.read<Marker>('m')?.v, 0);
+  });
+
+  it('an AddPod failure is an error', () => {
+    const ext: AnyPlugin = {
+      name: 'Ext',
+      preFilter: () => null,
+      preFilterExtensions: () => ({ addPod: () => Status.error('cannot add'), removePod: () => null }),
+    };
+    const f = make([capacity(5)], [pod('nom', { priority: 9 })], [ext]);
+    const s = f.runFilterPluginsWithNominatedPods(new CycleState(), pod('p'), node('n1'));
+    assert.equal(s?.code, Code.Error);
+    assert.equal(s?.message(), 'running AddPod on PreFilter plugin "Ext": cannot add');
+  });
+});
+
+describe('Framework: RunPostFilterPlugins', () => {
+  const post = (name: string, out: () => { result: { nominatedNodeName: string } | null; status: Status | null }, calls: string[]): AnyPlugin =>
+    ({ name, postFilter: () => (calls.push(name), out()) });
+  const make = (plugins: AnyPlugin[]) => newFramework([queueSort(), binder(), ...plugins], withBasics({ postFilter: { enabled: plugins.map((p) => ({ name: p.name })) } }));
+
+  it('stops at the first success and returns its result', () => {
+    const calls: string[] = [];
+    const f = make([
+      post('No', () => ({ result: null, status: Status.unschedulable('no victims') }), calls),
+      post('Yes', () => ({ result: { nominatedNodeName: 'n1' }, status: null }), calls),
+      post('Never', () => ({ result: null, status: null }), calls),
+    ]);
+    const r = f.runPostFilterPlugins(new CycleState(), pod(), new NodeToStatus());
+    assert.deepEqual(calls, ['No', 'Yes']);
+    assert.equal(r.status.code, Code.Success);
+    assert.equal(r.result?.nominatedNodeName, 'n1');
+  });
+
+  it('when all reject, joins their reasons under the first rejecting plugin and keeps the last result', () => {
+    const calls: string[] = [];
+    const f = make([
+      post('A', () => ({ result: { nominatedNodeName: 'x' }, status: Status.unschedulable('a1', 'a2') }), calls),
+      post('B', () => ({ result: null, status: Status.unschedulable('b1') }), calls),
+    ]);
+    const r = f.runPostFilterPlugins(new CycleState(), pod(), new NodeToStatus());
+    assert.equal(r.status.code, Code.Unschedulable);
+    assert.deepEqual(r.status.reasons, ['a1', 'a2', 'b1']);
+    assert.equal(r.status.plugin, 'A');
+    assert.equal(r.result?.nominatedNodeName, 'x');
+  });
+
+  it('UnschedulableAndUnresolvable and errors stop the loop', () => {
+    const calls: string[] = [];
+    const f = make([
+      post('Stop', () => ({ result: null, status: Status.unresolvable('hopeless') }), calls),
+      post('Never', () => ({ result: null, status: null }), calls),
+    ]);
+    const r = f.runPostFilterPlugins(new CycleState(), pod(), new NodeToStatus());
+    assert.deepEqual(calls, ['Stop']);
+    assert.equal(r.status.code, Code.UnschedulableAndUnresolvable);
+    assert.equal(r.status.plugin, 'Stop');
+
+    const f2 = make([post('Err', () => ({ result: { nominatedNodeName: 'n' }, status: Status.error('api down') }), [])]);
+    const r2 = f2.runPostFilterPlugins(new CycleState(), pod(), new NodeToStatus());
+    assert.equal(r2.status.code, Code.Error);
+    assert.equal(r2.status.plugin, 'Err');
+    assert.equal(r2.result, null);
+  });
+});
+
+describe('Framework: RunScorePlugins', () => {
+  const nodes = ['n1', 'n2', 'n3'].map(node);
+  const byNode = (scores: Record<string, number>) => (_s: CycleState, _p: PodInfo, ni: NodeInfo) => scores[ni.name]!;
+
+  it('applies NormalizeScore, then the weights, and sums per node', () => {
+    const a: AnyPlugin = { name: 'A', score: byNode({ n1: 10, n2: 20, n3: 30 }) };
+    const b: AnyPlugin = {
+      name: 'B',
+      score: byNode({ n1: 1, n2: 2, n3: 4 }),
+      // Scale so the highest is 100.
+      scoreExtensions: () => ({ normalizeScore: (_s: CycleState, _p: PodInfo, scores: NodeScore[]) => {
+        let max = 0;
+        for (const s of scores) max = Math.max(max, s.score);
+        for (const s of scores) s.score = Math.trunc((s.score * 100) / max);
+        return null;
+      } }),
+    };
+    const f = newFramework([queueSort(), binder(), a, b], withBasics({ score: { enabled: [{ name: 'A', weight: 2 }, { name: 'B', weight: 3 }] } }));
+    const out = f.runScorePlugins(new CycleState(), pod(), nodes);
+    assert.ok(Array.isArray(out));
+    assert.deepEqual(out, [
+      { name: 'n1', scores: [{ name: 'A', score: 20 }, { name: 'B', score: 75 }], totalScore: 95 },
+      { name: 'n2', scores: [{ name: 'A', score: 40 }, { name: 'B', score: 150 }], totalScore: 190 },
+      { name: 'n3', scores: [{ name: 'A', score: 60 }, { name: 'B', score: 300 }], totalScore: 360 },
+    ]);
+  });
+
+  it('leaves out plugins whose PreScore returned Skip', () => {
+    const a: AnyPlugin = { name: 'A', preScore: () => Status.skip(), score: () => { throw new Error('must not run'); } };
+    const b: AnyPlugin = { name: 'B', preScore: () => null, score: () => 7 };
+    const f = newFramework([queueSort(), binder(), a, b], withBasics({ preScore: { enabled: [{ name: 'A' }, { name: 'B' }] }, score: { enabled: [{ name: 'A' }, { name: 'B' }] } }));
+    const state = new CycleState();
+    assert.equal(f.runPreScorePlugins(state, pod(), nodes), null);
+    assert.deepEqual([...state.skipScorePlugins], ['A']);
+    const out = f.runScorePlugins(state, pod(), nodes);
+    assert.ok(Array.isArray(out));
+    assert.deepEqual(out[0], { name: 'n1', scores: [{ name: 'B', score: 7 }], totalScore: 7 });
+  });
+
+  it('rejects a score outside [0, 100] after normalizing', () => {
+    const bad: AnyPlugin = { name: 'Bad', score: byNode({ n1: 0, n2: 101, n3: 0 }) };
+    const f = newFramework([queueSort(), binder(), bad], withBasics({ score: { enabled: [{ name: 'Bad' }] } }));
+    const out = f.runScorePlugins(new CycleState(), pod(), nodes);
+    assert.ok(out instanceof Status);
+    assert.equal(out.code, Code.Error);
+    assert.equal(out.message(), 'applying score defaultWeights on Score plugins: plugin "Bad" returns an invalid score 101, it should in the range of [0, 100] after normalizing');
+    const neg: AnyPlugin = { name: 'Neg', score: () => 5, scoreExtensions: () => ({ normalizeScore: (_s: CycleState, _p: PodInfo, l: NodeScore[]) => { l[0]!.score = -1; return null; } }) };
+    const f2 = newFramework([queueSort(), binder(), neg], withBasics({ score: { enabled: [{ name: 'Neg' }] } }));
+    const out2 = f2.runScorePlugins(new CycleState(), pod(), nodes);
+    assert.ok(out2 instanceof Status);
+    assert.match(out2.message(), /invalid score -1/);
+  });
+
+  it('wraps Score, NormalizeScore and PreScore errors with the plugin name', () => {
+    const failing: AnyPlugin = { name: 'Failing', score: () => Status.error('no data') };
+    const f = newFramework([queueSort(), binder(), failing], withBasics({ score: { enabled: [{ name: 'Failing' }] } }));
+    const out = f.runScorePlugins(new CycleState(), pod(), nodes);
+    assert.ok(out instanceof Status);
+    assert.equal(out.message(), 'running Score plugins: plugin "Failing" failed with: no data');
+
+    const norm: AnyPlugin = { name: 'Norm', score: () => 1, scoreExtensions: () => ({ normalizeScore: () => Status.error('cannot normalize') }) };
+    const f2 = newFramework([queueSort(), binder(), norm], withBasics({ score: { enabled: [{ name: 'Norm' }] } }));
+    const out2 = f2.runScorePlugins(new CycleState(), pod(), nodes);
+    assert.ok(out2 instanceof Status);
+    assert.equal(out2.message(), 'running Normalize on Score plugins: plugin "Norm" failed with: cannot normalize');
+
+    const pre: AnyPlugin = { name: 'Pre', preScore: () => Status.error('x') };
+    const f3 = newFramework([queueSort(), binder(), pre], withBasics({ preScore: { enabled: [{ name: 'Pre' }] } }));
+    assert.equal(f3.runPreScorePlugins(new CycleState(), pod(), nodes)?.message(), 'running PreScore plugin "Pre": x');
+  });
+});
+
+describe('Framework: Reserve and Unreserve', () => {
+  it('runs Unreserve in reverse order of Reserve and stops Reserve at a rejection', () => {
+    const calls: string[] = [];
+    const reserve = (name: string, s: Status | null = null): AnyPlugin => ({
+      name,
+      reserve: () => (calls.push(`reserve ${name}`), s),
+      unreserve: () => void calls.push(`unreserve ${name}`),
+    });
+    const f = newFramework([queueSort(), binder(), reserve('A'), reserve('B', Status.unschedulable('full')), reserve('C')],
+      withBasics({ reserve: { enabled: [{ name: 'A' }, { name: 'B' }, { name: 'C' }] } }));
+    const s = f.runReservePluginsReserve(new CycleState(), pod(), 'n1');
+    assert.equal(s?.code, Code.Unschedulable);
+    assert.equal(s?.plugin, 'B');
+    f.runReservePluginsUnreserve(new CycleState(), pod(), 'n1');
+    assert.deepEqual(calls, ['reserve A', 'reserve B', 'unreserve C', 'unreserve B', 'unreserve A']);
+  });
+
+  it('wraps a Reserve error', () => {
+    const f = newFramework([queueSort(), binder(), { name: 'R', reserve: () => Status.error('oops'), unreserve: () => {} }], withBasics({ reserve: { enabled: [{ name: 'R' }] } }));
+    assert.equal(f.runReservePluginsReserve(new CycleState(), pod(), 'n1')?.message(), 'running Reserve plugin "R": oops');
+  });
+});
+
+describe('Framework: Permit and WaitOnPermit', () => {
+  const permit = (name: string, out: () => PermitOutcome): AnyPlugin => ({ name, permit: out });
+  const waitFor = (ms: number) => () => ({ status: Status.wait(), timeoutMs: ms });
+  const make = (plugins: AnyPlugin[], clock = new FakeClock()) =>
+    newFramework([queueSort(), binder(), ...plugins], withBasics({ permit: { enabled: plugins.map((p) => ({ name: p.name })) } }), { clock });
+
+  it('waits until every waiting plugin allows', async () => {
+    const f = make([permit('W1', waitFor(10_000)), permit('W2', waitFor(10_000)), permit('Ok', () => ({ status: null, timeoutMs: 0 }))]);
+    const p = pod('p');
+    const s = f.runPermitPlugins(new CycleState(), p, 'n1');
+    assert.equal(s?.code, Code.Wait);
+    assert.deepEqual(s?.reasons, ['one or more plugins asked to wait and no plugin rejected pod "p"']);
+    const wp = f.getWaitingPod(p.uid)!;
+    assert.deepEqual(wp.pendingPlugins().sort(), ['W1', 'W2']);
+    let seen = 0;
+    f.iterateOverWaitingPods(() => seen++);
+    assert.equal(seen, 1);
+    wp.allow('W1');
+    assert.deepEqual(wp.pendingPlugins(), ['W2']);
+    wp.allow('W2');
+    assert.equal(await f.waitOnPermit(p), null);
+    assert.equal(f.getWaitingPod(p.uid), undefined);
+  });
+
+  it('a reject while waiting fails the pod with the rejecting plugin', async () => {
+    const f = make([permit('W', waitFor(10_000))]);
+    const p = pod('p');
+    f.runPermitPlugins(new CycleState(), p, 'n1');
+    f.getWaitingPod(p.uid)!.reject('W', 'gang incomplete');
+    const s = await f.waitOnPermit(p);
+    assert.equal(s?.code, Code.Unschedulable);
+    assert.equal(s?.plugin, 'W');
+    assert.deepEqual(s?.reasons, ['gang incomplete']);
+  });
+
+  it('times out on the injected clock, with the wait capped at 15 minutes', async () => {
+    const clock = new FakeClock();
+    const f = make([permit('Short', waitFor(30_000)), permit('Long', waitFor(60 * 60 * 1000))], clock);
+    const p = pod('p');
+    f.runPermitPlugins(new CycleState(), p, 'n1');
+    const wp = f.getWaitingPod(p.uid)!;
+    wp.allow('Short');
+    clock.advance(15 * 60 * 1000 - 1);
+    assert.equal(f.getWaitingPod(p.uid), wp, 'still waiting just before the cap');
+    clock.advance(1);
+    const s = await f.waitOnPermit(p);
+    assert.equal(s?.code, Code.Unschedulable);
+    assert.equal(s?.plugin, 'Long');
+    assert.deepEqual(s?.reasons, ['rejected due to timeout after waiting 15m0s at plugin Long']);
+  });
+
+  it('formats the timeout as Go prints durations', async () => {
+    const clock = new FakeClock();
+    const f = make([permit('W', waitFor(10_000))], clock);
+    const p = pod('p');
+    f.runPermitPlugins(new CycleState(), p, 'n1');
+    clock.advance(10_000);
+    assert.deepEqual((await f.waitOnPermit(p))?.reasons, ['rejected due to timeout after waiting 10s at plugin W']);
+  });
+
+  it('rejectWaitingPod rejects with "removed"', async () => {
+    const f = make([permit('W', waitFor(10_000))]);
+    const p = pod('p');
+    f.runPermitPlugins(new CycleState(), p, 'n1');
+    assert.equal(f.rejectWaitingPod(p.uid), true);
+    assert.equal(f.rejectWaitingPod('unknown'), false);
+    const s = await f.waitOnPermit(p);
+    assert.deepEqual(s?.reasons, ['removed']);
+  });
+
+  it('a rejection at Permit wins over waits; an error is wrapped', () => {
+    const f = make([permit('W', waitFor(10_000)), permit('No', () => ({ status: Status.unschedulable('denied'), timeoutMs: 0 }))]);
+    const s = f.runPermitPlugins(new CycleState(), pod(), 'n1');
+    assert.equal(s?.code, Code.Unschedulable);
+    assert.equal(s?.plugin, 'No');
+    const f2 = make([permit('E', () => ({ status: Status.error('bad'), timeoutMs: 0 }))]);
+    const s2 = f2.runPermitPlugins(new CycleState(), pod(), 'n1');
+    assert.equal(s2?.code, Code.Error);
+    assert.equal(s2?.message(), 'running Permit plugin "E": bad');
+    assert.equal(s2?.plugin, 'E');
+  });
+
+  it('a pod that never waited passes WaitOnPermit at once', async () => {
+    const f = make([permit('Ok', () => ({ status: null, timeoutMs: 0 }))]);
+    assert.equal(f.runPermitPlugins(new CycleState(), pod(), 'n1'), null);
+    assert.equal(await f.waitOnPermit(pod()), null);
+  });
+});
+
+describe('Framework: PreBind and Bind', () => {
+  it('Bind runs until a plugin does not Skip', async () => {
+    const calls: string[] = [];
+    const b = (name: string, s: () => Status | null): AnyPlugin => ({ name, bind: async () => (calls.push(name), s()) });
+    const f = newFramework([queueSort(), b('Skip1', () => Status.skip()), b('Binds', () => null), b('Never', () => null)],
+      { queueSort: { enabled: [{ name: 'QueueSort' }] }, bind: { enabled: [{ name: 'Skip1' }, { name: 'Binds' }, { name: 'Never' }] } });
+    const s = await f.runBindPlugins(new CycleState(), pod(), 'n1');
+    assert.equal(s.code, Code.Success);
+    assert.equal(s.plugin, 'Binds');
+    assert.deepEqual(calls, ['Skip1', 'Binds']);
+  });
+
+  it('every plugin skipping leaves Skip', async () => {
+    const f = newFramework([queueSort(), binder('S1', () => Status.skip()), binder('S2', () => Status.skip())],
+      { queueSort: { enabled: [{ name: 'QueueSort' }] }, bind: { enabled: [{ name: 'S1' }, { name: 'S2' }] } });
+    assert.equal((await f.runBindPlugins(new CycleState(), pod(), 'n1')).code, Code.Skip);
+  });
+
+  it('a Bind rejection is returned as is; an error is wrapped', async () => {
+    const f = newFramework([queueSort(), binder('B', () => Status.unschedulable('node gone'))], { queueSort: { enabled: [{ name: 'QueueSort' }] }, bind: { enabled: [{ name: 'B' }] } });
+    const s = await f.runBindPlugins(new CycleState(), pod(), 'n1');
+    assert.equal(s.code, Code.Unschedulable);
+    assert.equal(s.plugin, 'B');
+    const f2 = newFramework([queueSort(), binder('B', () => Status.error('409 conflict'))], { queueSort: { enabled: [{ name: 'QueueSort' }] }, bind: { enabled: [{ name: 'B' }] } });
+    const s2 = await f2.runBindPlugins(new CycleState(), pod(), 'n1');
+    assert.equal(s2.code, Code.Error);
+    assert.equal(s2.message(), 'running Bind plugin "B": 409 conflict');
+  });
+
+  it('PreBind stops at the first failure: rejections as is, errors wrapped', async () => {
+    const calls: string[] = [];
+    const pb = (name: string, s: () => Status | null): AnyPlugin => ({ name, preBind: async () => (calls.push(name), s()) });
+    const f = newFramework([queueSort(), binder(), pb('Ok', () => null), pb('No', () => Status.unschedulable('volume gone')), pb('Never', () => null)],
+      withBasics({ preBind: { enabled: [{ name: 'Ok' }, { name: 'No' }, { name: 'Never' }] } }));
+    const s = await f.runPreBindPlugins(new CycleState(), pod(), 'n1');
+    assert.equal(s?.code, Code.Unschedulable);
+    assert.equal(s?.plugin, 'No');
+    assert.deepEqual(calls, ['Ok', 'No']);
+    const f2 = newFramework([queueSort(), binder(), pb('E', () => Status.error('attach failed'))], withBasics({ preBind: { enabled: [{ name: 'E' }] } }));
+    assert.equal((await f2.runPreBindPlugins(new CycleState(), pod(), 'n1'))?.message(), 'running PreBind plugin "E": attach failed');
+  });
+});
+
+describe('Framework: PreEnqueue', () => {
+  it('returns the first rejection with its plugin', () => {
+    const gate: AnyPlugin = { name: 'Gate', preEnqueue: () => Status.unresolvable('waiting for scheduling gates: [a]') };
+    const f = newFramework([queueSort(), binder(), { name: 'Open', preEnqueue: () => null }, gate],
+      withBasics({ preEnqueue: { enabled: [{ name: 'Open' }, { name: 'Gate' }] } }));
+    const s = f.runPreEnqueuePlugins(makePod('p'));
+    assert.equal(s?.plugin, 'Gate');
+    assert.equal(s?.code, Code.UnschedulableAndUnresolvable);
+  });
+});

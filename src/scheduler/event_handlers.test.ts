@@ -1,0 +1,139 @@
+// The cluster events the handlers derive from object updates (framework/events.go
+// NodeSchedulingPropertiesChange, PodSchedulingPropertiesChange) and how they route them
+// (eventhandlers.go).
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Node, Pod } from '../api/types.js';
+import { MemoryCluster } from '../cluster/memory/store.js';
+import { ActionType, ActionTypeUpdate } from '../framework/events.js';
+import type { AnyPlugin, QueuedPodInfo } from '../framework/interfaces.js';
+import { Registry } from '../framework/registry.js';
+import { Status } from '../framework/status.js';
+import { makeNode, makePod } from '../testing/builders.js';
+import { FakeClock, seededRandom } from '../util/clock.js';
+import { assignedPodUpdateEvents, nodeUpdateEvents } from './event_handlers.js';
+import { Scheduler } from './scheduler.js';
+
+const labels = (events: { label?: string }[]) => events.map((e) => e.label);
+
+describe('nodeUpdateEvents', () => {
+  const base = makeNode('n', { labels: { a: '1' }, taints: [{ key: 'k', effect: 'NoSchedule' }] });
+  const withNode = (f: (n: Node) => void): Node => {
+    const n = structuredClone(base);
+    f(n);
+    return n;
+  };
+  const cases: { name: string; old: Node; new: Node; want: string[] }[] = [
+    { name: 'no change', old: base, new: structuredClone(base), want: [] },
+    { name: 'label added', old: base, new: withNode((n) => (n.metadata.labels!.b = '2')), want: ['NodeLabelChange'] },
+    { name: 'labels reordered are the same', old: withNode((n) => (n.metadata.labels = { x: '1', y: '2' })), new: withNode((n) => (n.metadata.labels = { y: '2', x: '1' })), want: [] },
+    { name: 'taint removed', old: base, new: withNode((n) => delete n.spec!.taints), want: ['NodeTaintChange'] },
+    { name: 'no taints vs an empty list', old: withNode((n) => delete n.spec!.taints), new: withNode((n) => (n.spec!.taints = [])), want: [] },
+    { name: 'allocatable changed', old: base, new: withNode((n) => (n.status!.allocatable = { cpu: '8', memory: '32Gi', pods: '110' })), want: ['NodeAllocatableChange'] },
+    { name: 'allocatable written differently but equal', old: base, new: withNode((n) => (n.status!.allocatable = { cpu: '4000m', memory: '32Gi', pods: '110' })), want: [] },
+    { name: 'became schedulable', old: withNode((n) => (n.spec!.unschedulable = true)), new: base, want: ['NodeSpecUnschedulableChange'] },
+    { name: 'became unschedulable: nothing to wake', old: base, new: withNode((n) => (n.spec!.unschedulable = true)), want: [] },
+    {
+      name: 'condition status changed',
+      old: withNode((n) => (n.status!.conditions = [{ type: 'Ready', status: 'False' }])),
+      new: withNode((n) => (n.status!.conditions = [{ type: 'Ready', status: 'True' }])),
+      want: ['NodeConditionChange'],
+    },
+    {
+      name: 'only the condition heartbeat or order changed',
+      old: withNode((n) => (n.status!.conditions = [{ type: 'Ready', status: 'True', lastHeartbeatTime: 'a' }, { type: 'DiskPressure', status: 'False' }])),
+      new: withNode((n) => (n.status!.conditions = [{ type: 'DiskPressure', status: 'False' }, { type: 'Ready', status: 'True', lastHeartbeatTime: 'b' }])),
+      want: [],
+    },
+    { name: 'annotation added', old: base, new: withNode((n) => (n.metadata.annotations = { x: 'y' })), want: ['NodeAnnotationChange'] },
+  ];
+  for (const c of cases) it(c.name, () => assert.deepEqual(labels(nodeUpdateEvents(c.old, c.new)), c.want));
+
+  it('reports a newly schedulable node as a taint change', () => {
+    const [e] = nodeUpdateEvents({ ...base, spec: { unschedulable: true } }, { ...base, spec: {} });
+    assert.equal(e!.actionType, ActionType.UpdateNodeTaint);
+  });
+});
+
+describe('assignedPodUpdateEvents (PodSchedulingPropertiesChange)', () => {
+  const p = makePod('p', { node: 'n1', labels: { app: 'a' }, requests: { cpu: '1', memory: '1Gi' } });
+  const withPod = (f: (x: Pod) => void): Pod => {
+    const x = structuredClone(p);
+    f(x);
+    return x;
+  };
+  const cases: { name: string; new: Pod; want: string[] }[] = [
+    { name: 'label change', new: withPod((x) => (x.metadata.labels = { app: 'b' })), want: ['AssignedPodUpdatePodLabel'] },
+    { name: 'request scaled down', new: withPod((x) => (x.spec.containers[0]!.resources = { requests: { cpu: '500m', memory: '1Gi' } })), want: ['AssignedPodUpdatePodScaleDown'] },
+    { name: 'request removed', new: withPod((x) => (x.spec.containers[0]!.resources = { requests: { cpu: '1' } })), want: ['AssignedPodUpdatePodScaleDown'] },
+    { name: 'request scaled up is a general update', new: withPod((x) => (x.spec.containers[0]!.resources = { requests: { cpu: '2', memory: '1Gi' } })), want: ['AssignedPodUpdate'] },
+    { name: 'toleration added', new: withPod((x) => (x.spec.tolerations = [{ key: 'k', operator: 'Exists' }])), want: ['AssignedPodUpdatePodToleration'] },
+    { name: 'label change and scale down', new: withPod((x) => { x.metadata.labels = {}; x.spec.containers[0]!.resources = {}; }), want: ['AssignedPodUpdatePodLabel', 'AssignedPodUpdatePodScaleDown'] },
+    { name: 'status only', new: withPod((x) => (x.status = { phase: 'Running' })), want: ['AssignedPodUpdate'] },
+  ];
+  for (const c of cases) it(c.name, () => assert.deepEqual(labels(assignedPodUpdateEvents(p, c.new)), c.want));
+
+  it('the general update carries every update action, as upstream\'s Update', () => {
+    const [e] = assignedPodUpdateEvents(p, structuredClone(p));
+    assert.equal(e!.actionType, ActionTypeUpdate);
+    assert.equal(e!.resource, 'AssignedPod');
+  });
+});
+
+describe('EventHandlers routing', () => {
+  const less = (a: QueuedPodInfo, b: QueuedPodInfo) => a.timestamp < b.timestamp;
+  async function env() {
+    const clock = new FakeClock();
+    const cluster = new MemoryCluster({ clock });
+    const plugins: AnyPlugin[] = [
+      { name: 'Sort', less },
+      { name: 'Bind', bind: async () => null },
+      // Rejects everything; woken only by node deletions.
+      { name: 'NoWay', filter: () => Status.unschedulable('no way'), eventsToRegister: () => [{ event: { resource: 'Node', actionType: ActionType.Delete } }] },
+    ];
+    const sched = new Scheduler({
+      profiles: [{ schedulerName: 'default-scheduler', plugins: { queueSort: { enabled: [{ name: 'Sort' }] }, filter: { enabled: [{ name: 'NoWay' }] }, bind: { enabled: [{ name: 'Bind' }] } } }],
+      registry: new Registry(plugins.map((p) => ({ name: p.name, factory: () => p }))),
+      client: cluster,
+      clock,
+      random: seededRandom(1),
+    });
+    await sched.start();
+    return { clock, cluster, sched };
+  }
+
+  it('a node deletion is a NodeDelete event before the node leaves the cache', async () => {
+    const { cluster, sched } = await env();
+    cluster.create(makeNode('n1'));
+    cluster.create(makeNode('n2'));
+    const p = cluster.create(makePod('p'));
+    sched.scheduleOne();
+    assert.equal(sched.queue.whereIs(p.metadata.uid!), 'unschedulable');
+    cluster.remove('Node', '', 'n2');
+    assert.equal(sched.queue.whereIs(p.metadata.uid!), 'backoff');
+    assert.equal(sched.cache.nodeCount, 1);
+    sched.stop();
+  });
+
+  it('an unscheduled pod update reaches the queue; a bound pod leaves it for the cache', async () => {
+    const { cluster, sched } = await env();
+    cluster.create(makeNode('n1'));
+    const p = cluster.create(makePod('p'));
+    cluster.update({ ...p, metadata: { ...p.metadata, labels: { a: 'b' } } });
+    assert.deepEqual(sched.queue.pendingPods()[0]!.podInfo.pod.metadata.labels, { a: 'b' });
+    const cur = cluster.getPod('default', 'p')!;
+    await cluster.bind(cur, 'n1');
+    assert.equal(sched.queue.has(p.metadata.uid!), false);
+    assert.equal(sched.cache.nodeInfo('n1')!.pods.length, 1);
+    cluster.remove('Pod', 'default', 'p');
+    assert.equal(sched.cache.nodeInfo('n1')!.pods.length, 0);
+    sched.stop();
+  });
+
+  it('pods for another scheduler are ignored', async () => {
+    const { cluster, sched } = await env();
+    cluster.create(makePod('other', { schedulerName: 'someone-else' }));
+    assert.equal(sched.queue.pendingPods().length, 0);
+    sched.stop();
+  });
+});

@@ -1,0 +1,234 @@
+// Scenarios of upstream's schedule_one_test.go for the algorithm: numFeasibleNodesToFind,
+// selectHost, the filter walk (start index, node subsets, nominated node), FitError.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { Snapshot } from '../cache/snapshot.js';
+import { CycleState } from '../framework/cycle_state.js';
+import { ErrNoNodesAvailable, FitError } from '../framework/fit_error.js';
+import type { AnyPlugin, QueuedPodInfo } from '../framework/interfaces.js';
+import type { NodeInfo } from '../framework/node_info.js';
+import { PodInfo } from '../framework/pod_info.js';
+import { Registry } from '../framework/registry.js';
+import { Framework, type NodePluginScores, type PluginsConfig } from '../framework/runtime/framework.js';
+import { Status } from '../framework/status.js';
+import { makeNode, makePod } from '../testing/builders.js';
+import { FakeClock, seededRandom } from '../util/clock.js';
+import { MapObjectLister } from './object_lister.js';
+import { numFeasibleNodesToFind, schedulePod, selectHost, type AlgorithmState } from './schedule_pod.js';
+
+describe('numFeasibleNodesToFind', () => {
+  const cases: { name: string; profile?: number; global?: number; nodes: number; want: number }[] = [
+    { name: 'not set, not more than 100 nodes', nodes: 10, want: 10 },
+    { name: 'profile set, not more than 100 nodes', profile: 40, nodes: 10, want: 10 },
+    { name: 'not set, 1000 nodes: 50% - 1000/125', nodes: 1000, want: 420 },
+    { name: 'profile set, 1000 nodes', profile: 40, nodes: 1000, want: 400 },
+    { name: 'global and profile set: the profile wins', global: 100, profile: 70, nodes: 1000, want: 700 },
+    { name: 'global set', global: 40, nodes: 1000, want: 400 },
+    { name: 'not set, more than 50*125 nodes: floor of 5%', nodes: 6000, want: 300 },
+    { name: 'profile set, more than 50*125 nodes', profile: 40, nodes: 6000, want: 2400 },
+    { name: 'never fewer than 100', profile: 1, nodes: 150, want: 100 },
+  ];
+  for (const c of cases) {
+    it(c.name, () => assert.equal(numFeasibleNodesToFind(c.profile ?? c.global ?? 0, c.nodes), c.want));
+  }
+});
+
+const scored = (entries: [string, number][]): NodePluginScores[] => entries.map(([name, totalScore]) => ({ name, scores: [], totalScore }));
+
+describe('selectHost', () => {
+  it('picks the single highest score and lists every node with it', () => {
+    const r = selectHost(scored([['a', 10], ['b', 30], ['c', 20]]), { random: seededRandom(1), tieBreakByName: false });
+    assert.deepEqual(r, { host: 'b', best: ['b'] });
+  });
+
+  it('samples uniformly among ties (reservoir sampling) with the injected random source', () => {
+    const list = scored([['a', 5], ['b', 9], ['c', 9], ['d', 1], ['e', 9]]);
+    const random = seededRandom(99);
+    const counts = new Map<string, number>();
+    for (let i = 0; i < 3000; i++) {
+      const { host, best } = selectHost(list, { random, tieBreakByName: false });
+      assert.deepEqual(best, ['b', 'c', 'e']);
+      counts.set(host, (counts.get(host) ?? 0) + 1);
+    }
+    assert.deepEqual([...counts.keys()].sort(), ['b', 'c', 'e']);
+    for (const n of counts.values()) assert.ok(n > 850 && n < 1150, `uneven: ${[...counts.entries()].join(' ')}`);
+  });
+
+  it('each later tie replaces the pick with probability 1/count', () => {
+    const list = scored([['a', 1], ['b', 1], ['c', 1]]);
+    assert.equal(selectHost(list, { random: () => 0, tieBreakByName: false }).host, 'c');
+    assert.equal(selectHost(list, { random: () => 0.99, tieBreakByName: false }).host, 'a');
+  });
+
+  it('is the same for the same seed', () => {
+    const list = scored([['a', 1], ['b', 1], ['c', 1], ['d', 1]]);
+    const run = (seed: number) => {
+      const r = seededRandom(seed);
+      return Array.from({ length: 20 }, () => selectHost(list, { random: r, tieBreakByName: false }).host).join('');
+    };
+    assert.equal(run(5), run(5));
+  });
+
+  it('with tie-break by name takes the first best node by name', () => {
+    const r = selectHost(scored([['zeta', 3], ['beta', 3], ['alpha', 1]]), { random: () => 0, tieBreakByName: true });
+    assert.deepEqual(r, { host: 'beta', best: ['zeta', 'beta'] });
+  });
+
+  it('fails on an empty list', () => {
+    assert.throws(() => selectHost([], { random: () => 0, tieBreakByName: false }), /empty priorityList/);
+  });
+});
+
+// ---- schedulePod over a small framework ----
+
+const less = (a: QueuedPodInfo, b: QueuedPodInfo) => a.timestamp < b.timestamp;
+
+function frameworkWith(plugins: AnyPlugin[], config: PluginsConfig, percentage?: number): Framework {
+  const all: AnyPlugin[] = [{ name: 'QueueSort', less }, { name: 'Binder', bind: async () => null }, ...plugins];
+  return new Framework(
+    { schedulerName: 'default-scheduler', plugins: { queueSort: { enabled: [{ name: 'QueueSort' }] }, bind: { enabled: [{ name: 'Binder' }] }, ...config }, percentageOfNodesToScore: percentage },
+    {
+      registry: new Registry(all.map((p) => ({ name: p.name, factory: () => p }))),
+      snapshot: () => new Snapshot(),
+      objects: new MapObjectLister(),
+      client: { bind: async () => {}, deletePod: async () => {}, clearNominatedNodeName: async () => {} },
+      eventRecorder: { event: () => {} },
+      nominator: { nominatedPodsForNode: () => [] },
+      clock: new FakeClock(),
+      random: () => 0,
+      parallelism: 16,
+    },
+  );
+}
+
+const snapshotOf = (names: string[]) => Snapshot.fromObjects([], names.map((n) => makeNode(n)));
+const alg = (): AlgorithmState => ({ nextStartNodeIndex: 0, percentageOfNodesToScore: 0, random: () => 0, tieBreakByName: true });
+const names = (n: number, prefix = 'n') => Array.from({ length: n }, (_, i) => `${prefix}${String(i).padStart(3, '0')}`);
+
+/** Rejects nodes whose name is listed. */
+const rejectNodes = (rejected: Set<string>, calls?: string[]): AnyPlugin => ({
+  name: 'Reject',
+  filter: (_s, _p, ni: NodeInfo) => {
+    calls?.push(ni.name);
+    return rejected.has(ni.name) ? Status.unschedulable(`node(s) named ${ni.name.slice(0, 1)}`) : null;
+  },
+});
+const constScore: AnyPlugin = { name: 'Const', score: () => 50 };
+
+describe('schedulePod', () => {
+  it('fails with ErrNoNodesAvailable when there is no node', () => {
+    const f = frameworkWith([], {});
+    assert.throws(() => schedulePod(alg(), f, new CycleState(), new PodInfo(makePod('p')), new Snapshot()), (e) => e === ErrNoNodesAvailable);
+  });
+
+  it('a FitError collects every node\'s status and the plugins that rejected', () => {
+    const f = frameworkWith([rejectNodes(new Set(['a1', 'b1', 'b2']))], { filter: { enabled: [{ name: 'Reject' }] } });
+    try {
+      schedulePod(alg(), f, new CycleState(), new PodInfo(makePod('p')), snapshotOf(['a1', 'b1', 'b2']));
+      assert.fail('expected a FitError');
+    } catch (e) {
+      assert.ok(e instanceof FitError);
+      assert.equal(e.message, '0/3 nodes are available: 1 node(s) named a, 2 node(s) named b.');
+      assert.deepEqual([...e.diagnosis.unschedulablePlugins], ['Reject']);
+      assert.equal(e.diagnosis.nodeToStatus.get('b2').plugin, 'Reject');
+    }
+  });
+
+  it('stops after numFeasibleNodesToFind feasible nodes and resumes after them next time', () => {
+    const calls: string[] = [];
+    const f = frameworkWith([rejectNodes(new Set(), calls), constScore], { filter: { enabled: [{ name: 'Reject' }] }, score: { enabled: [{ name: 'Const' }] } });
+    const all = names(200);
+    const a = alg();
+    const r = schedulePod(a, f, new CycleState(), new PodInfo(makePod('p')), snapshotOf(all));
+    assert.equal(r.feasibleNodes, 100);
+    assert.equal(r.evaluatedNodes, 100);
+    assert.equal(a.nextStartNodeIndex, 100);
+    assert.deepEqual(calls.slice(0, 2), ['n000', 'n001']);
+    calls.length = 0;
+    schedulePod(a, f, new CycleState(), new PodInfo(makePod('q')), snapshotOf(all));
+    assert.equal(calls[0], 'n100');
+    assert.equal(a.nextStartNodeIndex, 0);
+  });
+
+  it('the profile percentage overrides the global one', () => {
+    const f = frameworkWith([constScore], { score: { enabled: [{ name: 'Const' }] } }, 60);
+    const a = { ...alg(), percentageOfNodesToScore: 10 };
+    const r = schedulePod(a, f, new CycleState(), new PodInfo(makePod('p')), snapshotOf(names(1000)));
+    assert.equal(r.feasibleNodes, 600);
+  });
+
+  it('without Score plugins the walk stops at the first feasible node, rotating over calls', () => {
+    const f = frameworkWith([rejectNodes(new Set(['n001']))], { filter: { enabled: [{ name: 'Reject' }] } });
+    const a = alg();
+    const snap = snapshotOf(['n000', 'n001', 'n002']);
+    const hosts: string[] = [];
+    for (let i = 0; i < 4; i++) hosts.push(schedulePod(a, f, new CycleState(), new PodInfo(makePod(`p${i}`)), snap).suggestedHost);
+    assert.deepEqual(hosts, ['n000', 'n002', 'n000', 'n002']);
+  });
+
+  it('walks only the PreFilter subset and reports the others with the absent-node status', () => {
+    const only: AnyPlugin = { name: 'Only', preFilter: () => ({ result: { nodeNames: new Set(['b', 'zz']) } }) };
+    const calls: string[] = [];
+    const f = frameworkWith([only, rejectNodes(new Set(['b']), calls)], { preFilter: { enabled: [{ name: 'Only' }] }, filter: { enabled: [{ name: 'Reject' }] } });
+    try {
+      schedulePod(alg(), f, new CycleState(), new PodInfo(makePod('p')), snapshotOf(['a', 'b', 'c']));
+      assert.fail('expected a FitError');
+    } catch (e) {
+      assert.ok(e instanceof FitError);
+      assert.deepEqual(calls, ['b']);
+      assert.equal(e.message, "0/3 nodes are available: 1 node(s) named b, 2 node(s) didn't satisfy plugin(s) [Only].");
+    }
+  });
+
+  it('a PreFilter rejection is the whole message', () => {
+    const no: AnyPlugin = { name: 'No', preFilter: () => ({ status: Status.unresolvable("node(s) didn't match pod topology spread constraints (missing required label)") }) };
+    const f = frameworkWith([no], { preFilter: { enabled: [{ name: 'No' }] } });
+    try {
+      schedulePod(alg(), f, new CycleState(), new PodInfo(makePod('p')), snapshotOf(['a', 'b']));
+      assert.fail('expected a FitError');
+    } catch (e) {
+      assert.ok(e instanceof FitError);
+      assert.equal(e.message, "0/2 nodes are available: node(s) didn't match pod topology spread constraints (missing required label).");
+      assert.deepEqual([...e.diagnosis.unschedulablePlugins], ['No']);
+      assert.equal(e.diagnosis.preFilterStatus?.plugin, 'No');
+    }
+  });
+
+  it('tries the nominated node first and takes it when it fits', () => {
+    const calls: string[] = [];
+    const f = frameworkWith([rejectNodes(new Set(), calls), constScore], { filter: { enabled: [{ name: 'Reject' }] }, score: { enabled: [{ name: 'Const' }] } });
+    const pod = new PodInfo({ ...makePod('p'), status: { nominatedNodeName: 'c' } });
+    const r = schedulePod(alg(), f, new CycleState(), pod, snapshotOf(['a', 'b', 'c']));
+    assert.equal(r.suggestedHost, 'c');
+    assert.deepEqual(calls, ['c']);
+    assert.equal(r.evaluatedNodes, 1);
+    assert.deepEqual(r.scores, [], 'one feasible node: no scoring');
+  });
+
+  it('when the nominated node does not fit, walks all nodes', () => {
+    const calls: string[] = [];
+    const f = frameworkWith([rejectNodes(new Set(['c']), calls), constScore], { filter: { enabled: [{ name: 'Reject' }] }, score: { enabled: [{ name: 'Const' }] } });
+    const pod = new PodInfo({ ...makePod('p'), status: { nominatedNodeName: 'c' } });
+    const r = schedulePod(alg(), f, new CycleState(), pod, snapshotOf(['a', 'b', 'c']));
+    assert.deepEqual(calls, ['c', 'a', 'b', 'c']);
+    assert.deepEqual(r.bestNodes, ['a', 'b']);
+    assert.equal(r.evaluatedNodes, 3);
+  });
+
+  it('a Filter error aborts the attempt but still advances the start index', () => {
+    const boom: AnyPlugin = { name: 'Boom', filter: (_s, _p, ni) => (ni.name === 'b' ? Status.error('disk on fire') : Status.unschedulable('no')) };
+    const f = frameworkWith([boom], { filter: { enabled: [{ name: 'Boom' }] } });
+    const a = alg();
+    assert.throws(() => schedulePod(a, f, new CycleState(), new PodInfo(makePod('p')), snapshotOf(['a', 'b', 'c'])), /running "Boom" filter plugin: disk on fire/);
+    assert.equal(a.nextStartNodeIndex, 1);
+  });
+
+  it('scores feasible nodes and records the best ones', () => {
+    const byName: AnyPlugin = { name: 'ByName', score: (_s, _p, ni) => ({ a: 10, b: 90, c: 90 } as Record<string, number>)[ni.name]! };
+    const f = frameworkWith([byName], { score: { enabled: [{ name: 'ByName', weight: 2 }] } });
+    const r = schedulePod(alg(), f, new CycleState(), new PodInfo(makePod('p')), snapshotOf(['a', 'b', 'c']));
+    assert.deepEqual(r.bestNodes, ['b', 'c']);
+    assert.equal(r.suggestedHost, 'b');
+    assert.deepEqual(r.scores.map((s) => s.totalScore), [20, 180, 180]);
+  });
+});
