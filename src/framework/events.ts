@@ -127,7 +127,7 @@ export function podSchedulingPropertiesChange(newPod: Pod, oldPod: Pod): Cluster
     changed.push(ActionType.UpdatePodSchedulingGatesEliminated);
   }
   if ((newPod.spec.tolerations?.length ?? 0) !== (oldPod.spec.tolerations?.length ?? 0)) changed.push(ActionType.UpdatePodToleration);
-  if (changed.length === 0) return [{ resource, actionType: ActionTypeUpdate, label: `${prefix}Update` }];
+  if (changed.length === 0) return [{ resource, actionType: ActionType.UpdatePodOther, label: `${prefix}Update` }];
   const out: ClusterEvent[] = [];
   for (const action of changed) {
     let name = '';
