@@ -1,129 +1,137 @@
-// Node selector terms as component-helpers' nodeaffinity evaluates them: terms are ORed, the
-// expressions of a term ANDed; an empty term matches nothing; a term that fails to parse never
-// matches and its error is kept.
-import type { Node, NodeSelectorRequirement, NodeSelectorTerm, PreferredSchedulingTerm } from './types.js';
-import { validateLabelKey, validateLabelValue, SelectorError } from './labels.js';
+// Node selector terms as component-helpers' scheduling/corev1/nodeaffinity evaluates them
+// (LazyErrorNodeSelector, PreferredSchedulingTerms, GetRequiredNodeAffinity): terms are ORed and
+// the requirements of a term ANDed; an empty term matches nothing; a term that fails to parse
+// never matches and its errors are kept with upstream's field paths and texts.
+import type { Node, NodeSelectorRequirement, NodeSelectorTerm, Pod, PreferredSchedulingTerm } from './types.js';
+import {
+  aggregateMessage,
+  childPath,
+  goStringSlice,
+  indexPath,
+  invalidValue,
+  newRequirement,
+  Op,
+  requirementMatches,
+  Selector,
+  SelectorError,
+  unsupportedValue,
+  type Requirement,
+} from './labels.js';
 
-const enum Op { In, NotIn, Exists, DoesNotExist, Gt, Lt }
+const labelOperators = ['In', 'NotIn', 'Exists', 'DoesNotExist', 'Gt', 'Lt'];
+const fieldOperators = ['In', 'NotIn'];
 
-interface LabelRequirement {
-  readonly key: string;
-  readonly op: Op;
-  readonly values: readonly string[];
-  readonly bound: number;
-}
-
+/** A fields.Selector term on the node's fields (only metadata.name is set, when non-empty). */
 interface FieldRequirement {
+  readonly key: string;
   readonly equals: boolean;
   readonly value: string;
 }
 
 class CompiledTerm {
   constructor(
-    readonly labels: readonly LabelRequirement[],
+    readonly labels: readonly Requirement[],
     readonly fields: readonly FieldRequirement[],
   ) {}
 
   matches(node: Node): boolean {
     const nodeLabels = node.metadata.labels;
     for (let i = 0; i < this.labels.length; i++) {
-      if (!labelRequirementMatches(this.labels[i]!, nodeLabels)) return false;
+      if (!requirementMatches(this.labels[i]!, nodeLabels)) return false;
     }
+    // Upstream skips the field selector when the node has no name (its field set is empty).
     const name = node.metadata.name ?? '';
+    if (name === '') return true;
     for (let i = 0; i < this.fields.length; i++) {
       const f = this.fields[i]!;
-      if ((name === f.value) !== f.equals) return false;
+      const actual = f.key === 'metadata.name' ? name : '';
+      if ((actual === f.value) !== f.equals) return false;
     }
     return true;
   }
 }
 
-function labelRequirementMatches(r: LabelRequirement, labels: Record<string, string> | undefined): boolean {
-  const has = labels !== undefined && Object.prototype.hasOwnProperty.call(labels, r.key);
-  switch (r.op) {
-    case Op.In:
-      return has && r.values.includes(labels![r.key]!);
-    case Op.NotIn:
-      return !has || !r.values.includes(labels![r.key]!);
-    case Op.Exists:
-      return has;
-    case Op.DoesNotExist:
-      return !has;
-    case Op.Gt:
-    case Op.Lt: {
-      if (!has) return false;
-      const v = parseInt64(labels![r.key]!);
-      if (v === undefined) return false;
-      return r.op === Op.Gt ? v > r.bound : v < r.bound;
+function toOp(operator: string): Op | undefined {
+  switch (operator) {
+    case 'In': return Op.In;
+    case 'NotIn': return Op.NotIn;
+    case 'Exists': return Op.Exists;
+    case 'DoesNotExist': return Op.DoesNotExist;
+    case 'Gt': return Op.Gt;
+    case 'Lt': return Op.Lt;
+    default: return undefined;
+  }
+}
+
+/** nodeSelectorRequirementsAsSelector. */
+function labelRequirements(exprs: readonly NodeSelectorRequirement[], path: string, errs: string[]): Requirement[] {
+  const out: Requirement[] = [];
+  for (let i = 0; i < exprs.length; i++) {
+    const expr = exprs[i]!;
+    const p = indexPath(path, i);
+    const op = toOp(expr.operator);
+    if (op === undefined) {
+      errs.push(unsupportedValue(childPath(p, 'operator'), String(expr.operator), labelOperators));
+      continue;
     }
+    const r = newRequirement(expr.key, op, expr.values ?? undefined, p, errs);
+    if (r !== undefined) out.push(r);
   }
+  return out;
 }
 
-const int64Pattern = /^[+-]?\d+$/;
-function parseInt64(s: string): number | undefined {
-  if (!int64Pattern.test(s)) return undefined;
-  const n = Number(s);
-  return Number.isFinite(n) ? n : undefined;
-}
-
-function compileLabelRequirement(expr: NodeSelectorRequirement): LabelRequirement {
-  validateLabelKey(expr.key);
-  const values = expr.values ?? [];
-  switch (expr.operator) {
-    case 'In':
-    case 'NotIn':
-      if (values.length === 0) throw new SelectorError(`for 'in', 'notin' operators, values set can't be empty`);
-      for (const v of values) validateLabelValue(expr.key, v);
-      return { key: expr.key, op: expr.operator === 'In' ? Op.In : Op.NotIn, values: [...values], bound: 0 };
-    case 'Exists':
-    case 'DoesNotExist':
-      if (values.length !== 0) throw new SelectorError(`values set must be empty for exists and does not exist`);
-      return { key: expr.key, op: expr.operator === 'Exists' ? Op.Exists : Op.DoesNotExist, values: [], bound: 0 };
-    case 'Gt':
-    case 'Lt': {
-      if (values.length !== 1) throw new SelectorError(`for 'Gt', 'Lt' operators, exactly one value is required`);
-      const bound = parseInt64(values[0]!);
-      if (bound === undefined) throw new SelectorError(`for 'Gt', 'Lt' operators, the value must be an integer`);
-      return { key: expr.key, op: expr.operator === 'Gt' ? Op.Gt : Op.Lt, values: [], bound };
+/** nodeSelectorRequirementsAsFieldSelector: In/NotIn with exactly one value, any key. */
+function fieldRequirements(exprs: readonly NodeSelectorRequirement[], path: string, errs: string[]): FieldRequirement[] {
+  const out: FieldRequirement[] = [];
+  for (let i = 0; i < exprs.length; i++) {
+    const expr = exprs[i]!;
+    const p = indexPath(path, i);
+    if (expr.operator !== 'In' && expr.operator !== 'NotIn') {
+      errs.push(unsupportedValue(childPath(p, 'operator'), String(expr.operator), fieldOperators));
+      continue;
     }
-    default:
-      throw new SelectorError(`"${expr.operator}" is not a valid node selector operator`);
+    const values = expr.values ?? undefined;
+    if (values === undefined || values.length !== 1) {
+      errs.push(invalidValue(childPath(p, 'values'), goStringSlice(values), 'must have one element'));
+      continue;
+    }
+    out.push({ key: expr.key, equals: expr.operator === 'In', value: values[0]! });
   }
+  return out;
 }
 
-function compileFieldRequirement(expr: NodeSelectorRequirement): FieldRequirement {
-  if (expr.key !== 'metadata.name') throw new SelectorError(`"${expr.key}" is not a valid field selector key`);
-  const values = expr.values ?? [];
-  if (expr.operator !== 'In' && expr.operator !== 'NotIn') {
-    throw new SelectorError(`"${expr.operator}" is not a valid node field selector operator`);
-  }
-  if (values.length !== 1) throw new SelectorError(`unexpected number of value (${values.length}) for node field selector operator "${expr.operator}"`);
-  return { equals: expr.operator === 'In', value: values[0]! };
+function isEmptyTerm(term: NodeSelectorTerm | null | undefined): boolean {
+  return !term || ((term.matchExpressions?.length ?? 0) === 0 && (term.matchFields?.length ?? 0) === 0);
 }
 
-/** Compiles one term; returns undefined for an empty term (which matches nothing). */
-function compileTerm(term: NodeSelectorTerm): CompiledTerm | undefined {
+/** newNodeSelectorTerm: the compiled term, or its errors pushed to `errs` and undefined. */
+function compileTerm(term: NodeSelectorTerm, path: string, errs: string[]): CompiledTerm | undefined {
+  const before = errs.length;
   const exprs = term.matchExpressions ?? [];
   const fields = term.matchFields ?? [];
-  if (exprs.length === 0 && fields.length === 0) return undefined;
-  return new CompiledTerm(exprs.map(compileLabelRequirement), fields.map(compileFieldRequirement));
+  const labels = exprs.length > 0 ? labelRequirements(exprs, childPath(path, 'matchExpressions'), errs) : [];
+  const fieldReqs = fields.length > 0 ? fieldRequirements(fields, childPath(path, 'matchFields'), errs) : [];
+  return errs.length > before ? undefined : new CompiledTerm(labels, fieldReqs);
 }
 
 /** ORed node selector terms (nodeaffinity.LazyErrorNodeSelector). */
 export class NodeSelectorMatcher {
   private readonly terms: CompiledTerm[] = [];
-  /** Parse errors of terms that can never match. */
+  /** Parse errors of the terms that can never match, as upstream words them. */
   readonly errors: string[] = [];
 
-  constructor(terms: readonly NodeSelectorTerm[]) {
-    for (const term of terms) {
-      try {
-        const t = compileTerm(term);
-        if (t) this.terms.push(t);
-      } catch (err) {
-        this.errors.push((err as Error).message);
-      }
+  constructor(terms: readonly (NodeSelectorTerm | null)[]) {
+    for (let i = 0; i < terms.length; i++) {
+      const term = terms[i];
+      if (isEmptyTerm(term)) continue;
+      const t = compileTerm(term!, indexPath('nodeSelectorTerms', i), this.errors);
+      if (t) this.terms.push(t);
     }
+  }
+
+  /** The error LazyErrorNodeSelector.Match returns when no term matches, or null. */
+  get error(): string | null {
+    return this.errors.length === 0 ? null : aggregateMessage(this.errors);
   }
 
   matches(node: Node): boolean {
@@ -132,16 +140,26 @@ export class NodeSelectorMatcher {
   }
 }
 
-/** Weighted preferred terms (nodeaffinity.PreferredSchedulingTerms); throws on a parse error. */
+/**
+ * Weighted preferred terms (nodeaffinity.NewPreferredSchedulingTerms): terms with weight 0 or no
+ * requirements are skipped; throws SelectorError with every parse error, aggregated as upstream.
+ */
 export class PreferredTermsScorer {
-  private readonly terms: { term: CompiledTerm; weight: number }[] = [];
+  private readonly terms: CompiledTerm[] = [];
+  private readonly weights: number[] = [];
 
   constructor(prefs: readonly PreferredSchedulingTerm[]) {
-    for (const p of prefs) {
-      if (!p.weight) continue;
-      const t = compileTerm(p.preference);
-      if (t) this.terms.push({ term: t, weight: p.weight });
+    const errs: string[] = [];
+    for (let i = 0; i < prefs.length; i++) {
+      const p = prefs[i]!;
+      if (!p.weight || isEmptyTerm(p.preference)) continue;
+      const t = compileTerm(p.preference, indexPath('', i), errs);
+      if (t) {
+        this.terms.push(t);
+        this.weights.push(p.weight);
+      }
     }
+    if (errs.length > 0) throw new SelectorError(aggregateMessage(errs));
   }
 
   get isEmpty(): boolean {
@@ -150,10 +168,33 @@ export class PreferredTermsScorer {
 
   score(node: Node): number {
     let sum = 0;
-    for (let i = 0; i < this.terms.length; i++) {
-      const t = this.terms[i]!;
-      if (t.term.matches(node)) sum += t.weight;
-    }
+    for (let i = 0; i < this.terms.length; i++) if (this.terms[i]!.matches(node)) sum += this.weights[i]!;
     return sum;
+  }
+}
+
+/**
+ * A pod's spec.nodeSelector and required node affinity together (nodeaffinity.GetRequiredNodeAffinity):
+ * both must match; parse errors make the affinity part unmatchable.
+ */
+export class RequiredNodeAffinity {
+  private constructor(
+    /** null when the pod has no nodeSelector entries. */
+    readonly nodeSelector: Selector | null,
+    /** null when the pod has no required node affinity. */
+    readonly affinity: NodeSelectorMatcher | null,
+  ) {}
+
+  static fromPod(pod: Pod): RequiredNodeAffinity {
+    const ns = pod.spec.nodeSelector;
+    const selector = ns && Object.keys(ns).length > 0 ? Selector.fromSet(ns) : null;
+    const required = pod.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
+    const affinity = required ? new NodeSelectorMatcher(required.nodeSelectorTerms ?? []) : null;
+    return new RequiredNodeAffinity(selector, affinity);
+  }
+
+  matches(node: Node): boolean {
+    if (this.nodeSelector !== null && !this.nodeSelector.matches(node.metadata.labels)) return false;
+    return this.affinity === null || this.affinity.matches(node);
   }
 }

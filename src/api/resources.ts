@@ -1,7 +1,13 @@
-// Pod resource requests as the scheduler computes them (component-helpers resource.PodRequests and
-// framework.PodInfo's calculateResource), and the numeric Resource the hot path works with.
+// Pod resource requests as the scheduler computes them: component-helpers resource/helpers.go
+// (PodRequests, AggregateContainerRequests, determineContainerReqs, IsPodLevelRequestsSet) and
+// scheduler framework/types.go (calculateResource, getNonMissingContainerRequests, Resource.Add),
+// with v1.34's default feature gates: PodLevelResources and InPlacePodVerticalScaling are on, so
+// pod-level requests and the container status resources count. Resource names follow
+// pkg/apis/core/v1/helper (IsExtendedResourceName, IsScalarResourceName).
 import type { Container, Pod, ResourceList } from './types.js';
-import { quantityMilliValue, quantityValue } from './quantity.js';
+import type { QuantityValue } from './types.js';
+import { exactScaledValue, parseQuantity, quantityMilliValue, quantityValue } from './quantity.js';
+import { qualifiedNameErrors } from './labels.js';
 
 export const ResourceCPU = 'cpu';
 export const ResourceMemory = 'memory';
@@ -27,6 +33,7 @@ export class Resource {
     return r;
   }
 
+  /** framework.Resource.Add(ResourceList): each quantity read with MilliValue (cpu) or Value. */
   addList(list: ResourceList): void {
     for (const name of Object.keys(list)) {
       const q = list[name]!;
@@ -88,22 +95,63 @@ export class Resource {
   }
 }
 
-/**
- * Extended resources (domain-qualified, outside kubernetes.io/), hugepages-*, prefixed native
- * resources (`kubernetes.io/...`) and attachable volumes (schedutil.IsScalarResourceName).
- */
-export function isScalarResourceName(name: string): boolean {
-  return isExtendedResourceName(name) || name.startsWith('hugepages-') || name.includes('kubernetes.io/') ||
-    name.startsWith('attachable-volumes-');
+// ---- Resource names (pkg/apis/core/v1/helper)
+
+const ResourceDefaultNamespacePrefix = 'kubernetes.io/';
+const DefaultResourceRequestsPrefix = 'requests.';
+
+/** In the *kubernetes.io/ namespace (the prefix anywhere in the name, as upstream checks). */
+export function isPrefixedNativeResource(name: string): boolean {
+  return name.includes(ResourceDefaultNamespacePrefix);
 }
 
-export function isExtendedResourceName(name: string): boolean {
-  if (name.startsWith('requests.')) return false;
-  const slash = name.indexOf('/');
-  if (slash < 0) return false;
-  const domain = name.slice(0, slash);
-  return !(domain === 'kubernetes.io' || domain.endsWith('.kubernetes.io'));
+/** Unprefixed names are implicitly native, as are *kubernetes.io/ ones. */
+export function isNativeResource(name: string): boolean {
+  return !name.includes('/') || isPrefixedNativeResource(name);
 }
+
+export function isHugePageResourceName(name: string): boolean {
+  return name.startsWith('hugepages-');
+}
+
+export function isAttachableVolumeResourceName(name: string): boolean {
+  return name.startsWith('attachable-volumes-');
+}
+
+/** Results per name: resource names are few, and the check runs a regular expression. */
+const extendedCache = new Map<string, boolean>();
+
+/** Not native, not "requests."-prefixed, and "requests.<name>" is a valid qualified name. */
+export function isExtendedResourceName(name: string): boolean {
+  const cached = extendedCache.get(name);
+  if (cached !== undefined) return cached;
+  const result =
+    !isNativeResource(name) &&
+    !name.startsWith(DefaultResourceRequestsPrefix) &&
+    qualifiedNameErrors(DefaultResourceRequestsPrefix + name).length === 0;
+  if (extendedCache.size < 4096) extendedCache.set(name, result);
+  return result;
+}
+
+/** Extended, hugepages, prefixed native and attachable-volume resources (schedutil.IsScalarResourceName). */
+export function isScalarResourceName(name: string): boolean {
+  return isExtendedResourceName(name) || isHugePageResourceName(name) || isPrefixedNativeResource(name) || isAttachableVolumeResourceName(name);
+}
+
+/** Resources a pod may set at pod level (cpu, memory, hugepages-*). */
+export function isSupportedPodLevelResource(name: string): boolean {
+  return name === ResourceCPU || name === ResourceMemory || isHugePageResourceName(name);
+}
+
+/** IsPodLevelRequestsSet: spec.resources.requests names a supported resource. */
+export function isPodLevelRequestsSet(pod: Pod): boolean {
+  const reqs = pod.spec.resources?.requests;
+  if (!reqs) return false;
+  for (const name of Object.keys(reqs)) if (isSupportedPodLevelResource(name)) return true;
+  return false;
+}
+
+// ---- Pod requests
 
 export interface PodResourceRequests {
   /** What the pod requests, for fit checks. */
@@ -114,88 +162,241 @@ export interface PodResourceRequests {
   readonly nonZeroMemory: number;
 }
 
-type NumericList = Map<string, number>;
+/**
+ * Amounts are summed and compared either as numbers in the final units (millicores for cpu,
+ * base units otherwise), exact while every quantity is a whole number of those units below
+ * 2^53 (the common case), or as BigInt nano-units, exact always. Upstream sums Quantities and
+ * rounds once at the end; both modes give its result.
+ */
+interface Arith<T> {
+  read(name: string, q: QuantityValue): T;
+  add(a: T, b: T): T;
+  greater(a: T, b: T): boolean;
+  readonly defaultCPU: T;
+  readonly defaultMemory: T;
+}
 
-function toNumeric(list: ResourceList | undefined): NumericList {
-  const out: NumericList = new Map();
-  if (!list) return out;
-  for (const name of Object.keys(list)) {
-    out.set(name, name === ResourceCPU ? quantityMilliValue(list[name]!) : quantityValue(list[name]!));
+/** Thrown by the number mode when a quantity or sum is not exact there. */
+class NotExact {}
+const notExact = new NotExact();
+
+const numberArith: Arith<number> = {
+  read(name, q) {
+    const v = exactScaledValue(q, name === ResourceCPU ? -3 : 0);
+    if (v === undefined) throw notExact;
+    return v;
+  },
+  add(a, b) {
+    const s = a + b;
+    if (s > Number.MAX_SAFE_INTEGER || s < -Number.MAX_SAFE_INTEGER) throw notExact;
+    return s;
+  },
+  greater: (a, b) => a > b,
+  defaultCPU: DefaultMilliCPURequest,
+  defaultMemory: DefaultMemoryRequest,
+};
+
+const NANO = 1_000_000_000n;
+const nanoArith: Arith<bigint> = {
+  read: (_name, q) => parseQuantity(q).nanoValue(),
+  add: (a, b) => a + b,
+  greater: (a, b) => a > b,
+  defaultCPU: BigInt(DefaultMilliCPURequest) * 1_000_000n,
+  defaultMemory: BigInt(DefaultMemoryRequest) * NANO,
+};
+
+type Amounts<T> = Map<string, T>;
+
+/** A container's effective requests and whether it is a restartable (sidecar) init container. */
+interface ContainerAmounts<T> {
+  readonly requests: Amounts<T>;
+  readonly sidecar: boolean;
+}
+
+/** Everything PodRequests reads, parsed once. */
+interface ParsedPod<T> {
+  readonly containers: ContainerAmounts<T>[];
+  readonly initContainers: ContainerAmounts<T>[];
+  /** Supported pod-level requests, or null when pod-level requests are not set. */
+  readonly podLevel: Amounts<T> | null;
+  readonly overhead: Amounts<T> | null;
+}
+
+function readList<T>(list: ResourceList | null | undefined, ar: Arith<T>, into: Amounts<T> = new Map()): Amounts<T> {
+  if (!list) return into;
+  for (const name of Object.keys(list)) into.set(name, ar.read(name, list[name]!));
+  return into;
+}
+
+/** maxResourceList: raises dst to src for every resource in src. */
+function maxInto<T>(dst: Amounts<T>, src: Amounts<T>, ar: Arith<T>): void {
+  for (const [name, v] of src) {
+    const cur = dst.get(name);
+    if (cur === undefined || ar.greater(v, cur)) dst.set(name, v);
+  }
+}
+
+/** addResourceList. */
+function addInto<T>(dst: Amounts<T>, src: Amounts<T>, ar: Arith<T>): void {
+  for (const [name, v] of src) {
+    const cur = dst.get(name);
+    dst.set(name, cur === undefined ? v : ar.add(cur, v));
+  }
+}
+
+type ContainerStatusResources = {
+  resources?: { requests?: ResourceList } | null;
+  allocatedResources?: ResourceList | null;
+};
+
+/** IsPodResizeInfeasible: the PodResizePending condition says Infeasible. */
+function isPodResizeInfeasible(pod: Pod): boolean {
+  for (const c of pod.status?.conditions ?? []) {
+    if (c.type === 'PodResizePending') return c.reason === 'Infeasible';
+  }
+  return false;
+}
+
+function containerStatuses(pod: Pod): Map<string, ContainerStatusResources> | null {
+  const s = pod.status;
+  if (!s || (!s.containerStatuses?.length && !s.initContainerStatuses?.length)) return null;
+  const m = new Map<string, ContainerStatusResources>();
+  for (const cs of s.containerStatuses ?? []) m.set(cs.name, cs as ContainerStatusResources);
+  for (const cs of s.initContainerStatuses ?? []) m.set(cs.name, cs as ContainerStatusResources);
+  return m;
+}
+
+/**
+ * A container's requests; with a status carrying resources, determineContainerReqs: the larger
+ * of spec, status and allocated requests (status and allocated only when the resize is infeasible).
+ */
+function containerRequests<T>(
+  c: Container,
+  useStatus: boolean,
+  statuses: Map<string, ContainerStatusResources> | null,
+  infeasible: boolean,
+  ar: Arith<T>,
+): Amounts<T> {
+  const cs = useStatus && statuses !== null ? statuses.get(c.name) : undefined;
+  if (cs === undefined || cs.resources === undefined || cs.resources === null) return readList(c.resources?.requests, ar);
+  const out = infeasible ? readList(cs.resources.requests, ar) : readList(c.resources?.requests, ar);
+  if (!infeasible) maxInto(out, readList(cs.resources.requests, ar), ar);
+  maxInto(out, readList(cs.allocatedResources, ar), ar);
+  return out;
+}
+
+function parsePod<T>(pod: Pod, ar: Arith<T>): ParsedPod<T> {
+  const statuses = containerStatuses(pod);
+  const infeasible = statuses !== null && isPodResizeInfeasible(pod);
+  const containers: ContainerAmounts<T>[] = [];
+  for (const c of pod.spec.containers ?? []) {
+    containers.push({ requests: containerRequests(c, true, statuses, infeasible, ar), sidecar: false });
+  }
+  const initContainers: ContainerAmounts<T>[] = [];
+  for (const c of pod.spec.initContainers ?? []) {
+    // Status resources count for restartable init containers only.
+    const sidecar = c.restartPolicy === 'Always';
+    initContainers.push({ requests: containerRequests(c, sidecar, statuses, infeasible, ar), sidecar });
+  }
+  let podLevel: Amounts<T> | null = null;
+  if (isPodLevelRequestsSet(pod)) {
+    podLevel = new Map();
+    const reqs = pod.spec.resources!.requests!;
+    for (const name of Object.keys(reqs)) if (isSupportedPodLevelResource(name)) podLevel.set(name, ar.read(name, reqs[name]!));
+  }
+  const overhead = pod.spec.overhead ? readList(pod.spec.overhead, ar) : null;
+  return { containers, initContainers, podLevel, overhead };
+}
+
+/** applyNonMissing: the defaults for resources the container does not name. */
+function withDefaults<T>(reqs: Amounts<T>, defaults: Amounts<T> | null): Amounts<T> {
+  if (defaults === null) return reqs;
+  let out = reqs;
+  for (const [name, v] of defaults) {
+    if (reqs.has(name)) continue;
+    if (out === reqs) out = new Map(reqs);
+    out.set(name, v);
   }
   return out;
 }
 
-function addInto(dst: NumericList, src: NumericList): void {
-  for (const [k, v] of src) dst.set(k, (dst.get(k) ?? 0) + v);
-}
-
-function maxInto(dst: NumericList, src: NumericList): void {
-  for (const [k, v] of src) if (v > (dst.get(k) ?? -Infinity)) dst.set(k, v);
-}
-
-function containerRequests(c: Container, nonMissing: NumericList | null): NumericList {
-  const reqs = toNumeric(c.resources?.requests);
-  if (nonMissing) for (const [k, v] of nonMissing) if (!reqs.has(k)) reqs.set(k, v);
-  return reqs;
-}
-
-/** resource.PodRequests: containers, init containers, restartable sidecars, pod-level resources, overhead. */
-function podRequests(pod: Pod, nonMissing: NumericList | null): NumericList {
-  const reqs: NumericList = new Map();
-  for (const c of pod.spec.containers ?? []) addInto(reqs, containerRequests(c, nonMissing));
-  const sidecars: NumericList = new Map();
-  const initMax: NumericList = new Map();
-  for (const c of pod.spec.initContainers ?? []) {
-    const cr = containerRequests(c, nonMissing);
-    let effective: NumericList;
-    if (c.restartPolicy === 'Always') {
-      addInto(reqs, cr);
-      addInto(sidecars, cr);
-      effective = new Map(sidecars);
+/**
+ * PodRequests: the sum of the containers, raised to the largest init-container step (each init
+ * container runs beside the sidecars started before it; sidecars also run beside the containers),
+ * pod-level requests replacing the aggregate, then overhead added.
+ */
+function podRequests<T>(p: ParsedPod<T>, ar: Arith<T>, defaults: Amounts<T> | null): Amounts<T> {
+  const reqs: Amounts<T> = new Map();
+  for (const c of p.containers) addInto(reqs, withDefaults(c.requests, defaults), ar);
+  const sidecars: Amounts<T> = new Map();
+  const initMax: Amounts<T> = new Map();
+  for (const c of p.initContainers) {
+    const own = withDefaults(c.requests, defaults);
+    if (c.sidecar) {
+      addInto(reqs, own, ar);
+      addInto(sidecars, own, ar);
+      maxInto(initMax, sidecars, ar);
     } else {
-      effective = new Map(cr);
-      addInto(effective, sidecars);
-    }
-    maxInto(initMax, effective);
-  }
-  maxInto(reqs, initMax);
-  const podLevel = pod.spec.resources?.requests;
-  if (podLevel) {
-    const pl = toNumeric(podLevel);
-    for (const name of [ResourceCPU, ResourceMemory]) {
-      const v = pl.get(name);
-      if (v !== undefined) reqs.set(name, v);
+      const step = new Map(own);
+      addInto(step, sidecars, ar);
+      maxInto(initMax, step, ar);
     }
   }
-  if (pod.spec.overhead) addInto(reqs, toNumeric(pod.spec.overhead));
+  maxInto(reqs, initMax, ar);
+  if (p.podLevel !== null) for (const [name, v] of p.podLevel) reqs.set(name, v);
+  if (p.overhead !== null) addInto(reqs, p.overhead, ar);
   return reqs;
 }
 
-function numericToResource(list: NumericList): Resource {
-  const r = new Resource();
-  for (const [name, v] of list) {
+/** calculateResource with one arithmetic. */
+function calculate<T>(pod: Pod, ar: Arith<T>, toUnits: (name: string, v: T) => number): PodResourceRequests {
+  const parsed = parsePod(pod, ar);
+  const requests = podRequests(parsed, ar, null);
+  // getNonMissingContainerRequests: without pod-level requests both defaults apply per
+  // container; with them, a default only for a resource the whole pod leaves unrequested.
+  const defaults: Amounts<T> = new Map();
+  const podLevelSet = parsed.podLevel !== null;
+  if (!podLevelSet || !requests.has(ResourceCPU)) defaults.set(ResourceCPU, ar.defaultCPU);
+  if (!podLevelSet || !requests.has(ResourceMemory)) defaults.set(ResourceMemory, ar.defaultMemory);
+  const nonZero = defaults.size > 0 ? podRequests(parsed, ar, defaults) : requests;
+
+  const resource = new Resource();
+  for (const [name, v] of requests) {
+    const n = toUnits(name, v);
     switch (name) {
-      case ResourceCPU: r.milliCPU += v; break;
-      case ResourceMemory: r.memory += v; break;
-      case ResourceEphemeralStorage: r.ephemeralStorage += v; break;
-      case ResourcePods: r.allowedPodNumber += v; break;
-      default: if (isScalarResourceName(name)) r.addScalar(name, v);
+      case ResourceCPU: resource.milliCPU += n; break;
+      case ResourceMemory: resource.memory += n; break;
+      case ResourceEphemeralStorage: resource.ephemeralStorage += n; break;
+      case ResourcePods: resource.allowedPodNumber += n; break;
+      default: if (isScalarResourceName(name)) resource.addScalar(name, n);
     }
   }
-  return r;
+  const cpu = nonZero.get(ResourceCPU);
+  const mem = nonZero.get(ResourceMemory);
+  return {
+    resource,
+    nonZeroMilliCPU: cpu === undefined ? 0 : toUnits(ResourceCPU, cpu),
+    nonZeroMemory: mem === undefined ? 0 : toUnits(ResourceMemory, mem),
+  };
 }
 
-/** Computes the pod's requests once, as framework.PodInfo does; throws QuantityError on a bad quantity. */
+/** Nano-units to millicores (cpu) or base units, rounded up (away from zero when negative). */
+function nanosToUnits(name: string, v: bigint): number {
+  const d = name === ResourceCPU ? 1_000_000n : NANO;
+  const q = v / d;
+  if (q * d === v) return Number(q);
+  return Number(v > 0n ? q + 1n : q - 1n);
+}
+
+/**
+ * Computes the pod's requests once, as framework.PodInfo does (calculateResource); throws
+ * QuantityError on an invalid quantity.
+ */
 export function computePodResourceRequests(pod: Pod): PodResourceRequests {
-  const requests = podRequests(pod, null);
-  const podLevel = pod.spec.resources?.requests;
-  const nonMissing: NumericList = new Map();
-  if (!podLevel || podLevel[ResourceCPU] === undefined) nonMissing.set(ResourceCPU, DefaultMilliCPURequest);
-  if (!podLevel || podLevel[ResourceMemory] === undefined) nonMissing.set(ResourceMemory, DefaultMemoryRequest);
-  const nonZero = nonMissing.size > 0 ? podRequests(pod, nonMissing) : requests;
-  return {
-    resource: numericToResource(requests),
-    nonZeroMilliCPU: nonZero.get(ResourceCPU) ?? 0,
-    nonZeroMemory: nonZero.get(ResourceMemory) ?? 0,
-  };
+  try {
+    return calculate(pod, numberArith, (_name, v) => v);
+  } catch (err) {
+    if (err !== notExact) throw err;
+    return calculate(pod, nanoArith, nanosToUnits);
+  }
 }

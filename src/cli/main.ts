@@ -3,7 +3,6 @@ import { ConfigError } from './configuration.js';
 import { ScenarioError } from '../sim/scenario.js';
 import { ExitBadInput, UsageError, processIO, type CliIO, type Command } from './io.js';
 import { explainCommand, simulateCommand } from './commands/simulate.js';
-import { runCommand } from './commands/run.js';
 import { benchCommand } from './commands/bench.js';
 
 export { ExitBadInput, type CliIO } from './io.js';
@@ -11,7 +10,9 @@ export { ExitBadInput, type CliIO } from './io.js';
 const commands: Record<string, { run: Command; help: string }> = {
   simulate: { run: simulateCommand, help: 'simulate [scenario]   Schedule a scenario on an embedded cluster and report the result' },
   explain: { run: explainCommand, help: "explain [scenario]    Schedule each pending pod once and explain every node's verdict and score" },
-  run: { run: runCommand, help: 'run [--kubeconfig FILE] [--config FILE]  Schedule the pods of a real cluster (see README: Run as a second scheduler)' },
+  // Loaded on use: @kubernetes/client-node takes over a second to import.
+  run: { run: async (argv, io) => (await import('./commands/run.js')).runCommand(argv, io), help: 'run [--kubeconfig FILE] [--config FILE]  Schedule the pods of a real cluster (see README: Run as a second scheduler)' },
+  serve: { run: async (argv, io) => (await import('./commands/serve.js')).serveCommand(argv, io), help: 'serve [--port N] [scenario]  Serve a scenario\'s cluster over the Kubernetes API while scheduling (= simulate --serve)' },
   bench: { run: benchCommand, help: "bench [filter]        Run upstream's scheduler_perf workloads on the embedded scheduler (--json, --compare)" },
 };
 

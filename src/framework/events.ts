@@ -114,8 +114,8 @@ export function podRequestsScaledDown(newPod: Pod, oldPod: Pod): boolean {
 
 /**
  * The scheduling-relevant changes of a pod update, as events (framework.PodSchedulingPropertiesChange):
- * labels, a request scaled down or removed, every scheduling gate removed, a toleration added; or
- * the general Update when none of those changed.
+ * labels, a request scaled down or removed, every scheduling gate removed, a toleration added; or,
+ * when none of those changed, the "other" update, which only a general Pod/Update registration matches.
  */
 export function podSchedulingPropertiesChange(newPod: Pod, oldPod: Pod): ClusterEvent[] {
   const resource: EventResource = newPod.spec.nodeName ? 'AssignedPod' : 'UnscheduledPod';

@@ -5,7 +5,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Pod } from '../api/types.js';
-import { ActionType, QueueingHint, type ClusterEvent, type ClusterEventWithHint } from '../framework/events.js';
+import { ActionType, ActionTypeUpdate, QueueingHint, type ClusterEvent, type ClusterEventWithHint } from '../framework/events.js';
 import type { QueuedPodInfo } from '../framework/interfaces.js';
 import { Status } from '../framework/status.js';
 import { makePod } from '../testing/builders.js';
@@ -29,7 +29,8 @@ interface Setup {
 
 /**
  * A queue whose profile has plugin "Fit" (NodeAdd with a hint), "Labels" (pod label updates with
- * a hint), "NoHint" (pod label updates, no hint), "Gate" (PreEnqueue rejecting gated pods).
+ * a hint), "NoHint" (pod label updates, no hint), "AnyUpdate" (any pod update), "Gate"
+ * (PreEnqueue rejecting gated pods).
  */
 function setup(start = 0): Setup {
   const clock = new FakeClock(start);
@@ -41,6 +42,7 @@ function setup(start = 0): Setup {
       queueingHintFn: (_p, o, n) => (JSON.stringify((o as Pod).metadata.labels) !== JSON.stringify((n as Pod).metadata.labels) ? QueueingHint.Queue : QueueingHint.QueueSkip),
     }]],
     ['NoHint', [{ event: { resource: 'Pod', actionType: ActionType.UpdatePodLabel } }]],
+    ['AnyUpdate', [{ event: { resource: 'Pod', actionType: ActionTypeUpdate } }]],
     ['Gate', [{
       event: { resource: 'Pod', actionType: ActionType.UpdatePodSchedulingGatesEliminated },
       queueingHintFn: (pod, _o, n) => ((n as Pod).metadata.uid === pod.metadata.uid ? QueueingHint.Queue : QueueingHint.QueueSkip),
@@ -458,13 +460,18 @@ describe('SchedulingQueue: Update and Delete', () => {
     assert.deepEqual(q.pendingPods()[0]!.podInfo.pod.metadata.labels, { app: 'new' });
   });
 
-  it('a general update (no specific change) reaches plugins registered for any pod update, as upstream', () => {
+  it('an update with no specific change only reaches plugins registered for the general pod Update', () => {
     const { q } = setup();
     const p = podP('p');
     q.add(p);
     fail(q, popExpect(q, 'p'), ['NoHint']);
     q.update(p, { ...p, status: { phase: 'Pending' } });
-    assert.equal(q.whereIs('default/p'), 'backoff');
+    assert.equal(q.whereIs('default/p'), 'unschedulable', 'NoHint registered UpdatePodLabel only');
+    const r = podP('r');
+    q.add(r);
+    fail(q, popExpect(q, 'r'), ['AnyUpdate']);
+    q.update(r, { ...r, status: { phase: 'Pending' } });
+    assert.equal(q.whereIs('default/r'), 'backoff');
   });
 
   it('records an update of a pod in flight for when its attempt ends', () => {

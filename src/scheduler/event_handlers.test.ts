@@ -73,9 +73,11 @@ describe('assignedPodUpdateEvents (PodSchedulingPropertiesChange)', () => {
   ];
   for (const c of cases) it(c.name, () => assert.deepEqual(labels(assignedPodUpdateEvents(p, c.new)), c.want));
 
-  it('the general update carries every update action, as upstream\'s Update', () => {
+  it('an update with no specific change is the "other" update, matched only by a general Update registration', () => {
     const [e] = assignedPodUpdateEvents(p, structuredClone(p));
-    assert.equal(e!.actionType, ActionTypeUpdate);
+    assert.equal(e!.actionType, ActionType.UpdatePodOther);
+    assert.ok((e!.actionType & ActionTypeUpdate) !== 0);
+    assert.equal(e!.actionType & ActionType.UpdatePodLabel, 0);
     assert.equal(e!.resource, 'AssignedPod');
   });
 });

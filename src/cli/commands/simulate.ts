@@ -44,6 +44,7 @@ function parse(argv: string[]) {
 }
 
 export async function simulateCommand(argv: string[], io: CliIO): Promise<number> {
+  if (argv.includes('--serve')) return (await import('./serve.js')).serveCommand(argv, io);
   const { scenario, opts, output } = parse(argv);
   const report = await runSimulation(scenario, opts);
   if (output === 'json') {

@@ -62,7 +62,7 @@ export class MemoryCluster implements ClusterClient {
     const limit = this.opts.watchHistorySize ?? 10_000;
     if (this.history.length > 2 * limit) this.compactHistory(this.history[this.history.length - limit - 1]!.rv);
     for (const h of [...this.handlers]) h(e);
-    for (const s of [...this.subscribers]) s(ve);
+    if (this.subscribers.size > 0) for (const s of [...this.subscribers]) s(ve);
   }
 
   private prepare(obj: KubeObject): KubeObject {

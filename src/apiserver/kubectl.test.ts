@@ -1,0 +1,115 @@
+// kubectl against `simulate --serve`: apply a pod, see it bound in `kubectl get pods -o wide`,
+// delete it. Skipped when kubectl is not on PATH (.ci/run installs Debian's kubernetes-client).
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { after, before, describe, it } from 'node:test';
+import type { Pod } from '../api/types.js';
+import { startTestServer, type TestServer } from './test_helpers.js';
+
+function kubectlOnPath(): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    const p = join(dir, 'kubectl');
+    if (dir && existsSync(p)) return p;
+  }
+  return undefined;
+}
+
+const kubectl = kubectlOnPath();
+
+function run(args: string[], env: NodeJS.ProcessEnv): Promise<{ stdout: string; stderr: string; code: number }> {
+  return new Promise((resolve) => {
+    execFile(kubectl!, args, { env, timeout: 30_000 }, (err, stdout, stderr) => {
+      resolve({ stdout, stderr, code: err ? ((err as { code?: number }).code ?? 1) : 0 });
+    });
+  });
+}
+
+const podYaml = `apiVersion: v1
+kind: Pod
+metadata:
+  name: hello
+  labels:
+    app: hello
+spec:
+  containers:
+  - name: c
+    image: registry.k8s.io/pause:3.10
+    resources:
+      requests:
+        cpu: 100m
+        memory: 64Mi
+`;
+
+describe('kubectl against simulate --serve', { skip: kubectl ? false : 'kubectl is not on PATH (apt-get install kubernetes-client)', timeout: 60_000 }, () => {
+  let s: TestServer;
+  let dir: string;
+  let env: NodeJS.ProcessEnv;
+  before(async () => {
+    s = await startTestServer();
+    dir = mkdtempSync(join(tmpdir(), 'kst-kubectl-'));
+    writeFileSync(join(dir, 'kubeconfig'), `apiVersion: v1
+kind: Config
+clusters:
+- name: embedded
+  cluster:
+    server: ${s.url}
+contexts:
+- name: embedded
+  context:
+    cluster: embedded
+    user: embedded
+    namespace: default
+users:
+- name: embedded
+  user: {}
+current-context: embedded
+`);
+    writeFileSync(join(dir, 'pod.yaml'), podYaml);
+    env = { ...process.env, KUBECONFIG: join(dir, 'kubeconfig'), HOME: dir, KUBECACHEDIR: join(dir, 'cache') };
+  });
+  after(async () => {
+    await s?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('applies a pod, shows it bound with -o wide, and deletes it', async () => {
+    const nodes = await run(['get', 'nodes'], env);
+    assert.equal(nodes.code, 0, nodes.stderr);
+    assert.match(nodes.stdout, /^node-a\s/m);
+
+    const bound = new Promise<string>((resolve) => {
+      const stop = s.serving.cluster.subscribe((e) => {
+        const pod = e.event.object as Pod;
+        if (e.event.kind === 'Pod' && pod.metadata.name === 'hello' && pod.spec.nodeName) {
+          stop();
+          resolve(pod.spec.nodeName);
+        }
+      });
+    });
+    const apply = await run(['apply', '-f', join(dir, 'pod.yaml')], env);
+    assert.equal(apply.code, 0, apply.stderr);
+    assert.match(apply.stdout, /pod\/hello created/);
+    const node = await bound;
+
+    const get = await run(['get', 'pods', '-o', 'wide'], env);
+    assert.equal(get.code, 0, get.stderr);
+    const header = get.stdout.split('\n')[0]!;
+    assert.match(header, /^NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE\s+IP\s+NODE\s+NOMINATED NODE\s+READINESS GATES/);
+    const row = get.stdout.split('\n').find((l) => l.startsWith('hello '));
+    assert.ok(row, get.stdout);
+    assert.match(row, new RegExp(`^hello\\s+0/1\\s+Pending\\s+0\\s+\\S+\\s+<none>\\s+${node}\\s+<none>\\s+<none>`));
+
+    const reapply = await run(['apply', '-f', join(dir, 'pod.yaml')], env);
+    assert.equal(reapply.code, 0, reapply.stderr);
+    assert.match(reapply.stdout, /pod\/hello unchanged/);
+
+    const del = await run(['delete', '-f', join(dir, 'pod.yaml')], env);
+    assert.equal(del.code, 0, del.stderr);
+    assert.match(del.stdout, /pod "hello" deleted/);
+    assert.equal(s.serving.cluster.getPod('default', 'hello'), undefined);
+  });
+});

@@ -1,0 +1,383 @@
+// The REST semantics of the served resources over the embedded store: create/update/patch/delete
+// strategies, optimistic concurrency, status subresources and pods/binding
+// (staging/src/k8s.io/apiserver/pkg/registry/generic/registry/store.go, pkg/registry/core/pod/strategy.go,
+// pkg/registry/core/pod/storage/storage.go).
+import { parse as parseYaml } from 'yaml';
+import type { KubeObject, ObjectMeta, Pod } from '../api/types.js';
+import { MemoryCluster, setCondition } from '../cluster/memory/store.js';
+import { ApiError } from '../cluster/types.js';
+import type { Clock } from '../util/clock.js';
+import { convertEvent } from './events.js';
+import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch } from './patch.js';
+import { groupVersion, resources, type Resource } from './resources.js';
+import { matchesFields, type FieldRequirement } from './selectors.js';
+import type { Selector } from '../api/labels.js';
+import {
+  alreadyExists, badRequest, conflict, fromStoreError, invalid, notFound, OptimisticLockErrorMsg, StatusError,
+  successStatus, unsupportedMediaType, type FieldError, type StatusObject,
+} from './status.js';
+import { defaultPodUpdate, jsonEqual, validateObjectMeta, validatePod, validatePodUpdate } from './validation.js';
+
+type Meta = { -readonly [K in keyof ObjectMeta]: ObjectMeta[K] };
+type Obj = KubeObject & Record<string, unknown>;
+
+/** The object a request names: resource, namespace ('' when cluster-scoped), name, subresource. */
+export interface Target {
+  readonly resource: Resource;
+  readonly namespace: string;
+  readonly name: string;
+  readonly subresource: string;
+}
+
+export interface WriteOptions {
+  dryRun?: boolean;
+  fieldManager?: string;
+}
+
+export interface DeleteOptions extends WriteOptions {
+  preconditions?: { uid?: string; resourceVersion?: string };
+}
+
+export const patchTypes = ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml'];
+
+/** Namespaces the API server always has and refuses to delete (the system namespaces). */
+export const systemNamespaces = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
+const undeletableNamespaces = new Set(['default', 'kube-system', 'kube-public']);
+
+const generateNameAlphabet = 'bcdfghjklmnpqrstvwxz2456789';
+
+export class ResourceRegistry {
+  constructor(
+    readonly cluster: MemoryCluster,
+    private readonly clock: Clock,
+    private readonly random: () => number = Math.random,
+  ) {}
+
+  private now(): string {
+    return new Date(this.clock.now()).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  }
+
+  /** The object as the resource's API shows it: its apiVersion and kind first. */
+  external(r: Resource, stored: KubeObject): KubeObject {
+    const gv = groupVersion(r);
+    const shaped = r.storeKind === 'Event' ? convertEvent(stored, gv) : stored;
+    const { apiVersion: _a, kind: _k, ...rest } = shaped as Obj;
+    return { apiVersion: gv, kind: r.kind, ...rest } as KubeObject;
+  }
+
+  stored(r: Resource, namespace: string, name: string): KubeObject | undefined {
+    return this.cluster.get(r.storeKind, r.namespaced ? namespace : '', name);
+  }
+
+  get(t: Target): KubeObject {
+    const s = this.stored(t.resource, t.namespace, t.name);
+    if (!s) throw notFound(t.resource, t.name);
+    return this.external(t.resource, s);
+  }
+
+  /** The matching objects in key order (namespace, then name), as the API shows them. */
+  list(r: Resource, namespace: string, labels: Selector, fields: readonly FieldRequirement[]): KubeObject[] {
+    const out: KubeObject[] = [];
+    for (const s of this.cluster.list(r.storeKind)) {
+      if (r.namespaced && namespace && s.metadata?.namespace !== namespace) continue;
+      if (!labels.matches(s.metadata?.labels)) continue;
+      const e = this.external(r, s);
+      if (fields.length > 0 && !matchesFields(e, fields)) continue;
+      out.push(e);
+    }
+    out.sort((a, b) => objectSortKey(a) < objectSortKey(b) ? -1 : objectSortKey(a) > objectSortKey(b) ? 1 : 0);
+    return out;
+  }
+
+  /** Matches an object the way list and watch filter (used for watch transitions). */
+  matches(r: Resource, e: KubeObject, namespace: string, labels: Selector, fields: readonly FieldRequirement[]): boolean {
+    if (r.namespaced && namespace && e.metadata?.namespace !== namespace) return false;
+    return labels.matches(e.metadata?.labels) && (fields.length === 0 || matchesFields(e, fields));
+  }
+
+  // ---- create ----
+
+  create(t: Target, body: unknown, o: WriteOptions = {}): KubeObject {
+    const r = t.resource;
+    const obj = this.decode(r, body);
+    const meta = obj.metadata as Meta;
+    this.checkNamespace(t, meta);
+    if (!meta.name && meta.generateName) meta.name = this.generateName(meta.generateName);
+    this.validateCreate(r, obj);
+    if (r.namespaced && !this.cluster.get('Namespace', '', meta.namespace ?? '')) throw notFound({ group: '', name: 'namespaces' }, meta.namespace ?? '');
+    if (this.stored(r, meta.namespace ?? '', meta.name ?? '')) throw alreadyExists(r, meta.name ?? '');
+    for (const k of ['uid', 'resourceVersion', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'generation', 'selfLink'] as const) delete meta[k];
+    if (r.tracksGeneration) meta.generation = 1;
+    resetStatusOnCreate(r, obj);
+    if (o.dryRun) return this.external(r, obj);
+    return this.external(r, this.cluster.create(this.internal(r, obj)));
+  }
+
+  private validateCreate(r: Resource, obj: Obj): void {
+    const errs: FieldError[] = validateObjectMeta(r.kind, obj);
+    if (r.kind === 'Pod') errs.push(...validatePod(obj as unknown as Pod));
+    if (errs.length > 0) throw invalid(r, obj.metadata?.name ?? '', errs);
+  }
+
+  private generateName(prefix: string): string {
+    let suffix = '';
+    for (let i = 0; i < 5; i++) suffix += generateNameAlphabet[Math.floor(this.random() * generateNameAlphabet.length)];
+    return prefix + suffix;
+  }
+
+  // ---- update ----
+
+  /** PUT: replaces the object (or its status); creates it where the resource allows. */
+  update(t: Target, body: unknown, o: WriteOptions = {}): { object: KubeObject; created: boolean } {
+    const r = t.resource;
+    const obj = this.decode(r, body);
+    const meta = obj.metadata as Meta;
+    if (meta.name !== t.name) throw badRequest(`the name of the object (${meta.name ?? ''}) does not match the name on the URL (${t.name})`);
+    this.checkNamespace(t, meta);
+    const old = this.stored(r, t.namespace, t.name);
+    if (!old) {
+      if (r.allowCreateOnUpdate && !t.subresource) return { object: this.create(t, obj, o), created: true };
+      throw notFound(r, t.name);
+    }
+    return { object: this.commitUpdate(t, old, obj, o), created: false };
+  }
+
+  /** PATCH in any of the four patch formats. */
+  patch(t: Target, contentType: string, raw: string, o: WriteOptions = {}): { object: KubeObject; created: boolean } {
+    const r = t.resource;
+    const type = contentType.split(';')[0]!.trim();
+    if (!patchTypes.includes(type)) throw unsupportedMediaType(patchTypes);
+    let patch: unknown;
+    try {
+      patch = type === 'application/apply-patch+yaml' ? parseYaml(raw) : JSON.parse(raw);
+    } catch (err) {
+      throw badRequest(`error decoding patch: ${(err as Error).message}`);
+    }
+    const old = this.stored(r, t.namespace, t.name);
+    if (type === 'application/apply-patch+yaml') {
+      if (!o.fieldManager) {
+        throw invalid({ group: 'meta.k8s.io', kind: 'PatchOptions' }, '', [{ type: 'FieldValueRequired', field: 'fieldManager', detail: 'is required for apply patch' }]);
+      }
+      if (!old) {
+        if (t.subresource) throw notFound(r, t.name);
+        return { object: this.create(t, patch, o), created: true };
+      }
+    }
+    if (!old) throw notFound(r, t.name);
+    const current = structuredClone(this.external(r, old));
+    let next: unknown;
+    if (type === 'application/json-patch+json') next = applyJsonPatch(current, patch);
+    else if (type === 'application/merge-patch+json') next = applyMergePatch(current, patch);
+    else next = applyStrategicMergePatch(current, patch);
+    const obj = this.decode(r, next);
+    if (obj.metadata?.name !== t.name) throw badRequest(`the name of the object (${obj.metadata?.name ?? ''}) does not match the name on the URL (${t.name})`);
+    this.checkNamespace(t, obj.metadata as Meta);
+    return { object: this.commitUpdate(t, old, obj, o), created: false };
+  }
+
+  private commitUpdate(t: Target, old: KubeObject, next: Obj, o: WriteOptions): KubeObject {
+    const r = t.resource;
+    const oldExt = structuredClone(this.external(r, old)) as Obj;
+    const meta = next.metadata as Meta;
+    const oldMeta = oldExt.metadata as Meta;
+    if (meta.resourceVersion && meta.resourceVersion !== oldMeta.resourceVersion) throw conflict(r, t.name, OptimisticLockErrorMsg);
+    if (!meta.resourceVersion && r.requireResourceVersion) {
+      throw invalid(r, t.name, [{ type: 'FieldValueInvalid', field: 'metadata.resourceVersion', value: '0x0', detail: 'must be specified for an update' }]);
+    }
+    if (r.kind === 'Pod' && t.subresource === 'status') this.fault('updatePodStatus');
+    let obj: Obj;
+    if (t.subresource === 'status') {
+      // The status subresource changes status, labels and annotations; the rest stays as stored.
+      obj = { ...oldExt, metadata: { ...oldMeta, labels: meta.labels, annotations: meta.annotations }, status: next.status };
+    } else {
+      obj = next;
+      if (r.hasStatus) {
+        if (oldExt.status === undefined) delete obj.status;
+        else obj.status = oldExt.status;
+      }
+      const m = obj.metadata as Meta;
+      m.deletionTimestamp = oldMeta.deletionTimestamp;
+      m.deletionGracePeriodSeconds = oldMeta.deletionGracePeriodSeconds;
+    }
+    const m = obj.metadata as Meta;
+    m.uid = oldMeta.uid;
+    m.creationTimestamp = oldMeta.creationTimestamp;
+    m.resourceVersion = oldMeta.resourceVersion;
+    m.generation = oldMeta.generation;
+    for (const k of Object.keys(m) as (keyof Meta)[]) if (m[k] === undefined) delete m[k];
+    if (r.kind === 'Pod' && !t.subresource) {
+      defaultPodUpdate(oldExt as unknown as Pod, obj as unknown as Pod);
+      const errs = validatePodUpdate(oldExt as unknown as Pod, obj as unknown as Pod);
+      if (errs.length > 0) throw invalid(r, t.name, errs);
+    }
+    if (r.tracksGeneration && !t.subresource && !jsonEqual(oldExt.spec, obj.spec)) m.generation = (oldMeta.generation ?? 1) + 1;
+    if (jsonEqual(oldExt, obj)) return oldExt;
+    if (m.deletionTimestamp && (m.finalizers ?? []).length === 0) {
+      if (!o.dryRun) this.cluster.remove(r.storeKind, r.namespaced ? t.namespace : '', t.name);
+      return obj;
+    }
+    if (o.dryRun) return obj;
+    return this.external(r, this.cluster.update(this.internal(r, obj)));
+  }
+
+  // ---- delete ----
+
+  delete(t: Target, o: DeleteOptions = {}): KubeObject | StatusObject {
+    const r = t.resource;
+    const old = this.stored(r, t.namespace, t.name);
+    if (!old) throw notFound(r, t.name);
+    const ext = this.external(r, old);
+    const pre = o.preconditions;
+    if (pre?.uid && pre.uid !== old.metadata?.uid) {
+      throw conflict(r, t.name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${old.metadata?.uid ?? ''}`);
+    }
+    if (pre?.resourceVersion && pre.resourceVersion !== old.metadata?.resourceVersion) {
+      throw conflict(r, t.name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${old.metadata?.resourceVersion ?? ''}`);
+    }
+    if (r.kind === 'Namespace' && undeletableNamespaces.has(t.name)) {
+      throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 403, reason: 'Forbidden',
+        message: `namespaces "${t.name}" is forbidden: this namespace may not be deleted`, details: { name: t.name, group: '', kind: 'namespaces' } });
+    }
+    if (r.kind === 'Pod') this.fault('deletePod');
+    if (o.dryRun) return r.returnDeletedObject ? ext : deletedStatus(r, old);
+    if ((old.metadata?.finalizers ?? []).length > 0) {
+      if (old.metadata?.deletionTimestamp) return ext;
+      const next = structuredClone(old);
+      (next.metadata as Meta).deletionTimestamp = this.now();
+      (next.metadata as Meta).deletionGracePeriodSeconds = 0;
+      return this.external(r, this.cluster.update(next));
+    }
+    if (r.kind === 'Namespace') this.deleteNamespaceContents(t.name);
+    this.cluster.remove(r.storeKind, r.namespaced ? t.namespace : '', t.name);
+    return r.returnDeletedObject ? ext : deletedStatus(r, old);
+  }
+
+  /** What the namespace controller does before a namespace goes: delete everything in it. */
+  private deleteNamespaceContents(ns: string): void {
+    const kinds = new Set(resources.filter((r) => r.namespaced).map((r) => r.storeKind));
+    for (const kind of kinds) {
+      for (const o of this.cluster.list(kind)) if (o.metadata?.namespace === ns) this.cluster.remove(kind, ns, o.metadata.name ?? '');
+    }
+  }
+
+  // ---- pods/binding ----
+
+  /** POST pods/<name>/binding (or the legacy bindings collection): assigns the pod to a node. */
+  bind(t: Target, body: unknown): StatusObject {
+    const binding = body as { metadata?: ObjectMeta; target?: { kind?: string; name?: string } } | null;
+    if (!binding || typeof binding !== 'object') throw badRequest('not a Binding object');
+    const name = binding.metadata?.name ?? '';
+    if (t.name && name !== t.name) throw badRequest('name in URL does not match name in Binding object');
+    const bindingKind = { group: '', kind: 'Binding' };
+    const errs: FieldError[] = [];
+    if (binding.target?.kind && binding.target.kind !== 'Node') {
+      errs.push({ type: 'FieldValueNotSupported', field: 'target.kind', value: binding.target.kind, detail: 'supported values: "Node", ""' });
+    }
+    if (!binding.target?.name) errs.push({ type: 'FieldValueRequired', field: 'target.name' });
+    if (errs.length > 0) throw invalid(bindingKind, name, errs);
+    const pods = resources.find((r) => r.kind === 'Pod')!;
+    const cur = this.stored(pods, t.namespace, name) as Pod | undefined;
+    if (!cur) throw notFound(pods, name);
+    const uid = binding.metadata?.uid;
+    if (uid && uid !== cur.metadata.uid) throw conflict(pods, name, `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${cur.metadata.uid ?? ''}`);
+    const rv = binding.metadata?.resourceVersion;
+    if (rv && rv !== cur.metadata.resourceVersion) throw conflict(pods, name, OptimisticLockErrorMsg);
+    if (cur.metadata.deletionTimestamp) throw conflict(pods, name, `pod ${name} is being deleted, cannot be assigned to a host`, 'binding');
+    if (cur.spec.nodeName) throw conflict(pods, name, `pod ${name} is already assigned to node "${cur.spec.nodeName}"`, 'binding');
+    if ((cur.spec.schedulingGates ?? []).length > 0) throw conflict(pods, name, `pod ${name} has non-empty .spec.schedulingGates`, 'binding');
+    this.fault('bind');
+    const node = binding.target!.name!;
+    const next: Pod = structuredClone(cur);
+    next.spec.nodeName = node;
+    if (binding.metadata?.annotations) next.metadata.annotations = { ...next.metadata.annotations, ...binding.metadata.annotations };
+    setCondition(next, { type: 'PodScheduled', status: 'True', lastTransitionTime: this.now() });
+    this.cluster.bindings.push({ pod: `${t.namespace}/${name}`, node, time: this.clock.now() });
+    this.cluster.update(next);
+    return successStatus(201);
+  }
+
+  private fault(op: 'bind' | 'updatePodStatus' | 'deletePod'): void {
+    try {
+      this.cluster.consumeFault(op);
+    } catch (err) {
+      if (err instanceof ApiError) throw fromStoreError(err.code, err.message);
+      throw err;
+    }
+  }
+
+  // ---- helpers ----
+
+  private decode(r: Resource, body: unknown): Obj {
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest(`Object '${r.kind}' is missing in '${JSON.stringify(body)}'`);
+    const obj = structuredClone(body) as Obj;
+    if (obj.kind !== undefined && obj.kind !== r.kind) {
+      throw badRequest(`${r.kind} in version "${r.version}" cannot be handled as a ${r.kind}: the object provided is unrecognized (must be of type ${r.kind}): kind ${String(obj.kind)}`);
+    }
+    obj.metadata ??= {};
+    return obj;
+  }
+
+  /** The namespace of a namespaced object defaults to the URL's; a different one is refused. */
+  private checkNamespace(t: Target, meta: Meta): void {
+    if (!t.resource.namespaced) {
+      delete meta.namespace;
+      return;
+    }
+    if (meta.namespace && meta.namespace !== t.namespace) {
+      throw badRequest('the namespace of the provided object does not match the namespace sent on the request');
+    }
+    meta.namespace = t.namespace;
+  }
+
+  private internal(r: Resource, obj: Obj): KubeObject {
+    return { ...obj, apiVersion: groupVersion(r), kind: r.kind };
+  }
+}
+
+function objectSortKey(o: KubeObject): string {
+  return `${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}`;
+}
+
+function deletedStatus(r: Resource, old: KubeObject): StatusObject {
+  return successStatus(200, { name: old.metadata?.name ?? '', group: r.group, kind: r.name, uid: old.metadata?.uid });
+}
+
+/** The status a create strategy starts objects with (PrepareForCreate). */
+function resetStatusOnCreate(r: Resource, obj: Obj): void {
+  if (r.statusOnCreate !== 'reset') return;
+  switch (r.kind) {
+    case 'Pod':
+      obj.status = { phase: 'Pending', qosClass: qosClass(obj as unknown as Pod) };
+      return;
+    case 'Namespace': {
+      obj.status = { phase: 'Active' };
+      const spec = (obj.spec ??= {}) as { finalizers?: string[] };
+      spec.finalizers ??= ['kubernetes'];
+      return;
+    }
+    case 'PersistentVolume':
+    case 'PersistentVolumeClaim':
+      obj.status = { phase: 'Pending' };
+      return;
+    default:
+      delete obj.status;
+  }
+}
+
+/** The pod's QoS class from its containers' requests and limits (pkg/apis/core/helper/qos). */
+export function qosClass(pod: Pod): 'Guaranteed' | 'Burstable' | 'BestEffort' {
+  const containers = [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? [])];
+  let any = false;
+  let guaranteed = true;
+  for (const c of containers) {
+    const req = c.resources?.requests ?? {};
+    const lim = c.resources?.limits ?? {};
+    for (const res of ['cpu', 'memory']) {
+      const q = req[res] ?? lim[res];
+      if (q !== undefined && String(q) !== '0') any = true;
+      if (lim[res] === undefined || (req[res] !== undefined && String(req[res]) !== String(lim[res]))) guaranteed = false;
+    }
+  }
+  if (!any) return 'BestEffort';
+  return guaranteed ? 'Guaranteed' : 'Burstable';
+}

@@ -1,0 +1,132 @@
+// The resources the embedded API server serves and its discovery documents
+// (staging/src/k8s.io/apiserver/pkg/endpoints/discovery, pkg/registry/*/storage for verbs and short names).
+
+export interface Resource {
+  /** API group; '' for the core group. */
+  readonly group: string;
+  readonly version: string;
+  /** The plural resource name in URLs ("pods"). */
+  readonly name: string;
+  readonly singularName: string;
+  readonly kind: string;
+  /** The kind objects are kept under in the embedded store (both event APIs share "Event"). */
+  readonly storeKind: string;
+  readonly namespaced: boolean;
+  readonly shortNames?: readonly string[];
+  readonly categories?: readonly string[];
+  /** Has a status subresource: the main resource keeps the stored status, status writes keep the rest. */
+  readonly hasStatus: boolean;
+  /** Field selectors beyond metadata.name and metadata.namespace. */
+  readonly fields?: readonly string[];
+  /** PUT of a missing object creates it (rest.RESTUpdateStrategy.AllowCreateOnUpdate). */
+  readonly allowCreateOnUpdate?: boolean;
+  /** PUT without metadata.resourceVersion is refused (AllowUnconditionalUpdate false). */
+  readonly requireResourceVersion?: boolean;
+  /** DELETE answers with the deleted object instead of a Status (Store.ReturnDeletedObject). */
+  readonly returnDeletedObject?: boolean;
+  /** Creation sets metadata.generation and spec changes increment it. */
+  readonly tracksGeneration?: boolean;
+  /** Status fields the create strategy keeps (the rest of status is dropped on create); undefined keeps all. */
+  readonly statusOnCreate?: 'reset' | 'keep';
+}
+
+const podFields = ['spec.nodeName', 'spec.restartPolicy', 'spec.schedulerName', 'spec.serviceAccountName', 'spec.hostNetwork',
+  'status.phase', 'status.podIP', 'status.nominatedNodeName'];
+const coreEventFields = ['involvedObject.kind', 'involvedObject.namespace', 'involvedObject.name', 'involvedObject.uid',
+  'involvedObject.apiVersion', 'involvedObject.resourceVersion', 'involvedObject.fieldPath', 'reason', 'reportingComponent', 'source', 'type'];
+const eventsV1Fields = ['regarding.kind', 'regarding.namespace', 'regarding.name', 'regarding.uid', 'regarding.apiVersion',
+  'regarding.resourceVersion', 'regarding.fieldPath', 'reason', 'reportingController', 'type'];
+
+export const resources: readonly Resource[] = [
+  { group: '', version: 'v1', name: 'pods', singularName: 'pod', kind: 'Pod', storeKind: 'Pod', namespaced: true, shortNames: ['po'], categories: ['all'],
+    hasStatus: true, fields: podFields, returnDeletedObject: true, tracksGeneration: true, statusOnCreate: 'reset' },
+  { group: '', version: 'v1', name: 'nodes', singularName: 'node', kind: 'Node', storeKind: 'Node', namespaced: false, shortNames: ['no'],
+    hasStatus: true, fields: ['spec.unschedulable'], statusOnCreate: 'keep' },
+  { group: '', version: 'v1', name: 'namespaces', singularName: 'namespace', kind: 'Namespace', storeKind: 'Namespace', namespaced: false, shortNames: ['ns'],
+    hasStatus: true, fields: ['status.phase'], returnDeletedObject: true, statusOnCreate: 'reset' },
+  { group: '', version: 'v1', name: 'events', singularName: 'event', kind: 'Event', storeKind: 'Event', namespaced: true, shortNames: ['ev'],
+    hasStatus: false, fields: coreEventFields, allowCreateOnUpdate: true },
+  { group: '', version: 'v1', name: 'services', singularName: 'service', kind: 'Service', storeKind: 'Service', namespaced: true, shortNames: ['svc'], categories: ['all'],
+    hasStatus: true, allowCreateOnUpdate: true, returnDeletedObject: true, statusOnCreate: 'reset' },
+  { group: '', version: 'v1', name: 'persistentvolumes', singularName: 'persistentvolume', kind: 'PersistentVolume', storeKind: 'PersistentVolume', namespaced: false, shortNames: ['pv'],
+    hasStatus: true, statusOnCreate: 'reset' },
+  { group: '', version: 'v1', name: 'persistentvolumeclaims', singularName: 'persistentvolumeclaim', kind: 'PersistentVolumeClaim', storeKind: 'PersistentVolumeClaim', namespaced: true, shortNames: ['pvc'],
+    hasStatus: true, statusOnCreate: 'reset' },
+  { group: '', version: 'v1', name: 'replicationcontrollers', singularName: 'replicationcontroller', kind: 'ReplicationController', storeKind: 'ReplicationController', namespaced: true, shortNames: ['rc'], categories: ['all'],
+    hasStatus: true, fields: ['status.replicas'], tracksGeneration: true, statusOnCreate: 'reset' },
+  { group: 'apps', version: 'v1', name: 'replicasets', singularName: 'replicaset', kind: 'ReplicaSet', storeKind: 'ReplicaSet', namespaced: true, shortNames: ['rs'], categories: ['all'],
+    hasStatus: true, fields: ['status.replicas'], tracksGeneration: true, statusOnCreate: 'reset' },
+  { group: 'apps', version: 'v1', name: 'statefulsets', singularName: 'statefulset', kind: 'StatefulSet', storeKind: 'StatefulSet', namespaced: true, shortNames: ['sts'], categories: ['all'],
+    hasStatus: true, tracksGeneration: true, statusOnCreate: 'reset' },
+  { group: 'policy', version: 'v1', name: 'poddisruptionbudgets', singularName: 'poddisruptionbudget', kind: 'PodDisruptionBudget', storeKind: 'PodDisruptionBudget', namespaced: true, shortNames: ['pdb'],
+    hasStatus: true, tracksGeneration: true, statusOnCreate: 'reset' },
+  { group: 'scheduling.k8s.io', version: 'v1', name: 'priorityclasses', singularName: 'priorityclass', kind: 'PriorityClass', storeKind: 'PriorityClass', namespaced: false, shortNames: ['pc'],
+    hasStatus: false },
+  { group: 'storage.k8s.io', version: 'v1', name: 'storageclasses', singularName: 'storageclass', kind: 'StorageClass', storeKind: 'StorageClass', namespaced: false, shortNames: ['sc'],
+    hasStatus: false },
+  { group: 'storage.k8s.io', version: 'v1', name: 'csinodes', singularName: 'csinode', kind: 'CSINode', storeKind: 'CSINode', namespaced: false,
+    hasStatus: false },
+  { group: 'coordination.k8s.io', version: 'v1', name: 'leases', singularName: 'lease', kind: 'Lease', storeKind: 'Lease', namespaced: true,
+    hasStatus: false, requireResourceVersion: true },
+  { group: 'events.k8s.io', version: 'v1', name: 'events', singularName: 'event', kind: 'Event', storeKind: 'Event', namespaced: true, shortNames: ['ev'],
+    hasStatus: false, fields: eventsV1Fields, allowCreateOnUpdate: true },
+];
+
+export function groupVersion(r: Pick<Resource, 'group' | 'version'>): string {
+  return r.group ? `${r.group}/${r.version}` : r.version;
+}
+
+/** The resource served at `group/version` under `name`, if any. */
+export function findResource(group: string, version: string, name: string): Resource | undefined {
+  for (const r of resources) if (r.group === group && r.version === version && r.name === name) return r;
+  return undefined;
+}
+
+/** Every group/version served, core first, in the order the table lists them. */
+function groupVersions(): { group: string; version: string }[] {
+  const out: { group: string; version: string }[] = [];
+  for (const r of resources) if (!out.some((g) => g.group === r.group && g.version === r.version)) out.push({ group: r.group, version: r.version });
+  return out;
+}
+
+const verbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+
+/** The APIResourceList of one group/version, with its subresources. */
+export function apiResourceList(group: string, version: string): Record<string, unknown> | undefined {
+  const list: Record<string, unknown>[] = [];
+  for (const r of resources) {
+    if (r.group !== group || r.version !== version) continue;
+    const entry: Record<string, unknown> = { name: r.name, singularName: r.singularName, namespaced: r.namespaced, kind: r.kind, verbs };
+    if (r.shortNames) entry.shortNames = r.shortNames;
+    if (r.categories) entry.categories = r.categories;
+    list.push(entry);
+    if (r.kind === 'Pod') list.push({ name: 'pods/binding', singularName: '', namespaced: true, kind: 'Binding', verbs: ['create'] });
+    if (r.hasStatus) list.push({ name: `${r.name}/status`, singularName: '', namespaced: r.namespaced, kind: r.kind, verbs: ['get', 'patch', 'update'] });
+  }
+  if (list.length === 0) return undefined;
+  if (group === '') list.unshift({ name: 'bindings', singularName: 'binding', namespaced: true, kind: 'Binding', verbs: ['create'] });
+  return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: groupVersion({ group, version }), resources: list };
+}
+
+/** /api: the core group's versions. */
+export function apiVersions(serverAddress: string): Record<string, unknown> {
+  return { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }] };
+}
+
+function apiGroup(group: string): Record<string, unknown> {
+  const versions = groupVersions().filter((g) => g.group === group).map((g) => ({ groupVersion: groupVersion(g), version: g.version }));
+  return { name: group, versions, preferredVersion: versions[0] };
+}
+
+/** /apis: every named group. */
+export function apiGroupList(): Record<string, unknown> {
+  const groups: Record<string, unknown>[] = [];
+  for (const g of groupVersions()) if (g.group !== '' && !groups.some((x) => x.name === g.group)) groups.push(apiGroup(g.group));
+  return { kind: 'APIGroupList', apiVersion: 'v1', groups };
+}
+
+/** /apis/<group>, when the group is served. */
+export function apiGroupDocument(group: string): Record<string, unknown> | undefined {
+  if (!groupVersions().some((g) => g.group === group && group !== '')) return undefined;
+  return { kind: 'APIGroup', apiVersion: 'v1', ...apiGroup(group) };
+}

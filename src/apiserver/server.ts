@@ -1,0 +1,462 @@
+// The embedded Kubernetes API server: node's http module serving discovery, the resources of the
+// embedded store (list/watch/get/create/update/patch/delete), pods/binding and the status
+// subresources (staging/src/k8s.io/apiserver/pkg/endpoints/handlers/*.go, request/requestinfo.go).
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { KubeObject } from '../api/types.js';
+import type { MemoryCluster } from '../cluster/memory/store.js';
+import { ApiError } from '../cluster/types.js';
+import { RealClock, type Clock } from '../util/clock.js';
+import { ResourceRegistry, systemNamespaces, type DeleteOptions, type Target, type WriteOptions } from './registry.js';
+import { apiGroupDocument, apiGroupList, apiResourceList, apiVersions, findResource, groupVersion, type Resource } from './resources.js';
+import { parseFieldSelector, parseLabelSelector } from './selectors.js';
+import {
+  badRequest, expired, fromStoreError, internalError, methodNotSupported, pathNotFound, StatusError, tooLargeResourceVersion, unsupportedMediaType,
+} from './status.js';
+import { openAPIV2Json, openAPIV2Protobuf, openAPIV2ProtobufType, openAPIV3GroupVersion, openAPIV3Index } from './openapi.js';
+import { toTable, type IncludeObject } from './table.js';
+import { WatchStream } from './watch.js';
+
+export interface ApiServerOptions {
+  cluster: MemoryCluster;
+  /** Timestamps of created objects and table ages; real time by default. */
+  clock?: Clock;
+  /** Loopback by default. */
+  host?: string;
+  /** 6443 by default; 0 picks a free port. */
+  port?: number;
+  /** How often watches that allow bookmarks get one (default 60 s, as kube-apiserver roughly does). */
+  bookmarkIntervalMs?: number;
+  /** The version /version reports. */
+  gitVersion?: string;
+  /** Creates the system namespaces (default, kube-system, kube-public, kube-node-lease) and those objects use when missing, and marks namespaces Active; default true. */
+  createSystemNamespaces?: boolean;
+  random?: () => number;
+  /** Called once per request, after the response (method, path, status code). */
+  onRequest?: (method: string, path: string, code: number) => void;
+}
+
+const maxBodyBytes = 3 * 1024 * 1024;
+
+/** What the request path names (RequestInfo). */
+interface RequestInfo {
+  readonly group: string;
+  readonly version: string;
+  readonly resource: string;
+  readonly namespace: string;
+  readonly name: string;
+  readonly subresource: string;
+  /** The legacy /watch/ path prefix. */
+  readonly watchPath: boolean;
+}
+
+const namespaceSubresources = new Set(['status', 'finalize']);
+
+function parseRequestInfo(segments: string[]): RequestInfo | undefined {
+  let rest: string[];
+  let group = '';
+  let version: string;
+  if (segments[0] === 'api') {
+    version = segments[1] ?? '';
+    rest = segments.slice(2);
+  } else if (segments[0] === 'apis') {
+    group = segments[1] ?? '';
+    version = segments[2] ?? '';
+    rest = segments.slice(3);
+  } else {
+    return undefined;
+  }
+  if (!version || rest.length === 0) return undefined;
+  let watchPath = false;
+  if (rest[0] === 'watch') {
+    watchPath = true;
+    rest = rest.slice(1);
+  }
+  let namespace = '';
+  if (rest[0] === 'namespaces' && rest.length > 1) {
+    namespace = rest[1]!;
+    if (rest.length > 2 && !namespaceSubresources.has(rest[2]!)) rest = rest.slice(2);
+  }
+  if (rest.length > 3) return undefined;
+  return { group, version, resource: rest[0]!, name: rest[1] ?? '', subresource: rest[2] ?? '', namespace, watchPath };
+}
+
+/** What the Accept header asks for: plain objects, Tables, or metadata only. */
+interface Negotiated {
+  as: 'object' | 'table' | 'metadata';
+  tableVersion: string;
+}
+
+function negotiate(accept: string | undefined): Negotiated {
+  for (const clause of (accept ?? '').split(',')) {
+    const params = new Map<string, string>();
+    for (const p of clause.split(';').slice(1)) {
+      const [k, v] = p.split('=');
+      if (k && v) params.set(k.trim(), v.trim());
+    }
+    if (params.get('g') !== 'meta.k8s.io') continue;
+    const as = params.get('as');
+    const v = params.get('v') ?? 'v1';
+    if (as === 'Table') return { as: 'table', tableVersion: `meta.k8s.io/${v}` };
+    if (as === 'PartialObjectMetadata' || as === 'PartialObjectMetadataList') return { as: 'metadata', tableVersion: `meta.k8s.io/${v}` };
+  }
+  return { as: 'object', tableVersion: '' };
+}
+
+function includeObjectParam(q: URLSearchParams): IncludeObject {
+  const v = q.get('includeObject');
+  return v === 'None' || v === 'Object' ? v : 'Metadata';
+}
+
+function metadataOnly(o: KubeObject, apiVersion: string): KubeObject {
+  return { kind: 'PartialObjectMetadata', apiVersion, metadata: o.metadata ?? {} };
+}
+
+interface ContinueToken {
+  rv: number;
+  start: string;
+}
+
+function encodeContinue(t: ContinueToken): string {
+  return Buffer.from(JSON.stringify(t)).toString('base64url');
+}
+
+function decodeContinue(s: string): ContinueToken {
+  try {
+    const t = JSON.parse(Buffer.from(s, 'base64url').toString('utf8')) as ContinueToken;
+    if (typeof t.rv === 'number' && typeof t.start === 'string') return t;
+  } catch {
+    // fall through to the error below
+  }
+  throw badRequest(`continue key is not valid: ${s}`);
+}
+
+export class ApiServer {
+  readonly registry: ResourceRegistry;
+  private readonly server: Server;
+  private readonly watches = new Set<WatchStream>();
+  private readonly clock: Clock;
+  private address: AddressInfo | undefined;
+
+  private constructor(private readonly opts: ApiServerOptions) {
+    this.clock = opts.clock ?? new RealClock();
+    this.registry = new ResourceRegistry(opts.cluster, this.clock, opts.random);
+    this.server = createServer((req, res) => {
+      this.handle(req, res).catch((err: Error) => this.writeError(res, internalError(err.message)));
+    });
+    this.server.keepAliveTimeout = 5000;
+  }
+
+  /** Starts listening; resolves once the port is bound. */
+  static async start(opts: ApiServerOptions): Promise<ApiServer> {
+    const s = new ApiServer(opts);
+    if (opts.createSystemNamespaces ?? true) s.ensureSystemNamespaces();
+    await new Promise<void>((resolve, reject) => {
+      s.server.once('error', reject);
+      s.server.listen(opts.port ?? 6443, opts.host ?? '127.0.0.1', () => {
+        s.server.off('error', reject);
+        resolve();
+      });
+    });
+    s.address = s.server.address() as AddressInfo;
+    return s;
+  }
+
+  get port(): number {
+    return this.address?.port ?? 0;
+  }
+
+  get url(): string {
+    const host = this.address?.family === 'IPv6' ? `[${this.address.address}]` : (this.address?.address ?? '127.0.0.1');
+    return `http://${host}:${this.port}`;
+  }
+
+  /** Ends every watch and stops listening. */
+  async close(): Promise<void> {
+    for (const w of [...this.watches]) w.close();
+    await new Promise<void>((resolve) => {
+      this.server.close(() => resolve());
+      this.server.closeAllConnections();
+    });
+  }
+
+  private ensureSystemNamespaces(): void {
+    const cluster = this.opts.cluster;
+    const wanted = new Set(systemNamespaces);
+    for (const o of cluster.list('Namespace')) wanted.add(o.metadata?.name ?? '');
+    for (const kind of ['Pod', 'Service', 'PersistentVolumeClaim', 'ReplicaSet', 'StatefulSet', 'ReplicationController', 'PodDisruptionBudget', 'Lease', 'Event']) {
+      for (const o of cluster.list(kind)) if (o.metadata?.namespace) wanted.add(o.metadata.namespace);
+    }
+    for (const ns of wanted) {
+      const existing = cluster.get<KubeObject & { status?: { phase?: string } }>('Namespace', '', ns);
+      if (existing) {
+        // A served namespace is Active, as the namespace controller leaves it.
+        if (!existing.status?.phase) cluster.update({ ...existing, status: { ...existing.status, phase: 'Active' } });
+        continue;
+      }
+      cluster.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns }, spec: { finalizers: ['kubernetes'] }, status: { phase: 'Active' } } as KubeObject);
+    }
+  }
+
+  // ---- dispatch ----
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const method = req.method ?? 'GET';
+    res.on('finish', () => this.opts.onRequest?.(method, url.pathname, res.statusCode));
+    const segments = url.pathname.split('/').filter((s) => s !== '').map(decodeURIComponent);
+    try {
+      if (this.serveNonResource(url.pathname, segments, res, req.headers.accept ?? '')) return;
+      const info = parseRequestInfo(segments);
+      if (!info) throw pathNotFound();
+      const body = method === 'GET' ? '' : await readBody(req);
+      await this.serveResource(req, res, url.searchParams, info, method, body);
+    } catch (err) {
+      if (err instanceof StatusError) this.writeError(res, err);
+      else if (err instanceof ApiError) this.writeError(res, fromStoreError(err.code, err.message));
+      else throw err;
+    }
+  }
+
+  private serveNonResource(path: string, segments: string[], res: ServerResponse, accept: string): boolean {
+    if (path === '/healthz' || path === '/livez' || path === '/readyz') {
+      res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' });
+      res.end('ok');
+      return true;
+    }
+    const gitVersion = this.opts.gitVersion ?? 'v1.34.0';
+    if (path === '/openapi/v2' && accept.includes('protobuf')) {
+      const body = openAPIV2Protobuf(gitVersion);
+      res.writeHead(200, { 'Content-Type': openAPIV2ProtobufType, 'Content-Length': body.length });
+      res.end(body);
+      return true;
+    }
+    let doc: Record<string, unknown> | undefined;
+    if (path === '/openapi/v2') {
+      doc = openAPIV2Json(gitVersion);
+    } else if (path === '/openapi/v3') {
+      doc = openAPIV3Index(gitVersion);
+    } else if (segments[0] === 'openapi' && segments[1] === 'v3') {
+      doc = openAPIV3GroupVersion(segments.slice(2).join('/'), gitVersion);
+      if (!doc) throw pathNotFound();
+    } else if (path === '/version') {
+      const [major, minor] = gitVersion.replace(/^v/, '').split('.');
+      doc = { major, minor, gitVersion, gitCommit: '', gitTreeState: 'clean', buildDate: '1970-01-01T00:00:00Z', goVersion: '', compiler: 'node', platform: `${process.platform}/${process.arch}` };
+    } else if (path === '/api' || path === '/api/') {
+      doc = apiVersions(`${this.address?.address ?? '127.0.0.1'}:${this.port}`);
+    } else if (path === '/apis' || path === '/apis/') {
+      doc = apiGroupList();
+    } else if (segments[0] === 'api' && segments.length === 2) {
+      doc = apiResourceList('', segments[1]!);
+      if (!doc) throw pathNotFound();
+    } else if (segments[0] === 'apis' && segments.length === 2) {
+      doc = apiGroupDocument(segments[1]!);
+      if (!doc) throw pathNotFound();
+    } else if (segments[0] === 'apis' && segments.length === 3) {
+      doc = apiResourceList(segments[1]!, segments[2]!);
+      if (!doc) throw pathNotFound();
+    }
+    if (!doc) return false;
+    this.writeJson(res, 200, doc);
+    return true;
+  }
+
+  private async serveResource(req: IncomingMessage, res: ServerResponse, q: URLSearchParams, info: RequestInfo, method: string, body: string): Promise<void> {
+    // The legacy bindings collection: POST /api/v1/namespaces/<ns>/bindings.
+    if (info.group === '' && info.resource === 'bindings' && !info.name && method === 'POST') {
+      const pods = findResource('', 'v1', 'pods')!;
+      this.writeJson(res, 201, this.registry.bind({ resource: pods, namespace: info.namespace, name: '', subresource: 'binding' }, parseJson(body)));
+      return;
+    }
+    const r = findResource(info.group, info.version, info.resource);
+    if (!r) throw pathNotFound();
+    if (r.namespaced && info.name && !info.namespace) throw pathNotFound();
+    const t: Target = { resource: r, namespace: r.namespaced ? info.namespace : '', name: info.name, subresource: info.subresource };
+    if (t.subresource && !(t.subresource === 'status' && r.hasStatus) && !(t.subresource === 'binding' && r.kind === 'Pod')) throw pathNotFound();
+    const contentType = req.headers['content-type'] ?? '';
+    if ((method === 'POST' || method === 'PUT') && contentType !== '' && !contentType.includes('json')) {
+      // Typed clients may send protobuf or CBOR; the embedded server decodes JSON only.
+      throw unsupportedMediaType(['application/json']);
+    }
+    const write: WriteOptions = { dryRun: q.getAll('dryRun').includes('All'), fieldManager: q.get('fieldManager') ?? undefined };
+    const neg = negotiate(req.headers.accept);
+    const isWatch = info.watchPath || q.get('watch') === 'true' || q.get('watch') === '1';
+    switch (method) {
+      case 'GET':
+        if (isWatch) return this.serveWatch(req, res, q, t, neg);
+        if (t.name) return this.writeObject(res, 200, r, this.registry.get(t), neg, q);
+        return this.serveList(res, q, t, neg);
+      case 'POST':
+        if (t.subresource === 'binding') return this.writeJson(res, 201, this.registry.bind(t, parseJson(body)));
+        if (t.name) throw methodNotSupported(r, 'create');
+        return this.writeObject(res, 201, r, this.registry.create(t, parseJson(body), write), neg, q);
+      case 'PUT': {
+        if (!t.name) throw methodNotSupported(r, 'update');
+        const { object, created } = this.registry.update(t, parseJson(body), write);
+        return this.writeObject(res, created ? 201 : 200, r, object, neg, q);
+      }
+      case 'PATCH': {
+        if (!t.name) throw methodNotSupported(r, 'patch');
+        const { object, created } = this.registry.patch(t, req.headers['content-type'] ?? '', body, write);
+        return this.writeObject(res, created ? 201 : 200, r, object, neg, q);
+      }
+      case 'DELETE': {
+        const options = deleteOptions(body, q, write);
+        if (!t.name) return this.serveDeleteCollection(res, q, t, options);
+        const out = this.registry.delete(t, options);
+        if (out.kind === 'Status') return this.writeJson(res, 200, out);
+        return this.writeObject(res, 200, r, out as KubeObject, neg, q);
+      }
+      default:
+        throw methodNotSupported(r, method);
+    }
+  }
+
+  private selectors(q: URLSearchParams, r: Resource) {
+    return { labels: parseLabelSelector(q.get('labelSelector') ?? ''), fields: parseFieldSelector(q.get('fieldSelector') ?? '', r) };
+  }
+
+  private serveList(res: ServerResponse, q: URLSearchParams, t: Target, neg: Negotiated): void {
+    const r = t.resource;
+    const current = this.opts.cluster.currentResourceVersion;
+    const rvParam = q.get('resourceVersion') ?? '';
+    const match = q.get('resourceVersionMatch') ?? '';
+    if (rvParam !== '' && rvParam !== '0') {
+      const rv = Number(rvParam);
+      if (!Number.isInteger(rv) || rv < 0) throw badRequest(`invalid resource version: ${rvParam}`);
+      if (rv > current) throw tooLargeResourceVersion(rv, current);
+      if (match === 'Exact' && rv !== current) throw expired(`The resourceVersion for the provided list is too old.`);
+    }
+    const { labels, fields } = this.selectors(q, r);
+    let items = this.registry.list(r, t.namespace, labels, fields);
+    const token = q.get('continue');
+    if (token) {
+      const c = decodeContinue(token);
+      items = items.filter((o) => `${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}` > c.start);
+    }
+    const limit = Number(q.get('limit') ?? '0');
+    let continueToken: string | undefined;
+    let remaining: number | undefined;
+    if (Number.isInteger(limit) && limit > 0 && items.length > limit) {
+      remaining = items.length - limit;
+      items = items.slice(0, limit);
+      const last = items[items.length - 1]!;
+      continueToken = encodeContinue({ rv: current, start: `${last.metadata?.namespace ?? ''}/${last.metadata?.name ?? ''}` });
+    }
+    if (neg.as === 'table') {
+      const table = toTable(r, items, { now: this.clock.now(), resourceVersion: String(current), continueToken, includeObject: includeObjectParam(q) });
+      table.apiVersion = neg.tableVersion;
+      this.writeJson(res, 200, table);
+      return;
+    }
+    const metadata: Record<string, unknown> = { resourceVersion: String(current) };
+    if (continueToken) {
+      metadata.continue = continueToken;
+      metadata.remainingItemCount = remaining;
+    }
+    if (neg.as === 'metadata') {
+      this.writeJson(res, 200, { kind: 'PartialObjectMetadataList', apiVersion: neg.tableVersion, metadata, items: items.map((o) => metadataOnly(o, neg.tableVersion)) });
+      return;
+    }
+    this.writeJson(res, 200, { kind: `${r.kind}List`, apiVersion: groupVersion(r), metadata, items });
+  }
+
+  private serveWatch(req: IncomingMessage, res: ServerResponse, q: URLSearchParams, t: Target, neg: Negotiated): void {
+    const r = t.resource;
+    const { labels, fields } = this.selectors(q, r);
+    const rv = q.get('resourceVersion') ?? undefined;
+    if (rv !== undefined && rv !== '') {
+      const n = Number(rv);
+      if (!Number.isInteger(n) || n < 0) throw badRequest(`invalid resource version: ${rv}`);
+      if (n > this.opts.cluster.currentResourceVersion) throw tooLargeResourceVersion(n, this.opts.cluster.currentResourceVersion);
+    }
+    const fieldsWithName = t.name ? [...fields, { field: 'metadata.name', value: t.name, equal: true }] : fields;
+    const timeout = q.get('timeoutSeconds');
+    const stream = new WatchStream(res, {
+      resource: r,
+      namespace: t.namespace,
+      labels,
+      fields: fieldsWithName,
+      resourceVersion: rv,
+      sendInitialEvents: q.get('sendInitialEvents') === 'true',
+      allowWatchBookmarks: q.get('allowWatchBookmarks') === 'true' || q.get('sendInitialEvents') === 'true',
+      timeoutMs: timeout !== null && Number(timeout) > 0 ? Number(timeout) * 1000 : undefined,
+      table: neg.as === 'table' ? { includeObject: includeObjectParam(q), apiVersion: neg.tableVersion } : undefined,
+    }, { registry: this.registry, bookmarkIntervalMs: this.opts.bookmarkIntervalMs ?? 60_000, now: () => this.clock.now() }, (s) => this.watches.delete(s));
+    this.watches.add(stream);
+    req.socket.setTimeout(0);
+    stream.start();
+  }
+
+  private serveDeleteCollection(res: ServerResponse, q: URLSearchParams, t: Target, options: DeleteOptions): void {
+    const r = t.resource;
+    const { labels, fields } = this.selectors(q, r);
+    const deleted: KubeObject[] = [];
+    for (const o of this.registry.list(r, t.namespace, labels, fields)) {
+      const target: Target = { ...t, namespace: o.metadata?.namespace ?? '', name: o.metadata?.name ?? '' };
+      this.registry.delete(target, options);
+      deleted.push(o);
+    }
+    this.writeJson(res, 200, { kind: `${r.kind}List`, apiVersion: groupVersion(r), metadata: { resourceVersion: String(this.opts.cluster.currentResourceVersion) }, items: deleted });
+  }
+
+  // ---- responses ----
+
+  private writeObject(res: ServerResponse, code: number, r: Resource, o: KubeObject, neg: Negotiated, q: URLSearchParams): void {
+    if (neg.as === 'table') {
+      const table = toTable(r, [o], { now: this.clock.now(), resourceVersion: o.metadata?.resourceVersion, includeObject: includeObjectParam(q) });
+      table.apiVersion = neg.tableVersion;
+      this.writeJson(res, code, table);
+    } else if (neg.as === 'metadata') {
+      this.writeJson(res, code, metadataOnly(o, neg.tableVersion));
+    } else {
+      this.writeJson(res, code, o);
+    }
+  }
+
+  private writeJson(res: ServerResponse, code: number, body: unknown): void {
+    const text = JSON.stringify(body);
+    res.writeHead(code, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), 'Cache-Control': 'no-cache, private' });
+    res.end(text);
+  }
+
+  private writeError(res: ServerResponse, err: StatusError): void {
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    this.writeJson(res, err.code, err.status);
+  }
+}
+
+function parseJson(body: string): unknown {
+  if (body.trim() === '') throw badRequest('the request body is empty');
+  try {
+    return JSON.parse(body);
+  } catch (err) {
+    throw badRequest(`the body of the request could not be decoded as JSON: ${(err as Error).message}`);
+  }
+}
+
+function deleteOptions(body: string, q: URLSearchParams, write: WriteOptions): DeleteOptions {
+  const o: DeleteOptions = { ...write };
+  if (body.trim() !== '') {
+    const parsed = parseJson(body) as { preconditions?: { uid?: string; resourceVersion?: string }; dryRun?: string[] };
+    if (parsed.preconditions) o.preconditions = parsed.preconditions;
+    if (parsed.dryRun?.includes('All')) o.dryRun = true;
+  }
+  if (q.get('dryRun') === 'All') o.dryRun = true;
+  return o;
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    const b = chunk as Buffer;
+    size += b.length;
+    if (size > maxBodyBytes) throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 413, reason: 'RequestEntityTooLarge', message: 'Request entity too large: limit is 3145728' });
+    chunks.push(b);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}

@@ -1,0 +1,163 @@
+// metav1.Status errors with upstream's shapes and messages
+// (staging/src/k8s.io/apimachinery/pkg/api/errors/errors.go, util/validation/field/errors.go).
+import type { Resource } from './resources.js';
+
+export interface StatusDetails {
+  name?: string;
+  group?: string;
+  kind?: string;
+  uid?: string;
+  causes?: { reason?: string; message?: string; field?: string }[];
+  retryAfterSeconds?: number;
+}
+
+export interface StatusObject {
+  kind: 'Status';
+  apiVersion: 'v1';
+  metadata: Record<string, never>;
+  status: 'Success' | 'Failure';
+  message?: string;
+  reason?: string;
+  details?: StatusDetails;
+  code: number;
+}
+
+/** An error the API server answers with a Status object and its code. */
+export class StatusError extends Error {
+  override name = 'StatusError';
+  constructor(readonly status: StatusObject) {
+    super(status.message ?? '');
+  }
+
+  get code(): number {
+    return this.status.code;
+  }
+}
+
+function failure(code: number, reason: string, message: string, details?: StatusDetails): StatusError {
+  const status: StatusObject = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code };
+  if (details) status.details = details;
+  return new StatusError(status);
+}
+
+export function successStatus(code: number, details?: StatusDetails): StatusObject {
+  const status: StatusObject = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code };
+  if (details) status.details = details;
+  return status;
+}
+
+/** "pods" for the core group, "leases.coordination.k8s.io" otherwise (schema.GroupResource.String()). */
+export function qualifiedResource(r: Pick<Resource, 'group' | 'name'>, subresource = ''): string {
+  const name = subresource ? `${r.name}/${subresource}` : r.name;
+  return r.group ? `${name}.${r.group}` : name;
+}
+
+function qualifiedKind(r: Pick<Resource, 'group' | 'kind'>): string {
+  return r.group ? `${r.kind}.${r.group}` : r.kind;
+}
+
+export function notFound(r: Pick<Resource, 'group' | 'name'>, name: string): StatusError {
+  return failure(404, 'NotFound', `${qualifiedResource(r)} "${name}" not found`, { name, group: r.group, kind: r.name });
+}
+
+export function alreadyExists(r: Pick<Resource, 'group' | 'name'>, name: string): StatusError {
+  return failure(409, 'AlreadyExists', `${qualifiedResource(r)} "${name}" already exists`, { name, group: r.group, kind: r.name });
+}
+
+export function conflict(r: Pick<Resource, 'group' | 'name'>, name: string, why: string, subresource = ''): StatusError {
+  return failure(409, 'Conflict', `Operation cannot be fulfilled on ${qualifiedResource(r, subresource)} "${name}": ${why}`,
+    { name, group: r.group, kind: subresource ? `${r.name}/${subresource}` : r.name });
+}
+
+/** The message storage gives an update whose resourceVersion is not the stored one. */
+export const OptimisticLockErrorMsg = 'the object has been modified; please apply your changes to the latest version and try again';
+
+export function badRequest(message: string): StatusError {
+  return failure(400, 'BadRequest', message);
+}
+
+export function methodNotSupported(r: Pick<Resource, 'group' | 'name'>, action: string): StatusError {
+  return failure(405, 'MethodNotAllowed', `${action} is not supported on resources of kind "${qualifiedResource(r)}"`, { group: r.group, kind: r.name });
+}
+
+export function expired(message: string): StatusError {
+  return failure(410, 'Expired', message);
+}
+
+export function unsupportedMediaType(accepted: readonly string[]): StatusError {
+  return failure(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`);
+}
+
+export function notAcceptable(message: string): StatusError {
+  return failure(406, 'NotAcceptable', message);
+}
+
+export function tooLargeResourceVersion(rv: number, current: number): StatusError {
+  return failure(504, 'Timeout', `Timeout: Too large resource version: ${rv}, current: ${current}`,
+    { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 });
+}
+
+export function internalError(message: string): StatusError {
+  return failure(500, 'InternalError', `Internal error occurred: ${message}`, { causes: [{ message }] });
+}
+
+/** The route exists on no resource (the mux's 404 page, as JSON). */
+export function pathNotFound(): StatusError {
+  return failure(404, 'NotFound', 'the server could not find the requested resource', {});
+}
+
+/** Maps an error of the embedded store (ApiError code and message) onto a Status. */
+export function fromStoreError(code: number, message: string): StatusError {
+  const reasons: Record<number, string> = { 400: 'BadRequest', 404: 'NotFound', 409: 'Conflict', 410: 'Expired', 422: 'Invalid', 429: 'TooManyRequests', 500: 'InternalError', 503: 'ServiceUnavailable', 504: 'Timeout' };
+  return failure(code, reasons[code] ?? '', message);
+}
+
+// ---- field.ErrorList ----
+
+export type FieldErrorType = 'FieldValueRequired' | 'FieldValueInvalid' | 'FieldValueForbidden' | 'FieldValueNotSupported' | 'FieldValueDuplicate';
+
+export interface FieldError {
+  type: FieldErrorType;
+  field: string;
+  /** Omitted for Required and Forbidden. */
+  value?: unknown;
+  detail?: string;
+}
+
+const typeText: Record<FieldErrorType, string> = {
+  FieldValueRequired: 'Required value',
+  FieldValueInvalid: 'Invalid value',
+  FieldValueForbidden: 'Forbidden',
+  FieldValueNotSupported: 'Unsupported value',
+  FieldValueDuplicate: 'Duplicate value',
+};
+
+function formatValue(v: unknown): string {
+  if (typeof v === 'string') return JSON.stringify(v);
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  return JSON.stringify(v);
+}
+
+/** The part of a field error after "<field>: " (field.Error.ErrorBody). */
+export function fieldErrorBody(e: FieldError): string {
+  let s = typeText[e.type];
+  if (e.type !== 'FieldValueRequired' && e.type !== 'FieldValueForbidden' && e.value !== undefined) s += `: ${formatValue(e.value)}`;
+  if (e.detail) s += `: ${e.detail}`;
+  return s;
+}
+
+/** 422 Invalid with one cause per field error (errors.NewInvalid). */
+export function invalid(r: Pick<Resource, 'group' | 'kind'>, name: string, errs: FieldError[]): StatusError {
+  const messages: string[] = [];
+  for (const e of errs) {
+    const m = `${e.field}: ${fieldErrorBody(e)}`;
+    if (!messages.includes(m)) messages.push(m);
+  }
+  const agg = messages.length === 1 ? messages[0]! : `[${messages.join(', ')}]`;
+  return failure(422, 'Invalid', `${qualifiedKind(r)} "${name}" is invalid: ${agg}`, {
+    name,
+    group: r.group,
+    kind: r.kind,
+    causes: errs.map((e) => ({ reason: e.type, message: fieldErrorBody(e), field: e.field })),
+  });
+}

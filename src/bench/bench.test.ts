@@ -1,0 +1,120 @@
+// Smoke run of the benchmark harness on upstream's tiny workloads (no timing asserted), and the
+// metric arithmetic on injected times.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { defaultConfiguration } from '../config/index.js';
+import { inTreeRegistry, notYetAvailablePlugins } from '../plugins/registry.js';
+import { DurationRecorder, ThroughputCollector, percentile, summarizeThroughput } from './metrics.js';
+import { parseReport, renderComparison, renderJson, renderTable } from './report.js';
+import { runWorkload, selectWorkloads, skipReason, withOverrides, type BenchReport } from './runner.js';
+import { template } from './templates.js';
+import { testCases } from './workloads.js';
+
+describe('bench metrics', () => {
+  it('takes percentiles as upstream: element ceil(n*p/100)-1, no interpolation', () => {
+    const v = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+    assert.equal(percentile(v, 50), 5);
+    assert.equal(percentile(v, 90), 9);
+    assert.equal(percentile(v, 99), 10);
+    assert.equal(percentile([], 50), 0);
+    assert.deepEqual(summarizeThroughput([30, 10, 20]), { average: 20, p50: 20, p90: 30, p95: 30, p99: 30, samples: 3 });
+  });
+
+  it('samples once per second and merges windows without progress into the next one', () => {
+    const c = new ThroughputCollector(0, 0);
+    assert.equal(c.due(999), false);
+    assert.equal(c.due(1000), true);
+    c.sample(1000, 100);
+    c.sample(2000, 100); // nothing scheduled: merged into the next window
+    c.sample(3000, 300); // 200 pods over 2 s, recorded once per merged window
+    const s = c.finish(3500, 350); // the partial last window is dropped
+    assert.deepEqual(s, { average: 100, p50: 100, p90: 100, p95: 100, p99: 100, samples: 3 });
+  });
+
+  it('uses the whole op as one sample when it ends within the first window', () => {
+    const c = new ThroughputCollector(0, 5);
+    assert.equal(c.finish(250, 105).average, 400);
+  });
+
+  it('records attempt durations past the initial capacity', () => {
+    const r = new DurationRecorder();
+    for (let i = 2000; i >= 1; i--) r.add(i / 1000);
+    assert.deepEqual(r.summary(), { p50: 1, p90: 1.8, p99: 1.98, count: 2000 });
+  });
+});
+
+describe('bench catalog', () => {
+  it('names only templates that exist and counts by parameters the workloads set', () => {
+    for (const tc of testCases) {
+      if (tc.defaultPodTemplatePath) template(tc.defaultPodTemplatePath);
+      for (const op of tc.workloadTemplate) {
+        if ('podTemplatePath' in op && op.podTemplatePath) template(op.podTemplatePath);
+        if ('nodeTemplatePath' in op && op.nodeTemplatePath) template(op.nodeTemplatePath);
+        if (op.opcode === 'createAny') template(op.templatePath);
+        if (op.opcode === 'churn') op.templatePaths.forEach((p) => template(p));
+        if ('countParam' in op && op.countParam) {
+          for (const w of tc.workloads) assert.ok(op.countParam.slice(1) in w.params, `${tc.name}/${w.name} lacks ${op.countParam}`);
+        }
+      }
+    }
+  });
+
+  it('lists the workloads of issue 6 in the default set', () => {
+    const names = new Set(selectWorkloads({}).map((s) => s.testCase.name));
+    for (const n of ['SchedulingBasic', 'SchedulingPodAntiAffinity', 'SchedulingPodAffinity', 'SchedulingPreferredPodAffinity',
+      'SchedulingPreferredPodAntiAffinity', 'SchedulingNodeAffinity', 'TopologySpreading', 'PreferredTopologySpreading',
+      'DefaultTopologySpreading', 'MixedSchedulingBasePod', 'Unschedulable', 'PreemptionBasic', 'SchedulingWithMixedChurn',
+      'SchedulingWhileGated']) assert.ok(names.has(n), n);
+    assert.deepEqual(selectWorkloads({ filter: '^SchedulingBasic/5000Nodes$' }).map((s) => s.fullName), ['SchedulingBasic/5000Nodes']);
+  });
+
+  it('applies size overrides only to the parameters a workload has', () => {
+    const gated = testCases.find((t) => t.name === 'SchedulingWhileGated')!.workloads[0]!;
+    assert.deepEqual(withOverrides(gated, { nodes: 3, initPods: 2, measurePods: 7 }).params, { gatedPods: 10, deletingPods: 10, measurePods: 7 });
+    const preemption = testCases.find((t) => t.name === 'PreemptionBasic')!;
+    assert.equal(skipReason(preemption, new Set(['DefaultPreemption'])), 'needs DefaultPreemption (not built yet)');
+    assert.equal(skipReason(preemption, new Set()), null);
+  });
+});
+
+describe('bench smoke run', () => {
+  const registry = inTreeRegistry();
+  const opts = { registry, config: defaultConfiguration(registry), notYetAvailable: notYetAvailablePlugins, opTimeoutMs: 60_000 };
+
+  for (const sw of selectWorkloads({ label: 'integration-test' })) {
+    it(`runs ${sw.fullName}`, async () => {
+      const r = await runWorkload(sw, {}, opts);
+      const want = skipReason(sw.testCase, notYetAvailablePlugins);
+      if (want !== null) {
+        assert.equal(r.skipped, want);
+        return;
+      }
+      assert.equal(r.skipped, undefined);
+      assert.equal(r.measuredPods, sw.workload.params.measurePods);
+      assert.ok(r.nodes >= 1);
+      assert.ok(r.throughput.average > 0 && r.throughputSamples >= 1);
+      assert.ok(r.attempts >= r.measuredPods);
+      assert.ok(r.attemptSeconds.p50 <= r.attemptSeconds.p90 && r.attemptSeconds.p90 <= r.attemptSeconds.p99);
+      assert.ok(r.peakRssBytes > 0);
+    });
+  }
+
+  it('gives up on a workload that cannot make progress instead of hanging', async () => {
+    const [sw] = selectWorkloads({ filter: '^SchedulingBasic/5Nodes$', label: 'integration-test' });
+    // Without nodes the initial pods are retried after backoff until the op times out.
+    await assert.rejects(runWorkload(sw!, { nodes: 0 }, { ...opts, opTimeoutMs: 200 }), /timed out after \d+s waiting for 5 pods in namespace namespace-1/);
+  });
+
+  it('round-trips the JSON report and compares runs', async () => {
+    const [sw] = selectWorkloads({ filter: '^SchedulingBasic/5Nodes$', label: 'integration-test' });
+    const r = await runWorkload(sw!, {}, opts);
+    const report: BenchReport = { workloads: [r] };
+    const back = parseReport(renderJson(report), 'x.json');
+    assert.deepEqual(Object.keys(back.workloads[0]!.throughput), ['average', 'p50', 'p90', 'p95', 'p99']);
+    assert.deepEqual(Object.keys(back.workloads[0]!.attemptSeconds), ['p50', 'p90', 'p99']);
+    assert.match(renderTable(report), /SchedulingBasic\/5Nodes/);
+    const doubled: BenchReport = { workloads: [{ ...r, throughput: { ...r.throughput, average: r.throughput.average * 2 } }] };
+    assert.match(renderComparison(doubled, report), /SchedulingBasic\/5Nodes\s+\d+\s+\d+\s+2\.00/);
+    assert.throws(() => parseReport('{"workloads": [{}]}', 'bad.json'), /bad\.json: workloads\[0\]/);
+  });
+});

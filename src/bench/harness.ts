@@ -1,0 +1,411 @@
+// Runs one benchmark workload against the embedded cluster and scheduler, op by op, as upstream's
+// WorkloadExecutor does (test/integration/scheduler_perf/executor.go, operations.go, create.go).
+// Everything runs on one thread: the loop below plays the API server clients (ops, churn,
+// deletions) between scheduling attempts, and measures on the wall clock.
+import { performance } from 'node:perf_hooks';
+import { cpuUsage } from 'node:process';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { KubeObject, Node, Pod } from '../api/types.js';
+import { admitPod } from '../cluster/memory/admission.js';
+import { MemoryCluster } from '../cluster/memory/store.js';
+import type { WatchEvent } from '../cluster/types.js';
+import type { Registry } from '../framework/registry.js';
+import { Scheduler } from '../scheduler/scheduler.js';
+import type { ResolvedConfig } from '../sim/embedded.js';
+import { RealClock, seededRandom } from '../util/clock.js';
+import { DurationRecorder, MemorySampler, ThroughputCollector, type AttemptSummary, type ThroughputSummary } from './metrics.js';
+import { template } from './templates.js';
+import type { BarrierOp, ChurnOp, Counted, CreateAnyOp, CreateNamespacesOp, CreateNodesOp, CreatePodsOp, DeletePodsOp, Op, TestCase, Workload } from './types.js';
+
+export interface HarnessOptions {
+  registry: Registry;
+  config: ResolvedConfig;
+  /** Plugins named by the profile that are not built: the scheduler runs without them. */
+  notYetAvailable?: ReadonlySet<string>;
+  seed?: number;
+  /** Longest wait for one op's pods (ms); upstream waits 10 minutes. */
+  opTimeoutMs?: number;
+  log?: (msg: string) => void;
+}
+
+/** What one measured createPods op yields. */
+export interface Measurement {
+  throughput: ThroughputSummary;
+  attempts: AttemptSummary;
+  measuredPods: number;
+  seconds: number;
+  /** CPU time the process used during the op (user + system, all threads). */
+  cpuSeconds: number;
+  peakRssBytes: number;
+  peakHeapUsedBytes: number;
+}
+
+export interface WorkloadRun {
+  nodes: number;
+  initPods: number;
+  measurement: Measurement | null;
+}
+
+export class BenchError extends Error {
+  override name = 'BenchError';
+}
+
+interface BackgroundTask {
+  nextAt: number;
+  readonly intervalMs: number;
+  /** Runs one tick; false when the task is done. */
+  tick(): boolean;
+}
+
+interface ActiveMeasurement {
+  readonly namespace: string;
+  readonly collector: ThroughputCollector;
+  readonly attempts: DurationRecorder;
+  readonly memory: MemorySampler;
+  readonly startedAt: number;
+  readonly cpuAtStart: NodeJS.CpuUsage;
+}
+
+/** How often a busy loop lets timers (the queue's backoff flush) run. */
+const yieldEveryMs = 100;
+
+export class WorkloadExecutor {
+  private readonly cluster: MemoryCluster;
+  private readonly scheduler: Scheduler;
+  /** Pods currently bound, by namespace (what upstream's pod informer lists). */
+  private readonly scheduledPerNamespace = new Map<string, number>();
+  /** Pods created without waiting, by namespace, for a later barrier. */
+  private expectedPerNamespace = new Map<string, number>();
+  private readonly namespaces = new Set<string>();
+  private readonly background: BackgroundTask[] = [];
+  private measuring: ActiveMeasurement | null = null;
+  private measurement: Measurement | null = null;
+  private nameSeq = 0;
+  private nodeCount = 0;
+  private initPodCount = 0;
+  private lastYieldAt = 0;
+
+  private constructor(
+    private readonly tc: TestCase,
+    private readonly params: Record<string, number>,
+    private readonly opts: HarnessOptions,
+  ) {
+    const clock = new RealClock();
+    this.cluster = new MemoryCluster({ clock, admitPod });
+    this.scheduler = new Scheduler({
+      profiles: opts.config.profiles,
+      registry: opts.registry,
+      client: this.cluster,
+      clock,
+      random: seededRandom(opts.seed ?? 1),
+      percentageOfNodesToScore: opts.config.percentageOfNodesToScore,
+      podInitialBackoffSeconds: opts.config.podInitialBackoffSeconds,
+      podMaxBackoffSeconds: opts.config.podMaxBackoffSeconds,
+      parallelism: opts.config.parallelism,
+      notYetAvailable: opts.notYetAvailable,
+    });
+  }
+
+  /** Runs every op of the workload; resolves with the measured op's figures. */
+  static async run(tc: TestCase, w: Workload, opts: HarnessOptions): Promise<WorkloadRun> {
+    const e = new WorkloadExecutor(tc, w.params, opts);
+    await e.cluster.start((ev) => e.observe(ev));
+    await e.scheduler.start();
+    try {
+      for (let i = 0; i < tc.workloadTemplate.length; i++) await e.runOp(tc.workloadTemplate[i]!, i);
+    } finally {
+      e.background.length = 0;
+      await e.scheduler.waitForBindings();
+      e.scheduler.stop();
+    }
+    return { nodes: e.nodeCount, initPods: e.initPodCount, measurement: e.measurement };
+  }
+
+  // ---- the informer side: count bound pods per namespace ----
+
+  private observe(ev: WatchEvent): void {
+    if (ev.kind !== 'Pod') return;
+    const pod = ev.object as Pod;
+    const ns = pod.metadata.namespace ?? 'default';
+    const wasBound = !!(ev.oldObject as Pod | undefined)?.spec.nodeName;
+    const bound = !!pod.spec.nodeName;
+    let delta = 0;
+    if (ev.type === 'DELETED') delta = wasBound ? -1 : 0;
+    else if (bound && !wasBound) delta = 1;
+    if (delta !== 0) this.scheduledPerNamespace.set(ns, (this.scheduledPerNamespace.get(ns) ?? 0) + delta);
+  }
+
+  private scheduledIn(ns: string): number {
+    return this.scheduledPerNamespace.get(ns) ?? 0;
+  }
+
+  // ---- ops ----
+
+  private count(op: Counted, what: string): number {
+    if (op.countParam !== undefined) {
+      const v = this.params[op.countParam.slice(1)];
+      if (v === undefined) throw new BenchError(`${this.tc.name}: ${what}: parameter ${op.countParam} is not set`);
+      return v;
+    }
+    return op.count ?? 1;
+  }
+
+  private async runOp(op: Op, index: number): Promise<void> {
+    switch (op.opcode) {
+      case 'createNodes': return this.createNodes(op, index);
+      case 'createNamespaces': return this.createNamespaces(op);
+      case 'createPods': return this.createPods(op, index);
+      case 'createAny': return this.createAny(op);
+      case 'churn': return this.churn(op, index);
+      case 'barrier': return this.barrier(op);
+      case 'sleep': return this.drive(() => false, 'sleep', performance.now() + op.durationMs);
+      case 'deletePods': return this.deletePods(op);
+    }
+  }
+
+  private generatedName(obj: KubeObject): string {
+    const meta = obj.metadata ?? {};
+    if (meta.name) return meta.name;
+    return `${meta.generateName ?? 'obj-'}${this.nameSeq++}`;
+  }
+
+  private instantiate<T extends KubeObject>(path: string, namespace?: string): T {
+    const t = template(path);
+    const metadata = { ...t.metadata, name: this.generatedName(t) };
+    delete metadata.generateName;
+    if (namespace !== undefined) metadata.namespace = namespace;
+    return { ...t, metadata } as T;
+  }
+
+  private ensureNamespace(name: string): void {
+    if (this.namespaces.has(name)) return;
+    this.namespaces.add(name);
+    this.cluster.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+  }
+
+  private createNodes(op: CreateNodesOp, _index: number): void {
+    const n = this.count(op, 'createNodes');
+    const labels = op.labelNodePrepareStrategy;
+    for (let i = 0; i < n; i++) {
+      const node = this.instantiate<Node>(op.nodeTemplatePath ?? 'node-default.yaml');
+      if (labels) node.metadata.labels = { ...node.metadata.labels, [labels.labelKey]: labels.labelValues[i % labels.labelValues.length]! };
+      this.cluster.create(node);
+    }
+    this.nodeCount += n;
+  }
+
+  private createNamespaces(op: CreateNamespacesOp): void {
+    const n = this.count(op, 'createNamespaces');
+    for (let i = 0; i < n; i++) this.ensureNamespace(`${op.prefix}-${i}`);
+  }
+
+  private createAny(op: CreateAnyOp): void {
+    if (op.namespace) this.ensureNamespace(op.namespace);
+    const n = this.count(op, 'createAny');
+    for (let i = 0; i < n; i++) this.cluster.create(this.instantiate(op.templatePath, op.namespace));
+  }
+
+  private async createPods(op: CreatePodsOp, index: number): Promise<void> {
+    const ns = op.namespace ?? `namespace-${index}`;
+    this.ensureNamespace(ns);
+    const path = op.podTemplatePath ?? this.tc.defaultPodTemplatePath;
+    if (!path) throw new BenchError(`${this.tc.name}: createPods op ${index} has no pod template and the test case no default`);
+    const n = this.count(op, 'createPods');
+    if (op.collectMetrics) {
+      if (this.measuring) throw new BenchError(`${this.tc.name}: only one createPods op may collect metrics`);
+      const now = performance.now();
+      const memory = new MemorySampler();
+      memory.sample();
+      this.measuring = { namespace: ns, collector: new ThroughputCollector(now, this.scheduledIn(ns)), attempts: new DurationRecorder(), memory, startedAt: now, cpuAtStart: cpuUsage() };
+    } else {
+      this.initPodCount += n;
+    }
+    for (let i = 0; i < n; i++) this.cluster.create(this.instantiate<Pod>(path, ns));
+    if (op.skipWaitToCompletion) {
+      this.expectedPerNamespace.set(ns, (this.expectedPerNamespace.get(ns) ?? 0) + n);
+    } else {
+      // As upstream: done when the namespace holds at least n scheduled pods.
+      await this.drive(() => this.scheduledIn(ns) >= n, `${n} pods in namespace ${ns}`);
+    }
+    if (op.collectMetrics) this.finishMeasurement(n);
+  }
+
+  private finishMeasurement(n: number): void {
+    const m = this.measuring!;
+    const now = performance.now();
+    m.memory.sample();
+    this.measurement = {
+      throughput: m.collector.finish(now, this.scheduledIn(m.namespace)),
+      attempts: m.attempts.summary(),
+      measuredPods: n,
+      seconds: (now - m.startedAt) / 1000,
+      cpuSeconds: cpuSecondsSince(m.cpuAtStart),
+      peakRssBytes: m.memory.peakRssBytes,
+      peakHeapUsedBytes: m.memory.peakHeapUsedBytes,
+    };
+    this.measuring = null;
+  }
+
+  private churn(op: ChurnOp, index: number): void {
+    const ns = op.namespace ?? `namespace-${index}`;
+    this.ensureNamespace(ns);
+    const intervalMs = op.intervalMilliseconds ?? 500;
+    const limit = op.number ?? 0;
+    const paths = op.templatePaths;
+    const create = (path: string): KubeObject => {
+      const obj = this.instantiate(path, template(path).kind === 'Node' ? undefined : ns);
+      return this.cluster.create(obj);
+    };
+    let ticks = 0;
+    if (op.mode === 'create') {
+      this.background.push({
+        nextAt: performance.now() + intervalMs,
+        intervalMs,
+        tick: () => {
+          for (const path of paths) create(path);
+          ticks++;
+          return limit === 0 || ticks < limit;
+        },
+      });
+      return;
+    }
+    // recreate: each template has `number` slots; a tick fills an empty slot or empties a full one.
+    const slots: (KubeObject | null)[][] = paths.map(() => new Array<KubeObject | null>(limit).fill(null));
+    this.background.push({
+      nextAt: performance.now() + intervalMs,
+      intervalMs,
+      tick: () => {
+        const slot = ticks % limit;
+        for (let i = 0; i < paths.length; i++) {
+          const held = slots[i]![slot]!;
+          if (held) {
+            const meta = held.metadata!;
+            this.cluster.remove(held.kind!, held.kind === 'Node' ? '' : (meta.namespace ?? ns), meta.name!);
+            slots[i]![slot] = null;
+          } else {
+            slots[i]![slot] = create(paths[i]!);
+          }
+        }
+        ticks++;
+        return true;
+      },
+    });
+  }
+
+  private async barrier(op: BarrierOp): Promise<void> {
+    if (op.stageRequirement === 'Attempted') {
+      // Every pod created so far has been popped at least once (gated pods never enter activeQ).
+      await this.drive(() => this.scheduler.queue.activeLength === 0 && this.scheduler.bindingsInFlight === 0, 'pods to be attempted');
+      return;
+    }
+    const namespaces = op.namespaces?.length ? op.namespaces : [...this.expectedPerNamespace.keys()];
+    await this.drive(() => namespaces.every((ns) => this.scheduledIn(ns) >= (this.expectedPerNamespace.get(ns) ?? 0)), `pods in ${namespaces.join(', ')}`);
+    if (op.namespaces?.length) for (const ns of namespaces) this.expectedPerNamespace.delete(ns);
+    else this.expectedPerNamespace = new Map();
+  }
+
+  private async deletePods(op: DeletePodsOp): Promise<void> {
+    const selector = op.labelSelector ?? {};
+    const victims: Pod[] = [];
+    for (const pod of this.cluster.list<Pod>('Pod')) {
+      if ((pod.metadata.namespace ?? 'default') !== op.namespace) continue;
+      let matches = true;
+      for (const k in selector) if (pod.metadata.labels?.[k] !== selector[k]) matches = false;
+      if (matches) victims.push(pod);
+    }
+    const remove = (pod: Pod) => this.cluster.remove('Pod', op.namespace, pod.metadata.name!);
+    const rate = op.deletePodsPerSecond ?? 0;
+    if (rate <= 0) {
+      for (const pod of victims) remove(pod);
+      return;
+    }
+    let next = 0;
+    const intervalMs = 1000 / rate;
+    this.background.push({
+      nextAt: performance.now() + intervalMs,
+      intervalMs,
+      tick: () => {
+        if (next < victims.length) remove(victims[next++]!);
+        return next < victims.length;
+      },
+    });
+    if (!op.skipWaitToCompletion) await this.drive(() => next >= victims.length, `deletion of ${victims.length} pods`);
+  }
+
+  // ---- the loop ----
+
+  private runBackground(now: number): void {
+    for (let i = 0; i < this.background.length; i++) {
+      const t = this.background[i]!;
+      if (now < t.nextAt) continue;
+      // As a Go ticker with a slow receiver: late ticks are dropped, not replayed.
+      t.nextAt += t.intervalMs;
+      if (t.nextAt <= now) t.nextAt = now + t.intervalMs;
+      if (!t.tick()) this.background.splice(i--, 1);
+    }
+  }
+
+  private nextBackgroundAt(): number {
+    let at = Infinity;
+    for (const t of this.background) if (t.nextAt < at) at = t.nextAt;
+    return at;
+  }
+
+  /**
+   * Schedules pods until `done()` holds, running background ops when due and sampling the measured
+   * op's figures. Throws when nothing can make progress any more, or after the op timeout.
+   */
+  private async drive(done: () => boolean, what: string, until = Infinity): Promise<void> {
+    const sched = this.scheduler;
+    const started = performance.now();
+    const deadline = started + (this.opts.opTimeoutMs ?? 10 * 60_000);
+    for (;;) {
+      let now = performance.now();
+      this.runBackground(now);
+      if (now >= until || done()) return;
+      const m = this.measuring;
+      if (sched.scheduleOne()) {
+        if (sched.bindingsInFlight > 0) await sched.waitForBindings();
+        const end = performance.now();
+        if (m) m.attempts.add((end - now) / 1000);
+        now = end;
+      } else {
+        await sched.waitForBindings();
+        // Let API calls still in flight (victim deletions, status updates) land: they may requeue pods.
+        await sleep(0);
+        this.lastYieldAt = performance.now();
+        if (done()) return;
+        if (sched.queue.activeLength > 0) continue;
+        // Nothing to pop: wait for a backoff to expire or a background op to run.
+        const backoff = sched.queue.nextBackoffExpiry() !== undefined;
+        if (!backoff && this.background.length === 0 && until === Infinity) {
+          throw new BenchError(`${this.tc.name}: waiting for ${what}: no pod left to schedule (${this.describeQueue()})`);
+        }
+        const wake = Math.min(this.nextBackgroundAt(), until, now + 5);
+        await sleep(Math.max(0, wake - now));
+        this.lastYieldAt = now = performance.now();
+      }
+      if (m && m.collector.due(now)) {
+        m.collector.sample(now, this.scheduledIn(m.namespace));
+        m.memory.sample();
+      }
+      if (now - this.lastYieldAt >= yieldEveryMs) {
+        // Let the queue's timers (backoff flushes) run, as its goroutines would.
+        await sleep(0);
+        this.lastYieldAt = performance.now();
+      }
+      if (now > deadline) throw new BenchError(`${this.tc.name}: timed out after ${((now - started) / 1000).toFixed(0)}s waiting for ${what} (${this.describeQueue()})`);
+    }
+  }
+
+  private describeQueue(): string {
+    const c = this.scheduler.queue.pendingCounts();
+    const ns = [...this.scheduledPerNamespace].map(([k, v]) => `${k}=${v}`).join(' ');
+    return `queue: active ${c.active}, backoff ${c.backoff}, unschedulable ${c.unschedulable}, gated ${c.gated}; scheduled: ${ns || 'none'}`;
+  }
+}
+
+function cpuSecondsSince(start: NodeJS.CpuUsage): number {
+  const d = cpuUsage(start);
+  return (d.user + d.system) / 1e6;
+}

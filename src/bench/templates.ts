@@ -1,0 +1,140 @@
+// Object templates of upstream's benchmark (test/integration/scheduler_perf/templates/*.yaml),
+// keyed by their path there. Objects are named from `metadata.generateName` when created.
+import type { KubeObject, Node, Pod } from '../api/types.js';
+
+type Requests = Record<string, string>;
+
+/** The pause container; with requests it also exposes port 80, as upstream's templates do. */
+function pauseContainer(requests: Requests | undefined, limits: boolean): Pod['spec']['containers'][number] {
+  const c: Pod['spec']['containers'][number] = { image: 'registry.k8s.io/pause:3.10.1', name: 'pause' };
+  if (!requests) return c;
+  c.ports = [{ containerPort: 80 }];
+  c.resources = limits ? { requests: { ...requests }, limits: { ...requests } } : { requests: { ...requests } };
+  return c;
+}
+
+/** 100m CPU and 500Mi of memory, requested and limited: the pod most templates use. */
+const defaultRequests = { cpu: '100m', memory: '500Mi' };
+
+interface PodShape {
+  labels?: Record<string, string>;
+  /** Requests of the one container; none when undefined. */
+  requests?: Requests;
+  /** Whether limits equal requests (most templates) or are absent. */
+  limits?: boolean;
+}
+
+function pod(generateName: string, spec: Partial<Pod['spec']>, o: PodShape = { requests: defaultRequests }): Pod {
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: o.labels ? { generateName, labels: o.labels } : { generateName },
+    spec: { ...spec, containers: [pauseContainer(o.requests, o.limits ?? true)] },
+  };
+}
+
+const withDefaults = (labels: Record<string, string>): PodShape => ({ labels, requests: defaultRequests });
+
+function node(generateName: string, capacity: Record<string, string>): Node {
+  return {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: { generateName },
+    spec: {},
+    status: { capacity, conditions: [{ status: 'True', type: 'Ready' }], phase: 'Running' },
+  };
+}
+
+const sched01 = ['sched-1', 'sched-0'];
+
+export const templates: Readonly<Record<string, KubeObject>> = {
+  'node-default.yaml': node('scheduler-perf-', { pods: '110', cpu: '4', memory: '32Gi' }),
+  'node-with-name.yaml': {
+    ...node('', { pods: '90000', cpu: '4', memory: '32Gi' }),
+    metadata: { name: 'scheduler-perf-node', labels: { 'kubernetes.io/hostname': 'scheduler-perf-node' } },
+  },
+  'churn/node-default.yaml': node('node-churn-', { pods: '0' }),
+  'pod-default.yaml': pod('pod-', {}),
+  'light-pod.yaml': pod('light-pod-', { terminationGracePeriodSeconds: 0 }, {}),
+  'gated-pod.yaml': pod('gated-pod-', { schedulingGates: [{ name: 'test.k8s.io/hold' }] }, {}),
+  'pod-with-label.yaml': pod('pod-', {}, { labels: { app: 'scheduler-perf' } }),
+  'pod-low-priority.yaml': pod('pod-', { terminationGracePeriodSeconds: 0 }, { requests: { cpu: '900m', memory: '500Mi' } }),
+  'pod-high-priority.yaml': pod('pod-', { priority: 10 }, { requests: { cpu: '3000m', memory: '500Mi' } }),
+  // Requests more CPU than any node has: unschedulable everywhere.
+  'pod-high-priority-large-cpu.yaml': pod('pod-h-', { priority: 10 }, { requests: { cpu: '9', memory: '500Mi' }, limits: false }),
+  'pod-with-pod-anti-affinity.yaml': pod('anti-affinity-pod-', {
+    affinity: {
+      podAntiAffinity: {
+        requiredDuringSchedulingIgnoredDuringExecution: [
+          { labelSelector: { matchLabels: { color: 'green' } }, topologyKey: 'kubernetes.io/hostname', namespaces: sched01 },
+        ],
+      },
+    },
+  }, withDefaults({ color: 'green' })),
+  'pod-with-pod-affinity.yaml': pod('affinity-pod-', {
+    affinity: {
+      podAffinity: {
+        requiredDuringSchedulingIgnoredDuringExecution: [
+          { labelSelector: { matchLabels: { color: 'blue' } }, topologyKey: 'topology.kubernetes.io/zone', namespaces: sched01 },
+        ],
+      },
+    },
+  }, withDefaults({ color: 'blue' })),
+  'pod-with-preferred-pod-affinity.yaml': pod('preferred-affinity-pod-', {
+    affinity: {
+      podAffinity: {
+        preferredDuringSchedulingIgnoredDuringExecution: [{
+          weight: 1,
+          podAffinityTerm: { labelSelector: { matchLabels: { color: 'red' } }, topologyKey: 'kubernetes.io/hostname', namespaces: sched01 },
+        }],
+      },
+    },
+  }, withDefaults({ color: 'red' })),
+  'pod-with-preferred-pod-anti-affinity.yaml': pod('preferred-anti-affinity-pod-', {
+    affinity: {
+      podAntiAffinity: {
+        preferredDuringSchedulingIgnoredDuringExecution: [{
+          weight: 1,
+          podAffinityTerm: { labelSelector: { matchLabels: { color: 'yellow' } }, topologyKey: 'kubernetes.io/hostname', namespaces: sched01 },
+        }],
+      },
+    },
+  }, withDefaults({ color: 'yellow' })),
+  'pod-with-node-affinity.yaml': pod('node-affinity-', {
+    affinity: {
+      nodeAffinity: {
+        requiredDuringSchedulingIgnoredDuringExecution: {
+          nodeSelectorTerms: [{ matchExpressions: [{ key: 'topology.kubernetes.io/zone', operator: 'In', values: ['zone1', 'zone2'] }] }],
+        },
+      },
+    },
+  }),
+  'pod-with-topology-spreading.yaml': pod('spreading-pod-', {
+    topologySpreadConstraints: [
+      { maxSkew: 5, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'DoNotSchedule', labelSelector: { matchLabels: { color: 'blue' } } },
+    ],
+  }, withDefaults({ color: 'blue' })),
+  'pod-with-preferred-topology-spreading.yaml': pod('spreading-pod-', {
+    topologySpreadConstraints: [
+      { maxSkew: 5, topologyKey: 'topology.kubernetes.io/zone', whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels: { color: 'blue' } } },
+    ],
+  }, withDefaults({ color: 'blue' })),
+  'service.yaml': {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { generateName: 'service-' },
+    spec: { selector: { app: 'scheduler-perf' }, ports: [{ protocol: 'TCP', port: 80, targetPort: 8000 }] },
+  } as KubeObject,
+  'churn/service-default.yaml': {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { generateName: 'service-churn-' },
+    spec: { selector: { app: 'foo' }, ports: [{ protocol: 'TCP', port: 8080, targetPort: 8080 }] },
+  } as KubeObject,
+};
+
+export function template(path: string): KubeObject {
+  const t = templates[path];
+  if (!t) throw new Error(`unknown template "${path}" (known: ${Object.keys(templates).join(', ')})`);
+  return t;
+}

@@ -1,0 +1,102 @@
+// The shape of benchmark test cases, as upstream's performance-config.yaml files describe them
+// (test/integration/scheduler_perf/scheduler_perf.go: testCase, workload, op types).
+
+/** A count given directly or by a workload parameter (`$initNodes`). */
+export interface Counted {
+  count?: number;
+  countParam?: `$${string}`;
+}
+
+export interface CreateNodesOp extends Counted {
+  opcode: 'createNodes';
+  /** Template path; defaults to node-default.yaml. */
+  nodeTemplatePath?: string;
+  /** Labels each node with `labelKey`, taking `labelValues` round robin. */
+  labelNodePrepareStrategy?: { labelKey: string; labelValues: string[] };
+}
+
+export interface CreateNamespacesOp extends Counted {
+  opcode: 'createNamespaces';
+  /** Namespaces are named `<prefix>-<i>`. */
+  prefix: string;
+}
+
+export interface CreatePodsOp extends Counted {
+  opcode: 'createPods';
+  /** Defaults to `namespace-<op index>`. */
+  namespace?: string;
+  /** Defaults to the test case's defaultPodTemplatePath. */
+  podTemplatePath?: string;
+  /** Measure scheduling of these pods (throughput, attempt durations, memory). */
+  collectMetrics?: boolean;
+  /** Go on to the next op without waiting for these pods to be scheduled. */
+  skipWaitToCompletion?: boolean;
+}
+
+export interface CreateAnyOp extends Counted {
+  opcode: 'createAny';
+  templatePath: string;
+  namespace?: string;
+}
+
+export interface ChurnOp {
+  opcode: 'churn';
+  /** create: create objects every interval (up to `number`, 0 = unlimited); recreate: create, then delete the oldest of `number` slots. */
+  mode: 'create' | 'recreate';
+  number?: number;
+  /** Default 500 ms, as upstream. */
+  intervalMilliseconds?: number;
+  /** Defaults to `namespace-<op index>`. */
+  namespace?: string;
+  templatePaths: string[];
+}
+
+export interface BarrierOp {
+  opcode: 'barrier';
+  /** Namespaces to wait on; all when empty. */
+  namespaces?: string[];
+  /** Scheduled (default): every pod bound; Attempted: every pod tried at least once. */
+  stageRequirement?: 'Scheduled' | 'Attempted';
+}
+
+export interface SleepOp {
+  opcode: 'sleep';
+  durationMs: number;
+}
+
+export interface DeletePodsOp {
+  opcode: 'deletePods';
+  namespace: string;
+  labelSelector?: Record<string, string>;
+  /** 0: all at once. */
+  deletePodsPerSecond?: number;
+  skipWaitToCompletion?: boolean;
+}
+
+export type Op = CreateNodesOp | CreateNamespacesOp | CreatePodsOp | CreateAnyOp | ChurnOp | BarrierOp | SleepOp | DeletePodsOp;
+
+export interface Workload {
+  name: string;
+  params: Record<string, number>;
+  /** Upstream's labels: `performance` marks the long runs with thresholds, `integration-test` the tiny ones. */
+  labels?: string[];
+  /** Upstream's minimum SchedulingThroughput average (pods/s) for this workload. */
+  threshold?: number;
+  /** Our target for the embedded scheduler on one core (pods/s), from issue 6. */
+  target?: number;
+}
+
+export interface TestCase {
+  name: string;
+  /** The upstream file the test case comes from. */
+  source: string;
+  defaultPodTemplatePath?: string;
+  workloadTemplate: Op[];
+  workloads: Workload[];
+  /** Plugins the test case cannot run without: skipped while any is not built. */
+  requiresPlugins?: string[];
+  /** Plugins the test case exercises but can run without (noted in the result when missing). */
+  usesPlugins?: string[];
+  /** Reason to skip regardless of plugins. */
+  skip?: string;
+}

@@ -1,0 +1,383 @@
+// `run` end to end over real HTTP (loopback) against the embedded API server.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { EventEmitter } from 'node:events';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import * as http from 'node:http';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse as parseYaml, parseAllDocuments } from 'yaml';
+import { KubeConfig } from '@kubernetes/client-node';
+import type { KubeObject, Pod } from '../../api/types.js';
+import { ApiServer } from '../../apiserver/server.js';
+import { watchedResources } from '../../cluster/kube/resources.js';
+import { HttpTransport, type RawWatchEvent, type RestRequest, type RestTransport, type WatchHandle } from '../../cluster/kube/rest.js';
+import { MemoryCluster } from '../../cluster/memory/store.js';
+import { defaultConfiguration, type DefaultedConfiguration } from '../../config/index.js';
+import { discardLogger } from '../../log/logger.js';
+import { inTreeRegistry } from '../../plugins/registry.js';
+import { makeNode, makePod } from '../../testing/builders.js';
+import { RealClock } from '../../util/clock.js';
+import { DefaultSchedulerPort, parseRunFlags, resolveRunConfiguration, runCommand, startScheduler, type RunningScheduler } from './run.js';
+
+const registry = inTreeRegistry();
+const fastBackoff = { initialMs: 20, maxMs: 100, jitter: 0 };
+
+/** Polls (loopback I/O needs real time) until `pred` holds; fails after `ms`. */
+async function waitFor(what: string, pred: () => boolean, ms = 8000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!pred()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+function kubeconfigFor(url: string): KubeConfig {
+  const kc = new KubeConfig();
+  kc.loadFromOptions({
+    clusters: [{ name: 'embedded', server: url, skipTLSVerify: true }],
+    users: [{ name: 'scheduler' }],
+    contexts: [{ name: 'embedded', cluster: 'embedded', user: 'scheduler' }],
+    currentContext: 'embedded',
+  });
+  return kc;
+}
+
+/** Wraps a transport: can cut it off (a partition) or hold pod bindings until released. */
+class ControlledTransport implements RestTransport {
+  partitioned = false;
+  private gate: Promise<void> | null = null;
+  private openGate: (() => void) | null = null;
+  bindingsRequested = 0;
+
+  constructor(private readonly inner: RestTransport) {}
+
+  holdBindings(): void {
+    this.gate = new Promise((r) => {
+      this.openGate = r;
+    });
+  }
+
+  releaseBindings(): void {
+    this.openGate?.();
+    this.gate = null;
+  }
+
+  async request<T>(req: RestRequest): Promise<T> {
+    if (this.partitioned) throw Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+    if (req.path.endsWith('/binding')) {
+      this.bindingsRequested++;
+      if (this.gate) await this.gate;
+    }
+    return this.inner.request<T>(req);
+  }
+
+  watch(path: string, query: Readonly<Record<string, string | undefined>>, onEvent: (e: RawWatchEvent) => void, onClose: (err: Error | null) => void): WatchHandle {
+    if (this.partitioned) {
+      setImmediate(() => onClose(new Error('connect ECONNREFUSED')));
+      return { close: () => undefined };
+    }
+    return this.inner.watch(path, query, onEvent, onClose);
+  }
+}
+
+interface Env {
+  cluster: MemoryCluster;
+  api: ApiServer;
+  replicas: { r: RunningScheduler; t: ControlledTransport; http: HttpTransport }[];
+  start(o?: { config?: Partial<DefaultedConfiguration>; serve?: boolean; identity?: string }): Promise<{ r: RunningScheduler; t: ControlledTransport }>;
+  restartApi(): Promise<void>;
+  close(): Promise<void>;
+}
+
+async function env(objects: KubeObject[]): Promise<Env> {
+  const clock = new RealClock();
+  const cluster = new MemoryCluster({ clock });
+  for (const o of objects) cluster.create(o);
+  let api = await ApiServer.start({ cluster, port: 0 });
+  const port = api.port;
+  const e: Env = {
+    cluster,
+    get api() {
+      return api;
+    },
+    replicas: [],
+    async start(o = {}) {
+      const httpT = new HttpTransport(kubeconfigFor(api.url));
+      const t = new ControlledTransport(httpT);
+      const base = defaultConfiguration(registry);
+      const config: DefaultedConfiguration = { ...base, ...o.config };
+      const r = await startScheduler({
+        config,
+        registry,
+        transport: t,
+        clock,
+        log: discardLogger,
+        serve: o.serve ? { host: '127.0.0.1', port: 0 } : undefined,
+        identity: o.identity,
+        backoff: fastBackoff,
+      });
+      e.replicas.push({ r, t, http: httpT });
+      await r.synced;
+      return { r, t };
+    },
+    async restartApi() {
+      await api.close();
+      api = await ApiServer.start({ cluster, port });
+    },
+    async close() {
+      for (const { r, http: h } of e.replicas) {
+        r.abort();
+        h.destroy();
+      }
+      await api.close();
+    },
+  };
+  return e;
+}
+
+/** A pod as a client creates it: the API server assigns its uid. */
+const pod = (name: string, cpu = '100m'): Pod => {
+  const p = makePod(name, { requests: { cpu } });
+  return { ...p, metadata: { name, namespace: 'default' } };
+};
+const getPod = (c: MemoryCluster, name: string) => c.get<Pod>('Pod', 'default', name);
+const bound = (c: MemoryCluster, name: string) => !!getPod(c, name)?.spec.nodeName;
+const bindCount = (c: MemoryCluster, name: string) => c.bindings.filter((b) => b.pod === `default/${name}`).length;
+const events = (c: MemoryCluster) => c.list<KubeObject & { reason?: string; note?: string; message?: string; regarding?: { name?: string }; involvedObject?: { name?: string }; reportingController?: string; reportingComponent?: string }>('Event');
+const noLeaderElection = (base = defaultConfiguration(registry)) => ({ leaderElection: { ...base.leaderElection, leaderElect: false } });
+const fastLeaderElection = (base = defaultConfiguration(registry)) => ({
+  leaderElection: { ...base.leaderElection, leaseDuration: '1s', renewDeadline: '800ms', retryPeriod: '200ms' },
+});
+
+function httpGet(port: number, path: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    http.get({ host: '127.0.0.1', port, path }, (res) => {
+      let body = '';
+      res.on('data', (c: Buffer) => (body += c.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    }).on('error', reject);
+  });
+}
+
+test('binds pods, writes PodScheduled conditions and Scheduled/FailedScheduling events, serves metrics', async () => {
+  const e = await env([makeNode('n1', { allocatable: { cpu: '1', memory: '4Gi', pods: '10' } })]);
+  try {
+    const { r } = await e.start({ serve: true });
+    assert.deepEqual(await httpGet(r.port!, '/readyz'), { status: 200, body: 'ok' });
+    e.cluster.create(pod('small', '500m'));
+    e.cluster.create(pod('huge', '2'));
+    await waitFor('small bound', () => bound(e.cluster, 'small'));
+    await waitFor('huge marked unschedulable', () => getPod(e.cluster, 'huge')?.status?.conditions?.some((c) => c.type === 'PodScheduled') ?? false);
+    assert.equal(getPod(e.cluster, 'small')!.spec.nodeName, 'n1');
+    const cond = getPod(e.cluster, 'huge')!.status!.conditions!.find((c) => c.type === 'PodScheduled')!;
+    assert.equal(cond.status, 'False');
+    assert.equal(cond.reason, 'Unschedulable');
+    assert.match(cond.message ?? '', /^0\/1 nodes are available: 1 Insufficient cpu\./);
+    await waitFor('events written', () => events(e.cluster).some((ev) => ev.reason === 'FailedScheduling') && events(e.cluster).some((ev) => ev.reason === 'Scheduled'));
+    const scheduled = events(e.cluster).find((ev) => ev.reason === 'Scheduled')!;
+    assert.equal(scheduled.note ?? scheduled.message, 'Successfully assigned default/small to n1');
+    assert.equal(scheduled.reportingController ?? scheduled.reportingComponent, 'default-scheduler');
+    const failed = events(e.cluster).find((ev) => ev.reason === 'FailedScheduling')!;
+    assert.match(failed.note ?? failed.message ?? '', /^0\/1 nodes are available: 1 Insufficient cpu\./);
+    const metrics = await httpGet(r.port!, '/metrics');
+    assert.ok(metrics.body.includes('scheduler_schedule_attempts_total{result="scheduled",profile="default-scheduler"} 1'), metrics.body.slice(0, 400));
+    assert.ok(metrics.body.includes('scheduler_schedule_attempts_total{result="unschedulable",profile="default-scheduler"} 1'));
+    assert.ok(metrics.body.includes('scheduler_pending_pods{queue="unschedulable"} 1'));
+    assert.ok(metrics.body.includes('leader_election_master_status{name="kube-scheduler"} 1'));
+    assert.equal(await r.shutdown(), 0);
+  } finally {
+    await e.close();
+  }
+});
+
+test('a dropped watch resumes, a 410 Gone relists, and no pod is lost or bound twice', async () => {
+  const e = await env([makeNode('n1'), makeNode('n2')]);
+  try {
+    const { r } = await e.start({ config: noLeaderElection() });
+    for (const n of ['a1', 'a2']) e.cluster.create(pod(n));
+    await waitFor('a pods bound', () => bound(e.cluster, 'a1') && bound(e.cluster, 'a2'));
+
+    // The API server goes away and comes back with its history: watches resume from their version.
+    await e.restartApi();
+    e.cluster.create(pod('b1'));
+    await waitFor('b1 bound after the watch resumed', () => bound(e.cluster, 'b1'));
+    assert.equal(r.client.relistCount('Pod'), 0);
+
+    // Now it comes back without the history: the watch gets 410 Gone and the reflector relists.
+    await e.api.close();
+    e.cluster.create(pod('c1'));
+    e.cluster.create(pod('c2'));
+    e.cluster.remove('Pod', 'default', 'a1');
+    e.cluster.compactHistory();
+    await e.restartApi();
+    await waitFor('c pods bound after the relist', () => bound(e.cluster, 'c1') && bound(e.cluster, 'c2'));
+    assert.ok(r.client.relistCount('Pod') >= 1, 'relisted after 410');
+    await waitFor('a1 deletion reconciled', () => r.client.getPod('default', 'a1') === undefined);
+    assert.equal(r.scheduler.cache.podCount, 4, 'a2, b1, c1, c2 in the cache; a1 gone');
+    e.cluster.create(pod('d1'));
+    await waitFor('d1 bound', () => bound(e.cluster, 'd1'));
+    for (const n of ['a1', 'a2', 'b1', 'c1', 'c2', 'd1']) assert.equal(bindCount(e.cluster, n), 1, `${n} bound once`);
+    assert.equal(await r.shutdown(), 0);
+  } finally {
+    await e.close();
+  }
+});
+
+test('a 409 on binding is retried after backoff and the pod is bound once', async () => {
+  const e = await env([makeNode('n1')]);
+  try {
+    const { r } = await e.start({ config: noLeaderElection() });
+    e.cluster.injectFault('bind', 409, 1, 'Operation cannot be fulfilled on pods/binding "p": conflict');
+    e.cluster.create(pod('p'));
+    await waitFor('binding rejected', () => events(e.cluster).some((ev) => ev.reason === 'FailedScheduling'));
+    await waitFor('p bound on retry', () => bound(e.cluster, 'p'));
+    assert.equal(bindCount(e.cluster, 'p'), 1);
+    const failed = events(e.cluster).find((ev) => ev.reason === 'FailedScheduling')!;
+    assert.match(failed.note ?? failed.message ?? '', /conflict/);
+    assert.equal(await r.shutdown(), 0);
+  } finally {
+    await e.close();
+  }
+});
+
+test('two replicas: one leads; when its lease is taken it stops, the other takes over, nothing is bound twice', async () => {
+  const e = await env([makeNode('n1'), makeNode('n2')]);
+  try {
+    const a = await e.start({ config: fastLeaderElection(), identity: 'replica-a' });
+    await waitFor('a leads', () => a.r.isLeading());
+    const b = await e.start({ config: fastLeaderElection(), identity: 'replica-b' });
+    for (const n of ['p1', 'p2', 'p3']) e.cluster.create(pod(n));
+    await waitFor('p pods bound', () => ['p1', 'p2', 'p3'].every((n) => bound(e.cluster, n)));
+    assert.ok(!b.r.isLeading(), 'the follower does not schedule');
+    assert.equal(b.t.bindingsRequested, 0);
+
+    // Someone else takes the lease: a can no longer renew and must stop at once.
+    const lease = e.cluster.get<KubeObject & { spec: Record<string, unknown> }>('Lease', 'kube-system', 'kube-scheduler')!;
+    e.cluster.update({ ...lease, spec: { ...lease.spec, holderIdentity: 'intruder', renewTime: new Date().toISOString().replace('Z', '000Z') } });
+    assert.equal(await a.r.done, 1, 'a exits with an error after losing the lease');
+    assert.ok(!a.r.isLeading());
+    await waitFor('b takes over', () => b.r.isLeading(), 5000);
+    for (const n of ['q1', 'q2']) e.cluster.create(pod(n));
+    await waitFor('q pods bound by b', () => bound(e.cluster, 'q1') && bound(e.cluster, 'q2'));
+    assert.equal(b.t.bindingsRequested, 2);
+    for (const n of ['p1', 'p2', 'p3', 'q1', 'q2']) assert.equal(bindCount(e.cluster, n), 1, `${n} bound once`);
+    const holder = e.cluster.get<KubeObject & { spec: { holderIdentity?: string; leaseTransitions?: number } }>('Lease', 'kube-system', 'kube-scheduler')!.spec;
+    assert.equal(holder.holderIdentity, 'replica-b');
+    assert.equal(await b.r.shutdown(), 0);
+  } finally {
+    await e.close();
+  }
+});
+
+test('shutdown mid-binding: no pod is popped after it starts, the binding in flight finishes, the lease is released', async () => {
+  const e = await env([makeNode('n1')]);
+  try {
+    const { r, t } = await e.start({ config: fastLeaderElection(), identity: 'only' });
+    await waitFor('leading', () => r.isLeading());
+    t.holdBindings();
+    e.cluster.create(pod('inflight'));
+    await waitFor('binding sent', () => t.bindingsRequested === 1);
+    const exit = r.shutdown();
+    e.cluster.create(pod('late'));
+    await waitFor('late pod seen', () => r.client.getPod('default', 'late') !== undefined);
+    t.releaseBindings();
+    assert.equal(await exit, 0);
+    assert.ok(bound(e.cluster, 'inflight'), 'the binding in flight completed');
+    assert.ok(!bound(e.cluster, 'late'), 'nothing popped after shutdown began');
+    assert.equal(t.bindingsRequested, 1);
+    const spec = e.cluster.get<KubeObject & { spec: { holderIdentity?: string } }>('Lease', 'kube-system', 'kube-scheduler')!.spec;
+    assert.equal(spec.holderIdentity, '', 'lease released');
+  } finally {
+    await e.close();
+  }
+});
+
+test('the run command: kubeconfig file, JSON logs, SIGTERM exits 0 after releasing the lease', async () => {
+  const e = await env([makeNode('n1')]);
+  try {
+    const dir = mkdtempSync(join(tmpdir(), 'kst-run-'));
+    const kubeconfig = join(dir, 'kubeconfig');
+    writeFileSync(kubeconfig, `apiVersion: v1
+kind: Config
+clusters:
+- name: embedded
+  cluster:
+    server: ${e.api.url}
+users:
+- name: scheduler
+  user: {}
+contexts:
+- name: embedded
+  context: {cluster: embedded, user: scheduler}
+current-context: embedded
+`);
+    e.cluster.create(pod('p'));
+    const signals = new EventEmitter();
+    let stderr = '';
+    const exit = runCommand(['run', '--kubeconfig', kubeconfig, '--secure-port', '0', '--logging-format', 'json', '-v=2'].slice(1), { stdout: () => undefined, stderr: (t) => (stderr += t) }, signals);
+    await waitFor('p bound', () => bound(e.cluster, 'p'));
+    signals.emit('SIGTERM', 'SIGTERM');
+    assert.equal(await exit, 0, stderr);
+    assert.equal(signals.listenerCount('SIGTERM'), 0, 'signal handlers removed');
+    const spec = e.cluster.get<KubeObject & { spec: { holderIdentity?: string } }>('Lease', 'kube-system', 'kube-scheduler')!.spec;
+    assert.equal(spec.holderIdentity, '');
+    const lines = stderr.trim().split('\n').map((l) => JSON.parse(l) as { msg: string; v?: number });
+    assert.ok(lines.some((l) => l.msg === 'Successfully scheduled pod' && l.v === 2));
+    assert.ok(lines.some((l) => l.msg === 'Requested to terminate, exiting'));
+  } finally {
+    await e.close();
+  }
+});
+
+test('run flags: klog -v spellings, leader-election overrides, bad values rejected', () => {
+  const f = parseRunFlags(['-v', '4', '--leader-elect=false', '--leader-elect-resource-name', 'second-scheduler', '--bind-address', '127.0.0.1']);
+  assert.equal(f.verbosity, 4);
+  assert.equal(f.securePort, DefaultSchedulerPort);
+  assert.equal(f.bindAddress, '127.0.0.1');
+  const cfg = resolveRunConfiguration(f, registry);
+  assert.equal(cfg.leaderElection.leaderElect, false);
+  assert.equal(cfg.leaderElection.resourceName, 'second-scheduler');
+  assert.equal(cfg.leaderElection.resourceNamespace, 'kube-system');
+  assert.equal(cfg.leaderElection.leaseDuration, '15s');
+  assert.equal(parseRunFlags(['-v=3']).verbosity, 3);
+  assert.throws(() => parseRunFlags(['--logging-format', 'xml']), /--logging-format must be text or json/);
+  assert.throws(() => parseRunFlags(['--secure-port', '70000']), /--secure-port/);
+  assert.throws(() => parseRunFlags(['extra']), /does not take any arguments/);
+});
+
+const deployDir = join(dirname(fileURLToPath(import.meta.url)), '../../../deploy');
+
+test('deploy/: the ConfigMap holds a valid configuration with a second profile and its own lease', () => {
+  const cm = parseYaml(readFileSync(join(deployDir, 'config.yaml'), 'utf8')) as { data: Record<string, string> };
+  const dir = mkdtempSync(join(tmpdir(), 'kst-cfg-'));
+  writeFileSync(join(dir, 'config.yaml'), cm.data['config.yaml']!);
+  const cfg = resolveRunConfiguration(parseRunFlags(['--config', join(dir, 'config.yaml')]), registry);
+  assert.deepEqual(cfg.profiles.map((p) => p.schedulerName), ['kube-scheduler-ts', 'kube-scheduler-ts-binpack']);
+  assert.equal(cfg.leaderElection.leaderElect, true);
+  assert.equal(cfg.leaderElection.resourceName, 'kube-scheduler-ts');
+  const deployment = parseYaml(readFileSync(join(deployDir, 'deployment.yaml'), 'utf8')) as { spec: { replicas: number } };
+  assert.equal(deployment.spec.replicas, 2);
+});
+
+test('deploy/: the ClusterRoles grant what run uses, and nothing upstream does not grant', () => {
+  type Rule = { apiGroups: string[]; resources: string[]; verbs: string[]; resourceNames?: string[] };
+  const docs = parseAllDocuments(readFileSync(join(deployDir, 'rbac.yaml'), 'utf8')).map((d) => d.toJSON() as { kind: string; metadata: { name: string }; rules?: Rule[] });
+  const rules = docs.filter((d) => d.kind === 'ClusterRole').flatMap((d) => d.rules ?? []);
+  const allows = (group: string, resource: string, verb: string, name?: string) =>
+    rules.some((r) => r.apiGroups.includes(group) && r.resources.includes(resource) && r.verbs.includes(verb) && (!r.resourceNames || (name !== undefined && r.resourceNames.includes(name))));
+  for (const spec of watchedResources) {
+    const group = spec.apiVersion.includes('/') ? spec.apiVersion.split('/')[0]! : '';
+    const plural = spec.path.split('/').at(-1)!;
+    for (const verb of ['list', 'watch']) assert.ok(allows(group, plural, verb), `${verb} ${plural}`);
+  }
+  assert.ok(allows('', 'pods/binding', 'create'));
+  assert.ok(allows('', 'pods/status', 'patch'));
+  assert.ok(allows('', 'pods', 'delete'));
+  assert.ok(allows('events.k8s.io', 'events', 'create'));
+  assert.ok(allows('coordination.k8s.io', 'leases', 'create'));
+  for (const verb of ['get', 'update']) assert.ok(allows('coordination.k8s.io', 'leases', verb, 'kube-scheduler-ts'), `${verb} lease`);
+  assert.ok(!allows('coordination.k8s.io', 'leases', 'get', 'kube-scheduler'), 'not the default scheduler\'s lease');
+  assert.ok(!rules.some((r) => r.verbs.includes('*') || r.resources.includes('*')), 'no wildcards');
+});

@@ -1,0 +1,37 @@
+// `simulate --serve`: serves the bundled scenario on a free port, prints its URL, stops on signal.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { Serving } from '../../apiserver/serve.js';
+import { runCli } from '../main.js';
+import { serveCommand } from './serve.js';
+
+test('simulate --serve serves the scenario cluster until told to stop', { timeout: 20_000 }, async () => {
+  let out = '';
+  let stop!: () => void;
+  const stopSignal = new Promise<void>((resolve) => {
+    stop = resolve;
+  });
+  let serving: Serving | undefined;
+  const done = serveCommand(['--serve', '--port', '0'], { stdout: (t) => (out += t), stderr: () => undefined }, {
+    stopSignal,
+    onServing: (s) => {
+      serving = s;
+    },
+  });
+  while (!serving) await new Promise((r) => setImmediate(r));
+  assert.match(out, new RegExp(`^Serving the embedded cluster of default at ${serving.url.replace(/\./g, '\\.')}\n`));
+  const res = await fetch(`${serving.url}/api/v1/nodes`);
+  const list = await res.json() as { items: unknown[] };
+  assert.equal(list.items.length, serving.cluster.listNodes().length);
+  assert.ok(list.items.length > 0);
+  stop();
+  assert.equal(await done, 0);
+  await assert.rejects(fetch(`${serving.url}/api/v1/nodes`));
+});
+
+test('simulate --serve rejects a bad port', async () => {
+  let err = '';
+  const code = await runCli(['simulate', '--serve', '--port', 'x'], { stdout: () => undefined, stderr: (t) => (err += t) });
+  assert.equal(code, 2);
+  assert.match(err, /--port must be a port number/);
+});

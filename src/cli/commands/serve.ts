@@ -1,0 +1,70 @@
+// `simulate --serve [--port N] [scenario]`: serves the scenario's embedded cluster over the
+// Kubernetes API on loopback while the embedded scheduler schedules what clients create.
+import { parseArgs } from 'node:util';
+import { admitPod } from '../../cluster/memory/admission.js';
+import { inTreeRegistry, notYetAvailablePlugins } from '../../plugins/registry.js';
+import { serveScenario, type Serving } from '../../apiserver/serve.js';
+import { loadScenario } from '../../sim/scenario.js';
+import { resolveConfiguration } from '../configuration.js';
+import { UsageError, type CliIO } from '../io.js';
+import { defaultScenarioPath } from './simulate.js';
+
+export interface ServeControl {
+  /** Resolves when serving should stop; SIGINT/SIGTERM by default. */
+  stopSignal?: Promise<void>;
+  /** Receives the running server (tests). */
+  onServing?: (s: Serving) => void;
+}
+
+function signalStop(): Promise<void> {
+  return new Promise((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
+
+export async function serveCommand(argv: string[], io: CliIO, control: ServeControl = {}): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      serve: { type: 'boolean' },
+      port: { type: 'string' },
+      address: { type: 'string' },
+      config: { type: 'string' },
+      seed: { type: 'string' },
+      v: { type: 'string' },
+    },
+  });
+  if (positionals.length > 1) throw new UsageError(`unexpected arguments: ${positionals.slice(1).join(' ')}`);
+  const port = values.port === undefined ? 6443 : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number (0 picks a free one), got "${values.port}"`);
+  const seed = values.seed === undefined ? 1 : Number(values.seed);
+  if (!Number.isInteger(seed)) throw new UsageError(`--seed must be an integer, got "${values.seed}"`);
+  const verbosity = values.v === undefined ? 0 : Number(values.v);
+  const scenario = loadScenario(positionals[0] ?? defaultScenarioPath());
+  const registry = inTreeRegistry();
+  const config = resolveConfiguration({ scenario, configPath: values.config, registry });
+  const serving = await serveScenario(scenario, {
+    config,
+    registry,
+    notYetAvailable: notYetAvailablePlugins,
+    seed,
+    admitPod,
+    host: values.address ?? '127.0.0.1',
+    port,
+    onRequest: verbosity >= 4 ? (method, path, code) => io.stderr(`${method} ${path} ${code}\n`) : undefined,
+  });
+  io.stdout(`Serving the embedded cluster of ${scenario.name} at ${serving.url}\n` +
+    `  kubectl --server ${serving.url} get nodes\n` +
+    `Press Ctrl-C to stop.\n`);
+  control.onServing?.(serving);
+  await (control.stopSignal ?? signalStop());
+  await serving.close();
+  return 0;
+}

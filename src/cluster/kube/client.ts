@@ -1,0 +1,181 @@
+// The ClusterClient over a real API server: informers (list+watch) for the kinds the scheduler uses,
+// binding through pods/binding, pod status through a strategic-merge patch of pods/status, victim
+// deletion and events.k8s.io/v1 Events (scheduler.go informers, framework/plugins/defaultbinder,
+// pkg/scheduler/util/utils.go PatchPodStatus/DeletePod).
+import type { KubeObject, Node, Pod, PodCondition } from '../../api/types.js';
+import type { Logger } from '../../log/logger.js';
+import type { Clock } from '../../util/clock.js';
+import { ApiError, type ClusterClient, type ClusterEventRecord, type PodStatusPatch, type WatchEvent, type WatchHandler } from '../types.js';
+import { Backoff, type BackoffOptions } from './backoff.js';
+import { EventSink } from './events.js';
+import { Reflector } from './reflector.js';
+import { podPath, watchedResources, type ResourceSpec } from './resources.js';
+import type { RestTransport } from './rest.js';
+
+export interface KubeClusterClientOptions {
+  transport: RestTransport;
+  /** Events go through their own client (and rate limiter) upstream; defaults to `transport`. */
+  eventTransport?: RestTransport;
+  clock: Clock;
+  log: Logger;
+  /** For events' reportingInstance. */
+  host?: string;
+  /** Reporting controller of events about objects that are not our pods. */
+  defaultSchedulerName?: string;
+  resources?: readonly ResourceSpec[];
+  random?: () => number;
+  /** Reconnect backoff of the watches (client-go's 800ms doubling to 30s by default). */
+  backoff?: BackoffOptions;
+}
+
+const isTerminalPod = (o: KubeObject): boolean => {
+  const phase = (o as Pod).status?.phase;
+  return phase === 'Succeeded' || phase === 'Failed';
+};
+
+/** Retries of a status patch (retry.DefaultBackoff: 4 steps from 10ms, factor 5). */
+const patchRetryDelaysMs = [10, 50, 250];
+
+function retriable(err: unknown): boolean {
+  if (err instanceof ApiError) return err.code === 500 || err.code === 503 || err.code === 504 || err.code === 429;
+  const code = (err as { code?: unknown }).code;
+  return code === 'ECONNREFUSED' || code === 'ECONNRESET';
+}
+
+export class KubeClusterClient implements ClusterClient {
+  private reflectors: Reflector[] = [];
+  private podReflector: Reflector | undefined;
+  private nodeReflector: Reflector | undefined;
+  private readonly events: EventSink;
+  private stopped = false;
+  /** True once the initial lists have been delivered. */
+  synced = false;
+
+  constructor(private readonly o: KubeClusterClientOptions) {
+    this.events = new EventSink({ transport: o.eventTransport ?? o.transport, clock: o.clock, log: o.log.withName('events'), host: o.host ?? 'localhost' });
+  }
+
+  private reflectorOf(kind: string): Reflector | undefined {
+    return this.reflectors.find((r) => r.kind === kind);
+  }
+
+  /** Relists after 410 Gone, by kind (for tests and logs). */
+  relistCount(kind: string): number {
+    return this.reflectorOf(kind)?.relists ?? 0;
+  }
+
+  async start(handler: WatchHandler): Promise<void> {
+    const log = this.o.log;
+    const deliver = (e: WatchEvent) => {
+      try {
+        handler(e);
+      } catch (err) {
+        log.error(err, 'Event handler failed', { kind: e.kind, type: e.type, object: `${e.object.metadata?.namespace ?? ''}/${e.object.metadata?.name ?? ''}` });
+      }
+    };
+    this.reflectors = (this.o.resources ?? watchedResources).map((spec) => new Reflector({
+      spec,
+      transport: this.o.transport,
+      clock: this.o.clock,
+      log: log.withName('reflector'),
+      handler: deliver,
+      keep: spec.kind === 'Pod' ? (p) => !isTerminalPod(p) : undefined,
+      random: this.o.random,
+      backoff: new Backoff(this.o.clock, { random: this.o.random, ...this.o.backoff }),
+    }));
+    this.podReflector = this.reflectorOf('Pod');
+    this.nodeReflector = this.reflectorOf('Node');
+    // Lists run together; their objects are delivered kind by kind so pods see their nodes first.
+    const lists = await Promise.all(this.reflectors.map((r) => r.listWithRetry()));
+    if (this.stopped) return;
+    for (let i = 0; i < this.reflectors.length; i++) {
+      const l = lists[i];
+      if (l) this.reflectors[i]!.replace(l.items, l.resourceVersion);
+    }
+    for (const r of this.reflectors) {
+      r.watchLoop().catch((err: unknown) => log.error(err, 'Watch loop failed', { kind: r.kind }));
+    }
+    this.synced = true;
+    log.v(3).info('Caches synced', { kinds: this.reflectors.length });
+  }
+
+  stop(): void {
+    this.stopped = true;
+    for (const r of this.reflectors) r.stop();
+    this.events.stop();
+  }
+
+  /** Waits for queued events to be written (graceful shutdown). */
+  flushEvents(): Promise<void> {
+    return this.events.flush();
+  }
+
+  async bind(pod: Pod, nodeName: string): Promise<void> {
+    const ns = pod.metadata.namespace ?? 'default';
+    const name = pod.metadata.name ?? '';
+    await this.o.transport.request({
+      method: 'POST',
+      path: podPath(ns, name, 'binding'),
+      body: {
+        apiVersion: 'v1',
+        kind: 'Binding',
+        metadata: { namespace: ns, name, uid: pod.metadata.uid },
+        target: { kind: 'Node', name: nodeName },
+      },
+    });
+  }
+
+  /** Keeps a condition's lastTransitionTime when its status does not change (UpdatePodCondition). */
+  private withTransitionTime(pod: Pod, cond: PodCondition): PodCondition {
+    const cur = this.getPod(pod.metadata.namespace ?? 'default', pod.metadata.name ?? '') ?? pod;
+    const prev = cur.status?.conditions?.find((c) => c.type === cond.type);
+    if (prev && prev.status === cond.status && prev.lastTransitionTime) return { ...cond, lastTransitionTime: prev.lastTransitionTime };
+    return cond;
+  }
+
+  async updatePodStatus(pod: Pod, patch: PodStatusPatch): Promise<void> {
+    const status: Record<string, unknown> = {};
+    const conditions: PodCondition[] = [];
+    if (patch.condition) conditions.push(this.withTransitionTime(pod, patch.condition));
+    if (patch.disruptionTarget) conditions.push(this.withTransitionTime(pod, patch.disruptionTarget));
+    if (conditions.length > 0) status.conditions = conditions;
+    if (patch.nominatedNodeName !== undefined) status.nominatedNodeName = patch.nominatedNodeName === '' ? null : patch.nominatedNodeName;
+    if (Object.keys(status).length === 0) return;
+    const req = {
+      method: 'PATCH' as const,
+      path: podPath(pod.metadata.namespace ?? 'default', pod.metadata.name ?? '', 'status'),
+      contentType: 'application/strategic-merge-patch+json',
+      body: { status },
+    };
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.o.transport.request(req);
+        return;
+      } catch (err) {
+        if (attempt >= patchRetryDelaysMs.length || !retriable(err)) throw err;
+        await new Promise<void>((resolve) => this.o.clock.setTimeout(resolve, patchRetryDelaysMs[attempt]!));
+      }
+    }
+  }
+
+  async deletePod(pod: Pod): Promise<void> {
+    await this.o.transport.request({ method: 'DELETE', path: podPath(pod.metadata.namespace ?? 'default', pod.metadata.name ?? '') });
+  }
+
+  recordEvent(e: ClusterEventRecord): void {
+    let controller = this.o.defaultSchedulerName ?? 'default-scheduler';
+    if (e.regarding.kind === 'Pod') {
+      const p = this.getPod(e.regarding.namespace, e.regarding.name);
+      if (p?.spec.schedulerName) controller = p.spec.schedulerName;
+    }
+    this.events.record(e, controller);
+  }
+
+  getPod(namespace: string, name: string): Pod | undefined {
+    return this.podReflector?.store.get(`${namespace || 'default'}/${name}`) as Pod | undefined;
+  }
+
+  listNodes(): Node[] {
+    return this.nodeReflector ? ([...this.nodeReflector.store.values()] as Node[]) : [];
+  }
+}

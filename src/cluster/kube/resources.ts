@@ -1,0 +1,48 @@
+// The kinds the scheduler lists and watches, with their API paths, in the order their initial lists
+// are delivered (objects the plugins read first, nodes, then pods), as scheduler.go's informers.
+
+export interface ResourceSpec {
+  readonly kind: string;
+  readonly apiVersion: string;
+  /** Cluster-wide collection path (all namespaces). */
+  readonly path: string;
+  readonly namespaced: boolean;
+  readonly fieldSelector?: string;
+}
+
+const core = (kind: string, plural: string, namespaced: boolean, fieldSelector?: string): ResourceSpec => ({
+  kind, apiVersion: 'v1', path: `/api/v1/${plural}`, namespaced, fieldSelector,
+});
+const group = (kind: string, gv: string, plural: string, namespaced: boolean): ResourceSpec => ({
+  kind, apiVersion: gv, path: `/apis/${gv}/${plural}`, namespaced,
+});
+
+/** Pods in a terminal phase hold no resources: the scheduler's pod informer leaves them out (NewInformerFactory). */
+export const nonTerminalPodsSelector = 'status.phase!=Succeeded,status.phase!=Failed';
+
+export const watchedResources: readonly ResourceSpec[] = [
+  core('Namespace', 'namespaces', false),
+  group('StorageClass', 'storage.k8s.io/v1', 'storageclasses', false),
+  group('CSINode', 'storage.k8s.io/v1', 'csinodes', false),
+  core('PersistentVolume', 'persistentvolumes', false),
+  core('PersistentVolumeClaim', 'persistentvolumeclaims', true),
+  core('Service', 'services', true),
+  core('ReplicationController', 'replicationcontrollers', true),
+  group('ReplicaSet', 'apps/v1', 'replicasets', true),
+  group('StatefulSet', 'apps/v1', 'statefulsets', true),
+  group('PodDisruptionBudget', 'policy/v1', 'poddisruptionbudgets', true),
+  core('Node', 'nodes', false),
+  core('Pod', 'pods', true, nonTerminalPodsSelector),
+];
+
+/** Path of one namespaced pod, with an optional subresource. */
+export function podPath(namespace: string, name: string, subresource?: string): string {
+  const base = `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(name)}`;
+  return subresource ? `${base}/${subresource}` : base;
+}
+
+/** The cache key of an object: namespace/name, or name for cluster-scoped kinds. */
+export function storeKey(o: { metadata?: { namespace?: string; name?: string } }): string {
+  const ns = o.metadata?.namespace;
+  return ns ? `${ns}/${o.metadata?.name ?? ''}` : (o.metadata?.name ?? '');
+}

@@ -1,0 +1,172 @@
+// The embedded cluster: API-server defaulting, list/watch ordering, binding, status patches,
+// deletes and fault injection.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Node, Pod, PriorityClass } from '../../api/types.js';
+import { makeNode, makePod } from '../../testing/builders.js';
+import { FakeClock } from '../../util/clock.js';
+import { ApiError, type WatchEvent } from '../types.js';
+import { MemoryCluster } from './store.js';
+
+const newCluster = () => new MemoryCluster({ clock: new FakeClock(1_000) });
+const bare = (name: string): Pod => ({ kind: 'Pod', metadata: { name }, spec: { containers: [{ name: 'c', resources: { limits: { cpu: '1' } } }] } });
+
+async function rejects(p: Promise<unknown>, code: number): Promise<void> {
+  await assert.rejects(p, (e) => e instanceof ApiError && e.code === code);
+}
+
+describe('MemoryCluster: create and defaulting', () => {
+  it('defaults a pod as the API server does', () => {
+    const c = newCluster();
+    c.create<PriorityClass>({ kind: 'PriorityClass', metadata: { name: 'high' }, value: 1000, preemptionPolicy: 'Never' } as PriorityClass);
+    const p = c.create({ ...bare('p'), spec: { ...bare('p').spec, priorityClassName: 'high' } });
+    assert.equal(p.metadata.namespace, 'default');
+    assert.ok(p.metadata.uid);
+    assert.ok(p.metadata.resourceVersion);
+    assert.equal(p.metadata.creationTimestamp, new Date(1_000).toISOString());
+    assert.equal(p.spec.schedulerName, 'default-scheduler');
+    assert.deepEqual(p.spec.containers[0]!.resources!.requests, { cpu: '1' }, 'requests default to limits');
+    assert.equal(p.spec.priority, 1000);
+    assert.equal(p.spec.preemptionPolicy, 'Never');
+    assert.equal(p.status?.phase, 'Pending');
+  });
+
+  it('a pod without a priority class gets the global default, else 0', () => {
+    const c = newCluster();
+    assert.equal(c.create(bare('a')).spec.priority, 0);
+    c.create<PriorityClass>({ kind: 'PriorityClass', metadata: { name: 'def' }, value: 7, globalDefault: true } as PriorityClass);
+    assert.equal(c.create(bare('b')).spec.priority, 7);
+  });
+
+  it('defaults a node\'s allocatable from capacity and its hostname label', () => {
+    const c = newCluster();
+    const n = c.create<Node>({ kind: 'Node', metadata: { name: 'n1' }, status: { capacity: { cpu: '2' } } });
+    assert.deepEqual(n.status?.allocatable, { cpu: '2' });
+    assert.equal(n.metadata.labels?.['kubernetes.io/hostname'], 'n1');
+  });
+
+  it('refuses duplicates and objects without a kind', () => {
+    const c = newCluster();
+    c.create(bare('p'));
+    assert.throws(() => c.create(bare('p')), (e) => e instanceof ApiError && e.code === 409);
+    assert.throws(() => c.create({ metadata: { name: 'x' } }), (e) => e instanceof ApiError && e.code === 400);
+  });
+
+  it('does not share objects with the caller', () => {
+    const c = newCluster();
+    const input = bare('p');
+    c.create(input);
+    input.metadata.labels = { changed: 'yes' };
+    assert.equal(c.getPod('default', 'p')!.metadata.labels, undefined);
+  });
+});
+
+describe('MemoryCluster: watch', () => {
+  it('start lists existing objects in dependency order, then streams changes in order', async () => {
+    const c = newCluster();
+    c.create(bare('p'));
+    c.create(makeNode('n1'));
+    c.create({ kind: 'Namespace', metadata: { name: 'ns' } });
+    const seen: string[] = [];
+    await c.start((e: WatchEvent) => seen.push(`${e.type} ${e.kind}/${e.object.metadata?.name}`));
+    assert.deepEqual(seen, ['ADDED Namespace/ns', 'ADDED Node/n1', 'ADDED Pod/p']);
+    const p = c.getPod('default', 'p')!;
+    c.update({ ...p, metadata: { ...p.metadata, labels: { a: 'b' } } });
+    c.remove('Pod', 'default', 'p');
+    assert.deepEqual(seen.slice(3), ['MODIFIED Pod/p', 'DELETED Pod/p']);
+    c.stop();
+    c.create(bare('q'));
+    assert.equal(seen.length, 5, 'no events after stop');
+  });
+
+  it('an update keeps identity fields and bumps the resourceVersion; MODIFIED carries the old object', async () => {
+    const c = newCluster();
+    const events: WatchEvent[] = [];
+    await c.start((e) => events.push(e));
+    const p = c.create(bare('p'));
+    const u = c.update<Pod>({ ...p, metadata: { name: 'p', namespace: 'default', labels: { x: 'y' } } });
+    assert.equal(u.metadata.uid, p.metadata.uid);
+    assert.equal(u.metadata.creationTimestamp, p.metadata.creationTimestamp);
+    assert.ok(Number(u.metadata.resourceVersion) > Number(p.metadata.resourceVersion));
+    assert.equal((events[1]!.oldObject as Pod).metadata.labels, undefined);
+    assert.equal(c.remove('Pod', 'default', 'missing'), false);
+  });
+});
+
+describe('MemoryCluster: binding and status', () => {
+  it('bind sets the node and PodScheduled=True and records the binding', async () => {
+    const c = newCluster();
+    c.create(makeNode('n1'));
+    const p = c.create(bare('p'));
+    await c.bind(p, 'n1');
+    const bound = c.getPod('default', 'p')!;
+    assert.equal(bound.spec.nodeName, 'n1');
+    assert.equal(bound.status?.conditions?.find((x) => x.type === 'PodScheduled')?.status, 'True');
+    assert.deepEqual(c.bindings, [{ pod: 'default/p', node: 'n1', time: 1_000 }]);
+  });
+
+  it('bind refuses an assigned pod (409), an unknown pod or node (404)', async () => {
+    const c = newCluster();
+    c.create(makeNode('n1'));
+    const p = c.create(bare('p'));
+    await c.bind(p, 'n1');
+    await rejects(c.bind(p, 'n1'), 409);
+    await rejects(c.bind(bare('ghost'), 'n1'), 404);
+    const q = c.create(bare('q'));
+    await rejects(c.bind(q, 'nope'), 404);
+    await rejects(c.bind({ ...q, metadata: { ...q.metadata, uid: 'other-uid' } }, 'n1'), 404);
+    assert.equal(c.bindings.length, 1);
+  });
+
+  it('injected faults fail the next calls of that operation only', async () => {
+    const c = newCluster();
+    c.create(makeNode('n1'));
+    const p = c.create(bare('p'));
+    c.injectFault('bind', 409, 2, 'conflict');
+    await assert.rejects(c.bind(p, 'n1'), { message: 'conflict' });
+    await rejects(c.bind(p, 'n1'), 409);
+    await c.updatePodStatus(p, { nominatedNodeName: 'n1' });
+    await c.bind(p, 'n1');
+    assert.equal(c.bindings.length, 1);
+    c.injectFault('deletePod', 500);
+    await rejects(c.deletePod(p), 500);
+  });
+
+  it('status patches set or replace conditions and set or clear the nomination', async () => {
+    const clock = new FakeClock(0);
+    const c = new MemoryCluster({ clock });
+    const p = c.create(bare('p'));
+    const cond = (message: string, t: number) => ({ type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message, lastTransitionTime: new Date(t).toISOString() });
+    await c.updatePodStatus(p, { condition: cond('first', 0), nominatedNodeName: 'n1' });
+    clock.advance(5000);
+    await c.updatePodStatus(p, { condition: cond('second', 5000) });
+    let cur = c.getPod('default', 'p')!;
+    const conds = cur.status!.conditions!.filter((x) => x.type === 'PodScheduled');
+    assert.equal(conds.length, 1);
+    assert.equal(conds[0]!.message, 'second');
+    assert.equal(conds[0]!.lastTransitionTime, new Date(0).toISOString(), 'same status: the transition time stays');
+    assert.equal(cur.status!.nominatedNodeName, 'n1');
+    await c.updatePodStatus(p, { nominatedNodeName: '' });
+    cur = c.getPod('default', 'p')!;
+    assert.equal(cur.status!.nominatedNodeName, undefined);
+    await rejects(c.updatePodStatus(bare('ghost'), {}), 404);
+  });
+
+  it('deletePod removes the pod; a second delete is a 404', async () => {
+    const c = newCluster();
+    const p = c.create(bare('p'));
+    await c.deletePod(p);
+    assert.equal(c.getPod('default', 'p'), undefined);
+    await rejects(c.deletePod(p), 404);
+  });
+
+  it('records events and lists nodes', () => {
+    const c = newCluster();
+    c.create(makeNode('a'));
+    c.create(makeNode('b'));
+    c.recordEvent({ regarding: { kind: 'Pod', namespace: 'default', name: 'p' }, type: 'Normal', reason: 'Scheduled', action: 'Binding', note: 'x', time: 0 });
+    assert.equal(c.recordedEvents.length, 1);
+    assert.deepEqual(c.listNodes().map((n) => n.metadata.name), ['a', 'b']);
+    assert.equal(makePod('x').kind, 'Pod');
+  });
+});

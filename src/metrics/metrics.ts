@@ -1,0 +1,180 @@
+// Prometheus metrics with upstream's names, help texts, labels and buckets
+// (pkg/scheduler/metrics/metrics.go, profile_metrics.go; client-go leader election's
+// leader_election_master_status), in a registry of their own.
+import { Counter, Gauge, Histogram, Registry, exponentialBuckets } from 'prom-client';
+
+export type AttemptResult = 'scheduled' | 'unschedulable' | 'error';
+
+/** Values the scrape reads from the running scheduler. */
+export interface MetricsSources {
+  pendingCounts(): { active: number; backoff: number; unschedulable: number; gated: number };
+  bindingsInFlight(): number;
+  cacheSize(): { nodes: number; pods: number };
+}
+
+/** Attempts label of pod_scheduling_sli_duration_seconds: 15 and more are one bucket (getAttemptsLabel). */
+export function attemptsLabel(attempts: number): string {
+  return attempts >= 15 ? '15+' : String(attempts);
+}
+
+export class SchedulerMetrics {
+  readonly registry = new Registry();
+  private sources: MetricsSources | null = null;
+
+  readonly scheduleAttempts = new Counter({
+    name: 'scheduler_schedule_attempts_total',
+    help: "Number of attempts to schedule pods, by the result. 'unschedulable' means a pod could not be scheduled, while 'error' means an internal scheduler problem.",
+    labelNames: ['result', 'profile'] as const,
+    registers: [this.registry],
+  });
+
+  readonly schedulingAttemptDuration = new Histogram({
+    name: 'scheduler_scheduling_attempt_duration_seconds',
+    help: 'Scheduling attempt latency in seconds (scheduling algorithm + binding)',
+    labelNames: ['result', 'profile'] as const,
+    buckets: exponentialBuckets(0.001, 2, 15),
+    registers: [this.registry],
+  });
+
+  readonly schedulingAlgorithmDuration = new Histogram({
+    name: 'scheduler_scheduling_algorithm_duration_seconds',
+    help: 'Scheduling algorithm latency in seconds',
+    buckets: exponentialBuckets(0.001, 2, 15),
+    registers: [this.registry],
+  });
+
+  readonly preemptionVictims = new Histogram({
+    name: 'scheduler_preemption_victims',
+    help: 'Number of selected preemption victims',
+    buckets: exponentialBuckets(1, 2, 7),
+    registers: [this.registry],
+  });
+
+  readonly preemptionAttempts = new Counter({
+    name: 'scheduler_preemption_attempts_total',
+    help: 'Total preemption attempts in the cluster till now',
+    registers: [this.registry],
+  });
+
+  readonly pendingPods: Gauge<'queue'>;
+  readonly goroutines: Gauge<'operation'>;
+  readonly cacheSize: Gauge<'type'>;
+
+  readonly podSchedulingSLIDuration = new Histogram({
+    name: 'scheduler_pod_scheduling_sli_duration_seconds',
+    help: 'E2e latency for a pod being scheduled, from the time the pod enters the scheduling queue and might involve multiple scheduling attempts.',
+    labelNames: ['attempts'] as const,
+    buckets: exponentialBuckets(0.01, 2, 20),
+    registers: [this.registry],
+  });
+
+  readonly podSchedulingAttempts = new Histogram({
+    name: 'scheduler_pod_scheduling_attempts',
+    help: 'Number of attempts to successfully schedule a pod.',
+    buckets: exponentialBuckets(1, 2, 5),
+    registers: [this.registry],
+  });
+
+  readonly frameworkExtensionPointDuration = new Histogram({
+    name: 'scheduler_framework_extension_point_duration_seconds',
+    help: 'Latency for running all plugins of a specific extension point.',
+    labelNames: ['extension_point', 'status', 'profile'] as const,
+    buckets: exponentialBuckets(0.0001, 2, 12),
+    registers: [this.registry],
+  });
+
+  readonly pluginExecutionDuration = new Histogram({
+    name: 'scheduler_plugin_execution_duration_seconds',
+    help: 'Duration for running a plugin at a specific extension point.',
+    labelNames: ['plugin', 'extension_point', 'status'] as const,
+    buckets: exponentialBuckets(0.00001, 1.5, 20),
+    registers: [this.registry],
+  });
+
+  readonly queueIncomingPods = new Counter({
+    name: 'scheduler_queue_incoming_pods_total',
+    help: 'Number of pods added to scheduling queues by event and queue type.',
+    labelNames: ['queue', 'event'] as const,
+    registers: [this.registry],
+  });
+
+  readonly permitWaitDuration = new Histogram({
+    name: 'scheduler_permit_wait_duration_seconds',
+    help: 'Duration of waiting on permit.',
+    labelNames: ['result'] as const,
+    buckets: exponentialBuckets(0.001, 2, 15),
+    registers: [this.registry],
+  });
+
+  readonly leaderElectionMasterStatus = new Gauge({
+    name: 'leader_election_master_status',
+    help: 'Gauge of if the reporting system is master of the relevant lease, 0 indicates backup, 1 indicates master. \'name\' is the string used to identify the lease. Please make sure to group by name.',
+    labelNames: ['name'] as const,
+    registers: [this.registry],
+  });
+
+  constructor() {
+    // Gauges read from the scheduler at scrape time rather than tracked on every queue move.
+    this.pendingPods = new Gauge({
+      name: 'scheduler_pending_pods',
+      help: "Number of pending pods, by the queue type. 'active' means number of pods in activeQ; 'backoff' means number of pods in backoffQ; 'unschedulable' means number of pods in unschedulablePods that the scheduler attempted to schedule and failed; 'gated' is the number of unschedulable pods that the scheduler never attempted to schedule because they are gated.",
+      labelNames: ['queue'] as const,
+      registers: [this.registry],
+      collect: () => {
+        const c = this.sources?.pendingCounts();
+        if (!c) return;
+        this.pendingPods.set({ queue: 'active' }, c.active);
+        this.pendingPods.set({ queue: 'backoff' }, c.backoff);
+        this.pendingPods.set({ queue: 'unschedulable' }, c.unschedulable);
+        this.pendingPods.set({ queue: 'gated' }, c.gated);
+      },
+    });
+    this.goroutines = new Gauge({
+      name: 'scheduler_goroutines',
+      help: 'Number of running goroutines split by the work they do such as binding.',
+      labelNames: ['operation'] as const,
+      registers: [this.registry],
+      collect: () => {
+        if (this.sources) this.goroutines.set({ operation: 'binding' }, this.sources.bindingsInFlight());
+      },
+    });
+    this.cacheSize = new Gauge({
+      name: 'scheduler_scheduler_cache_size',
+      help: 'Number of nodes, pods, and assumed (bound) pods in the scheduler cache.',
+      labelNames: ['type'] as const,
+      registers: [this.registry],
+      collect: () => {
+        const c = this.sources?.cacheSize();
+        if (!c) return;
+        this.cacheSize.set({ type: 'nodes' }, c.nodes);
+        this.cacheSize.set({ type: 'pods' }, c.pods);
+      },
+    });
+  }
+
+  /** Connects the scrape-time gauges to a running scheduler. */
+  bindSources(s: MetricsSources): void {
+    this.sources = s;
+  }
+
+  /** One attempt's final result (PodScheduled / PodUnschedulable / PodScheduleError). */
+  observeAttempt(result: AttemptResult, profile: string, seconds: number): void {
+    this.scheduleAttempts.inc({ result, profile });
+    this.schedulingAttemptDuration.observe({ result, profile }, seconds);
+  }
+
+  /** A pod was bound after `attempts` attempts, `sinceFirstSeconds` after it first entered the queue. */
+  observePodScheduled(attempts: number, sinceFirstSeconds: number | null): void {
+    this.podSchedulingAttempts.observe(attempts);
+    if (sinceFirstSeconds !== null) this.podSchedulingSLIDuration.observe({ attempts: attemptsLabel(attempts) }, sinceFirstSeconds);
+  }
+
+  /** The Prometheus text exposition of every metric. */
+  expose(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+}
