@@ -1,4 +1,7 @@
-// Taints and tolerations (k8s.io/api/core/v1 toleration.go, component-helpers taints).
+// Taints and tolerations (k8s.io/api/core/v1 toleration.go ToleratesTaint, component-helpers
+// scheduling/corev1 helpers.go FindMatchingUntoleratedTaint). The Gt/Lt toleration operators of
+// the TaintTolerationComparisonOperators gate (alpha, off by default) tolerate nothing here, as
+// any operator other than Equal and Exists does with default gates.
 import type { Taint, Toleration } from './types.js';
 
 /** True when `toleration` tolerates `taint` (v1.Toleration.ToleratesTaint). */

@@ -3,17 +3,28 @@ import { ConfigError } from './configuration.js';
 import { ScenarioError } from '../sim/scenario.js';
 import { ExitBadInput, UsageError, processIO, type CliIO, type Command } from './io.js';
 import { explainCommand, simulateCommand } from './commands/simulate.js';
-import { benchCommand } from './commands/bench.js';
+import { benchCommand, benchUsage } from './commands/bench.js';
 
 export { ExitBadInput, type CliIO } from './io.js';
 
-const commands: Record<string, { run: Command; help: string }> = {
+interface CommandEntry {
+  run: Command;
+  help: string;
+  /** The command's own usage text, when it has one. */
+  usage?: () => Promise<string>;
+}
+
+const commands: Record<string, CommandEntry> = {
   simulate: { run: simulateCommand, help: 'simulate [scenario]   Schedule a scenario on an embedded cluster and report the result' },
   explain: { run: explainCommand, help: "explain [scenario]    Schedule each pending pod once and explain every node's verdict and score" },
   // Loaded on use: @kubernetes/client-node takes over a second to import.
-  run: { run: async (argv, io) => (await import('./commands/run.js')).runCommand(argv, io), help: 'run [--kubeconfig FILE] [--config FILE]  Schedule the pods of a real cluster (see README: Run as a second scheduler)' },
+  run: {
+    run: async (argv, io) => (await import('./commands/run.js')).runCommand(argv, io),
+    usage: async () => (await import('./commands/run.js')).runUsage,
+    help: 'run [--kubeconfig FILE] [--config FILE]  Schedule the pods of a real cluster (see README: Run as a second scheduler)',
+  },
   serve: { run: async (argv, io) => (await import('./commands/serve.js')).serveCommand(argv, io), help: 'serve [--port N] [scenario]  Serve a scenario\'s cluster over the Kubernetes API while scheduling (= simulate --serve)' },
-  bench: { run: benchCommand, help: "bench [filter]        Run upstream's scheduler_perf workloads on the embedded scheduler (--json, --compare)" },
+  bench: { run: benchCommand, usage: async () => benchUsage, help: "bench [filter]        Run upstream's scheduler_perf workloads on the embedded scheduler (--json, --compare)" },
 };
 
 function usage(): string {
@@ -27,6 +38,7 @@ simulate / explain options:
   --seed N              Seed of the random source (tie-breaking among top nodes); default 1
   --output text|json    Output format (simulate: text by default; explain: json)
   --tie-break name      explain: pick the first top-scored node by name instead of sampling
+  --serve [--port N]    simulate: serve the cluster over the Kubernetes API while scheduling
 
 With no scenario, the bundled scenarios/default.yaml is used.
 `;
@@ -44,7 +56,7 @@ export async function runCli(argv: string[], io: CliIO = processIO): Promise<num
     return ExitBadInput;
   }
   if (rest.includes('-h') || rest.includes('--help')) {
-    io.stdout(usage());
+    io.stdout(command.usage ? await command.usage() : usage());
     return 0;
   }
   try {
