@@ -2,6 +2,9 @@
 // WorkloadExecutor does (test/integration/scheduler_perf/executor.go, operations.go, create.go).
 // Everything runs on one thread: the loop below plays the API server clients (ops, churn,
 // deletions) between scheduling attempts, and measures on the wall clock.
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { cpuUsage } from 'node:process';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -25,7 +28,8 @@ export interface HarnessOptions {
   seed?: number;
   /** Longest wait for one op's pods (ms); upstream waits 10 minutes. */
   opTimeoutMs?: number;
-  log?: (msg: string) => void;
+  /** Write a V8 CPU profile of the measured op to `<dir>/<file>` (open it in Chrome DevTools). */
+  cpuProfile?: { dir: string; file: string };
 }
 
 /** What one measured createPods op yields. */
@@ -84,6 +88,7 @@ export class WorkloadExecutor {
   private nodeCount = 0;
   private initPodCount = 0;
   private lastYieldAt = 0;
+  private profiler: Session | null = null;
 
   private constructor(
     private readonly tc: TestCase,
@@ -213,6 +218,7 @@ export class WorkloadExecutor {
     const n = this.count(op, 'createPods');
     if (op.collectMetrics) {
       if (this.measuring) throw new BenchError(`${this.tc.name}: only one createPods op may collect metrics`);
+      await this.startProfile();
       const now = performance.now();
       const memory = new MemorySampler();
       memory.sample();
@@ -227,7 +233,27 @@ export class WorkloadExecutor {
       // As upstream: done when the namespace holds at least n scheduled pods.
       await this.drive(() => this.scheduledIn(ns) >= n, `${n} pods in namespace ${ns}`);
     }
-    if (op.collectMetrics) this.finishMeasurement(n);
+    if (op.collectMetrics) {
+      this.finishMeasurement(n);
+      await this.stopProfile();
+    }
+  }
+
+  private async startProfile(): Promise<void> {
+    if (!this.opts.cpuProfile) return;
+    this.profiler = new Session();
+    this.profiler.connect();
+    await this.profiler.post('Profiler.enable');
+    await this.profiler.post('Profiler.start');
+  }
+
+  private async stopProfile(): Promise<void> {
+    const session = this.profiler;
+    if (!session || !this.opts.cpuProfile) return;
+    const { profile } = await session.post('Profiler.stop');
+    session.disconnect();
+    this.profiler = null;
+    writeFileSync(join(this.opts.cpuProfile.dir, this.opts.cpuProfile.file), JSON.stringify(profile));
   }
 
   private finishMeasurement(n: number): void {

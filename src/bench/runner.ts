@@ -101,6 +101,11 @@ function emptyResult(name: string, w: Workload): WorkloadResult {
   };
 }
 
+/** A file name for the workload's CPU profile: "SchedulingBasic/5000Nodes" → "SchedulingBasic_5000Nodes.cpuprofile". */
+export function profileFileName(fullName: string): string {
+  return `${fullName.replace(/[^A-Za-z0-9_.-]+/g, '_')}.cpuprofile`;
+}
+
 export async function runWorkload(sw: SelectedWorkload, overrides: SizeOverrides, opts: HarnessOptions): Promise<WorkloadResult> {
   const unavailable = opts.notYetAvailable ?? new Set<string>();
   const w = withOverrides(sw.workload, overrides);

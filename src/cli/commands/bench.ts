@@ -1,10 +1,10 @@
 // `bench`: upstream's scheduler_perf workloads on the embedded scheduler (see src/bench/).
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { defaultConfiguration, loadConfigFile } from '../../config/index.js';
 import { inTreeRegistry, notYetAvailablePlugins } from '../../plugins/registry.js';
 import { parseReport, renderComparison, renderJson, renderTable } from '../../bench/report.js';
-import { runWorkload, selectWorkloads, type BenchReport, type SizeOverrides } from '../../bench/runner.js';
+import { profileFileName, runWorkload, selectWorkloads, type BenchReport, type SizeOverrides } from '../../bench/runner.js';
 import { UsageError, type CliIO } from '../io.js';
 
 export const benchUsage = `Usage: kube-scheduler-ts bench [filter] [options]   (this text: bench help)
@@ -24,6 +24,7 @@ Options:
   --config FILE         KubeSchedulerConfiguration to run with (default: upstream's defaults)
   --seed N              Seed of the random source; default 1
   --timeout SECONDS     Longest wait for one op's pods; default 600
+  --cpu-profile DIR     Write a V8 CPU profile of each workload's measured op to DIR
   --list                List the selected workloads and exit
 `;
 
@@ -48,6 +49,7 @@ export async function benchCommand(argv: string[], io: CliIO): Promise<number> {
       config: { type: 'string' },
       seed: { type: 'string' },
       timeout: { type: 'string' },
+      'cpu-profile': { type: 'string' },
       list: { type: 'boolean' },
     },
   });
@@ -72,6 +74,7 @@ export async function benchCommand(argv: string[], io: CliIO): Promise<number> {
   const seed = positiveInt(values.seed, '--seed') ?? 1;
   const timeout = positiveInt(values.timeout, '--timeout') ?? 600;
   const old = values.compare !== undefined ? readReport(values.compare) : null;
+  if (values['cpu-profile'] !== undefined) mkdirSync(values['cpu-profile'], { recursive: true });
 
   const selected = selectWorkloads({ filter, label: values.label });
   if (selected.length === 0) throw new UsageError(`no workload matches${filter ? ` "${filter}"` : ''} with label ${values.label ?? 'default'}`);
@@ -86,7 +89,9 @@ export async function benchCommand(argv: string[], io: CliIO): Promise<number> {
   const report: BenchReport = { workloads: [] };
   for (const sw of selected) {
     io.stderr(`running ${sw.fullName} ...\n`);
-    const r = await runWorkload(sw, overrides, opts);
+    const profileDir = values['cpu-profile'];
+    const cpuProfile = profileDir !== undefined ? { dir: profileDir, file: profileFileName(sw.fullName) } : undefined;
+    const r = await runWorkload(sw, overrides, { ...opts, cpuProfile });
     io.stderr(r.skipped ? `  skipped: ${r.skipped}\n` : `  ${r.throughput.average.toFixed(0)} pods/s (${r.measuredPods} pods in ${r.measuredSeconds.toFixed(2)}s)\n`);
     report.workloads.push(r);
   }
