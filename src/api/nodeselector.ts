@@ -177,6 +177,13 @@ export class PreferredTermsScorer {
  * A pod's spec.nodeSelector and required node affinity together (nodeaffinity.GetRequiredNodeAffinity):
  * both must match; parse errors make the affinity part unmatchable.
  */
+export enum MatchResult {
+  Match,
+  NoMatch,
+  /** No term matched and some terms could not be parsed. */
+  ParseError,
+}
+
 export class RequiredNodeAffinity {
   private constructor(
     /** null when the pod has no nodeSelector entries. */
@@ -193,8 +200,16 @@ export class RequiredNodeAffinity {
     return new RequiredNodeAffinity(selector, affinity);
   }
 
+  /** Allocation-free; terms that fail to parse count as a mismatch. */
   matches(node: Node): boolean {
     if (this.nodeSelector !== null && !this.nodeSelector.matches(node.metadata.labels)) return false;
     return this.affinity === null || this.affinity.matches(node);
+  }
+
+  /** Like matches, telling a plain mismatch from one where unparsable terms may be to blame. */
+  matchResult(node: Node): MatchResult {
+    if (this.nodeSelector !== null && !this.nodeSelector.matches(node.metadata.labels)) return MatchResult.NoMatch;
+    if (this.affinity === null || this.affinity.matches(node)) return MatchResult.Match;
+    return this.affinity.errors.length > 0 ? MatchResult.ParseError : MatchResult.NoMatch;
   }
 }

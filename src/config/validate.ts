@@ -2,6 +2,7 @@
 // validation.go, component-base config/validation), then each plugin's args through the registry.
 import { isDeepStrictEqual } from 'node:util';
 import type { FieldError, Registry } from '../framework/registry.js';
+import { qualifiedNameErrors } from '../api/labels.js';
 import { InTreePluginNames, RemovedPluginNames } from './default_plugins.js';
 import { DurationError, parseDurationNanos } from './duration.js';
 import { childPath, fieldDuplicate, fieldInvalid, fieldRequired, indexPath, Unquoted } from './field.js';
@@ -121,46 +122,8 @@ function validateCommonQueueSort(profiles: readonly DefaultedProfile[], errs: Fi
   }
 }
 
-const qualifiedNameFmt = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
-const qualifiedNameRe = new RegExp(`^${qualifiedNameFmt}$`);
-const qualifiedNameMsg =
-  "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
-const dns1123SubdomainFmt = '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*';
-const dns1123SubdomainRe = new RegExp(`^${dns1123SubdomainFmt}$`);
-const dns1123SubdomainMsg =
-  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
-
-function regexError(msg: string, fmt: string, ...examples: string[]): string {
-  const eg = examples.map((e) => `'${e}', `).join(' or ');
-  return `${msg} (e.g. ${eg}regex used for validation is '${fmt}')`;
-}
-
 /** apimachinery's IsQualifiedName: the messages for an invalid "prefix/name" or "name". */
-export function isQualifiedName(value: string): string[] {
-  const errs: string[] = [];
-  const parts = value.split('/');
-  let name: string;
-  if (parts.length === 1) {
-    name = parts[0]!;
-  } else if (parts.length === 2) {
-    const prefix = parts[0]!;
-    name = parts[1]!;
-    if (prefix.length === 0) {
-      errs.push('prefix part must be non-empty');
-    } else {
-      if (prefix.length > 253) errs.push('prefix part must be no more than 253 characters');
-      if (!dns1123SubdomainRe.test(prefix)) errs.push(`prefix part ${regexError(dns1123SubdomainMsg, dns1123SubdomainFmt, 'example.com')}`);
-    }
-  } else {
-    return [
-      `a qualified name ${regexError(qualifiedNameMsg, qualifiedNameFmt, 'MyName', 'my.name', '123-abc')} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`,
-    ];
-  }
-  if (name.length === 0) errs.push('name part must be non-empty');
-  else if (name.length > 63) errs.push('name part must be no more than 63 characters');
-  if (!qualifiedNameRe.test(name)) errs.push(`name part ${regexError(qualifiedNameMsg, qualifiedNameFmt, 'MyName', 'my.name', '123-abc')}`);
-  return errs;
-}
+export const isQualifiedName = qualifiedNameErrors;
 
 /** v1helper.IsExtendedResourceName: domain-qualified, outside kubernetes.io, quota-name safe. */
 function isExtendedResourceName(name: string): boolean {

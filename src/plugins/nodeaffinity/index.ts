@@ -13,5 +13,5 @@ export const nodeAffinityDefinition: PluginDefinition<NodeAffinityArgs> = {
 
 export { defaultNodeAffinityArgs, validateNodeAffinityArgs, type NodeAffinityArgs } from './args.js';
 export { ErrReasonPod, Name, NodeAffinityPlugin, errReasonConflict, errReasonEnforced } from './node_affinity.js';
-export { MatchResult, RequiredNodeAffinity } from './required_node_affinity.js';
+export { MatchResult, RequiredNodeAffinity } from '../../api/nodeselector.js';
 export { validateNodeSelector, validateNodeSelectorTerm, validatePreferredSchedulingTerms } from './validation.js';

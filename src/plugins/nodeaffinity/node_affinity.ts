@@ -20,7 +20,7 @@ import type { PodInfo } from '../../framework/pod_info.js';
 import { Status } from '../../framework/status.js';
 import { NodeAffinity as Name } from '../names.js';
 import type { NodeAffinityArgs } from './args.js';
-import { MatchResult, RequiredNodeAffinity } from './required_node_affinity.js';
+import { MatchResult, RequiredNodeAffinity } from '../../api/nodeselector.js';
 import { aggregateMessage, validatePreferredSchedulingTerms } from './validation.js';
 
 export { Name };
@@ -112,7 +112,7 @@ export class NodeAffinityPlugin
     // Without PreFilter (disabled), parse here; parse errors only make terms unmatchable.
     const s = state.read<PreFilterState>(preFilterStateKey);
     const required = s !== undefined ? s.required : RequiredNodeAffinity.fromPod(pod.pod);
-    return required.match(node) ? null : Status.unresolvable(ErrReasonPod);
+    return required.matches(node) ? null : Status.unresolvable(ErrReasonPod);
   }
 
   preScore(state: CycleState, pod: PodInfo): Status | null {

@@ -3,30 +3,18 @@
 // for NodeAffinityArgs (validation_pluginargs.go ValidateNodeAffinityArgs) and for pod error messages.
 import type { NodeSelector, NodeSelectorRequirement, NodeSelectorTerm, PreferredSchedulingTerm } from '../../api/types.js';
 import type { FieldError } from '../../framework/registry.js';
-import { childPath, indexPath, invalid, notSupported, qualifiedNameErrors } from '../noderesources/field_errors.js';
+import { childPath, indexPath, fieldInvalid as invalid, fieldNotSupported as notSupported } from '../../framework/field_errors.js';
+import { labelValueErrors, qualifiedNameErrors } from '../../api/labels.js';
 
 const labelOperators = ['In', 'NotIn', 'Exists', 'DoesNotExist', 'Gt', 'Lt'] as const;
 const fieldOperators = ['In', 'NotIn'] as const;
 
-const labelValueRe = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
-const labelValueRegexError =
-  "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end " +
-  "with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is " +
-  "'(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
 const int64Re = /^[+-]?\d+$/;
 
 function isInt64(s: string): boolean {
   if (!int64Re.test(s)) return false;
   const n = BigInt(s);
   return n >= -(2n ** 63n) && n < 2n ** 63n;
-}
-
-/** validation.IsValidLabelValue. */
-function labelValueErrors(value: string): string[] {
-  const errs: string[] = [];
-  if (value.length > 63) errs.push('must be no more than 63 characters');
-  if (!labelValueRe.test(value)) errs.push(labelValueRegexError);
-  return errs;
 }
 
 function isEmptyTerm(term: NodeSelectorTerm): boolean {

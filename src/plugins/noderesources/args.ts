@@ -1,7 +1,7 @@
 // NodeResourcesFitArgs and NodeResourcesBalancedAllocationArgs: shape, defaulting and validation
 // (apis/config/types_pluginargs.go, v1/defaults.go, validation/validation_pluginargs.go).
 import type { FieldError } from '../../framework/registry.js';
-import { childPath, duplicate, indexPath, invalid, notSupported, required, validateLabelName } from './field_errors.js';
+import { childPath, fieldDuplicate as duplicate, indexPath, fieldInvalid as invalid, fieldNotSupported as notSupported, fieldRequired as required, validateLabelName } from '../../framework/field_errors.js';
 
 export const LeastAllocated = 'LeastAllocated';
 export const MostAllocated = 'MostAllocated';

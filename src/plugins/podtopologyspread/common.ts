@@ -1,7 +1,7 @@
 // Mirrors upstream pkg/scheduler/framework/plugins/podtopologyspread/common.go.
 import type { Labels } from '../../api/labels.js';
 import { Selector } from '../../api/labels.js';
-import { NodeSelectorMatcher } from '../../api/nodeselector.js';
+import { RequiredNodeAffinity } from '../../api/nodeselector.js';
 import { findUntoleratedTaint } from '../../api/taints.js';
 import type { Node, Pod, Taint, TopologySpreadConstraint } from '../../api/types.js';
 import type { PodInfo } from '../../framework/pod_info.js';
@@ -60,28 +60,6 @@ export interface SpreadConstraint {
   readonly minDomains: number;
   readonly nodeAffinityPolicy: NodeInclusionPolicy;
   readonly nodeTaintsPolicy: NodeInclusionPolicy;
-}
-
-/**
- * The pod's required node affinity: spec.nodeSelector AND spec.affinity.nodeAffinity.required
- * (nodeaffinity.GetRequiredNodeAffinity). Terms that fail to parse never match.
- */
-export class RequiredNodeAffinity {
-  private readonly labelSelector: Selector | null;
-  private readonly nodeSelector: NodeSelectorMatcher | null;
-
-  constructor(pod: Pod) {
-    const ns = pod.spec.nodeSelector;
-    this.labelSelector = ns && Object.keys(ns).length > 0 ? Selector.fromSet(ns) : null;
-    const required = pod.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
-    this.nodeSelector = required ? new NodeSelectorMatcher(required.nodeSelectorTerms ?? []) : null;
-  }
-
-  matches(node: Node): boolean {
-    if (this.labelSelector !== null && !this.labelSelector.matches(node.metadata.labels)) return false;
-    if (this.nodeSelector !== null) return this.nodeSelector.matches(node);
-    return true;
-  }
 }
 
 function isDoNotScheduleTaint(t: Taint): boolean {

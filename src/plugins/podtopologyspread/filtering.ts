@@ -1,6 +1,7 @@
 // Mirrors upstream pkg/scheduler/framework/plugins/podtopologyspread/filtering.go (v1.34: per-constraint
 // counts and two critical paths).
 import type { Node, Pod } from '../../api/types.js';
+import { RequiredNodeAffinity } from '../../api/nodeselector.js';
 import type { CycleState, StateData } from '../../framework/cycle_state.js';
 import type { NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
@@ -9,7 +10,6 @@ import {
   countPodsMatchSelector,
   matchNodeInclusionPolicies,
   nodeLabelsMatchSpreadConstraints,
-  RequiredNodeAffinity,
   type SpreadConstraint,
 } from './common.js';
 
@@ -102,7 +102,7 @@ export function calPreFilterState(pod: PodInfo, constraints: readonly SpreadCons
   const n = constraints.length;
   const counts = new Array<Map<string, number>>(n);
   for (let i = 0; i < n; i++) counts[i] = new Map();
-  const required = new RequiredNodeAffinity(pod.pod);
+  const required = RequiredNodeAffinity.fromPod(pod.pod);
   const namespace = pod.namespace;
 
   for (let j = 0; j < allNodes.length; j++) {

@@ -1,4 +1,5 @@
 // Mirrors upstream pkg/scheduler/framework/plugins/podtopologyspread/scoring.go.
+import { RequiredNodeAffinity } from '../../api/nodeselector.js';
 import { MaxNodeScore, type NodeScore } from '../../framework/interfaces.js';
 import type { CycleState, StateData } from '../../framework/cycle_state.js';
 import type { NodeInfo } from '../../framework/node_info.js';
@@ -9,7 +10,6 @@ import {
   LabelHostname,
   matchNodeInclusionPolicies,
   nodeLabelsMatchSpreadConstraints,
-  RequiredNodeAffinity,
   type SpreadConstraint,
 } from './common.js';
 
@@ -89,7 +89,7 @@ export function calPreScoreState(
     weights[i] = topologyNormalizingWeight(size);
   }
 
-  const required = new RequiredNodeAffinity(pod.pod);
+  const required = RequiredNodeAffinity.fromPod(pod.pod);
   const namespace = pod.namespace;
   for (let j = 0; j < allNodes.length; j++) {
     const nodeInfo = allNodes[j]!;
