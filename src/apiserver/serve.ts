@@ -5,19 +5,13 @@ import type { KubeObject, Node, Pod } from '../api/types.js';
 import { toEventObject } from '../cluster/kube/events.js';
 import { MemoryCluster } from '../cluster/memory/store.js';
 import type { ClusterClient, ClusterEventRecord, PodStatusPatch, WatchHandler } from '../cluster/types.js';
-import type { Registry } from '../framework/registry.js';
 import { Scheduler } from '../scheduler/scheduler.js';
-import type { ResolvedConfig } from '../sim/embedded.js';
+import { newEmbeddedScheduler, populateCluster, type EmbeddedOptions } from '../sim/embedded.js';
 import type { Scenario } from '../sim/scenario.js';
-import { RealClock, seededRandom, type Clock } from '../util/clock.js';
+import { RealClock, type Clock } from '../util/clock.js';
 import { ApiServer } from './server.js';
 
-export interface ServeOptions {
-  config: ResolvedConfig;
-  registry: Registry;
-  notYetAvailable?: ReadonlySet<string>;
-  seed?: number;
-  admitPod?: (pod: Pod) => Pod;
+export interface ServeOptions extends Omit<EmbeddedOptions, 'onAttempt' | 'tieBreakByName'> {
   host?: string;
   /** 6443 by default; 0 picks a free port. */
   port?: number;
@@ -143,24 +137,10 @@ export class SchedulingLoop {
 export async function serveScenario(sc: Scenario, o: ServeOptions): Promise<Serving> {
   const clock = o.clock ?? new RealClock();
   const cluster = new MemoryCluster({ clock, admitPod: o.admitPod, watchHistorySize: o.watchHistorySize });
-  for (const obj of sc.objects) if (obj.kind === 'PriorityClass') cluster.create(obj);
-  for (const obj of sc.objects) if (obj.kind !== 'PriorityClass') cluster.create(obj);
-  for (const n of sc.nodes) cluster.create(n);
-  for (const p of sc.pods) cluster.create(p);
+  populateCluster(cluster, sc);
   for (const p of sc.pending) cluster.create(p);
   const server = await ApiServer.start({ cluster, clock, host: o.host, port: o.port, bookmarkIntervalMs: o.bookmarkIntervalMs, onRequest: o.onRequest });
-  const scheduler = new Scheduler({
-    profiles: o.config.profiles,
-    registry: o.registry,
-    client: new EventWritingClient(cluster, clock),
-    clock,
-    random: seededRandom(o.seed ?? 1),
-    percentageOfNodesToScore: o.config.percentageOfNodesToScore,
-    podInitialBackoffSeconds: o.config.podInitialBackoffSeconds,
-    podMaxBackoffSeconds: o.config.podMaxBackoffSeconds,
-    parallelism: o.config.parallelism,
-    notYetAvailable: o.notYetAvailable,
-  });
+  const scheduler = newEmbeddedScheduler(o, new EventWritingClient(cluster, clock), clock);
   await scheduler.start();
   const loop = new SchedulingLoop(scheduler, cluster, o.pollIntervalMs);
   let closed = false;

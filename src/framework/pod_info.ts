@@ -50,6 +50,8 @@ const noRequests: PodResourceRequests = { resource: new Resource(), nonZeroMilli
 export class PodInfo {
   readonly key: string;
   readonly uid: string;
+  /** A field, not a getter: per-node loops compare it for every pod of every node. */
+  readonly namespace: string;
   requiredAffinityTerms: AffinityTerm[] = [];
   requiredAntiAffinityTerms: AffinityTerm[] = [];
   preferredAffinityTerms: WeightedAffinityTerm[] = [];
@@ -64,6 +66,7 @@ export class PodInfo {
   constructor(readonly pod: Pod) {
     this.key = podKey(pod);
     this.uid = pod.metadata.uid ?? this.key;
+    this.namespace = pod.metadata.namespace ?? 'default';
     try {
       this.requests = computePodResourceRequests(pod);
     } catch (err) {
@@ -93,10 +96,6 @@ export class PodInfo {
     Object.assign(copy, this);
     (copy as { pod: Pod }).pod = pod;
     return copy;
-  }
-
-  get namespace(): string {
-    return this.pod.metadata.namespace ?? 'default';
   }
 
   get name(): string {

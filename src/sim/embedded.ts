@@ -4,7 +4,8 @@ import { MemoryCluster } from '../cluster/memory/store.js';
 import type { Registry } from '../framework/registry.js';
 import type { ProfileConfig } from '../framework/runtime/framework.js';
 import { Scheduler, type AttemptRecord } from '../scheduler/scheduler.js';
-import { FakeClock, seededRandom } from '../util/clock.js';
+import { FakeClock, seededRandom, type Clock } from '../util/clock.js';
+import type { ClusterClient } from '../cluster/types.js';
 import type { Scenario } from './scenario.js';
 
 /** The parts of a defaulted KubeSchedulerConfiguration the embedded scheduler uses. */
@@ -33,18 +34,20 @@ export interface Embedded {
   scheduler: Scheduler;
 }
 
-/** Creates the cluster with the scenario's objects, nodes and existing pods, and a started scheduler. */
-export async function createEmbedded(sc: Scenario, o: EmbeddedOptions): Promise<Embedded> {
-  const clock = new FakeClock(0);
-  const cluster = new MemoryCluster({ clock, admitPod: o.admitPod });
+/** Loads a scenario's objects, nodes and existing pods into the cluster (PriorityClasses first). */
+export function populateCluster(cluster: MemoryCluster, sc: Scenario): void {
   for (const obj of sc.objects) if (obj.kind === 'PriorityClass') cluster.create(obj);
   for (const obj of sc.objects) if (obj.kind !== 'PriorityClass') cluster.create(obj);
   for (const n of sc.nodes) cluster.create(n);
   for (const p of sc.pods) cluster.create(p);
-  const scheduler = new Scheduler({
+}
+
+/** A scheduler over `client` with the resolved configuration's settings. */
+export function newEmbeddedScheduler(o: EmbeddedOptions, client: ClusterClient, clock: Clock): Scheduler {
+  return new Scheduler({
     profiles: o.config.profiles,
     registry: o.registry,
-    client: cluster,
+    client,
     clock,
     random: seededRandom(o.seed ?? 1),
     percentageOfNodesToScore: o.config.percentageOfNodesToScore,
@@ -55,6 +58,14 @@ export async function createEmbedded(sc: Scenario, o: EmbeddedOptions): Promise<
     tieBreakByName: o.tieBreakByName,
     onAttempt: o.onAttempt,
   });
+}
+
+/** Creates the cluster with the scenario's objects, nodes and existing pods, and a started scheduler. */
+export async function createEmbedded(sc: Scenario, o: EmbeddedOptions): Promise<Embedded> {
+  const clock = new FakeClock(0);
+  const cluster = new MemoryCluster({ clock, admitPod: o.admitPod });
+  populateCluster(cluster, sc);
+  const scheduler = newEmbeddedScheduler(o, cluster, clock);
   await scheduler.start();
   return { clock, cluster, scheduler };
 }
