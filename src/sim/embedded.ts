@@ -6,6 +6,7 @@ import type { ProfileConfig } from '../framework/runtime/framework.js';
 import { Scheduler, type AttemptRecord } from '../scheduler/scheduler.js';
 import { FakeClock, seededRandom, type Clock } from '../util/clock.js';
 import type { ClusterClient } from '../cluster/types.js';
+import { notYetAvailablePlugins } from '../plugins/registry.js';
 import type { Scenario } from './scenario.js';
 
 /** The parts of a defaulted KubeSchedulerConfiguration the embedded scheduler uses. */
@@ -54,7 +55,7 @@ export function newEmbeddedScheduler(o: EmbeddedOptions, client: ClusterClient, 
     podInitialBackoffSeconds: o.config.podInitialBackoffSeconds,
     podMaxBackoffSeconds: o.config.podMaxBackoffSeconds,
     parallelism: o.config.parallelism,
-    notYetAvailable: o.notYetAvailable,
+    notYetAvailable: o.notYetAvailable ?? notYetAvailablePlugins,
     tieBreakByName: o.tieBreakByName,
     onAttempt: o.onAttempt,
   });

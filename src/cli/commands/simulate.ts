@@ -1,9 +1,10 @@
 // `simulate` and `explain`: run a scenario on the embedded cluster.
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { admitPod } from '../../cluster/memory/admission.js';
+import { Registry, type AnyPluginDefinition } from '../../framework/registry.js';
 import { inTreeRegistry, notYetAvailablePlugins } from '../../plugins/registry.js';
 import { runExplain } from '../../sim/explain.js';
 import { loadScenario } from '../../sim/scenario.js';
@@ -18,7 +19,33 @@ export function defaultScenarioPath(): string {
   return candidates.find((p) => existsSync(p)) ?? candidates[0]!;
 }
 
-function parse(argv: string[]) {
+/**
+ * The in-tree registry plus out-of-tree plugins from ES modules that export `plugins` (or a
+ * default export): an array of PluginDefinitions.
+ */
+export async function registryWithPlugins(modules: readonly string[]): Promise<Registry> {
+  let registry = inTreeRegistry();
+  for (const path of modules) {
+    let mod: { plugins?: unknown; default?: unknown };
+    try {
+      mod = (await import(pathToFileURL(resolve(path)).href)) as typeof mod;
+    } catch (err) {
+      throw new UsageError(`--plugins ${path}: ${(err as Error).message}`);
+    }
+    const defs = mod.plugins ?? mod.default;
+    if (!Array.isArray(defs) || defs.some((d) => typeof d?.name !== 'string' || typeof d?.factory !== 'function')) {
+      throw new UsageError(`--plugins ${path}: must export \`plugins\`, an array of { name, factory, ... } plugin definitions`);
+    }
+    try {
+      registry = registry.merge(new Registry(defs as AnyPluginDefinition[]));
+    } catch (err) {
+      throw new UsageError(`--plugins ${path}: ${(err as Error).message}`);
+    }
+  }
+  return registry;
+}
+
+async function parse(argv: string[]) {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -27,6 +54,7 @@ function parse(argv: string[]) {
       seed: { type: 'string' },
       output: { type: 'string', short: 'o' },
       'tie-break': { type: 'string' },
+      plugins: { type: 'string', multiple: true },
     },
   });
   if (positionals.length > 1) throw new UsageError(`unexpected arguments: ${positionals.slice(1).join(' ')}`);
@@ -37,7 +65,7 @@ function parse(argv: string[]) {
   const output = values.output;
   if (output !== undefined && output !== 'text' && output !== 'json') throw new UsageError(`--output must be text or json`);
   const scenario = loadScenario(positionals[0] ?? defaultScenarioPath());
-  const registry = inTreeRegistry();
+  const registry = await registryWithPlugins(values.plugins ?? []);
   const config = resolveConfiguration({ scenario, configPath: values.config, registry });
   const opts = { config, registry, notYetAvailable: notYetAvailablePlugins, seed, tieBreakByName: tieBreak === 'name', admitPod };
   return { scenario, opts, output };
@@ -45,7 +73,7 @@ function parse(argv: string[]) {
 
 export async function simulateCommand(argv: string[], io: CliIO): Promise<number> {
   if (argv.includes('--serve')) return (await import('./serve.js')).serveCommand(argv, io);
-  const { scenario, opts, output } = parse(argv);
+  const { scenario, opts, output } = await parse(argv);
   const report = await runSimulation(scenario, opts);
   if (output === 'json') {
     const { pods, summary, nodes } = report;
@@ -57,7 +85,7 @@ export async function simulateCommand(argv: string[], io: CliIO): Promise<number
 }
 
 export async function explainCommand(argv: string[], io: CliIO): Promise<number> {
-  const { scenario, opts, output } = parse(argv);
+  const { scenario, opts, output } = await parse(argv);
   if (output === 'text') throw new UsageError('explain prints json only');
   const report = await runExplain(scenario, opts);
   io.stdout(JSON.stringify(report, null, 2) + '\n');

@@ -1,0 +1,46 @@
+// The public API of kube-scheduler-ts as a library: the plugin SDK (framework types, Status,
+// CycleState, NodeInfo/PodInfo, the Registry), the in-tree plugins, configuration, the scheduler
+// and the embedded cluster for simulations.
+
+// Kubernetes objects and the helpers plugins use on them.
+export type * from './api/types.js';
+export { podKey } from './api/types.js';
+export { parseQuantity, quantityValue, quantityMilliValue, Quantity, QuantityError } from './api/quantity.js';
+export { Resource, computePodResourceRequests, type PodResourceRequests } from './api/resources.js';
+export { Selector, SelectorError, type Labels } from './api/labels.js';
+export { NodeSelectorMatcher, PreferredTermsScorer, RequiredNodeAffinity, MatchResult } from './api/nodeselector.js';
+export { toleratesTaint, taintToleratedBy, findUntoleratedTaint, taintForMessage } from './api/taints.js';
+
+// The plugin SDK.
+export * from './framework/interfaces.js';
+export { Status, Code, codeName, isSuccess, isSkip, isRejected, type CodeName } from './framework/status.js';
+export { CycleState, type StateData } from './framework/cycle_state.js';
+export { NodeInfo, HostPortInfo, type ImageStateSummary } from './framework/node_info.js';
+export { PodInfo, affinityTermMatches, type AffinityTerm, type WeightedAffinityTerm } from './framework/pod_info.js';
+export * from './framework/events.js';
+export { Registry, type PluginDefinition, type AnyPluginDefinition, type FieldError } from './framework/registry.js';
+export * from './framework/field_errors.js';
+export { defaultNormalizeScore } from './framework/helpers/normalize.js';
+export { FitError, Diagnosis } from './framework/fit_error.js';
+export { Framework, type ProfileConfig, type NodePluginScores } from './framework/runtime/framework.js';
+
+// In-tree plugins and configuration.
+export { inTreeRegistry, notYetAvailablePlugins } from './plugins/registry.js';
+export * as PluginNames from './plugins/names.js';
+export { loadConfigFile, parseConfig, configFromObject, defaultConfiguration, ConfigError, type DefaultedConfiguration, type KubeSchedulerConfiguration } from './config/index.js';
+
+// The scheduler, the cluster boundary and the embedded cluster.
+export { Scheduler, type SchedulerOptions, type AttemptRecord } from './scheduler/scheduler.js';
+export type { ClusterClient, WatchEvent, WatchHandler, PodStatusPatch, ClusterEventRecord } from './cluster/types.js';
+export { ApiError } from './cluster/types.js';
+export { MemoryCluster } from './cluster/memory/store.js';
+export { admitPod } from './cluster/memory/admission.js';
+
+// Simulations.
+export { loadScenario, parseScenario, ScenarioError, type Scenario } from './sim/scenario.js';
+export { createEmbedded, type EmbeddedOptions, type ResolvedConfig } from './sim/embedded.js';
+export { runSimulation, type SimReport, type SimPod } from './sim/simulate.js';
+export { runExplain, type ExplainPod } from './sim/explain.js';
+
+// Time and randomness, injectable for deterministic runs.
+export { RealClock, FakeClock, seededRandom, type Clock } from './util/clock.js';
