@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import { defaultConfiguration } from '../config/index.js';
 import { inTreeRegistry, notYetAvailablePlugins } from '../plugins/registry.js';
 import { DurationRecorder, ThroughputCollector, percentile, summarizeThroughput } from './metrics.js';
-import { parseReport, renderComparison, renderJson, renderTable } from './report.js';
+import { parseReport, renderComparison, renderJson, renderTable, thresholdCell } from './report.js';
 import { runWorkload, selectWorkloads, skipReason, withOverrides, type BenchReport } from './runner.js';
 import { template } from './templates.js';
 import { testCases } from './workloads.js';
@@ -20,20 +20,23 @@ describe('bench metrics', () => {
     assert.deepEqual(summarizeThroughput([30, 10, 20]), { average: 20, p50: 20, p90: 30, p95: 30, p99: 30, samples: 3 });
   });
 
-  it('samples once per second and merges windows without progress into the next one', () => {
+  it('samples once per second from the first window with a scheduled pod, merging windows without progress', () => {
     const c = new ThroughputCollector(0, 0);
     assert.equal(c.due(999), false);
     assert.equal(c.due(1000), true);
-    c.sample(1000, 100);
-    c.sample(2000, 100); // nothing scheduled: merged into the next window
-    c.sample(3000, 300); // 200 pods over 2 s, recorded once per merged window
-    const s = c.finish(3500, 350); // the partial last window is dropped
+    c.sample(1000, 0); // nothing scheduled yet: sampling has not started
+    c.sample(2000, 40); // the first window with progress is discarded, as upstream does
+    c.sample(3000, 140);
+    c.sample(4000, 140); // nothing scheduled: merged into the next window
+    c.sample(5000, 340); // 200 pods over 2 s, recorded once per merged window
+    const s = c.finish(5500, 390); // the partial last window is dropped
     assert.deepEqual(s, { average: 100, p50: 100, p90: 100, p95: 100, p99: 100, samples: 3 });
   });
 
-  it('uses the whole op as one sample when it ends within the first window', () => {
+  it('uses the whole op as one sample when it is too short for a full window', () => {
     const c = new ThroughputCollector(0, 5);
-    assert.equal(c.finish(250, 105).average, 400);
+    c.sample(1000, 50);
+    assert.deepEqual(c.finish(1250, 105), { average: 80, p50: 80, p90: 80, p95: 80, p99: 80, samples: 0 });
   });
 
   it('records attempt durations past the initial capacity', () => {
@@ -68,6 +71,14 @@ describe('bench catalog', () => {
     assert.deepEqual(selectWorkloads({ filter: '^SchedulingBasic/5000Nodes$' }).map((s) => s.fullName), ['SchedulingBasic/5000Nodes']);
   });
 
+  it("shows upstream's threshold, or the test case's for scale", () => {
+    assert.equal(thresholdCell('SchedulingBasic/5000Nodes_10000Pods'), '680');
+    assert.equal(thresholdCell('SchedulingBasic/5000Nodes'), '(680)');
+    assert.equal(thresholdCell('Unschedulable/5kNodes/100Init/1kPods'), '(590)');
+    assert.equal(thresholdCell('PreemptionBasic/1000Nodes'), '');
+    assert.equal(thresholdCell('NoSuchCase/1Node'), '');
+  });
+
   it('applies size overrides only to the parameters a workload has', () => {
     const gated = testCases.find((t) => t.name === 'SchedulingWhileGated')!.workloads[0]!;
     assert.deepEqual(withOverrides(gated, { nodes: 3, initPods: 2, measurePods: 7 }).params, { gatedPods: 10, deletingPods: 10, measurePods: 7 });
@@ -92,7 +103,7 @@ describe('bench smoke run', () => {
       assert.equal(r.skipped, undefined);
       assert.equal(r.measuredPods, sw.workload.params.measurePods);
       assert.ok(r.nodes >= 1);
-      assert.ok(r.throughput.average > 0 && r.throughputSamples >= 1);
+      assert.ok(r.throughput.average > 0);
       assert.ok(r.attempts >= r.measuredPods);
       assert.ok(r.attemptSeconds.p50 <= r.attemptSeconds.p90 && r.attemptSeconds.p90 <= r.attemptSeconds.p99);
       assert.ok(r.peakRssBytes > 0);

@@ -12,7 +12,7 @@ export interface ThroughputSummary {
   p90: number;
   p95: number;
   p99: number;
-  /** How many windows the figures are computed from. */
+  /** How many windows the figures are computed from; 0 when they are the whole op's average. */
   samples: number;
 }
 
@@ -35,12 +35,14 @@ export function percentile(sorted: ArrayLike<number>, pct: number): number {
 }
 
 /**
- * Samples how many measured pods are scheduled, once per window of wall time. A window in which
- * no pod was scheduled is not recorded as zero: it is merged into the next one that saw progress,
- * which then counts once per merged window (upstream does the same to keep percentiles honest).
+ * Samples how many measured pods are scheduled, once per window of wall time, as upstream's
+ * throughputCollector: sampling starts at the first tick that finds a measured pod scheduled, and
+ * that first (partial) window is discarded; a window in which no pod was scheduled is not recorded
+ * as zero but merged into the next one that saw progress, which then counts once per merged window.
  */
 export class ThroughputCollector {
   private readonly samples: number[] = [];
+  private started = false;
   /** When the last window with progress ended. */
   private lastSampleAt: number;
   private lastCount: number;
@@ -68,6 +70,13 @@ export class ThroughputCollector {
     // A fixed-rate ticker, as upstream's; if a long attempt overran a whole window, restart from now.
     this.nextDueAt += throughputSampleIntervalMs;
     if (this.nextDueAt <= now) this.nextDueAt = now + throughputSampleIntervalMs;
+    if (count === this.startCount && !this.started) return;
+    if (!this.started) {
+      this.started = true;
+      this.lastSampleAt = now;
+      this.lastCount = count;
+      return;
+    }
     const scheduled = count - this.lastCount;
     if (scheduled === 0) {
       this.skipped++;
@@ -81,17 +90,16 @@ export class ThroughputCollector {
   }
 
   /**
-   * The summary at the end of the op. The last, partial window is dropped as upstream drops it,
-   * unless the op ended within the first window: then the whole op is the one sample.
+   * The summary at the end of the op. The last, partial window is dropped as upstream drops it.
+   * An op too short for one full window after the first (where upstream reports nothing) gets one
+   * sample: its pods over its whole wall time, creation included.
    */
   finish(now: number, count: number): ThroughputSummary {
-    const samples = this.samples.slice();
-    if (samples.length === 0) {
-      const elapsed = now - this.startedAt;
-      const scheduled = count - this.startCount;
-      if (scheduled > 0 && elapsed > 0) samples.push((scheduled * 1000) / elapsed);
-    }
-    return summarizeThroughput(samples);
+    if (this.samples.length > 0) return summarizeThroughput(this.samples);
+    const elapsed = now - this.startedAt;
+    const scheduled = count - this.startCount;
+    const whole = summarizeThroughput(scheduled > 0 && elapsed > 0 ? [(scheduled * 1000) / elapsed] : []);
+    return { ...whole, samples: 0 };
   }
 }
 

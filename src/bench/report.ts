@@ -7,11 +7,24 @@ const mb = (bytes: number) => (bytes / (1024 * 1024)).toFixed(0);
 const ms = (seconds: number) => (seconds * 1000).toFixed(2);
 const rate = (v: number) => v.toFixed(0);
 
-/** Upstream's threshold and our target for a workload, from the catalog, by full name. */
-export function catalogEntry(name: string, cases: readonly TestCase[] = testCases): Workload | undefined {
+/** The catalog's test case and workload for a result, by full name ("TestCase/Workload"). */
+export function catalogEntry(name: string, cases: readonly TestCase[] = testCases): { testCase: TestCase; workload: Workload } | undefined {
   const slash = name.indexOf('/');
-  const tc = cases.find((c) => c.name === name.slice(0, slash));
-  return tc?.workloads.find((w) => w.name === name.slice(slash + 1));
+  const testCase = cases.find((c) => c.name === name.slice(0, slash));
+  const workload = testCase?.workloads.find((w) => w.name === name.slice(slash + 1));
+  return testCase && workload ? { testCase, workload } : undefined;
+}
+
+/**
+ * Upstream's threshold for the workload; for a workload without one, "(n)": the threshold of the
+ * test case's first `performance` workload (more pods, same test case), shown for scale.
+ */
+export function thresholdCell(name: string): string {
+  const e = catalogEntry(name);
+  if (!e) return '';
+  if (e.workload.threshold !== undefined) return String(e.workload.threshold);
+  const ref = e.testCase.workloads.find((w) => w.threshold !== undefined);
+  return ref ? `(${ref.threshold})` : '';
 }
 
 function table(header: string[], rows: string[][]): string {
@@ -25,8 +38,8 @@ export function renderTable(report: BenchReport): string {
   const rows: string[][] = [];
   const notes: string[] = [];
   for (const r of report.workloads) {
-    const c = catalogEntry(r.name);
-    const ref = [c?.threshold !== undefined ? String(c.threshold) : '', c?.target !== undefined ? String(c.target) : ''];
+    const target = catalogEntry(r.name)?.workload.target;
+    const ref = [thresholdCell(r.name), target !== undefined ? String(target) : ''];
     if (r.skipped) {
       rows.push([r.name, String(r.nodes), String(r.initPods), String(r.measuredPods), 'skipped', '', '', '', '', '', '', '', '', ...ref]);
       notes.push(`${r.name}: skipped: ${r.skipped}`);
@@ -40,10 +53,11 @@ export function renderTable(report: BenchReport): string {
       r.measuredCpuSeconds > 0 ? rate(r.measuredPods / r.measuredCpuSeconds) : '',
       `${ms(a.p50)}/${ms(a.p90)}/${ms(a.p99)}`, mb(r.peakRssBytes), mb(r.peakHeapUsedBytes), ...ref,
     ]);
-    if (r.throughputSamples <= 1) notes.push(`${r.name}: measured in ${r.measuredSeconds.toFixed(2)}s, under one 1-second window: the figures are the whole op's average`);
+    if (r.throughputSamples === 0) notes.push(`${r.name}: measured in ${r.measuredSeconds.toFixed(2)}s, too short for 1-second windows: the figures are the whole op's average`);
     if (r.note) notes.push(`${r.name}: ${r.note}`);
   }
-  return table(header, rows) + (notes.length ? '\n' + notes.map((n) => `* ${n}`).join('\n') + '\n' : '');
+  notes.push("upstream min: the workload's threshold in upstream's performance-config.yaml (pods/s, SchedulingThroughput average); (n): the test case's threshold for its larger performance workload, for scale");
+  return table(header, rows) + '\n' + notes.map((n) => `* ${n}`).join('\n') + '\n';
 }
 
 export function renderJson(report: BenchReport): string {

@@ -14,7 +14,7 @@ export interface WorkloadResult {
   attemptSeconds: { p50: number; p90: number; p99: number };
   peakRssBytes: number;
   peakHeapUsedBytes: number;
-  /** Wall time of the measured op, and how many 1-second windows the throughput comes from. */
+  /** Wall time of the measured op, and how many 1-second windows the throughput comes from (0: the op's average). */
   measuredSeconds: number;
   /** CPU time of the measured op: on a shared machine, measuredPods / measuredCpuSeconds is the steadier figure. */
   measuredCpuSeconds: number;

@@ -12,6 +12,9 @@ export interface NominatingInfo {
 
 export const clearNominatedNode: NominatingInfo = { mode: 'Override', nominatedNodeName: '' };
 
+/** Returned for nodes without nominated pods: asked once per node per filter pass, so not allocated. */
+const noPods: readonly PodInfo[] = Object.freeze([]);
+
 export class Nominator implements PodNominatorReader {
   private readonly byNode = new Map<string, PodInfo[]>();
   private readonly nodeOf = new Map<string, string>();
@@ -57,6 +60,6 @@ export class Nominator implements PodNominatorReader {
   }
 
   nominatedPodsForNode(nodeName: string): readonly PodInfo[] {
-    return this.byNode.get(nodeName) ?? [];
+    return this.byNode.get(nodeName) ?? noPods;
   }
 }

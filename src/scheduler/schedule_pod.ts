@@ -44,6 +44,8 @@ export interface AlgorithmState {
   random: () => number;
   /** Pick the first top-scored node by name instead of sampling (for exact comparisons). */
   tieBreakByName: boolean;
+  /** Keep each plugin's weighted score per node (explain); totals only when false. */
+  recordScores?: boolean;
   /** Times the Filter phase for metrics (run mode only). */
   metrics?: FilterPhaseHooks;
 }
@@ -77,7 +79,7 @@ export function schedulePod(
     const name = feasible[0]!.name;
     return { suggestedHost: name, evaluatedNodes: 1 + diagnosis.nodeToStatus.size, feasibleNodes: 1, scores: [], bestNodes: [name], diagnosis };
   }
-  const scores = prioritizeNodes(fwk, state, pod, feasible);
+  const scores = prioritizeNodes(fwk, state, pod, feasible, alg.recordScores ?? true);
   const { host, best } = selectHost(scores, alg);
   return { suggestedHost: host, evaluatedNodes: feasible.length + diagnosis.nodeToStatus.size, feasibleNodes: feasible.length, scores, bestNodes: best, diagnosis };
 }
@@ -185,13 +187,13 @@ function findNodesThatPassFilters(
   }
 }
 
-function prioritizeNodes(fwk: Framework, state: CycleState, pod: PodInfo, nodes: NodeInfo[]): NodePluginScores[] {
+function prioritizeNodes(fwk: Framework, state: CycleState, pod: PodInfo, nodes: NodeInfo[], recordScores: boolean): NodePluginScores[] {
   if (!fwk.hasScorePlugins()) {
     return nodes.map((n) => ({ name: n.name, scores: [], totalScore: 1 }));
   }
   const pre = fwk.runPreScorePlugins(state, pod, nodes);
   if (pre !== null && pre.code !== Code.Success) throw pre.asError();
-  const scores = fwk.runScorePlugins(state, pod, nodes);
+  const scores = fwk.runScorePlugins(state, pod, nodes, recordScores);
   if (scores instanceof Status) throw scores.asError();
   return scores;
 }

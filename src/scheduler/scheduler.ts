@@ -32,6 +32,8 @@ export interface SchedulerOptions {
   parallelism?: number;
   notYetAvailable?: ReadonlySet<string>;
   tieBreakByName?: boolean;
+  /** Keep every plugin's score per node in attempt records (explain). */
+  recordScores?: boolean;
   /** Called after every scheduling attempt (explain, reports, metrics). */
   onAttempt?: (a: AttemptRecord) => void;
   log?: (level: number, msg: string) => void;
@@ -88,6 +90,7 @@ export class Scheduler {
       percentageOfNodesToScore: opts.percentageOfNodesToScore ?? 0,
       random: opts.random,
       tieBreakByName: opts.tieBreakByName ?? false,
+      recordScores: opts.recordScores ?? false,
       metrics: opts.metrics,
     };
     const pluginClient: PluginClusterClient = {

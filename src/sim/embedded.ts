@@ -24,6 +24,8 @@ export interface EmbeddedOptions {
   notYetAvailable?: ReadonlySet<string>;
   seed?: number;
   tieBreakByName?: boolean;
+  /** Keep every plugin's score per node (explain). */
+  recordScores?: boolean;
   onAttempt?: (a: AttemptRecord) => void;
   /** Transforms a pod as kube-apiserver's admission would (e.g. matchLabelKeys merging). */
   admitPod?: (pod: Pod) => Pod;
@@ -57,6 +59,7 @@ export function newEmbeddedScheduler(o: EmbeddedOptions, client: ClusterClient, 
     parallelism: o.config.parallelism,
     notYetAvailable: o.notYetAvailable ?? notYetAvailablePlugins,
     tieBreakByName: o.tieBreakByName,
+    recordScores: o.recordScores,
     onAttempt: o.onAttempt,
   });
 }

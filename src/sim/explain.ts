@@ -56,7 +56,7 @@ export function explainAttempt(a: AttemptRecord): ExplainPod {
 
 export async function runExplain(sc: Scenario, o: Omit<EmbeddedOptions, 'onAttempt'>): Promise<{ pods: ExplainPod[] }> {
   let last: AttemptRecord | null = null;
-  const env = await createEmbedded(sc, { ...o, onAttempt: (a) => (last = a) });
+  const env = await createEmbedded(sc, { ...o, recordScores: true, onAttempt: (a) => (last = a) });
   const out: ExplainPod[] = [];
   for (const pending of sc.pending) {
     // The pod enters the cluster unbound; a nodeName it carries is what NodeName filters on.

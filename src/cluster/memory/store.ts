@@ -34,6 +34,8 @@ export type VersionedHandler = (e: VersionedEvent) => void;
 
 export class MemoryCluster implements ClusterClient {
   private readonly objects = new Map<string, KubeObject>();
+  /** The same objects by kind, so listing a kind does not walk every object. */
+  private readonly byKind = new Map<string, Map<string, KubeObject>>();
   private resourceVersion = 0;
   private uidCounter = 0;
   private readonly handlers = new Set<WatchHandler>();
@@ -92,7 +94,7 @@ export class MemoryCluster implements ClusterClient {
     meta.uid ??= `uid-${++this.uidCounter}`;
     meta.resourceVersion = this.nextRV();
     meta.creationTimestamp ??= new Date(this.opts.clock.now()).toISOString();
-    this.objects.set(key, o);
+    this.putObject(key, o);
     this.emit({ type: 'ADDED', kind: o.kind!, object: o });
     return o as T;
   }
@@ -103,22 +105,53 @@ export class MemoryCluster implements ClusterClient {
     const old = this.objects.get(key);
     if (!old) return this.create(obj);
     const o = obj.kind === 'Pod' ? (structuredClone(obj) as KubeObject) : this.prepare(obj);
+    return this.replaceExisting(key, old, o) as T;
+  }
+
+  /** Stores `o` (owned by the store from now on) in place of `old` and emits MODIFIED. */
+  private replaceExisting(key: string, old: KubeObject, o: KubeObject): KubeObject {
     o.metadata ??= {};
     const meta = o.metadata as WritableMeta;
     meta.namespace = old.metadata?.namespace;
     meta.uid = old.metadata?.uid;
     meta.creationTimestamp = old.metadata?.creationTimestamp;
     meta.resourceVersion = this.nextRV();
-    this.objects.set(key, o);
+    this.putObject(key, o);
     this.emit({ type: 'MODIFIED', kind: o.kind!, object: o, oldObject: old });
-    return o as T;
+    return o;
+  }
+
+  private putObject(key: string, o: KubeObject): void {
+    this.objects.set(key, o);
+    const kind = o.kind ?? '';
+    let m = this.byKind.get(kind);
+    if (!m) this.byKind.set(kind, (m = new Map()));
+    m.set(key, o);
+  }
+
+  private deleteObject(key: string, o: KubeObject): void {
+    this.objects.delete(key);
+    this.byKind.get(o.kind ?? '')?.delete(key);
+  }
+
+  /**
+   * A copy of a stored pod that may be changed and stored again: stored objects are never
+   * mutated, so only the parts a status or binding write touches are copied.
+   */
+  private static podForWrite(cur: Pod): Pod {
+    return {
+      ...cur,
+      metadata: { ...cur.metadata },
+      spec: { ...cur.spec },
+      status: { ...cur.status, conditions: [...(cur.status?.conditions ?? [])] },
+    };
   }
 
   remove(kind: string, namespace: string, name: string): boolean {
     const key = objectKey({ kind, metadata: { namespace, name } });
     const old = this.objects.get(key);
     if (!old) return false;
-    this.objects.delete(key);
+    this.deleteObject(key, old);
     this.resourceVersion++;
     this.emit({ type: 'DELETED', kind, object: old, oldObject: old });
     return true;
@@ -129,9 +162,8 @@ export class MemoryCluster implements ClusterClient {
   }
 
   list<T extends KubeObject>(kind: string): T[] {
-    const out: T[] = [];
-    for (const o of this.objects.values()) if (o.kind === kind) out.push(o as T);
-    return out;
+    const m = this.byKind.get(kind);
+    return m ? ([...m.values()] as T[]) : [];
   }
 
   get currentResourceVersion(): number {
@@ -216,23 +248,22 @@ export class MemoryCluster implements ClusterClient {
       throw new ApiError(409, `Operation cannot be fulfilled on pods/binding "${name}": pod ${name} is already assigned to node "${cur.spec.nodeName}"`);
     }
     if (!this.get('Node', '', nodeName)) throw new ApiError(404, `nodes "${nodeName}" not found`);
-    const next: Pod = structuredClone(cur);
+    const next = MemoryCluster.podForWrite(cur);
     next.spec.nodeName = nodeName;
-    next.status ??= {};
     setCondition(next, {
       type: 'PodScheduled',
       status: 'True',
       lastTransitionTime: new Date(this.opts.clock.now()).toISOString(),
     });
     this.bindings.push({ pod: `${ns}/${name}`, node: nodeName, time: this.opts.clock.now() });
-    this.update(next);
+    this.replaceExisting(objectKey(cur), cur, next);
   }
 
   async updatePodStatus(pod: Pod, patch: PodStatusPatch): Promise<void> {
     this.checkFault('updatePodStatus');
     const cur = this.get<Pod>('Pod', pod.metadata.namespace ?? 'default', pod.metadata.name ?? '');
     if (!cur) throw new ApiError(404, `pods "${pod.metadata.name}" not found`);
-    const next: Pod = structuredClone(cur);
+    const next = MemoryCluster.podForWrite(cur);
     next.status ??= {};
     if (patch.condition) setCondition(next, patch.condition);
     if (patch.disruptionTarget) setCondition(next, patch.disruptionTarget);
@@ -240,7 +271,7 @@ export class MemoryCluster implements ClusterClient {
       if (patch.nominatedNodeName === '') delete next.status.nominatedNodeName;
       else next.status.nominatedNodeName = patch.nominatedNodeName;
     }
-    this.update(next);
+    this.replaceExisting(objectKey(cur), cur, next);
   }
 
   async deletePod(pod: Pod): Promise<void> {

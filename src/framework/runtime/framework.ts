@@ -83,6 +83,8 @@ export interface NodePluginScores {
   totalScore: number;
 }
 
+const noScores: PluginScore[] = [];
+
 export class FrameworkError extends Error {
   override name = 'FrameworkError';
 }
@@ -461,41 +463,69 @@ export class Framework implements fw.Handle {
   }
 
   /** Score, NormalizeScore and weights for every node (RunScorePlugins). */
-  runScorePlugins(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[]): NodePluginScores[] | Status {
+  /**
+   * Score, NormalizeScore and weights for every node (RunScorePlugins). With `breakdown` false
+   * only totals are kept: the per-plugin lists are the hot path's biggest allocation, and only
+   * explain reads them. The per-plugin NodeScore buffers are reused across cycles.
+   */
+  runScorePlugins(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], breakdown = true): NodePluginScores[] | Status {
     const plugins: fw.ScorePlugin[] = [];
     for (const p of this.scorePlugins) if (!state.skipScorePlugins.has(p.name)) plugins.push(p);
-    const perPlugin: fw.NodeScore[][] = [];
-    for (const p of plugins) {
-      const list: fw.NodeScore[] = new Array(nodes.length);
-      for (let i = 0; i < nodes.length; i++) {
+    const n = nodes.length;
+    const totals = new Array<number>(n).fill(0);
+    const perPlugin: number[][] | null = breakdown ? [] : null;
+    for (let j = 0; j < plugins.length; j++) {
+      const p = plugins[j]!;
+      const list = this.scoreBuffer(j, nodes);
+      for (let i = 0; i < n; i++) {
         const r = p.score(state, pod, nodes[i]!);
         if (typeof r !== 'number') return Status.error(`running Score plugins: plugin "${p.name}" failed with: ${r.message()}`).withPlugin(p.name);
-        list[i] = { name: nodes[i]!.name, score: r };
+        list[i]!.score = r;
       }
       const ext = p.scoreExtensions?.();
       if (ext) {
         const s = ext.normalizeScore(state, pod, list);
         if (!isSuccess(s)) return Status.error(`running Normalize on Score plugins: plugin "${p.name}" failed with: ${s!.message()}`).withPlugin(p.name);
       }
-      perPlugin.push(list);
-    }
-    const out: NodePluginScores[] = new Array(nodes.length);
-    for (let i = 0; i < nodes.length; i++) {
-      const scores: PluginScore[] = new Array(plugins.length);
-      let total = 0;
-      for (let j = 0; j < plugins.length; j++) {
-        const p = plugins[j]!;
-        const s = perPlugin[j]![i]!.score;
+      const weight = this.scorePluginWeight.get(p.name)!;
+      const weighted = perPlugin ? new Array<number>(n) : null;
+      for (let i = 0; i < n; i++) {
+        const s = list[i]!.score;
         if (s > fw.MaxNodeScore || s < fw.MinNodeScore) {
           return Status.error(`applying score defaultWeights on Score plugins: plugin "${p.name}" returns an invalid score ${s}, it should in the range of [${fw.MinNodeScore}, ${fw.MaxNodeScore}] after normalizing`).withPlugin(p.name);
         }
-        const weighted = s * this.scorePluginWeight.get(p.name)!;
-        scores[j] = { name: p.name, score: weighted };
-        total += weighted;
+        totals[i]! += s * weight;
+        if (weighted) weighted[i] = s * weight;
       }
-      out[i] = { name: nodes[i]!.name, scores, totalScore: total };
+      if (perPlugin) perPlugin.push(weighted!);
+    }
+    const out: NodePluginScores[] = new Array(n);
+    for (let i = 0; i < n; i++) {
+      let scores: PluginScore[] = noScores;
+      if (perPlugin) {
+        scores = new Array(plugins.length);
+        for (let j = 0; j < plugins.length; j++) scores[j] = { name: plugins[j]!.name, score: perPlugin[j]![i]! };
+      }
+      out[i] = { name: nodes[i]!.name, scores, totalScore: totals[i]! };
     }
     return out;
+  }
+
+  private readonly scoreBuffers: fw.NodeScore[][] = [];
+
+  /** A NodeScore list for the j-th score plugin, named after `nodes`, reused between cycles. */
+  private scoreBuffer(j: number, nodes: readonly NodeInfo[]): fw.NodeScore[] {
+    let list = this.scoreBuffers[j];
+    if (!list) this.scoreBuffers[j] = list = [];
+    const n = nodes.length;
+    for (let i = list.length; i < n; i++) list.push({ name: '', score: 0 });
+    list.length = n;
+    for (let i = 0; i < n; i++) {
+      const e = list[i]!;
+      e.name = nodes[i]!.name;
+      e.score = 0;
+    }
+    return list;
   }
 
   runReservePluginsReserve(state: CycleState, pod: PodInfo, nodeName: string): Status | null {
