@@ -386,41 +386,39 @@ export class WorkloadExecutor {
     const started = performance.now();
     const deadline = started + (this.opts.opTimeoutMs ?? 10 * 60_000);
     for (;;) {
-      let now = performance.now();
+      const now = performance.now();
       this.runBackground(now);
-      if (now >= until || done()) return;
       const m = this.measuring;
-      if (sched.scheduleOne()) {
-        if (sched.bindingsInFlight > 0) await sched.waitForBindings();
-        const end = performance.now();
-        if (m) m.attempts.add((end - now) / 1000);
-        now = end;
-      } else {
-        await sched.waitForBindings();
-        // Let API calls still in flight (victim deletions, status updates) land: they may requeue pods.
-        await sleep(0);
-        this.lastYieldAt = performance.now();
-        if (done()) return;
-        if (sched.queue.activeLength > 0) continue;
-        // Nothing to pop: wait for a backoff to expire or a background op to run.
-        const backoff = sched.queue.nextBackoffExpiry() !== undefined;
-        if (!backoff && this.background.length === 0 && until === Infinity) {
-          throw new BenchError(`${this.tc.name}: waiting for ${what}: no pod left to schedule (${this.describeQueue()})`);
-        }
-        const wake = Math.min(this.nextBackgroundAt(), until, now + 5);
-        await sleep(Math.max(0, wake - now));
-        this.lastYieldAt = now = performance.now();
-      }
       if (m && m.collector.due(now)) {
         m.collector.sample(now, this.scheduledIn(m.namespace));
         m.memory.sample();
       }
-      if (now - this.lastYieldAt >= yieldEveryMs) {
-        // Let the queue's timers (backoff flushes) run, as its goroutines would.
-        await sleep(0);
-        this.lastYieldAt = performance.now();
-      }
+      if (now >= until || done()) return;
       if (now > deadline) throw new BenchError(`${this.tc.name}: timed out after ${((now - started) / 1000).toFixed(0)}s waiting for ${what} (${this.describeQueue()})`);
+      if (sched.scheduleOne()) {
+        if (sched.bindingsInFlight > 0) await sched.waitForBindings();
+        const end = performance.now();
+        if (m) m.attempts.add((end - now) / 1000);
+        if (end - this.lastYieldAt >= yieldEveryMs) {
+          // Let the queue's timers (backoff flushes) run, as its goroutines would.
+          await sleep(0);
+          this.lastYieldAt = performance.now();
+        }
+        continue;
+      }
+      await sched.waitForBindings();
+      // Let API calls still in flight (victim deletions, status updates) land: they may requeue pods.
+      await sleep(0);
+      this.lastYieldAt = performance.now();
+      if (done() || sched.queue.activeLength > 0) continue;
+      // Nothing to pop: wait for a backoff to expire or a background op to run.
+      const backoff = sched.queue.nextBackoffExpiry() !== undefined;
+      if (!backoff && this.background.length === 0 && until === Infinity) {
+        throw new BenchError(`${this.tc.name}: waiting for ${what}: no pod left to schedule (${this.describeQueue()})`);
+      }
+      const wake = Math.min(this.nextBackgroundAt(), until, this.lastYieldAt + 5);
+      await sleep(Math.max(0, wake - this.lastYieldAt));
+      this.lastYieldAt = performance.now();
     }
   }
 
