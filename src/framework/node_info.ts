@@ -73,9 +73,9 @@ export function getHostPorts(pod: Pod): ContainerPort[] {
   return out;
 }
 
-/** Host ports a pod asks for (see getHostPorts). */
-export function podHostPorts(info: PodInfo): ContainerPort[] {
-  return getHostPorts(info.pod);
+/** Host ports a pod asks for (see getHostPorts), computed once per PodInfo. */
+export function podHostPorts(info: PodInfo): readonly ContainerPort[] {
+  return (info.hostPortsCache ??= getHostPorts(info.pod));
 }
 
 let generationCounter = 0;
@@ -181,8 +181,9 @@ export class NodeInfo {
   }
 }
 
+/** Searches from the end: the pod removed most often is the assumed pod a binding confirms, added last. */
 function indexOfUID(list: PodInfo[], uid: string): number {
-  for (let i = 0; i < list.length; i++) if (list[i]!.uid === uid) return i;
+  for (let i = list.length - 1; i >= 0; i--) if (list[i]!.uid === uid) return i;
   return -1;
 }
 

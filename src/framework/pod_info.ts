@@ -1,5 +1,5 @@
 // PodInfo: a pod with everything the hot path needs derived once (framework/types.go).
-import type { Pod, PodAffinityTerm, WeightedPodAffinityTerm } from '../api/types.js';
+import type { ContainerPort, Pod, PodAffinityTerm, WeightedPodAffinityTerm } from '../api/types.js';
 import { podKey } from '../api/types.js';
 import { Selector, type Labels } from '../api/labels.js';
 import { computePodResourceRequests, Resource, type PodResourceRequests } from '../api/resources.js';
@@ -62,6 +62,8 @@ export class PodInfo {
    * with this message and the scheduler serves everyone else.
    */
   parseError: string | null = null;
+  /** The pod's host ports, filled on first use by NodeInfo (they never change for a pod). */
+  hostPortsCache: readonly ContainerPort[] | null = null;
 
   constructor(readonly pod: Pod) {
     this.key = podKey(pod);

@@ -12,6 +12,9 @@ import type { Clock, TimerHandle } from '../util/clock.js';
 import { KeyedHeap } from './heap.js';
 import { Nominator, type NominatingInfo } from './nominator.js';
 
+/** The PreEnqueue plugin that holds pods with spec.schedulingGates (plugins/names.ts). */
+const SchedulingGatesPlugin = 'SchedulingGates';
+
 export const DefaultPodInitialBackoffMs = 1000;
 export const DefaultPodMaxBackoffMs = 10_000;
 export const DefaultPodMaxInUnschedulablePodsDurationMs = 5 * 60 * 1000;
@@ -363,7 +366,12 @@ export class SchedulingQueue {
   /** Moves pods whose rejecting plugins care about `event` (MoveAllToActiveOrBackoffQueue). */
   moveAllToActiveOrBackoffQueue(event: ClusterEvent, oldObj: unknown, newObj: unknown, preCheck?: (pod: Pod) => boolean): void {
     const pods: QueuedPodInfo[] = [];
-    for (const qp of this.unschedulablePods.values()) if (!preCheck || preCheck(qp.podInfo.pod)) pods.push(qp);
+    for (const qp of this.unschedulablePods.values()) {
+      // Only an update of the pod itself removes scheduling gates, and update() handles that:
+      // skip such pods at once, as upstream does, so thousands of gated pods cost nothing here.
+      if (qp.gatingPlugin === SchedulingGatesPlugin) continue;
+      if (!preCheck || preCheck(qp.podInfo.pod)) pods.push(qp);
+    }
     this.movePodsToActiveOrBackoffQueue(pods, event, oldObj, newObj);
   }
 
