@@ -50,14 +50,8 @@ export function fieldForbidden(path: string, detail?: string): FieldError {
   return { path, message: withDetail('Forbidden', detail) };
 }
 
-/** Joins a child field name onto a path ("" + "a" = "a"). */
-export function childPath(path: string, name: string): string {
-  return path === '' ? name : `${path}.${name}`;
-}
-
-export function indexPath(path: string, index: number): string {
-  return `${path}[${index}]`;
-}
+/** Field paths are rendered as apimachinery's field.Path, shared with the selector errors. */
+export { childPath, indexPath } from '../api/labels.js';
 
 /** metav1validation.ValidateLabelName: one Invalid error per problem. */
 export function validateLabelName(value: string, path: string): FieldError[] {

@@ -11,7 +11,8 @@ import { Registry } from '../framework/registry.js';
 import { Status } from '../framework/status.js';
 import { makeNode, makePod } from '../testing/builders.js';
 import { FakeClock, seededRandom } from '../util/clock.js';
-import { assignedPodUpdateEvents, nodeUpdateEvents } from './event_handlers.js';
+import { nodeUpdateEvents } from './event_handlers.js';
+import { podSchedulingPropertiesChange } from '../framework/events.js';
 import { Scheduler } from './scheduler.js';
 
 const labels = (events: { label?: string }[]) => events.map((e) => e.label);
@@ -55,7 +56,7 @@ describe('nodeUpdateEvents', () => {
   });
 });
 
-describe('assignedPodUpdateEvents (PodSchedulingPropertiesChange)', () => {
+describe('podSchedulingPropertiesChange for assigned pods', () => {
   const p = makePod('p', { node: 'n1', labels: { app: 'a' }, requests: { cpu: '1', memory: '1Gi' } });
   const withPod = (f: (x: Pod) => void): Pod => {
     const x = structuredClone(p);
@@ -71,10 +72,10 @@ describe('assignedPodUpdateEvents (PodSchedulingPropertiesChange)', () => {
     { name: 'label change and scale down', new: withPod((x) => { x.metadata.labels = {}; x.spec.containers[0]!.resources = {}; }), want: ['AssignedPodUpdatePodLabel', 'AssignedPodUpdatePodScaleDown'] },
     { name: 'status only', new: withPod((x) => (x.status = { phase: 'Running' })), want: ['AssignedPodUpdate'] },
   ];
-  for (const c of cases) it(c.name, () => assert.deepEqual(labels(assignedPodUpdateEvents(p, c.new)), c.want));
+  for (const c of cases) it(c.name, () => assert.deepEqual(labels(podSchedulingPropertiesChange(c.new, p)), c.want));
 
   it('an update with no specific change is the "other" update, matched only by a general Update registration', () => {
-    const [e] = assignedPodUpdateEvents(p, structuredClone(p));
+    const [e] = podSchedulingPropertiesChange(structuredClone(p), p);
     assert.equal(e!.actionType, ActionType.UpdatePodOther);
     assert.ok((e!.actionType & ActionTypeUpdate) !== 0);
     assert.equal(e!.actionType & ActionType.UpdatePodLabel, 0);

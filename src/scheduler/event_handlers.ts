@@ -69,11 +69,6 @@ function sameResourceList(a: ResourceList | undefined, b: ResourceList | undefin
   return true;
 }
 
-/** What changed on an assigned pod (PodSchedulingPropertiesChange). */
-export function assignedPodUpdateEvents(oldPod: Pod, newPod: Pod): ClusterEvent[] {
-  return podSchedulingPropertiesChange(newPod, oldPod);
-}
-
 export class EventHandlers {
   constructor(private readonly sched: Scheduler) {}
 
@@ -108,7 +103,7 @@ export class EventHandlers {
       const wasAssigned = !!oldPod?.spec.nodeName;
       if (wasAssigned) {
         cache.updatePod(oldPod!, pod);
-        for (const event of assignedPodUpdateEvents(oldPod!, pod)) queue.moveAllToActiveOrBackoffQueue(event, oldPod, pod);
+        for (const event of podSchedulingPropertiesChange(pod, oldPod!)) queue.moveAllToActiveOrBackoffQueue(event, oldPod, pod);
       } else if (assigned) {
         // The binding arrived: the pod joins the cache and leaves the queue.
         cache.addPod(pod);
