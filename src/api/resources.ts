@@ -73,6 +73,15 @@ export class Resource {
     return this.scalarResources?.get(name) ?? 0;
   }
 
+  /** Sets every quantity to `src`'s, keeping this object. */
+  copyFrom(src: Resource): void {
+    this.milliCPU = src.milliCPU;
+    this.memory = src.memory;
+    this.ephemeralStorage = src.ephemeralStorage;
+    this.allowedPodNumber = src.allowedPodNumber;
+    this.scalarResources = src.scalarResources ? new Map(src.scalarResources) : null;
+  }
+
   clone(): Resource {
     const r = new Resource();
     r.milliCPU = this.milliCPU;

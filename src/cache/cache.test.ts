@@ -241,21 +241,34 @@ describe('Cache: updateSnapshot', () => {
     assert.equal(s.nodeInfoMap.size, 6);
   });
 
-  it('copies only the nodes that changed', () => {
+  it('copies only the nodes that changed, in place, and logs them', () => {
     const c = new Cache(new FakeClock());
     c.addNode(makeNode('n1'));
     c.addNode(makeNode('n2'));
     const s = new Snapshot();
     c.updateSnapshot(s);
-    const before1 = s.get('n1');
-    const before2 = s.get('n2');
+    const before1 = s.get('n1')!;
+    const before2 = s.get('n2')!;
+    const gen1 = before1.generation;
+    const gen2 = before2.generation;
+    const epoch = s.listEpoch;
+    const cursor = s.changeCursor;
     c.addPod(assigned('p', 'n2', '400m'));
     c.updateSnapshot(s);
     assert.equal(s.get('n1'), before1, 'unchanged node keeps its copy');
-    assert.notEqual(s.get('n2'), before2);
+    assert.equal(s.get('n1')!.generation, gen1);
+    // As upstream's UpdateSnapshot, the NodeInfo object is kept and its contents replaced.
+    assert.equal(s.get('n2'), before2);
+    assert.notEqual(s.get('n2')!.generation, gen2);
     assert.equal(s.get('n2')!.requested.milliCPU, 400);
-    assert.equal(before2!.requested.milliCPU, 0, 'an old copy is not mutated');
-    assert.equal(s.list()[1], s.get('n2'), 'the list holds the new copy');
+    assert.equal(s.list()[1], s.get('n2'), 'the list holds the same object');
+    assert.equal(s.listEpoch, epoch, 'no node was added or removed');
+    assert.deepEqual(s.changedSince(epoch, cursor)?.map((ni) => ni.name), ['n2']);
+    assert.deepEqual(s.changedSince(epoch, s.changeCursor), []);
+    c.addNode(makeNode('n3'));
+    c.updateSnapshot(s);
+    assert.notEqual(s.listEpoch, epoch, 'a new node starts a new epoch');
+    assert.equal(s.changedSince(epoch, cursor), null, 'callers of an old epoch must look at every node');
     // The cache's own NodeInfo is not shared with the snapshot.
     c.addPod(assigned('q', 'n2', '100m'));
     assert.equal(s.get('n2')!.requested.milliCPU, 400);

@@ -248,38 +248,40 @@ export class Cache {
     let updateSublists = false;
     for (const name of this.dirty) {
       const live = this.nodes.get(name);
-      const prev = snapshot.nodeInfoMap.get(name);
+      const existing = snapshot.nodeInfoMap.get(name);
       // Removed nodes, and ghosts kept for their pods, are not in the snapshot.
       if (!live?.node) {
-        if (prev) {
+        if (existing) {
           snapshot.nodeInfoMap.delete(name);
           updateAll = true;
         }
         continue;
       }
-      const copy = live.clone();
-      copy.imageStates = frozenImageStates(live.imageStates);
-      snapshot.nodeInfoMap.set(name, copy);
-      if (!prev) {
+      if (!existing) {
+        const copy = live.clone();
+        copy.imageStates = frozenImageStates(live.imageStates);
+        snapshot.nodeInfoMap.set(name, copy);
         updateAll = true;
         continue;
       }
-      if (prev.podsWithAffinity.length > 0 !== copy.podsWithAffinity.length > 0 ||
-        prev.podsWithRequiredAntiAffinity.length > 0 !== copy.podsWithRequiredAntiAffinity.length > 0 ||
-        prev.pvcRefCounts.size > 0 || copy.pvcRefCounts.size > 0) {
+      if (existing.podsWithAffinity.length > 0 !== live.podsWithAffinity.length > 0 ||
+        existing.podsWithRequiredAntiAffinity.length > 0 !== live.podsWithRequiredAntiAffinity.length > 0 ||
+        existing.pvcRefCounts.size > 0 || live.pvcRefCounts.size > 0) {
         updateSublists = true;
       }
-      replaceIn(snapshot.nodeInfoList, prev, copy);
-      replaceIn(snapshot.podsWithAffinityList, prev, copy);
-      replaceIn(snapshot.podsWithRequiredAntiAffinityList, prev, copy);
+      // In place, as upstream keeps the snapshot's NodeInfo pointers: the lists stay valid.
+      existing.copyFrom(live);
+      existing.imageStates = frozenImageStates(live.imageStates);
+      snapshot.logChange(existing);
     }
     this.dirty.clear();
     if (updateAll) {
-      snapshot.nodeInfoList = [];
+      const list: NodeInfo[] = [];
       for (const name of this.nodeTree.list()) {
         const ni = snapshot.nodeInfoMap.get(name);
-        if (ni?.node) snapshot.nodeInfoList.push(ni);
+        if (ni?.node) list.push(ni);
       }
+      snapshot.replaceList(list);
     }
     if (updateAll || updateSublists) snapshot.rebuildLists();
     this.orderChanged = false;
@@ -295,9 +297,4 @@ function frozenImageStates(states: ReadonlyMap<string, ImageStateSummary>): Map<
 
 function uidOf(pod: Pod): string {
   return pod.metadata.uid ?? podKey(pod);
-}
-
-function replaceIn(list: NodeInfo[], prev: NodeInfo, next: NodeInfo): void {
-  const idx = list.indexOf(prev);
-  if (idx >= 0) list[idx] = next;
 }

@@ -5,6 +5,12 @@ import { NodeInfo } from '../framework/node_info.js';
 import { PodInfo } from '../framework/pod_info.js';
 import type { Node, Pod } from '../api/types.js';
 
+/** Epochs are unique across snapshots, so a cache never mistakes one snapshot for another. */
+let listEpochCounter = 0;
+function nextListEpoch(): number {
+  return ++listEpochCounter;
+}
+
 export class Snapshot implements SharedLister, NodeInfoLister {
   nodeInfoMap = new Map<string, NodeInfo>();
   nodeInfoList: NodeInfo[] = [];
@@ -14,6 +20,46 @@ export class Snapshot implements SharedLister, NodeInfoLister {
   usedPVCSet = new Set<string>();
   /** The cache generation this snapshot reflects. */
   generation = 0;
+  /**
+   * Bumped whenever nodeInfoList is replaced (a node added, removed or moved): a plugin that
+   * keeps per-node aggregates between cycles starts over when it changes.
+   */
+  listEpoch = nextListEpoch();
+  /** NodeInfos updated in place, oldest first; changeLogStart is the cursor of the first. */
+  private changeLog: NodeInfo[] = [];
+  private changeLogStart = 0;
+
+  /** The cursor to pass to changedSince to learn what changes after this point. */
+  get changeCursor(): number {
+    return this.changeLogStart + this.changeLog.length;
+  }
+
+  /**
+   * The NodeInfos updated in place since `cursor` (a node may appear more than once; compare
+   * generations), or null when they are no longer known and the caller must look at every node.
+   */
+  changedSince(epoch: number, cursor: number): NodeInfo[] | null {
+    if (epoch !== this.listEpoch || cursor < this.changeLogStart) return null;
+    return this.changeLog.slice(cursor - this.changeLogStart);
+  }
+
+  /** Records that `ni` (already in the list) changed in place. */
+  logChange(ni: NodeInfo): void {
+    // Bounded: readers that fell this far behind recount, which costs about one cycle anyway.
+    if (this.changeLog.length >= 4096 && this.changeLog.length >= this.nodeInfoList.length) {
+      this.changeLogStart += this.changeLog.length;
+      this.changeLog = [];
+    }
+    this.changeLog.push(ni);
+  }
+
+  /** Installs a new node order (nodes added, removed or reordered). */
+  replaceList(list: NodeInfo[]): void {
+    this.nodeInfoList = list;
+    this.listEpoch = nextListEpoch();
+    this.changeLogStart += this.changeLog.length;
+    this.changeLog = [];
+  }
 
   nodeInfos(): NodeInfoLister {
     return this;

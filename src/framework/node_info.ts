@@ -85,6 +85,8 @@ export function nextGeneration(): number {
 
 export class NodeInfo {
   node: Node | null = null;
+  /** The node's name ('' without a node): a field, so the hot loops need not reach into the Node. */
+  name = '';
   pods: PodInfo[] = [];
   podsWithAffinity: PodInfo[] = [];
   podsWithRequiredAntiAffinity: PodInfo[] = [];
@@ -105,18 +107,16 @@ export class NodeInfo {
     if (node) this.setNode(node);
   }
 
-  get name(): string {
-    return this.node?.metadata.name ?? '';
-  }
-
   setNode(node: Node): void {
     this.node = node;
+    this.name = node.metadata.name ?? '';
     this.allocatable = Resource.fromList(node.status?.allocatable ?? node.status?.capacity);
     this.generation = nextGeneration();
   }
 
   removeNode(): void {
     this.node = null;
+    this.name = '';
     this.generation = nextGeneration();
   }
 
@@ -167,6 +167,7 @@ export class NodeInfo {
   clone(): NodeInfo {
     const c = new NodeInfo();
     c.node = this.node;
+    c.name = this.name;
     c.pods = this.pods.slice();
     c.podsWithAffinity = this.podsWithAffinity.slice();
     c.podsWithRequiredAntiAffinity = this.podsWithRequiredAntiAffinity.slice();
@@ -178,6 +179,26 @@ export class NodeInfo {
     c.pvcRefCounts = new Map(this.pvcRefCounts);
     c.generation = this.generation;
     return c;
+  }
+
+  /**
+   * Makes this NodeInfo a copy of `src` in place (the snapshot keeps its NodeInfo objects, as
+   * upstream's UpdateSnapshot keeps its pointers): the per-node numbers stay where the hot loops
+   * expect them, and a plugin may key caches on the object and its generation.
+   */
+  copyFrom(src: NodeInfo): void {
+    this.node = src.node;
+    this.name = src.name;
+    this.pods = src.pods.slice();
+    this.podsWithAffinity = src.podsWithAffinity.length === 0 ? [] : src.podsWithAffinity.slice();
+    this.podsWithRequiredAntiAffinity = src.podsWithRequiredAntiAffinity.length === 0 ? [] : src.podsWithRequiredAntiAffinity.slice();
+    this.usedPorts = src.usedPorts.size === 0 ? new HostPortInfo() : src.usedPorts.clone();
+    this.requested.copyFrom(src.requested);
+    this.nonZeroRequested.copyFrom(src.nonZeroRequested);
+    this.allocatable.copyFrom(src.allocatable);
+    this.imageStates = src.imageStates;
+    this.pvcRefCounts = src.pvcRefCounts.size === 0 ? new Map() : new Map(src.pvcRefCounts);
+    this.generation = src.generation;
   }
 }
 

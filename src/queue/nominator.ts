@@ -59,6 +59,10 @@ export class Nominator implements PodNominatorReader {
     return this.nodeOf.get(uid);
   }
 
+  hasNominatedPods(): boolean {
+    return this.byNode.size > 0;
+  }
+
   nominatedPodsForNode(nodeName: string): readonly PodInfo[] {
     return this.byNode.get(nodeName) ?? noPods;
   }

@@ -122,7 +122,10 @@ export class Scheduler {
         objects: this.objects,
         client: pluginClient,
         eventRecorder: recorder,
-        nominator: { nominatedPodsForNode: (n) => queue!.nominator.nominatedPodsForNode(n) },
+        nominator: {
+          nominatedPodsForNode: (n) => queue!.nominator.nominatedPodsForNode(n),
+          hasNominatedPods: () => queue!.nominator.hasNominatedPods(),
+        },
         clock,
         random: opts.random,
         parallelism: opts.parallelism ?? 16,

@@ -375,11 +375,9 @@ export class Framework implements fw.Handle {
 
   /** Runs Filter plugins in order and stops at the first rejection. */
   runFilterPlugins(state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): Status | null {
-    const plugins = this.filterPlugins;
-    const skip = state.skipFilterPlugins;
+    const plugins = this.activeFilterPlugins(state);
     for (let i = 0; i < plugins.length; i++) {
       const p = plugins[i]!;
-      if (skip.size > 0 && skip.has(p.name)) continue;
       const s = p.filter(state, pod, nodeInfo);
       if (s === null || s.code === Code.Success) continue;
       if (!s.isRejected()) return Status.error(`running "${p.name}" filter plugin: ${s.message()}`).withPlugin(p.name);
@@ -388,11 +386,26 @@ export class Framework implements fw.Handle {
     return null;
   }
 
+  /** The Filter plugins whose PreFilter did not Skip, worked out once per skip set (per attempt). */
+  private activeFilterPlugins(state: CycleState): readonly fw.FilterPlugin[] {
+    const skip = state.skipFilterPlugins;
+    if (skip.size === 0) return this.filterPlugins;
+    if (this.activeFiltersFor === skip) return this.activeFilters;
+    this.activeFilters = this.filterPlugins.filter((p) => !skip.has(p.name));
+    this.activeFiltersFor = skip;
+    return this.activeFilters;
+  }
+
+  private activeFilters: readonly fw.FilterPlugin[] = [];
+  private activeFiltersFor: ReadonlySet<string> | null = null;
+
   /**
    * Filters with nominated pods of equal or higher priority added first, then (if any were
    * added and the node passed) without them, so the pod fits either way.
    */
   runFilterPluginsWithNominatedPods(state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): Status | null {
+    const nominator = this.deps.nominator;
+    if (nominator.hasNominatedPods !== undefined && !nominator.hasNominatedPods()) return this.runFilterPlugins(state, pod, nodeInfo);
     let status: Status | null = null;
     let podsAdded = false;
     for (let pass = 0; pass < 2; pass++) {
@@ -477,10 +490,15 @@ export class Framework implements fw.Handle {
     for (let j = 0; j < plugins.length; j++) {
       const p = plugins[j]!;
       const list = this.scoreBuffer(j, nodes);
-      for (let i = 0; i < n; i++) {
-        const r = p.score(state, pod, nodes[i]!);
-        if (typeof r !== 'number') return Status.error(`running Score plugins: plugin "${p.name}" failed with: ${r.message()}`).withPlugin(p.name);
-        list[i]!.score = r;
+      if (p.scoreNodes !== undefined) {
+        const r = p.scoreNodes(state, pod, nodes, list);
+        if (r !== null && r.code !== Code.Success) return Status.error(`running Score plugins: plugin "${p.name}" failed with: ${r.message()}`).withPlugin(p.name);
+      } else {
+        for (let i = 0; i < n; i++) {
+          const r = p.score(state, pod, nodes[i]!);
+          if (typeof r !== 'number') return Status.error(`running Score plugins: plugin "${p.name}" failed with: ${r.message()}`).withPlugin(p.name);
+          list[i]!.score = r;
+        }
       }
       const ext = p.scoreExtensions?.();
       if (ext) {

@@ -1,7 +1,7 @@
 // ImageLocality prefers nodes that already have the pod's images, weighted by image size and
 // discounted when the image is on few nodes (pkg/scheduler/framework/plugins/imagelocality/image_locality.go).
 import type { CycleState } from '../../framework/cycle_state.js';
-import type { Handle, ScorePlugin } from '../../framework/interfaces.js';
+import type { Handle, NodeScore, ScorePlugin } from '../../framework/interfaces.js';
 import { MaxNodeScore } from '../../framework/interfaces.js';
 import type { ImageStateSummary, NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
@@ -36,6 +36,16 @@ export function calculatePriority(sumScores: number, numContainers: number): num
   return Math.trunc((MaxNodeScore * (s - minThreshold)) / (maxThreshold - minThreshold)) + 0;
 }
 
+function nodeScore(images: readonly string[], nodeInfo: NodeInfo, totalNumNodes: number): number {
+  const states = nodeInfo.imageStates;
+  let sum = 0;
+  for (let i = 0; i < images.length; i++) {
+    const state = states.get(images[i]!);
+    if (state !== undefined) sum += scaledImageScore(state, totalNumNodes);
+  }
+  return calculatePriority(sum, images.length);
+}
+
 export class ImageLocalityPlugin implements ScorePlugin {
   readonly name = Name;
   // Score runs for one pod over many nodes; the pod's normalized image names are computed once.
@@ -47,13 +57,19 @@ export class ImageLocalityPlugin implements ScorePlugin {
   score(_state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): number | Status {
     const images = this.podImages(pod);
     const totalNumNodes = this.handle.snapshotSharedLister().nodeInfos().list().length;
-    const states = nodeInfo.imageStates;
-    let sum = 0;
-    for (let i = 0; i < images.length; i++) {
-      const state = states.get(images[i]!);
-      if (state !== undefined) sum += scaledImageScore(state, totalNumNodes);
+    return nodeScore(images, nodeInfo, totalNumNodes);
+  }
+
+  scoreNodes(_state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], out: NodeScore[]): Status | null {
+    const images = this.podImages(pod);
+    const totalNumNodes = this.handle.snapshotSharedLister().nodeInfos().list().length;
+    // A node without images scores what an empty sum scores; computed once.
+    const noImages = calculatePriority(0, images.length);
+    for (let i = 0; i < nodes.length; i++) {
+      const ni = nodes[i]!;
+      out[i]!.score = ni.imageStates.size === 0 ? noImages : nodeScore(images, ni, totalNumNodes);
     }
-    return calculatePriority(sum, images.length);
+    return null;
   }
 
   scoreExtensions(): null {

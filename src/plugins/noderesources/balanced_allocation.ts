@@ -1,7 +1,7 @@
 // NodeResourcesBalancedAllocation: favors nodes whose resource utilizations stay close to each
 // other once the pod is placed (framework/plugins/noderesources/balanced_allocation.go).
 import type { CycleState, StateData } from '../../framework/cycle_state.js';
-import { MaxNodeScore, type PreScorePlugin, type ScorePlugin } from '../../framework/interfaces.js';
+import { MaxNodeScore, type NodeScore, type PreScorePlugin, type ScorePlugin } from '../../framework/interfaces.js';
 import type { NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Status } from '../../framework/status.js';
@@ -82,6 +82,17 @@ export class BalancedAllocation implements PreScorePlugin, ScorePlugin {
       if (ResourceAllocationScorer.isBestEffort(podRequests)) return 0;
     }
     return this.scorer.score(nodeInfo, podRequests);
+  }
+
+  scoreNodes(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], out: NodeScore[]): Status | null {
+    const s = state.read<PreScoreState>(preScoreStateKey);
+    if (s instanceof PreScoreState) return this.scorer.scoreNodes(nodes, s.podRequests, out);
+    for (let i = 0; i < nodes.length; i++) {
+      const r = this.score(state, pod, nodes[i]!);
+      if (typeof r !== 'number') return r;
+      out[i]!.score = r;
+    }
+    return null;
   }
 
   scoreExtensions(): null {

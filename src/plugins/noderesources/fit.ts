@@ -16,6 +16,7 @@ import { ActionType, QueueingHint, type ClusterEventWithHint } from '../../frame
 import type {
   EnqueueExtensions,
   FilterPlugin,
+  NodeScore,
   PreFilterOutcome,
   PreFilterPlugin,
   PreScorePlugin,
@@ -243,6 +244,12 @@ export class Fit implements PreFilterPlugin, FilterPlugin, EnqueueExtensions, Pr
     const s = state.read<PreScoreState>(preScoreStateKey);
     const podRequests = s instanceof PreScoreState ? s.podRequests : this.scorer.podRequests(pod);
     return this.scorer.score(nodeInfo, podRequests);
+  }
+
+  scoreNodes(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], out: NodeScore[]): Status | null {
+    const s = state.read<PreScoreState>(preScoreStateKey);
+    const podRequests = s instanceof PreScoreState ? s.podRequests : this.scorer.podRequests(pod);
+    return this.scorer.scoreNodes(nodes, podRequests, out);
   }
 
   scoreExtensions(): null {

@@ -1,6 +1,7 @@
 // The scoring core shared by NodeResourcesFit's strategies and NodeResourcesBalancedAllocation
 // (framework/plugins/noderesources/resource_allocation.go).
 import { isScalarResourceName, ResourceCPU, ResourceEphemeralStorage, ResourceMemory } from '../../api/resources.js';
+import type { NodeScore } from '../../framework/interfaces.js';
 import type { NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Status } from '../../framework/status.js';
@@ -74,6 +75,16 @@ export class ResourceAllocationScorer {
   static isBestEffort(podRequests: Float64Array): boolean {
     for (let i = 0; i < podRequests.length; i++) if (podRequests[i] !== 0) return false;
     return true;
+  }
+
+  /** `score` for every node into out[i].score; the first error stops it. */
+  scoreNodes(nodes: readonly NodeInfo[], podRequests: Float64Array, out: NodeScore[]): Status | null {
+    for (let i = 0; i < nodes.length; i++) {
+      const r = this.score(nodes[i]!, podRequests);
+      if (typeof r !== 'number') return r;
+      out[i]!.score = r;
+    }
+    return null;
   }
 
   /** Fills requested/allocatable for the node and runs the strategy (resourceAllocationScorer.score). */

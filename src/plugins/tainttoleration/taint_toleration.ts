@@ -37,6 +37,18 @@ class PreScoreState implements StateData {
   }
 }
 
+/** The node's PreferNoSchedule taints that none of `tolerations` tolerates. */
+function countIntolerable(nodeInfo: NodeInfo, tolerations: readonly Toleration[]): number {
+  const taints = nodeInfo.node?.spec?.taints;
+  if (!taints) return 0;
+  let intolerable = 0;
+  for (let i = 0; i < taints.length; i++) {
+    const t = taints[i]!;
+    if (t.effect === 'PreferNoSchedule' && !taintToleratedBy(t, tolerations)) intolerable++;
+  }
+  return intolerable;
+}
+
 export class TaintTolerationPlugin implements FilterPlugin, PreScorePlugin, ScorePlugin, ScoreExtensions, EnqueueExtensions {
   readonly name = Name;
 
@@ -60,14 +72,15 @@ export class TaintTolerationPlugin implements FilterPlugin, PreScorePlugin, Scor
   score(state: CycleState, _pod: PodInfo, nodeInfo: NodeInfo): number | Status {
     const s = state.read<PreScoreState>(preScoreStateKey);
     if (s === undefined) return Status.error(`failed to read "${preScoreStateKey}" from cycleState: not found`);
-    const taints = nodeInfo.node?.spec?.taints;
-    if (!taints) return 0;
-    let intolerable = 0;
-    for (let i = 0; i < taints.length; i++) {
-      const t = taints[i]!;
-      if (t.effect === 'PreferNoSchedule' && !taintToleratedBy(t, s.tolerationsPreferNoSchedule)) intolerable++;
-    }
-    return intolerable;
+    return countIntolerable(nodeInfo, s.tolerationsPreferNoSchedule);
+  }
+
+  scoreNodes(state: CycleState, _pod: PodInfo, nodes: readonly NodeInfo[], out: NodeScore[]): Status | null {
+    const s = state.read<PreScoreState>(preScoreStateKey);
+    if (s === undefined) return Status.error(`failed to read "${preScoreStateKey}" from cycleState: not found`);
+    const tolerations = s.tolerationsPreferNoSchedule;
+    for (let i = 0; i < nodes.length; i++) out[i]!.score = countIntolerable(nodes[i]!, tolerations);
+    return null;
   }
 
   scoreExtensions(): ScoreExtensions {
