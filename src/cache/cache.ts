@@ -177,10 +177,10 @@ export class Cache {
   addPod(pod: Pod): void {
     const uid = uidOf(pod);
     const st = this.podStates.get(uid);
-    const pi = new PodInfo(pod);
     if (st && st.assumed) {
-      if (st.podInfo.pod.spec.nodeName !== pod.spec.nodeName) this.removePodFromNode(st.podInfo);
-      else this.removePodFromNode(st.podInfo);
+      const pi = PodInfo.derive(st.podInfo, pod);
+      // The informer's object replaces the assumed one, on whichever node it really landed.
+      this.removePodFromNode(st.podInfo);
       this.addPodToNode(pi);
       this.podStates.set(uid, { podInfo: pi, assumed: false, bindingFinished: false, deadline: null });
       return;
@@ -189,6 +189,7 @@ export class Cache {
       this.updatePod(st.podInfo.pod, pod);
       return;
     }
+    const pi = new PodInfo(pod);
     this.addPodToNode(pi);
     this.podStates.set(uid, { podInfo: pi, assumed: false, bindingFinished: false, deadline: null });
   }
@@ -202,7 +203,7 @@ export class Cache {
     }
     if (st.assumed) return; // the informer's view arrives through addPod
     this.removePodFromNode(st.podInfo);
-    const pi = new PodInfo(newPod);
+    const pi = PodInfo.derive(st.podInfo, newPod);
     this.addPodToNode(pi);
     st.podInfo = pi;
   }

@@ -1,7 +1,7 @@
 // The per-cycle snapshot of nodes (backend/cache/snapshot.go): the list plugins iterate and the
 // lookup by name, plus the sublists of nodes that hold pods with (anti-)affinity.
 import type { NodeInfoLister, SharedLister } from '../framework/interfaces.js';
-import { NodeInfo } from '../framework/node_info.js';
+import { NodeInfo, RowStride } from '../framework/node_info.js';
 import { PodInfo } from '../framework/pod_info.js';
 import type { Node, Pod } from '../api/types.js';
 
@@ -56,6 +56,7 @@ export class Snapshot implements SharedLister, NodeInfoLister {
   /** Installs a new node order (nodes added, removed or reordered). */
   replaceList(list: NodeInfo[]): void {
     this.nodeInfoList = list;
+    packRows(list);
     this.listEpoch = nextListEpoch();
     this.changeLogStart += this.changeLog.length;
     this.changeLog = [];
@@ -112,7 +113,14 @@ export class Snapshot implements SharedLister, NodeInfoLister {
       }
       ni.addPod(new PodInfo(p));
     }
+    packRows(s.nodeInfoList);
     s.rebuildLists();
     return s;
   }
+}
+
+/** Puts the nodes' rows of numbers into one table in walk order (see NodeInfo.row). */
+function packRows(list: readonly NodeInfo[]): void {
+  const table = new Float64Array(list.length * RowStride);
+  for (let i = 0; i < list.length; i++) list[i]!.moveRow(table, i * RowStride);
 }

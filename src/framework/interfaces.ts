@@ -183,6 +183,15 @@ export interface NodeInfoLister {
   havePodsWithAffinityList(): readonly NodeInfo[];
   havePodsWithRequiredAntiAffinityList(): readonly NodeInfo[];
   get(nodeName: string): NodeInfo | undefined;
+  /**
+   * Optional change tracking, for plugins that keep per-node aggregates between cycles.
+   * `listEpoch` is unique to one node list (a new one when nodes are added, removed or moved);
+   * `changedSince(epoch, cursor)` gives the NodeInfos updated in place since `changeCursor` was
+   * read (compare generations; a node may repeat), or null when the caller must look at all.
+   */
+  readonly listEpoch?: number;
+  readonly changeCursor?: number;
+  changedSince?(epoch: number, cursor: number): readonly NodeInfo[] | null;
 }
 
 export interface SharedLister {

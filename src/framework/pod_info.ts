@@ -45,6 +45,11 @@ function newWeightedTerms(pod: Pod, terms: readonly WeightedPodAffinityTerm[] | 
   return out;
 }
 
+function hasContainerStatuses(pod: Pod): boolean {
+  const s = pod.status;
+  return !!s && (!!s.containerStatuses?.length || !!s.initContainerStatuses?.length);
+}
+
 const noRequests: PodResourceRequests = { resource: new Resource(), nonZeroMilliCPU: 0, nonZeroMemory: 0 };
 
 export class PodInfo {
@@ -65,10 +70,21 @@ export class PodInfo {
   /** The pod's host ports, filled on first use by NodeInfo (they never change for a pod). */
   hostPortsCache: readonly ContainerPort[] | null = null;
 
-  constructor(readonly pod: Pod) {
+  /** @param from a PodInfo of an earlier version of the same pod whose derived data still holds. */
+  constructor(readonly pod: Pod, from?: PodInfo) {
     this.key = podKey(pod);
     this.uid = pod.metadata.uid ?? this.key;
     this.namespace = pod.metadata.namespace ?? 'default';
+    if (from !== undefined) {
+      this.requiredAffinityTerms = from.requiredAffinityTerms;
+      this.requiredAntiAffinityTerms = from.requiredAntiAffinityTerms;
+      this.preferredAffinityTerms = from.preferredAffinityTerms;
+      this.preferredAntiAffinityTerms = from.preferredAntiAffinityTerms;
+      this.requests = from.requests;
+      this.parseError = from.parseError;
+      this.hostPortsCache = from.hostPortsCache;
+      return;
+    }
     try {
       this.requests = computePodResourceRequests(pod);
     } catch (err) {
@@ -94,10 +110,30 @@ export class PodInfo {
    * update), reusing the derived data: requests and affinity do not depend on those fields.
    */
   withPod(pod: Pod): PodInfo {
-    const copy = Object.create(PodInfo.prototype) as PodInfo;
-    Object.assign(copy, this);
-    (copy as { pod: Pod }).pod = pod;
-    return copy;
+    return new PodInfo(pod, this);
+  }
+
+  /**
+   * A PodInfo for `pod`, a later version of `prev`'s pod: the derived data is reused when every
+   * field it comes from is the same object (the store copies only what a write changes, so a
+   * binding or a condition update keeps them), and computed afresh otherwise.
+   */
+  static derive(prev: PodInfo | undefined, pod: Pod): PodInfo {
+    if (prev === undefined) return new PodInfo(pod);
+    const a = prev.pod;
+    const sameDerivation =
+      a.metadata.uid === pod.metadata.uid &&
+      a.metadata.name === pod.metadata.name &&
+      a.metadata.namespace === pod.metadata.namespace &&
+      a.spec.containers === pod.spec.containers &&
+      a.spec.initContainers === pod.spec.initContainers &&
+      a.spec.overhead === pod.spec.overhead &&
+      a.spec.resources === pod.spec.resources &&
+      a.spec.affinity === pod.spec.affinity &&
+      // Container statuses (in-place resize) change requests; without any, the status does not.
+      !hasContainerStatuses(a) &&
+      !hasContainerStatuses(pod);
+    return sameDerivation ? new PodInfo(pod, prev) : new PodInfo(pod);
   }
 
   get name(): string {

@@ -55,11 +55,18 @@ export function instrumentFramework(fwk: Framework, m: SchedulerMetrics, o: Inst
     return s;
   };
   const score = fwk.runScorePlugins.bind(fwk);
-  fwk.runScorePlugins = (state, pod, nodes) => {
+  fwk.runScorePlugins = (state, pod, nodes, breakdown) => {
     const t = now();
-    const r = score(state, pod, nodes);
+    const r = score(state, pod, nodes, breakdown);
     observePoint('Score', Array.isArray(r) ? null : r, t);
     return r;
+  };
+  const scoreTotals = fwk.runScorePluginTotals.bind(fwk);
+  fwk.runScorePluginTotals = (state, pod, nodes, totals) => {
+    const t = now();
+    const s = scoreTotals(state, pod, nodes, totals);
+    observePoint('Score', s, t);
+    return s;
   };
   const reserve = fwk.runReservePluginsReserve.bind(fwk);
   fwk.runReservePluginsReserve = (state, pod, node) => {

@@ -232,3 +232,25 @@ describe('schedulePod', () => {
     assert.deepEqual(r.scores.map((s) => s.totalScore), [20, 180, 180]);
   });
 });
+
+describe('scoring by totals (recordScores off)', () => {
+  it('picks the same host, with the same random draws, as the full score lists', () => {
+    const byName: AnyPlugin = { name: 'Mod', score: (_s, _p, ni) => (Number(ni.name.slice(1)) * 7) % 5 };
+    const other: AnyPlugin = { name: 'Other', score: (_s, _p, ni) => (Number(ni.name.slice(1)) * 3) % 4 };
+    const config: PluginsConfig = { score: { enabled: [{ name: 'Mod', weight: 2 }, { name: 'Other', weight: 1 }] } };
+    const snapshot = snapshotOf(names(60));
+    for (const tieBreakByName of [false, true]) {
+      const full: AlgorithmState = { ...alg(), random: seededRandom(5), tieBreakByName, recordScores: true };
+      const lean: AlgorithmState = { ...alg(), random: seededRandom(5), tieBreakByName, recordScores: false };
+      for (let i = 0; i < 30; i++) {
+        const pod = new PodInfo(makePod(`p${i}`));
+        const a = schedulePod(full, frameworkWith([byName, other], config), new CycleState(), pod, snapshot);
+        const b = schedulePod(lean, frameworkWith([byName, other], config), new CycleState(), pod, snapshot);
+        assert.equal(b.suggestedHost, a.suggestedHost);
+        assert.deepEqual(b.bestNodes, a.bestNodes);
+        assert.deepEqual(b.scores.map((s) => [s.name, s.totalScore]), a.scores.map((s) => [s.name, s.totalScore]));
+        assert.equal(b.feasibleNodes, a.feasibleNodes);
+      }
+    }
+  });
+});

@@ -79,9 +79,75 @@ export function schedulePod(
     const name = feasible[0]!.name;
     return { suggestedHost: name, evaluatedNodes: 1 + diagnosis.nodeToStatus.size, feasibleNodes: 1, scores: [], bestNodes: [name], diagnosis };
   }
+  const evaluatedNodes = feasible.length + diagnosis.nodeToStatus.size;
+  if (!(alg.recordScores ?? true) && fwk.hasScorePlugins()) {
+    // The hot path: totals only; the per-node lists are built if someone asks for them.
+    const totals = new Float64Array(feasible.length);
+    const pre = fwk.runPreScorePlugins(state, pod, feasible);
+    if (pre !== null && pre.code !== Code.Success) throw pre.asError();
+    const s = fwk.runScorePluginTotals(state, pod, feasible, totals);
+    if (s !== null) throw s.asError();
+    const host = selectHostFromTotals(feasible, totals, alg);
+    return new TotalsResult(host, evaluatedNodes, feasible, totals, diagnosis);
+  }
   const scores = prioritizeNodes(fwk, state, pod, feasible, alg.recordScores ?? true);
   const { host, best } = selectHost(scores, alg);
-  return { suggestedHost: host, evaluatedNodes: feasible.length + diagnosis.nodeToStatus.size, feasibleNodes: feasible.length, scores, bestNodes: best, diagnosis };
+  return { suggestedHost: host, evaluatedNodes, feasibleNodes: feasible.length, scores, bestNodes: best, diagnosis };
+}
+
+/** A result scored by totals only; `scores` and `bestNodes` are derived on first read. */
+class TotalsResult implements ScheduleResult {
+  private scoreList: NodePluginScores[] | null = null;
+  private best: string[] | null = null;
+
+  constructor(
+    readonly suggestedHost: string,
+    readonly evaluatedNodes: number,
+    private readonly nodes: readonly NodeInfo[],
+    private readonly totals: Float64Array,
+    readonly diagnosis: Diagnosis,
+  ) {}
+
+  get feasibleNodes(): number {
+    return this.nodes.length;
+  }
+
+  get scores(): NodePluginScores[] {
+    this.scoreList ??= this.nodes.map((ni, i) => ({ name: ni.name, scores: [], totalScore: this.totals[i]! }));
+    return this.scoreList;
+  }
+
+  get bestNodes(): string[] {
+    if (this.best === null) {
+      const max = maxOf(this.totals);
+      this.best = [];
+      for (let i = 0; i < this.nodes.length; i++) if (this.totals[i] === max) this.best.push(this.nodes[i]!.name);
+    }
+    return this.best;
+  }
+}
+
+function maxOf(values: Float64Array): number {
+  let max = -Infinity;
+  for (let i = 0; i < values.length; i++) if (values[i]! > max) max = values[i]!;
+  return max;
+}
+
+/** selectHost over totals: the same draw, without building the list of top-scored nodes. */
+function selectHostFromTotals(nodes: readonly NodeInfo[], totals: Float64Array, alg: Pick<AlgorithmState, 'random' | 'tieBreakByName'>): string {
+  const max = maxOf(totals);
+  let selected = '';
+  let first = '';
+  let count = 0;
+  for (let i = 0; i < nodes.length; i++) {
+    if (totals[i] !== max) continue;
+    const name = nodes[i]!.name;
+    count++;
+    // The draw happens either way, so the random sequence does not depend on the tie-break.
+    if (count === 1 || Math.floor(alg.random() * count) === 0) selected = name;
+    if (count === 1 || name < first) first = name;
+  }
+  return alg.tieBreakByName ? first : selected;
 }
 
 export class PreFilterRejectedError extends Error {}

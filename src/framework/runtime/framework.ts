@@ -475,21 +475,50 @@ export class Framework implements fw.Handle {
     return null;
   }
 
-  /** Score, NormalizeScore and weights for every node (RunScorePlugins). */
   /**
-   * Score, NormalizeScore and weights for every node (RunScorePlugins). With `breakdown` false
-   * only totals are kept: the per-plugin lists are the hot path's biggest allocation, and only
-   * explain reads them. The per-plugin NodeScore buffers are reused across cycles.
+   * Score, NormalizeScore and weights for every node (RunScorePlugins), with each plugin's
+   * weighted score per node when `breakdown` is true (explain reads them).
    */
   runScorePlugins(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], breakdown = true): NodePluginScores[] | Status {
-    const plugins: fw.ScorePlugin[] = [];
-    for (const p of this.scorePlugins) if (!state.skipScorePlugins.has(p.name)) plugins.push(p);
     const n = nodes.length;
-    const totals = new Array<number>(n).fill(0);
-    const perPlugin: number[][] | null = breakdown ? [] : null;
-    for (let j = 0; j < plugins.length; j++) {
-      const p = plugins[j]!;
-      const list = this.scoreBuffer(j, nodes);
+    const totals = new Float64Array(n);
+    const perPlugin: { name: string; weighted: Float64Array }[] | null = breakdown ? [] : null;
+    const s = this.scoreInto(state, pod, nodes, totals, perPlugin);
+    if (s !== null) return s;
+    const out: NodePluginScores[] = new Array(n);
+    for (let i = 0; i < n; i++) {
+      let scores: PluginScore[] = noScores;
+      if (perPlugin) {
+        scores = new Array(perPlugin.length);
+        for (let j = 0; j < perPlugin.length; j++) scores[j] = { name: perPlugin[j]!.name, score: perPlugin[j]!.weighted[i]! };
+      }
+      out[i] = { name: nodes[i]!.name, scores, totalScore: totals[i]! };
+    }
+    return out;
+  }
+
+  /**
+   * The hot path's form of runScorePlugins: only each node's weighted total, into `totals`
+   * (zeroed first), with no per-node objects.
+   */
+  runScorePluginTotals(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], totals: Float64Array): Status | null {
+    totals.fill(0, 0, nodes.length);
+    return this.scoreInto(state, pod, nodes, totals, null);
+  }
+
+  private scoreInto(
+    state: CycleState,
+    pod: PodInfo,
+    nodes: readonly NodeInfo[],
+    totals: Float64Array,
+    perPlugin: { name: string; weighted: Float64Array }[] | null,
+  ): Status | null {
+    const skip = state.skipScorePlugins;
+    const n = nodes.length;
+    let j = 0;
+    for (const p of this.scorePlugins) {
+      if (skip.size > 0 && skip.has(p.name)) continue;
+      const list = this.scoreBuffer(j++, nodes);
       if (p.scoreNodes !== undefined) {
         const r = p.scoreNodes(state, pod, nodes, list);
         if (r !== null && r.code !== Code.Success) return Status.error(`running Score plugins: plugin "${p.name}" failed with: ${r.message()}`).withPlugin(p.name);
@@ -506,7 +535,7 @@ export class Framework implements fw.Handle {
         if (!isSuccess(s)) return Status.error(`running Normalize on Score plugins: plugin "${p.name}" failed with: ${s!.message()}`).withPlugin(p.name);
       }
       const weight = this.scorePluginWeight.get(p.name)!;
-      const weighted = perPlugin ? new Array<number>(n) : null;
+      const weighted = perPlugin ? new Float64Array(n) : null;
       for (let i = 0; i < n; i++) {
         const s = list[i]!.score;
         if (s > fw.MaxNodeScore || s < fw.MinNodeScore) {
@@ -515,18 +544,9 @@ export class Framework implements fw.Handle {
         totals[i]! += s * weight;
         if (weighted) weighted[i] = s * weight;
       }
-      if (perPlugin) perPlugin.push(weighted!);
+      if (perPlugin) perPlugin.push({ name: p.name, weighted: weighted! });
     }
-    const out: NodePluginScores[] = new Array(n);
-    for (let i = 0; i < n; i++) {
-      let scores: PluginScore[] = noScores;
-      if (perPlugin) {
-        scores = new Array(plugins.length);
-        for (let j = 0; j < plugins.length; j++) scores[j] = { name: plugins[j]!.name, score: perPlugin[j]![i]! };
-      }
-      out[i] = { name: nodes[i]!.name, scores, totalScore: totals[i]! };
-    }
-    return out;
+    return null;
   }
 
   private readonly scoreBuffers: fw.NodeScore[][] = [];

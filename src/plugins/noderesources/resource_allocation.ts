@@ -2,7 +2,17 @@
 // (framework/plugins/noderesources/resource_allocation.go).
 import { isScalarResourceName, ResourceCPU, ResourceEphemeralStorage, ResourceMemory } from '../../api/resources.js';
 import type { NodeScore } from '../../framework/interfaces.js';
-import type { NodeInfo } from '../../framework/node_info.js';
+import {
+  RowAllocEphemeral,
+  RowAllocMemory,
+  RowAllocMilliCPU,
+  RowNonZeroMemory,
+  RowNonZeroMilliCPU,
+  RowReqEphemeral,
+  RowReqMemory,
+  RowReqMilliCPU,
+  type NodeInfo,
+} from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Status } from '../../framework/status.js';
 import type { ResourceSpec } from './args.js';
@@ -93,30 +103,32 @@ export class ResourceAllocationScorer {
     if (n === 0) return Status.error('resources not found');
     const requested = this.requested;
     const allocatable = this.allocatable;
-    const nodeRequested = this.useRequested ? nodeInfo.requested : nodeInfo.nonZeroRequested;
-    const alloc = nodeInfo.allocatable;
+    const row = nodeInfo.row;
+    const at = nodeInfo.rowAt;
+    const cpuColumn = this.useRequested ? RowReqMilliCPU : RowNonZeroMilliCPU;
+    const memoryColumn = this.useRequested ? RowReqMemory : RowNonZeroMemory;
     for (let i = 0; i < n; i++) {
       const podRequest = podRequests[i]!;
       let a = 0;
       let r = 0;
       switch (this.kinds[i]) {
         case KindCPU:
-          a = alloc.milliCPU;
-          r = nodeRequested.milliCPU + podRequest;
+          a = row[at + RowAllocMilliCPU]!;
+          r = row[at + cpuColumn]! + podRequest;
           break;
         case KindMemory:
-          a = alloc.memory;
-          r = nodeRequested.memory + podRequest;
+          a = row[at + RowAllocMemory]!;
+          r = row[at + memoryColumn]! + podRequest;
           break;
         case KindEphemeralStorage:
-          a = alloc.ephemeralStorage;
-          r = nodeInfo.requested.ephemeralStorage + podRequest;
+          a = row[at + RowAllocEphemeral]!;
+          r = row[at + RowReqEphemeral]! + podRequest;
           break;
         case KindScalar: {
           // A scalar resource the pod does not request is left out of the score.
           if (podRequest === 0) break;
           const name = this.names[i]!;
-          const nodeAlloc = alloc.scalarResources?.get(name);
+          const nodeAlloc = nodeInfo.allocatable.scalarResources?.get(name);
           if (nodeAlloc !== undefined) {
             a = nodeAlloc;
             r = nodeInfo.requested.scalar(name) + podRequest;
