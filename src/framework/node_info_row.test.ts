@@ -149,7 +149,7 @@ describe('PodInfo.derive', () => {
     const first = new PodInfo(pod);
     const resized: Pod = { ...pod, spec: { ...pod.spec, containers: [{ name: 'c', image: 'pause', resources: { requests: { cpu: '200m' } } }] } };
     assert.equal(PodInfo.derive(first, resized).requests.resource.milliCPU, 200);
-    const withStatus: Pod = { ...pod, status: { containerStatuses: [{ name: 'c', resources: { requests: { cpu: '300m' } } }] } as Pod['status'] };
+    const withStatus: Pod = { ...pod, status: { containerStatuses: [{ name: 'c', resources: { requests: { cpu: '300m' } } }] } as unknown as Pod['status'] };
     const derived = PodInfo.derive(first, withStatus);
     assert.notEqual(derived.requests, first.requests);
     assert.deepEqual(derived.requests, new PodInfo(withStatus).requests);

@@ -57,6 +57,8 @@ export class PodInfo {
   readonly uid: string;
   /** A field, not a getter: per-node loops compare it for every pod of every node. */
   readonly namespace: string;
+  /** spec.priority (0 when unset); a field because the queue's comparisons read it constantly. */
+  readonly priority: number;
   requiredAffinityTerms: AffinityTerm[] = [];
   requiredAntiAffinityTerms: AffinityTerm[] = [];
   preferredAffinityTerms: WeightedAffinityTerm[] = [];
@@ -75,6 +77,7 @@ export class PodInfo {
     this.key = podKey(pod);
     this.uid = pod.metadata.uid ?? this.key;
     this.namespace = pod.metadata.namespace ?? 'default';
+    this.priority = pod.spec.priority ?? 0;
     if (from !== undefined) {
       this.requiredAffinityTerms = from.requiredAffinityTerms;
       this.requiredAntiAffinityTerms = from.requiredAntiAffinityTerms;
@@ -138,10 +141,6 @@ export class PodInfo {
 
   get name(): string {
     return this.pod.metadata.name ?? '';
-  }
-
-  get priority(): number {
-    return this.pod.spec.priority ?? 0;
   }
 
   hasAffinity(): boolean {

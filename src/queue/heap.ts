@@ -1,8 +1,16 @@
-// A binary heap with keyed membership, so items can be updated or removed in O(log n).
+// A binary heap with keyed membership, so items can be updated or removed in O(log n)
+// (backend/heap/heap.go). Each item sits in an entry that knows its position: a swap updates two
+// fields instead of two map entries, and the map is touched only on add and remove.
+
+interface Entry<T> {
+  item: T;
+  readonly key: string;
+  pos: number;
+}
 
 export class KeyedHeap<T> {
-  private readonly items: T[] = [];
-  private readonly index = new Map<string, number>();
+  private readonly entries: Entry<T>[] = [];
+  private readonly byKey = new Map<string, Entry<T>>();
 
   constructor(
     private readonly keyOf: (item: T) => string,
@@ -10,66 +18,64 @@ export class KeyedHeap<T> {
   ) {}
 
   get length(): number {
-    return this.items.length;
+    return this.entries.length;
   }
 
   has(key: string): boolean {
-    return this.index.has(key);
+    return this.byKey.has(key);
   }
 
   get(key: string): T | undefined {
-    const i = this.index.get(key);
-    return i === undefined ? undefined : this.items[i];
+    return this.byKey.get(key)?.item;
   }
 
   peek(): T | undefined {
-    return this.items[0];
+    return this.entries[0]?.item;
   }
 
   /** Adds the item, or replaces and re-positions the item with the same key. */
   addOrUpdate(item: T): void {
     const key = this.keyOf(item);
-    const i = this.index.get(key);
-    if (i !== undefined) {
-      this.items[i] = item;
-      this.fix(i);
+    const existing = this.byKey.get(key);
+    if (existing !== undefined) {
+      existing.item = item;
+      this.fix(existing.pos);
       return;
     }
-    this.items.push(item);
-    this.index.set(key, this.items.length - 1);
-    this.up(this.items.length - 1);
+    const e: Entry<T> = { item, key, pos: this.entries.length };
+    this.entries.push(e);
+    this.byKey.set(key, e);
+    this.up(e.pos);
   }
 
   pop(): T | undefined {
-    if (this.items.length === 0) return undefined;
-    const top = this.items[0]!;
+    if (this.entries.length === 0) return undefined;
+    const top = this.entries[0]!;
     this.removeAt(0);
-    return top;
+    return top.item;
   }
 
   delete(key: string): T | undefined {
-    const i = this.index.get(key);
-    if (i === undefined) return undefined;
-    const item = this.items[i]!;
-    this.removeAt(i);
-    return item;
+    const e = this.byKey.get(key);
+    if (e === undefined) return undefined;
+    this.removeAt(e.pos);
+    return e.item;
   }
 
-  list(): readonly T[] {
-    return this.items;
+  /** The items in heap order (not sorted). */
+  list(): T[] {
+    return this.entries.map((e) => e.item);
   }
 
   private removeAt(i: number): void {
-    const last = this.items.length - 1;
-    this.index.delete(this.keyOf(this.items[i]!));
-    if (i !== last) {
-      this.items[i] = this.items[last]!;
-      this.index.set(this.keyOf(this.items[i]!), i);
-      this.items.pop();
-      this.fix(i);
-    } else {
-      this.items.pop();
-    }
+    const entries = this.entries;
+    const last = entries.length - 1;
+    this.byKey.delete(entries[i]!.key);
+    const moved = entries.pop()!;
+    if (i === last) return;
+    entries[i] = moved;
+    moved.pos = i;
+    this.fix(i);
   }
 
   private fix(i: number): void {
@@ -77,35 +83,39 @@ export class KeyedHeap<T> {
   }
 
   private up(i: number): boolean {
+    const entries = this.entries;
+    const e = entries[i]!;
     const start = i;
     while (i > 0) {
       const parent = (i - 1) >> 1;
-      if (!this.less(this.items[i]!, this.items[parent]!)) break;
-      this.swap(i, parent);
+      const p = entries[parent]!;
+      if (!this.less(e.item, p.item)) break;
+      entries[i] = p;
+      p.pos = i;
       i = parent;
     }
+    entries[i] = e;
+    e.pos = i;
     return i !== start;
   }
 
   private down(i: number): void {
-    const n = this.items.length;
+    const entries = this.entries;
+    const n = entries.length;
+    const e = entries[i]!;
     for (;;) {
       const l = 2 * i + 1;
       if (l >= n) break;
       let best = l;
       const r = l + 1;
-      if (r < n && this.less(this.items[r]!, this.items[l]!)) best = r;
-      if (!this.less(this.items[best]!, this.items[i]!)) break;
-      this.swap(i, best);
+      if (r < n && this.less(entries[r]!.item, entries[l]!.item)) best = r;
+      const b = entries[best]!;
+      if (!this.less(b.item, e.item)) break;
+      entries[i] = b;
+      b.pos = i;
       i = best;
     }
-  }
-
-  private swap(a: number, b: number): void {
-    const t = this.items[a]!;
-    this.items[a] = this.items[b]!;
-    this.items[b] = t;
-    this.index.set(this.keyOf(this.items[a]!), a);
-    this.index.set(this.keyOf(this.items[b]!), b);
+    entries[i] = e;
+    e.pos = i;
   }
 }

@@ -29,9 +29,9 @@ export interface ScheduleResult {
   suggestedHost: string;
   evaluatedNodes: number;
   feasibleNodes: number;
-  /** Per-node weighted scores (empty when one node was feasible and scoring was skipped). */
+  /** Per-node weighted scores (empty when one node was feasible, or when scores are not recorded). */
   scores: NodePluginScores[];
-  /** Every node with the highest total. */
+  /** Every node with the highest total (just the chosen one when scores are not recorded). */
   bestNodes: string[];
   diagnosis: Diagnosis;
 }
@@ -44,8 +44,13 @@ export interface AlgorithmState {
   random: () => number;
   /** Pick the first top-scored node by name instead of sampling (for exact comparisons). */
   tieBreakByName: boolean;
-  /** Keep each plugin's weighted score per node (explain); totals only when false. */
+  /**
+   * Keep the per-node scores and every top-scored node (explain). When false only totals are
+   * computed: the result's `scores` is empty and `bestNodes` holds just the chosen host.
+   */
   recordScores?: boolean;
+  /** Scratch space for the totals when recordScores is false, grown as needed. */
+  totalsBuffer?: Float64Array;
   /** Times the Filter phase for metrics (run mode only). */
   metrics?: FilterPhaseHooks;
 }
@@ -81,50 +86,20 @@ export function schedulePod(
   }
   const evaluatedNodes = feasible.length + diagnosis.nodeToStatus.size;
   if (!(alg.recordScores ?? true) && fwk.hasScorePlugins()) {
-    // The hot path: totals only; the per-node lists are built if someone asks for them.
-    const totals = new Float64Array(feasible.length);
+    // The hot path: totals only, in a buffer reused across cycles; no per-node lists.
+    const n = feasible.length;
+    if (alg.totalsBuffer === undefined || alg.totalsBuffer.length < n) alg.totalsBuffer = new Float64Array(Math.max(n, 2 * (alg.totalsBuffer?.length ?? 0)));
+    const totals = alg.totalsBuffer.subarray(0, n);
     const pre = fwk.runPreScorePlugins(state, pod, feasible);
     if (pre !== null && pre.code !== Code.Success) throw pre.asError();
     const s = fwk.runScorePluginTotals(state, pod, feasible, totals);
     if (s !== null) throw s.asError();
     const host = selectHostFromTotals(feasible, totals, alg);
-    return new TotalsResult(host, evaluatedNodes, feasible, totals, diagnosis);
+    return { suggestedHost: host, evaluatedNodes, feasibleNodes: n, scores: [], bestNodes: [host], diagnosis };
   }
   const scores = prioritizeNodes(fwk, state, pod, feasible, alg.recordScores ?? true);
   const { host, best } = selectHost(scores, alg);
   return { suggestedHost: host, evaluatedNodes, feasibleNodes: feasible.length, scores, bestNodes: best, diagnosis };
-}
-
-/** A result scored by totals only; `scores` and `bestNodes` are derived on first read. */
-class TotalsResult implements ScheduleResult {
-  private scoreList: NodePluginScores[] | null = null;
-  private best: string[] | null = null;
-
-  constructor(
-    readonly suggestedHost: string,
-    readonly evaluatedNodes: number,
-    private readonly nodes: readonly NodeInfo[],
-    private readonly totals: Float64Array,
-    readonly diagnosis: Diagnosis,
-  ) {}
-
-  get feasibleNodes(): number {
-    return this.nodes.length;
-  }
-
-  get scores(): NodePluginScores[] {
-    this.scoreList ??= this.nodes.map((ni, i) => ({ name: ni.name, scores: [], totalScore: this.totals[i]! }));
-    return this.scoreList;
-  }
-
-  get bestNodes(): string[] {
-    if (this.best === null) {
-      const max = maxOf(this.totals);
-      this.best = [];
-      for (let i = 0; i < this.nodes.length; i++) if (this.totals[i] === max) this.best.push(this.nodes[i]!.name);
-    }
-    return this.best;
-  }
 }
 
 function maxOf(values: Float64Array): number {
@@ -136,6 +111,7 @@ function maxOf(values: Float64Array): number {
 /** selectHost over totals: the same draw, without building the list of top-scored nodes. */
 function selectHostFromTotals(nodes: readonly NodeInfo[], totals: Float64Array, alg: Pick<AlgorithmState, 'random' | 'tieBreakByName'>): string {
   const max = maxOf(totals);
+  const byName = alg.tieBreakByName;
   let selected = '';
   let first = '';
   let count = 0;
@@ -145,9 +121,9 @@ function selectHostFromTotals(nodes: readonly NodeInfo[], totals: Float64Array, 
     count++;
     // The draw happens either way, so the random sequence does not depend on the tie-break.
     if (count === 1 || Math.floor(alg.random() * count) === 0) selected = name;
-    if (count === 1 || name < first) first = name;
+    if (byName && (count === 1 || name < first)) first = name;
   }
-  return alg.tieBreakByName ? first : selected;
+  return byName ? first : selected;
 }
 
 export class PreFilterRejectedError extends Error {}

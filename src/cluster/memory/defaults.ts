@@ -1,11 +1,12 @@
 // Defaulting the embedded API server applies on create, as kube-apiserver and admission do:
 // namespace, schedulerName, requests from limits, node allocatable, priority from PriorityClass.
 import type { KubeObject, Node, Pod, PriorityClass } from '../../api/types.js';
+import { cloneJSON } from '../../util/json_clone.js';
 
 export const DefaultSchedulerName = 'default-scheduler';
 
 export function defaultPod(pod: Pod, priorityClasses: readonly PriorityClass[]): Pod {
-  const p: Pod = structuredClone(pod);
+  const p: Pod = cloneJSON(pod);
   p.metadata ??= {};
   p.metadata.namespace ??= 'default';
   p.spec ??= { containers: [] };
@@ -36,7 +37,7 @@ export function defaultPod(pod: Pod, priorityClasses: readonly PriorityClass[]):
 }
 
 export function defaultNode(node: Node): Node {
-  const n: Node = structuredClone(node);
+  const n: Node = cloneJSON(node);
   n.status ??= {};
   if (!n.status.allocatable && n.status.capacity) n.status.allocatable = { ...n.status.capacity };
   n.metadata.labels ??= {};

@@ -2,6 +2,7 @@
 // ordered events), binding, status updates, deletes and events; deterministic for a seed.
 import type { KubeObject, Node, ObjectMeta, Pod, PodCondition, PriorityClass } from '../../api/types.js';
 import type { Clock } from '../../util/clock.js';
+import { cloneJSON } from '../../util/json_clone.js';
 import { ApiError, type ClusterClient, type ClusterEventRecord, type PodStatusPatch, type WatchEvent, type WatchHandler } from '../types.js';
 import { clusterScopedKinds, defaultNode, defaultPod, objectKey } from './defaults.js';
 
@@ -77,7 +78,7 @@ export class MemoryCluster implements ClusterClient {
     } else if (kind === 'Node') {
       o = defaultNode(obj as Node);
     } else {
-      o = structuredClone(obj);
+      o = cloneJSON(obj);
       o.metadata ??= {};
       if (!clusterScopedKinds.has(kind)) o.metadata.namespace ??= 'default';
     }
@@ -104,7 +105,7 @@ export class MemoryCluster implements ClusterClient {
     const key = objectKey({ ...obj, metadata: { ...obj.metadata, namespace: obj.metadata?.namespace ?? 'default' } });
     const old = this.objects.get(key);
     if (!old) return this.create(obj);
-    const o = obj.kind === 'Pod' ? (structuredClone(obj) as KubeObject) : this.prepare(obj);
+    const o = obj.kind === 'Pod' ? cloneJSON(obj) : this.prepare(obj);
     return this.replaceExisting(key, old, o) as T;
   }
 

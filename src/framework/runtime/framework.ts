@@ -515,10 +515,13 @@ export class Framework implements fw.Handle {
   ): Status | null {
     const skip = state.skipScorePlugins;
     const n = nodes.length;
-    let j = 0;
+    // One list serves every plugin in turn (each is done with it before the next starts).
+    const list = this.scoreBuffer(nodes);
+    let first = true;
     for (const p of this.scorePlugins) {
       if (skip.size > 0 && skip.has(p.name)) continue;
-      const list = this.scoreBuffer(j++, nodes);
+      if (!first) for (let i = 0; i < n; i++) list[i]!.score = 0;
+      first = false;
       if (p.scoreNodes !== undefined) {
         const r = p.scoreNodes(state, pod, nodes, list);
         if (r !== null && r.code !== Code.Success) return Status.error(`running Score plugins: plugin "${p.name}" failed with: ${r.message()}`).withPlugin(p.name);
@@ -549,12 +552,11 @@ export class Framework implements fw.Handle {
     return null;
   }
 
-  private readonly scoreBuffers: fw.NodeScore[][] = [];
+  private readonly scoreList: fw.NodeScore[] = [];
 
-  /** A NodeScore list for the j-th score plugin, named after `nodes`, reused between cycles. */
-  private scoreBuffer(j: number, nodes: readonly NodeInfo[]): fw.NodeScore[] {
-    let list = this.scoreBuffers[j];
-    if (!list) this.scoreBuffers[j] = list = [];
+  /** The NodeScore list named after `nodes`, scores zeroed; reused between cycles. */
+  private scoreBuffer(nodes: readonly NodeInfo[]): fw.NodeScore[] {
+    const list = this.scoreList;
     const n = nodes.length;
     for (let i = list.length; i < n; i++) list.push({ name: '', score: 0 });
     list.length = n;

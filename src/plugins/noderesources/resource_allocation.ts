@@ -63,7 +63,18 @@ export class ResourceAllocationScorer {
     this.kinds = Int8Array.from(this.names, resourceKind);
     this.requested = new Float64Array(resources.length);
     this.allocatable = new Float64Array(resources.length);
+    this.rowColumns = this.names.length > 0 && this.kinds.every((k) => k === KindCPU || k === KindMemory || k === KindEphemeralStorage)
+      ? {
+        alloc: Int32Array.from(this.kinds, (k) => (k === KindCPU ? RowAllocMilliCPU : k === KindMemory ? RowAllocMemory : RowAllocEphemeral)),
+        req: Int32Array.from(this.kinds, (k) => (k === KindCPU
+          ? (useRequested ? RowReqMilliCPU : RowNonZeroMilliCPU)
+          : k === KindMemory ? (useRequested ? RowReqMemory : RowNonZeroMemory) : RowReqEphemeral)),
+      }
+      : null;
   }
+
+  /** Where each configured resource is in a NodeInfo's row, when all of them are (no scalars). */
+  private readonly rowColumns: { readonly alloc: Int32Array; readonly req: Int32Array } | null;
 
   /** The pod's request for every configured resource, in order (calculatePodResourceRequestList). */
   podRequests(pod: PodInfo): Float64Array {
@@ -89,6 +100,26 @@ export class ResourceAllocationScorer {
 
   /** `score` for every node into out[i].score; the first error stops it. */
   scoreNodes(nodes: readonly NodeInfo[], podRequests: Float64Array, out: NodeScore[]): Status | null {
+    if (this.rowColumns !== null) {
+      // Every configured resource is in the row: no per-resource switch, no Resource objects.
+      const n = this.names.length;
+      const { alloc: allocCols, req: reqCols } = this.rowColumns;
+      const requested = this.requested;
+      const allocatable = this.allocatable;
+      for (let k = 0; k < nodes.length; k++) {
+        const ni = nodes[k]!;
+        const row = ni.row;
+        const at = ni.rowAt;
+        for (let i = 0; i < n; i++) {
+          const a = row[at + allocCols[i]!]!;
+          // Only a resource the node has takes part; the rest stay (0, 0) and strategies skip them.
+          allocatable[i] = a;
+          requested[i] = a === 0 ? 0 : row[at + reqCols[i]!]! + podRequests[i]!;
+        }
+        out[k]!.score = this.scorer(requested, allocatable);
+      }
+      return null;
+    }
     for (let i = 0; i < nodes.length; i++) {
       const r = this.score(nodes[i]!, podRequests);
       if (typeof r !== 'number') return r;
