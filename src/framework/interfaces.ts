@@ -116,7 +116,8 @@ export interface ScorePlugin extends Plugin {
   /** Returns the node's score, or a Status on error. */
   score(state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): number | Status;
   /**
-   * Optional batch form of `score`: sets `out[i].score` for `nodes[i]`, or returns the Status
+   * Optional batch form of `score`: sets `out[i].score` for every `nodes[i]` (the entries hold
+   * the previous plugin's values until then), or returns the Status
    * `score` would have returned for the first node that fails. It must give exactly `score`'s
    * results; the framework prefers it, since it reads the cycle state once instead of per node.
    */

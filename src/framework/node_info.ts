@@ -87,6 +87,8 @@ export function nextGeneration(): number {
  * Columns of a NodeInfo's row of numbers (`row[rowAt + column]`): the values the filter and score
  * loops read for every node, kept together so a node costs one or two cache lines instead of a
  * walk over several objects. The Resource objects stay the full record (scalar resources too).
+ * Change a NodeInfo only through its methods (addPod, removePod, setNode, ...): they keep the row
+ * and the generation, which caches key on, in step.
  */
 export const RowAllocMilliCPU = 0;
 export const RowAllocMemory = 1;

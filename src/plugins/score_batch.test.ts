@@ -90,9 +90,34 @@ describe('batch scoreNodes equals score', () => {
           const pre = (p as Partial<PreScorePlugin>).preScore?.(state, pod, snapshot.nodeInfoList) ?? null;
           if (pre !== null && pre.code !== Code.Success) continue;
           assert.ok(p.scoreNodes, `${p.name} has scoreNodes`);
-          assert.deepEqual(scoresBatch(p, state, pod, snapshot), scoresOneByOne(p, state, pod, snapshot), `${p.name}, pod ${i}`);
+          const want = scoresOneByOne(p, state, pod, snapshot);
+          assert.deepEqual(scoresBatch(p, state, pod, snapshot), want, `${p.name}, pod ${i}`);
+          // Again: remembered scores must be the same.
+          assert.deepEqual(scoresBatch(p, state, pod, snapshot), want, `${p.name}, pod ${i}, second time`);
         }
       }
     });
   }
+});
+
+describe('remembered resource scores follow node changes', () => {
+  it('rescoring after pods land on some nodes gives the fresh results', () => {
+    const rand = seededRandom(11);
+    const { nodes, pods } = randomCluster(rand);
+    const snapshot = Snapshot.fromObjects(pods, nodes);
+    const plugins = [new Fit({ ignoredResources: [], ignoredResourceGroups: [], scoringStrategy: { type: LeastAllocated, resources: resources.slice(0, 2) } }), new BalancedAllocation({ resources: resources.slice(0, 2) })];
+    const pod = new PodInfo(makePod('in', { requests: { cpu: '250m', memory: '300Mi' } }));
+    for (let round = 0; round < 20; round++) {
+      // Nodes change as a cycle's snapshot would: a pod added to a few of them.
+      for (let k = 0; k < 3; k++) {
+        const ni = snapshot.nodeInfoList[Math.floor(rand() * snapshot.nodeInfoList.length)]!;
+        ni.addPod(new PodInfo(makePod(`x${round}-${k}`, { node: ni.name, requests: { cpu: '100m', memory: '100Mi' } })));
+      }
+      for (const p of plugins) {
+        const state = new CycleState();
+        p.preScore(state, pod);
+        assert.deepEqual(scoresBatch(p, state, pod, snapshot), scoresOneByOne(p, state, pod, snapshot), `${p.name}, round ${round}`);
+      }
+    }
+  });
 });

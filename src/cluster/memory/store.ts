@@ -34,12 +34,12 @@ export interface VersionedEvent {
 export type VersionedHandler = (e: VersionedEvent) => void;
 
 export class MemoryCluster implements ClusterClient {
-  private readonly objects = new Map<string, KubeObject>();
-  /** The same objects by kind, so listing a kind does not walk every object. */
+  /** Objects by kind, then by objectKey: listing a kind does not walk every object. */
   private readonly byKind = new Map<string, Map<string, KubeObject>>();
   private resourceVersion = 0;
   private uidCounter = 0;
-  private readonly handlers = new Set<WatchHandler>();
+  /** Replaced, never mutated, so emit can walk it while a handler starts or stops watching. */
+  private handlers: readonly WatchHandler[] = [];
   /** Watchers of the API server: unlike `handlers`, they see versions and are not cleared by `stop`. */
   private readonly subscribers = new Set<VersionedHandler>();
   /** Recent changes, oldest first, for watches that resume from a resourceVersion. */
@@ -64,7 +64,8 @@ export class MemoryCluster implements ClusterClient {
     this.history.push(ve);
     const limit = this.opts.watchHistorySize ?? 10_000;
     if (this.history.length > 2 * limit) this.compactHistory(this.history[this.history.length - limit - 1]!.rv);
-    for (const h of [...this.handlers]) h(e);
+    const handlers = this.handlers;
+    for (let i = 0; i < handlers.length; i++) handlers[i]!(e);
     if (this.subscribers.size > 0) for (const s of [...this.subscribers]) s(ve);
   }
 
@@ -90,7 +91,7 @@ export class MemoryCluster implements ClusterClient {
     if (!obj.kind) throw new ApiError(400, 'object has no kind');
     const o = this.prepare(obj);
     const key = objectKey(o);
-    if (this.objects.has(key)) throw new ApiError(409, `${o.kind} "${o.metadata?.name}" already exists`);
+    if (this.lookup(o.kind ?? '', key) !== undefined) throw new ApiError(409, `${o.kind} "${o.metadata?.name}" already exists`);
     const meta = o.metadata as WritableMeta;
     meta.uid ??= `uid-${++this.uidCounter}`;
     meta.resourceVersion = this.nextRV();
@@ -103,7 +104,7 @@ export class MemoryCluster implements ClusterClient {
   /** Replaces an existing object (or creates it). */
   update<T extends KubeObject>(obj: T): T {
     const key = objectKey({ ...obj, metadata: { ...obj.metadata, namespace: obj.metadata?.namespace ?? 'default' } });
-    const old = this.objects.get(key);
+    const old = this.lookup(obj.kind ?? '', key);
     if (!old) return this.create(obj);
     const o = obj.kind === 'Pod' ? cloneJSON(obj) : this.prepare(obj);
     return this.replaceExisting(key, old, o) as T;
@@ -122,8 +123,11 @@ export class MemoryCluster implements ClusterClient {
     return o;
   }
 
+  private lookup(kind: string, key: string): KubeObject | undefined {
+    return this.byKind.get(kind)?.get(key);
+  }
+
   private putObject(key: string, o: KubeObject): void {
-    this.objects.set(key, o);
     const kind = o.kind ?? '';
     let m = this.byKind.get(kind);
     if (!m) this.byKind.set(kind, (m = new Map()));
@@ -131,7 +135,6 @@ export class MemoryCluster implements ClusterClient {
   }
 
   private deleteObject(key: string, o: KubeObject): void {
-    this.objects.delete(key);
     this.byKind.get(o.kind ?? '')?.delete(key);
   }
 
@@ -150,7 +153,7 @@ export class MemoryCluster implements ClusterClient {
 
   remove(kind: string, namespace: string, name: string): boolean {
     const key = objectKey({ kind, metadata: { namespace, name } });
-    const old = this.objects.get(key);
+    const old = this.lookup(kind, key);
     if (!old) return false;
     this.deleteObject(key, old);
     this.resourceVersion++;
@@ -159,7 +162,7 @@ export class MemoryCluster implements ClusterClient {
   }
 
   get<T extends KubeObject>(kind: string, namespace: string, name: string): T | undefined {
-    return this.objects.get(objectKey({ kind, metadata: { namespace, name } })) as T | undefined;
+    return this.lookup(kind, objectKey({ kind, metadata: { namespace, name } })) as T | undefined;
   }
 
   list<T extends KubeObject>(kind: string): T[] {
@@ -223,18 +226,19 @@ export class MemoryCluster implements ClusterClient {
   async start(handler: WatchHandler): Promise<void> {
     const order = ['Namespace', 'PriorityClass', 'StorageClass', 'CSINode', 'PersistentVolume', 'PersistentVolumeClaim',
       'Service', 'ReplicationController', 'ReplicaSet', 'StatefulSet', 'PodDisruptionBudget', 'Node', 'Pod'];
-    const all = [...this.objects.values()];
+    const all: KubeObject[] = [];
+    for (const m of this.byKind.values()) for (const o of m.values()) all.push(o);
     const rank = (k: string | undefined) => {
       const i = order.indexOf(k ?? '');
       return i < 0 ? order.length : i;
     };
     all.sort((a, b) => rank(a.kind) - rank(b.kind) || Number(a.metadata?.resourceVersion) - Number(b.metadata?.resourceVersion));
     for (const o of all) handler({ type: 'ADDED', kind: o.kind!, object: o });
-    this.handlers.add(handler);
+    if (!this.handlers.includes(handler)) this.handlers = [...this.handlers, handler];
   }
 
   stop(): void {
-    this.handlers.clear();
+    this.handlers = [];
   }
 
   async bind(pod: Pod, nodeName: string): Promise<void> {

@@ -516,12 +516,12 @@ export class Framework implements fw.Handle {
     const skip = state.skipScorePlugins;
     const n = nodes.length;
     // One list serves every plugin in turn (each is done with it before the next starts).
+    // Each plugin writes every entry (score per node, or scoreNodes by contract): no re-zeroing.
     const list = this.scoreBuffer(nodes);
-    let first = true;
+    const max = fw.MaxNodeScore;
+    const min = fw.MinNodeScore;
     for (const p of this.scorePlugins) {
       if (skip.size > 0 && skip.has(p.name)) continue;
-      if (!first) for (let i = 0; i < n; i++) list[i]!.score = 0;
-      first = false;
       if (p.scoreNodes !== undefined) {
         const r = p.scoreNodes(state, pod, nodes, list);
         if (r !== null && r.code !== Code.Success) return Status.error(`running Score plugins: plugin "${p.name}" failed with: ${r.message()}`).withPlugin(p.name);
@@ -541,7 +541,7 @@ export class Framework implements fw.Handle {
       const weighted = perPlugin ? new Float64Array(n) : null;
       for (let i = 0; i < n; i++) {
         const s = list[i]!.score;
-        if (s > fw.MaxNodeScore || s < fw.MinNodeScore) {
+        if (s > max || s < min) {
           return Status.error(`applying score defaultWeights on Score plugins: plugin "${p.name}" returns an invalid score ${s}, it should in the range of [${fw.MinNodeScore}, ${fw.MaxNodeScore}] after normalizing`).withPlugin(p.name);
         }
         totals[i]! += s * weight;

@@ -40,6 +40,9 @@ function resourceKind(name: string): number {
   }
 }
 
+/** Size of the score memo minus one (a power of two minus one). */
+const memoMask = 8191;
+
 export class ResourceAllocationScorer {
   readonly names: readonly string[];
   readonly weights: readonly number[];
@@ -71,6 +74,26 @@ export class ResourceAllocationScorer {
           : k === KindMemory ? (useRequested ? RowReqMemory : RowNonZeroMemory) : RowReqEphemeral)),
       }
       : null;
+  }
+
+  /**
+   * Scores by node generation for the pod requests in memoRequests: pods of one workload ask for
+   * the same, and most nodes have not changed since the last pod looked at them. Pairs of
+   * (generation, score) in a direct-mapped table; a collision only costs a recomputation.
+   */
+  private memo: Float64Array | null = null;
+  private memoRequests: Float64Array | null = null;
+
+  private memoFor(podRequests: Float64Array): Float64Array {
+    const same = this.memoRequests !== null && this.memoRequests.length === podRequests.length &&
+      this.memoRequests.every((v, i) => v === podRequests[i]);
+    if (this.memo === null || !same) {
+      // Generation 0 is never handed out, so a zeroed table holds no valid entry.
+      this.memo ??= new Float64Array(2 * (memoMask + 1));
+      this.memo.fill(0);
+      this.memoRequests = Float64Array.from(podRequests);
+    }
+    return this.memo;
   }
 
   /** Where each configured resource is in a NodeInfo's row, when all of them are (no scalars). */
@@ -106,8 +129,15 @@ export class ResourceAllocationScorer {
       const { alloc: allocCols, req: reqCols } = this.rowColumns;
       const requested = this.requested;
       const allocatable = this.allocatable;
+      const memo = this.memoFor(podRequests);
       for (let k = 0; k < nodes.length; k++) {
         const ni = nodes[k]!;
+        // A node's generation pins its row, so an unchanged node scores what it scored before.
+        const slot = (ni.generation & memoMask) << 1;
+        if (memo[slot] === ni.generation) {
+          out[k]!.score = memo[slot + 1]!;
+          continue;
+        }
         const row = ni.row;
         const at = ni.rowAt;
         for (let i = 0; i < n; i++) {
@@ -116,7 +146,10 @@ export class ResourceAllocationScorer {
           allocatable[i] = a;
           requested[i] = a === 0 ? 0 : row[at + reqCols[i]!]! + podRequests[i]!;
         }
-        out[k]!.score = this.scorer(requested, allocatable);
+        const score = this.scorer(requested, allocatable);
+        memo[slot] = ni.generation;
+        memo[slot + 1] = score;
+        out[k]!.score = score;
       }
       return null;
     }
