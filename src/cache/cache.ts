@@ -246,7 +246,8 @@ export class Cache {
    */
   updateSnapshot(snapshot: Snapshot): void {
     let updateAll = this.orderChanged;
-    let updateSublists = false;
+    let updatePVCs = false;
+    const flippedNodes: NodeInfo[] = [];
     for (const name of this.dirty) {
       const live = this.nodes.get(name);
       const existing = snapshot.nodeInfoMap.get(name);
@@ -265,15 +266,14 @@ export class Cache {
         updateAll = true;
         continue;
       }
-      if (existing.podsWithAffinity.length > 0 !== live.podsWithAffinity.length > 0 ||
-        existing.podsWithRequiredAntiAffinity.length > 0 !== live.podsWithRequiredAntiAffinity.length > 0 ||
-        existing.pvcRefCounts.size > 0 || live.pvcRefCounts.size > 0) {
-        updateSublists = true;
-      }
+      const flipped = existing.podsWithAffinity.length > 0 !== live.podsWithAffinity.length > 0 ||
+        existing.podsWithRequiredAntiAffinity.length > 0 !== live.podsWithRequiredAntiAffinity.length > 0;
+      if (existing.pvcRefCounts.size > 0 || live.pvcRefCounts.size > 0) updatePVCs = true;
       // In place, as upstream keeps the snapshot's NodeInfo pointers: the lists stay valid.
       existing.copyFrom(live);
       existing.imageStates = frozenImageStates(live.imageStates);
       snapshot.logChange(existing);
+      if (flipped) flippedNodes.push(existing);
     }
     this.dirty.clear();
     if (updateAll) {
@@ -284,7 +284,12 @@ export class Cache {
       }
       snapshot.replaceList(list);
     }
-    if (updateAll || updateSublists) snapshot.rebuildLists();
+    if (updateAll) {
+      snapshot.rebuildLists();
+    } else {
+      for (const ni of flippedNodes) snapshot.updateSublists(ni);
+      if (updatePVCs) snapshot.rebuildUsedPVCs();
+    }
     this.orderChanged = false;
   }
 }

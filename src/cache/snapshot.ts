@@ -57,6 +57,8 @@ export class Snapshot implements SharedLister, NodeInfoLister {
   replaceList(list: NodeInfo[]): void {
     this.nodeInfoList = list;
     packRows(list);
+    this.positions = new Map();
+    for (let i = 0; i < list.length; i++) this.positions.set(list[i]!, i);
     this.listEpoch = nextListEpoch();
     this.changeLogStart += this.changeLog.length;
     this.changeLog = [];
@@ -86,21 +88,44 @@ export class Snapshot implements SharedLister, NodeInfoLister {
   rebuildLists(): void {
     this.podsWithAffinityList = [];
     this.podsWithRequiredAntiAffinityList = [];
-    this.usedPVCSet.clear();
     for (const ni of this.nodeInfoList) {
       if (ni.podsWithAffinity.length > 0) this.podsWithAffinityList.push(ni);
       if (ni.podsWithRequiredAntiAffinity.length > 0) this.podsWithRequiredAntiAffinityList.push(ni);
+    }
+    this.rebuildUsedPVCs();
+  }
+
+  /** Rebuilds the set of PVCs in use from the nodes' counts. */
+  rebuildUsedPVCs(): void {
+    this.usedPVCSet.clear();
+    for (const ni of this.nodeInfoList) {
+      if (ni.pvcRefCounts.size === 0) continue;
       for (const k of ni.pvcRefCounts.keys()) this.usedPVCSet.add(k);
     }
   }
 
+  /**
+   * Puts `ni` (already in nodeInfoList) into, or takes it out of, the (anti-)affinity sublists
+   * after it gained or lost such pods: the lists keep nodeInfoList's order, without a walk over
+   * every node (with one-pod-per-node anti-affinity, nearly every pod flips a node).
+   */
+  updateSublists(ni: NodeInfo): void {
+    setMembership(this.podsWithAffinityList, ni, ni.podsWithAffinity.length > 0, this.positionOf);
+    setMembership(this.podsWithRequiredAntiAffinityList, ni, ni.podsWithRequiredAntiAffinity.length > 0, this.positionOf);
+  }
+
+  /** Each node's index in nodeInfoList, for ordered inserts into the sublists. */
+  private positions = new Map<NodeInfo, number>();
+  private readonly positionOf = (ni: NodeInfo): number => this.positions.get(ni) ?? -1;
+
   /** A snapshot of the given nodes with the given pods on them, in node order (cache.NewSnapshot). */
   static fromObjects(pods: readonly Pod[], nodes: readonly Node[]): Snapshot {
     const s = new Snapshot();
+    const list: NodeInfo[] = [];
     for (const n of nodes) {
       const ni = new NodeInfo(n);
       s.nodeInfoMap.set(n.metadata.name!, ni);
-      s.nodeInfoList.push(ni);
+      list.push(ni);
     }
     for (const p of pods) {
       const nodeName = p.spec.nodeName;
@@ -113,10 +138,26 @@ export class Snapshot implements SharedLister, NodeInfoLister {
       }
       ni.addPod(new PodInfo(p));
     }
-    packRows(s.nodeInfoList);
+    s.replaceList(list);
     s.rebuildLists();
     return s;
   }
+}
+
+/** Adds `ni` to, or removes it from, `list` kept in the order `positionOf` gives. */
+function setMembership(list: NodeInfo[], ni: NodeInfo, member: boolean, positionOf: (ni: NodeInfo) => number): void {
+  const pos = positionOf(ni);
+  // Binary search for the first entry at or after ni's position.
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (positionOf(list[mid]!) < pos) lo = mid + 1;
+    else hi = mid;
+  }
+  const present = lo < list.length && list[lo] === ni;
+  if (member && !present) list.splice(lo, 0, ni);
+  else if (!member && present) list.splice(lo, 1);
 }
 
 /** Puts the nodes' rows of numbers into one table in walk order (see NodeInfo.row). */

@@ -155,3 +155,36 @@ describe('PodInfo.derive', () => {
     assert.deepEqual(derived.requests, new PodInfo(withStatus).requests);
   });
 });
+
+describe('snapshot (anti-)affinity sublists kept incrementally', () => {
+  it('match a full rebuild after random pods with and without affinity come and go', () => {
+    const rand = seededRandom(3);
+    const cache = new Cache(new FakeClock());
+    const snapshot = new Snapshot();
+    for (let i = 0; i < 30; i++) cache.addNode(makeNode(`n${i}`));
+    const placed: Pod[] = [];
+    const term = { labelSelector: { matchLabels: { app: 'a' } }, topologyKey: 'kubernetes.io/hostname' };
+    for (let step = 0; step < 400; step++) {
+      if (placed.length > 0 && rand() < 0.4) {
+        const p = placed.splice(Math.floor(rand() * placed.length), 1)[0]!;
+        cache.removePod(p);
+      } else {
+        const kind = rand();
+        const affinity = kind < 0.3
+          ? { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term] } }
+          : kind < 0.6 ? { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [term] } } : undefined;
+        const p = makePod(`p${step}`, { node: `n${Math.floor(rand() * 30)}`, labels: { app: 'a' }, spec: affinity ? { affinity } : {} });
+        placed.push(p);
+        cache.addPod(p);
+      }
+      if (rand() < 0.5) continue;
+      cache.updateSnapshot(snapshot);
+      const names = (l: readonly NodeInfo[]) => l.map((ni) => ni.name);
+      const affinity = names(snapshot.havePodsWithAffinityList());
+      const anti = names(snapshot.havePodsWithRequiredAntiAffinityList());
+      snapshot.rebuildLists();
+      assert.deepEqual(affinity, names(snapshot.havePodsWithAffinityList()), `step ${step}`);
+      assert.deepEqual(anti, names(snapshot.havePodsWithRequiredAntiAffinityList()), `step ${step}`);
+    }
+  });
+});
