@@ -7,10 +7,10 @@ export interface StateData {
 
 export class CycleState {
   private readonly storage = new Map<string, StateData>();
-  /** Filter plugins whose PreFilter returned Skip. */
-  skipFilterPlugins = new Set<string>();
-  /** Score plugins whose PreScore returned Skip. */
-  skipScorePlugins = new Set<string>();
+  /** Filter plugins whose PreFilter returned Skip (replaced as a whole, never changed in place). */
+  skipFilterPlugins: ReadonlySet<string> = new Set<string>();
+  /** Score plugins whose PreScore returned Skip (replaced as a whole, never changed in place). */
+  skipScorePlugins: ReadonlySet<string> = new Set<string>();
   /** Pods that plugins want moved to activeQ once this attempt ends (keyed by namespace/name). */
   podsToActivate = new Map<string, unknown>();
   /** Whether this attempt records per-plugin metrics (sampled). */
@@ -31,8 +31,9 @@ export class CycleState {
   clone(): CycleState {
     const c = new CycleState();
     for (const [k, v] of this.storage) c.storage.set(k, v.clone());
-    c.skipFilterPlugins = new Set(this.skipFilterPlugins);
-    c.skipScorePlugins = new Set(this.skipScorePlugins);
+    // Shared: the framework replaces these sets (never changes them) once PreFilter/PreScore ran.
+    c.skipFilterPlugins = this.skipFilterPlugins;
+    c.skipScorePlugins = this.skipScorePlugins;
     c.podsToActivate = this.podsToActivate;
     c.recordPluginMetrics = this.recordPluginMetrics;
     return c;

@@ -7,11 +7,13 @@ export const DefaultBindAllHostIP = '0.0.0.0';
 
 /** Host ports in use: ip → set of "protocol/port" (framework.HostPortInfo). */
 export class HostPortInfo {
-  private readonly byIP = new Map<string, Set<string>>();
+  /** Created on first use: most nodes never see a host port, and NodeInfos are copied often. */
+  private byIP: Map<string, Set<string>> | null = null;
 
   add(ip: string | undefined, protocol: string | undefined, port: number): void {
     const key = `${protocol || 'TCP'}/${port}`;
     const host = ip || DefaultBindAllHostIP;
+    this.byIP ??= new Map();
     let set = this.byIP.get(host);
     if (!set) this.byIP.set(host, (set = new Set()));
     set.add(key);
@@ -19,15 +21,15 @@ export class HostPortInfo {
 
   remove(ip: string | undefined, protocol: string | undefined, port: number): void {
     const host = ip || DefaultBindAllHostIP;
-    const set = this.byIP.get(host);
+    const set = this.byIP?.get(host);
     if (!set) return;
     set.delete(`${protocol || 'TCP'}/${port}`);
-    if (set.size === 0) this.byIP.delete(host);
+    if (set.size === 0) this.byIP!.delete(host);
   }
 
   /** True when ip/protocol/port conflicts with a used port; 0.0.0.0 conflicts with every IP. */
   checkConflict(ip: string | undefined, protocol: string | undefined, port: number): boolean {
-    if (port <= 0) return false;
+    if (port <= 0 || this.byIP === null) return false;
     const host = ip || DefaultBindAllHostIP;
     const key = `${protocol || 'TCP'}/${port}`;
     if (host === DefaultBindAllHostIP) {
@@ -38,6 +40,7 @@ export class HostPortInfo {
   }
 
   get size(): number {
+    if (this.byIP === null) return 0;
     let n = 0;
     for (const s of this.byIP.values()) n += s.size;
     return n;
@@ -45,6 +48,8 @@ export class HostPortInfo {
 
   clone(): HostPortInfo {
     const c = new HostPortInfo();
+    if (this.byIP === null) return c;
+    c.byIP = new Map();
     for (const [ip, set] of this.byIP) c.byIP.set(ip, new Set(set));
     return c;
   }
@@ -109,32 +114,76 @@ export const FlagUnschedulable = 1;
 export const FlagTaints = 2;
 export const FlagImages = 4;
 
-export class NodeInfo {
-  node: Node | null = null;
-  /** The node's name ('' without a node): a field, so the hot loops need not reach into the Node. */
-  name = '';
-  pods: PodInfo[] = [];
-  podsWithAffinity: PodInfo[] = [];
-  podsWithRequiredAntiAffinity: PodInfo[] = [];
-  usedPorts = new HostPortInfo();
-  /** Sum of the pods' requests. */
-  requested = new Resource();
-  /** Sum of requests with missing cpu/memory defaulted (for scoring). */
-  nonZeroRequested = new Resource();
-  allocatable = new Resource();
-  private images = new Map<string, ImageStateSummary>();
-  /** PVCs used by pods on this node ("namespace/claim") and how many pods use each. */
-  pvcRefCounts = new Map<string, number>();
-  /** Bumped on every change, so snapshots copy only what changed. */
-  generation = nextGeneration();
-  /**
-   * The row of numbers (see RowStride): its own array, or a slot of a table shared by the nodes
-   * of a snapshot (moveRow), which keeps the rows of a walk next to each other in memory.
-   */
-  row: Float64Array = new Float64Array(RowStride);
-  rowAt = 0;
+/** Rows for NodeInfos outside a snapshot's table are cut from shared chunks: one allocation per
+ * chunk instead of one (off-heap) array per NodeInfo. Small chunks bound what a long-lived
+ * NodeInfo can keep alive of a chunk otherwise used by short-lived copies. */
+const rowsPerChunk = 64;
+let rowChunk = new Float64Array(rowsPerChunk * RowStride);
+let rowChunkNext = 0;
 
-  constructor(node?: Node) {
+export class NodeInfo {
+  node: Node | null;
+  /** The node's name ('' without a node): a field, so the hot loops need not reach into the Node. */
+  name: string;
+  pods: PodInfo[];
+  podsWithAffinity: PodInfo[];
+  podsWithRequiredAntiAffinity: PodInfo[];
+  usedPorts: HostPortInfo;
+  /** Sum of the pods' requests. */
+  requested: Resource;
+  /** Sum of requests with missing cpu/memory defaulted (for scoring). */
+  nonZeroRequested: Resource;
+  allocatable: Resource;
+  private images: Map<string, ImageStateSummary>;
+  /** PVCs used by pods on this node ("namespace/claim") and how many pods use each. */
+  pvcRefCounts: Map<string, number>;
+  /** Bumped on every change, so snapshots copy only what changed. */
+  generation: number;
+  /**
+   * The row of numbers (see RowStride): a slot in a shared chunk, or in a table shared by the
+   * nodes of a snapshot (moveRow), which keeps the rows of a walk next to each other in memory.
+   */
+  row: Float64Array;
+  rowAt: number;
+
+  /** A NodeInfo for `node` (none: a placeholder for pods on an unknown node), or a copy of `from`. */
+  constructor(node?: Node, from?: NodeInfo) {
+    if (rowChunkNext === rowsPerChunk) {
+      rowChunk = new Float64Array(rowsPerChunk * RowStride);
+      rowChunkNext = 0;
+    }
+    this.row = rowChunk;
+    this.rowAt = rowChunkNext++ * RowStride;
+    if (from !== undefined) {
+      this.node = from.node;
+      this.name = from.name;
+      this.pods = from.pods.slice();
+      this.podsWithAffinity = from.podsWithAffinity.slice();
+      this.podsWithRequiredAntiAffinity = from.podsWithRequiredAntiAffinity.slice();
+      this.usedPorts = from.usedPorts.size === 0 ? new HostPortInfo() : from.usedPorts.clone();
+      this.requested = from.requested.clone();
+      this.nonZeroRequested = from.nonZeroRequested.clone();
+      this.allocatable = from.allocatable.clone();
+      this.images = from.images;
+      this.pvcRefCounts = from.pvcRefCounts.size === 0 ? new Map() : new Map(from.pvcRefCounts);
+      this.generation = from.generation;
+      const src = from.row;
+      const dst = this.row;
+      for (let i = 0, a = from.rowAt, b = this.rowAt; i < RowStride; i++) dst[b + i] = src[a + i]!;
+      return;
+    }
+    this.node = null;
+    this.name = '';
+    this.pods = [];
+    this.podsWithAffinity = [];
+    this.podsWithRequiredAntiAffinity = [];
+    this.usedPorts = new HostPortInfo();
+    this.requested = new Resource();
+    this.nonZeroRequested = new Resource();
+    this.allocatable = new Resource();
+    this.images = new Map();
+    this.pvcRefCounts = new Map();
+    this.generation = nextGeneration();
     if (node) this.setNode(node);
   }
 
@@ -157,6 +206,12 @@ export class NodeInfo {
 
   /** Rewrites the row from the Resource objects, the pod count and the node. */
   private syncRow(): void {
+    this.syncUsage();
+    this.syncFlags();
+  }
+
+  /** Rewrites the row's numbers (what adding or removing a pod changes). */
+  private syncUsage(): void {
     const r = this.row;
     const at = this.rowAt;
     r[at + RowAllocMilliCPU] = this.allocatable.milliCPU;
@@ -169,7 +224,6 @@ export class NodeInfo {
     r[at + RowNonZeroMilliCPU] = this.nonZeroRequested.milliCPU;
     r[at + RowNonZeroMemory] = this.nonZeroRequested.memory;
     r[at + RowPodCount] = this.pods.length;
-    this.syncFlags();
   }
 
   private syncFlags(): void {
@@ -202,7 +256,7 @@ export class NodeInfo {
     if (pi.hasRequiredAntiAffinity()) this.podsWithRequiredAntiAffinity.push(pi);
     this.updateUsage(pi, 1);
     this.generation = nextGeneration();
-    this.syncRow();
+    this.syncUsage();
   }
 
   /** Removes the pod with the same uid; returns false when it was not on this node. */
@@ -217,7 +271,7 @@ export class NodeInfo {
     if (r >= 0) removeAt(this.podsWithRequiredAntiAffinity, r);
     this.updateUsage(existing, -1);
     this.generation = nextGeneration();
-    this.syncRow();
+    this.syncUsage();
     return true;
   }
 
@@ -227,12 +281,16 @@ export class NodeInfo {
     else this.requested.sub(req);
     this.nonZeroRequested.milliCPU += sign * pi.requests.nonZeroMilliCPU;
     this.nonZeroRequested.memory += sign * pi.requests.nonZeroMemory;
-    for (const p of podHostPorts(pi)) {
+    const ports = podHostPorts(pi);
+    for (let i = 0; i < ports.length; i++) {
+      const p = ports[i]!;
       if (sign === 1) this.usedPorts.add(p.hostIP, p.protocol, p.hostPort!);
       else this.usedPorts.remove(p.hostIP, p.protocol, p.hostPort!);
     }
-    for (const v of pi.pod.spec.volumes ?? []) {
-      const claim = v.persistentVolumeClaim?.claimName;
+    const volumes = pi.pod.spec.volumes;
+    if (volumes === undefined) return;
+    for (let i = 0; i < volumes.length; i++) {
+      const claim = volumes[i]!.persistentVolumeClaim?.claimName;
       if (!claim) continue;
       const key = `${pi.namespace}/${claim}`;
       const n = (this.pvcRefCounts.get(key) ?? 0) + sign;
@@ -243,21 +301,7 @@ export class NodeInfo {
 
   /** A copy sharing PodInfos (immutable) but not the aggregates. */
   clone(): NodeInfo {
-    const c = new NodeInfo();
-    c.node = this.node;
-    c.name = this.name;
-    c.pods = this.pods.slice();
-    c.podsWithAffinity = this.podsWithAffinity.slice();
-    c.podsWithRequiredAntiAffinity = this.podsWithRequiredAntiAffinity.slice();
-    c.usedPorts = this.usedPorts.clone();
-    c.requested = this.requested.clone();
-    c.nonZeroRequested = this.nonZeroRequested.clone();
-    c.allocatable = this.allocatable.clone();
-    c.images = this.images;
-    c.pvcRefCounts = new Map(this.pvcRefCounts);
-    c.generation = this.generation;
-    c.syncRow();
-    return c;
+    return new NodeInfo(undefined, this);
   }
 
   /**

@@ -10,9 +10,18 @@ import type { PodInfo } from '../../framework/pod_info.js';
 export function podStartTime(pod: Pod): number {
   const t = pod.status?.startTime;
   if (!t) return Infinity;
-  const ms = Date.parse(t);
-  return Number.isNaN(ms) ? Infinity : ms;
+  let ms = parsedTimes.get(t);
+  if (ms === undefined) {
+    ms = Date.parse(t);
+    if (Number.isNaN(ms)) ms = Infinity;
+    // Timestamps have a one-second resolution: many pods share one. Bounded, not an LRU.
+    if (parsedTimes.size >= 4096) parsedTimes.clear();
+    parsedTimes.set(t, ms);
+  }
+  return ms;
 }
+
+const parsedTimes = new Map<string, number>();
 
 interface Keyed {
   readonly pod: PodInfo;
