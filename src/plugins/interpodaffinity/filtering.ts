@@ -5,9 +5,10 @@ import type { Node, Pod } from '../../api/types.js';
 import type { CycleState, StateData } from '../../framework/cycle_state.js';
 import type { Handle, PreFilterOutcome } from '../../framework/interfaces.js';
 import type { NodeInfo } from '../../framework/node_info.js';
-import { affinityTermMatches, type AffinityTerm, type PodInfo } from '../../framework/pod_info.js';
+import type { AffinityTerm, PodInfo } from '../../framework/pod_info.js';
 import { Status } from '../../framework/status.js';
 import { InterPodAffinity as Name } from '../names.js';
+import { addMatchingAllTerms, addMatchingAnyTerm, type PositionLookup, type PreFilterCaches } from './filtering_counts.js';
 import {
   affinityParseError,
   hasPodAffinitySpec,
@@ -16,7 +17,7 @@ import {
   podMatchesAllTerms,
   podNamespace,
 } from './terms.js';
-import { labelValue, TopologyCounts } from './topology.js';
+import { CountsOverlay, labelValue } from './topology.js';
 
 export const preFilterStateKey = 'PreFilter' + Name;
 
@@ -36,13 +37,24 @@ export class PreFilterState implements StateData {
     /** Labels of the incoming pod's namespace, for existing pods' namespaceSelectors. */
     readonly namespaceLabels: Labels,
     /** Pairs → existing pods whose required anti-affinity terms match the incoming pod. */
-    readonly existingAntiAffinityCounts: TopologyCounts,
+    readonly existingAntiAffinityCounts: CountsOverlay,
     /** Pairs → existing pods matching all the incoming pod's required affinity terms. */
-    readonly affinityCounts: TopologyCounts,
+    readonly affinityCounts: CountsOverlay,
     /** Pairs → existing pods matching the incoming pod's required anti-affinity terms. */
-    readonly antiAffinityCounts: TopologyCounts,
+    readonly antiAffinityCounts: CountsOverlay,
+    /** Set when all three counts are bound to one domain table: Filter then reads them by node position. */
+    readonly byPosition: PositionLookup | null,
   ) {}
 
+  /** The node's position in the domain table, or -1 when Filter must look its labels up. */
+  positionOf(ni: NodeInfo): number {
+    // AddPod/RemovePod changes sit in the overlays only, which the label lookups read.
+    const unchanged =
+      this.existingAntiAffinityCounts.unchanged !== null && this.affinityCounts.unchanged !== null && this.antiAffinityCounts.unchanged !== null;
+    return this.byPosition !== null && unchanged ? this.byPosition.table.position(ni) : -1;
+  }
+
+  /** The overlays copy only this attempt's own changes; the shared counts stay shared. */
   clone(): PreFilterState {
     return new PreFilterState(
       this.pod,
@@ -52,6 +64,7 @@ export class PreFilterState implements StateData {
       this.existingAntiAffinityCounts.clone(),
       this.affinityCounts.clone(),
       this.antiAffinityCounts.clone(),
+      this.byPosition,
     );
   }
 
@@ -64,41 +77,13 @@ export class PreFilterState implements StateData {
   }
 }
 
-/** When `pod` matches all terms, counts it once per term in the pair the node gives the term's key. */
-function addMatchingAllTerms(
-  counts: TopologyCounts,
-  terms: readonly AffinityTerm[],
-  pod: Pod,
-  nodeLabels: Labels,
-  delta: number,
-): void {
-  // The incoming pod's terms have their namespaceSelector unrolled: no namespace labels needed.
-  if (!podMatchesAllTerms(terms, pod, undefined)) return;
-  for (let i = 0; i < terms.length; i++) {
-    const key = terms[i]!.topologyKey;
-    const value = labelValue(nodeLabels, key);
-    if (value !== undefined) counts.add(key, value, delta);
-  }
-}
-
-/** Counts `pod` once for every term it matches, in the pair the node gives that term's key. */
-function addMatchingAnyTerm(
-  counts: TopologyCounts,
-  terms: readonly AffinityTerm[],
-  pod: Pod,
-  nsLabels: Labels,
-  nodeLabels: Labels,
-  delta: number,
-): void {
-  for (let i = 0; i < terms.length; i++) {
-    const t = terms[i]!;
-    if (!affinityTermMatches(t, pod, nsLabels)) continue;
-    const value = labelValue(nodeLabels, t.topologyKey);
-    if (value !== undefined) counts.add(t.topologyKey, value, delta);
-  }
-}
-
-export function preFilter(handle: Handle, state: CycleState, podInfo: PodInfo, allNodes: readonly NodeInfo[]): PreFilterOutcome {
+export function preFilter(
+  handle: Handle,
+  caches: PreFilterCaches,
+  state: CycleState,
+  podInfo: PodInfo,
+  allNodes: readonly NodeInfo[],
+): PreFilterOutcome {
   const pod = podInfo.pod;
   if (podInfo.parseError !== null && hasPodAffinitySpec(pod)) {
     const err = affinityParseError(pod);
@@ -108,41 +93,22 @@ export function preFilter(handle: Handle, state: CycleState, podInfo: PodInfo, a
   const affinityTerms = mergeTermsNamespaces(podInfo.requiredAffinityTerms, objects);
   const antiAffinityTerms = mergeTermsNamespaces(podInfo.requiredAntiAffinityTerms, objects);
   const nsLabels = namespaceLabels(objects, podNamespace(pod));
-
-  const existingAntiAffinityCounts = new TopologyCounts();
-  const withAntiAffinity = handle.snapshotSharedLister().nodeInfos().havePodsWithRequiredAntiAffinityList();
-  for (let i = 0; i < withAntiAffinity.length; i++) {
-    const ni = withAntiAffinity[i]!;
-    if (ni.node === null) continue;
-    const labels = ni.node.metadata.labels;
-    const pods = ni.podsWithRequiredAntiAffinity;
-    for (let j = 0; j < pods.length; j++) {
-      addMatchingAnyTerm(existingAntiAffinityCounts, pods[j]!.requiredAntiAffinityTerms, pod, nsLabels, labels, 1);
-    }
-  }
-
-  const affinityCounts = new TopologyCounts();
-  const antiAffinityCounts = new TopologyCounts();
-  if (affinityTerms.length > 0 || antiAffinityTerms.length > 0) {
-    for (let i = 0; i < allNodes.length; i++) {
-      const ni = allNodes[i]!;
-      if (ni.node === null) continue;
-      const labels = ni.node.metadata.labels;
-      const pods = ni.pods;
-      for (let j = 0; j < pods.length; j++) {
-        const existing = pods[j]!.pod;
-        addMatchingAllTerms(affinityCounts, affinityTerms, existing, labels, 1);
-        addMatchingAnyTerm(antiAffinityCounts, antiAffinityTerms, existing, undefined, labels, 1);
-      }
-    }
-  }
-
-  if (existingAntiAffinityCounts.size === 0 && affinityTerms.length === 0 && antiAffinityTerms.length === 0) {
+  const counts = caches.count(handle.snapshotSharedLister().nodeInfos(), allNodes, pod, nsLabels, affinityTerms, antiAffinityTerms);
+  if (counts.existingAntiAffinity.size === 0 && affinityTerms.length === 0 && antiAffinityTerms.length === 0) {
     return { status: Status.skip() };
   }
   state.write(
     preFilterStateKey,
-    new PreFilterState(pod, affinityTerms, antiAffinityTerms, nsLabels, existingAntiAffinityCounts, affinityCounts, antiAffinityCounts),
+    new PreFilterState(
+      pod,
+      affinityTerms,
+      antiAffinityTerms,
+      nsLabels,
+      CountsOverlay.over(counts.existingAntiAffinity),
+      CountsOverlay.over(counts.affinity),
+      CountsOverlay.over(counts.antiAffinity),
+      counts.byPosition,
+    ),
   );
   return { status: null };
 }
@@ -197,11 +163,47 @@ function satisfyPodAffinity(s: PreFilterState, labels: Labels): boolean {
   return s.affinityCounts.size === 0 && podMatchesAllTerms(terms, s.pod, undefined);
 }
 
+/** satisfyPodAffinity for the node at `pos` of the domain table (no changes on top of the counts). */
+function satisfyPodAffinityAt(s: PreFilterState, p: PositionLookup, pos: number): boolean {
+  const counts = s.affinityCounts.unchanged!;
+  const keys = p.affinityKeys;
+  let podsExist = true;
+  for (let i = 0; i < keys.length; i++) {
+    const d = p.table.domain(keys[i]!, pos);
+    if (d < 0) return false;
+    if (counts.countAt(keys[i]!, d) <= 0) podsExist = false;
+  }
+  if (podsExist) return true;
+  return s.affinityCounts.size === 0 && podMatchesAllTerms(s.affinityTerms, s.pod, undefined);
+}
+
+/** satisfyPodAntiAffinity for the node at `pos` of the domain table. */
+function satisfyPodAntiAffinityAt(s: PreFilterState, p: PositionLookup, pos: number): boolean {
+  if (s.antiAffinityCounts.size === 0) return true;
+  const counts = s.antiAffinityCounts.unchanged!;
+  const keys = p.antiAffinityKeys;
+  for (let i = 0; i < keys.length; i++) {
+    const d = p.table.domain(keys[i]!, pos);
+    if (d >= 0 && counts.countAt(keys[i]!, d) > 0) return false;
+  }
+  return true;
+}
+
 export function filter(state: CycleState, nodeInfo: NodeInfo): Status | null {
   const s = readPreFilterState(state);
   if (s instanceof Status) return s;
   const node = nodeInfo.node;
   if (node === null) return Status.error('node not found');
+  const pos = s.positionOf(nodeInfo);
+  if (pos >= 0) {
+    // The same checks in the same order, reading the counts by position (see domains.ts).
+    const p = s.byPosition!;
+    if (!satisfyPodAffinityAt(s, p, pos)) return Status.unresolvable(ErrReasonAffinityRulesNotMatch);
+    if (!satisfyPodAntiAffinityAt(s, p, pos)) return Status.unschedulable(ErrReasonAntiAffinityRulesNotMatch);
+    const existing = s.existingAntiAffinityCounts;
+    if (existing.size > 0 && existing.unchanged!.anyPositiveAt(pos)) return Status.unschedulable(ErrReasonExistingAntiAffinityRulesNotMatch);
+    return null;
+  }
   const labels = node.metadata.labels;
   if (!satisfyPodAffinity(s, labels)) return Status.unresolvable(ErrReasonAffinityRulesNotMatch);
   if (!satisfyPodAntiAffinity(s, labels)) return Status.unschedulable(ErrReasonAntiAffinityRulesNotMatch);

@@ -20,8 +20,11 @@ import { PodInfo } from '../../framework/pod_info.js';
 import type { Status } from '../../framework/status.js';
 import { InterPodAffinity as Name } from '../names.js';
 import type { InterPodAffinityArgs } from './args.js';
+import { AggregateCache } from './aggregate.js';
+import { DomainTable } from './domains.js';
 import { filter, preFilter, updateWithPod } from './filtering.js';
-import { normalizeScore, preScore, score } from './scoring.js';
+import { PreFilterCaches } from './filtering_counts.js';
+import { normalizeScore, preScore, score, scoreNodes } from './scoring.js';
 import { namespaceLabels, podMatchesAllTerms, podMatchesAnyTerm, podNamespace } from './terms.js';
 import { labelValue } from './topology.js';
 
@@ -33,6 +36,10 @@ export class InterPodAffinity
   readonly name = Name;
   /** Parsed terms of pods seen by the queueing hints, which get raw objects. */
   private readonly hintPodInfos = new WeakMap<Pod, PodInfo>();
+  /** Counts kept between attempts (see aggregate.ts), all bound to one domain table (domains.ts). */
+  private readonly domains = new DomainTable();
+  private readonly preFilterCaches = new PreFilterCaches(this.domains);
+  private readonly preScoreCache = new AggregateCache(this.domains);
 
   constructor(
     readonly args: InterPodAffinityArgs,
@@ -40,7 +47,7 @@ export class InterPodAffinity
   ) {}
 
   preFilter(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[]): PreFilterOutcome {
-    return preFilter(this.handle, state, pod, nodes);
+    return preFilter(this.handle, this.preFilterCaches, state, pod, nodes);
   }
 
   preFilterExtensions(): PreFilterExtensions {
@@ -60,11 +67,15 @@ export class InterPodAffinity
   }
 
   preScore(state: CycleState, pod: PodInfo, _nodes: readonly NodeInfo[]): Status | null {
-    return preScore(this.handle, this.args, state, pod);
+    return preScore(this.handle, this.args, this.preScoreCache, state, pod);
   }
 
   score(state: CycleState, _pod: PodInfo, nodeInfo: NodeInfo): number | Status {
     return score(state, nodeInfo);
+  }
+
+  scoreNodes(state: CycleState, _pod: PodInfo, nodes: readonly NodeInfo[], out: NodeScore[]): Status | null {
+    return scoreNodes(state, nodes, out);
   }
 
   scoreExtensions(): ScoreExtensions {

@@ -9,12 +9,17 @@ import { affinityTermMatches, type AffinityTerm, type PodInfo, type WeightedAffi
 import { Status } from '../../framework/status.js';
 import { InterPodAffinity as Name } from '../names.js';
 import type { InterPodAffinityArgs } from './args.js';
+import { countOnce, nodesOf, tracksChanges, type AggregateCache, type PodSource, type ShareFunction, type ShareSink } from './aggregate.js';
+import { preScoreKey } from './cache_keys.js';
 import { affinityParseError, hasPodAffinitySpec, mergeTermsNamespaces, namespaceLabels, podNamespace } from './terms.js';
-import { labelValue, TopologyCounts } from './topology.js';
+import { labelValue, type TopologyCounts } from './topology.js';
 
 export const preScoreStateKey = 'PreScore' + Name;
 
-/** Summed weights per topology pair; Score adds up the pairs of a node's labels. */
+/**
+ * Summed weights per topology pair; Score adds up the pairs of a node's labels. The counts may be
+ * the cache's, brought up to date by the next attempt's PreScore: valid for this attempt only.
+ */
 export class PreScoreState implements StateData {
   constructor(readonly topologyScore: TopologyCounts) {}
 
@@ -26,7 +31,7 @@ export class PreScoreState implements StateData {
 
 /** Adds `weight` to the pair of `term`'s key on the node when `pod` matches the term. */
 function processTerm(
-  scores: TopologyCounts,
+  scores: ShareSink,
   term: AffinityTerm,
   weight: number,
   pod: Pod,
@@ -35,11 +40,11 @@ function processTerm(
 ): void {
   if (!affinityTermMatches(term, pod, nsLabels)) return;
   const value = labelValue(nodeLabels, term.topologyKey);
-  if (value !== undefined) scores.accumulate(term.topologyKey, value, weight);
+  if (value !== undefined) scores.add(term.topologyKey, value, weight);
 }
 
 function processTerms(
-  scores: TopologyCounts,
+  scores: ShareSink,
   terms: readonly WeightedAffinityTerm[],
   sign: 1 | -1,
   pod: Pod,
@@ -56,28 +61,46 @@ interface IncomingPod {
   readonly preferredAntiAffinityTerms: readonly WeightedAffinityTerm[];
 }
 
-function processExistingPod(
-  scores: TopologyCounts,
-  args: InterPodAffinityArgs,
-  incoming: IncomingPod,
-  existing: PodInfo,
-  nodeLabels: Labels,
-): void {
-  // The incoming pod's terms have their namespaceSelector unrolled: no namespace labels needed.
-  processTerms(scores, incoming.preferredAffinityTerms, 1, existing.pod, undefined, nodeLabels);
-  processTerms(scores, incoming.preferredAntiAffinityTerms, -1, existing.pod, undefined, nodeLabels);
-  // The existing pod's terms are matched against the incoming pod with its namespace's labels.
-  if (args.hardPodAffinityWeight > 0) {
-    const required = existing.requiredAffinityTerms;
-    for (let i = 0; i < required.length; i++) {
-      processTerm(scores, required[i]!, args.hardPodAffinityWeight, incoming.pod, incoming.nsLabels, nodeLabels);
-    }
+/** The weights one existing pod adds (processExistingPod); cached by preScoreKey. */
+class PreScoreShare implements ShareFunction {
+  readonly source: PodSource;
+  readonly weighted = true;
+
+  constructor(
+    allPods: boolean,
+    private readonly args: InterPodAffinityArgs,
+    private readonly incoming: IncomingPod,
+  ) {
+    // Without preferred terms of its own, only existing pods with (anti-)affinity can add to the score.
+    this.source = allPods ? 'all' : 'withAffinity';
   }
-  processTerms(scores, existing.preferredAffinityTerms, 1, incoming.pod, incoming.nsLabels, nodeLabels);
-  processTerms(scores, existing.preferredAntiAffinityTerms, -1, incoming.pod, incoming.nsLabels, nodeLabels);
+
+  contribute(scores: ShareSink, existing: PodInfo, nodeLabels: Labels): void {
+    const incoming = this.incoming;
+    // The incoming pod's terms have their namespaceSelector unrolled: no namespace labels needed.
+    processTerms(scores, incoming.preferredAffinityTerms, 1, existing.pod, undefined, nodeLabels);
+    processTerms(scores, incoming.preferredAntiAffinityTerms, -1, existing.pod, undefined, nodeLabels);
+    // The existing pod's terms are matched against the incoming pod with its namespace's labels.
+    const hardWeight = this.args.hardPodAffinityWeight;
+    if (hardWeight > 0) {
+      const required = existing.requiredAffinityTerms;
+      for (let i = 0; i < required.length; i++) {
+        processTerm(scores, required[i]!, hardWeight, incoming.pod, incoming.nsLabels, nodeLabels);
+      }
+    }
+    processTerms(scores, existing.preferredAffinityTerms, 1, incoming.pod, incoming.nsLabels, nodeLabels);
+    processTerms(scores, existing.preferredAntiAffinityTerms, -1, incoming.pod, incoming.nsLabels, nodeLabels);
+  }
 }
 
-export function preScore(handle: Handle, args: InterPodAffinityArgs, state: CycleState, podInfo: PodInfo): Status | null {
+export function preScore(
+  handle: Handle,
+  args: InterPodAffinityArgs,
+  /** PreScore's counts kept between attempts; the plugin's own (its args are fixed). */
+  cache: AggregateCache,
+  state: CycleState,
+  podInfo: PodInfo,
+): Status | null {
   const pod = podInfo.pod;
   const affinity = pod.spec.affinity;
   const hasPreferredAffinity = (affinity?.podAffinity?.preferredDuringSchedulingIgnoredDuringExecution?.length ?? 0) > 0;
@@ -90,9 +113,9 @@ export function preScore(handle: Handle, args: InterPodAffinityArgs, state: Cycl
     if (err !== null) return Status.error(`failed to parse pod: ${err}`);
   }
 
-  // Without preferred terms of its own, only existing pods with (anti-)affinity can add to the score.
   const lister = handle.snapshotSharedLister().nodeInfos();
-  const nodes = hasConstraints ? lister.list() : lister.havePodsWithAffinityList();
+  // No preferred terms and no existing pod with (anti-)affinity: no term to match anywhere.
+  if (!hasConstraints && lister.havePodsWithAffinityList().length === 0) return Status.skip();
   const objects = handle.objects();
   const incoming: IncomingPod = {
     pod,
@@ -100,15 +123,16 @@ export function preScore(handle: Handle, args: InterPodAffinityArgs, state: Cycl
     preferredAffinityTerms: mergeTermsNamespaces(podInfo.preferredAffinityTerms, objects),
     preferredAntiAffinityTerms: mergeTermsNamespaces(podInfo.preferredAntiAffinityTerms, objects),
   };
-
-  const scores = new TopologyCounts();
-  for (let i = 0; i < nodes.length; i++) {
-    const ni = nodes[i]!;
-    const labels = ni.node?.metadata.labels;
-    if (labels === undefined || labels === null) continue;
-    const pods = hasConstraints ? ni.pods : ni.podsWithAffinity;
-    for (let j = 0; j < pods.length; j++) processExistingPod(scores, args, incoming, pods[j]!, labels);
-  }
+  const fn = new PreScoreShare(hasConstraints, args, incoming);
+  const tracked = tracksChanges(lister);
+  if (tracked) cache.table.sync(lister);
+  const scores = tracked
+    ? cache.counts(
+        preScoreKey(pod, incoming.nsLabels, hasConstraints, incoming.preferredAffinityTerms, incoming.preferredAntiAffinityTerms),
+        fn,
+        lister,
+      )
+    : countOnce(fn, nodesOf(lister, fn.source));
   // No term matched anywhere: every node would score the same.
   if (scores.size === 0) return Status.skip();
   state.write(preScoreStateKey, new PreScoreState(scores));
@@ -125,7 +149,23 @@ function readPreScoreState(state: CycleState): PreScoreState | Status {
 export function score(state: CycleState, nodeInfo: NodeInfo): number | Status {
   const s = readPreScoreState(state);
   if (s instanceof Status) return s;
-  return s.topologyScore.sumFor(nodeInfo.node?.metadata.labels);
+  return nodeScore(s.topologyScore, nodeInfo);
+}
+
+/** `score` for every node, reading the state once. */
+export function scoreNodes(state: CycleState, nodes: readonly NodeInfo[], out: NodeScore[]): Status | null {
+  if (nodes.length === 0) return null;
+  const s = readPreScoreState(state);
+  if (s instanceof Status) return s;
+  const counts = s.topologyScore;
+  for (let i = 0; i < nodes.length; i++) out[i]!.score = nodeScore(counts, nodes[i]!);
+  return null;
+}
+
+function nodeScore(counts: TopologyCounts, ni: NodeInfo): number {
+  // Counts from the cache are read by the node's position in their domain table (see domains.ts).
+  const pos = counts.table === null ? -1 : counts.table.position(ni);
+  return pos >= 0 ? counts.sumAt(pos) : counts.sumFor(ni.node?.metadata.labels);
 }
 
 /** Scales scores linearly so the lowest becomes 0 and the highest MaxNodeScore (all 0 when equal). */

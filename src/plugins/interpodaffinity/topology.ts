@@ -1,6 +1,7 @@
 // Counts per topology pair (key, value), as filtering.go's topologyToMatchedTermCount and
 // scoring.go's scoreMap keep them.
 import type { Labels } from '../../api/labels.js';
+import type { DomainTable } from './domains.js';
 
 const hasOwn = Object.prototype.hasOwnProperty;
 
@@ -12,41 +13,67 @@ export function labelValue(labels: Labels, key: string): string | undefined {
 
 /**
  * A map (topologyKey, topologyValue) → count. Keys sit in a plain array beside their value maps
- * so the per-node lookups (`anyPositive`, `sumFor`) iterate without allocating.
+ * so the per-node lookups (`anyPositive`, `sumFor`) iterate without allocating. Counts bound to
+ * a DomainTable also keep, per key, a typed array by domain id, which the `…At(pos)` lookups read
+ * by node position (see domains.ts).
  */
 export class TopologyCounts {
   private readonly keys: string[] = [];
   private readonly byValue: Map<string, number>[] = [];
   private readonly keyIndex = new Map<string, number>();
   private pairs = 0;
+  /** With a table: per key, its index in the table and its counts by domain id. */
+  private readonly tableKeys: number[] = [];
+  private readonly dense: Float64Array[] = [];
+
+  constructor(readonly table: DomainTable | null = null) {}
 
   /** Number of (key, value) pairs held. */
   get size(): number {
     return this.pairs;
   }
 
-  /** Adds `delta` to a pair and drops the pair when it reaches zero (counts of matching pods). */
-  add(key: string, value: string, delta: number): void {
-    const values = this.valuesOf(key);
+  /** Adds `delta` to a pair, dropped when it reaches zero (counts of matching pods); returns the new count. */
+  add(key: string, value: string, delta: number): number {
+    const i = this.indexOf(key);
+    const values = this.byValue[i]!;
     const next = (values.get(value) ?? 0) + delta;
     const had = values.has(value);
+    if (this.table !== null) this.setDense(i, value, next);
     if (next === 0) {
       if (had) {
         values.delete(value);
         this.pairs--;
       }
-      return;
+      return 0;
     }
     if (!had) this.pairs++;
     values.set(value, next);
+    return next;
   }
 
   /** Adds `delta` to a pair and keeps it even at zero (scores: a matched term counts as data). */
   accumulate(key: string, value: string, delta: number): void {
-    const values = this.valuesOf(key);
+    const i = this.indexOf(key);
+    const values = this.byValue[i]!;
     const prev = values.get(value);
     if (prev === undefined) this.pairs++;
-    values.set(value, (prev ?? 0) + delta);
+    const next = (prev ?? 0) + delta;
+    values.set(value, next);
+    if (this.table !== null) this.setDense(i, value, next);
+  }
+
+  /** Drops a pair whatever its count. */
+  delete(key: string, value: string): void {
+    const i = this.keyIndex.get(key);
+    if (i === undefined || !this.byValue[i]!.delete(value)) return;
+    this.pairs--;
+    if (this.table !== null) this.setDense(i, value, 0);
+  }
+
+  /** The topology keys held (a key may have no pairs left). */
+  get keyList(): readonly string[] {
+    return this.keys;
   }
 
   get(key: string, value: string): number {
@@ -78,6 +105,42 @@ export class TopologyCounts {
     return sum;
   }
 
+  /** `get` for table key index `k` and the domain id `d` (not -1) of a node. */
+  countAt(k: number, d: number): number {
+    const tableKeys = this.tableKeys;
+    for (let i = 0; i < tableKeys.length; i++) {
+      if (tableKeys[i] === k) {
+        const counts = this.dense[i]!;
+        return d < counts.length ? counts[d]! : 0;
+      }
+    }
+    return 0;
+  }
+
+  /** `anyPositive` for the node at position `pos` of the bound table. */
+  anyPositiveAt(pos: number): boolean {
+    const table = this.table!;
+    for (let i = 0; i < this.tableKeys.length; i++) {
+      const d = table.domain(this.tableKeys[i]!, pos);
+      const counts = this.dense[i]!;
+      if (d >= 0 && d < counts.length && counts[d]! > 0) return true;
+    }
+    return false;
+  }
+
+  /** `sumFor` for the node at position `pos` of the bound table. */
+  sumAt(pos: number): number {
+    const table = this.table!;
+    let sum = 0;
+    for (let i = 0; i < this.tableKeys.length; i++) {
+      const d = table.domain(this.tableKeys[i]!, pos);
+      const counts = this.dense[i]!;
+      if (d >= 0 && d < counts.length) sum += counts[d]!;
+    }
+    return sum;
+  }
+
+  /** A copy without table (a delta of one attempt). */
   clone(): TopologyCounts {
     const c = new TopologyCounts();
     for (let i = 0; i < this.keys.length; i++) {
@@ -89,23 +152,113 @@ export class TopologyCounts {
     return c;
   }
 
+  forEach(fn: (key: string, value: string, count: number) => void): void {
+    for (let i = 0; i < this.keys.length; i++) {
+      for (const [v, n] of this.byValue[i]!) fn(this.keys[i]!, v, n);
+    }
+  }
+
   /** The pairs as `{ "key=value": count }`, for tests and debugging. */
   toRecord(): Record<string, number> {
     const out: Record<string, number> = {};
-    for (let i = 0; i < this.keys.length; i++) {
-      for (const [v, n] of this.byValue[i]!) out[`${this.keys[i]}=${v}`] = n;
-    }
+    this.forEach((k, v, n) => (out[`${k}=${v}`] = n));
     return out;
   }
 
-  private valuesOf(key: string): Map<string, number> {
+  private indexOf(key: string): number {
     let i = this.keyIndex.get(key);
     if (i === undefined) {
       i = this.keys.length;
       this.keys.push(key);
       this.byValue.push(new Map());
       this.keyIndex.set(key, i);
+      if (this.table !== null) {
+        this.tableKeys.push(this.table.keyIndex(key));
+        this.dense.push(new Float64Array(64));
+      }
     }
-    return this.byValue[i]!;
+    return i;
+  }
+
+  private setDense(i: number, value: string, count: number): void {
+    const id = this.table!.valueId(this.tableKeys[i]!, value);
+    let counts = this.dense[i]!;
+    if (id >= counts.length) {
+      const grown = new Float64Array(Math.max(2 * counts.length, id + 1));
+      grown.set(counts);
+      this.dense[i] = counts = grown;
+    }
+    counts[id] = count;
+  }
+}
+
+/**
+ * One attempt's view of counts shared between attempts: AddPod/RemovePod (nominated pods,
+ * preemption dry runs) change only this view, so their changes go to a small delta over the
+ * untouched base, and a clone copies the delta rather than the base (thousands of pairs with
+ * a hostname topology key). Same semantics as TopologyCounts with `add`.
+ */
+export class CountsOverlay {
+  private constructor(
+    private readonly base: TopologyCounts,
+    private delta: TopologyCounts | null,
+    private pairs: number,
+  ) {}
+
+  /** A view of `base`, which the caller must not change while the view is in use. */
+  static over(base: TopologyCounts): CountsOverlay {
+    return new CountsOverlay(base, null, base.size);
+  }
+
+  /** Number of pairs with a non-zero count. */
+  get size(): number {
+    return this.pairs;
+  }
+
+  /** The shared counts while this view has no changes of its own, else null. */
+  get unchanged(): TopologyCounts | null {
+    return this.delta === null ? this.base : null;
+  }
+
+  get(key: string, value: string): number {
+    const b = this.base.get(key, value);
+    return this.delta === null ? b : b + this.delta.get(key, value);
+  }
+
+  add(key: string, value: string, delta: number): void {
+    if (delta === 0) return;
+    const before = this.get(key, value);
+    (this.delta ??= new TopologyCounts()).add(key, value, delta);
+    const after = before + delta;
+    if (before === 0) this.pairs++;
+    else if (after === 0) this.pairs--;
+  }
+
+  anyPositive(labels: Labels): boolean {
+    const delta = this.delta;
+    if (delta === null) return this.base.anyPositive(labels);
+    return this.anyPositiveOver(this.base.keyList, labels) || this.anyPositiveOver(delta.keyList, labels);
+  }
+
+  clone(): CountsOverlay {
+    return new CountsOverlay(this.base, this.delta === null ? null : this.delta.clone(), this.pairs);
+  }
+
+  toRecord(): Record<string, number> {
+    const out = this.base.toRecord();
+    this.delta?.forEach((k, v, n) => {
+      const total = (out[`${k}=${v}`] ?? 0) + n;
+      if (total === 0) delete out[`${k}=${v}`];
+      else out[`${k}=${v}`] = total;
+    });
+    return out;
+  }
+
+  private anyPositiveOver(keys: readonly string[], labels: Labels): boolean {
+    for (let i = 0; i < keys.length; i++) {
+      const v = labelValue(labels, keys[i]!);
+      if (v !== undefined && this.get(keys[i]!, v) > 0) return true;
+    }
+    return false;
   }
 }

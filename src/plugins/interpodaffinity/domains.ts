@@ -1,0 +1,102 @@
+// The snapshot's topology domains as small integers, so Filter and Score read counts from typed
+// arrays by node position instead of fetching a label and hashing its value for every node.
+import type { NodeInfoLister } from '../../framework/interfaces.js';
+import { RowStride, type NodeInfo } from '../../framework/node_info.js';
+import { labelValue } from './topology.js';
+
+/**
+ * For each topology key asked for, an id per label value (stable until the table is compacted)
+ * and each listed node's id (-1 when it lacks the label), kept in step with one snapshot.
+ */
+export class DomainTable {
+  /** Bumped when ids are given out afresh: counts indexed by the old ids must be rebuilt. */
+  version = 0;
+  private epoch = 0;
+  private cursor = 0;
+  private positions = new Map<NodeInfo, number>();
+  private nodes: readonly NodeInfo[] = [];
+  private readonly keys: string[] = [];
+  private readonly keyIndexes = new Map<string, number>();
+  /** Per key: label value → id. */
+  private readonly ids: Map<string, number>[] = [];
+  /** Per key: node position → id of its value, or -1. */
+  private readonly columns: Int32Array[] = [];
+
+  /** The position of `ni` in the node list last synced, or -1 (a NodeInfo copy, another snapshot). */
+  position(ni: NodeInfo): number {
+    // The snapshot packs its nodes' rows in list order (snapshot.ts packRows): a hint, checked.
+    const hint = ni.rowAt / RowStride;
+    if (this.nodes[hint] === ni) return hint;
+    return this.positions.get(ni) ?? -1;
+  }
+
+  /** The id of the domain the node at `pos` is in for key index `k`, or -1 without the label. */
+  domain(k: number, pos: number): number {
+    return this.columns[k]![pos]!;
+  }
+
+  /** The index of `key`, added (with its column for the nodes synced) on first use. */
+  keyIndex(key: string): number {
+    let k = this.keyIndexes.get(key);
+    if (k === undefined) {
+      k = this.keys.length;
+      this.keys.push(key);
+      this.keyIndexes.set(key, k);
+      this.ids.push(new Map());
+      this.columns.push(this.column(k));
+    }
+    return k;
+  }
+
+  /** The id of `value` for key index `k`, given out on first use. */
+  valueId(k: number, value: string): number {
+    const ids = this.ids[k]!;
+    let id = ids.get(value);
+    if (id === undefined) {
+      id = ids.size;
+      ids.set(value, id);
+    }
+    return id;
+  }
+
+  /** Brings the positions and columns up to date with `lister`, which must track changes. */
+  sync(lister: NodeInfoLister): void {
+    const changed = this.epoch === lister.listEpoch ? lister.changedSince!(this.epoch, this.cursor) : null;
+    if (changed === null) this.rebuild(lister.list());
+    else {
+      // A node updated in place may have new labels.
+      for (let i = 0; i < changed.length; i++) {
+        const pos = this.positions.get(changed[i]!);
+        if (pos === undefined) continue;
+        for (let k = 0; k < this.keys.length; k++) this.columns[k]![pos] = this.idOf(k, changed[i]!);
+      }
+    }
+    this.epoch = lister.listEpoch!;
+    this.cursor = lister.changeCursor!;
+  }
+
+  private rebuild(nodes: readonly NodeInfo[]): void {
+    this.nodes = nodes;
+    this.positions = new Map();
+    for (let i = 0; i < nodes.length; i++) this.positions.set(nodes[i]!, i);
+    // Values of nodes long gone keep their ids until there are many more ids than nodes.
+    let stale = false;
+    for (let k = 0; k < this.keys.length; k++) if (this.ids[k]!.size > 2 * nodes.length + 1024) stale = true;
+    if (stale) {
+      for (let k = 0; k < this.keys.length; k++) this.ids[k] = new Map();
+      this.version++;
+    }
+    for (let k = 0; k < this.keys.length; k++) this.columns[k] = this.column(k);
+  }
+
+  private column(k: number): Int32Array {
+    const col = new Int32Array(this.nodes.length);
+    for (let i = 0; i < this.nodes.length; i++) col[i] = this.idOf(k, this.nodes[i]!);
+    return col;
+  }
+
+  private idOf(k: number, ni: NodeInfo): number {
+    const value = labelValue(ni.node?.metadata.labels, this.keys[k]!);
+    return value === undefined ? -1 : this.valueId(k, value);
+  }
+}
