@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { makePod } from '../testing/builders.js';
 import { Diagnosis, FitError } from './fit_error.js';
+import { NodeToStatus } from './node_to_status.js';
 import { Code, Status } from './status.js';
 
 function diagnosis(entries: [string, Status][]): Diagnosis {
@@ -67,5 +68,25 @@ describe('Diagnosis.addPluginStatus', () => {
     assert.deepEqual([...d.unschedulablePlugins].sort(), ['A', 'B', 'C']);
     assert.deepEqual([...d.pendingPlugins], ['C']);
     assert.equal(Status.pending('z').code, Code.Pending);
+  });
+});
+
+describe('NodeToStatus', () => {
+  it('appends cheaply, then answers lookups; repeats replace once allowed', () => {
+    const m = new NodeToStatus();
+    m.append('a', Status.unschedulable('x'));
+    m.append('b', Status.unschedulable('y'));
+    assert.equal(m.size, 2);
+    assert.equal(m.get('a').message(), 'x');
+    assert.equal(m.get('zzz'), m.absentNodesStatus);
+    m.append('a', Status.unschedulable('z'));
+    assert.equal(m.size, 2, 'after a lookup, an append of a known node replaces it');
+    assert.equal(m.get('a').message(), 'z');
+    const n = new NodeToStatus();
+    n.append('a', Status.unschedulable('x'));
+    n.allowRepeats();
+    n.append('a', Status.unschedulable('again'));
+    assert.equal(n.size, 1);
+    assert.deepEqual([...n.entries()].map(([k, s]) => [k, s.message()]), [['a', 'again']]);
   });
 });

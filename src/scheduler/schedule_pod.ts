@@ -169,6 +169,8 @@ function findNodesThatFitPod(
         // Upstream logs the failed evaluation and goes on with all nodes.
       }
       if (found.length > 0) return found;
+      // The walk over all nodes may meet the nominated node again.
+      diagnosis.nodeToStatus.allowRepeats();
     }
   }
   let nodes: readonly NodeInfo[] = allNodes;
@@ -224,7 +226,7 @@ function findNodesThatPassFilters(
       continue;
     }
     if (s.code === Code.Error) throw s.asError();
-    diagnosis.nodeToStatus.set(ni.name, s);
+    diagnosis.nodeToStatus.append(ni.name, s);
     diagnosis.addPluginStatus(s);
   }
 }
