@@ -27,7 +27,7 @@ export interface LabelMatcher {
 export class SelectorConjunction implements LabelMatcher {
   readonly isEverything: boolean;
 
-  constructor(private readonly parts: readonly Selector[]) {
+  constructor(readonly parts: readonly Selector[]) {
     let everything = true;
     for (let i = 0; i < parts.length; i++) if (!parts[i]!.isEverything) everything = false;
     this.isEverything = everything;

@@ -1,17 +1,15 @@
 // Mirrors upstream pkg/scheduler/framework/plugins/podtopologyspread/filtering.go (v1.34: per-constraint
 // counts and two critical paths).
+import type { Labels } from '../../api/labels.js';
 import type { Node, Pod } from '../../api/types.js';
 import { RequiredNodeAffinity } from '../../api/nodeselector.js';
 import type { CycleState, StateData } from '../../framework/cycle_state.js';
 import type { NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Status } from '../../framework/status.js';
-import {
-  countPodsMatchSelector,
-  matchNodeInclusionPolicies,
-  nodeLabelsMatchSpreadConstraints,
-  type SpreadConstraint,
-} from './common.js';
+import { matchNodeInclusionPolicies, nodeLabelsMatchSpreadConstraints, type SpreadConstraint } from './common.js';
+import { type CountingSpec, MissingKey, type NodeColumns, type SpreadCounts } from './counting.js';
+import { positionOf } from './counts_cache.js';
 
 export const preFilterStateKey = 'PreFilterPodTopologySpread';
 
@@ -66,18 +64,105 @@ export class CriticalPaths {
   }
 }
 
+/**
+ * One hard constraint's matching pods per domain, as a cycle state holds them: the domains and
+ * totals PreFilter found, shared with the counts cache and with clones until AddPod/RemovePod
+ * first writes (then copied), plus any domain AddPod/RemovePod introduced. Iterates as the Map
+ * upstream keeps would (domains in insertion order).
+ */
+export class TopologyMatchCounts implements Iterable<[string, number]> {
+  private extra: Map<string, number> | null = null;
+
+  constructor(
+    private readonly ids: ReadonlyMap<string, number>,
+    private counts: Int32Array,
+    private owned: boolean,
+  ) {}
+
+  /** Number of domains. */
+  get size(): number {
+    return this.ids.size + (this.extra === null ? 0 : this.extra.size);
+  }
+
+  /** Whether AddPod/RemovePod introduced domains beyond PreFilter's ids. */
+  get hasExtraDomains(): boolean {
+    return this.extra !== null;
+  }
+
+  /** Matching pods in the domain with this id (one of PreFilter's). */
+  countAt(id: number): number {
+    return this.counts[id]!;
+  }
+
+  /** Matching pods in the domain, 0 for an unknown one. */
+  get(value: string): number {
+    const id = this.ids.get(value);
+    if (id !== undefined) return this.counts[id]!;
+    return this.extra === null ? 0 : (this.extra.get(value) ?? 0);
+  }
+
+  /** Adds `delta` to the domain (creating it) and returns its new count. */
+  add(value: string, delta: number): number {
+    const id = this.ids.get(value);
+    if (id === undefined) {
+      this.extra ??= new Map();
+      const num = (this.extra.get(value) ?? 0) + delta;
+      this.extra.set(value, num);
+      return num;
+    }
+    if (!this.owned) {
+      this.counts = this.counts.slice();
+      this.owned = true;
+    }
+    return (this.counts[id]! += delta);
+  }
+
+  /** A copy sharing the totals until either side writes. */
+  clone(): TopologyMatchCounts {
+    this.owned = false;
+    const c = new TopologyMatchCounts(this.ids, this.counts, false);
+    if (this.extra !== null) c.extra = new Map(this.extra);
+    return c;
+  }
+
+  *[Symbol.iterator](): IterableIterator<[string, number]> {
+    for (const [value, id] of this.ids) yield [value, this.counts[id]!];
+    if (this.extra !== null) yield* this.extra;
+  }
+}
+
 /** What PreFilter computes once per pod: matching pods per domain, per hard constraint. */
 export class PreFilterState implements StateData {
   constructor(
     /** Shared between clones: never changes after PreFilter. */
     readonly constraints: readonly SpreadConstraint[],
     /** Indexed by constraint: topology value → matching pods in that domain. */
-    readonly tpValueToMatchNum: Map<string, number>[],
+    readonly tpValueToMatchNum: TopologyMatchCounts[],
     /** Indexed by constraint. */
     readonly criticalPaths: CriticalPaths[],
     /** The incoming pod's required node affinity, for AddPod/RemovePod; null when there are no constraints. */
     readonly requiredNodeAffinity: RequiredNodeAffinity | null,
+    /** Each node's domain per constraint, in the ids of tpValueToMatchNum; null when not tracked. */
+    readonly nodeColumns: NodeColumns | null = null,
   ) {}
+
+  private selfMatchKnown = false;
+  private selfMatchLabels: Labels = undefined;
+  private selfMatch: number[] = [];
+
+  /** Per constraint, 1 when its selector matches `podLabels` (the pod being filtered), else 0. */
+  selfMatchNums(podLabels: Labels): readonly number[] {
+    // Filter asks once per node with the same pod: match its labels once.
+    if (!this.selfMatchKnown || podLabels !== this.selfMatchLabels) {
+      const constraints = this.constraints;
+      const out = new Array<number>(constraints.length);
+      for (let i = 0; i < constraints.length; i++) out[i] = constraints[i]!.selector.matches(podLabels) ? 1 : 0;
+      this.selfMatch = out;
+      this.selfMatchLabels = podLabels;
+      this.selfMatchKnown = true;
+    }
+    return this.selfMatch;
+  }
 
   /** The global minimum used for skew, 0 while fewer than minDomains domains are eligible. */
   minMatchNum(constraintID: number, minDomains: number): number {
@@ -86,48 +171,43 @@ export class PreFilterState implements StateData {
   }
 
   clone(): PreFilterState {
-    const counts = new Array<Map<string, number>>(this.tpValueToMatchNum.length);
-    for (let i = 0; i < counts.length; i++) counts[i] = new Map(this.tpValueToMatchNum[i]);
+    const counts = new Array<TopologyMatchCounts>(this.tpValueToMatchNum.length);
+    for (let i = 0; i < counts.length; i++) counts[i] = this.tpValueToMatchNum[i]!.clone();
     const paths = new Array<CriticalPaths>(this.criticalPaths.length);
     for (let i = 0; i < paths.length; i++) paths[i] = this.criticalPaths[i]!.clone();
-    return new PreFilterState(this.constraints, counts, paths, this.requiredNodeAffinity);
+    return new PreFilterState(this.constraints, counts, paths, this.requiredNodeAffinity, this.nodeColumns);
   }
 }
 
-const emptyPreFilterState = (): PreFilterState => new PreFilterState([], [], [], null);
+/** What the hard constraints' counts depend on: every node must carry all their keys. */
+export function preFilterCountingSpec(pod: PodInfo, constraints: readonly SpreadConstraint[]): CountingSpec {
+  return {
+    mode: 'filter',
+    constraints,
+    allConstraints: constraints,
+    requireAllTopologies: true,
+    pod: pod.pod,
+    namespace: pod.namespace,
+    required: RequiredNodeAffinity.fromPod(pod.pod),
+  };
+}
 
-/** Counts, over all nodes, the pods each hard constraint selects in each of its domains. */
-export function calPreFilterState(pod: PodInfo, constraints: readonly SpreadConstraint[], allNodes: readonly NodeInfo[]): PreFilterState {
-  if (constraints.length === 0) return emptyPreFilterState();
+/** The PreFilter state from the counts of preFilterCountingSpec over all nodes (kept or fresh). */
+export function calPreFilterState(constraints: readonly SpreadConstraint[], counts: SpreadCounts): PreFilterState {
   const n = constraints.length;
-  const counts = new Array<Map<string, number>>(n);
-  for (let i = 0; i < n; i++) counts[i] = new Map();
-  const required = RequiredNodeAffinity.fromPod(pod.pod);
-  const namespace = pod.namespace;
-
-  for (let j = 0; j < allNodes.length; j++) {
-    const nodeInfo = allNodes[j]!;
-    const node = nodeInfo.node;
-    if (node === null) continue;
-    const labels = node.metadata.labels;
-    // A node must carry every constraint's topology key to count at all.
-    if (!nodeLabelsMatchSpreadConstraints(labels, constraints)) continue;
-    for (let i = 0; i < n; i++) {
-      const c = constraints[i]!;
-      if (!matchNodeInclusionPolicies(c, pod.pod, node, required)) continue;
-      const value = labels![c.topologyKey]!;
-      const m = counts[i]!;
-      m.set(value, (m.get(value) ?? 0) + countPodsMatchSelector(nodeInfo.pods, c.selector, namespace));
-    }
-  }
-
+  const matchNums = new Array<TopologyMatchCounts>(n);
   const paths = new Array<CriticalPaths>(n);
   for (let i = 0; i < n; i++) {
+    const table = counts.tables[i]!;
+    const totals = table.share();
+    matchNums[i] = new TopologyMatchCounts(table.ids, totals, false);
+    // Domains in first-seen order, as a recount walks its Map: ties resolve the same way.
     const p = new CriticalPaths();
-    for (const [value, num] of counts[i]!) p.update(value, num);
+    const values = table.values;
+    for (let id = 0; id < values.length; id++) p.update(values[id]!, totals[id]!);
     paths[i] = p;
   }
-  return new PreFilterState(constraints, counts, paths, required);
+  return new PreFilterState(constraints, matchNums, paths, counts.spec.required, counts.columns);
 }
 
 export function getPreFilterState(state: CycleState): PreFilterState | Status {
@@ -150,28 +230,44 @@ export function updateWithPod(s: PreFilterState, updatedPod: Pod, preemptorPod: 
     if (!c.selector.matches(podLabels)) continue;
     if (!matchNodeInclusionPolicies(c, preemptorPod, node, required)) continue;
     const value = labels![c.topologyKey]!;
-    const m = s.tpValueToMatchNum[i]!;
-    const num = (m.get(value) ?? 0) + delta;
-    m.set(value, num);
-    s.criticalPaths[i]!.update(value, num);
+    s.criticalPaths[i]!.update(value, s.tpValueToMatchNum[i]!.add(value, delta));
   }
 }
+
+/** A label column value for "PreFilter recorded nothing for this node". */
+const Unrecorded = -3;
 
 /** Filter: for each hard constraint, matching + self-match - global minimum must not exceed maxSkew. */
 export function filterNode(s: PreFilterState, pod: PodInfo, nodeInfo: NodeInfo): Status | null {
   const constraints = s.constraints;
   if (constraints.length === 0) return null;
-  const labels = nodeInfo.node?.metadata.labels;
-  const podLabels = pod.pod.metadata.labels;
+  const selfMatch = s.selfMatchNums(pod.pod.metadata.labels);
+  // Where PreFilter recorded the node's domains, they spare a walk into its labels per node.
+  const recorded = s.nodeColumns;
+  let j = -1;
+  if (recorded !== null) {
+    const at = positionOf(recorded.nodes, recorded.index, nodeInfo);
+    if (at >= 0 && recorded.nodeRefs[at] === nodeInfo.node) j = at;
+  }
   for (let i = 0; i < constraints.length; i++) {
     const c = constraints[i]!;
-    if (labels === undefined || !Object.prototype.hasOwnProperty.call(labels, c.topologyKey)) {
+    const counts = s.tpValueToMatchNum[i]!;
+    const id = j < 0 ? Unrecorded : recorded!.labelDomains[i]![j]!;
+    let matchNum = 0;
+    if (id >= 0) {
+      matchNum = counts.countAt(id);
+    } else if (id === MissingKey) {
       return Status.unresolvable(ErrReasonNodeLabelNotMatch);
+    } else if (id === Unrecorded || counts.hasExtraDomains) {
+      // Unrecorded, or possibly a domain AddPod introduced: by the label's value.
+      const node = nodeInfo.node;
+      const labels = node === null ? undefined : node.metadata.labels;
+      if (labels === undefined || !Object.prototype.hasOwnProperty.call(labels, c.topologyKey)) {
+        return Status.unresolvable(ErrReasonNodeLabelNotMatch);
+      }
+      matchNum = counts.get(labels[c.topologyKey]!);
     }
-    const minMatchNum = s.minMatchNum(i, c.minDomains);
-    const selfMatchNum = c.selector.matches(podLabels) ? 1 : 0;
-    const matchNum = s.tpValueToMatchNum[i]!.get(labels[c.topologyKey]!) ?? 0;
-    if (matchNum + selfMatchNum - minMatchNum > c.maxSkew) {
+    if (matchNum + selfMatch[i]! - s.minMatchNum(i, c.minDomains) > c.maxSkew) {
       return Status.unschedulable(ErrReasonConstraintsNotMatch);
     }
   }

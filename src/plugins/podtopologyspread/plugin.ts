@@ -30,8 +30,9 @@ import {
   type UnsatisfiableConstraintAction,
 } from './common.js';
 import { defaultSelector } from './default_selector.js';
-import { calPreFilterState, filterNode, getPreFilterState, preFilterStateKey, updateWithPod } from './filtering.js';
-import { calPreScoreState, getPreScoreState, normalizeScores, preScoreStateKey, scoreNode } from './scoring.js';
+import { SpreadCountsCache } from './counts_cache.js';
+import { calPreFilterState, filterNode, getPreFilterState, preFilterCountingSpec, preFilterStateKey, updateWithPod } from './filtering.js';
+import { calPreScoreState, getPreScoreState, normalizeScores, preScoreCountingSpec, preScoreStateKey, scoreNode, scoreNodes } from './scoring.js';
 
 export const Name = 'PodTopologySpread';
 
@@ -45,6 +46,8 @@ export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, PreScor
   readonly name = Name;
   private readonly defaultConstraints: readonly TopologySpreadConstraint[];
   private readonly systemDefaulted: boolean;
+  /** Matching pods per domain for recent pods' constraints, kept in step with the snapshot. */
+  private readonly counts = new SpreadCountsCache(16);
 
   constructor(
     args: PodTopologySpreadArgs,
@@ -78,7 +81,9 @@ export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, PreScor
       return { status: Status.error(`get constraints from pod: obtaining pod's hard topology spread constraints: ${(err as Error).message}`) };
     }
     if (constraints.length === 0) return { status: Status.skip() };
-    state.write(preFilterStateKey, calPreFilterState(pod, constraints, nodes));
+    const lister = this.handle.snapshotSharedLister().nodeInfos();
+    const counts = this.counts.countsFor(preFilterCountingSpec(pod, constraints), nodes, lister);
+    state.write(preFilterStateKey, calPreFilterState(constraints, counts));
     return null;
   }
 
@@ -107,7 +112,8 @@ export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, PreScor
   }
 
   preScore(state: CycleState, pod: PodInfo, filteredNodes: readonly NodeInfo[]): Status | null {
-    const allNodes = this.handle.snapshotSharedLister().nodeInfos().list();
+    const lister = this.handle.snapshotSharedLister().nodeInfos();
+    const allNodes = lister.list();
     if (allNodes.length === 0) return Status.skip();
     let constraints: SpreadConstraint[];
     try {
@@ -118,7 +124,8 @@ export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, PreScor
     if (constraints.length === 0) return Status.skip();
     // Only the system defaults tolerate nodes missing a topology key (hostname spreading still works).
     const requireAllTopologies = (pod.pod.spec.topologySpreadConstraints?.length ?? 0) > 0 || !this.systemDefaulted;
-    state.write(preScoreStateKey, calPreScoreState(pod, constraints, filteredNodes, allNodes, requireAllTopologies));
+    const counts = this.counts.countsFor(preScoreCountingSpec(pod, constraints, requireAllTopologies), allNodes, lister);
+    state.write(preScoreStateKey, calPreScoreState(pod, constraints, filteredNodes, counts, requireAllTopologies));
     return null;
   }
 
@@ -126,6 +133,13 @@ export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, PreScor
     const s = getPreScoreState(state);
     if (s instanceof Status) return s;
     return scoreNode(s, pod, nodeInfo);
+  }
+
+  scoreNodes(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], out: NodeScore[]): Status | null {
+    const s = getPreScoreState(state);
+    if (s instanceof Status) return s;
+    scoreNodes(s, pod, nodes, out);
+    return null;
   }
 
   scoreExtensions(): ScoreExtensions {

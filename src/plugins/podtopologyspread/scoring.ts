@@ -5,16 +5,23 @@ import type { CycleState, StateData } from '../../framework/cycle_state.js';
 import type { NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Status } from '../../framework/status.js';
-import {
-  countPodsMatchSelector,
-  LabelHostname,
-  matchNodeInclusionPolicies,
-  nodeLabelsMatchSpreadConstraints,
-  type SpreadConstraint,
-} from './common.js';
+import { countPodsMatchSelector, LabelHostname, nodeLabelsMatchSpreadConstraints, type SpreadConstraint } from './common.js';
+import type { CountingSpec, DomainTable, NodeColumns, SpreadCounts } from './counting.js';
+import { positionOf } from './counts_cache.js';
 
 export const preScoreStateKey = 'PreScorePodTopologySpread';
 const invalidScore = -1;
+
+/**
+ * Raw scores PreScore already worked out for its filtered nodes, valid for a node while it is
+ * the same NodeInfo at the same generation, scored for a pod of the same namespace.
+ */
+export interface PrecomputedScores {
+  readonly namespace: string;
+  readonly nodes: readonly NodeInfo[];
+  readonly generations: Float64Array;
+  readonly scores: Float64Array;
+}
 
 /** What PreScore computes once per pod for Score and NormalizeScore. */
 export class PreScoreState implements StateData {
@@ -26,6 +33,7 @@ export class PreScoreState implements StateData {
     readonly topologyValueToPodCounts: readonly Map<string, number>[],
     /** Indexed by constraint: log(domains + 2), so small topologies are not watered down. */
     readonly topologyNormalizingWeight: readonly number[],
+    readonly precomputed: PrecomputedScores | null = null,
   ) {}
 
   /** Never modified after PreScore, so sharing is safe. */
@@ -45,23 +53,49 @@ export function scoreForCount(cnt: number, maxSkew: number, tpWeight: number): n
 }
 
 /**
- * Builds the PreScore state: seeds the domains of the filtered nodes, then counts matching pods of
- * every node in the cluster into those domains. Hostname constraints are counted per node in Score.
- * `requireAllTopologies` is false only for system-default constraints, so nodes without a zone
- * label still get hostname spreading.
+ * What the soft constraints' counts depend on. Hostname constraints are counted per node in
+ * Score, so only the others are counted here; with `requireAllTopologies` (false only for the
+ * system defaults, so nodes without a zone label still get hostname spreading) a node counts
+ * only when it carries every constraint's key.
+ */
+export function preScoreCountingSpec(pod: PodInfo, constraints: readonly SpreadConstraint[], requireAllTopologies: boolean): CountingSpec {
+  const counted: SpreadConstraint[] = [];
+  for (const c of constraints) if (c.topologyKey !== LabelHostname) counted.push(c);
+  return {
+    mode: 'score',
+    constraints: counted,
+    allConstraints: constraints,
+    requireAllTopologies,
+    pod: pod.pod,
+    namespace: pod.namespace,
+    required: RequiredNodeAffinity.fromPod(pod.pod),
+  };
+}
+
+/**
+ * Builds the PreScore state from the counts of preScoreCountingSpec over all nodes (kept or
+ * fresh): only the domains of the filtered nodes are kept, each with its count over the cluster.
  */
 export function calPreScoreState(
   pod: PodInfo,
   constraints: readonly SpreadConstraint[],
   filteredNodes: readonly NodeInfo[],
-  allNodes: readonly NodeInfo[],
+  counts: SpreadCounts,
   requireAllTopologies: boolean,
 ): PreScoreState {
+  const columns = counts.columns;
+  if (columns !== null) {
+    const s = preScoreFromColumns(pod, constraints, filteredNodes, counts, columns, requireAllTopologies);
+    if (s !== null) return s;
+  }
   const n = constraints.length;
   const ignoredNodes = new Set<string>();
-  const counts = new Array<Map<string, number>>(n);
-  const topoSize = new Array<number>(n).fill(0);
-  for (let i = 0; i < n; i++) counts[i] = new Map();
+  const domainCounts = new Array<Map<string, number>>(n);
+  const tables = new Array<DomainTable | null>(n);
+  for (let i = 0, k = 0; i < n; i++) {
+    domainCounts[i] = new Map();
+    tables[i] = constraints[i]!.topologyKey === LabelHostname ? null : counts.tables[k++]!;
+  }
 
   for (let j = 0; j < filteredNodes.length; j++) {
     const nodeInfo = filteredNodes[j]!;
@@ -71,44 +105,122 @@ export function calPreScoreState(
       continue;
     }
     for (let i = 0; i < n; i++) {
-      const key = constraints[i]!.topologyKey;
-      if (key === LabelHostname) continue;
+      const table = tables[i]!;
+      if (table === null) continue;
       // A missing key reads as "" (Go map semantics): the system defaults then seed a "" domain.
-      const value = labels?.[key] ?? '';
-      const m = counts[i]!;
+      const value = labels?.[constraints[i]!.topologyKey] ?? '';
+      const m = domainCounts[i]!;
       if (!m.has(value)) {
-        m.set(value, 0);
-        topoSize[i]!++;
+        const id = table.ids.get(value);
+        m.set(value, id === undefined ? 0 : table.totals[id]!);
+      }
+    }
+  }
+  return new PreScoreState(constraints, ignoredNodes, domainCounts, normalizingWeights(constraints, domainCounts, filteredNodes.length - ignoredNodes.size));
+}
+
+/** Per constraint, the weight of its topology: hostname ones have one domain per scored node. */
+function normalizingWeights(constraints: readonly SpreadConstraint[], domainCounts: readonly Map<string, number>[], scoredNodes: number): number[] {
+  const weights = new Array<number>(constraints.length);
+  for (let i = 0; i < constraints.length; i++) {
+    const size = constraints[i]!.topologyKey === LabelHostname ? scoredNodes : domainCounts[i]!.size;
+    weights[i] = topologyNormalizingWeight(size);
+  }
+  return weights;
+}
+
+/**
+ * calPreScoreState through the per-node columns, which also give each filtered node's raw score
+ * (what scoreNode would return) without reading its labels or pods. Null when a filtered node is
+ * not described by the columns.
+ */
+function preScoreFromColumns(
+  pod: PodInfo,
+  constraints: readonly SpreadConstraint[],
+  filteredNodes: readonly NodeInfo[],
+  counts: SpreadCounts,
+  columns: NodeColumns,
+  requireAllTopologies: boolean,
+): PreScoreState | null {
+  const n = constraints.length;
+  const keyMasks = columns.keyMasks!;
+  // Per constraint: its counted index (domains) or its own-count index (hostname), -1 otherwise.
+  const counted = new Int32Array(n).fill(-1);
+  const own = new Int32Array(n).fill(-1);
+  const seeded: Uint8Array[] = [];
+  for (let i = 0, k = 0, h = 0; i < n; i++) {
+    if (constraints[i]!.topologyKey === LabelHostname) {
+      own[i] = h++;
+    } else {
+      counted[i] = k;
+      seeded.push(new Uint8Array(counts.tables[k]!.values.length));
+      k++;
+    }
+  }
+  const allKeys = (1 << n) - 1;
+  const ignoredNodes = new Set<string>();
+  const domainCounts = new Array<Map<string, number>>(n);
+  for (let i = 0; i < n; i++) domainCounts[i] = new Map();
+  const f = filteredNodes.length;
+  const positions = new Int32Array(f);
+
+  for (let x = 0; x < f; x++) {
+    const nodeInfo = filteredNodes[x]!;
+    const j = positionOf(columns.nodes, columns.index, nodeInfo);
+    if (j < 0 || columns.nodeRefs[j] !== nodeInfo.node) return null;
+    positions[x] = j;
+    if (requireAllTopologies && keyMasks[j] !== allKeys) {
+      ignoredNodes.add(nodeInfo.name);
+      continue;
+    }
+    for (let i = 0; i < n; i++) {
+      const k = counted[i]!;
+      if (k < 0) continue;
+      const m = domainCounts[i]!;
+      const id = columns.labelDomains[k]![j]!;
+      if (id >= 0) {
+        if (seeded[k]![id] === 0) {
+          seeded[k]![id] = 1;
+          const table = counts.tables[k]!;
+          m.set(table.values[id]!, table.totals[id]!);
+        }
+      } else {
+        // Not a domain anywhere: seeded with 0 under its name (as rare as it is, read the label).
+        const value = nodeInfo.node?.metadata.labels?.[constraints[i]!.topologyKey] ?? '';
+        if (!m.has(value)) m.set(value, 0);
       }
     }
   }
 
-  const weights = new Array<number>(n);
+  const weights = normalizingWeights(constraints, domainCounts, f - ignoredNodes.size);
+  // Per constraint, where a node's count is read: its domain's total, or its own pods (hostname).
+  const nodeColumn = new Array<Int32Array>(n);
+  const domainTotals = new Array<Int32Array | null>(n);
   for (let i = 0; i < n; i++) {
-    const size = constraints[i]!.topologyKey === LabelHostname ? filteredNodes.length - ignoredNodes.size : topoSize[i]!;
-    weights[i] = topologyNormalizingWeight(size);
+    const k = counted[i]!;
+    nodeColumn[i] = k >= 0 ? columns.labelDomains[k]! : columns.ownCounts[own[i]!]!;
+    domainTotals[i] = k >= 0 ? counts.tables[k]!.totals : null;
   }
-
-  const required = RequiredNodeAffinity.fromPod(pod.pod);
-  const namespace = pod.namespace;
-  for (let j = 0; j < allNodes.length; j++) {
-    const nodeInfo = allNodes[j]!;
-    const node = nodeInfo.node;
-    if (node === null) continue;
-    const labels = node.metadata.labels;
-    if (requireAllTopologies && !nodeLabelsMatchSpreadConstraints(labels, constraints)) continue;
+  const scores = new Float64Array(f);
+  const generations = new Float64Array(f);
+  for (let x = 0; x < f; x++) {
+    const nodeInfo = filteredNodes[x]!;
+    generations[x] = nodeInfo.generation;
+    if (ignoredNodes.size > 0 && ignoredNodes.has(nodeInfo.name)) continue;
+    const j = positions[x]!;
+    const mask = keyMasks[j]!;
+    let score = 0;
     for (let i = 0; i < n; i++) {
-      const c = constraints[i]!;
-      const value = labels?.[c.topologyKey] ?? '';
-      const m = counts[i]!;
-      const current = m.get(value);
-      // Only domains that hold a candidate node are worth counting (hostname ones never are).
-      if (current === undefined || !matchNodeInclusionPolicies(c, pod.pod, node, required)) continue;
-      m.set(value, current + countPodsMatchSelector(nodeInfo.pods, c.selector, namespace));
+      if ((mask & (1 << i)) === 0) continue;
+      const v = nodeColumn[i]![j]!;
+      const totals = domainTotals[i]!;
+      const cnt = totals === null ? v : v >= 0 ? totals[v]! : 0;
+      score += scoreForCount(cnt, constraints[i]!.maxSkew, weights[i]!);
     }
+    scores[x] = Math.round(score);
   }
-
-  return new PreScoreState(constraints, ignoredNodes, counts, weights);
+  const precomputed: PrecomputedScores = { namespace: pod.namespace, nodes: filteredNodes.slice(), generations, scores };
+  return new PreScoreState(constraints, ignoredNodes, domainCounts, weights, precomputed);
 }
 
 export function getPreScoreState(state: CycleState): PreScoreState | Status {
@@ -137,13 +249,26 @@ export function scoreNode(s: PreScoreState, pod: PodInfo, nodeInfo: NodeInfo): n
   return Math.round(score);
 }
 
+/** scoreNode for each of `nodes` into `out`, through PreScore's precomputed scores where they hold. */
+export function scoreNodes(s: PreScoreState, pod: PodInfo, nodes: readonly NodeInfo[], out: NodeScore[]): void {
+  const pre = s.precomputed;
+  const usable = pre !== null && pre.namespace === pod.namespace;
+  for (let i = 0; i < nodes.length; i++) {
+    const nodeInfo = nodes[i]!;
+    if (usable && pre.nodes[i] === nodeInfo && pre.generations[i] === nodeInfo.generation) out[i]!.score = pre.scores[i]!;
+    else out[i]!.score = scoreNode(s, pod, nodeInfo);
+  }
+}
+
 /** Maps raw scores onto [0, MaxNodeScore], fewest matching pods best; ignored nodes get 0. */
 export function normalizeScores(s: PreScoreState, scores: NodeScore[]): void {
   let minScore = Number.MAX_SAFE_INTEGER;
   let maxScore = 0;
+  // Usually no node is ignored: then skip hashing every node's name.
+  const anyIgnored = s.ignoredNodes.size > 0;
   for (let i = 0; i < scores.length; i++) {
     const ns = scores[i]!;
-    if (s.ignoredNodes.has(ns.name)) {
+    if (anyIgnored && s.ignoredNodes.has(ns.name)) {
       ns.score = invalidScore;
       continue;
     }

@@ -1,0 +1,130 @@
+// The plugin's SpreadCounts for recent pods' constraints, keyed by everything the counts depend
+// on, and the position lookup the per-node columns are read through.
+import { Selector } from '../../api/labels.js';
+import type { NodeInfoLister } from '../../framework/interfaces.js';
+import { type NodeInfo, RowStride } from '../../framework/node_info.js';
+import { type LabelMatcher, SelectorConjunction } from './common.js';
+import { type CountingSpec, SpreadCounts, type TrackingLister } from './counting.js';
+
+function trackingLister(lister: NodeInfoLister): TrackingLister | null {
+  if (lister.listEpoch === undefined || lister.changeCursor === undefined || lister.changedSince === undefined) return null;
+  return lister as TrackingLister;
+}
+
+/**
+ * The position of `nodeInfo` in `nodes`, or -1. A snapshot lays its nodes' rows out in list
+ * order, so the row offset is tried first (and checked): hashing the object costs more than the
+ * rest of a Filter call.
+ */
+export function positionOf(nodes: readonly NodeInfo[], index: ReadonlyMap<NodeInfo, number>, nodeInfo: NodeInfo): number {
+  const guess = nodeInfo.rowAt / RowStride;
+  if (nodes[guess] === nodeInfo) return guess;
+  return index.get(nodeInfo) ?? -1;
+}
+
+/** `s` length-prefixed, so that no two sequences of strings give the same text. */
+function field(s: string): string {
+  return `${s.length}:${s}`;
+}
+
+/**
+ * A text that equals another's only when both selectors match the same pods, or null when the
+ * matcher is of a kind it cannot describe.
+ */
+export function selectorKey(m: LabelMatcher): string | null {
+  if (m instanceof Selector) {
+    if (m.matchesNothing) return '!';
+    let out = `${m.requirements.length}`;
+    for (const r of m.requirements) {
+      out += `${field(r.key)}${r.op},${r.values.length}`;
+      for (const v of r.values) out += field(v);
+    }
+    return out;
+  }
+  if (m instanceof SelectorConjunction) {
+    let out = `&${m.parts.length}`;
+    for (const p of m.parts) out += field(selectorKey(p)!);
+    return out;
+  }
+  return null;
+}
+
+/** The cache key of a spec: everything its counts and columns depend on, or null when it cannot be keyed. */
+export function countingKey(spec: CountingSpec, ownCounted: readonly { readonly selector: LabelMatcher }[]): string | null {
+  let affinity = false;
+  let taints = false;
+  let out = `${spec.mode}${spec.requireAllTopologies ? 'all' : 'any'}${field(spec.namespace)}${spec.allConstraints.length}`;
+  for (const c of spec.allConstraints) out += field(c.topologyKey);
+  out += `${spec.constraints.length}`;
+  for (const c of spec.constraints) {
+    const sel = selectorKey(c.selector);
+    if (sel === null) return null;
+    out += `${field(c.topologyKey)}${field(sel)}${c.nodeAffinityPolicy}${c.nodeTaintsPolicy}`;
+    if (c.nodeAffinityPolicy === 'Honor') affinity = true;
+    if (c.nodeTaintsPolicy === 'Honor') taints = true;
+  }
+  out += `${ownCounted.length}`;
+  for (const c of ownCounted) {
+    const sel = selectorKey(c.selector);
+    if (sel === null) return null;
+    out += field(sel);
+  }
+  const podSpec = spec.pod.spec;
+  const nodeAffinity = podSpec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
+  if (affinity && (podSpec.nodeSelector !== undefined || nodeAffinity !== undefined)) {
+    out += field(JSON.stringify([podSpec.nodeSelector ?? null, nodeAffinity ?? null]));
+  } else {
+    out += '-';
+  }
+  out += taints && podSpec.tolerations !== undefined ? field(JSON.stringify(podSpec.tolerations)) : '-';
+  return out;
+}
+
+/**
+ * The counts of the last few specs, each synced to the snapshot on use. Least recently used
+ * entries go first; a miss costs one full count, as upstream pays on every attempt.
+ */
+export class SpreadCountsCache {
+  private readonly entries = new Map<string, SpreadCounts>();
+  private indexNodes: readonly NodeInfo[] | null = null;
+  private indexEpoch = -1;
+  private index = new Map<NodeInfo, number>();
+
+  constructor(private readonly capacity: number) {}
+
+  /**
+   * Counts for `spec` over `nodes`. They are kept and synced when `nodes` is the list of a
+   * change-tracking lister; otherwise they are counted afresh (without columns).
+   */
+  countsFor(spec: CountingSpec, nodes: readonly NodeInfo[], lister: NodeInfoLister): SpreadCounts {
+    const tracking = trackingLister(lister);
+    const fresh = new SpreadCounts(spec);
+    const key = tracking !== null && lister.list() === nodes ? countingKey(spec, fresh.ownCountConstraints) : null;
+    if (tracking === null || key === null) {
+      fresh.rebuild(nodes);
+      return fresh;
+    }
+    let counts = this.entries.get(key);
+    if (counts === undefined) {
+      counts = fresh;
+      if (this.entries.size >= this.capacity) this.entries.delete(this.entries.keys().next().value!);
+    } else {
+      this.entries.delete(key);
+    }
+    this.entries.set(key, counts);
+    counts.sync(nodes, tracking, this.indexOf(nodes, tracking.listEpoch));
+    return counts;
+  }
+
+  /** Position of each NodeInfo in `nodes`, built once per node list. */
+  private indexOf(nodes: readonly NodeInfo[], epoch: number): ReadonlyMap<NodeInfo, number> {
+    if (this.indexNodes !== nodes || this.indexEpoch !== epoch) {
+      const index = new Map<NodeInfo, number>();
+      for (let j = 0; j < nodes.length; j++) index.set(nodes[j]!, j);
+      this.index = index;
+      this.indexNodes = nodes;
+      this.indexEpoch = epoch;
+    }
+    return this.index;
+  }
+}
