@@ -185,11 +185,6 @@ export class TopologyAggregate {
   }
 }
 
-/** True when the lister offers the change tracking TopologyAggregate relies on. */
-export function tracksChanges(lister: NodeInfoLister): boolean {
-  return lister.listEpoch !== undefined && lister.changeCursor !== undefined && lister.changedSince !== undefined;
-}
-
 /**
  * A few aggregates by key, least recently used dropped first. A key gets an aggregate the second
  * time it is asked for: pods that share nothing with any other (unique labels) are counted once,

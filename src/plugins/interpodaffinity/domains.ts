@@ -1,7 +1,8 @@
 // The snapshot's topology domains as small integers, so Filter and Score read counts from typed
 // arrays by node position instead of fetching a label and hashing its value for every node.
 import type { NodeInfoLister } from '../../framework/interfaces.js';
-import { RowStride, type NodeInfo } from '../../framework/node_info.js';
+import { positionInList } from '../../framework/change_tracking.js';
+import type { NodeInfo } from '../../framework/node_info.js';
 import { labelValue } from './topology.js';
 
 /**
@@ -24,10 +25,7 @@ export class DomainTable {
 
   /** The position of `ni` in the node list last synced, or -1 (a NodeInfo copy, another snapshot). */
   position(ni: NodeInfo): number {
-    // The snapshot packs its nodes' rows in list order (snapshot.ts packRows): a hint, checked.
-    const hint = ni.rowAt / RowStride;
-    if (this.nodes[hint] === ni) return hint;
-    return this.positions.get(ni) ?? -1;
+    return positionInList(this.nodes, this.positions, ni);
   }
 
   /** The id of the domain the node at `pos` is in for key index `k`, or -1 without the label. */

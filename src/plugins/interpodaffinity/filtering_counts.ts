@@ -6,7 +6,8 @@ import type { Pod } from '../../api/types.js';
 import type { NodeInfoLister } from '../../framework/interfaces.js';
 import type { NodeInfo } from '../../framework/node_info.js';
 import { affinityTermMatches, type AffinityTerm, type PodInfo } from '../../framework/pod_info.js';
-import { AggregateCache, countOnce, tracksChanges, type ShareFunction, type ShareSink } from './aggregate.js';
+import { tracksChanges } from '../../framework/change_tracking.js';
+import { AggregateCache, countOnce, type ShareFunction, type ShareSink } from './aggregate.js';
 import { incomingPodKey, termsKey } from './cache_keys.js';
 import type { DomainTable } from './domains.js';
 import { podMatchesAllTerms } from './terms.js';
@@ -120,6 +121,8 @@ export class PreFilterCaches {
   /**
    * The counts for an incoming pod (its namespace's labels and its terms with namespaceSelector
    * unrolled) over the lister's nodes; `allNodes` is PreFilter's node list, normally the lister's.
+   * Cached counts are shared and brought up to date in place by the next attempt's PreFilter: the
+   * result is valid for this scheduling cycle only (AddPod/RemovePod write to the state's own layer).
    */
   count(
     lister: NodeInfoLister,

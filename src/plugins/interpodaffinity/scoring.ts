@@ -9,7 +9,8 @@ import { affinityTermMatches, type AffinityTerm, type PodInfo, type WeightedAffi
 import { Status } from '../../framework/status.js';
 import { InterPodAffinity as Name } from '../names.js';
 import type { InterPodAffinityArgs } from './args.js';
-import { countOnce, nodesOf, tracksChanges, type AggregateCache, type PodSource, type ShareFunction, type ShareSink } from './aggregate.js';
+import { tracksChanges } from '../../framework/change_tracking.js';
+import { countOnce, nodesOf, type AggregateCache, type PodSource, type ShareFunction, type ShareSink } from './aggregate.js';
 import { preScoreKey } from './cache_keys.js';
 import { affinityParseError, hasPodAffinitySpec, mergeTermsNamespaces, namespaceLabels, podNamespace } from './terms.js';
 import { labelValue, type TopologyCounts } from './topology.js';

@@ -5,6 +5,7 @@
 import type { Labels } from '../../api/labels.js';
 import type { RequiredNodeAffinity } from '../../api/nodeselector.js';
 import type { Node, Pod } from '../../api/types.js';
+import type { ChangeTrackingLister } from '../../framework/change_tracking.js';
 import type { NodeInfo } from '../../framework/node_info.js';
 import {
   countPodsMatchSelector,
@@ -84,7 +85,7 @@ export class DomainTable {
  */
 export interface NodeColumns {
   readonly nodes: readonly NodeInfo[];
-  /** NodeInfo → position, for the NodeInfos positionOf cannot place by their row. */
+  /** NodeInfo → position, for the NodeInfos positionInList cannot place by their row. */
   readonly index: ReadonlyMap<NodeInfo, number>;
   /** Updated in place only when the other columns stay right for the new Node object. */
   readonly nodeRefs: readonly (Node | null)[];
@@ -210,7 +211,7 @@ export class SpreadCounts {
    * NodeInfos changed in place), through `index` (NodeInfo → position in `nodes`). Returns
    * true when that took a count from scratch.
    */
-  sync(nodes: readonly NodeInfo[], lister: TrackingLister, index: ReadonlyMap<NodeInfo, number>): boolean {
+  sync(nodes: readonly NodeInfo[], lister: ChangeTrackingLister, index: ReadonlyMap<NodeInfo, number>): boolean {
     const epoch = lister.listEpoch;
     const changed = this.nodes === nodes && this.epoch === epoch ? lister.changedSince(epoch, this.cursor) : null;
     this.epoch = epoch;
@@ -317,11 +318,4 @@ export class SpreadCounts {
     for (let i = 0; i < all.length; i++) if (Object.prototype.hasOwnProperty.call(labels, all[i]!.topologyKey)) mask |= 1 << i;
     return mask;
   }
-}
-
-/** A lister with the snapshot's change tracking. */
-export interface TrackingLister {
-  readonly listEpoch: number;
-  readonly changeCursor: number;
-  changedSince(epoch: number, cursor: number): readonly NodeInfo[] | null;
 }

@@ -1,26 +1,11 @@
 // The plugin's SpreadCounts for recent pods' constraints, keyed by everything the counts depend
-// on, and the position lookup the per-node columns are read through.
+// on, and the NodeInfo positions the per-node columns are read through.
 import { Selector } from '../../api/labels.js';
+import { tracksChanges } from '../../framework/change_tracking.js';
 import type { NodeInfoLister } from '../../framework/interfaces.js';
-import { type NodeInfo, RowStride } from '../../framework/node_info.js';
+import type { NodeInfo } from '../../framework/node_info.js';
 import { type LabelMatcher, SelectorConjunction } from './common.js';
-import { type CountingSpec, SpreadCounts, type TrackingLister } from './counting.js';
-
-function trackingLister(lister: NodeInfoLister): TrackingLister | null {
-  if (lister.listEpoch === undefined || lister.changeCursor === undefined || lister.changedSince === undefined) return null;
-  return lister as TrackingLister;
-}
-
-/**
- * The position of `nodeInfo` in `nodes`, or -1. A snapshot lays its nodes' rows out in list
- * order, so the row offset is tried first (and checked): hashing the object costs more than the
- * rest of a Filter call.
- */
-export function positionOf(nodes: readonly NodeInfo[], index: ReadonlyMap<NodeInfo, number>, nodeInfo: NodeInfo): number {
-  const guess = nodeInfo.rowAt / RowStride;
-  if (nodes[guess] === nodeInfo) return guess;
-  return index.get(nodeInfo) ?? -1;
-}
+import { type CountingSpec, SpreadCounts } from './counting.js';
 
 /** `s` length-prefixed, so that no two sequences of strings give the same text. */
 function field(s: string): string {
@@ -34,15 +19,15 @@ function field(s: string): string {
 export function selectorKey(m: LabelMatcher): string | null {
   if (m instanceof Selector) {
     if (m.matchesNothing) return '!';
-    let out = `${m.requirements.length}`;
+    let out = `${m.requirements.length};`;
     for (const r of m.requirements) {
-      out += `${field(r.key)}${r.op},${r.values.length}`;
+      out += `${field(r.key)}${r.op},${r.values.length};`;
       for (const v of r.values) out += field(v);
     }
     return out;
   }
   if (m instanceof SelectorConjunction) {
-    let out = `&${m.parts.length}`;
+    let out = `&${m.parts.length};`;
     for (const p of m.parts) out += field(selectorKey(p)!);
     return out;
   }
@@ -53,9 +38,10 @@ export function selectorKey(m: LabelMatcher): string | null {
 export function countingKey(spec: CountingSpec, ownCounted: readonly { readonly selector: LabelMatcher }[]): string | null {
   let affinity = false;
   let taints = false;
-  let out = `${spec.mode}${spec.requireAllTopologies ? 'all' : 'any'}${field(spec.namespace)}${spec.allConstraints.length}`;
+  // Counts end with ';' so that a count and the length prefix after it cannot run together.
+  let out = `${spec.mode}${spec.requireAllTopologies ? 'all' : 'any'}${field(spec.namespace)}${spec.allConstraints.length};`;
   for (const c of spec.allConstraints) out += field(c.topologyKey);
-  out += `${spec.constraints.length}`;
+  out += `${spec.constraints.length};`;
   for (const c of spec.constraints) {
     const sel = selectorKey(c.selector);
     if (sel === null) return null;
@@ -63,7 +49,7 @@ export function countingKey(spec: CountingSpec, ownCounted: readonly { readonly 
     if (c.nodeAffinityPolicy === 'Honor') affinity = true;
     if (c.nodeTaintsPolicy === 'Honor') taints = true;
   }
-  out += `${ownCounted.length}`;
+  out += `${ownCounted.length};`;
   for (const c of ownCounted) {
     const sel = selectorKey(c.selector);
     if (sel === null) return null;
@@ -97,10 +83,10 @@ export class SpreadCountsCache {
    * change-tracking lister; otherwise they are counted afresh (without columns).
    */
   countsFor(spec: CountingSpec, nodes: readonly NodeInfo[], lister: NodeInfoLister): SpreadCounts {
-    const tracking = trackingLister(lister);
+    const tracking = tracksChanges(lister);
     const fresh = new SpreadCounts(spec);
-    const key = tracking !== null && lister.list() === nodes ? countingKey(spec, fresh.ownCountConstraints) : null;
-    if (tracking === null || key === null) {
+    const key = tracking && lister.list() === nodes ? countingKey(spec, fresh.ownCountConstraints) : null;
+    if (!tracking || key === null) {
       fresh.rebuild(nodes);
       return fresh;
     }
@@ -112,7 +98,7 @@ export class SpreadCountsCache {
       this.entries.delete(key);
     }
     this.entries.set(key, counts);
-    counts.sync(nodes, tracking, this.indexOf(nodes, tracking.listEpoch));
+    counts.sync(nodes, lister, this.indexOf(nodes, lister.listEpoch));
     return counts;
   }
 

@@ -9,7 +9,7 @@ import type { PodInfo } from '../../framework/pod_info.js';
 import { Status } from '../../framework/status.js';
 import { matchNodeInclusionPolicies, nodeLabelsMatchSpreadConstraints, type SpreadConstraint } from './common.js';
 import { type CountingSpec, MissingKey, type NodeColumns, type SpreadCounts } from './counting.js';
-import { positionOf } from './counts_cache.js';
+import { positionInList } from '../../framework/change_tracking.js';
 
 export const preFilterStateKey = 'PreFilterPodTopologySpread';
 
@@ -207,6 +207,8 @@ export function calPreFilterState(constraints: readonly SpreadConstraint[], coun
     for (let id = 0; id < values.length; id++) p.update(values[id]!, totals[id]!);
     paths[i] = p;
   }
+  // counts.spec.required is the node affinity of the pod that made this cache entry: equal to
+  // this pod's whenever a constraint honours affinity, because the cache key then includes it.
   return new PreFilterState(constraints, matchNums, paths, counts.spec.required, counts.columns);
 }
 
@@ -246,7 +248,7 @@ export function filterNode(s: PreFilterState, pod: PodInfo, nodeInfo: NodeInfo):
   const recorded = s.nodeColumns;
   let j = -1;
   if (recorded !== null) {
-    const at = positionOf(recorded.nodes, recorded.index, nodeInfo);
+    const at = positionInList(recorded.nodes, recorded.index, nodeInfo);
     if (at >= 0 && recorded.nodeRefs[at] === nodeInfo.node) j = at;
   }
   for (let i = 0; i < constraints.length; i++) {
