@@ -122,6 +122,11 @@ export class SchedulingLoop {
     this.pending = false;
     for (let n = 0; n < 64; n++) {
       if (this.stopped || !this.scheduler.scheduleOne()) return;
+      // A cycle waiting for extenders: go on once it has finished.
+      if (this.scheduler.hasCycleInFlight) {
+        void this.scheduler.cycleSettled().catch(() => undefined).then(() => this.wake());
+        return;
+      }
     }
     this.wake();
   }

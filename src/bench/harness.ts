@@ -19,6 +19,7 @@ import { RealClock, seededRandom } from '../util/clock.js';
 import { DurationRecorder, MemorySampler, ThroughputCollector, type AttemptSummary, type ThroughputSummary } from './metrics.js';
 import { template } from './templates.js';
 import type { BarrierOp, ChurnOp, Counted, CreateAnyOp, CreateNamespacesOp, CreateNodesOp, CreatePodsOp, DeletePodsOp, Op, TestCase, Workload } from './types.js';
+import { setUpExtenders } from '../extender/setup.js';
 
 export interface HarnessOptions {
   registry: Registry;
@@ -97,8 +98,11 @@ export class WorkloadExecutor {
   ) {
     const clock = new RealClock();
     this.cluster = new MemoryCluster({ clock, admitPod });
+    // An extender in --config is called as in any run (its latency counts in the figures).
+    const { extenders, profiles } = setUpExtenders(opts.config.extenders ?? [], opts.config.profiles);
     this.scheduler = new Scheduler({
-      profiles: opts.config.profiles,
+      profiles,
+      extenders,
       registry: opts.registry,
       client: this.cluster,
       clock,

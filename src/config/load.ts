@@ -9,6 +9,7 @@ import { childPath, indexPath } from './field.js';
 import { decodeConfiguration } from './schema.js';
 import type { DefaultedConfiguration } from './types.js';
 import { validateConfiguration, validatePluginReferences } from './validate.js';
+import { extenderConfigIssues } from '../extender/setup.js';
 
 interface Position {
   line: number;
@@ -104,6 +105,8 @@ function fromValue(value: unknown, source: string, registry: Registry, positions
   const errors: FieldError[] = validatePluginReferences(decoded.config, registry);
   const config = setDefaults(decoded.config, registry, errors);
   errors.push(...validateConfiguration(config, registry));
+  // An extender that cannot be set up (unreadable TLS files) stops start-up like a bad field.
+  if (errors.length === 0) errors.push(...extenderConfigIssues(config.extenders));
   if (errors.length > 0) throw new ConfigError(source, withPositions(errors, positions));
   return config;
 }

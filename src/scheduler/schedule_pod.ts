@@ -136,6 +136,18 @@ function findNodesThatFitPod(
   snapshot: Snapshot,
   diagnosis: Diagnosis,
 ): NodeInfo[] {
+  const nodes = runPreFilterPhase(fwk, state, pod, snapshot, diagnosis);
+  if (nodes === null) return [];
+  const nominated = filterNominatedNode(alg, fwk, state, pod, snapshot, diagnosis);
+  if (nominated.length > 0) return nominated;
+  return runFilterPhase(alg, fwk, state, pod, nodes, snapshot.nodeInfoList.length, diagnosis);
+}
+
+/**
+ * PreFilter: the nodes the Filter walk covers (all, or the subset PreFilter named), or null when
+ * the pod is rejected before any node is looked at (the diagnosis says why).
+ */
+export function runPreFilterPhase(fwk: Framework, state: CycleState, pod: PodInfo, snapshot: Snapshot, diagnosis: Diagnosis): readonly NodeInfo[] | null {
   const allNodes = snapshot.nodeInfoList;
   if (pod.parseError !== null) {
     // A pod we cannot parse is unschedulable everywhere, with the reason.
@@ -145,7 +157,7 @@ function findNodesThatFitPod(
     diagnosis.preFilterStatus = s;
     // Only a change to the pod itself (or the periodic flush) can help: no plugin's event will.
     diagnosis.unschedulablePlugins.add(PodValidation);
-    return [];
+    return null;
   }
   const pre = fwk.runPreFilterPlugins(state, pod, allNodes);
   for (const p of pre.pluginsWithNodes) diagnosis.unschedulablePlugins.add(p);
@@ -155,35 +167,48 @@ function findNodesThatFitPod(
     diagnosis.preFilterMsg = pre.status.message();
     diagnosis.preFilterStatus = pre.status;
     diagnosis.addPluginStatus(pre.status);
-    return [];
+    return null;
   }
-  // A node nominated by an earlier preemption is tried first: it is likely the only one that fits.
+  if (pre.nodeNames === null) return allNodes;
+  // Upstream walks the subset in map order; we keep the snapshot's order for determinism.
+  const subset: NodeInfo[] = [];
+  for (const ni of allNodes) if (pre.nodeNames.has(ni.name)) subset.push(ni);
+  diagnosis.nodeToStatus.absentNodesStatus = new Status(
+    Code.UnschedulableAndUnresolvable,
+    [`node(s) didn't satisfy plugin(s) [${[...pre.pluginsWithNodes].sort().join(' ')}]`],
+  );
+  return subset;
+}
+
+/**
+ * A node nominated by an earlier preemption is tried first: it is likely the only one that fits.
+ * Returns it when it passes the filters, else [] (and the walk over all nodes may meet it again).
+ */
+export function filterNominatedNode(alg: AlgorithmState, fwk: Framework, state: CycleState, pod: PodInfo, snapshot: Snapshot, diagnosis: Diagnosis): NodeInfo[] {
   const nominated = pod.pod.status?.nominatedNodeName;
-  if (nominated) {
-    const ni = snapshot.get(nominated);
-    if (ni?.node) {
-      const found: NodeInfo[] = [];
-      try {
-        findNodesThatPassFilters(alg, fwk, state, pod, [ni], diagnosis, found);
-      } catch {
-        // Upstream logs the failed evaluation and goes on with all nodes.
-      }
-      if (found.length > 0) return found;
-      // The walk over all nodes may meet the nominated node again.
-      diagnosis.nodeToStatus.allowRepeats();
-    }
+  if (!nominated) return [];
+  const ni = snapshot.get(nominated);
+  if (!ni?.node) return [];
+  const found: NodeInfo[] = [];
+  try {
+    findNodesThatPassFilters(alg, fwk, state, pod, [ni], diagnosis, found);
+  } catch {
+    // Upstream logs the failed evaluation and goes on with all nodes.
   }
-  let nodes: readonly NodeInfo[] = allNodes;
-  if (pre.nodeNames !== null) {
-    // Upstream walks the subset in map order; we keep the snapshot's order for determinism.
-    const subset: NodeInfo[] = [];
-    for (const ni of allNodes) if (pre.nodeNames.has(ni.name)) subset.push(ni);
-    nodes = subset;
-    diagnosis.nodeToStatus.absentNodesStatus = new Status(
-      Code.UnschedulableAndUnresolvable,
-      [`node(s) didn't satisfy plugin(s) [${[...pre.pluginsWithNodes].sort().join(' ')}]`],
-    );
-  }
+  if (found.length === 0) diagnosis.nodeToStatus.allowRepeats();
+  return found;
+}
+
+/** The Filter walk over `nodes`, advancing where the next pod's walk starts. */
+export function runFilterPhase(
+  alg: AlgorithmState,
+  fwk: Framework,
+  state: CycleState,
+  pod: PodInfo,
+  nodes: readonly NodeInfo[],
+  numAllNodes: number,
+  diagnosis: Diagnosis,
+): NodeInfo[] {
   const feasible: NodeInfo[] = [];
   const m = alg.metrics;
   const filterStart = m ? m.now() : 0;
@@ -193,7 +218,7 @@ function findNodesThatFitPod(
     filterCode = Code.Success;
   } finally {
     // Advanced even when a filter failed, so every node keeps its chance to be examined.
-    alg.nextStartNodeIndex = (alg.nextStartNodeIndex + feasible.length + diagnosis.nodeToStatus.size) % allNodes.length;
+    alg.nextStartNodeIndex = (alg.nextStartNodeIndex + feasible.length + diagnosis.nodeToStatus.size) % numAllNodes;
     if (m) m.filterFinished(fwk.profileName, filterCode, m.now() - filterStart);
   }
   return feasible;
@@ -231,7 +256,7 @@ function findNodesThatPassFilters(
   }
 }
 
-function prioritizeNodes(fwk: Framework, state: CycleState, pod: PodInfo, nodes: NodeInfo[], recordScores: boolean): NodePluginScores[] {
+export function prioritizeNodes(fwk: Framework, state: CycleState, pod: PodInfo, nodes: NodeInfo[], recordScores: boolean): NodePluginScores[] {
   if (!fwk.hasScorePlugins()) {
     return nodes.map((n) => ({ name: n.name, scores: [], totalScore: 1 }));
   }

@@ -19,6 +19,9 @@ import { MapObjectLister } from './object_lister.js';
 import type { Clock } from '../util/clock.js';
 import { EventHandlers } from './event_handlers.js';
 import { schedulePod, type AlgorithmState, type FilterPhaseHooks, type ScheduleResult } from './schedule_pod.js';
+import { schedulePodWithExtenders } from './schedule_pod_extenders.js';
+import { type Extender, ExtenderName } from '../extender/extender.js';
+import { ActionTypeAll } from '../framework/events.js';
 
 export interface SchedulerOptions {
   profiles: ProfileConfig[];
@@ -41,6 +44,11 @@ export interface SchedulerOptions {
   metrics?: SchedulerMetricsHooks;
   /** Handed to the queue: wakes a waiting scheduling loop, counts pods entering each sub-queue. */
   queueHooks?: Pick<QueueOptions, 'onActive' | 'onIncoming'>;
+  /**
+   * HTTP extenders, called after the plugins in this order (non-ignorable ones first, see
+   * buildExtenders). With any, each scheduling cycle waits for their answers.
+   */
+  extenders?: readonly Extender[];
 }
 
 /** What the scheduler reports for metrics (schedule_one.go, metrics/profile_metrics.go). */
@@ -67,6 +75,14 @@ export interface AttemptRecord {
   readonly time: number;
 }
 
+/** What a scheduling cycle ends with: a reserved pod to bind, or the status it failed with. */
+interface CycleOutcome {
+  result: ScheduleResult | null;
+  assumed: PodInfo | null;
+  status: Status | null;
+  nominating: NominatingInfo | null;
+}
+
 export class Scheduler {
   readonly cache: Cache;
   readonly queue: SchedulingQueue;
@@ -81,9 +97,13 @@ export class Scheduler {
   private readonly attemptStarts = new WeakMap<QueuedPodInfo, number>();
   /** Victims chosen by PostFilter in the current attempt (for reports). */
   private lastVictims: string[] = [];
+  private readonly extenders: readonly Extender[];
+  /** The scheduling cycle waiting for extenders, if any: cycles never overlap. */
+  private cycleInFlight: Promise<void> | null = null;
 
   constructor(readonly opts: SchedulerOptions) {
     const clock = opts.clock;
+    this.extenders = opts.extenders ?? [];
     this.cache = new Cache(clock);
     this.alg = {
       nextStartNodeIndex: 0,
@@ -137,7 +157,7 @@ export class Scheduler {
       new Map([...this.profiles].map(([name, fwk]) => [name, {
         less: fwk.queueSortLess(),
         preEnqueue: (pod: Pod) => fwk.runPreEnqueuePlugins(pod),
-        events: fwk.eventsToRegister(),
+        events: this.withExtenderEvents(fwk.eventsToRegister()),
       }])),
       {
         clock,
@@ -187,12 +207,44 @@ export class Scheduler {
     return this.bindings.size;
   }
 
-  /** Pops one pod and runs its scheduling cycle; the binding cycle continues asynchronously. */
+  /**
+   * Pops one pod and runs its scheduling cycle; the binding cycle continues asynchronously. With
+   * extenders the cycle itself is asynchronous too: it counts among the work waitForBindings
+   * waits for, and no pod is popped (false) until it has finished (see cycleSettled).
+   */
   scheduleOne(): boolean {
+    if (this.cycleInFlight !== null) return false;
     const qp = this.queue.pop();
     if (!qp) return false;
-    this.runAttempt(qp);
+    if (this.extenders.length === 0) {
+      this.runAttempt(qp);
+      return true;
+    }
+    const p: Promise<void> = this.runAttemptWithExtenders(qp).finally(() => {
+      this.cycleInFlight = null;
+      this.bindings.delete(p);
+    });
+    this.cycleInFlight = p;
+    this.bindings.add(p);
     return true;
+  }
+
+  /** True while a scheduling cycle waits for extenders. */
+  get hasCycleInFlight(): boolean {
+    return this.cycleInFlight !== null;
+  }
+
+  /** Resolves when the scheduling cycle in flight (only with extenders) has finished. */
+  cycleSettled(): Promise<void> {
+    return this.cycleInFlight ?? Promise.resolve();
+  }
+
+  /** Extenders register no events: a pod they rejected is retried on any (defaultEnqueueExtension). */
+  private withExtenderEvents<T>(events: Map<string, T[]>): Map<string, T[]> {
+    if (this.extenders.length > 0) {
+      events.set(ExtenderName, [{ event: { resource: 'WildCard', actionType: ActionTypeAll } } as T]);
+    }
+    return events;
   }
 
   /**
@@ -211,39 +263,78 @@ export class Scheduler {
       pendingPlugins: new Set(),
       gatingPlugin: null,
     };
-    this.runAttempt(qp, { requeue: false });
+    await this.cycleSettled();
+    if (this.extenders.length === 0) this.runAttempt(qp, { requeue: false });
+    else await this.runAttemptWithExtenders(qp, { requeue: false });
     await this.waitForBindings();
     this.queue.done(uid);
   }
 
   private runAttempt(qp: QueuedPodInfo, o: { requeue: boolean } = { requeue: true }): void {
+    const fwk = this.startAttempt(qp);
+    if (fwk === null) return;
+    const state = new CycleState();
+    this.cache.updateSnapshot(this.snapshot);
+    let result: ScheduleResult;
+    try {
+      result = schedulePod(this.alg, fwk, state, qp.podInfo, this.snapshot);
+    } catch (err) {
+      this.finishSchedulingCycle(state, fwk, qp, this.algorithmFailed(state, fwk, qp.podInfo, err), o.requeue);
+      return;
+    }
+    this.finishSchedulingCycle(state, fwk, qp, this.assumeAndReserve(state, fwk, qp, result), o.requeue);
+  }
+
+  /** runAttempt with the extenders' answers awaited between the plugins' phases. */
+  private async runAttemptWithExtenders(qp: QueuedPodInfo, o: { requeue: boolean } = { requeue: true }): Promise<void> {
+    const fwk = this.startAttempt(qp);
+    if (fwk === null) return;
+    const state = new CycleState();
+    // No other cycle runs meanwhile, so the snapshot stays as this cycle found it.
+    this.cache.updateSnapshot(this.snapshot);
+    let result: ScheduleResult;
+    try {
+      result = await schedulePodWithExtenders(this.alg, fwk, state, qp.podInfo, this.snapshot, this.extenders, (msg) => this.log(2, msg));
+    } catch (err) {
+      this.finishSchedulingCycle(state, fwk, qp, this.algorithmFailed(state, fwk, qp.podInfo, err), o.requeue);
+      return;
+    }
+    this.finishSchedulingCycle(state, fwk, qp, this.assumeAndReserve(state, fwk, qp, result), o.requeue);
+  }
+
+  /** The profile to schedule the pod with, or null when the attempt ends before it starts. */
+  private startAttempt(qp: QueuedPodInfo): Framework | null {
     const pod = qp.podInfo.pod;
     const fwk = this.profiles.get(pod.spec.schedulerName ?? 'default-scheduler');
     if (!fwk) {
       this.queue.done(qp.podInfo.uid);
-      return;
+      return null;
     }
     if (pod.metadata.deletionTimestamp) {
       fwk.eventRecorder().event(pod, 'Warning', 'FailedScheduling', 'Scheduling', `skip schedule deleting pod: ${qp.podInfo.key}`);
       this.queue.done(qp.podInfo.uid);
-      return;
+      return null;
     }
     // An assumed pod can come back to the queue through an update received before it was assumed.
     if (this.cache.isAssumedPod(pod)) {
       this.queue.done(qp.podInfo.uid);
-      return;
+      return null;
     }
-    const state = new CycleState();
     if (this.opts.metrics) this.attemptStarts.set(qp, this.opts.metrics.now());
     this.lastVictims = [];
-    const { result, assumed, status, nominating } = this.schedulingCycle(state, fwk, qp);
+    return fwk;
+  }
+
+  /** Reports the scheduling cycle's outcome, then starts the binding cycle or handles the failure. */
+  private finishSchedulingCycle(state: CycleState, fwk: Framework, qp: QueuedPodInfo, outcome: CycleOutcome, requeue: boolean): void {
+    const { result, assumed, status, nominating } = outcome;
     if (!isSuccess(status)) {
       this.report(qp, status!, result, nominating);
-      this.handleSchedulingFailure(fwk, qp, status!, nominating, o.requeue);
+      this.handleSchedulingFailure(fwk, qp, status!, nominating, requeue);
       return;
     }
     this.report(qp, null, result, null);
-    const p = this.bindingCycle(state, fwk, result!, assumed!, qp, o.requeue).finally(() => this.bindings.delete(p));
+    const p = this.bindingCycle(state, fwk, result!, assumed!, qp, requeue).finally(() => this.bindings.delete(p));
     this.bindings.add(p);
   }
 
@@ -265,33 +356,27 @@ export class Scheduler {
     });
   }
 
-  private schedulingCycle(state: CycleState, fwk: Framework, qp: QueuedPodInfo): {
-    result: ScheduleResult | null;
-    assumed: PodInfo | null;
-    status: Status | null;
-    nominating: NominatingInfo | null;
-  } {
-    const podInfo = qp.podInfo;
-    this.cache.updateSnapshot(this.snapshot);
-    let result: ScheduleResult;
-    try {
-      result = schedulePod(this.alg, fwk, state, podInfo, this.snapshot);
-    } catch (err) {
-      if (err === ErrNoNodesAvailable) {
-        return { result: null, assumed: null, status: new Status(Code.UnschedulableAndUnresolvable, [(err as Error).message], err as Error), nominating: clearNominatedNode };
-      }
-      if (!(err instanceof FitError)) {
-        return { result: null, assumed: null, status: Status.error(err as Error), nominating: clearNominatedNode };
-      }
-      if (!fwk.hasPostFilterPlugins()) {
-        return { result: null, assumed: null, status: new Status(Code.Unschedulable, [err.message], err), nominating: clearNominatedNode };
-      }
-      const post = fwk.runPostFilterPlugins(state, podInfo, err.diagnosis.nodeToStatus);
-      err.diagnosis.postFilterMsg = post.status.message();
-      if (post.status.code === Code.Error) this.log(1, `PostFilter error for pod ${podInfo.key}: ${post.status.message()}`);
-      const nominating: NominatingInfo | null = post.result ? { mode: 'Override', nominatedNodeName: post.result.nominatedNodeName } : null;
-      return { result: null, assumed: null, status: new Status(Code.Unschedulable, [err.message], err), nominating };
+  /** The scheduling algorithm found no node (FitError: PostFilter may nominate one) or failed. */
+  private algorithmFailed(state: CycleState, fwk: Framework, podInfo: PodInfo, err: unknown): CycleOutcome {
+    if (err === ErrNoNodesAvailable) {
+      return { result: null, assumed: null, status: new Status(Code.UnschedulableAndUnresolvable, [(err as Error).message], err as Error), nominating: clearNominatedNode };
     }
+    if (!(err instanceof FitError)) {
+      return { result: null, assumed: null, status: Status.error(err as Error), nominating: clearNominatedNode };
+    }
+    if (!fwk.hasPostFilterPlugins()) {
+      return { result: null, assumed: null, status: new Status(Code.Unschedulable, [err.message], err), nominating: clearNominatedNode };
+    }
+    const post = fwk.runPostFilterPlugins(state, podInfo, err.diagnosis.nodeToStatus);
+    err.diagnosis.postFilterMsg = post.status.message();
+    if (post.status.code === Code.Error) this.log(1, `PostFilter error for pod ${podInfo.key}: ${post.status.message()}`);
+    const nominating: NominatingInfo | null = post.result ? { mode: 'Override', nominatedNodeName: post.result.nominatedNodeName } : null;
+    return { result: null, assumed: null, status: new Status(Code.Unschedulable, [err.message], err), nominating };
+  }
+
+  /** Assumes the pod on the chosen host, then Reserve and Permit (the rest of the scheduling cycle). */
+  private assumeAndReserve(state: CycleState, fwk: Framework, qp: QueuedPodInfo, result: ScheduleResult): CycleOutcome {
+    const podInfo = qp.podInfo;
     const m = this.opts.metrics;
     if (m) m.algorithmFinished(m.now() - (this.attemptStarts.get(qp) ?? m.now()));
     const host = result.suggestedHost;
@@ -344,7 +429,7 @@ export class Scheduler {
       status = await fwk.runPreBindPlugins(state, assumed, host);
     }
     if (isSuccess(status)) {
-      const b = await fwk.runBindPlugins(state, assumed, host);
+      const b = (await this.bindByExtender(assumed, host)) ?? (await fwk.runBindPlugins(state, assumed, host));
       this.cache.finishBinding(assumed.pod);
       status = b.code === Code.Success ? null : b;
     }
@@ -358,6 +443,28 @@ export class Scheduler {
     fwk.eventRecorder().event(qp.podInfo.pod, 'Normal', 'Scheduled', 'Binding', `Successfully assigned ${qp.podInfo.key} to ${host}`);
     fwk.runPostBindPlugins(state, assumed, host);
     if (state.podsToActivate.size > 0) this.queue.activate(state.podsToActivate.values() as Iterable<Pod>);
+  }
+
+  /**
+   * The first interested extender with a bind verb binds the pod instead of the Bind plugins
+   * (extendersBinding); null when none does. An ignorable extender's failure passes to the next.
+   */
+  private async bindByExtender(assumed: PodInfo, host: string): Promise<Status | null> {
+    const pod = assumed.pod;
+    for (const extender of this.extenders) {
+      if (!extender.isBinder() || !extender.isInterested(pod)) continue;
+      try {
+        await extender.bind({ podName: pod.metadata.name ?? '', podNamespace: pod.metadata.namespace ?? 'default', podUID: pod.metadata.uid ?? '', node: host });
+        return new Status(Code.Success);
+      } catch (err) {
+        if (extender.isIgnorable()) {
+          this.log(2, `Skipping extender ${extender.name()} in bind as it returned error and has ignorable flag set: ${(err as Error).message}`);
+          continue;
+        }
+        return Status.error(err as Error);
+      }
+    }
+    return null;
   }
 
   /** Unreserve, forget the assumed pod, wake pods its resources may help, requeue it (handleBindingCycleError). */

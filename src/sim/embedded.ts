@@ -8,10 +8,15 @@ import { FakeClock, seededRandom, type Clock } from '../util/clock.js';
 import type { ClusterClient } from '../cluster/types.js';
 import { notYetAvailablePlugins } from '../plugins/registry.js';
 import type { Scenario } from './scenario.js';
+import type { Extender } from '../extender/extender.js';
+import { setUpExtenders } from '../extender/setup.js';
+import type { Extender as ExtenderConfig } from '../config/types.js';
 
 /** The parts of a defaulted KubeSchedulerConfiguration the embedded scheduler uses. */
 export interface ResolvedConfig {
   profiles: ProfileConfig[];
+  /** HTTP extenders (KubeSchedulerConfiguration `extenders`). */
+  extenders?: ExtenderConfig[];
   percentageOfNodesToScore?: number;
   podInitialBackoffSeconds?: number;
   podMaxBackoffSeconds?: number;
@@ -29,6 +34,8 @@ export interface EmbeddedOptions {
   onAttempt?: (a: AttemptRecord) => void;
   /** Transforms a pod as kube-apiserver's admission would (e.g. matchLabelKeys merging). */
   admitPod?: (pod: Pod) => Pod;
+  /** Extenders to call instead of those the configuration names (tests, library use). */
+  extenders?: readonly Extender[];
 }
 
 export interface Embedded {
@@ -47,8 +54,11 @@ export function populateCluster(cluster: MemoryCluster, sc: Scenario): void {
 
 /** A scheduler over `client` with the resolved configuration's settings. */
 export function newEmbeddedScheduler(o: EmbeddedOptions, client: ClusterClient, clock: Clock): Scheduler {
+  const { extenders, profiles } = o.extenders
+    ? { extenders: o.extenders, profiles: o.config.profiles }
+    : setUpExtenders(o.config.extenders ?? [], o.config.profiles);
   return new Scheduler({
-    profiles: o.config.profiles,
+    profiles,
     registry: o.registry,
     client,
     clock,
@@ -61,6 +71,7 @@ export function newEmbeddedScheduler(o: EmbeddedOptions, client: ClusterClient, 
     tieBreakByName: o.tieBreakByName,
     recordScores: o.recordScores,
     onAttempt: o.onAttempt,
+    extenders,
   });
 }
 

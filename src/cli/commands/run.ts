@@ -19,6 +19,7 @@ import { inTreeRegistry, notYetAvailablePlugins } from '../../plugins/registry.j
 import { Scheduler, type SchedulerMetricsHooks } from '../../scheduler/scheduler.js';
 import { RealClock, type Clock } from '../../util/clock.js';
 import { UsageError, type CliIO } from '../io.js';
+import { setUpExtenders } from '../../extender/setup.js';
 
 /** kube-scheduler's secure port (config.DefaultKubeSchedulerPort). */
 export const DefaultSchedulerPort = 10259;
@@ -98,6 +99,8 @@ class SchedulingLoop {
   private async run(): Promise<void> {
     while (this.running) {
       if (this.sched.scheduleOne()) {
+        // A cycle waiting for extenders ends before the next pod is popped.
+        await this.sched.cycleSettled().catch(() => undefined);
         // Let watch events and binding answers in between pods.
         await new Promise<void>((r) => setImmediate(r));
         continue;
@@ -134,8 +137,10 @@ export async function startScheduler(o: StartOptions): Promise<RunningScheduler>
     filterFinished: (profile, code, seconds) => metrics.frameworkExtensionPointDuration.observe({ extension_point: 'Filter', status: code === 0 ? 'Success' : 'Error', profile }, seconds),
   };
   let loop: SchedulingLoop | null = null;
+  const { extenders, profiles } = setUpExtenders(config.extenders, config.profiles);
   const scheduler = new Scheduler({
-    profiles: config.profiles,
+    profiles,
+    extenders,
     registry: o.registry,
     client,
     clock,

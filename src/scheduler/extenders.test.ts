@@ -1,0 +1,281 @@
+// Extenders in the scheduling and binding cycles (schedule_one_test.go's extender cases,
+// extender_test.go): an in-process Extender stands in for the HTTP one, over the embedded cluster
+// with upstream's default profile.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Pod } from '../api/types.js';
+import { MemoryCluster } from '../cluster/memory/store.js';
+import { defaultConfiguration } from '../config/index.js';
+import type { Extender, ExtenderBinding, ExtenderFilterResult, FailedNodesMap, HostPriority } from '../extender/extender.js';
+import type { NodeInfo } from '../framework/node_info.js';
+import { inTreeRegistry } from '../plugins/registry.js';
+import { newEmbeddedScheduler } from '../sim/embedded.js';
+import { makeNode, makePod } from '../testing/builders.js';
+import { FakeClock } from '../util/clock.js';
+import type { AttemptRecord, Scheduler } from './scheduler.js';
+
+/** An extender whose answers the test sets; records what it was asked. */
+class FakeExtender implements Extender {
+  failed: FailedNodesMap = {};
+  unresolvable: FailedNodesMap = {};
+  scores: Record<string, number> = {};
+  weight = 1;
+  filterError: Error | null = null;
+  prioritizeError: Error | null = null;
+  bindError: Error | null = null;
+  ignorable = false;
+  binder = false;
+  managed: string | null = null;
+  readonly calls: string[] = [];
+  readonly bindings: ExtenderBinding[] = [];
+  onBind: ((b: ExtenderBinding) => Promise<void>) | null = null;
+
+  constructor(private readonly id = 'http://extender') {}
+
+  name(): string {
+    return this.id;
+  }
+  isIgnorable(): boolean {
+    return this.ignorable;
+  }
+  isInterested(pod: Pod): boolean {
+    if (this.managed === null) return true;
+    return (pod.spec.containers ?? []).some((c) => c.resources?.requests?.[this.managed!] !== undefined);
+  }
+  isFilter(): boolean {
+    return true;
+  }
+  isPrioritizer(): boolean {
+    return true;
+  }
+  isBinder(): boolean {
+    return this.binder;
+  }
+  supportsPreemption(): boolean {
+    return false;
+  }
+  filter(pod: Pod, nodes: readonly NodeInfo[]): Promise<ExtenderFilterResult> {
+    this.calls.push(`filter ${pod.metadata.name} [${nodes.map((n) => n.name).join(' ')}]`);
+    if (this.filterError) return Promise.reject(this.filterError);
+    const feasible = nodes.filter((n) => this.failed[n.name] === undefined && this.unresolvable[n.name] === undefined);
+    return Promise.resolve({ feasible, failed: { ...this.failed }, failedAndUnresolvable: { ...this.unresolvable } });
+  }
+  prioritize(pod: Pod, nodes: readonly NodeInfo[]): Promise<{ scores: HostPriority[]; weight: number }> {
+    this.calls.push(`prioritize ${pod.metadata.name} [${nodes.map((n) => n.name).join(' ')}]`);
+    if (this.prioritizeError) return Promise.reject(this.prioritizeError);
+    return Promise.resolve({ scores: nodes.map((n) => ({ host: n.name, score: this.scores[n.name] ?? 0 })), weight: this.weight });
+  }
+  async bind(b: ExtenderBinding): Promise<void> {
+    this.calls.push(`bind ${b.podName} ${b.node}`);
+    this.bindings.push(b);
+    if (this.bindError) throw this.bindError;
+    await this.onBind?.(b);
+  }
+}
+
+interface Env {
+  clock: FakeClock;
+  cluster: MemoryCluster;
+  sched: Scheduler;
+  attempts: AttemptRecord[];
+}
+
+async function newEnv(extenders: Extender[], nodes = ['node-a', 'node-b', 'node-c']): Promise<Env> {
+  const clock = new FakeClock(0);
+  const cluster = new MemoryCluster({ clock });
+  for (const n of nodes) cluster.create(makeNode(n));
+  const attempts: AttemptRecord[] = [];
+  const registry = inTreeRegistry();
+  const sched = newEmbeddedScheduler(
+    { config: defaultConfiguration(registry), registry, extenders, recordScores: true, tieBreakByName: true, onAttempt: (a) => attempts.push(a) },
+    cluster,
+    clock,
+  );
+  await sched.start();
+  return { clock, cluster, sched, attempts };
+}
+
+async function scheduleAll(env: Env): Promise<void> {
+  while (env.sched.scheduleOne()) await env.sched.waitForBindings();
+  await env.sched.waitForBindings();
+}
+
+function nodeOf(env: Env, name: string): string | undefined {
+  return env.cluster.getPod('default', name)?.spec.nodeName;
+}
+
+describe('extenders in the scheduling cycle', () => {
+  it('narrow the feasible nodes after the plugins', async () => {
+    const ext = new FakeExtender();
+    ext.failed = { 'node-a': 'extender says no' };
+    ext.unresolvable = { 'node-b': 'no gpu here' };
+    const env = await newEnv([ext]);
+    env.cluster.create(makePod('p', { requests: { cpu: '1' } }));
+    await scheduleAll(env);
+    assert.equal(nodeOf(env, 'p'), 'node-c');
+    assert.deepEqual(ext.calls, ['filter p [node-a node-b node-c]'], 'one feasible node left: no scoring');
+  });
+
+  it('report their rejections per node in the FitError, and mark the pod as rejected by Extender', async () => {
+    const ext = new FakeExtender();
+    ext.failed = { 'node-a': 'extender says no', 'node-c': 'extender says no' };
+    ext.unresolvable = { 'node-b': 'no gpu here', 'node-c': 'no gpu here' };
+    const env = await newEnv([ext]);
+    env.cluster.create(makePod('p'));
+    await scheduleAll(env);
+    assert.equal(nodeOf(env, 'p'), undefined);
+    const a = env.attempts.at(-1)!;
+    assert.equal(a.outcome, 'Unschedulable');
+    // node-c is in both maps: the unresolvable verdict wins.
+    assert.match(a.message, /^0\/3 nodes are available: 1 extender says no, 2 no gpu here\. preemption: /);
+    assert.ok(a.diagnosis!.unschedulablePlugins.has('Extender'));
+    assert.equal(a.diagnosis!.nodeToStatus.get('node-b').code, 3 /* UnschedulableAndUnresolvable */);
+  });
+
+  it('are asked in order, each with the nodes the one before left', async () => {
+    const first = new FakeExtender('http://first');
+    first.failed = { 'node-a': 'first says no' };
+    const second = new FakeExtender('http://second');
+    second.failed = { 'node-b': 'second says no' };
+    const env = await newEnv([first, second]);
+    env.cluster.create(makePod('p'));
+    await scheduleAll(env);
+    assert.equal(nodeOf(env, 'p'), 'node-c');
+    assert.deepEqual(first.calls, ['filter p [node-a node-b node-c]']);
+    assert.deepEqual(second.calls, ['filter p [node-b node-c]']);
+  });
+
+  it('add their scores, scaled by 10 and weighted, to the plugins\' totals', async () => {
+    const ext = new FakeExtender();
+    ext.scores = { 'node-b': 10, 'node-c': 5 };
+    ext.weight = 2;
+    const env = await newEnv([ext]);
+    env.cluster.create(makePod('p', { requests: { cpu: '1' } }));
+    await scheduleAll(env);
+    assert.equal(nodeOf(env, 'p'), 'node-b');
+    const scores = env.attempts.at(-1)!.result!.scores;
+    const b = scores.find((s) => s.name === 'node-b')!;
+    const a = scores.find((s) => s.name === 'node-a')!;
+    assert.deepEqual(b.scores.at(-1), { name: 'http://extender', score: 200 });
+    assert.equal(b.totalScore - a.totalScore, 200, 'the three empty nodes tie on the plugins');
+  });
+
+  it('fail the attempt with an error, unless the extender is ignorable', async () => {
+    const ext = new FakeExtender();
+    ext.filterError = new Error('connection refused');
+    const env = await newEnv([ext]);
+    env.cluster.create(makePod('p'));
+    await scheduleAll(env);
+    assert.equal(nodeOf(env, 'p'), undefined);
+    const a = env.attempts.at(-1)!;
+    assert.equal(a.outcome, 'Error');
+    assert.equal(a.message, 'connection refused');
+    assert.equal(env.cluster.getPod('default', 'p')!.status?.conditions?.find((c) => c.type === 'PodScheduled')?.reason, 'SchedulerError');
+
+    const ignorable = new FakeExtender();
+    ignorable.filterError = new Error('connection refused');
+    ignorable.ignorable = true;
+    const env2 = await newEnv([ignorable]);
+    env2.cluster.create(makePod('p'));
+    await scheduleAll(env2);
+    assert.ok(nodeOf(env2, 'p'), 'scheduled without the ignorable extender');
+  });
+
+  it('give no scores when prioritize fails, and the pod is still scheduled', async () => {
+    const ext = new FakeExtender();
+    ext.prioritizeError = new Error('timeout');
+    const env = await newEnv([ext]);
+    env.cluster.create(makePod('p'));
+    await scheduleAll(env);
+    assert.ok(nodeOf(env, 'p'));
+    assert.ok(env.attempts.at(-1)!.result!.scores.every((s) => s.scores.every((x) => x.name !== 'http://extender')));
+  });
+
+  it('are skipped for pods without their managed resources', async () => {
+    const ext = new FakeExtender();
+    ext.managed = 'example.com/gpu';
+    ext.failed = { 'node-a': 'no', 'node-b': 'no', 'node-c': 'no' };
+    const env = await newEnv([ext]);
+    env.cluster.create(makePod('plain'));
+    await scheduleAll(env);
+    assert.ok(nodeOf(env, 'plain'));
+    assert.deepEqual(ext.calls, []);
+  });
+
+  it('retry a pod they rejected on any cluster event', async () => {
+    const ext = new FakeExtender();
+    ext.failed = { 'node-a': 'busy', 'node-b': 'busy', 'node-c': 'busy' };
+    const env = await newEnv([ext]);
+    env.cluster.create(makePod('p'));
+    await scheduleAll(env);
+    assert.equal(nodeOf(env, 'p'), undefined);
+    ext.failed = {};
+    // A label change no plugin's hint cares about; only Extender's wildcard registration moves the pod.
+    const node = env.cluster.get<ReturnType<typeof makeNode>>('Node', '', 'node-a')!;
+    env.cluster.update({ ...node, metadata: { ...node.metadata, labels: { ...node.metadata.labels, touched: 'yes' } } });
+    env.clock.advance(1000);
+    env.sched.queue.flushBackoffQCompleted();
+    await scheduleAll(env);
+    assert.ok(nodeOf(env, 'p'), 'scheduled after the event');
+  });
+});
+
+describe('extenders in the binding cycle', () => {
+  it('bind the pod instead of the Bind plugins', async () => {
+    const ext = new FakeExtender();
+    ext.binder = true;
+    const env = await newEnv([ext]);
+    ext.onBind = (b) => env.cluster.bind(env.cluster.getPod(b.podNamespace, b.podName)!, b.node);
+    env.cluster.create(makePod('p', { uid: 'uid-p' }));
+    await scheduleAll(env);
+    assert.equal(ext.bindings.length, 1);
+    assert.deepEqual(ext.bindings[0], { podName: 'p', podNamespace: 'default', podUID: 'uid-p', node: nodeOf(env, 'p') });
+  });
+
+  it('fail the binding on an error (the pod is retried), or pass it on when ignorable', async () => {
+    const ext = new FakeExtender();
+    ext.binder = true;
+    ext.bindError = new Error('bind refused');
+    const env = await newEnv([ext]);
+    env.cluster.create(makePod('p'));
+    await scheduleAll(env);
+    assert.equal(nodeOf(env, 'p'), undefined);
+    assert.equal(env.sched.cache.isAssumedPod(env.cluster.getPod('default', 'p')!), false, 'the assumed pod was forgotten');
+
+    const ignorable = new FakeExtender();
+    ignorable.binder = true;
+    ignorable.ignorable = true;
+    ignorable.bindError = new Error('bind refused');
+    const env2 = await newEnv([ignorable]);
+    env2.cluster.create(makePod('p'));
+    await scheduleAll(env2);
+    assert.ok(nodeOf(env2, 'p'), 'bound by DefaultBinder after the ignorable extender failed');
+  });
+});
+
+describe('scheduleOne with extenders', () => {
+  it('pops no pod while a cycle waits for an extender', async () => {
+    let release: () => void = () => undefined;
+    const ext = new FakeExtender();
+    const slow = Object.assign(Object.create(Object.getPrototypeOf(ext) as object) as FakeExtender, ext);
+    slow.filter = (pod, nodes) => new Promise((resolve) => {
+      release = () => resolve({ feasible: [...nodes], failed: {}, failedAndUnresolvable: {} });
+      void pod;
+    });
+    const env = await newEnv([slow]);
+    env.cluster.create(makePod('p1'));
+    env.cluster.create(makePod('p2'));
+    assert.equal(env.sched.scheduleOne(), true);
+    assert.equal(env.sched.hasCycleInFlight, true);
+    assert.equal(env.sched.scheduleOne(), false, 'the second pod waits for the first cycle');
+    release();
+    await env.sched.cycleSettled();
+    assert.equal(env.sched.hasCycleInFlight, false);
+    await env.sched.waitForBindings();
+    assert.ok(nodeOf(env, 'p1'));
+    assert.equal(env.sched.scheduleOne(), true);
+    release();
+    await env.sched.waitForBindings();
+    assert.ok(nodeOf(env, 'p2'));
+  });
+});
