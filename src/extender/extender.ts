@@ -32,6 +32,12 @@ export interface ExtenderBinding {
   readonly node: string;
 }
 
+/** The pods preemption would evict on one node, and how many PodDisruptionBudgets that violates. */
+export interface PreemptionVictims {
+  readonly pods: Pod[];
+  readonly numPDBViolations: number;
+}
+
 export interface Extender {
   /** Identifies the extender in logs and score breakdowns (upstream: its URL prefix). */
   name(): string;
@@ -49,6 +55,15 @@ export interface Extender {
   prioritize(pod: Pod, nodes: readonly NodeInfo[]): Promise<{ scores: HostPriority[]; weight: number }>;
   /** Binds the pod; rejects with an Error on failure. */
   bind(binding: ExtenderBinding): Promise<void>;
+  /**
+   * Narrows preemption's candidates: per node it keeps, the victims it agrees to (a node it drops
+   * is no candidate). `lookupNode` finds the pods an answer names. Rejects with an Error on failure.
+   */
+  processPreemption(
+    pod: Pod,
+    nodeNameToVictims: ReadonlyMap<string, PreemptionVictims>,
+    lookupNode: (nodeName: string) => NodeInfo | undefined,
+  ): Promise<Map<string, PreemptionVictims>>;
 }
 
 /** The name under which extenders' rejections are recorded among a pod's unschedulable plugins. */

@@ -2,7 +2,7 @@
 import type { Container, Pod } from '../api/types.js';
 import type { Extender as ExtenderConfig } from '../config/types.js';
 import type { NodeInfo } from '../framework/node_info.js';
-import type { Extender, ExtenderBinding, ExtenderFilterResult, HostPriority } from './extender.js';
+import type { Extender, ExtenderBinding, ExtenderFilterResult, HostPriority, PreemptionVictims } from './extender.js';
 import { type ExtenderTransport, httpTransport } from './transport.js';
 import {
   type ExtenderArgs,
@@ -17,10 +17,6 @@ import {
 } from './wire.js';
 
 /** The pods preemption would evict on one node, and how many PodDisruptionBudgets that breaks. */
-export interface PreemptionVictims {
-  readonly pods: Pod[];
-  readonly numPDBViolations: number;
-}
 
 export class HttpExtender implements Extender {
   private readonly extenderURL: string;

@@ -1,6 +1,6 @@
 // Scheduler extenders: the contract the scheduler calls, and the HTTP client that implements it.
 export * from './extender.js';
-export { HttpExtender, type PreemptionVictims } from './http_extender.js';
+export { HttpExtender } from './http_extender.js';
 export {
   DefaultExtenderTimeoutNanos,
   type ExtenderTransport,

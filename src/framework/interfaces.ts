@@ -7,6 +7,7 @@ import type { ClusterEventWithHint } from './events.js';
 import type { NodeInfo } from './node_info.js';
 import type { PodInfo } from './pod_info.js';
 import type { Status } from './status.js';
+import type { Extender } from '../extender/extender.js';
 
 /** The highest score a Score plugin may return after normalization. */
 export const MaxNodeScore = 100;
@@ -96,12 +97,19 @@ export interface FilterPlugin extends Plugin {
   filter(state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): Status | null;
 }
 
+/** What a PostFilter plugin returns: a nominated node (or none) and its verdict. */
+export interface PostFilterOutcome {
+  result: PostFilterResult | null;
+  status: Status | null;
+}
+
 export interface PostFilterPlugin extends Plugin {
-  postFilter(
-    state: CycleState,
-    pod: PodInfo,
-    filteredNodeStatusMap: NodeToStatusReader,
-  ): { result: PostFilterResult | null; status: Status | null };
+  postFilter(state: CycleState, pod: PodInfo, filteredNodeStatusMap: NodeToStatusReader): PostFilterOutcome;
+  /**
+   * Called instead of postFilter when the scheduler has extenders (see Handle.extenders), whose
+   * answers arrive asynchronously; a plugin that does not consult them need not implement it.
+   */
+  postFilterWithExtenders?(state: CycleState, pod: PodInfo, filteredNodeStatusMap: NodeToStatusReader): Promise<PostFilterOutcome>;
 }
 
 export interface PreScorePlugin extends Plugin {
@@ -267,6 +275,8 @@ export interface Handle {
   readonly profileName: string;
   /** Number of parallel workers from config (informational in a single-threaded runtime). */
   readonly parallelism: number;
+  /** The scheduler's HTTP extenders, in the order it calls them (none when absent). */
+  extenders?(): readonly Extender[];
 }
 
 /** Builds a plugin from its (defaulted) args. */

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import type { Pod } from '../api/types.js';
 import { MemoryCluster } from '../cluster/memory/store.js';
 import { defaultConfiguration } from '../config/index.js';
-import type { Extender, ExtenderBinding, ExtenderFilterResult, FailedNodesMap, HostPriority } from '../extender/extender.js';
+import type { Extender, ExtenderBinding, ExtenderFilterResult, FailedNodesMap, HostPriority, PreemptionVictims } from '../extender/extender.js';
 import type { NodeInfo } from '../framework/node_info.js';
 import { inTreeRegistry } from '../plugins/registry.js';
 import { newEmbeddedScheduler } from '../sim/embedded.js';
@@ -26,6 +26,10 @@ class FakeExtender implements Extender {
   ignorable = false;
   binder = false;
   managed: string | null = null;
+  /** With a preempt verb: the candidate nodes it keeps (null: all), or an error, or no victims. */
+  preemptKeep: string[] | null | undefined = undefined;
+  preemptError: Error | null = null;
+  preemptWithoutVictims = false;
   readonly calls: string[] = [];
   readonly bindings: ExtenderBinding[] = [];
   onBind: ((b: ExtenderBinding) => Promise<void>) | null = null;
@@ -52,7 +56,17 @@ class FakeExtender implements Extender {
     return this.binder;
   }
   supportsPreemption(): boolean {
-    return false;
+    return this.preemptKeep !== undefined;
+  }
+  processPreemption(pod: Pod, victims: ReadonlyMap<string, PreemptionVictims>): Promise<Map<string, PreemptionVictims>> {
+    this.calls.push(`preempt ${pod.metadata.name} [${[...victims.keys()].sort().join(' ')}]`);
+    if (this.preemptError) return Promise.reject(this.preemptError);
+    const out = new Map<string, PreemptionVictims>();
+    for (const [name, v] of victims) {
+      if (this.preemptKeep && !this.preemptKeep.includes(name)) continue;
+      out.set(name, this.preemptWithoutVictims ? { pods: [], numPDBViolations: 0 } : v);
+    }
+    return Promise.resolve(out);
   }
   filter(pod: Pod, nodes: readonly NodeInfo[]): Promise<ExtenderFilterResult> {
     this.calls.push(`filter ${pod.metadata.name} [${nodes.map((n) => n.name).join(' ')}]`);
@@ -80,10 +94,10 @@ interface Env {
   attempts: AttemptRecord[];
 }
 
-async function newEnv(extenders: Extender[], nodes = ['node-a', 'node-b', 'node-c']): Promise<Env> {
+async function newEnv(extenders: Extender[], nodes = ['node-a', 'node-b', 'node-c'], cpu = '4'): Promise<Env> {
   const clock = new FakeClock(0);
   const cluster = new MemoryCluster({ clock });
-  for (const n of nodes) cluster.create(makeNode(n));
+  for (const n of nodes) cluster.create(makeNode(n, { allocatable: { cpu, memory: '32Gi', pods: '110' } }));
   const attempts: AttemptRecord[] = [];
   const registry = inTreeRegistry();
   const sched = newEmbeddedScheduler(
@@ -277,5 +291,56 @@ describe('scheduleOne with extenders', () => {
     release();
     await env.sched.waitForBindings();
     assert.ok(nodeOf(env, 'p2'));
+  });
+});
+
+describe('extenders in preemption', () => {
+  /** Two full nodes, each running one low-priority pod; a high-priority pod that needs one of them. */
+  async function fullCluster(ext: FakeExtender): Promise<Env> {
+    const env = await newEnv([ext], ['node-a', 'node-b'], '1');
+    env.cluster.create(makePod('low-a', { node: 'node-a', requests: { cpu: '1' }, priority: 0 }));
+    env.cluster.create(makePod('low-b', { node: 'node-b', requests: { cpu: '1' }, priority: 0 }));
+    env.cluster.create(makePod('high', { requests: { cpu: '1' }, priority: 100 }));
+    return env;
+  }
+
+  it('narrow the candidates to the nodes the extender keeps', async () => {
+    const ext = new FakeExtender();
+    ext.preemptKeep = ['node-b'];
+    const env = await fullCluster(ext);
+    await scheduleAll(env);
+    assert.ok(ext.calls.includes('preempt high [node-a node-b]'));
+    assert.equal(env.attempts.find((a) => a.outcome === 'Unschedulable')!.nominatedNode, 'node-b');
+    assert.ok(env.cluster.getPod('default', 'low-a'), 'the other node keeps its pod');
+    assert.equal(env.cluster.getPod('default', 'low-b'), undefined, 'the kept node\'s victim is evicted');
+    assert.equal(nodeOf(env, 'high'), 'node-b');
+  });
+
+  it('fail preemption on an extender error, and on a kept node without victims', async () => {
+    const failing = new FakeExtender();
+    failing.preemptKeep = null;
+    failing.preemptError = new Error('extender down');
+    const env = await fullCluster(failing);
+    await scheduleAll(env);
+    assert.match(env.attempts.at(-1)!.message, /preemption: extender down\.$/);
+    assert.ok(env.cluster.getPod('default', 'low-a') && env.cluster.getPod('default', 'low-b'), 'no pod was evicted');
+
+    const empty = new FakeExtender();
+    empty.preemptKeep = null;
+    empty.preemptWithoutVictims = true;
+    const env2 = await fullCluster(empty);
+    await scheduleAll(env2);
+    assert.match(env2.attempts.at(-1)!.message, /preemption: expected at least one victim pod on node "node-[ab]"\.$/);
+  });
+
+  it('are skipped when ignorable and failing', async () => {
+    const ext = new FakeExtender();
+    ext.preemptKeep = null;
+    ext.preemptError = new Error('extender down');
+    ext.ignorable = true;
+    const env = await fullCluster(ext);
+    await scheduleAll(env);
+    assert.ok(env.attempts.find((a) => a.outcome === 'Unschedulable')!.nominatedNode, 'preemption went ahead without the extender');
+    assert.ok(nodeOf(env, 'high'));
   });
 });

@@ -7,7 +7,7 @@ import { Snapshot } from '../cache/snapshot.js';
 import type { ClusterClient } from '../cluster/types.js';
 import { CycleState } from '../framework/cycle_state.js';
 import { Diagnosis, ErrNoNodesAvailable, FitError } from '../framework/fit_error.js';
-import type { EventRecorder, PluginClusterClient, QueuedPodInfo } from '../framework/interfaces.js';
+import type { EventRecorder, PluginClusterClient, PostFilterResult, QueuedPodInfo } from '../framework/interfaces.js';
 import { PodInfo } from '../framework/pod_info.js';
 import type { Registry } from '../framework/registry.js';
 import { Framework, type ProfileConfig } from '../framework/runtime/framework.js';
@@ -150,6 +150,7 @@ export class Scheduler {
         random: opts.random,
         parallelism: opts.parallelism ?? 16,
         notYetAvailable: opts.notYetAvailable,
+        extenders: this.extenders,
       });
       this.profiles.set(profile.schedulerName, fwk);
     }
@@ -296,7 +297,9 @@ export class Scheduler {
     try {
       result = await schedulePodWithExtenders(this.alg, fwk, state, qp.podInfo, this.snapshot, this.extenders, (msg) => this.log(2, msg));
     } catch (err) {
-      this.finishSchedulingCycle(state, fwk, qp, this.algorithmFailed(state, fwk, qp.podInfo, err), o.requeue);
+      const failed = this.failureBeforePostFilter(fwk, err);
+      const outcome = failed ?? this.afterPostFilter(qp.podInfo, err as FitError, await fwk.runPostFilterPluginsWithExtenders(state, qp.podInfo, (err as FitError).diagnosis.nodeToStatus));
+      this.finishSchedulingCycle(state, fwk, qp, outcome, o.requeue);
       return;
     }
     this.finishSchedulingCycle(state, fwk, qp, this.assumeAndReserve(state, fwk, qp, result), o.requeue);
@@ -358,6 +361,12 @@ export class Scheduler {
 
   /** The scheduling algorithm found no node (FitError: PostFilter may nominate one) or failed. */
   private algorithmFailed(state: CycleState, fwk: Framework, podInfo: PodInfo, err: unknown): CycleOutcome {
+    return this.failureBeforePostFilter(fwk, err)
+      ?? this.afterPostFilter(podInfo, err as FitError, fwk.runPostFilterPlugins(state, podInfo, (err as FitError).diagnosis.nodeToStatus));
+  }
+
+  /** The outcome of a failed algorithm when PostFilter does not run (not a FitError, or no plugin); else null. */
+  private failureBeforePostFilter(fwk: Framework, err: unknown): CycleOutcome | null {
     if (err === ErrNoNodesAvailable) {
       return { result: null, assumed: null, status: new Status(Code.UnschedulableAndUnresolvable, [(err as Error).message], err as Error), nominating: clearNominatedNode };
     }
@@ -367,7 +376,11 @@ export class Scheduler {
     if (!fwk.hasPostFilterPlugins()) {
       return { result: null, assumed: null, status: new Status(Code.Unschedulable, [err.message], err), nominating: clearNominatedNode };
     }
-    const post = fwk.runPostFilterPlugins(state, podInfo, err.diagnosis.nodeToStatus);
+    return null;
+  }
+
+  /** The FitError with PostFilter's message, and the node PostFilter nominated, if any. */
+  private afterPostFilter(podInfo: PodInfo, err: FitError, post: { result: PostFilterResult | null; status: Status }): CycleOutcome {
     err.diagnosis.postFilterMsg = post.status.message();
     if (post.status.code === Code.Error) this.log(1, `PostFilter error for pod ${podInfo.key}: ${post.status.message()}`);
     const nominating: NominatingInfo | null = post.result ? { mode: 'Override', nominatedNodeName: post.result.nominatedNodeName } : null;

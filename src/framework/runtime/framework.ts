@@ -10,6 +10,7 @@ import type { PodInfo } from '../pod_info.js';
 import type { Registry } from '../registry.js';
 import { Code, Status, isSuccess } from '../status.js';
 import { WaitingPodImpl } from './waiting_pods.js';
+import type { Extender } from '../../extender/extender.js';
 
 export interface PluginRef {
   name: string;
@@ -44,6 +45,8 @@ export interface FrameworkDeps {
   parallelism: number;
   /** In-tree plugin names we do not implement yet: skipped with a warning instead of failing. */
   notYetAvailable?: ReadonlySet<string>;
+  /** The scheduler's HTTP extenders (Handle.extenders). */
+  extenders?: readonly Extender[];
 }
 
 type Guard<T extends fw.Plugin> = (p: fw.Plugin) => p is T;
@@ -444,21 +447,27 @@ export class Framework implements fw.Handle {
   }
 
   runPostFilterPlugins(state: CycleState, pod: PodInfo, statuses: fw.NodeToStatusReader): { result: fw.PostFilterResult | null; status: Status } {
-    const reasons: string[] = [];
-    let rejector: string | null = null;
-    let lastResult: fw.PostFilterResult | null = null;
+    const acc = new PostFilterAccumulator();
     for (const p of this.postFilterPlugins) {
-      const { result, status } = p.postFilter(state, pod, statuses);
-      if (isSuccess(status)) return { result, status: status ?? new Status(Code.Success) };
-      if (status!.code === Code.UnschedulableAndUnresolvable) {
-        return { result, status: status!.withPlugin(p.name) };
-      }
-      if (!status!.isRejected()) return { result: null, status: Status.error(status!.asError()).withPlugin(p.name) };
-      if (result) lastResult = result;
-      reasons.push(...status!.reasons);
-      rejector ??= p.name;
+      const done = acc.add(p.name, p.postFilter(state, pod, statuses));
+      if (done !== null) return done;
     }
-    return { result: lastResult, status: new Status(Code.Unschedulable, reasons).withPlugin(rejector ?? '') };
+    return acc.finish();
+  }
+
+  /** runPostFilterPlugins when extenders are configured: plugins may wait for them. */
+  async runPostFilterPluginsWithExtenders(state: CycleState, pod: PodInfo, statuses: fw.NodeToStatusReader): Promise<{ result: fw.PostFilterResult | null; status: Status }> {
+    const acc = new PostFilterAccumulator();
+    for (const p of this.postFilterPlugins) {
+      const outcome = p.postFilterWithExtenders ? await p.postFilterWithExtenders(state, pod, statuses) : p.postFilter(state, pod, statuses);
+      const done = acc.add(p.name, outcome);
+      if (done !== null) return done;
+    }
+    return acc.finish();
+  }
+
+  extenders(): readonly Extender[] {
+    return this.deps.extenders ?? [];
   }
 
   runPreScorePlugins(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[]): Status | null {
@@ -649,4 +658,29 @@ function intersect(a: Set<string>, b: ReadonlySet<string>): Set<string> {
   const out = new Set<string>();
   for (const x of a) if (b.has(x)) out.add(x);
   return out;
+}
+
+/**
+ * Folds PostFilter plugins' outcomes as upstream's RunPostFilterPlugins: the first success or
+ * unresolvable verdict ends the run; an error ends it as an error; rejections accumulate.
+ */
+class PostFilterAccumulator {
+  private readonly reasons: string[] = [];
+  private rejector: string | null = null;
+  private lastResult: fw.PostFilterResult | null = null;
+
+  /** The final outcome when this plugin's ends the run, else null. */
+  add(plugin: string, { result, status }: fw.PostFilterOutcome): { result: fw.PostFilterResult | null; status: Status } | null {
+    if (isSuccess(status)) return { result, status: status ?? new Status(Code.Success) };
+    if (status!.code === Code.UnschedulableAndUnresolvable) return { result, status: status!.withPlugin(plugin) };
+    if (!status!.isRejected()) return { result: null, status: Status.error(status!.asError()).withPlugin(plugin) };
+    if (result) this.lastResult = result;
+    this.reasons.push(...status!.reasons);
+    this.rejector ??= plugin;
+    return null;
+  }
+
+  finish(): { result: fw.PostFilterResult | null; status: Status } {
+    return { result: this.lastResult, status: new Status(Code.Unschedulable, this.reasons).withPlugin(this.rejector ?? '') };
+  }
 }

@@ -1,7 +1,7 @@
 // The DefaultPreemption PostFilter plugin (framework/plugins/defaultpreemption/default_preemption.go).
 import type { Pod } from '../../api/types.js';
 import type { CycleState } from '../../framework/cycle_state.js';
-import type { Handle, NodeToStatusReader, PostFilterPlugin, PostFilterResult } from '../../framework/interfaces.js';
+import type { Handle, NodeToStatusReader, PostFilterOutcome, PostFilterPlugin } from '../../framework/interfaces.js';
 import type { NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Code, Status, isSuccess } from '../../framework/status.js';
@@ -17,6 +17,13 @@ export const ErrReasonNoVictims = 'No preemption victims found for incoming pod'
 export const ErrReasonPreemptNever = 'not eligible due to preemptionPolicy=Never.';
 export const ErrReasonTerminatingOnNominatedNode = 'not eligible due to a terminating pod on the nominated node.';
 
+/** The plugin's messages start with "preemption: ". */
+function withPreemptionPrefix({ result, status }: PostFilterOutcome): PostFilterOutcome {
+  const msg = status === null ? '' : status.message();
+  if (msg.length > 0) return { result, status: new Status(status!.code, [`preemption: ${msg}`]) };
+  return { result, status };
+}
+
 export class DefaultPreemption implements PostFilterPlugin, PreemptionPolicy {
   readonly name = Name;
   readonly evaluator: Evaluator;
@@ -28,11 +35,14 @@ export class DefaultPreemption implements PostFilterPlugin, PreemptionPolicy {
     this.evaluator = new Evaluator(Name, handle, this);
   }
 
-  postFilter(state: CycleState, pod: PodInfo, m: NodeToStatusReader): { result: PostFilterResult | null; status: Status | null } {
-    const { result, status } = this.evaluator.preempt(state, pod, m);
-    const msg = status === null ? '' : status.message();
-    if (msg.length > 0) return { result, status: new Status(status!.code, [`preemption: ${msg}`]) };
-    return { result, status };
+  postFilter(state: CycleState, pod: PodInfo, m: NodeToStatusReader): PostFilterOutcome {
+    return withPreemptionPrefix(this.evaluator.preempt(state, pod, m));
+  }
+
+  async postFilterWithExtenders(state: CycleState, pod: PodInfo, m: NodeToStatusReader): Promise<PostFilterOutcome> {
+    const extenders = this.handle.extenders?.() ?? [];
+    if (!extenders.some((e) => e.supportsPreemption())) return this.postFilter(state, pod, m);
+    return withPreemptionPrefix(await this.evaluator.preemptWithExtenders(state, pod, m, extenders));
   }
 
   /** How many candidates the dry run looks for: a share of the nodes, at least the absolute minimum. */

@@ -8,6 +8,8 @@ import type { NodeInfo } from '../../framework/node_info.js';
 import { NodeToStatus } from '../../framework/node_to_status.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Code, Status, isSuccess } from '../../framework/status.js';
+import type { Extender } from '../../extender/extender.js';
+import { narrowCandidatesByExtenders } from './extenders.js';
 import { earliestStartOfHighestPriority } from './importance.js';
 import { compileDisruptionBudgets, type DisruptionBudget } from './pdb.js';
 
@@ -63,6 +65,22 @@ export class Evaluator {
    * - result with the chosen node, success: victims are being evicted and the pod is nominated there.
    */
   preempt(state: CycleState, pod: PodInfo, m: NodeToStatusReader): PreemptOutcome {
+    const found = this.candidatesFor(state, pod, m);
+    return Array.isArray(found) ? this.chooseAndPrepare(found, pod) : found;
+  }
+
+  /** preempt, with the extenders that support preemption narrowing the candidates first. */
+  async preemptWithExtenders(state: CycleState, pod: PodInfo, m: NodeToStatusReader, extenders: readonly Extender[]): Promise<PreemptOutcome> {
+    const found = this.candidatesFor(state, pod, m);
+    if (!Array.isArray(found)) return found;
+    const lister = this.handle.snapshotSharedLister().nodeInfos();
+    const narrowed = await narrowCandidatesByExtenders(extenders, pod, found, (name) => lister.get(name));
+    if (narrowed instanceof Status) return { result: null, status: narrowed };
+    return this.chooseAndPrepare(narrowed, pod);
+  }
+
+  /** Eligibility and the dry runs: the candidates, or the outcome when there are none. */
+  private candidatesFor(state: CycleState, pod: PodInfo, m: NodeToStatusReader): Candidate[] | PreemptOutcome {
     const nominated = pod.pod.status?.nominatedNodeName ?? '';
     const notEligible = this.policy.podEligibleToPreemptOthers(pod, m.get(nominated));
     if (notEligible !== null) return { result: null, status: Status.unschedulable(notEligible) };
@@ -82,7 +100,11 @@ export class Evaluator {
       const fitError = new FitError(pod.pod, allNodes.length, diagnosis);
       return { result: { nominatedNodeName: '' }, status: Status.unschedulable(fitError.message) };
     }
+    return candidates;
+  }
 
+  /** SelectCandidate, then evicting the chosen node's victims. */
+  private chooseAndPrepare(candidates: readonly Candidate[], pod: PodInfo): PreemptOutcome {
     const best = this.selectCandidate(candidates);
     if (best === null || best.name === '') return { result: null, status: Status.unschedulable('no candidate node for preemption') };
     this.prepareCandidate(best, pod);
