@@ -29,6 +29,10 @@ export { inTreeRegistry, notYetAvailablePlugins } from './plugins/registry.js';
 export * as PluginNames from './plugins/names.js';
 export { loadConfigFile, parseConfig, configFromObject, defaultConfiguration, ConfigError, type DefaultedConfiguration, type KubeSchedulerConfiguration } from './config/index.js';
 
+// Scheduler extenders: the contract and the HTTP client (KubeSchedulerConfiguration `extenders`).
+export * from './extender/index.js';
+export { setUpExtenders, type ExtenderSetup } from './extender/setup.js';
+
 // The scheduler, the cluster boundary and the embedded cluster.
 export { Scheduler, type SchedulerOptions, type AttemptRecord } from './scheduler/scheduler.js';
 export type { ClusterClient, WatchEvent, WatchHandler, PodStatusPatch, ClusterEventRecord } from './cluster/types.js';
