@@ -21,7 +21,7 @@ import { EventHandlers } from './event_handlers.js';
 import { schedulePod, type AlgorithmState, type FilterPhaseHooks, type ScheduleResult } from './schedule_pod.js';
 import { schedulePodWithExtenders } from './schedule_pod_extenders.js';
 import { type Extender, ExtenderName } from '../extender/extender.js';
-import { ActionTypeAll } from '../framework/events.js';
+import { ActionTypeAll, type ClusterEventWithHint } from '../framework/events.js';
 
 export interface SchedulerOptions {
   profiles: ProfileConfig[];
@@ -241,10 +241,8 @@ export class Scheduler {
   }
 
   /** Extenders register no events: a pod they rejected is retried on any (defaultEnqueueExtension). */
-  private withExtenderEvents<T>(events: Map<string, T[]>): Map<string, T[]> {
-    if (this.extenders.length > 0) {
-      events.set(ExtenderName, [{ event: { resource: 'WildCard', actionType: ActionTypeAll } } as T]);
-    }
+  private withExtenderEvents(events: Map<string, ClusterEventWithHint[]>): Map<string, ClusterEventWithHint[]> {
+    if (this.extenders.length > 0) events.set(ExtenderName, [{ event: { resource: 'WildCard', actionType: ActionTypeAll } }]);
     return events;
   }
 
