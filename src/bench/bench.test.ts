@@ -53,6 +53,10 @@ describe('bench catalog', () => {
       for (const op of tc.workloadTemplate) {
         if ('podTemplatePath' in op && op.podTemplatePath) template(op.podTemplatePath);
         if ('nodeTemplatePath' in op && op.nodeTemplatePath) template(op.nodeTemplatePath);
+        if (op.opcode === 'createPods' && op.persistentVolumeTemplatePath) {
+          assert.equal(template(op.persistentVolumeTemplatePath).kind, 'PersistentVolume');
+          assert.equal(template(op.persistentVolumeClaimTemplatePath!).kind, 'PersistentVolumeClaim');
+        }
         if (op.opcode === 'createAny') template(op.templatePath);
         if (op.opcode === 'churn') op.templatePaths.forEach((p) => template(p));
         if ('countParam' in op && op.countParam) {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { cpuUsage } from 'node:process';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { KubeObject, Node, Pod } from '../api/types.js';
+import type { CSINode, KubeObject, Node, PersistentVolume, PersistentVolumeClaim, Pod } from '../api/types.js';
 import { admitPod } from '../cluster/memory/admission.js';
 import { MemoryCluster } from '../cluster/memory/store.js';
 import type { WatchEvent } from '../cluster/types.js';
@@ -195,10 +195,16 @@ export class WorkloadExecutor {
   private createNodes(op: CreateNodesOp, _index: number): void {
     const n = this.count(op, 'createNodes');
     const labels = op.labelNodePrepareStrategy;
+    const allocatable = op.nodeAllocatableStrategy;
     for (let i = 0; i < n; i++) {
       const node = this.instantiate<Node>(op.nodeTemplatePath ?? 'node-default.yaml');
       if (labels) node.metadata.labels = { ...node.metadata.labels, [labels.labelKey]: labels.labelValues[i % labels.labelValues.length]! };
+      if (allocatable) {
+        const status = node.status ?? {};
+        node.status = { ...status, allocatable: { ...(status.allocatable ?? status.capacity), ...allocatable.nodeAllocatable } };
+      }
       this.cluster.create(node);
+      if (allocatable) this.cluster.create(csiNodeFor(node.metadata.name!, allocatable));
     }
     this.nodeCount += n;
   }
@@ -230,7 +236,14 @@ export class WorkloadExecutor {
     } else {
       this.initPodCount += n;
     }
-    for (let i = 0; i < n; i++) this.cluster.create(this.instantiate<Pod>(path, ns));
+    const volumes = op.persistentVolumeTemplatePath && op.persistentVolumeClaimTemplatePath
+      ? { pv: op.persistentVolumeTemplatePath, pvc: op.persistentVolumeClaimTemplatePath }
+      : null;
+    for (let i = 0; i < n; i++) {
+      const pod = this.instantiate<Pod>(path, ns);
+      if (volumes) this.createBoundVolume(volumes.pv, volumes.pvc, ns, i, pod);
+      this.cluster.create(pod);
+    }
     if (op.skipWaitToCompletion) {
       this.expectedPerNamespace.set(ns, (this.expectedPerNamespace.get(ns) ?? 0) + n);
     } else {
@@ -241,6 +254,30 @@ export class WorkloadExecutor {
       this.finishMeasurement(n);
       await this.stopProfile();
     }
+  }
+
+  /**
+   * PVC `pvc-<i>` bound to PV `<ns>-vol-<i>` (AWS volume ID `vol-<i>`, CSI handle the PV's name),
+   * mounted by `pod` (upstream's CreatePodWithPersistentVolume with bindVolume).
+   */
+  private createBoundVolume(pvPath: string, pvcPath: string, ns: string, i: number, pod: Pod): void {
+    const claimName = `pvc-${i}`;
+    const pvTemplate = template(pvPath) as PersistentVolume;
+    const pvName = `${ns}-vol-${i}`;
+    const spec = structuredClone(pvTemplate.spec ?? {});
+    if (spec.csi) spec.csi.volumeHandle = pvName;
+    else if (spec.awsElasticBlockStore) spec.awsElasticBlockStore.volumeID = `vol-${i}`;
+    spec.claimRef = { kind: 'PersistentVolumeClaim', namespace: ns, name: claimName, apiVersion: 'v1' };
+    const pvcTemplate = template(pvcPath) as PersistentVolumeClaim;
+    // The claim first: the volume refers to it.
+    this.cluster.create({
+      ...pvcTemplate,
+      metadata: { ...pvcTemplate.metadata, name: claimName, namespace: ns },
+      spec: { ...pvcTemplate.spec, volumeName: pvName },
+      status: { phase: 'Bound' },
+    } as PersistentVolumeClaim);
+    this.cluster.create({ ...pvTemplate, metadata: { name: pvName }, spec, status: { phase: 'Bound' } } as PersistentVolume);
+    pod.spec = { ...pod.spec, volumes: [{ name: 'vol', persistentVolumeClaim: { claimName } }] };
   }
 
   private async startProfile(): Promise<void> {
@@ -436,4 +473,14 @@ export class WorkloadExecutor {
 function cpuSecondsSince(start: NodeJS.CpuUsage): number {
   const d = cpuUsage(start);
   return (d.user + d.system) / 1e6;
+}
+
+/** The CSINode of a node under NodeAllocatableStrategy: its drivers' limits, migrated plugins annotated. */
+function csiNodeFor(nodeName: string, s: NonNullable<CreateNodesOp['nodeAllocatableStrategy']>): CSINode {
+  return {
+    apiVersion: 'storage.k8s.io/v1',
+    kind: 'CSINode',
+    metadata: { name: nodeName, annotations: { 'storage.alpha.kubernetes.io/migrated-plugins': (s.migratedPlugins ?? []).join(',') } },
+    spec: { drivers: Object.entries(s.csiNodeAllocatable ?? {}).map(([name, allocatable]) => ({ name, nodeID: nodeName, allocatable })) },
+  };
 }

@@ -47,6 +47,15 @@ function node(generateName: string, capacity: Record<string, string>): Node {
 
 const sched01 = ['sched-1', 'sched-0'];
 
+/** A PersistentVolume of 1Gi, ReadOnlyMany, kept on release, with the given source. */
+function persistentVolume(source: Record<string, unknown>): KubeObject {
+  return {
+    apiVersion: 'v1',
+    kind: 'PersistentVolume',
+    spec: { accessModes: ['ReadOnlyMany'], capacity: { storage: '1Gi' }, persistentVolumeReclaimPolicy: 'Retain', ...source },
+  } as KubeObject;
+}
+
 export const templates: Readonly<Record<string, KubeObject>> = {
   'node-default.yaml': node('scheduler-perf-', { pods: '110', cpu: '4', memory: '32Gi' }),
   'node-with-name.yaml': {
@@ -55,6 +64,16 @@ export const templates: Readonly<Record<string, KubeObject>> = {
   },
   'churn/node-default.yaml': node('node-churn-', { pods: '0' }),
   'pod-default.yaml': pod('pod-', {}),
+  'pod-with-secret-volume.yaml': pod('secret-volume-', { volumes: [{ name: 'secret', secret: { secretName: 'secret' } }] }),
+  // The volume ID / handle is set per pod by the harness.
+  'pv-aws.yaml': persistentVolume({ awsElasticBlockStore: { volumeID: '' } }),
+  'pv-csi.yaml': persistentVolume({ csi: { driver: 'ebs.csi.aws.com', volumeHandle: '' } }),
+  'pvc.yaml': {
+    apiVersion: 'v1',
+    kind: 'PersistentVolumeClaim',
+    metadata: { annotations: { 'pv.kubernetes.io/bind-completed': 'true' } },
+    spec: { accessModes: ['ReadOnlyMany'], resources: { requests: { storage: '1Gi' } } },
+  } as KubeObject,
   'light-pod.yaml': pod('light-pod-', { terminationGracePeriodSeconds: 0 }, {}),
   'gated-pod.yaml': pod('gated-pod-', { schedulingGates: [{ name: 'test.k8s.io/hold' }] }, {}),
   'pod-with-label.yaml': pod('pod-', {}, { labels: { app: 'scheduler-perf' } }),

@@ -13,6 +13,15 @@ export interface CreateNodesOp extends Counted {
   nodeTemplatePath?: string;
   /** Labels each node with `labelKey`, taking `labelValues` round robin. */
   labelNodePrepareStrategy?: { labelKey: string; labelValues: string[] };
+  /**
+   * Extra allocatable resources on each node, and a CSINode per node with these drivers' volume
+   * limits and the in-tree plugins marked as migrated to CSI (upstream's NodeAllocatableStrategy).
+   */
+  nodeAllocatableStrategy?: {
+    nodeAllocatable?: Record<string, string>;
+    csiNodeAllocatable?: Record<string, { count: number }>;
+    migratedPlugins?: string[];
+  };
 }
 
 export interface CreateNamespacesOp extends Counted {
@@ -31,6 +40,12 @@ export interface CreatePodsOp extends Counted {
   collectMetrics?: boolean;
   /** Go on to the next op without waiting for these pods to be scheduled. */
   skipWaitToCompletion?: boolean;
+  /**
+   * With both: each pod gets its own PersistentVolumeClaim `pvc-<i>`, already bound to a
+   * PersistentVolume `<namespace>-vol-<i>` made from the PV template (CreatePodWithPersistentVolume).
+   */
+  persistentVolumeTemplatePath?: string;
+  persistentVolumeClaimTemplatePath?: string;
 }
 
 export interface CreateAnyOp extends Counted {

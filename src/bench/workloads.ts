@@ -21,6 +21,32 @@ function basicTemplate(o: { nodes?: Op; namespaces?: boolean; initTemplate?: str
 }
 
 const p = (initNodes: number, initPods: number, measurePods: number) => ({ initNodes, initPods, measurePods });
+
+/** The plugins upstream's volumes/performance-config.yaml exercises. */
+const volumePlugins = ['VolumeBinding', 'VolumeRestrictions', 'NodeVolumeLimits', 'VolumeZone'];
+
+/**
+ * Nodes (with 39 attachable EBS volumes through CSI when `migrated` is given), then init and
+ * measured pods each with its own bound PV made from `pvTemplate`.
+ */
+function volumeTemplate(pvTemplate: string, migrated?: string[]): Op[] {
+  const volumes = { persistentVolumeTemplatePath: pvTemplate, persistentVolumeClaimTemplatePath: 'pvc.yaml' };
+  const nodes: Op = migrated === undefined
+    ? { opcode: 'createNodes', countParam: '$initNodes' }
+    : {
+      opcode: 'createNodes', countParam: '$initNodes', nodeTemplatePath: 'node-default.yaml',
+      nodeAllocatableStrategy: {
+        nodeAllocatable: { 'attachable-volumes-csi-ebs.csi.aws.com': '39' },
+        csiNodeAllocatable: { 'ebs.csi.aws.com': { count: 39 } },
+        ...(migrated.length > 0 ? { migratedPlugins: migrated } : {}),
+      },
+    };
+  return [
+    nodes,
+    { opcode: 'createPods', countParam: '$initPods', ...volumes },
+    { opcode: 'createPods', countParam: '$measurePods', ...volumes, collectMetrics: true },
+  ];
+}
 const smoke = ['integration-test', 'short'];
 const perf = ['performance'];
 const dflt = ['default'];
@@ -245,11 +271,71 @@ export const testCases: readonly TestCase[] = [
       { name: '1Node_10000GatedPods', labels: [...perf, 'default'], threshold: 910, params: { gatedPods: 10000, deletingPods: 20000, measurePods: 20000 } },
     ],
   },
-  ...['SchedulingSecrets', 'SchedulingInTreePVs', 'SchedulingMigratedInTreePVs', 'SchedulingCSIPVs'].map((name): TestCase => ({
-    name,
+  {
+    name: 'SchedulingSecrets',
     source: 'volumes/performance-config.yaml',
-    skip: 'volume plugins (VolumeBinding, VolumeRestrictions, NodeVolumeLimits, VolumeZone) and PV/PVC templates are not built',
-    workloadTemplate: [],
-    workloads: [{ name: '5000Nodes', labels: dflt, params: p(5000, 5000, 1000) }],
-  })),
+    defaultPodTemplatePath: 'pod-with-secret-volume.yaml',
+    usesPlugins: volumePlugins,
+    workloadTemplate: basicTemplate(),
+    workloads: [
+      { name: '5Nodes', labels: smoke, params: p(5, 5, 10) },
+      { name: '500Nodes', labels: dflt, params: p(500, 500, 1000) },
+      { name: '5000Nodes', labels: dflt, params: p(5000, 5000, 1000) },
+      { name: '5000Nodes_10000Pods', labels: perf, threshold: 790, params: p(5000, 1000, 10000) },
+    ],
+  },
+  {
+    name: 'SchedulingInTreePVs',
+    source: 'volumes/performance-config.yaml',
+    requiresPlugins: volumePlugins,
+    workloadTemplate: volumeTemplate('pv-aws.yaml'),
+    workloads: [
+      { name: '5Nodes', labels: smoke, params: p(5, 5, 10) },
+      { name: '500Nodes', labels: dflt, params: p(500, 500, 1000) },
+      { name: '5000Nodes', labels: [...perf, 'default'], params: p(5000, 5000, 1000) },
+      { name: '5000Nodes_2000Pods', labels: perf, threshold: 290, params: p(5000, 1000, 2000) },
+    ],
+  },
+  {
+    name: 'SchedulingMigratedInTreePVs',
+    source: 'volumes/performance-config.yaml',
+    requiresPlugins: volumePlugins,
+    workloadTemplate: volumeTemplate('pv-aws.yaml', ['kubernetes.io/aws-ebs']),
+    workloads: [
+      { name: '5Nodes', labels: smoke, params: p(5, 5, 10) },
+      { name: '500Nodes', labels: dflt, params: p(500, 500, 1000) },
+      { name: '5000Nodes', labels: [...perf, 'default'], params: p(5000, 5000, 1000) },
+      { name: '5000Nodes_5000Pods', labels: perf, threshold: 100, params: p(5000, 5000, 5000) },
+    ],
+  },
+  {
+    name: 'SchedulingCSIPVs',
+    source: 'volumes/performance-config.yaml',
+    requiresPlugins: volumePlugins,
+    workloadTemplate: volumeTemplate('pv-csi.yaml', []),
+    workloads: [
+      { name: '5Nodes', labels: smoke, params: p(5, 5, 10) },
+      { name: '500Nodes', labels: dflt, params: p(500, 500, 1000) },
+      { name: '5000Nodes', labels: [...perf, 'default'], params: p(5000, 5000, 1000) },
+      { name: '5000Nodes_5000Pods', labels: perf, threshold: 100, params: p(5000, 5000, 5000) },
+    ],
+  },
+  {
+    // High-priority pods, each with a bound PV, preempting low-priority ones.
+    name: 'PreemptionPVs',
+    source: 'volumes/performance-config.yaml',
+    requiresPlugins: ['DefaultPreemption', ...volumePlugins],
+    workloadTemplate: [
+      { opcode: 'createNodes', countParam: '$initNodes' },
+      { opcode: 'createPods', countParam: '$initPods', podTemplatePath: 'pod-low-priority.yaml' },
+      {
+        opcode: 'createPods', countParam: '$measurePods', podTemplatePath: 'pod-high-priority.yaml',
+        persistentVolumeTemplatePath: 'pv-aws.yaml', persistentVolumeClaimTemplatePath: 'pvc.yaml', collectMetrics: true,
+      },
+    ],
+    workloads: [
+      { name: '5Nodes', labels: smoke, params: p(5, 20, 5) },
+      { name: '1000Nodes', labels: [...perf, 'short'], params: p(1000, 4000, 1000) },
+    ],
+  },
 ];
