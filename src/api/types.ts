@@ -73,6 +73,7 @@ export type PodDisruptionBudget = policy.PodDisruptionBudget;
 export type PriorityClass = scheduling.PriorityClass;
 export type StorageClass = storage.StorageClass;
 export type CSINode = storage.CSINode;
+export type VolumeAttachment = storage.VolumeAttachment;
 
 /** Any object with Kubernetes metadata. */
 export interface KubeObject {

@@ -66,6 +66,8 @@ export const resources: readonly Resource[] = [
     hasStatus: false },
   { group: 'storage.k8s.io', version: 'v1', name: 'csinodes', singularName: 'csinode', kind: 'CSINode', storeKind: 'CSINode', namespaced: false,
     hasStatus: false },
+  { group: 'storage.k8s.io', version: 'v1', name: 'volumeattachments', singularName: 'volumeattachment', kind: 'VolumeAttachment', storeKind: 'VolumeAttachment', namespaced: false,
+    hasStatus: true, statusOnCreate: 'reset' },
   { group: 'coordination.k8s.io', version: 'v1', name: 'leases', singularName: 'lease', kind: 'Lease', storeKind: 'Lease', namespaced: true,
     hasStatus: false, requireResourceVersion: true },
   { group: 'events.k8s.io', version: 'v1', name: 'events', singularName: 'event', kind: 'Event', storeKind: 'Event', namespaced: true, shortNames: ['ev'],

@@ -1,7 +1,7 @@
 // `simulate --serve`: the scenario's embedded cluster served over the Kubernetes API, with the
 // embedded scheduler running on a real clock and scheduling the pods clients create.
 import { hostname } from 'node:os';
-import type { KubeObject, Node, Pod } from '../api/types.js';
+import type { KubeObject, Node, PersistentVolume, PersistentVolumeClaim, Pod } from '../api/types.js';
 import { toEventObject } from '../cluster/kube/events.js';
 import { MemoryCluster } from '../cluster/memory/store.js';
 import type { ClusterClient, ClusterEventRecord, PodStatusPatch, WatchHandler } from '../cluster/types.js';
@@ -63,6 +63,14 @@ class EventWritingClient implements ClusterClient {
 
   deletePod(pod: Pod): Promise<void> {
     return this.cluster.deletePod(pod);
+  }
+
+  updatePersistentVolume(pv: PersistentVolume): Promise<PersistentVolume> {
+    return this.cluster.updatePersistentVolume(pv);
+  }
+
+  updatePersistentVolumeClaim(pvc: PersistentVolumeClaim): Promise<PersistentVolumeClaim> {
+    return this.cluster.updatePersistentVolumeClaim(pvc);
   }
 
   recordEvent(e: ClusterEventRecord): void {

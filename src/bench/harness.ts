@@ -223,8 +223,8 @@ export class WorkloadExecutor {
   private async createPods(op: CreatePodsOp, index: number): Promise<void> {
     const ns = op.namespace ?? `namespace-${index}`;
     this.ensureNamespace(ns);
-    const path = op.podTemplatePath ?? this.tc.defaultPodTemplatePath;
-    if (!path) throw new BenchError(`${this.tc.name}: createPods op ${index} has no pod template and the test case no default`);
+    // Without either, upstream's makeBasePod: the same pause pod as pod-default.yaml.
+    const path = op.podTemplatePath ?? this.tc.defaultPodTemplatePath ?? 'pod-default.yaml';
     const n = this.count(op, 'createPods');
     if (op.collectMetrics) {
       if (this.measuring) throw new BenchError(`${this.tc.name}: only one createPods op may collect metrics`);

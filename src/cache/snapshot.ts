@@ -1,6 +1,6 @@
 // The per-cycle snapshot of nodes (backend/cache/snapshot.go): the list plugins iterate and the
 // lookup by name, plus the sublists of nodes that hold pods with (anti-)affinity.
-import type { NodeInfoLister, SharedLister } from '../framework/interfaces.js';
+import type { NodeInfoLister, SharedLister, StorageInfoLister } from '../framework/interfaces.js';
 import { NodeInfo, RowStride } from '../framework/node_info.js';
 import { PodInfo } from '../framework/pod_info.js';
 import type { Node, Pod } from '../api/types.js';
@@ -11,7 +11,7 @@ function nextListEpoch(): number {
   return ++listEpochCounter;
 }
 
-export class Snapshot implements SharedLister, NodeInfoLister {
+export class Snapshot implements SharedLister, NodeInfoLister, StorageInfoLister {
   nodeInfoMap = new Map<string, NodeInfo>();
   nodeInfoList: NodeInfo[] = [];
   podsWithAffinityList: NodeInfo[] = [];
@@ -66,6 +66,14 @@ export class Snapshot implements SharedLister, NodeInfoLister {
 
   nodeInfos(): NodeInfoLister {
     return this;
+  }
+
+  storageInfos(): StorageInfoLister {
+    return this;
+  }
+
+  isPVCUsedByPods(key: string): boolean {
+    return this.usedPVCSet.has(key);
   }
 
   list(): readonly NodeInfo[] {

@@ -1,6 +1,6 @@
 // The ClusterClient boundary: everything the scheduler reads from or writes to a cluster. The
 // embedded store (memory/) and a real API server (kube/) are two implementations of it.
-import type { KubeObject, Node, Pod, PodCondition } from '../api/types.js';
+import type { KubeObject, Node, PersistentVolume, PersistentVolumeClaim, Pod, PodCondition } from '../api/types.js';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
@@ -59,4 +59,8 @@ export interface ClusterClient {
   getPod(namespace: string, name: string): Pod | undefined;
   /** Every node the client has seen. */
   listNodes(): Node[];
+  /** Replaces a PersistentVolume (PUT, VolumeBinding's PreBind); resolves with the stored object. */
+  updatePersistentVolume?(pv: PersistentVolume): Promise<PersistentVolume>;
+  /** Replaces a PersistentVolumeClaim (PUT, VolumeBinding's PreBind); resolves with the stored object. */
+  updatePersistentVolumeClaim?(pvc: PersistentVolumeClaim): Promise<PersistentVolumeClaim>;
 }

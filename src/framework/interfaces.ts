@@ -1,7 +1,7 @@
 // Plugin interfaces, one per extension point, and the Handle plugins get (framework/interface.go).
 // A plugin is an object with a `name` and the optional methods it implements; the runtime finds
 // them with the type guards below.
-import type { KubeObject, Pod } from '../api/types.js';
+import type { KubeObject, PersistentVolume, PersistentVolumeClaim, Pod } from '../api/types.js';
 import type { CycleState } from './cycle_state.js';
 import type { ClusterEventWithHint } from './events.js';
 import type { NodeInfo } from './node_info.js';
@@ -203,8 +203,16 @@ export interface NodeInfoLister {
   changedSince?(epoch: number, cursor: number): readonly NodeInfo[] | null;
 }
 
+/** Read access to the snapshot's volume usage (framework.StorageInfoLister). */
+export interface StorageInfoLister {
+  /** True when a pod in the snapshot uses the PVC keyed "namespace/name". */
+  isPVCUsedByPods(key: string): boolean;
+}
+
 export interface SharedLister {
   nodeInfos(): NodeInfoLister;
+  /** Optional so listers built over nodes alone stay valid; the cache's Snapshot provides it. */
+  storageInfos?(): StorageInfoLister;
 }
 
 /** Kinds plugins read from the cluster besides pods and nodes. */
@@ -219,7 +227,8 @@ export type ListedKind =
   | 'PersistentVolume'
   | 'PersistentVolumeClaim'
   | 'StorageClass'
-  | 'CSINode';
+  | 'CSINode'
+  | 'VolumeAttachment';
 
 /** Informer-backed read access to cluster objects (a lister per kind). */
 export interface ObjectLister {
@@ -247,6 +256,15 @@ export interface PluginClusterClient {
   bind(pod: Pod, nodeName: string): Promise<void>;
   deletePod(pod: Pod, opts?: { disruptionReason?: string; message?: string }): Promise<void>;
   clearNominatedNodeName(pod: Pod): Promise<void>;
+  /** Replaces a PersistentVolume (VolumeBinding's static binding); resolves with the stored object. */
+  updatePersistentVolume?(pv: PersistentVolume): Promise<PersistentVolume>;
+  /** Replaces a PersistentVolumeClaim (VolumeBinding's selected node); resolves with the stored object. */
+  updatePersistentVolumeClaim?(pvc: PersistentVolumeClaim): Promise<PersistentVolumeClaim>;
+  /**
+   * Resolves true once `ready()` holds, checked now and after every change of the listed objects,
+   * or false after `timeoutMs` on the scheduler clock; rejects when `ready` throws.
+   */
+  waitUntil?(ready: () => boolean, timeoutMs: number): Promise<boolean>;
 }
 
 export interface EventRecorder {

@@ -14,6 +14,10 @@ import { podTopologySpreadDefinition } from './podtopologyspread/index.js';
 import { prioritySortDefinition } from './queuesort/index.js';
 import { schedulingGatesDefinition } from './schedulinggates/index.js';
 import { taintTolerationDefinition } from './tainttoleration/index.js';
+import { nodeVolumeLimitsDefinition } from './nodevolumelimits/index.js';
+import { volumeRestrictionsDefinition } from './volumerestrictions/index.js';
+import { volumeZoneDefinition } from './volumezone/index.js';
+import { volumeBindingDefinition } from './volumebinding/index.js';
 
 /** A fresh registry of every in-tree plugin we have built. */
 export function inTreeRegistry(): Registry {
@@ -25,6 +29,10 @@ export function inTreeRegistry(): Registry {
     taintTolerationDefinition,
     nodeAffinityDefinition,
     nodePortsDefinition,
+    volumeRestrictionsDefinition,
+    nodeVolumeLimitsDefinition,
+    volumeZoneDefinition,
+    volumeBindingDefinition,
     nodeResourcesFitDefinition,
     balancedAllocationDefinition,
     imageLocalityDefinition,
@@ -37,13 +45,9 @@ export function inTreeRegistry(): Registry {
 
 /**
  * Upstream in-tree plugins the default profile names that we have not built yet: a profile that
- * enables them starts with a warning and runs without them. They only act on pods with volumes
- * or resource claims.
+ * enables them starts with a warning and runs without them. DynamicResources only acts on pods
+ * with resource claims.
  */
 export const notYetAvailablePlugins: ReadonlySet<string> = new Set([
-  names.VolumeRestrictions,
-  names.NodeVolumeLimits,
-  names.VolumeBinding,
-  names.VolumeZone,
   names.DynamicResources,
 ]);

@@ -7,13 +7,14 @@ import { quantityMilliValue } from '../api/quantity.js';
 import type { Scheduler } from './scheduler.js';
 
 const listedKinds = new Set(['Namespace', 'Service', 'ReplicaSet', 'StatefulSet', 'ReplicationController',
-  'PodDisruptionBudget', 'PriorityClass', 'PersistentVolume', 'PersistentVolumeClaim', 'StorageClass', 'CSINode']);
+  'PodDisruptionBudget', 'PriorityClass', 'PersistentVolume', 'PersistentVolumeClaim', 'StorageClass', 'CSINode', 'VolumeAttachment']);
 
 const resourceOfKind: Record<string, EventResource> = {
   PersistentVolume: 'PersistentVolume',
   PersistentVolumeClaim: 'PersistentVolumeClaim',
   StorageClass: 'StorageClass',
   CSINode: 'CSINode',
+  VolumeAttachment: 'VolumeAttachment',
   Namespace: 'Namespace',
   Service: 'Service',
   PodDisruptionBudget: 'PodDisruptionBudget',

@@ -1,9 +1,12 @@
 // The scheduler's informer view of the kinds plugins read (Namespace, Service, PDB, ...).
 import type { KubeObject } from '../api/types.js';
 import type { ListedKind, ObjectLister } from '../framework/interfaces.js';
+import type { Clock, TimerHandle } from '../util/clock.js';
 
 export class MapObjectLister implements ObjectLister {
   private readonly byKind = new Map<string, Map<string, KubeObject>>();
+  /** Called after every change; replaced, never mutated, so a listener may unsubscribe while called. */
+  private listeners: readonly (() => void)[] = [];
 
   constructor(objects: readonly KubeObject[] = []) {
     for (const o of objects) this.upsert(o);
@@ -18,10 +21,25 @@ export class MapObjectLister implements ObjectLister {
     let m = this.byKind.get(kind);
     if (!m) this.byKind.set(kind, (m = new Map()));
     m.set(MapObjectLister.key(o.metadata?.namespace ?? '', o.metadata?.name ?? ''), o);
+    this.notify();
   }
 
   remove(o: KubeObject): void {
     this.byKind.get(o.kind ?? '')?.delete(MapObjectLister.key(o.metadata?.namespace ?? '', o.metadata?.name ?? ''));
+    this.notify();
+  }
+
+  /** Calls `fn` after every upsert and remove until the returned function is called. */
+  onChange(fn: () => void): () => void {
+    this.listeners = [...this.listeners, fn];
+    return () => {
+      this.listeners = this.listeners.filter((l) => l !== fn);
+    };
+  }
+
+  private notify(): void {
+    const ls = this.listeners;
+    for (let i = 0; i < ls.length; i++) ls[i]!();
   }
 
   list<T extends KubeObject>(kind: ListedKind, namespace?: string): readonly T[] {
@@ -37,4 +55,34 @@ export class MapObjectLister implements ObjectLister {
   get<T extends KubeObject>(kind: ListedKind, namespace: string, name: string): T | undefined {
     return this.byKind.get(kind)?.get(MapObjectLister.key(namespace, name)) as T | undefined;
   }
+}
+
+/**
+ * Resolves true once `ready()` holds, checked now and after every change of `objects`, or false
+ * after `timeoutMs` on `clock`; rejects when `ready` throws (PluginClusterClient.waitUntil).
+ */
+export function waitForObjects(objects: MapObjectLister, clock: Clock, ready: () => boolean, timeoutMs: number): Promise<boolean> {
+  return new Promise<boolean>((resolve, reject) => {
+    let done = false;
+    let timer: TimerHandle | null = null;
+    let unsubscribe: () => void = () => {};
+    const finish = (settle: () => void) => {
+      done = true;
+      unsubscribe();
+      if (timer !== null) clock.clearTimeout(timer);
+      settle();
+    };
+    const check = () => {
+      if (done) return;
+      try {
+        if (ready()) finish(() => resolve(true));
+      } catch (err) {
+        finish(() => reject(err as Error));
+      }
+    };
+    check();
+    if (done) return;
+    unsubscribe = objects.onChange(check);
+    timer = clock.setTimeout(() => finish(() => resolve(false)), timeoutMs);
+  });
 }

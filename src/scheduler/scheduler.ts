@@ -15,7 +15,7 @@ import { ActionType } from '../framework/events.js';
 import { Code, Status, isSuccess } from '../framework/status.js';
 import { clearNominatedNode, type NominatingInfo } from '../queue/nominator.js';
 import { SchedulingQueue, type QueueOptions } from '../queue/scheduling_queue.js';
-import { MapObjectLister } from './object_lister.js';
+import { MapObjectLister, waitForObjects } from './object_lister.js';
 import type { Clock } from '../util/clock.js';
 import { EventHandlers } from './event_handlers.js';
 import { schedulePod, type AlgorithmState, type FilterPhaseHooks, type ScheduleResult } from './schedule_pod.js';
@@ -117,6 +117,9 @@ export class Scheduler {
       bind: (pod, node) => opts.client.bind(pod, node),
       deletePod: (pod, o) => this.deleteVictim(pod, o),
       clearNominatedNodeName: (pod) => opts.client.updatePodStatus(pod, { nominatedNodeName: '' }),
+      updatePersistentVolume: opts.client.updatePersistentVolume?.bind(opts.client),
+      updatePersistentVolumeClaim: opts.client.updatePersistentVolumeClaim?.bind(opts.client),
+      waitUntil: (ready, timeoutMs) => waitForObjects(this.objects, clock, ready, timeoutMs),
     };
     const recorder: EventRecorder = {
       event: (regarding, type, reason, action, message) =>

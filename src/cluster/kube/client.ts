@@ -2,7 +2,7 @@
 // binding through pods/binding, pod status through a strategic-merge patch of pods/status, victim
 // deletion and events.k8s.io/v1 Events (scheduler.go informers, framework/plugins/defaultbinder,
 // pkg/scheduler/util/utils.go PatchPodStatus/DeletePod).
-import type { KubeObject, Node, Pod, PodCondition } from '../../api/types.js';
+import type { KubeObject, Node, PersistentVolume, PersistentVolumeClaim, Pod, PodCondition } from '../../api/types.js';
 import type { Logger } from '../../log/logger.js';
 import type { Clock } from '../../util/clock.js';
 import { ApiError, type ClusterClient, type ClusterEventRecord, type PodStatusPatch, type WatchEvent, type WatchHandler } from '../types.js';
@@ -177,5 +177,16 @@ export class KubeClusterClient implements ClusterClient {
 
   listNodes(): Node[] {
     return this.nodeReflector ? ([...this.nodeReflector.store.values()] as Node[]) : [];
+  }
+
+  updatePersistentVolume(pv: PersistentVolume): Promise<PersistentVolume> {
+    const path = `/api/v1/persistentvolumes/${encodeURIComponent(pv.metadata?.name ?? '')}`;
+    return this.o.transport.request<PersistentVolume>({ method: 'PUT', path, body: { ...pv, apiVersion: 'v1', kind: 'PersistentVolume' } });
+  }
+
+  updatePersistentVolumeClaim(pvc: PersistentVolumeClaim): Promise<PersistentVolumeClaim> {
+    const ns = encodeURIComponent(pvc.metadata?.namespace ?? 'default');
+    const path = `/api/v1/namespaces/${ns}/persistentvolumeclaims/${encodeURIComponent(pvc.metadata?.name ?? '')}`;
+    return this.o.transport.request<PersistentVolumeClaim>({ method: 'PUT', path, body: { ...pvc, apiVersion: 'v1', kind: 'PersistentVolumeClaim' } });
   }
 }

@@ -24,6 +24,7 @@ export const watchedResources: readonly ResourceSpec[] = [
   core('Namespace', 'namespaces', false),
   group('StorageClass', 'storage.k8s.io/v1', 'storageclasses', false),
   group('CSINode', 'storage.k8s.io/v1', 'csinodes', false),
+  group('VolumeAttachment', 'storage.k8s.io/v1', 'volumeattachments', false),
   core('PersistentVolume', 'persistentvolumes', false),
   core('PersistentVolumeClaim', 'persistentvolumeclaims', true),
   core('Service', 'services', true),

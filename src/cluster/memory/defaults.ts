@@ -1,6 +1,6 @@
 // Defaulting the embedded API server applies on create, as kube-apiserver and admission do:
 // namespace, schedulerName, requests from limits, node allocatable, priority from PriorityClass.
-import type { KubeObject, Node, Pod, PriorityClass } from '../../api/types.js';
+import type { KubeObject, Node, Pod, PriorityClass, StorageClass } from '../../api/types.js';
 import { cloneJSON } from '../../util/json_clone.js';
 
 export const DefaultSchedulerName = 'default-scheduler';
@@ -47,8 +47,16 @@ export function defaultNode(node: Node): Node {
   return n;
 }
 
+/** The API server's StorageClass defaults: reclaimPolicy Delete, volumeBindingMode Immediate. */
+export function defaultStorageClass(sc: StorageClass): StorageClass {
+  const out: StorageClass = cloneJSON(sc);
+  out.reclaimPolicy ??= 'Delete';
+  out.volumeBindingMode ??= 'Immediate';
+  return out;
+}
+
 /** Cluster-scoped kinds carry no namespace. */
-export const clusterScopedKinds = new Set(['Node', 'Namespace', 'PersistentVolume', 'StorageClass', 'CSINode', 'PriorityClass']);
+export const clusterScopedKinds = new Set(['Node', 'Namespace', 'PersistentVolume', 'StorageClass', 'CSINode', 'VolumeAttachment', 'PriorityClass']);
 
 export function objectKey(o: KubeObject): string {
   const ns = clusterScopedKinds.has(o.kind ?? '') ? '' : (o.metadata?.namespace ?? 'default');

@@ -1,10 +1,11 @@
 // The embedded cluster: an in-memory API server with list/watch semantics (resourceVersion,
 // ordered events), binding, status updates, deletes and events; deterministic for a seed.
-import type { KubeObject, Node, ObjectMeta, Pod, PodCondition, PriorityClass } from '../../api/types.js';
+import type { KubeObject, Node, ObjectMeta, PersistentVolume, PersistentVolumeClaim, Pod, PodCondition, PriorityClass, StorageClass } from '../../api/types.js';
 import type { Clock } from '../../util/clock.js';
 import { cloneJSON } from '../../util/json_clone.js';
 import { ApiError, type ClusterClient, type ClusterEventRecord, type PodStatusPatch, type WatchEvent, type WatchHandler } from '../types.js';
-import { clusterScopedKinds, defaultNode, defaultPod, objectKey } from './defaults.js';
+import { clusterScopedKinds, defaultNode, defaultPod, defaultStorageClass, objectKey } from './defaults.js';
+import { VolumeController } from './volume_controller.js';
 
 type WritableMeta = { -readonly [K in keyof ObjectMeta]: ObjectMeta[K] };
 
@@ -23,6 +24,8 @@ export interface MemoryClusterOptions {
   admitPod?: (pod: Pod) => Pod;
   /** How many recent changes the watch history keeps for watches resuming from a resourceVersion (default 10000). */
   watchHistorySize?: number;
+  /** Run the embedded PV controller that binds and provisions volumes (default true). */
+  volumeController?: boolean;
 }
 
 /** One change with the resourceVersion it was made at (a DELETED change gets the deletion's version). */
@@ -51,7 +54,13 @@ export class MemoryCluster implements ClusterClient {
   /** Every bind call that succeeded, in order (pod key → node), for tests and reports. */
   readonly bindings: { pod: string; node: string; time: number }[] = [];
 
-  constructor(private readonly opts: MemoryClusterOptions) {}
+  /** The embedded PV controller, unless turned off. */
+  readonly volumeController: VolumeController | null;
+
+  constructor(private readonly opts: MemoryClusterOptions) {
+    this.volumeController = opts.volumeController === false ? null : new VolumeController(this);
+    this.volumeController?.start();
+  }
 
   // ---- the API server side ----
 
@@ -78,6 +87,8 @@ export class MemoryCluster implements ClusterClient {
       if (this.opts.admitPod) o = this.opts.admitPod(o as Pod);
     } else if (kind === 'Node') {
       o = defaultNode(obj as Node);
+    } else if (kind === 'StorageClass') {
+      o = defaultStorageClass(obj as StorageClass);
     } else {
       o = cloneJSON(obj);
       o.metadata ??= {};
@@ -295,6 +306,27 @@ export class MemoryCluster implements ClusterClient {
 
   listNodes(): Node[] {
     return this.list<Node>('Node');
+  }
+
+  async updatePersistentVolume(pv: PersistentVolume): Promise<PersistentVolume> {
+    return this.replaceChecked({ ...pv, kind: 'PersistentVolume' as const }, 'persistentvolumes');
+  }
+
+  async updatePersistentVolumeClaim(pvc: PersistentVolumeClaim): Promise<PersistentVolumeClaim> {
+    return this.replaceChecked({ ...pvc, kind: 'PersistentVolumeClaim' as const }, 'persistentvolumeclaims');
+  }
+
+  /** An update (PUT) of an existing object: 404 when missing, 409 when its resourceVersion is stale. */
+  private replaceChecked<T extends KubeObject>(obj: T, resource: string): T {
+    const name = obj.metadata?.name ?? '';
+    const key = objectKey(obj);
+    const cur = this.lookup(obj.kind ?? '', key);
+    if (!cur) throw new ApiError(404, `${resource} "${name}" not found`);
+    const rv = obj.metadata?.resourceVersion;
+    if (rv && rv !== cur.metadata?.resourceVersion) {
+      throw new ApiError(409, `Operation cannot be fulfilled on ${resource} "${name}": the object has been modified; please apply your changes to the latest version and try again`);
+    }
+    return this.replaceExisting(key, cur, cloneJSON(obj)) as T;
   }
 }
 

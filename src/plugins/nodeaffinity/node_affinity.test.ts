@@ -2,13 +2,14 @@
 // (validation_pluginargs_test.go).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { assertStatus } from '../../testing/assert_status.js';
 import type { Affinity, Node, NodeAffinity, NodeSelectorRequirement, NodeSelectorTerm, Pod } from '../../api/types.js';
 import { CycleState } from '../../framework/cycle_state.js';
 import { ActionType, QueueingHint } from '../../framework/events.js';
 import type { NodeScore } from '../../framework/interfaces.js';
 import { NodeInfo } from '../../framework/node_info.js';
 import { PodInfo } from '../../framework/pod_info.js';
-import { Code, type Status } from '../../framework/status.js';
+import { Code } from '../../framework/status.js';
 import { makePod } from '../../testing/builders.js';
 import {
   ErrReasonPod,
@@ -40,15 +41,6 @@ const nameIn = (...values: string[]): NodeSelectorRequirement => expr('metadata.
 
 function requiredTerms(...terms: NodeSelectorTerm[]): Affinity {
   return { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: terms } } };
-}
-
-function assertStatus(got: Status | null | undefined, code: Code | null, reason?: string): void {
-  if (code === null) {
-    assert.equal(got ?? null, null);
-    return;
-  }
-  assert.equal(got?.code, code);
-  if (reason !== undefined) assert.deepEqual(got?.reasons, [reason]);
 }
 
 describe('NodeAffinity PreFilter and Filter', () => {

@@ -1,0 +1,279 @@
+// VolumeBinding checks that a node can serve the pod's PersistentVolumeClaims (bound volumes' node
+// affinity, static binding, dynamic provisioning) and binds them before the pod
+// (pkg/scheduler/framework/plugins/volumebinding/volume_binding.go).
+import type { CSINode, PersistentVolumeClaim, Pod, StorageClass } from '../../api/types.js';
+import type { CycleState, StateData } from '../../framework/cycle_state.js';
+import { ActionType, ActionTypeUpdate, QueueingHint, type ClusterEventWithHint } from '../../framework/events.js';
+import { quantityValue } from '../../api/quantity.js';
+import type {
+  EnqueueExtensions,
+  FilterPlugin,
+  Handle,
+  PreBindPlugin,
+  PreFilterOutcome,
+  PreFilterPlugin,
+  PreScorePlugin,
+  ReservePlugin,
+  ScorePlugin,
+} from '../../framework/interfaces.js';
+import type { NodeInfo } from '../../framework/node_info.js';
+import type { PodInfo } from '../../framework/pod_info.js';
+import { Status } from '../../framework/status.js';
+import { VolumeBinding as Name } from '../names.js';
+import type { VolumeBindingArgs } from './args.js';
+import { PVAssumeCache, PVCAssumeCache } from './assume_cache.js';
+import { VolumeBinder, claimNameOf, ephemeralClaimOwnerError, type PodVolumeClaims, type PodVolumes } from './binder.js';
+
+export { Name };
+
+const stateKey = Name;
+
+/** Annotation of CSINode listing the in-tree plugins migrated to CSI on the node. */
+const migratedPluginsAnnotation = 'storage.alpha.kubernetes.io/migrated-plugins';
+
+/**
+ * Written by PreFilter and filled by Filter per node; shared (not copied) by clones, as upstream's
+ * pointer state is, so Reserve and PreBind see what Filter found.
+ */
+export class VolumeBindingState implements StateData {
+  allBound = false;
+  readonly podVolumesByNode = new Map<string, PodVolumes>();
+  hasStaticBindings = false;
+
+  constructor(readonly podVolumeClaims: PodVolumeClaims | null) {}
+
+  clone(): StateData {
+    return this;
+  }
+}
+
+export class VolumeBindingPlugin implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, ReservePlugin, PreBindPlugin, EnqueueExtensions {
+  readonly name = Name;
+  readonly binder: VolumeBinder;
+
+  constructor(
+    args: VolumeBindingArgs,
+    private readonly handle: Handle,
+  ) {
+    const objects = handle.objects();
+    this.binder = new VolumeBinder(handle, new PVAssumeCache(objects), new PVCAssumeCache(objects), args.bindTimeoutSeconds * 1000);
+  }
+
+  /** podHasPVCs: whether the pod uses claims, or the error that makes it unschedulable. */
+  private podHasPVCs(pod: Pod): boolean | string {
+    let hasPVC = false;
+    const ns = pod.metadata.namespace ?? '';
+    for (const vol of pod.spec.volumes ?? []) {
+      const ref = claimNameOf(pod, vol);
+      if (ref === null) continue;
+      hasPVC = true;
+      const pvc = this.handle.objects().get<PersistentVolumeClaim>('PersistentVolumeClaim', ns, ref.name);
+      if (pvc === undefined) {
+        // Right after a pod is created its ephemeral claim may not exist yet.
+        return ref.ephemeral
+          ? `waiting for ephemeral volume controller to create the persistentvolumeclaim "${ref.name}"`
+          : `persistentvolumeclaim "${ref.name}" not found`;
+      }
+      if (pvc.status?.phase === 'Lost') {
+        return `persistentvolumeclaim "${pvc.metadata?.name ?? ''}" bound to non-existent persistentvolume "${pvc.spec?.volumeName ?? ''}"`;
+      }
+      if (pvc.metadata?.deletionTimestamp) return `persistentvolumeclaim "${pvc.metadata.name ?? ''}" is being deleted`;
+      if (ref.ephemeral) {
+        const err = ephemeralClaimOwnerError(pod, pvc);
+        if (err !== null) return err;
+      }
+    }
+    return hasPVC;
+  }
+
+  preFilter(state: CycleState, pod: PodInfo): PreFilterOutcome | null {
+    const has = this.podHasPVCs(pod.pod);
+    if (typeof has === 'string') return { status: Status.unresolvable(has) };
+    if (!has) {
+      state.write(stateKey, new VolumeBindingState(null));
+      return { status: Status.skip() };
+    }
+    let claims: PodVolumeClaims;
+    try {
+      claims = this.binder.getPodVolumeClaims(pod.pod);
+    } catch (err) {
+      return { status: Status.error(err as Error) };
+    }
+    // The PV controller binds immediate claims; the pod comes back when it has.
+    if (claims.unboundClaimsImmediate.length > 0) return { status: Status.unresolvable('pod has unbound immediate PersistentVolumeClaims') };
+    state.write(stateKey, new VolumeBindingState(claims));
+    return null;
+  }
+
+  preFilterExtensions(): null {
+    return null;
+  }
+
+  filter(state: CycleState, _pod: PodInfo, nodeInfo: NodeInfo): Status | null {
+    const node = nodeInfo.node;
+    if (node === null) return Status.error('node not found');
+    const s = readState(state);
+    if (s instanceof Status) return s;
+    if (s.podVolumeClaims === null) return null;
+    let found;
+    try {
+      found = this.binder.findPodVolumes(s.podVolumeClaims, node);
+    } catch (err) {
+      return Status.error(err as Error);
+    }
+    if (found.reasons.length > 0) return Status.unresolvable(...found.reasons);
+    s.podVolumesByNode.set(node.metadata.name ?? '', found.podVolumes);
+    s.hasStaticBindings ||= found.podVolumes.staticBindings.length > 0;
+    return null;
+  }
+
+  /** Scoring needs StorageCapacityScoring, off by default in v1.34: no scorer, so always Skip. */
+  preScore(): Status | null {
+    return Status.skip();
+  }
+
+  score(): number {
+    return 0;
+  }
+
+  scoreExtensions(): null {
+    return null;
+  }
+
+  reserve(state: CycleState, pod: PodInfo, nodeName: string): Status | null {
+    const s = readState(state);
+    if (s instanceof Status) return s;
+    const podVolumes = s.podVolumesByNode.get(nodeName);
+    if (podVolumes === undefined) {
+      // The pod has no claims.
+      s.allBound = true;
+      return null;
+    }
+    try {
+      s.allBound = this.binder.assumePodVolumes(pod.pod, nodeName, podVolumes);
+    } catch (err) {
+      return Status.error(err as Error);
+    }
+    return null;
+  }
+
+  unreserve(state: CycleState, _pod: PodInfo, nodeName: string): void {
+    const s = state.read<VolumeBindingState>(stateKey);
+    const podVolumes = s?.podVolumesByNode.get(nodeName);
+    if (podVolumes !== undefined) this.binder.revertAssumedPodVolumes(podVolumes);
+  }
+
+  async preBind(state: CycleState, _pod: PodInfo, nodeName: string): Promise<Status | null> {
+    const s = readState(state);
+    if (s instanceof Status) return s;
+    if (s.allBound) return null;
+    const podVolumes = s.podVolumesByNode.get(nodeName);
+    if (podVolumes === undefined) return Status.error(`no pod volumes found for node "${nodeName}"`);
+    try {
+      await this.binder.bindPodVolumes(nodeName, podVolumes);
+    } catch (err) {
+      return Status.error(err as Error);
+    }
+    return null;
+  }
+
+  eventsToRegister(): ClusterEventWithHint[] {
+    const update = ActionTypeUpdate;
+    return [
+      // A missing or changed class (allowedTopologies) may let the pod provision.
+      { event: { resource: 'StorageClass', actionType: ActionType.Add | update }, queueingHintFn: isSchedulableAfterStorageClassChange },
+      { event: { resource: 'PersistentVolumeClaim', actionType: ActionType.Add | update }, queueingHintFn: isSchedulableAfterPersistentVolumeClaimChange },
+      { event: { resource: 'PersistentVolume', actionType: ActionType.Add | update } },
+      // With queueing hints on (the default), node taint updates need no registration.
+      { event: { resource: 'Node', actionType: ActionType.Add | ActionType.UpdateNodeLabel } },
+      { event: { resource: 'CSINode', actionType: ActionType.Add | update }, queueingHintFn: isSchedulableAfterCSINodeChange },
+      { event: { resource: 'CSIDriver', actionType: update }, queueingHintFn: isSchedulableAfterCSIDriverChange },
+      { event: { resource: 'CSIStorageCapacity', actionType: ActionType.Add | update }, queueingHintFn: isSchedulableAfterCSIStorageCapacityChange },
+    ];
+  }
+}
+
+function readState(state: CycleState): VolumeBindingState | Status {
+  const s = state.read<VolumeBindingState>(stateKey);
+  if (s === undefined) return Status.error(`reading "${stateKey}" from cycleState: not found`);
+  return s;
+}
+
+function isObject(x: unknown): x is object {
+  return typeof x === 'object' && x !== null;
+}
+
+/** A CSINode added, or its migrated-plugins annotation changed, may change how volumes translate. */
+export function isSchedulableAfterCSINodeChange(_pod: Pod, oldObj: unknown, newObj: unknown): QueueingHint {
+  if (oldObj === null || oldObj === undefined) return QueueingHint.Queue;
+  if (!isObject(oldObj) || !isObject(newObj)) return QueueingHint.Queue;
+  const before = (oldObj as CSINode).metadata?.annotations?.[migratedPluginsAnnotation];
+  const after = (newObj as CSINode).metadata?.annotations?.[migratedPluginsAnnotation];
+  return before !== after ? QueueingHint.Queue : QueueingHint.QueueSkip;
+}
+
+/** Only a claim of the pod (same namespace, named by a volume) can help it. */
+export function isSchedulableAfterPersistentVolumeClaimChange(pod: Pod, _oldObj: unknown, newObj: unknown): QueueingHint {
+  if (!isObject(newObj)) return QueueingHint.Queue;
+  const pvc = newObj as PersistentVolumeClaim;
+  if ((pod.metadata.namespace ?? '') !== (pvc.metadata?.namespace ?? '')) return QueueingHint.QueueSkip;
+  for (const vol of pod.spec.volumes ?? []) {
+    const ref = claimNameOf(pod, vol);
+    if (ref !== null && ref.name === pvc.metadata?.name) return QueueingHint.Queue;
+  }
+  return QueueingHint.QueueSkip;
+}
+
+/** Any new class, or a class whose allowedTopologies changed (the binding mode is immutable). */
+export function isSchedulableAfterStorageClassChange(_pod: Pod, oldObj: unknown, newObj: unknown): QueueingHint {
+  if (!isObject(newObj) || (oldObj !== null && oldObj !== undefined && !isObject(oldObj))) return QueueingHint.Queue;
+  if (oldObj === null || oldObj === undefined) return QueueingHint.Queue;
+  const before = (oldObj as StorageClass).allowedTopologies;
+  const after = (newObj as StorageClass).allowedTopologies;
+  return sameTopologies(before, after) ? QueueingHint.QueueSkip : QueueingHint.Queue;
+}
+
+/** Semantic equality of allowedTopologies: a missing list equals an empty one. */
+function sameTopologies(a: StorageClass['allowedTopologies'], b: StorageClass['allowedTopologies']): boolean {
+  if ((a?.length ?? 0) === 0 && (b?.length ?? 0) === 0) return true;
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+interface CSIStorageCapacityLike {
+  capacity?: string | number;
+  maximumVolumeSize?: string | number;
+}
+
+interface CSIDriverLike {
+  metadata?: { name?: string };
+  spec?: { storageCapacity?: boolean };
+}
+
+/** A new capacity object, or a larger volume limit (maximumVolumeSize, else capacity). */
+export function isSchedulableAfterCSIStorageCapacityChange(_pod: Pod, oldObj: unknown, newObj: unknown): QueueingHint {
+  if (!isObject(newObj)) return QueueingHint.Queue;
+  if (oldObj === null || oldObj === undefined) return QueueingHint.Queue;
+  if (!isObject(oldObj)) return QueueingHint.Queue;
+  const limit = (c: CSIStorageCapacityLike) => c.maximumVolumeSize ?? c.capacity;
+  const before = limit(oldObj as CSIStorageCapacityLike);
+  const after = limit(newObj as CSIStorageCapacityLike);
+  if (after === undefined) return QueueingHint.QueueSkip;
+  if (before === undefined) return QueueingHint.Queue;
+  try {
+    return quantityValue(after) > quantityValue(before) ? QueueingHint.Queue : QueueingHint.QueueSkip;
+  } catch {
+    return QueueingHint.Queue;
+  }
+}
+
+/** A CSI driver of one of the pod's inline CSI volumes that stopped tracking storage capacity. */
+export function isSchedulableAfterCSIDriverChange(pod: Pod, oldObj: unknown, newObj: unknown): QueueingHint {
+  if (!isObject(oldObj) || !isObject(newObj)) return QueueingHint.Queue;
+  const before = oldObj as CSIDriverLike;
+  const after = newObj as CSIDriverLike;
+  for (const vol of pod.spec.volumes ?? []) {
+    if (!vol.csi || vol.csi.driver !== after.metadata?.name) continue;
+    if (before.spec?.storageCapacity === true && after.spec?.storageCapacity !== true) return QueueingHint.Queue;
+  }
+  return QueueingHint.QueueSkip;
+}

@@ -1,0 +1,29 @@
+// The VolumeZone plugin definition (pkg/scheduler/framework/plugins/volumezone).
+import type { PluginDefinition } from '../../framework/registry.js';
+import { Name, VolumeZonePlugin } from './volume_zone.js';
+
+export const volumeZoneDefinition: PluginDefinition = {
+  name: Name,
+  factory: (_args, handle) => new VolumeZonePlugin(handle),
+};
+
+export {
+  ErrReasonConflict,
+  LabelFailureDomainBetaRegion,
+  LabelFailureDomainBetaZone,
+  LabelTopologyRegion,
+  LabelTopologyZone,
+  Name,
+  VolumeZonePlugin,
+  defaultVolumeZoneFeatures,
+  getPVTopologies,
+  getPVbyPod,
+  isSchedulableAfterPersistentVolumeChange,
+  isSchedulableAfterPersistentVolumeClaimChange,
+  isSchedulableAfterStorageClassAdded,
+  labelZonesToSet,
+  getPersistentVolumeClaimNameFromPod,
+  translateToGALabel,
+  type PVTopology,
+  type VolumeZoneFeatures,
+} from './volume_zone.js';
