@@ -356,4 +356,34 @@ describe('Cache: updateSnapshot', () => {
     c.updateSnapshot(s);
     assert.deepEqual([...s.usedPVCSet], []);
   });
+
+  it('keeps a PVC in use while any node still holds a pod using it', () => {
+    const c = new Cache(new FakeClock());
+    c.addNode(makeNode('n1'));
+    c.addNode(makeNode('n2'));
+    const s = new Snapshot();
+    c.updateSnapshot(s);
+    const claim = (name: string) => ({ volumes: [{ name: 'v', persistentVolumeClaim: { claimName: name } }] });
+    const p1 = assigned('p1', 'n1', '100m', claim('shared'));
+    const p2 = assigned('p2', 'n2', '100m', claim('shared'));
+    const p3 = assigned('p3', 'n2', '100m', claim('own'));
+    c.addPod(p1);
+    c.addPod(p2);
+    c.addPod(p3);
+    c.updateSnapshot(s);
+    assert.deepEqual([...s.usedPVCSet].sort(), ['default/own', 'default/shared']);
+    c.removePod(p1);
+    c.updateSnapshot(s);
+    assert.deepEqual([...s.usedPVCSet].sort(), ['default/own', 'default/shared'], 'n2 still uses shared');
+    c.removePod(p2);
+    c.updateSnapshot(s);
+    assert.deepEqual([...s.usedPVCSet], ['default/own']);
+    c.addPod(p1);
+    c.removePod(p3);
+    c.updateSnapshot(s);
+    assert.deepEqual([...s.usedPVCSet], ['default/shared']);
+    c.addNode(makeNode('n3'));
+    c.updateSnapshot(s);
+    assert.deepEqual([...s.usedPVCSet], ['default/shared'], 'a rebuilt list gives the same set');
+  });
 });

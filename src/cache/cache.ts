@@ -246,7 +246,6 @@ export class Cache {
    */
   updateSnapshot(snapshot: Snapshot): void {
     let updateAll = this.orderChanged;
-    let updatePVCs = false;
     const flippedNodes: NodeInfo[] = [];
     for (const name of this.dirty) {
       const live = this.nodes.get(name);
@@ -268,9 +267,10 @@ export class Cache {
       }
       const flipped = existing.podsWithAffinity.length > 0 !== live.podsWithAffinity.length > 0 ||
         existing.podsWithRequiredAntiAffinity.length > 0 !== live.podsWithRequiredAntiAffinity.length > 0;
-      if (existing.pvcRefCounts.size > 0 || live.pvcRefCounts.size > 0) updatePVCs = true;
+      if (existing.pvcRefCounts.size > 0) snapshot.countPVCs(existing, -1);
       // In place, as upstream keeps the snapshot's NodeInfo pointers: the lists stay valid.
       existing.copyFrom(live);
+      if (existing.pvcRefCounts.size > 0) snapshot.countPVCs(existing, 1);
       existing.imageStates = frozenImageStates(live.imageStates);
       snapshot.logChange(existing);
       if (flipped) flippedNodes.push(existing);
@@ -288,7 +288,6 @@ export class Cache {
       snapshot.rebuildLists();
     } else {
       for (const ni of flippedNodes) snapshot.updateSublists(ni);
-      if (updatePVCs) snapshot.rebuildUsedPVCs();
     }
     this.orderChanged = false;
   }

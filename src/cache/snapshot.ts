@@ -106,11 +106,29 @@ export class Snapshot implements SharedLister, NodeInfoLister, StorageInfoLister
   /** Rebuilds the set of PVCs in use from the nodes' counts. */
   rebuildUsedPVCs(): void {
     this.usedPVCSet.clear();
-    for (const ni of this.nodeInfoList) {
-      if (ni.pvcRefCounts.size === 0) continue;
-      for (const k of ni.pvcRefCounts.keys()) this.usedPVCSet.add(k);
+    this.pvcNodeCounts.clear();
+    for (const ni of this.nodeInfoList) if (ni.pvcRefCounts.size > 0) this.countPVCs(ni, 1);
+  }
+
+  /**
+   * Takes one listed node's PVC references out of (-1) or into (+1) the set in use, around an
+   * in-place update of that node: cheaper than upstream's walk over every node when one changes.
+   */
+  countPVCs(ni: NodeInfo, sign: 1 | -1): void {
+    for (const key of ni.pvcRefCounts.keys()) {
+      const n = (this.pvcNodeCounts.get(key) ?? 0) + sign;
+      if (n > 0) {
+        this.pvcNodeCounts.set(key, n);
+        this.usedPVCSet.add(key);
+      } else {
+        this.pvcNodeCounts.delete(key);
+        this.usedPVCSet.delete(key);
+      }
     }
   }
+
+  /** Per PVC key in use, how many nodes hold pods using it. */
+  private readonly pvcNodeCounts = new Map<string, number>();
 
   /**
    * Puts `ni` (already in nodeInfoList) into, or takes it out of, the (anti-)affinity sublists

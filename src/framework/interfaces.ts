@@ -234,6 +234,11 @@ export type ListedKind =
 export interface ObjectLister {
   list<T extends KubeObject>(kind: ListedKind, namespace?: string): readonly T[];
   get<T extends KubeObject>(kind: ListedKind, namespace: string, name: string): T | undefined;
+  /**
+   * Calls `fn` with the kind of every object added, replaced or removed from now on, until the
+   * returned function is called. Objects are replaced on change, never edited in place.
+   */
+  onChange?(fn: (kind: string) => void): () => void;
 }
 
 /** A pod waiting at Permit (framework.WaitingPod). */

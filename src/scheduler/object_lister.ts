@@ -6,7 +6,7 @@ import type { Clock, TimerHandle } from '../util/clock.js';
 export class MapObjectLister implements ObjectLister {
   private readonly byKind = new Map<string, Map<string, KubeObject>>();
   /** Called after every change; replaced, never mutated, so a listener may unsubscribe while called. */
-  private listeners: readonly (() => void)[] = [];
+  private listeners: readonly ((kind: string) => void)[] = [];
 
   constructor(objects: readonly KubeObject[] = []) {
     for (const o of objects) this.upsert(o);
@@ -21,25 +21,25 @@ export class MapObjectLister implements ObjectLister {
     let m = this.byKind.get(kind);
     if (!m) this.byKind.set(kind, (m = new Map()));
     m.set(MapObjectLister.key(o.metadata?.namespace ?? '', o.metadata?.name ?? ''), o);
-    this.notify();
+    this.notify(kind);
   }
 
   remove(o: KubeObject): void {
     this.byKind.get(o.kind ?? '')?.delete(MapObjectLister.key(o.metadata?.namespace ?? '', o.metadata?.name ?? ''));
-    this.notify();
+    this.notify(o.kind ?? '');
   }
 
-  /** Calls `fn` after every upsert and remove until the returned function is called. */
-  onChange(fn: () => void): () => void {
+  /** Calls `fn` with the kind after every upsert and remove until the returned function is called. */
+  onChange(fn: (kind: string) => void): () => void {
     this.listeners = [...this.listeners, fn];
     return () => {
       this.listeners = this.listeners.filter((l) => l !== fn);
     };
   }
 
-  private notify(): void {
+  private notify(kind: string): void {
     const ls = this.listeners;
-    for (let i = 0; i < ls.length; i++) ls[i]!();
+    for (let i = 0; i < ls.length; i++) ls[i]!(kind);
   }
 
   list<T extends KubeObject>(kind: ListedKind, namespace?: string): readonly T[] {

@@ -3,7 +3,7 @@
 // scheduler starts (pkg/controller/volume/persistentvolume/pv_controller.go, in outline).
 import type { KubeObject, Node, PersistentVolume, PersistentVolumeClaim, StorageClass } from '../../api/types.js';
 import type { VersionedEvent } from './store.js';
-import { AnnBindCompleted, AnnBoundByController, AnnDynamicallyProvisioned, AnnSelectedNode, getPersistentVolumeClaimClass, NotSupportedProvisioner } from '../../api/volumes.js';
+import { AnnBindCompleted, AnnBoundByController, AnnDynamicallyProvisioned, AnnSelectedNode, findMatchingVolume, getPersistentVolumeClaimClass, isVolumeBoundToClaim, NotSupportedProvisioner } from '../../api/volumes.js';
 
 const zoneLabel = 'topology.kubernetes.io/zone';
 const hostnameLabel = 'kubernetes.io/hostname';
@@ -49,14 +49,43 @@ export class VolumeController {
     this.unsubscribe = null;
   }
 
-  /** One pass over the claims: provision what needs a volume, bind what a volume names. */
+  /**
+   * One pass over the claims: bind what a volume's claimRef or the claim's volumeName names, bind
+   * claims that do not wait for a consumer to the best Available volume, provision the rest.
+   */
   sync(): void {
     const volumes = this.store.list<PersistentVolume>('PersistentVolume');
+    const taken = new Set<string>();
     for (const claim of this.store.list<PersistentVolumeClaim>('PersistentVolumeClaim')) {
       if (isFullyBound(claim) || claim.metadata?.deletionTimestamp) continue;
-      let pv = volumes.find((v) => claimRefNames(v, claim));
-      if (pv === undefined && !claim.spec?.volumeName) pv = this.provision(claim);
-      if (pv !== undefined) this.bind(pv, claim);
+      const pv = volumes.find((v) => claimRefNames(v, claim))
+        ?? this.staticMatch(claim, volumes, taken)
+        ?? (claim.spec?.volumeName ? undefined : this.provision(claim));
+      if (pv === undefined) continue;
+      taken.add(pv.metadata?.name ?? '');
+      this.bind(pv, claim);
+    }
+  }
+
+  /**
+   * What the PV controller binds without the scheduler: the volume the claim names (when no other
+   * claim holds it), or for a claim that does not wait for its first consumer the smallest
+   * matching Available volume not taken in this pass.
+   */
+  private staticMatch(claim: PersistentVolumeClaim, volumes: readonly PersistentVolume[], taken: ReadonlySet<string>): PersistentVolume | undefined {
+    const named = claim.spec?.volumeName;
+    if (named) {
+      const pv = volumes.find((v) => v.metadata?.name === named);
+      return pv !== undefined && !taken.has(named) && (!pv.spec?.claimRef || isVolumeBoundToClaim(pv, claim)) ? pv : undefined;
+    }
+    const className = getPersistentVolumeClaimClass(claim);
+    const sc = className === '' ? undefined : this.store.get<StorageClass>('StorageClass', '', className);
+    if (sc?.volumeBindingMode === 'WaitForFirstConsumer') return undefined;
+    try {
+      return findMatchingVolume(claim, volumes, null, taken) ?? undefined;
+    } catch {
+      // A claim whose selector does not parse never matches; the real controller reports it as an event.
+      return undefined;
     }
   }
 

@@ -1,8 +1,7 @@
 // NodeVolumeLimits (CSILimits) filters nodes where the pod's CSI volumes would exceed a driver's
 // attach limit from CSINode spec.drivers[].allocatable.count
 // (pkg/scheduler/framework/plugins/nodevolumelimits/csi.go).
-import type { CSINode, PersistentVolume, PersistentVolumeClaim, Pod, StorageClass, VolumeAttachment } from '../../api/types.js';
-import { getPersistentVolumeClaimClass } from '../../api/volumes.js';
+import type { CSINode, PersistentVolume, PersistentVolumeClaim, Pod, VolumeAttachment } from '../../api/types.js';
 import type { CycleState, StateData } from '../../framework/cycle_state.js';
 import { ActionType, ActionTypeUpdate, QueueingHint, type ClusterEventWithHint } from '../../framework/events.js';
 import type { EnqueueExtensions, FilterPlugin, Handle, ObjectLister, PreFilterOutcome, PreFilterPlugin } from '../../framework/interfaces.js';
@@ -10,7 +9,9 @@ import type { NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Status } from '../../framework/status.js';
 import { NodeVolumeLimits as Name } from '../names.js';
-import { isCSIMigrationOn, pluginByInTreeName, pluginForInlineVolume, pluginForPV, type Volume } from './translator.js';
+import { NodeVolumesCache, ObjectChanges, type NodeVolumes } from './node_volumes.js';
+import { PodVolumes, VolumeResolver, ephemeralVolumeClaimName, isCountableVolume, volumeUniqueName } from './resolve.js';
+import { pluginForInlineVolume } from './translator.js';
 
 export { Name };
 
@@ -18,62 +19,69 @@ export const ErrReasonMaxVolumeCountExceeded = 'node(s) exceed max volume count'
 
 const preFilterStateKey = 'PreFilter' + Name;
 
-/** A failed volume lookup; `notFound` marks a missing PVC of the pod being scheduled. */
-class VolumeLookupError extends Error {
-  constructor(
-    message: string,
-    readonly notFound = false,
-  ) {
-    super(message);
-  }
-}
-
 /** Volume unique name ("<driver>/<handle>") to CSI driver name. */
 type VolumeDrivers = Map<string, string>;
 
-/** The VolumeAttachments of each node, resolved to unique volume names, indexed once per cycle. */
+/**
+ * The volumes of the pod being scheduled, resolved once, with each volume's driver as an index
+ * into `drivers` and the next volume of the same unique name: Filter counts them per node without
+ * allocating.
+ */
+class IncomingVolumes {
+  readonly drivers: string[] = [];
+  readonly driverIndex: Int32Array;
+  /** The next volume with the same unique name (-1: none): only the last one that counts on a node counts. */
+  readonly nextSame: Int32Array;
+  readonly hasErrors: boolean;
+  /** Filter's scratch: the node's new volumes per driver (Filter calls never overlap). */
+  readonly newCount: Int32Array;
+
+  constructor(
+    readonly pod: Pod,
+    readonly volumes: PodVolumes,
+  ) {
+    const n = volumes.length;
+    this.driverIndex = new Int32Array(n);
+    this.nextSame = new Int32Array(n).fill(-1);
+    let hasErrors = false;
+    const later = new Map<string, number>();
+    for (let i = n - 1; i >= 0; i--) {
+      if (volumes.errors[i]) {
+        hasErrors = true;
+        continue;
+      }
+      const unique = volumes.uniqueNames[i]!;
+      this.nextSame[i] = later.get(unique) ?? -1;
+      later.set(unique, i);
+    }
+    for (let i = 0; i < n; i++) {
+      if (volumes.errors[i]) continue;
+      let d = this.drivers.indexOf(volumes.drivers[i]!);
+      if (d < 0) d = this.drivers.push(volumes.drivers[i]!) - 1;
+      this.driverIndex[i] = d;
+    }
+    this.hasErrors = hasErrors;
+    this.newCount = new Int32Array(this.drivers.length);
+  }
+
+  /** Whether volume `i` counts on the node and no later volume with its unique name does. */
+  countsOn(i: number, csiNode: CSINode | null): boolean {
+    if (this.volumes.errors[i] || !this.volumes.countsOn(i, csiNode)) return false;
+    for (let j = this.nextSame[i]!; j >= 0; j = this.nextSame[j]!) if (this.volumes.countsOn(j, csiNode)) return false;
+    return true;
+  }
+}
+
+/** The pod's resolved volumes and the VolumeAttachments of each node, computed once per cycle. */
 class PreFilterState implements StateData {
-  constructor(readonly attachedByNode: ReadonlyMap<string, VolumeDrivers>) {}
+  constructor(
+    readonly incoming: IncomingVolumes,
+    readonly attachedByNode: ReadonlyMap<string, VolumeDrivers>,
+  ) {}
 
   clone(): StateData {
     return this;
   }
-}
-
-function volumeUniqueName(driverName: string, volumeHandle: string): string {
-  return `${driverName}/${volumeHandle}`;
-}
-
-/** The claim a generic ephemeral volume gets: "<pod>-<volume>" (ephemeral.VolumeClaimName). */
-export function ephemeralVolumeClaimName(pod: Pod, vol: Volume): string {
-  return `${pod.metadata.name ?? ''}-${vol.name}`;
-}
-
-/** The PVC of an ephemeral volume must be controlled by the pod (ephemeral.VolumeIsForPod). */
-function ephemeralVolumeIsForPod(pod: Pod, pvc: PersistentVolumeClaim): VolumeLookupError | null {
-  const podNs = pod.metadata.namespace ?? '';
-  const pvcNs = pvc.metadata?.namespace ?? '';
-  const controller = pvc.metadata?.ownerReferences?.find((r) => r.controller === true);
-  if (pvcNs !== podNs || !controller || controller.uid !== (pod.metadata.uid ?? '')) {
-    return new VolumeLookupError(`PVC ${pvcNs}/${pvc.metadata?.name ?? ''} was not created for pod ${podNs}/${pod.metadata.name ?? ''} (pod is not owner)`);
-  }
-  return null;
-}
-
-
-/** The count limit per CSI driver on the node (drivers without a count have no limit). */
-function getVolumeLimits(csiNode: CSINode | null): Map<string, number> {
-  const limits = new Map<string, number>();
-  for (const d of csiNode?.spec.drivers ?? []) {
-    const count = d.allocatable?.count;
-    if (count !== undefined && count !== null) limits.set(d.name, count);
-  }
-  return limits;
-}
-
-/** A volume the plugin may count: a PVC, a generic ephemeral volume or a migratable in-tree volume. */
-function isCountableVolume(vol: Volume): boolean {
-  return !!vol.persistentVolumeClaim || !!vol.ephemeral || pluginForInlineVolume(vol) !== undefined;
 }
 
 /** Characters of apimachinery's rand.String. */
@@ -87,6 +95,12 @@ function randomString(n: number, random: () => number): string {
 
 export class CSILimits implements PreFilterPlugin, FilterPlugin, EnqueueExtensions {
   readonly name = Name;
+  private readonly resolver: VolumeResolver;
+  private readonly changes: ObjectChanges;
+  /** The existing pods' volumes per node, reused while the node's pods and the objects read stay. */
+  private readonly nodes: NodeVolumesCache;
+  private attachedByNode: Map<string, VolumeDrivers> | null = null;
+  private attachedByNodeAt = 0;
 
   /**
    * @param randomVolumeIDPrefix keeps the made-up handles of unbound claims from colliding with
@@ -94,8 +108,12 @@ export class CSILimits implements PreFilterPlugin, FilterPlugin, EnqueueExtensio
    */
   constructor(
     private readonly objects: ObjectLister,
-    private readonly randomVolumeIDPrefix: string,
-  ) {}
+    randomVolumeIDPrefix: string,
+  ) {
+    this.resolver = new VolumeResolver(objects, randomVolumeIDPrefix);
+    this.changes = new ObjectChanges(objects);
+    this.nodes = new NodeVolumesCache(objects, this.resolver, this.changes);
+  }
 
   eventsToRegister(): ClusterEventWithHint[] {
     return [
@@ -112,7 +130,7 @@ export class CSILimits implements PreFilterPlugin, FilterPlugin, EnqueueExtensio
     const volumes = pod.pod.spec.volumes ?? [];
     for (let i = 0; i < volumes.length; i++) {
       if (isCountableVolume(volumes[i]!)) {
-        state.write(preFilterStateKey, new PreFilterState(this.attachmentsByNode()));
+        state.write(preFilterStateKey, new PreFilterState(this.resolveIncoming(pod.pod), this.attachmentsByNode()));
         return null;
       }
     }
@@ -126,59 +144,55 @@ export class CSILimits implements PreFilterPlugin, FilterPlugin, EnqueueExtensio
   filter(state: CycleState, podInfo: PodInfo, nodeInfo: NodeInfo): Status | null {
     const pod = podInfo.pod;
     if ((pod.spec.volumes?.length ?? 0) === 0) return null;
-    const nodeName = nodeInfo.name;
-    // A node without a CSINode has no limits, but its in-tree volumes are not migrated either.
-    const csiNode = this.objects.get<CSINode>('CSINode', '', nodeName) ?? null;
+    const s = state.read<PreFilterState>(preFilterStateKey);
+    const incoming = s !== undefined && s.incoming.pod === pod ? s.incoming : this.resolveIncoming(pod);
+    const node = this.nodes.get(nodeInfo);
+    const csiNode = node.csiNode;
+    const volumes = incoming.volumes;
 
-    const newVolumes: VolumeDrivers = new Map();
-    const err = this.filterAttachableVolumes(pod, csiNode, true, newVolumes);
-    if (err) return err.notFound ? Status.unresolvable(err.message) : Status.error(err);
-    if (newVolumes.size === 0) return null;
-
-    const limits = getVolumeLimits(csiNode);
-    if (limits.size === 0) return null;
-
-    const attachedVolumes: VolumeDrivers = new Map();
-    for (const existing of nodeInfo.pods) {
-      const e = this.filterAttachableVolumes(existing.pod, csiNode, false, attachedVolumes);
-      if (e) return Status.error(e);
-    }
-    const attachedCount = new Map<string, number>();
-    for (const [unique, driver] of attachedVolumes) {
-      // A volume shared with a pod already on the node takes no new slot.
-      newVolumes.delete(unique);
-      attachedCount.set(driver, (attachedCount.get(driver) ?? 0) + 1);
-    }
-    // Attachments still on the node (e.g. of deleted pods being detached) hold slots too.
-    const attachments = this.nodeAttachments(state, nodeName);
-    if (attachments) {
-      for (const [unique, driver] of attachments) {
-        if (!attachedVolumes.has(unique)) attachedCount.set(driver, (attachedCount.get(driver) ?? 0) + 1);
+    if (incoming.hasErrors) {
+      for (let i = 0; i < volumes.length; i++) {
+        const err = volumes.errors[i];
+        if (err && volumes.countsOn(i, csiNode)) return err.notFound ? Status.unresolvable(err.message) : Status.error(err);
       }
     }
+    // New volumes per driver; one shared with a pod already on the node takes no new slot.
+    const newCount = incoming.newCount;
+    newCount.fill(0);
+    let anyNew = false;
+    for (let i = 0; i < volumes.length; i++) {
+      if (!incoming.countsOn(i, csiNode)) continue;
+      anyNew = true;
+      if (!node.attached.has(volumes.uniqueNames[i]!)) newCount[incoming.driverIndex[i]!]!++;
+    }
+    if (!anyNew || node.limits.size === 0) return null;
+    if (node.error) return Status.error(node.error);
 
-    const newCount = new Map<string, number>();
-    for (const driver of newVolumes.values()) newCount.set(driver, (newCount.get(driver) ?? 0) + 1);
-    for (const [driver, count] of newCount) {
-      const max = limits.get(driver);
-      if (max !== undefined && (attachedCount.get(driver) ?? 0) + count > max) {
-        return Status.unschedulable(ErrReasonMaxVolumeCountExceeded);
-      }
+    const attachments = (s?.attachedByNode ?? this.attachmentsByNode()).get(nodeInfo.name);
+    for (let d = 0; d < newCount.length; d++) {
+      const count = newCount[d]!;
+      if (count === 0) continue;
+      const driver = incoming.drivers[d]!;
+      const max = node.limits.get(driver);
+      if (max === undefined) continue;
+      const attachedCount = (node.attachedCount.get(driver) ?? 0) + (attachments ? detachingCount(attachments, node, driver) : 0);
+      if (attachedCount + count > max) return Status.unschedulable(ErrReasonMaxVolumeCountExceeded);
     }
     return null;
   }
 
-  /** The node's attachments from the PreFilter index, or indexed now when Filter runs alone. */
-  private nodeAttachments(state: CycleState, nodeName: string): VolumeDrivers | undefined {
-    const s = state.read<PreFilterState>(preFilterStateKey);
-    return (s?.attachedByNode ?? this.attachmentsByNode()).get(nodeName);
+  private resolveIncoming(pod: Pod): IncomingVolumes {
+    const volumes = new PodVolumes();
+    this.resolver.resolve(pod, true, volumes, null);
+    return new IncomingVolumes(pod, volumes);
   }
 
   /**
-   * VolumeAttachments by node, as unique volume names (getNodeVolumeAttachmentInfo). Only
-   * attachments with an attacher and a PV that is a CSI volume count.
+   * VolumeAttachments by node, as unique volume names (getNodeVolumeAttachmentInfo), rebuilt when
+   * the listed objects changed. Only attachments with an attacher and a PV that is a CSI volume count.
    */
   private attachmentsByNode(): Map<string, VolumeDrivers> {
+    if (this.attachedByNode !== null && this.changes.unchangedSince(this.attachedByNodeAt)) return this.attachedByNode;
     const byNode = new Map<string, VolumeDrivers>();
     for (const va of this.objects.list<VolumeAttachment>('VolumeAttachment')) {
       const attacher = va.spec?.attacher ?? '';
@@ -191,96 +205,17 @@ export class CSILimits implements PreFilterPlugin, FilterPlugin, EnqueueExtensio
       if (!m) byNode.set(node, (m = new Map()));
       m.set(volumeUniqueName(attacher, csi.volumeHandle), attacher);
     }
+    this.attachedByNode = byNode;
+    this.attachedByNodeAt = this.changes.count;
     return byNode;
   }
+}
 
-  /**
-   * Adds the pod's countable volumes to `result`. A missing PVC fails the pod being scheduled
-   * (`newPod`) but is skipped for pods already on the node.
-   */
-  private filterAttachableVolumes(pod: Pod, csiNode: CSINode | null, newPod: boolean, result: VolumeDrivers): VolumeLookupError | null {
-    const volumes = pod.spec.volumes ?? [];
-    const namespace = pod.metadata.namespace ?? '';
-    for (let i = 0; i < volumes.length; i++) {
-      const vol = volumes[i]!;
-      let pvcName: string;
-      let isEphemeral = false;
-      if (vol.persistentVolumeClaim) {
-        pvcName = vol.persistentVolumeClaim.claimName;
-      } else if (vol.ephemeral) {
-        pvcName = ephemeralVolumeClaimName(pod, vol);
-        isEphemeral = true;
-      } else {
-        const e = this.checkAttachableInlineVolume(vol, csiNode, result);
-        if (e) return e;
-        continue;
-      }
-      if (!pvcName) return new VolumeLookupError('PersistentVolumeClaim had no name');
-
-      const pvc = this.objects.get<PersistentVolumeClaim>('PersistentVolumeClaim', namespace, pvcName);
-      if (!pvc) {
-        if (newPod) {
-          return new VolumeLookupError(`looking up PVC ${namespace}/${pvcName}: persistentvolumeclaims "${pvcName}" not found`, true);
-        }
-        continue;
-      }
-      if (isEphemeral) {
-        const e = ephemeralVolumeIsForPod(pod, pvc);
-        if (e) return e;
-      }
-      const info = this.getCSIDriverInfo(csiNode, pvc);
-      if (!info || info[0] === '' || info[1] === '') continue;
-      result.set(volumeUniqueName(info[0], info[1]), info[0]);
-    }
-    return null;
-  }
-
-  /** Counts an inline in-tree volume whose plugin is migrated on the node. */
-  private checkAttachableInlineVolume(vol: Volume, csiNode: CSINode | null, result: VolumeDrivers): VolumeLookupError | null {
-    const plugin = pluginForInlineVolume(vol);
-    if (!plugin || !isCSIMigrationOn(csiNode, plugin.inTreePluginName) || !plugin.inlineVolumeHandle) return null;
-    const handle = plugin.inlineVolumeHandle(vol);
-    if (handle instanceof Error) return new VolumeLookupError(`converting volume(${vol.name}) from inline to csi: ${handle.message}`);
-    result.set(volumeUniqueName(plugin.csiDriverName, handle), plugin.csiDriverName);
-    return null;
-  }
-
-  /**
-   * The CSI driver and volume handle of a claim: from its bound PV (translated when in-tree and
-   * migrated), else from its StorageClass provisioner.
-   */
-  private getCSIDriverInfo(csiNode: CSINode | null, pvc: PersistentVolumeClaim): [string, string] | null {
-    const pvName = pvc.spec?.volumeName ?? '';
-    if (pvName === '') return this.getCSIDriverInfoFromSC(csiNode, pvc);
-    const pv = this.objects.get<PersistentVolume>('PersistentVolume', '', pvName);
-    // The PV may be gone, or the claim pre-bound to a PV not created yet.
-    if (!pv) return this.getCSIDriverInfoFromSC(csiNode, pvc);
-    const csi = pv.spec?.csi;
-    if (csi) return [csi.driver, csi.volumeHandle];
-    const plugin = pluginForPV(pv);
-    if (!plugin || !isCSIMigrationOn(csiNode, plugin.inTreePluginName) || !plugin.pvVolumeHandle) return null;
-    const handle = plugin.pvVolumeHandle(pv);
-    if (handle instanceof Error) return null;
-    return [plugin.csiDriverName, handle];
-  }
-
-  /**
-   * An unbound claim counts against its StorageClass's provisioner, with a made-up handle unique
-   * to the claim. Without a class the claim binds immediately, so it is bound by now or not ours.
-   */
-  private getCSIDriverInfoFromSC(csiNode: CSINode | null, pvc: PersistentVolumeClaim): [string, string] | null {
-    const scName = getPersistentVolumeClaimClass(pvc);
-    if (scName === '') return null;
-    const sc = this.objects.get<StorageClass>('StorageClass', '', scName);
-    if (!sc) return null;
-    const handle = `${this.randomVolumeIDPrefix}-${pvc.metadata?.namespace ?? ''}/${pvc.metadata?.name ?? ''}`;
-    const plugin = pluginByInTreeName(sc.provisioner);
-    if (plugin) {
-      if (!isCSIMigrationOn(csiNode, sc.provisioner)) return null;
-      return [plugin.csiDriverName, handle];
-    }
-    return [sc.provisioner, handle];
-  }
+/** Attachments of `driver` still on the node (e.g. of deleted pods being detached) that no pod there uses: they hold slots too. */
+function detachingCount(attachments: VolumeDrivers, node: NodeVolumes, driver: string): number {
+  let n = 0;
+  for (const [unique, d] of attachments) if (d === driver && !node.attached.has(unique)) n++;
+  return n;
 }
 
 /** Builds the plugin; the handle's seeded random source makes the unbound-claim prefix. */

@@ -11,13 +11,13 @@ export {
   CSILimits,
   ErrReasonMaxVolumeCountExceeded,
   Name,
-  ephemeralVolumeClaimName,
   isSchedulableAfterCSINodeUpdated,
   isSchedulableAfterPVCAdded,
   isSchedulableAfterPodDeleted,
   isSchedulableAfterVolumeAttachmentDeleted,
   newCSILimits,
 } from './csi.js';
+export { ephemeralVolumeClaimName } from './resolve.js';
 export {
   MigratedPluginsAnnotationKey,
   inTreePlugins,

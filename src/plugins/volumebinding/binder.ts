@@ -284,7 +284,13 @@ export class VolumeBinder {
     await this.bindAPIUpdate(podVolumes);
     const client = this.handle.client();
     if (!client.waitUntil) throw new Error('binding volumes: the cluster client cannot wait for volume bindings');
-    const done = await client.waitUntil(() => this.checkBindings(nodeName, podVolumes), this.bindTimeoutMs);
+    let done: boolean;
+    try {
+      done = await client.waitUntil(() => this.checkBindings(nodeName, podVolumes), this.bindTimeoutMs);
+    } catch (err) {
+      // Upstream wraps whatever ends the wait: fmt.Errorf("binding volumes: %w", err).
+      throw new Error(`binding volumes: ${(err as Error).message}`, { cause: err });
+    }
     if (!done) throw new Error('binding volumes: context deadline exceeded');
   }
 

@@ -447,7 +447,7 @@ describe('VolumeBinding Reserve, Unreserve and PreBind', () => {
     const claim = lister.get<PersistentVolumeClaim>('PersistentVolumeClaim', 'default', 'pvc-a')!;
     store({ ...claim, metadata: { ...claim.metadata, annotations: {} } });
     const s = await done;
-    assert.deepEqual(codeAndReasons(s), [Code.Error, ['provisioning failed for PVC "pvc-a"']]);
+    assert.deepEqual(codeAndReasons(s), [Code.Error, ['binding volumes: provisioning failed for PVC "pvc-a"']]);
   });
 
   it('PreBind does nothing when every claim is bound', async () => {

@@ -1,0 +1,65 @@
+// Review findings for VolumeBinding: behaviours upstream's binder.go pins down that the first
+// version missed.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { PersistentVolumeClaim, StorageClass } from '../../api/types.js';
+import { CycleState } from '../../framework/cycle_state.js';
+import type { PluginClusterClient } from '../../framework/interfaces.js';
+import { NodeInfo } from '../../framework/node_info.js';
+import { PodInfo } from '../../framework/pod_info.js';
+import { Code } from '../../framework/status.js';
+import { MapObjectLister, waitForObjects } from '../../scheduler/object_lister.js';
+import { makeNode, makePod } from '../../testing/builders.js';
+import { newTestHandle } from '../../testing/handle.js';
+import { FakeClock } from '../../util/clock.js';
+import { VolumeBindingPlugin, defaultVolumeBindingArgs } from './index.js';
+
+const provisionSC: StorageClass = {
+  apiVersion: 'storage.k8s.io/v1',
+  kind: 'StorageClass',
+  metadata: { name: 'provision-sc' },
+  provisioner: 'csi.example.com',
+  volumeBindingMode: 'WaitForFirstConsumer',
+};
+
+const claim: PersistentVolumeClaim = {
+  apiVersion: 'v1',
+  kind: 'PersistentVolumeClaim',
+  metadata: { name: 'pvc-a', namespace: 'default', uid: 'uid-pvc-a', resourceVersion: '1' },
+  spec: { storageClassName: 'provision-sc', accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+  status: { phase: 'Pending' },
+};
+
+describe('VolumeBinding review findings', () => {
+  it('PreBind wraps a failure found while waiting as upstream does ("binding volumes: ...")', async () => {
+    const lister = new MapObjectLister([provisionSC, claim]);
+    const clock = new FakeClock(0);
+    let rv = 10;
+    const client: PluginClusterClient = {
+      bind: async () => {},
+      deletePod: async () => {},
+      clearNominatedNodeName: async () => {},
+      updatePersistentVolumeClaim: async (o) => {
+        const stored = { ...o, metadata: { ...o.metadata, resourceVersion: String(++rv) } };
+        lister.upsert(stored);
+        return stored;
+      },
+      waitUntil: (ready, timeoutMs) => waitForObjects(lister, clock, ready, timeoutMs),
+    };
+    const nodeA = makeNode('node-a');
+    const handle = newTestHandle({ nodes: [nodeA], overrides: { objects: () => lister, client: () => client } });
+    const plugin = new VolumeBindingPlugin(defaultVolumeBindingArgs({}), handle);
+    const pod = new PodInfo(makePod('pod-a', { spec: { volumes: [{ name: 'v', persistentVolumeClaim: { claimName: 'pvc-a' } }] } }));
+    const state = new CycleState();
+    plugin.preFilter(state, pod);
+    assert.equal(plugin.filter(state, pod, new NodeInfo(nodeA)), null);
+    assert.equal(plugin.reserve(state, pod, 'node-a'), null);
+    const done = plugin.preBind(state, pod, 'node-a');
+    await Promise.resolve();
+    // The provisioner gives up: it drops the selected-node annotation.
+    const written = lister.get<PersistentVolumeClaim>('PersistentVolumeClaim', 'default', 'pvc-a')!;
+    lister.upsert({ ...written, metadata: { ...written.metadata, annotations: {}, resourceVersion: String(++rv) } });
+    const s = await done;
+    assert.deepEqual([s?.code, s?.reasons], [Code.Error, ['binding volumes: provisioning failed for PVC "pvc-a"']]);
+  });
+});
