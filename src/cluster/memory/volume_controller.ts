@@ -3,6 +3,7 @@
 // scheduler starts (pkg/controller/volume/persistentvolume/pv_controller.go, in outline).
 import type { KubeObject, Node, PersistentVolume, PersistentVolumeClaim, StorageClass } from '../../api/types.js';
 import type { VersionedEvent } from './store.js';
+import { ApiError } from '../types.js';
 import { AnnBindCompleted, AnnBoundByController, AnnDynamicallyProvisioned, AnnSelectedNode, findMatchingVolume, getPersistentVolumeClaimClass, isVolumeBoundToClaim, NotSupportedProvisioner } from '../../api/volumes.js';
 
 const zoneLabel = 'topology.kubernetes.io/zone';
@@ -58,12 +59,18 @@ export class VolumeController {
     const taken = new Set<string>();
     for (const claim of this.store.list<PersistentVolumeClaim>('PersistentVolumeClaim')) {
       if (isFullyBound(claim) || claim.metadata?.deletionTimestamp) continue;
-      const pv = volumes.find((v) => claimRefNames(v, claim))
-        ?? this.staticMatch(claim, volumes, taken)
-        ?? (claim.spec?.volumeName ? undefined : this.provision(claim));
-      if (pv === undefined) continue;
-      taken.add(pv.metadata?.name ?? '');
-      this.bind(pv, claim);
+      try {
+        const pv = volumes.find((v) => claimRefNames(v, claim))
+          ?? this.staticMatch(claim, volumes, taken)
+          ?? (claim.spec?.volumeName ? undefined : this.provision(claim));
+        if (pv === undefined) continue;
+        taken.add(pv.metadata?.name ?? '');
+        this.bind(pv, claim);
+      } catch (err) {
+        // A write the store refuses (a name taken by a hand-made volume, a stale version) leaves
+        // this claim for a later pass, as the real controller retries; the others go on.
+        if (!(err instanceof ApiError)) throw err;
+      }
     }
   }
 
