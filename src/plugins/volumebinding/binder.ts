@@ -91,7 +91,7 @@ export class VolumeBinder {
     if (ref === null) return [true, null];
     const key = `${pod.metadata.namespace ?? ''}/${ref.name}`;
     const pvc = this.pvcCache.get(key);
-    if (pvc === undefined) throw new Error(`error getting PVC "${key}": ${this.pvcCache.kind} "${key}" not found`);
+    if (pvc === undefined) throw new Error(`error getting PVC "${key}": could not find v1.${this.pvcCache.kind} "${key}"`);
     if (ref.ephemeral) {
       const err = ephemeralClaimOwnerError(pod, pvc);
       if (err !== null) throw new Error(err);
@@ -329,9 +329,9 @@ export class VolumeBinder {
     for (const b of podVolumes.staticBindings) {
       const pvName = b.pv.metadata?.name ?? '';
       const pv = this.pvCache.getAPIObj(pvName);
-      if (pv === undefined) throw new Error(`failed to check binding: PersistentVolume "${pvName}" not found`);
+      if (pv === undefined) throw new Error(`failed to check binding: could not find v1.PersistentVolume "${pvName}"`);
       const pvc = this.pvcCache.getAPIObj(pvcKey(b.pvc));
-      if (pvc === undefined) throw new Error(`failed to check binding: PersistentVolumeClaim "${pvcKey(b.pvc)}" not found`);
+      if (pvc === undefined) throw new Error(`failed to check binding: could not find v1.PersistentVolumeClaim "${pvcKey(b.pvc)}"`);
       if (version(b.pv) > version(pv)) return false;
       const mismatch = checkNodeAffinity(pv, node.metadata.labels);
       if (mismatch !== null) throw new Error(`pv "${pvName}" node affinity doesn't match node "${nodeName}": ${mismatch}`);
@@ -340,7 +340,7 @@ export class VolumeBinder {
     }
     for (const claim of podVolumes.dynamicProvisions) {
       const pvc = this.pvcCache.getAPIObj(pvcKey(claim));
-      if (pvc === undefined) throw new Error(`failed to check provisioning pvc: PersistentVolumeClaim "${pvcKey(claim)}" not found`);
+      if (pvc === undefined) throw new Error(`failed to check provisioning pvc: could not find v1.PersistentVolumeClaim "${pvcKey(claim)}"`);
       if (version(claim) > version(pvc)) return false;
       const annotations = pvc.metadata?.annotations;
       if (!annotations) throw new Error(`selectedNode annotation reset for PVC "${pvc.metadata?.name ?? ''}"`);
