@@ -270,6 +270,8 @@ export interface PluginClusterClient {
    * or false after `timeoutMs` on the scheduler clock; rejects when `ready` throws.
    */
   waitUntil?(ready: () => boolean, timeoutMs: number): Promise<boolean>;
+  /** Whether the pod still exists (the informer's view); waitUntil re-checks after pod deletions too. */
+  podExists?(namespace: string, name: string): boolean;
 }
 
 export interface EventRecorder {

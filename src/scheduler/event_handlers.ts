@@ -122,7 +122,8 @@ export class EventHandlers {
       }
       return;
     }
-    // DELETED
+    // DELETED: a wait for this pod's volume bindings gives up now.
+    this.sched.objects.notifyChange('Pod');
     if (assigned) {
       cache.removePod(pod);
       queue.moveAllToActiveOrBackoffQueue(ev('AssignedPod', ActionType.Delete, 'AssignedPodDelete'), pod, null);

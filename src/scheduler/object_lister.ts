@@ -37,6 +37,11 @@ export class MapObjectLister implements ObjectLister {
     };
   }
 
+  /** Tells the listeners that an object of `kind` kept elsewhere (a pod) changed. */
+  notifyChange(kind: string): void {
+    this.notify(kind);
+  }
+
   private notify(kind: string): void {
     const ls = this.listeners;
     for (let i = 0; i < ls.length; i++) ls[i]!(kind);

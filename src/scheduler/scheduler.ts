@@ -120,6 +120,7 @@ export class Scheduler {
       updatePersistentVolume: opts.client.updatePersistentVolume?.bind(opts.client),
       updatePersistentVolumeClaim: opts.client.updatePersistentVolumeClaim?.bind(opts.client),
       waitUntil: (ready, timeoutMs) => waitForObjects(this.objects, clock, ready, timeoutMs),
+      podExists: (namespace, name) => opts.client.getPod(namespace, name) !== undefined,
     };
     const recorder: EventRecorder = {
       event: (regarding, type, reason, action, message) =>

@@ -280,13 +280,13 @@ export class VolumeBinder {
    * BindPodVolumes: writes the volumes' claimRefs and the claims' selected node, then waits until
    * the PV controller (or the provisioner) has bound every claim, for at most bindTimeoutSeconds.
    */
-  async bindPodVolumes(nodeName: string, podVolumes: PodVolumes): Promise<void> {
+  async bindPodVolumes(pod: Pod, nodeName: string, podVolumes: PodVolumes): Promise<void> {
     await this.bindAPIUpdate(podVolumes);
     const client = this.handle.client();
     if (!client.waitUntil) throw new Error('binding volumes: the cluster client cannot wait for volume bindings');
     let done: boolean;
     try {
-      done = await client.waitUntil(() => this.checkBindings(nodeName, podVolumes), this.bindTimeoutMs);
+      done = await client.waitUntil(() => this.checkBindings(pod, nodeName, podVolumes), this.bindTimeoutMs);
     } catch (err) {
       // Upstream wraps whatever ends the wait: fmt.Errorf("binding volumes: %w", err).
       throw new Error(`binding volumes: ${(err as Error).message}`, { cause: err });
@@ -323,7 +323,11 @@ export class VolumeBinder {
    * checkBindings: true once every written claim is fully bound (on the informer's objects, not the
    * assumed ones); throws when binding has to be retried through scheduling.
    */
-  checkBindings(nodeName: string, podVolumes: PodVolumes): boolean {
+  checkBindings(pod: Pod, nodeName: string, podVolumes: PodVolumes): boolean {
+    const name = pod.metadata.name ?? '';
+    if (this.handle.client().podExists?.(pod.metadata.namespace ?? 'default', name) === false) {
+      throw new Error(`pod does not exist any more: pod "${name}" not found`);
+    }
     const node = this.handle.snapshotSharedLister().nodeInfos().get(nodeName)?.node ?? null;
     if (node === null) throw new Error(`failed to get node "${nodeName}": node "${nodeName}" not found`);
     for (const b of podVolumes.staticBindings) {

@@ -62,4 +62,39 @@ describe('VolumeBinding review findings', () => {
     const s = await done;
     assert.deepEqual([s?.code, s?.reasons], [Code.Error, ['binding volumes: provisioning failed for PVC "pvc-a"']]);
   });
+
+  it('PreBind stops waiting once the pod is deleted ("pod does not exist any more")', async () => {
+    const lister = new MapObjectLister([provisionSC, claim]);
+    const clock = new FakeClock(0);
+    let rv = 10;
+    let podExists = true;
+    const client: PluginClusterClient = {
+      bind: async () => {},
+      deletePod: async () => {},
+      clearNominatedNodeName: async () => {},
+      updatePersistentVolumeClaim: async (o) => {
+        const stored = { ...o, metadata: { ...o.metadata, resourceVersion: String(++rv) } };
+        lister.upsert(stored);
+        return stored;
+      },
+      waitUntil: (ready, timeoutMs) => waitForObjects(lister, clock, ready, timeoutMs),
+      podExists: () => podExists,
+    };
+    const nodeA = makeNode('node-a');
+    const handle = newTestHandle({ nodes: [nodeA], overrides: { objects: () => lister, client: () => client } });
+    const plugin = new VolumeBindingPlugin(defaultVolumeBindingArgs({}), handle);
+    const pod = new PodInfo(makePod('pod-a', { spec: { volumes: [{ name: 'v', persistentVolumeClaim: { claimName: 'pvc-a' } }] } }));
+    const state = new CycleState();
+    plugin.preFilter(state, pod);
+    assert.equal(plugin.filter(state, pod, new NodeInfo(nodeA)), null);
+    assert.equal(plugin.reserve(state, pod, 'node-a'), null);
+    const done = plugin.preBind(state, pod, 'node-a');
+    await Promise.resolve();
+    // Deleted while the provisioner works: the scheduler's pod-delete handler notifies the lister.
+    podExists = false;
+    lister.notifyChange('Pod');
+    const s = await done;
+    assert.deepEqual([s?.code, s?.reasons], [Code.Error, ['binding volumes: pod does not exist any more: pod "pod-a" not found']]);
+    assert.equal(clock.now(), 0, 'no timeout was needed');
+  });
 });

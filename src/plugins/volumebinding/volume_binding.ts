@@ -163,14 +163,14 @@ export class VolumeBindingPlugin implements PreFilterPlugin, FilterPlugin, PreSc
     if (podVolumes !== undefined) this.binder.revertAssumedPodVolumes(podVolumes);
   }
 
-  async preBind(state: CycleState, _pod: PodInfo, nodeName: string): Promise<Status | null> {
+  async preBind(state: CycleState, pod: PodInfo, nodeName: string): Promise<Status | null> {
     const s = readState(state);
     if (s instanceof Status) return s;
     if (s.allBound) return null;
     const podVolumes = s.podVolumesByNode.get(nodeName);
     if (podVolumes === undefined) return Status.error(`no pod volumes found for node "${nodeName}"`);
     try {
-      await this.binder.bindPodVolumes(nodeName, podVolumes);
+      await this.binder.bindPodVolumes(pod.pod, nodeName, podVolumes);
     } catch (err) {
       return Status.error(err as Error);
     }
