@@ -74,6 +74,8 @@ export type PriorityClass = scheduling.PriorityClass;
 export type StorageClass = storage.StorageClass;
 export type CSINode = storage.CSINode;
 export type VolumeAttachment = storage.VolumeAttachment;
+export type CSIDriver = storage.CSIDriver;
+export type CSIStorageCapacity = storage.CSIStorageCapacity;
 
 /** Any object with Kubernetes metadata. */
 export interface KubeObject {

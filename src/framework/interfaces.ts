@@ -228,7 +228,9 @@ export type ListedKind =
   | 'PersistentVolumeClaim'
   | 'StorageClass'
   | 'CSINode'
-  | 'VolumeAttachment';
+  | 'VolumeAttachment'
+  | 'CSIDriver'
+  | 'CSIStorageCapacity';
 
 /** Informer-backed read access to cluster objects (a lister per kind). */
 export interface ObjectLister {

@@ -7,7 +7,8 @@ import { quantityMilliValue } from '../api/quantity.js';
 import type { Scheduler } from './scheduler.js';
 
 const listedKinds = new Set(['Namespace', 'Service', 'ReplicaSet', 'StatefulSet', 'ReplicationController',
-  'PodDisruptionBudget', 'PriorityClass', 'PersistentVolume', 'PersistentVolumeClaim', 'StorageClass', 'CSINode', 'VolumeAttachment']);
+  'PodDisruptionBudget', 'PriorityClass', 'PersistentVolume', 'PersistentVolumeClaim', 'StorageClass', 'CSINode', 'VolumeAttachment',
+  'CSIDriver', 'CSIStorageCapacity']);
 
 const resourceOfKind: Record<string, EventResource> = {
   PersistentVolume: 'PersistentVolume',
@@ -15,6 +16,8 @@ const resourceOfKind: Record<string, EventResource> = {
   StorageClass: 'StorageClass',
   CSINode: 'CSINode',
   VolumeAttachment: 'VolumeAttachment',
+  CSIDriver: 'CSIDriver',
+  CSIStorageCapacity: 'CSIStorageCapacity',
   Namespace: 'Namespace',
   Service: 'Service',
   PodDisruptionBudget: 'PodDisruptionBudget',

@@ -30,7 +30,7 @@ export class ScenarioError extends Error {
   override name = 'ScenarioError';
 }
 
-const objectKinds = new Set(['Namespace', 'PersistentVolume', 'PersistentVolumeClaim', 'StorageClass', 'CSINode', 'VolumeAttachment',
+const objectKinds = new Set(['Namespace', 'PersistentVolume', 'PersistentVolumeClaim', 'StorageClass', 'CSINode', 'VolumeAttachment', 'CSIDriver', 'CSIStorageCapacity',
   'PodDisruptionBudget', 'PriorityClass', 'Service', 'ReplicaSet', 'StatefulSet', 'ReplicationController']);
 
 /** Parses "10s", "1m30s", "250ms", "2h" or a number of seconds into milliseconds. */

@@ -25,6 +25,8 @@ export const watchedResources: readonly ResourceSpec[] = [
   group('StorageClass', 'storage.k8s.io/v1', 'storageclasses', false),
   group('CSINode', 'storage.k8s.io/v1', 'csinodes', false),
   group('VolumeAttachment', 'storage.k8s.io/v1', 'volumeattachments', false),
+  group('CSIDriver', 'storage.k8s.io/v1', 'csidrivers', false),
+  group('CSIStorageCapacity', 'storage.k8s.io/v1', 'csistoragecapacities', true),
   core('PersistentVolume', 'persistentvolumes', false),
   core('PersistentVolumeClaim', 'persistentvolumeclaims', true),
   core('Service', 'services', true),

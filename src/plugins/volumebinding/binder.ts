@@ -3,6 +3,7 @@
 import type { Node, PersistentVolume, PersistentVolumeClaim, Pod, StorageClass } from '../../api/types.js';
 import type { Handle } from '../../framework/interfaces.js';
 import type { PVAssumeCache, PVCAssumeCache } from './assume_cache.js';
+import { CapacityCheck } from './capacity.js';
 import {
   AnnBindCompleted,
   AnnSelectedNode,
@@ -18,7 +19,6 @@ import {
 
 export const ErrReasonBindConflict = "node(s) didn't find available persistent volumes to bind";
 export const ErrReasonNodeConflict = 'node(s) had volume node affinity conflict';
-/** Only with CSIStorageCapacity, which we do not read: never returned here. */
 export const ErrReasonNotEnoughSpace = 'node(s) did not have enough free storage';
 export const ErrReasonPVNotExist = 'node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)';
 
@@ -72,14 +72,25 @@ export interface FindResult {
   reasons: string[];
 }
 
+/** checkVolumeProvisions' answer: the claims to provision when every check passed. */
+interface ProvisionCheck {
+  provisionSatisfied: boolean;
+  sufficientStorage: boolean;
+  dynamicProvisions: PersistentVolumeClaim[];
+}
+
 export class VolumeBinder {
+  private readonly capacityCheck: CapacityCheck;
+
   constructor(
     private readonly handle: Handle,
     readonly pvCache: PVAssumeCache,
     readonly pvcCache: PVCAssumeCache,
     /** How long PreBind waits for the claims to be bound (bindTimeoutSeconds), in ms. */
     private readonly bindTimeoutMs: number,
-  ) {}
+  ) {
+    this.capacityCheck = new CapacityCheck(handle);
+  }
 
   private storageClass(name: string): StorageClass | undefined {
     return this.handle.objects().get<StorageClass>('StorageClass', '', name);
@@ -138,12 +149,14 @@ export class VolumeBinder {
     let boundSatisfied = true;
     let boundPVsFound = true;
     let unboundSatisfied = true;
+    let sufficientStorage = true;
     let staticBindings: BindingInfo[] = [];
     let dynamicProvisions: PersistentVolumeClaim[] = [];
     const finish = (): FindResult => {
       const reasons: string[] = [];
       if (!boundSatisfied) reasons.push(ErrReasonNodeConflict);
       if (!unboundSatisfied) reasons.push(ErrReasonBindConflict);
+      if (!sufficientStorage) reasons.push(ErrReasonNotEnoughSpace);
       if (!boundPVsFound) reasons.push(ErrReasonPVNotExist);
       return { podVolumes: { staticBindings, dynamicProvisions }, reasons };
     };
@@ -172,10 +185,12 @@ export class VolumeBinder {
         staticBindings = found.bindings;
         toProvision.push(...found.unboundClaims);
       }
+      // The first point where the node may turn out to lack storage.
       if (toProvision.length > 0) {
         const provisions = this.checkVolumeProvisions(toProvision, node);
-        unboundSatisfied = provisions !== null;
-        dynamicProvisions = provisions ?? [];
+        unboundSatisfied = provisions.provisionSatisfied;
+        sufficientStorage = provisions.sufficientStorage;
+        dynamicProvisions = provisions.dynamicProvisions;
       }
     }
     return finish();
@@ -216,21 +231,23 @@ export class VolumeBinder {
   }
 
   /**
-   * The claims to provision when their classes can provision for the node, else null. Storage
-   * capacity is not checked: CSIDriver and CSIStorageCapacity objects are not read.
+   * Whether the claims' classes can provision for the node (a provisioner, allowedTopologies) and
+   * the node reaches enough storage capacity for each; the claims to provision when both hold.
    */
-  private checkVolumeProvisions(claims: readonly PersistentVolumeClaim[], node: Node): PersistentVolumeClaim[] | null {
-    const out: PersistentVolumeClaim[] = [];
+  private checkVolumeProvisions(claims: readonly PersistentVolumeClaim[], node: Node): ProvisionCheck {
+    const dynamicProvisions: PersistentVolumeClaim[] = [];
     for (const claim of claims) {
       const className = getPersistentVolumeClaimClass(claim);
       if (className === '') throw new Error(`no class for claim "${pvcKey(claim)}"`);
       const sc = this.storageClass(className);
       if (sc === undefined) throw new Error(`failed to find storage class "${className}"`);
-      if (!sc.provisioner || sc.provisioner === NotSupportedProvisioner) return null;
-      if (!matchTopologySelectorTerms(sc.allowedTopologies, node.metadata.labels)) return null;
-      out.push(claim);
+      const provisioner = sc.provisioner;
+      if (!provisioner || provisioner === NotSupportedProvisioner) return { provisionSatisfied: false, sufficientStorage: true, dynamicProvisions: [] };
+      if (!matchTopologySelectorTerms(sc.allowedTopologies, node.metadata.labels)) return { provisionSatisfied: false, sufficientStorage: true, dynamicProvisions: [] };
+      if (!this.capacityCheck.hasEnoughCapacity(provisioner, claim, sc, node)) return { provisionSatisfied: true, sufficientStorage: false, dynamicProvisions: [] };
+      dynamicProvisions.push(claim);
     }
-    return out;
+    return { provisionSatisfied: true, sufficientStorage: true, dynamicProvisions };
   }
 
   /**
