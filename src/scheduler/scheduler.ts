@@ -20,8 +20,7 @@ import type { Clock } from '../util/clock.js';
 import { EventHandlers } from './event_handlers.js';
 import { schedulePod, type AlgorithmState, type FilterPhaseHooks, type ScheduleResult } from './schedule_pod.js';
 import { schedulePodWithExtenders } from './schedule_pod_extenders.js';
-import { type Extender, ExtenderName } from '../extender/extender.js';
-import { ActionTypeAll, type ClusterEventWithHint } from '../framework/events.js';
+import type { Extender } from '../extender/extender.js';
 
 export interface SchedulerOptions {
   profiles: ProfileConfig[];
@@ -162,7 +161,7 @@ export class Scheduler {
       new Map([...this.profiles].map(([name, fwk]) => [name, {
         less: fwk.queueSortLess(),
         preEnqueue: (pod: Pod) => fwk.runPreEnqueuePlugins(pod),
-        events: this.withExtenderEvents(fwk.eventsToRegister()),
+        events: fwk.eventsToRegister(),
       }])),
       {
         clock,
@@ -242,12 +241,6 @@ export class Scheduler {
   /** Resolves when the scheduling cycle in flight (only with extenders) has finished. */
   cycleSettled(): Promise<void> {
     return this.cycleInFlight ?? Promise.resolve();
-  }
-
-  /** Extenders register no events: a pod they rejected is retried on any (defaultEnqueueExtension). */
-  private withExtenderEvents(events: Map<string, ClusterEventWithHint[]>): Map<string, ClusterEventWithHint[]> {
-    if (this.extenders.length > 0) events.set(ExtenderName, [{ event: { resource: 'WildCard', actionType: ActionTypeAll } }]);
-    return events;
   }
 
   /**

@@ -10,7 +10,7 @@ import type { PodInfo } from '../pod_info.js';
 import type { Registry } from '../registry.js';
 import { Code, Status, isSuccess } from '../status.js';
 import { WaitingPodImpl } from './waiting_pods.js';
-import type { Extender } from '../../extender/extender.js';
+import { type Extender, ExtenderName } from '../../extender/extender.js';
 
 export interface PluginRef {
   name: string;
@@ -276,6 +276,8 @@ export class Framework implements fw.Handle {
       if (!(fw.isPreEnqueuePlugin(p) || fw.isPreFilterPlugin(p) || fw.isFilterPlugin(p) || fw.isReservePlugin(p) || fw.isPermitPlugin(p))) continue;
       out.set(p.name, fw.isEnqueueExtensions(p) ? p.eventsToRegister() : [{ event: { resource: 'WildCard', actionType: ActionTypeAll } }]);
     }
+    // Extenders register no events: a pod they rejected is retried on any (defaultEnqueueExtension).
+    if (this.extenders().length > 0) out.set(ExtenderName, [{ event: { resource: 'WildCard', actionType: ActionTypeAll } }]);
     return out;
   }
 
