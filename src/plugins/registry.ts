@@ -1,6 +1,6 @@
 // The in-tree plugin registry (framework/plugins/registry.go).
 import { Registry } from '../framework/registry.js';
-import * as names from './names.js';
+import * as names from '../framework/names.js';
 import { defaultBinderDefinition } from './defaultbinder/index.js';
 import { defaultPreemptionDefinition } from './defaultpreemption/index.js';
 import { imageLocalityDefinition } from './imagelocality/index.js';

@@ -4,7 +4,7 @@ import type { Pod } from '../../api/types.js';
 import { ActionType, QueueingHint, type ClusterEventWithHint } from '../../framework/events.js';
 import type { EnqueueExtensions, PreEnqueuePlugin } from '../../framework/interfaces.js';
 import { Status } from '../../framework/status.js';
-import { SchedulingGates as Name } from '../names.js';
+import { SchedulingGates as Name } from '../../framework/names.js';
 
 export { Name };
 
