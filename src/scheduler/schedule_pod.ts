@@ -205,18 +205,21 @@ export function runFilterPhase(
   const feasible: NodeInfo[] = [];
   const recording = fwk.metricsRecorder() !== null;
   const start = recording ? fwk.monotonicSeconds() : 0;
-  let filterStatus: Status | null = Status.error('filter walk failed');
+  let failed = true;
   try {
     findNodesThatPassFilters(alg, fwk, state, pod, nodes, diagnosis, feasible);
-    filterStatus = null;
+    failed = false;
   } finally {
     // Advanced even when a filter failed, so every node keeps its chance to be examined.
     alg.nextStartNodeIndex = (alg.nextStartNodeIndex + feasible.length + diagnosis.nodeToStatus.size) % numAllNodes;
     // The Filter extension point is timed over the whole walk (findNodesThatPassFilters).
-    if (recording) fwk.observeExtensionPoint('Filter', filterStatus, start);
+    if (recording) fwk.observeExtensionPoint('Filter', failed ? filterWalkFailed : null, start);
   }
   return feasible;
 }
+
+/** The status the Filter extension point's metric gets when the walk ended with an error. */
+const filterWalkFailed = new Status(Code.Error);
 
 /** Appends to `feasible` the nodes passing every filter, from where the last walk stopped. */
 function findNodesThatPassFilters(
@@ -257,7 +260,7 @@ function findNodesThatPassFilters(
  * once when no extender is interested in the pod.
  */
 export function findNodesThatPassExtenders(ext: ExtenderSet, pod: Pod, feasible: NodeInfo[], statuses: NodeToStatus): MaybePromise<NodeInfo[]> {
-  if (feasible.length === 0 || !ext.extenders.some((e) => e.isInterested(pod))) return feasible;
+  if (feasible.length === 0 || ext.extenders.length === 0 || !ext.extenders.some((e) => e.isInterested(pod))) return feasible;
   return filterByExtenders(ext, pod, feasible, statuses);
 }
 
@@ -312,6 +315,7 @@ export function prioritizeNodes(alg: AlgorithmState, fwk: Framework, state: Cycl
   if (pre !== null && pre.code !== Code.Success) throw pre.asError();
   const s = fwk.runScorePlugins(state, pod, nodes, scores.totals, scores.plugins);
   if (s !== null) throw s.asError();
+  if (ext.extenders.length === 0) return scores;
   const interested = ext.extenders.filter((e) => e.isInterested(pod.pod));
   if (interested.length === 0) return scores;
   return addExtenderScores(interested, ext.log, pod.pod, nodes, scores);
