@@ -114,6 +114,7 @@ export class FrameworkError extends Error {
 }
 
 const defaultMonotonicSeconds = (): number => performance.now() / 1000;
+const itself = (s: Status | null): Status | null => s;
 const statusName = (s: Status | null | undefined) => codeName(s ? s.code : Code.Success);
 
 export class Framework implements fw.Handle {
@@ -136,6 +137,8 @@ export class Framework implements fw.Handle {
   readonly preBindPlugins: readonly fw.PreBindPlugin[];
   readonly bindPlugins: readonly fw.BindPlugin[];
   readonly postBindPlugins: readonly fw.PostBindPlugin[];
+  /** The Reserve plugins in the reverse order, Unreserve's. */
+  private readonly unreservePlugins: readonly fw.ReservePlugin[];
   readonly scorePluginWeight = new Map<string, number>();
   private readonly waitingPods = new Map<string, WaitingPodImpl>();
   private readonly recorder: MetricsRecorder | null;
@@ -165,6 +168,7 @@ export class Framework implements fw.Handle {
     this.preBindPlugins = lists.get('preBind')!.filter(fw.isPreBindPlugin);
     this.bindPlugins = lists.get('bind')!.filter(fw.isBindPlugin);
     this.postBindPlugins = lists.get('postBind')!.filter(fw.isPostBindPlugin);
+    this.unreservePlugins = [...this.reservePlugins].reverse();
     if (this.queueSortPlugins.length !== 1) {
       throw new FrameworkError(`only one queue sort plugin required for profile with scheduler name "${this.profileName}", but got ${this.queueSortPlugins.length}`);
     }
@@ -346,6 +350,27 @@ export class Framework implements fw.Handle {
     this.recorder!.observeExtensionPointDuration(point, statusName(s), this.profileName, this.monotonicSeconds() - start);
   }
 
+  /** Runs an extension point timed (only called with a recorder). */
+  private timedPoint<T>(point: ExtensionPointLabel, run: () => T, status: (r: T) => Status | null): T {
+    const start = this.monotonicSeconds();
+    const r = run();
+    this.observeExtensionPoint(point, status(r), start);
+    return r;
+  }
+
+  /** One plugin call answering a status: timed in sampled cycles, a throw turned into an error. */
+  private callPlugin(point: ExtensionPointLabel, plugin: string, timed: boolean, call: () => Status | null): Status | null {
+    const start = timed ? this.monotonicSeconds() : 0;
+    let s: Status | null;
+    try {
+      s = call();
+    } catch (err) {
+      s = Status.error(thrownMessage(err));
+    }
+    if (timed) this.observePlugin(plugin, point, s, start);
+    return s;
+  }
+
   /** Records one plugin call of a sampled cycle. */
   private observePlugin(plugin: string, point: ExtensionPointLabel, s: Status | null | undefined, start: number): void {
     this.recorder?.observePluginDuration(plugin, point, statusName(s), this.monotonicSeconds() - start);
@@ -376,10 +401,7 @@ export class Framework implements fw.Handle {
    */
   runPreFilterPlugins(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[]): PreFilterRunResult {
     if (this.recorder === null) return this.preFilter(state, pod, nodes);
-    const start = this.monotonicSeconds();
-    const r = this.preFilter(state, pod, nodes);
-    this.observeExtensionPoint('PreFilter', r.status, start);
-    return r;
+    return this.timedPoint('PreFilter', () => this.preFilter(state, pod, nodes), (r) => r.status);
   }
 
   private preFilter(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[]): PreFilterRunResult {
@@ -590,10 +612,7 @@ export class Framework implements fw.Handle {
 
   runPreScorePlugins(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[]): Status | null {
     if (this.recorder === null) return this.preScore(state, pod, nodes);
-    const start = this.monotonicSeconds();
-    const s = this.preScore(state, pod, nodes);
-    this.observeExtensionPoint('PreScore', s, start);
-    return s;
+    return this.timedPoint('PreScore', () => this.preScore(state, pod, nodes), itself);
   }
 
   private preScore(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[]): Status | null {
@@ -601,14 +620,7 @@ export class Framework implements fw.Handle {
     state.skipScorePlugins = skip;
     const timed = state.recordPluginMetrics;
     for (const p of this.preScorePlugins) {
-      let s: Status | null;
-      const start = timed ? this.monotonicSeconds() : 0;
-      try {
-        s = p.preScore(state, pod, nodes);
-      } catch (err) {
-        s = Status.error(thrownMessage(err));
-      }
-      if (timed) this.observePlugin(p.name, 'PreScore', s, start);
+      const s = this.callPlugin('PreScore', p.name, timed, () => p.preScore(state, pod, nodes));
       if (s && s.code === Code.Skip) {
         skip.add(p.name);
         continue;
@@ -627,10 +639,7 @@ export class Framework implements fw.Handle {
   runScorePlugins(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], totals: Float64Array, breakdown: PluginScoreColumn[] | null): Status | null {
     totals.fill(0, 0, nodes.length);
     if (this.recorder === null) return this.score(state, pod, nodes, totals, breakdown);
-    const start = this.monotonicSeconds();
-    const s = this.score(state, pod, nodes, totals, breakdown);
-    this.observeExtensionPoint('Score', s, start);
-    return s;
+    return this.timedPoint('Score', () => this.score(state, pod, nodes, totals, breakdown), itself);
   }
 
   private score(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], totals: Float64Array, breakdown: PluginScoreColumn[] | null): Status | null {
@@ -688,16 +697,14 @@ export class Framework implements fw.Handle {
     } catch (err) {
       return Status.error(`running Score plugins: plugin "${p.name}" failed with: ${thrownMessage(err)}`).withPlugin(p.name);
     }
-    let s: Status | null;
+    let ext: fw.ScoreExtensions | null | undefined;
     try {
-      const ext = p.scoreExtensions?.();
-      if (!ext) return null;
-      const start = timed ? this.monotonicSeconds() : 0;
-      s = ext.normalizeScore(state, pod, list);
-      if (timed) this.observePlugin(p.name, 'ScoreExtensionNormalize', s, start);
+      ext = p.scoreExtensions?.();
     } catch (err) {
-      s = Status.error(thrownMessage(err));
+      ext = { normalizeScore: () => Status.error(thrownMessage(err)) };
     }
+    if (!ext) return null;
+    const s = this.callPlugin('ScoreExtensionNormalize', p.name, timed, () => ext.normalizeScore(state, pod, list));
     if (!isSuccess(s)) return Status.error(`running Normalize on Score plugins: plugin "${p.name}" failed with: ${s!.message()}`).withPlugin(p.name);
     return null;
   }
@@ -720,23 +727,13 @@ export class Framework implements fw.Handle {
 
   runReservePluginsReserve(state: CycleState, pod: PodInfo, nodeName: string): Status | null {
     if (this.recorder === null) return this.reserve(state, pod, nodeName);
-    const start = this.monotonicSeconds();
-    const s = this.reserve(state, pod, nodeName);
-    this.observeExtensionPoint('Reserve', s, start);
-    return s;
+    return this.timedPoint('Reserve', () => this.reserve(state, pod, nodeName), itself);
   }
 
   private reserve(state: CycleState, pod: PodInfo, nodeName: string): Status | null {
     const timed = state.recordPluginMetrics;
     for (const p of this.reservePlugins) {
-      let s: Status | null;
-      const start = timed ? this.monotonicSeconds() : 0;
-      try {
-        s = p.reserve(state, pod, nodeName);
-      } catch (err) {
-        s = Status.error(thrownMessage(err));
-      }
-      if (timed) this.observePlugin(p.name, 'Reserve', s, start);
+      const s = this.callPlugin('Reserve', p.name, timed, () => p.reserve(state, pod, nodeName));
       if (isSuccess(s)) continue;
       if (s!.isRejected()) return s!.withPlugin(p.name);
       return Status.error(`running Reserve plugin "${p.name}": ${s!.message()}`).withPlugin(p.name);
@@ -744,29 +741,14 @@ export class Framework implements fw.Handle {
     return null;
   }
 
-  /** Unreserve runs in reverse order of Reserve; a plugin that throws is logged and the rest still run. */
+  /** Unreserve runs in reverse order of Reserve. */
   runReservePluginsUnreserve(state: CycleState, pod: PodInfo, nodeName: string): void {
-    const start = this.recorder === null ? 0 : this.monotonicSeconds();
-    const timed = state.recordPluginMetrics;
-    for (let i = this.reservePlugins.length - 1; i >= 0; i--) {
-      const p = this.reservePlugins[i]!;
-      const pluginStart = timed ? this.monotonicSeconds() : 0;
-      try {
-        p.unreserve(state, pod, nodeName);
-      } catch (err) {
-        this.deps.log?.(1, `running Unreserve plugin "${p.name}" for pod ${pod.key}: ${thrownMessage(err)}`);
-      }
-      if (timed) this.observePlugin(p.name, 'Unreserve', null, pluginStart);
-    }
-    if (this.recorder !== null) this.observeExtensionPoint('Unreserve', null, start);
+    this.runInformational('Unreserve', this.unreservePlugins, state, pod, (p) => p.unreserve(state, pod, nodeName));
   }
 
   runPermitPlugins(state: CycleState, pod: PodInfo, nodeName: string): Status | null {
     if (this.recorder === null) return this.permit(state, pod, nodeName);
-    const start = this.monotonicSeconds();
-    const s = this.permit(state, pod, nodeName);
-    this.observeExtensionPoint('Permit', s, start);
-    return s;
+    return this.timedPoint('Permit', () => this.permit(state, pod, nodeName), itself);
   }
 
   private permit(state: CycleState, pod: PodInfo, nodeName: string): Status | null {
@@ -867,20 +849,24 @@ export class Framework implements fw.Handle {
     return last ?? new Status(Code.Skip);
   }
 
-  /** PostBind is informational: a plugin that throws is logged and the rest still run. */
   runPostBindPlugins(state: CycleState, pod: PodInfo, nodeName: string): void {
+    this.runInformational('PostBind', this.postBindPlugins, state, pod, (p) => p.postBind(state, pod, nodeName));
+  }
+
+  /** Points whose plugins return nothing (Unreserve, PostBind): one that throws is logged, the rest still run. */
+  private runInformational<P extends fw.Plugin>(point: 'Unreserve' | 'PostBind', plugins: readonly P[], state: CycleState, pod: PodInfo, call: (p: P) => void): void {
     const start = this.recorder === null ? 0 : this.monotonicSeconds();
     const timed = state.recordPluginMetrics;
-    for (const p of this.postBindPlugins) {
+    for (const p of plugins) {
       const pluginStart = timed ? this.monotonicSeconds() : 0;
       try {
-        p.postBind(state, pod, nodeName);
+        call(p);
       } catch (err) {
-        this.deps.log?.(1, `running PostBind plugin "${p.name}" for pod ${pod.key}: ${thrownMessage(err)}`);
+        this.deps.log?.(1, `running ${point} plugin "${p.name}" for pod ${pod.key}: ${thrownMessage(err)}`);
       }
-      if (timed) this.observePlugin(p.name, 'PostBind', null, pluginStart);
+      if (timed) this.observePlugin(p.name, point, null, pluginStart);
     }
-    if (this.recorder !== null) this.observeExtensionPoint('PostBind', null, start);
+    if (this.recorder !== null) this.observeExtensionPoint(point, null, start);
   }
 }
 
