@@ -81,30 +81,49 @@ export function schedulePod(
   snapshot: Snapshot,
   ext: ExtenderSet = noExtenders,
 ): MaybePromise<ScheduleResult> {
-  const allNodes = snapshot.nodeInfoList;
-  if (allNodes.length === 0) throw ErrNoNodesAvailable;
+  const numAllNodes = snapshot.nodeInfoList.length;
+  if (numAllNodes === 0) throw ErrNoNodesAvailable;
   const diagnosis = new Diagnosis();
-  return andThen(findNodesThatFitPod(alg, fwk, state, pod, snapshot, diagnosis, ext), (feasible) => {
-    if (feasible.length === 0) throw new FitError(pod.pod, allNodes.length, diagnosis);
-    const evaluatedNodes = feasible.length + diagnosis.nodeToStatus.size;
-    if (feasible.length === 1) {
-      const name = feasible[0]!.name;
-      return { suggestedHost: name, evaluatedNodes, feasibleNodes: 1, scores: [], bestNodes: [name], diagnosis };
-    }
-    return andThen(prioritizeNodes(alg, fwk, state, pod, feasible, ext), (scores) => {
-      const record = alg.recordScores ?? true;
-      const best: string[] | null = record ? [] : null;
-      const host = selectHost(feasible, scores.totals, alg, best);
-      return {
-        suggestedHost: host,
-        evaluatedNodes,
-        feasibleNodes: feasible.length,
-        scores: record ? nodePluginScores(feasible, scores) : [],
-        bestNodes: best ?? [host],
-        diagnosis,
-      };
-    });
-  });
+  const feasible = findNodesThatFitPod(alg, fwk, state, pod, snapshot, diagnosis, ext);
+  // Checked here rather than through andThen: no closure is made when nothing waits (the hot path).
+  if (feasible instanceof Promise) return feasible.then((f) => scoreFeasible(alg, fwk, state, pod, numAllNodes, diagnosis, ext, f));
+  return scoreFeasible(alg, fwk, state, pod, numAllNodes, diagnosis, ext, feasible);
+}
+
+/** The nodes found fitting: none is a FitError, one is the host, more are scored. */
+function scoreFeasible(
+  alg: AlgorithmState,
+  fwk: Framework,
+  state: CycleState,
+  pod: PodInfo,
+  numAllNodes: number,
+  diagnosis: Diagnosis,
+  ext: ExtenderSet,
+  feasible: NodeInfo[],
+): MaybePromise<ScheduleResult> {
+  if (feasible.length === 0) throw new FitError(pod.pod, numAllNodes, diagnosis);
+  const evaluatedNodes = feasible.length + diagnosis.nodeToStatus.size;
+  if (feasible.length === 1) {
+    const name = feasible[0]!.name;
+    return { suggestedHost: name, evaluatedNodes, feasibleNodes: 1, scores: [], bestNodes: [name], diagnosis };
+  }
+  const scores = prioritizeNodes(alg, fwk, state, pod, feasible, ext);
+  if (scores instanceof Promise) return scores.then((s) => pickHost(alg, feasible, s, evaluatedNodes, diagnosis));
+  return pickHost(alg, feasible, scores, evaluatedNodes, diagnosis);
+}
+
+function pickHost(alg: AlgorithmState, feasible: readonly NodeInfo[], scores: NodeScores, evaluatedNodes: number, diagnosis: Diagnosis): ScheduleResult {
+  const record = alg.recordScores ?? true;
+  const best: string[] | null = record ? [] : null;
+  const host = selectHost(feasible, scores.totals, alg, best);
+  return {
+    suggestedHost: host,
+    evaluatedNodes,
+    feasibleNodes: feasible.length,
+    scores: record ? nodePluginScores(feasible, scores) : [],
+    bestNodes: best ?? [host],
+    diagnosis,
+  };
 }
 
 function findNodesThatFitPod(
@@ -118,21 +137,34 @@ function findNodesThatFitPod(
 ): MaybePromise<NodeInfo[]> {
   const nodes = runPreFilterPhase(fwk, state, pod, snapshot, diagnosis);
   if (nodes === null) return [];
-  const filterAll = (): MaybePromise<NodeInfo[]> => {
-    const feasible = runFilterPhase(alg, fwk, state, pod, nodes, snapshot.nodeInfoList.length, diagnosis);
-    return andThen(findNodesThatPassExtenders(ext, pod.pod, feasible, diagnosis.nodeToStatus), (passed) => {
-      // Extenders register no cluster events: a pod they rejected is retried on any event.
-      if (passed.length !== feasible.length) diagnosis.unschedulablePlugins.add(ExtenderName);
-      return passed;
-    });
-  };
   const nominated = filterNominatedNode(alg, fwk, state, pod, snapshot, diagnosis);
-  if (nominated.length === 0) return filterAll();
+  if (nominated.length === 0) return filterAllNodes(alg, fwk, state, pod, nodes, snapshot, diagnosis, ext);
   return andThen(findNodesThatPassExtenders(ext, pod.pod, nominated, diagnosis.nodeToStatus), (passed) => {
     if (passed.length > 0) return passed;
     // The walk over all nodes may meet the nominated node again.
     diagnosis.nodeToStatus.allowRepeats();
-    return filterAll();
+    return filterAllNodes(alg, fwk, state, pod, nodes, snapshot, diagnosis, ext);
+  });
+}
+
+/** The Filter walk, then the extenders' filters over what passed. */
+function filterAllNodes(
+  alg: AlgorithmState,
+  fwk: Framework,
+  state: CycleState,
+  pod: PodInfo,
+  nodes: readonly NodeInfo[],
+  snapshot: Snapshot,
+  diagnosis: Diagnosis,
+  ext: ExtenderSet,
+): MaybePromise<NodeInfo[]> {
+  const feasible = runFilterPhase(alg, fwk, state, pod, nodes, snapshot.nodeInfoList.length, diagnosis);
+  const passed = findNodesThatPassExtenders(ext, pod.pod, feasible, diagnosis.nodeToStatus);
+  if (passed === feasible) return feasible;
+  return andThen(passed, (p) => {
+    // Extenders register no cluster events: a pod they rejected is retried on any event.
+    if (p.length !== feasible.length) diagnosis.unschedulablePlugins.add(ExtenderName);
+    return p;
   });
 }
 
