@@ -8,8 +8,3 @@ export type MaybePromise<T> = T | Promise<T>;
 export function andThen<T, R>(value: MaybePromise<T>, next: (v: T) => MaybePromise<R>): MaybePromise<R> {
   return value instanceof Promise ? value.then(next) : next(value);
 }
-
-/** The message of anything thrown (plugins may throw non-Errors). */
-export function thrownMessage(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}

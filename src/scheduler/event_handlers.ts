@@ -4,7 +4,7 @@ import type { KubeObject, Node, Pod, ResourceList } from '../api/types.js';
 import type { Cache } from '../cache/cache.js';
 import type { WatchEvent } from '../cluster/types.js';
 import { ActionType, ActionTypeUpdate, type ClusterEvent, type EventResource, podSchedulingPropertiesChange, sameStringMap } from '../framework/events.js';
-import { thrownMessage } from '../framework/maybe_promise.js';
+import { thrownMessage } from '../framework/thrown.js';
 import type { MapObjectLister } from '../framework/object_lister.js';
 import { quantityMilliValue } from '../api/quantity.js';
 import type { SchedulingQueue } from '../queue/scheduling_queue.js';
