@@ -27,7 +27,7 @@ import { DomainTable } from './domains.js';
 import { InterPodAffinity } from './plugin.js';
 import { preScoreStateKey, type PreScoreState } from './scoring.js';
 import { mergeTermsNamespaces, namespaceLabels, podMatchesAllTerms, podNamespace } from './terms.js';
-import { namespace, node, pod, type AffinitySpec } from './testutil.js';
+import { namespace, node, pod, type AffinitySpec } from './test_helpers.js';
 import { CountsOverlay, labelValue, TopologyCounts } from './topology.js';
 
 type Rnd = () => number;

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import type { Pod } from '../../api/types.js';
 import { PodInfo } from '../../framework/pod_info.js';
 import { applyMatchLabelKeysToAffinity } from './match_label_keys.js';
-import { pod, sel, setup, term, weighted, node } from './testutil.js';
+import { pod, sel, setup, term, weighted, node } from './test_helpers.js';
 
 const labels = { app: 'web', 'pod-template-hash': 'abc', tenant: 't1' };
 
