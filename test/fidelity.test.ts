@@ -7,7 +7,7 @@ import { runExplain, type ExplainPod } from '../src/sim/explain.js';
 import { resolveConfiguration } from '../src/cli/configuration.js';
 import { inTreeRegistry, notYetAvailablePlugins } from '../src/plugins/registry.js';
 import { admitPod } from '../src/cluster/memory/admission.js';
-import { corpusFiles, corpusPath, corpusScenario } from '../src/testing/fidelity_corpus.js';
+import { corpusFamily, corpusFiles, corpusPath, corpusScenario } from '../src/testing/fidelity_corpus.js';
 import { comparePod, knownScoreChanges } from './fidelity_compare.js';
 
 /** Families whose plugins are not built yet, with the issue that brings them. */
@@ -16,10 +16,10 @@ const skippedFamilies: Record<string, string> = {};
 describe('fidelity corpus (upstream kube-scheduler decisions)', () => {
   for (const file of corpusFiles()) {
     const path = corpusPath(file);
-    const scenario = corpusScenario(file);
-    const family = String(scenario.metadata.family ?? 'unknown');
+    const family = corpusFamily(file);
     const skip = skippedFamilies[family];
     it(`${file} (${family})`, { skip: skip ? `family ${family} waits for ${skip}` : false }, async (t) => {
+      const scenario = corpusScenario(file);
       const expected = JSON.parse(readFileSync(path.replace(/\.yaml$/, '.expected.json'), 'utf8')) as { pods: ExplainPod[] };
       const registry = inTreeRegistry();
       const config = resolveConfiguration({ scenario, registry });

@@ -1,6 +1,7 @@
 // The public fidelity corpus (upstream kube-scheduler's recorded decisions, see
 // ../shared/scenarios/README.md), parsed once per process: four suites replay it, and parsing its
-// YAML took more time than all their replays together.
+// YAML took more time than all their replays together. Each file is parsed when a test first asks
+// for it, not while the suites are collected, so loading stalls no other test for seconds.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +23,13 @@ export function corpusFiles(): string[] {
 export function corpusPath(file: string): string {
   if (!corpusDir) throw new Error(`no fidelity corpus found for ${file}`);
   return join(corpusDir, file);
+}
+
+/** The scenario's `metadata.family`, read without parsing the file: the corpus writes its metadata first. */
+export function corpusFamily(file: string): string {
+  const text = readFileSync(corpusPath(file), 'utf8');
+  const metadata = /^metadata:\n((?:[ \t].*\n)*)/m.exec(text)?.[1] ?? '';
+  return /^ {2}family:[ \t]*(\S+)/m.exec(metadata)?.[1] ?? 'unknown';
 }
 
 const parsed = new Map<string, Scenario>();
