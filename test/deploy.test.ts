@@ -1,28 +1,62 @@
-// deploy/: the manifests hold a configuration `run` accepts and RBAC that grants what it uses.
+// deploy/: the manifests hold a configuration and plugins `run` accepts, and RBAC that grants what
+// it uses.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml, parseAllDocuments } from 'yaml';
 import { watchedResources } from '../src/cluster/kube/resources.js';
 import { parseRunFlags, resolveRunConfiguration } from '../src/cli/commands/run.js';
-import { inTreeRegistry } from '../src/plugins/registry.js';
+import { registryWithPlugins } from '../src/cli/plugins.js';
 
-const registry = inTreeRegistry();
-const deployDir = join(dirname(fileURLToPath(import.meta.url)), '../deploy');
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const deployDir = join(root, 'deploy');
 
-test('deploy/: the ConfigMap holds a valid configuration with a second profile and its own lease', () => {
-  const cm = parseYaml(readFileSync(join(deployDir, 'config.yaml'), 'utf8')) as { data: Record<string, string> };
+interface Deployment {
+  spec: {
+    replicas: number;
+    template: {
+      spec: {
+        containers: { args: string[]; volumeMounts: { name: string; mountPath: string }[] }[];
+        volumes: { name: string; configMap?: { name: string } }[];
+      };
+    };
+  };
+}
+
+const manifest = <T>(file: string): T => parseYaml(readFileSync(join(deployDir, file), 'utf8')) as T;
+const deployment = manifest<Deployment>('deployment.yaml');
+const container = deployment.spec.template.spec.containers[0]!;
+const runFlags = parseRunFlags(container.args.slice(1));
+const pluginModules = manifest<{ metadata: { name: string }; data: Record<string, string> }>('plugins.yaml');
+const needsBuild = existsSync(join(root, 'dist/index.js')) ? false : 'the plugin imports the built package (npm ci builds it)';
+
+test('deploy/: the Deployment runs two replicas and loads every plugin module of plugins.yaml from its mount', () => {
+  assert.equal(container.args[0], 'run');
+  assert.equal(deployment.spec.replicas, 2);
+  const volume = deployment.spec.template.spec.volumes.find((v) => v.configMap?.name === pluginModules.metadata.name)!;
+  const mount = container.volumeMounts.find((m) => m.name === volume.name)!;
+  assert.deepEqual(runFlags.plugins, Object.keys(pluginModules.data).map((file) => `${mount.mountPath}/${file}`));
+  // Inside the package (the image's WORKDIR), so the modules' `import ... from 'kube-scheduler-ts'` resolves.
+  assert.ok(mount.mountPath.startsWith('/app/'), mount.mountPath);
+});
+
+test('deploy/: plugins.yaml ships examples/avoid-zone.ts as it is', () => {
+  assert.equal(pluginModules.data['avoid-zone.ts'], readFileSync(join(root, 'examples/avoid-zone.ts'), 'utf8'));
+});
+
+test('deploy/: the ConfigMap holds a valid configuration with three profiles and its own lease', { skip: needsBuild }, async () => {
+  const cm = manifest<{ data: Record<string, string> }>('config.yaml');
   const dir = mkdtempSync(join(tmpdir(), 'kst-cfg-'));
   writeFileSync(join(dir, 'config.yaml'), cm.data['config.yaml']!);
-  const cfg = resolveRunConfiguration(parseRunFlags(['--config', join(dir, 'config.yaml')]), registry);
-  assert.deepEqual(cfg.profiles.map((p) => p.schedulerName), ['kube-scheduler-ts', 'kube-scheduler-ts-binpack']);
+  const registry = await registryWithPlugins([join(root, 'examples/avoid-zone.ts')]);
+  const cfg = resolveRunConfiguration({ ...runFlags, config: join(dir, 'config.yaml') }, registry);
+  assert.deepEqual(cfg.profiles.map((p) => p.schedulerName), ['kube-scheduler-ts', 'kube-scheduler-ts-binpack', 'kube-scheduler-ts-avoid-zone']);
+  assert.deepEqual(cfg.profiles[2]!.pluginConfig.find((c) => c.name === 'AvoidZone')?.args, { zone: 'zone-c' });
   assert.equal(cfg.leaderElection.leaderElect, true);
   assert.equal(cfg.leaderElection.resourceName, 'kube-scheduler-ts');
-  const deployment = parseYaml(readFileSync(join(deployDir, 'deployment.yaml'), 'utf8')) as { spec: { replicas: number } };
-  assert.equal(deployment.spec.replicas, 2);
 });
 
 test('deploy/: the ClusterRoles grant what run uses, and nothing upstream does not grant', () => {

@@ -15,10 +15,11 @@ import { createLogger, type LogFormat, type Logger } from '../../log/logger.js';
 import { endpointsHandler, serveEndpoints, type EndpointsServer, type HealthCheck } from '../../metrics/server.js';
 import { instrumentFramework } from '../../metrics/framework_metrics.js';
 import { SchedulerMetrics } from '../../metrics/metrics.js';
-import { inTreeRegistry, notYetAvailablePlugins } from '../../plugins/registry.js';
+import { notYetAvailablePlugins } from '../../plugins/registry.js';
 import { Scheduler, type SchedulerMetricsHooks } from '../../scheduler/scheduler.js';
 import { RealClock, type Clock } from '../../util/clock.js';
 import { UsageError, type CliIO } from '../io.js';
+import { registryWithPlugins } from '../plugins.js';
 import { setUpExtenders } from '../../extender/setup.js';
 
 /** kube-scheduler's secure port (config.DefaultKubeSchedulerPort). */
@@ -304,6 +305,7 @@ Schedules the pods of a Kubernetes cluster whose schedulerName is one of the pro
 
 Options:
   --config FILE                      KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1)
+  --plugins FILE                     Out-of-tree plugins: a module (.mjs, .js or .ts) exporting plugins (repeatable)
   --kubeconfig FILE                  kubeconfig of the cluster; the in-cluster service account when omitted
   --master URL                       API server address (overrides the kubeconfig's)
   --bind-address IP                  Address of the health and metrics endpoints (default 0.0.0.0)
@@ -328,6 +330,8 @@ function parseBool(flag: string, v: string): boolean {
 
 export interface RunFlags {
   config?: string;
+  /** Modules of out-of-tree plugins, loaded in order. */
+  plugins: string[];
   kubeconfig?: string;
   master?: string;
   bindAddress: string;
@@ -345,6 +349,7 @@ export function parseRunFlags(argv: string[]): RunFlags {
     allowPositionals: true,
     options: {
       config: { type: 'string' },
+      plugins: { type: 'string', multiple: true },
       kubeconfig: { type: 'string' },
       master: { type: 'string' },
       'bind-address': { type: 'string' },
@@ -365,6 +370,7 @@ export function parseRunFlags(argv: string[]): RunFlags {
   if (format !== 'text' && format !== 'json') throw new UsageError(`--logging-format must be text or json, got "${format}"`);
   return {
     config: values.config,
+    plugins: values.plugins ?? [],
     kubeconfig: values.kubeconfig,
     master: values.master,
     bindAddress: values['bind-address'] ?? '0.0.0.0',
@@ -395,7 +401,7 @@ export type SignalSource = Pick<NodeJS.EventEmitter, 'on' | 'off'>;
 export async function runCommand(argv: string[], io: CliIO, signals: SignalSource = process): Promise<number> {
   const flags = parseRunFlags(argv);
   const log = createLogger({ verbosity: flags.verbosity, format: flags.loggingFormat, sink: (line) => io.stderr(line) });
-  const registry = inTreeRegistry();
+  const registry = await registryWithPlugins(flags.plugins);
   const config = resolveRunConfiguration(flags, registry);
   const kc = loadKubeConfig(config.clientConnection.kubeconfig, flags.master);
   const clock = new RealClock();

@@ -21,3 +21,8 @@ test('run flags: klog -v spellings, leader-election overrides, bad values reject
   assert.throws(() => parseRunFlags(['--secure-port', '70000']), /--secure-port/);
   assert.throws(() => parseRunFlags(['extra']), /does not take any arguments/);
 });
+
+test('run flags: --plugins is repeatable and keeps the order the modules are given in', () => {
+  assert.deepEqual(parseRunFlags([]).plugins, []);
+  assert.deepEqual(parseRunFlags(['--plugins', 'a.mjs', '--plugins=b.ts']).plugins, ['a.mjs', 'b.ts']);
+});
