@@ -7,9 +7,9 @@ import { notYetAvailablePlugins } from '../../plugins/registry.js';
 import { serveScenario, type Serving } from '../../apiserver/serve.js';
 import { loadScenario } from '../../sim/scenario.js';
 import { resolveConfiguration } from '../configuration.js';
+import { defaultScenarioPath } from '../default_scenario.js';
 import { UsageError, type CliIO } from '../io.js';
 import { registryWithPlugins } from '../plugins.js';
-import { defaultScenarioPath } from './simulate.js';
 
 export interface ServeControl {
   /** Resolves when serving should stop; SIGINT/SIGTERM by default. */

@@ -1,7 +1,4 @@
 // `simulate` and `explain`: run a scenario on the embedded cluster.
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { admitPod } from '../../cluster/memory/admission.js';
 import { notYetAvailablePlugins } from '../../plugins/registry.js';
@@ -9,15 +6,10 @@ import { runExplain } from '../../sim/explain.js';
 import { loadScenario } from '../../sim/scenario.js';
 import { runSimulation } from '../../sim/simulate.js';
 import { resolveConfiguration } from '../configuration.js';
+import { defaultScenarioPath } from '../default_scenario.js';
 import { UsageError, type CliIO } from '../io.js';
 import { renderSimulationText } from '../output.js';
 import { registryWithPlugins } from '../plugins.js';
-
-export function defaultScenarioPath(): string {
-  const here = dirname(fileURLToPath(import.meta.url));
-  const candidates = [join(here, '../../../scenarios/default.yaml'), join(here, '../../../../scenarios/default.yaml')];
-  return candidates.find((p) => existsSync(p)) ?? candidates[0]!;
-}
 
 async function parse(argv: string[]) {
   const { values, positionals } = parseArgs({
