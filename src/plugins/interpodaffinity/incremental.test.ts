@@ -478,7 +478,7 @@ function runScenario(seed: number, args: InterPodAffinityArgs, steps: number): v
 }
 
 describe('InterPodAffinity counts kept between attempts', () => {
-  for (const seed of [1, 2, 3, 4, 5, 6]) {
+  for (const seed of [1, 2, 3]) {
     it(`match a full recount on a randomly changing cluster (seed ${seed})`, () => {
       runScenario(seed, defaultInterPodAffinityArgs({}), 60);
     });
