@@ -1,6 +1,6 @@
 // `--plugins FILE` (repeatable, every command that schedules): out-of-tree plugins from modules
 // whose `plugins` export (or default export) is an array of PluginDefinitions, next to the
-// in-tree ones. JavaScript modules are imported as they are; TypeScript ones (.ts, .mts, .cts)
+// in-tree ones. JavaScript modules are imported as they are; TypeScript ones (.ts, .mts)
 // are compiled on load by tsx, so a plugin needs no build step in any mode.
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -13,7 +13,7 @@ interface PluginModule {
   default?: unknown;
 }
 
-const typeScriptFile = /\.[cm]?ts$/;
+const typeScriptFile = /\.m?ts$/;
 
 let typeScriptLoader: Promise<unknown> | undefined;
 
