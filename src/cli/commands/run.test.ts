@@ -4,6 +4,8 @@ import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import * as http from 'node:http';
+import * as https from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -451,6 +453,99 @@ current-context: embedded
     assert.ok(lines.some((l) => l.msg === 'Successfully scheduled pod' && l.v === 2));
     assert.ok(lines.some((l) => l.msg === 'Requested to terminate, exiting'));
   } finally {
+    await e.close();
+  }
+});
+
+/** A stand-in for the API server's review endpoints: one token, allowed to get /metrics; no client-CA ConfigMap. */
+async function reviewServer(): Promise<{ kubeconfig: string; reviews: string[]; close(): Promise<void> }> {
+  const reviews: string[] = [];
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      if (req.method !== 'POST') {
+        res.writeHead(404, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'NotFound', code: 404, message: 'configmaps "extension-apiserver-authentication" not found' }));
+        return;
+      }
+      const o = JSON.parse(body) as { kind: string; spec: { token?: string; user?: string; nonResourceAttributes?: { path: string; verb: string } } };
+      reviews.push(o.kind);
+      const status = o.kind === 'TokenReview'
+        ? (o.spec.token === 'scraper' ? { authenticated: true, user: { username: 'prometheus', groups: [] } } : { authenticated: false })
+        : { allowed: o.spec.user === 'prometheus' && o.spec.nonResourceAttributes?.path === '/metrics' };
+      res.writeHead(201, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ ...o, status }));
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const dir = mkdtempSync(join(tmpdir(), 'kst-reviews-'));
+  const kubeconfig = join(dir, 'kubeconfig');
+  writeFileSync(kubeconfig, kubeconfigYaml(`http://127.0.0.1:${(server.address() as AddressInfo).port}`));
+  return { kubeconfig, reviews, close: () => new Promise((r) => { server.closeAllConnections(); server.close(() => r()); }) };
+}
+
+const kubeconfigYaml = (server: string) => `apiVersion: v1
+kind: Config
+clusters:
+- name: embedded
+  cluster:
+    server: ${server}
+users:
+- name: scheduler
+  user: {}
+contexts:
+- name: embedded
+  context: {cluster: embedded, user: scheduler}
+current-context: embedded
+`;
+
+function httpsGet(port: number, path: string, token?: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    // The certificate is the self-signed one made at start-up: nothing to verify it against.
+    https.get({ host: '127.0.0.1', port, path, rejectUnauthorized: false, agent: false, headers: token ? { Authorization: `Bearer ${token}` } : {} }, (res) => {
+      let body = '';
+      res.on('data', (c: Buffer) => (body += c.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    }).on('error', reject);
+  });
+}
+
+async function freePort(): Promise<number> {
+  const s = http.createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const port = (s.address() as AddressInfo).port;
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
+}
+
+test('the run command serves HTTPS with a self-signed certificate; /metrics needs a token the API server accepts and allows', async () => {
+  const e = await env([makeNode('n1')]);
+  const rs = await reviewServer();
+  try {
+    const dir = mkdtempSync(join(tmpdir(), 'kst-run-'));
+    const kubeconfig = join(dir, 'kubeconfig');
+    writeFileSync(kubeconfig, kubeconfigYaml(e.api.url));
+    const port = await freePort();
+    const signals = new EventEmitter();
+    let stderr = '';
+    const exit = runCommand([
+      '--kubeconfig', kubeconfig, '--bind-address', '127.0.0.1', '--secure-port', String(port), '--leader-elect=false',
+      '--authentication-kubeconfig', rs.kubeconfig, '--authorization-kubeconfig', rs.kubeconfig,
+    ], { stdout: () => undefined, stderr: (t) => (stderr += t) }, signals);
+    await waitFor('serving', () => stderr.includes('"Serving securely"'));
+    assert.deepEqual(await httpsGet(port, '/healthz'), { status: 200, body: 'ok' });
+    assert.equal((await httpsGet(port, '/metrics')).status, 403, 'anonymous');
+    assert.equal((await httpsGet(port, '/metrics', 'forged')).status, 401);
+    const scraped = await httpsGet(port, '/metrics', 'scraper');
+    assert.equal(scraped.status, 200);
+    assert.match(scraped.body, /scheduler_pending_pods/);
+    assert.ok(rs.reviews.includes('TokenReview') && rs.reviews.includes('SubjectAccessReview'));
+    assert.match(stderr, /Unable to read configmap\/extension-apiserver-authentication/, 'the client-CA lookup failed and was tolerated');
+    signals.emit('SIGTERM', 'SIGTERM');
+    assert.equal(await exit, 0, stderr);
+  } finally {
+    await rs.close();
     await e.close();
   }
 });
