@@ -564,6 +564,17 @@ test('run flags: klog -v spellings, leader-election overrides, bad values reject
   assert.throws(() => parseRunFlags(['--logging-format', 'xml']), /--logging-format must be text or json/);
   assert.throws(() => parseRunFlags(['--secure-port', '70000']), /--secure-port/);
   assert.throws(() => parseRunFlags(['extra']), /does not take any arguments/);
+  // Secure serving and delegated authn/authz, with upstream's defaults and pflag's bool spellings.
+  assert.deepEqual(
+    [f.alwaysAllowPaths, f.authenticationSkipLookup, f.authenticationTolerateLookupFailure, f.tokenCacheTtlMs, f.authorizedCacheTtlMs, f.unauthorizedCacheTtlMs],
+    [['/healthz', '/readyz', '/livez'], false, true, 10_000, 10_000, 10_000],
+  );
+  const s = parseRunFlags(['--authentication-skip-lookup', '--authentication-tolerate-lookup-failure=false', '--authorization-always-allow-paths', '/healthz,/debug/*',
+    '--authentication-token-webhook-cache-ttl=1m', '--tls-cert-file', 'c.pem', '--tls-private-key-file', 'k.pem', '--client-ca-file', 'ca.pem']);
+  assert.deepEqual([s.authenticationSkipLookup, s.authenticationTolerateLookupFailure, s.alwaysAllowPaths, s.tokenCacheTtlMs], [true, false, ['/healthz', '/debug/*'], 60_000]);
+  assert.deepEqual([s.tlsCertFile, s.tlsPrivateKeyFile, s.clientCAFile], ['c.pem', 'k.pem', 'ca.pem']);
+  assert.throws(() => parseRunFlags(['--authentication-skip-lookup=maybe']), /invalid argument "maybe" for "--authentication-skip-lookup" flag/);
+  assert.throws(() => parseRunFlags(['--bind-address', 'localhost']), /failed to parse IP/);
 });
 
 const deployDir = join(dirname(fileURLToPath(import.meta.url)), '../../../deploy');
@@ -576,8 +587,19 @@ test('deploy/: the ConfigMap holds a valid configuration with a second profile a
   assert.deepEqual(cfg.profiles.map((p) => p.schedulerName), ['kube-scheduler-ts', 'kube-scheduler-ts-binpack']);
   assert.equal(cfg.leaderElection.leaderElect, true);
   assert.equal(cfg.leaderElection.resourceName, 'kube-scheduler-ts');
-  const deployment = parseYaml(readFileSync(join(deployDir, 'deployment.yaml'), 'utf8')) as { spec: { replicas: number } };
+  type Probe = { httpGet: { path: string; port: number; scheme: string } };
+  const deployment = parseYaml(readFileSync(join(deployDir, 'deployment.yaml'), 'utf8')) as {
+    spec: { replicas: number; template: { spec: { containers: ({ args: string[] } & Record<'livenessProbe' | 'readinessProbe' | 'startupProbe', Probe>)[] } } };
+  };
   assert.equal(deployment.spec.replicas, 2);
+  const container = deployment.spec.template.spec.containers[0]!;
+  for (const probe of ['livenessProbe', 'readinessProbe', 'startupProbe'] as const) {
+    assert.equal(container[probe].httpGet.scheme, 'HTTPS', probe);
+    assert.equal(container[probe].httpGet.port, DefaultSchedulerPort, probe);
+  }
+  assert.deepEqual([container.livenessProbe.httpGet.path, container.readinessProbe.httpGet.path], ['/healthz', '/readyz']);
+  const flags = parseRunFlags(container.args.slice(1));
+  assert.equal(flags.securePort, DefaultSchedulerPort);
 });
 
 test('deploy/: the ClusterRoles grant what run uses, and nothing upstream does not grant', () => {
@@ -599,4 +621,11 @@ test('deploy/: the ClusterRoles grant what run uses, and nothing upstream does n
   for (const verb of ['get', 'update']) assert.ok(allows('coordination.k8s.io', 'leases', verb, 'kube-scheduler-ts'), `${verb} lease`);
   assert.ok(!allows('coordination.k8s.io', 'leases', 'get', 'kube-scheduler'), 'not the default scheduler\'s lease');
   assert.ok(!rules.some((r) => r.verbs.includes('*') || r.resources.includes('*')), 'no wildcards');
+  // Delegated authentication and authorization of the secure endpoints, through the cluster's own roles.
+  type Binding = { kind: string; metadata: { namespace?: string }; roleRef: { kind: string; name: string }; subjects: { name: string; namespace: string }[] };
+  const bindings = docs.filter((d) => d.kind.endsWith('Binding')) as unknown as Binding[];
+  const bound = (kind: string, role: string, namespace?: string) =>
+    bindings.some((b) => b.roleRef.kind === kind && b.roleRef.name === role && b.metadata.namespace === namespace && b.subjects.some((s) => s.name === 'kube-scheduler-ts' && s.namespace === 'kube-system'));
+  assert.ok(bound('ClusterRole', 'system:auth-delegator'));
+  assert.ok(bound('Role', 'extension-apiserver-authentication-reader', 'kube-system'));
 });
