@@ -196,6 +196,9 @@ current-context: c
     assert.deepEqual([r.code, r.err], [2, 'error: --tls-cert-file /nope.crt: no such file\n']);
     r = await cli('run', '--kubeconfig', kc, '--tls-cert-file', key, '--tls-private-key-file', key);
     assert.deepEqual([r.code, r.err], [2, `error: --tls-cert-file ${key}: no PEM certificate in it\n`]);
+    r = await cli('run', '--kubeconfig', kc, '--authentication-kubeconfig', '/nope.kubeconfig');
+    assert.equal(r.code, 2, r.err);
+    assert.match(r.err, /\nerror: --authentication-kubeconfig \/nope\.kubeconfig: no such file\n$/);
   });
 
   it('a secure port in use', async () => {
