@@ -159,7 +159,8 @@ const fastLeaderElection = (base = defaultConfiguration(registry)) => ({
 
 function httpGet(port: number, path: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    http.get({ host: '127.0.0.1', port, path }, (res) => {
+    // A fresh connection each time: a pooled one can meet the server's keep-alive timeout and be reset.
+    http.get({ host: '127.0.0.1', port, path, agent: false }, (res) => {
       let body = '';
       res.on('data', (c: Buffer) => (body += c.toString()));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
