@@ -46,6 +46,21 @@ function kubeconfigFor(url: string): KubeConfig {
   return kc;
 }
 
+const kubeconfigYaml = (server: string) => `apiVersion: v1
+kind: Config
+clusters:
+- name: embedded
+  cluster:
+    server: ${server}
+users:
+- name: scheduler
+  user: {}
+contexts:
+- name: embedded
+  context: {cluster: embedded, user: scheduler}
+current-context: embedded
+`;
+
 /** Wraps a transport: can cut it off (a partition) or hold pod bindings until released. */
 class ControlledTransport implements RestTransport {
   partitioned = false;
@@ -426,20 +441,7 @@ test('the run command: kubeconfig file, JSON logs, SIGTERM exits 0 after releasi
   try {
     const dir = mkdtempSync(join(tmpdir(), 'kst-run-'));
     const kubeconfig = join(dir, 'kubeconfig');
-    writeFileSync(kubeconfig, `apiVersion: v1
-kind: Config
-clusters:
-- name: embedded
-  cluster:
-    server: ${e.api.url}
-users:
-- name: scheduler
-  user: {}
-contexts:
-- name: embedded
-  context: {cluster: embedded, user: scheduler}
-current-context: embedded
-`);
+    writeFileSync(kubeconfig, kubeconfigYaml(e.api.url));
     e.cluster.create(pod('p'));
     const signals = new EventEmitter();
     let stderr = '';
@@ -486,20 +488,6 @@ async function reviewServer(): Promise<{ kubeconfig: string; reviews: string[]; 
   return { kubeconfig, reviews, close: () => new Promise((r) => { server.closeAllConnections(); server.close(() => r()); }) };
 }
 
-const kubeconfigYaml = (server: string) => `apiVersion: v1
-kind: Config
-clusters:
-- name: embedded
-  cluster:
-    server: ${server}
-users:
-- name: scheduler
-  user: {}
-contexts:
-- name: embedded
-  context: {cluster: embedded, user: scheduler}
-current-context: embedded
-`;
 
 function httpsGet(port: number, path: string, token?: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
