@@ -28,10 +28,12 @@ class ScriptedTransport implements RestTransport {
   /** Errors the next watch requests fail with before any stream (undefined: the test drives it). */
   readonly watchScript: (Error | undefined)[] = [];
   readonly listQueries: Readonly<Record<string, string | undefined>>[] = [];
+  readonly listTimeouts: (number | undefined)[] = [];
   readonly watches: ScriptedWatch[] = [];
 
   async request<T>(req: RestRequest): Promise<T> {
     this.listQueries.push(req.query ?? {});
+    this.listTimeouts.push(req.timeoutMs);
     const scripted = this.listScript.shift();
     if (scripted) throw scripted;
     return { metadata: { resourceVersion: this.state.rv }, items: this.state.items.map((o) => structuredClone(o)) } as T;
@@ -103,6 +105,9 @@ test('watch events reach the handler with the previous version; duplicates and u
   t.state = { items: [obj('a', 'u1', '5')], rv: '7' };
   await start();
   assert.equal(t.listQueries[0]!.resourceVersion, '0', 'the first list may be served from the watch cache');
+  assert.equal(t.listQueries[0]!.limit, '500');
+  assert.equal(t.listTimeouts[0], 60_000, 'a hung list is given up');
+  assert.ok(Number(t.watches[0]!.query.timeoutSeconds) >= 300 && Number(t.watches[0]!.query.timeoutSeconds) <= 600, 'watches end after 5-10 minutes');
   assert.equal(t.watches[0]!.query.resourceVersion, '7');
   const w = t.watches[0]!;
   w.open();
