@@ -268,3 +268,26 @@ test('a very short watch (ended at once with nothing) relists after backoff; a h
   r.stop();
   assert.ok(t.watches[2]!.closedByClient, 'stop closes the open watch');
 });
+
+test('a watch request cut before its answer is sent again after a second, as the rest client retries it, ten times before a relist', async () => {
+  const { t, r, clock, start } = setup();
+  t.state = { items: [], rv: '4' };
+  await start();
+  const hangUp = () => Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+  for (let i = 0; i < 11; i++) t.watchScript.push(hangUp());
+  t.watches[0]!.open();
+  clock.advance(2000);
+  t.watches[0]!.end(null);
+  await settle();
+  for (let i = 0; i < 10; i++) {
+    clock.advance(1000);
+    await settle();
+  }
+  assert.equal(t.watches.length, 12, 'the first watch, the one cut, and ten retries a second apart');
+  assert.equal(t.listQueries.length, 1, 'no relist yet');
+  assert.ok(t.watches.every((w) => w.query.resourceVersion === '4'));
+  clock.advance(800);
+  await settle();
+  assert.equal(t.listQueries.length, 2, 'the eleventh failure relists after the backoff');
+  r.stop();
+});

@@ -79,6 +79,9 @@ const defaultMinWatchTimeoutMs = 5 * 60_000;
 const defaultWatchGraceMs = 30_000;
 /** A watch that ends this fast with nothing in it means trouble (watchHandler's "very short watch"). */
 const veryShortWatchMs = 1000;
+/** The rest client's retries of one watch request (maxRetries), and its wait after a broken connection. */
+const maxTransportRetries = 10;
+const brokenWatchRetryMs = 1000;
 
 export class Reflector {
   readonly store = new Map<string, KubeObject>();
@@ -98,6 +101,8 @@ export class Reflector {
   private lists = 0;
   relists = 0;
   private watches = 0;
+  /** Retries of watch requests since one last opened (the rest client's retry count). */
+  private transportRetries = 0;
 
   constructor(private readonly o: ReflectorOptions) {
     this.backoff = o.backoff ?? new Backoff(o.clock, { random: o.random });
@@ -297,9 +302,18 @@ export class Reflector {
   /** The wait before opening a watch again after it could not start, or null when a relist is needed (isWatchErrorRetriable). */
   private watchRetryDelay(err: Error): number | null {
     if (isConnectionRefused(err) || isTooManyRequests(err)) return Math.max(this.backoff.next(), (retryAfterSeconds(err) ?? 0) * 1000);
-    // A 5xx that says when to come back is the transport's Retry-After retry in client-go.
+    // What client-go's rest client retries itself before the reflector sees an error (Watch's
+    // retry: a 5xx saying when to come back, or a connection that broke before the answer).
+    if (this.transportRetries >= maxTransportRetries) return null;
     const after = retryAfterSeconds(err);
-    if (after !== undefined && !isTooLargeResourceVersion(err)) return Math.max(this.backoff.next(), after * 1000);
+    if (after !== undefined && !isTooLargeResourceVersion(err)) {
+      this.transportRetries++;
+      return after * 1000;
+    }
+    if (isProbableEOF(err)) {
+      this.transportRetries++;
+      return brokenWatchRetryMs;
+    }
     return null;
   }
 
@@ -402,6 +416,7 @@ export class Reflector {
         if (opened) return;
         opened = true;
         this.watches++;
+        this.transportRetries = 0;
         this.markHealthy();
       };
       const minTimeoutMs = this.o.minWatchTimeoutMs ?? defaultMinWatchTimeoutMs;
