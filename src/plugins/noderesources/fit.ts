@@ -22,17 +22,7 @@ import type {
   PreScorePlugin,
   ScorePlugin,
 } from '../../framework/interfaces.js';
-import {
-  NodeInfo,
-  RowAllocEphemeral,
-  RowAllocMemory,
-  RowAllocMilliCPU,
-  RowAllowedPods,
-  RowPodCount,
-  RowReqEphemeral,
-  RowReqMemory,
-  RowReqMilliCPU,
-} from '../../framework/node_info.js';
+import { NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Code, Status } from '../../framework/status.js';
 import {
@@ -107,15 +97,13 @@ export class FitRequest {
  * it allocates only when the node does not fit.
  */
 function insufficientResources(req: FitRequest, nodeInfo: NodeInfo): InsufficientResource[] | null {
-  // The row of numbers first: most nodes pass on it without touching the Resource objects.
-  const row = nodeInfo.row;
-  const at = nodeInfo.rowAt;
-  const podCount = row[at + RowPodCount]!;
-  const allowedPods = row[at + RowAllowedPods]!;
-  const allocCPU = row[at + RowAllocMilliCPU]!;
-  const usedCPU = row[at + RowReqMilliCPU]!;
-  const allocMemory = row[at + RowAllocMemory]!;
-  const usedMemory = row[at + RowReqMemory]!;
+  // The packed numbers first: most nodes pass on them without touching the Resource objects.
+  const podCount = nodeInfo.podCount;
+  const allowedPods = nodeInfo.allowedPodNumber;
+  const allocCPU = nodeInfo.allocatableMilliCPU;
+  const usedCPU = nodeInfo.requestedMilliCPU;
+  const allocMemory = nodeInfo.allocatableMemory;
+  const usedMemory = nodeInfo.requestedMemory;
   let out: InsufficientResource[] | null = null;
   if (podCount + 1 > allowedPods) {
     out = [];
@@ -134,8 +122,8 @@ function insufficientResources(req: FitRequest, nodeInfo: NodeInfo): Insufficien
     });
   }
   if (req.ephemeralStorage > 0) {
-    const allocEph = row[at + RowAllocEphemeral]!;
-    const usedEph = row[at + RowReqEphemeral]!;
+    const allocEph = nodeInfo.allocatableEphemeralStorage;
+    const usedEph = nodeInfo.requestedEphemeralStorage;
     if (req.ephemeralStorage > allocEph - usedEph) {
       (out ??= []).push({
         resourceName: ResourceEphemeralStorage, reason: 'Insufficient ephemeral-storage', requested: req.ephemeralStorage,

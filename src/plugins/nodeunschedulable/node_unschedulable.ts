@@ -5,7 +5,7 @@ import { taintToleratedBy } from '../../api/taints.js';
 import type { CycleState } from '../../framework/cycle_state.js';
 import { ActionType, QueueingHint, type ClusterEventWithHint } from '../../framework/events.js';
 import type { EnqueueExtensions, FilterPlugin } from '../../framework/interfaces.js';
-import { FlagUnschedulable, RowFlags, type NodeInfo } from '../../framework/node_info.js';
+import type { NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Status } from '../../framework/status.js';
 import { NodeUnschedulable as Name } from '../names.js';
@@ -31,8 +31,7 @@ export class NodeUnschedulablePlugin implements FilterPlugin, EnqueueExtensions 
     const node = nodeInfo.node;
     if (node === null) return Status.unresolvable(ErrReasonUnknownCondition);
     // The flag spares most nodes a look into the Node object.
-    if ((nodeInfo.row[nodeInfo.rowAt + RowFlags]! & FlagUnschedulable) === 0) return null;
-    if (!node.spec?.unschedulable) return null;
+    if (!nodeInfo.unschedulable) return null;
     return toleratesUnschedulable(pod.pod) ? null : Status.unresolvable(ErrReasonUnschedulable);
   }
 

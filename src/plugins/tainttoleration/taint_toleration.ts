@@ -14,7 +14,7 @@ import type {
   ScoreExtensions,
   ScorePlugin,
 } from '../../framework/interfaces.js';
-import { FlagTaints, RowFlags, type NodeInfo } from '../../framework/node_info.js';
+import type { NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Status } from '../../framework/status.js';
 import { TaintToleration as Name } from '../names.js';
@@ -39,7 +39,7 @@ class PreScoreState implements StateData {
 
 /** The node's PreferNoSchedule taints that none of `tolerations` tolerates. */
 function countIntolerable(nodeInfo: NodeInfo, tolerations: readonly Toleration[]): number {
-  if ((nodeInfo.row[nodeInfo.rowAt + RowFlags]! & FlagTaints) === 0) return 0;
+  if (!nodeInfo.hasTaints()) return 0;
   const taints = nodeInfo.node?.spec?.taints;
   if (!taints) return 0;
   let intolerable = 0;
@@ -56,7 +56,7 @@ export class TaintTolerationPlugin implements FilterPlugin, PreScorePlugin, Scor
   filter(_state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): Status | null {
     const node = nodeInfo.node;
     if (node === null) return Status.error('node not found');
-    if ((nodeInfo.row[nodeInfo.rowAt + RowFlags]! & FlagTaints) === 0) return null;
+    if (!nodeInfo.hasTaints()) return null;
     const taint = findUntoleratedTaint(node.spec?.taints, pod.pod.spec.tolerations, doNotScheduleTaint);
     if (taint === undefined) return null;
     return Status.unresolvable(`node(s) had untolerated taint ${taintForMessage(taint)}`);
