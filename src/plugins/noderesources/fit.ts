@@ -12,6 +12,7 @@ import {
 } from '../../api/resources.js';
 import type { Container, Node, Pod, ResourceList } from '../../api/types.js';
 import type { CycleState, StateData } from '../../framework/cycle_state.js';
+import { eventObjectsAs } from '../../framework/event_objects.js';
 import { ActionType, QueueingHint, type ClusterEventWithHint } from '../../framework/events.js';
 import type {
   EnqueueExtensions,
@@ -283,9 +284,9 @@ export class Fit implements PreFilterPlugin, FilterPlugin, EnqueueExtensions, Pr
 
   /** A pod was deleted or scaled down: may the rejected `pod` fit now? */
   isSchedulableAfterPodEvent(pod: Pod, oldObj: unknown, newObj: unknown): QueueingHint {
-    const original = asPod(oldObj);
-    const modified = asPod(newObj);
-    if ((oldObj != null && !original) || (newObj != null && !modified)) return QueueingHint.Queue;
+    const objects = eventObjectsAs('Pod', oldObj, newObj);
+    if (objects === null) return QueueingHint.Queue;
+    const { oldObj: original, newObj: modified } = objects;
     if (!modified) {
       if (!original) return QueueingHint.Queue;
       // Deleting a pod that neither ran nor held a nomination frees nothing.
@@ -302,9 +303,9 @@ export class Fit implements PreFilterPlugin, FilterPlugin, EnqueueExtensions, Pr
 
   /** A node was added or its allocatable changed: may the rejected `pod` fit now? */
   isSchedulableAfterNodeChange(pod: Pod, oldObj: unknown, newObj: unknown): QueueingHint {
-    const modified = asNode(newObj);
-    const original = asNode(oldObj);
-    if (!modified || (oldObj != null && !original)) return QueueingHint.Queue;
+    const objects = eventObjectsAs('Node', oldObj, newObj);
+    if (objects === null || objects.newObj === null) return QueueingHint.Queue;
+    const { oldObj: original, newObj: modified } = objects;
     try {
       const podRequest = computePodResourceRequests(pod).resource;
       if (fitsRequest(podRequest, new NodeInfo(modified)).length > 0) return QueueingHint.QueueSkip;
@@ -314,18 +315,6 @@ export class Fit implements PreFilterPlugin, FilterPlugin, EnqueueExtensions, Pr
       return QueueingHint.Queue;
     }
   }
-}
-
-function isObject(x: unknown): x is Record<string, unknown> {
-  return typeof x === 'object' && x !== null && !Array.isArray(x);
-}
-
-function asPod(x: unknown): Pod | null {
-  return isObject(x) && isObject(x.spec) ? (x as unknown as Pod) : null;
-}
-
-function asNode(x: unknown): Node | null {
-  return isObject(x) ? (x as unknown as Node) : null;
 }
 
 /**
