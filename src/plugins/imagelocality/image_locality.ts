@@ -46,7 +46,7 @@ function nodeScore(images: readonly string[], nodeInfo: NodeInfo, totalNumNodes:
   return calculatePriority(sum, images.length);
 }
 
-export class ImageLocalityPlugin implements ScorePlugin {
+export class ImageLocality implements ScorePlugin {
   readonly name = Name;
   // Score runs for one pod over many nodes; the pod's normalized image names are computed once.
   private cachedPod: PodInfo | null = null;

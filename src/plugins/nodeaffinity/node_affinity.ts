@@ -54,7 +54,7 @@ class PreScoreState implements StateData {
   }
 }
 
-export class NodeAffinityPlugin
+export class NodeAffinity
   implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, ScoreExtensions, EnqueueExtensions
 {
   readonly name = Name;

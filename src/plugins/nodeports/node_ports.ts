@@ -39,7 +39,7 @@ export function fits(pod: Pod, nodeInfo: NodeInfo): boolean {
   return fitsPorts(getHostPorts(pod), nodeInfo.usedPorts);
 }
 
-export class NodePortsPlugin implements PreFilterPlugin, FilterPlugin, EnqueueExtensions {
+export class NodePorts implements PreFilterPlugin, FilterPlugin, EnqueueExtensions {
   readonly name = Name;
 
   preFilter(state: CycleState, pod: PodInfo): PreFilterOutcome | null {

@@ -25,7 +25,7 @@ export function toleratesUnschedulable(pod: Pod): boolean {
   return taintToleratedBy(unschedulableTaint, pod.spec.tolerations);
 }
 
-export class NodeUnschedulablePlugin implements FilterPlugin, EnqueueExtensions {
+export class NodeUnschedulable implements FilterPlugin, EnqueueExtensions {
   readonly name = Name;
 
   filter(_state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): Status | null {

@@ -9,7 +9,7 @@ import { SchedulingGates as Name } from '../names.js';
 
 export { Name };
 
-export class SchedulingGatesPlugin implements PreEnqueuePlugin, EnqueueExtensions {
+export class SchedulingGates implements PreEnqueuePlugin, EnqueueExtensions {
   readonly name = Name;
 
   preEnqueue(pod: Pod): Status | null {

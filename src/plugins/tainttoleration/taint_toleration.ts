@@ -51,7 +51,7 @@ function countIntolerable(nodeInfo: NodeInfo, tolerations: readonly Toleration[]
   return intolerable;
 }
 
-export class TaintTolerationPlugin implements FilterPlugin, PreScorePlugin, ScorePlugin, ScoreExtensions, EnqueueExtensions {
+export class TaintToleration implements FilterPlugin, PreScorePlugin, ScorePlugin, ScoreExtensions, EnqueueExtensions {
   readonly name = Name;
 
   filter(_state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): Status | null {

@@ -49,7 +49,7 @@ export class VolumeBindingState implements StateData {
   }
 }
 
-export class VolumeBindingPlugin implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, ReservePlugin, PreBindPlugin, EnqueueExtensions {
+export class VolumeBinding implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, ReservePlugin, PreBindPlugin, EnqueueExtensions {
   readonly name = Name;
   readonly binder: VolumeBinder;
 

@@ -141,7 +141,7 @@ function getPreFilterState(state: CycleState): PreFilterState | Status {
   return s;
 }
 
-export class VolumeRestrictionsPlugin implements PreFilterPlugin, PreFilterExtensions, FilterPlugin, EnqueueExtensions {
+export class VolumeRestrictions implements PreFilterPlugin, PreFilterExtensions, FilterPlugin, EnqueueExtensions {
   readonly name = Name;
 
   constructor(

@@ -153,7 +153,7 @@ function hasAnyTopologyLabel(labels: Readonly<Record<string, string>>): boolean 
   return false;
 }
 
-export class VolumeZonePlugin implements PreFilterPlugin, FilterPlugin, EnqueueExtensions {
+export class VolumeZone implements PreFilterPlugin, FilterPlugin, EnqueueExtensions {
   readonly name = Name;
 
   constructor(
