@@ -8,18 +8,19 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml, parseAllDocuments } from 'yaml';
 import { watchedResources } from '../src/cluster/kube/resources.js';
-import { parseRunFlags, resolveRunConfiguration } from '../src/cli/commands/run.js';
+import { DefaultSchedulerPort, parseRunFlags, resolveRunConfiguration } from '../src/cli/commands/run_flags.js';
 import { registryWithPlugins } from '../src/cli/plugins.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const deployDir = join(root, 'deploy');
 
+type Probe = { httpGet: { path: string; port: number; scheme: string } };
 interface Deployment {
   spec: {
     replicas: number;
     template: {
       spec: {
-        containers: { args: string[]; volumeMounts: { name: string; mountPath: string }[] }[];
+        containers: ({ args: string[]; volumeMounts: { name: string; mountPath: string }[] } & Record<'livenessProbe' | 'readinessProbe' | 'startupProbe', Probe>)[];
         volumes: { name: string; configMap?: { name: string } }[];
       };
     };
@@ -33,9 +34,18 @@ const runFlags = parseRunFlags(container.args.slice(1));
 const pluginModules = manifest<{ metadata: { name: string }; data: Record<string, string> }>('plugins.yaml');
 const needsBuild = existsSync(join(root, 'dist/index.js')) ? false : 'the plugin imports the built package (npm ci builds it)';
 
-test('deploy/: the Deployment runs two replicas and loads every plugin module of plugins.yaml from its mount', () => {
+test('deploy/: the Deployment runs two replicas probed over HTTPS on the secure port', () => {
   assert.equal(container.args[0], 'run');
   assert.equal(deployment.spec.replicas, 2);
+  for (const probe of ['livenessProbe', 'readinessProbe', 'startupProbe'] as const) {
+    assert.equal(container[probe].httpGet.scheme, 'HTTPS', probe);
+    assert.equal(container[probe].httpGet.port, DefaultSchedulerPort, probe);
+  }
+  assert.deepEqual([container.livenessProbe.httpGet.path, container.readinessProbe.httpGet.path], ['/healthz', '/readyz']);
+  assert.equal(runFlags.securePort, DefaultSchedulerPort);
+});
+
+test('deploy/: the Deployment loads every plugin module of plugins.yaml from its mount', () => {
   const volume = deployment.spec.template.spec.volumes.find((v) => v.configMap?.name === pluginModules.metadata.name)!;
   const mount = container.volumeMounts.find((m) => m.name === volume.name)!;
   assert.deepEqual(runFlags.plugins, Object.keys(pluginModules.data).map((file) => `${mount.mountPath}/${file}`));
@@ -78,4 +88,11 @@ test('deploy/: the ClusterRoles grant what run uses, and nothing upstream does n
   for (const verb of ['get', 'update']) assert.ok(allows('coordination.k8s.io', 'leases', verb, 'kube-scheduler-ts'), `${verb} lease`);
   assert.ok(!allows('coordination.k8s.io', 'leases', 'get', 'kube-scheduler'), 'not the default scheduler\'s lease');
   assert.ok(!rules.some((r) => r.verbs.includes('*') || r.resources.includes('*')), 'no wildcards');
+  // Delegated authentication and authorization of the secure endpoints, through the cluster's own roles.
+  type Binding = { kind: string; metadata: { namespace?: string }; roleRef: { kind: string; name: string }; subjects: { name: string; namespace: string }[] };
+  const bindings = docs.filter((d) => d.kind.endsWith('Binding')) as unknown as Binding[];
+  const bound = (kind: string, role: string, namespace?: string) =>
+    bindings.some((b) => b.roleRef.kind === kind && b.roleRef.name === role && b.metadata.namespace === namespace && b.subjects.some((s) => s.name === 'kube-scheduler-ts' && s.namespace === 'kube-system'));
+  assert.ok(bound('ClusterRole', 'system:auth-delegator'));
+  assert.ok(bound('Role', 'extension-apiserver-authentication-reader', 'kube-system'));
 });

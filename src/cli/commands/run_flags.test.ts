@@ -1,8 +1,8 @@
-// `run`'s flags and their effect on the configuration, without a cluster.
+// `run`'s flags (run_flags.ts) and their effect on the configuration, without a cluster.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { inTreeRegistry } from '../../plugins/registry.js';
-import { DefaultSchedulerPort, parseRunFlags, resolveRunConfiguration } from './run.js';
+import { DefaultSchedulerPort, parseRunFlags, resolveRunConfiguration } from './run_flags.js';
 
 const registry = inTreeRegistry();
 
@@ -20,6 +20,17 @@ test('run flags: klog -v spellings, leader-election overrides, bad values reject
   assert.throws(() => parseRunFlags(['--logging-format', 'xml']), /--logging-format must be text or json/);
   assert.throws(() => parseRunFlags(['--secure-port', '70000']), /--secure-port/);
   assert.throws(() => parseRunFlags(['extra']), /does not take any arguments/);
+  // Secure serving and delegated authn/authz, with upstream's defaults and pflag's bool spellings.
+  assert.deepEqual(
+    [f.alwaysAllowPaths, f.authenticationSkipLookup, f.authenticationTolerateLookupFailure, f.tokenCacheTtlMs, f.authorizedCacheTtlMs, f.unauthorizedCacheTtlMs],
+    [['/healthz', '/readyz', '/livez'], false, true, 10_000, 10_000, 10_000],
+  );
+  const s = parseRunFlags(['--authentication-skip-lookup', '--authentication-tolerate-lookup-failure=false', '--authorization-always-allow-paths', '/healthz,/debug/*',
+    '--authentication-token-webhook-cache-ttl=1m', '--tls-cert-file', 'c.pem', '--tls-private-key-file', 'k.pem', '--client-ca-file', 'ca.pem']);
+  assert.deepEqual([s.authenticationSkipLookup, s.authenticationTolerateLookupFailure, s.alwaysAllowPaths, s.tokenCacheTtlMs], [true, false, ['/healthz', '/debug/*'], 60_000]);
+  assert.deepEqual([s.tlsCertFile, s.tlsPrivateKeyFile, s.clientCAFile], ['c.pem', 'k.pem', 'ca.pem']);
+  assert.throws(() => parseRunFlags(['--authentication-skip-lookup=maybe']), /invalid argument "maybe" for "--authentication-skip-lookup" flag/);
+  assert.throws(() => parseRunFlags(['--bind-address', 'localhost']), /failed to parse IP/);
 });
 
 test('run flags: --plugins is repeatable and keeps the order the modules are given in', () => {
