@@ -189,6 +189,20 @@ function readDelete(v: unknown, where: string, loader: Loader): { kind: string; 
   return { kind: k.kind, ...(namespace !== undefined ? { namespace } : {}), name };
 }
 
+/**
+ * Creates objects of any kind, PriorityClasses first (as the cluster is populated, so pods of any
+ * list may name them), and files each where the scenario keeps its kind.
+ */
+function createAll(entries: readonly Entry[], loader: Loader, sc: Scenario): void {
+  const isClass = (e: Entry) => isRecord(e.value) && e.value.kind === 'PriorityClass';
+  for (const e of [...entries.filter(isClass), ...entries.filter((e) => !isClass(e))]) {
+    const obj = loader.create(e);
+    if (obj.kind === 'Node') sc.nodes.push(obj as Node);
+    else if (obj.kind === 'Pod') ((obj as Pod).spec.nodeName ? sc.pods : sc.pending).push(obj as Pod);
+    else sc.objects.push(obj);
+  }
+}
+
 function readScenarioShape(v: Record<string, unknown>, source: string): Scenario {
   checkKeys(v, scenarioKeys, '', source);
   if (v.metadata !== undefined && v.metadata !== null && !isRecord(v.metadata)) throw new ScenarioError(`${source}: metadata: must be an object`);
@@ -200,15 +214,7 @@ function readScenarioShape(v: Record<string, unknown>, source: string): Scenario
     nodes: [], pods: [], pending: [], objects: [], steps: [],
   };
   const loader = new Loader(source);
-  const objects = list(v.objects, 'objects', source).map((value, i): Entry => ({ where: `objects[${i}]`, value }));
-  // PriorityClasses first, as the cluster is populated: pods of any list may name them.
-  const isClass = (e: Entry) => isRecord(e.value) && e.value.kind === 'PriorityClass';
-  for (const e of [...objects.filter(isClass), ...objects.filter((e) => !isClass(e))]) {
-    const obj = loader.create(e);
-    if (obj.kind === 'Node') sc.nodes.push(obj as Node);
-    else if (obj.kind === 'Pod') ((obj as Pod).spec.nodeName ? sc.pods : sc.pending).push(obj as Pod);
-    else sc.objects.push(obj);
-  }
+  createAll(list(v.objects, 'objects', source).map((value, i): Entry => ({ where: `objects[${i}]`, value })), loader, sc);
   list(v.nodes, 'nodes', source).forEach((value, i) => sc.nodes.push(loader.create({ where: `nodes[${i}]`, value, kind: 'Node' }) as Node));
   list(v.pods, 'pods', source).forEach((value, i) => {
     const where = `pods[${i}]`;
@@ -258,14 +264,7 @@ function readDump(values: readonly unknown[], source: string): Scenario {
   const configs = entries.filter((e) => isRecord(e.value) && e.value.kind === 'KubeSchedulerConfiguration');
   if (configs.length > 1) loader.fail(configs[1]!.where, 'a dump may hold one KubeSchedulerConfiguration');
   if (configs.length === 1) sc.config = configs[0]!.value as Record<string, unknown>;
-  const rest = entries.filter((e) => !configs.includes(e));
-  const isClass = (e: Entry) => isRecord(e.value) && e.value.kind === 'PriorityClass';
-  for (const e of [...rest.filter(isClass), ...rest.filter((e) => !isClass(e))]) {
-    const obj = loader.create(e);
-    if (obj.kind === 'Node') sc.nodes.push(obj as Node);
-    else if (obj.kind === 'Pod') ((obj as Pod).spec.nodeName ? sc.pods : sc.pending).push(obj as Pod);
-    else sc.objects.push(obj);
-  }
+  createAll(entries.filter((e) => !configs.includes(e)), loader, sc);
   // A dump lists unbound pods in any order: schedule them in creation order.
   sc.pending = sc.pending.map((p, i) => ({ p, i })).sort((a, b) => creationTime(a.p) - creationTime(b.p) || a.i - b.i).map((x) => x.p);
   return sc;

@@ -207,7 +207,7 @@ function decodeValue(shape: Shape, value: unknown, w: Where, mode: Mode): unknow
       const of = shape.of;
       const leaf = isLeaf(of);
       const out: Record<string, unknown> | null = mode.copy ? {} : null;
-      for (const k of Object.keys(src)) {
+      for (const k in src) {
         if (k === '__proto__') continue;
         const x = src[k];
         let v: unknown;
@@ -252,7 +252,9 @@ function zeroValue(shape: Shape): unknown {
 function decodeStruct(shape: StructShape, src: Record<string, unknown>, w: Where, mode: Mode): Record<string, unknown> {
   const out: Record<string, unknown> | null = mode.copy ? {} : null;
   const fields = shape.fields;
-  for (const k of Object.keys(src)) {
+  // for-in without an own-property test: JSON objects have no enumerable inherited members, and
+  // this walk runs for every pod the scheduler sees (no key array allocated).
+  for (const k in src) {
     // "__proto__" would replace the copy's prototype; documents carrying it are refused earlier.
     if (k === '__proto__') continue;
     const v = src[k];

@@ -3,7 +3,7 @@
 // Fields the API server fills by defaulting (protocol, restartPolicy, dnsPolicy, ...) are accepted
 // when absent, as the defaulted object would carry them.
 import { qualifiedNameErrors } from '../labels.js';
-import type { Container, ContainerPort, ObjectMeta, Pod, PodSpec, ResourceList } from '../types.js';
+import type { Container, ContainerPort, ObjectMeta, Pod, PodSpec, QuantityValue, ResourceList } from '../types.js';
 import { child, duplicate, forbidden, index, invalid, key, notFound, notSupported, required, type FieldError } from './field.js';
 import { dns1123LabelErrors, nameIsDNSSubdomain, uniqueNames, validateLabels, validateObjectMeta } from './meta.js';
 import { validateContainerResources, validateNonnegativeQuantity, validateOverhead, validatePodLevelResources } from './resources.js';
@@ -252,12 +252,23 @@ export function validatePod(pod: Pod): FieldError[] {
 /** Resource quantities of `list` that are negative (upstream's ValidateResourceQuantityValue wording). */
 function negativeQuantities(list: ResourceList | undefined, path: string, errs: FieldError[]): void {
   if (!list) return;
-  for (const name of Object.keys(list)) {
+  for (const name in list) {
     const q = list[name]!;
-    // Only a leading minus can make a quantity negative: parse just those (the rest are checked later).
-    const maybeNegative = typeof q === 'number' ? q < 0 : typeof q === 'string' && q.trimStart().startsWith('-');
-    if (maybeNegative) errs.push(...validateNonnegativeQuantity(q, key(path, name)));
+    if (maybeNegative(q)) errs.push(...validateNonnegativeQuantity(q, key(path, name)));
   }
+}
+
+/** Only a leading minus can make a quantity negative: just those are parsed (the rest are checked later). */
+function maybeNegative(q: QuantityValue): boolean {
+  return typeof q === 'number' ? q < 0 : typeof q === 'string' && q.trimStart().startsWith('-');
+}
+
+/** Whether any quantity of the lists may be negative: paths are only built when one is. */
+function anyMaybeNegative(...lists: (ResourceList | undefined)[]): boolean {
+  for (const list of lists) {
+    if (list) for (const name in list) if (maybeNegative(list[name]!)) return true;
+  }
+  return false;
 }
 
 /**
@@ -274,7 +285,7 @@ export function validatePodSchedulingFields(pod: Pod): FieldError[] {
   for (const [list, field] of [[spec.containers ?? [], 'containers'], [spec.initContainers ?? [], 'initContainers']] as const) {
     for (let i = 0; i < list.length; i++) {
       const r = list[i]!.resources;
-      if (!r) continue;
+      if (!r || !anyMaybeNegative(r.requests, r.limits)) continue;
       const p = child(index(child('spec', field), i), 'resources');
       negativeQuantities(r.requests, child(p, 'requests'), errs);
       negativeQuantities(r.limits, child(p, 'limits'), errs);
