@@ -1,11 +1,14 @@
 // The kube-scheduler-ts command: dispatches to one command module per subcommand.
 import { ConfigError } from './configuration.js';
 import { ScenarioError } from '../sim/scenario.js';
-import { ExitBadInput, UsageError, processIO, type CliIO, type Command } from './io.js';
+import { ExitBadInput, UsageError, describeListenError, processIO, verbosityOf, type CliIO, type Command } from './io.js';
 import { explainCommand, simulateCommand } from './commands/simulate.js';
 import { benchCommand, benchUsage } from './commands/bench.js';
 
 export { ExitBadInput, type CliIO } from './io.js';
+
+/** Exit status for a failure that is not the input's fault. */
+const ExitInternalError = 1;
 
 interface CommandEntry {
   run: Command;
@@ -67,7 +70,16 @@ export async function runCli(argv: string[], io: CliIO = processIO): Promise<num
       io.stderr(`error: ${(err as Error).message}\n`);
       return ExitBadInput;
     }
-    throw err;
+    const listen = describeListenError(err);
+    if (listen) {
+      io.stderr(`error: ${listen}\n`);
+      return ExitBadInput;
+    }
+    // Anything else is our fault: one line, and the stack for whoever asked for debugging output.
+    const message = err instanceof Error ? err.message : String(err);
+    io.stderr(`error: ${message}\n`);
+    if (verbosityOf(rest) >= 4 && err instanceof Error && err.stack) io.stderr(`${err.stack}\n`);
+    return ExitInternalError;
   }
 }
 
