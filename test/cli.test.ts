@@ -75,16 +75,6 @@ describe('simulate', () => {
     assert.equal(pods['default/needs-cpu']!.attempts, 2);
     assert.equal(pods['default/needs-label']!.attempts, 2);
   });
-
-  it('keeps serving the other pods when one pod has an invalid quantity', async () => {
-    const r = await cli('simulate', scenario('bad-quantity.yaml'), '--output', 'json');
-    assert.equal(r.code, 0, r.err);
-    const pods = Object.fromEntries((JSON.parse(r.out) as { pods: SimPodJSON[] }).pods.map((p) => [p.pod, p]));
-    assert.equal(pods['default/good-1']!.outcome, 'Scheduled');
-    assert.equal(pods['default/good-2']!.outcome, 'Scheduled');
-    assert.equal(pods['default/broken']!.outcome, 'Unschedulable');
-    assert.match(pods['default/broken']!.message, /invalid resource quantity in pod default\/broken: .*"1\.2\.3"/);
-  });
 });
 
 describe('explain', () => {
@@ -119,6 +109,27 @@ describe('bad input exits 2 with the file, the field and the reason', () => {
     assert.equal(r.code, 2);
     assert.match(r.err, /profiles\[0\]\.plugins\.filter\.enabled\[0\]\.name/);
     assert.match(r.err, /NoSuchPlugin/);
+  });
+
+  it('rejects an unparsable quantity in one pod with the file, the pod, the field and the reason', async () => {
+    const r = await cli('simulate', scenario('bad-quantity.yaml'), '--output', 'json');
+    assert.equal(r.code, 2);
+    assert.equal(r.out, '');
+    assert.equal(r.err, `error: ${scenario('bad-quantity.yaml')}: pending[1] (Pod default/broken): spec.containers[0].resources.requests.cpu: ` +
+      `Invalid value: "1.2.3": quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'\n`);
+  });
+
+  it('rejects a node with a null taint instead of failing every pod', async () => {
+    const r = await cli('simulate', scenario('bad-node-taint.yaml'));
+    assert.equal(r.code, 2);
+    assert.match(r.err, /bad-node-taint\.yaml: nodes\[0\] \(Node n1\): \[metadata\.taints\[0\]\.key: Invalid value: "": name part must be non-empty, /);
+    assert.match(r.err, /metadata\.taints\[0\]\.effect: Required value\]\n$/);
+  });
+
+  it('rejects a configuration without a bind plugin as a configuration error', async () => {
+    const r = await cli('simulate', scenario('three-nodes.yaml'), '--config', scenario('no-binder.yaml'));
+    assert.equal(r.code, 2);
+    assert.equal(r.err, `error: ${scenario('no-binder.yaml')}: profiles[0].plugins.bind: Required value: at least one bind plugin is needed for profile with scheduler name "default-scheduler"\n`);
   });
 
   it('rejects malformed YAML', async () => {

@@ -67,8 +67,7 @@ export async function runCli(argv: string[], io: CliIO = processIO): Promise<num
   try {
     return await command.run(rest, io);
   } catch (err) {
-    const code = (err as { code?: unknown } | null)?.code;
-    if (err instanceof ConfigError || err instanceof ScenarioError || err instanceof UsageError || (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS'))) {
+    if (isBadInput(err)) {
       io.stderr(`error: ${(err as Error).message}\n`);
       return ExitBadInput;
     }
@@ -83,4 +82,16 @@ export async function runCli(argv: string[], io: CliIO = processIO): Promise<num
     if (verbosityOf(rest) >= 4 && err instanceof Error && err.stack) io.stderr(`${err.stack}\n`);
     return ExitInternalError;
   }
+}
+
+/**
+ * Errors that come from what the user gave: flags, files, and a configuration the framework
+ * cannot build a profile from (FrameworkError: the checks configuration validation cannot make
+ * ahead, such as an out-of-tree plugin that implements no extension point it is enabled at).
+ */
+function isBadInput(err: unknown): boolean {
+  if (err instanceof ConfigError || err instanceof ScenarioError || err instanceof UsageError) return true;
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS')) return true;
+  return err instanceof Error && err.name === 'FrameworkError';
 }
