@@ -42,7 +42,8 @@ simulate / explain options:
   --output text|json    Output format (simulate: text by default; explain: json)
   --tie-break name      explain: pick the first top-scored node by name instead of sampling
   --serve [--port N]    simulate: serve the cluster over the Kubernetes API while scheduling
-  --plugins FILE        load out-of-tree plugins from an ES module exporting \`plugins\` (repeatable)
+  --plugins FILE        load out-of-tree plugins from a module (.mjs, .js or .ts) exporting \`plugins\`
+                        (repeatable; serve and run take it too)
 
 With no scenario, the bundled scenarios/default.yaml is used.
 `;

@@ -15,10 +15,11 @@ import { withDelegatedAuth, tlsServerOptions, type SecureServing } from '../../m
 import { endpointsHandler, serveEndpoints, type EndpointsServer, type HealthCheck } from '../../metrics/server.js';
 import { instrumentFramework } from '../../metrics/framework_metrics.js';
 import { SchedulerMetrics } from '../../metrics/metrics.js';
-import { inTreeRegistry, notYetAvailablePlugins } from '../../plugins/registry.js';
+import { notYetAvailablePlugins } from '../../plugins/registry.js';
 import { Scheduler, type SchedulerMetricsHooks } from '../../scheduler/scheduler.js';
 import { RealClock, type Clock } from '../../util/clock.js';
 import { UsageError, type CliIO } from '../io.js';
+import { registryWithPlugins } from '../plugins.js';
 import { setUpExtenders } from '../../extender/setup.js';
 import { parseRunFlags, resolveRunConfiguration, type RunFlags } from './run_flags.js';
 import { secureServingFromFlags } from './run_serving.js';
@@ -329,7 +330,7 @@ function clusterKubeConfig(flags: RunFlags, path: string) {
 export async function runCommand(argv: string[], io: CliIO, signals: SignalSource = process): Promise<number> {
   const flags = parseRunFlags(argv);
   const log = createLogger({ verbosity: flags.verbosity, format: flags.loggingFormat, sink: (line) => io.stderr(line) });
-  const registry = inTreeRegistry();
+  const registry = await registryWithPlugins(flags.plugins);
   const config = resolveRunConfiguration(flags, registry);
   const kc = clusterKubeConfig(flags, config.clientConnection.kubeconfig);
   const clock = new RealClock();

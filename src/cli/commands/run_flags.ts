@@ -18,6 +18,7 @@ Schedules the pods of a Kubernetes cluster whose schedulerName is one of the pro
 
 Options:
   --config FILE                      KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1)
+  --plugins FILE                     Out-of-tree plugins: a module (.mjs, .js or .ts) exporting plugins (repeatable)
   --kubeconfig FILE                  kubeconfig of the cluster; the in-cluster service account when omitted
   --master URL                       API server address (overrides the kubeconfig's)
   --leader-elect true|false          Overrides leaderElection.leaderElect
@@ -46,6 +47,8 @@ Delegated authentication and authorization (TokenReview / SubjectAccessReview):
 
 export interface RunFlags {
   config?: string;
+  /** Modules of out-of-tree plugins, loaded in order. */
+  plugins: string[];
   kubeconfig?: string;
   master?: string;
   bindAddress: string;
@@ -109,6 +112,7 @@ export function parseRunFlags(argv: string[]): RunFlags {
     allowPositionals: true,
     options: {
       config: { type: 'string' },
+      plugins: { type: 'string', multiple: true },
       kubeconfig: { type: 'string' },
       master: { type: 'string' },
       'bind-address': { type: 'string' },
@@ -144,6 +148,7 @@ export function parseRunFlags(argv: string[]): RunFlags {
   const paths = values['authorization-always-allow-paths'];
   return {
     config: values.config,
+    plugins: values.plugins ?? [],
     kubeconfig: values.kubeconfig,
     master: values.master,
     bindAddress,

@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { applyMatchLabelKeysToAffinity } from '../../api/admission/match_label_keys.js';
 import { PodInfo } from '../../framework/pod_info.js';
-import { node, pod, sel, setup, term } from './testutil.js';
+import { node, pod, sel, setup, term } from './test_helpers.js';
 
 describe('matchLabelKeys merged at admission', () => {
   it('makes the scheduler keep replica sets apart once merged', () => {

@@ -1,19 +1,17 @@
-// `run` end to end over real HTTP (loopback) against the embedded API server.
+// `run` end to end over real HTTP (loopback) against the embedded API server, in real time
+// (`npm run test:e2e`).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import * as http from 'node:http';
 import * as https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { parse as parseYaml, parseAllDocuments } from 'yaml';
+import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { KubeObject, Pod } from '../../api/types.js';
 import { ApiServer } from '../../apiserver/server.js';
-import { watchedResources } from '../../cluster/kube/resources.js';
 import { HttpTransport, type RawWatchEvent, type RestRequest, type RestTransport, type WatchHandle } from '../../cluster/kube/rest.js';
 import { MemoryCluster } from '../../cluster/memory/store.js';
 import { defaultConfiguration, type DefaultedConfiguration } from '../../config/index.js';
@@ -21,7 +19,7 @@ import { createLogger, discardLogger, type Logger } from '../../log/logger.js';
 import { inTreeRegistry } from '../../plugins/registry.js';
 import { makeNode, makePod } from '../../testing/builders.js';
 import { RealClock } from '../../util/clock.js';
-import { DefaultSchedulerPort, parseRunFlags, resolveRunConfiguration, runCommand, startScheduler, type RunningScheduler } from './run.js';
+import { runCommand, startScheduler, type RunningScheduler } from './run.js';
 
 const registry = inTreeRegistry();
 const fastBackoff = { initialMs: 20, maxMs: 100, jitter: 0 };
@@ -488,7 +486,6 @@ async function reviewServer(): Promise<{ kubeconfig: string; reviews: string[]; 
   return { kubeconfig, reviews, close: () => new Promise((r) => { server.closeAllConnections(); server.close(() => r()); }) };
 }
 
-
 function httpsGet(port: number, path: string, token?: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     // The certificate is the self-signed one made at start-up: nothing to verify it against.
@@ -537,84 +534,4 @@ test('the run command serves HTTPS with a self-signed certificate; /metrics need
     await rs.close();
     await e.close();
   }
-});
-
-test('run flags: klog -v spellings, leader-election overrides, bad values rejected', () => {
-  const f = parseRunFlags(['-v', '4', '--leader-elect=false', '--leader-elect-resource-name', 'second-scheduler', '--bind-address', '127.0.0.1']);
-  assert.equal(f.verbosity, 4);
-  assert.equal(f.securePort, DefaultSchedulerPort);
-  assert.equal(f.bindAddress, '127.0.0.1');
-  const cfg = resolveRunConfiguration(f, registry);
-  assert.equal(cfg.leaderElection.leaderElect, false);
-  assert.equal(cfg.leaderElection.resourceName, 'second-scheduler');
-  assert.equal(cfg.leaderElection.resourceNamespace, 'kube-system');
-  assert.equal(cfg.leaderElection.leaseDuration, '15s');
-  assert.equal(parseRunFlags(['-v=3']).verbosity, 3);
-  assert.throws(() => parseRunFlags(['--logging-format', 'xml']), /--logging-format must be text or json/);
-  assert.throws(() => parseRunFlags(['--secure-port', '70000']), /--secure-port/);
-  assert.throws(() => parseRunFlags(['extra']), /does not take any arguments/);
-  // Secure serving and delegated authn/authz, with upstream's defaults and pflag's bool spellings.
-  assert.deepEqual(
-    [f.alwaysAllowPaths, f.authenticationSkipLookup, f.authenticationTolerateLookupFailure, f.tokenCacheTtlMs, f.authorizedCacheTtlMs, f.unauthorizedCacheTtlMs],
-    [['/healthz', '/readyz', '/livez'], false, true, 10_000, 10_000, 10_000],
-  );
-  const s = parseRunFlags(['--authentication-skip-lookup', '--authentication-tolerate-lookup-failure=false', '--authorization-always-allow-paths', '/healthz,/debug/*',
-    '--authentication-token-webhook-cache-ttl=1m', '--tls-cert-file', 'c.pem', '--tls-private-key-file', 'k.pem', '--client-ca-file', 'ca.pem']);
-  assert.deepEqual([s.authenticationSkipLookup, s.authenticationTolerateLookupFailure, s.alwaysAllowPaths, s.tokenCacheTtlMs], [true, false, ['/healthz', '/debug/*'], 60_000]);
-  assert.deepEqual([s.tlsCertFile, s.tlsPrivateKeyFile, s.clientCAFile], ['c.pem', 'k.pem', 'ca.pem']);
-  assert.throws(() => parseRunFlags(['--authentication-skip-lookup=maybe']), /invalid argument "maybe" for "--authentication-skip-lookup" flag/);
-  assert.throws(() => parseRunFlags(['--bind-address', 'localhost']), /failed to parse IP/);
-});
-
-const deployDir = join(dirname(fileURLToPath(import.meta.url)), '../../../deploy');
-
-test('deploy/: the ConfigMap holds a valid configuration with a second profile and its own lease', () => {
-  const cm = parseYaml(readFileSync(join(deployDir, 'config.yaml'), 'utf8')) as { data: Record<string, string> };
-  const dir = mkdtempSync(join(tmpdir(), 'kst-cfg-'));
-  writeFileSync(join(dir, 'config.yaml'), cm.data['config.yaml']!);
-  const cfg = resolveRunConfiguration(parseRunFlags(['--config', join(dir, 'config.yaml')]), registry);
-  assert.deepEqual(cfg.profiles.map((p) => p.schedulerName), ['kube-scheduler-ts', 'kube-scheduler-ts-binpack']);
-  assert.equal(cfg.leaderElection.leaderElect, true);
-  assert.equal(cfg.leaderElection.resourceName, 'kube-scheduler-ts');
-  type Probe = { httpGet: { path: string; port: number; scheme: string } };
-  const deployment = parseYaml(readFileSync(join(deployDir, 'deployment.yaml'), 'utf8')) as {
-    spec: { replicas: number; template: { spec: { containers: ({ args: string[] } & Record<'livenessProbe' | 'readinessProbe' | 'startupProbe', Probe>)[] } } };
-  };
-  assert.equal(deployment.spec.replicas, 2);
-  const container = deployment.spec.template.spec.containers[0]!;
-  for (const probe of ['livenessProbe', 'readinessProbe', 'startupProbe'] as const) {
-    assert.equal(container[probe].httpGet.scheme, 'HTTPS', probe);
-    assert.equal(container[probe].httpGet.port, DefaultSchedulerPort, probe);
-  }
-  assert.deepEqual([container.livenessProbe.httpGet.path, container.readinessProbe.httpGet.path], ['/healthz', '/readyz']);
-  const flags = parseRunFlags(container.args.slice(1));
-  assert.equal(flags.securePort, DefaultSchedulerPort);
-});
-
-test('deploy/: the ClusterRoles grant what run uses, and nothing upstream does not grant', () => {
-  type Rule = { apiGroups: string[]; resources: string[]; verbs: string[]; resourceNames?: string[] };
-  const docs = parseAllDocuments(readFileSync(join(deployDir, 'rbac.yaml'), 'utf8')).map((d) => d.toJSON() as { kind: string; metadata: { name: string }; rules?: Rule[] });
-  const rules = docs.filter((d) => d.kind === 'ClusterRole').flatMap((d) => d.rules ?? []);
-  const allows = (group: string, resource: string, verb: string, name?: string) =>
-    rules.some((r) => r.apiGroups.includes(group) && r.resources.includes(resource) && r.verbs.includes(verb) && (!r.resourceNames || (name !== undefined && r.resourceNames.includes(name))));
-  for (const spec of watchedResources) {
-    const group = spec.apiVersion.includes('/') ? spec.apiVersion.split('/')[0]! : '';
-    const plural = spec.path.split('/').at(-1)!;
-    for (const verb of ['list', 'watch']) assert.ok(allows(group, plural, verb), `${verb} ${plural}`);
-  }
-  assert.ok(allows('', 'pods/binding', 'create'));
-  assert.ok(allows('', 'pods/status', 'patch'));
-  assert.ok(allows('', 'pods', 'delete'));
-  assert.ok(allows('events.k8s.io', 'events', 'create'));
-  assert.ok(allows('coordination.k8s.io', 'leases', 'create'));
-  for (const verb of ['get', 'update']) assert.ok(allows('coordination.k8s.io', 'leases', verb, 'kube-scheduler-ts'), `${verb} lease`);
-  assert.ok(!allows('coordination.k8s.io', 'leases', 'get', 'kube-scheduler'), 'not the default scheduler\'s lease');
-  assert.ok(!rules.some((r) => r.verbs.includes('*') || r.resources.includes('*')), 'no wildcards');
-  // Delegated authentication and authorization of the secure endpoints, through the cluster's own roles.
-  type Binding = { kind: string; metadata: { namespace?: string }; roleRef: { kind: string; name: string }; subjects: { name: string; namespace: string }[] };
-  const bindings = docs.filter((d) => d.kind.endsWith('Binding')) as unknown as Binding[];
-  const bound = (kind: string, role: string, namespace?: string) =>
-    bindings.some((b) => b.roleRef.kind === kind && b.roleRef.name === role && b.metadata.namespace === namespace && b.subjects.some((s) => s.name === 'kube-scheduler-ts' && s.namespace === 'kube-system'));
-  assert.ok(bound('ClusterRole', 'system:auth-delegator'));
-  assert.ok(bound('Role', 'extension-apiserver-authentication-reader', 'kube-system'));
 });
