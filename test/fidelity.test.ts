@@ -2,30 +2,24 @@
 // `explain --tie-break name` and must match upstream kube-scheduler's own decisions.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { loadScenario } from '../src/sim/scenario.js';
+import { readFileSync } from 'node:fs';
 import { runExplain, type ExplainPod } from '../src/sim/explain.js';
 import { resolveConfiguration } from '../src/cli/configuration.js';
 import { inTreeRegistry, notYetAvailablePlugins } from '../src/plugins/registry.js';
 import { admitPod } from '../src/cluster/memory/admission.js';
+import { corpusFamily, corpusFiles, corpusPath, corpusScenario } from '../src/testing/fidelity_corpus.js';
 import { comparePod, knownScoreChanges } from './fidelity_compare.js';
-
-const dir = join(dirname(fileURLToPath(import.meta.url)), 'fixtures/scenarios/public');
 
 /** Families whose plugins are not built yet, with the issue that brings them. */
 const skippedFamilies: Record<string, string> = {};
 
-const scenarios = readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort();
-
 describe('fidelity corpus (upstream kube-scheduler decisions)', () => {
-  for (const file of scenarios) {
-    const path = join(dir, file);
-    const scenario = loadScenario(path);
-    const family = String(scenario.metadata.family ?? 'unknown');
+  for (const file of corpusFiles()) {
+    const path = corpusPath(file);
+    const family = corpusFamily(file);
     const skip = skippedFamilies[family];
     it(`${file} (${family})`, { skip: skip ? `family ${family} waits for ${skip}` : false }, async (t) => {
+      const scenario = corpusScenario(file);
       const expected = JSON.parse(readFileSync(path.replace(/\.yaml$/, '.expected.json'), 'utf8')) as { pods: ExplainPod[] };
       const registry = inTreeRegistry();
       const config = resolveConfiguration({ scenario, registry });

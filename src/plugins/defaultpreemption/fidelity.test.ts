@@ -9,9 +9,7 @@
 // NodeResourcesFit's verdicts are given v1.26's code here (the reasons are unchanged).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { configFromObject, defaultConfiguration } from '../../config/index.js';
 import { admitPod } from '../../cluster/memory/admission.js';
 import type { CycleState } from '../../framework/cycle_state.js';
@@ -21,15 +19,10 @@ import type { PodInfo } from '../../framework/pod_info.js';
 import { Registry, type AnyPluginDefinition } from '../../framework/registry.js';
 import { Code, Status } from '../../framework/status.js';
 import { runExplain, type ExplainPod } from '../../sim/explain.js';
-import { loadScenario } from '../../sim/scenario.js';
+import { corpusDir, corpusFamily, corpusFiles, corpusPath, corpusScenario } from '../../testing/fidelity_corpus.js';
 import { nodeResourcesFitDefinition } from '../noderesources/index.js';
 import { inTreeRegistry, notYetAvailablePlugins } from '../registry.js';
 import { defaultPreemptionDefinition } from './index.js';
-
-const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-const corpusDir = [join(repoRoot, 'test', 'fixtures', 'scenarios', 'public'), join(repoRoot, '..', 'shared', 'scenarios', 'public')].find((d) =>
-  existsSync(d),
-);
 
 /** NodeResourcesFit with v1.26's rejection code (Unschedulable even when a request exceeds allocatable). */
 const fitWithV126Codes: AnyPluginDefinition = {
@@ -67,12 +60,11 @@ function differences(e: ExplainPod, a: ExplainPod | undefined): string[] {
 }
 
 describe('preemption fidelity (upstream decisions of the public corpus)', { skip: corpusDir ? false : 'no corpus' }, () => {
-  const files = corpusDir ? readdirSync(corpusDir).filter((f) => f.endsWith('.yaml')).sort() : [];
-  for (const file of files) {
-    const path = join(corpusDir!, file);
-    const scenario = loadScenario(path);
-    if (scenario.metadata.family !== 'preemption') continue;
+  for (const file of corpusFiles()) {
+    if (corpusFamily(file) !== 'preemption') continue;
+    const path = corpusPath(file);
     it(file, async () => {
+      const scenario = corpusScenario(file);
       const expected = JSON.parse(readFileSync(path.replace(/\.yaml$/, '.expected.json'), 'utf8')) as { pods: ExplainPod[] };
       const reg = registry();
       const config = scenario.config ? configFromObject(scenario.config, file, reg) : defaultConfiguration(reg);

@@ -18,7 +18,7 @@ export function fits(pod: PodInfo, nodeInfo: NodeInfo): boolean {
   return !wanted || wanted === nodeInfo.name;
 }
 
-export class NodeNamePlugin implements FilterPlugin, EnqueueExtensions {
+export class NodeName implements FilterPlugin, EnqueueExtensions {
   readonly name = Name;
 
   filter(_state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): Status | null {
