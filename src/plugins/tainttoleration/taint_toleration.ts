@@ -18,7 +18,7 @@ import type {
 import type { NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Status } from '../../framework/status.js';
-import { TaintToleration as Name } from '../names.js';
+import { TaintToleration as Name } from '../../framework/names.js';
 
 export { Name };
 
