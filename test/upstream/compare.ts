@@ -1,6 +1,7 @@
 // Compares our explain output with the harness's for one scenario, pod by pod: each
 // disagreement is either explained by a known difference (known_differences.ts) or reported.
 import type { ExplainPod } from '../../src/sim/explain.js';
+import type { Scenario } from '../../src/sim/scenario.js';
 import { comparePod } from '../fidelity_compare.js';
 import { knownDifferences, type KnownDifference } from './known_differences.js';
 
@@ -15,13 +16,13 @@ export interface PodComparison {
 }
 
 /** The pod's differences once every applicable known difference has been undone. */
-export function explainDifferences(upstream: ExplainPod, ours: ExplainPod | undefined, known: readonly KnownDifference[] = knownDifferences): { diffs: string[]; known: string[] } {
+export function explainDifferences(upstream: ExplainPod, ours: ExplainPod | undefined, scenario: Scenario, known: readonly KnownDifference[] = knownDifferences): { diffs: string[]; known: string[] } {
   let diffs = comparePod(upstream, ours);
   const used: string[] = [];
   if (diffs.length === 0 || !ours) return { diffs, known: used };
   let rewritten = upstream;
   for (const k of known) {
-    const undone = k.undo(rewritten, ours);
+    const undone = k.undo(rewritten, ours, scenario);
     if (undone === null) continue;
     const left = comparePod(undone, ours);
     if (left.length < diffs.length) {
@@ -34,12 +35,12 @@ export function explainDifferences(upstream: ExplainPod, ours: ExplainPod | unde
   return { diffs, known: used };
 }
 
-export function compareScenario(upstream: { pods: ExplainPod[] }, ours: { pods: ExplainPod[] }): PodComparison[] {
+export function compareScenario(scenario: Scenario, upstream: { pods: ExplainPod[] }, ours: { pods: ExplainPod[] }): PodComparison[] {
   const out: PodComparison[] = [];
   let diverged = false;
   for (const u of upstream.pods) {
     const o = ours.pods.find((p) => p.pod === u.pod);
-    const { diffs, known } = explainDifferences(u, o);
+    const { diffs, known } = explainDifferences(u, o, scenario);
     out.push({ pod: u.pod, diffs, known, afterDivergence: diverged });
     if (!o || o.node !== u.node || o.nominatedNode !== u.nominatedNode || o.victims.join() !== u.victims.join()) diverged = true;
   }

@@ -23,7 +23,10 @@ import { knownDifferences } from './known_differences.js';
 import { explainOurs } from './ours.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
+/** The copy of the shared corpus: the scenarios as inputs (with their v1.26 recordings). */
 const fixtures = join(root, 'test/fixtures/scenarios/public');
+/** The pinned release's expectations for them, recorded by --record. */
+const recorded = join(root, 'test/fixtures/scenarios');
 
 const { values } = parseArgs({
   options: {
@@ -63,12 +66,12 @@ const harness = buildCommand(go, 'harness');
 console.log(`   ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
 if (values.record) {
-  // The fixtures' scenarios stay as they are; their expectations become the pinned release's.
+  // The scenarios stay as they are; the pinned release's answers are written beside the folder.
   for (const file of readdirSync(fixtures).filter((f) => f.endsWith('.yaml')).sort()) {
     const expected = runHarness(harness, join(fixtures, file));
-    writeFileSync(join(fixtures, file.replace(/\.yaml$/, '.expected.json')), JSON.stringify(expected, null, 2) + '\n');
+    writeFileSync(join(recorded, file.replace(/\.yaml$/, '.expected.json')), JSON.stringify(expected, null, 2) + '\n');
   }
-  console.log(`recorded ${fixtures}`);
+  console.log(`recorded ${recorded}/*.expected.json`);
   process.exit(0);
 }
 
@@ -115,8 +118,9 @@ function report(name: string, results: PodComparison[]): boolean {
 
 async function compareFile(name: string, path: string): Promise<boolean> {
   const upstream = runHarness(harness, path);
-  const ours = await explainOurs(loadScenario(path));
-  return report(name, compareScenario(upstream, ours));
+  const scenario = loadScenario(path);
+  const ours = await explainOurs(scenario);
+  return report(name, compareScenario(scenario, upstream, ours));
 }
 
 console.log('(in the differences below, "expected" is upstream\'s answer and "actual" ours)');

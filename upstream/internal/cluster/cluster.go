@@ -1,13 +1,15 @@
 // Package cluster stands in for kube-apiserver in front of a fake clientset: every object goes
 // through the defaulting, mutating admission (Priority, DefaultTolerationSeconds) and create
 // strategy a real API server applies, then into the fake object tracker the informers watch.
-// Binding through pods/binding sets spec.nodeName, as the real subresource does.
+// Every write gets a new resourceVersion (the scheduler ignores updates that keep it), and
+// binding through pods/binding sets spec.nodeName, as the real subresource does.
 package cluster
 
 import (
 	"context"
 	"crypto/sha256"
 	"fmt"
+	"strconv"
 	"sync"
 	"time"
 
@@ -16,12 +18,15 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/apiserver/pkg/admission"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
+	"k8s.io/client-go/kubernetes/scheme"
 	clienttesting "k8s.io/client-go/testing"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
 	api "k8s.io/kubernetes/pkg/apis/core"
@@ -42,7 +47,8 @@ var epoch = metav1.NewTime(time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC))
 
 // Cluster is the fake API server.
 type Cluster struct {
-	Client *fake.Clientset
+	Client  *fake.Clientset
+	tracker clienttesting.ObjectTracker
 
 	priority    *priority.Plugin
 	tolerations *defaulttolerationseconds.Plugin
@@ -54,7 +60,8 @@ type Cluster struct {
 // New starts a fake API server holding the system PriorityClasses and the given ones, which
 // Priority admission resolves pods against.
 func New(ctx context.Context, priorityClasses []*schedulingv1.PriorityClass) (*Cluster, error) {
-	c := &Cluster{Client: fake.NewClientset()}
+	c := &Cluster{tracker: &versionedTracker{ObjectTracker: clienttesting.NewObjectTracker(scheme.Scheme, scheme.Codecs.UniversalDecoder())}}
+	c.Client = newClientset(c.tracker)
 	c.Client.PrependReactor("create", "pods", c.bind)
 	c.Client.PrependReactor("delete", "pods", c.recordDelete)
 
@@ -124,7 +131,7 @@ func (c *Cluster) Create(ctx context.Context, obj runtime.Object) error {
 		return err
 	}
 	gvr, _ := meta.UnsafeGuessKindToResource(gvks[0])
-	return c.Client.Tracker().Create(gvr, obj, m.GetNamespace())
+	return c.tracker.Create(gvr, obj, m.GetNamespace())
 }
 
 // DeletedPods returns the pods deleted since the last call ("namespace/name").
@@ -201,7 +208,7 @@ func (c *Cluster) bind(action clienttesting.Action) (bool, runtime.Object, error
 	}
 	binding := create.GetObject().(*v1.Binding)
 	gvr := v1.SchemeGroupVersion.WithResource("pods")
-	obj, err := c.Client.Tracker().Get(gvr, binding.Namespace, binding.Name, metav1.GetOptions{})
+	obj, err := c.tracker.Get(gvr, binding.Namespace, binding.Name, metav1.GetOptions{})
 	if err != nil {
 		return true, nil, err
 	}
@@ -210,7 +217,7 @@ func (c *Cluster) bind(action clienttesting.Action) (bool, runtime.Object, error
 		return true, nil, fmt.Errorf("pod %s/%s is already assigned to node %q", pod.Namespace, pod.Name, pod.Spec.NodeName)
 	}
 	pod.Spec.NodeName = binding.Target.Name
-	return true, binding, c.Client.Tracker().Update(gvr, pod, pod.Namespace, metav1.UpdateOptions{})
+	return true, binding, c.tracker.Update(gvr, pod, pod.Namespace, metav1.UpdateOptions{})
 }
 
 func (c *Cluster) recordDelete(action clienttesting.Action) (bool, runtime.Object, error) {
@@ -220,4 +227,72 @@ func (c *Cluster) recordDelete(action clienttesting.Action) (bool, runtime.Objec
 		c.mu.Unlock()
 	}
 	return false, nil, nil
+}
+
+// newClientset is fake.NewSimpleClientset over the given tracker.
+func newClientset(tracker clienttesting.ObjectTracker) *fake.Clientset {
+	cs := &fake.Clientset{}
+	cs.AddReactor("*", "*", clienttesting.ObjectReaction(tracker))
+	cs.AddWatchReactor("*", func(action clienttesting.Action) (bool, watch.Interface, error) {
+		var opts metav1.ListOptions
+		if w, ok := action.(clienttesting.WatchActionImpl); ok {
+			opts = w.ListOptions
+		}
+		w, err := tracker.Watch(action.GetResource(), action.GetNamespace(), opts)
+		return err == nil, w, err
+	})
+	return cs
+}
+
+// versionedTracker gives every stored object a new resourceVersion, as the API server does.
+type versionedTracker struct {
+	clienttesting.ObjectTracker
+	mu      sync.Mutex
+	version int64
+}
+
+func (t *versionedTracker) stamp(obj runtime.Object) error {
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		return err
+	}
+	t.version++
+	m.SetResourceVersion(strconv.FormatInt(t.version, 10))
+	return nil
+}
+
+func (t *versionedTracker) Add(obj runtime.Object) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if err := t.stamp(obj); err != nil {
+		return err
+	}
+	return t.ObjectTracker.Add(obj)
+}
+
+func (t *versionedTracker) Create(gvr schema.GroupVersionResource, obj runtime.Object, ns string, opts ...metav1.CreateOptions) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if err := t.stamp(obj); err != nil {
+		return err
+	}
+	return t.ObjectTracker.Create(gvr, obj, ns, opts...)
+}
+
+func (t *versionedTracker) Update(gvr schema.GroupVersionResource, obj runtime.Object, ns string, opts ...metav1.UpdateOptions) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if err := t.stamp(obj); err != nil {
+		return err
+	}
+	return t.ObjectTracker.Update(gvr, obj, ns, opts...)
+}
+
+func (t *versionedTracker) Patch(gvr schema.GroupVersionResource, obj runtime.Object, ns string, opts ...metav1.PatchOptions) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if err := t.stamp(obj); err != nil {
+		return err
+	}
+	return t.ObjectTracker.Patch(gvr, obj, ns, opts...)
 }

@@ -21,8 +21,10 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/tools/events"
@@ -186,7 +188,7 @@ type harness struct {
 }
 
 func newHarness(ctx context.Context, c *cluster.Cluster, cfg *schedulerapi.KubeSchedulerConfiguration) (*harness, error) {
-	informerFactory := scheduler.NewInformerFactory(c.Client, 0, nil)
+	informerFactory := sortedPDBInformers{scheduler.NewInformerFactory(c.Client, 0, nil)}
 	broadcaster := events.NewBroadcaster(&events.EventSinkImpl{Interface: c.Client.EventsV1()})
 	// The queue's clock stands still: a pod that failed stays in backoff, so the next pod popped
 	// is always the next pending one.
@@ -198,7 +200,9 @@ func newHarness(ctx context.Context, c *cluster.Cluster, cfg *schedulerapi.KubeS
 		scheduler.WithPodMaxBackoffSeconds(cfg.PodMaxBackoffSeconds),
 		scheduler.WithPodInitialBackoffSeconds(cfg.PodInitialBackoffSeconds),
 		scheduler.WithExtenders(cfg.Extenders...),
-		scheduler.WithParallelism(cfg.Parallelism),
+		// One worker: the Filter walk and preemption's dry run visit nodes in one order, as ours
+		// do, instead of in a race between goroutines.
+		scheduler.WithParallelism(1),
 		scheduler.WithClock(clock),
 	)
 	if err != nil {
@@ -345,7 +349,10 @@ func (h *harness) attempt(ctx context.Context, pending *v1.Pod) (Pod, error) {
 				out.Scores[ns.Name] = row
 			}
 		}
-		return out, h.waitForBinding(ctx, created)
+		if err := h.waitForBinding(ctx, created); err != nil {
+			return out, err
+		}
+		return out, h.settle(ctx)
 	}
 	out.Outcome = "Error"
 	if h.failure.IsRejected() {
@@ -372,7 +379,7 @@ func (h *harness) attempt(ctx context.Context, pending *v1.Pod) (Pod, error) {
 		}
 		out.Victims = victims
 	}
-	return out, nil
+	return out, h.settle(ctx)
 }
 
 func toStatus(s *fwk.Status) Status {
@@ -429,6 +436,72 @@ func (h *harness) waitForBinding(ctx context.Context, pod *v1.Pod) error {
 	})
 	if err != nil {
 		return fmt.Errorf("waiting for the binding: %w", err)
+	}
+	return nil
+}
+
+// settle waits until every write to the API server has reached the scheduler: the pod informer
+// holds what the API holds, the cache holds every bound pod as bound, and the scheduling queue
+// (with its nominator) holds the latest version of every pod still pending. The next pod is only
+// created then, so it sees the previous attempt's whole effect, nominations included.
+func (h *harness) settle(ctx context.Context) error {
+	f := h.anyProfile()
+	podLister := f.SharedInformerFactory().Core().V1().Pods().Lister()
+	var why string
+	err := wait.PollUntilContextTimeout(ctx, time.Millisecond, settleTimeout, true, func(ctx context.Context) (bool, error) {
+		list, err := h.cluster.Client.CoreV1().Pods(metav1.NamespaceAll).List(ctx, metav1.ListOptions{})
+		if err != nil {
+			return false, err
+		}
+		cached, err := podLister.List(labels.Everything())
+		if err != nil {
+			return false, err
+		}
+		if len(cached) != len(list.Items) {
+			why = fmt.Sprintf("the informer holds %d pods, the API %d", len(cached), len(list.Items))
+			return false, nil
+		}
+		for i := range list.Items {
+			p := &list.Items[i]
+			c, err := podLister.Pods(p.Namespace).Get(p.Name)
+			if err != nil || !equality.Semantic.DeepEqual(c.Spec, p.Spec) || !equality.Semantic.DeepEqual(c.Status, p.Status) {
+				why = fmt.Sprintf("the informer is behind on pod %s/%s", p.Namespace, p.Name)
+				return false, nil
+			}
+			if f.GetPodInPreBind(p.UID) != nil {
+				continue
+			}
+			if p.Spec.NodeName != "" {
+				if assumed, err := h.sched.Cache.IsAssumedPod(p); err != nil || assumed {
+					why = fmt.Sprintf("the cache has not confirmed pod %s/%s", p.Namespace, p.Name)
+					return false, nil
+				}
+				if _, err := h.sched.Cache.GetPod(p); err != nil {
+					why = fmt.Sprintf("the cache lacks pod %s/%s", p.Namespace, p.Name)
+					return false, nil
+				}
+				continue
+			}
+			if p.Spec.SchedulerName == "" || h.sched.Profiles[p.Spec.SchedulerName] == nil {
+				continue
+			}
+			q, ok := h.sched.SchedulingQueue.GetPod(p.Name, p.Namespace, nil)
+			if !ok || !equality.Semantic.DeepEqual(q.Pod.Status, p.Status) {
+				why = fmt.Sprintf("the queue is behind on pod %s/%s", p.Namespace, p.Name)
+				return false, nil
+			}
+		}
+		return true, nil
+	})
+	if err != nil {
+		return fmt.Errorf("waiting for the scheduler to catch up (%s): %w", why, err)
+	}
+	return nil
+}
+
+func (h *harness) anyProfile() framework.Framework {
+	for _, f := range h.sched.Profiles {
+		return f
 	}
 	return nil
 }
