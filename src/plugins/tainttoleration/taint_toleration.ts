@@ -2,7 +2,7 @@
 // with fewer untolerated PreferNoSchedule taints
 // (pkg/scheduler/framework/plugins/tainttoleration/taint_toleration.go).
 import type { Node, Pod, Taint, Toleration } from '../../api/types.js';
-import { findUntoleratedTaint, taintForMessage, taintToleratedBy } from '../../api/taints.js';
+import { findUntoleratedTaint, taintToleratedBy } from '../../api/taints.js';
 import type { CycleState, StateData } from '../../framework/cycle_state.js';
 import { ActionType, QueueingHint, type ClusterEventWithHint } from '../../framework/events.js';
 import { defaultNormalizeScore, MaxNodeScore } from '../../framework/helpers/normalize.js';
@@ -18,6 +18,9 @@ import { FlagTaints, RowFlags, type NodeInfo } from '../../framework/node_info.j
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Status } from '../../framework/status.js';
 import { TaintToleration as Name } from '../names.js';
+
+/** Filter's reason for a node with a NoSchedule/NoExecute taint the pod does not tolerate. */
+export const ErrReasonUntoleratedTaint = 'node(s) had untolerated taint(s)';
 
 export { Name };
 
@@ -57,9 +60,10 @@ export class TaintTolerationPlugin implements FilterPlugin, PreScorePlugin, Scor
     const node = nodeInfo.node;
     if (node === null) return Status.error('node not found');
     if ((nodeInfo.row[nodeInfo.rowAt + RowFlags]! & FlagTaints) === 0) return null;
-    const taint = findUntoleratedTaint(node.spec?.taints, pod.pod.spec.tolerations, doNotScheduleTaint);
-    if (taint === undefined) return null;
-    return Status.unresolvable(`node(s) had untolerated taint ${taintForMessage(taint)}`);
+    if (findUntoleratedTaint(node.spec?.taints, pod.pod.spec.tolerations, doNotScheduleTaint) === undefined) return null;
+    // Since v1.35 the reason no longer names the taint: one reason for all such nodes keeps the
+    // FitError message short.
+    return Status.unresolvable(ErrReasonUntoleratedTaint);
   }
 
   preScore(state: CycleState, pod: PodInfo): Status | null {
