@@ -432,7 +432,6 @@ function preemption(b: Builder): Obj {
     if (r.chance(0.2)) b.nodeAffinity(p);
     if (r.chance(0.15)) b.tolerations(p);
     if (r.chance(0.1)) b.hostPort(p);
-    if (r.chance(0.1)) (p.spec as Obj).preemptionPolicy = 'Never';
     b.pending.push(p);
   }
   return configWith({});
@@ -470,6 +469,9 @@ function volumes(b: Builder): Obj {
           csi: { driver: ebs, volumeHandle: `vol-${pvName}` },
           nodeAffinity: { required: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'topology.kubernetes.io/zone', operator: 'In', values: [zone] }] }] } } },
         status: { phase: 'Bound' } };
+      // As the PV controller leaves a claim it has bound; without bind-completed upstream treats
+      // the claim as pre-bound and waits for the controller.
+      (pvc.metadata as Obj).annotations = { 'pv.kubernetes.io/bind-completed': 'yes', 'pv.kubernetes.io/bound-by-controller': 'yes' };
       (pvc.spec as Obj).volumeName = pvName;
       pvc.status = { phase: 'Bound', accessModes: [mode], capacity: { storage: '10Gi' } };
       b.objects.push(pv);

@@ -69,17 +69,13 @@ export const knownDifferences: readonly KnownDifference[] = [
     },
   },
   {
-    id: 'volume-binding-capacity-score',
-    why: 'since v1.37 StorageCapacityScoring is on by default: VolumeBinding no longer skips scoring (0 for pods without claims; static bindings and provisioning capacity scored by the args\' shape, default 0% -> 10, 100% -> 0); ours still skips it (plugins/volumebinding)',
-    undo(upstream) {
-      const rows = Object.values(upstream.scores ?? {});
-      if (!rows.some((r) => 'VolumeBinding' in r) || rows.some((r) => (r.VolumeBinding ?? 0) !== 0)) return null;
-      const scores: ExplainPod['scores'] = {};
-      for (const [node, row] of Object.entries(upstream.scores)) {
-        const { VolumeBinding: _zero, ...rest } = row;
-        scores[node] = rest;
-      }
-      return { ...upstream, scores };
+    id: 'dynamic-resources-postfilter-state',
+    why: 'DynamicResources\' PostFilter (since v1.34) reads the cycle state its PreFilter writes; when a PreFilter plugin ahead of it (VolumeBinding, ...) rejected the pod, that state is missing and its "not found" error becomes the whole PostFilter result, so the FitError ends in " not found" (instead of preemption\'s message, if any); ours does not build DynamicResources',
+    undo(upstream, ours) {
+      if (upstream.preFilter === null || !upstream.message.endsWith(' not found')) return null;
+      const head = upstream.message.slice(0, -' not found'.length);
+      if (!ours.message.startsWith(head)) return null;
+      return { ...upstream, message: ours.message, nominatedNode: ours.nominatedNode, victims: ours.victims };
     },
   },
   {

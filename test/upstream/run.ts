@@ -14,11 +14,11 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { stringify } from 'yaml';
 import { loadScenario } from '../../src/sim/scenario.js';
 import { compareScenario, type PodComparison } from './compare.js';
 import { families, generateScenario, type Family } from './generator.js';
-import { buildCommand, findGo, runHarness } from './harness.js';
+import type { ExplainPod } from '../../src/sim/explain.js';
+import { buildCommand, findGo, HarnessError, runHarness } from './harness.js';
 import { knownDifferences } from './known_differences.js';
 import { explainOurs } from './ours.js';
 
@@ -117,7 +117,16 @@ function report(name: string, results: PodComparison[]): boolean {
 }
 
 async function compareFile(name: string, path: string): Promise<boolean> {
-  const upstream = runHarness(harness, path);
+  let upstream: { pods: ExplainPod[] };
+  try {
+    upstream = runHarness(harness, path);
+  } catch (err) {
+    if (!(err instanceof HarnessError)) throw err;
+    tally.scenarios++;
+    tally.failedScenarios.push(name);
+    console.log(`${name}: HARNESS FAILED\n  ${err.message}`);
+    return true;
+  }
   const scenario = loadScenario(path);
   const ours = await explainOurs(scenario);
   return report(name, compareScenario(scenario, upstream, ours));
@@ -140,12 +149,14 @@ if (count > 0) {
       const family = chosenFamilies[i % chosenFamilies.length]!;
       const sc = generateScenario(seed, i, family);
       const name = `${sc.metadata.name}`;
-      const path = join(work, `${name}.yaml`);
-      writeFileSync(path, stringify(sc));
+      // JSON, not YAML: a YAML 1.1 reader (upstream's) and a YAML 1.2 one (ours) disagree on
+      // plain scalars such as `yes`.
+      const path = join(work, `${name}.json`);
+      writeFileSync(path, JSON.stringify(sc, null, 1));
       const failed = await compareFile(`${name} (${family})`, path);
       if (failed && values.save) {
         mkdirSync(values.save, { recursive: true });
-        writeFileSync(join(values.save, `${name}.yaml`), stringify(sc));
+        writeFileSync(join(values.save, `${name}.json`), JSON.stringify(sc, null, 1));
       }
     }
   } finally {
