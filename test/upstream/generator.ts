@@ -180,11 +180,11 @@ class Builder {
     this.pods.push(pod);
   }
 
-  existingLoad(perNode: [number, number], o: { priorities?: boolean; ports?: boolean } = {}): void {
+  existingLoad(perNode: [number, number], o: { priorities?: boolean; ports?: boolean; heavy?: number } = {}): void {
     for (const node of this.nodeNames()) {
       const k = this.r.int(perNode[0], perNode[1]);
       for (let i = 0; i < k; i++) {
-        const p = this.pod(this.r.pick(apps), { priorityClass: o.priorities ? this.r.pick(['best-effort', 'low', 'standard', 'low']) : undefined });
+        const p = this.pod(this.r.pick(apps), { heavy: this.r.chance(o.heavy ?? 0), priorityClass: o.priorities ? this.r.pick(['best-effort', 'low', 'standard', 'low']) : undefined });
         if (o.ports && this.r.chance(0.15)) (((p.spec as Obj).containers as Obj[])[0]!).ports = [{ containerPort: 8080, hostPort: this.r.pick([8080, 9090]) }];
         this.bind(p, node);
       }
@@ -323,10 +323,10 @@ function nodeLocal(b: Builder): Obj {
 
 function topologySpread(b: Builder): Obj {
   const r = b.r;
-  b.addNodes(r.int(5, 24), { taints: true, unschedulable: true, images: false, smallPodCount: false });
+  b.addNodes(r.int(4, 20), { taints: true, unschedulable: true, images: false, smallPodCount: false });
   b.existingLoad([0, 5]);
-  for (let i = 0, n = r.int(4, 15); i < n; i++) {
-    const p = b.pod(r.pick(apps.slice(0, 3)));
+  for (let i = 0, n = r.int(6, 18); i < n; i++) {
+    const p = b.pod(r.pick(apps.slice(0, 2)));
     b.spread(p);
     if (r.chance(0.3)) b.nodeAffinity(p);
     if (r.chance(0.2)) b.tolerations(p);
@@ -418,8 +418,9 @@ function preemption(b: Builder): Obj {
   const r = b.r;
   b.preemption = true;
   b.priorityClasses();
-  b.addNodes(r.int(5, 20), { taints: true, unschedulable: true, images: false, smallPodCount: true });
-  b.existingLoad([1, 6], { priorities: true, ports: true });
+  b.addNodes(r.int(4, 14), { taints: true, unschedulable: true, images: false, smallPodCount: true });
+  // Nodes mostly full of lower-priority pods, so the pending ones often have to preempt.
+  b.existingLoad([2, 7], { priorities: true, ports: true, heavy: 0.5 });
   if (r.chance(0.5)) {
     const app = r.pick(apps);
     const allowed = r.int(0, 2);

@@ -25,10 +25,10 @@ export function findGo(): string | null {
   return null;
 }
 
-/** Builds one of upstream/'s commands into upstream/bin/, niced: the machine's cores are shared. */
-export function buildCommand(go: string, name: string): string {
+/** Builds a package of upstream/'s module into upstream/bin/NAME, niced: the machine's cores are shared. */
+export function buildCommand(go: string, name: string, pkg = `./cmd/${name}`): string {
   const out = join(binDir, name);
-  execFileSync('nice', ['-n', '15', go, 'build', '-o', out, `./cmd/${name}`], { cwd: upstreamDir, stdio: ['ignore', 'inherit', 'inherit'] });
+  execFileSync('nice', ['-n', '15', go, 'build', '-o', out, pkg], { cwd: upstreamDir, stdio: ['ignore', 'inherit', 'inherit'] });
   return out;
 }
 
