@@ -10,6 +10,7 @@ export { Resource, computePodResourceRequests, type PodResourceRequests } from '
 export { Selector, SelectorError, type Labels } from './api/labels.js';
 export { NodeSelectorMatcher, PreferredTermsScorer, RequiredNodeAffinity, MatchResult } from './api/nodeselector.js';
 export { toleratesTaint, taintToleratedBy, findUntoleratedTaint, taintForMessage } from './api/taints.js';
+export { labelsEqual, taintsEqual, tolerationsEqual, resourceListsEqual, quantitiesEqual, topologySelectorTermsEqual } from './api/equality.js';
 
 // The plugin SDK.
 export * from './framework/interfaces.js';
@@ -18,6 +19,7 @@ export { CycleState, type StateData } from './framework/cycle_state.js';
 export { NodeInfo, HostPortInfo, type ImageStateSummary } from './framework/node_info.js';
 export { PodInfo, affinityTermMatches, type AffinityTerm, type WeightedAffinityTerm } from './framework/pod_info.js';
 export * from './framework/events.js';
+export { eventObjectsAs, type EventObjects, type EventObjectKinds } from './framework/event_objects.js';
 export { Registry, type PluginDefinition, type AnyPluginDefinition, type FieldError } from './framework/registry.js';
 export * from './framework/field_errors.js';
 export { defaultNormalizeScore } from './framework/helpers/normalize.js';

@@ -1,8 +1,12 @@
 // End-to-end runs of the CLI on small scenarios: exact placements, messages and exit codes.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import * as net from 'node:net';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { describeListenError, verbosityOf } from '../src/cli/io.js';
 import { runCli } from '../src/cli/main.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -71,16 +75,6 @@ describe('simulate', () => {
     assert.equal(pods['default/needs-cpu']!.attempts, 2);
     assert.equal(pods['default/needs-label']!.attempts, 2);
   });
-
-  it('keeps serving the other pods when one pod has an invalid quantity', async () => {
-    const r = await cli('simulate', scenario('bad-quantity.yaml'), '--output', 'json');
-    assert.equal(r.code, 0, r.err);
-    const pods = Object.fromEntries((JSON.parse(r.out) as { pods: SimPodJSON[] }).pods.map((p) => [p.pod, p]));
-    assert.equal(pods['default/good-1']!.outcome, 'Scheduled');
-    assert.equal(pods['default/good-2']!.outcome, 'Scheduled');
-    assert.equal(pods['default/broken']!.outcome, 'Unschedulable');
-    assert.match(pods['default/broken']!.message, /invalid resource quantity in pod default\/broken: .*"1\.2\.3"/);
-  });
 });
 
 describe('explain', () => {
@@ -117,6 +111,27 @@ describe('bad input exits 2 with the file, the field and the reason', () => {
     assert.match(r.err, /NoSuchPlugin/);
   });
 
+  it('rejects an unparsable quantity in one pod with the file, the pod, the field and the reason', async () => {
+    const r = await cli('simulate', scenario('bad-quantity.yaml'), '--output', 'json');
+    assert.equal(r.code, 2);
+    assert.equal(r.out, '');
+    assert.equal(r.err, `error: ${scenario('bad-quantity.yaml')}: pending[1] (Pod default/broken): spec.containers[0].resources.requests.cpu: ` +
+      `Invalid value: "1.2.3": quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'\n`);
+  });
+
+  it('rejects a node with a null taint instead of failing every pod', async () => {
+    const r = await cli('simulate', scenario('bad-node-taint.yaml'));
+    assert.equal(r.code, 2);
+    assert.match(r.err, /bad-node-taint\.yaml: nodes\[0\] \(Node n1\): \[metadata\.taints\[0\]\.key: Invalid value: "": name part must be non-empty, /);
+    assert.match(r.err, /metadata\.taints\[0\]\.effect: Required value\]\n$/);
+  });
+
+  it('rejects a configuration without a bind plugin as a configuration error', async () => {
+    const r = await cli('simulate', scenario('three-nodes.yaml'), '--config', scenario('no-binder.yaml'));
+    assert.equal(r.code, 2);
+    assert.equal(r.err, `error: ${scenario('no-binder.yaml')}: profiles[0].plugins.bind: Required value: at least one bind plugin is needed for profile with scheduler name "default-scheduler"\n`);
+  });
+
   it('rejects malformed YAML', async () => {
     const r = await cli('simulate', scenario('malformed.yaml'));
     assert.equal(r.code, 2);
@@ -127,5 +142,108 @@ describe('bad input exits 2 with the file, the field and the reason', () => {
     assert.equal((await cli('simulate', scenario('nope.yaml'))).code, 2);
     assert.equal((await cli('simulate', '--bogus')).code, 2);
     assert.equal((await cli('frobnicate')).code, 2);
+  });
+});
+
+describe('run and serve: bad flags, files and addresses are one line and exit 2; our own failures one line and exit 1', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kst-cli-'));
+  const file = (name: string, text: string) => {
+    const p = join(dir, name);
+    writeFileSync(p, text);
+    return p;
+  };
+  const kubeconfig = (cluster: string) => `apiVersion: v1
+kind: Config
+clusters:
+- name: c
+  cluster: ${cluster}
+users:
+- name: u
+  user: {}
+contexts:
+- name: c
+  context: {cluster: c, user: u}
+current-context: c
+`;
+  /** A loopback port nothing listens on: requests to it are refused at once. */
+  const closedPort = async () => {
+    const s = net.createServer();
+    await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+    const port = (s.address() as net.AddressInfo).port;
+    await new Promise<void>((r) => s.close(() => r()));
+    return port;
+  };
+
+  const cases: { name: string; argv: () => string[]; err: (argv: string[]) => string }[] = [
+    { name: 'a kubeconfig that does not exist', argv: () => ['run', '--kubeconfig', '/missing'], err: () => 'error: --kubeconfig /missing: no such file\n' },
+    {
+      name: 'a kubeconfig without a server',
+      argv: () => ['run', '--kubeconfig', file('noserver', kubeconfig('{}'))],
+      err: (a) => `error: --kubeconfig ${a[2]}: cluster 0 has no server (clusters[0].cluster.server)\n`,
+    },
+    {
+      name: 'an unparsable kubeconfig',
+      argv: () => ['run', '--kubeconfig', file('garbage', '{{{ nope: [')],
+      err: (a) => `error: --kubeconfig ${a[2]}: not a valid kubeconfig: unexpected end of the stream within a flow collection (2:1)\n`,
+    },
+    { name: 'a bind address that is not an IP', argv: () => ['run', '--bind-address', 'no-such-host'], err: () => 'error: invalid argument "no-such-host" for "--bind-address" flag: failed to parse IP: "no-such-host"\n' },
+    { name: 'a certificate without its key', argv: () => ['run', '--tls-cert-file', '/x.crt'], err: () => 'error: --tls-cert-file and --tls-private-key-file must be given together\n' },
+    { name: 'a bad duration', argv: () => ['run', '--authentication-token-webhook-cache-ttl', 'soon'], err: () => 'error: invalid argument "soon" for "--authentication-token-webhook-cache-ttl" flag: time: invalid duration "soon"\n' },
+  ];
+  for (const c of cases) {
+    it(c.name, async () => {
+      const argv = c.argv();
+      const r = await cli(...argv);
+      assert.equal(r.code, 2, r.err);
+      assert.equal(r.err, c.err(argv));
+    });
+  }
+
+  it('a certificate file that is missing or not a certificate', async () => {
+    const url = `http://127.0.0.1:${await closedPort()}`;
+    const kc = file('ok', kubeconfig(`{server: "${url}"}`));
+    const key = file('key.pem', '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n');
+    let r = await cli('run', '--kubeconfig', kc, '--tls-cert-file', '/nope.crt', '--tls-private-key-file', key);
+    assert.deepEqual([r.code, r.err], [2, 'error: --tls-cert-file /nope.crt: no such file\n']);
+    r = await cli('run', '--kubeconfig', kc, '--tls-cert-file', key, '--tls-private-key-file', key);
+    assert.deepEqual([r.code, r.err], [2, `error: --tls-cert-file ${key}: no PEM certificate in it\n`]);
+    r = await cli('run', '--kubeconfig', kc, '--authentication-kubeconfig', '/nope.kubeconfig');
+    assert.equal(r.code, 2, r.err);
+    assert.match(r.err, /\nerror: --authentication-kubeconfig \/nope\.kubeconfig: no such file\n$/);
+  });
+
+  it('a secure port in use', async () => {
+    const busy = net.createServer();
+    await new Promise<void>((r) => busy.listen(0, '127.0.0.1', r));
+    const port = (busy.address() as net.AddressInfo).port;
+    try {
+      const kc = file('ok2', kubeconfig(`{server: "http://127.0.0.1:${await closedPort()}"}`));
+      const r = await cli('run', '--kubeconfig', kc, '--bind-address', '127.0.0.1', '--secure-port', String(port), '--authentication-skip-lookup');
+      assert.equal(r.code, 2, r.err);
+      assert.match(r.err, new RegExp(`\\nerror: cannot listen on 127\\.0\\.0\\.1:${port}: address already in use\\n$`));
+      const s = await cli('serve', '--port', String(port));
+      assert.deepEqual([s.code, s.err], [2, `error: cannot listen on 127.0.0.1:${port}: address already in use\n`]);
+    } finally {
+      await new Promise<void>((r) => busy.close(() => r()));
+    }
+  });
+
+  it('an address that does not resolve (as getaddrinfo reports it) is bad input, not a crash', () => {
+    const notFound = Object.assign(new Error('getaddrinfo ENOTFOUND no-such-host'), { code: 'ENOTFOUND', syscall: 'getaddrinfo', hostname: 'no-such-host' });
+    assert.equal(describeListenError(notFound), 'cannot listen on "no-such-host": no such host');
+    assert.equal(describeListenError(new Error('boom')), undefined);
+    assert.deepEqual([verbosityOf(['--x', '-v=4']), verbosityOf(['--v', '5']), verbosityOf(['-v']), verbosityOf([])], [4, 5, 0, 0]);
+  });
+
+  it('a failure that is not the input\'s fault: one line and exit 1, the stack only at -v=4', async () => {
+    const kc = file('ok3', kubeconfig(`{server: "http://127.0.0.1:${await closedPort()}"}`));
+    const argv = ['run', '--kubeconfig', kc, '--bind-address', '127.0.0.1', '--secure-port', String(await closedPort()), '--authentication-tolerate-lookup-failure=false'];
+    const quiet = await cli(...argv);
+    assert.equal(quiet.code, 1);
+    assert.match(quiet.err, /\nerror: unable to load configmap based request-header-client-ca-file: connect ECONNREFUSED 127\.0\.0\.1:\d+\n$/);
+    assert.doesNotMatch(quiet.err, / {4}at /);
+    const loud = await cli(...argv, '-v=4');
+    assert.equal(loud.code, 1);
+    assert.match(loud.err, /error: unable to load configmap[^\n]*\nError: unable to load configmap[^\n]*\n {4}at /);
   });
 });

@@ -5,23 +5,21 @@
 // knowingly differs from that release, test/upstream/known_differences.ts says why.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadScenario } from '../src/sim/scenario.js';
 import type { ExplainPod } from '../src/sim/explain.js';
+import { corpusFamily, corpusFiles, corpusScenario } from '../src/testing/fidelity_corpus.js';
 import { compareScenario } from './upstream/compare.js';
 import { explainOurs } from './upstream/ours.js';
 
-const fixtures = join(dirname(fileURLToPath(import.meta.url)), 'fixtures/scenarios');
-const scenarios = readdirSync(join(fixtures, 'public')).filter((f) => f.endsWith('.yaml')).sort();
+const recorded = join(dirname(fileURLToPath(import.meta.url)), 'fixtures/scenarios');
 
 describe('fidelity corpus (the pinned upstream release\'s decisions)', () => {
-  for (const file of scenarios) {
-    const scenario = loadScenario(join(fixtures, 'public', file));
-    const family = String(scenario.metadata.family ?? 'unknown');
-    it(`${file} (${family})`, async (t) => {
-      const expected = JSON.parse(readFileSync(join(fixtures, file.replace(/\.yaml$/, '.expected.json')), 'utf8')) as { pods: ExplainPod[] };
+  for (const file of corpusFiles()) {
+    it(`${file} (${corpusFamily(file)})`, async (t) => {
+      const scenario = corpusScenario(file);
+      const expected = JSON.parse(readFileSync(join(recorded, file.replace(/\.yaml$/, '.expected.json')), 'utf8')) as { pods: ExplainPod[] };
       const actual = await explainOurs(scenario);
       assert.equal(actual.pods.length, expected.pods.length, 'number of pods explained');
       const failures: string[] = [];

@@ -51,7 +51,9 @@ describe('storage capacity tracking, end to end', () => {
 
   it('without enough capacity anywhere the pod waits, and a new capacity object lets it in', async () => {
     const objects = [storageClass, csiDriver, claim, capacityOn('node-a', '1Gi')];
-    const [[result, , message]] = (await outcome(objects)) as [string, string, string][];
+    const results = (await outcome(objects)) as [string, string, string][];
+    assert.equal(results.length, 1);
+    const [result, , message] = results[0]!;
     assert.equal(result, 'Unschedulable');
     assert.match(message, /node\(s\) did not have enough free storage/);
     const later: ScenarioStep = { afterMs: 1000, create: [capacityOn('node-b', '10Gi')], update: [], delete: [] };

@@ -343,7 +343,7 @@ export class Selector {
       }
       // Upstream copies the values with append([]string(nil), ...): an empty list prints as nil.
       const values = expr.values && expr.values.length > 0 ? expr.values : undefined;
-      const r = newRequirement(expr.key, op, values, '', errs);
+      const r = newRequirement(expr.key ?? '', op, values, '', errs);
       if (r === undefined) throw new SelectorError(aggregateMessage(errs));
       reqs.push(r);
     }

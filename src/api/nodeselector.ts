@@ -74,7 +74,8 @@ function labelRequirements(exprs: readonly NodeSelectorRequirement[], path: stri
       errs.push(unsupportedValue(childPath(p, 'operator'), String(expr.operator), labelOperators));
       continue;
     }
-    const r = newRequirement(expr.key, op, expr.values ?? undefined, p, errs);
+    // An absent key is Go's zero value, the empty string (refused by the key check).
+    const r = newRequirement(expr.key ?? '', op, expr.values ?? undefined, p, errs);
     if (r !== undefined) out.push(r);
   }
   return out;
@@ -95,7 +96,7 @@ function fieldRequirements(exprs: readonly NodeSelectorRequirement[], path: stri
       errs.push(invalidValue(childPath(p, 'values'), goStringSlice(values), 'must have one element'));
       continue;
     }
-    out.push({ key: expr.key, equals: expr.operator === 'In', value: values[0]! });
+    out.push({ key: expr.key ?? '', equals: expr.operator === 'In', value: values[0]! });
   }
   return out;
 }

@@ -8,6 +8,14 @@ type JsonObject = { [k: string]: Json };
 
 const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** A member of `o` itself, never one inherited from Object.prototype ("constructor", "__proto__"). */
+const own = (o: JsonObject, k: string): Json | undefined => (Object.prototype.hasOwnProperty.call(o, k) ? o[k] : undefined);
+
+/** The child a pointer token names in `cur`, if any. */
+function childOf(cur: Json, t: string): Json | undefined {
+  return Array.isArray(cur) ? cur[Number(t)] : isObject(cur) ? own(cur, t) : undefined;
+}
+
 // ---- JSON merge patch ----
 
 export function applyMergePatch(target: unknown, patch: unknown): Json {
@@ -32,14 +40,17 @@ interface JsonPatchOp {
 function pointer(path: string): string[] {
   if (path === '') return [];
   if (!path.startsWith('/')) throw badRequest(`add operation does not apply: doc is missing path: "${path}"`);
-  return path.slice(1).split('/').map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const tokens = path.slice(1).split('/').map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+  // Writing through "__proto__" would replace an object's prototype instead of adding a field.
+  if (tokens.includes('__proto__')) throw badRequest(`path ${JSON.stringify(path)} is not allowed`);
+  return tokens;
 }
 
 function parentOf(doc: Json, tokens: string[], path: string, op: string): { parent: Json[] | JsonObject; key: string } {
   let cur: Json = doc;
   for (let i = 0; i < tokens.length - 1; i++) {
     const t = tokens[i]!;
-    const next: Json | undefined = Array.isArray(cur) ? cur[Number(t)] : isObject(cur) ? cur[t] : undefined;
+    const next = childOf(cur, t);
     if (next === undefined || next === null || typeof next !== 'object') throw badRequest(`${op} operation does not apply: doc is missing path: "${path}"`);
     cur = next;
   }
@@ -50,7 +61,7 @@ function parentOf(doc: Json, tokens: string[], path: string, op: string): { pare
 function getAt(doc: Json, path: string, op: string): Json {
   let cur: Json = doc;
   for (const t of pointer(path)) {
-    const next: Json | undefined = Array.isArray(cur) ? cur[Number(t)] : isObject(cur) ? cur[t] : undefined;
+    const next = childOf(cur, t);
     if (next === undefined) throw badRequest(`${op} operation does not apply: doc is missing path: "${path}"`);
     cur = next;
   }
@@ -67,7 +78,7 @@ function arrayIndex(arr: Json[], key: string, path: string, op: string, forInser
 function removeAt(doc: Json, path: string, op: string): Json {
   const { parent, key } = parentOf(doc, pointer(path), path, op);
   if (Array.isArray(parent)) return parent.splice(arrayIndex(parent, key, path, op, false), 1)[0]!;
-  if (!(key in parent)) throw badRequest(`${op} operation does not apply: doc is missing path: "${path}"`);
+  if (!Object.prototype.hasOwnProperty.call(parent, key)) throw badRequest(`${op} operation does not apply: doc is missing path: "${path}"`);
   const v = parent[key]!;
   delete parent[key];
   return v;
@@ -82,10 +93,20 @@ function addAt(doc: Json, path: string, value: Json, op: string): Json {
   return doc;
 }
 
+/** One operation of a JSON patch, its fields checked: a malformed patch is the client's error. */
+function jsonPatchOp(item: unknown): JsonPatchOp {
+  if (!isObject(item)) throw badRequest('json: cannot unmarshal non-object into Go value of type jsonpatch.Operation');
+  const op = typeof item.op === 'string' ? item.op : 'unknown';
+  if (typeof item.path !== 'string') throw badRequest(`${op} operation does not apply: doc is missing path: ""`);
+  if (item.from !== undefined && typeof item.from !== 'string') throw badRequest(`${op} operation does not apply: doc is missing from path: ""`);
+  return { op, path: item.path, from: item.from as string | undefined, value: item.value };
+}
+
 export function applyJsonPatch(target: unknown, patch: unknown): Json {
   if (!Array.isArray(patch)) throw badRequest('json: cannot unmarshal object into Go value of type jsonpatch.Patch');
   let doc = structuredClone(target as Json);
-  for (const raw of patch as JsonPatchOp[]) {
+  for (const item of patch as unknown[]) {
+    const raw = jsonPatchOp(item);
     const { op, path } = raw;
     switch (op) {
       case 'add':

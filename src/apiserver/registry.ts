@@ -13,10 +13,13 @@ import { groupVersion, resources, type Resource } from './resources.js';
 import { matchesFields, type FieldRequirement } from './selectors.js';
 import type { Selector } from '../api/labels.js';
 import {
-  alreadyExists, badRequest, conflict, fromStoreError, invalid, notFound, OptimisticLockErrorMsg, StatusError,
+  alreadyExists, badRequest, conflict, forbidden, fromStoreError, invalid, notFound, OptimisticLockErrorMsg, StatusError,
   successStatus, unsupportedMediaType, type FieldError, type StatusObject,
 } from './status.js';
-import { defaultPodUpdate, jsonEqual, validateObjectMeta, validatePod, validatePodUpdate } from './validation.js';
+import { applyMatchLabelKeysToAffinity } from '../api/admission/match_label_keys.js';
+import { priorityAdmissionError, priorityClassAdmissionError } from '../api/admission/priority.js';
+import type { PriorityClass } from '../api/types.js';
+import { decodeObject, defaultPodUpdate, documentProblem, jsonEqual, kindValidation, validateAnnotations, validateLabels } from '../api/validation/index.js';
 
 type Meta = { -readonly [K in keyof ObjectMeta]: ObjectMeta[K] };
 type Obj = KubeObject & Record<string, unknown>;
@@ -103,8 +106,10 @@ export class ResourceRegistry {
     const meta = obj.metadata as Meta;
     this.checkNamespace(t, meta);
     if (!meta.name && meta.generateName) meta.name = this.generateName(meta.generateName);
-    this.validateCreate(r, obj);
-    if (r.namespaced && !this.cluster.get('Namespace', '', meta.namespace ?? '')) throw notFound({ group: '', name: 'namespaces' }, meta.namespace ?? '');
+    // As kube-apiserver: admission (namespace lifecycle, priority) before validation, then storage.
+    if (r.namespaced && meta.name && !this.cluster.get('Namespace', '', meta.namespace ?? '')) throw notFound({ group: '', name: 'namespaces' }, meta.namespace ?? '');
+    this.admit(r, obj);
+    this.validate(r, obj, null, '');
     if (this.stored(r, meta.namespace ?? '', meta.name ?? '')) throw alreadyExists(r, meta.name ?? '');
     for (const k of ['uid', 'resourceVersion', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'generation', 'selfLink'] as const) delete meta[k];
     if (r.tracksGeneration) meta.generation = 1;
@@ -113,9 +118,33 @@ export class ResourceRegistry {
     return this.external(r, this.cluster.create(this.internal(r, obj)));
   }
 
-  private validateCreate(r: Resource, obj: Obj): void {
-    const errs: FieldError[] = validateObjectMeta(r.kind, obj);
-    if (r.kind === 'Pod') errs.push(...validatePod(obj as unknown as Pod));
+  /** The admission plugins that can refuse a create: Priority (pods and PriorityClasses). */
+  private admit(r: Resource, obj: Obj): void {
+    const name = obj.metadata?.name ?? '';
+    if (r.kind !== 'Pod' && r.kind !== 'PriorityClass') return;
+    const classes = this.cluster.list<PriorityClass>('PriorityClass');
+    const why = r.kind === 'Pod'
+      ? priorityAdmissionError(obj as unknown as Pod, classes)
+      : priorityClassAdmissionError(obj as unknown as PriorityClass, classes);
+    if (why !== null) throw forbidden(r, name, why);
+  }
+
+  /**
+   * The kind's validation of what is about to be stored: a new object (pods as the strategy has
+   * merged their matchLabelKeys), an update with the kind's update rules, or a status write
+   * (which may change status, labels and annotations only; a node's is validated whole, as
+   * ValidateNodeUpdate checks its capacity and allocatable).
+   */
+  private validate(r: Resource, obj: Obj, old: Obj | null, subresource: string): void {
+    const k = kindValidation(r.kind);
+    if (!k) return;
+    let errs: FieldError[];
+    if (subresource === 'status' && r.kind !== 'Node') {
+      errs = [...validateLabels(obj.metadata?.labels, 'metadata.labels'), ...validateAnnotations(obj.metadata?.annotations, 'metadata.annotations')];
+    } else {
+      errs = k.validate(r.kind === 'Pod' && old === null ? applyMatchLabelKeysToAffinity(obj as unknown as Pod) as unknown as Obj : obj);
+      if (old !== null && k.validateUpdate) errs.push(...k.validateUpdate(old, obj));
+    }
     if (errs.length > 0) throw invalid(r, obj.metadata?.name ?? '', errs);
   }
 
@@ -153,6 +182,8 @@ export class ResourceRegistry {
     } catch (err) {
       throw badRequest(`error decoding patch: ${(err as Error).message}`);
     }
+    const problem = documentProblem(patch);
+    if (problem !== null) throw badRequest(`error decoding patch: ${problem}`);
     const old = this.stored(r, t.namespace, t.name);
     if (type === 'application/apply-patch+yaml') {
       if (!o.fieldManager) {
@@ -205,11 +236,8 @@ export class ResourceRegistry {
     m.resourceVersion = oldMeta.resourceVersion;
     m.generation = oldMeta.generation;
     for (const k of Object.keys(m) as (keyof Meta)[]) if (m[k] === undefined) delete m[k];
-    if (r.kind === 'Pod' && !t.subresource) {
-      defaultPodUpdate(oldExt as unknown as Pod, obj as unknown as Pod);
-      const errs = validatePodUpdate(oldExt as unknown as Pod, obj as unknown as Pod);
-      if (errs.length > 0) throw invalid(r, t.name, errs);
-    }
+    if (r.kind === 'Pod' && !t.subresource) defaultPodUpdate(oldExt as unknown as Pod, obj as unknown as Pod);
+    this.validate(r, obj, oldExt, t.subresource);
     if (r.tracksGeneration && !t.subresource && !jsonEqual(oldExt.spec, obj.spec)) m.generation = (oldMeta.generation ?? 1) + 1;
     if (jsonEqual(oldExt, obj)) return oldExt;
     if (m.deletionTimestamp && (m.finalizers ?? []).length === 0) {
@@ -307,12 +335,20 @@ export class ResourceRegistry {
 
   // ---- helpers ----
 
+  /**
+   * The body as the resource's Go type decodes it: 400 for a body that is not an object of this
+   * kind or has a value of the wrong type (nulls become zero values, as in Go).
+   */
   private decode(r: Resource, body: unknown): Obj {
-    if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest(`Object '${r.kind}' is missing in '${JSON.stringify(body)}'`);
-    const obj = structuredClone(body) as Obj;
-    if (obj.kind !== undefined && obj.kind !== r.kind) {
-      throw badRequest(`${r.kind} in version "${r.version}" cannot be handled as a ${r.kind}: the object provided is unrecognized (must be of type ${r.kind}): kind ${String(obj.kind)}`);
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest(`Object 'Kind' is missing in '${JSON.stringify(body)}'`);
+    const raw = body as Obj;
+    if (raw.kind !== undefined && raw.kind !== r.kind) {
+      throw badRequest(`${r.kind} in version "${r.version}" cannot be handled as a ${r.kind}: the object provided is unrecognized (must be of type ${r.kind}): kind ${String(raw.kind)}`);
     }
+    const k = kindValidation(r.kind);
+    const decoded = k ? decodeObject<Obj>(k.shape, raw) : { ok: true as const, value: structuredClone(raw) };
+    if (!decoded.ok) throw badRequest(`${r.kind} in version "${r.version}" cannot be handled as a ${r.kind}: ${decoded.issue.message}`);
+    const obj = decoded.value;
     obj.metadata ??= {};
     return obj;
   }

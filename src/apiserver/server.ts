@@ -15,6 +15,7 @@ import {
 } from './status.js';
 import { openAPIV2Json, openAPIV2Protobuf, openAPIV2ProtobufType, openAPIV3GroupVersion, openAPIV3Index } from './openapi.js';
 import { toTable, type IncludeObject } from './table.js';
+import { documentProblem } from '../api/validation/index.js';
 import { WatchStream } from './watch.js';
 
 export interface ApiServerOptions {
@@ -204,8 +205,8 @@ export class ApiServer {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const method = req.method ?? 'GET';
     res.on('finish', () => this.opts.onRequest?.(method, url.pathname, res.statusCode));
-    const segments = url.pathname.split('/').filter((s) => s !== '').map(decodeURIComponent);
     try {
+      const segments = pathSegments(url.pathname);
       if (this.serveNonResource(url.pathname, segments, res, req.headers.accept ?? '')) return;
       const info = parseRequestInfo(segments);
       if (!info) throw pathNotFound();
@@ -431,11 +432,30 @@ export class ApiServer {
 
 function parseJson(body: string): unknown {
   if (body.trim() === '') throw badRequest('the request body is empty');
+  let value: unknown;
   try {
-    return JSON.parse(body);
+    value = JSON.parse(body);
   } catch (err) {
     throw badRequest(`the body of the request could not be decoded as JSON: ${(err as Error).message}`);
   }
+  const problem = documentProblem(value);
+  if (problem !== null) throw badRequest(`the body of the request could not be decoded as JSON: ${problem}`);
+  return value;
+}
+
+/** The path's segments, unescaped; a malformed escape is the client's error, as Go's URL parsing makes it. */
+function pathSegments(path: string): string[] {
+  const out: string[] = [];
+  for (const raw of path.split('/')) {
+    if (raw === '') continue;
+    try {
+      out.push(decodeURIComponent(raw));
+    } catch {
+      const bad = /%(?![0-9a-fA-F]{2})[^/]{0,2}/.exec(raw)?.[0] ?? raw;
+      throw badRequest(`invalid URL escape ${JSON.stringify(bad)}`);
+    }
+  }
+  return out;
 }
 
 function deleteOptions(body: string, q: URLSearchParams, write: WriteOptions): DeleteOptions {

@@ -1,5 +1,6 @@
 // metav1.Status errors with upstream's shapes and messages
 // (staging/src/k8s.io/apimachinery/pkg/api/errors/errors.go, util/validation/field/errors.go).
+import { aggregateFieldErrors, fieldErrorBody, type FieldError } from '../api/validation/field.js';
 import type { Resource } from './resources.js';
 
 export interface StatusDetails {
@@ -114,47 +115,16 @@ export function fromStoreError(code: number, message: string): StatusError {
 
 // ---- field.ErrorList ----
 
-export type FieldErrorType = 'FieldValueRequired' | 'FieldValueInvalid' | 'FieldValueForbidden' | 'FieldValueNotSupported' | 'FieldValueDuplicate';
+export type { FieldError, FieldErrorType } from '../api/validation/field.js';
 
-export interface FieldError {
-  type: FieldErrorType;
-  field: string;
-  /** Omitted for Required and Forbidden. */
-  value?: unknown;
-  detail?: string;
-}
-
-const typeText: Record<FieldErrorType, string> = {
-  FieldValueRequired: 'Required value',
-  FieldValueInvalid: 'Invalid value',
-  FieldValueForbidden: 'Forbidden',
-  FieldValueNotSupported: 'Unsupported value',
-  FieldValueDuplicate: 'Duplicate value',
-};
-
-function formatValue(v: unknown): string {
-  if (typeof v === 'string') return JSON.stringify(v);
-  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
-  return JSON.stringify(v);
-}
-
-/** The part of a field error after "<field>: " (field.Error.ErrorBody). */
-export function fieldErrorBody(e: FieldError): string {
-  let s = typeText[e.type];
-  if (e.type !== 'FieldValueRequired' && e.type !== 'FieldValueForbidden' && e.value !== undefined) s += `: ${formatValue(e.value)}`;
-  if (e.detail) s += `: ${e.detail}`;
-  return s;
+/** 403 Forbidden, as admission refuses an object (errors.NewForbidden). */
+export function forbidden(r: Pick<Resource, 'group' | 'name'>, name: string, reason: string): StatusError {
+  return failure(403, 'Forbidden', `${qualifiedResource(r)} "${name}" is forbidden: ${reason}`, { name, group: r.group, kind: r.name });
 }
 
 /** 422 Invalid with one cause per field error (errors.NewInvalid). */
-export function invalid(r: Pick<Resource, 'group' | 'kind'>, name: string, errs: FieldError[]): StatusError {
-  const messages: string[] = [];
-  for (const e of errs) {
-    const m = `${e.field}: ${fieldErrorBody(e)}`;
-    if (!messages.includes(m)) messages.push(m);
-  }
-  const agg = messages.length === 1 ? messages[0]! : `[${messages.join(', ')}]`;
-  return failure(422, 'Invalid', `${qualifiedKind(r)} "${name}" is invalid: ${agg}`, {
+export function invalid(r: Pick<Resource, 'group' | 'kind'>, name: string, errs: readonly FieldError[]): StatusError {
+  return failure(422, 'Invalid', `${qualifiedKind(r)} "${name}" is invalid: ${aggregateFieldErrors(errs)}`, {
     name,
     group: r.group,
     kind: r.kind,

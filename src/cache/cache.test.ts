@@ -387,3 +387,46 @@ describe('Cache: updateSnapshot', () => {
     assert.deepEqual([...s.usedPVCSet], ['default/shared'], 'a rebuilt list gives the same set');
   });
 });
+
+describe('Cache: nodes the API server would have refused', () => {
+  const snapshotOf = (c: Cache) => {
+    const s = new Snapshot();
+    c.updateSnapshot(s);
+    return s;
+  };
+  const nullTaint = (name: string) => ({ ...makeNode(name), spec: { taints: [null as never] } });
+
+  it('keeps a malformed node out, with the reason, and the other nodes in', () => {
+    const c = new Cache(new FakeClock());
+    c.addNode(makeNode('good'));
+    c.addNode(nullTaint('bad'));
+    assert.deepEqual(listNames(snapshotOf(c)), ['good']);
+    assert.equal(c.invalidNodes.get('bad'), 'Node "bad" is invalid: spec.taints[0]: Invalid value: null: must be of type v1.Taint');
+    assert.equal(c.nodeCount, 1);
+  });
+
+  it('drops a node that an update makes malformed and takes it back once fixed; pods stay on its ghost', () => {
+    const c = new Cache(new FakeClock());
+    const n = makeNode('n1');
+    c.addNode(n);
+    c.addPod(assigned('p', 'n1'));
+    const broken = { ...n, status: { ...n.status, allocatable: { cpu: '4x' } } };
+    c.updateNode(n, broken);
+    assert.deepEqual(listNames(snapshotOf(c)), []);
+    assert.equal(c.nodeInfo('n1')?.pods.length, 1, 'the pod is kept on the ghost');
+    assert.match(c.invalidNodes.get('n1') ?? '', /^Node "n1" is invalid: status\.allocatable\.cpu: Invalid value: "4x"/);
+    c.updateNode(broken, n);
+    const s = snapshotOf(c);
+    assert.deepEqual(listNames(s), ['n1']);
+    assert.equal(s.get('n1')!.requested.milliCPU, 100);
+    assert.equal(c.invalidNodes.size, 0);
+  });
+
+  it('removes a malformed node without complaint', () => {
+    const c = new Cache(new FakeClock());
+    c.addNode(nullTaint('bad'));
+    c.removeNode(nullTaint('bad'));
+    assert.equal(c.invalidNodes.size, 0);
+    assert.throws(() => c.removeNode(makeNode('never')), /node never is not found/);
+  });
+});

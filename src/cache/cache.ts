@@ -4,6 +4,7 @@ import type { Node, Pod } from '../api/types.js';
 import { podKey } from '../api/types.js';
 import { NodeInfo, type ImageStateSummary } from '../framework/node_info.js';
 import { PodInfo } from '../framework/pod_info.js';
+import { nodeSchedulingProblem } from '../api/validation/index.js';
 import type { Clock } from '../util/clock.js';
 import { NodeTree } from './node_tree.js';
 import { Snapshot } from './snapshot.js';
@@ -33,6 +34,8 @@ export class Cache {
   private readonly dirty = new Set<string>();
   /** Nodes were added or removed since the last snapshot: rebuild the order. */
   private orderChanged = true;
+  /** Nodes held out of the cache because the API server would have refused them, with the reason. */
+  private readonly rejectedNodes = new Map<string, string>();
 
   /** @param assumedPodTTLMs how long an assumed pod lives after binding finished; 0 = forever (upstream's default). */
   constructor(
@@ -52,7 +55,31 @@ export class Cache {
 
   // ---- nodes ----
 
+  /**
+   * Nodes the API server would have refused (a value of the wrong type, an invalid taint or
+   * quantity), by name, with the reason: kept out of the cache as if they did not exist, so no pod
+   * is placed on them and none of their values reaches another pod's filter or score.
+   */
+  get invalidNodes(): ReadonlyMap<string, string> {
+    return this.rejectedNodes;
+  }
+
+  /** Records why `node` cannot be trusted and drops a trusted version of it; true when it was rejected. */
+  private rejectInvalid(node: Node): boolean {
+    const problem = nodeSchedulingProblem(node);
+    const name = typeof node.metadata?.name === 'string' ? node.metadata.name : '';
+    if (problem === null) {
+      this.rejectedNodes.delete(name);
+      return false;
+    }
+    if (name === '') return true;
+    this.rejectedNodes.set(name, problem);
+    if (this.nodes.get(name)?.node) this.evictNode(name);
+    return true;
+  }
+
   addNode(node: Node): void {
+    if (this.rejectInvalid(node)) return;
     const name = node.metadata.name!;
     const ni = this.touch(name);
     if (ni.node) this.removeImageStates(ni);
@@ -65,6 +92,7 @@ export class Cache {
   }
 
   updateNode(oldNode: Node, newNode: Node): void {
+    if (this.rejectInvalid(newNode)) return;
     const ni = this.nodes.get(newNode.metadata.name!);
     if (!ni?.node) {
       this.addNode(newNode);
@@ -81,11 +109,16 @@ export class Cache {
 
   /** Removes the node; its NodeInfo stays while pods still reference it, as upstream keeps a ghost. */
   removeNode(node: Node): void {
-    const name = node.metadata.name!;
-    const ni = this.nodes.get(name);
-    if (!ni?.node) throw new CacheError(`node ${name} is not found`);
+    const name = node.metadata?.name ?? '';
+    if (this.rejectedNodes.delete(name)) return;
+    if (!this.nodes.get(name)?.node) throw new CacheError(`node ${name} is not found`);
+    this.evictNode(name);
+  }
+
+  private evictNode(name: string): void {
+    const ni = this.nodes.get(name)!;
     this.removeImageStates(ni);
-    this.nodeTree.removeNode(ni.node);
+    this.nodeTree.removeNode(ni.node!);
     this.orderChanged = true;
     this.dirty.add(name);
     if (ni.pods.length === 0) this.nodes.delete(name);

@@ -1,7 +1,7 @@
 // The per-cycle snapshot of nodes (backend/cache/snapshot.go): the list plugins iterate and the
 // lookup by name, plus the sublists of nodes that hold pods with (anti-)affinity.
 import type { NodeInfoLister, SharedLister, StorageInfoLister } from '../framework/interfaces.js';
-import { NodeInfo, RowStride } from '../framework/node_info.js';
+import { NodeInfo } from '../framework/node_info.js';
 import { PodInfo } from '../framework/pod_info.js';
 import type { Node, Pod } from '../api/types.js';
 
@@ -56,9 +56,7 @@ export class Snapshot implements SharedLister, NodeInfoLister, StorageInfoLister
   /** Installs a new node order (nodes added, removed or reordered). */
   replaceList(list: NodeInfo[]): void {
     this.nodeInfoList = list;
-    packRows(list);
-    this.positions = new Map();
-    for (let i = 0; i < list.length; i++) this.positions.set(list[i]!, i);
+    NodeInfo.packInListOrder(list);
     this.listEpoch = nextListEpoch();
     this.changeLogStart += this.changeLog.length;
     this.changeLog = [];
@@ -136,13 +134,9 @@ export class Snapshot implements SharedLister, NodeInfoLister, StorageInfoLister
    * every node (with one-pod-per-node anti-affinity, nearly every pod flips a node).
    */
   updateSublists(ni: NodeInfo): void {
-    setMembership(this.podsWithAffinityList, ni, ni.podsWithAffinity.length > 0, this.positionOf);
-    setMembership(this.podsWithRequiredAntiAffinityList, ni, ni.podsWithRequiredAntiAffinity.length > 0, this.positionOf);
+    setMembership(this.podsWithAffinityList, ni, ni.podsWithAffinity.length > 0);
+    setMembership(this.podsWithRequiredAntiAffinityList, ni, ni.podsWithRequiredAntiAffinity.length > 0);
   }
-
-  /** Each node's index in nodeInfoList, for ordered inserts into the sublists. */
-  private positions = new Map<NodeInfo, number>();
-  private readonly positionOf = (ni: NodeInfo): number => this.positions.get(ni) ?? -1;
 
   /** A snapshot of the given nodes with the given pods on them, in node order (cache.NewSnapshot). */
   static fromObjects(pods: readonly Pod[], nodes: readonly Node[]): Snapshot {
@@ -170,24 +164,21 @@ export class Snapshot implements SharedLister, NodeInfoLister, StorageInfoLister
   }
 }
 
-/** Adds `ni` to, or removes it from, `list` kept in the order `positionOf` gives. */
-function setMembership(list: NodeInfo[], ni: NodeInfo, member: boolean, positionOf: (ni: NodeInfo) => number): void {
-  const pos = positionOf(ni);
+/**
+ * Adds `ni` to, or removes it from, `list` kept in nodeInfoList's order: every listed NodeInfo's
+ * position is its index there (replaceList packs them).
+ */
+function setMembership(list: NodeInfo[], ni: NodeInfo, member: boolean): void {
+  const pos = ni.position;
   // Binary search for the first entry at or after ni's position.
   let lo = 0;
   let hi = list.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (positionOf(list[mid]!) < pos) lo = mid + 1;
+    if (list[mid]!.position < pos) lo = mid + 1;
     else hi = mid;
   }
   const present = lo < list.length && list[lo] === ni;
   if (member && !present) list.splice(lo, 0, ni);
   else if (!member && present) list.splice(lo, 1);
-}
-
-/** Puts the nodes' rows of numbers into one table in walk order (see NodeInfo.row). */
-function packRows(list: readonly NodeInfo[]): void {
-  const table = new Float64Array(list.length * RowStride);
-  for (let i = 0; i < list.length; i++) list[i]!.moveRow(table, i * RowStride);
 }

@@ -16,7 +16,7 @@ export interface ConfigurationSource {
 export function resolveConfiguration(src: ConfigurationSource): ResolvedConfig & DefaultedConfiguration {
   let cfg: DefaultedConfiguration;
   if (src.configPath) cfg = loadConfigFile(src.configPath, src.registry);
-  else if (src.scenario?.config) cfg = configFromObject(src.scenario.config, `${src.scenario.name}: config`, src.registry);
+  else if (src.scenario?.config) cfg = configFromObject(src.scenario.config, `${src.scenario.source ?? src.scenario.name}: config`, src.registry);
   else cfg = defaultConfiguration(src.registry);
   return cfg;
 }

@@ -1,11 +1,14 @@
 // The kube-scheduler-ts command: dispatches to one command module per subcommand.
 import { ConfigError } from './configuration.js';
 import { ScenarioError } from '../sim/scenario.js';
-import { ExitBadInput, UsageError, processIO, type CliIO, type Command } from './io.js';
+import { ExitBadInput, UsageError, describeListenError, processIO, verbosityOf, type CliIO, type Command } from './io.js';
 import { explainCommand, simulateCommand } from './commands/simulate.js';
 import { benchCommand, benchUsage } from './commands/bench.js';
 
 export { ExitBadInput, type CliIO } from './io.js';
+
+/** Exit status for a failure that is not the input's fault. */
+const ExitInternalError = 1;
 
 interface CommandEntry {
   run: Command;
@@ -39,7 +42,8 @@ simulate / explain options:
   --output text|json    Output format (simulate: text by default; explain: json)
   --tie-break name      explain: pick the first top-scored node by name instead of sampling
   --serve [--port N]    simulate: serve the cluster over the Kubernetes API while scheduling
-  --plugins FILE        load out-of-tree plugins from an ES module exporting \`plugins\` (repeatable)
+  --plugins FILE        load out-of-tree plugins from a module (.mjs, .js or .ts) exporting \`plugins\`
+                        (repeatable; serve and run take it too)
 
 With no scenario, the bundled scenarios/default.yaml is used.
 `;
@@ -63,11 +67,31 @@ export async function runCli(argv: string[], io: CliIO = processIO): Promise<num
   try {
     return await command.run(rest, io);
   } catch (err) {
-    const code = (err as { code?: unknown }).code;
-    if (err instanceof ConfigError || err instanceof ScenarioError || err instanceof UsageError || (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS'))) {
+    if (isBadInput(err)) {
       io.stderr(`error: ${(err as Error).message}\n`);
       return ExitBadInput;
     }
-    throw err;
+    const listen = describeListenError(err);
+    if (listen) {
+      io.stderr(`error: ${listen}\n`);
+      return ExitBadInput;
+    }
+    // Anything else is our fault: one line, and the stack for whoever asked for debugging output.
+    const message = err instanceof Error ? err.message : String(err);
+    io.stderr(`error: ${message}\n`);
+    if (verbosityOf(rest) >= 4 && err instanceof Error && err.stack) io.stderr(`${err.stack}\n`);
+    return ExitInternalError;
   }
+}
+
+/**
+ * Errors that come from what the user gave: flags, files, and a configuration the framework
+ * cannot build a profile from (FrameworkError: the checks configuration validation cannot make
+ * ahead, such as an out-of-tree plugin that implements no extension point it is enabled at).
+ */
+function isBadInput(err: unknown): boolean {
+  if (err instanceof ConfigError || err instanceof ScenarioError || err instanceof UsageError) return true;
+  const code = (err as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS')) return true;
+  return err instanceof Error && err.name === 'FrameworkError';
 }

@@ -4,7 +4,7 @@ import { Registry } from '../framework/registry.js';
 import { getDefaultPlugins } from './default_plugins.js';
 import { defaultConfiguration, effectiveScoreWeight, pluginArgsByName, setDefaults } from './defaults.js';
 import { ConfigError } from './errors.js';
-import { fakeInTreeRegistry, fakeRegistry } from './fake_registry.js';
+import { fakeInTreeRegistry, fakeRegistry } from './test_helpers.js';
 import type { DefaultedConfiguration, DefaultedProfile, KubeSchedulerConfiguration, PluginConfig } from './types.js';
 
 /** Upstream's defaulted pluginConfig of the default profile, sorted by plugin name. */

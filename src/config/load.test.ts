@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { defaultConfiguration } from './defaults.js';
 import { ConfigError, type ConfigIssue } from './errors.js';
-import { fakeRegistry } from './fake_registry.js';
+import { fakeRegistry } from './test_helpers.js';
 import { configFromObject, loadConfigFile, parseConfig } from './load.js';
 
 const header = 'apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n';

@@ -325,6 +325,9 @@ export function decodeConfiguration(
   }
   if (!checkTypeMeta(source, errors)) return { config: {}, errors };
   const config = (decodeValue(source, configurationSchema, '', errors) ?? {}) as KubeSchedulerConfiguration;
+  // A value that failed to decode leaves a hole where a profile or an entry was: report what
+  // was found so far rather than read plugin args out of a partial structure.
+  if (errors.length > 0) return { config, errors };
   const profiles = config.profiles ?? [];
   for (let i = 0; i < profiles.length; i++) {
     const pluginConfig: PluginConfig[] = profiles[i]!.pluginConfig ?? [];

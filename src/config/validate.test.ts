@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import type { FieldError } from '../framework/registry.js';
 import { setDefaults } from './defaults.js';
 import { ConfigError } from './errors.js';
-import { fakeRegistry } from './fake_registry.js';
+import { fakeRegistry } from './test_helpers.js';
 import { configFromObject } from './load.js';
 import type { KubeSchedulerConfiguration } from './types.js';
 import { isQualifiedName, validateConfiguration } from './validate.js';

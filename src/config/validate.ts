@@ -3,7 +3,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { FieldError, Registry } from '../framework/registry.js';
 import { qualifiedNameErrors } from '../api/labels.js';
-import { InTreePluginNames, RemovedPluginNames } from './default_plugins.js';
+import { AllPlugins, InTreePluginNames, RemovedPluginNames } from './default_plugins.js';
 import { DurationError, parseDurationNanos } from './duration.js';
 import { childPath, fieldDuplicate, fieldInvalid, fieldRequired, indexPath, Unquoted } from './field.js';
 import {
@@ -122,6 +122,36 @@ function validateCommonQueueSort(profiles: readonly DefaultedProfile[], errs: Fi
   }
 }
 
+/** In-tree plugins that implement the extension points whose count a profile's framework checks. */
+const inTreeQueueSortPlugins: ReadonlySet<string> = new Set(['PrioritySort']);
+const inTreeBindPlugins: ReadonlySet<string> = new Set(['DefaultBinder']);
+
+/** The plugins a framework will place at `point`: the point's own, then multiPoint's not disabled there. */
+function pluginsAt(profile: DefaultedProfile, point: 'bind' | 'queueSort'): string[] {
+  const set = profile.plugins[point];
+  const disabled = new Set(set.disabled.map((d) => d.name));
+  const names = set.enabled.map((p) => p.name);
+  if (disabled.has(AllPlugins)) return names;
+  for (const p of profile.plugins.multiPoint.enabled) if (!disabled.has(p.name) && !names.includes(p.name)) names.push(p.name);
+  return names;
+}
+
+/**
+ * What building the profile's framework would refuse and the configuration already shows: no
+ * bind plugin, or no queue sort plugin (runtime/framework.go NewFramework). Out-of-tree plugins
+ * may implement either, so a profile naming one is left to the framework.
+ */
+function validatePluginCounts(profile: DefaultedProfile, path: string, errs: FieldError[]): void {
+  const bind = pluginsAt(profile, 'bind');
+  if (bind.every((n) => InTreePluginNames.has(n)) && !bind.some((n) => inTreeBindPlugins.has(n))) {
+    errs.push(fieldRequired(`${path}.plugins.bind`, `at least one bind plugin is needed for profile with scheduler name ${JSON.stringify(profile.schedulerName)}`));
+  }
+  const sort = pluginsAt(profile, 'queueSort');
+  if (sort.every((n) => InTreePluginNames.has(n)) && !sort.some((n) => inTreeQueueSortPlugins.has(n))) {
+    errs.push(fieldRequired(`${path}.plugins.queueSort`, `only one queue sort plugin required for profile with scheduler name ${JSON.stringify(profile.schedulerName)}, but got 0`));
+  }
+}
+
 /** apimachinery's IsQualifiedName: the messages for an invalid "prefix/name" or "name". */
 export const isQualifiedName = qualifiedNameErrors;
 
@@ -181,6 +211,7 @@ export function validateConfiguration(cfg: DefaultedConfiguration, registry: Reg
       if (profile.schedulerName === '') errs.push(fieldRequired(`${path}.schedulerName`));
       validatePercentage(`${path}.percentageOfNodesToScore`, profile.percentageOfNodesToScore, errs);
       validatePluginConfig(path, cfg.apiVersion, profile, registry, errs);
+      validatePluginCounts(profile, path, errs);
       const first = byName.get(profile.schedulerName);
       if (first !== undefined) {
         errs.push(fieldDuplicate(`${path}.schedulerName`, new Unquoted(`profiles[${first}].schedulerName`)));
@@ -234,7 +265,7 @@ export function validatePluginReferences(cfg: KubeSchedulerConfiguration, regist
         const path = indexPath(`profiles[${i}].plugins.${point}.enabled`, k);
         const removedHere = RemovedPluginNames.has(p.name) && point !== 'multiPoint';
         if (!removedHere && !registry.has(p.name) && !InTreePluginNames.has(p.name)) {
-          errs.push(fieldInvalid(`${path}.name`, p.name, `${pluginTypeLabel[point]} ${JSON.stringify(p.name)} does not exist`));
+          errs.push(fieldInvalid(`${path}.name`, p.name ?? '', `${pluginTypeLabel[point]} ${JSON.stringify(p.name ?? '')} does not exist`));
         }
         if ((point === 'score' || point === 'multiPoint') && p.weight !== undefined && p.weight < 0) {
           errs.push(fieldInvalid(`${path}.weight`, p.weight, 'must not be negative'));

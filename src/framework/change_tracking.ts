@@ -1,7 +1,7 @@
 // What a plugin that keeps per-node aggregates between scheduling cycles needs from the node
 // lister: the snapshot's change log, and a cheap way to find a NodeInfo's place in the list.
 import type { NodeInfoLister } from './interfaces.js';
-import { type NodeInfo, RowStride } from './node_info.js';
+import type { NodeInfo } from './node_info.js';
 
 /** A node lister with the snapshot's change tracking (see Snapshot.changedSince). */
 export interface ChangeTrackingLister extends NodeInfoLister {
@@ -16,12 +16,12 @@ export function tracksChanges(lister: NodeInfoLister): lister is ChangeTrackingL
 }
 
 /**
- * The position of `nodeInfo` in `nodes`, or -1 (a NodeInfo copy, another snapshot's node). A
- * snapshot packs its nodes' rows in list order (snapshot.ts packRows), so the row offset is tried
- * first and checked: hashing the object would cost more than the rest of a Filter call.
+ * The position of `nodeInfo` in `nodes`, or -1 (a NodeInfo copy, another snapshot's node). The
+ * position its snapshot recorded is tried first and checked: hashing the object would cost more
+ * than the rest of a Filter call.
  */
 export function positionInList(nodes: readonly NodeInfo[], index: ReadonlyMap<NodeInfo, number>, nodeInfo: NodeInfo): number {
-  const guess = nodeInfo.rowAt / RowStride;
-  if (nodes[guess] === nodeInfo) return guess;
+  const guess = nodeInfo.position;
+  if (guess >= 0 && nodes[guess] === nodeInfo) return guess;
   return index.get(nodeInfo) ?? -1;
 }

@@ -1,5 +1,6 @@
 // Cluster events and queueing hints (framework/types.go ClusterEvent, EnqueueExtensions).
 import type { Pod } from '../api/types.js';
+import { labelsEqual } from '../api/equality.js';
 import { computePodResourceRequests, type Resource } from '../api/resources.js';
 
 export type EventResource =
@@ -88,15 +89,6 @@ const podUpdateActionNames: readonly [number, string][] = [
   [ActionType.UpdatePodToleration, 'UpdatePodToleration'],
 ];
 
-/** True when two label (or annotation) maps hold the same entries; a missing map equals an empty one. */
-export function sameStringMap(a: Readonly<Record<string, string>> | null | undefined, b: Readonly<Record<string, string>> | null | undefined): boolean {
-  const ka = a ? Object.keys(a) : [];
-  const kb = b ? Object.keys(b) : [];
-  if (ka.length !== kb.length) return false;
-  for (const k of ka) if (!b || !Object.prototype.hasOwnProperty.call(b, k) || b[k] !== a![k]) return false;
-  return true;
-}
-
 /** True when some resource request of the pod went down or was removed (extractPodScaleDown). */
 export function podRequestsScaledDown(newPod: Pod, oldPod: Pod): boolean {
   let o: Resource;
@@ -121,7 +113,7 @@ export function podSchedulingPropertiesChange(newPod: Pod, oldPod: Pod): Cluster
   const resource: EventResource = newPod.spec.nodeName ? 'AssignedPod' : 'UnscheduledPod';
   const prefix = resource === 'AssignedPod' ? 'AssignedPod' : 'UnschedulablePod';
   const changed: number[] = [];
-  if (!sameStringMap(newPod.metadata.labels, oldPod.metadata.labels)) changed.push(ActionType.UpdatePodLabel);
+  if (!labelsEqual(newPod.metadata.labels, oldPod.metadata.labels)) changed.push(ActionType.UpdatePodLabel);
   if (podRequestsScaledDown(newPod, oldPod)) changed.push(ActionType.UpdatePodScaleDown);
   if ((newPod.spec.schedulingGates?.length ?? 0) === 0 && (oldPod.spec.schedulingGates?.length ?? 0) !== 0) {
     changed.push(ActionType.UpdatePodSchedulingGatesEliminated);

@@ -1,31 +1,11 @@
 // Field errors worded as apimachinery's field.Error (util/validation/field/errors.go), so
 // messages read "<path>: Invalid value: -1: must be ...". Config and plugin args validation share them.
 import { qualifiedNameErrors } from '../api/labels.js';
+import { formatBadValue } from '../api/validation/field.js';
 import type { FieldError } from './registry.js';
 
-/** A bad value printed as is (Go prints fmt.Stringer values such as durations unquoted). */
-export class Unquoted {
-  constructor(readonly text: string) {}
-  toString(): string {
-    return this.text;
-  }
-}
-
-/** Prints a bad value the way field.Error does: strings quoted, numbers and booleans plain. */
-export function formatBadValue(value: unknown): string {
-  if (value === null || value === undefined) return 'null';
-  if (value instanceof Unquoted) return value.text;
-  switch (typeof value) {
-    case 'string':
-      return JSON.stringify(value);
-    case 'number':
-    case 'boolean':
-    case 'bigint':
-      return String(value);
-    default:
-      return JSON.stringify(value) ?? String(value);
-  }
-}
+/** One printer of bad values for every field error: object validation's. */
+export { formatBadValue, Unquoted } from '../api/validation/field.js';
 
 const withDetail = (body: string, detail: string | undefined): string => (detail ? `${body}: ${detail}` : body);
 

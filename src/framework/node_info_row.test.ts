@@ -7,45 +7,25 @@ import { Cache } from '../cache/cache.js';
 import { Snapshot } from '../cache/snapshot.js';
 import { makeNode, makePod } from '../testing/builders.js';
 import { FakeClock, seededRandom } from '../util/clock.js';
-import {
-  FlagImages,
-  FlagTaints,
-  FlagUnschedulable,
-  type NodeInfo,
-  RowAllocEphemeral,
-  RowAllocMemory,
-  RowAllocMilliCPU,
-  RowAllowedPods,
-  RowFlags,
-  RowNonZeroMemory,
-  RowNonZeroMilliCPU,
-  RowPodCount,
-  RowReqEphemeral,
-  RowReqMemory,
-  RowReqMilliCPU,
-} from './node_info.js';
+import type { NodeInfo } from './node_info.js';
 import { PodInfo } from './pod_info.js';
 
 function assertRowMatches(ni: NodeInfo): void {
-  const r = ni.row;
-  const at = ni.rowAt;
   const where = `node ${ni.name}`;
-  assert.equal(r[at + RowAllocMilliCPU], ni.allocatable.milliCPU, where);
-  assert.equal(r[at + RowAllocMemory], ni.allocatable.memory, where);
-  assert.equal(r[at + RowAllocEphemeral], ni.allocatable.ephemeralStorage, where);
-  assert.equal(r[at + RowAllowedPods], ni.allocatable.allowedPodNumber, where);
-  assert.equal(r[at + RowReqMilliCPU], ni.requested.milliCPU, where);
-  assert.equal(r[at + RowReqMemory], ni.requested.memory, where);
-  assert.equal(r[at + RowReqEphemeral], ni.requested.ephemeralStorage, where);
-  assert.equal(r[at + RowNonZeroMilliCPU], ni.nonZeroRequested.milliCPU, where);
-  assert.equal(r[at + RowNonZeroMemory], ni.nonZeroRequested.memory, where);
-  assert.equal(r[at + RowPodCount], ni.pods.length, where);
+  assert.equal(ni.allocatableMilliCPU, ni.allocatable.milliCPU, where);
+  assert.equal(ni.allocatableMemory, ni.allocatable.memory, where);
+  assert.equal(ni.allocatableEphemeralStorage, ni.allocatable.ephemeralStorage, where);
+  assert.equal(ni.allowedPodNumber, ni.allocatable.allowedPodNumber, where);
+  assert.equal(ni.requestedMilliCPU, ni.requested.milliCPU, where);
+  assert.equal(ni.requestedMemory, ni.requested.memory, where);
+  assert.equal(ni.requestedEphemeralStorage, ni.requested.ephemeralStorage, where);
+  assert.equal(ni.nonZeroRequestedMilliCPU, ni.nonZeroRequested.milliCPU, where);
+  assert.equal(ni.nonZeroRequestedMemory, ni.nonZeroRequested.memory, where);
+  assert.equal(ni.podCount, ni.pods.length, where);
   const spec = ni.node?.spec;
-  let flags = 0;
-  if (spec?.unschedulable) flags |= FlagUnschedulable;
-  if (spec?.taints?.length) flags |= FlagTaints;
-  if (ni.imageStates.size > 0) flags |= FlagImages;
-  assert.equal(r[at + RowFlags], flags, where);
+  assert.equal(ni.unschedulable, !!spec?.unschedulable, where);
+  assert.equal(ni.hasTaints(), !!spec?.taints?.length, where);
+  assert.equal(ni.hasImages(), ni.imageStates.size > 0, where);
 }
 
 function randomNode(rand: () => number, name: string): Node {
@@ -108,29 +88,34 @@ describe('NodeInfo row of numbers', () => {
       }
       if (rand() < 0.7) {
         cache.updateSnapshot(snapshot);
-        for (const ni of snapshot.nodeInfoList) {
+        snapshot.nodeInfoList.forEach((ni, i) => {
+          assert.equal(ni.position, i, `position of node ${ni.name}`);
           assertRowMatches(ni);
           assertRowMatches(ni.clone());
-        }
+        });
       }
     }
   });
 
-  it('keeps the values when a snapshot packs the rows into one table', () => {
+  it('keeps the values when a snapshot packs the rows in list order', () => {
     const s = Snapshot.fromObjects(
       [makePod('p', { node: 'b', requests: { cpu: '300m', memory: '1Gi' } })],
       [makeNode('a', { taints: [{ key: 'x', effect: 'NoSchedule' }] }), makeNode('b', { unschedulable: true })],
     );
     const [a, b] = s.nodeInfoList;
-    assert.equal(a!.row, b!.row, 'one shared table');
+    assert.deepEqual([a!.position, b!.position], [0, 1]);
     assertRowMatches(a!);
     assertRowMatches(b!);
-    assert.equal(b!.row[b!.rowAt + RowReqMilliCPU], 300);
-    // A copy gets its own row: changing it leaves the snapshot's untouched.
+    assert.equal(b!.requestedMilliCPU, 300);
+    assert.equal(b!.unschedulable, true);
+    assert.equal(a!.hasTaints(), true);
+    // A copy gets its own row and no position: changing it leaves the snapshot's untouched.
     const copy = b!.clone();
+    assert.equal(copy.position, -1);
     copy.addPod(new PodInfo(makePod('q', { node: 'b', requests: { cpu: '100m' } })));
     assertRowMatches(copy);
-    assert.equal(b!.row[b!.rowAt + RowReqMilliCPU], 300);
+    assert.equal(copy.requestedMilliCPU, 400);
+    assert.equal(b!.requestedMilliCPU, 300);
   });
 });
 

@@ -3,6 +3,8 @@ import type { ContainerPort, Pod, PodAffinityTerm, WeightedPodAffinityTerm } fro
 import { podKey } from '../api/types.js';
 import { Selector, type Labels } from '../api/labels.js';
 import { computePodResourceRequests, Resource, type PodResourceRequests } from '../api/resources.js';
+import { QuantityError } from '../api/quantity.js';
+import { podSchedulingProblem } from '../api/validation/index.js';
 
 /** A parsed (anti-)affinity term: namespaces resolved, selectors compiled. */
 export interface AffinityTerm {
@@ -65,8 +67,9 @@ export class PodInfo {
   preferredAntiAffinityTerms: WeightedAffinityTerm[] = [];
   requests: PodResourceRequests = noRequests;
   /**
-   * Set when the pod cannot be parsed (invalid quantity or selector): the pod is unschedulable
-   * with this message and the scheduler serves everyone else.
+   * Set when the pod is one the API server would have refused (a value of the wrong type, an
+   * invalid quantity, selector, toleration or spread constraint): the pod is unschedulable with
+   * this message (the API server's wording) and the scheduler serves everyone else.
    */
   parseError: string | null = null;
   /** The pod's host ports, filled on first use by NodeInfo (they never change for a pod). */
@@ -75,9 +78,11 @@ export class PodInfo {
   /** @param from a PodInfo of an earlier version of the same pod whose derived data still holds. */
   constructor(readonly pod: Pod, from?: PodInfo) {
     this.key = podKey(pod);
-    this.uid = pod.metadata.uid ?? this.key;
-    this.namespace = pod.metadata.namespace ?? 'default';
-    this.priority = pod.spec.priority ?? 0;
+    // Read defensively: a pod from outside the API server's validation may lack any of these.
+    this.uid = pod.metadata?.uid ?? this.key;
+    this.namespace = pod.metadata?.namespace ?? 'default';
+    const priority = pod.spec?.priority;
+    this.priority = typeof priority === 'number' ? priority : 0;
     if (from !== undefined) {
       this.requiredAffinityTerms = from.requiredAffinityTerms;
       this.requiredAntiAffinityTerms = from.requiredAntiAffinityTerms;
@@ -88,10 +93,16 @@ export class PodInfo {
       this.hostPortsCache = from.hostPortsCache;
       return;
     }
+    this.parseError = podSchedulingProblem(pod);
+    // A pod we cannot trust gets nothing derived: it is only reported, never placed.
+    if (this.parseError !== null) return;
     try {
       this.requests = computePodResourceRequests(pod);
     } catch (err) {
-      this.parseError = `invalid resource quantity in pod ${this.key}: ${(err as Error).message}`;
+      if (!(err instanceof QuantityError)) throw err;
+      // Quantities were only type-checked above: ask again for the field and upstream's reason.
+      this.parseError = podSchedulingProblem(pod, true) ?? `Pod ${JSON.stringify(this.name)} is invalid: ${err.message}`;
+      return;
     }
     const aff = pod.spec.affinity;
     try {
@@ -104,7 +115,8 @@ export class PodInfo {
         this.preferredAntiAffinityTerms = newWeightedTerms(pod, aff.podAntiAffinity.preferredDuringSchedulingIgnoredDuringExecution);
       }
     } catch (err) {
-      this.parseError ??= `invalid pod affinity selector in pod ${this.key}: ${(err as Error).message}`;
+      // Validation refused invalid selectors already; this keeps a parse surprise to this pod.
+      this.parseError = `invalid pod affinity selector in pod ${this.key}: ${(err as Error).message}`;
     }
   }
 
@@ -124,15 +136,25 @@ export class PodInfo {
   static derive(prev: PodInfo | undefined, pod: Pod): PodInfo {
     if (prev === undefined) return new PodInfo(pod);
     const a = prev.pod;
+    const sa = a.spec;
+    const sb = pod.spec;
+    // Every field the derived data (or the pod's validity) depends on must be the same object.
+    const sameSpecParts = sa === sb || (sa !== undefined && sb !== undefined &&
+      sa.containers === sb.containers &&
+      sa.initContainers === sb.initContainers &&
+      sa.overhead === sb.overhead &&
+      sa.resources === sb.resources &&
+      sa.affinity === sb.affinity &&
+      sa.tolerations === sb.tolerations &&
+      sa.topologySpreadConstraints === sb.topologySpreadConstraints &&
+      sa.nodeSelector === sb.nodeSelector &&
+      sa.volumes === sb.volumes &&
+      sa.resourceClaims === sb.resourceClaims);
     const sameDerivation =
-      a.metadata.uid === pod.metadata.uid &&
-      a.metadata.name === pod.metadata.name &&
-      a.metadata.namespace === pod.metadata.namespace &&
-      a.spec.containers === pod.spec.containers &&
-      a.spec.initContainers === pod.spec.initContainers &&
-      a.spec.overhead === pod.spec.overhead &&
-      a.spec.resources === pod.spec.resources &&
-      a.spec.affinity === pod.spec.affinity &&
+      a.metadata?.uid === pod.metadata?.uid &&
+      a.metadata?.name === pod.metadata?.name &&
+      a.metadata?.namespace === pod.metadata?.namespace &&
+      sameSpecParts &&
       // Container statuses (in-place resize) change requests; without any, the status does not.
       !hasContainerStatuses(a) &&
       !hasContainerStatuses(pod);
@@ -140,11 +162,11 @@ export class PodInfo {
   }
 
   get name(): string {
-    return this.pod.metadata.name ?? '';
+    return this.pod.metadata?.name ?? '';
   }
 
   hasAffinity(): boolean {
-    const a = this.pod.spec.affinity;
+    const a = this.pod.spec?.affinity;
     return !!a && (!!a.podAffinity || !!a.podAntiAffinity);
   }
 

@@ -1,7 +1,9 @@
 // The scheduler's HTTP endpoints: /healthz, /livez, /readyz with named checks, each also at
 // /<path>/<check>, and /metrics (k8s.io/apiserver/pkg/server/healthz; cmd/kube-scheduler/app/server.go
-// newEndpointsHandler). Served over plain HTTP: see the README's differences from upstream.
+// newEndpointsHandler). `run` serves them over HTTPS behind delegated authentication and
+// authorization (secure_serving.ts); plain HTTP is for in-process tests and embedding.
 import * as http from 'node:http';
+import * as https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from '../log/logger.js';
 import type { SchedulerMetrics } from './metrics.js';
@@ -98,9 +100,9 @@ export interface EndpointsServer {
   close(): Promise<void>;
 }
 
-/** Listens on host:port (port 0 picks a free one). */
-export function serveEndpoints(host: string, port: number, handler: http.RequestListener): Promise<EndpointsServer> {
-  const server = http.createServer(handler);
+/** Listens on host:port (port 0 picks a free one), over HTTPS when given TLS options. */
+export function serveEndpoints(host: string, port: number, handler: http.RequestListener, tls?: https.ServerOptions): Promise<EndpointsServer> {
+  const server = tls ? https.createServer(tls, handler) : http.createServer(handler);
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

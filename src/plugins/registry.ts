@@ -1,8 +1,8 @@
 // The in-tree plugin registry (framework/plugins/registry.go).
 import { Registry } from '../framework/registry.js';
-import * as names from './names.js';
 import { defaultBinderDefinition } from './defaultbinder/index.js';
 import { defaultPreemptionDefinition } from './defaultpreemption/index.js';
+import { dynamicResourcesDefinition } from './dynamicresources/index.js';
 import { imageLocalityDefinition } from './imagelocality/index.js';
 import { interPodAffinityDefinition } from './interpodaffinity/index.js';
 import { nodeAffinityDefinition } from './nodeaffinity/index.js';
@@ -33,6 +33,7 @@ export function inTreeRegistry(): Registry {
     nodeVolumeLimitsDefinition,
     volumeZoneDefinition,
     volumeBindingDefinition,
+    dynamicResourcesDefinition,
     nodeResourcesFitDefinition,
     balancedAllocationDefinition,
     imageLocalityDefinition,
@@ -45,9 +46,7 @@ export function inTreeRegistry(): Registry {
 
 /**
  * Upstream in-tree plugins the default profile names that we have not built yet: a profile that
- * enables them starts with a warning and runs without them. DynamicResources only acts on pods
- * with resource claims.
+ * enables them starts with a warning and runs without them. None at present: until DRA is built,
+ * DynamicResources is a guard that keeps pods with resource claims unschedulable.
  */
-export const notYetAvailablePlugins: ReadonlySet<string> = new Set([
-  names.DynamicResources,
-]);
+export const notYetAvailablePlugins: ReadonlySet<string> = new Set<string>();

@@ -15,7 +15,7 @@ import { fillImageStates, imageLocalityDefinition } from './imagelocality/index.
 import { LeastAllocated, MostAllocated, RequestedToCapacityRatio, type ResourceSpec } from './noderesources/args.js';
 import { BalancedAllocation } from './noderesources/balanced_allocation.js';
 import { Fit } from './noderesources/fit.js';
-import { TaintTolerationPlugin } from './tainttoleration/taint_toleration.js';
+import { TaintToleration } from './tainttoleration/taint_toleration.js';
 
 const resources: ResourceSpec[] = [
   { name: 'cpu', weight: 1 },
@@ -80,7 +80,7 @@ describe('batch scoreNodes equals score', () => {
       const plugins: ScorePlugin[] = [
         ...strategies.map((scoringStrategy) => new Fit({ ignoredResources: [], ignoredResourceGroups: [], scoringStrategy })),
         new BalancedAllocation({ resources }),
-        new TaintTolerationPlugin(),
+        new TaintToleration(),
         imageLocalityDefinition.factory(undefined, handle) as ScorePlugin,
       ];
       for (let i = 0; i < 10; i++) {

@@ -5,6 +5,7 @@ import type { Pod } from '../api/types.js';
 import {
   ActionTypeAll, type ClusterEvent, type ClusterEventWithHint, eventMatches, isWildCardEvent, podSchedulingPropertiesChange, QueueingHint,
 } from '../framework/events.js';
+import { eventObjectsAs } from '../framework/event_objects.js';
 import type { QueuedPodInfo } from '../framework/interfaces.js';
 import { PodInfo } from '../framework/pod_info.js';
 import type { Status } from '../framework/status.js';
@@ -322,7 +323,7 @@ export class SchedulingQueue {
     if (qp.unschedulablePlugins.size === 0 && qp.pendingPlugins.size === 0) return 'afterBackoff';
     if (isWildCardEvent(event)) {
       // A wildcard event carrying a pod (ForceActivate) is for that pod only.
-      if (newObj !== null && newObj !== undefined && (newObj as Pod).metadata?.uid !== qp.podInfo.uid) return 'skip';
+      if (newObj !== null && newObj !== undefined && eventObjectsAs('Pod', null, newObj)?.newObj?.metadata.uid !== qp.podInfo.uid) return 'skip';
       return 'afterBackoff';
     }
     const profile = this.profileOf(qp.podInfo.pod);

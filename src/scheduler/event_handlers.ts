@@ -1,9 +1,9 @@
 // Routes cluster events to the cache and the queue, and tells the queue which cluster event
 // happened so it can requeue the pods that event may help (eventhandlers.go).
-import type { KubeObject, Node, Pod, ResourceList } from '../api/types.js';
+import type { KubeObject, Node, Pod } from '../api/types.js';
 import type { WatchEvent } from '../cluster/types.js';
-import { ActionType, ActionTypeUpdate, type ClusterEvent, type EventResource, podSchedulingPropertiesChange, sameStringMap } from '../framework/events.js';
-import { quantityMilliValue } from '../api/quantity.js';
+import { ActionType, ActionTypeUpdate, type ClusterEvent, type EventResource, podSchedulingPropertiesChange } from '../framework/events.js';
+import { labelsEqual, resourceListsEqual, taintsEqual } from '../api/equality.js';
 import type { Scheduler } from './scheduler.js';
 
 const listedKinds = new Set(['Namespace', 'Service', 'ReplicaSet', 'StatefulSet', 'ReplicationController',
@@ -27,11 +27,6 @@ function ev(resource: EventResource, actionType: number, label: string): Cluster
   return { resource, actionType, label };
 }
 
-const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
-/** Semantic equality of lists: a missing list equals an empty one. */
-const sameList = (a: readonly unknown[] | undefined, b: readonly unknown[] | undefined) =>
-  (a?.length ?? 0) === 0 && (b?.length ?? 0) === 0 ? true : same(a, b);
-
 function conditionStatuses(n: Node): Map<string, string> {
   const m = new Map<string, string>();
   for (const c of n.status?.conditions ?? []) m.set(c.type, c.status);
@@ -45,32 +40,16 @@ export function nodeUpdateEvents(oldNode: Node, newNode: Node): ClusterEvent[] {
   if (!!oldNode.spec?.unschedulable !== !!newNode.spec?.unschedulable && !newNode.spec?.unschedulable) {
     out.push(ev('Node', ActionType.UpdateNodeTaint, 'NodeSpecUnschedulableChange'));
   }
-  if (!sameResourceList(oldNode.status?.allocatable, newNode.status?.allocatable)) out.push(ev('Node', ActionType.UpdateNodeAllocatable, 'NodeAllocatableChange'));
-  if (!sameStringMap(oldNode.metadata.labels, newNode.metadata.labels)) out.push(ev('Node', ActionType.UpdateNodeLabel, 'NodeLabelChange'));
-  if (!sameList(oldNode.spec?.taints, newNode.spec?.taints)) out.push(ev('Node', ActionType.UpdateNodeTaint, 'NodeTaintChange'));
+  if (!resourceListsEqual(oldNode.status?.allocatable, newNode.status?.allocatable)) out.push(ev('Node', ActionType.UpdateNodeAllocatable, 'NodeAllocatableChange'));
+  if (!labelsEqual(oldNode.metadata.labels, newNode.metadata.labels)) out.push(ev('Node', ActionType.UpdateNodeLabel, 'NodeLabelChange'));
+  if (!taintsEqual(oldNode.spec?.taints, newNode.spec?.taints)) out.push(ev('Node', ActionType.UpdateNodeTaint, 'NodeTaintChange'));
   const oldConds = conditionStatuses(oldNode);
   const newConds = conditionStatuses(newNode);
   let condsChanged = oldConds.size !== newConds.size;
   for (const [t, st] of oldConds) if (newConds.get(t) !== st) condsChanged = true;
   if (condsChanged) out.push(ev('Node', ActionType.UpdateNodeCondition, 'NodeConditionChange'));
-  if (!sameStringMap(oldNode.metadata.annotations, newNode.metadata.annotations)) out.push(ev('Node', ActionType.UpdateNodeAnnotation, 'NodeAnnotationChange'));
+  if (!labelsEqual(oldNode.metadata.annotations, newNode.metadata.annotations)) out.push(ev('Node', ActionType.UpdateNodeAnnotation, 'NodeAnnotationChange'));
   return out;
-}
-
-/** Resource lists compared by quantity value ("1" equals "1000m"), as semantic equality does. */
-function sameResourceList(a: ResourceList | undefined, b: ResourceList | undefined): boolean {
-  const ka = a ? Object.keys(a) : [];
-  const kb = b ? Object.keys(b) : [];
-  if (ka.length !== kb.length) return false;
-  for (const k of ka) {
-    if (!b || b[k] === undefined) return false;
-    try {
-      if (quantityMilliValue(a![k]!) !== quantityMilliValue(b[k]!)) return false;
-    } catch {
-      if (String(a![k]) !== String(b[k])) return false;
-    }
-  }
-  return true;
 }
 
 export class EventHandlers {

@@ -167,7 +167,12 @@ class Builder {
     }
     if (r.chance(0.08)) spec.initContainers = [{ name: 'init', image: 'registry.example/tiny:1', resources: { requests: { cpu: r.pick(['200m', '2']), memory: '64Mi' } } }];
     if (r.chance(0.06)) spec.overhead = { cpu: r.pick(['100m', '250m']), memory: '120Mi' };
-    if (r.chance(0.05) && !o.heavy) (resources as { requests?: Obj }).requests = { ...((resources as { requests?: Obj }).requests ?? {}), 'example.com/gpu': '1' };
+    if (r.chance(0.05) && !o.heavy) {
+      // An extended resource cannot be overcommitted: the API server wants its limit equal.
+      const rs = resources as { requests?: Obj; limits?: Obj };
+      rs.requests = { ...(rs.requests ?? {}), 'example.com/gpu': '1' };
+      rs.limits = { ...(rs.limits ?? {}), 'example.com/gpu': '1' };
+    }
     if (o.priorityClass) spec.priorityClassName = o.priorityClass;
     return { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: o.namespace ?? this.r.pick(namespaces), labels }, spec };
   }
@@ -238,11 +243,13 @@ class Builder {
     const r = this.r;
     const labels = (pod.metadata as { labels: Record<string, string> }).labels;
     const constraints: Obj[] = [];
+    // One constraint per topology key: the API server refuses two with the same key and action.
+    const keys = r.chance(0.5) ? ['topology.kubernetes.io/zone', 'kubernetes.io/hostname'] : ['kubernetes.io/hostname', 'topology.kubernetes.io/zone'];
     for (let i = 0, n = r.int(1, 2); i < n; i++) {
       const hard = r.chance(0.6);
       const c: Obj = {
         maxSkew: r.int(1, 3),
-        topologyKey: i === 0 ? r.pick(['topology.kubernetes.io/zone', 'kubernetes.io/hostname']) : 'kubernetes.io/hostname',
+        topologyKey: keys[i]!,
         whenUnsatisfiable: hard ? 'DoNotSchedule' : 'ScheduleAnyway',
         labelSelector: { matchLabels: { app: labels.app! } },
       };

@@ -3,26 +3,28 @@
 // while leading, health and metrics endpoints, graceful shutdown on SIGTERM.
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import { parseArgs } from 'node:util';
 import type { BackoffOptions } from '../../cluster/kube/backoff.js';
-import { KubeClusterClient } from '../../cluster/kube/client.js';
+import { KubeClusterClient, type KubeClusterClientOptions } from '../../cluster/kube/client.js';
 import { rateLimiterFor } from '../../cluster/kube/rate_limiter.js';
-import { HttpTransport, loadKubeConfig, type RestTransport } from '../../cluster/kube/rest.js';
-import { defaultConfiguration, loadConfigFile, parseDuration, type DefaultedConfiguration } from '../../config/index.js';
+import { HttpTransport, KubeConfigError, loadKubeConfig, type RestTransport } from '../../cluster/kube/rest.js';
+import { parseDuration, type DefaultedConfiguration } from '../../config/index.js';
 import type { Registry } from '../../framework/registry.js';
 import { LeaderElector, LeaseLock } from '../../leaderelection/index.js';
-import { createLogger, type LogFormat, type Logger } from '../../log/logger.js';
+import { createLogger, type Logger } from '../../log/logger.js';
+import { withDelegatedAuth, tlsServerOptions, type SecureServing } from '../../metrics/secure_serving.js';
 import { endpointsHandler, serveEndpoints, type EndpointsServer, type HealthCheck } from '../../metrics/server.js';
 import { instrumentFramework } from '../../metrics/framework_metrics.js';
 import { SchedulerMetrics } from '../../metrics/metrics.js';
-import { inTreeRegistry, notYetAvailablePlugins } from '../../plugins/registry.js';
+import { notYetAvailablePlugins } from '../../plugins/registry.js';
 import { Scheduler, type SchedulerMetricsHooks } from '../../scheduler/scheduler.js';
 import { RealClock, type Clock } from '../../util/clock.js';
 import { UsageError, type CliIO } from '../io.js';
+import { registryWithPlugins } from '../plugins.js';
 import { setUpExtenders } from '../../extender/setup.js';
+import { parseRunFlags, resolveRunConfiguration, type RunFlags } from './run_flags.js';
+import { secureServingFromFlags } from './run_serving.js';
 
-/** kube-scheduler's secure port (config.DefaultKubeSchedulerPort). */
-export const DefaultSchedulerPort = 10259;
+export { DefaultSchedulerPort, parseRunFlags, resolveRunConfiguration, runUsage, type RunFlags } from './run_flags.js';
 /** A leader whose lease went unrenewed this long past its duration fails /healthz (NewLeaderHealthzAdaptor). */
 const leaderHealthzToleranceMs = 20_000;
 
@@ -37,13 +39,19 @@ export interface StartOptions {
   leaseTransport?: RestTransport;
   clock?: Clock;
   log: Logger;
-  /** Where to serve /healthz, /livez, /readyz and /metrics; nothing is served when unset. */
-  serve?: { host: string; port: number };
+  /**
+   * Where to serve /healthz, /livez, /readyz and /metrics; nothing is served when unset. Over HTTPS
+   * with delegated authentication and authorization when `secure` is given (the CLI always does),
+   * else plain HTTP (in-process tests and embedding).
+   */
+  serve?: { host: string; port: number; secure?: SecureServing };
   /** Leader-election identity; hostname_uuid by default. */
   identity?: string;
   random?: () => number;
   /** Watch reconnect backoff (tests shorten it). */
   backoff?: BackoffOptions;
+  /** List and watch timeouts of the informers (tests shorten them). */
+  reflector?: KubeClusterClientOptions['reflector'];
 }
 
 /** A running scheduler: `done` resolves with the exit status once it has stopped. */
@@ -127,6 +135,7 @@ export async function startScheduler(o: StartOptions): Promise<RunningScheduler>
     defaultSchedulerName: config.profiles[0]?.schedulerName,
     random: o.random,
     backoff: o.backoff,
+    reflector: o.reflector,
   });
   const monotonic = () => performance.now() / 1000;
   const hooks: SchedulerMetricsHooks = {
@@ -249,9 +258,15 @@ export async function startScheduler(o: StartOptions): Promise<RunningScheduler>
   }
   readyz.push({ name: 'shutdown', check: () => (shuttingDown ? new Error('process is shutting down') : null) });
   readyz.push({ name: 'sched-handler-sync', check: () => (handlersSynced ? null : new Error('handlers are not fully synchronized')) });
+  // Fails while an informer cannot list or watch (the API server is away); /healthz stays up meanwhile.
+  readyz.push({ name: 'informer-sync', check: () => client.checkInformers() });
   if (o.serve) {
-    server = await serveEndpoints(o.serve.host, o.serve.port, endpointsHandler({ metrics, healthz, readyz, log: log.withName('healthz') }));
-    log.info('Serving health and metrics over plain HTTP', { address: `${o.serve.host}:${server.port}` });
+    const handler = endpointsHandler({ metrics, healthz, readyz, log: log.withName('healthz') });
+    const secure = o.serve.secure;
+    server = secure
+      ? await serveEndpoints(o.serve.host, o.serve.port, withDelegatedAuth(handler, secure, log.withName('secure-serving')), tlsServerOptions(secure))
+      : await serveEndpoints(o.serve.host, o.serve.port, handler);
+    log.info(secure ? 'Serving securely' : 'Serving health and metrics over plain HTTP', { address: `${o.serve.host}:${server.port}` });
   }
 
   const shutdown = async (): Promise<number> => {
@@ -298,106 +313,26 @@ export async function startScheduler(o: StartOptions): Promise<RunningScheduler>
   };
 }
 
-export const runUsage = `Usage: kube-scheduler-ts run [options]
-
-Schedules the pods of a Kubernetes cluster whose schedulerName is one of the profiles'.
-
-Options:
-  --config FILE                      KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1)
-  --kubeconfig FILE                  kubeconfig of the cluster; the in-cluster service account when omitted
-  --master URL                       API server address (overrides the kubeconfig's)
-  --bind-address IP                  Address of the health and metrics endpoints (default 0.0.0.0)
-  --secure-port N                    Port of /healthz, /livez, /readyz and /metrics (default 10259; 0 turns them off)
-  --leader-elect true|false          Overrides leaderElection.leaderElect
-  --leader-elect-resource-name NAME  Overrides leaderElection.resourceName
-  --leader-elect-resource-namespace NS  Overrides leaderElection.resourceNamespace
-  -v, --v N                          Log verbosity (klog levels: 2 decisions, 4 debugging)
-  --logging-format text|json         Log format (default text)
-`;
-
-/** Accepts klog's `-v=4` and `-v 4` spellings alongside `--v=4`. */
-function normalizeArgs(argv: string[]): string[] {
-  return argv.map((a) => (a.startsWith('-v=') ? `--v=${a.slice(3)}` : a === '-v' ? '--v' : a));
-}
-
-function parseBool(flag: string, v: string): boolean {
-  if (v === 'true' || v === '1') return true;
-  if (v === 'false' || v === '0') return false;
-  throw new UsageError(`invalid argument "${v}" for "--${flag}" flag: strconv.ParseBool: parsing "${v}": invalid syntax`);
-}
-
-export interface RunFlags {
-  config?: string;
-  kubeconfig?: string;
-  master?: string;
-  bindAddress: string;
-  securePort: number;
-  verbosity: number;
-  loggingFormat: LogFormat;
-  leaderElect?: boolean;
-  leaderElectResourceName?: string;
-  leaderElectResourceNamespace?: string;
-}
-
-export function parseRunFlags(argv: string[]): RunFlags {
-  const { values, positionals } = parseArgs({
-    args: normalizeArgs(argv),
-    allowPositionals: true,
-    options: {
-      config: { type: 'string' },
-      kubeconfig: { type: 'string' },
-      master: { type: 'string' },
-      'bind-address': { type: 'string' },
-      'secure-port': { type: 'string' },
-      v: { type: 'string' },
-      'logging-format': { type: 'string' },
-      'leader-elect': { type: 'string' },
-      'leader-elect-resource-name': { type: 'string' },
-      'leader-elect-resource-namespace': { type: 'string' },
-    },
-  });
-  if (positionals.length > 0) throw new UsageError(`"run" does not take any arguments, got ${JSON.stringify(positionals)}`);
-  const securePort = values['secure-port'] === undefined ? DefaultSchedulerPort : Number(values['secure-port']);
-  if (!Number.isInteger(securePort) || securePort < 0 || securePort > 65535) throw new UsageError(`--secure-port must be a port number (0 turns serving off), got "${values['secure-port']}"`);
-  const verbosity = values.v === undefined ? 0 : Number(values.v);
-  if (!Number.isInteger(verbosity) || verbosity < 0) throw new UsageError(`-v must be a non-negative integer, got "${values.v}"`);
-  const format = values['logging-format'] ?? 'text';
-  if (format !== 'text' && format !== 'json') throw new UsageError(`--logging-format must be text or json, got "${format}"`);
-  return {
-    config: values.config,
-    kubeconfig: values.kubeconfig,
-    master: values.master,
-    bindAddress: values['bind-address'] ?? '0.0.0.0',
-    securePort,
-    verbosity,
-    loggingFormat: format,
-    leaderElect: values['leader-elect'] === undefined ? undefined : parseBool('leader-elect', values['leader-elect']),
-    leaderElectResourceName: values['leader-elect-resource-name'],
-    leaderElectResourceNamespace: values['leader-elect-resource-namespace'],
-  };
-}
-
-/** The configuration with the leader-election flags applied over it (ApplyLeaderElectionTo). */
-export function resolveRunConfiguration(flags: RunFlags, registry: Registry): DefaultedConfiguration {
-  const cfg = flags.config ? loadConfigFile(flags.config, registry) : defaultConfiguration(registry);
-  const le = { ...cfg.leaderElection };
-  if (flags.leaderElect !== undefined) le.leaderElect = flags.leaderElect;
-  if (flags.leaderElectResourceName) le.resourceName = flags.leaderElectResourceName;
-  if (flags.leaderElectResourceNamespace) le.resourceNamespace = flags.leaderElectResourceNamespace;
-  const clientConnection = { ...cfg.clientConnection };
-  if (flags.kubeconfig !== undefined) clientConnection.kubeconfig = flags.kubeconfig;
-  return { ...cfg, leaderElection: le, clientConnection };
-}
-
 /** Where SIGTERM and SIGINT come from: the process, or an emitter in tests. */
 export type SignalSource = Pick<NodeJS.EventEmitter, 'on' | 'off'>;
+
+/** The cluster's kubeconfig; a problem with it is a usage error naming where it came from. */
+function clusterKubeConfig(flags: RunFlags, path: string) {
+  try {
+    return loadKubeConfig(path, flags.master);
+  } catch (err) {
+    if (!(err instanceof KubeConfigError)) throw err;
+    const source = flags.kubeconfig !== undefined ? '--kubeconfig ' : path ? 'clientConnection.kubeconfig ' : '';
+    throw new UsageError(`${source}${err.message}`);
+  }
+}
 
 export async function runCommand(argv: string[], io: CliIO, signals: SignalSource = process): Promise<number> {
   const flags = parseRunFlags(argv);
   const log = createLogger({ verbosity: flags.verbosity, format: flags.loggingFormat, sink: (line) => io.stderr(line) });
-  const registry = inTreeRegistry();
+  const registry = await registryWithPlugins(flags.plugins);
   const config = resolveRunConfiguration(flags, registry);
-  const kc = loadKubeConfig(config.clientConnection.kubeconfig, flags.master);
+  const kc = clusterKubeConfig(flags, config.clientConnection.kubeconfig);
   const clock = new RealClock();
   const cc = config.clientConnection;
   const renewDeadlineMs = parseDuration(config.leaderElection.renewDeadline);
@@ -406,17 +341,30 @@ export async function runCommand(argv: string[], io: CliIO, signals: SignalSourc
   const transport = new HttpTransport(kc, { limiter: rateLimiterFor(cc.qps, cc.burst, clock), userAgent: 'kube-scheduler-ts/scheduler' });
   const eventTransport = new HttpTransport(kc, { limiter: rateLimiterFor(cc.qps, cc.burst, clock), userAgent: 'kube-scheduler-ts' });
   const leaseTransport = new HttpTransport(kc, { limiter: rateLimiterFor(cc.qps, cc.burst, clock), userAgent: 'kube-scheduler-ts/leader-election', timeoutMs: renewDeadlineMs / 2 });
-  log.info('Starting kube-scheduler-ts', { profiles: config.profiles.map((p) => p.schedulerName), server: kc.getCurrentCluster()?.server });
-  const running = await startScheduler({
-    config,
-    registry,
-    transport,
-    eventTransport,
-    leaseTransport,
-    clock,
-    log,
-    serve: flags.securePort > 0 ? { host: flags.bindAddress, port: flags.securePort } : undefined,
-  });
+  const transports = [transport, eventTransport, leaseTransport];
+  // The clock's timers do not hold the process open: this does while the scheduler runs, even when
+  // nothing else is pending (the API server away and the endpoints off).
+  const keepAlive = setInterval(() => undefined, 0x7fffffff);
+  let running: RunningScheduler;
+  try {
+    const secure = flags.securePort > 0 ? await secureServingFromFlags(flags, kc, clock, log) : undefined;
+    if (secure) transports.push(...secure.transports);
+    log.info('Starting kube-scheduler-ts', { profiles: config.profiles.map((p) => p.schedulerName), server: kc.getCurrentCluster()?.server });
+    running = await startScheduler({
+      config,
+      registry,
+      transport,
+      eventTransport,
+      leaseTransport,
+      clock,
+      log,
+      serve: secure ? { host: flags.bindAddress, port: flags.securePort, secure: secure.serving } : undefined,
+    });
+  } catch (err) {
+    clearInterval(keepAlive);
+    for (const t of transports) t.destroy();
+    throw err;
+  }
   let received = 0;
   const onSignal = (sig: NodeJS.Signals) => {
     received++;
@@ -433,8 +381,9 @@ export async function runCommand(argv: string[], io: CliIO, signals: SignalSourc
   try {
     return await running.done;
   } finally {
+    clearInterval(keepAlive);
     signals.off('SIGTERM', onSignal);
     signals.off('SIGINT', onSignal);
-    for (const t of [transport, eventTransport, leaseTransport]) t.destroy();
+    for (const t of transports) t.destroy();
   }
 }

@@ -1,13 +1,15 @@
-// `simulate --serve [--port N] [scenario]`: serves the scenario's embedded cluster over the
-// Kubernetes API on loopback while the embedded scheduler schedules what clients create.
+// `simulate --serve [--port N] [--plugins FILE] [scenario]`: serves the scenario's embedded
+// cluster over the Kubernetes API on loopback while the embedded scheduler schedules what clients
+// create.
 import { parseArgs } from 'node:util';
 import { admitPod } from '../../cluster/memory/admission.js';
-import { inTreeRegistry, notYetAvailablePlugins } from '../../plugins/registry.js';
+import { notYetAvailablePlugins } from '../../plugins/registry.js';
 import { serveScenario, type Serving } from '../../apiserver/serve.js';
 import { loadScenario } from '../../sim/scenario.js';
 import { resolveConfiguration } from '../configuration.js';
+import { defaultScenarioPath } from '../default_scenario.js';
 import { UsageError, type CliIO } from '../io.js';
-import { defaultScenarioPath } from './simulate.js';
+import { registryWithPlugins } from '../plugins.js';
 
 export interface ServeControl {
   /** Resolves when serving should stop; SIGINT/SIGTERM by default. */
@@ -39,6 +41,7 @@ export async function serveCommand(argv: string[], io: CliIO, control: ServeCont
       config: { type: 'string' },
       seed: { type: 'string' },
       v: { type: 'string' },
+      plugins: { type: 'string', multiple: true },
     },
   });
   if (positionals.length > 1) throw new UsageError(`unexpected arguments: ${positionals.slice(1).join(' ')}`);
@@ -48,7 +51,7 @@ export async function serveCommand(argv: string[], io: CliIO, control: ServeCont
   if (!Number.isInteger(seed)) throw new UsageError(`--seed must be an integer, got "${values.seed}"`);
   const verbosity = values.v === undefined ? 0 : Number(values.v);
   const scenario = loadScenario(positionals[0] ?? defaultScenarioPath());
-  const registry = inTreeRegistry();
+  const registry = await registryWithPlugins(values.plugins ?? []);
   const config = resolveConfiguration({ scenario, configPath: values.config, registry });
   const serving = await serveScenario(scenario, {
     config,

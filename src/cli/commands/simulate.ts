@@ -1,49 +1,15 @@
 // `simulate` and `explain`: run a scenario on the embedded cluster.
-import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { admitPod } from '../../cluster/memory/admission.js';
-import { Registry, type AnyPluginDefinition } from '../../framework/registry.js';
-import { inTreeRegistry, notYetAvailablePlugins } from '../../plugins/registry.js';
+import { notYetAvailablePlugins } from '../../plugins/registry.js';
 import { runExplain } from '../../sim/explain.js';
 import { loadScenario } from '../../sim/scenario.js';
 import { runSimulation } from '../../sim/simulate.js';
 import { resolveConfiguration } from '../configuration.js';
+import { defaultScenarioPath } from '../default_scenario.js';
 import { UsageError, type CliIO } from '../io.js';
 import { renderSimulationText } from '../output.js';
-
-export function defaultScenarioPath(): string {
-  const here = dirname(fileURLToPath(import.meta.url));
-  const candidates = [join(here, '../../../scenarios/default.yaml'), join(here, '../../../../scenarios/default.yaml')];
-  return candidates.find((p) => existsSync(p)) ?? candidates[0]!;
-}
-
-/**
- * The in-tree registry plus out-of-tree plugins from ES modules that export `plugins` (or a
- * default export): an array of PluginDefinitions.
- */
-export async function registryWithPlugins(modules: readonly string[]): Promise<Registry> {
-  let registry = inTreeRegistry();
-  for (const path of modules) {
-    let mod: { plugins?: unknown; default?: unknown };
-    try {
-      mod = (await import(pathToFileURL(resolve(path)).href)) as typeof mod;
-    } catch (err) {
-      throw new UsageError(`--plugins ${path}: ${(err as Error).message}`);
-    }
-    const defs = mod.plugins ?? mod.default;
-    if (!Array.isArray(defs) || defs.some((d) => typeof d?.name !== 'string' || typeof d?.factory !== 'function')) {
-      throw new UsageError(`--plugins ${path}: must export \`plugins\`, an array of { name, factory, ... } plugin definitions`);
-    }
-    try {
-      registry = registry.merge(new Registry(defs as AnyPluginDefinition[]));
-    } catch (err) {
-      throw new UsageError(`--plugins ${path}: ${(err as Error).message}`);
-    }
-  }
-  return registry;
-}
+import { registryWithPlugins } from '../plugins.js';
 
 async function parse(argv: string[]) {
   const { values, positionals } = parseArgs({

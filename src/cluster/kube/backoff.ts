@@ -38,10 +38,6 @@ export class Backoff {
     this.current = this.current === 0 ? this.initialMs : Math.min(this.maxMs, this.current * 2);
     return Math.round(this.current * (1 + this.jitter * this.random()));
   }
-
-  reset(): void {
-    this.current = 0;
-  }
 }
 
 /** Sleeps on the injected clock; `cancelAll` wakes every sleeper at once (used on stop). */

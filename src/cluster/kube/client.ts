@@ -8,7 +8,8 @@ import type { Clock } from '../../util/clock.js';
 import { ApiError, type ClusterClient, type ClusterEventRecord, type PodStatusPatch, type WatchEvent, type WatchHandler } from '../types.js';
 import { Backoff, type BackoffOptions } from './backoff.js';
 import { EventSink } from './events.js';
-import { Reflector } from './reflector.js';
+import { InformerHealth } from './informer_health.js';
+import { Reflector, type ReflectorOptions, type ReflectorStatus } from './reflector.js';
 import { podPath, watchedResources, type ResourceSpec } from './resources.js';
 import type { RestTransport } from './rest.js';
 
@@ -26,6 +27,8 @@ export interface KubeClusterClientOptions {
   random?: () => number;
   /** Reconnect backoff of the watches (client-go's 800ms doubling to 30s by default). */
   backoff?: BackoffOptions;
+  /** List and watch timeouts of the reflectors (tests shorten them). */
+  reflector?: Pick<ReflectorOptions, 'listTimeoutMs' | 'minWatchTimeoutMs' | 'watchGraceMs' | 'pageSize'>;
 }
 
 const isTerminalPod = (o: KubeObject): boolean => {
@@ -47,12 +50,25 @@ export class KubeClusterClient implements ClusterClient {
   private podReflector: Reflector | undefined;
   private nodeReflector: Reflector | undefined;
   private readonly events: EventSink;
+  private readonly health: InformerHealth;
   private stopped = false;
   /** True once the initial lists have been delivered. */
   synced = false;
 
   constructor(private readonly o: KubeClusterClientOptions) {
     this.events = new EventSink({ transport: o.eventTransport ?? o.transport, clock: o.clock, log: o.log.withName('events'), host: o.host ?? 'localhost' });
+    this.health = new InformerHealth(o.clock, o.log);
+  }
+
+  /** Each informer's state: synced, healthy (watching), its last error, lists and watches (soak tests, logs). */
+  informerStatus(): ReflectorStatus[] {
+    return this.reflectors.map((r) => r.status());
+  }
+
+  /** For /readyz: an error while the informers have not synced or some are out of sync with the API server. */
+  checkInformers(): Error | null {
+    if (!this.synced) return new Error('informers have not synced yet');
+    return this.health.check();
   }
 
   private reflectorOf(kind: string): Reflector | undefined {
@@ -82,18 +98,20 @@ export class KubeClusterClient implements ClusterClient {
       keep: spec.kind === 'Pod' ? (p) => !isTerminalPod(p) : undefined,
       random: this.o.random,
       backoff: new Backoff(this.o.clock, { random: this.o.random, ...this.o.backoff }),
+      onHealth: (kind, err) => this.health.update(kind, err),
+      ...this.o.reflector,
     }));
     this.podReflector = this.reflectorOf('Pod');
     this.nodeReflector = this.reflectorOf('Node');
     // Lists run together; their objects are delivered kind by kind so pods see their nodes first.
-    const lists = await Promise.all(this.reflectors.map((r) => r.listWithRetry()));
+    const lists = await Promise.all(this.reflectors.map((r) => r.listUntilSynced()));
     if (this.stopped) return;
     for (let i = 0; i < this.reflectors.length; i++) {
       const l = lists[i];
       if (l) this.reflectors[i]!.replace(l.items, l.resourceVersion);
     }
     for (const r of this.reflectors) {
-      r.watchLoop().catch((err: unknown) => log.error(err, 'Watch loop failed', { kind: r.kind }));
+      r.run().catch((err: unknown) => log.error(err, 'Reflector stopped on an unexpected error', { kind: r.kind }));
     }
     this.synced = true;
     log.v(3).info('Caches synced', { kinds: this.reflectors.length });

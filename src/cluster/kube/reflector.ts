@@ -1,19 +1,29 @@
 // List+watch of one kind into a local store, delivering changes as WatchEvents with the previous
-// version (client-go tools/cache/reflector.go and the DeltaFIFO's Replace): a relist after 410 Gone
-// turns into the ADDED/MODIFIED/DELETED events that reconcile the store, so nothing is lost or
-// delivered twice; dropped watches resume from the last resourceVersion after a backoff.
+// version (client-go tools/cache/reflector.go with the DeltaFIFO's Replace). `run` is client-go's
+// Run: ListAndWatch under wait.BackoffUntil, forever. Watches that fail to start because nothing
+// answers (connection refused) or the server is throttling (429) are retried from the same
+// resourceVersion; other failures relist, and a relist turns into the ADDED/MODIFIED/DELETED events
+// that reconcile the store, so nothing is lost or delivered twice.
 import type { KubeObject } from '../../api/types.js';
 import type { Logger } from '../../log/logger.js';
-import type { Clock } from '../../util/clock.js';
-import { ApiError, type WatchEvent } from '../types.js';
+import type { Clock, TimerHandle } from '../../util/clock.js';
+import type { WatchEvent } from '../types.js';
 import { Backoff, Sleeper } from './backoff.js';
+import {
+  isConnectionRefused, isExpired, isNotFound, isProbableEOF, isTooLargeResourceVersion, isTooManyRequests, retryAfterSeconds, statusErrorOf, StatusError,
+} from './errors.js';
 import type { ResourceSpec } from './resources.js';
 import { storeKey } from './resources.js';
-import { statusFromBody, type RawWatchEvent, type RestTransport } from './rest.js';
+import type { RawWatchEvent, RestTransport, WatchHandle } from './rest.js';
 
 interface ListResponse {
   metadata?: { resourceVersion?: string; continue?: string };
   items?: KubeObject[];
+}
+
+export interface Listed {
+  readonly items: KubeObject[];
+  readonly resourceVersion: string;
 }
 
 export interface ReflectorOptions {
@@ -27,25 +37,72 @@ export interface ReflectorOptions {
   keep?: (o: KubeObject) => boolean;
   backoff?: Backoff;
   random?: () => number;
-  /** Page size of lists (client-go's 500). */
+  /** Page size of lists (client-go's pager: 500). */
   pageSize?: number;
+  /** Each list request is given up after this long (ms), so a hung connection cannot stall a relist. */
+  listTimeoutMs?: number;
+  /** Watches ask the server to end them after a random time in [min, 2·min] (client-go: 5 minutes). */
+  minWatchTimeoutMs?: number;
+  /** A watch still open this long past its timeoutSeconds is taken for dead and dropped. */
+  watchGraceMs?: number;
+  /** Told when this kind stops being in sync with the server (an error) and when it is again (null). */
+  onHealth?: (kind: string, err: Error | null) => void;
 }
 
-type WatchEnd = { kind: 'closed'; events: number } | { kind: 'expired' } | { kind: 'error'; err: Error };
+/** How one watch request ended. */
+type WatchEnd =
+  | { readonly kind: 'not-started'; readonly err: Error }
+  | { readonly kind: 'ended'; readonly err: Error | null; readonly events: number; readonly durationMs: number }
+  | { readonly kind: 'hung'; readonly afterMs: number }
+  | { readonly kind: 'stopped' };
 
-const isGone = (err: unknown): boolean => err instanceof ApiError && err.code === 410;
+/** What the reflector is doing, for /readyz, logs and tests. */
+export interface ReflectorStatus {
+  readonly kind: string;
+  /** The store holds a complete list (the first list succeeded). */
+  readonly synced: boolean;
+  /** A watch stream is open (or the last list succeeded and one is being opened). */
+  readonly healthy: boolean;
+  /** The error that made it unhealthy, and since when (clock ms). */
+  readonly lastError?: string;
+  readonly unhealthySince?: number;
+  readonly resourceVersion: string;
+  readonly lists: number;
+  /** Lists after the first, after a watch could not resume. */
+  readonly relists: number;
+  /** Watch requests the server accepted. */
+  readonly watches: number;
+}
+
+const defaultListTimeoutMs = 60_000;
+const defaultMinWatchTimeoutMs = 5 * 60_000;
+const defaultWatchGraceMs = 30_000;
+/** A watch that ends this fast with nothing in it means trouble (watchHandler's "very short watch"). */
+const veryShortWatchMs = 1000;
+/** The rest client's retries of one watch request (maxRetries), and its wait after a broken connection. */
+const maxTransportRetries = 10;
+const brokenWatchRetryMs = 1000;
 
 export class Reflector {
   readonly store = new Map<string, KubeObject>();
-  /** The resourceVersion the next watch resumes from. */
+  /** The resourceVersion of the last list or event seen: where the next watch resumes. */
   resourceVersion = '';
+  /** The last list or watch was told that resourceVersion is gone or not there yet: relist from now. */
+  private lastSyncUnavailable = false;
   private stopped = false;
-  private watch: { close(): void } | null = null;
+  private watchHandle: WatchHandle | null = null;
   private readonly backoff: Backoff;
   private readonly sleeper: Sleeper;
   private readonly random: () => number;
-  /** Relists after 410, for tests and logs. */
+  private synced = false;
+  private healthy = true;
+  private lastError: Error | undefined;
+  private unhealthySince: number | undefined;
+  private lists = 0;
   relists = 0;
+  private watches = 0;
+  /** Retries of watch requests since one last opened (the rest client's retry count). */
+  private transportRetries = 0;
 
   constructor(private readonly o: ReflectorOptions) {
     this.backoff = o.backoff ?? new Backoff(o.clock, { random: o.random });
@@ -57,23 +114,123 @@ export class Reflector {
     return this.o.spec.kind;
   }
 
-  /** Lists every object (all pages), retrying with backoff until it succeeds or the reflector stops. */
-  async listWithRetry(): Promise<{ items: KubeObject[]; resourceVersion: string } | null> {
+  status(): ReflectorStatus {
+    return {
+      kind: this.kind,
+      synced: this.synced,
+      healthy: this.healthy,
+      lastError: this.healthy ? undefined : this.lastError?.message,
+      unhealthySince: this.healthy ? undefined : this.unhealthySince,
+      resourceVersion: this.resourceVersion,
+      lists: this.lists,
+      relists: this.relists,
+      watches: this.watches,
+    };
+  }
+
+  private markUnhealthy(err: Error): void {
+    this.lastError = err;
+    if (!this.healthy) return;
+    this.healthy = false;
+    this.unhealthySince = this.o.clock.now();
+    this.o.onHealth?.(this.kind, err);
+  }
+
+  private markHealthy(): void {
+    if (this.healthy) return;
+    this.healthy = true;
+    this.unhealthySince = undefined;
+    this.o.onHealth?.(this.kind, null);
+  }
+
+  /**
+   * The first list, retried with backoff until it succeeds or the reflector stops (null then). A
+   * kind the server does not serve (404) counts as listed empty, as client-go's emergency sync.
+   */
+  async listUntilSynced(): Promise<Listed | null> {
     while (!this.stopped) {
       try {
         return await this.list();
       } catch (err) {
         if (this.stopped) return null;
-        const delay = this.backoff.next();
-        this.o.log.error(err, 'Failed to list', { kind: this.kind, retryAfterMs: delay });
-        await this.sleeper.sleep(delay);
+        if (isNotFound(err)) {
+          this.o.log.warning('The API server does not serve this kind; treating it as empty', { kind: this.kind, err });
+          return { items: [], resourceVersion: '' };
+        }
+        this.reportError(err);
+        await this.sleeper.sleep(this.backoff.next());
       }
     }
     return null;
   }
 
-  private async list(): Promise<{ items: KubeObject[]; resourceVersion: string }> {
+  /** Lists and watches until stopped; the first list is the caller's (`listUntilSynced` + `replace`). */
+  async run(): Promise<void> {
+    let needList = this.resourceVersion === '';
+    while (!this.stopped) {
+      try {
+        if (needList) {
+          const listed = await this.list();
+          if (this.stopped) return;
+          this.relists++;
+          this.replace(listed.items, listed.resourceVersion);
+        }
+        needList = true;
+        await this.watch();
+      } catch (err) {
+        if (this.stopped) return;
+        // A kind the server does not serve stays listed as empty; asking again now and then is enough.
+        if (isNotFound(err)) this.o.log.v(4).info('The API server does not serve this kind', { kind: this.kind, err });
+        else this.reportError(err);
+      }
+      if (this.stopped) return;
+      await this.sleeper.sleep(this.backoff.next());
+    }
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.sleeper.cancelAll();
+    this.watchHandle?.close();
+    this.watchHandle = null;
+  }
+
+  /** client-go's DefaultWatchErrorHandler: the failure is logged, then ListAndWatch runs again after backoff. */
+  private reportError(err: unknown): void {
+    const e = err instanceof Error ? err : new Error(String(err));
+    this.markUnhealthy(e);
+    this.o.log.v(2).info('Failed to list or watch; retrying after backoff', { kind: this.kind, err: e });
+  }
+
+  /** The resourceVersion to list at (relistResourceVersion): where we are, "0" at first, "" (latest) when that is unavailable. */
+  private relistResourceVersion(): string {
+    if (this.lastSyncUnavailable) return '';
+    return this.resourceVersion === '' ? '0' : this.resourceVersion;
+  }
+
+  /** Lists every object; a resourceVersion the server no longer has or does not have yet is retried at the latest. */
+  async list(): Promise<Listed> {
+    let listed: Listed;
+    try {
+      listed = await this.listAt(this.relistResourceVersion());
+    } catch (err) {
+      if (!isExpired(err) && !isTooLargeResourceVersion(err)) throw err;
+      this.o.log.v(2).info('Listing at the last resourceVersion failed; listing the latest', { kind: this.kind, resourceVersion: this.resourceVersion, err });
+      this.lastSyncUnavailable = true;
+      listed = await this.listAt('');
+    }
+    this.lastSyncUnavailable = false;
+    this.lists++;
+    this.markHealthy();
+    return listed;
+  }
+
+  /** All pages at one resourceVersion (client-go's pager: pages only for "" and "0", which the cache cannot serve). */
+  private async listAt(resourceVersion: string): Promise<Listed> {
     const { spec, transport } = this.o;
+    const timeoutMs = this.o.listTimeoutMs ?? defaultListTimeoutMs;
+    const paged = resourceVersion === '' || resourceVersion === '0';
+    const limit = paged ? String(this.o.pageSize ?? 500) : undefined;
     const items: KubeObject[] = [];
     let cont: string | undefined;
     let rv = '';
@@ -83,15 +240,14 @@ export class Reflector {
         page = await transport.request<ListResponse>({
           method: 'GET',
           path: spec.path,
-          query: { fieldSelector: spec.fieldSelector, limit: String(this.o.pageSize ?? 500), continue: cont },
+          query: { fieldSelector: spec.fieldSelector, resourceVersion: cont ? undefined : resourceVersion || undefined, limit, continue: cont },
+          timeoutMs,
         });
       } catch (err) {
         // An expired continue token: start over with one full list, as client-go's pager does.
-        if (cont !== undefined && isGone(err)) {
-          const full = await transport.request<ListResponse>({ method: 'GET', path: spec.path, query: { fieldSelector: spec.fieldSelector } });
-          return { items: full.items ?? [], resourceVersion: full.metadata?.resourceVersion ?? '' };
-        }
-        throw err;
+        if (cont === undefined || !isExpired(err)) throw err;
+        const full = await transport.request<ListResponse>({ method: 'GET', path: spec.path, query: { fieldSelector: spec.fieldSelector, resourceVersion: resourceVersion || undefined }, timeoutMs });
+        return { items: full.items ?? [], resourceVersion: full.metadata?.resourceVersion ?? '' };
       }
       for (const it of page.items ?? []) items.push(it);
       rv = page.metadata?.resourceVersion ?? rv;
@@ -99,6 +255,66 @@ export class Reflector {
       if (!cont) break;
     }
     return { items, resourceVersion: rv };
+  }
+
+  /**
+   * Watches from `resourceVersion` until the watch should be followed by a relist (returns) or fails
+   * in a way that needs one (throws): reflector.watch.
+   */
+  private async watch(): Promise<void> {
+    while (!this.stopped) {
+      const end = await this.watchOnce();
+      if (this.stopped || end.kind === 'stopped') return;
+      if (end.kind === 'not-started') {
+        const delay = this.watchRetryDelay(end.err);
+        if (delay === null) throw end.err;
+        this.markUnhealthy(end.err);
+        this.o.log.v(4).info('Watch could not start; backing off', { kind: this.kind, err: end.err, retryAfterMs: delay });
+        await this.sleeper.sleep(delay);
+        continue;
+      }
+      if (end.kind === 'hung') {
+        this.o.log.v(2).info('Watch got no answer past its timeout; reconnecting', { kind: this.kind, afterMs: end.afterMs });
+        continue;
+      }
+      const err = end.err;
+      if (err instanceof StatusError) {
+        if (isExpired(err)) {
+          this.o.log.v(4).info('Watch closed with an expired resourceVersion; relisting', { kind: this.kind, resourceVersion: this.resourceVersion, err });
+          return;
+        }
+        if (isTooManyRequests(err)) {
+          const delay = Math.max(this.backoff.next(), (retryAfterSeconds(err) ?? 0) * 1000);
+          this.o.log.v(2).info('Watch returned 429; backing off', { kind: this.kind, retryAfterMs: delay });
+          await this.sleeper.sleep(delay);
+          continue;
+        }
+        throw err;
+      }
+      if (err !== null && !isProbableEOF(err)) throw err;
+      if (end.events === 0 && end.durationMs < veryShortWatchMs) {
+        throw new Error(`very short watch: ${this.kind}: unexpected watch close - watch lasted less than a second and no items received`);
+      }
+      // A normal end (the server's timeoutSeconds, or it went away mid-stream): resume where we are.
+    }
+  }
+
+  /** The wait before opening a watch again after it could not start, or null when a relist is needed (isWatchErrorRetriable). */
+  private watchRetryDelay(err: Error): number | null {
+    if (isConnectionRefused(err) || isTooManyRequests(err)) return Math.max(this.backoff.next(), (retryAfterSeconds(err) ?? 0) * 1000);
+    // What client-go's rest client retries itself before the reflector sees an error (Watch's
+    // retry: a 5xx saying when to come back, or a connection that broke before the answer).
+    if (this.transportRetries >= maxTransportRetries) return null;
+    const after = retryAfterSeconds(err);
+    if (after !== undefined && !isTooLargeResourceVersion(err)) {
+      this.transportRetries++;
+      return after * 1000;
+    }
+    if (isProbableEOF(err)) {
+      this.transportRetries++;
+      return brokenWatchRetryMs;
+    }
+    return null;
   }
 
   private typed(o: KubeObject): KubeObject {
@@ -128,6 +344,7 @@ export class Reflector {
       this.o.handler({ type: 'DELETED', kind: this.kind, object: old, oldObject: old });
     }
     this.resourceVersion = resourceVersion;
+    this.synced = true;
   }
 
   private upsert(key: string, o: KubeObject): void {
@@ -179,19 +396,39 @@ export class Reflector {
     if (rv) this.resourceVersion = rv;
   }
 
-  /** Watches from `resourceVersion` until the stream ends. */
+  /** One watch request from `resourceVersion`, until its stream ends, it is stopped, or it hangs. */
   private watchOnce(): Promise<WatchEnd> {
     return new Promise((resolve) => {
+      const { clock } = this.o;
+      const startedAt = clock.now();
+      let opened = false;
       let events = 0;
       let ended = false;
+      let deadline: TimerHandle | null = null;
       const end = (r: WatchEnd) => {
         if (ended) return;
         ended = true;
-        this.watch = null;
+        if (deadline) clock.clearTimeout(deadline);
+        this.watchHandle = null;
         resolve(r);
       };
-      const timeoutSeconds = 300 + Math.floor(this.random() * 300);
-      this.watch = this.o.transport.watch(
+      const open = () => {
+        if (opened) return;
+        opened = true;
+        this.watches++;
+        this.transportRetries = 0;
+        this.markHealthy();
+      };
+      const minTimeoutMs = this.o.minWatchTimeoutMs ?? defaultMinWatchTimeoutMs;
+      // Spread reconnects over time so replicas do not all rewatch at once.
+      const timeoutSeconds = Math.max(1, Math.floor((minTimeoutMs * (1 + this.random())) / 1000));
+      const hungAfterMs = timeoutSeconds * 1000 + (this.o.watchGraceMs ?? defaultWatchGraceMs);
+      deadline = clock.setTimeout(() => {
+        const h = this.watchHandle;
+        end({ kind: 'hung', afterMs: hungAfterMs });
+        h?.close();
+      }, hungAfterMs);
+      const handle = this.o.transport.watch(
         this.o.spec.path,
         {
           fieldSelector: this.o.spec.fieldSelector,
@@ -201,55 +438,24 @@ export class Reflector {
         },
         (ev) => {
           if (ended) return;
+          open();
           if (ev.type === 'ERROR') {
-            const s = statusFromBody(ev.object);
-            const handle = this.watch;
-            if (s.code === 410) end({ kind: 'expired' });
-            else end({ kind: 'error', err: new ApiError(s.code ?? 500, s.message ?? 'watch error') });
-            handle?.close();
+            const h = this.watchHandle;
+            end({ kind: 'ended', err: statusErrorOf(500, ev.object, 'watch error'), events, durationMs: clock.now() - startedAt });
+            h?.close();
             return;
           }
           events++;
           this.apply(ev);
         },
         (err) => {
-          if (err === null) end({ kind: 'closed', events });
-          else if (isGone(err)) end({ kind: 'expired' });
-          else end({ kind: 'error', err });
+          if (this.stopped) end({ kind: 'stopped' });
+          else if (err !== null && !opened) end({ kind: 'not-started', err });
+          else end({ kind: 'ended', err, events, durationMs: clock.now() - startedAt });
         },
+        open,
       );
+      if (!ended) this.watchHandle = handle;
     });
-  }
-
-  /** Watches until stopped: resumes after closes, relists after 410, backs off after errors. */
-  async watchLoop(): Promise<void> {
-    while (!this.stopped) {
-      const r = await this.watchOnce();
-      if (this.stopped) return;
-      if (r.kind === 'closed') {
-        // A stream that ends at once with nothing in it means trouble: back off before the next.
-        if (r.events === 0) await this.sleeper.sleep(this.backoff.next());
-        else this.backoff.reset();
-        continue;
-      }
-      if (r.kind === 'error') {
-        const delay = this.backoff.next();
-        this.o.log.v(2).info('Watch ended with an error; retrying', { kind: this.kind, err: r.err, retryAfterMs: delay });
-        await this.sleeper.sleep(delay);
-        continue;
-      }
-      this.o.log.v(2).info('Watch expired (410 Gone); relisting', { kind: this.kind, resourceVersion: this.resourceVersion });
-      this.relists++;
-      const listed = await this.listWithRetry();
-      if (!listed || this.stopped) return;
-      this.replace(listed.items, listed.resourceVersion);
-    }
-  }
-
-  stop(): void {
-    this.stopped = true;
-    this.sleeper.cancelAll();
-    this.watch?.close();
-    this.watch = null;
   }
 }

@@ -1,11 +1,14 @@
 // The REST transport to kube-apiserver: JSON requests and streaming watches, authenticated from a
-// kubeconfig (or the in-cluster service account) through @kubernetes/client-node's KubeConfig, and
-// throttled by a client-side rate limiter as client-go's rest client (rest/request.go).
+// kubeconfig (or the in-cluster service account) through @kubernetes/client-node's KubeConfig,
+// throttled by a client-side rate limiter and retried as client-go's rest client (rest/request.go,
+// rest/with_retry.go: Retry-After on 429/5xx, GETs again after a broken connection).
+import { existsSync, readFileSync } from 'node:fs';
 import * as http from 'node:http';
 import * as https from 'node:https';
 import { createInterface } from 'node:readline';
 import { KubeConfig } from '@kubernetes/client-node';
-import { ApiError } from '../types.js';
+import { RealClock, type Clock } from '../../util/clock.js';
+import { isProbableEOF, retryAfterSeconds, statusErrorOf } from './errors.js';
 import { unlimited, type RateLimiter } from './rate_limiter.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -35,19 +38,17 @@ export interface RestTransport {
   /** Sends a request; resolves with the decoded body of a 2xx answer, rejects with ApiError otherwise. */
   request<T = unknown>(req: RestRequest): Promise<T>;
   /**
-   * Opens a watch. `onEvent` gets each event; `onClose` is called once when the stream ends: with
-   * null when the server closed it, or the error (an ApiError for a non-200 answer).
+   * Opens a watch. `onOpen` is called when the server accepted it (200), `onEvent` with each event;
+   * `onClose` is called once when the stream ends: with null when it was closed (by the server or
+   * `close()`), or the error (a StatusError for a non-200 answer, else the connection's error).
    */
-  watch(path: string, query: Readonly<Record<string, string | undefined>>, onEvent: (e: RawWatchEvent) => void, onClose: (err: Error | null) => void): WatchHandle;
-}
-
-/** A metav1.Status error body's message and code, when the body is one. */
-export function statusFromBody(body: unknown): { code?: number; message?: string; reason?: string } {
-  if (body && typeof body === 'object' && (body as { kind?: unknown }).kind === 'Status') {
-    const s = body as { code?: number; message?: string; reason?: string };
-    return { code: s.code, message: s.message, reason: s.reason };
-  }
-  return {};
+  watch(
+    path: string,
+    query: Readonly<Record<string, string | undefined>>,
+    onEvent: (e: RawWatchEvent) => void,
+    onClose: (err: Error | null) => void,
+    onOpen?: () => void,
+  ): WatchHandle;
 }
 
 function buildQuery(query: Readonly<Record<string, string | undefined>> | undefined): string {
@@ -58,17 +59,56 @@ function buildQuery(query: Readonly<Record<string, string | undefined>> | undefi
   return s ? `?${s}` : '';
 }
 
-/** Loads a kubeconfig file, or the in-cluster service-account config when `path` is empty. */
+/** A kubeconfig that cannot be used; the message starts with the file's path. */
+export class KubeConfigError extends Error {
+  override name = 'KubeConfigError';
+}
+
+function loadKubeConfigFile(kc: KubeConfig, path: string): void {
+  if (!existsSync(path)) throw new KubeConfigError(`${path}: no such file`);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new KubeConfigError(`${path}: ${(err as Error).message}`);
+  }
+  if (!text.trim()) throw new KubeConfigError(`${path}: empty file`);
+  try {
+    kc.loadFromFile(path);
+  } catch (err) {
+    const first = (err instanceof Error ? err.message : String(err)).split('\n')[0]!;
+    const noServer = /^clusters\[(\d+)\]\.cluster\.server is missing/.exec(first);
+    if (noServer) throw new KubeConfigError(`${path}: cluster ${noServer[1]} has no server (clusters[${noServer[1]}].cluster.server)`);
+    throw new KubeConfigError(`${path}: not a valid kubeconfig: ${first}`);
+  }
+}
+
+/** The kubeconfig names a cluster with a server to talk to (clientcmd's "invalid configuration"). */
+function checkServer(kc: KubeConfig, source: string): void {
+  const cluster = kc.getCurrentCluster();
+  if (!cluster) throw new KubeConfigError(`${source}: no cluster to talk to (current-context ${JSON.stringify(kc.getCurrentContext() ?? '')} names none)`);
+  if (!cluster.server) throw new KubeConfigError(`${source}: cluster ${JSON.stringify(cluster.name)} has no server`);
+  try {
+    new URL(cluster.server);
+  } catch {
+    throw new KubeConfigError(`${source}: cluster ${JSON.stringify(cluster.name)} has an invalid server URL ${JSON.stringify(cluster.server)}`);
+  }
+}
+
+/**
+ * Loads a kubeconfig file, or the in-cluster service-account config when `path` is empty; throws
+ * KubeConfigError when it is missing, unreadable or names no server.
+ */
 export function loadKubeConfig(path: string, masterOverride?: string): KubeConfig {
   const kc = new KubeConfig();
   if (path) {
-    kc.loadFromFile(path);
+    loadKubeConfigFile(kc, path);
   } else {
     const host = process.env.KUBERNETES_SERVICE_HOST;
     const port = process.env.KUBERNETES_SERVICE_PORT;
     if (!host || !port) {
       if (!masterOverride) {
-        throw new Error('unable to load in-cluster configuration, KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT must be defined');
+        throw new KubeConfigError('no kubeconfig given and not in a cluster (KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT are not set): pass --kubeconfig or --master');
       }
       kc.loadFromOptions({
         clusters: [{ name: 'master', server: masterOverride, skipTLSVerify: masterOverride.startsWith('http:') }],
@@ -91,6 +131,7 @@ export function loadKubeConfig(path: string, masterOverride?: string): KubeConfi
       });
     }
   }
+  checkServer(kc, path || 'in-cluster configuration');
   return kc;
 }
 
@@ -99,7 +140,14 @@ export interface HttpTransportOptions {
   userAgent?: string;
   /** Default per-request timeout (ms); the leader-election client uses renewDeadline/2. */
   timeoutMs?: number;
+  /** Retries of one request after a Retry-After answer or a broken GET (client-go's maxRetries, 10). */
+  maxRetries?: number;
+  /** Waits between retries run on this clock. */
+  clock?: Clock;
 }
+
+/** A broken connection under a GET is retried after this long (client-go's artificial Retry-After: 1). */
+const brokenConnectionRetryMs = 1000;
 
 /** Requests over node:http(s) with the kubeconfig's server, TLS material and credentials. */
 export class HttpTransport implements RestTransport {
@@ -109,19 +157,25 @@ export class HttpTransport implements RestTransport {
   private readonly kc: KubeConfig;
   private readonly limiter: RateLimiter;
   private readonly userAgent: string;
+  private readonly clock: Clock;
+  private readonly maxRetries: number;
   private readonly open = new Set<http.ClientRequest>();
 
   constructor(kc: KubeConfig, private readonly opts: HttpTransportOptions = {}) {
     const cluster = kc.getCurrentCluster();
-    if (!cluster) throw new Error('kubeconfig has no current cluster');
+    if (!cluster) throw new KubeConfigError('kubeconfig has no current cluster');
     this.server = new URL(cluster.server);
     const plain = this.server.protocol === 'http:';
     // client-node refuses plain HTTP unless TLS verification is off; over http it means nothing.
     this.kc = plain && !cluster.skipTLSVerify ? withSkipTLSVerify(kc) : kc;
     this.mod = plain ? http : https;
-    this.agent = plain ? new http.Agent({ keepAlive: true }) : new https.Agent({ keepAlive: true });
+    // TCP keep-alive probes find a peer that vanished without closing (a watch would hang on it).
+    const agentOptions = { keepAlive: true, keepAliveMsecs: 30_000 };
+    this.agent = plain ? new http.Agent(agentOptions) : new https.Agent(agentOptions);
     this.limiter = opts.limiter ?? unlimited;
     this.userAgent = opts.userAgent ?? 'kube-scheduler-ts';
+    this.clock = opts.clock ?? new RealClock();
+    this.maxRetries = opts.maxRetries ?? 10;
   }
 
   /** TLS material and credentials for one request (tokens may rotate, so asked each time). */
@@ -151,8 +205,30 @@ export class HttpTransport implements RestTransport {
     return new URL(`${base}${path}${buildQuery(query)}`, this.server);
   }
 
+  /** How long to wait before sending `req` again after `err`, or null to give up (withRetry.IsNextRetry). */
+  private retryDelayMs(req: RestRequest, err: unknown, attempt: number): number | null {
+    if (attempt >= this.maxRetries) return null;
+    const seconds = retryAfterSeconds(err);
+    if (seconds !== undefined) return seconds * 1000;
+    // Writes are not repeated after a broken connection: the server may have applied them.
+    if (req.method === 'GET' && isProbableEOF(err)) return brokenConnectionRetryMs;
+    return null;
+  }
+
   async request<T = unknown>(req: RestRequest): Promise<T> {
-    await this.limiter.wait();
+    for (let attempt = 0; ; attempt++) {
+      await this.limiter.wait();
+      try {
+        return await this.send<T>(req);
+      } catch (err) {
+        const delay = this.retryDelayMs(req, err, attempt);
+        if (delay === null) throw err;
+        await new Promise<void>((resolve) => this.clock.setTimeout(resolve, delay));
+      }
+    }
+  }
+
+  private async send<T>(req: RestRequest): Promise<T> {
     const payload = req.body === undefined ? undefined : JSON.stringify(req.body);
     const headers: Record<string, string> = { Accept: 'application/json' };
     if (payload !== undefined) {
@@ -167,6 +243,10 @@ export class HttpTransport implements RestTransport {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('error', reject);
+        // A response cut off before its end (the server went away) never emits 'end'.
+        res.on('close', () => {
+          if (!res.complete) reject(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }));
+        });
         res.on('end', () => {
           this.open.delete(r);
           const text = Buffer.concat(chunks).toString('utf8');
@@ -181,8 +261,8 @@ export class HttpTransport implements RestTransport {
             resolve(body as T);
             return;
           }
-          const s = statusFromBody(body);
-          reject(new ApiError(status, s.message ?? (typeof body === 'string' && body ? body : `${req.method} ${req.path}: HTTP ${status}`)));
+          const fallback = typeof body === 'string' && body ? body : `${req.method} ${req.path}: HTTP ${status}`;
+          reject(statusErrorOf(status, body, fallback, headerOf(res, 'retry-after')));
         });
       });
       this.open.add(r);
@@ -191,14 +271,20 @@ export class HttpTransport implements RestTransport {
         reject(err);
       });
       if (timeoutMs) {
-        r.setTimeout(timeoutMs, () => r.destroy(new Error(`${req.method} ${req.path}: timed out after ${timeoutMs}ms`)));
+        r.setTimeout(timeoutMs, () => r.destroy(Object.assign(new Error(`${req.method} ${req.path}: timed out after ${timeoutMs}ms`), { code: 'ETIMEDOUT' })));
       }
       if (payload !== undefined) r.write(payload);
       r.end();
     });
   }
 
-  watch(path: string, query: Readonly<Record<string, string | undefined>>, onEvent: (e: RawWatchEvent) => void, onClose: (err: Error | null) => void): WatchHandle {
+  watch(
+    path: string,
+    query: Readonly<Record<string, string | undefined>>,
+    onEvent: (e: RawWatchEvent) => void,
+    onClose: (err: Error | null) => void,
+    onOpen?: () => void,
+  ): WatchHandle {
     let closed = false;
     let req: http.ClientRequest | undefined;
     const finish = (err: Error | null) => {
@@ -217,17 +303,18 @@ export class HttpTransport implements RestTransport {
             const chunks: Buffer[] = [];
             res.on('data', (c: Buffer) => chunks.push(c));
             res.on('end', () => {
-              let message = `watch ${path}: HTTP ${status}`;
+              let body: unknown;
               try {
-                message = statusFromBody(JSON.parse(Buffer.concat(chunks).toString('utf8'))).message ?? message;
+                body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
               } catch {
                 // keep the generic message
               }
-              finish(new ApiError(status, message));
+              finish(statusErrorOf(status, body, `watch ${path}: HTTP ${status}`, headerOf(res, 'retry-after')));
             });
             res.on('error', (e) => finish(e));
             return;
           }
+          onOpen?.();
           const lines = createInterface({ input: res, crlfDelay: Infinity });
           lines.on('error', (e) => finish(e));
           lines.on('line', (line) => {
@@ -259,6 +346,11 @@ export class HttpTransport implements RestTransport {
     this.open.clear();
     this.agent.destroy();
   }
+}
+
+function headerOf(res: http.IncomingMessage, name: string): string | undefined {
+  const v = res.headers[name];
+  return Array.isArray(v) ? v[0] : v;
 }
 
 function withSkipTLSVerify(kc: KubeConfig): KubeConfig {

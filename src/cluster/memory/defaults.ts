@@ -1,9 +1,22 @@
 // Defaulting the embedded API server applies on create, as kube-apiserver and admission do:
 // namespace, schedulerName, requests from limits, node allocatable, priority from PriorityClass.
-import type { KubeObject, Node, Pod, PriorityClass, StorageClass } from '../../api/types.js';
+import type { Container, KubeObject, Node, Pod, PriorityClass, StorageClass } from '../../api/types.js';
+import { resolvePodPriority } from '../../api/admission/priority.js';
 import { cloneJSON } from '../../util/json_clone.js';
 
 export const DefaultSchedulerName = 'default-scheduler';
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The pod's containers and init containers that are objects (a malformed list is skipped). */
+function containersOf(p: Pod): Container[] {
+  const out: Container[] = [];
+  for (const list of [p.spec.containers, p.spec.initContainers]) {
+    if (!Array.isArray(list)) continue;
+    for (const c of list) if (isRecord(c) && (c.resources === undefined || isRecord(c.resources))) out.push(c);
+  }
+  return out;
+}
 
 export function defaultPod(pod: Pod, priorityClasses: readonly PriorityClass[]): Pod {
   const p: Pod = cloneJSON(pod);
@@ -12,22 +25,22 @@ export function defaultPod(pod: Pod, priorityClasses: readonly PriorityClass[]):
   p.spec ??= { containers: [] };
   p.spec.containers ??= [];
   p.spec.schedulerName ??= DefaultSchedulerName;
-  for (const c of [...p.spec.containers, ...(p.spec.initContainers ?? [])]) {
+  for (const c of containersOf(p)) {
     const limits = c.resources?.limits;
-    if (!limits) continue;
+    // A malformed pod (from a caller that skipped validation) is stored as given: PodInfo reports it.
+    if (!isRecord(limits) || (c.resources!.requests !== undefined && !isRecord(c.resources!.requests))) continue;
     c.resources!.requests ??= {};
     for (const [k, v] of Object.entries(limits)) if (c.resources!.requests[k] === undefined) c.resources!.requests[k] = v;
   }
   if (p.spec.priority === undefined) {
-    const pc = p.spec.priorityClassName
-      ? priorityClasses.find((c) => c.metadata?.name === p.spec.priorityClassName)
-      : priorityClasses.find((c) => c.globalDefault);
-    if (pc) {
-      p.spec.priority = pc.value;
-      p.spec.priorityClassName ??= pc.metadata?.name;
-      if (pc.preemptionPolicy && !p.spec.preemptionPolicy) p.spec.preemptionPolicy = pc.preemptionPolicy;
-    } else {
+    // The store is lenient where admission refuses (a missing class): the pod gets priority 0.
+    const r = resolvePodPriority(p, priorityClasses);
+    if ('error' in r) {
       p.spec.priority = 0;
+    } else {
+      p.spec.priority = r.priority;
+      if (r.priorityClassName !== undefined) p.spec.priorityClassName ??= r.priorityClassName;
+      if (r.preemptionPolicy && !p.spec.preemptionPolicy) p.spec.preemptionPolicy = r.preemptionPolicy;
     }
   }
   p.spec.preemptionPolicy ??= 'PreemptLowerPriority';

@@ -8,7 +8,7 @@ import { DefaultBinder as Name } from '../names.js';
 
 export { Name };
 
-export class DefaultBinderPlugin implements BindPlugin {
+export class DefaultBinder implements BindPlugin {
   readonly name = Name;
 
   constructor(private readonly handle: Handle) {}

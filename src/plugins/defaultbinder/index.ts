@@ -1,10 +1,10 @@
 // The DefaultBinder plugin definition (pkg/scheduler/framework/plugins/defaultbinder).
 import type { PluginDefinition } from '../../framework/registry.js';
-import { DefaultBinderPlugin, Name } from './default_binder.js';
+import { DefaultBinder, Name } from './default_binder.js';
 
 export const defaultBinderDefinition: PluginDefinition = {
   name: Name,
-  factory: (_args, handle) => new DefaultBinderPlugin(handle),
+  factory: (_args, handle) => new DefaultBinder(handle),
 };
 
-export { DefaultBinderPlugin, Name };
+export { DefaultBinder, Name };

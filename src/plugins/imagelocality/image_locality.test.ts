@@ -8,7 +8,7 @@ import type { NodeScore } from '../../framework/interfaces.js';
 import { PodInfo } from '../../framework/pod_info.js';
 import { makePod } from '../../testing/builders.js';
 import { newTestHandle } from '../../testing/handle.js';
-import { ImageLocalityPlugin, calculatePriority, createImageExistenceMap, fillImageStates, imageLocalityDefinition, normalizedImageName } from './index.js';
+import { ImageLocality, calculatePriority, createImageExistenceMap, fillImageStates, imageLocalityDefinition, normalizedImageName } from './index.js';
 
 const mb = 1024 * 1024;
 
@@ -85,7 +85,7 @@ describe('ImageLocality Score', () => {
       const snapshot = Snapshot.fromObjects([], c.nodes);
       fillImageStates(snapshot.list());
       const handle = newTestHandle({ snapshot });
-      const pl = imageLocalityDefinition.factory(undefined, handle) as ImageLocalityPlugin;
+      const pl = imageLocalityDefinition.factory(undefined, handle) as ImageLocality;
       const pod = new PodInfo(c.pod);
       const got: NodeScore[] = [];
       for (const ni of snapshot.list()) {

@@ -3,7 +3,7 @@
 import type { CycleState } from '../../framework/cycle_state.js';
 import type { Handle, NodeScore, ScorePlugin } from '../../framework/interfaces.js';
 import { MaxNodeScore } from '../../framework/interfaces.js';
-import { FlagImages, RowFlags, type ImageStateSummary, type NodeInfo } from '../../framework/node_info.js';
+import type { ImageStateSummary, NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import type { Status } from '../../framework/status.js';
 import { ImageLocality as Name } from '../names.js';
@@ -46,7 +46,7 @@ function nodeScore(images: readonly string[], nodeInfo: NodeInfo, totalNumNodes:
   return calculatePriority(sum, images.length);
 }
 
-export class ImageLocalityPlugin implements ScorePlugin {
+export class ImageLocality implements ScorePlugin {
   readonly name = Name;
   // Score runs for one pod over many nodes; the pod's normalized image names are computed once.
   private cachedPod: PodInfo | null = null;
@@ -67,7 +67,7 @@ export class ImageLocalityPlugin implements ScorePlugin {
     const noImages = calculatePriority(0, images.length);
     for (let i = 0; i < nodes.length; i++) {
       const ni = nodes[i]!;
-      out[i]!.score = (ni.row[ni.rowAt + RowFlags]! & FlagImages) === 0 ? noImages : nodeScore(images, ni, totalNumNodes);
+      out[i]!.score = ni.hasImages() ? nodeScore(images, ni, totalNumNodes) : noImages;
     }
     return null;
   }

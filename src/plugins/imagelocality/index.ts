@@ -1,14 +1,14 @@
 // The ImageLocality plugin definition (pkg/scheduler/framework/plugins/imagelocality).
 import type { PluginDefinition } from '../../framework/registry.js';
-import { ImageLocalityPlugin, Name } from './image_locality.js';
+import { ImageLocality, Name } from './image_locality.js';
 
 export const imageLocalityDefinition: PluginDefinition = {
   name: Name,
-  factory: (_args, handle) => new ImageLocalityPlugin(handle),
+  factory: (_args, handle) => new ImageLocality(handle),
 };
 
 export {
-  ImageLocalityPlugin,
+  ImageLocality,
   Name,
   calculatePriority,
   maxContainerThreshold,

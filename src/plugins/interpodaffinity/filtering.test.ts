@@ -11,7 +11,7 @@ import {
   PreFilterState,
   preFilterStateKey,
 } from './filtering.js';
-import { namespace, node, pod, PodInfo, sel, setup, term, type TestPodOptions } from './testutil.js';
+import { namespace, node, pod, PodInfo, sel, setup, term, type TestPodOptions } from './test_helpers.js';
 
 type Want = null | 'affinity' | 'anti' | 'existing';
 

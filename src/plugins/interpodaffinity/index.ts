@@ -25,4 +25,3 @@ export {
   ErrReasonAntiAffinityRulesNotMatch,
   ErrReasonExistingAntiAffinityRulesNotMatch,
 } from './filtering.js';
-export { applyMatchLabelKeysToAffinity } from './match_label_keys.js';

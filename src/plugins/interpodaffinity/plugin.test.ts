@@ -6,7 +6,7 @@ import { ActionType, QueueingHint } from '../../framework/events.js';
 import { isEnqueueExtensions, isFilterPlugin, isPreFilterPlugin, isPreScorePlugin, isScorePlugin } from '../../framework/interfaces.js';
 import { newTestHandle } from '../../testing/handle.js';
 import { interPodAffinityDefinition } from './index.js';
-import { namespace, node, pod, sel, setup, term, type TestPodOptions } from './testutil.js';
+import { namespace, node, pod, sel, setup, term, type TestPodOptions } from './test_helpers.js';
 
 const { Queue, QueueSkip } = QueueingHint;
 

@@ -1,7 +1,8 @@
 // The InterPodAffinity plugin: extension points, events and queueing hints
 // (pkg/scheduler/framework/plugins/interpodaffinity/plugin.go).
-import type { Node, Pod } from '../../api/types.js';
+import type { Pod } from '../../api/types.js';
 import type { CycleState } from '../../framework/cycle_state.js';
+import { eventObjectsAs } from '../../framework/event_objects.js';
 import { ActionType, QueueingHint, type ClusterEventWithHint } from '../../framework/events.js';
 import type {
   EnqueueExtensions,
@@ -105,9 +106,11 @@ export class InterPodAffinity
   }
 
   isSchedulableAfterPodChange(pod: Pod, oldObj: unknown, newObj: unknown): QueueingHint {
+    const pods = eventObjectsAs('Pod', oldObj, newObj);
+    if (pods === null) return QueueingHint.Queue;
     // A pod neither bound nor nominated to a node takes no part in inter-pod affinity.
-    const original = placedOrNull(oldObj as Pod | null | undefined);
-    const modified = placedOrNull(newObj as Pod | null | undefined);
+    const original = placedOrNull(pods.oldObj);
+    const modified = placedOrNull(pods.newObj);
     if (original === null && modified === null) return QueueingHint.QueueSkip;
 
     const target = this.podInfoFor(pod);
@@ -140,9 +143,9 @@ export class InterPodAffinity
   }
 
   isSchedulableAfterNodeChange(pod: Pod, oldObj: unknown, newObj: unknown): QueueingHint {
-    const original = (oldObj as Node | null | undefined) ?? null;
-    const modified = (newObj as Node | null | undefined) ?? null;
-    if (modified === null) return QueueingHint.Queue;
+    const objects = eventObjectsAs('Node', oldObj, newObj);
+    if (objects?.newObj == null) return QueueingHint.Queue;
+    const { oldObj: original, newObj: modified } = objects;
     const target = this.podInfoFor(pod);
     if (target.parseError !== null) return QueueingHint.Queue;
     const newLabels = modified.metadata.labels;
@@ -179,8 +182,8 @@ export class InterPodAffinity
   }
 }
 
-function placedOrNull(pod: Pod | null | undefined): Pod | null {
-  if (pod === null || pod === undefined) return null;
+function placedOrNull(pod: Pod | null): Pod | null {
+  if (pod === null) return null;
   if (pod.spec.nodeName || pod.status?.nominatedNodeName) return pod;
   return null;
 }

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import type { Affinity, Node, Pod } from '../../api/types.js';
 import { MaxNodeScore, type NodeScore } from '../../framework/interfaces.js';
 import { Code } from '../../framework/status.js';
-import { node, pod, PodInfo, sel, setup, term, weighted, type TestPodOptions } from './testutil.js';
+import { node, pod, PodInfo, sel, setup, term, weighted, type TestPodOptions } from './test_helpers.js';
 
 interface Case {
   name: string;

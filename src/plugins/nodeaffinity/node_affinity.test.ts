@@ -3,7 +3,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { assertStatus } from '../../testing/assert_status.js';
-import type { Affinity, Node, NodeAffinity, NodeSelectorRequirement, NodeSelectorTerm, Pod } from '../../api/types.js';
+import type { Affinity, Node, NodeAffinity as NodeAffinitySpec, NodeSelectorRequirement, NodeSelectorTerm, Pod } from '../../api/types.js';
 import { CycleState } from '../../framework/cycle_state.js';
 import { ActionType, QueueingHint } from '../../framework/events.js';
 import type { NodeScore } from '../../framework/interfaces.js';
@@ -13,7 +13,7 @@ import { Code } from '../../framework/status.js';
 import { makePod } from '../../testing/builders.js';
 import {
   ErrReasonPod,
-  NodeAffinityPlugin,
+  NodeAffinity,
   defaultNodeAffinityArgs,
   errReasonConflict,
   errReasonEnforced,
@@ -254,7 +254,7 @@ describe('NodeAffinity PreFilter and Filter', () => {
   ];
   for (const c of cases) {
     it(c.name, () => {
-      const pl = new NodeAffinityPlugin(c.args ?? noArgs);
+      const pl = new NodeAffinity(c.args ?? noArgs);
       const pod = new PodInfo(c.pod);
       const nodeInfo = new NodeInfo(node(c.nodeName ?? '', c.labels));
       const state = new CycleState();
@@ -350,7 +350,7 @@ describe('NodeAffinity PreScore, Score and NormalizeScore', () => {
       name: 'added affinity',
       pod: podWith(),
       nodes: [node('node1', label1), node('node2', label2)],
-      args: { addedAffinity: affinity1.nodeAffinity as NodeAffinity },
+      args: { addedAffinity: affinity1.nodeAffinity as NodeAffinitySpec },
       want: [{ name: 'node1', score: 100 }, { name: 'node2', score: 0 }],
     },
     {
@@ -372,7 +372,7 @@ describe('NodeAffinity PreScore, Score and NormalizeScore', () => {
   ];
   for (const c of cases) {
     it(c.name, () => {
-      const pl = new NodeAffinityPlugin(c.args ?? noArgs);
+      const pl = new NodeAffinity(c.args ?? noArgs);
       const pod = new PodInfo(c.pod);
       const infos = c.nodes.map((n) => new NodeInfo(n));
       const state = new CycleState();
@@ -399,7 +399,7 @@ describe('NodeAffinity PreScore, Score and NormalizeScore', () => {
 
 describe('NodeAffinity events and hint', () => {
   it('registers node additions and label updates with a hint', () => {
-    const evs = new NodeAffinityPlugin(noArgs).eventsToRegister();
+    const evs = new NodeAffinity(noArgs).eventsToRegister();
     assert.equal(evs.length, 1);
     assert.equal(evs[0]!.event.resource, 'Node');
     assert.equal(evs[0]!.event.actionType, ActionType.Add | ActionType.UpdateNodeLabel);
@@ -425,13 +425,13 @@ describe('NodeAffinity events and hint', () => {
   ];
   for (const c of cases) {
     it(c.name, () => {
-      const pl = new NodeAffinityPlugin(c.args ?? noArgs);
+      const pl = new NodeAffinity(c.args ?? noArgs);
       assert.equal(pl.isSchedulableAfterNodeChange(pod, c.oldObj, c.newObj), c.want);
     });
   }
   it('queues when the pod affinity cannot be parsed', () => {
     const broken = podWith({ affinity: requiredTerms({ matchExpressions: [expr('foo', 'Bogus', ['bar'])] }) });
-    assert.equal(new NodeAffinityPlugin(noArgs).isSchedulableAfterNodeChange(broken, null, node('n')), QueueingHint.Queue);
+    assert.equal(new NodeAffinity(noArgs).isSchedulableAfterNodeChange(broken, null, node('n')), QueueingHint.Queue);
   });
 });
 

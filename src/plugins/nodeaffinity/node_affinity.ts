@@ -1,8 +1,9 @@
 // NodeAffinity filters and scores nodes by the pod's nodeSelector and node affinity, plus the
 // profile's added affinity (pkg/scheduler/framework/plugins/nodeaffinity/node_affinity.go).
 import { NodeSelectorMatcher, PreferredTermsScorer } from '../../api/nodeselector.js';
-import type { Node, Pod } from '../../api/types.js';
+import type { Pod } from '../../api/types.js';
 import type { CycleState, StateData } from '../../framework/cycle_state.js';
+import { eventObjectsAs } from '../../framework/event_objects.js';
 import { ActionType, QueueingHint, type ClusterEventWithHint } from '../../framework/events.js';
 import { defaultNormalizeScore, MaxNodeScore } from '../../framework/helpers/normalize.js';
 import type {
@@ -53,7 +54,7 @@ class PreScoreState implements StateData {
   }
 }
 
-export class NodeAffinityPlugin
+export class NodeAffinity
   implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, ScoreExtensions, EnqueueExtensions
 {
   readonly name = Name;
@@ -162,15 +163,16 @@ export class NodeAffinityPlugin
 
   /** Queues when an added node matches, or an updated node starts to match, the pod's required affinity. */
   isSchedulableAfterNodeChange(pod: Pod, oldObj: unknown, newObj: unknown): QueueingHint {
-    if (!isObject(newObj) || (oldObj !== null && oldObj !== undefined && !isObject(oldObj))) return QueueingHint.Queue;
-    const modified = newObj as Node;
+    const objects = eventObjectsAs('Node', oldObj, newObj);
+    if (objects?.newObj == null) return QueueingHint.Queue;
+    const { oldObj: original, newObj: modified } = objects;
     if (this.addedNodeSelector !== null && !this.addedNodeSelector.matches(modified)) return QueueingHint.QueueSkip;
     const required = RequiredNodeAffinity.fromPod(pod);
     const now = required.matchResult(modified);
     if (now === MatchResult.ParseError) return QueueingHint.Queue;
     if (now === MatchResult.NoMatch) return QueueingHint.QueueSkip;
-    if (oldObj === null || oldObj === undefined) return QueueingHint.Queue;
-    const before = required.matchResult(oldObj as Node);
+    if (original === null) return QueueingHint.Queue;
+    const before = required.matchResult(original);
     if (before === MatchResult.ParseError) return QueueingHint.Queue;
     return before === MatchResult.Match ? QueueingHint.QueueSkip : QueueingHint.Queue;
   }
@@ -190,8 +192,4 @@ function podPreferredNodeAffinity(pod: Pod): PreferredTermsScorer | null | Statu
     const detail = errs.length > 0 ? aggregateMessage(errs) : (err as Error).message;
     return Status.error(`pod ${pod.metadata.namespace ?? 'default'}/${pod.metadata.name ?? ''} has an invalid preferred node affinity: ${detail}`);
   }
-}
-
-function isObject(x: unknown): boolean {
-  return typeof x === 'object' && x !== null;
 }

@@ -1,10 +1,10 @@
 // The NodeName plugin definition (pkg/scheduler/framework/plugins/nodename).
 import type { PluginDefinition } from '../../framework/registry.js';
-import { Name, NodeNamePlugin } from './node_name.js';
+import { Name, NodeName } from './node_name.js';
 
 export const nodeNameDefinition: PluginDefinition = {
   name: Name,
-  factory: () => new NodeNamePlugin(),
+  factory: () => new NodeName(),
 };
 
-export { ErrReason, Name, NodeNamePlugin, fits } from './node_name.js';
+export { ErrReason, Name, NodeName, fits } from './node_name.js';

@@ -7,10 +7,10 @@ import { NodeInfo } from '../../framework/node_info.js';
 import { PodInfo } from '../../framework/pod_info.js';
 import { Code } from '../../framework/status.js';
 import { makeNode, makePod } from '../../testing/builders.js';
-import { ErrReason, NodeNamePlugin } from './index.js';
+import { ErrReason, NodeName } from './index.js';
 
 describe('NodeName Filter', () => {
-  const pl = new NodeNamePlugin();
+  const pl = new NodeName();
   const cases = [
     { name: 'no host specified', podNode: undefined, node: 'foo', want: null },
     { name: 'host matches', podNode: 'foo', node: 'foo', want: null },

@@ -18,12 +18,12 @@ export function fits(pod: PodInfo, nodeInfo: NodeInfo): boolean {
   return !wanted || wanted === nodeInfo.name;
 }
 
-export class NodeNamePlugin implements PreFilterPlugin, FilterPlugin, EnqueueExtensions {
+export class NodeName implements PreFilterPlugin, FilterPlugin, EnqueueExtensions {
   readonly name = Name;
 
   /**
    * A pod that already names its node (a deferred resize, a static assignment) is evaluated on
-   * that node only (v1.35+): the others are left UnschedulableAndUnresolvable, so they are never
+   * that node only (v1.37): the others are left UnschedulableAndUnresolvable, so they are never
    * preemption targets either.
    */
   preFilter(_state: CycleState, pod: PodInfo): PreFilterOutcome | null {

@@ -1,10 +1,10 @@
 // The NodePorts plugin definition (pkg/scheduler/framework/plugins/nodeports).
 import type { PluginDefinition } from '../../framework/registry.js';
-import { Name, NodePortsPlugin } from './node_ports.js';
+import { Name, NodePorts } from './node_ports.js';
 
 export const nodePortsDefinition: PluginDefinition = {
   name: Name,
-  factory: () => new NodePortsPlugin(),
+  factory: () => new NodePorts(),
 };
 
-export { ErrReason, Name, NodePortsPlugin, fits, fitsPorts, isSchedulableAfterPodDeleted } from './node_ports.js';
+export { ErrReason, Name, NodePorts, fits, fitsPorts, isSchedulableAfterPodDeleted } from './node_ports.js';

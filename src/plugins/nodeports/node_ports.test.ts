@@ -8,7 +8,7 @@ import { getHostPorts, NodeInfo } from '../../framework/node_info.js';
 import { PodInfo } from '../../framework/pod_info.js';
 import { Code } from '../../framework/status.js';
 import { makeNode, makePod } from '../../testing/builders.js';
-import { ErrReason, NodePortsPlugin, isSchedulableAfterPodDeleted } from './index.js';
+import { ErrReason, NodePorts, isSchedulableAfterPodDeleted } from './index.js';
 
 /** A pod on `node` with host ports written "PROTOCOL/ip/port". */
 function newPod(node: string, ...hostPorts: string[]): Pod {
@@ -79,7 +79,7 @@ describe('NodePorts PreFilter and Filter', () => {
   ];
   for (const c of cases) {
     it(c.name, () => {
-      const pl = new NodePortsPlugin();
+      const pl = new NodePorts();
       const state = new CycleState();
       const pod = new PodInfo(c.pod);
       const out = pl.preFilter(state, pod);
@@ -96,7 +96,7 @@ describe('NodePorts PreFilter and Filter', () => {
     });
   }
   it('Filter without PreFilter is an error', () => {
-    const s = new NodePortsPlugin().filter(new CycleState(), new PodInfo(makePod('p')), nodeInfoWith());
+    const s = new NodePorts().filter(new CycleState(), new PodInfo(makePod('p')), nodeInfoWith());
     assert.equal(s?.code, Code.Error);
   });
 });
@@ -125,7 +125,7 @@ describe('host ports of a pod', () => {
 describe('NodePorts events and hint', () => {
   it('registers pod deletions with a hint and node additions without', () => {
     assert.deepEqual(
-      new NodePortsPlugin().eventsToRegister().map((e) => [e.event.resource, e.event.actionType, typeof e.queueingHintFn]),
+      new NodePorts().eventsToRegister().map((e) => [e.event.resource, e.event.actionType, typeof e.queueingHintFn]),
       [
         ['Pod', ActionType.Delete, 'function'],
         ['Node', ActionType.Add, 'undefined'],

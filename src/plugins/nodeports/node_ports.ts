@@ -2,6 +2,7 @@
 // (pkg/scheduler/framework/plugins/nodeports/node_ports.go).
 import type { ContainerPort, Pod } from '../../api/types.js';
 import type { CycleState, StateData } from '../../framework/cycle_state.js';
+import { eventObjectsAs } from '../../framework/event_objects.js';
 import { ActionType, QueueingHint, type ClusterEventWithHint } from '../../framework/events.js';
 import type { EnqueueExtensions, FilterPlugin, PreFilterOutcome, PreFilterPlugin } from '../../framework/interfaces.js';
 import { getHostPorts, HostPortInfo, type NodeInfo } from '../../framework/node_info.js';
@@ -38,7 +39,7 @@ export function fits(pod: Pod, nodeInfo: NodeInfo): boolean {
   return fitsPorts(getHostPorts(pod), nodeInfo.usedPorts);
 }
 
-export class NodePortsPlugin implements PreFilterPlugin, FilterPlugin, EnqueueExtensions {
+export class NodePorts implements PreFilterPlugin, FilterPlugin, EnqueueExtensions {
   readonly name = Name;
 
   preFilter(state: CycleState, pod: PodInfo): PreFilterOutcome | null {
@@ -70,8 +71,8 @@ export class NodePortsPlugin implements PreFilterPlugin, FilterPlugin, EnqueueEx
 
 /** Queues when the deleted pod was bound (or nominated) and held a host port the pod wants. */
 export function isSchedulableAfterPodDeleted(pod: Pod, oldObj: unknown): QueueingHint {
-  if (typeof oldObj !== 'object' || oldObj === null) return QueueingHint.Queue;
-  const deleted = oldObj as Pod;
+  const deleted = eventObjectsAs('Pod', oldObj, null)?.oldObj;
+  if (!deleted) return QueueingHint.Queue;
   if (!deleted.spec?.nodeName && !deleted.status?.nominatedNodeName) return QueueingHint.QueueSkip;
   const ports = getHostPorts(deleted);
   if (ports.length === 0) return QueueingHint.QueueSkip;

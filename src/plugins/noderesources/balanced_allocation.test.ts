@@ -7,7 +7,7 @@ import type { Node, Pod, ResourceList } from '../../api/types.js';
 import { Code } from '../../framework/status.js';
 import type { ResourceSpec } from './args.js';
 import { BalancedAllocation, balancedResourceScorer } from './balanced_allocation.js';
-import { emptyContainersPod, makeNode, reqPod, runScore } from './test_util.js';
+import { emptyContainersPod, makeNode, reqPod, runScore } from './test_helpers.js';
 
 const defaultResources: ResourceSpec[] = [
   { name: 'cpu', weight: 1 },

@@ -5,24 +5,19 @@
 // defaulting (requests from limits) is applied, as it is when a scenario is loaded.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parse } from 'yaml';
 import type { Pod } from '../../api/types.js';
 import { Snapshot } from '../../cache/snapshot.js';
 import { defaultPod } from '../../cluster/memory/defaults.js';
 import { CycleState } from '../../framework/cycle_state.js';
 import { PodInfo } from '../../framework/pod_info.js';
 import { codeName } from '../../framework/status.js';
+import { corpusDir, corpusFamily, corpusFiles, corpusScenario } from '../../testing/fidelity_corpus.js';
 import { BalancedAllocation } from './balanced_allocation.js';
 import type { Fit } from './fit.js';
 import { balancedAllocationDefinition, nodeResourcesFitDefinition } from './index.js';
-
-const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-const corpusDir = [join(repoRoot, 'test', 'fixtures', 'scenarios', 'public'), join(repoRoot, '..', 'shared', 'scenarios', 'public')].find(
-  (d) => existsSync(d),
-);
 
 interface ExpectedStatus {
   plugin: string;
@@ -57,7 +52,7 @@ interface Scenario {
 }
 
 /** The pinned release's decisions for the corpus (`npm run test:upstream -- --record`). */
-const recordedDir = join(repoRoot, 'test', 'fixtures', 'scenarios');
+const recordedDir = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'test', 'fixtures', 'scenarios');
 
 function replay(file: string, sc: Scenario): string[] {
   const expected = (JSON.parse(readFileSync(join(recordedDir, file.replace(/\.yaml$/, '.expected.json')), 'utf8')) as { pods: ExpectedPod[] }).pods;
@@ -127,11 +122,9 @@ function replay(file: string, sc: Scenario): string[] {
 }
 
 describe('fidelity corpus: NodeResourcesFit and NodeResourcesBalancedAllocation', { skip: corpusDir ? false : 'no scenario corpus found' }, () => {
-  const files = corpusDir ? readdirSync(corpusDir).filter((f) => f.endsWith('.yaml')).sort() : [];
-  for (const file of files) {
-    const text = readFileSync(join(corpusDir!, file), 'utf8');
+  for (const file of corpusFiles()) {
     // Preemption scenarios remove victims and nominate pods, which needs the whole scheduler.
-    if (/^\s+family:\s*preemption\b/m.test(text)) continue;
-    it(file, () => assert.deepEqual(replay(file, parse(text) as Scenario).slice(0, 10), []));
+    if (corpusFamily(file) === 'preemption') continue;
+    it(file, () => assert.deepEqual(replay(file, corpusScenario(file) as Scenario).slice(0, 10), []));
   }
 });

@@ -18,7 +18,7 @@ import {
   withOverhead,
   withPodLevelRequests,
   type Usage,
-} from './test_util.js';
+} from './test_helpers.js';
 
 const extA = 'example.com/aaa';
 const extB = 'example.com/bbb';

@@ -12,6 +12,7 @@ import {
 } from '../../api/resources.js';
 import type { Container, Node, Pod, ResourceList } from '../../api/types.js';
 import type { CycleState, StateData } from '../../framework/cycle_state.js';
+import { eventObjectsAs } from '../../framework/event_objects.js';
 import { ActionType, QueueingHint, type ClusterEventWithHint } from '../../framework/events.js';
 import type {
   EnqueueExtensions,
@@ -22,17 +23,7 @@ import type {
   PreScorePlugin,
   ScorePlugin,
 } from '../../framework/interfaces.js';
-import {
-  NodeInfo,
-  RowAllocEphemeral,
-  RowAllocMemory,
-  RowAllocMilliCPU,
-  RowAllowedPods,
-  RowPodCount,
-  RowReqEphemeral,
-  RowReqMemory,
-  RowReqMilliCPU,
-} from '../../framework/node_info.js';
+import { NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Code, Status } from '../../framework/status.js';
 import {
@@ -107,15 +98,13 @@ export class FitRequest {
  * it allocates only when the node does not fit.
  */
 function insufficientResources(req: FitRequest, nodeInfo: NodeInfo): InsufficientResource[] | null {
-  // The row of numbers first: most nodes pass on it without touching the Resource objects.
-  const row = nodeInfo.row;
-  const at = nodeInfo.rowAt;
-  const podCount = row[at + RowPodCount]!;
-  const allowedPods = row[at + RowAllowedPods]!;
-  const allocCPU = row[at + RowAllocMilliCPU]!;
-  const usedCPU = row[at + RowReqMilliCPU]!;
-  const allocMemory = row[at + RowAllocMemory]!;
-  const usedMemory = row[at + RowReqMemory]!;
+  // The packed numbers first: most nodes pass on them without touching the Resource objects.
+  const podCount = nodeInfo.podCount;
+  const allowedPods = nodeInfo.allowedPodNumber;
+  const allocCPU = nodeInfo.allocatableMilliCPU;
+  const usedCPU = nodeInfo.requestedMilliCPU;
+  const allocMemory = nodeInfo.allocatableMemory;
+  const usedMemory = nodeInfo.requestedMemory;
   let out: InsufficientResource[] | null = null;
   if (podCount + 1 > allowedPods) {
     out = [];
@@ -134,8 +123,8 @@ function insufficientResources(req: FitRequest, nodeInfo: NodeInfo): Insufficien
     });
   }
   if (req.ephemeralStorage > 0) {
-    const allocEph = row[at + RowAllocEphemeral]!;
-    const usedEph = row[at + RowReqEphemeral]!;
+    const allocEph = nodeInfo.allocatableEphemeralStorage;
+    const usedEph = nodeInfo.requestedEphemeralStorage;
     if (req.ephemeralStorage > allocEph - usedEph) {
       (out ??= []).push({
         resourceName: ResourceEphemeralStorage, reason: 'Insufficient ephemeral-storage', requested: req.ephemeralStorage,
@@ -295,9 +284,9 @@ export class Fit implements PreFilterPlugin, FilterPlugin, EnqueueExtensions, Pr
 
   /** A pod was deleted or scaled down: may the rejected `pod` fit now? */
   isSchedulableAfterPodEvent(pod: Pod, oldObj: unknown, newObj: unknown): QueueingHint {
-    const original = asPod(oldObj);
-    const modified = asPod(newObj);
-    if ((oldObj != null && !original) || (newObj != null && !modified)) return QueueingHint.Queue;
+    const objects = eventObjectsAs('Pod', oldObj, newObj);
+    if (objects === null) return QueueingHint.Queue;
+    const { oldObj: original, newObj: modified } = objects;
     if (!modified) {
       if (!original) return QueueingHint.Queue;
       // Deleting a pod that neither ran nor held a nomination frees nothing.
@@ -314,9 +303,9 @@ export class Fit implements PreFilterPlugin, FilterPlugin, EnqueueExtensions, Pr
 
   /** A node was added or its allocatable changed: may the rejected `pod` fit now? */
   isSchedulableAfterNodeChange(pod: Pod, oldObj: unknown, newObj: unknown): QueueingHint {
-    const modified = asNode(newObj);
-    const original = asNode(oldObj);
-    if (!modified || (oldObj != null && !original)) return QueueingHint.Queue;
+    const objects = eventObjectsAs('Node', oldObj, newObj);
+    if (objects === null || objects.newObj === null) return QueueingHint.Queue;
+    const { oldObj: original, newObj: modified } = objects;
     try {
       const podRequest = computePodResourceRequests(pod).resource;
       if (fitsRequest(podRequest, new NodeInfo(modified)).length > 0) return QueueingHint.QueueSkip;
@@ -326,18 +315,6 @@ export class Fit implements PreFilterPlugin, FilterPlugin, EnqueueExtensions, Pr
       return QueueingHint.Queue;
     }
   }
-}
-
-function isObject(x: unknown): x is Record<string, unknown> {
-  return typeof x === 'object' && x !== null && !Array.isArray(x);
-}
-
-function asPod(x: unknown): Pod | null {
-  return isObject(x) && isObject(x.spec) ? (x as unknown as Pod) : null;
-}
-
-function asNode(x: unknown): Node | null {
-  return isObject(x) ? (x as unknown as Node) : null;
 }
 
 /**

@@ -5,7 +5,7 @@ import type { Node, Pod } from '../../api/types.js';
 import { Code } from '../../framework/status.js';
 import { LeastAllocated, validateNodeResourcesFitArgs, type ResourceSpec } from './args.js';
 import { Fit } from './fit.js';
-import { capacityNode, reqPod, runScore } from './test_util.js';
+import { capacityNode, reqPod, runScore } from './test_helpers.js';
 
 const defaultResources: ResourceSpec[] = [
   { name: 'cpu', weight: 1 },

@@ -5,7 +5,7 @@ import type { Node, Pod } from '../../api/types.js';
 import { buildBrokenLinearFunction } from '../../framework/helpers/shape_score.js';
 import { RequestedToCapacityRatio, validateNodeResourcesFitArgs, type ResourceSpec, type UtilizationShapePoint } from './args.js';
 import { Fit } from './fit.js';
-import { capacityNode, makeNode, reqPod, runScore } from './test_util.js';
+import { capacityNode, makeNode, reqPod, runScore } from './test_helpers.js';
 
 const defaultResources: ResourceSpec[] = [
   { name: 'cpu', weight: 1 },

@@ -2,17 +2,7 @@
 // (framework/plugins/noderesources/resource_allocation.go).
 import { isScalarResourceName, ResourceCPU, ResourceEphemeralStorage, ResourceMemory } from '../../api/resources.js';
 import type { NodeScore } from '../../framework/interfaces.js';
-import {
-  RowAllocEphemeral,
-  RowAllocMemory,
-  RowAllocMilliCPU,
-  RowNonZeroMemory,
-  RowNonZeroMilliCPU,
-  RowReqEphemeral,
-  RowReqMemory,
-  RowReqMilliCPU,
-  type NodeInfo,
-} from '../../framework/node_info.js';
+import type { NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Status } from '../../framework/status.js';
 import type { ResourceSpec } from './args.js';
@@ -68,14 +58,7 @@ export class ResourceAllocationScorer {
     this.kinds = Int8Array.from(this.names, resourceKind);
     this.requested = new Float64Array(resources.length);
     this.allocatable = new Float64Array(resources.length);
-    this.rowColumns = this.names.length > 0 && this.kinds.every((k) => k === KindCPU || k === KindMemory || k === KindEphemeralStorage)
-      ? {
-        alloc: Int32Array.from(this.kinds, (k) => (k === KindCPU ? RowAllocMilliCPU : k === KindMemory ? RowAllocMemory : RowAllocEphemeral)),
-        req: Int32Array.from(this.kinds, (k) => (k === KindCPU
-          ? (useRequested ? RowReqMilliCPU : RowNonZeroMilliCPU)
-          : k === KindMemory ? (useRequested ? RowReqMemory : RowNonZeroMemory) : RowReqEphemeral)),
-      }
-      : null;
+    this.packedOnly = this.names.length > 0 && this.kinds.every((k) => k === KindCPU || k === KindMemory || k === KindEphemeralStorage);
   }
 
   /**
@@ -98,8 +81,8 @@ export class ResourceAllocationScorer {
     return this.memo;
   }
 
-  /** Where each configured resource is in a NodeInfo's row, when all of them are (no scalars). */
-  private readonly rowColumns: { readonly alloc: Int32Array; readonly req: Int32Array } | null;
+  /** True when every configured resource is one of NodeInfo's packed numbers (no scalars). */
+  private readonly packedOnly: boolean;
 
   /** The pod's request for every configured resource, in order (calculatePodResourceRequestList). */
   podRequests(pod: PodInfo): Float64Array {
@@ -125,28 +108,28 @@ export class ResourceAllocationScorer {
 
   /** `score` for every node into out[i].score; the first error stops it. */
   scoreNodes(nodes: readonly NodeInfo[], podRequests: Float64Array, out: NodeScore[]): Status | null {
-    if (this.rowColumns !== null) {
-      // Every configured resource is in the row: no per-resource switch, no Resource objects.
+    if (this.packedOnly) {
+      // Every configured resource is a packed number: no Resource objects, no scalar lookups.
       const n = this.names.length;
-      const { alloc: allocCols, req: reqCols } = this.rowColumns;
+      const kinds = this.kinds;
+      const useRequested = this.useRequested;
       const requested = this.requested;
       const allocatable = this.allocatable;
       const memo = this.memoFor(podRequests);
       for (let k = 0; k < nodes.length; k++) {
         const ni = nodes[k]!;
-        // A node's generation pins its row, so an unchanged node scores what it scored before.
+        // A node's generation pins its numbers, so an unchanged node scores what it scored before.
         const slot = (ni.generation & memoMask) << 1;
         if (memo[slot] === ni.generation) {
           out[k]!.score = memo[slot + 1]!;
           continue;
         }
-        const row = ni.row;
-        const at = ni.rowAt;
         for (let i = 0; i < n; i++) {
-          const a = row[at + allocCols[i]!]!;
+          const kind = kinds[i]!;
+          const a = allocatableOnNode(ni, kind);
           // Only a resource the node has takes part; the rest stay (0, 0) and strategies skip them.
           allocatable[i] = a;
-          requested[i] = a === 0 ? 0 : row[at + reqCols[i]!]! + podRequests[i]!;
+          requested[i] = a === 0 ? 0 : usedOnNode(ni, kind, useRequested) + podRequests[i]!;
         }
         const score = this.scorer(requested, allocatable, podRequests);
         memo[slot] = ni.generation;
@@ -169,26 +152,17 @@ export class ResourceAllocationScorer {
     if (n === 0) return Status.error('resources not found');
     const requested = this.requested;
     const allocatable = this.allocatable;
-    const row = nodeInfo.row;
-    const at = nodeInfo.rowAt;
-    const cpuColumn = this.useRequested ? RowReqMilliCPU : RowNonZeroMilliCPU;
-    const memoryColumn = this.useRequested ? RowReqMemory : RowNonZeroMemory;
     for (let i = 0; i < n; i++) {
       const podRequest = podRequests[i]!;
+      const kind = this.kinds[i]!;
       let a = 0;
       let r = 0;
-      switch (this.kinds[i]) {
+      switch (kind) {
         case KindCPU:
-          a = row[at + RowAllocMilliCPU]!;
-          r = row[at + cpuColumn]! + podRequest;
-          break;
         case KindMemory:
-          a = row[at + RowAllocMemory]!;
-          r = row[at + memoryColumn]! + podRequest;
-          break;
         case KindEphemeralStorage:
-          a = row[at + RowAllocEphemeral]!;
-          r = row[at + RowReqEphemeral]! + podRequest;
+          a = allocatableOnNode(nodeInfo, kind);
+          r = usedOnNode(nodeInfo, kind, this.useRequested) + podRequest;
           break;
         case KindScalar: {
           // A scalar resource the pod does not request is left out of the score.
@@ -215,4 +189,21 @@ export class ResourceAllocationScorer {
     }
     return this.scorer(requested, allocatable, podRequests);
   }
+}
+
+/** The node's allocatable cpu, memory or ephemeral storage. */
+function allocatableOnNode(ni: NodeInfo, kind: number): number {
+  if (kind === KindCPU) return ni.allocatableMilliCPU;
+  if (kind === KindMemory) return ni.allocatableMemory;
+  return ni.allocatableEphemeralStorage;
+}
+
+/**
+ * What the node's pods use of a cpu, memory or ephemeral-storage resource: their real requests
+ * (`useRequested`) or the non-zero ones, which ephemeral storage does not have.
+ */
+function usedOnNode(ni: NodeInfo, kind: number, useRequested: boolean): number {
+  if (kind === KindCPU) return useRequested ? ni.requestedMilliCPU : ni.nonZeroRequestedMilliCPU;
+  if (kind === KindMemory) return useRequested ? ni.requestedMemory : ni.nonZeroRequestedMemory;
+  return ni.requestedEphemeralStorage;
 }

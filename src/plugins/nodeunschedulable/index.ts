@@ -1,17 +1,17 @@
 // The NodeUnschedulable plugin definition (pkg/scheduler/framework/plugins/nodeunschedulable).
 import type { PluginDefinition } from '../../framework/registry.js';
-import { Name, NodeUnschedulablePlugin } from './node_unschedulable.js';
+import { Name, NodeUnschedulable } from './node_unschedulable.js';
 
 export const nodeUnschedulableDefinition: PluginDefinition = {
   name: Name,
-  factory: () => new NodeUnschedulablePlugin(),
+  factory: () => new NodeUnschedulable(),
 };
 
 export {
   ErrReasonUnknownCondition,
   ErrReasonUnschedulable,
   Name,
-  NodeUnschedulablePlugin,
+  NodeUnschedulable,
   isSchedulableAfterNodeChange,
   isSchedulableAfterPodTolerationChange,
   toleratesUnschedulable,

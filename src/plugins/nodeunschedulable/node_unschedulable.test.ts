@@ -11,7 +11,7 @@ import { makeNode, makePod } from '../../testing/builders.js';
 import {
   ErrReasonUnknownCondition,
   ErrReasonUnschedulable,
-  NodeUnschedulablePlugin,
+  NodeUnschedulable,
   isSchedulableAfterNodeChange,
   isSchedulableAfterPodTolerationChange,
 } from './index.js';
@@ -19,7 +19,7 @@ import {
 const unschedulableToleration: Toleration = { key: 'node.kubernetes.io/unschedulable', operator: 'Exists', effect: 'NoSchedule' };
 
 describe('NodeUnschedulable Filter', () => {
-  const pl = new NodeUnschedulablePlugin();
+  const pl = new NodeUnschedulable();
   const cases = [
     { name: 'does not schedule a pod to an unschedulable node', pod: makePod('p'), unschedulable: true, want: ErrReasonUnschedulable },
     { name: 'schedules a pod to a normal node', pod: makePod('p'), unschedulable: false, want: null },
@@ -56,7 +56,7 @@ describe('NodeUnschedulable Filter', () => {
 
 describe('NodeUnschedulable events and hints', () => {
   it('registers node add/taint updates and pod toleration updates', () => {
-    const evs = new NodeUnschedulablePlugin().eventsToRegister();
+    const evs = new NodeUnschedulable().eventsToRegister();
     assert.deepEqual(
       evs.map((e) => [e.event.resource, e.event.actionType]),
       [

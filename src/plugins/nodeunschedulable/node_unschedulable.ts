@@ -1,11 +1,12 @@
 // NodeUnschedulable filters out cordoned nodes
 // (pkg/scheduler/framework/plugins/nodeunschedulable/node_unschedulable.go).
-import type { Node, Pod, Taint } from '../../api/types.js';
+import type { Pod, Taint } from '../../api/types.js';
 import { taintToleratedBy } from '../../api/taints.js';
 import type { CycleState } from '../../framework/cycle_state.js';
+import { eventObjectsAs } from '../../framework/event_objects.js';
 import { ActionType, QueueingHint, type ClusterEventWithHint } from '../../framework/events.js';
 import type { EnqueueExtensions, FilterPlugin } from '../../framework/interfaces.js';
-import { FlagUnschedulable, RowFlags, type NodeInfo } from '../../framework/node_info.js';
+import type { NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Status } from '../../framework/status.js';
 import { NodeUnschedulable as Name } from '../names.js';
@@ -24,15 +25,14 @@ export function toleratesUnschedulable(pod: Pod): boolean {
   return taintToleratedBy(unschedulableTaint, pod.spec.tolerations);
 }
 
-export class NodeUnschedulablePlugin implements FilterPlugin, EnqueueExtensions {
+export class NodeUnschedulable implements FilterPlugin, EnqueueExtensions {
   readonly name = Name;
 
   filter(_state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): Status | null {
     const node = nodeInfo.node;
     if (node === null) return Status.unresolvable(ErrReasonUnknownCondition);
     // The flag spares most nodes a look into the Node object.
-    if ((nodeInfo.row[nodeInfo.rowAt + RowFlags]! & FlagUnschedulable) === 0) return null;
-    if (!node.spec?.unschedulable) return null;
+    if (!nodeInfo.unschedulable) return null;
     return toleratesUnschedulable(pod.pod) ? null : Status.unresolvable(ErrReasonUnschedulable);
   }
 
@@ -47,9 +47,9 @@ export class NodeUnschedulablePlugin implements FilterPlugin, EnqueueExtensions 
 
 /** Queues when a node is added schedulable or is uncordoned. */
 export function isSchedulableAfterNodeChange(_pod: Pod, oldObj: unknown, newObj: unknown): QueueingHint {
-  if (!isObject(newObj) || (oldObj !== null && oldObj !== undefined && !isObject(oldObj))) return QueueingHint.Queue;
-  const modified = newObj as Node;
-  const original = (oldObj ?? null) as Node | null;
+  const objects = eventObjectsAs('Node', oldObj, newObj);
+  if (objects?.newObj == null) return QueueingHint.Queue;
+  const { oldObj: original, newObj: modified } = objects;
   if (modified.spec?.unschedulable) return QueueingHint.QueueSkip;
   if (original === null || original.spec?.unschedulable) return QueueingHint.Queue;
   return QueueingHint.QueueSkip;
@@ -60,12 +60,8 @@ export function isSchedulableAfterNodeChange(_pod: Pod, oldObj: unknown, newObj:
  * can only be added, so the old pod need not be checked.
  */
 export function isSchedulableAfterPodTolerationChange(pod: Pod, _oldObj: unknown, newObj: unknown): QueueingHint {
-  if (!isObject(newObj)) return QueueingHint.Queue;
-  const modified = newObj as Pod;
+  const modified = eventObjectsAs('Pod', null, newObj)?.newObj;
+  if (!modified) return QueueingHint.Queue;
   if (modified.metadata.uid !== pod.metadata.uid) return QueueingHint.QueueSkip;
   return toleratesUnschedulable(modified) ? QueueingHint.Queue : QueueingHint.QueueSkip;
-}
-
-function isObject(x: unknown): boolean {
-  return typeof x === 'object' && x !== null;
 }

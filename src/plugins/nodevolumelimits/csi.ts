@@ -1,8 +1,9 @@
 // NodeVolumeLimits (CSILimits) filters nodes where the pod's CSI volumes would exceed a driver's
 // attach limit from CSINode spec.drivers[].allocatable.count
 // (pkg/scheduler/framework/plugins/nodevolumelimits/csi.go).
-import type { CSINode, PersistentVolume, PersistentVolumeClaim, Pod, VolumeAttachment } from '../../api/types.js';
+import type { CSINode, PersistentVolume, Pod, VolumeAttachment } from '../../api/types.js';
 import type { CycleState, StateData } from '../../framework/cycle_state.js';
+import { eventObjectsAs } from '../../framework/event_objects.js';
 import { ActionType, ActionTypeUpdate, QueueingHint, type ClusterEventWithHint } from '../../framework/events.js';
 import type { EnqueueExtensions, FilterPlugin, Handle, ObjectLister, PreFilterOutcome, PreFilterPlugin } from '../../framework/interfaces.js';
 import type { NodeInfo } from '../../framework/node_info.js';
@@ -225,8 +226,8 @@ export function newCSILimits(_args: unknown, handle: Handle): CSILimits {
 
 /** Queues when the deleted pod was on (or nominated to) a node and used a countable volume. */
 export function isSchedulableAfterPodDeleted(_pod: Pod, oldObj: unknown): QueueingHint {
-  if (typeof oldObj !== 'object' || oldObj === null) return QueueingHint.Queue;
-  const deleted = oldObj as Pod;
+  const deleted = eventObjectsAs('Pod', oldObj, null)?.oldObj;
+  if (!deleted) return QueueingHint.Queue;
   const volumes = deleted.spec?.volumes ?? [];
   if (volumes.length === 0) return QueueingHint.QueueSkip;
   if (!deleted.spec.nodeName && !deleted.status?.nominatedNodeName) return QueueingHint.QueueSkip;
@@ -236,8 +237,8 @@ export function isSchedulableAfterPodDeleted(_pod: Pod, oldObj: unknown): Queuei
 
 /** Queues when the added PVC is one the pod uses (directly or as its ephemeral volume's claim). */
 export function isSchedulableAfterPVCAdded(pod: Pod, _oldObj: unknown, newObj: unknown): QueueingHint {
-  if (typeof newObj !== 'object' || newObj === null) return QueueingHint.Queue;
-  const added = newObj as PersistentVolumeClaim;
+  const added = eventObjectsAs('PersistentVolumeClaim', null, newObj)?.newObj;
+  if (!added) return QueueingHint.Queue;
   if ((added.metadata?.namespace ?? '') !== (pod.metadata.namespace ?? '')) return QueueingHint.QueueSkip;
   for (const vol of pod.spec.volumes ?? []) {
     let pvcName: string;
@@ -254,8 +255,8 @@ export function isSchedulableAfterPVCAdded(pod: Pod, _oldObj: unknown, newObj: u
  * volume whose CSI driver is the deleted attachment's attacher.
  */
 export function isSchedulableAfterVolumeAttachmentDeleted(pod: Pod, oldObj: unknown): QueueingHint {
-  if (typeof oldObj !== 'object' || oldObj === null) return QueueingHint.Queue;
-  const va = oldObj as VolumeAttachment;
+  const va = eventObjectsAs('VolumeAttachment', oldObj, null)?.oldObj;
+  if (!va) return QueueingHint.Queue;
   for (const vol of pod.spec.volumes ?? []) {
     if (vol.persistentVolumeClaim) return QueueingHint.Queue;
     const plugin = pluginForInlineVolume(vol);
@@ -268,10 +269,11 @@ export function isSchedulableAfterVolumeAttachmentDeleted(pod: Pod, oldObj: unkn
 
 /** Queues when some driver's count limit went up (a driver new to the CSINode counts from 0). */
 export function isSchedulableAfterCSINodeUpdated(_pod: Pod, oldObj: unknown, newObj: unknown): QueueingHint {
-  if (typeof oldObj !== 'object' || oldObj === null || typeof newObj !== 'object' || newObj === null) return QueueingHint.Queue;
+  const objects = eventObjectsAs('CSINode', oldObj, newObj);
+  if (!objects?.oldObj || !objects.newObj) return QueueingHint.Queue;
   const oldLimits = new Map<string, number>();
-  for (const d of (oldObj as CSINode).spec?.drivers ?? []) oldLimits.set(d.name, d.allocatable?.count ?? 0);
-  for (const d of (newObj as CSINode).spec?.drivers ?? []) {
+  for (const d of objects.oldObj.spec?.drivers ?? []) oldLimits.set(d.name, d.allocatable?.count ?? 0);
+  for (const d of objects.newObj.spec?.drivers ?? []) {
     if ((d.allocatable?.count ?? 0) > (oldLimits.get(d.name) ?? 0)) return QueueingHint.Queue;
   }
   return QueueingHint.QueueSkip;

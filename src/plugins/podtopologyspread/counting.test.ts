@@ -418,7 +418,7 @@ function checkPreScoreAndScore(plugin: PodTopologySpread, rand: Rand, world: Wor
 }
 
 describe('PodTopologySpread kept counts equal a full recount', () => {
-  for (const seed of [1, 2, 3, 4, 5, 6, 7, 8]) {
+  for (const seed of [1, 2, 3, 4]) {
     it(`random cluster and changes, seed ${seed}`, () => {
       const rand = seededRandom(seed);
       const world = new World(rand);

@@ -7,24 +7,18 @@
 // (v1.26 merged their counts), the two places where v1.34 decides differently.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { parse } from 'yaml';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { KubeObject, Node, Pod } from '../../api/types.js';
 import { Snapshot } from '../../cache/snapshot.js';
 import { CycleState } from '../../framework/cycle_state.js';
 import type { NodeScore } from '../../framework/interfaces.js';
 import { PodInfo } from '../../framework/pod_info.js';
 import { Code, codeName } from '../../framework/status.js';
+import { corpusDir, corpusFamily, corpusFiles, corpusScenario } from '../../testing/fidelity_corpus.js';
 import { newTestHandle } from '../../testing/handle.js';
 import { podTopologySpreadDefinition } from './index.js';
 import type { PodTopologySpread } from './plugin.js';
-
-const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-const corpusDir = [join(repoRoot, 'test', 'fixtures', 'scenarios', 'public'), join(repoRoot, '..', 'shared', 'scenarios', 'public')].find(
-  (d) => existsSync(d),
-);
 
 interface ExpectedStatus {
   plugin: string;
@@ -117,11 +111,9 @@ function replay(file: string, sc: Scenario): string[] {
 }
 
 describe('fidelity corpus: PodTopologySpread', { skip: corpusDir ? false : 'no scenario corpus found' }, () => {
-  const files = corpusDir ? readdirSync(corpusDir).filter((f) => f.endsWith('.yaml')).sort() : [];
-  for (const file of files) {
-    const text = readFileSync(join(corpusDir!, file), 'utf8');
+  for (const file of corpusFiles()) {
     // Preemption scenarios remove victims and nominate pods, which needs the whole scheduler.
-    if (/^\s+family:\s*preemption\b/m.test(text)) continue;
-    it(file, () => assert.deepEqual(replay(file, parse(text) as Scenario).slice(0, 10), []));
+    if (corpusFamily(file) === 'preemption') continue;
+    it(file, () => assert.deepEqual(replay(file, corpusScenario(file) as Scenario).slice(0, 10), []));
   }
 });

@@ -1,8 +1,10 @@
 // Mirrors upstream pkg/scheduler/framework/plugins/podtopologyspread/plugin.go (and common.go's
 // buildDefaultConstraints): construction, constraint selection, events and queueing hints.
 import type { Labels } from '../../api/labels.js';
-import { podKey, type Node, type Pod, type Taint, type Toleration, type TopologySpreadConstraint } from '../../api/types.js';
+import { labelsEqual, taintsEqual, tolerationsEqual } from '../../api/equality.js';
+import { podKey, type Pod, type TopologySpreadConstraint } from '../../api/types.js';
 import type { CycleState } from '../../framework/cycle_state.js';
+import { eventObjectsAs } from '../../framework/event_objects.js';
 import { ActionType, QueueingHint, type ClusterEventWithHint } from '../../framework/events.js';
 import type {
   EnqueueExtensions,
@@ -159,17 +161,20 @@ export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, PreScor
       // pod itself matters when a constraint honours taints (queueing hints are on by default).
       {
         event: { resource: 'Pod', actionType: ActionType.Add | ActionType.UpdatePodLabel | ActionType.UpdatePodToleration | ActionType.Delete },
-        queueingHintFn: (pod, oldObj, newObj) => this.isSchedulableAfterPodChange(pod, oldObj as Pod | undefined, newObj as Pod | undefined),
+        queueingHintFn: (pod, oldObj, newObj) => this.isSchedulableAfterPodChange(pod, oldObj, newObj),
       },
       // A node added, removed, relabelled or retainted may add, drop or move a domain.
       {
         event: { resource: 'Node', actionType: ActionType.Add | ActionType.Delete | ActionType.UpdateNodeLabel | ActionType.UpdateNodeTaint },
-        queueingHintFn: (pod, oldObj, newObj) => this.isSchedulableAfterNodeChange(pod, oldObj as Node | undefined, newObj as Node | undefined),
+        queueingHintFn: (pod, oldObj, newObj) => this.isSchedulableAfterNodeChange(pod, oldObj, newObj),
       },
     ];
   }
 
-  isSchedulableAfterPodChange(pod: Pod, originalPod: Pod | undefined | null, modifiedPod: Pod | undefined | null): QueueingHint {
+  isSchedulableAfterPodChange(pod: Pod, oldObj: unknown, newObj: unknown): QueueingHint {
+    const objects = eventObjectsAs('Pod', oldObj, newObj);
+    if (objects === null) return QueueingHint.Queue;
+    const { oldObj: originalPod, newObj: modifiedPod } = objects;
     if ((modifiedPod && !involvedInTopologySpreading(modifiedPod, pod)) || (originalPod && !involvedInTopologySpreading(originalPod, pod))) {
       return QueueingHint.QueueSkip;
     }
@@ -203,7 +208,10 @@ export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, PreScor
     return QueueingHint.QueueSkip;
   }
 
-  isSchedulableAfterNodeChange(pod: Pod, originalNode: Node | undefined | null, modifiedNode: Node | undefined | null): QueueingHint {
+  isSchedulableAfterNodeChange(pod: Pod, oldObj: unknown, newObj: unknown): QueueingHint {
+    const objects = eventObjectsAs('Node', oldObj, newObj);
+    if (objects === null) return QueueingHint.Queue;
+    const { oldObj: originalNode, newObj: modifiedNode } = objects;
     let constraints: SpreadConstraint[];
     try {
       constraints = this.getConstraints(pod, 'DoNotSchedule');
@@ -249,45 +257,4 @@ function hasConstraintWithNodeTaintsPolicyHonor(constraints: readonly SpreadCons
 function topologyKeyLabelsChanged(original: Labels, modified: Labels, constraints: readonly SpreadConstraint[]): boolean {
   for (const c of constraints) if ((original?.[c.topologyKey] ?? '') !== (modified?.[c.topologyKey] ?? '')) return true;
   return false;
-}
-
-/** Semantic equality of label maps: a missing map equals an empty one. */
-function labelsEqual(a: Labels, b: Labels): boolean {
-  const ka = a ? Object.keys(a) : [];
-  const kb = b ? Object.keys(b) : [];
-  if (ka.length !== kb.length) return false;
-  for (const k of ka) if (!Object.prototype.hasOwnProperty.call(b, k) || a![k] !== b![k]) return false;
-  return true;
-}
-
-function tolerationsEqual(a: readonly Toleration[] | undefined, b: readonly Toleration[] | undefined): boolean {
-  const la = a ?? [];
-  const lb = b ?? [];
-  if (la.length !== lb.length) return false;
-  for (let i = 0; i < la.length; i++) {
-    const x = la[i]!;
-    const y = lb[i]!;
-    if (
-      (x.key ?? '') !== (y.key ?? '') ||
-      (x.operator ?? '') !== (y.operator ?? '') ||
-      (x.value ?? '') !== (y.value ?? '') ||
-      (x.effect ?? '') !== (y.effect ?? '') ||
-      (x.tolerationSeconds ?? null) !== (y.tolerationSeconds ?? null)
-    ) {
-      return false;
-    }
-  }
-  return true;
-}
-
-function taintsEqual(a: readonly Taint[] | undefined, b: readonly Taint[] | undefined): boolean {
-  const la = a ?? [];
-  const lb = b ?? [];
-  if (la.length !== lb.length) return false;
-  for (let i = 0; i < la.length; i++) {
-    const x = la[i]!;
-    const y = lb[i]!;
-    if (x.key !== y.key || (x.value ?? '') !== (y.value ?? '') || x.effect !== y.effect || (x.timeAdded ?? '') !== (y.timeAdded ?? '')) return false;
-  }
-  return true;
 }

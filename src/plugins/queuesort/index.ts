@@ -1,10 +1,10 @@
 // The PrioritySort plugin definition (pkg/scheduler/framework/plugins/queuesort).
 import type { PluginDefinition } from '../../framework/registry.js';
-import { Name, PrioritySortPlugin } from './priority_sort.js';
+import { Name, PrioritySort } from './priority_sort.js';
 
 export const prioritySortDefinition: PluginDefinition = {
   name: Name,
-  factory: () => new PrioritySortPlugin(),
+  factory: () => new PrioritySort(),
 };
 
-export { Name, PrioritySortPlugin };
+export { Name, PrioritySort };

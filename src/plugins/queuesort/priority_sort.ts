@@ -5,7 +5,7 @@ import { PrioritySort as Name } from '../names.js';
 export { Name };
 
 /** Higher priority first; among equal priorities, the pod queued earlier first. */
-export class PrioritySortPlugin implements QueueSortPlugin {
+export class PrioritySort implements QueueSortPlugin {
   readonly name = Name;
 
   less(a: QueuedPodInfo, b: QueuedPodInfo): boolean {

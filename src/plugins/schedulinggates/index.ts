@@ -1,11 +1,11 @@
 // The SchedulingGates plugin definition (pkg/scheduler/framework/plugins/schedulinggates).
 import type { PluginDefinition } from '../../framework/registry.js';
-import { Name, SchedulingGatesPlugin } from './scheduling_gates.js';
+import { Name, SchedulingGates } from './scheduling_gates.js';
 
 export const schedulingGatesDefinition: PluginDefinition = {
   name: Name,
-  factory: () => new SchedulingGatesPlugin(),
+  factory: () => new SchedulingGates(),
 };
 
-export { Name, SchedulingGatesPlugin };
+export { Name, SchedulingGates };
 export { isSchedulableAfterUpdatePodSchedulingGatesEliminated } from './scheduling_gates.js';

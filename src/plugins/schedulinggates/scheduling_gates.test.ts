@@ -4,13 +4,13 @@ import assert from 'node:assert/strict';
 import { ActionType, QueueingHint } from '../../framework/events.js';
 import { Code } from '../../framework/status.js';
 import { makePod } from '../../testing/builders.js';
-import { SchedulingGatesPlugin } from './index.js';
+import { SchedulingGates } from './index.js';
 
 const gated = (name: string, uid: string, gates: string[]) =>
   makePod(name, { uid, spec: { schedulingGates: gates.map((g) => ({ name: g })) } });
 
 describe('SchedulingGates PreEnqueue', () => {
-  const pl = new SchedulingGatesPlugin();
+  const pl = new SchedulingGates();
   const cases = [
     { name: 'pod does not carry scheduling gates', pod: makePod('p'), want: null },
     { name: 'pod with an empty gate list', pod: gated('p', 'u', []), want: null },
@@ -31,7 +31,7 @@ describe('SchedulingGates PreEnqueue', () => {
 });
 
 describe('SchedulingGates events and hint', () => {
-  const pl = new SchedulingGatesPlugin();
+  const pl = new SchedulingGates();
   it('registers the gates-eliminated pod update', () => {
     const evs = pl.eventsToRegister();
     assert.equal(evs.length, 1);

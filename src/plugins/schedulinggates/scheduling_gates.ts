@@ -1,6 +1,7 @@
 // SchedulingGates keeps gated pods out of the active queue
 // (pkg/scheduler/framework/plugins/schedulinggates/scheduling_gates.go).
 import type { Pod } from '../../api/types.js';
+import { eventObjectsAs } from '../../framework/event_objects.js';
 import { ActionType, QueueingHint, type ClusterEventWithHint } from '../../framework/events.js';
 import type { EnqueueExtensions, PreEnqueuePlugin } from '../../framework/interfaces.js';
 import { Status } from '../../framework/status.js';
@@ -8,7 +9,7 @@ import { SchedulingGates as Name } from '../names.js';
 
 export { Name };
 
-export class SchedulingGatesPlugin implements PreEnqueuePlugin, EnqueueExtensions {
+export class SchedulingGates implements PreEnqueuePlugin, EnqueueExtensions {
   readonly name = Name;
 
   preEnqueue(pod: Pod): Status | null {
@@ -32,8 +33,9 @@ export class SchedulingGatesPlugin implements PreEnqueuePlugin, EnqueueExtension
 
 /** Only the gated pod's own update (its last gate removed) can let it in. */
 export function isSchedulableAfterUpdatePodSchedulingGatesEliminated(pod: Pod, _oldObj: unknown, newObj: unknown): QueueingHint {
-  if (typeof newObj !== 'object' || newObj === null) return QueueingHint.Queue;
-  return podUID(newObj as Pod) === podUID(pod) ? QueueingHint.Queue : QueueingHint.QueueSkip;
+  const modified = eventObjectsAs('Pod', null, newObj)?.newObj;
+  if (!modified) return QueueingHint.Queue;
+  return podUID(modified) === podUID(pod) ? QueueingHint.Queue : QueueingHint.QueueSkip;
 }
 
 function podUID(pod: Pod): string {

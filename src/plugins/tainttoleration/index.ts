@@ -1,16 +1,16 @@
 // The TaintToleration plugin definition (pkg/scheduler/framework/plugins/tainttoleration).
 import type { PluginDefinition } from '../../framework/registry.js';
-import { Name, TaintTolerationPlugin } from './taint_toleration.js';
+import { Name, TaintToleration } from './taint_toleration.js';
 
 export const taintTolerationDefinition: PluginDefinition = {
   name: Name,
-  factory: () => new TaintTolerationPlugin(),
+  factory: () => new TaintToleration(),
 };
 
 export {
   ErrReasonUntoleratedTaint,
   Name,
-  TaintTolerationPlugin,
+  TaintToleration,
   doNotScheduleTaint,
   isSchedulableAfterNodeChange,
   isSchedulableAfterPodTolerationChange,

@@ -9,7 +9,7 @@ import { NodeInfo } from '../../framework/node_info.js';
 import { PodInfo } from '../../framework/pod_info.js';
 import { Code } from '../../framework/status.js';
 import { makeNode, makePod } from '../../testing/builders.js';
-import { TaintTolerationPlugin, isSchedulableAfterNodeChange, isSchedulableAfterPodTolerationChange } from './index.js';
+import { TaintToleration, isSchedulableAfterNodeChange, isSchedulableAfterPodTolerationChange } from './index.js';
 
 const nodeWithTaints = (name: string, taints: Taint[]): Node => makeNode(name, { taints });
 const podWithTolerations = (name: string, tolerations: Toleration[], uid?: string): Pod =>
@@ -86,7 +86,7 @@ describe('TaintToleration Score', () => {
   ];
   for (const c of cases) {
     it(c.name, () => {
-      const pl = new TaintTolerationPlugin();
+      const pl = new TaintToleration();
       const state = new CycleState();
       const pod = new PodInfo(c.pod);
       const infos = c.nodes.map((n) => new NodeInfo(n));
@@ -102,7 +102,7 @@ describe('TaintToleration Score', () => {
     });
   }
   it('Score without PreScore is an error', () => {
-    const s = new TaintTolerationPlugin().score(new CycleState(), new PodInfo(makePod('p')), new NodeInfo(makeNode('n')));
+    const s = new TaintToleration().score(new CycleState(), new PodInfo(makePod('p')), new NodeInfo(makeNode('n')));
     assert.notEqual(typeof s, 'number');
   });
 });
@@ -178,7 +178,7 @@ describe('TaintToleration Filter', () => {
   ];
   for (const c of cases) {
     it(c.name, () => {
-      const s = new TaintTolerationPlugin().filter(new CycleState(), new PodInfo(c.pod), new NodeInfo(c.node));
+      const s = new TaintToleration().filter(new CycleState(), new PodInfo(c.pod), new NodeInfo(c.node));
       if (c.want === null) assert.equal(s, null);
       else {
         assert.equal(s?.code, Code.UnschedulableAndUnresolvable);
@@ -191,7 +191,7 @@ describe('TaintToleration Filter', () => {
 describe('TaintToleration events and hints', () => {
   it('registers node add/taint updates and pod toleration updates', () => {
     assert.deepEqual(
-      new TaintTolerationPlugin().eventsToRegister().map((e) => [e.event.resource, e.event.actionType, typeof e.queueingHintFn]),
+      new TaintToleration().eventsToRegister().map((e) => [e.event.resource, e.event.actionType, typeof e.queueingHintFn]),
       [
         ['Node', ActionType.Add | ActionType.UpdateNodeTaint, 'function'],
         ['Pod', ActionType.UpdatePodToleration, 'function'],

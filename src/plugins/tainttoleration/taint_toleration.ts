@@ -1,9 +1,10 @@
 // TaintToleration filters nodes with untolerated NoSchedule/NoExecute taints and prefers nodes
 // with fewer untolerated PreferNoSchedule taints
 // (pkg/scheduler/framework/plugins/tainttoleration/taint_toleration.go).
-import type { Node, Pod, Taint, Toleration } from '../../api/types.js';
+import type { Pod, Taint, Toleration } from '../../api/types.js';
 import { findUntoleratedTaint, taintToleratedBy } from '../../api/taints.js';
 import type { CycleState, StateData } from '../../framework/cycle_state.js';
+import { eventObjectsAs } from '../../framework/event_objects.js';
 import { ActionType, QueueingHint, type ClusterEventWithHint } from '../../framework/events.js';
 import { defaultNormalizeScore, MaxNodeScore } from '../../framework/helpers/normalize.js';
 import type {
@@ -14,7 +15,7 @@ import type {
   ScoreExtensions,
   ScorePlugin,
 } from '../../framework/interfaces.js';
-import { FlagTaints, RowFlags, type NodeInfo } from '../../framework/node_info.js';
+import type { NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Status } from '../../framework/status.js';
 import { TaintToleration as Name } from '../names.js';
@@ -42,7 +43,7 @@ class PreScoreState implements StateData {
 
 /** The node's PreferNoSchedule taints that none of `tolerations` tolerates. */
 function countIntolerable(nodeInfo: NodeInfo, tolerations: readonly Toleration[]): number {
-  if ((nodeInfo.row[nodeInfo.rowAt + RowFlags]! & FlagTaints) === 0) return 0;
+  if (!nodeInfo.hasTaints()) return 0;
   const taints = nodeInfo.node?.spec?.taints;
   if (!taints) return 0;
   let intolerable = 0;
@@ -53,16 +54,16 @@ function countIntolerable(nodeInfo: NodeInfo, tolerations: readonly Toleration[]
   return intolerable;
 }
 
-export class TaintTolerationPlugin implements FilterPlugin, PreScorePlugin, ScorePlugin, ScoreExtensions, EnqueueExtensions {
+export class TaintToleration implements FilterPlugin, PreScorePlugin, ScorePlugin, ScoreExtensions, EnqueueExtensions {
   readonly name = Name;
 
   filter(_state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): Status | null {
     const node = nodeInfo.node;
     if (node === null) return Status.error('node not found');
-    if ((nodeInfo.row[nodeInfo.rowAt + RowFlags]! & FlagTaints) === 0) return null;
+    if (!nodeInfo.hasTaints()) return null;
     if (findUntoleratedTaint(node.spec?.taints, pod.pod.spec.tolerations, doNotScheduleTaint) === undefined) return null;
-    // Since v1.35 the reason no longer names the taint: one reason for all such nodes keeps the
-    // FitError message short.
+    // The reason does not name the taint (so already in v1.34): one reason for all such nodes
+    // keeps the FitError message short.
     return Status.unresolvable(ErrReasonUntoleratedTaint);
   }
 
@@ -109,21 +110,19 @@ export class TaintTolerationPlugin implements FilterPlugin, PreScorePlugin, Scor
 
 /** Queues when the node goes from having an untolerated taint (or not existing) to having none. */
 export function isSchedulableAfterNodeChange(pod: Pod, oldObj: unknown, newObj: unknown): QueueingHint {
-  if (!isObject(newObj) || (oldObj !== null && oldObj !== undefined && !isObject(oldObj))) return QueueingHint.Queue;
+  const objects = eventObjectsAs('Node', oldObj, newObj);
+  if (objects?.newObj == null) return QueueingHint.Queue;
+  const { oldObj: original, newObj: modified } = objects;
   const tolerations = pod.spec.tolerations;
-  const original = (oldObj ?? null) as Node | null;
   const wasUntolerated =
     original === null || findUntoleratedTaint(original.spec?.taints, tolerations, doNotScheduleTaint) !== undefined;
-  const isUntolerated = findUntoleratedTaint((newObj as Node).spec?.taints, tolerations, doNotScheduleTaint) !== undefined;
+  const isUntolerated = findUntoleratedTaint(modified.spec?.taints, tolerations, doNotScheduleTaint) !== undefined;
   return wasUntolerated && !isUntolerated ? QueueingHint.Queue : QueueingHint.QueueSkip;
 }
 
 /** Queues when the rejected pod itself gains tolerations; other pods' updates are irrelevant. */
 export function isSchedulableAfterPodTolerationChange(pod: Pod, _oldObj: unknown, newObj: unknown): QueueingHint {
-  if (!isObject(newObj)) return QueueingHint.Queue;
-  return (newObj as Pod).metadata.uid === pod.metadata.uid ? QueueingHint.Queue : QueueingHint.QueueSkip;
-}
-
-function isObject(x: unknown): boolean {
-  return typeof x === 'object' && x !== null;
+  const modified = eventObjectsAs('Pod', null, newObj)?.newObj;
+  if (!modified) return QueueingHint.Queue;
+  return modified.metadata.uid === pod.metadata.uid ? QueueingHint.Queue : QueueingHint.QueueSkip;
 }

@@ -10,7 +10,7 @@ import { Code, type Status } from '../../framework/status.js';
 import { MapObjectLister } from '../../scheduler/object_lister.js';
 import { makeNode, makePod } from '../../testing/builders.js';
 import { newTestHandle } from '../../testing/handle.js';
-import { ErrReasonBindConflict, ErrReasonNodeConflict, ErrReasonNotEnoughSpace, VolumeBindingPlugin, defaultVolumeBindingArgs } from './index.js';
+import { ErrReasonBindConflict, ErrReasonNodeConflict, ErrReasonNotEnoughSpace, VolumeBinding, defaultVolumeBindingArgs } from './index.js';
 
 const provisioner = 'test-provisioner';
 const nodeLabelKey = 'nodeKey';
@@ -63,7 +63,7 @@ const provisionedPVC = claim('provisioned-pvc', waitClassWithProvisioner.metadat
 function filterEach(objects: KubeObject[], claims: PersistentVolumeClaim[], nodes: Node[]): ([Code, readonly string[]] | null)[] {
   const lister = new MapObjectLister([waitClass, waitClassWithProvisioner, ...claims, ...objects]);
   const handle = newTestHandle({ nodes, overrides: { objects: () => lister } });
-  const plugin = new VolumeBindingPlugin(defaultVolumeBindingArgs({}), handle);
+  const plugin = new VolumeBinding(defaultVolumeBindingArgs({}), handle);
   const pod = new PodInfo(
     makePod('test-pod', { namespace: 'testns', spec: { volumes: claims.map((c, i) => ({ name: `v${i}`, persistentVolumeClaim: { claimName: c.metadata!.name! } })) } }),
   );
@@ -187,7 +187,7 @@ describe('VolumeBinding storage capacity, around the check', () => {
   it('sees capacity objects replaced between cycles', () => {
     const lister = new MapObjectLister([waitClassWithProvisioner, provisionedPVC, csiDriver(provisioner, true), capacity('c', 'wait-with-provisioner', node1, '1Mi', '')]);
     const handle = newTestHandle({ nodes: [node1], overrides: { objects: () => lister } });
-    const plugin = new VolumeBindingPlugin(defaultVolumeBindingArgs({}), handle);
+    const plugin = new VolumeBinding(defaultVolumeBindingArgs({}), handle);
     const pod = new PodInfo(makePod('test-pod', { namespace: 'testns', spec: { volumes: [{ name: 'v', persistentVolumeClaim: { claimName: 'provisioned-pvc' } }] } }));
     const run = () => {
       const state = new CycleState();

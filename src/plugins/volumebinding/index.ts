@@ -1,12 +1,12 @@
 // The VolumeBinding plugin definition (pkg/scheduler/framework/plugins/volumebinding).
 import type { PluginDefinition } from '../../framework/registry.js';
 import { defaultVolumeBindingArgs, validateVolumeBindingArgs, type VolumeBindingArgs } from './args.js';
-import { Name, VolumeBindingPlugin } from './volume_binding.js';
+import { Name, VolumeBinding } from './volume_binding.js';
 
 export const volumeBindingDefinition: PluginDefinition<VolumeBindingArgs> = {
   name: Name,
   argsKind: 'VolumeBindingArgs',
-  factory: (args, handle) => new VolumeBindingPlugin(args, handle),
+  factory: (args, handle) => new VolumeBinding(args, handle),
   defaultArgs: defaultVolumeBindingArgs,
   validateArgs: validateVolumeBindingArgs,
 };
@@ -14,7 +14,7 @@ export const volumeBindingDefinition: PluginDefinition<VolumeBindingArgs> = {
 export { defaultVolumeBindingArgs, validateVolumeBindingArgs, type VolumeBindingArgs } from './args.js';
 export {
   Name,
-  VolumeBindingPlugin,
+  VolumeBinding,
   VolumeBindingState,
   isSchedulableAfterCSIDriverChange,
   isSchedulableAfterCSINodeChange,

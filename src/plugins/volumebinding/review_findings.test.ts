@@ -12,7 +12,7 @@ import { MapObjectLister, waitForObjects } from '../../scheduler/object_lister.j
 import { makeNode, makePod } from '../../testing/builders.js';
 import { newTestHandle } from '../../testing/handle.js';
 import { FakeClock } from '../../util/clock.js';
-import { VolumeBindingPlugin, defaultVolumeBindingArgs } from './index.js';
+import { VolumeBinding, defaultVolumeBindingArgs } from './index.js';
 
 const provisionSC: StorageClass = {
   apiVersion: 'storage.k8s.io/v1',
@@ -61,7 +61,7 @@ async function startPreBind(): Promise<PreBindRun> {
   };
   const nodeA = makeNode('node-a');
   const handle = newTestHandle({ nodes: [nodeA], overrides: { objects: () => lister, client: () => client } });
-  const plugin = new VolumeBindingPlugin(defaultVolumeBindingArgs({}), handle);
+  const plugin = new VolumeBinding(defaultVolumeBindingArgs({}), handle);
   const pod = new PodInfo(makePod('pod-a', { spec: { volumes: [{ name: 'v', persistentVolumeClaim: { claimName: 'pvc-a' } }] } }));
   const state = new CycleState();
   plugin.preFilter(state, pod);

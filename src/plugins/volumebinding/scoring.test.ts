@@ -9,7 +9,7 @@ import { PodInfo } from '../../framework/pod_info.js';
 import { MapObjectLister } from '../../scheduler/object_lister.js';
 import { makeNode, makePod } from '../../testing/builders.js';
 import { newTestHandle } from '../../testing/handle.js';
-import { VolumeBindingPlugin, defaultVolumeBindingArgs } from './index.js';
+import { VolumeBinding, defaultVolumeBindingArgs } from './index.js';
 
 const nodeLabelKey = 'nodeKey';
 const provisioner = 'test-provisioner';
@@ -121,7 +121,7 @@ describe('VolumeBinding StorageCapacityScoring (upstream TestVolumeBinding)', ()
       const nodes = c.nodes.map(node);
       const lister = new MapObjectLister([waitSC, capacitySC, driver, ...c.claims, ...c.objects]);
       const handle = newTestHandle({ nodes, overrides: { objects: () => lister } });
-      const plugin = new VolumeBindingPlugin(defaultVolumeBindingArgs(c.shape ? { shape: c.shape } : {}), handle);
+      const plugin = new VolumeBinding(defaultVolumeBindingArgs(c.shape ? { shape: c.shape } : {}), handle);
       const pod = new PodInfo(makePod('pod-a', { spec: { volumes: c.claims.map((p, i) => ({ name: `v${i}`, persistentVolumeClaim: { claimName: p.metadata!.name! } })) } }));
       const state = new CycleState();
       assert.equal(plugin.preFilter(state, pod), null);
@@ -133,7 +133,7 @@ describe('VolumeBinding StorageCapacityScoring (upstream TestVolumeBinding)', ()
   }
 
   it('a pod without claims is scored 0, not skipped', () => {
-    const plugin = new VolumeBindingPlugin(defaultVolumeBindingArgs({}), newTestHandle({ nodes: [node('node-a')] }));
+    const plugin = new VolumeBinding(defaultVolumeBindingArgs({}), newTestHandle({ nodes: [node('node-a')] }));
     const state = new CycleState();
     const pod = new PodInfo(makePod('p'));
     plugin.preFilter(state, pod);

@@ -17,7 +17,7 @@ import {
   ErrReasonBindConflict,
   ErrReasonNodeConflict,
   ErrReasonPVNotExist,
-  VolumeBindingPlugin,
+  VolumeBinding,
   VolumeBindingState,
   defaultVolumeBindingArgs,
   isSchedulableAfterCSINodeChange,
@@ -153,7 +153,7 @@ function setup(objects: KubeObject[], nodes: Node[]) {
       }),
   };
   const handle = newTestHandle({ nodes, overrides: { objects: () => lister, client: () => client } });
-  const plugin = new VolumeBindingPlugin(defaultVolumeBindingArgs({}), handle);
+  const plugin = new VolumeBinding(defaultVolumeBindingArgs({}), handle);
   return { plugin, lister, store, writes, client };
 }
 

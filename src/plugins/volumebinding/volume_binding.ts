@@ -1,10 +1,12 @@
 // VolumeBinding checks that a node can serve the pod's PersistentVolumeClaims (bound volumes' node
 // affinity, static binding, dynamic provisioning) and binds them before the pod
 // (pkg/scheduler/framework/plugins/volumebinding/volume_binding.go).
-import type { CSINode, PersistentVolumeClaim, Pod, StorageClass } from '../../api/types.js';
+import { topologySelectorTermsEqual } from '../../api/equality.js';
+import type { CSIStorageCapacity, PersistentVolumeClaim, Pod } from '../../api/types.js';
 import { buildBrokenLinearFunction, MaxCustomPriorityScore } from '../../framework/helpers/shape_score.js';
 import { MaxNodeScore } from '../../framework/interfaces.js';
 import type { CycleState, StateData } from '../../framework/cycle_state.js';
+import { eventObjectsAs } from '../../framework/event_objects.js';
 import { ActionType, ActionTypeUpdate, QueueingHint, type ClusterEventWithHint } from '../../framework/events.js';
 import { quantityValue } from '../../api/quantity.js';
 import type {
@@ -49,7 +51,7 @@ export class VolumeBindingState implements StateData {
   }
 }
 
-export class VolumeBindingPlugin implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, ReservePlugin, PreBindPlugin, EnqueueExtensions {
+export class VolumeBinding implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, ReservePlugin, PreBindPlugin, EnqueueExtensions {
   readonly name = Name;
   readonly binder: VolumeBinder;
   /** The args' shape over utilization in [0, 100], scores scaled to MaxNodeScore (StorageCapacityScoring). */
@@ -240,23 +242,19 @@ function readState(state: CycleState): VolumeBindingState | Status {
   return s;
 }
 
-function isObject(x: unknown): x is object {
-  return typeof x === 'object' && x !== null;
-}
-
 /** A CSINode added, or its migrated-plugins annotation changed, may change how volumes translate. */
 export function isSchedulableAfterCSINodeChange(_pod: Pod, oldObj: unknown, newObj: unknown): QueueingHint {
-  if (oldObj === null || oldObj === undefined) return QueueingHint.Queue;
-  if (!isObject(oldObj) || !isObject(newObj)) return QueueingHint.Queue;
-  const before = (oldObj as CSINode).metadata?.annotations?.[migratedPluginsAnnotation];
-  const after = (newObj as CSINode).metadata?.annotations?.[migratedPluginsAnnotation];
+  const objects = eventObjectsAs('CSINode', oldObj, newObj);
+  if (!objects?.oldObj || !objects.newObj) return QueueingHint.Queue;
+  const before = objects.oldObj.metadata?.annotations?.[migratedPluginsAnnotation];
+  const after = objects.newObj.metadata?.annotations?.[migratedPluginsAnnotation];
   return before !== after ? QueueingHint.Queue : QueueingHint.QueueSkip;
 }
 
 /** Only a claim of the pod (same namespace, named by a volume) can help it. */
 export function isSchedulableAfterPersistentVolumeClaimChange(pod: Pod, _oldObj: unknown, newObj: unknown): QueueingHint {
-  if (!isObject(newObj)) return QueueingHint.Queue;
-  const pvc = newObj as PersistentVolumeClaim;
+  const pvc = eventObjectsAs('PersistentVolumeClaim', null, newObj)?.newObj;
+  if (!pvc) return QueueingHint.Queue;
   if ((pod.metadata.namespace ?? '') !== (pvc.metadata?.namespace ?? '')) return QueueingHint.QueueSkip;
   for (const vol of pod.spec.volumes ?? []) {
     const ref = claimNameOf(pod, vol);
@@ -267,37 +265,18 @@ export function isSchedulableAfterPersistentVolumeClaimChange(pod: Pod, _oldObj:
 
 /** Any new class, or a class whose allowedTopologies changed (the binding mode is immutable). */
 export function isSchedulableAfterStorageClassChange(_pod: Pod, oldObj: unknown, newObj: unknown): QueueingHint {
-  if (!isObject(newObj) || (oldObj !== null && oldObj !== undefined && !isObject(oldObj))) return QueueingHint.Queue;
-  if (oldObj === null || oldObj === undefined) return QueueingHint.Queue;
-  const before = (oldObj as StorageClass).allowedTopologies;
-  const after = (newObj as StorageClass).allowedTopologies;
-  return sameTopologies(before, after) ? QueueingHint.QueueSkip : QueueingHint.Queue;
-}
-
-/** Semantic equality of allowedTopologies: a missing list equals an empty one. */
-function sameTopologies(a: StorageClass['allowedTopologies'], b: StorageClass['allowedTopologies']): boolean {
-  if ((a?.length ?? 0) === 0 && (b?.length ?? 0) === 0) return true;
-  return JSON.stringify(a) === JSON.stringify(b);
-}
-
-interface CSIStorageCapacityLike {
-  capacity?: string | number;
-  maximumVolumeSize?: string | number;
-}
-
-interface CSIDriverLike {
-  metadata?: { name?: string };
-  spec?: { storageCapacity?: boolean };
+  const objects = eventObjectsAs('StorageClass', oldObj, newObj);
+  if (!objects?.oldObj || !objects.newObj) return QueueingHint.Queue;
+  return topologySelectorTermsEqual(objects.oldObj.allowedTopologies, objects.newObj.allowedTopologies) ? QueueingHint.QueueSkip : QueueingHint.Queue;
 }
 
 /** A new capacity object, or a larger volume limit (maximumVolumeSize, else capacity). */
 export function isSchedulableAfterCSIStorageCapacityChange(_pod: Pod, oldObj: unknown, newObj: unknown): QueueingHint {
-  if (!isObject(newObj)) return QueueingHint.Queue;
-  if (oldObj === null || oldObj === undefined) return QueueingHint.Queue;
-  if (!isObject(oldObj)) return QueueingHint.Queue;
-  const limit = (c: CSIStorageCapacityLike) => c.maximumVolumeSize ?? c.capacity;
-  const before = limit(oldObj as CSIStorageCapacityLike);
-  const after = limit(newObj as CSIStorageCapacityLike);
+  const objects = eventObjectsAs('CSIStorageCapacity', oldObj, newObj);
+  if (!objects?.oldObj || !objects.newObj) return QueueingHint.Queue;
+  const limit = (c: CSIStorageCapacity) => c.maximumVolumeSize ?? c.capacity;
+  const before = limit(objects.oldObj);
+  const after = limit(objects.newObj);
   if (after === undefined) return QueueingHint.QueueSkip;
   if (before === undefined) return QueueingHint.Queue;
   try {
@@ -309,9 +288,9 @@ export function isSchedulableAfterCSIStorageCapacityChange(_pod: Pod, oldObj: un
 
 /** A CSI driver of one of the pod's inline CSI volumes that stopped tracking storage capacity. */
 export function isSchedulableAfterCSIDriverChange(pod: Pod, oldObj: unknown, newObj: unknown): QueueingHint {
-  if (!isObject(oldObj) || !isObject(newObj)) return QueueingHint.Queue;
-  const before = oldObj as CSIDriverLike;
-  const after = newObj as CSIDriverLike;
+  const objects = eventObjectsAs('CSIDriver', oldObj, newObj);
+  if (!objects?.oldObj || !objects.newObj) return QueueingHint.Queue;
+  const { oldObj: before, newObj: after } = objects;
   for (const vol of pod.spec.volumes ?? []) {
     if (!vol.csi || vol.csi.driver !== after.metadata?.name) continue;
     if (before.spec?.storageCapacity === true && after.spec?.storageCapacity !== true) return QueueingHint.Queue;

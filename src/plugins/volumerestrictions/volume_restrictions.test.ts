@@ -15,7 +15,7 @@ import {
   ErrReasonDiskConflict,
   ErrReasonReadWriteOncePodConflict,
   Name,
-  VolumeRestrictionsPlugin,
+  VolumeRestrictions,
   isSchedulableAfterPersistentVolumeClaimAdded,
   isSchedulableAfterPodDeleted,
   volumeRestrictionsDefinition,
@@ -54,7 +54,7 @@ interface Case {
 function runCases(cases: Case[], setup: { nodes?: Node[]; pods?: Pod[]; objects?: KubeObject[] } = {}): void {
   for (const c of cases) {
     it(c.name, () => {
-      const pl = new VolumeRestrictionsPlugin(newTestHandle(setup));
+      const pl = new VolumeRestrictions(newTestHandle(setup));
       const state = new CycleState();
       const pod = new PodInfo(c.pod);
       const out = pl.preFilter(state, pod);
@@ -252,7 +252,7 @@ describe('VolumeRestrictions PreFilter extensions', () => {
   const pod = new PodInfo(podWith('p', [claim('rwop')]));
 
   it('RemovePod of the holder lifts the conflict and AddPod restores it', () => {
-    const pl = new VolumeRestrictionsPlugin(handle);
+    const pl = new VolumeRestrictions(handle);
     const state = new CycleState();
     assert.equal(pl.preFilter(state, pod), null);
     const ni = nodeInfoWith(holder);
@@ -265,7 +265,7 @@ describe('VolumeRestrictions PreFilter extensions', () => {
   });
 
   it('a clone counts on its own', () => {
-    const pl = new VolumeRestrictionsPlugin(handle);
+    const pl = new VolumeRestrictions(handle);
     const state = new CycleState();
     pl.preFilter(state, pod);
     const copy = state.clone();
@@ -276,7 +276,7 @@ describe('VolumeRestrictions PreFilter extensions', () => {
 
   it('AddPod of a nominated pod using the claim makes the pod conflict', () => {
     const free = newTestHandle({ nodes: [makeNode('node-1')], objects: [pvc('rwop', 'ReadWriteOncePod')] });
-    const pl = new VolumeRestrictionsPlugin(free);
+    const pl = new VolumeRestrictions(free);
     const state = new CycleState();
     const withDisk = new PodInfo(podWith('p', [claim('rwop'), { name: 'gce', gcePersistentDisk: { pdName: 'd' } }]));
     // A restricted volume keeps PreFilter from skipping, so the extensions run.
@@ -286,7 +286,7 @@ describe('VolumeRestrictions PreFilter extensions', () => {
   });
 
   it('without PreFilter state, the extensions and Filter report an error', () => {
-    const pl = new VolumeRestrictionsPlugin(handle);
+    const pl = new VolumeRestrictions(handle);
     const state = new CycleState();
     assertStatus(pl.preFilterExtensions().addPod(state, pod, new PodInfo(holder), nodeInfoWith()), Code.Error);
     assertStatus(pl.preFilterExtensions().removePod(state, pod, new PodInfo(holder), nodeInfoWith()), Code.Error);
@@ -295,14 +295,14 @@ describe('VolumeRestrictions PreFilter extensions', () => {
 
   it('Filter reports a disk conflict before it reads the state', () => {
     const disk: Volume = { name: 'ebs', awsElasticBlockStore: { volumeID: 'v' } };
-    const pl = new VolumeRestrictionsPlugin(handle);
+    const pl = new VolumeRestrictions(handle);
     const s = pl.filter(new CycleState(), new PodInfo(podWith('p', [disk])), nodeInfoWith(podWith('e', [disk])));
     assertStatus(s, Code.Unschedulable, ErrReasonDiskConflict);
   });
 
   it('a lister without storage infos is an error when a ReadWriteOncePod claim must be checked', () => {
     const bare = newTestHandle({ objects: [pvc('rwop', 'ReadWriteOncePod')], overrides: { snapshotSharedLister: () => ({ nodeInfos: () => handle.snapshot }) } });
-    const out = new VolumeRestrictionsPlugin(bare).preFilter(new CycleState(), pod);
+    const out = new VolumeRestrictions(bare).preFilter(new CycleState(), pod);
     assertStatus(out?.status, Code.Error);
   });
 });
@@ -313,17 +313,17 @@ describe('VolumeRestrictions definition and events', () => {
     assert.equal(volumeRestrictionsDefinition.factory(undefined, newTestHandle()).name, Name);
   });
 
-  const summary = (pl: VolumeRestrictionsPlugin) =>
+  const summary = (pl: VolumeRestrictions) =>
     pl.eventsToRegister().map((e) => [e.event.resource, e.event.actionType, typeof e.queueingHintFn]);
   it('registers pod deletions, node additions and claim additions', () => {
-    assert.deepEqual(summary(new VolumeRestrictionsPlugin(newTestHandle())), [
+    assert.deepEqual(summary(new VolumeRestrictions(newTestHandle())), [
       ['Pod', ActionType.Delete, 'function'],
       ['Node', ActionType.Add, 'undefined'],
       ['PersistentVolumeClaim', ActionType.Add, 'function'],
     ]);
   });
   it('without queueing hints, node label and taint updates stand in for additions', () => {
-    const pl = new VolumeRestrictionsPlugin(newTestHandle(), { enableSchedulingQueueHint: false });
+    const pl = new VolumeRestrictions(newTestHandle(), { enableSchedulingQueueHint: false });
     assert.deepEqual(summary(pl)[1], ['Node', ActionType.Add | ActionType.UpdateNodeTaint | ActionType.UpdateNodeLabel, 'undefined']);
   });
 });

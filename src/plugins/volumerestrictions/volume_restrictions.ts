@@ -3,6 +3,7 @@
 // (pkg/scheduler/framework/plugins/volumerestrictions/volume_restrictions.go).
 import type { PersistentVolumeClaim, Pod } from '../../api/types.js';
 import type { CycleState, StateData } from '../../framework/cycle_state.js';
+import { eventObjectsAs } from '../../framework/event_objects.js';
 import { ActionType, QueueingHint, type ClusterEventWithHint } from '../../framework/events.js';
 import type {
   EnqueueExtensions,
@@ -140,7 +141,7 @@ function getPreFilterState(state: CycleState): PreFilterState | Status {
   return s;
 }
 
-export class VolumeRestrictionsPlugin implements PreFilterPlugin, PreFilterExtensions, FilterPlugin, EnqueueExtensions {
+export class VolumeRestrictions implements PreFilterPlugin, PreFilterExtensions, FilterPlugin, EnqueueExtensions {
   readonly name = Name;
 
   constructor(
@@ -236,16 +237,12 @@ export class VolumeRestrictionsPlugin implements PreFilterPlugin, PreFilterExten
   }
 }
 
-function isObject(x: unknown): x is Record<string, unknown> {
-  return typeof x === 'object' && x !== null && !Array.isArray(x);
-}
-
 const namespaceOf = (o: { metadata?: { namespace?: string } }): string => o.metadata?.namespace ?? 'default';
 
 /** Queues when the created claim is one the pod mounts. */
 export function isSchedulableAfterPersistentVolumeClaimAdded(pod: Pod, _oldObj: unknown, newObj: unknown): QueueingHint {
-  if (!isObject(newObj) || !isObject(newObj.metadata)) return QueueingHint.Queue;
-  const pvc = newObj as unknown as PersistentVolumeClaim;
+  const pvc = eventObjectsAs('PersistentVolumeClaim', null, newObj)?.newObj;
+  if (!pvc) return QueueingHint.Queue;
   if (namespaceOf(pvc) !== namespaceOf(pod)) return QueueingHint.QueueSkip;
   for (const v of pod.spec.volumes ?? []) {
     if (v.persistentVolumeClaim !== undefined && v.persistentVolumeClaim.claimName === pvc.metadata?.name) return QueueingHint.Queue;
@@ -258,8 +255,8 @@ export function isSchedulableAfterPersistentVolumeClaimAdded(pod: Pod, _oldObj: 
  * claim of the same name: the claim's access mode is not looked up, as upstream keeps hints cheap.
  */
 export function isSchedulableAfterPodDeleted(pod: Pod, oldObj: unknown): QueueingHint {
-  if (!isObject(oldObj) || !isObject(oldObj.spec)) return QueueingHint.Queue;
-  const deleted = oldObj as unknown as Pod;
+  const deleted = eventObjectsAs('Pod', oldObj, null)?.oldObj;
+  if (!deleted) return QueueingHint.Queue;
   if (namespaceOf(deleted) !== namespaceOf(pod)) return QueueingHint.QueueSkip;
   const claims = new Set<string>();
   for (const v of pod.spec.volumes ?? []) {

@@ -1,10 +1,10 @@
 // The VolumeZone plugin definition (pkg/scheduler/framework/plugins/volumezone).
 import type { PluginDefinition } from '../../framework/registry.js';
-import { Name, VolumeZonePlugin } from './volume_zone.js';
+import { Name, VolumeZone } from './volume_zone.js';
 
 export const volumeZoneDefinition: PluginDefinition = {
   name: Name,
-  factory: (_args, handle) => new VolumeZonePlugin(handle),
+  factory: (_args, handle) => new VolumeZone(handle),
 };
 
 export {
@@ -14,7 +14,7 @@ export {
   LabelTopologyRegion,
   LabelTopologyZone,
   Name,
-  VolumeZonePlugin,
+  VolumeZone,
   defaultVolumeZoneFeatures,
   getPVTopologies,
   getPVbyPod,

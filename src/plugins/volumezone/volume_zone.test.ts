@@ -15,7 +15,7 @@ import {
   LabelFailureDomainBetaZone as betaZone,
   LabelTopologyRegion as gaRegion,
   LabelTopologyZone as gaZone,
-  VolumeZonePlugin,
+  VolumeZone,
   isSchedulableAfterPersistentVolumeChange,
   isSchedulableAfterPersistentVolumeClaimChange,
   isSchedulableAfterStorageClassAdded,
@@ -81,7 +81,7 @@ const unresolvable = (reason: string) => ({ code: Code.UnschedulableAndUnresolva
 function runCases(objects: KubeObject[], cases: Case[]): void {
   for (const c of cases) {
     it(c.name, () => {
-      const pl = new VolumeZonePlugin(newTestHandle({ objects }));
+      const pl = new VolumeZone(newTestHandle({ objects }));
       const state = new CycleState();
       const pod = new PodInfo(c.pod);
       assertStatus('PreFilter', pl.preFilter(state, pod)?.status, c.wantPreFilter);
@@ -258,7 +258,7 @@ describe('VolumeZone with binding modes and missing objects', () => {
   ]);
 
   it('Filter without PreFilter looks the volumes up itself', () => {
-    const pl = new VolumeZonePlugin(newTestHandle({ objects }));
+    const pl = new VolumeZone(newTestHandle({ objects }));
     const pod = new PodInfo(podWithClaims('PVC_1'));
     assert.equal(pl.filter(new CycleState(), pod, nodeInfo(testNode)), null);
     assertStatus('Filter', pl.filter(new CycleState(), pod, nodeInfo({ [betaZone]: 'us-west1-b' })), conflict);
@@ -292,7 +292,7 @@ describe('VolumeZone PV label values', () => {
 describe('VolumeZone definition', () => {
   it('builds the plugin with the handle objects', () => {
     const handle = newTestHandle({ objects: [pv('Vol_1', { [gaZone]: 'z1' }), pvc('PVC_1', { volumeName: 'Vol_1' })] });
-    const pl = volumeZoneDefinition.factory({}, handle) as VolumeZonePlugin;
+    const pl = volumeZoneDefinition.factory({}, handle) as VolumeZone;
     assert.equal(pl.name, 'VolumeZone');
     const state = new CycleState();
     const pod = new PodInfo(podWithClaims('PVC_1'));
@@ -302,9 +302,9 @@ describe('VolumeZone definition', () => {
 });
 
 describe('VolumeZone events and hints', () => {
-  const shape = (pl: VolumeZonePlugin) => pl.eventsToRegister().map((e) => [e.event.resource, e.event.actionType, typeof e.queueingHintFn]);
+  const shape = (pl: VolumeZone) => pl.eventsToRegister().map((e) => [e.event.resource, e.event.actionType, typeof e.queueingHintFn]);
   it('registers storage class, node, claim and volume events (queueing hints on)', () => {
-    assert.deepEqual(shape(new VolumeZonePlugin(newTestHandle())), [
+    assert.deepEqual(shape(new VolumeZone(newTestHandle())), [
       ['StorageClass', ActionType.Add, 'function'],
       ['Node', ActionType.Add | ActionType.UpdateNodeLabel, 'undefined'],
       ['PersistentVolumeClaim', ActionType.Add | ActionTypeUpdate, 'function'],
@@ -312,7 +312,7 @@ describe('VolumeZone events and hints', () => {
     ]);
   });
   it('adds node taint updates when queueing hints are off', () => {
-    const events = shape(new VolumeZonePlugin(newTestHandle(), { enableSchedulingQueueHint: false }));
+    const events = shape(new VolumeZone(newTestHandle(), { enableSchedulingQueueHint: false }));
     assert.deepEqual(events[1], ['Node', ActionType.Add | ActionType.UpdateNodeLabel | ActionType.UpdateNodeTaint, 'undefined']);
   });
 

@@ -3,6 +3,7 @@
 import type { PersistentVolume, PersistentVolumeClaim, Pod, StorageClass } from '../../api/types.js';
 import { getPersistentVolumeClaimClass } from '../../api/volumes.js';
 import type { CycleState, StateData } from '../../framework/cycle_state.js';
+import { eventObjectsAs } from '../../framework/event_objects.js';
 import { ActionType, ActionTypeUpdate, QueueingHint, type ClusterEventWithHint } from '../../framework/events.js';
 import type { EnqueueExtensions, FilterPlugin, Handle, ObjectLister, PreFilterOutcome, PreFilterPlugin } from '../../framework/interfaces.js';
 import type { NodeInfo } from '../../framework/node_info.js';
@@ -152,11 +153,7 @@ function hasAnyTopologyLabel(labels: Readonly<Record<string, string>>): boolean 
   return false;
 }
 
-function isObject(x: unknown): x is Record<string, unknown> {
-  return typeof x === 'object' && x !== null && !Array.isArray(x);
-}
-
-export class VolumeZonePlugin implements PreFilterPlugin, FilterPlugin, EnqueueExtensions {
+export class VolumeZone implements PreFilterPlugin, FilterPlugin, EnqueueExtensions {
   readonly name = Name;
 
   constructor(
@@ -229,8 +226,9 @@ export class VolumeZonePlugin implements PreFilterPlugin, FilterPlugin, EnqueueE
 
 /** Queues when the added or updated claim is one the pod uses (same namespace and name). */
 export function isSchedulableAfterPersistentVolumeClaimChange(pod: Pod, oldObj: unknown, newObj: unknown): QueueingHint {
-  if ((newObj != null && !isObject(newObj)) || (oldObj != null && !isObject(oldObj))) return QueueingHint.Queue;
-  const pvc = newObj as PersistentVolumeClaim | null | undefined;
+  const objects = eventObjectsAs('PersistentVolumeClaim', oldObj, newObj);
+  if (objects === null) return QueueingHint.Queue;
+  const pvc = objects.newObj;
   if (!pvc || (pvc.metadata?.namespace ?? '') !== (pod.metadata.namespace ?? '')) return QueueingHint.QueueSkip;
   const name = pvc.metadata?.name ?? '';
   for (const pvcName of getPersistentVolumeClaimNameFromPod(pod)) if (pvcName === name) return QueueingHint.Queue;
@@ -239,16 +237,16 @@ export function isSchedulableAfterPersistentVolumeClaimChange(pod: Pod, oldObj: 
 
 /** Queues only for a new StorageClass in WaitForFirstConsumer mode, whose claims this plugin skips. */
 export function isSchedulableAfterStorageClassAdded(_pod: Pod, _oldObj: unknown, newObj: unknown): QueueingHint {
-  if (!isObject(newObj)) return QueueingHint.Queue;
-  const sc = newObj as unknown as StorageClass;
+  const sc = eventObjectsAs('StorageClass', null, newObj)?.newObj;
+  if (!sc) return QueueingHint.Queue;
   return sc.volumeBindingMode === VolumeBindingWaitForFirstConsumer ? QueueingHint.Queue : QueueingHint.QueueSkip;
 }
 
 /** Queues for a new PV, or for an update that changed the PV's topology labels. */
 export function isSchedulableAfterPersistentVolumeChange(_pod: Pod, oldObj: unknown, newObj: unknown): QueueingHint {
-  if ((newObj != null && !isObject(newObj)) || (oldObj != null && !isObject(oldObj))) return QueueingHint.Queue;
-  if (oldObj == null) return QueueingHint.Queue;
-  const before = getPVTopologies(oldObj as PersistentVolume);
-  const after = newObj == null ? [] : getPVTopologies(newObj as PersistentVolume);
+  const objects = eventObjectsAs('PersistentVolume', oldObj, newObj);
+  if (objects?.oldObj == null) return QueueingHint.Queue;
+  const before = getPVTopologies(objects.oldObj);
+  const after = objects.newObj === null ? [] : getPVTopologies(objects.newObj);
   return sameTopologies(before, after) ? QueueingHint.QueueSkip : QueueingHint.Queue;
 }

@@ -1,25 +1,25 @@
-// `run` end to end over real HTTP (loopback) against the embedded API server.
+// `run` end to end over real HTTP (loopback) against the embedded API server, in real time
+// (`npm run test:e2e`).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import * as http from 'node:http';
+import * as https from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { parse as parseYaml, parseAllDocuments } from 'yaml';
+import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { KubeObject, Pod } from '../../api/types.js';
 import { ApiServer } from '../../apiserver/server.js';
-import { watchedResources } from '../../cluster/kube/resources.js';
 import { HttpTransport, type RawWatchEvent, type RestRequest, type RestTransport, type WatchHandle } from '../../cluster/kube/rest.js';
 import { MemoryCluster } from '../../cluster/memory/store.js';
 import { defaultConfiguration, type DefaultedConfiguration } from '../../config/index.js';
-import { discardLogger } from '../../log/logger.js';
+import { createLogger, discardLogger, type Logger } from '../../log/logger.js';
 import { inTreeRegistry } from '../../plugins/registry.js';
 import { makeNode, makePod } from '../../testing/builders.js';
 import { RealClock } from '../../util/clock.js';
-import { DefaultSchedulerPort, parseRunFlags, resolveRunConfiguration, runCommand, startScheduler, type RunningScheduler } from './run.js';
+import { runCommand, startScheduler, type RunningScheduler } from './run.js';
 
 const registry = inTreeRegistry();
 const fastBackoff = { initialMs: 20, maxMs: 100, jitter: 0 };
@@ -43,6 +43,21 @@ function kubeconfigFor(url: string): KubeConfig {
   });
   return kc;
 }
+
+const kubeconfigYaml = (server: string) => `apiVersion: v1
+kind: Config
+clusters:
+- name: embedded
+  cluster:
+    server: ${server}
+users:
+- name: scheduler
+  user: {}
+contexts:
+- name: embedded
+  context: {cluster: embedded, user: scheduler}
+current-context: embedded
+`;
 
 /** Wraps a transport: can cut it off (a partition) or hold pod bindings until released. */
 class ControlledTransport implements RestTransport {
@@ -73,12 +88,12 @@ class ControlledTransport implements RestTransport {
     return this.inner.request<T>(req);
   }
 
-  watch(path: string, query: Readonly<Record<string, string | undefined>>, onEvent: (e: RawWatchEvent) => void, onClose: (err: Error | null) => void): WatchHandle {
+  watch(path: string, query: Readonly<Record<string, string | undefined>>, onEvent: (e: RawWatchEvent) => void, onClose: (err: Error | null) => void, onOpen?: () => void): WatchHandle {
     if (this.partitioned) {
-      setImmediate(() => onClose(new Error('connect ECONNREFUSED')));
+      setImmediate(() => onClose(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' })));
       return { close: () => undefined };
     }
-    return this.inner.watch(path, query, onEvent, onClose);
+    return this.inner.watch(path, query, onEvent, onClose, onOpen);
   }
 }
 
@@ -86,19 +101,22 @@ interface Env {
   cluster: MemoryCluster;
   api: ApiServer;
   replicas: { r: RunningScheduler; t: ControlledTransport; http: HttpTransport }[];
-  start(o?: { config?: Partial<DefaultedConfiguration>; serve?: boolean; identity?: string }): Promise<{ r: RunningScheduler; t: ControlledTransport }>;
-  restartApi(): Promise<void>;
+  start(o?: { config?: Partial<DefaultedConfiguration>; serve?: boolean; identity?: string; log?: Logger }): Promise<{ r: RunningScheduler; t: ControlledTransport }>;
+  /** Stops the API server (its listener and every connection) and starts another on the same port. */
+  restartApi(o?: { cluster?: MemoryCluster }): Promise<void>;
   close(): Promise<void>;
 }
 
 async function env(objects: KubeObject[]): Promise<Env> {
   const clock = new RealClock();
-  const cluster = new MemoryCluster({ clock });
+  let cluster = new MemoryCluster({ clock });
   for (const o of objects) cluster.create(o);
   let api = await ApiServer.start({ cluster, port: 0 });
   const port = api.port;
   const e: Env = {
-    cluster,
+    get cluster() {
+      return cluster;
+    },
     get api() {
       return api;
     },
@@ -113,7 +131,7 @@ async function env(objects: KubeObject[]): Promise<Env> {
         registry,
         transport: t,
         clock,
-        log: discardLogger,
+        log: o.log ?? discardLogger,
         serve: o.serve ? { host: '127.0.0.1', port: 0 } : undefined,
         identity: o.identity,
         backoff: fastBackoff,
@@ -122,8 +140,9 @@ async function env(objects: KubeObject[]): Promise<Env> {
       await r.synced;
       return { r, t };
     },
-    async restartApi() {
+    async restartApi(o = {}) {
       await api.close();
+      if (o.cluster) cluster = o.cluster;
       api = await ApiServer.start({ cluster, port });
     },
     async close() {
@@ -153,7 +172,8 @@ const fastLeaderElection = (base = defaultConfiguration(registry)) => ({
 
 function httpGet(port: number, path: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    http.get({ host: '127.0.0.1', port, path }, (res) => {
+    // A fresh connection each time: a pooled one can meet the server's keep-alive timeout and be reset.
+    http.get({ host: '127.0.0.1', port, path, agent: false }, (res) => {
       let body = '';
       res.on('data', (c: Buffer) => (body += c.toString()));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
@@ -203,7 +223,6 @@ test('a dropped watch resumes, a 410 Gone relists, and no pod is lost or bound t
     await e.restartApi();
     e.cluster.create(pod('b1'));
     await waitFor('b1 bound after the watch resumed', () => bound(e.cluster, 'b1'));
-    assert.equal(r.client.relistCount('Pod'), 0);
 
     // Now it comes back without the history: the watch gets 410 Gone and the reflector relists.
     await e.api.close();
@@ -219,6 +238,127 @@ test('a dropped watch resumes, a 410 Gone relists, and no pod is lost or bound t
     e.cluster.create(pod('d1'));
     await waitFor('d1 bound', () => bound(e.cluster, 'd1'));
     for (const n of ['a1', 'a2', 'b1', 'c1', 'c2', 'd1']) assert.equal(bindCount(e.cluster, n), 1, `${n} bound once`);
+    assert.equal(await r.shutdown(), 0);
+  } finally {
+    await e.close();
+  }
+});
+
+/**
+ * Waits for `pred`, checked again on every change of the embedded store and every line the
+ * scheduler logs (no polling); fails after `ms`.
+ */
+function until(what: string, pred: () => boolean, sources: { cluster: () => MemoryCluster; lines: EventEmitter }, ms = 8000): Promise<void> {
+  if (pred()) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    let unsubscribe = () => {};
+    const check = () => {
+      if (!pred()) return;
+      done();
+      resolve();
+    };
+    const timer = setTimeout(() => {
+      done();
+      reject(new Error(`timed out waiting for ${what}`));
+    }, ms);
+    const done = () => {
+      clearTimeout(timer);
+      unsubscribe();
+      sources.lines.off('line', check);
+    };
+    let watched: MemoryCluster | null = null;
+    const follow = () => {
+      // The store may be swapped by a restart without data: follow the current one.
+      if (watched === sources.cluster()) return;
+      unsubscribe();
+      watched = sources.cluster();
+      const off = watched.subscribe(() => setImmediate(check));
+      unsubscribe = () => off();
+    };
+    follow();
+    sources.lines.on('line', () => {
+      follow();
+      check();
+    });
+    sources.lines.on('line', check);
+  });
+}
+
+/** A -v=4 logger whose lines are kept and announced (so tests can wait on what the scheduler says). */
+function capturingLogger() {
+  const lines: string[] = [];
+  const emitter = new EventEmitter();
+  emitter.setMaxListeners(100);
+  const log = createLogger({ verbosity: 4, sink: (l) => {
+    lines.push(l);
+    emitter.emit('line', l);
+  } });
+  return { log, lines, emitter };
+}
+
+const outageWarning = 'Informers cannot list or watch the API server; retrying with backoff until it answers';
+const recoveredWarning = 'Informers are in sync with the API server again';
+
+test('run survives its API server: stopped and started again on the same port, it resumes; what changed meanwhile is bound once; readyz follows', async () => {
+  const e = await env([makeNode('n1', { allocatable: { cpu: '4', memory: '8Gi', pods: '20' } })]);
+  const { log, lines, emitter } = capturingLogger();
+  const src = { cluster: () => e.cluster, lines: emitter };
+  try {
+    const { r, t } = await e.start({ config: noLeaderElection(), serve: true, log });
+    e.cluster.create(pod('a1'));
+    await until('a1 bound', () => bound(e.cluster, 'a1'), src);
+
+    // A binding is on its way when the server goes down: it fails with a connection error.
+    t.holdBindings();
+    e.cluster.create(pod('inflight'));
+    await until('binding sent', () => t.bindingsRequested === 2, src);
+    await e.api.close();
+    t.releaseBindings();
+    await until('the outage noticed', () => lines.some((l) => l.includes(outageWarning)), src);
+    assert.equal((await httpGet(r.port!, '/readyz')).status, 500, 'not ready while the informers are away');
+    assert.match((await httpGet(r.port!, '/readyz?verbose')).body, /\[-\]informer-sync failed/);
+    assert.deepEqual(await httpGet(r.port!, '/healthz'), { status: 200, body: 'ok' }, 'alive all the same');
+    e.cluster.create(pod('during'));
+    e.cluster.remove('Pod', 'default', 'a1');
+
+    await e.restartApi();
+    await until('inflight and during bound', () => bound(e.cluster, 'inflight') && bound(e.cluster, 'during'), src);
+    await until('recovery logged', () => lines.some((l) => l.includes(recoveredWarning)), src);
+    await until('a1 deletion seen', () => r.client.getPod('default', 'a1') === undefined, src);
+    assert.deepEqual(await httpGet(r.port!, '/readyz'), { status: 200, body: 'ok' });
+    e.cluster.create(pod('after'));
+    await until('after bound', () => bound(e.cluster, 'after'), src);
+    for (const n of ['inflight', 'during', 'after']) assert.equal(bindCount(e.cluster, n), 1, `${n} bound once`);
+    assert.equal(r.scheduler.cache.podCount, 3, 'inflight, during, after; a1 gone');
+    assert.equal(lines.filter((l) => l.includes(outageWarning)).length, 1, 'one warning for the outage, not one per retry');
+    assert.match(lines.find((l) => l.includes(recoveredWarning))!, /^W.* outage="\d+\.\d{3}s"/);
+    assert.ok(r.client.informerStatus().every((s) => s.synced && s.healthy), JSON.stringify(r.client.informerStatus()));
+    assert.equal(await r.shutdown(), 0);
+  } finally {
+    await e.close();
+  }
+});
+
+test('an API server that comes back without its data (resourceVersion too large): the informers relist at the latest and reconcile', async () => {
+  const e = await env([makeNode('n1'), makeNode('n2')]);
+  const { log, lines, emitter } = capturingLogger();
+  const src = { cluster: () => e.cluster, lines: emitter };
+  try {
+    const { r } = await e.start({ config: noLeaderElection(), log });
+    for (const n of ['a1', 'a2', 'a3']) e.cluster.create(pod(n));
+    await until('a pods bound', () => ['a1', 'a2', 'a3'].every((n) => bound(e.cluster, n)), src);
+    // A new store: fewer changes so far, so the informers' resourceVersions are in its future.
+    const fresh = new MemoryCluster({ clock: new RealClock() });
+    fresh.create(makeNode('n2'));
+    fresh.create(makeNode('n3'));
+    await e.restartApi({ cluster: fresh });
+    await until('nodes reconciled', () => r.client.listNodes().map((n) => n.metadata.name).sort().join() === 'n2,n3', src);
+    fresh.create(pod('b1'));
+    await until('b1 bound', () => bound(fresh, 'b1'), src);
+    assert.equal(r.scheduler.cache.podCount, 1, 'the old pods left the cache');
+    assert.equal(r.scheduler.cache.nodeCount, 2);
+    assert.ok(lines.some((l) => l.includes('Listing at the last resourceVersion failed; listing the latest')));
+    assert.ok(r.client.relistCount('Pod') >= 1);
     assert.equal(await r.shutdown(), 0);
   } finally {
     await e.close();
@@ -299,20 +439,7 @@ test('the run command: kubeconfig file, JSON logs, SIGTERM exits 0 after releasi
   try {
     const dir = mkdtempSync(join(tmpdir(), 'kst-run-'));
     const kubeconfig = join(dir, 'kubeconfig');
-    writeFileSync(kubeconfig, `apiVersion: v1
-kind: Config
-clusters:
-- name: embedded
-  cluster:
-    server: ${e.api.url}
-users:
-- name: scheduler
-  user: {}
-contexts:
-- name: embedded
-  context: {cluster: embedded, user: scheduler}
-current-context: embedded
-`);
+    writeFileSync(kubeconfig, kubeconfigYaml(e.api.url));
     e.cluster.create(pod('p'));
     const signals = new EventEmitter();
     let stderr = '';
@@ -331,53 +458,80 @@ current-context: embedded
   }
 });
 
-test('run flags: klog -v spellings, leader-election overrides, bad values rejected', () => {
-  const f = parseRunFlags(['-v', '4', '--leader-elect=false', '--leader-elect-resource-name', 'second-scheduler', '--bind-address', '127.0.0.1']);
-  assert.equal(f.verbosity, 4);
-  assert.equal(f.securePort, DefaultSchedulerPort);
-  assert.equal(f.bindAddress, '127.0.0.1');
-  const cfg = resolveRunConfiguration(f, registry);
-  assert.equal(cfg.leaderElection.leaderElect, false);
-  assert.equal(cfg.leaderElection.resourceName, 'second-scheduler');
-  assert.equal(cfg.leaderElection.resourceNamespace, 'kube-system');
-  assert.equal(cfg.leaderElection.leaseDuration, '15s');
-  assert.equal(parseRunFlags(['-v=3']).verbosity, 3);
-  assert.throws(() => parseRunFlags(['--logging-format', 'xml']), /--logging-format must be text or json/);
-  assert.throws(() => parseRunFlags(['--secure-port', '70000']), /--secure-port/);
-  assert.throws(() => parseRunFlags(['extra']), /does not take any arguments/);
-});
+/** A stand-in for the API server's review endpoints: one token, allowed to get /metrics; no client-CA ConfigMap. */
+async function reviewServer(): Promise<{ kubeconfig: string; reviews: string[]; close(): Promise<void> }> {
+  const reviews: string[] = [];
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
+    req.on('end', () => {
+      if (req.method !== 'POST') {
+        res.writeHead(404, { 'Content-Type': 'application/json' });
+        res.end(JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'NotFound', code: 404, message: 'configmaps "extension-apiserver-authentication" not found' }));
+        return;
+      }
+      const o = JSON.parse(body) as { kind: string; spec: { token?: string; user?: string; nonResourceAttributes?: { path: string; verb: string } } };
+      reviews.push(o.kind);
+      const status = o.kind === 'TokenReview'
+        ? (o.spec.token === 'scraper' ? { authenticated: true, user: { username: 'prometheus', groups: [] } } : { authenticated: false })
+        : { allowed: o.spec.user === 'prometheus' && o.spec.nonResourceAttributes?.path === '/metrics' };
+      res.writeHead(201, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ ...o, status }));
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const dir = mkdtempSync(join(tmpdir(), 'kst-reviews-'));
+  const kubeconfig = join(dir, 'kubeconfig');
+  writeFileSync(kubeconfig, kubeconfigYaml(`http://127.0.0.1:${(server.address() as AddressInfo).port}`));
+  return { kubeconfig, reviews, close: () => new Promise((r) => { server.closeAllConnections(); server.close(() => r()); }) };
+}
 
-const deployDir = join(dirname(fileURLToPath(import.meta.url)), '../../../deploy');
+function httpsGet(port: number, path: string, token?: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    // The certificate is the self-signed one made at start-up: nothing to verify it against.
+    https.get({ host: '127.0.0.1', port, path, rejectUnauthorized: false, agent: false, headers: token ? { Authorization: `Bearer ${token}` } : {} }, (res) => {
+      let body = '';
+      res.on('data', (c: Buffer) => (body += c.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    }).on('error', reject);
+  });
+}
 
-test('deploy/: the ConfigMap holds a valid configuration with a second profile and its own lease', () => {
-  const cm = parseYaml(readFileSync(join(deployDir, 'config.yaml'), 'utf8')) as { data: Record<string, string> };
-  const dir = mkdtempSync(join(tmpdir(), 'kst-cfg-'));
-  writeFileSync(join(dir, 'config.yaml'), cm.data['config.yaml']!);
-  const cfg = resolveRunConfiguration(parseRunFlags(['--config', join(dir, 'config.yaml')]), registry);
-  assert.deepEqual(cfg.profiles.map((p) => p.schedulerName), ['kube-scheduler-ts', 'kube-scheduler-ts-binpack']);
-  assert.equal(cfg.leaderElection.leaderElect, true);
-  assert.equal(cfg.leaderElection.resourceName, 'kube-scheduler-ts');
-  const deployment = parseYaml(readFileSync(join(deployDir, 'deployment.yaml'), 'utf8')) as { spec: { replicas: number } };
-  assert.equal(deployment.spec.replicas, 2);
-});
+async function freePort(): Promise<number> {
+  const s = http.createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const port = (s.address() as AddressInfo).port;
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
+}
 
-test('deploy/: the ClusterRoles grant what run uses, and nothing upstream does not grant', () => {
-  type Rule = { apiGroups: string[]; resources: string[]; verbs: string[]; resourceNames?: string[] };
-  const docs = parseAllDocuments(readFileSync(join(deployDir, 'rbac.yaml'), 'utf8')).map((d) => d.toJSON() as { kind: string; metadata: { name: string }; rules?: Rule[] });
-  const rules = docs.filter((d) => d.kind === 'ClusterRole').flatMap((d) => d.rules ?? []);
-  const allows = (group: string, resource: string, verb: string, name?: string) =>
-    rules.some((r) => r.apiGroups.includes(group) && r.resources.includes(resource) && r.verbs.includes(verb) && (!r.resourceNames || (name !== undefined && r.resourceNames.includes(name))));
-  for (const spec of watchedResources) {
-    const group = spec.apiVersion.includes('/') ? spec.apiVersion.split('/')[0]! : '';
-    const plural = spec.path.split('/').at(-1)!;
-    for (const verb of ['list', 'watch']) assert.ok(allows(group, plural, verb), `${verb} ${plural}`);
+test('the run command serves HTTPS with a self-signed certificate; /metrics needs a token the API server accepts and allows', async () => {
+  const e = await env([makeNode('n1')]);
+  const rs = await reviewServer();
+  try {
+    const dir = mkdtempSync(join(tmpdir(), 'kst-run-'));
+    const kubeconfig = join(dir, 'kubeconfig');
+    writeFileSync(kubeconfig, kubeconfigYaml(e.api.url));
+    const port = await freePort();
+    const signals = new EventEmitter();
+    let stderr = '';
+    const exit = runCommand([
+      '--kubeconfig', kubeconfig, '--bind-address', '127.0.0.1', '--secure-port', String(port), '--leader-elect=false',
+      '--authentication-kubeconfig', rs.kubeconfig, '--authorization-kubeconfig', rs.kubeconfig,
+    ], { stdout: () => undefined, stderr: (t) => (stderr += t) }, signals);
+    await waitFor('serving', () => stderr.includes('"Serving securely"'));
+    assert.deepEqual(await httpsGet(port, '/healthz'), { status: 200, body: 'ok' });
+    assert.equal((await httpsGet(port, '/metrics')).status, 403, 'anonymous');
+    assert.equal((await httpsGet(port, '/metrics', 'forged')).status, 401);
+    const scraped = await httpsGet(port, '/metrics', 'scraper');
+    assert.equal(scraped.status, 200);
+    assert.match(scraped.body, /scheduler_pending_pods/);
+    assert.ok(rs.reviews.includes('TokenReview') && rs.reviews.includes('SubjectAccessReview'));
+    assert.match(stderr, /Unable to read configmap\/extension-apiserver-authentication/, 'the client-CA lookup failed and was tolerated');
+    signals.emit('SIGTERM', 'SIGTERM');
+    assert.equal(await exit, 0, stderr);
+  } finally {
+    await rs.close();
+    await e.close();
   }
-  assert.ok(allows('', 'pods/binding', 'create'));
-  assert.ok(allows('', 'pods/status', 'patch'));
-  assert.ok(allows('', 'pods', 'delete'));
-  assert.ok(allows('events.k8s.io', 'events', 'create'));
-  assert.ok(allows('coordination.k8s.io', 'leases', 'create'));
-  for (const verb of ['get', 'update']) assert.ok(allows('coordination.k8s.io', 'leases', verb, 'kube-scheduler-ts'), `${verb} lease`);
-  assert.ok(!allows('coordination.k8s.io', 'leases', 'get', 'kube-scheduler'), 'not the default scheduler\'s lease');
-  assert.ok(!rules.some((r) => r.verbs.includes('*') || r.resources.includes('*')), 'no wildcards');
 });

@@ -1,9 +1,10 @@
 // Scenarios of upstream's defaulttolerationseconds/admission_test.go.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Toleration } from '../../api/types.js';
+import type { Toleration } from '../types.js';
 import { makePod } from '../../testing/builders.js';
-import { admitPod, withDefaultTolerations } from './admission.js';
+import { admitPod } from '../../cluster/memory/admission.js';
+import { withDefaultTolerations } from './default_toleration_seconds.js';
 
 const notReady: Toleration = { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 };
 const unreachable: Toleration = { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 };

@@ -1,0 +1,160 @@
+// One validation of objects, as kube-apiserver's: each kind's decoding (types, quantities, nulls)
+// and its validation (pkg/apis/*/validation), shared by the scenario loader and the embedded API
+// server, so an object either side accepts is one the other accepts too.
+import { goQuote } from '../labels.js';
+import type { KubeObject, Node, Pod } from '../types.js';
+import { checkDecoded, decodeObject, type DecodeIssue } from './decode.js';
+import { aggregateFieldErrors, forbidden, required, type FieldError } from './field.js';
+import { nameIsDNSSubdomain, nameIsPathSegment, validateObjectMeta } from './meta.js';
+import { validateNamespace, validateService } from './core.js';
+import { validateNode, validateNodeFields } from './node.js';
+import { validatePod, validatePodSchedulingFields } from './pod.js';
+import { validatePodDisruptionBudget, validatePriorityClass } from './policy.js';
+import * as schema from './schema.js';
+import { validateCSIDriver, validateCSINode, validateCSIStorageCapacity, validateStorageClass, validateVolumeAttachment } from './storage.js';
+import { validatePersistentVolume, validatePersistentVolumeClaim } from './volumes.js';
+import { validateAppsWorkload, validateJob, validateReplicationController } from './workloads.js';
+import { validatePodUpdate } from './pod_update.js';
+
+export { checkDecoded, decodeObject, documentProblem, maxNestingDepth, type DecodeIssue, type DecodeResult } from './decode.js';
+export * from './field.js';
+export { validateAnnotations, validateLabelSelector, validateObjectMeta, validateLabels, nameIsDNSSubdomain } from './meta.js';
+export { validatePod, validatePodSchedulingFields } from './pod.js';
+export { validateNode, validateNodeFields } from './node.js';
+export { defaultPodUpdate, validatePodUpdate, jsonEqual } from './pod_update.js';
+export { systemPriorityClasses } from './policy.js';
+export * as shapes from './schema.js';
+
+/** What validation knows of a kind. */
+export interface KindValidation {
+  readonly kind: string;
+  /** The group/version the kind is read as ("v1", "apps/v1"). */
+  readonly apiVersion: string;
+  readonly namespaced: boolean;
+  /** The resource as API errors name it: "pods", "priorityclasses.scheduling.k8s.io". */
+  readonly resource: string;
+  readonly shape: schema.StructShape;
+  /** Validation of a new object (the kind's Validate<Kind>). */
+  readonly validate: (obj: KubeObject) => FieldError[];
+  /** Further rules for an update, given the stored object (ValidateObjectMetaUpdate is the caller's). */
+  readonly validateUpdate?: (oldObj: KubeObject, newObj: KubeObject) => FieldError[];
+}
+
+type Validator = (obj: never) => FieldError[];
+
+/** The plural resource of a kind, qualified by its group (schema.GroupResource.String()). */
+function resourceOf(kindName: string, apiVersion: string): string {
+  const lower = kindName.toLowerCase();
+  const plural = lower.endsWith('s') ? `${lower}es` : lower.endsWith('y') ? `${lower.slice(0, -1)}ies` : `${lower}s`;
+  const group = apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
+  return group ? `${plural}.${group}` : plural;
+}
+
+function kind(kindName: string, apiVersion: string, namespaced: boolean, shape: schema.StructShape, validate: Validator,
+  validateUpdate?: (oldObj: never, newObj: never) => FieldError[]): KindValidation {
+  return {
+    kind: kindName, apiVersion, namespaced, resource: resourceOf(kindName, apiVersion), shape,
+    validate: validate as (obj: KubeObject) => FieldError[], validateUpdate: validateUpdate as KindValidation['validateUpdate'],
+  };
+}
+
+/** Kinds validated by their metadata only: we do not read their spec. */
+function metadataKind(kindName: string, apiVersion: string, namespaced: boolean, nameFn = nameIsDNSSubdomain): KindValidation {
+  return kind(kindName, apiVersion, namespaced, schema.metadataOnly(`v1.${kindName}`), (o: KubeObject) => validateObjectMeta(o.metadata ?? {}, namespaced, nameFn));
+}
+
+const priorityClassUpdate = (oldPc: { value?: number; preemptionPolicy?: string }, newPc: { value?: number; preemptionPolicy?: string }): FieldError[] => {
+  const errs: FieldError[] = [];
+  if ((oldPc.value ?? 0) !== (newPc.value ?? 0)) errs.push(forbidden('value', 'may not be changed in an update.'));
+  if (oldPc.preemptionPolicy !== newPc.preemptionPolicy) errs.push({ type: 'FieldValueInvalid', field: 'preemptionPolicy', value: newPc.preemptionPolicy ?? null, detail: 'field is immutable' });
+  return errs;
+};
+
+const table: readonly KindValidation[] = [
+  kind('Pod', 'v1', true, schema.pod, validatePod, validatePodUpdate),
+  kind('Node', 'v1', false, schema.node, validateNode),
+  kind('Namespace', 'v1', false, schema.namespace, validateNamespace),
+  kind('Service', 'v1', true, schema.service, validateService),
+  kind('PersistentVolume', 'v1', false, schema.persistentVolume, validatePersistentVolume),
+  kind('PersistentVolumeClaim', 'v1', true, schema.persistentVolumeClaim, validatePersistentVolumeClaim),
+  kind('ReplicationController', 'v1', true, schema.replicationController, validateReplicationController),
+  kind('ReplicaSet', 'apps/v1', true, schema.replicaSet, (o: KubeObject) => validateAppsWorkload('ReplicaSet', o)),
+  kind('StatefulSet', 'apps/v1', true, schema.statefulSet, (o: KubeObject) => validateAppsWorkload('StatefulSet', o)),
+  kind('Deployment', 'apps/v1', true, schema.deployment, (o: KubeObject) => validateAppsWorkload('Deployment', o)),
+  kind('DaemonSet', 'apps/v1', true, schema.daemonSet, (o: KubeObject) => validateAppsWorkload('DaemonSet', o)),
+  kind('Job', 'batch/v1', true, schema.job, validateJob),
+  kind('PodDisruptionBudget', 'policy/v1', true, schema.podDisruptionBudget, validatePodDisruptionBudget),
+  kind('PriorityClass', 'scheduling.k8s.io/v1', false, schema.priorityClass, validatePriorityClass, priorityClassUpdate),
+  kind('StorageClass', 'storage.k8s.io/v1', false, schema.storageClass, validateStorageClass),
+  kind('CSINode', 'storage.k8s.io/v1', false, schema.csiNode, validateCSINode),
+  kind('CSIDriver', 'storage.k8s.io/v1', false, schema.csiDriver, validateCSIDriver),
+  kind('CSIStorageCapacity', 'storage.k8s.io/v1', true, schema.csiStorageCapacity, validateCSIStorageCapacity),
+  kind('VolumeAttachment', 'storage.k8s.io/v1', false, schema.volumeAttachment, validateVolumeAttachment),
+  metadataKind('DeviceClass', 'resource.k8s.io/v1', false),
+  metadataKind('ResourceSlice', 'resource.k8s.io/v1', false),
+  metadataKind('ResourceClaim', 'resource.k8s.io/v1', true),
+  metadataKind('ResourceClaimTemplate', 'resource.k8s.io/v1', true),
+  metadataKind('Event', 'v1', true, nameIsPathSegment),
+  metadataKind('Lease', 'coordination.k8s.io/v1', true),
+];
+
+const byKind = new Map(table.map((k) => [k.kind, k]));
+
+export function kindValidation(kindName: string): KindValidation | undefined {
+  return byKind.get(kindName);
+}
+
+/** The outcome of checking one object the way the API server would before storing it. */
+export type Checked<T> =
+  | { readonly ok: true; readonly object: T }
+  /** Decoding refused it: the API's 400 BadRequest. */
+  | { readonly ok: false; readonly decode: DecodeIssue; readonly errors: readonly FieldError[] }
+  /** Validation refused it: the API's 422 Invalid with these causes. */
+  | { readonly ok: false; readonly decode: null; readonly errors: readonly FieldError[] };
+
+function check<T extends KubeObject>(k: KindValidation, value: unknown, prepare: ((obj: T) => T) | undefined, oldObj: KubeObject | null): Checked<T> {
+  const decoded = decodeObject<T>(k.shape, value);
+  if (!decoded.ok) return { ok: false, decode: decoded.issue, errors: [decoded.issue.error] };
+  const obj = prepare ? prepare(decoded.value) : decoded.value;
+  const errors = k.validate(obj);
+  if (oldObj !== null && k.validateUpdate) errors.push(...k.validateUpdate(oldObj, obj));
+  return errors.length > 0 ? { ok: false, decode: null, errors } : { ok: true, object: obj };
+}
+
+/** Decodes then validates a new object of `kind`; `prepare` runs in between (defaulting, admission mutations). */
+export function checkCreate<T extends KubeObject>(k: KindValidation, value: unknown, prepare?: (obj: T) => T): Checked<T> {
+  return check(k, value, prepare, null);
+}
+
+/** Like checkCreate, plus the kind's update rules against the stored object. */
+export function checkUpdate<T extends KubeObject>(k: KindValidation, oldObj: KubeObject, value: unknown, prepare?: (obj: T) => T): Checked<T> {
+  return check(k, value, prepare, oldObj);
+}
+
+/**
+ * Why a scheduler cannot trust `pod`, as the API server would have refused it, or null: the fields
+ * the scheduler reads, typed and valid (objects from a real API server pass; this guards against
+ * newer API versions and library callers that built the object themselves). Quantities are only
+ * checked to be strings or numbers unless `parseQuantities`: the caller parses them anyway, and
+ * asks again with it for the message when one fails.
+ */
+export function podSchedulingProblem(pod: Pod, parseQuantities = false): string | null {
+  const issue = checkDecoded(schema.podSchedulingView, pod, parseQuantities);
+  const errs = issue !== null ? [issue.error] : validatePodSchedulingFields(pod);
+  if (errs.length === 0) return null;
+  return `Pod ${goQuote(pod.metadata?.name ?? '')} is invalid: ${aggregateFieldErrors(errs)}`;
+}
+
+/** Why a scheduler cannot trust `node` (see podSchedulingProblem), or null. */
+export function nodeSchedulingProblem(node: Node): string | null {
+  const issue = checkDecoded(schema.nodeSchedulingView, node);
+  const errs = issue !== null ? [issue.error] : validateNodeFields(node);
+  if (issue === null && !node.metadata?.name) errs.push(required('metadata.name', 'name or generateName is required'));
+  if (errs.length === 0) return null;
+  return `Node ${goQuote(node.metadata?.name ?? '')} is invalid: ${aggregateFieldErrors(errs)}`;
+}
+
+/** Every kind validation knows, sorted: what a scenario or the API may hold. */
+export function knownKinds(): string[] {
+  return table.map((k) => k.kind).sort();
+}

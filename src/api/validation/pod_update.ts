@@ -1,0 +1,75 @@
+// What an update may change of a pod's spec (pkg/apis/core/validation/validation.go
+// ValidatePodUpdate, validateOnlyAddedTolerations, validateOnlyDeletedSchedulingGates).
+import type { Container, Pod } from '../types.js';
+import { forbidden, type FieldError } from './field.js';
+
+const podUpdateMessage = 'pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)';
+
+type SpecRecord = Record<string, unknown>;
+
+/** Requests default to limits on decode; an update's containers get the same before comparing. */
+function defaultRequests(containers: Container[] | undefined): void {
+  for (const c of containers ?? []) {
+    const limits = c.resources?.limits;
+    if (!limits) continue;
+    c.resources!.requests ??= {};
+    for (const [k, v] of Object.entries(limits)) if (c.resources!.requests[k] === undefined) c.resources!.requests[k] = v;
+  }
+}
+
+/**
+ * Fills what the update omits from the stored spec (the fields defaulting and admission set), so a
+ * client that sends back a spec without them does not change them.
+ */
+export function defaultPodUpdate(oldPod: Pod, newPod: Pod): void {
+  const oldSpec = oldPod.spec as unknown as SpecRecord;
+  const newSpec = newPod.spec as unknown as SpecRecord;
+  if (!newSpec) return;
+  for (const [k, v] of Object.entries(oldSpec)) if (newSpec[k] === undefined && k !== 'activeDeadlineSeconds' && k !== 'schedulingGates') newSpec[k] = v;
+  defaultRequests(newPod.spec.containers);
+  defaultRequests(newPod.spec.initContainers);
+}
+
+/** The spec rules of ValidatePodUpdate (the new pod's own validity is checked as for a create). */
+export function validatePodUpdate(oldPod: Pod, newPod: Pod): FieldError[] {
+  const errs: FieldError[] = [];
+  const oldGates = (oldPod.spec?.schedulingGates ?? []).map((g) => g.name);
+  (newPod.spec?.schedulingGates ?? []).forEach((g, i) => {
+    if (!oldGates.includes(g.name)) errs.push(forbidden(`spec.schedulingGates[${i}].name`, `only deletion is allowed, but found new scheduling gate '${g.name}'`));
+  });
+  const a = structuredClone(oldPod.spec ?? {}) as unknown as SpecRecord;
+  const b = structuredClone(newPod.spec ?? {}) as unknown as SpecRecord;
+  for (const s of [a, b]) {
+    for (const c of (s.containers as Container[] | undefined) ?? []) c.image = '';
+    for (const c of (s.initContainers as Container[] | undefined) ?? []) c.image = '';
+    delete s.activeDeadlineSeconds;
+    delete s.terminationGracePeriodSeconds;
+    delete s.schedulingGates;
+  }
+  // Tolerations may only be added: a superset of the old ones compares as the old ones.
+  const newTolerations = (b.tolerations as unknown[] | undefined) ?? [];
+  const oldTolerations = (a.tolerations as unknown[] | undefined) ?? [];
+  if (oldTolerations.every((t) => newTolerations.some((n) => jsonEqual(n, t)))) b.tolerations = a.tolerations;
+  if (oldGates.length > 0) {
+    b.nodeSelector = a.nodeSelector;
+    b.affinity = a.affinity;
+  }
+  if (!jsonEqual(a, b)) errs.push(forbidden('spec', podUpdateMessage));
+  return errs;
+}
+
+function sortKeys(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortKeys);
+  if (v === null || typeof v !== 'object') return v;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(v).sort()) {
+    const x = (v as Record<string, unknown>)[k];
+    if (x !== undefined) out[k] = sortKeys(x);
+  }
+  return out;
+}
+
+/** Deep equality of two JSON values, ignoring key order and undefined members. */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  return JSON.stringify(sortKeys(a)) === JSON.stringify(sortKeys(b));
+}

@@ -1,0 +1,130 @@
+// The scenario loader: every object decoded, admitted and validated as kube-apiserver would, in the
+// order the cluster receives them; any problem is one line naming the file, the object, the field
+// and the reason.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseScenario, ScenarioError } from './scenario.js';
+
+const node = (name: string, extra = '') => `- metadata: { name: ${name} }\n  status: { allocatable: { cpu: "4", memory: 8Gi, pods: "10" } }${extra}\n`;
+const podYaml = (name: string, spec = '') => `- metadata: { name: ${name} }\n  spec: { containers: [{ name: c, image: x }]${spec} }\n`;
+
+/** The message a scenario fails with. */
+function failure(text: string): ScenarioError {
+  try {
+    parseScenario(text, 'scenario.yaml');
+  } catch (err) {
+    assert.ok(err instanceof ScenarioError, `a ScenarioError, got ${String(err)}`);
+    assert.doesNotMatch(err.message, /\n/, 'one line');
+    return err;
+  }
+  assert.fail('the scenario was accepted');
+}
+
+describe('scenario loading refuses what the API server would, in one line', () => {
+  const table: { name: string; text: string; want: string }[] = [
+    { name: 'an unparsable node quantity', text: `nodes:\n- metadata: { name: n3 }\n  status: { allocatable: { cpu: "4x" } }\n`,
+      want: `scenario.yaml: nodes[0] (Node n3): status.allocatable.cpu: Invalid value: "4x": quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'` },
+    { name: 'a YAML .inf quantity', text: `nodes:\n- metadata: { name: n1 }\n  status: { allocatable: { pods: .inf } }\n`,
+      want: `scenario.yaml: nodes[0] (Node n1): status.allocatable.pods: Invalid value: +Inf: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'` },
+    { name: 'two pods with one name', text: `pending:\n${podYaml('web')}${podYaml('web')}`, want: 'scenario.yaml: pending[1] (Pod default/web): pods "web" already exists' },
+    { name: 'a bound and a pending pod with one name', text: `nodes:\n${node('n1')}pods:\n${podYaml('web', ', nodeName: n1')}pending:\n${podYaml('web')}`,
+      want: 'scenario.yaml: pending[0] (Pod default/web): pods "web" already exists' },
+    { name: 'two PriorityClasses with one name', text: `objects:\n- { kind: PriorityClass, metadata: { name: hi }, value: 1 }\n- { kind: PriorityClass, metadata: { name: hi }, value: 2 }\nnodes: []\n`,
+      want: 'scenario.yaml: objects[1] (PriorityClass hi): priorityclasses.scheduling.k8s.io "hi" already exists' },
+    { name: 'a list given a number', text: `pending:\n- metadata: { name: p }\n  spec: { containers: 5 }\n`,
+      want: 'scenario.yaml: pending[0] (Pod default/p): spec.containers: Invalid value: 5: must be of type []v1.Container' },
+    { name: 'metadata given a string', text: `pending:\n- metadata: "x"\n  spec: { containers: [] }\n`, want: 'scenario.yaml: pending[0] (Pod): metadata: Invalid value: "x": must be of type v1.ObjectMeta' },
+    { name: 'a null list entry', text: 'pending:\n- null\n', want: 'scenario.yaml: pending[0]: must be an object' },
+    { name: 'a list that is not one', text: 'nodes: {}\n', want: 'scenario.yaml: nodes: must be a list' },
+    { name: 'a spread constraint without topologyKey', text: `pending:\n${podYaml('p', ', topologySpreadConstraints: [{ maxSkew: 1, whenUnsatisfiable: DoNotSchedule }]')}`,
+      want: 'scenario.yaml: pending[0] (Pod default/p): spec.topologySpreadConstraints[0].topologyKey: Required value: can not be empty' },
+    { name: 'whenUnsatisfiable: Sometimes', text: `pending:\n${podYaml('p', ', topologySpreadConstraints: [{ maxSkew: 1, topologyKey: zone, whenUnsatisfiable: Sometimes }]')}`,
+      want: 'scenario.yaml: pending[0] (Pod default/p): spec.topologySpreadConstraints[0].whenUnsatisfiable: Unsupported value: "Sometimes": supported values: "DoNotSchedule", "ScheduleAnyway"' },
+    { name: 'a missing PriorityClass', text: `pending:\n${podYaml('p', ', priorityClassName: gold')}`,
+      want: 'scenario.yaml: pending[0] (Pod default/p): pods "p" is forbidden: no PriorityClass with name gold was found' },
+    { name: 'a negative request', text: `pending:\n${podYaml('p').replace('image: x', 'image: x, resources: { requests: { memory: "-1Gi" } }')}`,
+      want: 'scenario.yaml: pending[0] (Pod default/p): spec.containers[0].resources.requests[memory]: Invalid value: "-1Gi": must be greater than or equal to 0' },
+    { name: 'an existing pod without a node', text: `pods:\n${podYaml('p')}`,
+      want: 'scenario.yaml: pods[0] (p): existing pods need spec.nodeName; put pods to schedule under pending' },
+    { name: 'a misspelled top-level field', text: 'nodez: []\nnodes: []\n',
+      want: 'scenario.yaml: unknown field "nodez" (known fields: metadata, config, nodes, pods, pending, objects, steps)' },
+    { name: 'a step that updates a node with a bad quantity', text: `nodes:\n${node('n1')}steps:\n- after: 5s\n  update:\n  - { kind: Node, metadata: { name: n1 }, status: { allocatable: { cpu: "4x" } } }\n`,
+      want: `scenario.yaml: steps[0].update[0] (Node n1): status.allocatable.cpu: Invalid value: "4x": quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'` },
+    { name: 'a step that creates what exists', text: `nodes:\n${node('n1')}steps:\n- create:\n  - { kind: Node, metadata: { name: n1 } }\n`,
+      want: 'scenario.yaml: steps[0].create[0] (Node n1): nodes "n1" already exists' },
+    { name: 'a step that updates what does not exist', text: 'nodes: []\nsteps:\n- update:\n  - { kind: Node, metadata: { name: n9 } }\n',
+      want: 'scenario.yaml: steps[0].update[0] (Node n9): nodes "n9" not found' },
+    { name: 'a step that changes a pod spec', text: `nodes:\n${node('n1')}pending:\n${podYaml('p')}steps:\n- update:\n  - kind: Pod\n    metadata: { name: p }\n    spec: { containers: [{ name: c, image: x, resources: { requests: { cpu: "1" } } }] }\n`,
+      want: 'scenario.yaml: steps[0].update[0] (Pod default/p): spec: Forbidden: pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)' },
+    { name: 'a misspelled step field', text: 'nodes: []\nsteps:\n- afterr: 5s\n', want: 'scenario.yaml: steps[0]: unknown field "afterr" (known fields: after, create, update, delete)' },
+    { name: 'a YAML alias bomb', text: 'a: &a [x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: [*d,*d,*d,*d,*d,*d,*d,*d,*d]\nnodes: []\n',
+      want: 'scenario.yaml: Excessive alias count indicates a resource exhaustion attack' },
+    { name: 'deep nesting', text: `nodes:\n- metadata: { name: n1 }\n  extra: ${'['.repeat(200)}${']'.repeat(200)}\n`, want: 'scenario.yaml: exceeded max depth of 100 nested objects and arrays' },
+    { name: 'a __proto__ key', text: 'nodes:\n- metadata: { name: n1, labels: { __proto__: { a: b } } }\n', want: 'scenario.yaml: field "__proto__" is not allowed' },
+  ];
+  for (const c of table) {
+    it(c.name, () => assert.equal(failure(c.text).message, c.want));
+  }
+
+  it('nesting deeper than the YAML parser goes (where it gives up depends on the stack)', () => {
+    const err = failure(`nodes: ${'['.repeat(5000)}${']'.repeat(5000)}\n`);
+    assert.match(err.message, /^scenario\.yaml: exceeded max depth of 100 nested objects and arrays at line 1, column \d+$/);
+  });
+
+  it('names every known kind when the kind is unknown', () => {
+    const err = failure('objects:\n- { kind: Frobnicator, metadata: { name: f } }\nnodes: []\n');
+    assert.match(err.message, /^scenario\.yaml: objects\[0\]: unknown kind "Frobnicator" \(known kinds: CSIDriver, CSINode, CSIStorageCapacity, DaemonSet, Deployment, /);
+    assert.match(err.message, /PriorityClass, ReplicaSet, ReplicationController, .*StorageClass, VolumeAttachment\)$/);
+  });
+
+  it('carries the field errors behind the message', () => {
+    const err = failure(`nodes:\n- metadata: { name: n1 }\n  spec: { taints: [{ key: a, effect: Never }] }\n`);
+    assert.deepEqual(err.causes.map((c) => [c.type, c.field]), [['FieldValueNotSupported', 'metadata.taints[0].effect']]);
+  });
+});
+
+describe('scenario loading keeps what a cluster would store', () => {
+  it('stores the decoded objects: nulls become zero values, namespaces default', () => {
+    const sc = parseScenario(`nodes:\n- metadata: { name: n1, labels: null }\n  spec: { taints: null }\npending:\n${podYaml('p', ', tolerations: [{ key: a, operator: Exists }]')}`, 'x.yaml');
+    assert.deepEqual(sc.nodes[0], { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' }, spec: {} });
+    assert.equal(sc.pending[0]!.metadata.namespace, 'default');
+    assert.equal(sc.source, 'x.yaml');
+  });
+
+  it('lets a pod name a PriorityClass created before it, in objects or an earlier step', () => {
+    const sc = parseScenario(`nodes: []\nsteps:\n- create:\n  - { kind: PriorityClass, metadata: { name: gold }, value: 100 }\n- create:\n  - kind: Pod\n    metadata: { name: p }\n    spec: { priorityClassName: gold, containers: [{ name: c, image: x }] }\n`, 'x.yaml');
+    assert.equal(sc.steps[1]!.create[0]!.metadata?.name, 'p');
+    const err = failure(`nodes: []\nsteps:\n- create:\n  - kind: Pod\n    metadata: { name: p }\n    spec: { priorityClassName: gold, containers: [{ name: c, image: x }] }\n- create:\n  - { kind: PriorityClass, metadata: { name: gold }, value: 100 }\n`);
+    assert.match(err.message, /steps\[0\]\.create\[0\] \(Pod default\/p\): pods "p" is forbidden: no PriorityClass with name gold was found$/);
+  });
+
+  it('lets a step recreate what an earlier step deleted', () => {
+    const sc = parseScenario(`nodes:\n${node('n1')}steps:\n- delete: [{ kind: Node, name: n1 }]\n- create: [{ kind: Node, metadata: { name: n1 } }]\n`, 'x.yaml');
+    assert.equal(sc.steps.length, 2);
+  });
+
+  it('reads a kubectl dump: Lists, documents, a configuration, pending pods in creation order', () => {
+    const text = [
+      'apiVersion: v1\nkind: List\nitems:\n- { kind: Node, metadata: { name: n1 } }\n- { kind: Pod, metadata: { name: late, creationTimestamp: "2024-01-02T00:00:00Z" }, spec: { containers: [{ name: c, image: x }] } }',
+      'kind: Pod\nmetadata: { name: early, creationTimestamp: "2024-01-01T00:00:00Z" }\nspec: { containers: [{ name: c, image: x }] }',
+      'apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles: [{ schedulerName: default-scheduler }]',
+    ].join('\n---\n');
+    const sc = parseScenario(text, 'dump.yaml');
+    assert.deepEqual(sc.nodes.map((n) => n.metadata.name), ['n1']);
+    assert.deepEqual(sc.pending.map((p) => p.metadata.name), ['early', 'late']);
+    assert.equal(sc.config?.kind, 'KubeSchedulerConfiguration');
+  });
+
+  it('accepts the workload kinds the scheduler reads and the ones a dump carries', () => {
+    const sc = parseScenario(`objects:
+- kind: Deployment
+  metadata: { name: web }
+  spec: { selector: { matchLabels: { app: web } }, template: { metadata: { labels: { app: web } }, spec: { containers: [{ name: c, image: x }] } } }
+- kind: Job
+  metadata: { name: batch }
+  spec: { template: { spec: { restartPolicy: Never, containers: [{ name: c, image: x }] } } }
+nodes: []
+`, 'x.yaml');
+    assert.deepEqual(sc.objects.map((o) => o.kind), ['Deployment', 'Job']);
+  });
+});

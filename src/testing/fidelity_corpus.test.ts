@@ -1,0 +1,18 @@
+// The corpus helper reads each scenario's family without parsing it; the suites choose what to
+// replay by that family, so a format it misread would skip scenarios silently.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { corpusDir, corpusFamily, corpusFiles, corpusScenario } from './fidelity_corpus.js';
+
+test('the family read from the text is the parsed metadata.family, for every corpus scenario', { skip: corpusDir ? false : 'no scenario corpus found' }, () => {
+  const files = corpusFiles();
+  assert.ok(files.length > 0);
+  for (const file of files) assert.equal(corpusFamily(file), corpusScenario(file).metadata.family, file);
+});
+
+test('a scenario is a copy of its own each time, so one replay cannot change the next', { skip: corpusDir ? false : 'no scenario corpus found' }, () => {
+  const [file] = corpusFiles();
+  const first = corpusScenario(file!);
+  first.nodes.length = 0;
+  assert.ok(corpusScenario(file!).nodes.length > 0);
+});

@@ -1,0 +1,46 @@
+// The public fidelity corpus (upstream kube-scheduler's recorded decisions, see
+// ../shared/scenarios/README.md), parsed once per process: four suites replay it, and parsing its
+// YAML took more time than all their replays together. Each file is parsed when a test first asks
+// for it, not while the suites are collected, so loading stalls no other test for seconds.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseScenario, type Scenario } from '../sim/scenario.js';
+
+const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** The repository's copy of the corpus, else the shared one beside the repository. */
+export const corpusDir: string | undefined = [
+  join(repoRoot, 'test', 'fixtures', 'scenarios', 'public'),
+  join(repoRoot, '..', 'shared', 'scenarios', 'public'),
+].find((d) => existsSync(d));
+
+/** The corpus's scenario files (`NNN.yaml`), sorted; none without a corpus. */
+export function corpusFiles(): string[] {
+  return corpusDir ? readdirSync(corpusDir).filter((f) => f.endsWith('.yaml')).sort() : [];
+}
+
+export function corpusPath(file: string): string {
+  if (!corpusDir) throw new Error(`no fidelity corpus found for ${file}`);
+  return join(corpusDir, file);
+}
+
+/** The scenario's `metadata.family`, read without parsing the file: the corpus writes its metadata first. */
+export function corpusFamily(file: string): string {
+  const text = readFileSync(corpusPath(file), 'utf8');
+  const metadata = /^metadata:\n((?:[ \t].*\n)*)/m.exec(text)?.[1] ?? '';
+  return /^ {2}family:[ \t]*(\S+)/m.exec(metadata)?.[1] ?? 'unknown';
+}
+
+const parsed = new Map<string, Scenario>();
+
+/** The scenario of a corpus file; a copy of its own each call, since a replay may change it. */
+export function corpusScenario(file: string): Scenario {
+  let scenario = parsed.get(file);
+  if (!scenario) {
+    const path = corpusPath(file);
+    scenario = parseScenario(readFileSync(path, 'utf8'), path);
+    parsed.set(file, scenario);
+  }
+  return structuredClone(scenario);
+}
