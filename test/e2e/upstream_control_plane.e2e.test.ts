@@ -120,8 +120,10 @@ describe('run against the pinned kube-apiserver', { skip: skip ?? false, timeout
       await cp.create('/api/v1/namespaces/default/pods', pod('before-restart', ours));
       await boundNode('before-restart');
       await cp.restartAPIServer(3000);
+      const created = Date.now();
       await cp.create('/api/v1/namespaces/default/pods', pod('after-restart', ours));
       await boundNode('after-restart', 60_000);
+      t.diagnostic(`bound ${Date.now() - created} ms after its creation on the restarted API server`);
       assert.ok(s.running, 'the scheduler survived the restart');
     } catch (err) {
       t.diagnostic(`${s.tail()}\n${cp.logs()}`);

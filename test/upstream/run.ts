@@ -18,7 +18,7 @@ import { loadScenario } from '../../src/sim/scenario.js';
 import { compareScenario, type PodComparison } from './compare.js';
 import { families, generateScenario, type Family } from './generator.js';
 import type { ExplainPod } from '../../src/sim/explain.js';
-import { buildCommand, findGo, HarnessError, runHarness } from './harness.js';
+import { buildCommand, findGo, HarnessError, runHarness, testHarness } from './harness.js';
 import { knownDifferences } from './known_differences.js';
 import { explainOurs } from './ours.js';
 
@@ -61,8 +61,9 @@ if (!go) {
   process.exit(0);
 }
 const started = Date.now();
-console.log(`== building the harness (${go})`);
+console.log(`== building and testing the harness (${go})`);
 const harness = buildCommand(go, 'harness');
+testHarness(go);
 console.log(`   ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
 if (values.record) {

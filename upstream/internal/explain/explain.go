@@ -245,6 +245,8 @@ func (h *harness) wrapScheduler() {
 		}
 		if h.forceNodeName != "" {
 			// `explain` tries a pending pod that names a node as it is written: NodeName decides.
+			// (Preemption would read the API's copy, which names none: the generator keeps such
+			// pods to scenarios without preemption, as the corpus does.)
 			pod := qpi.Pod.DeepCopy()
 			pod.Spec.NodeName = h.forceNodeName
 			if _, err := qpi.Update(pod); err != nil {
@@ -264,6 +266,12 @@ func (h *harness) wrapScheduler() {
 		}
 		// Upstream picks among equal totals at random; `--tie-break name` takes the first by name.
 		h.bestNodes = []string{result.SuggestedHost}
+		if result.FeasibleNodes > 1 && len(h.rec.scores) == 0 {
+			// No score plugin and no prioritizing extender: upstream scores every node 1.
+			for node := range h.rec.passed {
+				h.rec.scores = append(h.rec.scores, fwk.NodePluginScores{Name: node, TotalScore: 1})
+			}
+		}
 		if len(h.rec.scores) > 0 {
 			h.bestNodes = bestByTotal(h.rec.scores)
 			result.SuggestedHost = h.bestNodes[0]

@@ -16,7 +16,9 @@ import (
 // pod under two budgets the victims depend on the informer's map order. The harness hands the
 // scheduler an informer factory whose PDB lister returns them sorted by namespace and name: one of
 // upstream's possible answers, the same on every run.
-type sortedPDBInformers struct{ informers.SharedInformerFactory }
+type sortedPDBInformers struct {
+	informers.SharedInformerFactory
+}
 
 func (f sortedPDBInformers) Policy() policyinformers.Interface {
 	return sortedPolicy{f.SharedInformerFactory.Policy()}
@@ -40,7 +42,9 @@ func (i sortedPDBInformer) Lister() policylisters.PodDisruptionBudgetLister {
 	return sortedPDBLister{i.TypedPodDisruptionBudgetInformer.Lister()}
 }
 
-type sortedPDBLister struct{ policylisters.PodDisruptionBudgetLister }
+type sortedPDBLister struct {
+	policylisters.PodDisruptionBudgetLister
+}
 
 func (l sortedPDBLister) List(selector labels.Selector) ([]*policy.PodDisruptionBudget, error) {
 	pdbs, err := l.PodDisruptionBudgetLister.List(selector)

@@ -16,7 +16,9 @@ type attempt struct {
 	recording bool
 	preFilter *fwk.Status
 	filter    map[string]*fwk.Status
-	scores    []fwk.NodePluginScores
+	// passed holds the nodes that passed Filter, for a profile without score plugins.
+	passed map[string]bool
+	scores []fwk.NodePluginScores
 }
 
 func (a *attempt) start() {
@@ -25,6 +27,7 @@ func (a *attempt) start() {
 	a.recording = true
 	a.preFilter = nil
 	a.filter = map[string]*fwk.Status{}
+	a.passed = map[string]bool{}
 	a.scores = nil
 }
 
@@ -59,8 +62,10 @@ func (r *recordingFramework) RunFilterPluginsWithNominatedPods(ctx context.Conte
 	if r.rec.recording {
 		if status.IsSuccess() {
 			delete(r.rec.filter, info.Node().Name)
+			r.rec.passed[info.Node().Name] = true
 		} else {
 			r.rec.filter[info.Node().Name] = status
+			delete(r.rec.passed, info.Node().Name)
 		}
 	}
 	r.rec.mu.Unlock()
