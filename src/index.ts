@@ -25,18 +25,24 @@ export * from './framework/field_errors.js';
 export { defaultNormalizeScore } from './framework/helpers/normalize.js';
 export { FitError, Diagnosis } from './framework/fit_error.js';
 export { Framework, type ProfileConfig, type NodePluginScores } from './framework/runtime/framework.js';
+export { MapObjectLister } from './framework/object_lister.js';
+export { pluginMetricsSamplePercent, type MetricsRecorder, type ExtensionPointLabel } from './framework/metrics_recorder.js';
+export type { MaybePromise } from './framework/maybe_promise.js';
 
 // In-tree plugins and configuration.
 export { inTreeRegistry, notYetAvailablePlugins } from './plugins/registry.js';
-export * as PluginNames from './plugins/names.js';
+export * as PluginNames from './framework/names.js';
 export { loadConfigFile, parseConfig, configFromObject, defaultConfiguration, ConfigError, type DefaultedConfiguration, type KubeSchedulerConfiguration } from './config/index.js';
 
 // Scheduler extenders: the contract and the HTTP client (KubeSchedulerConfiguration `extenders`).
+export * from './framework/extender.js';
 export * from './extender/index.js';
 export { setUpExtenders, type ExtenderSetup } from './extender/setup.js';
 
 // The scheduler, the cluster boundary and the embedded cluster.
-export { Scheduler, type SchedulerOptions, type AttemptRecord } from './scheduler/scheduler.js';
+export { Scheduler, type ResolvedConfig, type SchedulerDeps, type AttemptRecord } from './scheduler/scheduler.js';
+export { SchedulingLoop } from './scheduler/loop.js';
+export type { SchedulerMetricsRecorder, AttemptResult } from './scheduler/metrics_recorder.js';
 export type { ClusterClient, WatchEvent, WatchHandler, PodStatusPatch, ClusterEventRecord } from './cluster/types.js';
 export { ApiError } from './cluster/types.js';
 export { MemoryCluster } from './cluster/memory/store.js';
@@ -44,7 +50,7 @@ export { admitPod } from './cluster/memory/admission.js';
 
 // Simulations.
 export { loadScenario, parseScenario, ScenarioError, type Scenario } from './sim/scenario.js';
-export { createEmbedded, type EmbeddedOptions, type ResolvedConfig } from './sim/embedded.js';
+export { createEmbedded, type EmbeddedOptions } from './sim/embedded.js';
 export { runSimulation, type SimReport, type SimPod } from './sim/simulate.js';
 export { runExplain, type ExplainPod } from './sim/explain.js';
 

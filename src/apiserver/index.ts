@@ -1,6 +1,5 @@
 // The embedded Kubernetes API server (`simulate --serve`) and its building blocks.
 export { ApiServer, type ApiServerOptions } from './server.js';
-export { serveScenario, SchedulingLoop, type ServeOptions, type Serving } from './serve.js';
 export { ResourceRegistry, type Target } from './registry.js';
 export { resources, findResource, type Resource } from './resources.js';
 export { StatusError, type StatusObject } from './status.js';

@@ -5,7 +5,7 @@ import { defaultConfiguration } from '../config/index.js';
 import { inTreeRegistry, notYetAvailablePlugins } from '../plugins/registry.js';
 import type { Scenario } from '../sim/scenario.js';
 import { makeNode } from '../testing/builders.js';
-import { serveScenario, type Serving } from './serve.js';
+import { serveScenario, type Serving } from '../sim/serve.js';
 
 export interface TestServer {
   serving: Serving;

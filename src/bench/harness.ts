@@ -1,25 +1,22 @@
 // Runs one benchmark workload against the embedded cluster and scheduler, op by op, as upstream's
 // WorkloadExecutor does (test/integration/scheduler_perf/executor.go, operations.go, create.go).
-// Everything runs on one thread: the loop below plays the API server clients (ops, churn,
-// deletions) between scheduling attempts, and measures on the wall clock.
+// Everything runs on one thread: the scheduler's loop runs in real time, as in `run`, and the ops
+// play the API server clients (creations, churn, deletions) in between, measuring on the wall clock.
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { cpuUsage } from 'node:process';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { CSINode, KubeObject, Node, PersistentVolume, PersistentVolumeClaim, Pod } from '../api/types.js';
 import { admitPod } from '../cluster/memory/admission.js';
 import { MemoryCluster } from '../cluster/memory/store.js';
 import type { WatchEvent } from '../cluster/types.js';
 import type { Registry } from '../framework/registry.js';
-import { Scheduler } from '../scheduler/scheduler.js';
-import type { ResolvedConfig } from '../sim/embedded.js';
+import { Scheduler, type ResolvedConfig } from '../scheduler/scheduler.js';
 import { RealClock, seededRandom } from '../util/clock.js';
 import { DurationRecorder, MemorySampler, ThroughputCollector, type AttemptSummary, type ThroughputSummary } from './metrics.js';
 import { template } from './templates.js';
 import type { BarrierOp, ChurnOp, Counted, CreateAnyOp, CreateNamespacesOp, CreateNodesOp, CreatePodsOp, DeletePodsOp, Op, TestCase, Workload } from './types.js';
-import { setUpExtenders } from '../extender/setup.js';
 
 export interface HarnessOptions {
   registry: Registry;
@@ -71,8 +68,8 @@ interface ActiveMeasurement {
   readonly cpuAtStart: NodeJS.CpuUsage;
 }
 
-/** How often a busy loop lets timers (the queue's backoff flush) run. */
-const yieldEveryMs = 100;
+/** How often a waiting op looks at the clock: background ops, throughput windows, a stalled queue. */
+const checkEveryMs = 5;
 
 export class WorkloadExecutor {
   private readonly cluster: MemoryCluster;
@@ -88,8 +85,10 @@ export class WorkloadExecutor {
   private nameSeq = 0;
   private nodeCount = 0;
   private initPodCount = 0;
-  private lastYieldAt = 0;
   private profiler: Session | null = null;
+  /** What the waiting op waits for, checked whenever a pod is bound or unbound. */
+  private awaited: (() => boolean) | null = null;
+  private wakeOp: (() => void) | null = null;
 
   private constructor(
     private readonly tc: TestCase,
@@ -99,19 +98,14 @@ export class WorkloadExecutor {
     const clock = new RealClock();
     this.cluster = new MemoryCluster({ clock, admitPod });
     // An extender in --config is called as in any run (its latency counts in the figures).
-    const { extenders, profiles } = setUpExtenders(opts.config.extenders ?? [], opts.config.profiles);
-    this.scheduler = new Scheduler({
-      profiles,
-      extenders,
+    this.scheduler = Scheduler.fromConfig(opts.config, {
       registry: opts.registry,
       client: this.cluster,
       clock,
       random: seededRandom(opts.seed ?? 1),
-      percentageOfNodesToScore: opts.config.percentageOfNodesToScore,
-      podInitialBackoffSeconds: opts.config.podInitialBackoffSeconds,
-      podMaxBackoffSeconds: opts.config.podMaxBackoffSeconds,
-      parallelism: opts.config.parallelism,
       notYetAvailable: opts.notYetAvailable,
+      // Attempt durations as upstream reads them: from the scheduling cycle through the binding.
+      onAttempt: (a) => this.measuring?.attempts.add(a.durationSeconds),
     });
   }
 
@@ -120,10 +114,12 @@ export class WorkloadExecutor {
     const e = new WorkloadExecutor(tc, w.params, opts);
     await e.cluster.start((ev) => e.observe(ev));
     await e.scheduler.start();
+    e.scheduler.loop.start();
     try {
       for (let i = 0; i < tc.workloadTemplate.length; i++) await e.runOp(tc.workloadTemplate[i]!, i);
     } finally {
       e.background.length = 0;
+      await e.scheduler.loop.stop();
       await e.scheduler.waitForBindings();
       e.scheduler.stop();
     }
@@ -141,7 +137,9 @@ export class WorkloadExecutor {
     let delta = 0;
     if (ev.type === 'DELETED') delta = wasBound ? -1 : 0;
     else if (bound && !wasBound) delta = 1;
-    if (delta !== 0) this.scheduledPerNamespace.set(ns, (this.scheduledPerNamespace.get(ns) ?? 0) + delta);
+    if (delta === 0) return;
+    this.scheduledPerNamespace.set(ns, (this.scheduledPerNamespace.get(ns) ?? 0) + delta);
+    if (this.awaited?.()) this.wakeOp?.();
   }
 
   private scheduledIn(ns: string): number {
@@ -251,6 +249,8 @@ export class WorkloadExecutor {
       await this.drive(() => this.scheduledIn(ns) >= n, `${n} pods in namespace ${ns}`);
     }
     if (op.collectMetrics) {
+      // The last pods' attempts end with their binding cycles, just after the bind that ended the wait.
+      await this.scheduler.waitForBindings();
       this.finishMeasurement(n);
       await this.stopProfile();
     }
@@ -419,48 +419,48 @@ export class WorkloadExecutor {
   }
 
   /**
-   * Schedules pods until `done()` holds, running background ops when due and sampling the measured
-   * op's figures. Throws when nothing can make progress any more, or after the op timeout.
+   * Waits, while the scheduler's loop schedules, until `done()` holds (checked at every binding),
+   * running background ops when due and sampling the measured op's figures. Throws when nothing
+   * can make progress any more, or after the op timeout.
    */
   private async drive(done: () => boolean, what: string, until = Infinity): Promise<void> {
     const sched = this.scheduler;
     const started = performance.now();
     const deadline = started + (this.opts.opTimeoutMs ?? 10 * 60_000);
-    for (;;) {
-      const now = performance.now();
-      this.runBackground(now);
-      const m = this.measuring;
-      if (m && m.collector.due(now)) {
-        m.collector.sample(now, this.scheduledIn(m.namespace));
-        m.memory.sample();
-      }
-      if (now >= until || done()) return;
-      if (now > deadline) throw new BenchError(`${this.tc.name}: timed out after ${((now - started) / 1000).toFixed(0)}s waiting for ${what} (${this.describeQueue()})`);
-      if (sched.scheduleOne()) {
-        if (sched.bindingsInFlight > 0) await sched.waitForBindings();
-        const end = performance.now();
-        if (m) m.attempts.add((end - now) / 1000);
-        if (end - this.lastYieldAt >= yieldEveryMs) {
-          // Let the queue's timers (backoff flushes) run, as its goroutines would.
-          await sleep(0);
-          this.lastYieldAt = performance.now();
+    this.awaited = done;
+    try {
+      for (;;) {
+        const now = performance.now();
+        this.runBackground(now);
+        const m = this.measuring;
+        if (m && m.collector.due(now)) {
+          m.collector.sample(now, this.scheduledIn(m.namespace));
+          m.memory.sample();
         }
-        continue;
+        if (now >= until || done()) return;
+        if (now > deadline) throw new BenchError(`${this.tc.name}: timed out after ${((now - started) / 1000).toFixed(0)}s waiting for ${what} (${this.describeQueue()})`);
+        // Asleep with nothing in flight, nothing backing off and no op to come: no pod can move.
+        const stalled = sched.loop.isIdle && sched.bindingsInFlight === 0 && sched.queue.nextBackoffExpiry() === undefined;
+        if (stalled && this.background.length === 0 && until === Infinity) {
+          throw new BenchError(`${this.tc.name}: waiting for ${what}: no pod left to schedule (${this.describeQueue()})`);
+        }
+        const wakeAt = Math.min(this.nextBackgroundAt(), until, now + checkEveryMs);
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(() => this.wake(), Math.max(0, wakeAt - now));
+          this.wakeOp = () => {
+            clearTimeout(timer);
+            this.wakeOp = null;
+            resolve();
+          };
+        });
       }
-      await sched.waitForBindings();
-      // Let API calls still in flight (victim deletions, status updates) land: they may requeue pods.
-      await sleep(0);
-      this.lastYieldAt = performance.now();
-      if (done() || sched.queue.activeLength > 0) continue;
-      // Nothing to pop: wait for a backoff to expire or a background op to run.
-      const backoff = sched.queue.nextBackoffExpiry() !== undefined;
-      if (!backoff && this.background.length === 0 && until === Infinity) {
-        throw new BenchError(`${this.tc.name}: waiting for ${what}: no pod left to schedule (${this.describeQueue()})`);
-      }
-      const wake = Math.min(this.nextBackgroundAt(), until, this.lastYieldAt + 5);
-      await sleep(Math.max(0, wake - this.lastYieldAt));
-      this.lastYieldAt = performance.now();
+    } finally {
+      this.awaited = null;
     }
+  }
+
+  private wake(): void {
+    this.wakeOp?.();
   }
 
   private describeQueue(): string {

@@ -2,7 +2,7 @@
 // `config`, else upstream's defaults.
 import { configFromObject, defaultConfiguration, loadConfigFile, type DefaultedConfiguration } from '../config/index.js';
 import type { Registry } from '../framework/registry.js';
-import type { ResolvedConfig } from '../sim/embedded.js';
+import type { ResolvedConfig } from '../scheduler/scheduler.js';
 import type { Scenario } from '../sim/scenario.js';
 
 export { ConfigError } from '../config/index.js';

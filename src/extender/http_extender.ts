@@ -2,7 +2,7 @@
 import type { Container, Pod } from '../api/types.js';
 import type { Extender as ExtenderConfig } from '../config/types.js';
 import type { NodeInfo } from '../framework/node_info.js';
-import type { Extender, ExtenderBinding, ExtenderFilterResult, HostPriority, PreemptionVictims } from './extender.js';
+import type { Extender, ExtenderBinding, ExtenderFilterResult, HostPriority, PreemptionVictims } from '../framework/extender.js';
 import { type ExtenderTransport, httpTransport } from './transport.js';
 import {
   type ExtenderArgs,

@@ -1,5 +1,4 @@
-// Scheduler extenders: the contract the scheduler calls, and the HTTP client that implements it.
-export * from './extender.js';
+// The HTTP extender client (extender/v1 wire format); the contract it implements is framework/extender.ts.
 export { HttpExtender } from './http_extender.js';
 export {
   DefaultExtenderTimeoutNanos,

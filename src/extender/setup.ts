@@ -3,9 +3,10 @@
 // every profile's NodeResourcesFit ignoredResources.
 import type { Extender as ExtenderConfig } from '../config/types.js';
 import type { ConfigIssue } from '../config/errors.js';
+import { NodeResourcesFit as FitPlugin } from '../framework/names.js';
 import type { ProfileConfig } from '../framework/runtime/framework.js';
 import { buildExtenders } from './build.js';
-import type { Extender } from './extender.js';
+import type { Extender } from '../framework/extender.js';
 import { HttpExtender } from './http_extender.js';
 import type { ExtenderTransport } from './transport.js';
 
@@ -13,8 +14,6 @@ export interface ExtenderSetup {
   readonly extenders: Extender[];
   readonly profiles: ProfileConfig[];
 }
-
-const FitPlugin = 'NodeResourcesFit';
 
 /** The extenders and the profiles adjusted for them; the profiles are returned unchanged without any. */
 export function setUpExtenders(configs: readonly ExtenderConfig[], profiles: ProfileConfig[], transport?: ExtenderTransport): ExtenderSetup {

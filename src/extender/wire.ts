@@ -4,7 +4,7 @@
 // and, when reading, matches keys to fields ignoring case: an extender may answer "nodenames" or
 // "NodeNames". We write the Go names and read keys in any case, with Go's type checks.
 import type { Node, Pod } from '../api/types.js';
-import type { FailedNodesMap, HostPriority as ScoredHost } from './extender.js';
+import type { FailedNodesMap, HostPriority as ScoredHost } from '../framework/extender.js';
 
 /** A v1.NodeList as Go writes one with empty TypeMeta and ListMeta. */
 export interface NodeList {

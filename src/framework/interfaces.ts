@@ -7,7 +7,8 @@ import type { ClusterEventWithHint } from './events.js';
 import type { NodeInfo } from './node_info.js';
 import type { PodInfo } from './pod_info.js';
 import type { Status } from './status.js';
-import type { Extender } from '../extender/extender.js';
+import type { Extender } from './extender.js';
+import type { MetricsRecorder } from './metrics_recorder.js';
 
 /** The highest score a Score plugin may return after normalization. */
 export const MaxNodeScore = 100;
@@ -104,12 +105,11 @@ export interface PostFilterOutcome {
 }
 
 export interface PostFilterPlugin extends Plugin {
-  postFilter(state: CycleState, pod: PodInfo, filteredNodeStatusMap: NodeToStatusReader): PostFilterOutcome;
   /**
-   * Called instead of postFilter when the scheduler has extenders (see Handle.extenders), whose
-   * answers arrive asynchronously; a plugin that does not consult them need not implement it.
+   * Returns a promise only when it waits for I/O (DefaultPreemption asking extenders with a
+   * preempt verb, see Handle.extenders); the scheduling cycle stays synchronous otherwise.
    */
-  postFilterWithExtenders?(state: CycleState, pod: PodInfo, filteredNodeStatusMap: NodeToStatusReader): Promise<PostFilterOutcome>;
+  postFilter(state: CycleState, pod: PodInfo, filteredNodeStatusMap: NodeToStatusReader): PostFilterOutcome | Promise<PostFilterOutcome>;
 }
 
 export interface PreScorePlugin extends Plugin {
@@ -304,6 +304,8 @@ export interface Handle {
   readonly parallelism: number;
   /** The scheduler's HTTP extenders, in the order it calls them (none when absent). */
   extenders?(): readonly Extender[];
+  /** Where plugins report their own metrics (preemption attempts, victims); null when metrics are off. */
+  metricsRecorder?(): MetricsRecorder | null;
 }
 
 /** Builds a plugin from its (defaulted) args. */

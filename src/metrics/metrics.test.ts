@@ -1,15 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as http from 'node:http';
-import { CycleState } from '../framework/cycle_state.js';
-import { PodInfo } from '../framework/pod_info.js';
 import { inTreeRegistry, notYetAvailablePlugins } from '../plugins/registry.js';
 import { defaultConfiguration } from '../config/index.js';
 import { MemoryCluster } from '../cluster/memory/store.js';
 import { Scheduler } from '../scheduler/scheduler.js';
-import { FakeClock, seededRandom } from '../util/clock.js';
+import { FakeClock } from '../util/clock.js';
 import { makeNode, makePod } from '../testing/builders.js';
-import { instrumentFramework } from './framework_metrics.js';
 import { SchedulerMetrics, attemptsLabel } from './metrics.js';
 import { endpointsHandler, serveEndpoints, type HealthCheck } from './server.js';
 
@@ -51,40 +48,60 @@ test('upstream metric names, labels and buckets in the exposition', async () => 
   assert.equal(attemptsLabel(14), '14');
 });
 
-test('an instrumented framework times extension points, and plugins only in sampled cycles', async () => {
+/** Observation counts of a histogram, by the given label values joined with a space. */
+async function counts(h: { get(): Promise<{ values: { metricName?: string; labels: Record<string, string | number>; value: number }[] }> }, ...labels: string[]): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  for (const v of (await h.get()).values) {
+    if (!v.metricName?.endsWith('_count')) continue;
+    out.set(labels.map((l) => String(v.labels[l])).join(' '), v.value);
+  }
+  return out;
+}
+
+test('the runtime times every extension point, and each plugin only in sampled cycles (batch Score once)', async () => {
   const registry = inTreeRegistry();
-  const cfg = defaultConfiguration(registry);
   const clock = new FakeClock(0);
-  const sched = new Scheduler({ profiles: cfg.profiles, registry, client: new MemoryCluster({ clock }), clock, random: seededRandom(1), notYetAvailable: notYetAvailablePlugins });
-  const fwk = sched.profiles.get('default-scheduler')!;
+  const cluster = new MemoryCluster({ clock });
   const m = new SchedulerMetrics();
-  let sample = 0.05;
-  instrumentFramework(fwk, m, { now: () => 0, random: () => sample });
-  sched.cache.addNode(makeNode('n1'));
-  sched.cache.updateSnapshot(sched.snapshot);
-  const nodes = sched.snapshot.nodeInfoList;
-  const pod = new PodInfo(makePod('p', { requests: { cpu: '100m' } }));
+  // A draw at the start of each cycle decides the sample: 5% < 10% in the first, 50% in the second.
+  let firstCycle = true;
+  const sched = Scheduler.fromConfig(defaultConfiguration(registry), {
+    registry,
+    client: cluster,
+    clock,
+    random: () => (firstCycle ? 0.05 : 0.5),
+    onAttempt: () => {
+      firstCycle = false;
+    },
+    notYetAvailable: notYetAvailablePlugins,
+    metrics: m,
+    monotonicSeconds: () => 0,
+  });
+  await sched.start();
+  cluster.create(makeNode('n1'));
+  cluster.create(makeNode('n2'));
+  cluster.create(makePod('sampled', { requests: { cpu: '100m' } }));
+  cluster.create(makePod('unsampled', { requests: { cpu: '100m' } }));
+  await sched.loop.drain();
+  sched.stop();
 
-  const sampled = new CycleState();
-  fwk.runPreFilterPlugins(sampled, pod, nodes);
-  assert.ok(sampled.recordPluginMetrics, '5% < 10%: this cycle is sampled');
-  assert.equal(fwk.runFilterPlugins(sampled, pod, nodes[0]!), null);
-  sample = 0.5;
-  const unsampled = new CycleState();
-  fwk.runPreFilterPlugins(unsampled, pod, nodes);
-  assert.ok(!unsampled.recordPluginMetrics);
-  fwk.runFilterPlugins(unsampled, pod, nodes[0]!);
-
-  const points = (await m.frameworkExtensionPointDuration.get()).values;
-  const preFilterCount = points.find((v) => v.metricName?.endsWith('_count') && v.labels.extension_point === 'PreFilter');
-  assert.equal(preFilterCount?.value, 2, 'PreFilter timed in both cycles');
-  assert.equal(preFilterCount?.labels.status, 'Success');
-  assert.equal(preFilterCount?.labels.profile, 'default-scheduler');
-  const plugins = (await m.pluginExecutionDuration.get()).values;
-  const fit = plugins
-    .filter((v) => v.metricName?.endsWith('_count') && v.labels.plugin === 'NodeResourcesFit')
-    .map((v) => [v.labels.extension_point, v.value]);
-  assert.deepEqual(fit.sort(), [['Filter', 1], ['PreFilter', 1]], 'plugins timed in the sampled cycle only');
+  const points = await counts(m.frameworkExtensionPointDuration, 'extension_point', 'status', 'profile');
+  for (const ep of ['PreFilter', 'Filter', 'PreScore', 'Score', 'Reserve', 'Permit', 'PreBind', 'Bind', 'PostBind']) {
+    assert.equal(points.get(`${ep} Success default-scheduler`), 2, `${ep} timed in both cycles`);
+  }
+  const plugins = await counts(m.pluginExecutionDuration, 'plugin', 'extension_point');
+  assert.equal(plugins.get('NodeResourcesFit PreFilter'), 1, 'plugins timed in the sampled cycle only');
+  assert.equal(plugins.get('NodeResourcesFit Filter'), 2, 'once per node of the sampled cycle');
+  assert.equal(plugins.get('NodeResourcesFit Score'), 1, 'a batch scoreNodes call is timed once');
+  assert.equal(plugins.get('NodeResourcesBalancedAllocation ScoreExtensionNormalize'), undefined, 'no normalize step');
+  assert.equal(plugins.get('TaintToleration ScoreExtensionNormalize'), 1);
+  assert.equal(plugins.get('DefaultBinder Bind'), 1);
+  const attempts = await counts(m.schedulingAttemptDuration, 'result');
+  assert.equal(attempts.get('scheduled'), 2);
+  assert.equal((await m.schedulingAlgorithmDuration.get()).values.find((v) => v.metricName?.endsWith('_count'))?.value, 2);
+  const text = await m.expose();
+  assert.ok(text.includes('scheduler_queue_incoming_pods_total{queue="active",event="UnschedulablePodAdd"} 2'), text.slice(0, 200));
+  assert.ok(text.includes('scheduler_pod_scheduling_attempts_count 2'));
 });
 
 function get(port: number, path: string): Promise<{ status: number; body: string }> {

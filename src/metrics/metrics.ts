@@ -2,8 +2,11 @@
 // (pkg/scheduler/metrics/metrics.go, profile_metrics.go; client-go leader election's
 // leader_election_master_status), in a registry of their own.
 import { Counter, Gauge, Histogram, Registry, exponentialBuckets } from 'prom-client';
+import type { ExtensionPointLabel } from '../framework/metrics_recorder.js';
+import type { CodeName } from '../framework/status.js';
+import type { AttemptResult, IncomingQueue, SchedulerMetricsRecorder } from '../scheduler/metrics_recorder.js';
 
-export type AttemptResult = 'scheduled' | 'unschedulable' | 'error';
+export type { AttemptResult } from '../scheduler/metrics_recorder.js';
 
 /** Values the scrape reads from the running scheduler. */
 export interface MetricsSources {
@@ -17,7 +20,8 @@ export function attemptsLabel(attempts: number): string {
   return attempts >= 15 ? '15+' : String(attempts);
 }
 
-export class SchedulerMetrics {
+/** The Prometheus registry of the scheduler's metrics; it is the recorder the scheduler and its frameworks report to. */
+export class SchedulerMetrics implements SchedulerMetricsRecorder {
   readonly registry = new Registry();
   private sources: MetricsSources | null = null;
 
@@ -167,6 +171,34 @@ export class SchedulerMetrics {
   observePodScheduled(attempts: number, sinceFirstSeconds: number | null): void {
     this.podSchedulingAttempts.observe(attempts);
     if (sinceFirstSeconds !== null) this.podSchedulingSLIDuration.observe({ attempts: attemptsLabel(attempts) }, sinceFirstSeconds);
+  }
+
+  observeAlgorithmDuration(seconds: number): void {
+    this.schedulingAlgorithmDuration.observe(seconds);
+  }
+
+  observeQueueIncoming(queue: IncomingQueue, event: string): void {
+    this.queueIncomingPods.inc({ queue, event });
+  }
+
+  observeExtensionPointDuration(extensionPoint: ExtensionPointLabel, status: CodeName, profile: string, seconds: number): void {
+    this.frameworkExtensionPointDuration.observe({ extension_point: extensionPoint, status, profile }, seconds);
+  }
+
+  observePluginDuration(plugin: string, extensionPoint: ExtensionPointLabel, status: CodeName, seconds: number): void {
+    this.pluginExecutionDuration.observe({ plugin, extension_point: extensionPoint, status }, seconds);
+  }
+
+  observePermitWaitDuration(result: CodeName, seconds: number): void {
+    this.permitWaitDuration.observe({ result }, seconds);
+  }
+
+  observePreemptionAttempt(): void {
+    this.preemptionAttempts.inc();
+  }
+
+  observePreemptionVictims(count: number): void {
+    this.preemptionVictims.observe(count);
   }
 
   /** The Prometheus text exposition of every metric. */

@@ -87,7 +87,6 @@ export class SchedulingQueue {
   private timers: TimerHandle[] = [];
   schedulingCycle = 0;
   private arrivals = 0;
-  private closed = false;
 
   constructor(
     private readonly profiles: Map<string, QueueProfile>,
@@ -120,21 +119,12 @@ export class SchedulingQueue {
   /** Starts the periodic flushes on the injected clock: backoffQ at whole seconds, leftovers every 30s. */
   run(): void {
     const clock = this.opts.clock;
-    const every = (firstMs: number, ms: number, fn: () => void) => {
-      const tick = () => {
-        if (this.closed) return;
-        fn();
-        this.timers.push(clock.setTimeout(tick, ms));
-      };
-      this.timers.push(clock.setTimeout(tick, firstMs));
-    };
     const now = clock.now();
-    every(alignToWindow(now + BackoffQOrderingWindowMs) - now, BackoffQOrderingWindowMs, () => this.flushBackoffQCompleted());
-    every(unschedulableFlushIntervalMs, unschedulableFlushIntervalMs, () => this.flushUnschedulablePodsLeftover());
+    this.timers.push(clock.setInterval(() => this.flushBackoffQCompleted(), BackoffQOrderingWindowMs, alignToWindow(now + BackoffQOrderingWindowMs) - now));
+    this.timers.push(clock.setInterval(() => this.flushUnschedulablePodsLeftover(), unschedulableFlushIntervalMs));
   }
 
   close(): void {
-    this.closed = true;
     for (const t of this.timers) this.opts.clock.clearTimeout(t);
     this.timers = [];
   }

@@ -94,8 +94,9 @@ describe('EventHandlers routing', () => {
       // Rejects everything; woken only by node deletions.
       { name: 'NoWay', filter: () => Status.unschedulable('no way'), eventsToRegister: () => [{ event: { resource: 'Node', actionType: ActionType.Delete } }] },
     ];
-    const sched = new Scheduler({
+    const sched = Scheduler.fromConfig({
       profiles: [{ schedulerName: 'default-scheduler', plugins: { queueSort: { enabled: [{ name: 'Sort' }] }, filter: { enabled: [{ name: 'NoWay' }] }, bind: { enabled: [{ name: 'Bind' }] } } }],
+    }, {
       registry: new Registry(plugins.map((p) => ({ name: p.name, factory: () => p }))),
       client: cluster,
       clock,

@@ -1,10 +1,24 @@
 // Routes cluster events to the cache and the queue, and tells the queue which cluster event
 // happened so it can requeue the pods that event may help (eventhandlers.go).
 import type { KubeObject, Node, Pod } from '../api/types.js';
+import type { Cache } from '../cache/cache.js';
 import type { WatchEvent } from '../cluster/types.js';
 import { ActionType, ActionTypeUpdate, type ClusterEvent, type EventResource, podSchedulingPropertiesChange } from '../framework/events.js';
+import type { MapObjectLister } from '../framework/object_lister.js';
+import { thrownMessage } from '../framework/thrown.js';
 import { labelsEqual, resourceListsEqual, taintsEqual } from '../api/equality.js';
-import type { Scheduler } from './scheduler.js';
+import type { SchedulingQueue } from '../queue/scheduling_queue.js';
+
+/** What the handlers update: the Scheduler's cache, queue and informer view. */
+export interface EventHandlerTarget {
+  readonly cache: Cache;
+  readonly queue: SchedulingQueue;
+  readonly objects: MapObjectLister;
+  responsibleForPod(pod: Pod): boolean;
+  /** Rejects the pod if it waits at Permit in any profile; true when it did. */
+  rejectWaitingPod(uid: string): boolean;
+  log(level: number, msg: string): void;
+}
 
 const listedKinds = new Set(['Namespace', 'Service', 'ReplicaSet', 'StatefulSet', 'ReplicationController',
   'PodDisruptionBudget', 'PriorityClass', 'PersistentVolume', 'PersistentVolumeClaim', 'StorageClass', 'CSINode', 'VolumeAttachment',
@@ -53,18 +67,24 @@ export function nodeUpdateEvents(oldNode: Node, newNode: Node): ClusterEvent[] {
 }
 
 export class EventHandlers {
-  constructor(private readonly sched: Scheduler) {}
+  constructor(private readonly sched: EventHandlerTarget) {}
 
+  /** Routes one event; one that fails (a plugin's hint or PreEnqueue throwing) is logged and affects no other. */
   handle(e: WatchEvent): void {
-    switch (e.kind) {
-      case 'Pod':
-        this.onPod(e);
-        return;
-      case 'Node':
-        this.onNode(e);
-        return;
-      default:
-        this.onOther(e);
+    try {
+      switch (e.kind) {
+        case 'Pod':
+          this.onPod(e);
+          return;
+        case 'Node':
+          this.onNode(e);
+          return;
+        default:
+          this.onOther(e);
+      }
+    } catch (err) {
+      const meta = (e.object as KubeObject).metadata;
+      this.sched.log(1, `handling ${e.type} ${e.kind} ${meta?.namespace ? `${meta.namespace}/` : ''}${meta?.name ?? ''}: ${thrownMessage(err)}`);
     }
   }
 
@@ -112,9 +132,7 @@ export class EventHandlers {
     } else {
       queue.delete(pod);
       // A pod waiting at Permit was assumed: rejecting it frees its node for the others.
-      let rejected = false;
-      for (const fwk of this.sched.profiles.values()) if (fwk.rejectWaitingPod(pod.metadata.uid ?? '')) rejected = true;
-      if (rejected) queue.moveAllToActiveOrBackoffQueue(ev('AssignedPod', ActionType.Delete, 'AssignedPodDelete'), pod, null);
+      if (this.sched.rejectWaitingPod(pod.metadata.uid ?? '')) queue.moveAllToActiveOrBackoffQueue(ev('AssignedPod', ActionType.Delete, 'AssignedPodDelete'), pod, null);
     }
   }
 

@@ -6,13 +6,12 @@ import assert from 'node:assert/strict';
 import type { Pod } from '../api/types.js';
 import { MemoryCluster } from '../cluster/memory/store.js';
 import { defaultConfiguration } from '../config/index.js';
-import type { Extender, ExtenderBinding, ExtenderFilterResult, FailedNodesMap, HostPriority, PreemptionVictims } from '../extender/extender.js';
+import type { Extender, ExtenderBinding, ExtenderFilterResult, FailedNodesMap, HostPriority, PreemptionVictims } from '../framework/extender.js';
 import type { NodeInfo } from '../framework/node_info.js';
-import { inTreeRegistry } from '../plugins/registry.js';
-import { newEmbeddedScheduler } from '../sim/embedded.js';
+import { inTreeRegistry, notYetAvailablePlugins } from '../plugins/registry.js';
 import { makeNode, makePod } from '../testing/builders.js';
-import { FakeClock } from '../util/clock.js';
-import type { AttemptRecord, Scheduler } from './scheduler.js';
+import { FakeClock, seededRandom } from '../util/clock.js';
+import { Scheduler, type AttemptRecord } from './scheduler.js';
 
 /** An extender whose answers the test sets; records what it was asked. */
 class FakeExtender implements Extender {
@@ -100,18 +99,23 @@ async function newEnv(extenders: Extender[], nodes = ['node-a', 'node-b', 'node-
   for (const n of nodes) cluster.create(makeNode(n, { allocatable: { cpu, memory: '32Gi', pods: '110' } }));
   const attempts: AttemptRecord[] = [];
   const registry = inTreeRegistry();
-  const sched = newEmbeddedScheduler(
-    { config: defaultConfiguration(registry), registry, extenders, recordScores: true, tieBreakByName: true, onAttempt: (a) => attempts.push(a) },
-    cluster,
+  const sched = Scheduler.fromConfig(defaultConfiguration(registry), {
+    registry,
+    client: cluster,
     clock,
-  );
+    random: seededRandom(1),
+    notYetAvailable: notYetAvailablePlugins,
+    extenders,
+    recordScores: true,
+    tieBreakByName: true,
+    onAttempt: (a) => attempts.push(a),
+  });
   await sched.start();
   return { clock, cluster, sched, attempts };
 }
 
-async function scheduleAll(env: Env): Promise<void> {
-  while (env.sched.scheduleOne()) await env.sched.waitForBindings();
-  await env.sched.waitForBindings();
+function scheduleAll(env: Env): Promise<void> {
+  return env.sched.loop.drain();
 }
 
 function nodeOf(env: Env, name: string): string | undefined {
@@ -267,29 +271,27 @@ describe('extenders in the binding cycle', () => {
   });
 });
 
-describe('scheduleOne with extenders', () => {
+describe('the loop with extenders', () => {
   it('pops no pod while a cycle waits for an extender', async () => {
-    let release: () => void = () => undefined;
+    const release: (() => void)[] = [];
     const ext = new FakeExtender();
-    const slow = Object.assign(Object.create(Object.getPrototypeOf(ext) as object) as FakeExtender, ext);
-    slow.filter = (pod, nodes) => new Promise((resolve) => {
-      release = () => resolve({ feasible: [...nodes], failed: {}, failedAndUnresolvable: {} });
-      void pod;
-    });
-    const env = await newEnv([slow]);
+    ext.filter = (pod, nodes) => {
+      ext.calls.push(`filter ${pod.metadata.name}`);
+      return new Promise((resolve) => release.push(() => resolve({ feasible: [...nodes], failed: {}, failedAndUnresolvable: {} })));
+    };
+    const env = await newEnv([ext]);
     env.cluster.create(makePod('p1'));
     env.cluster.create(makePod('p2'));
-    assert.equal(env.sched.scheduleOne(), true);
-    assert.equal(env.sched.hasCycleInFlight, true);
-    assert.equal(env.sched.scheduleOne(), false, 'the second pod waits for the first cycle');
-    release();
-    await env.sched.cycleSettled();
-    assert.equal(env.sched.hasCycleInFlight, false);
-    await env.sched.waitForBindings();
-    assert.ok(nodeOf(env, 'p1'));
-    assert.equal(env.sched.scheduleOne(), true);
-    release();
-    await env.sched.waitForBindings();
+    const drained = env.sched.loop.drain();
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(ext.calls, ['filter p1'], 'the second pod waits for the first cycle');
+    assert.equal(env.sched.queue.activeLength, 1);
+    release.shift()!();
+    for (let i = 0; i < 10 && release.length === 0; i++) await new Promise((r) => setImmediate(r));
+    assert.ok(nodeOf(env, 'p1'), 'the first pod is bound once its cycle is over');
+    assert.deepEqual(ext.calls, ['filter p1', 'prioritize p1 [node-a node-b node-c]', 'filter p2']);
+    release.shift()!();
+    await drained;
     assert.ok(nodeOf(env, 'p2'));
   });
 });

@@ -9,12 +9,12 @@ import type { AnyPlugin, QueuedPodInfo } from '../framework/interfaces.js';
 import type { NodeInfo } from '../framework/node_info.js';
 import { PodInfo } from '../framework/pod_info.js';
 import { Registry } from '../framework/registry.js';
-import { Framework, type NodePluginScores, type PluginsConfig } from '../framework/runtime/framework.js';
+import { Framework, type PluginsConfig } from '../framework/runtime/framework.js';
 import { Status } from '../framework/status.js';
 import { makeNode, makePod } from '../testing/builders.js';
 import { FakeClock, seededRandom } from '../util/clock.js';
-import { MapObjectLister } from './object_lister.js';
-import { numFeasibleNodesToFind, schedulePod, selectHost, type AlgorithmState } from './schedule_pod.js';
+import { MapObjectLister } from '../framework/object_lister.js';
+import { numFeasibleNodesToFind, schedulePod, selectHost, type AlgorithmState, type ScheduleResult } from './schedule_pod.js';
 
 describe('numFeasibleNodesToFind', () => {
   const cases: { name: string; profile?: number; global?: number; nodes: number; want: number }[] = [
@@ -33,20 +33,25 @@ describe('numFeasibleNodesToFind', () => {
   }
 });
 
-const scored = (entries: [string, number][]): NodePluginScores[] => entries.map(([name, totalScore]) => ({ name, scores: [], totalScore }));
+/** selectHost over (name, total) pairs, with every top-scored node. */
+function pick(entries: readonly [string, number][], a: Pick<AlgorithmState, 'random' | 'tieBreakByName'>): { host: string; best: string[] } {
+  const best: string[] = [];
+  const host = selectHost(entries.map(([name]) => ({ name })), entries.map(([, total]) => total), a, best);
+  return { host, best };
+}
 
 describe('selectHost', () => {
   it('picks the single highest score and lists every node with it', () => {
-    const r = selectHost(scored([['a', 10], ['b', 30], ['c', 20]]), { random: seededRandom(1), tieBreakByName: false });
+    const r = pick([['a', 10], ['b', 30], ['c', 20]], { random: seededRandom(1), tieBreakByName: false });
     assert.deepEqual(r, { host: 'b', best: ['b'] });
   });
 
   it('samples uniformly among ties (reservoir sampling) with the injected random source', () => {
-    const list = scored([['a', 5], ['b', 9], ['c', 9], ['d', 1], ['e', 9]]);
+    const list: [string, number][] = [['a', 5], ['b', 9], ['c', 9], ['d', 1], ['e', 9]];
     const random = seededRandom(99);
     const counts = new Map<string, number>();
     for (let i = 0; i < 3000; i++) {
-      const { host, best } = selectHost(list, { random, tieBreakByName: false });
+      const { host, best } = pick(list, { random, tieBreakByName: false });
       assert.deepEqual(best, ['b', 'c', 'e']);
       counts.set(host, (counts.get(host) ?? 0) + 1);
     }
@@ -55,27 +60,27 @@ describe('selectHost', () => {
   });
 
   it('each later tie replaces the pick with probability 1/count', () => {
-    const list = scored([['a', 1], ['b', 1], ['c', 1]]);
-    assert.equal(selectHost(list, { random: () => 0, tieBreakByName: false }).host, 'c');
-    assert.equal(selectHost(list, { random: () => 0.99, tieBreakByName: false }).host, 'a');
+    const list: [string, number][] = [['a', 1], ['b', 1], ['c', 1]];
+    assert.equal(pick(list, { random: () => 0, tieBreakByName: false }).host, 'c');
+    assert.equal(pick(list, { random: () => 0.99, tieBreakByName: false }).host, 'a');
   });
 
   it('is the same for the same seed', () => {
-    const list = scored([['a', 1], ['b', 1], ['c', 1], ['d', 1]]);
+    const list: [string, number][] = [['a', 1], ['b', 1], ['c', 1], ['d', 1]];
     const run = (seed: number) => {
       const r = seededRandom(seed);
-      return Array.from({ length: 20 }, () => selectHost(list, { random: r, tieBreakByName: false }).host).join('');
+      return Array.from({ length: 20 }, () => pick(list, { random: r, tieBreakByName: false }).host).join('');
     };
     assert.equal(run(5), run(5));
   });
 
   it('with tie-break by name takes the first best node by name', () => {
-    const r = selectHost(scored([['zeta', 3], ['beta', 3], ['alpha', 1]]), { random: () => 0, tieBreakByName: true });
+    const r = pick([['zeta', 3], ['beta', 3], ['alpha', 1]], { random: () => 0, tieBreakByName: true });
     assert.deepEqual(r, { host: 'beta', best: ['zeta', 'beta'] });
   });
 
   it('fails on an empty list', () => {
-    assert.throws(() => selectHost([], { random: () => 0, tieBreakByName: false }), /empty priorityList/);
+    assert.throws(() => pick([], { random: () => 0, tieBreakByName: false }), /empty priorityList/);
   });
 });
 
@@ -101,6 +106,13 @@ function frameworkWith(plugins: AnyPlugin[], config: PluginsConfig, percentage?:
   );
 }
 
+/** schedulePod's result, which comes at once without extenders. */
+function scheduleNow(...args: Parameters<typeof schedulePod>): ScheduleResult {
+  const r = schedulePod(...args);
+  if (r instanceof Promise) throw new Error('scheduled asynchronously without extenders');
+  return r;
+}
+
 const snapshotOf = (names: string[]) => Snapshot.fromObjects([], names.map((n) => makeNode(n)));
 const alg = (): AlgorithmState => ({ nextStartNodeIndex: 0, percentageOfNodesToScore: 0, random: () => 0, tieBreakByName: true });
 const names = (n: number, prefix = 'n') => Array.from({ length: n }, (_, i) => `${prefix}${String(i).padStart(3, '0')}`);
@@ -118,13 +130,13 @@ const constScore: AnyPlugin = { name: 'Const', score: () => 50 };
 describe('schedulePod', () => {
   it('fails with ErrNoNodesAvailable when there is no node', () => {
     const f = frameworkWith([], {});
-    assert.throws(() => schedulePod(alg(), f, new CycleState(), new PodInfo(makePod('p')), new Snapshot()), (e) => e === ErrNoNodesAvailable);
+    assert.throws(() => scheduleNow(alg(), f, new CycleState(), new PodInfo(makePod('p')), new Snapshot()), (e) => e === ErrNoNodesAvailable);
   });
 
   it('a FitError collects every node\'s status and the plugins that rejected', () => {
     const f = frameworkWith([rejectNodes(new Set(['a1', 'b1', 'b2']))], { filter: { enabled: [{ name: 'Reject' }] } });
     try {
-      schedulePod(alg(), f, new CycleState(), new PodInfo(makePod('p')), snapshotOf(['a1', 'b1', 'b2']));
+      scheduleNow(alg(), f, new CycleState(), new PodInfo(makePod('p')), snapshotOf(['a1', 'b1', 'b2']));
       assert.fail('expected a FitError');
     } catch (e) {
       assert.ok(e instanceof FitError);
@@ -139,13 +151,13 @@ describe('schedulePod', () => {
     const f = frameworkWith([rejectNodes(new Set(), calls), constScore], { filter: { enabled: [{ name: 'Reject' }] }, score: { enabled: [{ name: 'Const' }] } });
     const all = names(200);
     const a = alg();
-    const r = schedulePod(a, f, new CycleState(), new PodInfo(makePod('p')), snapshotOf(all));
+    const r = scheduleNow(a, f, new CycleState(), new PodInfo(makePod('p')), snapshotOf(all));
     assert.equal(r.feasibleNodes, 100);
     assert.equal(r.evaluatedNodes, 100);
     assert.equal(a.nextStartNodeIndex, 100);
     assert.deepEqual(calls.slice(0, 2), ['n000', 'n001']);
     calls.length = 0;
-    schedulePod(a, f, new CycleState(), new PodInfo(makePod('q')), snapshotOf(all));
+    scheduleNow(a, f, new CycleState(), new PodInfo(makePod('q')), snapshotOf(all));
     assert.equal(calls[0], 'n100');
     assert.equal(a.nextStartNodeIndex, 0);
   });
@@ -153,7 +165,7 @@ describe('schedulePod', () => {
   it('the profile percentage overrides the global one', () => {
     const f = frameworkWith([constScore], { score: { enabled: [{ name: 'Const' }] } }, 60);
     const a = { ...alg(), percentageOfNodesToScore: 10 };
-    const r = schedulePod(a, f, new CycleState(), new PodInfo(makePod('p')), snapshotOf(names(1000)));
+    const r = scheduleNow(a, f, new CycleState(), new PodInfo(makePod('p')), snapshotOf(names(1000)));
     assert.equal(r.feasibleNodes, 600);
   });
 
@@ -162,7 +174,7 @@ describe('schedulePod', () => {
     const a = alg();
     const snap = snapshotOf(['n000', 'n001', 'n002']);
     const hosts: string[] = [];
-    for (let i = 0; i < 4; i++) hosts.push(schedulePod(a, f, new CycleState(), new PodInfo(makePod(`p${i}`)), snap).suggestedHost);
+    for (let i = 0; i < 4; i++) hosts.push(scheduleNow(a, f, new CycleState(), new PodInfo(makePod(`p${i}`)), snap).suggestedHost);
     assert.deepEqual(hosts, ['n000', 'n002', 'n000', 'n002']);
   });
 
@@ -171,7 +183,7 @@ describe('schedulePod', () => {
     const calls: string[] = [];
     const f = frameworkWith([only, rejectNodes(new Set(['b']), calls)], { preFilter: { enabled: [{ name: 'Only' }] }, filter: { enabled: [{ name: 'Reject' }] } });
     try {
-      schedulePod(alg(), f, new CycleState(), new PodInfo(makePod('p')), snapshotOf(['a', 'b', 'c']));
+      scheduleNow(alg(), f, new CycleState(), new PodInfo(makePod('p')), snapshotOf(['a', 'b', 'c']));
       assert.fail('expected a FitError');
     } catch (e) {
       assert.ok(e instanceof FitError);
@@ -184,7 +196,7 @@ describe('schedulePod', () => {
     const no: AnyPlugin = { name: 'No', preFilter: () => ({ status: Status.unresolvable("node(s) didn't match pod topology spread constraints (missing required label)") }) };
     const f = frameworkWith([no], { preFilter: { enabled: [{ name: 'No' }] } });
     try {
-      schedulePod(alg(), f, new CycleState(), new PodInfo(makePod('p')), snapshotOf(['a', 'b']));
+      scheduleNow(alg(), f, new CycleState(), new PodInfo(makePod('p')), snapshotOf(['a', 'b']));
       assert.fail('expected a FitError');
     } catch (e) {
       assert.ok(e instanceof FitError);
@@ -198,7 +210,7 @@ describe('schedulePod', () => {
     const calls: string[] = [];
     const f = frameworkWith([rejectNodes(new Set(), calls), constScore], { filter: { enabled: [{ name: 'Reject' }] }, score: { enabled: [{ name: 'Const' }] } });
     const pod = new PodInfo({ ...makePod('p'), status: { nominatedNodeName: 'c' } });
-    const r = schedulePod(alg(), f, new CycleState(), pod, snapshotOf(['a', 'b', 'c']));
+    const r = scheduleNow(alg(), f, new CycleState(), pod, snapshotOf(['a', 'b', 'c']));
     assert.equal(r.suggestedHost, 'c');
     assert.deepEqual(calls, ['c']);
     assert.equal(r.evaluatedNodes, 1);
@@ -209,7 +221,7 @@ describe('schedulePod', () => {
     const calls: string[] = [];
     const f = frameworkWith([rejectNodes(new Set(['c']), calls), constScore], { filter: { enabled: [{ name: 'Reject' }] }, score: { enabled: [{ name: 'Const' }] } });
     const pod = new PodInfo({ ...makePod('p'), status: { nominatedNodeName: 'c' } });
-    const r = schedulePod(alg(), f, new CycleState(), pod, snapshotOf(['a', 'b', 'c']));
+    const r = scheduleNow(alg(), f, new CycleState(), pod, snapshotOf(['a', 'b', 'c']));
     assert.deepEqual(calls, ['c', 'a', 'b', 'c']);
     assert.deepEqual(r.bestNodes, ['a', 'b']);
     assert.equal(r.evaluatedNodes, 3);
@@ -219,14 +231,14 @@ describe('schedulePod', () => {
     const boom: AnyPlugin = { name: 'Boom', filter: (_s, _p, ni) => (ni.name === 'b' ? Status.error('disk on fire') : Status.unschedulable('no')) };
     const f = frameworkWith([boom], { filter: { enabled: [{ name: 'Boom' }] } });
     const a = alg();
-    assert.throws(() => schedulePod(a, f, new CycleState(), new PodInfo(makePod('p')), snapshotOf(['a', 'b', 'c'])), /running "Boom" filter plugin: disk on fire/);
+    assert.throws(() => scheduleNow(a, f, new CycleState(), new PodInfo(makePod('p')), snapshotOf(['a', 'b', 'c'])), /running "Boom" filter plugin: disk on fire/);
     assert.equal(a.nextStartNodeIndex, 1);
   });
 
   it('scores feasible nodes and records the best ones', () => {
     const byName: AnyPlugin = { name: 'ByName', score: (_s, _p, ni) => ({ a: 10, b: 90, c: 90 } as Record<string, number>)[ni.name]! };
     const f = frameworkWith([byName], { score: { enabled: [{ name: 'ByName', weight: 2 }] } });
-    const r = schedulePod(alg(), f, new CycleState(), new PodInfo(makePod('p')), snapshotOf(['a', 'b', 'c']));
+    const r = scheduleNow(alg(), f, new CycleState(), new PodInfo(makePod('p')), snapshotOf(['a', 'b', 'c']));
     assert.deepEqual(r.bestNodes, ['b', 'c']);
     assert.equal(r.suggestedHost, 'b');
     assert.deepEqual(r.scores.map((s) => s.totalScore), [20, 180, 180]);
@@ -244,8 +256,8 @@ describe('scoring by totals (recordScores off)', () => {
       const lean: AlgorithmState = { ...alg(), random: seededRandom(5), tieBreakByName, recordScores: false };
       for (let i = 0; i < 30; i++) {
         const pod = new PodInfo(makePod(`p${i}`));
-        const a = schedulePod(full, frameworkWith([byName, other], config), new CycleState(), pod, snapshot);
-        const b = schedulePod(lean, frameworkWith([byName, other], config), new CycleState(), pod, snapshot);
+        const a = scheduleNow(full, frameworkWith([byName, other], config), new CycleState(), pod, snapshot);
+        const b = scheduleNow(lean, frameworkWith([byName, other], config), new CycleState(), pod, snapshot);
         assert.equal(b.suggestedHost, a.suggestedHost);
         assert.ok(a.bestNodes.includes(b.suggestedHost));
         assert.deepEqual(b.bestNodes, [b.suggestedHost], 'not recorded: just the host');

@@ -1,12 +1,21 @@
 // The scheduling algorithm for one pod on one snapshot: filter, score, pick a host
-// (schedule_one.go: schedulePod, findNodesThatFitPod, prioritizeNodes, selectHost).
-import type { CycleState } from '../framework/cycle_state.js';
-import { Diagnosis, ErrNoNodesAvailable, FitError } from '../framework/fit_error.js';
-import type { NodeInfo } from '../framework/node_info.js';
-import type { PodInfo } from '../framework/pod_info.js';
-import type { Framework, NodePluginScores } from '../framework/runtime/framework.js';
-import { Code, Status } from '../framework/status.js';
+// (schedule_one.go: schedulePod, findNodesThatFitPod, findNodesThatPassExtenders,
+// prioritizeNodes, selectHost). One path: the plugins run synchronously, and only asking an
+// interested HTTP extender makes the result a promise; without one the whole algorithm returns
+// in the same tick.
+import type { Pod } from '../api/types.js';
 import type { Snapshot } from '../cache/snapshot.js';
+import type { CycleState } from '../framework/cycle_state.js';
+import { type Extender, ExtenderName, MaxExtenderPriority } from '../framework/extender.js';
+import { Diagnosis, ErrNoNodesAvailable, FitError } from '../framework/fit_error.js';
+import { MaxNodeScore } from '../framework/interfaces.js';
+import { andThen, type MaybePromise } from '../framework/maybe_promise.js';
+import { thrownMessage } from '../framework/thrown.js';
+import type { NodeInfo } from '../framework/node_info.js';
+import type { NodeToStatus } from '../framework/node_to_status.js';
+import type { PodInfo } from '../framework/pod_info.js';
+import type { Framework, NodePluginScores, PluginScore, PluginScoreColumn } from '../framework/runtime/framework.js';
+import { Code, Status } from '../framework/status.js';
 
 export const minFeasibleNodesToFind = 100;
 /** The name under which a pod that cannot be parsed is reported as rejected. */
@@ -46,87 +55,77 @@ export interface AlgorithmState {
   tieBreakByName: boolean;
   /**
    * Keep the per-node scores and every top-scored node (explain). When false only totals are
-   * computed: the result's `scores` is empty and `bestNodes` holds just the chosen host.
+   * kept: the result's `scores` is empty and `bestNodes` holds just the chosen host.
    */
   recordScores?: boolean;
-  /** Scratch space for the totals when recordScores is false, grown as needed. */
+  /** Scratch space for the totals, grown as needed; one cycle uses it at a time. */
   totalsBuffer?: Float64Array;
-  /** Times the Filter phase for metrics (run mode only). */
-  metrics?: FilterPhaseHooks;
 }
 
-/** The Filter extension point's duration over all nodes of one cycle (findNodesThatPassFilters). */
-export interface FilterPhaseHooks {
-  /** A monotonic clock in seconds. */
-  now(): number;
-  filterFinished(profile: string, code: Code, seconds: number): void;
+/** Extenders and where their skipped (ignorable) errors are reported. */
+export interface ExtenderSet {
+  readonly extenders: readonly Extender[];
+  readonly log: (msg: string) => void;
 }
 
-/** A PreFilter rejection recorded for explain. */
-export interface PreFilterRejection {
-  readonly status: Status;
-}
+export const noExtenders: ExtenderSet = { extenders: [], log: () => {} };
 
-/** Runs the algorithm; throws FitError when no node fits, or another Error on failure. */
+/**
+ * Runs the algorithm; fails (throws, or rejects when an extender was asked) with FitError when no
+ * node fits, or another Error.
+ */
 export function schedulePod(
   alg: AlgorithmState,
   fwk: Framework,
   state: CycleState,
   pod: PodInfo,
   snapshot: Snapshot,
-): ScheduleResult {
-  const allNodes = snapshot.nodeInfoList;
-  if (allNodes.length === 0) throw ErrNoNodesAvailable;
+  ext: ExtenderSet = noExtenders,
+): MaybePromise<ScheduleResult> {
+  const numAllNodes = snapshot.nodeInfoList.length;
+  if (numAllNodes === 0) throw ErrNoNodesAvailable;
   const diagnosis = new Diagnosis();
-  const feasible = findNodesThatFitPod(alg, fwk, state, pod, snapshot, diagnosis);
-  if (feasible.length === 0) throw new FitError(pod.pod, allNodes.length, diagnosis);
+  const feasible = findNodesThatFitPod(alg, fwk, state, pod, snapshot, diagnosis, ext);
+  // Checked here rather than through andThen: no closure is made when nothing waits (the hot path).
+  if (feasible instanceof Promise) return feasible.then((f) => scoreFeasible(alg, fwk, state, pod, numAllNodes, diagnosis, ext, f));
+  return scoreFeasible(alg, fwk, state, pod, numAllNodes, diagnosis, ext, feasible);
+}
+
+/** The nodes found fitting: none is a FitError, one is the host, more are scored. */
+function scoreFeasible(
+  alg: AlgorithmState,
+  fwk: Framework,
+  state: CycleState,
+  pod: PodInfo,
+  numAllNodes: number,
+  diagnosis: Diagnosis,
+  ext: ExtenderSet,
+  feasible: NodeInfo[],
+): MaybePromise<ScheduleResult> {
+  if (feasible.length === 0) throw new FitError(pod.pod, numAllNodes, diagnosis);
+  const evaluatedNodes = feasible.length + diagnosis.nodeToStatus.size;
   if (feasible.length === 1) {
     const name = feasible[0]!.name;
-    return { suggestedHost: name, evaluatedNodes: 1 + diagnosis.nodeToStatus.size, feasibleNodes: 1, scores: [], bestNodes: [name], diagnosis };
+    return { suggestedHost: name, evaluatedNodes, feasibleNodes: 1, scores: [], bestNodes: [name], diagnosis };
   }
-  const evaluatedNodes = feasible.length + diagnosis.nodeToStatus.size;
-  if (!(alg.recordScores ?? true) && fwk.hasScorePlugins()) {
-    // The hot path: totals only, in a buffer reused across cycles; no per-node lists.
-    const n = feasible.length;
-    if (alg.totalsBuffer === undefined || alg.totalsBuffer.length < n) alg.totalsBuffer = new Float64Array(Math.max(n, 2 * (alg.totalsBuffer?.length ?? 0)));
-    const totals = alg.totalsBuffer.subarray(0, n);
-    const pre = fwk.runPreScorePlugins(state, pod, feasible);
-    if (pre !== null && pre.code !== Code.Success) throw pre.asError();
-    const s = fwk.runScorePluginTotals(state, pod, feasible, totals);
-    if (s !== null) throw s.asError();
-    const host = selectHostFromTotals(feasible, totals, alg);
-    return { suggestedHost: host, evaluatedNodes, feasibleNodes: n, scores: [], bestNodes: [host], diagnosis };
-  }
-  const scores = prioritizeNodes(fwk, state, pod, feasible, alg.recordScores ?? true);
-  const { host, best } = selectHost(scores, alg);
-  return { suggestedHost: host, evaluatedNodes, feasibleNodes: feasible.length, scores, bestNodes: best, diagnosis };
+  const scores = prioritizeNodes(alg, fwk, state, pod, feasible, ext);
+  if (scores instanceof Promise) return scores.then((s) => pickHost(alg, feasible, s, evaluatedNodes, diagnosis));
+  return pickHost(alg, feasible, scores, evaluatedNodes, diagnosis);
 }
 
-function maxOf(values: Float64Array): number {
-  let max = -Infinity;
-  for (let i = 0; i < values.length; i++) if (values[i]! > max) max = values[i]!;
-  return max;
+function pickHost(alg: AlgorithmState, feasible: readonly NodeInfo[], scores: NodeScores, evaluatedNodes: number, diagnosis: Diagnosis): ScheduleResult {
+  const record = alg.recordScores ?? true;
+  const best: string[] | null = record ? [] : null;
+  const host = selectHost(feasible, scores.totals, alg, best);
+  return {
+    suggestedHost: host,
+    evaluatedNodes,
+    feasibleNodes: feasible.length,
+    scores: record ? nodePluginScores(feasible, scores) : [],
+    bestNodes: best ?? [host],
+    diagnosis,
+  };
 }
-
-/** selectHost over totals: the same draw, without building the list of top-scored nodes. */
-function selectHostFromTotals(nodes: readonly NodeInfo[], totals: Float64Array, alg: Pick<AlgorithmState, 'random' | 'tieBreakByName'>): string {
-  const max = maxOf(totals);
-  const byName = alg.tieBreakByName;
-  let selected = '';
-  let first = '';
-  let count = 0;
-  for (let i = 0; i < nodes.length; i++) {
-    if (totals[i] !== max) continue;
-    const name = nodes[i]!.name;
-    count++;
-    // The draw happens either way, so the random sequence does not depend on the tie-break.
-    if (count === 1 || Math.floor(alg.random() * count) === 0) selected = name;
-    if (byName && (count === 1 || name < first)) first = name;
-  }
-  return byName ? first : selected;
-}
-
-export class PreFilterRejectedError extends Error {}
 
 function findNodesThatFitPod(
   alg: AlgorithmState,
@@ -135,12 +134,39 @@ function findNodesThatFitPod(
   pod: PodInfo,
   snapshot: Snapshot,
   diagnosis: Diagnosis,
-): NodeInfo[] {
+  ext: ExtenderSet,
+): MaybePromise<NodeInfo[]> {
   const nodes = runPreFilterPhase(fwk, state, pod, snapshot, diagnosis);
   if (nodes === null) return [];
   const nominated = filterNominatedNode(alg, fwk, state, pod, snapshot, diagnosis);
-  if (nominated.length > 0) return nominated;
-  return runFilterPhase(alg, fwk, state, pod, nodes, snapshot.nodeInfoList.length, diagnosis);
+  if (nominated.length === 0) return filterAllNodes(alg, fwk, state, pod, nodes, snapshot, diagnosis, ext);
+  return andThen(findNodesThatPassExtenders(ext, pod.pod, nominated, diagnosis.nodeToStatus), (passed) => {
+    if (passed.length > 0) return passed;
+    // The walk over all nodes may meet the nominated node again.
+    diagnosis.nodeToStatus.allowRepeats();
+    return filterAllNodes(alg, fwk, state, pod, nodes, snapshot, diagnosis, ext);
+  });
+}
+
+/** The Filter walk, then the extenders' filters over what passed. */
+function filterAllNodes(
+  alg: AlgorithmState,
+  fwk: Framework,
+  state: CycleState,
+  pod: PodInfo,
+  nodes: readonly NodeInfo[],
+  snapshot: Snapshot,
+  diagnosis: Diagnosis,
+  ext: ExtenderSet,
+): MaybePromise<NodeInfo[]> {
+  const feasible = runFilterPhase(alg, fwk, state, pod, nodes, snapshot.nodeInfoList.length, diagnosis);
+  const passed = findNodesThatPassExtenders(ext, pod.pod, feasible, diagnosis.nodeToStatus);
+  if (passed === feasible) return feasible;
+  return andThen(passed, (p) => {
+    // Extenders register no cluster events: a pod they rejected is retried on any event.
+    if (p.length !== feasible.length) diagnosis.unschedulablePlugins.add(ExtenderName);
+    return p;
+  });
 }
 
 /**
@@ -210,19 +236,23 @@ export function runFilterPhase(
   diagnosis: Diagnosis,
 ): NodeInfo[] {
   const feasible: NodeInfo[] = [];
-  const m = alg.metrics;
-  const filterStart = m ? m.now() : 0;
-  let filterCode = Code.Error;
+  const recording = fwk.metricsRecorder() !== null;
+  const start = recording ? fwk.monotonicSeconds() : 0;
+  let failed = true;
   try {
     findNodesThatPassFilters(alg, fwk, state, pod, nodes, diagnosis, feasible);
-    filterCode = Code.Success;
+    failed = false;
   } finally {
     // Advanced even when a filter failed, so every node keeps its chance to be examined.
     alg.nextStartNodeIndex = (alg.nextStartNodeIndex + feasible.length + diagnosis.nodeToStatus.size) % numAllNodes;
-    if (m) m.filterFinished(fwk.profileName, filterCode, m.now() - filterStart);
+    // The Filter extension point is timed over the whole walk (findNodesThatPassFilters).
+    if (recording) fwk.observeExtensionPoint('Filter', failed ? filterWalkFailed : null, start);
   }
   return feasible;
 }
+
+/** The status the Filter extension point's metric gets when the walk ended with an error. */
+const filterWalkFailed = new Status(Code.Error);
 
 /** Appends to `feasible` the nodes passing every filter, from where the last walk stopped. */
 function findNodesThatPassFilters(
@@ -256,31 +286,141 @@ function findNodesThatPassFilters(
   }
 }
 
-export function prioritizeNodes(fwk: Framework, state: CycleState, pod: PodInfo, nodes: NodeInfo[], recordScores: boolean): NodePluginScores[] {
-  if (!fwk.hasScorePlugins()) {
-    return nodes.map((n) => ({ name: n.name, scores: [], totalScore: 1 }));
+/**
+ * Each interested extender in configuration order narrows the nodes left by the one before; its
+ * rejections are recorded per node (an unresolvable verdict wins over a plain one for the same
+ * node). An error fails the attempt unless the extender is ignorable. The nodes come back at
+ * once when no extender is interested in the pod.
+ */
+export function findNodesThatPassExtenders(ext: ExtenderSet, pod: Pod, feasible: NodeInfo[], statuses: NodeToStatus): MaybePromise<NodeInfo[]> {
+  if (feasible.length === 0 || ext.extenders.length === 0 || !ext.extenders.some((e) => e.isInterested(pod))) return feasible;
+  return filterByExtenders(ext, pod, feasible, statuses);
+}
+
+async function filterByExtenders(ext: ExtenderSet, pod: Pod, feasible: NodeInfo[], statuses: NodeToStatus): Promise<NodeInfo[]> {
+  let nodes = feasible;
+  for (const extender of ext.extenders) {
+    if (nodes.length === 0) break;
+    if (!extender.isInterested(pod)) continue;
+    let result;
+    try {
+      result = await extender.filter(pod, nodes);
+    } catch (err) {
+      if (!extender.isIgnorable()) throw err;
+      ext.log(`Skipping extender ${extender.name()} as it returned error and has ignorable flag set: ${thrownMessage(err)}`);
+      continue;
+    }
+    for (const name of Object.keys(result.failedAndUnresolvable)) {
+      statuses.set(name, new Status(Code.UnschedulableAndUnresolvable, [result.failedAndUnresolvable[name]!]));
+    }
+    for (const name of Object.keys(result.failed)) {
+      if (Object.prototype.hasOwnProperty.call(result.failedAndUnresolvable, name)) continue;
+      statuses.set(name, new Status(Code.Unschedulable, [result.failed[name]!]));
+    }
+    nodes = result.feasible;
+  }
+  return nodes;
+}
+
+/** Every node's weighted total and, when recording, where it came from. */
+export interface NodeScores {
+  /** Index-aligned with the scored nodes. */
+  readonly totals: Float64Array;
+  /** Each plugin's weighted scores (when recording). */
+  readonly plugins: PluginScoreColumn[] | null;
+  /** Each node's extender scores, in answer order (when recording and an extender answered). */
+  extenders: PluginScore[][] | null;
+}
+
+/**
+ * PreScore, Score, NormalizeScore and weights, then the interested extenders' scores added into
+ * the same totals (prioritizeNodes). Without Score plugins and extenders every node scores 1.
+ */
+export function prioritizeNodes(alg: AlgorithmState, fwk: Framework, state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], ext: ExtenderSet = noExtenders): MaybePromise<NodeScores> {
+  const n = nodes.length;
+  if (alg.totalsBuffer === undefined || alg.totalsBuffer.length < n) alg.totalsBuffer = new Float64Array(Math.max(n, 2 * (alg.totalsBuffer?.length ?? 0)));
+  const scores: NodeScores = { totals: alg.totalsBuffer.subarray(0, n), plugins: (alg.recordScores ?? true) ? [] : null, extenders: null };
+  if (ext.extenders.length === 0 && !fwk.hasScorePlugins()) {
+    scores.totals.fill(1);
+    return scores;
   }
   const pre = fwk.runPreScorePlugins(state, pod, nodes);
   if (pre !== null && pre.code !== Code.Success) throw pre.asError();
-  const scores = fwk.runScorePlugins(state, pod, nodes, recordScores);
-  if (scores instanceof Status) throw scores.asError();
+  const s = fwk.runScorePlugins(state, pod, nodes, scores.totals, scores.plugins);
+  if (s !== null) throw s.asError();
+  if (ext.extenders.length === 0) return scores;
+  const interested = ext.extenders.filter((e) => e.isInterested(pod.pod));
+  if (interested.length === 0) return scores;
+  return addExtenderScores(interested, ext.log, pod.pod, nodes, scores);
+}
+
+/**
+ * Adds every interested extender's scores, scaled from its 0..10 range to the plugins' 0..100 and
+ * multiplied by its weight. The extenders are asked concurrently; one that fails gives no scores.
+ */
+async function addExtenderScores(interested: readonly Extender[], log: (msg: string) => void, pod: Pod, nodes: readonly NodeInfo[], scores: NodeScores): Promise<NodeScores> {
+  const answers = await Promise.all(interested.map((e) => e.prioritize(pod, nodes).catch((err: unknown) => {
+    log(`Failed to run extender's priority function ${e.name()}, no score given by this extender: ${thrownMessage(err)}`);
+    return null;
+  })));
+  const index = new Map<string, number>();
+  for (let i = 0; i < nodes.length; i++) index.set(nodes[i]!.name, i);
+  const record = scores.plugins !== null;
+  for (let e = 0; e < interested.length; e++) {
+    const answer = answers[e];
+    if (!answer) continue;
+    for (const { host, score } of answer.scores) {
+      const i = index.get(host);
+      if (i === undefined) continue;
+      const points = score * answer.weight * (MaxNodeScore / MaxExtenderPriority);
+      scores.totals[i]! += points;
+      if (!record) continue;
+      scores.extenders ??= nodes.map(() => []);
+      scores.extenders[i]!.push({ name: interested[e]!.name(), score: points });
+    }
+  }
   return scores;
 }
 
-/** Picks uniformly at random among the top-scored nodes (reservoir sampling), or the first by name. */
-export function selectHost(scores: readonly NodePluginScores[], alg: Pick<AlgorithmState, 'random' | 'tieBreakByName'>): { host: string; best: string[] } {
-  if (scores.length === 0) throw new Error('empty priorityList');
-  let maxScore = -Infinity;
-  for (const s of scores) if (s.totalScore > maxScore) maxScore = s.totalScore;
-  const best: string[] = [];
-  let selected = '';
-  let count = 0;
-  for (const s of scores) {
-    if (s.totalScore !== maxScore) continue;
-    best.push(s.name);
-    count++;
-    if (count === 1 || Math.floor(alg.random() * count) === 0) selected = s.name;
+/** The recorded scores as one list per node: each plugin's weighted score, then the extenders'. */
+function nodePluginScores(nodes: readonly NodeInfo[], s: NodeScores): NodePluginScores[] {
+  const plugins = s.plugins ?? [];
+  const out: NodePluginScores[] = new Array(nodes.length);
+  for (let i = 0; i < nodes.length; i++) {
+    const parts: PluginScore[] = new Array(plugins.length);
+    for (let j = 0; j < plugins.length; j++) parts[j] = { name: plugins[j]!.name, score: plugins[j]!.weighted[i]! };
+    const fromExtenders = s.extenders?.[i];
+    if (fromExtenders) parts.push(...fromExtenders);
+    out[i] = { name: nodes[i]!.name, scores: parts, totalScore: s.totals[i]! };
   }
-  if (alg.tieBreakByName) selected = [...best].sort()[0]!;
-  return { host: selected, best };
+  return out;
+}
+
+/**
+ * Picks uniformly at random among the top-scored nodes (reservoir sampling, the same draws either
+ * way), or the first by name; appends every top-scored node to `best` when given.
+ */
+export function selectHost(
+  nodes: readonly { readonly name: string }[],
+  totals: ArrayLike<number>,
+  alg: Pick<AlgorithmState, 'random' | 'tieBreakByName'>,
+  best: string[] | null = null,
+): string {
+  if (nodes.length === 0) throw new Error('empty priorityList');
+  let max = -Infinity;
+  for (let i = 0; i < nodes.length; i++) if (totals[i]! > max) max = totals[i]!;
+  const byName = alg.tieBreakByName;
+  let selected = '';
+  let first = '';
+  let count = 0;
+  for (let i = 0; i < nodes.length; i++) {
+    if (totals[i] !== max) continue;
+    const name = nodes[i]!.name;
+    count++;
+    if (best !== null) best.push(name);
+    // The draw happens either way, so the random sequence does not depend on the tie-break.
+    if (count === 1 || Math.floor(alg.random() * count) === 0) selected = name;
+    if (byName && (count === 1 || name < first)) first = name;
+  }
+  return byName ? first : selected;
 }

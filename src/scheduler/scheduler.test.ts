@@ -76,7 +76,7 @@ async function newEnv(extra: PluginsConfig = {}): Promise<Env> {
     },
   ];
   const attempts: AttemptRecord[] = [];
-  const sched = new Scheduler({
+  const sched = Scheduler.fromConfig({
     profiles: [{
       schedulerName: 'default-scheduler',
       plugins: {
@@ -88,6 +88,7 @@ async function newEnv(extra: PluginsConfig = {}): Promise<Env> {
         ...extra,
       },
     }],
+  }, {
     registry: new Registry(defs),
     client: cluster,
     clock,

@@ -1,63 +1,66 @@
-// The Scheduler: profiles, cache, queue and the scheduling/binding cycles (scheduler.go,
+// The Scheduler: built from a resolved configuration, with its profiles, cache, queue, the
+// scheduling and binding cycles, and the loop that drives them (scheduler.go New,
 // schedule_one.go).
 import type { Pod, PodCondition } from '../api/types.js';
 import { podKey } from '../api/types.js';
 import { Cache } from '../cache/cache.js';
 import { Snapshot } from '../cache/snapshot.js';
 import type { ClusterClient } from '../cluster/types.js';
+import type { Extender as ExtenderConfig } from '../config/types.js';
+import { setUpExtenders } from '../extender/setup.js';
 import { CycleState } from '../framework/cycle_state.js';
+import { ActionType } from '../framework/events.js';
+import type { Extender } from '../framework/extender.js';
 import { Diagnosis, ErrNoNodesAvailable, FitError } from '../framework/fit_error.js';
-import type { EventRecorder, PluginClusterClient, PostFilterResult, QueuedPodInfo } from '../framework/interfaces.js';
+import type { EventRecorder, PluginClusterClient, QueuedPodInfo } from '../framework/interfaces.js';
+import { andThen, type MaybePromise } from '../framework/maybe_promise.js';
+import { thrownMessage } from '../framework/thrown.js';
+import { pluginMetricsSamplePercent } from '../framework/metrics_recorder.js';
+import { MapObjectLister, waitForObjects } from '../framework/object_lister.js';
 import { PodInfo } from '../framework/pod_info.js';
 import type { Registry } from '../framework/registry.js';
-import { Framework, type ProfileConfig } from '../framework/runtime/framework.js';
-import { ActionType } from '../framework/events.js';
+import { Framework, type PostFilterRunResult, type ProfileConfig } from '../framework/runtime/framework.js';
 import { Code, Status, isSuccess } from '../framework/status.js';
 import { clearNominatedNode, type NominatingInfo } from '../queue/nominator.js';
-import { SchedulingQueue, type QueueOptions } from '../queue/scheduling_queue.js';
-import { MapObjectLister, waitForObjects } from './object_lister.js';
+import { SchedulingQueue } from '../queue/scheduling_queue.js';
 import type { Clock } from '../util/clock.js';
-import { EventHandlers } from './event_handlers.js';
-import { schedulePod, type AlgorithmState, type FilterPhaseHooks, type ScheduleResult } from './schedule_pod.js';
-import { schedulePodWithExtenders } from './schedule_pod_extenders.js';
-import type { Extender } from '../extender/extender.js';
+import { EventHandlers, type EventHandlerTarget } from './event_handlers.js';
+import { SchedulingLoop, type SchedulingCycles } from './loop.js';
+import type { AttemptResult, SchedulerMetricsRecorder } from './metrics_recorder.js';
+import { schedulePod, type AlgorithmState, type ExtenderSet, type ScheduleResult } from './schedule_pod.js';
 
-export interface SchedulerOptions {
+/** The parts of a defaulted KubeSchedulerConfiguration a Scheduler is built from. */
+export interface ResolvedConfig {
   profiles: ProfileConfig[];
-  registry: Registry;
-  client: ClusterClient;
-  clock: Clock;
-  random: () => number;
+  /** HTTP extenders (KubeSchedulerConfiguration `extenders`). */
+  extenders?: ExtenderConfig[];
   percentageOfNodesToScore?: number;
   podInitialBackoffSeconds?: number;
   podMaxBackoffSeconds?: number;
   parallelism?: number;
+}
+
+/** What a Scheduler runs with besides its configuration. */
+export interface SchedulerDeps {
+  registry: Registry;
+  client: ClusterClient;
+  clock: Clock;
+  random: () => number;
+  /** In-tree plugins named by a profile but not built yet: skipped with a warning. */
   notYetAvailable?: ReadonlySet<string>;
+  /** Pick the first top-scored node by name instead of sampling (exact comparisons). */
   tieBreakByName?: boolean;
   /** Keep every plugin's score per node in attempt records (explain). */
   recordScores?: boolean;
-  /** Called after every scheduling attempt (explain, reports, metrics). */
+  /** Called once per attempt with its final outcome (after the binding when it got that far). */
   onAttempt?: (a: AttemptRecord) => void;
   log?: (level: number, msg: string) => void;
-  /** Metrics hooks (the real-cluster mode); simulations leave them out. */
-  metrics?: SchedulerMetricsHooks;
-  /** Handed to the queue: wakes a waiting scheduling loop, counts pods entering each sub-queue. */
-  queueHooks?: Pick<QueueOptions, 'onActive' | 'onIncoming'>;
-  /**
-   * HTTP extenders, called after the plugins in this order (non-ignorable ones first, see
-   * buildExtenders). With any, each scheduling cycle waits for their answers.
-   */
+  /** Metrics (the real-cluster mode); without, measuring costs nothing. */
+  metrics?: SchedulerMetricsRecorder | null;
+  /** Extenders to call instead of those the configuration names (tests, library use). */
   extenders?: readonly Extender[];
-}
-
-/** What the scheduler reports for metrics (schedule_one.go, metrics/profile_metrics.go). */
-export interface SchedulerMetricsHooks extends FilterPhaseHooks {
-  /** An attempt's final result, with the time since its scheduling cycle started (s). */
-  attemptFinished(result: 'scheduled' | 'unschedulable' | 'error', profile: string, seconds: number): void;
-  /** The scheduling algorithm found a node, `seconds` after the cycle started. */
-  algorithmFinished(seconds: number): void;
-  /** A pod was bound after `attempts` attempts, `sinceFirstSeconds` after it first became active. */
-  podScheduled(attempts: number, sinceFirstSeconds: number | null): void;
+  /** Monotonic seconds for durations (performance.now() by default). */
+  monotonicSeconds?: () => number;
 }
 
 /** What one scheduling attempt found, for explain and reports. */
@@ -72,6 +75,21 @@ export interface AttemptRecord {
   readonly victims: string[];
   readonly attempt: number;
   readonly time: number;
+  /** From the start of the scheduling cycle to the end of the attempt (binding included), in seconds. */
+  readonly durationSeconds: number;
+}
+
+/** One attempt in flight: its pod, profile, cycle state and what it has found so far. */
+interface Attempt {
+  readonly qp: QueuedPodInfo;
+  readonly fwk: Framework;
+  readonly state: CycleState;
+  /** Monotonic seconds at the start of the scheduling cycle. */
+  readonly start: number;
+  /** False for explain's single attempts: a failed pod is not put back in the queue. */
+  readonly requeue: boolean;
+  /** Preemption victims deleted during the scheduling cycle. */
+  readonly victims: string[];
 }
 
 /** What a scheduling cycle ends with: a reserved pod to bind, or the status it failed with. */
@@ -82,48 +100,62 @@ interface CycleOutcome {
   nominating: NominatingInfo | null;
 }
 
-export class Scheduler {
+const defaultMonotonicSeconds = (): number => performance.now() / 1000;
+
+export class Scheduler implements SchedulingCycles, EventHandlerTarget {
   readonly cache: Cache;
   readonly queue: SchedulingQueue;
   readonly profiles = new Map<string, Framework>();
   readonly objects = new MapObjectLister();
   readonly snapshot = new Snapshot();
   readonly handlers: EventHandlers;
+  /** The one loop that drives this scheduler in every mode. */
+  readonly loop: SchedulingLoop;
   private readonly alg: AlgorithmState;
+  private readonly extenders: ExtenderSet;
+  private readonly metrics: SchedulerMetricsRecorder | null;
+  private readonly monotonicSeconds: () => number;
   /** Binding cycles in flight. */
   private readonly bindings = new Set<Promise<void>>();
-  /** When each attempt's scheduling cycle started (metrics clock), while metrics are on. */
-  private readonly attemptStarts = new WeakMap<QueuedPodInfo, number>();
-  /** Victims chosen by PostFilter in the current attempt (for reports). */
-  private lastVictims: string[] = [];
-  private readonly extenders: readonly Extender[];
-  /** The scheduling cycle waiting for extenders, if any: cycles never overlap. */
-  private cycleInFlight: Promise<void> | null = null;
+  /** Where preemption victims of the current scheduling cycle are noted (one cycle at a time). */
+  private cycleVictims: string[] = [];
 
-  constructor(readonly opts: SchedulerOptions) {
-    const clock = opts.clock;
-    this.extenders = opts.extenders ?? [];
+  /**
+   * The scheduler for a resolved configuration: its extenders (and the NodeResourcesFit
+   * ignoredResources they imply), profiles, backoffs, parallelism and percentageOfNodesToScore.
+   */
+  static fromConfig(config: ResolvedConfig, deps: SchedulerDeps): Scheduler {
+    const { extenders, profiles } = deps.extenders
+      ? { extenders: deps.extenders, profiles: config.profiles }
+      : setUpExtenders(config.extenders ?? [], config.profiles);
+    return new Scheduler(config, profiles, extenders, deps);
+  }
+
+  private constructor(config: ResolvedConfig, profiles: readonly ProfileConfig[], extenders: readonly Extender[], private readonly deps: SchedulerDeps) {
+    const clock = deps.clock;
+    this.metrics = deps.metrics ?? null;
+    this.monotonicSeconds = deps.monotonicSeconds ?? defaultMonotonicSeconds;
+    this.extenders = { extenders, log: (msg) => this.log(2, msg) };
     this.cache = new Cache(clock);
     this.alg = {
       nextStartNodeIndex: 0,
-      percentageOfNodesToScore: opts.percentageOfNodesToScore ?? 0,
-      random: opts.random,
-      tieBreakByName: opts.tieBreakByName ?? false,
-      recordScores: opts.recordScores ?? false,
-      metrics: opts.metrics,
+      percentageOfNodesToScore: config.percentageOfNodesToScore ?? 0,
+      random: deps.random,
+      tieBreakByName: deps.tieBreakByName ?? false,
+      recordScores: deps.recordScores ?? false,
     };
     const pluginClient: PluginClusterClient = {
-      bind: (pod, node) => opts.client.bind(pod, node),
+      bind: (pod, node) => deps.client.bind(pod, node),
       deletePod: (pod, o) => this.deleteVictim(pod, o),
-      clearNominatedNodeName: (pod) => opts.client.updatePodStatus(pod, { nominatedNodeName: '' }),
-      updatePersistentVolume: opts.client.updatePersistentVolume?.bind(opts.client),
-      updatePersistentVolumeClaim: opts.client.updatePersistentVolumeClaim?.bind(opts.client),
+      clearNominatedNodeName: (pod) => deps.client.updatePodStatus(pod, { nominatedNodeName: '' }),
+      updatePersistentVolume: deps.client.updatePersistentVolume?.bind(deps.client),
+      updatePersistentVolumeClaim: deps.client.updatePersistentVolumeClaim?.bind(deps.client),
       waitUntil: (ready, timeoutMs) => waitForObjects(this.objects, clock, ready, timeoutMs),
-      podExists: (namespace, name) => opts.client.getPod(namespace, name) !== undefined,
+      podExists: (namespace, name) => deps.client.getPod(namespace, name) !== undefined,
     };
     const recorder: EventRecorder = {
       event: (regarding, type, reason, action, message) =>
-        opts.client.recordEvent({
+        deps.client.recordEvent({
           regarding: {
             kind: regarding.kind ?? '',
             namespace: regarding.metadata?.namespace ?? '',
@@ -138,9 +170,9 @@ export class Scheduler {
         }),
     };
     let queue: SchedulingQueue | undefined = undefined;
-    for (const profile of opts.profiles) {
+    for (const profile of profiles) {
       const fwk = new Framework(profile, {
-        registry: opts.registry,
+        registry: deps.registry,
         snapshot: () => this.snapshot,
         objects: this.objects,
         client: pluginClient,
@@ -150,13 +182,18 @@ export class Scheduler {
           hasNominatedPods: () => queue!.nominator.hasNominatedPods(),
         },
         clock,
-        random: opts.random,
-        parallelism: opts.parallelism ?? 16,
-        notYetAvailable: opts.notYetAvailable,
-        extenders: this.extenders,
+        random: deps.random,
+        parallelism: config.parallelism ?? 16,
+        notYetAvailable: deps.notYetAvailable,
+        extenders,
+        metrics: this.metrics,
+        monotonicSeconds: this.monotonicSeconds,
+        log: (level, msg) => this.log(level, msg),
       });
       this.profiles.set(profile.schedulerName, fwk);
     }
+    this.loop = new SchedulingLoop(this);
+    const metrics = this.metrics;
     queue = new SchedulingQueue(
       new Map([...this.profiles].map(([name, fwk]) => [name, {
         less: fwk.queueSortLess(),
@@ -165,11 +202,11 @@ export class Scheduler {
       }])),
       {
         clock,
-        podInitialBackoffMs: (opts.podInitialBackoffSeconds ?? 1) * 1000,
-        podMaxBackoffMs: (opts.podMaxBackoffSeconds ?? 10) * 1000,
-        podLister: (namespace, name) => opts.client.getPod(namespace, name),
-        onActive: opts.queueHooks?.onActive,
-        onIncoming: opts.queueHooks?.onIncoming,
+        podInitialBackoffMs: (config.podInitialBackoffSeconds ?? 1) * 1000,
+        podMaxBackoffMs: (config.podMaxBackoffSeconds ?? 10) * 1000,
+        podLister: (namespace, name) => deps.client.getPod(namespace, name),
+        onActive: () => this.loop.wake(),
+        onIncoming: metrics === null ? undefined : (q, event) => metrics.observeQueueIncoming(q, event),
       },
     );
     this.queue = queue;
@@ -184,22 +221,30 @@ export class Scheduler {
   }
 
   log(level: number, msg: string): void {
-    this.opts.log?.(level, msg);
+    this.deps.log?.(level, msg);
   }
 
   /** Lists and watches the cluster; resolves once caches are synced. */
   async start(): Promise<void> {
-    await this.opts.client.start((e) => this.handlers.handle(e));
+    await this.deps.client.start((e) => this.handlers.handle(e));
     this.queue.run();
   }
 
+  /** Stops the loop, the queue's timers and the watches (bindings in flight are not waited for). */
   stop(): void {
+    void this.loop.stop();
     this.queue.close();
-    this.opts.client.stop();
+    this.deps.client.stop();
   }
 
   responsibleForPod(pod: Pod): boolean {
     return this.profiles.has(pod.spec.schedulerName ?? 'default-scheduler');
+  }
+
+  rejectWaitingPod(uid: string): boolean {
+    let rejected = false;
+    for (const fwk of this.profiles.values()) if (fwk.rejectWaitingPod(uid)) rejected = true;
+    return rejected;
   }
 
   /** Waits for every binding cycle in flight. */
@@ -212,35 +257,21 @@ export class Scheduler {
   }
 
   /**
-   * Pops one pod and runs its scheduling cycle; the binding cycle continues asynchronously. With
-   * extenders the cycle itself is asynchronous too: it counts among the work waitForBindings
-   * waits for, and no pod is popped (false) until it has finished (see cycleSettled).
+   * Pops one pod and runs its scheduling cycle; the binding cycle goes on in the background.
+   * False when there was no pod, a promise while the cycle waits for an extender (SchedulingLoop
+   * pops nothing meanwhile), else true. Nothing the cycle throws escapes: the pod is retried.
    */
-  scheduleOne(): boolean {
-    if (this.cycleInFlight !== null) return false;
+  scheduleOne(): boolean | Promise<void> {
     const qp = this.queue.pop();
     if (!qp) return false;
-    if (this.extenders.length === 0) {
-      this.runAttempt(qp);
+    let cycle: MaybePromise<void>;
+    try {
+      cycle = this.schedulingCycle(qp, true);
+    } catch (err) {
+      this.cycleCrashed(qp, err);
       return true;
     }
-    const p: Promise<void> = this.runAttemptWithExtenders(qp).finally(() => {
-      this.cycleInFlight = null;
-      this.bindings.delete(p);
-    });
-    this.cycleInFlight = p;
-    this.bindings.add(p);
-    return true;
-  }
-
-  /** True while a scheduling cycle waits for extenders. */
-  get hasCycleInFlight(): boolean {
-    return this.cycleInFlight !== null;
-  }
-
-  /** Resolves when the scheduling cycle in flight (only with extenders) has finished. */
-  cycleSettled(): Promise<void> {
-    return this.cycleInFlight ?? Promise.resolve();
+    return cycle instanceof Promise ? cycle.catch((err: unknown) => this.cycleCrashed(qp, err)) : true;
   }
 
   /**
@@ -252,52 +283,42 @@ export class Scheduler {
     this.queue.delete(pod);
     const qp: QueuedPodInfo = {
       podInfo: new PodInfo(pod),
-      timestamp: this.opts.clock.now(),
+      timestamp: this.deps.clock.now(),
       attempts: 1,
-      initialAttemptTimestamp: this.opts.clock.now(),
+      initialAttemptTimestamp: this.deps.clock.now(),
       unschedulablePlugins: new Set(),
       pendingPlugins: new Set(),
       gatingPlugin: null,
     };
-    await this.cycleSettled();
-    if (this.extenders.length === 0) this.runAttempt(qp, { requeue: false });
-    else await this.runAttemptWithExtenders(qp, { requeue: false });
+    await this.schedulingCycle(qp, false);
     await this.waitForBindings();
     this.queue.done(uid);
   }
 
-  private runAttempt(qp: QueuedPodInfo, o: { requeue: boolean } = { requeue: true }): void {
+  /** The scheduling cycle: synchronous unless an extender is asked (then a promise). */
+  private schedulingCycle(qp: QueuedPodInfo, requeue: boolean): MaybePromise<void> {
     const fwk = this.startAttempt(qp);
     if (fwk === null) return;
-    const state = new CycleState();
+    const attempt: Attempt = { qp, fwk, state: new CycleState(), start: this.monotonicSeconds(), requeue, victims: [] };
+    // Plugin calls are timed in a sample of cycles, drawn only when metrics are on so that
+    // simulations keep their random sequence.
+    if (this.metrics !== null) attempt.state.recordPluginMetrics = this.deps.random() * 100 < pluginMetricsSamplePercent;
+    this.cycleVictims = attempt.victims;
+    // No other scheduling cycle runs until this one ends, so the snapshot stays as found.
     this.cache.updateSnapshot(this.snapshot);
-    let result: ScheduleResult;
+    let found: MaybePromise<ScheduleResult>;
     try {
-      result = schedulePod(this.alg, fwk, state, qp.podInfo, this.snapshot);
+      found = schedulePod(this.alg, fwk, attempt.state, qp.podInfo, this.snapshot, this.extenders);
     } catch (err) {
-      this.finishSchedulingCycle(state, fwk, qp, this.algorithmFailed(state, fwk, qp.podInfo, err), o.requeue);
-      return;
+      return andThen(this.algorithmFailed(attempt, err), (o) => this.finishSchedulingCycle(attempt, o));
     }
-    this.finishSchedulingCycle(state, fwk, qp, this.assumeAndReserve(state, fwk, qp, result), o.requeue);
-  }
-
-  /** runAttempt with the extenders' answers awaited between the plugins' phases. */
-  private async runAttemptWithExtenders(qp: QueuedPodInfo, o: { requeue: boolean } = { requeue: true }): Promise<void> {
-    const fwk = this.startAttempt(qp);
-    if (fwk === null) return;
-    const state = new CycleState();
-    // No other cycle runs meanwhile, so the snapshot stays as this cycle found it.
-    this.cache.updateSnapshot(this.snapshot);
-    let result: ScheduleResult;
-    try {
-      result = await schedulePodWithExtenders(this.alg, fwk, state, qp.podInfo, this.snapshot, this.extenders, (msg) => this.log(2, msg));
-    } catch (err) {
-      const failed = this.failureBeforePostFilter(fwk, err);
-      const outcome = failed ?? this.afterPostFilter(qp.podInfo, err as FitError, await fwk.runPostFilterPluginsWithExtenders(state, qp.podInfo, (err as FitError).diagnosis.nodeToStatus));
-      this.finishSchedulingCycle(state, fwk, qp, outcome, o.requeue);
-      return;
+    if (found instanceof Promise) {
+      return found.then(
+        (r) => this.finishSchedulingCycle(attempt, this.assumeAndReserve(attempt, r)),
+        (err: unknown) => andThen(this.algorithmFailed(attempt, err), (o) => this.finishSchedulingCycle(attempt, o)),
+      );
     }
-    this.finishSchedulingCycle(state, fwk, qp, this.assumeAndReserve(state, fwk, qp, result), o.requeue);
+    return this.finishSchedulingCycle(attempt, this.assumeAndReserve(attempt, found));
   }
 
   /** The profile to schedule the pod with, or null when the attempt ends before it starts. */
@@ -318,64 +339,73 @@ export class Scheduler {
       this.queue.done(qp.podInfo.uid);
       return null;
     }
-    if (this.opts.metrics) this.attemptStarts.set(qp, this.opts.metrics.now());
-    this.lastVictims = [];
     return fwk;
   }
 
-  /** Reports the scheduling cycle's outcome, then starts the binding cycle or handles the failure. */
-  private finishSchedulingCycle(state: CycleState, fwk: Framework, qp: QueuedPodInfo, outcome: CycleOutcome, requeue: boolean): void {
+  /** A cycle that threw outside any plugin: logged, and the pod retried after backoff. */
+  private cycleCrashed(qp: QueuedPodInfo, err: unknown): void {
+    this.log(1, `Error scheduling pod ${qp.podInfo.key}; retrying: ${thrownMessage(err)}`);
+    qp.unschedulablePlugins = new Set();
+    qp.pendingPlugins = new Set();
+    this.queue.addUnschedulableIfNotPresent(qp);
+  }
+
+  /** Starts the binding cycle, or reports the failure and puts the pod back. */
+  private finishSchedulingCycle(attempt: Attempt, outcome: CycleOutcome): void {
     const { result, assumed, status, nominating } = outcome;
     if (!isSuccess(status)) {
-      this.report(qp, status!, result, nominating);
-      this.handleSchedulingFailure(fwk, qp, status!, nominating, requeue);
+      this.finishAttempt(attempt, status, result, nominating);
+      this.handleSchedulingFailure(attempt, status!, nominating);
       return;
     }
-    this.report(qp, null, result, null);
-    const p = this.bindingCycle(state, fwk, result!, assumed!, qp, requeue).finally(() => this.bindings.delete(p));
+    const p = this.bindingCycle(attempt, result!, assumed!)
+      .catch((err: unknown) => this.log(1, `binding cycle of pod ${attempt.qp.podInfo.key}: ${thrownMessage(err)}`))
+      .finally(() => this.bindings.delete(p));
     this.bindings.add(p);
   }
 
-  private report(qp: QueuedPodInfo, status: Status | null, result: ScheduleResult | null, nominating: NominatingInfo | null): void {
-    if (!this.opts.onAttempt) return;
+  /** Reports an attempt's final outcome: metrics, then the onAttempt record. */
+  private finishAttempt(attempt: Attempt, status: Status | null, result: ScheduleResult | null, nominating: NominatingInfo | null): void {
+    const seconds = this.monotonicSeconds() - attempt.start;
+    const outcome = status === null ? 'Scheduled' : status.isRejected() ? 'Unschedulable' : 'Error';
+    if (this.metrics !== null) {
+      const r: AttemptResult = outcome === 'Scheduled' ? 'scheduled' : outcome === 'Unschedulable' ? 'unschedulable' : 'error';
+      this.metrics.observeAttempt(r, attempt.fwk.profileName, seconds);
+    }
+    if (!this.deps.onAttempt) return;
     const err = status?.error;
-    const diagnosis = result?.diagnosis ?? (err instanceof FitError ? err.diagnosis : null);
-    this.opts.onAttempt({
-      pod: qp.podInfo.pod,
-      outcome: status === null ? 'Scheduled' : status.isRejected() ? 'Unschedulable' : 'Error',
+    this.deps.onAttempt({
+      pod: attempt.qp.podInfo.pod,
+      outcome,
       node: status === null ? result!.suggestedHost : '',
       message: status === null ? '' : status.message(),
       result,
-      diagnosis,
+      diagnosis: result?.diagnosis ?? (err instanceof FitError ? err.diagnosis : null),
       nominatedNode: nominating?.mode === 'Override' ? nominating.nominatedNodeName : '',
-      victims: this.lastVictims,
-      attempt: qp.attempts,
-      time: this.opts.clock.now(),
+      victims: attempt.victims,
+      attempt: attempt.qp.attempts,
+      time: this.deps.clock.now(),
+      durationSeconds: seconds,
     });
   }
 
   /** The scheduling algorithm found no node (FitError: PostFilter may nominate one) or failed. */
-  private algorithmFailed(state: CycleState, fwk: Framework, podInfo: PodInfo, err: unknown): CycleOutcome {
-    return this.failureBeforePostFilter(fwk, err)
-      ?? this.afterPostFilter(podInfo, err as FitError, fwk.runPostFilterPlugins(state, podInfo, (err as FitError).diagnosis.nodeToStatus));
-  }
-
-  /** The outcome of a failed algorithm when PostFilter does not run (not a FitError, or no plugin); else null. */
-  private failureBeforePostFilter(fwk: Framework, err: unknown): CycleOutcome | null {
+  private algorithmFailed(attempt: Attempt, err: unknown): MaybePromise<CycleOutcome> {
     if (err === ErrNoNodesAvailable) {
       return { result: null, assumed: null, status: new Status(Code.UnschedulableAndUnresolvable, [(err as Error).message], err as Error), nominating: clearNominatedNode };
     }
     if (!(err instanceof FitError)) {
-      return { result: null, assumed: null, status: Status.error(err as Error), nominating: clearNominatedNode };
+      return { result: null, assumed: null, status: Status.error(err instanceof Error ? err : thrownMessage(err)), nominating: clearNominatedNode };
     }
-    if (!fwk.hasPostFilterPlugins()) {
+    if (!attempt.fwk.hasPostFilterPlugins()) {
       return { result: null, assumed: null, status: new Status(Code.Unschedulable, [err.message], err), nominating: clearNominatedNode };
     }
-    return null;
+    const { fwk, state, qp } = attempt;
+    return andThen(fwk.runPostFilterPlugins(state, qp.podInfo, err.diagnosis.nodeToStatus), (post) => this.afterPostFilter(qp.podInfo, err, post));
   }
 
   /** The FitError with PostFilter's message, and the node PostFilter nominated, if any. */
-  private afterPostFilter(podInfo: PodInfo, err: FitError, post: { result: PostFilterResult | null; status: Status }): CycleOutcome {
+  private afterPostFilter(podInfo: PodInfo, err: FitError, post: PostFilterRunResult): CycleOutcome {
     err.diagnosis.postFilterMsg = post.status.message();
     if (post.status.code === Code.Error) this.log(1, `PostFilter error for pod ${podInfo.key}: ${post.status.message()}`);
     const nominating: NominatingInfo | null = post.result ? { mode: 'Override', nominatedNodeName: post.result.nominatedNodeName } : null;
@@ -383,10 +413,10 @@ export class Scheduler {
   }
 
   /** Assumes the pod on the chosen host, then Reserve and Permit (the rest of the scheduling cycle). */
-  private assumeAndReserve(state: CycleState, fwk: Framework, qp: QueuedPodInfo, result: ScheduleResult): CycleOutcome {
+  private assumeAndReserve(attempt: Attempt, result: ScheduleResult): CycleOutcome {
+    const { qp, fwk, state } = attempt;
     const podInfo = qp.podInfo;
-    const m = this.opts.metrics;
-    if (m) m.algorithmFinished(m.now() - (this.attemptStarts.get(qp) ?? m.now()));
+    this.metrics?.observeAlgorithmDuration(this.monotonicSeconds() - attempt.start);
     const host = result.suggestedHost;
     const assumedPod: Pod = { ...podInfo.pod, spec: { ...podInfo.pod.spec, nodeName: host } };
     const assumed = podInfo.withPod(assumedPod);
@@ -426,31 +456,40 @@ export class Scheduler {
     return new Status(s.code, [fe.message], fe).withPlugin(s.plugin);
   }
 
-  private async bindingCycle(state: CycleState, fwk: Framework, result: ScheduleResult, assumed: PodInfo, qp: QueuedPodInfo, requeue: boolean): Promise<void> {
+  private async bindingCycle(attempt: Attempt, result: ScheduleResult, assumed: PodInfo): Promise<void> {
+    const { fwk, state, qp } = attempt;
     const host = result.suggestedHost;
-    let status: Status | null = await fwk.waitOnPermit(assumed);
-    if (status !== null) status = this.rejectionAsFitError(qp.podInfo.pod, host, status);
-    if (isSuccess(status)) {
-      // Past Permit the pod can no longer be found unschedulable: a PreBind or Bind failure is an
-      // error retried after backoff, so the queue stops recording events for it now.
-      this.queue.done(qp.podInfo.uid);
-      status = await fwk.runPreBindPlugins(state, assumed, host);
-    }
-    if (isSuccess(status)) {
-      const b = (await this.bindByExtender(assumed, host)) ?? (await fwk.runBindPlugins(state, assumed, host));
-      this.cache.finishBinding(assumed.pod);
-      status = b.code === Code.Success ? null : b;
+    let status: Status | null;
+    try {
+      status = await this.bind(attempt, assumed, host);
+    } catch (err) {
+      // Not from a plugin (the runtime contains those): still, the pod must not stay assumed.
+      status = Status.error(err instanceof Error ? err : thrownMessage(err));
     }
     if (!isSuccess(status)) {
-      this.handleBindingCycleError(state, fwk, assumed, qp, status!, requeue);
+      this.handleBindingCycleError(attempt, assumed, result, status!);
       return;
     }
-    this.observeAttempt(fwk, qp, 'scheduled');
-    const m = this.opts.metrics;
-    if (m) m.podScheduled(qp.attempts, qp.initialAttemptTimestamp === null ? null : (this.opts.clock.now() - qp.initialAttemptTimestamp) / 1000);
+    this.finishAttempt(attempt, null, result, null);
+    this.metrics?.observePodScheduled(qp.attempts, qp.initialAttemptTimestamp === null ? null : (this.deps.clock.now() - qp.initialAttemptTimestamp) / 1000);
     fwk.eventRecorder().event(qp.podInfo.pod, 'Normal', 'Scheduled', 'Binding', `Successfully assigned ${qp.podInfo.key} to ${host}`);
     fwk.runPostBindPlugins(state, assumed, host);
     if (state.podsToActivate.size > 0) this.queue.activate(state.podsToActivate.values() as Iterable<Pod>);
+  }
+
+  /** WaitOnPermit, PreBind, then Bind (an extender's or the Bind plugins'); null when bound. */
+  private async bind(attempt: Attempt, assumed: PodInfo, host: string): Promise<Status | null> {
+    const { fwk, state, qp } = attempt;
+    let status: Status | null = await fwk.waitOnPermit(assumed);
+    if (status !== null) return this.rejectionAsFitError(qp.podInfo.pod, host, status);
+    // Past Permit the pod can no longer be found unschedulable: a PreBind or Bind failure is an
+    // error retried after backoff, so the queue stops recording events for it now.
+    this.queue.done(qp.podInfo.uid);
+    status = await fwk.runPreBindPlugins(state, assumed, host);
+    if (!isSuccess(status)) return status;
+    const b = (await this.bindByExtender(assumed, host)) ?? (await fwk.runBindPlugins(state, assumed, host));
+    this.cache.finishBinding(assumed.pod);
+    return b.code === Code.Success ? null : b;
   }
 
   /**
@@ -459,37 +498,39 @@ export class Scheduler {
    */
   private async bindByExtender(assumed: PodInfo, host: string): Promise<Status | null> {
     const pod = assumed.pod;
-    for (const extender of this.extenders) {
+    for (const extender of this.extenders.extenders) {
       if (!extender.isBinder() || !extender.isInterested(pod)) continue;
       try {
         await extender.bind({ podName: pod.metadata.name ?? '', podNamespace: pod.metadata.namespace ?? 'default', podUID: pod.metadata.uid ?? '', node: host });
         return new Status(Code.Success);
       } catch (err) {
         if (extender.isIgnorable()) {
-          this.log(2, `Skipping extender ${extender.name()} in bind as it returned error and has ignorable flag set: ${(err as Error).message}`);
+          this.log(2, `Skipping extender ${extender.name()} in bind as it returned error and has ignorable flag set: ${thrownMessage(err)}`);
           continue;
         }
-        return Status.error(err as Error);
+        return Status.error(err instanceof Error ? err : thrownMessage(err));
       }
     }
     return null;
   }
 
   /** Unreserve, forget the assumed pod, wake pods its resources may help, requeue it (handleBindingCycleError). */
-  private handleBindingCycleError(state: CycleState, fwk: Framework, assumed: PodInfo, qp: QueuedPodInfo, status: Status, requeue: boolean): void {
+  private handleBindingCycleError(attempt: Attempt, assumed: PodInfo, result: ScheduleResult, status: Status): void {
+    const { fwk, state } = attempt;
     const host = assumed.pod.spec.nodeName!;
+    this.finishAttempt(attempt, status, result, clearNominatedNode);
     fwk.runReservePluginsUnreserve(state, assumed, host);
     let forgotten = true;
     try {
       this.cache.forgetPod(assumed.pod);
     } catch (err) {
       forgotten = false;
-      this.log(1, `forget pod ${assumed.key}: ${(err as Error).message}`);
+      this.log(1, `forget pod ${assumed.key}: ${thrownMessage(err)}`);
     }
     // Forgetting frees the node's resources, as a deleted assigned pod would.
     const event = { resource: 'AssignedPod', actionType: ActionType.Delete, label: 'AssignedPodDelete' } as const;
     if (forgotten && !status.isRejected()) this.queue.moveAllToActiveOrBackoffQueue(event, assumed.pod, null);
-    this.handleSchedulingFailure(fwk, qp, status, clearNominatedNode, requeue);
+    this.handleSchedulingFailure(attempt, status, clearNominatedNode);
     // A rejected pod is moved after it is back in the queue and without itself, so this event
     // does not count as one that arrived while it was in flight.
     if (forgotten && status.isRejected()) {
@@ -498,10 +539,10 @@ export class Scheduler {
   }
 
   /** Records why the pod failed, updates its status and puts it back in the queue (FailureHandler). */
-  private handleSchedulingFailure(fwk: Framework, qp: QueuedPodInfo, status: Status, nominating: NominatingInfo | null, requeue: boolean): void {
+  private handleSchedulingFailure(attempt: Attempt, status: Status, nominating: NominatingInfo | null): void {
+    const { qp, fwk } = attempt;
     const pod = qp.podInfo.pod;
     const reason = status.isRejected() ? 'Unschedulable' : 'SchedulerError';
-    this.observeAttempt(fwk, qp, status.isRejected() ? 'unschedulable' : 'error');
     const err = status.error;
     if (err instanceof FitError) {
       qp.unschedulablePlugins = err.diagnosis.unschedulablePlugins;
@@ -510,10 +551,10 @@ export class Scheduler {
       qp.unschedulablePlugins = new Set();
       qp.pendingPlugins = new Set();
     }
-    const cached = this.opts.client.getPod(pod.metadata.namespace ?? 'default', pod.metadata.name ?? '');
+    const cached = this.deps.client.getPod(pod.metadata.namespace ?? 'default', pod.metadata.name ?? '');
     if (!cached || cached.spec.nodeName) {
       this.queue.done(qp.podInfo.uid);
-    } else if (requeue) {
+    } else if (attempt.requeue) {
       qp.podInfo = new PodInfo(cached);
       this.queue.addUnschedulableIfNotPresent(qp);
     } else {
@@ -528,7 +569,7 @@ export class Scheduler {
       status: 'False',
       reason,
       message: msg,
-      lastTransitionTime: new Date(this.opts.clock.now()).toISOString(),
+      lastTransitionTime: new Date(this.deps.clock.now()).toISOString(),
     };
     // As upstream's updatePod: patch only what changes (the condition, or an Override nomination).
     const prev = cached.status?.conditions?.find((c) => c.type === 'PodScheduled');
@@ -536,32 +577,24 @@ export class Scheduler {
     const nnnChanged = nominating?.mode === 'Override' && (cached.status?.nominatedNodeName ?? '') !== nominating.nominatedNodeName;
     if (!conditionChanged && !nnnChanged) return;
     const patch = { condition: conditionChanged ? condition : undefined, nominatedNodeName: nnnChanged ? nominating!.nominatedNodeName : undefined };
-    this.opts.client.updatePodStatus(cached, patch).catch((e: Error) => {
+    this.deps.client.updatePodStatus(cached, patch).catch((e: Error) => {
       this.log(1, `error updating pod ${podKey(pod)}: ${e.message}`);
     });
   }
 
-  private observeAttempt(fwk: Framework, qp: QueuedPodInfo, result: 'scheduled' | 'unschedulable' | 'error'): void {
-    const m = this.opts.metrics;
-    const start = m ? this.attemptStarts.get(qp) : undefined;
-    if (!m || start === undefined) return;
-    this.attemptStarts.delete(qp);
-    m.attemptFinished(result, fwk.profileName, m.now() - start);
-  }
-
   /** Deletes a preemption victim, marking it with the DisruptionTarget condition first. */
   private async deleteVictim(pod: Pod, o?: { disruptionReason?: string; message?: string }): Promise<void> {
-    this.lastVictims.push(podKey(pod));
-    await this.opts.client.updatePodStatus(pod, {
+    this.cycleVictims.push(podKey(pod));
+    await this.deps.client.updatePodStatus(pod, {
       disruptionTarget: {
         type: 'DisruptionTarget',
         status: 'True',
         reason: o?.disruptionReason ?? 'PreemptionByScheduler',
         message: o?.message ?? '',
-        lastTransitionTime: new Date(this.opts.clock.now()).toISOString(),
+        lastTransitionTime: new Date(this.deps.clock.now()).toISOString(),
       },
     }).catch(() => undefined);
-    await this.opts.client.deletePod(pod, o);
+    await this.deps.client.deletePod(pod, o);
   }
 }
 

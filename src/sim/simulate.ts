@@ -119,9 +119,7 @@ export async function runSimulation(sc: Scenario, o: Omit<EmbeddedOptions, 'onAt
   let nextStep = 0;
   let stepAt = sc.steps.length > 0 ? sc.steps[0]!.afterMs : Infinity;
   for (;;) {
-    while (scheduler.scheduleOne()) await scheduler.waitForBindings();
-    await scheduler.waitForBindings();
-    if (scheduler.queue.activeLength > 0) continue;
+    await scheduler.loop.drain();
     if (cluster.bindings.length !== bound) {
       bound = cluster.bindings.length;
       lastProgressAt = clock.now();

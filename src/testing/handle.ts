@@ -3,7 +3,7 @@ import type { KubeObject, Node, Pod } from '../api/types.js';
 import { Snapshot } from '../cache/snapshot.js';
 import type { Handle, PodNominatorReader, WaitingPod } from '../framework/interfaces.js';
 import type { PodInfo } from '../framework/pod_info.js';
-import { MapObjectLister } from '../scheduler/object_lister.js';
+import { MapObjectLister } from '../framework/object_lister.js';
 
 export interface TestHandleOptions {
   nodes?: Node[];

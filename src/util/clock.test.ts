@@ -68,6 +68,50 @@ describe('FakeClock', () => {
     assert.deepEqual(fired, ['first']);
   });
 
+  it('an interval ticks every period from its first delay, in order with timeouts', () => {
+    const c = new FakeClock();
+    const fired: string[] = [];
+    const h = c.setInterval(() => fired.push(`tick@${c.now()}`), 10, 5);
+    c.setTimeout(() => fired.push(`once@${c.now()}`), 15);
+    for (let i = 0; i < 4; i++) c.advance(5);
+    // The interval was re-armed at 5, after the timeout was set: the timeout goes first at 15.
+    assert.deepEqual(fired, ['tick@5', 'once@15', 'tick@15']);
+    c.clearTimeout(h);
+    c.advance(100);
+    assert.equal(fired.length, 3, 'cleared');
+  });
+
+  it('a jump over many periods calls an interval once, at its last tick, keeping its phase', () => {
+    const c = new FakeClock();
+    const ticks: number[] = [];
+    c.setInterval(() => ticks.push(c.now()), 1000);
+    const hours = 100_000_000 * 3_600_000;
+    c.runUntil(hours + 500);
+    assert.deepEqual(ticks, [hours]);
+    assert.equal(c.nextTimerAt(), hours + 1000);
+    c.advance(500);
+    assert.deepEqual(ticks, [hours, hours + 1000]);
+  });
+
+  it('timeouts due during a jump still fire at their own times, between interval ticks', () => {
+    const c = new FakeClock();
+    const fired: string[] = [];
+    c.setInterval(() => fired.push(`tick@${c.now()}`), 30_000);
+    c.setTimeout(() => fired.push(`once@${c.now()}`), 45_000);
+    c.runUntil(600_000);
+    assert.deepEqual(fired, ['once@45000', 'tick@600000']);
+  });
+
+  it('intervals due at the same tick fire in the order they were last armed', () => {
+    const c = new FakeClock();
+    const fired: string[] = [];
+    c.setInterval(() => fired.push('fast'), 1000);
+    c.setInterval(() => fired.push('slow'), 3000);
+    for (let i = 0; i < 3; i++) c.advance(1000);
+    // fast was re-armed at 2000, after slow was armed at 0: slow goes first at 3000.
+    assert.deepEqual(fired, ['fast', 'fast', 'slow', 'fast']);
+  });
+
   it('a negative delay is due immediately', () => {
     const c = new FakeClock(100);
     let fired = false;

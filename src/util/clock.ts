@@ -8,6 +8,13 @@ export interface Clock {
   /** Milliseconds since the epoch (or since the simulation start). */
   now(): number;
   setTimeout(fn: () => void, ms: number): TimerHandle;
+  /**
+   * Calls `fn` every `periodMs`, first after `firstDelayMs` (a ticker). A simulated clock that
+   * jumps over several periods calls it once, at the last one, as a Go ticker drops the ticks
+   * its receiver missed.
+   */
+  setInterval(fn: () => void, periodMs: number, firstDelayMs?: number): TimerHandle;
+  /** Cancels a timeout or an interval. */
   clearTimeout(h: TimerHandle): void;
 }
 
@@ -31,20 +38,44 @@ export class RealClock implements Clock {
     return { id };
   }
 
+  setInterval(fn: () => void, periodMs: number, firstDelayMs = periodMs): TimerHandle {
+    const id = nextTimerId++;
+    const first = setTimeout(() => {
+      const every = setInterval(fn, periodMs);
+      every.unref?.();
+      this.timers.set(id, every);
+      fn();
+    }, firstDelayMs);
+    first.unref?.();
+    this.timers.set(id, first);
+    return { id };
+  }
+
   clearTimeout(h: TimerHandle): void {
     const t = this.timers.get(h.id);
+    // Node's clearTimeout cancels intervals too.
     if (t !== undefined) clearTimeout(t);
     this.timers.delete(h.id);
   }
 }
 
 interface FakeTimer {
-  id: number;
+  readonly id: number;
   at: number;
-  fn: () => void;
+  /** Order among timers due at the same time: when it was (re)armed. */
+  seq: number;
+  /** Set for an interval. */
+  readonly periodMs: number | null;
+  readonly fn: () => void;
 }
 
-/** A clock that moves only when told to; due timers fire in time order on `advance`/`runUntil`. */
+let nextArming = 1;
+
+/**
+ * A clock that moves only when told to; due timers fire in time order on `advance`/`runUntil`.
+ * A jump costs one call per timer due, however long: an interval fires once, at its last tick
+ * before the target (k8s.io/utils' fake clock does the same with tickers).
+ */
 export class FakeClock implements Clock {
   private timers: FakeTimer[] = [];
 
@@ -55,7 +86,15 @@ export class FakeClock implements Clock {
   }
 
   setTimeout(fn: () => void, ms: number): TimerHandle {
-    const t = { id: nextTimerId++, at: this.current + Math.max(0, ms), fn };
+    return this.add(fn, ms, null);
+  }
+
+  setInterval(fn: () => void, periodMs: number, firstDelayMs = periodMs): TimerHandle {
+    return this.add(fn, firstDelayMs, Math.max(1, periodMs));
+  }
+
+  private add(fn: () => void, ms: number, periodMs: number | null): TimerHandle {
+    const t: FakeTimer = { id: nextTimerId++, at: this.current + Math.max(0, ms), seq: nextArming++, periodMs, fn };
     this.timers.push(t);
     return { id: t.id };
   }
@@ -75,11 +114,26 @@ export class FakeClock implements Clock {
   runUntil(to: number): void {
     for (;;) {
       let next: FakeTimer | undefined;
-      for (const t of this.timers) if (t.at <= to && (next === undefined || t.at < next.at || (t.at === next.at && t.id < next.id))) next = t;
+      let nextAt = 0;
+      for (const t of this.timers) {
+        if (t.at > to) continue;
+        const at = firesAt(t, to);
+        if (next === undefined || at < nextAt || (at === nextAt && t.seq < next.seq)) {
+          next = t;
+          nextAt = at;
+        }
+      }
       if (!next) break;
-      this.timers = this.timers.filter((t) => t !== next);
-      this.current = Math.max(this.current, next.at);
+      this.current = Math.max(this.current, nextAt);
+      if (next.periodMs === null) {
+        this.timers = this.timers.filter((t) => t !== next);
+        next.fn();
+        continue;
+      }
+      next.at = nextAt + next.periodMs;
       next.fn();
+      // Re-armed after its call, as a timeout chain set again from inside the callback would be.
+      next.seq = nextArming++;
     }
     this.current = Math.max(this.current, to);
   }
@@ -87,6 +141,12 @@ export class FakeClock implements Clock {
   advance(ms: number): void {
     this.runUntil(this.current + ms);
   }
+}
+
+/** When a due timer fires in a run up to `to`: its time, or an interval's last tick by then. */
+function firesAt(t: FakeTimer, to: number): number {
+  if (t.periodMs === null) return t.at;
+  return t.at + Math.floor((to - t.at) / t.periodMs) * t.periodMs;
 }
 
 /** A seeded random source (mulberry32): deterministic for a seed. */

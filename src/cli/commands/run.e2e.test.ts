@@ -14,7 +14,10 @@ import type { KubeObject, Pod } from '../../api/types.js';
 import { ApiServer } from '../../apiserver/server.js';
 import { HttpTransport, type RawWatchEvent, type RestRequest, type RestTransport, type WatchHandle } from '../../cluster/kube/rest.js';
 import { MemoryCluster } from '../../cluster/memory/store.js';
-import { defaultConfiguration, type DefaultedConfiguration } from '../../config/index.js';
+import { configFromObject, defaultConfiguration, type DefaultedConfiguration } from '../../config/index.js';
+import type { ExtenderArgs, ExtenderPreemptionArgs } from '../../extender/wire.js';
+import type { AnyPlugin, NodeScore } from '../../framework/interfaces.js';
+import { Registry } from '../../framework/registry.js';
 import { createLogger, discardLogger, type Logger } from '../../log/logger.js';
 import { inTreeRegistry } from '../../plugins/registry.js';
 import { makeNode, makePod } from '../../testing/builders.js';
@@ -101,7 +104,7 @@ interface Env {
   cluster: MemoryCluster;
   api: ApiServer;
   replicas: { r: RunningScheduler; t: ControlledTransport; http: HttpTransport }[];
-  start(o?: { config?: Partial<DefaultedConfiguration>; serve?: boolean; identity?: string; log?: Logger }): Promise<{ r: RunningScheduler; t: ControlledTransport }>;
+  start(o?: { config?: Partial<DefaultedConfiguration>; serve?: boolean; identity?: string; registry?: Registry; log?: Logger }): Promise<{ r: RunningScheduler; t: ControlledTransport }>;
   /** Stops the API server (its listener and every connection) and starts another on the same port. */
   restartApi(o?: { cluster?: MemoryCluster }): Promise<void>;
   close(): Promise<void>;
@@ -124,11 +127,11 @@ async function env(objects: KubeObject[]): Promise<Env> {
     async start(o = {}) {
       const httpT = new HttpTransport(kubeconfigFor(api.url));
       const t = new ControlledTransport(httpT);
-      const base = defaultConfiguration(registry);
+      const base = defaultConfiguration(o.registry ?? registry);
       const config: DefaultedConfiguration = { ...base, ...o.config };
       const r = await startScheduler({
         config,
-        registry,
+        registry: o.registry ?? registry,
         transport: t,
         clock,
         log: o.log ?? discardLogger,
@@ -453,6 +456,110 @@ test('the run command: kubeconfig file, JSON logs, SIGTERM exits 0 after releasi
     const lines = stderr.trim().split('\n').map((l) => JSON.parse(l) as { msg: string; v?: number });
     assert.ok(lines.some((l) => l.msg === 'Successfully scheduled pod' && l.v === 2));
     assert.ok(lines.some((l) => l.msg === 'Requested to terminate, exiting'));
+  } finally {
+    await e.close();
+  }
+});
+
+/**
+ * An extender on loopback with filter and preempt verbs: it lets every node through, and of the
+ * preemption candidates keeps only `keep`.
+ */
+async function preemptingExtender(keep: string): Promise<{ url: string; verbs: string[]; close(): Promise<void> }> {
+  const verbs: string[] = [];
+  const server = http.createServer((req, res) => {
+    let text = '';
+    req.on('data', (c: Buffer) => (text += c.toString()));
+    req.on('end', () => {
+      const verb = (req.url ?? '').split('/').pop()!;
+      verbs.push(verb);
+      let answer: unknown;
+      if (verb === 'preempt') {
+        const args = JSON.parse(text) as ExtenderPreemptionArgs;
+        const victims = args.NodeNameToVictims?.[keep];
+        answer = { NodeNameToMetaVictims: victims ? { [keep]: { Pods: (victims.Pods ?? []).map((p) => ({ UID: p.metadata.uid })), NumPDBViolations: victims.NumPDBViolations } } : {} };
+      } else {
+        const args = JSON.parse(text) as ExtenderArgs;
+        answer = { Nodes: args.Nodes, FailedNodes: {}, Error: '' };
+      }
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify(answer));
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/scheduler`,
+    verbs,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+test('with metrics on, an extender\'s preempt verb narrows preemption and batch scoreNodes scores', async () => {
+  let batchCalls = 0;
+  const counting: AnyPlugin = {
+    name: 'CountingScore',
+    score: () => 0,
+    scoreNodes: (_s, _p, _nodes, out: NodeScore[]) => {
+      batchCalls++;
+      for (const e of out) e.score = 0;
+      return null;
+    },
+  };
+  const withCounting = inTreeRegistry().merge(new Registry([{ name: 'CountingScore', factory: () => counting }]));
+  const ext = await preemptingExtender('n2');
+  const config = configFromObject({
+    apiVersion: 'kubescheduler.config.k8s.io/v1',
+    kind: 'KubeSchedulerConfiguration',
+    leaderElection: { leaderElect: false },
+    extenders: [{ urlPrefix: ext.url, filterVerb: 'filter', preemptVerb: 'preempt', weight: 1 }],
+    profiles: [{ schedulerName: 'default-scheduler', plugins: { score: { enabled: [{ name: 'CountingScore', weight: 1 }] } } }],
+  }, 'test', withCounting);
+  const full = { cpu: '1', memory: '4Gi', pods: '10' };
+  const e = await env([
+    makeNode('n1', { allocatable: full }),
+    makeNode('n2', { allocatable: full }),
+    { ...makePod('low-a', { node: 'n1', requests: { cpu: '900m' }, priority: 0 }), metadata: { name: 'low-a', namespace: 'default' } },
+    { ...makePod('low-b', { node: 'n2', requests: { cpu: '900m' }, priority: 0 }), metadata: { name: 'low-b', namespace: 'default' } },
+  ]);
+  try {
+    const { r } = await e.start({ config, registry: withCounting, serve: true });
+    e.cluster.create(pod('small', '50m'));
+    await waitFor('small bound', () => bound(e.cluster, 'small'));
+    assert.ok(batchCalls >= 1, 'two feasible nodes were scored through scoreNodes');
+    e.cluster.create({ ...pod('high', '500m'), spec: { ...pod('high', '500m').spec, priority: 100 } });
+    await waitFor('high bound', () => bound(e.cluster, 'high'));
+    assert.equal(getPod(e.cluster, 'high')!.spec.nodeName, 'n2', 'the node the extender kept');
+    assert.ok(getPod(e.cluster, 'low-a'), 'the other candidate keeps its pod');
+    assert.equal(getPod(e.cluster, 'low-b'), undefined, 'the kept node\'s victim was evicted');
+    assert.ok(ext.verbs.includes('preempt'));
+    const metrics = (await httpGet(r.port!, '/metrics')).body;
+    assert.match(metrics, /^scheduler_preemption_attempts_total [1-9]/m);
+    assert.match(metrics, /^scheduler_preemption_victims_count [1-9]/m);
+    assert.match(metrics, /^scheduler_framework_extension_point_duration_seconds_count\{extension_point="PostFilter",status="Success",profile="default-scheduler"\} [1-9]/m);
+    assert.match(metrics, /^scheduler_scheduling_algorithm_duration_seconds_count [1-9]/m);
+    assert.match(metrics, /^scheduler_scheduling_attempt_duration_seconds_count\{result="scheduled",profile="default-scheduler"\} 2$/m);
+    assert.match(metrics, /^scheduler_pod_scheduling_sli_duration_seconds_count\{attempts="[2-9]"\} 1$/m, 'the preemptor, bound after its preemption attempt');
+    assert.equal(await r.shutdown(), 0);
+  } finally {
+    await e.close();
+    await ext.close();
+  }
+});
+
+test('at -v=2 a pod is logged as scheduled once bound, and a failed binding with its reason', async () => {
+  const e = await env([makeNode('n1')]);
+  const lines: { msg: string; v?: number; err?: string; pod?: string }[] = [];
+  const log = createLogger({ verbosity: 2, format: 'json', sink: (line) => lines.push(JSON.parse(line) as (typeof lines)[number]) });
+  try {
+    const { r } = await e.start({ config: noLeaderElection(), log });
+    e.cluster.injectFault('bind', 409, 1, 'Operation cannot be fulfilled on pods/binding "p": conflict');
+    e.cluster.create(pod('p'));
+    await waitFor('p bound on retry', () => bound(e.cluster, 'p'));
+    await waitFor('success logged', () => lines.some((l) => l.msg === 'Successfully scheduled pod'));
+    const events = lines.filter((l) => l.pod === 'default/p').map((l) => l.msg);
+    assert.deepEqual(events, ['Error scheduling pod; retrying', 'Successfully scheduled pod']);
+    assert.match(lines.find((l) => l.msg === 'Error scheduling pod; retrying')!.err ?? '', /running Bind plugin "DefaultBinder": .*conflict/);
+    assert.equal(await r.shutdown(), 0);
   } finally {
     await e.close();
   }

@@ -13,14 +13,12 @@ import { LeaderElector, LeaseLock } from '../../leaderelection/index.js';
 import { createLogger, type Logger } from '../../log/logger.js';
 import { withDelegatedAuth, tlsServerOptions, type SecureServing } from '../../metrics/secure_serving.js';
 import { endpointsHandler, serveEndpoints, type EndpointsServer, type HealthCheck } from '../../metrics/server.js';
-import { instrumentFramework } from '../../metrics/framework_metrics.js';
 import { SchedulerMetrics } from '../../metrics/metrics.js';
 import { notYetAvailablePlugins } from '../../plugins/registry.js';
-import { Scheduler, type SchedulerMetricsHooks } from '../../scheduler/scheduler.js';
+import { Scheduler } from '../../scheduler/scheduler.js';
 import { RealClock, type Clock } from '../../util/clock.js';
 import { UsageError, type CliIO } from '../io.js';
 import { registryWithPlugins } from '../plugins.js';
-import { setUpExtenders } from '../../extender/setup.js';
 import { parseRunFlags, resolveRunConfiguration, type RunFlags } from './run_flags.js';
 import { secureServingFromFlags } from './run_serving.js';
 
@@ -73,53 +71,6 @@ export interface RunningScheduler {
   abort(): void;
 }
 
-/** Pops pods while running; sleeps until the queue has a pod to offer. */
-class SchedulingLoop {
-  private running = false;
-  private waker: (() => void) | null = null;
-  private finished: Promise<void> = Promise.resolve();
-
-  constructor(private readonly sched: Scheduler) {}
-
-  get isRunning(): boolean {
-    return this.running;
-  }
-
-  start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.finished = this.run();
-  }
-
-  /** Stops before the next pod; the pod being scheduled (synchronous) is never cut off halfway. */
-  stop(): Promise<void> {
-    this.running = false;
-    this.wake();
-    return this.finished;
-  }
-
-  wake(): void {
-    const w = this.waker;
-    this.waker = null;
-    w?.();
-  }
-
-  private async run(): Promise<void> {
-    while (this.running) {
-      if (this.sched.scheduleOne()) {
-        // A cycle waiting for extenders ends before the next pod is popped.
-        await this.sched.cycleSettled().catch(() => undefined);
-        // Let watch events and binding answers in between pods.
-        await new Promise<void>((r) => setImmediate(r));
-        continue;
-      }
-      await new Promise<void>((r) => {
-        this.waker = r;
-      });
-    }
-  }
-}
-
 /** Builds the scheduler over the API server and starts it (informers, leader election, loop). */
 export async function startScheduler(o: StartOptions): Promise<RunningScheduler> {
   const { config, log } = o;
@@ -137,44 +88,24 @@ export async function startScheduler(o: StartOptions): Promise<RunningScheduler>
     backoff: o.backoff,
     reflector: o.reflector,
   });
-  const monotonic = () => performance.now() / 1000;
-  const hooks: SchedulerMetricsHooks = {
-    now: monotonic,
-    attemptFinished: (result, profile, seconds) => metrics.observeAttempt(result, profile, seconds),
-    algorithmFinished: (seconds) => metrics.schedulingAlgorithmDuration.observe(seconds),
-    podScheduled: (attempts, since) => metrics.observePodScheduled(attempts, since),
-    filterFinished: (profile, code, seconds) => metrics.frameworkExtensionPointDuration.observe({ extension_point: 'Filter', status: code === 0 ? 'Success' : 'Error', profile }, seconds),
-  };
-  let loop: SchedulingLoop | null = null;
-  const { extenders, profiles } = setUpExtenders(config.extenders, config.profiles);
-  const scheduler = new Scheduler({
-    profiles,
-    extenders,
+  const scheduler = Scheduler.fromConfig(config, {
     registry: o.registry,
     client,
     clock,
     random: o.random ?? Math.random,
-    percentageOfNodesToScore: config.percentageOfNodesToScore,
-    podInitialBackoffSeconds: config.podInitialBackoffSeconds,
-    podMaxBackoffSeconds: config.podMaxBackoffSeconds,
-    parallelism: config.parallelism,
     notYetAvailable: notYetAvailablePlugins,
-    onAttempt: (a) => {
-      if (a.victims.length > 0) metrics.preemptionVictims.observe(a.victims.length);
-      const l = log.v(a.outcome === 'Scheduled' ? 2 : 3);
-      if (a.outcome === 'Scheduled') l.info('Successfully scheduled pod', { pod: `${a.pod.metadata.namespace}/${a.pod.metadata.name}`, node: a.node });
-      else l.info('Unable to schedule pod', { pod: `${a.pod.metadata.namespace}/${a.pod.metadata.name}`, err: a.message });
-    },
+    metrics,
     log: (level, msg) => log.v(level).info(msg),
-    metrics: hooks,
-    queueHooks: {
-      onActive: () => loop?.wake(),
-      onIncoming: (queue, event) => metrics.queueIncomingPods.inc({ queue, event }),
+    // As schedule_one.go: a success is logged once bound, a failure with its reason.
+    onAttempt: (a) => {
+      const pod = `${a.pod.metadata.namespace}/${a.pod.metadata.name}`;
+      if (a.outcome === 'Scheduled') log.v(2).info('Successfully scheduled pod', { pod, node: a.node });
+      else if (a.outcome === 'Unschedulable') log.v(2).info('Unable to schedule pod; no fit; waiting', { pod, err: a.message });
+      else log.error(a.message, 'Error scheduling pod; retrying', { pod });
     },
   });
-  loop = new SchedulingLoop(scheduler);
+  const loop = scheduler.loop;
   for (const [name, fwk] of scheduler.profiles) {
-    instrumentFramework(fwk, metrics, { now: monotonic });
     const missing = fwk.unavailablePlugins;
     if (missing.length > 0) log.warning('Profile names plugins that are not built yet; running without them', { profile: name, plugins: missing });
   }

@@ -1,7 +1,7 @@
 // `simulate --serve`: serves the bundled scenario on a free port, prints its URL, stops on signal.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Serving } from '../../apiserver/serve.js';
+import type { Serving } from '../../sim/serve.js';
 import { runCli } from '../main.js';
 import { serveCommand } from './serve.js';
 

@@ -4,7 +4,7 @@
 import { parseArgs } from 'node:util';
 import { admitPod } from '../../cluster/memory/admission.js';
 import { notYetAvailablePlugins } from '../../plugins/registry.js';
-import { serveScenario, type Serving } from '../../apiserver/serve.js';
+import { serveScenario, type Serving } from '../../sim/serve.js';
 import { loadScenario } from '../../sim/scenario.js';
 import { resolveConfiguration } from '../configuration.js';
 import { defaultScenarioPath } from '../default_scenario.js';

@@ -3,7 +3,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Snapshot } from '../../cache/snapshot.js';
-import { MapObjectLister } from '../../scheduler/object_lister.js';
+import { MapObjectLister } from '../object_lister.js';
 import { makeNode, makePod } from '../../testing/builders.js';
 import { FakeClock } from '../../util/clock.js';
 import { CycleState, type StateData } from '../cycle_state.js';
@@ -14,7 +14,7 @@ import { PodInfo } from '../pod_info.js';
 import { Registry, type PluginDefinition } from '../registry.js';
 import { Code, Status } from '../status.js';
 import { NodeToStatus } from '../node_to_status.js';
-import { Framework, type PluginsConfig } from './framework.js';
+import { Framework, type NodePluginScores, type PluginScoreColumn, type PluginsConfig } from './framework.js';
 
 // ---- fake plugins ----
 
@@ -100,6 +100,21 @@ function listPlugins(f: Framework): Record<string, string[]> {
 }
 
 const pod = (name = 'p', o: Parameters<typeof makePod>[1] = {}) => new PodInfo(makePod(name, o));
+
+/** A value the runtime gave synchronously (no plugin here waits for I/O). */
+function settled<T>(v: T | Promise<T>): T {
+  if (v instanceof Promise) throw new Error('answered asynchronously');
+  return v;
+}
+
+/** RunScorePlugins' totals and per-plugin breakdown, as one list per node. */
+function scoresOf(f: Framework, state: CycleState, p: PodInfo, nodes: readonly NodeInfo[]): NodePluginScores[] | Status {
+  const totals = new Float64Array(nodes.length);
+  const columns: PluginScoreColumn[] = [];
+  const s = f.runScorePlugins(state, p, nodes, totals, columns);
+  if (s !== null) return s;
+  return nodes.map((n, i) => ({ name: n.name, scores: columns.map((c) => ({ name: c.name, score: c.weighted[i]! })), totalScore: totals[i]! }));
+}
 const node = (name: string) => new NodeInfo(makeNode(name));
 
 // ---- profile construction ----
@@ -469,7 +484,7 @@ describe('Framework: RunPostFilterPlugins', () => {
       post('Yes', () => ({ result: { nominatedNodeName: 'n1' }, status: null }), calls),
       post('Never', () => ({ result: null, status: null }), calls),
     ]);
-    const r = f.runPostFilterPlugins(new CycleState(), pod(), new NodeToStatus());
+    const r = settled(f.runPostFilterPlugins(new CycleState(), pod(), new NodeToStatus()));
     assert.deepEqual(calls, ['No', 'Yes']);
     assert.equal(r.status.code, Code.Success);
     assert.equal(r.result?.nominatedNodeName, 'n1');
@@ -481,7 +496,7 @@ describe('Framework: RunPostFilterPlugins', () => {
       post('A', () => ({ result: { nominatedNodeName: 'x' }, status: Status.unschedulable('a1', 'a2') }), calls),
       post('B', () => ({ result: null, status: Status.unschedulable('b1') }), calls),
     ]);
-    const r = f.runPostFilterPlugins(new CycleState(), pod(), new NodeToStatus());
+    const r = settled(f.runPostFilterPlugins(new CycleState(), pod(), new NodeToStatus()));
     assert.equal(r.status.code, Code.Unschedulable);
     assert.deepEqual(r.status.reasons, ['a1', 'a2', 'b1']);
     assert.equal(r.status.plugin, 'A');
@@ -494,13 +509,13 @@ describe('Framework: RunPostFilterPlugins', () => {
       post('Stop', () => ({ result: null, status: Status.unresolvable('hopeless') }), calls),
       post('Never', () => ({ result: null, status: null }), calls),
     ]);
-    const r = f.runPostFilterPlugins(new CycleState(), pod(), new NodeToStatus());
+    const r = settled(f.runPostFilterPlugins(new CycleState(), pod(), new NodeToStatus()));
     assert.deepEqual(calls, ['Stop']);
     assert.equal(r.status.code, Code.UnschedulableAndUnresolvable);
     assert.equal(r.status.plugin, 'Stop');
 
     const f2 = make([post('Err', () => ({ result: { nominatedNodeName: 'n' }, status: Status.error('api down') }), [])]);
-    const r2 = f2.runPostFilterPlugins(new CycleState(), pod(), new NodeToStatus());
+    const r2 = settled(f2.runPostFilterPlugins(new CycleState(), pod(), new NodeToStatus()));
     assert.equal(r2.status.code, Code.Error);
     assert.equal(r2.status.plugin, 'Err');
     assert.equal(r2.result, null);
@@ -525,7 +540,7 @@ describe('Framework: RunScorePlugins', () => {
       } }),
     };
     const f = newFramework([queueSort(), binder(), a, b], withBasics({ score: { enabled: [{ name: 'A', weight: 2 }, { name: 'B', weight: 3 }] } }));
-    const out = f.runScorePlugins(new CycleState(), pod(), nodes);
+    const out = scoresOf(f, new CycleState(), pod(), nodes);
     assert.ok(Array.isArray(out));
     assert.deepEqual(out, [
       { name: 'n1', scores: [{ name: 'A', score: 20 }, { name: 'B', score: 75 }], totalScore: 95 },
@@ -541,7 +556,7 @@ describe('Framework: RunScorePlugins', () => {
     const state = new CycleState();
     assert.equal(f.runPreScorePlugins(state, pod(), nodes), null);
     assert.deepEqual([...state.skipScorePlugins], ['A']);
-    const out = f.runScorePlugins(state, pod(), nodes);
+    const out = scoresOf(f, state, pod(), nodes);
     assert.ok(Array.isArray(out));
     assert.deepEqual(out[0], { name: 'n1', scores: [{ name: 'B', score: 7 }], totalScore: 7 });
   });
@@ -549,13 +564,13 @@ describe('Framework: RunScorePlugins', () => {
   it('rejects a score outside [0, 100] after normalizing', () => {
     const bad: AnyPlugin = { name: 'Bad', score: byNode({ n1: 0, n2: 101, n3: 0 }) };
     const f = newFramework([queueSort(), binder(), bad], withBasics({ score: { enabled: [{ name: 'Bad' }] } }));
-    const out = f.runScorePlugins(new CycleState(), pod(), nodes);
+    const out = scoresOf(f, new CycleState(), pod(), nodes);
     assert.ok(out instanceof Status);
     assert.equal(out.code, Code.Error);
     assert.equal(out.message(), 'applying score defaultWeights on Score plugins: plugin "Bad" returns an invalid score 101, it should in the range of [0, 100] after normalizing');
     const neg: AnyPlugin = { name: 'Neg', score: () => 5, scoreExtensions: () => ({ normalizeScore: (_s: CycleState, _p: PodInfo, l: NodeScore[]) => { l[0]!.score = -1; return null; } }) };
     const f2 = newFramework([queueSort(), binder(), neg], withBasics({ score: { enabled: [{ name: 'Neg' }] } }));
-    const out2 = f2.runScorePlugins(new CycleState(), pod(), nodes);
+    const out2 = scoresOf(f2, new CycleState(), pod(), nodes);
     assert.ok(out2 instanceof Status);
     assert.match(out2.message(), /invalid score -1/);
   });
@@ -563,13 +578,13 @@ describe('Framework: RunScorePlugins', () => {
   it('wraps Score, NormalizeScore and PreScore errors with the plugin name', () => {
     const failing: AnyPlugin = { name: 'Failing', score: () => Status.error('no data') };
     const f = newFramework([queueSort(), binder(), failing], withBasics({ score: { enabled: [{ name: 'Failing' }] } }));
-    const out = f.runScorePlugins(new CycleState(), pod(), nodes);
+    const out = scoresOf(f, new CycleState(), pod(), nodes);
     assert.ok(out instanceof Status);
     assert.equal(out.message(), 'running Score plugins: plugin "Failing" failed with: no data');
 
     const norm: AnyPlugin = { name: 'Norm', score: () => 1, scoreExtensions: () => ({ normalizeScore: () => Status.error('cannot normalize') }) };
     const f2 = newFramework([queueSort(), binder(), norm], withBasics({ score: { enabled: [{ name: 'Norm' }] } }));
-    const out2 = f2.runScorePlugins(new CycleState(), pod(), nodes);
+    const out2 = scoresOf(f2, new CycleState(), pod(), nodes);
     assert.ok(out2 instanceof Status);
     assert.equal(out2.message(), 'running Normalize on Score plugins: plugin "Norm" failed with: cannot normalize');
 

@@ -1,16 +1,22 @@
 // The framework runtime for one profile: instantiates plugins, expands multiPoint, and runs each
-// extension point (runtime/framework.go). It is also the Handle plugins receive.
+// extension point (runtime/framework.go). It is also the Handle plugins receive. With a metrics
+// recorder it times every extension point, and each plugin call in sampled cycles
+// (CycleState.recordPluginMetrics); a plugin that throws ends its extension point with an error
+// status naming it, as a returned error would.
 import type { Pod } from '../../api/types.js';
 import type { Clock } from '../../util/clock.js';
 import { CycleState } from '../cycle_state.js';
 import { ActionTypeAll, type ClusterEventWithHint } from '../events.js';
+import { type Extender, ExtenderName } from '../extender.js';
 import * as fw from '../interfaces.js';
+import { andThen, type MaybePromise } from '../maybe_promise.js';
+import { thrownMessage } from '../thrown.js';
+import type { ExtensionPointLabel, MetricsRecorder } from '../metrics_recorder.js';
 import { NodeInfo } from '../node_info.js';
 import type { PodInfo } from '../pod_info.js';
 import type { Registry } from '../registry.js';
-import { Code, Status, isSuccess } from '../status.js';
+import { Code, Status, codeName, isSuccess } from '../status.js';
 import { WaitingPodImpl } from './waiting_pods.js';
-import { type Extender, ExtenderName } from '../../extender/extender.js';
 
 export interface PluginRef {
   name: string;
@@ -47,11 +53,17 @@ export interface FrameworkDeps {
   notYetAvailable?: ReadonlySet<string>;
   /** The scheduler's HTTP extenders (Handle.extenders). */
   extenders?: readonly Extender[];
+  /** Where durations go; none means nothing is measured. */
+  metrics?: MetricsRecorder | null;
+  /** Monotonic seconds for durations (performance.now() by default). */
+  monotonicSeconds?: () => number;
+  /** Reports what no status can carry (a plugin throwing in Unreserve or PostBind). */
+  log?: (level: number, msg: string) => void;
 }
 
 type Guard<T extends fw.Plugin> = (p: fw.Plugin) => p is T;
 
-const extensionPoints: { name: ExtensionPointName; guard: Guard<fw.Plugin>; label: string }[] = [
+const extensionPoints: readonly { name: ExtensionPointName; guard: Guard<fw.Plugin>; label: string }[] = [
   { name: 'preEnqueue', guard: fw.isPreEnqueuePlugin, label: 'PreEnqueuePlugin' },
   { name: 'queueSort', guard: fw.isQueueSortPlugin, label: 'QueueSortPlugin' },
   { name: 'preFilter', guard: fw.isPreFilterPlugin, label: 'PreFilterPlugin' },
@@ -74,6 +86,12 @@ export interface PreFilterRunResult {
   pluginsWithNodes: string[];
 }
 
+/** What PostFilter ends with: the nominated node, if any, and the verdict. */
+export interface PostFilterRunResult {
+  result: fw.PostFilterResult | null;
+  status: Status;
+}
+
 export interface PluginScore {
   readonly name: string;
   readonly score: number;
@@ -86,11 +104,19 @@ export interface NodePluginScores {
   totalScore: number;
 }
 
-const noScores: PluginScore[] = [];
+/** One plugin's weighted score per node, index-aligned with the scored nodes (explain reads them). */
+export interface PluginScoreColumn {
+  readonly name: string;
+  readonly weighted: Float64Array;
+}
 
 export class FrameworkError extends Error {
   override name = 'FrameworkError';
 }
+
+const defaultMonotonicSeconds = (): number => performance.now() / 1000;
+const itself = (s: Status | null): Status | null => s;
+const statusName = (s: Status | null | undefined) => codeName(s ? s.code : Code.Success);
 
 export class Framework implements fw.Handle {
   readonly profileName: string;
@@ -100,20 +126,25 @@ export class Framework implements fw.Handle {
   readonly unavailablePlugins: string[] = [];
 
   readonly pluginsByName = new Map<string, fw.Plugin>();
-  preEnqueuePlugins: fw.PreEnqueuePlugin[] = [];
-  queueSortPlugins: fw.QueueSortPlugin[] = [];
-  preFilterPlugins: fw.PreFilterPlugin[] = [];
-  filterPlugins: fw.FilterPlugin[] = [];
-  postFilterPlugins: fw.PostFilterPlugin[] = [];
-  preScorePlugins: fw.PreScorePlugin[] = [];
-  scorePlugins: fw.ScorePlugin[] = [];
-  reservePlugins: fw.ReservePlugin[] = [];
-  permitPlugins: fw.PermitPlugin[] = [];
-  preBindPlugins: fw.PreBindPlugin[] = [];
-  bindPlugins: fw.BindPlugin[] = [];
-  postBindPlugins: fw.PostBindPlugin[] = [];
+  readonly preEnqueuePlugins: readonly fw.PreEnqueuePlugin[];
+  readonly queueSortPlugins: readonly fw.QueueSortPlugin[];
+  readonly preFilterPlugins: readonly fw.PreFilterPlugin[];
+  readonly filterPlugins: readonly fw.FilterPlugin[];
+  readonly postFilterPlugins: readonly fw.PostFilterPlugin[];
+  readonly preScorePlugins: readonly fw.PreScorePlugin[];
+  readonly scorePlugins: readonly fw.ScorePlugin[];
+  readonly reservePlugins: readonly fw.ReservePlugin[];
+  readonly permitPlugins: readonly fw.PermitPlugin[];
+  readonly preBindPlugins: readonly fw.PreBindPlugin[];
+  readonly bindPlugins: readonly fw.BindPlugin[];
+  readonly postBindPlugins: readonly fw.PostBindPlugin[];
+  /** The Reserve plugins in the reverse order, Unreserve's. */
+  private readonly unreservePlugins: readonly fw.ReservePlugin[];
   readonly scorePluginWeight = new Map<string, number>();
   private readonly waitingPods = new Map<string, WaitingPodImpl>();
+  private readonly recorder: MetricsRecorder | null;
+  /** Monotonic seconds, for the durations the recorder receives. */
+  readonly monotonicSeconds: () => number;
 
   constructor(
     profile: ProfileConfig,
@@ -122,9 +153,23 @@ export class Framework implements fw.Handle {
     this.profileName = profile.schedulerName;
     this.parallelism = deps.parallelism;
     this.percentageOfNodesToScore = profile.percentageOfNodesToScore ?? null;
+    this.recorder = deps.metrics ?? null;
+    this.monotonicSeconds = deps.monotonicSeconds ?? defaultMonotonicSeconds;
     this.instantiate(profile);
-    for (const ep of extensionPoints) this.updatePluginList(ep.name, profile.plugins[ep.name]);
-    if ((profile.plugins.multiPoint?.enabled ?? []).length > 0) this.expandMultiPoint(profile.plugins);
+    const lists = this.pluginLists(profile.plugins);
+    this.preEnqueuePlugins = lists.get('preEnqueue')!.filter(fw.isPreEnqueuePlugin);
+    this.queueSortPlugins = lists.get('queueSort')!.filter(fw.isQueueSortPlugin);
+    this.preFilterPlugins = lists.get('preFilter')!.filter(fw.isPreFilterPlugin);
+    this.filterPlugins = lists.get('filter')!.filter(fw.isFilterPlugin);
+    this.postFilterPlugins = lists.get('postFilter')!.filter(fw.isPostFilterPlugin);
+    this.preScorePlugins = lists.get('preScore')!.filter(fw.isPreScorePlugin);
+    this.scorePlugins = lists.get('score')!.filter(fw.isScorePlugin);
+    this.reservePlugins = lists.get('reserve')!.filter(fw.isReservePlugin);
+    this.permitPlugins = lists.get('permit')!.filter(fw.isPermitPlugin);
+    this.preBindPlugins = lists.get('preBind')!.filter(fw.isPreBindPlugin);
+    this.bindPlugins = lists.get('bind')!.filter(fw.isBindPlugin);
+    this.postBindPlugins = lists.get('postBind')!.filter(fw.isPostBindPlugin);
+    this.unreservePlugins = [...this.reservePlugins].reverse();
     if (this.queueSortPlugins.length !== 1) {
       throw new FrameworkError(`only one queue sort plugin required for profile with scheduler name "${this.profileName}", but got ${this.queueSortPlugins.length}`);
     }
@@ -157,32 +202,33 @@ export class Framework implements fw.Handle {
       try {
         plugin = def.factory(args, this);
       } catch (err) {
-        throw new FrameworkError(`initializing plugin "${name}": ${(err as Error).message}`);
+        throw new FrameworkError(`initializing plugin "${name}": ${thrownMessage(err)}`);
       }
       this.pluginsByName.set(name, plugin);
     }
   }
 
-  private listFor(ep: ExtensionPointName): fw.Plugin[] {
-    return (this as unknown as Record<string, fw.Plugin[]>)[`${ep}Plugins`]!;
+  /** Every extension point's plugins in order: the explicit lists, then multiPoint expanded into them. */
+  private pluginLists(plugins: PluginsConfig): Map<ExtensionPointName, fw.Plugin[]> {
+    const lists = new Map<ExtensionPointName, fw.Plugin[]>();
+    for (const ep of extensionPoints) lists.set(ep.name, this.explicitList(ep, plugins[ep.name]));
+    if ((plugins.multiPoint?.enabled ?? []).length === 0) return lists;
+    for (const ep of extensionPoints) lists.set(ep.name, this.expandMultiPoint(ep, plugins, lists.get(ep.name)!));
+    return lists;
   }
 
-  private setList(ep: ExtensionPointName, list: fw.Plugin[]): void {
-    (this as unknown as Record<string, fw.Plugin[]>)[`${ep}Plugins`] = list;
-  }
-
-  private updatePluginList(ep: ExtensionPointName, set: PluginSetConfig | undefined): void {
-    const meta = extensionPoints.find((e) => e.name === ep)!;
-    const list = this.listFor(ep);
+  private explicitList(ep: (typeof extensionPoints)[number], set: PluginSetConfig | undefined): fw.Plugin[] {
+    const list: fw.Plugin[] = [];
     const seen = new Set<string>();
     for (const ref of set?.enabled ?? []) {
       const p = this.pluginsByName.get(ref.name);
       if (!p) continue; // not yet available, already reported
-      if (!meta.guard(p)) throw new FrameworkError(`plugin "${ref.name}" does not extend ${meta.label} plugin`);
-      if (seen.has(ref.name)) throw new FrameworkError(`plugin "${ref.name}" already registered as "${meta.label}"`);
+      if (!ep.guard(p)) throw new FrameworkError(`plugin "${ref.name}" does not extend ${ep.label} plugin`);
+      if (seen.has(ref.name)) throw new FrameworkError(`plugin "${ref.name}" already registered as "${ep.label}"`);
       seen.add(ref.name);
       list.push(p);
     }
+    return list;
   }
 
   /**
@@ -190,32 +236,28 @@ export class Framework implements fw.Handle {
    * first, in their explicit order (the explicit setting overrides multiPoint), then the
    * multiPoint-only ones in multiPoint order, then the remaining explicit ones.
    */
-  private expandMultiPoint(plugins: PluginsConfig): void {
-    for (const ep of extensionPoints) {
-      const set = plugins[ep.name];
-      const disabled = new Set((set?.disabled ?? []).map((d) => d.name));
-      if (disabled.has('*')) continue;
-      const explicitNames: string[] = [];
-      for (const p of this.listFor(ep.name)) explicitNames.push(p.name);
-      const overrides = new Set<string>();
-      const fromMultiPoint: string[] = [];
-      for (const ref of plugins.multiPoint?.enabled ?? []) {
-        const p = this.pluginsByName.get(ref.name);
-        if (!p) continue;
-        if (!ep.guard(p) || disabled.has(ref.name)) continue;
-        if (explicitNames.includes(ref.name)) {
-          overrides.add(ref.name);
-          continue;
-        }
-        if (fromMultiPoint.includes(ref.name)) throw new FrameworkError(`plugin "${ref.name}" already registered as "${ep.label}"`);
-        fromMultiPoint.push(ref.name);
+  private expandMultiPoint(ep: (typeof extensionPoints)[number], plugins: PluginsConfig, explicit: readonly fw.Plugin[]): fw.Plugin[] {
+    const disabled = new Set((plugins[ep.name]?.disabled ?? []).map((d) => d.name));
+    if (disabled.has('*')) return [...explicit];
+    const explicitNames = explicit.map((p) => p.name);
+    const overrides = new Set<string>();
+    const fromMultiPoint: string[] = [];
+    for (const ref of plugins.multiPoint?.enabled ?? []) {
+      const p = this.pluginsByName.get(ref.name);
+      if (!p) continue;
+      if (!ep.guard(p) || disabled.has(ref.name)) continue;
+      if (explicitNames.includes(ref.name)) {
+        overrides.add(ref.name);
+        continue;
       }
-      const order: string[] = [];
-      for (const n of explicitNames) if (overrides.has(n)) order.push(n);
-      order.push(...fromMultiPoint);
-      for (const n of explicitNames) if (!overrides.has(n)) order.push(n);
-      this.setList(ep.name, order.map((n) => this.pluginsByName.get(n)!));
+      if (fromMultiPoint.includes(ref.name)) throw new FrameworkError(`plugin "${ref.name}" already registered as "${ep.label}"`);
+      fromMultiPoint.push(ref.name);
     }
+    const order: string[] = [];
+    for (const n of explicitNames) if (overrides.has(n)) order.push(n);
+    order.push(...fromMultiPoint);
+    for (const n of explicitNames) if (!overrides.has(n)) order.push(n);
+    return order.map((n) => this.pluginsByName.get(n)!);
   }
 
   private setScoreWeights(refs: PluginRef[]): void {
@@ -264,6 +306,12 @@ export class Framework implements fw.Handle {
     wp.reject('', 'removed');
     return true;
   }
+  extenders(): readonly Extender[] {
+    return this.deps.extenders ?? [];
+  }
+  metricsRecorder(): MetricsRecorder | null {
+    return this.recorder;
+  }
 
   /**
    * The cluster events each plugin registered, for the queue's requeueing. Only PreEnqueue,
@@ -296,11 +344,49 @@ export class Framework implements fw.Handle {
     return (a, b) => p.less(a, b);
   }
 
+  // ---- metrics ----
+
+  /** Records an extension point's duration; callers check for a recorder first. */
+  observeExtensionPoint(point: ExtensionPointLabel, s: Status | null | undefined, start: number): void {
+    this.recorder!.observeExtensionPointDuration(point, statusName(s), this.profileName, this.monotonicSeconds() - start);
+  }
+
+  /** Runs an extension point timed (only called with a recorder). */
+  private timedPoint<T>(point: ExtensionPointLabel, run: () => T, status: (r: T) => Status | null): T {
+    const start = this.monotonicSeconds();
+    const r = run();
+    this.observeExtensionPoint(point, status(r), start);
+    return r;
+  }
+
+  /** One plugin call answering a status: timed in sampled cycles, a throw turned into an error. */
+  private callPlugin(point: ExtensionPointLabel, plugin: string, timed: boolean, call: () => Status | null): Status | null {
+    const start = timed ? this.monotonicSeconds() : 0;
+    let s: Status | null;
+    try {
+      s = call();
+    } catch (err) {
+      s = Status.error(thrownMessage(err));
+    }
+    if (timed) this.observePlugin(plugin, point, s, start);
+    return s;
+  }
+
+  /** Records one plugin call of a sampled cycle. */
+  private observePlugin(plugin: string, point: ExtensionPointLabel, s: Status | null | undefined, start: number): void {
+    this.recorder?.observePluginDuration(plugin, point, statusName(s), this.monotonicSeconds() - start);
+  }
+
   // ---- extension points ----
 
   runPreEnqueuePlugins(pod: Pod): Status | null {
     for (const p of this.preEnqueuePlugins) {
-      const s = p.preEnqueue(pod);
+      let s: Status | null;
+      try {
+        s = p.preEnqueue(pod);
+      } catch (err) {
+        return Status.error(`running PreEnqueue plugin "${p.name}": ${thrownMessage(err)}`).withPlugin(p.name);
+      }
       if (isSuccess(s)) continue;
       s!.withPlugin(p.name);
       if (s!.isRejected()) return s;
@@ -315,14 +401,27 @@ export class Framework implements fw.Handle {
    * one is returned; Skip marks the plugin's Filter as skipped.
    */
   runPreFilterPlugins(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[]): PreFilterRunResult {
+    if (this.recorder === null) return this.preFilter(state, pod, nodes);
+    return this.timedPoint('PreFilter', () => this.preFilter(state, pod, nodes), (r) => r.status);
+  }
+
+  private preFilter(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[]): PreFilterRunResult {
     let nodeNames: Set<string> | null = null;
     const pluginsWithNodes: string[] = [];
     const skip = new Set<string>();
     state.skipFilterPlugins = skip;
+    const timed = state.recordPluginMetrics;
     let returnStatus: Status | null = null;
     for (const p of this.preFilterPlugins) {
-      const out = p.preFilter(state, pod, nodes);
+      let out: fw.PreFilterOutcome | null;
+      const start = timed ? this.monotonicSeconds() : 0;
+      try {
+        out = p.preFilter(state, pod, nodes);
+      } catch (err) {
+        return { nodeNames: null, status: Status.error(`running PreFilter plugin "${p.name}": ${thrownMessage(err)}`).withPlugin(p.name), pluginsWithNodes: [] };
+      }
       const s = out?.status ?? null;
+      if (timed) this.observePlugin(p.name, 'PreFilter', s, start);
       if (s && s.code === Code.Skip) {
         skip.add(p.name);
         continue;
@@ -357,36 +456,62 @@ export class Framework implements fw.Handle {
   }
 
   runPreFilterExtensionAddPod(state: CycleState, podToSchedule: PodInfo, podToAdd: PodInfo, nodeInfo: NodeInfo): Status | null {
-    for (const p of this.preFilterPlugins) {
-      if (state.skipFilterPlugins.has(p.name)) continue;
-      const ext = p.preFilterExtensions?.();
-      if (!ext) continue;
-      const s = ext.addPod(state, podToSchedule, podToAdd, nodeInfo);
-      if (!isSuccess(s)) return Status.error(`running AddPod on PreFilter plugin "${p.name}": ${s!.message()}`).withPlugin(p.name);
-    }
-    return null;
+    return this.runPreFilterExtension(state, podToSchedule, podToAdd, nodeInfo, true);
   }
 
   runPreFilterExtensionRemovePod(state: CycleState, podToSchedule: PodInfo, podToRemove: PodInfo, nodeInfo: NodeInfo): Status | null {
+    return this.runPreFilterExtension(state, podToSchedule, podToRemove, nodeInfo, false);
+  }
+
+  private runPreFilterExtension(state: CycleState, podToSchedule: PodInfo, other: PodInfo, nodeInfo: NodeInfo, add: boolean): Status | null {
+    const timed = state.recordPluginMetrics;
     for (const p of this.preFilterPlugins) {
       if (state.skipFilterPlugins.has(p.name)) continue;
-      const ext = p.preFilterExtensions?.();
-      if (!ext) continue;
-      const s = ext.removePod(state, podToSchedule, podToRemove, nodeInfo);
-      if (!isSuccess(s)) return Status.error(`running RemovePod on PreFilter plugin "${p.name}": ${s!.message()}`).withPlugin(p.name);
+      let s: Status | null;
+      try {
+        const ext = p.preFilterExtensions?.();
+        if (!ext) continue;
+        const start = timed ? this.monotonicSeconds() : 0;
+        s = add ? ext.addPod(state, podToSchedule, other, nodeInfo) : ext.removePod(state, podToSchedule, other, nodeInfo);
+        if (timed) this.observePlugin(p.name, add ? 'PreFilterExtensionAddPod' : 'PreFilterExtensionRemovePod', s, start);
+      } catch (err) {
+        s = Status.error(thrownMessage(err));
+      }
+      if (!isSuccess(s)) return Status.error(`running ${add ? 'AddPod' : 'RemovePod'} on PreFilter plugin "${p.name}": ${s!.message()}`).withPlugin(p.name);
     }
     return null;
   }
 
   /** Runs Filter plugins in order and stops at the first rejection. */
   runFilterPlugins(state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): Status | null {
+    // Per node, so the untimed walk stays as tight as it can be; sampled cycles take the other.
+    if (state.recordPluginMetrics) return this.runFilterPluginsTimed(state, pod, nodeInfo);
     const plugins = this.activeFilterPlugins(state);
-    for (let i = 0; i < plugins.length; i++) {
-      const p = plugins[i]!;
-      const s = p.filter(state, pod, nodeInfo);
+    let i = 0;
+    try {
+      for (; i < plugins.length; i++) {
+        const s = plugins[i]!.filter(state, pod, nodeInfo);
+        if (s === null || s.code === Code.Success) continue;
+        return filterRejection(plugins[i]!.name, s);
+      }
+    } catch (err) {
+      return filterThrew(plugins[i]!.name, err);
+    }
+    return null;
+  }
+
+  private runFilterPluginsTimed(state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): Status | null {
+    for (const p of this.activeFilterPlugins(state)) {
+      const start = this.monotonicSeconds();
+      let s: Status | null;
+      try {
+        s = p.filter(state, pod, nodeInfo);
+      } catch (err) {
+        return filterThrew(p.name, err);
+      }
+      this.observePlugin(p.name, 'Filter', s, start);
       if (s === null || s.code === Code.Success) continue;
-      if (!s.isRejected()) return Status.error(`running "${p.name}" filter plugin: ${s.message()}`).withPlugin(p.name);
-      return s.withPlugin(p.name);
+      return filterRejection(p.name, s);
     }
     return null;
   }
@@ -448,35 +573,55 @@ export class Framework implements fw.Handle {
     return out;
   }
 
-  runPostFilterPlugins(state: CycleState, pod: PodInfo, statuses: fw.NodeToStatusReader): { result: fw.PostFilterResult | null; status: Status } {
+  /**
+   * Runs PostFilter plugins until one succeeds, errs or finds the pod unresolvable (see
+   * PostFilterAccumulator). Synchronous unless a plugin answers with a promise (it waits for an
+   * extender); the rest then runs once that answer is in.
+   */
+  runPostFilterPlugins(state: CycleState, pod: PodInfo, statuses: fw.NodeToStatusReader): MaybePromise<PostFilterRunResult> {
     const acc = new PostFilterAccumulator();
-    for (const p of this.postFilterPlugins) {
-      const done = acc.add(p.name, p.postFilter(state, pod, statuses));
+    if (this.recorder === null) return this.postFilterFrom(0, acc, state, pod, statuses);
+    const start = this.monotonicSeconds();
+    return andThen(this.postFilterFrom(0, acc, state, pod, statuses), (r) => {
+      this.observeExtensionPoint('PostFilter', r.status, start);
+      return r;
+    });
+  }
+
+  private postFilterFrom(first: number, acc: PostFilterAccumulator, state: CycleState, pod: PodInfo, statuses: fw.NodeToStatusReader): MaybePromise<PostFilterRunResult> {
+    const timed = state.recordPluginMetrics;
+    for (let i = first; i < this.postFilterPlugins.length; i++) {
+      const p = this.postFilterPlugins[i]!;
+      const start = timed ? this.monotonicSeconds() : 0;
+      let out: MaybePromise<fw.PostFilterOutcome>;
+      try {
+        out = p.postFilter(state, pod, statuses);
+      } catch (err) {
+        return postFilterThrew(p.name, err);
+      }
+      const next = (o: fw.PostFilterOutcome): MaybePromise<PostFilterRunResult> => {
+        if (timed) this.observePlugin(p.name, 'PostFilter', o.status, start);
+        return acc.add(p.name, o) ?? this.postFilterFrom(i + 1, acc, state, pod, statuses);
+      };
+      if (out instanceof Promise) return out.then(next, (err: unknown) => postFilterThrew(p.name, err));
+      const done = acc.add(p.name, out);
+      if (timed) this.observePlugin(p.name, 'PostFilter', out.status, start);
       if (done !== null) return done;
     }
     return acc.finish();
-  }
-
-  /** runPostFilterPlugins when extenders are configured: plugins may wait for them. */
-  async runPostFilterPluginsWithExtenders(state: CycleState, pod: PodInfo, statuses: fw.NodeToStatusReader): Promise<{ result: fw.PostFilterResult | null; status: Status }> {
-    const acc = new PostFilterAccumulator();
-    for (const p of this.postFilterPlugins) {
-      const outcome = p.postFilterWithExtenders ? await p.postFilterWithExtenders(state, pod, statuses) : p.postFilter(state, pod, statuses);
-      const done = acc.add(p.name, outcome);
-      if (done !== null) return done;
-    }
-    return acc.finish();
-  }
-
-  extenders(): readonly Extender[] {
-    return this.deps.extenders ?? [];
   }
 
   runPreScorePlugins(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[]): Status | null {
+    if (this.recorder === null) return this.preScore(state, pod, nodes);
+    return this.timedPoint('PreScore', () => this.preScore(state, pod, nodes), itself);
+  }
+
+  private preScore(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[]): Status | null {
     const skip = new Set<string>();
     state.skipScorePlugins = skip;
+    const timed = state.recordPluginMetrics;
     for (const p of this.preScorePlugins) {
-      const s = p.preScore(state, pod, nodes);
+      const s = this.callPlugin('PreScore', p.name, timed, () => p.preScore(state, pod, nodes));
       if (s && s.code === Code.Skip) {
         skip.add(p.name);
         continue;
@@ -487,43 +632,18 @@ export class Framework implements fw.Handle {
   }
 
   /**
-   * Score, NormalizeScore and weights for every node (RunScorePlugins), with each plugin's
-   * weighted score per node when `breakdown` is true (explain reads them).
+   * Score, NormalizeScore and weights for every node (RunScorePlugins): each node's weighted
+   * total goes into `totals` (zeroed first, index-aligned with `nodes`), and each plugin's
+   * weighted scores into `breakdown` when given (explain); the hot path passes null and
+   * allocates nothing per node.
    */
-  runScorePlugins(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], breakdown = true): NodePluginScores[] | Status {
-    const n = nodes.length;
-    const totals = new Float64Array(n);
-    const perPlugin: { name: string; weighted: Float64Array }[] | null = breakdown ? [] : null;
-    const s = this.scoreInto(state, pod, nodes, totals, perPlugin);
-    if (s !== null) return s;
-    const out: NodePluginScores[] = new Array(n);
-    for (let i = 0; i < n; i++) {
-      let scores: PluginScore[] = noScores;
-      if (perPlugin) {
-        scores = new Array(perPlugin.length);
-        for (let j = 0; j < perPlugin.length; j++) scores[j] = { name: perPlugin[j]!.name, score: perPlugin[j]!.weighted[i]! };
-      }
-      out[i] = { name: nodes[i]!.name, scores, totalScore: totals[i]! };
-    }
-    return out;
-  }
-
-  /**
-   * The hot path's form of runScorePlugins: only each node's weighted total, into `totals`
-   * (zeroed first), with no per-node objects.
-   */
-  runScorePluginTotals(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], totals: Float64Array): Status | null {
+  runScorePlugins(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], totals: Float64Array, breakdown: PluginScoreColumn[] | null): Status | null {
     totals.fill(0, 0, nodes.length);
-    return this.scoreInto(state, pod, nodes, totals, null);
+    if (this.recorder === null) return this.score(state, pod, nodes, totals, breakdown);
+    return this.timedPoint('Score', () => this.score(state, pod, nodes, totals, breakdown), itself);
   }
 
-  private scoreInto(
-    state: CycleState,
-    pod: PodInfo,
-    nodes: readonly NodeInfo[],
-    totals: Float64Array,
-    perPlugin: { name: string; weighted: Float64Array }[] | null,
-  ): Status | null {
+  private score(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], totals: Float64Array, breakdown: PluginScoreColumn[] | null): Status | null {
     const skip = state.skipScorePlugins;
     const n = nodes.length;
     // One list serves every plugin in turn (each is done with it before the next starts).
@@ -533,23 +653,10 @@ export class Framework implements fw.Handle {
     const min = fw.MinNodeScore;
     for (const p of this.scorePlugins) {
       if (skip.size > 0 && skip.has(p.name)) continue;
-      if (p.scoreNodes !== undefined) {
-        const r = p.scoreNodes(state, pod, nodes, list);
-        if (r !== null && r.code !== Code.Success) return Status.error(`running Score plugins: plugin "${p.name}" failed with: ${r.message()}`).withPlugin(p.name);
-      } else {
-        for (let i = 0; i < n; i++) {
-          const r = p.score(state, pod, nodes[i]!);
-          if (typeof r !== 'number') return Status.error(`running Score plugins: plugin "${p.name}" failed with: ${r.message()}`).withPlugin(p.name);
-          list[i]!.score = r;
-        }
-      }
-      const ext = p.scoreExtensions?.();
-      if (ext) {
-        const s = ext.normalizeScore(state, pod, list);
-        if (!isSuccess(s)) return Status.error(`running Normalize on Score plugins: plugin "${p.name}" failed with: ${s!.message()}`).withPlugin(p.name);
-      }
+      const failed = this.scoreWithPlugin(p, state, pod, nodes, list);
+      if (failed !== null) return failed;
       const weight = this.scorePluginWeight.get(p.name)!;
-      const weighted = perPlugin ? new Float64Array(n) : null;
+      const weighted = breakdown ? new Float64Array(n) : null;
       for (let i = 0; i < n; i++) {
         const s = list[i]!.score;
         if (s > max || s < min) {
@@ -558,8 +665,48 @@ export class Framework implements fw.Handle {
         totals[i]! += s * weight;
         if (weighted) weighted[i] = s * weight;
       }
-      if (perPlugin) perPlugin.push({ name: p.name, weighted: weighted! });
+      if (breakdown) breakdown.push({ name: p.name, weighted: weighted! });
     }
+    return null;
+  }
+
+  /** One plugin's Score (batch when it has scoreNodes) and NormalizeScore into `list`; the error, if any. */
+  private scoreWithPlugin(p: fw.ScorePlugin, state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], list: fw.NodeScore[]): Status | null {
+    const timed = state.recordPluginMetrics;
+    try {
+      if (p.scoreNodes !== undefined) {
+        // A batch call is timed once for all nodes.
+        const start = timed ? this.monotonicSeconds() : 0;
+        const r = p.scoreNodes(state, pod, nodes, list);
+        if (timed) this.observePlugin(p.name, 'Score', r, start);
+        if (r !== null && r.code !== Code.Success) return Status.error(`running Score plugins: plugin "${p.name}" failed with: ${r.message()}`).withPlugin(p.name);
+      } else if (!timed) {
+        for (let i = 0; i < nodes.length; i++) {
+          const r = p.score(state, pod, nodes[i]!);
+          if (typeof r !== 'number') return Status.error(`running Score plugins: plugin "${p.name}" failed with: ${r.message()}`).withPlugin(p.name);
+          list[i]!.score = r;
+        }
+      } else {
+        for (let i = 0; i < nodes.length; i++) {
+          const start = this.monotonicSeconds();
+          const r = p.score(state, pod, nodes[i]!);
+          this.observePlugin(p.name, 'Score', typeof r === 'number' ? null : r, start);
+          if (typeof r !== 'number') return Status.error(`running Score plugins: plugin "${p.name}" failed with: ${r.message()}`).withPlugin(p.name);
+          list[i]!.score = r;
+        }
+      }
+    } catch (err) {
+      return Status.error(`running Score plugins: plugin "${p.name}" failed with: ${thrownMessage(err)}`).withPlugin(p.name);
+    }
+    let ext: fw.ScoreExtensions | null | undefined;
+    try {
+      ext = p.scoreExtensions?.();
+    } catch (err) {
+      ext = { normalizeScore: () => Status.error(thrownMessage(err)) };
+    }
+    if (!ext) return null;
+    const s = this.callPlugin('ScoreExtensionNormalize', p.name, timed, () => ext.normalizeScore(state, pod, list));
+    if (!isSuccess(s)) return Status.error(`running Normalize on Score plugins: plugin "${p.name}" failed with: ${s!.message()}`).withPlugin(p.name);
     return null;
   }
 
@@ -580,8 +727,14 @@ export class Framework implements fw.Handle {
   }
 
   runReservePluginsReserve(state: CycleState, pod: PodInfo, nodeName: string): Status | null {
+    if (this.recorder === null) return this.reserve(state, pod, nodeName);
+    return this.timedPoint('Reserve', () => this.reserve(state, pod, nodeName), itself);
+  }
+
+  private reserve(state: CycleState, pod: PodInfo, nodeName: string): Status | null {
+    const timed = state.recordPluginMetrics;
     for (const p of this.reservePlugins) {
-      const s = p.reserve(state, pod, nodeName);
+      const s = this.callPlugin('Reserve', p.name, timed, () => p.reserve(state, pod, nodeName));
       if (isSuccess(s)) continue;
       if (s!.isRejected()) return s!.withPlugin(p.name);
       return Status.error(`running Reserve plugin "${p.name}": ${s!.message()}`).withPlugin(p.name);
@@ -591,13 +744,27 @@ export class Framework implements fw.Handle {
 
   /** Unreserve runs in reverse order of Reserve. */
   runReservePluginsUnreserve(state: CycleState, pod: PodInfo, nodeName: string): void {
-    for (let i = this.reservePlugins.length - 1; i >= 0; i--) this.reservePlugins[i]!.unreserve(state, pod, nodeName);
+    this.runInformational('Unreserve', this.unreservePlugins, state, pod, (p) => p.unreserve(state, pod, nodeName));
   }
 
   runPermitPlugins(state: CycleState, pod: PodInfo, nodeName: string): Status | null {
+    if (this.recorder === null) return this.permit(state, pod, nodeName);
+    return this.timedPoint('Permit', () => this.permit(state, pod, nodeName), itself);
+  }
+
+  private permit(state: CycleState, pod: PodInfo, nodeName: string): Status | null {
     const waits = new Map<string, number>();
+    const timed = state.recordPluginMetrics;
     for (const p of this.permitPlugins) {
-      const { status, timeoutMs } = p.permit(state, pod, nodeName);
+      let out: fw.PermitOutcome;
+      const start = timed ? this.monotonicSeconds() : 0;
+      try {
+        out = p.permit(state, pod, nodeName);
+      } catch (err) {
+        out = { status: Status.error(thrownMessage(err)), timeoutMs: 0 };
+      }
+      const { status, timeoutMs } = out;
+      if (timed) this.observePlugin(p.name, 'Permit', status, start);
       if (isSuccess(status)) continue;
       if (status!.isRejected()) return status!.withPlugin(p.name);
       if (status!.code === Code.Wait) {
@@ -617,7 +784,9 @@ export class Framework implements fw.Handle {
   async waitOnPermit(pod: PodInfo): Promise<Status | null> {
     const wp = this.waitingPods.get(pod.uid);
     if (!wp) return null;
+    const start = this.recorder === null ? 0 : this.monotonicSeconds();
     const s = await wp.result;
+    this.recorder?.observePermitWaitDuration(statusName(s), this.monotonicSeconds() - start);
     this.waitingPods.delete(pod.uid);
     if (isSuccess(s)) return null;
     if (s!.isRejected()) return s;
@@ -625,8 +794,23 @@ export class Framework implements fw.Handle {
   }
 
   async runPreBindPlugins(state: CycleState, pod: PodInfo, nodeName: string): Promise<Status | null> {
+    const start = this.recorder === null ? 0 : this.monotonicSeconds();
+    const s = await this.preBind(state, pod, nodeName);
+    if (this.recorder !== null) this.observeExtensionPoint('PreBind', s, start);
+    return s;
+  }
+
+  private async preBind(state: CycleState, pod: PodInfo, nodeName: string): Promise<Status | null> {
+    const timed = state.recordPluginMetrics;
     for (const p of this.preBindPlugins) {
-      const s = await p.preBind(state, pod, nodeName);
+      let s: Status | null;
+      const start = timed ? this.monotonicSeconds() : 0;
+      try {
+        s = await p.preBind(state, pod, nodeName);
+      } catch (err) {
+        s = Status.error(thrownMessage(err));
+      }
+      if (timed) this.observePlugin(p.name, 'PreBind', s, start);
       if (isSuccess(s)) continue;
       if (s!.isRejected()) return s!.withPlugin(p.name);
       return Status.error(`running PreBind plugin "${p.name}": ${s!.message()}`).withPlugin(p.name);
@@ -635,9 +819,24 @@ export class Framework implements fw.Handle {
   }
 
   async runBindPlugins(state: CycleState, pod: PodInfo, nodeName: string): Promise<Status> {
+    const start = this.recorder === null ? 0 : this.monotonicSeconds();
+    const s = await this.bind(state, pod, nodeName);
+    if (this.recorder !== null) this.observeExtensionPoint('Bind', s, start);
+    return s;
+  }
+
+  private async bind(state: CycleState, pod: PodInfo, nodeName: string): Promise<Status> {
+    const timed = state.recordPluginMetrics;
     let last: Status | null = null;
     for (const p of this.bindPlugins) {
-      const s = await p.bind(state, pod, nodeName);
+      let s: Status | null;
+      const start = timed ? this.monotonicSeconds() : 0;
+      try {
+        s = await p.bind(state, pod, nodeName);
+      } catch (err) {
+        s = Status.error(thrownMessage(err));
+      }
+      if (timed) this.observePlugin(p.name, 'Bind', s, start);
       if (s && s.code === Code.Skip) {
         last = s;
         continue;
@@ -652,14 +851,45 @@ export class Framework implements fw.Handle {
   }
 
   runPostBindPlugins(state: CycleState, pod: PodInfo, nodeName: string): void {
-    for (const p of this.postBindPlugins) p.postBind(state, pod, nodeName);
+    this.runInformational('PostBind', this.postBindPlugins, state, pod, (p) => p.postBind(state, pod, nodeName));
   }
+
+  /** Points whose plugins return nothing (Unreserve, PostBind): one that throws is logged, the rest still run. */
+  private runInformational<P extends fw.Plugin>(point: 'Unreserve' | 'PostBind', plugins: readonly P[], state: CycleState, pod: PodInfo, call: (p: P) => void): void {
+    const start = this.recorder === null ? 0 : this.monotonicSeconds();
+    const timed = state.recordPluginMetrics;
+    for (const p of plugins) {
+      const pluginStart = timed ? this.monotonicSeconds() : 0;
+      try {
+        call(p);
+      } catch (err) {
+        this.deps.log?.(1, `running ${point} plugin "${p.name}" for pod ${pod.key}: ${thrownMessage(err)}`);
+      }
+      if (timed) this.observePlugin(p.name, point, null, pluginStart);
+    }
+    if (this.recorder !== null) this.observeExtensionPoint(point, null, start);
+  }
+}
+
+/** A Filter plugin's verdict against the node: a rejection as it is, anything else an error. */
+function filterRejection(plugin: string, s: Status): Status {
+  if (!s.isRejected()) return Status.error(`running "${plugin}" filter plugin: ${s.message()}`).withPlugin(plugin);
+  return s.withPlugin(plugin);
+}
+
+function filterThrew(plugin: string, err: unknown): Status {
+  return Status.error(`running "${plugin}" filter plugin: ${thrownMessage(err)}`).withPlugin(plugin);
 }
 
 function intersect(a: Set<string>, b: ReadonlySet<string>): Set<string> {
   const out = new Set<string>();
   for (const x of a) if (b.has(x)) out.add(x);
   return out;
+}
+
+/** A PostFilter plugin that threw (or whose answer rejected) ends the run as an error naming it. */
+function postFilterThrew(plugin: string, err: unknown): PostFilterRunResult {
+  return { result: null, status: Status.error(`running PostFilter plugin "${plugin}": ${thrownMessage(err)}`).withPlugin(plugin) };
 }
 
 /**
@@ -672,7 +902,7 @@ class PostFilterAccumulator {
   private lastResult: fw.PostFilterResult | null = null;
 
   /** The final outcome when this plugin's ends the run, else null. */
-  add(plugin: string, { result, status }: fw.PostFilterOutcome): { result: fw.PostFilterResult | null; status: Status } | null {
+  add(plugin: string, { result, status }: fw.PostFilterOutcome): PostFilterRunResult | null {
     if (isSuccess(status)) return { result, status: status ?? new Status(Code.Success) };
     if (status!.code === Code.UnschedulableAndUnresolvable) return { result, status: status!.withPlugin(plugin) };
     if (!status!.isRejected()) return { result: null, status: Status.error(status!.asError()).withPlugin(plugin) };
@@ -682,7 +912,7 @@ class PostFilterAccumulator {
     return null;
   }
 
-  finish(): { result: fw.PostFilterResult | null; status: Status } {
+  finish(): PostFilterRunResult {
     return { result: this.lastResult, status: new Status(Code.Unschedulable, this.reasons).withPlugin(this.rejector ?? '') };
   }
 }

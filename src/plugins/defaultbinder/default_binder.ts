@@ -4,7 +4,7 @@ import type { CycleState } from '../../framework/cycle_state.js';
 import type { BindPlugin, Handle } from '../../framework/interfaces.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Status } from '../../framework/status.js';
-import { DefaultBinder as Name } from '../names.js';
+import { DefaultBinder as Name } from '../../framework/names.js';
 
 export { Name };
 

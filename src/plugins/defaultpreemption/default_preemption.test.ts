@@ -8,7 +8,7 @@ import { Code } from '../../framework/status.js';
 import { compileDisruptionBudgets } from './pdb.js';
 import {
   epoch, errorOnLabelledNodesDefinition, falseFilterDefinition, highPriority, largeRes, lowPriority, matchFilterDefinition,
-  mediumRes, midPriority, newEnv, node, pdb, pod, preFiltered, smallRes, statuses, trueFilterDefinition, veryHighPriority,
+  mediumRes, midPriority, newEnv, node, pdb, pod, postFilterNow, preFiltered, smallRes, statuses, trueFilterDefinition, veryHighPriority,
   veryLargeRes, type EnvOptions,
 } from './test_helpers.js';
 
@@ -167,7 +167,7 @@ describe('DefaultPreemption PostFilter', () => {
     it(tc.name, () => {
       const env = newEnv({ nodes: tc.nodes, pods: tc.pods, pdbs: tc.pdbs, preFilterOnly: tc.preFilterOnly });
       const { state, podInfo } = preFiltered(env, tc.pod);
-      const { result, status } = env.plugin.postFilter(state, podInfo, statuses(tc.filtered));
+      const { result, status } = postFilterNow(env, state, podInfo, statuses(tc.filtered));
       assert.equal(status?.code ?? Code.Success, tc.wantCode);
       assert.equal(status?.message() ?? '', tc.wantMessage);
       assert.equal(result === null ? null : result.nominatedNodeName, tc.wantNode);

@@ -4,8 +4,9 @@ import type { CycleState } from '../../framework/cycle_state.js';
 import type { Handle, NodeToStatusReader, PostFilterOutcome, PostFilterPlugin } from '../../framework/interfaces.js';
 import type { NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
+import { andThen, type MaybePromise } from '../../framework/maybe_promise.js';
 import { Code, Status, isSuccess } from '../../framework/status.js';
-import * as names from '../names.js';
+import * as names from '../../framework/names.js';
 import type { DefaultPreemptionArgs } from './args.js';
 import { Evaluator, PodReasonPreemptionByScheduler, type PreemptionPolicy, type VictimSelection } from './evaluator.js';
 import { sortByImportance } from './importance.js';
@@ -35,14 +36,10 @@ export class DefaultPreemption implements PostFilterPlugin, PreemptionPolicy {
     this.evaluator = new Evaluator(Name, handle, this);
   }
 
-  postFilter(state: CycleState, pod: PodInfo, m: NodeToStatusReader): PostFilterOutcome {
-    return withPreemptionPrefix(this.evaluator.preempt(state, pod, m));
-  }
-
-  async postFilterWithExtenders(state: CycleState, pod: PodInfo, m: NodeToStatusReader): Promise<PostFilterOutcome> {
-    const extenders = this.handle.extenders?.() ?? [];
-    if (!extenders.some((e) => e.supportsPreemption())) return this.postFilter(state, pod, m);
-    return withPreemptionPrefix(await this.evaluator.preemptWithExtenders(state, pod, m, extenders));
+  /** Synchronous unless an extender with a preempt verb is asked about the candidates. */
+  postFilter(state: CycleState, pod: PodInfo, m: NodeToStatusReader): MaybePromise<PostFilterOutcome> {
+    this.handle.metricsRecorder?.()?.observePreemptionAttempt();
+    return andThen(this.evaluator.preempt(state, pod, m), withPreemptionPrefix);
   }
 
   /** How many candidates the dry run looks for: a share of the nodes, at least the absolute minimum. */

@@ -6,9 +6,10 @@ import type { Node, Pod } from '../../api/types.js';
 import { NodeToStatus } from '../../framework/node_to_status.js';
 import { PodInfo } from '../../framework/pod_info.js';
 import { Code, Status, isSuccess } from '../../framework/status.js';
-import { pickOneNodeForPreemption, type Candidate } from './evaluator.js';
+import type { Candidate } from './candidate.js';
+import { pickOneNodeForPreemption } from './evaluator.js';
 import {
-  epoch, highPriority, largeRes, lowPriority, mediumRes, midPriority, negPriority, newEnv, node, pod, preFiltered, settle,
+  epoch, highPriority, largeRes, lowPriority, mediumRes, midPriority, negPriority, newEnv, node, pod, postFilterNow, preFiltered, settle,
   smallRes, veryHighPriority, veryLargeRes, type Env,
 } from './test_helpers.js';
 
@@ -220,7 +221,7 @@ describe('Evaluator preempt: carrying out the preemption', () => {
   it('nominates the node, deletes the victims with the DisruptionTarget reason and records Preempted events', async () => {
     const env = newEnv({ nodes: nodes(), pods: pods() });
     const { state, podInfo, m } = filterAll(env, preemptor);
-    const { result, status } = env.plugin.postFilter(state, podInfo, m);
+    const { result, status } = postFilterNow(env, state, podInfo, m);
     assert.equal(status, null);
     assert.deepEqual(result, { nominatedNodeName: 'node1' });
     await settle();
@@ -238,14 +239,14 @@ describe('Evaluator preempt: carrying out the preemption', () => {
   it('issues the deletions before PostFilter returns, so the cycle can report them', () => {
     const env = newEnv({ nodes: nodes(), pods: pods() });
     const { state, podInfo, m } = filterAll(env, preemptor);
-    env.plugin.postFilter(state, podInfo, m);
+    postFilterNow(env, state, podInfo, m);
     assert.deepEqual(env.recorded.deleted.map((d) => d.pod).sort(), ['p1.1', 'p1.2']);
   });
 
   it('rejects a victim waiting at Permit instead of deleting it', async () => {
     const env = newEnv({ nodes: nodes(), pods: pods(), waiting: ['p1.2'] });
     const { state, podInfo, m } = filterAll(env, preemptor);
-    env.plugin.postFilter(state, podInfo, m);
+    postFilterNow(env, state, podInfo, m);
     await settle();
     assert.deepEqual(env.recorded.deleted.map((d) => d.pod), ['p1.1']);
     assert.deepEqual(env.recorded.rejected, [{ pod: 'p1.2', plugin: 'DefaultPreemption', message: 'preempted' }]);
@@ -261,7 +262,7 @@ describe('Evaluator preempt: carrying out the preemption', () => {
     // The nominees request nothing, so their reservations leave node1 the best candidate.
     const env = newEnv({ nodes: nodes(), pods: pods(), nominated });
     const { state, podInfo, m } = filterAll(env, preemptor);
-    const { result } = env.plugin.postFilter(state, podInfo, m);
+    const { result } = postFilterNow(env, state, podInfo, m);
     assert.deepEqual(result, { nominatedNodeName: 'node1' });
     await settle();
     assert.deepEqual(env.recorded.cleared, ['low-nominee']);
@@ -271,7 +272,7 @@ describe('Evaluator preempt: carrying out the preemption', () => {
     const env = newEnv({ nodes: nodes(), pods: [...pods(), pod('gone', { node: 'node3', priority: lowPriority, terminating: true, disruptionTarget: true })] });
     const { state, podInfo, m } = filterAll(env, pod('p', { priority: highPriority, requests: veryLargeRes, nominatedNodeName: 'node3' }));
     m.set('node3', new Status(Code.UnschedulableAndUnresolvable, ['node(s) had untolerated taint']));
-    const { result, status } = env.plugin.postFilter(state, podInfo, m);
+    const { result, status } = postFilterNow(env, state, podInfo, m);
     assert.equal(status, null);
     assert.deepEqual(result, { nominatedNodeName: 'node1' });
   });
@@ -279,7 +280,7 @@ describe('Evaluator preempt: carrying out the preemption', () => {
   it('a pod waits while a victim of its earlier preemption is still terminating on its nominated node', () => {
     const env = newEnv({ nodes: nodes(), pods: [...pods(), pod('gone', { node: 'node3', priority: lowPriority, terminating: true, disruptionTarget: true })] });
     const { state, podInfo, m } = filterAll(env, pod('p', { priority: highPriority, requests: veryLargeRes, nominatedNodeName: 'node3' }));
-    const { result, status } = env.plugin.postFilter(state, podInfo, m);
+    const { result, status } = postFilterNow(env, state, podInfo, m);
     assert.equal(result, null);
     assert.equal(status?.message(), 'preemption: not eligible due to a terminating pod on the nominated node.');
     assert.deepEqual(env.recorded.deleted, []);

@@ -8,22 +8,11 @@ import type { NodeInfo } from '../../framework/node_info.js';
 import { NodeToStatus } from '../../framework/node_to_status.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Code, Status, isSuccess } from '../../framework/status.js';
-import type { Extender } from '../../extender/extender.js';
+import { andThen, type MaybePromise } from '../../framework/maybe_promise.js';
+import type { Candidate, Victims } from './candidate.js';
 import { narrowCandidatesByExtenders } from './extenders.js';
 import { earliestStartOfHighestPriority } from './importance.js';
 import { compileDisruptionBudgets, type DisruptionBudget } from './pdb.js';
-
-/** The pods to evict on one node, most important first, and how many PDBs that violates. */
-export interface Victims {
-  readonly pods: readonly PodInfo[];
-  readonly numPDBViolations: number;
-}
-
-/** A node the preemptor fits on once its victims are gone. */
-export interface Candidate {
-  readonly name: string;
-  readonly victims: Victims;
-}
 
 /** What SelectVictimsOnNode found on one node; a non-null status means the node is no candidate. */
 export interface VictimSelection {
@@ -63,20 +52,14 @@ export class Evaluator {
    * - result null, Unschedulable: the pod may not preempt (now); the nomination is kept.
    * - result with nominatedNodeName '', Unschedulable: preemption cannot help; the nomination is cleared.
    * - result with the chosen node, success: victims are being evicted and the pod is nominated there.
+   * The extenders with a preempt verb narrow the candidates first; only asking them is asynchronous.
    */
-  preempt(state: CycleState, pod: PodInfo, m: NodeToStatusReader): PreemptOutcome {
-    const found = this.candidatesFor(state, pod, m);
-    return Array.isArray(found) ? this.chooseAndPrepare(found, pod) : found;
-  }
-
-  /** preempt, with the extenders that support preemption narrowing the candidates first. */
-  async preemptWithExtenders(state: CycleState, pod: PodInfo, m: NodeToStatusReader, extenders: readonly Extender[]): Promise<PreemptOutcome> {
+  preempt(state: CycleState, pod: PodInfo, m: NodeToStatusReader): MaybePromise<PreemptOutcome> {
     const found = this.candidatesFor(state, pod, m);
     if (!Array.isArray(found)) return found;
     const lister = this.handle.snapshotSharedLister().nodeInfos();
-    const narrowed = await narrowCandidatesByExtenders(extenders, pod, found, (name) => lister.get(name));
-    if (narrowed instanceof Status) return { result: null, status: narrowed };
-    return this.chooseAndPrepare(narrowed, pod);
+    const narrowed = narrowCandidatesByExtenders(this.handle.extenders?.() ?? [], pod, found, (name) => lister.get(name));
+    return andThen(narrowed, (candidates): PreemptOutcome => (candidates instanceof Status ? { result: null, status: candidates } : this.chooseAndPrepare(candidates, pod)));
   }
 
   /** Eligibility and the dry runs: the candidates, or the outcome when there are none. */
@@ -107,6 +90,7 @@ export class Evaluator {
   private chooseAndPrepare(candidates: readonly Candidate[], pod: PodInfo): PreemptOutcome {
     const best = this.selectCandidate(candidates);
     if (best === null || best.name === '') return { result: null, status: Status.unschedulable('no candidate node for preemption') };
+    this.handle.metricsRecorder?.()?.observePreemptionVictims(best.victims.pods.length);
     this.prepareCandidate(best, pod);
     return { result: { nominatedNodeName: best.name }, status: null };
   }

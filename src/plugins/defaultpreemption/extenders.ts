@@ -1,17 +1,30 @@
 // Preemption candidates narrowed by the extenders that support preemption
 // (framework/preemption/preemption.go callExtenders).
-import type { Extender, PreemptionVictims } from '../../extender/extender.js';
+import type { Extender, PreemptionVictims } from '../../framework/extender.js';
+import type { MaybePromise } from '../../framework/maybe_promise.js';
 import type { NodeInfo } from '../../framework/node_info.js';
 import { PodInfo } from '../../framework/pod_info.js';
 import { Status } from '../../framework/status.js';
-import type { Candidate } from './evaluator.js';
+import type { Candidate } from './candidate.js';
 
 /**
  * Each interested extender with a preempt verb, in order, answers which candidate nodes it keeps
  * and with which victims; the next one sees that answer. An extender's error fails preemption
  * unless it is ignorable; so does a kept node without victims (an ignorable extender's is dropped).
+ * The candidates come back at once when no extender is to be asked.
  */
-export async function narrowCandidatesByExtenders(
+export function narrowCandidatesByExtenders(
+  extenders: readonly Extender[],
+  pod: PodInfo,
+  candidates: readonly Candidate[],
+  lookupNode: (name: string) => NodeInfo | undefined,
+): MaybePromise<Candidate[] | Status> {
+  const asked = extenders.filter((e) => e.supportsPreemption() && e.isInterested(pod.pod));
+  if (asked.length === 0 || candidates.length === 0) return [...candidates];
+  return askExtenders(asked, pod, candidates, lookupNode);
+}
+
+async function askExtenders(
   extenders: readonly Extender[],
   pod: PodInfo,
   candidates: readonly Candidate[],
@@ -19,11 +32,7 @@ export async function narrowCandidatesByExtenders(
 ): Promise<Candidate[] | Status> {
   let victims = new Map<string, PreemptionVictims>();
   for (const c of candidates) victims.set(c.name, { pods: c.victims.pods.map((p) => p.pod), numPDBViolations: c.victims.numPDBViolations });
-  if (victims.size === 0) return [...candidates];
-  let asked = false;
   for (const extender of extenders) {
-    if (!extender.supportsPreemption() || !extender.isInterested(pod.pod)) continue;
-    asked = true;
     let answer: Map<string, PreemptionVictims>;
     try {
       answer = await extender.processPreemption(pod.pod, victims, lookupNode);
@@ -40,7 +49,6 @@ export async function narrowCandidatesByExtenders(
     // With no node left, no other extender can bring one back.
     if (victims.size === 0) break;
   }
-  if (!asked) return [...candidates];
   return toCandidates(victims, candidates, lookupNode);
 }
 

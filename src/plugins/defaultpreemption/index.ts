@@ -30,8 +30,7 @@ export {
   Evaluator,
   PreemptionNotHelpfulMsg,
   pickOneNodeForPreemption,
-  type Candidate,
   type PreemptionPolicy,
   type VictimSelection,
-  type Victims,
 } from './evaluator.js';
+export type { Candidate, Victims } from './candidate.js';

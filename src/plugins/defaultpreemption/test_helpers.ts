@@ -3,14 +3,14 @@
 import type { KubeObject, Node, Pod, PodDisruptionBudget, ResourceList } from '../../api/types.js';
 import { Snapshot } from '../../cache/snapshot.js';
 import { CycleState } from '../../framework/cycle_state.js';
-import type { PluginClusterClient, WaitingPod } from '../../framework/interfaces.js';
+import type { NodeToStatusReader, PluginClusterClient, PostFilterOutcome, WaitingPod } from '../../framework/interfaces.js';
 import type { NodeInfo } from '../../framework/node_info.js';
 import { NodeToStatus } from '../../framework/node_to_status.js';
 import { PodInfo } from '../../framework/pod_info.js';
 import { Registry, type AnyPluginDefinition } from '../../framework/registry.js';
 import { Framework } from '../../framework/runtime/framework.js';
 import { Code, Status } from '../../framework/status.js';
-import { MapObjectLister } from '../../scheduler/object_lister.js';
+import { MapObjectLister } from '../../framework/object_lister.js';
 import { makeNode, makePod } from '../../testing/builders.js';
 import { FakeClock } from '../../util/clock.js';
 import { defaultBinderDefinition } from '../defaultbinder/index.js';
@@ -242,4 +242,11 @@ export function statuses(entries: Record<string, Code>): NodeToStatus {
 /** Lets the asynchronous API calls of preemption finish. */
 export async function settle(): Promise<void> {
   for (let i = 0; i < 10; i++) await Promise.resolve();
+}
+
+/** PostFilter's answer, which comes at once when no extender is asked. */
+export function postFilterNow(env: Env, state: CycleState, podInfo: PodInfo, m: NodeToStatusReader): PostFilterOutcome {
+  const out = env.plugin.postFilter(state, podInfo, m);
+  if (out instanceof Promise) throw new Error('PostFilter answered asynchronously without extenders');
+  return out;
 }

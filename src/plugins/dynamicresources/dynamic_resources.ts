@@ -7,7 +7,7 @@ import type { ClusterEventWithHint } from '../../framework/events.js';
 import type { EnqueueExtensions, PreFilterOutcome, PreFilterPlugin } from '../../framework/interfaces.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Status } from '../../framework/status.js';
-import { DynamicResources as Name } from '../names.js';
+import { DynamicResources as Name } from '../../framework/names.js';
 
 export { Name };
 

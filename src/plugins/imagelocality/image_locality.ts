@@ -6,7 +6,7 @@ import { MaxNodeScore } from '../../framework/interfaces.js';
 import type { ImageStateSummary, NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import type { Status } from '../../framework/status.js';
-import { ImageLocality as Name } from '../names.js';
+import { ImageLocality as Name } from '../../framework/names.js';
 
 export { Name };
 

@@ -7,7 +7,7 @@ import type { Handle, PreFilterOutcome } from '../../framework/interfaces.js';
 import type { NodeInfo } from '../../framework/node_info.js';
 import type { AffinityTerm, PodInfo } from '../../framework/pod_info.js';
 import { Status } from '../../framework/status.js';
-import { InterPodAffinity as Name } from '../names.js';
+import { InterPodAffinity as Name } from '../../framework/names.js';
 import { addMatchingAllTerms, addMatchingAnyTerm, type PositionLookup, type PreFilterCaches } from './filtering_counts.js';
 import {
   affinityParseError,

@@ -12,7 +12,7 @@ import { CycleState } from '../../framework/cycle_state.js';
 import { MaxNodeScore, type NodeInfoLister, type NodeScore, type SharedLister } from '../../framework/interfaces.js';
 import { affinityTermMatches, PodInfo, type AffinityTerm, type WeightedAffinityTerm } from '../../framework/pod_info.js';
 import { Code, type Status } from '../../framework/status.js';
-import { MapObjectLister } from '../../scheduler/object_lister.js';
+import { MapObjectLister } from '../../framework/object_lister.js';
 import { newTestHandle } from '../../testing/handle.js';
 import { FakeClock, seededRandom } from '../../util/clock.js';
 import { defaultInterPodAffinityArgs, type InterPodAffinityArgs } from './args.js';

@@ -19,7 +19,7 @@ import type {
 import type { NodeInfo } from '../../framework/node_info.js';
 import { PodInfo } from '../../framework/pod_info.js';
 import type { Status } from '../../framework/status.js';
-import { InterPodAffinity as Name } from '../names.js';
+import { InterPodAffinity as Name } from '../../framework/names.js';
 import type { InterPodAffinityArgs } from './args.js';
 import { AggregateCache } from './aggregate.js';
 import { DomainTable } from './domains.js';

@@ -7,7 +7,7 @@ import { MaxNodeScore, type Handle, type NodeScore } from '../../framework/inter
 import type { NodeInfo } from '../../framework/node_info.js';
 import { affinityTermMatches, type AffinityTerm, type PodInfo, type WeightedAffinityTerm } from '../../framework/pod_info.js';
 import { Status } from '../../framework/status.js';
-import { InterPodAffinity as Name } from '../names.js';
+import { InterPodAffinity as Name } from '../../framework/names.js';
 import type { InterPodAffinityArgs } from './args.js';
 import { tracksChanges } from '../../framework/change_tracking.js';
 import { countOnce, nodesOf, type AggregateCache, type PodSource, type ShareFunction, type ShareSink } from './aggregate.js';

@@ -19,7 +19,7 @@ import type {
 import type { NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Status } from '../../framework/status.js';
-import { NodeAffinity as Name } from '../names.js';
+import { NodeAffinity as Name } from '../../framework/names.js';
 import type { NodeAffinityArgs } from './args.js';
 import { MatchResult, RequiredNodeAffinity } from '../../api/nodeselector.js';
 import { aggregateMessage, validatePreferredSchedulingTerms } from './validation.js';

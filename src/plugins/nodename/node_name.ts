@@ -6,7 +6,7 @@ import type { EnqueueExtensions, FilterPlugin, PreFilterOutcome, PreFilterPlugin
 import type { NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Status } from '../../framework/status.js';
-import { NodeName as Name } from '../names.js';
+import { NodeName as Name } from '../../framework/names.js';
 
 export { Name };
 

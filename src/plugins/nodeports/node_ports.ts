@@ -8,7 +8,7 @@ import type { EnqueueExtensions, FilterPlugin, PreFilterOutcome, PreFilterPlugin
 import { getHostPorts, HostPortInfo, type NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Status } from '../../framework/status.js';
-import { NodePorts as Name } from '../names.js';
+import { NodePorts as Name } from '../../framework/names.js';
 
 export { Name };
 

@@ -9,7 +9,7 @@ import type { EnqueueExtensions, FilterPlugin } from '../../framework/interfaces
 import type { NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Status } from '../../framework/status.js';
-import { NodeUnschedulable as Name } from '../names.js';
+import { NodeUnschedulable as Name } from '../../framework/names.js';
 
 export { Name };
 

@@ -9,7 +9,7 @@ import type { EnqueueExtensions, FilterPlugin, Handle, ObjectLister, PreFilterOu
 import type { NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Status } from '../../framework/status.js';
-import { NodeVolumeLimits as Name } from '../names.js';
+import { NodeVolumeLimits as Name } from '../../framework/names.js';
 import { NodeVolumesCache, ObjectChanges, type NodeVolumes } from './node_volumes.js';
 import { PodVolumes, VolumeResolver, ephemeralVolumeClaimName, isCountableVolume, volumeUniqueName } from './resolve.js';
 import { pluginForInlineVolume } from './translator.js';

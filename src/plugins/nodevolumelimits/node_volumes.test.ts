@@ -8,7 +8,7 @@ import type { ObjectLister } from '../../framework/interfaces.js';
 import { NodeInfo } from '../../framework/node_info.js';
 import { PodInfo } from '../../framework/pod_info.js';
 import { Code, type Status } from '../../framework/status.js';
-import { MapObjectLister } from '../../scheduler/object_lister.js';
+import { MapObjectLister } from '../../framework/object_lister.js';
 import { makeNode, makePod } from '../../testing/builders.js';
 import { CSILimits, MigratedPluginsAnnotationKey } from './index.js';
 

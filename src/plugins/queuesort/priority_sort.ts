@@ -1,6 +1,6 @@
 // PrioritySort orders the active queue (pkg/scheduler/framework/plugins/queuesort/priority_sort.go).
 import type { QueuedPodInfo, QueueSortPlugin } from '../../framework/interfaces.js';
-import { PrioritySort as Name } from '../names.js';
+import { PrioritySort as Name } from '../../framework/names.js';
 
 export { Name };
 

@@ -5,7 +5,7 @@ import { eventObjectsAs } from '../../framework/event_objects.js';
 import { ActionType, QueueingHint, type ClusterEventWithHint } from '../../framework/events.js';
 import type { EnqueueExtensions, PreEnqueuePlugin } from '../../framework/interfaces.js';
 import { Status } from '../../framework/status.js';
-import { SchedulingGates as Name } from '../names.js';
+import { SchedulingGates as Name } from '../../framework/names.js';
 
 export { Name };
 

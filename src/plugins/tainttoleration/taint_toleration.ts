@@ -18,7 +18,7 @@ import type {
 import type { NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Status } from '../../framework/status.js';
-import { TaintToleration as Name } from '../names.js';
+import { TaintToleration as Name } from '../../framework/names.js';
 
 /** Filter's reason for a node with a NoSchedule/NoExecute taint the pod does not tolerate. */
 export const ErrReasonUntoleratedTaint = 'node(s) had untolerated taint(s)';

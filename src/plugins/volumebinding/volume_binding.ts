@@ -23,7 +23,7 @@ import type {
 import type { NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Status } from '../../framework/status.js';
-import { VolumeBinding as Name } from '../names.js';
+import { VolumeBinding as Name } from '../../framework/names.js';
 import type { VolumeBindingArgs } from './args.js';
 import { PVAssumeCache, PVCAssumeCache } from './assume_cache.js';
 import { VolumeBinder, claimNameOf, ephemeralClaimOwnerError, type PodVolumeClaims, type PodVolumes } from './binder.js';

@@ -16,7 +16,7 @@ import type {
 import type { NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Status } from '../../framework/status.js';
-import { VolumeRestrictions as Name } from '../names.js';
+import { VolumeRestrictions as Name } from '../../framework/names.js';
 
 export { Name };
 

@@ -9,7 +9,7 @@ import type { EnqueueExtensions, FilterPlugin, Handle, ObjectLister, PreFilterOu
 import type { NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Status } from '../../framework/status.js';
-import { VolumeZone as Name } from '../names.js';
+import { VolumeZone as Name } from '../../framework/names.js';
 
 export { Name };
 

@@ -1,6 +1,6 @@
 // The scheduler's informer view of the kinds plugins read (Namespace, Service, PDB, ...).
 import type { KubeObject } from '../api/types.js';
-import type { ListedKind, ObjectLister } from '../framework/interfaces.js';
+import type { ListedKind, ObjectLister } from './interfaces.js';
 import type { Clock, TimerHandle } from '../util/clock.js';
 
 export class MapObjectLister implements ObjectLister {

@@ -1,7 +1,7 @@
 // The scheduler extender contract (pkg/scheduler/framework/extender.go): a process outside the
 // scheduler that filters and scores nodes and may bind pods, called after the plugins.
 import type { Pod } from '../api/types.js';
-import type { NodeInfo } from '../framework/node_info.js';
+import type { NodeInfo } from './node_info.js';
 
 /** Per node: why the extender rejected it. */
 export type FailedNodesMap = Record<string, string>;

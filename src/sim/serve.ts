@@ -1,23 +1,21 @@
 // `simulate --serve`: the scenario's embedded cluster served over the Kubernetes API, with the
 // embedded scheduler running on a real clock and scheduling the pods clients create.
 import { hostname } from 'node:os';
+import { ApiServer } from '../apiserver/server.js';
 import type { KubeObject, Node, PersistentVolume, PersistentVolumeClaim, Pod } from '../api/types.js';
 import { toEventObject } from '../cluster/kube/events.js';
 import { MemoryCluster } from '../cluster/memory/store.js';
 import type { ClusterClient, ClusterEventRecord, PodStatusPatch, WatchHandler } from '../cluster/types.js';
 import { Scheduler } from '../scheduler/scheduler.js';
-import { newEmbeddedScheduler, populateCluster, type EmbeddedOptions } from '../sim/embedded.js';
-import type { Scenario } from '../sim/scenario.js';
 import { RealClock, type Clock } from '../util/clock.js';
-import { ApiServer } from './server.js';
+import { embeddedDeps, populateCluster, type EmbeddedOptions } from './embedded.js';
+import type { Scenario } from './scenario.js';
 
 export interface ServeOptions extends Omit<EmbeddedOptions, 'onAttempt' | 'tieBreakByName'> {
   host?: string;
   /** 6443 by default; 0 picks a free port. */
   port?: number;
   bookmarkIntervalMs?: number;
-  /** How often the scheduling loop looks for pods the queue's timers moved (default 100 ms). */
-  pollIntervalMs?: number;
   watchHistorySize?: number;
   clock?: Clock;
   onRequest?: (method: string, path: string, code: number) => void;
@@ -103,59 +101,16 @@ class EventWritingClient implements ClusterClient {
   }
 }
 
-/**
- * Runs the scheduler on a real clock: a pass of scheduleOne whenever the store changes, and a
- * periodic one for pods the queue's own timers (backoff, unschedulable flush) make ready.
- */
-export class SchedulingLoop {
-  private pending = false;
-  private stopped = false;
-  private readonly unsubscribe: () => void;
-  private readonly timer: ReturnType<typeof setInterval>;
-
-  constructor(private readonly scheduler: Scheduler, cluster: MemoryCluster, pollIntervalMs = 100) {
-    this.unsubscribe = cluster.subscribe(() => this.wake());
-    this.timer = setInterval(() => this.wake(), pollIntervalMs);
-    this.wake();
-  }
-
-  private wake(): void {
-    if (this.pending || this.stopped) return;
-    this.pending = true;
-    setImmediate(() => this.run());
-  }
-
-  /** Schedules in batches so HTTP requests are served between them. */
-  private run(): void {
-    this.pending = false;
-    for (let n = 0; n < 64; n++) {
-      if (this.stopped || !this.scheduler.scheduleOne()) return;
-      // A cycle waiting for extenders: go on once it has finished.
-      if (this.scheduler.hasCycleInFlight) {
-        void this.scheduler.cycleSettled().catch(() => undefined).then(() => this.wake());
-        return;
-      }
-    }
-    this.wake();
-  }
-
-  stop(): void {
-    this.stopped = true;
-    this.unsubscribe();
-    clearInterval(this.timer);
-  }
-}
-
-/** Loads the scenario into an embedded cluster, starts the scheduler, the loop and the API server. */
+/** Loads the scenario into an embedded cluster, starts the API server and the scheduler's loop in real time. */
 export async function serveScenario(sc: Scenario, o: ServeOptions): Promise<Serving> {
   const clock = o.clock ?? new RealClock();
   const cluster = new MemoryCluster({ clock, admitPod: o.admitPod, watchHistorySize: o.watchHistorySize });
   populateCluster(cluster, sc);
   for (const p of sc.pending) cluster.create(p);
   const server = await ApiServer.start({ cluster, clock, host: o.host, port: o.port, bookmarkIntervalMs: o.bookmarkIntervalMs, onRequest: o.onRequest });
-  const scheduler = newEmbeddedScheduler(o, new EventWritingClient(cluster, clock), clock);
+  const scheduler = Scheduler.fromConfig(o.config, embeddedDeps(o, new EventWritingClient(cluster, clock), clock));
   await scheduler.start();
-  const loop = new SchedulingLoop(scheduler, cluster, o.pollIntervalMs);
+  scheduler.loop.start();
   let closed = false;
   return {
     server,
@@ -165,7 +120,7 @@ export async function serveScenario(sc: Scenario, o: ServeOptions): Promise<Serv
     async close() {
       if (closed) return;
       closed = true;
-      loop.stop();
+      await scheduler.loop.stop();
       await scheduler.waitForBindings();
       scheduler.stop();
       await server.close();

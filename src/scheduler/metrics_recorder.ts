@@ -1,0 +1,17 @@
+// What the scheduler reports for metrics beside the framework's (schedule_one.go,
+// metrics/profile_metrics.go, the queue's incoming-pods counter): one recorder serves both.
+import type { MetricsRecorder } from '../framework/metrics_recorder.js';
+
+export type AttemptResult = 'scheduled' | 'unschedulable' | 'error';
+export type IncomingQueue = 'active' | 'backoff' | 'unschedulable' | 'gated';
+
+export interface SchedulerMetricsRecorder extends MetricsRecorder {
+  /** scheduler_schedule_attempts_total and scheduler_scheduling_attempt_duration_seconds */
+  observeAttempt(result: AttemptResult, profile: string, seconds: number): void;
+  /** scheduler_scheduling_algorithm_duration_seconds */
+  observeAlgorithmDuration(seconds: number): void;
+  /** scheduler_pod_scheduling_attempts and scheduler_pod_scheduling_sli_duration_seconds */
+  observePodScheduled(attempts: number, sinceFirstSeconds: number | null): void;
+  /** scheduler_queue_incoming_pods_total */
+  observeQueueIncoming(queue: IncomingQueue, event: string): void;
+}
