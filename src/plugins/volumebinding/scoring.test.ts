@@ -6,7 +6,7 @@ import type { CSIDriver, CSIStorageCapacity, KubeObject, Node, PersistentVolume,
 import { CycleState } from '../../framework/cycle_state.js';
 import { NodeInfo } from '../../framework/node_info.js';
 import { PodInfo } from '../../framework/pod_info.js';
-import { MapObjectLister } from '../../scheduler/object_lister.js';
+import { MapObjectLister } from '../../framework/object_lister.js';
 import { makeNode, makePod } from '../../testing/builders.js';
 import { newTestHandle } from '../../testing/handle.js';
 import { VolumeBinding, defaultVolumeBindingArgs } from './index.js';
