@@ -39,7 +39,7 @@ describe('simulate', () => {
     assert.equal(byName['default/huge']!.outcome, 'Unschedulable');
     assert.equal(
       byName['default/huge']!.message,
-      '0/3 nodes are available: 1 node(s) had untolerated taint {dedicated: gpu}, 2 Insufficient cpu. ' +
+      '0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 Insufficient cpu. ' +
         'preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling..',
     );
     assert.equal(report.summary.scheduled, 2);
@@ -88,7 +88,7 @@ describe('explain', () => {
     assert.deepEqual(small.filter['node-2'], {
       plugin: 'TaintToleration',
       code: 'UnschedulableAndUnresolvable',
-      reasons: ['node(s) had untolerated taint {dedicated: gpu}'],
+      reasons: ['node(s) had untolerated taint(s)'],
     });
     assert.deepEqual(Object.keys(small.scores).sort(), ['node-1', 'node-3']);
     assert.equal(small.scores['node-3']!.TaintToleration, 300);

@@ -1,4 +1,10 @@
-// Piecewise-linear score functions built from shape points (framework/plugins/helper/shape_score.go).
+// Piecewise-linear score functions built from shape points (framework/plugins/helper/shape_score.go),
+// and the validation of such shapes in plugin args (validation_pluginargs.go validateFunctionShape).
+import { childPath, fieldInvalid, fieldRequired, indexPath } from '../field_errors.js';
+import type { FieldError } from '../registry.js';
+
+/** The highest score a shape point in plugin args may give (config.MaxCustomPriorityScore). */
+export const MaxCustomPriorityScore = 10;
 
 export interface FunctionShapePoint {
   /** The function's argument (a utilization in [0, 100]). */
@@ -26,4 +32,26 @@ export function buildBrokenLinearFunction(shape: readonly FunctionShapePoint[]):
     }
     return score[n - 1]!;
   };
+}
+
+/** A shape from plugin args: at least one point, utilizations increasing within [0, 100], scores within [0, MaxCustomPriorityScore]. */
+export function validateFunctionShape(shape: readonly FunctionShapePoint[], path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  if (shape.length === 0) return [fieldRequired(path, 'at least one point must be specified')];
+  for (let i = 1; i < shape.length; i++) {
+    if (shape[i - 1]!.utilization >= shape[i]!.utilization) {
+      errs.push(fieldInvalid(childPath(indexPath(path, i), 'utilization'), shape[i]!.utilization, 'values must be sorted in increasing order'));
+      break;
+    }
+  }
+  for (let i = 0; i < shape.length; i++) {
+    const point = shape[i]!;
+    if (point.utilization < 0 || point.utilization > 100) {
+      errs.push(fieldInvalid(childPath(indexPath(path, i), 'utilization'), point.utilization, 'not in valid range [0, 100]'));
+    }
+    if (point.score < 0 || point.score > MaxCustomPriorityScore) {
+      errs.push(fieldInvalid(childPath(indexPath(path, i), 'score'), point.score, `not in valid range [0, ${MaxCustomPriorityScore}]`));
+    }
+  }
+  return errs;
 }

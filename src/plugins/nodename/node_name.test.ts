@@ -1,4 +1,4 @@
-// Scenarios of upstream's nodename/node_name_test.go.
+// Scenarios of upstream's nodename/node_name_test.go (v1.37: PreFilter and Filter).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { CycleState } from '../../framework/cycle_state.js';
@@ -27,6 +27,11 @@ describe('NodeName Filter', () => {
       }
     });
   }
+  it('PreFilter narrows the evaluation to the named node', () => {
+    const named = pl.preFilter(new CycleState(), new PodInfo(makePod('p', { node: 'foo' })));
+    assert.deepEqual(named?.result?.nodeNames, new Set(['foo']));
+    assert.equal(pl.preFilter(new CycleState(), new PodInfo(makePod('p'))), null);
+  });
   it('registers node additions without a hint', () => {
     const evs = pl.eventsToRegister();
     assert.equal(evs.length, 1);

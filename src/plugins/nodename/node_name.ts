@@ -2,7 +2,7 @@
 // (pkg/scheduler/framework/plugins/nodename/node_name.go).
 import type { CycleState } from '../../framework/cycle_state.js';
 import { ActionType, type ClusterEventWithHint } from '../../framework/events.js';
-import type { EnqueueExtensions, FilterPlugin } from '../../framework/interfaces.js';
+import type { EnqueueExtensions, FilterPlugin, PreFilterOutcome, PreFilterPlugin } from '../../framework/interfaces.js';
 import type { NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Status } from '../../framework/status.js';
@@ -18,8 +18,22 @@ export function fits(pod: PodInfo, nodeInfo: NodeInfo): boolean {
   return !wanted || wanted === nodeInfo.name;
 }
 
-export class NodeName implements FilterPlugin, EnqueueExtensions {
+export class NodeName implements PreFilterPlugin, FilterPlugin, EnqueueExtensions {
   readonly name = Name;
+
+  /**
+   * A pod that already names its node (a deferred resize, a static assignment) is evaluated on
+   * that node only (v1.37): the others are left UnschedulableAndUnresolvable, so they are never
+   * preemption targets either.
+   */
+  preFilter(_state: CycleState, pod: PodInfo): PreFilterOutcome | null {
+    const wanted = pod.pod.spec.nodeName;
+    return wanted ? { result: { nodeNames: new Set([wanted]) } } : null;
+  }
+
+  preFilterExtensions(): null {
+    return null;
+  }
 
   filter(_state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): Status | null {
     return fits(pod, nodeInfo) ? null : Status.unresolvable(ErrReason);

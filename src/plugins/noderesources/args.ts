@@ -1,6 +1,7 @@
 // NodeResourcesFitArgs and NodeResourcesBalancedAllocationArgs: shape, defaulting and validation
 // (apis/config/types_pluginargs.go, v1/defaults.go, validation/validation_pluginargs.go).
 import type { FieldError } from '../../framework/registry.js';
+import { MaxCustomPriorityScore, validateFunctionShape } from '../../framework/helpers/shape_score.js';
 import { childPath, fieldDuplicate as duplicate, indexPath, fieldInvalid as invalid, fieldNotSupported as notSupported, fieldRequired as required, validateLabelName } from '../../framework/field_errors.js';
 
 export const LeastAllocated = 'LeastAllocated';
@@ -8,8 +9,7 @@ export const MostAllocated = 'MostAllocated';
 export const RequestedToCapacityRatio = 'RequestedToCapacityRatio';
 export const supportedScoringStrategyTypes = [LeastAllocated, MostAllocated, RequestedToCapacityRatio] as const;
 
-/** The highest score a RequestedToCapacityRatio shape point may give (config.MaxCustomPriorityScore). */
-export const MaxCustomPriorityScore = 10;
+export { MaxCustomPriorityScore };
 
 export interface ResourceSpec {
   readonly name: string;
@@ -147,27 +147,6 @@ export function defaultNodeResourcesBalancedAllocationArgs(given: Record<string,
 }
 
 // ---- validation ----
-
-function validateFunctionShape(shape: readonly UtilizationShapePoint[], path: string): FieldError[] {
-  const errs: FieldError[] = [];
-  if (shape.length === 0) return [required(path, 'at least one point must be specified')];
-  for (let i = 1; i < shape.length; i++) {
-    if (shape[i - 1]!.utilization >= shape[i]!.utilization) {
-      errs.push(invalid(childPath(indexPath(path, i), 'utilization'), shape[i]!.utilization, 'values must be sorted in increasing order'));
-      break;
-    }
-  }
-  for (let i = 0; i < shape.length; i++) {
-    const point = shape[i]!;
-    if (point.utilization < 0 || point.utilization > 100) {
-      errs.push(invalid(childPath(indexPath(path, i), 'utilization'), point.utilization, 'not in valid range [0, 100]'));
-    }
-    if (point.score < 0 || point.score > MaxCustomPriorityScore) {
-      errs.push(invalid(childPath(indexPath(path, i), 'score'), point.score, `not in valid range [0, ${MaxCustomPriorityScore}]`));
-    }
-  }
-  return errs;
-}
 
 function validateResources(resources: readonly ResourceSpec[], path: string): FieldError[] {
   const errs: FieldError[] = [];

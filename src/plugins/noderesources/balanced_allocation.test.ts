@@ -1,5 +1,6 @@
 // Scenarios of upstream's balanced_allocation_test.go (framework/plugins/noderesources) as of
-// v1.34: the standard-deviation score, and PreScore Skip for best-effort pods.
+// v1.37: the score of the balance's improvement, and PreScore Skip for best-effort pods. The
+// comments give each node's balance score before -> after the pod.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Node, Pod, ResourceList } from '../../api/types.js';
@@ -37,12 +38,12 @@ const cases: Case[] = [
     pod: reqPod(),
     nodes: [makeNode('node1', 4000, 10000), makeNode('node2', 4000, 10000)],
   },
-  // node1: cpu 3000/4000 = 0.75, memory 0.5 -> std 0.125 -> 87; node2: 0.5, 0.5 -> 100.
+  // node1: 100 -> 87 (cpu 0.75, memory 0.5) = 68; node2: 100 -> 100 (0.5, 0.5) = 75.
   {
     name: 'nothing scheduled, resources requested, differently sized nodes',
     pod: unbound(cpuAndMemory('')),
     nodes: [makeNode('node1', 4000, 10000), makeNode('node2', 6000, 10000)],
-    want: [87, 100],
+    want: [68, 75],
   },
   {
     name: 'no resources requested, pods without container scheduled, skip in PreScore',
@@ -64,29 +65,37 @@ const cases: Case[] = [
     runPreScore: false,
     want: [0, 0],
   },
-  // node1: cpu 0.6, memory 0.25 -> std 0.175 -> 82; node2: 0.6, 0.5 -> 95.
+  // node1: 85 -> 82 (cpu 0.6, memory 0.25) = 73; node2: 97 -> 95 (0.6, 0.5) = 74.
   {
     name: 'resources requested, pods scheduled with resources',
     pod: unbound(cpuAndMemory('')),
     nodes: [makeNode('node1', 10000, 20000), makeNode('node2', 10000, 20000)],
     existing: [cpuOnly('node1'), cpuAndMemory('node2')],
-    want: [82, 95],
+    want: [73, 74],
   },
-  // node2: cpu 0.6, memory 10000/50000 = 0.2 -> std 0.2 -> 80.
+  // node2: 90 -> 80 (cpu 0.6, memory 10000/50000 = 0.2) = 70.
   {
     name: 'resources requested, pods scheduled with resources, differently sized nodes',
     pod: unbound(cpuAndMemory('')),
     nodes: [makeNode('node1', 10000, 20000), makeNode('node2', 10000, 50000)],
     existing: [cpuOnly('node1'), cpuAndMemory('node2')],
-    want: [82, 80],
+    want: [73, 70],
   },
-  // node1: cpu 6000/6000 = 1, memory 0 -> 50; node2: cpu 1, memory 0.5 -> 75.
+  // node1: 50 -> 100 (cpu 1, memory 0 -> 1) = 100; node2: 100 -> 50 (cpu 0, memory 0 -> 1) = 50.
+  {
+    name: 'resources requested, pods scheduled with resources, nodes to reach min/max score',
+    pod: reqPod({}, { memory: '2000' }, { memory: '3000' }),
+    nodes: [makeNode('node1', 3000, 5000), makeNode('node2', 3000, 5000)],
+    existing: [cpuOnly('node1')],
+    want: [100, 50],
+  },
+  // node1: 75 -> 50 (cpu 0.5 -> 1, memory 0) = 62; node2: 100 -> 75 (cpu 0.5 -> 1, memory 0.5) = 62.
   {
     name: 'requested resources at node capacity',
     pod: unbound(cpuOnly('')),
     nodes: [makeNode('node1', 6000, 10000), makeNode('node2', 6000, 10000)],
     existing: [cpuOnly('node1'), cpuAndMemory('node2')],
-    want: [50, 75],
+    want: [62, 62],
   },
   {
     name: 'zero node resources, pods scheduled with resources, skip in PreScore',
@@ -94,23 +103,23 @@ const cases: Case[] = [
     nodes: [makeNode('node1', 0, 0), makeNode('node2', 0, 0)],
     existing: [cpuOnly('node1'), cpuAndMemory('node2')],
   },
-  // node1: cpu 3000/3500, memory 5000/40000, gpu 4/8 -> std 0.3002 -> 70;
-  // node2: cpu 3000/3500, memory 5000/40000, gpu 1/8 -> std 0.345 -> 65.
+  // node1: 69 -> 70 (cpu 3000/3500, memory 5000/40000, gpu 3/8 -> 4/8) = 75;
+  // node2: 62 -> 65 (gpu 0 -> 1/8) = 76.
   {
     name: 'include scalar resource on a node for balanced resource allocation',
     pod: reqPod({}, { memory: '0', [gpu]: '1' }),
     nodes: [makeNode('node1', 3500, 40000, { [gpu]: 8 }), makeNode('node2', 3500, 40000, { [gpu]: 8 })],
     existing: [cpuAndMemory('node2'), cpuAndMemoryAndGPU('node1')],
     resources: [...defaultResources, { name: gpu, weight: 1 }],
-    want: [70, 65],
+    want: [75, 76],
   },
-  // The pod does not request the gpu, so it is left out: cpu 0.857, memory 0.125 -> 63 on both.
+  // The pod does not request the gpu, so it is left out: 100 -> 63 (cpu 0.857, memory 0.125) = 56.
   {
     name: 'node without the scalar resource should skip the scalar resource',
     pod: unbound(cpuAndMemory('')),
     nodes: [makeNode('node1', 3500, 40000, { [gpu]: 8 }), makeNode('node2', 3500, 40000)],
     resources: [...defaultResources, { name: gpu, weight: 1 }],
-    want: [63, 63],
+    want: [56, 56],
   },
   {
     name: 'resources requested, pods scheduled with resources if PreScore not called',
@@ -118,7 +127,7 @@ const cases: Case[] = [
     nodes: [makeNode('node1', 10000, 20000), makeNode('node2', 10000, 20000)],
     existing: [cpuOnly('node1'), cpuAndMemory('node2')],
     runPreScore: false,
-    want: [82, 95],
+    want: [73, 74],
   },
 ];
 
@@ -139,16 +148,17 @@ describe('NodeResourcesBalancedAllocation', () => {
 });
 
 describe('balancedResourceScorer', () => {
-  const cases: { name: string; requested: number[]; allocatable: number[]; want: number }[] = [
-    { name: 'no resources on the node', requested: [0, 0], allocatable: [0, 0], want: 100 },
-    { name: 'a single resource has no deviation', requested: [5, 0], allocatable: [10, 0], want: 100 },
-    { name: 'fractions above 1 are capped', requested: [30, 5], allocatable: [10, 10], want: 75 },
-    // fractions 0.1, 0.5, 0.9: mean 0.5, std sqrt(0.32/3) = 0.3266 -> 67.
-    { name: 'three resources use the population standard deviation', requested: [1, 5, 9], allocatable: [10, 10, 10], want: 67 },
+  const cases: { name: string; requested: number[]; allocatable: number[]; pod: number[]; want: number }[] = [
+    { name: 'no resources on the node: no change', requested: [0, 0], allocatable: [0, 0], pod: [0, 0], want: 75 },
+    { name: 'a single resource has no deviation', requested: [5, 0], allocatable: [10, 0], pod: [5, 0], want: 75 },
+    // 75 (0.5, 0) -> 75 (1 capped, 0.5): no change.
+    { name: 'fractions above 1 are capped', requested: [30, 5], allocatable: [10, 10], pod: [25, 5], want: 75 },
+    // before 0.1, 0.5, 0.1: std 0.1886 -> 81; after 0.1, 0.5, 0.9: std 0.3266 -> 67; 50 + (50 + 67 - 81) / 2 = 68.
+    { name: 'three resources use the population standard deviation', requested: [1, 5, 9], allocatable: [10, 10, 10], pod: [0, 0, 8], want: 68 },
   ];
   for (const tc of cases) {
     it(tc.name, () => {
-      assert.equal(balancedResourceScorer(Float64Array.from(tc.requested), Float64Array.from(tc.allocatable)), tc.want);
+      assert.equal(balancedResourceScorer(Float64Array.from(tc.requested), Float64Array.from(tc.allocatable), Float64Array.from(tc.pod)), tc.want);
     });
   }
 });

@@ -1,5 +1,5 @@
-// NodeResourcesBalancedAllocation: favors nodes whose resource utilizations stay close to each
-// other once the pod is placed (framework/plugins/noderesources/balanced_allocation.go).
+// NodeResourcesBalancedAllocation: favors nodes whose resource utilizations get closer to each
+// other when the pod is placed (framework/plugins/noderesources/balanced_allocation.go).
 import type { CycleState, StateData } from '../../framework/cycle_state.js';
 import { MaxNodeScore, type NodeScore, type PreScorePlugin, type ScorePlugin } from '../../framework/interfaces.js';
 import type { NodeInfo } from '../../framework/node_info.js';
@@ -12,19 +12,36 @@ export const BalancedAllocationName = 'NodeResourcesBalancedAllocation';
 const preScoreStateKey = `PreScore${BalancedAllocationName}`;
 
 /**
- * (1 - std) * MaxNodeScore, truncated, where std is the standard deviation of the per-resource
- * utilizations (each capped at 1) over the resources the node has. Two resources use the
- * |f0 - f1| / 2 shortcut, as upstream does, so the float results match bit for bit.
+ * How much placing the pod improves the node's balance (v1.37's balancedResourceScorer): the
+ * balance with the pod against the balance before it, mapped back onto [50, 100] so that no change
+ * scores 75, a better balance up to 100 and a worse one down to 50.
  */
-export function balancedResourceScorer(requested: Float64Array, allocatable: Float64Array): number {
+export function balancedResourceScorer(requested: Float64Array, allocatable: Float64Array, podRequests: Float64Array): number {
+  const withPod = balancedResourceScore(requested, allocatable, podRequests, false);
+  const withoutPod = balancedResourceScore(requested, allocatable, podRequests, true);
+  return MaxNodeScore / 2 + Math.trunc((MaxNodeScore / 2 + withPod - withoutPod) / 2);
+}
+
+/** The fraction of one resource in use, capped at 1; `withoutPod` takes the pod's share out. */
+function fractionOf(requested: Float64Array, allocatable: Float64Array, podRequests: Float64Array, i: number, withoutPod: boolean): number {
+  const used = withoutPod ? requested[i]! - podRequests[i]! : requested[i]!;
+  const fraction = used / allocatable[i]!;
+  return fraction > 1 ? 1 : fraction;
+}
+
+/**
+ * (1 - std) * MaxNodeScore, truncated, where std is the standard deviation of the per-resource
+ * utilizations over the resources the node has. Two resources use the |f0 - f1| / 2 shortcut, as
+ * upstream does, so the float results match bit for bit. No arrays: this runs per node.
+ */
+function balancedResourceScore(requested: Float64Array, allocatable: Float64Array, podRequests: Float64Array, withoutPod: boolean): number {
   let count = 0;
   let total = 0;
   let first = 0;
   let second = 0;
   for (let i = 0; i < requested.length; i++) {
     if (allocatable[i] === 0) continue;
-    let fraction = requested[i]! / allocatable[i]!;
-    if (fraction > 1) fraction = 1;
+    const fraction = fractionOf(requested, allocatable, podRequests, i, withoutPod);
     total += fraction;
     if (count === 0) first = fraction;
     else if (count === 1) second = fraction;
@@ -38,8 +55,7 @@ export function balancedResourceScorer(requested: Float64Array, allocatable: Flo
     let sum = 0;
     for (let i = 0; i < requested.length; i++) {
       if (allocatable[i] === 0) continue;
-      let fraction = requested[i]! / allocatable[i]!;
-      if (fraction > 1) fraction = 1;
+      const fraction = fractionOf(requested, allocatable, podRequests, i, withoutPod);
       sum = sum + (fraction - mean) * (fraction - mean);
     }
     std = Math.sqrt(sum / count);

@@ -8,10 +8,12 @@ import { Status } from '../../framework/status.js';
 import type { ResourceSpec } from './args.js';
 
 /**
- * Scores one node from per-resource `requested` and `allocatable` (same order as the configured
- * resources; an entry with allocatable 0 is to be skipped). Must not keep the arrays.
+ * Scores one node from per-resource `requested` (the node's requests plus the pod's) and
+ * `allocatable`, in the order of the configured resources; an entry with allocatable 0 is to be
+ * skipped. `podRequests` is the pod's share of `requested`, so the node's requests before the pod
+ * are `requested - podRequests` (upstream's `allocated`). Must not keep the arrays.
  */
-export type ResourceScorer = (requested: Float64Array, allocatable: Float64Array) => number;
+export type ResourceScorer = (requested: Float64Array, allocatable: Float64Array, podRequests: Float64Array) => number;
 
 // How each configured resource is read from a NodeInfo, decided once from its name.
 const KindCPU = 0;
@@ -129,7 +131,7 @@ export class ResourceAllocationScorer {
           allocatable[i] = a;
           requested[i] = a === 0 ? 0 : usedOnNode(ni, kind, useRequested) + podRequests[i]!;
         }
-        const score = this.scorer(requested, allocatable);
+        const score = this.scorer(requested, allocatable, podRequests);
         memo[slot] = ni.generation;
         memo[slot + 1] = score;
         out[k]!.score = score;
@@ -185,7 +187,7 @@ export class ResourceAllocationScorer {
         requested[i] = r;
       }
     }
-    return this.scorer(requested, allocatable);
+    return this.scorer(requested, allocatable, podRequests);
   }
 }
 

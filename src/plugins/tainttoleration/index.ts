@@ -8,6 +8,7 @@ export const taintTolerationDefinition: PluginDefinition = {
 };
 
 export {
+  ErrReasonUntoleratedTaint,
   Name,
   TaintToleration,
   doNotScheduleTaint,

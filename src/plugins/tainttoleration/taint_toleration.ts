@@ -2,7 +2,7 @@
 // with fewer untolerated PreferNoSchedule taints
 // (pkg/scheduler/framework/plugins/tainttoleration/taint_toleration.go).
 import type { Pod, Taint, Toleration } from '../../api/types.js';
-import { findUntoleratedTaint, taintForMessage, taintToleratedBy } from '../../api/taints.js';
+import { findUntoleratedTaint, taintToleratedBy } from '../../api/taints.js';
 import type { CycleState, StateData } from '../../framework/cycle_state.js';
 import { eventObjectsAs } from '../../framework/event_objects.js';
 import { ActionType, QueueingHint, type ClusterEventWithHint } from '../../framework/events.js';
@@ -19,6 +19,9 @@ import type { NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Status } from '../../framework/status.js';
 import { TaintToleration as Name } from '../../framework/names.js';
+
+/** Filter's reason for a node with a NoSchedule/NoExecute taint the pod does not tolerate. */
+export const ErrReasonUntoleratedTaint = 'node(s) had untolerated taint(s)';
 
 export { Name };
 
@@ -58,9 +61,10 @@ export class TaintToleration implements FilterPlugin, PreScorePlugin, ScorePlugi
     const node = nodeInfo.node;
     if (node === null) return Status.error('node not found');
     if (!nodeInfo.hasTaints()) return null;
-    const taint = findUntoleratedTaint(node.spec?.taints, pod.pod.spec.tolerations, doNotScheduleTaint);
-    if (taint === undefined) return null;
-    return Status.unresolvable(`node(s) had untolerated taint ${taintForMessage(taint)}`);
+    if (findUntoleratedTaint(node.spec?.taints, pod.pod.spec.tolerations, doNotScheduleTaint) === undefined) return null;
+    // The reason does not name the taint (so already in v1.34): one reason for all such nodes
+    // keeps the FitError message short.
+    return Status.unresolvable(ErrReasonUntoleratedTaint);
   }
 
   preScore(state: CycleState, pod: PodInfo): Status | null {

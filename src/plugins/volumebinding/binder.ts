@@ -1,6 +1,6 @@
 // The volume binder: sorts a pod's claims, finds volumes or provisioning for a node, assumes the
 // choice and writes it through the API (pkg/scheduler/framework/plugins/volumebinding/binder.go).
-import type { Node, PersistentVolume, PersistentVolumeClaim, Pod, StorageClass } from '../../api/types.js';
+import type { CSIStorageCapacity, Node, PersistentVolume, PersistentVolumeClaim, Pod, StorageClass } from '../../api/types.js';
 import type { Handle } from '../../framework/interfaces.js';
 import type { PVAssumeCache, PVCAssumeCache } from './assume_cache.js';
 import { CapacityCheck } from './capacity.js';
@@ -18,7 +18,7 @@ import {
 } from './pv_helpers.js';
 
 export const ErrReasonBindConflict = "node(s) didn't find available persistent volumes to bind";
-export const ErrReasonNodeConflict = 'node(s) had volume node affinity conflict';
+export const ErrReasonNodeConflict = "node(s) didn't match PersistentVolume's node affinity";
 export const ErrReasonNotEnoughSpace = 'node(s) did not have enough free storage';
 export const ErrReasonPVNotExist = 'node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)';
 
@@ -32,6 +32,11 @@ export interface BindingInfo {
 export interface PodVolumes {
   staticBindings: BindingInfo[];
   dynamicProvisions: PersistentVolumeClaim[];
+  /**
+   * For each dynamic provision, in the same order, the CSIStorageCapacity that showed the node
+   * can hold it (null when its driver's capacity is not tracked): what capacity scoring reads.
+   */
+  nodeCapacities: (CSIStorageCapacity | null)[];
 }
 
 /** A pod's claims by state, and the volumes of the delayed claims' classes (PodVolumeClaims). */
@@ -77,6 +82,7 @@ interface ProvisionCheck {
   provisionSatisfied: boolean;
   sufficientStorage: boolean;
   dynamicProvisions: PersistentVolumeClaim[];
+  nodeCapacities: (CSIStorageCapacity | null)[];
 }
 
 export class VolumeBinder {
@@ -152,13 +158,14 @@ export class VolumeBinder {
     let sufficientStorage = true;
     let staticBindings: BindingInfo[] = [];
     let dynamicProvisions: PersistentVolumeClaim[] = [];
+    let nodeCapacities: (CSIStorageCapacity | null)[] = [];
     const finish = (): FindResult => {
       const reasons: string[] = [];
       if (!boundSatisfied) reasons.push(ErrReasonNodeConflict);
       if (!unboundSatisfied) reasons.push(ErrReasonBindConflict);
       if (!sufficientStorage) reasons.push(ErrReasonNotEnoughSpace);
       if (!boundPVsFound) reasons.push(ErrReasonPVNotExist);
-      return { podVolumes: { staticBindings, dynamicProvisions }, reasons };
+      return { podVolumes: { staticBindings, dynamicProvisions, nodeCapacities }, reasons };
     };
 
     if (claims.boundClaims.length > 0) [boundSatisfied, boundPVsFound] = this.checkBoundClaims(claims.boundClaims, node);
@@ -191,6 +198,7 @@ export class VolumeBinder {
         unboundSatisfied = provisions.provisionSatisfied;
         sufficientStorage = provisions.sufficientStorage;
         dynamicProvisions = provisions.dynamicProvisions;
+        nodeCapacities = provisions.nodeCapacities;
       }
     }
     return finish();
@@ -236,18 +244,22 @@ export class VolumeBinder {
    */
   private checkVolumeProvisions(claims: readonly PersistentVolumeClaim[], node: Node): ProvisionCheck {
     const dynamicProvisions: PersistentVolumeClaim[] = [];
+    const nodeCapacities: (CSIStorageCapacity | null)[] = [];
+    const none = { dynamicProvisions: [], nodeCapacities: [] };
     for (const claim of claims) {
       const className = getPersistentVolumeClaimClass(claim);
       if (className === '') throw new Error(`no class for claim "${pvcKey(claim)}"`);
       const sc = this.storageClass(className);
       if (sc === undefined) throw new Error(`failed to find storage class "${className}"`);
       const provisioner = sc.provisioner;
-      if (!provisioner || provisioner === NotSupportedProvisioner) return { provisionSatisfied: false, sufficientStorage: true, dynamicProvisions: [] };
-      if (!matchTopologySelectorTerms(sc.allowedTopologies, node.metadata.labels)) return { provisionSatisfied: false, sufficientStorage: true, dynamicProvisions: [] };
-      if (!this.capacityCheck.hasEnoughCapacity(provisioner, claim, sc, node)) return { provisionSatisfied: true, sufficientStorage: false, dynamicProvisions: [] };
+      if (!provisioner || provisioner === NotSupportedProvisioner) return { provisionSatisfied: false, sufficientStorage: true, ...none };
+      if (!matchTopologySelectorTerms(sc.allowedTopologies, node.metadata.labels)) return { provisionSatisfied: false, sufficientStorage: true, ...none };
+      const capacity = this.capacityCheck.hasEnoughCapacity(provisioner, claim, sc, node);
+      if (capacity === false) return { provisionSatisfied: true, sufficientStorage: false, ...none };
       dynamicProvisions.push(claim);
+      nodeCapacities.push(capacity);
     }
-    return { provisionSatisfied: true, sufficientStorage: true, dynamicProvisions };
+    return { provisionSatisfied: true, sufficientStorage: true, dynamicProvisions, nodeCapacities };
   }
 
   /**

@@ -21,22 +21,23 @@ export class CapacityCheck {
 
   /**
    * hasEnoughCapacity: whether some capacity of the class, reachable from the node, can hold a new
-   * volume of the claim's size. Only drivers that opt in (CSIDriver spec.storageCapacity) are checked.
+   * volume of the claim's size, and the first such capacity (null when capacity is not checked).
+   * Only drivers that opt in (CSIDriver spec.storageCapacity) are checked.
    */
-  hasEnoughCapacity(provisioner: string, claim: PersistentVolumeClaim, storageClass: StorageClass, node: Node): boolean {
+  hasEnoughCapacity(provisioner: string, claim: PersistentVolumeClaim, storageClass: StorageClass, node: Node): CSIStorageCapacity | null | false {
     const request = claim.spec?.resources?.requests?.['storage'];
     // No size to check for.
-    if (request === undefined) return true;
+    if (request === undefined) return null;
     // Not a CSI driver, or one that does not opt in: either way capacity is not checked.
     const driver = this.handle.objects().get<CSIDriver>('CSIDriver', '', provisioner);
-    if (driver?.spec?.storageCapacity !== true) return true;
+    if (driver?.spec?.storageCapacity !== true) return null;
     const sizeInBytes = parseQuantity(request).scaledValue(0);
     const className = storageClass.metadata?.name ?? '';
     const labels = node.metadata.labels ?? {};
     for (const capacity of this.handle.objects().list<CSIStorageCapacity>('CSIStorageCapacity')) {
       if (capacity.storageClassName !== className) continue;
       const p = this.parse(capacity);
-      if (p.limit !== null && p.limit >= sizeInBytes && p.nodeTopology.matches(labels)) return true;
+      if (p.limit !== null && p.limit >= sizeInBytes && p.nodeTopology.matches(labels)) return capacity;
     }
     return false;
   }

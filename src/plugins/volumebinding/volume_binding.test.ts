@@ -346,7 +346,7 @@ describe('VolumeBinding PreFilter and Filter', () => {
       c.nodes.forEach((n, i) => {
         assert.deepEqual(codeAndReasons(plugin.filter(state, pod, new NodeInfo(n))), c.wantFilter![i] ?? null, n.metadata.name);
       });
-      assert.equal(plugin.preScore()?.code, Code.Skip);
+      assert.equal(plugin.preScore(state), null);
     });
   }
 
@@ -517,11 +517,18 @@ describe('VolumeBinding events and hints', () => {
 });
 
 describe('VolumeBindingArgs', () => {
-  it('defaults bindTimeoutSeconds to 600 and rejects negative values and a shape', () => {
-    assert.equal(defaultVolumeBindingArgs({}).bindTimeoutSeconds, 600);
-    assert.deepEqual(validateVolumeBindingArgs({ bindTimeoutSeconds: -1 }, 'args').map((e) => `${e.path}: ${e.message}`), [
+  it('defaults bindTimeoutSeconds to 600 and the shape to 0% -> 10, 100% -> 0', () => {
+    assert.deepEqual(defaultVolumeBindingArgs({}), { bindTimeoutSeconds: 600, shape: [{ utilization: 0, score: 10 }, { utilization: 100, score: 0 }] });
+    assert.deepEqual(defaultVolumeBindingArgs({ shape: [{ utilization: 50, score: 5 }] }).shape, [{ utilization: 50, score: 5 }]);
+  });
+  it('rejects a negative timeout and a shape out of order or out of range', () => {
+    const shape = [{ utilization: 0, score: 10 }, { utilization: 100, score: 0 }];
+    assert.deepEqual(validateVolumeBindingArgs({ bindTimeoutSeconds: -1, shape }, 'args').map((e) => `${e.path}: ${e.message}`), [
       'args.bindTimeoutSeconds: Invalid value: -1: invalid BindTimeoutSeconds, should not be a negative value',
     ]);
-    assert.equal(validateVolumeBindingArgs({ bindTimeoutSeconds: 1, shape: [{ utilization: 0, score: 0 }] }, 'args').length, 1);
+    assert.deepEqual(
+      validateVolumeBindingArgs({ bindTimeoutSeconds: 1, shape: [{ utilization: 50, score: 11 }, { utilization: 10, score: 0 }] }, 'args').map((e) => e.path),
+      ['args.shape[1].utilization', 'args.shape[0].score'],
+    );
   });
 });

@@ -3,6 +3,8 @@
 // (pkg/scheduler/framework/plugins/volumebinding/volume_binding.go).
 import { topologySelectorTermsEqual } from '../../api/equality.js';
 import type { CSIStorageCapacity, PersistentVolumeClaim, Pod } from '../../api/types.js';
+import { buildBrokenLinearFunction, MaxCustomPriorityScore } from '../../framework/helpers/shape_score.js';
+import { MaxNodeScore } from '../../framework/interfaces.js';
 import type { CycleState, StateData } from '../../framework/cycle_state.js';
 import { eventObjectsAs } from '../../framework/event_objects.js';
 import { ActionType, ActionTypeUpdate, QueueingHint, type ClusterEventWithHint } from '../../framework/events.js';
@@ -52,6 +54,8 @@ export class VolumeBindingState implements StateData {
 export class VolumeBinding implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, ReservePlugin, PreBindPlugin, EnqueueExtensions {
   readonly name = Name;
   readonly binder: VolumeBinder;
+  /** The args' shape over utilization in [0, 100], scores scaled to MaxNodeScore (StorageCapacityScoring). */
+  private readonly scoreOfUtilization: (utilization: number) => number;
 
   constructor(
     args: VolumeBindingArgs,
@@ -59,6 +63,8 @@ export class VolumeBinding implements PreFilterPlugin, FilterPlugin, PreScorePlu
   ) {
     const objects = handle.objects();
     this.binder = new VolumeBinder(handle, new PVAssumeCache(objects), new PVCAssumeCache(objects), args.bindTimeoutSeconds * 1000);
+    const scale = Math.trunc(MaxNodeScore / MaxCustomPriorityScore);
+    this.scoreOfUtilization = buildBrokenLinearFunction(args.shape.map((p) => ({ utilization: p.utilization, score: p.score * scale })));
   }
 
   /** podHasPVCs: whether the pod uses claims, or the error that makes it unschedulable. */
@@ -129,13 +135,48 @@ export class VolumeBinding implements PreFilterPlugin, FilterPlugin, PreScorePlu
     return null;
   }
 
-  /** Scoring needs StorageCapacityScoring, off by default in v1.34: no scorer, so always Skip. */
-  preScore(): Status | null {
-    return Status.skip();
+  /** With StorageCapacityScoring (on since v1.37) every pod is scored; one without claims gets 0. */
+  preScore(state: CycleState): Status | null {
+    const s = readState(state);
+    return s instanceof Status ? s : null;
   }
 
-  score(): number {
-    return 0;
+  /**
+   * The utilization of the pod's volumes on the node, per storage class, through the args' shape:
+   * the static bindings' claims against their volumes' capacity, else the provisioned claims
+   * against the node's CSIStorageCapacity; the classes' scores averaged (rounded).
+   */
+  score(state: CycleState, _pod: PodInfo, nodeInfo: NodeInfo): number | Status {
+    const s = readState(state);
+    if (s instanceof Status) return s;
+    const podVolumes = s.podVolumesByNode.get(nodeInfo.name);
+    if (podVolumes === undefined) return 0;
+    const byClass = new Map<string, { requested: number; capacity: number }>();
+    if (podVolumes.staticBindings.length > 0) {
+      for (const b of podVolumes.staticBindings) {
+        const c = byClass.get(b.pv.spec?.storageClassName ?? '') ?? { requested: 0, capacity: 0 };
+        c.requested += quantityValue(b.pvc.spec?.resources?.requests?.storage);
+        c.capacity += quantityValue(b.pv.spec?.capacity?.storage);
+        byClass.set(b.pv.spec?.storageClassName ?? '', c);
+      }
+    } else {
+      podVolumes.dynamicProvisions.forEach((pvc, i) => {
+        const nodeCapacity = podVolumes.nodeCapacities[i];
+        if (!nodeCapacity) return;
+        const className = pvc.spec?.storageClassName ?? '';
+        const c = byClass.get(className) ?? { requested: 0, capacity: 0 };
+        // Several claims of a class share one capacity: it is set, not summed.
+        c.capacity = quantityValue(nodeCapacity.capacity);
+        c.requested += quantityValue(pvc.spec?.resources?.requests?.storage);
+        byClass.set(className, c);
+      });
+    }
+    if (byClass.size === 0) return 0;
+    let total = 0;
+    for (const { requested, capacity } of byClass.values()) {
+      total += this.scoreOfUtilization(capacity === 0 || requested > capacity ? 100 : Math.trunc((requested * 100) / capacity));
+    }
+    return Math.round(total / byClass.size);
   }
 
   scoreExtensions(): null {

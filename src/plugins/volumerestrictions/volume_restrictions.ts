@@ -26,7 +26,7 @@ const preFilterStateKey = 'PreFilter' + Name;
 
 export const ErrReasonDiskConflict = 'node(s) had no available disk';
 export const ErrReasonReadWriteOncePodConflict =
-  'node has pod using PersistentVolumeClaim with the same name and ReadWriteOncePod access mode';
+  'node(s) unavailable due to PersistentVolumeClaim with ReadWriteOncePod access mode already in-use by another pod';
 
 /** Feature gates that change this plugin, at their v1.34 defaults. */
 export interface VolumeRestrictionsFeatures {

@@ -1,0 +1,13 @@
+// Our decisions for a scenario: what `kube-scheduler-ts explain --output json --tie-break name`
+// prints, computed in-process.
+import { admitPod } from '../../src/cluster/memory/admission.js';
+import { resolveConfiguration } from '../../src/cli/configuration.js';
+import { inTreeRegistry, notYetAvailablePlugins } from '../../src/plugins/registry.js';
+import { runExplain, type ExplainPod } from '../../src/sim/explain.js';
+import type { Scenario } from '../../src/sim/scenario.js';
+
+export async function explainOurs(scenario: Scenario): Promise<{ pods: ExplainPod[] }> {
+  const registry = inTreeRegistry();
+  const config = resolveConfiguration({ scenario, registry });
+  return runExplain(scenario, { config, registry, notYetAvailable: notYetAvailablePlugins, tieBreakByName: true, admitPod });
+}

@@ -1,0 +1,178 @@
+// `npm run test:upstream`: our scheduler against the pinned upstream release's, scenario by
+// scenario, through the Go differential harness (upstream/cmd/harness).
+//
+//   npm run test:upstream                          # public corpus + 200 generated scenarios (seed 1)
+//   npm run test:upstream -- --count 500 --seed 7  # more generated scenarios, another seed
+//   npm run test:upstream -- --family preemption   # generated scenarios of one family only
+//   npm run test:upstream -- --save /tmp/diffs     # keep every generated scenario that disagrees
+//   npm run test:upstream -- --record              # re-record test/fixtures' expectations
+//
+// Exit status 0 when every pod agrees or differs only in a known way, 1 otherwise; without Go it
+// prints "skipped: no Go" and exits 0.
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { loadScenario } from '../../src/sim/scenario.js';
+import { compareScenario, type PodComparison } from './compare.js';
+import { families, generateScenario, type Family } from './generator.js';
+import type { ExplainPod } from '../../src/sim/explain.js';
+import { buildCommand, findGo, HarnessError, runHarness, testHarness } from './harness.js';
+import { knownDifferences } from './known_differences.js';
+import { explainOurs } from './ours.js';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
+/** The copy of the shared corpus: the scenarios as inputs (with their v1.26 recordings). */
+const fixtures = join(root, 'test/fixtures/scenarios/public');
+/** The pinned release's expectations for them, recorded by --record. */
+const recorded = join(root, 'test/fixtures/scenarios');
+
+const { values } = parseArgs({
+  options: {
+    count: { type: 'string', default: '200' },
+    seed: { type: 'string', default: '1' },
+    family: { type: 'string', multiple: true },
+    corpus: { type: 'string' },
+    'no-corpus': { type: 'boolean', default: false },
+    save: { type: 'string' },
+    record: { type: 'boolean', default: false },
+    verbose: { type: 'boolean', short: 'v', default: false },
+  },
+});
+
+const count = Number(values.count);
+const seed = Number(values.seed);
+if (!Number.isInteger(count) || count < 0 || !Number.isInteger(seed)) {
+  console.error('--count and --seed take integers');
+  process.exit(2);
+}
+const chosenFamilies = (values.family ?? families) as Family[];
+for (const f of chosenFamilies) {
+  if (!families.includes(f)) {
+    console.error(`unknown family ${f}; one of ${families.join(', ')}`);
+    process.exit(2);
+  }
+}
+
+const go = findGo();
+if (!go) {
+  console.log('skipped: no Go');
+  process.exit(0);
+}
+const started = Date.now();
+console.log(`== building and testing the harness (${go})`);
+const harness = buildCommand(go, 'harness');
+testHarness(go);
+console.log(`   ${((Date.now() - started) / 1000).toFixed(1)} s`);
+
+if (values.record) {
+  // The scenarios stay as they are; the pinned release's answers are written beside the folder.
+  for (const file of readdirSync(fixtures).filter((f) => f.endsWith('.yaml')).sort()) {
+    const expected = runHarness(harness, join(fixtures, file));
+    writeFileSync(join(recorded, file.replace(/\.yaml$/, '.expected.json')), JSON.stringify(expected, null, 2) + '\n');
+  }
+  console.log(`recorded ${recorded}/*.expected.json`);
+  process.exit(0);
+}
+
+interface Tally {
+  scenarios: number;
+  pods: number;
+  agree: number;
+  known: Map<string, number>;
+  disagree: number;
+  after: number;
+  failedScenarios: string[];
+}
+const tally: Tally = { scenarios: 0, pods: 0, agree: 0, known: new Map(), disagree: 0, after: 0, failedScenarios: [] };
+
+function report(name: string, results: PodComparison[]): boolean {
+  tally.scenarios++;
+  let failed = false;
+  const lines: string[] = [];
+  for (const r of results) {
+    tally.pods++;
+    for (const k of r.known) tally.known.set(k, (tally.known.get(k) ?? 0) + 1);
+    if (r.diffs.length === 0) {
+      if (r.known.length === 0) tally.agree++;
+      continue;
+    }
+    if (r.afterDivergence) {
+      tally.after++;
+      lines.push(`  ${r.pod} (after an earlier pod was placed differently):`);
+    } else {
+      tally.disagree++;
+      failed = true;
+      lines.push(`  ${r.pod}${r.known.length > 0 ? ` (besides ${r.known.join(', ')})` : ''}:`);
+    }
+    for (const d of r.diffs.slice(0, values.verbose ? undefined : 12)) lines.push(`    ${d}`);
+    if (!values.verbose && r.diffs.length > 12) lines.push(`    ... ${r.diffs.length - 12} more (--verbose)`);
+  }
+  const known = new Set(results.flatMap((r) => r.known));
+  const verdict = failed ? 'DISAGREE' : lines.length > 0 ? 'agree until a known difference moved a pod' : known.size > 0 ? `agree (known: ${[...known].join(', ')})` : 'agree';
+  console.log(`${name}: ${results.length} pods, ${verdict}`);
+  if (failed || values.verbose) for (const l of lines) console.log(l);
+  if (failed) tally.failedScenarios.push(name);
+  return failed;
+}
+
+async function compareFile(name: string, path: string): Promise<boolean> {
+  let upstream: { pods: ExplainPod[] };
+  try {
+    upstream = runHarness(harness, path);
+  } catch (err) {
+    if (!(err instanceof HarnessError)) throw err;
+    tally.scenarios++;
+    tally.failedScenarios.push(name);
+    console.log(`${name}: HARNESS FAILED\n  ${err.message}`);
+    return true;
+  }
+  const scenario = loadScenario(path);
+  const ours = await explainOurs(scenario);
+  return report(name, compareScenario(scenario, upstream, ours));
+}
+
+console.log('(in the differences below, "expected" is upstream\'s answer and "actual" ours)');
+if (!values['no-corpus']) {
+  const shared = join(root, '../shared/scenarios/public');
+  const dir = values.corpus ?? (existsSync(shared) ? shared : fixtures);
+  const files = readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort();
+  console.log(`== corpus: ${dir} (${files.length} scenarios)`);
+  for (const f of files) await compareFile(f, join(dir, f));
+}
+
+if (count > 0) {
+  console.log(`== generated: ${count} scenarios, seed ${seed}, families ${chosenFamilies.join(', ')}`);
+  const work = mkdtempSync(join(tmpdir(), 'test-upstream-'));
+  try {
+    for (let i = 0; i < count; i++) {
+      const family = chosenFamilies[i % chosenFamilies.length]!;
+      const sc = generateScenario(seed, i, family);
+      const name = `${sc.metadata.name}`;
+      // JSON, not YAML: a YAML 1.1 reader (upstream's) and a YAML 1.2 one (ours) disagree on
+      // plain scalars such as `yes`.
+      const path = join(work, `${name}.json`);
+      writeFileSync(path, JSON.stringify(sc, null, 1));
+      const failed = await compareFile(`${name} (${family})`, path);
+      if (failed && values.save) {
+        mkdirSync(values.save, { recursive: true });
+        writeFileSync(join(values.save, `${name}.json`), JSON.stringify(sc, null, 1));
+      }
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+console.log(`== ${tally.scenarios} scenarios, ${tally.pods} pods: ${tally.agree} agree, ${tally.disagree} disagree, ` +
+  `${tally.after} differ after an earlier disagreement, ${[...tally.known.values()].reduce((a, b) => a + b, 0)} known differences; ` +
+  `${((Date.now() - started) / 1000).toFixed(0)} s`);
+for (const k of knownDifferences) {
+  const n = tally.known.get(k.id);
+  if (n) console.log(`   known ${k.id} (${n} pods): ${k.why}`);
+}
+if (tally.failedScenarios.length > 0) {
+  console.log(`disagreeing scenarios: ${tally.failedScenarios.join(', ')}`);
+  process.exit(1);
+}

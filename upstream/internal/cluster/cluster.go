@@ -1,0 +1,298 @@
+// Package cluster stands in for kube-apiserver in front of a fake clientset: every object goes
+// through the defaulting, mutating admission (Priority, DefaultTolerationSeconds) and create
+// strategy a real API server applies, then into the fake object tracker the informers watch.
+// Every write gets a new resourceVersion (the scheduler ignores updates that keep it), and
+// binding through pods/binding sets spec.nodeName, as the real subresource does.
+package cluster
+
+import (
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"strconv"
+	"sync"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	schedulingv1 "k8s.io/api/scheduling/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/apiserver/pkg/admission"
+	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
+	utilfeature "k8s.io/apiserver/pkg/util/feature"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes/fake"
+	"k8s.io/client-go/kubernetes/scheme"
+	clienttesting "k8s.io/client-go/testing"
+	"k8s.io/kubernetes/pkg/api/legacyscheme"
+	_ "k8s.io/kubernetes/pkg/apis/apps/install"
+	_ "k8s.io/kubernetes/pkg/apis/batch/install"
+	api "k8s.io/kubernetes/pkg/apis/core"
+	_ "k8s.io/kubernetes/pkg/apis/core/install"
+	_ "k8s.io/kubernetes/pkg/apis/policy/install"
+	_ "k8s.io/kubernetes/pkg/apis/scheduling/install"
+	schedulingapiv1 "k8s.io/kubernetes/pkg/apis/scheduling/v1"
+	_ "k8s.io/kubernetes/pkg/apis/storage/install"
+	podstore "k8s.io/kubernetes/pkg/registry/core/pod"
+	"k8s.io/kubernetes/plugin/pkg/admission/defaulttolerationseconds"
+	"k8s.io/kubernetes/plugin/pkg/admission/priority"
+)
+
+// epoch is the creation time of objects that carry none, so runs are reproducible.
+var epoch = metav1.NewTime(time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC))
+
+// Cluster is the fake API server.
+type Cluster struct {
+	Client  *fake.Clientset
+	tracker clienttesting.ObjectTracker
+
+	priority    *priority.Plugin
+	tolerations *defaulttolerationseconds.Plugin
+
+	mu      sync.Mutex
+	deleted []string
+}
+
+// New starts a fake API server holding the system PriorityClasses and the given ones, which
+// Priority admission resolves pods against.
+func New(ctx context.Context, priorityClasses []*schedulingv1.PriorityClass) (*Cluster, error) {
+	c := &Cluster{tracker: &versionedTracker{ObjectTracker: clienttesting.NewObjectTracker(scheme.Scheme, scheme.Codecs.UniversalDecoder())}}
+	c.Client = newClientset(c.tracker)
+	c.Client.PrependReactor("create", "pods", c.bind)
+	c.Client.PrependReactor("delete", "pods", c.recordDelete)
+
+	classes := map[string]*schedulingv1.PriorityClass{}
+	for _, pc := range schedulingapiv1.SystemPriorityClasses() {
+		classes[pc.Name] = pc.DeepCopy()
+	}
+	for _, pc := range priorityClasses {
+		classes[pc.Name] = pc
+	}
+	for _, pc := range classes {
+		if err := c.Create(ctx, pc); err != nil {
+			return nil, err
+		}
+	}
+
+	// Admission reads PriorityClasses through its own informers, synced before any pod arrives.
+	factory := informers.NewSharedInformerFactory(c.Client, 0)
+	c.priority = priority.NewPlugin()
+	c.priority.SetExternalKubeClientSet(c.Client)
+	c.priority.SetExternalKubeInformerFactory(factory)
+	c.tolerations = defaulttolerationseconds.NewDefaultTolerationSeconds()
+	c.tolerations.InspectFeatureGates(utilfeature.DefaultFeatureGate)
+	for _, p := range []admission.InitializationValidator{c.priority, c.tolerations} {
+		if err := p.ValidateInitialization(); err != nil {
+			return nil, err
+		}
+	}
+	factory.Start(ctx.Done())
+	for typ, ok := range factory.WaitForCacheSync(ctx.Done()) {
+		if !ok {
+			return nil, fmt.Errorf("admission informer for %v did not sync", typ)
+		}
+	}
+	return c, nil
+}
+
+// Create stores an object as kube-apiserver would on create.
+func (c *Cluster) Create(ctx context.Context, obj runtime.Object) error {
+	obj = obj.DeepCopyObject()
+	legacyscheme.Scheme.Default(obj)
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		return err
+	}
+	if m.GetUID() == "" {
+		m.SetUID(uidFor(obj, m))
+	}
+	if ts := m.GetCreationTimestamp(); ts.IsZero() {
+		m.SetCreationTimestamp(epoch)
+	}
+	switch o := obj.(type) {
+	case *v1.Pod:
+		if o.Namespace == "" {
+			o.Namespace = metav1.NamespaceDefault
+		}
+		admitted, err := c.admitPod(ctx, o)
+		if err != nil {
+			return fmt.Errorf("pod %s/%s: %w", o.Namespace, o.Name, err)
+		}
+		obj = admitted
+	case *v1.Node:
+		withKubeletDefaults(o)
+	}
+	gvks, _, err := legacyscheme.Scheme.ObjectKinds(obj)
+	if err != nil {
+		return err
+	}
+	gvr, _ := meta.UnsafeGuessKindToResource(gvks[0])
+	return c.tracker.Create(gvr, obj, m.GetNamespace())
+}
+
+// DeletedPods returns the pods deleted since the last call ("namespace/name").
+func (c *Cluster) DeletedPods() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := c.deleted
+	c.deleted = nil
+	return out
+}
+
+// admitPod runs mutating admission and the pod create strategy on the internal type, as the
+// API server's create handler does. A bound pod keeps the status its kubelet reported.
+func (c *Cluster) admitPod(ctx context.Context, pod *v1.Pod) (*v1.Pod, error) {
+	internal := &api.Pod{}
+	if err := legacyscheme.Scheme.Convert(pod, internal, nil); err != nil {
+		return nil, err
+	}
+	ctx = genericapirequest.WithNamespace(ctx, pod.Namespace)
+	attrs := admission.NewAttributesRecord(internal, nil, api.Kind("Pod").WithVersion("v1"), pod.Namespace, pod.Name,
+		api.Resource("pods").WithVersion("v1"), "", admission.Create, &metav1.CreateOptions{}, false, nil)
+	if err := c.priority.Admit(ctx, attrs, nil); err != nil {
+		// A scenario may set spec.priority itself, which the real admission forbids: keep it.
+		if pod.Spec.Priority == nil {
+			return nil, err
+		}
+	}
+	if err := c.tolerations.Admit(ctx, attrs, nil); err != nil {
+		return nil, err
+	}
+	podstore.Strategy.PrepareForCreate(ctx, internal)
+	out := &v1.Pod{}
+	if err := legacyscheme.Scheme.Convert(internal, out, nil); err != nil {
+		return nil, err
+	}
+	if pod.Spec.NodeName != "" {
+		status := pod.Status.DeepCopy()
+		if status.QOSClass == "" {
+			status.QOSClass = out.Status.QOSClass
+		}
+		if status.Phase == "" {
+			status.Phase = v1.PodRunning
+		}
+		out.Status = *status
+	}
+	return out, nil
+}
+
+// withKubeletDefaults fills what a kubelet reports for its node when the scenario leaves it out.
+func withKubeletDefaults(n *v1.Node) {
+	if n.Status.Allocatable == nil && n.Status.Capacity != nil {
+		n.Status.Allocatable = n.Status.Capacity.DeepCopy()
+	}
+	if n.Labels == nil {
+		n.Labels = map[string]string{}
+	}
+	if _, ok := n.Labels[v1.LabelHostname]; !ok {
+		n.Labels[v1.LabelHostname] = n.Name
+	}
+}
+
+// uidFor derives a stable UID from the object's kind and name, so reruns are identical.
+func uidFor(obj runtime.Object, m metav1.Object) types.UID {
+	kind := fmt.Sprintf("%T", obj)
+	sum := sha256.Sum256([]byte(kind + "/" + m.GetNamespace() + "/" + m.GetName()))
+	return types.UID(fmt.Sprintf("%x-%x-%x-%x-%x", sum[0:4], sum[4:6], sum[6:8], sum[8:10], sum[10:16]))
+}
+
+// bind implements the pods/binding subresource: the fake tracker would ignore it.
+func (c *Cluster) bind(action clienttesting.Action) (bool, runtime.Object, error) {
+	create, ok := action.(clienttesting.CreateAction)
+	if !ok || action.GetSubresource() != "binding" {
+		return false, nil, nil
+	}
+	binding := create.GetObject().(*v1.Binding)
+	gvr := v1.SchemeGroupVersion.WithResource("pods")
+	obj, err := c.tracker.Get(gvr, binding.Namespace, binding.Name, metav1.GetOptions{})
+	if err != nil {
+		return true, nil, err
+	}
+	pod := obj.(*v1.Pod).DeepCopy()
+	if pod.Spec.NodeName != "" {
+		return true, nil, fmt.Errorf("pod %s/%s is already assigned to node %q", pod.Namespace, pod.Name, pod.Spec.NodeName)
+	}
+	pod.Spec.NodeName = binding.Target.Name
+	return true, binding, c.tracker.Update(gvr, pod, pod.Namespace, metav1.UpdateOptions{})
+}
+
+func (c *Cluster) recordDelete(action clienttesting.Action) (bool, runtime.Object, error) {
+	if d, ok := action.(clienttesting.DeleteAction); ok && action.GetSubresource() == "" {
+		c.mu.Lock()
+		c.deleted = append(c.deleted, d.GetNamespace()+"/"+d.GetName())
+		c.mu.Unlock()
+	}
+	return false, nil, nil
+}
+
+// newClientset is fake.NewSimpleClientset over the given tracker.
+func newClientset(tracker clienttesting.ObjectTracker) *fake.Clientset {
+	cs := &fake.Clientset{}
+	cs.AddReactor("*", "*", clienttesting.ObjectReaction(tracker))
+	cs.AddWatchReactor("*", func(action clienttesting.Action) (bool, watch.Interface, error) {
+		var opts metav1.ListOptions
+		if w, ok := action.(clienttesting.WatchActionImpl); ok {
+			opts = w.ListOptions
+		}
+		w, err := tracker.Watch(action.GetResource(), action.GetNamespace(), opts)
+		return err == nil, w, err
+	})
+	return cs
+}
+
+// versionedTracker gives every stored object a new resourceVersion, as the API server does.
+type versionedTracker struct {
+	clienttesting.ObjectTracker
+	mu      sync.Mutex
+	version int64
+}
+
+func (t *versionedTracker) stamp(obj runtime.Object) error {
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		return err
+	}
+	t.version++
+	m.SetResourceVersion(strconv.FormatInt(t.version, 10))
+	return nil
+}
+
+func (t *versionedTracker) Add(obj runtime.Object) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if err := t.stamp(obj); err != nil {
+		return err
+	}
+	return t.ObjectTracker.Add(obj)
+}
+
+func (t *versionedTracker) Create(gvr schema.GroupVersionResource, obj runtime.Object, ns string, opts ...metav1.CreateOptions) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if err := t.stamp(obj); err != nil {
+		return err
+	}
+	return t.ObjectTracker.Create(gvr, obj, ns, opts...)
+}
+
+func (t *versionedTracker) Update(gvr schema.GroupVersionResource, obj runtime.Object, ns string, opts ...metav1.UpdateOptions) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if err := t.stamp(obj); err != nil {
+		return err
+	}
+	return t.ObjectTracker.Update(gvr, obj, ns, opts...)
+}
+
+func (t *versionedTracker) Patch(gvr schema.GroupVersionResource, obj runtime.Object, ns string, opts ...metav1.PatchOptions) error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if err := t.stamp(obj); err != nil {
+		return err
+	}
+	return t.ObjectTracker.Patch(gvr, obj, ns, opts...)
+}
