@@ -5,7 +5,8 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { configFromObject, ConfigError } from '../src/config/index.js';
+import { configFromObject } from '../src/config/index.js';
+import { ExtenderSetupError } from '../src/extender/build.js';
 import { inTreeRegistry } from '../src/plugins/registry.js';
 import { parseScenario } from '../src/sim/scenario.js';
 import { runSimulation } from '../src/sim/simulate.js';
@@ -102,10 +103,12 @@ describe('HTTP extender from the configuration', () => {
     assert.match(web.message, /^0\/3 nodes are available: 3 node\(s\) had no free gpu\./);
   });
 
-  it('stops start-up on TLS settings it cannot use, naming the extender', () => {
-    assert.throws(
-      () => config({ enableHTTPS: true, tlsConfig: { caFile: '/nonexistent/ca.crt' } }),
-      (err: unknown) => err instanceof ConfigError && /extenders\[0\]/.test(err.message),
+  it('loads TLS settings without reading their files, and stops start-up on those it cannot use, naming the extender', async () => {
+    const cfg = config({ enableHTTPS: true, tlsConfig: { caFile: '/nonexistent/ca.crt' } });
+    const registry = inTreeRegistry();
+    await assert.rejects(
+      runSimulation(parseScenario(scenarioText, 'tls.yaml'), { config: cfg, registry }),
+      (err: unknown) => err instanceof ExtenderSetupError && /^extenders\[0\]: /.test(err.message) && err.message.includes('/nonexistent/ca.crt'),
     );
   });
 });

@@ -87,11 +87,12 @@ export async function runCli(argv: string[], io: CliIO = processIO): Promise<num
 /**
  * Errors that come from what the user gave: flags, files, and a configuration the framework
  * cannot build a profile from (FrameworkError: the checks configuration validation cannot make
- * ahead, such as an out-of-tree plugin that implements no extension point it is enabled at).
+ * ahead, such as an out-of-tree plugin that implements no extension point it is enabled at), and
+ * extenders that cannot be set up (ExtenderSetupError: unreadable TLS files, found at start-up).
  */
 function isBadInput(err: unknown): boolean {
   if (err instanceof ConfigError || err instanceof ScenarioError || err instanceof UsageError) return true;
   const code = (err as { code?: unknown } | null)?.code;
   if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS')) return true;
-  return err instanceof Error && err.name === 'FrameworkError';
+  return err instanceof Error && (err.name === 'FrameworkError' || err.name === 'ExtenderSetupError');
 }

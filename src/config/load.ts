@@ -9,7 +9,6 @@ import { childPath, indexPath } from './field.js';
 import { decodeConfiguration } from './schema.js';
 import type { DefaultedConfiguration } from './types.js';
 import { validateConfiguration, validatePluginReferences } from './validate.js';
-import { extenderConfigIssues } from '../extender/setup.js';
 
 interface Position {
   line: number;
@@ -105,11 +104,6 @@ function fromValue(value: unknown, source: string, registry: Registry, positions
   const errors: FieldError[] = validatePluginReferences(decoded.config, registry);
   const config = setDefaults(decoded.config, registry, errors);
   errors.push(...validateConfiguration(config, registry));
-  // An extender that cannot be set up (unreadable TLS files) stops start-up like a bad field.
-  // Note: this reads the TLS files, so loading a configuration is not yet free of file reads; the
-  // check belongs to extender start-up (src/extender/, owned by the extender work), after which
-  // this call and config's import of extender/ go.
-  if (errors.length === 0) errors.push(...extenderConfigIssues(config.extenders));
   if (errors.length > 0) throw new ConfigError(source, withPositions(errors, positions));
   return config;
 }

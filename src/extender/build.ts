@@ -15,17 +15,37 @@ export interface BuiltExtenders {
 }
 
 /**
- * Creates one HttpExtender per configuration; throws when one cannot be set up (unreadable TLS
- * files, bad httpTimeout). `transport`, when given, serves every extender (tests).
+ * Extenders that cannot be set up (unreadable TLS files, a bad httpTimeout), each named by its
+ * field path: found at start-up, since loading a configuration reads no files.
+ */
+export class ExtenderSetupError extends Error {
+  override name = 'ExtenderSetupError';
+
+  constructor(readonly issues: readonly { path: string; message: string }[]) {
+    super(issues.map((i) => `${i.path}: ${i.message}`).join('\n'));
+  }
+}
+
+/**
+ * Creates one HttpExtender per configuration; throws an ExtenderSetupError naming every one that
+ * cannot be set up. `transport`, when given, serves every extender (tests).
  */
 export function buildExtenders(configs: readonly ExtenderConfig[], transport?: ExtenderTransport): BuiltExtenders {
   const required: HttpExtender[] = [];
   const ignorable: HttpExtender[] = [];
   const ignoredResources: string[] = [];
-  for (const cfg of configs) {
-    const extender = new HttpExtender(cfg, transport);
+  const issues: { path: string; message: string }[] = [];
+  configs.forEach((cfg, i) => {
+    let extender: HttpExtender;
+    try {
+      extender = new HttpExtender(cfg, transport);
+    } catch (err) {
+      issues.push({ path: `extenders[${i}]`, message: (err as Error).message });
+      return;
+    }
     (extender.isIgnorable() ? ignorable : required).push(extender);
     for (const r of cfg.managedResources ?? []) if (r.ignoredByScheduler === true) ignoredResources.push(r.name);
-  }
+  });
+  if (issues.length > 0) throw new ExtenderSetupError(issues);
   return { extenders: [...required, ...ignorable], ignoredResources };
 }

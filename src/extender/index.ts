@@ -7,6 +7,6 @@ export {
   extenderTimeoutNanos,
   httpTransport,
 } from './transport.js';
-export { buildExtenders, type BuiltExtenders } from './build.js';
+export { buildExtenders, ExtenderSetupError, type BuiltExtenders } from './build.js';
 /** The JSON exchanged with an extender, named as upstream's k8s.io/kube-scheduler/extender/v1. */
 export type * as extenderv1 from './wire.js';

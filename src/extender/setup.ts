@@ -2,12 +2,10 @@
 // (scheduler.go New/buildExtenders): resources an extender manages with ignoredByScheduler become
 // every profile's NodeResourcesFit ignoredResources.
 import type { Extender as ExtenderConfig } from '../config/types.js';
-import type { ConfigIssue } from '../config/errors.js';
 import { NodeResourcesFit as FitPlugin } from '../framework/names.js';
 import type { ProfileConfig } from '../framework/runtime/framework.js';
 import { buildExtenders } from './build.js';
 import type { Extender } from '../framework/extender.js';
-import { HttpExtender } from './http_extender.js';
 import type { ExtenderTransport } from './transport.js';
 
 export interface ExtenderSetup {
@@ -31,17 +29,4 @@ function withIgnoredResources(profile: ProfileConfig, ignored: readonly string[]
   const pluginConfig = [...configs];
   pluginConfig[i] = { name: FitPlugin, args: { ...(configs[i]!.args as object), ignoredResources: [...ignored] } };
   return { ...profile, pluginConfig };
-}
-
-/** Problems that would stop an extender from being created (TLS files, timeout), by field path. */
-export function extenderConfigIssues(configs: readonly ExtenderConfig[]): ConfigIssue[] {
-  const issues: ConfigIssue[] = [];
-  for (let i = 0; i < configs.length; i++) {
-    try {
-      new HttpExtender(configs[i]!);
-    } catch (err) {
-      issues.push({ path: `extenders[${i}]`, message: (err as Error).message });
-    }
-  }
-  return issues;
 }
