@@ -6,6 +6,7 @@ import { cloneJSON } from '../../util/json_clone.js';
 import { ApiError, type ClusterClient, type ClusterEventRecord, type PodStatusPatch, type WatchEvent, type WatchHandler } from '../types.js';
 import { clusterScopedKinds, defaultNode, defaultPod, defaultStorageClass, objectKey } from './defaults.js';
 import { VolumeController } from './volume_controller.js';
+import type { VersionedEvent, VersionedHandler } from './versioned_event.js';
 
 type WritableMeta = { -readonly [K in keyof ObjectMeta]: ObjectMeta[K] };
 
@@ -28,13 +29,7 @@ export interface MemoryClusterOptions {
   volumeController?: boolean;
 }
 
-/** One change with the resourceVersion it was made at (a DELETED change gets the deletion's version). */
-export interface VersionedEvent {
-  readonly rv: number;
-  readonly event: WatchEvent;
-}
-
-export type VersionedHandler = (e: VersionedEvent) => void;
+export type { VersionedEvent, VersionedHandler } from './versioned_event.js';
 
 export class MemoryCluster implements ClusterClient {
   /** Objects by kind, then by objectKey: listing a kind does not walk every object. */

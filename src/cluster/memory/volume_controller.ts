@@ -2,7 +2,7 @@
 // persistentvolume controller and a CSI external-provisioner: it completes the bindings the
 // scheduler starts (pkg/controller/volume/persistentvolume/pv_controller.go, in outline).
 import type { KubeObject, Node, PersistentVolume, PersistentVolumeClaim, StorageClass } from '../../api/types.js';
-import type { VersionedEvent } from './store.js';
+import type { VersionedEvent } from './versioned_event.js';
 import { ApiError } from '../types.js';
 import { AnnBindCompleted, AnnBoundByController, AnnDynamicallyProvisioned, AnnSelectedNode, findMatchingVolume, getPersistentVolumeClaimClass, isVolumeBoundToClaim, NotSupportedProvisioner } from '../../api/volumes.js';
 

@@ -3,7 +3,7 @@
 import type { NodeInfoLister } from '../../framework/interfaces.js';
 import { positionInList } from '../../framework/change_tracking.js';
 import type { NodeInfo } from '../../framework/node_info.js';
-import { labelValue } from './topology.js';
+import { labelValue } from './label_value.js';
 
 /**
  * For each topology key asked for, an id per label value (stable until the table is compacted)

@@ -3,13 +3,9 @@
 import type { Labels } from '../../api/labels.js';
 import type { DomainTable } from './domains.js';
 
-const hasOwn = Object.prototype.hasOwnProperty;
+import { labelValue } from './label_value.js';
 
-/** The value of label `key`, or undefined when absent (own properties only, so "constructor" is safe). */
-export function labelValue(labels: Labels, key: string): string | undefined {
-  if (labels === undefined || labels === null || !hasOwn.call(labels, key)) return undefined;
-  return labels[key];
-}
+export { labelValue };
 
 /**
  * A map (topologyKey, topologyValue) → count. Keys sit in a plain array beside their value maps
