@@ -4,7 +4,9 @@ import { runCli } from './main.js';
 
 runCli(process.argv.slice(2)).then(
   (code) => {
-    process.exitCode = code;
+    // A failure ends the process at once, whatever is still pending (`run` after losing its
+    // lease must not let a retried request land later); stdout and stderr are synchronous here.
+    if (code !== 0) process.exit(code);
   },
   (err: Error) => {
     process.stderr.write(`internal error: ${err.stack ?? err.message}\n`);

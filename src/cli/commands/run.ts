@@ -169,8 +169,10 @@ export async function startScheduler(o: StartOptions): Promise<RunningScheduler>
           void loop.stop();
           if (shuttingDown) return;
           log.error(null, 'Leaderelection lost');
-          // Upstream exits at once and lets the Deployment restart it; bindings already sent finish.
-          void scheduler.waitForBindings().finally(() => finish(1));
+          // Upstream exits at once (klog.FlushAndExit) and lets the Deployment restart it: a
+          // binding still being retried could otherwise land after the next leader has used the
+          // same room, overcommitting the node.
+          finish(1);
         },
         onNewLeader: (id) => {
           if (id !== identity) log.info('New leader elected', { identity: id });
