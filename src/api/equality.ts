@@ -15,40 +15,33 @@ export function labelsEqual(a: StringMap | null | undefined, b: StringMap | null
   return true;
 }
 
-/** Taint lists equal element by element, in order; times added compare as instants. */
-export function taintsEqual(a: readonly Taint[] | null | undefined, b: readonly Taint[] | null | undefined): boolean {
+/** Two lists with equal elements in the same order; absent lists are empty, as Go's nil slices. */
+function listsEqual<T>(a: readonly T[] | null | undefined, b: readonly T[] | null | undefined, same: (x: T, y: T) => boolean): boolean {
   const la = a ?? [];
   const lb = b ?? [];
   if (la.length !== lb.length) return false;
-  for (let i = 0; i < la.length; i++) {
-    const x = la[i]!;
-    const y = lb[i]!;
-    if (x.key !== y.key || (x.value ?? '') !== (y.value ?? '') || x.effect !== y.effect || !timesEqual(x.timeAdded, y.timeAdded)) {
-      return false;
-    }
-  }
+  for (let i = 0; i < la.length; i++) if (!same(la[i]!, lb[i]!)) return false;
   return true;
 }
 
+const taintEqual = (x: Taint, y: Taint): boolean =>
+  x.key === y.key && (x.value ?? '') === (y.value ?? '') && x.effect === y.effect && timesEqual(x.timeAdded, y.timeAdded);
+
+/** Taint lists equal element by element, in order; times added compare as instants. */
+export function taintsEqual(a: readonly Taint[] | null | undefined, b: readonly Taint[] | null | undefined): boolean {
+  return listsEqual(a, b, taintEqual);
+}
+
+const tolerationEqual = (x: Toleration, y: Toleration): boolean =>
+  (x.key ?? '') === (y.key ?? '') &&
+  (x.operator ?? '') === (y.operator ?? '') &&
+  (x.value ?? '') === (y.value ?? '') &&
+  (x.effect ?? '') === (y.effect ?? '') &&
+  (x.tolerationSeconds ?? null) === (y.tolerationSeconds ?? null);
+
 /** Toleration lists equal element by element, in order (an absent string is Go's ""). */
 export function tolerationsEqual(a: readonly Toleration[] | null | undefined, b: readonly Toleration[] | null | undefined): boolean {
-  const la = a ?? [];
-  const lb = b ?? [];
-  if (la.length !== lb.length) return false;
-  for (let i = 0; i < la.length; i++) {
-    const x = la[i]!;
-    const y = lb[i]!;
-    if (
-      (x.key ?? '') !== (y.key ?? '') ||
-      (x.operator ?? '') !== (y.operator ?? '') ||
-      (x.value ?? '') !== (y.value ?? '') ||
-      (x.effect ?? '') !== (y.effect ?? '') ||
-      (x.tolerationSeconds ?? null) !== (y.tolerationSeconds ?? null)
-    ) {
-      return false;
-    }
-  }
-  return true;
+  return listsEqual(a, b, tolerationEqual);
 }
 
 /** Resource lists with the same names and, per name, quantities of the same value. */
