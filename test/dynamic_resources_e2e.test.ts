@@ -10,7 +10,7 @@ import type { Scenario } from '../src/sim/scenario.js';
 import { runSimulation } from '../src/sim/simulate.js';
 import { makeNode, makePod } from '../src/testing/builders.js';
 
-const gpuPod: Pod = makePod('gpu', { requests: { cpu: '100m' }, spec: { resourceClaims: [{ name: 'gpu', source: { resourceClaimTemplateName: 'single-gpu' } }] } });
+const gpuPod: Pod = makePod('gpu', { requests: { cpu: '100m' }, spec: { resourceClaims: [{ name: 'gpu', resourceClaimTemplateName: 'single-gpu' }] } });
 const plainPods = ['a', 'b'].map((n) => makePod(n, { requests: { cpu: '100m' } }));
 
 function scenario(config: Record<string, unknown> | null): Scenario {

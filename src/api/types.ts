@@ -6,6 +6,7 @@ import type * as policy from 'kubernetes-types/policy/v1.js';
 import type * as scheduling from 'kubernetes-types/scheduling/v1.js';
 import type * as apps from 'kubernetes-types/apps/v1.js';
 import type * as storage from 'kubernetes-types/storage/v1.js';
+import type { ContainerResourceClaim, PodResourceClaim, PodResourceClaimStatus } from './resource.js';
 
 /** A quantity as it appears in JSON/YAML: "100m", "1Gi", or a bare number. */
 export type QuantityValue = string | number;
@@ -19,11 +20,13 @@ export type OwnerReference = meta.OwnerReference;
 export interface ResourceRequirements {
   requests?: ResourceList;
   limits?: ResourceList;
-  claims?: core.ResourceClaim[];
+  claims?: ContainerResourceClaim[];
 }
 export type Container = Omit<core.Container, 'resources'> & { resources?: ResourceRequirements };
-export type PodSpec = Omit<core.PodSpec, 'containers' | 'initContainers' | 'overhead'> & {
+export type PodSpec = Omit<core.PodSpec, 'containers' | 'initContainers' | 'overhead' | 'resourceClaims'> & {
   containers: Container[];
+  /** resource.k8s.io/v1 claims (the v1.31+ shape, which kubernetes-types 1.30 lacks). */
+  resourceClaims?: PodResourceClaim[];
   initContainers?: Container[];
   overhead?: ResourceList;
   /** Pod-level resources (PodLevelResources feature). */
@@ -34,8 +37,11 @@ export interface Pod {
   kind?: string;
   metadata: ObjectMeta;
   spec: PodSpec;
-  status?: core.PodStatus;
+  status?: PodStatus;
 }
+export type PodStatus = Omit<core.PodStatus, 'resourceClaimStatuses'> & {
+  resourceClaimStatuses?: PodResourceClaimStatus[];
+};
 export type NodeStatus = Omit<core.NodeStatus, 'capacity' | 'allocatable'> & {
   capacity?: ResourceList;
   allocatable?: ResourceList;

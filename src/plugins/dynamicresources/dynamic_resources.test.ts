@@ -20,7 +20,7 @@ describe('DynamicResources guard PreFilter', () => {
     { name: 'a pod with an empty claim list skips the plugin', pod: withClaims([]), want: { code: Code.Skip, reasons: [] } },
     {
       name: 'a pod naming a claim is unschedulable and unresolvable',
-      pod: withClaims([{ name: 'gpu', source: { resourceClaimName: 'gpu-claim' } }]),
+      pod: withClaims([{ name: 'gpu', resourceClaimName: 'gpu-claim' }]),
       want: { code: Code.UnschedulableAndUnresolvable, reasons: [ErrReasonNotSupported] },
     },
     {
