@@ -1,10 +1,9 @@
-// Pods with resource claims end to end: until DRA is built, the DynamicResources guard keeps them
-// unschedulable with a clear message while the other pods schedule, and none of them is bound.
+// Pods with resource claims end to end: DynamicResources holds a pod back until its claims exist,
+// while the other pods schedule.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Pod } from '../src/api/types.js';
 import { resolveConfiguration } from '../src/cli/configuration.js';
-import { ErrReasonNotSupported } from '../src/plugins/dynamicresources/index.js';
 import { inTreeRegistry } from '../src/plugins/registry.js';
 import type { Scenario } from '../src/sim/scenario.js';
 import { runSimulation } from '../src/sim/simulate.js';
@@ -15,7 +14,7 @@ const plainPods = ['a', 'b'].map((n) => makePod(n, { requests: { cpu: '100m' } }
 
 function scenario(config: Record<string, unknown> | null): Scenario {
   const nodes = ['node-1', 'node-2'].map((n) => makeNode(n));
-  return { name: 'dra-guard', metadata: {}, config, nodes, pods: [], pending: [plainPods[0]!, gpuPod, plainPods[1]!], objects: [], steps: [] };
+  return { name: 'dra-claims', metadata: {}, config, nodes, pods: [], pending: [plainPods[0]!, gpuPod, plainPods[1]!], objects: [], steps: [] };
 }
 
 async function simulate(config: Record<string, unknown> | null) {
@@ -25,13 +24,12 @@ async function simulate(config: Record<string, unknown> | null) {
 }
 
 describe('pods with resource claims, end to end', () => {
-  it('stay unschedulable with the reason under the default profile, while other pods schedule', async () => {
+  it('wait in PreEnqueue while their claim is not created, under the default profile, while other pods schedule', async () => {
     const report = await simulate(null);
     const gpu = report.pods.find((p) => p.pod === 'default/gpu');
     assert.ok(gpu, 'the gpu pod is reported');
-    assert.equal(gpu.outcome, 'Unschedulable');
+    assert.equal(gpu.outcome, 'Gated');
     assert.equal(gpu.node, '');
-    assert.ok(gpu.message.startsWith(`0/2 nodes are available: ${ErrReasonNotSupported}. preemption: `), gpu.message);
     const others = report.pods.filter((p) => p !== gpu);
     assert.deepEqual(others.map((p) => p.outcome), ['Scheduled', 'Scheduled']);
     assert.deepEqual(report.unavailablePlugins, []);

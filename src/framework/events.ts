@@ -18,6 +18,9 @@ export type EventResource =
   | 'Namespace'
   | 'PodDisruptionBudget'
   | 'Service'
+  | 'ResourceClaim'
+  | 'ResourceSlice'
+  | 'DeviceClass'
   | 'WildCard';
 
 /** Bit flags of what happened (framework.ActionType). */

@@ -1,11 +1,21 @@
-// The DynamicResources plugin definition (pkg/scheduler/framework/plugins/dynamicresources): for now
-// the guard that keeps pods with resource claims unschedulable.
+// The DynamicResources plugin definition (pkg/scheduler/framework/plugins/dynamicresources).
 import type { PluginDefinition } from '../../framework/registry.js';
+import { defaultDynamicResourcesArgs, validateDynamicResourcesArgs, type DynamicResourcesArgs } from './args.js';
 import { DynamicResources, Name } from './dynamic_resources.js';
+import { newStructuredAllocator } from './structured_allocator.js';
 
-export const dynamicResourcesDefinition: PluginDefinition = {
+export const dynamicResourcesDefinition: PluginDefinition<DynamicResourcesArgs> = {
   name: Name,
-  factory: () => new DynamicResources(),
+  argsKind: 'DynamicResourcesArgs',
+  factory: (args, handle) => new DynamicResources(handle, { args, newAllocator: newStructuredAllocator }),
+  defaultArgs: (given) => defaultDynamicResourcesArgs(given),
+  validateArgs: (args, path) => validateDynamicResourcesArgs(args, path),
 };
 
-export { DynamicResources, ErrReasonNotSupported, hasResourceClaims, Name } from './dynamic_resources.js';
+export { DefaultBindingTimeout, DefaultFilterTimeout, defaultDynamicResourcesArgs, validateDynamicResourcesArgs, type DynamicResourcesArgs } from './args.js';
+export { computeScore, DynamicResources, ErrReasonCannotAllocate, ErrReasonDeallocated, ErrReasonInUse, ErrReasonNotAvailable, Name, objectRef } from './dynamic_resources.js';
+export { DynamicResourcesState } from './state.js';
+export type { Allocator, AllocatorInputs, NewAllocator } from './allocator.js';
+export { deviceID, type AllocatedState } from './allocated_devices.js';
+export { ClaimTracker } from './dra_manager.js';
+export { pinnedDraFeatures, type DraFeatures } from './features.js';
