@@ -5,6 +5,8 @@ import { codeName } from '../framework/status.js';
 import type { AttemptRecord } from '../scheduler/scheduler.js';
 import { createEmbedded, type EmbeddedOptions } from './embedded.js';
 import type { Scenario } from './scenario.js';
+import { deviceDiagnosis, podDevices, type ExplainDevice } from './dra_report.js';
+import type { RequestShortfall } from '../plugins/dynamicresources/index.js';
 
 export interface ExplainStatus {
   plugin: string;
@@ -23,6 +25,10 @@ export interface ExplainPod {
   bestNodes: string[];
   nominatedNode: string;
   victims: string[];
+  /** Pods with resource claims: the devices allocated to them, per claim and request. */
+  devices?: ExplainDevice[];
+  /** Pods with resource claims: per node DynamicResources rejected, the requests it fell short on. */
+  deviceDiagnosis?: Record<string, RequestShortfall[]>;
 }
 
 export function explainAttempt(a: AttemptRecord): ExplainPod {
@@ -65,7 +71,13 @@ export async function runExplain(sc: Scenario, o: Omit<EmbeddedOptions, 'onAttem
     const attemptPod: Pod = nodeName ? { ...created, spec: { ...created.spec, nodeName } } : created;
     last = null;
     await env.scheduler.attemptOnce(attemptPod);
-    if (last) out.push(explainAttempt(last));
+    if (!last) continue;
+    const e = explainAttempt(last);
+    if ((pending.spec?.resourceClaims?.length ?? 0) > 0) {
+      e.devices = podDevices(created, env.cluster);
+      e.deviceDiagnosis = deviceDiagnosis(last, env.cluster);
+    }
+    out.push(e);
   }
   env.scheduler.stop();
   return { pods: out };

@@ -7,6 +7,7 @@ import { PodInfo } from '../framework/pod_info.js';
 import type { AttemptRecord } from '../scheduler/scheduler.js';
 import { createEmbedded, type EmbeddedOptions } from './embedded.js';
 import { ScenarioError, type Scenario } from './scenario.js';
+import { deviceReport, type DeviceReport } from './dra_report.js';
 
 export type SimOutcome = 'Scheduled' | 'Unschedulable' | 'Gated' | 'Preempted' | 'Deleted' | 'Pending';
 
@@ -42,6 +43,8 @@ export interface SimReport {
   };
   /** Plugins the configuration names that are not built yet. */
   unavailablePlugins: string[];
+  /** Device use per node and per pool, when the scenario has ResourceSlices. */
+  devices?: DeviceReport;
 }
 
 export async function runSimulation(sc: Scenario, o: Omit<EmbeddedOptions, 'onAttempt'>): Promise<SimReport> {
@@ -152,6 +155,7 @@ export async function runSimulation(sc: Scenario, o: Omit<EmbeddedOptions, 'onAt
   const pods = order.map((k) => records.get(k)!);
   const nodes = allocationReport(cluster.list<Node>('Node'), cluster.list<Pod>('Pod'));
   const count = (o: SimOutcome) => pods.filter((p) => p.outcome === o).length;
+  const devices = deviceReport(cluster);
   return {
     pods,
     nodes,
@@ -165,6 +169,7 @@ export async function runSimulation(sc: Scenario, o: Omit<EmbeddedOptions, 'onAt
       podsPerSecond: wallSeconds > 0 ? scheduledCount / wallSeconds : 0,
     },
     unavailablePlugins: [...new Set([...scheduler.unavailablePlugins().values()].flat())],
+    ...(devices !== null ? { devices } : {}),
   };
 }
 

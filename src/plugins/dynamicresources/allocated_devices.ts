@@ -8,9 +8,9 @@ export function deviceID(driver: string, pool: string, device: string): string {
   return `${driver}/${pool}/${device}`;
 }
 
-/** A device allocated under a share ID (consumable capacity): deviceID/shareID. */
+/** A device allocated under a share ID (consumable capacity): deviceID#shareID. */
 export function sharedDeviceID(id: string, shareID: string): string {
-  return `${id}/${shareID}`;
+  return `${id}#${shareID}`;
 }
 
 /** Capacity consumed per device and capacity name, in nano-units (exact sums of quantities). */
@@ -78,12 +78,13 @@ export class AllocatedDevices {
 
   /** Records the change from `before` to `after` of one claim (either may be undefined). */
   update(before: ResourceClaim | undefined, after: ResourceClaim | undefined): void {
-    const hadAllocation = before?.status?.allocation !== undefined;
-    const hasAllocation = after?.status?.allocation !== undefined;
-    // Allocations are immutable once set: only their appearance or removal changes devices.
-    if (hadAllocation && hasAllocation && before!.metadata.uid === after!.metadata.uid) return;
-    if (hadAllocation) this.apply(before!, -1);
-    if (hasAllocation) this.apply(after!, 1);
+    const had = before?.status?.allocation;
+    const has = after?.status?.allocation;
+    // The same allocation object: nothing changed. A different one may hide a deallocation and a
+    // new allocation seen as one change (changes are looked at in batches), so both are applied.
+    if (had === has) return;
+    if (had !== undefined) this.apply(before!, -1);
+    if (has !== undefined) this.apply(after!, 1);
   }
 
   private apply(claim: ResourceClaim, delta: 1 | -1): void {
@@ -115,7 +116,7 @@ export class AllocatedDevices {
     const aggregatedCapacity = cloneCapacity(this.capacities);
     if (!this.consumableCapacity) {
       // Without consumable capacity a shared allocation blocks the whole device.
-      for (const s of allocatedSharedDeviceIDs) allocatedDevices.add(s.slice(0, s.lastIndexOf('/')));
+      for (const s of allocatedSharedDeviceIDs) allocatedDevices.add(s.slice(0, s.lastIndexOf('#')));
       allocatedSharedDeviceIDs.clear();
       aggregatedCapacity.clear();
     }

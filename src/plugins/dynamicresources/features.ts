@@ -21,7 +21,11 @@ export interface DraFeatures {
   readonly enableDRADeviceCompatibilityGroups: boolean;
 }
 
-/** v1.37.2's defaults: GA and beta gates on, alpha gates (and beta WorkloadResourceClaims) off. */
+/**
+ * v1.37.2's defaults: GA and beta gates on, alpha gates (and beta WorkloadResourceClaims) off;
+ * DRAFractionalCapacityRange is on only from compatibility version 1.37, and a 1.37 binary
+ * defaults to 1.36.
+ */
 export const pinnedDraFeatures: DraFeatures = {
   enableDRAAdminAccess: true,
   enableDRAConsumableCapacity: true,
@@ -29,7 +33,7 @@ export const pinnedDraFeatures: DraFeatures = {
   enableDRAResourceClaimDeviceStatus: true,
   enableDRADeviceTaints: true,
   enableDRAExtendedResource: true,
-  enableDRAFractionalCapacityRange: true,
+  enableDRAFractionalCapacityRange: false,
   enableDRAListTypeAttributes: false,
   enableDRANodeAllocatableResources: false,
   enableDRAOptionalNodeOperations: false,

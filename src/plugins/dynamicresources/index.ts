@@ -16,6 +16,8 @@ export { DefaultBindingTimeout, DefaultFilterTimeout, defaultDynamicResourcesArg
 export { computeScore, DynamicResources, ErrReasonCannotAllocate, ErrReasonDeallocated, ErrReasonInUse, ErrReasonNotAvailable, Name, objectRef } from './dynamic_resources.js';
 export { DynamicResourcesState } from './state.js';
 export type { Allocator, AllocatorInputs, NewAllocator } from './allocator.js';
-export { deviceID, type AllocatedState } from './allocated_devices.js';
-export { ClaimTracker } from './dra_manager.js';
-export { pinnedDraFeatures, type DraFeatures } from './features.js';
+export { AllocatedDevices, deviceID, type AllocatedState } from './allocated_devices.js';
+export { ClaimTracker, SliceLister } from './dra_manager.js';
+export { allocatorFeatures, pinnedDraFeatures, type DraFeatures } from './features.js';
+export { diagnoseNode, type RequestShortfall } from './diagnose.js';
+export { newStructuredAllocator } from './structured_allocator.js';

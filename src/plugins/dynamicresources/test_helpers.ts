@@ -81,9 +81,10 @@ export function generatedClaim(pod: Pod, name: string): ResourceClaim {
 }
 
 /**
- * Exactly-count requests of any class from the node's slices (first free devices in slice
- * order); firstAvailable takes the first alternative whose class has devices named after it.
- * Enough to drive the plugin; the real search lives in ./structured.
+ * A stand-in for ./structured, enough to drive the plugin: exact requests take the first free
+ * devices of the node's slices in order; a selector's CEL "expression" is read as a device name
+ * prefix here (class selectors too); firstAvailable takes the first alternative whose class name
+ * prefixes a free device.
  */
 export class FakeAllocator implements Allocator {
   calls = 0;
@@ -106,10 +107,16 @@ export class FakeAllocator implements Allocator {
       const results: DeviceRequestAllocationResult[] = [];
       for (const req of claim.spec.devices?.requests ?? []) {
         if (req.exactly) {
-          const n = req.exactly.count ?? 1;
-          if (this.inputs.classLister.get(req.exactly.deviceClassName) === undefined) throw new Error(`request ${req.name}: could not retrieve device class ${req.exactly.deviceClassName}`);
-          if (free.length < n) return null;
-          for (const d of free.splice(0, n)) results.push({ request: req.name, ...d });
+          const cls = this.inputs.classLister.get(req.exactly.deviceClassName);
+          if (cls === undefined) throw new Error(`request ${req.name}: could not retrieve device class ${req.exactly.deviceClassName}`);
+          const prefixes = [...(cls.spec.selectors ?? []), ...(req.exactly.selectors ?? [])].map((sel) => sel.cel?.expression ?? '');
+          const matching = free.filter((d) => prefixes.every((p) => d.device.startsWith(p)));
+          const n = req.exactly.allocationMode === 'All' ? matching.length : (req.exactly.count ?? 1);
+          if (n === 0 || matching.length < n) return null;
+          for (const d of matching.slice(0, n)) {
+            free.splice(free.indexOf(d), 1);
+            results.push({ request: req.name, ...d });
+          }
           continue;
         }
         const subs = req.firstAvailable ?? [];
