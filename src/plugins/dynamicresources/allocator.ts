@@ -13,29 +13,18 @@ export interface AllocatorInputs {
   readonly slices: readonly ResourceSlice[];
 }
 
-/** When Filter must give up on a node (filterTimeout), on the scheduler clock. */
-export interface AllocationDeadline {
-  readonly deadlineMs: number;
-  now(): number;
-}
-
 export interface Allocator {
   /**
    * One allocation per claim, in order, or null when the node cannot satisfy them all; throws
-   * for broken claims or classes (CEL runtime errors, ...), FailedOnNodeError for node-local
-   * trouble, AllocationTimeoutError once the deadline passed.
+   * for broken claims or classes (CEL runtime errors, ...), a FailedAllocationOnNodeError for
+   * trouble limited to this node.
    */
-  allocate(node: Node, claims: readonly ResourceClaim[], deadline?: AllocationDeadline): AllocationResult[] | null;
+  allocate(node: Node, claims: readonly ResourceClaim[]): AllocationResult[] | null;
 }
 
 export type NewAllocator = (inputs: AllocatorInputs) => Allocator;
 
 /** A problem limited to one node (structured.ErrFailedAllocationOnNode): other nodes may work. */
 export function isFailedOnNode(err: unknown): boolean {
-  return err instanceof Error && (err as { failedOnNode?: unknown }).failedOnNode === true;
-}
-
-/** The allocator ran past its deadline (context.DeadlineExceeded). */
-export function isAllocationTimeout(err: unknown): boolean {
-  return err instanceof Error && (err as { timedOut?: unknown }).timedOut === true;
+  return err instanceof Error && err.name === 'FailedAllocationOnNodeError';
 }

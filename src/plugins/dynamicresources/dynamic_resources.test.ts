@@ -456,3 +456,33 @@ describe('DynamicResources events and registry', () => {
     assert.equal(notYetAvailablePlugins.has('DynamicResources'), false);
   });
 });
+
+describe('DynamicResources allocator outcomes', () => {
+  const failedOnNode = Object.assign(new Error('invalid resource pools were encountered'), { name: 'FailedAllocationOnNodeError' });
+  const table: { name: string; throws?: Error; slowMs?: number; filterTimeout?: string; want: Want }[] = [
+    { name: 'trouble limited to the node is that node\'s unresolvable reason', throws: failedOnNode, want: want(Code.UnschedulableAndUnresolvable, 'invalid resource pools were encountered') },
+    { name: 'a broken claim or class is an error for the pod', throws: new Error('cel evaluation error: no such key: model'), want: want(Code.Error, 'cel evaluation error: no such key: model') },
+    { name: 'an allocation longer than filterTimeout is a timeout error (retried after backoff)', slowMs: 11_000, want: want(Code.Error, 'node worker: timed out trying to allocate devices') },
+    { name: 'filterTimeout 0s never times out', slowMs: 11_000, filterTimeout: '0s', want: ok },
+  ];
+  for (const c of table) {
+    it(c.name, () => {
+      let now = 0;
+      const handle = newTestHandle({ nodes: [makeNode(worker)], objects: [pendingClaim('my-claim'), deviceClass(), nodeSlice(worker, 1)] });
+      Object.assign(handle, { now: () => now });
+      const pl = new DynamicResources(handle, {
+        args: defaultDynamicResourcesArgs(c.filterTimeout ? { filterTimeout: c.filterTimeout } : {}),
+        newAllocator: (inputs) => ({
+          allocate: (node, claims) => {
+            if (c.throws) throw c.throws;
+            now += c.slowMs ?? 0;
+            return new FakeAllocator(inputs).allocate(node, claims);
+          },
+        }),
+      });
+      const state = new CycleState();
+      pl.preFilter(state, new PodInfo(pod));
+      check('Filter', pl.filter(state, new PodInfo(pod), handle.snapshot.nodeInfos().get(worker)!), c.want);
+    });
+  }
+});

@@ -27,7 +27,7 @@ import type { PodInfo } from '../../framework/pod_info.js';
 import { Status } from '../../framework/status.js';
 import { defaultNormalizeScore } from '../../framework/helpers/normalize.js';
 import { DynamicResources as Name } from '../../framework/names.js';
-import { isAllocationTimeout, isFailedOnNode, type Allocator, type NewAllocator } from './allocator.js';
+import { isFailedOnNode, type Allocator, type NewAllocator } from './allocator.js';
 import { timeoutMs, type DynamicResourcesArgs } from './args.js';
 import { ClaimBinder } from './bind_claim.js';
 import { ClaimTracker, DeviceClassLister, SliceLister } from './dra_manager.js';
@@ -252,14 +252,18 @@ export class DynamicResources
   private allocateOnNode(state: DynamicResourcesState, node: Node): AllocationResult[] | Status {
     const toAllocate: ResourceClaim[] = [];
     for (const claim of state.claims) if (claim.status?.allocation === undefined) toAllocate.push(claim);
-    const deadline = this.filterTimeoutMs > 0 ? { deadlineMs: this.handle.now() + this.filterTimeoutMs, now: () => this.handle.now() } : undefined;
+    // The allocator runs to the end (the cycle is synchronous); past filterTimeout on the
+    // scheduler clock its answer is dropped as upstream's cancelled context would have.
+    const start = this.handle.now();
     let results: AllocationResult[] | null;
     try {
-      results = state.allocator!.allocate(node, toAllocate, deadline);
+      results = state.allocator!.allocate(node, toAllocate);
     } catch (err) {
-      if (isAllocationTimeout(err)) return Status.error(`node ${node.metadata.name ?? ''}: timed out trying to allocate devices`);
       if (isFailedOnNode(err)) return Status.unresolvable((err as Error).message);
       return Status.error(err instanceof Error ? err : String(err));
+    }
+    if (this.filterTimeoutMs > 0 && this.handle.now() - start > this.filterTimeoutMs) {
+      return Status.error(`node ${node.metadata.name ?? ''}: timed out trying to allocate devices`);
     }
     if (results === null || results.length !== toAllocate.length) return Status.unresolvable(ErrReasonCannotAllocate);
     return results;
