@@ -9,7 +9,7 @@ export function deviceID(driver: string, pool: string, device: string): string {
 }
 
 /** A device allocated under a share ID (consumable capacity): deviceID#shareID. */
-export function sharedDeviceID(id: string, shareID: string): string {
+function sharedDeviceID(id: string, shareID: string): string {
   return `${id}#${shareID}`;
 }
 
@@ -23,7 +23,7 @@ export interface AllocatedState {
   readonly aggregatedCapacity: ConsumedCapacity;
 }
 
-export interface AllocatedDeviceVisitor {
+interface AllocatedDeviceVisitor {
   dedicated(id: string): void;
   shared(id: string): void;
   capacity(id: string, consumed: Readonly<Record<string, string | number>>): void;
@@ -33,7 +33,7 @@ export interface AllocatedDeviceVisitor {
  * Calls the visitor for each device of the claim's allocation, skipping admin access (it takes
  * nothing from others); with consumable capacity a result with a share ID is a shared device.
  */
-export function foreachAllocatedDevice(claim: ResourceClaim, consumableCapacity: boolean, v: AllocatedDeviceVisitor): void {
+function foreachAllocatedDevice(claim: ResourceClaim, consumableCapacity: boolean, v: AllocatedDeviceVisitor): void {
   const results = claim.status?.allocation?.devices?.results;
   if (!results) return;
   for (const r of results) {
@@ -60,7 +60,7 @@ function addCapacity(into: ConsumedCapacity, id: string, consumed: Readonly<Reco
 }
 
 /** Copies a consumed-capacity collection (the allocator adds to its copy). */
-export function cloneCapacity(c: ConsumedCapacity): ConsumedCapacity {
+function cloneCapacity(c: ConsumedCapacity): ConsumedCapacity {
   const out: ConsumedCapacity = new Map();
   for (const [id, m] of c) out.set(id, new Map(m));
   return out;

@@ -13,8 +13,8 @@ export interface DynamicResourcesArgs {
 }
 
 /** configv1.DynamicResourcesFilterTimeoutDefault and DynamicResourcesBindingTimeoutDefault. */
-export const DefaultFilterTimeout = '10s';
-export const DefaultBindingTimeout = '10m0s';
+const DefaultFilterTimeout = '10s';
+const DefaultBindingTimeout = '10m0s';
 
 const allowedFields = ['apiVersion', 'kind', 'filterTimeout', 'bindingTimeout'];
 

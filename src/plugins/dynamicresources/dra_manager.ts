@@ -6,7 +6,7 @@ import type { ObjectLister } from '../../framework/interfaces.js';
 import { AllocatedDevices, type AllocatedState } from './allocated_devices.js';
 
 /** The assume cache's error for a claim it does not hold (assumecache.NotFoundError). */
-export class ClaimNotFoundError extends Error {
+class ClaimNotFoundError extends Error {
   constructor(key: string) {
     super(`could not find ResourceClaim "${key}"`);
   }
@@ -81,15 +81,6 @@ export class ClaimTracker {
     return c;
   }
 
-  list(): ResourceClaim[] {
-    const out: ResourceClaim[] = [];
-    for (const c of this.lister.list<ResourceClaim>('ResourceClaim')) {
-      const latest = this.get(c.metadata.namespace ?? '', c.metadata.name ?? '');
-      if (latest !== undefined) out.push(latest);
-    }
-    return out;
-  }
-
   /** Records the claim a write returned until the informer delivers it (AssumeClaimAfterAPICall). */
   assumeClaimAfterAPICall(claim: ResourceClaim): void {
     const ns = claim.metadata.namespace ?? '';
@@ -150,12 +141,6 @@ export class ClaimTracker {
     const inFlight: ResourceClaim[] = [];
     for (const f of this.inFlight.values()) inFlight.push(f.claim);
     return this.devices.gather(inFlight);
-  }
-
-  /** Whether a device is held by an allocated claim (in flight ones excluded). */
-  isAllocated(id: string): boolean {
-    this.syncDevices();
-    return this.devices.has(id);
   }
 
   /**

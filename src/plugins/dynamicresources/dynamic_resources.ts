@@ -44,7 +44,6 @@ const stateKey = Name;
 /** Upstream's Filter reasons. */
 export const ErrReasonNotAvailable = 'resourceclaim not available on the node';
 export const ErrReasonCannotAllocate = 'cannot allocate all claims';
-export const ErrReasonInUse = 'resourceclaim in use';
 export const ErrReasonDeallocated = 'deallocation of ResourceClaim completed';
 
 /** The most alternatives a firstAvailable request may list (FirstAvailableDeviceRequestMaxSize). */
@@ -393,7 +392,7 @@ function unavailableStatus(err: unknown): Status {
 }
 
 /** klog.KObj's "namespace/name". */
-export function objectRef(o: { metadata: { namespace?: string; name?: string } }): string {
+function objectRef(o: { metadata: { namespace?: string; name?: string } }): string {
   return o.metadata.namespace ? `${o.metadata.namespace}/${o.metadata.name ?? ''}` : (o.metadata.name ?? '');
 }
 
@@ -410,7 +409,7 @@ function allocationNodeSelector(allocation: AllocationResult): NodeSelectorMatch
  * Sum over firstAvailable requests of (8 - index of the chosen alternative): earlier
  * alternatives score higher (computeScore).
  */
-export function computeScore(claims: readonly ResourceClaim[], allocations: readonly AllocationResult[]): number | Status {
+function computeScore(claims: readonly ResourceClaim[], allocations: readonly AllocationResult[]): number | Status {
   let score = 0;
   let next = 0;
   for (const claim of claims) {

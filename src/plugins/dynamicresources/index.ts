@@ -12,12 +12,11 @@ export const dynamicResourcesDefinition: PluginDefinition<DynamicResourcesArgs> 
   validateArgs: (args, path) => validateDynamicResourcesArgs(args, path),
 };
 
-export { DefaultBindingTimeout, DefaultFilterTimeout, defaultDynamicResourcesArgs, validateDynamicResourcesArgs, type DynamicResourcesArgs } from './args.js';
-export { computeScore, DynamicResources, ErrReasonCannotAllocate, ErrReasonDeallocated, ErrReasonInUse, ErrReasonNotAvailable, Name, objectRef } from './dynamic_resources.js';
-export { DynamicResourcesState } from './state.js';
+export { defaultDynamicResourcesArgs, validateDynamicResourcesArgs, type DynamicResourcesArgs } from './args.js';
+export { DynamicResources, ErrReasonCannotAllocate, ErrReasonDeallocated, ErrReasonNotAvailable, Name } from './dynamic_resources.js';
 export type { Allocator, AllocatorInputs, NewAllocator } from './allocator.js';
 export { AllocatedDevices, deviceID, type AllocatedState } from './allocated_devices.js';
-export { ClaimTracker, SliceLister } from './dra_manager.js';
+export { SliceLister } from './dra_manager.js';
 export { allocatorFeatures, pinnedDraFeatures, type DraFeatures } from './features.js';
 export { diagnoseNode, type RequestShortfall } from './diagnose.js';
 export { newStructuredAllocator } from './structured_allocator.js';

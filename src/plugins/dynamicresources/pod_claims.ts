@@ -16,7 +16,7 @@ const podKey = (pod: Pod): string => `${pod.metadata.namespace ?? ''}/${pod.meta
  * The claim name of one entry (resourceclaim.Name): null when the entry's template produced no
  * claim (the controller decided none is needed); `mustCheckOwner` for generated claims.
  */
-export function podClaimName(pod: Pod, entry: PodResourceClaim): { name: string | null; mustCheckOwner: boolean } {
+function podClaimName(pod: Pod, entry: PodResourceClaim): { name: string | null; mustCheckOwner: boolean } {
   if (entry.resourceClaimName !== undefined) return { name: entry.resourceClaimName, mustCheckOwner: false };
   if (entry.resourceClaimTemplateName !== undefined) {
     for (const s of pod.status?.resourceClaimStatuses ?? []) {
@@ -28,7 +28,7 @@ export function podClaimName(pod: Pod, entry: PodResourceClaim): { name: string 
 }
 
 /** A generated claim must be controlled by the pod (resourceclaim.IsForPod). */
-export function checkClaimIsForPod(pod: Pod, claim: ResourceClaim): void {
+function checkClaimIsForPod(pod: Pod, claim: ResourceClaim): void {
   const c = claim.metadata;
   if ((c.namespace ?? '') !== (pod.metadata.namespace ?? '')) {
     throw new ClaimUnavailableError(`ResourceClaim ${c.namespace ?? ''}/${c.name ?? ''} is not in the same namespace as Pod ${podKey(pod)}`);
