@@ -9,7 +9,7 @@ import {
   deviceID,
   diagnoseNode,
   ErrReasonCannotAllocate,
-  newStructuredAllocator,
+  structuredAllocator,
   pinnedDraFeatures,
   SliceLister,
   type RequestShortfall,
@@ -33,7 +33,7 @@ export interface ExplainDevice {
 }
 
 /** The claims the pod names, as the cluster has them now (missing ones left out). */
-function podClaims(pod: Pod, objects: DraObjects): ResourceClaim[] {
+export function podClaims(pod: Pod, objects: DraObjects): ResourceClaim[] {
   const ns = pod.metadata.namespace ?? 'default';
   const current = objects.get<Pod>('Pod', ns, pod.metadata.name ?? '') ?? pod;
   const out: ResourceClaim[] = [];
@@ -59,16 +59,17 @@ export function podDevices(pod: Pod, objects: DraObjects): ExplainDevice[] {
 
 /**
  * For each node DynamicResources rejected with "cannot allocate all claims": the requests the
- * node fell short on, asked of the allocator against the cluster as the attempt saw it.
+ * node fell short on, asked of the allocator with the pod's claims as they were before the
+ * attempt and the other claims' devices taken.
  */
-export function deviceDiagnosis(a: AttemptRecord, objects: DraObjects): Record<string, RequestShortfall[]> {
+export function deviceDiagnosis(a: AttemptRecord, objects: DraObjects, claimsBefore: readonly ResourceClaim[]): Record<string, RequestShortfall[]> {
   const out: Record<string, RequestShortfall[]> = {};
   const rejected: string[] = [];
   for (const [node, s] of a.diagnosis?.nodeToStatus.entries() ?? []) {
     if (s.plugin === DynamicResourcesName && s.reasons.includes(ErrReasonCannotAllocate)) rejected.push(node);
   }
   if (rejected.length === 0) return out;
-  const mine = podClaims(a.pod, objects);
+  const mine = claimsBefore;
   const toAllocate = mine.filter((c) => c.status?.allocation === undefined);
   const mineUIDs = new Set(mine.map((c) => c.metadata.uid));
   const devices = new AllocatedDevices(pinnedDraFeatures.enableDRAConsumableCapacity);
@@ -81,9 +82,11 @@ export function deviceDiagnosis(a: AttemptRecord, objects: DraObjects): Record<s
     classLister: classes,
     slices: new SliceLister(lister, pinnedDraFeatures.enableDRADeviceTaints).list(),
   };
+  const newAllocator = structuredAllocator();
   for (const name of rejected.sort()) {
     const node = objects.get<Node>('Node', '', name);
-    if (node) out[name] = diagnoseNode(newStructuredAllocator, inputs, node, toAllocate);
+    const shortfalls = node ? diagnoseNode(newAllocator, inputs, node, toAllocate) : [];
+    if (shortfalls.length > 0) out[name] = shortfalls;
   }
   return out;
 }

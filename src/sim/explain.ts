@@ -5,7 +5,7 @@ import { codeName } from '../framework/status.js';
 import type { AttemptRecord } from '../scheduler/scheduler.js';
 import { createEmbedded, type EmbeddedOptions } from './embedded.js';
 import type { Scenario } from './scenario.js';
-import { deviceDiagnosis, podDevices, type ExplainDevice } from './dra_report.js';
+import { deviceDiagnosis, podClaims, podDevices, type ExplainDevice } from './dra_report.js';
 import type { RequestShortfall } from '../plugins/dynamicresources/index.js';
 
 export interface ExplainStatus {
@@ -67,15 +67,22 @@ export async function runExplain(sc: Scenario, o: Omit<EmbeddedOptions, 'onAttem
   for (const pending of sc.pending) {
     // The pod enters the cluster unbound; a nodeName it carries is what NodeName filters on.
     const { nodeName, ...spec } = pending.spec ?? { containers: [] };
-    const created = env.cluster.create<Pod>({ ...pending, kind: 'Pod', spec: spec as Pod['spec'] });
+    let created = env.cluster.create<Pod>({ ...pending, kind: 'Pod', spec: spec as Pod['spec'] });
+    const withClaims = (pending.spec?.resourceClaims?.length ?? 0) > 0;
+    if (withClaims) {
+      // The resourceclaim controller makes the pod's claims in its own (microtask) passes.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      created = env.cluster.get<Pod>('Pod', created.metadata.namespace ?? 'default', created.metadata.name ?? '') ?? created;
+    }
+    const claimsBefore = withClaims ? podClaims(created, env.cluster) : [];
     const attemptPod: Pod = nodeName ? { ...created, spec: { ...created.spec, nodeName } } : created;
     last = null;
     await env.scheduler.attemptOnce(attemptPod);
     if (!last) continue;
     const e = explainAttempt(last);
-    if ((pending.spec?.resourceClaims?.length ?? 0) > 0) {
+    if (withClaims) {
       e.devices = podDevices(created, env.cluster);
-      e.deviceDiagnosis = deviceDiagnosis(last, env.cluster);
+      e.deviceDiagnosis = deviceDiagnosis(last, env.cluster, claimsBefore);
     }
     out.push(e);
   }

@@ -123,6 +123,11 @@ export async function runSimulation(sc: Scenario, o: Omit<EmbeddedOptions, 'onAt
   let stepAt = sc.steps.length > 0 ? sc.steps[0]!.afterMs : Infinity;
   for (;;) {
     await scheduler.loop.drain();
+    // The embedded cluster's controllers (the resourceclaim controller) work in microtask passes
+    // that may outlast the drain: let them finish and schedule what they enabled before the
+    // simulated clock moves on.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    await scheduler.loop.drain();
     if (cluster.bindings.length !== bound) {
       bound = cluster.bindings.length;
       lastProgressAt = clock.now();

@@ -33,7 +33,12 @@ describe('diagnoseNode', () => {
   const cases: { name: string; claims: ResourceClaim[]; classSelector?: string; taken?: string[]; want: RequestShortfall[] }[] = [
     { name: 'a node with enough devices: nothing to report', claims: [pendingClaim('c', { count: 3 })], want: [] },
     { name: 'too few devices: how many the node has', claims: [pendingClaim('c', { count: 5 })], want: [{ claim: 'default/c', request: 'req-1', wanted: 5, available: 3 }] },
-    { name: 'devices taken by others do not count', claims: [pendingClaim('c', { count: 2 })], taken: ['gpu-a-0', 'gpu-b-0'], want: [{ claim: 'default/c', request: 'req-1', wanted: 2, available: 1 }] },
+    {
+      name: 'devices taken by others do not count, and the reason says so',
+      claims: [pendingClaim('c', { count: 2 })],
+      taken: ['gpu-a-0', 'gpu-b-0'],
+      want: [{ claim: 'default/c', request: 'req-1', wanted: 2, available: 1, reason: 'enough matching devices, but other claims hold them' }],
+    },
     {
       name: 'the request\'s selector that leaves too few devices is named',
       claims: [withSelectors(pendingClaim('c', { count: 2 }), ['gpu-b'])],

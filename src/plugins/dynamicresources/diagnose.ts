@@ -16,7 +16,7 @@ export interface RequestShortfall {
   readonly available: number;
   /** The selector without which the node would have enough ("class NAME: EXPR" for a class's). */
   readonly selector?: string;
-  /** What went wrong when it is not a shortage (an allocator error, a combination of requests). */
+  /** What else went wrong: an allocator error, devices held by other claims, requests that only fail together. */
   readonly reason?: string;
 }
 
@@ -38,9 +38,9 @@ class Prober {
   ) {}
 
   /** Whether the node can satisfy these claims; an allocator error counts as no. */
-  fits(claims: readonly ResourceClaim[], classes = this.inputs.classLister): boolean {
+  fits(claims: readonly ResourceClaim[], classes = this.inputs.classLister, allocatedState = this.inputs.allocatedState): boolean {
     try {
-      return this.newAllocator({ ...this.inputs, classLister: classes }).allocate(this.node, claims) !== null;
+      return this.newAllocator({ ...this.inputs, classLister: classes, allocatedState }).allocate(this.node, claims) !== null;
     } catch {
       return false;
     }
@@ -86,11 +86,17 @@ class Prober {
       const lister = { get: (n: string) => (n === exactly.deviceClassName ? trimmed : this.inputs.classLister.get(n)) };
       if (one(exactly, lister)) return { ...base, available, selector: `class ${exactly.deviceClassName}: ${selectorText(classSelectors[i]!)}` };
     }
+    if (this.fits([withOnlyRequest(claim, name, exactly)], this.inputs.classLister, noneAllocated)) return { ...base, available, reason: inUse };
     return { ...base, available };
   }
 }
 
 const selectorText = (s: DeviceSelector): string => s.cel?.expression ?? '';
+
+const noneAllocated = { allocatedDevices: new Set<string>(), allocatedSharedDeviceIDs: new Set<string>(), aggregatedCapacity: new Map<string, Map<string, bigint>>() };
+
+/** The reason when the node has enough matching devices but other claims hold them. */
+export const inUse = 'enough matching devices, but other claims hold them';
 
 /** A firstAvailable request fails only when no alternative fits: report each alternative. */
 function requestShortfalls(p: Prober, claim: ResourceClaim, req: DeviceRequest): RequestShortfall[] {

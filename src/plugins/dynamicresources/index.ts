@@ -2,12 +2,12 @@
 import type { PluginDefinition } from '../../framework/registry.js';
 import { defaultDynamicResourcesArgs, validateDynamicResourcesArgs, type DynamicResourcesArgs } from './args.js';
 import { DynamicResources, Name } from './dynamic_resources.js';
-import { newStructuredAllocator } from './structured_allocator.js';
+import { seededShareID, structuredAllocator } from './structured_allocator.js';
 
 export const dynamicResourcesDefinition: PluginDefinition<DynamicResourcesArgs> = {
   name: Name,
   argsKind: 'DynamicResourcesArgs',
-  factory: (args, handle) => new DynamicResources(handle, { args, newAllocator: newStructuredAllocator }),
+  factory: (args, handle) => new DynamicResources(handle, { args, newAllocator: structuredAllocator(seededShareID(() => handle.random())) }),
   defaultArgs: (given) => defaultDynamicResourcesArgs(given),
   validateArgs: (args, path) => validateDynamicResourcesArgs(args, path),
 };
@@ -19,4 +19,4 @@ export { AllocatedDevices, deviceID, type AllocatedState } from './allocated_dev
 export { SliceLister } from './dra_manager.js';
 export { allocatorFeatures, pinnedDraFeatures, type DraFeatures } from './features.js';
 export { diagnoseNode, type RequestShortfall } from './diagnose.js';
-export { newStructuredAllocator } from './structured_allocator.js';
+export { structuredAllocator } from './structured_allocator.js';
