@@ -332,6 +332,3 @@ export interface DeviceTaintRule {
   spec: DeviceTaintRuleSpec;
   status?: { conditions?: Condition[] };
 }
-
-// The pod-side shapes are core/v1 types, kept in types.ts; re-exported here for DRA code.
-export type { ContainerResourceClaim, PodResourceClaim, PodResourceClaimStatus } from './types.js';

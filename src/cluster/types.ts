@@ -2,7 +2,7 @@
 // embedded store (memory/) and a real API server (kube/) are two implementations of it.
 import type { KubeObject, Node, PersistentVolume, PersistentVolumeClaim, Pod, PodCondition } from '../api/types.js';
 
-export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
+type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
 export interface WatchEvent {
   readonly type: WatchEventType;

@@ -48,7 +48,7 @@ export class ScenarioError extends Error {
 }
 
 /** Parses "10s", "1m30s", "250ms", "2h" or a number of seconds into milliseconds. */
-export function parseDuration(v: unknown, where: string): number {
+function parseDuration(v: unknown, where: string): number {
   if (typeof v === 'number' && Number.isFinite(v) && v >= 0) return v * 1000;
   if (typeof v !== 'string') throw new ScenarioError(`${where}: invalid duration ${JSON.stringify(v) ?? String(v)}`);
   const re = /(\d+(?:\.\d+)?)(ms|s|m|h)/g;

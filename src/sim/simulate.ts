@@ -8,7 +8,7 @@ import type { AttemptRecord } from '../scheduler/scheduler.js';
 import { createEmbedded, type EmbeddedOptions } from './embedded.js';
 import { ScenarioError, type Scenario } from './scenario.js';
 
-export type SimOutcome = 'Scheduled' | 'Unschedulable' | 'Gated' | 'Preempted' | 'Deleted' | 'Pending';
+type SimOutcome = 'Scheduled' | 'Unschedulable' | 'Gated' | 'Preempted' | 'Deleted' | 'Pending';
 
 export interface SimPod {
   pod: string;
@@ -21,7 +21,7 @@ export interface SimPod {
   preemptedBy: string;
 }
 
-export interface NodeAllocation {
+interface NodeAllocation {
   node: string;
   cpu: { requested: number; allocatable: number };
   memory: { requested: number; allocatable: number };

@@ -16,13 +16,10 @@ import { validatePersistentVolume, validatePersistentVolumeClaim } from './volum
 import { validateAppsWorkload, validateJob, validateReplicationController } from './workloads.js';
 import { validatePodUpdate } from './pod_update.js';
 
-export { checkDecoded, decodeObject, documentProblem, maxNestingDepth, type DecodeIssue, type DecodeResult } from './decode.js';
+export { decodeObject, documentProblem, maxNestingDepth } from './decode.js';
 export * from './field.js';
-export { validateAnnotations, validateLabelSelector, validateObjectMeta, validateLabels, nameIsDNSSubdomain } from './meta.js';
-export { validatePod, validatePodSchedulingFields } from './pod.js';
-export { validateNode, validateNodeFields } from './node.js';
-export { defaultPodUpdate, validatePodUpdate, jsonEqual } from './pod_update.js';
-export { systemPriorityClasses } from './policy.js';
+export { validateAnnotations, validateLabels } from './meta.js';
+export { defaultPodUpdate, jsonEqual } from './pod_update.js';
 export * as shapes from './schema.js';
 
 /** What validation knows of a kind. */
