@@ -54,7 +54,9 @@ describe('embedded resourceclaim controller', () => {
     assert.deepEqual(made.metadata.ownerReferences, [{ apiVersion: 'v1', kind: 'Pod', name: 'p', uid: p.metadata.uid, controller: true }]);
     assert.deepEqual(made.metadata.annotations, { team: 'a', [PodResourceClaimAnnotation]: 'gpu' });
     assert.deepEqual(made.metadata.labels, { app: 'x' });
-    assert.deepEqual(made.spec, template('single-gpu').spec.spec);
+    // The template's spec as stored (defaulted: ExactCount, count 1).
+    assert.deepEqual(made.spec, c.get<ResourceClaimTemplate>('ResourceClaimTemplate', 'default', 'single-gpu')!.spec.spec);
+    assert.deepEqual(made.spec.devices?.requests?.[0]?.exactly, { deviceClassName: 'gpu.example.com', allocationMode: 'ExactCount', count: 1 });
     assert.deepEqual(p.status?.resourceClaimStatuses, [{ name: 'gpu', resourceClaimName: made.metadata.name }]);
     // The scheduler sees the pod first, then its claim, then the pod's status naming it.
     assert.deepEqual(kinds.slice(-3), ['ADDED Pod', 'ADDED ResourceClaim', 'MODIFIED Pod']);
@@ -194,6 +196,18 @@ describe('embedded store: ResourceClaim writes', () => {
     await c.updateResourceClaim({ ...marked, metadata: { ...marked.metadata, finalizers: [] } });
     assert.equal(c.get('ResourceClaim', 'default', 'c1'), undefined);
     await assert.rejects(c.deleteResourceClaim('default', 'c1'), (e: unknown) => e instanceof ApiError && e.code === 404);
+  });
+
+  it('refuses a status write the API server would refuse', async () => {
+    const c = newCluster();
+    const stored = c.create(claim('c1'));
+    await assert.rejects(c.updateResourceClaimStatus({ ...stored, status: { reservedFor: [{ resource: 'pods', name: 'p', uid: 'u' }] } }), (e: unknown) =>
+      e instanceof ApiError && e.code === 422
+      && e.message === 'ResourceClaim.resource.k8s.io "c1" is invalid: status.reservedFor: Forbidden: may not be specified when `allocated` is not set');
+    const allocated = await c.updateResourceClaimStatus({ ...stored, status: { allocation } });
+    const other = { devices: { results: [{ request: 'gpu', driver: 'gpu.example.com', pool: 'node-1', device: 'gpu-1' }] } };
+    await assert.rejects(c.updateResourceClaimStatus({ ...allocated, status: { allocation: other } }), (e: unknown) =>
+      e instanceof ApiError && e.code === 422 && e.message.includes('status.allocation: Invalid value: ') && e.message.endsWith('field is immutable'));
   });
 
   it('fails an armed status write once, leaving the controller\'s own writes alone', async () => {

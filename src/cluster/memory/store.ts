@@ -4,6 +4,7 @@ import type { KubeObject, Node, ObjectMeta, PersistentVolume, PersistentVolumeCl
 import type { ResourceClaim } from '../../api/resource.js';
 import { seededRandom, type Clock } from '../../util/clock.js';
 import { cloneJSON } from '../../util/json_clone.js';
+import { aggregateFieldErrors, applyResourceDefaults, kindValidation, type FieldError } from '../../api/validation/index.js';
 import { ApiError, type ClusterClient, type ClusterEventRecord, type PodStatusPatch, type WatchEvent, type WatchHandler } from '../types.js';
 import { clusterScopedKinds, defaultNode, defaultPod, defaultStorageClass, objectKey } from './defaults.js';
 import { VolumeController } from './volume_controller.js';
@@ -34,6 +35,8 @@ export interface MemoryClusterOptions {
   /** The seeded source of generated name suffixes (generateName); a fixed seed when absent. */
   random?: () => number;
 }
+
+const draKinds = new Set(['DeviceClass', 'ResourceClaim', 'ResourceClaimTemplate', 'ResourceSlice', 'DeviceTaintRule']);
 
 /** The letters generated names end in (apimachinery's utilrand alphabet). */
 const generateNameAlphabet = 'bcdfghjklmnpqrstvwxz2456789';
@@ -106,6 +109,11 @@ export class MemoryCluster implements ClusterClient {
       o = defaultNode(obj as Node);
     } else if (kind === 'StorageClass') {
       o = defaultStorageClass(obj as StorageClass);
+    } else if (obj.apiVersion?.startsWith('resource.k8s.io/') || draKinds.has(kind)) {
+      o = cloneJSON(obj);
+      o.metadata ??= {};
+      if (!clusterScopedKinds.has(kind)) o.metadata.namespace ??= 'default';
+      applyResourceDefaults(o, new Date(this.opts.clock.now()).toISOString().replace(/\.\d{3}Z$/, 'Z'));
     } else {
       o = cloneJSON(obj);
       o.metadata ??= {};
@@ -347,6 +355,8 @@ export class MemoryCluster implements ClusterClient {
     const next: ResourceClaim = { ...cur, metadata: { ...cur.metadata } };
     if (claim.status === undefined) delete next.status;
     else next.status = cloneJSON(claim.status);
+    applyResourceDefaults(next);
+    MemoryCluster.refuseInvalid(cur, kindValidation('ResourceClaim')!.validateStatusUpdate!(cur, next));
     return this.replaceExisting(objectKey(cur), cur, next) as ResourceClaim;
   }
 
@@ -359,6 +369,8 @@ export class MemoryCluster implements ClusterClient {
     const meta = next.metadata as WritableMeta;
     meta.deletionTimestamp = cur.metadata.deletionTimestamp;
     if (meta.deletionTimestamp === undefined) delete meta.deletionTimestamp;
+    const k = kindValidation('ResourceClaim')!;
+    MemoryCluster.refuseInvalid(cur, [...k.validate(next), ...k.validateUpdate!(cur, next)]);
     if (meta.deletionTimestamp !== undefined && (meta.finalizers ?? []).length === 0) {
       // The last finalizer of an object being deleted is gone: the object goes.
       this.remove('ResourceClaim', cur.metadata.namespace ?? 'default', cur.metadata.name ?? '');
@@ -368,7 +380,16 @@ export class MemoryCluster implements ClusterClient {
   }
 
   async createResourceClaim(claim: ResourceClaim): Promise<ResourceClaim> {
-    return this.create<ResourceClaim>({ ...claim, kind: 'ResourceClaim' });
+    const obj: ResourceClaim = { ...claim, kind: 'ResourceClaim', metadata: { ...claim.metadata } };
+    // As the API server: the name is generated before validation.
+    if (!obj.metadata.name && obj.metadata.generateName) (obj.metadata as WritableMeta).name = this.generateName(obj.metadata.generateName);
+    MemoryCluster.refuseInvalid(obj, kindValidation('ResourceClaim')!.validate(obj));
+    return this.create<ResourceClaim>(obj);
+  }
+
+  /** ApiError(422) with the API server's wording when validation found something. */
+  private static refuseInvalid(obj: ResourceClaim, errs: readonly FieldError[]): void {
+    if (errs.length > 0) throw new ApiError(422, `ResourceClaim.resource.k8s.io "${obj.metadata.name ?? ''}" is invalid: ${aggregateFieldErrors(errs)}`);
   }
 
   /** Deletes a claim; one with finalizers is only marked (deletionTimestamp) until they are removed. */
