@@ -4,7 +4,7 @@ import { Environment } from '@marcbachmann/cel-js';
 import type { ParseResult } from '@marcbachmann/cel-js';
 import type { DeviceAttribute, DeviceCapacity } from '../resource.js';
 import { parseQuantity, type Quantity } from '../quantity.js';
-import { registerKubernetesLibraries } from './libraries.js';
+import { CelLibraryError, registerKubernetesLibraries } from './libraries.js';
 import { parseSemver, type Semver } from './semver.js';
 import { estimateCost } from './cost.js';
 
@@ -143,8 +143,11 @@ export class CompilationResult {
   }
 }
 
-/** cel-js's runtime messages in cel-go's form: the first line, lower-case start. */
+/** cel-js's runtime messages in cel-go's form (the first line, lower-case start); library errors as they are. */
 function celGoWording(err: unknown): string {
+  // A library function's own error is already in upstream's words.
+  const cause = err instanceof CelLibraryError ? err : (err as { cause?: unknown }).cause;
+  if (cause instanceof CelLibraryError) return cause.message;
   const summary = (err as { summary?: string }).summary ?? (err instanceof Error ? err.message.split('\n')[0]! : String(err));
   return summary.length > 0 ? summary[0]!.toLowerCase() + summary.slice(1) : summary;
 }
