@@ -22,7 +22,7 @@ export {
 } from './default_plugins.js';
 export { validateConfiguration, validatePluginReferences, isQualifiedName } from './validate.js';
 export { decodeConfiguration, argsSchemas } from './schema.js';
-export { parseDuration, parseDurationNanos, formatDurationNanos, DurationError } from './duration.js';
+export { parseDuration, parseDurationNanos, formatDurationNanos, DurationError } from '../util/duration.js';
 export {
   fieldInvalid,
   fieldRequired,

@@ -1,11 +1,12 @@
 // The embedded cluster: an in-memory API server with list/watch semantics (resourceVersion,
 // ordered events), binding, status updates, deletes and events; deterministic for a seed.
 import type { KubeObject, Node, ObjectMeta, PersistentVolume, PersistentVolumeClaim, Pod, PodCondition, PriorityClass, StorageClass } from '../../api/types.js';
-import type { Clock } from '../../util/clock.js';
+import { seededRandom, type Clock } from '../../util/clock.js';
 import { cloneJSON } from '../../util/json_clone.js';
 import { ApiError, type ClusterClient, type ClusterEventRecord, type PodStatusPatch, type WatchEvent, type WatchHandler } from '../types.js';
 import { clusterScopedKinds, defaultNode, defaultPod, defaultStorageClass, objectKey } from './defaults.js';
 import { VolumeController } from './volume_controller.js';
+import { WorkloadControllers } from './controllers/index.js';
 import type { VersionedEvent, VersionedHandler } from './versioned_event.js';
 
 type WritableMeta = { -readonly [K in keyof ObjectMeta]: ObjectMeta[K] };
@@ -27,6 +28,10 @@ export interface MemoryClusterOptions {
   watchHistorySize?: number;
   /** Run the embedded PV controller that binds and provisions volumes (default true). */
   volumeController?: boolean;
+  /** Run the workload controllers (Deployment, ReplicaSet, StatefulSet, DaemonSet, Job; default false). */
+  workloadControllers?: boolean;
+  /** The seeded random source for generated names (default: seed 1). */
+  random?: () => number;
 }
 
 export type { VersionedEvent, VersionedHandler } from './versioned_event.js';
@@ -52,9 +57,14 @@ export class MemoryCluster implements ClusterClient {
   /** The embedded PV controller, unless turned off. */
   readonly volumeController: VolumeController | null;
 
+  /** The workload controllers and pod run times. */
+  readonly controllers: WorkloadControllers;
+
   constructor(private readonly opts: MemoryClusterOptions) {
     this.volumeController = opts.volumeController === false ? null : new VolumeController(this);
     this.volumeController?.start();
+    this.controllers = new WorkloadControllers(this, opts.clock, opts.random ?? seededRandom(1), opts.workloadControllers === true);
+    this.controllers.start();
   }
 
   // ---- the API server side ----
@@ -69,7 +79,8 @@ export class MemoryCluster implements ClusterClient {
     const limit = this.opts.watchHistorySize ?? 10_000;
     if (this.history.length > 2 * limit) this.compactHistory(this.history[this.history.length - limit - 1]!.rv);
     const handlers = this.handlers;
-    for (let i = 0; i < handlers.length; i++) handlers[i]!(e);
+    const seen = handlers.length > 0 ? schedulerView(e) : null;
+    if (seen !== null) for (let i = 0; i < handlers.length; i++) handlers[i]!(seen);
     if (this.subscribers.size > 0) for (const s of [...this.subscribers]) s(ve);
   }
 
@@ -233,7 +244,7 @@ export class MemoryCluster implements ClusterClient {
     const order = ['Namespace', 'PriorityClass', 'StorageClass', 'CSINode', 'PersistentVolume', 'PersistentVolumeClaim',
       'Service', 'ReplicationController', 'ReplicaSet', 'StatefulSet', 'PodDisruptionBudget', 'Node', 'Pod'];
     const all: KubeObject[] = [];
-    for (const m of this.byKind.values()) for (const o of m.values()) all.push(o);
+    for (const m of this.byKind.values()) for (const o of m.values()) if (!isTerminalPod(o)) all.push(o);
     const rank = (k: string | undefined) => {
       const i = order.indexOf(k ?? '');
       return i < 0 ? order.length : i;
@@ -326,6 +337,28 @@ export class MemoryCluster implements ClusterClient {
 }
 
 /** Sets or replaces a pod condition by type; keeps lastTransitionTime when the status is unchanged. */
+function isTerminalPod(o: KubeObject): boolean {
+  const phase = o.kind === 'Pod' ? (o as Pod).status?.phase : undefined;
+  return phase === 'Succeeded' || phase === 'Failed';
+}
+
+/**
+ * The change as the scheduler's pod informer sees it: it watches only pods that have not finished
+ * (field selector status.phase!=Succeeded,status.phase!=Failed, as `run` does), so a pod that
+ * finishes leaves with a DELETED event and finished pods are not seen at all.
+ */
+function schedulerView(e: WatchEvent): WatchEvent | null {
+  if (e.kind !== 'Pod') return e;
+  const now = isTerminalPod(e.object);
+  const before = e.oldObject !== undefined && isTerminalPod(e.oldObject);
+  if (e.type === 'MODIFIED') {
+    if (now && !before) return { type: 'DELETED', kind: e.kind, object: e.object, oldObject: e.oldObject };
+    if (!now && before) return { type: 'ADDED', kind: e.kind, object: e.object };
+    return now ? null : e;
+  }
+  return now ? null : e;
+}
+
 export function setCondition(pod: Pod, cond: PodCondition): void {
   pod.status ??= {};
   const list = (pod.status.conditions ??= []);
