@@ -2,7 +2,7 @@
 // SetDefaults_KubeSchedulerConfiguration, component-base RecommendedDefaultLeaderElectionConfiguration).
 import type { AnyPluginDefinition, FieldError, Registry } from '../framework/registry.js';
 import { enabledPluginNames, getDefaultPlugins, mergePlugins } from './default_plugins.js';
-import { parseDurationNanos } from './duration.js';
+import { parseDurationNanos } from '../util/duration.js';
 import { ConfigError } from './errors.js';
 import { fieldInvalid } from './field.js';
 import { isPlainObject } from './schema.js';
