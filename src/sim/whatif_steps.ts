@@ -6,7 +6,7 @@ import { podKey } from '../api/types.js';
 import type { MemoryCluster } from '../cluster/memory/store.js';
 import { cloneJSON } from '../util/json_clone.js';
 
-export interface ScaleOp {
+interface ScaleOp {
   kind: 'Deployment' | 'ReplicaSet' | 'StatefulSet' | 'Job';
   namespace: string;
   name: string;
@@ -106,10 +106,6 @@ export function readStepOps(s: Record<string, unknown>, where: string, loader: S
       return { kind: kind as ScaleOp['kind'], namespace, name, replicas };
     }),
   };
-}
-
-export function hasStepOps(ops: StepOps): boolean {
-  return ops.cordon.length + ops.uncordon.length + ops.drain.length + ops.removeNodes.length + ops.scale.length > 0;
 }
 
 function setUnschedulable(cluster: MemoryCluster, name: string, value: boolean): void {

@@ -10,7 +10,7 @@ import type { ControllerContext } from './store.js';
 const nodeNameField = 'metadata.name';
 
 /** The template's tolerations plus those every daemon pod gets (AddOrUpdateDaemonPodTolerations). */
-export function daemonTolerations(spec: PodSpec): Toleration[] {
+function daemonTolerations(spec: PodSpec): Toleration[] {
   const out = [...(spec.tolerations ?? [])];
   const add = (key: string, effect: 'NoExecute' | 'NoSchedule') => {
     const t: Toleration = { key, operator: 'Exists', effect };
@@ -34,7 +34,7 @@ export function daemonTolerations(spec: PodSpec): Toleration[] {
  * no NoSchedule/NoExecute taint may go untolerated; a pod already there stays when only
  * NoSchedule taints are untolerated.
  */
-export function nodeShouldRunDaemonPod(node: Node, spec: PodSpec, tolerations: readonly Toleration[], affinity: RequiredNodeAffinity): { shouldRun: boolean; shouldContinue: boolean } {
+function nodeShouldRunDaemonPod(node: Node, spec: PodSpec, tolerations: readonly Toleration[], affinity: RequiredNodeAffinity): { shouldRun: boolean; shouldContinue: boolean } {
   if (spec.nodeName && spec.nodeName !== node.metadata.name) return { shouldRun: false, shouldContinue: false };
   if (!affinity.matches(node)) return { shouldRun: false, shouldContinue: false };
   const taints = node.spec?.taints;

@@ -7,7 +7,7 @@ import { controllerRef, controllerUid, type Workload } from './owned.js';
 import { writeReplicaStatus } from './replicaset.js';
 import type { ControllerContext } from './store.js';
 
-export const podTemplateHashLabel = 'pod-template-hash';
+const podTemplateHashLabel = 'pod-template-hash';
 
 const safeAlphabet = 'bcdfghjklmnpqrstvwxz2456789';
 

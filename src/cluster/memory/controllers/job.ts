@@ -5,8 +5,8 @@ import type { Pod } from '../../../api/types.js';
 import { controllerRef, isActive, ownedPods, podFromTemplate, type Workload } from './owned.js';
 import type { ControllerContext } from './store.js';
 
-export const jobNameLabel = 'batch.kubernetes.io/job-name';
-export const controllerUidLabel = 'batch.kubernetes.io/controller-uid';
+const jobNameLabel = 'batch.kubernetes.io/job-name';
+const controllerUidLabel = 'batch.kubernetes.io/controller-uid';
 /** Keeps a finished pod countable until the Job has added it to its status (pod deletion does not lose it). */
 export const jobTrackingFinalizer = 'batch.kubernetes.io/job-tracking';
 
@@ -20,7 +20,7 @@ interface Job extends Workload {
  * capped by the completions still missing; a job without completions stops starting pods once
  * one has succeeded.
  */
-export function wantedActive(job: Job, succeeded: number): number {
+function wantedActive(job: Job, succeeded: number): number {
   if (job.spec?.suspend === true) return 0;
   const parallelism = job.spec?.parallelism ?? 1;
   const completions = job.spec?.completions;

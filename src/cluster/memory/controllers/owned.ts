@@ -25,7 +25,7 @@ export function controllerUid(o: KubeObject): string | undefined {
 }
 
 /** Whether a pod has finished (Succeeded or Failed): it no longer counts as a replica. */
-export function isTerminated(pod: Pod): boolean {
+function isTerminated(pod: Pod): boolean {
   const phase = pod.status?.phase;
   return phase === 'Succeeded' || phase === 'Failed';
 }

@@ -11,7 +11,7 @@ import type { ControllerContext } from './store.js';
 export const runDurationAnnotation = 'simulation.kube-scheduler-ts.io/run-duration';
 
 /** The pod's run time in ms, or undefined when it has none or it does not parse. */
-export function runDurationMs(pod: Pod): number | undefined {
+function runDurationMs(pod: Pod): number | undefined {
   const v = pod.metadata.annotations?.[runDurationAnnotation];
   if (v === undefined) return undefined;
   try {

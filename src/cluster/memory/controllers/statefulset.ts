@@ -6,8 +6,8 @@ import { controllerRef, isActive, ownedPods, podFromTemplate, type Workload } fr
 import { writeReplicaStatus } from './replicaset.js';
 import type { ControllerContext } from './store.js';
 
-export const statefulSetPodNameLabel = 'statefulset.kubernetes.io/pod-name';
-export const podIndexLabel = 'apps.kubernetes.io/pod-index';
+const statefulSetPodNameLabel = 'statefulset.kubernetes.io/pod-name';
+const podIndexLabel = 'apps.kubernetes.io/pod-index';
 
 interface StatefulSet extends Workload {
   spec?: Workload['spec'] & {
