@@ -6,7 +6,7 @@ import { MapObjectLister } from '../framework/object_lister.js';
 import {
   AllocatedDevices,
   allocatorFeatures,
-  deviceID,
+  makeDeviceID,
   diagnoseNode,
   ErrReasonCannotAllocate,
   structuredAllocator,
@@ -91,7 +91,7 @@ export function deviceDiagnosis(a: AttemptRecord, objects: DraObjects, claimsBef
   return out;
 }
 
-export interface DeviceUse {
+interface DeviceUse {
   allocated: number;
   total: number;
 }
@@ -109,7 +109,7 @@ export function deviceReport(objects: DraObjects): DeviceReport | null {
   if (slices.length === 0) return null;
   const allocated = new Set<string>();
   for (const c of objects.list<ResourceClaim>('ResourceClaim')) {
-    for (const r of c.status?.allocation?.devices?.results ?? []) allocated.add(deviceID(r.driver, r.pool, r.device));
+    for (const r of c.status?.allocation?.devices?.results ?? []) allocated.add(makeDeviceID(r.driver, r.pool, r.device));
   }
   // Only the newest generation of a pool counts, as the allocator's pool gathering.
   const newest = new Map<string, number>();
@@ -125,7 +125,7 @@ export function deviceReport(objects: DraObjects): DeviceReport | null {
     let p = pools.get(key);
     if (!p) pools.set(key, (p = { driver: s.spec.driver, pool: s.spec.pool.name, allocated: 0, total: 0 }));
     for (const d of s.spec.devices ?? []) {
-      const used = allocated.has(deviceID(s.spec.driver, s.spec.pool.name, d.name)) ? 1 : 0;
+      const used = allocated.has(makeDeviceID(s.spec.driver, s.spec.pool.name, d.name)) ? 1 : 0;
       p.total++;
       p.allocated += used;
       const nodeName = s.spec.nodeName ?? d.nodeName;

@@ -31,7 +31,7 @@ export interface ExplainPod {
   deviceDiagnosis?: Record<string, RequestShortfall[]>;
 }
 
-export function explainAttempt(a: AttemptRecord): ExplainPod {
+function explainAttempt(a: AttemptRecord): ExplainPod {
   const filter: Record<string, ExplainStatus> = {};
   let preFilter: ExplainStatus | null = null;
   const d = a.diagnosis;

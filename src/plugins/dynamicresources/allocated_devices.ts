@@ -2,26 +2,10 @@
 // (pkg/scheduler/framework/plugins/dynamicresources/allocateddevices.go).
 import type { ResourceClaim } from '../../api/resource.js';
 import { parseQuantity } from '../../api/quantity.js';
-
-/** driver/pool/device: drivers and devices hold no slash, so the key is unambiguous. */
-export function deviceID(driver: string, pool: string, device: string): string {
-  return `${driver}/${pool}/${device}`;
-}
-
-/** A device allocated under a share ID (consumable capacity): deviceID#shareID. */
-function sharedDeviceID(id: string, shareID: string): string {
-  return `${id}#${shareID}`;
-}
+import { makeDeviceID, makeSharedDeviceID, sharedDeviceIDDevice, type AllocatedState, type ConsumedCapacity as DeviceCapacity } from './structured/index.js';
 
 /** Capacity consumed per device and capacity name, in nano-units (exact sums of quantities). */
-export type ConsumedCapacity = Map<string, Map<string, bigint>>;
-
-/** What the allocator must treat as taken (structured.AllocatedState). */
-export interface AllocatedState {
-  readonly allocatedDevices: Set<string>;
-  readonly allocatedSharedDeviceIDs: Set<string>;
-  readonly aggregatedCapacity: ConsumedCapacity;
-}
+type ConsumedCapacity = Map<string, DeviceCapacity>;
 
 interface AllocatedDeviceVisitor {
   dedicated(id: string): void;
@@ -38,9 +22,9 @@ function foreachAllocatedDevice(claim: ResourceClaim, consumableCapacity: boolea
   if (!results) return;
   for (const r of results) {
     if (r.adminAccess === true) continue;
-    const id = deviceID(r.driver, r.pool, r.device);
+    const id = makeDeviceID(r.driver, r.pool, r.device);
     if (consumableCapacity && r.shareID !== undefined && r.shareID !== '') {
-      v.shared(sharedDeviceID(id, r.shareID));
+      v.shared(makeSharedDeviceID(id, r.shareID));
       if (r.consumedCapacity) v.capacity(id, r.consumedCapacity);
       continue;
     }
@@ -116,7 +100,7 @@ export class AllocatedDevices {
     const aggregatedCapacity = cloneCapacity(this.capacities);
     if (!this.consumableCapacity) {
       // Without consumable capacity a shared allocation blocks the whole device.
-      for (const s of allocatedSharedDeviceIDs) allocatedDevices.add(s.slice(0, s.lastIndexOf('#')));
+      for (const s of allocatedSharedDeviceIDs) allocatedDevices.add(sharedDeviceIDDevice(s));
       allocatedSharedDeviceIDs.clear();
       aggregatedCapacity.clear();
     }

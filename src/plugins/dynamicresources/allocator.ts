@@ -3,7 +3,7 @@
 // shape and the allocator of ./structured is plugged in by the plugin definition.
 import type { Node } from '../../api/types.js';
 import type { AllocationResult, DeviceClass, ResourceClaim, ResourceSlice } from '../../api/resource.js';
-import type { AllocatedState } from './allocated_devices.js';
+import type { AllocatedState } from './structured/index.js';
 import type { AllocatorFeatures } from './features.js';
 
 export interface AllocatorInputs {

@@ -2,7 +2,7 @@
 // validation/validation_pluginargs.go ValidateDynamicResourcesArgs), with the pinned gates.
 import type { FieldError } from '../../framework/registry.js';
 import { childPath, fieldForbidden, fieldInvalid } from '../../framework/field_errors.js';
-import { parseDurationNanos } from '../../config/duration.js';
+import { parseDurationNanos } from '../../util/duration.js';
 import { pinnedDraFeatures, type DraFeatures } from './features.js';
 
 export interface DynamicResourcesArgs {

@@ -3,7 +3,7 @@
 // (dynamicresources.go isClaimReadyForBinding, isClaimTimeout, hasBindingConditions).
 import type { AllocatedDeviceStatus, DeviceRequestAllocationResult, ResourceClaim } from '../../api/resource.js';
 
-export const ErrDeviceBindingFailed = 'device binding failed';
+const ErrDeviceBindingFailed = 'device binding failed';
 export const ErrDeviceBindingTimeout = 'device binding timeout';
 
 export interface BindingReadiness {

@@ -4,6 +4,7 @@
 import type { Node } from '../../api/types.js';
 import type { DeviceClass, DeviceRequest, DeviceSelector, ExactDeviceRequest, ResourceClaim } from '../../api/resource.js';
 import type { AllocatorInputs, NewAllocator } from './allocator.js';
+import { emptyAllocatedState } from './structured/index.js';
 
 export interface RequestShortfall {
   /** namespace/name of the claim. */
@@ -93,10 +94,10 @@ class Prober {
 
 const selectorText = (s: DeviceSelector): string => s.cel?.expression ?? '';
 
-const noneAllocated = { allocatedDevices: new Set<string>(), allocatedSharedDeviceIDs: new Set<string>(), aggregatedCapacity: new Map<string, Map<string, bigint>>() };
+const noneAllocated = emptyAllocatedState();
 
 /** The reason when the node has enough matching devices but other claims hold them. */
-export const inUse = 'enough matching devices, but other claims hold them';
+const inUse = 'enough matching devices, but other claims hold them';
 
 /** A firstAvailable request fails only when no alternative fits: report each alternative. */
 function requestShortfalls(p: Prober, claim: ResourceClaim, req: DeviceRequest): RequestShortfall[] {

@@ -4,7 +4,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ResourceClaim } from '../../api/resource.js';
 import { MapObjectLister } from '../../framework/object_lister.js';
-import { AllocatedDevices, deviceID } from './allocated_devices.js';
+import { AllocatedDevices } from './allocated_devices.js';
+import { makeDeviceID as deviceID } from './structured/index.js';
 import { ClaimTracker, SliceLister } from './dra_manager.js';
 import { allocatedClaim, driver, nodeSlice, pendingClaim } from './test_helpers.js';
 

@@ -3,7 +3,8 @@
 // slices with DeviceTaintRules applied (resourceslice/tracker), and device classes.
 import type { AllocationResult, DeviceClass, DeviceTaintRule, ResourceClaim, ResourceSlice } from '../../api/resource.js';
 import type { ObjectLister } from '../../framework/interfaces.js';
-import { AllocatedDevices, type AllocatedState } from './allocated_devices.js';
+import { AllocatedDevices } from './allocated_devices.js';
+import type { AllocatedState } from './structured/index.js';
 
 /** The assume cache's error for a claim it does not hold (assumecache.NotFoundError). */
 class ClaimNotFoundError extends Error {

@@ -12,11 +12,10 @@ export const dynamicResourcesDefinition: PluginDefinition<DynamicResourcesArgs> 
   validateArgs: (args, path) => validateDynamicResourcesArgs(args, path),
 };
 
-export { defaultDynamicResourcesArgs, validateDynamicResourcesArgs, type DynamicResourcesArgs } from './args.js';
-export { DynamicResources, ErrReasonCannotAllocate, ErrReasonDeallocated, ErrReasonNotAvailable, Name } from './dynamic_resources.js';
-export type { Allocator, AllocatorInputs, NewAllocator } from './allocator.js';
-export { AllocatedDevices, deviceID, type AllocatedState } from './allocated_devices.js';
+export { DynamicResources, ErrReasonCannotAllocate, ErrReasonDeallocated, ErrReasonNotAvailable } from './dynamic_resources.js';
+export { AllocatedDevices } from './allocated_devices.js';
+export { makeDeviceID } from './structured/index.js';
 export { SliceLister } from './dra_manager.js';
-export { allocatorFeatures, pinnedDraFeatures, type DraFeatures } from './features.js';
+export { allocatorFeatures, pinnedDraFeatures } from './features.js';
 export { diagnoseNode, type RequestShortfall } from './diagnose.js';
 export { structuredAllocator } from './structured_allocator.js';

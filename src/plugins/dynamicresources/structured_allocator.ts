@@ -1,10 +1,28 @@
-// The structured allocator of ./structured, in the shape DynamicResources calls (allocator.ts).
+// The structured allocator of ./structured in the shape DynamicResources calls (allocator.ts),
+// with one compiled-selector cache per plugin, as upstream's plugin keeps one LRU cache.
+import { CelCache } from '../../api/cel/index.js';
 import type { NewAllocator } from './allocator.js';
+import { Allocator as StructuredAllocator } from './structured/index.js';
 
-/** Until ./structured lands on main every allocation fails with an error naming the cause. */
-export function structuredAllocator(_newShareID?: () => string): NewAllocator {
-  return () => {
-    throw new Error('the structured allocator (plugins/dynamicresources/structured) is not built yet');
+/** How many compiled expressions the cache keeps (upstream: the 10 most recent). */
+const celCacheSize = 10;
+
+/**
+ * A factory of allocators sharing one CEL cache. `newShareID` names the shares of
+ * multi-allocation devices (upstream: a random UUID; simulations pass a seeded one).
+ */
+export function structuredAllocator(newShareID?: () => string): NewAllocator {
+  let cache: CelCache | null = null;
+  return (inputs) => {
+    cache ??= new CelCache(celCacheSize, { consumableCapacity: inputs.features.consumableCapacity, listTypeAttributes: inputs.features.listTypeAttributes });
+    return new StructuredAllocator({
+      features: inputs.features,
+      allocatedState: inputs.allocatedState,
+      classLister: (name) => inputs.classLister.get(name),
+      slices: inputs.slices,
+      celCache: cache,
+      ...(newShareID ? { newShareID } : {}),
+    });
   };
 }
 

@@ -8,7 +8,7 @@ import type { PluginClusterClient } from '../../framework/interfaces.js';
 import { makePod } from '../../testing/builders.js';
 import { cloneJSON } from '../../util/json_clone.js';
 import type { Allocator, AllocatorInputs } from './allocator.js';
-import { deviceID } from './allocated_devices.js';
+import { makeDeviceID as deviceID } from './structured/index.js';
 
 export const driver = 'some-driver';
 export const className = 'my-resource-class';
@@ -31,11 +31,11 @@ export function pendingClaim(name: string, o: { count?: number; uid?: string; fi
   };
 }
 
-export const nodeSelectorFor = (node: string) => ({
+const nodeSelectorFor = (node: string) => ({
   nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In' as const, values: [node] }] }],
 });
 
-export function allocation(node: string | null, devices: string[], request = 'req-1'): AllocationResult {
+function allocation(node: string | null, devices: string[], request = 'req-1'): AllocationResult {
   const results: DeviceRequestAllocationResult[] = devices.map((d) => ({ request, driver, pool: node ?? 'network', device: d }));
   return { devices: { results }, ...(node !== null ? { nodeSelector: nodeSelectorFor(node) } : {}) };
 }
