@@ -47,6 +47,7 @@ describe('isSchedulableAfterTargetPodUpdate', () => {
     { name: 'the generated claim is recorded and exists: queue', known: [generatedClaim(ready, 'my-pod-my-resource')], newPod: ready, want: QueueingHint.Queue },
     { name: 'the generated claim is recorded but not in the informer yet: wait for the claim event', known: [], newPod: ready, want: QueueingHint.QueueSkip },
     { name: 'still no claim recorded: skip', known: [], newPod: waiting, want: QueueingHint.QueueSkip },
+    { name: 'another pod\'s update is not this pod\'s', known: [generatedClaim(ready, 'my-pod-my-resource')], newPod: podWithTemplate('other', 'my-pod-my-resource', 'other-uid'), want: QueueingHint.QueueSkip },
   ];
   for (const c of cases) {
     it(c.name, () => {

@@ -37,7 +37,9 @@ export function isSchedulableAfterClaimChange(get: ClaimGetter, pod: Pod, oldObj
   return isDeepStrictEqual(original.status ?? {}, modified.status ?? {}) ? QueueingHint.QueueSkip : QueueingHint.Queue;
 }
 
-/** The pod itself was updated: queue it once every claim it names exists. */
-export function isSchedulableAfterTargetPodUpdate(get: ClaimGetter, _pod: Pod, _oldObj: unknown, newObj: unknown): QueueingHint {
-  return claimsOrNull(newObj as Pod, get) === null ? QueueingHint.QueueSkip : QueueingHint.Queue;
+/** The pod itself was updated (upstream's TargetPod event): queue it once every claim it names exists. */
+export function isSchedulableAfterTargetPodUpdate(get: ClaimGetter, pod: Pod, _oldObj: unknown, newObj: unknown): QueueingHint {
+  const updated = newObj as Pod;
+  if (updated.metadata.uid !== pod.metadata.uid) return QueueingHint.QueueSkip;
+  return claimsOrNull(updated, get) === null ? QueueingHint.QueueSkip : QueueingHint.Queue;
 }
