@@ -486,3 +486,29 @@ describe('DynamicResources allocator outcomes', () => {
     });
   }
 });
+
+describe('DynamicResources PreBind races', () => {
+  it('a claim allocated by someone else meanwhile fails the binding (after re-reading it on conflict)', async () => {
+    const env = setup({ pod, claims: [pendingClaim('my-claim')], classes: [deviceClass()], slices: [nodeSlice(worker, 2)] });
+    const state = new CycleState();
+    const info = new PodInfo(pod);
+    env.pl.preFilter(state, info);
+    assert.equal(env.pl.filter(state, info, env.nodeInfos[0]!), null);
+    assert.equal(env.pl.reserve(state, info, worker), null);
+    const raced = allocatedClaim('my-claim', worker, ['dev-1']);
+    env.lister.upsert({ ...raced, metadata: { ...raced.metadata, resourceVersion: '7' } });
+    check('PreBind', await env.pl.preBind(state, info, worker), want(Code.Error, 'claim default/my-claim got allocated elsewhere in the meantime'));
+  });
+
+  it('a claim being deleted meanwhile fails the binding', async () => {
+    const env = setup({ pod, claims: [pendingClaim('my-claim')], classes: [deviceClass()], slices: [nodeSlice(worker, 1)] });
+    const state = new CycleState();
+    const info = new PodInfo(pod);
+    env.pl.preFilter(state, info);
+    env.pl.filter(state, info, env.nodeInfos[0]!);
+    env.pl.reserve(state, info, worker);
+    const stored = env.lister.get<ResourceClaim>('ResourceClaim', 'default', 'my-claim')!;
+    env.lister.upsert({ ...stored, metadata: { ...stored.metadata, resourceVersion: '7', deletionTimestamp: '2026-01-01T00:00:00Z' } });
+    check('PreBind', await env.pl.preBind(state, info, worker), want(Code.Error, 'claim default/my-claim got deleted in the meantime'));
+  });
+});
