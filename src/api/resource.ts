@@ -332,3 +332,6 @@ export interface DeviceTaintRule {
   spec: DeviceTaintRuleSpec;
   status?: { conditions?: Condition[] };
 }
+
+// The pod-side shapes live in types.ts (Pod uses them); they are named here too for DRA code.
+export type { ContainerResourceClaim, PodResourceClaim, PodResourceClaimStatus } from './types.js';

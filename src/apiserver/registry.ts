@@ -141,6 +141,7 @@ export class ResourceRegistry {
     let errs: FieldError[];
     if (subresource === 'status' && r.kind !== 'Node') {
       errs = [...validateLabels(obj.metadata?.labels, 'metadata.labels'), ...validateAnnotations(obj.metadata?.annotations, 'metadata.annotations')];
+      if (old !== null && k.validateStatusUpdate) errs.push(...k.validateStatusUpdate(old, obj));
     } else {
       errs = k.validate(r.kind === 'Pod' && old === null ? applyMatchLabelKeysToAffinity(obj as unknown as Pod) as unknown as Obj : obj);
       if (old !== null && k.validateUpdate) errs.push(...k.validateUpdate(old, obj));
@@ -219,7 +220,8 @@ export class ResourceRegistry {
     let obj: Obj;
     if (t.subresource === 'status') {
       // The status subresource changes status, labels and annotations; the rest stays as stored.
-      obj = { ...oldExt, metadata: { ...oldMeta, labels: meta.labels, annotations: meta.annotations }, status: next.status };
+      const metadata = r.statusResetsMetadata ? oldMeta : { ...oldMeta, labels: meta.labels, annotations: meta.annotations };
+      obj = { ...oldExt, metadata, status: next.status };
     } else {
       obj = next;
       if (r.hasStatus) {

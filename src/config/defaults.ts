@@ -2,7 +2,7 @@
 // SetDefaults_KubeSchedulerConfiguration, component-base RecommendedDefaultLeaderElectionConfiguration).
 import { fieldInvalid, type FieldError } from '../api/field_errors.js';
 import { enabledPluginNames, getDefaultPlugins, mergePlugins } from './default_plugins.js';
-import { parseDurationNanos } from './duration.js';
+import { parseDurationNanos } from '../util/duration.js';
 import { ConfigError } from './errors.js';
 import type { PluginArgsDefinition, PluginCatalog } from './plugin_catalog.js';
 import { isPlainObject } from './schema.js';

@@ -3,4 +3,4 @@ export * from './types.js';
 export { ConfigError } from './errors.js';
 export { loadConfigFile, parseConfig, configFromObject } from './load.js';
 export { defaultConfiguration } from './defaults.js';
-export { parseDuration } from './duration.js';
+export { parseDuration } from '../util/duration.js';

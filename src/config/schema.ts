@@ -2,7 +2,7 @@
 // (pkg/scheduler/apis/config/scheme, types.go DecodeNestedObjects): unknown fields and values of
 // the wrong type are errors with their field path; in-tree plugin args are decoded by their kind.
 import { childPath, fieldInvalid, fieldNotSupported, fieldRequired, indexPath, Unquoted, type FieldError } from '../api/field_errors.js';
-import { DurationError, parseDurationNanos } from './duration.js';
+import { DurationError, parseDurationNanos } from '../util/duration.js';
 import type { PluginCatalog } from './plugin_catalog.js';
 import {
   SchedulerConfigAPIVersion,

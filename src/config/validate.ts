@@ -4,7 +4,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { childPath, fieldDuplicate, fieldInvalid, fieldRequired, indexPath, Unquoted, type FieldError } from '../api/field_errors.js';
 import { qualifiedNameErrors } from '../api/labels.js';
 import { AllPlugins, InTreePluginNames, RemovedPluginNames } from './default_plugins.js';
-import { DurationError, parseDurationNanos } from './duration.js';
+import { DurationError, parseDurationNanos } from '../util/duration.js';
 import type { PluginCatalog } from './plugin_catalog.js';
 import {
   ExtensionPoints,

@@ -69,7 +69,8 @@ export function defaultStorageClass(sc: StorageClass): StorageClass {
 }
 
 /** Cluster-scoped kinds carry no namespace. */
-export const clusterScopedKinds = new Set(['Node', 'Namespace', 'PersistentVolume', 'StorageClass', 'CSINode', 'VolumeAttachment', 'CSIDriver', 'PriorityClass']);
+export const clusterScopedKinds = new Set(['Node', 'Namespace', 'PersistentVolume', 'StorageClass', 'CSINode', 'VolumeAttachment', 'CSIDriver', 'PriorityClass',
+  'DeviceClass', 'ResourceSlice', 'DeviceTaintRule']);
 
 export function objectKey(o: KubeObject): string {
   const ns = clusterScopedKinds.has(o.kind ?? '') ? '' : (o.metadata?.namespace ?? 'default');
