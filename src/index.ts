@@ -22,8 +22,8 @@ export { NodeInfo, HostPortInfo, type ImageStateSummary } from './framework/node
 export { PodInfo, affinityTermMatches, type AffinityTerm, type WeightedAffinityTerm } from './framework/pod_info.js';
 export * from './framework/events.js';
 export { eventObjectsAs, type EventObjects, type EventObjectKinds } from './framework/event_objects.js';
-export { Registry, type PluginDefinition, type AnyPluginDefinition, type FieldError } from './framework/registry.js';
-export * from './framework/field_errors.js';
+export { Registry, type PluginDefinition, type AnyPluginDefinition } from './framework/registry.js';
+export * from './api/field_errors.js';
 export { defaultNormalizeScore } from './framework/helpers/normalize.js';
 export { FitError, Diagnosis } from './framework/fit_error.js';
 export { Framework, type ProfileConfig, type NodePluginScores } from './framework/runtime/framework.js';

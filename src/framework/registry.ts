@@ -1,11 +1,9 @@
 // The plugin registry: in-tree and out-of-tree plugin definitions by name (runtime/registry.go).
+import type { FieldError } from '../api/field_errors.js';
 import type { Handle, Plugin } from './interfaces.js';
 
-/** A validation problem at a field path, e.g. `profiles[0].pluginConfig[1].args.hardPodAffinityWeight`. */
-export interface FieldError {
-  readonly path: string;
-  readonly message: string;
-}
+/** Args validation reports field errors (api/field_errors.ts builds them). */
+export type { FieldError };
 
 export interface PluginDefinition<A = unknown> {
   readonly name: string;

@@ -13,6 +13,7 @@ import { MaxNodeScore, type NodeScore } from '../../framework/interfaces.js';
 import type { NodeInfo } from '../../framework/node_info.js';
 import { PodInfo } from '../../framework/pod_info.js';
 import { Status } from '../../framework/status.js';
+import { assertEqualData } from '../../testing/assert_data.js';
 import { newTestHandle } from '../../testing/handle.js';
 import { FakeClock, seededRandom } from '../../util/clock.js';
 import {
@@ -349,7 +350,7 @@ function checkPreFilterAndFilter(plugin: PodTopologySpread, rand: Rand, world: W
   assert.equal(out, null);
   const s = state.read<PreFilterState>(preFilterStateKey)!;
   const ref = refPreFilter(p, constraints, all);
-  assert.deepEqual(preFilterView(s), refPreFilterView(ref), `PreFilter state of ${p.key}`);
+  assertEqualData(preFilterView(s), refPreFilterView(ref), `PreFilter state of ${p.key}`);
   const candidates: NodeInfo[] = [...all];
   if (all.length > 0) candidates.push(pick(rand, all).clone());
   for (const ni of candidates) {
@@ -372,13 +373,13 @@ function checkPreFilterAndFilter(plugin: PodTopologySpread, rand: Rand, world: W
       assert.equal(st, null);
       refUpdateWithPod(refCopy, constraints, moved.pod, p.pod, ni.node, delta);
       const sc = copy.read<PreFilterState>(preFilterStateKey)!;
-      assert.deepEqual(preFilterView(sc), refPreFilterView(refCopy), `state of ${p.key} after AddPod/RemovePod`);
+      assertEqualData(preFilterView(sc), refPreFilterView(refCopy), `state of ${p.key} after AddPod/RemovePod`);
       for (const other of [ni, ...all]) {
         assert.equal(statusText(plugin.filter(copy, p, other)), statusText(refFilter(refCopy, constraints, p, other)), `Filter of ${p.key} on ${other.name} after AddPod/RemovePod`);
       }
     }
     // The original state is untouched by its copy.
-    assert.deepEqual(preFilterView(s), refPreFilterView(ref));
+    assertEqualData(preFilterView(s), refPreFilterView(ref));
   }
   if (rand() < 0.2) kept.push({ state, pod: p, want: refPreFilterView(ref) });
 }
@@ -399,7 +400,7 @@ function checkPreScoreAndScore(plugin: PodTopologySpread, rand: Rand, world: Wor
   const requireAll = (p.pod.spec.topologySpreadConstraints?.length ?? 0) > 0 || !systemDefaulted;
   const ref = refPreScore(p, constraints, filtered, all, requireAll);
   const s = state.read<PreScoreState>(preScoreStateKey)!;
-  assert.deepEqual(preScoreView(s), refPreScoreView(ref), `PreScore state of ${p.key}`);
+  assertEqualData(preScoreView(s), refPreScoreView(ref), `PreScore state of ${p.key}`);
 
   // Nodes changed after PreScore: Score must see their pods as they are now.
   if (rand() < 0.1) world.step();
@@ -409,11 +410,11 @@ function checkPreScoreAndScore(plugin: PodTopologySpread, rand: Rand, world: Wor
     const batch = nodes.map((n) => ({ name: n.name, score: -7 }));
     assert.equal(plugin.scoreNodes(state, p, nodes, batch), null);
     const want = nodes.map((n) => ({ name: n.name, score: refScore(ref, constraints, p, n) }));
-    assert.deepEqual(batch, want, `scores of ${p.key}`);
+    assertEqualData(batch, want, `scores of ${p.key}`);
     for (const n of nodes) assert.equal(plugin.score(state, p, n), refScore(ref, constraints, p, n));
     assert.equal(plugin.normalizeScore(state, p, batch), null);
     refNormalize(ref, want);
-    assert.deepEqual(batch, want, `normalized scores of ${p.key}`);
+    assertEqualData(batch, want, `normalized scores of ${p.key}`);
   }
 }
 
@@ -440,7 +441,7 @@ describe('PodTopologySpread kept counts equal a full recount', () => {
           }
         }
         // States of earlier cycles keep their counts while the kept ones move on.
-        for (const k of kept) assert.deepEqual(preFilterView(k.state.read<PreFilterState>(preFilterStateKey)!), k.want);
+        for (const k of kept) assertEqualData(preFilterView(k.state.read<PreFilterState>(preFilterStateKey)!), k.want);
       }
     });
   }
@@ -464,7 +465,7 @@ describe('PodTopologySpread kept counts equal a full recount', () => {
       }
       const fresh = new SpreadCounts(spec);
       fresh.rebuild(all);
-      assert.deepEqual(
+      assertEqualData(
         kept.tables.map((t) => [t.values, [...t.totals]]),
         fresh.tables.map((t) => [t.values, [...t.totals]]),
       );
