@@ -1,7 +1,7 @@
 // DynamicResourcesArgs: defaulting and validation (apis/config/v1 SetDefaults_DynamicResourcesArgs,
 // validation/validation_pluginargs.go ValidateDynamicResourcesArgs), with the pinned gates.
 import type { FieldError } from '../../framework/registry.js';
-import { childPath, fieldForbidden, fieldInvalid } from '../../framework/field_errors.js';
+import { childPath, fieldForbidden, fieldInvalid } from '../../api/field_errors.js';
 import { parseDurationNanos } from '../../util/duration.js';
 import { pinnedDraFeatures, type DraFeatures } from './features.js';
 
