@@ -1,4 +1,5 @@
 // Scenarios of upstream's nodevolumelimits/csi_test.go (TestCSILimits and the queueing hint tests).
+import { defaultFeatures } from '../../framework/features.js';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CSINode, KubeObject, PersistentVolume, PersistentVolumeClaim, Pod, StorageClass, VolumeAttachment } from '../../api/types.js';
@@ -369,7 +370,7 @@ describe('NodeVolumeLimits PreFilter and Filter', () => {
   });
 
   it('the definition builds the plugin from the handle', () => {
-    const pl = nodeVolumeLimitsDefinition.factory(undefined, newTestHandle());
+    const pl = nodeVolumeLimitsDefinition.factory(undefined, newTestHandle(), defaultFeatures);
     assert.equal(pl.name, 'NodeVolumeLimits');
   });
 });

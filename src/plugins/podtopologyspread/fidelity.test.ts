@@ -5,6 +5,7 @@
 // v1.26 has no PreScore Skip: where we skip, upstream's score must be the same on every node.
 // No scenario uses matchLabelKeys (ignored by v1.26) or two constraints sharing a topology key
 // (v1.26 merged their counts), the two places where v1.34 decides differently.
+import { defaultFeatures } from '../../framework/features.js';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -69,7 +70,7 @@ function replay(file: string, sc: Scenario): string[] {
     const pod = new PodInfo(raw);
     assert.equal(pod.key, exp.pod, `${file}: pods out of order`);
     const snapshot = Snapshot.fromObjects(placed, sc.nodes);
-    const plugin = podTopologySpreadDefinition.factory(args, newTestHandle({ snapshot, objects: sc.objects ?? [] })) as PodTopologySpread;
+    const plugin = podTopologySpreadDefinition.factory(args, newTestHandle({ snapshot, objects: sc.objects ?? [] }), defaultFeatures) as PodTopologySpread;
 
     const state = new CycleState();
     const pre = plugin.preFilter(state, pod, snapshot.list());
