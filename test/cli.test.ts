@@ -40,7 +40,7 @@ describe('simulate', () => {
     assert.equal(
       byName['default/huge']!.message,
       '0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 Insufficient cpu. ' +
-        'preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling..',
+        'preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.',
     );
     assert.equal(report.summary.scheduled, 2);
     assert.equal(report.summary.unschedulable, 1);
