@@ -17,8 +17,8 @@ describe('FeatureGates.parse', () => {
     },
     {
       name: 'enabling a gate we have only the default of',
-      flags: ['GenericWorkload=true'],
-      want: 'feature gate GenericWorkload=true is not supported by kube-scheduler-ts: it has only the default\'s behaviour (GenericWorkload=false, KEP-4939)',
+      flags: ['TaintTolerationComparisonOperators=true'],
+      want: 'feature gate TaintTolerationComparisonOperators=true is not supported by kube-scheduler-ts: it has only the default\'s behaviour (TaintTolerationComparisonOperators=false, KEP-5471)',
     },
   ];
   for (const tc of refused) it(`refuses ${tc.name}`, () => assert.throws(() => FeatureGates.parse(tc.flags), { name: 'FeatureGateError', message: tc.want }));

@@ -17,8 +17,8 @@ export type GateSupport = 'both' | 'default' | 'always-off';
 
 export interface SchedulerGate {
   readonly support: GateSupport;
-  /** The enhancement behind the gate (kep.k8s.io/N). */
-  readonly kep: number;
+  /** The enhancement behind the gate (kep.k8s.io/N), where kube_features.go names one. */
+  readonly kep?: number;
 }
 
 /**
@@ -27,6 +27,8 @@ export interface SchedulerGate {
  * either value (unless locked).
  */
 export const schedulerGates: Readonly<Record<string, SchedulerGate>> = {
+  ComponentFlagz: { support: 'always-off', kep: 4828 },
+  ComponentStatusz: { support: 'always-off', kep: 4827 },
   CompositePodGroup: { support: 'default', kep: 6012 },
   CoordinatedLeaderElection: { support: 'default', kep: 4355 },
   DRAAdminAccess: { support: 'default', kep: 5018 },
@@ -47,15 +49,15 @@ export const schedulerGates: Readonly<Record<string, SchedulerGate>> = {
   DRASchedulerFilterTimeout: { support: 'default', kep: 4381 },
   DRAWorkloadResourceClaims: { support: 'default', kep: 5729 },
   DynamicResourceAllocation: { support: 'default', kep: 4381 },
-  GenericWorkload: { support: 'default', kep: 4939 },
+  GenericWorkload: { support: 'default' },
   InPlacePodLevelResourcesVerticalScaling: { support: 'default', kep: 5419 },
   InPlacePodVerticalScaling: { support: 'default', kep: 1287 },
   InPlacePodVerticalScalingSchedulerPreemption: { support: 'default', kep: 5836 },
-  InterPodAffinityHostnameFastPath: { support: 'default', kep: 5836 },
+  InterPodAffinityHostnameFastPath: { support: 'default' },
   MatchLabelKeysInPodTopologySpread: { support: 'both', kep: 3243 },
   NodeDeclaredFeatures: { support: 'default', kep: 5328 },
   NodeInclusionPolicyInPodTopologySpread: { support: 'default', kep: 3094 },
-  NominatedNodeNameForExpectation: { support: 'default', kep: 5278 },
+  NominatedNodeNameForExpectation: { support: 'always-off', kep: 5278 },
   OpportunisticBatching: { support: 'always-off', kep: 5598 },
   PodGroupPreemptionPolicy: { support: 'default', kep: 5710 },
   PodLevelResources: { support: 'default', kep: 2837 },
@@ -67,7 +69,7 @@ export const schedulerGates: Readonly<Record<string, SchedulerGate>> = {
   TaintTolerationComparisonOperators: { support: 'default', kep: 5471 },
   TopologyAwareWorkloadScheduling: { support: 'default', kep: 5732 },
   VolumeAttributesClass: { support: 'default', kep: 3751 },
-  VolumeLimitScaling: { support: 'default', kep: 5030 },
+  VolumeLimitScaling: { support: 'both', kep: 5030 },
 };
 
 /** The gates that switch every alpha (beta) gate not named explicitly. */
@@ -153,7 +155,7 @@ export class FeatureGates {
     for (const [name, gate] of Object.entries(schedulerGates)) {
       const spec = featureSpecs[name]!;
       if (gate.support === 'default' && this.enabled(name) !== spec.default) {
-        errors.push(`feature gate ${name}=${!spec.default} is not supported by kube-scheduler-ts: it has only the default's behaviour (${name}=${spec.default}, KEP-${gate.kep})`);
+        errors.push(`feature gate ${name}=${!spec.default} is not supported by kube-scheduler-ts: it has only the default's behaviour (${name}=${spec.default}${gate.kep ? `, KEP-${gate.kep}` : ''})`);
       }
     }
     return errors;
