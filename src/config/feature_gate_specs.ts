@@ -4,7 +4,7 @@
 // lock and dependencies. Listed from `upstream/bin/harness -list-feature-gates`; `npm run
 // test:upstream` fails when this table and the pin's differ.
 
-export type PreRelease = 'ALPHA' | 'BETA' | 'GA' | 'DEPRECATED';
+type PreRelease = 'ALPHA' | 'BETA' | 'GA' | 'DEPRECATED';
 
 export interface FeatureSpec {
   readonly default: boolean;

@@ -13,7 +13,7 @@ export class FeatureGateError extends Error {
  * we lack the feature and always behave as upstream with the gate off, so either value is taken
  * (on is a difference the README lists). See the README's Feature gates.
  */
-export type GateSupport = 'both' | 'default' | 'always-off';
+type GateSupport = 'both' | 'default' | 'always-off';
 
 export interface SchedulerGate {
   readonly support: GateSupport;

@@ -39,7 +39,7 @@ export interface Features {
 }
 
 /** The upstream gate behind each field. */
-export const featureGateOf: Readonly<Record<keyof Features, string>> = {
+const featureGateOf: Readonly<Record<keyof Features, string>> = {
   enableDRAExtendedResource: 'DRAExtendedResource',
   enableDRAPrioritizedList: 'DRAPrioritizedList',
   enableDRAAdminAccess: 'DRAAdminAccess',
