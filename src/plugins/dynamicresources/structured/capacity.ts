@@ -19,9 +19,19 @@ export interface Amount {
 
 export class CapacityError extends Error {}
 
+/** Parsed amounts by their text: slices repeat a handful of quantities across many devices. */
+const amounts = new Map<QuantityValue, Amount>();
+const MAX_CACHED_AMOUNTS = 10_000;
+
 function amountOf(value: QuantityValue): Amount {
-  const q = parseQuantity(value);
-  return { nanos: q.nanoValue(), format: q.format };
+  let amount = amounts.get(value);
+  if (amount === undefined) {
+    const q = parseQuantity(value);
+    amount = { nanos: q.nanoValue(), format: q.format };
+    if (amounts.size >= MAX_CACHED_AMOUNTS) amounts.clear();
+    amounts.set(value, amount);
+  }
+  return amount;
 }
 
 function ceilDiv(a: bigint, b: bigint): bigint {
