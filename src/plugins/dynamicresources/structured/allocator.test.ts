@@ -108,6 +108,7 @@ const classes = [deviceClass(classA, driverA), deviceClass(classB, driverB)];
 
 const cases: Case[] = [
   { name: 'no claims allocate to nothing', classes, slices: [oneDevice('node-1')], claims: [], want: [] },
+  { name: 'a claim without requests gets an empty allocation', classes, slices: [oneDevice('node-1')], claims: [claim('claim-0', [])], want: [{ devices: {} }] },
   {
     name: 'one request gets the node-local device with a node selector for that node',
     classes,

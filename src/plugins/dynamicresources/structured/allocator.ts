@@ -8,6 +8,7 @@ import type {
   AllocationResult,
   Device,
   DeviceAllocationConfiguration,
+  DeviceAllocationResult,
   DeviceClass,
   DeviceRequestAllocationResult,
   DeviceSelector,
@@ -745,7 +746,11 @@ class AllocationRun {
       return out;
     });
     const config = this.configFor(claim, claimIndex);
-    const allocation: AllocationResult = { devices: config.length > 0 ? { results, config } : { results } };
+    // Empty lists are left out, as Go's omitempty does.
+    const devices: DeviceAllocationResult = {};
+    if (results.length > 0) devices.results = results;
+    if (config.length > 0) devices.config = config;
+    const allocation: AllocationResult = { devices };
     const nodeSelector = this.nodeSelectorFor(claim, claimIndex);
     if (nodeSelector) allocation.nodeSelector = nodeSelector;
     return allocation;

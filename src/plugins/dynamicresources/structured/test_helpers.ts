@@ -3,7 +3,8 @@ import type { Node } from '../../../api/types.js';
 import type { Device, DeviceClass, DeviceConstraint, DeviceRequest, ResourceClaim, ResourceSlice, ResourceSliceSpec } from '../../../api/resource.js';
 import { CelCache } from '../../../api/cel/index.js';
 import { Allocator } from './allocator.js';
-import { DefaultFeatures, emptyAllocatedState, type AllocatedState, type Features } from './types.js';
+import { newAllocatedState } from './allocated_state.js';
+import { DefaultFeatures, type AllocatedState, type Features } from './types.js';
 
 export const driverA = 'driver-a';
 export const driverB = 'driver-b';
@@ -56,7 +57,7 @@ export function newAllocator(setup: AllocatorSetup): Allocator {
   let share = 0;
   return new Allocator({
     features,
-    allocatedState: setup.allocated ?? emptyAllocatedState(),
+    allocatedState: setup.allocated ?? newAllocatedState(),
     classLister: (name) => classes.get(name),
     slices: setup.slices ?? [],
     celCache: new CelCache(100, { consumableCapacity: features.consumableCapacity, listTypeAttributes: features.listTypeAttributes }),
