@@ -7,6 +7,7 @@ import { parseQuantity, type Quantity } from '../quantity.js';
 import { CelLibraryError, registerKubernetesLibraries } from './libraries.js';
 import { parseSemver, type Semver } from './semver.js';
 import { estimateCost } from './cost.js';
+import { rewriteHasOperands } from './has_rewrite.js';
 
 /** resourceapi.CELSelectorExpressionMaxCost: the per-evaluation cost limit of a selector. */
 export const CELSelectorExpressionMaxCost = 1_000_000;
@@ -188,6 +189,8 @@ export class DeviceSelectorCompiler {
     let program: ParseResult;
     try {
       program = this.env.parse(expression);
+      const rewritten = rewriteHasOperands(expression, program.ast);
+      if (rewritten !== null) program = this.env.parse(rewritten);
     } catch (err) {
       return invalid(`compilation failed: ${issueText(expression, err)}`);
     }
