@@ -7,7 +7,7 @@ import { parseQuantity, type Quantity } from '../quantity.js';
 import { CelLibraryError, registerKubernetesLibraries } from './libraries.js';
 import { parseSemver, type Semver } from './semver.js';
 import { estimateCost } from './cost.js';
-import { rewriteHasOperands } from './has_rewrite.js';
+import { rewriteForCelJs } from './rewrites.js';
 
 /** resourceapi.CELSelectorExpressionMaxCost: the per-evaluation cost limit of a selector. */
 export const CELSelectorExpressionMaxCost = 1_000_000;
@@ -187,9 +187,12 @@ export class DeviceSelectorCompiler {
   compile(expression: string, options: CompileOptions = {}): CompilationResult {
     const invalid = (detail: string): CompilationResult => new CompilationResult(expression, { type: 'Invalid', detail }, null, Number.MAX_SAFE_INTEGER);
     let program: ParseResult;
+    // The cost is the user's expression's, not that of its rewritten form.
+    let costAst: ParseResult['ast'];
     try {
       program = this.env.parse(expression);
-      const rewritten = rewriteHasOperands(expression, program.ast);
+      costAst = program.ast;
+      const rewritten = rewriteForCelJs(expression, program.ast);
       if (rewritten !== null) program = this.env.parse(rewritten);
     } catch (err) {
       return invalid(`compilation failed: ${issueText(expression, err)}`);
@@ -200,7 +203,7 @@ export class DeviceSelectorCompiler {
     if (outputType !== 'bool' && outputType !== 'dyn') {
       return invalid(`must evaluate to bool or the unknown type, not ${outputType}`);
     }
-    const maxCost = options.disableCostEstimation ? Number.MAX_SAFE_INTEGER : estimateCost(program.ast);
+    const maxCost = options.disableCostEstimation ? Number.MAX_SAFE_INTEGER : estimateCost(costAst);
     return new CompilationResult(expression, null, program, maxCost);
   }
 }
