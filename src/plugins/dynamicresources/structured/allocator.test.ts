@@ -905,6 +905,111 @@ const cases: Case[] = [
     wantError:
       "claim default/claim-0, request req-0: checking capacity for device driver-a/pool-1/device-1: capacity \"capacity-0\": capacity request cannot be represented in the device's range arithmetic: request 18446744073709551616 exceeds MaxInt64",
   },
+
+  {
+    name: 'admin access: two claims may both watch one device',
+    classes,
+    slices: [slice('slice-1', 'node-1', 'pool-1', driverA, [device('device-1'), device('device-2')])],
+    claims: [claim('claim-0', [exactly('req-0', classA, 1, { adminAccess: true })]), claim('claim-1', [exactly('req-0', classA, 1, { adminAccess: true })])],
+    want: [allocation(local('node-1'), [res('req-0', driverA, 'pool-1', 'device-1', { adminAccess: true })]), allocation(local('node-1'), [res('req-0', driverA, 'pool-1', 'device-1', { adminAccess: true })])],
+  },
+  {
+    name: 'admin access: a device being allocated to another claim is still available for admin access',
+    classes,
+    slices: [slice('slice-1', 'node-1', 'pool-1', driverA, [device('device-1'), device('device-2')])],
+    claims: [claim('claim-0', [exactly('req-0', classA)]), claim('claim-1', [exactly('req-0', classA, 1, { adminAccess: true })])],
+    want: [allocation(local('node-1'), [res('req-0', driverA, 'pool-1', 'device-1')]), allocation(local('node-1'), [res('req-0', driverA, 'pool-1', 'device-1', { adminAccess: true })])],
+  },
+  {
+    name: 'admin access: within one claim each device still goes to one request',
+    classes,
+    allocated: allocated(makeDeviceID(driverA, 'pool-1', 'device-1')),
+    slices: [slice('slice-1', 'node-1', 'pool-1', driverA, [device('device-1'), device('device-2')])],
+    claims: [claim('claim-0', [exactly('req-0', classA, 2, { adminAccess: true })])],
+    want: [allocation(local('node-1'), [res('req-0', driverA, 'pool-1', 'device-1', { adminAccess: true }), res('req-0', driverA, 'pool-1', 'device-2', { adminAccess: true })])],
+  },
+  {
+    name: 'admin access does not get past a taint',
+    classes,
+    slices: [slice('slice-1', 'node-1', 'pool-1', driverA, [device('device-1', { taints: [taintNoSchedule] })])],
+    claims: [claim('claim-0', [exactly('req-0', classA, 1, { adminAccess: true })])],
+    want: null,
+  },
+  {
+    name: 'a first subrequest for more devices than a claim may hold is skipped',
+    classes,
+    slices: [oneDevice('node-1')],
+    claims: [claim('claim-0', [prioritized('req-0', [{ name: 'subReq-0', className: classB, count: 500 }, { name: 'subReq-1', className: classA }])])],
+    want: [allocation(local('node-1'), [res('req-0/subReq-1', driverA, 'pool-1', 'device-1')])],
+  },
+  {
+    name: 'an overflowing first subrequest is pruned without a search',
+    classes,
+    slices: [slice('slice-1', 'node-1', 'pool-1', driverA, [device('device-1'), device('device-2')])],
+    claims: [claim('claim-0', [exactly('req-0', classA), prioritized('req-1', [{ name: 'subReq-0', className: classA, count: Number.MAX_SAFE_INTEGER }, { name: 'subReq-1', className: classA }])])],
+    want: [allocation(local('node-1'), [res('req-0', driverA, 'pool-1', 'device-1'), res('req-1/subReq-1', driverA, 'pool-1', 'device-2')])],
+    wantSteps: 8,
+  },
+  {
+    name: 'two prioritized requests share the claim limit of 32 devices',
+    classes,
+    slices: [slice('slice-1', 'node-1', 'pool-1', driverA, Array.from({ length: 64 }, (_, i) => device(`device-${i}`)))],
+    claims: [
+      claim('claim-0', [
+        prioritized('req-0', [{ name: 'subReq-0', className: classA, count: 32 }, { name: 'subReq-1', className: classA, count: 16 }]),
+        prioritized('req-1', [{ name: 'subReq-0', className: classA, count: 32 }, { name: 'subReq-1', className: classA, count: 16 }]),
+      ]),
+    ],
+    want: [
+      allocation(local('node-1'), [
+        ...Array.from({ length: 16 }, (_, i) => res('req-0/subReq-1', driverA, 'pool-1', `device-${i}`)),
+        ...Array.from({ length: 16 }, (_, i) => res('req-1/subReq-1', driverA, 'pool-1', `device-${16 + i}`)),
+      ]),
+    ],
+    wantSteps: 75,
+  },
+  {
+    name: 'distinctAttribute with three devices and two values finds nothing',
+    classes,
+    slices: [
+      slice('slice-1', 'node-1', 'pool-1', driverA, [
+        device('device-1', { attributes: { s: { string: 'value1' } } }),
+        device('device-2', { attributes: { s: { string: 'value2' } } }),
+        device('device-3', { attributes: { s: { string: 'value1' } } }),
+      ]),
+    ],
+    claims: [claim('claim-0', [exactly('req-0', classA, 3)], [{ distinctAttribute: `${driverA}/s` }])],
+    want: null,
+  },
+  {
+    name: 'distinctAttribute across prioritized requests on shared devices',
+    classes,
+    slices: [
+      slice('slice-1', 'node-1', 'pool-1', driverA, [
+        device('device-1', { attributes: { b: { bool: true } }, allowMultipleAllocations: true }),
+        device('device-2', { attributes: { b: { bool: false } }, allowMultipleAllocations: true }),
+      ]),
+    ],
+    claims: [
+      claim(
+        'claim-0',
+        ['req-0', 'req-1', 'req-2'].map((r) =>
+          prioritized(r, [
+            { name: 'subReq-0', className: classA, extra: { selectors: [{ cel: { expression: `device.attributes["${driverA}"].b` } }] } },
+            { name: 'subReq-1', className: classA },
+          ]),
+        ),
+        [{ distinctAttribute: `${driverA}/b`, requests: ['req-0', 'req-1'] }],
+      ),
+    ],
+    want: [
+      allocation(local('node-1'), [
+        res('req-0/subReq-0', driverA, 'pool-1', 'device-1', { shareID: 'share-1' }),
+        res('req-1/subReq-1', driverA, 'pool-1', 'device-2', { shareID: 'share-2' }),
+        res('req-2/subReq-0', driverA, 'pool-1', 'device-1', { shareID: 'share-3' }),
+      ]),
+    ],
+  },
 ];
 
 for (const c of cases) {
