@@ -18,6 +18,12 @@ export interface CelFeatures {
   readonly listTypeAttributes: boolean;
 }
 
+/**
+ * The pin's defaults for the environment (pkg/features at v1.37.2): DRAConsumableCapacity is on
+ * (beta), DRAListTypeAttributes off (alpha).
+ */
+export const DefaultCelFeatures: CelFeatures = Object.freeze({ consumableCapacity: true, listTypeAttributes: false });
+
 /** apiservercel.Error: Invalid for a bad expression, Internal for an environment problem. */
 export interface CelError {
   readonly type: 'Invalid' | 'Internal';

@@ -22,15 +22,10 @@
 export {
   CELSelectorExpressionMaxCost,
   CelEvaluationError,
-  CompilationResult,
+  DefaultCelFeatures,
   DeviceActivation,
-  DeviceSelectorCompiler,
   enhanceRuntimeError,
   getCompiler,
-  type CelError,
-  type CelFeatures,
-  type CompileOptions,
-  type DeviceInput,
+  type CompilationResult,
 } from './compile.js';
 export { CelCache } from './cache.js';
-export { parseSemver, Semver, SemverError } from './semver.js';

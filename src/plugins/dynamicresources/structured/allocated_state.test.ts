@@ -1,13 +1,12 @@
 // The allocated state the plugin gathers from claims, as upstream's foreachAllocatedDevice.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { addAllocation, newAllocatedState } from './allocated_state.js';
-import { isDeviceAllocated, makeDeviceID } from './types.js';
+import { addAllocation, isDeviceAllocated, makeDeviceID, newAllocatedState, type DeviceID, type MutableAllocatedState } from './index.js';
 
 const gib = 1024n ** 3n * 1_000_000_000n;
 
 test('allocated state: exclusive devices, shares with their capacity, admin access left out', () => {
-  const state = newAllocatedState();
+  const state: MutableAllocatedState = newAllocatedState();
   addAllocation(
     state,
     {
@@ -25,7 +24,8 @@ test('allocated state: exclusive devices, shares with their capacity, admin acce
   addAllocation(state, undefined, true);
   assert.deepEqual([...state.allocatedDevices], [makeDeviceID('d', 'p', 'a')]);
   assert.deepEqual([...state.allocatedSharedDeviceIDs], ['d/p/s#u1', 'd/p/s#u2']);
-  assert.deepEqual(state.aggregatedCapacity.get('d/p/s'), new Map([['memory', 3n * gib]]));
+  const shared: DeviceID = makeDeviceID('d', 'p', 's');
+  assert.deepEqual(state.aggregatedCapacity.get(shared), new Map([['memory', 3n * gib]]));
   assert.equal(isDeviceAllocated('d/p/s', state), true);
   assert.equal(isDeviceAllocated('d/p/admin', state), false);
 });

@@ -36,7 +36,7 @@ import {
 } from './types.js';
 
 /** resourceapi.AllocationResultsMaxSize: the most devices one claim can get. */
-export const AllocationResultsMaxSize = 32;
+const AllocationResultsMaxSize = 32;
 
 /** The features the incubating implementation handles; others need one we do not have. */
 const SUPPORTED: ReadonlyArray<keyof Features> = [

@@ -28,9 +28,9 @@
 // groups, list-type attributes, optional node operations: all alpha, off by default), the
 // per-call statistics beyond numAllocateOneInvocations, and context cancellation (the
 // scheduling cycle is synchronous; the plugin's filterTimeout bounds it instead).
-export { Allocator, AllocationResultsMaxSize, type AllocatorOptions } from './allocator.js';
+export { Allocator, type AllocatorOptions } from './allocator.js';
 export { addAllocation, newAllocatedState, type MutableAllocatedState } from './allocated_state.js';
-export { gatherPools, nodeMatches, type Pool, type PoolID } from './pools.js';
+export { gatherPools, nodeMatches, type Pool } from './pools.js';
 export {
   AllocationError,
   DefaultFeatures,
@@ -38,11 +38,9 @@ export {
   isDeviceAllocated,
   makeDeviceID,
   makeSharedDeviceID,
-  sharedDeviceIDDevice,
   type AllocatedState,
   type ConsumedCapacity,
   type DeviceClassLister,
   type DeviceID,
   type Features,
-  type SharedDeviceID,
 } from './types.js';

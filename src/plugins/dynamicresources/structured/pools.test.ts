@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ResourceSlice } from '../../../api/resource.js';
-import { gatherPools, nodeMatches, AllocationError, DefaultFeatures } from './index.js';
+import { gatherPools, nodeMatches, AllocationError, DefaultFeatures, type Pool } from './index.js';
 import { device, driverA, driverB, node, slice } from './test_helpers.js';
 
 const node1 = node('node-1', { zone: 'a' });
@@ -28,7 +28,7 @@ test('gatherPools: sorted by driver and pool, pools with binding conditions last
     slice('s3', 'node-1', 'pool-a', driverA, [device('d', { bindingConditions: ['c'] })]),
     slice('s4', 'node-2', 'pool-z', driverA, [device('d')]),
   ];
-  const pools = gatherPools(slices, node1, DefaultFeatures, slices);
+  const pools: Pool[] = gatherPools(slices, node1, DefaultFeatures, slices);
   assert.deepEqual(
     pools.map((p) => p.id),
     ['driver-a/pool-b', 'driver-b/pool-a', 'driver-a/pool-a'],

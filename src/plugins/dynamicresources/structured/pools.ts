@@ -5,13 +5,15 @@ import type { CounterSet, ResourceSlice } from '../../../api/resource.js';
 import { NodeSelectorMatcher } from '../../../api/nodeselector.js';
 import { AllocationError, type Features } from './types.js';
 
-export interface PoolID {
+interface PoolID {
   readonly driver: string;
   readonly pool: string;
 }
 
 /** One pool as the allocator sees it from a node. */
-export interface Pool extends PoolID {
+export interface Pool {
+  readonly driver: string;
+  readonly pool: string;
   /** `driver/pool`, as upstream prints a PoolID. */
   readonly id: string;
   readonly isIncomplete: boolean;
