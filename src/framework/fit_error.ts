@@ -15,6 +15,12 @@ export class Diagnosis {
   /** The PreFilter rejection, when PreFilter rejected the pod (for explain). */
   preFilterStatus: Status | null = null;
   postFilterMsg = '';
+  /**
+   * In a diagnosed cycle: every Filter plugin that rejected each rejected node, in plugin order
+   * (nodeToStatus keeps only the first), and the Filter plugins the cycle ran. Null otherwise.
+   */
+  allFilters: Map<string, readonly Status[]> | null = null;
+  filterPlugins: readonly string[] = [];
 
   /** Records which plugin a rejection came from (Diagnosis.AddPluginStatus); Pending counts as both. */
   addPluginStatus(s: Status): void {

@@ -18,6 +18,8 @@ export interface EmbeddedOptions {
   tieBreakByName?: boolean;
   /** Keep every plugin's score per node (explain). */
   recordScores?: boolean;
+  /** Diagnose every attempt (SchedulerDeps.diagnose). */
+  diagnose?: boolean;
   onAttempt?: (a: AttemptRecord) => void;
   /** Transforms a pod as kube-apiserver's admission would (e.g. matchLabelKeys merging). */
   admitPod?: (pod: Pod) => Pod;
@@ -49,6 +51,7 @@ export function embeddedDeps(o: EmbeddedOptions, client: ClusterClient, clock: C
     notYetAvailable: o.notYetAvailable ?? notYetAvailablePlugins,
     tieBreakByName: o.tieBreakByName,
     recordScores: o.recordScores,
+    diagnose: o.diagnose,
     onAttempt: o.onAttempt,
     extenders: o.extenders,
   };

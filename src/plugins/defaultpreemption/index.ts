@@ -26,11 +26,6 @@ export {
   Name,
   podTerminatingByPreemption,
 } from './default_preemption.js';
-export {
-  Evaluator,
-  PreemptionNotHelpfulMsg,
-  pickOneNodeForPreemption,
-  type PreemptionPolicy,
-  type VictimSelection,
-} from './evaluator.js';
-export type { Candidate, Victims } from './candidate.js';
+export { Evaluator, PreemptionNotHelpfulMsg } from './evaluator.js';
+export { decidePreemptionNode, pickOneNodeForPreemption } from './pick_node.js';
+export type { Candidate, PreemptionPolicy, VictimSelection, Victims } from './candidate.js';

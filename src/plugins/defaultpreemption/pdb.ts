@@ -5,6 +5,8 @@ import type { PodInfo } from '../../framework/pod_info.js';
 
 /** A PDB with its selector compiled once per preemption attempt. */
 export interface DisruptionBudget {
+  /** "namespace/name", for diagnosis. */
+  readonly key: string;
   readonly namespace: string;
   readonly selector: Selector;
   readonly disruptionsAllowed: number;
@@ -28,8 +30,10 @@ export function compileDisruptionBudgets(pdbs: readonly PodDisruptionBudget[]): 
       continue;
     }
     if (selector.matchesNothing || selector.isEverything) continue;
+    const namespace = pdb.metadata?.namespace ?? 'default';
     out.push({
-      namespace: pdb.metadata?.namespace ?? 'default',
+      key: `${namespace}/${pdb.metadata?.name ?? ''}`,
+      namespace,
       selector,
       disruptionsAllowed: pdb.status?.disruptionsAllowed ?? 0,
       disruptedPods: pdb.status?.disruptedPods ?? noPods,
@@ -46,11 +50,13 @@ function hasLabels(labels: Readonly<Record<string, string>> | undefined): boolea
 
 /**
  * Splits pods into those whose eviction would exceed a PDB's allowed disruptions and the rest,
- * keeping their order; each matching pod uses up one disruption of every PDB it matches.
+ * keeping their order; each matching pod uses up one disruption of every PDB it matches. With
+ * `exceeded` (diagnosis), each violating pod's exceeded budgets are noted there.
  */
 export function filterPodsWithPDBViolation(
   pods: readonly PodInfo[],
   pdbs: readonly DisruptionBudget[],
+  exceeded: Map<PodInfo, string[]> | null = null,
 ): { violating: PodInfo[]; nonViolating: PodInfo[] } {
   const violating: PodInfo[] = [];
   const nonViolating: PodInfo[] = [];
@@ -66,7 +72,9 @@ export function filterPodsWithPDBViolation(
         // An eviction the API server already processed does not count against the budget again.
         if (Object.prototype.hasOwnProperty.call(pdb.disruptedPods, pi.name)) continue;
         allowed[i]!--;
-        if (allowed[i]! < 0) violated = true;
+        if (allowed[i]! >= 0) continue;
+        violated = true;
+        if (exceeded !== null) exceeded.set(pi, [...(exceeded.get(pi) ?? []), pdb.key]);
       }
     }
     if (violated) violating.push(pi);
