@@ -167,7 +167,7 @@ function explainCandidate(c: PreemptionCandidateDiagnosis, eliminatedBy: string 
     highestVictimPriority: c.highestVictimPriority,
     sumOfVictimPriorities: c.sumOfVictimPriorities,
     victimCount: c.victimCount,
-    earliestStartOfHighestPriorityVictims: t === null ? null : new Date(t).toISOString(),
+    earliestStartOfHighestPriorityVictims: t === null ? null : new Date(t).toISOString().replace('.000Z', 'Z'),
     eliminatedBy,
   };
 }
