@@ -5,6 +5,9 @@ import { Code, type Status } from './status.js';
 
 export const NoNodeAvailableMsg = '0/%d nodes are available';
 
+/** Shared by every undiagnosed attempt, so they allocate nothing for it. */
+const noPlugins: readonly string[] = Object.freeze([]);
+
 export class Diagnosis {
   nodeToStatus = new NodeToStatus();
   /** Plugins that rejected the pod (Unschedulable or UnschedulableAndUnresolvable). */
@@ -20,7 +23,7 @@ export class Diagnosis {
    * (nodeToStatus keeps only the first), and the Filter plugins the cycle ran. Null otherwise.
    */
   allFilters: Map<string, readonly Status[]> | null = null;
-  filterPlugins: readonly string[] = [];
+  filterPlugins: readonly string[] = noPlugins;
 
   /** Records which plugin a rejection came from (Diagnosis.AddPluginStatus); Pending counts as both. */
   addPluginStatus(s: Status): void {

@@ -88,9 +88,9 @@ default/preemptor  Unschedulable, nominated to free
     1      node(s) had untolerated taint(s) *  Insufficient cpu *  tainted
 
   Preemption: nominated free, evicting 1 pod(s) (decided by FewestPDBViolations among 2 candidates).
-    CANDIDATE  VICTIMS  PDB VIOLATIONS     MAX PRIORITY  PRIORITY SUM  EARLIEST START  RULED OUT BY
-    free <     1        0                  100           100           not started
-    guarded    1        1 (default/guard)  100           100           not started     FewestPDBViolations
+    NODES  VICTIMS  PDB VIOLATIONS     MAX PRIORITY  PRIORITY SUM  EARLIEST START  RULED OUT BY         NODE NAMES
+    1      1        0                  100           100           not started     chosen               free
+    1      1        1 (default/guard)  100           100           not started     FewestPDBViolations  guarded
   The other nodes:
     NODES  WHY NOT                                                          NODE NAMES
     1      no lower-priority pods                                           busy-high
@@ -129,9 +129,9 @@ default/preemptor  Unschedulable, nominated to free
 
   Preemption: nominated free, evicting 1 pod(s) (decided by
   FewestPDBViolations among 2 candidates).
-    CANDI...  VICTIMS  PDB V...  MAX P...  PRIOR...  EARLI.…
-    free <    1        0         100       100       not s.…
-    guarded   1        1 (de...  100       100       not s.…
+    NODES  VICTIMS  PDB V...  MAX P...  PRIOR...  EARLI... …
+    1      1        0         100       100       not s... …
+    1      1        1 (de...  100       100       not s... …
   The other nodes:
     NODES  WHY NOT                                NODE NAMES
     1      no lower-priority pods                 busy-high

@@ -2,7 +2,7 @@
 // upstream's message, the Filter verdicts as a nodes × plugins table with identical rows grouped
 // (so 5,000 nodes make a handful of rows), the top nodes with each plugin's score, the
 // preemption summary and the attempts. Lines are cut to the width; colour only when asked.
-import type { ExplainPod, ExplainPreemption, ExplainStatus } from './explain.js';
+import type { ExplainCandidate, ExplainPod, ExplainPreemption, ExplainStatus } from './explain.js';
 
 export interface ExplainTextOptions {
   /** Lines longer than this are cut (Infinity: never). */
@@ -140,16 +140,18 @@ function renderPreemption(p: ExplainPod, pre: ExplainPreemption, o: ExplainTextO
   if (pre.chosen) {
     const decided = pre.decidedBy === 'OnlyCandidate' ? 'the only candidate' : `decided by ${pre.decidedBy} among ${pre.candidates.length} candidates`;
     paragraph(out, 'Preemption: ', `nominated ${pre.chosen}, evicting ${p.victims.length} pod(s) (${decided}).`, o.width);
-    const rows = pre.candidates.map((c) => [
-      `${c.node}${c.node === pre.chosen ? ' <' : ''}`,
+    // Candidates alike in everything the rules compare share a row, the chosen one first.
+    const cost = (c: ExplainCandidate) => [
       String(c.victimCount),
       c.pdbViolations > 0 ? `${c.pdbViolations} (${c.violatedBudgets.join(', ')})` : '0',
       String(c.highestVictimPriority),
       String(c.sumOfVictimPriorities),
       c.earliestStartOfHighestPriorityVictims ?? 'not started',
-      c.eliminatedBy ?? '',
-    ]);
-    table(['CANDIDATE', 'VICTIMS', 'PDB VIOLATIONS', 'MAX PRIORITY', 'PRIORITY SUM', 'EARLIEST START', 'RULED OUT BY'], rows, o, out, (_c, col, row) => (col === 0 && row[0]!.endsWith(' <') ? 'green' : null), false);
+      c.eliminatedBy ?? 'chosen',
+    ];
+    const groups = groupBy(pre.candidates, (c) => cost(c).join('\u0000')).sort((a, b) => Number(b.items[0]!.eliminatedBy === null) - Number(a.items[0]!.eliminatedBy === null));
+    const rows = groups.map((g) => [String(g.items.length), ...cost(g.items[0]!), nodeNames(g.items.map((c) => c.node), o)]);
+    table(['NODES', 'VICTIMS', 'PDB VIOLATIONS', 'MAX PRIORITY', 'PRIORITY SUM', 'EARLIEST START', 'RULED OUT BY', 'NODE NAMES'], rows, o, out, (_c, col, row) => (col === 6 && row[6] === 'chosen' ? 'green' : null), true);
   } else {
     paragraph(out, 'Preemption: ', 'no node can be made to fit.', o.width);
   }
@@ -165,7 +167,8 @@ function renderPreemption(p: ExplainPod, pre: ExplainPreemption, o: ExplainTextO
       case 'StillRejected':
         return `rejected even without lower-priority pods: ${n.stillRejectedBy.map((s) => `${s.plugin}: ${s.reasons.join(', ')}`).join('; ')}`;
       case 'Candidate':
-        return `would fit by evicting ${n.candidate?.victimCount ?? 0} pod(s)${n.candidate && n.candidate.pdbViolations > 0 ? `, violating ${n.candidate.violatedBudgets.join(', ')}` : ''}${n.dryRun ? '' : ' (not reached by the dry run)'}`;
+        return `would fit by evicting ${n.candidate?.victimCount ?? 0} pod(s)${n.candidate && n.candidate.pdbViolations > 0 ? `, violating ${n.candidate.violatedBudgets.join(', ')}` : ''}`
+          + (n.dryRun ? ' (found after the dry run had enough candidates)' : ' (the dry run stopped before it)');
       default:
         return `error: ${statusText(n.status)}`;
     }
