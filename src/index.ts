@@ -5,6 +5,8 @@
 // Kubernetes objects and the helpers plugins use on them.
 export type * from './api/types.js';
 export { podKey } from './api/types.js';
+// Dynamic Resource Allocation objects (resource.k8s.io/v1), which plugins read through the lister.
+export type * from './api/resource.js';
 export { parseQuantity, quantityValue, quantityMilliValue, Quantity, QuantityError } from './api/quantity.js';
 export { Resource, computePodResourceRequests, type PodResourceRequests } from './api/resources.js';
 export { Selector, SelectorError, type Labels } from './api/labels.js';
@@ -52,7 +54,7 @@ export { admitPod } from './cluster/memory/admission.js';
 export { loadScenario, parseScenario, ScenarioError, type Scenario } from './sim/scenario.js';
 export { createEmbedded, type EmbeddedOptions } from './sim/embedded.js';
 export { runSimulation, type SimReport, type SimPod } from './sim/simulate.js';
-export { runExplain, runExplainTimeline, type ExplainPod, type ExplainAttempt, type ExplainPreemption, type ExplainScore, type ExplainStatus } from './sim/explain.js';
+export { runExplain, runExplainTimeline, type ExplainPod, type ExplainAttempt, type ExplainPreemption, type ExplainPreemptionNode, type ExplainCandidate, type ExplainScore, type ExplainStatus } from './sim/explain.js';
 export { renderExplainText, type ExplainTextOptions } from './sim/explain_text.js';
 
 // Time and randomness, injectable for deterministic runs.

@@ -1,7 +1,7 @@
 // What CLI commands share: output streams, exit codes, usage errors.
 
 /** What a command may know of the terminal its output goes to. */
-export interface TerminalInfo {
+interface TerminalInfo {
   readonly columns: number;
   /** False when NO_COLOR is set (https://no-color.org). */
   readonly color: boolean;

@@ -3,8 +3,6 @@ import type { Pod } from '../api/types.js';
 import { NodeToStatus } from './node_to_status.js';
 import { Code, type Status } from './status.js';
 
-export const NoNodeAvailableMsg = '0/%d nodes are available';
-
 /** Shared by every undiagnosed attempt, so they allocate nothing for it. */
 const noPlugins: readonly string[] = Object.freeze([]);
 
@@ -74,7 +72,7 @@ export class FitError extends Error {
 }
 
 /** Byte-wise comparison as Go's sort.Strings does (not locale-aware). */
-export function compareGoStrings(a: string, b: string): number {
+function compareGoStrings(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 

@@ -101,7 +101,7 @@ function explainStatus(s: Status): ExplainStatus {
   return { plugin: s.plugin, code: codeName(s.code), reasons: [...s.reasons] };
 }
 
-export function explainAttempt(a: AttemptRecord, attempts: ExplainAttempt[] = [attemptSummary(a)]): ExplainPod {
+function explainAttempt(a: AttemptRecord, attempts: ExplainAttempt[] = [attemptSummary(a)]): ExplainPod {
   const filter: Record<string, ExplainStatus> = {};
   const allFilters: Record<string, ExplainStatus[]> = {};
   let preFilter: ExplainStatus | null = null;

@@ -14,7 +14,7 @@ export interface ExplainTextOptions {
   topNodes: number;
 }
 
-export const defaultExplainTextOptions: ExplainTextOptions = { width: Infinity, color: false, allNodes: false, topNodes: 3 };
+const defaultExplainTextOptions: ExplainTextOptions = { width: Infinity, color: false, allNodes: false, topNodes: 3 };
 
 /** Node names shown per group unless every one is asked for. */
 const namesPerGroup = 3;

@@ -121,7 +121,7 @@ export interface PluginScoreColumn {
   readonly normalized: Float64Array | null;
 }
 
-export class FrameworkError extends Error {
+class FrameworkError extends Error {
   override name = 'FrameworkError';
 }
 

@@ -15,7 +15,7 @@ import { diagnosePreemption, type EvaluatorFindings } from './diagnosis.js';
 import { compileDisruptionBudgets, type DisruptionBudget } from './pdb.js';
 import { pickOneNodeForPreemption } from './pick_node.js';
 
-export const PreemptionNotHelpfulMsg = 'Preemption is not helpful for scheduling';
+const PreemptionNotHelpfulMsg = 'Preemption is not helpful for scheduling';
 export const PodReasonPreemptionByScheduler = 'PreemptionByScheduler';
 
 export interface PreemptOutcome {

@@ -11,21 +11,4 @@ export const defaultPreemptionDefinition: PluginDefinition<DefaultPreemptionArgs
   validateArgs: validateDefaultPreemptionArgs,
 };
 
-export {
-  DefaultMinCandidateNodesAbsolute,
-  DefaultMinCandidateNodesPercentage,
-  defaultDefaultPreemptionArgs,
-  validateDefaultPreemptionArgs,
-  type DefaultPreemptionArgs,
-} from './args.js';
-export {
-  DefaultPreemption,
-  ErrReasonNoVictims,
-  ErrReasonPreemptNever,
-  ErrReasonTerminatingOnNominatedNode,
-  Name,
-  podTerminatingByPreemption,
-} from './default_preemption.js';
-export { Evaluator, PreemptionNotHelpfulMsg } from './evaluator.js';
-export { decidePreemptionNode, pickOneNodeForPreemption } from './pick_node.js';
-export type { Candidate, PreemptionPolicy, VictimSelection, Victims } from './candidate.js';
+export { type DefaultPreemptionArgs } from './args.js';
