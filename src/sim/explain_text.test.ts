@@ -151,6 +151,31 @@ default/polite  Unschedulable
 `);
   });
 
+  it('a pod PreFilter rejected: no node table, the plugin and its reason', async () => {
+    const yaml = `
+nodes:
+- metadata: { name: n1 }
+  status: { allocatable: { cpu: "2", memory: 8Gi, pods: "10" } }
+pending:
+- metadata: { name: claims, namespace: default }
+  spec:
+    containers: [{ name: c, image: x }]
+    volumes: [{ name: v, persistentVolumeClaim: { claimName: missing } }]
+`;
+    assert.equal(renderExplainText(await explained(yaml), { width: 100 }), `default/claims  Unschedulable
+  0/1 nodes are available: persistentvolumeclaim "missing" not found. preemption: 0/1 nodes are
+  available: 1 Preemption is not helpful for scheduling..
+
+  PreFilter: VolumeRestrictions rejected the pod before any node was filtered: persistentvolumeclaim
+  "missing" not found
+
+  Preemption: no node can be made to fit.
+  Per node:
+    NODES  WHY NOT                                                                      NODE NAMES
+    1      unresolvable: VolumeRestrictions: persistentvolumeclaim "missing" not found  n1
+`);
+  });
+
   it('scores with their breakdown, and the attempts with what requeued the pod', async () => {
     const { pods } = await runExplainTimeline(parseScenario(timeline, 'timeline.yaml'), opts);
     assert.equal(renderExplainText(pods, { width: 120 }), `default/p  Scheduled on bigger

@@ -55,7 +55,8 @@ function renderPod(p: ExplainPod, o: ExplainTextOptions, out: Line[]): void {
   // Upstream's message is the one thing worth every word: wrapped, never cut.
   paragraph(out, '', p.message, o.width);
   if (p.preFilter) {
-    out.push([seg('  Rejected before any node was filtered, by PreFilter plugin '), seg(p.preFilter.plugin, 'bold'), seg(`: ${p.preFilter.reasons.join(', ')}`)]);
+    out.push([]);
+    paragraph(out, 'PreFilter: ', `${p.preFilter.plugin} rejected the pod before any node was filtered: ${p.preFilter.reasons.join(', ')}`, o.width);
   }
   renderRejections(p, o, out);
   renderScores(p, o, out);

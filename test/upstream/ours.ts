@@ -1,5 +1,5 @@
 // Our decisions for a scenario: what `kube-scheduler-ts explain --output json --tie-break name`
-// prints, computed in-process.
+// prints (every attempt diagnosed, as the command does), computed in-process.
 import { admitPod } from '../../src/cluster/memory/admission.js';
 import { resolveConfiguration } from '../../src/cli/configuration.js';
 import { inTreeRegistry, notYetAvailablePlugins } from '../../src/plugins/registry.js';
@@ -9,5 +9,5 @@ import type { Scenario } from '../../src/sim/scenario.js';
 export async function explainOurs(scenario: Scenario): Promise<{ pods: ExplainPod[] }> {
   const registry = inTreeRegistry();
   const config = resolveConfiguration({ scenario, registry });
-  return runExplain(scenario, { config, registry, notYetAvailable: notYetAvailablePlugins, tieBreakByName: true, admitPod });
+  return runExplain(scenario, { config, registry, notYetAvailable: notYetAvailablePlugins, tieBreakByName: true, admitPod, diagnose: true });
 }
