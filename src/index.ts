@@ -56,7 +56,8 @@ export { admitPod } from './cluster/memory/admission.js';
 export { loadScenario, parseScenario, ScenarioError, type Scenario } from './sim/scenario.js';
 export { createEmbedded, type EmbeddedOptions } from './sim/embedded.js';
 export { runSimulation, type SimReport, type SimPod } from './sim/simulate.js';
-export { runExplain, type ExplainPod } from './sim/explain.js';
+export { runExplain, runExplainTimeline, type ExplainPod, type ExplainAttempt, type ExplainPreemption, type ExplainPreemptionNode, type ExplainCandidate, type ExplainScore, type ExplainStatus } from './sim/explain.js';
+export { renderExplainText, type ExplainTextOptions } from './sim/explain_text.js';
 
 // Time and randomness, injectable for deterministic runs.
 export { RealClock, FakeClock, seededRandom, type Clock } from './util/clock.js';

@@ -20,7 +20,7 @@ interface CommandEntry {
 
 const commands: Record<string, CommandEntry> = {
   simulate: { run: simulateCommand, help: 'simulate [scenario]   Schedule a scenario on an embedded cluster and report the result' },
-  explain: { run: explainCommand, help: "explain [scenario]    Schedule each pending pod once and explain every node's verdict and score" },
+  explain: { run: explainCommand, help: "explain [scenario]    Schedule each pending pod once and explain every node's verdicts, scores and preemption" },
   // Loaded on use: @kubernetes/client-node takes over a second to import.
   run: {
     run: async (argv, io) => (await import('./commands/run.js')).runCommand(argv, io),
@@ -45,8 +45,13 @@ ${Object.values(commands).map((c) => `  ${c.help}`).join('\n')}
 simulate / explain options:
   --config FILE         KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1), YAML or JSON
   --seed N              Seed of the random source (tie-breaking among top nodes); default 1
-  --output text|json    Output format (simulate: text by default; explain: json)
+  --output text|json    Output format (simulate: text by default; explain: text on a terminal, else json)
   --tie-break name      explain: pick the first top-scored node by name instead of sampling
+  --pod NAME            explain: only this pod (namespace/name or name)
+  --all-nodes           explain text: name every node of a group of identical verdicts
+  --width N             explain text: cut lines at N columns (default: the terminal's width)
+  --timeline            explain: run the scenario as simulate does (retries, steps) and explain
+                        each pod's last attempt, with all its attempts
   --serve [--port N]    simulate: serve the cluster over the Kubernetes API while scheduling
   --plugins FILE        load out-of-tree plugins from a module (.mjs, .js or .ts) exporting \`plugins\`
                         (repeatable; serve and run take it too)

@@ -3,6 +3,9 @@ import type { Pod } from '../api/types.js';
 import { NodeToStatus } from './node_to_status.js';
 import { Code, type Status } from './status.js';
 
+/** Shared by every undiagnosed attempt, so they allocate nothing for it. */
+const noPlugins: readonly string[] = Object.freeze([]);
+
 export class Diagnosis {
   nodeToStatus = new NodeToStatus();
   /** Plugins that rejected the pod (Unschedulable or UnschedulableAndUnresolvable). */
@@ -13,6 +16,12 @@ export class Diagnosis {
   /** The PreFilter rejection, when PreFilter rejected the pod (for explain). */
   preFilterStatus: Status | null = null;
   postFilterMsg = '';
+  /**
+   * In a diagnosed cycle: every Filter plugin that rejected each rejected node, in plugin order
+   * (nodeToStatus keeps only the first), and the Filter plugins the cycle ran. Null otherwise.
+   */
+  allFilters: Map<string, readonly Status[]> | null = null;
+  filterPlugins: readonly string[] = noPlugins;
 
   /** Records which plugin a rejection came from (Diagnosis.AddPluginStatus); Pending counts as both. */
   addPluginStatus(s: Status): void {

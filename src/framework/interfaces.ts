@@ -38,6 +38,14 @@ export interface QueuedPodInfo {
   gatingPlugin: string | null;
   /** Order of arrival in the queue: breaks ties the QueueSort leaves open, so equal pods stay FIFO. */
   sequence?: number;
+  /** What last moved the pod out of unschedulablePods or back from an attempt (none before its first). */
+  requeuedBy?: RequeueCause;
+}
+
+/** The event that requeued a pod, and the plugin whose queueing hint let it ('' when no hint decided). */
+export interface RequeueCause {
+  readonly event: string;
+  readonly plugin: string;
 }
 
 export interface PreFilterResult {

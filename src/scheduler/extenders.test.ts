@@ -174,7 +174,7 @@ describe('extenders in the scheduling cycle', () => {
     const scores = env.attempts.at(-1)!.result!.scores;
     const b = scores.find((s) => s.name === 'node-b')!;
     const a = scores.find((s) => s.name === 'node-a')!;
-    assert.deepEqual(b.scores.at(-1), { name: 'http://extender', score: 200 });
+    assert.deepEqual(b.scores.at(-1), { name: 'http://extender', score: 200, raw: 10, normalized: 100, weight: 2 });
     assert.equal(b.totalScore - a.totalScore, 200, 'the three empty nodes tie on the plugins');
   });
 

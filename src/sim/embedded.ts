@@ -21,6 +21,8 @@ export interface EmbeddedOptions {
   tieBreakByName?: boolean;
   /** Keep every plugin's score per node (explain). */
   recordScores?: boolean;
+  /** Diagnose every attempt (SchedulerDeps.diagnose). */
+  diagnose?: boolean;
   onAttempt?: (a: AttemptRecord) => void;
   /** Transforms a pod as kube-apiserver's admission would (e.g. matchLabelKeys merging). */
   admitPod?: (pod: Pod) => Pod;
@@ -53,6 +55,7 @@ export function embeddedDeps(o: EmbeddedOptions, client: ClusterClient, clock: C
     featureGates: o.featureGates,
     tieBreakByName: o.tieBreakByName,
     recordScores: o.recordScores,
+    diagnose: o.diagnose,
     onAttempt: o.onAttempt,
     extenders: o.extenders,
   };

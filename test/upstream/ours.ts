@@ -1,5 +1,5 @@
 // Our decisions for a scenario: what `kube-scheduler-ts explain --output json --tie-break name`
-// prints, computed in-process.
+// prints (every attempt diagnosed, as the command does), computed in-process.
 import { admitPod } from '../../src/cluster/memory/admission.js';
 import { resolveConfiguration } from '../../src/cli/configuration.js';
 import { FeatureGates } from '../../src/config/feature_gates.js';
@@ -10,5 +10,5 @@ import type { Scenario } from '../../src/sim/scenario.js';
 export async function explainOurs(scenario: Scenario, featureGates = FeatureGates.defaults): Promise<{ pods: ExplainPod[] }> {
   const registry = inTreeRegistry();
   const config = resolveConfiguration({ scenario, registry });
-  return runExplain(scenario, { config, registry, notYetAvailable: notYetAvailablePlugins, featureGates, tieBreakByName: true, admitPod });
+  return runExplain(scenario, { config, registry, notYetAvailable: notYetAvailablePlugins, featureGates, tieBreakByName: true, admitPod, diagnose: true });
 }

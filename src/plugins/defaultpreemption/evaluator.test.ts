@@ -7,7 +7,7 @@ import { NodeToStatus } from '../../framework/node_to_status.js';
 import { PodInfo } from '../../framework/pod_info.js';
 import { Code, Status, isSuccess } from '../../framework/status.js';
 import type { Candidate } from './candidate.js';
-import { pickOneNodeForPreemption } from './evaluator.js';
+import { pickOneNodeForPreemption } from './pick_node.js';
 import {
   epoch, highPriority, largeRes, lowPriority, mediumRes, midPriority, negPriority, newEnv, node, pod, postFilterNow, preFiltered, settle,
   smallRes, veryHighPriority, veryLargeRes, type Env,

@@ -5,6 +5,8 @@ import type { PodInfo } from '../../framework/pod_info.js';
 
 /** A PDB with its selector compiled once per preemption attempt. */
 export interface DisruptionBudget {
+  /** "namespace/name", for diagnosis. */
+  readonly key: string;
   readonly namespace: string;
   readonly selector: Selector;
   readonly disruptionsAllowed: number;
@@ -30,8 +32,10 @@ export function compileDisruptionBudgets(pdbs: readonly PodDisruptionBudget[]): 
       continue;
     }
     if (selector.matchesNothing || selector.isEverything) continue;
+    const namespace = pdb.metadata?.namespace ?? 'default';
     out.push({
-      namespace: pdb.metadata?.namespace ?? 'default',
+      key: `${namespace}/${pdb.metadata?.name ?? ''}`,
+      namespace,
       selector,
       disruptionsAllowed: pdb.status?.disruptionsAllowed ?? 0,
       disruptedPods: pdb.status?.disruptedPods ?? noPods,
@@ -58,11 +62,13 @@ function hasLabels(labels: Readonly<Record<string, string>> | undefined): boolea
 /**
  * Splits pods into those whose eviction would exceed a PDB's allowed disruptions and the rest,
  * keeping their order. A pod uses up one disruption of each PDB it matches, in the budgets' order,
- * until one is exceeded: the budgets after that one are left as they were (since v1.36).
+ * until one is exceeded: the budgets after that one are left as they were (since v1.36). With
+ * `exceeded` (diagnosis), the budget each violating pod exceeded is noted there.
  */
 export function filterPodsWithPDBViolation(
   pods: readonly PodInfo[],
   pdbs: readonly DisruptionBudget[],
+  exceeded: Map<PodInfo, string[]> | null = null,
 ): { violating: PodInfo[]; nonViolating: PodInfo[] } {
   const violating: PodInfo[] = [];
   const nonViolating: PodInfo[] = [];
@@ -80,6 +86,7 @@ export function filterPodsWithPDBViolation(
         allowed[i]!--;
         if (allowed[i]! < 0) {
           violated = true;
+          if (exceeded !== null) exceeded.set(pi, [...(exceeded.get(pi) ?? []), pdb.key]);
           break;
         }
       }
