@@ -71,7 +71,7 @@ describe('the GPU scenario, explained', () => {
 
     const trainB = byPod['train-b']!;
     assert.equal(trainB.outcome, 'Unschedulable');
-    assert.equal(trainB.message, '0/3 nodes are available: 3 cannot allocate all claims. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling..');
+    assert.equal(trainB.message, '0/3 nodes are available: 3 cannot allocate all claims. preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.');
     assert.deepEqual(trainB.devices, []);
     const diag = trainB.deviceDiagnosis!;
     assert.deepEqual(Object.keys(diag), ['cpu-node', 'gpu-node-1', 'gpu-node-2']);

@@ -48,7 +48,8 @@ export interface SimReport {
   devices?: DeviceReport;
 }
 
-export async function runSimulation(sc: Scenario, o: Omit<EmbeddedOptions, 'onAttempt'>): Promise<SimReport> {
+/** Runs the scenario; `o.onAttempt`, when given, sees every attempt after the report has. */
+export async function runSimulation(sc: Scenario, o: EmbeddedOptions): Promise<SimReport> {
   const records = new Map<string, SimPod>();
   const order: string[] = [];
   const track = (key: string): SimPod => {
@@ -88,6 +89,7 @@ export async function runSimulation(sc: Scenario, o: Omit<EmbeddedOptions, 'onAt
       vr.outcome = 'Preempted';
       vr.preemptedBy = key;
     }
+    o.onAttempt?.(a);
   };
   const env = await createEmbedded(sc, { ...o, onAttempt });
   const { clock, cluster, scheduler } = env;

@@ -4,7 +4,7 @@
 import type { Node } from '../../api/types.js';
 import type { DeviceClass, DeviceRequest, DeviceSelector, ExactDeviceRequest, ResourceClaim } from '../../api/resource.js';
 import type { AllocatorInputs, NewAllocator } from './allocator.js';
-import { emptyAllocatedState } from './structured/index.js';
+import { newAllocatedState } from './structured/index.js';
 
 export interface RequestShortfall {
   /** namespace/name of the claim. */
@@ -94,7 +94,7 @@ class Prober {
 
 const selectorText = (s: DeviceSelector): string => s.cel?.expression ?? '';
 
-const noneAllocated = emptyAllocatedState();
+const noneAllocated = newAllocatedState();
 
 /** The reason when the node has enough matching devices but other claims hold them. */
 const inUse = 'enough matching devices, but other claims hold them';

@@ -2,6 +2,7 @@
 // clusters driven through the real Cache and Snapshot by random pod, label, taint and node
 // changes, and after each step the PreFilter/PreScore states and the Filter/Score/NormalizeScore
 // results compared with the straightforward per-attempt recount (below, as the plugin had it).
+import { defaultFeatures } from '../../framework/features.js';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { RequiredNodeAffinity } from '../../api/nodeselector.js';
@@ -427,8 +428,9 @@ describe('PodTopologySpread kept counts equal a full recount', () => {
       const listPlugin = new PodTopologySpread(
         { defaultingType: 'List', defaultConstraints: [{ maxSkew: 1, topologyKey: LabelTopologyZone, whenUnsatisfiable: 'DoNotSchedule' }] },
         handle,
+        defaultFeatures,
       );
-      const systemPlugin = new PodTopologySpread({ defaultingType: 'System', defaultConstraints: [] }, handle);
+      const systemPlugin = new PodTopologySpread({ defaultingType: 'System', defaultConstraints: [] }, handle, defaultFeatures);
       const kept: Kept[] = [];
       for (let step = 0; step < 120; step++) {
         world.step();
@@ -450,7 +452,7 @@ describe('PodTopologySpread kept counts equal a full recount', () => {
     const rand = seededRandom(42);
     const world = new World(rand);
     const p = new PodInfo(pod('in', { labels: { app: 'a' }, constraints: [spread(1, LabelTopologyZone, 'DoNotSchedule', hasApp)] }));
-    const plugin = new PodTopologySpread({ defaultingType: 'List', defaultConstraints: [] }, newTestHandle({ snapshot: world.snapshot }));
+    const plugin = new PodTopologySpread({ defaultingType: 'List', defaultConstraints: [] }, newTestHandle({ snapshot: world.snapshot }), defaultFeatures);
     const spec = preFilterCountingSpec(p, plugin.getConstraints(p.pod, 'DoNotSchedule'));
     const kept = new SpreadCounts(spec);
     let syncedWithoutRecount = 0;
