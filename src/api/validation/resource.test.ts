@@ -285,3 +285,45 @@ describe('DeviceClass, ResourceClaimTemplate and DeviceTaintRule validation', ()
     ]);
   });
 });
+
+describe('pod spec.resourceClaims and container resources.claims validation', () => {
+  const pod = (claims: unknown[], containerClaims: unknown[], annotations?: Record<string, string>) => ({
+    apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default', ...(annotations ? { annotations } : {}) },
+    spec: { containers: [{ name: 'c', image: 'x', resources: { claims: containerClaims } }], resourceClaims: claims },
+  });
+  const cases: { name: string; claims: unknown[]; containerClaims: unknown[]; annotations?: Record<string, string>; want: string[] }[] = [
+    { name: 'a template entry used by the container', claims: [{ name: 'gpu', resourceClaimTemplateName: 'one-gpu' }], containerClaims: [{ name: 'gpu' }], want: [] },
+    {
+      name: 'claim names must be subdomains',
+      claims: [{ name: 'gpu', resourceClaimName: 'Shared_GPU' }],
+      containerClaims: [],
+      want: [`spec.resourceClaims[0].resourceClaimName: Invalid value: "Shared_GPU": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`],
+    },
+    {
+      name: 'a request of a claim already referenced whole is a duplicate',
+      claims: [{ name: 'gpu', resourceClaimTemplateName: 't' }],
+      containerClaims: [{ name: 'gpu' }, { name: 'gpu', request: 'a' }],
+      want: ['spec.containers[0].resources.claims[1]: Duplicate value: "gpu"'],
+    },
+    {
+      name: 'the whole claim after one of its requests overlaps it',
+      claims: [{ name: 'gpu', resourceClaimTemplateName: 't' }],
+      containerClaims: [{ name: 'gpu', request: 'a' }, { name: 'gpu' }],
+      want: ['spec.containers[0].resources.claims[1]: Duplicate value: "gpu"'],
+    },
+    {
+      name: 'only claims of the pod',
+      claims: [{ name: 'b', resourceClaimTemplateName: 't' }, { name: 'a', resourceClaimTemplateName: 't' }],
+      containerClaims: [{ name: 'c' }],
+      want: ['spec.containers[0].resources.claims[0]: Not found: "c": must be one of the names in pod.spec.resourceClaims: a, b'],
+    },
+    {
+      name: 'static pods cannot use claims',
+      claims: [{ name: 'gpu', resourceClaimTemplateName: 't' }],
+      containerClaims: [],
+      annotations: { 'kubernetes.io/config.mirror': 'x' },
+      want: ['Forbidden: static pods do not support resource claims'],
+    },
+  ];
+  for (const c of cases) it(c.name, () => assert.deepEqual(errorsOf('Pod', pod(c.claims, c.containerClaims, c.annotations)), c.want));
+});
