@@ -30,7 +30,7 @@ export { validateNode, validateNodeFields } from './node.js';
 export { defaultPodUpdate, validatePodUpdate, jsonEqual } from './pod_update.js';
 export { systemPriorityClasses } from './policy.js';
 export * as shapes from './schema.js';
-export { applyResourceDefaults } from './resource_defaults.js';
+export { applyResourceDefaults, dropDeallocatedStatusDevices } from './resource_defaults.js';
 export { setDeviceSelectorCheck, type CELCompileOutcome, type DeviceSelectorCheck } from './resource_cel.js';
 
 /** What validation knows of a kind. */

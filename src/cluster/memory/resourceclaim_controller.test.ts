@@ -218,3 +218,14 @@ describe('embedded store: ResourceClaim writes', () => {
     assert.deepEqual((await c.updateResourceClaimStatus({ ...stored, status: { allocation } })).status, { allocation });
   });
 });
+
+describe('embedded store: deallocation drops device status', () => {
+  it('removes the status of devices the write deallocates, as the status strategy does', async () => {
+    const c = newCluster();
+    const stored = c.create(claim('c1'));
+    const withDevices = await c.updateResourceClaimStatus({ ...stored, status: { allocation, devices: [{ driver: 'gpu.example.com', pool: 'node-1', device: 'gpu-0' }] } });
+    assert.equal(withDevices.status?.devices?.length, 1);
+    const deallocated = await c.updateResourceClaimStatus({ ...withDevices, status: { devices: withDevices.status!.devices } });
+    assert.deepEqual(deallocated.status, {});
+  });
+});
