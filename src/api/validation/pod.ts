@@ -4,7 +4,7 @@
 // when absent, as the defaulted object would carry them.
 import { qualifiedNameErrors } from '../labels.js';
 import type { Container, ContainerPort, ObjectMeta, Pod, PodSpec, QuantityValue, ResourceList } from '../types.js';
-import { child, duplicate, forbidden, index, invalid, key, notFound, notSupported, required, type FieldError } from './field.js';
+import { child, duplicate, forbidden, index, invalid, key, notFound, notSupported, required, Unquoted, type FieldError } from './field.js';
 import { dns1123LabelErrors, nameIsDNSSubdomain, uniqueNames, validateLabels, validateObjectMeta } from './meta.js';
 import { validateContainerResources, validateNonnegativeQuantity, validateOverhead, validatePodLevelResources } from './resources.js';
 import { validateAffinity, validateTolerations, validateTopologySpreadConstraints } from './scheduling_constraints.js';
@@ -156,8 +156,10 @@ function validatePodResourceClaims(spec: PodSpec, podMeta: ObjectMeta | null, pa
     else errs.push(...dns1123LabelErrors(c.name).map((m) => invalid(child(p, 'name'), c.name, m)));
     const byName = c.resourceClaimName !== undefined;
     const byTemplate = c.resourceClaimTemplateName !== undefined;
-    if (byName && byTemplate) errs.push(invalid(p, c, 'at most one of `resourceClaimName` or `resourceClaimTemplateName` may be specified'));
-    if (!byName && !byTemplate) errs.push(invalid(p, c, 'must specify one of: `resourceClaimName`, `resourceClaimTemplateName`'));
+    // Upstream prints the internal struct, whose fields have no JSON names.
+    const shown = new Unquoted(`{"Name":${JSON.stringify(c.name ?? '')},"ResourceClaimName":${JSON.stringify(c.resourceClaimName ?? null)},"ResourceClaimTemplateName":${JSON.stringify(c.resourceClaimTemplateName ?? null)}}`);
+    if (byName && byTemplate) errs.push(invalid(p, shown, 'at most one of `resourceClaimName` or `resourceClaimTemplateName` may be specified'));
+    if (!byName && !byTemplate) errs.push(invalid(p, shown, 'must specify one of: `resourceClaimName`, `resourceClaimTemplateName`'));
     if (byName) for (const m of nameIsDNSSubdomain(c.resourceClaimName!, false)) errs.push(invalid(child(p, 'resourceClaimName'), c.resourceClaimName, m));
     if (byTemplate) for (const m of nameIsDNSSubdomain(c.resourceClaimTemplateName!, false)) errs.push(invalid(child(p, 'resourceClaimTemplateName'), c.resourceClaimTemplateName, m));
   }

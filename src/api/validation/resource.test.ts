@@ -35,7 +35,7 @@ describe('ResourceClaim validation', () => {
       devices: { requests: [{ name: 'GPU', exactly: exactly() }, { name: 'gpu', exactly: exactly() }, { name: 'gpu', exactly: exactly() }] },
       want: [
         `spec.devices.requests[0].name: Invalid value: "GPU": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`,
-        'spec.devices.requests[2]: Duplicate value: "gpu"',
+        'spec.devices.requests[2]: Duplicate value: {"name":"gpu","exactly":{"deviceClassName":"gpu.example.com","allocationMode":"ExactCount","count":1}}',
       ],
     },
     { name: 'a class name is required', devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: '' } }] }, want: ['spec.devices.requests[0].exactly.deviceClassName: Required value'] },
@@ -62,7 +62,7 @@ describe('ResourceClaim validation', () => {
     {
       name: 'subrequests are named, unique and at most 8',
       devices: { requests: [{ name: 'gpu', firstAvailable: [{ name: 'big', deviceClassName: 'c' }, { name: 'big', deviceClassName: 'c' }] }] },
-      want: ['spec.devices.requests[0].firstAvailable[1]: Duplicate value: "big"'],
+      want: ['spec.devices.requests[0].firstAvailable[1]: Duplicate value: {"name":"big","deviceClassName":"c","allocationMode":"ExactCount","count":1}'],
     },
     {
       name: 'too many subrequests',
@@ -149,7 +149,7 @@ describe('ResourceClaim status validation', () => {
   const cases: { name: string; got: () => string[]; want: string[] }[] = [
     { name: 'an allocation reserved for a pod', got: () => status({ allocation, reservedFor: [ref('u1')] }), want: [] },
     { name: 'reserved without allocation', got: () => status({ reservedFor: [ref('u1')] }), want: ['status.reservedFor: Forbidden: may not be specified when `allocated` is not set'] },
-    { name: 'a consumer reserved twice', got: () => status({ allocation, reservedFor: [ref('u1'), ref('u1')] }), want: ['status.reservedFor[1]: Duplicate value: "u1"'] },
+    { name: 'a consumer reserved twice', got: () => status({ allocation, reservedFor: [ref('u1'), ref('u1')] }), want: ['status.reservedFor[1]: Duplicate value: {"resource":"pods","name":"p-u1","uid":"u1"}'] },
     {
       name: 'at most 256 consumers',
       got: () => status({ allocation, reservedFor: Array.from({ length: 257 }, (_, i) => ref(`u${i}`)) }),
@@ -170,7 +170,7 @@ describe('ResourceClaim status validation', () => {
     {
       name: 'device status only for allocated devices',
       got: () => status({ allocation, devices: [{ driver: 'gpu.example.com', pool: 'node-1', device: 'gpu-9' }] }),
-      want: ['status.devices[0]: Invalid value: "gpu.example.com/node-1/gpu-9": must be an allocated device in the claim'],
+      want: ['status.devices[0]: Invalid value: {"Driver":"gpu.example.com","Pool":"node-1","Device":"gpu-9","ShareID":""}: must be an allocated device in the claim'],
     },
   ];
   for (const c of cases) it(c.name, () => assert.deepEqual(c.got(), c.want));
@@ -220,8 +220,8 @@ describe('ResourceSlice validation', () => {
       spec: { nodeName: 'node-1', devices: [{ name: 'gpu-0', attributes: { 'bad-name': { int: 1 }, empty: {}, two: { int: 1, bool: true }, v: { version: '1.2' } } }] },
       want: [
         "spec.devices[0].attributes: Invalid value: \"bad-name\": a valid C identifier must start with alphabetic character or '_', followed by a string of alphanumeric characters or '_' (e.g. 'my_name',  or 'MY_NAME',  or 'MyName', regex used for validation is '[A-Za-z_][A-Za-z0-9_]*')",
-        'spec.devices[0].attributes[empty]: Invalid value: "": exactly one value must be specified',
-        'spec.devices[0].attributes[two]: Invalid value: {"int":1,"bool":true}: exactly one value must be specified',
+        'spec.devices[0].attributes[empty]: Invalid value: "": must specify one of: `int`, `bool`, `string`, `version`, `ints`, `bools`, `strings`, `versions`',
+        'spec.devices[0].attributes[two]: Invalid value: "{int, bool}": must specify exactly one of: `int`, `bool`, `string`, `version`, `ints`, `bools`, `strings`, `versions`',
         'spec.devices[0].attributes[v].version: Invalid value: "1.2": must be a string compatible with semver.org spec 2.0.0',
       ],
     },
@@ -261,7 +261,7 @@ describe('DeviceClass, ResourceClaimTemplate and DeviceTaintRule validation', ()
     };
     assert.deepEqual(errorsOf('DeviceClass', c), [
       'spec.selectors[0].cel: Required value',
-      'spec.extendedResourceName: Invalid value: "gpu": must be a valid extended resource name',
+      `spec.extendedResourceName: Invalid value: "gpu": a name must be a domain-prefixed path, such as 'example.com/my-prop'`,
     ]);
     assert.deepEqual(errorsOf('DeviceClass', { ...c, spec: { ...c.spec, selectors: [], extendedResourceName: 'example.com/gpu' } }), []);
   });

@@ -76,6 +76,10 @@ function isReservedForPod(pod: Pod, claim: ResourceClaim): boolean {
 export class ResourceClaimController {
   private readonly dirtyPods = new Set<string>();
   private readonly dirtyClaims = new Set<string>();
+  /** The pods naming each claim ("namespace/name"), so a claim's change finds its pods without a scan. */
+  private readonly podsByClaim = new Map<string, Set<string>>();
+  /** The generated claims of each pod UID, so a pod's end finds its claims without a scan. */
+  private readonly claimsByOwner = new Map<string, Set<string>>();
   /** UIDs of recently deleted pods: their reservations go without asking the store (deletedObjects, an LRU upstream). */
   private readonly deletedPods = new Set<string>();
   private scheduled = false;
@@ -118,30 +122,50 @@ export class ResourceClaimController {
   /** enqueuePod: a pod that will not run releases its claims; one that may run gets its claims made and reserved. */
   private onPod(pod: Pod, deleted: boolean): void {
     if ((pod.spec.resourceClaims?.length ?? 0) === 0) return;
+    const podKey = key(pod.metadata.namespace, pod.metadata.name);
+    const claimKeys: string[] = [];
+    for (const entry of pod.spec.resourceClaims ?? []) {
+      const n = podClaimName(pod, entry)?.name;
+      if (n) claimKeys.push(key(pod.metadata.namespace, n));
+    }
+    for (const k of claimKeys) {
+      let pods = this.podsByClaim.get(k);
+      if (deleted) {
+        pods?.delete(podKey);
+        if (pods?.size === 0) this.podsByClaim.delete(k);
+      } else {
+        if (!pods) this.podsByClaim.set(k, (pods = new Set()));
+        pods.add(podKey);
+      }
+    }
     if (deleted) {
       this.deletedPods.add(pod.metadata.uid ?? '');
       if (this.deletedPods.size > deletedPodsRemembered) this.deletedPods.delete(this.deletedPods.values().next().value!);
     }
     if (deleted || isPodDone(pod)) {
-      for (const entry of pod.spec.resourceClaims ?? []) {
-        const n = podClaimName(pod, entry)?.name;
-        if (n) this.dirtyClaims.add(key(pod.metadata.namespace, n));
-      }
+      for (const k of claimKeys) this.dirtyClaims.add(k);
       // Generated claims are deleted with their pod, as the garbage collector would.
-      for (const c of this.store.list<ResourceClaim>('ResourceClaim')) {
-        if (c.metadata.namespace === pod.metadata.namespace && owningPod(c)?.uid === pod.metadata.uid) this.dirtyClaims.add(key(c.metadata.namespace, c.metadata.name));
-      }
+      for (const k of this.claimsByOwner.get(pod.metadata.uid ?? '') ?? []) this.dirtyClaims.add(k);
     }
-    if (!deleted && !pod.metadata.deletionTimestamp) this.dirtyPods.add(key(pod.metadata.namespace, pod.metadata.name));
+    if (!deleted && !pod.metadata.deletionTimestamp) this.dirtyPods.add(podKey);
   }
 
   /** enqueueResourceClaim: the claim itself, and the pods that use it (a deleted generated claim is made again). */
   private onClaim(claim: ResourceClaim, deleted: boolean): void {
-    if (!deleted) this.dirtyClaims.add(key(claim.metadata.namespace, claim.metadata.name));
-    for (const p of this.store.list<Pod>('Pod')) {
-      if (p.metadata.namespace !== claim.metadata.namespace || (p.spec.resourceClaims?.length ?? 0) === 0) continue;
-      if (p.spec.resourceClaims!.some((entry) => podClaimName(p, entry)?.name === claim.metadata.name)) this.dirtyPods.add(key(p.metadata.namespace, p.metadata.name));
+    const claimKey = key(claim.metadata.namespace, claim.metadata.name);
+    const owner = owningPod(claim)?.uid;
+    if (owner !== undefined) {
+      let claims = this.claimsByOwner.get(owner);
+      if (deleted) {
+        claims?.delete(claimKey);
+        if (claims?.size === 0) this.claimsByOwner.delete(owner);
+      } else {
+        if (!claims) this.claimsByOwner.set(owner, (claims = new Set()));
+        claims.add(claimKey);
+      }
     }
+    if (!deleted) this.dirtyClaims.add(claimKey);
+    for (const p of this.podsByClaim.get(claimKey) ?? []) this.dirtyPods.add(p);
   }
 
   /** enqueueResourceClaimTemplate: pods waiting for the template. */
