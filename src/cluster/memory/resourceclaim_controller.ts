@@ -263,9 +263,12 @@ export class ResourceClaimController {
       if (existing && (!recorded.generated || isForPod(pod, existing))) return null;
     }
     if (entry.resourceClaimTemplateName === undefined) return null;
-    const orphan = this.store.list<ResourceClaim>('ResourceClaim').find((c) =>
-      c.metadata.namespace === ns && owningPod(c)?.uid === pod.metadata.uid && c.metadata.annotations?.[PodResourceClaimAnnotation] === entry.name);
-    if (orphan) return orphan.metadata.name ?? null;
+    // A claim made for this entry but not recorded yet (findPodResourceClaim).
+    for (const k of this.claimsByOwner.get(pod.metadata.uid ?? '') ?? []) {
+      const [cns, cname] = this.splitKey(k);
+      const c = this.store.get<ResourceClaim>('ResourceClaim', cns, cname);
+      if (c && c.metadata.annotations?.[PodResourceClaimAnnotation] === entry.name) return c.metadata.name ?? null;
+    }
     const template = this.store.get<ResourceClaimTemplate>('ResourceClaimTemplate', ns, entry.resourceClaimTemplateName);
     if (!template) {
       throw new Error(`resource claim template ${JSON.stringify(entry.resourceClaimTemplateName)}: resourceclaimtemplate.resource.k8s.io ${JSON.stringify(entry.resourceClaimTemplateName)} not found`);
