@@ -61,7 +61,10 @@ export async function runExplain(sc: Scenario, o: Omit<EmbeddedOptions, 'onAttem
   for (const pending of sc.pending) {
     // The pod enters the cluster unbound; a nodeName it carries is what NodeName filters on.
     const { nodeName, ...spec } = pending.spec ?? { containers: [] };
-    const created = env.cluster.create<Pod>({ ...pending, kind: 'Pod', spec: spec as Pod['spec'] });
+    let created = env.cluster.create<Pod>({ ...pending, kind: 'Pod', spec: spec as Pod['spec'] });
+    // As in a cluster, the resourceclaim controller makes the pod's claims before it is scheduled.
+    await env.cluster.controllersIdle();
+    created = env.cluster.getPod(created.metadata.namespace ?? 'default', created.metadata.name ?? '') ?? created;
     const attemptPod: Pod = nodeName ? { ...created, spec: { ...created.spec, nodeName } } : created;
     last = null;
     await env.scheduler.attemptOnce(attemptPod);

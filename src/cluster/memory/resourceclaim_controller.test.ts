@@ -76,6 +76,16 @@ describe('embedded resourceclaim controller', () => {
     assert.deepEqual(first!.map((s) => s.name), ['a', 'b']);
   });
 
+  it('is idle only once the pod\'s claim exists and the pod names it (what explain waits for)', async () => {
+    const c = newCluster();
+    c.create(template('t'));
+    c.create(pod('p', [{ name: 'gpu', resourceClaimTemplateName: 't' }]));
+    assert.equal(c.list('ResourceClaim').length, 0, 'not synchronously');
+    await c.controllersIdle();
+    assert.equal(c.list('ResourceClaim').length, 1);
+    assert.equal(c.getPod('default', 'p')!.status?.resourceClaimStatuses?.length, 1);
+  });
+
   it('waits for a missing template, reporting it on the pod, and creates the claim once it appears', async () => {
     const c = newCluster();
     c.create(pod('p', [{ name: 'gpu', resourceClaimTemplateName: 'later' }]));

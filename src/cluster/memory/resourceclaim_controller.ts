@@ -84,21 +84,29 @@ export class ResourceClaimController {
   private readonly deletedPods = new Set<string>();
   private scheduled = false;
   private running: Promise<void> = Promise.resolve();
-  private unsubscribe: (() => void) | null = null;
+  private started = false;
 
   constructor(
     private readonly store: ResourceClaimControllerStore,
     private readonly clock: Clock,
   ) {}
 
+  /** Watches the store from now on, for the life of the store. */
   start(): void {
-    if (this.unsubscribe !== null) return;
-    this.unsubscribe = this.store.subscribe((e) => this.onChange(e));
+    if (this.started) return;
+    this.started = true;
+    this.store.subscribe((e) => this.onChange(e));
   }
 
-  stop(): void {
-    this.unsubscribe?.();
-    this.unsubscribe = null;
+  /**
+   * Resolves once the work the changes so far caused is done, including what that work caused in
+   * turn (at most 100 rounds): for callers that act on a pod right after creating it (explain).
+   */
+  async idle(): Promise<void> {
+    for (let i = 0; i < 100 && (this.scheduled || this.dirtyPods.size > 0 || this.dirtyClaims.size > 0); i++) {
+      await Promise.resolve();
+      await this.running;
+    }
   }
 
   private onChange(ve: VersionedEvent): void {

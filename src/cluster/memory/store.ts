@@ -75,6 +75,11 @@ export class MemoryCluster implements ClusterClient {
     this.resourceClaimController?.start();
   }
 
+  /** Resolves once the embedded controllers have acted on the changes made so far (claims for new pods). */
+  controllersIdle(): Promise<void> {
+    return this.resourceClaimController?.idle() ?? Promise.resolve();
+  }
+
   // ---- the API server side ----
 
   /** `prefix` and five letters from the seeded source, as the API server's name generator. */
