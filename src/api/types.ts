@@ -12,9 +12,6 @@ export type QuantityValue = string | number;
 export type ResourceList = Record<string, QuantityValue>;
 
 export type ObjectMeta = meta.ObjectMeta;
-export type LabelSelector = meta.LabelSelector;
-export type LabelSelectorRequirement = meta.LabelSelectorRequirement;
-export type OwnerReference = meta.OwnerReference;
 
 /** A pod's entry in spec.resourceClaims (core/v1 PodResourceClaim since v1.31). */
 export interface PodResourceClaim {
@@ -35,6 +32,10 @@ export interface ContainerResourceClaim {
   name: string;
   request?: string;
 }
+
+export type LabelSelector = meta.LabelSelector;
+export type LabelSelectorRequirement = meta.LabelSelectorRequirement;
+export type OwnerReference = meta.OwnerReference;
 
 export interface ResourceRequirements {
   requests?: ResourceList;

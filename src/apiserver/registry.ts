@@ -42,7 +42,7 @@ export interface DeleteOptions extends WriteOptions {
   preconditions?: { uid?: string; resourceVersion?: string };
 }
 
-export const patchTypes = ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml'];
+const patchTypes = ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml'];
 
 /** Namespaces the API server always has and refuses to delete (the system namespaces). */
 export const systemNamespaces = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
@@ -405,7 +405,7 @@ function resetStatusOnCreate(r: Resource, obj: Obj): void {
 }
 
 /** The pod's QoS class from its containers' requests and limits (pkg/apis/core/helper/qos). */
-export function qosClass(pod: Pod): 'Guaranteed' | 'Burstable' | 'BestEffort' {
+function qosClass(pod: Pod): 'Guaranteed' | 'Burstable' | 'BestEffort' {
   const containers = [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? [])];
   let any = false;
   let guaranteed = true;

@@ -25,7 +25,7 @@ const nameColumn: Column = { name: 'Name', type: 'string', format: 'name', descr
 const ageColumn: Column = { name: 'Age', type: 'string', description: 'CreationTimestamp is a timestamp representing the server time when this object was created.' };
 
 /** Go's duration.HumanDuration, as `kubectl get` prints ages. */
-export function humanDuration(ms: number): string {
+function humanDuration(ms: number): string {
   const seconds = Math.floor(ms / 1000);
   if (seconds < -1) return '<invalid>';
   if (seconds < 0) return '0s';

@@ -3,7 +3,7 @@
 import type { KubeObject, Node, PersistentVolume, PersistentVolumeClaim, Pod, PodCondition } from '../api/types.js';
 import type { ResourceClaim } from '../api/resource.js';
 
-export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
+type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
 export interface WatchEvent {
   readonly type: WatchEventType;

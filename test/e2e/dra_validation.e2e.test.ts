@@ -35,6 +35,8 @@ const objects: { path: string; obj: Record<string, unknown> & { kind: string } }
     claim('distinct-attribute', { requests: [request({}, 'a')], constraints: [{ distinctAttribute: 'example.com/numa' }, { matchAttribute: 'example.com/a', distinctAttribute: 'example.com/b' }] }),
     claim('config-refs', { requests: [request({}, 'a')], config: [{ requests: ['a', 'a', 'b/c/d'], opaque: { driver: 'Gpu.Example.com', parameters: { x: 1 } } }] }),
     claim('empty', {}),
+    claim('cel-ok', { requests: [request({ selectors: [{ cel: { expression: 'device.driver == "gpu.example.com" && device.attributes["gpu.example.com"].model == "a100"' } }] })] }),
+    claim('cel-not-bool', { requests: [request({ selectors: [{ cel: { expression: '"x"' } }] })] }),
   ].map((obj) => ({ path: '/apis/resource.k8s.io/v1/namespaces/default/resourceclaims', obj })),
   ...[
     slice('ok', { nodeName: 'node-1', devices: [{ name: 'gpu-0', attributes: { model: { string: 'a100' }, 'gpu.example.com/mem': { int: 40 } }, capacity: { memory: { value: '40Gi' } } }] }),

@@ -22,16 +22,12 @@ import {
 } from './resource.js';
 import { applyResourceDefaults } from './resource_defaults.js';
 
-export { checkDecoded, decodeObject, documentProblem, maxNestingDepth, type DecodeIssue, type DecodeResult } from './decode.js';
+export { decodeObject, documentProblem, maxNestingDepth } from './decode.js';
 export * from './field.js';
-export { validateAnnotations, validateLabelSelector, validateObjectMeta, validateLabels, nameIsDNSSubdomain } from './meta.js';
-export { validatePod, validatePodSchedulingFields } from './pod.js';
-export { validateNode, validateNodeFields } from './node.js';
-export { defaultPodUpdate, validatePodUpdate, jsonEqual } from './pod_update.js';
-export { systemPriorityClasses } from './policy.js';
+export { validateAnnotations, validateLabels } from './meta.js';
+export { defaultPodUpdate, jsonEqual } from './pod_update.js';
 export * as shapes from './schema.js';
 export { applyResourceDefaults, dropDeallocatedStatusDevices } from './resource_defaults.js';
-export { setDeviceSelectorCheck, type CELCompileOutcome, type DeviceSelectorCheck } from './resource_cel.js';
 
 /** What validation knows of a kind. */
 export interface KindValidation {

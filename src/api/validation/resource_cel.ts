@@ -1,6 +1,8 @@
-// The hook through which validation compiles CEL device selectors (validateCELExpression in
-// pkg/apis/resource/validation/validation.go). The DRA CEL environment lives in src/api/cel/
-// (dra-alloc's piece); until it is wired in here, expressions pass validation unchecked.
+// How validation compiles CEL device selectors (validateCELExpression in
+// pkg/apis/resource/validation/validation.go): the DRA CEL environment of src/api/cel with the
+// pin's default gates, DRAConsumableCapacity on and DRAListTypeAttributes (alpha) off, as the
+// allocator's DefaultFeatures have them.
+import { getCompiler, type CelFeatures } from '../cel/index.js';
 
 /** What compiling one selector gives validation: an error in upstream's words, and the estimated cost. */
 export interface CELCompileOutcome {
@@ -8,20 +10,8 @@ export interface CELCompileOutcome {
   readonly maxCost: number;
 }
 
-export type DeviceSelectorCheck = (expression: string) => CELCompileOutcome;
-
-const unchecked: DeviceSelectorCheck = () => ({ error: null, maxCost: 0 });
-
-let check: DeviceSelectorCheck = unchecked;
-
-/**
- * Plugs the CEL environment into validation (called once by src/api/cel when it is loaded);
- * `null` goes back to accepting every expression.
- */
-export function setDeviceSelectorCheck(fn: DeviceSelectorCheck | null): void {
-  check = fn ?? unchecked;
-}
+const validationFeatures: CelFeatures = { consumableCapacity: true, listTypeAttributes: false };
 
 export function compileDeviceSelector(expression: string): CELCompileOutcome {
-  return check(expression);
+  return getCompiler(validationFeatures).compile(expression);
 }

@@ -66,7 +66,7 @@ export function goTypeName(s: Shape): string {
 
 const ownerReference = struct('v1.OwnerReference', { apiVersion: str(), kind: str(), name: str(), uid: str('types.UID'), controller: bool, blockOwnerDeletion: bool });
 
-export const objectMeta = struct('v1.ObjectMeta', {
+const objectMeta = struct('v1.ObjectMeta', {
   name: str(), generateName: str(), namespace: str(), uid: str('types.UID'), resourceVersion: str(), generation: int64,
   creationTimestamp: time, deletionTimestamp: time, deletionGracePeriodSeconds: int64,
   labels: map(str()), annotations: map(str()), ownerReferences: list(ownerReference), finalizers: strings, managedFields: any,
@@ -96,7 +96,7 @@ const taintEffect = str('v1.TaintEffect');
 const toleration = struct('v1.Toleration', { key: str(), operator: str('v1.TolerationOperator'), value: str(), effect: taintEffect, tolerationSeconds: int64 });
 const nodeSelectorRequirement = struct('v1.NodeSelectorRequirement', { key: str(), operator: str('v1.NodeSelectorOperator'), values: strings });
 const nodeSelectorTerm = struct('v1.NodeSelectorTerm', { matchExpressions: list(nodeSelectorRequirement), matchFields: list(nodeSelectorRequirement) });
-export const nodeSelector = struct('v1.NodeSelector', { nodeSelectorTerms: list(nodeSelectorTerm) });
+const nodeSelector = struct('v1.NodeSelector', { nodeSelectorTerms: list(nodeSelectorTerm) });
 const podAffinityTerm = struct('v1.PodAffinityTerm', {
   labelSelector, namespaces: strings, topologyKey: str(), namespaceSelector: labelSelector, matchLabelKeys: strings, mismatchLabelKeys: strings,
 });

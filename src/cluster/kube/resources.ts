@@ -18,7 +18,7 @@ const group = (kind: string, gv: string, plural: string, namespaced: boolean): R
 });
 
 /** Pods in a terminal phase hold no resources: the scheduler's pod informer leaves them out (NewInformerFactory). */
-export const nonTerminalPodsSelector = 'status.phase!=Succeeded,status.phase!=Failed';
+const nonTerminalPodsSelector = 'status.phase!=Succeeded,status.phase!=Failed';
 
 export const watchedResources: readonly ResourceSpec[] = [
   core('Namespace', 'namespaces', false),

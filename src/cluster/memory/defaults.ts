@@ -4,7 +4,7 @@ import type { Container, KubeObject, Node, Pod, PriorityClass, StorageClass } fr
 import { resolvePodPriority } from '../../api/admission/priority.js';
 import { cloneJSON } from '../../util/json_clone.js';
 
-export const DefaultSchedulerName = 'default-scheduler';
+const DefaultSchedulerName = 'default-scheduler';
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 

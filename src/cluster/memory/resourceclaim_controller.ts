@@ -12,7 +12,7 @@ export const PodResourceClaimAnnotation = 'resource.kubernetes.io/pod-claim-name
 /** The finalizer the scheduler puts on claims it allocates (resourceapi.Finalizer). */
 export const ResourceClaimFinalizer = 'resource.kubernetes.io/delete-protection';
 /** At most this many consumers may reserve one claim (resourceapi.ResourceClaimReservedForMaxSize). */
-export const ResourceClaimReservedForMaxSize = 256;
+const ResourceClaimReservedForMaxSize = 256;
 
 /** The store operations the controller uses (MemoryCluster's). */
 export interface ResourceClaimControllerStore {
@@ -34,7 +34,7 @@ const deletedPodsRemembered = 10_000;
 const key = (namespace: string | undefined, name: string | undefined): string => `${namespace ?? 'default'}/${name ?? ''}`;
 
 /** None of the pod's containers runs or will run again (isPodDone). */
-export function isPodDone(pod: Pod): boolean {
+function isPodDone(pod: Pod): boolean {
   const phase = pod.status?.phase;
   return phase === 'Succeeded' || phase === 'Failed' || (!!pod.metadata.deletionTimestamp && !pod.spec.nodeName);
 }
@@ -43,7 +43,7 @@ export function isPodDone(pod: Pod): boolean {
  * The claim a pod entry uses: its resourceClaimName, or for a template entry the name recorded in
  * the pod's status (null: recorded as not needed; undefined: not generated yet) (resourceclaim.Name).
  */
-export function podClaimName(pod: Pod, entry: PodResourceClaim): { name: string | null; generated: boolean } | undefined {
+function podClaimName(pod: Pod, entry: PodResourceClaim): { name: string | null; generated: boolean } | undefined {
   if (entry.resourceClaimName !== undefined) return { name: entry.resourceClaimName, generated: false };
   for (const s of pod.status?.resourceClaimStatuses ?? []) {
     if (s.name === entry.name) return { name: s.resourceClaimName ?? null, generated: true };

@@ -9,6 +9,7 @@ import { ApiError, type ClusterClient, type ClusterEventRecord, type PodStatusPa
 import { clusterScopedKinds, defaultNode, defaultPod, defaultStorageClass, objectKey } from './defaults.js';
 import { VolumeController } from './volume_controller.js';
 import { ResourceClaimController } from './resourceclaim_controller.js';
+import { WorkloadControllers } from './controllers/index.js';
 import type { VersionedEvent, VersionedHandler } from './versioned_event.js';
 
 type WritableMeta = { -readonly [K in keyof ObjectMeta]: ObjectMeta[K] };
@@ -32,6 +33,8 @@ export interface MemoryClusterOptions {
   volumeController?: boolean;
   /** Run the embedded resourceclaim controller (claims from templates, release of claims; default true). */
   resourceClaimController?: boolean;
+  /** Run the workload controllers (Deployment, ReplicaSet, StatefulSet, DaemonSet, Job; default false). */
+  workloadControllers?: boolean;
   /** The seeded source of generated name suffixes (generateName); a fixed seed when absent. */
   random?: () => number;
 }
@@ -67,12 +70,17 @@ export class MemoryCluster implements ClusterClient {
   readonly resourceClaimController: ResourceClaimController | null;
   private readonly random: () => number;
 
+  /** The workload controllers and pod run times. */
+  readonly controllers: WorkloadControllers;
+
   constructor(private readonly opts: MemoryClusterOptions) {
     this.random = opts.random ?? seededRandom(1);
     this.volumeController = opts.volumeController === false ? null : new VolumeController(this);
     this.volumeController?.start();
     this.resourceClaimController = opts.resourceClaimController === false ? null : new ResourceClaimController(this, opts.clock);
     this.resourceClaimController?.start();
+    this.controllers = new WorkloadControllers(this, opts.clock, opts.workloadControllers === true);
+    this.controllers.start();
   }
 
   /** Resolves once the embedded controllers have acted on the changes made so far (claims for new pods). */
@@ -99,7 +107,8 @@ export class MemoryCluster implements ClusterClient {
     const limit = this.opts.watchHistorySize ?? 10_000;
     if (this.history.length > 2 * limit) this.compactHistory(this.history[this.history.length - limit - 1]!.rv);
     const handlers = this.handlers;
-    for (let i = 0; i < handlers.length; i++) handlers[i]!(e);
+    const seen = handlers.length > 0 ? schedulerView(e) : null;
+    if (seen !== null) for (let i = 0; i < handlers.length; i++) handlers[i]!(seen);
     if (this.subscribers.size > 0) for (const s of [...this.subscribers]) s(ve);
   }
 
@@ -270,7 +279,7 @@ export class MemoryCluster implements ClusterClient {
       'Service', 'ReplicationController', 'ReplicaSet', 'StatefulSet', 'PodDisruptionBudget',
       'DeviceClass', 'DeviceTaintRule', 'ResourceSlice', 'ResourceClaimTemplate', 'ResourceClaim', 'Node', 'Pod'];
     const all: KubeObject[] = [];
-    for (const m of this.byKind.values()) for (const o of m.values()) all.push(o);
+    for (const m of this.byKind.values()) for (const o of m.values()) if (!isTerminalPod(o)) all.push(o);
     const rank = (k: string | undefined) => {
       const i = order.indexOf(k ?? '');
       return i < 0 ? order.length : i;
@@ -432,6 +441,28 @@ export class MemoryCluster implements ClusterClient {
 }
 
 /** Sets or replaces a pod condition by type; keeps lastTransitionTime when the status is unchanged. */
+function isTerminalPod(o: KubeObject): boolean {
+  const phase = o.kind === 'Pod' ? (o as Pod).status?.phase : undefined;
+  return phase === 'Succeeded' || phase === 'Failed';
+}
+
+/**
+ * The change as the scheduler's pod informer sees it: it watches only pods that have not finished
+ * (field selector status.phase!=Succeeded,status.phase!=Failed, as `run` does), so a pod that
+ * finishes leaves with a DELETED event and finished pods are not seen at all.
+ */
+function schedulerView(e: WatchEvent): WatchEvent | null {
+  if (e.kind !== 'Pod') return e;
+  const now = isTerminalPod(e.object);
+  const before = e.oldObject !== undefined && isTerminalPod(e.oldObject);
+  if (e.type === 'MODIFIED') {
+    if (now && !before) return { type: 'DELETED', kind: e.kind, object: e.object, oldObject: e.oldObject };
+    if (!now && before) return { type: 'ADDED', kind: e.kind, object: e.object };
+    return now ? null : e;
+  }
+  return now ? null : e;
+}
+
 export function setCondition(pod: Pod, cond: PodCondition): void {
   pod.status ??= {};
   const list = (pod.status.conditions ??= []);
