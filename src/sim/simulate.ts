@@ -45,7 +45,8 @@ export interface SimReport {
   unavailablePlugins: string[];
 }
 
-export async function runSimulation(sc: Scenario, o: Omit<EmbeddedOptions, 'onAttempt'>): Promise<SimReport> {
+/** Runs the scenario; `o.onAttempt`, when given, sees every attempt after the report has. */
+export async function runSimulation(sc: Scenario, o: EmbeddedOptions): Promise<SimReport> {
   const records = new Map<string, SimPod>();
   const order: string[] = [];
   const track = (key: string): SimPod => {
@@ -85,6 +86,7 @@ export async function runSimulation(sc: Scenario, o: Omit<EmbeddedOptions, 'onAt
       vr.outcome = 'Preempted';
       vr.preemptedBy = key;
     }
+    o.onAttempt?.(a);
   };
   const env = await createEmbedded(sc, { ...o, onAttempt });
   const { clock, cluster, scheduler } = env;

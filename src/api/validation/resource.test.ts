@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import type { KubeObject } from '../types.js';
 import type { DeviceClass, ResourceClaim, ResourceClaimTemplate, ResourceSlice } from '../resource.js';
 import { checkCreate, fieldErrorString, kindValidation } from './index.js';
+import { setDeviceSelectorCheck } from './resource_cel.js';
 
 const errorsOf = (kind: string, obj: unknown): string[] => {
   const r = checkCreate(kindValidation(kind)!, obj);
@@ -121,6 +122,19 @@ describe('ResourceClaim validation', () => {
     assert.equal(errs.length, 2);
     assert.ok(errs[0]!.startsWith('spec.devices.requests[0].exactly.selectors[0].cel.expression: Invalid value: "device.driver ==": compilation failed: ERROR: <input>:'), errs[0]);
     assert.equal(errs[1], 'spec.devices.requests[0].exactly.selectors[1].cel.expression: Invalid value: "\\"not a bool\\"": must evaluate to bool or the unknown type, not string');
+  });
+
+  it('reports what the CEL environment reports, and a cost over the limit as upstream', () => {
+    setDeviceSelectorCheck((expr) => (expr === 'device.driver ==' ? { error: { type: 'Invalid', detail: 'compilation failed: ERROR: <input>:1:17: Syntax error' }, maxCost: 0 } : { error: null, maxCost: 2_000_000 }));
+    try {
+      const errs = errorsOf('ResourceClaim', claim({ requests: [{ name: 'a', exactly: exactly({ selectors: [{ cel: { expression: 'device.driver ==' } }, { cel: { expression: 'expensive' } }] }) }] }));
+      assert.deepEqual(errs, [
+        'spec.devices.requests[0].exactly.selectors[0].cel.expression: Invalid value: "device.driver ==": compilation failed: ERROR: <input>:1:17: Syntax error',
+        'spec.devices.requests[0].exactly.selectors[1].cel.expression: Forbidden: too complex, exceeds cost limit',
+      ]);
+    } finally {
+      setDeviceSelectorCheck(null);
+    }
   });
 
   it('keeps the spec immutable on update', () => {
