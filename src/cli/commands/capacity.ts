@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import type { Node, Pod } from '../../api/types.js';
 import { parseArgs } from 'node:util';
 import { admitPod } from '../../cluster/memory/admission.js';
+import { FeatureGates } from '../../config/feature_gates.js';
 import { notYetAvailablePlugins } from '../../plugins/registry.js';
 import { countFits, nodesNeeded, type FitCount, type NodesNeeded } from '../../sim/capacity.js';
 import { loadScenario, parseScenario, ScenarioError } from '../../sim/scenario.js';
@@ -26,6 +27,7 @@ scheduled first):
 Options:
   --config FILE         KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1)
   --plugins FILE        out-of-tree plugins module (repeatable)
+  --feature-gates A=true,B=false
   --seed N              Seed of the random source; default 1
   --output text|json    Default text
 `;
@@ -65,6 +67,7 @@ export async function capacityCommand(argv: string[], io: CliIO): Promise<number
       limit: { type: 'string' },
       config: { type: 'string' },
       plugins: { type: 'string', multiple: true },
+      'feature-gates': { type: 'string', multiple: true },
       seed: { type: 'string' },
       output: { type: 'string', short: 'o' },
     },
@@ -79,7 +82,8 @@ export async function capacityCommand(argv: string[], io: CliIO): Promise<number
   const scenario = loadScenario(positionals[0] ?? defaultScenarioPath());
   const registry = await registryWithPlugins(values.plugins ?? []);
   const config = resolveConfiguration({ scenario, configPath: values.config, registry });
-  const opts = { config, registry, notYetAvailable: notYetAvailablePlugins, seed, admitPod };
+  const featureGates = FeatureGates.parse(values['feature-gates'] ?? []);
+  const opts = { config, registry, notYetAvailable: notYetAvailablePlugins, featureGates, seed, admitPod };
 
   if (values.pod !== undefined) {
     const report = await countFits(scenario, readOne(values.pod, 'Pod'), { ...opts, max: positiveInt(values.max, '--max', 100_000) });
