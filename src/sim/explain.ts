@@ -209,11 +209,12 @@ export async function runExplain(sc: Scenario, o: ExplainOptions): Promise<{ pod
     // The pod enters the cluster unbound; a nodeName it carries is what NodeName filters on.
     const { nodeName, ...spec } = pending.spec ?? { containers: [] };
     let created = env.cluster.create<Pod>({ ...pending, kind: 'Pod', spec: spec as Pod['spec'] });
-    const withClaims = (pending.spec?.resourceClaims?.length ?? 0) > 0;
+    // As in a cluster, the resourceclaim controller makes the pod's claims before it is scheduled
+    // (only then: waiting lets earlier attempts' bindings move on, which other pods must not see).
+    const withClaims = (created.spec.resourceClaims?.length ?? 0) > 0;
     if (withClaims) {
-      // The resourceclaim controller makes the pod's claims in its own (microtask) passes.
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      created = env.cluster.get<Pod>('Pod', created.metadata.namespace ?? 'default', created.metadata.name ?? '') ?? created;
+      await env.cluster.controllersIdle();
+      created = env.cluster.getPod(created.metadata.namespace ?? 'default', created.metadata.name ?? '') ?? created;
     }
     const claimsBefore = withClaims ? podClaims(created, env.cluster) : [];
     const attemptPod: Pod = nodeName ? { ...created, spec: { ...created.spec, nodeName } } : created;

@@ -130,10 +130,9 @@ export async function runSimulation(sc: Scenario, o: EmbeddedOptions): Promise<S
     // Pods the workload controllers create in reaction to the last change are in the queue first.
     await cluster.controllers.settled();
     await scheduler.loop.drain();
-    // The embedded cluster's controllers (the resourceclaim controller) work in microtask passes
-    // that may outlast the drain: let them finish and schedule what they enabled before the
-    // simulated clock moves on.
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    // The resourceclaim controller's passes may outlast the drain (a deleted pod's claims freed):
+    // let them finish and schedule what they enabled before the simulated clock moves on.
+    await cluster.controllersIdle();
     await scheduler.loop.drain();
     if (cluster.bindings.length !== bound) {
       bound = cluster.bindings.length;
