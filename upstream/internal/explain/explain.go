@@ -61,6 +61,8 @@ type Pod struct {
 	BestNodes     []string                    `json:"bestNodes"`
 	NominatedNode string                      `json:"nominatedNode"`
 	Victims       []string                    `json:"victims"`
+	// Claims is set for a pod with resource claims only (claims.go).
+	Claims []Claim `json:"claims,omitempty"`
 }
 
 // Result is the whole output.
@@ -161,6 +163,11 @@ func populate(ctx context.Context, c *cluster.Cluster, sc *scenario.Scenario) er
 		all = append(all, n)
 	}
 	for _, p := range sc.Pods {
+		p = p.DeepCopy()
+		p.Namespace = namespaceOf(p)
+		if err := c.CreateTemplateClaims(ctx, p); err != nil {
+			return fmt.Errorf("pod %s/%s: %w", p.Namespace, p.Name, err)
+		}
 		all = append(all, p)
 	}
 	for _, o := range all {
@@ -322,6 +329,9 @@ func (h *harness) attempt(ctx context.Context, pending *v1.Pod) (Pod, error) {
 	pod.Spec.NodeName = ""
 	h.host, h.bestNodes, h.failure, h.nominating, h.popErr = "", nil, nil, nil, nil
 	h.cluster.DeletedPods()
+	if err := h.createTemplateClaims(ctx, pod); err != nil {
+		return Pod{}, err
+	}
 	if err := h.cluster.Create(ctx, pod); err != nil {
 		return Pod{}, err
 	}
@@ -360,7 +370,7 @@ func (h *harness) attempt(ctx context.Context, pending *v1.Pod) (Pod, error) {
 		if err := h.waitForBinding(ctx, created); err != nil {
 			return out, err
 		}
-		return out, h.settle(ctx)
+		return h.withClaims(ctx, out, created)
 	}
 	out.Outcome = "Error"
 	if h.failure.IsRejected() {
@@ -387,7 +397,7 @@ func (h *harness) attempt(ctx context.Context, pending *v1.Pod) (Pod, error) {
 		}
 		out.Victims = victims
 	}
-	return out, h.settle(ctx)
+	return h.withClaims(ctx, out, created)
 }
 
 func toStatus(s *fwk.Status) Status {
@@ -498,6 +508,10 @@ func (h *harness) settle(ctx context.Context) error {
 				why = fmt.Sprintf("the queue is behind on pod %s/%s", p.Namespace, p.Name)
 				return false, nil
 			}
+		}
+		if behind, err := h.claimsBehind(ctx); err != nil || behind != "" {
+			why = behind
+			return false, err
 		}
 		return true, nil
 	})
