@@ -5,6 +5,47 @@ import type { Scenario } from '../../src/sim/scenario.js';
 import { comparePod } from '../fidelity_compare.js';
 import { knownDifferences, type KnownDifference } from './known_differences.js';
 
+/** One entry of a pod's resource claims in the explain JSON (test/upstream/README.md). */
+export interface ExplainClaim {
+  /** The entry's name in the pod's spec.resourceClaims. */
+  name: string;
+  /** The ResourceClaim the entry uses. */
+  claim: string;
+  /** The claim's allocation after the attempt, in its order; empty while unallocated. */
+  devices: { request: string; driver: string; pool: string; device: string; adminAccess?: boolean }[];
+}
+
+/** The explain JSON of a pod with its claims: the field is only there for a pod with claims. */
+export type ExplainPodWithClaims = ExplainPod & { claims?: ExplainClaim[] };
+
+const deviceText = (d: ExplainClaim['devices'][number]): string => `${d.request}=${d.driver}/${d.pool}/${d.device}${d.adminAccess ? ' (admin)' : ''}`;
+
+/** The differences in the claims: the same claim per entry, the same devices in the same order. */
+export function compareClaims(e: ExplainPodWithClaims, a: ExplainPodWithClaims): string[] {
+  const diffs: string[] = [];
+  const actual = new Map((a.claims ?? []).map((c) => [c.name, c]));
+  for (const ec of e.claims ?? []) {
+    const ac = actual.get(ec.name);
+    actual.delete(ec.name);
+    if (!ac) {
+      diffs.push(`claims[${ec.name}]: expected ${JSON.stringify(ec)}, actual none`);
+      continue;
+    }
+    if (ec.claim !== ac.claim) diffs.push(`claims[${ec.name}].claim: expected ${ec.claim}, actual ${ac.claim}`);
+    const ed = ec.devices.map(deviceText);
+    const ad = ac.devices.map(deviceText);
+    if (ed.join() !== ad.join()) diffs.push(`claims[${ec.name}].devices: expected [${ed.join(', ')}], actual [${ad.join(', ')}]`);
+  }
+  for (const name of actual.keys()) diffs.push(`claims[${name}]: expected none, actual ${JSON.stringify(actual.get(name))}`);
+  return diffs;
+}
+
+/** Every difference between two answers for a pod: comparePod's and the claims'. */
+function compareAll(e: ExplainPodWithClaims, a: ExplainPodWithClaims | undefined): string[] {
+  const diffs = comparePod(e, a);
+  return a ? [...diffs, ...compareClaims(e, a)] : diffs;
+}
+
 export interface PodComparison {
   pod: string;
   /** Field-by-field differences nothing explains ("expected" is upstream, "actual" ours). */
@@ -16,15 +57,15 @@ export interface PodComparison {
 }
 
 /** The pod's differences once every applicable known difference has been undone. */
-export function explainDifferences(upstream: ExplainPod, ours: ExplainPod | undefined, scenario: Scenario, known: readonly KnownDifference[] = knownDifferences): { diffs: string[]; known: string[] } {
-  let diffs = comparePod(upstream, ours);
+export function explainDifferences(upstream: ExplainPodWithClaims, ours: ExplainPodWithClaims | undefined, scenario: Scenario, known: readonly KnownDifference[] = knownDifferences): { diffs: string[]; known: string[] } {
+  let diffs = compareAll(upstream, ours);
   const used: string[] = [];
   if (diffs.length === 0 || !ours) return { diffs, known: used };
   let rewritten = upstream;
   for (const k of known) {
     const undone = k.undo(rewritten, ours, scenario);
     if (undone === null) continue;
-    const left = comparePod(undone, ours);
+    const left = compareAll(undone, ours);
     if (left.length < diffs.length) {
       rewritten = undone;
       diffs = left;
@@ -35,14 +76,14 @@ export function explainDifferences(upstream: ExplainPod, ours: ExplainPod | unde
   return { diffs, known: used };
 }
 
-export function compareScenario(scenario: Scenario, upstream: { pods: ExplainPod[] }, ours: { pods: ExplainPod[] }): PodComparison[] {
+export function compareScenario(scenario: Scenario, upstream: { pods: ExplainPodWithClaims[] }, ours: { pods: ExplainPodWithClaims[] }): PodComparison[] {
   const out: PodComparison[] = [];
   let diverged = false;
   for (const u of upstream.pods) {
     const o = ours.pods.find((p) => p.pod === u.pod);
     const { diffs, known } = explainDifferences(u, o, scenario);
     out.push({ pod: u.pod, diffs, known, afterDivergence: diverged });
-    if (!o || o.node !== u.node || o.nominatedNode !== u.nominatedNode || o.victims.join() !== u.victims.join()) diverged = true;
+    if (!o || o.node !== u.node || o.nominatedNode !== u.nominatedNode || o.victims.join() !== u.victims.join() || compareClaims(u, o).length > 0) diverged = true;
   }
   for (const o of ours.pods) {
     if (!upstream.pods.some((u) => u.pod === o.pod)) out.push({ pod: o.pod, diffs: ['missing in upstream output'], known: [], afterDivergence: diverged });

@@ -437,12 +437,13 @@ func (h *harness) waitForActive(ctx context.Context, pod *v1.Pod) (*v1.Pod, erro
 // waitForBinding waits until the binding cycle has bound the pod and the cache has seen it, or
 // until the binding cycle waits in PreBind for volumes to be bound: no PV controller or
 // provisioner runs here, so that wait would not end. The pod stays assumed, which is all the
-// next pods see either way.
+// next pods see either way. A pod with resource claims is waited for until it is bound: its
+// PreBind writes the claims' allocations, which the report and the next pods need.
 func (h *harness) waitForBinding(ctx context.Context, pod *v1.Pod) error {
 	f := h.sched.Profiles[pod.Spec.SchedulerName]
 	lister := f.SharedInformerFactory().Core().V1().Pods().Lister().Pods(pod.Namespace)
 	err := wait.PollUntilContextTimeout(ctx, time.Millisecond, settleTimeout, true, func(context.Context) (bool, error) {
-		if f.GetPodInPreBind(pod.UID) != nil {
+		if f.GetPodInPreBind(pod.UID) != nil && len(pod.Spec.ResourceClaims) == 0 {
 			return true, nil
 		}
 		p, err := lister.Get(pod.Name)
