@@ -37,6 +37,12 @@ describe('compareClaims', () => {
       actual: pod([{ name: 'gpu', claim: 'c', devices: [{ ...gpu('gpu-0'), adminAccess: true }] }]),
       want: ['claims[gpu]: expected none, actual {"name":"gpu","claim":"c","devices":[{"request":"gpu","driver":"gpu.example.com","pool":"node-1","device":"gpu-0","adminAccess":true}]}'],
     },
+    {
+      name: 'devices for extended resources are compared in order too',
+      expected: { ...pod(), extendedResourceDevices: [gpu('gpu-0')] },
+      actual: pod(),
+      want: ['extendedResourceDevices: expected [gpu=gpu.example.com/node-1/gpu-0], actual []'],
+    },
   ];
   for (const c of cases) {
     it(c.name, () => assert.deepEqual(compareClaims(c.expected, c.actual), c.want));

@@ -15,12 +15,18 @@ export interface ExplainClaim {
   devices: { request: string; driver: string; pool: string; device: string; adminAccess?: boolean }[];
 }
 
-/** The explain JSON of a pod with its claims: the field is only there for a pod with claims. */
-export type ExplainPodWithClaims = ExplainPod & { claims?: ExplainClaim[] };
+/** One device allocated for a claim. */
+export type ExplainDevice = ExplainClaim['devices'][number];
 
-const deviceText = (d: ExplainClaim['devices'][number]): string => `${d.request}=${d.driver}/${d.pool}/${d.device}${d.adminAccess ? ' (admin)' : ''}`;
+/**
+ * The explain JSON of a pod with its claims (only there for a pod with claims) and the devices
+ * of its extended resources backed by a DeviceClass (only there when it got such devices).
+ */
+export type ExplainPodWithClaims = ExplainPod & { claims?: ExplainClaim[]; extendedResourceDevices?: ExplainDevice[] };
 
-/** The differences in the claims: the same claim per entry, the same devices in the same order. */
+const deviceText = (d: ExplainDevice): string => `${d.request}=${d.driver}/${d.pool}/${d.device}${d.adminAccess ? ' (admin)' : ''}`;
+
+/** The differences in the claims: the same claim per entry, the same devices in the same order (extended resources' too). */
 export function compareClaims(e: ExplainPodWithClaims, a: ExplainPodWithClaims): string[] {
   const diffs: string[] = [];
   const actual = new Map((a.claims ?? []).map((c) => [c.name, c]));
@@ -37,6 +43,9 @@ export function compareClaims(e: ExplainPodWithClaims, a: ExplainPodWithClaims):
     if (ed.join() !== ad.join()) diffs.push(`claims[${ec.name}].devices: expected [${ed.join(', ')}], actual [${ad.join(', ')}]`);
   }
   for (const name of actual.keys()) diffs.push(`claims[${name}]: expected none, actual ${JSON.stringify(actual.get(name))}`);
+  const ee = (e.extendedResourceDevices ?? []).map(deviceText);
+  const ae = (a.extendedResourceDevices ?? []).map(deviceText);
+  if (ee.join() !== ae.join()) diffs.push(`extendedResourceDevices: expected [${ee.join(', ')}], actual [${ae.join(', ')}]`);
   return diffs;
 }
 

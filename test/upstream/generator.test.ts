@@ -61,11 +61,11 @@ describe('differential test generator', () => {
         }
       }
       const text = JSON.stringify(generated);
-      for (const feature of ['"nodeName"', '"nodeSelector"', '"allNodes"', '"sharedCounters"', '"firstAvailable"', '"allocationMode":"All"', '"count"', '"adminAccess"', '"matchAttribute"', '"tolerations"', '"taints"', '-stale"', '"allocation"']) {
+      for (const feature of ['"nodeName"', '"nodeSelector"', '"allNodes"', '"sharedCounters"', '"firstAvailable"', '"allocationMode":"All"', '"count"', '"adminAccess"', '"matchAttribute"', '"tolerations"', '"taints"', '-stale"', '"allocation"', '"extendedResourceName"']) {
         if (text.includes(feature)) seen.add(feature);
       }
     }
-    assert.deepEqual([...seen].sort(), ['"adminAccess"', '"allNodes"', '"allocation"', '"allocationMode":"All"', '"count"', '"firstAvailable"', '"matchAttribute"', '"nodeName"', '"nodeSelector"', '"sharedCounters"', '"taints"', '"tolerations"', '-stale"'].sort());
+    assert.deepEqual([...seen].sort(), ['"adminAccess"', '"allNodes"', '"allocation"', '"allocationMode":"All"', '"count"', '"firstAvailable"', '"matchAttribute"', '"nodeName"', '"nodeSelector"', '"sharedCounters"', '"taints"', '"tolerations"', '-stale"', '"extendedResourceName"'].sort());
   });
 });
 

@@ -2,8 +2,9 @@
 // two slices or left behind by a newer generation, partitionable GPUs drawing on shared counters,
 // FPGAs attached to a zone through a nodeSelector, a pool for all nodes), DeviceClasses with CEL
 // selectors, claims and templates (exactly with count, All, selectors, adminAccess, tolerations;
-// firstAvailable; matchAttribute constraints), existing pods holding allocated claims, and pending
-// pods with one to three claims. See README.md for what the harness does with them.
+// firstAvailable; matchAttribute constraints), a class backing an extended resource, existing pods
+// holding allocated claims, and pending pods with one to three claims or the extended resource.
+// See README.md for what the harness does with them.
 
 type Obj = Record<string, unknown>;
 
@@ -215,6 +216,13 @@ export function draFamily(b: DraBuilder): Obj {
   b.objects.push(...deviceClasses);
   const devices = resourceSlices(b);
   existingLoad(b, devices);
+  // Extended resources backed by devices: a node without example.com/gpu in its allocatable
+  // serves the pods requesting it from this class's devices.
+  const extended = r.chance(0.3);
+  if (extended) {
+    b.objects.push({ apiVersion: 'resource.k8s.io/v1', kind: 'DeviceClass', metadata: { name: 'gpu-extended' },
+      spec: { extendedResourceName: 'example.com/gpu', selectors: [cel(`device.driver == "${gpu}" && !("partition" in device.attributes["${gpu}"])`)] } });
+  }
   const templates: Record<string, string[]> = { default: [], [adminNamespace]: [] };
   for (const ns of ['default', adminNamespace]) {
     for (let i = 0, n = r.int(2, 4); i < n; i++) {
@@ -246,9 +254,24 @@ export function draFamily(b: DraBuilder): Obj {
       }
     }
     const spec = p.spec as { resourceClaims?: Obj[]; containers: Obj[] };
-    spec.resourceClaims = entries;
-    const container = spec.containers[0]! as { resources?: Obj };
-    container.resources = { ...(container.resources ?? {}), claims: entries.map((e) => ({ name: e.name })) };
+    const container = spec.containers[0]! as { resources?: { requests?: Obj; limits?: Obj; claims?: Obj[] } };
+    const resources = container.resources ?? {};
+    if (extended && r.chance(0.3)) {
+      // An extended resource cannot be overcommitted: its limit equals its request. Not beside
+      // claims: v1.37.2's PreBind then fails on every node ("nil or empty request mappings").
+      const n = String(r.int(1, 2));
+      resources.requests = { ...resources.requests, 'example.com/gpu': n };
+      resources.limits = { ...resources.limits, 'example.com/gpu': n };
+      entries.length = 0;
+    } else if (extended) {
+      delete resources.requests?.['example.com/gpu'];
+      delete resources.limits?.['example.com/gpu'];
+    }
+    if (entries.length > 0) {
+      spec.resourceClaims = entries;
+      resources.claims = entries.map((e) => ({ name: e.name }));
+    }
+    container.resources = resources;
     b.pending.push(p);
   }
   return r.chance(0.5) ? {} : { plugins: { multiPoint: { disabled: [{ name: 'DefaultPreemption' }] } } };

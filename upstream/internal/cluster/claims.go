@@ -16,6 +16,8 @@ import (
 	v1 "k8s.io/api/core/v1"
 	resourcev1 "k8s.io/api/resource/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	clienttesting "k8s.io/client-go/testing"
 )
 
 // claimNameAlphabet is the API server's generateName alphabet (k8s.io/apimachinery/pkg/util/rand):
@@ -24,6 +26,30 @@ const claimNameAlphabet = "bcdfghjklmnpqrstvwxz2456789"
 
 // maxClaimNameBase leaves room for the five generated characters in a 63-character name.
 const maxClaimNameBase = 57
+
+// hashSuffix is five characters of claimNameAlphabet chosen by sha256(key).
+func hashSuffix(key string) string {
+	sum := sha256.Sum256([]byte(key))
+	suffix := make([]byte, 5)
+	for i := range suffix {
+		suffix[i] = claimNameAlphabet[int(sum[i])%len(claimNameAlphabet)]
+	}
+	return string(suffix)
+}
+
+// generateClaimName names a ResourceClaim created with only metadata.generateName (the claim
+// DynamicResources makes in PreBind for extended resources backed by devices), as the API server
+// would, with a suffix from hashSuffix("<namespace>/<generateName>") instead of a random one.
+func generateClaimName(action clienttesting.Action) (bool, runtime.Object, error) {
+	create, ok := action.(clienttesting.CreateAction)
+	if !ok || action.GetSubresource() != "" {
+		return false, nil, nil
+	}
+	if claim, ok := create.GetObject().(*resourcev1.ResourceClaim); ok && claim.Name == "" && claim.GenerateName != "" {
+		claim.Name = claim.GenerateName + hashSuffix(action.GetNamespace()+"/"+claim.GenerateName)
+	}
+	return false, nil, nil
+}
 
 // TemplateClaimName is the name of the claim made for the pod's entry: the controller's
 // generateName (`<pod>-<entry>-`, both parts cut in proportion when longer than 57 characters)
@@ -34,12 +60,7 @@ func TemplateClaimName(namespace, pod, entry string) string {
 	if len(base) > maxClaimNameBase {
 		base = pod[:len(pod)*maxClaimNameBase/len(base)] + "-" + entry[:len(entry)*maxClaimNameBase/len(base)]
 	}
-	sum := sha256.Sum256([]byte(namespace + "/" + pod + "/" + entry))
-	suffix := make([]byte, 5)
-	for i := range suffix {
-		suffix[i] = claimNameAlphabet[int(sum[i])%len(claimNameAlphabet)]
-	}
-	return base + string(suffix)
+	return base + hashSuffix(namespace+"/"+pod+"/"+entry)
 }
 
 // CreateTemplateClaims creates, as the resourceclaim controller would, the claim of every

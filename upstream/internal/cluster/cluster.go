@@ -66,6 +66,7 @@ func New(ctx context.Context, priorityClasses []*schedulingv1.PriorityClass) (*C
 	c.Client = newClientset(c.tracker)
 	c.Client.PrependReactor("create", "pods", c.bind)
 	c.Client.PrependReactor("delete", "pods", c.recordDelete)
+	c.Client.PrependReactor("create", "resourceclaims", generateClaimName)
 
 	classes := map[string]*schedulingv1.PriorityClass{}
 	for _, pc := range schedulingapiv1.SystemPriorityClasses() {

@@ -78,7 +78,8 @@ func (h *harness) claimsBehind(ctx context.Context) (string, error) {
 	return "", nil
 }
 
-// withClaims waits for the attempt's writes to settle and adds the pod's claims to its report.
+// withClaims waits for the attempt's writes to settle and adds the pod's claims, and the devices
+// of its extended resources backed by devices, to its report.
 func (h *harness) withClaims(ctx context.Context, out Pod, pod *v1.Pod) (Pod, error) {
 	if err := h.settle(ctx); err != nil {
 		return out, err
@@ -86,14 +87,29 @@ func (h *harness) withClaims(ctx context.Context, out Pod, pod *v1.Pod) (Pod, er
 	for _, entry := range pod.Spec.ResourceClaims {
 		c := Claim{Name: entry.Name, Claim: cluster.PodClaimName(pod, entry), Devices: []Device{}}
 		if c.Claim != "" {
-			claim, err := h.cluster.Client.ResourceV1().ResourceClaims(pod.Namespace).Get(ctx, c.Claim, metav1.GetOptions{})
-			if err == nil && claim.Status.Allocation != nil {
-				for _, r := range claim.Status.Allocation.Devices.Results {
-					c.Devices = append(c.Devices, Device{Request: r.Request, Driver: r.Driver, Pool: r.Pool, Device: r.Device, AdminAccess: r.AdminAccess != nil && *r.AdminAccess})
-				}
-			}
+			c.Devices = h.allocatedDevices(ctx, pod.Namespace, c.Claim)
 		}
 		out.Claims = append(out.Claims, c)
 	}
+	latest, err := h.cluster.Client.CoreV1().Pods(pod.Namespace).Get(ctx, pod.Name, metav1.GetOptions{})
+	if err != nil {
+		return out, err
+	}
+	if s := latest.Status.ExtendedResourceClaimStatus; s != nil && s.ResourceClaimName != "" {
+		out.ExtendedResourceDevices = h.allocatedDevices(ctx, pod.Namespace, s.ResourceClaimName)
+	}
 	return out, nil
+}
+
+// allocatedDevices lists the claim's status.allocation.devices.results (none while unallocated).
+func (h *harness) allocatedDevices(ctx context.Context, namespace, name string) []Device {
+	devices := []Device{}
+	claim, err := h.cluster.Client.ResourceV1().ResourceClaims(namespace).Get(ctx, name, metav1.GetOptions{})
+	if err != nil || claim.Status.Allocation == nil {
+		return devices
+	}
+	for _, r := range claim.Status.Allocation.Devices.Results {
+		devices = append(devices, Device{Request: r.Request, Driver: r.Driver, Pool: r.Pool, Device: r.Device, AdminAccess: r.AdminAccess != nil && *r.AdminAccess})
+	}
+	return devices
 }
