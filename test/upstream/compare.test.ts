@@ -2,7 +2,9 @@
 // same devices in the same order, a pod without claims agreeing with one that reports none.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { compareClaims, type ExplainClaim, type ExplainPodWithClaims } from './compare.js';
+import type { Pod } from '../../src/api/types.js';
+import type { Scenario } from '../../src/sim/scenario.js';
+import { compareClaims, compareScenario, maskGeneratedClaimNames, type ExplainClaim, type ExplainPodWithClaims } from './compare.js';
 
 const pod = (claims?: ExplainClaim[]): ExplainPodWithClaims => ({
   pod: 'default/p', outcome: 'Scheduled', node: 'node-1', message: '', filter: {}, preFilter: null, scores: {}, bestNodes: ['node-1'], nominatedNode: '', victims: [],
@@ -47,4 +49,26 @@ describe('compareClaims', () => {
   for (const c of cases) {
     it(c.name, () => assert.deepEqual(compareClaims(c.expected, c.actual), c.want));
   }
+});
+
+describe('generated claim names', () => {
+  const pending: Pod = { metadata: { name: 'p', namespace: 'default' }, spec: { containers: [], resourceClaims: [{ name: 'gpu', resourceClaimTemplateName: 't' }, { name: 'own', resourceClaimName: 'own-claim-bcdfg' }] } };
+  const long: Pod = { metadata: { name: 'x'.repeat(60), namespace: 'default' }, spec: { containers: [], resourceClaims: [{ name: 'c'.repeat(20), resourceClaimTemplateName: 't' }] } };
+  const scenario: Scenario = { name: 's', metadata: {}, config: null, nodes: [], pods: [], pending: [pending, long], objects: [], steps: [] };
+  const answer = (suffix: string): { pods: ExplainPodWithClaims[] } => ({
+    pods: [{ ...pod([{ name: 'gpu', claim: `p-gpu-${suffix}`, devices: [] }, { name: 'own', claim: 'own-claim-bcdfg', devices: [] }]), message: `claim default/p-gpu-${suffix}: cannot allocate`, outcome: 'Unschedulable' }],
+  });
+
+  it('are compared without the five characters the API server picks at random, in messages too', () => {
+    assert.deepEqual(compareScenario(scenario, answer('l2fr2'), answer('zz9x4')).flatMap((r) => r.diffs), []);
+    const masked = maskGeneratedClaimNames(answer('l2fr2'), scenario).pods[0]!;
+    assert.equal(masked.claims?.[0]?.claim, 'p-gpu-*****');
+    assert.equal(masked.claims?.[1]?.claim, 'own-claim-bcdfg', 'a claim the pod names itself is kept whole');
+    assert.equal(masked.message, 'claim default/p-gpu-*****: cannot allocate');
+  });
+
+  it('mask the proportionally cut base of a long name, and the extended-resources claim', () => {
+    const text = JSON.stringify(maskGeneratedClaimNames({ pods: [{ ...pod(), message: `${'x'.repeat(41)}-${'c'.repeat(13)}bcdfg and ${'x'.repeat(60)}-extended-resources-k2l4m` }] }, scenario).pods[0]!.message);
+    assert.equal(text, JSON.stringify(`${'x'.repeat(41)}-${'c'.repeat(13)}***** and ${'x'.repeat(60)}-extended-resources-*****`));
+  });
 });

@@ -55,6 +55,35 @@ function compareAll(e: ExplainPodWithClaims, a: ExplainPodWithClaims | undefined
   return a ? [...diffs, ...compareClaims(e, a)] : diffs;
 }
 
+/** The API server's generateName alphabet: the five characters it appends. */
+const suffixChars = '[bcdfghjklmnpqrstvwxz2456789]{5}';
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The base the resourceclaim controller gives a template entry's claim (upstream's handleClaim, both parts cut in proportion past 57 characters). */
+function claimNameBase(pod: string, entry: string): string {
+  const base = `${pod}-${entry}-`;
+  if (base.length <= 57) return base;
+  return `${pod.slice(0, Math.floor((pod.length * 57) / base.length))}-${entry.slice(0, Math.floor((entry.length * 57) / base.length))}`;
+}
+
+/**
+ * The output with the generated part of generated claim names (template entries' claims and the
+ * extended-resources claim) replaced by `*****`, in every field, messages included: upstream's API
+ * server picks those five characters at random, so the harness and ours each pick their own.
+ */
+export function maskGeneratedClaimNames<T>(output: T, scenario: Scenario): T {
+  const pods = [...scenario.pods, ...scenario.pending];
+  if (!pods.some((p) => p.spec.resourceClaims?.length) && !scenario.objects.some((o) => o.kind === 'DeviceClass')) return output;
+  const bases: string[] = [];
+  for (const p of pods) {
+    const name = p.metadata.name ?? '';
+    bases.push(`${name}-extended-resources-`);
+    for (const e of p.spec.resourceClaims ?? []) if (e.resourceClaimTemplateName !== undefined) bases.push(claimNameBase(name, e.name));
+  }
+  const generated = new RegExp(`(${bases.map(escapeRegExp).join('|')})${suffixChars}`, 'g');
+  return JSON.parse(JSON.stringify(output).replace(generated, '$1*****')) as T;
+}
+
 export interface PodComparison {
   pod: string;
   /** Field-by-field differences nothing explains ("expected" is upstream, "actual" ours). */
@@ -85,7 +114,9 @@ export function explainDifferences(upstream: ExplainPodWithClaims, ours: Explain
   return { diffs, known: used };
 }
 
-export function compareScenario(scenario: Scenario, upstream: { pods: ExplainPodWithClaims[] }, ours: { pods: ExplainPodWithClaims[] }): PodComparison[] {
+export function compareScenario(scenario: Scenario, upstreamOutput: { pods: ExplainPodWithClaims[] }, oursOutput: { pods: ExplainPodWithClaims[] }): PodComparison[] {
+  const upstream = maskGeneratedClaimNames(upstreamOutput, scenario);
+  const ours = maskGeneratedClaimNames(oursOutput, scenario);
   const out: PodComparison[] = [];
   let diverged = false;
   for (const u of upstream.pods) {
