@@ -18,31 +18,38 @@ export interface ExplainClaim {
 /** One device allocated for a claim. */
 export type ExplainDevice = ExplainClaim['devices'][number];
 
+/** A device allocated to one of the pod's claims, with the claim's name. */
+export interface ExplainClaimDevice extends ExplainDevice {
+  claim: string;
+}
+
 /**
- * The explain JSON of a pod with its claims (only there for a pod with claims) and the devices
- * of its extended resources backed by a DeviceClass (only there when it got such devices).
+ * The explain JSON of a pod with its claims: the harness's `claims` (only there for a pod with
+ * claims), or the flat `devices` list of the devices reserved for the pod that our explain
+ * reports; and the devices of its extended resources backed by a DeviceClass (only there when it
+ * got such devices).
  */
-export type ExplainPodWithClaims = ExplainPod & { claims?: ExplainClaim[]; extendedResourceDevices?: ExplainDevice[] };
+export type ExplainPodWithClaims = ExplainPod & { claims?: ExplainClaim[]; devices?: ExplainClaimDevice[]; extendedResourceDevices?: ExplainDevice[] };
 
 const deviceText = (d: ExplainDevice): string => `${d.request}=${d.driver}/${d.pool}/${d.device}${d.adminAccess ? ' (admin)' : ''}`;
 
-/** The differences in the claims: the same claim per entry, the same devices in the same order (extended resources' too). */
+/**
+ * The devices the pod holds through its claims, in the order of its entries and of each
+ * allocation: a bound pod holds all its claims' devices, a pod not scheduled none (a claim another
+ * pod allocated is not reserved for it).
+ */
+export function heldDevices(p: Pick<ExplainPodWithClaims, 'outcome' | 'claims' | 'devices'>): string[] {
+  if (p.devices) return p.devices.map((d) => `${d.claim}: ${deviceText(d)}`);
+  if (p.outcome !== 'Scheduled') return [];
+  return (p.claims ?? []).flatMap((c) => c.devices.map((d) => `${c.claim}: ${deviceText(d)}`));
+}
+
+/** The differences in the devices the pod holds through its claims and for its extended resources. */
 export function compareClaims(e: ExplainPodWithClaims, a: ExplainPodWithClaims): string[] {
   const diffs: string[] = [];
-  const actual = new Map((a.claims ?? []).map((c) => [c.name, c]));
-  for (const ec of e.claims ?? []) {
-    const ac = actual.get(ec.name);
-    actual.delete(ec.name);
-    if (!ac) {
-      diffs.push(`claims[${ec.name}]: expected ${JSON.stringify(ec)}, actual none`);
-      continue;
-    }
-    if (ec.claim !== ac.claim) diffs.push(`claims[${ec.name}].claim: expected ${ec.claim}, actual ${ac.claim}`);
-    const ed = ec.devices.map(deviceText);
-    const ad = ac.devices.map(deviceText);
-    if (ed.join() !== ad.join()) diffs.push(`claims[${ec.name}].devices: expected [${ed.join(', ')}], actual [${ad.join(', ')}]`);
-  }
-  for (const name of actual.keys()) diffs.push(`claims[${name}]: expected none, actual ${JSON.stringify(actual.get(name))}`);
+  const eh = heldDevices(e);
+  const ah = heldDevices(a);
+  if (eh.join() !== ah.join()) diffs.push(`devices: expected [${eh.join(', ')}], actual [${ah.join(', ')}]`);
   const ee = (e.extendedResourceDevices ?? []).map(deviceText);
   const ae = (a.extendedResourceDevices ?? []).map(deviceText);
   if (ee.join() !== ae.join()) diffs.push(`extendedResourceDevices: expected [${ee.join(', ')}], actual [${ae.join(', ')}]`);
