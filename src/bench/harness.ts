@@ -503,6 +503,7 @@ export class WorkloadExecutor {
     const started = performance.now();
     const deadline = started + (this.opts.opTimeoutMs ?? 10 * 60_000);
     this.awaited = done;
+    let stalledBefore = false;
     try {
       for (;;) {
         onWake?.();
@@ -515,11 +516,15 @@ export class WorkloadExecutor {
         }
         if (now >= until || done()) return;
         if (now > deadline) throw new BenchError(`${this.tc.name}: timed out after ${((now - started) / 1000).toFixed(0)}s waiting for ${what} (${this.describeQueue()})`);
-        // Asleep with nothing in flight, nothing backing off and no op to come: no pod can move.
-        const stalled = sched.loop.isIdle && sched.bindingsInFlight === 0 && sched.queue.nextBackoffExpiry() === undefined;
-        if (stalled && this.background.length === 0 && until === Infinity) {
+        // Asleep with nothing in flight, nothing backing off and no op to come, twice in a row
+        // (the cluster's controllers, such as the resourceclaim controller making a pod's claims,
+        // act in between): no pod can move.
+        const stalled = sched.loop.isIdle && sched.bindingsInFlight === 0 && sched.queue.nextBackoffExpiry() === undefined
+          && this.background.length === 0 && until === Infinity;
+        if (stalled && stalledBefore) {
           throw new BenchError(`${this.tc.name}: waiting for ${what}: no pod left to schedule (${this.describeQueue()})`);
         }
+        stalledBefore = stalled;
         const wakeAt = Math.min(this.nextBackgroundAt(), until, now + checkEveryMs);
         await new Promise<void>((resolve) => {
           const timer = setTimeout(() => this.wake(), Math.max(0, wakeAt - now));
