@@ -50,7 +50,7 @@ export interface WorkloadRun {
   measurement: Measurement | null;
 }
 
-export class BenchError extends Error {
+class BenchError extends Error {
   override name = 'BenchError';
 }
 

@@ -25,7 +25,7 @@ export interface ExplainPod {
   victims: string[];
 }
 
-export function explainAttempt(a: AttemptRecord): ExplainPod {
+function explainAttempt(a: AttemptRecord): ExplainPod {
   const filter: Record<string, ExplainStatus> = {};
   let preFilter: ExplainStatus | null = null;
   const d = a.diagnosis;
