@@ -65,16 +65,21 @@ describe('DRA bench ops', () => {
     assert.equal(r.measuredPods, 2);
   });
 
-  it('says so when claims would need the allocator', async () => {
-    await assert.rejects(run({
+  it('allocates claims outside the scheduler, each device once, and says so when one does not fit', async () => {
+    const fill = (claims: number): TestCase => ({
       name: 'Alloc',
       source: 'test',
       workloadTemplate: [
-        { opcode: 'createAny', templatePath: 'dra/resourceclaim.yaml', count: 2, namespace: 'init' },
+        { opcode: 'createNodes', nodeTemplatePath: 'dra/node-with-dra-test-driver.yaml', count: 2 },
+        { opcode: 'createAny', templatePath: 'dra/resourceslice-basic-devices.yaml', count: 2, templateParams: { numDevices: 2 } },
+        { opcode: 'createAny', templatePath: 'dra/deviceclass.yaml' },
+        { opcode: 'createAny', templatePath: 'dra/resourceclaim.yaml', count: claims, namespace: 'init' },
         { opcode: 'allocResourceClaims', namespace: 'init' },
       ],
       workloads: [{ name: 'w', params: {} }],
-    }), /allocResourceClaims: 2 claims in init need the structured allocator/);
+    });
+    assert.equal((await run(fill(4))).nodes, 2, 'four claims fit the four devices');
+    await assert.rejects(run(fill(5)), /allocResourceClaims: could not allocate claim 4 of 5 in init/);
   });
 
   it("lists upstream's DRA workloads with their thresholds, skipped until DRA is built", () => {

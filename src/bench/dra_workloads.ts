@@ -5,7 +5,7 @@
 import type { Op, TestCase, Workload, WorkloadParam } from './types.js';
 
 /** Why the DRA test cases do not run yet. */
-export const draNotBuilt = 'needs DRA (#15): the DynamicResources plugin, the allocator and the embedded resourceclaim controller are not built yet; the interim guard rejects every pod with claims';
+export const draNotBuilt = 'needs the DynamicResources plugin (#15 item 3), not built yet: the interim guard rejects every pod with claims';
 
 /** The CEL selector of upstream's "selector" workloads: every device matches, but CEL runs. */
 const selectors = [{ cel: { expression: 'device.attributes["test-driver.cdi.k8s.io"].driverVersion.major() >= 1 && device.capacity["test-driver.cdi.k8s.io"].memory.isGreaterThan(quantity("1Mi"))' } }];

@@ -7,12 +7,14 @@ import { Session } from 'node:inspector/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { cpuUsage } from 'node:process';
-import type { ResourceClaim } from '../api/resource.js';
+import { CelCache } from '../api/cel/cache.js';
+import type { DeviceClass, ResourceClaim, ResourceSlice } from '../api/resource.js';
 import type { CSINode, KubeObject, Node, PersistentVolume, PersistentVolumeClaim, Pod } from '../api/types.js';
 import { admitPod } from '../cluster/memory/admission.js';
 import { MemoryCluster } from '../cluster/memory/store.js';
 import type { WatchEvent } from '../cluster/types.js';
 import type { Registry } from '../framework/registry.js';
+import { Allocator, DefaultFeatures, makeDeviceID, makeSharedDeviceID, type AllocatedState, type DeviceID, type SharedDeviceID } from '../plugins/dynamicresources/structured/index.js';
 import { Scheduler, type ResolvedConfig } from '../scheduler/scheduler.js';
 import { RealClock, seededRandom } from '../util/clock.js';
 import { DurationRecorder, MemorySampler, ThroughputCollector, type AttemptSummary, type ThroughputSummary } from './metrics.js';
@@ -89,6 +91,8 @@ export class WorkloadExecutor {
   private measuring: ActiveMeasurement | null = null;
   private measurement: Measurement | null = null;
   private nameSeq = 0;
+  /** The ops' own random source (allocResourceClaims' node order), apart from the scheduler's. */
+  private readonly random: () => number;
   private nodeCount = 0;
   private initPodCount = 0;
   private profiler: Session | null = null;
@@ -102,6 +106,7 @@ export class WorkloadExecutor {
     private readonly opts: HarnessOptions,
   ) {
     const clock = new RealClock();
+    this.random = seededRandom((opts.seed ?? 1) + 1);
     this.cluster = new MemoryCluster({ clock, admitPod });
     // An extender in --config is called as in any run (its latency counts in the figures).
     this.scheduler = Scheduler.fromConfig(opts.config, {
@@ -250,14 +255,42 @@ export class WorkloadExecutor {
   }
 
   /**
-   * Claims are allocated here by the structured allocator, as upstream's op does, which is not
-   * built yet (#15 item 2): a namespace without unallocated claims passes, any other fails the run.
+   * Each unallocated claim of the namespace in turn, on the first node in a seeded random order
+   * that can hold it, the allocation written at once so the next claim sees it (upstream's
+   * allocResourceClaims, which shuffles the nodes with math/rand).
    */
-  private allocResourceClaims(op: AllocResourceClaimsOp): void {
-    const waiting = this.cluster.list<ResourceClaim>('ResourceClaim').filter((c) => c.metadata.namespace === op.namespace && !c.status?.allocation);
-    if (waiting.length > 0) {
-      throw new BenchError(`${this.tc.name}: allocResourceClaims: ${waiting.length} claims in ${op.namespace} need the structured allocator, which is not built yet`);
+  private async allocResourceClaims(op: AllocResourceClaimsOp): Promise<void> {
+    const claims = this.cluster.list<ResourceClaim>('ResourceClaim').filter((c) => c.metadata.namespace === op.namespace && !c.status?.allocation);
+    if (claims.length === 0) return;
+    const nodes = this.cluster.list<Node>('Node');
+    const slices = this.cluster.list<ResourceSlice>('ResourceSlice');
+    const classLister = (name: string) => this.cluster.get<DeviceClass>('DeviceClass', '', name);
+    const celCache = new CelCache(10, { consumableCapacity: DefaultFeatures.consumableCapacity, listTypeAttributes: DefaultFeatures.listTypeAttributes });
+    claims: for (const [i, claim] of claims.entries()) {
+      const allocator = new Allocator({ features: DefaultFeatures, allocatedState: this.allocatedState(), classLister, slices, celCache });
+      shuffle(nodes, this.random);
+      for (const node of nodes) {
+        const result = allocator.allocate(node, [claim]);
+        if (!result) continue;
+        await this.cluster.updateResourceClaimStatus({ ...claim, status: { ...claim.status, allocation: result[0] } });
+        continue claims;
+      }
+      throw new BenchError(`${this.tc.name}: allocResourceClaims: could not allocate claim ${i} of ${claims.length} in ${op.namespace}`);
     }
+  }
+
+  /** The devices the cluster's claims hold (the bench's claims take whole devices, no capacity). */
+  private allocatedState(): AllocatedState {
+    const allocatedDevices = new Set<DeviceID>();
+    const allocatedSharedDeviceIDs = new Set<SharedDeviceID>();
+    for (const c of this.cluster.list<ResourceClaim>('ResourceClaim')) {
+      for (const r of c.status?.allocation?.devices?.results ?? []) {
+        const id = makeDeviceID(r.driver, r.pool, r.device);
+        if (r.shareID === undefined) allocatedDevices.add(id);
+        else allocatedSharedDeviceIDs.add(makeSharedDeviceID(id, r.shareID));
+      }
+    }
+    return { allocatedDevices, allocatedSharedDeviceIDs, aggregatedCapacity: new Map() };
   }
 
   private async createPods(op: CreatePodsOp, index: number): Promise<void> {
@@ -548,6 +581,14 @@ export class WorkloadExecutor {
     const c = this.scheduler.queue.pendingCounts();
     const ns = [...this.scheduledPerNamespace].map(([k, v]) => `${k}=${v}`).join(' ');
     return `queue: active ${c.active}, backoff ${c.backoff}, unschedulable ${c.unschedulable}, gated ${c.gated}; scheduled: ${ns || 'none'}`;
+  }
+}
+
+/** Fisher-Yates, in place. */
+function shuffle<T>(items: T[], random: () => number): void {
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [items[i], items[j]] = [items[j]!, items[i]!];
   }
 }
 

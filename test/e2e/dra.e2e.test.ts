@@ -23,7 +23,7 @@ const recorded = JSON.parse(readFileSync(scenarioPath.replace(/\.yaml$/, '.expec
 const ours = 'kube-scheduler-ts';
 const skip = missingBinaries();
 /** Why our half cannot pass yet: the interim guard rejects every pod with claims. */
-const oursMissing = 'the DynamicResources plugin and the DRA informers of `run` (#15 items 1-3) are not on main yet';
+const oursMissing = 'the DynamicResources plugin (#15 item 3) is not on main yet: the interim guard rejects every pod with claims';
 
 /** What upstream recorded, in the replay's shape. */
 const expected: ReplayedPod[] = recorded.pods.map((p) => ({
