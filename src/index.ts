@@ -22,8 +22,9 @@ export { NodeInfo, HostPortInfo, type ImageStateSummary } from './framework/node
 export { PodInfo, affinityTermMatches, type AffinityTerm, type WeightedAffinityTerm } from './framework/pod_info.js';
 export * from './framework/events.js';
 export { eventObjectsAs, type EventObjects, type EventObjectKinds } from './framework/event_objects.js';
-export { Registry, type PluginDefinition, type AnyPluginDefinition, type FieldError } from './framework/registry.js';
-export * from './framework/field_errors.js';
+export { Registry, type PluginDefinition, type AnyPluginDefinition } from './framework/registry.js';
+export { defaultFeatures, type Features } from './framework/features.js';
+export * from './api/field_errors.js';
 export { defaultNormalizeScore } from './framework/helpers/normalize.js';
 export { FitError, Diagnosis } from './framework/fit_error.js';
 export { Framework, type ProfileConfig, type NodePluginScores } from './framework/runtime/framework.js';
@@ -35,6 +36,7 @@ export type { MaybePromise } from './framework/maybe_promise.js';
 export { inTreeRegistry, notYetAvailablePlugins } from './plugins/registry.js';
 export * as PluginNames from './framework/names.js';
 export { loadConfigFile, parseConfig, configFromObject, defaultConfiguration, ConfigError, type DefaultedConfiguration, type KubeSchedulerConfiguration } from './config/index.js';
+export { FeatureGates, FeatureGateError } from './config/feature_gates.js';
 
 // Scheduler extenders: the contract and the HTTP client (KubeSchedulerConfiguration `extenders`).
 export * from './framework/extender.js';

@@ -40,7 +40,7 @@ describe('simulate', () => {
     assert.equal(
       byName['default/huge']!.message,
       '0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 Insufficient cpu. ' +
-        'preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling..',
+        'preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.',
     );
     assert.equal(report.summary.scheduled, 2);
     assert.equal(report.summary.unschedulable, 1);
@@ -142,6 +142,15 @@ describe('bad input exits 2 with the file, the field and the reason', () => {
     assert.equal((await cli('simulate', scenario('nope.yaml'))).code, 2);
     assert.equal((await cli('simulate', '--bogus')).code, 2);
     assert.equal((await cli('frobnicate')).code, 2);
+  });
+
+  it('rejects a feature gate upstream does not know, or one locked to its default, in upstream\'s words in every mode', async () => {
+    for (const mode of ['simulate', 'explain', 'serve', 'run', 'bench']) {
+      const r = await cli(mode, '--feature-gates=NoSuchGate=true');
+      assert.deepEqual([r.code, r.err], [2, 'error: unrecognized feature gate: NoSuchGate\n'], mode);
+    }
+    const locked = await cli('explain', '--feature-gates', 'PodSchedulingReadiness=false');
+    assert.deepEqual([locked.code, locked.err], [2, 'error: cannot set feature gate PodSchedulingReadiness to false, feature is locked to true\n']);
   });
 });
 

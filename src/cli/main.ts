@@ -1,4 +1,5 @@
 // The kube-scheduler-ts command: dispatches to one command module per subcommand.
+import { FeatureGateError } from '../config/feature_gates.js';
 import { ConfigError } from './configuration.js';
 import { ScenarioError } from '../sim/scenario.js';
 import { ExitBadInput, UsageError, describeListenError, processIO, verbosityOf, type CliIO, type Command } from './io.js';
@@ -49,6 +50,8 @@ simulate / explain options:
   --serve [--port N]    simulate: serve the cluster over the Kubernetes API while scheduling
   --plugins FILE        load out-of-tree plugins from a module (.mjs, .js or .ts) exporting \`plugins\`
                         (repeatable; serve and run take it too)
+  --feature-gates A=true,B=false  feature gates of the pinned release (v1.37.2), as kube-scheduler's
+                        (repeatable; serve, run and bench take it too)
 
 With no scenario, the bundled scenarios/default.yaml is used.
 `;
@@ -96,7 +99,7 @@ export async function runCli(argv: string[], io: CliIO = processIO): Promise<num
  * extenders that cannot be set up (ExtenderSetupError: unreadable TLS files, found at start-up).
  */
 function isBadInput(err: unknown): boolean {
-  if (err instanceof ConfigError || err instanceof ScenarioError || err instanceof UsageError) return true;
+  if (err instanceof ConfigError || err instanceof ScenarioError || err instanceof UsageError || err instanceof FeatureGateError) return true;
   const code = (err as { code?: unknown } | null)?.code;
   if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS')) return true;
   return err instanceof Error && (err.name === 'FrameworkError' || err.name === 'ExtenderSetupError');

@@ -33,7 +33,7 @@ export class FitError extends Error {
     super();
   }
 
-  /** Upstream's text: `0/N nodes are available: <preFilter or sorted filter reasons>. <postFilter>.` */
+  /** Upstream's text: `0/N nodes are available: <preFilter or sorted filter reasons>. <postFilter>` (no period after it). */
   override get message(): string {
     let msg = `0/${this.numAllNodes} nodes are available:`;
     const d = this.diagnosis;
@@ -53,7 +53,7 @@ export class FitError extends Error {
       const parts = [...counts].map(([r, n]) => `${n} ${r}`).sort(compareGoStrings);
       if (parts.length > 0) msg += ` ${parts.join(', ')}.`;
     }
-    if (d.postFilterMsg !== '') msg += ` ${d.postFilterMsg}.`;
+    if (d.postFilterMsg !== '') msg += ` ${d.postFilterMsg}`;
     return msg;
   }
 

@@ -6,7 +6,9 @@ import { podKey } from '../api/types.js';
 import { Cache } from '../cache/cache.js';
 import { Snapshot } from '../cache/snapshot.js';
 import type { ClusterClient } from '../cluster/types.js';
+import { FeatureGates } from '../config/feature_gates.js';
 import type { Extender as ExtenderConfig } from '../config/types.js';
+import { featuresFromGates } from '../framework/features.js';
 import { setUpExtenders } from '../extender/setup.js';
 import { CycleState } from '../framework/cycle_state.js';
 import { ActionType } from '../framework/events.js';
@@ -48,6 +50,8 @@ export interface SchedulerDeps {
   random: () => number;
   /** In-tree plugins named by a profile but not built yet: skipped with a warning. */
   notYetAvailable?: ReadonlySet<string>;
+  /** --feature-gates; the pinned release's defaults when absent. */
+  featureGates?: FeatureGates;
   /** Pick the first top-scored node by name instead of sampling (exact comparisons). */
   tieBreakByName?: boolean;
   /** Keep every plugin's score per node in attempt records (explain). */
@@ -173,6 +177,8 @@ export class Scheduler implements SchedulingCycles, EventHandlerTarget {
           time: clock.now(),
         }),
     };
+    const gates = deps.featureGates ?? FeatureGates.defaults;
+    const features = featuresFromGates((gate) => gates.enabled(gate));
     let queue: SchedulingQueue | undefined = undefined;
     for (const profile of profiles) {
       const fwk = new Framework(profile, {
@@ -188,6 +194,7 @@ export class Scheduler implements SchedulingCycles, EventHandlerTarget {
         clock,
         random: deps.random,
         parallelism: config.parallelism ?? 16,
+        features,
         notYetAvailable: deps.notYetAvailable,
         extenders,
         metrics: this.metrics,

@@ -1,6 +1,7 @@
 // `simulate --serve [--port N] [--plugins FILE] [scenario]`: serves the scenario's embedded
 // cluster over the Kubernetes API on loopback while the embedded scheduler schedules what clients
 // create.
+import { FeatureGates } from '../../config/feature_gates.js';
 import { parseArgs } from 'node:util';
 import { admitPod } from '../../cluster/memory/admission.js';
 import { notYetAvailablePlugins } from '../../plugins/registry.js';
@@ -42,6 +43,7 @@ export async function serveCommand(argv: string[], io: CliIO, control: ServeCont
       seed: { type: 'string' },
       v: { type: 'string' },
       plugins: { type: 'string', multiple: true },
+      'feature-gates': { type: 'string', multiple: true },
     },
   });
   if (positionals.length > 1) throw new UsageError(`unexpected arguments: ${positionals.slice(1).join(' ')}`);
@@ -50,6 +52,7 @@ export async function serveCommand(argv: string[], io: CliIO, control: ServeCont
   const seed = values.seed === undefined ? 1 : Number(values.seed);
   if (!Number.isInteger(seed)) throw new UsageError(`--seed must be an integer, got "${values.seed}"`);
   const verbosity = values.v === undefined ? 0 : Number(values.v);
+  const featureGates = FeatureGates.parse(values['feature-gates'] ?? []);
   const scenario = loadScenario(positionals[0] ?? defaultScenarioPath());
   const registry = await registryWithPlugins(values.plugins ?? []);
   const config = resolveConfiguration({ scenario, configPath: values.config, registry });
@@ -57,6 +60,7 @@ export async function serveCommand(argv: string[], io: CliIO, control: ServeCont
     config,
     registry,
     notYetAvailable: notYetAvailablePlugins,
+    featureGates,
     seed,
     admitPod,
     host: values.address ?? '127.0.0.1',

@@ -1,4 +1,5 @@
 // `simulate` and `explain`: run a scenario on the embedded cluster.
+import { FeatureGates } from '../../config/feature_gates.js';
 import { parseArgs } from 'node:util';
 import { admitPod } from '../../cluster/memory/admission.js';
 import { notYetAvailablePlugins } from '../../plugins/registry.js';
@@ -21,6 +22,7 @@ async function parse(argv: string[]) {
       output: { type: 'string', short: 'o' },
       'tie-break': { type: 'string' },
       plugins: { type: 'string', multiple: true },
+      'feature-gates': { type: 'string', multiple: true },
     },
   });
   if (positionals.length > 1) throw new UsageError(`unexpected arguments: ${positionals.slice(1).join(' ')}`);
@@ -30,10 +32,11 @@ async function parse(argv: string[]) {
   if (tieBreak !== undefined && tieBreak !== 'name') throw new UsageError(`--tie-break accepts only "name"`);
   const output = values.output;
   if (output !== undefined && output !== 'text' && output !== 'json') throw new UsageError(`--output must be text or json`);
+  const featureGates = FeatureGates.parse(values['feature-gates'] ?? []);
   const scenario = loadScenario(positionals[0] ?? defaultScenarioPath());
   const registry = await registryWithPlugins(values.plugins ?? []);
   const config = resolveConfiguration({ scenario, configPath: values.config, registry });
-  const opts = { config, registry, notYetAvailable: notYetAvailablePlugins, seed, tieBreakByName: tieBreak === 'name', admitPod };
+  const opts = { config, registry, notYetAvailable: notYetAvailablePlugins, featureGates, seed, tieBreakByName: tieBreak === 'name', admitPod };
   return { scenario, opts, output };
 }
 

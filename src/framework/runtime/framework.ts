@@ -3,6 +3,7 @@
 // recorder it times every extension point, and each plugin call in sampled cycles
 // (CycleState.recordPluginMetrics); a plugin that throws ends its extension point with an error
 // status naming it, as a returned error would.
+import type { Features } from '../features.js';
 import type { Pod } from '../../api/types.js';
 import type { Clock } from '../../util/clock.js';
 import { CycleState } from '../cycle_state.js';
@@ -49,6 +50,8 @@ export interface FrameworkDeps {
   clock: Clock;
   random: () => number;
   parallelism: number;
+  /** The feature gates' values each plugin factory receives. */
+  features: Features;
   /** In-tree plugin names we do not implement yet: skipped with a warning instead of failing. */
   notYetAvailable?: ReadonlySet<string>;
   /** The scheduler's HTTP extenders (Handle.extenders). */
@@ -200,7 +203,7 @@ export class Framework implements fw.Handle {
       if (def.defaultArgs && (args === undefined || args === null)) args = def.defaultArgs({});
       let plugin: fw.Plugin;
       try {
-        plugin = def.factory(args, this);
+        plugin = def.factory(args, this, this.deps.features);
       } catch (err) {
         throw new FrameworkError(`initializing plugin "${name}": ${thrownMessage(err)}`);
       }

@@ -51,7 +51,8 @@ export class Evaluator {
    * - result null, Error: a transient failure; the nomination is kept.
    * - result null, Unschedulable: the pod may not preempt (now); the nomination is kept.
    * - result with nominatedNodeName '', Unschedulable: preemption cannot help; the nomination is cleared.
-   * - result with the chosen node, success: victims are being evicted and the pod is nominated there.
+   * - result with the chosen node, Success saying so (v1.37 leaves it in the FitError): victims are
+   *   being evicted and the pod is nominated there.
    * The extenders with a preempt verb narrow the candidates first; only asking them is asynchronous.
    */
   preempt(state: CycleState, pod: PodInfo, m: NodeToStatusReader): MaybePromise<PreemptOutcome> {
@@ -92,7 +93,8 @@ export class Evaluator {
     if (best === null || best.name === '') return { result: null, status: Status.unschedulable('no candidate node for preemption') };
     this.handle.metricsRecorder?.()?.observePreemptionVictims(best.victims.pods.length);
     this.prepareCandidate(best, pod);
-    return { result: { nominatedNodeName: best.name }, status: null };
+    const placed = `found a potential placement for pod on node ${best.name}, preempting ${best.victims.pods.length} victims`;
+    return { result: { nominatedNodeName: best.name }, status: new Status(Code.Success, [placed]) };
   }
 
   /** Dry-runs preemption on the nodes whose filter failure removing pods might resolve. */
