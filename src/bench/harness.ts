@@ -15,7 +15,7 @@ import { admitPod } from '../cluster/memory/admission.js';
 import { MemoryCluster } from '../cluster/memory/store.js';
 import type { WatchEvent } from '../cluster/types.js';
 import type { Registry } from '../framework/registry.js';
-import { Allocator, DefaultFeatures, makeDeviceID, makeSharedDeviceID, type AllocatedState, type DeviceID, type SharedDeviceID } from '../plugins/dynamicresources/structured/index.js';
+import { addAllocation, Allocator, DefaultFeatures, newAllocatedState, type AllocatedState } from '../plugins/dynamicresources/structured/index.js';
 import { Scheduler, type ResolvedConfig } from '../scheduler/scheduler.js';
 import { RealClock, seededRandom } from '../util/clock.js';
 import { DurationRecorder, MemorySampler, ThroughputCollector, type AttemptSummary, type ThroughputSummary } from './metrics.js';
@@ -283,18 +283,11 @@ export class WorkloadExecutor {
     }
   }
 
-  /** The devices the cluster's claims hold (the bench's claims take whole devices, no capacity). */
+  /** What the cluster's claims hold (upstream's op gathers it from every allocated claim the same way). */
   private allocatedState(): AllocatedState {
-    const allocatedDevices = new Set<DeviceID>();
-    const allocatedSharedDeviceIDs = new Set<SharedDeviceID>();
-    for (const c of this.cluster.list<ResourceClaim>('ResourceClaim')) {
-      for (const r of c.status?.allocation?.devices?.results ?? []) {
-        const id = makeDeviceID(r.driver, r.pool, r.device);
-        if (r.shareID === undefined) allocatedDevices.add(id);
-        else allocatedSharedDeviceIDs.add(makeSharedDeviceID(id, r.shareID));
-      }
-    }
-    return { allocatedDevices, allocatedSharedDeviceIDs, aggregatedCapacity: new Map() };
+    const state = newAllocatedState();
+    for (const c of this.cluster.list<ResourceClaim>('ResourceClaim')) addAllocation(state, c.status?.allocation, DefaultFeatures.consumableCapacity);
+    return state;
   }
 
   private async createPods(op: CreatePodsOp, index: number): Promise<void> {

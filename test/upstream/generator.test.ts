@@ -36,7 +36,7 @@ describe('differential test generator', () => {
     const seen = new Set<string>();
     for (let index = 0; index < 40; index++) {
       const generated = generateScenario(3, index, 'dra');
-      const sc = parseScenario(JSON.stringify(generated), `dra-${index}`);
+      const sc = scenarioFromDocuments([structuredClone(generated)], `dra-${index}`);
       const objects = sc.objects as DraObject[];
       const named = (kind: string) => new Set(objects.filter((o) => o.kind === kind).map((o) => `${o.metadata.namespace ?? ''}/${o.metadata.name}`));
       const claims = named('ResourceClaim');
