@@ -20,13 +20,13 @@ export const dryRunSchedulePath = '/apis/dryrun.kube-scheduler-ts.io/v1/schedule
 export type DryRunOptions = Omit<EmbeddedOptions, 'onAttempt' | 'recordScores' | 'diagnose'>;
 
 /** Why one node refused a pod (the FitError's per-node status). */
-export interface DryRunNodeRefusal {
+interface DryRunNodeRefusal {
   node: string;
   plugin: string;
   reasons: string[];
 }
 
-export type DryRunOutcome =
+type DryRunOutcome =
   /** The scheduler placed it (maybe after preempting). */
   | 'Scheduled'
   /** No node fits, and preemption does not make room either. */
@@ -38,7 +38,7 @@ export type DryRunOutcome =
   /** No profile schedules its schedulerName: not attempted. */
   | 'Pending';
 
-export interface DryRunPodResult {
+interface DryRunPodResult {
   /** namespace/name (a generateName resolved as the API server would). */
   pod: string;
   outcome: DryRunOutcome;
