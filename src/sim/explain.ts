@@ -202,7 +202,13 @@ export async function runExplain(sc: Scenario, o: ExplainOptions): Promise<{ pod
   for (const pending of sc.pending) {
     // The pod enters the cluster unbound; a nodeName it carries is what NodeName filters on.
     const { nodeName, ...spec } = pending.spec ?? { containers: [] };
-    const created = env.cluster.create<Pod>({ ...pending, kind: 'Pod', spec: spec as Pod['spec'] });
+    let created = env.cluster.create<Pod>({ ...pending, kind: 'Pod', spec: spec as Pod['spec'] });
+    // As in a cluster, the resourceclaim controller makes the pod's claims before it is scheduled
+    // (only then: waiting lets earlier attempts' bindings move on, which other pods must not see).
+    if ((created.spec.resourceClaims?.length ?? 0) > 0) {
+      await env.cluster.controllersIdle();
+      created = env.cluster.getPod(created.metadata.namespace ?? 'default', created.metadata.name ?? '') ?? created;
+    }
     const attemptPod: Pod = nodeName ? { ...created, spec: { ...created.spec, nodeName } } : created;
     last = null;
     await env.scheduler.attemptOnce(attemptPod);
