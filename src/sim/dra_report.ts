@@ -30,6 +30,8 @@ export interface ExplainDevice {
   driver: string;
   pool: string;
   device: string;
+  /** Set when the device was given for admin access (shared with its other users). */
+  adminAccess?: true;
 }
 
 /** The claims the pod names, as the cluster has them now (missing ones left out). */
@@ -51,7 +53,7 @@ export function podDevices(pod: Pod, objects: DraObjects): ExplainDevice[] {
   for (const c of podClaims(pod, objects)) {
     if (!(c.status?.reservedFor ?? []).some((r) => r.uid === pod.metadata.uid)) continue;
     for (const r of c.status?.allocation?.devices?.results ?? []) {
-      out.push({ claim: c.metadata.name ?? '', request: r.request, driver: r.driver, pool: r.pool, device: r.device });
+      out.push({ claim: c.metadata.name ?? '', request: r.request, driver: r.driver, pool: r.pool, device: r.device, ...(r.adminAccess === true ? { adminAccess: true as const } : {}) });
     }
   }
   return out;
