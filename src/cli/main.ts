@@ -33,6 +33,11 @@ const commands: Record<string, CommandEntry> = {
     usage: async () => (await import('./commands/capacity.js')).capacityUsage,
     help: 'capacity [scenario] --pod FILE | --add-nodes-like NODE  How many more pods fit; how many nodes to add',
   },
+  snapshot: {
+    run: async (argv, io) => (await import('./commands/snapshot.js')).snapshotCommand(argv, io),
+    usage: async () => (await import('./commands/snapshot.js')).snapshotUsage,
+    help: 'snapshot [-o FILE] [--kubeconfig FILE]  Write a live cluster (read-only) as a scenario file',
+  },
   bench: { run: benchCommand, usage: async () => benchUsage, help: "bench [filter]        Run upstream's scheduler_perf workloads on the embedded scheduler (--json, --compare)" },
 };
 
@@ -53,6 +58,9 @@ simulate / explain options:
   --timeline            explain: run the scenario as simulate does (retries, steps) and explain
                         each pod's last attempt, with all its attempts
   --serve [--port N]    simulate: serve the cluster over the Kubernetes API while scheduling
+  --from-cluster        read a live cluster, read-only, instead of a scenario file (simulate, explain,
+                        serve; with --kubeconfig, -n/--namespace, -l/--selector, --field-selector,
+                        --kube-api-qps, --kube-api-burst: see snapshot --help)
   --plugins FILE        load out-of-tree plugins from a module (.mjs, .js or .ts) exporting \`plugins\`
                         (repeatable; serve and run take it too)
   --feature-gates A=true,B=false  feature gates of the pinned release (v1.37.2), as kube-scheduler's
