@@ -101,6 +101,11 @@ test('errors say what to fix', async () => {
       want: "cannot list statefulsets in namespace \"team\": grant get/list on statefulsets.apps (a ClusterRole like deploy/'s scheduler role)",
     },
     {
+      name: '403 on a kind only simulations read says the scheduler role lacks it',
+      fail: (req) => (req.path === '/apis/scheduling.k8s.io/v1/priorityclasses' ? new StatusError(403, 'forbidden', 'Forbidden') : null),
+      want: 'cannot list priorityclasses at the cluster scope: grant get/list on priorityclasses.scheduling.k8s.io (which deploy/\'s scheduler role lacks: see the README, "What-if on your cluster")',
+    },
+    {
       name: '401 points at the credentials',
       fail: () => new StatusError(401, 'Unauthorized', 'Unauthorized'),
       want: "the API server at https://10.0.0.1:6443 did not accept our credentials (401 Unauthorized): check the kubeconfig's user (token, client certificate)",
