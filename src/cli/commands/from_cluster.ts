@@ -23,25 +23,32 @@ export interface ClusterFlags {
 }
 
 /** --kubeconfig, else the first file of $KUBECONFIG, else ~/.kube/config if present, else in-cluster (''). */
-function kubeconfigPath(flag: string | undefined, env: NodeJS.ProcessEnv): string {
+function kubeconfigPath(flag: string | undefined): string {
   if (flag !== undefined) return flag;
-  const fromEnv = (env.KUBECONFIG ?? '').split(delimiter).find(Boolean);
+  const fromEnv = (process.env.KUBECONFIG ?? '').split(delimiter).find(Boolean);
   if (fromEnv) return fromEnv;
   const home = join(homedir(), '.kube', 'config');
   return existsSync(home) ? home : '';
 }
 
-export async function scenarioFromCluster(flags: ClusterFlags, schedulerNames: readonly string[], io: CliIO, env: NodeJS.ProcessEnv = process.env): Promise<Scenario> {
+/** A request the server leaves unanswered this long fails the import instead of hanging it. */
+const requestTimeoutMs = 60_000;
+
+export async function scenarioFromCluster(flags: ClusterFlags, schedulerNames: readonly string[], io: CliIO): Promise<Scenario> {
+  const path = kubeconfigPath(flags.kubeconfig);
+  if (!path && !(process.env.KUBERNETES_SERVICE_HOST && process.env.KUBERNETES_SERVICE_PORT)) {
+    throw new UsageError('--from-cluster: no kubeconfig ($KUBECONFIG, ~/.kube/config) and not in a cluster: pass --kubeconfig');
+  }
   let kc;
   try {
-    kc = loadKubeConfig(kubeconfigPath(flags.kubeconfig, env));
+    kc = loadKubeConfig(path);
   } catch (err) {
-    if (err instanceof KubeConfigError) throw new UsageError(`--from-cluster: ${err.message.replace(': pass --kubeconfig or --master', ': pass --kubeconfig')}`);
+    if (err instanceof KubeConfigError) throw new UsageError(`--from-cluster: ${err.message}`);
     throw err;
   }
   const server = kc.getCurrentCluster()?.server ?? '';
   const clock = new RealClock();
-  const transport = new HttpTransport(kc, { limiter: rateLimiterFor(flags.qps, flags.burst, clock), userAgent: 'kube-scheduler-ts/import', clock, maxRetries: 3 });
+  const transport = new HttpTransport(kc, { limiter: rateLimiterFor(flags.qps, flags.burst, clock), userAgent: 'kube-scheduler-ts/import', clock, maxRetries: 3, timeoutMs: requestTimeoutMs });
   try {
     const imported = await importCluster({
       transport,

@@ -138,6 +138,17 @@ test('snapshot writes the served cluster as a scenario that schedules as the ori
   assert.ok(original.some(([pod, n]) => pod === 'team/db' && n === 'n2'), JSON.stringify(original));
 });
 
+test('snapshot --config: pending pods of its profiles come along, and the configuration with them', { timeout: 60_000 }, async () => {
+  const config = join(dir, 'config.yaml');
+  writeFileSync(config, 'apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n- schedulerName: other-scheduler\n');
+  const file = join(dir, 'other.yaml');
+  const { code, err } = await cli(['snapshot', '--kubeconfig', kubeconfig, '--config', config, '-o', file]);
+  assert.equal(code, 0, err);
+  const snap = loadScenario(file);
+  assert.deepEqual(snap.pending.map((p) => p.metadata.name), ['elsewhere']);
+  assert.deepEqual(snap.config?.profiles, [{ schedulerName: 'other-scheduler' }]);
+});
+
 test('simulate --from-cluster reads namespaces and selectors as asked', { timeout: 60_000 }, async () => {
   const { code, out, err } = await cli(['simulate', '--from-cluster', '--kubeconfig', kubeconfig, '-n', 'default', '-l', 'app=none', '-o', 'json']);
   assert.equal(code, 0, err);
@@ -153,6 +164,9 @@ test('--from-cluster refuses a scenario file and cluster flags without it', asyn
   const stray = await cli(['explain', '--namespace', 'a']);
   assert.equal(stray.code, 2);
   assert.match(stray.err, /--namespace needs --from-cluster/);
+  const missing = await cli(['snapshot', '--kubeconfig', '/nonexistent/kubeconfig']);
+  assert.equal(missing.code, 2);
+  assert.equal(missing.err, 'error: --from-cluster: /nonexistent/kubeconfig: no such file\n');
   const qps = await cli(['snapshot', '--kube-api-qps', '0']);
   assert.equal(qps.code, 2);
   assert.match(qps.err, /--kube-api-qps must be a positive number, got "0"/);
