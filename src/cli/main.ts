@@ -33,6 +33,11 @@ const commands: Record<string, CommandEntry> = {
     usage: async () => (await import('./commands/capacity.js')).capacityUsage,
     help: 'capacity [scenario] --pod FILE | --add-nodes-like NODE  How many more pods fit; how many nodes to add',
   },
+  compare: {
+    run: async (argv, io) => (await import('./commands/compare.js')).compareCommand(argv, io),
+    usage: async () => (await import('./commands/compare.js')).compareUsage,
+    help: 'compare [scenario] --config A [--config B]  One scenario under several configurations, side by side',
+  },
   snapshot: {
     run: async (argv, io) => (await import('./commands/snapshot.js')).snapshotCommand(argv, io),
     usage: async () => (await import('./commands/snapshot.js')).snapshotUsage,

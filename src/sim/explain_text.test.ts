@@ -80,7 +80,8 @@ describe('explain --output text (golden)', () => {
   Only tainted passed the filters: not scored.
 
 default/preemptor  Unschedulable, nominated to free
-  0/4 nodes are available: 1 node(s) had untolerated taint(s), 3 Insufficient cpu.
+  0/4 nodes are available: 1 node(s) had untolerated taint(s), 3 Insufficient cpu. preemption: found a potential
+  placement for pod on node free, preempting 1 victims
 
   Rejected on 4 node(s) (every Filter plugin's verdict; * unresolvable: preemption cannot help):
     NODES  TaintToleration                     NodeResourcesFit    NODE NAMES
@@ -98,7 +99,7 @@ default/preemptor  Unschedulable, nominated to free
 
 default/polite  Unschedulable
   0/4 nodes are available: 1 node(s) had untolerated taint(s), 3 Insufficient cpu. preemption: not eligible due to
-  preemptionPolicy=Never..
+  preemptionPolicy=Never.
 
   Rejected on 4 node(s) (every Filter plugin's verdict; * unresolvable: preemption cannot help):
     NODES  TaintToleration                     NodeResourcesFit    NODE NAMES
@@ -120,7 +121,9 @@ default/polite  Unschedulable
 
 default/preemptor  Unschedulable, nominated to free
   0/4 nodes are available: 1 node(s) had untolerated
-  taint(s), 3 Insufficient cpu.
+  taint(s), 3 Insufficient cpu. preemption: found a
+  potential placement for pod on node free, preempting 1
+  victims
 
   Rejected on 4 node(s) (every Filter plugin's verdict; * u…
     NODES  TaintTole...  NodeResour...  NODE NAMES
@@ -140,7 +143,7 @@ default/preemptor  Unschedulable, nominated to free
 default/polite  Unschedulable
   0/4 nodes are available: 1 node(s) had untolerated
   taint(s), 3 Insufficient cpu. preemption: not eligible due
-  to preemptionPolicy=Never..
+  to preemptionPolicy=Never.
 
   Rejected on 4 node(s) (every Filter plugin's verdict; * u…
     NODES  TaintTole...  NodeResour...  NODE NAMES
@@ -164,7 +167,7 @@ pending:
 `;
     assert.equal(renderExplainText(await explained(yaml), { width: 100 }), `default/claims  Unschedulable
   0/1 nodes are available: persistentvolumeclaim "missing" not found. preemption: 0/1 nodes are
-  available: 1 Preemption is not helpful for scheduling..
+  available: 1 Preemption is not helpful for scheduling.
 
   PreFilter: VolumeRestrictions rejected the pod before any node was filtered: persistentvolumeclaim
   "missing" not found

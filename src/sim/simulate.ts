@@ -22,7 +22,7 @@ export interface SimPod {
   preemptedBy: string;
 }
 
-interface NodeAllocation {
+export interface NodeAllocation {
   node: string;
   cpu: { requested: number; allocatable: number };
   memory: { requested: number; allocatable: number };
