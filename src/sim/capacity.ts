@@ -12,7 +12,7 @@ import { runSimulation } from './simulate.js';
 export type CapacityOptions = Omit<EmbeddedOptions, 'onAttempt'>;
 
 /** Why one node refused the next copy. */
-export interface NodeRefusal {
+interface NodeRefusal {
   node: string;
   plugin: string;
   reasons: string[];

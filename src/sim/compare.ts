@@ -12,7 +12,7 @@ export interface Variant {
   options: CapacityOptions;
 }
 
-export interface VariantSummary {
+interface VariantSummary {
   name: string;
   scheduled: number;
   unschedulable: number;
@@ -32,7 +32,7 @@ export interface VariantSummary {
   freeCpu: { total: number; largest: number; fragmentation: number };
 }
 
-export interface PodDifference {
+interface PodDifference {
   pod: string;
   /** Per variant, in order: the node, or the outcome when not scheduled. */
   fates: string[];

@@ -165,17 +165,12 @@ pending:
     containers: [{ name: c, image: x }]
     volumes: [{ name: v, persistentVolumeClaim: { claimName: missing } }]
 `;
+    // DynamicResources' PostFilter finds no state of its PreFilter and errs with " not found", as upstream's.
     assert.equal(renderExplainText(await explained(yaml), { width: 100 }), `default/claims  Unschedulable
-  0/1 nodes are available: persistentvolumeclaim "missing" not found. preemption: 0/1 nodes are
-  available: 1 Preemption is not helpful for scheduling.
+  0/1 nodes are available: persistentvolumeclaim "missing" not found. not found
 
   PreFilter: VolumeRestrictions rejected the pod before any node was filtered: persistentvolumeclaim
   "missing" not found
-
-  Preemption: no node can be made to fit.
-  Per node:
-    NODES  WHY NOT                                                                      NODE NAMES
-    1      unresolvable: VolumeRestrictions: persistentvolumeclaim "missing" not found  n1
 `);
   });
 
@@ -192,6 +187,7 @@ pending:
     TaintToleration                  3       300 (0 -> 100)   300 (0 -> 100)
     NodeResourcesFit                 1       86 (86 -> 86)    73 (73 -> 73)
     VolumeBinding                    1       0 (0 -> 0)       0 (0 -> 0)
+    DynamicResources                 2       0 (0 -> 0)       0 (0 -> 0)
     NodeResourcesBalancedAllocation  1       68 (68 -> 68)    62 (62 -> 62)
     ImageLocality                    1       0 (0 -> 0)       0 (0 -> 0)
     TOTAL                                    454              435

@@ -7,6 +7,7 @@ import { PodInfo } from '../framework/pod_info.js';
 import type { AttemptRecord } from '../scheduler/scheduler.js';
 import { createEmbedded, type EmbeddedOptions } from './embedded.js';
 import { ScenarioError, type Scenario } from './scenario.js';
+import { deviceReport, type DeviceReport } from './dra_report.js';
 import { applyStepOps } from './whatif_steps.js';
 
 type SimOutcome = 'Scheduled' | 'Unschedulable' | 'Gated' | 'Preempted' | 'Deleted' | 'Pending';
@@ -43,6 +44,8 @@ export interface SimReport {
   };
   /** Plugins the configuration names that are not built yet. */
   unavailablePlugins: string[];
+  /** Device use per node and per pool, when the scenario has ResourceSlices. */
+  devices?: DeviceReport;
 }
 
 /** Runs the scenario; `o.onAttempt`, when given, sees every attempt after the report has. */
@@ -127,6 +130,10 @@ export async function runSimulation(sc: Scenario, o: EmbeddedOptions): Promise<S
     // Pods the workload controllers create in reaction to the last change are in the queue first.
     await cluster.controllers.settled();
     await scheduler.loop.drain();
+    // The resourceclaim controller's passes may outlast the drain (a deleted pod's claims freed):
+    // let them finish and schedule what they enabled before the simulated clock moves on.
+    await cluster.controllersIdle();
+    await scheduler.loop.drain();
     if (cluster.bindings.length !== bound) {
       bound = cluster.bindings.length;
       lastProgressAt = clock.now();
@@ -166,6 +173,7 @@ export async function runSimulation(sc: Scenario, o: EmbeddedOptions): Promise<S
   const pods = order.map((k) => records.get(k)!);
   const nodes = allocationReport(cluster.list<Node>('Node'), cluster.list<Pod>('Pod'));
   const count = (o: SimOutcome) => pods.filter((p) => p.outcome === o).length;
+  const devices = deviceReport(cluster);
   return {
     pods,
     nodes,
@@ -179,6 +187,7 @@ export async function runSimulation(sc: Scenario, o: EmbeddedOptions): Promise<S
       podsPerSecond: wallSeconds > 0 ? scheduledCount / wallSeconds : 0,
     },
     unavailablePlugins: [...new Set([...scheduler.unavailablePlugins().values()].flat())],
+    ...(devices !== null ? { devices } : {}),
   };
 }
 

@@ -54,8 +54,8 @@ export async function simulateCommand(argv: string[], io: CliIO): Promise<number
   const { scenario, opts, output } = await parse(argv, io);
   const report = await runSimulation(scenario, opts);
   if (output === 'json') {
-    const { pods, summary, nodes } = report;
-    io.stdout(JSON.stringify({ pods, summary, nodes }, null, 2) + '\n');
+    const { pods, summary, nodes, devices } = report;
+    io.stdout(JSON.stringify({ pods, summary, nodes, ...(devices ? { devices } : {}) }, null, 2) + '\n');
   } else {
     io.stdout(renderSimulationText(report));
   }
