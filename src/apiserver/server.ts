@@ -35,6 +35,8 @@ export interface ApiServerOptions {
   random?: () => number;
   /** Called once per request, after the response (method, path, status code). */
   onRequest?: (method: string, path: string, code: number) => void;
+  /** POST endpoints outside the Kubernetes API's paths (serve's dry-run service): path → handler of the JSON body, answered 200 with its result. */
+  postEndpoints?: ReadonlyMap<string, (body: unknown) => Promise<unknown>>;
 }
 
 const maxBodyBytes = 3 * 1024 * 1024;
@@ -206,6 +208,8 @@ export class ApiServer {
     const method = req.method ?? 'GET';
     res.on('finish', () => this.opts.onRequest?.(method, url.pathname, res.statusCode));
     try {
+      const endpoint = method === 'POST' ? this.opts.postEndpoints?.get(url.pathname) : undefined;
+      if (endpoint) return this.writeJson(res, 200, await endpoint(parseJson(await readBody(req))));
       const segments = pathSegments(url.pathname);
       if (this.serveNonResource(url.pathname, segments, res, req.headers.accept ?? '')) return;
       const info = parseRequestInfo(segments);

@@ -6,7 +6,6 @@ import type { ResourceClaimTemplate, ResourceSlice } from '../api/resource.js';
 import type { Pod } from '../api/types.js';
 import { defaultConfiguration } from '../config/index.js';
 import { inTreeRegistry, notYetAvailablePlugins } from '../plugins/registry.js';
-import { draNotBuilt } from './dra_workloads.js';
 import { runWorkload, selectWorkloads, type SelectedWorkload } from './runner.js';
 import { template } from './templates.js';
 import type { TestCase } from './types.js';
@@ -82,11 +81,11 @@ describe('DRA bench ops', () => {
     await assert.rejects(run(fill(5)), /allocResourceClaims: could not allocate claim 4 of 5 in init/);
   });
 
-  it("lists upstream's DRA workloads with their thresholds, skipped until DRA is built", () => {
+  it("lists upstream's DRA workloads with their thresholds, none skipped", () => {
     const dra = selectWorkloads({ filter: 'ResourceClaim', label: 'all' });
     assert.equal(dra.length, 19);
     assert.equal(dra.find((w) => w.fullName === 'SchedulingWithResourceClaimTemplate/5000pods_500nodes')?.workload.threshold, 56);
     assert.equal(dra.find((w) => w.fullName === 'SchedulingWithResourceClaimTemplate/full_500nodes')?.workload.threshold, 60);
-    assert.ok(dra.every((w) => w.testCase.skip === draNotBuilt));
+    assert.ok(dra.every((w) => w.testCase.skip === undefined));
   });
 });

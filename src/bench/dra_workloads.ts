@@ -4,8 +4,6 @@
 // slices are consumed without scheduling a pod (opcodes start/stopCollectingMetrics).
 import type { Op, TestCase, Workload, WorkloadParam } from './types.js';
 
-/** Why the DRA test cases do not run yet. */
-export const draNotBuilt = 'needs the DynamicResources plugin (#15 item 3), not built yet: the interim guard rejects every pod with claims';
 
 /** The CEL selector of upstream's "selector" workloads: every device matches, but CEL runs. */
 const selectors = [{ cel: { expression: 'device.attributes["test-driver.cdi.k8s.io"].driverVersion.major() >= 1 && device.capacity["test-driver.cdi.k8s.io"].memory.isGreaterThan(quantity("1Mi"))' } }];
@@ -53,7 +51,6 @@ export const draTestCases: readonly TestCase[] = [
     // (burst) or are replaced as they are bound for 10 s (steady state).
     name: 'SchedulingWithResourceClaimTemplate',
     source: 'dra/performance-config.yaml',
-    skip: draNotBuilt,
     workloadTemplate: [
       ...draCluster(10, '$numPCIRoots|2'),
       { opcode: 'createAny', templatePath: 'dra/resourceclaim.yaml', countParam: '$initClaims', namespace: 'init' },
@@ -91,7 +88,6 @@ export const draTestCases: readonly TestCase[] = [
     // Named claims shared by five pods each; 2 devices per node.
     name: 'SchedulingWithResourceClaim',
     source: 'dra/performance-config.yaml',
-    skip: draNotBuilt,
     workloadTemplate: [
       ...draCluster(2),
       { opcode: 'createAny', templatePath: 'dra/resourceclaim.yaml', namespace: 'init', countParam: '$initClaims' },

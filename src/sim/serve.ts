@@ -9,6 +9,7 @@ import { MemoryCluster } from '../cluster/memory/store.js';
 import type { ClusterClient, ClusterEventRecord, PodStatusPatch, WatchHandler } from '../cluster/types.js';
 import { Scheduler } from '../scheduler/scheduler.js';
 import { RealClock, seededRandom, type Clock } from '../util/clock.js';
+import { dryRunSchedule, dryRunSchedulePath, podsOfRequest } from './dryrun.js';
 import { embeddedDeps, populateCluster, type EmbeddedOptions } from './embedded.js';
 import type { Scenario } from './scenario.js';
 
@@ -124,7 +125,8 @@ export async function serveScenario(sc: Scenario, o: ServeOptions): Promise<Serv
   const cluster = new MemoryCluster({ clock, admitPod: o.admitPod, watchHistorySize: o.watchHistorySize, random: seededRandom(o.seed ?? 1) });
   populateCluster(cluster, sc);
   for (const p of sc.pending) cluster.create(p);
-  const server = await ApiServer.start({ cluster, clock, host: o.host, port: o.port, bookmarkIntervalMs: o.bookmarkIntervalMs, onRequest: o.onRequest });
+  const postEndpoints = new Map([[dryRunSchedulePath, (body: unknown) => dryRunSchedule(cluster, clock, podsOfRequest(body), o)]]);
+  const server = await ApiServer.start({ cluster, clock, host: o.host, port: o.port, bookmarkIntervalMs: o.bookmarkIntervalMs, onRequest: o.onRequest, postEndpoints });
   const scheduler = Scheduler.fromConfig(o.config, embeddedDeps(o, new EventWritingClient(cluster, clock), clock));
   await scheduler.start();
   scheduler.loop.start();

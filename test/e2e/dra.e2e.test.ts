@@ -22,8 +22,6 @@ const scenarioPath = join(root, 'test/fixtures/scenarios/dra/gpu-claims.yaml');
 const recorded = JSON.parse(readFileSync(scenarioPath.replace(/\.yaml$/, '.expected.json'), 'utf8')) as { pods: ExplainPodWithClaims[] };
 const ours = 'kube-scheduler-ts';
 const skip = missingBinaries();
-/** Why our half cannot pass yet: the interim guard rejects every pod with claims. */
-const oursMissing = 'the DynamicResources plugin (#15 item 3) is not on main yet: the interim guard rejects every pod with claims';
 
 /** What upstream recorded, in the replay's shape. */
 const expected: ReplayedPod[] = recorded.pods.map((p) => ({
@@ -59,7 +57,7 @@ describe('DRA under a real scheduler on the pinned kube-apiserver', { skip: skip
     }
   });
 
-  it('run places every pod and device as upstream and as simulate do', { skip: oursMissing }, async (t) => {
+  it('run places every pod and device as upstream and as simulate do', async (t) => {
     const sc = loadScenario(scenarioPath);
     const registry = inTreeRegistry();
     const simulated = await runSimulation(loadScenario(scenarioPath), { config: resolveConfiguration({ scenario: sc, registry }), registry, seed: 1 });

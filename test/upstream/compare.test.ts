@@ -9,6 +9,7 @@ import { compareClaims, compareScenario, maskGeneratedClaimNames, type ExplainCl
 
 const pod = (claims?: ExplainClaim[]): ExplainPodWithClaims => ({
   pod: 'default/p', outcome: 'Scheduled', node: 'node-1', message: '', filter: {}, preFilter: null, scores: {}, bestNodes: ['node-1'], nominatedNode: '', victims: [],
+  filterPlugins: [], allFilters: {}, scoreDetails: {}, preemption: null, attempts: [],
   ...(claims ? { claims } : {}),
 });
 const gpu = (device: string) => ({ request: 'gpu', driver: 'gpu.example.com', pool: 'node-1', device });

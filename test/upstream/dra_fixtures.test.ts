@@ -12,10 +12,7 @@ import { explainOurs } from './ours.js';
 const dir = join(dirname(fileURLToPath(import.meta.url)), '../fixtures/scenarios/dra');
 const scenarios = readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort();
 
-/** Why the replay cannot pass yet: the interim guard still rejects every pod with claims. */
-const skip = 'the DynamicResources plugin (#15 item 3) is not on main yet: the interim guard rejects every pod with claims';
-
-describe('DRA scenarios (the pinned upstream release\'s decisions)', { skip }, () => {
+describe('DRA scenarios (the pinned upstream release\'s decisions)', () => {
   for (const file of scenarios) {
     it(file, async () => {
       const scenario = loadScenario(join(dir, file));

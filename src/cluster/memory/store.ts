@@ -37,6 +37,8 @@ export interface MemoryClusterOptions {
   workloadControllers?: boolean;
   /** The seeded source of generated name suffixes (generateName); a fixed seed when absent. */
   random?: () => number;
+  /** What generated uids start with ("uid-"); a copy of another store's objects needs its own. */
+  uidPrefix?: string;
 }
 
 const draKinds = new Set(['DeviceClass', 'ResourceClaim', 'ResourceClaimTemplate', 'ResourceSlice', 'DeviceTaintRule']);
@@ -144,7 +146,7 @@ export class MemoryCluster implements ClusterClient {
     const key = objectKey(o);
     if (this.lookup(o.kind ?? '', key) !== undefined) throw new ApiError(409, `${o.kind} "${o.metadata?.name}" already exists`);
     const meta = o.metadata as WritableMeta;
-    meta.uid ??= `uid-${++this.uidCounter}`;
+    meta.uid ??= `${this.opts.uidPrefix ?? 'uid-'}${++this.uidCounter}`;
     meta.resourceVersion = this.nextRV();
     meta.creationTimestamp ??= new Date(this.opts.clock.now()).toISOString();
     this.putObject(key, o);
