@@ -15,6 +15,7 @@ import { loadScenario, parseScenario, type Scenario } from '../../sim/scenario.j
 import { serveScenario, type Serving } from '../../sim/serve.js';
 import { runSimulation } from '../../sim/simulate.js';
 import { runCli } from '../main.js';
+import { serveCommand } from './serve.js';
 
 const registry = inTreeRegistry();
 const opts = { config: defaultConfiguration(registry), registry, notYetAvailable: notYetAvailablePlugins, admitPod, seed: 3 };
@@ -155,6 +156,27 @@ test('simulate --from-cluster reads namespaces and selectors as asked', { timeou
   const report = JSON.parse(out) as { nodes: { node: string; pods: { count: number } }[] };
   // Only the nodes came: web-0 is in another namespace, so no node carries a pod.
   assert.deepEqual(report.nodes.map((n) => [n.node, n.pods.count]), [['n1', 0], ['n2', 0], ['n3', 0]]);
+});
+
+test('serve --from-cluster serves a copy of the imported cluster', { timeout: 60_000 }, async () => {
+  let copy: Serving | undefined;
+  let stop!: () => void;
+  const stopSignal = new Promise<void>((resolve) => {
+    stop = resolve;
+  });
+  const done = serveCommand(['--from-cluster', '--kubeconfig', kubeconfig, '--port', '0'], { stdout: () => undefined, stderr: () => undefined }, {
+    stopSignal,
+    onServing: (s) => {
+      copy = s;
+    },
+  });
+  const end = Date.now() + 30_000;
+  while (!copy && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
+  assert.ok(copy, 'serving started');
+  assert.deepEqual(copy.cluster.listNodes().map((n) => n.metadata.name), ['n1', 'n2', 'n3']);
+  assert.equal(copy.cluster.getPod('team', 'web-0')?.spec.nodeName, 'n1');
+  stop();
+  assert.equal(await done, 0);
 });
 
 test('--from-cluster refuses a scenario file and cluster flags without it', async () => {
