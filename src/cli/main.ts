@@ -38,6 +38,11 @@ const commands: Record<string, CommandEntry> = {
     usage: async () => (await import('./commands/compare.js')).compareUsage,
     help: 'compare [scenario] --config A [--config B]  One scenario under several configurations, side by side',
   },
+  snapshot: {
+    run: async (argv, io) => (await import('./commands/snapshot.js')).snapshotCommand(argv, io),
+    usage: async () => (await import('./commands/snapshot.js')).snapshotUsage,
+    help: 'snapshot [-o FILE] [--kubeconfig FILE]  Write a live cluster (read-only) as a scenario file',
+  },
   bench: { run: benchCommand, usage: async () => benchUsage, help: "bench [filter]        Run upstream's scheduler_perf workloads on the embedded scheduler (--json, --compare)" },
 };
 
@@ -58,6 +63,9 @@ simulate / explain options:
   --timeline            explain: run the scenario as simulate does (retries, steps) and explain
                         each pod's last attempt, with all its attempts
   --serve [--port N]    simulate: serve the cluster over the Kubernetes API while scheduling
+  --from-cluster        read a live cluster, read-only, instead of a scenario file (simulate, explain,
+                        serve; with --kubeconfig, -n/--namespace, -l/--selector, --field-selector,
+                        --kube-api-qps, --kube-api-burst: see snapshot --help)
   --plugins FILE        load out-of-tree plugins from a module (.mjs, .js or .ts) exporting \`plugins\`
                         (repeatable; serve and run take it too)
   --feature-gates A=true,B=false  feature gates of the pinned release (v1.37.2), as kube-scheduler's

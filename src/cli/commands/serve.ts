@@ -6,11 +6,9 @@ import { parseArgs } from 'node:util';
 import { admitPod } from '../../cluster/memory/admission.js';
 import { notYetAvailablePlugins } from '../../plugins/registry.js';
 import { serveScenario, type Serving } from '../../sim/serve.js';
-import { loadScenario } from '../../sim/scenario.js';
-import { resolveConfiguration } from '../configuration.js';
-import { defaultScenarioPath } from '../default_scenario.js';
 import { UsageError, type CliIO } from '../io.js';
 import { registryWithPlugins } from '../plugins.js';
+import { clusterFlagOptions, loadScenarioAndConfig } from './cluster_flags.js';
 
 export interface ServeControl {
   /** Resolves when serving should stop; SIGINT/SIGTERM by default. */
@@ -44,6 +42,7 @@ export async function serveCommand(argv: string[], io: CliIO, control: ServeCont
       v: { type: 'string' },
       plugins: { type: 'string', multiple: true },
       'feature-gates': { type: 'string', multiple: true },
+      ...clusterFlagOptions,
     },
   });
   if (positionals.length > 1) throw new UsageError(`unexpected arguments: ${positionals.slice(1).join(' ')}`);
@@ -53,9 +52,8 @@ export async function serveCommand(argv: string[], io: CliIO, control: ServeCont
   if (!Number.isInteger(seed)) throw new UsageError(`--seed must be an integer, got "${values.seed}"`);
   const verbosity = values.v === undefined ? 0 : Number(values.v);
   const featureGates = FeatureGates.parse(values['feature-gates'] ?? []);
-  const scenario = loadScenario(positionals[0] ?? defaultScenarioPath());
   const registry = await registryWithPlugins(values.plugins ?? []);
-  const config = resolveConfiguration({ scenario, configPath: values.config, registry });
+  const { scenario, config } = await loadScenarioAndConfig(values, positionals, registry, io);
   const serving = await serveScenario(scenario, {
     config,
     registry,

@@ -5,15 +5,13 @@ import { admitPod } from '../../cluster/memory/admission.js';
 import { notYetAvailablePlugins } from '../../plugins/registry.js';
 import { runExplain, runExplainTimeline } from '../../sim/explain.js';
 import { renderExplainText } from '../../sim/explain_text.js';
-import { loadScenario } from '../../sim/scenario.js';
 import { runSimulation } from '../../sim/simulate.js';
-import { resolveConfiguration } from '../configuration.js';
-import { defaultScenarioPath } from '../default_scenario.js';
 import { UsageError, type CliIO } from '../io.js';
 import { renderSimulationText } from '../output.js';
 import { registryWithPlugins } from '../plugins.js';
+import { clusterFlagOptions, loadScenarioAndConfig } from './cluster_flags.js';
 
-async function parse(argv: string[]) {
+async function parse(argv: string[], io: CliIO) {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -28,6 +26,7 @@ async function parse(argv: string[]) {
       'all-nodes': { type: 'boolean' },
       width: { type: 'string' },
       timeline: { type: 'boolean' },
+      ...clusterFlagOptions,
     },
   });
   if (positionals.length > 1) throw new UsageError(`unexpected arguments: ${positionals.slice(1).join(' ')}`);
@@ -38,9 +37,8 @@ async function parse(argv: string[]) {
   const output = values.output;
   if (output !== undefined && output !== 'text' && output !== 'json') throw new UsageError(`--output must be text or json`);
   const featureGates = FeatureGates.parse(values['feature-gates'] ?? []);
-  const scenario = loadScenario(positionals[0] ?? defaultScenarioPath());
   const registry = await registryWithPlugins(values.plugins ?? []);
-  const config = resolveConfiguration({ scenario, configPath: values.config, registry });
+  const { scenario, config } = await loadScenarioAndConfig(values, positionals, registry, io);
   const opts = { config, registry, notYetAvailable: notYetAvailablePlugins, featureGates, seed, tieBreakByName: tieBreak === 'name', admitPod };
   let width: number | undefined;
   if (values.width !== undefined) {
@@ -53,7 +51,7 @@ async function parse(argv: string[]) {
 
 export async function simulateCommand(argv: string[], io: CliIO): Promise<number> {
   if (argv.includes('--serve')) return (await import('./serve.js')).serveCommand(argv, io);
-  const { scenario, opts, output } = await parse(argv);
+  const { scenario, opts, output } = await parse(argv, io);
   const report = await runSimulation(scenario, opts);
   if (output === 'json') {
     const { pods, summary, nodes, devices } = report;
@@ -69,7 +67,7 @@ export async function simulateCommand(argv: string[], io: CliIO): Promise<number
  * attempt is diagnosed: explain is where the time for that is wanted.
  */
 export async function explainCommand(argv: string[], io: CliIO): Promise<number> {
-  const { scenario, opts, output, explain } = await parse(argv);
+  const { scenario, opts, output, explain } = await parse(argv, io);
   const terminal = io.terminal?.() ?? null;
   const diagnosed = { ...opts, diagnose: true };
   const { pods } = explain.timeline ? await runExplainTimeline(scenario, diagnosed) : await runExplain(scenario, diagnosed);

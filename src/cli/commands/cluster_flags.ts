@@ -1,0 +1,92 @@
+// The flags that read a live cluster instead of a scenario file (`--from-cluster` of simulate,
+// explain and serve; `snapshot`), parsed and checked; kept apart from the client so that commands
+// reading files do not load @kubernetes/client-node.
+import type { DefaultedConfiguration } from '../../config/index.js';
+import type { Registry } from '../../framework/registry.js';
+import type { ResolvedConfig } from '../../scheduler/scheduler.js';
+import { loadScenario, type Scenario } from '../../sim/scenario.js';
+import { resolveConfiguration } from '../configuration.js';
+import { defaultScenarioPath } from '../default_scenario.js';
+import { UsageError, type CliIO } from '../io.js';
+import type { ClusterFlags } from './from_cluster.js';
+
+export const clusterFlagOptions = {
+  'from-cluster': { type: 'boolean' },
+  kubeconfig: { type: 'string' },
+  namespace: { type: 'string', short: 'n', multiple: true },
+  selector: { type: 'string', short: 'l' },
+  'field-selector': { type: 'string' },
+  'kube-api-qps': { type: 'string' },
+  'kube-api-burst': { type: 'string' },
+  'page-size': { type: 'string' },
+} as const;
+
+export const clusterFlagsUsage = `  --from-cluster        read the scenario from a live cluster, read-only, instead of a file
+  --kubeconfig FILE     its kubeconfig (default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account)
+  -n, --namespace NS    namespaced objects from NS only (repeatable; cluster-scoped kinds always come)
+  -l, --selector SEL    label selector of the pods to import
+  --field-selector SEL  field selector of the pods to import
+  --kube-api-qps N      client rate limit, requests per second (default 50)
+  --kube-api-burst N    client burst (default 100)
+  --page-size N         objects per list request (default 500)
+`;
+
+interface ClusterFlagValues {
+  kubeconfig?: string;
+  namespace?: string[];
+  selector?: string;
+  'field-selector'?: string;
+  'kube-api-qps'?: string;
+  'kube-api-burst'?: string;
+  'page-size'?: string;
+}
+
+function positive(flag: string, v: string | undefined, dflt: number, integer: boolean): number {
+  if (v === undefined) return dflt;
+  const n = Number(v);
+  if (!(n > 0) || !Number.isFinite(n) || (integer && !Number.isInteger(n))) {
+    throw new UsageError(`--${flag} must be a positive ${integer ? 'integer' : 'number'}, got "${v}"`);
+  }
+  return n;
+}
+
+function parseClusterFlags(values: ClusterFlagValues): ClusterFlags {
+  return {
+    kubeconfig: values.kubeconfig,
+    namespaces: (values.namespace ?? []).flatMap((n) => n.split(',')).map((n) => n.trim()).filter(Boolean),
+    labelSelector: values.selector,
+    fieldSelector: values['field-selector'],
+    qps: positive('kube-api-qps', values['kube-api-qps'], 50, false),
+    burst: positive('kube-api-burst', values['kube-api-burst'], 100, true),
+    pageSize: positive('page-size', values['page-size'], 500, true),
+  };
+}
+
+/** The cluster flags only make sense with --from-cluster (snapshot always reads a cluster). */
+function checkClusterFlagsUsed(values: ClusterFlagValues & { 'from-cluster'?: boolean }, positionals: readonly string[]): boolean {
+  const fromCluster = values['from-cluster'] ?? false;
+  if (fromCluster && positionals.length > 0) throw new UsageError(`--from-cluster reads the cluster instead of a scenario file; drop "${positionals[0]}"`);
+  if (!fromCluster) {
+    const stray = (['kubeconfig', 'namespace', 'selector', 'field-selector', 'kube-api-qps', 'kube-api-burst', 'page-size'] as const).find((k) => values[k] !== undefined);
+    if (stray) throw new UsageError(`--${stray} needs --from-cluster`);
+  }
+  return fromCluster;
+}
+
+/** The scenario file (the bundled default when none is named) or, with --from-cluster, the live cluster. */
+export async function loadScenarioAndConfig(
+  values: ClusterFlagValues & { 'from-cluster'?: boolean; config?: string },
+  positionals: readonly string[],
+  registry: Registry,
+  io: CliIO,
+): Promise<{ scenario: Scenario; config: ResolvedConfig & DefaultedConfiguration }> {
+  if (!checkClusterFlagsUsed(values, positionals)) {
+    const scenario = loadScenario(positionals[0] ?? defaultScenarioPath());
+    return { scenario, config: resolveConfiguration({ scenario, configPath: values.config, registry }) };
+  }
+  const config = resolveConfiguration({ configPath: values.config, registry });
+  // Loaded on use: @kubernetes/client-node takes over a second to import.
+  const { scenarioFromCluster } = await import('./from_cluster.js');
+  const scenario = await scenarioFromCluster(parseClusterFlags(values), config.profiles.map((p) => p.schedulerName), io);
+  return { scenario, config };
+}
