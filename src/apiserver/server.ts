@@ -35,6 +35,14 @@ export interface ApiServerOptions {
   random?: () => number;
   /** Called once per request, after the response (method, path, status code). */
   onRequest?: (method: string, path: string, code: number) => void;
+  /** Serves the paths under `prefix` (the workbench's /ui/) beside the API. */
+  mount?: MountedHandler;
+}
+
+export interface MountedHandler {
+  /** A path prefix ending in '/', e.g. '/ui/'; the prefix without its slash redirects to it. */
+  readonly prefix: string;
+  handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void>;
 }
 
 const maxBodyBytes = 3 * 1024 * 1024;
@@ -205,6 +213,15 @@ export class ApiServer {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const method = req.method ?? 'GET';
     res.on('finish', () => this.opts.onRequest?.(method, url.pathname, res.statusCode));
+    const mount = this.opts.mount;
+    if (mount && (url.pathname.startsWith(mount.prefix) || url.pathname === mount.prefix.slice(0, -1))) {
+      if (url.pathname === mount.prefix.slice(0, -1)) {
+        res.writeHead(301, { Location: mount.prefix });
+        res.end();
+        return;
+      }
+      return mount.handle(req, res, url);
+    }
     try {
       const segments = pathSegments(url.pathname);
       if (this.serveNonResource(url.pathname, segments, res, req.headers.accept ?? '')) return;

@@ -41,7 +41,8 @@ simulate / explain options:
   --seed N              Seed of the random source (tie-breaking among top nodes); default 1
   --output text|json    Output format (simulate: text by default; explain: json)
   --tie-break name      explain: pick the first top-scored node by name instead of sampling
-  --serve [--port N]    simulate: serve the cluster over the Kubernetes API while scheduling
+  --report FILE         simulate: also write a self-contained HTML report (charts, every pod's decision)
+  --serve [--port N]    simulate: serve the cluster over the Kubernetes API while scheduling (web UI at /ui/)
   --plugins FILE        load out-of-tree plugins from a module (.mjs, .js or .ts) exporting \`plugins\`
                         (repeatable; serve and run take it too)
 

@@ -4,6 +4,8 @@ import type { Node, Pod } from '../api/types.js';
 import { podKey } from '../api/types.js';
 import { Resource } from '../api/resources.js';
 import { PodInfo } from '../framework/pod_info.js';
+import type { MemoryCluster } from '../cluster/memory/store.js';
+import type { SchedulingQueue } from '../queue/scheduling_queue.js';
 import type { AttemptRecord } from '../scheduler/scheduler.js';
 import { createEmbedded, type EmbeddedOptions } from './embedded.js';
 import { ScenarioError, type Scenario } from './scenario.js';
@@ -44,7 +46,15 @@ export interface SimReport {
   unavailablePlugins: string[];
 }
 
-export async function runSimulation(sc: Scenario, o: Omit<EmbeddedOptions, 'onAttempt'>): Promise<SimReport> {
+/** Watches a run as it goes (the HTML report's collector). */
+export interface SimulationObserver {
+  /** After each attempt, with the queue as the attempt left it. */
+  attempt(a: AttemptRecord, queue: SchedulingQueue): void;
+  /** The cluster as the run left it, before the report is built. */
+  finished(cluster: MemoryCluster): void;
+}
+
+export async function runSimulation(sc: Scenario, o: Omit<EmbeddedOptions, 'onAttempt'>, observer?: SimulationObserver): Promise<SimReport> {
   const records = new Map<string, SimPod>();
   const order: string[] = [];
   const track = (key: string): SimPod => {
@@ -84,6 +94,7 @@ export async function runSimulation(sc: Scenario, o: Omit<EmbeddedOptions, 'onAt
       vr.outcome = 'Preempted';
       vr.preemptedBy = key;
     }
+    if (observer) observer.attempt(a, env.scheduler.queue);
   };
   const env = await createEmbedded(sc, { ...o, onAttempt });
   const { clock, cluster, scheduler } = env;
@@ -148,6 +159,7 @@ export async function runSimulation(sc: Scenario, o: Omit<EmbeddedOptions, 'onAt
     else if (r.outcome === 'Pending' && r.attempts > 0) r.outcome = 'Unschedulable';
   }
   scheduler.stop();
+  observer?.finished(cluster);
 
   const pods = order.map((k) => records.get(k)!);
   const nodes = allocationReport(cluster.list<Node>('Node'), cluster.list<Pod>('Pod'));
