@@ -197,7 +197,7 @@ export function decisionFromReport(data: ReportData, podIndex: number): Decision
     node: name(d.node),
     message: data.messages[d.message] ?? '',
     preFilter: d.preFilter,
-    filterGroups: groups.map((g) => ({ plugin: g.plugin, code: g.code, reasons: g.reasons, nodes: decodeRuns(g.nodes).map(name) })),
+    filterGroups: groups.map((g) => ({ plugin: g.plugin, code: g.code, reasons: g.reasons, nodes: decodeRuns(g.nodes).map(name).sort() })),
     rejectedNodes: d.rejectedNodes,
     scores: { plugins: d.scores.plugins, rows: d.scores.rows.map(([n, ...rest]) => [name(n), ...rest] as [string, number, ...number[]]) },
     scoredNodes: d.scoredNodes,

@@ -1,21 +1,5 @@
-// Headless Chromium for the workbench's browser tests: Debian's chromium driven by playwright-core
-// (no browser download), loopback only.
-import { existsSync } from 'node:fs';
+// What the workbench's browser tests share: screenshots decoded for pixel checks.
 import { inflateSync } from 'node:zlib';
-import { chromium, type Browser } from 'playwright-core';
-
-export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-/** Why the browser tests cannot run here, or undefined when they can. */
-export const noBrowser: string | undefined = existsSync(chromiumPath) ? undefined : `${chromiumPath} is not installed (apt-get install -y chromium)`;
-
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: chromiumPath,
-    headless: true,
-    args: ['--no-sandbox', '--disable-background-networking', '--disable-gpu', '--disable-dev-shm-usage', '--font-render-hinting=none'],
-  });
-}
 
 /** A decoded screenshot: 8-bit RGBA pixels, row by row. */
 export interface Picture {

@@ -11,7 +11,7 @@ import { defaultConfiguration } from '../config/index.js';
 import { inTreeRegistry } from '../plugins/registry.js';
 import { loadScenario } from '../sim/scenario.js';
 import { serveScenario, type Serving } from '../sim/serve.js';
-import { launchBrowser, noBrowser } from './test_helpers.js';
+import { launchBrowser, noBrowser } from './browser.js';
 
 const fixture = fileURLToPath(new URL('./fixtures/workbench.yaml', import.meta.url));
 /** Upper bound for anything the page waits for (the scheduler retries after a backoff of 1-2 s). */

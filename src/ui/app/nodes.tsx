@@ -1,8 +1,8 @@
 // Nodes with what is requested on them: cards for a small cluster, a heat map and a searchable
 // list at scale. Selecting a node opens it in the YAML editor.
 import { useMemo, useState } from 'preact/hooks';
-import { formatBytes, formatCpu, percent, ratio } from '../shared/format.js';
-import { HeatMap, heatColor } from '../shared/heatmap.js';
+import { formatBytes, formatCpu, heatColor, percent, ratio } from '../shared/format.js';
+import { HeatMap } from '../shared/heatmap.js';
 import { milliCpu, quantityValue } from '../shared/quantity.js';
 import { VirtualList } from '../shared/virtual_list.js';
 import type { KubeObject } from './api.js';

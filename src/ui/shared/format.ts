@@ -23,3 +23,10 @@ export function percent(a: number, b: number): string {
 export function ratio(a: number, b: number): number {
   return b > 0 ? a / b : 0;
 }
+
+/** Green through yellow to red as utilisation grows (0..1, clamped). */
+export function heatColor(v: number): string {
+  const t = Math.min(1, Math.max(0, v));
+  const hue = 120 - 120 * t;
+  return `hsl(${hue.toFixed(0)}, 70%, ${(88 - 38 * t).toFixed(0)}%)`;
+}

@@ -1,6 +1,7 @@
 // Nodes as a heat map: one cell per node coloured by utilisation, drawn on a canvas so 5,000
 // nodes cost one paint; hovering names the node, clicking selects it.
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { heatColor } from './format.js';
 
 export interface HeatMapProps {
   names: readonly string[];
@@ -9,13 +10,6 @@ export interface HeatMapProps {
   onSelect?: (index: number) => void;
   width?: number;
   testId?: string;
-}
-
-/** Green through yellow to red as utilisation grows. */
-export function heatColor(v: number): string {
-  const t = Math.min(1, Math.max(0, v));
-  const hue = 120 - 120 * t;
-  return `hsl(${hue.toFixed(0)}, 70%, ${(88 - 38 * t).toFixed(0)}%)`;
 }
 
 function cellSize(count: number): number {
