@@ -10,8 +10,9 @@ import type { SchedulingQueue } from '../queue/scheduling_queue.js';
 import type { AttemptRecord } from '../scheduler/scheduler.js';
 import { explainAttempt } from './explain.js';
 import {
-  encodeRuns, groupFilter, knownExplainFields, reportOutcomes, topScores,
-  type FilterGroup, type QueueSeries, type ReportData, type ReportDecision, type ReportNode, type ReportOutcome, type ReportPreemption,
+  encodeRuns, groupAllFilters, groupFilter, groupPreemptionNodes, knownExplainFields, reportOutcomes, topScores,
+  type AllFiltersGroup, type AttemptSummary, type ExplainDiagnosis, type FilterGroup, type QueueSeries, type ReportData, type ReportDecision,
+  type ReportNode, type ReportOutcome, type ReportPreemption,
 } from './report_model.js';
 import type { SimReport, SimulationObserver } from './simulate.js';
 
@@ -19,6 +20,8 @@ import type { SimReport, SimulationObserver } from './simulate.js';
 const maxQueueSamples = 2048;
 /** An explain field a newer schema adds is kept per pod only below this size (JSON characters). */
 const maxExtraFieldChars = 16_384;
+/** A pod's attempts kept in the report: its last ones (a pod retried for hours has thousands). */
+const maxAttemptsPerPod = 20;
 
 export interface ReportOptions {
   title: string;
@@ -35,6 +38,8 @@ export class ReportCollector implements SimulationObserver {
   private readonly messages: string[] = [];
   private readonly tableIndex = new Map<string, number>();
   private readonly filterTables: FilterGroup<number>[][] = [];
+  private readonly allFiltersIndex = new Map<string, number>();
+  private readonly allFiltersTables: AllFiltersGroup<number>[][] = [];
   private readonly decisions = new Map<string, ReportDecision>();
   private readonly attemptsByPod = new Map<string, number>();
   private readonly preemptions: ReportPreemption[] = [];
@@ -89,10 +94,25 @@ export class ReportCollector implements SimulationObserver {
     return i;
   }
 
+  /** Every-Filter-plugin groups with node runs, stored once for the pods that share them. */
+  private allFiltersTable(allFilters: ExplainDiagnosis['allFilters']): number {
+    const groups = groupAllFilters(allFilters ?? {});
+    if (groups.length === 0) return -1;
+    const table = groups.map((g) => ({ rejections: g.rejections, nodes: encodeRuns(g.nodes.map((n) => this.node(n)).sort((x, y) => x - y)) }));
+    const key = JSON.stringify(table);
+    let i = this.allFiltersIndex.get(key);
+    if (i === undefined) {
+      i = this.allFiltersTables.length;
+      this.allFiltersIndex.set(key, i);
+      this.allFiltersTables.push(table);
+    }
+    return i;
+  }
+
   attempt(a: AttemptRecord, queue: SchedulingQueue): void {
     this.attempts++;
     if (a.outcome === 'Scheduled') this.scheduled++;
-    const e = explainAttempt(a);
+    const e = explainAttempt(a) as ReturnType<typeof explainAttempt> & ExplainDiagnosis;
     this.attemptsByPod.set(e.pod, a.attempt);
     const top = topScores(e.scores, this.scoreLimit);
     const decision: ReportDecision = {
@@ -108,6 +128,19 @@ export class ReportCollector implements SimulationObserver {
       nominatedNode: this.node(e.nominatedNode),
       victims: e.victims,
     };
+    if (e.filterPlugins) decision.filterPlugins = e.filterPlugins;
+    if (e.allFilters) decision.allFiltersTable = this.allFiltersTable(e.allFilters);
+    if (e.scoreDetails) {
+      const details = e.scoreDetails;
+      decision.scoreDetails = top.rows.filter(([n]) => details[n]).map(([n]) => [this.node(n), details[n]!]);
+    }
+    if (e.preemption) {
+      decision.preemption = {
+        ...e.preemption,
+        nodes: groupPreemptionNodes(e.preemption.nodes).map((g) => ({ ...g, nodes: encodeRuns(g.nodes.map((n) => this.node(n)).sort((x, y) => x - y)) })),
+      };
+    }
+    if (e.attempts) decision.attempts = this.attemptHistory(e.pod, e.attempts);
     for (const [k, v] of Object.entries(e)) {
       if (knownExplainFields.has(k)) continue;
       const size = JSON.stringify(v)?.length ?? 0;
@@ -120,6 +153,13 @@ export class ReportCollector implements SimulationObserver {
     this.decisions.set(e.pod, decision);
     if (e.victims.length > 0) this.preemptions.push({ preemptor: e.pod, node: e.nominatedNode, victims: e.victims, time: a.time / 1000 });
     if (this.attempts % this.stride === 0) this.sample(queue, a.time);
+  }
+
+  /** The pod's attempts so far, its last ones kept: explain records list one attempt each in a simulation. */
+  private attemptHistory(pod: string, latest: AttemptSummary[]): AttemptSummary[] {
+    const before = this.decisions.get(pod)?.attempts ?? [];
+    const seen = new Set(latest.map((x) => x.attempt));
+    return [...before.filter((x) => !seen.has(x.attempt)), ...latest].slice(-maxAttemptsPerPod);
   }
 
   private sample(queue: SchedulingQueue, timeMs: number): void {
@@ -186,6 +226,7 @@ export class ReportCollector implements SimulationObserver {
       decisions: decisionList,
       messages: this.messages,
       filterTables: this.filterTables,
+      allFiltersTables: this.allFiltersTables,
       preemptions: this.preemptions,
       queue: this.queue,
       scoreLimit: this.scoreLimit,

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ExplainStatus } from './explain.js';
-import { decodeRuns, encodeRuns, groupFilter, topScores, type FilterGroup } from './report_model.js';
+import { decisionFromExplain, decodeRuns, encodeRuns, groupFilter, topScores, type FilterGroup } from './report_model.js';
 
 describe('groupFilter', () => {
   const fit = { plugin: 'NodeResourcesFit', code: 'Unschedulable', reasons: ['Insufficient cpu'] };
@@ -45,4 +45,43 @@ describe('node index runs', () => {
       assert.deepEqual(decodeRuns(runs), indices);
     });
   }
+});
+
+describe('decisionFromExplain with the diagnosis fields', () => {
+  const fit = { plugin: 'NodeResourcesFit', code: 'Unschedulable', reasons: ['Insufficient cpu'] };
+  const taint = { plugin: 'TaintToleration', code: 'UnschedulableAndUnresolvable', reasons: ['node(s) had untolerated taint(s)'] };
+  const base = {
+    pod: 'default/p', outcome: 'Unschedulable' as const, node: '', message: 'm', filter: { n1: taint, n2: fit, n3: fit }, preFilter: null,
+    scores: { n4: { Fit: 10, total: 10 }, n5: { Fit: 5, total: 5 } }, bestNodes: ['n4'], nominatedNode: '', victims: [],
+  };
+
+  it('renders a record without them as before, empty', () => {
+    const v = decisionFromExplain(base);
+    assert.deepEqual([v.filterPlugins, v.allFilterGroups, v.scoreDetails, v.preemption, v.attemptList, v.extra], [[], [], {}, null, [], {}]);
+  });
+
+  it('groups every plugin\'s verdicts and preemption verdicts by node, keeps the kept rows\' score details, and passes unknown fields', () => {
+    const record = {
+      ...base,
+      filterPlugins: ['NodeResourcesFit', 'TaintToleration'],
+      allFilters: { n1: [fit, taint], n2: [fit], n3: [fit] },
+      scoreDetails: { n4: { Fit: { raw: 50, normalized: 10, weight: 1, weighted: 10 } }, n5: { Fit: { raw: 25, normalized: 5, weight: 1, weighted: 5 } } },
+      preemption: {
+        notEligible: '', chosen: '', decidedBy: null, candidates: [],
+        nodes: {
+          n1: { verdict: 'NotHelpful', status: taint, stillRejectedBy: [], candidate: null, dryRun: true },
+          n2: { verdict: 'NoLowerPriorityPods', status: null, stillRejectedBy: [], candidate: null, dryRun: true },
+          n3: { verdict: 'NoLowerPriorityPods', status: null, stillRejectedBy: [], candidate: null, dryRun: true },
+        },
+      },
+      attempts: [{ attempt: 1, time: 0, outcome: 'Unschedulable', node: '', message: 'm', nominatedNode: '', victims: [], requeuedBy: null }],
+      devices: { claim: ['gpu-0'] },
+    };
+    const v = decisionFromExplain(record, 1, 1);
+    assert.deepEqual(v.allFilterGroups, [{ rejections: [fit], nodes: ['n2', 'n3'] }, { rejections: [fit, taint], nodes: ['n1'] }]);
+    assert.deepEqual(v.scoreDetails, { n4: { Fit: { raw: 50, normalized: 10, weight: 1, weighted: 10 } } });
+    assert.deepEqual(v.preemption?.nodes.map((g) => [g.verdict, g.nodes]), [['NoLowerPriorityPods', ['n2', 'n3']], ['NotHelpful', ['n1']]]);
+    assert.equal(v.attemptList.length, 1);
+    assert.deepEqual(v.extra, { devices: { claim: ['gpu-0'] } });
+  });
 });

@@ -2,10 +2,108 @@
 // sides share (no Node.js or DOM imports: the front end bundles this file).
 import type { ExplainPod, ExplainStatus } from './explain.js';
 
-/** Fields every explain record has; anything else a newer explain adds is passed through as `extra`. */
+/** Fields the panels have tables for; anything else a newer explain adds is passed through as `extra`. */
 export const knownExplainFields: ReadonlySet<string> = new Set([
   'pod', 'outcome', 'node', 'message', 'filter', 'preFilter', 'scores', 'bestNodes', 'nominatedNode', 'victims',
+  'filterPlugins', 'allFilters', 'scoreDetails', 'preemption', 'attempts',
 ]);
+
+// The diagnosis fields of the explain schema (scenarios README, "Growing the schema"): every one
+// optional here, so records written before them, or without diagnosis, render as before.
+
+/** One plugin's score on one node: its Score answer, after NormalizeScore, its weight, the product. */
+export interface ScoreDetail {
+  raw: number;
+  normalized: number;
+  weight: number;
+  weighted: number;
+}
+
+export interface PreemptionCandidate {
+  node: string;
+  victims: string[];
+  pdbViolations: number;
+  highestVictimPriority: number;
+  sumOfVictimPriorities: number;
+  victimCount: number;
+  eliminatedBy: string | null;
+  [field: string]: unknown;
+}
+
+export interface PreemptionNode {
+  verdict: string;
+  status: ExplainStatus | null;
+  stillRejectedBy: ExplainStatus[];
+  candidate: PreemptionCandidate | null;
+  dryRun: boolean;
+}
+
+export interface Preemption<N = Record<string, PreemptionNode>> {
+  notEligible: string;
+  nodes: N;
+  candidates: PreemptionCandidate[];
+  chosen: string;
+  decidedBy: string | null;
+}
+
+export interface AttemptSummary {
+  attempt: number;
+  time: number;
+  outcome: string;
+  node: string;
+  message: string;
+  nominatedNode: string;
+  victims: string[];
+  requeuedBy: { event: string; plugin: string } | null;
+}
+
+export interface ExplainDiagnosis {
+  filterPlugins?: string[];
+  allFilters?: Record<string, ExplainStatus[]>;
+  scoreDetails?: Record<string, Record<string, ScoreDetail>>;
+  preemption?: Preemption | null;
+  attempts?: AttemptSummary[];
+}
+
+/** Nodes that every Filter plugin judged alike: the plugins that rejected them, in order. */
+export interface AllFiltersGroup<N = string> {
+  rejections: ExplainStatus[];
+  nodes: N[];
+}
+
+/** Nodes that preemption judged alike. */
+export interface PreemptionGroup<N = string> {
+  verdict: string;
+  status: ExplainStatus | null;
+  stillRejectedBy: ExplainStatus[];
+  nodes: N[];
+}
+
+/** Groups the keys of `record` by `keyOf` of their values, the largest group first, keys sorted. */
+function groupNodes<T, G extends { nodes: string[] }>(record: Readonly<Record<string, T>>, keyOf: (v: T) => string, make: (v: T) => G): G[] {
+  const byKey = new Map<string, G>();
+  for (const node of Object.keys(record)) {
+    const v = record[node]!;
+    const k = keyOf(v);
+    let g = byKey.get(k);
+    if (!g) byKey.set(k, (g = make(v)));
+    g.nodes.push(node);
+  }
+  const groups = [...byKey.values()];
+  for (const g of groups) g.nodes.sort();
+  return groups.sort((a, b) => b.nodes.length - a.nodes.length);
+}
+
+const statusKey = (s: ExplainStatus | null) => (s ? `${s.plugin}\u0000${s.code}\u0000${s.reasons.join('\u0000')}` : '');
+
+export function groupAllFilters(allFilters: Readonly<Record<string, ExplainStatus[]>>): AllFiltersGroup[] {
+  return groupNodes(allFilters, (list) => list.map(statusKey).join('\u0001'), (list) => ({ rejections: list, nodes: [] as string[] }));
+}
+
+export function groupPreemptionNodes(nodes: Readonly<Record<string, PreemptionNode>>): PreemptionGroup[] {
+  return groupNodes(nodes, (n) => `${n.verdict}\u0001${statusKey(n.status)}\u0001${n.stillRejectedBy.map(statusKey).join('\u0002')}`,
+    (n) => ({ verdict: n.verdict, status: n.status, stillRejectedBy: n.stillRejectedBy, nodes: [] as string[] }));
+}
 
 /** One row of a rejection table: the nodes one plugin rejected with the same code and reasons. */
 export interface FilterGroup<N = string> {
@@ -37,8 +135,29 @@ export interface DecisionView {
   nominatedNode: string;
   victims: string[];
   attempts: number;
+  /** The Filter plugins run for the pod, in order (diagnosed records). */
+  filterPlugins: string[];
+  /** Every Filter plugin's rejections per node, grouped (diagnosed records). */
+  allFilterGroups: AllFiltersGroup[];
+  /** Raw, normalized and weighted scores of the nodes in `scores` (diagnosed records). */
+  scoreDetails: Record<string, Record<string, ScoreDetail>>;
+  preemption: Preemption<PreemptionGroup[]> | null;
+  attemptList: AttemptSummary[];
   /** Fields of a newer explain schema this view has no table for, shown as they are. */
   extra: Record<string, unknown>;
+}
+
+/** The score details of the nodes a score table keeps. */
+function detailsFor(details: Readonly<Record<string, Record<string, ScoreDetail>>> | undefined, nodes: readonly string[]): Record<string, Record<string, ScoreDetail>> {
+  const out: Record<string, Record<string, ScoreDetail>> = {};
+  if (!details) return out;
+  for (const n of nodes) if (details[n]) out[n] = details[n];
+  return out;
+}
+
+function preemptionView(p: Preemption | null | undefined): Preemption<PreemptionGroup[]> | null {
+  if (!p) return null;
+  return { ...p, nodes: groupPreemptionNodes(p.nodes) };
 }
 
 /** Groups a per-node filter map into rows, the largest first (ties by plugin, then reasons). */
@@ -46,7 +165,7 @@ export function groupFilter(filter: Readonly<Record<string, ExplainStatus>>): Fi
   const byKey = new Map<string, FilterGroup>();
   for (const node of Object.keys(filter)) {
     const s = filter[node]!;
-    const key = `${s.plugin}\u0000${s.code}\u0000${s.reasons.join('\u0000')}`;
+    const key = statusKey(s);
     let g = byKey.get(key);
     if (!g) byKey.set(key, (g = { plugin: s.plugin, code: s.code, reasons: [...s.reasons], nodes: [] }));
     g.nodes.push(node);
@@ -74,9 +193,11 @@ export function topScores(scores: Readonly<Record<string, Readonly<Record<string
 }
 
 /** The view of a full explain record (the UI's endpoint returns these). */
-export function decisionFromExplain(e: ExplainPod, attempts = 0, scoreLimit = 50): DecisionView {
+export function decisionFromExplain(record: ExplainPod, attempts = 0, scoreLimit = 50): DecisionView {
+  const e = record as ExplainPod & ExplainDiagnosis;
   const extra: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(e)) if (!knownExplainFields.has(k)) extra[k] = v;
+  const scores = topScores(e.scores, scoreLimit);
   return {
     pod: e.pod,
     outcome: e.outcome,
@@ -85,12 +206,17 @@ export function decisionFromExplain(e: ExplainPod, attempts = 0, scoreLimit = 50
     preFilter: e.preFilter,
     filterGroups: groupFilter(e.filter),
     rejectedNodes: Object.keys(e.filter).length,
-    scores: topScores(e.scores, scoreLimit),
+    scores,
     scoredNodes: Object.keys(e.scores).length,
     bestNodes: e.bestNodes,
     nominatedNode: e.nominatedNode,
     victims: e.victims,
     attempts,
+    filterPlugins: e.filterPlugins ?? [],
+    allFilterGroups: groupAllFilters(e.allFilters ?? {}),
+    scoreDetails: detailsFor(e.scoreDetails, scores.rows.map((r) => r[0])),
+    preemption: preemptionView(e.preemption),
+    attemptList: e.attempts ?? [],
     extra,
   };
 }
@@ -142,6 +268,13 @@ export interface ReportDecision {
   bestNodes: number[];
   nominatedNode: number;
   victims: string[];
+  filterPlugins?: string[];
+  /** Index into `allFiltersTables`, -1 (or absent) when the record has no such diagnosis. */
+  allFiltersTable?: number;
+  /** Score details of the kept score rows, by node index. */
+  scoreDetails?: [number, Record<string, ScoreDetail>][];
+  preemption?: Preemption<PreemptionGroup<number>[]> | null;
+  attempts?: AttemptSummary[];
   extra?: Record<string, unknown>;
 }
 
@@ -176,6 +309,8 @@ export interface ReportData {
   messages: string[];
   /** Rejection tables, each a list of groups whose nodes are runs of node indices (`encodeRuns`). */
   filterTables: FilterGroup<number>[][];
+  /** Every-Filter-plugin tables, each a list of groups whose nodes are runs of node indices. */
+  allFiltersTables?: AllFiltersGroup<number>[][];
   preemptions: ReportPreemption[];
   queue: QueueSeries;
   /** Top rows kept per pod's score table. */
@@ -191,13 +326,15 @@ export function decisionFromReport(data: ReportData, podIndex: number): Decision
   const d = data.decisions[pod[4]]!;
   const name = (i: number) => (i >= 0 ? (data.nodes[i]?.[0] ?? '') : '');
   const groups = d.filterTable >= 0 ? data.filterTables[d.filterTable]! : [];
+  const nodeNames = (runs: number[]) => decodeRuns(runs).map(name).sort();
+  const allGroups = d.allFiltersTable !== undefined && d.allFiltersTable >= 0 ? (data.allFiltersTables?.[d.allFiltersTable] ?? []) : [];
   return {
     pod: pod[0],
     outcome: d.outcome,
     node: name(d.node),
     message: data.messages[d.message] ?? '',
     preFilter: d.preFilter,
-    filterGroups: groups.map((g) => ({ plugin: g.plugin, code: g.code, reasons: g.reasons, nodes: decodeRuns(g.nodes).map(name).sort() })),
+    filterGroups: groups.map((g) => ({ plugin: g.plugin, code: g.code, reasons: g.reasons, nodes: nodeNames(g.nodes) })),
     rejectedNodes: d.rejectedNodes,
     scores: { plugins: d.scores.plugins, rows: d.scores.rows.map(([n, ...rest]) => [name(n), ...rest] as [string, number, ...number[]]) },
     scoredNodes: d.scoredNodes,
@@ -205,6 +342,11 @@ export function decisionFromReport(data: ReportData, podIndex: number): Decision
     nominatedNode: name(d.nominatedNode),
     victims: d.victims,
     attempts: pod[3],
+    filterPlugins: d.filterPlugins ?? [],
+    allFilterGroups: allGroups.map((g) => ({ rejections: g.rejections, nodes: nodeNames(g.nodes) })),
+    scoreDetails: Object.fromEntries((d.scoreDetails ?? []).map(([n, s]) => [name(n), s])),
+    preemption: d.preemption ? { ...d.preemption, nodes: d.preemption.nodes.map((g) => ({ ...g, nodes: nodeNames(g.nodes) })) } : null,
+    attemptList: d.attempts ?? [],
     extra: d.extra ?? {},
   };
 }
