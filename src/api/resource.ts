@@ -333,22 +333,5 @@ export interface DeviceTaintRule {
   status?: { conditions?: Condition[] };
 }
 
-/** A pod's entry in spec.resourceClaims (core/v1 PodResourceClaim since v1.31). */
-export interface PodResourceClaim {
-  name: string;
-  /** Exactly one of the two is set. */
-  resourceClaimName?: string;
-  resourceClaimTemplateName?: string;
-}
-
-/** A pod's entry in status.resourceClaimStatuses: the claim made for a template entry. */
-export interface PodResourceClaimStatus {
-  name: string;
-  resourceClaimName?: string;
-}
-
-/** A container's use of a pod claim (resources.claims), optionally of one request of it. */
-export interface ContainerResourceClaim {
-  name: string;
-  request?: string;
-}
+// The pod-side shapes are core/v1 types, kept in types.ts; re-exported here for DRA code.
+export type { ContainerResourceClaim, PodResourceClaim, PodResourceClaimStatus } from './types.js';

@@ -6,7 +6,6 @@ import type * as policy from 'kubernetes-types/policy/v1.js';
 import type * as scheduling from 'kubernetes-types/scheduling/v1.js';
 import type * as apps from 'kubernetes-types/apps/v1.js';
 import type * as storage from 'kubernetes-types/storage/v1.js';
-import type { ContainerResourceClaim, PodResourceClaim, PodResourceClaimStatus } from './resource.js';
 
 /** A quantity as it appears in JSON/YAML: "100m", "1Gi", or a bare number. */
 export type QuantityValue = string | number;
@@ -16,6 +15,26 @@ export type ObjectMeta = meta.ObjectMeta;
 export type LabelSelector = meta.LabelSelector;
 export type LabelSelectorRequirement = meta.LabelSelectorRequirement;
 export type OwnerReference = meta.OwnerReference;
+
+/** A pod's entry in spec.resourceClaims (core/v1 PodResourceClaim since v1.31). */
+export interface PodResourceClaim {
+  name: string;
+  /** Exactly one of the two is set. */
+  resourceClaimName?: string;
+  resourceClaimTemplateName?: string;
+}
+
+/** A pod's entry in status.resourceClaimStatuses: the claim made for a template entry. */
+export interface PodResourceClaimStatus {
+  name: string;
+  resourceClaimName?: string;
+}
+
+/** A container's use of a pod claim (resources.claims), optionally of one request of it. */
+export interface ContainerResourceClaim {
+  name: string;
+  request?: string;
+}
 
 export interface ResourceRequirements {
   requests?: ResourceList;
