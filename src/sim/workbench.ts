@@ -41,6 +41,8 @@ const staticFiles: Record<string, string> = {
 const notExported = new Set(['Event', 'Lease']);
 const systemNamespaces = new Set(['default', 'kube-system', 'kube-public', 'kube-node-lease']);
 const maxBodyBytes = 64 * 1024 * 1024;
+/** Pods the queue endpoint lists (the counts cover all): the UI polls it every second. */
+const maxQueuePods = 1000;
 export const defaultConfigText = 'apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n';
 
 class HttpProblem extends Error {
@@ -136,7 +138,7 @@ export class Workbench implements MountedHandler {
       };
     });
     pods.sort((a, b) => a.queue.localeCompare(b.queue) || a.pod.localeCompare(b.pod));
-    return { counts: q.pendingCounts(), pods };
+    return { counts: q.pendingCounts(), pods: pods.slice(0, maxQueuePods), more: Math.max(0, pods.length - maxQueuePods) };
   }
 
   /** The kinds the API serves, for the UI's editor. */

@@ -77,6 +77,8 @@ export interface ExplainAnswer {
 export interface QueueAnswer {
   counts: { active: number; backoff: number; unschedulable: number; gated: number };
   pods: { pod: string; queue: string; attempts: number; plugins: string[]; gatingPlugin: string | null; message: string }[];
+  /** Waiting pods past the listed ones. */
+  more: number;
 }
 
 type WatchEvent = { type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR'; object: KubeObject & { code?: number } };

@@ -24,7 +24,7 @@ export function QueueView({ onPod }: { onPod: (key: string) => void }) {
       <div class="cards" data-testid="queue-counts">
         {(Object.entries(q.counts) as [string, number][]).map(([k, v]) => <div class="card" key={k}><div class="muted">{k}</div><div class="stat">{v}</div></div>)}
       </div>
-      <h4>Waiting pods ({q.pods.length})</h4>
+      <h4>Waiting pods ({q.pods.length}{q.more > 0 ? ` listed, ${q.more} more` : ''})</h4>
       <VirtualList testId="queue-list" items={q.pods} rowHeight={26} height={480} renderRow={(p) => (
         <div class="grow" onClick={() => onPod(p.pod)}>
           <span class="badge">{p.queue}</span> <b>{p.pod}</b> <span class="muted">attempts {p.attempts}

@@ -93,13 +93,19 @@ function Queue({ data }: { data: ReportData }) {
     { label: 'unschedulable', color: '#d9534f', values: q.unschedulable },
     { label: 'gated', color: '#8a6fd1', values: q.gated },
   ], [q]);
+  const [overTime, setOverTime] = useState(false);
   if (q.attempt.length === 0) return null;
   const last = q.time.length - 1;
   return (
     <section id="queue">
       <h2>Scheduling queue over the run</h2>
       <p class="muted">Pods waiting after each scheduling attempt ({q.attempt[last]} attempts sampled {q.attempt.length} times, simulated time 0–{q.time[last]}s).</p>
-      <Chart testId="chart-queue" title="Pending pods by queue" kind="line" x={q.attempt} series={series} xLabel="scheduling attempts" yLabel="pods" width={900} />
+      <div class="toolbar">
+        <label><input type="radio" name="queue-x" checked={!overTime} onChange={() => setOverTime(false)} /> by attempt</label>
+        <label><input type="radio" name="queue-x" checked={overTime} onChange={() => setOverTime(true)} /> by simulated time</label>
+      </div>
+      <Chart testId="chart-queue" title="Pending pods by queue" kind="line" x={overTime ? q.time : q.attempt} series={series}
+        xLabel={overTime ? 'simulated seconds' : 'scheduling attempts'} yLabel="pods" width={900} />
     </section>
   );
 }
@@ -144,13 +150,13 @@ function Unschedulable({ data, onPod }: { data: ReportData; onPod: (i: number) =
   );
 }
 
-function Preemptions({ data }: { data: ReportData }) {
+function Preemptions({ data, onPod }: { data: ReportData; onPod: (pod: string) => void }) {
   if (data.preemptions.length === 0) return null;
   return (
     <section id="preemptions">
       <h2>Preemptions ({data.preemptions.length})</h2>
       <VirtualList testId="preemptions" items={data.preemptions} rowHeight={24} height={240} renderRow={(p) => (
-        <><span class="grow"><b>{p.preemptor}</b> on {p.node || '-'} at {p.time}s evicts {p.victims.join(', ')}</span></>
+        <span class="grow" onClick={() => onPod(p.preemptor)}><b>{p.preemptor}</b> on {p.node || '-'} at {p.time}s evicts {p.victims.join(', ')}</span>
       )} />
     </section>
   );
@@ -224,9 +230,8 @@ export function Report({ data }: { data: ReportData }) {
         <Utilisation data={data} onNode={nodeToPods} />
         <Queue data={data} />
         <Unschedulable data={data} onPod={select} />
-        <Preemptions data={data} />
+        <Preemptions data={data} onPod={(pod) => { const i = podIndex.get(pod); if (i !== undefined) select(i); }} />
         <Pods data={data} selected={selected} onPod={select} />
-        {podIndex.size === 0 && <p class="muted">The scenario has no pods.</p>}
       </main>
     </>
   );
