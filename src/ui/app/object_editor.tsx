@@ -31,7 +31,7 @@ function toYaml(o: KubeObject): string {
 }
 
 export function ObjectEditor({ kinds, target, onClose }: { kinds: KindInfo[]; target: EditTarget; onClose?: () => void }) {
-  const kind = kinds.find((k) => k.kind === target.kind && (k.group !== 'events.k8s.io' || target.kind !== 'Event'));
+  const kind = kinds.find((k) => k.kind === target.kind);
   const [original, setOriginal] = useState<KubeObject | null>(null);
   const [text, setText] = useState('');
   const [problem, setProblem] = useState<ApiProblem | null>(null);
