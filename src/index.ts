@@ -5,6 +5,8 @@
 // Kubernetes objects and the helpers plugins use on them.
 export type * from './api/types.js';
 export { podKey } from './api/types.js';
+// Dynamic Resource Allocation objects (resource.k8s.io/v1), which plugins read through the lister.
+export type * from './api/resource.js';
 export { parseQuantity, quantityValue, quantityMilliValue, Quantity, QuantityError } from './api/quantity.js';
 export { Resource, computePodResourceRequests, type PodResourceRequests } from './api/resources.js';
 export { Selector, SelectorError, type Labels } from './api/labels.js';

@@ -123,13 +123,12 @@ describe('bad input fuzzing', { timeout: 60_000 }, () => {
 
   it('the scenario loader answers every mutation with a clear error or a run where the valid pod schedules', async () => {
     const dice = new Dice(7);
-    const deadline = performance.now() + 1500;
     let refused = 0;
     let ran = 0;
     // The first node and pod stay as they are, so the valid pod has somewhere to go.
     const notTheGoodOnes = (p: (string | number)[]) => !(p.length <= 2 && (p[0] === 'nodes' || p[0] === 'pending') && (p.length === 1 || p[1] === 0))
       && !((p[0] === 'nodes' || p[0] === 'pending') && p[1] === 0);
-    for (let i = 0; i < 300 && performance.now() < deadline; i++) {
+    for (let i = 0; i < 150; i++) {
       const text = JSON.stringify(mutate(baseScenario, dice, notTheGoodOnes));
       let sc: Scenario;
       try {
@@ -142,7 +141,7 @@ describe('bad input fuzzing', { timeout: 60_000 }, () => {
         refused++;
         continue;
       }
-      // Accepted: a cluster would have taken it; at most a few runs fit the time budget.
+      // Accepted: a cluster would have taken it; a few of them are run (runs cost more than parses).
       if (ran >= 10) continue;
       ran++;
       const report = await simulate(sc);
@@ -156,8 +155,7 @@ describe('bad input fuzzing', { timeout: 60_000 }, () => {
 
   it('objects that skipped validation leave the other pods and nodes alone', async () => {
     const dice = new Dice(11);
-    const deadline = performance.now() + 1500;
-    for (let i = 0; i < 40 && performance.now() < deadline; i++) {
+    for (let i = 0; i < 20; i++) {
       // Mutations inside spec and status only: a real API server never sends other shapes. A
       // node's quantities stay: the cache refuses such nodes (cache.test.ts), but simulate's
       // allocation report reads every node's quantities itself.
@@ -197,9 +195,8 @@ describe('bad input fuzzing', { timeout: 60_000 }, () => {
     };
     const sc = parseScenario(JSON.stringify({ nodes: [goodNode], pending: [goodPod] }), 'fuzz.yaml');
     const dice = new Dice(13);
-    const deadline = performance.now() + 1000;
     let ran = 0;
-    for (let i = 0; i < 200 && performance.now() < deadline; i++) {
+    for (let i = 0; i < 100; i++) {
       const text = JSON.stringify(mutate(base, dice));
       let cfg;
       try {
@@ -241,8 +238,7 @@ describe('bad input fuzzing', { timeout: 60_000 }, () => {
       const raw = ['{', '[1,2', 'null', '"x"', '5', `{"a":${'['.repeat(300)}${']'.repeat(300)}}`, '{"metadata":{"__proto__":{"x":1}}}', ''];
       const patchTypes = ['application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/json-patch+json'];
       const dice = new Dice(17);
-      const deadline = performance.now() + 1500;
-      for (let i = 0; i < 200 && performance.now() < deadline; i++) {
+      for (let i = 0; i < 100; i++) {
         const b = dice.pick(bodies);
         const name = String((b.obj as { metadata: { name: string } }).metadata.name);
         let method = 'POST';

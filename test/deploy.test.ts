@@ -82,6 +82,8 @@ test('deploy/: the ClusterRoles grant what run uses, and nothing upstream does n
   }
   assert.ok(allows('', 'pods/binding', 'create'));
   assert.ok(allows('', 'pods/status', 'patch'));
+  assert.ok(allows('resource.k8s.io', 'resourceclaims/status', 'update'), 'DRA PreBind writes claim status');
+  assert.ok(allows('resource.k8s.io', 'resourceclaims', 'update'), 'DRA PreBind adds the finalizer');
   assert.ok(allows('', 'pods', 'delete'));
   assert.ok(allows('events.k8s.io', 'events', 'create'));
   assert.ok(allows('coordination.k8s.io', 'leases', 'create'));

@@ -247,7 +247,7 @@ export function requirementMatches(r: Requirement, labels: Labels): boolean {
 }
 
 /** The text form of a requirement (Requirement.String), e.g. "app in (a,b)". */
-export function requirementString(r: Requirement): string {
+function requirementString(r: Requirement): string {
   switch (r.op) {
     case Op.Exists: return r.key;
     case Op.DoesNotExist: return `!${r.key}`;

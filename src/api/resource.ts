@@ -333,5 +333,5 @@ export interface DeviceTaintRule {
   status?: { conditions?: Condition[] };
 }
 
-// The pod-side shapes are core/v1 types, kept in types.ts; re-exported here for DRA code.
+// The pod-side shapes live in types.ts (Pod uses them); they are named here too for DRA code.
 export type { ContainerResourceClaim, PodResourceClaim, PodResourceClaimStatus } from './types.js';

@@ -15,7 +15,7 @@ export const ResourceEphemeralStorage = 'ephemeral-storage';
 export const ResourcePods = 'pods';
 
 /** Defaults used for scoring when a container does not request cpu/memory (schedutil). */
-export const DefaultMilliCPURequest = 100;
+const DefaultMilliCPURequest = 100;
 export const DefaultMemoryRequest = 200 * 1024 * 1024;
 
 /** Numeric resources: cpu in millicores, everything else in base units. */
@@ -110,7 +110,7 @@ const ResourceDefaultNamespacePrefix = 'kubernetes.io/';
 const DefaultResourceRequestsPrefix = 'requests.';
 
 /** In the *kubernetes.io/ namespace (the prefix anywhere in the name, as upstream checks). */
-export function isPrefixedNativeResource(name: string): boolean {
+function isPrefixedNativeResource(name: string): boolean {
   return name.includes(ResourceDefaultNamespacePrefix);
 }
 
@@ -123,7 +123,7 @@ export function isHugePageResourceName(name: string): boolean {
   return name.startsWith('hugepages-');
 }
 
-export function isAttachableVolumeResourceName(name: string): boolean {
+function isAttachableVolumeResourceName(name: string): boolean {
   return name.startsWith('attachable-volumes-');
 }
 
@@ -148,7 +148,7 @@ export function isScalarResourceName(name: string): boolean {
 }
 
 /** Resources a pod may set at pod level (cpu, memory, hugepages-*). */
-export function isSupportedPodLevelResource(name: string): boolean {
+function isSupportedPodLevelResource(name: string): boolean {
   return name === ResourceCPU || name === ResourceMemory || isHugePageResourceName(name);
 }
 

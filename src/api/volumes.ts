@@ -9,9 +9,7 @@ export const AnnBindCompleted = 'pv.kubernetes.io/bind-completed';
 export const AnnBoundByController = 'pv.kubernetes.io/bound-by-controller';
 export const AnnSelectedNode = 'volume.kubernetes.io/selected-node';
 export const AnnDynamicallyProvisioned = 'pv.kubernetes.io/provisioned-by';
-export const AnnStorageProvisioner = 'volume.kubernetes.io/storage-provisioner';
-export const AnnBetaStorageProvisioner = 'volume.beta.kubernetes.io/storage-provisioner';
-export const BetaStorageClassAnnotation = 'volume.beta.kubernetes.io/storage-class';
+const BetaStorageClassAnnotation = 'volume.beta.kubernetes.io/storage-class';
 /** A StorageClass provisioner meaning "no dynamic provisioning" (local volumes). */
 export const NotSupportedProvisioner = 'kubernetes.io/no-provisioner';
 
@@ -58,12 +56,12 @@ function volumeCapacityNanos(pv: PersistentVolume): bigint {
 }
 
 /** CheckVolumeModeMismatches: an unset mode means Filesystem on both sides. */
-export function volumeModeMismatches(claim: PersistentVolumeClaim, pv: PersistentVolume): boolean {
+function volumeModeMismatches(claim: PersistentVolumeClaim, pv: PersistentVolume): boolean {
   return (claim.spec?.volumeMode ?? 'Filesystem') !== (pv.spec?.volumeMode ?? 'Filesystem');
 }
 
 /** CheckAccessModes: the volume offers every mode the claim asks for. */
-export function checkAccessModes(claim: PersistentVolumeClaim, pv: PersistentVolume): boolean {
+function checkAccessModes(claim: PersistentVolumeClaim, pv: PersistentVolume): boolean {
   const offered = new Set(pv.spec?.accessModes ?? []);
   for (const m of claim.spec?.accessModes ?? []) if (!offered.has(m)) return false;
   return true;

@@ -41,7 +41,7 @@ export interface DeleteOptions extends WriteOptions {
   preconditions?: { uid?: string; resourceVersion?: string };
 }
 
-export const patchTypes = ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml'];
+const patchTypes = ['application/json-patch+json', 'application/merge-patch+json', 'application/strategic-merge-patch+json', 'application/apply-patch+yaml'];
 
 /** Namespaces the API server always has and refuses to delete (the system namespaces). */
 export const systemNamespaces = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
@@ -141,6 +141,7 @@ export class ResourceRegistry {
     let errs: FieldError[];
     if (subresource === 'status' && r.kind !== 'Node') {
       errs = [...validateLabels(obj.metadata?.labels, 'metadata.labels'), ...validateAnnotations(obj.metadata?.annotations, 'metadata.annotations')];
+      if (old !== null && k.validateStatusUpdate) errs.push(...k.validateStatusUpdate(old, obj));
     } else {
       errs = k.validate(r.kind === 'Pod' && old === null ? applyMatchLabelKeysToAffinity(obj as unknown as Pod) as unknown as Obj : obj);
       if (old !== null && k.validateUpdate) errs.push(...k.validateUpdate(old, obj));
@@ -219,7 +220,8 @@ export class ResourceRegistry {
     let obj: Obj;
     if (t.subresource === 'status') {
       // The status subresource changes status, labels and annotations; the rest stays as stored.
-      obj = { ...oldExt, metadata: { ...oldMeta, labels: meta.labels, annotations: meta.annotations }, status: next.status };
+      const metadata = r.statusResetsMetadata ? oldMeta : { ...oldMeta, labels: meta.labels, annotations: meta.annotations };
+      obj = { ...oldExt, metadata, status: next.status };
     } else {
       obj = next;
       if (r.hasStatus) {
@@ -401,7 +403,7 @@ function resetStatusOnCreate(r: Resource, obj: Obj): void {
 }
 
 /** The pod's QoS class from its containers' requests and limits (pkg/apis/core/helper/qos). */
-export function qosClass(pod: Pod): 'Guaranteed' | 'Burstable' | 'BestEffort' {
+function qosClass(pod: Pod): 'Guaranteed' | 'Burstable' | 'BestEffort' {
   const containers = [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? [])];
   let any = false;
   let guaranteed = true;

@@ -28,6 +28,8 @@ export interface Resource {
   readonly tracksGeneration?: boolean;
   /** Status fields the create strategy keeps (the rest of status is dropped on create); undefined keeps all. */
   readonly statusOnCreate?: 'reset' | 'keep';
+  /** Status writes keep all of the stored metadata, labels and annotations too (metav1.ResetObjectMetaForStatus). */
+  readonly statusResetsMetadata?: boolean;
 }
 
 const podFields = ['spec.nodeName', 'spec.restartPolicy', 'spec.schedulerName', 'spec.serviceAccountName', 'spec.hostNetwork',
@@ -72,6 +74,16 @@ export const resources: readonly Resource[] = [
     hasStatus: false },
   { group: 'storage.k8s.io', version: 'v1', name: 'csistoragecapacities', singularName: 'csistoragecapacity', kind: 'CSIStorageCapacity', storeKind: 'CSIStorageCapacity', namespaced: true,
     hasStatus: false },
+  { group: 'resource.k8s.io', version: 'v1', name: 'deviceclasses', singularName: 'deviceclass', kind: 'DeviceClass', storeKind: 'DeviceClass', namespaced: false,
+    hasStatus: false, tracksGeneration: true },
+  { group: 'resource.k8s.io', version: 'v1', name: 'devicetaintrules', singularName: 'devicetaintrule', kind: 'DeviceTaintRule', storeKind: 'DeviceTaintRule', namespaced: false,
+    hasStatus: true, tracksGeneration: true, statusOnCreate: 'reset', requireResourceVersion: true },
+  { group: 'resource.k8s.io', version: 'v1', name: 'resourceclaims', singularName: 'resourceclaim', kind: 'ResourceClaim', storeKind: 'ResourceClaim', namespaced: true,
+    hasStatus: true, statusOnCreate: 'reset', statusResetsMetadata: true },
+  { group: 'resource.k8s.io', version: 'v1', name: 'resourceclaimtemplates', singularName: 'resourceclaimtemplate', kind: 'ResourceClaimTemplate', storeKind: 'ResourceClaimTemplate', namespaced: true,
+    hasStatus: false },
+  { group: 'resource.k8s.io', version: 'v1', name: 'resourceslices', singularName: 'resourceslice', kind: 'ResourceSlice', storeKind: 'ResourceSlice', namespaced: false,
+    hasStatus: false, fields: ['spec.nodeName', 'spec.driver', 'spec.pool.name'], tracksGeneration: true },
   { group: 'coordination.k8s.io', version: 'v1', name: 'leases', singularName: 'lease', kind: 'Lease', storeKind: 'Lease', namespaced: true,
     hasStatus: false, requireResourceVersion: true },
   { group: 'events.k8s.io', version: 'v1', name: 'events', singularName: 'event', kind: 'Event', storeKind: 'Event', namespaced: true, shortNames: ['ev'],

@@ -116,7 +116,7 @@ export function parseFieldSelector(text: string, r: Resource): FieldRequirement[
 }
 
 /** The string value a field selector compares (absent fields are "", booleans "true"/"false"). */
-export function fieldValue(obj: KubeObject, field: string): string {
+function fieldValue(obj: KubeObject, field: string): string {
   const path = field === 'source' ? ['source', 'component'] : field.split('.');
   let v: unknown = obj;
   for (const p of path) {

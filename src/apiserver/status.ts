@@ -48,7 +48,7 @@ export function successStatus(code: number, details?: StatusDetails): StatusObje
 }
 
 /** "pods" for the core group, "leases.coordination.k8s.io" otherwise (schema.GroupResource.String()). */
-export function qualifiedResource(r: Pick<Resource, 'group' | 'name'>, subresource = ''): string {
+function qualifiedResource(r: Pick<Resource, 'group' | 'name'>, subresource = ''): string {
   const name = subresource ? `${r.name}/${subresource}` : r.name;
   return r.group ? `${name}.${r.group}` : name;
 }
@@ -89,10 +89,6 @@ export function unsupportedMediaType(accepted: readonly string[]): StatusError {
   return failure(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`);
 }
 
-export function notAcceptable(message: string): StatusError {
-  return failure(406, 'NotAcceptable', message);
-}
-
 export function tooLargeResourceVersion(rv: number, current: number): StatusError {
   return failure(504, 'Timeout', `Timeout: Too large resource version: ${rv}, current: ${current}`,
     { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 });
@@ -115,7 +111,7 @@ export function fromStoreError(code: number, message: string): StatusError {
 
 // ---- field.ErrorList ----
 
-export type { FieldError, FieldErrorType } from '../api/validation/field.js';
+export type { FieldError } from '../api/validation/field.js';
 
 /** 403 Forbidden, as admission refuses an object (errors.NewForbidden). */
 export function forbidden(r: Pick<Resource, 'group' | 'name'>, name: string, reason: string): StatusError {

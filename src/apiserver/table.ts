@@ -2,6 +2,7 @@
 // upstream's printers (pkg/printers/internalversion/printers.go) and its default table convertor
 // (staging/src/k8s.io/apiserver/pkg/registry/rest/table.go) for the other kinds.
 import type { KubeObject, Node, Pod } from '../api/types.js';
+import type { ResourceClaim, ResourceSlice } from '../api/resource.js';
 import { convertEvent } from './events.js';
 import type { Resource } from './resources.js';
 
@@ -24,7 +25,7 @@ const nameColumn: Column = { name: 'Name', type: 'string', format: 'name', descr
 const ageColumn: Column = { name: 'Age', type: 'string', description: 'CreationTimestamp is a timestamp representing the server time when this object was created.' };
 
 /** Go's duration.HumanDuration, as `kubectl get` prints ages. */
-export function humanDuration(ms: number): string {
+function humanDuration(ms: number): string {
   const seconds = Math.floor(ms / 1000);
   if (seconds < -1) return '<invalid>';
   if (seconds < 0) return '0s';
@@ -154,7 +155,41 @@ function eventCells(o: KubeObject, now: number): Cell[] {
   return [last, e.type ?? '', e.reason ?? '', target, e.involvedObject?.fieldPath ?? '', source, (e.message ?? '').trim(), first, count, e.metadata?.name ?? ''];
 }
 
+/** A claim's state: deleted, pending, allocated, reserved (printers.go resourceClaimState). */
+function resourceClaimState(c: ResourceClaim): string {
+  const states: string[] = [];
+  if (c.metadata.deletionTimestamp) states.push('deleted');
+  if (!c.status?.allocation) {
+    if (!c.metadata.deletionTimestamp) states.push('pending');
+  } else {
+    states.push('allocated');
+    if ((c.status.reservedFor?.length ?? 0) > 0) states.push('reserved');
+  }
+  return states.join(',');
+}
+
+const nameAndAge: Printer = { columns: [nameColumn, ageColumn], cells: (o, now) => [o.metadata?.name ?? '', age(o, now)] };
+
 const printers: Record<string, Printer> = {
+  DeviceClass: nameAndAge,
+  ResourceClaimTemplate: nameAndAge,
+  ResourceClaim: {
+    columns: [nameColumn, { name: 'State', type: 'string', description: 'A summary of the current state (allocated, pending, reserved, etc.).' }, ageColumn],
+    cells: (o, now) => [o.metadata?.name ?? '', resourceClaimState(o as ResourceClaim), age(o, now)],
+  },
+  ResourceSlice: {
+    columns: [
+      nameColumn,
+      { name: 'Node', type: 'string', description: 'NodeName identifies the node which provides the resources in this pool. A field selector can be used to list only ResourceSlice objects belonging to a certain node.\n\nThis field can be used to limit access from nodes to ResourceSlices with the same node name. It also indicates to autoscalers that adding new nodes of the same type as some old node might also make new resources available.\n\nExactly one of NodeName, NodeSelector, AllNodes, and PerDeviceNodeSelection must be set. This field is immutable.' },
+      { name: 'Driver', type: 'string', description: 'Driver identifies the DRA driver providing the capacity information. A field selector can be used to list only ResourceSlice objects with a certain driver name.\n\nMust be a DNS subdomain and should end with a DNS domain owned by the vendor of the driver. It should use only lower case characters. This field is immutable.' },
+      { name: 'Pool', type: 'string', description: 'Name is used to identify the pool. For node-local devices, this is often the node name, but this is not required. A field selector can be used to list only ResourceSlice objects belonging to a certain pool.\n\nIt must not be longer than 253 characters and must consist of one or more DNS sub-domains separated by slashes. This field is immutable.' },
+      ageColumn,
+    ],
+    cells: (o, now) => {
+      const s = (o as ResourceSlice).spec;
+      return [o.metadata?.name ?? '', s?.nodeName ?? '', s?.driver ?? '', s?.pool?.name ?? '', age(o, now)];
+    },
+  },
   Pod: {
     columns: [
       nameColumn,

@@ -17,14 +17,14 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export function twoNodeScenario(): Scenario {
+function twoNodeScenario(): Scenario {
   return {
     name: 'test', metadata: {}, config: null, objects: [], pods: [], pending: [], steps: [],
     nodes: [makeNode('node-a', { allocatable: { cpu: '2', memory: '4Gi', pods: '10' } }), makeNode('node-b', { allocatable: { cpu: '2', memory: '4Gi', pods: '10' } })],
   };
 }
 
-export function kubeConfigFor(url: string): KubeConfig {
+function kubeConfigFor(url: string): KubeConfig {
   const kc = new KubeConfig();
   kc.loadFromOptions({
     clusters: [{ name: 'embedded', server: url, skipTLSVerify: true }],

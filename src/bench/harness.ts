@@ -48,7 +48,7 @@ export interface WorkloadRun {
   measurement: Measurement | null;
 }
 
-export class BenchError extends Error {
+class BenchError extends Error {
   override name = 'BenchError';
 }
 

@@ -4,7 +4,7 @@
 // durations; plus peak memory, which upstream leaves to the profiler.
 import { memoryUsage } from 'node:process';
 
-export const throughputSampleIntervalMs = 1000;
+const throughputSampleIntervalMs = 1000;
 
 export interface ThroughputSummary {
   average: number;

@@ -8,7 +8,7 @@ const ms = (seconds: number) => (seconds * 1000).toFixed(2);
 const rate = (v: number) => v.toFixed(0);
 
 /** The catalog's test case and workload for a result, by full name ("TestCase/Workload"). */
-export function catalogEntry(name: string, cases: readonly TestCase[] = testCases): { testCase: TestCase; workload: Workload } | undefined {
+function catalogEntry(name: string, cases: readonly TestCase[] = testCases): { testCase: TestCase; workload: Workload } | undefined {
   const slash = name.indexOf('/');
   const testCase = cases.find((c) => c.name === name.slice(0, slash));
   const workload = testCase?.workloads.find((w) => w.name === name.slice(slash + 1));

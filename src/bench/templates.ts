@@ -56,7 +56,7 @@ function persistentVolume(source: Record<string, unknown>): KubeObject {
   } as KubeObject;
 }
 
-export const templates: Readonly<Record<string, KubeObject>> = {
+const templates: Readonly<Record<string, KubeObject>> = {
   'node-default.yaml': node('scheduler-perf-', { pods: '110', cpu: '4', memory: '32Gi' }),
   'node-with-name.yaml': {
     ...node('', { pods: '90000', cpu: '4', memory: '32Gi' }),

@@ -74,7 +74,7 @@ export interface BarrierOp {
   stageRequirement?: 'Scheduled' | 'Attempted';
 }
 
-export interface SleepOp {
+interface SleepOp {
   opcode: 'sleep';
   durationMs: number;
 }

@@ -21,7 +21,7 @@ interface ImageState extends ImageStateSummary {
   readonly nodes: Set<string>;
 }
 
-export class CacheError extends Error {
+class CacheError extends Error {
   override name = 'CacheError';
 }
 

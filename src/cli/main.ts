@@ -5,7 +5,7 @@ import { ExitBadInput, UsageError, describeListenError, processIO, verbosityOf, 
 import { explainCommand, simulateCommand } from './commands/simulate.js';
 import { benchCommand, benchUsage } from './commands/bench.js';
 
-export { ExitBadInput, type CliIO } from './io.js';
+export { type CliIO } from './io.js';
 
 /** Exit status for a failure that is not the input's fault. */
 const ExitInternalError = 1;

@@ -1,8 +1,9 @@
 // The ClusterClient boundary: everything the scheduler reads from or writes to a cluster. The
 // embedded store (memory/) and a real API server (kube/) are two implementations of it.
 import type { KubeObject, Node, PersistentVolume, PersistentVolumeClaim, Pod, PodCondition } from '../api/types.js';
+import type { ResourceClaim } from '../api/resource.js';
 
-export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
+type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
 export interface WatchEvent {
   readonly type: WatchEventType;
@@ -63,4 +64,12 @@ export interface ClusterClient {
   updatePersistentVolume?(pv: PersistentVolume): Promise<PersistentVolume>;
   /** Replaces a PersistentVolumeClaim (PUT, VolumeBinding's PreBind); resolves with the stored object. */
   updatePersistentVolumeClaim?(pvc: PersistentVolumeClaim): Promise<PersistentVolumeClaim>;
+  /** Writes a ResourceClaim's status subresource (PUT resourceclaims/status): spec and metadata stay as stored; 409 when stale. */
+  updateResourceClaimStatus?(claim: ResourceClaim): Promise<ResourceClaim>;
+  /** Replaces a ResourceClaim (PUT): status stays as stored; 409 when stale. */
+  updateResourceClaim?(claim: ResourceClaim): Promise<ResourceClaim>;
+  /** Creates a ResourceClaim (POST, generateName honoured); resolves with the stored object. */
+  createResourceClaim?(claim: ResourceClaim): Promise<ResourceClaim>;
+  /** Deletes a ResourceClaim (DELETE); rejects with ApiError(404) when missing. */
+  deleteResourceClaim?(namespace: string, name: string): Promise<void>;
 }

@@ -118,6 +118,6 @@ export function enabledPluginNames(plugins: DefaultedPlugins): string[] {
 }
 
 /** Byte-wise string order, as Go's sort of strings. */
-export function compareStrings(a: string, b: string): number {
+function compareStrings(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }

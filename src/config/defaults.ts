@@ -2,7 +2,7 @@
 // SetDefaults_KubeSchedulerConfiguration, component-base RecommendedDefaultLeaderElectionConfiguration).
 import type { AnyPluginDefinition, FieldError, Registry } from '../framework/registry.js';
 import { enabledPluginNames, getDefaultPlugins, mergePlugins } from './default_plugins.js';
-import { parseDurationNanos } from './duration.js';
+import { parseDurationNanos } from '../util/duration.js';
 import { ConfigError } from './errors.js';
 import { fieldInvalid } from './field.js';
 import { isPlainObject } from './schema.js';
@@ -20,18 +20,18 @@ import {
   type PluginConfig,
 } from './types.js';
 
-export const DefaultParallelism = 16;
-export const DefaultPodInitialBackoffSeconds = 1;
-export const DefaultPodMaxBackoffSeconds = 10;
-export const DefaultLeaseDuration = '15s';
-export const DefaultRenewDeadline = '10s';
-export const DefaultRetryPeriod = '2s';
-export const DefaultResourceLock = 'leases';
-export const DefaultLockObjectName = 'kube-scheduler';
-export const DefaultLockObjectNamespace = 'kube-system';
-export const DefaultContentType = 'application/vnd.kubernetes.protobuf';
-export const DefaultQPS = 50;
-export const DefaultBurst = 100;
+const DefaultParallelism = 16;
+const DefaultPodInitialBackoffSeconds = 1;
+const DefaultPodMaxBackoffSeconds = 10;
+const DefaultLeaseDuration = '15s';
+const DefaultRenewDeadline = '10s';
+const DefaultRetryPeriod = '2s';
+const DefaultResourceLock = 'leases';
+const DefaultLockObjectName = 'kube-scheduler';
+const DefaultLockObjectNamespace = 'kube-system';
+const DefaultContentType = 'application/vnd.kubernetes.protobuf';
+const DefaultQPS = 50;
+const DefaultBurst = 100;
 
 /** Whether a plugin takes args, so an enabled one without pluginConfig gets its defaults. */
 function takesArgs(def: AnyPluginDefinition | undefined): def is AnyPluginDefinition {

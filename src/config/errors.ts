@@ -10,7 +10,7 @@ export interface ConfigIssue extends FieldError {
 }
 
 /** One line per issue: `file: path: message`, or `file:line:column: message` for syntax errors. */
-export function formatIssue(file: string, issue: ConfigIssue): string {
+function formatIssue(file: string, issue: ConfigIssue): string {
   if (issue.path !== '') return `${file}: ${issue.path}: ${issue.message}`;
   if (issue.line !== undefined) return `${file}:${issue.line}:${issue.column ?? 1}: ${issue.message}`;
   return `${file}: ${issue.message}`;

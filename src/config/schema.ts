@@ -2,7 +2,7 @@
 // (pkg/scheduler/apis/config/scheme, types.go DecodeNestedObjects): unknown fields and values of
 // the wrong type are errors with their field path; in-tree plugin args are decoded by their kind.
 import type { FieldError, Registry } from '../framework/registry.js';
-import { DurationError, parseDurationNanos } from './duration.js';
+import { DurationError, parseDurationNanos } from '../util/duration.js';
 import { childPath, fieldInvalid, fieldNotSupported, fieldRequired, indexPath, Unquoted } from './field.js';
 import {
   SchedulerConfigAPIVersion,
@@ -11,7 +11,7 @@ import {
   type PluginConfig,
 } from './types.js';
 
-export type Schema =
+type Schema =
   | { readonly type: 'string' | 'bool' | 'float' | 'duration' | 'bytes' | 'any' }
   | { readonly type: 'int'; readonly bits: 32 | 64 }
   | { readonly type: 'object'; readonly fields: Readonly<Record<string, Schema>>; readonly filled?: readonly string[] }
@@ -36,7 +36,7 @@ const pluginRef = obj({ name: str, weight: int32 }, ['name']);
 const pluginSet = obj({ enabled: list(pluginRef), disabled: list(pluginRef) });
 
 /** KubeSchedulerConfiguration v1 (metrics/healthz bind addresses are not part of v1). */
-export const configurationSchema: Schema = obj({
+const configurationSchema: Schema = obj({
   apiVersion: str,
   kind: str,
   parallelism: int32,
@@ -127,7 +127,7 @@ const resourceSpec = obj({ name: str, weight: int64 });
 const utilizationShapePoint = obj({ utilization: int32, score: int32 });
 
 /** The args kinds of the v1 API (types_pluginargs.go), decoded strictly like the config itself. */
-export const argsSchemas: Readonly<Record<string, Schema>> = {
+const argsSchemas: Readonly<Record<string, Schema>> = {
   DefaultPreemptionArgs: obj({ minCandidateNodesPercentage: int32, minCandidateNodesAbsolute: int32 }),
   InterPodAffinityArgs: obj({ hardPodAffinityWeight: int32, ignorePreferredTermsOfExistingPods: bool }),
   NodeResourcesFitArgs: obj({
@@ -186,7 +186,7 @@ function zeroValue(schema: Schema): unknown {
  * Decodes `value` against `schema`, collecting errors; returns the cleaned value, or undefined
  * for null/absent values (Go leaves such fields unset) and for values in error.
  */
-export function decodeValue(value: unknown, schema: Schema, path: string, errors: FieldError[]): unknown {
+function decodeValue(value: unknown, schema: Schema, path: string, errors: FieldError[]): unknown {
   if (value === null || value === undefined) return undefined;
   if (value instanceof Date) value = value.toISOString().replace('.000Z', 'Z');
   const bad = (expected: string): undefined => {
@@ -257,7 +257,7 @@ export function decodeValue(value: unknown, schema: Schema, path: string, errors
 }
 
 /** The args kind a plugin's pluginConfig must hold: the registry's, else the v1 in-tree one. */
-export function argsKindFor(name: string, registry: Registry): string | undefined {
+function argsKindFor(name: string, registry: Registry): string | undefined {
   const kind = registry.get(name)?.argsKind;
   if (kind !== undefined) return kind;
   return argsSchemas[`${name}Args`] !== undefined ? `${name}Args` : undefined;
@@ -267,7 +267,7 @@ export function argsKindFor(name: string, registry: Registry): string | undefine
  * Decodes one plugin's args: kinds we know are decoded strictly, apiVersion/kind are checked and
  * dropped; args of plugins without a kind (out-of-tree) pass through untouched.
  */
-export function decodePluginArgs(name: string, args: unknown, path: string, registry: Registry, errors: FieldError[]): unknown {
+function decodePluginArgs(name: string, args: unknown, path: string, registry: Registry, errors: FieldError[]): unknown {
   if (args === null || args === undefined) return undefined;
   const kind = argsKindFor(name, registry);
   if (kind === undefined) return args;

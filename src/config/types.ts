@@ -1,7 +1,6 @@
 // KubeSchedulerConfiguration in its kubescheduler.config.k8s.io/v1 JSON shape
 // (staging/src/k8s.io/kube-scheduler/config/v1/types.go), plus the defaulted form the runtime reads.
 
-export const SchedulerConfigGroup = 'kubescheduler.config.k8s.io';
 export const SchedulerConfigAPIVersion = 'kubescheduler.config.k8s.io/v1';
 export const SchedulerConfigKind = 'KubeSchedulerConfiguration';
 /** The profile name pods get when they do not set spec.schedulerName (v1.DefaultSchedulerName). */
@@ -24,7 +23,7 @@ export const ExtensionPoints = [
   'bind',
   'postBind',
 ] as const;
-export type ExtensionPoint = (typeof ExtensionPoints)[number];
+type ExtensionPoint = (typeof ExtensionPoints)[number];
 /** Extension points plus multiPoint, the keys of `profiles[].plugins`. */
 export type PluginSetName = ExtensionPoint | 'multiPoint';
 export const PluginSetNames: readonly PluginSetName[] = [...ExtensionPoints, 'multiPoint'];
@@ -55,7 +54,7 @@ export interface KubeSchedulerProfile {
   pluginConfig?: PluginConfig[];
 }
 
-export interface LeaderElectionConfiguration {
+interface LeaderElectionConfiguration {
   leaderElect?: boolean;
   /** Go durations as strings ("15s", "1m30s"). */
   leaseDuration?: string;
@@ -66,7 +65,7 @@ export interface LeaderElectionConfiguration {
   resourceNamespace?: string;
 }
 
-export interface ClientConnectionConfiguration {
+interface ClientConnectionConfiguration {
   kubeconfig?: string;
   acceptContentTypes?: string;
   contentType?: string;
@@ -74,7 +73,7 @@ export interface ClientConnectionConfiguration {
   burst?: number;
 }
 
-export interface ExtenderManagedResource {
+interface ExtenderManagedResource {
   name: string;
   ignoredByScheduler?: boolean;
 }

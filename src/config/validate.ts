@@ -4,7 +4,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { FieldError, Registry } from '../framework/registry.js';
 import { qualifiedNameErrors } from '../api/labels.js';
 import { AllPlugins, InTreePluginNames, RemovedPluginNames } from './default_plugins.js';
-import { DurationError, parseDurationNanos } from './duration.js';
+import { DurationError, parseDurationNanos } from '../util/duration.js';
 import { childPath, fieldDuplicate, fieldInvalid, fieldRequired, indexPath, Unquoted } from './field.js';
 import {
   ExtensionPoints,

@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import { createSecureContext } from 'node:tls';
-import { DurationError, formatDurationNanos, parseDurationNanos } from '../config/duration.js';
+import { DurationError, formatDurationNanos, parseDurationNanos } from '../util/duration.js';
 import type { Extender as ExtenderConfig, ExtenderTLSConfig } from '../config/types.js';
 
 export interface TransportResponse {

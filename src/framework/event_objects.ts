@@ -10,6 +10,7 @@ import type {
   StorageClass,
   VolumeAttachment,
 } from '../api/types.js';
+import type { DeviceClass, DeviceTaintRule, ResourceClaim, ResourceSlice } from '../api/resource.js';
 
 /** The objects cluster events carry, by kind. */
 export interface EventObjectKinds {
@@ -22,6 +23,10 @@ export interface EventObjectKinds {
   CSIDriver: CSIDriver;
   CSIStorageCapacity: CSIStorageCapacity;
   VolumeAttachment: VolumeAttachment;
+  ResourceClaim: ResourceClaim;
+  ResourceSlice: ResourceSlice;
+  DeviceClass: DeviceClass;
+  DeviceTaintRule: DeviceTaintRule;
 }
 
 /** A cluster event's objects before and after; null where the event has none (add, delete). */

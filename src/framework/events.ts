@@ -18,6 +18,9 @@ export type EventResource =
   | 'Namespace'
   | 'PodDisruptionBudget'
   | 'Service'
+  | 'ResourceClaim'
+  | 'ResourceSlice'
+  | 'DeviceClass'
   | 'WildCard';
 
 /** Bit flags of what happened (framework.ActionType). */
@@ -87,7 +90,19 @@ const podUpdateActionNames: readonly [number, string][] = [
   [ActionType.UpdatePodScaleDown, 'UpdatePodScaleDown'],
   [ActionType.UpdatePodSchedulingGatesEliminated, 'UpdatePodSchedulingGatesEliminated'],
   [ActionType.UpdatePodToleration, 'UpdatePodToleration'],
+  [ActionType.UpdatePodGeneratedResourceClaim, 'UpdatePodGeneratedResourceClaim'],
 ];
+
+/** True when the claims generated for the pod's template entries differ (resourceclaim.PodStatusEqual). */
+function generatedResourceClaimsChanged(newPod: Pod, oldPod: Pod): boolean {
+  const a = newPod.status?.resourceClaimStatuses ?? [];
+  const b = oldPod.status?.resourceClaimStatuses ?? [];
+  if (a.length !== b.length) return true;
+  for (let i = 0; i < a.length; i++) {
+    if (a[i]!.name !== b[i]!.name || a[i]!.resourceClaimName !== b[i]!.resourceClaimName) return true;
+  }
+  return false;
+}
 
 /** True when some resource request of the pod went down or was removed (extractPodScaleDown). */
 export function podRequestsScaledDown(newPod: Pod, oldPod: Pod): boolean {
@@ -106,7 +121,8 @@ export function podRequestsScaledDown(newPod: Pod, oldPod: Pod): boolean {
 
 /**
  * The scheduling-relevant changes of a pod update, as events (framework.PodSchedulingPropertiesChange):
- * labels, a request scaled down or removed, every scheduling gate removed, a toleration added; or,
+ * labels, a request scaled down or removed, every scheduling gate removed, a toleration added, the
+ * claims generated for it recorded in its status (DynamicResourceAllocation is locked on); or,
  * when none of those changed, the "other" update, which only a general Pod/Update registration matches.
  */
 export function podSchedulingPropertiesChange(newPod: Pod, oldPod: Pod): ClusterEvent[] {
@@ -119,6 +135,7 @@ export function podSchedulingPropertiesChange(newPod: Pod, oldPod: Pod): Cluster
     changed.push(ActionType.UpdatePodSchedulingGatesEliminated);
   }
   if ((newPod.spec.tolerations?.length ?? 0) !== (oldPod.spec.tolerations?.length ?? 0)) changed.push(ActionType.UpdatePodToleration);
+  if (generatedResourceClaimsChanged(newPod, oldPod)) changed.push(ActionType.UpdatePodGeneratedResourceClaim);
   if (changed.length === 0) return [{ resource, actionType: ActionType.UpdatePodOther, label: `${prefix}Update` }];
   const out: ClusterEvent[] = [];
   for (const action of changed) {

@@ -3,8 +3,6 @@ import type { Pod } from '../api/types.js';
 import { NodeToStatus } from './node_to_status.js';
 import { Code, type Status } from './status.js';
 
-export const NoNodeAvailableMsg = '0/%d nodes are available';
-
 export class Diagnosis {
   nodeToStatus = new NodeToStatus();
   /** Plugins that rejected the pod (Unschedulable or UnschedulableAndUnresolvable). */
@@ -65,7 +63,7 @@ export class FitError extends Error {
 }
 
 /** Byte-wise comparison as Go's sort.Strings does (not locale-aware). */
-export function compareGoStrings(a: string, b: string): number {
+function compareGoStrings(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 

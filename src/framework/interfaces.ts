@@ -2,6 +2,7 @@
 // A plugin is an object with a `name` and the optional methods it implements; the runtime finds
 // them with the type guards below.
 import type { KubeObject, PersistentVolume, PersistentVolumeClaim, Pod } from '../api/types.js';
+import type { ResourceClaim } from '../api/resource.js';
 import type { CycleState } from './cycle_state.js';
 import type { ClusterEventWithHint } from './events.js';
 import type { NodeInfo } from './node_info.js';
@@ -230,7 +231,12 @@ export type ListedKind =
   | 'CSINode'
   | 'VolumeAttachment'
   | 'CSIDriver'
-  | 'CSIStorageCapacity';
+  | 'CSIStorageCapacity'
+  | 'DeviceClass'
+  | 'ResourceClaim'
+  | 'ResourceClaimTemplate'
+  | 'ResourceSlice'
+  | 'DeviceTaintRule';
 
 /** Informer-backed read access to cluster objects (a lister per kind). */
 export interface ObjectLister {
@@ -267,6 +273,18 @@ export interface PluginClusterClient {
   updatePersistentVolume?(pv: PersistentVolume): Promise<PersistentVolume>;
   /** Replaces a PersistentVolumeClaim (VolumeBinding's selected node); resolves with the stored object. */
   updatePersistentVolumeClaim?(pvc: PersistentVolumeClaim): Promise<PersistentVolumeClaim>;
+  /**
+   * Writes a ResourceClaim's status subresource (allocation, reservedFor, devices): spec and
+   * metadata changes are ignored, a stale resourceVersion is refused with ApiError(409), a
+   * missing claim with 404. Resolves with the stored claim (DynamicResources' PreBind, PostFilter).
+   */
+  updateResourceClaimStatus?(claim: ResourceClaim): Promise<ResourceClaim>;
+  /** Replaces a ResourceClaim (metadata such as finalizers; status ignored), resourceVersion-checked. */
+  updateResourceClaim?(claim: ResourceClaim): Promise<ResourceClaim>;
+  /** Creates a ResourceClaim (claims for DRA-backed extended resources); resolves with the stored object. */
+  createResourceClaim?(claim: ResourceClaim): Promise<ResourceClaim>;
+  /** Deletes a ResourceClaim; rejects with ApiError(404) when it does not exist. */
+  deleteResourceClaim?(namespace: string, name: string): Promise<void>;
   /**
    * Resolves true once `ready()` holds, checked now and after every change of the listed objects,
    * or false after `timeoutMs` on the scheduler clock; rejects when `ready` throws.

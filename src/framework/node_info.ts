@@ -3,7 +3,7 @@ import type { ContainerPort, Node, Pod } from '../api/types.js';
 import { Resource } from '../api/resources.js';
 import type { PodInfo } from './pod_info.js';
 
-export const DefaultBindAllHostIP = '0.0.0.0';
+const DefaultBindAllHostIP = '0.0.0.0';
 
 /** Host ports in use: ip → set of "protocol/port" (framework.HostPortInfo). */
 export class HostPortInfo {
@@ -79,12 +79,12 @@ export function getHostPorts(pod: Pod): ContainerPort[] {
 }
 
 /** Host ports a pod asks for (see getHostPorts), computed once per PodInfo. */
-export function podHostPorts(info: PodInfo): readonly ContainerPort[] {
+function podHostPorts(info: PodInfo): readonly ContainerPort[] {
   return (info.hostPortsCache ??= getHostPorts(info.pod));
 }
 
 let generationCounter = 0;
-export function nextGeneration(): number {
+function nextGeneration(): number {
   return ++generationCounter;
 }
 

@@ -7,9 +7,9 @@ import type { Clock } from '../util/clock.js';
 import type { LeaderElectionRecord, ResourceLock } from './lease_lock.js';
 
 /** Acquire retries wait retryPeriod × (1 + up to 1.2) (wait.JitterUntil). */
-export const JitterFactor = 1.2;
+const JitterFactor = 1.2;
 
-export interface LeaderCallbacks {
+interface LeaderCallbacks {
   /** We hold the lease: start working. */
   onStartedLeading(): void;
   /** We no longer hold it (lost or released): stop working at once. Called once per run. */
@@ -33,7 +33,7 @@ export interface LeaderElectorOptions {
   random?: () => number;
 }
 
-export class LeaderElectionConfigError extends Error {
+class LeaderElectionConfigError extends Error {
   override name = 'LeaderElectionConfigError';
 }
 

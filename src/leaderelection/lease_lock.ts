@@ -27,7 +27,7 @@ export interface ResourceLock {
   recordEvent(message: string): void;
 }
 
-export interface LeaseSpec {
+interface LeaseSpec {
   holderIdentity?: string;
   leaseDurationSeconds?: number;
   acquireTime?: string;
@@ -44,7 +44,7 @@ export interface Lease {
 
 const parseTime = (s: string | undefined): number => (s ? Date.parse(s) : 0);
 
-export function leaseSpecToRecord(spec: LeaseSpec | undefined): LeaderElectionRecord {
+function leaseSpecToRecord(spec: LeaseSpec | undefined): LeaderElectionRecord {
   return {
     holderIdentity: spec?.holderIdentity ?? '',
     leaseDurationSeconds: spec?.leaseDurationSeconds ?? 0,
@@ -54,7 +54,7 @@ export function leaseSpecToRecord(spec: LeaseSpec | undefined): LeaderElectionRe
   };
 }
 
-export function recordToLeaseSpec(r: LeaderElectionRecord): LeaseSpec {
+function recordToLeaseSpec(r: LeaderElectionRecord): LeaseSpec {
   return {
     holderIdentity: r.holderIdentity,
     leaseDurationSeconds: r.leaseDurationSeconds,

@@ -3,7 +3,7 @@
 
 export type LogFormat = 'text' | 'json';
 
-export type KeyValues = Readonly<Record<string, unknown>>;
+type KeyValues = Readonly<Record<string, unknown>>;
 
 export interface LoggerOptions {
   /** Messages at `v(n)` with n above this are dropped (klog's -v). */

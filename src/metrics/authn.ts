@@ -19,7 +19,7 @@ export type ReviewPoster = (path: string, body: unknown) => Promise<unknown>;
 
 export type AuthenticationResult = { readonly user: UserInfo } | { readonly error: string };
 
-export const anonymousUser: UserInfo = { name: 'system:anonymous', groups: ['system:unauthenticated'] };
+const anonymousUser: UserInfo = { name: 'system:anonymous', groups: ['system:unauthenticated'] };
 const authenticatedGroup = 'system:authenticated';
 const clientAuthUsage = '1.3.6.1.5.5.7.3.2';
 

@@ -15,7 +15,7 @@ export interface HealthCheck {
 }
 
 /** Always healthy: the check an endpoint gets when it has none (healthz.PingHealthz). */
-export const pingCheck: HealthCheck = { name: 'ping', check: () => null };
+const pingCheck: HealthCheck = { name: 'ping', check: () => null };
 
 export interface EndpointsOptions {
   metrics: SchedulerMetrics;

@@ -84,7 +84,7 @@ const oids = {
 };
 const keyUsageBits = { digitalSignature: 0, keyEncipherment: 2, keyCertSign: 5 };
 
-export interface Subject {
+interface Subject {
   readonly commonName: string;
   /** Organizations: a client certificate's groups, as Kubernetes reads them. */
   readonly organizations?: readonly string[];

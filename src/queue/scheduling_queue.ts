@@ -16,17 +16,17 @@ import { Nominator, type NominatingInfo } from './nominator.js';
 /** The PreEnqueue plugin that holds pods with spec.schedulingGates (plugins/names.ts). */
 const SchedulingGatesPlugin = 'SchedulingGates';
 
-export const DefaultPodInitialBackoffMs = 1000;
-export const DefaultPodMaxBackoffMs = 10_000;
-export const DefaultPodMaxInUnschedulablePodsDurationMs = 5 * 60 * 1000;
+const DefaultPodInitialBackoffMs = 1000;
+const DefaultPodMaxBackoffMs = 10_000;
+const DefaultPodMaxInUnschedulablePodsDurationMs = 5 * 60 * 1000;
 /** backoffQ orders and flushes pods by whole-second windows (KEP-5142). */
-export const BackoffQOrderingWindowMs = 1000;
+const BackoffQOrderingWindowMs = 1000;
 const unschedulableFlushIntervalMs = 30_000;
 
 /** Events the queue itself raises (framework/events.go). */
-export const ScheduleAttemptFailure: ClusterEvent = { resource: 'WildCard', actionType: ActionTypeAll, label: 'ScheduleAttemptFailure' };
-export const UnschedulableTimeout: ClusterEvent = { resource: 'WildCard', actionType: ActionTypeAll, label: 'UnschedulableTimeout' };
-export const ForceActivate: ClusterEvent = { resource: 'WildCard', actionType: ActionTypeAll, label: 'ForceActivate' };
+const ScheduleAttemptFailure: ClusterEvent = { resource: 'WildCard', actionType: ActionTypeAll, label: 'ScheduleAttemptFailure' };
+const UnschedulableTimeout: ClusterEvent = { resource: 'WildCard', actionType: ActionTypeAll, label: 'UnschedulableTimeout' };
+const ForceActivate: ClusterEvent = { resource: 'WildCard', actionType: ActionTypeAll, label: 'ForceActivate' };
 const UnschedulablePodAdd = 'UnschedulablePodAdd';
 const UnschedulablePodUpdate = 'UnschedulablePodUpdate';
 

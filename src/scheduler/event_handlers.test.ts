@@ -71,8 +71,22 @@ describe('podSchedulingPropertiesChange for assigned pods', () => {
     { name: 'toleration added', new: withPod((x) => (x.spec.tolerations = [{ key: 'k', operator: 'Exists' }])), want: ['AssignedPodUpdatePodToleration'] },
     { name: 'label change and scale down', new: withPod((x) => { x.metadata.labels = {}; x.spec.containers[0]!.resources = {}; }), want: ['AssignedPodUpdatePodLabel', 'AssignedPodUpdatePodScaleDown'] },
     { name: 'status only', new: withPod((x) => (x.status = { phase: 'Running' })), want: ['AssignedPodUpdate'] },
+    {
+      name: 'generated claim recorded',
+      new: withPod((x) => (x.status = { resourceClaimStatuses: [{ name: 'gpu', resourceClaimName: 'p-gpu-abcde' }] })),
+      want: ['AssignedPodUpdatePodGeneratedResourceClaim'],
+    },
   ];
   for (const c of cases) it(c.name, () => assert.deepEqual(labels(podSchedulingPropertiesChange(c.new, p)), c.want));
+
+  it('an unscheduled pod whose generated claim is recorded gets UpdatePodGeneratedResourceClaim', () => {
+    const pending = makePod('q', { spec: { resourceClaims: [{ name: 'gpu', resourceClaimTemplateName: 't' }] } });
+    const recorded = { ...pending, status: { resourceClaimStatuses: [{ name: 'gpu', resourceClaimName: 'q-gpu-abcde' }] } };
+    const [e] = podSchedulingPropertiesChange(recorded, pending);
+    assert.equal(e!.resource, 'UnscheduledPod');
+    assert.equal(e!.actionType, ActionType.UpdatePodGeneratedResourceClaim);
+    assert.equal(e!.label, 'UnschedulablePodUpdatePodGeneratedResourceClaim');
+  });
 
   it('an update with no specific change is the "other" update, matched only by a general Update registration', () => {
     const [e] = podSchedulingPropertiesChange(structuredClone(p), p);
@@ -131,6 +145,49 @@ describe('EventHandlers routing', () => {
     assert.equal(sched.cache.nodeInfo('n1')!.pods.length, 1);
     cluster.remove('Pod', 'default', 'p');
     assert.equal(sched.cache.nodeInfo('n1')!.pods.length, 0);
+    sched.stop();
+  });
+
+  it('DRA objects become listable and their changes are cluster events named as upstream', async () => {
+    const clock = new FakeClock();
+    const cluster = new MemoryCluster({ clock });
+    const seen: string[] = [];
+    const watcher: AnyPlugin = {
+      name: 'Watcher',
+      filter: () => Status.unschedulable('waiting for devices'),
+      eventsToRegister: () => (['ResourceClaim', 'ResourceSlice', 'DeviceClass'] as const).map((resource) => ({
+        event: { resource, actionType: ActionType.Add | ActionTypeUpdate | ActionType.Delete },
+        queueingHintFn: (_pod: Pod, oldObj: unknown, newObj: unknown) => {
+          seen.push(`${resource} ${oldObj === null ? '-' : 'old'} ${newObj === null ? '-' : 'new'}`);
+          return 0;
+        },
+      })),
+    };
+    const sched = Scheduler.fromConfig({
+      profiles: [{ schedulerName: 'default-scheduler', plugins: { queueSort: { enabled: [{ name: 'Sort' }] }, filter: { enabled: [{ name: 'Watcher' }] }, bind: { enabled: [{ name: 'Bind' }] } } }],
+    }, {
+      registry: new Registry([{ name: 'Sort', less }, { name: 'Bind', bind: async () => null }, watcher].map((p) => ({ name: p.name, factory: () => p }))),
+      client: cluster,
+      clock,
+      random: seededRandom(1),
+    });
+    await sched.start();
+    cluster.create(makeNode('n1'));
+    cluster.create(makePod('p'));
+    sched.scheduleOne();
+    const meta = (name: string) => ({ name });
+    cluster.create({ apiVersion: 'resource.k8s.io/v1', kind: 'DeviceClass', metadata: meta('gpu'), spec: {} });
+    const slice = cluster.create({ apiVersion: 'resource.k8s.io/v1', kind: 'ResourceSlice', metadata: meta('s1'), spec: { driver: 'd', pool: { name: 'n1', generation: 1, resourceSliceCount: 1 }, nodeName: 'n1' } });
+    cluster.update({ ...slice, metadata: { ...slice.metadata, labels: { a: 'b' } } });
+    cluster.create({ apiVersion: 'resource.k8s.io/v1', kind: 'ResourceClaim', metadata: { name: 'c', namespace: 'default' }, spec: {} });
+    cluster.remove('ResourceClaim', 'default', 'c');
+    cluster.create({ apiVersion: 'resource.k8s.io/v1', kind: 'DeviceTaintRule', metadata: meta('r'), spec: { taint: { key: 'k', effect: 'NoSchedule' } } });
+    assert.deepEqual(seen, ['DeviceClass - new', 'ResourceSlice - new', 'ResourceSlice old new', 'ResourceClaim - new', 'ResourceClaim old -', 'ResourceSlice - -']);
+    const lister = sched.objects;
+    assert.deepEqual(lister.list('ResourceSlice').map((o) => o.metadata?.name), ['s1']);
+    assert.equal(lister.get('DeviceClass', '', 'gpu')?.metadata?.name, 'gpu');
+    assert.equal(lister.list('DeviceTaintRule').length, 1);
+    assert.equal(lister.get('ResourceClaim', 'default', 'c'), undefined);
     sched.stop();
   });
 

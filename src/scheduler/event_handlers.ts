@@ -22,7 +22,7 @@ export interface EventHandlerTarget {
 
 const listedKinds = new Set(['Namespace', 'Service', 'ReplicaSet', 'StatefulSet', 'ReplicationController',
   'PodDisruptionBudget', 'PriorityClass', 'PersistentVolume', 'PersistentVolumeClaim', 'StorageClass', 'CSINode', 'VolumeAttachment',
-  'CSIDriver', 'CSIStorageCapacity']);
+  'CSIDriver', 'CSIStorageCapacity', 'DeviceClass', 'ResourceClaim', 'ResourceClaimTemplate', 'ResourceSlice', 'DeviceTaintRule']);
 
 const resourceOfKind: Record<string, EventResource> = {
   PersistentVolume: 'PersistentVolume',
@@ -35,6 +35,9 @@ const resourceOfKind: Record<string, EventResource> = {
   Namespace: 'Namespace',
   Service: 'Service',
   PodDisruptionBudget: 'PodDisruptionBudget',
+  ResourceClaim: 'ResourceClaim',
+  ResourceSlice: 'ResourceSlice',
+  DeviceClass: 'DeviceClass',
 };
 
 function ev(resource: EventResource, actionType: number, label: string): ClusterEvent {
@@ -162,6 +165,12 @@ export class EventHandlers {
     const obj = { ...o, kind: o.kind ?? e.kind };
     if (e.type === 'DELETED') this.sched.objects.remove(obj);
     else this.sched.objects.upsert(obj);
+    if (obj.kind === 'DeviceTaintRule') {
+      // Upstream's ResourceSlice tracker applies taint rules to the slices and reports the slices
+      // as updated; no hint reads those objects, so one slice update stands for them.
+      this.sched.queue.moveAllToActiveOrBackoffQueue(ev('ResourceSlice', ActionTypeUpdate, 'ResourceSliceUpdate'), null, null);
+      return;
+    }
     const resource = resourceOfKind[obj.kind];
     if (!resource) return;
     const action = e.type === 'ADDED' ? ActionType.Add : e.type === 'DELETED' ? ActionType.Delete : ActionTypeUpdate;

@@ -17,10 +17,10 @@ import type { PodInfo } from '../framework/pod_info.js';
 import type { Framework, NodePluginScores, PluginScore, PluginScoreColumn } from '../framework/runtime/framework.js';
 import { Code, Status } from '../framework/status.js';
 
-export const minFeasibleNodesToFind = 100;
+const minFeasibleNodesToFind = 100;
 /** The name under which a pod that cannot be parsed is reported as rejected. */
-export const PodValidation = 'PodValidation';
-export const minFeasibleNodesPercentageToFind = 5;
+const PodValidation = 'PodValidation';
+const minFeasibleNodesPercentageToFind = 5;
 
 /** Adaptive number of feasible nodes to look for before scoring (numFeasibleNodesToFind). */
 export function numFeasibleNodesToFind(percentage: number, numAllNodes: number): number {
@@ -68,7 +68,7 @@ export interface ExtenderSet {
   readonly log: (msg: string) => void;
 }
 
-export const noExtenders: ExtenderSet = { extenders: [], log: () => {} };
+const noExtenders: ExtenderSet = { extenders: [], log: () => {} };
 
 /**
  * Runs the algorithm; fails (throws, or rejects when an extender was asked) with FitError when no
@@ -173,7 +173,7 @@ function filterAllNodes(
  * PreFilter: the nodes the Filter walk covers (all, or the subset PreFilter named), or null when
  * the pod is rejected before any node is looked at (the diagnosis says why).
  */
-export function runPreFilterPhase(fwk: Framework, state: CycleState, pod: PodInfo, snapshot: Snapshot, diagnosis: Diagnosis): readonly NodeInfo[] | null {
+function runPreFilterPhase(fwk: Framework, state: CycleState, pod: PodInfo, snapshot: Snapshot, diagnosis: Diagnosis): readonly NodeInfo[] | null {
   const allNodes = snapshot.nodeInfoList;
   if (pod.parseError !== null) {
     // A pod we cannot parse is unschedulable everywhere, with the reason.
@@ -210,7 +210,7 @@ export function runPreFilterPhase(fwk: Framework, state: CycleState, pod: PodInf
  * A node nominated by an earlier preemption is tried first: it is likely the only one that fits.
  * Returns it when it passes the filters, else [] (and the walk over all nodes may meet it again).
  */
-export function filterNominatedNode(alg: AlgorithmState, fwk: Framework, state: CycleState, pod: PodInfo, snapshot: Snapshot, diagnosis: Diagnosis): NodeInfo[] {
+function filterNominatedNode(alg: AlgorithmState, fwk: Framework, state: CycleState, pod: PodInfo, snapshot: Snapshot, diagnosis: Diagnosis): NodeInfo[] {
   const nominated = pod.pod.status?.nominatedNodeName;
   if (!nominated) return [];
   const ni = snapshot.get(nominated);
@@ -226,7 +226,7 @@ export function filterNominatedNode(alg: AlgorithmState, fwk: Framework, state: 
 }
 
 /** The Filter walk over `nodes`, advancing where the next pod's walk starts. */
-export function runFilterPhase(
+function runFilterPhase(
   alg: AlgorithmState,
   fwk: Framework,
   state: CycleState,
@@ -292,7 +292,7 @@ function findNodesThatPassFilters(
  * node). An error fails the attempt unless the extender is ignorable. The nodes come back at
  * once when no extender is interested in the pod.
  */
-export function findNodesThatPassExtenders(ext: ExtenderSet, pod: Pod, feasible: NodeInfo[], statuses: NodeToStatus): MaybePromise<NodeInfo[]> {
+function findNodesThatPassExtenders(ext: ExtenderSet, pod: Pod, feasible: NodeInfo[], statuses: NodeToStatus): MaybePromise<NodeInfo[]> {
   if (feasible.length === 0 || ext.extenders.length === 0 || !ext.extenders.some((e) => e.isInterested(pod))) return feasible;
   return filterByExtenders(ext, pod, feasible, statuses);
 }
@@ -323,7 +323,7 @@ async function filterByExtenders(ext: ExtenderSet, pod: Pod, feasible: NodeInfo[
 }
 
 /** Every node's weighted total and, when recording, where it came from. */
-export interface NodeScores {
+interface NodeScores {
   /** Index-aligned with the scored nodes. */
   readonly totals: Float64Array;
   /** Each plugin's weighted scores (when recording). */
@@ -336,7 +336,7 @@ export interface NodeScores {
  * PreScore, Score, NormalizeScore and weights, then the interested extenders' scores added into
  * the same totals (prioritizeNodes). Without Score plugins and extenders every node scores 1.
  */
-export function prioritizeNodes(alg: AlgorithmState, fwk: Framework, state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], ext: ExtenderSet = noExtenders): MaybePromise<NodeScores> {
+function prioritizeNodes(alg: AlgorithmState, fwk: Framework, state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], ext: ExtenderSet = noExtenders): MaybePromise<NodeScores> {
   const n = nodes.length;
   if (alg.totalsBuffer === undefined || alg.totalsBuffer.length < n) alg.totalsBuffer = new Float64Array(Math.max(n, 2 * (alg.totalsBuffer?.length ?? 0)));
   const scores: NodeScores = { totals: alg.totalsBuffer.subarray(0, n), plugins: (alg.recordScores ?? true) ? [] : null, extenders: null };

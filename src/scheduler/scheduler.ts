@@ -150,6 +150,10 @@ export class Scheduler implements SchedulingCycles, EventHandlerTarget {
       clearNominatedNodeName: (pod) => deps.client.updatePodStatus(pod, { nominatedNodeName: '' }),
       updatePersistentVolume: deps.client.updatePersistentVolume?.bind(deps.client),
       updatePersistentVolumeClaim: deps.client.updatePersistentVolumeClaim?.bind(deps.client),
+      updateResourceClaimStatus: deps.client.updateResourceClaimStatus?.bind(deps.client),
+      updateResourceClaim: deps.client.updateResourceClaim?.bind(deps.client),
+      createResourceClaim: deps.client.createResourceClaim?.bind(deps.client),
+      deleteResourceClaim: deps.client.deleteResourceClaim?.bind(deps.client),
       waitUntil: (ready, timeoutMs) => waitForObjects(this.objects, clock, ready, timeoutMs),
       podExists: (namespace, name) => deps.client.getPod(namespace, name) !== undefined,
     };

@@ -57,7 +57,7 @@ export function embeddedDeps(o: EmbeddedOptions, client: ClusterClient, clock: C
 /** Creates the cluster with the scenario's objects, nodes and existing pods, and a started scheduler. */
 export async function createEmbedded(sc: Scenario, o: EmbeddedOptions): Promise<Embedded> {
   const clock = new FakeClock(0);
-  const cluster = new MemoryCluster({ clock, admitPod: o.admitPod });
+  const cluster = new MemoryCluster({ clock, admitPod: o.admitPod, workloadControllers: sc.controllers === true, random: seededRandom(o.seed ?? 1) });
   populateCluster(cluster, sc);
   const scheduler = Scheduler.fromConfig(o.config, embeddedDeps(o, cluster, clock));
   await scheduler.start();

@@ -12,14 +12,14 @@ export const knownExplainFields: ReadonlySet<string> = new Set([
 // optional here, so records written before them, or without diagnosis, render as before.
 
 /** One plugin's score on one node: its Score answer, after NormalizeScore, its weight, the product. */
-export interface ScoreDetail {
+interface ScoreDetail {
   raw: number;
   normalized: number;
   weight: number;
   weighted: number;
 }
 
-export interface PreemptionCandidate {
+interface PreemptionCandidate {
   node: string;
   victims: string[];
   pdbViolations: number;
@@ -38,7 +38,7 @@ export interface PreemptionNode {
   dryRun: boolean;
 }
 
-export interface Preemption<N = Record<string, PreemptionNode>> {
+interface Preemption<N = Record<string, PreemptionNode>> {
   notEligible: string;
   nodes: N;
   candidates: PreemptionCandidate[];
@@ -252,7 +252,7 @@ export type ReportOutcome = (typeof reportOutcomes)[number];
 export type ReportNode = [string, number, number, number, number, number, number, number, number, number];
 
 /** One pod: `[namespace/name, outcome index, node index or -1, attempts, decision index or -1]`. */
-export type ReportPod = [string, number, number, number, number];
+type ReportPod = [string, number, number, number, number];
 
 /** A pod's last decision with nodes as indices, messages and rejection tables shared between pods. */
 export interface ReportDecision {

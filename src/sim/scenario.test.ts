@@ -47,7 +47,7 @@ describe('scenario loading refuses what the API server would, in one line', () =
     { name: 'an existing pod without a node', text: `pods:\n${podYaml('p')}`,
       want: 'scenario.yaml: pods[0] (p): existing pods need spec.nodeName; put pods to schedule under pending' },
     { name: 'a misspelled top-level field', text: 'nodez: []\nnodes: []\n',
-      want: 'scenario.yaml: unknown field "nodez" (known fields: metadata, config, nodes, pods, pending, objects, steps)' },
+      want: 'scenario.yaml: unknown field "nodez" (known fields: metadata, config, controllers, nodes, pods, pending, objects, steps)' },
     { name: 'a step that updates a node with a bad quantity', text: `nodes:\n${node('n1')}steps:\n- after: 5s\n  update:\n  - { kind: Node, metadata: { name: n1 }, status: { allocatable: { cpu: "4x" } } }\n`,
       want: `scenario.yaml: steps[0].update[0] (Node n1): status.allocatable.cpu: Invalid value: "4x": quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'` },
     { name: 'a step that creates what exists', text: `nodes:\n${node('n1')}steps:\n- create:\n  - { kind: Node, metadata: { name: n1 } }\n`,
@@ -56,7 +56,7 @@ describe('scenario loading refuses what the API server would, in one line', () =
       want: 'scenario.yaml: steps[0].update[0] (Node n9): nodes "n9" not found' },
     { name: 'a step that changes a pod spec', text: `nodes:\n${node('n1')}pending:\n${podYaml('p')}steps:\n- update:\n  - kind: Pod\n    metadata: { name: p }\n    spec: { containers: [{ name: c, image: x, resources: { requests: { cpu: "1" } } }] }\n`,
       want: 'scenario.yaml: steps[0].update[0] (Pod default/p): spec: Forbidden: pod updates may not change fields other than `spec.containers[*].image`,`spec.initContainers[*].image`,`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing tolerations),`spec.terminationGracePeriodSeconds` (allow it to be set to 1 if it was previously negative)' },
-    { name: 'a misspelled step field', text: 'nodes: []\nsteps:\n- afterr: 5s\n', want: 'scenario.yaml: steps[0]: unknown field "afterr" (known fields: after, create, update, delete)' },
+    { name: 'a misspelled step field', text: 'nodes: []\nsteps:\n- afterr: 5s\n', want: 'scenario.yaml: steps[0]: unknown field "afterr" (known fields: after, create, update, delete, addNodes, cordon, uncordon, drain, removeNodes, scale)' },
     { name: 'a YAML alias bomb', text: 'a: &a [x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: [*d,*d,*d,*d,*d,*d,*d,*d,*d]\nnodes: []\n',
       want: 'scenario.yaml: Excessive alias count indicates a resource exhaustion attack' },
     { name: 'deep nesting', text: `nodes:\n- metadata: { name: n1 }\n  extra: ${'['.repeat(200)}${']'.repeat(200)}\n`, want: 'scenario.yaml: exceeded max depth of 100 nested objects and arrays' },
@@ -127,4 +127,49 @@ nodes: []
 `, 'x.yaml');
     assert.deepEqual(sc.objects.map((o) => o.kind), ['Deployment', 'Job']);
   });
+});
+
+describe('scenario loading: dynamic resource allocation kinds', () => {
+  const classYaml = '- { apiVersion: resource.k8s.io/v1, kind: DeviceClass, metadata: { name: gpu.example.com }, spec: { selectors: [{ cel: { expression: \'device.driver == "gpu.example.com"\' } }] } }\n';
+  const sliceYaml = (name: string, node: string) =>
+    `- { apiVersion: resource.k8s.io/v1, kind: ResourceSlice, metadata: { name: ${name} }, spec: { driver: gpu.example.com, nodeName: ${node}, pool: { name: ${node}, generation: 1, resourceSliceCount: 1 }, devices: [{ name: gpu-0, attributes: { model: { string: a100 } }, capacity: { memory: { value: 40Gi } } }] } }\n`;
+  const templateYaml = '- { apiVersion: resource.k8s.io/v1, kind: ResourceClaimTemplate, metadata: { name: one-gpu }, spec: { spec: { devices: { requests: [{ name: gpu, exactly: { deviceClassName: gpu.example.com } }] } } } }\n';
+
+  it('accepts classes, slices, templates and claims in objects, and pods that use them', () => {
+    const sc = parseScenario(`objects:\n${classYaml}${sliceYaml('n1-gpu', 'n1')}${templateYaml}` +
+      '- { apiVersion: resource.k8s.io/v1, kind: ResourceClaim, metadata: { name: shared }, spec: { devices: { requests: [{ name: gpu, exactly: { deviceClassName: gpu.example.com, allocationMode: All } }] } } }\n' +
+      `nodes:\n${node('n1')}pending:\n${podYaml('p', ', resourceClaims: [{ name: gpu, resourceClaimTemplateName: one-gpu }]')}`, 'x.yaml');
+    assert.deepEqual(sc.objects.map((o) => o.kind), ['DeviceClass', 'ResourceSlice', 'ResourceClaimTemplate', 'ResourceClaim']);
+    assert.equal(sc.objects[3]!.metadata?.namespace, 'default');
+    assert.equal(sc.objects[0]!.metadata?.namespace, undefined);
+  });
+
+  it('reads them from a kubectl dump List', () => {
+    const sc = parseScenario(`apiVersion: v1\nkind: List\nitems:\n${classYaml}${sliceYaml('s', 'n1')}`, 'dump.yaml');
+    assert.deepEqual(sc.objects.map((o) => o.kind), ['DeviceClass', 'ResourceSlice']);
+  });
+
+  const table: { name: string; text: string; want: string }[] = [
+    {
+      name: 'a slice that does not say where its devices are',
+      text: 'objects:\n- { kind: ResourceSlice, metadata: { name: s }, spec: { driver: gpu.example.com, pool: { name: p, generation: 1, resourceSliceCount: 1 } } }\n',
+      want: 'scenario.yaml: objects[0] (ResourceSlice s): spec: Required value: exactly one of `nodeName`, `nodeSelector`, `allNodes`, `perDeviceNodeSelection` is required',
+    },
+    {
+      name: 'a claim request without a class',
+      text: 'objects:\n- { kind: ResourceClaim, metadata: { name: c }, spec: { devices: { requests: [{ name: gpu, exactly: {} }] } } }\n',
+      want: 'scenario.yaml: objects[0] (ResourceClaim default/c): spec.devices.requests[0].exactly.deviceClassName: Required value',
+    },
+    {
+      name: 'a count of the wrong type',
+      text: 'objects:\n- { kind: ResourceClaimTemplate, metadata: { name: t }, spec: { spec: { devices: { requests: [{ name: gpu, exactly: { deviceClassName: c, count: two } }] } } } }\n',
+      want: 'scenario.yaml: objects[0] (ResourceClaimTemplate default/t): spec.spec.devices.requests[0].exactly.count: Invalid value: "two": must be of type int64',
+    },
+    {
+      name: 'a step that changes a claim\'s spec',
+      text: 'objects:\n- { kind: ResourceClaim, metadata: { name: c }, spec: { devices: { requests: [{ name: gpu, exactly: { deviceClassName: a } }] } } }\nsteps:\n- update:\n  - { kind: ResourceClaim, metadata: { name: c }, spec: { devices: { requests: [{ name: gpu, exactly: { deviceClassName: b } }] } } }\n',
+      want: 'scenario.yaml: steps[0].update[0] (ResourceClaim default/c): spec: Invalid value: {"devices":{"requests":[{"name":"gpu","exactly":{"deviceClassName":"b","allocationMode":"ExactCount","count":1}}]}}: field is immutable',
+    },
+  ];
+  for (const c of table) it(c.name, () => assert.equal(failure(c.text).message, c.want));
 });

@@ -7,6 +7,7 @@ import { parseAllDocuments } from 'yaml';
 import { applyMatchLabelKeysToAffinity } from '../api/admission/match_label_keys.js';
 import { priorityAdmissionError, priorityClassAdmissionError } from '../api/admission/priority.js';
 import type { KubeObject, Node, Pod, PriorityClass } from '../api/types.js';
+import { nodesToAdd, readStepOps, whatIfStepKeys, type StepOps } from './whatif_steps.js';
 import {
   aggregateFieldErrors, decodeObject, documentProblem, fieldErrorString, kindValidation, knownKinds, maxNestingDepth, type FieldError, type KindValidation,
 } from '../api/validation/index.js';
@@ -14,9 +15,12 @@ import {
 export interface ScenarioStep {
   /** Simulated milliseconds after the previous step (or the start). */
   afterMs: number;
+  /** Objects to create, `addNodes` copies included. */
   create: KubeObject[];
   update: KubeObject[];
   delete: { kind: string; namespace?: string; name: string }[];
+  /** Cordon, uncordon, drain, remove nodes, scale workloads: applied after the deletes. */
+  ops?: StepOps;
 }
 
 export interface Scenario {
@@ -33,6 +37,8 @@ export interface Scenario {
   pending: Pod[];
   objects: KubeObject[];
   steps: ScenarioStep[];
+  /** Run the workload controllers (Deployment, ReplicaSet, StatefulSet, DaemonSet, Job) in the embedded cluster. */
+  controllers?: boolean;
 }
 
 /** A scenario that cannot be loaded: the message names the file, the object, the field and the reason. */
@@ -48,7 +54,7 @@ export class ScenarioError extends Error {
 }
 
 /** Parses "10s", "1m30s", "250ms", "2h" or a number of seconds into milliseconds. */
-export function parseDuration(v: unknown, where: string): number {
+function parseDuration(v: unknown, where: string): number {
   if (typeof v === 'number' && Number.isFinite(v) && v >= 0) return v * 1000;
   if (typeof v !== 'string') throw new ScenarioError(`${where}: invalid duration ${JSON.stringify(v) ?? String(v)}`);
   const re = /(\d+(?:\.\d+)?)(ms|s|m|h)/g;
@@ -151,6 +157,11 @@ class Loader {
   remove(kind: string, namespace: string, name: string): void {
     this.existing.delete(`${kind}/${namespace}/${name}`);
   }
+
+  /** The object as it stands so far (cluster-scoped kinds with namespace ''). */
+  find(kind: string, namespace: string, name: string): KubeObject | undefined {
+    return this.existing.get(`${kind}/${namespace}/${name}`);
+  }
 }
 
 /** "nodes[2] (Node n3)", "pending[0] (Pod default/web)": where an object stands and which it is. */
@@ -165,8 +176,8 @@ function list(v: unknown, where: string, source: string): unknown[] {
   return v;
 }
 
-const scenarioKeys = ['metadata', 'config', 'nodes', 'pods', 'pending', 'objects', 'steps'];
-const stepKeys = ['after', 'create', 'update', 'delete'];
+const scenarioKeys = ['metadata', 'config', 'controllers', 'nodes', 'pods', 'pending', 'objects', 'steps'];
+const stepKeys = ['after', 'create', 'update', 'delete', ...whatIfStepKeys];
 
 function checkKeys(v: Record<string, unknown>, known: readonly string[], where: string, source: string): void {
   for (const key of Object.keys(v)) {
@@ -207,11 +218,12 @@ function readScenarioShape(v: Record<string, unknown>, source: string): Scenario
   checkKeys(v, scenarioKeys, '', source);
   if (v.metadata !== undefined && v.metadata !== null && !isRecord(v.metadata)) throw new ScenarioError(`${source}: metadata: must be an object`);
   if (v.config !== undefined && v.config !== null && !isRecord(v.config)) throw new ScenarioError(`${source}: config: must be an object`);
+  if (v.controllers !== undefined && typeof v.controllers !== 'boolean') throw new ScenarioError(`${source}: controllers: must be true or false`);
   const metadata = (v.metadata as Record<string, unknown> | undefined) ?? {};
   const sc: Scenario = {
     name: typeof metadata.name === 'string' ? metadata.name : source,
     source, metadata, config: (v.config as Record<string, unknown> | undefined) ?? null,
-    nodes: [], pods: [], pending: [], objects: [], steps: [],
+    nodes: [], pods: [], pending: [], objects: [], steps: [], controllers: v.controllers === true,
   };
   const loader = new Loader(source);
   createAll(list(v.objects, 'objects', source).map((value, i): Entry => ({ where: `objects[${i}]`, value })), loader, sc);
@@ -227,12 +239,14 @@ function readScenarioShape(v: Record<string, unknown>, source: string): Scenario
     const where = `steps[${i}]`;
     if (!isRecord(s)) throw new ScenarioError(`${source}: ${where}: must be an object`);
     checkKeys(s, stepKeys, where, source);
-    return {
-      afterMs: parseDuration(s.after ?? 0, `${source}: ${where}.after`),
-      create: list(s.create, `${where}.create`, source).map((value, j) => loader.create({ where: `${where}.create[${j}]`, value })),
-      update: list(s.update, `${where}.update`, source).map((value, j) => loader.update({ where: `${where}.update[${j}]`, value })),
-      delete: list(s.delete, `${where}.delete`, source).map((d, j) => readDelete(d, `${where}.delete[${j}]`, loader)),
-    };
+    const afterMs = parseDuration(s.after ?? 0, `${source}: ${where}.after`);
+    const create = list(s.create, `${where}.create`, source).map((value, j) => loader.create({ where: `${where}.create[${j}]`, value }));
+    nodesToAdd(s.addNodes, `${where}.addNodes`, loader).forEach((value, j) => create.push(loader.create({ where: `${where}.addNodes (node ${j})`, value, kind: 'Node' })));
+    const update = list(s.update, `${where}.update`, source).map((value, j) => loader.update({ where: `${where}.update[${j}]`, value }));
+    const del = list(s.delete, `${where}.delete`, source).map((d, j) => readDelete(d, `${where}.delete[${j}]`, loader));
+    const ops = readStepOps(s, where, loader);
+    for (const n of ops.removeNodes) loader.remove('Node', '', n);
+    return { afterMs, create, update, delete: del, ops };
   });
   return sc;
 }
@@ -258,7 +272,7 @@ function creationTime(p: Pod): number {
 }
 
 function readDump(values: readonly unknown[], source: string): Scenario {
-  const sc: Scenario = { name: source, source, metadata: {}, config: null, nodes: [], pods: [], pending: [], objects: [], steps: [] };
+  const sc: Scenario = { name: source, source, metadata: {}, config: null, nodes: [], pods: [], pending: [], objects: [], steps: [], controllers: false };
   const loader = new Loader(source);
   const entries = flatten(values, source);
   const configs = entries.filter((e) => isRecord(e.value) && e.value.kind === 'KubeSchedulerConfiguration');

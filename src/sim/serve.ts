@@ -4,11 +4,12 @@ import { hostname } from 'node:os';
 import { stringify as stringifyYaml } from 'yaml';
 import { ApiServer } from '../apiserver/server.js';
 import type { KubeObject, Node, PersistentVolume, PersistentVolumeClaim, Pod } from '../api/types.js';
+import type { ResourceClaim } from '../api/resource.js';
 import { toEventObject } from '../cluster/kube/events.js';
 import { MemoryCluster } from '../cluster/memory/store.js';
 import type { ClusterClient, ClusterEventRecord, PodStatusPatch, WatchHandler } from '../cluster/types.js';
 import { Scheduler, type ResolvedConfig } from '../scheduler/scheduler.js';
-import { RealClock, type Clock } from '../util/clock.js';
+import { RealClock, seededRandom, type Clock } from '../util/clock.js';
 import { embeddedDeps, populateCluster, type EmbeddedOptions } from './embedded.js';
 import type { Scenario } from './scenario.js';
 import { defaultConfigText, Workbench } from './workbench.js';
@@ -76,6 +77,22 @@ class EventWritingClient implements ClusterClient {
     return this.cluster.updatePersistentVolumeClaim(pvc);
   }
 
+  updateResourceClaimStatus(claim: ResourceClaim): Promise<ResourceClaim> {
+    return this.cluster.updateResourceClaimStatus(claim);
+  }
+
+  updateResourceClaim(claim: ResourceClaim): Promise<ResourceClaim> {
+    return this.cluster.updateResourceClaim(claim);
+  }
+
+  createResourceClaim(claim: ResourceClaim): Promise<ResourceClaim> {
+    return this.cluster.createResourceClaim(claim);
+  }
+
+  deleteResourceClaim(namespace: string, name: string): Promise<void> {
+    return this.cluster.deleteResourceClaim(namespace, name);
+  }
+
   recordEvent(e: ClusterEventRecord): void {
     this.cluster.recordEvent(e);
     const controller = (e.regarding.kind === 'Pod' ? this.getPod(e.regarding.namespace, e.regarding.name)?.spec.schedulerName : undefined) ?? 'default-scheduler';
@@ -109,7 +126,7 @@ class EventWritingClient implements ClusterClient {
 /** Loads the scenario into an embedded cluster, starts the API server (with the web UI at /ui/) and the scheduler's loop in real time. */
 export async function serveScenario(sc: Scenario, o: ServeOptions): Promise<Serving> {
   const clock = o.clock ?? new RealClock();
-  const cluster = new MemoryCluster({ clock, admitPod: o.admitPod, watchHistorySize: o.watchHistorySize });
+  const cluster = new MemoryCluster({ clock, admitPod: o.admitPod, watchHistorySize: o.watchHistorySize, random: seededRandom(o.seed ?? 1) });
   populateCluster(cluster, sc);
   for (const p of sc.pending) cluster.create(p);
   const client = new EventWritingClient(cluster, clock);

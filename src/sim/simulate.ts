@@ -9,8 +9,9 @@ import type { SchedulingQueue } from '../queue/scheduling_queue.js';
 import type { AttemptRecord } from '../scheduler/scheduler.js';
 import { createEmbedded, type EmbeddedOptions } from './embedded.js';
 import { ScenarioError, type Scenario } from './scenario.js';
+import { applyStepOps } from './whatif_steps.js';
 
-export type SimOutcome = 'Scheduled' | 'Unschedulable' | 'Gated' | 'Preempted' | 'Deleted' | 'Pending';
+type SimOutcome = 'Scheduled' | 'Unschedulable' | 'Gated' | 'Preempted' | 'Deleted' | 'Pending';
 
 export interface SimPod {
   pod: string;
@@ -23,7 +24,7 @@ export interface SimPod {
   preemptedBy: string;
 }
 
-export interface NodeAllocation {
+interface NodeAllocation {
   node: string;
   cpu: { requested: number; allocatable: number };
   memory: { requested: number; allocatable: number };
@@ -115,11 +116,13 @@ export async function runSimulation(sc: Scenario, o: Omit<EmbeddedOptions, 'onAt
     for (const obj of step.update) cluster.update(obj);
     for (const d of step.delete) {
       const ns = d.kind === 'Node' || d.kind === 'Namespace' || d.kind === 'PriorityClass' ? '' : (d.namespace ?? 'default');
-      if (cluster.remove(d.kind, ns, d.name) && d.kind === 'Pod') {
-        const r = track(`${d.namespace ?? 'default'}/${d.name}`);
-        if (r.outcome !== 'Preempted') r.outcome = 'Deleted';
-      }
+      if (cluster.remove(d.kind, ns, d.name) && d.kind === 'Pod') markDeleted(`${d.namespace ?? 'default'}/${d.name}`);
     }
+    if (step.ops) for (const key of applyStepOps(cluster, step.ops)) markDeleted(key);
+  };
+  const markDeleted = (key: string) => {
+    const r = track(key);
+    if (r.outcome !== 'Preempted') r.outcome = 'Deleted';
   };
 
   // Pods in backoff get their retry; but once nothing has changed for longer than the longest
@@ -130,6 +133,8 @@ export async function runSimulation(sc: Scenario, o: Omit<EmbeddedOptions, 'onAt
   let nextStep = 0;
   let stepAt = sc.steps.length > 0 ? sc.steps[0]!.afterMs : Infinity;
   for (;;) {
+    // Pods the workload controllers create in reaction to the last change are in the queue first.
+    await cluster.controllers.settled();
     await scheduler.loop.drain();
     if (cluster.bindings.length !== bound) {
       bound = cluster.bindings.length;
@@ -137,11 +142,18 @@ export async function runSimulation(sc: Scenario, o: Omit<EmbeddedOptions, 'onAt
     }
     const backingOff = scheduler.queue.nextBackoffExpiry() !== undefined;
     const timerAt = backingOff ? clock.nextTimerAt() : undefined;
-    if (nextStep < sc.steps.length && (timerAt === undefined || stepAt <= timerAt)) {
+    const finishAt = cluster.controllers.lifetimes.nextFinishAt();
+    if (nextStep < sc.steps.length && (timerAt === undefined || stepAt <= timerAt) && (finishAt === undefined || stepAt <= finishAt)) {
       clock.runUntil(stepAt);
       applyStep(nextStep++);
       lastProgressAt = clock.now();
       stepAt = nextStep < sc.steps.length ? clock.now() + sc.steps[nextStep]!.afterMs : Infinity;
+      continue;
+    }
+    if (finishAt !== undefined && (timerAt === undefined || finishAt <= timerAt)) {
+      // A pod's run time ends: its resources free up, and its controller may start another.
+      clock.runUntil(finishAt);
+      lastProgressAt = clock.now();
       continue;
     }
     if (timerAt !== undefined && timerAt - lastProgressAt <= quietLimitMs) {
@@ -184,7 +196,7 @@ function allocationReport(nodes: Node[], pods: Pod[]): NodeAllocation[] {
   const requested = new Map<string, { r: Resource; count: number }>();
   for (const p of pods) {
     const n = p.spec.nodeName;
-    if (!n) continue;
+    if (!n || p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed') continue;
     let e = requested.get(n);
     if (!e) requested.set(n, (e = { r: new Resource(), count: 0 }));
     const pi = new PodInfo(p);

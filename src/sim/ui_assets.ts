@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 
 const candidates = [new URL('../ui/', import.meta.url), new URL('../../dist/ui/', import.meta.url)];
 
-export class UiAssetsMissing extends Error {
+class UiAssetsMissing extends Error {
   override name = 'UiAssetsMissing';
 }
 

@@ -20,7 +20,7 @@ export function corpusFiles(): string[] {
   return corpusDir ? readdirSync(corpusDir).filter((f) => f.endsWith('.yaml')).sort() : [];
 }
 
-export function corpusPath(file: string): string {
+function corpusPath(file: string): string {
   if (!corpusDir) throw new Error(`no fidelity corpus found for ${file}`);
   return join(corpusDir, file);
 }

@@ -3,7 +3,7 @@
 // configuration and plugin-args validation all render through this one module.
 import { goQuote } from '../labels.js';
 
-export type FieldErrorType =
+type FieldErrorType =
   | 'FieldValueNotFound'
   | 'FieldValueRequired'
   | 'FieldValueDuplicate'

@@ -15,15 +15,20 @@ import { validateCSIDriver, validateCSINode, validateCSIStorageCapacity, validat
 import { validatePersistentVolume, validatePersistentVolumeClaim } from './volumes.js';
 import { validateAppsWorkload, validateJob, validateReplicationController } from './workloads.js';
 import { validatePodUpdate } from './pod_update.js';
+import {
+  validateDeviceClass, validateDeviceClassUpdate, validateDeviceTaintRule, validateDeviceTaintRuleUpdate, validateResourceClaim,
+  validateResourceClaimStatusUpdate, validateResourceClaimTemplate, validateResourceClaimTemplateUpdate, validateResourceClaimUpdate,
+  validateResourceSlice, validateResourceSliceUpdate,
+} from './resource.js';
+import { applyResourceDefaults } from './resource_defaults.js';
 
-export { checkDecoded, decodeObject, documentProblem, maxNestingDepth, type DecodeIssue, type DecodeResult } from './decode.js';
+export { decodeObject, documentProblem, maxNestingDepth } from './decode.js';
 export * from './field.js';
-export { validateAnnotations, validateLabelSelector, validateObjectMeta, validateLabels, nameIsDNSSubdomain } from './meta.js';
-export { validatePod, validatePodSchedulingFields } from './pod.js';
-export { validateNode, validateNodeFields } from './node.js';
-export { defaultPodUpdate, validatePodUpdate, jsonEqual } from './pod_update.js';
-export { systemPriorityClasses } from './policy.js';
+export { validateAnnotations, validateLabels } from './meta.js';
+export { defaultPodUpdate, jsonEqual } from './pod_update.js';
 export * as shapes from './schema.js';
+export { applyResourceDefaults } from './resource_defaults.js';
+export { setDeviceSelectorCheck, type CELCompileOutcome, type DeviceSelectorCheck } from './resource_cel.js';
 
 /** What validation knows of a kind. */
 export interface KindValidation {
@@ -38,6 +43,8 @@ export interface KindValidation {
   readonly validate: (obj: KubeObject) => FieldError[];
   /** Further rules for an update, given the stored object (ValidateObjectMetaUpdate is the caller's). */
   readonly validateUpdate?: (oldObj: KubeObject, newObj: KubeObject) => FieldError[];
+  /** The rules of a write to the status subresource, given the stored object, where the kind has its own. */
+  readonly validateStatusUpdate?: (oldObj: KubeObject, newObj: KubeObject) => FieldError[];
 }
 
 type Validator = (obj: never) => FieldError[];
@@ -61,6 +68,23 @@ function kind(kindName: string, apiVersion: string, namespaced: boolean, shape: 
 /** Kinds validated by their metadata only: we do not read their spec. */
 function metadataKind(kindName: string, apiVersion: string, namespaced: boolean, nameFn = nameIsDNSSubdomain): KindValidation {
   return kind(kindName, apiVersion, namespaced, schema.metadataOnly(`v1.${kindName}`), (o: KubeObject) => validateObjectMeta(o.metadata ?? {}, namespaced, nameFn));
+}
+
+/** A copy of `obj` as kind `kindName` with the API server's defaults (validation sees defaulted objects). */
+function defaulted<T>(kindName: string, obj: KubeObject): T {
+  const copy = { ...structuredClone(obj), kind: kindName };
+  applyResourceDefaults(copy);
+  return copy as T;
+}
+
+/** A resource.k8s.io/v1 kind: validated as defaulted, as the API server validates after decoding. */
+function draKind<T>(kindName: string, namespaced: boolean, shape: schema.StructShape, validate: (o: T) => FieldError[],
+  validateUpdate: (oldObj: T, newObj: T) => FieldError[]): KindValidation {
+  return {
+    kind: kindName, apiVersion: 'resource.k8s.io/v1', namespaced, resource: resourceOf(kindName, 'resource.k8s.io/v1'), shape,
+    validate: (o) => validate(defaulted<T>(kindName, o)),
+    validateUpdate: (o, n) => validateUpdate(defaulted<T>(kindName, o), defaulted<T>(kindName, n)),
+  };
 }
 
 const priorityClassUpdate = (oldPc: { value?: number; preemptionPolicy?: string }, newPc: { value?: number; preemptionPolicy?: string }): FieldError[] => {
@@ -90,10 +114,12 @@ const table: readonly KindValidation[] = [
   kind('CSIDriver', 'storage.k8s.io/v1', false, schema.csiDriver, validateCSIDriver),
   kind('CSIStorageCapacity', 'storage.k8s.io/v1', true, schema.csiStorageCapacity, validateCSIStorageCapacity),
   kind('VolumeAttachment', 'storage.k8s.io/v1', false, schema.volumeAttachment, validateVolumeAttachment),
-  metadataKind('DeviceClass', 'resource.k8s.io/v1', false),
-  metadataKind('ResourceSlice', 'resource.k8s.io/v1', false),
-  metadataKind('ResourceClaim', 'resource.k8s.io/v1', true),
-  metadataKind('ResourceClaimTemplate', 'resource.k8s.io/v1', true),
+  draKind('DeviceClass', false, schema.deviceClass, validateDeviceClass, validateDeviceClassUpdate),
+  draKind('ResourceSlice', false, schema.resourceSlice, validateResourceSlice, validateResourceSliceUpdate),
+  { ...draKind('ResourceClaim', true, schema.resourceClaim, validateResourceClaim, validateResourceClaimUpdate),
+    validateStatusUpdate: (o: KubeObject, n: KubeObject) => validateResourceClaimStatusUpdate(defaulted('ResourceClaim', o), defaulted('ResourceClaim', n)) as FieldError[] },
+  draKind('ResourceClaimTemplate', true, schema.resourceClaimTemplate, validateResourceClaimTemplate, validateResourceClaimTemplateUpdate),
+  draKind('DeviceTaintRule', false, schema.deviceTaintRule, validateDeviceTaintRule, validateDeviceTaintRuleUpdate),
   metadataKind('Event', 'v1', true, nameIsPathSegment),
   metadataKind('Lease', 'coordination.k8s.io/v1', true),
 ];

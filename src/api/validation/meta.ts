@@ -21,7 +21,7 @@ export function dns1123LabelErrors(value: string): string[] {
 }
 
 /** validation.IsDNS1035Label. */
-export function dns1035LabelErrors(value: string): string[] {
+function dns1035LabelErrors(value: string): string[] {
   const errs: string[] = [];
   if (value.length > 63) errs.push('must be no more than 63 characters');
   if (!dns1035LabelRe.test(value)) errs.push(dns1035LabelMsg);
@@ -37,6 +37,7 @@ function masked(name: string, prefix: boolean): string {
 }
 
 export const nameIsDNSSubdomain: NameValidator = (name, prefix) => dns1123SubdomainErrors(masked(name, prefix));
+/** Also ValidateNamespaceName: namespaces are DNS labels. */
 export const nameIsDNSLabel: NameValidator = (name, prefix) => dns1123LabelErrors(masked(name, prefix));
 export const nameIsDNS1035Label: NameValidator = (name, prefix) => dns1035LabelErrors(masked(name, prefix));
 
@@ -46,9 +47,6 @@ export const nameIsPathSegment: NameValidator = (name, prefix) => {
   if (name === '.' || name === '..') return [`may not be '${name}'`];
   return /[/%]/.test(name) ? [`may not contain '/' or '%'`] : [];
 };
-
-/** ValidateNamespaceName: namespaces are DNS labels. */
-export const validateNamespaceName = nameIsDNSLabel;
 
 export function validateLabelName(name: string, path: string): FieldError[] {
   return qualifiedNameErrors(name).map((m) => invalid(path, name, m));
@@ -160,7 +158,7 @@ export function validateObjectMeta(meta: ObjectMeta, namespaced: boolean, nameFn
   else for (const m of nameFn(meta.name, false)) errs.push(invalid(child(path, 'name'), meta.name, m));
   if (namespaced) {
     if (!meta.namespace) errs.push(required(child(path, 'namespace')));
-    else for (const m of validateNamespaceName(meta.namespace, false)) errs.push(invalid(child(path, 'namespace'), meta.namespace, m));
+    else for (const m of nameIsDNSLabel(meta.namespace, false)) errs.push(invalid(child(path, 'namespace'), meta.namespace, m));
   } else if (meta.namespace) {
     errs.push(forbidden(child(path, 'namespace'), 'not allowed on this type'));
   }

@@ -7,7 +7,7 @@ import { validateResourceQuantityValue } from './resources.js';
 import { validateTaints } from './scheduling_constraints.js';
 
 /** ValidateNodeResources: capacity and allocatable quantities (paths as upstream: status.capacity.cpu). */
-export function validateNodeResources(node: Node): FieldError[] {
+function validateNodeResources(node: Node): FieldError[] {
   const errs: FieldError[] = [];
   for (const field of ['capacity', 'allocatable'] as const) {
     const list = node.status?.[field];

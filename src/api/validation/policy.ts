@@ -11,7 +11,7 @@ export const systemPriorityClasses: Readonly<Record<string, number>> = {
 };
 
 /** HighestUserDefinablePriority. */
-export const highestUserDefinablePriority = 1000000000;
+const highestUserDefinablePriority = 1000000000;
 
 const preemptionPolicies = ['PreemptLowerPriority', 'Never'];
 

@@ -28,12 +28,12 @@ function isOvercommitAllowed(name: string): boolean {
 }
 
 /** How a quantity prints in messages: as written (upstream prints its canonical form, the same for usual inputs). */
-export function quantityText(q: QuantityValue): string {
+function quantityText(q: QuantityValue): string {
   return typeof q === 'string' ? q.trim() : String(q);
 }
 
 /** validateResourceName: a qualified name, and a standard one when it has no prefix. */
-export function validateResourceName(name: string, path: string): FieldError[] {
+function validateResourceName(name: string, path: string): FieldError[] {
   const errs = qualifiedNameErrors(name).map((m) => invalid(path, name, m));
   if (errs.length > 0) return errs;
   if (!name.includes('/') && !standardResources.has(name) && !isHugePageResourceName(name)) {
@@ -46,7 +46,7 @@ export function validateResourceName(name: string, path: string): FieldError[] {
 const validContainerResourceNames = new Set<string>();
 
 /** validateContainerResourceName. */
-export function validateContainerResourceName(name: string, path: string): FieldError[] {
+function validateContainerResourceName(name: string, path: string): FieldError[] {
   if (validContainerResourceNames.has(name)) return [];
   const errs = validateResourceName(name, path);
   if (!name.includes('/')) {

@@ -7,12 +7,12 @@ import type {
   TopologySpreadConstraint, WeightedPodAffinityTerm,
 } from '../types.js';
 import { child, duplicate, forbidden, index, invalid, notSupported, required, type FieldError } from './field.js';
-import { nameIsDNSSubdomain, validateLabelName, validateLabelSelector, validateNamespaceName } from './meta.js';
+import { nameIsDNSLabel, nameIsDNSSubdomain, validateLabelName, validateLabelSelector } from './meta.js';
 
-export const taintEffects = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'] as const;
+const taintEffects = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'] as const;
 
 /** validateTaintEffect: one of the three effects (empty allowed for tolerations). */
-export function validateTaintEffect(effect: string | undefined, allowEmpty: boolean, path: string): FieldError[] {
+function validateTaintEffect(effect: string | undefined, allowEmpty: boolean, path: string): FieldError[] {
   if (!allowEmpty && !effect) return [required(path)];
   if ((taintEffects as readonly string[]).includes(effect ?? '')) return [];
   return [notSupported(path, effect ?? '', taintEffects)];
@@ -62,7 +62,7 @@ function validateNodeFieldSelectorRequirement(r: NodeSelectorRequirement, path: 
   return errs;
 }
 
-export function validateNodeSelectorTerm(term: NodeSelectorTerm, checkValues: boolean, path: string): FieldError[] {
+function validateNodeSelectorTerm(term: NodeSelectorTerm, checkValues: boolean, path: string): FieldError[] {
   const errs: FieldError[] = [];
   const exprs = term.matchExpressions ?? [];
   for (let i = 0; i < exprs.length; i++) errs.push(...validateNodeSelectorRequirement(exprs[i]!, checkValues, index(child(path, 'matchExpressions'), i)));
@@ -117,7 +117,7 @@ function validateAffinityLabelKeys(term: PodAffinityTerm, path: string): FieldEr
 
 function validatePodAffinityTerm(term: PodAffinityTerm, path: string): FieldError[] {
   const errs = [...validateLabelSelector(term.labelSelector, child(path, 'labelSelector')), ...validateLabelSelector(term.namespaceSelector, child(path, 'namespaceSelector'))];
-  for (const ns of term.namespaces ?? []) for (const m of validateNamespaceName(ns, false)) errs.push(invalid(child(path, 'namespace'), ns, m));
+  for (const ns of term.namespaces ?? []) for (const m of nameIsDNSLabel(ns, false)) errs.push(invalid(child(path, 'namespace'), ns, m));
   errs.push(...validateAffinityLabelKeys(term, path));
   if (!term.topologyKey) errs.push(required(child(path, 'topologyKey'), 'can not be empty'));
   errs.push(...validateLabelName(term.topologyKey ?? '', child(path, 'topologyKey')));

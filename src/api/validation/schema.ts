@@ -66,7 +66,7 @@ export function goTypeName(s: Shape): string {
 
 const ownerReference = struct('v1.OwnerReference', { apiVersion: str(), kind: str(), name: str(), uid: str('types.UID'), controller: bool, blockOwnerDeletion: bool });
 
-export const objectMeta = struct('v1.ObjectMeta', {
+const objectMeta = struct('v1.ObjectMeta', {
   name: str(), generateName: str(), namespace: str(), uid: str('types.UID'), resourceVersion: str(), generation: int64,
   creationTimestamp: time, deletionTimestamp: time, deletionGracePeriodSeconds: int64,
   labels: map(str()), annotations: map(str()), ownerReferences: list(ownerReference), finalizers: strings, managedFields: any,
@@ -96,7 +96,7 @@ const taintEffect = str('v1.TaintEffect');
 const toleration = struct('v1.Toleration', { key: str(), operator: str('v1.TolerationOperator'), value: str(), effect: taintEffect, tolerationSeconds: int64 });
 const nodeSelectorRequirement = struct('v1.NodeSelectorRequirement', { key: str(), operator: str('v1.NodeSelectorOperator'), values: strings });
 const nodeSelectorTerm = struct('v1.NodeSelectorTerm', { matchExpressions: list(nodeSelectorRequirement), matchFields: list(nodeSelectorRequirement) });
-export const nodeSelector = struct('v1.NodeSelector', { nodeSelectorTerms: list(nodeSelectorTerm) });
+const nodeSelector = struct('v1.NodeSelector', { nodeSelectorTerms: list(nodeSelectorTerm) });
 const podAffinityTerm = struct('v1.PodAffinityTerm', {
   labelSelector, namespaces: strings, topologyKey: str(), namespaceSelector: labelSelector, matchLabelKeys: strings, mismatchLabelKeys: strings,
 });
@@ -159,7 +159,8 @@ const containerStatus = struct('v1.ContainerStatus', {
 const podStatus = struct('v1.PodStatus', {
   phase: str('v1.PodPhase'), conditions: list(podCondition), message: str(), reason: str(), nominatedNodeName: str(), hostIP: str(),
   podIP: str(), startTime: time, containerStatuses: list(containerStatus), initContainerStatuses: list(containerStatus), qosClass: str('v1.PodQOSClass'),
-  resize: str('v1.PodResizeStatus'), podIPs: any, hostIPs: any, ephemeralContainerStatuses: any, resourceClaimStatuses: any,
+  resize: str('v1.PodResizeStatus'), podIPs: any, hostIPs: any, ephemeralContainerStatuses: any,
+  resourceClaimStatuses: list(struct('v1.PodResourceClaimStatus', { name: str(), resourceClaimName: str() })),
 });
 
 const typeMeta = { apiVersion: str(), kind: str() };
@@ -386,7 +387,101 @@ export const volumeAttachment = struct('v1.VolumeAttachment', {
   status: struct('v1.VolumeAttachmentStatus', { attached: bool, attachmentMetadata: map(str()), attachError: any, detachError: any }),
 });
 
-/** Kinds whose spec the scheduler does not read yet (DRA): metadata is checked, the rest passes. */
+// ---- resource.k8s.io/v1 (staging/src/k8s.io/api/resource/v1/types.go)
+
+const deviceSelector = struct('v1.DeviceSelector', { cel: struct('v1.CELDeviceSelector', { expression: str() }) });
+const deviceToleration = struct('v1.DeviceToleration', {
+  key: str(), operator: str('v1.DeviceTolerationOperator'), value: str(), effect: str('v1.DeviceTaintEffect'), tolerationSeconds: int64,
+});
+const capacityRequirements = struct('v1.CapacityRequirements', { requests: map(quantity, 'map[v1.QualifiedName]resource.Quantity') });
+const derivedAttribute = struct('v1.DeviceDerivedAttribute', { name: str('v1.FullyQualifiedName'), expression: str() });
+const requestFields = {
+  deviceClassName: str(), selectors: list(deviceSelector), allocationMode: str('v1.DeviceAllocationMode'), count: int64,
+  tolerations: list(deviceToleration), capacity: capacityRequirements, derivedAttributes: list(derivedAttribute),
+};
+const opaqueConfig = struct('v1.OpaqueDeviceConfiguration', { driver: str(), parameters: any });
+const deviceClaim = struct('v1.DeviceClaim', {
+  requests: list(struct('v1.DeviceRequest', {
+    name: str(),
+    exactly: struct('v1.ExactDeviceRequest', { ...requestFields, adminAccess: bool }),
+    firstAvailable: list(struct('v1.DeviceSubRequest', { name: str(), ...requestFields })),
+  })),
+  constraints: list(struct('v1.DeviceConstraint', { requests: strings, matchAttribute: str('v1.FullyQualifiedName'), distinctAttribute: str('v1.FullyQualifiedName') })),
+  config: list(struct('v1.DeviceClaimConfiguration', { requests: strings, opaque: opaqueConfig })),
+});
+const resourceClaimSpec = struct('v1.ResourceClaimSpec', { devices: deviceClaim });
+const condition = struct('v1.Condition', {
+  type: str(), status: str('v1.ConditionStatus'), observedGeneration: int64, lastTransitionTime: time, reason: str(), message: str(),
+});
+const resourceClaimStatus = struct('v1.ResourceClaimStatus', {
+  allocation: struct('v1.AllocationResult', {
+    devices: struct('v1.DeviceAllocationResult', {
+      results: list(struct('v1.DeviceRequestAllocationResult', {
+        request: str(), driver: str(), pool: str(), device: str(), adminAccess: bool, tolerations: list(deviceToleration),
+        bindingConditions: strings, bindingFailureConditions: strings, shareID: str('types.UID'),
+        consumedCapacity: map(quantity, 'map[v1.QualifiedName]resource.Quantity'), skipNodeOperations: strings,
+      })),
+      config: list(struct('v1.DeviceAllocationConfiguration', { source: str('v1.AllocationConfigSource'), requests: strings, opaque: opaqueConfig })),
+    }),
+    nodeSelector,
+    allocationTimestamp: time,
+  }),
+  reservedFor: list(struct('v1.ResourceClaimConsumerReference', { apiGroup: str(), resource: str(), name: str(), uid: str('types.UID') })),
+  devices: list(struct('v1.AllocatedDeviceStatus', {
+    driver: str(), pool: str(), device: str(), shareID: str(), conditions: list(condition), data: any,
+    networkData: struct('v1.NetworkDeviceData', { interfaceName: str(), ips: strings, hardwareAddress: str() }),
+  })),
+});
+
+export const resourceClaim = struct('v1.ResourceClaim', { ...typeMeta, metadata: objectMeta, spec: resourceClaimSpec, status: resourceClaimStatus });
+
+export const resourceClaimTemplate = struct('v1.ResourceClaimTemplate', {
+  ...typeMeta, metadata: objectMeta, spec: struct('v1.ResourceClaimTemplateSpec', { metadata: objectMeta, spec: resourceClaimSpec }),
+});
+
+export const deviceClass = struct('v1.DeviceClass', {
+  ...typeMeta,
+  metadata: objectMeta,
+  spec: struct('v1.DeviceClassSpec', {
+    selectors: list(deviceSelector), config: list(struct('v1.DeviceClassConfiguration', { opaque: opaqueConfig })), extendedResourceName: str(),
+  }),
+});
+
+const deviceTaint = struct('v1.DeviceTaint', { key: str(), value: str(), effect: str('v1.DeviceTaintEffect'), timeAdded: time });
+const counters = map(struct('v1.Counter', { value: quantity }), 'map[string]v1.Counter');
+const deviceAttribute = struct('v1.DeviceAttribute', {
+  int: int64, bool, string: str(), version: str(), ints: list(int64), bools: list(bool), strings, versions: strings,
+});
+const device = struct('v1.Device', {
+  name: str(),
+  attributes: map(deviceAttribute, 'map[v1.QualifiedName]v1.DeviceAttribute'),
+  capacity: map(struct('v1.DeviceCapacity', { value: quantity, requestPolicy: any }), 'map[v1.QualifiedName]v1.DeviceCapacity'),
+  consumesCounters: list(struct('v1.DeviceCounterConsumption', { counterSet: str(), counters, compatibilityGroups: strings })),
+  nodeName: str(), nodeSelector, allNodes: bool, taints: list(deviceTaint), bindsToNode: bool, bindingConditions: strings,
+  bindingFailureConditions: strings, allowMultipleAllocations: bool, nodeAllocatableResources: any,
+});
+
+export const resourceSlice = struct('v1.ResourceSlice', {
+  ...typeMeta,
+  metadata: objectMeta,
+  spec: struct('v1.ResourceSliceSpec', {
+    driver: str(),
+    pool: struct('v1.ResourcePool', { name: str(), generation: int64, resourceSliceCount: int64 }),
+    nodeName: str(), nodeSelector, allNodes: bool, perDeviceNodeSelection: bool, devices: list(device),
+    sharedCounters: list(struct('v1.CounterSet', { name: str(), counters })), partitionTypeAttribute: str('v1.FullyQualifiedName'), skipNodeOperations: strings,
+  }),
+});
+
+export const deviceTaintRule = struct('v1.DeviceTaintRule', {
+  ...typeMeta,
+  metadata: objectMeta,
+  spec: struct('v1.DeviceTaintRuleSpec', {
+    deviceSelector: struct('v1.DeviceTaintSelector', { driver: str(), pool: str(), device: str() }), taint: deviceTaint,
+  }),
+  status: struct('v1.DeviceTaintRuleStatus', { conditions: list(condition) }),
+});
+
+/** Kinds whose spec the scheduler does not read: metadata is checked, the rest passes. */
 export function metadataOnly(go: string): StructShape {
   return struct(go, { ...typeMeta, metadata: objectMeta });
 }

@@ -3,6 +3,7 @@
 // deletion and events.k8s.io/v1 Events (scheduler.go informers, framework/plugins/defaultbinder,
 // pkg/scheduler/util/utils.go PatchPodStatus/DeletePod).
 import type { KubeObject, Node, PersistentVolume, PersistentVolumeClaim, Pod, PodCondition } from '../../api/types.js';
+import type { ResourceClaim } from '../../api/resource.js';
 import type { Logger } from '../../log/logger.js';
 import type { Clock } from '../../util/clock.js';
 import { ApiError, type ClusterClient, type ClusterEventRecord, type PodStatusPatch, type WatchEvent, type WatchHandler } from '../types.js';
@@ -10,7 +11,7 @@ import { Backoff, type BackoffOptions } from './backoff.js';
 import { EventSink } from './events.js';
 import { InformerHealth } from './informer_health.js';
 import { Reflector, type ReflectorOptions, type ReflectorStatus } from './reflector.js';
-import { podPath, watchedResources, type ResourceSpec } from './resources.js';
+import { podPath, resourceClaimPath, watchedResources, type ResourceSpec } from './resources.js';
 import type { RestTransport } from './rest.js';
 
 export interface KubeClusterClientOptions {
@@ -206,5 +207,24 @@ export class KubeClusterClient implements ClusterClient {
     const ns = encodeURIComponent(pvc.metadata?.namespace ?? 'default');
     const path = `/api/v1/namespaces/${ns}/persistentvolumeclaims/${encodeURIComponent(pvc.metadata?.name ?? '')}`;
     return this.o.transport.request<PersistentVolumeClaim>({ method: 'PUT', path, body: { ...pvc, apiVersion: 'v1', kind: 'PersistentVolumeClaim' } });
+  }
+
+  updateResourceClaimStatus(claim: ResourceClaim): Promise<ResourceClaim> {
+    const path = resourceClaimPath(claim.metadata.namespace ?? 'default', claim.metadata.name ?? '', 'status');
+    return this.o.transport.request<ResourceClaim>({ method: 'PUT', path, body: { ...claim, apiVersion: 'resource.k8s.io/v1', kind: 'ResourceClaim' } });
+  }
+
+  updateResourceClaim(claim: ResourceClaim): Promise<ResourceClaim> {
+    const path = resourceClaimPath(claim.metadata.namespace ?? 'default', claim.metadata.name ?? '');
+    return this.o.transport.request<ResourceClaim>({ method: 'PUT', path, body: { ...claim, apiVersion: 'resource.k8s.io/v1', kind: 'ResourceClaim' } });
+  }
+
+  createResourceClaim(claim: ResourceClaim): Promise<ResourceClaim> {
+    const path = resourceClaimPath(claim.metadata.namespace ?? 'default');
+    return this.o.transport.request<ResourceClaim>({ method: 'POST', path, body: { ...claim, apiVersion: 'resource.k8s.io/v1', kind: 'ResourceClaim' } });
+  }
+
+  async deleteResourceClaim(namespace: string, name: string): Promise<void> {
+    await this.o.transport.request({ method: 'DELETE', path: resourceClaimPath(namespace, name) });
   }
 }

@@ -18,7 +18,7 @@ const group = (kind: string, gv: string, plural: string, namespaced: boolean): R
 });
 
 /** Pods in a terminal phase hold no resources: the scheduler's pod informer leaves them out (NewInformerFactory). */
-export const nonTerminalPodsSelector = 'status.phase!=Succeeded,status.phase!=Failed';
+const nonTerminalPodsSelector = 'status.phase!=Succeeded,status.phase!=Failed';
 
 export const watchedResources: readonly ResourceSpec[] = [
   core('Namespace', 'namespaces', false),
@@ -34,6 +34,11 @@ export const watchedResources: readonly ResourceSpec[] = [
   group('ReplicaSet', 'apps/v1', 'replicasets', true),
   group('StatefulSet', 'apps/v1', 'statefulsets', true),
   group('PodDisruptionBudget', 'policy/v1', 'poddisruptionbudgets', true),
+  // Dynamic resource allocation (DynamicResourceAllocation and DRADeviceTaintRules are on in v1.37).
+  group('DeviceClass', 'resource.k8s.io/v1', 'deviceclasses', false),
+  group('DeviceTaintRule', 'resource.k8s.io/v1', 'devicetaintrules', false),
+  group('ResourceSlice', 'resource.k8s.io/v1', 'resourceslices', false),
+  group('ResourceClaim', 'resource.k8s.io/v1', 'resourceclaims', true),
   core('Node', 'nodes', false),
   core('Pod', 'pods', true, nonTerminalPodsSelector),
 ];
@@ -42,6 +47,13 @@ export const watchedResources: readonly ResourceSpec[] = [
 export function podPath(namespace: string, name: string, subresource?: string): string {
   const base = `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(name)}`;
   return subresource ? `${base}/${subresource}` : base;
+}
+
+/** Path of one ResourceClaim, with an optional subresource. */
+export function resourceClaimPath(namespace: string, name?: string, subresource?: string): string {
+  const base = `/apis/resource.k8s.io/v1/namespaces/${encodeURIComponent(namespace)}/resourceclaims`;
+  if (name === undefined) return base;
+  return subresource ? `${base}/${encodeURIComponent(name)}/${subresource}` : `${base}/${encodeURIComponent(name)}`;
 }
 
 /** The cache key of an object: namespace/name, or name for cluster-scoped kinds. */

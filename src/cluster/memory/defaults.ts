@@ -4,7 +4,7 @@ import type { Container, KubeObject, Node, Pod, PriorityClass, StorageClass } fr
 import { resolvePodPriority } from '../../api/admission/priority.js';
 import { cloneJSON } from '../../util/json_clone.js';
 
-export const DefaultSchedulerName = 'default-scheduler';
+const DefaultSchedulerName = 'default-scheduler';
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -69,7 +69,8 @@ export function defaultStorageClass(sc: StorageClass): StorageClass {
 }
 
 /** Cluster-scoped kinds carry no namespace. */
-export const clusterScopedKinds = new Set(['Node', 'Namespace', 'PersistentVolume', 'StorageClass', 'CSINode', 'VolumeAttachment', 'CSIDriver', 'PriorityClass']);
+export const clusterScopedKinds = new Set(['Node', 'Namespace', 'PersistentVolume', 'StorageClass', 'CSINode', 'VolumeAttachment', 'CSIDriver', 'PriorityClass',
+  'DeviceClass', 'ResourceSlice', 'DeviceTaintRule']);
 
 export function objectKey(o: KubeObject): string {
   const ns = clusterScopedKinds.has(o.kind ?? '') ? '' : (o.metadata?.namespace ?? 'default');

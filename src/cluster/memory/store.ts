@@ -1,16 +1,20 @@
 // The embedded cluster: an in-memory API server with list/watch semantics (resourceVersion,
 // ordered events), binding, status updates, deletes and events; deterministic for a seed.
 import type { KubeObject, Node, ObjectMeta, PersistentVolume, PersistentVolumeClaim, Pod, PodCondition, PriorityClass, StorageClass } from '../../api/types.js';
-import type { Clock } from '../../util/clock.js';
+import type { ResourceClaim } from '../../api/resource.js';
+import { seededRandom, type Clock } from '../../util/clock.js';
 import { cloneJSON } from '../../util/json_clone.js';
+import { aggregateFieldErrors, applyResourceDefaults, kindValidation, type FieldError } from '../../api/validation/index.js';
 import { ApiError, type ClusterClient, type ClusterEventRecord, type PodStatusPatch, type WatchEvent, type WatchHandler } from '../types.js';
 import { clusterScopedKinds, defaultNode, defaultPod, defaultStorageClass, objectKey } from './defaults.js';
 import { VolumeController } from './volume_controller.js';
+import { ResourceClaimController } from './resourceclaim_controller.js';
+import { WorkloadControllers } from './controllers/index.js';
 import type { VersionedEvent, VersionedHandler } from './versioned_event.js';
 
 type WritableMeta = { -readonly [K in keyof ObjectMeta]: ObjectMeta[K] };
 
-export type FaultOp = 'bind' | 'updatePodStatus' | 'deletePod';
+export type FaultOp = 'bind' | 'updatePodStatus' | 'deletePod' | 'updateResourceClaimStatus';
 
 interface Fault {
   readonly op: FaultOp;
@@ -27,7 +31,18 @@ export interface MemoryClusterOptions {
   watchHistorySize?: number;
   /** Run the embedded PV controller that binds and provisions volumes (default true). */
   volumeController?: boolean;
+  /** Run the embedded resourceclaim controller (claims from templates, release of claims; default true). */
+  resourceClaimController?: boolean;
+  /** Run the workload controllers (Deployment, ReplicaSet, StatefulSet, DaemonSet, Job; default false). */
+  workloadControllers?: boolean;
+  /** The seeded source of generated name suffixes (generateName); a fixed seed when absent. */
+  random?: () => number;
 }
+
+const draKinds = new Set(['DeviceClass', 'ResourceClaim', 'ResourceClaimTemplate', 'ResourceSlice', 'DeviceTaintRule']);
+
+/** The letters generated names end in (apimachinery's utilrand alphabet). */
+const generateNameAlphabet = 'bcdfghjklmnpqrstvwxz2456789';
 
 export type { VersionedEvent, VersionedHandler } from './versioned_event.js';
 
@@ -51,13 +66,31 @@ export class MemoryCluster implements ClusterClient {
 
   /** The embedded PV controller, unless turned off. */
   readonly volumeController: VolumeController | null;
+  /** The embedded resourceclaim controller, unless turned off. */
+  readonly resourceClaimController: ResourceClaimController | null;
+  private readonly random: () => number;
+
+  /** The workload controllers and pod run times. */
+  readonly controllers: WorkloadControllers;
 
   constructor(private readonly opts: MemoryClusterOptions) {
+    this.random = opts.random ?? seededRandom(1);
     this.volumeController = opts.volumeController === false ? null : new VolumeController(this);
     this.volumeController?.start();
+    this.resourceClaimController = opts.resourceClaimController === false ? null : new ResourceClaimController(this, opts.clock);
+    this.resourceClaimController?.start();
+    this.controllers = new WorkloadControllers(this, opts.clock, opts.workloadControllers === true);
+    this.controllers.start();
   }
 
   // ---- the API server side ----
+
+  /** `prefix` and five letters from the seeded source, as the API server's name generator. */
+  generateName(prefix: string): string {
+    let suffix = '';
+    for (let i = 0; i < 5; i++) suffix += generateNameAlphabet[Math.floor(this.random() * generateNameAlphabet.length)];
+    return prefix + suffix;
+  }
 
   private nextRV(): string {
     return String(++this.resourceVersion);
@@ -69,7 +102,8 @@ export class MemoryCluster implements ClusterClient {
     const limit = this.opts.watchHistorySize ?? 10_000;
     if (this.history.length > 2 * limit) this.compactHistory(this.history[this.history.length - limit - 1]!.rv);
     const handlers = this.handlers;
-    for (let i = 0; i < handlers.length; i++) handlers[i]!(e);
+    const seen = handlers.length > 0 ? schedulerView(e) : null;
+    if (seen !== null) for (let i = 0; i < handlers.length; i++) handlers[i]!(seen);
     if (this.subscribers.size > 0) for (const s of [...this.subscribers]) s(ve);
   }
 
@@ -84,6 +118,11 @@ export class MemoryCluster implements ClusterClient {
       o = defaultNode(obj as Node);
     } else if (kind === 'StorageClass') {
       o = defaultStorageClass(obj as StorageClass);
+    } else if (obj.apiVersion?.startsWith('resource.k8s.io/') || draKinds.has(kind)) {
+      o = cloneJSON(obj);
+      o.metadata ??= {};
+      if (!clusterScopedKinds.has(kind)) o.metadata.namespace ??= 'default';
+      applyResourceDefaults(o, new Date(this.opts.clock.now()).toISOString().replace(/\.\d{3}Z$/, 'Z'));
     } else {
       o = cloneJSON(obj);
       o.metadata ??= {};
@@ -92,10 +131,11 @@ export class MemoryCluster implements ClusterClient {
     return o;
   }
 
-  /** Creates an object (defaulted as the API server would); throws 409 when it exists. */
+  /** Creates an object (defaulted as the API server would, generateName honoured); throws 409 when it exists. */
   create<T extends KubeObject>(obj: T): T {
     if (!obj.kind) throw new ApiError(400, 'object has no kind');
     const o = this.prepare(obj);
+    if (!o.metadata!.name && o.metadata!.generateName) (o.metadata as WritableMeta).name = this.generateName(o.metadata!.generateName);
     const key = objectKey(o);
     if (this.lookup(o.kind ?? '', key) !== undefined) throw new ApiError(409, `${o.kind} "${o.metadata?.name}" already exists`);
     const meta = o.metadata as WritableMeta;
@@ -231,9 +271,10 @@ export class MemoryCluster implements ClusterClient {
 
   async start(handler: WatchHandler): Promise<void> {
     const order = ['Namespace', 'PriorityClass', 'StorageClass', 'CSINode', 'PersistentVolume', 'PersistentVolumeClaim',
-      'Service', 'ReplicationController', 'ReplicaSet', 'StatefulSet', 'PodDisruptionBudget', 'Node', 'Pod'];
+      'Service', 'ReplicationController', 'ReplicaSet', 'StatefulSet', 'PodDisruptionBudget',
+      'DeviceClass', 'DeviceTaintRule', 'ResourceSlice', 'ResourceClaimTemplate', 'ResourceClaim', 'Node', 'Pod'];
     const all: KubeObject[] = [];
-    for (const m of this.byKind.values()) for (const o of m.values()) all.push(o);
+    for (const m of this.byKind.values()) for (const o of m.values()) if (!isTerminalPod(o)) all.push(o);
     const rank = (k: string | undefined) => {
       const i = order.indexOf(k ?? '');
       return i < 0 ? order.length : i;
@@ -311,21 +352,110 @@ export class MemoryCluster implements ClusterClient {
     return this.replaceChecked({ ...pvc, kind: 'PersistentVolumeClaim' as const }, 'persistentvolumeclaims');
   }
 
+  async updateResourceClaimStatus(claim: ResourceClaim): Promise<ResourceClaim> {
+    this.checkFault('updateResourceClaimStatus');
+    return this.writeResourceClaimStatus(claim);
+  }
+
+  /** updateResourceClaimStatus without the armed faults (the embedded controllers' own writes). */
+  writeResourceClaimStatus(claim: ResourceClaim): ResourceClaim {
+    const cur = this.currentForUpdate({ ...claim, kind: 'ResourceClaim' as const }, 'resourceclaims.resource.k8s.io') as ResourceClaim;
+    // The status strategy: spec and metadata stay as stored.
+    const next: ResourceClaim = { ...cur, metadata: { ...cur.metadata } };
+    if (claim.status === undefined) delete next.status;
+    else next.status = cloneJSON(claim.status);
+    applyResourceDefaults(next);
+    MemoryCluster.refuseInvalid(cur, kindValidation('ResourceClaim')!.validateStatusUpdate!(cur, next));
+    return this.replaceExisting(objectKey(cur), cur, next) as ResourceClaim;
+  }
+
+  async updateResourceClaim(claim: ResourceClaim): Promise<ResourceClaim> {
+    const cur = this.currentForUpdate({ ...claim, kind: 'ResourceClaim' as const }, 'resourceclaims.resource.k8s.io') as ResourceClaim;
+    // The main resource's strategy: status stays as stored; deletion stays marked.
+    const next: ResourceClaim = cloneJSON({ ...claim, kind: 'ResourceClaim' });
+    if (cur.status === undefined) delete next.status;
+    else next.status = cur.status;
+    const meta = next.metadata as WritableMeta;
+    meta.deletionTimestamp = cur.metadata.deletionTimestamp;
+    if (meta.deletionTimestamp === undefined) delete meta.deletionTimestamp;
+    const k = kindValidation('ResourceClaim')!;
+    MemoryCluster.refuseInvalid(cur, [...k.validate(next), ...k.validateUpdate!(cur, next)]);
+    if (meta.deletionTimestamp !== undefined && (meta.finalizers ?? []).length === 0) {
+      // The last finalizer of an object being deleted is gone: the object goes.
+      this.remove('ResourceClaim', cur.metadata.namespace ?? 'default', cur.metadata.name ?? '');
+      return { ...next, metadata: { ...next.metadata, resourceVersion: String(this.resourceVersion) } };
+    }
+    return this.replaceExisting(objectKey(cur), cur, next) as ResourceClaim;
+  }
+
+  async createResourceClaim(claim: ResourceClaim): Promise<ResourceClaim> {
+    const obj: ResourceClaim = { ...claim, kind: 'ResourceClaim', metadata: { ...claim.metadata } };
+    // As the API server: the name is generated before validation.
+    if (!obj.metadata.name && obj.metadata.generateName) (obj.metadata as WritableMeta).name = this.generateName(obj.metadata.generateName);
+    MemoryCluster.refuseInvalid(obj, kindValidation('ResourceClaim')!.validate(obj));
+    return this.create<ResourceClaim>(obj);
+  }
+
+  /** ApiError(422) with the API server's wording when validation found something. */
+  private static refuseInvalid(obj: ResourceClaim, errs: readonly FieldError[]): void {
+    if (errs.length > 0) throw new ApiError(422, `ResourceClaim.resource.k8s.io "${obj.metadata.name ?? ''}" is invalid: ${aggregateFieldErrors(errs)}`);
+  }
+
+  /** Deletes a claim; one with finalizers is only marked (deletionTimestamp) until they are removed. */
+  async deleteResourceClaim(namespace: string, name: string): Promise<void> {
+    const cur = this.get<ResourceClaim>('ResourceClaim', namespace, name);
+    if (!cur) throw new ApiError(404, `resourceclaims.resource.k8s.io "${name}" not found`);
+    if ((cur.metadata.finalizers ?? []).length === 0) {
+      this.remove('ResourceClaim', namespace, name);
+      return;
+    }
+    if (cur.metadata.deletionTimestamp) return;
+    const next: ResourceClaim = { ...cur, metadata: { ...cur.metadata, deletionTimestamp: new Date(this.opts.clock.now()).toISOString() } };
+    this.replaceExisting(objectKey(cur), cur, next);
+  }
+
   /** An update (PUT) of an existing object: 404 when missing, 409 when its resourceVersion is stale. */
   private replaceChecked<T extends KubeObject>(obj: T, resource: string): T {
+    const cur = this.currentForUpdate(obj, resource);
+    return this.replaceExisting(objectKey(cur), cur, cloneJSON(obj)) as T;
+  }
+
+  /** The stored version `obj` replaces: ApiError(404) when missing, 409 when `obj`'s resourceVersion is stale. */
+  private currentForUpdate(obj: KubeObject, resource: string): KubeObject {
     const name = obj.metadata?.name ?? '';
-    const key = objectKey(obj);
-    const cur = this.lookup(obj.kind ?? '', key);
+    const cur = this.lookup(obj.kind ?? '', objectKey(obj));
     if (!cur) throw new ApiError(404, `${resource} "${name}" not found`);
     const rv = obj.metadata?.resourceVersion;
     if (rv && rv !== cur.metadata?.resourceVersion) {
       throw new ApiError(409, `Operation cannot be fulfilled on ${resource} "${name}": the object has been modified; please apply your changes to the latest version and try again`);
     }
-    return this.replaceExisting(key, cur, cloneJSON(obj)) as T;
+    return cur;
   }
 }
 
 /** Sets or replaces a pod condition by type; keeps lastTransitionTime when the status is unchanged. */
+function isTerminalPod(o: KubeObject): boolean {
+  const phase = o.kind === 'Pod' ? (o as Pod).status?.phase : undefined;
+  return phase === 'Succeeded' || phase === 'Failed';
+}
+
+/**
+ * The change as the scheduler's pod informer sees it: it watches only pods that have not finished
+ * (field selector status.phase!=Succeeded,status.phase!=Failed, as `run` does), so a pod that
+ * finishes leaves with a DELETED event and finished pods are not seen at all.
+ */
+function schedulerView(e: WatchEvent): WatchEvent | null {
+  if (e.kind !== 'Pod') return e;
+  const now = isTerminalPod(e.object);
+  const before = e.oldObject !== undefined && isTerminalPod(e.oldObject);
+  if (e.type === 'MODIFIED') {
+    if (now && !before) return { type: 'DELETED', kind: e.kind, object: e.object, oldObject: e.oldObject };
+    if (!now && before) return { type: 'ADDED', kind: e.kind, object: e.object };
+    return now ? null : e;
+  }
+  return now ? null : e;
+}
+
 export function setCondition(pod: Pod, cond: PodCondition): void {
   pod.status ??= {};
   const list = (pod.status.conditions ??= []);

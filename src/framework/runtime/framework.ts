@@ -110,7 +110,7 @@ export interface PluginScoreColumn {
   readonly weighted: Float64Array;
 }
 
-export class FrameworkError extends Error {
+class FrameworkError extends Error {
   override name = 'FrameworkError';
 }
 

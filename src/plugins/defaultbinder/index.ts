@@ -7,4 +7,3 @@ export const defaultBinderDefinition: PluginDefinition = {
   factory: (_args, handle) => new DefaultBinder(handle),
 };
 
-export { DefaultBinder, Name };

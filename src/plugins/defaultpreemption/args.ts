@@ -10,8 +10,8 @@ export interface DefaultPreemptionArgs {
   readonly minCandidateNodesAbsolute: number;
 }
 
-export const DefaultMinCandidateNodesPercentage = 10;
-export const DefaultMinCandidateNodesAbsolute = 100;
+const DefaultMinCandidateNodesPercentage = 10;
+const DefaultMinCandidateNodesAbsolute = 100;
 
 const kind = 'DefaultPreemptionArgs';
 const allowedFields = ['apiVersion', 'kind', 'minCandidateNodesPercentage', 'minCandidateNodesAbsolute'];

@@ -14,9 +14,9 @@ import { filterPodsWithPDBViolation, type DisruptionBudget } from './pdb.js';
 
 export const Name = names.DefaultPreemption;
 
-export const ErrReasonNoVictims = 'No preemption victims found for incoming pod';
-export const ErrReasonPreemptNever = 'not eligible due to preemptionPolicy=Never.';
-export const ErrReasonTerminatingOnNominatedNode = 'not eligible due to a terminating pod on the nominated node.';
+const ErrReasonNoVictims = 'No preemption victims found for incoming pod';
+const ErrReasonPreemptNever = 'not eligible due to preemptionPolicy=Never.';
+const ErrReasonTerminatingOnNominatedNode = 'not eligible due to a terminating pod on the nominated node.';
 
 /** The plugin's messages start with "preemption: ". */
 function withPreemptionPrefix({ result, status }: PostFilterOutcome): PostFilterOutcome {
@@ -132,7 +132,7 @@ export class DefaultPreemption implements PostFilterPlugin, PreemptionPolicy {
 }
 
 /** True for a pod being deleted because the scheduler preempted it (DisruptionTarget condition). */
-export function podTerminatingByPreemption(pod: Pod): boolean {
+function podTerminatingByPreemption(pod: Pod): boolean {
   if (!pod.metadata.deletionTimestamp) return false;
   for (const c of pod.status?.conditions ?? []) {
     if (c.type === 'DisruptionTarget') return c.status === 'True' && c.reason === PodReasonPreemptionByScheduler;

@@ -31,7 +31,7 @@ export interface PreemptionPolicy {
   selectVictimsOnNode(state: CycleState, pod: PodInfo, nodeInfo: NodeInfo, pdbs: readonly DisruptionBudget[]): VictimSelection;
 }
 
-export const PreemptionNotHelpfulMsg = 'Preemption is not helpful for scheduling';
+const PreemptionNotHelpfulMsg = 'Preemption is not helpful for scheduling';
 export const PodReasonPreemptionByScheduler = 'PreemptionByScheduler';
 
 export interface PreemptOutcome {

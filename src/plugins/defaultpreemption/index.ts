@@ -11,26 +11,4 @@ export const defaultPreemptionDefinition: PluginDefinition<DefaultPreemptionArgs
   validateArgs: validateDefaultPreemptionArgs,
 };
 
-export {
-  DefaultMinCandidateNodesAbsolute,
-  DefaultMinCandidateNodesPercentage,
-  defaultDefaultPreemptionArgs,
-  validateDefaultPreemptionArgs,
-  type DefaultPreemptionArgs,
-} from './args.js';
-export {
-  DefaultPreemption,
-  ErrReasonNoVictims,
-  ErrReasonPreemptNever,
-  ErrReasonTerminatingOnNominatedNode,
-  Name,
-  podTerminatingByPreemption,
-} from './default_preemption.js';
-export {
-  Evaluator,
-  PreemptionNotHelpfulMsg,
-  pickOneNodeForPreemption,
-  type PreemptionPolicy,
-  type VictimSelection,
-} from './evaluator.js';
-export type { Candidate, Victims } from './candidate.js';
+export { type DefaultPreemptionArgs } from './args.js';

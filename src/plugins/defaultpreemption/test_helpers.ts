@@ -127,7 +127,7 @@ export const matchFilterDefinition: AnyPluginDefinition = {
   }),
 };
 
-export interface Recorded {
+interface Recorded {
   deleted: { pod: string; reason?: string; message?: string }[];
   cleared: string[];
   events: { object: string; reason: string; action: string; message: string }[];

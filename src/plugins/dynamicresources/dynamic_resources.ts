@@ -14,7 +14,7 @@ export { Name };
 export const ErrReasonNotSupported = 'pod has resource claims, but DRA (DynamicResources) is not supported by this scheduler yet';
 
 /** True when the pod lists resource claims (spec.resourceClaims, immutable once created). */
-export function hasResourceClaims(pod: Pod): boolean {
+function hasResourceClaims(pod: Pod): boolean {
   return (pod.spec.resourceClaims?.length ?? 0) > 0;
 }
 

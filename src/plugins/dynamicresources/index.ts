@@ -8,4 +8,4 @@ export const dynamicResourcesDefinition: PluginDefinition = {
   factory: () => new DynamicResources(),
 };
 
-export { DynamicResources, ErrReasonNotSupported, hasResourceClaims, Name } from './dynamic_resources.js';
+export { DynamicResources, ErrReasonNotSupported } from './dynamic_resources.js';

@@ -12,9 +12,9 @@ export { Name };
 
 const mb = 1024 * 1024;
 /** Below this sum of scaled image sizes a node scores 0 (typical small image size). */
-export const minThreshold = 23 * mb;
+const minThreshold = 23 * mb;
 /** Per container: at or above this sum a node scores the maximum. */
-export const maxContainerThreshold = 1000 * mb;
+const maxContainerThreshold = 1000 * mb;
 
 /** Adds ":latest" when the image reference has no tag (a ':' after the last '/'). */
 export function normalizedImageName(name: string): string {
@@ -22,7 +22,7 @@ export function normalizedImageName(name: string): string {
 }
 
 /** The image's size scaled by the fraction of nodes that have it, against "node heating". */
-export function scaledImageScore(state: ImageStateSummary, totalNumNodes: number): number {
+function scaledImageScore(state: ImageStateSummary, totalNumNodes: number): number {
   return Math.trunc(state.size * (state.numNodes / totalNumNodes));
 }
 

@@ -21,7 +21,7 @@ export function createImageExistenceMap(nodes: readonly Node[]): Map<string, Set
 }
 
 /** The node's images by each of their names; a name listed twice keeps the last image's size. */
-export function nodeImageStates(node: Node, existence: ReadonlyMap<string, ReadonlySet<string>>): Map<string, ImageStateSummary> {
+function nodeImageStates(node: Node, existence: ReadonlyMap<string, ReadonlySet<string>>): Map<string, ImageStateSummary> {
   const states = new Map<string, ImageStateSummary>();
   for (const image of node.status?.images ?? []) {
     for (const name of image.names ?? []) {

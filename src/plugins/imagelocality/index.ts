@@ -7,13 +7,5 @@ export const imageLocalityDefinition: PluginDefinition = {
   factory: (_args, handle) => new ImageLocality(handle),
 };
 
-export {
-  ImageLocality,
-  Name,
-  calculatePriority,
-  maxContainerThreshold,
-  minThreshold,
-  normalizedImageName,
-  scaledImageScore,
-} from './image_locality.js';
-export { createImageExistenceMap, fillImageStates, nodeImageStates } from './image_states.js';
+export { ImageLocality, calculatePriority, normalizedImageName } from './image_locality.js';
+export { createImageExistenceMap, fillImageStates } from './image_states.js';

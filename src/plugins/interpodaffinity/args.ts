@@ -9,9 +9,9 @@ export interface InterPodAffinityArgs {
   ignorePreferredTermsOfExistingPods: boolean;
 }
 
-export const DefaultHardPodAffinityWeight = 1;
-export const MinHardPodAffinityWeight = 0;
-export const MaxHardPodAffinityWeight = 100;
+const DefaultHardPodAffinityWeight = 1;
+const MinHardPodAffinityWeight = 0;
+const MaxHardPodAffinityWeight = 100;
 
 /** Fills unset fields as the v1 config API does; wrong types are left for validation to report. */
 export function defaultInterPodAffinityArgs(given: Record<string, unknown>): InterPodAffinityArgs {

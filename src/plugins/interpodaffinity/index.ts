@@ -11,17 +11,4 @@ export const interPodAffinityDefinition: PluginDefinition<InterPodAffinityArgs> 
   validateArgs: validateInterPodAffinityArgs,
 };
 
-export { InterPodAffinity, Name } from './plugin.js';
-export {
-  DefaultHardPodAffinityWeight,
-  MaxHardPodAffinityWeight,
-  MinHardPodAffinityWeight,
-  defaultInterPodAffinityArgs,
-  validateInterPodAffinityArgs,
-} from './args.js';
 export type { InterPodAffinityArgs } from './args.js';
-export {
-  ErrReasonAffinityRulesNotMatch,
-  ErrReasonAntiAffinityRulesNotMatch,
-  ErrReasonExistingAntiAffinityRulesNotMatch,
-} from './filtering.js';

@@ -10,7 +10,7 @@ import { affinityTermMatches, type AffinityTerm } from '../../framework/pod_info
  * no namespace labels afterwards. An empty selector (all namespaces) and a nil one (none) stay as
  * they are. The PodInfo's own term is shared and never changed: a copy is returned.
  */
-export function mergeTermNamespaces<T extends AffinityTerm>(term: T, namespaces: readonly Namespace[]): T {
+function mergeTermNamespaces<T extends AffinityTerm>(term: T, namespaces: readonly Namespace[]): T {
   const sel = term.namespaceSelector;
   if (sel.isEverything || sel.matchesNothing) return term;
   const merged = new Set(term.namespaces);

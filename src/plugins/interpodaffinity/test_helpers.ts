@@ -66,7 +66,7 @@ export function namespace(name: string, labels: Record<string, string> = {}): Na
 }
 
 /** The namespaces upstream's tests register: two teams with two subteams each. */
-export const teamNamespaces: Namespace[] = [
+const teamNamespaces: Namespace[] = [
   namespace('subteam1.team1', { team: 'team1' }),
   namespace('subteam2.team1', { team: 'team1' }),
   namespace('subteam1.team2', { team: 'team2' }),

@@ -12,6 +12,4 @@ export const nodeAffinityDefinition: PluginDefinition<NodeAffinityArgs> = {
 };
 
 export { defaultNodeAffinityArgs, validateNodeAffinityArgs, type NodeAffinityArgs } from './args.js';
-export { ErrReasonPod, Name, NodeAffinity, errReasonConflict, errReasonEnforced } from './node_affinity.js';
-export { MatchResult, RequiredNodeAffinity } from '../../api/nodeselector.js';
-export { validateNodeSelector, validateNodeSelectorTerm, validatePreferredSchedulingTerms } from './validation.js';
+export { ErrReasonPod, NodeAffinity, errReasonConflict, errReasonEnforced } from './node_affinity.js';

@@ -63,7 +63,7 @@ function validateFieldRequirement(r: NodeSelectorRequirement, path: string, out:
 }
 
 /** Errors of one term (nodeaffinity newNodeSelectorTerm). */
-export function validateNodeSelectorTerm(term: NodeSelectorTerm, path: string, out: FieldError[] = []): FieldError[] {
+function validateNodeSelectorTerm(term: NodeSelectorTerm, path: string, out: FieldError[] = []): FieldError[] {
   const exprs = term.matchExpressions ?? [];
   for (let i = 0; i < exprs.length; i++) validateLabelRequirement(exprs[i]!, indexPath(childPath(path, 'matchExpressions'), i), out);
   const fields = term.matchFields ?? [];

@@ -7,4 +7,4 @@ export const nodeNameDefinition: PluginDefinition = {
   factory: () => new NodeName(),
 };
 
-export { ErrReason, Name, NodeName, fits } from './node_name.js';
+export { ErrReason, NodeName } from './node_name.js';

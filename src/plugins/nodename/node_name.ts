@@ -13,7 +13,7 @@ export { Name };
 export const ErrReason = "node(s) didn't match the requested node name";
 
 /** True when the pod names no node, or names this one. */
-export function fits(pod: PodInfo, nodeInfo: NodeInfo): boolean {
+function fits(pod: PodInfo, nodeInfo: NodeInfo): boolean {
   const wanted = pod.pod.spec.nodeName;
   return !wanted || wanted === nodeInfo.name;
 }

@@ -7,4 +7,4 @@ export const nodePortsDefinition: PluginDefinition = {
   factory: () => new NodePorts(),
 };
 
-export { ErrReason, Name, NodePorts, fits, fitsPorts, isSchedulableAfterPodDeleted } from './node_ports.js';
+export { ErrReason, NodePorts, isSchedulableAfterPodDeleted } from './node_ports.js';

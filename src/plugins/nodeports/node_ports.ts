@@ -26,17 +26,12 @@ class PreFilterState implements StateData {
 }
 
 /** True when none of `wantPorts` conflicts with the ports in use. */
-export function fitsPorts(wantPorts: readonly ContainerPort[], portsInUse: HostPortInfo): boolean {
+function fitsPorts(wantPorts: readonly ContainerPort[], portsInUse: HostPortInfo): boolean {
   for (let i = 0; i < wantPorts.length; i++) {
     const p = wantPorts[i]!;
     if (portsInUse.checkConflict(p.hostIP, p.protocol, p.hostPort!)) return false;
   }
   return true;
-}
-
-/** True when the pod's host ports are all free on the node. */
-export function fits(pod: Pod, nodeInfo: NodeInfo): boolean {
-  return fitsPorts(getHostPorts(pod), nodeInfo.usedPorts);
 }
 
 export class NodePorts implements PreFilterPlugin, FilterPlugin, EnqueueExtensions {

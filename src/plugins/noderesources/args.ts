@@ -7,7 +7,7 @@ import { childPath, fieldDuplicate as duplicate, indexPath, fieldInvalid as inva
 export const LeastAllocated = 'LeastAllocated';
 export const MostAllocated = 'MostAllocated';
 export const RequestedToCapacityRatio = 'RequestedToCapacityRatio';
-export const supportedScoringStrategyTypes = [LeastAllocated, MostAllocated, RequestedToCapacityRatio] as const;
+const supportedScoringStrategyTypes = [LeastAllocated, MostAllocated, RequestedToCapacityRatio] as const;
 
 export { MaxCustomPriorityScore };
 
@@ -21,7 +21,7 @@ export interface UtilizationShapePoint {
   readonly score: number;
 }
 
-export interface RequestedToCapacityRatioParam {
+interface RequestedToCapacityRatioParam {
   readonly shape: readonly UtilizationShapePoint[];
 }
 

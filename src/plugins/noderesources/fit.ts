@@ -58,7 +58,7 @@ export interface InsufficientResource {
  * A pod's requests prepared once for the per-node check: scalar resources with a zero request
  * or ignored by the args are dropped, and their reason strings are built up front.
  */
-export class FitRequest {
+class FitRequest {
   private constructor(
     readonly milliCPU: number,
     readonly memory: number,
@@ -164,11 +164,6 @@ export function fitsRequest(
   return insufficientResources(FitRequest.compile(podRequest, ignoredResources, ignoredResourceGroups), nodeInfo) ?? [];
 }
 
-/** fit.go Fits: the pod's own requests against the node, nothing ignored. */
-export function fits(pod: PodInfo, nodeInfo: NodeInfo): InsufficientResource[] {
-  return fitsRequest(pod.requests.resource, nodeInfo);
-}
-
 class PreFilterState implements StateData {
   constructor(readonly request: FitRequest) {}
 
@@ -191,7 +186,7 @@ export interface FitFeatures {
   readonly enableSchedulingQueueHint: boolean;
 }
 
-export const defaultFitFeatures: FitFeatures = { enableInPlacePodVerticalScaling: true, enableSchedulingQueueHint: true };
+const defaultFitFeatures: FitFeatures = { enableInPlacePodVerticalScaling: true, enableSchedulingQueueHint: true };
 
 function newScorer(strategy: ScoringStrategy): ResourceAllocationScorer {
   const resources = strategy.resources;

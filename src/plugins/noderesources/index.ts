@@ -28,20 +28,4 @@ export const balancedAllocationDefinition: PluginDefinition<NodeResourcesBalance
   validateArgs: validateNodeResourcesBalancedAllocationArgs,
 };
 
-export {
-  LeastAllocated,
-  MaxCustomPriorityScore,
-  MostAllocated,
-  RequestedToCapacityRatio,
-  defaultNodeResourcesBalancedAllocationArgs,
-  defaultNodeResourcesFitArgs,
-  validateNodeResourcesBalancedAllocationArgs,
-  validateNodeResourcesFitArgs,
-  type NodeResourcesBalancedAllocationArgs,
-  type NodeResourcesFitArgs,
-  type ResourceSpec,
-  type ScoringStrategy,
-  type UtilizationShapePoint,
-} from './args.js';
-export { BalancedAllocation, BalancedAllocationName, balancedResourceScorer } from './balanced_allocation.js';
-export { Fit, FitName, FitRequest, fits, fitsRequest, type InsufficientResource } from './fit.js';
+export { type NodeResourcesBalancedAllocationArgs, type NodeResourcesFitArgs } from './args.js';

@@ -5,7 +5,7 @@ import type { ResourceSpec } from './args.js';
 import type { ResourceScorer } from './resource_allocation.js';
 
 /** ((capacity - requested) * MaxNodeScore) / capacity in int64 arithmetic; 0 when over capacity. */
-export function leastRequestedScore(requested: number, capacity: number): number {
+function leastRequestedScore(requested: number, capacity: number): number {
   if (capacity === 0 || requested > capacity) return 0;
   return Math.trunc(((capacity - requested) * MaxNodeScore) / capacity);
 }

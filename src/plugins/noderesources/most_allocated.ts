@@ -5,7 +5,7 @@ import type { ResourceSpec } from './args.js';
 import type { ResourceScorer } from './resource_allocation.js';
 
 /** (requested * MaxNodeScore) / capacity in int64 arithmetic, requested capped at capacity. */
-export function mostRequestedScore(requested: number, capacity: number): number {
+function mostRequestedScore(requested: number, capacity: number): number {
   if (capacity === 0) return 0;
   // Requested can exceed capacity because pods without requests count as 100m / 200Mi.
   const r = requested > capacity ? capacity : requested;

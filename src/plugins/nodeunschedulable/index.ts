@@ -10,9 +10,7 @@ export const nodeUnschedulableDefinition: PluginDefinition = {
 export {
   ErrReasonUnknownCondition,
   ErrReasonUnschedulable,
-  Name,
   NodeUnschedulable,
   isSchedulableAfterNodeChange,
   isSchedulableAfterPodTolerationChange,
-  toleratesUnschedulable,
 } from './node_unschedulable.js';

@@ -21,7 +21,7 @@ export const ErrReasonUnschedulable = 'node(s) were unschedulable';
 /** The taint a cordoned node implies; tolerating it also tolerates spec.unschedulable. */
 const unschedulableTaint: Taint = { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' };
 
-export function toleratesUnschedulable(pod: Pod): boolean {
+function toleratesUnschedulable(pod: Pod): boolean {
   return taintToleratedBy(unschedulableTaint, pod.spec.tolerations);
 }
 

@@ -10,20 +10,9 @@ export const nodeVolumeLimitsDefinition: PluginDefinition = {
 export {
   CSILimits,
   ErrReasonMaxVolumeCountExceeded,
-  Name,
   isSchedulableAfterCSINodeUpdated,
   isSchedulableAfterPVCAdded,
   isSchedulableAfterPodDeleted,
   isSchedulableAfterVolumeAttachmentDeleted,
-  newCSILimits,
 } from './csi.js';
-export { ephemeralVolumeClaimName } from './resolve.js';
-export {
-  MigratedPluginsAnnotationKey,
-  inTreePlugins,
-  isCSIMigrationOn,
-  kubernetesVolumeIDToEBSVolumeID,
-  pluginForInlineVolume,
-  pluginForPV,
-  type InTreePlugin,
-} from './translator.js';
+export { MigratedPluginsAnnotationKey } from './translator.js';

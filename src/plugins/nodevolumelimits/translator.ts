@@ -9,18 +9,18 @@ type PVSpec = NonNullable<PersistentVolume['spec']>;
 /** The CSINode annotation listing the in-tree plugins the node migrated (v1.MigratedPluginsAnnotationKey). */
 export const MigratedPluginsAnnotationKey = 'storage.alpha.kubernetes.io/migrated-plugins';
 
-export const AWSEBSInTreePluginName = 'kubernetes.io/aws-ebs';
-export const AWSEBSDriverName = 'ebs.csi.aws.com';
-export const GCEPDInTreePluginName = 'kubernetes.io/gce-pd';
+const AWSEBSInTreePluginName = 'kubernetes.io/aws-ebs';
+const AWSEBSDriverName = 'ebs.csi.aws.com';
+const GCEPDInTreePluginName = 'kubernetes.io/gce-pd';
 export const GCEPDDriverName = 'pd.csi.storage.gke.io';
-export const AzureDiskInTreePluginName = 'kubernetes.io/azure-disk';
-export const AzureDiskDriverName = 'disk.csi.azure.com';
+const AzureDiskInTreePluginName = 'kubernetes.io/azure-disk';
+const AzureDiskDriverName = 'disk.csi.azure.com';
 export const AzureFileInTreePluginName = 'kubernetes.io/azure-file';
-export const AzureFileDriverName = 'file.csi.azure.com';
-export const CinderInTreePluginName = 'kubernetes.io/cinder';
-export const CinderDriverName = 'cinder.csi.openstack.org';
-export const VSphereInTreePluginName = 'kubernetes.io/vsphere-volume';
-export const VSphereDriverName = 'csi.vsphere.vmware.com';
+const AzureFileDriverName = 'file.csi.azure.com';
+const CinderInTreePluginName = 'kubernetes.io/cinder';
+const CinderDriverName = 'cinder.csi.openstack.org';
+const VSphereInTreePluginName = 'kubernetes.io/vsphere-volume';
+const VSphereDriverName = 'csi.vsphere.vmware.com';
 export const PortworxVolumePluginName = 'kubernetes.io/portworx-volume';
 export const PortworxDriverName = 'pxd.portworx.com';
 
@@ -91,7 +91,7 @@ function gcePVHandle(pv: PersistentVolume): string | Error {
 }
 
 /** The plugins csi-translation-lib knows in v1.34. */
-export const inTreePlugins: readonly InTreePlugin[] = [
+const inTreePlugins: readonly InTreePlugin[] = [
   {
     inTreePluginName: GCEPDInTreePluginName,
     csiDriverName: GCEPDDriverName,

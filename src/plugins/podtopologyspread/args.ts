@@ -4,7 +4,7 @@ import { validateLabelKey } from '../../api/labels.js';
 import type { TopologySpreadConstraint } from '../../api/types.js';
 import type { FieldError } from '../../framework/registry.js';
 
-export type PodTopologySpreadConstraintsDefaulting = 'System' | 'List';
+type PodTopologySpreadConstraintsDefaulting = 'System' | 'List';
 
 export interface PodTopologySpreadArgs {
   /** Constraints applied to pods that define none; only used with defaultingType List. */

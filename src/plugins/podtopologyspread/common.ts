@@ -9,7 +9,7 @@ import type { PodInfo } from '../../framework/pod_info.js';
 export const LabelHostname = 'kubernetes.io/hostname';
 export const LabelTopologyZone = 'topology.kubernetes.io/zone';
 
-export type NodeInclusionPolicy = 'Honor' | 'Ignore';
+type NodeInclusionPolicy = 'Honor' | 'Ignore';
 export type UnsatisfiableConstraintAction = 'DoNotSchedule' | 'ScheduleAnyway';
 
 /** What a spread constraint's selector must offer: a compiled Selector or a conjunction of them. */

@@ -21,7 +21,7 @@ import {
  * score: a missing key reads as "" (Go map semantics); each node also records which keys it
  * carries and, for hostname constraints (scored per node), its own matching pods.
  */
-export type CountingMode = 'filter' | 'score';
+type CountingMode = 'filter' | 'score';
 
 /** What the per-domain counts of one pod depend on. */
 export interface CountingSpec {
@@ -39,7 +39,7 @@ export interface CountingSpec {
 }
 
 /** Label column values besides domain ids. */
-export const NotADomain = -1;
+const NotADomain = -1;
 export const MissingKey = -2;
 
 /** Masks of carried keys exist for up to this many constraints (positive int32 bits). */

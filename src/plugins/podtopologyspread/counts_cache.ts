@@ -16,7 +16,7 @@ function field(s: string): string {
  * A text that equals another's only when both selectors match the same pods, or null when the
  * matcher is of a kind it cannot describe.
  */
-export function selectorKey(m: LabelMatcher): string | null {
+function selectorKey(m: LabelMatcher): string | null {
   if (m instanceof Selector) {
     if (m.matchesNothing) return '!';
     let out = `${m.requirements.length};`;
@@ -35,7 +35,7 @@ export function selectorKey(m: LabelMatcher): string | null {
 }
 
 /** The cache key of a spec: everything its counts and columns depend on, or null when it cannot be keyed. */
-export function countingKey(spec: CountingSpec, ownCounted: readonly { readonly selector: LabelMatcher }[]): string | null {
+function countingKey(spec: CountingSpec, ownCounted: readonly { readonly selector: LabelMatcher }[]): string | null {
   let affinity = false;
   let taints = false;
   // Counts end with ';' so that a count and the length prefix after it cannot run together.

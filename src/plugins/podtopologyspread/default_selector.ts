@@ -5,7 +5,7 @@ import type { ObjectLister } from '../../framework/interfaces.js';
 import { conjunction, type LabelMatcher } from './common.js';
 
 /** The pod's controller reference (metav1.GetControllerOfNoCopy). */
-export function controllerOf(pod: Pod): OwnerReference | undefined {
+function controllerOf(pod: Pod): OwnerReference | undefined {
   for (const ref of pod.metadata.ownerReferences ?? []) if (ref.controller === true) return ref;
   return undefined;
 }
@@ -20,7 +20,7 @@ function parseGroupVersion(apiVersion: string): { group: string; version: string
 }
 
 /** Services in the pod's namespace whose (non-nil) selector matches the pod's labels. */
-export function getPodServices(objects: ObjectLister, pod: Pod): Service[] {
+function getPodServices(objects: ObjectLister, pod: Pod): Service[] {
   const out: Service[] = [];
   for (const svc of objects.list<Service>('Service', pod.metadata.namespace ?? 'default')) {
     const sel = svc.spec?.selector;

@@ -11,6 +11,4 @@ export const podTopologySpreadDefinition: PluginDefinition<PodTopologySpreadArgs
   validateArgs: validatePodTopologySpreadArgs,
 };
 
-export { Name, PodTopologySpread, systemDefaultConstraints } from './plugin.js';
-export type { PodTopologySpreadArgs, PodTopologySpreadConstraintsDefaulting } from './args.js';
-export { ErrReasonConstraintsNotMatch, ErrReasonNodeLabelNotMatch } from './filtering.js';
+export type { PodTopologySpreadArgs } from './args.js';

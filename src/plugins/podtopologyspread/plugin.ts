@@ -39,7 +39,7 @@ import { calPreScoreState, getPreScoreState, normalizeScores, preScoreCountingSp
 export const Name = 'PodTopologySpread';
 
 /** Used for pods without constraints when defaultingType is System. */
-export const systemDefaultConstraints: readonly TopologySpreadConstraint[] = [
+const systemDefaultConstraints: readonly TopologySpreadConstraint[] = [
   { topologyKey: LabelHostname, whenUnsatisfiable: 'ScheduleAnyway', maxSkew: 3 },
   { topologyKey: LabelTopologyZone, whenUnsatisfiable: 'ScheduleAnyway', maxSkew: 5 },
 ];

@@ -7,4 +7,3 @@ export const prioritySortDefinition: PluginDefinition = {
   factory: () => new PrioritySort(),
 };
 
-export { Name, PrioritySort };

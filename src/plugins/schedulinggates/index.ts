@@ -7,5 +7,4 @@ export const schedulingGatesDefinition: PluginDefinition = {
   factory: () => new SchedulingGates(),
 };
 
-export { Name, SchedulingGates };
-export { isSchedulableAfterUpdatePodSchedulingGatesEliminated } from './scheduling_gates.js';
+export { SchedulingGates };

@@ -32,7 +32,7 @@ export class SchedulingGates implements PreEnqueuePlugin, EnqueueExtensions {
 }
 
 /** Only the gated pod's own update (its last gate removed) can let it in. */
-export function isSchedulableAfterUpdatePodSchedulingGatesEliminated(pod: Pod, _oldObj: unknown, newObj: unknown): QueueingHint {
+function isSchedulableAfterUpdatePodSchedulingGatesEliminated(pod: Pod, _oldObj: unknown, newObj: unknown): QueueingHint {
   const modified = eventObjectsAs('Pod', null, newObj)?.newObj;
   if (!modified) return QueueingHint.Queue;
   return podUID(modified) === podUID(pod) ? QueueingHint.Queue : QueueingHint.QueueSkip;

@@ -8,10 +8,7 @@ export const taintTolerationDefinition: PluginDefinition = {
 };
 
 export {
-  ErrReasonUntoleratedTaint,
-  Name,
   TaintToleration,
-  doNotScheduleTaint,
   isSchedulableAfterNodeChange,
   isSchedulableAfterPodTolerationChange,
 } from './taint_toleration.js';

@@ -21,14 +21,14 @@ import { Status } from '../../framework/status.js';
 import { TaintToleration as Name } from '../../framework/names.js';
 
 /** Filter's reason for a node with a NoSchedule/NoExecute taint the pod does not tolerate. */
-export const ErrReasonUntoleratedTaint = 'node(s) had untolerated taint(s)';
+const ErrReasonUntoleratedTaint = 'node(s) had untolerated taint(s)';
 
 export { Name };
 
 const preScoreStateKey = 'PreScore' + Name;
 
 /** Only NoSchedule and NoExecute taints keep a pod off a node (helper.DoNotScheduleTaintsFilterFunc). */
-export function doNotScheduleTaint(t: Taint): boolean {
+function doNotScheduleTaint(t: Taint): boolean {
   return t.effect === 'NoSchedule' || t.effect === 'NoExecute';
 }
 

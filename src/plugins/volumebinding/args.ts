@@ -4,7 +4,7 @@ import type { FieldError } from '../../framework/registry.js';
 import { childPath, fieldInvalid } from '../../framework/field_errors.js';
 import { MaxCustomPriorityScore, validateFunctionShape } from '../../framework/helpers/shape_score.js';
 
-export interface UtilizationShapePoint {
+interface UtilizationShapePoint {
   readonly utilization: number;
   readonly score: number;
 }

@@ -19,7 +19,7 @@ function objectVersion(o: KubeObject): number {
  * Assumed objects are kept beside the informer's: an informer version newer than the assumed one
  * (or a deletion) replaces the assumption, as upstream's event handlers do; reading compares lazily.
  */
-export class AssumeCache<T extends KubeObject> {
+class AssumeCache<T extends KubeObject> {
   private readonly assumed = new Map<string, T>();
 
   constructor(

@@ -67,7 +67,7 @@ type Volume = NonNullable<Pod['spec']['volumes']>[number];
 const pvcKey = (pvc: PersistentVolumeClaim) => `${pvc.metadata?.namespace ?? ''}/${pvc.metadata?.name ?? ''}`;
 const version = (o: { metadata?: { resourceVersion?: string } }) => Number(o.metadata?.resourceVersion ?? 0) || 0;
 
-export function isPVCFullyBound(pvc: PersistentVolumeClaim): boolean {
+function isPVCFullyBound(pvc: PersistentVolumeClaim): boolean {
   return !!pvc.spec?.volumeName && Object.prototype.hasOwnProperty.call(pvc.metadata?.annotations ?? {}, AnnBindCompleted);
 }
 

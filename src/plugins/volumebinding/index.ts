@@ -13,15 +13,12 @@ export const volumeBindingDefinition: PluginDefinition<VolumeBindingArgs> = {
 
 export { defaultVolumeBindingArgs, validateVolumeBindingArgs, type VolumeBindingArgs } from './args.js';
 export {
-  Name,
   VolumeBinding,
   VolumeBindingState,
-  isSchedulableAfterCSIDriverChange,
   isSchedulableAfterCSINodeChange,
   isSchedulableAfterCSIStorageCapacityChange,
   isSchedulableAfterPersistentVolumeClaimChange,
   isSchedulableAfterStorageClassChange,
 } from './volume_binding.js';
-export { ErrReasonBindConflict, ErrReasonNodeConflict, ErrReasonNotEnoughSpace, ErrReasonPVNotExist, VolumeBinder, type PodVolumes } from './binder.js';
-export { PVAssumeCache, PVCAssumeCache } from './assume_cache.js';
+export { ErrReasonBindConflict, ErrReasonNodeConflict, ErrReasonNotEnoughSpace, ErrReasonPVNotExist } from './binder.js';
 export * from './pv_helpers.js';

@@ -4,24 +4,16 @@ import type { PersistentVolume, PersistentVolumeClaim, StorageClass } from '../.
 import { AnnBoundByController, getPersistentVolumeClaimClass, isVolumeBoundToClaim } from '../../api/volumes.js';
 
 export {
-  AnnBetaStorageProvisioner,
   AnnBindCompleted,
-  AnnBoundByController,
-  AnnDynamicallyProvisioned,
   AnnSelectedNode,
-  AnnStorageProvisioner,
-  BetaStorageClassAnnotation,
-  checkAccessModes,
   checkNodeAffinity,
   claimRequestNanos,
   findMatchingVolume,
   getPersistentVolumeClaimClass,
-  isVolumeBoundToClaim,
-  volumeModeMismatches,
   getPersistentVolumeClass,
   NotSupportedProvisioner,
 } from '../../api/volumes.js';
-export const VolumeBindingWaitForFirstConsumer = 'WaitForFirstConsumer';
+const VolumeBindingWaitForFirstConsumer = 'WaitForFirstConsumer';
 
 /**
  * Whether the claim waits for its first consumer (IsDelayBindingMode): false without a class or

@@ -287,7 +287,7 @@ export function isSchedulableAfterCSIStorageCapacityChange(_pod: Pod, oldObj: un
 }
 
 /** A CSI driver of one of the pod's inline CSI volumes that stopped tracking storage capacity. */
-export function isSchedulableAfterCSIDriverChange(pod: Pod, oldObj: unknown, newObj: unknown): QueueingHint {
+function isSchedulableAfterCSIDriverChange(pod: Pod, oldObj: unknown, newObj: unknown): QueueingHint {
   const objects = eventObjectsAs('CSIDriver', oldObj, newObj);
   if (!objects?.oldObj || !objects.newObj) return QueueingHint.Queue;
   const { oldObj: before, newObj: after } = objects;

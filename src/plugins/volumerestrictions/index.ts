@@ -12,11 +12,6 @@ export {
   ErrReasonReadWriteOncePodConflict,
   Name,
   VolumeRestrictions,
-  defaultVolumeRestrictionsFeatures,
   isSchedulableAfterPersistentVolumeClaimAdded,
   isSchedulableAfterPodDeleted,
-  isVolumeConflict,
-  needsRestrictionsCheck,
-  satisfyVolumeConflicts,
-  type VolumeRestrictionsFeatures,
 } from './volume_restrictions.js';

@@ -33,7 +33,7 @@ export interface VolumeRestrictionsFeatures {
   readonly enableSchedulingQueueHint: boolean;
 }
 
-export const defaultVolumeRestrictionsFeatures: VolumeRestrictionsFeatures = { enableSchedulingQueueHint: true };
+const defaultVolumeRestrictionsFeatures: VolumeRestrictionsFeatures = { enableSchedulingQueueHint: true };
 
 /** The pod's ReadWriteOncePod claims and how many scheduled (or nominated) pods hold one of them. */
 class PreFilterState implements StateData {
@@ -66,7 +66,7 @@ class PreFilterState implements StateData {
 }
 
 /** True for the volume kinds whose sharing between pods is restricted. */
-export function needsRestrictionsCheck(v: Volume): boolean {
+function needsRestrictionsCheck(v: Volume): boolean {
   return v.gcePersistentDisk != null || v.awsElasticBlockStore != null || v.rbd != null || v.iscsi != null;
 }
 
@@ -82,7 +82,7 @@ function haveOverlap(a: readonly string[] | undefined, b: readonly string[] | un
  * unless both are read-only, the same AWS EBS volume ID at all, or the same RBD image (a common
  * monitor, same pool and image) unless both are read-only.
  */
-export function isVolumeConflict(volume: Volume, existing: Pod): boolean {
+function isVolumeConflict(volume: Volume, existing: Pod): boolean {
   const existingVolumes = existing.spec.volumes;
   if (existingVolumes === undefined) return false;
   for (let i = 0; i < existingVolumes.length; i++) {
@@ -116,7 +116,7 @@ export function isVolumeConflict(volume: Volume, existing: Pod): boolean {
 }
 
 /** True when placing `pod` on the node mounts none of its restricted volumes in a conflicting way. */
-export function satisfyVolumeConflicts(pod: Pod, nodeInfo: NodeInfo): boolean {
+function satisfyVolumeConflicts(pod: Pod, nodeInfo: NodeInfo): boolean {
   const volumes = pod.spec.volumes;
   if (volumes === undefined) return true;
   const pods = nodeInfo.pods;

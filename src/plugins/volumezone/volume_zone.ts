@@ -26,12 +26,12 @@ export const LabelTopologyRegion = 'topology.kubernetes.io/region';
 const topologyLabels: readonly string[] = [LabelFailureDomainBetaZone, LabelFailureDomainBetaRegion, LabelTopologyZone, LabelTopologyRegion];
 
 /** Separates the zones of a multi-zone PV label value (cloud-provider volume.LabelMultiZoneDelimiter). */
-export const LabelMultiZoneDelimiter = '__';
+const LabelMultiZoneDelimiter = '__';
 
 const VolumeBindingWaitForFirstConsumer = 'WaitForFirstConsumer';
 
 /** The GA key standing for a deprecated beta topology key; other keys map to themselves. */
-export function translateToGALabel(label: string): string {
+function translateToGALabel(label: string): string {
   if (label === LabelFailureDomainBetaRegion) return LabelTopologyRegion;
   if (label === LabelFailureDomainBetaZone) return LabelTopologyZone;
   return label;
@@ -52,7 +52,7 @@ export function labelZonesToSet(value: string): Set<string> | null {
 }
 
 /** One topology label of a PV, with the set of values it allows. */
-export interface PVTopology {
+interface PVTopology {
   readonly pvName: string;
   readonly key: string;
   readonly values: ReadonlySet<string>;
@@ -62,7 +62,7 @@ export interface PVTopology {
  * The topology labels of a PV, skipping values that do not parse. Node affinity of the PV is
  * left to the VolumeBinding plugin, as upstream does.
  */
-export function getPVTopologies(pv: PersistentVolume): PVTopology[] {
+function getPVTopologies(pv: PersistentVolume): PVTopology[] {
   const out: PVTopology[] = [];
   const labels = pv.metadata?.labels;
   if (!labels) return out;
@@ -88,7 +88,7 @@ function sameTopologies(a: readonly PVTopology[], b: readonly PVTopology[]): boo
 }
 
 /** The claim names of the pod's PersistentVolumeClaim volumes, in volume order. */
-export function getPersistentVolumeClaimNameFromPod(pod: Pod): string[] {
+function getPersistentVolumeClaimNameFromPod(pod: Pod): string[] {
   const names: string[] = [];
   const volumes = pod.spec.volumes;
   if (!volumes) return names;
@@ -106,7 +106,7 @@ const storageClassNotFound = (name: string) => Status.unresolvable(`storageclass
  * unbound claims of a WaitForFirstConsumer class are left to VolumeBinding; any other unbound,
  * missing or dangling claim is unresolvable.
  */
-export function getPVbyPod(objects: ObjectLister, pod: Pod): PVTopology[] | Status {
+function getPVbyPod(objects: ObjectLister, pod: Pod): PVTopology[] | Status {
   const out: PVTopology[] = [];
   const namespace = pod.metadata.namespace ?? '';
   for (const pvcName of getPersistentVolumeClaimNameFromPod(pod)) {
@@ -146,7 +146,7 @@ export interface VolumeZoneFeatures {
   readonly enableSchedulingQueueHint: boolean;
 }
 
-export const defaultVolumeZoneFeatures: VolumeZoneFeatures = { enableSchedulingQueueHint: true };
+const defaultVolumeZoneFeatures: VolumeZoneFeatures = { enableSchedulingQueueHint: true };
 
 function hasAnyTopologyLabel(labels: Readonly<Record<string, string>>): boolean {
   for (const key of topologyLabels) if (labels[key] !== undefined) return true;

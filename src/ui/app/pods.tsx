@@ -7,7 +7,7 @@ import { VirtualList } from '../shared/virtual_list.js';
 import { ApiProblem, getJson, type ExplainAnswer, type KubeObject } from './api.js';
 import { keyOf } from './live.js';
 
-export function podState(p: KubeObject): string {
+function podState(p: KubeObject): string {
   if (p.spec?.nodeName) return 'Scheduled';
   const conditions = (p.status?.conditions as { type: string; status: string; reason?: string }[] | undefined) ?? [];
   const c = conditions.find((x) => x.type === 'PodScheduled');

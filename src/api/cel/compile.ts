@@ -1,0 +1,235 @@
+// The DRA device-selector CEL environment: compile once, evaluate per device. Mirrors
+// k8s.io/dynamic-resource-allocation/cel/compile.go and errors.go at v0.37.2, on cel-js.
+import { Environment } from '@marcbachmann/cel-js';
+import type { ParseResult } from '@marcbachmann/cel-js';
+import type { DeviceAttribute, DeviceCapacity } from '../resource.js';
+import { parseQuantity, type Quantity } from '../quantity.js';
+import { CelLibraryError, registerKubernetesLibraries } from './libraries.js';
+import { parseSemver, type Semver } from './semver.js';
+import { estimateCost } from './cost.js';
+
+/** resourceapi.CELSelectorExpressionMaxCost: the per-evaluation cost limit of a selector. */
+export const CELSelectorExpressionMaxCost = 1_000_000;
+
+/** The features that change the environment (cel.Features upstream). */
+export interface CelFeatures {
+  readonly consumableCapacity: boolean;
+  readonly listTypeAttributes: boolean;
+}
+
+/** apiservercel.Error: Invalid for a bad expression, Internal for an environment problem. */
+export interface CelError {
+  readonly type: 'Invalid' | 'Internal';
+  readonly detail: string;
+}
+
+/** A runtime error of one evaluation, in cel-go's words (e.g. `no such key: model`). */
+export class CelEvaluationError extends Error {}
+
+/** What a selector sees of a device (cel.Device upstream). */
+export interface DeviceInput {
+  readonly driver: string;
+  readonly allowMultipleAllocations?: boolean;
+  readonly attributes?: Readonly<Record<string, DeviceAttribute>>;
+  readonly capacity?: Readonly<Record<string, DeviceCapacity>>;
+}
+
+type AttributeValue = bigint | boolean | string | Semver | bigint[] | boolean[] | string[] | Semver[];
+type DomainMap<V> = Map<string, Map<string, V>>;
+
+/** The `device` variable's value: the kubernetes.DRADevice object type. */
+class DRADevice {
+  constructor(
+    readonly driver: string,
+    readonly allowMultipleAllocations: boolean,
+    readonly attributes: DomainMap<AttributeValue>,
+    readonly capacity: DomainMap<Quantity>,
+  ) {}
+}
+
+const EMPTY_MAP = new Map<string, never>();
+
+/**
+ * A domain map whose lookups of a missing domain give an empty map, as upstream's
+ * newStringInterfaceMapWithDefault: `device.attributes["other.io"].x` is then a missing-key
+ * error on `x`, not on the domain. A Proxy keeps it a Map to cel-js (it dispatches on
+ * `constructor`), without patching Map itself.
+ */
+function withEmptyDefault<V>(inner: DomainMap<V>): DomainMap<V> {
+  const get = (key: string): Map<string, V> => inner.get(key) ?? EMPTY_MAP;
+  return new Proxy(inner, {
+    get(target, prop) {
+      if (prop === 'get') return get;
+      if (prop === 'constructor') return Map;
+      const value: unknown = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}
+
+/** One device's activation, built once per device and allocation and shared by every selector. */
+export class DeviceActivation {
+  readonly vars: { readonly device: DRADevice };
+
+  constructor(input: DeviceInput) {
+    const attributes: DomainMap<AttributeValue> = new Map();
+    for (const [name, attr] of Object.entries(input.attributes ?? {})) {
+      const [domain, id] = splitQualifiedName(name, input.driver);
+      let inner = attributes.get(domain);
+      if (!inner) attributes.set(domain, (inner = new Map()));
+      inner.set(id, attributeValue(name, attr));
+    }
+    const capacity: DomainMap<Quantity> = new Map();
+    for (const [name, cap] of Object.entries(input.capacity ?? {})) {
+      const [domain, id] = splitQualifiedName(name, input.driver);
+      let inner = capacity.get(domain);
+      if (!inner) capacity.set(domain, (inner = new Map()));
+      inner.set(id, parseQuantity(cap.value));
+    }
+    this.vars = {
+      device: new DRADevice(input.driver, input.allowMultipleAllocations ?? false, withEmptyDefault(attributes), withEmptyDefault(capacity)),
+    };
+  }
+}
+
+/** parseQualifiedName: a name without a domain belongs to the driver's domain. */
+function splitQualifiedName(name: string, defaultDomain: string): [string, string] {
+  const sep = name.indexOf('/');
+  return sep < 0 ? [defaultDomain, name] : [name.slice(0, sep), name.slice(sep + 1)];
+}
+
+function attributeValue(name: string, attr: DeviceAttribute): AttributeValue {
+  try {
+    if (attr.ints !== undefined) return attr.ints.map((v) => BigInt(v));
+    if (attr.bools !== undefined) return attr.bools;
+    if (attr.strings !== undefined) return attr.strings;
+    if (attr.versions !== undefined) return attr.versions.map(parseSemver);
+    if (attr.int !== undefined) return BigInt(attr.int);
+    if (attr.bool !== undefined) return attr.bool;
+    if (attr.string !== undefined) return attr.string;
+    if (attr.version !== undefined) return parseSemver(attr.version);
+  } catch (err) {
+    throw new CelEvaluationError(`attribute ${name}: parse semantic version: ${(err as Error).message}`);
+  }
+  throw new CelEvaluationError(`attribute ${name}: unsupported attribute value`);
+}
+
+/** A compiled selector (CompilationResult upstream): `error` set when it cannot be used. */
+export class CompilationResult {
+  constructor(
+    readonly expression: string,
+    readonly error: CelError | null,
+    private readonly program: ParseResult | null,
+    /** The estimated worst-case cost (Number.MAX_SAFE_INTEGER when not estimated). */
+    readonly maxCost: number,
+  ) {}
+
+  /**
+   * DeviceMatches: the selector's verdict on one device. Throws CelEvaluationError with
+   * cel-go's wording for runtime errors (a missing attribute is `no such key: <name>`).
+   */
+  deviceMatches(activation: DeviceActivation): boolean {
+    if (this.program === null) throw new CelEvaluationError(this.error?.detail ?? 'expression not compiled');
+    let result: unknown;
+    try {
+      result = this.program(activation.vars);
+    } catch (err) {
+      throw new CelEvaluationError(celGoWording(err));
+    }
+    if (typeof result !== 'boolean') {
+      throw new CelEvaluationError(`CEL result of type ${celTypeName(result)} could not be converted to bool: type conversion error`);
+    }
+    return result;
+  }
+}
+
+/** cel-js's runtime messages in cel-go's form (the first line, lower-case start); library errors as they are. */
+function celGoWording(err: unknown): string {
+  // A library function's own error is already in upstream's words.
+  const cause = err instanceof CelLibraryError ? err : (err as { cause?: unknown }).cause;
+  if (cause instanceof CelLibraryError) return cause.message;
+  const summary = (err as { summary?: string }).summary ?? (err instanceof Error ? err.message.split('\n')[0]! : String(err));
+  return summary.length > 0 ? summary[0]!.toLowerCase() + summary.slice(1) : summary;
+}
+
+function celTypeName(v: unknown): string {
+  if (typeof v === 'bigint') return 'int';
+  if (typeof v === 'number') return 'double';
+  if (typeof v === 'string') return 'string';
+  if (Array.isArray(v)) return 'list';
+  if (v instanceof Map) return 'map';
+  return typeof v;
+}
+
+/** Options of one compilation (cel.Options upstream). */
+export interface CompileOptions {
+  /** Skip the cost estimate (the scheduler's cache does; validation does not). */
+  readonly disableCostEstimation?: boolean;
+}
+
+/** The environment for one feature set, built once (GetCompiler upstream). */
+export class DeviceSelectorCompiler {
+  private readonly env: Environment;
+
+  constructor(readonly features: CelFeatures) {
+    const fields: Record<string, string> = {
+      driver: 'string',
+      attributes: 'map<string, map<string, dyn>>',
+      capacity: 'map<string, map<string, kubernetes.Quantity>>',
+    };
+    if (features.consumableCapacity) fields.allowMultipleAllocations = 'bool';
+    // The apiserver's base environment enables optional types and homogeneous literals.
+    const env = registerKubernetesLibraries(new Environment({ enableOptionalTypes: true, homogeneousAggregateLiterals: true }));
+    this.env = env.registerType('kubernetes.DRADevice', { ctor: DRADevice, fields }).registerVariable('device', 'kubernetes.DRADevice');
+  }
+
+  compile(expression: string, options: CompileOptions = {}): CompilationResult {
+    const invalid = (detail: string): CompilationResult => new CompilationResult(expression, { type: 'Invalid', detail }, null, Number.MAX_SAFE_INTEGER);
+    let program: ParseResult;
+    try {
+      program = this.env.parse(expression);
+    } catch (err) {
+      return invalid(`compilation failed: ${issueText(expression, err)}`);
+    }
+    const checked = program.check();
+    if (!checked.valid) return invalid(`compilation failed: ${issueText(expression, checked.error)}`);
+    const outputType = checked.type ?? 'dyn';
+    if (outputType !== 'bool' && outputType !== 'dyn') {
+      return invalid(`must evaluate to bool or the unknown type, not ${outputType}`);
+    }
+    const maxCost = options.disableCostEstimation ? Number.MAX_SAFE_INTEGER : estimateCost(program.ast);
+    return new CompilationResult(expression, null, program, maxCost);
+  }
+}
+
+/** cel-go's issue form: `ERROR: <input>:line:col: message` plus the source line and a caret. */
+function issueText(expression: string, err: unknown): string {
+  const e = err as { summary?: string; message?: string; range?: { start: number }; node?: { pos?: number } };
+  const raw = e.summary ?? e.message?.split('\n')[0] ?? String(err);
+  // cel-go's wording for the most common checker error.
+  const message = raw.replace(/^Unknown variable: (.*)$/, "undeclared reference to '$1' (in container '')");
+  const offset = e.range?.start ?? e.node?.pos ?? 0;
+  const before = expression.slice(0, offset);
+  const line = before.split('\n').length;
+  const column = offset - (before.lastIndexOf('\n') + 1);
+  const sourceLine = expression.split('\n')[line - 1] ?? '';
+  return `ERROR: <input>:${line}:${column + 1}: ${message}\n | ${sourceLine}\n | ${'.'.repeat(column)}^`;
+}
+
+const compilers = new Map<string, DeviceSelectorCompiler>();
+
+/** The shared compiler for a feature set (built on first use). */
+export function getCompiler(features: CelFeatures): DeviceSelectorCompiler {
+  const key = `${features.consumableCapacity}/${features.listTypeAttributes}`;
+  let compiler = compilers.get(key);
+  if (!compiler) compilers.set(key, (compiler = new DeviceSelectorCompiler(features)));
+  return compiler;
+}
+
+/** EnhanceRuntimeError: a missing-key error gets upstream's hint about optional fields. */
+export function enhanceRuntimeError(message: string): string {
+  if (message.includes('no such key:') && !message.includes('consider using CEL optional chaining')) {
+    return `${message}. consider using CEL optional chaining (.? followed by orValue()) or guarding the check with has() for optional fields`;
+  }
+  return message;
+}

@@ -1,0 +1,190 @@
+// A worst-case cost estimate of a selector, after cel-go's checker cost estimator with the DRA
+// size bounds of compile.go's sizeEstimator: identifiers, selections, index lookups and calls cost
+// 1, list and map literals 10 and 30, constants and && / || nothing, string comparisons a tenth of the shorter string, `in` on a
+// list its size, and a comprehension its range's maximum size times its loop step. cel-js has no
+// estimator of its own; this one reproduces upstream's figures for the usual selector shapes
+// (see cost.test.ts) and stays in the same order of magnitude for the rest.
+import type { ASTNode } from '@marcbachmann/cel-js';
+
+/** resourceapi.ResourceSliceMaxAttributesAndCapacitiesPerDevice: domains and names per device. */
+const MAX_ATTRIBUTES = 32;
+/** resourceapi.DeviceAttributeMaxValueLength: the longest attribute value (string or list). */
+const MAX_VALUE_LENGTH = 64;
+/** The size of a value nothing bounds (cel-go: math.MaxUint64); kept finite for arithmetic. */
+const UNBOUNDED = 1e15;
+
+/** cel-go's base costs of creating a list or map literal. */
+const LIST_CREATE_COST = 10;
+const MAP_CREATE_COST = 30;
+
+/** Per element of the range: the loop condition and the loop step around the macro's body. */
+const MACRO_STEP: Readonly<Record<string, number>> = { exists: 4, all: 3, exists_one: 2, map: 3, filter: 3 };
+/** The macro's result expression. */
+const MACRO_RESULT: Readonly<Record<string, number>> = { exists: 1, all: 1, exists_one: 2, map: 1, filter: 1 };
+
+interface Estimate {
+  readonly cost: number;
+  /** The largest size (elements or characters) the value can have. */
+  readonly size: number;
+  /** Whether the value is known to be a string (for comparison costs). */
+  readonly isString: boolean;
+}
+
+/** The estimated maximum cost of one evaluation. */
+export function estimateCost(ast: ASTNode): number {
+  return Math.ceil(Math.min(estimate(ast, new Map()).cost, Number.MAX_SAFE_INTEGER));
+}
+
+function isNode(v: unknown): v is ASTNode {
+  return typeof v === 'object' && v !== null && 'op' in v;
+}
+
+function children(node: ASTNode): ASTNode[] {
+  const args = node.args as unknown;
+  if (isNode(args)) return [args];
+  if (!Array.isArray(args)) return [];
+  const out: ASTNode[] = [];
+  for (const a of args) {
+    if (isNode(a)) out.push(a);
+    else if (Array.isArray(a)) for (const b of a) if (isNode(b)) out.push(b);
+  }
+  return out;
+}
+
+/** How many selections below `device` a node is: device(0).attributes(1)[domain](2)[name](3). */
+function deviceDepth(node: ASTNode, scope: ReadonlyMap<string, number>): number {
+  if (node.op === 'id') return node.args === 'device' && !scope.has('device') ? 0 : -1;
+  if (node.op === '.' || node.op === '[]' || node.op === '.?' || node.op === '[?]') {
+    const parent = (node.args as unknown[])[0];
+    if (!isNode(parent)) return -1;
+    const d = deviceDepth(parent, scope);
+    return d < 0 ? -1 : d + 1;
+  }
+  return -1;
+}
+
+function sizeAtDeviceDepth(depth: number): number {
+  if (depth === 0) return 4;
+  if (depth === 1 || depth === 2) return MAX_ATTRIBUTES;
+  return MAX_VALUE_LENGTH;
+}
+
+function sumOf(nodes: readonly ASTNode[], scope: ReadonlyMap<string, number>): number {
+  let cost = 0;
+  for (const n of nodes) cost += estimate(n, scope).cost;
+  return cost;
+}
+
+/** `scope` maps comprehension variables to the size of what they range over. */
+function estimate(node: ASTNode, scope: ReadonlyMap<string, number>): Estimate {
+  const args = node.args as unknown;
+  switch (node.op) {
+    case 'value':
+      return { cost: 0, size: typeof args === 'string' ? args.length : 1, isString: typeof args === 'string' };
+    case 'id': {
+      const bound = scope.get(args as string);
+      return { cost: 1, size: bound ?? (args === 'device' ? 4 : UNBOUNDED), isString: bound !== undefined };
+    }
+    case '.':
+    case '.?':
+    case '[]':
+    case '[?]': {
+      const depth = deviceDepth(node, scope);
+      return { cost: 1 + sumOf(children(node), scope), size: depth >= 0 ? sizeAtDeviceDepth(depth) : MAX_VALUE_LENGTH, isString: false };
+    }
+    case '&&':
+    case '||':
+    case '?:':
+      return { cost: sumOf(children(node), scope), size: 1, isString: false };
+    case '==':
+    case '!=':
+    case '<':
+    case '<=':
+    case '>':
+    case '>=': {
+      const [l, r] = children(node).map((c) => estimate(c, scope));
+      const stringCompare = l!.isString || r!.isString;
+      const own = stringCompare ? Math.ceil(0.1 * Math.min(l!.size, r!.size)) : 1;
+      return { cost: l!.cost + r!.cost + own, size: 1, isString: false };
+    }
+    case 'in': {
+      const [l, r] = children(node);
+      const range = estimate(r!, scope);
+      const isList = r!.op === 'list' || deviceDepth(r!, scope) === 3;
+      return { cost: estimate(l!, scope).cost + range.cost + (isList ? range.size : 1), size: 1, isString: false };
+    }
+    case 'list':
+      return { cost: LIST_CREATE_COST + sumOf(children(node), scope), size: children(node).length, isString: false };
+    case 'map':
+      return { cost: MAP_CREATE_COST + sumOf(children(node), scope), size: children(node).length / 2, isString: false };
+    case 'rcall':
+      return estimateMethod(node, scope);
+    case 'call': {
+      const [name, callArgs] = args as [string, ASTNode[]];
+      const cost = 1 + sumOf(callArgs, scope);
+      return { cost, size: name === 'string' ? MAX_VALUE_LENGTH : 1, isString: name === 'string' };
+    }
+    default:
+      return { cost: 1 + sumOf(children(node), scope), size: 1, isString: false };
+  }
+}
+
+function estimateMethod(node: ASTNode, scope: ReadonlyMap<string, number>): Estimate {
+  const [name, receiver, callArgs] = node.args as [string, ASTNode, ASTNode[]];
+  const target = estimate(receiver, scope);
+  if (name === 'bind' && receiver.op === 'id' && receiver.args === 'cel' && callArgs.length === 3) {
+    const init = estimate(callArgs[1]!, scope);
+    const inner = new Map(scope).set(callArgs[0]!.args as string, init.size);
+    // cel.bind is a comprehension over an empty list literal.
+    return { cost: LIST_CREATE_COST + init.cost + estimate(callArgs[2]!, inner).cost, size: 1, isString: false };
+  }
+  const step = MACRO_STEP[name];
+  if (step !== undefined && callArgs.length >= 2 && callArgs[0]!.op === 'id') {
+    const range = Math.min(target.size, UNBOUNDED);
+    const inner = new Map(scope).set(callArgs[0]!.args as string, MAX_VALUE_LENGTH);
+    const body = estimate(callArgs[callArgs.length - 1]!, inner);
+    return { cost: target.cost + range * (body.cost + step) + MACRO_RESULT[name]!, size: range, isString: false };
+  }
+  const argCost = target.cost + sumOf(callArgs, scope);
+  const argSize = callArgs.length > 0 ? estimate(callArgs[0]!, scope).size : 0;
+  const own = stringFunctionCost(name, Math.min(target.size, UNBOUNDED), argSize);
+  return { cost: argCost + own, size: name === 'split' || name === 'findAll' ? target.size : 1, isString: false };
+}
+
+const tenth = (size: number): number => Math.ceil(0.1 * size);
+
+/**
+ * The cost of a method call on a string or list of at most `size` (apiserver library/cost.go and
+ * cel-go's checker): proportional to the string for scans, 1 for everything else.
+ */
+function stringFunctionCost(name: string, size: number, argSize: number): number {
+  switch (name) {
+    case 'matches':
+    case 'find':
+    case 'findAll':
+      return tenth(size + 1) * Math.ceil(0.25 * argSize);
+    case 'contains':
+      return tenth(size) * tenth(argSize);
+    case 'startsWith':
+    case 'endsWith':
+      return tenth(argSize);
+    case 'lowerAscii':
+    case 'upperAscii':
+    case 'substring':
+    case 'trim':
+      return tenth(size);
+    case 'replace':
+    case 'split':
+      return Math.ceil(0.2 * size);
+    case 'isSorted':
+    case 'sum':
+    case 'min':
+    case 'max':
+    case 'indexOf':
+    case 'lastIndexOf':
+    case 'includes':
+      return size;
+    default:
+      return 1;
+  }
+}

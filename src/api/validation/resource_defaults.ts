@@ -1,0 +1,55 @@
+// The defaults the API server gives resource.k8s.io/v1 objects (pkg/apis/resource/v1/defaults.go
+// and its generated defaulters): requests ExactCount with count 1, toleration operator Equal,
+// taints stamped with the time they were added. Applied in place.
+import type { DeviceSubRequest, DeviceTaint, DeviceToleration, ExactDeviceRequest, ResourceClaimSpec } from '../resource.js';
+import type { KubeObject } from '../types.js';
+
+function defaultRequest(r: ExactDeviceRequest | DeviceSubRequest): void {
+  r.allocationMode ??= 'ExactCount';
+  if (r.allocationMode === 'ExactCount' && !r.count) r.count = 1;
+  defaultTolerations(r.tolerations);
+}
+
+function defaultTolerations(tolerations: DeviceToleration[] | undefined): void {
+  for (const t of tolerations ?? []) t.operator ??= 'Equal';
+}
+
+function defaultClaimSpec(spec: ResourceClaimSpec | undefined): void {
+  for (const r of spec?.devices?.requests ?? []) {
+    if (r.exactly) defaultRequest(r.exactly);
+    for (const s of r.firstAvailable ?? []) defaultRequest(s);
+  }
+}
+
+function defaultTaint(t: DeviceTaint | undefined, now: string | undefined): void {
+  if (t && now !== undefined) t.timeAdded ??= now;
+}
+
+type Loose = KubeObject & { spec?: Record<string, unknown>; status?: Record<string, unknown> };
+
+/**
+ * Defaults a DRA object of any kind in place (other kinds are left alone). `now` (RFC 3339,
+ * whole seconds) stamps taints without a timeAdded; without it they are left as they are.
+ */
+export function applyResourceDefaults(obj: KubeObject, now?: string): void {
+  const o = obj as Loose;
+  if (!o.spec || typeof o.spec !== 'object') return;
+  switch (o.kind) {
+    case 'ResourceClaim': {
+      defaultClaimSpec(o.spec as ResourceClaimSpec);
+      const results = (o.status?.allocation as { devices?: { results?: { tolerations?: DeviceToleration[] }[] } } | undefined)?.devices?.results;
+      for (const r of results ?? []) defaultTolerations(r.tolerations);
+      return;
+    }
+    case 'ResourceClaimTemplate':
+      defaultClaimSpec((o.spec as { spec?: ResourceClaimSpec }).spec);
+      return;
+    case 'ResourceSlice':
+      for (const d of (o.spec as { devices?: { taints?: DeviceTaint[] }[] }).devices ?? []) for (const t of d.taints ?? []) defaultTaint(t, now);
+      return;
+    case 'DeviceTaintRule':
+      defaultTaint((o.spec as { taint?: DeviceTaint }).taint, now);
+      return;
+    default:
+  }
+}

@@ -1,0 +1,86 @@
+// run's cluster client over a scripted API server: the DRA informers and the ResourceClaim writes.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { ResourceClaim } from '../../api/resource.js';
+import { discardLogger } from '../../log/logger.js';
+import { FakeClock } from '../../util/clock.js';
+import { ApiError, type WatchEvent } from '../types.js';
+import { KubeClusterClient } from './client.js';
+import type { RawWatchEvent, RestRequest, RestTransport, WatchHandle } from './rest.js';
+
+/** Answers lists from `lists` (by path), records every other request and answers it with `reply`. */
+class FakeApiServer implements RestTransport {
+  readonly writes: RestRequest[] = [];
+  reply: (req: RestRequest) => unknown = (req) => req.body;
+
+  constructor(private readonly lists: Readonly<Record<string, readonly Record<string, unknown>[]>>) {}
+
+  async request<T>(req: RestRequest): Promise<T> {
+    if (req.method === 'GET') return { metadata: { resourceVersion: '5' }, items: structuredClone(this.lists[req.path] ?? []) } as T;
+    this.writes.push(req);
+    return this.reply(req) as T;
+  }
+
+  watch(_path: string, _query: Readonly<Record<string, string | undefined>>, _onEvent: (e: RawWatchEvent) => void, _onClose: (err: Error | null) => void): WatchHandle {
+    return { close: () => {} };
+  }
+}
+
+const claim: ResourceClaim = {
+  metadata: { name: 'c1', namespace: 'ns', resourceVersion: '4', uid: 'u1' },
+  spec: { devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: 'gpu.example.com' } }] } },
+};
+
+function client(t: FakeApiServer): KubeClusterClient {
+  return new KubeClusterClient({ transport: t, clock: new FakeClock(0), log: discardLogger });
+}
+
+describe('KubeClusterClient: dynamic resource allocation', () => {
+  it('lists and watches device classes, taint rules, slices and claims before nodes and pods', async () => {
+    const t = new FakeApiServer({
+      '/apis/resource.k8s.io/v1/deviceclasses': [{ metadata: { name: 'gpu', resourceVersion: '1' }, spec: {} }],
+      '/apis/resource.k8s.io/v1/devicetaintrules': [{ metadata: { name: 'r', resourceVersion: '1' }, spec: { taint: { key: 'k', effect: 'NoSchedule' } } }],
+      '/apis/resource.k8s.io/v1/resourceslices': [{ metadata: { name: 's', resourceVersion: '2' }, spec: { driver: 'd', pool: { name: 'p', generation: 1, resourceSliceCount: 1 }, allNodes: true } }],
+      '/apis/resource.k8s.io/v1/resourceclaims': [claim as unknown as Record<string, unknown>],
+      '/api/v1/nodes': [{ metadata: { name: 'n1', resourceVersion: '3' } }],
+    });
+    const c = client(t);
+    const kinds: string[] = [];
+    await c.start((e: WatchEvent) => kinds.push(`${e.type} ${e.kind}`));
+    c.stop();
+    assert.deepEqual(kinds, ['ADDED DeviceClass', 'ADDED DeviceTaintRule', 'ADDED ResourceSlice', 'ADDED ResourceClaim', 'ADDED Node']);
+  });
+
+  it('writes a claim\'s status with PUT on the status subresource, keeping its resourceVersion', async () => {
+    const t = new FakeApiServer({});
+    const c = client(t);
+    const allocated: ResourceClaim = { ...claim, status: { reservedFor: [{ resource: 'pods', name: 'p', uid: 'pu' }] } };
+    const written = await c.updateResourceClaimStatus(allocated);
+    const req = t.writes[0]!;
+    assert.equal(req.method, 'PUT');
+    assert.equal(req.path, '/apis/resource.k8s.io/v1/namespaces/ns/resourceclaims/c1/status');
+    assert.deepEqual(req.body, { ...allocated, apiVersion: 'resource.k8s.io/v1', kind: 'ResourceClaim' });
+    assert.equal(written.metadata.resourceVersion, '4');
+  });
+
+  it('passes a conflict on to the caller, which decides about retrying', async () => {
+    const t = new FakeApiServer({});
+    t.reply = () => {
+      throw new ApiError(409, 'Operation cannot be fulfilled on resourceclaims.resource.k8s.io "c1": the object has been modified; please apply your changes to the latest version and try again');
+    };
+    await assert.rejects(client(t).updateResourceClaimStatus(claim), (e: unknown) => e instanceof ApiError && e.code === 409);
+  });
+
+  it('creates, updates and deletes claims at their collection and object paths', async () => {
+    const t = new FakeApiServer({});
+    const c = client(t);
+    await c.createResourceClaim({ ...claim, metadata: { namespace: 'ns', generateName: 'p-gpu-' } });
+    await c.updateResourceClaim(claim);
+    await c.deleteResourceClaim('ns', 'c1');
+    assert.deepEqual(t.writes.map((w) => `${w.method} ${w.path}`), [
+      'POST /apis/resource.k8s.io/v1/namespaces/ns/resourceclaims',
+      'PUT /apis/resource.k8s.io/v1/namespaces/ns/resourceclaims/c1',
+      'DELETE /apis/resource.k8s.io/v1/namespaces/ns/resourceclaims/c1',
+    ]);
+  });
+});

@@ -1,0 +1,333 @@
+// The resourceclaim controller of the embedded cluster, as kube-controller-manager's
+// (pkg/controller/resourceclaim/controller.go): claims from templates for a pod's entries, the
+// pod's status.resourceClaimStatuses, reservations of bound pods, release of claims when pods go.
+import type { KubeObject, Pod } from '../../api/types.js';
+import type { PodResourceClaim, ResourceClaim, ResourceClaimConsumerReference, ResourceClaimStatus, ResourceClaimTemplate } from '../../api/resource.js';
+import type { Clock } from '../../util/clock.js';
+import { ApiError, type ClusterEventRecord } from '../types.js';
+import type { VersionedEvent } from './versioned_event.js';
+
+/** The annotation naming the pod entry a generated claim was made for (resourceapi.PodResourceClaimAnnotation). */
+export const PodResourceClaimAnnotation = 'resource.kubernetes.io/pod-claim-name';
+/** The finalizer the scheduler puts on claims it allocates (resourceapi.Finalizer). */
+export const ResourceClaimFinalizer = 'resource.kubernetes.io/delete-protection';
+/** At most this many consumers may reserve one claim (resourceapi.ResourceClaimReservedForMaxSize). */
+export const ResourceClaimReservedForMaxSize = 256;
+
+/** The store operations the controller uses (MemoryCluster's). */
+export interface ResourceClaimControllerStore {
+  list<T extends KubeObject>(kind: string): T[];
+  get<T extends KubeObject>(kind: string, namespace: string, name: string): T | undefined;
+  update<T extends KubeObject>(obj: T): T;
+  subscribe(handler: (e: VersionedEvent) => void): () => void;
+  createResourceClaim(claim: ResourceClaim): Promise<ResourceClaim>;
+  /** The status write without the faults tests arm for the scheduler's writes. */
+  writeResourceClaimStatus(claim: ResourceClaim): ResourceClaim;
+  updateResourceClaim(claim: ResourceClaim): Promise<ResourceClaim>;
+  deleteResourceClaim(namespace: string, name: string): Promise<void>;
+  recordEvent(e: ClusterEventRecord): void;
+}
+
+/** How many deleted pods the controller remembers. */
+const deletedPodsRemembered = 10_000;
+
+const key = (namespace: string | undefined, name: string | undefined): string => `${namespace ?? 'default'}/${name ?? ''}`;
+
+/** None of the pod's containers runs or will run again (isPodDone). */
+export function isPodDone(pod: Pod): boolean {
+  const phase = pod.status?.phase;
+  return phase === 'Succeeded' || phase === 'Failed' || (!!pod.metadata.deletionTimestamp && !pod.spec.nodeName);
+}
+
+/**
+ * The claim a pod entry uses: its resourceClaimName, or for a template entry the name recorded in
+ * the pod's status (null: recorded as not needed; undefined: not generated yet) (resourceclaim.Name).
+ */
+export function podClaimName(pod: Pod, entry: PodResourceClaim): { name: string | null; generated: boolean } | undefined {
+  if (entry.resourceClaimName !== undefined) return { name: entry.resourceClaimName, generated: false };
+  for (const s of pod.status?.resourceClaimStatuses ?? []) {
+    if (s.name === entry.name) return { name: s.resourceClaimName ?? null, generated: true };
+  }
+  return undefined;
+}
+
+/** The pod that owns (controls) a generated claim, if any. */
+function owningPod(claim: ResourceClaim): { name: string; uid: string } | undefined {
+  for (const o of claim.metadata.ownerReferences ?? []) {
+    if (o.apiVersion === 'v1' && o.kind === 'Pod' && o.controller) return { name: o.name, uid: o.uid };
+  }
+  return undefined;
+}
+
+/** The claim was generated for `pod` (resourceclaim.IsForPod). */
+function isForPod(pod: Pod, claim: ResourceClaim): boolean {
+  return (claim.metadata.ownerReferences ?? []).some((o) => o.uid === pod.metadata.uid && o.controller === true);
+}
+
+function isReservedForPod(pod: Pod, claim: ResourceClaim): boolean {
+  return (claim.status?.reservedFor ?? []).some((r) => r.resource === 'pods' && !r.apiGroup && r.uid === pod.metadata.uid);
+}
+
+/**
+ * Works like the real controller on the store's changes: once per microtask after pods, claims or
+ * templates change, it syncs the pods and claims those changes touch, in the order they changed,
+ * so runs are deterministic and follow the writes that caused them.
+ */
+export class ResourceClaimController {
+  private readonly dirtyPods = new Set<string>();
+  private readonly dirtyClaims = new Set<string>();
+  /** UIDs of recently deleted pods: their reservations go without asking the store (deletedObjects, an LRU upstream). */
+  private readonly deletedPods = new Set<string>();
+  private scheduled = false;
+  private running: Promise<void> = Promise.resolve();
+  private unsubscribe: (() => void) | null = null;
+
+  constructor(
+    private readonly store: ResourceClaimControllerStore,
+    private readonly clock: Clock,
+  ) {}
+
+  start(): void {
+    if (this.unsubscribe !== null) return;
+    this.unsubscribe = this.store.subscribe((e) => this.onChange(e));
+  }
+
+  stop(): void {
+    this.unsubscribe?.();
+    this.unsubscribe = null;
+  }
+
+  private onChange(ve: VersionedEvent): void {
+    const e = ve.event;
+    switch (e.kind) {
+      case 'Pod':
+        this.onPod(e.object as Pod, e.type === 'DELETED');
+        break;
+      case 'ResourceClaim':
+        this.onClaim(e.object as ResourceClaim, e.type === 'DELETED');
+        break;
+      case 'ResourceClaimTemplate':
+        if (e.type !== 'DELETED') this.onTemplate(e.object as ResourceClaimTemplate);
+        break;
+      default:
+        return;
+    }
+    this.schedule();
+  }
+
+  /** enqueuePod: a pod that will not run releases its claims; one that may run gets its claims made and reserved. */
+  private onPod(pod: Pod, deleted: boolean): void {
+    if ((pod.spec.resourceClaims?.length ?? 0) === 0) return;
+    if (deleted) {
+      this.deletedPods.add(pod.metadata.uid ?? '');
+      if (this.deletedPods.size > deletedPodsRemembered) this.deletedPods.delete(this.deletedPods.values().next().value!);
+    }
+    if (deleted || isPodDone(pod)) {
+      for (const entry of pod.spec.resourceClaims ?? []) {
+        const n = podClaimName(pod, entry)?.name;
+        if (n) this.dirtyClaims.add(key(pod.metadata.namespace, n));
+      }
+      // Generated claims are deleted with their pod, as the garbage collector would.
+      for (const c of this.store.list<ResourceClaim>('ResourceClaim')) {
+        if (c.metadata.namespace === pod.metadata.namespace && owningPod(c)?.uid === pod.metadata.uid) this.dirtyClaims.add(key(c.metadata.namespace, c.metadata.name));
+      }
+    }
+    if (!deleted && !pod.metadata.deletionTimestamp) this.dirtyPods.add(key(pod.metadata.namespace, pod.metadata.name));
+  }
+
+  /** enqueueResourceClaim: the claim itself, and the pods that use it (a deleted generated claim is made again). */
+  private onClaim(claim: ResourceClaim, deleted: boolean): void {
+    if (!deleted) this.dirtyClaims.add(key(claim.metadata.namespace, claim.metadata.name));
+    for (const p of this.store.list<Pod>('Pod')) {
+      if (p.metadata.namespace !== claim.metadata.namespace || (p.spec.resourceClaims?.length ?? 0) === 0) continue;
+      if (p.spec.resourceClaims!.some((entry) => podClaimName(p, entry)?.name === claim.metadata.name)) this.dirtyPods.add(key(p.metadata.namespace, p.metadata.name));
+    }
+  }
+
+  /** enqueueResourceClaimTemplate: pods waiting for the template. */
+  private onTemplate(t: ResourceClaimTemplate): void {
+    for (const p of this.store.list<Pod>('Pod')) {
+      if (p.metadata.namespace !== t.metadata.namespace) continue;
+      if ((p.spec.resourceClaims ?? []).some((entry) => entry.resourceClaimTemplateName === t.metadata.name)) this.dirtyPods.add(key(p.metadata.namespace, p.metadata.name));
+    }
+  }
+
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    queueMicrotask(() => {
+      this.scheduled = false;
+      // Passes run one after another; an error that is not the store refusing a write is a bug
+      // and surfaces as an uncaught exception, as the PV controller's do.
+      this.running = this.running.then(() => this.sync()).catch((err: unknown) => queueMicrotask(() => {
+        throw err;
+      }));
+    });
+  }
+
+  /** One pass: the dirty pods, then the dirty claims, each in the order it became dirty. */
+  private async sync(): Promise<void> {
+    const pods = [...this.dirtyPods];
+    this.dirtyPods.clear();
+    for (const k of pods) await this.guarded(() => this.syncPod(k));
+    const claims = [...this.dirtyClaims];
+    this.dirtyClaims.clear();
+    for (const k of claims) await this.guarded(() => this.syncClaim(k));
+  }
+
+  /** A write the store refuses (a conflict, a vanished object) waits for the next change, as a requeue would. */
+  private async guarded(fn: () => Promise<void>): Promise<void> {
+    try {
+      await fn();
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+    }
+  }
+
+  private splitKey(k: string): [string, string] {
+    const i = k.indexOf('/');
+    return [k.slice(0, i), k.slice(i + 1)];
+  }
+
+  /** syncPod: generate missing claims and record them in the pod's status; reserve claims for a bound pod. */
+  private async syncPod(k: string): Promise<void> {
+    const [ns, name] = this.splitKey(k);
+    const pod = this.store.get<Pod>('Pod', ns, name);
+    if (!pod || pod.metadata.deletionTimestamp || isPodDone(pod)) return;
+    const generated = new Map<string, string>();
+    for (const entry of pod.spec.resourceClaims ?? []) {
+      try {
+        const claimName = await this.handleClaim(pod, entry);
+        if (claimName !== null) generated.set(entry.name, claimName);
+      } catch (err) {
+        this.store.recordEvent({
+          regarding: { kind: 'Pod', namespace: ns, name, uid: pod.metadata.uid },
+          type: 'Warning',
+          reason: 'FailedResourceClaimCreation',
+          action: '',
+          note: `PodResourceClaim ${entry.name}: ${(err as Error).message}`,
+          time: this.clock.now(),
+        });
+        return;
+      }
+    }
+    let current = pod;
+    if (generated.size > 0) current = this.recordGenerated(pod, generated);
+    if (!current.spec.nodeName) return;
+    for (const entry of current.spec.resourceClaims ?? []) {
+      const n = podClaimName(current, entry);
+      if (!n?.name) continue;
+      const claim = this.store.get<ResourceClaim>('ResourceClaim', ns, n.name);
+      if (!claim || (n.generated && !isForPod(current, claim))) continue;
+      if (claim.status?.allocation && !isReservedForPod(current, claim) && (claim.status.reservedFor?.length ?? 0) < ResourceClaimReservedForMaxSize) {
+        const ref: ResourceClaimConsumerReference = { resource: 'pods', name: current.metadata.name ?? '', uid: current.metadata.uid ?? '' };
+        this.store.writeResourceClaimStatus({ ...claim, status: { ...claim.status, reservedFor: [...(claim.status.reservedFor ?? []), ref] } });
+      }
+    }
+  }
+
+  /**
+   * handleClaim: the name of the claim generated now (or found orphaned) for a template entry,
+   * or null when there is nothing to record; throws when the template is missing.
+   */
+  private async handleClaim(pod: Pod, entry: PodResourceClaim): Promise<string | null> {
+    const ns = pod.metadata.namespace ?? 'default';
+    const recorded = podClaimName(pod, entry);
+    if (recorded !== undefined) {
+      if (recorded.name === null) return null;
+      const existing = this.store.get<ResourceClaim>('ResourceClaim', ns, recorded.name);
+      if (existing && (!recorded.generated || isForPod(pod, existing))) return null;
+    }
+    if (entry.resourceClaimTemplateName === undefined) return null;
+    const orphan = this.store.list<ResourceClaim>('ResourceClaim').find((c) =>
+      c.metadata.namespace === ns && owningPod(c)?.uid === pod.metadata.uid && c.metadata.annotations?.[PodResourceClaimAnnotation] === entry.name);
+    if (orphan) return orphan.metadata.name ?? null;
+    const template = this.store.get<ResourceClaimTemplate>('ResourceClaimTemplate', ns, entry.resourceClaimTemplateName);
+    if (!template) {
+      throw new Error(`resource claim template ${JSON.stringify(entry.resourceClaimTemplateName)}: resourceclaimtemplate.resource.k8s.io ${JSON.stringify(entry.resourceClaimTemplateName)} not found`);
+    }
+    const podName = pod.metadata.name ?? '';
+    const claim: ResourceClaim = {
+      apiVersion: 'resource.k8s.io/v1',
+      kind: 'ResourceClaim',
+      metadata: {
+        namespace: ns,
+        generateName: generateNameFor(podName, entry.name),
+        ownerReferences: [{ apiVersion: 'v1', kind: 'Pod', name: podName, uid: pod.metadata.uid ?? '', controller: true }],
+        annotations: { ...template.spec.metadata?.annotations, [PodResourceClaimAnnotation]: entry.name },
+        ...(template.spec.metadata?.labels ? { labels: { ...template.spec.metadata.labels } } : {}),
+      },
+      spec: structuredClone(template.spec.spec),
+    };
+    const created = await this.store.createResourceClaim(claim);
+    return created.metadata.name ?? null;
+  }
+
+  /** Merges the generated claims into status.resourceClaimStatuses, sorted by entry name (the controller's apply). */
+  private recordGenerated(pod: Pod, generated: ReadonlyMap<string, string>): Pod {
+    const merged = new Map<string, string>();
+    for (const s of pod.status?.resourceClaimStatuses ?? []) if (s.resourceClaimName !== undefined) merged.set(s.name, s.resourceClaimName);
+    for (const [n, c] of generated) merged.set(n, c);
+    const statuses = [...merged.keys()].sort().map((n) => ({ name: n, resourceClaimName: merged.get(n)! }));
+    return this.store.update<Pod>({ ...pod, status: { ...pod.status, resourceClaimStatuses: statuses } });
+  }
+
+  /**
+   * syncClaim: drop reservations of pods that are gone or done, deallocate a claim no one reserves
+   * any more (and drop its finalizer), delete a generated claim whose pod will not run.
+   */
+  private async syncClaim(k: string): Promise<void> {
+    const [ns, name] = this.splitKey(k);
+    let claim = this.store.get<ResourceClaim>('ResourceClaim', ns, name);
+    if (!claim) return;
+    const reservedFor = claim.status?.reservedFor ?? [];
+    const remaining = reservedFor.filter((r) => !(r.resource === 'pods' && !r.apiGroup && this.podGone(ns, r)));
+    const hasFinalizer = (claim.metadata.finalizers ?? []).includes(ResourceClaimFinalizer);
+    if (remaining.length < reservedFor.length) {
+      const { reservedFor: _old, allocation, ...rest } = claim.status ?? {};
+      // The last consumer gone: the claim is deallocated so a later one may get other devices.
+      const status: ResourceClaimStatus = remaining.length > 0 ? { ...rest, allocation, reservedFor: remaining } : hasFinalizer ? rest : { ...rest, allocation };
+      if (status.allocation === undefined) delete status.allocation;
+      claim = this.store.writeResourceClaimStatus({ ...claim, status });
+      if (claim.status?.allocation === undefined) claim = await this.dropFinalizer(claim);
+    } else if (hasFinalizer && claim.metadata.deletionTimestamp && remaining.length === 0) {
+      if (claim.status?.allocation !== undefined) {
+        const status = { ...claim.status };
+        delete status.allocation;
+        claim = this.store.writeResourceClaimStatus({ ...claim, status });
+      }
+      claim = await this.dropFinalizer(claim);
+    }
+    if (remaining.length > 0 || !this.store.get('ResourceClaim', ns, name)) return;
+    const owner = owningPod(claim);
+    if (!owner) return;
+    const pod = this.store.get<Pod>('Pod', ns, owner.name);
+    // No garbage collector runs here: a claim whose pod is gone goes now.
+    if ((!pod || pod.metadata.uid !== owner.uid || isPodDone(pod)) && !claim.metadata.deletionTimestamp) {
+      await this.store.deleteResourceClaim(ns, name);
+    }
+  }
+
+  private podGone(ns: string, ref: ResourceClaimConsumerReference): boolean {
+    if (this.deletedPods.has(ref.uid)) return true;
+    const pod = this.store.get<Pod>('Pod', ns, ref.name);
+    return !pod || pod.metadata.uid !== ref.uid || isPodDone(pod);
+  }
+
+  private async dropFinalizer(claim: ResourceClaim): Promise<ResourceClaim> {
+    const finalizers = claim.metadata.finalizers ?? [];
+    if (!finalizers.includes(ResourceClaimFinalizer)) return claim;
+    const rest = finalizers.filter((f) => f !== ResourceClaimFinalizer);
+    const { finalizers: _old, ...others } = claim.metadata;
+    const metadata = rest.length > 0 ? { ...others, finalizers: rest } : others;
+    return this.store.updateResourceClaim({ ...claim, metadata });
+  }
+}
+
+/** `<pod>-<entry>-`, both parts shortened in proportion when longer than 57 characters (as upstream). */
+export function generateNameFor(podName: string, entryName: string): string {
+  const base = `${podName}-${entryName}-`;
+  const maxBaseLen = 57;
+  if (base.length <= maxBaseLen) return base;
+  return `${podName.slice(0, Math.floor((podName.length * maxBaseLen) / base.length))}-${entryName.slice(0, Math.floor((entryName.length * maxBaseLen) / base.length))}`;
+}

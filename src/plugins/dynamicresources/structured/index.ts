@@ -1,0 +1,46 @@
+// The structured allocator for DRA claims (k8s.io/dynamic-resource-allocation/structured at
+// v0.37.2, its "incubating" implementation, which the pin's default features select).
+//
+// API (the contract the DynamicResources plugin codes against):
+//   const allocator = new Allocator({ features, allocatedState, classLister, slices, celCache });
+//   allocator.allocate(node, claims): AllocationResult[] | null
+// - `features`: DefaultFeatures (the pin's DRA gates) or a variant; a feature the incubating
+//   implementation does not handle (DerivedAttributes, DeviceCompatibilityGroups,
+//   ListTypeAttributes, OptionalNodeOperations) makes the constructor throw, as upstream's
+//   NewAllocator finds no allocator for it.
+// - `allocatedState`: devices allocated to other claims (IDs from makeDeviceID), shares of
+//   multi-allocation devices (makeSharedDeviceID) and their consumed capacity in nano-units.
+// - `classLister(name)`: the DeviceClass or undefined.
+// - `slices`: every ResourceSlice in the cluster; `celCache`: a CelCache from src/api/cel.
+// - `allocate` returns one AllocationResult per claim (same order; devices, config from class
+//   then claim, the node selector upstream writes), null when this node cannot satisfy them,
+//   throws AllocationError with upstream's message for errors that concern the whole attempt
+//   (CEL compile/runtime errors, unknown class, ...) and FailedAllocationOnNodeError (a
+//   subclass) when only this node is affected (invalid pools): use its message as the node's
+//   reason. The search order is upstream's, so the same devices are chosen.
+// - `newShareID` (optional) makes the shareID of a multi-allocation share; inject a
+//   deterministic one in simulations (upstream uses a random UUID).
+// Helpers the plugin uses: gatherPools, nodeMatches, isDeviceAllocated, the ID helpers.
+//
+// Not built: the "experimental" implementation's features (derived attributes, compatibility
+// groups, list-type attributes, optional node operations: all alpha, off by default), the
+// per-call statistics beyond numAllocateOneInvocations, and context cancellation (the
+// scheduling cycle is synchronous; the plugin's filterTimeout bounds it instead).
+export { Allocator, AllocationResultsMaxSize, type AllocatorOptions } from './allocator.js';
+export { gatherPools, nodeMatches, type Pool, type PoolID } from './pools.js';
+export {
+  AllocationError,
+  DefaultFeatures,
+  FailedAllocationOnNodeError,
+  emptyAllocatedState,
+  isDeviceAllocated,
+  makeDeviceID,
+  makeSharedDeviceID,
+  sharedDeviceIDDevice,
+  type AllocatedState,
+  type ConsumedCapacity,
+  type DeviceClassLister,
+  type DeviceID,
+  type Features,
+  type SharedDeviceID,
+} from './types.js';
