@@ -27,6 +27,11 @@ const commands: Record<string, CommandEntry> = {
     help: 'run [--kubeconfig FILE] [--config FILE]  Schedule the pods of a real cluster (see README: Run as a second scheduler)',
   },
   serve: { run: async (argv, io) => (await import('./commands/serve.js')).serveCommand(argv, io), help: 'serve [--port N] [scenario]  Serve a scenario\'s cluster over the Kubernetes API while scheduling (= simulate --serve)' },
+  capacity: {
+    run: async (argv, io) => (await import('./commands/capacity.js')).capacityCommand(argv, io),
+    usage: async () => (await import('./commands/capacity.js')).capacityUsage,
+    help: 'capacity [scenario] --pod FILE | --add-nodes-like NODE  How many more pods fit; how many nodes to add',
+  },
   bench: { run: benchCommand, usage: async () => benchUsage, help: "bench [filter]        Run upstream's scheduler_perf workloads on the embedded scheduler (--json, --compare)" },
 };
 

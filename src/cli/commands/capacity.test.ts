@@ -1,0 +1,57 @@
+// The capacity command: its questions from the command line, text and JSON, and usage errors (exit 2).
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli } from '../main.js';
+
+async function cli(argv: string[]) {
+  let out = '';
+  let err = '';
+  const code = await runCli(argv, { stdout: (t) => (out += t), stderr: (t) => (err += t) });
+  return { code, out, err };
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'capacity-'));
+const scenario = join(dir, 'sc.yaml');
+writeFileSync(scenario, `
+nodes:
+- metadata: { name: n1, labels: { kubernetes.io/hostname: n1 } }
+  status: { allocatable: { cpu: "2", memory: 4Gi, pods: "10" } }
+pending:
+- metadata: { name: p }
+  spec: { containers: [{ name: c, image: x, resources: { requests: { cpu: "1" } } }] }
+`);
+const podFile = join(dir, 'pod.yaml');
+writeFileSync(podFile, 'kind: Pod\nmetadata: { name: w }\nspec: { containers: [{ name: c, image: x, resources: { requests: { cpu: 500m } } }] }\n');
+
+describe('capacity command', () => {
+  it('--pod prints how many copies fit and why the next does not', async () => {
+    const r = await cli(['capacity', scenario, '--pod', podFile]);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /^2 more copies of default\/w fit \(after the scenario's 1 pending pods: 1 scheduled, 0 not\)\./);
+    assert.match(r.out, /1 node\(s\) NodeResourcesFit: Insufficient cpu {2}\(n1\)/);
+  });
+
+  it('--add-nodes-like answers in JSON', async () => {
+    const r = await cli(['capacity', scenario, '--add-nodes-like', 'n1', '-o', 'json']);
+    assert.equal(r.code, 0, r.err);
+    assert.equal(JSON.parse(r.out).nodes, 0);
+  });
+
+  const bad: [string, string[], RegExp][] = [
+    ['no question', [scenario], /give exactly one of --pod, --add-nodes-like and --node-template/],
+    ['two questions', [scenario, '--pod', podFile, '--add-nodes-like', 'n1'], /give exactly one of/],
+    ['an unknown node', [scenario, '--add-nodes-like', 'n9'], /--add-nodes-like: nodes "n9" not found/],
+    ['a pod file with a node in it', [scenario, '--pod', scenario], /must hold exactly one Pod/],
+    ['a bad --max', [scenario, '--pod', podFile, '--max', '0'], /--max must be a positive integer, got "0"/],
+  ];
+  for (const [name, args, want] of bad) {
+    it(`${name}: exit 2 with the reason`, async () => {
+      const r = await cli(['capacity', ...args]);
+      assert.equal(r.code, 2);
+      assert.match(r.err, want);
+    });
+  }
+});

@@ -1,0 +1,133 @@
+// `capacity`: how many more copies of a pod fit (and what stops the next one), or how many nodes
+// like a given one must be added so every pending pod fits.
+import { readFileSync } from 'node:fs';
+import type { Node, Pod } from '../../api/types.js';
+import { parseArgs } from 'node:util';
+import { admitPod } from '../../cluster/memory/admission.js';
+import { notYetAvailablePlugins } from '../../plugins/registry.js';
+import { countFits, nodesNeeded, type FitCount, type NodesNeeded } from '../../sim/capacity.js';
+import { loadScenario, parseScenario, ScenarioError } from '../../sim/scenario.js';
+import { resolveConfiguration } from '../configuration.js';
+import { defaultScenarioPath } from '../default_scenario.js';
+import { UsageError, type CliIO } from '../io.js';
+import { registryWithPlugins } from '../plugins.js';
+
+export const capacityUsage = `Usage: kube-scheduler-ts capacity [scenario] (--pod FILE [--max N] | --add-nodes-like NODE | --node-template FILE) [options]
+
+Answers capacity questions with the real scheduler on the scenario's cluster (its pending pods
+scheduled first):
+  --pod FILE            How many more copies of this Pod fit, and why the next one does not
+                        (every node's reasons). Copies never preempt.
+  --max N               Stop counting at N copies; default 100000
+  --add-nodes-like NODE How many nodes like NODE must be added so that every pending pod fits
+  --node-template FILE  The same, with a Node from FILE as the template
+  --limit N             Give up beyond N added nodes; default 10000
+
+Options:
+  --config FILE         KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1)
+  --plugins FILE        out-of-tree plugins module (repeatable)
+  --seed N              Seed of the random source; default 1
+  --output text|json    Default text
+`;
+
+function readOne(path: string, kind: 'Pod'): Pod;
+function readOne(path: string, kind: 'Node'): Node;
+function readOne(path: string, kind: 'Pod' | 'Node'): Pod | Node {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new ScenarioError(`${path}: ${(err as Error).message}`);
+  }
+  const sc = parseScenario(text, path);
+  const found = kind === 'Pod' ? [...sc.pending, ...sc.pods] : sc.nodes;
+  const total = sc.nodes.length + sc.pods.length + sc.pending.length + sc.objects.length;
+  if (found.length !== 1 || total !== 1) throw new ScenarioError(`${path}: must hold exactly one ${kind}`);
+  return found[0]!;
+}
+
+const positiveInt = (v: string | undefined, flag: string, dflt: number): number => {
+  if (v === undefined) return dflt;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag} must be a positive integer, got "${v}"`);
+  return n;
+};
+
+export async function capacityCommand(argv: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      pod: { type: 'string' },
+      max: { type: 'string' },
+      'add-nodes-like': { type: 'string' },
+      'node-template': { type: 'string' },
+      limit: { type: 'string' },
+      config: { type: 'string' },
+      plugins: { type: 'string', multiple: true },
+      seed: { type: 'string' },
+      output: { type: 'string', short: 'o' },
+    },
+  });
+  if (positionals.length > 1) throw new UsageError(`unexpected arguments: ${positionals.slice(1).join(' ')}`);
+  const questions = [values.pod, values['add-nodes-like'], values['node-template']].filter((v) => v !== undefined).length;
+  if (questions !== 1) throw new UsageError('give exactly one of --pod, --add-nodes-like and --node-template');
+  const output = values.output ?? 'text';
+  if (output !== 'text' && output !== 'json') throw new UsageError('--output must be text or json');
+  const seed = values.seed === undefined ? 1 : Number(values.seed);
+  if (!Number.isInteger(seed)) throw new UsageError(`--seed must be an integer, got "${values.seed}"`);
+  const scenario = loadScenario(positionals[0] ?? defaultScenarioPath());
+  const registry = await registryWithPlugins(values.plugins ?? []);
+  const config = resolveConfiguration({ scenario, configPath: values.config, registry });
+  const opts = { config, registry, notYetAvailable: notYetAvailablePlugins, seed, admitPod };
+
+  if (values.pod !== undefined) {
+    const report = await countFits(scenario, readOne(values.pod, 'Pod'), { ...opts, max: positiveInt(values.max, '--max', 100_000) });
+    io.stdout(output === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderFits(report));
+    return 0;
+  }
+  const template = values['node-template'] !== undefined
+    ? readOne(values['node-template'], 'Node')
+    : scenario.nodes.find((n) => n.metadata.name === values['add-nodes-like']);
+  if (template === undefined) throw new ScenarioError(`--add-nodes-like: nodes "${values['add-nodes-like']}" not found in ${scenario.source ?? scenario.name}`);
+  const report = await nodesNeeded(scenario, template, { ...opts, limit: positiveInt(values.limit, '--limit', 10_000) });
+  io.stdout(output === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderNodesNeeded(report));
+  return 0;
+}
+
+function renderFits(r: FitCount): string {
+  const lines = [`${r.fits} more cop${r.fits === 1 ? 'y' : 'ies'} of ${r.pod} fit${r.pending.scheduled + r.pending.unschedulable > 0 ? ` (after the scenario's ${r.pending.scheduled + r.pending.unschedulable} pending pods: ${r.pending.scheduled} scheduled, ${r.pending.unschedulable} not)` : ''}.`];
+  if (r.placements.length > 0) {
+    lines.push('', 'Copies per node:');
+    for (const p of r.placements.slice(0, 20)) lines.push(`  ${p.node}  ${p.copies}`);
+    if (r.placements.length > 20) lines.push(`  ... ${r.placements.length - 20} more nodes`);
+  }
+  if (r.stoppedBy === null) {
+    lines.push('', 'Stopped at --max.');
+  } else {
+    lines.push('', `The next copy does not fit: ${r.stoppedBy.message}`);
+    const byReason = new Map<string, string[]>();
+    for (const n of r.stoppedBy.nodes) {
+      const why = `${n.plugin}: ${n.reasons.join('; ')}`;
+      byReason.set(why, [...(byReason.get(why) ?? []), n.node]);
+    }
+    for (const [why, nodes] of [...byReason].sort((a, b) => b[1].length - a[1].length)) {
+      lines.push(`  ${nodes.length} node(s) ${why}  (${nodes.slice(0, 5).join(', ')}${nodes.length > 5 ? ', ...' : ''})`);
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function renderNodesNeeded(r: NodesNeeded): string {
+  const lines: string[] = [];
+  if (r.nodes === 0) lines.push('Every pending pod fits already: no node needs adding.');
+  else if (r.nodes === null) {
+    lines.push(`${r.probes.at(-1)?.nodes ?? 0} added nodes like ${r.template} still leave ${r.probes.at(-1)?.unschedulable ?? 0} pod(s) unschedulable: more nodes of this kind do not help them.`);
+    for (const p of r.leftOut.slice(0, 10)) lines.push(`  ${p.pod}: ${p.message}`);
+    if (r.leftOut.length > 10) lines.push(`  ... ${r.leftOut.length - 10} more`);
+  }
+  else lines.push(`Add ${r.nodes} node(s) like ${r.template}: then every pending pod fits (${r.unschedulableWithout} do not without them).`);
+  lines.push('', 'Simulations run (nodes added → pods left unschedulable):');
+  for (const p of r.probes) lines.push(`  ${p.nodes} → ${p.unschedulable}`);
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,85 @@
+// capacity: how many more copies of a pod fit and why the next does not; how many nodes of a
+// template make every pending pod fit.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { defaultConfiguration } from '../config/index.js';
+import { inTreeRegistry, notYetAvailablePlugins } from '../plugins/registry.js';
+import type { Pod } from '../api/types.js';
+import { countFits, nodesNeeded } from './capacity.js';
+import { parseScenario } from './scenario.js';
+
+const registry = inTreeRegistry();
+const opts = { config: defaultConfiguration(registry), registry, notYetAvailable: notYetAvailablePlugins };
+const node = (name: string, cpu: string, extra = '') => `
+- metadata: { name: ${name}, labels: { kubernetes.io/hostname: ${name} } }
+  status: { allocatable: { cpu: "${cpu}", memory: 8Gi, pods: "110" } }${extra}`;
+const pod = (name: string, cpu: string, extra = '') => `
+- metadata: { name: ${name} }
+  spec: { ${extra}containers: [{ name: c, image: x, resources: { requests: { cpu: "${cpu}" } } }] }`;
+const copyOf = (cpu: string, extra: Partial<Pod['spec']> = {}): Pod =>
+  ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'worker', namespace: 'default' }, spec: { containers: [{ name: 'c', image: 'x', resources: { requests: { cpu } } }], ...extra } });
+
+describe('capacity: copies that fit', () => {
+  const sc = () => parseScenario(`
+nodes:${node('a', '4')}${node('b', '4')}${node('c', '4', '\n  spec: { taints: [{ key: gpu, value: "y", effect: NoSchedule }] }')}
+pods:
+- metadata: { name: load }
+  spec: { nodeName: a, containers: [{ name: c, image: x, resources: { requests: { cpu: "3" } } }] }
+pending:${pod('first', '1')}
+`, 'cap.yaml');
+
+  it('counts copies after the pending pods and names what stops the next one, per node', async () => {
+    const r = await countFits(sc(), copyOf('1'), opts);
+    // a: 4 - 3 (load) = 1 free; b: 4 free; first takes one of them; 5 - 1 = 4 copies.
+    assert.equal(r.fits, 4);
+    assert.deepEqual(r.pending, { scheduled: 1, unschedulable: 0 });
+    assert.equal(r.placements.reduce((n, p) => n + p.copies, 0), 4);
+    assert.match(r.stoppedBy!.message, /^0\/3 nodes are available: 1 node\(s\) had untolerated taint\(s\), 2 Insufficient cpu\./);
+    assert.deepEqual(r.stoppedBy!.nodes.map((n) => [n.node, n.plugin, n.reasons]), [
+      ['a', 'NodeResourcesFit', ['Insufficient cpu']],
+      ['b', 'NodeResourcesFit', ['Insufficient cpu']],
+      ['c', 'TaintToleration', ['node(s) had untolerated taint(s)']],
+    ]);
+  });
+
+  it('stops at max', async () => {
+    const r = await countFits(sc(), copyOf('1'), { ...opts, max: 2 });
+    assert.equal(r.fits, 2);
+    assert.equal(r.stoppedBy, null);
+  });
+
+  it('copies never preempt, whatever their priority', async () => {
+    const r = await countFits(sc(), copyOf('1', { priority: 1_000_000 }), opts);
+    assert.equal(r.fits, 4, 'the 3-cpu load pod is not evicted to make room');
+  });
+});
+
+describe('capacity: nodes to add', () => {
+  it('finds the fewest copies of a node that let every pending pod fit', async () => {
+    const sc = parseScenario(`
+nodes:${node('n1', '2')}
+pending:${pod('p1', '1')}${pod('p2', '1')}${pod('p3', '1')}${pod('p4', '1')}${pod('p5', '1')}
+`, 'grow.yaml');
+    const r = await nodesNeeded(sc, sc.nodes[0]!, opts);
+    assert.equal(r.nodes, 2, 'n1 holds two; the other three need two more 2-cpu nodes');
+    assert.equal(r.unschedulableWithout, 3);
+    assert.deepEqual(r.probes.map((p) => [p.nodes, p.unschedulable]), [[0, 3], [1, 1], [2, 0]]);
+  });
+
+  it('says when nodes like the template do not help, and which pods are left out', async () => {
+    const sc = parseScenario(`
+nodes:${node('n1', '2')}
+pending:${pod('fits', '1')}${pod('picky', '1', 'nodeSelector: { disk: ssd }, ')}
+`, 'picky.yaml');
+    const r = await nodesNeeded(sc, sc.nodes[0]!, opts);
+    assert.equal(r.nodes, null);
+    assert.deepEqual(r.leftOut.map((p) => p.pod), ['default/picky']);
+    assert.match(r.leftOut[0]!.message, /didn't match Pod's node affinity\/selector/);
+    assert.ok(r.probes.length <= 3, 'an added node left empty ends the search early');
+  });
+
+  it('needs none when everything fits', async () => {
+    const sc = parseScenario(`nodes:${node('n1', '2')}\npending:${pod('p', '1')}\n`, 'fits.yaml');
+    assert.equal((await nodesNeeded(sc, sc.nodes[0]!, opts)).nodes, 0);
+  });
+});

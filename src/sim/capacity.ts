@@ -1,0 +1,158 @@
+// `capacity`: planners' questions answered by the real scheduler on a scenario's cluster: how many
+// more copies of a pod fit and what stops the next one (cluster-capacity's question, with every
+// node's reasons), and how many nodes of a template must be added so every pending pod fits.
+import type { Node, Pod } from '../api/types.js';
+import { podKey } from '../api/types.js';
+import type { Diagnosis } from '../framework/fit_error.js';
+import { cloneJSON } from '../util/json_clone.js';
+import { createEmbedded, type EmbeddedOptions } from './embedded.js';
+import type { Scenario } from './scenario.js';
+import { runSimulation } from './simulate.js';
+
+export type CapacityOptions = Omit<EmbeddedOptions, 'onAttempt'>;
+
+/** Why one node refused the next copy. */
+export interface NodeRefusal {
+  node: string;
+  plugin: string;
+  reasons: string[];
+}
+
+export interface FitCount {
+  /** The pod the copies are made of (namespace/name). */
+  pod: string;
+  /** How many copies were placed before one could not be, or `max` was reached. */
+  fits: number;
+  /** Copies per node, most first. */
+  placements: { node: string; copies: number }[];
+  /** Why the next copy does not fit (upstream's FitError message and each node's reasons); null when `max` stopped it. */
+  stoppedBy: { message: string; nodes: NodeRefusal[] } | null;
+  /** The scenario's own pending pods, scheduled first. */
+  pending: { scheduled: number; unschedulable: number };
+}
+
+/**
+ * Schedules the scenario's pending pods, then copies of `pod` one at a time until one does not
+ * fit or `max` are placed. Copies never preempt (preemptionPolicy Never): the question is what
+ * fits beside the current load. Timeline steps are not played.
+ */
+export async function countFits(sc: Scenario, pod: Pod, o: CapacityOptions & { max?: number }): Promise<FitCount> {
+  const max = o.max ?? 100_000;
+  let last: { outcome: string; node: string; message: string; diagnosis: Diagnosis | null } | null = null;
+  const env = await createEmbedded({ ...sc, steps: [] }, { ...o, onAttempt: (a) => { last = a; } });
+  const { cluster, scheduler } = env;
+  try {
+    for (const p of sc.pending) cluster.create(p);
+    await cluster.controllers.settled();
+    await scheduler.loop.drain();
+    const pendingKeys = new Set(sc.pending.map(podKey));
+    const bound = new Set(cluster.bindings.map((b) => b.pod));
+    const scheduled = [...pendingKeys].filter((k) => bound.has(k)).length;
+
+    const base = cloneJSON(pod);
+    const ns = base.metadata.namespace ?? 'default';
+    const prefix = `${base.metadata.name ?? 'pod'}-copy-`;
+    const perNode = new Map<string, number>();
+    let fits = 0;
+    let stoppedBy: FitCount['stoppedBy'] = null;
+    while (fits < max) {
+      const copy: Pod = {
+        ...cloneJSON(base),
+        metadata: { ...cloneJSON(base.metadata), name: `${prefix}${fits}`, namespace: ns, uid: undefined, resourceVersion: undefined },
+        spec: { ...cloneJSON(base.spec), nodeName: undefined, preemptionPolicy: 'Never' },
+        status: {},
+      };
+      last = null;
+      cluster.create(copy);
+      await scheduler.loop.drain();
+      const a = last as { outcome: string; node: string; message: string; diagnosis: Diagnosis | null } | null;
+      if (a === null || a.outcome !== 'Scheduled') {
+        stoppedBy = { message: a?.message ?? 'the copy was not attempted (gated or not for this scheduler)', nodes: refusals(a?.diagnosis ?? null) };
+        break;
+      }
+      perNode.set(a.node, (perNode.get(a.node) ?? 0) + 1);
+      fits++;
+    }
+    return {
+      pod: podKey(base),
+      fits,
+      placements: [...perNode].map(([node, copies]) => ({ node, copies })).sort((x, y) => y.copies - x.copies || x.node.localeCompare(y.node)),
+      stoppedBy,
+      pending: { scheduled, unschedulable: pendingKeys.size - scheduled },
+    };
+  } finally {
+    scheduler.stop();
+  }
+}
+
+function refusals(d: Diagnosis | null): NodeRefusal[] {
+  if (d === null) return [];
+  const out: NodeRefusal[] = [];
+  for (const [node, s] of d.nodeToStatus.entries()) out.push({ node, plugin: s.plugin, reasons: [...s.reasons] });
+  return out.sort((a, b) => a.node.localeCompare(b.node));
+}
+
+export interface NodesNeeded {
+  /** The node the added ones copy. */
+  template: string;
+  /** How many copies make every pending pod fit, or null when `limit` copies are not enough. */
+  nodes: number | null;
+  /** Pending pods still unschedulable with no node added. */
+  unschedulableWithout: number;
+  /** The simulations run to find it (each a full run of the scenario). */
+  probes: { nodes: number; unschedulable: number }[];
+  /** When nodes alone do not help: the pods still left out with the most nodes tried, and why. */
+  leftOut: { pod: string; message: string }[];
+}
+
+/** The scenario with `count` copies of `template` added, named `<prefix><i>`. */
+function withNodes(sc: Scenario, template: Node, count: number, prefix: string): Scenario {
+  const added: Node[] = [];
+  for (let i = 0; i < count; i++) {
+    const name = `${prefix}${i}`;
+    const labels = { ...(template.metadata.labels ?? {}) };
+    if ('kubernetes.io/hostname' in labels) labels['kubernetes.io/hostname'] = name;
+    added.push({ ...cloneJSON(template), metadata: { name, labels, ...(template.metadata.annotations ? { annotations: { ...template.metadata.annotations } } : {}) } });
+  }
+  return { ...sc, nodes: [...sc.nodes, ...added] };
+}
+
+/**
+ * The fewest copies of `template` to add so that no pending pod (nor any pod the timeline creates)
+ * ends unschedulable: doubling, then bisecting, each probe a full simulation (more nodes never
+ * leave more pods out, so the search is sound).
+ */
+export async function nodesNeeded(sc: Scenario, template: Node, o: CapacityOptions & { limit?: number; prefix?: string }): Promise<NodesNeeded> {
+  const limit = o.limit ?? 10_000;
+  const prefix = o.prefix ?? `${template.metadata.name ?? 'node'}-added-`;
+  const probes: NodesNeeded['probes'] = [];
+  let leftOut: NodesNeeded['leftOut'] = [];
+  /** Runs the scenario with n nodes added; `idle` says an added node stayed empty though pods were left out. */
+  const probe = async (n: number): Promise<{ left: number; idle: boolean }> => {
+    const report = await runSimulation(n === 0 ? sc : withNodes(sc, template, n, prefix), o);
+    const out = report.pods.filter((p) => p.outcome === 'Unschedulable' || p.outcome === 'Pending' || p.outcome === 'Gated');
+    probes.push({ nodes: n, unschedulable: out.length });
+    leftOut = out.map((p) => ({ pod: p.pod, message: p.message }));
+    const idle = out.length > 0 && report.nodes.some((a) => a.node.startsWith(prefix) && a.pods.count === 0);
+    return { left: out.length, idle };
+  };
+  const name = template.metadata.name ?? '';
+  const without = (await probe(0)).left;
+  if (without === 0) return { template: name, nodes: 0, unschedulableWithout: 0, probes, leftOut: [] };
+  let low = 0;
+  let high = 1;
+  for (;;) {
+    const { left, idle } = await probe(high);
+    if (left === 0) break;
+    // An added node nobody used: the pods left out cannot use a node like this one at all.
+    if (idle || high >= limit) return { template: name, nodes: null, unschedulableWithout: without, probes, leftOut };
+    low = high;
+    high = Math.min(high * 2, limit);
+  }
+  while (high - low > 1) {
+    const mid = Math.floor((low + high) / 2);
+    if ((await probe(mid)).left === 0) high = mid;
+    else low = mid;
+  }
+  return { template: name, nodes: high, unschedulableWithout: without, probes, leftOut: [] };
+}
