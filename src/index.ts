@@ -22,8 +22,9 @@ export { NodeInfo, HostPortInfo, type ImageStateSummary } from './framework/node
 export { PodInfo, affinityTermMatches, type AffinityTerm, type WeightedAffinityTerm } from './framework/pod_info.js';
 export * from './framework/events.js';
 export { eventObjectsAs, type EventObjects, type EventObjectKinds } from './framework/event_objects.js';
-export { Registry, type PluginDefinition, type AnyPluginDefinition, type FieldError } from './framework/registry.js';
-export * from './framework/field_errors.js';
+export { Registry, type PluginDefinition, type AnyPluginDefinition } from './framework/registry.js';
+export { defaultFeatures, type Features } from './framework/features.js';
+export * from './api/field_errors.js';
 export { defaultNormalizeScore } from './framework/helpers/normalize.js';
 export { FitError, Diagnosis } from './framework/fit_error.js';
 export { Framework, type ProfileConfig, type NodePluginScores } from './framework/runtime/framework.js';
@@ -35,6 +36,7 @@ export type { MaybePromise } from './framework/maybe_promise.js';
 export { inTreeRegistry, notYetAvailablePlugins } from './plugins/registry.js';
 export * as PluginNames from './framework/names.js';
 export { loadConfigFile, parseConfig, configFromObject, defaultConfiguration, ConfigError, type DefaultedConfiguration, type KubeSchedulerConfiguration } from './config/index.js';
+export { FeatureGates, FeatureGateError } from './config/feature_gates.js';
 
 // Scheduler extenders: the contract and the HTTP client (KubeSchedulerConfiguration `extenders`).
 export * from './framework/extender.js';
@@ -54,7 +56,8 @@ export { admitPod } from './cluster/memory/admission.js';
 export { loadScenario, parseScenario, ScenarioError, type Scenario } from './sim/scenario.js';
 export { createEmbedded, type EmbeddedOptions } from './sim/embedded.js';
 export { runSimulation, type SimReport, type SimPod } from './sim/simulate.js';
-export { runExplain, type ExplainPod } from './sim/explain.js';
+export { runExplain, runExplainTimeline, type ExplainPod, type ExplainAttempt, type ExplainPreemption, type ExplainPreemptionNode, type ExplainCandidate, type ExplainScore, type ExplainStatus } from './sim/explain.js';
+export { renderExplainText, type ExplainTextOptions } from './sim/explain_text.js';
 
 // Time and randomness, injectable for deterministic runs.
 export { RealClock, FakeClock, seededRandom, type Clock } from './util/clock.js';

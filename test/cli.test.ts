@@ -6,7 +6,7 @@ import * as net from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describeListenError, verbosityOf } from '../src/cli/io.js';
+import { colorAllowed, describeListenError, verbosityOf } from '../src/cli/io.js';
 import { runCli } from '../src/cli/main.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -40,7 +40,7 @@ describe('simulate', () => {
     assert.equal(
       byName['default/huge']!.message,
       '0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 Insufficient cpu. ' +
-        'preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling..',
+        'preemption: 0/3 nodes are available: 3 Preemption is not helpful for scheduling.',
     );
     assert.equal(report.summary.scheduled, 2);
     assert.equal(report.summary.unschedulable, 1);
@@ -96,6 +96,53 @@ describe('explain', () => {
   });
 });
 
+describe('explain output', () => {
+  const onTerminal = async (columns: number, color: boolean, ...argv: string[]) => {
+    let out = '';
+    const code = await runCli(argv, { stdout: (t) => (out += t), stderr: () => {}, terminal: () => ({ columns, color }) });
+    return { code, out };
+  };
+
+  it('is text on a terminal, cut to its width, and JSON when piped', async () => {
+    const text = await onTerminal(70, false, 'explain', scenario('three-nodes.yaml'), '--tie-break', 'name');
+    assert.equal(text.code, 0);
+    assert.match(text.out, /^default\/small {2}Scheduled on node-3\n/);
+    assert.match(text.out, /Rejected on 1 node\(s\)/);
+    assert.ok(text.out.split('\n').every((l) => l.length <= 70), 'no line is wider than the terminal');
+    assert.ok(!text.out.includes('\u001b['), 'no colour without it');
+    const piped = await cli('explain', scenario('three-nodes.yaml'), '--tie-break', 'name');
+    assert.doesNotThrow(() => JSON.parse(piped.out));
+    const json = await onTerminal(70, true, 'explain', scenario('three-nodes.yaml'), '--output', 'json');
+    assert.doesNotThrow(() => JSON.parse(json.out), '--output json wins over the terminal');
+  });
+
+  it('colours on a terminal that allows it; NO_COLOR turns it off', async () => {
+    const r = await onTerminal(120, true, 'explain', scenario('three-nodes.yaml'));
+    assert.ok(r.out.includes('\u001b[1mdefault/small\u001b[0m'));
+    assert.equal(colorAllowed({ NO_COLOR: '1' }), false);
+    assert.equal(colorAllowed({ NO_COLOR: '' }), true);
+    assert.equal(colorAllowed({}), true);
+  });
+
+  it('--pod picks one pod by namespace/name or name; an unknown one is bad input', async () => {
+    for (const name of ['huge', 'default/huge']) {
+      const r = await cli('explain', scenario('three-nodes.yaml'), '--pod', name);
+      assert.deepEqual((JSON.parse(r.out) as { pods: { pod: string }[] }).pods.map((p) => p.pod), ['default/huge']);
+    }
+    const r = await cli('explain', scenario('three-nodes.yaml'), '--pod', 'nope', '--output', 'text');
+    assert.equal(r.code, 2);
+    assert.match(r.err, /no pod "nope"/);
+  });
+
+  it('--timeline explains each pod\'s last attempt with all its attempts', async () => {
+    const r = await cli('explain', scenario('timeline.yaml'), '--timeline');
+    assert.equal(r.code, 0, r.err);
+    const { pods } = JSON.parse(r.out) as { pods: { pod: string; attempts: unknown[] }[] };
+    assert.ok(pods.length > 0);
+    assert.ok(pods.every((p) => p.attempts.length >= 1));
+  });
+});
+
 describe('bad input exits 2 with the file, the field and the reason', () => {
   it('rejects a negative score weight', async () => {
     const r = await cli('simulate', scenario('three-nodes.yaml'), '--config', scenario('bad-config.yaml'));
@@ -142,6 +189,15 @@ describe('bad input exits 2 with the file, the field and the reason', () => {
     assert.equal((await cli('simulate', scenario('nope.yaml'))).code, 2);
     assert.equal((await cli('simulate', '--bogus')).code, 2);
     assert.equal((await cli('frobnicate')).code, 2);
+  });
+
+  it('rejects a feature gate upstream does not know, or one locked to its default, in upstream\'s words in every mode', async () => {
+    for (const mode of ['simulate', 'explain', 'serve', 'run', 'bench']) {
+      const r = await cli(mode, '--feature-gates=NoSuchGate=true');
+      assert.deepEqual([r.code, r.err], [2, 'error: unrecognized feature gate: NoSuchGate\n'], mode);
+    }
+    const locked = await cli('explain', '--feature-gates', 'PodSchedulingReadiness=false');
+    assert.deepEqual([locked.code, locked.err], [2, 'error: cannot set feature gate PodSchedulingReadiness to false, feature is locked to true\n']);
   });
 });
 

@@ -20,16 +20,8 @@ const knownFileCycles: Record<string, string> = {
 const knownModuleCycles: Record<string, string> = {
 };
 
-const configNeedsRegistry = 'config/ validates plugin args through the plugin Registry of framework/ (type-only): no change assigned yet';
-
 /** Imports against the rules below, as `from -> to` files. */
 const knownViolations: Record<string, string> = {
-  'config/defaults.ts -> framework/registry.ts': configNeedsRegistry,
-  'config/errors.ts -> framework/registry.ts': configNeedsRegistry,
-  'config/field.ts -> framework/field_errors.ts': 'config/ re-exports the field error helpers of framework/: no change assigned yet',
-  'config/load.ts -> framework/registry.ts': configNeedsRegistry,
-  'config/schema.ts -> framework/registry.ts': configNeedsRegistry,
-  'config/validate.ts -> framework/registry.ts': configNeedsRegistry,
 };
 
 /** What a module may import besides itself; unlisted modules are not restricted here. */

@@ -85,7 +85,7 @@ describe('topology end to end', () => {
       assert.equal(
         p.message,
         "0/3 nodes are available: 3 node(s) didn't match pod anti-affinity rules. " +
-          'preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod..',
+          'preemption: 0/3 nodes are available: 3 No preemption victims found for incoming pod.',
       );
     }
   });

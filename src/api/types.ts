@@ -140,7 +140,8 @@ export type PriorityClass = scheduling.PriorityClass;
 export type StorageClass = storage.StorageClass;
 export type CSINode = storage.CSINode;
 export type VolumeAttachment = storage.VolumeAttachment;
-export type CSIDriver = storage.CSIDriver;
+/** kubernetes-types predates spec.preventPodSchedulingIfMissing (VolumeLimitScaling, v1.35+). */
+export type CSIDriver = storage.CSIDriver & { spec: storage.CSIDriverSpec & { preventPodSchedulingIfMissing?: boolean } };
 export type CSIStorageCapacity = storage.CSIStorageCapacity;
 
 /** Any object with Kubernetes metadata. */

@@ -2,6 +2,7 @@
 // WorkloadExecutor does (test/integration/scheduler_perf/executor.go, operations.go, create.go).
 // Everything runs on one thread: the scheduler's loop runs in real time, as in `run`, and the ops
 // play the API server clients (creations, churn, deletions) in between, measuring on the wall clock.
+import type { FeatureGates } from '../config/feature_gates.js';
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { join } from 'node:path';
@@ -23,6 +24,8 @@ export interface HarnessOptions {
   config: ResolvedConfig;
   /** Plugins named by the profile that are not built: the scheduler runs without them. */
   notYetAvailable?: ReadonlySet<string>;
+  /** --feature-gates; the pinned release's defaults when absent. */
+  featureGates?: FeatureGates;
   seed?: number;
   /** Longest wait for one op's pods (ms); upstream waits 10 minutes. */
   opTimeoutMs?: number;
@@ -104,6 +107,7 @@ export class WorkloadExecutor {
       clock,
       random: seededRandom(opts.seed ?? 1),
       notYetAvailable: opts.notYetAvailable,
+      featureGates: opts.featureGates,
       // Attempt durations as upstream reads them: from the scheduling cycle through the binding.
       onAttempt: (a) => this.measuring?.attempts.add(a.durationSeconds),
     });

@@ -1,14 +1,29 @@
 // What CLI commands share: output streams, exit codes, usage errors.
 
+/** What a command may know of the terminal its output goes to. */
+interface TerminalInfo {
+  readonly columns: number;
+  /** False when NO_COLOR is set (https://no-color.org). */
+  readonly color: boolean;
+}
+
 export interface CliIO {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
+  /** The terminal stdout writes to; null (or absent) when it is a file or a pipe. */
+  terminal?: () => TerminalInfo | null;
 }
 
 export const processIO: CliIO = {
   stdout: (t) => process.stdout.write(t),
   stderr: (t) => process.stderr.write(t),
+  terminal: () => (process.stdout.isTTY ? { columns: process.stdout.columns || 80, color: colorAllowed(process.env) } : null),
 };
+
+/** NO_COLOR set to anything but the empty string turns colour off. */
+export function colorAllowed(env: Readonly<Record<string, string | undefined>>): boolean {
+  return (env.NO_COLOR ?? '') === '';
+}
 
 /** Exit status for bad input: a bad flag, configuration file or scenario. */
 export const ExitBadInput = 2;

@@ -1,4 +1,5 @@
 // The kube-scheduler-ts command: dispatches to one command module per subcommand.
+import { FeatureGateError } from '../config/feature_gates.js';
 import { ConfigError } from './configuration.js';
 import { ScenarioError } from '../sim/scenario.js';
 import { ExitBadInput, UsageError, describeListenError, processIO, verbosityOf, type CliIO, type Command } from './io.js';
@@ -19,7 +20,7 @@ interface CommandEntry {
 
 const commands: Record<string, CommandEntry> = {
   simulate: { run: simulateCommand, help: 'simulate [scenario]   Schedule a scenario on an embedded cluster and report the result' },
-  explain: { run: explainCommand, help: "explain [scenario]    Schedule each pending pod once and explain every node's verdict and score" },
+  explain: { run: explainCommand, help: "explain [scenario]    Schedule each pending pod once and explain every node's verdicts, scores and preemption" },
   // Loaded on use: @kubernetes/client-node takes over a second to import.
   run: {
     run: async (argv, io) => (await import('./commands/run.js')).runCommand(argv, io),
@@ -44,12 +45,19 @@ ${Object.values(commands).map((c) => `  ${c.help}`).join('\n')}
 simulate / explain options:
   --config FILE         KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1), YAML or JSON
   --seed N              Seed of the random source (tie-breaking among top nodes); default 1
-  --output text|json    Output format (simulate: text by default; explain: json)
+  --output text|json    Output format (simulate: text by default; explain: text on a terminal, else json)
   --tie-break name      explain: pick the first top-scored node by name instead of sampling
+  --pod NAME            explain: only this pod (namespace/name or name)
+  --all-nodes           explain text: name every node of a group of identical verdicts
+  --width N             explain text: cut lines at N columns (default: the terminal's width)
+  --timeline            explain: run the scenario as simulate does (retries, steps) and explain
+                        each pod's last attempt, with all its attempts
   --report FILE         simulate: also write a self-contained HTML report (charts, every pod's decision)
   --serve [--port N]    simulate: serve the cluster over the Kubernetes API while scheduling (web UI at /ui/)
   --plugins FILE        load out-of-tree plugins from a module (.mjs, .js or .ts) exporting \`plugins\`
                         (repeatable; serve and run take it too)
+  --feature-gates A=true,B=false  feature gates of the pinned release (v1.37.2), as kube-scheduler's
+                        (repeatable; serve, run and bench take it too)
 
 With no scenario, the bundled scenarios/default.yaml is used.
 `;
@@ -97,7 +105,7 @@ export async function runCli(argv: string[], io: CliIO = processIO): Promise<num
  * extenders that cannot be set up (ExtenderSetupError: unreadable TLS files, found at start-up).
  */
 function isBadInput(err: unknown): boolean {
-  if (err instanceof ConfigError || err instanceof ScenarioError || err instanceof UsageError) return true;
+  if (err instanceof ConfigError || err instanceof ScenarioError || err instanceof UsageError || err instanceof FeatureGateError) return true;
   const code = (err as { code?: unknown } | null)?.code;
   if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS')) return true;
   return err instanceof Error && (err.name === 'FrameworkError' || err.name === 'ExtenderSetupError');

@@ -1,10 +1,10 @@
 // Defaulting of KubeSchedulerConfiguration v1 (pkg/scheduler/apis/config/v1/defaults.go
 // SetDefaults_KubeSchedulerConfiguration, component-base RecommendedDefaultLeaderElectionConfiguration).
-import type { AnyPluginDefinition, FieldError, Registry } from '../framework/registry.js';
+import { fieldInvalid, type FieldError } from '../api/field_errors.js';
 import { enabledPluginNames, getDefaultPlugins, mergePlugins } from './default_plugins.js';
 import { parseDurationNanos } from '../util/duration.js';
 import { ConfigError } from './errors.js';
-import { fieldInvalid } from './field.js';
+import type { PluginArgsDefinition, PluginCatalog } from './plugin_catalog.js';
 import { isPlainObject } from './schema.js';
 import {
   DefaultPercentageOfNodesToScore,
@@ -34,12 +34,12 @@ const DefaultQPS = 50;
 const DefaultBurst = 100;
 
 /** Whether a plugin takes args, so an enabled one without pluginConfig gets its defaults. */
-function takesArgs(def: AnyPluginDefinition | undefined): def is AnyPluginDefinition {
+function takesArgs(def: PluginArgsDefinition | undefined): def is PluginArgsDefinition {
   return def !== undefined && (def.argsKind !== undefined || def.defaultArgs !== undefined);
 }
 
 /** Runs the plugin's args defaulting on a copy of what the user gave; a throw becomes a field error. */
-function defaultArgs(def: AnyPluginDefinition | undefined, given: unknown, path: string, errors: FieldError[]): unknown {
+function defaultArgs(def: PluginArgsDefinition | undefined, given: unknown, path: string, errors: FieldError[]): unknown {
   if (def?.defaultArgs === undefined) return given;
   const input = isPlainObject(given) ? (structuredClone(given) as Record<string, unknown>) : {};
   try {
@@ -50,7 +50,7 @@ function defaultArgs(def: AnyPluginDefinition | undefined, given: unknown, path:
   }
 }
 
-function defaultProfile(prof: KubeSchedulerProfile, schedulerName: string, registry: Registry, errors: FieldError[], index: number): DefaultedProfile {
+function defaultProfile(prof: KubeSchedulerProfile, schedulerName: string, registry: PluginCatalog, errors: FieldError[], index: number): DefaultedProfile {
   const plugins = mergePlugins(getDefaultPlugins(), prof.plugins);
 
   const pluginConfig: PluginConfig[] = [];
@@ -94,7 +94,7 @@ function durationOrDefault(value: string | undefined, def: string): string {
  * client connection, backoff, profiling). Problems raised by a plugin's args defaulting are
  * appended to `errors` when given, and thrown as a ConfigError otherwise.
  */
-export function setDefaults(cfg: KubeSchedulerConfiguration, registry: Registry, errors?: FieldError[]): DefaultedConfiguration {
+export function setDefaults(cfg: KubeSchedulerConfiguration, registry: PluginCatalog, errors?: FieldError[]): DefaultedConfiguration {
   const issues: FieldError[] = errors ?? [];
 
   const userProfiles = cfg.profiles && cfg.profiles.length > 0 ? cfg.profiles : [{}];
@@ -149,7 +149,7 @@ export function setDefaults(cfg: KubeSchedulerConfiguration, registry: Registry,
 }
 
 /** The configuration an empty KubeSchedulerConfiguration defaults to. */
-export function defaultConfiguration(registry: Registry): DefaultedConfiguration {
+export function defaultConfiguration(registry: PluginCatalog): DefaultedConfiguration {
   return setDefaults({}, registry);
 }
 

@@ -1,6 +1,6 @@
 // How a bad configuration is reported: one error carrying the file and every field problem, so
 // the CLI prints them all and exits 2 (cmd/kube-scheduler/app/options reports the aggregate).
-import type { FieldError } from '../framework/registry.js';
+import type { FieldError } from '../api/field_errors.js';
 
 /** A field problem, with its place in the source file when known. */
 export interface ConfigIssue extends FieldError {

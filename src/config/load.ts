@@ -2,10 +2,10 @@
 // (cmd/kube-scheduler/app/options/configfile.go loadConfigFromFile, scheme strict decoding).
 import { readFileSync } from 'node:fs';
 import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
-import type { FieldError, Registry } from '../framework/registry.js';
+import { childPath, indexPath, type FieldError } from '../api/field_errors.js';
 import { setDefaults } from './defaults.js';
 import { ConfigError, type ConfigIssue } from './errors.js';
-import { childPath, indexPath } from './field.js';
+import type { PluginCatalog } from './plugin_catalog.js';
 import { decodeConfiguration } from './schema.js';
 import type { DefaultedConfiguration } from './types.js';
 import { validateConfiguration, validatePluginReferences } from './validate.js';
@@ -97,7 +97,7 @@ function withPositions(errors: readonly FieldError[], positions: ReadonlyMap<str
   });
 }
 
-function fromValue(value: unknown, source: string, registry: Registry, positions?: ReadonlyMap<string, Position>): DefaultedConfiguration {
+function fromValue(value: unknown, source: string, registry: PluginCatalog, positions?: ReadonlyMap<string, Position>): DefaultedConfiguration {
   const decoded = decodeConfiguration(value, registry);
   if (decoded.errors.length > 0) throw new ConfigError(source, withPositions(decoded.errors, positions));
 
@@ -112,19 +112,19 @@ function fromValue(value: unknown, source: string, registry: Registry, positions
  * Decodes, defaults and validates a configuration already parsed into plain values (e.g. the
  * `config:` of a scenario). Throws a ConfigError naming `source` with every problem found.
  */
-export function configFromObject(value: unknown, source: string, registry: Registry): DefaultedConfiguration {
+export function configFromObject(value: unknown, source: string, registry: PluginCatalog): DefaultedConfiguration {
   return fromValue(value, source, registry);
 }
 
 /** Parses YAML or JSON text, then decodes, defaults and validates it; throws a ConfigError. */
-export function parseConfig(text: string, source: string, registry: Registry): DefaultedConfiguration {
+export function parseConfig(text: string, source: string, registry: PluginCatalog): DefaultedConfiguration {
   const parsed = parseSource(text);
   if (parsed.errors.length > 0) throw new ConfigError(source, parsed.errors);
   return fromValue(parsed.value, source, registry, parsed.positions);
 }
 
 /** Reads and loads a configuration file; unreadable files are ConfigErrors too. */
-export function loadConfigFile(path: string, registry: Registry): DefaultedConfiguration {
+export function loadConfigFile(path: string, registry: PluginCatalog): DefaultedConfiguration {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');

@@ -1,9 +1,9 @@
 // Strict decoding of the v1 wire format, as the config scheme's strict decoder does
 // (pkg/scheduler/apis/config/scheme, types.go DecodeNestedObjects): unknown fields and values of
 // the wrong type are errors with their field path; in-tree plugin args are decoded by their kind.
-import type { FieldError, Registry } from '../framework/registry.js';
+import { childPath, fieldInvalid, fieldNotSupported, fieldRequired, indexPath, Unquoted, type FieldError } from '../api/field_errors.js';
 import { DurationError, parseDurationNanos } from '../util/duration.js';
-import { childPath, fieldInvalid, fieldNotSupported, fieldRequired, indexPath, Unquoted } from './field.js';
+import type { PluginCatalog } from './plugin_catalog.js';
 import {
   SchedulerConfigAPIVersion,
   SchedulerConfigKind,
@@ -257,7 +257,7 @@ function decodeValue(value: unknown, schema: Schema, path: string, errors: Field
 }
 
 /** The args kind a plugin's pluginConfig must hold: the registry's, else the v1 in-tree one. */
-function argsKindFor(name: string, registry: Registry): string | undefined {
+function argsKindFor(name: string, registry: PluginCatalog): string | undefined {
   const kind = registry.get(name)?.argsKind;
   if (kind !== undefined) return kind;
   return argsSchemas[`${name}Args`] !== undefined ? `${name}Args` : undefined;
@@ -267,7 +267,7 @@ function argsKindFor(name: string, registry: Registry): string | undefined {
  * Decodes one plugin's args: kinds we know are decoded strictly, apiVersion/kind are checked and
  * dropped; args of plugins without a kind (out-of-tree) pass through untouched.
  */
-function decodePluginArgs(name: string, args: unknown, path: string, registry: Registry, errors: FieldError[]): unknown {
+function decodePluginArgs(name: string, args: unknown, path: string, registry: PluginCatalog, errors: FieldError[]): unknown {
   if (args === null || args === undefined) return undefined;
   const kind = argsKindFor(name, registry);
   if (kind === undefined) return args;
@@ -315,7 +315,7 @@ function checkTypeMeta(doc: Record<string, unknown>, errors: FieldError[]): bool
  */
 export function decodeConfiguration(
   doc: unknown,
-  registry: Registry,
+  registry: PluginCatalog,
 ): { config: KubeSchedulerConfiguration; errors: FieldError[] } {
   const errors: FieldError[] = [];
   const source = doc === null || doc === undefined ? {} : doc;

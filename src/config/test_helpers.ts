@@ -2,7 +2,7 @@
 // defaulting/validation shaped like upstream's, so the tests do not depend on real plugins.
 import type { AnyPluginDefinition, FieldError } from '../framework/registry.js';
 import { Registry } from '../framework/registry.js';
-import { fieldInvalid } from './field.js';
+import { fieldInvalid } from '../api/field_errors.js';
 import { DefaultMultiPointPlugins } from './default_plugins.js';
 
 const trivial = (name: string): AnyPluginDefinition => ({ name, factory: () => ({ name }) });

@@ -1,11 +1,11 @@
 // Validation of a defaulted KubeSchedulerConfiguration (pkg/scheduler/apis/config/validation/
 // validation.go, component-base config/validation), then each plugin's args through the registry.
 import { isDeepStrictEqual } from 'node:util';
-import type { FieldError, Registry } from '../framework/registry.js';
+import { childPath, fieldDuplicate, fieldInvalid, fieldRequired, indexPath, Unquoted, type FieldError } from '../api/field_errors.js';
 import { qualifiedNameErrors } from '../api/labels.js';
 import { AllPlugins, InTreePluginNames, RemovedPluginNames } from './default_plugins.js';
 import { DurationError, parseDurationNanos } from '../util/duration.js';
-import { childPath, fieldDuplicate, fieldInvalid, fieldRequired, indexPath, Unquoted } from './field.js';
+import type { PluginCatalog } from './plugin_catalog.js';
 import {
   ExtensionPoints,
   PluginSetNames,
@@ -61,7 +61,7 @@ function removedPluginMessage(apiVersion: string): string {
   return `was invalid in version "kubescheduler.config.k8s.io/v1" (KubeSchedulerConfiguration is version ${JSON.stringify(apiVersion)})`;
 }
 
-function validatePluginConfig(path: string, apiVersion: string, profile: DefaultedProfile, registry: Registry, errs: FieldError[]): void {
+function validatePluginConfig(path: string, apiVersion: string, profile: DefaultedProfile, registry: PluginCatalog, errs: FieldError[]): void {
   // Removed plugins, per extension point (multiPoint is not checked here, as upstream).
   for (const point of ExtensionPoints) {
     const enabled = profile.plugins[point].enabled;
@@ -194,7 +194,7 @@ function validateExtenders(extenders: readonly Extender[], errs: FieldError[]): 
  * Upstream's ValidateKubeSchedulerConfiguration on a defaulted configuration, plus each
  * configured plugin's args validation from the registry. Returns every problem found.
  */
-export function validateConfiguration(cfg: DefaultedConfiguration, registry: Registry): FieldError[] {
+export function validateConfiguration(cfg: DefaultedConfiguration, registry: PluginCatalog): FieldError[] {
   const errs: FieldError[] = [];
   if (cfg.clientConnection.burst < 0) errs.push(fieldInvalid('clientConnection.burst', cfg.clientConnection.burst, 'must be non-negative'));
   validateLeaderElection(cfg.leaderElection, errs);
@@ -253,7 +253,7 @@ const pluginTypeLabel: Readonly<Record<PluginSetName, string>> = {
  * merged in): a name that is neither in the registry nor an upstream in-tree plugin does not exist
  * (upstream fails when building the framework), and a score weight may not be negative.
  */
-export function validatePluginReferences(cfg: KubeSchedulerConfiguration, registry: Registry): FieldError[] {
+export function validatePluginReferences(cfg: KubeSchedulerConfiguration, registry: PluginCatalog): FieldError[] {
   const errs: FieldError[] = [];
   const profiles = cfg.profiles ?? [];
   for (let i = 0; i < profiles.length; i++) {

@@ -1,4 +1,5 @@
 // CycleState: per-attempt scratch space that plugins share (framework/cycle_state.go).
+import type { CycleDiagnosis } from './cycle_diagnosis.js';
 
 /** Anything a plugin stores in CycleState must be clonable, for preemption dry runs. */
 export interface StateData {
@@ -15,6 +16,8 @@ export class CycleState {
   podsToActivate = new Map<string, unknown>();
   /** Whether this attempt records per-plugin metrics (sampled). */
   recordPluginMetrics = false;
+  /** Where the cycle records what diagnosis asks for; null (the default) records nothing. */
+  diagnosis: CycleDiagnosis | null = null;
 
   read<T extends StateData>(key: string): T | undefined {
     return this.storage.get(key) as T | undefined;
@@ -36,6 +39,8 @@ export class CycleState {
     c.skipScorePlugins = this.skipScorePlugins;
     c.podsToActivate = this.podsToActivate;
     c.recordPluginMetrics = this.recordPluginMetrics;
+    // Shared: preemption's dry runs on clones report into the same attempt's diagnosis.
+    c.diagnosis = this.diagnosis;
     return c;
   }
 }

@@ -33,10 +33,10 @@ describe('FitError message', () => {
     assert.equal(fe.message, "0/3 nodes are available: node(s) didn't match pod topology spread constraints (missing required label).");
   });
 
-  it('appends the PostFilter message with its own period', () => {
+  it('appends the PostFilter message as it is, without a period of its own', () => {
     const d = diagnosis([['n1', u('NodeResourcesFit', 'Insufficient cpu')]]);
     d.postFilterMsg = 'preemption: not eligible due to preemptionPolicy=Never.';
-    assert.equal(new FitError(makePod('p'), 1, d).message, '0/1 nodes are available: 1 Insufficient cpu. preemption: not eligible due to preemptionPolicy=Never..');
+    assert.equal(new FitError(makePod('p'), 1, d).message, '0/1 nodes are available: 1 Insufficient cpu. preemption: not eligible due to preemptionPolicy=Never.');
   });
 
   it('counts nodes outside the PreFilter subset with the absent-node status', () => {

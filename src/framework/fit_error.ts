@@ -3,6 +3,9 @@ import type { Pod } from '../api/types.js';
 import { NodeToStatus } from './node_to_status.js';
 import { Code, type Status } from './status.js';
 
+/** Shared by every undiagnosed attempt, so they allocate nothing for it. */
+const noPlugins: readonly string[] = Object.freeze([]);
+
 export class Diagnosis {
   nodeToStatus = new NodeToStatus();
   /** Plugins that rejected the pod (Unschedulable or UnschedulableAndUnresolvable). */
@@ -13,6 +16,12 @@ export class Diagnosis {
   /** The PreFilter rejection, when PreFilter rejected the pod (for explain). */
   preFilterStatus: Status | null = null;
   postFilterMsg = '';
+  /**
+   * In a diagnosed cycle: every Filter plugin that rejected each rejected node, in plugin order
+   * (nodeToStatus keeps only the first), and the Filter plugins the cycle ran. Null otherwise.
+   */
+  allFilters: Map<string, readonly Status[]> | null = null;
+  filterPlugins: readonly string[] = noPlugins;
 
   /** Records which plugin a rejection came from (Diagnosis.AddPluginStatus); Pending counts as both. */
   addPluginStatus(s: Status): void {
@@ -33,7 +42,7 @@ export class FitError extends Error {
     super();
   }
 
-  /** Upstream's text: `0/N nodes are available: <preFilter or sorted filter reasons>. <postFilter>.` */
+  /** Upstream's text: `0/N nodes are available: <preFilter or sorted filter reasons>. <postFilter>` (no period after it). */
   override get message(): string {
     let msg = `0/${this.numAllNodes} nodes are available:`;
     const d = this.diagnosis;
@@ -53,7 +62,7 @@ export class FitError extends Error {
       const parts = [...counts].map(([r, n]) => `${n} ${r}`).sort(compareGoStrings);
       if (parts.length > 0) msg += ` ${parts.join(', ')}.`;
     }
-    if (d.postFilterMsg !== '') msg += ` ${d.postFilterMsg}.`;
+    if (d.postFilterMsg !== '') msg += ` ${d.postFilterMsg}`;
     return msg;
   }
 

@@ -1,6 +1,7 @@
 // Plugin interfaces, one per extension point, and the Handle plugins get (framework/interface.go).
 // A plugin is an object with a `name` and the optional methods it implements; the runtime finds
 // them with the type guards below.
+import type { Features } from './features.js';
 import type { KubeObject, PersistentVolume, PersistentVolumeClaim, Pod } from '../api/types.js';
 import type { ResourceClaim } from '../api/resource.js';
 import type { CycleState } from './cycle_state.js';
@@ -37,6 +38,14 @@ export interface QueuedPodInfo {
   gatingPlugin: string | null;
   /** Order of arrival in the queue: breaks ties the QueueSort leaves open, so equal pods stay FIFO. */
   sequence?: number;
+  /** What last moved the pod out of unschedulablePods or back from an attempt (none before its first). */
+  requeuedBy?: RequeueCause;
+}
+
+/** The event that requeued a pod, and the plugin whose queueing hint let it ('' when no hint decided). */
+export interface RequeueCause {
+  readonly event: string;
+  readonly plugin: string;
 }
 
 export interface PreFilterResult {
@@ -326,5 +335,5 @@ export interface Handle {
   metricsRecorder?(): MetricsRecorder | null;
 }
 
-/** Builds a plugin from its (defaulted) args. */
-export type PluginFactory = (args: unknown, handle: Handle) => Plugin;
+/** Builds a plugin from its (defaulted) args and the feature gates' values. */
+export type PluginFactory = (args: unknown, handle: Handle, features: Features) => Plugin;

@@ -1,16 +1,15 @@
 // The plugin registry: in-tree and out-of-tree plugin definitions by name (runtime/registry.go).
+import type { FieldError } from '../api/field_errors.js';
+import type { Features } from './features.js';
 import type { Handle, Plugin } from './interfaces.js';
 
-/** A validation problem at a field path, e.g. `profiles[0].pluginConfig[1].args.hardPodAffinityWeight`. */
-export interface FieldError {
-  readonly path: string;
-  readonly message: string;
-}
+/** Args validation reports field errors (api/field_errors.ts builds them). */
+export type { FieldError };
 
 export interface PluginDefinition<A = unknown> {
   readonly name: string;
-  /** Builds the plugin from defaulted, validated args. */
-  readonly factory: (args: A, handle: Handle) => Plugin;
+  /** Builds the plugin from defaulted, validated args and the feature gates' values. */
+  readonly factory: (args: A, handle: Handle, features: Features) => Plugin;
   /** The args kind (e.g. `NodeResourcesFitArgs`) for plugins that take args. */
   readonly argsKind?: string;
   /** Fills unset fields with upstream's defaults; called with `{}` when no args were given. */

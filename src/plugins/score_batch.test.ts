@@ -1,5 +1,6 @@
 // Every in-tree scoreNodes (the batch form the framework prefers) must give exactly what score
 // gives node by node, on randomized clusters.
+import { defaultFeatures } from '../framework/features.js';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Node, Pod } from '../api/types.js';
@@ -81,7 +82,7 @@ describe('batch scoreNodes equals score', () => {
         ...strategies.map((scoringStrategy) => new Fit({ ignoredResources: [], ignoredResourceGroups: [], scoringStrategy })),
         new BalancedAllocation({ resources }),
         new TaintToleration(),
-        imageLocalityDefinition.factory(undefined, handle) as ScorePlugin,
+        imageLocalityDefinition.factory(undefined, handle, defaultFeatures) as ScorePlugin,
       ];
       for (let i = 0; i < 10; i++) {
         const pod = new PodInfo(incomingPod(rand, i));

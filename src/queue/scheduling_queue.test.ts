@@ -515,3 +515,63 @@ describe('SchedulingQueue: Update and Delete', () => {
     assert.deepEqual(q.nominator.nominatedPodsForNode('node-7').map((p) => p.name), ['m']);
   });
 });
+
+describe('SchedulingQueue: what requeued a pod (explain\'s attempts)', () => {
+  const cases: { name: string; run: (s: Setup) => QueuedPodInfo; want: { event: string; plugin: string } | undefined }[] = [
+    { name: 'a new pod has none', run: ({ q }) => (q.add(podP('p')), popExpect(q, 'p')), want: undefined },
+    {
+      name: 'an event moving it from unschedulablePods: the event and the plugin whose hint said Queue',
+      run: ({ q }) => {
+        q.add(podP('p'));
+        fail(q, popExpect(q, 'p'), ['Fit']);
+        q.moveAllToActiveOrBackoffQueue(NodeAdd, null, node('n1'));
+        return q.pendingPods()[0]!;
+      },
+      want: { event: 'NodeAdd', plugin: 'Fit' },
+    },
+    {
+      name: 'an event during its attempt: that event, not the attempt failure',
+      run: ({ q }) => {
+        q.add(podP('p'));
+        const qp = popExpect(q, 'p');
+        q.moveAllToActiveOrBackoffQueue(NodeAdd, null, node('n1'));
+        fail(q, qp, ['Fit']);
+        return q.pendingPods()[0]!;
+      },
+      want: { event: 'NodeAdd', plugin: 'Fit' },
+    },
+    {
+      name: 'an error: the attempt failure, no plugin',
+      run: ({ q }) => (q.add(podP('p')), fail(q, popExpect(q, 'p')), q.pendingPods()[0]!),
+      want: { event: 'ScheduleAttemptFailure', plugin: '' },
+    },
+    {
+      name: 'the 5-minute flush: UnschedulableTimeout, no plugin',
+      run: ({ clock, q }) => {
+        q.add(podP('p'));
+        fail(q, popExpect(q, 'p'), ['Fit']);
+        clock.advance(5 * 60 * 1000 + 1);
+        q.flushUnschedulablePodsLeftover();
+        return q.pendingPods()[0]!;
+      },
+      want: { event: 'UnschedulableTimeout', plugin: '' },
+    },
+    {
+      name: 'a pod update a plugin\'s hint let through',
+      run: ({ q }) => {
+        const p = podP('p', 0, { labels: { a: '1' } });
+        q.add(p);
+        fail(q, popExpect(q, 'p'), ['Labels']);
+        q.update(p, podP('p', 0, { labels: { a: '2' } }));
+        return q.pendingPods()[0]!;
+      },
+      want: { event: 'UnschedulablePodUpdatePodLabel', plugin: 'Labels' },
+    },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const qp = c.run(setup());
+      assert.deepEqual(qp.requeuedBy, c.want);
+    });
+  }
+});

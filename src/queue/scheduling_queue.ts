@@ -87,6 +87,8 @@ export class SchedulingQueue {
   private timers: TimerHandle[] = [];
   schedulingCycle = 0;
   private arrivals = 0;
+  /** The plugin whose hint decided the last isPodWorthRequeuing ('' for none); requeue() notes it on the pod. */
+  private hintPlugin = '';
 
   constructor(
     private readonly profiles: Map<string, QueueProfile>,
@@ -283,26 +285,31 @@ export class SchedulingQueue {
       return;
     }
     qp.timestamp = this.opts.clock.now();
-    this.requeue(qp, this.strategyForInFlightPod(qp), ScheduleAttemptFailure.label!);
+    const { strategy, cause } = this.strategyForInFlightPod(qp);
+    this.requeue(qp, strategy, ScheduleAttemptFailure.label!, cause);
     this.done(uid);
   }
 
-  private strategyForInFlightPod(qp: QueuedPodInfo): Strategy {
+  /** How to requeue a pod back from its attempt, and the event of its attempt that decided it. */
+  private strategyForInFlightPod(qp: QueuedPodInfo): { strategy: Strategy; cause: string } {
+    this.hintPlugin = '';
+    const failure = ScheduleAttemptFailure.label!;
     // No rejecting plugin means an error (API failure etc.): retry after backoff.
-    if (qp.unschedulablePlugins.size === 0 && qp.pendingPlugins.size === 0) return 'afterBackoff';
+    if (qp.unschedulablePlugins.size === 0 && qp.pendingPlugins.size === 0) return { strategy: 'afterBackoff', cause: failure };
     // Done already (a binding-cycle failure): the events of its attempt are gone.
-    if (!this.inFlightPods.has(qp.podInfo.uid)) return 'afterBackoff';
-    let strategy: Strategy = 'skip';
+    if (!this.inFlightPods.has(qp.podInfo.uid)) return { strategy: 'afterBackoff', cause: failure };
+    let found: { strategy: Strategy; cause: string; plugin: string } | null = null;
     for (const e of this.inFlightEvents) {
       if (!e.pods.has(qp.podInfo.uid)) continue;
       const s = this.isPodWorthRequeuing(qp, e.event, e.oldObj, e.newObj);
-      if (s === 'immediately') return s;
-      if (s === 'afterBackoff') {
-        strategy = s;
-        if (qp.pendingPlugins.size === 0) return s;
-      }
+      if (s === 'skip') continue;
+      const cause = e.event.label ?? e.event.resource;
+      if (s === 'immediately' || qp.pendingPlugins.size === 0) return { strategy: s, cause };
+      found ??= { strategy: s, cause, plugin: this.hintPlugin };
     }
-    return strategy;
+    if (found === null) return { strategy: 'skip', cause: failure };
+    this.hintPlugin = found.plugin;
+    return found;
   }
 
   /**
@@ -310,6 +317,7 @@ export class SchedulingQueue {
    * from a Pending plugin requeues at once, from an Unschedulable one after backoff.
    */
   private isPodWorthRequeuing(qp: QueuedPodInfo, event: ClusterEvent, oldObj: unknown, newObj: unknown): Strategy {
+    this.hintPlugin = '';
     if (qp.unschedulablePlugins.size === 0 && qp.pendingPlugins.size === 0) return 'afterBackoff';
     if (isWildCardEvent(event)) {
       // A wildcard event carrying a pod (ForceActivate) is for that pod only.
@@ -333,7 +341,11 @@ export class SchedulingQueue {
           }
         }
         if (hint === QueueingHint.QueueSkip) continue;
-        if (qp.pendingPlugins.has(plugin)) return 'immediately';
+        if (qp.pendingPlugins.has(plugin)) {
+          this.hintPlugin = plugin;
+          return 'immediately';
+        }
+        if (strategy === 'skip') this.hintPlugin = plugin;
         if (qp.pendingPlugins.size === 0) return 'afterBackoff';
         strategy = 'afterBackoff';
       }
@@ -341,12 +353,17 @@ export class SchedulingQueue {
     return strategy;
   }
 
-  private requeue(qp: QueuedPodInfo, strategy: Strategy, event: string): QueueName {
+  /**
+   * Puts the pod where `strategy` says; `event` is what the incoming-pods metric counts, `cause`
+   * the event noted on the pod as what requeued it (with the plugin of the hint just asked).
+   */
+  private requeue(qp: QueuedPodInfo, strategy: Strategy, event: string, cause = event): QueueName {
     if (strategy === 'skip') {
       this.unschedulablePods.set(qp.podInfo.uid, qp);
       this.opts.onIncoming?.('unschedulable', event);
       return 'unschedulable';
     }
+    qp.requeuedBy = { event: cause, plugin: this.hintPlugin };
     // The backoff may have ended while the pod sat in unschedulablePods.
     if (strategy === 'afterBackoff' && this.isPodBackingOff(qp)) {
       return this.moveToBackoffQ(qp, event) ? 'backoff' : 'unschedulable';
@@ -423,6 +440,7 @@ export class SchedulingQueue {
         fromBackoffQ = qp !== undefined;
       }
       if (qp) {
+        qp.requeuedBy = { event: ForceActivate.label!, plugin: '' };
         this.moveToActiveQ(qp, ForceActivate.label!, fromBackoffQ);
         continue;
       }

@@ -142,7 +142,7 @@ describe('a plugin that throws', () => {
     await env.sched.loop.drain();
     const failed = env.attempts.find((a) => a.pod.metadata.name === 'bad')!;
     assert.equal(failed.outcome, 'Unschedulable');
-    assert.equal(failed.message, '0/2 nodes are available: 2 not for bad. running PostFilter plugin "Thrower": boom.');
+    assert.equal(failed.message, '0/2 nodes are available: 2 not for bad. running PostFilter plugin "Thrower": boom');
     assert.ok(env.cluster.getPod('default', 'good')?.spec.nodeName);
     env.sched.stop();
   });

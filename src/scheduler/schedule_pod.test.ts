@@ -1,5 +1,6 @@
 // Scenarios of upstream's schedule_one_test.go for the algorithm: numFeasibleNodesToFind,
 // selectHost, the filter walk (start index, node subsets, nominated node), FitError.
+import { defaultFeatures } from '../framework/features.js';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Snapshot } from '../cache/snapshot.js';
@@ -102,6 +103,7 @@ function frameworkWith(plugins: AnyPlugin[], config: PluginsConfig, percentage?:
       clock: new FakeClock(),
       random: () => 0,
       parallelism: 16,
+      features: defaultFeatures,
     },
   );
 }

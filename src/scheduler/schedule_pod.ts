@@ -269,6 +269,11 @@ function findNodesThatPassFilters(
   // Without scoring any feasible node will do, so the walk stops at the first.
   const want = fwk.hasScorePlugins() ? numFeasibleNodesToFind(fwk.percentageOfNodesToScore ?? alg.percentageOfNodesToScore, n) : 1;
   const start = alg.nextStartNodeIndex % n;
+  if (state.diagnosis !== null && diagnosis.allFilters === null) {
+    diagnosis.allFilters = new Map();
+    diagnosis.filterPlugins = fwk.filterPluginNames(state);
+  }
+  const all = diagnosis.allFilters;
   if (!fwk.hasFilterPlugins()) {
     for (let i = 0; i < want; i++) feasible.push(nodes[(start + i) % n]!);
     return;
@@ -283,6 +288,8 @@ function findNodesThatPassFilters(
     if (s.code === Code.Error) throw s.asError();
     diagnosis.nodeToStatus.append(ni.name, s);
     diagnosis.addPluginStatus(s);
+    // A diagnosed cycle keeps every plugin that rejected the node, not just the first.
+    if (all !== null) all.set(ni.name, [...state.diagnosis!.filterVerdicts]);
   }
 }
 
@@ -372,11 +379,12 @@ async function addExtenderScores(interested: readonly Extender[], log: (msg: str
     for (const { host, score } of answer.scores) {
       const i = index.get(host);
       if (i === undefined) continue;
-      const points = score * answer.weight * (MaxNodeScore / MaxExtenderPriority);
+      const normalized = score * (MaxNodeScore / MaxExtenderPriority);
+      const points = normalized * answer.weight;
       scores.totals[i]! += points;
       if (!record) continue;
       scores.extenders ??= nodes.map(() => []);
-      scores.extenders[i]!.push({ name: interested[e]!.name(), score: points });
+      scores.extenders[i]!.push({ name: interested[e]!.name(), score: points, raw: score, normalized, weight: answer.weight });
     }
   }
   return scores;
@@ -388,7 +396,12 @@ function nodePluginScores(nodes: readonly NodeInfo[], s: NodeScores): NodePlugin
   const out: NodePluginScores[] = new Array(nodes.length);
   for (let i = 0; i < nodes.length; i++) {
     const parts: PluginScore[] = new Array(plugins.length);
-    for (let j = 0; j < plugins.length; j++) parts[j] = { name: plugins[j]!.name, score: plugins[j]!.weighted[i]! };
+    for (let j = 0; j < plugins.length; j++) {
+      const c = plugins[j]!;
+      parts[j] = c.raw === null || c.normalized === null
+        ? { name: c.name, score: c.weighted[i]! }
+        : { name: c.name, score: c.weighted[i]!, raw: c.raw[i]!, normalized: c.normalized[i]!, weight: c.weight };
+    }
     const fromExtenders = s.extenders?.[i];
     if (fromExtenders) parts.push(...fromExtenders);
     out[i] = { name: nodes[i]!.name, scores: parts, totalScore: s.totals[i]! };

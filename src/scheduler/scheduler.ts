@@ -6,13 +6,16 @@ import { podKey } from '../api/types.js';
 import { Cache } from '../cache/cache.js';
 import { Snapshot } from '../cache/snapshot.js';
 import type { ClusterClient } from '../cluster/types.js';
+import { FeatureGates } from '../config/feature_gates.js';
 import type { Extender as ExtenderConfig } from '../config/types.js';
+import { featuresFromGates } from '../framework/features.js';
 import { setUpExtenders } from '../extender/setup.js';
+import { CycleDiagnosis, type PreemptionDiagnosis } from '../framework/cycle_diagnosis.js';
 import { CycleState } from '../framework/cycle_state.js';
 import { ActionType } from '../framework/events.js';
 import type { Extender } from '../framework/extender.js';
 import { Diagnosis, ErrNoNodesAvailable, FitError } from '../framework/fit_error.js';
-import type { EventRecorder, PluginClusterClient, QueuedPodInfo } from '../framework/interfaces.js';
+import type { EventRecorder, PluginClusterClient, QueuedPodInfo, RequeueCause } from '../framework/interfaces.js';
 import { andThen, type MaybePromise } from '../framework/maybe_promise.js';
 import { thrownMessage } from '../framework/thrown.js';
 import { pluginMetricsSamplePercent } from '../framework/metrics_recorder.js';
@@ -48,10 +51,18 @@ export interface SchedulerDeps {
   random: () => number;
   /** In-tree plugins named by a profile but not built yet: skipped with a warning. */
   notYetAvailable?: ReadonlySet<string>;
+  /** --feature-gates; the pinned release's defaults when absent. */
+  featureGates?: FeatureGates;
   /** Pick the first top-scored node by name instead of sampling (exact comparisons). */
   tieBreakByName?: boolean;
   /** Keep every plugin's score per node in attempt records (explain). */
   recordScores?: boolean;
+  /**
+   * Diagnose every attempt (explain, the workbench): every Filter plugin runs past the first
+   * rejection, scores are kept raw, normalized and weighted, preemption explains every node.
+   * The decisions are the same; only the time differs.
+   */
+  diagnose?: boolean;
   /** Called once per attempt with its final outcome (after the binding when it got that far). */
   onAttempt?: (a: AttemptRecord) => void;
   log?: (level: number, msg: string) => void;
@@ -73,6 +84,10 @@ export interface AttemptRecord {
   readonly diagnosis: Diagnosis | null;
   readonly nominatedNode: string;
   readonly victims: string[];
+  /** What preemption found per node (a diagnosed attempt that ran PostFilter), else null. */
+  readonly preemption: PreemptionDiagnosis | null;
+  /** What requeued the pod for this attempt; null for its first. */
+  readonly requeuedBy: RequeueCause | null;
   readonly attempt: number;
   readonly time: number;
   /** From the start of the scheduling cycle to the end of the attempt (binding included), in seconds. */
@@ -142,7 +157,7 @@ export class Scheduler implements SchedulingCycles, EventHandlerTarget {
       percentageOfNodesToScore: config.percentageOfNodesToScore ?? 0,
       random: deps.random,
       tieBreakByName: deps.tieBreakByName ?? false,
-      recordScores: deps.recordScores ?? false,
+      recordScores: (deps.recordScores ?? false) || (deps.diagnose ?? false),
     };
     const pluginClient: PluginClusterClient = {
       bind: (pod, node) => deps.client.bind(pod, node),
@@ -173,6 +188,8 @@ export class Scheduler implements SchedulingCycles, EventHandlerTarget {
           time: clock.now(),
         }),
     };
+    const gates = deps.featureGates ?? FeatureGates.defaults;
+    const features = featuresFromGates((gate) => gates.enabled(gate));
     let queue: SchedulingQueue | undefined = undefined;
     for (const profile of profiles) {
       const fwk = new Framework(profile, {
@@ -188,6 +205,7 @@ export class Scheduler implements SchedulingCycles, EventHandlerTarget {
         clock,
         random: deps.random,
         parallelism: config.parallelism ?? 16,
+        features,
         notYetAvailable: deps.notYetAvailable,
         extenders,
         metrics: this.metrics,
@@ -307,6 +325,7 @@ export class Scheduler implements SchedulingCycles, EventHandlerTarget {
     // Plugin calls are timed in a sample of cycles, drawn only when metrics are on so that
     // simulations keep their random sequence.
     if (this.metrics !== null) attempt.state.recordPluginMetrics = this.deps.random() * 100 < pluginMetricsSamplePercent;
+    if (this.deps.diagnose) attempt.state.diagnosis = new CycleDiagnosis();
     this.cycleVictims = attempt.victims;
     // No other scheduling cycle runs until this one ends, so the snapshot stays as found.
     this.cache.updateSnapshot(this.snapshot);
@@ -387,6 +406,8 @@ export class Scheduler implements SchedulingCycles, EventHandlerTarget {
       diagnosis: result?.diagnosis ?? (err instanceof FitError ? err.diagnosis : null),
       nominatedNode: nominating?.mode === 'Override' ? nominating.nominatedNodeName : '',
       victims: attempt.victims,
+      preemption: attempt.state.diagnosis?.preemption ?? null,
+      requeuedBy: attempt.qp.requeuedBy ?? null,
       attempt: attempt.qp.attempts,
       time: this.deps.clock.now(),
       durationSeconds: seconds,

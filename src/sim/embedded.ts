@@ -1,4 +1,5 @@
 // Builds an embedded cluster and a scheduler over it from a scenario and a resolved configuration.
+import type { FeatureGates } from '../config/feature_gates.js';
 import type { Pod } from '../api/types.js';
 import { MemoryCluster } from '../cluster/memory/store.js';
 import type { ClusterClient } from '../cluster/types.js';
@@ -14,10 +15,14 @@ export interface EmbeddedOptions {
   config: ResolvedConfig;
   registry: Registry;
   notYetAvailable?: ReadonlySet<string>;
+  /** --feature-gates; the pinned release's defaults when absent. */
+  featureGates?: FeatureGates;
   seed?: number;
   tieBreakByName?: boolean;
   /** Keep every plugin's score per node (explain). */
   recordScores?: boolean;
+  /** Diagnose every attempt (SchedulerDeps.diagnose). */
+  diagnose?: boolean;
   onAttempt?: (a: AttemptRecord) => void;
   /** Transforms a pod as kube-apiserver's admission would (e.g. matchLabelKeys merging). */
   admitPod?: (pod: Pod) => Pod;
@@ -47,8 +52,10 @@ export function embeddedDeps(o: EmbeddedOptions, client: ClusterClient, clock: C
     clock,
     random: seededRandom(o.seed ?? 1),
     notYetAvailable: o.notYetAvailable ?? notYetAvailablePlugins,
+    featureGates: o.featureGates,
     tieBreakByName: o.tieBreakByName,
     recordScores: o.recordScores,
+    diagnose: o.diagnose,
     onAttempt: o.onAttempt,
     extenders: o.extenders,
   };

@@ -7,7 +7,7 @@ import { defaultConfiguration } from '../config/index.js';
 import { inTreeRegistry } from '../plugins/registry.js';
 import type { SchedulingQueue } from '../queue/scheduling_queue.js';
 import type { AttemptRecord } from '../scheduler/scheduler.js';
-import { explainAttempt } from './explain.js';
+import { attemptSummary, explainAttempt, type ExplainAttempt } from './explain.js';
 import { ReportCollector } from './report_data.js';
 import { decisionFromExplain, decisionFromReport } from './report_model.js';
 import { parseScenario } from './scenario.js';
@@ -45,14 +45,17 @@ steps:
 
 describe('ReportCollector', () => {
   const registry = inTreeRegistry();
-  const opts = { config: defaultConfiguration(registry), registry, recordScores: true };
+  const opts = { config: defaultConfiguration(registry), registry, recordScores: true, diagnose: true };
 
   it('records each pod\'s last decision exactly as explain records that attempt', async () => {
     const collector = new ReportCollector({ title: 'report-test', scoreLimit: 10 }, 5);
     const last = new Map<string, AttemptRecord>();
+    const history = new Map<string, ExplainAttempt[]>();
     const observer = {
       attempt: (a: AttemptRecord, q: SchedulingQueue) => {
-        last.set(`${a.pod.metadata.namespace}/${a.pod.metadata.name}`, a);
+        const key = `${a.pod.metadata.namespace}/${a.pod.metadata.name}`;
+        last.set(key, a);
+        history.set(key, [...(history.get(key) ?? []), attemptSummary(a)]);
         collector.attempt(a, q);
       },
       finished: collector.finished.bind(collector),
@@ -61,7 +64,7 @@ describe('ReportCollector', () => {
     assert.equal(last.size, 4);
     for (const [pod, a] of last) {
       const i = data.pods.findIndex((p) => p[0] === pod);
-      assert.deepEqual(decisionFromReport(data, i), decisionFromExplain(explainAttempt(a), a.attempt, 10), pod);
+      assert.deepEqual(decisionFromReport(data, i), decisionFromExplain(explainAttempt(a, history.get(pod)), a.attempt, 10), pod);
     }
     const existing = data.pods.findIndex((p) => p[0] === 'default/low');
     assert.equal(decisionFromReport(data, existing), null);
@@ -80,6 +83,8 @@ describe('ReportCollector', () => {
     const d = decisionFromReport(data, data.pods.indexOf(never))!;
     assert.equal(d.outcome, 'Unschedulable');
     assert.match(d.message, /^0\/3 nodes are available/);
+    assert.deepEqual(d.filterPlugins.length > 0 && d.allFilterGroups.map((g) => g.nodes.length).sort(), [1, 2], 'every Filter plugin per node, grouped');
+    assert.ok(d.preemption, 'the preemption diagnosis');
   });
 
   it('halves its queue samples when full, so a long run keeps at most 2048', () => {

@@ -8,10 +8,10 @@ import type { ResourceClaim, ResourceSlice } from '../api/resource.js';
 import type { MemoryCluster } from '../cluster/memory/store.js';
 import type { SchedulingQueue } from '../queue/scheduling_queue.js';
 import type { AttemptRecord } from '../scheduler/scheduler.js';
-import { explainAttempt } from './explain.js';
+import { explainAttempt, type ExplainAttempt } from './explain.js';
 import {
   encodeRuns, groupAllFilters, groupFilter, groupPreemptionNodes, knownExplainFields, reportOutcomes, topScores,
-  type AllFiltersGroup, type AttemptSummary, type ExplainDiagnosis, type FilterGroup, type QueueSeries, type ReportData, type ReportDecision,
+  type AllFiltersGroup, type ExplainDiagnosis, type FilterGroup, type QueueSeries, type ReportData, type ReportDecision,
   type ReportNode, type ReportOutcome, type ReportPreemption,
 } from './report_model.js';
 import type { SimReport, SimulationObserver } from './simulate.js';
@@ -112,7 +112,7 @@ export class ReportCollector implements SimulationObserver {
   attempt(a: AttemptRecord, queue: SchedulingQueue): void {
     this.attempts++;
     if (a.outcome === 'Scheduled') this.scheduled++;
-    const e = explainAttempt(a) as ReturnType<typeof explainAttempt> & ExplainDiagnosis;
+    const e = explainAttempt(a);
     this.attemptsByPod.set(e.pod, a.attempt);
     const top = topScores(e.scores, this.scoreLimit);
     const decision: ReportDecision = {
@@ -156,7 +156,7 @@ export class ReportCollector implements SimulationObserver {
   }
 
   /** The pod's attempts so far, its last ones kept: explain records list one attempt each in a simulation. */
-  private attemptHistory(pod: string, latest: AttemptSummary[]): AttemptSummary[] {
+  private attemptHistory(pod: string, latest: ExplainAttempt[]): ExplainAttempt[] {
     const before = this.decisions.get(pod)?.attempts ?? [];
     const seen = new Set(latest.map((x) => x.attempt));
     return [...before.filter((x) => !seen.has(x.attempt)), ...latest].slice(-maxAttemptsPerPod);

@@ -61,7 +61,7 @@ describe('decisionFromExplain with the diagnosis fields', () => {
   });
 
   it('groups every plugin\'s verdicts and preemption verdicts by node, keeps the kept rows\' score details, and passes unknown fields', () => {
-    const record = {
+    const record: Parameters<typeof decisionFromExplain>[0] & { devices: unknown } = {
       ...base,
       filterPlugins: ['NodeResourcesFit', 'TaintToleration'],
       allFilters: { n1: [fit, taint], n2: [fit], n3: [fit] },

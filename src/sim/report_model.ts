@@ -1,6 +1,6 @@
 // The data shape `simulate --report` embeds and the workbench renders, and the pure helpers both
 // sides share (no Node.js or DOM imports: the front end bundles this file).
-import type { ExplainPod, ExplainStatus } from './explain.js';
+import type { ExplainAttempt, ExplainPod, ExplainPreemption, ExplainPreemptionNode, ExplainScore, ExplainStatus } from './explain.js';
 
 /** Fields the panels have tables for; anything else a newer explain adds is passed through as `extra`. */
 export const knownExplainFields: ReadonlySet<string> = new Set([
@@ -8,62 +8,14 @@ export const knownExplainFields: ReadonlySet<string> = new Set([
   'filterPlugins', 'allFilters', 'scoreDetails', 'preemption', 'attempts',
 ]);
 
-// The diagnosis fields of the explain schema (scenarios README, "Growing the schema"): every one
-// optional here, so records written before them, or without diagnosis, render as before.
+// The diagnosis fields of the explain schema (scenarios README, "Explain output"), optional here
+// so that records written before them render as before.
+type ScoreDetail = ExplainScore;
+type PreemptionNode = ExplainPreemptionNode;
+type AttemptSummary = ExplainAttempt;
+type Preemption<N> = Omit<ExplainPreemption, 'nodes'> & { nodes: N };
 
-/** One plugin's score on one node: its Score answer, after NormalizeScore, its weight, the product. */
-interface ScoreDetail {
-  raw: number;
-  normalized: number;
-  weight: number;
-  weighted: number;
-}
-
-interface PreemptionCandidate {
-  node: string;
-  victims: string[];
-  pdbViolations: number;
-  highestVictimPriority: number;
-  sumOfVictimPriorities: number;
-  victimCount: number;
-  eliminatedBy: string | null;
-  [field: string]: unknown;
-}
-
-export interface PreemptionNode {
-  verdict: string;
-  status: ExplainStatus | null;
-  stillRejectedBy: ExplainStatus[];
-  candidate: PreemptionCandidate | null;
-  dryRun: boolean;
-}
-
-interface Preemption<N = Record<string, PreemptionNode>> {
-  notEligible: string;
-  nodes: N;
-  candidates: PreemptionCandidate[];
-  chosen: string;
-  decidedBy: string | null;
-}
-
-export interface AttemptSummary {
-  attempt: number;
-  time: number;
-  outcome: string;
-  node: string;
-  message: string;
-  nominatedNode: string;
-  victims: string[];
-  requeuedBy: { event: string; plugin: string } | null;
-}
-
-export interface ExplainDiagnosis {
-  filterPlugins?: string[];
-  allFilters?: Record<string, ExplainStatus[]>;
-  scoreDetails?: Record<string, Record<string, ScoreDetail>>;
-  preemption?: Preemption | null;
-  attempts?: AttemptSummary[];
-}
+export type ExplainDiagnosis = Partial<Pick<ExplainPod, 'filterPlugins' | 'allFilters' | 'scoreDetails' | 'preemption' | 'attempts'>>;
 
 /** Nodes that every Filter plugin judged alike: the plugins that rejected them, in order. */
 export interface AllFiltersGroup<N = string> {
@@ -155,7 +107,7 @@ function detailsFor(details: Readonly<Record<string, Record<string, ScoreDetail>
   return out;
 }
 
-function preemptionView(p: Preemption | null | undefined): Preemption<PreemptionGroup[]> | null {
+function preemptionView(p: ExplainPreemption | null | undefined): Preemption<PreemptionGroup[]> | null {
   if (!p) return null;
   return { ...p, nodes: groupPreemptionNodes(p.nodes) };
 }
@@ -192,9 +144,11 @@ export function topScores(scores: Readonly<Record<string, Readonly<Record<string
   };
 }
 
+/** An explain record whose diagnosis fields may be missing (records written before them). */
+type ExplainRecord = Omit<ExplainPod, keyof ExplainDiagnosis> & ExplainDiagnosis;
+
 /** The view of a full explain record (the UI's endpoint returns these). */
-export function decisionFromExplain(record: ExplainPod, attempts = 0, scoreLimit = 50): DecisionView {
-  const e = record as ExplainPod & ExplainDiagnosis;
+export function decisionFromExplain(e: ExplainRecord, attempts = 0, scoreLimit = 50): DecisionView {
   const extra: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(e)) if (!knownExplainFields.has(k)) extra[k] = v;
   const scores = topScores(e.scores, scoreLimit);

@@ -130,9 +130,9 @@ export async function serveScenario(sc: Scenario, o: ServeOptions): Promise<Serv
   populateCluster(cluster, sc);
   for (const p of sc.pending) cluster.create(p);
   const client = new EventWritingClient(cluster, clock);
-  // Each pod's last attempt with every plugin's score, for the web UI's decision tables.
+  // Each pod's last attempt, diagnosed and with every plugin's score, for the web UI's decision tables.
   const build = (config: ResolvedConfig) =>
-    Scheduler.fromConfig(config, embeddedDeps({ ...o, config, recordScores: true, onAttempt: (a) => workbench.recordAttempt(a) }, client, clock));
+    Scheduler.fromConfig(config, embeddedDeps({ ...o, config, recordScores: true, diagnose: true, onAttempt: (a) => workbench.recordAttempt(a) }, client, clock));
   let scheduler = build(o.config);
   const host = {
     cluster,

@@ -55,7 +55,11 @@ export interface SimulationObserver {
   finished(cluster: MemoryCluster): void;
 }
 
-export async function runSimulation(sc: Scenario, o: Omit<EmbeddedOptions, 'onAttempt'>, observer?: SimulationObserver): Promise<SimReport> {
+/**
+ * Runs the scenario; `o.onAttempt`, when given, sees every attempt after the report has, and
+ * `observer` the queue after each attempt and the cluster at the end.
+ */
+export async function runSimulation(sc: Scenario, o: EmbeddedOptions, observer?: SimulationObserver): Promise<SimReport> {
   const records = new Map<string, SimPod>();
   const order: string[] = [];
   const track = (key: string): SimPod => {
@@ -95,7 +99,8 @@ export async function runSimulation(sc: Scenario, o: Omit<EmbeddedOptions, 'onAt
       vr.outcome = 'Preempted';
       vr.preemptedBy = key;
     }
-    if (observer) observer.attempt(a, env.scheduler.queue);
+    o.onAttempt?.(a);
+    observer?.attempt(a, env.scheduler.queue);
   };
   const env = await createEmbedded(sc, { ...o, onAttempt });
   const { clock, cluster, scheduler } = env;

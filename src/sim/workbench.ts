@@ -13,7 +13,7 @@ import { podKey } from '../api/types.js';
 import type { MemoryCluster } from '../cluster/memory/store.js';
 import { ConfigError, parseConfig } from '../config/index.js';
 import type { AttemptRecord, ResolvedConfig, Scheduler } from '../scheduler/scheduler.js';
-import { explainAttempt } from './explain.js';
+import { attemptSummary, explainAttempt, type ExplainAttempt } from './explain.js';
 import { parseScenario, ScenarioError, type Scenario } from './scenario.js';
 import { populateCluster } from './embedded.js';
 import { uiAssetDir } from './ui_assets.js';
@@ -41,6 +41,8 @@ const staticFiles: Record<string, string> = {
 const notExported = new Set(['Event', 'Lease']);
 const systemNamespaces = new Set(['default', 'kube-system', 'kube-public', 'kube-node-lease']);
 const maxBodyBytes = 64 * 1024 * 1024;
+/** Attempts a pod's decision lists: its last ones. */
+const maxAttemptsListed = 20;
 /** Pods the queue endpoint lists (the counts cover all): the UI polls it every second. */
 const maxQueuePods = 1000;
 export const defaultConfigText = 'apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n';
@@ -54,6 +56,8 @@ class HttpProblem extends Error {
 export class Workbench implements MountedHandler {
   readonly prefix = '/ui/';
   private readonly lastAttempts = new Map<string, AttemptRecord>();
+  /** Each pod's attempts, its last ones kept. */
+  private readonly attemptLists = new Map<string, ExplainAttempt[]>();
   /** The built files, read and gzipped once (CodeMirror makes app.js about 560 KiB, 180 KiB gzipped). */
   private readonly assets = new Map<string, { raw: Buffer; gzipped: Buffer }>();
 
@@ -61,7 +65,12 @@ export class Workbench implements MountedHandler {
 
   /** Keeps each pod's last attempt for its decision tables (the scheduler's onAttempt). */
   recordAttempt(a: AttemptRecord): void {
-    this.lastAttempts.set(podKey(a.pod), a);
+    const key = podKey(a.pod);
+    this.lastAttempts.set(key, a);
+    const list = this.attemptLists.get(key) ?? [];
+    list.push(attemptSummary(a));
+    if (list.length > maxAttemptsListed) list.shift();
+    this.attemptLists.set(key, list);
   }
 
   async handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
@@ -106,6 +115,7 @@ export class Workbench implements MountedHandler {
       await this.host.replaceScheduler(config);
       this.configText = body;
       this.lastAttempts.clear();
+      this.attemptLists.clear();
       return sendJson(res, 200, { message: 'configuration applied; the pending pods are being scheduled again' });
     }
     if (what === 'scenario' && method === 'GET') {
@@ -121,7 +131,7 @@ export class Workbench implements MountedHandler {
   private explain(namespace: string, name: string) {
     const a = this.lastAttempts.get(`${namespace}/${name}`);
     if (!a) throw new HttpProblem(404, `pod ${namespace}/${name} has no scheduling attempt yet`);
-    return { explain: explainAttempt(a), attempts: a.attempt, time: new Date(a.time).toISOString() };
+    return { explain: explainAttempt(a, this.attemptLists.get(`${namespace}/${name}`)), attempts: a.attempt, time: new Date(a.time).toISOString() };
   }
 
   private queue() {
@@ -196,6 +206,7 @@ export class Workbench implements MountedHandler {
       populateCluster(c, { ...sc, objects: sc.objects.filter((o) => o.kind !== 'Namespace' || !existingNamespaces.has(o.metadata?.name ?? '')) });
       for (const p of sc.pending) c.create(p);
       this.lastAttempts.clear();
+      this.attemptLists.clear();
     });
     if (config) this.configText = stringifyYaml(sc.config);
     return { message: `imported ${sc.name}: ${sc.nodes.length} node(s), ${sc.pods.length + sc.pending.length} pod(s), ${sc.objects.length} other object(s)` };

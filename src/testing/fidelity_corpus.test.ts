@@ -2,6 +2,9 @@
 // replay by that family, so a format it misread would skip scenarios silently.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseScenario } from '../sim/scenario.js';
 import { corpusDir, corpusFamily, corpusFiles, corpusScenario } from './fidelity_corpus.js';
 
 test('the family read from the text is the parsed metadata.family, for every corpus scenario', { skip: corpusDir ? false : 'no scenario corpus found' }, () => {
@@ -15,4 +18,14 @@ test('a scenario is a copy of its own each time, so one replay cannot change the
   const first = corpusScenario(file!);
   first.nodes.length = 0;
   assert.ok(corpusScenario(file!).nodes.length > 0);
+});
+
+test('the corpus parser reads what the scenario loader\'s own YAML parser reads, one scenario of each family', { skip: corpusDir ? false : 'no scenario corpus found' }, () => {
+  const firstOfFamily = new Map<string, string>();
+  for (const file of corpusFiles()) if (!firstOfFamily.has(corpusFamily(file))) firstOfFamily.set(corpusFamily(file), file);
+  assert.ok(firstOfFamily.size > 1);
+  for (const file of firstOfFamily.values()) {
+    const path = join(corpusDir!, file);
+    assert.deepEqual(corpusScenario(file), parseScenario(readFileSync(path, 'utf8'), path), file);
+  }
 });

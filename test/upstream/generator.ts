@@ -445,7 +445,7 @@ function preemption(b: Builder): Obj {
   return configWith({});
 }
 
-/** Bound and unbound claims, WaitForFirstConsumer, zonal and local volumes, CSI limits. */
+/** Bound and unbound claims, WaitForFirstConsumer, zonal and local volumes, CSI limits and drivers. */
 function volumes(b: Builder): Obj {
   const r = b.r;
   b.addNodes(r.int(4, 16), { taints: false, unschedulable: true, images: false, smallPodCount: false });
@@ -454,7 +454,8 @@ function volumes(b: Builder): Obj {
     { apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: 'standard' }, provisioner: ebs, volumeBindingMode: 'WaitForFirstConsumer' },
     { apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: 'zonal-immediate' }, provisioner: gce, volumeBindingMode: 'Immediate' },
     { apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: 'local' }, provisioner: 'kubernetes.io/no-provisioner', volumeBindingMode: 'WaitForFirstConsumer' },
-    { apiVersion: 'storage.k8s.io/v1', kind: 'CSIDriver', metadata: { name: ebs }, spec: { attachRequired: true } },
+    // VolumeLimitScaling: with preventPodSchedulingIfMissing a node without the driver in its CSINode rejects the pod.
+    { apiVersion: 'storage.k8s.io/v1', kind: 'CSIDriver', metadata: { name: ebs }, spec: { attachRequired: true, ...(r.chance(0.3) ? { preventPodSchedulingIfMissing: true } : {}) } },
   );
   for (const n of nodes) {
     if (r.chance(0.8)) {

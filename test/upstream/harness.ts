@@ -42,9 +42,23 @@ export class HarnessError extends Error {
 }
 
 /** Upstream's decisions for one scenario file, in the `explain --tie-break name` schema. */
-export function runHarness(binary: string, scenarioPath: string): { pods: ExplainPod[] } {
-  const r = spawnSync(binary, [scenarioPath], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, timeout: 300_000 });
+export function runHarness(binary: string, scenarioPath: string, featureGates = ''): { pods: ExplainPod[] } {
+  const r = spawnSync(binary, ['-feature-gates', featureGates, scenarioPath], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, timeout: 300_000 });
   if (r.error) throw new HarnessError(`${scenarioPath}: ${r.error.message}`);
   if (r.status !== 0) throw new HarnessError(`${scenarioPath}: harness exited ${r.status}: ${r.stderr.trim().split('\n').slice(-5).join('\n')}`);
   return JSON.parse(r.stdout) as { pods: ExplainPod[] };
+}
+
+/** One gate as the pinned kube-scheduler holds it (`harness -list-feature-gates`). */
+export interface UpstreamGate {
+  name: string;
+  default: boolean;
+  lockToDefault: boolean;
+  /** featuregate's prerelease: "" for GA. */
+  preRelease: string;
+  dependsOn?: string[];
+}
+
+export function listUpstreamGates(binary: string): UpstreamGate[] {
+  return JSON.parse(execFileSync(binary, ['-list-feature-gates'], { encoding: 'utf8' })) as UpstreamGate[];
 }

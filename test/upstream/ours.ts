@@ -1,13 +1,14 @@
 // Our decisions for a scenario: what `kube-scheduler-ts explain --output json --tie-break name`
-// prints, computed in-process.
+// prints (every attempt diagnosed, as the command does), computed in-process.
 import { admitPod } from '../../src/cluster/memory/admission.js';
 import { resolveConfiguration } from '../../src/cli/configuration.js';
+import { FeatureGates } from '../../src/config/feature_gates.js';
 import { inTreeRegistry, notYetAvailablePlugins } from '../../src/plugins/registry.js';
 import { runExplain, type ExplainPod } from '../../src/sim/explain.js';
 import type { Scenario } from '../../src/sim/scenario.js';
 
-export async function explainOurs(scenario: Scenario): Promise<{ pods: ExplainPod[] }> {
+export async function explainOurs(scenario: Scenario, featureGates = FeatureGates.defaults): Promise<{ pods: ExplainPod[] }> {
   const registry = inTreeRegistry();
   const config = resolveConfiguration({ scenario, registry });
-  return runExplain(scenario, { config, registry, notYetAvailable: notYetAvailablePlugins, tieBreakByName: true, admitPod });
+  return runExplain(scenario, { config, registry, notYetAvailable: notYetAvailablePlugins, featureGates, tieBreakByName: true, admitPod, diagnose: true });
 }

@@ -5,6 +5,7 @@
 //   npm run test:upstream -- --count 500 --seed 7  # more generated scenarios, another seed
 //   npm run test:upstream -- --family preemption   # generated scenarios of one family only
 //   npm run test:upstream -- --save /tmp/diffs     # keep every generated scenario that disagrees
+//   npm run test:upstream -- --feature-gates MatchLabelKeysInPodTopologySpread=false,...  # both sides
 //   npm run test:upstream -- --record              # re-record test/fixtures' expectations
 //
 // Exit status 0 when every pod agrees or differs only in a known way, 1 otherwise; without Go it
@@ -18,7 +19,9 @@ import { loadScenario } from '../../src/sim/scenario.js';
 import { compareScenario, type PodComparison } from './compare.js';
 import { families, generateScenario, type Family } from './generator.js';
 import type { ExplainPod } from '../../src/sim/explain.js';
-import { buildCommand, findGo, HarnessError, runHarness, testHarness } from './harness.js';
+import { buildCommand, findGo, HarnessError, listUpstreamGates, runHarness, testHarness } from './harness.js';
+import { compareGateTables } from './gate_table.js';
+import { FeatureGates } from '../../src/config/feature_gates.js';
 import { knownDifferences } from './known_differences.js';
 import { explainOurs } from './ours.js';
 
@@ -38,6 +41,7 @@ const { values } = parseArgs({
     save: { type: 'string' },
     record: { type: 'boolean', default: false },
     verbose: { type: 'boolean', short: 'v', default: false },
+    'feature-gates': { type: 'string', default: '' },
   },
 });
 
@@ -55,6 +59,15 @@ for (const f of chosenFamilies) {
   }
 }
 
+const gateFlag = values['feature-gates'];
+let featureGates: FeatureGates;
+try {
+  featureGates = FeatureGates.parse([gateFlag]);
+} catch (err) {
+  console.error(`--feature-gates: ${(err as Error).message}`);
+  process.exit(2);
+}
+
 const go = findGo();
 if (!go) {
   console.log('skipped: no Go');
@@ -65,6 +78,12 @@ console.log(`== building and testing the harness (${go})`);
 const harness = buildCommand(go, 'harness');
 testHarness(go);
 console.log(`   ${((Date.now() - started) / 1000).toFixed(1)} s`);
+
+const gateTableDiffs = compareGateTables(listUpstreamGates(harness));
+if (gateTableDiffs.length > 0) {
+  console.log(`== src/config/feature_gate_specs.ts differs from the pinned release's gates:\n${gateTableDiffs.map((d) => `  ${d}`).join('\n')}`);
+}
+if (gateFlag !== '') console.log(`== feature gates: ${gateFlag}`);
 
 if (values.record) {
   // The scenarios stay as they are; the pinned release's answers are written beside the folder.
@@ -120,7 +139,7 @@ function report(name: string, results: PodComparison[]): boolean {
 async function compareFile(name: string, path: string): Promise<boolean> {
   let upstream: { pods: ExplainPod[] };
   try {
-    upstream = runHarness(harness, path);
+    upstream = runHarness(harness, path, gateFlag);
   } catch (err) {
     if (!(err instanceof HarnessError)) throw err;
     tally.scenarios++;
@@ -129,7 +148,7 @@ async function compareFile(name: string, path: string): Promise<boolean> {
     return true;
   }
   const scenario = loadScenario(path);
-  const ours = await explainOurs(scenario);
+  const ours = await explainOurs(scenario, featureGates);
   return report(name, compareScenario(scenario, upstream, ours));
 }
 
@@ -172,7 +191,5 @@ for (const k of knownDifferences) {
   const n = tally.known.get(k.id);
   if (n) console.log(`   known ${k.id} (${n} pods): ${k.why}`);
 }
-if (tally.failedScenarios.length > 0) {
-  console.log(`disagreeing scenarios: ${tally.failedScenarios.join(', ')}`);
-  process.exit(1);
-}
+if (tally.failedScenarios.length > 0) console.log(`disagreeing scenarios: ${tally.failedScenarios.join(', ')}`);
+if (tally.failedScenarios.length > 0 || gateTableDiffs.length > 0) process.exit(1);

@@ -37,6 +37,8 @@ const cases: Case[] = [
     wantCost: 6,
   },
   { name: 'the same through map lookup', expression: 'device.attributes["no-such-domain"]["noSuchAttr"].isGreaterThan(quantity("0"))', wantMatchError: 'no such key: noSuchAttr', wantCost: 6 },
+  { name: 'a missing domain is not in the attributes', expression: '"no-such-domain" in device.attributes', wantMatch: false, wantCost: 3 },
+  { name: 'nor in the capacities', expression: '!("no-such-domain" in device.capacity)', wantMatch: true, wantCost: 4 },
   { name: 'a present domain is in the attributes', expression: `"${d}" in device.attributes`, attributes: { [`${d}/something`]: { bool: true } }, wantMatch: true, wantCost: 3 },
   { name: 'an empty driver name', expression: 'device.driver == ""', wantMatch: true, wantCost: 2 },
   { name: 'the driver name', expression: `device.driver == "${d}"`, driver: d, wantMatch: true, wantCost: 4 },
@@ -117,6 +119,10 @@ const cases: Case[] = [
   { name: 'a version that is none', expression: 'semver("1.2").major() == 1', wantMatchError: 'No Major.Minor.Patch elements found' },
   { name: 'the list library', expression: '[1, 2, 3].isSorted() && [1, 2, 3].sum() == 6 && [3, 1].min() == 1 && ["a", "b"].indexOf("b") == 1', wantMatch: true },
   { name: 'the regex library', expression: '"abc123".find("[0-9]+") == "123" && "a1b2".findAll("[0-9]") == ["1", "2"]', wantMatch: true },
+  { name: 'has() on an attribute behind a domain lookup, present', expression: `has(device.attributes["${d}"].model)`, driver: d, attributes: { model: { string: 'x' } }, wantMatch: true, wantCost: 3 },
+  { name: 'has() on an attribute behind a domain lookup, absent', expression: `has(device.attributes["${d}"].model)`, driver: d, wantMatch: false },
+  { name: 'has() guards a missing attribute as upstream hint says', expression: `!has(device.attributes["${d}"].model) || device.attributes["${d}"].model == "x"`, driver: d, wantMatch: true },
+  { name: 'has() of a map lookup is no field selection', expression: `has(device.attributes["${d}"]["model"])`, wantCompileError: 'has() invalid argument' },
   { name: 'string extensions', expression: '"abc".charAt(1) == "b" && "aXbX".replace("X", "-") == "a-b-" && "abc".reverse() == "cba" && "A".lowerAscii() == "a"', wantMatch: true },
 ];
 

@@ -7,6 +7,7 @@ import { parseQuantity, type Quantity } from '../quantity.js';
 import { CelLibraryError, registerKubernetesLibraries } from './libraries.js';
 import { parseSemver, type Semver } from './semver.js';
 import { estimateCost } from './cost.js';
+import { rewriteForCelJs } from './rewrites.js';
 
 /** resourceapi.CELSelectorExpressionMaxCost: the per-evaluation cost limit of a selector. */
 export const CELSelectorExpressionMaxCost = 1_000_000;
@@ -16,6 +17,12 @@ export interface CelFeatures {
   readonly consumableCapacity: boolean;
   readonly listTypeAttributes: boolean;
 }
+
+/**
+ * The pin's defaults for the environment (pkg/features at v1.37.2): DRAConsumableCapacity is on
+ * (beta), DRAListTypeAttributes off (alpha).
+ */
+export const DefaultCelFeatures: CelFeatures = Object.freeze({ consumableCapacity: true, listTypeAttributes: false });
 
 /** apiservercel.Error: Invalid for a bad expression, Internal for an environment problem. */
 export interface CelError {
@@ -186,8 +193,13 @@ export class DeviceSelectorCompiler {
   compile(expression: string, options: CompileOptions = {}): CompilationResult {
     const invalid = (detail: string): CompilationResult => new CompilationResult(expression, { type: 'Invalid', detail }, null, Number.MAX_SAFE_INTEGER);
     let program: ParseResult;
+    // The cost is the user's expression's, not that of its rewritten form.
+    let costAst: ParseResult['ast'];
     try {
       program = this.env.parse(expression);
+      costAst = program.ast;
+      const rewritten = rewriteForCelJs(expression, program.ast);
+      if (rewritten !== null) program = this.env.parse(rewritten);
     } catch (err) {
       return invalid(`compilation failed: ${issueText(expression, err)}`);
     }
@@ -197,7 +209,7 @@ export class DeviceSelectorCompiler {
     if (outputType !== 'bool' && outputType !== 'dyn') {
       return invalid(`must evaluate to bool or the unknown type, not ${outputType}`);
     }
-    const maxCost = options.disableCostEstimation ? Number.MAX_SAFE_INTEGER : estimateCost(program.ast);
+    const maxCost = options.disableCostEstimation ? Number.MAX_SAFE_INTEGER : estimateCost(costAst);
     return new CompilationResult(expression, null, program, maxCost);
   }
 }

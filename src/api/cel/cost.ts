@@ -121,6 +121,10 @@ function estimate(node: ASTNode, scope: ReadonlyMap<string, number>): Estimate {
       return estimateMethod(node, scope);
     case 'call': {
       const [name, callArgs] = args as [string, ASTNode[]];
+      // A presence test costs only its operand's target (cel-go: PresenceTestHasCost(false)).
+      if (name === 'has' && callArgs.length === 1 && callArgs[0]!.op === '.') {
+        return { cost: estimate((callArgs[0]!.args as [ASTNode, string])[0], scope).cost, size: 1, isString: false };
+      }
       const cost = 1 + sumOf(callArgs, scope);
       return { cost, size: name === 'string' ? MAX_VALUE_LENGTH : 1, isString: name === 'string' };
     }

@@ -4,14 +4,15 @@
 //
 // Library: @marcbachmann/cel-js. It type-checks against declared variables and custom object
 // types, lets opaque types (Quantity, Semver) carry receiver-style methods, supports optional
-// types and the standard macros, and has no dependencies. @bufbuild/cel is conformance-tested
-// but models custom types as protobuf messages, which Quantity and Semver are not.
+// types and the standard macros, and has no dependencies. @bufbuild/cel is conformance-tested,
+// but its object values are protobuf messages (ReflectMessage), and upstream's Quantity and
+// Semver are opaque types with methods, not messages.
 //
+// Where cel-js reads a selector differently from cel-go, rewrites.ts rewrites the source first
+// (has() of a field behind an index; `in` on the domain maps, whose lookups default to empty).
 // Differences from cel-go that remain (rare in real selectors):
 // - compile errors carry cel-js's message after upstream's `compilation failed: ERROR:
-//   <input>:line:col:` prefix, not cel-go's parser text;
-// - `"domain" in device.attributes` is true for any domain (upstream: only present domains),
-//   because a lookup of a missing domain must give an empty map and cel-js's `in` is a lookup;
+//   <input>:line:col:` prefix, not cel-go's parser text (the unknown-variable one is reworded);
 // - costs are estimated by cost.ts, an approximation of cel-go's estimator, and no runtime
 //   cost is tracked: device inputs are bounded (32 attributes, 64-character values), so an
 //   expression within the estimate stays within the per-evaluation limit;
@@ -21,15 +22,10 @@
 export {
   CELSelectorExpressionMaxCost,
   CelEvaluationError,
-  CompilationResult,
+  DefaultCelFeatures,
   DeviceActivation,
-  DeviceSelectorCompiler,
   enhanceRuntimeError,
   getCompiler,
-  type CelError,
-  type CelFeatures,
-  type CompileOptions,
-  type DeviceInput,
+  type CompilationResult,
 } from './compile.js';
 export { CelCache } from './cache.js';
-export { parseSemver, Semver, SemverError } from './semver.js';

@@ -8,9 +8,18 @@ import { parseSemver, parseSemverNormalized, Semver, SemverError } from './semve
 /** A runtime error raised by a library function, with cel-go's wording. */
 export class CelLibraryError extends Error {}
 
+/** quantity("...") literals repeat in every evaluation; parsed quantities never change. */
+const parsedQuantities = new Map<string, Quantity>();
+const MAX_PARSED_QUANTITIES = 1000;
+
 function quantityOf(text: string): Quantity {
+  const cached = parsedQuantities.get(text);
+  if (cached) return cached;
   try {
-    return parseQuantity(text);
+    const q = parseQuantity(text);
+    if (parsedQuantities.size >= MAX_PARSED_QUANTITIES) parsedQuantities.clear();
+    parsedQuantities.set(text, q);
+    return q;
   } catch (err) {
     if (err instanceof QuantityError) throw new CelLibraryError(err.message);
     throw err;
@@ -26,9 +35,18 @@ function isQuantity(text: string): boolean {
   }
 }
 
+/** Exact values of the quantities compared, computed once per Quantity object. */
+const nanoValues = new WeakMap<Quantity, bigint>();
+
+function nanosOf(q: Quantity): bigint {
+  let v = nanoValues.get(q);
+  if (v === undefined) nanoValues.set(q, (v = q.nanoValue()));
+  return v;
+}
+
 function compareQuantities(a: Quantity, b: Quantity): bigint {
-  const x = a.nanoValue();
-  const y = b.nanoValue();
+  const x = nanosOf(a);
+  const y = nanosOf(b);
   return x === y ? 0n : x < y ? -1n : 1n;
 }
 

@@ -28,7 +28,6 @@ export { validateAnnotations, validateLabels } from './meta.js';
 export { defaultPodUpdate, jsonEqual } from './pod_update.js';
 export * as shapes from './schema.js';
 export { applyResourceDefaults } from './resource_defaults.js';
-export { setDeviceSelectorCheck, type CELCompileOutcome, type DeviceSelectorCheck } from './resource_cel.js';
 
 /** What validation knows of a kind. */
 export interface KindValidation {

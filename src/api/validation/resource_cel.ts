@@ -1,6 +1,7 @@
 // The hook through which validation compiles CEL device selectors (validateCELExpression in
-// pkg/apis/resource/validation/validation.go). The DRA CEL environment lives in src/api/cel/
-// (dra-alloc's piece); until it is wired in here, expressions pass validation unchecked.
+// pkg/apis/resource/validation/validation.go): the DRA CEL environment of src/api/cel/ with the
+// pin's default features, replaceable in tests.
+import { DefaultCelFeatures, getCompiler } from '../cel/index.js';
 
 /** What compiling one selector gives validation: an error in upstream's words, and the estimated cost. */
 export interface CELCompileOutcome {
@@ -10,16 +11,14 @@ export interface CELCompileOutcome {
 
 export type DeviceSelectorCheck = (expression: string) => CELCompileOutcome;
 
-const unchecked: DeviceSelectorCheck = () => ({ error: null, maxCost: 0 });
+/** Compiles with a cost estimate, as validation does (the scheduler's cache skips it). */
+const compileWithCost: DeviceSelectorCheck = (expression) => getCompiler(DefaultCelFeatures).compile(expression);
 
-let check: DeviceSelectorCheck = unchecked;
+let check: DeviceSelectorCheck = compileWithCost;
 
-/**
- * Plugs the CEL environment into validation (called once by src/api/cel when it is loaded);
- * `null` goes back to accepting every expression.
- */
+/** Replaces the compiler (tests); `null` goes back to the DRA CEL environment. */
 export function setDeviceSelectorCheck(fn: DeviceSelectorCheck | null): void {
-  check = fn ?? unchecked;
+  check = fn ?? compileWithCost;
 }
 
 export function compileDeviceSelector(expression: string): CELCompileOutcome {

@@ -371,6 +371,7 @@ export const csiDriver = struct('v1.CSIDriver', {
   spec: struct('v1.CSIDriverSpec', {
     attachRequired: bool, podInfoOnMount: bool, volumeLifecycleModes: list(str('v1.VolumeLifecycleMode')), storageCapacity: bool,
     fsGroupPolicy: str('v1.FSGroupPolicy'), tokenRequests: any, requiresRepublish: bool, seLinuxMount: bool, nodeAllocatableUpdatePeriodSeconds: int64,
+    preventPodSchedulingIfMissing: bool,
   }),
 });
 

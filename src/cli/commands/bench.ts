@@ -1,4 +1,5 @@
 // `bench`: upstream's scheduler_perf workloads on the embedded scheduler (see src/bench/).
+import { FeatureGates } from '../../config/feature_gates.js';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { defaultConfiguration, loadConfigFile } from '../../config/index.js';
@@ -23,6 +24,7 @@ Options:
   --compare OLD.json    Print each workload's throughput ratio against an earlier --json file
   --config FILE         KubeSchedulerConfiguration to run with (default: upstream's defaults)
   --seed N              Seed of the random source; default 1
+  --feature-gates A=true,B=false  Feature gates of the pinned release (v1.37.2), as kube-scheduler's
   --timeout SECONDS     Longest wait for one op's pods; default 600
   --cpu-profile DIR     Write a V8 CPU profile of each workload's measured op to DIR
   --list                List the selected workloads and exit
@@ -51,6 +53,7 @@ export async function benchCommand(argv: string[], io: CliIO): Promise<number> {
       timeout: { type: 'string' },
       'cpu-profile': { type: 'string' },
       list: { type: 'boolean' },
+      'feature-gates': { type: 'string', multiple: true },
     },
   });
   if (positionals.length > 1) throw new UsageError(`bench takes one filter, got: ${positionals.join(' ')}`);
@@ -72,6 +75,7 @@ export async function benchCommand(argv: string[], io: CliIO): Promise<number> {
     measurePods: positiveInt(values['measure-pods'], '--measure-pods'),
   };
   const seed = positiveInt(values.seed, '--seed') ?? 1;
+  const featureGates = FeatureGates.parse(values['feature-gates'] ?? []);
   const timeout = positiveInt(values.timeout, '--timeout') ?? 600;
   const old = values.compare !== undefined ? readReport(values.compare) : null;
   if (values['cpu-profile'] !== undefined) mkdirSync(values['cpu-profile'], { recursive: true });
@@ -84,7 +88,7 @@ export async function benchCommand(argv: string[], io: CliIO): Promise<number> {
   }
   const registry = inTreeRegistry();
   const config = values.config ? loadConfigFile(values.config, registry) : defaultConfiguration(registry);
-  const opts = { registry, config, notYetAvailable: notYetAvailablePlugins, seed, opTimeoutMs: timeout * 1000 };
+  const opts = { registry, config, notYetAvailable: notYetAvailablePlugins, featureGates, seed, opTimeoutMs: timeout * 1000 };
 
   const report: BenchReport = { workloads: [] };
   for (const sw of selected) {

@@ -1,6 +1,7 @@
 // `run`: schedules pods of a real cluster (cmd/kube-scheduler/app/server.go Run, options.go):
 // informers synced before the first attempt, leader election with a Lease, the scheduling loop
 // while leading, health and metrics endpoints, graceful shutdown on SIGTERM.
+import type { FeatureGates } from '../../config/feature_gates.js';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { BackoffOptions } from '../../cluster/kube/backoff.js';
@@ -29,6 +30,8 @@ const leaderHealthzToleranceMs = 20_000;
 export interface StartOptions {
   config: DefaultedConfiguration;
   registry: Registry;
+  /** --feature-gates; the pinned release's defaults when absent. */
+  featureGates?: FeatureGates;
   /** API requests of the scheduler (rate limited by clientConnection). */
   transport: RestTransport;
   /** Events, with a rate limiter of their own; defaults to `transport`. */
@@ -94,6 +97,7 @@ export async function startScheduler(o: StartOptions): Promise<RunningScheduler>
     clock,
     random: o.random ?? Math.random,
     notYetAvailable: notYetAvailablePlugins,
+    featureGates: o.featureGates,
     metrics,
     log: (level, msg) => log.v(level).info(msg),
     // As schedule_one.go: a success is logged once bound, a failure with its reason.
@@ -286,6 +290,7 @@ export async function runCommand(argv: string[], io: CliIO, signals: SignalSourc
     running = await startScheduler({
       config,
       registry,
+      featureGates: flags.featureGates,
       transport,
       eventTransport,
       leaseTransport,

@@ -1,6 +1,7 @@
 // The flags of `run` (cmd/kube-scheduler/app/options: Options.initFlags with the secure serving,
 // delegated authentication and authorization flag sets of k8s.io/apiserver's options), parsed and
 // checked: every bad value is a UsageError naming its flag.
+import { FeatureGates } from '../../config/feature_gates.js';
 import { isIP } from 'node:net';
 import { parseArgs } from 'node:util';
 import { defaultConfiguration, loadConfigFile, parseDuration, type DefaultedConfiguration } from '../../config/index.js';
@@ -19,6 +20,7 @@ Schedules the pods of a Kubernetes cluster whose schedulerName is one of the pro
 Options:
   --config FILE                      KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1)
   --plugins FILE                     Out-of-tree plugins: a module (.mjs, .js or .ts) exporting plugins (repeatable)
+  --feature-gates A=true,B=false     Feature gates of the pinned release (v1.37.2), as kube-scheduler's (repeatable)
   --kubeconfig FILE                  kubeconfig of the cluster; the in-cluster service account when omitted
   --master URL                       API server address (overrides the kubeconfig's)
   --leader-elect true|false          Overrides leaderElection.leaderElect
@@ -49,6 +51,7 @@ export interface RunFlags {
   config?: string;
   /** Modules of out-of-tree plugins, loaded in order. */
   plugins: string[];
+  featureGates: FeatureGates;
   kubeconfig?: string;
   master?: string;
   bindAddress: string;
@@ -113,6 +116,7 @@ export function parseRunFlags(argv: string[]): RunFlags {
     options: {
       config: { type: 'string' },
       plugins: { type: 'string', multiple: true },
+      'feature-gates': { type: 'string', multiple: true },
       kubeconfig: { type: 'string' },
       master: { type: 'string' },
       'bind-address': { type: 'string' },
@@ -149,6 +153,7 @@ export function parseRunFlags(argv: string[]): RunFlags {
   return {
     config: values.config,
     plugins: values.plugins ?? [],
+    featureGates: FeatureGates.parse(values['feature-gates'] ?? []),
     kubeconfig: values.kubeconfig,
     master: values.master,
     bindAddress,

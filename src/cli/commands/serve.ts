@@ -2,6 +2,7 @@
 // cluster over the Kubernetes API on loopback while the embedded scheduler schedules what clients
 // create.
 import { readFileSync } from 'node:fs';
+import { FeatureGates } from '../../config/feature_gates.js';
 import { parseArgs } from 'node:util';
 import { admitPod } from '../../cluster/memory/admission.js';
 import { notYetAvailablePlugins } from '../../plugins/registry.js';
@@ -43,6 +44,7 @@ export async function serveCommand(argv: string[], io: CliIO, control: ServeCont
       seed: { type: 'string' },
       v: { type: 'string' },
       plugins: { type: 'string', multiple: true },
+      'feature-gates': { type: 'string', multiple: true },
     },
   });
   if (positionals.length > 1) throw new UsageError(`unexpected arguments: ${positionals.slice(1).join(' ')}`);
@@ -51,6 +53,7 @@ export async function serveCommand(argv: string[], io: CliIO, control: ServeCont
   const seed = values.seed === undefined ? 1 : Number(values.seed);
   if (!Number.isInteger(seed)) throw new UsageError(`--seed must be an integer, got "${values.seed}"`);
   const verbosity = values.v === undefined ? 0 : Number(values.v);
+  const featureGates = FeatureGates.parse(values['feature-gates'] ?? []);
   const scenario = loadScenario(positionals[0] ?? defaultScenarioPath());
   const registry = await registryWithPlugins(values.plugins ?? []);
   const config = resolveConfiguration({ scenario, configPath: values.config, registry });
@@ -58,6 +61,7 @@ export async function serveCommand(argv: string[], io: CliIO, control: ServeCont
     config,
     registry,
     notYetAvailable: notYetAvailablePlugins,
+    featureGates,
     seed,
     admitPod,
     configText: values.config ? readFileSync(values.config, 'utf8') : undefined,

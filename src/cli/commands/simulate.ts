@@ -1,9 +1,11 @@
 // `simulate` and `explain`: run a scenario on the embedded cluster.
 import { writeFileSync } from 'node:fs';
+import { FeatureGates } from '../../config/feature_gates.js';
 import { parseArgs } from 'node:util';
 import { admitPod } from '../../cluster/memory/admission.js';
 import { notYetAvailablePlugins } from '../../plugins/registry.js';
-import { runExplain } from '../../sim/explain.js';
+import { runExplain, runExplainTimeline } from '../../sim/explain.js';
+import { renderExplainText } from '../../sim/explain_text.js';
 import { loadScenario } from '../../sim/scenario.js';
 import { runSimulation } from '../../sim/simulate.js';
 import { ReportCollector } from '../../sim/report_data.js';
@@ -24,6 +26,11 @@ async function parse(argv: string[]) {
       output: { type: 'string', short: 'o' },
       'tie-break': { type: 'string' },
       plugins: { type: 'string', multiple: true },
+      'feature-gates': { type: 'string', multiple: true },
+      pod: { type: 'string' },
+      'all-nodes': { type: 'boolean' },
+      width: { type: 'string' },
+      timeline: { type: 'boolean' },
       report: { type: 'string' },
     },
   });
@@ -34,18 +41,26 @@ async function parse(argv: string[]) {
   if (tieBreak !== undefined && tieBreak !== 'name') throw new UsageError(`--tie-break accepts only "name"`);
   const output = values.output;
   if (output !== undefined && output !== 'text' && output !== 'json') throw new UsageError(`--output must be text or json`);
+  const featureGates = FeatureGates.parse(values['feature-gates'] ?? []);
   const scenario = loadScenario(positionals[0] ?? defaultScenarioPath());
   const registry = await registryWithPlugins(values.plugins ?? []);
   const config = resolveConfiguration({ scenario, configPath: values.config, registry });
-  const opts = { config, registry, notYetAvailable: notYetAvailablePlugins, seed, tieBreakByName: tieBreak === 'name', admitPod };
-  return { scenario, opts, output, report: values.report };
+  const opts = { config, registry, notYetAvailable: notYetAvailablePlugins, featureGates, seed, tieBreakByName: tieBreak === 'name', admitPod };
+  let width: number | undefined;
+  if (values.width !== undefined) {
+    width = Number(values.width);
+    if (!Number.isInteger(width) || width < 20) throw new UsageError(`--width must be an integer of at least 20, got "${values.width}"`);
+  }
+  const explain = { pod: values.pod, allNodes: values['all-nodes'] ?? false, width, timeline: values.timeline ?? false };
+  return { scenario, opts, output, explain, report: values.report };
 }
 
 export async function simulateCommand(argv: string[], io: CliIO): Promise<number> {
   if (argv.includes('--serve')) return (await import('./serve.js')).serveCommand(argv, io);
   const { scenario, opts, output, report: reportPath } = await parse(argv);
   const collector = reportPath ? new ReportCollector({ title: scenario.name }, scenario.pods.length + scenario.pending.length) : undefined;
-  const report = await runSimulation(scenario, { ...opts, recordScores: collector !== undefined }, collector);
+  // The report shows each pod's decision in full: diagnosed, with every plugin's score.
+  const report = await runSimulation(scenario, { ...opts, recordScores: collector !== undefined, diagnose: collector !== undefined }, collector);
   if (collector && reportPath) {
     const html = renderReportHtml(collector.build(report));
     writeFileSync(reportPath, html);
@@ -60,10 +75,25 @@ export async function simulateCommand(argv: string[], io: CliIO): Promise<number
   return 0;
 }
 
+/**
+ * Text for a terminal, JSON otherwise (so scripts keep working), unless --output says. Every
+ * attempt is diagnosed: explain is where the time for that is wanted.
+ */
 export async function explainCommand(argv: string[], io: CliIO): Promise<number> {
-  const { scenario, opts, output } = await parse(argv);
-  if (output === 'text') throw new UsageError('explain prints json only');
-  const report = await runExplain(scenario, opts);
-  io.stdout(JSON.stringify(report, null, 2) + '\n');
+  const { scenario, opts, output, explain } = await parse(argv);
+  const terminal = io.terminal?.() ?? null;
+  const diagnosed = { ...opts, diagnose: true };
+  const { pods } = explain.timeline ? await runExplainTimeline(scenario, diagnosed) : await runExplain(scenario, diagnosed);
+  const shown = explain.pod === undefined ? pods : pods.filter((p) => p.pod === explain.pod || p.pod.slice(p.pod.indexOf('/') + 1) === explain.pod);
+  if (explain.pod !== undefined && shown.length === 0) throw new UsageError(`no pod "${explain.pod}" was explained (give namespace/name or name of a pending pod)`);
+  if ((output ?? (terminal ? 'text' : 'json')) === 'json') {
+    io.stdout(JSON.stringify({ pods: shown }, null, 2) + '\n');
+    return 0;
+  }
+  io.stdout(renderExplainText(shown, {
+    width: explain.width ?? terminal?.columns ?? Infinity,
+    color: terminal?.color ?? false,
+    allNodes: explain.allNodes,
+  }));
   return 0;
 }

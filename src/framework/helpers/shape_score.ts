@@ -1,6 +1,6 @@
 // Piecewise-linear score functions built from shape points (framework/plugins/helper/shape_score.go),
 // and the validation of such shapes in plugin args (validation_pluginargs.go validateFunctionShape).
-import { childPath, fieldInvalid, fieldRequired, indexPath } from '../field_errors.js';
+import { childPath, fieldInvalid, fieldRequired, indexPath } from '../../api/field_errors.js';
 import type { FieldError } from '../registry.js';
 
 /** The highest score a shape point in plugin args may give (config.MaxCustomPriorityScore). */

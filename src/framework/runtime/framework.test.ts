@@ -1,5 +1,6 @@
 // Scenarios of upstream's runtime/framework_test.go, with tiny fake plugins (objects with a name
 // and the methods of the extension points they implement).
+import { defaultFeatures } from '../features.js';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Snapshot } from '../../cache/snapshot.js';
@@ -76,6 +77,7 @@ function newFramework(plugins: AnyPlugin[], config: PluginsConfig, o: Options = 
       clock: o.clock ?? new FakeClock(),
       random: () => 0,
       parallelism: 16,
+      features: defaultFeatures,
     },
   );
 }
@@ -235,7 +237,7 @@ describe('Framework: profile validation', () => {
     assert.throws(() => new Framework({ schedulerName: 's', plugins: withBasics({ filter: { enabled: [{ name: 'Broken' }] } }) }, {
       registry: reg, snapshot: () => new Snapshot(), objects: new MapObjectLister(),
       client: { bind: async () => {}, deletePod: async () => {}, clearNominatedNodeName: async () => {} },
-      eventRecorder: { event: () => {} }, nominator: { nominatedPodsForNode: () => [] }, clock: new FakeClock(), random: () => 0, parallelism: 1,
+      eventRecorder: { event: () => {} }, nominator: { nominatedPodsForNode: () => [] }, clock: new FakeClock(), random: () => 0, parallelism: 1, features: defaultFeatures,
     }), { message: 'initializing plugin "Broken": bad args' });
   });
   it('defaults a zero weight to 1 and rejects weights that could overflow the total score', () => {

@@ -3,6 +3,7 @@
 // recorder it times every extension point, and each plugin call in sampled cycles
 // (CycleState.recordPluginMetrics); a plugin that throws ends its extension point with an error
 // status naming it, as a returned error would.
+import type { Features } from '../features.js';
 import type { Pod } from '../../api/types.js';
 import type { Clock } from '../../util/clock.js';
 import { CycleState } from '../cycle_state.js';
@@ -49,6 +50,8 @@ export interface FrameworkDeps {
   clock: Clock;
   random: () => number;
   parallelism: number;
+  /** The feature gates' values each plugin factory receives. */
+  features: Features;
   /** In-tree plugin names we do not implement yet: skipped with a warning instead of failing. */
   notYetAvailable?: ReadonlySet<string>;
   /** The scheduler's HTTP extenders (Handle.extenders). */
@@ -94,7 +97,12 @@ export interface PostFilterRunResult {
 
 export interface PluginScore {
   readonly name: string;
+  /** Weighted. */
   readonly score: number;
+  /** In a diagnosed cycle (and always for extenders): the Score answer, the normalized score and the weight. */
+  readonly raw?: number;
+  readonly normalized?: number;
+  readonly weight?: number;
 }
 
 /** Weighted scores of one node (framework.NodePluginScores). */
@@ -104,10 +112,16 @@ export interface NodePluginScores {
   totalScore: number;
 }
 
-/** One plugin's weighted score per node, index-aligned with the scored nodes (explain reads them). */
+/**
+ * One plugin's weighted score per node, index-aligned with the scored nodes (explain reads them);
+ * in a diagnosed cycle also its Score answer (raw) and the NormalizeScore result.
+ */
 export interface PluginScoreColumn {
   readonly name: string;
+  readonly weight: number;
   readonly weighted: Float64Array;
+  readonly raw: Float64Array | null;
+  readonly normalized: Float64Array | null;
 }
 
 class FrameworkError extends Error {
@@ -200,7 +214,7 @@ export class Framework implements fw.Handle {
       if (def.defaultArgs && (args === undefined || args === null)) args = def.defaultArgs({});
       let plugin: fw.Plugin;
       try {
-        plugin = def.factory(args, this);
+        plugin = def.factory(args, this, this.deps.features);
       } catch (err) {
         throw new FrameworkError(`initializing plugin "${name}": ${thrownMessage(err)}`);
       }
@@ -482,9 +496,13 @@ export class Framework implements fw.Handle {
     return null;
   }
 
-  /** Runs Filter plugins in order and stops at the first rejection. */
+  /**
+   * Runs Filter plugins in order and stops at the first rejection; a diagnosed cycle runs them
+   * all (the verdict is still the first rejection).
+   */
   runFilterPlugins(state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): Status | null {
-    // Per node, so the untimed walk stays as tight as it can be; sampled cycles take the other.
+    // Per node, so the plain walk stays as tight as it can be; sampled and diagnosed cycles take the others.
+    if (state.diagnosis !== null) return this.runAllFilterPlugins(state, pod, nodeInfo, state.diagnosis.filterVerdicts);
     if (state.recordPluginMetrics) return this.runFilterPluginsTimed(state, pod, nodeInfo);
     const plugins = this.activeFilterPlugins(state);
     let i = 0;
@@ -514,6 +532,36 @@ export class Framework implements fw.Handle {
       return filterRejection(p.name, s);
     }
     return null;
+  }
+
+  /**
+   * Every Filter plugin past the first rejection, for diagnosis: each rejection goes into
+   * `verdicts` (emptied first). The answer is what the plain walk answers: the first rejection,
+   * or an error met before any rejection; an error after one is only recorded.
+   */
+  private runAllFilterPlugins(state: CycleState, pod: PodInfo, nodeInfo: NodeInfo, verdicts: Status[]): Status | null {
+    verdicts.length = 0;
+    const timed = state.recordPluginMetrics;
+    for (const p of this.activeFilterPlugins(state)) {
+      const start = timed ? this.monotonicSeconds() : 0;
+      let s: Status | null;
+      try {
+        const r = p.filter(state, pod, nodeInfo);
+        s = r === null || r.code === Code.Success ? null : filterRejection(p.name, r);
+      } catch (err) {
+        s = filterThrew(p.name, err);
+      }
+      if (timed) this.observePlugin(p.name, 'Filter', s, start);
+      if (s === null) continue;
+      if (verdicts.length === 0 && !s.isRejected()) return s;
+      verdicts.push(s);
+    }
+    return verdicts.length > 0 ? verdicts[0]! : null;
+  }
+
+  /** The Filter plugins a cycle runs: those whose PreFilter did not Skip, in order. */
+  filterPluginNames(state: CycleState): string[] {
+    return this.activeFilterPlugins(state).map((p) => p.name);
   }
 
   /** The Filter plugins whose PreFilter did not Skip, worked out once per skip set (per attempt). */
@@ -651,12 +699,15 @@ export class Framework implements fw.Handle {
     const list = this.scoreBuffer(nodes);
     const max = fw.MaxNodeScore;
     const min = fw.MinNodeScore;
+    const diagnosed = breakdown !== null && state.diagnosis !== null;
     for (const p of this.scorePlugins) {
       if (skip.size > 0 && skip.has(p.name)) continue;
-      const failed = this.scoreWithPlugin(p, state, pod, nodes, list);
+      const raw = diagnosed ? new Float64Array(n) : null;
+      const failed = this.scoreWithPlugin(p, state, pod, nodes, list, raw);
       if (failed !== null) return failed;
       const weight = this.scorePluginWeight.get(p.name)!;
       const weighted = breakdown ? new Float64Array(n) : null;
+      const normalized = diagnosed ? new Float64Array(n) : null;
       for (let i = 0; i < n; i++) {
         const s = list[i]!.score;
         if (s > max || s < min) {
@@ -664,14 +715,18 @@ export class Framework implements fw.Handle {
         }
         totals[i]! += s * weight;
         if (weighted) weighted[i] = s * weight;
+        if (normalized) normalized[i] = s;
       }
-      if (breakdown) breakdown.push({ name: p.name, weighted: weighted! });
+      if (breakdown) breakdown.push({ name: p.name, weight, weighted: weighted!, raw, normalized });
     }
     return null;
   }
 
-  /** One plugin's Score (batch when it has scoreNodes) and NormalizeScore into `list`; the error, if any. */
-  private scoreWithPlugin(p: fw.ScorePlugin, state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], list: fw.NodeScore[]): Status | null {
+  /**
+   * One plugin's Score (batch when it has scoreNodes) and NormalizeScore into `list`, the scores
+   * before normalizing copied into `raw` when given; the error, if any.
+   */
+  private scoreWithPlugin(p: fw.ScorePlugin, state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], list: fw.NodeScore[], raw: Float64Array | null): Status | null {
     const timed = state.recordPluginMetrics;
     try {
       if (p.scoreNodes !== undefined) {
@@ -698,6 +753,7 @@ export class Framework implements fw.Handle {
     } catch (err) {
       return Status.error(`running Score plugins: plugin "${p.name}" failed with: ${thrownMessage(err)}`).withPlugin(p.name);
     }
+    if (raw !== null) for (let i = 0; i < nodes.length; i++) raw[i] = list[i]!.score;
     let ext: fw.ScoreExtensions | null | undefined;
     try {
       ext = p.scoreExtensions?.();

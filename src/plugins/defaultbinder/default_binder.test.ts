@@ -1,4 +1,5 @@
 // Scenarios of upstream's defaultbinder/default_binder_test.go.
+import { defaultFeatures } from '../../framework/features.js';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { CycleState } from '../../framework/cycle_state.js';
@@ -12,7 +13,7 @@ import { defaultBinderDefinition } from './index.js';
 describe('DefaultBinder', () => {
   it('binds the pod to the node through the client', async () => {
     const handle = newTestHandle();
-    const pl = defaultBinderDefinition.factory(undefined, handle);
+    const pl = defaultBinderDefinition.factory(undefined, handle, defaultFeatures);
     assert.ok(isBindPlugin(pl));
     const s = await pl.bind(new CycleState(), new PodInfo(makePod('foo', { namespace: 'ns' })), 'foohost.kubernetes.mydomain.com');
     assert.equal(s, null);
@@ -31,7 +32,7 @@ describe('DefaultBinder', () => {
         }),
       },
     });
-    const pl = defaultBinderDefinition.factory(undefined, handle);
+    const pl = defaultBinderDefinition.factory(undefined, handle, defaultFeatures);
     assert.ok(isBindPlugin(pl));
     const s = await pl.bind(new CycleState(), new PodInfo(makePod('foo')), 'n1');
     assert.equal(s?.code, Code.Error);

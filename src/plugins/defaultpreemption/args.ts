@@ -1,7 +1,7 @@
 // DefaultPreemptionArgs: shape, defaulting and validation (apis/config/types_pluginargs.go,
 // v1/defaults.go SetDefaults_DefaultPreemptionArgs, validation/validation_pluginargs.go).
 import type { FieldError } from '../../framework/registry.js';
-import { childPath, fieldInvalid as invalid } from '../../framework/field_errors.js';
+import { childPath, fieldInvalid as invalid } from '../../api/field_errors.js';
 
 export interface DefaultPreemptionArgs {
   /** Share of the nodes (0..100) to dry-run preemption on, at least minCandidateNodesAbsolute. */

@@ -38,7 +38,7 @@ describe('DefaultPreemption PostFilter', () => {
       filtered: { node1: Code.Unschedulable },
       wantNode: 'node1',
       wantCode: Code.Success,
-      wantMessage: '',
+      wantMessage: 'preemption: found a potential placement for pod on node node1, preempting 1 victims',
     },
     {
       name: 'pod with tied priority is still unschedulable',
@@ -78,7 +78,7 @@ describe('DefaultPreemption PostFilter', () => {
       filtered: { node1: Code.Unschedulable, node2: Code.Unschedulable },
       wantNode: 'node2',
       wantCode: Code.Success,
-      wantMessage: '',
+      wantMessage: 'preemption: found a potential placement for pod on node node2, preempting 1 victims',
     },
     {
       name: 'pod can be made schedulable on the node whose highest victim priority is lowest',
@@ -93,7 +93,7 @@ describe('DefaultPreemption PostFilter', () => {
       filtered: { node1: Code.Unschedulable, node2: Code.Unschedulable },
       wantNode: 'node2',
       wantCode: Code.Success,
-      wantMessage: '',
+      wantMessage: 'preemption: found a potential placement for pod on node node2, preempting 1 victims',
     },
     {
       name: 'no candidate nodes found, not enough resource after removing low priority pods',
@@ -149,7 +149,7 @@ describe('DefaultPreemption PostFilter', () => {
       preFilterOnly: [errorOnLabelledNodesDefinition],
       wantNode: 'node2',
       wantCode: Code.Success,
-      wantMessage: '',
+      wantMessage: 'preemption: found a potential placement for pod on node node2, preempting 1 victims',
     },
     {
       name: 'pod with preemptionPolicy Never may not preempt',

@@ -8,7 +8,8 @@ import { andThen, type MaybePromise } from '../../framework/maybe_promise.js';
 import { Code, Status, isSuccess } from '../../framework/status.js';
 import * as names from '../../framework/names.js';
 import type { DefaultPreemptionArgs } from './args.js';
-import { Evaluator, PodReasonPreemptionByScheduler, type PreemptionPolicy, type VictimSelection } from './evaluator.js';
+import type { PreemptionPolicy, VictimSelection } from './candidate.js';
+import { Evaluator, PodReasonPreemptionByScheduler } from './evaluator.js';
 import { sortByImportance } from './importance.js';
 import { filterPodsWithPDBViolation, type DisruptionBudget } from './pdb.js';
 

@@ -7,7 +7,7 @@ import { NodeToStatus } from '../../framework/node_to_status.js';
 import { PodInfo } from '../../framework/pod_info.js';
 import { Code, Status, isSuccess } from '../../framework/status.js';
 import type { Candidate } from './candidate.js';
-import { pickOneNodeForPreemption } from './evaluator.js';
+import { pickOneNodeForPreemption } from './pick_node.js';
 import {
   epoch, highPriority, largeRes, lowPriority, mediumRes, midPriority, negPriority, newEnv, node, pod, postFilterNow, preFiltered, settle,
   smallRes, veryHighPriority, veryLargeRes, type Env,
@@ -222,7 +222,7 @@ describe('Evaluator preempt: carrying out the preemption', () => {
     const env = newEnv({ nodes: nodes(), pods: pods() });
     const { state, podInfo, m } = filterAll(env, preemptor);
     const { result, status } = postFilterNow(env, state, podInfo, m);
-    assert.equal(status, null);
+    assert.deepEqual([status?.code, status?.message()], [Code.Success, 'preemption: found a potential placement for pod on node node1, preempting 2 victims']);
     assert.deepEqual(result, { nominatedNodeName: 'node1' });
     await settle();
     assert.deepEqual(env.recorded.deleted.map((d) => d.pod).sort(), ['p1.1', 'p1.2']);
@@ -273,7 +273,7 @@ describe('Evaluator preempt: carrying out the preemption', () => {
     const { state, podInfo, m } = filterAll(env, pod('p', { priority: highPriority, requests: veryLargeRes, nominatedNodeName: 'node3' }));
     m.set('node3', new Status(Code.UnschedulableAndUnresolvable, ['node(s) had untolerated taint']));
     const { result, status } = postFilterNow(env, state, podInfo, m);
-    assert.equal(status, null);
+    assert.deepEqual([status?.code, status?.message()], [Code.Success, 'preemption: found a potential placement for pod on node node1, preempting 2 victims']);
     assert.deepEqual(result, { nominatedNodeName: 'node1' });
   });
 

@@ -9,27 +9,11 @@ import { NodeToStatus } from '../../framework/node_to_status.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Code, Status, isSuccess } from '../../framework/status.js';
 import { andThen, type MaybePromise } from '../../framework/maybe_promise.js';
-import type { Candidate, Victims } from './candidate.js';
+import type { Candidate, PreemptionPolicy } from './candidate.js';
 import { narrowCandidatesByExtenders } from './extenders.js';
-import { earliestStartOfHighestPriority } from './importance.js';
+import { diagnosePreemption, type EvaluatorFindings } from './diagnosis.js';
 import { compileDisruptionBudgets, type DisruptionBudget } from './pdb.js';
-
-/** What SelectVictimsOnNode found on one node; a non-null status means the node is no candidate. */
-export interface VictimSelection {
-  readonly victims: PodInfo[];
-  readonly numPDBViolations: number;
-  readonly status: Status | null;
-}
-
-/** The parts a preemption plugin decides for itself (preemption.Interface). */
-export interface PreemptionPolicy {
-  /** Where the dry run starts among the potential nodes, and how many candidates it looks for. */
-  getOffsetAndNumCandidates(numNodes: number): { offset: number; numCandidates: number };
-  /** Null when the pod may preempt others, or the reason it may not. */
-  podEligibleToPreemptOthers(pod: PodInfo, nominatedNodeStatus: Status | null): string | null;
-  /** Works on copies: `state` and `nodeInfo` are the dry run's own clones. */
-  selectVictimsOnNode(state: CycleState, pod: PodInfo, nodeInfo: NodeInfo, pdbs: readonly DisruptionBudget[]): VictimSelection;
-}
+import { pickOneNodeForPreemption } from './pick_node.js';
 
 const PreemptionNotHelpfulMsg = 'Preemption is not helpful for scheduling';
 export const PodReasonPreemptionByScheduler = 'PreemptionByScheduler';
@@ -51,26 +35,43 @@ export class Evaluator {
    * - result null, Error: a transient failure; the nomination is kept.
    * - result null, Unschedulable: the pod may not preempt (now); the nomination is kept.
    * - result with nominatedNodeName '', Unschedulable: preemption cannot help; the nomination is cleared.
-   * - result with the chosen node, success: victims are being evicted and the pod is nominated there.
+   * - result with the chosen node, Success saying so (v1.37 leaves it in the FitError): victims are
+   *   being evicted and the pod is nominated there.
    * The extenders with a preempt verb narrow the candidates first; only asking them is asynchronous.
    */
   preempt(state: CycleState, pod: PodInfo, m: NodeToStatusReader): MaybePromise<PreemptOutcome> {
-    const found = this.candidatesFor(state, pod, m);
-    if (!Array.isArray(found)) return found;
+    // A diagnosed cycle notes the nodes the dry run looks at, and explains every node at the end.
+    const dryRunNodes = state.diagnosis !== null ? new Set<string>() : null;
+    const found = this.candidatesFor(state, pod, m, dryRunNodes);
+    if (!Array.isArray(found)) {
+      if (dryRunNodes !== null) this.diagnose(state, pod, m, { dryRunNodes, candidates: [], chosen: null });
+      return found;
+    }
     const lister = this.handle.snapshotSharedLister().nodeInfos();
     const narrowed = narrowCandidatesByExtenders(this.handle.extenders?.() ?? [], pod, found, (name) => lister.get(name));
-    return andThen(narrowed, (candidates): PreemptOutcome => (candidates instanceof Status ? { result: null, status: candidates } : this.chooseAndPrepare(candidates, pod)));
+    return andThen(narrowed, (candidates): PreemptOutcome => {
+      const list = candidates instanceof Status ? [] : candidates;
+      const best = this.selectCandidate(list);
+      // Before the victims' deletions start: the diagnosis sees what the choice saw.
+      if (dryRunNodes !== null) this.diagnose(state, pod, m, { dryRunNodes, candidates: list, chosen: best });
+      if (candidates instanceof Status) return { result: null, status: candidates };
+      return this.prepare(best, pod);
+    });
+  }
+
+  private diagnose(state: CycleState, pod: PodInfo, m: NodeToStatusReader, found: EvaluatorFindings): void {
+    state.diagnosis!.preemption = diagnosePreemption(this.handle, this.policy, state, pod, m, found);
   }
 
   /** Eligibility and the dry runs: the candidates, or the outcome when there are none. */
-  private candidatesFor(state: CycleState, pod: PodInfo, m: NodeToStatusReader): Candidate[] | PreemptOutcome {
+  private candidatesFor(state: CycleState, pod: PodInfo, m: NodeToStatusReader, dryRunNodes: Set<string> | null): Candidate[] | PreemptOutcome {
     const nominated = pod.pod.status?.nominatedNodeName ?? '';
     const notEligible = this.policy.podEligibleToPreemptOthers(pod, m.get(nominated));
     if (notEligible !== null) return { result: null, status: Status.unschedulable(notEligible) };
 
     const allNodes = this.handle.snapshotSharedLister().nodeInfos().list();
     if (allNodes.length === 0) return { result: null, status: Status.error('no nodes available') };
-    const { candidates, nodeStatuses, errors } = this.findCandidates(state, allNodes, pod, m);
+    const { candidates, nodeStatuses, errors } = this.findCandidates(state, allNodes, pod, m, dryRunNodes);
     if (errors.length > 0 && candidates.length === 0) return { result: null, status: Status.error(aggregateMessage(errors)) };
 
     if (candidates.length === 0) {
@@ -86,13 +87,13 @@ export class Evaluator {
     return candidates;
   }
 
-  /** SelectCandidate, then evicting the chosen node's victims. */
-  private chooseAndPrepare(candidates: readonly Candidate[], pod: PodInfo): PreemptOutcome {
-    const best = this.selectCandidate(candidates);
+  /** Evicting the chosen node's victims (best is SelectCandidate's answer). */
+  private prepare(best: Candidate | null, pod: PodInfo): PreemptOutcome {
     if (best === null || best.name === '') return { result: null, status: Status.unschedulable('no candidate node for preemption') };
     this.handle.metricsRecorder?.()?.observePreemptionVictims(best.victims.pods.length);
     this.prepareCandidate(best, pod);
-    return { result: { nominatedNodeName: best.name }, status: null };
+    const placed = `found a potential placement for pod on node ${best.name}, preempting ${best.victims.pods.length} victims`;
+    return { result: { nominatedNodeName: best.name }, status: new Status(Code.Success, [placed]) };
   }
 
   /** Dry-runs preemption on the nodes whose filter failure removing pods might resolve. */
@@ -101,6 +102,7 @@ export class Evaluator {
     allNodes: readonly NodeInfo[],
     pod: PodInfo,
     m: NodeToStatusReader,
+    dryRunNodes: Set<string> | null = null,
   ): { candidates: Candidate[]; nodeStatuses: NodeToStatus; errors: Error[] } {
     // Only nodes rejected as Unschedulable may be helped; UnschedulableAndUnresolvable ones and
     // nodes never evaluated (absent from m) may not.
@@ -111,7 +113,7 @@ export class Evaluator {
     if (potentialNodes.length === 0) return { candidates: [], nodeStatuses: new NodeToStatus(), errors: [] };
     const pdbs = compileDisruptionBudgets(this.handle.objects().list<PodDisruptionBudget>('PodDisruptionBudget'));
     const { offset, numCandidates } = this.policy.getOffsetAndNumCandidates(potentialNodes.length);
-    return this.dryRunPreemption(state, pod, potentialNodes, pdbs, offset, numCandidates);
+    return this.dryRunPreemption(state, pod, potentialNodes, pdbs, offset, numCandidates, dryRunNodes);
   }
 
   /**
@@ -126,6 +128,7 @@ export class Evaluator {
     pdbs: readonly DisruptionBudget[],
     offset: number,
     numCandidates: number,
+    dryRunNodes: Set<string> | null = null,
   ): { candidates: Candidate[]; nodeStatuses: NodeToStatus; errors: Error[] } {
     const nonViolating: Candidate[] = [];
     const violating: Candidate[] = [];
@@ -142,6 +145,7 @@ export class Evaluator {
       const end = Math.min(n, start + wave);
       for (let i = start; i < end; i++) {
         const node = potentialNodes[(offset + i) % n]!;
+        dryRunNodes?.add(node.name);
         const nodeCopy = node.clone();
         const sel = this.policy.selectVictimsOnNode(state.clone(), pod, nodeCopy, pdbs);
         let status = sel.status;
@@ -235,51 +239,4 @@ function aggregateMessage(errors: readonly Error[]): string {
   const seen: string[] = [];
   for (const e of errors) if (!seen.includes(e.message)) seen.push(e.message);
   return seen.length === 1 ? seen[0]! : `[${seen.join(', ')}]`;
-}
-
-/** Priorities shifted to be non-negative, so more negative-priority victims never sum lower. */
-const priorityShift = 2 ** 31;
-
-/**
- * Picks the node whose eviction hurts least, each rule breaking the previous one's ties:
- * fewest PDB violations, lowest highest-victim priority, smallest sum of (shifted) priorities,
- * fewest victims, latest start among the highest-priority victims; then the first candidate.
- */
-export function pickOneNodeForPreemption(candidates: readonly Candidate[]): string {
-  if (candidates.length === 0) return '';
-  let current: readonly Candidate[] = candidates;
-  for (let rule = 0; rule < 5; rule++) {
-    const selected: Candidate[] = [];
-    let maxScore = -Infinity;
-    for (const c of current) {
-      const score = preemptionScore(rule, c.victims);
-      if (score > maxScore) {
-        maxScore = score;
-        selected.length = 0;
-      }
-      if (score === maxScore) selected.push(c);
-    }
-    if (selected.length === 1) return selected[0]!.name;
-    current = selected;
-  }
-  return current[0]!.name;
-}
-
-/** The score of one rule of pickOneNodeForPreemption; higher is better. */
-function preemptionScore(rule: number, v: Victims): number {
-  switch (rule) {
-    case 0:
-      return -v.numPDBViolations;
-    case 1:
-      return -v.pods[0]!.priority;
-    case 2: {
-      let sum = 0;
-      for (const p of v.pods) sum += p.priority + priorityShift;
-      return -sum;
-    }
-    case 3:
-      return -v.pods.length;
-    default:
-      return earliestStartOfHighestPriority(v.pods);
-  }
 }

@@ -99,6 +99,12 @@ describe('filterPodsWithPDBViolation', () => {
       pdbs: [pdb('x', { app: 'x' }, 5), pdb('y', { tier: 'y' }, 0)],
       want: { violating: ['a'], nonViolating: [] },
     },
+    {
+      name: 'a pod stops at its first violated PDB, by namespace and name: the later ones keep their budget',
+      pods: [info('a', { labels: { app: 'x', tier: 'y' } }), info('b', { labels: { tier: 'y' } })],
+      pdbs: [pdb('y-budget', { tier: 'y' }, 1), pdb('x-budget', { app: 'x' }, 0)],
+      want: { violating: ['a'], nonViolating: ['b'] },
+    },
   ];
   for (const tc of cases) {
     it(tc.name, () => {

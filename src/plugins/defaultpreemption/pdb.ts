@@ -1,10 +1,12 @@
-// PodDisruptionBudgets as preemption reads them (default_preemption.go filterPodsWithPDBViolation).
+// PodDisruptionBudgets as preemption reads them (preemption/util.go FilterVictimsWithPDBViolation).
 import { Selector } from '../../api/labels.js';
 import type { PodDisruptionBudget } from '../../api/types.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 
 /** A PDB with its selector compiled once per preemption attempt. */
 export interface DisruptionBudget {
+  /** "namespace/name", for diagnosis. */
+  readonly key: string;
   readonly namespace: string;
   readonly selector: Selector;
   readonly disruptionsAllowed: number;
@@ -16,11 +18,13 @@ const noPods: Readonly<Record<string, unknown>> = {};
 
 /**
  * Compiles the PDBs that can match a pod: a nil or empty selector matches nothing, and an invalid
- * selector matches no pod either, so those are left out.
+ * selector matches no pod either, so those are left out. They come sorted by namespace and name:
+ * a victim stops at its first violated budget, and upstream's lister order (a Go map's) is random,
+ * so we take the one order the differential harness pins too.
  */
 export function compileDisruptionBudgets(pdbs: readonly PodDisruptionBudget[]): DisruptionBudget[] {
   const out: DisruptionBudget[] = [];
-  for (const pdb of pdbs) {
+  for (const pdb of [...pdbs].sort(byNamespaceAndName)) {
     let selector: Selector;
     try {
       selector = Selector.compile(pdb.spec?.selector);
@@ -28,14 +32,25 @@ export function compileDisruptionBudgets(pdbs: readonly PodDisruptionBudget[]): 
       continue;
     }
     if (selector.matchesNothing || selector.isEverything) continue;
+    const namespace = pdb.metadata?.namespace ?? 'default';
     out.push({
-      namespace: pdb.metadata?.namespace ?? 'default',
+      key: `${namespace}/${pdb.metadata?.name ?? ''}`,
+      namespace,
       selector,
       disruptionsAllowed: pdb.status?.disruptionsAllowed ?? 0,
       disruptedPods: pdb.status?.disruptedPods ?? noPods,
     });
   }
   return out;
+}
+
+function byNamespaceAndName(a: PodDisruptionBudget, b: PodDisruptionBudget): number {
+  const an = a.metadata?.namespace ?? 'default';
+  const bn = b.metadata?.namespace ?? 'default';
+  if (an !== bn) return an < bn ? -1 : 1;
+  const a1 = a.metadata?.name ?? '';
+  const b1 = b.metadata?.name ?? '';
+  return a1 < b1 ? -1 : a1 > b1 ? 1 : 0;
 }
 
 function hasLabels(labels: Readonly<Record<string, string>> | undefined): boolean {
@@ -46,11 +61,14 @@ function hasLabels(labels: Readonly<Record<string, string>> | undefined): boolea
 
 /**
  * Splits pods into those whose eviction would exceed a PDB's allowed disruptions and the rest,
- * keeping their order; each matching pod uses up one disruption of every PDB it matches.
+ * keeping their order. A pod uses up one disruption of each PDB it matches, in the budgets' order,
+ * until one is exceeded: the budgets after that one are left as they were (since v1.36). With
+ * `exceeded` (diagnosis), the budget each violating pod exceeded is noted there.
  */
 export function filterPodsWithPDBViolation(
   pods: readonly PodInfo[],
   pdbs: readonly DisruptionBudget[],
+  exceeded: Map<PodInfo, string[]> | null = null,
 ): { violating: PodInfo[]; nonViolating: PodInfo[] } {
   const violating: PodInfo[] = [];
   const nonViolating: PodInfo[] = [];
@@ -66,7 +84,11 @@ export function filterPodsWithPDBViolation(
         // An eviction the API server already processed does not count against the budget again.
         if (Object.prototype.hasOwnProperty.call(pdb.disruptedPods, pi.name)) continue;
         allowed[i]!--;
-        if (allowed[i]! < 0) violated = true;
+        if (allowed[i]! < 0) {
+          violated = true;
+          if (exceeded !== null) exceeded.set(pi, [...(exceeded.get(pi) ?? []), pdb.key]);
+          break;
+        }
       }
     }
     if (violated) violating.push(pi);

@@ -87,6 +87,6 @@ describe('DefaultPreemption in the scheduler', () => {
     const report = await runSimulation(sc, { config: { profiles: [profile] }, registry });
     const polite = report.pods.find((p) => p.pod === 'default/polite')!;
     assert.equal(polite.outcome, 'Unschedulable');
-    assert.equal(polite.message, '0/2 nodes are available: 2 Insufficient cpu, 2 Insufficient memory. preemption: not eligible due to preemptionPolicy=Never..');
+    assert.equal(polite.message, '0/2 nodes are available: 2 Insufficient cpu, 2 Insufficient memory. preemption: not eligible due to preemptionPolicy=Never.');
   });
 });

@@ -1,5 +1,6 @@
 // Test fixtures for the preemption tests: a real Framework with NodeResourcesFit and tiny
 // test-only plugins (the shape of upstream's tf.NewFramework with RegisterPluginAsExtensions).
+import { defaultFeatures } from '../../framework/features.js';
 import type { KubeObject, Node, Pod, PodDisruptionBudget, ResourceList } from '../../api/types.js';
 import { Snapshot } from '../../cache/snapshot.js';
 import { CycleState } from '../../framework/cycle_state.js';
@@ -206,6 +207,7 @@ export function newEnv(o: EnvOptions): Env {
       clock: new FakeClock(),
       random: o.random ?? (() => 0),
       parallelism: o.parallelism ?? 16,
+      features: defaultFeatures,
     },
   );
   // Pods waiting at Permit: the framework keeps them internally, so the test answers lookups.

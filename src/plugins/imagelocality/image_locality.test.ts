@@ -1,4 +1,5 @@
 // Scenarios of upstream's imagelocality/image_locality_test.go.
+import { defaultFeatures } from '../../framework/features.js';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Container, Node, Pod } from '../../api/types.js';
@@ -85,7 +86,7 @@ describe('ImageLocality Score', () => {
       const snapshot = Snapshot.fromObjects([], c.nodes);
       fillImageStates(snapshot.list());
       const handle = newTestHandle({ snapshot });
-      const pl = imageLocalityDefinition.factory(undefined, handle) as ImageLocality;
+      const pl = imageLocalityDefinition.factory(undefined, handle, defaultFeatures) as ImageLocality;
       const pod = new PodInfo(c.pod);
       const got: NodeScore[] = [];
       for (const ni of snapshot.list()) {

@@ -13,6 +13,7 @@ import { MaxNodeScore, type NodeInfoLister, type NodeScore, type SharedLister } 
 import { affinityTermMatches, PodInfo, type AffinityTerm, type WeightedAffinityTerm } from '../../framework/pod_info.js';
 import { Code, type Status } from '../../framework/status.js';
 import { MapObjectLister } from '../../framework/object_lister.js';
+import { assertEqualData } from '../../testing/assert_data.js';
 import { newTestHandle } from '../../testing/handle.js';
 import { FakeClock, seededRandom } from '../../util/clock.js';
 import { defaultInterPodAffinityArgs, type InterPodAffinityArgs } from './args.js';
@@ -328,9 +329,9 @@ const verdict = (s: Status | null): string | null => (s === null ? null : `${s.c
 
 function assertCountsEqual(state: CycleState, want: RecountedPreFilter, what: string): void {
   const s = state.read<PreFilterState>(preFilterStateKey)!;
-  assert.deepEqual(s.existingAntiAffinityCounts.toRecord(), want.existingAntiAffinity.toRecord(), `${what}: existing anti-affinity counts`);
-  assert.deepEqual(s.affinityCounts.toRecord(), want.affinity.toRecord(), `${what}: affinity counts`);
-  assert.deepEqual(s.antiAffinityCounts.toRecord(), want.antiAffinity.toRecord(), `${what}: anti-affinity counts`);
+  assertEqualData(s.existingAntiAffinityCounts.toRecord(), want.existingAntiAffinity.toRecord(), `${what}: existing anti-affinity counts`);
+  assertEqualData(s.affinityCounts.toRecord(), want.affinity.toRecord(), `${what}: affinity counts`);
+  assertEqualData(s.antiAffinityCounts.toRecord(), want.antiAffinity.toRecord(), `${what}: anti-affinity counts`);
   assert.equal(s.existingAntiAffinityCounts.size, want.existingAntiAffinity.size, `${what}: existing anti-affinity size`);
   assert.equal(s.affinityCounts.size, want.affinity.size, `${what}: affinity size`);
   assert.equal(s.antiAffinityCounts.size, want.antiAffinity.size, `${what}: anti-affinity size`);
@@ -394,14 +395,14 @@ function compareAttempt(world: World, plugin: InterPodAffinity, incoming: Pod, a
     return;
   }
   assert.equal(preScore, null, `${what}: PreScore`);
-  assert.deepEqual(scoreState.read<PreScoreState>(preScoreStateKey)!.topologyScore.toRecord(), wantScores.toRecord(), `${what}: PreScore counts`);
+  assertEqualData(scoreState.read<PreScoreState>(preScoreStateKey)!.topologyScore.toRecord(), wantScores.toRecord(), `${what}: PreScore counts`);
   const raw = list.map((ni) => wantScores.sumFor(ni.node!.metadata.labels));
-  assert.deepEqual(list.map((ni) => plugin.score(scoreState, pi, ni)), raw, `${what}: Score`);
+  assertEqualData(list.map((ni) => plugin.score(scoreState, pi, ni)), raw, `${what}: Score`);
   const batch: NodeScore[] = list.map((ni) => ({ name: ni.name, score: -1 }));
   assert.equal(plugin.scoreNodes(scoreState, pi, list, batch), null);
-  assert.deepEqual(batch.map((s) => s.score), raw, `${what}: scoreNodes`);
+  assertEqualData(batch.map((s) => s.score), raw, `${what}: scoreNodes`);
   assert.equal(plugin.normalizeScore(scoreState, pi, batch), null);
-  assert.deepEqual(batch.map((s) => s.score), normalized(raw), `${what}: NormalizeScore`);
+  assertEqualData(batch.map((s) => s.score), normalized(raw), `${what}: NormalizeScore`);
 }
 
 /** A lister without the optional change tracking: the plugin must count from scratch. */
@@ -630,7 +631,7 @@ describe('CountsOverlay', () => {
         const [k, v, d] = [pick(r, keys), pick(r, values), Math.floor(r() * 7) - 3];
         view.add(k, v, d);
         want.add(k, v, d);
-        assert.deepEqual(view.toRecord(), want.toRecord());
+        assertEqualData(view.toRecord(), want.toRecord());
         assert.equal(view.size, want.size);
         for (const value of values) {
           const labels = { zone: value, hostname: pick(r, values) };
@@ -638,7 +639,7 @@ describe('CountsOverlay', () => {
           assert.equal(view.get('zone', value), want.get('zone', value));
         }
       }
-      assert.deepEqual(base.toRecord(), baseRecord, 'the base is never changed');
+      assertEqualData(base.toRecord(), baseRecord, 'the base is never changed');
     }
   });
 });

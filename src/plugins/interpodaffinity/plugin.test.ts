@@ -1,4 +1,5 @@
 // Events, queueing hints (upstream interpodaffinity/plugin_test.go) and args of InterPodAffinity.
+import { defaultFeatures } from '../../framework/features.js';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Node, Pod } from '../../api/types.js';
@@ -14,7 +15,7 @@ describe('InterPodAffinity definition and args', () => {
   it('is registered with its args kind and implements its extension points', () => {
     assert.equal(interPodAffinityDefinition.name, 'InterPodAffinity');
     assert.equal(interPodAffinityDefinition.argsKind, 'InterPodAffinityArgs');
-    const pl = interPodAffinityDefinition.factory(interPodAffinityDefinition.defaultArgs!({}), newTestHandle());
+    const pl = interPodAffinityDefinition.factory(interPodAffinityDefinition.defaultArgs!({}), newTestHandle(), defaultFeatures);
     for (const guard of [isPreFilterPlugin, isFilterPlugin, isPreScorePlugin, isScorePlugin, isEnqueueExtensions]) assert.ok(guard(pl));
   });
 

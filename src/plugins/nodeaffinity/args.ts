@@ -2,7 +2,7 @@
 // validation/validation_pluginargs.go ValidateNodeAffinityArgs).
 import type { NodeAffinity } from '../../api/types.js';
 import type { FieldError } from '../../framework/registry.js';
-import { childPath } from '../../framework/field_errors.js';
+import { childPath } from '../../api/field_errors.js';
 import { validateNodeSelector, validatePreferredSchedulingTerms } from './validation.js';
 
 export interface NodeAffinityArgs {

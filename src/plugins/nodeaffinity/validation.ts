@@ -3,7 +3,7 @@
 // for NodeAffinityArgs (validation_pluginargs.go ValidateNodeAffinityArgs) and for pod error messages.
 import type { NodeSelector, NodeSelectorRequirement, NodeSelectorTerm, PreferredSchedulingTerm } from '../../api/types.js';
 import type { FieldError } from '../../framework/registry.js';
-import { childPath, indexPath, fieldInvalid as invalid, fieldNotSupported as notSupported } from '../../framework/field_errors.js';
+import { childPath, indexPath, fieldInvalid as invalid, fieldNotSupported as notSupported } from '../../api/field_errors.js';
 import { labelValueErrors, qualifiedNameErrors } from '../../api/labels.js';
 
 const labelOperators = ['In', 'NotIn', 'Exists', 'DoesNotExist', 'Gt', 'Lt'] as const;

@@ -2,7 +2,7 @@
 // (apis/config/types_pluginargs.go, v1/defaults.go, validation/validation_pluginargs.go).
 import type { FieldError } from '../../framework/registry.js';
 import { MaxCustomPriorityScore, validateFunctionShape } from '../../framework/helpers/shape_score.js';
-import { childPath, fieldDuplicate as duplicate, indexPath, fieldInvalid as invalid, fieldNotSupported as notSupported, fieldRequired as required, validateLabelName } from '../../framework/field_errors.js';
+import { childPath, fieldDuplicate as duplicate, indexPath, fieldInvalid as invalid, fieldNotSupported as notSupported, fieldRequired as required, validateLabelName } from '../../api/field_errors.js';
 
 export const LeastAllocated = 'LeastAllocated';
 export const MostAllocated = 'MostAllocated';

@@ -3,6 +3,7 @@
 // differential harness in test/fixtures/scenarios/NNN.expected.json), and our Fit verdicts (reasons
 // and codes) and both plugins' weighted scores must equal upstream's. The embedded API server's
 // defaulting (requests from limits) is applied, as it is when a scenario is loaded.
+import { defaultFeatures } from '../../framework/features.js';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -62,10 +63,11 @@ function replay(file: string, sc: Scenario): string[] {
   for (const ref of [...(profile?.plugins?.multiPoint?.enabled ?? []), ...(profile?.plugins?.score?.enabled ?? [])]) {
     if (ref.weight) weights[ref.name] = ref.weight;
   }
-  const fit = nodeResourcesFitDefinition.factory(nodeResourcesFitDefinition.defaultArgs!(argsOf('NodeResourcesFit')), undefined as never) as Fit;
+  const fit = nodeResourcesFitDefinition.factory(nodeResourcesFitDefinition.defaultArgs!(argsOf('NodeResourcesFit')), undefined as never, defaultFeatures) as Fit;
   const ba = balancedAllocationDefinition.factory(
     balancedAllocationDefinition.defaultArgs!(argsOf('NodeResourcesBalancedAllocation')),
     undefined as never,
+    defaultFeatures,
   ) as BalancedAllocation;
 
   const diffs: string[] = [];

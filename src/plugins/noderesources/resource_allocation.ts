@@ -15,6 +15,24 @@ import type { ResourceSpec } from './args.js';
  */
 export type ResourceScorer = (requested: Float64Array, allocatable: Float64Array, podRequests: Float64Array) => number;
 
+/**
+ * LeastAllocated's and MostAllocated's node score: the weighted mean of `resourceScore` over the
+ * configured resources the node has, truncated as Go's integer division.
+ */
+export function weightedMeanScorer(resources: readonly ResourceSpec[], resourceScore: (requested: number, capacity: number) => number): ResourceScorer {
+  const weights = Float64Array.from(resources, (r) => r.weight);
+  return (requested, allocatable) => {
+    let nodeScore = 0;
+    let weightSum = 0;
+    for (let i = 0; i < requested.length; i++) {
+      if (allocatable[i] === 0) continue;
+      nodeScore += resourceScore(requested[i]!, allocatable[i]!) * weights[i]!;
+      weightSum += weights[i]!;
+    }
+    return weightSum === 0 ? 0 : Math.trunc(nodeScore / weightSum);
+  };
+}
+
 // How each configured resource is read from a NodeInfo, decided once from its name.
 const KindCPU = 0;
 const KindMemory = 1;

@@ -1,7 +1,8 @@
 // Scenarios of upstream's nodevolumelimits/csi_test.go (TestCSILimits and the queueing hint tests).
+import { defaultFeatures } from '../../framework/features.js';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { CSINode, KubeObject, PersistentVolume, PersistentVolumeClaim, Pod, StorageClass, VolumeAttachment } from '../../api/types.js';
+import type { CSIDriver, CSINode, KubeObject, PersistentVolume, PersistentVolumeClaim, Pod, StorageClass, VolumeAttachment } from '../../api/types.js';
 import { CycleState } from '../../framework/cycle_state.js';
 import { ActionType, ActionTypeUpdate, QueueingHint } from '../../framework/events.js';
 import { NodeInfo } from '../../framework/node_info.js';
@@ -369,9 +370,34 @@ describe('NodeVolumeLimits PreFilter and Filter', () => {
   });
 
   it('the definition builds the plugin from the handle', () => {
-    const pl = nodeVolumeLimitsDefinition.factory(undefined, newTestHandle());
+    const pl = nodeVolumeLimitsDefinition.factory(undefined, newTestHandle(), defaultFeatures);
     assert.equal(pl.name, 'NodeVolumeLimits');
   });
+});
+
+describe('NodeVolumeLimits with VolumeLimitScaling (CSIDriver spec.preventPodSchedulingIfMissing)', () => {
+  const driverObject = (prevent?: boolean): CSIDriver => ({ kind: 'CSIDriver', metadata: { name: ebs }, spec: prevent === undefined ? {} : { preventPodSchedulingIfMissing: prevent } });
+  const notInstalled = { code: Code.Unschedulable, reason: `${ebs} CSI driver is not installed on the node` };
+  const cases: { name: string; driver: CSIDriver | null; nodeDrivers: string[] | null; gateOff?: boolean; want?: typeof notInstalled }[] = [
+    { name: 'a driver that asks for it and is on the node fits', driver: driverObject(true), nodeDrivers: [ebs] },
+    { name: 'a driver that asks for it and is not on the node is Unschedulable', driver: driverObject(true), nodeDrivers: [gce], want: notInstalled },
+    { name: 'a node without a CSINode lacks every driver', driver: driverObject(true), nodeDrivers: null, want: notInstalled },
+    { name: 'a driver that does not ask for it fits anywhere', driver: driverObject(false), nodeDrivers: [gce] },
+    { name: 'a driver without its field set fits anywhere', driver: driverObject(), nodeDrivers: [gce] },
+    { name: 'a driver without a CSIDriver object may not be CSI: it fits', driver: null, nodeDrivers: [gce] },
+    { name: 'with the gate off the field is not read', driver: driverObject(true), nodeDrivers: [gce], gateOff: true },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const objects: KubeObject[] = [...volumeObjects([ebs]), ...(c.driver ? [c.driver] : [])];
+      if (c.nodeDrivers) objects.push({ kind: 'CSINode', metadata: { name: nodeName }, spec: { drivers: c.nodeDrivers.map((name) => ({ name, nodeID: nodeName })) } } as CSINode);
+      const pl = new CSILimits(newTestHandle({ objects }).objects(), 'prefix', { enableVolumeLimitScaling: !c.gateOff });
+      const pod = new PodInfo(pvcPod(`csi-${ebs}-0`));
+      const state = new CycleState();
+      assert.equal(pl.preFilter(state, pod), null);
+      assertStatus('Filter', pl.filter(state, pod, new NodeInfo(makeNode(nodeName))), c.want);
+    });
+  }
 });
 
 describe('NodeVolumeLimits events and hints', () => {

@@ -1,9 +1,10 @@
 // NodeVolumeLimits (CSILimits) filters nodes where the pod's CSI volumes would exceed a driver's
 // attach limit from CSINode spec.drivers[].allocatable.count
 // (pkg/scheduler/framework/plugins/nodevolumelimits/csi.go).
-import type { CSINode, PersistentVolume, Pod, VolumeAttachment } from '../../api/types.js';
+import type { CSIDriver, CSINode, PersistentVolume, Pod, VolumeAttachment } from '../../api/types.js';
 import type { CycleState, StateData } from '../../framework/cycle_state.js';
 import { eventObjectsAs } from '../../framework/event_objects.js';
+import { defaultFeatures, type Features } from '../../framework/features.js';
 import { ActionType, ActionTypeUpdate, QueueingHint, type ClusterEventWithHint } from '../../framework/events.js';
 import type { EnqueueExtensions, FilterPlugin, Handle, ObjectLister, PreFilterOutcome, PreFilterPlugin } from '../../framework/interfaces.js';
 import type { NodeInfo } from '../../framework/node_info.js';
@@ -110,6 +111,7 @@ export class CSILimits implements PreFilterPlugin, FilterPlugin, EnqueueExtensio
   constructor(
     private readonly objects: ObjectLister,
     randomVolumeIDPrefix: string,
+    private readonly features: Pick<Features, 'enableVolumeLimitScaling'> = defaultFeatures,
   ) {
     this.resolver = new VolumeResolver(objects, randomVolumeIDPrefix);
     this.changes = new ObjectChanges(objects);
@@ -166,7 +168,12 @@ export class CSILimits implements PreFilterPlugin, FilterPlugin, EnqueueExtensio
       anyNew = true;
       if (!node.attached.has(volumes.uniqueNames[i]!)) newCount[incoming.driverIndex[i]!]!++;
     }
-    if (!anyNew || node.limits.size === 0) return null;
+    if (!anyNew) return null;
+    if (this.features.enableVolumeLimitScaling) {
+      const missing = this.missingDriver(incoming, csiNode);
+      if (missing !== null) return Status.unschedulable(`${missing} CSI driver is not installed on the node`);
+    }
+    if (node.limits.size === 0) return null;
     if (node.error) return Status.error(node.error);
 
     const attachments = (s?.attachedByNode ?? this.attachmentsByNode()).get(nodeInfo.name);
@@ -178,6 +185,23 @@ export class CSILimits implements PreFilterPlugin, FilterPlugin, EnqueueExtensio
       if (max === undefined) continue;
       const attachedCount = (node.attachedCount.get(driver) ?? 0) + (attachments ? detachingCount(attachments, node, driver) : 0);
       if (attachedCount + count > max) return Status.unschedulable(ErrReasonMaxVolumeCountExceeded);
+    }
+    return null;
+  }
+
+  /**
+   * The first driver of the pod's volumes on this node whose CSIDriver asks for pods to wait until
+   * the node's CSINode lists it (spec.preventPodSchedulingIfMissing, VolumeLimitScaling), if the
+   * node does not list it (checkCSIDriverOnNode); null when none. A driver without a CSIDriver
+   * object may not be a CSI driver at all, so it is let through.
+   */
+  private missingDriver(incoming: IncomingVolumes, csiNode: CSINode | null): string | null {
+    const volumes = incoming.volumes;
+    for (let i = 0; i < volumes.length; i++) {
+      if (!incoming.countsOn(i, csiNode)) continue;
+      const driver = incoming.drivers[incoming.driverIndex[i]!]!;
+      if (this.objects.get<CSIDriver>('CSIDriver', '', driver)?.spec?.preventPodSchedulingIfMissing !== true) continue;
+      if (!csiNode?.spec.drivers?.some((d) => d.name === driver)) return driver;
     }
     return null;
   }
@@ -220,8 +244,8 @@ function detachingCount(attachments: VolumeDrivers, node: NodeVolumes, driver: s
 }
 
 /** Builds the plugin; the handle's seeded random source makes the unbound-claim prefix. */
-export function newCSILimits(_args: unknown, handle: Handle): CSILimits {
-  return new CSILimits(handle.objects(), randomString(32, () => handle.random()));
+export function newCSILimits(_args: unknown, handle: Handle, features: Features): CSILimits {
+  return new CSILimits(handle.objects(), randomString(32, () => handle.random()), features);
 }
 
 /** Queues when the deleted pod was on (or nominated to) a node and used a countable volume. */

@@ -85,22 +85,24 @@ export function nodeLabelsMatchSpreadConstraints(nodeLabels: Labels, constraints
 }
 
 /**
- * Keeps the constraints whose whenUnsatisfiable is `action`, compiles their selectors and merges the
- * pod's values for matchLabelKeys into them (the scheduler still does this in v1.34; the API server
- * doing it too under MatchLabelKeysInPodTopologySpreadSelectorMerge only adds duplicate
- * requirements). Throws on an invalid selector.
+ * Keeps the constraints whose whenUnsatisfiable is `action`, compiles their selectors and, with
+ * MatchLabelKeysInPodTopologySpread on, merges the pod's values for matchLabelKeys into them (the
+ * scheduler still does this; the API server doing it too under
+ * MatchLabelKeysInPodTopologySpreadSelectorMerge only adds duplicate requirements). Throws on an
+ * invalid selector.
  */
 export function filterTopologySpreadConstraints(
   constraints: readonly TopologySpreadConstraint[],
   podLabels: Labels,
   action: UnsatisfiableConstraintAction,
+  enableMatchLabelKeys: boolean,
 ): SpreadConstraint[] {
   const out: SpreadConstraint[] = [];
   for (const c of constraints) {
     if (c.whenUnsatisfiable !== action) continue;
     const base = Selector.compile(c.labelSelector);
     let selector: LabelMatcher = base;
-    if (c.matchLabelKeys && c.matchLabelKeys.length > 0 && podLabels !== undefined) {
+    if (enableMatchLabelKeys && c.matchLabelKeys && c.matchLabelKeys.length > 0 && podLabels !== undefined) {
       const matchLabels: Record<string, string> = {};
       let any = false;
       for (const key of c.matchLabelKeys) {

@@ -2,6 +2,7 @@
 // clusters driven through the real Cache and Snapshot by random pod, label, taint and node
 // changes, and after each step the PreFilter/PreScore states and the Filter/Score/NormalizeScore
 // results compared with the straightforward per-attempt recount (below, as the plugin had it).
+import { defaultFeatures } from '../../framework/features.js';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { RequiredNodeAffinity } from '../../api/nodeselector.js';
@@ -13,6 +14,7 @@ import { MaxNodeScore, type NodeScore } from '../../framework/interfaces.js';
 import type { NodeInfo } from '../../framework/node_info.js';
 import { PodInfo } from '../../framework/pod_info.js';
 import { Status } from '../../framework/status.js';
+import { assertEqualData } from '../../testing/assert_data.js';
 import { newTestHandle } from '../../testing/handle.js';
 import { FakeClock, seededRandom } from '../../util/clock.js';
 import {
@@ -349,7 +351,7 @@ function checkPreFilterAndFilter(plugin: PodTopologySpread, rand: Rand, world: W
   assert.equal(out, null);
   const s = state.read<PreFilterState>(preFilterStateKey)!;
   const ref = refPreFilter(p, constraints, all);
-  assert.deepEqual(preFilterView(s), refPreFilterView(ref), `PreFilter state of ${p.key}`);
+  assertEqualData(preFilterView(s), refPreFilterView(ref), `PreFilter state of ${p.key}`);
   const candidates: NodeInfo[] = [...all];
   if (all.length > 0) candidates.push(pick(rand, all).clone());
   for (const ni of candidates) {
@@ -372,13 +374,13 @@ function checkPreFilterAndFilter(plugin: PodTopologySpread, rand: Rand, world: W
       assert.equal(st, null);
       refUpdateWithPod(refCopy, constraints, moved.pod, p.pod, ni.node, delta);
       const sc = copy.read<PreFilterState>(preFilterStateKey)!;
-      assert.deepEqual(preFilterView(sc), refPreFilterView(refCopy), `state of ${p.key} after AddPod/RemovePod`);
+      assertEqualData(preFilterView(sc), refPreFilterView(refCopy), `state of ${p.key} after AddPod/RemovePod`);
       for (const other of [ni, ...all]) {
         assert.equal(statusText(plugin.filter(copy, p, other)), statusText(refFilter(refCopy, constraints, p, other)), `Filter of ${p.key} on ${other.name} after AddPod/RemovePod`);
       }
     }
     // The original state is untouched by its copy.
-    assert.deepEqual(preFilterView(s), refPreFilterView(ref));
+    assertEqualData(preFilterView(s), refPreFilterView(ref));
   }
   if (rand() < 0.2) kept.push({ state, pod: p, want: refPreFilterView(ref) });
 }
@@ -399,7 +401,7 @@ function checkPreScoreAndScore(plugin: PodTopologySpread, rand: Rand, world: Wor
   const requireAll = (p.pod.spec.topologySpreadConstraints?.length ?? 0) > 0 || !systemDefaulted;
   const ref = refPreScore(p, constraints, filtered, all, requireAll);
   const s = state.read<PreScoreState>(preScoreStateKey)!;
-  assert.deepEqual(preScoreView(s), refPreScoreView(ref), `PreScore state of ${p.key}`);
+  assertEqualData(preScoreView(s), refPreScoreView(ref), `PreScore state of ${p.key}`);
 
   // Nodes changed after PreScore: Score must see their pods as they are now.
   if (rand() < 0.1) world.step();
@@ -409,11 +411,11 @@ function checkPreScoreAndScore(plugin: PodTopologySpread, rand: Rand, world: Wor
     const batch = nodes.map((n) => ({ name: n.name, score: -7 }));
     assert.equal(plugin.scoreNodes(state, p, nodes, batch), null);
     const want = nodes.map((n) => ({ name: n.name, score: refScore(ref, constraints, p, n) }));
-    assert.deepEqual(batch, want, `scores of ${p.key}`);
+    assertEqualData(batch, want, `scores of ${p.key}`);
     for (const n of nodes) assert.equal(plugin.score(state, p, n), refScore(ref, constraints, p, n));
     assert.equal(plugin.normalizeScore(state, p, batch), null);
     refNormalize(ref, want);
-    assert.deepEqual(batch, want, `normalized scores of ${p.key}`);
+    assertEqualData(batch, want, `normalized scores of ${p.key}`);
   }
 }
 
@@ -426,8 +428,9 @@ describe('PodTopologySpread kept counts equal a full recount', () => {
       const listPlugin = new PodTopologySpread(
         { defaultingType: 'List', defaultConstraints: [{ maxSkew: 1, topologyKey: LabelTopologyZone, whenUnsatisfiable: 'DoNotSchedule' }] },
         handle,
+        defaultFeatures,
       );
-      const systemPlugin = new PodTopologySpread({ defaultingType: 'System', defaultConstraints: [] }, handle);
+      const systemPlugin = new PodTopologySpread({ defaultingType: 'System', defaultConstraints: [] }, handle, defaultFeatures);
       const kept: Kept[] = [];
       for (let step = 0; step < 120; step++) {
         world.step();
@@ -440,7 +443,7 @@ describe('PodTopologySpread kept counts equal a full recount', () => {
           }
         }
         // States of earlier cycles keep their counts while the kept ones move on.
-        for (const k of kept) assert.deepEqual(preFilterView(k.state.read<PreFilterState>(preFilterStateKey)!), k.want);
+        for (const k of kept) assertEqualData(preFilterView(k.state.read<PreFilterState>(preFilterStateKey)!), k.want);
       }
     });
   }
@@ -449,7 +452,7 @@ describe('PodTopologySpread kept counts equal a full recount', () => {
     const rand = seededRandom(42);
     const world = new World(rand);
     const p = new PodInfo(pod('in', { labels: { app: 'a' }, constraints: [spread(1, LabelTopologyZone, 'DoNotSchedule', hasApp)] }));
-    const plugin = new PodTopologySpread({ defaultingType: 'List', defaultConstraints: [] }, newTestHandle({ snapshot: world.snapshot }));
+    const plugin = new PodTopologySpread({ defaultingType: 'List', defaultConstraints: [] }, newTestHandle({ snapshot: world.snapshot }), defaultFeatures);
     const spec = preFilterCountingSpec(p, plugin.getConstraints(p.pod, 'DoNotSchedule'));
     const kept = new SpreadCounts(spec);
     let syncedWithoutRecount = 0;
@@ -464,7 +467,7 @@ describe('PodTopologySpread kept counts equal a full recount', () => {
       }
       const fresh = new SpreadCounts(spec);
       fresh.rebuild(all);
-      assert.deepEqual(
+      assertEqualData(
         kept.tables.map((t) => [t.values, [...t.totals]]),
         fresh.tables.map((t) => [t.values, [...t.totals]]),
       );

@@ -2,6 +2,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KubeObject, Node, Pod, TopologySpreadConstraint } from '../../api/types.js';
+import { defaultFeatures } from '../../framework/features.js';
 import { Code, Status } from '../../framework/status.js';
 import type { PodTopologySpreadArgs } from './args.js';
 import { CriticalPaths, ErrReasonConstraintsNotMatch, ErrReasonNodeLabelNotMatch, PreFilterState, preFilterStateKey } from './filtering.js';
@@ -410,6 +411,15 @@ describe('PodTopologySpread PreFilter state', () => {
       assertState(s, tc.want!);
     });
   }
+
+  it('ignores matchLabelKeys with MatchLabelKeysInPodTopologySpread off', () => {
+    const p = pod('p', { labels: { foo: '', bar: 'a' }, constraints: hard(spread(1, 'zone', 'DoNotSchedule', fooSelector, { matchLabelKeys: ['bar'] })) });
+    const existing = [foo('p-a1', 'node-a'), foo('p-a2', 'node-a', { bar: 'a' }), foo('p-b1', 'node-b'), foo('p-y1', 'node-y', { bar: 'a' })];
+    const { plugin, handle } = setup(existing, fourNodes(), undefined, [], { ...defaultFeatures, enableMatchLabelKeysInPodTopologySpread: false });
+    const state = newState();
+    assert.equal(plugin.preFilter(state, info(p), handle.snapshot.list()), null);
+    assertState(state.read<PreFilterState>(preFilterStateKey)!, { keys: ['zone'], counts: [{ zone1: 3, zone2: 1 }], paths: [[['zone2', 1], ['zone1', 3]]] });
+  });
 
   it('defaults minDomains to 1 and the inclusion policies to Honor/Ignore', () => {
     const { s } = runPreFilter(pod('p', { constraints: [spread(2, 'zone', 'DoNotSchedule', fooSelector)] }), fourNodes(), []);

@@ -6,7 +6,7 @@ import { Name, PodTopologySpread } from './plugin.js';
 export const podTopologySpreadDefinition: PluginDefinition<PodTopologySpreadArgs> = {
   name: Name,
   argsKind: 'PodTopologySpreadArgs',
-  factory: (args, handle) => new PodTopologySpread(args, handle),
+  factory: (args, handle, features) => new PodTopologySpread(args, handle, features),
   defaultArgs: defaultPodTopologySpreadArgs,
   validateArgs: validatePodTopologySpreadArgs,
 };

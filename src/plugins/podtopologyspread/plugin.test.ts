@@ -1,5 +1,6 @@
 // Scenarios of upstream's podtopologyspread/plugin_test.go (queueing hints), plus events, args
 // defaulting/validation (validation_pluginargs_test.go) and the default selector (helper/spread_test.go).
+import { defaultFeatures } from '../../framework/features.js';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KubeObject, Node, Pod } from '../../api/types.js';
@@ -248,7 +249,7 @@ describe('PodTopologySpreadArgs', () => {
     assert.equal(podTopologySpreadDefinition.name, 'PodTopologySpread');
     assert.equal(podTopologySpreadDefinition.argsKind, 'PodTopologySpreadArgs');
     const { handle } = setup([], []);
-    const plugin = podTopologySpreadDefinition.factory(podTopologySpreadDefinition.defaultArgs!({}), handle);
+    const plugin = podTopologySpreadDefinition.factory(podTopologySpreadDefinition.defaultArgs!({}), handle, defaultFeatures);
     assert.equal(plugin.name, 'PodTopologySpread');
   });
 });

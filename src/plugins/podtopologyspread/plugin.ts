@@ -4,6 +4,7 @@ import type { Labels } from '../../api/labels.js';
 import { labelsEqual, taintsEqual, tolerationsEqual } from '../../api/equality.js';
 import { podKey, type Pod, type TopologySpreadConstraint } from '../../api/types.js';
 import type { CycleState } from '../../framework/cycle_state.js';
+import type { Features } from '../../framework/features.js';
 import { eventObjectsAs } from '../../framework/event_objects.js';
 import { ActionType, QueueingHint, type ClusterEventWithHint } from '../../framework/events.js';
 import type {
@@ -54,6 +55,7 @@ export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, PreScor
   constructor(
     args: PodTopologySpreadArgs,
     private readonly handle: Handle,
+    private readonly features: Pick<Features, 'enableMatchLabelKeysInPodTopologySpread'>,
   ) {
     this.systemDefaulted = args.defaultingType === 'System';
     this.defaultConstraints = this.systemDefaulted ? systemDefaultConstraints : args.defaultConstraints;
@@ -62,12 +64,12 @@ export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, PreScor
   /** The pod's own constraints with `action`, or the default ones built from its controllers. */
   getConstraints(pod: Pod, action: UnsatisfiableConstraintAction): SpreadConstraint[] {
     const own = pod.spec.topologySpreadConstraints;
-    if (own && own.length > 0) return filterTopologySpreadConstraints(own, pod.metadata.labels, action);
+    if (own && own.length > 0) return filterTopologySpreadConstraints(own, pod.metadata.labels, action, this.features.enableMatchLabelKeysInPodTopologySpread);
     return this.buildDefaultConstraints(pod, action);
   }
 
   private buildDefaultConstraints(pod: Pod, action: UnsatisfiableConstraintAction): SpreadConstraint[] {
-    const constraints = filterTopologySpreadConstraints(this.defaultConstraints, pod.metadata.labels, action);
+    const constraints = filterTopologySpreadConstraints(this.defaultConstraints, pod.metadata.labels, action, this.features.enableMatchLabelKeysInPodTopologySpread);
     if (constraints.length === 0) return constraints;
     const selector = defaultSelector(pod, this.handle.objects());
     if (selector.isEverything) return [];

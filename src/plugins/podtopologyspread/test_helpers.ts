@@ -1,4 +1,5 @@
 // Terse builders for the PodTopologySpread tests (the shape of upstream's st.MakePod().SpreadConstraint()).
+import { defaultFeatures, type Features } from '../../framework/features.js';
 import type { KubeObject, LabelSelector, Node, Pod, Taint, TopologySpreadConstraint } from '../../api/types.js';
 import { CycleState } from '../../framework/cycle_state.js';
 import { PodInfo } from '../../framework/pod_info.js';
@@ -86,9 +87,10 @@ export function setup(
   nodes: Node[],
   args: PodTopologySpreadArgs = { defaultingType: 'List', defaultConstraints: [] },
   objects: KubeObject[] = [],
+  features: Features = defaultFeatures,
 ): Setup {
   const handle = newTestHandle({ pods, nodes, objects });
-  return { plugin: new PodTopologySpread(args, handle), handle };
+  return { plugin: new PodTopologySpread(args, handle, features), handle };
 }
 
 export function newState(): CycleState {

@@ -1,4 +1,5 @@
 // Scenarios of upstream's queuesort/priority_sort_test.go.
+import { defaultFeatures } from '../../framework/features.js';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { QueuedPodInfo } from '../../framework/interfaces.js';
@@ -21,7 +22,7 @@ function queued(name: string, priority: number | undefined, timestamp: number): 
 }
 
 describe('PrioritySort', () => {
-  const plugin = prioritySortDefinition.factory(undefined, newTestHandle());
+  const plugin = prioritySortDefinition.factory(undefined, newTestHandle(), defaultFeatures);
   assert.ok(isQueueSortPlugin(plugin));
   const cases = [
     { name: 'p1.priority less than p2.priority', a: queued('p1', 1, 0), b: queued('p2', 100, 0), want: false },

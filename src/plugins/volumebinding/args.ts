@@ -1,7 +1,7 @@
 // VolumeBindingArgs: defaulting and validation (apis/config/v1 SetDefaults_VolumeBindingArgs,
 // validation/validation_pluginargs.go ValidateVolumeBindingArgsWithOptions, StorageCapacityScoring on).
 import type { FieldError } from '../../framework/registry.js';
-import { childPath, fieldInvalid } from '../../framework/field_errors.js';
+import { childPath, fieldInvalid } from '../../api/field_errors.js';
 import { MaxCustomPriorityScore, validateFunctionShape } from '../../framework/helpers/shape_score.js';
 
 interface UtilizationShapePoint {

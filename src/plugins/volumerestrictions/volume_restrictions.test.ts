@@ -1,5 +1,6 @@
 // Scenarios of upstream's volumerestrictions/volume_restrictions_test.go, plus the read-only rules,
 // the PreFilter extensions and the queueing hints.
+import { defaultFeatures } from '../../framework/features.js';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { assertStatus } from '../../testing/assert_status.js';
@@ -310,7 +311,7 @@ describe('VolumeRestrictions PreFilter extensions', () => {
 describe('VolumeRestrictions definition and events', () => {
   it('the definition builds the plugin from the handle', () => {
     assert.equal(volumeRestrictionsDefinition.name, 'VolumeRestrictions');
-    assert.equal(volumeRestrictionsDefinition.factory(undefined, newTestHandle()).name, Name);
+    assert.equal(volumeRestrictionsDefinition.factory(undefined, newTestHandle(), defaultFeatures).name, Name);
   });
 
   const summary = (pl: VolumeRestrictions) =>

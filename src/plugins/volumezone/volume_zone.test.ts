@@ -1,4 +1,5 @@
 // Scenarios of upstream's volumezone/volume_zone_test.go, plus the error paths it lists objects for.
+import { defaultFeatures } from '../../framework/features.js';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KubeObject, Node, PersistentVolume, PersistentVolumeClaim, Pod, StorageClass } from '../../api/types.js';
@@ -292,7 +293,7 @@ describe('VolumeZone PV label values', () => {
 describe('VolumeZone definition', () => {
   it('builds the plugin with the handle objects', () => {
     const handle = newTestHandle({ objects: [pv('Vol_1', { [gaZone]: 'z1' }), pvc('PVC_1', { volumeName: 'Vol_1' })] });
-    const pl = volumeZoneDefinition.factory({}, handle) as VolumeZone;
+    const pl = volumeZoneDefinition.factory({}, handle, defaultFeatures) as VolumeZone;
     assert.equal(pl.name, 'VolumeZone');
     const state = new CycleState();
     const pod = new PodInfo(podWithClaims('PVC_1'));

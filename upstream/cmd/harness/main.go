@@ -1,7 +1,8 @@
 // Command harness prints upstream kube-scheduler's decisions for a scenario in the JSON of
 // `kube-scheduler-ts explain --output json --tie-break name`.
 //
-//	harness scenario.yaml
+//	harness [-feature-gates A=true,B=false] scenario.yaml
+//	harness -list-feature-gates
 //
 // Exit status: 0 when every pending pod was attempted, 2 on a bad scenario or configuration,
 // 1 when the harness itself failed.
@@ -18,6 +19,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"kube-scheduler-ts/upstream/internal/explain"
+	"kube-scheduler-ts/upstream/internal/featuregates"
 	"kube-scheduler-ts/upstream/internal/scenario"
 )
 
@@ -25,17 +27,27 @@ func main() {
 	klogFlags := flag.NewFlagSet("klog", flag.ContinueOnError)
 	klog.InitFlags(klogFlags)
 	verbosity := flag.String("v", "0", "upstream's log verbosity (klog -v), logged to stderr")
+	gates := flag.String("feature-gates", "", "kube-scheduler's --feature-gates")
+	listGates := flag.Bool("list-feature-gates", false, "print every feature gate kube-scheduler knows, with its default, as JSON")
 	flag.Usage = func() {
-		fmt.Fprintln(os.Stderr, "usage: harness [-v N] scenario.yaml")
+		fmt.Fprintln(os.Stderr, "usage: harness [-v N] [-feature-gates A=true,B=false] scenario.yaml | harness -list-feature-gates")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
+	if *listGates {
+		printJSON(featuregates.List())
+		return
+	}
 	if flag.NArg() != 1 {
 		flag.Usage()
 		os.Exit(2)
 	}
 	_ = klogFlags.Set("v", *verbosity)
 	_ = klogFlags.Set("logtostderr", "true")
+	if err := featuregates.Set(*gates); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
 
 	sc, err := scenario.Load(flag.Arg(0))
 	if err != nil {
@@ -54,9 +66,13 @@ func main() {
 		}
 		os.Exit(1)
 	}
+	printJSON(res)
+}
+
+func printJSON(v any) {
 	enc := json.NewEncoder(os.Stdout)
 	enc.SetIndent("", "  ")
-	if err := enc.Encode(res); err != nil {
+	if err := enc.Encode(v); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}

@@ -101,6 +101,8 @@ interface Case extends AllocatorSetup {
   wantError?: string;
   /** A node-only error whose message contains this text. */
   wantNodeError?: string;
+  /** How many search steps upstream's incubating allocator takes (its start-location pruning). */
+  wantSteps?: number;
 }
 
 const oneDevice = (nodeName: string | undefined, pool = 'pool-1', driver = driverA, extra = {}): ResourceSlice => slice('slice-1', nodeName, pool, driver, [device('device-1')], extra);
@@ -108,6 +110,7 @@ const classes = [deviceClass(classA, driverA), deviceClass(classB, driverB)];
 
 const cases: Case[] = [
   { name: 'no claims allocate to nothing', classes, slices: [oneDevice('node-1')], claims: [], want: [] },
+  { name: 'a claim without requests gets an empty allocation', classes, slices: [oneDevice('node-1')], claims: [claim('claim-0', [])], want: [{ devices: {} }] },
   {
     name: 'one request gets the node-local device with a node selector for that node',
     classes,
@@ -671,6 +674,342 @@ const cases: Case[] = [
     claims: [claim('claim-0', [exactly('req-0', classA, 1, { capacity: { requests: { memory: '1' } } })])],
     wantError: 'claim default/claim-0, request req-0: has capacity requests, but the DRAConsumableCapacity feature is disabled',
   },
+
+  {
+    name: 'pruned search: five of four devices in one slice fails after 16 steps',
+    classes,
+    slices: [slice('slice-1', 'node-1', 'pool-1', driverA, ['device-1', 'device-2', 'device-3', 'device-4'].map((n) => device(n)))],
+    claims: [claim('claim-0', [exactly('req-0', classA, 5)])],
+    want: null,
+    wantSteps: 16,
+  },
+  {
+    name: 'pruned search: the same over two slices of one pool',
+    classes,
+    slices: [
+      withPool(slice('slice-1', 'node-1', 'pool-1', driverA, [device('device-1'), device('device-2')]), 1, 2),
+      withPool(slice('slice-2', 'node-1', 'pool-1', driverA, [device('device-3'), device('device-4')]), 1, 2),
+    ],
+    claims: [claim('claim-0', [exactly('req-0', classA, 5)])],
+    want: null,
+    wantSteps: 16,
+  },
+  {
+    name: 'pruned search: the same over four pools',
+    classes,
+    slices: ['1', '2', '3', '4'].map((i) => slice(`slice-${i}`, 'node-1', `pool-${i}`, driverA, [device(`device-${i}`)])),
+    claims: [claim('claim-0', [exactly('req-0', classA, 5)])],
+    want: null,
+    wantSteps: 16,
+  },
+  {
+    name: 'pruned search: backtracking tries each pair of devices once',
+    classes,
+    slices: [
+      slice('slice-1', 'node-1', 'pool-1', driverA, [
+        device('device-1', { attributes: { type: { string: 'X' } } }),
+        device('device-2', { attributes: { type: { string: 'Y' } } }),
+        device('device-3', { attributes: { type: { string: 'Y' } } }),
+      ]),
+    ],
+    claims: [claim('claim-0', [exactly('req-1', classA, 2), exactly('req-2', classA, 1, { selectors: [{ cel: { expression: `device.attributes["${driverA}"].type == "X"` } }] })])],
+    want: [allocation(local('node-1'), [res('req-1', driverA, 'pool-1', 'device-2'), res('req-1', driverA, 'pool-1', 'device-3'), res('req-2', driverA, 'pool-1', 'device-1')])],
+    wantSteps: 12,
+  },
+  {
+    name: 'pruned search: backtracking across slices and pools, binding-condition pools last',
+    classes,
+    slices: [
+      withPool(slice('slice-1', 'node-1', 'pool-1', driverA, [device('device-1', { attributes: { type: { string: 'X' } } })]), 1, 2),
+      withPool(slice('slice-2', 'node-1', 'pool-1', driverA, [device('device-2', { attributes: { type: { string: 'Y' } } })]), 1, 2),
+      slice('slice-3', 'node-1', 'pool-2', driverA, [device('device-3', { attributes: { type: { string: 'Y' } }, bindingConditions: ['IsPrepare'], bindingFailureConditions: [] })]),
+    ],
+    claims: [claim('claim-0', [exactly('req-1', classA, 2), exactly('req-2', classA, 1, { selectors: [{ cel: { expression: `device.attributes["${driverA}"].type == "X"` } }] })])],
+    want: [
+      allocation(local('node-1'), [
+        res('req-1', driverA, 'pool-1', 'device-2'),
+        res('req-1', driverA, 'pool-2', 'device-3', { bindingConditions: ['IsPrepare'] }),
+        res('req-2', driverA, 'pool-1', 'device-1'),
+      ]),
+    ],
+    wantSteps: 12,
+  },
+  {
+    name: 'pruned search with prioritized lists',
+    classes,
+    slices: [
+      slice('slice-1', 'node-1', 'pool-1', driverA, [
+        device('device-1', { attributes: { type: { string: 'X' } } }),
+        device('device-2', { attributes: { type: { string: 'Y' } } }),
+        device('device-3', { attributes: { type: { string: 'Y' } } }),
+      ]),
+    ],
+    claims: [
+      claim('claim-0', [
+        prioritized('req-1', [
+          { name: 'subReq-0', className: classA, count: 3, extra: { selectors: [{ cel: { expression: `device.attributes["${driverA}"].type == "Y"` } }] } },
+          { name: 'subReq-1', className: classA, count: 2 },
+        ]),
+        prioritized('req-2', [
+          { name: 'subReq-0', className: classA, count: 2 },
+          { name: 'subReq-1', className: classA, count: 1, extra: { selectors: [{ cel: { expression: `device.attributes["${driverA}"].type == "X"` } }] } },
+        ]),
+      ]),
+    ],
+    want: [allocation(local('node-1'), [res('req-1/subReq-1', driverA, 'pool-1', 'device-2'), res('req-1/subReq-1', driverA, 'pool-1', 'device-3'), res('req-2/subReq-1', driverA, 'pool-1', 'device-1')])],
+    wantSteps: 26,
+  },
+  {
+    name: 'All in a pool spread over two nodes takes only this node devices',
+    classes,
+    slices: [withPool(slice('slice-1', 'node-1', 'pool-1', driverA, [device('device-1')]), 1, 2), withPool(slice('slice-2', 'node-2', 'pool-1', driverA, [device('device-2')]), 1, 2)],
+    claims: [claim('claim-0', [allOf('req-0', classA)])],
+    want: [allocation(local('node-1'), [res('req-0', driverA, 'pool-1', 'device-1')])],
+  },
+  {
+    name: 'a newer generation on another node makes this node slice stale',
+    classes,
+    slices: [withPool(slice('slice-1', 'node-1', 'pool-1', driverA, [device('device-1')]), 1, 2), withPool(slice('slice-2', 'node-2', 'pool-1', driverA, [device('device-2')]), 2, 2)],
+    claims: [claim('claim-0', [exactly('req-0', classA)])],
+    want: null,
+  },
+  {
+    name: 'an incomplete newer generation elsewhere does not hide a complete older one here',
+    classes,
+    slices: [
+      withPool(slice('slice-1', 'node-1', 'pool-1', driverA, [device('device-1')]), 1, 2),
+      withPool(slice('slice-1b', 'node-1', 'pool-1', driverA, [device('device-2')]), 1, 2),
+      withPool(slice('slice-2', 'node-2', 'pool-1', driverA, [device('device-1')]), 2, 2),
+    ],
+    claims: [claim('claim-0', [exactly('req-0', classA)])],
+    want: [allocation(local('node-1'), [res('req-0', driverA, 'pool-1', 'device-1')])],
+  },
+  {
+    name: 'counters shared with an allocated device on another node',
+    classes,
+    allocated: allocated(makeDeviceID(driverA, 'pool-1', 'device-3')),
+    slices: [
+      withPool({ ...counterSlice('slice-1', 'node-1', 'pool-1', { memory: '8Gi' }) }, 1, 3),
+      withPool(slice('slice-2', 'node-1', 'pool-1', driverA, [device('device-1', { ...consumes({ memory: '6Gi' }), ...memory('6Gi') }), device('device-2', { ...consumes({ memory: '2Gi' }), ...memory('2Gi') })]), 1, 3),
+      withPool(slice('slice-3', 'node-2', 'pool-1', driverA, [device('device-3', consumes({ memory: '6Gi' }))]), 1, 3),
+    ],
+    claims: [
+      claim('claim-0', [
+        prioritized('req-0', [
+          { name: 'subReq-0', className: classA, extra: memoryAtLeast('6Gi') },
+          { name: 'subReq-1', className: classA, extra: memoryAtLeast('2Gi') },
+        ]),
+      ]),
+    ],
+    want: [allocation(local('node-1'), [res('req-0/subReq-1', driverA, 'pool-1', 'device-2')])],
+  },
+  {
+    name: 'an invalid pool does not matter when another pool has the device',
+    classes,
+    slices: [
+      withPool(slice('slice-1', 'node-1', 'pool-1', driverA, [device('device-1')]), 1, 2),
+      withPool(slice('slice-2', 'node-1', 'pool-1', driverA, [device('device-1')]), 1, 2),
+      slice('slice-3', 'node-1', 'pool-2', driverA, [device('device-2')]),
+    ],
+    claims: [claim('claim-0', [exactly('req-0', classA)])],
+    want: [allocation(local('node-1'), [res('req-0', driverA, 'pool-2', 'device-2')])],
+  },
+  {
+    name: 'nothing comes from an incomplete pool',
+    classes,
+    slices: [withPool(slice('slice-1', 'node-1', 'pool-1', driverA, [device('device-1')]), 1, 2)],
+    claims: [claim('claim-0', [exactly('req-0', classA)])],
+    want: null,
+  },
+
+  {
+    name: 'capacity: two claims taking a whole undivided capacity each do not both fit',
+    classes,
+    slices: [slice('slice-1', 'node-1', 'pool-1', driverA, [device('device-1', { allowMultipleAllocations: true, capacity: { 'capacity-0': { value: '2' } } })])],
+    claims: [claim('claim-0', [exactly('req-0', classA)]), claim('claim-1', [exactly('req-0', classA)])],
+    want: null,
+  },
+  {
+    name: 'capacity: a zero default lets every claim share the device',
+    classes,
+    slices: [slice('slice-1', 'node-1', 'pool-1', driverA, [device('device-1', { allowMultipleAllocations: true, capacity: { 'capacity-0': { value: '1', requestPolicy: { default: '0', validValues: ['0'] } } } })])],
+    claims: [claim('claim-0', [exactly('req-0', classA)]), claim('claim-1', [exactly('req-0', classA)])],
+    want: [
+      allocation(local('node-1'), [res('req-0', driverA, 'pool-1', 'device-1', { shareID: 'share-1', consumedCapacity: { 'capacity-0': '0' } })]),
+      allocation(local('node-1'), [res('req-0', driverA, 'pool-1', 'device-1', { shareID: 'share-2', consumedCapacity: { 'capacity-0': '0' } })]),
+    ],
+  },
+  {
+    name: 'capacity: a request outside the valid values is refused',
+    classes,
+    slices: [slice('slice-1', 'node-1', 'pool-1', driverA, [device('device-1', { allowMultipleAllocations: true, capacity: { 'capacity-0': { value: '1', requestPolicy: { default: '0', validValues: ['0'] } } } })])],
+    claims: [claim('claim-0', [exactly('req-0', classA, 1, { capacity: { requests: { 'capacity-0': '1' } } })])],
+    want: null,
+  },
+  {
+    name: 'capacity: a request rounds up to the next valid value',
+    classes,
+    slices: [slice('slice-1', 'node-1', 'pool-1', driverA, [device('device-1', { allowMultipleAllocations: true, capacity: { 'capacity-0': { value: '3', requestPolicy: { default: '1', validValues: ['1', '3'] } } } })])],
+    claims: [claim('claim-0', [exactly('req-0', classA, 1, { capacity: { requests: { 'capacity-0': '2' } } })])],
+    want: [allocation(local('node-1'), [res('req-0', driverA, 'pool-1', 'device-1', { shareID: 'share-1', consumedCapacity: { 'capacity-0': '3' } })])],
+  },
+  {
+    name: 'capacity: a request above the range maximum is refused though the device has room',
+    classes,
+    slices: [slice('slice-1', 'node-1', 'pool-1', driverA, [device('device-1', { allowMultipleAllocations: true, capacity: { 'capacity-0': { value: '10', requestPolicy: { default: '2', validRange: { min: '2', step: '2', max: '4' } } } } })])],
+    claims: [claim('claim-0', [exactly('req-0', classA, 1, { capacity: { requests: { 'capacity-0': '6' } } })])],
+    want: null,
+  },
+  {
+    name: 'capacity: a dedicated device with enough capacity records no share',
+    classes,
+    slices: [slice('slice-1', 'node-1', 'pool-1', driverA, [device('device-1', { capacity: { 'capacity-0': { value: '1' } } })])],
+    claims: [claim('claim-0', [exactly('req-0', classA, 1, { capacity: { requests: { 'capacity-0': '1' } } })])],
+    want: [allocation(local('node-1'), [res('req-0', driverA, 'pool-1', 'device-1')])],
+  },
+  {
+    name: 'capacity: All fails when an earlier request of the claim used up a device',
+    classes,
+    slices: [
+      slice('slice-1', 'node-1', 'pool-1', driverA, [
+        device('device-1', { allowMultipleAllocations: true, capacity: { 'capacity-0': { value: '1' } } }),
+        device('device-2', { allowMultipleAllocations: true, capacity: { 'capacity-0': { value: '1' } } }),
+      ]),
+    ],
+    claims: [
+      claim('claim-0', [
+        exactly('req-0', classA, 1, { capacity: { requests: { 'capacity-0': '1' } } }),
+        { name: 'req-1', exactly: { deviceClassName: classA, allocationMode: 'All', capacity: { requests: { 'capacity-0': '1' } } } },
+      ]),
+    ],
+    want: null,
+  },
+  {
+    name: 'capacity: a multi-allocation device held exclusively elsewhere is not shared',
+    classes,
+    allocated: allocated(makeDeviceID(driverA, 'pool-1', 'device-1')),
+    slices: [slice('slice-1', 'node-1', 'pool-1', driverA, [device('device-1', { allowMultipleAllocations: true, capacity: { 'capacity-0': { value: '2', requestPolicy: { default: '2', validRange: { min: '2', step: '2', max: '4' } } } } })])],
+    claims: [claim('claim-0', [exactly('req-0', classA, 1, { capacity: { requests: { 'capacity-0': '1' } } })])],
+    want: null,
+  },
+  {
+    name: 'capacity: a request too large for range arithmetic aborts the attempt',
+    classes,
+    slices: [
+      slice('slice-1', 'node-1', 'pool-1', driverA, [
+        device('device-1', { allowMultipleAllocations: true, capacity: { 'capacity-0': { value: '4', requestPolicy: { default: '2', validRange: { min: '2', step: '2', max: '4' } } } } }),
+        device('device-2', { allowMultipleAllocations: true, capacity: { 'capacity-0': { value: '36893488147419103232' } } }),
+      ]),
+    ],
+    claims: [claim('claim-0', [exactly('req-0', classA, 1, { capacity: { requests: { 'capacity-0': '18446744073709551616' } } })])],
+    wantError:
+      "claim default/claim-0, request req-0: checking capacity for device driver-a/pool-1/device-1: capacity \"capacity-0\": capacity request cannot be represented in the device's range arithmetic: request 18446744073709551616 exceeds MaxInt64",
+  },
+
+  {
+    name: 'admin access: two claims may both watch one device',
+    classes,
+    slices: [slice('slice-1', 'node-1', 'pool-1', driverA, [device('device-1'), device('device-2')])],
+    claims: [claim('claim-0', [exactly('req-0', classA, 1, { adminAccess: true })]), claim('claim-1', [exactly('req-0', classA, 1, { adminAccess: true })])],
+    want: [allocation(local('node-1'), [res('req-0', driverA, 'pool-1', 'device-1', { adminAccess: true })]), allocation(local('node-1'), [res('req-0', driverA, 'pool-1', 'device-1', { adminAccess: true })])],
+  },
+  {
+    name: 'admin access: a device being allocated to another claim is still available for admin access',
+    classes,
+    slices: [slice('slice-1', 'node-1', 'pool-1', driverA, [device('device-1'), device('device-2')])],
+    claims: [claim('claim-0', [exactly('req-0', classA)]), claim('claim-1', [exactly('req-0', classA, 1, { adminAccess: true })])],
+    want: [allocation(local('node-1'), [res('req-0', driverA, 'pool-1', 'device-1')]), allocation(local('node-1'), [res('req-0', driverA, 'pool-1', 'device-1', { adminAccess: true })])],
+  },
+  {
+    name: 'admin access: within one claim each device still goes to one request',
+    classes,
+    allocated: allocated(makeDeviceID(driverA, 'pool-1', 'device-1')),
+    slices: [slice('slice-1', 'node-1', 'pool-1', driverA, [device('device-1'), device('device-2')])],
+    claims: [claim('claim-0', [exactly('req-0', classA, 2, { adminAccess: true })])],
+    want: [allocation(local('node-1'), [res('req-0', driverA, 'pool-1', 'device-1', { adminAccess: true }), res('req-0', driverA, 'pool-1', 'device-2', { adminAccess: true })])],
+  },
+  {
+    name: 'admin access does not get past a taint',
+    classes,
+    slices: [slice('slice-1', 'node-1', 'pool-1', driverA, [device('device-1', { taints: [taintNoSchedule] })])],
+    claims: [claim('claim-0', [exactly('req-0', classA, 1, { adminAccess: true })])],
+    want: null,
+  },
+  {
+    name: 'a first subrequest for more devices than a claim may hold is skipped',
+    classes,
+    slices: [oneDevice('node-1')],
+    claims: [claim('claim-0', [prioritized('req-0', [{ name: 'subReq-0', className: classB, count: 500 }, { name: 'subReq-1', className: classA }])])],
+    want: [allocation(local('node-1'), [res('req-0/subReq-1', driverA, 'pool-1', 'device-1')])],
+  },
+  {
+    name: 'an overflowing first subrequest is pruned without a search',
+    classes,
+    slices: [slice('slice-1', 'node-1', 'pool-1', driverA, [device('device-1'), device('device-2')])],
+    claims: [claim('claim-0', [exactly('req-0', classA), prioritized('req-1', [{ name: 'subReq-0', className: classA, count: Number.MAX_SAFE_INTEGER }, { name: 'subReq-1', className: classA }])])],
+    want: [allocation(local('node-1'), [res('req-0', driverA, 'pool-1', 'device-1'), res('req-1/subReq-1', driverA, 'pool-1', 'device-2')])],
+    wantSteps: 8,
+  },
+  {
+    name: 'two prioritized requests share the claim limit of 32 devices',
+    classes,
+    slices: [slice('slice-1', 'node-1', 'pool-1', driverA, Array.from({ length: 64 }, (_, i) => device(`device-${i}`)))],
+    claims: [
+      claim('claim-0', [
+        prioritized('req-0', [{ name: 'subReq-0', className: classA, count: 32 }, { name: 'subReq-1', className: classA, count: 16 }]),
+        prioritized('req-1', [{ name: 'subReq-0', className: classA, count: 32 }, { name: 'subReq-1', className: classA, count: 16 }]),
+      ]),
+    ],
+    want: [
+      allocation(local('node-1'), [
+        ...Array.from({ length: 16 }, (_, i) => res('req-0/subReq-1', driverA, 'pool-1', `device-${i}`)),
+        ...Array.from({ length: 16 }, (_, i) => res('req-1/subReq-1', driverA, 'pool-1', `device-${16 + i}`)),
+      ]),
+    ],
+    wantSteps: 75,
+  },
+  {
+    name: 'distinctAttribute with three devices and two values finds nothing',
+    classes,
+    slices: [
+      slice('slice-1', 'node-1', 'pool-1', driverA, [
+        device('device-1', { attributes: { s: { string: 'value1' } } }),
+        device('device-2', { attributes: { s: { string: 'value2' } } }),
+        device('device-3', { attributes: { s: { string: 'value1' } } }),
+      ]),
+    ],
+    claims: [claim('claim-0', [exactly('req-0', classA, 3)], [{ distinctAttribute: `${driverA}/s` }])],
+    want: null,
+  },
+  {
+    name: 'distinctAttribute across prioritized requests on shared devices',
+    classes,
+    slices: [
+      slice('slice-1', 'node-1', 'pool-1', driverA, [
+        device('device-1', { attributes: { b: { bool: true } }, allowMultipleAllocations: true }),
+        device('device-2', { attributes: { b: { bool: false } }, allowMultipleAllocations: true }),
+      ]),
+    ],
+    claims: [
+      claim(
+        'claim-0',
+        ['req-0', 'req-1', 'req-2'].map((r) =>
+          prioritized(r, [
+            { name: 'subReq-0', className: classA, extra: { selectors: [{ cel: { expression: `device.attributes["${driverA}"].b` } }] } },
+            { name: 'subReq-1', className: classA },
+          ]),
+        ),
+        [{ distinctAttribute: `${driverA}/b`, requests: ['req-0', 'req-1'] }],
+      ),
+    ],
+    want: [
+      allocation(local('node-1'), [
+        res('req-0/subReq-0', driverA, 'pool-1', 'device-1', { shareID: 'share-1' }),
+        res('req-1/subReq-1', driverA, 'pool-1', 'device-2', { shareID: 'share-2' }),
+        res('req-2/subReq-0', driverA, 'pool-1', 'device-1', { shareID: 'share-3' }),
+      ]),
+    ],
+  },
 ];
 
 for (const c of cases) {
@@ -690,6 +1029,7 @@ for (const c of cases) {
       return;
     }
     assert.deepEqual(run(), c.want);
+    if (c.wantSteps !== undefined) assert.equal(allocator.numAllocateOneInvocations, c.wantSteps);
   });
 }
 

@@ -8,6 +8,7 @@ import type {
   AllocationResult,
   Device,
   DeviceAllocationConfiguration,
+  DeviceAllocationResult,
   DeviceClass,
   DeviceRequestAllocationResult,
   DeviceSelector,
@@ -16,7 +17,7 @@ import type {
   ResourceSlice,
 } from '../../../api/resource.js';
 import { parseQuantity } from '../../../api/quantity.js';
-import { CelEvaluationError, DeviceActivation, enhanceRuntimeError, type CelCache } from '../../../api/cel/index.js';
+import { CelEvaluationError, DeviceActivation, enhanceRuntimeError, type CelCache, type CompilationResult } from '../../../api/cel/index.js';
 import { gatherPools, nodeMatches, type Pool } from './pools.js';
 import { CapacityError, consumedCapacityFromRequest, formatAmount, requestFitsCapacity, type Amount } from './capacity.js';
 import { DistinctAttributeConstraint, MatchAttributeConstraint, type Constraint } from './constraints.js';
@@ -35,7 +36,7 @@ import {
 } from './types.js';
 
 /** resourceapi.AllocationResultsMaxSize: the most devices one claim can get. */
-export const AllocationResultsMaxSize = 32;
+const AllocationResultsMaxSize = 32;
 
 /** The features the incubating implementation handles; others need one we do not have. */
 const SUPPORTED: ReadonlyArray<keyof Features> = [
@@ -58,10 +59,32 @@ export interface AllocatorOptions {
   readonly newShareID?: () => string;
 }
 
-/** What the allocator keeps per device across allocations: its ID and its CEL activation. */
-interface DeviceEntry {
-  readonly id: DeviceID;
-  activation: DeviceActivation | null;
+/**
+ * Each device's CEL activation, built on first use and kept while the device object lives:
+ * informers hand out the same slice objects until a slice changes, so one activation serves
+ * every selector, node and scheduling cycle.
+ */
+const activations = new WeakMap<Device, DeviceActivation>();
+
+/** The IDs of a slice's devices, by device index, made once per slice object. */
+const sliceDeviceIDs = new WeakMap<ResourceSlice, readonly DeviceID[]>();
+
+function deviceIDsOf(slice: ResourceSlice): readonly DeviceID[] {
+  let ids = sliceDeviceIDs.get(slice);
+  if (!ids) {
+    ids = (slice.spec.devices ?? []).map((d) => makeDeviceID(slice.spec.driver, slice.spec.pool.name, d.name));
+    sliceDeviceIDs.set(slice, ids);
+  }
+  return ids;
+}
+
+function activationOf(device: Device, driver: string): DeviceActivation {
+  let activation = activations.get(device);
+  if (!activation) {
+    activation = new DeviceActivation({ driver, allowMultipleAllocations: device.allowMultipleAllocations, attributes: device.attributes, capacity: device.capacity });
+    activations.set(device, activation);
+  }
+  return activation;
 }
 
 /** Counter values per counter set, in nano-units. */
@@ -70,6 +93,11 @@ type CounterSets = Map<string, Map<string, bigint>>;
 function objectKey(claim: ResourceClaim): string {
   const ns = claim.metadata.namespace;
   return ns ? `${ns}/${claim.metadata.name}` : (claim.metadata.name ?? '');
+}
+
+/** Who a selector belongs to, as upstream names it in errors. */
+function selectorOwner(claim: ResourceClaim, deviceClass: DeviceClass | null): string {
+  return deviceClass ? `class ${deviceClass.metadata.name}` : `claim ${objectKey(claim)}`;
 }
 
 function featureSetText(features: Features): string {
@@ -89,7 +117,6 @@ export class Allocator {
   private readonly slicesOnNode = new Map<string, ResourceSlice[]>();
   private readonly slicesShared: ResourceSlice[] = [];
   readonly allSlices: readonly ResourceSlice[];
-  private readonly devices = new WeakMap<Device, DeviceEntry>();
   /** Counters left per pool after the allocated devices, computed on first need. */
   private readonly availableCounters = new Map<string, CounterSets>();
   /** How often the search stepped (numAllocateOneInvocations upstream). */
@@ -138,13 +165,6 @@ export class Allocator {
     return new AllocationRun(this, node, claims, pools).run();
   }
 
-  /** The device's cached ID and activation holder. */
-  deviceEntry(device: Device, driver: string, pool: string): DeviceEntry {
-    let entry = this.devices.get(device);
-    if (!entry) this.devices.set(device, (entry = { id: makeDeviceID(driver, pool, device.name), activation: null }));
-    return entry;
-  }
-
   /** The pool's counters minus what allocated devices consume (cached per pool). */
   countersAvailable(pool: Pool): CounterSets {
     let available = this.availableCounters.get(pool.id);
@@ -190,6 +210,9 @@ interface RequestData {
   allDevices: DeviceCandidate[];
   /** Selector verdicts per device: they do not depend on what is allocated. */
   readonly matches: Map<Device, boolean>;
+  /** The class's and the request's compiled selectors, filled in as the search reaches them. */
+  readonly classPrograms: (CompilationResult | undefined)[];
+  readonly requestPrograms: (CompilationResult | undefined)[];
 }
 
 interface DeviceCandidate {
@@ -341,6 +364,8 @@ class AllocationRun {
       selectedSubRequestIndex: 0,
       allDevices: [],
       matches: new Map(),
+      classPrograms: [],
+      requestPrograms: [],
     };
     if (request.allocationMode === 'ExactCount') {
       data.numDevices = request.count;
@@ -351,9 +376,12 @@ class AllocationRun {
       if (pool.isIncomplete) throw new AllocationError(`${where}: asks for all devices, but resource pool ${pool.id} is currently being updated`);
       if (pool.isInvalid) throw new AllocationError(`${where}: asks for all devices, but resource pool ${pool.id} is currently invalid`);
       for (const slice of pool.deviceSlicesTargetingNode) {
-        for (const device of slice.spec.devices ?? []) {
-          if (!this.isSelectable(claim, data, slice, device)) continue;
-          const candidate: DeviceCandidate = { device, id: this.alloc.deviceEntry(device, slice.spec.driver, slice.spec.pool.name).id, slice, pool };
+        const devices = slice.spec.devices ?? [];
+        const ids = deviceIDsOf(slice);
+        for (let i = 0; i < devices.length; i++) {
+          const device = devices[i]!;
+          if (!this.isSelectable(claim, data, slice, device, ids[i]!)) continue;
+          const candidate: DeviceCandidate = { device, id: ids[i]!, slice, pool };
           // Only the static capacity here: what is left is checked when allocating, so a
           // device blocked by other shares stays in the set and All fails.
           if (features.consumableCapacity && !this.fitsCapacity(claim, request, candidate, new Map(), undefined, `checking capacity for device ${device.name}`)) continue;
@@ -435,13 +463,14 @@ class AllocationRun {
       for (let sliceIndex = poolIndex === startPool ? startSlice : 0; sliceIndex < slices.length; sliceIndex++) {
         const slice = slices[sliceIndex]!;
         const devices = slice.spec.devices ?? [];
+        const ids = deviceIDsOf(slice);
         const firstDevice = poolIndex === startPool && sliceIndex === startSlice ? startDevice : 0;
         for (let i = firstDevice; i < devices.length; i++) {
           const device = devices[i]!;
-          const id = this.alloc.deviceEntry(device, pool.driver, pool.pool).id;
+          const id = ids[i]!;
           // Checking "in use" is cheap, so it comes first.
           if (request.adminAccess ? this.allocatingDeviceForClaim(id, claimIndex) : this.deviceInUse(id)) continue;
-          if (!this.isSelectable(claim, data, slice, device)) continue;
+          if (!this.isSelectable(claim, data, slice, device, id)) continue;
           const candidate: DeviceCandidate = { device, id, slice, pool };
           if (this.alloc.features.consumableCapacity && !this.fitsRemainingCapacity(claim, request, candidate, `checking capacity for device ${id}`)) continue;
           const rollback = this.allocateDevice(claimIndex, data, candidate, false);
@@ -457,37 +486,44 @@ class AllocationRun {
   }
 
   /** isSelectable: the class's and the request's selectors, and per-device node selection. */
-  private isSelectable(claim: ResourceClaim, data: RequestData, slice: ResourceSlice, device: Device): boolean {
+  private isSelectable(claim: ResourceClaim, data: RequestData, slice: ResourceSlice, device: Device, id: DeviceID): boolean {
     if (!this.alloc.features.deviceBindingAndStatus && (device.bindingConditions?.length ?? 0) > 0) return false;
     const cached = data.matches.get(device);
     if (cached !== undefined) return cached;
     const matches =
-      this.selectorsMatch(claim, slice, device, data.deviceClass, data.deviceClass.spec.selectors ?? []) &&
-      this.selectorsMatch(claim, slice, device, null, data.request.selectors) &&
+      this.selectorsMatch(claim, slice, device, id, data.deviceClass, data.deviceClass.spec.selectors ?? [], data.classPrograms) &&
+      this.selectorsMatch(claim, slice, device, id, null, data.request.selectors, data.requestPrograms) &&
       (!slice.spec.perDeviceNodeSelection || nodeMatches(this.node, device.nodeName, device.allNodes, device.nodeSelector));
     data.matches.set(device, matches);
     return matches;
   }
 
-  private selectorsMatch(claim: ResourceClaim, slice: ResourceSlice, device: Device, deviceClass: DeviceClass | null, selectors: readonly DeviceSelector[]): boolean {
-    if (selectors.length === 0) return true;
-    const owner = deviceClass ? `class ${deviceClass.metadata.name}` : `claim ${objectKey(claim)}`;
-    const entry = this.alloc.deviceEntry(device, slice.spec.driver, slice.spec.pool.name);
+  /**
+   * selectorsMatch: every selector in order, compiled when first reached (so a bad selector
+   * behind one that already refuses every device is never reported, as upstream).
+   */
+  private selectorsMatch(
+    claim: ResourceClaim,
+    slice: ResourceSlice,
+    device: Device,
+    id: DeviceID,
+    deviceClass: DeviceClass | null,
+    selectors: readonly DeviceSelector[],
+    programs: (CompilationResult | undefined)[],
+  ): boolean {
     for (let i = 0; i < selectors.length; i++) {
-      const expr = this.alloc.celCache.getOrCompile(selectors[i]!.cel!.expression);
-      if (expr.error) throw new AllocationError(`${owner}: selector #${i}: CEL compile error: ${expr.error.detail}`);
+      let expr = programs[i];
+      if (expr === undefined) {
+        expr = this.alloc.celCache.getOrCompile(selectors[i]!.cel!.expression);
+        if (expr.error) throw new AllocationError(`${selectorOwner(claim, deviceClass)}: selector #${i}: CEL compile error: ${expr.error.detail}`);
+        programs[i] = expr;
+      }
       let matches: boolean;
       try {
-        entry.activation ??= new DeviceActivation({
-          driver: slice.spec.driver,
-          allowMultipleAllocations: device.allowMultipleAllocations,
-          attributes: device.attributes,
-          capacity: device.capacity,
-        });
-        matches = expr.deviceMatches(entry.activation);
+        matches = expr.deviceMatches(activationOf(device, slice.spec.driver));
       } catch (err) {
         if (!(err instanceof CelEvaluationError)) throw err;
-        throw new AllocationError(`${owner}: selector #${i} on device ${entry.id}: CEL runtime error: ${enhanceRuntimeError(err.message)}`);
+        throw new AllocationError(`${selectorOwner(claim, deviceClass)}: selector #${i} on device ${id}: CEL runtime error: ${enhanceRuntimeError(err.message)}`);
       }
       if (!matches) return false;
     }
@@ -710,7 +746,11 @@ class AllocationRun {
       return out;
     });
     const config = this.configFor(claim, claimIndex);
-    const allocation: AllocationResult = { devices: config.length > 0 ? { results, config } : { results } };
+    // Empty lists are left out, as Go's omitempty does.
+    const devices: DeviceAllocationResult = {};
+    if (results.length > 0) devices.results = results;
+    if (config.length > 0) devices.config = config;
+    const allocation: AllocationResult = { devices };
     const nodeSelector = this.nodeSelectorFor(claim, claimIndex);
     if (nodeSelector) allocation.nodeSelector = nodeSelector;
     return allocation;

@@ -19,9 +19,19 @@ export interface Amount {
 
 export class CapacityError extends Error {}
 
+/** Parsed amounts by their text: slices repeat a handful of quantities across many devices. */
+const amounts = new Map<QuantityValue, Amount>();
+const MAX_CACHED_AMOUNTS = 10_000;
+
 function amountOf(value: QuantityValue): Amount {
-  const q = parseQuantity(value);
-  return { nanos: q.nanoValue(), format: q.format };
+  let amount = amounts.get(value);
+  if (amount === undefined) {
+    const q = parseQuantity(value);
+    amount = { nanos: q.nanoValue(), format: q.format };
+    if (amounts.size >= MAX_CACHED_AMOUNTS) amounts.clear();
+    amounts.set(value, amount);
+  }
+  return amount;
 }
 
 function ceilDiv(a: bigint, b: bigint): bigint {
@@ -106,19 +116,22 @@ function roundUpRange(req: Amount, range: CapacityRequestPolicyRange, fractional
   if (req.nanos < min.nanos) return min;
   if (range.step === undefined) return req;
   const step = amountOf(range.step);
+  const text = formatAmount(req);
   if (useMilli(range, fractional)) {
     const reqMilli = exactMilli(req.nanos);
-    if (reqMilli === undefined) throw new CapacityError(`${NOT_REPRESENTABLE}: request is not a representable milli value`);
+    if (reqMilli === undefined || reqMilli > INT64_MAX) throw new CapacityError(`${NOT_REPRESENTABLE}: request ${text} is not a representable milli value`);
     const stepMilli = ceilDiv(step.nanos, NANO_PER_MILLI);
     const minMilli = ceilDiv(min.nanos, NANO_PER_MILLI);
     const n = ceilDiv(reqMilli - minMilli, stepMilli);
+    if (n > (INT64_MAX - minMilli) / stepMilli) throw new CapacityError(`${NOT_REPRESENTABLE}: rounding request ${text} up to the next step passes the milli-value range`);
     return { nanos: (minMilli + stepMilli * n) * NANO_PER_MILLI, format: step.format };
   }
-  if (req.nanos > INT64_MAX * NANO) throw new CapacityError(`${NOT_REPRESENTABLE}: request exceeds MaxInt64`);
+  if (req.nanos > INT64_MAX * NANO) throw new CapacityError(`${NOT_REPRESENTABLE}: request ${text} exceeds MaxInt64`);
   const reqInt = wholeValue(req.nanos);
   const stepInt = wholeValue(step.nanos);
   const minInt = wholeValue(min.nanos);
   const n = ceilDiv(reqInt - minInt, stepInt);
+  if (minInt >= 0n && n > (INT64_MAX - minInt) / stepInt) throw new CapacityError(`${NOT_REPRESENTABLE}: rounding request ${text} up to the next step passes MaxInt64`);
   return { nanos: (minInt + stepInt * n) * NANO, format: step.format };
 }
 

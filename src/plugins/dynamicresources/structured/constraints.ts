@@ -11,7 +11,7 @@ export interface Constraint {
 }
 
 /** The attribute `domain/name`, also found under its bare name when the domain is the driver's. */
-export function lookupAttribute(device: Device, driver: string, attributeName: string): DeviceAttribute | undefined {
+function lookupAttribute(device: Device, driver: string, attributeName: string): DeviceAttribute | undefined {
   const attrs = device.attributes;
   if (!attrs) return undefined;
   if (Object.hasOwn(attrs, attributeName)) return attrs[attributeName];

@@ -20,27 +20,27 @@
 //   reason. The search order is upstream's, so the same devices are chosen.
 // - `newShareID` (optional) makes the shareID of a multi-allocation share; inject a
 //   deterministic one in simulations (upstream uses a random UUID).
-// Helpers the plugin uses: gatherPools, nodeMatches, isDeviceAllocated, the ID helpers.
+// Helpers the plugin uses: newAllocatedState + addAllocation (the allocated state from claims'
+// allocations, as upstream's foreachAllocatedDevice), gatherPools, nodeMatches,
+// isDeviceAllocated, the ID helpers.
 //
 // Not built: the "experimental" implementation's features (derived attributes, compatibility
 // groups, list-type attributes, optional node operations: all alpha, off by default), the
 // per-call statistics beyond numAllocateOneInvocations, and context cancellation (the
 // scheduling cycle is synchronous; the plugin's filterTimeout bounds it instead).
-export { Allocator, AllocationResultsMaxSize, type AllocatorOptions } from './allocator.js';
-export { gatherPools, nodeMatches, type Pool, type PoolID } from './pools.js';
+export { Allocator, type AllocatorOptions } from './allocator.js';
+export { addAllocation, newAllocatedState, type MutableAllocatedState } from './allocated_state.js';
+export { gatherPools, nodeMatches, type Pool } from './pools.js';
 export {
   AllocationError,
   DefaultFeatures,
   FailedAllocationOnNodeError,
-  emptyAllocatedState,
   isDeviceAllocated,
   makeDeviceID,
   makeSharedDeviceID,
-  sharedDeviceIDDevice,
   type AllocatedState,
   type ConsumedCapacity,
   type DeviceClassLister,
   type DeviceID,
   type Features,
-  type SharedDeviceID,
 } from './types.js';

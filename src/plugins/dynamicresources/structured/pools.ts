@@ -5,13 +5,15 @@ import type { CounterSet, ResourceSlice } from '../../../api/resource.js';
 import { NodeSelectorMatcher } from '../../../api/nodeselector.js';
 import { AllocationError, type Features } from './types.js';
 
-export interface PoolID {
+interface PoolID {
   readonly driver: string;
   readonly pool: string;
 }
 
 /** One pool as the allocator sees it from a node. */
-export interface Pool extends PoolID {
+export interface Pool {
+  readonly driver: string;
+  readonly pool: string;
   /** `driver/pool`, as upstream prints a PoolID. */
   readonly id: string;
   readonly isIncomplete: boolean;
@@ -22,6 +24,8 @@ export interface Pool extends PoolID {
   /** The pool's other slices of that generation (their devices consume shared counters too). */
   readonly deviceSlicesNotTargetingNode: readonly ResourceSlice[];
   readonly counterSets: ReadonlyMap<string, CounterSet>;
+  /** Some device for the node has binding conditions: such pools are tried last. */
+  readonly hasBindingConditions: boolean;
 }
 
 const matcherCache = new WeakMap<NodeSelector, NodeSelectorMatcher>();
@@ -102,7 +106,9 @@ export function gatherPools(slicesForNode: readonly ResourceSlice[], node: Node,
     const first = slicesForPool[0]!.spec;
     const id: PoolID = { driver: first.driver, pool: first.pool.name };
     let pool: Pool;
-    if (slicesForPool.length === first.pool.resourceSliceCount) {
+    if (slicesForPool.length === 1 && first.pool.resourceSliceCount === 1) {
+      pool = singleSlicePool(slicesForPool[0]!, features);
+    } else if (slicesForPool.length === first.pool.resourceSliceCount) {
       pool = buildPool(id, slicesForPool, features, []);
     } else {
       const all = slicesInPool(allSlices, id, first.pool.generation);
@@ -114,7 +120,7 @@ export function gatherPools(slicesForNode: readonly ResourceSlice[], node: Node,
       }
       pool = buildPool(id, slicesForPool, features, counted);
     }
-    (poolHasBindingConditions(pool) ? withBindingConditions : result).push(pool);
+    (pool.hasBindingConditions ? withBindingConditions : result).push(pool);
   }
   sortPoolsByID(result);
   sortPoolsByID(withBindingConditions);
@@ -122,12 +128,26 @@ export function gatherPools(slicesForNode: readonly ResourceSlice[], node: Node,
   return result;
 }
 
+/**
+ * Pools made of one complete slice, the common case, built once per slice object: informers keep
+ * a slice object unchanged until the slice changes, so every node and cycle can share the pool.
+ */
+const singleSlicePools = new WeakMap<ResourceSlice, { features: Features; pool: Pool }>();
+
+function singleSlicePool(slice: ResourceSlice, features: Features): Pool {
+  const cached = singleSlicePools.get(slice);
+  if (cached && cached.features === features) return cached.pool;
+  const pool = buildPool({ driver: slice.spec.driver, pool: slice.spec.pool.name }, [slice], features, []);
+  singleSlicePools.set(slice, { features, pool });
+  return pool;
+}
+
 function incompletePool(id: PoolID): Pool {
-  return { ...id, id: poolKey(id.driver, id.pool), isIncomplete: true, isInvalid: false, invalidReason: '', deviceSlicesTargetingNode: [], deviceSlicesNotTargetingNode: [], counterSets: new Map() };
+  return { ...id, id: poolKey(id.driver, id.pool), isIncomplete: true, isInvalid: false, invalidReason: '', deviceSlicesTargetingNode: [], deviceSlicesNotTargetingNode: [], counterSets: new Map(), hasBindingConditions: false };
 }
 
 function invalidPool(id: PoolID, reason: string): Pool {
-  return { ...id, id: poolKey(id.driver, id.pool), isIncomplete: false, isInvalid: true, invalidReason: reason, deviceSlicesTargetingNode: [], deviceSlicesNotTargetingNode: [], counterSets: new Map() };
+  return { ...id, id: poolKey(id.driver, id.pool), isIncomplete: false, isInvalid: true, invalidReason: reason, deviceSlicesTargetingNode: [], deviceSlicesNotTargetingNode: [], counterSets: new Map(), hasBindingConditions: false };
 }
 
 function sortPoolsByID(pools: Pool[]): void {
@@ -169,7 +189,7 @@ function byName(a: ResourceSlice, b: ResourceSlice): number {
 }
 
 function buildPool(id: PoolID, slices: ResourceSlice[], features: Features, allSlicesForPool: readonly ResourceSlice[]): Pool {
-  slices.sort(byName);
+  if (slices.length > 1) slices.sort(byName);
   const deviceSlices: ResourceSlice[] = [];
   const counterSetSlices: ResourceSlice[] = [];
   const notTargetingNode: ResourceSlice[] = [];
@@ -185,7 +205,7 @@ function buildPool(id: PoolID, slices: ResourceSlice[], features: Features, allS
   const duplicate = duplicateDeviceName(deviceSlices);
   if (duplicate !== null) return invalidPool(id, `duplicate device name ${duplicate}`);
   if (!features.partitionableDevices) {
-    return { ...id, id: poolKey(id.driver, id.pool), isIncomplete: false, isInvalid: false, invalidReason: '', deviceSlicesTargetingNode: deviceSlices, deviceSlicesNotTargetingNode: [], counterSets: new Map() };
+    return { ...id, id: poolKey(id.driver, id.pool), isIncomplete: false, isInvalid: false, invalidReason: '', deviceSlicesTargetingNode: deviceSlices, deviceSlicesNotTargetingNode: [], counterSets: new Map(), hasBindingConditions: hasBindingConditions(deviceSlices) };
   }
   const counterSets = new Map<string, CounterSet>();
   for (const slice of counterSetSlices) {
@@ -196,7 +216,7 @@ function buildPool(id: PoolID, slices: ResourceSlice[], features: Features, allS
   }
   const consumptionError = counterConsumptionError(counterSets, deviceSlices) ?? counterConsumptionError(counterSets, notTargetingNode);
   if (consumptionError !== null) return invalidPool(id, consumptionError);
-  return { ...id, id: poolKey(id.driver, id.pool), isIncomplete: false, isInvalid: false, invalidReason: '', deviceSlicesTargetingNode: deviceSlices, deviceSlicesNotTargetingNode: notTargetingNode, counterSets };
+  return { ...id, id: poolKey(id.driver, id.pool), isIncomplete: false, isInvalid: false, invalidReason: '', deviceSlicesTargetingNode: deviceSlices, deviceSlicesNotTargetingNode: notTargetingNode, counterSets, hasBindingConditions: hasBindingConditions(deviceSlices) };
 }
 
 function duplicateDeviceName(slices: readonly ResourceSlice[]): string | null {
@@ -225,8 +245,8 @@ function counterConsumptionError(counterSets: ReadonlyMap<string, CounterSet>, s
   return null;
 }
 
-function poolHasBindingConditions(pool: Pool): boolean {
-  for (const slice of pool.deviceSlicesTargetingNode) {
+function hasBindingConditions(deviceSlices: readonly ResourceSlice[]): boolean {
+  for (const slice of deviceSlices) {
     for (const device of slice.spec.devices ?? []) if (device.bindingConditions !== undefined) return true;
   }
   return false;

@@ -2,8 +2,7 @@
 import type { Node } from '../../../api/types.js';
 import type { Device, DeviceClass, DeviceConstraint, DeviceRequest, ResourceClaim, ResourceSlice, ResourceSliceSpec } from '../../../api/resource.js';
 import { CelCache } from '../../../api/cel/index.js';
-import { Allocator } from './allocator.js';
-import { DefaultFeatures, emptyAllocatedState, type AllocatedState, type Features } from './types.js';
+import { Allocator, DefaultFeatures, newAllocatedState, type AllocatedState, type AllocatorOptions, type DeviceClassLister, type Features } from './index.js';
 
 export const driverA = 'driver-a';
 export const driverB = 'driver-b';
@@ -51,15 +50,17 @@ export interface AllocatorSetup {
 
 /** An allocator over the setup, with deterministic share IDs. */
 export function newAllocator(setup: AllocatorSetup): Allocator {
-  const features = { ...DefaultFeatures, ...setup.features };
+  const features: Features = { ...DefaultFeatures, ...setup.features };
   const classes = new Map((setup.classes ?? []).map((c) => [c.metadata.name!, c]));
   let share = 0;
-  return new Allocator({
+  const classLister: DeviceClassLister = (name) => classes.get(name);
+  const options: AllocatorOptions = {
     features,
-    allocatedState: setup.allocated ?? emptyAllocatedState(),
-    classLister: (name) => classes.get(name),
+    allocatedState: setup.allocated ?? newAllocatedState(),
+    classLister,
     slices: setup.slices ?? [],
     celCache: new CelCache(100, { consumableCapacity: features.consumableCapacity, listTypeAttributes: features.listTypeAttributes }),
     newShareID: () => `share-${++share}`,
-  });
+  };
+  return new Allocator(options);
 }

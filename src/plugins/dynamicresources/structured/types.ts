@@ -72,10 +72,6 @@ export interface AllocatedState {
   readonly aggregatedCapacity: ReadonlyMap<DeviceID, ConsumedCapacity>;
 }
 
-export function emptyAllocatedState(): AllocatedState {
-  return { allocatedDevices: new Set(), allocatedSharedDeviceIDs: new Set(), aggregatedCapacity: new Map() };
-}
-
 /** IsDeviceAllocated: allocated exclusively, as a share, or with consumed capacity. */
 export function isDeviceAllocated(deviceID: DeviceID, state: AllocatedState): boolean {
   if (state.allocatedDevices.has(deviceID)) return true;

@@ -1,11 +1,16 @@
 // Field errors worded as apimachinery's field.Error (util/validation/field/errors.go), so
 // messages read "<path>: Invalid value: -1: must be ...". Config and plugin args validation share them.
-import { qualifiedNameErrors } from '../api/labels.js';
-import { formatBadValue } from '../api/validation/field.js';
-import type { FieldError } from './registry.js';
+import { qualifiedNameErrors } from './labels.js';
+import { formatBadValue } from './validation/field.js';
+
+/** A validation problem at a field path, e.g. `profiles[0].pluginConfig[1].args.hardPodAffinityWeight`. */
+export interface FieldError {
+  readonly path: string;
+  readonly message: string;
+}
 
 /** One printer of bad values for every field error: object validation's. */
-export { formatBadValue, Unquoted } from '../api/validation/field.js';
+export { formatBadValue, Unquoted } from './validation/field.js';
 
 const withDetail = (body: string, detail: string | undefined): string => (detail ? `${body}: ${detail}` : body);
 
@@ -31,7 +36,7 @@ export function fieldForbidden(path: string, detail?: string): FieldError {
 }
 
 /** Field paths are rendered as apimachinery's field.Path, shared with the selector errors. */
-export { childPath, indexPath } from '../api/labels.js';
+export { childPath, indexPath } from './labels.js';
 
 /** metav1validation.ValidateLabelName: one Invalid error per problem. */
 export function validateLabelName(value: string, path: string): FieldError[] {
