@@ -56,6 +56,10 @@ describe('the workbench web UI in headless Chromium', { skip: noBrowser ?? false
     assert.equal(rows.length, 1);
     assert.match(rows[0]!, /NodeAffinity\s+UnschedulableAndUnresolvable\s+node\(s\) didn't match Pod's node affinity\/selector\s+2/);
     assert.match(await page.getByTestId('decision-message').innerText(), /^0\/2 nodes are available: 2 node\(s\) didn't match Pod's node affinity\/selector\./);
+    // The diagnosis: every Filter plugin's verdict on both nodes, NodeAffinity the only one rejecting.
+    const all = await page.getByTestId('all-filters-table').innerText();
+    assert.match(all, /NodeAffinity/);
+    assert.match(all, /2 ▸.*node\(s\) didn't match Pod's node affinity\/selector/s);
 
     await page.getByTestId('pod-row-default/huge').click();
     await page.getByTestId('rejection-table').filter({ hasText: 'Insufficient cpu' }).waitFor();
