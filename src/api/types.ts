@@ -11,26 +11,6 @@ import type * as storage from 'kubernetes-types/storage/v1.js';
 export type QuantityValue = string | number;
 export type ResourceList = Record<string, QuantityValue>;
 
-/** A pod's entry in spec.resourceClaims (core/v1 PodResourceClaim since v1.31). */
-export interface PodResourceClaim {
-  name: string;
-  /** Exactly one of the two is set. */
-  resourceClaimName?: string;
-  resourceClaimTemplateName?: string;
-}
-
-/** A pod's entry in status.resourceClaimStatuses: the claim made for a template entry. */
-export interface PodResourceClaimStatus {
-  name: string;
-  resourceClaimName?: string;
-}
-
-/** A container's use of a pod claim (resources.claims), optionally of one request of it. */
-export interface ContainerResourceClaim {
-  name: string;
-  request?: string;
-}
-
 export type ObjectMeta = meta.ObjectMeta;
 
 /** A pod's entry in spec.resourceClaims (core/v1 PodResourceClaim since v1.31). */
@@ -56,26 +36,6 @@ export interface ContainerResourceClaim {
 export type LabelSelector = meta.LabelSelector;
 export type LabelSelectorRequirement = meta.LabelSelectorRequirement;
 export type OwnerReference = meta.OwnerReference;
-
-/** A pod's entry in spec.resourceClaims (core/v1 PodResourceClaim since v1.31). */
-export interface PodResourceClaim {
-  name: string;
-  /** Exactly one of the two is set. */
-  resourceClaimName?: string;
-  resourceClaimTemplateName?: string;
-}
-
-/** A pod's entry in status.resourceClaimStatuses: the claim made for a template entry. */
-export interface PodResourceClaimStatus {
-  name: string;
-  resourceClaimName?: string;
-}
-
-/** A container's use of a pod claim (resources.claims), optionally of one request of it. */
-export interface ContainerResourceClaim {
-  name: string;
-  request?: string;
-}
 
 export interface ResourceRequirements {
   requests?: ResourceList;

@@ -28,7 +28,7 @@ describe('embedded API server', { timeout: 20_000 }, () => {
     }
     const apis = await s.request('GET', '/apis');
     const groups = (apis.body.groups as { name: string }[]).map((g) => g.name);
-    assert.deepEqual(groups.sort(), ['apps', 'coordination.k8s.io', 'events.k8s.io', 'policy', 'scheduling.k8s.io', 'storage.k8s.io']);
+    assert.deepEqual(groups.sort(), ['apps', 'coordination.k8s.io', 'events.k8s.io', 'policy', 'resource.k8s.io', 'scheduling.k8s.io', 'storage.k8s.io']);
     const coord = await s.request('GET', '/apis/coordination.k8s.io/v1');
     assert.equal((coord.body.resources as { name: string }[])[0]!.name, 'leases');
     const version = await s.request('GET', '/version');
@@ -71,6 +71,22 @@ describe('embedded API server', { timeout: 20_000 }, () => {
     assert.equal(events[1]!.object.metadata?.labels?.tier, 'x');
     const rvs = events.map((e) => Number(e.object.metadata?.resourceVersion));
     assert.ok(rvs[0]! > Number(rv) && rvs[0]! < rvs[1]! && rvs[1]! < rvs[2]!, `increasing versions ${rvs.join(',')}`);
+  });
+
+  it('watches ResourceClaims, status writes included, at resource.k8s.io/v1', async () => {
+    const path = '/apis/resource.k8s.io/v1/namespaces/default/resourceclaims';
+    const rv = ((await s.request('GET', path)).body.metadata as { resourceVersion: string }).resourceVersion;
+    const claim = { apiVersion: 'resource.k8s.io/v1', kind: 'ResourceClaim', metadata: { name: 'watched' },
+      spec: { devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: 'gpu.example.com' } }] } } };
+    const watched = collectWatch(s.kc, path, { resourceVersion: rv }, (evs) => evs.length === 3);
+    const created = await s.request('POST', path, claim);
+    assert.equal(created.code, 201);
+    const allocation = { devices: { results: [{ request: 'gpu', driver: 'gpu.example.com', pool: 'node-a', device: 'gpu-0' }] } };
+    assert.equal((await s.request('PUT', `${path}/watched/status`, { ...created.body, status: { allocation } })).code, 200);
+    assert.equal((await s.request('DELETE', `${path}/watched`)).code, 200);
+    const events = await watched;
+    assert.deepEqual(events.map((e) => e.type), ['ADDED', 'MODIFIED', 'DELETED']);
+    assert.deepEqual((events[1]!.object as unknown as { status: unknown }).status, { allocation });
   });
 
   it('answers a watch from a compacted resourceVersion with a 410 Expired ERROR event', async () => {

@@ -112,4 +112,49 @@ current-context: embedded
     assert.match(del.stdout, /pod "hello" deleted/);
     assert.equal(s.serving.cluster.getPod('default', 'hello'), undefined);
   });
+
+  it('applies DRA objects and shows the claim the controller made for a pod, as upstream prints it', async () => {
+    writeFileSync(join(dir, 'dra.yaml'), `apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata:
+  name: gpu.example.com
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata:
+  name: one-gpu
+spec:
+  spec:
+    devices:
+      requests:
+      - name: gpu
+        exactly:
+          deviceClassName: gpu.example.com
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: trainer
+spec:
+  resourceClaims:
+  - name: gpu
+    resourceClaimTemplateName: one-gpu
+  containers:
+  - name: c
+    image: registry.k8s.io/pause:3.10
+`);
+    const apply = await run(['apply', '-f', join(dir, 'dra.yaml')], env);
+    assert.equal(apply.code, 0, apply.stderr);
+    assert.match(apply.stdout, /deviceclass.resource.k8s.io\/gpu.example.com created/);
+    assert.match(apply.stdout, /resourceclaimtemplate.resource.k8s.io\/one-gpu created/);
+    let claims = { stdout: '', stderr: '', code: 1 };
+    for (let i = 0; i < 50 && !/trainer-gpu-/.test(claims.stdout); i++) {
+      claims = await run(['get', 'resourceclaims'], env);
+    }
+    assert.equal(claims.code, 0, claims.stderr);
+    assert.match(claims.stdout, /^NAME\s+STATE\s+AGE/);
+    assert.match(claims.stdout, /^trainer-gpu-[a-z0-9]{5}\s+pending\s/m);
+    const classes = await run(['get', 'deviceclasses'], env);
+    assert.match(classes.stdout, /^gpu.example.com\s/m);
+  });
 });

@@ -176,6 +176,8 @@ const rootMergeKeys: Record<string, string> = {
   'status.hostIPs': 'ip',
   'status.addresses': 'type',
   'spec.ports': 'port',
+  // ResourceClaim: consumers are merged by UID (what the scheduler's unreserve patch relies on).
+  'status.reservedFor': 'uid',
 };
 
 /** Primitive lists merged as sets. */

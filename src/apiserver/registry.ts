@@ -19,7 +19,8 @@ import {
 import { applyMatchLabelKeysToAffinity } from '../api/admission/match_label_keys.js';
 import { priorityAdmissionError, priorityClassAdmissionError } from '../api/admission/priority.js';
 import type { PriorityClass } from '../api/types.js';
-import { decodeObject, defaultPodUpdate, documentProblem, jsonEqual, kindValidation, validateAnnotations, validateLabels } from '../api/validation/index.js';
+import { decodeObject, defaultPodUpdate, documentProblem, dropDeallocatedStatusDevices, jsonEqual, kindValidation, validateAnnotations, validateLabels } from '../api/validation/index.js';
+import type { ResourceClaim } from '../api/resource.js';
 
 type Meta = { -readonly [K in keyof ObjectMeta]: ObjectMeta[K] };
 type Obj = KubeObject & Record<string, unknown>;
@@ -222,6 +223,7 @@ export class ResourceRegistry {
       // The status subresource changes status, labels and annotations; the rest stays as stored.
       const metadata = r.statusResetsMetadata ? oldMeta : { ...oldMeta, labels: meta.labels, annotations: meta.annotations };
       obj = { ...oldExt, metadata, status: next.status };
+      if (r.kind === 'ResourceClaim') dropDeallocatedStatusDevices(oldExt as unknown as ResourceClaim, obj as unknown as ResourceClaim);
     } else {
       obj = next;
       if (r.hasStatus) {

@@ -83,6 +83,21 @@ describe('embedded API server: resource.k8s.io/v1', { timeout: 20_000 }, () => {
     assert.deepEqual((main.body.metadata as { labels: unknown }).labels, { a: 'b' });
   });
 
+  it('merges reservedFor by UID in a strategic merge patch of the status, as the scheduler\'s unreserve sends it', async () => {
+    const add = await fetch(`${server.url}${claimsPath}/c1/status`, {
+      method: 'PATCH', headers: { 'Content-Type': 'application/strategic-merge-patch+json' },
+      body: JSON.stringify({ status: { reservedFor: [{ resource: 'pods', name: 'q', uid: 'u2' }] } }),
+    });
+    assert.equal(add.status, 200);
+    assert.deepEqual(((await add.json()) as { status: { reservedFor: { uid: string }[] } }).status.reservedFor.map((r) => r.uid), ['u1', 'u2']);
+    const drop = await fetch(`${server.url}${claimsPath}/c1/status`, {
+      method: 'PATCH', headers: { 'Content-Type': 'application/strategic-merge-patch+json' },
+      body: JSON.stringify({ status: { reservedFor: [{ $patch: 'delete', uid: 'u2' }] } }),
+    });
+    assert.equal(drop.status, 200);
+    assert.deepEqual(((await drop.json()) as { status: { reservedFor: { uid: string }[] } }).status.reservedFor.map((r) => r.uid), ['u1']);
+  });
+
   it('answers 409 for a stale resourceVersion and 422 for a changed allocation or spec', async () => {
     const cur = (await call('GET', `${claimsPath}/c1`)).body as { metadata: Record<string, unknown> };
     const stale = await call('PUT', `${claimsPath}/c1/status`, { ...cur, metadata: { ...cur.metadata, resourceVersion: '1' } });

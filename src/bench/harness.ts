@@ -8,16 +8,20 @@ import { Session } from 'node:inspector/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { cpuUsage } from 'node:process';
+import { CelCache } from '../api/cel/cache.js';
+import type { DeviceClass, ResourceClaim, ResourceSlice } from '../api/resource.js';
 import type { CSINode, KubeObject, Node, PersistentVolume, PersistentVolumeClaim, Pod } from '../api/types.js';
 import { admitPod } from '../cluster/memory/admission.js';
 import { MemoryCluster } from '../cluster/memory/store.js';
 import type { WatchEvent } from '../cluster/types.js';
 import type { Registry } from '../framework/registry.js';
+import { addAllocation, Allocator, DefaultFeatures, newAllocatedState, type AllocatedState } from '../plugins/dynamicresources/structured/index.js';
 import { Scheduler, type ResolvedConfig } from '../scheduler/scheduler.js';
 import { RealClock, seededRandom } from '../util/clock.js';
 import { DurationRecorder, MemorySampler, ThroughputCollector, type AttemptSummary, type ThroughputSummary } from './metrics.js';
+import type { TemplateContext } from './dra_templates.js';
 import { template } from './templates.js';
-import type { BarrierOp, ChurnOp, Counted, CreateAnyOp, CreateNamespacesOp, CreateNodesOp, CreatePodsOp, DeletePodsOp, Op, TestCase, Workload } from './types.js';
+import type { AllocResourceClaimsOp, BarrierOp, ChurnOp, Counted, CreateAnyOp, CreateNamespacesOp, CreateNodesOp, CreatePodsOp, DeletePodsOp, Op, TemplateParam, TestCase, Workload, WorkloadParam } from './types.js';
 
 export interface HarnessOptions {
   registry: Registry;
@@ -79,6 +83,10 @@ export class WorkloadExecutor {
   private readonly scheduler: Scheduler;
   /** Pods currently bound, by namespace (what upstream's pod informer lists). */
   private readonly scheduledPerNamespace = new Map<string, number>();
+  /** Pods ever bound, by namespace: what throughput counts (a steady-state op deletes bound pods). */
+  private readonly boundTotalPerNamespace = new Map<string, number>();
+  /** The namespace of a running steady-state op, and its pods bound since it last replaced them. */
+  private steady: { namespace: string; bound: Pod[] } | null = null;
   /** Pods created without waiting, by namespace, for a later barrier. */
   private expectedPerNamespace = new Map<string, number>();
   private readonly namespaces = new Set<string>();
@@ -86,6 +94,8 @@ export class WorkloadExecutor {
   private measuring: ActiveMeasurement | null = null;
   private measurement: Measurement | null = null;
   private nameSeq = 0;
+  /** The ops' own random source (allocResourceClaims' node order), apart from the scheduler's. */
+  private readonly random: () => number;
   private nodeCount = 0;
   private initPodCount = 0;
   private profiler: Session | null = null;
@@ -95,10 +105,11 @@ export class WorkloadExecutor {
 
   private constructor(
     private readonly tc: TestCase,
-    private readonly params: Record<string, number>,
+    private readonly params: Record<string, WorkloadParam>,
     private readonly opts: HarnessOptions,
   ) {
     const clock = new RealClock();
+    this.random = seededRandom((opts.seed ?? 1) + 1);
     this.cluster = new MemoryCluster({ clock, admitPod });
     // An extender in --config is called as in any run (its latency counts in the figures).
     this.scheduler = Scheduler.fromConfig(opts.config, {
@@ -143,6 +154,14 @@ export class WorkloadExecutor {
     else if (bound && !wasBound) delta = 1;
     if (delta === 0) return;
     this.scheduledPerNamespace.set(ns, (this.scheduledPerNamespace.get(ns) ?? 0) + delta);
+    if (delta > 0) {
+      this.boundTotalPerNamespace.set(ns, (this.boundTotalPerNamespace.get(ns) ?? 0) + 1);
+      if (this.steady?.namespace === ns) {
+        this.steady.bound.push(pod);
+        this.wakeOp?.();
+        return;
+      }
+    }
     if (this.awaited?.()) this.wakeOp?.();
   }
 
@@ -150,15 +169,29 @@ export class WorkloadExecutor {
     return this.scheduledPerNamespace.get(ns) ?? 0;
   }
 
+  private boundTotalIn(ns: string): number {
+    return this.boundTotalPerNamespace.get(ns) ?? 0;
+  }
+
   // ---- ops ----
 
   private count(op: Counted, what: string): number {
     if (op.countParam !== undefined) {
       const v = this.params[op.countParam.slice(1)];
-      if (v === undefined) throw new BenchError(`${this.tc.name}: ${what}: parameter ${op.countParam} is not set`);
+      if (typeof v !== 'number') throw new BenchError(`${this.tc.name}: ${what}: parameter ${op.countParam} is ${v === undefined ? 'not set' : 'not a number'}`);
       return v;
     }
     return op.count ?? 1;
+  }
+
+  /** A template parameter's value: `$name|default` takes the workload's parameter, else the default. */
+  private templateParam(p: TemplateParam): WorkloadParam | undefined {
+    if (typeof p !== 'string' || !p.startsWith('$')) return p;
+    const [name, fallback] = p.slice(1).split('|', 2) as [string, string | undefined];
+    const v = this.params[name];
+    if (v !== undefined) return v;
+    if (fallback === undefined || fallback === '') return undefined;
+    return Number.isNaN(Number(fallback)) ? fallback : Number(fallback);
   }
 
   private async runOp(op: Op, index: number): Promise<void> {
@@ -167,6 +200,7 @@ export class WorkloadExecutor {
       case 'createNamespaces': return this.createNamespaces(op);
       case 'createPods': return this.createPods(op, index);
       case 'createAny': return this.createAny(op);
+      case 'allocResourceClaims': return this.allocResourceClaims(op);
       case 'churn': return this.churn(op, index);
       case 'barrier': return this.barrier(op);
       case 'sleep': return this.drive(() => false, 'sleep', performance.now() + op.durationMs);
@@ -180,8 +214,8 @@ export class WorkloadExecutor {
     return `${meta.generateName ?? 'obj-'}${this.nameSeq++}`;
   }
 
-  private instantiate<T extends KubeObject>(path: string, namespace?: string): T {
-    const t = template(path);
+  private instantiate<T extends KubeObject>(path: string, namespace?: string, ctx?: TemplateContext): T {
+    const t = template(path, ctx);
     const metadata = { ...t.metadata, name: this.generatedName(t) };
     delete metadata.generateName;
     if (namespace !== undefined) metadata.namespace = namespace;
@@ -199,7 +233,7 @@ export class WorkloadExecutor {
     const labels = op.labelNodePrepareStrategy;
     const allocatable = op.nodeAllocatableStrategy;
     for (let i = 0; i < n; i++) {
-      const node = this.instantiate<Node>(op.nodeTemplatePath ?? 'node-default.yaml');
+      const node = this.instantiate<Node>(op.nodeTemplatePath ?? 'node-default.yaml', undefined, { index: i, params: this.params });
       if (labels) node.metadata.labels = { ...node.metadata.labels, [labels.labelKey]: labels.labelValues[i % labels.labelValues.length]! };
       if (allocatable) {
         const status = node.status ?? {};
@@ -219,7 +253,41 @@ export class WorkloadExecutor {
   private createAny(op: CreateAnyOp): void {
     if (op.namespace) this.ensureNamespace(op.namespace);
     const n = this.count(op, 'createAny');
-    for (let i = 0; i < n; i++) this.cluster.create(this.instantiate(op.templatePath, op.namespace));
+    const params: Record<string, WorkloadParam | undefined> = {};
+    for (const [k, v] of Object.entries(op.templateParams ?? {})) params[k] = this.templateParam(v);
+    for (let i = 0; i < n; i++) this.cluster.create(this.instantiate(op.templatePath, op.namespace, { index: i, params }));
+  }
+
+  /**
+   * Each unallocated claim of the namespace in turn, on the first node in a seeded random order
+   * that can hold it, the allocation written at once so the next claim sees it (upstream's
+   * allocResourceClaims, which shuffles the nodes with math/rand).
+   */
+  private async allocResourceClaims(op: AllocResourceClaimsOp): Promise<void> {
+    const claims = this.cluster.list<ResourceClaim>('ResourceClaim').filter((c) => c.metadata.namespace === op.namespace && !c.status?.allocation);
+    if (claims.length === 0) return;
+    const nodes = this.cluster.list<Node>('Node');
+    const slices = this.cluster.list<ResourceSlice>('ResourceSlice');
+    const classLister = (name: string) => this.cluster.get<DeviceClass>('DeviceClass', '', name);
+    const celCache = new CelCache(10, { consumableCapacity: DefaultFeatures.consumableCapacity, listTypeAttributes: DefaultFeatures.listTypeAttributes });
+    claims: for (const [i, claim] of claims.entries()) {
+      const allocator = new Allocator({ features: DefaultFeatures, allocatedState: this.allocatedState(), classLister, slices, celCache });
+      shuffle(nodes, this.random);
+      for (const node of nodes) {
+        const result = allocator.allocate(node, [claim]);
+        if (!result) continue;
+        await this.cluster.updateResourceClaimStatus({ ...claim, status: { ...claim.status, allocation: result[0] } });
+        continue claims;
+      }
+      throw new BenchError(`${this.tc.name}: allocResourceClaims: could not allocate claim ${i} of ${claims.length} in ${op.namespace}`);
+    }
+  }
+
+  /** What the cluster's claims hold (upstream's op gathers it from every allocated claim the same way). */
+  private allocatedState(): AllocatedState {
+    const state = newAllocatedState();
+    for (const c of this.cluster.list<ResourceClaim>('ResourceClaim')) addAllocation(state, c.status?.allocation, DefaultFeatures.consumableCapacity);
+    return state;
   }
 
   private async createPods(op: CreatePodsOp, index: number): Promise<void> {
@@ -228,13 +296,14 @@ export class WorkloadExecutor {
     // Without either, upstream's makeBasePod: the same pause pod as pod-default.yaml.
     const path = op.podTemplatePath ?? this.tc.defaultPodTemplatePath ?? 'pod-default.yaml';
     const n = this.count(op, 'createPods');
+    const steadyFor = this.steadyStateSeconds(op);
     if (op.collectMetrics) {
       if (this.measuring) throw new BenchError(`${this.tc.name}: only one createPods op may collect metrics`);
       await this.startProfile();
       const now = performance.now();
       const memory = new MemorySampler();
       memory.sample();
-      this.measuring = { namespace: ns, collector: new ThroughputCollector(now, this.scheduledIn(ns)), attempts: new DurationRecorder(), memory, startedAt: now, cpuAtStart: cpuUsage() };
+      this.measuring = { namespace: ns, collector: new ThroughputCollector(now, this.boundTotalIn(ns)), attempts: new DurationRecorder(), memory, startedAt: now, cpuAtStart: cpuUsage() };
     } else {
       this.initPodCount += n;
     }
@@ -242,11 +311,14 @@ export class WorkloadExecutor {
       ? { pv: op.persistentVolumeTemplatePath, pvc: op.persistentVolumeClaimTemplatePath }
       : null;
     for (let i = 0; i < n; i++) {
-      const pod = this.instantiate<Pod>(path, ns);
+      const pod = this.instantiate<Pod>(path, ns, { index: i, params: this.params });
       if (volumes) this.createBoundVolume(volumes.pv, volumes.pvc, ns, i, pod);
       this.cluster.create(pod);
     }
-    if (op.skipWaitToCompletion) {
+    const boundBefore = this.boundTotalIn(ns);
+    if (steadyFor !== null) {
+      await this.keepSteady(ns, path, n, steadyFor);
+    } else if (op.skipWaitToCompletion) {
       this.expectedPerNamespace.set(ns, (this.expectedPerNamespace.get(ns) ?? 0) + n);
     } else {
       // As upstream: done when the namespace holds at least n scheduled pods.
@@ -255,8 +327,37 @@ export class WorkloadExecutor {
     if (op.collectMetrics) {
       // The last pods' attempts end with their binding cycles, just after the bind that ended the wait.
       await this.scheduler.waitForBindings();
-      this.finishMeasurement(n);
+      this.finishMeasurement(steadyFor === null ? n : this.boundTotalIn(ns) - boundBefore);
       await this.stopProfile();
+    }
+  }
+
+  /** How long the op keeps a steady state, in seconds; null for an op that creates its pods once. */
+  private steadyStateSeconds(op: CreatePodsOp): number | null {
+    if (op.steadyStateParam === undefined || this.templateParam(op.steadyStateParam) !== true) return null;
+    const d = op.durationParam === undefined ? undefined : this.templateParam(op.durationParam);
+    const m = typeof d === 'string' ? /^(\d+(?:\.\d+)?)(ms|s|m)$/.exec(d) : null;
+    if (!m) throw new BenchError(`${this.tc.name}: a steady-state createPods op needs a duration such as 10s, got ${JSON.stringify(d)}`);
+    return Number(m[1]) * { ms: 0.001, s: 1, m: 60 }[m[2] as 'ms' | 's' | 'm'];
+  }
+
+  /**
+   * For `seconds`: every pod of `ns` that gets bound is deleted and another one created, so the
+   * scheduler always has `n` pods to work on while the cluster stays as it started.
+   */
+  private async keepSteady(ns: string, path: string, n: number, seconds: number): Promise<void> {
+    const steady = { namespace: ns, bound: [] as Pod[] };
+    this.steady = steady;
+    let next = n;
+    try {
+      await this.drive(() => false, `steady state in ${ns}`, performance.now() + seconds * 1000, () => {
+        for (const pod of steady.bound.splice(0)) {
+          this.cluster.remove('Pod', ns, pod.metadata.name!);
+          this.cluster.create(this.instantiate<Pod>(path, ns, { index: next++, params: this.params }));
+        }
+      });
+    } finally {
+      this.steady = null;
     }
   }
 
@@ -306,7 +407,7 @@ export class WorkloadExecutor {
     const now = performance.now();
     m.memory.sample();
     this.measurement = {
-      throughput: m.collector.finish(now, this.scheduledIn(m.namespace)),
+      throughput: m.collector.finish(now, this.boundTotalIn(m.namespace)),
       attempts: m.attempts.summary(),
       measuredPods: n,
       seconds: (now - m.startedAt) / 1000,
@@ -424,30 +525,36 @@ export class WorkloadExecutor {
 
   /**
    * Waits, while the scheduler's loop schedules, until `done()` holds (checked at every binding),
-   * running background ops when due and sampling the measured op's figures. Throws when nothing
-   * can make progress any more, or after the op timeout.
+   * running background ops when due, `onWake` whenever it wakes, and sampling the measured op's
+   * figures. Throws when nothing can make progress any more, or after the op timeout.
    */
-  private async drive(done: () => boolean, what: string, until = Infinity): Promise<void> {
+  private async drive(done: () => boolean, what: string, until = Infinity, onWake?: () => void): Promise<void> {
     const sched = this.scheduler;
     const started = performance.now();
     const deadline = started + (this.opts.opTimeoutMs ?? 10 * 60_000);
     this.awaited = done;
+    let stalledBefore = false;
     try {
       for (;;) {
+        onWake?.();
         const now = performance.now();
         this.runBackground(now);
         const m = this.measuring;
         if (m && m.collector.due(now)) {
-          m.collector.sample(now, this.scheduledIn(m.namespace));
+          m.collector.sample(now, this.boundTotalIn(m.namespace));
           m.memory.sample();
         }
         if (now >= until || done()) return;
         if (now > deadline) throw new BenchError(`${this.tc.name}: timed out after ${((now - started) / 1000).toFixed(0)}s waiting for ${what} (${this.describeQueue()})`);
-        // Asleep with nothing in flight, nothing backing off and no op to come: no pod can move.
-        const stalled = sched.loop.isIdle && sched.bindingsInFlight === 0 && sched.queue.nextBackoffExpiry() === undefined;
-        if (stalled && this.background.length === 0 && until === Infinity) {
+        // Asleep with nothing in flight, nothing backing off and no op to come, twice in a row
+        // (the cluster's controllers, such as the resourceclaim controller making a pod's claims,
+        // act in between): no pod can move.
+        const stalled = sched.loop.isIdle && sched.bindingsInFlight === 0 && sched.queue.nextBackoffExpiry() === undefined
+          && this.background.length === 0 && until === Infinity;
+        if (stalled && stalledBefore) {
           throw new BenchError(`${this.tc.name}: waiting for ${what}: no pod left to schedule (${this.describeQueue()})`);
         }
+        stalledBefore = stalled;
         const wakeAt = Math.min(this.nextBackgroundAt(), until, now + checkEveryMs);
         await new Promise<void>((resolve) => {
           const timer = setTimeout(() => this.wake(), Math.max(0, wakeAt - now));
@@ -471,6 +578,14 @@ export class WorkloadExecutor {
     const c = this.scheduler.queue.pendingCounts();
     const ns = [...this.scheduledPerNamespace].map(([k, v]) => `${k}=${v}`).join(' ');
     return `queue: active ${c.active}, backoff ${c.backoff}, unschedulable ${c.unschedulable}, gated ${c.gated}; scheduled: ${ns || 'none'}`;
+  }
+}
+
+/** Fisher-Yates, in place. */
+function shuffle<T>(items: T[], random: () => number): void {
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [items[i], items[j]] = [items[j]!, items[i]!];
   }
 }
 

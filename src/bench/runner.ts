@@ -85,11 +85,12 @@ function missingNote(tc: TestCase, unavailable: ReadonlySet<string>): string | u
 }
 
 function emptyResult(name: string, w: Workload): WorkloadResult {
+  const count = (v: unknown): number => (typeof v === 'number' ? v : 0);
   return {
     name,
-    nodes: w.params.initNodes ?? 0,
-    initPods: w.params.initPods ?? 0,
-    measuredPods: w.params.measurePods ?? 0,
+    nodes: count(w.params.initNodes),
+    initPods: count(w.params.initPods),
+    measuredPods: count(w.params.measurePods),
     throughput: { average: 0, p50: 0, p90: 0, p95: 0, p99: 0 },
     attemptSeconds: { p50: 0, p90: 0, p99: 0 },
     peakRssBytes: 0,

@@ -1,6 +1,7 @@
 // Object templates of upstream's benchmark (test/integration/scheduler_perf/templates/*.yaml),
 // keyed by their path there. Objects are named from `metadata.generateName` when created.
 import type { KubeObject, Node, Pod } from '../api/types.js';
+import { draTemplates, type TemplateContext } from './dra_templates.js';
 
 type Requests = Record<string, string>;
 
@@ -152,8 +153,11 @@ const templates: Readonly<Record<string, KubeObject>> = {
   } as KubeObject,
 };
 
-export function template(path: string): KubeObject {
+/** The template at `path`; a parameterized (DRA) one filled with `ctx`. */
+export function template(path: string, ctx: TemplateContext = { index: 0, params: {} }): KubeObject {
+  const filled = draTemplates[path];
+  if (filled) return filled(ctx);
   const t = templates[path];
-  if (!t) throw new Error(`unknown template "${path}" (known: ${Object.keys(templates).join(', ')})`);
+  if (!t) throw new Error(`unknown template "${path}" (known: ${[...Object.keys(templates), ...Object.keys(draTemplates)].join(', ')})`);
   return t;
 }

@@ -7,6 +7,12 @@ export interface Counted {
   countParam?: `$${string}`;
 }
 
+/**
+ * A template parameter of an op: a value, or a workload parameter given as `$name`, optionally
+ * with a default after a bar (`$numPCIRoots|2`; `$selectors|` defaults to none), as upstream's.
+ */
+export type TemplateParam = WorkloadParam | `$${string}`;
+
 export interface CreateNodesOp extends Counted {
   opcode: 'createNodes';
   /** Template path; defaults to node-default.yaml. */
@@ -32,6 +38,13 @@ export interface CreateNamespacesOp extends Counted {
 
 export interface CreatePodsOp extends Counted {
   opcode: 'createPods';
+  /**
+   * Steady state (`$param` naming a boolean): keep `count` pods pending for `durationParam`,
+   * deleting each pod once it is bound and creating another (upstream's createPodsSteadily).
+   */
+  steadyStateParam?: `$${string}`;
+  /** How long a steady-state op runs: a workload parameter such as `10s`. */
+  durationParam?: `$${string}`;
   /** Defaults to `namespace-<op index>`. */
   namespace?: string;
   /** Defaults to the test case's defaultPodTemplatePath. */
@@ -52,6 +65,17 @@ export interface CreateAnyOp extends Counted {
   opcode: 'createAny';
   templatePath: string;
   namespace?: string;
+  /** Parameters of a parameterized template (the DRA ones), resolved against the workload's. */
+  templateParams?: Record<string, TemplateParam>;
+}
+
+/**
+ * Allocates every unallocated ResourceClaim of the namespace on a random node that can hold it,
+ * outside the scheduler, as a quick way to fill the cluster (upstream's allocResourceClaims, dra.go).
+ */
+export interface AllocResourceClaimsOp {
+  opcode: 'allocResourceClaims';
+  namespace: string;
 }
 
 export interface ChurnOp {
@@ -88,11 +112,14 @@ export interface DeletePodsOp {
   skipWaitToCompletion?: boolean;
 }
 
-export type Op = CreateNodesOp | CreateNamespacesOp | CreatePodsOp | CreateAnyOp | ChurnOp | BarrierOp | SleepOp | DeletePodsOp;
+export type Op = CreateNodesOp | CreateNamespacesOp | CreatePodsOp | CreateAnyOp | AllocResourceClaimsOp | ChurnOp | BarrierOp | SleepOp | DeletePodsOp;
+
+/** A workload parameter: counts, and for the DRA workloads flags, durations and CEL selectors or constraints. */
+export type WorkloadParam = number | boolean | string | readonly Record<string, unknown>[];
 
 export interface Workload {
   name: string;
-  params: Record<string, number>;
+  params: Record<string, WorkloadParam>;
   /** Upstream's labels: `performance` marks the long runs with thresholds, `integration-test` the tiny ones. */
   labels?: string[];
   /** Upstream's minimum SchedulingThroughput average (pods/s) for this workload. */

@@ -1,7 +1,9 @@
 // Upstream's scheduler_perf test cases as data (test/integration/scheduler_perf/{misc,affinity,
-// topology_spreading,volumes}/performance-config.yaml): the same ops, templates, parameters,
-// labels and thresholds. We add the label `default` to the 500- and 5000-node workloads
-// `npm run bench` runs when no label is given; `integration-test` marks upstream's tiny ones.
+// topology_spreading,volumes}/performance-config.yaml, and dra/ in dra_workloads.ts): the same
+// ops, templates, parameters, labels and thresholds. We add the label `default` to the 500- and
+// 5000-node workloads `npm run bench` runs when no label is given; `integration-test` marks
+// upstream's tiny ones.
+import { draTestCases } from './dra_workloads.js';
 import type { Op, TestCase } from './types.js';
 
 const zoneLabels = (values: string[]) => ({ labelKey: 'topology.kubernetes.io/zone', labelValues: values });
@@ -338,4 +340,5 @@ export const testCases: readonly TestCase[] = [
       { name: '1000Nodes', labels: [...perf, 'short'], params: p(1000, 4000, 1000) },
     ],
   },
+  ...draTestCases,
 ];

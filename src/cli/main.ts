@@ -33,6 +33,11 @@ const commands: Record<string, CommandEntry> = {
     usage: async () => (await import('./commands/capacity.js')).capacityUsage,
     help: 'capacity [scenario] --pod FILE | --add-nodes-like NODE  How many more pods fit; how many nodes to add',
   },
+  compare: {
+    run: async (argv, io) => (await import('./commands/compare.js')).compareCommand(argv, io),
+    usage: async () => (await import('./commands/compare.js')).compareUsage,
+    help: 'compare [scenario] --config A [--config B]  One scenario under several configurations, side by side',
+  },
   bench: { run: benchCommand, usage: async () => benchUsage, help: "bench [filter]        Run upstream's scheduler_perf workloads on the embedded scheduler (--json, --compare)" },
 };
 

@@ -53,5 +53,11 @@ export function renderSimulationText(r: SimReport): string {
     const mem = `${fmtBytes(n.memory.requested)}/${fmtBytes(n.memory.allocatable)} ${pct(n.memory.requested, n.memory.allocatable)}`;
     lines.push(`  ${n.node.padEnd(w)}  ${cpu.padEnd(18)}  ${mem.padEnd(22)}  ${n.pods.count}/${n.pods.allocatable}`);
   }
+  if (r.devices) {
+    const use = (u: { allocated: number; total: number }) => `${u.allocated}/${u.total}`;
+    lines.push('', 'Devices (allocated / total):');
+    if (r.devices.nodes.length > 0) lines.push(`  nodes: ${r.devices.nodes.map((n) => `${n.node} ${use(n)}`).join(', ')}`);
+    lines.push(`  pools: ${r.devices.pools.map((p) => `${p.driver}/${p.pool} ${use(p)}`).join(', ')}`);
+  }
   return lines.join('\n') + '\n';
 }

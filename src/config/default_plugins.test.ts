@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { getDefaultPlugins, mergePlugins, mergePluginSet } from './default_plugins.js';
 import type { DefaultedPluginSet, PluginSet } from './types.js';
 
-test('default plugins are upstream v1.34 multiPoint set, in order, with weights', () => {
+test('default plugins are upstream v1.37 multiPoint set, in order, with weights', () => {
   const plugins = getDefaultPlugins();
   assert.deepEqual(plugins.multiPoint.enabled, [
     { name: 'SchedulingGates' },
@@ -20,7 +20,7 @@ test('default plugins are upstream v1.34 multiPoint set, in order, with weights'
     { name: 'VolumeZone' },
     { name: 'PodTopologySpread', weight: 2 },
     { name: 'InterPodAffinity', weight: 2 },
-    { name: 'DynamicResources' },
+    { name: 'DynamicResources', weight: 2 },
     { name: 'DefaultPreemption' },
     { name: 'NodeResourcesBalancedAllocation', weight: 1 },
     { name: 'ImageLocality', weight: 1 },

@@ -15,8 +15,8 @@ export const AllPlugins = '*';
 /**
  * The default plugins of upstream v1.34 (feature gates at their defaults), all enabled through
  * multiPoint, with the score weights upstream gives them. DynamicResources is in the set because
- * DynamicResourceAllocation is on by default; it sits before DefaultPreemption so that PostFilter
- * frees an idle claim before evicting pods.
+ * DynamicResourceAllocation is on by default (weight 2 since its Score, v1.35); it sits before
+ * DefaultPreemption so that PostFilter frees an idle claim before evicting pods.
  */
 export const DefaultMultiPointPlugins: readonly Readonly<PluginRef>[] = [
   { name: 'SchedulingGates' },
@@ -33,7 +33,7 @@ export const DefaultMultiPointPlugins: readonly Readonly<PluginRef>[] = [
   { name: 'VolumeZone' },
   { name: 'PodTopologySpread', weight: 2 },
   { name: 'InterPodAffinity', weight: 2 },
-  { name: 'DynamicResources' },
+  { name: 'DynamicResources', weight: 2 },
   { name: 'DefaultPreemption' },
   { name: 'NodeResourcesBalancedAllocation', weight: 1 },
   { name: 'ImageLocality', weight: 1 },

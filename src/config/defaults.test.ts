@@ -10,7 +10,7 @@ import type { DefaultedConfiguration, DefaultedProfile, KubeSchedulerConfigurati
 /** Upstream's defaulted pluginConfig of the default profile, sorted by plugin name. */
 const defaultPluginConfig = (): PluginConfig[] => [
   { name: 'DefaultPreemption', args: { minCandidateNodesPercentage: 10, minCandidateNodesAbsolute: 100 } },
-  { name: 'DynamicResources', args: { filterTimeout: '10s' } },
+  { name: 'DynamicResources', args: { filterTimeout: '10s', bindingTimeout: '10m0s' } },
   { name: 'InterPodAffinity', args: { hardPodAffinityWeight: 1, ignorePreferredTermsOfExistingPods: false } },
   { name: 'NodeAffinity', args: {} },
   { name: 'NodeResourcesBalancedAllocation', args: { resources: [{ name: 'cpu', weight: 1 }, { name: 'memory', weight: 1 }] } },

@@ -77,7 +77,7 @@ const withArgs: AnyPluginDefinition[] = [
     name: 'DynamicResources',
     factory: () => ({ name: 'DynamicResources' }),
     argsKind: 'DynamicResourcesArgs',
-    defaultArgs: (g: Args) => ({ ...g, filterTimeout: g['filterTimeout'] ?? '10s' }),
+    defaultArgs: (g: Args) => ({ ...g, filterTimeout: g['filterTimeout'] ?? '10s', bindingTimeout: g['bindingTimeout'] ?? '10m0s' }),
   },
 ];
 

@@ -46,7 +46,6 @@ export function inTreeRegistry(): Registry {
 
 /**
  * Upstream in-tree plugins the default profile names that we have not built yet: a profile that
- * enables them starts with a warning and runs without them. None at present: until DRA is built,
- * DynamicResources is a guard that keeps pods with resource claims unschedulable.
+ * enables them starts with a warning and runs without them. None at present.
  */
 export const notYetAvailablePlugins: ReadonlySet<string> = new Set<string>();

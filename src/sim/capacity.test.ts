@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { defaultConfiguration } from '../config/index.js';
 import { inTreeRegistry, notYetAvailablePlugins } from '../plugins/registry.js';
 import type { Pod } from '../api/types.js';
-import { countFits, nodesNeeded } from './capacity.js';
+import { countFits, nodesNeeded, removableNodes } from './capacity.js';
 import { parseScenario } from './scenario.js';
 
 const registry = inTreeRegistry();
@@ -81,5 +81,34 @@ pending:${pod('fits', '1')}${pod('picky', '1', 'nodeSelector: { disk: ssd }, ')}
   it('needs none when everything fits', async () => {
     const sc = parseScenario(`nodes:${node('n1', '2')}\npending:${pod('p', '1')}\n`, 'fits.yaml');
     assert.equal((await nodesNeeded(sc, sc.nodes[0]!, opts)).nodes, 0);
+  });
+});
+
+describe('capacity: nodes that could be removed', () => {
+  it('a node is removable when its pods fit elsewhere; each node is tried alone on the original cluster', async () => {
+    const sc = parseScenario(`
+nodes:${node('a', '4')}${node('b', '4')}${node('c', '4')}
+pods:
+- metadata: { name: a1 }
+  spec: { nodeName: a, containers: [{ name: c, image: x, resources: { requests: { cpu: "3" } } }] }
+- metadata: { name: b1 }
+  spec: { nodeName: b, containers: [{ name: c, image: x, resources: { requests: { cpu: "1" } } }] }
+- metadata: { name: c1 }
+  spec: { nodeName: c, containers: [{ name: c, image: x, resources: { requests: { cpu: "3" } } }] }
+pending:${pod('too-big', '5')}
+`, 'shrink.yaml');
+    const r = await removableNodes(sc, opts);
+    assert.deepEqual(r.map((x) => [x.node, x.removable]), [['a', true], ['b', true], ['c', true]]);
+    assert.deepEqual(r[0]!.pods, [{ pod: 'default/a1', node: 'b', message: '' }], 'a1 (3 cpu) fits only on b');
+    const twoBig = await removableNodes(parseScenario(`
+nodes:${node('a', '4')}${node('b', '4')}
+pods:
+- metadata: { name: a1 }
+  spec: { nodeName: a, containers: [{ name: c, image: x, resources: { requests: { cpu: "3" } } }] }
+- metadata: { name: b1 }
+  spec: { nodeName: b, containers: [{ name: c, image: x, resources: { requests: { cpu: "3" } } }] }
+`, 'full.yaml'), opts);
+    assert.deepEqual(twoBig.map((x) => x.removable), [false, false]);
+    assert.match(twoBig[0]!.pods[0]!.message, /^0\/2 nodes are available: 1 Insufficient cpu, 1 node\(s\) were unschedulable\./);
   });
 });

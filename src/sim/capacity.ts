@@ -12,7 +12,7 @@ import { runSimulation } from './simulate.js';
 export type CapacityOptions = Omit<EmbeddedOptions, 'onAttempt'>;
 
 /** Why one node refused the next copy. */
-export interface NodeRefusal {
+interface NodeRefusal {
   node: string;
   plugin: string;
   reasons: string[];
@@ -155,4 +155,74 @@ export async function nodesNeeded(sc: Scenario, template: Node, o: CapacityOptio
     else low = mid;
   }
   return { template: name, nodes: high, unschedulableWithout: without, probes, leftOut: [] };
+}
+
+export interface NodeRemoval {
+  node: string;
+  /** Whether every pod on it (DaemonSet pods aside) found a place on the other nodes. */
+  removable: boolean;
+  /** The pods that would move, with where they went (or why not, for the first that did not fit). */
+  pods: { pod: string; node: string; message: string }[];
+}
+
+const isDaemonPod = (p: Pod) => (p.metadata.ownerReferences ?? []).some((r) => r.controller === true && r.kind === 'DaemonSet');
+
+/**
+ * For each node (all, or those named), whether it could be removed with its pods rescheduled on
+ * the others, as a scale-down simulation asks: after the scenario's pending pods are scheduled,
+ * the node is cordoned and its pods (DaemonSet pods excepted) are recreated unbound, one at a
+ * time, never preempting; then everything is put back before the next node is tried, so each
+ * answer is about removing that node alone.
+ */
+export async function removableNodes(sc: Scenario, o: CapacityOptions & { nodes?: readonly string[]; onProgress?: (done: number, total: number) => void }): Promise<NodeRemoval[]> {
+  let last: { pod: Pod; outcome: string; node: string; message: string } | null = null;
+  const env = await createEmbedded({ ...sc, steps: [] }, { ...o, onAttempt: (a) => { last = a; } });
+  const { cluster, scheduler } = env;
+  try {
+    for (const p of sc.pending) cluster.create(p);
+    await cluster.controllers.settled();
+    await scheduler.loop.drain();
+    // Pods left pending are not part of the question, and must not take the room a probe frees.
+    for (const p of cluster.list<Pod>('Pod')) if (!p.spec.nodeName) cluster.remove('Pod', p.metadata.namespace ?? 'default', p.metadata.name ?? '');
+    const names = o.nodes ?? cluster.list<Node>('Node').map((n) => n.metadata.name ?? '').sort();
+    const out: NodeRemoval[] = [];
+    for (const [i, name] of names.entries()) {
+      o.onProgress?.(i, names.length);
+      const node = cluster.get<Node>('Node', '', name);
+      if (node === undefined) continue;
+      const moving = cluster.list<Pod>('Pod').filter((p) => p.spec.nodeName === name && !isDaemonPod(p) && p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed');
+      cluster.update<Node>({ ...node, spec: { ...(node.spec ?? {}), unschedulable: true } });
+      const result: NodeRemoval = { node: name, removable: true, pods: [] };
+      const copies: Pod[] = [];
+      for (const p of moving) {
+        cluster.remove('Pod', p.metadata.namespace ?? 'default', p.metadata.name ?? '');
+        const copy: Pod = {
+          ...cloneJSON(p),
+          metadata: { ...cloneJSON(p.metadata), uid: undefined, resourceVersion: undefined },
+          spec: { ...cloneJSON(p.spec), nodeName: undefined, preemptionPolicy: 'Never' },
+          status: {},
+        };
+        last = null;
+        copies.push(cluster.create(copy));
+        await scheduler.loop.drain();
+        const a = last as { outcome: string; node: string; message: string } | null;
+        const placed = a?.outcome === 'Scheduled';
+        result.pods.push({ pod: podKey(p), node: placed ? a!.node : '', message: placed ? '' : (a?.message ?? 'not attempted') });
+        if (!placed) {
+          result.removable = false;
+          break;
+        }
+      }
+      // Put the cluster back as it was: copies out, the original pods back on the node, uncordoned.
+      for (const c of copies) cluster.remove('Pod', c.metadata.namespace ?? 'default', c.metadata.name ?? '');
+      for (const p of moving) if (cluster.get('Pod', p.metadata.namespace ?? 'default', p.metadata.name ?? '') === undefined) cluster.create({ ...cloneJSON(p), metadata: { ...cloneJSON(p.metadata), uid: undefined, resourceVersion: undefined } });
+      cluster.update<Node>({ ...cluster.get<Node>('Node', '', name)!, spec: node.spec ?? {} });
+      await scheduler.loop.drain();
+      out.push(result);
+    }
+    o.onProgress?.(names.length, names.length);
+    return out;
+  } finally {
+    scheduler.stop();
+  }
 }

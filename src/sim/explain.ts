@@ -10,6 +10,8 @@ import type { AttemptRecord } from '../scheduler/scheduler.js';
 import { createEmbedded, type EmbeddedOptions } from './embedded.js';
 import type { Scenario } from './scenario.js';
 import { runSimulation, type SimReport } from './simulate.js';
+import { deviceDiagnosis, podClaims, podDevices, type ExplainDevice } from './dra_report.js';
+import type { RequestShortfall } from '../plugins/dynamicresources/index.js';
 
 export interface ExplainStatus {
   plugin: string;
@@ -95,6 +97,10 @@ export interface ExplainPod {
   preemption: ExplainPreemption | null;
   /** The pod's attempts, oldest first (explain's one attempt, or every attempt of a timeline run). */
   attempts: ExplainAttempt[];
+  /** Pods with resource claims: the devices allocated to them, per claim and request. */
+  devices?: ExplainDevice[];
+  /** Pods with resource claims: per node DynamicResources rejected, the requests it fell short on. */
+  deviceDiagnosis?: Record<string, RequestShortfall[]>;
 }
 
 function explainStatus(s: Status): ExplainStatus {
@@ -202,11 +208,25 @@ export async function runExplain(sc: Scenario, o: ExplainOptions): Promise<{ pod
   for (const pending of sc.pending) {
     // The pod enters the cluster unbound; a nodeName it carries is what NodeName filters on.
     const { nodeName, ...spec } = pending.spec ?? { containers: [] };
-    const created = env.cluster.create<Pod>({ ...pending, kind: 'Pod', spec: spec as Pod['spec'] });
+    let created = env.cluster.create<Pod>({ ...pending, kind: 'Pod', spec: spec as Pod['spec'] });
+    // As in a cluster, the resourceclaim controller makes the pod's claims before it is scheduled
+    // (only then: waiting lets earlier attempts' bindings move on, which other pods must not see).
+    const withClaims = (created.spec.resourceClaims?.length ?? 0) > 0;
+    if (withClaims) {
+      await env.cluster.controllersIdle();
+      created = env.cluster.getPod(created.metadata.namespace ?? 'default', created.metadata.name ?? '') ?? created;
+    }
+    const claimsBefore = withClaims ? podClaims(created, env.cluster) : [];
     const attemptPod: Pod = nodeName ? { ...created, spec: { ...created.spec, nodeName } } : created;
     last = null;
     await env.scheduler.attemptOnce(attemptPod);
-    if (last) out.push(explainAttempt(last));
+    if (!last) continue;
+    const e = explainAttempt(last);
+    if (withClaims) {
+      e.devices = podDevices(created, env.cluster);
+      e.deviceDiagnosis = deviceDiagnosis(last, env.cluster, claimsBefore);
+    }
+    out.push(e);
   }
   env.scheduler.stop();
   return { pods: out };

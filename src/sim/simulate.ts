@@ -9,6 +9,7 @@ import type { SchedulingQueue } from '../queue/scheduling_queue.js';
 import type { AttemptRecord } from '../scheduler/scheduler.js';
 import { createEmbedded, type EmbeddedOptions } from './embedded.js';
 import { ScenarioError, type Scenario } from './scenario.js';
+import { deviceReport, type DeviceReport } from './dra_report.js';
 import { applyStepOps } from './whatif_steps.js';
 
 type SimOutcome = 'Scheduled' | 'Unschedulable' | 'Gated' | 'Preempted' | 'Deleted' | 'Pending';
@@ -24,7 +25,7 @@ export interface SimPod {
   preemptedBy: string;
 }
 
-interface NodeAllocation {
+export interface NodeAllocation {
   node: string;
   cpu: { requested: number; allocatable: number };
   memory: { requested: number; allocatable: number };
@@ -45,6 +46,8 @@ export interface SimReport {
   };
   /** Plugins the configuration names that are not built yet. */
   unavailablePlugins: string[];
+  /** Device use per node and per pool, when the scenario has ResourceSlices. */
+  devices?: DeviceReport;
 }
 
 /** Watches a run as it goes (the HTML report's collector). */
@@ -141,6 +144,10 @@ export async function runSimulation(sc: Scenario, o: EmbeddedOptions, observer?:
     // Pods the workload controllers create in reaction to the last change are in the queue first.
     await cluster.controllers.settled();
     await scheduler.loop.drain();
+    // The resourceclaim controller's passes may outlast the drain (a deleted pod's claims freed):
+    // let them finish and schedule what they enabled before the simulated clock moves on.
+    await cluster.controllersIdle();
+    await scheduler.loop.drain();
     if (cluster.bindings.length !== bound) {
       bound = cluster.bindings.length;
       lastProgressAt = clock.now();
@@ -181,6 +188,7 @@ export async function runSimulation(sc: Scenario, o: EmbeddedOptions, observer?:
   const pods = order.map((k) => records.get(k)!);
   const nodes = allocationReport(cluster.list<Node>('Node'), cluster.list<Pod>('Pod'));
   const count = (o: SimOutcome) => pods.filter((p) => p.outcome === o).length;
+  const devices = deviceReport(cluster);
   return {
     pods,
     nodes,
@@ -194,6 +202,7 @@ export async function runSimulation(sc: Scenario, o: EmbeddedOptions, observer?:
       podsPerSecond: wallSeconds > 0 ? scheduledCount / wallSeconds : 0,
     },
     unavailablePlugins: [...new Set([...scheduler.unavailablePlugins().values()].flat())],
+    ...(devices !== null ? { devices } : {}),
   };
 }
 

@@ -7,6 +7,12 @@ import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { binaries, Child, ControlPlane, eventually, missingBinaries } from './control_plane.js';
+import type { ResourceClaim } from '../../src/api/resource.js';
+import { KubeClusterClient } from '../../src/cluster/kube/client.js';
+import { HttpTransport, loadKubeConfig } from '../../src/cluster/kube/rest.js';
+import { ApiError, type WatchEvent } from '../../src/cluster/types.js';
+import { discardLogger } from '../../src/log/logger.js';
+import { RealClock } from '../../src/util/clock.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const ours = 'kube-scheduler-ts';
@@ -86,6 +92,33 @@ describe('run against the pinned kube-apiserver', { skip: skip ?? false, timeout
   after(async () => {
     for (const s of schedulers) await s.stop();
     await cp?.stop();
+  });
+
+  it('run\'s client sees DRA objects through its informers and writes claim status as the API server checks it', async () => {
+    const clock = new RealClock();
+    const client = new KubeClusterClient({ transport: new HttpTransport(loadKubeConfig(cp.kubeconfig)), clock, log: discardLogger });
+    const seen: string[] = [];
+    await cp.create('/apis/resource.k8s.io/v1/deviceclasses', { apiVersion: 'resource.k8s.io/v1', kind: 'DeviceClass', metadata: { name: 'gpu.example.com' }, spec: {} });
+    await client.start((e: WatchEvent) => seen.push(`${e.type} ${e.kind} ${e.object.metadata?.name ?? ''}`));
+    try {
+      assert.ok(seen.includes('ADDED DeviceClass gpu.example.com'), seen.join('; '));
+      const created = await cp.create('/apis/resource.k8s.io/v1/namespaces/default/resourceclaims', {
+        apiVersion: 'resource.k8s.io/v1', kind: 'ResourceClaim', metadata: { name: 'dra-e2e' },
+        spec: { devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: 'gpu.example.com' } }] } },
+      }) as ResourceClaim;
+      await eventually('the claim in the informer', async () => (seen.includes('ADDED ResourceClaim dra-e2e') ? true : undefined));
+      const allocation = { devices: { results: [{ request: 'gpu', driver: 'gpu.example.com', pool: 'node-a', device: 'gpu-0' }] } };
+      const written = await client.updateResourceClaimStatus({ ...created, status: { allocation, reservedFor: [{ resource: 'pods', name: 'p', uid: '11111111-2222-3333-4444-555555555555' }] } });
+      assert.equal(written.status?.reservedFor?.length, 1);
+      assert.deepEqual(written.spec.devices?.requests?.[0]?.exactly, { deviceClassName: 'gpu.example.com', allocationMode: 'ExactCount', count: 1 });
+      await assert.rejects(client.updateResourceClaimStatus({ ...created, status: {} }), (e: unknown) => e instanceof ApiError && e.code === 409);
+      await assert.rejects(client.updateResourceClaimStatus({ ...written, status: { reservedFor: written.status?.reservedFor } }), (e: unknown) => e instanceof ApiError && e.code === 422);
+      await eventually('the status write in the informer', async () => (seen.includes('MODIFIED ResourceClaim dra-e2e') ? true : undefined));
+    } finally {
+      client.stop();
+      await cp.api('DELETE', '/apis/resource.k8s.io/v1/namespaces/default/resourceclaims/dra-e2e');
+      await cp.api('DELETE', '/apis/resource.k8s.io/v1/deviceclasses/gpu.example.com');
+    }
   });
 
   it('binds a pod, records Scheduled, and marks an unschedulable one with its condition and event', async (t) => {

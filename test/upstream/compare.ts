@@ -5,6 +5,92 @@ import type { Scenario } from '../../src/sim/scenario.js';
 import { comparePod } from '../fidelity_compare.js';
 import { knownDifferences, type KnownDifference } from './known_differences.js';
 
+/** One entry of a pod's resource claims in the explain JSON (test/upstream/README.md). */
+export interface ExplainClaim {
+  /** The entry's name in the pod's spec.resourceClaims. */
+  name: string;
+  /** The ResourceClaim the entry uses. */
+  claim: string;
+  /** The claim's allocation after the attempt, in its order; empty while unallocated. */
+  devices: { request: string; driver: string; pool: string; device: string; adminAccess?: boolean }[];
+}
+
+/** One device allocated for a claim. */
+export type ExplainDevice = ExplainClaim['devices'][number];
+
+/** A device allocated to one of the pod's claims, with the claim's name. */
+export interface ExplainClaimDevice extends ExplainDevice {
+  claim: string;
+}
+
+/**
+ * The explain JSON of a pod with its claims: the harness's `claims` (only there for a pod with
+ * claims), or the flat `devices` list of the devices reserved for the pod that our explain
+ * reports; and the devices of its extended resources backed by a DeviceClass (only there when it
+ * got such devices).
+ */
+export type ExplainPodWithClaims = ExplainPod & { claims?: ExplainClaim[]; devices?: ExplainClaimDevice[]; extendedResourceDevices?: ExplainDevice[] };
+
+const deviceText = (d: ExplainDevice): string => `${d.request}=${d.driver}/${d.pool}/${d.device}${d.adminAccess ? ' (admin)' : ''}`;
+
+/**
+ * The devices the pod holds through its claims, in the order of its entries and of each
+ * allocation: a bound pod holds all its claims' devices, a pod not scheduled none (a claim another
+ * pod allocated is not reserved for it).
+ */
+export function heldDevices(p: Pick<ExplainPodWithClaims, 'outcome' | 'claims' | 'devices'>): string[] {
+  if (p.devices) return p.devices.map((d) => `${d.claim}: ${deviceText(d)}`);
+  if (p.outcome !== 'Scheduled') return [];
+  return (p.claims ?? []).flatMap((c) => c.devices.map((d) => `${c.claim}: ${deviceText(d)}`));
+}
+
+/** The differences in the devices the pod holds through its claims and for its extended resources. */
+export function compareClaims(e: ExplainPodWithClaims, a: ExplainPodWithClaims): string[] {
+  const diffs: string[] = [];
+  const eh = heldDevices(e);
+  const ah = heldDevices(a);
+  if (eh.join() !== ah.join()) diffs.push(`devices: expected [${eh.join(', ')}], actual [${ah.join(', ')}]`);
+  const ee = (e.extendedResourceDevices ?? []).map(deviceText);
+  const ae = (a.extendedResourceDevices ?? []).map(deviceText);
+  if (ee.join() !== ae.join()) diffs.push(`extendedResourceDevices: expected [${ee.join(', ')}], actual [${ae.join(', ')}]`);
+  return diffs;
+}
+
+/** Every difference between two answers for a pod: comparePod's and the claims'. */
+function compareAll(e: ExplainPodWithClaims, a: ExplainPodWithClaims | undefined): string[] {
+  const diffs = comparePod(e, a);
+  return a ? [...diffs, ...compareClaims(e, a)] : diffs;
+}
+
+/** The API server's generateName alphabet: the five characters it appends. */
+const suffixChars = '[bcdfghjklmnpqrstvwxz2456789]{5}';
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The base the resourceclaim controller gives a template entry's claim (upstream's handleClaim, both parts cut in proportion past 57 characters). */
+function claimNameBase(pod: string, entry: string): string {
+  const base = `${pod}-${entry}-`;
+  if (base.length <= 57) return base;
+  return `${pod.slice(0, Math.floor((pod.length * 57) / base.length))}-${entry.slice(0, Math.floor((entry.length * 57) / base.length))}`;
+}
+
+/**
+ * The output with the generated part of generated claim names (template entries' claims and the
+ * extended-resources claim) replaced by `*****`, in every field, messages included: upstream's API
+ * server picks those five characters at random, so the harness and ours each pick their own.
+ */
+export function maskGeneratedClaimNames<T>(output: T, scenario: Scenario): T {
+  const pods = [...scenario.pods, ...scenario.pending];
+  if (!pods.some((p) => p.spec.resourceClaims?.length) && !scenario.objects.some((o) => o.kind === 'DeviceClass')) return output;
+  const bases: string[] = [];
+  for (const p of pods) {
+    const name = p.metadata.name ?? '';
+    bases.push(`${name}-extended-resources-`);
+    for (const e of p.spec.resourceClaims ?? []) if (e.resourceClaimTemplateName !== undefined) bases.push(claimNameBase(name, e.name));
+  }
+  const generated = new RegExp(`(${bases.map(escapeRegExp).join('|')})${suffixChars}`, 'g');
+  return JSON.parse(JSON.stringify(output).replace(generated, '$1*****')) as T;
+}
+
 export interface PodComparison {
   pod: string;
   /** Field-by-field differences nothing explains ("expected" is upstream, "actual" ours). */
@@ -16,15 +102,15 @@ export interface PodComparison {
 }
 
 /** The pod's differences once every applicable known difference has been undone. */
-export function explainDifferences(upstream: ExplainPod, ours: ExplainPod | undefined, scenario: Scenario, known: readonly KnownDifference[] = knownDifferences): { diffs: string[]; known: string[] } {
-  let diffs = comparePod(upstream, ours);
+export function explainDifferences(upstream: ExplainPodWithClaims, ours: ExplainPodWithClaims | undefined, scenario: Scenario, known: readonly KnownDifference[] = knownDifferences): { diffs: string[]; known: string[] } {
+  let diffs = compareAll(upstream, ours);
   const used: string[] = [];
   if (diffs.length === 0 || !ours) return { diffs, known: used };
   let rewritten = upstream;
   for (const k of known) {
     const undone = k.undo(rewritten, ours, scenario);
     if (undone === null) continue;
-    const left = comparePod(undone, ours);
+    const left = compareAll(undone, ours);
     if (left.length < diffs.length) {
       rewritten = undone;
       diffs = left;
@@ -35,14 +121,16 @@ export function explainDifferences(upstream: ExplainPod, ours: ExplainPod | unde
   return { diffs, known: used };
 }
 
-export function compareScenario(scenario: Scenario, upstream: { pods: ExplainPod[] }, ours: { pods: ExplainPod[] }): PodComparison[] {
+export function compareScenario(scenario: Scenario, upstreamOutput: { pods: ExplainPodWithClaims[] }, oursOutput: { pods: ExplainPodWithClaims[] }): PodComparison[] {
+  const upstream = maskGeneratedClaimNames(upstreamOutput, scenario);
+  const ours = maskGeneratedClaimNames(oursOutput, scenario);
   const out: PodComparison[] = [];
   let diverged = false;
   for (const u of upstream.pods) {
     const o = ours.pods.find((p) => p.pod === u.pod);
     const { diffs, known } = explainDifferences(u, o, scenario);
     out.push({ pod: u.pod, diffs, known, afterDivergence: diverged });
-    if (!o || o.node !== u.node || o.nominatedNode !== u.nominatedNode || o.victims.join() !== u.victims.join()) diverged = true;
+    if (!o || o.node !== u.node || o.nominatedNode !== u.nominatedNode || o.victims.join() !== u.victims.join() || compareClaims(u, o).length > 0) diverged = true;
   }
   for (const o of ours.pods) {
     if (!upstream.pods.some((u) => u.pod === o.pod)) out.push({ pod: o.pod, diffs: ['missing in upstream output'], known: [], afterDivergence: diverged });

@@ -31,7 +31,51 @@ describe('differential test generator', () => {
       }
     });
   }
+
+  it('dra: every claim a pod names exists, existing pods hold allocated devices of their node, and the family covers the DRA API', () => {
+    const seen = new Set<string>();
+    for (let index = 0; index < 40; index++) {
+      const generated = generateScenario(3, index, 'dra');
+      const sc = scenarioFromDocuments([structuredClone(generated)], `dra-${index}`);
+      const objects = sc.objects as DraObject[];
+      const named = (kind: string) => new Set(objects.filter((o) => o.kind === kind).map((o) => `${o.metadata.namespace ?? ''}/${o.metadata.name}`));
+      const claims = named('ResourceClaim');
+      const templates = named('ResourceClaimTemplate');
+      const devices = new Set(objects.filter((o) => o.kind === 'ResourceSlice').flatMap((o) => (o.spec.devices ?? []).map((d) => `${o.spec.driver}/${o.spec.pool?.name}/${d.name}`)));
+      for (const p of [...sc.pods, ...sc.pending]) {
+        const ns = p.metadata.namespace ?? 'default';
+        for (const entry of p.spec.resourceClaims ?? []) {
+          if (entry.resourceClaimName) assert.ok(claims.has(`${ns}/${entry.resourceClaimName}`), `${p.metadata.name}: claim ${entry.resourceClaimName} exists (else PreEnqueue holds the pod)`);
+          else assert.ok(templates.has(`${ns}/${entry.resourceClaimTemplateName}`), `${p.metadata.name}: template ${entry.resourceClaimTemplateName} exists`);
+        }
+      }
+      const allocated = new Set<string>();
+      for (const c of objects.filter((o) => o.kind === 'ResourceClaim' && o.status?.allocation)) {
+        const holder = sc.pods.find((p) => p.metadata.uid === c.status!.reservedFor?.[0]?.uid);
+        assert.ok(holder, `allocated claim ${c.metadata.name} is reserved for an existing pod`);
+        for (const r of c.status!.allocation!.devices?.results ?? []) {
+          const id = `${r.driver}/${r.pool}/${r.device}`;
+          assert.ok(devices.has(id), `${c.metadata.name}: allocated device ${id} is in a slice`);
+          assert.ok(!allocated.has(id), `${id} is allocated once`);
+          allocated.add(id);
+          assert.equal(`${holder.spec.nodeName}-gpu`, r.pool, `${c.metadata.name}: the device is on its pod's node`);
+        }
+      }
+      const text = JSON.stringify(generated);
+      for (const feature of ['"nodeName"', '"nodeSelector"', '"allNodes"', '"sharedCounters"', '"firstAvailable"', '"allocationMode":"All"', '"count"', '"adminAccess"', '"matchAttribute"', '"tolerations"', '"taints"', '-stale"', '"allocation"', '"extendedResourceName"']) {
+        if (text.includes(feature)) seen.add(feature);
+      }
+    }
+    assert.deepEqual([...seen].sort(), ['"adminAccess"', '"allNodes"', '"allocation"', '"allocationMode":"All"', '"count"', '"firstAvailable"', '"matchAttribute"', '"nodeName"', '"nodeSelector"', '"sharedCounters"', '"taints"', '"tolerations"', '-stale"', '"extendedResourceName"'].sort());
+  });
 });
+
+interface DraObject {
+  kind: string;
+  metadata: { name: string; namespace?: string };
+  spec: { driver?: string; pool?: { name: string }; devices?: { name: string }[] };
+  status?: { allocation?: { devices?: { results?: { driver: string; pool: string; device: string }[] } }; reservedFor?: { uid: string }[] };
+}
 
 function assertUnboundClaimsUsedOnce(pending: Pod[], objects: { kind?: string; metadata?: { name?: string }; spec?: { volumeName?: string } }[]): void {
   const unbound = new Set(objects.filter((o) => o.kind === 'PersistentVolumeClaim' && !o.spec?.volumeName).map((o) => o.metadata?.name));

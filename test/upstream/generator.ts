@@ -3,8 +3,9 @@
 // existing pod with its own start time (preemption's last tie-break), an unbound claim used by
 // one pending pod at most, and pending pods that name a node only where preemption is off.
 import { seededRandom } from '../../src/util/clock.js';
+import { draFamily } from './generator_dra.js';
 
-export const families = ['node-local', 'topology-spread', 'inter-pod-affinity', 'mixed', 'scoring', 'preemption', 'volumes'] as const;
+export const families = ['node-local', 'topology-spread', 'inter-pod-affinity', 'mixed', 'scoring', 'preemption', 'volumes', 'dra'] as const;
 export type Family = (typeof families)[number];
 
 type Obj = Record<string, unknown>;
@@ -526,6 +527,13 @@ function volumes(b: Builder): Obj {
   return configWith(noPreemption);
 }
 
+/** Resource claims (DRA): slices, classes, claims and templates in generator_dra.ts. */
+function dra(b: Builder): Obj {
+  b.addNodes(b.r.int(4, 16), { taints: false, unschedulable: true, images: false, smallPodCount: false });
+  b.existingLoad([0, 2]);
+  return configWith(draFamily(b));
+}
+
 const builders: Record<Family, (b: Builder) => Obj> = {
   'node-local': nodeLocal,
   'topology-spread': topologySpread,
@@ -534,6 +542,7 @@ const builders: Record<Family, (b: Builder) => Obj> = {
   scoring,
   preemption,
   volumes,
+  dra,
 };
 
 /** The index-th scenario of a seed, of one family; the same arguments give the same scenario. */

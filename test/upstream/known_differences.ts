@@ -31,30 +31,6 @@ function samplesCandidates(scenario: Scenario): boolean {
 
 export const knownDifferences: readonly KnownDifference[] = [
   {
-    id: 'dynamic-resources-score',
-    why: 'since v1.35 DynamicResources has a Score without PreScore Skip: upstream lists it with 0 on every node for pods without claims; ours does not build DynamicResources yet (plugins/registry.ts notYetAvailablePlugins)',
-    undo(upstream) {
-      const rows = Object.values(upstream.scores ?? {});
-      if (!rows.some((r) => 'DynamicResources' in r) || rows.some((r) => (r.DynamicResources ?? 0) !== 0)) return null;
-      const scores: ExplainPod['scores'] = {};
-      for (const [node, row] of Object.entries(upstream.scores)) {
-        const { DynamicResources: _zero, ...rest } = row;
-        scores[node] = rest;
-      }
-      return { ...upstream, scores };
-    },
-  },
-  {
-    id: 'dynamic-resources-postfilter-state',
-    why: 'DynamicResources\' PostFilter (since v1.34) reads the cycle state its PreFilter writes; when a PreFilter plugin ahead of it (VolumeBinding, ...) rejected the pod, that state is missing and its "not found" error becomes the whole PostFilter result, so the FitError ends in " not found" (instead of preemption\'s message, if any); ours does not build DynamicResources',
-    undo(upstream, ours) {
-      if (upstream.preFilter === null || !upstream.message.endsWith(' not found')) return null;
-      const head = upstream.message.slice(0, -' not found'.length);
-      if (!ours.message.startsWith(head)) return null;
-      return { ...upstream, message: ours.message, nominatedNode: ours.nominatedNode, victims: ours.victims };
-    },
-  },
-  {
     id: 'sampled-preemption-candidates',
     why: 'not a difference of ours: when DefaultPreemption\'s minCandidateNodesPercentage/Absolute ask for fewer candidates than there are nodes, upstream\'s dry run starts at a random node (rand.Int31n) and stops once it has enough, so its nominated node and victims vary from run to run; any of them is upstream\'s answer',
     undo(upstream, ours, scenario) {

@@ -30,6 +30,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const fixtures = join(root, 'test/fixtures/scenarios/public');
 /** The pinned release's expectations for them, recorded by --record. */
 const recorded = join(root, 'test/fixtures/scenarios');
+/** The project's own DRA scenarios, each with its recording beside it (NAME.expected.json). */
+const draFixtures = join(root, 'test/fixtures/scenarios/dra');
 
 const { values } = parseArgs({
   options: {
@@ -91,7 +93,11 @@ if (values.record) {
     const expected = runHarness(harness, join(fixtures, file));
     writeFileSync(join(recorded, file.replace(/\.yaml$/, '.expected.json')), JSON.stringify(expected, null, 2) + '\n');
   }
-  console.log(`recorded ${recorded}/*.expected.json`);
+  for (const file of readdirSync(draFixtures).filter((f) => f.endsWith('.yaml')).sort()) {
+    const expected = runHarness(harness, join(draFixtures, file));
+    writeFileSync(join(draFixtures, file.replace(/\.yaml$/, '.expected.json')), JSON.stringify(expected, null, 2) + '\n');
+  }
+  console.log(`recorded ${recorded}/*.expected.json and ${draFixtures}/*.expected.json`);
   process.exit(0);
 }
 
@@ -159,6 +165,9 @@ if (!values['no-corpus']) {
   const files = readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort();
   console.log(`== corpus: ${dir} (${files.length} scenarios)`);
   for (const f of files) await compareFile(f, join(dir, f));
+  const dra = readdirSync(draFixtures).filter((f) => f.endsWith('.yaml')).sort();
+  console.log(`== DRA scenarios: ${draFixtures} (${dra.length})`);
+  for (const f of dra) await compareFile(`dra/${f}`, join(draFixtures, f));
 }
 
 if (count > 0) {

@@ -27,7 +27,7 @@ export * from './field.js';
 export { validateAnnotations, validateLabels } from './meta.js';
 export { defaultPodUpdate, jsonEqual } from './pod_update.js';
 export * as shapes from './schema.js';
-export { applyResourceDefaults } from './resource_defaults.js';
+export { applyResourceDefaults, dropDeallocatedStatusDevices } from './resource_defaults.js';
 
 /** What validation knows of a kind. */
 export interface KindValidation {

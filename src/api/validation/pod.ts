@@ -4,7 +4,7 @@
 // when absent, as the defaulted object would carry them.
 import { qualifiedNameErrors } from '../labels.js';
 import type { Container, ContainerPort, ObjectMeta, Pod, PodSpec, QuantityValue, ResourceList } from '../types.js';
-import { child, duplicate, forbidden, index, invalid, key, notFound, notSupported, required, type FieldError } from './field.js';
+import { child, duplicate, forbidden, index, invalid, key, notFound, notSupported, required, Unquoted, type FieldError } from './field.js';
 import { dns1123LabelErrors, nameIsDNSSubdomain, uniqueNames, validateLabels, validateObjectMeta } from './meta.js';
 import { validateContainerResources, validateNonnegativeQuantity, validateOverhead, validatePodLevelResources } from './resources.js';
 import { validateAffinity, validateTolerations, validateTopologySpreadConstraints } from './scheduling_constraints.js';
@@ -137,22 +137,31 @@ const restartPolicies = ['Always', 'OnFailure', 'Never'];
 const dnsPolicies = ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None'];
 const preemptionPolicies = ['PreemptLowerPriority', 'Never'];
 
-/** The pod's claim names (gatherPodResourceClaimNames) and their own validation. */
-function validatePodResourceClaims(spec: PodSpec, path: string): { names: Set<string>; errs: FieldError[] } {
+/** The pod's claim names (gatherPodResourceClaimNames) and their own validation (validatePodResourceClaim). */
+function validatePodResourceClaims(spec: PodSpec, podMeta: ObjectMeta | null, path: string): { names: Set<string>; errs: FieldError[] } {
   const errs: FieldError[] = [];
   const names = new Set<string>();
   const claims = spec.resourceClaims ?? [];
+  const staticPod = podMeta?.annotations?.['kubernetes.io/config.mirror'] !== undefined;
   for (let i = 0; i < claims.length; i++) {
     const c = claims[i]! as { name?: string; resourceClaimName?: string; resourceClaimTemplateName?: string };
     const p = index(path, i);
-    if (!c.name) errs.push(required(child(p, 'name')));
-    else if (names.has(c.name)) errs.push(duplicate(child(p, 'name'), c.name));
-    else errs.push(...dns1123LabelErrors(c.name).map((m) => invalid(child(p, 'name'), c.name, m)));
     if (c.name) names.add(c.name);
+    if (staticPod) {
+      errs.push(forbidden('', 'static pods do not support resource claims'));
+      continue;
+    }
+    if (!c.name) errs.push(required(child(p, 'name')));
+    else if (claims.slice(0, i).some((o) => (o as { name?: string }).name === c.name)) errs.push(duplicate(child(p, 'name'), c.name));
+    else errs.push(...dns1123LabelErrors(c.name).map((m) => invalid(child(p, 'name'), c.name, m)));
     const byName = c.resourceClaimName !== undefined;
     const byTemplate = c.resourceClaimTemplateName !== undefined;
-    if (byName && byTemplate) errs.push(invalid(p, c, 'at most one of `resourceClaimName` or `resourceClaimTemplateName` may be specified'));
-    if (!byName && !byTemplate) errs.push(invalid(p, c, 'must specify one of: `resourceClaimName`, `resourceClaimTemplateName`'));
+    // Upstream prints the internal struct, whose fields have no JSON names.
+    const shown = new Unquoted(`{"Name":${JSON.stringify(c.name ?? '')},"ResourceClaimName":${JSON.stringify(c.resourceClaimName ?? null)},"ResourceClaimTemplateName":${JSON.stringify(c.resourceClaimTemplateName ?? null)}}`);
+    if (byName && byTemplate) errs.push(invalid(p, shown, 'at most one of `resourceClaimName` or `resourceClaimTemplateName` may be specified'));
+    if (!byName && !byTemplate) errs.push(invalid(p, shown, 'must specify one of: `resourceClaimName`, `resourceClaimTemplateName`'));
+    if (byName) for (const m of nameIsDNSSubdomain(c.resourceClaimName!, false)) errs.push(invalid(child(p, 'resourceClaimName'), c.resourceClaimName, m));
+    if (byTemplate) for (const m of nameIsDNSSubdomain(c.resourceClaimTemplateName!, false)) errs.push(invalid(child(p, 'resourceClaimTemplateName'), c.resourceClaimTemplateName, m));
   }
   return { names, errs };
 }
@@ -167,7 +176,7 @@ export function validatePodSpec(spec: PodSpec, podMeta: ObjectMeta | null, path:
   const errs: FieldError[] = [];
   const volumes = validateVolumes(spec, podMeta?.name ?? '', child(path, 'volumes'));
   errs.push(...volumes.errs);
-  const claims = validatePodResourceClaims(spec, child(path, 'resourceClaims'));
+  const claims = validatePodResourceClaims(spec, podMeta, child(path, 'resourceClaims'));
   errs.push(...claims.errs);
 
   const containers = spec.containers ?? [];

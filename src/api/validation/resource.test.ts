@@ -35,7 +35,7 @@ describe('ResourceClaim validation', () => {
       devices: { requests: [{ name: 'GPU', exactly: exactly() }, { name: 'gpu', exactly: exactly() }, { name: 'gpu', exactly: exactly() }] },
       want: [
         `spec.devices.requests[0].name: Invalid value: "GPU": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')`,
-        'spec.devices.requests[2]: Duplicate value: "gpu"',
+        'spec.devices.requests[2]: Duplicate value: {"name":"gpu","exactly":{"deviceClassName":"gpu.example.com","allocationMode":"ExactCount","count":1}}',
       ],
     },
     { name: 'a class name is required', devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: '' } }] }, want: ['spec.devices.requests[0].exactly.deviceClassName: Required value'] },
@@ -62,7 +62,7 @@ describe('ResourceClaim validation', () => {
     {
       name: 'subrequests are named, unique and at most 8',
       devices: { requests: [{ name: 'gpu', firstAvailable: [{ name: 'big', deviceClassName: 'c' }, { name: 'big', deviceClassName: 'c' }] }] },
-      want: ['spec.devices.requests[0].firstAvailable[1]: Duplicate value: "big"'],
+      want: ['spec.devices.requests[0].firstAvailable[1]: Duplicate value: {"name":"big","deviceClassName":"c","allocationMode":"ExactCount","count":1}'],
     },
     {
       name: 'too many subrequests',
@@ -115,7 +115,16 @@ describe('ResourceClaim validation', () => {
     assert.match(!r.ok && r.decode ? r.decode.message : '', /cannot unmarshal string into Go struct field ExactDeviceRequest.spec.devices.requests.exactly.count of type int64/);
   });
 
-  it('takes CEL compile errors from the CEL environment, in its words', () => {
+  it('compiles CEL selectors in the DRA environment and refuses what does not compile, in upstream\'s words', () => {
+    const selectors = (...expressions: string[]) => claim({ requests: [{ name: 'a', exactly: exactly({ selectors: expressions.map((expression) => ({ cel: { expression } })) }) }] });
+    assert.deepEqual(errorsOf('ResourceClaim', selectors('device.driver == "gpu.example.com"', 'device.attributes["gpu.example.com"].model == "a100"')), []);
+    const errs = errorsOf('ResourceClaim', selectors('device.driver ==', '"not a bool"'));
+    assert.equal(errs.length, 2);
+    assert.ok(errs[0]!.startsWith('spec.devices.requests[0].exactly.selectors[0].cel.expression: Invalid value: "device.driver ==": compilation failed: ERROR: <input>:'), errs[0]);
+    assert.equal(errs[1], 'spec.devices.requests[0].exactly.selectors[1].cel.expression: Invalid value: "\\"not a bool\\"": must evaluate to bool or the unknown type, not string');
+  });
+
+  it('reports what the CEL environment reports, and a cost over the limit as upstream', () => {
     setDeviceSelectorCheck((expr) => (expr === 'device.driver ==' ? { error: { type: 'Invalid', detail: 'compilation failed: ERROR: <input>:1:17: Syntax error' }, maxCost: 0 } : { error: null, maxCost: 2_000_000 }));
     try {
       const errs = errorsOf('ResourceClaim', claim({ requests: [{ name: 'a', exactly: exactly({ selectors: [{ cel: { expression: 'device.driver ==' } }, { cel: { expression: 'expensive' } }] }) }] }));
@@ -149,7 +158,7 @@ describe('ResourceClaim status validation', () => {
   const cases: { name: string; got: () => string[]; want: string[] }[] = [
     { name: 'an allocation reserved for a pod', got: () => status({ allocation, reservedFor: [ref('u1')] }), want: [] },
     { name: 'reserved without allocation', got: () => status({ reservedFor: [ref('u1')] }), want: ['status.reservedFor: Forbidden: may not be specified when `allocated` is not set'] },
-    { name: 'a consumer reserved twice', got: () => status({ allocation, reservedFor: [ref('u1'), ref('u1')] }), want: ['status.reservedFor[1]: Duplicate value: "u1"'] },
+    { name: 'a consumer reserved twice', got: () => status({ allocation, reservedFor: [ref('u1'), ref('u1')] }), want: ['status.reservedFor[1]: Duplicate value: {"resource":"pods","name":"p-u1","uid":"u1"}'] },
     {
       name: 'at most 256 consumers',
       got: () => status({ allocation, reservedFor: Array.from({ length: 257 }, (_, i) => ref(`u${i}`)) }),
@@ -170,7 +179,7 @@ describe('ResourceClaim status validation', () => {
     {
       name: 'device status only for allocated devices',
       got: () => status({ allocation, devices: [{ driver: 'gpu.example.com', pool: 'node-1', device: 'gpu-9' }] }),
-      want: ['status.devices[0]: Invalid value: "gpu.example.com/node-1/gpu-9": must be an allocated device in the claim'],
+      want: ['status.devices[0]: Invalid value: {"Driver":"gpu.example.com","Pool":"node-1","Device":"gpu-9","ShareID":""}: must be an allocated device in the claim'],
     },
   ];
   for (const c of cases) it(c.name, () => assert.deepEqual(c.got(), c.want));
@@ -220,8 +229,8 @@ describe('ResourceSlice validation', () => {
       spec: { nodeName: 'node-1', devices: [{ name: 'gpu-0', attributes: { 'bad-name': { int: 1 }, empty: {}, two: { int: 1, bool: true }, v: { version: '1.2' } } }] },
       want: [
         "spec.devices[0].attributes: Invalid value: \"bad-name\": a valid C identifier must start with alphabetic character or '_', followed by a string of alphanumeric characters or '_' (e.g. 'my_name',  or 'MY_NAME',  or 'MyName', regex used for validation is '[A-Za-z_][A-Za-z0-9_]*')",
-        'spec.devices[0].attributes[empty]: Invalid value: "": exactly one value must be specified',
-        'spec.devices[0].attributes[two]: Invalid value: {"int":1,"bool":true}: exactly one value must be specified',
+        'spec.devices[0].attributes[empty]: Invalid value: "": must specify one of: `int`, `bool`, `string`, `version`, `ints`, `bools`, `strings`, `versions`',
+        'spec.devices[0].attributes[two]: Invalid value: "{int, bool}": must specify exactly one of: `int`, `bool`, `string`, `version`, `ints`, `bools`, `strings`, `versions`',
         'spec.devices[0].attributes[v].version: Invalid value: "1.2": must be a string compatible with semver.org spec 2.0.0',
       ],
     },
@@ -261,7 +270,7 @@ describe('DeviceClass, ResourceClaimTemplate and DeviceTaintRule validation', ()
     };
     assert.deepEqual(errorsOf('DeviceClass', c), [
       'spec.selectors[0].cel: Required value',
-      'spec.extendedResourceName: Invalid value: "gpu": must be a valid extended resource name',
+      `spec.extendedResourceName: Invalid value: "gpu": a name must be a domain-prefixed path, such as 'example.com/my-prop'`,
     ]);
     assert.deepEqual(errorsOf('DeviceClass', { ...c, spec: { ...c.spec, selectors: [], extendedResourceName: 'example.com/gpu' } }), []);
   });
@@ -284,4 +293,46 @@ describe('DeviceClass, ResourceClaimTemplate and DeviceTaintRule validation', ()
       'spec.taint.effect: Required value',
     ]);
   });
+});
+
+describe('pod spec.resourceClaims and container resources.claims validation', () => {
+  const pod = (claims: unknown[], containerClaims: unknown[], annotations?: Record<string, string>) => ({
+    apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default', ...(annotations ? { annotations } : {}) },
+    spec: { containers: [{ name: 'c', image: 'x', resources: { claims: containerClaims } }], resourceClaims: claims },
+  });
+  const cases: { name: string; claims: unknown[]; containerClaims: unknown[]; annotations?: Record<string, string>; want: string[] }[] = [
+    { name: 'a template entry used by the container', claims: [{ name: 'gpu', resourceClaimTemplateName: 'one-gpu' }], containerClaims: [{ name: 'gpu' }], want: [] },
+    {
+      name: 'claim names must be subdomains',
+      claims: [{ name: 'gpu', resourceClaimName: 'Shared_GPU' }],
+      containerClaims: [],
+      want: [`spec.resourceClaims[0].resourceClaimName: Invalid value: "Shared_GPU": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`],
+    },
+    {
+      name: 'a request of a claim already referenced whole is a duplicate',
+      claims: [{ name: 'gpu', resourceClaimTemplateName: 't' }],
+      containerClaims: [{ name: 'gpu' }, { name: 'gpu', request: 'a' }],
+      want: ['spec.containers[0].resources.claims[1]: Duplicate value: "gpu"'],
+    },
+    {
+      name: 'the whole claim after one of its requests overlaps it',
+      claims: [{ name: 'gpu', resourceClaimTemplateName: 't' }],
+      containerClaims: [{ name: 'gpu', request: 'a' }, { name: 'gpu' }],
+      want: ['spec.containers[0].resources.claims[1]: Duplicate value: "gpu"'],
+    },
+    {
+      name: 'only claims of the pod',
+      claims: [{ name: 'b', resourceClaimTemplateName: 't' }, { name: 'a', resourceClaimTemplateName: 't' }],
+      containerClaims: [{ name: 'c' }],
+      want: ['spec.containers[0].resources.claims[0]: Not found: "c": must be one of the names in pod.spec.resourceClaims: a, b'],
+    },
+    {
+      name: 'static pods cannot use claims',
+      claims: [{ name: 'gpu', resourceClaimTemplateName: 't' }],
+      containerClaims: [],
+      annotations: { 'kubernetes.io/config.mirror': 'x' },
+      want: ['Forbidden: static pods do not support resource claims'],
+    },
+  ];
+  for (const c of cases) it(c.name, () => assert.deepEqual(errorsOf('Pod', pod(c.claims, c.containerClaims, c.annotations)), c.want));
 });

@@ -2,13 +2,13 @@
 // validation.go at v1.37.2): DeviceClass, ResourceClaim (spec, status), ResourceClaimTemplate,
 // ResourceSlice, DeviceTaintRule. Objects are validated as the API server sees them: defaulted
 // first (resource_defaults.ts).
-import { labelValueErrors } from '../labels.js';
+import { labelValueErrors, qualifiedNameErrors } from '../labels.js';
 import type {
   AllocationResult, Device, DeviceAttribute, DeviceClaim, DeviceClass, DeviceConfiguration, DeviceConstraint, DeviceRequest,
   DeviceSelector, DeviceSubRequest, DeviceTaint, DeviceTaintRule, DeviceToleration, ExactDeviceRequest, ResourceClaim,
   ResourceClaimSpec, ResourceClaimStatus, ResourceClaimTemplate, ResourceSlice, ResourceSliceSpec,
 } from '../resource.js';
-import { child, duplicate, forbidden, index, invalid, key, notSupported, required, tooLong, type FieldError } from './field.js';
+import { child, duplicate, forbidden, index, invalid, key, notSupported, required, tooLong, Unquoted, type FieldError } from './field.js';
 import { dns1123LabelErrors, nameIsDNSSubdomain, validateLabelName, validateObjectMeta, validateTemplateMeta } from './meta.js';
 import { jsonEqual } from './pod_update.js';
 import { compileDeviceSelector } from './resource_cel.js';
@@ -81,6 +81,19 @@ function validatePoolName(name: string | undefined, path: string): FieldError[] 
   return errs;
 }
 
+/** Declarative validation's format=k8s-resource-pool-name, where it has taken the check over (allocation results). */
+function validatePoolNameDeclarative(name: string | undefined, path: string): FieldError[] {
+  const n = name ?? '';
+  if (n === '') return [required(path)];
+  const errs: FieldError[] = [];
+  if (n.length > PoolNameMaxLength) errs.push(tooLong(path, PoolNameMaxLength));
+  n.split('/').forEach((part, i) => {
+    if (part === '') errs.push(invalid(path, n, `segment ${i}: must not be empty`));
+    else for (const m of nameIsDNSSubdomain(part, false)) errs.push(invalid(path, part, `segment ${i}: ${m}`));
+  });
+  return errs;
+}
+
 function validateUID(uid: string, path: string): FieldError[] {
   if (!/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/.test(uid)) {
     return [invalid(path, uid, `error validating uid: invalid UUID length: ${uid.length}`)];
@@ -123,15 +136,19 @@ function validateList<T>(items: readonly T[] | undefined, max: number, path: str
   return errs;
 }
 
-/** validateSet: validateList plus no two items with the same key. */
-function validateSet<T>(items: readonly T[] | undefined, max: number, path: string, each: (item: T, p: string) => FieldError[], keyOf: (item: T) => string): FieldError[] {
+/**
+ * validateSet: validateList plus no two items with the same key. A duplicate shows its key, or
+ * with `showItem` the whole item (declarative validation's wording for lists keyed by a field).
+ */
+function validateSet<T>(items: readonly T[] | undefined, max: number, path: string, each: (item: T, p: string) => FieldError[], keyOf: (item: T) => string,
+  showItem = false): FieldError[] {
   const list = items ?? [];
   if (max >= 0 && list.length > max) return [tooMany(path, list.length, max)];
   const errs = validateList(list, -1, path, each);
   const seen = new Set<string>();
   for (let i = 0; i < list.length; i++) {
     const k = keyOf(list[i]!);
-    if (seen.has(k)) errs.push(duplicate(index(path, i), k));
+    if (seen.has(k)) errs.push(duplicate(index(path, i), showItem ? list[i] : k));
     else seen.add(k);
   }
   return errs;
@@ -267,7 +284,7 @@ function validateDeviceRequest(r: DeviceRequest, path: string, stored: boolean):
   else if (hasExactly) errs.push(...validateRequestFields(r.exactly!, child(path, 'exactly'), stored));
   else {
     errs.push(...validateSet(r.firstAvailable, FirstAvailableDeviceRequestMaxSize, child(path, 'firstAvailable'),
-      (s: DeviceSubRequest, p) => [...dns1123Label(s.name ?? '', child(p, 'name')), ...validateRequestFields(s, p, stored)], (s) => s.name));
+      (s: DeviceSubRequest, p) => [...dns1123Label(s.name ?? '', child(p, 'name')), ...validateRequestFields(s, p, stored)], (s) => s.name, true));
   }
   return errs;
 }
@@ -298,7 +315,7 @@ function validateDeviceConfiguration(c: DeviceConfiguration, path: string, store
 function validateDeviceClaim(claim: DeviceClaim | undefined, path: string, stored: boolean): FieldError[] {
   const names = gatherRequestNames(claim);
   return [
-    ...validateSet(claim?.requests, DeviceRequestsMaxSize, child(path, 'requests'), (r, p) => validateDeviceRequest(r, p, stored), (r) => r.name),
+    ...validateSet(claim?.requests, DeviceRequestsMaxSize, child(path, 'requests'), (r, p) => validateDeviceRequest(r, p, stored), (r) => r.name, true),
     ...validateList(claim?.constraints, DeviceConstraintsMaxSize, child(path, 'constraints'), (c, p) => validateDeviceConstraint(c, p, names)),
     ...validateList(claim?.config, DeviceConfigMaxSize, child(path, 'config'), (c, p) => [
       ...validateSet(c.requests, DeviceRequestsMaxSize, child(p, 'requests'), (n, rp) => validateRequestNameRef(n, rp, names), (n) => n),
@@ -354,7 +371,7 @@ function validateAllocationResult(a: AllocationResult, path: string, names: Requ
     ...validateList(a.devices?.results, AllocationResultsMaxSize, child(devices, 'results'), (r, p) => [
       ...validateRequestNameRef(r.request ?? '', child(p, 'request'), names),
       ...validateDriverName(r.driver, child(p, 'driver')),
-      ...validatePoolName(r.pool, child(p, 'pool')),
+      ...validatePoolNameDeclarative(r.pool, child(p, 'pool')),
       ...dns1123Label(r.device ?? '', child(p, 'device')),
       ...validateBindingConditions(r.bindingConditions, r.bindingFailureConditions, p),
       ...(r.tolerations ?? []).flatMap((t, i) => validateDeviceToleration(t, index(child(p, 'tolerations'), i))),
@@ -386,16 +403,20 @@ export function validateResourceClaimStatusUpdate(oldClaim: ResourceClaim, claim
   const status: ResourceClaimStatus = claim.status ?? {};
   const oldStatus: ResourceClaimStatus = oldClaim.status ?? {};
   const names = gatherRequestNames(claim.spec?.devices);
-  const errs = validateSet(status.reservedFor, ResourceClaimReservedForMaxSize, 'status.reservedFor', (ref, p) => [
+  // Duplicates show the whole reference in the API's field order (declarative validation's wording).
+  const reservedFor = (status.reservedFor ?? []).map((r) => ({ ...(r.apiGroup ? { apiGroup: r.apiGroup } : {}), resource: r.resource, name: r.name, uid: r.uid }));
+  const errs = validateSet(reservedFor, ResourceClaimReservedForMaxSize, 'status.reservedFor', (ref, p) => [
     ...(ref.resource ? [] : [required(child(p, 'resource'))]),
     ...(ref.name ? [] : [required(child(p, 'name'))]),
     ...(ref.uid ? [] : [required(child(p, 'uid'))]),
-  ], (ref) => ref.uid ?? '');
+  ], (ref) => ref.uid ?? '', true);
   const allocated = new Set((status.allocation?.devices?.results ?? []).map(deviceID));
   errs.push(...validateSet(status.devices, -1, 'status.devices', (d, p) => {
     const out = [...validateDriverName(d.driver, child(p, 'driver')), ...validatePoolName(d.pool, child(p, 'pool')), ...dns1123Label(d.device ?? '', child(p, 'device'))];
     if (d.shareID !== undefined) out.push(...validateUID(d.shareID, child(p, 'shareID')));
-    if (!allocated.has(deviceID(d))) out.push(invalid(p, deviceID(d), 'must be an allocated device in the claim'));
+    // Upstream prints the internal device ID struct.
+    const id = new Unquoted(`{"Driver":${JSON.stringify(d.driver ?? '')},"Pool":${JSON.stringify(d.pool ?? '')},"Device":${JSON.stringify(d.device ?? '')},"ShareID":${JSON.stringify(d.shareID ?? '')}}`);
+    if (!allocated.has(deviceID(d))) out.push(invalid(p, id, 'must be an allocated device in the claim'));
     return out;
   }, deviceID));
   if ((status.reservedFor?.length ?? 0) > 0) {
@@ -436,16 +457,18 @@ function validateDeviceClassSpec(spec: DeviceClass['spec'] | undefined, oldSpec:
     ...validateList(spec?.config, DeviceConfigMaxSize, 'spec.config', (c, p) => validateDeviceConfiguration(c, p, configStored)),
   ];
   const ext = spec?.extendedResourceName;
-  if (ext !== undefined && !isExtendedResourceName(ext)) errs.push(invalid('spec.extendedResourceName', ext, 'must be a valid extended resource name'));
+  if (ext !== undefined) errs.push(...validateExtendedResourceName(ext, 'spec.extendedResourceName'));
   return errs;
 }
 
-/** v1helper.IsExtendedResourceName: a qualified name outside kubernetes.io, valid with the requests. prefix. */
-function isExtendedResourceName(name: string): boolean {
-  if (!name.includes('/') || name.startsWith('requests.')) return false;
-  const domain = name.slice(0, name.indexOf('/'));
-  if (domain === 'kubernetes.io' || domain.endsWith('.kubernetes.io')) return false;
-  return validateLabelName(`requests.${name}`, '').length === 0;
+/** Declarative validation's format=k8s-extended-resource-name (validate.ExtendedResourceName). */
+function validateExtendedResourceName(name: string, path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  if (!name.includes('/')) errs.push(invalid(path, name, "a name must be a domain-prefixed path, such as 'example.com/my-prop'"));
+  else if (name.includes('kubernetes.io/')) errs.push(invalid(path, name, 'must not have "kubernetes.io/" domain'));
+  if (name.startsWith('requests.')) errs.push(invalid(path, name, 'must not have "requests." prefix'));
+  for (const m of qualifiedNameErrors(`requests.${name}`)) errs.push(invalid(path, name, m));
+  return errs;
 }
 
 export function validateDeviceClass(c: DeviceClass): FieldError[] {
@@ -482,13 +505,19 @@ function validateDeviceAttribute(a: DeviceAttribute, path: string): FieldError[]
   const lists: [keyof DeviceAttribute, ((v: string, p: string) => FieldError[]) | null][] = [['bools', null], ['ints', null], ['strings', stringValue], ['versions', versionValue]];
   for (const [field, each] of lists) {
     const v = a[field] as readonly (string | number | boolean)[] | undefined;
-    if (v === undefined) continue;
+    // An empty list is no value: it does not survive the API server's decoding.
+    if (v === undefined || v.length === 0) continue;
     n++;
-    if (v.length === 0) errs.push(invalid(child(path, field), v, 'must not be empty if specified'));
     if (each) v.forEach((item, i) => errs.push(...each(String(item), index(child(path, field), i))));
   }
-  if (n === 0) errs.push(invalid(path, '', 'exactly one value must be specified'));
-  else if (n > 1) errs.push(invalid(path, a, 'exactly one value must be specified'));
+  // Declarative validation's union wording (it has taken these checks over in v1.37).
+  const members = '`int`, `bool`, `string`, `version`, `ints`, `bools`, `strings`, `versions`';
+  if (n === 0) errs.push(invalid(path, '', `must specify one of: ${members}`));
+  else if (n > 1) {
+    const set = (['int', 'bool', 'string', 'version', 'ints', 'bools', 'strings', 'versions'] as const)
+      .filter((f) => a[f] !== undefined && !(Array.isArray(a[f]) && (a[f] as unknown[]).length === 0));
+    errs.push(invalid(path, `{${set.join(', ')}}`, `must specify exactly one of: ${members}`));
+  }
   return errs;
 }
 

@@ -1,7 +1,8 @@
-// The defaults the API server gives resource.k8s.io/v1 objects (pkg/apis/resource/v1/defaults.go
-// and its generated defaulters): requests ExactCount with count 1, toleration operator Equal,
-// taints stamped with the time they were added. Applied in place.
-import type { DeviceSubRequest, DeviceTaint, DeviceToleration, ExactDeviceRequest, ResourceClaimSpec } from '../resource.js';
+// What the API server does to resource.k8s.io/v1 objects before validating them: the defaults
+// (pkg/apis/resource/v1/defaults.go and its generated defaulters: requests ExactCount with count
+// 1, toleration operator Equal, taints stamped with the time they were added), applied in place,
+// and the claim status strategy's drop of deallocated devices (pkg/registry/resource/resourceclaim).
+import type { DeviceSubRequest, DeviceTaint, DeviceToleration, ExactDeviceRequest, ResourceClaim, ResourceClaimSpec } from '../resource.js';
 import type { KubeObject } from '../types.js';
 
 function defaultRequest(r: ExactDeviceRequest | DeviceSubRequest): void {
@@ -52,4 +53,22 @@ export function applyResourceDefaults(obj: KubeObject, now?: string): void {
       return;
     default:
   }
+}
+
+const sharedDeviceID = (d: { driver?: string; pool?: string; device?: string; shareID?: string }): string =>
+  `${d.driver ?? ''}/${d.pool ?? ''}/${d.device ?? ''}${d.shareID ? `/${d.shareID}` : ''}`;
+
+/**
+ * A status write drops the status of devices the write deallocates (dropDeallocatedStatusDevices):
+ * those of the old allocation that the new one no longer has. Changes `next` in place.
+ */
+export function dropDeallocatedStatusDevices(old: ResourceClaim, next: ResourceClaim): void {
+  const devices = next.status?.devices;
+  if (!devices || !old.status?.allocation) return;
+  const kept = new Set((next.status?.allocation?.devices?.results ?? []).map(sharedDeviceID));
+  const gone = new Set((old.status.allocation.devices?.results ?? []).map(sharedDeviceID).filter((id) => !kept.has(id)));
+  if (gone.size === 0) return;
+  const remaining = devices.filter((d) => !gone.has(sharedDeviceID(d)));
+  if (remaining.length > 0) next.status!.devices = remaining;
+  else delete next.status!.devices;
 }

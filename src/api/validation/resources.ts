@@ -186,6 +186,7 @@ function validateRequirements(req: ResourceRequirements, nameCheck: NameCheck, p
   return errs;
 }
 
+/** validateResourceClaimNames: a container names each pod claim (or one request of it) at most once, and only claims the pod has. */
 function validateClaimReferences(req: ResourceRequirements, podClaimNames: ReadonlySet<string>, path: string): FieldError[] {
   const errs: FieldError[] = [];
   const seen = new Set<string>();
@@ -198,11 +199,20 @@ function validateClaimReferences(req: ResourceRequirements, podClaimNames: Reado
       errs.push(required(p));
       continue;
     }
-    const request = (c as { request?: string }).request ?? '';
-    if (request !== '') for (const m of dns1123LabelErrors(request)) errs.push(invalid(child(p, 'request'), request, m));
-    const k = request === '' ? name : `${name}/${request}`;
-    if (seen.has(k)) errs.push(duplicate(p, k));
-    seen.add(k);
+    if (seen.has(name)) {
+      // The whole claim was referenced before, so all its requests are.
+      errs.push(duplicate(p, name));
+    } else {
+      const request = c.request ?? '';
+      if (request !== '') for (const m of dns1123LabelErrors(request)) errs.push(invalid(child(p, 'request'), request, m));
+      const k = request === '' ? name : `${name}/${request}`;
+      if (seen.has(k)) errs.push(duplicate(p, k));
+      else if (request === '') {
+        // The whole claim after some of its requests overlaps them.
+        for (const earlier of seen) if (earlier.startsWith(`${name}/`)) errs.push(duplicate(p, name));
+      }
+      seen.add(k);
+    }
     if (!podClaimNames.has(name)) {
       const names = [...podClaimNames].sort();
       const detail = `must be one of the names in pod.spec.resourceClaims${names.length === 0 ? ' which is empty' : `: ${names.join(', ')}`}`;

@@ -40,8 +40,17 @@ describe('capacity command', () => {
     assert.equal(JSON.parse(r.out).nodes, 0);
   });
 
+  it('--removable lists the nodes that could go', async () => {
+    const r = await cli(['capacity', scenario, '--removable']);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /^0 of 1 node\(s\) could be removed/);
+    assert.match(r.out, /n1: default\/p does not fit elsewhere: 0\/1 nodes are available: 1 node\(s\) were unschedulable\./);
+  });
+
   const bad: [string, string[], RegExp][] = [
-    ['no question', [scenario], /give exactly one of --pod, --add-nodes-like and --node-template/],
+    ['no question', [scenario], /give exactly one of --pod, --add-nodes-like, --node-template and --removable/],
+    ['--nodes without --removable', [scenario, '--pod', podFile, '--nodes', 'n1'], /--nodes goes with --removable/],
+    ['--removable of an unknown node', [scenario, '--removable', '--nodes', 'n7'], /--nodes: nodes "n7" not found/],
     ['two questions', [scenario, '--pod', podFile, '--add-nodes-like', 'n1'], /give exactly one of/],
     ['an unknown node', [scenario, '--add-nodes-like', 'n9'], /--add-nodes-like: nodes "n9" not found/],
     ['a pod file with a node in it', [scenario, '--pod', scenario], /must hold exactly one Pod/],

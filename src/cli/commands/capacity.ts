@@ -4,15 +4,16 @@ import { readFileSync } from 'node:fs';
 import type { Node, Pod } from '../../api/types.js';
 import { parseArgs } from 'node:util';
 import { admitPod } from '../../cluster/memory/admission.js';
+import { FeatureGates } from '../../config/feature_gates.js';
 import { notYetAvailablePlugins } from '../../plugins/registry.js';
-import { countFits, nodesNeeded, type FitCount, type NodesNeeded } from '../../sim/capacity.js';
+import { countFits, nodesNeeded, removableNodes, type FitCount, type NodeRemoval, type NodesNeeded } from '../../sim/capacity.js';
 import { loadScenario, parseScenario, ScenarioError } from '../../sim/scenario.js';
 import { resolveConfiguration } from '../configuration.js';
 import { defaultScenarioPath } from '../default_scenario.js';
 import { UsageError, type CliIO } from '../io.js';
 import { registryWithPlugins } from '../plugins.js';
 
-export const capacityUsage = `Usage: kube-scheduler-ts capacity [scenario] (--pod FILE [--max N] | --add-nodes-like NODE | --node-template FILE) [options]
+export const capacityUsage = `Usage: kube-scheduler-ts capacity [scenario] (--pod FILE [--max N] | --add-nodes-like NODE | --node-template FILE | --removable [--nodes A,B]) [options]
 
 Answers capacity questions with the real scheduler on the scenario's cluster (its pending pods
 scheduled first):
@@ -22,10 +23,13 @@ scheduled first):
   --add-nodes-like NODE How many nodes like NODE must be added so that every pending pod fits
   --node-template FILE  The same, with a Node from FILE as the template
   --limit N             Give up beyond N added nodes; default 10000
+  --removable           Which nodes could be removed, each alone, with their pods (DaemonSet pods
+                        aside) rescheduled on the others; --nodes A,B to try only those
 
 Options:
   --config FILE         KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1)
   --plugins FILE        out-of-tree plugins module (repeatable)
+  --feature-gates A=true,B=false
   --seed N              Seed of the random source; default 1
   --output text|json    Default text
 `;
@@ -63,15 +67,19 @@ export async function capacityCommand(argv: string[], io: CliIO): Promise<number
       'add-nodes-like': { type: 'string' },
       'node-template': { type: 'string' },
       limit: { type: 'string' },
+      removable: { type: 'boolean' },
+      nodes: { type: 'string' },
       config: { type: 'string' },
       plugins: { type: 'string', multiple: true },
+      'feature-gates': { type: 'string', multiple: true },
       seed: { type: 'string' },
       output: { type: 'string', short: 'o' },
     },
   });
   if (positionals.length > 1) throw new UsageError(`unexpected arguments: ${positionals.slice(1).join(' ')}`);
-  const questions = [values.pod, values['add-nodes-like'], values['node-template']].filter((v) => v !== undefined).length;
-  if (questions !== 1) throw new UsageError('give exactly one of --pod, --add-nodes-like and --node-template');
+  const questions = [values.pod, values['add-nodes-like'], values['node-template'], values.removable || undefined].filter((v) => v !== undefined).length;
+  if (questions !== 1) throw new UsageError('give exactly one of --pod, --add-nodes-like, --node-template and --removable');
+  if (values.nodes !== undefined && values.removable !== true) throw new UsageError('--nodes goes with --removable');
   const output = values.output ?? 'text';
   if (output !== 'text' && output !== 'json') throw new UsageError('--output must be text or json');
   const seed = values.seed === undefined ? 1 : Number(values.seed);
@@ -79,11 +87,21 @@ export async function capacityCommand(argv: string[], io: CliIO): Promise<number
   const scenario = loadScenario(positionals[0] ?? defaultScenarioPath());
   const registry = await registryWithPlugins(values.plugins ?? []);
   const config = resolveConfiguration({ scenario, configPath: values.config, registry });
-  const opts = { config, registry, notYetAvailable: notYetAvailablePlugins, seed, admitPod };
+  const featureGates = FeatureGates.parse(values['feature-gates'] ?? []);
+  const opts = { config, registry, notYetAvailable: notYetAvailablePlugins, featureGates, seed, admitPod };
 
   if (values.pod !== undefined) {
     const report = await countFits(scenario, readOne(values.pod, 'Pod'), { ...opts, max: positiveInt(values.max, '--max', 100_000) });
     io.stdout(output === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderFits(report));
+    return 0;
+  }
+  if (values.removable === true) {
+    const nodes = values.nodes?.split(',').map((n) => n.trim()).filter((n) => n !== '');
+    for (const n of nodes ?? []) if (!scenario.nodes.some((x) => x.metadata.name === n)) throw new ScenarioError(`--nodes: nodes "${n}" not found in ${scenario.source ?? scenario.name}`);
+    const progress = io.terminal?.() ? (done: number, total: number) => io.stderr(`\rtried ${done}/${total} nodes`) : undefined;
+    const report = await removableNodes(scenario, { ...opts, nodes, onProgress: progress });
+    if (progress) io.stderr('\n');
+    io.stdout(output === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderRemovable(report));
     return 0;
   }
   const template = values['node-template'] !== undefined
@@ -129,5 +147,20 @@ function renderNodesNeeded(r: NodesNeeded): string {
   else lines.push(`Add ${r.nodes} node(s) like ${r.template}: then every pending pod fits (${r.unschedulableWithout} do not without them).`);
   lines.push('', 'Simulations run (nodes added → pods left unschedulable):');
   for (const p of r.probes) lines.push(`  ${p.nodes} → ${p.unschedulable}`);
+  return `${lines.join('\n')}\n`;
+}
+
+function renderRemovable(r: readonly NodeRemoval[]): string {
+  const yes = r.filter((x) => x.removable);
+  const lines = [`${yes.length} of ${r.length} node(s) could be removed, each on its own, with their pods rescheduled on the others:`];
+  for (const x of yes) lines.push(`  ${x.node}${x.pods.length === 0 ? '  (no pods to move)' : `  ${x.pods.map((p) => `${p.pod} -> ${p.node}`).join(', ')}`}`);
+  const no = r.filter((x) => !x.removable);
+  if (no.length > 0) {
+    lines.push('', 'Not removable:');
+    for (const x of no) {
+      const stuck = x.pods.at(-1)!;
+      lines.push(`  ${x.node}: ${stuck.pod} does not fit elsewhere: ${stuck.message}`);
+    }
+  }
   return `${lines.join('\n')}\n`;
 }

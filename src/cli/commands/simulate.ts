@@ -67,8 +67,8 @@ export async function simulateCommand(argv: string[], io: CliIO): Promise<number
     io.stderr(`Report written to ${reportPath} (${(Buffer.byteLength(html) / 1024).toFixed(0)} KiB)\n`);
   }
   if (output === 'json') {
-    const { pods, summary, nodes } = report;
-    io.stdout(JSON.stringify({ pods, summary, nodes }, null, 2) + '\n');
+    const { pods, summary, nodes, devices } = report;
+    io.stdout(JSON.stringify({ pods, summary, nodes, ...(devices ? { devices } : {}) }, null, 2) + '\n');
   } else {
     io.stdout(renderSimulationText(report));
   }

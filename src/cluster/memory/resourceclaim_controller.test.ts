@@ -76,6 +76,16 @@ describe('embedded resourceclaim controller', () => {
     assert.deepEqual(first!.map((s) => s.name), ['a', 'b']);
   });
 
+  it('is idle only once the pod\'s claim exists and the pod names it (what explain waits for)', async () => {
+    const c = newCluster();
+    c.create(template('t'));
+    c.create(pod('p', [{ name: 'gpu', resourceClaimTemplateName: 't' }]));
+    assert.equal(c.list('ResourceClaim').length, 0, 'not synchronously');
+    await c.controllersIdle();
+    assert.equal(c.list('ResourceClaim').length, 1);
+    assert.equal(c.getPod('default', 'p')!.status?.resourceClaimStatuses?.length, 1);
+  });
+
   it('waits for a missing template, reporting it on the pod, and creates the claim once it appears', async () => {
     const c = newCluster();
     c.create(pod('p', [{ name: 'gpu', resourceClaimTemplateName: 'later' }]));
@@ -216,5 +226,16 @@ describe('embedded store: ResourceClaim writes', () => {
     c.injectFault('updateResourceClaimStatus', 409, 1, 'conflict');
     await assert.rejects(c.updateResourceClaimStatus({ ...stored, status: { allocation } }), (e: unknown) => e instanceof ApiError && e.code === 409);
     assert.deepEqual((await c.updateResourceClaimStatus({ ...stored, status: { allocation } })).status, { allocation });
+  });
+});
+
+describe('embedded store: deallocation drops device status', () => {
+  it('removes the status of devices the write deallocates, as the status strategy does', async () => {
+    const c = newCluster();
+    const stored = c.create(claim('c1'));
+    const withDevices = await c.updateResourceClaimStatus({ ...stored, status: { allocation, devices: [{ driver: 'gpu.example.com', pool: 'node-1', device: 'gpu-0' }] } });
+    assert.equal(withDevices.status?.devices?.length, 1);
+    const deallocated = await c.updateResourceClaimStatus({ ...withDevices, status: { devices: withDevices.status!.devices } });
+    assert.deepEqual(deallocated.status, {});
   });
 });

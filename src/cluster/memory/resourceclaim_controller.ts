@@ -12,7 +12,7 @@ export const PodResourceClaimAnnotation = 'resource.kubernetes.io/pod-claim-name
 /** The finalizer the scheduler puts on claims it allocates (resourceapi.Finalizer). */
 export const ResourceClaimFinalizer = 'resource.kubernetes.io/delete-protection';
 /** At most this many consumers may reserve one claim (resourceapi.ResourceClaimReservedForMaxSize). */
-export const ResourceClaimReservedForMaxSize = 256;
+const ResourceClaimReservedForMaxSize = 256;
 
 /** The store operations the controller uses (MemoryCluster's). */
 export interface ResourceClaimControllerStore {
@@ -34,7 +34,7 @@ const deletedPodsRemembered = 10_000;
 const key = (namespace: string | undefined, name: string | undefined): string => `${namespace ?? 'default'}/${name ?? ''}`;
 
 /** None of the pod's containers runs or will run again (isPodDone). */
-export function isPodDone(pod: Pod): boolean {
+function isPodDone(pod: Pod): boolean {
   const phase = pod.status?.phase;
   return phase === 'Succeeded' || phase === 'Failed' || (!!pod.metadata.deletionTimestamp && !pod.spec.nodeName);
 }
@@ -43,7 +43,7 @@ export function isPodDone(pod: Pod): boolean {
  * The claim a pod entry uses: its resourceClaimName, or for a template entry the name recorded in
  * the pod's status (null: recorded as not needed; undefined: not generated yet) (resourceclaim.Name).
  */
-export function podClaimName(pod: Pod, entry: PodResourceClaim): { name: string | null; generated: boolean } | undefined {
+function podClaimName(pod: Pod, entry: PodResourceClaim): { name: string | null; generated: boolean } | undefined {
   if (entry.resourceClaimName !== undefined) return { name: entry.resourceClaimName, generated: false };
   for (const s of pod.status?.resourceClaimStatuses ?? []) {
     if (s.name === entry.name) return { name: s.resourceClaimName ?? null, generated: true };
@@ -76,25 +76,37 @@ function isReservedForPod(pod: Pod, claim: ResourceClaim): boolean {
 export class ResourceClaimController {
   private readonly dirtyPods = new Set<string>();
   private readonly dirtyClaims = new Set<string>();
+  /** The pods naming each claim ("namespace/name"), so a claim's change finds its pods without a scan. */
+  private readonly podsByClaim = new Map<string, Set<string>>();
+  /** The generated claims of each pod UID, so a pod's end finds its claims without a scan. */
+  private readonly claimsByOwner = new Map<string, Set<string>>();
   /** UIDs of recently deleted pods: their reservations go without asking the store (deletedObjects, an LRU upstream). */
   private readonly deletedPods = new Set<string>();
   private scheduled = false;
   private running: Promise<void> = Promise.resolve();
-  private unsubscribe: (() => void) | null = null;
+  private started = false;
 
   constructor(
     private readonly store: ResourceClaimControllerStore,
     private readonly clock: Clock,
   ) {}
 
+  /** Watches the store from now on, for the life of the store. */
   start(): void {
-    if (this.unsubscribe !== null) return;
-    this.unsubscribe = this.store.subscribe((e) => this.onChange(e));
+    if (this.started) return;
+    this.started = true;
+    this.store.subscribe((e) => this.onChange(e));
   }
 
-  stop(): void {
-    this.unsubscribe?.();
-    this.unsubscribe = null;
+  /**
+   * Resolves once the work the changes so far caused is done, including what that work caused in
+   * turn (at most 100 rounds): for callers that act on a pod right after creating it (explain).
+   */
+  async idle(): Promise<void> {
+    for (let i = 0; i < 100 && (this.scheduled || this.dirtyPods.size > 0 || this.dirtyClaims.size > 0); i++) {
+      await Promise.resolve();
+      await this.running;
+    }
   }
 
   private onChange(ve: VersionedEvent): void {
@@ -118,30 +130,50 @@ export class ResourceClaimController {
   /** enqueuePod: a pod that will not run releases its claims; one that may run gets its claims made and reserved. */
   private onPod(pod: Pod, deleted: boolean): void {
     if ((pod.spec.resourceClaims?.length ?? 0) === 0) return;
+    const podKey = key(pod.metadata.namespace, pod.metadata.name);
+    const claimKeys: string[] = [];
+    for (const entry of pod.spec.resourceClaims ?? []) {
+      const n = podClaimName(pod, entry)?.name;
+      if (n) claimKeys.push(key(pod.metadata.namespace, n));
+    }
+    for (const k of claimKeys) {
+      let pods = this.podsByClaim.get(k);
+      if (deleted) {
+        pods?.delete(podKey);
+        if (pods?.size === 0) this.podsByClaim.delete(k);
+      } else {
+        if (!pods) this.podsByClaim.set(k, (pods = new Set()));
+        pods.add(podKey);
+      }
+    }
     if (deleted) {
       this.deletedPods.add(pod.metadata.uid ?? '');
       if (this.deletedPods.size > deletedPodsRemembered) this.deletedPods.delete(this.deletedPods.values().next().value!);
     }
     if (deleted || isPodDone(pod)) {
-      for (const entry of pod.spec.resourceClaims ?? []) {
-        const n = podClaimName(pod, entry)?.name;
-        if (n) this.dirtyClaims.add(key(pod.metadata.namespace, n));
-      }
+      for (const k of claimKeys) this.dirtyClaims.add(k);
       // Generated claims are deleted with their pod, as the garbage collector would.
-      for (const c of this.store.list<ResourceClaim>('ResourceClaim')) {
-        if (c.metadata.namespace === pod.metadata.namespace && owningPod(c)?.uid === pod.metadata.uid) this.dirtyClaims.add(key(c.metadata.namespace, c.metadata.name));
-      }
+      for (const k of this.claimsByOwner.get(pod.metadata.uid ?? '') ?? []) this.dirtyClaims.add(k);
     }
-    if (!deleted && !pod.metadata.deletionTimestamp) this.dirtyPods.add(key(pod.metadata.namespace, pod.metadata.name));
+    if (!deleted && !pod.metadata.deletionTimestamp) this.dirtyPods.add(podKey);
   }
 
   /** enqueueResourceClaim: the claim itself, and the pods that use it (a deleted generated claim is made again). */
   private onClaim(claim: ResourceClaim, deleted: boolean): void {
-    if (!deleted) this.dirtyClaims.add(key(claim.metadata.namespace, claim.metadata.name));
-    for (const p of this.store.list<Pod>('Pod')) {
-      if (p.metadata.namespace !== claim.metadata.namespace || (p.spec.resourceClaims?.length ?? 0) === 0) continue;
-      if (p.spec.resourceClaims!.some((entry) => podClaimName(p, entry)?.name === claim.metadata.name)) this.dirtyPods.add(key(p.metadata.namespace, p.metadata.name));
+    const claimKey = key(claim.metadata.namespace, claim.metadata.name);
+    const owner = owningPod(claim)?.uid;
+    if (owner !== undefined) {
+      let claims = this.claimsByOwner.get(owner);
+      if (deleted) {
+        claims?.delete(claimKey);
+        if (claims?.size === 0) this.claimsByOwner.delete(owner);
+      } else {
+        if (!claims) this.claimsByOwner.set(owner, (claims = new Set()));
+        claims.add(claimKey);
+      }
     }
+    if (!deleted) this.dirtyClaims.add(claimKey);
+    for (const p of this.podsByClaim.get(claimKey) ?? []) this.dirtyPods.add(p);
   }
 
   /** enqueueResourceClaimTemplate: pods waiting for the template. */
@@ -239,9 +271,12 @@ export class ResourceClaimController {
       if (existing && (!recorded.generated || isForPod(pod, existing))) return null;
     }
     if (entry.resourceClaimTemplateName === undefined) return null;
-    const orphan = this.store.list<ResourceClaim>('ResourceClaim').find((c) =>
-      c.metadata.namespace === ns && owningPod(c)?.uid === pod.metadata.uid && c.metadata.annotations?.[PodResourceClaimAnnotation] === entry.name);
-    if (orphan) return orphan.metadata.name ?? null;
+    // A claim made for this entry but not recorded yet (findPodResourceClaim).
+    for (const k of this.claimsByOwner.get(pod.metadata.uid ?? '') ?? []) {
+      const [cns, cname] = this.splitKey(k);
+      const c = this.store.get<ResourceClaim>('ResourceClaim', cns, cname);
+      if (c && c.metadata.annotations?.[PodResourceClaimAnnotation] === entry.name) return c.metadata.name ?? null;
+    }
     const template = this.store.get<ResourceClaimTemplate>('ResourceClaimTemplate', ns, entry.resourceClaimTemplateName);
     if (!template) {
       throw new Error(`resource claim template ${JSON.stringify(entry.resourceClaimTemplateName)}: resourceclaimtemplate.resource.k8s.io ${JSON.stringify(entry.resourceClaimTemplateName)} not found`);

@@ -4,7 +4,7 @@ import type { KubeObject, Node, ObjectMeta, PersistentVolume, PersistentVolumeCl
 import type { ResourceClaim } from '../../api/resource.js';
 import { seededRandom, type Clock } from '../../util/clock.js';
 import { cloneJSON } from '../../util/json_clone.js';
-import { aggregateFieldErrors, applyResourceDefaults, kindValidation, type FieldError } from '../../api/validation/index.js';
+import { aggregateFieldErrors, applyResourceDefaults, dropDeallocatedStatusDevices, kindValidation, type FieldError } from '../../api/validation/index.js';
 import { ApiError, type ClusterClient, type ClusterEventRecord, type PodStatusPatch, type WatchEvent, type WatchHandler } from '../types.js';
 import { clusterScopedKinds, defaultNode, defaultPod, defaultStorageClass, objectKey } from './defaults.js';
 import { VolumeController } from './volume_controller.js';
@@ -81,6 +81,11 @@ export class MemoryCluster implements ClusterClient {
     this.resourceClaimController?.start();
     this.controllers = new WorkloadControllers(this, opts.clock, opts.workloadControllers === true);
     this.controllers.start();
+  }
+
+  /** Resolves once the embedded controllers have acted on the changes made so far (claims for new pods). */
+  controllersIdle(): Promise<void> {
+    return this.resourceClaimController?.idle() ?? Promise.resolve();
   }
 
   // ---- the API server side ----
@@ -365,6 +370,7 @@ export class MemoryCluster implements ClusterClient {
     if (claim.status === undefined) delete next.status;
     else next.status = cloneJSON(claim.status);
     applyResourceDefaults(next);
+    dropDeallocatedStatusDevices(cur, next);
     MemoryCluster.refuseInvalid(cur, kindValidation('ResourceClaim')!.validateStatusUpdate!(cur, next));
     return this.replaceExisting(objectKey(cur), cur, next) as ResourceClaim;
   }
@@ -375,6 +381,7 @@ export class MemoryCluster implements ClusterClient {
     const next: ResourceClaim = cloneJSON({ ...claim, kind: 'ResourceClaim' });
     if (cur.status === undefined) delete next.status;
     else next.status = cur.status;
+    applyResourceDefaults(next);
     const meta = next.metadata as WritableMeta;
     meta.deletionTimestamp = cur.metadata.deletionTimestamp;
     if (meta.deletionTimestamp === undefined) delete meta.deletionTimestamp;

@@ -1,42 +1,432 @@
-// A stand-in for DynamicResources until DRA is built: it keeps every pod with resource claims
-// unschedulable, so no pod is bound without its claims being allocated
-// (pkg/scheduler/framework/plugins/dynamicresources/dynamicresources.go rejects in PreFilter too).
-import type { Pod } from '../../api/types.js';
+// DynamicResources: pods get the devices their ResourceClaims ask for
+// (pkg/scheduler/framework/plugins/dynamicresources/dynamicresources.go).
+import type { Node, Pod } from '../../api/types.js';
+import type { AllocationResult, ResourceClaim } from '../../api/resource.js';
+import { NodeSelectorMatcher } from '../../api/nodeselector.js';
 import type { CycleState } from '../../framework/cycle_state.js';
-import type { ClusterEventWithHint } from '../../framework/events.js';
-import type { EnqueueExtensions, PreFilterOutcome, PreFilterPlugin } from '../../framework/interfaces.js';
+import { ActionType, ActionTypeUpdate, type ClusterEventWithHint } from '../../framework/events.js';
+import type {
+  EnqueueExtensions,
+  FilterPlugin,
+  Handle,
+  NodeScore,
+  NodeToStatusReader,
+  PostFilterOutcome,
+  PostFilterPlugin,
+  PreBindPlugin,
+  PreEnqueuePlugin,
+  PreFilterOutcome,
+  PreFilterPlugin,
+  ReservePlugin,
+  ScoreExtensions,
+  ScorePlugin,
+} from '../../framework/interfaces.js';
+import { MaxNodeScore } from '../../framework/interfaces.js';
+import type { NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Status } from '../../framework/status.js';
+import { defaultNormalizeScore } from '../../framework/helpers/normalize.js';
 import { DynamicResources as Name } from '../../framework/names.js';
+import { isFailedOnNode, type Allocator, type NewAllocator } from './allocator.js';
+import { timeoutMs, type DynamicResourcesArgs } from './args.js';
+import { ClaimBinder } from './bind_claim.js';
+import { ClaimTracker, DeviceClassLister, SliceLister } from './dra_manager.js';
+import { allocatorFeatures, pinnedDraFeatures, type DraFeatures } from './features.js';
+import { isSchedulableAfterClaimChange, isSchedulableAfterTargetPodUpdate } from './hints.js';
+import { ClaimFinalizer, ClaimUnavailableError, isReservedForPod, podResourceClaims, type ClaimGetter } from './pod_claims.js';
+import { bindingReadiness } from './binding_conditions.js';
+import { DynamicResourcesState, type ClaimInfo } from './state.js';
 
 export { Name };
 
-export const ErrReasonNotSupported = 'pod has resource claims, but DRA (DynamicResources) is not supported by this scheduler yet';
+const stateKey = Name;
 
-/** True when the pod lists resource claims (spec.resourceClaims, immutable once created). */
-function hasResourceClaims(pod: Pod): boolean {
-  return (pod.spec.resourceClaims?.length ?? 0) > 0;
+/** Upstream's Filter reasons. */
+export const ErrReasonNotAvailable = 'resourceclaim not available on the node';
+export const ErrReasonCannotAllocate = 'cannot allocate all claims';
+export const ErrReasonDeallocated = 'deallocation of ResourceClaim completed';
+
+/** The most alternatives a firstAvailable request may list (FirstAvailableDeviceRequestMaxSize). */
+const FirstAvailableDeviceRequestMaxSize = 8;
+
+/** The state of every pod without claims: nothing to record, shared to cost nothing. */
+const noClaims = new DynamicResourcesState([], [], null);
+
+/** Reads the plugin's state; a missing one is upstream's CycleState "not found" error. */
+function readState(cs: CycleState): DynamicResourcesState | Status {
+  return cs.read<DynamicResourcesState>(stateKey) ?? Status.error('not found');
 }
 
-/**
- * Rejects a pod with claims in PreFilter, UnschedulableAndUnresolvable as upstream rejects claims
- * it cannot satisfy: the attempt leaves a FailedScheduling event and a PodScheduled condition with
- * the reason, where a PreEnqueue rejection would hold the pod back without a word. Other pods skip it.
- */
-export class DynamicResources implements PreFilterPlugin, EnqueueExtensions {
-  readonly name = Name;
+export interface DynamicResourcesOptions {
+  readonly args?: DynamicResourcesArgs;
+  readonly features?: DraFeatures;
+  readonly newAllocator: NewAllocator;
+}
 
-  preFilter(_state: CycleState, pod: PodInfo): PreFilterOutcome | null {
-    if (!hasResourceClaims(pod.pod)) return { status: Status.skip() };
-    return { status: Status.unresolvable(ErrReasonNotSupported) };
+export class DynamicResources
+  implements PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilterPlugin, ScorePlugin, ReservePlugin, PreBindPlugin, EnqueueExtensions, ScoreExtensions
+{
+  readonly name = Name;
+  private readonly features: DraFeatures;
+  private readonly filterTimeoutMs: number;
+  readonly bindingTimeoutMs: number;
+  readonly claims: ClaimTracker;
+  private readonly slices: SliceLister;
+  private readonly classes: DeviceClassLister;
+  private readonly newAllocator: NewAllocator;
+  private readonly binder: ClaimBinder;
+  private readonly getClaim: ClaimGetter;
+
+  constructor(
+    private readonly handle: Handle,
+    opts: DynamicResourcesOptions,
+  ) {
+    this.features = opts.features ?? pinnedDraFeatures;
+    this.filterTimeoutMs = this.features.enableDRASchedulerFilterTimeout ? timeoutMs(opts.args?.filterTimeout) : 0;
+    this.bindingTimeoutMs = timeoutMs(opts.args?.bindingTimeout);
+    this.newAllocator = opts.newAllocator;
+    const objects = handle.objects();
+    this.claims = new ClaimTracker(objects, this.features.enableDRAConsumableCapacity);
+    this.slices = new SliceLister(objects, this.features.enableDRADeviceTaints);
+    this.classes = new DeviceClassLister(objects);
+    this.getClaim = (ns, name) => {
+      const c = this.claims.get(ns, name);
+      if (c === undefined) throw new ClaimUnavailableError(`could not find ResourceClaim "${ns}/${name}"`);
+      return c;
+    };
+    this.binder = new ClaimBinder(handle, this.claims, this.features, this.bindingTimeoutMs);
+  }
+
+  eventsToRegister(): ClusterEventWithHint[] {
+    return [
+      // Claims may depend on node labels (slices' node selectors, allocations' node selectors).
+      { event: { resource: 'Node', actionType: ActionType.Add | ActionType.UpdateNodeLabel | ActionType.UpdateNodeAllocatable } },
+      // Allocations live in claims: any change may help.
+      {
+        event: { resource: 'ResourceClaim', actionType: ActionType.Add | ActionTypeUpdate | ActionType.Delete },
+        queueingHintFn: (pod, o, n) => isSchedulableAfterClaimChange(this.getClaim, pod, o, n),
+      },
+      // The resourceclaim controller recording a generated claim in the pod's status.
+      {
+        event: { resource: 'UnscheduledPod', actionType: ActionType.UpdatePodGeneratedResourceClaim },
+        queueingHintFn: (pod, o, n) => isSchedulableAfterTargetPodUpdate(this.getClaim, pod, o, n),
+      },
+      { event: { resource: 'DeviceClass', actionType: ActionType.Add | ActionTypeUpdate } },
+      { event: { resource: 'ResourceSlice', actionType: ActionType.Add | ActionTypeUpdate } },
+    ];
+  }
+
+  /** Every claim the pod names must exist (and be usable) before it is worth an attempt. */
+  preEnqueue(pod: Pod): Status | null {
+    if ((pod.spec.resourceClaims?.length ?? 0) === 0) return null;
+    try {
+      podResourceClaims(pod, this.getClaim);
+      return null;
+    } catch (err) {
+      return unavailableStatus(err);
+    }
+  }
+
+  preFilter(state: CycleState, podInfo: PodInfo): PreFilterOutcome | null {
+    const pod = podInfo.pod;
+    if ((pod.spec.resourceClaims?.length ?? 0) === 0) {
+      state.write(stateKey, noClaims);
+      return { status: Status.skip() };
+    }
+    state.write(stateKey, noClaims);
+    let claims: ResourceClaim[];
+    try {
+      claims = podResourceClaims(pod, this.getClaim);
+    } catch (err) {
+      return { status: unavailableStatus(err) };
+    }
+    if (claims.length === 0) return { status: Status.skip() };
+
+    const infos: ClaimInfo[] = [];
+    let toAllocate = 0;
+    for (const claim of claims) {
+      const info: ClaimInfo = { availableOnNodes: null, allocation: null };
+      infos.push(info);
+      const allocation = claim.status?.allocation;
+      if (allocation !== undefined) {
+        const selector = allocationNodeSelector(allocation);
+        if (selector instanceof Status) return { status: selector };
+        info.availableOnNodes = selector;
+        continue;
+      }
+      toAllocate++;
+      // An allocation in flight for another pod: wait until PreBind wrote it.
+      if (this.claims.getPendingAllocation(claim.metadata.uid ?? '') !== undefined) {
+        return { status: Status.unresolvable(`resource claim ${objectRef(claim)} is in the process of being allocated`) };
+      }
+      const bad = this.checkRequests(claim);
+      if (bad !== null) return { status: bad };
+    }
+
+    let allocator: Allocator | null = null;
+    if (toAllocate > 0) {
+      try {
+        allocator = this.newAllocator({
+          features: allocatorFeatures(this.features),
+          allocatedState: this.claims.gatherAllocatedState(),
+          classLister: this.classes,
+          slices: this.slices.list(),
+        });
+      } catch (err) {
+        return { status: Status.error(err instanceof Error ? err : String(err)) };
+      }
+    }
+    state.write(stateKey, new DynamicResourcesState(claims, infos, allocator));
+    return null;
   }
 
   preFilterExtensions(): null {
     return null;
   }
 
-  /** No cluster event can help: the claims cannot be removed, only the periodic flush retries. */
-  eventsToRegister(): ClusterEventWithHint[] {
-    return [];
+  /** Every request's class must exist; a missing one waits for a DeviceClass event. */
+  private checkRequests(claim: ResourceClaim): Status | null {
+    for (const request of claim.spec.devices?.requests ?? []) {
+      if (request.exactly !== undefined) {
+        const s = this.checkClass(request.exactly.deviceClassName, request.name);
+        if (s !== null) return s;
+      } else if ((request.firstAvailable?.length ?? 0) > 0) {
+        if (!this.features.enableDRAPrioritizedList) {
+          return Status.unresolvable(`resource claim ${objectRef(claim)}, request ${request.name}: has subrequests, but the DRAPrioritizedList feature is disabled`);
+        }
+        for (const sub of request.firstAvailable!) {
+          const s = this.checkClass(sub.deviceClassName, `${request.name}/${sub.name}`);
+          if (s !== null) return s;
+        }
+      } else {
+        return Status.unresolvable(`resource claim ${objectRef(claim)}, request ${request.name}: unknown request type`);
+      }
+    }
+    return null;
   }
+
+  private checkClass(className: string, requestName: string): Status | null {
+    if (className === '') return Status.error(`request ${requestName}: unsupported request type`);
+    if (this.classes.get(className) === undefined) return Status.unresolvable(`request ${requestName}: device class ${className} does not exist`);
+    return null;
+  }
+
+  filter(cs: CycleState, _pod: PodInfo, nodeInfo: NodeInfo): Status | null {
+    const state = readState(cs);
+    if (state instanceof Status) return state;
+    if (state.empty) return null;
+    const node = nodeInfo.node!;
+
+    let unavailable = false;
+    for (let i = 0; i < state.claims.length; i++) {
+      const claim = state.claims[i]!;
+      const selector = state.infos[i]!.availableOnNodes;
+      if (selector !== null && !selector.matches(node)) {
+        state.unavailableClaims.add(i);
+        unavailable = true;
+        continue;
+      }
+      // An allocated claim whose devices failed or timed out binding may be freed by PostFilter.
+      if (claim.status?.allocation !== undefined && this.bindingConditionsOn()) {
+        const r = bindingReadiness(claim, this.handle.now(), this.bindingTimeoutMs);
+        if (r.failed !== null || (!r.ready && r.timedOut)) {
+          state.unavailableClaims.add(i);
+          unavailable = true;
+        }
+      }
+    }
+
+    let allocations: AllocationResult[] | null = null;
+    if (state.allocator !== null) {
+      const out = this.allocateOnNode(state, node);
+      if (out instanceof Status) return out;
+      allocations = out;
+    }
+    if (unavailable) return Status.unresolvable(ErrReasonNotAvailable);
+    if (allocations !== null) state.nodeAllocations.set(node.metadata.name ?? '', allocations);
+    return null;
+  }
+
+  /** The allocations of the unallocated claims on this node, or the rejection. */
+  private allocateOnNode(state: DynamicResourcesState, node: Node): AllocationResult[] | Status {
+    const toAllocate: ResourceClaim[] = [];
+    for (const claim of state.claims) if (claim.status?.allocation === undefined) toAllocate.push(claim);
+    // The allocator runs to the end (the cycle is synchronous); past filterTimeout on the
+    // scheduler clock its answer is dropped as upstream's cancelled context would have.
+    const start = this.handle.now();
+    let results: AllocationResult[] | null;
+    try {
+      results = state.allocator!.allocate(node, toAllocate);
+    } catch (err) {
+      if (isFailedOnNode(err)) return Status.unresolvable((err as Error).message);
+      return Status.error(err instanceof Error ? err : String(err));
+    }
+    if (this.filterTimeoutMs > 0 && this.handle.now() - start > this.filterTimeoutMs) {
+      return Status.error(`node ${node.metadata.name ?? ''}: timed out trying to allocate devices`);
+    }
+    if (results === null || results.length !== toAllocate.length) return Status.unresolvable(ErrReasonCannotAllocate);
+    return results;
+  }
+
+  private bindingConditionsOn(): boolean {
+    return this.features.enableDRADeviceBindingConditions && this.features.enableDRAResourceClaimDeviceStatus;
+  }
+
+  /**
+   * No node fits: free one allocated claim that is not available and that no other pod uses, so
+   * the next attempt may allocate it elsewhere (PostFilter).
+   */
+  postFilter(cs: CycleState, podInfo: PodInfo, _statuses: NodeToStatusReader): PostFilterOutcome | Promise<PostFilterOutcome> {
+    const state = readState(cs);
+    if (state instanceof Status) return { result: null, status: state };
+    if (state.empty) return { result: null, status: Status.unschedulable() };
+    const pod = podInfo.pod;
+    for (const index of [...state.unavailableClaims].sort((a, b) => a - b)) {
+      const claim = state.claims[index]!;
+      const reserved = claim.status?.reservedFor ?? [];
+      if (reserved.length === 0 || (reserved.length === 1 && reserved[0]!.uid === pod.metadata.uid)) {
+        return this.binder.deallocate(claim).then(
+          (): PostFilterOutcome => ({ result: null, status: Status.unschedulable(ErrReasonDeallocated) }),
+          (err: unknown): PostFilterOutcome => ({ result: null, status: Status.error(err instanceof Error ? err : String(err)) }),
+        );
+      }
+    }
+    return { result: null, status: Status.unschedulable() };
+  }
+
+  /** Prefers nodes where firstAvailable requests got an earlier alternative (DRAPrioritizedList). */
+  score(cs: CycleState, _pod: PodInfo, nodeInfo: NodeInfo): number | Status {
+    if (!this.features.enableDRAPrioritizedList) return 0;
+    const state = readState(cs);
+    if (state instanceof Status) return state;
+    if (state.empty) return 0;
+    const allocations = state.nodeAllocations.get(nodeInfo.name);
+    if (allocations === undefined) return 0;
+    return computeScore(state.claims, allocations);
+  }
+
+  /** Pods without claims score 0 everywhere: one read of the state for all nodes. */
+  scoreNodes(cs: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], out: NodeScore[]): Status | null {
+    const state = readState(cs);
+    if (state instanceof Status) return state;
+    if (state.empty || !this.features.enableDRAPrioritizedList) {
+      for (let i = 0; i < nodes.length; i++) out[i]!.score = 0;
+      return null;
+    }
+    for (let i = 0; i < nodes.length; i++) {
+      const s = this.score(cs, pod, nodes[i]!);
+      if (s instanceof Status) return s;
+      out[i]!.score = s;
+    }
+    return null;
+  }
+
+  scoreExtensions(): ScoreExtensions {
+    return this;
+  }
+
+  normalizeScore(_cs: CycleState, _pod: PodInfo, scores: NodeScore[]): Status | null {
+    defaultNormalizeScore(MaxNodeScore, false, scores);
+    return null;
+  }
+
+  /** Marks the node's allocations as in flight, so no other pod gets these devices meanwhile. */
+  reserve(cs: CycleState, _pod: PodInfo, nodeName: string): Status | null {
+    const state = readState(cs);
+    if (state instanceof Status) return state;
+    if (state.empty || state.allocator === null) return null;
+    let toAllocate = 0;
+    for (const c of state.claims) if (c.status?.allocation === undefined) toAllocate++;
+    if (toAllocate === 0) return null;
+    const allocations = state.nodeAllocations.get(nodeName);
+    if (allocations === undefined || allocations.length === 0) return Status.error('claim allocation not found for node');
+    if (allocations.length !== toAllocate) {
+      return Status.error(`internal error, have ${allocations.length} allocations, ${toAllocate} claims to allocate, want ${toAllocate} claims`);
+    }
+    let k = 0;
+    for (let index = 0; index < state.claims.length; index++) {
+      const claim = state.claims[index]!;
+      if (claim.status?.allocation !== undefined) continue;
+      const allocation = allocations[k++]!;
+      state.infos[index]!.allocation = allocation;
+      const finalizers = claim.metadata.finalizers ?? [];
+      const allocated: ResourceClaim = {
+        ...claim,
+        metadata: { ...claim.metadata, finalizers: finalizers.includes(ClaimFinalizer) ? finalizers : [...finalizers, ClaimFinalizer] },
+        status: { ...claim.status, allocation },
+      };
+      try {
+        this.claims.signalClaimPendingAllocation(claim.metadata.uid ?? '', allocated);
+      } catch (err) {
+        return Status.error(`internal error, couldn't signal allocation for claim ${claim.metadata.name ?? ''}: ${(err as Error).message}`);
+      }
+    }
+    return null;
+  }
+
+  /** Takes back what Reserve marked and the pod's reservations; idempotent. */
+  unreserve(cs: CycleState, podInfo: PodInfo, _nodeName: string): void {
+    const state = cs.read<DynamicResourcesState>(stateKey);
+    if (state === undefined || state.empty) return;
+    const pod = podInfo.pod;
+    for (const claim of state.claims) {
+      if (this.claims.maybeRemoveClaimPendingAllocation(claim.metadata.uid ?? '', false)) {
+        this.claims.assumedClaimRestore(claim.metadata.namespace ?? '', claim.metadata.name ?? '');
+      }
+      if (claim.status?.allocation !== undefined && isReservedForPod(pod, claim)) this.binder.removeReservation(claim, pod);
+    }
+  }
+
+  /** Writes the allocations and reservations (and waits for devices' binding conditions). */
+  preBind(cs: CycleState, podInfo: PodInfo, nodeName: string): Promise<Status | null> {
+    const state = readState(cs);
+    if (state instanceof Status) return Promise.resolve(state);
+    if (state.empty) return Promise.resolve(null);
+    return this.binder.preBind(state, podInfo.pod, nodeName);
+  }
+}
+
+function unavailableStatus(err: unknown): Status {
+  if (err instanceof ClaimUnavailableError) return Status.unresolvable(err.message);
+  return Status.error(err instanceof Error ? err : String(err));
+}
+
+/** klog.KObj's "namespace/name". */
+function objectRef(o: { metadata: { namespace?: string; name?: string } }): string {
+  return o.metadata.namespace ? `${o.metadata.namespace}/${o.metadata.name ?? ''}` : (o.metadata.name ?? '');
+}
+
+/** The node selector of an allocation (null: every node), or the error for a broken one. */
+function allocationNodeSelector(allocation: AllocationResult): NodeSelectorMatcher | null | Status {
+  const ns = allocation.nodeSelector;
+  if (ns === undefined) return null;
+  const m = new NodeSelectorMatcher(ns.nodeSelectorTerms ?? []);
+  if (m.error !== null) return Status.error(m.error);
+  return m;
+}
+
+/**
+ * Sum over firstAvailable requests of (8 - index of the chosen alternative): earlier
+ * alternatives score higher (computeScore).
+ */
+function computeScore(claims: readonly ResourceClaim[], allocations: readonly AllocationResult[]): number | Status {
+  let score = 0;
+  let next = 0;
+  for (const claim of claims) {
+    let allocation = claim.status?.allocation;
+    if (allocation === undefined) {
+      if (next >= allocations.length) {
+        return Status.error(`number of allocations ${allocations.length} is smaller than number of claims needing allocation`);
+      }
+      allocation = allocations[next++]!;
+    }
+    const chosen = new Set<string>();
+    for (const r of allocation.devices?.results ?? []) if (r.request.split('/').length === 2) chosen.add(r.request);
+    for (const req of claim.spec.devices?.requests ?? []) {
+      if (req.exactly !== undefined) continue;
+      const subs = req.firstAvailable ?? [];
+      for (let i = 0; i < subs.length; i++) if (chosen.has(`${req.name}/${subs[i]!.name}`)) score += FirstAvailableDeviceRequestMaxSize - i;
+    }
+  }
+  return score;
 }

@@ -1,11 +1,21 @@
-// The DynamicResources plugin definition (pkg/scheduler/framework/plugins/dynamicresources): for now
-// the guard that keeps pods with resource claims unschedulable.
+// The DynamicResources plugin definition (pkg/scheduler/framework/plugins/dynamicresources).
 import type { PluginDefinition } from '../../framework/registry.js';
+import { defaultDynamicResourcesArgs, validateDynamicResourcesArgs, type DynamicResourcesArgs } from './args.js';
 import { DynamicResources, Name } from './dynamic_resources.js';
+import { seededShareID, structuredAllocator } from './structured_allocator.js';
 
-export const dynamicResourcesDefinition: PluginDefinition = {
+export const dynamicResourcesDefinition: PluginDefinition<DynamicResourcesArgs> = {
   name: Name,
-  factory: () => new DynamicResources(),
+  argsKind: 'DynamicResourcesArgs',
+  factory: (args, handle) => new DynamicResources(handle, { args, newAllocator: structuredAllocator(seededShareID(() => handle.random())) }),
+  defaultArgs: (given) => defaultDynamicResourcesArgs(given),
+  validateArgs: (args, path) => validateDynamicResourcesArgs(args, path),
 };
 
-export { DynamicResources, ErrReasonNotSupported } from './dynamic_resources.js';
+export { DynamicResources, ErrReasonCannotAllocate, ErrReasonDeallocated, ErrReasonNotAvailable } from './dynamic_resources.js';
+export { AllocatedDevices } from './allocated_devices.js';
+export { makeDeviceID } from './structured/index.js';
+export { SliceLister } from './dra_manager.js';
+export { allocatorFeatures, pinnedDraFeatures } from './features.js';
+export { diagnoseNode, type RequestShortfall } from './diagnose.js';
+export { structuredAllocator } from './structured_allocator.js';

@@ -2,7 +2,8 @@
 // through the defaulting, mutating admission (Priority, DefaultTolerationSeconds) and create
 // strategy a real API server applies, then into the fake object tracker the informers watch.
 // Every write gets a new resourceVersion (the scheduler ignores updates that keep it), and
-// binding through pods/binding sets spec.nodeName, as the real subresource does.
+// binding through pods/binding sets spec.nodeName, as the real subresource does. The
+// resourceclaim controller's part (claims for a pod's template entries) is in claims.go.
 package cluster
 
 import (
@@ -34,6 +35,7 @@ import (
 	api "k8s.io/kubernetes/pkg/apis/core"
 	_ "k8s.io/kubernetes/pkg/apis/core/install"
 	_ "k8s.io/kubernetes/pkg/apis/policy/install"
+	_ "k8s.io/kubernetes/pkg/apis/resource/install"
 	_ "k8s.io/kubernetes/pkg/apis/scheduling/install"
 	schedulingapiv1 "k8s.io/kubernetes/pkg/apis/scheduling/v1"
 	_ "k8s.io/kubernetes/pkg/apis/storage/install"
@@ -64,6 +66,7 @@ func New(ctx context.Context, priorityClasses []*schedulingv1.PriorityClass) (*C
 	c.Client = newClientset(c.tracker)
 	c.Client.PrependReactor("create", "pods", c.bind)
 	c.Client.PrependReactor("delete", "pods", c.recordDelete)
+	c.Client.PrependReactor("create", "resourceclaims", generateClaimName)
 
 	classes := map[string]*schedulingv1.PriorityClass{}
 	for _, pc := range schedulingapiv1.SystemPriorityClasses() {
@@ -176,6 +179,10 @@ func (c *Cluster) admitPod(ctx context.Context, pod *v1.Pod) (*v1.Pod, error) {
 			status.Phase = v1.PodRunning
 		}
 		out.Status = *status
+	} else {
+		// What the resourceclaim controller wrote (see claims.go), as if it had done so before
+		// the scheduler saw the pod.
+		out.Status.ResourceClaimStatuses = pod.Status.ResourceClaimStatuses
 	}
 	return out, nil
 }

@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
@@ -61,6 +62,11 @@ type Pod struct {
 	BestNodes     []string                    `json:"bestNodes"`
 	NominatedNode string                      `json:"nominatedNode"`
 	Victims       []string                    `json:"victims"`
+	// Claims is set for a pod with resource claims only (claims.go).
+	Claims []Claim `json:"claims,omitempty"`
+	// ExtendedResourceDevices are the devices allocated for the pod's extended resources backed
+	// by a DeviceClass (the claim PreBind made for them); set only when there is such a claim.
+	ExtendedResourceDevices []Device `json:"extendedResourceDevices,omitempty"`
 }
 
 // Result is the whole output.
@@ -161,6 +167,11 @@ func populate(ctx context.Context, c *cluster.Cluster, sc *scenario.Scenario) er
 		all = append(all, n)
 	}
 	for _, p := range sc.Pods {
+		p = p.DeepCopy()
+		p.Namespace = namespaceOf(p)
+		if err := c.CreateTemplateClaims(ctx, p); err != nil {
+			return fmt.Errorf("pod %s/%s: %w", p.Namespace, p.Name, err)
+		}
 		all = append(all, p)
 	}
 	for _, o := range all {
@@ -185,6 +196,9 @@ type harness struct {
 	bestNodes     []string
 	failure       *fwk.Status
 	nominating    *fwk.NominatingInfo
+	// afterSelection is how the attempt failed once a node was chosen (Reserve, Permit, or the
+	// binding cycle, which runs in its own goroutine): the pod goes back to the queue unbound.
+	afterSelection atomic.Pointer[fwk.Status]
 }
 
 func newHarness(ctx context.Context, c *cluster.Cluster, cfg *schedulerapi.KubeSchedulerConfiguration) (*harness, error) {
@@ -282,7 +296,9 @@ func (h *harness) wrapScheduler() {
 
 	failureHandler := h.sched.FailureHandler
 	h.sched.FailureHandler = func(ctx context.Context, f framework.Framework, podInfo *framework.QueuedPodInfo, status *fwk.Status, nominatingInfo *fwk.NominatingInfo, start time.Time) {
-		if h.failure == nil {
+		if h.host != "" {
+			h.afterSelection.CompareAndSwap(nil, status)
+		} else if h.failure == nil {
 			h.failure = status
 			h.nominating = nominatingInfo
 		}
@@ -321,7 +337,11 @@ func (h *harness) attempt(ctx context.Context, pending *v1.Pod) (Pod, error) {
 	h.forceNodeName = pod.Spec.NodeName
 	pod.Spec.NodeName = ""
 	h.host, h.bestNodes, h.failure, h.nominating, h.popErr = "", nil, nil, nil, nil
+	h.afterSelection.Store(nil)
 	h.cluster.DeletedPods()
+	if err := h.createTemplateClaims(ctx, pod); err != nil {
+		return Pod{}, err
+	}
 	if err := h.cluster.Create(ctx, pod); err != nil {
 		return Pod{}, err
 	}
@@ -360,7 +380,14 @@ func (h *harness) attempt(ctx context.Context, pending *v1.Pod) (Pod, error) {
 		if err := h.waitForBinding(ctx, created); err != nil {
 			return out, err
 		}
-		return out, h.settle(ctx)
+		if s := h.afterSelection.Load(); s != nil {
+			// Chosen but not bound: reported with the status that stopped it, as no node.
+			out.Outcome, out.Node, out.Message = "Error", "", s.Message()
+			if s.IsRejected() {
+				out.Outcome = "Unschedulable"
+			}
+		}
+		return h.withClaims(ctx, out, created)
 	}
 	out.Outcome = "Error"
 	if h.failure.IsRejected() {
@@ -387,7 +414,17 @@ func (h *harness) attempt(ctx context.Context, pending *v1.Pod) (Pod, error) {
 		}
 		out.Victims = victims
 	}
-	return out, h.settle(ctx)
+	return h.withClaims(ctx, out, created)
+}
+
+// usesVolumeClaims says whether VolumeBinding's PreBind may wait for the pod's volumes.
+func usesVolumeClaims(pod *v1.Pod) bool {
+	for _, v := range pod.Spec.Volumes {
+		if v.PersistentVolumeClaim != nil || v.Ephemeral != nil {
+			return true
+		}
+	}
+	return false
 }
 
 func toStatus(s *fwk.Status) Status {
@@ -424,15 +461,17 @@ func (h *harness) waitForActive(ctx context.Context, pod *v1.Pod) (*v1.Pod, erro
 	return found, nil
 }
 
-// waitForBinding waits until the binding cycle has bound the pod and the cache has seen it, or
-// until the binding cycle waits in PreBind for volumes to be bound: no PV controller or
-// provisioner runs here, so that wait would not end. The pod stays assumed, which is all the
-// next pods see either way.
+// waitForBinding waits until the binding cycle has bound the pod and the cache has seen it, until
+// the attempt failed after its node was chosen, or, for a pod with volume claims, until the
+// binding cycle waits in PreBind for volumes to be bound: no PV controller or provisioner runs
+// here, so that wait would not end. The pod stays assumed, which is all the next pods see either
+// way. Other pods are waited for until they are bound: DynamicResources' PreBind writes the
+// claims' allocations, which the report and the next pods need.
 func (h *harness) waitForBinding(ctx context.Context, pod *v1.Pod) error {
 	f := h.sched.Profiles[pod.Spec.SchedulerName]
 	lister := f.SharedInformerFactory().Core().V1().Pods().Lister().Pods(pod.Namespace)
 	err := wait.PollUntilContextTimeout(ctx, time.Millisecond, settleTimeout, true, func(context.Context) (bool, error) {
-		if f.GetPodInPreBind(pod.UID) != nil {
+		if h.afterSelection.Load() != nil || (f.GetPodInPreBind(pod.UID) != nil && usesVolumeClaims(pod)) {
 			return true, nil
 		}
 		p, err := lister.Get(pod.Name)
@@ -498,6 +537,10 @@ func (h *harness) settle(ctx context.Context) error {
 				why = fmt.Sprintf("the queue is behind on pod %s/%s", p.Namespace, p.Name)
 				return false, nil
 			}
+		}
+		if behind, err := h.claimsBehind(ctx); err != nil || behind != "" {
+			why = behind
+			return false, err
 		}
 		return true, nil
 	})

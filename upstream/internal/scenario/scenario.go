@@ -41,8 +41,9 @@ var defaultAPIVersion = map[string]string{
 	"StorageClass": "storage.k8s.io/v1", "CSINode": "storage.k8s.io/v1", "CSIDriver": "storage.k8s.io/v1",
 	"CSIStorageCapacity": "storage.k8s.io/v1", "VolumeAttachment": "storage.k8s.io/v1",
 	"PodDisruptionBudget": "policy/v1", "PriorityClass": "scheduling.k8s.io/v1",
-	"ReplicaSet": "apps/v1", "StatefulSet": "apps/v1", "Deployment": "apps/v1", "DaemonSet": "apps/v1",
-	"Job": "batch/v1",
+	"ReplicaSet": "apps/v1", "StatefulSet": "apps/v1", "Deployment": "apps/v1", "DaemonSet": "apps/v1", "Job": "batch/v1",
+	"DeviceClass": "resource.k8s.io/v1", "ResourceSlice": "resource.k8s.io/v1", "ResourceClaim": "resource.k8s.io/v1",
+	"ResourceClaimTemplate": "resource.k8s.io/v1", "DeviceTaintRule": "resource.k8s.io/v1",
 }
 
 // Load reads a scenario file.

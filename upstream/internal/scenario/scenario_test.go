@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	resourcev1 "k8s.io/api/resource/v1"
 	storagev1 "k8s.io/api/storage/v1"
 )
 
@@ -96,6 +97,36 @@ func TestLoadTypesObjects(t *testing.T) {
 	class, ok := sc.Objects[0].(*storagev1.StorageClass)
 	if !ok || class.Provisioner != "x" || *class.VolumeBindingMode != storagev1.VolumeBindingWaitForFirstConsumer {
 		t.Fatalf("got %#v", sc.Objects[0])
+	}
+}
+
+func TestLoadTypesDRAObjects(t *testing.T) {
+	sc, err := Load(write(t, `
+nodes: []
+objects:
+- {kind: DeviceClass, metadata: {name: gpu}, spec: {selectors: [{cel: {expression: 'device.driver == "gpu.example.com"'}}]}}
+- {kind: ResourceSlice, metadata: {name: s}, spec: {driver: gpu.example.com, nodeName: n1, pool: {name: n1, generation: 1, resourceSliceCount: 1}, devices: [{name: gpu-0}]}}
+- {kind: ResourceClaimTemplate, metadata: {name: t}, spec: {spec: {devices: {requests: [{name: r, exactly: {deviceClassName: gpu}}]}}}}
+- {kind: ResourceClaim, metadata: {name: c}, spec: {devices: {requests: [{name: r, exactly: {deviceClassName: gpu}}]}}}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sc.Objects) != 4 || len(sc.Skipped) != 0 {
+		t.Fatalf("got %d objects, skipped %v", len(sc.Objects), sc.Skipped)
+	}
+	if _, ok := sc.Objects[0].(*resourcev1.DeviceClass); !ok {
+		t.Errorf("DeviceClass decoded as %T", sc.Objects[0])
+	}
+	slice, ok := sc.Objects[1].(*resourcev1.ResourceSlice)
+	if !ok || slice.Spec.NodeName == nil || *slice.Spec.NodeName != "n1" || len(slice.Spec.Devices) != 1 {
+		t.Errorf("ResourceSlice decoded as %#v", sc.Objects[1])
+	}
+	if _, ok := sc.Objects[2].(*resourcev1.ResourceClaimTemplate); !ok {
+		t.Errorf("ResourceClaimTemplate decoded as %T", sc.Objects[2])
+	}
+	if _, ok := sc.Objects[3].(*resourcev1.ResourceClaim); !ok {
+		t.Errorf("ResourceClaim decoded as %T", sc.Objects[3])
 	}
 }
 

@@ -38,6 +38,7 @@ export {
   isDeviceAllocated,
   makeDeviceID,
   makeSharedDeviceID,
+  sharedDeviceIDDevice,
   type AllocatedState,
   type ConsumedCapacity,
   type DeviceClassLister,

@@ -1,0 +1,92 @@
+// The DRA parts of the benchmark: upstream's parameterized templates, template parameters with
+// defaults, steady-state pod creation, and the allocResourceClaims op.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { ResourceClaimTemplate, ResourceSlice } from '../api/resource.js';
+import type { Pod } from '../api/types.js';
+import { defaultConfiguration } from '../config/index.js';
+import { inTreeRegistry, notYetAvailablePlugins } from '../plugins/registry.js';
+import { draNotBuilt } from './dra_workloads.js';
+import { runWorkload, selectWorkloads, type SelectedWorkload } from './runner.js';
+import { template } from './templates.js';
+import type { TestCase } from './types.js';
+
+describe('DRA bench templates', () => {
+  it('name nodes and slices by index, with the devices and PCI roots asked for', () => {
+    assert.equal(template('dra/node-with-dra-test-driver.yaml', { index: 7, params: {} }).metadata?.name, 'scheduler-perf-dra-7');
+    const slice = template('dra/resourceslice-basic-devices.yaml', { index: 3, params: { numDevices: 4, numPCIRoots: 2 } }) as ResourceSlice;
+    assert.equal(slice.spec.nodeName, 'scheduler-perf-dra-3');
+    assert.deepEqual(slice.spec.pool, { name: 'resourceslice-3', generation: 1, resourceSliceCount: 1 });
+    assert.deepEqual(slice.spec.devices?.map((d) => d.attributes?.['resource.kubernetes.io/pciRoot']?.string), ['pci0000:00', 'pci0000:01', 'pci0000:00', 'pci0000:01']);
+    assert.equal((template('dra/resourceslice-basic-devices.yaml') as ResourceSlice).spec.devices?.length, 10, 'ten devices unless told');
+  });
+
+  it('fill a claim template with its requests, selectors and constraints, and share each named claim among five pods', () => {
+    const constraints = [{ matchAttribute: 'resource.kubernetes.io/pciRoot' }];
+    const t = template('dra/resourceclaimtemplate.yaml', { index: 0, params: { numRequests: 2, constraints } }) as ResourceClaimTemplate;
+    assert.deepEqual(t.spec.spec.devices, { constraints, requests: [{ name: 'req-0', exactly: { deviceClassName: 'test-class' } }, { name: 'req-1', exactly: { deviceClassName: 'test-class' } }] });
+    const pod = (i: number) => (template('dra/pod-with-claim-ref.yaml', { index: i, params: {} }) as Pod).spec.resourceClaims?.[0]?.resourceClaimName;
+    assert.deepEqual([0, 4, 5, 9, 10].map(pod), ['test-claim-0', 'test-claim-0', 'test-claim-1', 'test-claim-1', 'test-claim-2']);
+  });
+});
+
+describe('DRA bench ops', () => {
+  const registry = inTreeRegistry();
+  const opts = { registry, config: defaultConfiguration(registry), notYetAvailable: notYetAvailablePlugins, opTimeoutMs: 30_000 };
+  const run = (tc: TestCase) => runWorkload({ testCase: tc, workload: tc.workloads[0]!, fullName: `${tc.name}/${tc.workloads[0]!.name}` } satisfies SelectedWorkload, {}, opts);
+
+  it('keeps a steady state: bound pods are replaced, so more pods are measured than were created at first', async () => {
+    const r = await run({
+      name: 'Steady',
+      source: 'test',
+      workloadTemplate: [
+        { opcode: 'createNodes', countParam: '$initNodes' },
+        { opcode: 'createPods', countParam: '$measurePods', steadyStateParam: '$steadyState', durationParam: '$duration', collectMetrics: true },
+      ],
+      workloads: [{ name: 'w', params: { initNodes: 2, measurePods: 3, steadyState: true, duration: '300ms' } }],
+    });
+    assert.ok(r.measuredPods > 3, `measured ${r.measuredPods} pods`);
+    assert.ok(r.measuredSeconds >= 0.3);
+  });
+
+  it('resolves template parameters with their defaults, and allocates no claims where there are none', async () => {
+    const r = await run({
+      name: 'Defaults',
+      source: 'test',
+      workloadTemplate: [
+        { opcode: 'createNodes', nodeTemplatePath: 'dra/node-with-dra-test-driver.yaml', countParam: '$nodesWithDRA' },
+        { opcode: 'createAny', templatePath: 'dra/resourceslice-basic-devices.yaml', countParam: '$nodesWithDRA', templateParams: { numPCIRoots: '$numPCIRoots|2', numDevices: 10 } },
+        { opcode: 'allocResourceClaims', namespace: 'init' },
+        { opcode: 'createPods', countParam: '$measurePods', collectMetrics: true },
+      ],
+      workloads: [{ name: 'w', params: { nodesWithDRA: 2, measurePods: 2 } }],
+    });
+    assert.equal(r.nodes, 2);
+    assert.equal(r.measuredPods, 2);
+  });
+
+  it('allocates claims outside the scheduler, each device once, and says so when one does not fit', async () => {
+    const fill = (claims: number): TestCase => ({
+      name: 'Alloc',
+      source: 'test',
+      workloadTemplate: [
+        { opcode: 'createNodes', nodeTemplatePath: 'dra/node-with-dra-test-driver.yaml', count: 2 },
+        { opcode: 'createAny', templatePath: 'dra/resourceslice-basic-devices.yaml', count: 2, templateParams: { numDevices: 2 } },
+        { opcode: 'createAny', templatePath: 'dra/deviceclass.yaml' },
+        { opcode: 'createAny', templatePath: 'dra/resourceclaim.yaml', count: claims, namespace: 'init' },
+        { opcode: 'allocResourceClaims', namespace: 'init' },
+      ],
+      workloads: [{ name: 'w', params: {} }],
+    });
+    assert.equal((await run(fill(4))).nodes, 2, 'four claims fit the four devices');
+    await assert.rejects(run(fill(5)), /allocResourceClaims: could not allocate claim 4 of 5 in init/);
+  });
+
+  it("lists upstream's DRA workloads with their thresholds, skipped until DRA is built", () => {
+    const dra = selectWorkloads({ filter: 'ResourceClaim', label: 'all' });
+    assert.equal(dra.length, 19);
+    assert.equal(dra.find((w) => w.fullName === 'SchedulingWithResourceClaimTemplate/5000pods_500nodes')?.workload.threshold, 56);
+    assert.equal(dra.find((w) => w.fullName === 'SchedulingWithResourceClaimTemplate/full_500nodes')?.workload.threshold, 60);
+    assert.ok(dra.every((w) => w.testCase.skip === draNotBuilt));
+  });
+});

@@ -1,0 +1,55 @@
+// The compare command: a side-by-side table from the command line, and usage errors (exit 2).
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli } from '../main.js';
+
+async function cli(argv: string[]) {
+  let out = '';
+  let err = '';
+  const code = await runCli(argv, { stdout: (t) => (out += t), stderr: (t) => (err += t) });
+  return { code, out, err };
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'compare-'));
+const packing = join(dir, 'packing.yaml');
+writeFileSync(packing, `apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- pluginConfig:
+  - name: NodeResourcesFit
+    args: { scoringStrategy: { type: MostAllocated, resources: [{ name: cpu, weight: 1 }] } }
+`);
+
+describe('compare command', () => {
+  it('one --config is compared with the defaults, side by side', async () => {
+    const r = await cli(['compare', '--config', packing]);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /^ +defaults +packing\.yaml\n/);
+    assert.match(r.out, /\nnodes used +\d+ +\d+\n/);
+    assert.match(r.out, /\n\d+ of \d+ pods differ:/);
+  });
+
+  it('JSON has one summary per configuration', async () => {
+    const r = await cli(['compare', '--config', packing, '--config', packing, '-o', 'json']);
+    assert.equal(r.code, 0, r.err);
+    const c = JSON.parse(r.out) as { variants: unknown[]; differences: unknown[] };
+    assert.equal(c.variants.length, 2);
+    assert.deepEqual(c.differences, []);
+  });
+
+  const bad: [string, string[], RegExp][] = [
+    ['no configuration', [], /give at least one --config to compare/],
+    ['a missing configuration file', ['--config', join(dir, 'nope.yaml')], /nope\.yaml/],
+    ['a bad --max-differences', ['--config', packing, '--max-differences=-1'], /--max-differences must be a non-negative integer/],
+  ];
+  for (const [name, args, want] of bad) {
+    it(`${name}: exit 2`, async () => {
+      const r = await cli(['compare', ...args]);
+      assert.equal(r.code, 2, r.out);
+      assert.match(r.err, want);
+    });
+  }
+});

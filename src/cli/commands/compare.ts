@@ -1,0 +1,95 @@
+// `compare`: one scenario under two or more scheduler configurations: outcomes, spread,
+// fragmentation and the pods whose fate differs.
+import { basename } from 'node:path';
+import { parseArgs } from 'node:util';
+import { admitPod } from '../../cluster/memory/admission.js';
+import { FeatureGates } from '../../config/feature_gates.js';
+import { notYetAvailablePlugins } from '../../plugins/registry.js';
+import { compareVariants, type Comparison } from '../../sim/compare.js';
+import { loadScenario } from '../../sim/scenario.js';
+import { resolveConfiguration } from '../configuration.js';
+import { defaultScenarioPath } from '../default_scenario.js';
+import { UsageError, type CliIO } from '../io.js';
+import { registryWithPlugins } from '../plugins.js';
+
+export const compareUsage = `Usage: kube-scheduler-ts compare [scenario] --config A.yaml [--config B.yaml ...] [options]
+
+Runs the scenario once per configuration (the same seed each time) and compares: pods scheduled and
+left out (with upstream's reasons), nodes used, how evenly cpu and memory are requested across nodes,
+how fragmented the free cpu is, and every pod whose node or outcome differs.
+With one --config, it is compared with the scenario's own configuration (or upstream's defaults).
+
+Options:
+  --config FILE         A KubeSchedulerConfiguration to compare (repeatable)
+  --plugins FILE        out-of-tree plugins module, available to every configuration (repeatable)
+  --feature-gates A=true,B=false
+  --seed N              Seed of the random source; default 1
+  --output text|json    Default text
+  --max-differences N   Pods listed in the text output's differences; default 50
+`;
+
+export async function compareCommand(argv: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      config: { type: 'string', multiple: true },
+      plugins: { type: 'string', multiple: true },
+      'feature-gates': { type: 'string', multiple: true },
+      seed: { type: 'string' },
+      output: { type: 'string', short: 'o' },
+      'max-differences': { type: 'string' },
+    },
+  });
+  if (positionals.length > 1) throw new UsageError(`unexpected arguments: ${positionals.slice(1).join(' ')}`);
+  const configs = values.config ?? [];
+  if (configs.length === 0) throw new UsageError('give at least one --config to compare');
+  const output = values.output ?? 'text';
+  if (output !== 'text' && output !== 'json') throw new UsageError('--output must be text or json');
+  const seed = values.seed === undefined ? 1 : Number(values.seed);
+  if (!Number.isInteger(seed)) throw new UsageError(`--seed must be an integer, got "${values.seed}"`);
+  const maxDiff = values['max-differences'] === undefined ? 50 : Number(values['max-differences']);
+  if (!Number.isInteger(maxDiff) || maxDiff < 0) throw new UsageError(`--max-differences must be a non-negative integer, got "${values['max-differences']}"`);
+  const featureGates = FeatureGates.parse(values['feature-gates'] ?? []);
+  const scenario = loadScenario(positionals[0] ?? defaultScenarioPath());
+  const registry = await registryWithPlugins(values.plugins ?? []);
+  const base = { registry, notYetAvailable: notYetAvailablePlugins, featureGates, seed, admitPod };
+  const variants = configs.map((path) => ({ name: basename(path), options: { ...base, config: resolveConfiguration({ scenario, configPath: path, registry }) } }));
+  if (variants.length === 1) {
+    variants.unshift({ name: scenario.config ? 'scenario config' : 'defaults', options: { ...base, config: resolveConfiguration({ scenario, registry }) } });
+  }
+  const report = await compareVariants(scenario, variants);
+  io.stdout(output === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderComparison(report, maxDiff));
+  return 0;
+}
+
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+
+function renderComparison(c: Comparison, maxDiff: number): string {
+  const names = c.variants.map((v) => v.name);
+  const rows: [string, ...string[]][] = [
+    ['', ...names],
+    ['scheduled', ...c.variants.map((v) => String(v.scheduled))],
+    ['unschedulable', ...c.variants.map((v) => String(v.unschedulable))],
+    ['pending (gated)', ...c.variants.map((v) => String(v.pending))],
+    ['preempted', ...c.variants.map((v) => String(v.preempted))],
+    ['nodes used', ...c.variants.map((v) => String(v.nodesUsed))],
+    ['cpu requested: mean', ...c.variants.map((v) => pct(v.cpu.mean))],
+    ['cpu requested: stddev', ...c.variants.map((v) => pct(v.cpu.stddev))],
+    ['memory requested: mean', ...c.variants.map((v) => pct(v.memory.mean))],
+    ['memory requested: stddev', ...c.variants.map((v) => pct(v.memory.stddev))],
+    ['free cpu (largest on one node)', ...c.variants.map((v) => `${v.freeCpu.total}m (${v.freeCpu.largest}m)`)],
+    ['free cpu fragmentation', ...c.variants.map((v) => pct(v.freeCpu.fragmentation))],
+  ];
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  const lines = rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd());
+  for (const v of c.variants) {
+    if (v.reasons.length === 0) continue;
+    lines.push('', `Left out under ${v.name}:`);
+    for (const r of v.reasons.slice(0, 5)) lines.push(`  ${r.pods} pod(s): ${r.message}`);
+  }
+  lines.push('', `${c.differences.length} of ${c.pods} pods differ:`);
+  for (const d of c.differences.slice(0, maxDiff)) lines.push(`  ${d.pod}: ${d.fates.map((f, i) => `${names[i]}=${f}`).join('  ')}`);
+  if (c.differences.length > maxDiff) lines.push(`  ... ${c.differences.length - maxDiff} more (-o json lists all)`);
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,183 @@
+// The writes of DynamicResources: PreBind's allocation and reservation (bindClaim, retried on
+// conflict), waiting for binding conditions, PostFilter's deallocation and Unreserve's release
+// (pkg/scheduler/framework/plugins/dynamicresources/dynamicresources.go).
+import type { Pod } from '../../api/types.js';
+import type { AllocationResult, ResourceClaim } from '../../api/resource.js';
+import type { Handle } from '../../framework/interfaces.js';
+import { Status } from '../../framework/status.js';
+import { cloneJSON } from '../../util/json_clone.js';
+import { bindingReadiness, ErrDeviceBindingTimeout, hasBindingConditions } from './binding_conditions.js';
+import type { ClaimTracker } from './dra_manager.js';
+import type { DraFeatures } from './features.js';
+import { ClaimFinalizer, isReservedForPod, podConsumerReference } from './pod_claims.js';
+import type { DynamicResourcesState } from './state.js';
+
+/** retry.DefaultRetry: five attempts in all. */
+const conflictAttempts = 5;
+
+const isConflict = (err: unknown): boolean => (err as { code?: unknown } | null)?.code === 409;
+
+const ref = (c: ResourceClaim): string => `${c.metadata.namespace ?? ''}/${c.metadata.name ?? ''}`;
+
+const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+/** metav1.Time's RFC 3339 form, in whole seconds. */
+const rfc3339 = (ms: number): string => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+
+class BindError extends Error {
+  constructor(
+    message: string,
+    readonly conflict: boolean,
+  ) {
+    super(message);
+  }
+}
+
+export class ClaimBinder {
+  constructor(
+    private readonly handle: Handle,
+    private readonly claims: ClaimTracker,
+    private readonly features: DraFeatures,
+    private readonly bindingTimeoutMs: number,
+  ) {}
+
+  private bindingConditionsOn(): boolean {
+    return this.features.enableDRADeviceBindingConditions && this.features.enableDRAResourceClaimDeviceStatus;
+  }
+
+  async preBind(state: DynamicResourcesState, pod: Pod, nodeName: string): Promise<Status | null> {
+    const onSuccess: (() => void)[] = [];
+    for (let i = 0; i < state.claims.length; i++) {
+      if (isReservedForPod(pod, state.claims[i]!)) continue;
+      try {
+        state.claims[i] = await this.bindClaim(state, i, pod);
+      } catch (err) {
+        return Status.error(messageOf(err));
+      }
+      // Binding done: the allocation is no longer in flight, it is in the claim.
+      const uid = state.claims[i]!.metadata.uid ?? '';
+      if (state.infos[i]!.allocation !== null) onSuccess.push(() => this.claims.maybeRemoveClaimPendingAllocation(uid, true));
+    }
+    if (this.bindingConditionsOn() && hasBindingConditions(state.claims)) {
+      const failed = await this.waitForBindingConditions(state, pod, nodeName);
+      if (failed !== null) return failed;
+    }
+    for (const f of onSuccess) f();
+    return null;
+  }
+
+  /**
+   * Records the allocation from Reserve (with the finalizer first) and the pod in reservedFor;
+   * a conflict re-reads the claim and tries again, as retry.RetryOnConflict.
+   */
+  private async bindClaim(state: DynamicResourcesState, index: number, pod: Pod): Promise<ResourceClaim> {
+    const allocation = state.infos[index]!.allocation;
+    const original = state.claims[index]!;
+    let claim = original;
+    let written: ResourceClaim | null = null;
+    try {
+      for (let attempt = 1; ; attempt++) {
+        if (attempt > 1) {
+          const latest = this.handle.objects().get<ResourceClaim>('ResourceClaim', original.metadata.namespace ?? '', original.metadata.name ?? '');
+          if (latest === undefined) throw new BindError(`get updated claim ${ref(original)} after conflict: resourceclaims.resource.k8s.io "${original.metadata.name ?? ''}" not found`, false);
+          claim = latest;
+        }
+        try {
+          written = await this.writeClaim(claim, allocation, pod);
+          return written;
+        } catch (err) {
+          if (!(err instanceof BindError) || !err.conflict || attempt >= conflictAttempts) throw err;
+        }
+      }
+    } finally {
+      if (written !== null) {
+        try {
+          this.claims.assumeClaimAfterAPICall(written);
+        } catch {
+          // A concurrent update or deletion: the informer's version wins, as upstream's assume cache.
+        }
+      }
+    }
+  }
+
+  private async writeClaim(current: ResourceClaim, allocation: AllocationResult | null, pod: Pod): Promise<ResourceClaim> {
+    const client = this.handle.client();
+    if (!client.updateResourceClaimStatus) throw new BindError('the cluster client cannot update ResourceClaim status', false);
+    if (current.metadata.deletionTimestamp !== undefined && current.metadata.deletionTimestamp !== null) {
+      throw new BindError(`claim ${ref(current)} got deleted in the meantime`, false);
+    }
+    let claim = cloneJSON(current);
+    if (allocation !== null) {
+      if (claim.status?.allocation !== undefined) throw new BindError(`claim ${ref(claim)} got allocated elsewhere in the meantime`, false);
+      // The finalizer goes in with a normal update, before the allocation is written.
+      if (!(claim.metadata.finalizers ?? []).includes(ClaimFinalizer)) {
+        if (!client.updateResourceClaim) throw new BindError('the cluster client cannot update ResourceClaims', false);
+        claim.metadata.finalizers = [...(claim.metadata.finalizers ?? []), ClaimFinalizer];
+        try {
+          claim = cloneJSON(await client.updateResourceClaim(claim));
+        } catch (err) {
+          throw new BindError(`add finalizer to claim ${ref(claim)}: ${messageOf(err)}`, isConflict(err));
+        }
+      }
+      claim.status = { ...claim.status, allocation: cloneJSON(allocation) };
+    }
+    const status = { ...claim.status };
+    status.reservedFor = [...(status.reservedFor ?? []), podConsumerReference(pod)];
+    if (this.bindingConditionsOn()) {
+      if (status.allocation === undefined) throw new BindError(`claim ${ref(claim)} got deallocated elsewhere in the meantime`, false);
+      if (status.allocation.allocationTimestamp === undefined) status.allocation = { ...status.allocation, allocationTimestamp: rfc3339(this.handle.now()) };
+    }
+    claim.status = status;
+    try {
+      return await client.updateResourceClaimStatus(claim);
+    } catch (err) {
+      const what = allocation !== null ? 'add allocation and reservation to claim' : 'add reservation to claim';
+      throw new BindError(`${what} ${ref(claim)}: ${messageOf(err)}`, isConflict(err));
+    }
+  }
+
+  /** Waits until every device's binding conditions hold (or one fails, or the binding timeout passes). */
+  private async waitForBindingConditions(state: DynamicResourcesState, pod: Pod, nodeName: string): Promise<Status | null> {
+    this.handle.eventRecorder().event(pod, 'Normal', 'BindingConditionsPending', 'Scheduling', `waiting for binding conditions for device on node ${nodeName}`);
+    const ready = (): boolean => {
+      for (let i = 0; i < state.claims.length; i++) {
+        const c = state.claims[i]!;
+        const latest = this.claims.mustGet(c.metadata.namespace ?? '', c.metadata.name ?? '');
+        state.claims[i] = latest;
+        const r = bindingReadiness(latest, this.handle.now(), this.bindingTimeoutMs);
+        if (r.failed !== null) throw new Error(r.failed);
+        if (!r.ready) {
+          if (r.timedOut) throw new Error(`${ErrDeviceBindingTimeout}: claim=${latest.metadata.name ?? ''}`);
+          return false;
+        }
+      }
+      return true;
+    };
+    const client = this.handle.client();
+    try {
+      const ok = client.waitUntil ? await client.waitUntil(ready, this.bindingTimeoutMs) : ready();
+      return ok ? null : Status.error(`${ErrDeviceBindingTimeout}: context deadline exceeded`);
+    } catch (err) {
+      return Status.error(messageOf(err));
+    }
+  }
+
+  /** Removes allocation, reservations and device status (PostFilter's deallocation). */
+  async deallocate(claim: ResourceClaim): Promise<void> {
+    const client = this.handle.client();
+    if (!client.updateResourceClaimStatus) throw new Error('the cluster client cannot update ResourceClaim status');
+    const next = cloneJSON(claim);
+    next.status = {};
+    await client.updateResourceClaimStatus(next);
+  }
+
+  /** Drops the pod from the claim's reservedFor; a failure is left to the next attempt (Unreserve). */
+  removeReservation(claim: ResourceClaim, pod: Pod): void {
+    const client = this.handle.client();
+    if (!client.updateResourceClaimStatus) return;
+    const latest = this.claims.get(claim.metadata.namespace ?? '', claim.metadata.name ?? '') ?? claim;
+    const next = cloneJSON(latest);
+    next.status = { ...next.status, reservedFor: (next.status?.reservedFor ?? []).filter((r) => r.uid !== pod.metadata.uid) };
+    client.updateResourceClaimStatus(next).catch(() => {});
+  }
+}

@@ -1,0 +1,57 @@
+// Queueing hints of DynamicResources, cases after upstream's TestIsSchedulableAfterClaimChange and
+// TestIsSchedulableAfterPodChange.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Pod } from '../../api/types.js';
+import type { ResourceClaim } from '../../api/resource.js';
+import { QueueingHint } from '../../framework/events.js';
+import { isSchedulableAfterClaimChange, isSchedulableAfterTargetPodUpdate } from './hints.js';
+import { ClaimUnavailableError, type ClaimGetter } from './pod_claims.js';
+import { allocatedClaim, generatedClaim, pendingClaim, podWithClaimName, podWithTemplate } from './test_helpers.js';
+
+const getterOf = (claims: ResourceClaim[]): ClaimGetter => (ns, name) => {
+  const c = claims.find((x) => x.metadata.namespace === ns && x.metadata.name === name);
+  if (!c) throw new ClaimUnavailableError(`could not find ResourceClaim "${ns}/${name}"`);
+  return c;
+};
+
+const pod = podWithClaimName('my-pod', 'my-claim');
+const claim = pendingClaim('my-claim');
+const allocated = allocatedClaim('my-claim', 'worker', ['dev-0']);
+const other = pendingClaim('other');
+const otherAllocated = allocatedClaim('other', 'worker', ['dev-0']);
+const withFinalizer: ResourceClaim = { ...claim, metadata: { ...claim.metadata, finalizers: ['some-driver/cleanup'] } };
+
+describe('isSchedulableAfterClaimChange', () => {
+  const cases: { name: string; pod: Pod; known: ResourceClaim[]; oldObj?: ResourceClaim; newObj?: ResourceClaim; want: QueueingHint }[] = [
+    { name: 'deleting a claim without allocation frees nothing', pod, known: [claim], oldObj: claim, want: QueueingHint.QueueSkip },
+    { name: 'deleting an allocated claim frees its devices', pod, known: [claim], oldObj: otherAllocated, want: QueueingHint.Queue },
+    { name: 'a change while another claim of the pod is still missing does not help', pod, known: [], newObj: other, want: QueueingHint.QueueSkip },
+    { name: 'an unrelated new claim does not help', pod, known: [claim, other], newObj: other, want: QueueingHint.QueueSkip },
+    { name: 'the pod\'s claim being created helps', pod, known: [claim], newObj: claim, want: QueueingHint.Queue },
+    { name: 'a driver adding its finalizer (status unchanged) does not help', pod, known: [withFinalizer], oldObj: claim, newObj: withFinalizer, want: QueueingHint.QueueSkip },
+    { name: 'a status change of the pod\'s claim helps', pod, known: [allocated], oldObj: claim, newObj: allocated, want: QueueingHint.Queue },
+    { name: 'any claim being deallocated helps', pod, known: [claim, other], oldObj: otherAllocated, newObj: other, want: QueueingHint.Queue },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      assert.equal(isSchedulableAfterClaimChange(getterOf(c.known), c.pod, c.oldObj, c.newObj), c.want);
+    });
+  }
+});
+
+describe('isSchedulableAfterTargetPodUpdate', () => {
+  const waiting = podWithTemplate('my-pod', undefined);
+  const ready = podWithTemplate('my-pod', 'my-pod-my-resource');
+  const cases: { name: string; known: ResourceClaim[]; newPod: Pod; want: QueueingHint }[] = [
+    { name: 'the generated claim is recorded and exists: queue', known: [generatedClaim(ready, 'my-pod-my-resource')], newPod: ready, want: QueueingHint.Queue },
+    { name: 'the generated claim is recorded but not in the informer yet: wait for the claim event', known: [], newPod: ready, want: QueueingHint.QueueSkip },
+    { name: 'still no claim recorded: skip', known: [], newPod: waiting, want: QueueingHint.QueueSkip },
+    { name: 'another pod\'s update is not this pod\'s', known: [generatedClaim(ready, 'my-pod-my-resource')], newPod: podWithTemplate('other', 'my-pod-my-resource', 'other-uid'), want: QueueingHint.QueueSkip },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      assert.equal(isSchedulableAfterTargetPodUpdate(getterOf(c.known), waiting, waiting, c.newPod), c.want);
+    });
+  }
+});

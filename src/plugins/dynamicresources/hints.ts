@@ -1,0 +1,45 @@
+// Queueing hints of DynamicResources (dynamicresources.go isSchedulableAfterClaimChange,
+// isSchedulableAfterTargetPodUpdate).
+import type { Pod } from '../../api/types.js';
+import type { ResourceClaim } from '../../api/resource.js';
+import { isDeepStrictEqual } from 'node:util';
+import { QueueingHint } from '../../framework/events.js';
+import { ClaimUnavailableError, podResourceClaims, type ClaimGetter } from './pod_claims.js';
+
+/** The pod's claims, or null when one of them is not usable yet. */
+function claimsOrNull(pod: Pod, get: ClaimGetter): ResourceClaim[] | null {
+  try {
+    return podResourceClaims(pod, get);
+  } catch (err) {
+    if (err instanceof ClaimUnavailableError) return null;
+    throw err;
+  }
+}
+
+/**
+ * A claim was added, updated or deleted: queue the pod when a claim it uses appeared or had its
+ * status changed, or when any claim's devices were freed (deallocation, deletion of an allocated one).
+ */
+export function isSchedulableAfterClaimChange(get: ClaimGetter, pod: Pod, oldObj: unknown, newObj: unknown): QueueingHint {
+  const original = (oldObj ?? undefined) as ResourceClaim | undefined;
+  const modified = (newObj ?? undefined) as ResourceClaim | undefined;
+  if (modified === undefined) {
+    // Deleted: only an allocated claim frees devices (the scheduler sees every allocation it makes).
+    return original?.status?.allocation === undefined ? QueueingHint.QueueSkip : QueueingHint.Queue;
+  }
+  const claims = claimsOrNull(pod, get);
+  if (claims === null) return QueueingHint.QueueSkip;
+  if (original?.status?.allocation !== undefined && modified.status?.allocation === undefined) return QueueingHint.Queue;
+  const usesClaim = claims.some((c) => c.metadata.uid === modified.metadata.uid);
+  if (!usesClaim) return QueueingHint.QueueSkip;
+  if (original === undefined) return QueueingHint.Queue;
+  // A change outside the status (a driver adding its finalizer, ...) does not help.
+  return isDeepStrictEqual(original.status ?? {}, modified.status ?? {}) ? QueueingHint.QueueSkip : QueueingHint.Queue;
+}
+
+/** The pod itself was updated (upstream's TargetPod event): queue it once every claim it names exists. */
+export function isSchedulableAfterTargetPodUpdate(get: ClaimGetter, pod: Pod, _oldObj: unknown, newObj: unknown): QueueingHint {
+  const updated = newObj as Pod;
+  if (updated.metadata.uid !== pod.metadata.uid) return QueueingHint.QueueSkip;
+  return claimsOrNull(updated, get) === null ? QueueingHint.QueueSkip : QueueingHint.Queue;
+}

@@ -1,0 +1,81 @@
+// The claims part of the differential comparison: the same devices, of the same claims, in the
+// same order, whichever of the two shapes each side reports; generated claim names compared
+// without their random part.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Pod } from '../../src/api/types.js';
+import type { Scenario } from '../../src/sim/scenario.js';
+import { compareClaims, compareScenario, maskGeneratedClaimNames, type ExplainClaim, type ExplainPodWithClaims } from './compare.js';
+
+const pod = (claims?: ExplainClaim[]): ExplainPodWithClaims => ({
+  pod: 'default/p', outcome: 'Scheduled', node: 'node-1', message: '', filter: {}, preFilter: null, scores: {}, bestNodes: ['node-1'], nominatedNode: '', victims: [],
+  ...(claims ? { claims } : {}),
+});
+const gpu = (device: string) => ({ request: 'gpu', driver: 'gpu.example.com', pool: 'node-1', device });
+
+describe('compareClaims', () => {
+  const cases: { name: string; expected: ExplainPodWithClaims; actual: ExplainPodWithClaims; want: string[] }[] = [
+    { name: 'pods without claims agree, whether the field is left out or empty', expected: pod(), actual: pod([]), want: [] },
+    {
+      name: 'the same claim with the same devices agrees',
+      expected: pod([{ name: 'gpu', claim: 'p-gpu-abcde', devices: [gpu('gpu-0'), gpu('gpu-1')] }]),
+      actual: pod([{ name: 'gpu', claim: 'p-gpu-abcde', devices: [gpu('gpu-0'), gpu('gpu-1')] }]),
+      want: [],
+    },
+    {
+      name: "the harness's claims agree with our flat list of the devices reserved for the pod",
+      expected: pod([{ name: 'gpu', claim: 'c', devices: [gpu('gpu-0')] }, { name: 'nic', claim: 'n', devices: [] }]),
+      actual: { ...pod(), devices: [{ claim: 'c', ...gpu('gpu-0') }] },
+      want: [],
+    },
+    {
+      name: 'a pod not scheduled holds no devices, even through a claim another pod allocated',
+      expected: { ...pod([{ name: 'gpu', claim: 'shared', devices: [gpu('gpu-0')] }]), outcome: 'Unschedulable' },
+      actual: { ...pod(), outcome: 'Unschedulable', devices: [] },
+      want: [],
+    },
+    {
+      name: 'devices in another order differ: the allocation is an ordered list',
+      expected: pod([{ name: 'gpu', claim: 'c', devices: [gpu('gpu-0'), gpu('gpu-1')] }]),
+      actual: pod([{ name: 'gpu', claim: 'c', devices: [gpu('gpu-1'), gpu('gpu-0')] }]),
+      want: ['devices: expected [c: gpu=gpu.example.com/node-1/gpu-0, c: gpu=gpu.example.com/node-1/gpu-1], actual [c: gpu=gpu.example.com/node-1/gpu-1, c: gpu=gpu.example.com/node-1/gpu-0]'],
+    },
+    {
+      name: 'another claim and admin access are reported',
+      expected: pod([{ name: 'gpu', claim: 'c', devices: [gpu('gpu-0')] }]),
+      actual: pod([{ name: 'gpu', claim: 'd', devices: [{ ...gpu('gpu-0'), adminAccess: true }] }]),
+      want: ['devices: expected [c: gpu=gpu.example.com/node-1/gpu-0], actual [d: gpu=gpu.example.com/node-1/gpu-0 (admin)]'],
+    },
+    {
+      name: 'devices for extended resources are compared in order too',
+      expected: { ...pod(), extendedResourceDevices: [gpu('gpu-0')] },
+      actual: pod(),
+      want: ['extendedResourceDevices: expected [gpu=gpu.example.com/node-1/gpu-0], actual []'],
+    },
+  ];
+  for (const c of cases) {
+    it(c.name, () => assert.deepEqual(compareClaims(c.expected, c.actual), c.want));
+  }
+});
+
+describe('generated claim names', () => {
+  const pending: Pod = { metadata: { name: 'p', namespace: 'default' }, spec: { containers: [], resourceClaims: [{ name: 'gpu', resourceClaimTemplateName: 't' }, { name: 'own', resourceClaimName: 'own-claim-bcdfg' }] } };
+  const long: Pod = { metadata: { name: 'x'.repeat(60), namespace: 'default' }, spec: { containers: [], resourceClaims: [{ name: 'c'.repeat(20), resourceClaimTemplateName: 't' }] } };
+  const scenario: Scenario = { name: 's', metadata: {}, config: null, nodes: [], pods: [], pending: [pending, long], objects: [], steps: [] };
+  const answer = (suffix: string): { pods: ExplainPodWithClaims[] } => ({
+    pods: [{ ...pod([{ name: 'gpu', claim: `p-gpu-${suffix}`, devices: [] }, { name: 'own', claim: 'own-claim-bcdfg', devices: [] }]), message: `claim default/p-gpu-${suffix}: cannot allocate`, outcome: 'Unschedulable' }],
+  });
+
+  it('are compared without the five characters the API server picks at random, in messages too', () => {
+    assert.deepEqual(compareScenario(scenario, answer('l2fr2'), answer('zz9x4')).flatMap((r) => r.diffs), []);
+    const masked = maskGeneratedClaimNames(answer('l2fr2'), scenario).pods[0]!;
+    assert.equal(masked.claims?.[0]?.claim, 'p-gpu-*****');
+    assert.equal(masked.claims?.[1]?.claim, 'own-claim-bcdfg', 'a claim the pod names itself is kept whole');
+    assert.equal(masked.message, 'claim default/p-gpu-*****: cannot allocate');
+  });
+
+  it('mask the proportionally cut base of a long name, and the extended-resources claim', () => {
+    const text = JSON.stringify(maskGeneratedClaimNames({ pods: [{ ...pod(), message: `${'x'.repeat(41)}-${'c'.repeat(13)}bcdfg and ${'x'.repeat(60)}-extended-resources-k2l4m` }] }, scenario).pods[0]!.message);
+    assert.equal(text, JSON.stringify(`${'x'.repeat(41)}-${'c'.repeat(13)}***** and ${'x'.repeat(60)}-extended-resources-*****`));
+  });
+});
