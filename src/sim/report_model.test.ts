@@ -61,7 +61,7 @@ describe('decisionFromExplain with the diagnosis fields', () => {
   });
 
   it('groups every plugin\'s verdicts and preemption verdicts by node, keeps the kept rows\' score details, and passes unknown fields', () => {
-    const record: Parameters<typeof decisionFromExplain>[0] & { devices: unknown } = {
+    const record: Parameters<typeof decisionFromExplain>[0] & { laterField: unknown } = {
       ...base,
       filterPlugins: ['NodeResourcesFit', 'TaintToleration'],
       allFilters: { n1: [fit, taint], n2: [fit], n3: [fit] },
@@ -75,13 +75,13 @@ describe('decisionFromExplain with the diagnosis fields', () => {
         },
       },
       attempts: [{ attempt: 1, time: 0, outcome: 'Unschedulable', node: '', message: 'm', nominatedNode: '', victims: [], requeuedBy: null }],
-      devices: { claim: ['gpu-0'] },
+      laterField: { claim: ['gpu-0'] },
     };
     const v = decisionFromExplain(record, 1, 1);
     assert.deepEqual(v.allFilterGroups, [{ rejections: [fit], nodes: ['n2', 'n3'] }, { rejections: [fit, taint], nodes: ['n1'] }]);
     assert.deepEqual(v.scoreDetails, { n4: { Fit: { raw: 50, normalized: 10, weight: 1, weighted: 10 } } });
     assert.deepEqual(v.preemption?.nodes.map((g) => [g.verdict, g.nodes]), [['NoLowerPriorityPods', ['n2', 'n3']], ['NotHelpful', ['n1']]]);
     assert.equal(v.attemptList.length, 1);
-    assert.deepEqual(v.extra, { devices: { claim: ['gpu-0'] } });
+    assert.deepEqual(v.extra, { laterField: { claim: ['gpu-0'] } });
   });
 });
