@@ -37,6 +37,14 @@ export interface ApiServerOptions {
   onRequest?: (method: string, path: string, code: number) => void;
   /** POST endpoints outside the Kubernetes API's paths (serve's dry-run service): path → handler of the JSON body, answered 200 with its result. */
   postEndpoints?: ReadonlyMap<string, (body: unknown) => Promise<unknown>>;
+  /** Serves the paths under `prefix` (the workbench's /ui/) beside the API. */
+  mount?: MountedHandler;
+}
+
+export interface MountedHandler {
+  /** A path prefix ending in '/', e.g. '/ui/'; the prefix without its slash redirects to it. */
+  readonly prefix: string;
+  handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void>;
 }
 
 const maxBodyBytes = 3 * 1024 * 1024;
@@ -207,6 +215,15 @@ export class ApiServer {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const method = req.method ?? 'GET';
     res.on('finish', () => this.opts.onRequest?.(method, url.pathname, res.statusCode));
+    const mount = this.opts.mount;
+    if (mount && (url.pathname.startsWith(mount.prefix) || url.pathname === mount.prefix.slice(0, -1))) {
+      if (url.pathname === mount.prefix.slice(0, -1)) {
+        res.writeHead(301, { Location: mount.prefix });
+        res.end();
+        return;
+      }
+      return mount.handle(req, res, url);
+    }
     try {
       const endpoint = method === 'POST' ? this.opts.postEndpoints?.get(url.pathname) : undefined;
       if (endpoint) return this.writeJson(res, 200, await endpoint(parseJson(await readBody(req))));

@@ -62,7 +62,8 @@ simulate / explain options:
   --width N             explain text: cut lines at N columns (default: the terminal's width)
   --timeline            explain: run the scenario as simulate does (retries, steps) and explain
                         each pod's last attempt, with all its attempts
-  --serve [--port N]    simulate: serve the cluster over the Kubernetes API while scheduling
+  --report FILE         simulate: also write a self-contained HTML report (charts, every pod's decision)
+  --serve [--port N]    simulate: serve the cluster over the Kubernetes API while scheduling (web UI at /ui/)
   --from-cluster        read a live cluster, read-only, instead of a scenario file (simulate, explain,
                         serve; with --kubeconfig, -n/--namespace, -l/--selector, --field-selector,
                         --kube-api-qps, --kube-api-burst: see snapshot --help)

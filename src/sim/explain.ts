@@ -107,7 +107,7 @@ function explainStatus(s: Status): ExplainStatus {
   return { plugin: s.plugin, code: codeName(s.code), reasons: [...s.reasons] };
 }
 
-function explainAttempt(a: AttemptRecord, attempts: ExplainAttempt[] = [attemptSummary(a)]): ExplainPod {
+export function explainAttempt(a: AttemptRecord, attempts: ExplainAttempt[] = [attemptSummary(a)]): ExplainPod {
   const filter: Record<string, ExplainStatus> = {};
   const allFilters: Record<string, ExplainStatus[]> = {};
   let preFilter: ExplainStatus | null = null;
@@ -150,7 +150,7 @@ function explainAttempt(a: AttemptRecord, attempts: ExplainAttempt[] = [attemptS
   };
 }
 
-function attemptSummary(a: AttemptRecord): ExplainAttempt {
+export function attemptSummary(a: AttemptRecord): ExplainAttempt {
   return {
     attempt: a.attempt,
     time: a.time / 1000,

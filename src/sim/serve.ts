@@ -1,17 +1,19 @@
 // `simulate --serve`: the scenario's embedded cluster served over the Kubernetes API, with the
 // embedded scheduler running on a real clock and scheduling the pods clients create.
 import { hostname } from 'node:os';
+import { stringify as stringifyYaml } from 'yaml';
 import { ApiServer } from '../apiserver/server.js';
 import type { KubeObject, Node, PersistentVolume, PersistentVolumeClaim, Pod } from '../api/types.js';
 import type { ResourceClaim } from '../api/resource.js';
 import { toEventObject } from '../cluster/kube/events.js';
 import { MemoryCluster } from '../cluster/memory/store.js';
 import type { ClusterClient, ClusterEventRecord, PodStatusPatch, WatchHandler } from '../cluster/types.js';
-import { Scheduler } from '../scheduler/scheduler.js';
+import { Scheduler, type ResolvedConfig } from '../scheduler/scheduler.js';
 import { RealClock, seededRandom, type Clock } from '../util/clock.js';
 import { dryRunSchedule, dryRunSchedulePath, podsOfRequest } from './dryrun.js';
 import { embeddedDeps, populateCluster, type EmbeddedOptions } from './embedded.js';
 import type { Scenario } from './scenario.js';
+import { defaultConfigText, Workbench } from './workbench.js';
 
 export interface ServeOptions extends Omit<EmbeddedOptions, 'onAttempt' | 'tieBreakByName'> {
   host?: string;
@@ -21,11 +23,14 @@ export interface ServeOptions extends Omit<EmbeddedOptions, 'onAttempt' | 'tieBr
   watchHistorySize?: number;
   clock?: Clock;
   onRequest?: (method: string, path: string, code: number) => void;
+  /** The configuration's text as the user wrote it, for the web UI's editor (default: the scenario's). */
+  configText?: string;
 }
 
 export interface Serving {
   readonly server: ApiServer;
   readonly cluster: MemoryCluster;
+  /** The running scheduler (the web UI replaces it when the configuration changes). */
   readonly scheduler: Scheduler;
   readonly url: string;
   close(): Promise<void>;
@@ -119,30 +124,60 @@ class EventWritingClient implements ClusterClient {
   }
 }
 
-/** Loads the scenario into an embedded cluster, starts the API server and the scheduler's loop in real time. */
+/** Loads the scenario into an embedded cluster, starts the API server (with the web UI at /ui/) and the scheduler's loop in real time. */
 export async function serveScenario(sc: Scenario, o: ServeOptions): Promise<Serving> {
   const clock = o.clock ?? new RealClock();
   const cluster = new MemoryCluster({ clock, admitPod: o.admitPod, watchHistorySize: o.watchHistorySize, random: seededRandom(o.seed ?? 1) });
   populateCluster(cluster, sc);
   for (const p of sc.pending) cluster.create(p);
-  const postEndpoints = new Map([[dryRunSchedulePath, (body: unknown) => dryRunSchedule(cluster, clock, podsOfRequest(body), o)]]);
-  const server = await ApiServer.start({ cluster, clock, host: o.host, port: o.port, bookmarkIntervalMs: o.bookmarkIntervalMs, onRequest: o.onRequest, postEndpoints });
-  const scheduler = Scheduler.fromConfig(o.config, embeddedDeps(o, new EventWritingClient(cluster, clock), clock));
+  const client = new EventWritingClient(cluster, clock);
+  // Each pod's last attempt, diagnosed and with every plugin's score, for the web UI's decision tables.
+  const build = (config: ResolvedConfig) =>
+    Scheduler.fromConfig(config, embeddedDeps({ ...o, config, recordScores: true, diagnose: true, onAttempt: (a) => workbench.recordAttempt(a) }, client, clock));
+  let scheduler = build(o.config);
+  // The configuration the dry-run service answers with: the live scheduler's, as the UI changes it.
+  let config = o.config;
+  const host = {
+    cluster,
+    registry: o.registry,
+    get scheduler() {
+      return scheduler;
+    },
+    async replaceScheduler(nextConfig: ResolvedConfig, whileStopped?: () => void) {
+      const next = build(nextConfig);
+      await stopScheduler(scheduler);
+      whileStopped?.();
+      scheduler = next;
+      config = nextConfig;
+      await scheduler.start();
+      scheduler.loop.start();
+    },
+  };
+  const configText = o.configText ?? (sc.config ? stringifyYaml(sc.config) : defaultConfigText);
+  const workbench = new Workbench(host, configText);
+  const postEndpoints = new Map([[dryRunSchedulePath, (body: unknown) => dryRunSchedule(cluster, clock, podsOfRequest(body), { ...o, config })]]);
+  const server = await ApiServer.start({ cluster, clock, host: o.host, port: o.port, bookmarkIntervalMs: o.bookmarkIntervalMs, onRequest: o.onRequest, mount: workbench, postEndpoints });
   await scheduler.start();
   scheduler.loop.start();
   let closed = false;
   return {
     server,
     cluster,
-    scheduler,
+    get scheduler() {
+      return scheduler;
+    },
     url: server.url,
     async close() {
       if (closed) return;
       closed = true;
-      await scheduler.loop.stop();
-      await scheduler.waitForBindings();
-      scheduler.stop();
+      await stopScheduler(scheduler);
       await server.close();
     },
   };
+}
+
+async function stopScheduler(s: Scheduler): Promise<void> {
+  await s.loop.stop();
+  await s.waitForBindings();
+  s.stop();
 }

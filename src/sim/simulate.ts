@@ -4,6 +4,8 @@ import type { Node, Pod } from '../api/types.js';
 import { podKey } from '../api/types.js';
 import { Resource } from '../api/resources.js';
 import { PodInfo } from '../framework/pod_info.js';
+import type { MemoryCluster } from '../cluster/memory/store.js';
+import type { SchedulingQueue } from '../queue/scheduling_queue.js';
 import type { AttemptRecord } from '../scheduler/scheduler.js';
 import { createEmbedded, type EmbeddedOptions } from './embedded.js';
 import { ScenarioError, type Scenario } from './scenario.js';
@@ -48,8 +50,19 @@ export interface SimReport {
   devices?: DeviceReport;
 }
 
-/** Runs the scenario; `o.onAttempt`, when given, sees every attempt after the report has. */
-export async function runSimulation(sc: Scenario, o: EmbeddedOptions): Promise<SimReport> {
+/** Watches a run as it goes (the HTML report's collector). */
+export interface SimulationObserver {
+  /** After each attempt, with the queue as the attempt left it. */
+  attempt(a: AttemptRecord, queue: SchedulingQueue): void;
+  /** The cluster as the run left it, before the report is built. */
+  finished(cluster: MemoryCluster): void;
+}
+
+/**
+ * Runs the scenario; `o.onAttempt`, when given, sees every attempt after the report has, and
+ * `observer` the queue after each attempt and the cluster at the end.
+ */
+export async function runSimulation(sc: Scenario, o: EmbeddedOptions, observer?: SimulationObserver): Promise<SimReport> {
   const records = new Map<string, SimPod>();
   const order: string[] = [];
   const track = (key: string): SimPod => {
@@ -90,6 +103,7 @@ export async function runSimulation(sc: Scenario, o: EmbeddedOptions): Promise<S
       vr.preemptedBy = key;
     }
     o.onAttempt?.(a);
+    observer?.attempt(a, env.scheduler.queue);
   };
   const env = await createEmbedded(sc, { ...o, onAttempt });
   const { clock, cluster, scheduler } = env;
@@ -169,6 +183,7 @@ export async function runSimulation(sc: Scenario, o: EmbeddedOptions): Promise<S
     else if (r.outcome === 'Pending' && r.attempts > 0) r.outcome = 'Unschedulable';
   }
   scheduler.stop();
+  observer?.finished(cluster);
 
   const pods = order.map((k) => records.get(k)!);
   const nodes = allocationReport(cluster.list<Node>('Node'), cluster.list<Pod>('Pod'));

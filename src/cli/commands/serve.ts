@@ -1,6 +1,7 @@
 // `simulate --serve [--port N] [--plugins FILE] [scenario]`: serves the scenario's embedded
 // cluster over the Kubernetes API on loopback while the embedded scheduler schedules what clients
 // create.
+import { readFileSync } from 'node:fs';
 import { FeatureGates } from '../../config/feature_gates.js';
 import { parseArgs } from 'node:util';
 import { admitPod } from '../../cluster/memory/admission.js';
@@ -61,12 +62,14 @@ export async function serveCommand(argv: string[], io: CliIO, control: ServeCont
     featureGates,
     seed,
     admitPod,
+    configText: values.config ? readFileSync(values.config, 'utf8') : undefined,
     host: values.address ?? '127.0.0.1',
     port,
     onRequest: verbosity >= 4 ? (method, path, code) => io.stderr(`${method} ${path} ${code}\n`) : undefined,
   });
   io.stdout(`Serving the embedded cluster of ${scenario.name} at ${serving.url}\n` +
     `  kubectl --server ${serving.url} get nodes\n` +
+    `  web UI: ${serving.url}/ui/\n` +
     `Press Ctrl-C to stop.\n`);
   control.onServing?.(serving);
   await (control.stopSignal ?? signalStop());

@@ -1,4 +1,5 @@
 // `simulate` and `explain`: run a scenario on the embedded cluster.
+import { writeFileSync } from 'node:fs';
 import { FeatureGates } from '../../config/feature_gates.js';
 import { parseArgs } from 'node:util';
 import { admitPod } from '../../cluster/memory/admission.js';
@@ -6,6 +7,8 @@ import { notYetAvailablePlugins } from '../../plugins/registry.js';
 import { runExplain, runExplainTimeline } from '../../sim/explain.js';
 import { renderExplainText } from '../../sim/explain_text.js';
 import { runSimulation } from '../../sim/simulate.js';
+import { ReportCollector } from '../../sim/report_data.js';
+import { renderReportHtml } from '../../sim/report.js';
 import { UsageError, type CliIO } from '../io.js';
 import { renderSimulationText } from '../output.js';
 import { registryWithPlugins } from '../plugins.js';
@@ -27,6 +30,7 @@ async function parse(argv: string[], io: CliIO) {
       width: { type: 'string' },
       timeline: { type: 'boolean' },
       ...clusterFlagOptions,
+      report: { type: 'string' },
     },
   });
   if (positionals.length > 1) throw new UsageError(`unexpected arguments: ${positionals.slice(1).join(' ')}`);
@@ -46,13 +50,20 @@ async function parse(argv: string[], io: CliIO) {
     if (!Number.isInteger(width) || width < 20) throw new UsageError(`--width must be an integer of at least 20, got "${values.width}"`);
   }
   const explain = { pod: values.pod, allNodes: values['all-nodes'] ?? false, width, timeline: values.timeline ?? false };
-  return { scenario, opts, output, explain };
+  return { scenario, opts, output, explain, report: values.report };
 }
 
 export async function simulateCommand(argv: string[], io: CliIO): Promise<number> {
   if (argv.includes('--serve')) return (await import('./serve.js')).serveCommand(argv, io);
-  const { scenario, opts, output } = await parse(argv, io);
-  const report = await runSimulation(scenario, opts);
+  const { scenario, opts, output, report: reportPath } = await parse(argv, io);
+  const collector = reportPath ? new ReportCollector({ title: scenario.name }, scenario.pods.length + scenario.pending.length) : undefined;
+  // The report shows each pod's decision in full: diagnosed, with every plugin's score.
+  const report = await runSimulation(scenario, { ...opts, recordScores: collector !== undefined, diagnose: collector !== undefined }, collector);
+  if (collector && reportPath) {
+    const html = renderReportHtml(collector.build(report));
+    writeFileSync(reportPath, html);
+    io.stderr(`Report written to ${reportPath} (${(Buffer.byteLength(html) / 1024).toFixed(0)} KiB)\n`);
+  }
   if (output === 'json') {
     const { pods, summary, nodes, devices } = report;
     io.stdout(JSON.stringify({ pods, summary, nodes, ...(devices ? { devices } : {}) }, null, 2) + '\n');

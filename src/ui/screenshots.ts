@@ -1,0 +1,61 @@
+// Writes the README's screenshots (docs/*.png): the web UI of `simulate --serve` on the bundled
+// scenario and the HTML report of `simulate --report`. `npm run docs:screenshots`, after a build.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { admitPod } from '../cluster/memory/admission.js';
+import { defaultConfiguration } from '../config/index.js';
+import { inTreeRegistry } from '../plugins/registry.js';
+import { renderReportHtml } from '../sim/report.js';
+import { ReportCollector } from '../sim/report_data.js';
+import { loadScenario } from '../sim/scenario.js';
+import { serveScenario } from '../sim/serve.js';
+import { runSimulation } from '../sim/simulate.js';
+import { launchBrowser } from './browser.js';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const scenarioPath = join(root, 'scenarios', 'default.yaml');
+const docs = join(root, 'docs');
+const registry = inTreeRegistry();
+const config = defaultConfiguration(registry);
+
+const browser = await launchBrowser();
+const page = await browser.newPage({ viewport: { width: 1280, height: 820 }, deviceScaleFactor: 1 });
+page.setDefaultTimeout(15_000);
+
+const serving = await serveScenario(loadScenario(scenarioPath), { config, registry, admitPod, port: 0 });
+try {
+  await page.goto(`${serving.url}/ui/`);
+  await page.getByTestId('pod-list').locator('.vrow').filter({ hasText: 'Unschedulable' }).first().click();
+  await page.getByTestId('rejection-table').waitFor();
+  await page.getByTestId('rejection-table').locator('button.link').first().click();
+  await page.screenshot({ path: join(docs, 'workbench-pending-pod.png') });
+  await page.getByTestId('pod-list').locator('.vrow').filter({ hasText: 'web-0' }).click();
+  await page.getByTestId('score-table').waitFor();
+  await page.screenshot({ path: join(docs, 'workbench-scores.png') });
+  await page.getByTestId('tab-Nodes').click();
+  await page.locator('.node-card').first().waitFor();
+  await page.screenshot({ path: join(docs, 'workbench-nodes.png') });
+  await page.locator('.node-card').nth(11).click();
+  await page.locator('[data-testid=yaml-editor] .cm-line').first().waitFor();
+  await page.screenshot({ path: join(docs, 'workbench-editor.png') });
+} finally {
+  await serving.close();
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'report-shot-'));
+try {
+  const scenario = loadScenario(scenarioPath);
+  const collector = new ReportCollector({ title: scenario.name }, scenario.pods.length + scenario.pending.length);
+  const data = collector.build(await runSimulation(scenario, { config, registry, admitPod, recordScores: true }, collector));
+  const file = join(dir, 'report.html');
+  writeFileSync(file, renderReportHtml(data));
+  await page.setViewportSize({ width: 1280, height: 1400 });
+  await page.goto(pathToFileURL(file).href);
+  await page.getByTestId('summary').waitFor();
+  await page.screenshot({ path: join(docs, 'report.png') });
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+  await browser.close();
+}

@@ -1,0 +1,138 @@
+// The web UI of `simulate --serve` in headless Chromium, used as a person would: load a scenario,
+// open a Pending pod and read its rejection table, fix the node in the YAML editor and watch the
+// pod get scheduled; a write the API server refuses shows its reason under the editor.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { parse, stringify } from 'yaml';
+import { admitPod } from '../cluster/memory/admission.js';
+import { defaultConfiguration } from '../config/index.js';
+import { inTreeRegistry } from '../plugins/registry.js';
+import { loadScenario } from '../sim/scenario.js';
+import { serveScenario, type Serving } from '../sim/serve.js';
+import { launchBrowser, noBrowser } from './browser.js';
+
+const fixture = fileURLToPath(new URL('./fixtures/workbench.yaml', import.meta.url));
+/** Upper bound for anything the page waits for (the scheduler retries after a backoff of 1-2 s). */
+const waitMs = 15_000;
+
+/** Replaces the YAML editor's text as a person pasting would. */
+async function replaceEditorText(page: Page, text: string): Promise<void> {
+  await page.locator('[data-testid=yaml-editor] .cm-content').click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.insertText(text);
+}
+
+async function editorText(page: Page): Promise<string> {
+  return page.locator('[data-testid=yaml-editor] .cm-content').evaluate((el) => [...el.querySelectorAll('.cm-line')].map((l) => l.textContent ?? '').join('\n'));
+}
+
+describe('the workbench web UI in headless Chromium', { skip: noBrowser ?? false, timeout: 120_000 }, () => {
+  let serving: Serving;
+  let browser: Browser;
+  let page: Page;
+
+  before(async () => {
+    const registry = inTreeRegistry();
+    serving = await serveScenario(loadScenario(fixture), { config: defaultConfiguration(registry), registry, admitPod, port: 0 });
+    browser = await launchBrowser();
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.setDefaultTimeout(waitMs);
+    await page.goto(`${serving.url}/ui/`);
+  });
+
+  after(async () => {
+    await browser?.close();
+    await serving?.close();
+  });
+
+  it('lists the scenario live and shows a Pending pod\'s rejection table', async () => {
+    await page.getByTestId('status-line').filter({ hasText: '2 nodes · 3 pods' }).waitFor();
+    await page.getByTestId('pod-row-default/fast-disk').filter({ hasText: 'Unschedulable' }).click();
+    const table = page.getByTestId('rejection-table');
+    await table.waitFor();
+    const rows = await table.locator('tbody tr').allInnerTexts();
+    assert.equal(rows.length, 1);
+    assert.match(rows[0]!, /NodeAffinity\s+UnschedulableAndUnresolvable\s+node\(s\) didn't match Pod's node affinity\/selector\s+2/);
+    assert.match(await page.getByTestId('decision-message').innerText(), /^0\/2 nodes are available: 2 node\(s\) didn't match Pod's node affinity\/selector\./);
+    // The diagnosis: every Filter plugin's verdict on both nodes, NodeAffinity the only one rejecting.
+    const all = await page.getByTestId('all-filters-table').innerText();
+    assert.match(all, /NodeAffinity/);
+    assert.match(all, /2 ▸.*node\(s\) didn't match Pod's node affinity\/selector/s);
+
+    await page.getByTestId('pod-row-default/huge').click();
+    await page.getByTestId('rejection-table').filter({ hasText: 'Insufficient cpu' }).waitFor();
+  });
+
+  it('shows the API server\'s validation error inline when a node edit is refused', async () => {
+    await page.getByTestId('tab-Nodes').click();
+    await page.getByTestId('node-node-a').click();
+    await page.locator('[data-testid=yaml-editor] .cm-line').filter({ hasText: 'node-a' }).first().waitFor();
+    const node = parse(await editorText(page)) as { metadata: { labels: Record<string, string> } };
+    node.metadata.labels.disktype = 'not a valid label value!';
+    await replaceEditorText(page, stringify(node));
+    await page.getByTestId('editor-apply').click();
+    const error = await page.getByTestId('editor-error').innerText();
+    assert.match(error, /metadata\.labels: Invalid value: "not a valid label value!"/);
+  });
+
+  it('labels a node in the YAML editor and the Pending pod is scheduled there', async () => {
+    await page.getByTestId('tab-Nodes').click();
+    await page.getByTestId('node-node-b').click();
+    await page.locator('[data-testid=yaml-editor] .cm-line').filter({ hasText: 'node-b' }).first().waitFor();
+    const node = parse(await editorText(page)) as { metadata: { name: string; labels: Record<string, string> } };
+    assert.equal(node.metadata.name, 'node-b');
+    node.metadata.labels.disktype = 'ssd';
+    await replaceEditorText(page, stringify(node));
+    await page.getByTestId('editor-apply').click();
+    await page.getByTestId('editor-notice').filter({ hasText: 'Node node-b saved' }).waitFor();
+
+    await page.getByTestId('tab-Pods').click();
+    await page.getByTestId('pod-row-default/fast-disk').filter({ hasText: 'node-b' }).click();
+    await page.getByTestId('decision-outcome').filter({ hasText: 'Scheduled' }).waitFor();
+    assert.match(await page.getByTestId('decision').innerText(), /default\/fast-disk\s+Scheduled\s+on node-b/);
+    assert.equal(serving.cluster.getPod('default', 'fast-disk')?.spec.nodeName, 'node-b');
+  });
+
+  it('shows the queue with the reason the remaining pod waits', async () => {
+    await page.getByTestId('tab-Queue').click();
+    const row = page.getByTestId('queue-list').locator('.vrow').filter({ hasText: 'default/huge' });
+    await row.waitFor();
+    assert.match(await row.innerText(), /unschedulable\s+default\/huge.*NodeResourcesFit.*Insufficient cpu/s);
+  });
+
+  it('applies a new scheduler configuration and refuses an invalid one with its reason', async () => {
+    await page.getByTestId('tab-Configuration').click();
+    await page.locator('[data-testid=config-editor] .cm-line').filter({ hasText: 'KubeSchedulerConfiguration' }).waitFor();
+    await page.locator('[data-testid=config-editor] .cm-content').click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.insertText('apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\npercentageOfNodesToScore: 500\n');
+    await page.getByTestId('config-apply').click();
+    const refused = page.locator('[data-testid=config-result].error');
+    assert.match(await refused.innerText(), /percentageOfNodesToScore: Invalid value: 500/);
+
+    await page.locator('[data-testid=config-editor] .cm-content').click();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.insertText('apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\npodInitialBackoffSeconds: 2\n');
+    await page.getByTestId('config-apply').click();
+    await page.getByTestId('config-result').filter({ hasText: 'configuration applied' }).waitFor();
+  });
+
+  it('exports the cluster as a scenario and imports one back', async () => {
+    const exported = await page.evaluate(async () => (await fetch('/ui/api/scenario')).text());
+    const sc = parse(exported) as { nodes: { metadata: { name: string; labels: Record<string, string> } }[]; pods: unknown[]; pending: { metadata: { name: string } }[] };
+    assert.deepEqual(sc.nodes.map((n) => n.metadata.name), ['node-a', 'node-b']);
+    assert.equal(sc.nodes[1]!.metadata.labels.disktype, 'ssd');
+    assert.equal(sc.pods.length, 2);
+    assert.deepEqual(sc.pending.map((p) => p.metadata.name), ['huge']);
+
+    // Import the original scenario through the file input: the label is gone, fast-disk pending again.
+    await page.getByTestId('tab-Scenario').click();
+    await page.getByTestId('scenario-import').setInputFiles(fixture);
+    await page.getByTestId('scenario-result').filter({ hasText: 'imported workbench-e2e' }).waitFor();
+    await page.getByTestId('tab-Pods').click();
+    await page.getByTestId('pod-row-default/fast-disk').filter({ hasText: 'Unschedulable' }).waitFor();
+    assert.equal(serving.cluster.getPod('default', 'fast-disk')?.spec.nodeName, undefined);
+  });
+});
