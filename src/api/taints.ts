@@ -4,8 +4,19 @@
 // any operator other than Equal and Exists does with default gates.
 import type { Taint, Toleration } from './types.js';
 
-/** True when `toleration` tolerates `taint` (v1.Toleration.ToleratesTaint). */
-export function toleratesTaint(toleration: Toleration, taint: Taint): boolean {
+/** The parts of a toleration matching reads: node tolerations and DRA device tolerations share them. */
+interface TolerationFields {
+  key?: string;
+  operator?: string;
+  value?: string;
+  effect?: string;
+}
+
+/**
+ * True when `toleration` tolerates `taint` (v1.Toleration.ToleratesTaint; DRA's
+ * resourceclaim.ToleratesTaint for device taints is the same rule).
+ */
+export function toleratesTaint(toleration: TolerationFields, taint: { key: string; value?: string; effect: string }): boolean {
   if (toleration.effect && toleration.effect !== taint.effect) return false;
   if (toleration.key && toleration.key !== taint.key) return false;
   switch (toleration.operator ?? '') {

@@ -5,7 +5,8 @@ import type { Node, Pod } from '../api/types.js';
 import { podKey } from '../api/types.js';
 import type { Diagnosis } from '../framework/fit_error.js';
 import { cloneJSON } from '../util/json_clone.js';
-import { createEmbedded, type EmbeddedOptions } from './embedded.js';
+import type { AttemptRecord } from '../scheduler/scheduler.js';
+import { createEmbedded, type Embedded, type EmbeddedOptions } from './embedded.js';
 import type { Scenario } from './scenario.js';
 import { runSimulation } from './simulate.js';
 
@@ -16,6 +17,18 @@ interface NodeRefusal {
   node: string;
   plugin: string;
   reasons: string[];
+}
+
+/**
+ * The scenario's cluster with its pending pods created and scheduled (timeline steps not played),
+ * the scheduler left running for the questions asked next; `onAttempt` sees every attempt.
+ */
+async function scheduledScenario(sc: Scenario, o: CapacityOptions, onAttempt: (a: AttemptRecord) => void): Promise<Embedded> {
+  const env = await createEmbedded({ ...sc, steps: [] }, { ...o, onAttempt });
+  for (const p of sc.pending) env.cluster.create(p);
+  await env.cluster.controllers.settled();
+  await env.scheduler.loop.drain();
+  return env;
 }
 
 export interface FitCount {
@@ -38,13 +51,9 @@ export interface FitCount {
  */
 export async function countFits(sc: Scenario, pod: Pod, o: CapacityOptions & { max?: number }): Promise<FitCount> {
   const max = o.max ?? 100_000;
-  let last: { outcome: string; node: string; message: string; diagnosis: Diagnosis | null } | null = null;
-  const env = await createEmbedded({ ...sc, steps: [] }, { ...o, onAttempt: (a) => { last = a; } });
-  const { cluster, scheduler } = env;
+  let last: AttemptRecord | null = null;
+  const { cluster, scheduler } = await scheduledScenario(sc, o, (a) => { last = a; });
   try {
-    for (const p of sc.pending) cluster.create(p);
-    await cluster.controllers.settled();
-    await scheduler.loop.drain();
     const pendingKeys = new Set(sc.pending.map(podKey));
     const bound = new Set(cluster.bindings.map((b) => b.pod));
     const scheduled = [...pendingKeys].filter((k) => bound.has(k)).length;
@@ -65,7 +74,7 @@ export async function countFits(sc: Scenario, pod: Pod, o: CapacityOptions & { m
       last = null;
       cluster.create(copy);
       await scheduler.loop.drain();
-      const a = last as { outcome: string; node: string; message: string; diagnosis: Diagnosis | null } | null;
+      const a = last as AttemptRecord | null;
       if (a === null || a.outcome !== 'Scheduled') {
         stoppedBy = { message: a?.message ?? 'the copy was not attempted (gated or not for this scheduler)', nodes: refusals(a?.diagnosis ?? null) };
         break;
@@ -175,13 +184,9 @@ const isDaemonPod = (p: Pod) => (p.metadata.ownerReferences ?? []).some((r) => r
  * answer is about removing that node alone.
  */
 export async function removableNodes(sc: Scenario, o: CapacityOptions & { nodes?: readonly string[]; onProgress?: (done: number, total: number) => void }): Promise<NodeRemoval[]> {
-  let last: { pod: Pod; outcome: string; node: string; message: string } | null = null;
-  const env = await createEmbedded({ ...sc, steps: [] }, { ...o, onAttempt: (a) => { last = a; } });
-  const { cluster, scheduler } = env;
+  let last: AttemptRecord | null = null;
+  const { cluster, scheduler } = await scheduledScenario(sc, o, (a) => { last = a; });
   try {
-    for (const p of sc.pending) cluster.create(p);
-    await cluster.controllers.settled();
-    await scheduler.loop.drain();
     // Pods left pending are not part of the question, and must not take the room a probe frees.
     for (const p of cluster.list<Pod>('Pod')) if (!p.spec.nodeName) cluster.remove('Pod', p.metadata.namespace ?? 'default', p.metadata.name ?? '');
     const names = o.nodes ?? cluster.list<Node>('Node').map((n) => n.metadata.name ?? '').sort();
@@ -205,7 +210,7 @@ export async function removableNodes(sc: Scenario, o: CapacityOptions & { nodes?
         last = null;
         copies.push(cluster.create(copy));
         await scheduler.loop.drain();
-        const a = last as { outcome: string; node: string; message: string } | null;
+        const a = last as AttemptRecord | null;
         const placed = a?.outcome === 'Scheduled';
         result.pods.push({ pod: podKey(p), node: placed ? a!.node : '', message: placed ? '' : (a?.message ?? 'not attempted') });
         if (!placed) {

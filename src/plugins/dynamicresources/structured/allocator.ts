@@ -22,6 +22,7 @@ import { gatherPools, nodeMatches, type Pool } from './pools.js';
 import { CapacityError, consumedCapacityFromRequest, formatAmount, requestFitsCapacity, type Amount } from './capacity.js';
 import { DistinctAttributeConstraint, MatchAttributeConstraint, type Constraint } from './constraints.js';
 import { exactRequestView, subRequestView, type RequestView } from './requests.js';
+import { toleratesTaint } from '../../../api/taints.js';
 import {
   AllocationError,
   FailedAllocationOnNodeError,
@@ -864,17 +865,3 @@ function taintPreventsAllocation(device: Device, tolerations: readonly DeviceTol
   return false;
 }
 
-/** resourceclaim.ToleratesTaint. */
-function toleratesTaint(toleration: DeviceToleration, taint: { key: string; value?: string; effect: string }): boolean {
-  if (toleration.effect && toleration.effect !== taint.effect) return false;
-  if (toleration.key && toleration.key !== taint.key) return false;
-  switch (toleration.operator ?? '') {
-    case '':
-    case 'Equal':
-      return (toleration.value ?? '') === (taint.value ?? '');
-    case 'Exists':
-      return true;
-    default:
-      return false;
-  }
-}
