@@ -13,6 +13,7 @@ import type {
   EnqueueExtensions,
   FilterPlugin,
   Handle,
+  NodeScore,
   PreBindPlugin,
   PreFilterOutcome,
   PreFilterPlugin,
@@ -139,6 +140,19 @@ export class VolumeBinding implements PreFilterPlugin, FilterPlugin, PreScorePlu
   preScore(state: CycleState): Status | null {
     const s = readState(state);
     return s instanceof Status ? s : null;
+  }
+
+  /** All nodes at once: a pod without claims (most pods) scores 0 everywhere without a per-node lookup. */
+  scoreNodes(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], out: NodeScore[]): Status | null {
+    const s = readState(state);
+    if (s instanceof Status) return s;
+    const none = s.podVolumeClaims === null;
+    for (let i = 0; i < nodes.length; i++) {
+      const score = none ? 0 : this.score(state, pod, nodes[i]!);
+      if (score instanceof Status) return score;
+      out[i]!.score = score;
+    }
+    return null;
   }
 
   /**
