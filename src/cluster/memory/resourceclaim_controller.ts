@@ -124,7 +124,8 @@ export class ResourceClaimController {
       default:
         return;
     }
-    this.schedule();
+    // Most changes (pods without claims) leave nothing to do: no pass for them.
+    if (this.dirtyPods.size > 0 || this.dirtyClaims.size > 0) this.schedule();
   }
 
   /** enqueuePod: a pod that will not run releases its claims; one that may run gets its claims made and reserved. */
