@@ -66,7 +66,11 @@ export const knownDifferences: readonly KnownDifference[] = [
     why: 'not a difference of ours: when DefaultPreemption\'s minCandidateNodesPercentage/Absolute ask for fewer candidates than there are nodes, upstream\'s dry run starts at a random node (rand.Int31n) and stops once it has enough, so its nominated node and victims vary from run to run; any of them is upstream\'s answer',
     undo(upstream, ours, scenario) {
       if (ours.nominatedNode === '' || upstream.nominatedNode === '' || !samplesCandidates(scenario)) return null;
-      return { ...upstream, nominatedNode: ours.nominatedNode, victims: ours.victims };
+      // Since v1.37 the FitError names the placement too ("... on node N, preempting K victims").
+      const placement = ' preemption: found a potential placement for pod on node ';
+      const head = (m: string) => (m.includes(placement) ? m.slice(0, m.indexOf(placement)) : m);
+      const message = head(upstream.message) === head(ours.message) ? ours.message : upstream.message;
+      return { ...upstream, nominatedNode: ours.nominatedNode, victims: ours.victims, message };
     },
   },
 ];
