@@ -8,6 +8,7 @@ import { AllocatedDevices } from './allocated_devices.js';
 import { makeDeviceID as deviceID } from './structured/index.js';
 import { ClaimTracker, SliceLister } from './dra_manager.js';
 import { allocatedClaim, driver, nodeSlice, pendingClaim } from './test_helpers.js';
+import { seededRandom } from '../../util/clock.js';
 
 const withVersion = (c: ResourceClaim, rv: string): ResourceClaim => ({ ...c, metadata: { ...c.metadata, resourceVersion: rv } });
 
@@ -67,18 +68,6 @@ describe('ClaimTracker assume cache', () => {
   });
 });
 
-/** A deterministic pseudo-random sequence (mulberry32), so the run is the same every time. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function recount(claims: readonly ResourceClaim[]): string[] {
   const out = new AllocatedDevices(true);
   for (const c of claims) out.update(undefined, c);
@@ -87,7 +76,7 @@ function recount(claims: readonly ResourceClaim[]): string[] {
 
 describe('allocated-devices tracker', () => {
   it('equals a full recount after every random add, allocation, deallocation and deletion', () => {
-    const random = seeded(7);
+    const random = seededRandom(7);
     const lister = new MapObjectLister();
     const t = new ClaimTracker(lister, true);
     const names = Array.from({ length: 8 }, (_, i) => `c${i}`);
