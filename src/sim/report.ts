@@ -1,8 +1,9 @@
 // `simulate --report out.html`: one self-contained HTML file (script, styles and data inline, no
 // network) with the run's utilisation, queue, unschedulable pods, preemptions and every pod's
-// decision. The data is gzipped JSON in base64, which the page inflates with DecompressionStream.
+// decision. The data is gzipped JSON in base64, which the page inflates with DecompressionStream;
+// the score tables' column bytes ride beside it, gzipped the same way.
 import { gzipSync } from 'node:zlib';
-import type { ReportData } from './report_model.js';
+import type { BuiltReport } from './report_data.js';
 import { readUiAsset } from './ui_assets.js';
 
 /** Text that may not appear raw inside an inline <script> or <style> element. */
@@ -12,10 +13,12 @@ function escapeHtml(s: string): string {
   return s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
 }
 
-export function renderReportHtml(data: ReportData): string {
+const gzipBase64 = (bytes: Uint8Array) => gzipSync(bytes, { level: 9 }).toString('base64');
+
+export function renderReportHtml({ data, columns }: BuiltReport): string {
   const script = readUiAsset('report.js').replace(closingTag, '<\\/$1');
   const style = readUiAsset('report.css').replace(closingTag, '<\\/$1');
-  const payload = gzipSync(Buffer.from(JSON.stringify(data)), { level: 9 }).toString('base64');
+  const payload = gzipBase64(Buffer.from(JSON.stringify(data)));
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -27,6 +30,7 @@ export function renderReportHtml(data: ReportData): string {
 <body>
 <div id="app"><p class="loading">Loading the report…</p></div>
 <script id="report-data" type="application/octet-stream" data-encoding="gzip+base64">${payload}</script>
+<script id="report-columns" type="application/octet-stream" data-encoding="gzip+base64">${gzipBase64(columns)}</script>
 <script>${script}</script>
 </body>
 </html>

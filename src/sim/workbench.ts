@@ -1,6 +1,6 @@
 // The workbench behind `simulate --serve`'s web UI (/ui/): the built front end, and the endpoints
-// the Kubernetes API has no place for: a pod's last decision (the explain record), the queue,
-// the scheduler configuration (read, replace and re-schedule), and the cluster as a scenario
+// the Kubernetes API has no place for: a pod's last decision (the explain record, with its DRA
+// devices), the queue, device use per node and pool, the scheduler configuration (read, replace and re-schedule), and the cluster as a scenario
 // (export, import). Objects themselves are read, watched and written through the API.
 import { readFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
@@ -13,7 +13,8 @@ import { podKey } from '../api/types.js';
 import type { MemoryCluster } from '../cluster/memory/store.js';
 import { ConfigError, parseConfig } from '../config/index.js';
 import type { AttemptRecord, ResolvedConfig, Scheduler } from '../scheduler/scheduler.js';
-import { attemptSummary, explainAttempt, type ExplainAttempt } from './explain.js';
+import { attemptSummary, explainAttempt, type ExplainAttempt, type ExplainPod } from './explain.js';
+import { deviceDiagnosis, deviceReport, podClaims, podDevices } from './dra_report.js';
 import { parseScenario, ScenarioError, type Scenario } from './scenario.js';
 import { populateCluster } from './embedded.js';
 import { uiAssetDir } from './ui_assets.js';
@@ -108,6 +109,7 @@ export class Workbench implements MountedHandler {
     const [what, ...rest] = route;
     if (what === 'explain' && method === 'GET' && rest.length === 2) return sendJson(res, 200, this.explain(rest[0]!, rest[1]!));
     if (what === 'queue' && method === 'GET') return sendJson(res, 200, this.queue());
+    if (what === 'devices' && method === 'GET') return sendJson(res, 200, deviceReport(this.host.cluster) ?? { nodes: [], pools: [] });
     if (what === 'kinds' && method === 'GET') return sendJson(res, 200, this.kinds());
     if (what === 'config' && method === 'GET') return sendJson(res, 200, { yaml: this.configText });
     if (what === 'config' && method === 'PUT') {
@@ -131,7 +133,21 @@ export class Workbench implements MountedHandler {
   private explain(namespace: string, name: string) {
     const a = this.lastAttempts.get(`${namespace}/${name}`);
     if (!a) throw new HttpProblem(404, `pod ${namespace}/${name} has no scheduling attempt yet`);
-    return { explain: explainAttempt(a, this.attemptLists.get(`${namespace}/${name}`)), attempts: a.attempt, time: new Date(a.time).toISOString() };
+    const e = explainAttempt(a, this.attemptLists.get(`${namespace}/${name}`));
+    this.addDevices(e, a, namespace, name);
+    return { explain: e, attempts: a.attempt, time: new Date(a.time).toISOString() };
+  }
+
+  /**
+   * A pod with resource claims: the devices its claims hold now, and after a failed attempt why
+   * each node DynamicResources rejected has none for it (asked of the cluster as it is now).
+   */
+  private addDevices(e: ExplainPod, a: AttemptRecord, namespace: string, name: string): void {
+    const c = this.host.cluster;
+    const pod = c.getPod(namespace, name);
+    if (!pod || (pod.spec.resourceClaims?.length ?? 0) === 0) return;
+    e.devices = podDevices(pod, c);
+    if (a.outcome !== 'Scheduled') e.deviceDiagnosis = deviceDiagnosis(a, c, podClaims(pod, c));
   }
 
   private queue() {

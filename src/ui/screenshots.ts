@@ -48,9 +48,9 @@ const dir = mkdtempSync(join(tmpdir(), 'report-shot-'));
 try {
   const scenario = loadScenario(scenarioPath);
   const collector = new ReportCollector({ title: scenario.name }, scenario.pods.length + scenario.pending.length);
-  const data = collector.build(await runSimulation(scenario, { config, registry, admitPod, recordScores: true }, collector));
+  const built = collector.build(await runSimulation(scenario, { config, registry, admitPod, recordScores: true, diagnose: true }, collector));
   const file = join(dir, 'report.html');
-  writeFileSync(file, renderReportHtml(data));
+  writeFileSync(file, renderReportHtml(built));
   await page.setViewportSize({ width: 1280, height: 1400 });
   await page.goto(pathToFileURL(file).href);
   await page.getByTestId('summary').waitFor();

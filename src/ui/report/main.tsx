@@ -4,21 +4,28 @@ import '../shared/style.css';
 import type { ReportData } from '../../sim/report_model.js';
 import { Report } from './report.js';
 
-async function readEmbeddedData(): Promise<ReportData> {
-  const el = document.getElementById('report-data');
-  if (!el?.textContent) throw new Error('the report holds no data');
+/** The inflated bytes of an embedded gzip+base64 element; empty when the report has none (older reports). */
+async function readEmbedded(id: string): Promise<Response> {
+  const el = document.getElementById(id);
+  if (!el?.textContent) return new Response(new Uint8Array(0));
   const binary = atob(el.textContent.trim());
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
-  return JSON.parse(await new Response(stream).text()) as ReportData;
+  return new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip')));
+}
+
+async function readReport(): Promise<{ data: ReportData; columns: DataView }> {
+  const text = await (await readEmbedded('report-data')).text();
+  if (!text) throw new Error('the report holds no data');
+  const columns = new DataView(await (await readEmbedded('report-columns')).arrayBuffer());
+  return { data: JSON.parse(text) as ReportData, columns };
 }
 
 const root = document.getElementById('app')!;
-readEmbeddedData().then(
-  (data) => {
+readReport().then(
+  ({ data, columns }) => {
     root.textContent = '';
-    render(<Report data={data} />, root);
+    render(<Report data={data} columns={columns} />, root);
   },
   (err: Error) => render(<p class="error">Could not read the report: {err.message}</p>, root),
 );
