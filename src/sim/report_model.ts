@@ -3,7 +3,7 @@
 import type { ExplainAttempt, ExplainPod, ExplainPreemption, ExplainPreemptionNode, ExplainScore, ExplainStatus } from './explain.js';
 import type { DeviceReport, ExplainDevice } from './dra_report.js';
 import type { RequestShortfall } from '../plugins/dynamicresources/index.js';
-import { decodeScores, type ScoreColumns } from './report_scores.js';
+import { bestScoredNodes, decodeScores, type ScoreColumns } from './report_scores.js';
 
 /** Fields the panels have tables for; anything else a newer explain adds is passed through as `extra`. */
 export const knownExplainFields: ReadonlySet<string> = new Set([
@@ -146,10 +146,8 @@ export function groupFilter(filter: Readonly<Record<string, ExplainStatus>>): Fi
 
 /** The `limit` best-scored nodes of an explain record's scores, highest total first (ties by name). */
 export function topScores(scores: Readonly<Record<string, Readonly<Record<string, number>>>>, limit: number): ScoreTable {
-  const nodes = Object.keys(scores);
-  nodes.sort((a, b) => (scores[b]!.total ?? 0) - (scores[a]!.total ?? 0) || (a < b ? -1 : a > b ? 1 : 0));
   const plugins = new Set<string>();
-  const top = nodes.slice(0, limit);
+  const top = bestScoredNodes(scores, limit);
   for (const n of top) for (const p of Object.keys(scores[n]!)) if (p !== 'total') plugins.add(p);
   const names = [...plugins].sort();
   return {
@@ -164,8 +162,11 @@ export function topScores(scores: Readonly<Record<string, Readonly<Record<string
 /** An explain record whose diagnosis fields may be missing (records written before them). */
 type ExplainRecord = Omit<ExplainPod, keyof ExplainDiagnosis> & ExplainDiagnosis;
 
-/** The view of a full explain record (the UI's endpoint returns these). */
-export function decisionFromExplain(e: ExplainRecord, attempts = 0, scoreLimit = 50): DecisionView {
+/**
+ * The view of an explain record (the UI's endpoint returns these); `scoredNodes` when the
+ * record's scores were cut to the best nodes.
+ */
+export function decisionFromExplain(e: ExplainRecord, attempts = 0, scoreLimit = 50, scoredNodes = Object.keys(e.scores).length): DecisionView {
   const extra: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(e)) if (!knownExplainFields.has(k)) extra[k] = v;
   const scores = topScores(e.scores, scoreLimit);
@@ -178,7 +179,7 @@ export function decisionFromExplain(e: ExplainRecord, attempts = 0, scoreLimit =
     filterGroups: groupFilter(e.filter),
     rejectedNodes: Object.keys(e.filter).length,
     scores,
-    scoredNodes: Object.keys(e.scores).length,
+    scoredNodes,
     bestNodes: e.bestNodes,
     nominatedNode: e.nominatedNode,
     victims: e.victims,

@@ -99,8 +99,12 @@ export function readColumn(c: Column, rows: number, bytes: DataView): number[] {
   return out;
 }
 
-const byTotalThenName = (scores: Readonly<Record<string, ScoreRow>>) => (a: string, b: string) =>
-  (scores[b]!.total ?? 0) - (scores[a]!.total ?? 0) || (a < b ? -1 : a > b ? 1 : 0);
+/** The `limit` best-scored nodes of an explain record's scores: highest total first, ties by name. */
+export function bestScoredNodes(scores: Readonly<Record<string, ScoreRow>>, limit: number): string[] {
+  const nodes = Object.keys(scores);
+  nodes.sort((a, b) => (scores[b]!.total ?? 0) - (scores[a]!.total ?? 0) || (a < b ? -1 : a > b ? 1 : 0));
+  return nodes.length > limit ? nodes.slice(0, limit) : nodes;
+}
 
 /**
  * The `limit` best-scored nodes of an explain record (all with Infinity) as columns, their
@@ -113,8 +117,8 @@ export function encodeScores(
   nodeIndex: (name: string) => number,
   out: ColumnWriter,
 ): ScoreColumns {
-  let kept = Object.keys(scores);
-  if (kept.length > limit) kept = kept.sort(byTotalThenName(scores)).slice(0, limit);
+  const all = Object.keys(scores);
+  const kept = all.length > limit ? bestScoredNodes(scores, limit) : all;
   const rows = kept.map((name) => ({ name, index: nodeIndex(name) })).sort((a, b) => a.index - b.index);
   const names = new Set<string>();
   for (const r of rows) for (const p of Object.keys(scores[r.name]!)) if (p !== 'total') names.add(p);

@@ -73,6 +73,8 @@ export interface ExplainAnswer {
   explain: ExplainPod;
   attempts: number;
   time: string;
+  /** Nodes scored; `explain.scores` keeps the best 100. */
+  scoredNodes: number;
 }
 
 export interface QueueAnswer {
