@@ -140,7 +140,7 @@ export class ReportCollector implements SimulationObserver {
       preFilter: e.preFilter,
       filterTable: this.filterTable(e.filter),
       rejectedNodes: Object.keys(e.filter).length,
-      scores: encodeScores(e.scores, e.scoreDetails, limit, (n) => this.node(n), this.columns),
+      scores: encodeScores(e.scores, e.scoreDetails, limit, e.node, (n) => this.node(n), this.columns),
       scoredNodes: Object.keys(e.scores).length,
       bestNodes: e.bestNodes.slice(0, limit).map((n) => this.node(n)),
       nominatedNode: this.node(e.nominatedNode),

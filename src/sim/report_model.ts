@@ -144,10 +144,10 @@ export function groupFilter(filter: Readonly<Record<string, ExplainStatus>>): Fi
   return groups.sort((a, b) => b.nodes.length - a.nodes.length || a.plugin.localeCompare(b.plugin) || a.reasons.join().localeCompare(b.reasons.join()));
 }
 
-/** The `limit` best-scored nodes of an explain record's scores, highest total first (ties by name). */
-export function topScores(scores: Readonly<Record<string, Readonly<Record<string, number>>>>, limit: number): ScoreTable {
+/** The `limit` best-scored nodes of an explain record's scores, highest total first (ties by name; `chosen` kept, see bestScoredNodes). */
+export function topScores(scores: Readonly<Record<string, Readonly<Record<string, number>>>>, limit: number, chosen = ''): ScoreTable {
   const plugins = new Set<string>();
-  const top = bestScoredNodes(scores, limit);
+  const top = bestScoredNodes(scores, limit, chosen);
   for (const n of top) for (const p of Object.keys(scores[n]!)) if (p !== 'total') plugins.add(p);
   const names = [...plugins].sort();
   return {
@@ -169,7 +169,7 @@ type ExplainRecord = Omit<ExplainPod, keyof ExplainDiagnosis> & ExplainDiagnosis
 export function decisionFromExplain(e: ExplainRecord, attempts = 0, scoreLimit = 50, scoredNodes = Object.keys(e.scores).length): DecisionView {
   const extra: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(e)) if (!knownExplainFields.has(k)) extra[k] = v;
-  const scores = topScores(e.scores, scoreLimit);
+  const scores = topScores(e.scores, scoreLimit, e.node);
   return {
     pod: e.pod,
     outcome: e.outcome,

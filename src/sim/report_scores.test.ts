@@ -16,6 +16,7 @@ describe('score columns', () => {
     scores: Record<string, Record<string, number>>;
     details: Record<string, Record<string, ExplainScore>>;
     limit: number;
+    chosen?: string;
     want: [string, number, ...number[]][];
     stored: string[];
   }[] = [
@@ -36,6 +37,15 @@ describe('score columns', () => {
       stored: ['nodes'],
     },
     {
+      name: 'the node the pod went to stays among the kept rows when a tie put it past the limit',
+      scores: { n0: { Fit: 30, total: 30 }, n1: { Fit: 30, total: 30 }, n2: { Fit: 30, total: 30 }, n3: { Fit: 5, total: 5 } },
+      details: {},
+      limit: 2,
+      chosen: 'n2',
+      want: [['n0', 30, 30], ['n2', 30, 30]],
+      stored: ['nodes'],
+    },
+    {
       name: 'without details the weighted scores are stored; an extender\'s share keeps the totals',
       scores: { n0: { Fit: 10, total: 60 }, n3: { Fit: 300, total: 300 } },
       details: {},
@@ -47,7 +57,7 @@ describe('score columns', () => {
   for (const c of cases) {
     it(c.name, () => {
       const out = new ColumnWriter();
-      const cols = encodeScores(c.scores, c.details, c.limit, index, out);
+      const cols = encodeScores(c.scores, c.details, c.limit, c.chosen ?? '', index, out);
       const bytes = out.bytes;
       const decoded = decodeScores(JSON.parse(JSON.stringify(cols)) as typeof cols, new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength), (i) => nodes[i]!);
       assert.deepEqual(decoded.rows, c.want);

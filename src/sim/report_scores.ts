@@ -99,26 +99,38 @@ export function readColumn(c: Column, rows: number, bytes: DataView): number[] {
   return out;
 }
 
-/** The `limit` best-scored nodes of an explain record's scores: highest total first, ties by name. */
-export function bestScoredNodes(scores: Readonly<Record<string, ScoreRow>>, limit: number): string[] {
-  const nodes = Object.keys(scores);
-  nodes.sort((a, b) => (scores[b]!.total ?? 0) - (scores[a]!.total ?? 0) || (a < b ? -1 : a > b ? 1 : 0));
-  return nodes.length > limit ? nodes.slice(0, limit) : nodes;
+/**
+ * The `limit` best-scored nodes of an explain record's scores: highest total first, ties by
+ * name, except that `chosen` (the node the pod went to, drawn among the best by lot) is kept in
+ * place of the last when the tie put it past the limit.
+ */
+export function bestScoredNodes(scores: Readonly<Record<string, ScoreRow>>, limit: number, chosen = ''): string[] {
+  const byTotalThenName = (a: string, b: string) => (scores[b]!.total ?? 0) - (scores[a]!.total ?? 0) || (a < b ? -1 : a > b ? 1 : 0);
+  const nodes = Object.keys(scores).sort(byTotalThenName);
+  if (nodes.length <= limit) return nodes;
+  const best = nodes.slice(0, limit);
+  if (limit > 0 && chosen && scores[chosen] && !best.includes(chosen)) {
+    best[limit - 1] = chosen;
+    best.sort(byTotalThenName);
+  }
+  return best;
 }
 
 /**
- * The `limit` best-scored nodes of an explain record (all with Infinity) as columns, their
- * plugins those of the kept rows; `nodeIndex` gives each node's index in the report.
+ * The `limit` best-scored nodes of an explain record (all with Infinity; `chosen` among them, see
+ * bestScoredNodes) as columns, their plugins those of the kept rows; `nodeIndex` gives each
+ * node's index in the report.
  */
 export function encodeScores(
   scores: Readonly<Record<string, ScoreRow>>,
   details: Readonly<Record<string, Readonly<Record<string, ExplainScore>>>>,
   limit: number,
+  chosen: string,
   nodeIndex: (name: string) => number,
   out: ColumnWriter,
 ): ScoreColumns {
   const all = Object.keys(scores);
-  const kept = all.length > limit ? bestScoredNodes(scores, limit) : all;
+  const kept = all.length > limit ? bestScoredNodes(scores, limit, chosen) : all;
   const rows = kept.map((name) => ({ name, index: nodeIndex(name) })).sort((a, b) => a.index - b.index);
   const names = new Set<string>();
   for (const r of rows) for (const p of Object.keys(scores[r.name]!)) if (p !== 'total') names.add(p);

@@ -61,12 +61,12 @@ interface StoredDecision {
   failedWithClaims: AttemptRecord | null;
 }
 
-/** Leaves the record's `limit` best-scored nodes (highest total first, ties by name) in its scores and details. */
+/** Leaves the record's `limit` best-scored nodes (bestScoredNodes: the chosen one kept) in its scores and details. */
 function keepBestScores(e: ExplainPod, limit: number): void {
   if (Object.keys(e.scores).length <= limit) return;
   const scores: ExplainPod['scores'] = {};
   const details: ExplainPod['scoreDetails'] = {};
-  for (const n of bestScoredNodes(e.scores, limit)) {
+  for (const n of bestScoredNodes(e.scores, limit, e.node)) {
     scores[n] = e.scores[n]!;
     if (e.scoreDetails[n]) details[n] = e.scoreDetails[n];
   }

@@ -99,7 +99,9 @@ describe('the workbench at 2,000 nodes and 20,000 pods in headless Chromium', { 
       await page.getByTestId('score-table').waitFor();
       const rows = await page.getByTestId('score-table').locator('tbody tr').count();
       assert.ok(rows > 0 && rows <= 100, `${rows} rows drawn`);
-      assert.match(await page.getByTestId('decision').innerText(), /\d+ of \d+ scored node\(s\)/);
+      assert.match(await page.getByTestId('decision').innerText(), /\d+ of \d+ scored node\(s\)/i);
+      const chosen = (await page.getByTestId('decision').locator('h3 b').innerText()).trim();
+      assert.ok((await page.getByTestId('score-table').locator('tbody tr td:first-child').allInnerTexts()).includes(chosen), `${chosen}, where the pod went, is in the table`);
     });
   });
 

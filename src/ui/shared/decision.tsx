@@ -14,6 +14,8 @@ export interface DecisionPanelProps {
 
 /** Score rows drawn at first; the rest on request (a pod's table may hold every scored node). */
 const scoreRowsShown = 100;
+/** Best nodes named; past this the count of the other tied ones. */
+const bestNodesNamed = 10;
 
 function NodeList({ nodes, onNode }: { nodes: string[]; onNode?: (name: string) => void }) {
   return (
@@ -121,12 +123,21 @@ function AttemptsTable({ attempts }: { attempts: DecisionView['attemptList'] }) 
   );
 }
 
+/** Rows best first, ties by name, except the node the pod went to leads its tie (drawn by lot among them). */
+function chosenFirstAmongTies(rows: DecisionView['scores']['rows'], chosen: string): DecisionView['scores']['rows'] {
+  const at = rows.findIndex((r) => r[0] === chosen);
+  if (at <= 0) return rows;
+  const first = rows.findIndex((r) => r[1] === rows[at]![1]);
+  if (first === at) return rows;
+  return [...rows.slice(0, first), rows[at]!, ...rows.slice(first, at), ...rows.slice(at + 1)];
+}
+
 function ScoreTableView({ v, onNode }: { v: DecisionView; onNode?: (name: string) => void }) {
   const hasDetails = Object.keys(v.scoreDetails).length > 0;
   const [showDetails, setShowDetails] = useState(false);
   const [rowsShown, setRowsShown] = useState(scoreRowsShown);
   const kept = v.scores.rows.length;
-  const rows = v.scores.rows.slice(0, rowsShown);
+  const rows = chosenFirstAmongTies(v.scores.rows, v.node).slice(0, rowsShown);
   return (
     <>
       <h4>Scores ({showDetails ? 'raw → normalized × weight = weighted' : 'weighted'}): {kept} of {v.scoredNodes} scored node(s)
@@ -154,7 +165,7 @@ function ScoreTableView({ v, onNode }: { v: DecisionView; onNode?: (name: string
       </div>
       {rows.length < kept && (
         <button class="link" data-testid="score-rows-more" onClick={() => setRowsShown(rowsShown + 10 * scoreRowsShown)}>
-          show {Math.min(kept - rows.length, 10 * scoreRowsShown)} more of {kept - rows.length} rows
+          show {Math.min(kept - rows.length, 10 * scoreRowsShown)} more rows
         </button>
       )}
     </>
@@ -194,7 +205,10 @@ export function DecisionPanel({ view, onNode }: DecisionPanelProps) {
       )}
       {v.scores.rows.length > 0 && <ScoreTableView key={v.pod} v={v} onNode={onNode} />}
       {v.outcome === 'Scheduled' && v.scores.rows.length === 0 && <p class="muted">One feasible node: upstream skips scoring.</p>}
-      {v.bestNodes.length > 0 && <p>Best node(s): {v.bestNodes.join(', ')}</p>}
+      {v.bestNodes.length > 0 && (
+        <p data-testid="best-nodes">Best node(s): {v.bestNodes.slice(0, bestNodesNamed).join(', ')}
+          {v.bestNodes.length > bestNodesNamed && <span class="muted"> and {v.bestNodes.length - bestNodesNamed} more tied</span>}</p>
+      )}
       {v.devices.length > 0 && (
         <>
           <h4>Devices allocated, per claim</h4>
