@@ -7,13 +7,13 @@
 import type { ExplainScore } from './explain.js';
 
 /** A constant, or `[type, byte offset]` of `rows` values in the column bytes. */
-export type Column = number | [ColumnType, number];
+type Column = number | [ColumnType, number];
 
 /** 1: uint8, 2: uint16, 3: int32, 4: float64 (little-endian). */
 type ColumnType = 1 | 2 | 3 | 4;
 const widths: Record<ColumnType, number> = { 1: 1, 2: 2, 3: 4, 4: 8 };
 
-export interface PluginColumns {
+interface PluginColumns {
   plugin: string;
   /** Weighted scores; absent when each is `normalized × weight`. */
   weighted?: Column;
@@ -167,7 +167,7 @@ export function encodeScores(
 }
 
 /** A decoded score table: rows `[node, total, ...weighted per plugin]`, best first, and the details. */
-export interface DecodedScores {
+interface DecodedScores {
   plugins: string[];
   rows: [string, number, ...number[]][];
   details: Record<string, Record<string, ExplainScore>>;

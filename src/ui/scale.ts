@@ -1,5 +1,5 @@
 // Measures the workbench on a generated cluster (`npm run workbench:scale -- --nodes 5000 --pods
-// 100000 [--report-only | --serve-only]`): the report's collection (CPU seconds, memory), build,
+// 1000 --bound 100000 [--report-only | --serve-only]`: pods to schedule, pods already running): the report's collection (CPU seconds, memory), build,
 // size, and in headless Chromium its time to first render and to a pod's drill-down; the live UI
 // over `simulate --serve` while it schedules (the page's long tasks) and once idle (time to list
 // every pod, to a pod's decision, to the nodes' heat map, the page's memory). Figures for the
@@ -23,13 +23,14 @@ import { scaleScenario } from './scale_scenario.js';
 const { values } = parseArgs({
   options: {
     nodes: { type: 'string', default: '5000' },
-    pods: { type: 'string', default: '100000' },
+    pods: { type: 'string', default: '1000' },
+    bound: { type: 'string', default: '100000' },
     'report-only': { type: 'boolean' },
     'serve-only': { type: 'boolean' },
     'report-scores': { type: 'string' },
   },
 });
-const size = { nodes: Number(values.nodes), pods: Number(values.pods), preemption: true, volumes: true };
+const size = { nodes: Number(values.nodes), pods: Number(values.pods), bound: Number(values.bound), preemption: true, volumes: true };
 const registry = inTreeRegistry();
 const config = defaultConfiguration(registry);
 /** Anything the page waits for at this size (listing 100,000 pods takes a while on a loaded machine). */

@@ -1,13 +1,13 @@
 // A generated cluster for sizing the workbench (the browser test at 2,000 nodes and 20,000 pods,
 // `npm run workbench:scale` up to 5,000 nodes and 100,000 pods): nodes in three zones of three
 // sizes, some tainted; pods of ten shapes, some pinned to a zone, some too large for any node;
-// with `preemption`, premium nodes half full of low-priority load that high-priority pods evict;
+// with `preemption`, premium nodes nearly full of low-priority load that high-priority pods evict;
 // with `volumes`, pods whose claims wait for their first consumer; with `bound`, that many pods
 // already running (spread over the nodes), which cost the scheduler nothing. Deterministic by index.
 import type { KubeObject, Node, Pod } from '../api/types.js';
 import type { Scenario } from '../sim/scenario.js';
 
-export interface ScaleOptions {
+interface ScaleOptions {
   nodes: number;
   /** Pending pods. */
   pods: number;
@@ -73,8 +73,8 @@ export function scaleScenario(o: ScaleOptions): Scenario {
   if (o.preemption) {
     objects.push({ apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'high' }, value: 1000 } as KubeObject);
     for (let i = 0; i < o.nodes; i += premiumEvery) {
-      // Premium nodes are the small ones (i % 3 === 0): 6 of 8 cores taken by low-priority load.
-      existing.push(pod(`batch-${pad(i)}`, 6000, 2048, { nodeName: node(i).metadata.name! }));
+      // All but 2 cores of each premium node taken by low-priority load: a 4-core critical pod evicts it.
+      existing.push(pod(`batch-${pad(i)}`, nodeCpu[i % 3]! * 1000 - 2000, 2048, { nodeName: node(i).metadata.name! }));
     }
   }
   for (let i = 0; i < (o.bound ?? 0); i++) existing.push(pod(`load-${pad(i)}`, 100, 128, { nodeName: node(i % o.nodes).metadata.name! }));

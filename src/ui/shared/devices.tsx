@@ -8,7 +8,7 @@ import { Chart, histogram } from './chart.js';
 import { percent, ratio } from './format.js';
 import { VirtualList } from './virtual_list.js';
 
-export interface PoolUse {
+interface PoolUse {
   driver: string;
   pool: string;
   allocated: number;
