@@ -31,6 +31,11 @@ export function bindingMayHaveLanded(status: Status): boolean {
 interface BindingConfirmationOptions {
   /** The pod as the API server has it now; null when it does not exist. */
   readPod(namespace: string, name: string): Promise<Pod | null>;
+  /**
+   * The pod as the informer last showed it assigned; null when the informer showed it deleted;
+   * undefined while the informer has not shown either (the pod is still only assumed).
+   */
+  informerView(pod: Pod): Pod | null | undefined;
   clock: Clock;
   log(level: number, msg: string): void;
   /** First wait after a failed read; doubles up to `maxRetryDelayMs`. */
@@ -60,9 +65,14 @@ export class BindingConfirmations {
     return this.pending.size;
   }
 
-  /** Reads the pod until the API server answers (retrying with backoff, forever) or the informer tells first. */
+  /**
+   * What the informer has shown already, else reads the pod until the API server answers
+   * (retrying with backoff, forever) or the informer tells first.
+   */
   confirm(pod: Pod, host: string): Promise<BindingOutcome> {
     const uid = uidOf(pod);
+    const seen = this.o.informerView(pod);
+    if (seen !== undefined) return Promise.resolve(outcomeOf(seen, uid, host));
     return new Promise<BindingOutcome>((resolve) => {
       const p: Pending = { host, outcome: null, timer: null, wake: null, resolve };
       this.pending.set(uid, p);

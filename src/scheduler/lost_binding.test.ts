@@ -166,6 +166,20 @@ describe('bindings whose answer is lost', { timeout: 10_000 }, () => {
     env.sched.stop();
   });
 
+  it('a binding the informer showed before its answer was lost settles at once, without a read', async () => {
+    const env = await newEnv();
+    createPods(env);
+    env.cluster.loseAnswers = 1;
+    env.cluster.injectFault('readPod', 503, 1000, 'the API server is restarting');
+    env.sched.scheduleOne();
+    await env.sched.waitForBindings();
+    assert.equal(env.cluster.reads, 0);
+    assert.deepEqual(outcomes(env), ['a Scheduled n1']);
+    assert.deepEqual(env.calls, ['reserve a n1', 'postBind a n1']);
+    assert.equal(requestedMilliCPU(env), 600);
+    env.sched.stop();
+  });
+
   it('a bound pod deleted before the informer showed the binding (a relist) leaves the cache', async () => {
     const env = await newEnv();
     createPods(env);
@@ -332,6 +346,7 @@ describe('bindings whose answer is lost', { timeout: 10_000 }, () => {
   it('stopping the scheduler ends a confirmation in flight', async () => {
     const env = await newEnv();
     createPods(env);
+    env.cluster.holdEvents = true;
     env.cluster.loseAnswers = 1;
     env.cluster.injectFault('readPod', 500, 1000);
     env.sched.scheduleOne();

@@ -174,6 +174,7 @@ export class Scheduler implements SchedulingCycles, EventHandlerTarget {
     this.cache = new Cache(clock);
     this.confirmations = new BindingConfirmations({
       readPod: (namespace, name) => deps.client.readPod(namespace, name),
+      informerView: (pod) => (this.cache.isAssumedPod(pod) ? undefined : (this.cache.getPod(pod) ?? null)),
       clock,
       log: (level, msg) => this.log(level, msg),
     });
