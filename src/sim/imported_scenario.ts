@@ -45,6 +45,6 @@ const storageKey = (p: Pod): string => `${p.metadata.namespace ?? 'default'}/${p
  * state in a Go map first, and the order varies from one start to the next: key order is then one
  * of the orders upstream may take, and the only stable one.
  */
-export function inStartupQueueOrder(pending: readonly Pod[]): Pod[] {
+function inStartupQueueOrder(pending: readonly Pod[]): Pod[] {
   return pending.map((p) => ({ p, key: storageKey(p) })).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)).map((x) => x.p);
 }

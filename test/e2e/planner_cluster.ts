@@ -6,7 +6,7 @@
 import type { ControlPlane } from './control_plane.js';
 import { eventually } from './control_plane.js';
 
-export interface NodeShape {
+interface NodeShape {
   prefix: string;
   count: number;
   cpu: string;
@@ -14,7 +14,7 @@ export interface NodeShape {
 }
 
 /** 200 small, 80 medium and 20 large nodes in three zones; memory is 4Gi per cpu everywhere. */
-export const nodeShapes: readonly NodeShape[] = [
+const nodeShapes: readonly NodeShape[] = [
   { prefix: 's', count: 200, cpu: '4', memory: '16Gi' },
   { prefix: 'm', count: 80, cpu: '8', memory: '32Gi' },
   { prefix: 'l', count: 20, cpu: '16', memory: '64Gi' },
@@ -31,7 +31,7 @@ export function nodeObject(name: string, cpu: string, memory: string, zone: stri
   };
 }
 
-export interface PodOptions {
+interface PodOptions {
   labels?: Record<string, string>;
   owner?: { kind: string; name: string; uid: string; apiVersion: string };
   spec?: Record<string, unknown>;
@@ -73,7 +73,7 @@ export async function addNamespace(cp: ControlPlane, name: string): Promise<void
   await cp.create(`/api/v1/namespaces/${name}/serviceaccounts`, { metadata: { name: 'default' } });
 }
 
-export interface PodState {
+interface PodState {
   metadata: { name: string; namespace: string };
   spec: { nodeName?: string; containers: { resources?: { requests?: Record<string, string> } }[] };
   status?: { conditions?: { type: string; status: string; reason?: string; message?: string }[] };
