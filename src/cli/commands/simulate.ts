@@ -51,6 +51,7 @@ async function parse(argv: string[], io: CliIO) {
     if (!Number.isInteger(width) || width < 20) throw new UsageError(`--width must be an integer of at least 20, got "${values.width}"`);
   }
   const explain = { pod: values.pod, allNodes: values['all-nodes'] ?? false, width, timeline: values.timeline ?? false };
+  if (values['report-scores'] !== undefined && values.report === undefined) throw new UsageError('--report-scores needs --report FILE');
   return { scenario, opts, output, explain, report: values.report, reportScores: reportScores(values['report-scores']) };
 }
 

@@ -32,7 +32,7 @@ test('simulate --report writes a self-contained HTML report beside the usual out
   }
 });
 
-test('simulate --report-scores sets the score rows each pod keeps, and refuses what is not a count or "all"', async () => {
+test('simulate --report-scores sets the score rows each pod keeps, and refuses what is not a count or "all", or comes without --report', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'report-cli-'));
   try {
     const file = join(dir, 'out.html');
@@ -40,10 +40,12 @@ test('simulate --report-scores sets the score rows each pod keeps, and refuses w
       { value: 'all', want: 'all' },
       { value: '0', want: /--report-scores must be a positive integer or "all", got "0"/ },
       { value: 'some', want: /--report-scores must be a positive integer or "all", got "some"/ },
+      { value: 'without --report', want: /--report-scores needs --report FILE/ },
     ];
     for (const c of cases) {
       let err = '';
-      const code = await runCli(['simulate', '--report', file, '--report-scores', c.value], { stdout: () => undefined, stderr: (t) => (err += t) });
+      const args = c.value === 'without --report' ? ['simulate', '--report-scores', '5'] : ['simulate', '--report', file, '--report-scores', c.value];
+      const code = await runCli(args, { stdout: () => undefined, stderr: (t) => (err += t) });
       if (c.want instanceof RegExp) {
         assert.notEqual(code, 0, c.value);
         assert.match(err, c.want);
