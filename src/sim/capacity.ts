@@ -7,10 +7,14 @@ import type { Diagnosis } from '../framework/fit_error.js';
 import { cloneJSON } from '../util/json_clone.js';
 import type { AttemptRecord } from '../scheduler/scheduler.js';
 import { createEmbedded, type Embedded, type EmbeddedOptions } from './embedded.js';
+import type { ProgressListener } from './progress.js';
 import type { Scenario } from './scenario.js';
 import { runSimulation } from './simulate.js';
 
-export type CapacityOptions = Omit<EmbeddedOptions, 'onAttempt'>;
+export type CapacityOptions = Omit<EmbeddedOptions, 'onAttempt'> & {
+  /** Told how far a long question has got (stderr's progress line). */
+  onProgress?: ProgressListener;
+};
 
 /** Why one node refused the next copy. */
 interface NodeRefusal {
@@ -24,10 +28,17 @@ interface NodeRefusal {
  * the scheduler left running for the questions asked next; `onAttempt` sees every attempt.
  */
 async function scheduledScenario(sc: Scenario, o: CapacityOptions, onAttempt: (a: AttemptRecord) => void): Promise<Embedded> {
-  const env = await createEmbedded({ ...sc, steps: [] }, { ...o, onAttempt });
+  let attempts = 0;
+  let settingUp = true;
+  const counted = (a: AttemptRecord) => {
+    if (settingUp) o.onProgress?.("the scenario's pending pods: attempts", ++attempts, 0);
+    onAttempt(a);
+  };
+  const env = await createEmbedded({ ...sc, steps: [] }, { ...o, onAttempt: counted });
   for (const p of sc.pending) env.cluster.create(p);
   await env.cluster.controllers.settled();
   await env.scheduler.loop.drain();
+  settingUp = false;
   return env;
 }
 
@@ -81,6 +92,7 @@ export async function countFits(sc: Scenario, pod: Pod, o: CapacityOptions & { m
       }
       perNode.set(a.node, (perNode.get(a.node) ?? 0) + 1);
       fits++;
+      o.onProgress?.('copies placed', fits, 0);
     }
     return {
       pod: podKey(base),
@@ -138,7 +150,10 @@ export async function nodesNeeded(sc: Scenario, template: Node, o: CapacityOptio
   let leftOut: NodesNeeded['leftOut'] = [];
   /** Runs the scenario with n nodes added; `idle` says an added node stayed empty though pods were left out. */
   const probe = async (n: number): Promise<{ left: number; idle: boolean }> => {
-    const report = await runSimulation(n === 0 ? sc : withNodes(sc, template, n, prefix), o);
+    let attempts = 0;
+    const what = `simulation ${probes.length + 1} (${n} nodes added): pods attempted`;
+    const onAttempt = o.onProgress && (() => o.onProgress!(what, ++attempts, 0));
+    const report = await runSimulation(n === 0 ? sc : withNodes(sc, template, n, prefix), { ...o, onAttempt });
     const out = report.pods.filter((p) => p.outcome === 'Unschedulable' || p.outcome === 'Pending' || p.outcome === 'Gated');
     probes.push({ nodes: n, unschedulable: out.length });
     leftOut = out.map((p) => ({ pod: p.pod, message: p.message }));
@@ -183,7 +198,7 @@ const isDaemonPod = (p: Pod) => (p.metadata.ownerReferences ?? []).some((r) => r
  * time, never preempting; then everything is put back before the next node is tried, so each
  * answer is about removing that node alone.
  */
-export async function removableNodes(sc: Scenario, o: CapacityOptions & { nodes?: readonly string[]; onProgress?: (done: number, total: number) => void }): Promise<NodeRemoval[]> {
+export async function removableNodes(sc: Scenario, o: CapacityOptions & { nodes?: readonly string[] }): Promise<NodeRemoval[]> {
   let last: AttemptRecord | null = null;
   const { cluster, scheduler } = await scheduledScenario(sc, o, (a) => { last = a; });
   try {
@@ -192,7 +207,7 @@ export async function removableNodes(sc: Scenario, o: CapacityOptions & { nodes?
     const names = o.nodes ?? cluster.list<Node>('Node').map((n) => n.metadata.name ?? '').sort();
     const out: NodeRemoval[] = [];
     for (const [i, name] of names.entries()) {
-      o.onProgress?.(i, names.length);
+      o.onProgress?.('nodes tried', i, names.length);
       const node = cluster.get<Node>('Node', '', name);
       if (node === undefined) continue;
       const moving = cluster.list<Pod>('Pod').filter((p) => p.spec.nodeName === name && !isDaemonPod(p) && p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed');
@@ -225,7 +240,7 @@ export async function removableNodes(sc: Scenario, o: CapacityOptions & { nodes?
       await scheduler.loop.drain();
       out.push(result);
     }
-    o.onProgress?.(names.length, names.length);
+    o.onProgress?.('nodes tried', names.length, names.length);
     return out;
   } finally {
     scheduler.stop();

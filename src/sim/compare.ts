@@ -2,6 +2,7 @@
 // pods left out and why, how evenly the nodes are used and how fragmented the free room is, and
 // the pods whose fate differs.
 import { podKey } from '../api/types.js';
+import type { ProgressListener } from './progress.js';
 import type { Scenario } from './scenario.js';
 import { runSimulation, type NodeAllocation, type SimReport } from './simulate.js';
 import type { CapacityOptions } from './capacity.js';
@@ -77,9 +78,14 @@ function summarize(name: string, r: SimReport): VariantSummary {
 }
 
 /** Runs the scenario once per variant (same seed each) and compares the outcomes. */
-export async function compareVariants(sc: Scenario, variants: readonly Variant[]): Promise<Comparison> {
+export async function compareVariants(sc: Scenario, variants: readonly Variant[], onProgress?: ProgressListener): Promise<Comparison> {
   const reports: SimReport[] = [];
-  for (const v of variants) reports.push(await runSimulation(sc, v.options));
+  for (const [i, v] of variants.entries()) {
+    let attempts = 0;
+    const what = `configuration ${i + 1}/${variants.length} (${v.name}): pods attempted`;
+    const onAttempt = onProgress && (() => onProgress(what, ++attempts, 0));
+    reports.push(await runSimulation(sc, { ...v.options, onAttempt }));
+  }
   const fates = new Map<string, string[]>();
   reports.forEach((r, i) => {
     for (const p of r.pods) {
