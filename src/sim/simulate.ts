@@ -2,8 +2,7 @@
 // timeline is done, and reports every pod's fate (the schema in scenarios/README.md).
 import type { Node, Pod } from '../api/types.js';
 import { podKey } from '../api/types.js';
-import { Resource } from '../api/resources.js';
-import { PodInfo } from '../framework/pod_info.js';
+import { computePodResourceRequests, Resource } from '../api/resources.js';
 import type { MemoryCluster } from '../cluster/memory/store.js';
 import type { SchedulingQueue } from '../queue/scheduling_queue.js';
 import type { AttemptRecord } from '../scheduler/scheduler.js';
@@ -231,8 +230,8 @@ function allocationReport(nodes: Node[], pods: Pod[]): NodeAllocation[] {
     if (!n || p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed') continue;
     let e = requested.get(n);
     if (!e) requested.set(n, (e = { r: new Resource(), count: 0 }));
-    const pi = new PodInfo(p);
-    e.r.add(pi.requests.resource);
+    // Only the requests: a whole PodInfo (affinity terms, tolerations) per pod cost 2 s on 100,000 pods.
+    e.r.add(computePodResourceRequests(p).resource);
     e.count++;
   }
   return nodes.map((n) => {
