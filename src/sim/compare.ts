@@ -77,8 +77,8 @@ function summarize(name: string, r: SimReport): VariantSummary {
   };
 }
 
-/** Runs the scenario once per variant (same seed each) and compares the outcomes. */
-export async function compareVariants(sc: Scenario, variants: readonly Variant[], onProgress?: ProgressListener): Promise<Comparison> {
+/** Runs the scenario once per variant, in order, with the same seed each. */
+export async function runVariants(sc: Scenario, variants: readonly Variant[], onProgress?: ProgressListener): Promise<SimReport[]> {
   const reports: SimReport[] = [];
   for (const [i, v] of variants.entries()) {
     let attempts = 0;
@@ -86,6 +86,11 @@ export async function compareVariants(sc: Scenario, variants: readonly Variant[]
     const onAttempt = onProgress && (() => onProgress(what, ++attempts, 0));
     reports.push(await runSimulation(sc, { ...v.options, onAttempt }));
   }
+  return reports;
+}
+
+/** Compares the variants' runs (`reports[i]` is `variants[i]`'s). */
+export function compareReports(sc: Scenario, variants: readonly Pick<Variant, 'name'>[], reports: readonly SimReport[]): Comparison {
   const fates = new Map<string, string[]>();
   reports.forEach((r, i) => {
     for (const p of r.pods) {
@@ -101,4 +106,9 @@ export async function compareVariants(sc: Scenario, variants: readonly Variant[]
     if (f !== undefined && new Set(f).size > 1) differences.push({ pod, fates: f });
   }
   return { variants: variants.map((v, i) => summarize(v.name, reports[i]!)), differences, pods: fates.size };
+}
+
+/** Runs the scenario once per variant (same seed each) and compares the outcomes. */
+export async function compareVariants(sc: Scenario, variants: readonly Variant[], onProgress?: ProgressListener): Promise<Comparison> {
+  return compareReports(sc, variants, await runVariants(sc, variants, onProgress));
 }

@@ -1,11 +1,14 @@
 // `compare`: one scenario under two or more scheduler configurations: outcomes, spread,
 // fragmentation and the pods whose fate differs.
+import { writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { admitPod } from '../../cluster/memory/admission.js';
 import { FeatureGates } from '../../config/feature_gates.js';
 import { notYetAvailablePlugins } from '../../plugins/registry.js';
-import { compareVariants, type Comparison } from '../../sim/compare.js';
+import { compareReports, runVariants, type Comparison } from '../../sim/compare.js';
+import { buildComparisonReport } from '../../sim/compare_report.js';
+import { renderReportHtml } from '../../sim/report.js';
 import { resolveConfiguration } from '../configuration.js';
 import { UsageError, type CliIO } from '../io.js';
 import { registryWithPlugins } from '../plugins.js';
@@ -26,6 +29,7 @@ Options:
   --seed N              Seed of the random source; default 1
   --output text|json    Default text
   --max-differences N   Pods listed in the text output's differences; default 50
+  --report FILE         also write the comparison as one self-contained HTML page (charts, tables, every difference)
   --progress            a progress line on stderr even when stderr is not a terminal (it is drawn on a terminal)
 ${clusterFlagsUsage}`;
 
@@ -40,6 +44,7 @@ export async function compareCommand(argv: string[], io: CliIO): Promise<number>
       seed: { type: 'string' },
       output: { type: 'string', short: 'o' },
       'max-differences': { type: 'string' },
+      report: { type: 'string' },
       progress: { type: 'boolean' },
       ...clusterFlagOptions,
     },
@@ -68,7 +73,13 @@ export async function compareCommand(argv: string[], io: CliIO): Promise<number>
   const progress = progressLine(io, values.progress === true);
   let report: Comparison;
   try {
-    report = await compareVariants(scenario, variants, progress?.update);
+    const runs = await runVariants(scenario, variants, progress?.update);
+    report = compareReports(scenario, variants, runs);
+    if (values.report !== undefined) {
+      const html = renderReportHtml(buildComparisonReport(scenario.name, report, runs));
+      writeFileSync(values.report, html);
+      io.stderr(`Report written to ${values.report} (${(Buffer.byteLength(html) / 1024).toFixed(0)} KiB)\n`);
+    }
   } finally {
     progress?.end();
   }
