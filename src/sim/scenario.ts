@@ -30,7 +30,7 @@ export interface ScenarioStep {
  * A KubeSchedulerConfiguration a step switches to, unresolved (resolving needs the plugin registry
  * of the run): a file's text, or an object written inline; `source` names it in errors.
  */
-export type StepConfiguration = { readonly source: string; readonly text: string } | { readonly source: string; readonly value: Record<string, unknown> };
+type StepConfiguration = { readonly source: string; readonly text: string } | { readonly source: string; readonly value: Record<string, unknown> };
 
 export interface Scenario {
   name: string;
