@@ -127,25 +127,44 @@ export interface NodesNeeded {
   leftOut: { pod: string; message: string }[];
 }
 
-/** The scenario with `count` copies of `template` added, named `<prefix><i>`. */
-function withNodes(sc: Scenario, template: Node, count: number, prefix: string): Scenario {
+/**
+ * The scenario with `count` copies of `template` added, named `<prefix><i>`, each with a copy of
+ * `daemonPods` (the template's DaemonSet pods: their controllers run one on every new node too).
+ */
+function withNodes(sc: Scenario, template: Node, count: number, prefix: string, daemonPods: readonly Pod[]): Scenario {
   const added: Node[] = [];
+  const pods: Pod[] = [];
   for (let i = 0; i < count; i++) {
     const name = `${prefix}${i}`;
     const labels = { ...(template.metadata.labels ?? {}) };
     if ('kubernetes.io/hostname' in labels) labels['kubernetes.io/hostname'] = name;
     added.push({ ...cloneJSON(template), metadata: { name, labels, ...(template.metadata.annotations ? { annotations: { ...template.metadata.annotations } } : {}) } });
+    for (const p of daemonPods) pods.push(daemonPodOn(p, name));
   }
-  return { ...sc, nodes: [...sc.nodes, ...added] };
+  return { ...sc, nodes: [...sc.nodes, ...added], pods: [...sc.pods, ...pods] };
+}
+
+const isDaemonPod = (p: Pod) => (p.metadata.ownerReferences ?? []).some((r) => r.controller === true && r.kind === 'DaemonSet');
+
+/** A DaemonSet pod moved to `node`, re-pinned there as the DaemonSet controller pins its pods (metadata.name in a required term). */
+function daemonPodOn(p: Pod, node: string): Pod {
+  const copy = cloneJSON(p);
+  for (const term of copy.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? []) {
+    for (const f of term.matchFields ?? []) if (f.key === 'metadata.name') f.values = [node];
+  }
+  return { ...copy, metadata: { ...copy.metadata, name: `${p.metadata.name ?? 'daemon'}-${node}`, uid: undefined, resourceVersion: undefined }, spec: { ...copy.spec, nodeName: node } };
 }
 
 /**
  * A first guess at the nodes to add, from requests alone: the left-out pods, largest cpu first,
- * packed first-fit onto empty copies of the template (cpu, memory, extended resources, pod count).
- * Only where the search starts: every answer is checked by full simulations.
+ * packed first-fit onto copies of the template holding only its DaemonSet pods (cpu, memory,
+ * extended resources, pod count). Only where the search starts: every answer is checked by full
+ * simulations.
  */
-function packingGuess(leftOut: readonly Pod[], template: Node): number {
+function packingGuess(leftOut: readonly Pod[], template: Node, daemonPods: readonly Pod[]): number {
   const allocatable = Resource.fromList(template.status?.allocatable ?? template.status?.capacity);
+  for (const p of daemonPods) allocatable.sub(computePodResourceRequests(p).resource);
+  allocatable.allowedPodNumber -= daemonPods.length;
   const fitsIn = (r: Resource, free: Resource) => r.milliCPU <= free.milliCPU && r.memory <= free.memory && free.allowedPodNumber >= 1
     && [...(r.scalarResources ?? [])].every(([k, v]) => v <= (free.scalarResources?.get(k) ?? 0));
   const bins: Resource[] = [];
@@ -165,32 +184,34 @@ function packingGuess(leftOut: readonly Pod[], template: Node): number {
 
 /**
  * The fewest copies of `template` to add so that no pending pod (nor any pod the timeline creates)
- * ends unschedulable. Each probe is a full simulation (more nodes never leave more pods out, so
- * the search is sound); it starts from a packing guess of the pods left out with none added, and
- * gallops (then bisects) from there: a good guess needs two probes besides the first.
+ * ends unschedulable, each new node carrying the template's DaemonSet pods. Each probe is a full
+ * simulation (more nodes never leave more pods out, so the search is sound); it starts from a
+ * packing guess of the pods left out with none added, and gallops (then bisects) from there: a
+ * good guess needs two probes besides the first.
  */
 export async function nodesNeeded(sc: Scenario, template: Node, o: CapacityOptions & { limit?: number; prefix?: string }): Promise<NodesNeeded> {
   const limit = o.limit ?? 10_000;
   const prefix = o.prefix ?? `${template.metadata.name ?? 'node'}-added-`;
   const probes: NodesNeeded['probes'] = [];
   let leftOut: NodesNeeded['leftOut'] = [];
+  const daemonPods = sc.pods.filter((p) => p.spec.nodeName === template.metadata.name && isDaemonPod(p));
   /** Runs the scenario with n nodes added; `idle` says an added node stayed empty though pods were left out. */
   const probe = async (n: number): Promise<{ left: number; idle: boolean }> => {
     let attempts = 0;
     const what = `simulation ${probes.length + 1} (${n} nodes added): pods attempted`;
     const onAttempt = o.onProgress && (() => o.onProgress!(what, ++attempts, 0));
-    const report = await runSimulation(n === 0 ? sc : withNodes(sc, template, n, prefix), { ...o, onAttempt });
+    const report = await runSimulation(n === 0 ? sc : withNodes(sc, template, n, prefix, daemonPods), { ...o, onAttempt });
     const out = report.pods.filter((p) => p.outcome === 'Unschedulable' || p.outcome === 'Pending' || p.outcome === 'Gated');
     probes.push({ nodes: n, unschedulable: out.length });
     leftOut = out.map((p) => ({ pod: p.pod, message: p.message }));
-    const idle = out.length > 0 && report.nodes.some((a) => a.node.startsWith(prefix) && a.pods.count === 0);
+    const idle = out.length > 0 && report.nodes.some((a) => a.node.startsWith(prefix) && a.pods.count === daemonPods.length);
     return { left: out.length, idle };
   };
   const name = template.metadata.name ?? '';
   const without = (await probe(0)).left;
   if (without === 0) return { template: name, nodes: 0, unschedulableWithout: 0, probes, leftOut: [] };
   const podsByKey = new Map([...sc.pending, ...sc.steps.flatMap((s) => s.create.filter((x): x is Pod => x.kind === 'Pod'))].map((p) => [podKey(p), p]));
-  const guess = Math.min(limit, Math.max(1, packingGuess(leftOut.flatMap((l) => podsByKey.get(l.pod) ?? []), template)));
+  const guess = Math.min(limit, Math.max(1, packingGuess(leftOut.flatMap((l) => podsByKey.get(l.pod) ?? []), template, daemonPods)));
   // low: known to leave pods out; high: known to fit them all (once found).
   let low = 0;
   let high: number;
@@ -232,8 +253,6 @@ export interface NodeRemoval {
   /** The pods that would move, with where they went (or why not, for the first that did not fit). */
   pods: { pod: string; node: string; message: string }[];
 }
-
-const isDaemonPod = (p: Pod) => (p.metadata.ownerReferences ?? []).some((r) => r.controller === true && r.kind === 'DaemonSet');
 
 /**
  * For each node (all, or those named), whether it could be removed with its pods rescheduled on
