@@ -77,10 +77,11 @@ export async function countFits(sc: Scenario, pod: Pod, o: CapacityOptions & { m
     let fits = 0;
     let stoppedBy: FitCount['stoppedBy'] = null;
     while (fits < max) {
+      const c = cloneJSON(base);
       const copy: Pod = {
-        ...cloneJSON(base),
-        metadata: { ...cloneJSON(base.metadata), name: `${prefix}${fits}`, namespace: ns, uid: undefined, resourceVersion: undefined },
-        spec: { ...cloneJSON(base.spec), nodeName: undefined, preemptionPolicy: 'Never' },
+        ...c,
+        metadata: { ...c.metadata, name: `${prefix}${fits}`, namespace: ns, uid: undefined, resourceVersion: undefined },
+        spec: { ...c.spec, nodeName: undefined, preemptionPolicy: 'Never' },
         status: {},
       };
       last = null;
@@ -289,10 +290,11 @@ export async function removableNodes(sc: Scenario, o: CapacityOptions & { nodes?
       const copies: Pod[] = [];
       for (const p of moving) {
         cluster.remove('Pod', p.metadata.namespace ?? 'default', p.metadata.name ?? '');
+        const c = cloneJSON(p);
         const copy: Pod = {
-          ...cloneJSON(p),
-          metadata: { ...cloneJSON(p.metadata), uid: undefined, resourceVersion: undefined },
-          spec: { ...cloneJSON(p.spec), nodeName: undefined, preemptionPolicy: 'Never' },
+          ...c,
+          metadata: { ...c.metadata, uid: undefined, resourceVersion: undefined },
+          spec: { ...c.spec, nodeName: undefined, preemptionPolicy: 'Never' },
           status: {},
         };
         last = null;
