@@ -138,9 +138,14 @@ export class ClaimBinder {
     const { name: _name, uid: _uid, ...metadata } = nodeClaim.metadata;
     const claim: ResourceClaim = { ...cloneJSON(nodeClaim), metadata: cloneJSON(metadata) };
     delete claim.status;
+    // Counted as upstream labels it: no admin access, owned by a Pod (core group).
+    const metrics = this.handle.metricsRecorder?.() ?? null;
     try {
-      return await client.createResourceClaim(claim);
+      const created = await client.createResourceClaim(claim);
+      metrics?.observeResourceClaimCreate('success', false, '', 'Pod');
+      return created;
     } catch (err) {
+      metrics?.observeResourceClaimCreate('failure', false, '', 'Pod');
       throw new Error(`create claim for extended resources ${ref(nodeClaim)}: ${messageOf(err)}`);
     }
   }

@@ -31,19 +31,21 @@ function setup(o: { nodes: { name: string; gpus?: string }[]; slices?: [string, 
   const handle = newTestHandle({ nodes, objects: [gpuClass, ...slices, ...(o.claims ?? [])] });
   const lister = handle.objects() as MapObjectLister;
   const client = claimClient(lister, handle.client());
-  Object.assign(handle, { client: () => client });
+  const claimCreates: string[] = [];
+  const metrics = { observeResourceClaimCreate: (...labels: unknown[]) => claimCreates.push(labels.join(',')) };
+  Object.assign(handle, { client: () => client, metricsRecorder: () => metrics });
   const pl = new DynamicResources(handle, {
     args: defaultDynamicResourcesArgs({}),
     features: { ...defaultFeatures, enableDRAExtendedResource: o.extendedResource ?? true },
     newAllocator: (inputs) => new FakeAllocator(inputs),
   });
   const nodeInfos = o.nodes.map((n) => handle.snapshot.nodeInfos().get(n.name)!);
-  return { pl, lister, writes: client.writes, nodeInfos };
+  return { pl, lister, writes: client.writes, nodeInfos, claimCreates };
 }
 
 describe('DynamicResources: extended resources backed by DRA', () => {
   it('a node without the resource in allocatable gets devices through a claim PreBind creates', async () => {
-    const { pl, lister, writes, nodeInfos } = setup({ nodes: [{ name: 'worker' }], slices: [['worker', 2]] });
+    const { pl, lister, writes, nodeInfos, claimCreates } = setup({ nodes: [{ name: 'worker' }], slices: [['worker', 2]] });
     const pod = podAsking('2');
     const podInfo = new PodInfo(pod);
     const cs = new CycleState();
@@ -62,6 +64,7 @@ describe('DynamicResources: extended resources backed by DRA', () => {
     assert.deepEqual(created.metadata.ownerReferences, [{ apiVersion: 'v1', kind: 'Pod', name: 'p', uid: 'uid-p', controller: true }]);
     assert.deepEqual(created.spec.devices?.requests, [{ name: 'container-0-request-0', exactly: { deviceClassName: 'gpu-class', allocationMode: 'ExactCount', count: 2 } }]);
     assert.equal(created.status, undefined, 'created without an allocation');
+    assert.deepEqual(claimCreates, ['success,false,,Pod'], 'dynamic_resource_allocation_resourceclaim_creates_total');
 
     const stored = lister.get<ResourceClaim>('ResourceClaim', 'default', 'p-extended-resources-xxxxx')!;
     assert.deepEqual(stored.metadata.finalizers, ['resource.kubernetes.io/delete-protection']);
