@@ -161,8 +161,12 @@ export class DynamicResources
     }
     let extended: ExtendedResourceRequests | null = null;
     if (mayUseExtended && hasDeviceClassMappedExtendedResource(scalars, this.classResolver!)) {
+      // A claim an earlier attempt created is used as it is (Filter rejects it, PostFilter deletes it).
       const found = findExtendedResourceClaim(pod, this.handle.objects().list<ResourceClaim>('ResourceClaim'));
-      const claim = found !== undefined ? (this.claims.get(found.metadata.namespace ?? '', found.metadata.name ?? '') ?? found) : newExtendedResourceClaim(pod, `${pod.metadata.uid ?? ''}/${SpecialClaimInMemName}/${++this.extendedClaimSeq}`);
+      const claim =
+        found !== undefined
+          ? (this.claims.get(found.metadata.namespace ?? '', found.metadata.name ?? '') ?? found)
+          : newExtendedResourceClaim(pod, `${pod.metadata.uid ?? ''}/${SpecialClaimInMemName}/${++this.extendedClaimSeq}`);
       extended = { podScalarResources: scalars, initialClaimUID: claim.metadata.uid ?? '' };
       claims = [...claims, claim];
     }
