@@ -30,9 +30,29 @@ interface Estimate {
   readonly isString: boolean;
 }
 
+/** How an estimate treats comprehensions. */
+interface Mode {
+  /** Leave out the iterations of comprehensions (runtime-cost.ts charges those as they run). */
+  readonly shallow: boolean;
+  /** Where to record each comprehension's cost of one iteration. */
+  readonly iterations?: Map<ASTNode, number>;
+}
+
+const FULL: Mode = { shallow: false };
+
 /** The estimated maximum cost of one evaluation. */
 export function estimateCost(ast: ASTNode): number {
-  return Math.ceil(Math.min(estimate(ast, new Map()).cost, Number.MAX_SAFE_INTEGER));
+  return Math.ceil(Math.min(estimate(ast, new Map(), FULL).cost, Number.MAX_SAFE_INTEGER));
+}
+
+/**
+ * The estimated cost of one iteration (loop step and body, without nested loops) of every
+ * comprehension in the expression: what runtime-cost.ts charges per iteration.
+ */
+export function iterationCosts(ast: ASTNode): Map<ASTNode, number> {
+  const iterations = new Map<ASTNode, number>();
+  estimate(ast, new Map(), { shallow: true, iterations });
+  return iterations;
 }
 
 function isNode(v: unknown): v is ASTNode {
@@ -69,14 +89,16 @@ function sizeAtDeviceDepth(depth: number): number {
   return MAX_VALUE_LENGTH;
 }
 
-function sumOf(nodes: readonly ASTNode[], scope: ReadonlyMap<string, number>): number {
+function sumOf(nodes: readonly ASTNode[], scope: ReadonlyMap<string, number>, mode: Mode): number {
   let cost = 0;
-  for (const n of nodes) cost += estimate(n, scope).cost;
+  for (const n of nodes) cost += estimate(n, scope, mode).cost;
   return cost;
 }
 
-/** `scope` maps comprehension variables to the size of what they range over. */
-function estimate(node: ASTNode, scope: ReadonlyMap<string, number>): Estimate {
+/**
+ * `scope` maps comprehension variables to the size of what they range over.
+ */
+function estimate(node: ASTNode, scope: ReadonlyMap<string, number>, mode: Mode): Estimate {
   const args = node.args as unknown;
   switch (node.op) {
     case 'value':
@@ -90,67 +112,69 @@ function estimate(node: ASTNode, scope: ReadonlyMap<string, number>): Estimate {
     case '[]':
     case '[?]': {
       const depth = deviceDepth(node, scope);
-      return { cost: 1 + sumOf(children(node), scope), size: depth >= 0 ? sizeAtDeviceDepth(depth) : MAX_VALUE_LENGTH, isString: false };
+      return { cost: 1 + sumOf(children(node), scope, mode), size: depth >= 0 ? sizeAtDeviceDepth(depth) : MAX_VALUE_LENGTH, isString: false };
     }
     case '&&':
     case '||':
     case '?:':
-      return { cost: sumOf(children(node), scope), size: 1, isString: false };
+      return { cost: sumOf(children(node), scope, mode), size: 1, isString: false };
     case '==':
     case '!=':
     case '<':
     case '<=':
     case '>':
     case '>=': {
-      const [l, r] = children(node).map((c) => estimate(c, scope));
+      const [l, r] = children(node).map((c) => estimate(c, scope, mode));
       const stringCompare = l!.isString || r!.isString;
       const own = stringCompare ? Math.ceil(0.1 * Math.min(l!.size, r!.size)) : 1;
       return { cost: l!.cost + r!.cost + own, size: 1, isString: false };
     }
     case 'in': {
       const [l, r] = children(node);
-      const range = estimate(r!, scope);
+      const range = estimate(r!, scope, mode);
       const isList = r!.op === 'list' || deviceDepth(r!, scope) === 3;
-      return { cost: estimate(l!, scope).cost + range.cost + (isList ? range.size : 1), size: 1, isString: false };
+      return { cost: estimate(l!, scope, mode).cost + range.cost + (isList ? range.size : 1), size: 1, isString: false };
     }
     case 'list':
-      return { cost: LIST_CREATE_COST + sumOf(children(node), scope), size: children(node).length, isString: false };
+      return { cost: LIST_CREATE_COST + sumOf(children(node), scope, mode), size: children(node).length, isString: false };
     case 'map':
-      return { cost: MAP_CREATE_COST + sumOf(children(node), scope), size: children(node).length / 2, isString: false };
+      return { cost: MAP_CREATE_COST + sumOf(children(node), scope, mode), size: children(node).length / 2, isString: false };
     case 'rcall':
-      return estimateMethod(node, scope);
+      return estimateMethod(node, scope, mode);
     case 'call': {
       const [name, callArgs] = args as [string, ASTNode[]];
       // A presence test costs only its operand's target (cel-go: PresenceTestHasCost(false)).
       if (name === 'has' && callArgs.length === 1 && callArgs[0]!.op === '.') {
-        return { cost: estimate((callArgs[0]!.args as [ASTNode, string])[0], scope).cost, size: 1, isString: false };
+        return { cost: estimate((callArgs[0]!.args as [ASTNode, string])[0], scope, mode).cost, size: 1, isString: false };
       }
-      const cost = 1 + sumOf(callArgs, scope);
+      const cost = 1 + sumOf(callArgs, scope, mode);
       return { cost, size: name === 'string' ? MAX_VALUE_LENGTH : 1, isString: name === 'string' };
     }
     default:
-      return { cost: 1 + sumOf(children(node), scope), size: 1, isString: false };
+      return { cost: 1 + sumOf(children(node), scope, mode), size: 1, isString: false };
   }
 }
 
-function estimateMethod(node: ASTNode, scope: ReadonlyMap<string, number>): Estimate {
+function estimateMethod(node: ASTNode, scope: ReadonlyMap<string, number>, mode: Mode): Estimate {
   const [name, receiver, callArgs] = node.args as [string, ASTNode, ASTNode[]];
-  const target = estimate(receiver, scope);
+  const target = estimate(receiver, scope, mode);
   if (name === 'bind' && receiver.op === 'id' && receiver.args === 'cel' && callArgs.length === 3) {
-    const init = estimate(callArgs[1]!, scope);
+    const init = estimate(callArgs[1]!, scope, mode);
     const inner = new Map(scope).set(callArgs[0]!.args as string, init.size);
     // cel.bind is a comprehension over an empty list literal.
-    return { cost: LIST_CREATE_COST + init.cost + estimate(callArgs[2]!, inner).cost, size: 1, isString: false };
+    return { cost: LIST_CREATE_COST + init.cost + estimate(callArgs[2]!, inner, mode).cost, size: 1, isString: false };
   }
   const step = MACRO_STEP[name];
   if (step !== undefined && callArgs.length >= 2 && callArgs[0]!.op === 'id') {
     const range = Math.min(target.size, UNBOUNDED);
     const inner = new Map(scope).set(callArgs[0]!.args as string, MAX_VALUE_LENGTH);
-    const body = estimate(callArgs[callArgs.length - 1]!, inner);
-    return { cost: target.cost + range * (body.cost + step) + MACRO_RESULT[name]!, size: range, isString: false };
+    const body = estimate(callArgs[callArgs.length - 1]!, inner, mode);
+    mode.iterations?.set(node, body.cost + step);
+    const iterations = mode.shallow ? 0 : range * (body.cost + step);
+    return { cost: target.cost + iterations + MACRO_RESULT[name]!, size: range, isString: false };
   }
-  const argCost = target.cost + sumOf(callArgs, scope);
-  const argSize = callArgs.length > 0 ? estimate(callArgs[0]!, scope).size : 0;
+  const argCost = target.cost + sumOf(callArgs, scope, mode);
+  const argSize = callArgs.length > 0 ? estimate(callArgs[0]!, scope, mode).size : 0;
   const own = stringFunctionCost(name, Math.min(target.size, UNBOUNDED), argSize);
   return { cost: argCost + own, size: name === 'split' || name === 'findAll' ? target.size : 1, isString: false };
 }
