@@ -7,6 +7,8 @@ import { parseQuantity, type Quantity } from '../quantity.js';
 import { CelLibraryError, registerKubernetesLibraries } from './libraries.js';
 import { parseSemver, type Semver } from './semver.js';
 import { estimateCost } from './cost.js';
+import { registerExtensions } from './extensions.js';
+import { registerTwoVariableComprehensions } from './comprehensions.js';
 import { rewriteForCelJs } from './rewrites.js';
 import { COST_LIMIT_EXCEEDED, compileCostTracking, limitExceeded, registerIterationMacro, startMetering } from './runtime-cost.js';
 
@@ -197,7 +199,9 @@ export class DeviceSelectorCompiler {
     };
     if (features.consumableCapacity) fields.allowMultipleAllocations = 'bool';
     // The apiserver's base environment enables optional types and homogeneous literals.
-    const env = registerKubernetesLibraries(new Environment({ enableOptionalTypes: true, homogeneousAggregateLiterals: true }));
+    const env = registerTwoVariableComprehensions(
+      registerExtensions(registerKubernetesLibraries(new Environment({ enableOptionalTypes: true, homogeneousAggregateLiterals: true }))),
+    );
     this.env = env.registerType('kubernetes.DRADevice', { ctor: DRADevice, fields }).registerVariable('device', 'kubernetes.DRADevice');
     this.meteredEnv = registerIterationMacro(this.env.clone());
   }

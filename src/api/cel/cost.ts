@@ -18,9 +18,20 @@ const LIST_CREATE_COST = 10;
 const MAP_CREATE_COST = 30;
 
 /** Per element of the range: the loop condition and the loop step around the macro's body. */
-const MACRO_STEP: Readonly<Record<string, number>> = { exists: 4, all: 3, exists_one: 2, map: 3, filter: 3 };
+const MACRO_STEP: Readonly<Record<string, number>> = {
+  exists: 4,
+  all: 3,
+  exists_one: 2,
+  map: 3,
+  filter: 3,
+  // The two-variable forms (cel-go ext/comprehensions.go), whose steps are built the same way.
+  existsOne: 2,
+  transformList: 3,
+  transformMap: 3,
+  transformMapEntry: 3,
+};
 /** The macro's result expression. */
-const MACRO_RESULT: Readonly<Record<string, number>> = { exists: 1, all: 1, exists_one: 2, map: 1, filter: 1 };
+const MACRO_RESULT: Readonly<Record<string, number>> = { exists: 1, all: 1, exists_one: 2, map: 1, filter: 1, existsOne: 2, transformList: 1, transformMap: 1, transformMapEntry: 1 };
 
 interface Estimate {
   readonly cost: number;
@@ -165,18 +176,79 @@ function estimateMethod(node: ASTNode, scope: ReadonlyMap<string, number>, mode:
     return { cost: LIST_CREATE_COST + init.cost + estimate(callArgs[2]!, inner, mode).cost, size: 1, isString: false };
   }
   const step = MACRO_STEP[name];
+  const twoVariables = callArgs.length >= 3 && callArgs[1]!.op === 'id' && name !== 'map';
   if (step !== undefined && callArgs.length >= 2 && callArgs[0]!.op === 'id') {
     const range = Math.min(target.size, UNBOUNDED);
-    const inner = new Map(scope).set(callArgs[0]!.args as string, MAX_VALUE_LENGTH);
-    const body = estimate(callArgs[callArgs.length - 1]!, inner, mode);
+    const inner = new Map(scope);
+    // The first variable of a two-variable form is an index or key, the other the value.
+    if (twoVariables) inner.set(callArgs[0]!.args as string, 1).set(callArgs[1]!.args as string, MAX_VALUE_LENGTH);
+    else inner.set(callArgs[0]!.args as string, MAX_VALUE_LENGTH);
+    const body = twoVariables
+      ? { cost: sumOf(callArgs.slice(2), inner, mode) }
+      : estimate(callArgs[callArgs.length - 1]!, inner, mode);
     mode.iterations?.set(node, body.cost + step);
     const iterations = mode.shallow ? 0 : range * (body.cost + step);
     return { cost: target.cost + iterations + MACRO_RESULT[name]!, size: range, isString: false };
   }
+  if (receiver.op === 'id' && (receiver.args === 'sets' || receiver.args === 'lists' || receiver.args === 'strings')) {
+    return estimateNamespaced(`${receiver.args}.${name}`, callArgs, callArgs.map((a) => estimate(a, scope, mode)));
+  }
   const argCost = target.cost + sumOf(callArgs, scope, mode);
   const argSize = callArgs.length > 0 ? estimate(callArgs[0]!, scope, mode).size : 0;
+  const listCost = listFunctionCost(name, Math.min(target.size, UNBOUNDED), callArgs);
+  if (listCost !== undefined) return { cost: argCost + listCost.cost, size: listCost.size, isString: false };
   const own = stringFunctionCost(name, Math.min(target.size, UNBOUNDED), argSize);
   return { cost: argCost + own, size: name === 'split' || name === 'findAll' ? target.size : 1, isString: false };
+}
+
+/** cel-go's charge for a call that allocates a list: the call and the list's creation. */
+const LIST_CALL_COST = 1 + LIST_CREATE_COST;
+
+/** An integer literal argument's value, or `otherwise`. */
+function literalOr(node: ASTNode | undefined, otherwise: number): number {
+  const v = node?.op === 'value' ? (node.args as unknown) : undefined;
+  return typeof v === 'bigint' && v >= 0n ? Number(v) : otherwise;
+}
+
+/** cel-go's ext.Lists estimates (ext/lists.go), for a target list of at most `size` elements. */
+function listFunctionCost(name: string, size: number, args: readonly ASTNode[]): { cost: number; size: number } | undefined {
+  switch (name) {
+    case 'slice': {
+      const n = Math.max(0, literalOr(args[1], size) - literalOr(args[0], 0));
+      return { cost: n + LIST_CALL_COST, size: n };
+    }
+    case 'reverse':
+      return args.length === 0 ? { cost: size + LIST_CALL_COST, size } : undefined;
+    case 'flatten':
+      return { cost: literalOr(args[0], args.length === 0 ? 1 : UNBOUNDED) * size + LIST_CALL_COST, size: UNBOUNDED };
+    case 'distinct':
+    case 'sort':
+      return { cost: Math.ceil(2 * size * size) + LIST_CALL_COST, size };
+    case 'first':
+    case 'last':
+      return { cost: 1, size: 1 };
+    default:
+      return undefined;
+  }
+}
+
+/** Namespaced functions: cel-go's sets (size × size, twice for equivalent), lists.range, strings.quote. */
+function estimateNamespaced(name: string, nodes: readonly ASTNode[], args: readonly Estimate[]): Estimate {
+  const argCost = args.reduce((sum, a) => sum + a.cost, 0);
+  const [a, b] = args;
+  switch (name) {
+    case 'sets.contains':
+    case 'sets.intersects':
+      return { cost: argCost + a!.size * b!.size + 1, size: 1, isString: false };
+    case 'sets.equivalent':
+      return { cost: argCost + 2 * a!.size * b!.size + 1, size: 1, isString: false };
+    case 'lists.range': {
+      const n = literalOr(nodes[0], UNBOUNDED);
+      return { cost: argCost + n + LIST_CALL_COST, size: n, isString: false };
+    }
+    default:
+      return { cost: argCost + 1, size: MAX_VALUE_LENGTH, isString: true };
+  }
 }
 
 const tenth = (size: number): number => Math.ceil(0.1 * size);

@@ -36,7 +36,8 @@ export function limitExceeded(): boolean {
   return meter.spent > meter.limit;
 }
 
-function charge(cost: number): void {
+/** Adds `cost` to the evaluation's cost; library functions whose work grows with their input call it too. */
+export function chargeCost(cost: number): void {
   meter.spent += cost;
   if (meter.spent > meter.limit) throw exceeded;
 }
@@ -59,7 +60,7 @@ export function registerIterationMacro(env: Environment): Environment {
     body: args[1]!,
     typeCheck: (checker: MacroChecker, macro: IterationMacro, ctx: unknown) => checker.check(macro.body, ctx),
     evaluate: (evaluator: MacroEvaluator, macro: IterationMacro, ctx: unknown) => {
-      charge(macro.cost);
+      chargeCost(macro.cost);
       return evaluator.run(macro.body, ctx);
     },
   }));
