@@ -158,7 +158,9 @@ function estimate(node: ASTNode, scope: ReadonlyMap<string, number>, mode: Mode)
       if (name === 'has' && callArgs.length === 1 && callArgs[0]!.op === '.') {
         return { cost: estimate((callArgs[0]!.args as [ASTNode, string])[0], scope, mode).cost, size: 1, isString: false };
       }
-      const cost = 1 + sumOf(callArgs, scope, mode);
+      // Parsing functions cost a tenth of their string (library/cost.go), at least 1.
+      const own = STRING_PARSERS.has(name) && callArgs.length === 1 ? Math.max(1, tenth(estimate(callArgs[0]!, scope, mode).size)) : 1;
+      const cost = own + sumOf(callArgs, scope, mode);
       return { cost, size: name === 'string' ? MAX_VALUE_LENGTH : 1, isString: name === 'string' };
     }
     default:
@@ -194,10 +196,11 @@ function estimateMethod(node: ASTNode, scope: ReadonlyMap<string, number>, mode:
     return estimateNamespaced(`${receiver.args}.${name}`, callArgs, callArgs.map((a) => estimate(a, scope, mode)));
   }
   const argCost = target.cost + sumOf(callArgs, scope, mode);
-  const argSize = callArgs.length > 0 ? estimate(callArgs[0]!, scope, mode).size : 0;
+  const firstArg = callArgs.length > 0 ? estimate(callArgs[0]!, scope, mode) : undefined;
+  const argSize = firstArg?.size ?? 0;
   const listCost = listFunctionCost(name, Math.min(target.size, UNBOUNDED), callArgs);
   if (listCost !== undefined) return { cost: argCost + listCost.cost, size: listCost.size, isString: false };
-  const own = stringFunctionCost(name, Math.min(target.size, UNBOUNDED), argSize);
+  const own = stringFunctionCost(name, Math.min(target.size, UNBOUNDED), argSize, firstArg?.isString ?? false);
   return { cost: argCost + own, size: name === 'split' || name === 'findAll' ? target.size : 1, isString: false };
 }
 
@@ -253,11 +256,13 @@ function estimateNamespaced(name: string, nodes: readonly ASTNode[], args: reado
 
 const tenth = (size: number): number => Math.ceil(0.1 * size);
 
+const STRING_PARSERS = new Set(['ip', 'cidr', 'isIP', 'isCIDR']);
+
 /**
  * The cost of a method call on a string or list of at most `size` (apiserver library/cost.go and
  * cel-go's checker): proportional to the string for scans, 1 for everything else.
  */
-function stringFunctionCost(name: string, size: number, argSize: number): number {
+function stringFunctionCost(name: string, size: number, argSize: number, argIsString: boolean): number {
   switch (name) {
     case 'matches':
     case 'find':
@@ -273,6 +278,11 @@ function stringFunctionCost(name: string, size: number, argSize: number): number
     case 'substring':
     case 'trim':
       return tenth(size);
+    // Comparing two addresses of up to 16 bytes; a string argument is parsed first.
+    case 'containsIP':
+      return 4 + (argIsString ? tenth(argSize) : 0);
+    case 'containsCIDR':
+      return 7 + (argIsString ? tenth(argSize) : 0);
     case 'replace':
     case 'split':
       return Math.ceil(0.2 * size);
