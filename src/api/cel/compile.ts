@@ -10,6 +10,7 @@ import { estimateCost } from './cost.js';
 import { registerExtensions } from './extensions.js';
 import { registerTwoVariableComprehensions } from './comprehensions.js';
 import { registerNetworkLibraries } from './network.js';
+import { registerFormatLibrary } from './format.js';
 import { rewriteForCelJs } from './rewrites.js';
 import { COST_LIMIT_EXCEEDED, compileCostTracking, limitExceeded, registerIterationMacro, startMetering } from './runtime-cost.js';
 
@@ -201,7 +202,7 @@ export class DeviceSelectorCompiler {
     if (features.consumableCapacity) fields.allowMultipleAllocations = 'bool';
     // The apiserver's base environment enables optional types and homogeneous literals.
     const env = registerTwoVariableComprehensions(
-      registerNetworkLibraries(registerExtensions(registerKubernetesLibraries(new Environment({ enableOptionalTypes: true, homogeneousAggregateLiterals: true })))),
+      registerFormatLibrary(registerNetworkLibraries(registerExtensions(registerKubernetesLibraries(new Environment({ enableOptionalTypes: true, homogeneousAggregateLiterals: true }))))),
     );
     this.env = env.registerType('kubernetes.DRADevice', { ctor: DRADevice, fields }).registerVariable('device', 'kubernetes.DRADevice');
     this.meteredEnv = registerIterationMacro(this.env.clone());

@@ -278,6 +278,9 @@ function stringFunctionCost(name: string, size: number, argSize: number, argIsSt
     case 'substring':
     case 'trim':
       return tenth(size);
+    // A named format's check is a regular expression of up to 128 characters over the string.
+    case 'validate':
+      return Math.ceil(tenth(argSize) * 32);
     // Comparing two addresses of up to 16 bytes; a string argument is parsed first.
     case 'containsIP':
       return 4 + (argIsString ? tenth(argSize) : 0);

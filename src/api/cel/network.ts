@@ -1,6 +1,7 @@
 // Kubernetes' IP and CIDR CEL libraries (k8s.io/apiserver/pkg/cel/library/ip.go and cidr.go),
 // with addresses parsed and printed as Go's net/netip does, error texts included.
 import type { Environment } from '@marcbachmann/cel-js';
+import { goQuote } from '../labels.js';
 import { CelLibraryError } from './libraries.js';
 
 /** An address: 4 or 16 bytes, and an IPv6 zone (only ever seen by the parser here). */
@@ -103,7 +104,7 @@ function samePrefix(a: Uint8Array, b: Uint8Array, bits: number): boolean {
 /** netip's parse error text. */
 class AddrParseError extends Error {
   constructor(input: string, msg: string, at = '') {
-    super(`ParseAddr(${JSON.stringify(input)}): ${msg}${at === '' ? '' : ` (at ${JSON.stringify(at)})`}`);
+    super(`ParseAddr(${goQuote(input)}): ${msg}${at === '' ? '' : ` (at ${goQuote(at)})`}`);
   }
 }
 
@@ -224,7 +225,7 @@ export function parseAddr(s: string): IPAddress {
 
 /** netip.ParsePrefix. */
 export function parsePrefix(s: string): CIDRNetwork {
-  const fail = (msg: string): Error => new Error(`netip.ParsePrefix(${JSON.stringify(s)}): ${msg}`);
+  const fail = (msg: string): Error => new Error(`netip.ParsePrefix(${goQuote(s)}): ${msg}`);
   const slash = s.lastIndexOf('/');
   if (slash < 0) throw fail("no '/'");
   let ip: IPAddress;
@@ -236,7 +237,7 @@ export function parsePrefix(s: string): CIDRNetwork {
   if (!ip.is4 && ip.zone !== '') throw fail('IPv6 zones cannot be present in a prefix');
   const bitsText = s.slice(slash + 1);
   if ((bitsText.length > 1 && !(bitsText[0]! >= '1' && bitsText[0]! <= '9')) || !/^[+-]?\d+$/.test(bitsText)) {
-    throw fail(`bad bits after slash: ${JSON.stringify(bitsText)}`);
+    throw fail(`bad bits after slash: ${goQuote(bitsText)}`);
   }
   const bits = Number(bitsText);
   if (bits < 0 || bits > (ip.is4 ? 32 : 128)) throw fail('prefix length out of range');
@@ -249,10 +250,10 @@ function ipOf(raw: string): IPAddress {
   try {
     addr = parseAddr(raw);
   } catch (err) {
-    throw new CelLibraryError(`IP Address ${JSON.stringify(raw)} parse error during conversion from string: ${(err as Error).message}`);
+    throw new CelLibraryError(`IP Address ${goQuote(raw)} parse error during conversion from string: ${(err as Error).message}`);
   }
-  if (addr.zone !== '') throw new CelLibraryError(`IP address ${JSON.stringify(raw)} with zone value is not allowed`);
-  if (addr.is4In6) throw new CelLibraryError(`IPv4-mapped IPv6 address ${JSON.stringify(raw)} is not allowed`);
+  if (addr.zone !== '') throw new CelLibraryError(`IP address ${goQuote(raw)} with zone value is not allowed`);
+  if (addr.is4In6) throw new CelLibraryError(`IPv4-mapped IPv6 address ${goQuote(raw)} is not allowed`);
   return addr;
 }
 
@@ -265,7 +266,7 @@ function cidrOf(raw: string): CIDRNetwork {
   } catch (err) {
     throw new CelLibraryError(`${wrap}${wrap}${(err as Error).message}`);
   }
-  if (net.address.is4In6) throw new CelLibraryError(`${wrap}IPv4-mapped IPv6 address ${JSON.stringify(raw)} is not allowed`);
+  if (net.address.is4In6) throw new CelLibraryError(`${wrap}IPv4-mapped IPv6 address ${goQuote(raw)} is not allowed`);
   return net;
 }
 

@@ -6,8 +6,10 @@
 // values are bounded too), far below the limit. compileCostTracking() wraps each comprehension's
 // per-iteration argument in the `iteration__(cost, body)` macro, which charges the iteration's
 // estimated cost (cost.ts: the loop step plus the body, without the nested loops, which charge
-// for themselves) before running the body. An estimate is an upper bound of cel-go's actual
-// cost, so an expression within upstream's limit is never stopped here.
+// for themselves) before running the body. Iterations never outnumber the estimated range sizes,
+// so the charges stay within the expression's estimated cost: an expression that passes
+// validation's estimate check is never stopped, as upstream. Above that, per-iteration estimates
+// exceed cel-go's actual costs, so an evaluation may stop a little earlier than upstream's.
 import type { ASTNode, Environment } from '@marcbachmann/cel-js';
 import { iterationCosts } from './cost.js';
 import { CelLibraryError } from './libraries.js';
