@@ -236,3 +236,18 @@ test('cel: metering keeps compile errors at their place in the source', () => {
   const result = compiler.compile('[1].all(x, x > 0) && foo');
   assert.match(result.error?.detail ?? '', /<input>:1:22: undeclared reference to 'foo'/);
 });
+
+test('cel: checker errors in cel-go words', () => {
+  const compiler = getCompiler({ consumableCapacity: true, listTypeAttributes: false });
+  const cases: [string, string][] = [
+    ['device.foo == 1', "undefined field 'foo'"],
+    ['1 + "a" == 1', "found no matching overload for '_+_' applied to '(int, string)'"],
+    ['!1', "found no matching overload for '!_' applied to '(int)'"],
+    ['device.driver.startsWith(1)', "found no matching overload for 'startsWith' applied to 'string.(int)'"],
+    ['1.all(x, true)', "expression of type 'int' cannot be range of a comprehension (must be list, map, or dynamic)"],
+  ];
+  for (const [expression, message] of cases) {
+    const detail = compiler.compile(expression).error?.detail ?? '';
+    assert.ok(detail.startsWith('compilation failed: ERROR: <input>:1:') && detail.split('\n')[0]!.endsWith(`: ${message}`), `${expression}: ${detail}`);
+  }
+});

@@ -245,14 +245,49 @@ export class DeviceSelectorCompiler {
 function issueText(expression: string, err: unknown): string {
   const e = err as { summary?: string; message?: string; range?: { start: number }; node?: { pos?: number } };
   const raw = e.summary ?? e.message?.split('\n')[0] ?? String(err);
-  // cel-go's wording for the most common checker error.
-  const message = raw.replace(/^Unknown variable: (.*)$/, "undeclared reference to '$1' (in container '')");
+  const message = checkerWording(raw);
   const offset = e.range?.start ?? e.node?.pos ?? 0;
   const before = expression.slice(0, offset);
   const line = before.split('\n').length;
   const column = offset - (before.lastIndexOf('\n') + 1);
   const sourceLine = expression.split('\n')[line - 1] ?? '';
   return `ERROR: <input>:${line}:${column + 1}: ${message}\n | ${sourceLine}\n | ${'.'.repeat(column)}^`;
+}
+
+/** cel-go's function names of the operators. */
+const OPERATOR_FUNCTIONS: Readonly<Record<string, string>> = {
+  '+': '_+_',
+  '-': '_-_',
+  '*': '_*_',
+  '/': '_/_',
+  '%': '_%_',
+  '==': '_==_',
+  '!=': '_!=_',
+  '<': '_<_',
+  '<=': '_<=_',
+  '>': '_>_',
+  '>=': '_>=_',
+  in: '@in',
+};
+
+/** A type as cel-go prints it: list(int), map(string, int). */
+const celGoType = (t: string): string => t.replaceAll('<', '(').replaceAll('>', ')');
+
+/** cel-go's checker wording for the common cel-js check errors; others stay as they are. */
+function checkerWording(raw: string): string {
+  let m: RegExpExecArray | null;
+  if ((m = /^Unknown variable: (.*)$/.exec(raw))) return `undeclared reference to '${m[1]}' (in container '')`;
+  if ((m = /^No such key: (.*)$/.exec(raw))) return `undefined field '${m[1]}'`;
+  if ((m = /^no such overload: (\S+) (\S+) (\S+)$/.exec(raw)) && OPERATOR_FUNCTIONS[m[2]!]) {
+    return `found no matching overload for '${OPERATOR_FUNCTIONS[m[2]!]}' applied to '(${celGoType(m[1]!)}, ${celGoType(m[3]!)})'`;
+  }
+  if ((m = /^no such overload: ([!-])(\S+)$/.exec(raw))) return `found no matching overload for '${m[1]}_' applied to '(${celGoType(m[2]!)})'`;
+  if ((m = /^found no matching overload for '([\w.<>, ]+?)\.(\w+)\((.*)\)'$/.exec(raw))) {
+    return `found no matching overload for '${m[2]}' applied to '${celGoType(m[1]!)}.(${celGoType(m[3]!)})'`;
+  }
+  if ((m = /^found no matching overload for '(\w+)\((.*)\)'$/.exec(raw))) return `found no matching overload for '${m[1]}' applied to '(${celGoType(m[2]!)})'`;
+  if (raw.startsWith('Expression of type')) return `e${raw.slice(1).replace(/\.$/, '')}`;
+  return raw;
 }
 
 const compilers = new Map<string, DeviceSelectorCompiler>();

@@ -78,7 +78,7 @@ function typeCheck(chk: Checker, c: Comprehension, ctx: Scope): CelType {
   else if (rangeType.kind === 'map') [firstType, secondType] = [rangeType.keyType ?? dyn, rangeType.valueType ?? dyn];
   else if (rangeType.kind === 'dyn') [firstType, secondType] = [dyn, dyn];
   else {
-    throw chk.createError('invalid_comprehension_range', `expression of type '${chk.formatType(rangeType)}' cannot be the range of a comprehension (must be list, map, or dynamic)`, c.range);
+    throw chk.createError('invalid_comprehension_range', `expression of type '${chk.formatType(rangeType)}' cannot be range of a comprehension (must be list, map, or dynamic)`, c.range);
   }
   c.firstScope = ctx.forkWithVariable(c.first, firstType);
   c.secondScope = c.firstScope.forkWithVariable(c.second, secondType);
@@ -110,7 +110,7 @@ function pairsOf(range: unknown): Iterable<[unknown, unknown]> {
   if (range instanceof Map) return range.entries() as Iterable<[unknown, unknown]>;
   // cel-js's own map values are plain objects.
   if (typeof range === 'object' && range !== null && Object.getPrototypeOf(range) === Object.prototype) return Object.entries(range);
-  throw new CelLibraryError(`expression of type '${typeof range}' cannot be the range of a comprehension`);
+  throw new CelLibraryError(`expression of type '${typeof range}' cannot be range of a comprehension`);
 }
 
 /** A predicate's verdict, or the error it raised (quantifiers may still decide without it). */

@@ -125,8 +125,8 @@ const comprehensions: Case[] = [
   { expression: '[].all(__result__, i, __result__ < i)', compileError: 'iteration variable overwrites accumulator variable' },
   { expression: '[].all(i.j, k, i.j < k)', compileError: 'argument must be a simple name' },
   { expression: '[].exists(j, i.k, j < i.k)', compileError: 'argument must be a simple name' },
-  { expression: '1.all(j, k, j < k)', compileError: 'cannot be the range' },
-  { expression: `''.existsOne(j, k, j < k)`, compileError: 'cannot be the range' },
+  { expression: '1.all(j, k, j < k)', compileError: 'cannot be range' },
+  { expression: `''.existsOne(j, k, j < k)`, compileError: 'cannot be range' },
   { expression: `{}.transformMapEntry(j, k, 'bad filter', {k: j}).size() == 0`, compileError: 'no matching overload' },
   { expression: `{'hello': 'world'}.transformMapEntry(k, v, []) == {}`, compileError: 'no matching overload' },
 ];
