@@ -1,6 +1,6 @@
 // The ClusterClient boundary: everything the scheduler reads from or writes to a cluster. The
 // embedded store (memory/) and a real API server (kube/) are two implementations of it.
-import type { KubeObject, Node, PersistentVolume, PersistentVolumeClaim, Pod, PodCondition } from '../api/types.js';
+import type { KubeObject, Node, PersistentVolume, PersistentVolumeClaim, Pod, PodCondition, PodExtendedResourceClaimStatus } from '../api/types.js';
 import type { ResourceClaim } from '../api/resource.js';
 
 type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
@@ -22,6 +22,8 @@ export interface PodStatusPatch {
   nominatedNodeName?: string;
   /** Sets the DisruptionTarget condition (preemption victims). */
   disruptionTarget?: PodCondition;
+  /** Sets status.extendedResourceClaimStatus (DynamicResources' claim for extended resources). */
+  extendedResourceClaimStatus?: PodExtendedResourceClaimStatus;
 }
 
 export interface ClusterEventRecord {

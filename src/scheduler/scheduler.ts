@@ -195,6 +195,7 @@ export class Scheduler implements SchedulingCycles, EventHandlerTarget {
       updateResourceClaim: deps.client.updateResourceClaim?.bind(deps.client),
       createResourceClaim: deps.client.createResourceClaim?.bind(deps.client),
       deleteResourceClaim: deps.client.deleteResourceClaim?.bind(deps.client),
+      setExtendedResourceClaimStatus: (pod, status) => deps.client.updatePodStatus(pod, { extendedResourceClaimStatus: status }),
       waitUntil: (ready, timeoutMs) => waitForObjects(this.objects, clock, ready, timeoutMs),
       podExists: (namespace, name) => deps.client.getPod(namespace, name) !== undefined,
     };

@@ -32,7 +32,7 @@ async function writeReport(path: URL, dir: string, options: Partial<ReportOption
   const sim = await runSimulation(scenario, { config: defaultConfiguration(registry), registry, admitPod, recordScores: true, diagnose: true }, collector);
   const built = collector.build(sim);
   const file = join(dir, `${scenario.name}.html`);
-  writeFileSync(file, renderReportHtml(built));
+  writeFileSync(file, renderReportHtml(built.data, built.columns));
   return { data: built.data, file };
 }
 

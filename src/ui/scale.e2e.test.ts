@@ -57,7 +57,7 @@ describe('the workbench at 2,000 nodes and 20,000 pods in headless Chromium', { 
       data = built.data;
       dir = mkdtempSync(join(tmpdir(), 'report-scale-e2e-'));
       const file = join(dir, 'report.html');
-      writeFileSync(file, renderReportHtml(built));
+      writeFileSync(file, renderReportHtml(built.data, built.columns));
       page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
       page.setDefaultTimeout(waitMs);
       await page.goto(pathToFileURL(file).href);

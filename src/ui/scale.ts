@@ -67,7 +67,7 @@ async function measureReport(dir: string): Promise<void> {
   report(`  simulate with the report collected: ${cpuSeconds(cpu)} CPU s, ${sim.summary.scheduled} scheduled, ${sim.summary.unschedulable} unschedulable, ${sim.summary.preempted} preempted; heap ${mib(process.memoryUsage().heapUsed)}, rss ${mib(process.memoryUsage().rss)}`);
   const buildCpu = process.cpuUsage();
   const built = collector.build(sim);
-  const html = renderReportHtml(built);
+  const html = renderReportHtml(built.data, built.columns);
   report(`  build and render: ${cpuSeconds(buildCpu)} CPU s; score limit ${built.data.scoreLimit}; column bytes ${mib(built.columns.length)}; file ${(Buffer.byteLength(html) / 1024).toFixed(0)} KiB`);
   const file = join(dir, 'report.html');
   writeFileSync(file, html);

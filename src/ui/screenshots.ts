@@ -50,7 +50,7 @@ async function openReport(path: string, dir: string): Promise<void> {
   const collector = new ReportCollector({ title: scenario.name }, scenario.pods.length + scenario.pending.length);
   const built = collector.build(await runSimulation(scenario, { config, registry, admitPod, recordScores: true, diagnose: true }, collector));
   const file = join(dir, `${scenario.name}.html`);
-  writeFileSync(file, renderReportHtml(built));
+  writeFileSync(file, renderReportHtml(built.data, built.columns));
   await page.goto(pathToFileURL(file).href);
   await page.getByTestId('summary').waitFor();
 }

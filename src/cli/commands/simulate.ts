@@ -70,7 +70,8 @@ export async function simulateCommand(argv: string[], io: CliIO): Promise<number
   // The report shows each pod's decision in full: diagnosed, with every plugin's score.
   const report = await runSimulation(scenario, { ...opts, recordScores: collector !== undefined, diagnose: collector !== undefined }, collector);
   if (collector && reportPath) {
-    const html = renderReportHtml(collector.build(report));
+    const built = collector.build(report);
+    const html = renderReportHtml(built.data, built.columns);
     writeFileSync(reportPath, html);
     io.stderr(`Report written to ${reportPath} (${(Buffer.byteLength(html) / 1024).toFixed(0)} KiB)\n`);
   }

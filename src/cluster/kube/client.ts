@@ -163,6 +163,7 @@ export class KubeClusterClient implements ClusterClient {
     if (patch.disruptionTarget) conditions.push(this.withTransitionTime(pod, patch.disruptionTarget));
     if (conditions.length > 0) status.conditions = conditions;
     if (patch.nominatedNodeName !== undefined) status.nominatedNodeName = patch.nominatedNodeName === '' ? null : patch.nominatedNodeName;
+    if (patch.extendedResourceClaimStatus) status.extendedResourceClaimStatus = patch.extendedResourceClaimStatus;
     if (Object.keys(status).length === 0) return;
     const req = {
       method: 'PATCH' as const,

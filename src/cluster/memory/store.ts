@@ -330,6 +330,7 @@ export class MemoryCluster implements ClusterClient {
       if (patch.nominatedNodeName === '') delete next.status.nominatedNodeName;
       else next.status.nominatedNodeName = patch.nominatedNodeName;
     }
+    if (patch.extendedResourceClaimStatus) next.status.extendedResourceClaimStatus = patch.extendedResourceClaimStatus;
     this.replaceExisting(objectKey(cur), cur, next);
   }
 
