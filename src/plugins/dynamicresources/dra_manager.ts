@@ -4,6 +4,7 @@
 import type { AllocationResult, DeviceClass, DeviceTaintRule, ResourceClaim, ResourceSlice } from '../../api/resource.js';
 import type { ObjectLister } from '../../framework/interfaces.js';
 import { AllocatedDevices } from './allocated_devices.js';
+import { isSpecialClaimName } from './extended_resources.js';
 import type { AllocatedState } from './structured/index.js';
 
 /** The assume cache's error for a claim it does not hold (assumecache.NotFoundError). */
@@ -116,6 +117,11 @@ export class ClaimTracker {
     }
     const ns = allocatedClaim.metadata.namespace ?? '';
     const name = allocatedClaim.metadata.name ?? '';
+    // The in-memory extended-resources claim is the pod's alone and not allocated: nothing to look up.
+    if (isSpecialClaimName(name)) {
+      this.inFlight.set(uid, { claim: allocatedClaim, sharers: 1 });
+      return;
+    }
     const current = this.get(ns, name);
     if (current === undefined) {
       throw new Error(`look up assumed claim ${ns}/${name}, UID=${uid}: ${new ClaimNotFoundError(claimKey(ns, name)).message}`);
