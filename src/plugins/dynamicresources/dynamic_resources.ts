@@ -31,9 +31,9 @@ import { isFailedOnNode, type Allocator, type NewAllocator } from './allocator.j
 import { timeoutMs, type DynamicResourcesArgs } from './args.js';
 import { ClaimBinder } from './bind_claim.js';
 import { ClaimTracker, DeviceClassLister, SliceLister } from './dra_manager.js';
-import { allocatorFeatures, pinnedDraFeatures, type DraFeatures } from './features.js';
+import { allocatorFeatures, pinnedDraFeatures, type AllocatorFeatures, type DraFeatures } from './features.js';
 import { isSchedulableAfterClaimChange, isSchedulableAfterTargetPodUpdate } from './hints.js';
-import { ClaimFinalizer, ClaimUnavailableError, isReservedForPod, podResourceClaims, type ClaimGetter } from './pod_claims.js';
+import { ClaimFinalizer, ClaimUnavailable, isReservedForPod, podResourceClaims, type ClaimGetter } from './pod_claims.js';
 import { bindingReadiness } from './binding_conditions.js';
 import { DynamicResourcesState, type ClaimInfo } from './state.js';
 
@@ -68,6 +68,8 @@ export class DynamicResources
 {
   readonly name = Name;
   private readonly features: DraFeatures;
+  /** One object for every allocator: the allocator caches pools per slice and feature set. */
+  private readonly allocatorFeatures: AllocatorFeatures;
   private readonly filterTimeoutMs: number;
   readonly bindingTimeoutMs: number;
   readonly claims: ClaimTracker;
@@ -82,6 +84,7 @@ export class DynamicResources
     opts: DynamicResourcesOptions,
   ) {
     this.features = opts.features ?? pinnedDraFeatures;
+    this.allocatorFeatures = allocatorFeatures(this.features);
     this.filterTimeoutMs = this.features.enableDRASchedulerFilterTimeout ? timeoutMs(opts.args?.filterTimeout) : 0;
     this.bindingTimeoutMs = timeoutMs(opts.args?.bindingTimeout);
     this.newAllocator = opts.newAllocator;
@@ -89,11 +92,7 @@ export class DynamicResources
     this.claims = new ClaimTracker(objects, this.features.enableDRAConsumableCapacity);
     this.slices = new SliceLister(objects, this.features.enableDRADeviceTaints);
     this.classes = new DeviceClassLister(objects);
-    this.getClaim = (ns, name) => {
-      const c = this.claims.get(ns, name);
-      if (c === undefined) throw new ClaimUnavailableError(`could not find ResourceClaim "${ns}/${name}"`);
-      return c;
-    };
+    this.getClaim = (ns, name) => this.claims.get(ns, name);
     this.binder = new ClaimBinder(handle, this.claims, this.features, this.bindingTimeoutMs);
   }
 
@@ -119,12 +118,8 @@ export class DynamicResources
   /** Every claim the pod names must exist (and be usable) before it is worth an attempt. */
   preEnqueue(pod: Pod): Status | null {
     if ((pod.spec.resourceClaims?.length ?? 0) === 0) return null;
-    try {
-      podResourceClaims(pod, this.getClaim);
-      return null;
-    } catch (err) {
-      return unavailableStatus(err);
-    }
+    const claims = podResourceClaims(pod, this.getClaim);
+    return claims instanceof ClaimUnavailable ? Status.unresolvable(claims.message) : null;
   }
 
   preFilter(state: CycleState, podInfo: PodInfo): PreFilterOutcome | null {
@@ -134,12 +129,8 @@ export class DynamicResources
       return { status: Status.skip() };
     }
     state.write(stateKey, noClaims);
-    let claims: ResourceClaim[];
-    try {
-      claims = podResourceClaims(pod, this.getClaim);
-    } catch (err) {
-      return { status: unavailableStatus(err) };
-    }
+    const claims = podResourceClaims(pod, this.getClaim);
+    if (claims instanceof ClaimUnavailable) return { status: Status.unresolvable(claims.message) };
     if (claims.length === 0) return { status: Status.skip() };
 
     const infos: ClaimInfo[] = [];
@@ -167,7 +158,7 @@ export class DynamicResources
     if (toAllocate > 0) {
       try {
         allocator = this.newAllocator({
-          features: allocatorFeatures(this.features),
+          features: this.allocatorFeatures,
           allocatedState: this.claims.gatherAllocatedState(),
           classLister: this.classes,
           slices: this.slices.list(),
@@ -384,11 +375,6 @@ export class DynamicResources
     if (state.empty) return Promise.resolve(null);
     return this.binder.preBind(state, podInfo.pod, nodeName);
   }
-}
-
-function unavailableStatus(err: unknown): Status {
-  if (err instanceof ClaimUnavailableError) return Status.unresolvable(err.message);
-  return Status.error(err instanceof Error ? err : String(err));
 }
 
 /** klog.KObj's "namespace/name". */

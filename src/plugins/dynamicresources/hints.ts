@@ -4,16 +4,12 @@ import type { Pod } from '../../api/types.js';
 import type { ResourceClaim } from '../../api/resource.js';
 import { isDeepStrictEqual } from 'node:util';
 import { QueueingHint } from '../../framework/events.js';
-import { ClaimUnavailableError, podResourceClaims, type ClaimGetter } from './pod_claims.js';
+import { ClaimUnavailable, podResourceClaims, type ClaimGetter } from './pod_claims.js';
 
 /** The pod's claims, or null when one of them is not usable yet. */
 function claimsOrNull(pod: Pod, get: ClaimGetter): ResourceClaim[] | null {
-  try {
-    return podResourceClaims(pod, get);
-  } catch (err) {
-    if (err instanceof ClaimUnavailableError) return null;
-    throw err;
-  }
+  const claims = podResourceClaims(pod, get);
+  return claims instanceof ClaimUnavailable ? null : claims;
 }
 
 /**
