@@ -19,14 +19,14 @@ type Seen = [string | undefined, string | undefined];
 /** A handler recording each event as [old resourceVersion, new resourceVersion]. */
 function recorder(): { seen: Seen[]; handler: (o: PersistentVolumeClaim | undefined, n: PersistentVolumeClaim | undefined) => void } {
   const seen: Seen[] = [];
-  return { seen, handler: (o, n) => seen.push([o?.metadata.resourceVersion, n?.metadata.resourceVersion]) };
+  return { seen, handler: (o, n) => seen.push([o?.metadata?.resourceVersion, n?.metadata?.resourceVersion]) };
 }
 
 describe('AssumeCache', () => {
   it('keys namespaced objects by namespace/name and volumes by name', () => {
     const lister = new MapObjectLister([pvc('c', '1'), pv('v', '1')]);
-    assert.equal(new AssumeCache<PersistentVolumeClaim>(lister, 'PersistentVolumeClaim').get('ns/c')?.metadata.name, 'c');
-    assert.equal(new AssumeCache<PersistentVolume>(lister, 'PersistentVolume').get('v')?.metadata.name, 'v');
+    assert.equal(new AssumeCache<PersistentVolumeClaim>(lister, 'PersistentVolumeClaim').get('ns/c')?.metadata?.name, 'c');
+    assert.equal(new AssumeCache<PersistentVolume>(lister, 'PersistentVolume').get('v')?.metadata?.name, 'v');
   });
 
   it('serves an assumed object until the informer has a newer version', () => {
@@ -35,7 +35,7 @@ describe('AssumeCache', () => {
     const assumed = pvc('c', '2', 'v');
     cache.assume(assumed);
     assert.equal(cache.get('ns/c'), assumed);
-    assert.equal(cache.getAPIObj('ns/c')?.metadata.resourceVersion, '1');
+    assert.equal(cache.getAPIObj('ns/c')?.metadata?.resourceVersion, '1');
     lister.upsert(pvc('c', '2'));
     assert.equal(cache.get('ns/c'), assumed, 'the same version does not replace the assumption');
     const newer = pvc('c', '3');
@@ -61,7 +61,7 @@ describe('AssumeCache', () => {
     lister.remove(pvc('c', '1'));
     assert.equal(cache.get('ns/c'), undefined);
     lister.upsert(pvc('c', '1'));
-    assert.equal(cache.get('ns/c')?.metadata.resourceVersion, '1', 'a recreated object starts without the old assumption');
+    assert.equal(cache.get('ns/c')?.metadata?.resourceVersion, '1', 'a recreated object starts without the old assumption');
   });
 
   it('tells handlers every change of a latest object, starting with what it holds', () => {

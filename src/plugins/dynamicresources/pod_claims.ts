@@ -46,6 +46,15 @@ function claimIsNotForPod(pod: Pod, claim: ResourceClaim): ClaimUnavailable | nu
   return null;
 }
 
+/** Whether one of the pod's entries names the claim (directly or through its status), existing or not. */
+export function podNamesClaim(pod: Pod, claim: ResourceClaim): boolean {
+  if ((claim.metadata.namespace ?? '') !== (pod.metadata.namespace ?? '')) return false;
+  const name = claim.metadata.name;
+  for (const entry of pod.spec.resourceClaims ?? []) if (entry.resourceClaimName === name) return true;
+  for (const s of pod.status?.resourceClaimStatuses ?? []) if (s.resourceClaimName === name) return true;
+  return false;
+}
+
 /** Whether the claim's reservedFor names the pod (resourceclaim.IsReservedForPod). */
 export function isReservedForPod(pod: Pod, claim: ResourceClaim): boolean {
   for (const r of claim.status?.reservedFor ?? []) if (r.uid === pod.metadata.uid) return true;

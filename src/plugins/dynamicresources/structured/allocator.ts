@@ -88,6 +88,34 @@ function activationOf(device: Device, driver: string): DeviceActivation {
   return activation;
 }
 
+/**
+ * Each device's verdicts per compiled selector: a verdict depends only on the two, so it holds
+ * for every node and pod while the slice object lives (a device is in one slice, of one driver).
+ * Runtime errors are not kept: they are thrown each time, as upstream evaluates each time.
+ */
+const verdicts = new WeakMap<Device, Map<CompilationResult, boolean>>();
+
+function deviceMatches(expr: CompilationResult, device: Device, driver: string): boolean {
+  let byExpr = verdicts.get(device);
+  if (!byExpr) verdicts.set(device, (byExpr = new Map()));
+  let verdict = byExpr.get(expr);
+  if (verdict === undefined) {
+    verdict = expr.deviceMatches(activationOf(device, driver));
+    byExpr.set(expr, verdict);
+  }
+  return verdict;
+}
+
+/**
+ * Whether a request without capacity requirements fits a device nothing consumes yet, per
+ * fractionalCapacityRange setting: it depends on the device alone, checked for every device
+ * of every node and pod when consumable capacity is on.
+ */
+const unclaimedCapacityFits = [new WeakMap<Device, boolean>(), new WeakMap<Device, boolean>()] as const;
+
+/** What a device nobody uses has consumed: nothing (read only). */
+const noConsumption: ConsumedCapacity = new Map();
+
 /** Counter values per counter set, in nano-units. */
 type CounterSets = Map<string, Map<string, bigint>>;
 
@@ -155,7 +183,7 @@ export class Allocator {
   allocate(node: Node, claims: readonly ResourceClaim[]): AllocationResult[] | null {
     const nodeName = node.metadata.name ?? '';
     const local = this.slicesOnNode.get(nodeName);
-    const slicesForNode = local ? local.concat(this.slicesShared) : this.slicesShared;
+    const slicesForNode = local === undefined ? this.slicesShared : this.slicesShared.length === 0 ? local : local.concat(this.slicesShared);
     let pools: Pool[];
     try {
       pools = gatherPools(slicesForNode, node, this.features, this.allSlices);
@@ -521,7 +549,7 @@ class AllocationRun {
       }
       let matches: boolean;
       try {
-        matches = expr.deviceMatches(activationOf(device, slice.spec.driver));
+        matches = deviceMatches(expr, device, slice.spec.driver);
       } catch (err) {
         if (!(err instanceof CelEvaluationError)) throw err;
         throw new AllocationError(`${selectorOwner(claim, deviceClass)}: selector #${i} on device ${id}: CEL runtime error: ${enhanceRuntimeError(err.message)}`);
@@ -533,8 +561,18 @@ class AllocationRun {
 
   /** CmpRequestOverCapacity against what is allocated and being allocated. */
   private fitsRemainingCapacity(claim: ResourceClaim, request: RequestView, candidate: DeviceCandidate, what: string): boolean {
-    const allocated = this.alloc.allocatedState.aggregatedCapacity.get(candidate.id) ?? new Map<string, bigint>();
-    return this.fitsCapacity(claim, request, candidate, allocated, this.allocatingCapacity.get(candidate.id), what);
+    const allocated = this.alloc.allocatedState.aggregatedCapacity.get(candidate.id);
+    const allocating = this.allocatingCapacity.get(candidate.id);
+    if (allocated === undefined && allocating === undefined && request.capacity === undefined) {
+      const cache = unclaimedCapacityFits[this.alloc.features.fractionalCapacityRange ? 1 : 0];
+      let fits = cache.get(candidate.device);
+      if (fits === undefined) {
+        fits = this.fitsCapacity(claim, request, candidate, noConsumption, undefined, what);
+        cache.set(candidate.device, fits);
+      }
+      return fits;
+    }
+    return this.fitsCapacity(claim, request, candidate, allocated ?? noConsumption, allocating, what);
   }
 
   /** `what` names the check in an error, in upstream's words. */
@@ -707,7 +745,9 @@ class AllocationRun {
   }
 
   private deviceInUse(id: DeviceID): boolean {
-    return this.alloc.allocatedState.allocatedDevices.has(id) || (this.allocatingDevices.get(id)?.size ?? 0) > 0;
+    if (this.alloc.allocatedState.allocatedDevices.has(id)) return true;
+    // Most runs allocate nothing before a device is judged: skip the lookup then.
+    return this.allocatingDevices.size > 0 && (this.allocatingDevices.get(id)?.size ?? 0) > 0;
   }
 
   private allocatingDeviceForClaim(id: DeviceID, claimIndex: number): boolean {
