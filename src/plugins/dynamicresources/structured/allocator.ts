@@ -18,7 +18,8 @@ import type {
 } from '../../../api/resource.js';
 import { parseQuantity } from '../../../api/quantity.js';
 import { CelEvaluationError, DeviceActivation, enhanceRuntimeError, type CelCache, type CompilationResult } from '../../../api/cel/index.js';
-import { gatherPools, nodeMatches, type Pool } from './pools.js';
+import { nodeMatches, type Pool } from './pools.js';
+import { nodeSlicesOf, poolsForNode, type NodeSlices } from './node_slices.js';
 import { CapacityError, consumedCapacityFromRequest, formatAmount, requestFitsCapacity, type Amount } from './capacity.js';
 import { DistinctAttributeConstraint, MatchAttributeConstraint, type Constraint } from './constraints.js';
 import { exactRequestView, subRequestView, type RequestView } from './requests.js';
@@ -54,6 +55,7 @@ export interface AllocatorOptions {
   readonly features: Features;
   readonly allocatedState: AllocatedState;
   readonly classLister: DeviceClassLister;
+  /** Every slice; the list object must not change afterwards (its grouping by node is kept per list). */
   readonly slices: readonly ResourceSlice[];
   readonly celCache: CelCache;
   /** Makes the shareID of a multi-allocation device's share (upstream: a random UUID). */
@@ -143,9 +145,7 @@ export class Allocator {
   readonly classLister: DeviceClassLister;
   readonly celCache: CelCache;
   readonly newShareID: () => string;
-  private readonly slicesOnNode = new Map<string, ResourceSlice[]>();
-  private readonly slicesShared: ResourceSlice[] = [];
-  readonly allSlices: readonly ResourceSlice[];
+  private readonly slices: NodeSlices;
   /** Counters left per pool after the allocated devices, computed on first need. */
   private readonly availableCounters = new Map<string, CounterSets>();
   /** How often the search stepped (numAllocateOneInvocations upstream). */
@@ -162,17 +162,7 @@ export class Allocator {
     this.classLister = options.classLister;
     this.celCache = options.celCache;
     this.newShareID = options.newShareID ?? randomUUID;
-    this.allSlices = options.slices;
-    for (const slice of options.slices) {
-      const nodeName = slice.spec.nodeName;
-      if (!nodeName) {
-        this.slicesShared.push(slice);
-        continue;
-      }
-      let list = this.slicesOnNode.get(nodeName);
-      if (!list) this.slicesOnNode.set(nodeName, (list = []));
-      list.push(slice);
-    }
+    this.slices = nodeSlicesOf(options.slices);
   }
 
   /**
@@ -181,12 +171,9 @@ export class Allocator {
    * FailedAllocationOnNodeError when only this node is affected (invalid pools).
    */
   allocate(node: Node, claims: readonly ResourceClaim[]): AllocationResult[] | null {
-    const nodeName = node.metadata.name ?? '';
-    const local = this.slicesOnNode.get(nodeName);
-    const slicesForNode = local === undefined ? this.slicesShared : this.slicesShared.length === 0 ? local : local.concat(this.slicesShared);
-    let pools: Pool[];
+    let pools: readonly Pool[];
     try {
-      pools = gatherPools(slicesForNode, node, this.features, this.allSlices);
+      pools = poolsForNode(this.slices, node, this.features);
     } catch (err) {
       if (err instanceof AllocationError) throw new AllocationError(`gather pool information: ${err.message}`);
       throw err;
