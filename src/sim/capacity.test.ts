@@ -78,6 +78,24 @@ pending:${pod('fits', '1')}${pod('picky', '1', 'nodeSelector: { disk: ssd }, ')}
     assert.ok(r.probes.length <= 3, 'an added node left empty ends the search early');
   });
 
+  it("counts the template's DaemonSet pods on every added node, as their controller runs one there", async () => {
+    const daemon = (nodeName: string) => `
+- metadata: { name: agent-${nodeName}, ownerReferences: [{ apiVersion: apps/v1, kind: DaemonSet, name: agent, uid: u1, controller: true }] }
+  spec:
+    nodeName: ${nodeName}
+    affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchFields: [{ key: metadata.name, operator: In, values: [${nodeName}] }] }] } } }
+    containers: [{ name: c, image: x, resources: { requests: { cpu: 500m } } }]`;
+    const sc = parseScenario(`
+nodes:${node('n1', '2')}
+pods:${daemon('n1')}
+pending:${pod('p1', '1')}${pod('p2', '1')}${pod('p3', '1')}${pod('p4', '1')}
+`, 'daemons.yaml');
+    const r = await nodesNeeded(sc, sc.nodes[0]!, opts);
+    // n1 holds one beside its agent; every added node too (two without the agent): three, not two.
+    assert.equal(r.nodes, 3);
+    assert.deepEqual(r.probes.map((p) => [p.nodes, p.unschedulable]), [[0, 3], [1, 2], [2, 1], [4, 0], [3, 0]]);
+  });
+
   it('needs none when everything fits', async () => {
     const sc = parseScenario(`nodes:${node('n1', '2')}\npending:${pod('p', '1')}\n`, 'fits.yaml');
     assert.equal((await nodesNeeded(sc, sc.nodes[0]!, opts)).nodes, 0);

@@ -114,35 +114,53 @@ export interface NodesNeeded {
   leftOut: { pod: string; message: string }[];
 }
 
-/** The scenario with `count` copies of `template` added, named `<prefix><i>`. */
-function withNodes(sc: Scenario, template: Node, count: number, prefix: string): Scenario {
+/**
+ * The scenario with `count` copies of `template` added, named `<prefix><i>`, each with a copy of
+ * `daemonPods` (the template's DaemonSet pods: their controllers run one on every new node too).
+ */
+function withNodes(sc: Scenario, template: Node, count: number, prefix: string, daemonPods: readonly Pod[]): Scenario {
   const added: Node[] = [];
+  const pods: Pod[] = [];
   for (let i = 0; i < count; i++) {
     const name = `${prefix}${i}`;
     const labels = { ...(template.metadata.labels ?? {}) };
     if ('kubernetes.io/hostname' in labels) labels['kubernetes.io/hostname'] = name;
     added.push({ ...cloneJSON(template), metadata: { name, labels, ...(template.metadata.annotations ? { annotations: { ...template.metadata.annotations } } : {}) } });
+    for (const p of daemonPods) pods.push(daemonPodOn(p, name));
   }
-  return { ...sc, nodes: [...sc.nodes, ...added] };
+  return { ...sc, nodes: [...sc.nodes, ...added], pods: [...sc.pods, ...pods] };
+}
+
+const isDaemonPod = (p: Pod) => (p.metadata.ownerReferences ?? []).some((r) => r.controller === true && r.kind === 'DaemonSet');
+
+/** A DaemonSet pod moved to `node`, re-pinned there as the DaemonSet controller pins its pods (metadata.name in a required term). */
+function daemonPodOn(p: Pod, node: string): Pod {
+  const copy = cloneJSON(p);
+  for (const term of copy.spec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution?.nodeSelectorTerms ?? []) {
+    for (const f of term.matchFields ?? []) if (f.key === 'metadata.name') f.values = [node];
+  }
+  return { ...copy, metadata: { ...copy.metadata, name: `${p.metadata.name ?? 'daemon'}-${node}`, uid: undefined, resourceVersion: undefined }, spec: { ...copy.spec, nodeName: node } };
 }
 
 /**
  * The fewest copies of `template` to add so that no pending pod (nor any pod the timeline creates)
- * ends unschedulable: doubling, then bisecting, each probe a full simulation (more nodes never
- * leave more pods out, so the search is sound).
+ * ends unschedulable, each new node carrying the template's DaemonSet pods: doubling, then
+ * bisecting, each probe a full simulation (more nodes never leave more pods out, so the search is
+ * sound).
  */
 export async function nodesNeeded(sc: Scenario, template: Node, o: CapacityOptions & { limit?: number; prefix?: string }): Promise<NodesNeeded> {
   const limit = o.limit ?? 10_000;
   const prefix = o.prefix ?? `${template.metadata.name ?? 'node'}-added-`;
   const probes: NodesNeeded['probes'] = [];
   let leftOut: NodesNeeded['leftOut'] = [];
+  const daemonPods = sc.pods.filter((p) => p.spec.nodeName === template.metadata.name && isDaemonPod(p));
   /** Runs the scenario with n nodes added; `idle` says an added node stayed empty though pods were left out. */
   const probe = async (n: number): Promise<{ left: number; idle: boolean }> => {
-    const report = await runSimulation(n === 0 ? sc : withNodes(sc, template, n, prefix), o);
+    const report = await runSimulation(n === 0 ? sc : withNodes(sc, template, n, prefix, daemonPods), o);
     const out = report.pods.filter((p) => p.outcome === 'Unschedulable' || p.outcome === 'Pending' || p.outcome === 'Gated');
     probes.push({ nodes: n, unschedulable: out.length });
     leftOut = out.map((p) => ({ pod: p.pod, message: p.message }));
-    const idle = out.length > 0 && report.nodes.some((a) => a.node.startsWith(prefix) && a.pods.count === 0);
+    const idle = out.length > 0 && report.nodes.some((a) => a.node.startsWith(prefix) && a.pods.count === daemonPods.length);
     return { left: out.length, idle };
   };
   const name = template.metadata.name ?? '';
@@ -173,8 +191,6 @@ export interface NodeRemoval {
   /** The pods that would move, with where they went (or why not, for the first that did not fit). */
   pods: { pod: string; node: string; message: string }[];
 }
-
-const isDaemonPod = (p: Pod) => (p.metadata.ownerReferences ?? []).some((r) => r.controller === true && r.kind === 'DaemonSet');
 
 /**
  * For each node (all, or those named), whether it could be removed with its pods rescheduled on

@@ -80,6 +80,10 @@ export class Child {
     this.exited = new Promise((resolve) => this.proc.once('exit', (code) => resolve(code)));
   }
 
+  get pid(): number | undefined {
+    return this.proc.pid;
+  }
+
   get running(): boolean {
     return this.proc.exitCode === null && this.proc.signalCode === null;
   }

@@ -11,8 +11,8 @@ import { clusterFlagOptions, clusterFlagsUsage, loadScenarioAndConfig } from './
 export const snapshotUsage = `Usage: kube-scheduler-ts snapshot [options] [-o FILE]
 
 Reads a cluster, read-only, and writes it as a scenario file (YAML): nodes, bound pods as existing
-load, unbound pods of this scheduler's profiles as pending (in creation order), and every object the
-scheduler reads. Finished pods are left out.
+load, unbound pods of this scheduler's profiles as pending (in namespace/name order, as a starting
+kube-scheduler lists them), and every object the scheduler reads. Finished pods are left out.
 
 Options:
   -o, --output FILE     where to write the scenario (default: standard output)
