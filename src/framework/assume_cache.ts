@@ -39,6 +39,7 @@ export class AssumeCache<T extends KubeObject> {
     /** How errors name the kind ("ResourceClaim", "PersistentVolume"). */
     readonly description: string = kind,
   ) {
+    // Of the kinds the scheduler assumes (volumes, claims), only PersistentVolumes are cluster-scoped.
     this.namespaced = kind !== 'PersistentVolume';
     lister.onChange?.((changed, oldObj, newObj) => {
       if (changed === this.kind && (oldObj !== undefined || newObj !== undefined)) this.informerChange(oldObj as T | undefined, newObj as T | undefined);
