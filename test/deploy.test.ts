@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml, parseAllDocuments } from 'yaml';
-import { watchedResources } from '../src/cluster/kube/resources.js';
+import { importedResources } from '../src/cluster/kube/import.js';
+import { watchedResources, type ResourceSpec } from '../src/cluster/kube/resources.js';
 import { DefaultSchedulerPort, parseRunFlags, resolveRunConfiguration } from '../src/cli/commands/run_flags.js';
 import { registryWithPlugins } from '../src/cli/plugins.js';
 
@@ -69,15 +70,21 @@ test('deploy/: the ConfigMap holds a valid configuration with three profiles and
   assert.equal(cfg.leaderElection.resourceName, 'kube-scheduler-ts');
 });
 
+type Rule = { apiGroups: string[]; resources: string[]; verbs: string[]; resourceNames?: string[] };
+const rbacDocs = parseAllDocuments(readFileSync(join(deployDir, 'rbac.yaml'), 'utf8')).map((d) => d.toJSON() as { kind: string; metadata: { name: string }; rules?: Rule[]; roleRef?: { name: string } });
+const clusterRoleRules = (names: readonly string[]): Rule[] => rbacDocs.filter((d) => d.kind === 'ClusterRole' && names.includes(d.metadata.name)).flatMap((d) => d.rules ?? []);
+const allowedBy = (rules: readonly Rule[]) => (group: string, resource: string, verb: string, name?: string) =>
+  rules.some((r) => r.apiGroups.includes(group) && r.resources.includes(resource) && r.verbs.includes(verb) && (!r.resourceNames || (name !== undefined && r.resourceNames.includes(name))));
+const groupAndPlural = (spec: ResourceSpec): [string, string] => [spec.apiVersion.includes('/') ? spec.apiVersion.split('/')[0]! : '', spec.path.split('/').at(-1)!];
+
 test('deploy/: the ClusterRoles grant what run uses, and nothing upstream does not grant', () => {
-  type Rule = { apiGroups: string[]; resources: string[]; verbs: string[]; resourceNames?: string[] };
-  const docs = parseAllDocuments(readFileSync(join(deployDir, 'rbac.yaml'), 'utf8')).map((d) => d.toJSON() as { kind: string; metadata: { name: string }; rules?: Rule[] });
-  const rules = docs.filter((d) => d.kind === 'ClusterRole').flatMap((d) => d.rules ?? []);
-  const allows = (group: string, resource: string, verb: string, name?: string) =>
-    rules.some((r) => r.apiGroups.includes(group) && r.resources.includes(resource) && r.verbs.includes(verb) && (!r.resourceNames || (name !== undefined && r.resourceNames.includes(name))));
+  // The roles the scheduler's ServiceAccount is bound to (the import role is for people, not for run).
+  const boundRoles = rbacDocs.filter((d) => d.kind === 'ClusterRoleBinding').map((d) => d.roleRef!.name);
+  const rules = clusterRoleRules(boundRoles);
+  const allows = allowedBy(rules);
+  assert.ok(!boundRoles.includes('kube-scheduler-ts-import'), 'the scheduler is not bound to the import role');
   for (const spec of watchedResources) {
-    const group = spec.apiVersion.includes('/') ? spec.apiVersion.split('/')[0]! : '';
-    const plural = spec.path.split('/').at(-1)!;
+    const [group, plural] = groupAndPlural(spec);
     for (const verb of ['list', 'watch']) assert.ok(allows(group, plural, verb), `${verb} ${plural}`);
   }
   assert.ok(allows('', 'pods/binding', 'create'));
@@ -92,9 +99,23 @@ test('deploy/: the ClusterRoles grant what run uses, and nothing upstream does n
   assert.ok(!rules.some((r) => r.verbs.includes('*') || r.resources.includes('*')), 'no wildcards');
   // Delegated authentication and authorization of the secure endpoints, through the cluster's own roles.
   type Binding = { kind: string; metadata: { namespace?: string }; roleRef: { kind: string; name: string }; subjects: { name: string; namespace: string }[] };
-  const bindings = docs.filter((d) => d.kind.endsWith('Binding')) as unknown as Binding[];
+  const bindings = rbacDocs.filter((d) => d.kind.endsWith('Binding')) as unknown as Binding[];
   const bound = (kind: string, role: string, namespace?: string) =>
     bindings.some((b) => b.roleRef.kind === kind && b.roleRef.name === role && b.metadata.namespace === namespace && b.subjects.some((s) => s.name === 'kube-scheduler-ts' && s.namespace === 'kube-system'));
   assert.ok(bound('ClusterRole', 'system:auth-delegator'));
   assert.ok(bound('Role', 'extension-apiserver-authentication-reader', 'kube-system'));
+});
+
+test('deploy/: the import ClusterRole lets snapshot and --from-cluster list every kind they import, and only read', () => {
+  const rules = clusterRoleRules(['kube-scheduler-ts-import']);
+  const allows = allowedBy(rules);
+  for (const spec of importedResources) {
+    const [group, plural] = groupAndPlural(spec);
+    for (const verb of ['get', 'list']) assert.ok(allows(group, plural, verb), `${verb} ${plural}.${group}`);
+  }
+  assert.ok(rules.length > 0);
+  for (const r of rules) assert.deepEqual([...r.verbs].sort(), ['get', 'list'], `read-only: ${r.resources.join(',')}`);
+  // Nothing beyond what the import reads, so the role cannot drift into granting more.
+  const imported = new Set(importedResources.map((spec) => groupAndPlural(spec).join('/')));
+  for (const r of rules) for (const g of r.apiGroups) for (const res of r.resources) assert.ok(imported.has(`${g}/${res}`), `${res}.${g} is not imported`);
 });

@@ -27,6 +27,19 @@ export interface PodResourceClaimStatus {
   resourceClaimName?: string;
 }
 
+/** Which request of the extended-resources claim serves a container's extended resource (core/v1 ContainerExtendedResourceRequest). */
+export interface ContainerExtendedResourceRequest {
+  containerName: string;
+  resourceName: string;
+  requestName: string;
+}
+
+/** The claim the scheduler made for the pod's DRA-backed extended resources (core/v1 PodExtendedResourceClaimStatus). */
+export interface PodExtendedResourceClaimStatus {
+  requestMappings: ContainerExtendedResourceRequest[];
+  resourceClaimName: string;
+}
+
 /** A container's use of a pod claim (resources.claims), optionally of one request of it. */
 export interface ContainerResourceClaim {
   name: string;
@@ -61,6 +74,7 @@ export interface Pod {
 }
 export type PodStatus = Omit<core.PodStatus, 'resourceClaimStatuses'> & {
   resourceClaimStatuses?: PodResourceClaimStatus[];
+  extendedResourceClaimStatus?: PodExtendedResourceClaimStatus;
 };
 export type NodeStatus = Omit<core.NodeStatus, 'capacity' | 'allocatable'> & {
   capacity?: ResourceList;

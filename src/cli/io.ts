@@ -12,12 +12,15 @@ export interface CliIO {
   stderr: (text: string) => void;
   /** The terminal stdout writes to; null (or absent) when it is a file or a pipe. */
   terminal?: () => TerminalInfo | null;
+  /** Whether stderr is a terminal (progress lines are drawn there only then, unless asked for). */
+  stderrIsTerminal?: () => boolean;
 }
 
 export const processIO: CliIO = {
   stdout: (t) => process.stdout.write(t),
   stderr: (t) => process.stderr.write(t),
   terminal: () => (process.stdout.isTTY ? { columns: process.stdout.columns || 80, color: colorAllowed(process.env) } : null),
+  stderrIsTerminal: () => process.stderr.isTTY === true,
 };
 
 /** NO_COLOR set to anything but the empty string turns colour off. */

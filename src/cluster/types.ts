@@ -1,6 +1,6 @@
 // The ClusterClient boundary: everything the scheduler reads from or writes to a cluster. The
 // embedded store (memory/) and a real API server (kube/) are two implementations of it.
-import type { KubeObject, Node, PersistentVolume, PersistentVolumeClaim, Pod, PodCondition } from '../api/types.js';
+import type { KubeObject, Node, PersistentVolume, PersistentVolumeClaim, Pod, PodCondition, PodExtendedResourceClaimStatus } from '../api/types.js';
 import type { ResourceClaim } from '../api/resource.js';
 
 type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
@@ -22,6 +22,8 @@ export interface PodStatusPatch {
   nominatedNodeName?: string;
   /** Sets the DisruptionTarget condition (preemption victims). */
   disruptionTarget?: PodCondition;
+  /** Sets status.extendedResourceClaimStatus (DynamicResources' claim for extended resources). */
+  extendedResourceClaimStatus?: PodExtendedResourceClaimStatus;
 }
 
 export interface ClusterEventRecord {
@@ -44,6 +46,15 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * The API server answered and refused the request (4xx other than 408 Request Timeout), so it
+ * wrote nothing. Anything else (no answer, a timeout, a 5xx, a lost answer) leaves the outcome
+ * of a write unknown. 429 counts as a refusal: the server turns it away before handling it.
+ */
+export function isRefusal(err: unknown): boolean {
+  return err instanceof ApiError && err.code >= 400 && err.code < 500 && err.code !== 408;
+}
+
 export interface ClusterClient {
   /**
    * Lists every object of the kinds the scheduler uses, delivering them as ADDED, then streams
@@ -58,6 +69,11 @@ export interface ClusterClient {
   recordEvent(e: ClusterEventRecord): void;
   /** The latest version of a pod the client has seen (the informer cache). */
   getPod(namespace: string, name: string): Pod | undefined;
+  /**
+   * Reads the pod from the API server itself, not the informer cache (a binding whose answer was
+   * lost is confirmed this way); null when it does not exist, rejects when the read fails.
+   */
+  readPod(namespace: string, name: string): Promise<Pod | null>;
   /** Every node the client has seen. */
   listNodes(): Node[];
   /** Replaces a PersistentVolume (PUT, VolumeBinding's PreBind); resolves with the stored object. */

@@ -38,7 +38,7 @@ export const schedulerGates: Readonly<Record<string, SchedulerGate>> = {
   DRADeviceCompatibilityGroups: { support: 'default', kep: 5963 },
   DRADeviceTaintRules: { support: 'default', kep: 5055 },
   DRADeviceTaints: { support: 'default', kep: 5055 },
-  DRAExtendedResource: { support: 'default', kep: 5004 },
+  DRAExtendedResource: { support: 'both', kep: 5004 },
   DRAFractionalCapacityRange: { support: 'default', kep: 5075 },
   DRAListTypeAttributes: { support: 'default', kep: 5491 },
   DRANodeAllocatableResources: { support: 'default', kep: 5517 },

@@ -2,7 +2,7 @@
 // A plugin is an object with a `name` and the optional methods it implements; the runtime finds
 // them with the type guards below.
 import type { Features } from './features.js';
-import type { KubeObject, PersistentVolume, PersistentVolumeClaim, Pod } from '../api/types.js';
+import type { KubeObject, PersistentVolume, PersistentVolumeClaim, Pod, PodExtendedResourceClaimStatus } from '../api/types.js';
 import type { ResourceClaim } from '../api/resource.js';
 import type { CycleState } from './cycle_state.js';
 import type { ClusterEventWithHint } from './events.js';
@@ -296,6 +296,8 @@ export interface PluginClusterClient {
   createResourceClaim?(claim: ResourceClaim): Promise<ResourceClaim>;
   /** Deletes a ResourceClaim; rejects with ApiError(404) when it does not exist. */
   deleteResourceClaim?(namespace: string, name: string): Promise<void>;
+  /** Sets the pod's status.extendedResourceClaimStatus (the claim DynamicResources made for its extended resources). */
+  setExtendedResourceClaimStatus?(pod: Pod, status: PodExtendedResourceClaimStatus): Promise<void>;
   /**
    * Resolves true once `ready()` holds, checked now and after every change of the listed objects,
    * or false after `timeoutMs` on the scheduler clock; rejects when `ready` throws.

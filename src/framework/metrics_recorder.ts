@@ -23,4 +23,9 @@ export interface MetricsRecorder {
   observePreemptionAttempt(): void;
   /** scheduler_preemption_victims */
   observePreemptionVictims(count: number): void;
+  /**
+   * dynamic_resource_allocation_resourceclaim_creates_total: a claim DynamicResources created (the
+   * claim for a pod's extended resources), by outcome.
+   */
+  observeResourceClaimCreate(status: 'success' | 'failure', adminAccess: boolean, ownerApiGroup: string, ownerApiKind: string): void;
 }

@@ -23,6 +23,7 @@ test('upstream metric names, labels and buckets in the exposition', async () => 
   m.observePodScheduled(16, 1.5);
   m.preemptionAttempts.inc();
   m.preemptionVictims.observe(2);
+  m.observeResourceClaimCreate('success', false, '', 'Pod');
   const text = await m.expose();
   for (const line of [
     'scheduler_schedule_attempts_total{result="scheduled",profile="default-scheduler"} 1',
@@ -40,6 +41,7 @@ test('upstream metric names, labels and buckets in the exposition', async () => 
     'scheduler_pod_scheduling_attempts_bucket{le="16"} 1',
     'scheduler_preemption_attempts_total 1',
     'scheduler_preemption_victims_bucket{le="2"} 1',
+    'dynamic_resource_allocation_resourceclaim_creates_total{status="success",admin_access="false",owner_api_group="",owner_api_kind="Pod"} 1',
   ]) {
     assert.ok(text.includes(line), `missing: ${line}`);
   }

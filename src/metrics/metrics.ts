@@ -60,6 +60,13 @@ export class SchedulerMetrics implements SchedulerMetricsRecorder {
     registers: [this.registry],
   });
 
+  readonly resourceClaimCreates = new Counter({
+    name: 'dynamic_resource_allocation_resourceclaim_creates_total',
+    help: 'Number of ResourceClaims creation requests, categorized by creation status, admin access, and owning API group and kind (either Pod or scheduling.k8s.io/PodGroup)',
+    labelNames: ['status', 'admin_access', 'owner_api_group', 'owner_api_kind'] as const,
+    registers: [this.registry],
+  });
+
   readonly pendingPods: Gauge<'queue'>;
   readonly goroutines: Gauge<'operation'>;
   readonly cacheSize: Gauge<'type'>;
@@ -199,6 +206,10 @@ export class SchedulerMetrics implements SchedulerMetricsRecorder {
 
   observePreemptionVictims(count: number): void {
     this.preemptionVictims.observe(count);
+  }
+
+  observeResourceClaimCreate(status: 'success' | 'failure', adminAccess: boolean, ownerApiGroup: string, ownerApiKind: string): void {
+    this.resourceClaimCreates.inc({ status, admin_access: String(adminAccess), owner_api_group: ownerApiGroup, owner_api_kind: ownerApiKind });
   }
 
   /** The Prometheus text exposition of every metric. */

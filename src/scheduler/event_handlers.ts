@@ -15,6 +15,8 @@ export interface EventHandlerTarget {
   readonly queue: SchedulingQueue;
   readonly objects: MapObjectLister;
   responsibleForPod(pod: Pod): boolean;
+  /** The informer saw the pod assigned to a node, or deleted: settles a binding of it whose answer was lost. */
+  podBindingObserved(pod: Pod, deleted: boolean): void;
   /** Rejects the pod if it waits at Permit in any profile; true when it did. */
   rejectWaitingPod(uid: string): boolean;
   log(level: number, msg: string): void;
@@ -99,6 +101,7 @@ export class EventHandlers {
     if (e.type === 'ADDED') {
       if (assigned) {
         cache.addPod(pod);
+        this.sched.podBindingObserved(pod, false);
         queue.moveAllToActiveOrBackoffQueue(ev('AssignedPod', ActionType.Add, 'AssignedPodAdd'), null, pod);
       } else if (this.sched.responsibleForPod(pod) && !pod.metadata.deletionTimestamp && !isTerminal(pod)) {
         queue.add(pod);
@@ -113,6 +116,7 @@ export class EventHandlers {
       } else if (assigned) {
         // The binding arrived: the pod joins the cache and leaves the queue.
         cache.addPod(pod);
+        this.sched.podBindingObserved(pod, false);
         queue.moveAllToActiveOrBackoffQueue(ev('AssignedPod', ActionType.Add, 'AssignedPodAdd'), null, pod);
         queue.delete(pod);
       } else if (this.sched.responsibleForPod(pod)) {
@@ -129,13 +133,19 @@ export class EventHandlers {
     }
     // DELETED: a wait for this pod's volume bindings gives up now.
     this.sched.objects.notifyChange('Pod');
+    this.sched.podBindingObserved(pod, true);
     if (assigned) {
       cache.removePod(pod);
       queue.moveAllToActiveOrBackoffQueue(ev('AssignedPod', ActionType.Delete, 'AssignedPodDelete'), pod, null);
     } else {
       queue.delete(pod);
-      // A pod waiting at Permit was assumed: rejecting it frees its node for the others.
-      if (this.sched.rejectWaitingPod(pod.metadata.uid ?? '')) queue.moveAllToActiveOrBackoffQueue(ev('AssignedPod', ActionType.Delete, 'AssignedPodDelete'), pod, null);
+      // An assumed pod deleted before the informer saw it bound (a relist can skip the binding)
+      // still holds its node's room (handleAssumedPodDeletion): a pod waiting at Permit is rejected
+      // and frees it itself, any other leaves the cache here.
+      if (cache.isAssumedPod(pod)) {
+        if (!this.sched.rejectWaitingPod(pod.metadata.uid ?? '')) cache.removePod(pod);
+        queue.moveAllToActiveOrBackoffQueue(ev('AssignedPod', ActionType.Delete, 'AssignedPodDelete'), pod, null);
+      }
     }
   }
 

@@ -28,6 +28,7 @@ import { clearNominatedNode, type NominatingInfo } from '../queue/nominator.js';
 import { SchedulingQueue } from '../queue/scheduling_queue.js';
 import type { Clock } from '../util/clock.js';
 import { EventHandlers, type EventHandlerTarget } from './event_handlers.js';
+import { BindingConfirmations, bindingMayHaveLanded } from './binding_confirmation.js';
 import { SchedulingLoop, type SchedulingCycles } from './loop.js';
 import type { AttemptResult, SchedulerMetricsRecorder } from './metrics_recorder.js';
 import { schedulePod, type AlgorithmState, type ExtenderSet, type ScheduleResult } from './schedule_pod.js';
@@ -115,6 +116,23 @@ interface CycleOutcome {
   nominating: NominatingInfo | null;
 }
 
+/**
+ * How the bind of a binding cycle ended: bound; failed (the pod is retried); not ours (deleted,
+ * or bound to another node by another binder, while its binding was unconfirmed: nothing to
+ * retry); or stopped (the scheduler stopped before the binding was confirmed).
+ */
+type BindEnd =
+  | { readonly kind: 'bound' }
+  | { readonly kind: 'failed'; readonly status: Status }
+  | { readonly kind: 'notOurs'; readonly status: Status }
+  | { readonly kind: 'stopped' };
+
+const bound: BindEnd = { kind: 'bound' };
+const failed = (status: Status): BindEnd => ({ kind: 'failed', status });
+
+/** Forgetting an assumed pod frees its node's resources, as a deleted assigned pod would. */
+const assignedPodDelete = { resource: 'AssignedPod', actionType: ActionType.Delete, label: 'AssignedPodDelete' } as const;
+
 const defaultMonotonicSeconds = (): number => performance.now() / 1000;
 
 export class Scheduler implements SchedulingCycles, EventHandlerTarget {
@@ -132,6 +150,8 @@ export class Scheduler implements SchedulingCycles, EventHandlerTarget {
   private readonly monotonicSeconds: () => number;
   /** Binding cycles in flight. */
   private readonly bindings = new Set<Promise<void>>();
+  /** Bindings whose answer was lost, until the API server or the informer says where the pod is. */
+  private readonly confirmations: BindingConfirmations;
   /** Where preemption victims of the current scheduling cycle are noted (one cycle at a time). */
   private cycleVictims: string[] = [];
 
@@ -152,6 +172,12 @@ export class Scheduler implements SchedulingCycles, EventHandlerTarget {
     this.monotonicSeconds = deps.monotonicSeconds ?? defaultMonotonicSeconds;
     this.extenders = { extenders, log: (msg) => this.log(2, msg) };
     this.cache = new Cache(clock);
+    this.confirmations = new BindingConfirmations({
+      readPod: (namespace, name) => deps.client.readPod(namespace, name),
+      informerView: (pod) => (this.cache.isAssumedPod(pod) ? undefined : (this.cache.getPod(pod) ?? null)),
+      clock,
+      log: (level, msg) => this.log(level, msg),
+    });
     this.alg = {
       nextStartNodeIndex: 0,
       percentageOfNodesToScore: config.percentageOfNodesToScore ?? 0,
@@ -169,6 +195,7 @@ export class Scheduler implements SchedulingCycles, EventHandlerTarget {
       updateResourceClaim: deps.client.updateResourceClaim?.bind(deps.client),
       createResourceClaim: deps.client.createResourceClaim?.bind(deps.client),
       deleteResourceClaim: deps.client.deleteResourceClaim?.bind(deps.client),
+      setExtendedResourceClaimStatus: (pod, status) => deps.client.updatePodStatus(pod, { extendedResourceClaimStatus: status }),
       waitUntil: (ready, timeoutMs) => waitForObjects(this.objects, clock, ready, timeoutMs),
       podExists: (namespace, name) => deps.client.getPod(namespace, name) !== undefined,
     };
@@ -252,15 +279,23 @@ export class Scheduler implements SchedulingCycles, EventHandlerTarget {
     this.queue.run();
   }
 
-  /** Stops the loop, the queue's timers and the watches (bindings in flight are not waited for). */
+  /**
+   * Stops the loop, the queue's timers and the watches (bindings in flight are not waited for;
+   * those waiting for a lost answer to be confirmed end, leaving their pod assumed).
+   */
   stop(): void {
     void this.loop.stop();
+    this.confirmations.stop();
     this.queue.close();
     this.deps.client.stop();
   }
 
   responsibleForPod(pod: Pod): boolean {
     return this.profiles.has(pod.spec.schedulerName ?? 'default-scheduler');
+  }
+
+  podBindingObserved(pod: Pod, deleted: boolean): void {
+    this.confirmations.observe(pod, deleted);
   }
 
   rejectWaitingPod(uid: string): boolean {
@@ -484,17 +519,26 @@ export class Scheduler implements SchedulingCycles, EventHandlerTarget {
   private async bindingCycle(attempt: Attempt, result: ScheduleResult, assumed: PodInfo): Promise<void> {
     const { fwk, state, qp } = attempt;
     const host = result.suggestedHost;
-    let status: Status | null;
+    let end: BindEnd;
     try {
-      status = await this.bind(attempt, assumed, host);
+      end = await this.bind(attempt, assumed, host);
     } catch (err) {
       // Not from a plugin (the runtime contains those): still, the pod must not stay assumed.
-      status = Status.error(err instanceof Error ? err : thrownMessage(err));
+      end = failed(Status.error(err instanceof Error ? err : thrownMessage(err)));
     }
-    if (!isSuccess(status)) {
-      this.handleBindingCycleError(attempt, assumed, result, status!);
-      return;
+    switch (end.kind) {
+      case 'failed':
+        this.handleBindingCycleError(attempt, assumed, result, end.status);
+        return;
+      case 'notOurs':
+        this.releaseUnconfirmedBinding(attempt, assumed, result, end.status);
+        return;
+      case 'stopped':
+        return;
+      case 'bound':
+        break;
     }
+    this.cache.finishBinding(assumed.pod);
     this.finishAttempt(attempt, null, result, null);
     this.metrics?.observePodScheduled(qp.attempts, qp.initialAttemptTimestamp === null ? null : (this.deps.clock.now() - qp.initialAttemptTimestamp) / 1000);
     fwk.eventRecorder().event(qp.podInfo.pod, 'Normal', 'Scheduled', 'Binding', `Successfully assigned ${qp.podInfo.key} to ${host}`);
@@ -502,19 +546,45 @@ export class Scheduler implements SchedulingCycles, EventHandlerTarget {
     if (state.podsToActivate.size > 0) this.queue.activate(state.podsToActivate.values() as Iterable<Pod>);
   }
 
-  /** WaitOnPermit, PreBind, then Bind (an extender's or the Bind plugins'); null when bound. */
-  private async bind(attempt: Attempt, assumed: PodInfo, host: string): Promise<Status | null> {
+  /** WaitOnPermit, PreBind, then Bind (an extender's or the Bind plugins'), confirming a Bind whose answer was lost. */
+  private async bind(attempt: Attempt, assumed: PodInfo, host: string): Promise<BindEnd> {
     const { fwk, state, qp } = attempt;
     let status: Status | null = await fwk.waitOnPermit(assumed);
-    if (status !== null) return this.rejectionAsFitError(qp.podInfo.pod, host, status);
+    if (status !== null) return failed(this.rejectionAsFitError(qp.podInfo.pod, host, status));
     // Past Permit the pod can no longer be found unschedulable: a PreBind or Bind failure is an
     // error retried after backoff, so the queue stops recording events for it now.
     this.queue.done(qp.podInfo.uid);
     status = await fwk.runPreBindPlugins(state, assumed, host);
-    if (!isSuccess(status)) return status;
+    if (!isSuccess(status)) return failed(status!);
     const b = (await this.bindByExtender(assumed, host)) ?? (await fwk.runBindPlugins(state, assumed, host));
-    this.cache.finishBinding(assumed.pod);
-    return b.code === Code.Success ? null : b;
+    if (b.code === Code.Success) return bound;
+    if (!bindingMayHaveLanded(b)) return failed(b);
+    return this.confirmBinding(assumed, host, b);
+  }
+
+  /**
+   * The Bind step got no answer it can trust (a broken connection, a timeout, a 5xx): the pod may
+   * be bound. It stays assumed, its room taken, until a read of the pod or the informer tells.
+   */
+  private async confirmBinding(assumed: PodInfo, host: string, status: Status): Promise<BindEnd> {
+    this.log(2, `binding pod ${assumed.key} to ${host} got no trustworthy answer (${status.message()}); confirming with the API server`);
+    const outcome = await this.confirmations.confirm(assumed.pod, host);
+    switch (outcome.kind) {
+      case 'bound':
+        this.log(2, `pod ${assumed.key} is bound to ${host}: the binding landed although its answer was lost`);
+        return bound;
+      case 'unbound':
+        return failed(status);
+      case 'gone':
+        return { kind: 'notOurs', status: Status.error(`pod ${assumed.key} was deleted before its binding to ${host} was confirmed`) };
+      case 'boundElsewhere': {
+        const msg = `pod ${assumed.key} is bound to ${outcome.node}, not ${host}: another binder bound it while its binding was unconfirmed`;
+        this.log(1, msg);
+        return { kind: 'notOurs', status: Status.error(msg) };
+      }
+      case 'stopped':
+        return outcome;
+    }
   }
 
   /**
@@ -539,6 +609,19 @@ export class Scheduler implements SchedulingCycles, EventHandlerTarget {
     return null;
   }
 
+  /**
+   * The pod was deleted, or bound elsewhere by another binder, before its binding was confirmed:
+   * Unreserve and free its room here (unless the informer already settled the cache); nothing to retry.
+   */
+  private releaseUnconfirmedBinding(attempt: Attempt, assumed: PodInfo, result: ScheduleResult, status: Status): void {
+    const { fwk, state } = attempt;
+    this.finishAttempt(attempt, status, result, null);
+    fwk.runReservePluginsUnreserve(state, assumed, assumed.pod.spec.nodeName!);
+    if (!this.cache.isAssumedPod(assumed.pod)) return;
+    this.cache.forgetPod(assumed.pod);
+    this.queue.moveAllToActiveOrBackoffQueue(assignedPodDelete, assumed.pod, null);
+  }
+
   /** Unreserve, forget the assumed pod, wake pods its resources may help, requeue it (handleBindingCycleError). */
   private handleBindingCycleError(attempt: Attempt, assumed: PodInfo, result: ScheduleResult, status: Status): void {
     const { fwk, state } = attempt;
@@ -552,14 +635,12 @@ export class Scheduler implements SchedulingCycles, EventHandlerTarget {
       forgotten = false;
       this.log(1, `forget pod ${assumed.key}: ${thrownMessage(err)}`);
     }
-    // Forgetting frees the node's resources, as a deleted assigned pod would.
-    const event = { resource: 'AssignedPod', actionType: ActionType.Delete, label: 'AssignedPodDelete' } as const;
-    if (forgotten && !status.isRejected()) this.queue.moveAllToActiveOrBackoffQueue(event, assumed.pod, null);
+    if (forgotten && !status.isRejected()) this.queue.moveAllToActiveOrBackoffQueue(assignedPodDelete, assumed.pod, null);
     this.handleSchedulingFailure(attempt, status, clearNominatedNode);
     // A rejected pod is moved after it is back in the queue and without itself, so this event
     // does not count as one that arrived while it was in flight.
     if (forgotten && status.isRejected()) {
-      this.queue.moveAllToActiveOrBackoffQueue(event, assumed.pod, null, (p) => p.metadata.uid !== assumed.uid);
+      this.queue.moveAllToActiveOrBackoffQueue(assignedPodDelete, assumed.pod, null, (p) => p.metadata.uid !== assumed.uid);
     }
   }
 

@@ -63,7 +63,20 @@ pending:${pod('p1', '1')}${pod('p2', '1')}${pod('p3', '1')}${pod('p4', '1')}${po
     const r = await nodesNeeded(sc, sc.nodes[0]!, opts);
     assert.equal(r.nodes, 2, 'n1 holds two; the other three need two more 2-cpu nodes');
     assert.equal(r.unschedulableWithout, 3);
-    assert.deepEqual(r.probes.map((p) => [p.nodes, p.unschedulable]), [[0, 3], [1, 1], [2, 0]]);
+    // The packing guess (three 1-cpu pods on 2-cpu nodes: two) is checked, then one fewer.
+    assert.deepEqual(r.probes.map((p) => [p.nodes, p.unschedulable]), [[0, 3], [2, 0], [1, 1]]);
+  });
+
+  it('a guess from requests alone that is too low is corrected by the simulations', async () => {
+    // One per node (required anti-affinity on the hostname): requests alone would pack three on one node.
+    const apart = 'affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { app: w } }, topologyKey: kubernetes.io/hostname }] } }, ';
+    const sc = parseScenario(`
+nodes:${node('n1', '4')}
+pending:${['w1', 'w2', 'w3', 'w4'].map((n) => pod(n, '1', apart).replace(`name: ${n} }`, `name: ${n}, labels: { app: w } }`)).join('')}
+`, 'apart.yaml');
+    const r = await nodesNeeded(sc, sc.nodes[0]!, opts);
+    assert.equal(r.nodes, 3);
+    assert.deepEqual(r.probes.map((p) => [p.nodes, p.unschedulable]), [[0, 3], [1, 2], [2, 1], [3, 0]]);
   });
 
   it('says when nodes like the template do not help, and which pods are left out', async () => {
@@ -93,7 +106,7 @@ pending:${pod('p1', '1')}${pod('p2', '1')}${pod('p3', '1')}${pod('p4', '1')}
     const r = await nodesNeeded(sc, sc.nodes[0]!, opts);
     // n1 holds one beside its agent; every added node too (two without the agent): three, not two.
     assert.equal(r.nodes, 3);
-    assert.deepEqual(r.probes.map((p) => [p.nodes, p.unschedulable]), [[0, 3], [1, 2], [2, 1], [4, 0], [3, 0]]);
+    assert.deepEqual(r.probes.map((p) => [p.nodes, p.unschedulable]), [[0, 3], [3, 0], [2, 1]], "the guess counts the agent too");
   });
 
   it('needs none when everything fits', async () => {

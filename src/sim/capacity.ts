@@ -3,14 +3,19 @@
 // node's reasons), and how many nodes of a template must be added so every pending pod fits.
 import type { Node, Pod } from '../api/types.js';
 import { podKey } from '../api/types.js';
+import { computePodResourceRequests, Resource } from '../api/resources.js';
 import type { Diagnosis } from '../framework/fit_error.js';
 import { cloneJSON } from '../util/json_clone.js';
 import type { AttemptRecord } from '../scheduler/scheduler.js';
 import { createEmbedded, type Embedded, type EmbeddedOptions } from './embedded.js';
+import type { ProgressListener } from './progress.js';
 import type { Scenario } from './scenario.js';
 import { runSimulation } from './simulate.js';
 
-export type CapacityOptions = Omit<EmbeddedOptions, 'onAttempt'>;
+export type CapacityOptions = Omit<EmbeddedOptions, 'onAttempt'> & {
+  /** Told how far a long question has got (stderr's progress line). */
+  onProgress?: ProgressListener;
+};
 
 /** Why one node refused the next copy. */
 interface NodeRefusal {
@@ -24,10 +29,17 @@ interface NodeRefusal {
  * the scheduler left running for the questions asked next; `onAttempt` sees every attempt.
  */
 async function scheduledScenario(sc: Scenario, o: CapacityOptions, onAttempt: (a: AttemptRecord) => void): Promise<Embedded> {
-  const env = await createEmbedded({ ...sc, steps: [] }, { ...o, onAttempt });
+  let attempts = 0;
+  let settingUp = true;
+  const counted = (a: AttemptRecord) => {
+    if (settingUp) o.onProgress?.("the scenario's pending pods: attempts", ++attempts, 0);
+    onAttempt(a);
+  };
+  const env = await createEmbedded({ ...sc, steps: [] }, { ...o, onAttempt: counted });
   for (const p of sc.pending) env.cluster.create(p);
   await env.cluster.controllers.settled();
   await env.scheduler.loop.drain();
+  settingUp = false;
   return env;
 }
 
@@ -65,10 +77,11 @@ export async function countFits(sc: Scenario, pod: Pod, o: CapacityOptions & { m
     let fits = 0;
     let stoppedBy: FitCount['stoppedBy'] = null;
     while (fits < max) {
+      const c = cloneJSON(base);
       const copy: Pod = {
-        ...cloneJSON(base),
-        metadata: { ...cloneJSON(base.metadata), name: `${prefix}${fits}`, namespace: ns, uid: undefined, resourceVersion: undefined },
-        spec: { ...cloneJSON(base.spec), nodeName: undefined, preemptionPolicy: 'Never' },
+        ...c,
+        metadata: { ...c.metadata, name: `${prefix}${fits}`, namespace: ns, uid: undefined, resourceVersion: undefined },
+        spec: { ...c.spec, nodeName: undefined, preemptionPolicy: 'Never' },
         status: {},
       };
       last = null;
@@ -81,6 +94,7 @@ export async function countFits(sc: Scenario, pod: Pod, o: CapacityOptions & { m
       }
       perNode.set(a.node, (perNode.get(a.node) ?? 0) + 1);
       fits++;
+      o.onProgress?.('copies placed', fits, 0);
     }
     return {
       pod: podKey(base),
@@ -143,10 +157,38 @@ function daemonPodOn(p: Pod, node: string): Pod {
 }
 
 /**
+ * A first guess at the nodes to add, from requests alone: the left-out pods, largest cpu first,
+ * packed first-fit onto copies of the template holding only its DaemonSet pods (cpu, memory,
+ * extended resources, pod count). Only where the search starts: every answer is checked by full
+ * simulations.
+ */
+function packingGuess(leftOut: readonly Pod[], template: Node, daemonPods: readonly Pod[]): number {
+  const allocatable = Resource.fromList(template.status?.allocatable ?? template.status?.capacity);
+  for (const p of daemonPods) allocatable.sub(computePodResourceRequests(p).resource);
+  allocatable.allowedPodNumber -= daemonPods.length;
+  const fitsIn = (r: Resource, free: Resource) => r.milliCPU <= free.milliCPU && r.memory <= free.memory && free.allowedPodNumber >= 1
+    && [...(r.scalarResources ?? [])].every(([k, v]) => v <= (free.scalarResources?.get(k) ?? 0));
+  const bins: Resource[] = [];
+  const requests = leftOut.map((p) => computePodResourceRequests(p).resource).sort((a, b) => b.milliCPU - a.milliCPU || b.memory - a.memory);
+  for (const r of requests) {
+    const empty = new Resource();
+    empty.add(allocatable);
+    // A pod too big for an empty node: nodes like this cannot help it, which the simulations will show.
+    if (!fitsIn(r, empty)) continue;
+    let bin = bins.find((b) => fitsIn(r, b));
+    if (bin === undefined) bins.push((bin = empty));
+    bin.sub(r);
+    bin.allowedPodNumber -= 1;
+  }
+  return bins.length;
+}
+
+/**
  * The fewest copies of `template` to add so that no pending pod (nor any pod the timeline creates)
- * ends unschedulable, each new node carrying the template's DaemonSet pods: doubling, then
- * bisecting, each probe a full simulation (more nodes never leave more pods out, so the search is
- * sound).
+ * ends unschedulable, each new node carrying the template's DaemonSet pods. Each probe is a full
+ * simulation (more nodes never leave more pods out, so the search is sound); it starts from a
+ * packing guess of the pods left out with none added, and gallops (then bisects) from there: a
+ * good guess needs two probes besides the first.
  */
 export async function nodesNeeded(sc: Scenario, template: Node, o: CapacityOptions & { limit?: number; prefix?: string }): Promise<NodesNeeded> {
   const limit = o.limit ?? 10_000;
@@ -156,7 +198,10 @@ export async function nodesNeeded(sc: Scenario, template: Node, o: CapacityOptio
   const daemonPods = sc.pods.filter((p) => p.spec.nodeName === template.metadata.name && isDaemonPod(p));
   /** Runs the scenario with n nodes added; `idle` says an added node stayed empty though pods were left out. */
   const probe = async (n: number): Promise<{ left: number; idle: boolean }> => {
-    const report = await runSimulation(n === 0 ? sc : withNodes(sc, template, n, prefix, daemonPods), o);
+    let attempts = 0;
+    const what = `simulation ${probes.length + 1} (${n} nodes added): pods attempted`;
+    const onAttempt = o.onProgress && (() => o.onProgress!(what, ++attempts, 0));
+    const report = await runSimulation(n === 0 ? sc : withNodes(sc, template, n, prefix, daemonPods), { ...o, onAttempt });
     const out = report.pods.filter((p) => p.outcome === 'Unschedulable' || p.outcome === 'Pending' || p.outcome === 'Gated');
     probes.push({ nodes: n, unschedulable: out.length });
     leftOut = out.map((p) => ({ pod: p.pod, message: p.message }));
@@ -166,15 +211,33 @@ export async function nodesNeeded(sc: Scenario, template: Node, o: CapacityOptio
   const name = template.metadata.name ?? '';
   const without = (await probe(0)).left;
   if (without === 0) return { template: name, nodes: 0, unschedulableWithout: 0, probes, leftOut: [] };
+  const podsByKey = new Map([...sc.pending, ...sc.steps.flatMap((s) => s.create.filter((x): x is Pod => x.kind === 'Pod'))].map((p) => [podKey(p), p]));
+  const guess = Math.min(limit, Math.max(1, packingGuess(leftOut.flatMap((l) => podsByKey.get(l.pod) ?? []), template, daemonPods)));
+  // low: known to leave pods out; high: known to fit them all (once found).
   let low = 0;
-  let high = 1;
-  for (;;) {
-    const { left, idle } = await probe(high);
-    if (left === 0) break;
+  let high: number;
+  const first = await probe(guess);
+  if (first.left === 0) {
+    // Most often the guess is right: one node fewer must then fail.
+    high = guess;
+    if (guess - 1 > low) {
+      if ((await probe(guess - 1)).left > 0) low = guess - 1;
+      else high = guess - 1;
+    }
+  } else {
     // An added node nobody used: the pods left out cannot use a node like this one at all.
-    if (idle || high >= limit) return { template: name, nodes: null, unschedulableWithout: without, probes, leftOut };
-    low = high;
-    high = Math.min(high * 2, limit);
+    if (first.idle || guess >= limit) return { template: name, nodes: null, unschedulableWithout: without, probes, leftOut };
+    low = guess;
+    for (let step = 1; ; step *= 2) {
+      const n = Math.min(guess + step, limit);
+      const { left, idle } = await probe(n);
+      if (left === 0) {
+        high = n;
+        break;
+      }
+      if (idle || n >= limit) return { template: name, nodes: null, unschedulableWithout: without, probes, leftOut };
+      low = n;
+    }
   }
   while (high - low > 1) {
     const mid = Math.floor((low + high) / 2);
@@ -199,28 +262,39 @@ export interface NodeRemoval {
  * time, never preempting; then everything is put back before the next node is tried, so each
  * answer is about removing that node alone.
  */
-export async function removableNodes(sc: Scenario, o: CapacityOptions & { nodes?: readonly string[]; onProgress?: (done: number, total: number) => void }): Promise<NodeRemoval[]> {
+export async function removableNodes(sc: Scenario, o: CapacityOptions & { nodes?: readonly string[] }): Promise<NodeRemoval[]> {
   let last: AttemptRecord | null = null;
   const { cluster, scheduler } = await scheduledScenario(sc, o, (a) => { last = a; });
   try {
     // Pods left pending are not part of the question, and must not take the room a probe frees.
     for (const p of cluster.list<Pod>('Pod')) if (!p.spec.nodeName) cluster.remove('Pod', p.metadata.namespace ?? 'default', p.metadata.name ?? '');
     const names = o.nodes ?? cluster.list<Node>('Node').map((n) => n.metadata.name ?? '').sort();
+    // Each probe puts the cluster back as it found it, so the pods of a node are indexed once
+    // (a listing of every pod per node was 5,000 x 100,000 visits on a large cluster).
+    const podsByNode = new Map<string, Pod[]>();
+    for (const p of cluster.list<Pod>('Pod')) {
+      const n = p.spec.nodeName;
+      if (!n || isDaemonPod(p) || p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed') continue;
+      let list = podsByNode.get(n);
+      if (list === undefined) podsByNode.set(n, (list = []));
+      list.push(p);
+    }
     const out: NodeRemoval[] = [];
     for (const [i, name] of names.entries()) {
-      o.onProgress?.(i, names.length);
+      o.onProgress?.('nodes tried', i, names.length);
       const node = cluster.get<Node>('Node', '', name);
       if (node === undefined) continue;
-      const moving = cluster.list<Pod>('Pod').filter((p) => p.spec.nodeName === name && !isDaemonPod(p) && p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed');
+      const moving = podsByNode.get(name) ?? [];
       cluster.update<Node>({ ...node, spec: { ...(node.spec ?? {}), unschedulable: true } });
       const result: NodeRemoval = { node: name, removable: true, pods: [] };
       const copies: Pod[] = [];
       for (const p of moving) {
         cluster.remove('Pod', p.metadata.namespace ?? 'default', p.metadata.name ?? '');
+        const c = cloneJSON(p);
         const copy: Pod = {
-          ...cloneJSON(p),
-          metadata: { ...cloneJSON(p.metadata), uid: undefined, resourceVersion: undefined },
-          spec: { ...cloneJSON(p.spec), nodeName: undefined, preemptionPolicy: 'Never' },
+          ...c,
+          metadata: { ...c.metadata, uid: undefined, resourceVersion: undefined },
+          spec: { ...c.spec, nodeName: undefined, preemptionPolicy: 'Never' },
           status: {},
         };
         last = null;
@@ -241,7 +315,7 @@ export async function removableNodes(sc: Scenario, o: CapacityOptions & { nodes?
       await scheduler.loop.drain();
       out.push(result);
     }
-    o.onProgress?.(names.length, names.length);
+    o.onProgress?.('nodes tried', names.length, names.length);
     return out;
   } finally {
     scheduler.stop();

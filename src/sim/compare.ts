@@ -2,6 +2,7 @@
 // pods left out and why, how evenly the nodes are used and how fragmented the free room is, and
 // the pods whose fate differs.
 import { podKey } from '../api/types.js';
+import type { ProgressListener } from './progress.js';
 import type { Scenario } from './scenario.js';
 import { runSimulation, type NodeAllocation, type SimReport } from './simulate.js';
 import type { CapacityOptions } from './capacity.js';
@@ -76,10 +77,20 @@ function summarize(name: string, r: SimReport): VariantSummary {
   };
 }
 
-/** Runs the scenario once per variant (same seed each) and compares the outcomes. */
-export async function compareVariants(sc: Scenario, variants: readonly Variant[]): Promise<Comparison> {
+/** Runs the scenario once per variant, in order, with the same seed each. */
+export async function runVariants(sc: Scenario, variants: readonly Variant[], onProgress?: ProgressListener): Promise<SimReport[]> {
   const reports: SimReport[] = [];
-  for (const v of variants) reports.push(await runSimulation(sc, v.options));
+  for (const [i, v] of variants.entries()) {
+    let attempts = 0;
+    const what = `configuration ${i + 1}/${variants.length} (${v.name}): pods attempted`;
+    const onAttempt = onProgress && (() => onProgress(what, ++attempts, 0));
+    reports.push(await runSimulation(sc, { ...v.options, onAttempt }));
+  }
+  return reports;
+}
+
+/** Compares the variants' runs (`reports[i]` is `variants[i]`'s). */
+export function compareReports(sc: Scenario, variants: readonly Pick<Variant, 'name'>[], reports: readonly SimReport[]): Comparison {
   const fates = new Map<string, string[]>();
   reports.forEach((r, i) => {
     for (const p of r.pods) {
@@ -95,4 +106,9 @@ export async function compareVariants(sc: Scenario, variants: readonly Variant[]
     if (f !== undefined && new Set(f).size > 1) differences.push({ pod, fates: f });
   }
   return { variants: variants.map((v, i) => summarize(v.name, reports[i]!)), differences, pods: fates.size };
+}
+
+/** Runs the scenario once per variant (same seed each) and compares the outcomes. */
+export async function compareVariants(sc: Scenario, variants: readonly Variant[], onProgress?: ProgressListener): Promise<Comparison> {
+  return compareReports(sc, variants, await runVariants(sc, variants, onProgress));
 }

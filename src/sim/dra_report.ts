@@ -34,7 +34,7 @@ export interface ExplainDevice {
   adminAccess?: true;
 }
 
-/** The claims the pod names, as the cluster has them now (missing ones left out). */
+/** The claims the pod names and its extended-resources claim, as the cluster has them now (missing ones left out). */
 export function podClaims(pod: Pod, objects: DraObjects): ResourceClaim[] {
   const ns = pod.metadata.namespace ?? 'default';
   const current = objects.get<Pod>('Pod', ns, pod.metadata.name ?? '') ?? pod;
@@ -44,6 +44,10 @@ export function podClaims(pod: Pod, objects: DraObjects): ResourceClaim[] {
     const claim = name ? objects.get<ResourceClaim>('ResourceClaim', ns, name) : undefined;
     if (claim) out.push(claim);
   }
+  // The claim DynamicResources made for the pod's extended resources, like any other.
+  const extended = current.status?.extendedResourceClaimStatus?.resourceClaimName;
+  const claim = extended ? objects.get<ResourceClaim>('ResourceClaim', ns, extended) : undefined;
+  if (claim) out.push(claim);
   return out;
 }
 

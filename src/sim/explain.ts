@@ -225,6 +225,10 @@ export async function runExplain(sc: Scenario, o: ExplainOptions): Promise<{ pod
     if (withClaims) {
       e.devices = podDevices(created, env.cluster);
       e.deviceDiagnosis = deviceDiagnosis(last, env.cluster, claimsBefore);
+    } else {
+      // Devices given for the pod's extended resources (a claim DynamicResources made in PreBind).
+      const devices = podDevices(created, env.cluster);
+      if (devices.length > 0) e.devices = devices;
     }
     out.push(e);
   }

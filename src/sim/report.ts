@@ -2,6 +2,7 @@
 // network) with the run's utilisation, queue, unschedulable pods, preemptions and every pod's
 // decision. The data is gzipped JSON in base64, which the page inflates with DecompressionStream.
 import { gzipSync } from 'node:zlib';
+import type { ComparisonReportData } from './compare_report.js';
 import type { ReportData } from './report_model.js';
 import { readUiAsset } from './ui_assets.js';
 
@@ -12,7 +13,8 @@ function escapeHtml(s: string): string {
   return s.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
 }
 
-export function renderReportHtml(data: ReportData): string {
+/** The page for a simulation's report, or for a comparison of configurations (`compare --report`). */
+export function renderReportHtml(data: ReportData | ComparisonReportData): string {
   const script = readUiAsset('report.js').replace(closingTag, '<\\/$1');
   const style = readUiAsset('report.css').replace(closingTag, '<\\/$1');
   const payload = gzipSync(Buffer.from(JSON.stringify(data)), { level: 9 }).toString('base64');

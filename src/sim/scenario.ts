@@ -3,6 +3,7 @@
 // admitted and validated as kube-apiserver would on create (or update, in a step), so a scenario
 // the loader accepts is one a real cluster would have accepted, in the same order.
 import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { applyMatchLabelKeysToAffinity } from '../api/admission/match_label_keys.js';
 import { priorityAdmissionError, priorityClassAdmissionError } from '../api/admission/priority.js';
@@ -21,7 +22,15 @@ export interface ScenarioStep {
   delete: { kind: string; namespace?: string; name: string }[];
   /** Cordon, uncordon, drain, remove nodes, scale workloads: applied after the deletes. */
   ops?: StepOps;
+  /** A configuration the scheduler restarts with, before the step's other changes land. */
+  reconfigure?: StepConfiguration;
 }
+
+/**
+ * A KubeSchedulerConfiguration a step switches to, unresolved (resolving needs the plugin registry
+ * of the run): a file's text, or an object written inline; `source` names it in errors.
+ */
+type StepConfiguration = { readonly source: string; readonly text: string } | { readonly source: string; readonly value: Record<string, unknown> };
 
 export interface Scenario {
   name: string;
@@ -177,11 +186,24 @@ function list(v: unknown, where: string, source: string): unknown[] {
 }
 
 const scenarioKeys = ['metadata', 'config', 'controllers', 'nodes', 'pods', 'pending', 'objects', 'steps'];
-const stepKeys = ['after', 'create', 'update', 'delete', ...whatIfStepKeys];
+const stepKeys = ['after', 'create', 'update', 'delete', ...whatIfStepKeys, 'reconfigure'];
 
 function checkKeys(v: Record<string, unknown>, known: readonly string[], where: string, source: string): void {
   for (const key of Object.keys(v)) {
     if (!known.includes(key)) throw new ScenarioError(`${source}: ${where === '' ? '' : `${where}: `}unknown field ${JSON.stringify(key)} (known fields: ${known.join(', ')})`);
+  }
+}
+
+/** A step's `reconfigure`: a configuration file (relative to the scenario's) read now, or an inline object. */
+function readStepConfiguration(v: unknown, where: string, loader: Loader, source: string): StepConfiguration | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (isRecord(v)) return { source: `${source}: ${where}`, value: v };
+  if (typeof v !== 'string' || v === '') loader.fail(where, 'must be a KubeSchedulerConfiguration or the path of its file (relative to the scenario)');
+  const path = resolve(dirname(source), v);
+  try {
+    return { source: path, text: readFileSync(path, 'utf8') };
+  } catch (err) {
+    return loader.fail(where, `cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
 }
 
@@ -246,7 +268,8 @@ function readScenarioShape(v: Record<string, unknown>, source: string): Scenario
     const del = list(s.delete, `${where}.delete`, source).map((d, j) => readDelete(d, `${where}.delete[${j}]`, loader));
     const ops = readStepOps(s, where, loader);
     for (const n of ops.removeNodes) loader.remove('Node', '', n);
-    return { afterMs, create, update, delete: del, ops };
+    const reconfigure = readStepConfiguration(s.reconfigure, `${where}.reconfigure`, loader, source);
+    return { afterMs, create, update, delete: del, ops, ...(reconfigure ? { reconfigure } : {}) };
   });
   return sc;
 }

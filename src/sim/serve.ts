@@ -119,6 +119,10 @@ class EventWritingClient implements ClusterClient {
     return this.cluster.getPod(namespace, name);
   }
 
+  readPod(namespace: string, name: string): Promise<Pod | null> {
+    return this.cluster.readPod(namespace, name);
+  }
+
   listNodes(): Node[] {
     return this.cluster.listNodes();
   }

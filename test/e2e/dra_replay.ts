@@ -3,6 +3,7 @@
 // kube-apiserver here, so the replay does its part as the differential harness does
 // (test/upstream/README.md): after a pod is created, one claim per template entry, named
 // `<pod>-<entry>-` plus five characters from a hash, then the pod's status.resourceClaimStatuses.
+// The claim a scheduler makes for a pod's extended resources is read from the pod's status.
 import { createHash } from 'node:crypto';
 import type { KubeObject, Pod } from '../../src/api/types.js';
 import type { ResourceClaim, ResourceClaimTemplate } from '../../src/api/resource.js';
@@ -30,6 +31,8 @@ export interface ReplayedPod {
   /** The PodScheduled condition's message when unschedulable. */
   message: string;
   claims: ExplainClaim[];
+  /** The devices of the claim the scheduler made for the pod's extended resources, when it made one. */
+  extendedResourceDevices?: ExplainClaim['devices'];
 }
 
 const resourcePath = (kind: string, namespace?: string): string => {
@@ -86,7 +89,10 @@ async function createTemplateClaims(cp: ControlPlane, pod: Pod & { metadata: { u
   if (r.status !== 200) throw new Error(`pod ${pod.metadata.name} status: ${r.status} ${JSON.stringify(r.body)}`);
 }
 
-type LivePod = Pod & { metadata: { uid?: string }; status?: { conditions?: { type: string; status: string; reason?: string; message?: string }[] } };
+type LivePod = Pod & {
+  metadata: { uid?: string };
+  status?: { conditions?: { type: string; status: string; reason?: string; message?: string }[]; extendedResourceClaimStatus?: { resourceClaimName: string } };
+};
 
 /** The pod's claims as `explain` reports them, read from the API. */
 async function claimsOf(cp: ControlPlane, pod: LivePod): Promise<ExplainClaim[]> {
@@ -102,6 +108,14 @@ async function claimsOf(cp: ControlPlane, pod: LivePod): Promise<ExplainClaim[]>
     });
   }
   return out;
+}
+
+/** The devices of the pod's extended-resources claim (named in its status), if the scheduler made one. */
+async function extendedResourceDevices(cp: ControlPlane, pod: LivePod): Promise<ExplainClaim['devices'] | undefined> {
+  const name = pod.status?.extendedResourceClaimStatus?.resourceClaimName;
+  if (!name) return undefined;
+  const claim = await getJSON<ResourceClaim>(cp, `${resourcePath('ResourceClaim', pod.metadata.namespace ?? 'default')}/${name}`);
+  return (claim.status?.allocation?.devices?.results ?? []).map((d) => ({ request: d.request, driver: d.driver, pool: d.pool, device: d.device }));
 }
 
 /**
@@ -129,6 +143,8 @@ export async function replayPending(cp: ControlPlane, sc: Scenario, schedulerNam
       message: settled.spec.nodeName ? '' : (condition?.message ?? ''),
       claims: await claimsOf(cp, settled),
     });
+    const extended = settled.spec.nodeName ? await extendedResourceDevices(cp, settled) : undefined;
+    if (extended !== undefined) out[out.length - 1]!.extendedResourceDevices = extended;
   }
   return out;
 }

@@ -371,7 +371,7 @@ export function renderSoakReport(r: SoakReport): string {
   return lines.join('\n') + '\n';
 }
 
-const usage = `Usage: npm run soak -- [--quick] [--pods N] [--nodes N] [--seed N] [--max-seconds N] [--fault-interval-ms N] [--json FILE] [-v]`;
+const usage = `Usage: npm run soak -- [--quick] [--pods N] [--nodes N] [--seed N] [--max-seconds N] [--fault-interval-ms N] [--bind-answer-lost RATE] [--json FILE] [-v]`;
 
 async function main(argv: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -383,6 +383,7 @@ async function main(argv: string[]): Promise<number> {
       seed: { type: 'string' },
       'max-seconds': { type: 'string' },
       'fault-interval-ms': { type: 'string' },
+      'bind-answer-lost': { type: 'string' },
       json: { type: 'string' },
       v: { type: 'boolean', short: 'v' },
       help: { type: 'boolean', short: 'h' },
@@ -399,8 +400,16 @@ async function main(argv: string[]): Promise<number> {
     if (!Number.isInteger(n) || n <= 0) throw new Error(`--${flag} must be a positive integer, got "${v}"`);
     return n;
   };
+  const lost = values['bind-answer-lost'];
+  const lostRate = lost === undefined ? undefined : Number(lost);
+  if (lostRate !== undefined && !(lostRate >= 0 && lostRate <= 1)) throw new Error(`--bind-answer-lost must be a rate from 0 to 1, got "${lost}"`);
   const o: SoakOptions = {
     ...base,
+    // Bursts lose answers four times as often (as the defaults, 0.003 and 0.05, roughly do).
+    ...(lostRate === undefined ? {} : {
+      baseRates: { ...base.baseRates, bindAnswerLost: lostRate },
+      burstRates: { ...base.burstRates, bindAnswerLost: Math.min(1, 4 * lostRate) },
+    }),
     pods: num('pods', values.pods, base.pods),
     nodes: num('nodes', values.nodes, base.nodes),
     seed: num('seed', values.seed, base.seed),

@@ -38,8 +38,19 @@ const deviceText = (d: ExplainDevice): string => `${d.request}=${d.driver}/${d.p
  * allocation: a bound pod holds all its claims' devices, a pod not scheduled none (a claim another
  * pod allocated is not reserved for it).
  */
-export function heldDevices(p: Pick<ExplainPodWithClaims, 'outcome' | 'claims' | 'devices'>): string[] {
-  if (p.devices) return p.devices.map((d) => `${d.claim}: ${deviceText(d)}`);
+/** Our flat `devices` list names the extended-resources claim like any claim: the devices of that claim. */
+function isExtendedResourcesDevice(p: Pick<ExplainPodWithClaims, 'pod'>, d: ExplainClaimDevice): boolean {
+  return d.claim.startsWith(`${p.pod.slice(p.pod.indexOf('/') + 1)}-extended-resources-`);
+}
+
+/** The devices of the pod's extended resources: the harness's list, or those of its claim in our flat list. */
+function extendedResourceDevices(p: Pick<ExplainPodWithClaims, 'pod' | 'devices' | 'extendedResourceDevices'>): ExplainDevice[] {
+  if (p.extendedResourceDevices) return p.extendedResourceDevices;
+  return (p.devices ?? []).filter((d) => isExtendedResourcesDevice(p, d));
+}
+
+export function heldDevices(p: Pick<ExplainPodWithClaims, 'pod' | 'outcome' | 'claims' | 'devices'>): string[] {
+  if (p.devices) return p.devices.filter((d) => !isExtendedResourcesDevice(p, d)).map((d) => `${d.claim}: ${deviceText(d)}`);
   if (p.outcome !== 'Scheduled') return [];
   return (p.claims ?? []).flatMap((c) => c.devices.map((d) => `${c.claim}: ${deviceText(d)}`));
 }
@@ -50,8 +61,8 @@ export function compareClaims(e: ExplainPodWithClaims, a: ExplainPodWithClaims):
   const eh = heldDevices(e);
   const ah = heldDevices(a);
   if (eh.join() !== ah.join()) diffs.push(`devices: expected [${eh.join(', ')}], actual [${ah.join(', ')}]`);
-  const ee = (e.extendedResourceDevices ?? []).map(deviceText);
-  const ae = (a.extendedResourceDevices ?? []).map(deviceText);
+  const ee = extendedResourceDevices(e).map(deviceText);
+  const ae = extendedResourceDevices(a).map(deviceText);
   if (ee.join() !== ae.join()) diffs.push(`extendedResourceDevices: expected [${ee.join(', ')}], actual [${ae.join(', ')}]`);
   return diffs;
 }

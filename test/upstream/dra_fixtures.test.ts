@@ -34,7 +34,7 @@ describe('DRA scenario recordings', () => {
       for (const p of expected.pods) {
         const pending = scenario.pending.find((q) => `${q.metadata.namespace ?? 'default'}/${q.metadata.name}` === p.pod);
         assert.equal(p.claims?.length ?? 0, pending?.spec.resourceClaims?.length ?? 0, `${file}: ${p.pod} reports each of its claims`);
-        if (p.outcome === 'Scheduled') assert.ok(p.claims?.every((c) => c.devices.length > 0), `${file}: ${p.pod} was scheduled with every claim allocated`);
+        if (p.outcome === 'Scheduled') assert.ok((p.claims ?? []).every((c) => c.devices.length > 0), `${file}: ${p.pod} was scheduled with every claim allocated`);
       }
     }
   });

@@ -1,7 +1,6 @@
 // Where our scheduler still decides differently from the pinned upstream release (v1.37.2), each
 // with the upstream change behind it and the code of ours that has to follow. A disagreement one
 // of these explains is reported as known, not as a failure; fixing ours removes the entry.
-import type { Pod } from '../../src/api/types.js';
 import type { ExplainPod } from '../../src/sim/explain.js';
 import type { Scenario } from '../../src/sim/scenario.js';
 
@@ -30,37 +29,7 @@ function samplesCandidates(scenario: Scenario): boolean {
   return wanted < nodes;
 }
 
-/** The extended resources DeviceClasses in the scenario stand for (their extendedResourceName, or the implicit per-class name). */
-function draExtendedResources(scenario: Scenario): Set<string> {
-  const out = new Set<string>();
-  for (const o of scenario.objects) {
-    if (o.kind !== 'DeviceClass') continue;
-    const spec = (o as { spec?: { extendedResourceName?: string } }).spec;
-    if (spec?.extendedResourceName) out.add(spec.extendedResourceName);
-    out.add(`deviceclass.resource.kubernetes.io/${o.metadata?.name ?? ''}`);
-  }
-  return out;
-}
-
-/** Whether the pod asks for an extended resource a DeviceClass stands for. */
-function requestsDraExtendedResource(scenario: Scenario, podKey: string): boolean {
-  const names = draExtendedResources(scenario);
-  if (names.size === 0) return false;
-  const pods = [...scenario.pending, ...scenario.steps.flatMap((s) => s.create)] as Pod[];
-  const pod = pods.find((p) => p.kind !== undefined && p.kind !== 'Pod' ? false : `${p.metadata?.namespace ?? 'default'}/${p.metadata?.name ?? ''}` === podKey);
-  if (pod === undefined) return false;
-  return [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? [])].some((c) =>
-    Object.keys({ ...(c.resources?.requests ?? {}), ...(c.resources?.limits ?? {}) }).some((r) => names.has(r)));
-}
-
 export const knownDifferences: readonly KnownDifference[] = [
-  {
-    id: 'dra-extended-resource',
-    why: 'DRAExtendedResource (KEP-5004, on by default in v1.37): an extended resource a DeviceClass stands for (extendedResourceName, or deviceclass.resource.kubernetes.io/<class>) is allocated from devices by DynamicResources when no node advertises it; ours does not build it, so NodeResourcesFit rejects such pods with "Insufficient <resource>" (plugins/noderesources, plugins/dynamicresources)',
-    undo(upstream, ours, scenario) {
-      return requestsDraExtendedResource(scenario, upstream.pod) ? ours : null;
-    },
-  },
   {
     id: 'sampled-preemption-candidates',
     why: 'not a difference of ours: when DefaultPreemption\'s minCandidateNodesPercentage/Absolute ask for fewer candidates than there are nodes, upstream\'s dry run starts at a random node (rand.Int31n) and stops once it has enough, so its nominated node and victims vary from run to run; any of them is upstream\'s answer',

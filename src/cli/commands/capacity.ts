@@ -7,13 +7,13 @@ import { admitPod } from '../../cluster/memory/admission.js';
 import { FeatureGates } from '../../config/feature_gates.js';
 import { notYetAvailablePlugins } from '../../plugins/registry.js';
 import { countFits, nodesNeeded, removableNodes, type FitCount, type NodeRemoval, type NodesNeeded } from '../../sim/capacity.js';
-import { loadScenario, parseScenario, ScenarioError } from '../../sim/scenario.js';
-import { resolveConfiguration } from '../configuration.js';
-import { defaultScenarioPath } from '../default_scenario.js';
+import { parseScenario, ScenarioError } from '../../sim/scenario.js';
 import { UsageError, type CliIO } from '../io.js';
 import { registryWithPlugins } from '../plugins.js';
+import { clusterFlagOptions, clusterFlagsUsage, loadScenarioAndConfig } from './cluster_flags.js';
+import { progressLine } from './progress.js';
 
-export const capacityUsage = `Usage: kube-scheduler-ts capacity [scenario] (--pod FILE [--max N] | --add-nodes-like NODE | --node-template FILE | --removable [--nodes A,B]) [options]
+export const capacityUsage = `Usage: kube-scheduler-ts capacity [scenario | --from-cluster] (--pod FILE [--max N] | --add-nodes-like NODE | --node-template FILE | --removable [--nodes A,B]) [options]
 
 Answers capacity questions with the real scheduler on the scenario's cluster (its pending pods
 scheduled first):
@@ -32,7 +32,8 @@ Options:
   --feature-gates A=true,B=false
   --seed N              Seed of the random source; default 1
   --output text|json    Default text
-`;
+  --progress            a progress line on stderr even when stderr is not a terminal (it is drawn on a terminal)
+${clusterFlagsUsage}`;
 
 function readOne(path: string, kind: 'Pod'): Pod;
 function readOne(path: string, kind: 'Node'): Node;
@@ -74,6 +75,8 @@ export async function capacityCommand(argv: string[], io: CliIO): Promise<number
       'feature-gates': { type: 'string', multiple: true },
       seed: { type: 'string' },
       output: { type: 'string', short: 'o' },
+      progress: { type: 'boolean' },
+      ...clusterFlagOptions,
     },
   });
   if (positionals.length > 1) throw new UsageError(`unexpected arguments: ${positionals.slice(1).join(' ')}`);
@@ -84,32 +87,36 @@ export async function capacityCommand(argv: string[], io: CliIO): Promise<number
   if (output !== 'text' && output !== 'json') throw new UsageError('--output must be text or json');
   const seed = values.seed === undefined ? 1 : Number(values.seed);
   if (!Number.isInteger(seed)) throw new UsageError(`--seed must be an integer, got "${values.seed}"`);
-  const scenario = loadScenario(positionals[0] ?? defaultScenarioPath());
   const registry = await registryWithPlugins(values.plugins ?? []);
-  const config = resolveConfiguration({ scenario, configPath: values.config, registry });
+  const { scenario, config } = await loadScenarioAndConfig(values, positionals, registry, io);
   const featureGates = FeatureGates.parse(values['feature-gates'] ?? []);
-  const opts = { config, registry, notYetAvailable: notYetAvailablePlugins, featureGates, seed, admitPod };
-
-  if (values.pod !== undefined) {
-    const report = await countFits(scenario, readOne(values.pod, 'Pod'), { ...opts, max: positiveInt(values.max, '--max', 100_000) });
-    io.stdout(output === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderFits(report));
-    return 0;
+  const progress = progressLine(io, values.progress === true);
+  const opts = { config, registry, notYetAvailable: notYetAvailablePlugins, featureGates, seed, admitPod, onProgress: progress?.update };
+  const answer = async (): Promise<string> => {
+    if (values.pod !== undefined) {
+      const report = await countFits(scenario, readOne(values.pod, 'Pod'), { ...opts, max: positiveInt(values.max, '--max', 100_000) });
+      return output === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderFits(report);
+    }
+    if (values.removable === true) {
+      const nodes = values.nodes?.split(',').map((n) => n.trim()).filter((n) => n !== '');
+      for (const n of nodes ?? []) if (!scenario.nodes.some((x) => x.metadata.name === n)) throw new ScenarioError(`--nodes: nodes "${n}" not found in ${scenario.source ?? scenario.name}`);
+      const report = await removableNodes(scenario, { ...opts, nodes });
+      return output === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderRemovable(report);
+    }
+    const template = values['node-template'] !== undefined
+      ? readOne(values['node-template'], 'Node')
+      : scenario.nodes.find((n) => n.metadata.name === values['add-nodes-like']);
+    if (template === undefined) throw new ScenarioError(`--add-nodes-like: nodes "${values['add-nodes-like']}" not found in ${scenario.source ?? scenario.name}`);
+    const report = await nodesNeeded(scenario, template, { ...opts, limit: positiveInt(values.limit, '--limit', 10_000) });
+    return output === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderNodesNeeded(report);
+  };
+  let text: string;
+  try {
+    text = await answer();
+  } finally {
+    progress?.end();
   }
-  if (values.removable === true) {
-    const nodes = values.nodes?.split(',').map((n) => n.trim()).filter((n) => n !== '');
-    for (const n of nodes ?? []) if (!scenario.nodes.some((x) => x.metadata.name === n)) throw new ScenarioError(`--nodes: nodes "${n}" not found in ${scenario.source ?? scenario.name}`);
-    const progress = io.terminal?.() ? (done: number, total: number) => io.stderr(`\rtried ${done}/${total} nodes`) : undefined;
-    const report = await removableNodes(scenario, { ...opts, nodes, onProgress: progress });
-    if (progress) io.stderr('\n');
-    io.stdout(output === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderRemovable(report));
-    return 0;
-  }
-  const template = values['node-template'] !== undefined
-    ? readOne(values['node-template'], 'Node')
-    : scenario.nodes.find((n) => n.metadata.name === values['add-nodes-like']);
-  if (template === undefined) throw new ScenarioError(`--add-nodes-like: nodes "${values['add-nodes-like']}" not found in ${scenario.source ?? scenario.name}`);
-  const report = await nodesNeeded(scenario, template, { ...opts, limit: positiveInt(values.limit, '--limit', 10_000) });
-  io.stdout(output === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderNodesNeeded(report));
+  io.stdout(text);
   return 0;
 }
 

@@ -1,5 +1,5 @@
 // The flags that read a live cluster instead of a scenario file (`--from-cluster` of simulate,
-// explain and serve; `snapshot`), parsed and checked; kept apart from the client so that commands
+// explain, serve, capacity and compare; `snapshot`), parsed and checked; kept apart from the client so that commands
 // reading files do not load @kubernetes/client-node.
 import type { DefaultedConfiguration } from '../../config/index.js';
 import type { Registry } from '../../framework/registry.js';
@@ -73,7 +73,23 @@ function checkClusterFlagsUsed(values: ClusterFlagValues & { 'from-cluster'?: bo
   return fromCluster;
 }
 
-/** The scenario file (the bundled default when none is named) or, with --from-cluster, the live cluster. */
+/**
+ * The scenario file (the bundled default when none is named) or, with --from-cluster, the live
+ * cluster, whose unbound pods come along when one of `schedulerNames` schedules them.
+ */
+export async function loadScenarioOrCluster(
+  values: ClusterFlagValues & { 'from-cluster'?: boolean },
+  positionals: readonly string[],
+  schedulerNames: readonly string[],
+  io: CliIO,
+): Promise<Scenario> {
+  if (!checkClusterFlagsUsed(values, positionals)) return loadScenario(positionals[0] ?? defaultScenarioPath());
+  // Loaded on use: @kubernetes/client-node takes over a second to import.
+  const { scenarioFromCluster } = await import('./from_cluster.js');
+  return scenarioFromCluster(parseClusterFlags(values), schedulerNames, io);
+}
+
+/** The scenario (file or cluster) and the configuration: --config, else the scenario's own, else the defaults. */
 export async function loadScenarioAndConfig(
   values: ClusterFlagValues & { 'from-cluster'?: boolean; config?: string },
   positionals: readonly string[],
@@ -85,8 +101,6 @@ export async function loadScenarioAndConfig(
     return { scenario, config: resolveConfiguration({ scenario, configPath: values.config, registry }) };
   }
   const config = resolveConfiguration({ configPath: values.config, registry });
-  // Loaded on use: @kubernetes/client-node takes over a second to import.
-  const { scenarioFromCluster } = await import('./from_cluster.js');
-  const scenario = await scenarioFromCluster(parseClusterFlags(values), config.profiles.map((p) => p.schedulerName), io);
+  const scenario = await loadScenarioOrCluster(values, positionals, config.profiles.map((p) => p.schedulerName), io);
   return { scenario, config };
 }

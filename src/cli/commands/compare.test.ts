@@ -1,7 +1,8 @@
 // The compare command: a side-by-side table from the command line, and usage errors (exit 2).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../main.js';
@@ -38,6 +39,20 @@ describe('compare command', () => {
     const c = JSON.parse(r.out) as { variants: unknown[]; differences: unknown[] };
     assert.equal(c.variants.length, 2);
     assert.deepEqual(c.differences, []);
+  });
+
+  it('--report writes one self-contained page with the comparison and every node\'s load per configuration', async () => {
+    const file = join(dir, 'compare.html');
+    const r = await cli(['compare', '--config', packing, '--report', file, '-o', 'json']);
+    assert.equal(r.code, 0, r.err);
+    const html = readFileSync(file, 'utf8');
+    assert.ok(!/<script[^>]+src=|<link[^>]+href=/.test(html), 'nothing loaded from elsewhere');
+    const payload = /<script id="report-data"[^>]*>([^<]+)<\/script>/.exec(html)![1]!;
+    const data = JSON.parse(gunzipSync(Buffer.from(payload, 'base64')).toString('utf8')) as { kind: string; comparison: unknown; nodes: string[]; load: unknown[][] };
+    assert.equal(data.kind, 'comparison');
+    assert.deepEqual(data.comparison, JSON.parse(r.out), 'the page holds what -o json prints');
+    assert.equal(data.load.length, 2);
+    for (const perNode of data.load) assert.equal(perNode.length, data.nodes.length);
   });
 
   const bad: [string, string[], RegExp][] = [

@@ -1,18 +1,21 @@
 // `compare`: one scenario under two or more scheduler configurations: outcomes, spread,
 // fragmentation and the pods whose fate differs.
+import { writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { admitPod } from '../../cluster/memory/admission.js';
 import { FeatureGates } from '../../config/feature_gates.js';
 import { notYetAvailablePlugins } from '../../plugins/registry.js';
-import { compareVariants, type Comparison } from '../../sim/compare.js';
-import { loadScenario } from '../../sim/scenario.js';
+import { compareReports, runVariants, type Comparison } from '../../sim/compare.js';
+import { buildComparisonReport } from '../../sim/compare_report.js';
+import { renderReportHtml } from '../../sim/report.js';
 import { resolveConfiguration } from '../configuration.js';
-import { defaultScenarioPath } from '../default_scenario.js';
 import { UsageError, type CliIO } from '../io.js';
 import { registryWithPlugins } from '../plugins.js';
+import { clusterFlagOptions, clusterFlagsUsage, loadScenarioOrCluster } from './cluster_flags.js';
+import { progressLine } from './progress.js';
 
-export const compareUsage = `Usage: kube-scheduler-ts compare [scenario] --config A.yaml [--config B.yaml ...] [options]
+export const compareUsage = `Usage: kube-scheduler-ts compare [scenario | --from-cluster] --config A.yaml [--config B.yaml ...] [options]
 
 Runs the scenario once per configuration (the same seed each time) and compares: pods scheduled and
 left out (with upstream's reasons), nodes used, how evenly cpu and memory are requested across nodes,
@@ -26,7 +29,9 @@ Options:
   --seed N              Seed of the random source; default 1
   --output text|json    Default text
   --max-differences N   Pods listed in the text output's differences; default 50
-`;
+  --report FILE         also write the comparison as one self-contained HTML page (charts, tables, every difference)
+  --progress            a progress line on stderr even when stderr is not a terminal (it is drawn on a terminal)
+${clusterFlagsUsage}`;
 
 export async function compareCommand(argv: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -39,6 +44,9 @@ export async function compareCommand(argv: string[], io: CliIO): Promise<number>
       seed: { type: 'string' },
       output: { type: 'string', short: 'o' },
       'max-differences': { type: 'string' },
+      report: { type: 'string' },
+      progress: { type: 'boolean' },
+      ...clusterFlagOptions,
     },
   });
   if (positionals.length > 1) throw new UsageError(`unexpected arguments: ${positionals.slice(1).join(' ')}`);
@@ -51,14 +59,30 @@ export async function compareCommand(argv: string[], io: CliIO): Promise<number>
   const maxDiff = values['max-differences'] === undefined ? 50 : Number(values['max-differences']);
   if (!Number.isInteger(maxDiff) || maxDiff < 0) throw new UsageError(`--max-differences must be a non-negative integer, got "${values['max-differences']}"`);
   const featureGates = FeatureGates.parse(values['feature-gates'] ?? []);
-  const scenario = loadScenario(positionals[0] ?? defaultScenarioPath());
   const registry = await registryWithPlugins(values.plugins ?? []);
   const base = { registry, notYetAvailable: notYetAvailablePlugins, featureGates, seed, admitPod };
-  const variants = configs.map((path) => ({ name: basename(path), options: { ...base, config: resolveConfiguration({ scenario, configPath: path, registry }) } }));
+  const configured = configs.map((path) => ({ name: basename(path), config: resolveConfiguration({ configPath: path, registry }) }));
+  // From a cluster, the pending pods of every compared configuration's profiles come along (the
+  // defaults' scheduler too, when one --config is compared with them).
+  const schedulerNames = [...new Set([...configured.flatMap((c) => c.config.profiles.map((p) => p.schedulerName)), ...(configs.length === 1 ? ['default-scheduler'] : [])])];
+  const scenario = await loadScenarioOrCluster(values, positionals, schedulerNames, io);
+  const variants = configured.map((c) => ({ name: c.name, options: { ...base, config: c.config } }));
   if (variants.length === 1) {
     variants.unshift({ name: scenario.config ? 'scenario config' : 'defaults', options: { ...base, config: resolveConfiguration({ scenario, registry }) } });
   }
-  const report = await compareVariants(scenario, variants);
+  const progress = progressLine(io, values.progress === true);
+  let report: Comparison;
+  try {
+    const runs = await runVariants(scenario, variants, progress?.update);
+    report = compareReports(scenario, variants, runs);
+    if (values.report !== undefined) {
+      const html = renderReportHtml(buildComparisonReport(scenario.name, report, runs));
+      writeFileSync(values.report, html);
+      io.stderr(`Report written to ${values.report} (${(Buffer.byteLength(html) / 1024).toFixed(0)} KiB)\n`);
+    }
+  } finally {
+    progress?.end();
+  }
   io.stdout(output === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderComparison(report, maxDiff));
   return 0;
 }

@@ -212,7 +212,7 @@ test('a 403 on one resource fails the import with what to grant (exit 2)', { tim
   try {
     const { code, err } = await cli(['snapshot', '--kubeconfig', file]);
     assert.equal(code, 2);
-    assert.equal(err, "error: cannot list persistentvolumes at the cluster scope: grant get/list on persistentvolumes (a ClusterRole like deploy/'s scheduler role)\n");
+    assert.equal(err, "error: cannot list persistentvolumes at the cluster scope: grant get/list on persistentvolumes (deploy/rbac.yaml's ClusterRole kube-scheduler-ts-import has every kind an import reads)\n");
   } finally {
     await new Promise((resolve) => server.close(resolve));
   }

@@ -31,7 +31,7 @@ const claim: ResourceClaim = {
   spec: { devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: 'gpu.example.com' } }] } },
 };
 
-function client(t: FakeApiServer): KubeClusterClient {
+function client(t: RestTransport): KubeClusterClient {
   return new KubeClusterClient({ transport: t, clock: new FakeClock(0), log: discardLogger });
 }
 
@@ -83,4 +83,39 @@ describe('KubeClusterClient: dynamic resource allocation', () => {
       'DELETE /apis/resource.k8s.io/v1/namespaces/ns/resourceclaims/c1',
     ]);
   });
+});
+
+describe('KubeClusterClient: reading a pod from the API server', () => {
+  /** Answers each GET with `answer` and records it. */
+  class PodServer implements RestTransport {
+    readonly gets: RestRequest[] = [];
+    constructor(private readonly answer: (req: RestRequest) => unknown) {}
+    async request<T>(req: RestRequest): Promise<T> {
+      this.gets.push(req);
+      return this.answer(req) as T;
+    }
+    watch(): WatchHandle {
+      return { close: () => {} };
+    }
+  }
+
+  const cases: { name: string; answer: () => unknown; want: string }[] = [
+    { name: 'the pod as the server has it', answer: () => ({ metadata: { name: 'web', namespace: 'ns', uid: 'u1' }, spec: { nodeName: 'n1' } }), want: 'n1' },
+    { name: 'null when the server has no such pod', answer: () => { throw new ApiError(404, 'pods "web" not found'); }, want: 'null' },
+    { name: 'a failed read rejects', answer: () => { throw new ApiError(503, 'the API server is restarting'); }, want: 'error: the API server is restarting' },
+  ];
+  for (const c of cases) {
+    it(c.name, async () => {
+      const t = new PodServer(c.answer);
+      const got = await client(t).readPod('ns', 'web').then(
+        (p) => (p === null ? 'null' : p.spec.nodeName ?? ''),
+        (err: Error) => `error: ${err.message}`,
+      );
+      assert.equal(got, c.want);
+      assert.equal(t.gets.length, 1);
+      assert.equal(t.gets[0]!.method, 'GET');
+      assert.equal(t.gets[0]!.path, '/api/v1/namespaces/ns/pods/web');
+      assert.ok((t.gets[0]!.timeoutMs ?? 0) > 0, 'each read is bounded in time');
+    });
+  }
 });

@@ -8,6 +8,7 @@ import type { Logger } from '../../log/logger.js';
 import type { Clock } from '../../util/clock.js';
 import { ApiError, type ClusterClient, type ClusterEventRecord, type PodStatusPatch, type WatchEvent, type WatchHandler } from '../types.js';
 import { Backoff, type BackoffOptions } from './backoff.js';
+import { isNotFound } from './errors.js';
 import { EventSink } from './events.js';
 import { InformerHealth } from './informer_health.js';
 import { Reflector, type ReflectorOptions, type ReflectorStatus } from './reflector.js';
@@ -36,6 +37,9 @@ const isTerminalPod = (o: KubeObject): boolean => {
   const phase = (o as Pod).status?.phase;
   return phase === 'Succeeded' || phase === 'Failed';
 };
+
+/** A read that confirms a binding gives up after this long; the caller retries it. */
+const readPodTimeoutMs = 10_000;
 
 /** Retries of a status patch (retry.DefaultBackoff: 4 steps from 10ms, factor 5). */
 const patchRetryDelaysMs = [10, 50, 250];
@@ -159,6 +163,7 @@ export class KubeClusterClient implements ClusterClient {
     if (patch.disruptionTarget) conditions.push(this.withTransitionTime(pod, patch.disruptionTarget));
     if (conditions.length > 0) status.conditions = conditions;
     if (patch.nominatedNodeName !== undefined) status.nominatedNodeName = patch.nominatedNodeName === '' ? null : patch.nominatedNodeName;
+    if (patch.extendedResourceClaimStatus) status.extendedResourceClaimStatus = patch.extendedResourceClaimStatus;
     if (Object.keys(status).length === 0) return;
     const req = {
       method: 'PATCH' as const,
@@ -192,6 +197,15 @@ export class KubeClusterClient implements ClusterClient {
 
   getPod(namespace: string, name: string): Pod | undefined {
     return this.podReflector?.store.get(`${namespace || 'default'}/${name}`) as Pod | undefined;
+  }
+
+  async readPod(namespace: string, name: string): Promise<Pod | null> {
+    try {
+      return await this.o.transport.request<Pod>({ method: 'GET', path: podPath(namespace || 'default', name), timeoutMs: readPodTimeoutMs });
+    } catch (err) {
+      if (isNotFound(err)) return null;
+      throw err;
+    }
   }
 
   listNodes(): Node[] {

@@ -92,18 +92,18 @@ test('errors say what to fix', async () => {
     {
       name: '403 on a cluster-scoped kind names the grant',
       fail: (req) => (req.path === '/api/v1/persistentvolumes' ? new StatusError(403, 'forbidden', 'Forbidden') : null),
-      want: "cannot list persistentvolumes at the cluster scope: grant get/list on persistentvolumes (a ClusterRole like deploy/'s scheduler role)",
+      want: "cannot list persistentvolumes at the cluster scope: grant get/list on persistentvolumes (deploy/rbac.yaml's ClusterRole kube-scheduler-ts-import has every kind an import reads)",
     },
     {
       name: '403 in a namespace names the namespace and the group',
       fail: (req) => (req.path === '/apis/apps/v1/namespaces/team/statefulsets' ? new StatusError(403, 'forbidden', 'Forbidden') : null),
       namespaces: ['team'],
-      want: "cannot list statefulsets in namespace \"team\": grant get/list on statefulsets.apps (a ClusterRole like deploy/'s scheduler role)",
+      want: "cannot list statefulsets in namespace \"team\": grant get/list on statefulsets.apps (deploy/rbac.yaml's ClusterRole kube-scheduler-ts-import has every kind an import reads)",
     },
     {
-      name: '403 on a kind only simulations read says the scheduler role lacks it',
+      name: '403 on a kind only simulations read names the same import role',
       fail: (req) => (req.path === '/apis/scheduling.k8s.io/v1/priorityclasses' ? new StatusError(403, 'forbidden', 'Forbidden') : null),
-      want: 'cannot list priorityclasses at the cluster scope: grant get/list on priorityclasses.scheduling.k8s.io (which deploy/\'s scheduler role lacks: see the README, "What-if on your cluster")',
+      want: 'cannot list priorityclasses at the cluster scope: grant get/list on priorityclasses.scheduling.k8s.io (deploy/rbac.yaml\'s ClusterRole kube-scheduler-ts-import has every kind an import reads)',
     },
     {
       name: '401 points at the credentials',

@@ -117,11 +117,8 @@ function describe(err: unknown, spec: ResourceSpec, scope: string, server: strin
     return new ClusterImportError(`the API server at ${server} did not accept our credentials (401 Unauthorized): check the kubeconfig's user (token, client certificate)`);
   }
   if (err.code === 403) {
-    // The scheduler's role grants what its informers watch; the kinds only a simulation reads are extra.
-    const where = watchedResources.some((r) => r.kind === spec.kind)
-      ? "a ClusterRole like deploy/'s scheduler role"
-      : 'which deploy/\'s scheduler role lacks: see the README, "What-if on your cluster"';
-    return new ClusterImportError(`cannot list ${pluralOf(spec)} ${scope}: grant get/list on ${rbacName(spec)} (${where})`);
+    // One read-only role holds every kind an import lists (test/deploy.test.ts keeps it complete).
+    return new ClusterImportError(`cannot list ${pluralOf(spec)} ${scope}: grant get/list on ${rbacName(spec)} (deploy/rbac.yaml's ClusterRole kube-scheduler-ts-import has every kind an import reads)`);
   }
   return new ClusterImportError(`cannot list ${pluralOf(spec)} ${scope}: ${err.code} ${err.message}`);
 }

@@ -153,6 +153,36 @@ describe('embedded resourceclaim controller', () => {
     }
   });
 
+  it('deletes the claim the scheduler made for a pod\'s extended resources when the pod ends', async () => {
+    for (const end of ['delete', 'succeed'] as const) {
+      const c = newCluster();
+      c.create({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'node-1' } });
+      c.create<Pod>({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default' }, spec: { containers: [{ name: 'c' }] } });
+      const p = c.getPod('default', 'p')!;
+      // What DynamicResources' PreBind does: create the claim, allocate and reserve it, name it in the pod.
+      const made = await c.createResourceClaim(claim('', {
+        metadata: {
+          namespace: 'default', generateName: 'p-extended-resources-', finalizers: [ResourceClaimFinalizer],
+          annotations: { 'resource.kubernetes.io/extended-resource-claim': 'true' },
+          ownerReferences: [{ apiVersion: 'v1', kind: 'Pod', name: 'p', uid: p.metadata.uid!, controller: true }],
+        },
+      }));
+      const name = made.metadata.name!;
+      await c.updateResourceClaimStatus({ ...made, status: { allocation, reservedFor: [{ resource: 'pods', name: 'p', uid: p.metadata.uid! }] } });
+      await c.bind(p, 'node-1');
+      const requestMappings = [{ containerName: 'c', resourceName: 'example.com/gpu', requestName: 'container-0-request-0' }];
+      await c.updatePodStatus(p, { extendedResourceClaimStatus: { requestMappings, resourceClaimName: name } });
+      await settle();
+      const bound = c.getPod('default', 'p')!;
+      assert.deepEqual(bound.status?.extendedResourceClaimStatus, { requestMappings, resourceClaimName: name });
+      assert.ok(c.get('ResourceClaim', 'default', name), `${end}: kept while the pod runs`);
+      if (end === 'delete') await c.deletePod(bound);
+      else c.update<Pod>({ ...bound, status: { ...bound.status, phase: 'Succeeded' } });
+      await settle();
+      assert.equal(c.get('ResourceClaim', 'default', name), undefined, end);
+    }
+  });
+
   it('makes a generated claim again when it was deleted while its pod still needs it', async () => {
     const c = newCluster();
     c.create(template('t'));

@@ -130,13 +130,16 @@ export class ResourceClaimController {
 
   /** enqueuePod: a pod that will not run releases its claims; one that may run gets its claims made and reserved. */
   private onPod(pod: Pod, deleted: boolean): void {
-    if ((pod.spec.resourceClaims?.length ?? 0) === 0) return;
+    // The claim the scheduler made for the pod's extended resources goes with the pod too.
+    const extendedClaim = pod.status?.extendedResourceClaimStatus?.resourceClaimName;
+    if ((pod.spec.resourceClaims?.length ?? 0) === 0 && !extendedClaim) return;
     const podKey = key(pod.metadata.namespace, pod.metadata.name);
     const claimKeys: string[] = [];
     for (const entry of pod.spec.resourceClaims ?? []) {
       const n = podClaimName(pod, entry)?.name;
       if (n) claimKeys.push(key(pod.metadata.namespace, n));
     }
+    if (extendedClaim) claimKeys.push(key(pod.metadata.namespace, extendedClaim));
     for (const k of claimKeys) {
       let pods = this.podsByClaim.get(k);
       if (deleted) {

@@ -132,6 +132,18 @@ describe('MemoryCluster: binding and status', () => {
     await rejects(c.deletePod(p), 500);
   });
 
+  it('reads a pod as stored, null when missing; an injected fault fails the read', async () => {
+    const c = newCluster();
+    c.create(makeNode('n1'));
+    const p = c.create(bare('p'));
+    await c.bind(p, 'n1');
+    assert.equal((await c.readPod('default', 'p'))?.spec.nodeName, 'n1');
+    assert.equal(await c.readPod('default', 'ghost'), null);
+    c.injectFault('readPod', 503);
+    await rejects(c.readPod('default', 'p'), 503);
+    assert.equal((await c.readPod('default', 'p'))?.metadata.uid, p.metadata.uid);
+  });
+
   it('status patches set or replace conditions and set or clear the nomination', async () => {
     const clock = new FakeClock(0);
     const c = new MemoryCluster({ clock });

@@ -14,7 +14,7 @@ import type { VersionedEvent, VersionedHandler } from './versioned_event.js';
 
 type WritableMeta = { -readonly [K in keyof ObjectMeta]: ObjectMeta[K] };
 
-export type FaultOp = 'bind' | 'updatePodStatus' | 'deletePod' | 'updateResourceClaimStatus';
+export type FaultOp = 'bind' | 'updatePodStatus' | 'deletePod' | 'updateResourceClaimStatus' | 'readPod';
 
 interface Fault {
   readonly op: FaultOp;
@@ -330,6 +330,7 @@ export class MemoryCluster implements ClusterClient {
       if (patch.nominatedNodeName === '') delete next.status.nominatedNodeName;
       else next.status.nominatedNodeName = patch.nominatedNodeName;
     }
+    if (patch.extendedResourceClaimStatus) next.status.extendedResourceClaimStatus = patch.extendedResourceClaimStatus;
     this.replaceExisting(objectKey(cur), cur, next);
   }
 
@@ -345,6 +346,11 @@ export class MemoryCluster implements ClusterClient {
 
   getPod(namespace: string, name: string): Pod | undefined {
     return this.get<Pod>('Pod', namespace, name);
+  }
+
+  async readPod(namespace: string, name: string): Promise<Pod | null> {
+    this.checkFault('readPod');
+    return this.get<Pod>('Pod', namespace, name) ?? null;
   }
 
   listNodes(): Node[] {

@@ -899,7 +899,8 @@ export class Framework implements fw.Handle {
       }
       if (!isSuccess(s)) {
         if (s!.isRejected()) return s!.withPlugin(p.name);
-        return Status.error(`running Bind plugin "${p.name}": ${s!.message()}`).withPlugin(p.name);
+        // The cause stays reachable: the scheduler tells a refused binding from one whose answer was lost.
+        return Status.error(new Error(`running Bind plugin "${p.name}": ${s!.message()}`, { cause: s!.error })).withPlugin(p.name);
       }
       return new Status(Code.Success).withPlugin(p.name);
     }

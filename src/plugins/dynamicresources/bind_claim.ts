@@ -11,6 +11,10 @@ import type { ClaimTracker } from './dra_manager.js';
 import type { DraFeatures } from './features.js';
 import { ClaimFinalizer, isReservedForPod, podConsumerReference } from './pod_claims.js';
 import type { DynamicResourcesState } from './state.js';
+import { isSpecialClaimName } from './extended_resources.js';
+
+/** How long PreBind waits for a claim it created to reach the informer (AssumeExtendedResourceTimeoutDefaultSeconds). */
+const assumeExtendedResourceTimeoutMs = 120_000;
 
 /** retry.DefaultRetry: five attempts in all. */
 const conflictAttempts = 5;
@@ -48,14 +52,18 @@ export class ClaimBinder {
   async preBind(state: DynamicResourcesState, pod: Pod, nodeName: string): Promise<Status | null> {
     const onSuccess: (() => void)[] = [];
     for (let i = 0; i < state.claims.length; i++) {
-      if (isReservedForPod(pod, state.claims[i]!)) continue;
+      const claim = state.claims[i]!;
+      if (isReservedForPod(pod, claim)) continue;
+      // Devices serve none of the pod's extended resources on this node: no claim to make.
+      if (i === state.extendedIndex && state.infos[i]!.allocation === null && (claim.spec.devices?.requests?.length ?? 0) === 0) continue;
+      // The UID the allocation went in flight under (the stand-in one for a claim made here).
+      const uid = claim.metadata.uid ?? '';
       try {
-        state.claims[i] = await this.bindClaim(state, i, pod);
+        state.claims[i] = await this.bindClaim(state, i, pod, nodeName);
       } catch (err) {
         return Status.error(messageOf(err));
       }
       // Binding done: the allocation is no longer in flight, it is in the claim.
-      const uid = state.claims[i]!.metadata.uid ?? '';
       if (state.infos[i]!.allocation !== null) onSuccess.push(() => this.claims.maybeRemoveClaimPendingAllocation(uid, true));
     }
     if (this.bindingConditionsOn() && hasBindingConditions(state.claims)) {
@@ -68,11 +76,18 @@ export class ClaimBinder {
 
   /**
    * Records the allocation from Reserve (with the finalizer first) and the pod in reservedFor;
-   * a conflict re-reads the claim and tries again, as retry.RetryOnConflict.
+   * a conflict re-reads the claim and tries again, as retry.RetryOnConflict. The
+   * extended-resources claim is created first and named in the pod's status last.
    */
-  private async bindClaim(state: DynamicResourcesState, index: number, pod: Pod): Promise<ResourceClaim> {
+  private async bindClaim(state: DynamicResourcesState, index: number, pod: Pod, nodeName: string): Promise<ResourceClaim> {
     const allocation = state.infos[index]!.allocation;
-    const original = state.claims[index]!;
+    const isExtended = index === state.extendedIndex;
+    let original = state.claims[index]!;
+    if (isExtended && isSpecialClaimName(original.metadata.name)) {
+      original = await this.createExtendedResourceClaim(state, nodeName);
+      // Unreserve deletes it from now on.
+      state.claims[index] = original;
+    }
     let claim = original;
     let written: ResourceClaim | null = null;
     try {
@@ -84,19 +99,68 @@ export class ClaimBinder {
         }
         try {
           written = await this.writeClaim(claim, allocation, pod);
-          return written;
+          break;
         } catch (err) {
           if (!(err instanceof BindError) || !err.conflict || attempt >= conflictAttempts) throw err;
         }
       }
     } finally {
-      if (written !== null) {
-        try {
-          this.claims.assumeClaimAfterAPICall(written);
-        } catch {
-          // A concurrent update or deletion: the informer's version wins, as upstream's assume cache.
-        }
-      }
+      if (written !== null) await this.assume(written, isExtended);
+    }
+    if (isExtended) await this.recordExtendedResourceClaim(state, pod, written, nodeName);
+    return written;
+  }
+
+  /**
+   * Puts the claim a write returned into the assume cache. A claim the scheduler created may not
+   * have reached the informer yet: that one is waited for (waitForExtendedClaimInAssumeCache).
+   */
+  private async assume(claim: ResourceClaim, created: boolean): Promise<void> {
+    const ns = claim.metadata.namespace ?? '';
+    const name = claim.metadata.name ?? '';
+    const client = this.handle.client();
+    if (created && client.waitUntil && this.claims.get(ns, name) === undefined) {
+      await client.waitUntil(() => this.claims.get(ns, name) !== undefined, assumeExtendedResourceTimeoutMs).catch(() => false);
+    }
+    try {
+      this.claims.assumeClaimAfterAPICall(claim);
+    } catch {
+      // A concurrent update or deletion: the informer's version wins, as upstream's assume cache.
+    }
+  }
+
+  /** createExtendedResourceClaimInAPI: the node's variant of the claim, named by the API server. */
+  private async createExtendedResourceClaim(state: DynamicResourcesState, nodeName: string): Promise<ResourceClaim> {
+    const nodeClaim = state.nodeAllocations.get(nodeName)?.extendedResourceClaim;
+    if (nodeClaim === undefined || nodeClaim === null) throw new Error(`extended resource claim not found for node ${nodeName}`);
+    const client = this.handle.client();
+    if (!client.createResourceClaim) throw new Error('the cluster client cannot create ResourceClaims');
+    const { name: _name, uid: _uid, ...metadata } = nodeClaim.metadata;
+    const claim: ResourceClaim = { ...cloneJSON(nodeClaim), metadata: cloneJSON(metadata) };
+    delete claim.status;
+    // Counted as upstream labels it: no admin access, owned by a Pod (core group).
+    const metrics = this.handle.metricsRecorder?.() ?? null;
+    try {
+      const created = await client.createResourceClaim(claim);
+      metrics?.observeResourceClaimCreate('success', false, '', 'Pod');
+      return created;
+    } catch (err) {
+      metrics?.observeResourceClaimCreate('failure', false, '', 'Pod');
+      throw new Error(`create claim for extended resources ${ref(nodeClaim)}: ${messageOf(err)}`);
+    }
+  }
+
+  /** patchPodExtendedResourceClaimStatus: the claim's name and which request serves which container. */
+  private async recordExtendedResourceClaim(state: DynamicResourcesState, pod: Pod, claim: ResourceClaim, nodeName: string): Promise<void> {
+    const requestMappings = state.nodeAllocations.get(nodeName)?.requestMappings ?? [];
+    const podRef = `${pod.metadata.namespace ?? ''}/${pod.metadata.name ?? ''}`;
+    if (requestMappings.length === 0) throw new Error(`nil or empty request mappings, no update of pod ${podRef} ExtendedResourceClaimStatus`);
+    const client = this.handle.client();
+    if (!client.setExtendedResourceClaimStatus) throw new Error(`update pod ${podRef} ExtendedResourceClaimStatus: the cluster client cannot update pod status`);
+    try {
+      await client.setExtendedResourceClaimStatus(pod, { requestMappings, resourceClaimName: claim.metadata.name ?? '' });
+    } catch (err) {
+      throw new Error(`update pod ${podRef} ExtendedResourceClaimStatus: ${messageOf(err)}`);
     }
   }
 
@@ -169,6 +233,35 @@ export class ClaimBinder {
     const next = cloneJSON(claim);
     next.status = {};
     await client.updateResourceClaimStatus(next);
+  }
+
+  /** deleteClaim: drops the scheduler's finalizer (retried on conflict), then deletes the claim. */
+  async deleteClaim(claim: ResourceClaim): Promise<void> {
+    const client = this.handle.client();
+    if (!client.updateResourceClaim || !client.deleteResourceClaim) throw new Error('the cluster client cannot delete ResourceClaims');
+    const ns = claim.metadata.namespace ?? '';
+    const name = claim.metadata.name ?? '';
+    let current = claim;
+    for (let attempt = 1; ; attempt++) {
+      if (attempt > 1) {
+        const latest = this.handle.objects().get<ResourceClaim>('ResourceClaim', ns, name);
+        if (latest === undefined) throw new Error(`get resourceclaim ${ns}/${name}: resourceclaims.resource.k8s.io "${name}" not found`);
+        current = latest;
+      }
+      const next = cloneJSON(current);
+      next.metadata.finalizers = (next.metadata.finalizers ?? []).filter((f) => f !== ClaimFinalizer);
+      try {
+        await client.updateResourceClaim(next);
+        break;
+      } catch (err) {
+        if (!isConflict(err) || attempt >= conflictAttempts) throw new Error(`update resourceclaim ${ns}/${name}: ${messageOf(err)}`);
+      }
+    }
+    try {
+      await client.deleteResourceClaim(ns, name);
+    } catch (err) {
+      if ((err as { code?: unknown } | null)?.code !== 404) throw err;
+    }
   }
 
   /** Drops the pod from the claim's reservedFor; a failure is left to the next attempt (Unreserve). */

@@ -5,6 +5,7 @@ import type { AllocationResult, DeviceClass, DeviceTaintRule, ResourceClaim, Res
 import type { ObjectLister } from '../../framework/interfaces.js';
 import { AssumeCache, AssumeCacheNotFoundError } from '../../framework/assume_cache.js';
 import { AllocatedDevices } from './allocated_devices.js';
+import { isSpecialClaimName } from './extended_resources.js';
 import type { AllocatedState } from './structured/index.js';
 
 interface InFlightAllocation {
@@ -68,6 +69,11 @@ export class ClaimTracker {
     }
     const ns = allocatedClaim.metadata.namespace ?? '';
     const name = allocatedClaim.metadata.name ?? '';
+    // The in-memory extended-resources claim is the pod's alone and not allocated: nothing to look up.
+    if (isSpecialClaimName(name)) {
+      this.inFlight.set(uid, { claim: allocatedClaim, sharers: 1 });
+      return;
+    }
     const current = this.get(ns, name);
     if (current === undefined) {
       throw new Error(`look up assumed claim ${ns}/${name}, UID=${uid}: ${new AssumeCacheNotFoundError('ResourceClaim', claimKey(ns, name)).message}`);

@@ -30,12 +30,23 @@ import { DynamicResources as Name } from '../../framework/names.js';
 import { isFailedOnNode, type Allocator, type NewAllocator } from './allocator.js';
 import { timeoutMs, type DynamicResourcesArgs } from './args.js';
 import { ClaimBinder } from './bind_claim.js';
-import { ClaimTracker, DeviceClassLister, SliceLister } from './dra_manager.js';
+import type { ClaimTracker, DeviceClassLister, SliceLister } from './dra_manager.js';
+import { sharedDraManager } from './shared_dra_manager.js';
 import { allocatorFeatures, pinnedDraFeatures, type AllocatorFeatures, type DraFeatures } from './features.js';
 import { isSchedulableAfterClaimChange, isSchedulableAfterTargetPodUpdate } from './hints.js';
 import { ClaimFinalizer, ClaimUnavailable, isReservedForPod, podResourceClaims, type ClaimGetter } from './pod_claims.js';
 import { bindingReadiness } from './binding_conditions.js';
-import { DynamicResourcesState, type ClaimInfo } from './state.js';
+import { DynamicResourcesState, type ClaimInfo, type ExtendedResourceRequests } from './state.js';
+import type { DeviceClassResolver } from './device_class_resolver.js';
+import {
+  filterExtendedResources,
+  findExtendedResourceClaim,
+  hasDeviceClassMappedExtendedResource,
+  isSpecialClaimName,
+  newExtendedResourceClaim,
+  SpecialClaimInMemName,
+  type NodeExtendedResourceClaim,
+} from './extended_resources.js';
 
 export { Name };
 
@@ -45,6 +56,7 @@ const stateKey = Name;
 export const ErrReasonNotAvailable = 'resourceclaim not available on the node';
 export const ErrReasonCannotAllocate = 'cannot allocate all claims';
 export const ErrReasonDeallocated = 'deallocation of ResourceClaim completed';
+export const ErrReasonDeleted = 'deletion of ResourceClaim completed';
 
 /** The most alternatives a firstAvailable request may list (FirstAvailableDeviceRequestMaxSize). */
 const FirstAvailableDeviceRequestMaxSize = 8;
@@ -78,6 +90,10 @@ export class DynamicResources
   private readonly newAllocator: NewAllocator;
   private readonly binder: ClaimBinder;
   private readonly getClaim: ClaimGetter;
+  /** Which DeviceClass backs an extended resource; null with DRAExtendedResource off. */
+  private readonly classResolver: DeviceClassResolver | null;
+  /** Numbers the in-memory extended-resources claims' stand-in UIDs (deterministic, unlike upstream's random ones). */
+  private extendedClaimSeq = 0;
 
   constructor(
     private readonly handle: Handle,
@@ -88,10 +104,11 @@ export class DynamicResources
     this.filterTimeoutMs = this.features.enableDRASchedulerFilterTimeout ? timeoutMs(opts.args?.filterTimeout) : 0;
     this.bindingTimeoutMs = timeoutMs(opts.args?.bindingTimeout);
     this.newAllocator = opts.newAllocator;
-    const objects = handle.objects();
-    this.claims = new ClaimTracker(objects, this.features.enableDRAConsumableCapacity);
-    this.slices = new SliceLister(objects, this.features.enableDRADeviceTaints);
-    this.classes = new DeviceClassLister(objects);
+    const manager = sharedDraManager(handle.objects(), this.features);
+    this.claims = manager.claims;
+    this.slices = manager.slices;
+    this.classes = manager.classes;
+    this.classResolver = manager.classResolver;
     this.getClaim = (ns, name) => this.claims.get(ns, name);
     this.binder = new ClaimBinder(handle, this.claims, this.features, this.bindingTimeoutMs);
   }
@@ -124,18 +141,35 @@ export class DynamicResources
 
   preFilter(state: CycleState, podInfo: PodInfo): PreFilterOutcome | null {
     const pod = podInfo.pod;
-    if ((pod.spec.resourceClaims?.length ?? 0) === 0) {
-      state.write(stateKey, noClaims);
-      return { status: Status.skip() };
-    }
     state.write(stateKey, noClaims);
-    const claims = podResourceClaims(pod, this.getClaim);
-    if (claims instanceof ClaimUnavailable) return { status: Status.unresolvable(claims.message) };
+    const withClaims = (pod.spec.resourceClaims?.length ?? 0) > 0;
+    const scalars = podInfo.requests.resource.scalarResources;
+    const mayUseExtended = this.classResolver !== null && scalars !== null && scalars.size > 0;
+    if (!withClaims && !mayUseExtended) return { status: Status.skip() };
+    let claims: ResourceClaim[] = [];
+    if (withClaims) {
+      const named = podResourceClaims(pod, this.getClaim);
+      if (named instanceof ClaimUnavailable) return { status: Status.unresolvable(named.message) };
+      claims = named;
+    }
+    let extended: ExtendedResourceRequests | null = null;
+    if (mayUseExtended && hasDeviceClassMappedExtendedResource(scalars, this.classResolver!)) {
+      // A claim an earlier attempt created is used as it is (Filter rejects it, PostFilter deletes it).
+      const found = findExtendedResourceClaim(pod, this.handle.objects().list<ResourceClaim>('ResourceClaim'));
+      const claim =
+        found !== undefined
+          ? (this.claims.get(found.metadata.namespace ?? '', found.metadata.name ?? '') ?? found)
+          : newExtendedResourceClaim(pod, `${pod.metadata.uid ?? ''}/${SpecialClaimInMemName}/${++this.extendedClaimSeq}`);
+      extended = { podScalarResources: scalars, initialClaimUID: claim.metadata.uid ?? '' };
+      claims = [...claims, claim];
+    }
     if (claims.length === 0) return { status: Status.skip() };
 
+    const extendedIndex = extended === null ? -1 : claims.length - 1;
     const infos: ClaimInfo[] = [];
     let toAllocate = 0;
-    for (const claim of claims) {
+    for (let index = 0; index < claims.length; index++) {
+      const claim = claims[index]!;
       const info: ClaimInfo = { availableOnNodes: null, allocation: null };
       infos.push(info);
       const allocation = claim.status?.allocation;
@@ -150,6 +184,8 @@ export class DynamicResources
       if (this.claims.getPendingAllocation(claim.metadata.uid ?? '') !== undefined) {
         return { status: Status.unresolvable(`resource claim ${objectRef(claim)} is in the process of being allocated`) };
       }
+      // The extended-resources claim gets its requests in Filter, per node.
+      if (index === extendedIndex) continue;
       const bad = this.checkRequests(claim);
       if (bad !== null) return { status: bad };
     }
@@ -167,7 +203,7 @@ export class DynamicResources
         return { status: Status.error(err instanceof Error ? err : String(err)) };
       }
     }
-    state.write(stateKey, new DynamicResourcesState(claims, infos, allocator));
+    state.write(stateKey, new DynamicResourcesState(claims, infos, allocator, extended));
     return null;
   }
 
@@ -202,11 +238,20 @@ export class DynamicResources
     return null;
   }
 
-  filter(cs: CycleState, _pod: PodInfo, nodeInfo: NodeInfo): Status | null {
+  filter(cs: CycleState, podInfo: PodInfo, nodeInfo: NodeInfo): Status | null {
     const state = readState(cs);
     if (state instanceof Status) return state;
     if (state.empty) return null;
     const node = nodeInfo.node!;
+
+    let nodeExtended: NodeExtendedResourceClaim | null = null;
+    if (this.classResolver !== null) {
+      const out = filterExtendedResources(state, podInfo.pod, nodeInfo, this.classResolver);
+      if (out instanceof Status) return out;
+      nodeExtended = out;
+    }
+    // Only extended resources, all of them advertised by the node: NodeResourcesFit checked them.
+    if (nodeExtended === null && state.noUserClaim) return null;
 
     let unavailable = false;
     for (let i = 0; i < state.claims.length; i++) {
@@ -229,19 +274,32 @@ export class DynamicResources
 
     let allocations: AllocationResult[] | null = null;
     if (state.allocator !== null) {
-      const out = this.allocateOnNode(state, node);
+      const out = this.allocateOnNode(state, node, nodeExtended?.claim ?? null);
       if (out instanceof Status) return out;
       allocations = out;
     }
     if (unavailable) return Status.unresolvable(ErrReasonNotAvailable);
-    if (allocations !== null) state.nodeAllocations.set(node.metadata.name ?? '', allocations);
+    if (allocations !== null) {
+      state.nodeAllocations.set(node.metadata.name ?? '', {
+        results: allocations,
+        extendedResourceClaim: nodeExtended?.claim ?? null,
+        requestMappings: nodeExtended?.mappings ?? [],
+      });
+    }
     return null;
   }
 
-  /** The allocations of the unallocated claims on this node, or the rejection. */
-  private allocateOnNode(state: DynamicResourcesState, node: Node): AllocationResult[] | Status {
+  /**
+   * The allocations of the unallocated claims on this node, or the rejection; the
+   * extended-resources claim is asked for in the node's variant.
+   */
+  private allocateOnNode(state: DynamicResourcesState, node: Node, nodeExtendedClaim: ResourceClaim | null): AllocationResult[] | Status {
     const toAllocate: ResourceClaim[] = [];
-    for (const claim of state.claims) if (claim.status?.allocation === undefined) toAllocate.push(claim);
+    for (let i = 0; i < state.claims.length; i++) {
+      const claim = state.claims[i]!;
+      if (claim.status?.allocation !== undefined) continue;
+      toAllocate.push(i === state.extendedIndex && nodeExtendedClaim !== null ? nodeExtendedClaim : claim);
+    }
     // The allocator runs to the end (the cycle is synchronous); past filterTimeout on the
     // scheduler clock its answer is dropped as upstream's cancelled context would have.
     const start = this.handle.now();
@@ -272,15 +330,23 @@ export class DynamicResources
     if (state instanceof Status) return { result: null, status: state };
     if (state.empty) return { result: null, status: Status.unschedulable() };
     const pod = podInfo.pod;
+    const failed = (err: unknown): PostFilterOutcome => ({ result: null, status: Status.error(err instanceof Error ? err : String(err)) });
+    const extended = state.extendedResourceClaim();
+    const extendedCreated = extended !== null && !isSpecialClaimName(extended.metadata.name);
     for (const index of [...state.unavailableClaims].sort((a, b) => a - b)) {
+      if (index === state.extendedIndex) {
+        if (extendedCreated) break;
+        continue;
+      }
       const claim = state.claims[index]!;
       const reserved = claim.status?.reservedFor ?? [];
       if (reserved.length === 0 || (reserved.length === 1 && reserved[0]!.uid === pod.metadata.uid)) {
-        return this.binder.deallocate(claim).then(
-          (): PostFilterOutcome => ({ result: null, status: Status.unschedulable(ErrReasonDeallocated) }),
-          (err: unknown): PostFilterOutcome => ({ result: null, status: Status.error(err instanceof Error ? err : String(err)) }),
-        );
+        return this.binder.deallocate(claim).then((): PostFilterOutcome => ({ result: null, status: Status.unschedulable(ErrReasonDeallocated) }), failed);
       }
+    }
+    // The extended-resources claim of an earlier attempt goes; the next attempt makes a new one.
+    if (extendedCreated) {
+      return this.binder.deleteClaim(extended).then((): PostFilterOutcome => ({ result: null, status: Status.unschedulable(ErrReasonDeleted) }), failed);
     }
     return { result: null, status: Status.unschedulable() };
   }
@@ -293,7 +359,7 @@ export class DynamicResources
     if (state.empty) return 0;
     const allocations = state.nodeAllocations.get(nodeInfo.name);
     if (allocations === undefined) return 0;
-    return computeScore(state.claims, allocations);
+    return computeScore(state.claims, allocations.results);
   }
 
   /** Pods without claims score 0 everywhere: one read of the state for all nodes. */
@@ -327,19 +393,30 @@ export class DynamicResources
     if (state instanceof Status) return state;
     if (state.empty || state.allocator === null) return null;
     let toAllocate = 0;
-    for (const c of state.claims) if (c.status?.allocation === undefined) toAllocate++;
+    let userClaimsToAllocate = false;
+    for (let i = 0; i < state.claims.length; i++) {
+      if (state.claims[i]!.status?.allocation !== undefined) continue;
+      toAllocate++;
+      if (i !== state.extendedIndex) userClaimsToAllocate = true;
+    }
     if (toAllocate === 0) return null;
-    const allocations = state.nodeAllocations.get(nodeName);
-    if (allocations === undefined || allocations.length === 0) return Status.error('claim allocation not found for node');
+    const nodeAllocation = state.nodeAllocations.get(nodeName);
+    if (nodeAllocation === undefined || nodeAllocation.results.length === 0) {
+      // Only extended resources, and the node advertises them all: nothing to allocate.
+      if (!userClaimsToAllocate) return null;
+      return Status.error('claim allocation not found for node');
+    }
+    const allocations = nodeAllocation.results;
     if (allocations.length !== toAllocate) {
       return Status.error(`internal error, have ${allocations.length} allocations, ${toAllocate} claims to allocate, want ${toAllocate} claims`);
     }
     let k = 0;
     for (let index = 0; index < state.claims.length; index++) {
-      const claim = state.claims[index]!;
+      let claim = state.claims[index]!;
       if (claim.status?.allocation !== undefined) continue;
       const allocation = allocations[k++]!;
       state.infos[index]!.allocation = allocation;
+      if (index === state.extendedIndex && nodeAllocation.extendedResourceClaim !== null) claim = nodeAllocation.extendedResourceClaim;
       const finalizers = claim.metadata.finalizers ?? [];
       const allocated: ResourceClaim = {
         ...claim,
@@ -360,12 +437,20 @@ export class DynamicResources
     const state = cs.read<DynamicResourcesState>(stateKey);
     if (state === undefined || state.empty) return;
     const pod = podInfo.pod;
-    for (const claim of state.claims) {
+    for (let i = 0; i < state.numUserClaims; i++) {
+      const claim = state.claims[i]!;
       if (this.claims.maybeRemoveClaimPendingAllocation(claim.metadata.uid ?? '', false)) {
         this.claims.assumedClaimRestore(claim.metadata.namespace ?? '', claim.metadata.name ?? '');
       }
       if (claim.status?.allocation !== undefined && isReservedForPod(pod, claim)) this.binder.removeReservation(claim, pod);
     }
+    const extended = state.extendedResourceClaim();
+    if (extended === null || state.extended === null) return;
+    if (this.claims.maybeRemoveClaimPendingAllocation(state.extended.initialClaimUID, false)) {
+      this.claims.assumedClaimRestore(extended.metadata.namespace ?? '', extended.metadata.name ?? '');
+    }
+    // Created by PreBind: delete it, or it would hold its devices with no pod to use them.
+    if (!isSpecialClaimName(extended.metadata.name)) this.binder.deleteClaim(extended).catch(() => {});
   }
 
   /** Writes the allocations and reservations (and waits for devices' binding conditions). */

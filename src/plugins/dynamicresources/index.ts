@@ -7,7 +7,7 @@ import { seededShareID, structuredAllocator } from './structured_allocator.js';
 export const dynamicResourcesDefinition: PluginDefinition<DynamicResourcesArgs> = {
   name: Name,
   argsKind: 'DynamicResourcesArgs',
-  factory: (args, handle) => new DynamicResources(handle, { args, newAllocator: structuredAllocator(seededShareID(() => handle.random())) }),
+  factory: (args, handle, features) => new DynamicResources(handle, { args, features, newAllocator: structuredAllocator(seededShareID(() => handle.random())) }),
   defaultArgs: (given) => defaultDynamicResourcesArgs(given),
   validateArgs: (args, path) => validateDynamicResourcesArgs(args, path),
 };

@@ -1,4 +1,6 @@
-// The per-pod state of DynamicResources from PreFilter to PreBind (dynamicresources.go stateData).
+// The per-pod state of DynamicResources from PreFilter to PreBind (dynamicresources.go stateData,
+// claims.go claimStore).
+import type { ContainerExtendedResourceRequest } from '../../api/types.js';
 import type { AllocationResult, ResourceClaim } from '../../api/resource.js';
 import type { NodeSelectorMatcher } from '../../api/nodeselector.js';
 import type { StateData } from '../../framework/cycle_state.js';
@@ -12,6 +14,24 @@ export interface ClaimInfo {
   allocation: AllocationResult | null;
 }
 
+/** What Filter found for one node (nodeAllocation). */
+export interface NodeAllocation {
+  /** The allocations of the unallocated claims, in the claims' order. */
+  readonly results: AllocationResult[];
+  /** The node's variant of the extended-resources claim: its requests for what devices serve here. */
+  readonly extendedResourceClaim: ResourceClaim | null;
+  /** Which request serves each container's extended resource, for the pod's status. */
+  readonly requestMappings: ContainerExtendedResourceRequest[];
+}
+
+/** The pod's extended resources that a DeviceClass may back (draExtendedResource). */
+export interface ExtendedResourceRequests {
+  /** The pod's scalar requests, by resource name. */
+  readonly podScalarResources: ReadonlyMap<string, number>;
+  /** The UID the extended-resources claim had in PreFilter (a made-up one before PreBind creates it). */
+  readonly initialClaimUID: string;
+}
+
 /**
  * Per-pod state from PreFilter on (stateData). Shared, not copied, by clone: Filter records what
  * it found per node and Reserve/PreBind update the claims, as upstream keeps a pointer.
@@ -19,15 +39,20 @@ export interface ClaimInfo {
 export class DynamicResourcesState implements StateData {
   /** Unavailable claims' indexes, found by Filter; PostFilter may free one of them. */
   readonly unavailableClaims = new Set<number>();
-  /** Allocations Filter found per node, in the order of the unallocated claims. */
-  readonly nodeAllocations = new Map<string, AllocationResult[]>();
+  /** What Filter found per node. */
+  readonly nodeAllocations = new Map<string, NodeAllocation>();
+  /** The user's claims come first; the extended-resources claim, if any, follows them. */
+  readonly numUserClaims: number;
 
   constructor(
-    /** The pod's claims in spec order; replaced one by one when PreBind writes them. */
+    /** The pod's claims in spec order, then the extended-resources claim; replaced one by one when PreBind writes them. */
     readonly claims: ResourceClaim[],
     readonly infos: ClaimInfo[],
     readonly allocator: Allocator | null,
-  ) {}
+    readonly extended: ExtendedResourceRequests | null = null,
+  ) {
+    this.numUserClaims = extended === null ? claims.length : claims.length - 1;
+  }
 
   clone(): DynamicResourcesState {
     return this;
@@ -36,5 +61,18 @@ export class DynamicResourcesState implements StateData {
   get empty(): boolean {
     return this.claims.length === 0;
   }
-}
 
+  get noUserClaim(): boolean {
+    return this.numUserClaims === 0;
+  }
+
+  /** The index of the extended-resources claim, or -1. */
+  get extendedIndex(): number {
+    return this.extended === null ? -1 : this.numUserClaims;
+  }
+
+  /** The extended-resources claim as it is now (in memory until PreBind creates it), or null. */
+  extendedResourceClaim(): ResourceClaim | null {
+    return this.extended === null ? null : this.claims[this.numUserClaims]!;
+  }
+}

@@ -1,7 +1,7 @@
 // Builders and a small allocator for the DynamicResources tests: claims, classes, slices in the
 // shapes upstream's tests use (st.MakeResourceClaim, ...), and a cluster client that stores claim
 // writes with resourceVersion checks.
-import type { Node, Pod } from '../../api/types.js';
+import type { Node, Pod, PodExtendedResourceClaimStatus } from '../../api/types.js';
 import type { AllocationResult, DeviceClass, DeviceRequestAllocationResult, ResourceClaim, ResourceSlice } from '../../api/resource.js';
 import type { MapObjectLister } from '../../framework/object_lister.js';
 import type { PluginClusterClient } from '../../framework/interfaces.js';
@@ -139,6 +139,11 @@ export interface ClaimWrites {
   conflicts: number;
   /** An error every status write fails with, when set. */
   failWith: Error | null;
+  /** Claims created (the extended-resources claim) and deleted ("namespace/name"). */
+  created: ResourceClaim[];
+  deleted: string[];
+  /** Pod status writes of status.extendedResourceClaimStatus, by pod name. */
+  extendedStatuses: Map<string, PodExtendedResourceClaimStatus>;
 }
 
 class FakeApiError extends Error {
@@ -152,7 +157,7 @@ class FakeApiError extends Error {
 
 /** updateResourceClaim(Status) storing into `objects` with resourceVersion checks, as the API server. */
 export function claimClient(objects: MapObjectLister, base: PluginClusterClient): PluginClusterClient & { writes: ClaimWrites } {
-  const writes: ClaimWrites = { statusWrites: [], updates: [], conflicts: 0, failWith: null };
+  const writes: ClaimWrites = { statusWrites: [], updates: [], conflicts: 0, failWith: null, created: [], deleted: [], extendedStatuses: new Map() };
   const store = (claim: ResourceClaim, keepStatus: boolean): ResourceClaim => {
     const ns = claim.metadata.namespace ?? '';
     const name = claim.metadata.name ?? '';
@@ -186,6 +191,23 @@ export function claimClient(objects: MapObjectLister, base: PluginClusterClient)
       const stored = store(claim, false);
       writes.updates.push(stored);
       return stored;
+    },
+    createResourceClaim: async (claim) => {
+      // The API server's generated name: five characters after generateName, here always the same.
+      const name = claim.metadata.name ?? `${claim.metadata.generateName ?? ''}xxxxx`;
+      const created: ResourceClaim = { ...cloneJSON(claim), metadata: { ...cloneJSON(claim.metadata), name, uid: `uid-${name}`, resourceVersion: '1' } };
+      objects.upsert(created);
+      writes.created.push(created);
+      return created;
+    },
+    deleteResourceClaim: async (namespace, name) => {
+      const stored = objects.get<ResourceClaim>('ResourceClaim', namespace, name);
+      if (stored === undefined) throw new FakeApiError(404, `resourceclaims.resource.k8s.io "${name}" not found`);
+      objects.remove(stored);
+      writes.deleted.push(`${namespace}/${name}`);
+    },
+    setExtendedResourceClaimStatus: async (pod, status) => {
+      writes.extendedStatuses.set(pod.metadata.name ?? '', status);
     },
   };
 }

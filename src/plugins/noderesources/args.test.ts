@@ -1,6 +1,7 @@
 // Defaulting (v1/defaults_test.go) and validation (validation_pluginargs_test.go) of
 // NodeResourcesFitArgs and NodeResourcesBalancedAllocationArgs.
 import { defaultFeatures } from '../../framework/features.js';
+import { newTestHandle } from '../../testing/handle.js';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FieldError } from '../../framework/registry.js';
@@ -201,7 +202,7 @@ describe('plugin definitions', () => {
     assert.equal(nodeResourcesFitDefinition.argsKind, 'NodeResourcesFitArgs');
     const args = nodeResourcesFitDefinition.defaultArgs!({ scoringStrategy: { type: 'MostAllocated' } });
     assert.deepEqual(nodeResourcesFitDefinition.validateArgs!(args, 'args'), []);
-    const plugin = nodeResourcesFitDefinition.factory(args, undefined as never, defaultFeatures);
+    const plugin = nodeResourcesFitDefinition.factory(args, newTestHandle(), defaultFeatures);
     assert.equal(plugin.name, 'NodeResourcesFit');
   });
 
@@ -209,6 +210,6 @@ describe('plugin definitions', () => {
     assert.equal(balancedAllocationDefinition.argsKind, 'NodeResourcesBalancedAllocationArgs');
     const args = balancedAllocationDefinition.defaultArgs!({});
     assert.deepEqual(balancedAllocationDefinition.validateArgs!(args, 'args'), []);
-    assert.equal(balancedAllocationDefinition.factory(args, undefined as never, defaultFeatures).name, 'NodeResourcesBalancedAllocation');
+    assert.equal(balancedAllocationDefinition.factory(args, newTestHandle(), defaultFeatures).name, 'NodeResourcesBalancedAllocation');
   });
 });

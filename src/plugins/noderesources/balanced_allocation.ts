@@ -7,6 +7,8 @@ import type { PodInfo } from '../../framework/pod_info.js';
 import { Status } from '../../framework/status.js';
 import type { NodeResourcesBalancedAllocationArgs } from './args.js';
 import { ResourceAllocationScorer } from './resource_allocation.js';
+import type { SharedDraManager } from '../dynamicresources/shared_dra_manager.js';
+import { draExtendedResources, type DraScoringState } from './dra_extended_resources.js';
 
 export const BalancedAllocationName = 'NodeResourcesBalancedAllocation';
 const preScoreStateKey = `PreScore${BalancedAllocationName}`;
@@ -64,7 +66,11 @@ function balancedResourceScore(requested: Float64Array, allocatable: Float64Arra
 }
 
 class PreScoreState implements StateData {
-  constructor(readonly podRequests: Float64Array) {}
+  constructor(
+    readonly podRequests: Float64Array,
+    /** For balanced resources that devices back (null when there are none). */
+    readonly dra: DraScoringState | null,
+  ) {}
 
   clone(): StateData {
     return this;
@@ -75,34 +81,34 @@ export class BalancedAllocation implements PreScorePlugin, ScorePlugin {
   readonly name = BalancedAllocationName;
   readonly scorer: ResourceAllocationScorer;
 
-  constructor(args: NodeResourcesBalancedAllocationArgs) {
+  /**
+   * @param dra the scheduler's DRA objects when DRAExtendedResource is on: devices count for
+   *   the extended resources DeviceClasses back on nodes that do not advertise them.
+   */
+  constructor(args: NodeResourcesBalancedAllocationArgs, dra: SharedDraManager | null = null) {
     // Balance is judged on what pods really request, not on the 100m / 200Mi scoring defaults.
-    this.scorer = new ResourceAllocationScorer(BalancedAllocationName, args.resources, balancedResourceScorer, true);
+    this.scorer = new ResourceAllocationScorer(BalancedAllocationName, args.resources, balancedResourceScorer, true, draExtendedResources(dra));
   }
 
   preScore(state: CycleState, pod: PodInfo): Status | null {
     const podRequests = this.scorer.podRequests(pod);
     // Best-effort pods would all pile onto the same most-balanced node; leave them unscored.
     if (ResourceAllocationScorer.isBestEffort(podRequests)) return Status.skip();
-    state.write(preScoreStateKey, new PreScoreState(podRequests));
+    state.write(preScoreStateKey, new PreScoreState(podRequests, this.scorer.draPreScore()));
     return null;
   }
 
   score(state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): number | Status {
     const s = state.read<PreScoreState>(preScoreStateKey);
-    let podRequests: Float64Array;
-    if (s instanceof PreScoreState) {
-      podRequests = s.podRequests;
-    } else {
-      podRequests = this.scorer.podRequests(pod);
-      if (ResourceAllocationScorer.isBestEffort(podRequests)) return 0;
-    }
-    return this.scorer.score(nodeInfo, podRequests);
+    if (s instanceof PreScoreState) return this.scorer.score(nodeInfo, s.podRequests, s.dra);
+    const podRequests = this.scorer.podRequests(pod);
+    if (ResourceAllocationScorer.isBestEffort(podRequests)) return 0;
+    return this.scorer.score(nodeInfo, podRequests, this.scorer.draPreScore());
   }
 
   scoreNodes(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], out: NodeScore[]): Status | null {
     const s = state.read<PreScoreState>(preScoreStateKey);
-    if (s instanceof PreScoreState) return this.scorer.scoreNodes(nodes, s.podRequests, out);
+    if (s instanceof PreScoreState) return this.scorer.scoreNodes(nodes, s.podRequests, out, s.dra);
     for (let i = 0; i < nodes.length; i++) {
       const r = this.score(state, pod, nodes[i]!);
       if (typeof r !== 'number') return r;

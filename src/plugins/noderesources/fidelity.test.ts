@@ -4,6 +4,7 @@
 // and codes) and both plugins' weighted scores must equal upstream's. The embedded API server's
 // defaulting (requests from limits) is applied, as it is when a scenario is loaded.
 import { defaultFeatures } from '../../framework/features.js';
+import { newTestHandle } from '../../testing/handle.js';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -63,10 +64,10 @@ function replay(file: string, sc: Scenario): string[] {
   for (const ref of [...(profile?.plugins?.multiPoint?.enabled ?? []), ...(profile?.plugins?.score?.enabled ?? [])]) {
     if (ref.weight) weights[ref.name] = ref.weight;
   }
-  const fit = nodeResourcesFitDefinition.factory(nodeResourcesFitDefinition.defaultArgs!(argsOf('NodeResourcesFit')), undefined as never, defaultFeatures) as Fit;
+  const fit = nodeResourcesFitDefinition.factory(nodeResourcesFitDefinition.defaultArgs!(argsOf('NodeResourcesFit')), newTestHandle(), defaultFeatures) as Fit;
   const ba = balancedAllocationDefinition.factory(
     balancedAllocationDefinition.defaultArgs!(argsOf('NodeResourcesBalancedAllocation')),
-    undefined as never,
+    newTestHandle(),
     defaultFeatures,
   ) as BalancedAllocation;
 

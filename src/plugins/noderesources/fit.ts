@@ -13,7 +13,7 @@ import {
 import type { Container, Node, Pod, ResourceList } from '../../api/types.js';
 import type { CycleState, StateData } from '../../framework/cycle_state.js';
 import { eventObjectsAs } from '../../framework/event_objects.js';
-import { ActionType, QueueingHint, type ClusterEventWithHint } from '../../framework/events.js';
+import { ActionType, ActionTypeUpdate, QueueingHint, type ClusterEventWithHint } from '../../framework/events.js';
 import type {
   EnqueueExtensions,
   FilterPlugin,
@@ -37,6 +37,9 @@ import { leastResourceScorer } from './least_allocated.js';
 import { mostResourceScorer } from './most_allocated.js';
 import { requestedToCapacityRatioScorer } from './requested_to_capacity_ratio.js';
 import { ResourceAllocationScorer } from './resource_allocation.js';
+import { isDRAExtendedResourceName, ResourceDeviceClassPrefix, type DeviceClassResolver } from '../dynamicresources/device_class_resolver.js';
+import type { SharedDraManager } from '../dynamicresources/shared_dra_manager.js';
+import { draExtendedResources, type DraExtendedResources, type DraScoringState } from './dra_extended_resources.js';
 
 export const FitName = 'NodeResourcesFit';
 const preFilterStateKey = `PreFilter${FitName}`;
@@ -66,16 +69,20 @@ class FitRequest {
     readonly scalarNames: readonly string[],
     readonly scalarValues: readonly number[],
     readonly scalarReasons: readonly string[],
+    /** Per scalar: a DeviceClass backs it, so a node without it in allocatable leaves it to DynamicResources. */
+    readonly scalarBackedByDRA: readonly boolean[] | null,
   ) {}
 
   static compile(
     request: Resource,
     ignoredResources?: ReadonlySet<string>,
     ignoredResourceGroups?: ReadonlySet<string>,
+    draClasses?: DeviceClassResolver | null,
   ): FitRequest {
     const names: string[] = [];
     const values: number[] = [];
     const reasons: string[] = [];
+    let backed: boolean[] | null = null;
     if (request.scalarResources) {
       for (const [name, quantity] of request.scalarResources) {
         if (quantity === 0) continue;
@@ -84,12 +91,17 @@ class FitRequest {
           if (ignoredResources?.has(name)) continue;
           if (ignoredResourceGroups && ignoredResourceGroups.size > 0 && ignoredResourceGroups.has(name.split('/')[0]!)) continue;
         }
+        if (draClasses && isDRAExtendedResourceName(name) && draClasses.getDeviceClass(name) !== undefined) {
+          (backed ??= new Array<boolean>(names.length).fill(false)).push(true);
+        } else {
+          backed?.push(false);
+        }
         names.push(name);
         values.push(quantity);
         reasons.push(`Insufficient ${name}`);
       }
     }
-    return new FitRequest(request.milliCPU, request.memory, request.ephemeralStorage, names, values, reasons);
+    return new FitRequest(request.milliCPU, request.memory, request.ephemeralStorage, names, values, reasons, backed);
   }
 }
 
@@ -142,6 +154,8 @@ function insufficientResources(req: FitRequest, nodeInfo: NodeInfo): Insufficien
     const capacity = alloc.scalar(name);
     const inUse = used.scalar(name);
     if (quantity > capacity - inUse) {
+      // Devices serve what the node does not advertise (shouldDelegateResourceToDRA).
+      if (capacity === 0 && req.scalarBackedByDRA?.[i] === true) continue;
       (out ??= []).push({
         resourceName: name, reason: req.scalarReasons[i]!, requested: quantity, used: inUse, capacity,
         unresolvable: quantity > capacity,
@@ -160,8 +174,9 @@ export function fitsRequest(
   nodeInfo: NodeInfo,
   ignoredResources?: ReadonlySet<string>,
   ignoredResourceGroups?: ReadonlySet<string>,
+  draClasses?: DeviceClassResolver | null,
 ): InsufficientResource[] {
-  return insufficientResources(FitRequest.compile(podRequest, ignoredResources, ignoredResourceGroups), nodeInfo) ?? [];
+  return insufficientResources(FitRequest.compile(podRequest, ignoredResources, ignoredResourceGroups, draClasses), nodeInfo) ?? [];
 }
 
 class PreFilterState implements StateData {
@@ -173,7 +188,11 @@ class PreFilterState implements StateData {
 }
 
 class PreScoreState implements StateData {
-  constructor(readonly podRequests: Float64Array) {}
+  constructor(
+    readonly podRequests: Float64Array,
+    /** For scored resources that devices back (null when there are none). */
+    readonly dra: DraScoringState | null,
+  ) {}
 
   clone(): StateData {
     return this;
@@ -188,19 +207,19 @@ export interface FitFeatures {
 
 const defaultFitFeatures: FitFeatures = { enableInPlacePodVerticalScaling: true, enableSchedulingQueueHint: true };
 
-function newScorer(strategy: ScoringStrategy): ResourceAllocationScorer {
+function newScorer(strategy: ScoringStrategy, dra: DraExtendedResources | null): ResourceAllocationScorer {
   const resources = strategy.resources;
   switch (strategy.type) {
     case LeastAllocated:
-      return new ResourceAllocationScorer(LeastAllocated, resources, leastResourceScorer(resources), false);
+      return new ResourceAllocationScorer(LeastAllocated, resources, leastResourceScorer(resources), false, dra);
     case MostAllocated:
-      return new ResourceAllocationScorer(MostAllocated, resources, mostResourceScorer(resources), false);
+      return new ResourceAllocationScorer(MostAllocated, resources, mostResourceScorer(resources), false, dra);
     case RequestedToCapacityRatio: {
       const shape = strategy.requestedToCapacityRatio?.shape;
       if (!shape || shape.length === 0) {
         throw new Error(`${FitName}: scoring strategy ${RequestedToCapacityRatio} needs a non-empty requestedToCapacityRatio.shape`);
       }
-      return new ResourceAllocationScorer(RequestedToCapacityRatio, resources, requestedToCapacityRatioScorer(resources, shape), false);
+      return new ResourceAllocationScorer(RequestedToCapacityRatio, resources, requestedToCapacityRatioScorer(resources, shape), false, dra);
     }
     default:
       throw new Error(`${FitName}: scoring strategy ${strategy.type} is not supported`);
@@ -213,14 +232,23 @@ export class Fit implements PreFilterPlugin, FilterPlugin, EnqueueExtensions, Pr
   readonly ignoredResourceGroups: ReadonlySet<string>;
   readonly scorer: ResourceAllocationScorer;
 
-  constructor(args: NodeResourcesFitArgs, private readonly features: FitFeatures = defaultFitFeatures) {
+  /** Which DeviceClass backs an extended resource; null with DRAExtendedResource off. */
+  private readonly draClasses: DeviceClassResolver | null;
+
+  /**
+   * @param dra the scheduler's DRA objects when DRAExtendedResource is on: a node that does not
+   *   advertise an extended resource a DeviceClass backs leaves it to DynamicResources, and its
+   *   devices count in the score. Without it every extended resource must be in allocatable.
+   */
+  constructor(args: NodeResourcesFitArgs, private readonly features: FitFeatures = defaultFitFeatures, dra: SharedDraManager | null = null) {
     this.ignoredResources = new Set(args.ignoredResources);
     this.ignoredResourceGroups = new Set(args.ignoredResourceGroups);
-    this.scorer = newScorer(args.scoringStrategy);
+    this.draClasses = dra?.classResolver ?? null;
+    this.scorer = newScorer(args.scoringStrategy, draExtendedResources(dra));
   }
 
   preFilter(state: CycleState, pod: PodInfo): PreFilterOutcome | null {
-    state.write(preFilterStateKey, new PreFilterState(FitRequest.compile(pod.requests.resource, this.ignoredResources, this.ignoredResourceGroups)));
+    state.write(preFilterStateKey, new PreFilterState(FitRequest.compile(pod.requests.resource, this.ignoredResources, this.ignoredResourceGroups, this.draClasses)));
     return null;
   }
 
@@ -243,20 +271,24 @@ export class Fit implements PreFilterPlugin, FilterPlugin, EnqueueExtensions, Pr
   }
 
   preScore(state: CycleState, pod: PodInfo): Status | null {
-    state.write(preScoreStateKey, new PreScoreState(this.scorer.podRequests(pod)));
+    state.write(preScoreStateKey, this.preScoreState(pod));
     return null;
+  }
+
+  private preScoreState(pod: PodInfo): PreScoreState {
+    return new PreScoreState(this.scorer.podRequests(pod), this.scorer.draPreScore());
   }
 
   score(state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): number | Status {
     const s = state.read<PreScoreState>(preScoreStateKey);
-    const podRequests = s instanceof PreScoreState ? s.podRequests : this.scorer.podRequests(pod);
-    return this.scorer.score(nodeInfo, podRequests);
+    const ps = s instanceof PreScoreState ? s : this.preScoreState(pod);
+    return this.scorer.score(nodeInfo, ps.podRequests, ps.dra);
   }
 
   scoreNodes(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], out: NodeScore[]): Status | null {
     const s = state.read<PreScoreState>(preScoreStateKey);
-    const podRequests = s instanceof PreScoreState ? s.podRequests : this.scorer.podRequests(pod);
-    return this.scorer.scoreNodes(nodes, podRequests, out);
+    const ps = s instanceof PreScoreState ? s : this.preScoreState(pod);
+    return this.scorer.scoreNodes(nodes, ps.podRequests, out, ps.dra);
   }
 
   scoreExtensions(): null {
@@ -271,10 +303,18 @@ export class Fit implements PreFilterPlugin, FilterPlugin, EnqueueExtensions, Pr
     const nodeActions = this.features.enableSchedulingQueueHint
       ? ActionType.Add | ActionType.UpdateNodeAllocatable
       : ActionType.Add | ActionType.UpdateNodeAllocatable | ActionType.UpdateNodeTaint | ActionType.UpdateNodeLabel;
-    return [
+    const events: ClusterEventWithHint[] = [
       { event: { resource: 'Pod', actionType: podActions }, queueingHintFn: (pod, o, n) => this.isSchedulableAfterPodEvent(pod, o, n) },
       { event: { resource: 'Node', actionType: nodeActions }, queueingHintFn: (pod, o, n) => this.isSchedulableAfterNodeChange(pod, o, n) },
     ];
+    // A pod may wait for a class to back the extended resource it asks for.
+    if (this.draClasses !== null) {
+      events.push({
+        event: { resource: 'DeviceClass', actionType: ActionType.Add | ActionTypeUpdate },
+        queueingHintFn: (pod, o, n) => isSchedulableAfterDeviceClassEvent(pod, o, n),
+      });
+    }
+    return events;
   }
 
   /** A pod was deleted or scaled down: may the rejected `pod` fit now? */
@@ -303,9 +343,9 @@ export class Fit implements PreFilterPlugin, FilterPlugin, EnqueueExtensions, Pr
     const { oldObj: original, newObj: modified } = objects;
     try {
       const podRequest = computePodResourceRequests(pod).resource;
-      if (fitsRequest(podRequest, new NodeInfo(modified)).length > 0) return QueueingHint.QueueSkip;
+      if (fitsRequest(podRequest, new NodeInfo(modified), undefined, undefined, this.draClasses).length > 0) return QueueingHint.QueueSkip;
       if (!original) return QueueingHint.Queue;
-      return haveAnyRequestedResourcesIncreased(podRequest, original, modified) ? QueueingHint.Queue : QueueingHint.QueueSkip;
+      return haveAnyRequestedResourcesIncreased(podRequest, original, modified, this.draClasses) ? QueueingHint.Queue : QueueingHint.QueueSkip;
     } catch {
       return QueueingHint.Queue;
     }
@@ -369,8 +409,35 @@ function maxInto(dst: ResourceList, src: ResourceList | undefined): void {
   }
 }
 
-/** Did the node gain pod slots, or more of something the pod requests? (fit.go) */
-function haveAnyRequestedResourcesIncreased(podRequest: Resource, originalNode: Node, modifiedNode: Node): boolean {
+/**
+ * A DeviceClass was added or changed: does it now back an extended resource the pod asks for?
+ * (fit.go isSchedulableAfterDeviceClassEvent)
+ */
+function isSchedulableAfterDeviceClassEvent(pod: Pod, oldObj: unknown, newObj: unknown): QueueingHint {
+  const objects = eventObjectsAs('DeviceClass', oldObj, newObj);
+  if (objects === null || objects.newObj === null) return QueueingHint.Queue;
+  const { oldObj: original, newObj: modified } = objects;
+  const explicit = modified.spec.extendedResourceName;
+  if (original !== null) {
+    if ((original.spec.extendedResourceName ?? '') === (explicit ?? '')) return QueueingHint.QueueSkip;
+  } else if (podRequestsResource(pod, ResourceDeviceClassPrefix + (modified.metadata.name ?? ''))) {
+    // Only an added class brings a new implicit name: a class's name never changes.
+    return QueueingHint.Queue;
+  }
+  return explicit !== undefined && podRequestsResource(pod, explicit) ? QueueingHint.Queue : QueueingHint.QueueSkip;
+}
+
+/** Whether the pod's requests (resourcehelper.PodRequests) name the resource, at any quantity. */
+function podRequestsResource(pod: Pod, name: string): boolean {
+  const has = (list: ResourceList | undefined): boolean => list !== undefined && Object.prototype.hasOwnProperty.call(list, name);
+  if (has(pod.spec.overhead as ResourceList | undefined)) return true;
+  for (const c of pod.spec.containers) if (has(c.resources?.requests)) return true;
+  for (const c of pod.spec.initContainers ?? []) if (has(c.resources?.requests)) return true;
+  return false;
+}
+
+/** Did the node gain pod slots, or more of something the pod requests, or stop advertising a resource devices back? (fit.go) */
+function haveAnyRequestedResourcesIncreased(podRequest: Resource, originalNode: Node, modifiedNode: Node, draClasses: DeviceClassResolver | null): boolean {
   const before = new NodeInfo(originalNode).allocatable;
   const after = new NodeInfo(modifiedNode).allocatable;
   if (after.allowedPodNumber > before.allowedPodNumber) return true;
@@ -379,7 +446,9 @@ function haveAnyRequestedResourcesIncreased(podRequest: Resource, originalNode: 
   if (podRequest.ephemeralStorage > 0 && after.ephemeralStorage > before.ephemeralStorage) return true;
   if (podRequest.scalarResources) {
     for (const [name, q] of podRequest.scalarResources) {
-      if (q !== 0 && after.scalar(name) > before.scalar(name)) return true;
+      if (q === 0) continue;
+      if (after.scalar(name) > before.scalar(name)) return true;
+      if (draClasses !== null && after.scalar(name) === 0 && isDRAExtendedResourceName(name) && draClasses.getDeviceClass(name) !== undefined) return true;
     }
   }
   return false;

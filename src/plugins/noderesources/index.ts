@@ -11,11 +11,12 @@ import {
 } from './args.js';
 import { BalancedAllocation, BalancedAllocationName } from './balanced_allocation.js';
 import { Fit, FitName } from './fit.js';
+import { sharedDraManager } from '../dynamicresources/shared_dra_manager.js';
 
 export const nodeResourcesFitDefinition: PluginDefinition<NodeResourcesFitArgs> = {
   name: FitName,
   argsKind: 'NodeResourcesFitArgs',
-  factory: (args) => new Fit(args),
+  factory: (args, handle, features) => new Fit(args, undefined, features.enableDRAExtendedResource ? sharedDraManager(handle.objects(), features) : null),
   defaultArgs: defaultNodeResourcesFitArgs,
   validateArgs: validateNodeResourcesFitArgs,
 };
@@ -23,7 +24,7 @@ export const nodeResourcesFitDefinition: PluginDefinition<NodeResourcesFitArgs> 
 export const balancedAllocationDefinition: PluginDefinition<NodeResourcesBalancedAllocationArgs> = {
   name: BalancedAllocationName,
   argsKind: 'NodeResourcesBalancedAllocationArgs',
-  factory: (args) => new BalancedAllocation(args),
+  factory: (args, handle, features) => new BalancedAllocation(args, features.enableDRAExtendedResource ? sharedDraManager(handle.objects(), features) : null),
   defaultArgs: defaultNodeResourcesBalancedAllocationArgs,
   validateArgs: validateNodeResourcesBalancedAllocationArgs,
 };

@@ -6,6 +6,7 @@ import type { NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Status } from '../../framework/status.js';
 import type { ResourceSpec } from './args.js';
+import type { DraExtendedResources, DraScoringState } from './dra_extended_resources.js';
 
 /**
  * Scores one node from per-resource `requested` (the node's requests plus the pod's) and
@@ -65,11 +66,16 @@ export class ResourceAllocationScorer {
    * @param useRequested cpu and memory from the pods' real requests (BalancedAllocation) rather
    *   than the non-zero ones (100m / 200Mi for containers without requests; NodeResourcesFit).
    */
+  /**
+   * @param draResources counts the devices behind extended resources DeviceClasses back, for
+   *   nodes that do not advertise them (DRAExtendedResource); null with the gate off.
+   */
   constructor(
     readonly strategyName: string,
     resources: readonly ResourceSpec[],
     private readonly scorer: ResourceScorer,
     readonly useRequested: boolean,
+    readonly draResources: DraExtendedResources | null = null,
   ) {
     this.names = resources.map((r) => r.name);
     this.weights = resources.map((r) => r.weight);
@@ -124,8 +130,13 @@ export class ResourceAllocationScorer {
     return true;
   }
 
+  /** What scoring devices needs this cycle (getDRAPreScoredParams): null when no scored resource is backed by devices. */
+  draPreScore(): DraScoringState | null {
+    return this.draResources === null || this.packedOnly ? null : this.draResources.preScore(this.names);
+  }
+
   /** `score` for every node into out[i].score; the first error stops it. */
-  scoreNodes(nodes: readonly NodeInfo[], podRequests: Float64Array, out: NodeScore[]): Status | null {
+  scoreNodes(nodes: readonly NodeInfo[], podRequests: Float64Array, out: NodeScore[], dra: DraScoringState | null = null): Status | null {
     if (this.packedOnly) {
       // Every configured resource is a packed number: no Resource objects, no scalar lookups.
       const n = this.names.length;
@@ -157,7 +168,7 @@ export class ResourceAllocationScorer {
       return null;
     }
     for (let i = 0; i < nodes.length; i++) {
-      const r = this.score(nodes[i]!, podRequests);
+      const r = this.score(nodes[i]!, podRequests, dra);
       if (typeof r !== 'number') return r;
       out[i]!.score = r;
     }
@@ -165,7 +176,7 @@ export class ResourceAllocationScorer {
   }
 
   /** Fills requested/allocatable for the node and runs the strategy (resourceAllocationScorer.score). */
-  score(nodeInfo: NodeInfo, podRequests: Float64Array): number | Status {
+  score(nodeInfo: NodeInfo, podRequests: Float64Array, dra: DraScoringState | null = null): number | Status {
     const n = this.names.length;
     if (n === 0) return Status.error('resources not found');
     const requested = this.requested;
@@ -187,7 +198,12 @@ export class ResourceAllocationScorer {
           if (podRequest === 0) break;
           const name = this.names[i]!;
           const nodeAlloc = nodeInfo.allocatable.scalarResources?.get(name);
-          if (nodeAlloc !== undefined) {
+          // Not advertised by the node: devices may back it (calculateDRAExtendedResourceAllocatableRequest).
+          const devices = (nodeAlloc ?? 0) === 0 && dra !== null ? this.draResources!.totals(nodeInfo.node!, name, dra) : null;
+          if (devices !== null && devices.capacity > 0) {
+            a = devices.capacity;
+            r = devices.allocated + podRequest;
+          } else if (nodeAlloc !== undefined) {
             a = nodeAlloc;
             r = nodeInfo.requested.scalar(name) + podRequest;
           }

@@ -1,0 +1,179 @@
+// Extended resources backed by DRA (KEP-5004): the claim DynamicResources makes for a pod's
+// extended resources that no node advertises, and its requests per node
+// (pkg/scheduler/framework/plugins/dynamicresources/extendeddynamicresources.go).
+import { exactScaledValue } from '../../api/quantity.js';
+import type { Container, ContainerExtendedResourceRequest, Pod } from '../../api/types.js';
+import type { DeviceRequest, ResourceClaim } from '../../api/resource.js';
+import type { NodeInfo } from '../../framework/node_info.js';
+import { Status } from '../../framework/status.js';
+import { ExtendedResourceClaimAnnotation, isDRAExtendedResourceName, type DeviceClassResolver } from './device_class_resolver.js';
+
+/** What the extended-resource logic asks of the resolver (a table in tests). */
+export type DeviceClassLookup = Pick<DeviceClassResolver, 'getDeviceClass'>;
+import type { DynamicResourcesState } from './state.js';
+
+/**
+ * The name of the claim while it lives only in the scheduler (specialClaimInMemName): not a valid
+ * object name, so it never clashes with a real claim; PreBind creates it with a generated name.
+ */
+export const SpecialClaimInMemName = '<extended-resources>';
+
+export const isSpecialClaimName = (name: string | undefined): boolean => name === SpecialClaimInMemName;
+
+/** Whether the pod asks for (a non-zero amount of) a resource some DeviceClass backs. */
+export function hasDeviceClassMappedExtendedResource(scalars: ReadonlyMap<string, number>, classes: DeviceClassLookup): boolean {
+  for (const [name, quantity] of scalars) {
+    if (quantity !== 0 && isDRAExtendedResourceName(name) && classes.getDeviceClass(name) !== undefined) return true;
+  }
+  return false;
+}
+
+/** The extended-resources claim an earlier attempt created for the pod: annotated, controlled by the pod. */
+export function findExtendedResourceClaim(pod: Pod, claims: readonly ResourceClaim[]): ResourceClaim | undefined {
+  for (const c of claims) {
+    if (c.metadata.annotations?.[ExtendedResourceClaimAnnotation] !== 'true') continue;
+    for (const o of c.metadata.ownerReferences ?? []) {
+      if (o.name === pod.metadata.name && o.controller === true && o.uid === pod.metadata.uid) return c;
+    }
+  }
+  return undefined;
+}
+
+/** The in-memory claim, without requests until Filter knows the node; `uid` stands in until it is created. */
+export function newExtendedResourceClaim(pod: Pod, uid: string): ResourceClaim {
+  return {
+    apiVersion: 'resource.k8s.io/v1',
+    kind: 'ResourceClaim',
+    metadata: {
+      namespace: pod.metadata.namespace ?? 'default',
+      name: SpecialClaimInMemName,
+      uid,
+      generateName: `${pod.metadata.name ?? ''}-extended-resources-`,
+      ownerReferences: [{ apiVersion: 'v1', kind: 'Pod', name: pod.metadata.name ?? '', uid: pod.metadata.uid ?? '', controller: true }],
+      annotations: { [ExtendedResourceClaimAnnotation]: 'true' },
+    },
+    spec: {},
+  };
+}
+
+/** The node's variant of the extended-resources claim and the container mappings. */
+export interface NodeExtendedResourceClaim {
+  readonly claim: ResourceClaim;
+  readonly mappings: ContainerExtendedResourceRequest[];
+}
+
+/**
+ * filterExtendedResources: null when devices serve nothing here (or the pod has no such claim),
+ * else the claim with the requests for what the node does not advertise in its allocatable.
+ */
+export function filterExtendedResources(state: DynamicResourcesState, pod: Pod, nodeInfo: NodeInfo, classes: DeviceClassLookup): NodeExtendedResourceClaim | null | Status {
+  const claim = state.extendedResourceClaim();
+  if (claim === null || state.extended === null) return null;
+  // A claim an earlier attempt made: PostFilter deletes it and the next attempt starts anew.
+  if ((claim.spec.devices?.requests?.length ?? 0) > 0) return Status.unresolvable('cannot schedule extended resource claim');
+  const extendedResources = new Map<string, number>();
+  const allocatable = nodeInfo.allocatable;
+  for (const [name, quantity] of state.extended.podScalarResources) {
+    if (quantity === 0 || !isDRAExtendedResourceName(name)) continue;
+    const onNode = allocatable.scalarResources?.get(name);
+    if (classes.getDeviceClass(name) !== undefined && (onNode ?? 0) === 0) extendedResources.set(name, quantity);
+    else if (onNode === undefined) return Status.unresolvable('cannot fit resource');
+  }
+  if (state.noUserClaim && extendedResources.size === 0) return null;
+  if (claim.status?.allocation !== undefined) return null;
+  const { requests, mappings } = createRequestsAndMappings(pod, extendedResources, classes);
+  return { claim: { ...claim, spec: { ...claim.spec, devices: { ...claim.spec.devices, requests } } }, mappings };
+}
+
+/** Init containers that are not sidecars run one after another and end; the others run together. */
+function partitionContainerIndices(containers: readonly Container[], numInitContainers: number): { longLived: number[]; shortLived: number[] } {
+  const longLived: number[] = [];
+  const shortLived: number[] = [];
+  for (let i = 0; i < containers.length; i++) {
+    if (i < numInitContainers && containers[i]!.restartPolicy !== 'Always') shortLived.push(i);
+    else longLived.push(i);
+  }
+  return { longLived, shortLived };
+}
+
+/**
+ * createResourceRequestAndMappings: the container's request for the resource, after using up what
+ * `reusable` requests (of containers that start later) already give it; null when those suffice
+ * or the container asks for none.
+ */
+function containerRequestAndMappings(
+  containerIndex: number,
+  container: Container,
+  resourceName: string,
+  className: string,
+  reusable: readonly (DeviceRequest | null)[],
+): { request: DeviceRequest | null; mappings: ContainerExtendedResourceRequest[] } {
+  const mappings: ContainerExtendedResourceRequest[] = [];
+  const requests = container.resources?.requests;
+  const q = requests?.[resourceName];
+  if (requests === undefined || q === undefined) return { request: null, mappings };
+  const wanted = exactScaledValue(q, 0);
+  if (wanted === undefined || wanted === 0) return { request: null, mappings };
+  let sum = 0;
+  for (const r of reusable) {
+    if (r === null) continue;
+    sum += r.exactly!.count!;
+    mappings.push({ containerName: container.name, resourceName, requestName: r.name });
+    if (sum >= wanted) return { request: null, mappings };
+  }
+  // The request is named by the container's index and the resource's place among its sorted requests.
+  const resourceIndex = Object.keys(requests).sort().indexOf(resourceName);
+  const name = `container-${containerIndex}-request-${resourceIndex}`;
+  mappings.push({ containerName: container.name, resourceName, requestName: name });
+  return { request: { name, exactly: { deviceClassName: className, allocationMode: 'ExactCount', count: wanted - sum } }, mappings };
+}
+
+/**
+ * createRequestsAndMappings: one request per container and resource (short-lived init containers
+ * share the largest of theirs and reuse the requests of containers that start after them), sorted
+ * by name, and which request serves each container's resource.
+ */
+export function createRequestsAndMappings(
+  pod: Pod,
+  extendedResources: ReadonlyMap<string, number>,
+  classes: DeviceClassLookup,
+): { requests: DeviceRequest[]; mappings: ContainerExtendedResourceRequest[] } {
+  const inits = pod.spec.initContainers ?? [];
+  const containers = [...inits, ...pod.spec.containers];
+  const { longLived, shortLived } = partitionContainerIndices(containers, inits.length);
+  const requests: DeviceRequest[] = [];
+  const mappings: ContainerExtendedResourceRequest[] = [];
+  for (const resourceName of [...extendedResources.keys()].sort()) {
+    const cls = classes.getDeviceClass(resourceName);
+    if (cls === undefined) continue;
+    const className = cls.metadata.name ?? '';
+    const longLivedRequests: (DeviceRequest | null)[] = new Array<DeviceRequest | null>(containers.length).fill(null);
+    const longLivedMappings: ContainerExtendedResourceRequest[] = [];
+    for (const i of longLived) {
+      const r = containerRequestAndMappings(i, containers[i]!, resourceName, className, []);
+      longLivedRequests[i] = r.request;
+      longLivedMappings.push(...r.mappings);
+    }
+    let maxShortLived: DeviceRequest | null = null;
+    const shortLivedNames = new Set<string>();
+    const shortLivedMappings: ContainerExtendedResourceRequest[] = [];
+    for (const i of shortLived) {
+      const r = containerRequestAndMappings(i, containers[i]!, resourceName, className, longLivedRequests.slice(i));
+      if (r.request !== null) {
+        shortLivedNames.add(r.request.name);
+        if (maxShortLived === null || maxShortLived.exactly!.count! < r.request.exactly!.count!) maxShortLived = r.request;
+      }
+      shortLivedMappings.push(...r.mappings);
+    }
+    // Short-lived containers never run together: the largest of their requests serves them all.
+    if (maxShortLived !== null && shortLivedNames.size > 1) {
+      shortLivedNames.delete(maxShortLived.name);
+      for (const m of shortLivedMappings) if (shortLivedNames.has(m.requestName)) m.requestName = maxShortLived.name;
+    }
+    if (maxShortLived !== null) requests.push(maxShortLived);
+    for (const r of longLivedRequests) if (r !== null) requests.push(r);
+    mappings.push(...longLivedMappings, ...shortLivedMappings);
+  }
+  requests.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return { requests, mappings };
+}
