@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import type { ExplainPod } from '../src/sim/explain.js';
 import { corpusFamily, corpusFiles, corpusScenario } from '../src/testing/fidelity_corpus.js';
 import { compareScenario } from './upstream/compare.js';
-import { explainOurs } from './upstream/ours.js';
+import { explainCorpus } from './upstream/ours.js';
 
 const recorded = join(dirname(fileURLToPath(import.meta.url)), 'fixtures/scenarios');
 
@@ -20,7 +20,7 @@ describe('fidelity corpus (the pinned upstream release\'s decisions)', () => {
     it(`${file} (${corpusFamily(file)})`, async (t) => {
       const scenario = corpusScenario(file);
       const expected = JSON.parse(readFileSync(join(recorded, file.replace(/\.yaml$/, '.expected.json')), 'utf8')) as { pods: ExplainPod[] };
-      const actual = await explainOurs(scenario);
+      const actual = await explainCorpus(file);
       assert.equal(actual.pods.length, expected.pods.length, 'number of pods explained');
       const failures: string[] = [];
       const known = new Set<string>();

@@ -236,9 +236,17 @@ describe('embedded API server', { timeout: 20_000 }, () => {
     const first = await s.core.listNamespacedPod({ namespace: 'default', labelSelector: 'page in (yes)', limit: 2 });
     assert.deepEqual(first.items.map((p) => p.metadata?.name), ['p1', 'p2']);
     assert.equal(first.metadata?.remainingItemCount, 1);
+    // Changes between two pages are not seen: every page is of the first page's state.
+    await s.request('DELETE', '/api/v1/namespaces/default/pods/p3');
+    await s.request('POST', '/api/v1/namespaces/default/pods', { ...testPod('p4', { nodeName: 'node-a' }), metadata: { name: 'p4', labels: { page: 'yes' } } });
     const second = await s.core.listNamespacedPod({ namespace: 'default', labelSelector: 'page=yes', limit: 2, _continue: first.metadata!._continue! });
     assert.deepEqual(second.items.map((p) => p.metadata?.name), ['p3']);
     assert.equal(second.metadata?._continue, undefined);
+    assert.equal(second.metadata?.resourceVersion, first.metadata?.resourceVersion);
+    // That list is finished: its token is now as stale as one from a compacted revision.
+    const again = await s.request('GET', `/api/v1/namespaces/default/pods?limit=2&continue=${first.metadata!._continue!}`);
+    assert.equal(again.code, 410);
+    assert.match(JSON.stringify(again.body), /continue parameter is too old/);
     const none = await s.core.listNamespacedPod({ namespace: 'default', labelSelector: 'page!=yes,!app' });
     assert.ok(none.items.every((p) => p.metadata?.labels?.page !== 'yes'));
     const table = await fetch(`${s.url}/api/v1/namespaces/default/pods?labelSelector=page%3Dyes`, { headers: { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json' } });

@@ -126,7 +126,41 @@ function metadataOnly(o: KubeObject, apiVersion: string): KubeObject {
 interface ContinueToken {
   rv: number;
   start: string;
+  /** Which kept list the pages read (ListSnapshots). */
+  snap: number;
 }
+
+/**
+ * The lists whose later pages clients may still ask for: every page of one list is served from
+ * the state of its first page, as etcd serves a paged list at one revision, so an object changed
+ * between two pages is neither missed nor seen twice. Stored objects are replaced, never changed
+ * in place, so a kept list is that state. Bounded: a client whose list was dropped gets 410 and
+ * lists again, as from a compacted revision.
+ */
+class ListSnapshots {
+  private readonly lists = new Map<number, readonly KubeObject[]>();
+  private next = 1;
+
+  constructor(private readonly max = 64) {}
+
+  keep(items: readonly KubeObject[]): number {
+    const id = this.next++;
+    this.lists.set(id, items);
+    if (this.lists.size > this.max) this.lists.delete(this.lists.keys().next().value!);
+    return id;
+  }
+
+  get(id: number): readonly KubeObject[] | undefined {
+    return this.lists.get(id);
+  }
+
+  drop(id: number): void {
+    this.lists.delete(id);
+  }
+}
+
+const expiredContinueMessage =
+  'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.';
 
 function encodeContinue(t: ContinueToken): string {
   return Buffer.from(JSON.stringify(t)).toString('base64url');
@@ -135,7 +169,7 @@ function encodeContinue(t: ContinueToken): string {
 function decodeContinue(s: string): ContinueToken {
   try {
     const t = JSON.parse(Buffer.from(s, 'base64url').toString('utf8')) as ContinueToken;
-    if (typeof t.rv === 'number' && typeof t.start === 'string') return t;
+    if (typeof t.rv === 'number' && typeof t.start === 'string' && typeof t.snap === 'number') return t;
   } catch {
     // fall through to the error below
   }
@@ -146,6 +180,7 @@ export class ApiServer {
   readonly registry: ResourceRegistry;
   private readonly server: Server;
   private readonly watches = new Set<WatchStream>();
+  private readonly listSnapshots = new ListSnapshots();
   private readonly clock: Clock;
   private address: AddressInfo | undefined;
 
@@ -350,12 +385,14 @@ export class ApiServer {
       if (match === 'Exact' && rv !== current) throw expired(`The resourceVersion for the provided list is too old.`);
     }
     const { labels, fields } = this.selectors(q, r);
-    let items = this.registry.list(r, t.namespace, labels, fields);
     const token = q.get('continue');
-    if (token) {
-      const c = decodeContinue(token);
-      items = items.filter((o) => `${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}` > c.start);
-    }
+    const c = token ? decodeContinue(token) : undefined;
+    const kept = c ? this.listSnapshots.get(c.snap) : undefined;
+    if (c && !kept) throw expired(expiredContinueMessage);
+    const all = kept ?? this.registry.list(r, t.namespace, labels, fields);
+    // Later pages keep the first page's resourceVersion: the list is of that state.
+    const listRV = c ? c.rv : current;
+    let items = c ? all.filter((o) => `${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}` > c.start) : all;
     const limit = Number(q.get('limit') ?? '0');
     let continueToken: string | undefined;
     let remaining: number | undefined;
@@ -363,15 +400,18 @@ export class ApiServer {
       remaining = items.length - limit;
       items = items.slice(0, limit);
       const last = items[items.length - 1]!;
-      continueToken = encodeContinue({ rv: current, start: `${last.metadata?.namespace ?? ''}/${last.metadata?.name ?? ''}` });
+      const snap = c?.snap ?? this.listSnapshots.keep(all);
+      continueToken = encodeContinue({ rv: listRV, start: `${last.metadata?.namespace ?? ''}/${last.metadata?.name ?? ''}`, snap });
+    } else if (c) {
+      this.listSnapshots.drop(c.snap);
     }
     if (neg.as === 'table') {
-      const table = toTable(r, items, { now: this.clock.now(), resourceVersion: String(current), continueToken, includeObject: includeObjectParam(q) });
+      const table = toTable(r, items, { now: this.clock.now(), resourceVersion: String(listRV), continueToken, includeObject: includeObjectParam(q) });
       table.apiVersion = neg.tableVersion;
       this.writeJson(res, 200, table);
       return;
     }
-    const metadata: Record<string, unknown> = { resourceVersion: String(current) };
+    const metadata: Record<string, unknown> = { resourceVersion: String(listRV) };
     if (continueToken) {
       metadata.continue = continueToken;
       metadata.remainingItemCount = remaining;

@@ -13,10 +13,15 @@ test('the family read from the text is the parsed metadata.family, for every cor
   for (const file of files) assert.equal(corpusFamily(file), corpusScenario(file).metadata.family, file);
 });
 
-test('a scenario is a copy of its own each time, so one replay cannot change the next', { skip: corpusDir ? false : 'no scenario corpus found' }, () => {
+test('a scenario is frozen, so one replay cannot change the next', { skip: corpusDir ? false : 'no scenario corpus found' }, () => {
   const [file] = corpusFiles();
   const first = corpusScenario(file!);
-  first.nodes.length = 0;
+  assert.throws(() => {
+    first.nodes.length = 0;
+  }, TypeError);
+  assert.throws(() => {
+    first.nodes[0]!.metadata.name = 'changed';
+  }, TypeError);
   assert.ok(corpusScenario(file!).nodes.length > 0);
 });
 

@@ -6,9 +6,22 @@ import { FeatureGates } from '../../src/config/feature_gates.js';
 import { inTreeRegistry, notYetAvailablePlugins } from '../../src/plugins/registry.js';
 import { runExplain, type ExplainPod } from '../../src/sim/explain.js';
 import type { Scenario } from '../../src/sim/scenario.js';
+import { corpusScenario } from '../../src/testing/fidelity_corpus.js';
 
 export async function explainOurs(scenario: Scenario, featureGates = FeatureGates.defaults): Promise<{ pods: ExplainPod[] }> {
   const registry = inTreeRegistry();
   const config = resolveConfiguration({ scenario, registry });
   return runExplain(scenario, { config, registry, notYetAvailable: notYetAvailablePlugins, featureGates, tieBreakByName: true, admitPod, diagnose: true });
+}
+
+const corpusAnswers = new Map<string, Promise<{ pods: ExplainPod[] }>>();
+
+/** explainOurs of a fidelity corpus scenario, computed once per process: two suites check the same answer. */
+export function explainCorpus(file: string): Promise<{ pods: ExplainPod[] }> {
+  let answer = corpusAnswers.get(file);
+  if (!answer) {
+    answer = explainOurs(corpusScenario(file));
+    corpusAnswers.set(file, answer);
+  }
+  return answer;
 }

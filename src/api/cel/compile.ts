@@ -7,7 +7,12 @@ import { parseQuantity, type Quantity } from '../quantity.js';
 import { CelLibraryError, registerKubernetesLibraries } from './libraries.js';
 import { parseSemver, type Semver } from './semver.js';
 import { estimateCost } from './cost.js';
+import { registerExtensions } from './extensions.js';
+import { registerTwoVariableComprehensions } from './comprehensions.js';
+import { registerNetworkLibraries } from './network.js';
+import { registerFormatLibrary } from './format.js';
 import { rewriteForCelJs } from './rewrites.js';
+import { COST_LIMIT_EXCEEDED, compileCostTracking, limitExceeded, registerIterationMacro, startMetering } from './runtime-cost.js';
 
 /** resourceapi.CELSelectorExpressionMaxCost: the per-evaluation cost limit of a selector. */
 export const CELSelectorExpressionMaxCost = 1_000_000;
@@ -129,6 +134,8 @@ export class CompilationResult {
     private readonly program: ParseResult | null,
     /** The estimated worst-case cost (Number.MAX_SAFE_INTEGER when not estimated). */
     readonly maxCost: number,
+    /** The actual cost at which an evaluation stops (CostLimit upstream). */
+    readonly costLimit: number = CELSelectorExpressionMaxCost,
   ) {}
 
   /**
@@ -138,11 +145,14 @@ export class CompilationResult {
   deviceMatches(activation: DeviceActivation): boolean {
     if (this.program === null) throw new CelEvaluationError(this.error?.detail ?? 'expression not compiled');
     let result: unknown;
+    startMetering(this.costLimit);
     try {
       result = this.program(activation.vars);
     } catch (err) {
-      throw new CelEvaluationError(celGoWording(err));
+      throw new CelEvaluationError(limitExceeded() ? COST_LIMIT_EXCEEDED : celGoWording(err));
     }
+    // `||` and exists() may swallow the error; the evaluation is over the limit all the same.
+    if (limitExceeded()) throw new CelEvaluationError(COST_LIMIT_EXCEEDED);
     if (typeof result !== 'boolean') {
       throw new CelEvaluationError(`CEL result of type ${celTypeName(result)} could not be converted to bool: type conversion error`);
     }
@@ -172,11 +182,16 @@ function celTypeName(v: unknown): string {
 export interface CompileOptions {
   /** Skip the cost estimate (the scheduler's cache does; validation does not). */
   readonly disableCostEstimation?: boolean;
+  /** The actual cost at which an evaluation stops; CELSelectorExpressionMaxCost by default. */
+  readonly costLimit?: number;
 }
 
 /** The environment for one feature set, built once (GetCompiler upstream). */
 export class DeviceSelectorCompiler {
+  /** What a selector may use. */
   private readonly env: Environment;
+  /** The same with the iteration macro of runtime-cost.ts, which selectors cannot call. */
+  private readonly meteredEnv: Environment;
 
   constructor(readonly features: CelFeatures) {
     const fields: Record<string, string> = {
@@ -186,20 +201,25 @@ export class DeviceSelectorCompiler {
     };
     if (features.consumableCapacity) fields.allowMultipleAllocations = 'bool';
     // The apiserver's base environment enables optional types and homogeneous literals.
-    const env = registerKubernetesLibraries(new Environment({ enableOptionalTypes: true, homogeneousAggregateLiterals: true }));
+    const env = registerTwoVariableComprehensions(
+      registerFormatLibrary(registerNetworkLibraries(registerExtensions(registerKubernetesLibraries(new Environment({ enableOptionalTypes: true, homogeneousAggregateLiterals: true }))))),
+    );
     this.env = env.registerType('kubernetes.DRADevice', { ctor: DRADevice, fields }).registerVariable('device', 'kubernetes.DRADevice');
+    this.meteredEnv = registerIterationMacro(this.env.clone());
   }
 
   compile(expression: string, options: CompileOptions = {}): CompilationResult {
-    const invalid = (detail: string): CompilationResult => new CompilationResult(expression, { type: 'Invalid', detail }, null, Number.MAX_SAFE_INTEGER);
+    const failed = (type: CelError['type'], detail: string): CompilationResult => new CompilationResult(expression, { type, detail }, null, Number.MAX_SAFE_INTEGER);
+    const invalid = (detail: string): CompilationResult => failed('Invalid', detail);
     let program: ParseResult;
     // The cost is the user's expression's, not that of its rewritten form.
     let costAst: ParseResult['ast'];
+    let source = expression;
     try {
       program = this.env.parse(expression);
       costAst = program.ast;
       const rewritten = rewriteForCelJs(expression, program.ast);
-      if (rewritten !== null) program = this.env.parse(rewritten);
+      if (rewritten !== null) program = this.env.parse((source = rewritten));
     } catch (err) {
       return invalid(`compilation failed: ${issueText(expression, err)}`);
     }
@@ -209,8 +229,15 @@ export class DeviceSelectorCompiler {
     if (outputType !== 'bool' && outputType !== 'dyn') {
       return invalid(`must evaluate to bool or the unknown type, not ${outputType}`);
     }
+    // Metering changes no type, so the metered form checks where the plain one did.
+    const metered = compileCostTracking(source, program.ast);
+    if (metered !== null) {
+      program = this.meteredEnv.parse(metered);
+      const meteredCheck = program.check();
+      if (!meteredCheck.valid) return failed('Internal', `metering the expression: ${String(meteredCheck.error)}`);
+    }
     const maxCost = options.disableCostEstimation ? Number.MAX_SAFE_INTEGER : estimateCost(costAst);
-    return new CompilationResult(expression, null, program, maxCost);
+    return new CompilationResult(expression, null, program, maxCost, options.costLimit);
   }
 }
 
@@ -218,14 +245,49 @@ export class DeviceSelectorCompiler {
 function issueText(expression: string, err: unknown): string {
   const e = err as { summary?: string; message?: string; range?: { start: number }; node?: { pos?: number } };
   const raw = e.summary ?? e.message?.split('\n')[0] ?? String(err);
-  // cel-go's wording for the most common checker error.
-  const message = raw.replace(/^Unknown variable: (.*)$/, "undeclared reference to '$1' (in container '')");
+  const message = checkerWording(raw);
   const offset = e.range?.start ?? e.node?.pos ?? 0;
   const before = expression.slice(0, offset);
   const line = before.split('\n').length;
   const column = offset - (before.lastIndexOf('\n') + 1);
   const sourceLine = expression.split('\n')[line - 1] ?? '';
   return `ERROR: <input>:${line}:${column + 1}: ${message}\n | ${sourceLine}\n | ${'.'.repeat(column)}^`;
+}
+
+/** cel-go's function names of the operators. */
+const OPERATOR_FUNCTIONS: Readonly<Record<string, string>> = {
+  '+': '_+_',
+  '-': '_-_',
+  '*': '_*_',
+  '/': '_/_',
+  '%': '_%_',
+  '==': '_==_',
+  '!=': '_!=_',
+  '<': '_<_',
+  '<=': '_<=_',
+  '>': '_>_',
+  '>=': '_>=_',
+  in: '@in',
+};
+
+/** A type as cel-go prints it: list(int), map(string, int). */
+const celGoType = (t: string): string => t.replaceAll('<', '(').replaceAll('>', ')');
+
+/** cel-go's checker wording for the common cel-js check errors; others stay as they are. */
+function checkerWording(raw: string): string {
+  let m: RegExpExecArray | null;
+  if ((m = /^Unknown variable: (.*)$/.exec(raw))) return `undeclared reference to '${m[1]}' (in container '')`;
+  if ((m = /^No such key: (.*)$/.exec(raw))) return `undefined field '${m[1]}'`;
+  if ((m = /^no such overload: (\S+) (\S+) (\S+)$/.exec(raw)) && OPERATOR_FUNCTIONS[m[2]!]) {
+    return `found no matching overload for '${OPERATOR_FUNCTIONS[m[2]!]}' applied to '(${celGoType(m[1]!)}, ${celGoType(m[3]!)})'`;
+  }
+  if ((m = /^no such overload: ([!-])(\S+)$/.exec(raw))) return `found no matching overload for '${m[1]}_' applied to '(${celGoType(m[2]!)})'`;
+  if ((m = /^found no matching overload for '([\w.<>, ]+?)\.(\w+)\((.*)\)'$/.exec(raw))) {
+    return `found no matching overload for '${m[2]}' applied to '${celGoType(m[1]!)}.(${celGoType(m[3]!)})'`;
+  }
+  if ((m = /^found no matching overload for '(\w+)\((.*)\)'$/.exec(raw))) return `found no matching overload for '${m[1]}' applied to '(${celGoType(m[2]!)})'`;
+  if (raw.startsWith('Expression of type')) return `e${raw.slice(1).replace(/\.$/, '')}`;
+  return raw;
 }
 
 const compilers = new Map<string, DeviceSelectorCompiler>();

@@ -18,9 +18,20 @@ const LIST_CREATE_COST = 10;
 const MAP_CREATE_COST = 30;
 
 /** Per element of the range: the loop condition and the loop step around the macro's body. */
-const MACRO_STEP: Readonly<Record<string, number>> = { exists: 4, all: 3, exists_one: 2, map: 3, filter: 3 };
+const MACRO_STEP: Readonly<Record<string, number>> = {
+  exists: 4,
+  all: 3,
+  exists_one: 2,
+  map: 3,
+  filter: 3,
+  // The two-variable forms (cel-go ext/comprehensions.go), whose steps are built the same way.
+  existsOne: 2,
+  transformList: 3,
+  transformMap: 3,
+  transformMapEntry: 3,
+};
 /** The macro's result expression. */
-const MACRO_RESULT: Readonly<Record<string, number>> = { exists: 1, all: 1, exists_one: 2, map: 1, filter: 1 };
+const MACRO_RESULT: Readonly<Record<string, number>> = { exists: 1, all: 1, exists_one: 2, map: 1, filter: 1, existsOne: 2, transformList: 1, transformMap: 1, transformMapEntry: 1 };
 
 interface Estimate {
   readonly cost: number;
@@ -30,9 +41,29 @@ interface Estimate {
   readonly isString: boolean;
 }
 
+/** How an estimate treats comprehensions. */
+interface Mode {
+  /** Leave out the iterations of comprehensions (runtime-cost.ts charges those as they run). */
+  readonly shallow: boolean;
+  /** Where to record each comprehension's cost of one iteration. */
+  readonly iterations?: Map<ASTNode, number>;
+}
+
+const FULL: Mode = { shallow: false };
+
 /** The estimated maximum cost of one evaluation. */
 export function estimateCost(ast: ASTNode): number {
-  return Math.ceil(Math.min(estimate(ast, new Map()).cost, Number.MAX_SAFE_INTEGER));
+  return Math.ceil(Math.min(estimate(ast, new Map(), FULL).cost, Number.MAX_SAFE_INTEGER));
+}
+
+/**
+ * The estimated cost of one iteration (loop step and body, without nested loops) of every
+ * comprehension in the expression: what runtime-cost.ts charges per iteration.
+ */
+export function iterationCosts(ast: ASTNode): Map<ASTNode, number> {
+  const iterations = new Map<ASTNode, number>();
+  estimate(ast, new Map(), { shallow: true, iterations });
+  return iterations;
 }
 
 function isNode(v: unknown): v is ASTNode {
@@ -69,14 +100,16 @@ function sizeAtDeviceDepth(depth: number): number {
   return MAX_VALUE_LENGTH;
 }
 
-function sumOf(nodes: readonly ASTNode[], scope: ReadonlyMap<string, number>): number {
+function sumOf(nodes: readonly ASTNode[], scope: ReadonlyMap<string, number>, mode: Mode): number {
   let cost = 0;
-  for (const n of nodes) cost += estimate(n, scope).cost;
+  for (const n of nodes) cost += estimate(n, scope, mode).cost;
   return cost;
 }
 
-/** `scope` maps comprehension variables to the size of what they range over. */
-function estimate(node: ASTNode, scope: ReadonlyMap<string, number>): Estimate {
+/**
+ * `scope` maps comprehension variables to the size of what they range over.
+ */
+function estimate(node: ASTNode, scope: ReadonlyMap<string, number>, mode: Mode): Estimate {
   const args = node.args as unknown;
   switch (node.op) {
     case 'value':
@@ -90,78 +123,146 @@ function estimate(node: ASTNode, scope: ReadonlyMap<string, number>): Estimate {
     case '[]':
     case '[?]': {
       const depth = deviceDepth(node, scope);
-      return { cost: 1 + sumOf(children(node), scope), size: depth >= 0 ? sizeAtDeviceDepth(depth) : MAX_VALUE_LENGTH, isString: false };
+      return { cost: 1 + sumOf(children(node), scope, mode), size: depth >= 0 ? sizeAtDeviceDepth(depth) : MAX_VALUE_LENGTH, isString: false };
     }
     case '&&':
     case '||':
     case '?:':
-      return { cost: sumOf(children(node), scope), size: 1, isString: false };
+      return { cost: sumOf(children(node), scope, mode), size: 1, isString: false };
     case '==':
     case '!=':
     case '<':
     case '<=':
     case '>':
     case '>=': {
-      const [l, r] = children(node).map((c) => estimate(c, scope));
+      const [l, r] = children(node).map((c) => estimate(c, scope, mode));
       const stringCompare = l!.isString || r!.isString;
       const own = stringCompare ? Math.ceil(0.1 * Math.min(l!.size, r!.size)) : 1;
       return { cost: l!.cost + r!.cost + own, size: 1, isString: false };
     }
     case 'in': {
       const [l, r] = children(node);
-      const range = estimate(r!, scope);
+      const range = estimate(r!, scope, mode);
       const isList = r!.op === 'list' || deviceDepth(r!, scope) === 3;
-      return { cost: estimate(l!, scope).cost + range.cost + (isList ? range.size : 1), size: 1, isString: false };
+      return { cost: estimate(l!, scope, mode).cost + range.cost + (isList ? range.size : 1), size: 1, isString: false };
     }
     case 'list':
-      return { cost: LIST_CREATE_COST + sumOf(children(node), scope), size: children(node).length, isString: false };
+      return { cost: LIST_CREATE_COST + sumOf(children(node), scope, mode), size: children(node).length, isString: false };
     case 'map':
-      return { cost: MAP_CREATE_COST + sumOf(children(node), scope), size: children(node).length / 2, isString: false };
+      return { cost: MAP_CREATE_COST + sumOf(children(node), scope, mode), size: children(node).length / 2, isString: false };
     case 'rcall':
-      return estimateMethod(node, scope);
+      return estimateMethod(node, scope, mode);
     case 'call': {
       const [name, callArgs] = args as [string, ASTNode[]];
       // A presence test costs only its operand's target (cel-go: PresenceTestHasCost(false)).
       if (name === 'has' && callArgs.length === 1 && callArgs[0]!.op === '.') {
-        return { cost: estimate((callArgs[0]!.args as [ASTNode, string])[0], scope).cost, size: 1, isString: false };
+        return { cost: estimate((callArgs[0]!.args as [ASTNode, string])[0], scope, mode).cost, size: 1, isString: false };
       }
-      const cost = 1 + sumOf(callArgs, scope);
+      // Parsing functions cost a tenth of their string (library/cost.go), at least 1.
+      const own = STRING_PARSERS.has(name) && callArgs.length === 1 ? Math.max(1, tenth(estimate(callArgs[0]!, scope, mode).size)) : 1;
+      const cost = own + sumOf(callArgs, scope, mode);
       return { cost, size: name === 'string' ? MAX_VALUE_LENGTH : 1, isString: name === 'string' };
     }
     default:
-      return { cost: 1 + sumOf(children(node), scope), size: 1, isString: false };
+      return { cost: 1 + sumOf(children(node), scope, mode), size: 1, isString: false };
   }
 }
 
-function estimateMethod(node: ASTNode, scope: ReadonlyMap<string, number>): Estimate {
+function estimateMethod(node: ASTNode, scope: ReadonlyMap<string, number>, mode: Mode): Estimate {
   const [name, receiver, callArgs] = node.args as [string, ASTNode, ASTNode[]];
-  const target = estimate(receiver, scope);
+  const target = estimate(receiver, scope, mode);
   if (name === 'bind' && receiver.op === 'id' && receiver.args === 'cel' && callArgs.length === 3) {
-    const init = estimate(callArgs[1]!, scope);
+    const init = estimate(callArgs[1]!, scope, mode);
     const inner = new Map(scope).set(callArgs[0]!.args as string, init.size);
     // cel.bind is a comprehension over an empty list literal.
-    return { cost: LIST_CREATE_COST + init.cost + estimate(callArgs[2]!, inner).cost, size: 1, isString: false };
+    return { cost: LIST_CREATE_COST + init.cost + estimate(callArgs[2]!, inner, mode).cost, size: 1, isString: false };
   }
   const step = MACRO_STEP[name];
+  const twoVariables = callArgs.length >= 3 && callArgs[1]!.op === 'id' && name !== 'map';
   if (step !== undefined && callArgs.length >= 2 && callArgs[0]!.op === 'id') {
     const range = Math.min(target.size, UNBOUNDED);
-    const inner = new Map(scope).set(callArgs[0]!.args as string, MAX_VALUE_LENGTH);
-    const body = estimate(callArgs[callArgs.length - 1]!, inner);
-    return { cost: target.cost + range * (body.cost + step) + MACRO_RESULT[name]!, size: range, isString: false };
+    const inner = new Map(scope);
+    // The first variable of a two-variable form is an index or key, the other the value.
+    if (twoVariables) inner.set(callArgs[0]!.args as string, 1).set(callArgs[1]!.args as string, MAX_VALUE_LENGTH);
+    else inner.set(callArgs[0]!.args as string, MAX_VALUE_LENGTH);
+    const body = twoVariables
+      ? { cost: sumOf(callArgs.slice(2), inner, mode) }
+      : estimate(callArgs[callArgs.length - 1]!, inner, mode);
+    mode.iterations?.set(node, body.cost + step);
+    const iterations = mode.shallow ? 0 : range * (body.cost + step);
+    return { cost: target.cost + iterations + MACRO_RESULT[name]!, size: range, isString: false };
   }
-  const argCost = target.cost + sumOf(callArgs, scope);
-  const argSize = callArgs.length > 0 ? estimate(callArgs[0]!, scope).size : 0;
-  const own = stringFunctionCost(name, Math.min(target.size, UNBOUNDED), argSize);
+  if (receiver.op === 'id' && (receiver.args === 'sets' || receiver.args === 'lists' || receiver.args === 'strings')) {
+    return estimateNamespaced(`${receiver.args}.${name}`, callArgs, callArgs.map((a) => estimate(a, scope, mode)));
+  }
+  const argCost = target.cost + sumOf(callArgs, scope, mode);
+  const firstArg = callArgs.length > 0 ? estimate(callArgs[0]!, scope, mode) : undefined;
+  const argSize = firstArg?.size ?? 0;
+  const listCost = listFunctionCost(name, Math.min(target.size, UNBOUNDED), callArgs);
+  if (listCost !== undefined) return { cost: argCost + listCost.cost, size: listCost.size, isString: false };
+  const own = stringFunctionCost(name, Math.min(target.size, UNBOUNDED), argSize, firstArg?.isString ?? false);
   return { cost: argCost + own, size: name === 'split' || name === 'findAll' ? target.size : 1, isString: false };
 }
 
+/** cel-go's charge for a call that allocates a list: the call and the list's creation. */
+const LIST_CALL_COST = 1 + LIST_CREATE_COST;
+
+/** An integer literal argument's value, or `otherwise`. */
+function literalOr(node: ASTNode | undefined, otherwise: number): number {
+  const v = node?.op === 'value' ? (node.args as unknown) : undefined;
+  return typeof v === 'bigint' && v >= 0n ? Number(v) : otherwise;
+}
+
+/** cel-go's ext.Lists estimates (ext/lists.go), for a target list of at most `size` elements. */
+function listFunctionCost(name: string, size: number, args: readonly ASTNode[]): { cost: number; size: number } | undefined {
+  switch (name) {
+    case 'slice': {
+      const n = Math.max(0, literalOr(args[1], size) - literalOr(args[0], 0));
+      return { cost: n + LIST_CALL_COST, size: n };
+    }
+    case 'reverse':
+      return args.length === 0 ? { cost: size + LIST_CALL_COST, size } : undefined;
+    case 'flatten':
+      return { cost: literalOr(args[0], args.length === 0 ? 1 : UNBOUNDED) * size + LIST_CALL_COST, size: UNBOUNDED };
+    case 'distinct':
+    case 'sort':
+      return { cost: Math.ceil(2 * size * size) + LIST_CALL_COST, size };
+    case 'first':
+    case 'last':
+      return { cost: 1, size: 1 };
+    default:
+      return undefined;
+  }
+}
+
+/** Namespaced functions: cel-go's sets (size × size, twice for equivalent), lists.range, strings.quote. */
+function estimateNamespaced(name: string, nodes: readonly ASTNode[], args: readonly Estimate[]): Estimate {
+  const argCost = args.reduce((sum, a) => sum + a.cost, 0);
+  const [a, b] = args;
+  switch (name) {
+    case 'sets.contains':
+    case 'sets.intersects':
+      return { cost: argCost + a!.size * b!.size + 1, size: 1, isString: false };
+    case 'sets.equivalent':
+      return { cost: argCost + 2 * a!.size * b!.size + 1, size: 1, isString: false };
+    case 'lists.range': {
+      const n = literalOr(nodes[0], UNBOUNDED);
+      return { cost: argCost + n + LIST_CALL_COST, size: n, isString: false };
+    }
+    default:
+      return { cost: argCost + 1, size: MAX_VALUE_LENGTH, isString: true };
+  }
+}
+
 const tenth = (size: number): number => Math.ceil(0.1 * size);
+
+const STRING_PARSERS = new Set(['ip', 'cidr', 'isIP', 'isCIDR']);
 
 /**
  * The cost of a method call on a string or list of at most `size` (apiserver library/cost.go and
  * cel-go's checker): proportional to the string for scans, 1 for everything else.
  */
-function stringFunctionCost(name: string, size: number, argSize: number): number {
+function stringFunctionCost(name: string, size: number, argSize: number, argIsString: boolean): number {
   switch (name) {
     case 'matches':
     case 'find':
@@ -177,6 +278,14 @@ function stringFunctionCost(name: string, size: number, argSize: number): number
     case 'substring':
     case 'trim':
       return tenth(size);
+    // A named format's check is a regular expression of up to 128 characters over the string.
+    case 'validate':
+      return Math.ceil(tenth(argSize) * 32);
+    // Comparing two addresses of up to 16 bytes; a string argument is parsed first.
+    case 'containsIP':
+      return 4 + (argIsString ? tenth(argSize) : 0);
+    case 'containsCIDR':
+      return 7 + (argIsString ? tenth(argSize) : 0);
     case 'replace':
     case 'split':
       return Math.ceil(0.2 * size);

@@ -10,15 +10,10 @@
 //
 // Where cel-js reads a selector differently from cel-go, rewrites.ts rewrites the source first
 // (has() of a field behind an index; `in` on the domain maps, whose lookups default to empty).
-// Differences from cel-go that remain (rare in real selectors):
-// - compile errors carry cel-js's message after upstream's `compilation failed: ERROR:
-//   <input>:line:col:` prefix, not cel-go's parser text (the unknown-variable one is reworded);
-// - costs are estimated by cost.ts, an approximation of cel-go's estimator, and no runtime
-//   cost is tracked: device inputs are bounded (32 attributes, 64-character values), so an
-//   expression within the estimate stays within the per-evaluation limit;
-// - of the apiserver's base libraries, Quantity, Semver, Lists, Regex (find/findAll), optional
-//   types and the string functions are there; URLs, IP/CIDR, Format, Authz, Sets and the
-//   two-variable comprehensions are not.
+// Beyond Quantity, Semver, Lists and Regex, the environment has the apiserver's IP, CIDR and
+// named-format libraries and cel-go's Sets, Lists (3), strings.quote and two-variable
+// comprehensions. runtime-cost.ts stops an evaluation over the cost limit. What remains different
+// from cel-go is listed in the README (Known differences, CEL device selectors).
 export {
   CELSelectorExpressionMaxCost,
   CelEvaluationError,

@@ -564,14 +564,21 @@ export class Framework implements fw.Handle {
     return this.activeFilterPlugins(state).map((p) => p.name);
   }
 
-  /** The Filter plugins whose PreFilter did not Skip, worked out once per skip set (per attempt). */
+  /**
+   * The Filter plugins whose PreFilter did not Skip, worked out once per skip set (per attempt).
+   * Called per node: the closure lives in findActiveFilters, since a closure over `skip` here
+   * would cost a context allocation on every call (a fifth of SchedulingBasic's scavenges).
+   */
   private activeFilterPlugins(state: CycleState): readonly fw.FilterPlugin[] {
     const skip = state.skipFilterPlugins;
     if (skip.size === 0) return this.filterPlugins;
-    if (this.activeFiltersFor === skip) return this.activeFilters;
+    if (this.activeFiltersFor !== skip) this.findActiveFilters(skip);
+    return this.activeFilters;
+  }
+
+  private findActiveFilters(skip: ReadonlySet<string>): void {
     this.activeFilters = this.filterPlugins.filter((p) => !skip.has(p.name));
     this.activeFiltersFor = skip;
-    return this.activeFilters;
   }
 
   private activeFilters: readonly fw.FilterPlugin[] = [];

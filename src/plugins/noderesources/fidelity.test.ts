@@ -74,11 +74,12 @@ function replay(file: string, sc: Scenario): string[] {
   const diffs: string[] = [];
   const placed = (sc.pods ?? []).map((p) => defaultPod(p, []));
   const pending = (sc.pending ?? []).map((p) => defaultPod(p, []));
+  // One snapshot for the whole replay: each pod upstream placed is added to its node's NodeInfo.
+  const snapshot = Snapshot.fromObjects(placed, sc.nodes);
   pending.forEach((raw, i) => {
     const exp = expected[i]!;
     const pod = new PodInfo(raw);
     assert.equal(pod.key, exp.pod, `${file}: pods out of order`);
-    const snapshot = Snapshot.fromObjects(placed, sc.nodes);
     const state = new CycleState();
     fit.preFilter(state, pod);
     for (const ni of snapshot.list()) {
@@ -119,7 +120,11 @@ function replay(file: string, sc: Scenario): string[] {
         }
       }
     }
-    if (exp.outcome === 'Scheduled') placed.push({ ...raw, spec: { ...raw.spec, nodeName: exp.node } });
+    if (exp.outcome === 'Scheduled') {
+      const host = snapshot.get(exp.node!);
+      assert.ok(host, `${file}: ${exp.pod} placed on unknown node ${exp.node}`);
+      host.addPod(new PodInfo({ ...raw, spec: { ...raw.spec, nodeName: exp.node } }));
+    }
   });
   return diffs;
 }
