@@ -67,6 +67,8 @@ export function selectWorkloads(sel: Selection, cases: readonly TestCase[] = tes
 export function withOverrides(w: Workload, o: SizeOverrides): Workload {
   const params = { ...w.params };
   if (o.nodes !== undefined && 'initNodes' in params) params.initNodes = o.nodes;
+  // The DRA workloads count their nodes with the test driver instead.
+  if (o.nodes !== undefined && 'nodesWithDRA' in params) params.nodesWithDRA = o.nodes;
   if (o.initPods !== undefined && 'initPods' in params) params.initPods = o.initPods;
   if (o.measurePods !== undefined && 'measurePods' in params) params.measurePods = o.measurePods;
   return { ...w, params };

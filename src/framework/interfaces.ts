@@ -252,10 +252,12 @@ export interface ObjectLister {
   list<T extends KubeObject>(kind: ListedKind, namespace?: string): readonly T[];
   get<T extends KubeObject>(kind: ListedKind, namespace: string, name: string): T | undefined;
   /**
-   * Calls `fn` with the kind of every object added, replaced or removed from now on, until the
-   * returned function is called. Objects are replaced on change, never edited in place.
+   * Calls `fn` with the kind of every object added, replaced or removed from now on, with the
+   * object before and after (undefined: absent; both undefined: a change of that kind not kept
+   * here), until the returned function is called. Objects are replaced on change, never edited
+   * in place.
    */
-  onChange?(fn: (kind: string) => void): () => void;
+  onChange?(fn: (kind: string, oldObj: KubeObject | undefined, newObj: KubeObject | undefined) => void): () => void;
 }
 
 /** A pod waiting at Permit (framework.WaitingPod). */

@@ -3,10 +3,12 @@ import type { KubeObject } from '../api/types.js';
 import type { ListedKind, ObjectLister } from './interfaces.js';
 import type { Clock, TimerHandle } from '../util/clock.js';
 
+type ObjectChangeListener = (kind: string, oldObj: KubeObject | undefined, newObj: KubeObject | undefined) => void;
+
 export class MapObjectLister implements ObjectLister {
   private readonly byKind = new Map<string, Map<string, KubeObject>>();
   /** Called after every change; replaced, never mutated, so a listener may unsubscribe while called. */
-  private listeners: readonly ((kind: string) => void)[] = [];
+  private listeners: readonly ObjectChangeListener[] = [];
 
   constructor(objects: readonly KubeObject[] = []) {
     for (const o of objects) this.upsert(o);
@@ -20,17 +22,23 @@ export class MapObjectLister implements ObjectLister {
     const kind = o.kind ?? '';
     let m = this.byKind.get(kind);
     if (!m) this.byKind.set(kind, (m = new Map()));
-    m.set(MapObjectLister.key(o.metadata?.namespace ?? '', o.metadata?.name ?? ''), o);
-    this.notify(kind);
+    const key = MapObjectLister.key(o.metadata?.namespace ?? '', o.metadata?.name ?? '');
+    const old = m.get(key);
+    m.set(key, o);
+    this.notify(kind, old, o);
   }
 
   remove(o: KubeObject): void {
-    this.byKind.get(o.kind ?? '')?.delete(MapObjectLister.key(o.metadata?.namespace ?? '', o.metadata?.name ?? ''));
-    this.notify(o.kind ?? '');
+    const kind = o.kind ?? '';
+    const m = this.byKind.get(kind);
+    const key = MapObjectLister.key(o.metadata?.namespace ?? '', o.metadata?.name ?? '');
+    const old = m?.get(key);
+    m?.delete(key);
+    this.notify(kind, old, undefined);
   }
 
-  /** Calls `fn` with the kind after every upsert and remove until the returned function is called. */
-  onChange(fn: (kind: string) => void): () => void {
+  /** Calls `fn` after every upsert and remove until the returned function is called. */
+  onChange(fn: ObjectChangeListener): () => void {
     this.listeners = [...this.listeners, fn];
     return () => {
       this.listeners = this.listeners.filter((l) => l !== fn);
@@ -39,12 +47,12 @@ export class MapObjectLister implements ObjectLister {
 
   /** Tells the listeners that an object of `kind` kept elsewhere (a pod) changed. */
   notifyChange(kind: string): void {
-    this.notify(kind);
+    this.notify(kind, undefined, undefined);
   }
 
-  private notify(kind: string): void {
+  private notify(kind: string, oldObj: KubeObject | undefined, newObj: KubeObject | undefined): void {
     const ls = this.listeners;
-    for (let i = 0; i < ls.length; i++) ls[i]!(kind);
+    for (let i = 0; i < ls.length; i++) ls[i]!(kind, oldObj, newObj);
   }
 
   list<T extends KubeObject>(kind: ListedKind, namespace?: string): readonly T[] {

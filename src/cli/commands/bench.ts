@@ -17,7 +17,7 @@ and reports SchedulingThroughput (pods/s over 1-second windows), attempt duratio
 Options:
   --label L             Upstream label to select: default (500/5000-node runs), performance
                         (upstream's threshold runs), integration-test (tiny), or all
-  --nodes N             Override the workloads' initNodes
+  --nodes N             Override the workloads' initNodes (nodesWithDRA for DRA workloads)
   --init-pods N         Override the workloads' initPods
   --measure-pods N      Override the workloads' measurePods
   --json FILE           Also write the results to FILE

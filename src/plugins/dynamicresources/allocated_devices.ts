@@ -55,8 +55,6 @@ export class AllocatedDevices {
   private readonly ids = new Set<string>();
   private readonly shareIDs = new Set<string>();
   private readonly capacities: ConsumedCapacity = new Map();
-  /** Bumped on every change, so callers can tell whether what they read is still current. */
-  revision = 0;
 
   constructor(private readonly consumableCapacity: boolean) {}
 
@@ -72,21 +70,15 @@ export class AllocatedDevices {
   }
 
   private apply(claim: ResourceClaim, delta: 1 | -1): void {
-    let changed = false;
     const bump = (set: Set<string>, id: string): void => {
       if (delta === 1) set.add(id);
       else set.delete(id);
-      changed = true;
     };
     foreachAllocatedDevice(claim, this.consumableCapacity, {
       dedicated: (id) => bump(this.ids, id),
       shared: (id) => bump(this.shareIDs, id),
-      capacity: (id, consumed) => {
-        addCapacity(this.capacities, id, consumed, delta === 1 ? 1n : -1n);
-        changed = true;
-      },
+      capacity: (id, consumed) => addCapacity(this.capacities, id, consumed, delta === 1 ? 1n : -1n),
     });
-    if (changed) this.revision++;
   }
 
   has(id: string): boolean {

@@ -3,102 +3,54 @@
 // slices with DeviceTaintRules applied (resourceslice/tracker), and device classes.
 import type { AllocationResult, DeviceClass, DeviceTaintRule, ResourceClaim, ResourceSlice } from '../../api/resource.js';
 import type { ObjectLister } from '../../framework/interfaces.js';
+import { AssumeCache, AssumeCacheNotFoundError } from '../../framework/assume_cache.js';
 import { AllocatedDevices } from './allocated_devices.js';
 import { isSpecialClaimName } from './extended_resources.js';
 import type { AllocatedState } from './structured/index.js';
-
-/** The assume cache's error for a claim it does not hold (assumecache.NotFoundError). */
-class ClaimNotFoundError extends Error {
-  constructor(key: string) {
-    super(`could not find ResourceClaim "${key}"`);
-  }
-}
-
-function objectVersion(o: ResourceClaim): number {
-  const rv = o.metadata.resourceVersion;
-  if (rv === undefined || rv === '') return 0;
-  const n = Number(rv);
-  return Number.isFinite(n) ? n : 0;
-}
-
-const claimKey = (namespace: string, name: string): string => `${namespace}/${name}`;
 
 interface InFlightAllocation {
   readonly claim: ResourceClaim;
   sharers: number;
 }
 
-interface SeenClaim {
-  claim: ResourceClaim;
-  stamp: number;
-}
+const claimKey = (namespace: string, name: string): string => `${namespace}/${name}`;
 
 /**
  * ResourceClaims as the scheduler sees them (claimTracker): the informer's objects, replaced by
  * the scheduler's own writes until the informer catches up (assume), plus allocations made in
- * Reserve and not yet written by PreBind (in flight), so no device goes to two pods.
+ * Reserve and not yet written by PreBind (in flight), so no device goes to two pods. The
+ * allocated-devices tracker hears of every change of a claim from the assume cache, so it is
+ * never rebuilt.
  */
 export class ClaimTracker {
-  private readonly assumed = new Map<string, ResourceClaim>();
+  private readonly cache: AssumeCache<ResourceClaim>;
   private readonly inFlight = new Map<string, InFlightAllocation>();
   private readonly devices: AllocatedDevices;
-  /** The claim each key had when the device tracker last looked, to apply only what changed. */
-  private readonly seen = new Map<string, SeenClaim>();
-  private stamp = 0;
-  private dirty = true;
-  private readonly watched: boolean;
 
-  constructor(
-    private readonly lister: ObjectLister,
-    consumableCapacity: boolean,
-  ) {
+  constructor(lister: ObjectLister, consumableCapacity: boolean) {
+    this.cache = new AssumeCache<ResourceClaim>(lister, 'ResourceClaim');
     this.devices = new AllocatedDevices(consumableCapacity);
-    this.watched = lister.onChange !== undefined;
-    lister.onChange?.((kind) => {
-      if (kind === 'ResourceClaim') this.dirty = true;
-    });
+    this.cache.addEventHandler((oldClaim, newClaim) => this.devices.update(oldClaim, newClaim));
   }
 
   /** The latest claim: the assumed one unless the informer has a newer version or lost it. */
   get(namespace: string, name: string): ResourceClaim | undefined {
-    const key = claimKey(namespace, name);
-    const api = this.lister.get<ResourceClaim>('ResourceClaim', namespace, name);
-    const a = this.assumed.get(key);
-    if (api === undefined) {
-      if (a !== undefined) this.assumed.delete(key);
-      return undefined;
-    }
-    if (a === undefined) return api;
-    if (objectVersion(api) > objectVersion(a)) {
-      this.assumed.delete(key);
-      return api;
-    }
-    return a;
+    return this.cache.get(claimKey(namespace, name));
   }
 
   /** Like get, but a missing claim is the assume cache's error. */
   mustGet(namespace: string, name: string): ResourceClaim {
-    const c = this.get(namespace, name);
-    if (c === undefined) throw new ClaimNotFoundError(claimKey(namespace, name));
-    return c;
+    return this.cache.mustGet(claimKey(namespace, name));
   }
 
   /** Records the claim a write returned until the informer delivers it (AssumeClaimAfterAPICall). */
   assumeClaimAfterAPICall(claim: ResourceClaim): void {
-    const ns = claim.metadata.namespace ?? '';
-    const name = claim.metadata.name ?? '';
-    const latest = this.get(ns, name);
-    if (latest === undefined) throw new ClaimNotFoundError(claimKey(ns, name));
-    if (objectVersion(claim) < objectVersion(latest)) {
-      throw new Error(`ResourceClaim "${claimKey(ns, name)}" is out of sync (stored: ${objectVersion(latest)}, assume: ${objectVersion(claim)})`);
-    }
-    this.assumed.set(claimKey(ns, name), claim);
-    this.dirty = true;
+    this.cache.assume(claim);
   }
 
   /** Drops an assumption, back to the informer's object (AssumedClaimRestore). */
   assumedClaimRestore(namespace: string, name: string): void {
-    if (this.assumed.delete(claimKey(namespace, name))) this.dirty = true;
+    this.cache.restore(claimKey(namespace, name));
   }
 
   getPendingAllocation(uid: string): AllocationResult | undefined {
@@ -124,7 +76,7 @@ export class ClaimTracker {
     }
     const current = this.get(ns, name);
     if (current === undefined) {
-      throw new Error(`look up assumed claim ${ns}/${name}, UID=${uid}: ${new ClaimNotFoundError(claimKey(ns, name)).message}`);
+      throw new Error(`look up assumed claim ${ns}/${name}, UID=${uid}: ${new AssumeCacheNotFoundError('ResourceClaim', claimKey(ns, name)).message}`);
     }
     if (current.metadata.uid === uid && current.status?.allocation !== undefined) return;
     this.inFlight.set(uid, { claim: allocatedClaim, sharers: 1 });
@@ -144,42 +96,9 @@ export class ClaimTracker {
 
   /** Devices taken by allocated claims and in-flight allocations (GatherAllocatedState). */
   gatherAllocatedState(): AllocatedState {
-    this.syncDevices();
     const inFlight: ResourceClaim[] = [];
     for (const f of this.inFlight.values()) inFlight.push(f.claim);
     return this.devices.gather(inFlight);
-  }
-
-  /**
-   * Applies the claims that changed since the last look to the device tracker: the informer's
-   * objects are replaced on change, so an identity check finds them; nothing runs when no claim
-   * changed (the tracker is not rebuilt per cycle).
-   */
-  private syncDevices(): void {
-    if (!this.dirty) return;
-    const stamp = ++this.stamp;
-    for (const c of this.lister.list<ResourceClaim>('ResourceClaim')) {
-      const ns = c.metadata.namespace ?? '';
-      const name = c.metadata.name ?? '';
-      const latest = this.get(ns, name) ?? c;
-      const key = claimKey(ns, name);
-      const s = this.seen.get(key);
-      if (s === undefined) {
-        this.devices.update(undefined, latest);
-        this.seen.set(key, { claim: latest, stamp });
-        continue;
-      }
-      if (s.claim !== latest) this.devices.update(s.claim, latest);
-      s.claim = latest;
-      s.stamp = stamp;
-    }
-    for (const [key, s] of this.seen) {
-      if (s.stamp === stamp) continue;
-      this.devices.update(s.claim, undefined);
-      this.seen.delete(key);
-    }
-    // Without change notifications every look has to walk the claims.
-    this.dirty = !this.watched;
   }
 }
 

@@ -32,9 +32,9 @@ import { timeoutMs, type DynamicResourcesArgs } from './args.js';
 import { ClaimBinder } from './bind_claim.js';
 import type { ClaimTracker, DeviceClassLister, SliceLister } from './dra_manager.js';
 import { sharedDraManager } from './shared_dra_manager.js';
-import { allocatorFeatures, pinnedDraFeatures, type DraFeatures } from './features.js';
+import { allocatorFeatures, pinnedDraFeatures, type AllocatorFeatures, type DraFeatures } from './features.js';
 import { isSchedulableAfterClaimChange, isSchedulableAfterTargetPodUpdate } from './hints.js';
-import { ClaimFinalizer, ClaimUnavailableError, isReservedForPod, podResourceClaims, type ClaimGetter } from './pod_claims.js';
+import { ClaimFinalizer, ClaimUnavailable, isReservedForPod, podResourceClaims, type ClaimGetter } from './pod_claims.js';
 import { bindingReadiness } from './binding_conditions.js';
 import { DynamicResourcesState, type ClaimInfo, type ExtendedResourceRequests } from './state.js';
 import type { DeviceClassResolver } from './device_class_resolver.js';
@@ -80,6 +80,8 @@ export class DynamicResources
 {
   readonly name = Name;
   private readonly features: DraFeatures;
+  /** One object for every allocator: the allocator caches pools per slice and feature set. */
+  private readonly allocatorFeatures: AllocatorFeatures;
   private readonly filterTimeoutMs: number;
   readonly bindingTimeoutMs: number;
   readonly claims: ClaimTracker;
@@ -98,6 +100,7 @@ export class DynamicResources
     opts: DynamicResourcesOptions,
   ) {
     this.features = opts.features ?? pinnedDraFeatures;
+    this.allocatorFeatures = allocatorFeatures(this.features);
     this.filterTimeoutMs = this.features.enableDRASchedulerFilterTimeout ? timeoutMs(opts.args?.filterTimeout) : 0;
     this.bindingTimeoutMs = timeoutMs(opts.args?.bindingTimeout);
     this.newAllocator = opts.newAllocator;
@@ -106,11 +109,7 @@ export class DynamicResources
     this.slices = manager.slices;
     this.classes = manager.classes;
     this.classResolver = manager.classResolver;
-    this.getClaim = (ns, name) => {
-      const c = this.claims.get(ns, name);
-      if (c === undefined) throw new ClaimUnavailableError(`could not find ResourceClaim "${ns}/${name}"`);
-      return c;
-    };
+    this.getClaim = (ns, name) => this.claims.get(ns, name);
     this.binder = new ClaimBinder(handle, this.claims, this.features, this.bindingTimeoutMs);
   }
 
@@ -136,12 +135,8 @@ export class DynamicResources
   /** Every claim the pod names must exist (and be usable) before it is worth an attempt. */
   preEnqueue(pod: Pod): Status | null {
     if ((pod.spec.resourceClaims?.length ?? 0) === 0) return null;
-    try {
-      podResourceClaims(pod, this.getClaim);
-      return null;
-    } catch (err) {
-      return unavailableStatus(err);
-    }
+    const claims = podResourceClaims(pod, this.getClaim);
+    return claims instanceof ClaimUnavailable ? Status.unresolvable(claims.message) : null;
   }
 
   preFilter(state: CycleState, podInfo: PodInfo): PreFilterOutcome | null {
@@ -153,11 +148,9 @@ export class DynamicResources
     if (!withClaims && !mayUseExtended) return { status: Status.skip() };
     let claims: ResourceClaim[] = [];
     if (withClaims) {
-      try {
-        claims = podResourceClaims(pod, this.getClaim);
-      } catch (err) {
-        return { status: unavailableStatus(err) };
-      }
+      const named = podResourceClaims(pod, this.getClaim);
+      if (named instanceof ClaimUnavailable) return { status: Status.unresolvable(named.message) };
+      claims = named;
     }
     let extended: ExtendedResourceRequests | null = null;
     if (mayUseExtended && hasDeviceClassMappedExtendedResource(scalars, this.classResolver!)) {
@@ -201,7 +194,7 @@ export class DynamicResources
     if (toAllocate > 0) {
       try {
         allocator = this.newAllocator({
-          features: allocatorFeatures(this.features),
+          features: this.allocatorFeatures,
           allocatedState: this.claims.gatherAllocatedState(),
           classLister: this.classes,
           slices: this.slices.list(),
@@ -467,11 +460,6 @@ export class DynamicResources
     if (state.empty) return Promise.resolve(null);
     return this.binder.preBind(state, podInfo.pod, nodeName);
   }
-}
-
-function unavailableStatus(err: unknown): Status {
-  if (err instanceof ClaimUnavailableError) return Status.unresolvable(err.message);
-  return Status.error(err instanceof Error ? err : String(err));
 }
 
 /** klog.KObj's "namespace/name". */

@@ -6,20 +6,19 @@ import type { Pod } from '../../api/types.js';
 import type { ResourceClaim } from '../../api/resource.js';
 import { QueueingHint } from '../../framework/events.js';
 import { isSchedulableAfterClaimChange, isSchedulableAfterTargetPodUpdate } from './hints.js';
-import { ClaimUnavailableError, type ClaimGetter } from './pod_claims.js';
+import type { ClaimGetter } from './pod_claims.js';
 import { allocatedClaim, generatedClaim, pendingClaim, podWithClaimName, podWithTemplate } from './test_helpers.js';
 
-const getterOf = (claims: ResourceClaim[]): ClaimGetter => (ns, name) => {
-  const c = claims.find((x) => x.metadata.namespace === ns && x.metadata.name === name);
-  if (!c) throw new ClaimUnavailableError(`could not find ResourceClaim "${ns}/${name}"`);
-  return c;
-};
+const getterOf = (claims: ResourceClaim[]): ClaimGetter => (ns, name) => claims.find((x) => x.metadata.namespace === ns && x.metadata.name === name);
 
 const pod = podWithClaimName('my-pod', 'my-claim');
 const claim = pendingClaim('my-claim');
 const allocated = allocatedClaim('my-claim', 'worker', ['dev-0']);
 const other = pendingClaim('other');
 const otherAllocated = allocatedClaim('other', 'worker', ['dev-0']);
+const elsewhere: ResourceClaim = { ...claim, metadata: { ...claim.metadata, namespace: 'other', uid: 'uid-elsewhere' } };
+const templated = podWithTemplate('my-pod', 'my-pod-my-resource');
+const generated = generatedClaim(templated, 'my-pod-my-resource');
 const withFinalizer: ResourceClaim = { ...claim, metadata: { ...claim.metadata, finalizers: ['some-driver/cleanup'] } };
 
 describe('isSchedulableAfterClaimChange', () => {
@@ -32,6 +31,9 @@ describe('isSchedulableAfterClaimChange', () => {
     { name: 'a driver adding its finalizer (status unchanged) does not help', pod, known: [withFinalizer], oldObj: claim, newObj: withFinalizer, want: QueueingHint.QueueSkip },
     { name: 'a status change of the pod\'s claim helps', pod, known: [allocated], oldObj: claim, newObj: allocated, want: QueueingHint.Queue },
     { name: 'any claim being deallocated helps', pod, known: [claim, other], oldObj: otherAllocated, newObj: other, want: QueueingHint.Queue },
+    { name: 'a claim of the same name in another namespace does not help', pod, known: [claim, elsewhere], newObj: elsewhere, want: QueueingHint.QueueSkip },
+    { name: 'a generated claim recorded in the pod\'s status being created helps', pod: templated, known: [generated], newObj: generated, want: QueueingHint.Queue },
+    { name: 'a deallocation does not help a pod whose generated claim is not created yet', pod: podWithTemplate('my-pod', undefined), known: [claim, other], oldObj: otherAllocated, newObj: other, want: QueueingHint.QueueSkip },
   ];
   for (const c of cases) {
     it(c.name, () => {

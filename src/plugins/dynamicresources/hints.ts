@@ -4,16 +4,12 @@ import type { Pod } from '../../api/types.js';
 import type { ResourceClaim } from '../../api/resource.js';
 import { isDeepStrictEqual } from 'node:util';
 import { QueueingHint } from '../../framework/events.js';
-import { ClaimUnavailableError, podResourceClaims, type ClaimGetter } from './pod_claims.js';
+import { ClaimUnavailable, podNamesClaim, podResourceClaims, type ClaimGetter } from './pod_claims.js';
 
 /** The pod's claims, or null when one of them is not usable yet. */
 function claimsOrNull(pod: Pod, get: ClaimGetter): ResourceClaim[] | null {
-  try {
-    return podResourceClaims(pod, get);
-  } catch (err) {
-    if (err instanceof ClaimUnavailableError) return null;
-    throw err;
-  }
+  const claims = podResourceClaims(pod, get);
+  return claims instanceof ClaimUnavailable ? null : claims;
 }
 
 /**
@@ -27,9 +23,13 @@ export function isSchedulableAfterClaimChange(get: ClaimGetter, pod: Pod, oldObj
     // Deleted: only an allocated claim frees devices (the scheduler sees every allocation it makes).
     return original?.status?.allocation === undefined ? QueueingHint.QueueSkip : QueueingHint.Queue;
   }
+  const deallocated = original?.status?.allocation !== undefined && modified.status?.allocation === undefined;
+  // Neither freed devices nor a claim of the pod: skipped without resolving the pod's claims,
+  // which every pending pod would do on every claim event.
+  if (!deallocated && !podNamesClaim(pod, modified)) return QueueingHint.QueueSkip;
   const claims = claimsOrNull(pod, get);
   if (claims === null) return QueueingHint.QueueSkip;
-  if (original?.status?.allocation !== undefined && modified.status?.allocation === undefined) return QueueingHint.Queue;
+  if (deallocated) return QueueingHint.Queue;
   const usesClaim = claims.some((c) => c.metadata.uid === modified.metadata.uid);
   if (!usesClaim) return QueueingHint.QueueSkip;
   if (original === undefined) return QueueingHint.Queue;

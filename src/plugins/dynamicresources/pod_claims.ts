@@ -7,8 +7,14 @@ import type { PodResourceClaim, ResourceClaim, ResourceClaimConsumerReference } 
 /** The finalizer the scheduler adds before writing an allocation (resourceapi.Finalizer). */
 export const ClaimFinalizer = 'resource.kubernetes.io/delete-protection';
 
-/** Why a pod cannot be scheduled yet because of its claims; every such reason is unresolvable. */
-export class ClaimUnavailableError extends Error {}
+/**
+ * Why a pod cannot be scheduled yet because of its claims; every such reason is unresolvable.
+ * A value, not an Error: queueing hints meet it for every pending pod on every claim event, and
+ * capturing a stack trace each time was most of a DRA burst's CPU.
+ */
+export class ClaimUnavailable {
+  constructor(readonly message: string) {}
+}
 
 const podKey = (pod: Pod): string => `${pod.metadata.namespace ?? ''}/${pod.metadata.name ?? ''}`;
 
@@ -16,27 +22,37 @@ const podKey = (pod: Pod): string => `${pod.metadata.namespace ?? ''}/${pod.meta
  * The claim name of one entry (resourceclaim.Name): null when the entry's template produced no
  * claim (the controller decided none is needed); `mustCheckOwner` for generated claims.
  */
-function podClaimName(pod: Pod, entry: PodResourceClaim): { name: string | null; mustCheckOwner: boolean } {
+function podClaimName(pod: Pod, entry: PodResourceClaim): { name: string | null; mustCheckOwner: boolean } | ClaimUnavailable {
   if (entry.resourceClaimName !== undefined) return { name: entry.resourceClaimName, mustCheckOwner: false };
   if (entry.resourceClaimTemplateName !== undefined) {
     for (const s of pod.status?.resourceClaimStatuses ?? []) {
       if (s.name === entry.name) return { name: s.resourceClaimName ?? null, mustCheckOwner: true };
     }
-    throw new ClaimUnavailableError(`pod "${podKey(pod)}": ResourceClaim not created yet`);
+    return new ClaimUnavailable(`pod "${podKey(pod)}": ResourceClaim not created yet`);
   }
-  throw new ClaimUnavailableError(`pod "${podKey(pod)}", spec.resourceClaim ${JSON.stringify(entry.name)}: none of the supported fields are set`);
+  return new ClaimUnavailable(`pod "${podKey(pod)}", spec.resourceClaim ${JSON.stringify(entry.name)}: none of the supported fields are set`);
 }
 
 /** A generated claim must be controlled by the pod (resourceclaim.IsForPod). */
-function checkClaimIsForPod(pod: Pod, claim: ResourceClaim): void {
+function claimIsNotForPod(pod: Pod, claim: ResourceClaim): ClaimUnavailable | null {
   const c = claim.metadata;
   if ((c.namespace ?? '') !== (pod.metadata.namespace ?? '')) {
-    throw new ClaimUnavailableError(`ResourceClaim ${c.namespace ?? ''}/${c.name ?? ''} is not in the same namespace as Pod ${podKey(pod)}`);
+    return new ClaimUnavailable(`ResourceClaim ${c.namespace ?? ''}/${c.name ?? ''} is not in the same namespace as Pod ${podKey(pod)}`);
   }
   const controlled = (c.ownerReferences ?? []).some((r) => r.controller === true && r.uid === pod.metadata.uid);
   if (!controlled) {
-    throw new ClaimUnavailableError(`ResourceClaim ${c.namespace ?? ''}/${c.name ?? ''} was not created for Pod ${podKey(pod)} (Pod is not owner)`);
+    return new ClaimUnavailable(`ResourceClaim ${c.namespace ?? ''}/${c.name ?? ''} was not created for Pod ${podKey(pod)} (Pod is not owner)`);
   }
+  return null;
+}
+
+/** Whether one of the pod's entries names the claim (directly or through its status), existing or not. */
+export function podNamesClaim(pod: Pod, claim: ResourceClaim): boolean {
+  if ((claim.metadata.namespace ?? '') !== (pod.metadata.namespace ?? '')) return false;
+  const name = claim.metadata.name;
+  for (const entry of pod.spec.resourceClaims ?? []) if (entry.resourceClaimName === name) return true;
+  for (const s of pod.status?.resourceClaimStatuses ?? []) if (s.resourceClaimName === name) return true;
+  return false;
 }
 
 /** Whether the claim's reservedFor names the pod (resourceclaim.IsReservedForPod). */
@@ -50,25 +66,29 @@ export function podConsumerReference(pod: Pod): ResourceClaimConsumerReference {
   return { resource: 'pods', name: pod.metadata.name ?? '', uid: pod.metadata.uid ?? '' };
 }
 
-/** Looks a claim up by namespace and name; throws ClaimUnavailableError when it is missing. */
-export type ClaimGetter = (namespace: string, name: string) => ResourceClaim;
+/** Looks a claim up by namespace and name (the assume cache's latest version). */
+export type ClaimGetter = (namespace: string, name: string) => ResourceClaim | undefined;
 
 /**
  * The pod's claims in spec order, each checked to exist, not be deleted and (generated ones) be
- * owned by the pod; entries whose template produced no claim are left out. Throws
- * ClaimUnavailableError with upstream's message for the first problem.
+ * owned by the pod; entries whose template produced no claim are left out. The first problem
+ * comes back as ClaimUnavailable with upstream's message.
  */
-export function podResourceClaims(pod: Pod, get: ClaimGetter): ResourceClaim[] {
+export function podResourceClaims(pod: Pod, get: ClaimGetter): ResourceClaim[] | ClaimUnavailable {
   const entries = pod.spec.resourceClaims ?? [];
   const out: ResourceClaim[] = [];
+  const namespace = pod.metadata.namespace ?? '';
   for (const entry of entries) {
-    const { name, mustCheckOwner } = podClaimName(pod, entry);
-    if (name === null) continue;
-    const claim = get(pod.metadata.namespace ?? '', name);
+    const named = podClaimName(pod, entry);
+    if (named instanceof ClaimUnavailable) return named;
+    if (named.name === null) continue;
+    const claim = get(namespace, named.name);
+    if (claim === undefined) return new ClaimUnavailable(`could not find ResourceClaim "${namespace}/${named.name}"`);
     if (claim.metadata.deletionTimestamp !== undefined && claim.metadata.deletionTimestamp !== null) {
-      throw new ClaimUnavailableError(`resourceclaim ${JSON.stringify(claim.metadata.name ?? '')} is being deleted`);
+      return new ClaimUnavailable(`resourceclaim ${JSON.stringify(claim.metadata.name ?? '')} is being deleted`);
     }
-    if (mustCheckOwner) checkClaimIsForPod(pod, claim);
+    const notForPod = named.mustCheckOwner ? claimIsNotForPod(pod, claim) : null;
+    if (notForPod !== null) return notForPod;
     out.push(claim);
   }
   return out;

@@ -26,7 +26,7 @@ import type { PodInfo } from '../../framework/pod_info.js';
 import { Status } from '../../framework/status.js';
 import { VolumeBinding as Name } from '../../framework/names.js';
 import type { VolumeBindingArgs } from './args.js';
-import { PVAssumeCache, PVCAssumeCache } from './assume_cache.js';
+import { newPVCAssumeCache, PVAssumeCache } from './assume_cache.js';
 import { VolumeBinder, claimNameOf, ephemeralClaimOwnerError, type PodVolumeClaims, type PodVolumes } from './binder.js';
 
 export { Name };
@@ -63,7 +63,7 @@ export class VolumeBinding implements PreFilterPlugin, FilterPlugin, PreScorePlu
     private readonly handle: Handle,
   ) {
     const objects = handle.objects();
-    this.binder = new VolumeBinder(handle, new PVAssumeCache(objects), new PVCAssumeCache(objects), args.bindTimeoutSeconds * 1000);
+    this.binder = new VolumeBinder(handle, new PVAssumeCache(objects), newPVCAssumeCache(objects), args.bindTimeoutSeconds * 1000);
     const scale = Math.trunc(MaxNodeScore / MaxCustomPriorityScore);
     this.scoreOfUtilization = buildBrokenLinearFunction(args.shape.map((p) => ({ utilization: p.utilization, score: p.score * scale })));
   }

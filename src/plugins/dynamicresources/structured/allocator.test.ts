@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import type { NodeSelector } from '../../../api/types.js';
 import type {
   AllocationResult,
+  Device,
   DeviceAllocationConfiguration,
   DeviceRequest,
   DeviceRequestAllocationResult,
@@ -58,6 +59,12 @@ const memory = (value: string): { capacity: Record<string, { value: string }> } 
 const memoryAtLeast = (q: string): { selectors: { cel: { expression: string } }[] } => ({
   selectors: [{ cel: { expression: `device.capacity["${driverA}"].memory.compareTo(quantity("${q}")) >= 0` } }],
 });
+
+/** A device with the attribute `type`, and a selector for that type (the pruned-search cases). */
+const typed = (name: string, type: string, extra: Partial<Device> = {}): Device => device(name, { attributes: { type: { string: type } }, ...extra });
+/** One slice: device-1 of type X, device-2 and device-3 of type Y. */
+const oneXTwoY = slice('slice-1', 'node-1', 'pool-1', driverA, [typed('device-1', 'X'), typed('device-2', 'Y'), typed('device-3', 'Y')]);
+const typeIs = (type: string): { selectors: { cel: { expression: string } }[] } => ({ selectors: [{ cel: { expression: `device.attributes["${driverA}"].type == "${type}"` } }] });
 
 function withPool(s: ResourceSlice, generation: number, count: number): ResourceSlice {
   return { ...s, spec: { ...s.spec, pool: { ...s.spec.pool, generation, resourceSliceCount: count } } };
@@ -705,14 +712,8 @@ const cases: Case[] = [
   {
     name: 'pruned search: backtracking tries each pair of devices once',
     classes,
-    slices: [
-      slice('slice-1', 'node-1', 'pool-1', driverA, [
-        device('device-1', { attributes: { type: { string: 'X' } } }),
-        device('device-2', { attributes: { type: { string: 'Y' } } }),
-        device('device-3', { attributes: { type: { string: 'Y' } } }),
-      ]),
-    ],
-    claims: [claim('claim-0', [exactly('req-1', classA, 2), exactly('req-2', classA, 1, { selectors: [{ cel: { expression: `device.attributes["${driverA}"].type == "X"` } }] })])],
+    slices: [oneXTwoY],
+    claims: [claim('claim-0', [exactly('req-1', classA, 2), exactly('req-2', classA, 1, typeIs('X'))])],
     want: [allocation(local('node-1'), [res('req-1', driverA, 'pool-1', 'device-2'), res('req-1', driverA, 'pool-1', 'device-3'), res('req-2', driverA, 'pool-1', 'device-1')])],
     wantSteps: 12,
   },
@@ -720,11 +721,11 @@ const cases: Case[] = [
     name: 'pruned search: backtracking across slices and pools, binding-condition pools last',
     classes,
     slices: [
-      withPool(slice('slice-1', 'node-1', 'pool-1', driverA, [device('device-1', { attributes: { type: { string: 'X' } } })]), 1, 2),
-      withPool(slice('slice-2', 'node-1', 'pool-1', driverA, [device('device-2', { attributes: { type: { string: 'Y' } } })]), 1, 2),
-      slice('slice-3', 'node-1', 'pool-2', driverA, [device('device-3', { attributes: { type: { string: 'Y' } }, bindingConditions: ['IsPrepare'], bindingFailureConditions: [] })]),
+      withPool(slice('slice-1', 'node-1', 'pool-1', driverA, [typed('device-1', 'X')]), 1, 2),
+      withPool(slice('slice-2', 'node-1', 'pool-1', driverA, [typed('device-2', 'Y')]), 1, 2),
+      slice('slice-3', 'node-1', 'pool-2', driverA, [typed('device-3', 'Y', { bindingConditions: ['IsPrepare'], bindingFailureConditions: [] })]),
     ],
-    claims: [claim('claim-0', [exactly('req-1', classA, 2), exactly('req-2', classA, 1, { selectors: [{ cel: { expression: `device.attributes["${driverA}"].type == "X"` } }] })])],
+    claims: [claim('claim-0', [exactly('req-1', classA, 2), exactly('req-2', classA, 1, typeIs('X'))])],
     want: [
       allocation(local('node-1'), [
         res('req-1', driverA, 'pool-1', 'device-2'),
@@ -737,22 +738,16 @@ const cases: Case[] = [
   {
     name: 'pruned search with prioritized lists',
     classes,
-    slices: [
-      slice('slice-1', 'node-1', 'pool-1', driverA, [
-        device('device-1', { attributes: { type: { string: 'X' } } }),
-        device('device-2', { attributes: { type: { string: 'Y' } } }),
-        device('device-3', { attributes: { type: { string: 'Y' } } }),
-      ]),
-    ],
+    slices: [oneXTwoY],
     claims: [
       claim('claim-0', [
         prioritized('req-1', [
-          { name: 'subReq-0', className: classA, count: 3, extra: { selectors: [{ cel: { expression: `device.attributes["${driverA}"].type == "Y"` } }] } },
+          { name: 'subReq-0', className: classA, count: 3, extra: typeIs('Y') },
           { name: 'subReq-1', className: classA, count: 2 },
         ]),
         prioritized('req-2', [
           { name: 'subReq-0', className: classA, count: 2 },
-          { name: 'subReq-1', className: classA, count: 1, extra: { selectors: [{ cel: { expression: `device.attributes["${driverA}"].type == "X"` } }] } },
+          { name: 'subReq-1', className: classA, count: 1, extra: typeIs('X') },
         ]),
       ]),
     ],

@@ -18,7 +18,8 @@ import type {
 } from '../../../api/resource.js';
 import { parseQuantity } from '../../../api/quantity.js';
 import { CelEvaluationError, DeviceActivation, enhanceRuntimeError, type CelCache, type CompilationResult } from '../../../api/cel/index.js';
-import { gatherPools, nodeMatches, type Pool } from './pools.js';
+import { nodeMatches, type Pool } from './pools.js';
+import { nodeSlicesOf, poolsForNode, type NodeSlices } from './node_slices.js';
 import { CapacityError, consumedCapacityFromRequest, formatAmount, requestFitsCapacity, type Amount } from './capacity.js';
 import { DistinctAttributeConstraint, MatchAttributeConstraint, type Constraint } from './constraints.js';
 import { exactRequestView, subRequestView, type RequestView } from './requests.js';
@@ -54,6 +55,7 @@ export interface AllocatorOptions {
   readonly features: Features;
   readonly allocatedState: AllocatedState;
   readonly classLister: DeviceClassLister;
+  /** Every slice; the list object must not change afterwards (its grouping by node is kept per list). */
   readonly slices: readonly ResourceSlice[];
   readonly celCache: CelCache;
   /** Makes the shareID of a multi-allocation device's share (upstream: a random UUID). */
@@ -88,6 +90,34 @@ function activationOf(device: Device, driver: string): DeviceActivation {
   return activation;
 }
 
+/**
+ * Each device's verdicts per compiled selector: a verdict depends only on the two, so it holds
+ * for every node and pod while the slice object lives (a device is in one slice, of one driver).
+ * Runtime errors are not kept: they are thrown each time, as upstream evaluates each time.
+ */
+const verdicts = new WeakMap<Device, Map<CompilationResult, boolean>>();
+
+function deviceMatches(expr: CompilationResult, device: Device, driver: string): boolean {
+  let byExpr = verdicts.get(device);
+  if (!byExpr) verdicts.set(device, (byExpr = new Map()));
+  let verdict = byExpr.get(expr);
+  if (verdict === undefined) {
+    verdict = expr.deviceMatches(activationOf(device, driver));
+    byExpr.set(expr, verdict);
+  }
+  return verdict;
+}
+
+/**
+ * Whether a request without capacity requirements fits a device nothing consumes yet, per
+ * fractionalCapacityRange setting: it depends on the device alone, checked for every device
+ * of every node and pod when consumable capacity is on.
+ */
+const unclaimedCapacityFits = [new WeakMap<Device, boolean>(), new WeakMap<Device, boolean>()] as const;
+
+/** What a device nobody uses has consumed: nothing (read only). */
+const noConsumption: ConsumedCapacity = new Map();
+
 /** Counter values per counter set, in nano-units. */
 type CounterSets = Map<string, Map<string, bigint>>;
 
@@ -115,9 +145,7 @@ export class Allocator {
   readonly classLister: DeviceClassLister;
   readonly celCache: CelCache;
   readonly newShareID: () => string;
-  private readonly slicesOnNode = new Map<string, ResourceSlice[]>();
-  private readonly slicesShared: ResourceSlice[] = [];
-  readonly allSlices: readonly ResourceSlice[];
+  private readonly slices: NodeSlices;
   /** Counters left per pool after the allocated devices, computed on first need. */
   private readonly availableCounters = new Map<string, CounterSets>();
   /** How often the search stepped (numAllocateOneInvocations upstream). */
@@ -134,17 +162,7 @@ export class Allocator {
     this.classLister = options.classLister;
     this.celCache = options.celCache;
     this.newShareID = options.newShareID ?? randomUUID;
-    this.allSlices = options.slices;
-    for (const slice of options.slices) {
-      const nodeName = slice.spec.nodeName;
-      if (!nodeName) {
-        this.slicesShared.push(slice);
-        continue;
-      }
-      let list = this.slicesOnNode.get(nodeName);
-      if (!list) this.slicesOnNode.set(nodeName, (list = []));
-      list.push(slice);
-    }
+    this.slices = nodeSlicesOf(options.slices);
   }
 
   /**
@@ -153,12 +171,9 @@ export class Allocator {
    * FailedAllocationOnNodeError when only this node is affected (invalid pools).
    */
   allocate(node: Node, claims: readonly ResourceClaim[]): AllocationResult[] | null {
-    const nodeName = node.metadata.name ?? '';
-    const local = this.slicesOnNode.get(nodeName);
-    const slicesForNode = local ? local.concat(this.slicesShared) : this.slicesShared;
-    let pools: Pool[];
+    let pools: readonly Pool[];
     try {
-      pools = gatherPools(slicesForNode, node, this.features, this.allSlices);
+      pools = poolsForNode(this.slices, node, this.features);
     } catch (err) {
       if (err instanceof AllocationError) throw new AllocationError(`gather pool information: ${err.message}`);
       throw err;
@@ -521,7 +536,7 @@ class AllocationRun {
       }
       let matches: boolean;
       try {
-        matches = expr.deviceMatches(activationOf(device, slice.spec.driver));
+        matches = deviceMatches(expr, device, slice.spec.driver);
       } catch (err) {
         if (!(err instanceof CelEvaluationError)) throw err;
         throw new AllocationError(`${selectorOwner(claim, deviceClass)}: selector #${i} on device ${id}: CEL runtime error: ${enhanceRuntimeError(err.message)}`);
@@ -533,8 +548,18 @@ class AllocationRun {
 
   /** CmpRequestOverCapacity against what is allocated and being allocated. */
   private fitsRemainingCapacity(claim: ResourceClaim, request: RequestView, candidate: DeviceCandidate, what: string): boolean {
-    const allocated = this.alloc.allocatedState.aggregatedCapacity.get(candidate.id) ?? new Map<string, bigint>();
-    return this.fitsCapacity(claim, request, candidate, allocated, this.allocatingCapacity.get(candidate.id), what);
+    const allocated = this.alloc.allocatedState.aggregatedCapacity.get(candidate.id);
+    const allocating = this.allocatingCapacity.get(candidate.id);
+    if (allocated === undefined && allocating === undefined && request.capacity === undefined) {
+      const cache = unclaimedCapacityFits[this.alloc.features.fractionalCapacityRange ? 1 : 0];
+      let fits = cache.get(candidate.device);
+      if (fits === undefined) {
+        fits = this.fitsCapacity(claim, request, candidate, noConsumption, undefined, what);
+        cache.set(candidate.device, fits);
+      }
+      return fits;
+    }
+    return this.fitsCapacity(claim, request, candidate, allocated ?? noConsumption, allocating, what);
   }
 
   /** `what` names the check in an error, in upstream's words. */
@@ -707,7 +732,9 @@ class AllocationRun {
   }
 
   private deviceInUse(id: DeviceID): boolean {
-    return this.alloc.allocatedState.allocatedDevices.has(id) || (this.allocatingDevices.get(id)?.size ?? 0) > 0;
+    if (this.alloc.allocatedState.allocatedDevices.has(id)) return true;
+    // Most runs allocate nothing before a device is judged: skip the lookup then.
+    return this.allocatingDevices.size > 0 && (this.allocatingDevices.get(id)?.size ?? 0) > 0;
   }
 
   private allocatingDeviceForClaim(id: DeviceID, claimIndex: number): boolean {
