@@ -63,6 +63,9 @@ simulate / explain options:
   --timeline            explain: run the scenario as simulate does (retries, steps) and explain
                         each pod's last attempt, with all its attempts
   --report FILE         simulate: also write a self-contained HTML report (charts, every pod's decision)
+  --report-scores N|all simulate --report: the best-scored nodes each pod's score table keeps (all: every
+                        scored node); by default as many as a budget of 4 million rows over all pods
+                        allows, at least 10 (explain --pod has every row)
   --serve [--port N]    simulate: serve the cluster over the Kubernetes API while scheduling (web UI at /ui/)
   --from-cluster        read a live cluster, read-only, instead of a scenario file (simulate, explain,
                         serve; with --kubeconfig, -n/--namespace, -l/--selector, --field-selector,

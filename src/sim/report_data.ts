@@ -1,19 +1,21 @@
 // Collects what `simulate --report` shows while a simulation runs: every pod's last decision (the
 // explain record, compacted), the queue's lengths over the run, the preemptions, and at the end
-// the utilisation of every node. Sized for 5,000 nodes and 100,000 pods: nodes are indices,
-// messages and rejection tables are shared between pods, score tables keep the top rows only,
-// and the queue is sampled with a stride that doubles as the run grows.
-import type { Node } from '../api/types.js';
-import type { ResourceClaim, ResourceSlice } from '../api/resource.js';
+// the utilisation of every node and device pool. Sized for 5,000 nodes and 100,000 pods: nodes
+// are indices, messages and rejection tables are shared between pods, score tables are columns
+// of typed values (the best rows up to a limit a size budget sets, or all), and the queue is
+// sampled with a stride that doubles as the run grows.
+import type { Node, Pod } from '../api/types.js';
 import type { MemoryCluster } from '../cluster/memory/store.js';
 import type { SchedulingQueue } from '../queue/scheduling_queue.js';
 import type { AttemptRecord } from '../scheduler/scheduler.js';
 import { explainAttempt, type ExplainAttempt } from './explain.js';
+import { deviceDiagnosis, podClaims, podDevices } from './dra_report.js';
 import {
-  encodeRuns, groupAllFilters, groupFilter, groupPreemptionNodes, knownExplainFields, reportOutcomes, topScores,
+  encodeRuns, groupAllFilters, groupDeviceDiagnosis, groupFilter, groupPreemptionNodes, knownExplainFields, reportOutcomes,
   type AllFiltersGroup, type ExplainDiagnosis, type FilterGroup, type QueueSeries, type ReportData, type ReportDecision,
   type ReportNode, type ReportOutcome, type ReportPreemption,
 } from './report_model.js';
+import { ColumnWriter, encodeScores } from './report_scores.js';
 import type { SimReport, SimulationObserver } from './simulate.js';
 
 /** Queue samples kept; when full, every other one is dropped and the stride doubles. */
@@ -23,10 +25,24 @@ const maxExtraFieldChars = 16_384;
 /** A pod's attempts kept in the report: its last ones (a pod retried for hours has thousands). */
 const maxAttemptsPerPod = 20;
 
+/**
+ * Score rows the report keeps across all pods by default (about 5 bytes each before gzip): 400
+ * per pod at 10,000 pods, about every scored node (upstream scores about 420 of 1,000 nodes and
+ * 500 of 5,000), fewer per pod beyond, never under 10.
+ */
+const defaultScoreRowBudget = 4_000_000;
+const minDefaultScoreRows = 10;
+
 export interface ReportOptions {
   title: string;
-  /** Score rows kept per pod; by default 10, or 3 past 20,000 pods. */
-  scoreLimit?: number;
+  /** Best-scored rows kept per pod ('all': every scored node); by default what the row budget allows. */
+  scoreLimit?: number | 'all';
+}
+
+/** The report's data and the bytes of its score columns (`renderReportHtml` embeds both). */
+export interface BuiltReport {
+  data: ReportData;
+  columns: Uint8Array;
 }
 
 const zoneLabels = ['topology.kubernetes.io/zone', 'failure-domain.beta.kubernetes.io/zone'];
@@ -49,11 +65,13 @@ export class ReportCollector implements SimulationObserver {
   private scheduled = 0;
   private stride = 1;
   private cluster: MemoryCluster | null = null;
+  private readonly columns = new ColumnWriter();
+  /** Pods with resource claims whose last attempt failed: their devices are diagnosed at the end. */
+  private readonly unplacedWithClaims = new Map<string, AttemptRecord>();
+  private readonly scoreLimit: number | 'all';
 
-  constructor(private readonly opts: ReportOptions, private readonly expectedPods: number) {}
-
-  private get scoreLimit(): number {
-    return this.opts.scoreLimit ?? (this.expectedPods > 20_000 ? 3 : 10);
+  constructor(private readonly opts: ReportOptions, expectedPods: number) {
+    this.scoreLimit = opts.scoreLimit ?? Math.max(minDefaultScoreRows, Math.floor(defaultScoreRowBudget / Math.max(1, expectedPods)));
   }
 
   private node(name: string): number {
@@ -82,7 +100,7 @@ export class ReportCollector implements SimulationObserver {
     if (groups.length === 0) return -1;
     const table = groups.map((g) => ({
       plugin: g.plugin, code: g.code, reasons: g.reasons,
-      nodes: encodeRuns(g.nodes.map((n) => this.node(n)).sort((a, b) => a - b)),
+      nodes: this.nodeRuns(g.nodes),
     }));
     const key = JSON.stringify(table);
     let i = this.tableIndex.get(key);
@@ -98,7 +116,7 @@ export class ReportCollector implements SimulationObserver {
   private allFiltersTable(allFilters: ExplainDiagnosis['allFilters']): number {
     const groups = groupAllFilters(allFilters ?? {});
     if (groups.length === 0) return -1;
-    const table = groups.map((g) => ({ rejections: g.rejections, nodes: encodeRuns(g.nodes.map((n) => this.node(n)).sort((x, y) => x - y)) }));
+    const table = groups.map((g) => ({ rejections: g.rejections, nodes: this.nodeRuns(g.nodes) }));
     const key = JSON.stringify(table);
     let i = this.allFiltersIndex.get(key);
     if (i === undefined) {
@@ -114,7 +132,7 @@ export class ReportCollector implements SimulationObserver {
     if (a.outcome === 'Scheduled') this.scheduled++;
     const e = explainAttempt(a);
     this.attemptsByPod.set(e.pod, a.attempt);
-    const top = topScores(e.scores, this.scoreLimit);
+    const limit = this.scoreLimit === 'all' ? Infinity : this.scoreLimit;
     const decision: ReportDecision = {
       outcome: e.outcome,
       node: this.node(e.node),
@@ -122,22 +140,18 @@ export class ReportCollector implements SimulationObserver {
       preFilter: e.preFilter,
       filterTable: this.filterTable(e.filter),
       rejectedNodes: Object.keys(e.filter).length,
-      scores: { plugins: top.plugins, rows: top.rows.map(([n, ...rest]) => [this.node(n), ...rest] as [number, number, ...number[]]) },
+      scores: encodeScores(e.scores, e.scoreDetails, limit, e.node, (n) => this.node(n), this.columns),
       scoredNodes: Object.keys(e.scores).length,
-      bestNodes: e.bestNodes.slice(0, this.scoreLimit).map((n) => this.node(n)),
+      bestNodes: e.bestNodes.slice(0, limit).map((n) => this.node(n)),
       nominatedNode: this.node(e.nominatedNode),
       victims: e.victims,
     };
     if (e.filterPlugins) decision.filterPlugins = e.filterPlugins;
     if (e.allFilters) decision.allFiltersTable = this.allFiltersTable(e.allFilters);
-    if (e.scoreDetails) {
-      const details = e.scoreDetails;
-      decision.scoreDetails = top.rows.filter(([n]) => details[n]).map(([n]) => [this.node(n), details[n]!]);
-    }
     if (e.preemption) {
       decision.preemption = {
         ...e.preemption,
-        nodes: groupPreemptionNodes(e.preemption.nodes).map((g) => ({ ...g, nodes: encodeRuns(g.nodes.map((n) => this.node(n)).sort((x, y) => x - y)) })),
+        nodes: groupPreemptionNodes(e.preemption.nodes).map((g) => ({ ...g, nodes: this.nodeRuns(g.nodes) })),
       };
     }
     if (e.attempts) decision.attempts = this.attemptHistory(e.pod, e.attempts);
@@ -151,6 +165,8 @@ export class ReportCollector implements SimulationObserver {
       (decision.extra ??= {})[k] = v;
     }
     this.decisions.set(e.pod, decision);
+    if (a.outcome !== 'Scheduled' && (a.pod.spec.resourceClaims?.length ?? 0) > 0) this.unplacedWithClaims.set(e.pod, a);
+    else this.unplacedWithClaims.delete(e.pod);
     if (e.victims.length > 0) this.preemptions.push({ preemptor: e.pod, node: e.nominatedNode, victims: e.victims, time: a.time / 1000 });
     if (this.attempts % this.stride === 0) this.sample(queue, a.time);
   }
@@ -185,8 +201,32 @@ export class ReportCollector implements SimulationObserver {
     this.cluster = cluster;
   }
 
+  /**
+   * The devices of pods with resource claims: those allocated to the scheduled ones, and for
+   * the others why each node DynamicResources rejected had none (asked of the cluster as the
+   * run left it, as their last attempt found it).
+   */
+  private addDevices(cluster: MemoryCluster): void {
+    for (const pod of cluster.list<Pod>('Pod')) {
+      if ((pod.spec.resourceClaims?.length ?? 0) === 0) continue;
+      const key = `${pod.metadata.namespace ?? 'default'}/${pod.metadata.name ?? ''}`;
+      const d = this.decisions.get(key);
+      if (!d) continue;
+      const devices = podDevices(pod, cluster);
+      if (devices.length > 0) d.devices = devices;
+      const last = this.unplacedWithClaims.get(key);
+      if (!last) continue;
+      const groups = groupDeviceDiagnosis(deviceDiagnosis(last, cluster, podClaims(pod, cluster)));
+      if (groups.length > 0) d.deviceGroups = groups.map((g) => ({ shortfalls: g.shortfalls, nodes: this.nodeRuns(g.nodes) }));
+    }
+  }
+
+  private nodeRuns(names: readonly string[]): number[] {
+    return encodeRuns(names.map((n) => this.node(n)).sort((a, b) => a - b));
+  }
+
   /** The report's data, from the simulation's result and the cluster it left. */
-  build(sim: SimReport): ReportData {
+  build(sim: SimReport): BuiltReport {
     const cluster = this.cluster;
     if (!cluster) throw new Error('the simulation has not finished');
     const nodes = cluster.list<Node>('Node');
@@ -201,8 +241,9 @@ export class ReportCollector implements SimulationObserver {
       return i;
     };
     const byName = new Map(nodes.map((n) => [n.metadata.name ?? '', n]));
+    this.addDevices(cluster);
     const alloc = new Map(sim.nodes.map((a) => [a.node, a]));
-    const devices = deviceCounts(cluster);
+    const devices = new Map((sim.devices?.nodes ?? []).map((d) => [d.node, d]));
     const reportNodes: ReportNode[] = this.nodeNames.map((name) => {
       const a = alloc.get(name);
       const d = devices.get(name);
@@ -217,7 +258,7 @@ export class ReportCollector implements SimulationObserver {
       if (d) di = decisionList.push(d) - 1;
       return [p.pod, outcomeIndex(p.outcome), this.node(p.node), this.attemptsByPod.get(p.pod) ?? p.attempts, di] as ReportData['pods'][number];
     });
-    return {
+    const data: ReportData = {
       title: this.opts.title,
       summary: sim.summary,
       zones,
@@ -232,28 +273,7 @@ export class ReportCollector implements SimulationObserver {
       scoreLimit: this.scoreLimit,
       omittedFields: [...this.omitted].sort(),
     };
+    if (sim.devices) data.devicePools = sim.devices.pools;
+    return { data, columns: this.columns.bytes };
   }
 }
-
-/** Devices per node from the ResourceSlices, and those allocated to claims (DRA). */
-function deviceCounts(cluster: MemoryCluster): Map<string, { total: number; allocated: number }> {
-  const out = new Map<string, { total: number; allocated: number }>();
-  const poolNode = new Map<string, string>();
-  for (const s of cluster.list<ResourceSlice>('ResourceSlice')) {
-    const node = s.spec.nodeName;
-    if (!node) continue;
-    poolNode.set(`${s.spec.driver}/${s.spec.pool.name}`, node);
-    const e = out.get(node) ?? { total: 0, allocated: 0 };
-    e.total += s.spec.devices?.length ?? 0;
-    out.set(node, e);
-  }
-  for (const c of cluster.list<ResourceClaim>('ResourceClaim')) {
-    for (const r of c.status?.allocation?.devices?.results ?? []) {
-      const node = poolNode.get(`${r.driver}/${r.pool}`);
-      const e = node ? out.get(node) : undefined;
-      if (e) e.allocated++;
-    }
-  }
-  return out;
-}
-

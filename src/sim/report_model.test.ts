@@ -57,7 +57,17 @@ describe('decisionFromExplain with the diagnosis fields', () => {
 
   it('renders a record without them as before, empty', () => {
     const v = decisionFromExplain(base);
-    assert.deepEqual([v.filterPlugins, v.allFilterGroups, v.scoreDetails, v.preemption, v.attemptList, v.extra], [[], [], {}, null, [], {}]);
+    assert.deepEqual([v.filterPlugins, v.allFilterGroups, v.scoreDetails, v.preemption, v.attemptList, v.devices, v.deviceGroups, v.extra], [[], [], {}, null, [], [], [], {}]);
+  });
+
+  it('keeps a DRA pod\'s devices per claim and groups the nodes that fell short alike', () => {
+    const gpu = { claim: 'gpu-claim', request: 'gpu', driver: 'gpu.example.com', pool: 'node-1', device: 'gpu-0' };
+    const short = { claim: 'default/gpu-claim', request: 'gpu', wanted: 2, available: 1 };
+    const held = { ...short, available: 0, reason: 'enough matching devices, but other claims hold them' };
+    const v = decisionFromExplain({ ...base, devices: [gpu], deviceDiagnosis: { n1: [short], n2: [held], n3: [short] } });
+    assert.deepEqual(v.devices, [gpu]);
+    assert.deepEqual(v.deviceGroups, [{ shortfalls: [short], nodes: ['n1', 'n3'] }, { shortfalls: [held], nodes: ['n2'] }]);
+    assert.deepEqual(v.extra, {}, 'no raw field left for the tables to show');
   });
 
   it('groups every plugin\'s verdicts and preemption verdicts by node, keeps the kept rows\' score details, and passes unknown fields', () => {

@@ -1,11 +1,14 @@
 // The data shape `simulate --report` embeds and the workbench renders, and the pure helpers both
 // sides share (no Node.js or DOM imports: the front end bundles this file).
 import type { ExplainAttempt, ExplainPod, ExplainPreemption, ExplainPreemptionNode, ExplainScore, ExplainStatus } from './explain.js';
+import type { DeviceReport, ExplainDevice } from './dra_report.js';
+import type { RequestShortfall } from '../plugins/dynamicresources/index.js';
+import { bestScoredNodes, decodeScores, type ScoreColumns } from './report_scores.js';
 
 /** Fields the panels have tables for; anything else a newer explain adds is passed through as `extra`. */
 export const knownExplainFields: ReadonlySet<string> = new Set([
   'pod', 'outcome', 'node', 'message', 'filter', 'preFilter', 'scores', 'bestNodes', 'nominatedNode', 'victims',
-  'filterPlugins', 'allFilters', 'scoreDetails', 'preemption', 'attempts',
+  'filterPlugins', 'allFilters', 'scoreDetails', 'preemption', 'attempts', 'devices', 'deviceDiagnosis',
 ]);
 
 // The diagnosis fields of the explain schema (scenarios README, "Explain output"), optional here
@@ -15,11 +18,17 @@ type PreemptionNode = ExplainPreemptionNode;
 type AttemptSummary = ExplainAttempt;
 type Preemption<N> = Omit<ExplainPreemption, 'nodes'> & { nodes: N };
 
-export type ExplainDiagnosis = Partial<Pick<ExplainPod, 'filterPlugins' | 'allFilters' | 'scoreDetails' | 'preemption' | 'attempts'>>;
+export type ExplainDiagnosis = Partial<Pick<ExplainPod, 'filterPlugins' | 'allFilters' | 'scoreDetails' | 'preemption' | 'attempts' | 'devices' | 'deviceDiagnosis'>>;
 
 /** Nodes that every Filter plugin judged alike: the plugins that rejected them, in order. */
 export interface AllFiltersGroup<N = string> {
   rejections: ExplainStatus[];
+  nodes: N[];
+}
+
+/** Nodes that fell short of devices alike (DRA): the requests they could not serve. */
+export interface DeviceGroup<N = string> {
+  shortfalls: RequestShortfall[];
   nodes: N[];
 }
 
@@ -50,6 +59,10 @@ const statusKey = (s: ExplainStatus | null) => (s ? `${s.plugin}\u0000${s.code}\
 
 export function groupAllFilters(allFilters: Readonly<Record<string, ExplainStatus[]>>): AllFiltersGroup[] {
   return groupNodes(allFilters, (list) => list.map(statusKey).join('\u0001'), (list) => ({ rejections: list, nodes: [] as string[] }));
+}
+
+export function groupDeviceDiagnosis(diagnosis: Readonly<Record<string, RequestShortfall[]>>): DeviceGroup[] {
+  return groupNodes(diagnosis, (list) => JSON.stringify(list), (list) => ({ shortfalls: list, nodes: [] as string[] }));
 }
 
 export function groupPreemptionNodes(nodes: Readonly<Record<string, PreemptionNode>>): PreemptionGroup[] {
@@ -95,6 +108,10 @@ export interface DecisionView {
   scoreDetails: Record<string, Record<string, ScoreDetail>>;
   preemption: Preemption<PreemptionGroup[]> | null;
   attemptList: AttemptSummary[];
+  /** The devices allocated to the pod's claims (DRA). */
+  devices: ExplainDevice[];
+  /** Why nodes DynamicResources rejected had no devices for the pod, nodes judged alike grouped. */
+  deviceGroups: DeviceGroup[];
   /** Fields of a newer explain schema this view has no table for, shown as they are. */
   extra: Record<string, unknown>;
 }
@@ -127,12 +144,10 @@ export function groupFilter(filter: Readonly<Record<string, ExplainStatus>>): Fi
   return groups.sort((a, b) => b.nodes.length - a.nodes.length || a.plugin.localeCompare(b.plugin) || a.reasons.join().localeCompare(b.reasons.join()));
 }
 
-/** The `limit` best-scored nodes of an explain record's scores, highest total first (ties by name). */
-export function topScores(scores: Readonly<Record<string, Readonly<Record<string, number>>>>, limit: number): ScoreTable {
-  const nodes = Object.keys(scores);
-  nodes.sort((a, b) => (scores[b]!.total ?? 0) - (scores[a]!.total ?? 0) || (a < b ? -1 : a > b ? 1 : 0));
+/** The `limit` best-scored nodes of an explain record's scores, highest total first (ties by name; `chosen` kept, see bestScoredNodes). */
+export function topScores(scores: Readonly<Record<string, Readonly<Record<string, number>>>>, limit: number, chosen = ''): ScoreTable {
   const plugins = new Set<string>();
-  const top = nodes.slice(0, limit);
+  const top = bestScoredNodes(scores, limit, chosen);
   for (const n of top) for (const p of Object.keys(scores[n]!)) if (p !== 'total') plugins.add(p);
   const names = [...plugins].sort();
   return {
@@ -147,11 +162,14 @@ export function topScores(scores: Readonly<Record<string, Readonly<Record<string
 /** An explain record whose diagnosis fields may be missing (records written before them). */
 type ExplainRecord = Omit<ExplainPod, keyof ExplainDiagnosis> & ExplainDiagnosis;
 
-/** The view of a full explain record (the UI's endpoint returns these). */
-export function decisionFromExplain(e: ExplainRecord, attempts = 0, scoreLimit = 50): DecisionView {
+/**
+ * The view of an explain record (the UI's endpoint returns these); `scoredNodes` when the
+ * record's scores were cut to the best nodes.
+ */
+export function decisionFromExplain(e: ExplainRecord, attempts = 0, scoreLimit = 50, scoredNodes = Object.keys(e.scores).length): DecisionView {
   const extra: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(e)) if (!knownExplainFields.has(k)) extra[k] = v;
-  const scores = topScores(e.scores, scoreLimit);
+  const scores = topScores(e.scores, scoreLimit, e.node);
   return {
     pod: e.pod,
     outcome: e.outcome,
@@ -161,7 +179,7 @@ export function decisionFromExplain(e: ExplainRecord, attempts = 0, scoreLimit =
     filterGroups: groupFilter(e.filter),
     rejectedNodes: Object.keys(e.filter).length,
     scores,
-    scoredNodes: Object.keys(e.scores).length,
+    scoredNodes,
     bestNodes: e.bestNodes,
     nominatedNode: e.nominatedNode,
     victims: e.victims,
@@ -171,6 +189,8 @@ export function decisionFromExplain(e: ExplainRecord, attempts = 0, scoreLimit =
     scoreDetails: detailsFor(e.scoreDetails, scores.rows.map((r) => r[0])),
     preemption: preemptionView(e.preemption),
     attemptList: e.attempts ?? [],
+    devices: e.devices ?? [],
+    deviceGroups: groupDeviceDiagnosis(e.deviceDiagnosis ?? {}),
     extra,
   };
 }
@@ -217,7 +237,8 @@ export interface ReportDecision {
   /** Index into `filterTables`, -1 when no node was rejected. */
   filterTable: number;
   rejectedNodes: number;
-  scores: ScoreTable<number>;
+  /** The kept score rows (`ReportData.scoreLimit`), by column; their bytes are the report's column bytes. */
+  scores: ScoreColumns;
   scoredNodes: number;
   bestNodes: number[];
   nominatedNode: number;
@@ -225,10 +246,11 @@ export interface ReportDecision {
   filterPlugins?: string[];
   /** Index into `allFiltersTables`, -1 (or absent) when the record has no such diagnosis. */
   allFiltersTable?: number;
-  /** Score details of the kept score rows, by node index. */
-  scoreDetails?: [number, Record<string, ScoreDetail>][];
   preemption?: Preemption<PreemptionGroup<number>[]> | null;
   attempts?: AttemptSummary[];
+  devices?: ExplainDevice[];
+  /** Device shortfalls per group of nodes, the nodes as runs of node indices. */
+  deviceGroups?: DeviceGroup<number>[];
   extra?: Record<string, unknown>;
 }
 
@@ -267,20 +289,26 @@ export interface ReportData {
   allFiltersTables?: AllFiltersGroup<number>[][];
   preemptions: ReportPreemption[];
   queue: QueueSeries;
-  /** Top rows kept per pod's score table. */
-  scoreLimit: number;
+  /** Best-scored rows kept per pod's score table ('all': every scored node). */
+  scoreLimit: number | 'all';
+  /** Device use per pool at the end of the run, when the scenario has ResourceSlices (DRA). */
+  devicePools?: DeviceReport['pools'];
   /** Explain fields left out of the decisions because they were too large, by name. */
   omittedFields: string[];
 }
 
-/** Expands the report's compact decision of pod `i` into the panels' view (null when it has none). */
-export function decisionFromReport(data: ReportData, podIndex: number): DecisionView | null {
+/**
+ * Expands the report's compact decision of pod `i` into the panels' view (null when it has none);
+ * `columns` are the report's column bytes (the score tables).
+ */
+export function decisionFromReport(data: ReportData, podIndex: number, columns: DataView): DecisionView | null {
   const pod = data.pods[podIndex];
   if (!pod || pod[4] < 0) return null;
   const d = data.decisions[pod[4]]!;
   const name = (i: number) => (i >= 0 ? (data.nodes[i]?.[0] ?? '') : '');
   const groups = d.filterTable >= 0 ? data.filterTables[d.filterTable]! : [];
   const nodeNames = (runs: number[]) => decodeRuns(runs).map(name).sort();
+  const scores = decodeScores(d.scores, columns, name);
   const allGroups = d.allFiltersTable !== undefined && d.allFiltersTable >= 0 ? (data.allFiltersTables?.[d.allFiltersTable] ?? []) : [];
   return {
     pod: pod[0],
@@ -290,7 +318,7 @@ export function decisionFromReport(data: ReportData, podIndex: number): Decision
     preFilter: d.preFilter,
     filterGroups: groups.map((g) => ({ plugin: g.plugin, code: g.code, reasons: g.reasons, nodes: nodeNames(g.nodes) })),
     rejectedNodes: d.rejectedNodes,
-    scores: { plugins: d.scores.plugins, rows: d.scores.rows.map(([n, ...rest]) => [name(n), ...rest] as [string, number, ...number[]]) },
+    scores: { plugins: scores.plugins, rows: scores.rows },
     scoredNodes: d.scoredNodes,
     bestNodes: d.bestNodes.map(name),
     nominatedNode: name(d.nominatedNode),
@@ -298,9 +326,11 @@ export function decisionFromReport(data: ReportData, podIndex: number): Decision
     attempts: pod[3],
     filterPlugins: d.filterPlugins ?? [],
     allFilterGroups: allGroups.map((g) => ({ rejections: g.rejections, nodes: nodeNames(g.nodes) })),
-    scoreDetails: Object.fromEntries((d.scoreDetails ?? []).map(([n, s]) => [name(n), s])),
+    scoreDetails: scores.details,
     preemption: d.preemption ? { ...d.preemption, nodes: d.preemption.nodes.map((g) => ({ ...g, nodes: nodeNames(g.nodes) })) } : null,
     attemptList: d.attempts ?? [],
+    devices: d.devices ?? [],
+    deviceGroups: (d.deviceGroups ?? []).map((g) => ({ shortfalls: g.shortfalls, nodes: nodeNames(g.nodes) })),
     extra: d.extra ?? {},
   };
 }

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { gunzipSync } from 'node:zlib';
 import { admitPod } from '../cluster/memory/admission.js';
-import { defaultConfiguration } from '../config/index.js';
+import { defaultConfiguration, parseConfig } from '../config/index.js';
 import { inTreeRegistry } from '../plugins/registry.js';
 import { parseScenario } from './scenario.js';
 import { serveScenario, type Serving } from './serve.js';
@@ -67,5 +67,48 @@ describe('the workbench endpoints of simulate --serve', { timeout: 60_000 }, () 
     assert.equal(badConfig.status, 400);
     assert.deepEqual(s.cluster.listNodes().map((n) => n.metadata.name), ['n1']);
     assert.equal((await fetch(`${s.url}/ui/api/nothing`)).status, 404);
+  });
+});
+
+describe('a pod\'s decision kept by the workbench of simulate --serve', { timeout: 60_000 }, () => {
+  // 150 equal nodes, every one scored: the decision keeps the best 100 rows and says 150 were scored.
+  const wide = parseScenario(JSON.stringify({
+    metadata: { name: 'wide' },
+    config: { apiVersion: 'kubescheduler.config.k8s.io/v1', kind: 'KubeSchedulerConfiguration', percentageOfNodesToScore: 100 },
+    nodes: Array.from({ length: 150 }, (_v, i) => ({ metadata: { name: `n${String(i).padStart(3, '0')}` }, status: { allocatable: { cpu: '2', memory: '4Gi', pods: '10' } } })),
+    pending: [
+      { metadata: { name: 'small', namespace: 'default' }, spec: { containers: [{ name: 'c', image: 'x', resources: { requests: { cpu: '1' } } }] } },
+      { metadata: { name: 'big', namespace: 'default' }, spec: { containers: [{ name: 'c', image: 'x', resources: { requests: { cpu: '8' } } }] } },
+      { metadata: { name: 'bigger', namespace: 'default' }, spec: { containers: [{ name: 'c', image: 'x', resources: { requests: { cpu: '16' } } }] } },
+    ],
+  }), 'wide.json');
+  let s: Serving;
+  before(async () => {
+    const registry = inTreeRegistry();
+    const configText = JSON.stringify(wide.config);
+    s = await serveScenario(wide, { config: parseConfig(configText, 'wide config', registry), registry, admitPod, port: 0, configText });
+  });
+  after(() => s?.close());
+
+  type Answer = { explain: { scores: Record<string, Record<string, number>>; filter: Record<string, unknown> }; scoredNodes: number };
+  async function decision(pod: string): Promise<Answer> {
+    for (let i = 0; i < 100; i++) {
+      const res = await fetch(`${s.url}/ui/api/explain/default/${pod}`);
+      if (res.status === 200) return (await res.json()) as Answer;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`${pod} was never attempted`);
+  }
+
+  it('keeps the best 100 score rows of a pod scored on 150 nodes and says how many were scored', async () => {
+    const small = await decision('small');
+    assert.equal(small.scoredNodes, 150);
+    assert.equal(Object.keys(small.explain.scores).length, 100);
+  });
+
+  it('keeps every rejected node, one shared object per distinct rejection across nodes and pods', async () => {
+    const [big, bigger] = [await decision('big'), await decision('bigger')];
+    assert.equal(Object.keys(big.explain.filter).length, 150);
+    assert.deepEqual(big.explain.filter.n000, bigger.explain.filter.n149);
   });
 });

@@ -1,6 +1,6 @@
 // The workbench behind `simulate --serve`'s web UI (/ui/): the built front end, and the endpoints
-// the Kubernetes API has no place for: a pod's last decision (the explain record), the queue,
-// the scheduler configuration (read, replace and re-schedule), and the cluster as a scenario
+// the Kubernetes API has no place for: a pod's last decision (the explain record, with its DRA
+// devices), the queue, device use per node and pool, the scheduler configuration (read, replace and re-schedule), and the cluster as a scenario
 // (export, import). Objects themselves are read, watched and written through the API.
 import { readFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
@@ -13,7 +13,9 @@ import { podKey } from '../api/types.js';
 import type { MemoryCluster } from '../cluster/memory/store.js';
 import { ConfigError, parseConfig } from '../config/index.js';
 import type { AttemptRecord, ResolvedConfig, Scheduler } from '../scheduler/scheduler.js';
-import { attemptSummary, explainAttempt, type ExplainAttempt } from './explain.js';
+import { attemptSummary, explainAttempt, type ExplainAttempt, type ExplainPod, type ExplainStatus } from './explain.js';
+import { deviceDiagnosis, deviceReport, podClaims, podDevices } from './dra_report.js';
+import { bestScoredNodes } from './report_scores.js';
 import { parseScenario, ScenarioError, type Scenario } from './scenario.js';
 import { populateCluster } from './embedded.js';
 import { uiAssetDir } from './ui_assets.js';
@@ -43,9 +45,34 @@ const systemNamespaces = new Set(['default', 'kube-system', 'kube-public', 'kube
 const maxBodyBytes = 64 * 1024 * 1024;
 /** Attempts a pod's decision lists: its last ones. */
 const maxAttemptsListed = 20;
+/** Score rows a pod's kept decision holds (the UI draws 50; explain --pod has every one). */
+const maxScoreRowsKept = 100;
 /** Pods the queue endpoint lists (the counts cover all): the UI polls it every second. */
 const maxQueuePods = 1000;
 export const defaultConfigText = 'apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n';
+
+interface StoredDecision {
+  explain: ExplainPod;
+  attempts: number;
+  /** Milliseconds on the scheduler's clock when the attempt ended. */
+  time: number;
+  scoredNodes: number;
+  /** The attempt of a pod with claims that failed, for its device diagnosis (asked when shown). */
+  failedWithClaims: AttemptRecord | null;
+}
+
+/** Leaves the record's `limit` best-scored nodes (bestScoredNodes: the chosen one kept) in its scores and details. */
+function keepBestScores(e: ExplainPod, limit: number): void {
+  if (Object.keys(e.scores).length <= limit) return;
+  const scores: ExplainPod['scores'] = {};
+  const details: ExplainPod['scoreDetails'] = {};
+  for (const n of bestScoredNodes(e.scores, limit, e.node)) {
+    scores[n] = e.scores[n]!;
+    if (e.scoreDetails[n]) details[n] = e.scoreDetails[n];
+  }
+  e.scores = scores;
+  e.scoreDetails = details;
+}
 
 class HttpProblem extends Error {
   constructor(readonly code: number, message: string) {
@@ -55,7 +82,10 @@ class HttpProblem extends Error {
 
 export class Workbench implements MountedHandler {
   readonly prefix = '/ui/';
-  private readonly lastAttempts = new Map<string, AttemptRecord>();
+  /** Each pod's last decision, compacted as it is recorded (see `recordAttempt`). */
+  private readonly decisions = new Map<string, StoredDecision>();
+  /** One object per distinct rejection, shared by the nodes and pods that have it. */
+  private readonly statuses = new Map<string, ExplainStatus>();
   /** Each pod's attempts, its last ones kept. */
   private readonly attemptLists = new Map<string, ExplainAttempt[]>();
   /** The built files, read and gzipped once (CodeMirror makes app.js about 560 KiB, 180 KiB gzipped). */
@@ -63,14 +93,35 @@ export class Workbench implements MountedHandler {
 
   constructor(private readonly host: WorkbenchHost, private configText: string) {}
 
-  /** Keeps each pod's last attempt for its decision tables (the scheduler's onAttempt). */
+  /**
+   * Keeps each pod's last decision for its tables (the scheduler's onAttempt), as the explain
+   * record compacted at once: the best score rows only, each distinct rejection one shared
+   * object. Holding the attempt records themselves took 4 GiB at 2,000 nodes and 20,000 pods.
+   */
   recordAttempt(a: AttemptRecord): void {
     const key = podKey(a.pod);
-    this.lastAttempts.set(key, a);
     const list = this.attemptLists.get(key) ?? [];
     list.push(attemptSummary(a));
     if (list.length > maxAttemptsListed) list.shift();
     this.attemptLists.set(key, list);
+    const explain = explainAttempt(a, list);
+    const scoredNodes = Object.keys(explain.scores).length;
+    keepBestScores(explain, maxScoreRowsKept);
+    this.shareStatuses(explain);
+    const withClaims = (a.pod.spec.resourceClaims?.length ?? 0) > 0;
+    this.decisions.set(key, { explain, attempts: a.attempt, time: a.time, scoredNodes, failedWithClaims: withClaims && a.outcome !== 'Scheduled' ? a : null });
+  }
+
+  private shareStatuses(e: ExplainPod): void {
+    const shared = (s: ExplainStatus): ExplainStatus => {
+      const k = `${s.plugin}\u0000${s.code}\u0000${s.reasons.join('\u0000')}`;
+      const found = this.statuses.get(k);
+      if (found) return found;
+      this.statuses.set(k, s);
+      return s;
+    };
+    for (const node of Object.keys(e.filter)) e.filter[node] = shared(e.filter[node]!);
+    for (const node of Object.keys(e.allFilters)) e.allFilters[node] = e.allFilters[node]!.map(shared);
   }
 
   async handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
@@ -108,13 +159,14 @@ export class Workbench implements MountedHandler {
     const [what, ...rest] = route;
     if (what === 'explain' && method === 'GET' && rest.length === 2) return sendJson(res, 200, this.explain(rest[0]!, rest[1]!));
     if (what === 'queue' && method === 'GET') return sendJson(res, 200, this.queue());
+    if (what === 'devices' && method === 'GET') return sendJson(res, 200, deviceReport(this.host.cluster) ?? { nodes: [], pools: [] });
     if (what === 'kinds' && method === 'GET') return sendJson(res, 200, this.kinds());
     if (what === 'config' && method === 'GET') return sendJson(res, 200, { yaml: this.configText });
     if (what === 'config' && method === 'PUT') {
       const config = parseConfig(body, 'configuration', this.host.registry);
       await this.host.replaceScheduler(config);
       this.configText = body;
-      this.lastAttempts.clear();
+      this.decisions.clear();
       this.attemptLists.clear();
       return sendJson(res, 200, { message: 'configuration applied; the pending pods are being scheduled again' });
     }
@@ -128,10 +180,25 @@ export class Workbench implements MountedHandler {
     throw new HttpProblem(404, `no such endpoint: ${method} /ui/api/${route.join('/')}`);
   }
 
+  /** The pod's last decision; `scoredNodes` counts the nodes scored, of which `scores` has the best. */
   private explain(namespace: string, name: string) {
-    const a = this.lastAttempts.get(`${namespace}/${name}`);
-    if (!a) throw new HttpProblem(404, `pod ${namespace}/${name} has no scheduling attempt yet`);
-    return { explain: explainAttempt(a, this.attemptLists.get(`${namespace}/${name}`)), attempts: a.attempt, time: new Date(a.time).toISOString() };
+    const d = this.decisions.get(`${namespace}/${name}`);
+    if (!d) throw new HttpProblem(404, `pod ${namespace}/${name} has no scheduling attempt yet`);
+    const e: ExplainPod = { ...d.explain };
+    this.addDevices(e, d.failedWithClaims, namespace, name);
+    return { explain: e, attempts: d.attempts, time: new Date(d.time).toISOString(), scoredNodes: d.scoredNodes };
+  }
+
+  /**
+   * A pod with resource claims: the devices its claims hold now, and after a failed attempt why
+   * each node DynamicResources rejected has none for it (asked of the cluster as it is now).
+   */
+  private addDevices(e: ExplainPod, failed: AttemptRecord | null, namespace: string, name: string): void {
+    const c = this.host.cluster;
+    const pod = c.getPod(namespace, name);
+    if (!pod || (pod.spec.resourceClaims?.length ?? 0) === 0) return;
+    e.devices = podDevices(pod, c);
+    if (failed) e.deviceDiagnosis = deviceDiagnosis(failed, c, podClaims(pod, c));
   }
 
   private queue() {
@@ -144,7 +211,7 @@ export class Workbench implements MountedHandler {
         attempts: qp.attempts,
         plugins: [...qp.unschedulablePlugins, ...qp.pendingPlugins].sort(),
         gatingPlugin: qp.gatingPlugin,
-        message: this.lastAttempts.get(key)?.message ?? '',
+        message: this.decisions.get(key)?.explain.message ?? '',
       };
     });
     pods.sort((a, b) => a.queue.localeCompare(b.queue) || a.pod.localeCompare(b.pod));
@@ -205,7 +272,7 @@ export class Workbench implements MountedHandler {
       const existingNamespaces = new Set(c.list('Namespace').map((n) => n.metadata?.name ?? ''));
       populateCluster(c, { ...sc, objects: sc.objects.filter((o) => o.kind !== 'Namespace' || !existingNamespaces.has(o.metadata?.name ?? '')) });
       for (const p of sc.pending) c.create(p);
-      this.lastAttempts.clear();
+      this.decisions.clear();
       this.attemptLists.clear();
     });
     if (config) this.configText = stringifyYaml(sc.config);

@@ -44,17 +44,28 @@ try {
   await serving.close();
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'report-shot-'));
-try {
-  const scenario = loadScenario(scenarioPath);
+/** Simulates a scenario with its report collected and opens the report. */
+async function openReport(path: string, dir: string): Promise<void> {
+  const scenario = loadScenario(path);
   const collector = new ReportCollector({ title: scenario.name }, scenario.pods.length + scenario.pending.length);
-  const data = collector.build(await runSimulation(scenario, { config, registry, admitPod, recordScores: true }, collector));
-  const file = join(dir, 'report.html');
-  writeFileSync(file, renderReportHtml(data));
-  await page.setViewportSize({ width: 1280, height: 1400 });
+  const built = collector.build(await runSimulation(scenario, { config, registry, admitPod, recordScores: true, diagnose: true }, collector));
+  const file = join(dir, `${scenario.name}.html`);
+  writeFileSync(file, renderReportHtml(built.data, built.columns));
   await page.goto(pathToFileURL(file).href);
   await page.getByTestId('summary').waitFor();
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'report-shot-'));
+try {
+  await page.setViewportSize({ width: 1280, height: 1400 });
+  await openReport(scenarioPath, dir);
   await page.screenshot({ path: join(docs, 'report.png') });
+  // DRA: a pod's devices and, for the pod left out, why each node had none.
+  await openReport(join(root, 'test', 'fixtures', 'scenarios', 'dra', 'gpu-claims.yaml'), dir);
+  await page.getByTestId('pod-search').fill('second-trainer');
+  await page.getByTestId('pod-list').locator('.vrow').first().locator('div').click();
+  await page.getByTestId('device-shortfalls').waitFor();
+  await page.locator('#pods').screenshot({ path: join(docs, 'report-dra.png') });
 } finally {
   rmSync(dir, { recursive: true, force: true });
   await browser.close();

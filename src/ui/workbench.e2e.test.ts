@@ -1,6 +1,7 @@
 // The web UI of `simulate --serve` in headless Chromium, used as a person would: load a scenario,
 // open a Pending pod and read its rejection table, fix the node in the YAML editor and watch the
-// pod get scheduled; a write the API server refuses shows its reason under the editor.
+// pod get scheduled; a write the API server refuses shows its reason under the editor. Over a DRA
+// scenario: device use per node and pool, a pod's devices per claim, why nodes had none.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +15,7 @@ import { serveScenario, type Serving } from '../sim/serve.js';
 import { launchBrowser, noBrowser } from './browser.js';
 
 const fixture = fileURLToPath(new URL('./fixtures/workbench.yaml', import.meta.url));
+const draFixture = fileURLToPath(new URL('../../test/fixtures/scenarios/dra/gpu-claims.yaml', import.meta.url));
 /** Upper bound for anything the page waits for (the scheduler retries after a backoff of 1-2 s). */
 const waitMs = 15_000;
 
@@ -134,5 +136,51 @@ describe('the workbench web UI in headless Chromium', { skip: noBrowser ?? false
     await page.getByTestId('tab-Pods').click();
     await page.getByTestId('pod-row-default/fast-disk').filter({ hasText: 'Unschedulable' }).waitFor();
     assert.equal(serving.cluster.getPod('default', 'fast-disk')?.spec.nodeName, undefined);
+  });
+});
+
+describe('the workbench web UI over a DRA scenario in headless Chromium', { skip: noBrowser ?? false, timeout: 120_000 }, () => {
+  let serving: Serving;
+  let browser: Browser;
+  let page: Page;
+
+  before(async () => {
+    const registry = inTreeRegistry();
+    serving = await serveScenario(loadScenario(draFixture), { config: defaultConfiguration(registry), registry, admitPod, port: 0 });
+    browser = await launchBrowser();
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.setDefaultTimeout(waitMs);
+    await page.goto(`${serving.url}/ui/`);
+  });
+
+  after(async () => {
+    await browser?.close();
+    await serving?.close();
+  });
+
+  it('shows a scheduled pod\'s devices per claim and why the nodes had none for the pod left out', async () => {
+    await page.getByTestId('pod-row-default/trainer').filter({ hasText: 'Scheduled' }).click();
+    const devices = page.getByTestId('pod-devices');
+    await devices.waitFor();
+    assert.deepEqual((await devices.locator('tbody tr').allInnerTexts()).map((r) => r.replace(/\s+/g, ' ').replace(/trainer-gpus-\w+/, 'trainer-gpus')), [
+      'trainer-gpus gpus gpu.example.com node-1 gpu-0',
+      'trainer-gpus gpus gpu.example.com node-1 gpu-1',
+    ]);
+    await page.getByTestId('pod-row-default/second-trainer').filter({ hasText: 'Unschedulable' }).click();
+    const shortfalls = page.getByTestId('device-shortfalls');
+    await shortfalls.waitFor();
+    const rows = (await shortfalls.locator('tbody tr').allInnerTexts()).map((r) => r.replace(/\s+/g, ' ').trim());
+    assert.equal(rows.length, 3);
+    assert.match(rows[0]!, /^2 ▸ default\/second-trainer-gpus-\w+ gpus 2 0 not enough matching devices$/);
+  });
+
+  it('shows devices allocated per node (cards, heat map) and per pool', async () => {
+    await page.getByTestId('tab-Nodes').click();
+    await page.getByTestId('node-node-1').filter({ hasText: 'devices 2/2 (100%)' }).waitFor();
+    assert.match(await page.getByTestId('node-node-2').innerText(), /devices 3\/4 \(75%\)/);
+    assert.doesNotMatch(await page.getByTestId('node-node-4').innerText(), /devices/);
+    await page.getByTestId('heatmap-resource').locator('label', { hasText: 'devices' }).locator('input').check();
+    await page.getByTestId('node-heatmap').waitFor();
+    assert.match(await page.getByTestId('device-pool-list').innerText(), /gpu\.example\.com \/ node-2: 3 of 4 device\(s\) allocated \(75%\)/);
   });
 });

@@ -31,6 +31,7 @@ async function parse(argv: string[], io: CliIO) {
       timeline: { type: 'boolean' },
       ...clusterFlagOptions,
       report: { type: 'string' },
+      'report-scores': { type: 'string' },
     },
   });
   if (positionals.length > 1) throw new UsageError(`unexpected arguments: ${positionals.slice(1).join(' ')}`);
@@ -50,17 +51,27 @@ async function parse(argv: string[], io: CliIO) {
     if (!Number.isInteger(width) || width < 20) throw new UsageError(`--width must be an integer of at least 20, got "${values.width}"`);
   }
   const explain = { pod: values.pod, allNodes: values['all-nodes'] ?? false, width, timeline: values.timeline ?? false };
-  return { scenario, opts, output, explain, report: values.report };
+  if (values['report-scores'] !== undefined && values.report === undefined) throw new UsageError('--report-scores needs --report FILE');
+  return { scenario, opts, output, explain, report: values.report, reportScores: reportScores(values['report-scores']) };
+}
+
+/** `--report-scores N|all`: the best-scored rows each pod's score table keeps in the report. */
+function reportScores(value: string | undefined): number | 'all' | undefined {
+  if (value === undefined || value === 'all') return value;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`--report-scores must be a positive integer or "all", got "${value}"`);
+  return n;
 }
 
 export async function simulateCommand(argv: string[], io: CliIO): Promise<number> {
   if (argv.includes('--serve')) return (await import('./serve.js')).serveCommand(argv, io);
-  const { scenario, opts, output, report: reportPath } = await parse(argv, io);
-  const collector = reportPath ? new ReportCollector({ title: scenario.name }, scenario.pods.length + scenario.pending.length) : undefined;
+  const { scenario, opts, output, report: reportPath, reportScores: scoreLimit } = await parse(argv, io);
+  const collector = reportPath ? new ReportCollector({ title: scenario.name, scoreLimit }, scenario.pods.length + scenario.pending.length) : undefined;
   // The report shows each pod's decision in full: diagnosed, with every plugin's score.
   const report = await runSimulation(scenario, { ...opts, recordScores: collector !== undefined, diagnose: collector !== undefined }, collector);
   if (collector && reportPath) {
-    const html = renderReportHtml(collector.build(report));
+    const built = collector.build(report);
+    const html = renderReportHtml(built.data, built.columns);
     writeFileSync(reportPath, html);
     io.stderr(`Report written to ${reportPath} (${(Buffer.byteLength(html) / 1024).toFixed(0)} KiB)\n`);
   }

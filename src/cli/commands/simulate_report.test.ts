@@ -31,3 +31,33 @@ test('simulate --report writes a self-contained HTML report beside the usual out
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('simulate --report-scores sets the score rows each pod keeps, and refuses what is not a count or "all", or comes without --report', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'report-cli-'));
+  try {
+    const file = join(dir, 'out.html');
+    const cases: { value: string; want: number | 'all' | RegExp }[] = [
+      { value: 'all', want: 'all' },
+      { value: '0', want: /--report-scores must be a positive integer or "all", got "0"/ },
+      { value: 'some', want: /--report-scores must be a positive integer or "all", got "some"/ },
+      { value: 'without --report', want: /--report-scores needs --report FILE/ },
+    ];
+    for (const c of cases) {
+      let err = '';
+      const args = c.value === 'without --report' ? ['simulate', '--report-scores', '5'] : ['simulate', '--report', file, '--report-scores', c.value];
+      const code = await runCli(args, { stdout: () => undefined, stderr: (t) => (err += t) });
+      if (c.want instanceof RegExp) {
+        assert.notEqual(code, 0, c.value);
+        assert.match(err, c.want);
+        continue;
+      }
+      assert.equal(code, 0, err);
+      const html = readFileSync(file, 'utf8');
+      const payload = /<script id="report-data" [^>]*>([^<]*)<\/script>/.exec(html)?.[1] ?? '';
+      assert.equal((JSON.parse(gunzipSync(Buffer.from(payload, 'base64')).toString('utf8')) as ReportData).scoreLimit, c.want);
+      assert.match(html, /<script id="report-columns" type="application\/octet-stream" data-encoding="gzip\+base64">[A-Za-z0-9+/=]+<\/script>/);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -1,5 +1,6 @@
 // The workbench's client: the Kubernetes API of `simulate --serve` (list, watch, get, create,
 // update, delete) and the workbench endpoints under /ui/api/.
+import type { DeviceReport } from '../../sim/dra_report.js';
 import type { ExplainPod } from '../../sim/explain.js';
 
 export interface KubeObject {
@@ -72,6 +73,8 @@ export interface ExplainAnswer {
   explain: ExplainPod;
   attempts: number;
   time: string;
+  /** Nodes scored; `explain.scores` keeps the best 100. */
+  scoredNodes: number;
 }
 
 export interface QueueAnswer {
@@ -80,6 +83,9 @@ export interface QueueAnswer {
   /** Waiting pods past the listed ones. */
   more: number;
 }
+
+/** Device use at `/ui/api/devices` (DRA), empty lists without ResourceSlices. */
+export type DevicesAnswer = DeviceReport;
 
 type WatchEvent = { type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR'; object: KubeObject & { code?: number } };
 

@@ -2,11 +2,11 @@
 // queue, events, any object in YAML, the scheduler configuration and scenario import/export,
 // all live through the API's watches.
 import { render } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import '../shared/style.css';
 import { getJson, type KindInfo } from './api.js';
 import { EventsView } from './events.js';
-import { useCollection } from './live.js';
+import { podSummary, useCollection } from './live.js';
 import { NodesView } from './nodes.js';
 import type { EditTarget } from './object_editor.js';
 import { ObjectsView } from './objects.js';
@@ -23,7 +23,7 @@ function App() {
   const [selectedPod, setSelectedPod] = useState('');
   const [target, setTarget] = useState<EditTarget>({ kind: 'Node', name: '' });
   const nodes = useCollection('/api/v1/nodes');
-  const pods = useCollection('/api/v1/pods');
+  const pods = useCollection('/api/v1/pods', podSummary);
   const events = useCollection('/apis/events.k8s.io/v1/events');
   useEffect(() => {
     getJson<KindInfo[]>('/ui/api/kinds').then((k) => setKinds(k.filter((x) => !(x.kind === 'Event' && x.group === ''))), () => setKinds([]));
@@ -36,7 +36,7 @@ function App() {
     setTarget(t);
     setTab('Objects');
   };
-  const pending = pods.filter((p) => !p.spec?.nodeName).length;
+  const pending = useMemo(() => pods.reduce((n, p) => (p.spec?.nodeName ? n : n + 1), 0), [pods]);
   return (
     <>
       <header class="top">

@@ -1,11 +1,13 @@
-// Nodes with what is requested on them: cards for a small cluster, a heat map and a searchable
-// list at scale. Selecting a node opens it in the YAML editor.
-import { useMemo, useState } from 'preact/hooks';
+// Nodes with what is requested on them (cpu, memory, pods, and DRA devices allocated): cards for
+// a small cluster, a heat map and a searchable list at scale, and device use per pool. Selecting
+// a node opens it in the YAML editor.
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { DevicePools } from '../shared/devices.js';
 import { formatBytes, formatCpu, heatColor, percent, ratio } from '../shared/format.js';
 import { HeatMap } from '../shared/heatmap.js';
 import { milliCpu, quantityValue } from '../shared/quantity.js';
 import { VirtualList } from '../shared/virtual_list.js';
-import type { KubeObject } from './api.js';
+import { getJson, type DevicesAnswer, type KubeObject } from './api.js';
 
 interface NodeLoad {
   name: string;
@@ -13,16 +15,23 @@ interface NodeLoad {
   cpu: [number, number];
   memory: [number, number];
   pods: [number, number];
+  /** Devices allocated and devices local to the node (ResourceSlices). */
+  devices: [number, number];
   unschedulable: boolean;
   taints: number;
 }
 
 /** Above this many nodes the view is a heat map and a list instead of cards. */
 const maxCards = 120;
+/** Device use is not an API object: it is polled while the tab is open. */
+const devicePollMs = 2000;
+const resources = ['cpu', 'memory', 'pods', 'devices'] as const;
+type Resource = (typeof resources)[number];
 
 type Containers = { resources?: { requests?: Record<string, string> } }[];
 
-function loads(nodes: KubeObject[], pods: KubeObject[]): NodeLoad[] {
+function loads(nodes: KubeObject[], pods: KubeObject[], devices: DevicesAnswer): NodeLoad[] {
+  const deviceUse = new Map(devices.nodes.map((d) => [d.node, d]));
   const requested = new Map<string, [number, number, number]>();
   for (const p of pods) {
     const node = (p.spec?.nodeName as string | undefined) ?? '';
@@ -39,12 +48,14 @@ function loads(nodes: KubeObject[], pods: KubeObject[]): NodeLoad[] {
     const name = n.metadata.name ?? '';
     const alloc = ((n.status?.allocatable ?? n.status?.capacity) as Record<string, string> | undefined) ?? {};
     const r = requested.get(name) ?? [0, 0, 0];
+    const d = deviceUse.get(name);
     return {
       name,
       zone: n.metadata.labels?.['topology.kubernetes.io/zone'] ?? '',
       cpu: [r[0], milliCpu(alloc.cpu)],
       memory: [r[1], quantityValue(alloc.memory)],
       pods: [r[2], quantityValue(alloc.pods)],
+      devices: [d?.allocated ?? 0, d?.total ?? 0],
       unschedulable: n.spec?.unschedulable === true,
       taints: ((n.spec?.taints as unknown[] | undefined) ?? []).length,
     };
@@ -70,16 +81,32 @@ function NodeCard({ n, onSelect }: { n: NodeLoad; onSelect: () => void }) {
       <Bar label="cpu" used={n.cpu[0]} total={n.cpu[1]} text={`${formatCpu(n.cpu[0])}/${formatCpu(n.cpu[1])}`} />
       <Bar label="memory" used={n.memory[0]} total={n.memory[1]} text={`${formatBytes(n.memory[0])}/${formatBytes(n.memory[1])}`} />
       <Bar label="pods" used={n.pods[0]} total={n.pods[1]} text={`${n.pods[0]}/${n.pods[1]}`} />
+      {n.devices[1] > 0 && <Bar label="devices" used={n.devices[0]} total={n.devices[1]} text={`${n.devices[0]}/${n.devices[1]}`} />}
     </div>
   );
 }
 
+function useDevices(): DevicesAnswer {
+  const [devices, setDevices] = useState<DevicesAnswer>({ nodes: [], pools: [] });
+  useEffect(() => {
+    let live = true;
+    const load = () => getJson<DevicesAnswer>('/ui/api/devices').then((d) => { if (live) setDevices(d); }, () => undefined);
+    void load();
+    const timer = setInterval(() => void load(), devicePollMs);
+    return () => { live = false; clearInterval(timer); };
+  }, []);
+  return devices;
+}
+
 export function NodesView({ nodes, pods, onSelect }: { nodes: KubeObject[]; pods: KubeObject[]; onSelect: (name: string) => void }) {
-  const all = useMemo(() => loads(nodes, pods), [nodes, pods]);
+  const devices = useDevices();
+  const all = useMemo(() => loads(nodes, pods, devices), [nodes, pods, devices]);
   const [query, setQuery] = useState('');
+  const [resource, setResource] = useState<Resource>('cpu');
   const shown = useMemo(() => all.filter((n) => n.name.includes(query.trim())), [all, query]);
   const names = useMemo(() => all.map((n) => n.name), [all]);
-  const cpu = useMemo(() => Float64Array.from(all, (n) => ratio(n.cpu[0], n.cpu[1])), [all]);
+  const heat = useMemo(() => Float64Array.from(all, (n) => ratio(n[resource][0], n[resource][1])), [all, resource]);
+  const hasDevices = devices.nodes.length > 0;
   return (
     <section>
       <div class="toolbar">
@@ -87,15 +114,31 @@ export function NodesView({ nodes, pods, onSelect }: { nodes: KubeObject[]; pods
         <input type="search" placeholder="filter nodes" value={query} onInput={(e) => setQuery((e.currentTarget as HTMLInputElement).value)} />
         <button class="secondary" data-testid="new-node" onClick={() => onSelect('')}>New node</button>
       </div>
-      {all.length > maxCards && <HeatMap names={names} values={cpu} onSelect={(i) => onSelect(names[i]!)} testId="node-heatmap" />}
+      {(all.length > maxCards || hasDevices) && (
+        <>
+          <div class="toolbar" data-testid="heatmap-resource">
+            {resources.filter((r) => r !== 'devices' || hasDevices).map((r) => (
+              <label key={r}><input type="radio" name="node-resource" checked={resource === r} onChange={() => setResource(r)} /> {r}</label>
+            ))}
+          </div>
+          <HeatMap names={names} values={heat} onSelect={(i) => onSelect(names[i]!)} testId="node-heatmap" />
+        </>
+      )}
       {shown.length <= maxCards ? (
         <div class="cards">{shown.map((n) => <NodeCard key={n.name} n={n} onSelect={() => onSelect(n.name)} />)}</div>
       ) : (
         <VirtualList items={shown} rowHeight={26} height={480} renderRow={(n) => (
           <div class="grow" onClick={() => onSelect(n.name)}>
             <b>{n.name}</b> <span class="muted">{n.zone}</span> cpu {percent(n.cpu[0], n.cpu[1])} · memory {percent(n.memory[0], n.memory[1])} · pods {n.pods[0]}/{n.pods[1]}
+            {n.devices[1] > 0 && <> · devices {n.devices[0]}/{n.devices[1]}</>}
           </div>
         )} />
+      )}
+      {devices.pools.length > 0 && (
+        <>
+          <h4>Device pools (DRA)</h4>
+          <DevicePools pools={devices.pools} />
+        </>
       )}
     </section>
   );

@@ -30,7 +30,7 @@ function Decision({ pod, onNode }: { pod: KubeObject; onNode: (n: string) => voi
   }, [key, pod.metadata.resourceVersion]);
   if (problem) return <p class="muted" data-testid="decision-missing">{problem}</p>;
   if (!answer) return <p class="muted">Loading the decision…</p>;
-  return <DecisionPanel view={decisionFromExplain(answer.explain, answer.attempts)} onNode={onNode} />;
+  return <DecisionPanel view={decisionFromExplain(answer.explain, answer.attempts, 50, answer.scoredNodes)} onNode={onNode} />;
 }
 
 export function PodsView({ pods, selected, onSelect, onEdit, onNode }: {
@@ -38,7 +38,10 @@ export function PodsView({ pods, selected, onSelect, onEdit, onNode }: {
 }) {
   const [query, setQuery] = useState('');
   const [state, setState] = useState('');
-  const shown = useMemo(() => pods.filter((p) => keyOf(p).includes(query.trim()) && (!state || podState(p) === state)), [pods, query, state]);
+  const shown = useMemo(() => {
+    const q = query.trim();
+    return q || state ? pods.filter((p) => keyOf(p).includes(q) && (!state || podState(p) === state)) : pods;
+  }, [pods, query, state]);
   const pod = pods.find((p) => keyOf(p) === selected);
   return (
     <section class="split">

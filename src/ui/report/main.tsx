@@ -6,21 +6,28 @@ import type { ReportData } from '../../sim/report_model.js';
 import { ComparisonReport } from './comparison.js';
 import { Report } from './report.js';
 
-async function readEmbeddedData(): Promise<ReportData | ComparisonReportData> {
-  const el = document.getElementById('report-data');
-  if (!el?.textContent) throw new Error('the report holds no data');
+/** The inflated bytes of an embedded gzip+base64 element; empty when the page has none (a comparison, an older report). */
+async function readEmbedded(id: string): Promise<Response> {
+  const el = document.getElementById(id);
+  if (!el?.textContent) return new Response(new Uint8Array(0));
   const binary = atob(el.textContent.trim());
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip'));
-  return JSON.parse(await new Response(stream).text()) as ReportData | ComparisonReportData;
+  return new Response(new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip')));
+}
+
+async function readReport(): Promise<{ data: ReportData | ComparisonReportData; columns: DataView }> {
+  const text = await (await readEmbedded('report-data')).text();
+  if (!text) throw new Error('the report holds no data');
+  const columns = new DataView(await (await readEmbedded('report-columns')).arrayBuffer());
+  return { data: JSON.parse(text) as ReportData | ComparisonReportData, columns };
 }
 
 const root = document.getElementById('app')!;
-readEmbeddedData().then(
-  (data) => {
+readReport().then(
+  ({ data, columns }) => {
     root.textContent = '';
-    render(isComparisonReport(data) ? <ComparisonReport data={data} /> : <Report data={data} />, root);
+    render(isComparisonReport(data) ? <ComparisonReport data={data} /> : <Report data={data} columns={columns} />, root);
   },
   (err: Error) => render(<p class="error">Could not read the report: {err.message}</p>, root),
 );

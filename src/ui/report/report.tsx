@@ -4,6 +4,7 @@ import { useMemo, useState } from 'preact/hooks';
 import { decisionFromReport, reportOutcomes, type ReportData } from '../../sim/report_model.js';
 import { Chart, histogram } from '../shared/chart.js';
 import { DecisionPanel } from '../shared/decision.js';
+import { DevicePools } from '../shared/devices.js';
 import { formatBytes, formatCpu, percent, ratio } from '../shared/format.js';
 import { HeatMap } from '../shared/heatmap.js';
 import { VirtualList } from '../shared/virtual_list.js';
@@ -81,6 +82,12 @@ function Utilisation({ data, onNode }: { data: ReportData; onNode: (name: string
           );
         })}</tbody>
       </table>
+      {data.devicePools && data.devicePools.length > 0 && (
+        <>
+          <h4>Device pools (DRA)</h4>
+          <DevicePools pools={data.devicePools} />
+        </>
+      )}
     </section>
   );
 }
@@ -162,7 +169,7 @@ function Preemptions({ data, onPod }: { data: ReportData; onPod: (pod: string) =
   );
 }
 
-function Pods({ data, selected, onPod }: { data: ReportData; selected: number; onPod: (i: number) => void }) {
+function Pods({ data, columns, selected, onPod }: { data: ReportData; columns: DataView; selected: number; onPod: (i: number) => void }) {
   const [query, setQuery] = useState('');
   const [outcome, setOutcome] = useState(-1);
   const shown = useMemo(() => {
@@ -175,7 +182,7 @@ function Pods({ data, selected, onPod }: { data: ReportData; selected: number; o
     });
     return out;
   }, [data, query, outcome]);
-  const view = selected >= 0 ? decisionFromReport(data, selected) : null;
+  const view = useMemo(() => (selected >= 0 ? decisionFromReport(data, selected, columns) : null), [data, columns, selected]);
   const selectedPod = selected >= 0 ? data.pods[selected] : undefined;
   return (
     <section id="pods">
@@ -211,7 +218,7 @@ function Pods({ data, selected, onPod }: { data: ReportData; selected: number; o
   );
 }
 
-export function Report({ data }: { data: ReportData }) {
+export function Report({ data, columns }: { data: ReportData; columns: DataView }) {
   const [selected, setSelected] = useState(-1);
   const podIndex = useMemo(() => new Map(data.pods.map((p, i) => [p[0], i])), [data]);
   const select = (i: number) => {
@@ -231,7 +238,7 @@ export function Report({ data }: { data: ReportData }) {
         <Queue data={data} />
         <Unschedulable data={data} onPod={select} />
         <Preemptions data={data} onPod={(pod) => { const i = podIndex.get(pod); if (i !== undefined) select(i); }} />
-        <Pods data={data} selected={selected} onPod={select} />
+        <Pods data={data} columns={columns} selected={selected} onPod={select} />
       </main>
     </>
   );

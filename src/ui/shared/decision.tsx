@@ -4,12 +4,18 @@
 import { useState } from 'preact/hooks';
 import type { ExplainStatus } from '../../sim/explain.js';
 import type { AllFiltersGroup, DecisionView, FilterGroup, PreemptionGroup } from '../../sim/report_model.js';
+import { DeviceShortfallTable, PodDevicesTable } from './devices.js';
 import { VirtualList } from './virtual_list.js';
 
 export interface DecisionPanelProps {
   view: DecisionView;
   onNode?: (name: string) => void;
 }
+
+/** Score rows drawn at first; the rest on request (a pod's table may hold every scored node). */
+const scoreRowsShown = 100;
+/** Best nodes named; past this the count of the other tied ones. */
+const bestNodesNamed = 10;
 
 function NodeList({ nodes, onNode }: { nodes: string[]; onNode?: (name: string) => void }) {
   return (
@@ -117,11 +123,58 @@ function AttemptsTable({ attempts }: { attempts: DecisionView['attemptList'] }) 
   );
 }
 
+/** Rows best first, ties by name, except the node the pod went to leads its tie (drawn by lot among them). */
+function chosenFirstAmongTies(rows: DecisionView['scores']['rows'], chosen: string): DecisionView['scores']['rows'] {
+  const at = rows.findIndex((r) => r[0] === chosen);
+  if (at <= 0) return rows;
+  const first = rows.findIndex((r) => r[1] === rows[at]![1]);
+  if (first === at) return rows;
+  return [...rows.slice(0, first), rows[at]!, ...rows.slice(first, at), ...rows.slice(at + 1)];
+}
+
+function ScoreTableView({ v, onNode }: { v: DecisionView; onNode?: (name: string) => void }) {
+  const hasDetails = Object.keys(v.scoreDetails).length > 0;
+  const [showDetails, setShowDetails] = useState(false);
+  const [rowsShown, setRowsShown] = useState(scoreRowsShown);
+  const kept = v.scores.rows.length;
+  const rows = chosenFirstAmongTies(v.scores.rows, v.node).slice(0, rowsShown);
+  return (
+    <>
+      <h4>Scores ({showDetails ? 'raw → normalized × weight = weighted' : 'weighted'}): {kept} of {v.scoredNodes} scored node(s)
+        {hasDetails && <> <button class="link" data-testid="score-details-toggle" onClick={() => setShowDetails(!showDetails)}>{showDetails ? 'weighted only' : 'raw and normalized'}</button></>}
+      </h4>
+      {kept < v.scoredNodes && (
+        <p class="muted" data-testid="score-rows-note">Showing the best {kept} of {v.scoredNodes} nodes scored; <code>explain --pod {v.pod}</code> lists every one.</p>
+      )}
+      <div class="scroll-x">
+        <table class="grid" data-testid="score-table">
+          <thead><tr><th>node</th><th>total</th>{v.scores.plugins.map((p) => <th key={p}>{p}</th>)}</tr></thead>
+          <tbody>
+            {rows.map(([node, total, ...perPlugin]) => (
+              <tr key={node} class={v.bestNodes.includes(node) ? 'best' : ''}>
+                <td><a href="#" onClick={(e) => { e.preventDefault(); onNode?.(node); }}>{node}</a></td>
+                <td class="num"><b>{total}</b></td>
+                {perPlugin.map((s, i) => {
+                  const d = showDetails ? v.scoreDetails[node]?.[v.scores.plugins[i]!] : undefined;
+                  return <td class="num" key={i}>{d ? <><small class="muted">{d.raw} → {d.normalized} ×{d.weight} =</small> {d.weighted}</> : s}</td>;
+                })}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {rows.length < kept && (
+        <button class="link" data-testid="score-rows-more" onClick={() => setRowsShown(rowsShown + 10 * scoreRowsShown)}>
+          show {Math.min(kept - rows.length, 10 * scoreRowsShown)} more rows
+        </button>
+      )}
+    </>
+  );
+}
+
 export function DecisionPanel({ view, onNode }: DecisionPanelProps) {
   const v = view;
   const extras = Object.entries(v.extra);
-  const hasDetails = Object.keys(v.scoreDetails).length > 0;
-  const [showDetails, setShowDetails] = useState(false);
   return (
     <div class="decision" data-testid="decision">
       <h3>
@@ -150,32 +203,24 @@ export function DecisionPanel({ view, onNode }: DecisionPanelProps) {
           <AllFiltersTable plugins={v.filterPlugins} groups={v.allFilterGroups} onNode={onNode} />
         </>
       )}
-      {v.scores.rows.length > 0 && (
+      {v.scores.rows.length > 0 && <ScoreTableView key={v.pod} v={v} onNode={onNode} />}
+      {v.outcome === 'Scheduled' && v.scores.rows.length === 0 && <p class="muted">One feasible node: upstream skips scoring.</p>}
+      {v.bestNodes.length > 0 && (
+        <p data-testid="best-nodes">Best node(s): {v.bestNodes.slice(0, bestNodesNamed).join(', ')}
+          {v.bestNodes.length > bestNodesNamed && <span class="muted"> and {v.bestNodes.length - bestNodesNamed} more tied</span>}</p>
+      )}
+      {v.devices.length > 0 && (
         <>
-          <h4>Scores ({showDetails ? 'raw → normalized × weight = weighted' : 'weighted'}): top {v.scores.rows.length} of {v.scoredNodes} scored node(s)
-            {hasDetails && <> <button class="link" data-testid="score-details-toggle" onClick={() => setShowDetails(!showDetails)}>{showDetails ? 'weighted only' : 'raw and normalized'}</button></>}
-          </h4>
-          <div class="scroll-x">
-            <table class="grid" data-testid="score-table">
-              <thead><tr><th>node</th><th>total</th>{v.scores.plugins.map((p) => <th key={p}>{p}</th>)}</tr></thead>
-              <tbody>
-                {v.scores.rows.map(([node, total, ...perPlugin]) => (
-                  <tr key={node} class={v.bestNodes.includes(node) ? 'best' : ''}>
-                    <td><a href="#" onClick={(e) => { e.preventDefault(); onNode?.(node); }}>{node}</a></td>
-                    <td class="num"><b>{total}</b></td>
-                    {perPlugin.map((s, i) => {
-                      const d = showDetails ? v.scoreDetails[node]?.[v.scores.plugins[i]!] : undefined;
-                      return <td class="num" key={i}>{d ? <><small class="muted">{d.raw} → {d.normalized} ×{d.weight} =</small> {d.weighted}</> : s}</td>;
-                    })}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <h4>Devices allocated, per claim</h4>
+          <PodDevicesTable devices={v.devices} />
         </>
       )}
-      {v.outcome === 'Scheduled' && v.scores.rows.length === 0 && <p class="muted">One feasible node: upstream skips scoring.</p>}
-      {v.bestNodes.length > 0 && <p>Best node(s): {v.bestNodes.join(', ')}</p>}
+      {v.deviceGroups.length > 0 && (
+        <>
+          <h4>Why the nodes DynamicResources rejected had no devices</h4>
+          <DeviceShortfallTable groups={v.deviceGroups} nodesCell={(nodes) => <NodesCell nodes={nodes} onNode={onNode} colSpan={1} />} />
+        </>
+      )}
       {v.preemption && <PreemptionSection p={v.preemption} onNode={onNode} />}
       {v.attemptList.length > 0 && (
         <>
