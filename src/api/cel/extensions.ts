@@ -11,7 +11,7 @@ class ListsNamespace {}
 class StringsNamespace {}
 
 /** CEL's equality across value kinds: numbers compare by value whatever their type. */
-export function celEquals(a: unknown, b: unknown): boolean {
+function celEquals(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   if ((typeof a === 'bigint' || typeof a === 'number') && (typeof b === 'bigint' || typeof b === 'number')) {
     if (typeof a === 'number' && typeof b === 'number') return a === b;

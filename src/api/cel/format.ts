@@ -6,7 +6,7 @@ import { goQuote, labelValueErrors, qualifiedNameErrors } from '../labels.js';
 import { nameIsDNS1035Label, nameIsDNSLabel, nameIsDNSSubdomain } from '../validation/meta.js';
 
 /** kubernetes.NamedFormat. */
-export class NamedFormat {
+class NamedFormat {
   constructor(
     readonly name: string,
     readonly validate: (s: string) => string[],
