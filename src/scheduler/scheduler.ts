@@ -259,7 +259,7 @@ export class Scheduler implements SchedulingCycles, EventHandlerTarget {
       },
     );
     this.queue = queue;
-    this.handlers = new EventHandlers(this);
+    this.handlers = new EventHandlers(this, features.enableDRADeviceTaintRules);
   }
 
   /** Plugins the profiles name that are not built yet, by profile. */

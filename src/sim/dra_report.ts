@@ -86,7 +86,7 @@ export function deviceDiagnosis(a: AttemptRecord, objects: DraObjects, claimsBef
     features: allocatorFeatures(pinnedDraFeatures),
     allocatedState: devices.gather([]),
     classLister: classes,
-    slices: new SliceLister(lister, pinnedDraFeatures.enableDRADeviceTaints).list(),
+    slices: new SliceLister(lister, pinnedDraFeatures.enableDRADeviceTaintRules).list(),
   };
   const newAllocator = structuredAllocator();
   for (const name of rejected.sort()) {
