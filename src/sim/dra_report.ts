@@ -2,6 +2,7 @@
 // none), and the device use `simulate` reports per node and per pool.
 import type { KubeObject, Node, Pod } from '../api/types.js';
 import type { DeviceClass, ResourceClaim, ResourceSlice } from '../api/resource.js';
+import type { Features } from '../framework/features.js';
 import { MapObjectLister } from '../framework/object_lister.js';
 import {
   AllocatedDevices,
@@ -10,7 +11,6 @@ import {
   diagnoseNode,
   ErrReasonCannotAllocate,
   structuredAllocator,
-  pinnedDraFeatures,
   SliceLister,
   type RequestShortfall,
 } from '../plugins/dynamicresources/index.js';
@@ -68,7 +68,7 @@ export function podDevices(pod: Pod, objects: DraObjects): ExplainDevice[] {
  * node fell short on, asked of the allocator with the pod's claims as they were before the
  * attempt and the other claims' devices taken.
  */
-export function deviceDiagnosis(a: AttemptRecord, objects: DraObjects, claimsBefore: readonly ResourceClaim[]): Record<string, RequestShortfall[]> {
+export function deviceDiagnosis(a: AttemptRecord, objects: DraObjects, claimsBefore: readonly ResourceClaim[], features: Features): Record<string, RequestShortfall[]> {
   const out: Record<string, RequestShortfall[]> = {};
   const rejected: string[] = [];
   for (const [node, s] of a.diagnosis?.nodeToStatus.entries() ?? []) {
@@ -78,15 +78,15 @@ export function deviceDiagnosis(a: AttemptRecord, objects: DraObjects, claimsBef
   const mine = claimsBefore;
   const toAllocate = mine.filter((c) => c.status?.allocation === undefined);
   const mineUIDs = new Set(mine.map((c) => c.metadata.uid));
-  const devices = new AllocatedDevices(pinnedDraFeatures.enableDRAConsumableCapacity);
+  const devices = new AllocatedDevices(features.enableDRAConsumableCapacity);
   for (const c of objects.list<ResourceClaim>('ResourceClaim')) if (!mineUIDs.has(c.metadata.uid)) devices.update(undefined, c);
   const lister = new MapObjectLister([...objects.list<ResourceSlice>('ResourceSlice'), ...objects.list<ResourceSlice>('DeviceTaintRule')]);
   const classes = { get: (name: string) => objects.get<DeviceClass>('DeviceClass', '', name) };
   const inputs = {
-    features: allocatorFeatures(pinnedDraFeatures),
+    features: allocatorFeatures(features),
     allocatedState: devices.gather([]),
     classLister: classes,
-    slices: new SliceLister(lister, pinnedDraFeatures.enableDRADeviceTaintRules).list(),
+    slices: new SliceLister(lister, features.enableDRADeviceTaintRules).list(),
   };
   const newAllocator = structuredAllocator();
   for (const name of rejected.sort()) {

@@ -224,7 +224,7 @@ export async function runExplain(sc: Scenario, o: ExplainOptions): Promise<{ pod
     const e = explainAttempt(last);
     if (withClaims) {
       e.devices = podDevices(created, env.cluster);
-      e.deviceDiagnosis = deviceDiagnosis(last, env.cluster, claimsBefore);
+      e.deviceDiagnosis = deviceDiagnosis(last, env.cluster, claimsBefore, env.scheduler.features);
     } else {
       // Devices given for the pod's extended resources (a claim DynamicResources made in PreBind).
       const devices = podDevices(created, env.cluster);
