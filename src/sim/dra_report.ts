@@ -2,7 +2,9 @@
 // none), and the device use `simulate` reports per node and per pool.
 import type { KubeObject, Node, Pod } from '../api/types.js';
 import type { DeviceClass, ResourceClaim, ResourceSlice } from '../api/resource.js';
+import { computePodResourceRequests } from '../api/resources.js';
 import type { Features } from '../framework/features.js';
+import { NodeInfo } from '../framework/node_info.js';
 import { MapObjectLister } from '../framework/object_lister.js';
 import {
   AllocatedDevices,
@@ -12,6 +14,9 @@ import {
   ErrReasonCannotAllocate,
   structuredAllocator,
   SliceLister,
+  DeviceClassResolver,
+  extendedResourceClaimForNode,
+  findExtendedResourceClaim,
   type RequestShortfall,
 } from '../plugins/dynamicresources/index.js';
 import { DynamicResources as DynamicResourcesName } from '../framework/names.js';
@@ -89,12 +94,32 @@ export function deviceDiagnosis(a: AttemptRecord, objects: DraObjects, claimsBef
     slices: new SliceLister(lister, features.enableDRADeviceTaintRules).list(),
   };
   const newAllocator = structuredAllocator();
+  const extended = extendedResourceRequests(a.pod, claimsBefore, objects, features);
   for (const name of rejected.sort()) {
     const node = objects.get<Node>('Node', '', name);
-    const shortfalls = node ? diagnoseNode(newAllocator, inputs, node, toAllocate) : [];
+    if (!node) continue;
+    const extendedClaim = extended === null ? null : extendedResourceClaimForNode(a.pod, extended.scalars, new NodeInfo(node), extended.classes);
+    const shortfalls = diagnoseNode(newAllocator, inputs, node, extendedClaim === null ? toAllocate : [...toAllocate, extendedClaim]);
     if (shortfalls.length > 0) out[name] = shortfalls;
   }
   return out;
+}
+
+/**
+ * What the pod's extended resources backed by a DeviceClass need to be asked of the allocator per
+ * node, as DynamicResources asks it: null when the pod requests none, DRAExtendedResource is off,
+ * or an earlier attempt already made the pod's claim (the pod's claims list it then).
+ */
+function extendedResourceRequests(
+  pod: Pod,
+  claims: readonly ResourceClaim[],
+  objects: DraObjects,
+  features: Features,
+): { scalars: ReadonlyMap<string, number>; classes: DeviceClassResolver } | null {
+  if (!features.enableDRAExtendedResource || findExtendedResourceClaim(pod, claims) !== undefined) return null;
+  const scalars = computePodResourceRequests(pod).resource.scalarResources;
+  if (scalars === null) return null;
+  return { scalars, classes: new DeviceClassResolver(new MapObjectLister(objects.list<DeviceClass>('DeviceClass'))) };
 }
 
 interface DeviceUse {
