@@ -67,6 +67,9 @@ simulate / explain options:
                         scored node); by default as many as a budget of 4 million rows over all pods
                         allows, at least 10 (explain --pod has every row)
   --serve [--port N]    simulate: serve the cluster over the Kubernetes API while scheduling (web UI at /ui/)
+  --simulator-annotations  serve: after each attempt write the pod's results as kube-scheduler-simulator's
+                        annotations (kube-scheduler-simulator.sigs.k8s.io/filter-result, score-result, ...,
+                        result-history), in batches; cut to fit the API's 256 KiB annotation limit
   --from-cluster        read a live cluster, read-only, instead of a scenario file (simulate, explain,
                         serve; with --kubeconfig, -n/--namespace, -l/--selector, --field-selector,
                         --kube-api-qps, --kube-api-burst: see snapshot --help)

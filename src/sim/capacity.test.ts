@@ -109,6 +109,64 @@ pending:${pod('p1', '1')}${pod('p2', '1')}${pod('p3', '1')}${pod('p4', '1')}
     assert.deepEqual(r.probes.map((p) => [p.nodes, p.unschedulable]), [[0, 3], [3, 0], [2, 1]], "the guess counts the agent too");
   });
 
+  describe("a template's DaemonSet pods, from the scenario's DaemonSets", () => {
+    const tolerant = 'tolerations: [{ key: dedicated, operator: Exists, effect: NoSchedule }], ';
+    const daemonSet = (name: string, extra = '') => `
+- apiVersion: apps/v1
+  kind: DaemonSet
+  metadata: { name: ${name}, namespace: default, uid: ds-${name} }
+  spec:
+    selector: { matchLabels: { app: ${name} } }
+    template:
+      metadata: { labels: { app: ${name} } }
+      spec: { ${extra}containers: [{ name: c, image: x, resources: { requests: { cpu: 500m } } }] }`;
+    // agent runs on the template (it tolerates its taint); logger does not tolerate it, gpu selects
+    // other nodes, pinned selects the template by hostname, which its copies do not have.
+    const objects = [
+      daemonSet('agent', tolerant), daemonSet('logger'), daemonSet('gpu', `${tolerant}nodeSelector: { gpu: "y" }, `),
+      daemonSet('pinned', `${tolerant}nodeSelector: { kubernetes.io/hostname: big }, `),
+    ].join('');
+    const scenario = (controllers: boolean) => parseScenario(`
+controllers: ${controllers}
+nodes:${node('n1', '2')}
+pending:${['p1', 'p2', 'p3', 'p4'].map((n) => pod(n, '1', tolerant)).join('')}
+objects:${objects}
+`, 'template.yaml');
+    const template = parseScenario(`nodes:${node('big', '2', '\n  spec: { taints: [{ key: dedicated, value: x, effect: NoSchedule }] }')}\n`, 'big.yaml').nodes[0]!;
+
+    it('a node from a template file gets the pod of each DaemonSet that would run on it', async () => {
+      const r = await nodesNeeded(scenario(false), template, opts);
+      // n1 holds two (no daemon pods in this snapshot); each added node holds one beside agent's 500m.
+      assert.equal(r.nodes, 2);
+      assert.deepEqual(r.probes.map((p) => [p.nodes, p.unschedulable]), [[0, 2], [2, 0], [1, 1]], 'the guess counts agent, not logger, gpu nor pinned');
+    });
+
+    it('with the workload controllers on, their DaemonSet pods are counted and not added twice', async () => {
+      const r = await nodesNeeded(scenario(true), template, opts);
+      // The controller runs agent on n1 too (n1 holds one), and on every added node.
+      assert.equal(r.nodes, 3);
+      assert.deepEqual(r.probes.map((p) => [p.nodes, p.unschedulable]), [[0, 3], [3, 0], [2, 1]]);
+    });
+
+    it("a cluster node as template: its DaemonSet's pod is made from the DaemonSet, its other daemon pods copied", async () => {
+      const running = (name: string, owner: string, cpu: string) => `
+- metadata: { name: ${name}, ownerReferences: [{ apiVersion: apps/v1, kind: DaemonSet, name: ${owner}, uid: ds-${owner}, controller: true }] }
+  spec: { nodeName: n1, ${tolerant}containers: [{ name: c, image: x, resources: { requests: { cpu: ${cpu} } } }] }`;
+      const sc = parseScenario(`
+nodes:${node('n1', '3', '\n  spec: { taints: [{ key: dedicated, value: x, effect: NoSchedule }] }')}
+pods:${running('agent-old', 'agent', '100m')}${running('orphan-n1', 'orphan', '400m')}
+pending:${Array.from({ length: 15 }, (_, i) => pod(`p${i}`, '500m', tolerant)).join('')}
+objects:${objects}
+`, 'like.yaml');
+      const r = await nodesNeeded(sc, sc.nodes[0]!, opts);
+      // n1 (2.5 free) holds five, ten are left. An added node gets agent as its DaemonSet makes it now
+      // (500m) and the orphan's copy (400m): 2.1 free, four each, three nodes. Copying the old agent
+      // pod (100m) would make it two nodes; counting agent twice, four.
+      assert.equal(r.unschedulableWithout, 10);
+      assert.equal(r.nodes, 3);
+    });
+  });
+
   it('needs none when everything fits', async () => {
     const sc = parseScenario(`nodes:${node('n1', '2')}\npending:${pod('p', '1')}\n`, 'fits.yaml');
     assert.equal((await nodesNeeded(sc, sc.nodes[0]!, opts)).nodes, 0);

@@ -6,6 +6,8 @@ import { podKey } from '../api/types.js';
 import { computePodResourceRequests, Resource } from '../api/resources.js';
 import type { Diagnosis } from '../framework/fit_error.js';
 import { cloneJSON } from '../util/json_clone.js';
+import { daemonShouldRunOn, newDaemonPod } from '../cluster/memory/controllers/daemonset.js';
+import type { Workload } from '../cluster/memory/controllers/owned.js';
 import type { AttemptRecord } from '../scheduler/scheduler.js';
 import { createEmbedded, type Embedded, type EmbeddedOptions } from './embedded.js';
 import type { ProgressListener } from './progress.js';
@@ -137,15 +139,49 @@ function withNodes(sc: Scenario, template: Node, count: number, prefix: string, 
   const pods: Pod[] = [];
   for (let i = 0; i < count; i++) {
     const name = `${prefix}${i}`;
-    const labels = { ...(template.metadata.labels ?? {}) };
-    if ('kubernetes.io/hostname' in labels) labels['kubernetes.io/hostname'] = name;
-    added.push({ ...cloneJSON(template), metadata: { name, labels, ...(template.metadata.annotations ? { annotations: { ...template.metadata.annotations } } : {}) } });
+    added.push(copyOfNode(template, name));
     for (const p of daemonPods) pods.push(daemonPodOn(p, name));
   }
   return { ...sc, nodes: [...sc.nodes, ...added], pods: [...sc.pods, ...pods] };
 }
 
+/** `template` as a new node called `name`: its labels (the hostname label renamed too), annotations, spec and status. */
+function copyOfNode(template: Node, name: string): Node {
+  const labels = { ...(template.metadata.labels ?? {}) };
+  if ('kubernetes.io/hostname' in labels) labels['kubernetes.io/hostname'] = name;
+  return { ...cloneJSON(template), metadata: { name, labels, ...(template.metadata.annotations ? { annotations: { ...template.metadata.annotations } } : {}) } };
+}
+
 const isDaemonPod = (p: Pod) => (p.metadata.ownerReferences ?? []).some((r) => r.controller === true && r.kind === 'DaemonSet');
+
+/** Whether `ds` controls pod `p`: by uid when both have one, else by name, in the same namespace. */
+function owns(ds: Workload, p: Pod): boolean {
+  if ((ds.metadata.namespace ?? 'default') !== (p.metadata.namespace ?? 'default')) return false;
+  const ref = (p.metadata.ownerReferences ?? []).find((r) => r.controller === true && r.kind === 'DaemonSet');
+  if (ref === undefined) return false;
+  return ref.uid && ds.metadata.uid ? ref.uid === ds.metadata.uid : ref.name === ds.metadata.name;
+}
+
+/**
+ * The DaemonSet pods every added node gets, each pinned to the first added node (withNodes re-pins
+ * the copies): `fromDaemonSets`, the pod each of the scenario's DaemonSets would create on an added
+ * node (its controller's eligibility: node name, affinity and selector, taints against the daemon
+ * tolerations; added nodes differ only in name); `running`, the template's own DaemonSet pods
+ * whose DaemonSet the scenario lacks (a snapshot without workloads), as they run.
+ */
+function templateDaemonPods(sc: Scenario, template: Node, prefix: string): { fromDaemonSets: Pod[]; running: Pod[] } {
+  const first = copyOfNode(template, `${prefix}0`);
+  const daemonSets = sc.objects.filter((o): o is Workload => o.kind === 'DaemonSet');
+  const fromDaemonSets = daemonSets.filter((ds) => daemonShouldRunOn(ds, first)).map((ds) => {
+    const pod = newDaemonPod(ds, first.metadata.name ?? '');
+    delete pod.metadata.generateName;
+    pod.metadata.name = ds.metadata.name ?? 'daemon';
+    pod.spec.nodeName = first.metadata.name;
+    return pod;
+  });
+  const running = sc.pods.filter((p) => p.spec.nodeName === template.metadata.name && isDaemonPod(p) && !daemonSets.some((ds) => owns(ds, p)));
+  return { fromDaemonSets, running };
+}
 
 /** A DaemonSet pod moved to `node`, re-pinned there as the DaemonSet controller pins its pods (metadata.name in a required term). */
 function daemonPodOn(p: Pod, node: string): Pod {
@@ -195,13 +231,17 @@ export async function nodesNeeded(sc: Scenario, template: Node, o: CapacityOptio
   const prefix = o.prefix ?? `${template.metadata.name ?? 'node'}-added-`;
   const probes: NodesNeeded['probes'] = [];
   let leftOut: NodesNeeded['leftOut'] = [];
-  const daemonPods = sc.pods.filter((p) => p.spec.nodeName === template.metadata.name && isDaemonPod(p));
+  const { fromDaemonSets, running } = templateDaemonPods(sc, template, prefix);
+  // Every added node holds these; with the workload controllers on, the DaemonSet controller
+  // creates its own pods there, so only the snapshot's pods are added by hand.
+  const daemonPods = [...fromDaemonSets, ...running];
+  const addedDaemonPods = sc.controllers === true ? running : daemonPods;
   /** Runs the scenario with n nodes added; `idle` says an added node stayed empty though pods were left out. */
   const probe = async (n: number): Promise<{ left: number; idle: boolean }> => {
     let attempts = 0;
     const what = `simulation ${probes.length + 1} (${n} nodes added): pods attempted`;
     const onAttempt = o.onProgress && (() => o.onProgress!(what, ++attempts, 0));
-    const report = await runSimulation(n === 0 ? sc : withNodes(sc, template, n, prefix, daemonPods), { ...o, onAttempt });
+    const report = await runSimulation(n === 0 ? sc : withNodes(sc, template, n, prefix, addedDaemonPods), { ...o, onAttempt });
     const out = report.pods.filter((p) => p.outcome === 'Unschedulable' || p.outcome === 'Pending' || p.outcome === 'Gated');
     probes.push({ nodes: n, unschedulable: out.length });
     leftOut = out.map((p) => ({ pod: p.pod, message: p.message }));

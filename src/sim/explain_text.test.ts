@@ -75,7 +75,7 @@ describe('explain --output text (golden)', () => {
 
   Rejected on 3 node(s) (every Filter plugin's verdict; * unresolvable: preemption cannot help):
     NODES  NodeResourcesFit  NODE NAMES
-    3      Insufficient cpu  guarded, free, busy-high
+    3      Insufficient cpu  busy-high, free, guarded
 
   Only tainted passed the filters: not scored.
 
@@ -85,7 +85,7 @@ default/preemptor  Unschedulable, nominated to free
 
   Rejected on 4 node(s) (every Filter plugin's verdict; * unresolvable: preemption cannot help):
     NODES  TaintToleration                     NodeResourcesFit    NODE NAMES
-    3      .                                   Insufficient cpu    guarded, free, busy-high
+    3      .                                   Insufficient cpu    busy-high, free, guarded
     1      node(s) had untolerated taint(s) *  Insufficient cpu *  tainted
 
   Preemption: nominated free, evicting 1 pod(s) (decided by FewestPDBViolations among 2 candidates).
@@ -103,7 +103,7 @@ default/polite  Unschedulable
 
   Rejected on 4 node(s) (every Filter plugin's verdict; * unresolvable: preemption cannot help):
     NODES  TaintToleration                     NodeResourcesFit    NODE NAMES
-    3      .                                   Insufficient cpu    guarded, free, busy-high
+    3      .                                   Insufficient cpu    busy-high, free, guarded
     1      node(s) had untolerated taint(s) *  Insufficient cpu *  tainted
 
   Preemption: not eligible due to preemptionPolicy=Never.
@@ -115,7 +115,7 @@ default/polite  Unschedulable
 
   Rejected on 3 node(s) (every Filter plugin's verdict; * u…
     NODES  NodeResourcesFit  NODE NAMES
-    3      Insufficient cpu  guarded, free, busy-high
+    3      Insufficient cpu  busy-high, free, guarded
 
   Only tainted passed the filters: not scored.
 
@@ -127,7 +127,7 @@ default/preemptor  Unschedulable, nominated to free
 
   Rejected on 4 node(s) (every Filter plugin's verdict; * u…
     NODES  TaintTole...  NodeResour...  NODE NAMES
-    3      .             Insufficie...  guarded, free, busy…
+    3      .             Insufficie...  busy-high, free, gu…
     1      node(s) h...  Insufficie...  tainted
 
   Preemption: nominated free, evicting 1 pod(s) (decided by
@@ -147,7 +147,7 @@ default/polite  Unschedulable
 
   Rejected on 4 node(s) (every Filter plugin's verdict; * u…
     NODES  TaintTole...  NodeResour...  NODE NAMES
-    3      .             Insufficie...  guarded, free, busy…
+    3      .             Insufficie...  busy-high, free, gu…
     1      node(s) h...  Insufficie...  tainted
 
   Preemption: not eligible due to preemptionPolicy=Never.
@@ -218,17 +218,28 @@ function rejectedEverywhere(n: number): ExplainPod {
 }
 
 describe('explain --output text at scale and in colour', () => {
-  it('groups 5,000 nodes into one row per verdict pattern, naming the first few of each', () => {
+  it('groups 5,000 nodes into one row per verdict pattern, naming the first few of each in name order', () => {
     const text = renderExplainText([rejectedEverywhere(5000)], { width: 200 });
     assert.equal(text, `default/big  Unschedulable
   0/5000 nodes are available.
 
   Rejected on 5000 node(s) (every Filter plugin's verdict; * unresolvable: preemption cannot help):
     NODES  TaintToleration                     NodeResourcesFit  NODE NAMES
-    1667   .                                   Insufficient cpu  node-0, node-3, node-6, ... (+1664)
-    1667   node(s) had untolerated taint(s) *  Insufficient cpu  node-1, node-4, node-7, ... (+1664)
-    1666   node(s) had untolerated taint(s) *  .                 node-2, node-5, node-8, ... (+1663)
+    1667   .                                   Insufficient cpu  node-0, node-1002, node-1005, ... (+1664)
+    1667   node(s) had untolerated taint(s) *  Insufficient cpu  node-1, node-10, node-100, ... (+1664)
+    1666   node(s) had untolerated taint(s) *  .                 node-1001, node-1004, node-1007, ... (+1663)
 `);
+  });
+
+  it('names the nodes of a group in name order, not the order they were visited', () => {
+    const pod = rejectedEverywhere(0);
+    const fit = { plugin: 'NodeResourcesFit', code: 'Unschedulable', reasons: ['Insufficient cpu'] };
+    for (const node of ['node-03255', 'node-00017', 'node-01000', 'node-00002']) {
+      pod.filter[node] = fit;
+      pod.allFilters[node] = [fit];
+    }
+    assert.match(renderExplainText([pod]), /^ {4}4 {6}Insufficient cpu {2}node-00002, node-00017, node-01000, \.\.\. \(\+1\)$/m);
+    assert.match(renderExplainText([pod], { allNodes: true }), / node-00002, node-00017, node-01000, node-03255$/m);
   });
 
   it('names every node when asked', () => {

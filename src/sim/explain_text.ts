@@ -99,9 +99,11 @@ function cellFor(verdicts: readonly ExplainStatus[], plugin: string): string {
   return `${v.reasons.join(', ') || v.code}${v.code === 'UnschedulableAndUnresolvable' ? ' *' : ''}`;
 }
 
+/** A group's node names in name order (not the order the nodes were visited), the first few unless all are asked for. */
 function nodeNames(names: readonly string[], o: ExplainTextOptions): string {
-  if (o.allNodes || names.length <= namesPerGroup) return names.join(', ');
-  return `${names.slice(0, namesPerGroup).join(', ')}, ... (+${names.length - namesPerGroup})`;
+  const sorted = [...names].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  if (o.allNodes || sorted.length <= namesPerGroup) return sorted.join(', ');
+  return `${sorted.slice(0, namesPerGroup).join(', ')}, ... (+${sorted.length - namesPerGroup})`;
 }
 
 /** The top nodes as columns and each score plugin as a row, so long plugin names cost no width. */

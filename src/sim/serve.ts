@@ -8,11 +8,12 @@ import type { ResourceClaim } from '../api/resource.js';
 import { toEventObject } from '../cluster/kube/events.js';
 import { MemoryCluster } from '../cluster/memory/store.js';
 import type { ClusterClient, ClusterEventRecord, PodStatusPatch, WatchHandler } from '../cluster/types.js';
-import { Scheduler, type ResolvedConfig } from '../scheduler/scheduler.js';
+import { Scheduler, type AttemptRecord, type ResolvedConfig } from '../scheduler/scheduler.js';
 import { RealClock, seededRandom, type Clock } from '../util/clock.js';
 import { dryRunSchedule, dryRunSchedulePath, podsOfRequest } from './dryrun.js';
 import { embeddedDeps, populateCluster, type EmbeddedOptions } from './embedded.js';
 import type { Scenario } from './scenario.js';
+import { profilePlugins, SimulatorAnnotationWriter } from './simulator_annotation_writer.js';
 import { defaultConfigText, Workbench } from './workbench.js';
 
 export interface ServeOptions extends Omit<EmbeddedOptions, 'onAttempt' | 'tieBreakByName'> {
@@ -25,6 +26,8 @@ export interface ServeOptions extends Omit<EmbeddedOptions, 'onAttempt' | 'tieBr
   onRequest?: (method: string, path: string, code: number) => void;
   /** The configuration's text as the user wrote it, for the web UI's editor (default: the scenario's). */
   configText?: string;
+  /** Writes each pod's results as kube-scheduler-simulator's annotations after its attempts. */
+  simulatorAnnotations?: boolean;
 }
 
 export interface Serving {
@@ -135,9 +138,19 @@ export async function serveScenario(sc: Scenario, o: ServeOptions): Promise<Serv
   populateCluster(cluster, sc);
   for (const p of sc.pending) cluster.create(p);
   const client = new EventWritingClient(cluster, clock);
+  const annotations = o.simulatorAnnotations
+    ? new SimulatorAnnotationWriter(cluster, clock, (pod) => {
+      const fwk = scheduler.profiles.get(pod.spec.schedulerName ?? 'default-scheduler');
+      return fwk ? profilePlugins(fwk) : null;
+    })
+    : null;
   // Each pod's last attempt, diagnosed and with every plugin's score, for the web UI's decision tables.
+  const onAttempt = (a: AttemptRecord) => {
+    workbench.recordAttempt(a);
+    annotations?.record(a);
+  };
   const build = (config: ResolvedConfig) =>
-    Scheduler.fromConfig(config, embeddedDeps({ ...o, config, recordScores: true, diagnose: true, onAttempt: (a) => workbench.recordAttempt(a) }, client, clock));
+    Scheduler.fromConfig(config, embeddedDeps({ ...o, config, recordScores: true, diagnose: true, onAttempt }, client, clock));
   let scheduler = build(o.config);
   // The configuration the dry-run service answers with: the live scheduler's, as the UI changes it.
   let config = o.config;
@@ -175,6 +188,7 @@ export async function serveScenario(sc: Scenario, o: ServeOptions): Promise<Serv
       if (closed) return;
       closed = true;
       await stopScheduler(scheduler);
+      annotations?.close();
       await server.close();
     },
   };

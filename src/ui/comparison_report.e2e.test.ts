@@ -2,11 +2,11 @@
 // configurations side by side as the comparison says, each one's spread chart drawn in its colour,
 // its busiest nodes and the pods it left out with why, and the pod-by-pod differences searchable.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { runCli } from '../cli/main.js';
 import type { ComparisonReportData } from '../sim/compare_report.js';
@@ -36,14 +36,7 @@ describe('the comparison report in headless Chromium', { skip: noBrowser ?? fals
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'compare-report-e2e-'));
-    const packing = join(dir, 'packing.yaml');
-    writeFileSync(packing, `apiVersion: kubescheduler.config.k8s.io/v1
-kind: KubeSchedulerConfiguration
-profiles:
-- pluginConfig:
-  - name: NodeResourcesFit
-    args: { scoringStrategy: { type: MostAllocated, resources: [{ name: cpu, weight: 1 }] } }
-`);
+    const packing = fileURLToPath(new URL('../../test/fixtures/configs/most-allocated-cpu.yaml', import.meta.url));
     const file = join(dir, 'compare.html');
     let err = '';
     const code = await runCli(['compare', scenarioPath, '--config', packing, '--report', file, '-o', 'json'], { stdout: () => undefined, stderr: (t) => (err += t) });
@@ -67,9 +60,9 @@ profiles:
   });
 
   it('puts the configurations side by side with the figures the comparison holds', async () => {
-    assert.deepEqual(data.comparison.variants.map((v) => v.name), ['defaults', 'packing.yaml']);
+    assert.deepEqual(data.comparison.variants.map((v) => v.name), ['defaults', 'most-allocated-cpu.yaml']);
     const table = await page.getByTestId('comparison-summary').innerText();
-    assert.match(table, /defaults\s+packing\.yaml/);
+    assert.match(table, /defaults\s+most-allocated-cpu\.yaml/);
     const [a, b] = data.comparison.variants;
     assert.match(table, new RegExp(`scheduled\\s+${a!.scheduled}\\s+${b!.scheduled}\\b`));
     assert.match(table, new RegExp(`nodes used\\s+${a!.nodesUsed}\\s+${b!.nodesUsed}\\b`));

@@ -30,18 +30,24 @@ async function editorText(page: Page): Promise<string> {
   return page.locator('[data-testid=yaml-editor] .cm-content').evaluate((el) => [...el.querySelectorAll('.cm-line')].map((l) => l.textContent ?? '').join('\n'));
 }
 
+/** Serves the scenario file and opens its workbench in a new page of a new browser. */
+async function openWorkbench(file: string): Promise<{ serving: Serving; browser: Browser; page: Page }> {
+  const registry = inTreeRegistry();
+  const serving = await serveScenario(loadScenario(file), { config: defaultConfiguration(registry), registry, admitPod, port: 0 });
+  const browser = await launchBrowser();
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  page.setDefaultTimeout(waitMs);
+  await page.goto(`${serving.url}/ui/`);
+  return { serving, browser, page };
+}
+
 describe('the workbench web UI in headless Chromium', { skip: noBrowser ?? false, timeout: 120_000 }, () => {
   let serving: Serving;
   let browser: Browser;
   let page: Page;
 
   before(async () => {
-    const registry = inTreeRegistry();
-    serving = await serveScenario(loadScenario(fixture), { config: defaultConfiguration(registry), registry, admitPod, port: 0 });
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    page.setDefaultTimeout(waitMs);
-    await page.goto(`${serving.url}/ui/`);
+    ({ serving, browser, page } = await openWorkbench(fixture));
   });
 
   after(async () => {
@@ -145,12 +151,7 @@ describe('the workbench web UI over a DRA scenario in headless Chromium', { skip
   let page: Page;
 
   before(async () => {
-    const registry = inTreeRegistry();
-    serving = await serveScenario(loadScenario(draFixture), { config: defaultConfiguration(registry), registry, admitPod, port: 0 });
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    page.setDefaultTimeout(waitMs);
-    await page.goto(`${serving.url}/ui/`);
+    ({ serving, browser, page } = await openWorkbench(draFixture));
   });
 
   after(async () => {

@@ -8,6 +8,7 @@
 //   it is a lookup too; upstream's `in` sees only the domains present. `k in device.attributes`
 //   becomes `device.attributes.exists(domain__, domain__ == (k))`, which iterates those.
 import type { ASTNode } from '@marcbachmann/cel-js';
+import { forEachChild } from './ast.js';
 
 interface Span {
   readonly start: number;
@@ -15,20 +16,6 @@ interface Span {
   readonly text: string;
 }
 
-function isNode(v: unknown): v is ASTNode & { start?: number; end?: number } {
-  return typeof v === 'object' && v !== null && 'op' in v;
-}
-
-function forEachChild(node: ASTNode, visit: (child: ASTNode) => void): void {
-  const args = node.args as unknown;
-  if (isNode(args)) visit(args);
-  else if (Array.isArray(args)) {
-    for (const a of args) {
-      if (isNode(a)) visit(a);
-      else if (Array.isArray(a)) for (const b of a) if (isNode(b)) visit(b);
-    }
-  }
-}
 
 /** Whether cel-js's own has() takes this operand: selections down to an identifier. */
 function isSelectionChain(node: ASTNode): boolean {

@@ -13,6 +13,7 @@
 import type { ASTNode, Environment } from '@marcbachmann/cel-js';
 import { iterationCosts } from './cost.js';
 import { CelLibraryError } from './libraries.js';
+import { forEachChild, type Located } from './ast.js';
 
 /** cel-go's error when an evaluation's actual cost goes over the limit. */
 export const COST_LIMIT_EXCEEDED = 'operation cancelled: actual cost limit exceeded';
@@ -89,22 +90,6 @@ function iterationVariables(name: string, argCount: number): number | undefined 
   }
 }
 
-type Located = ASTNode & { start?: number; end?: number };
-
-function isNode(v: unknown): v is Located {
-  return typeof v === 'object' && v !== null && 'op' in v;
-}
-
-function forEachChild(node: ASTNode, visit: (child: ASTNode) => void): void {
-  const args = node.args as unknown;
-  if (isNode(args)) visit(args);
-  else if (Array.isArray(args)) {
-    for (const a of args) {
-      if (isNode(a)) visit(a);
-      else if (Array.isArray(a)) for (const b of a) if (isNode(b)) visit(b);
-    }
-  }
-}
 
 /**
  * The source with each comprehension's per-iteration argument wrapped in the iteration macro,

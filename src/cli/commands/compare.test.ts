@@ -1,9 +1,10 @@
 // The compare command: a side-by-side table from the command line, and usage errors (exit 2).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { runCli } from '../main.js';
 
@@ -15,20 +16,13 @@ async function cli(argv: string[]) {
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'compare-'));
-const packing = join(dir, 'packing.yaml');
-writeFileSync(packing, `apiVersion: kubescheduler.config.k8s.io/v1
-kind: KubeSchedulerConfiguration
-profiles:
-- pluginConfig:
-  - name: NodeResourcesFit
-    args: { scoringStrategy: { type: MostAllocated, resources: [{ name: cpu, weight: 1 }] } }
-`);
+const packing = fileURLToPath(new URL('../../../test/fixtures/configs/most-allocated-cpu.yaml', import.meta.url));
 
 describe('compare command', () => {
   it('one --config is compared with the defaults, side by side', async () => {
     const r = await cli(['compare', '--config', packing]);
     assert.equal(r.code, 0, r.err);
-    assert.match(r.out, /^ +defaults +packing\.yaml\n/);
+    assert.match(r.out, /^ +defaults +most-allocated-cpu\.yaml\n/);
     assert.match(r.out, /\nnodes used +\d+ +\d+\n/);
     assert.match(r.out, /\n\d+ of \d+ pods differ:/);
   });

@@ -43,6 +43,7 @@ export async function serveCommand(argv: string[], io: CliIO, control: ServeCont
       v: { type: 'string' },
       plugins: { type: 'string', multiple: true },
       'feature-gates': { type: 'string', multiple: true },
+      'simulator-annotations': { type: 'boolean' },
       ...clusterFlagOptions,
     },
   });
@@ -63,6 +64,7 @@ export async function serveCommand(argv: string[], io: CliIO, control: ServeCont
     seed,
     admitPod,
     configText: values.config ? readFileSync(values.config, 'utf8') : undefined,
+    simulatorAnnotations: values['simulator-annotations'] ?? false,
     host: values.address ?? '127.0.0.1',
     port,
     onRequest: verbosity >= 4 ? (method, path, code) => io.stderr(`${method} ${path} ${code}\n`) : undefined,

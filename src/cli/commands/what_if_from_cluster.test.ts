@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { admitPod } from '../../cluster/memory/admission.js';
@@ -43,7 +44,7 @@ before(async () => {
   // `serve` schedules what it serves: its only profile is another scheduler's, so the pending pods
   // stay pending (a cluster whose default scheduler is down) and every read sees the same state.
   const config = configFromObject({ apiVersion: 'kubescheduler.config.k8s.io/v1', kind: 'KubeSchedulerConfiguration', profiles: [{ schedulerName: 'nobody' }] }, 'test', registry);
-  serving = await serveScenario(parseScenario(scenarioText, 'served.yaml'), { config, registry, notYetAvailable: notYetAvailablePlugins, admitPod, seed: 1 });
+  serving = await serveScenario(parseScenario(scenarioText, 'served.yaml'), { config, registry, notYetAvailable: notYetAvailablePlugins, admitPod, seed: 1, port: 0 });
   dir = mkdtempSync(join(tmpdir(), 'what-if-cluster-'));
   kubeconfig = join(dir, 'kubeconfig');
   writeFileSync(kubeconfig, `apiVersion: v1
@@ -55,14 +56,7 @@ current-context: c
 `);
   podFile = join(dir, 'pod.yaml');
   writeFileSync(podFile, 'kind: Pod\nmetadata: { name: w }\nspec: { containers: [{ name: c, image: x, resources: { requests: { cpu: "1" } } }] }\n');
-  packing = join(dir, 'packing.yaml');
-  writeFileSync(packing, `apiVersion: kubescheduler.config.k8s.io/v1
-kind: KubeSchedulerConfiguration
-profiles:
-- pluginConfig:
-  - name: NodeResourcesFit
-    args: { scoringStrategy: { type: MostAllocated, resources: [{ name: cpu, weight: 1 }] } }
-`);
+  packing = fileURLToPath(new URL('../../../test/fixtures/configs/most-allocated-cpu.yaml', import.meta.url));
 });
 
 after(async () => {
@@ -111,7 +105,7 @@ test('compare --from-cluster compares configurations on the cluster\'s state', {
   const r = await cli(['compare', '--from-cluster', '--kubeconfig', kubeconfig, '--config', packing, '-o', 'json']);
   assert.equal(r.code, 0, r.err);
   const c = JSON.parse(r.out) as { variants: { name: string; scheduled: number; unschedulable: number }[]; pods: number };
-  assert.deepEqual(c.variants.map((v) => [v.name, v.scheduled, v.unschedulable]), [['defaults', 3, 1], ['packing.yaml', 3, 1]]);
+  assert.deepEqual(c.variants.map((v) => [v.name, v.scheduled, v.unschedulable]), [['defaults', 3, 1], ['most-allocated-cpu.yaml', 3, 1]]);
   assert.equal(c.pods, 4);
   const stray = await cli(['compare', '--config', packing, '--selector', 'app=x']);
   assert.equal(stray.code, 2);
@@ -134,7 +128,7 @@ test('the progress line: on a terminal or with --progress, on stderr only, ended
   const asked = await cli(['compare', file, '--config', packing, '--progress', '-o', 'json']);
   assert.equal(asked.code, 0, asked.err);
   assert.match(asked.err, /configuration 1\/2 \(defaults\): pods attempted: 1/);
-  assert.match(asked.err, /configuration 2\/2 \(packing\.yaml\): pods attempted: 1/);
+  assert.match(asked.err, /configuration 2\/2 \(most-allocated-cpu\.yaml\): pods attempted: 1/);
   assert.ok(asked.err.endsWith('\n'));
   assert.ok(!asked.out.includes('\r'));
   JSON.parse(asked.out);

@@ -59,6 +59,21 @@ function targetNode(pod: Pod): string | undefined {
   return undefined;
 }
 
+/** Whether the controller of `ds` would run a daemon pod on `node` (NodeShouldRunDaemonPod's shouldRun). */
+export function daemonShouldRunOn(ds: Workload, node: Node): boolean {
+  const spec = ds.spec?.template?.spec ?? { containers: [] };
+  return nodeShouldRunDaemonPod(node, spec, daemonTolerations(spec), RequiredNodeAffinity.fromPod({ metadata: {}, spec })).shouldRun;
+}
+
+/** The pod the controller of `ds` creates for `node`: from the template, with the daemon tolerations, pinned to the node. */
+export function newDaemonPod(ds: Workload, node: string): Pod {
+  const ref = controllerRef(ds, 'apps/v1', 'DaemonSet');
+  const pod = podFromTemplate(ds, ref, { generateName: `${ds.metadata.name}-` }, { 'pod-template-generation': String(ds.metadata.generation ?? 1) });
+  pod.spec.tolerations = daemonTolerations(pod.spec);
+  pod.spec.affinity = pinnedAffinity(pod.spec.affinity, node);
+  return pod;
+}
+
 /** Creates the missing daemon pods (in node name order) and deletes those on nodes they may not stay on, and duplicates. */
 export function syncDaemonSet(ctx: ControllerContext, ds: Workload): void {
   const ns = ds.metadata.namespace ?? 'default';
@@ -71,7 +86,6 @@ export function syncDaemonSet(ctx: ControllerContext, ds: Workload): void {
     const n = targetNode(p) ?? '';
     podsByNode.set(n, [...(podsByNode.get(n) ?? []), p]);
   }
-  const ref = controllerRef(ds, 'apps/v1', 'DaemonSet');
   const nodes = ctx.store.list<Node>('Node').sort((a, b) => (a.metadata.name ?? '').localeCompare(b.metadata.name ?? ''));
   let desired = 0;
   const seen = new Set<string>();
@@ -82,10 +96,7 @@ export function syncDaemonSet(ctx: ControllerContext, ds: Workload): void {
     const pods = podsByNode.get(name) ?? [];
     if (shouldRun) desired++;
     if (shouldRun && pods.length === 0) {
-      const pod = podFromTemplate(ds, ref, { generateName: `${ds.metadata.name}-` }, { 'pod-template-generation': String(ds.metadata.generation ?? 1) });
-      pod.spec.tolerations = tolerations;
-      pod.spec.affinity = pinnedAffinity(pod.spec.affinity, name);
-      ctx.store.create(pod);
+      ctx.store.create(newDaemonPod(ds, name));
     } else if (!shouldContinue) {
       for (const p of pods) ctx.store.remove('Pod', ns, p.metadata.name ?? '');
     } else {
