@@ -68,6 +68,7 @@ describe('the GPU scenario, explained', () => {
     assert.deepEqual(devices('infer-1'), ['gpu:gpu-node-2/gpu-0']);
     assert.deepEqual(devices('notebook-1'), ['gpu:gpu-node-2/gpu-1']);
     assert.equal(byPod['web']!.devices, undefined, 'pods without claims get no DRA fields');
+    assert.equal(byPod['web']!.deviceDiagnosis, undefined, 'nor a diagnosis');
 
     const trainB = byPod['train-b']!;
     assert.equal(trainB.outcome, 'Unschedulable');
@@ -110,5 +111,22 @@ describe('pods with resource claims that cannot start', () => {
     });
     const report = await runSimulation(sc, options(sc));
     assert.deepEqual(report.pods.map((p) => p.outcome), ['Scheduled', 'Scheduled', 'Scheduled']);
+  });
+});
+
+describe('the extended-resources scenario, explained', () => {
+  const scenarioPath = join(dirname(fileURLToPath(import.meta.url)), 'fixtures/scenarios/dra/extended-resources.yaml');
+
+  it('says why each node had no devices for a pod whose only DRA use is an extended resource', async () => {
+    const sc = loadScenario(scenarioPath);
+    const { pods } = await runExplain(sc, options(sc));
+    const e = pods.find((p) => p.pod === 'default/e')!;
+    assert.equal(e.outcome, 'Unschedulable');
+    assert.equal(e.devices, undefined, 'no devices: the claim is made only once a node fits');
+    // Filter's requests of the in-memory claim, named as upstream names them (container 0, its second resource).
+    assert.deepEqual(e.deviceDiagnosis, {
+      'node-1': [{ claim: 'default/<extended-resources>', request: 'container-0-request-1', wanted: 2, available: 0, reason: 'enough matching devices, but other claims hold them' }],
+      'node-2': [{ claim: 'default/<extended-resources>', request: 'container-0-request-1', wanted: 2, available: 1, reason: 'enough matching devices, but other claims hold them' }],
+    });
   });
 });

@@ -35,6 +35,12 @@ describe('FeatureGates.parse', () => {
     assert.equal(gates.enabled('MatchLabelKeysInPodTopologySpread'), false);
   });
 
+  it('honours DRADeviceTaintRules off (not locked in v1.37.2, unlike DynamicResourceAllocation)', () => {
+    const gates = FeatureGates.parse(['DRADeviceTaintRules=false']);
+    assert.equal(gates.enabled('DRADeviceTaintRules'), false);
+    assert.equal(gates.toString(), 'DRADeviceTaintRules=false');
+  });
+
   it('a later flag overrides an earlier one, and an explicit gate overrides AllBeta', () => {
     assert.equal(FeatureGates.parse(['CPUManagerPolicyBetaOptions=false', 'CPUManagerPolicyBetaOptions=true']).enabled('CPUManagerPolicyBetaOptions'), true);
     assert.throws(() => FeatureGates.parse(['AllBeta=false']), /SchedulerPopFromBackoffQ=false is not supported/);

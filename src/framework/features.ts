@@ -10,6 +10,8 @@ export interface Features {
   readonly enableDRAFractionalCapacityRange: boolean;
   readonly enableDRADerivedAttributes: boolean;
   readonly enableDRADeviceTaints: boolean;
+  /** Not in upstream's Features: scheduler.go reads it to build the ResourceSlice tracker. */
+  readonly enableDRADeviceTaintRules: boolean;
   readonly enableDRADeviceBindingConditions: boolean;
   readonly enableDRAListTypeAttributes: boolean;
   readonly enableDRANodeAllocatableResources: boolean;
@@ -48,6 +50,7 @@ const featureGateOf: Readonly<Record<keyof Features, string>> = {
   enableDRAFractionalCapacityRange: 'DRAFractionalCapacityRange',
   enableDRADerivedAttributes: 'DRADerivedAttributes',
   enableDRADeviceTaints: 'DRADeviceTaints',
+  enableDRADeviceTaintRules: 'DRADeviceTaintRules',
   enableDRADeviceBindingConditions: 'DRADeviceBindingConditions',
   enableDRAListTypeAttributes: 'DRAListTypeAttributes',
   enableDRANodeAllocatableResources: 'DRANodeAllocatableResources',
@@ -86,6 +89,7 @@ export const defaultFeatures: Features = {
   enableDRAFractionalCapacityRange: false,
   enableDRADerivedAttributes: false,
   enableDRADeviceTaints: true,
+  enableDRADeviceTaintRules: true,
   enableDRADeviceBindingConditions: true,
   enableDRAListTypeAttributes: false,
   enableDRANodeAllocatableResources: false,

@@ -5,6 +5,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Node, Pod } from '../api/types.js';
 import { MemoryCluster } from '../cluster/memory/store.js';
+import { FeatureGates } from '../config/feature_gates.js';
 import { ActionType, ActionTypeUpdate } from '../framework/events.js';
 import type { AnyPlugin, QueuedPodInfo } from '../framework/interfaces.js';
 import { Registry } from '../framework/registry.js';
@@ -190,6 +191,42 @@ describe('EventHandlers routing', () => {
     assert.equal(lister.get('ResourceClaim', 'default', 'c'), undefined);
     sched.stop();
   });
+
+  for (const tc of [{ gates: [], watched: true }, { gates: ['DRADeviceTaintRules=false'], watched: false }]) {
+    it(`${tc.gates.join(',') || 'defaults'}: a DeviceTaintRule ${tc.watched ? 'is listed and stands for a slice update' : 'is neither listed nor an event, as without its informer'}`, async () => {
+      const clock = new FakeClock();
+      const cluster = new MemoryCluster({ clock });
+      const seen: string[] = [];
+      const watcher: AnyPlugin = {
+        name: 'Watcher',
+        filter: () => Status.unschedulable('waiting for devices'),
+        eventsToRegister: () => [{
+          event: { resource: 'ResourceSlice', actionType: ActionType.Add | ActionTypeUpdate | ActionType.Delete },
+          queueingHintFn: () => {
+            seen.push('ResourceSlice');
+            return 0;
+          },
+        }],
+      };
+      const sched = Scheduler.fromConfig({
+        profiles: [{ schedulerName: 'default-scheduler', plugins: { queueSort: { enabled: [{ name: 'Sort' }] }, filter: { enabled: [{ name: 'Watcher' }] }, bind: { enabled: [{ name: 'Bind' }] } } }],
+      }, {
+        registry: new Registry([{ name: 'Sort', less }, { name: 'Bind', bind: async () => null }, watcher].map((p) => ({ name: p.name, factory: () => p }))),
+        client: cluster,
+        clock,
+        random: seededRandom(1),
+        featureGates: FeatureGates.parse(tc.gates),
+      });
+      await sched.start();
+      cluster.create(makeNode('n1'));
+      cluster.create(makePod('p'));
+      sched.scheduleOne();
+      cluster.create({ apiVersion: 'resource.k8s.io/v1', kind: 'DeviceTaintRule', metadata: { name: 'r' }, spec: { taint: { key: 'k', effect: 'NoSchedule' } } });
+      assert.deepEqual(seen, tc.watched ? ['ResourceSlice'] : []);
+      assert.equal(sched.objects.list('DeviceTaintRule').length, tc.watched ? 1 : 0);
+      sched.stop();
+    });
+  }
 
   it('pods for another scheduler are ignored', async () => {
     const { cluster, sched } = await env();

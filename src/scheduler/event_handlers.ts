@@ -72,7 +72,15 @@ export function nodeUpdateEvents(oldNode: Node, newNode: Node): ClusterEvent[] {
 }
 
 export class EventHandlers {
-  constructor(private readonly sched: EventHandlerTarget) {}
+  /** The kinds the scheduler has informers for: scheduler.go watches DeviceTaintRules only with DRADeviceTaintRules on. */
+  private readonly kinds: ReadonlySet<string>;
+
+  constructor(
+    private readonly sched: EventHandlerTarget,
+    deviceTaintRules: boolean,
+  ) {
+    this.kinds = deviceTaintRules ? listedKinds : new Set([...listedKinds].filter((k) => k !== 'DeviceTaintRule'));
+  }
 
   /** Routes one event; one that fails (a plugin's hint or PreEnqueue throwing) is logged and affects no other. */
   handle(e: WatchEvent): void {
@@ -171,7 +179,7 @@ export class EventHandlers {
 
   private onOther(e: WatchEvent): void {
     const o = e.object as KubeObject;
-    if (!listedKinds.has(o.kind ?? e.kind)) return;
+    if (!this.kinds.has(o.kind ?? e.kind)) return;
     const obj = { ...o, kind: o.kind ?? e.kind };
     if (e.type === 'DELETED') this.sched.objects.remove(obj);
     else this.sched.objects.upsert(obj);

@@ -8,7 +8,7 @@ import { Snapshot } from '../cache/snapshot.js';
 import type { ClusterClient } from '../cluster/types.js';
 import { FeatureGates } from '../config/feature_gates.js';
 import type { Extender as ExtenderConfig } from '../config/types.js';
-import { featuresFromGates } from '../framework/features.js';
+import { featuresFromGates, type Features } from '../framework/features.js';
 import { setUpExtenders } from '../extender/setup.js';
 import { CycleDiagnosis, type PreemptionDiagnosis } from '../framework/cycle_diagnosis.js';
 import { CycleState } from '../framework/cycle_state.js';
@@ -142,6 +142,8 @@ export class Scheduler implements SchedulingCycles, EventHandlerTarget {
   readonly objects = new MapObjectLister();
   readonly snapshot = new Snapshot();
   readonly handlers: EventHandlers;
+  /** The feature gates' values its plugins got (reports that re-ask a plugin's question use them too). */
+  readonly features: Features;
   /** The one loop that drives this scheduler in every mode. */
   readonly loop: SchedulingLoop;
   private readonly alg: AlgorithmState;
@@ -217,6 +219,7 @@ export class Scheduler implements SchedulingCycles, EventHandlerTarget {
     };
     const gates = deps.featureGates ?? FeatureGates.defaults;
     const features = featuresFromGates((gate) => gates.enabled(gate));
+    this.features = features;
     let queue: SchedulingQueue | undefined = undefined;
     for (const profile of profiles) {
       const fwk = new Framework(profile, {
@@ -259,7 +262,7 @@ export class Scheduler implements SchedulingCycles, EventHandlerTarget {
       },
     );
     this.queue = queue;
-    this.handlers = new EventHandlers(this);
+    this.handlers = new EventHandlers(this, features.enableDRADeviceTaintRules);
   }
 
   /** Plugins the profiles name that are not built yet, by profile. */

@@ -2,6 +2,9 @@
 // none), and the device use `simulate` reports per node and per pool.
 import type { KubeObject, Node, Pod } from '../api/types.js';
 import type { DeviceClass, ResourceClaim, ResourceSlice } from '../api/resource.js';
+import { computePodResourceRequests } from '../api/resources.js';
+import type { Features } from '../framework/features.js';
+import { NodeInfo } from '../framework/node_info.js';
 import { MapObjectLister } from '../framework/object_lister.js';
 import {
   AllocatedDevices,
@@ -10,8 +13,10 @@ import {
   diagnoseNode,
   ErrReasonCannotAllocate,
   structuredAllocator,
-  pinnedDraFeatures,
   SliceLister,
+  DeviceClassResolver,
+  extendedResourceClaimForNode,
+  findExtendedResourceClaim,
   type RequestShortfall,
 } from '../plugins/dynamicresources/index.js';
 import { DynamicResources as DynamicResourcesName } from '../framework/names.js';
@@ -68,7 +73,7 @@ export function podDevices(pod: Pod, objects: DraObjects): ExplainDevice[] {
  * node fell short on, asked of the allocator with the pod's claims as they were before the
  * attempt and the other claims' devices taken.
  */
-export function deviceDiagnosis(a: AttemptRecord, objects: DraObjects, claimsBefore: readonly ResourceClaim[]): Record<string, RequestShortfall[]> {
+export function deviceDiagnosis(a: AttemptRecord, objects: DraObjects, claimsBefore: readonly ResourceClaim[], features: Features): Record<string, RequestShortfall[]> {
   const out: Record<string, RequestShortfall[]> = {};
   const rejected: string[] = [];
   for (const [node, s] of a.diagnosis?.nodeToStatus.entries() ?? []) {
@@ -78,23 +83,43 @@ export function deviceDiagnosis(a: AttemptRecord, objects: DraObjects, claimsBef
   const mine = claimsBefore;
   const toAllocate = mine.filter((c) => c.status?.allocation === undefined);
   const mineUIDs = new Set(mine.map((c) => c.metadata.uid));
-  const devices = new AllocatedDevices(pinnedDraFeatures.enableDRAConsumableCapacity);
+  const devices = new AllocatedDevices(features.enableDRAConsumableCapacity);
   for (const c of objects.list<ResourceClaim>('ResourceClaim')) if (!mineUIDs.has(c.metadata.uid)) devices.update(undefined, c);
   const lister = new MapObjectLister([...objects.list<ResourceSlice>('ResourceSlice'), ...objects.list<ResourceSlice>('DeviceTaintRule')]);
   const classes = { get: (name: string) => objects.get<DeviceClass>('DeviceClass', '', name) };
   const inputs = {
-    features: allocatorFeatures(pinnedDraFeatures),
+    features: allocatorFeatures(features),
     allocatedState: devices.gather([]),
     classLister: classes,
-    slices: new SliceLister(lister, pinnedDraFeatures.enableDRADeviceTaints).list(),
+    slices: new SliceLister(lister, features.enableDRADeviceTaintRules).list(),
   };
   const newAllocator = structuredAllocator();
+  const extended = extendedResourceRequests(a.pod, claimsBefore, objects, features);
   for (const name of rejected.sort()) {
     const node = objects.get<Node>('Node', '', name);
-    const shortfalls = node ? diagnoseNode(newAllocator, inputs, node, toAllocate) : [];
+    if (!node) continue;
+    const extendedClaim = extended === null ? null : extendedResourceClaimForNode(a.pod, extended.scalars, new NodeInfo(node), extended.classes);
+    const shortfalls = diagnoseNode(newAllocator, inputs, node, extendedClaim === null ? toAllocate : [...toAllocate, extendedClaim]);
     if (shortfalls.length > 0) out[name] = shortfalls;
   }
   return out;
+}
+
+/**
+ * What the pod's extended resources backed by a DeviceClass need to be asked of the allocator per
+ * node, as DynamicResources asks it: null when the pod requests none, DRAExtendedResource is off,
+ * or an earlier attempt already made the pod's claim (the pod's claims list it then).
+ */
+function extendedResourceRequests(
+  pod: Pod,
+  claims: readonly ResourceClaim[],
+  objects: DraObjects,
+  features: Features,
+): { scalars: ReadonlyMap<string, number>; classes: DeviceClassResolver } | null {
+  if (!features.enableDRAExtendedResource || findExtendedResourceClaim(pod, claims) !== undefined) return null;
+  const scalars = computePodResourceRequests(pod).resource.scalarResources;
+  if (scalars === null) return null;
+  return { scalars, classes: new DeviceClassResolver(new MapObjectLister(objects.list<DeviceClass>('DeviceClass'))) };
 }
 
 interface DeviceUse {

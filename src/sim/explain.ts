@@ -224,11 +224,14 @@ export async function runExplain(sc: Scenario, o: ExplainOptions): Promise<{ pod
     const e = explainAttempt(last);
     if (withClaims) {
       e.devices = podDevices(created, env.cluster);
-      e.deviceDiagnosis = deviceDiagnosis(last, env.cluster, claimsBefore);
+      e.deviceDiagnosis = deviceDiagnosis(last, env.cluster, claimsBefore, env.scheduler.features);
     } else {
-      // Devices given for the pod's extended resources (a claim DynamicResources made in PreBind).
+      // Devices given for the pod's extended resources (a claim DynamicResources made in PreBind),
+      // or why nodes had none for them.
       const devices = podDevices(created, env.cluster);
       if (devices.length > 0) e.devices = devices;
+      const diagnosis = deviceDiagnosis(last, env.cluster, [], env.scheduler.features);
+      if (Object.keys(diagnosis).length > 0) e.deviceDiagnosis = diagnosis;
     }
     out.push(e);
   }

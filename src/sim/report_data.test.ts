@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { defaultConfiguration } from '../config/index.js';
+import { defaultFeatures } from '../framework/features.js';
 import { inTreeRegistry } from '../plugins/registry.js';
 import type { SchedulingQueue } from '../queue/scheduling_queue.js';
 import type { AttemptRecord } from '../scheduler/scheduler.js';
@@ -112,7 +113,7 @@ describe('ReportCollector', () => {
     const sim = { pods: [], nodes: [], summary: { scheduled: 0, unschedulable: 0, pending: 0, preempted: 0, simulatedSeconds: 0, wallSeconds: 0, podsPerSecond: 0 }, unavailablePlugins: [] };
     const limitFor = (pods: number) => {
       const c = new ReportCollector({ title: 't' }, pods);
-      c.finished({ list: () => [] } as never);
+      c.finished({ list: () => [] } as never, defaultFeatures);
       return c.build(sim).data.scoreLimit;
     };
     assert.deepEqual([100, 10_000, 100_000, 10_000_000].map(limitFor), [40_000, 400, 40, 10]);
@@ -146,7 +147,7 @@ describe('ReportCollector', () => {
     const a = { pod: { metadata: { name: 'p', namespace: 'default' }, spec: { containers: [] } }, outcome: 'Scheduled', node: 'n', message: '', result: null,
       diagnosis: null, nominatedNode: '', victims: [], attempt: 1, time: 0, durationSeconds: 0 } as unknown as AttemptRecord;
     for (let i = 0; i < 10_000; i++) collector.attempt(a, queue);
-    collector.finished({ list: () => [] } as never);
+    collector.finished({ list: () => [] } as never, defaultFeatures);
     const q = collector.build({ pods: [], nodes: [], summary: { scheduled: 0, unschedulable: 0, pending: 0, preempted: 0, simulatedSeconds: 0, wallSeconds: 0, podsPerSecond: 0 }, unavailablePlugins: [] }).data.queue;
     assert.ok(q.attempt.length <= 2048 && q.attempt.length >= 1024, `${q.attempt.length} samples`);
     const spacing = q.attempt[1]! - q.attempt[0]!;

@@ -6,6 +6,7 @@
 // sampled with a stride that doubles as the run grows.
 import type { Node, Pod } from '../api/types.js';
 import type { MemoryCluster } from '../cluster/memory/store.js';
+import type { Features } from '../framework/features.js';
 import type { SchedulingQueue } from '../queue/scheduling_queue.js';
 import type { AttemptRecord } from '../scheduler/scheduler.js';
 import { explainAttempt, type ExplainAttempt } from './explain.js';
@@ -65,6 +66,8 @@ export class ReportCollector implements SimulationObserver {
   private scheduled = 0;
   private stride = 1;
   private cluster: MemoryCluster | null = null;
+  /** The scheduler's features, for the device diagnosis at the end. */
+  private features: Features | null = null;
   private readonly columns = new ColumnWriter();
   /** Pods with resource claims whose last attempt failed: their devices are diagnosed at the end. */
   private readonly unplacedWithClaims = new Map<string, AttemptRecord>();
@@ -197,8 +200,9 @@ export class ReportCollector implements SimulationObserver {
     this.stride *= 2;
   }
 
-  finished(cluster: MemoryCluster): void {
+  finished(cluster: MemoryCluster, features: Features): void {
     this.cluster = cluster;
+    this.features = features;
   }
 
   /**
@@ -206,7 +210,7 @@ export class ReportCollector implements SimulationObserver {
    * the others why each node DynamicResources rejected had none (asked of the cluster as the
    * run left it, as their last attempt found it).
    */
-  private addDevices(cluster: MemoryCluster): void {
+  private addDevices(cluster: MemoryCluster, features: Features): void {
     for (const pod of cluster.list<Pod>('Pod')) {
       if ((pod.spec.resourceClaims?.length ?? 0) === 0) continue;
       const key = `${pod.metadata.namespace ?? 'default'}/${pod.metadata.name ?? ''}`;
@@ -216,7 +220,7 @@ export class ReportCollector implements SimulationObserver {
       if (devices.length > 0) d.devices = devices;
       const last = this.unplacedWithClaims.get(key);
       if (!last) continue;
-      const groups = groupDeviceDiagnosis(deviceDiagnosis(last, cluster, podClaims(pod, cluster)));
+      const groups = groupDeviceDiagnosis(deviceDiagnosis(last, cluster, podClaims(pod, cluster), features));
       if (groups.length > 0) d.deviceGroups = groups.map((g) => ({ shortfalls: g.shortfalls, nodes: this.nodeRuns(g.nodes) }));
     }
   }
@@ -227,8 +231,8 @@ export class ReportCollector implements SimulationObserver {
 
   /** The report's data, from the simulation's result and the cluster it left. */
   build(sim: SimReport): BuiltReport {
-    const cluster = this.cluster;
-    if (!cluster) throw new Error('the simulation has not finished');
+    const { cluster, features } = this;
+    if (!cluster || !features) throw new Error('the simulation has not finished');
     const nodes = cluster.list<Node>('Node');
     for (const n of nodes) this.node(n.metadata.name ?? '');
     const zones: string[] = [];
@@ -241,7 +245,7 @@ export class ReportCollector implements SimulationObserver {
       return i;
     };
     const byName = new Map(nodes.map((n) => [n.metadata.name ?? '', n]));
-    this.addDevices(cluster);
+    this.addDevices(cluster, features);
     const alloc = new Map(sim.nodes.map((a) => [a.node, a]));
     const devices = new Map((sim.devices?.nodes ?? []).map((d) => [d.node, d]));
     const reportNodes: ReportNode[] = this.nodeNames.map((name) => {

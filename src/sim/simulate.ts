@@ -4,6 +4,7 @@ import type { Node, Pod } from '../api/types.js';
 import { podKey } from '../api/types.js';
 import { computePodResourceRequests, Resource } from '../api/resources.js';
 import type { MemoryCluster } from '../cluster/memory/store.js';
+import type { Features } from '../framework/features.js';
 import type { SchedulingQueue } from '../queue/scheduling_queue.js';
 import type { AttemptRecord } from '../scheduler/scheduler.js';
 import { createEmbedded, type EmbeddedOptions } from './embedded.js';
@@ -54,8 +55,8 @@ export interface SimReport {
 export interface SimulationObserver {
   /** After each attempt, with the queue as the attempt left it. */
   attempt(a: AttemptRecord, queue: SchedulingQueue): void;
-  /** The cluster as the run left it, before the report is built. */
-  finished(cluster: MemoryCluster): void;
+  /** The cluster as the run left it, before the report is built, and the features its scheduler had. */
+  finished(cluster: MemoryCluster, features: Features): void;
 }
 
 /**
@@ -200,7 +201,7 @@ export async function runSimulation(sc: Scenario, o: EmbeddedOptions, observer?:
   }
   noteUnavailablePlugins();
   scheduler.stop();
-  observer?.finished(cluster);
+  observer?.finished(cluster, scheduler.features);
 
   const pods = order.map((k) => records.get(k)!);
   const nodes = allocationReport(cluster.list<Node>('Node'), cluster.list<Pod>('Pod'));

@@ -198,7 +198,7 @@ export class Workbench implements MountedHandler {
     const pod = c.getPod(namespace, name);
     if (!pod || (pod.spec.resourceClaims?.length ?? 0) === 0) return;
     e.devices = podDevices(pod, c);
-    if (failed) e.deviceDiagnosis = deviceDiagnosis(failed, c, podClaims(pod, c));
+    if (failed) e.deviceDiagnosis = deviceDiagnosis(failed, c, podClaims(pod, c), this.host.scheduler.features);
   }
 
   private queue() {

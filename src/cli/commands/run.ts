@@ -1,7 +1,7 @@
 // `run`: schedules pods of a real cluster (cmd/kube-scheduler/app/server.go Run, options.go):
 // informers synced before the first attempt, leader election with a Lease, the scheduling loop
 // while leading, health and metrics endpoints, graceful shutdown on SIGTERM.
-import type { FeatureGates } from '../../config/feature_gates.js';
+import { FeatureGates } from '../../config/feature_gates.js';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { BackoffOptions } from '../../cluster/kube/backoff.js';
@@ -80,6 +80,7 @@ export async function startScheduler(o: StartOptions): Promise<RunningScheduler>
   const clock = o.clock ?? new RealClock();
   const identity = o.identity ?? `${hostname()}_${randomUUID()}`;
   const metrics = new SchedulerMetrics();
+  const gates = o.featureGates ?? FeatureGates.defaults;
   const client = new KubeClusterClient({
     transport: o.transport,
     eventTransport: o.eventTransport,
@@ -90,6 +91,7 @@ export async function startScheduler(o: StartOptions): Promise<RunningScheduler>
     random: o.random,
     backoff: o.backoff,
     reflector: o.reflector,
+    gateEnabled: (gate) => gates.enabled(gate),
   });
   const scheduler = Scheduler.fromConfig(config, {
     registry: o.registry,

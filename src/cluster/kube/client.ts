@@ -12,7 +12,7 @@ import { isNotFound } from './errors.js';
 import { EventSink } from './events.js';
 import { InformerHealth } from './informer_health.js';
 import { Reflector, type ReflectorOptions, type ReflectorStatus } from './reflector.js';
-import { podPath, resourceClaimPath, watchedResources, type ResourceSpec } from './resources.js';
+import { podPath, resourceClaimPath, watchedResources, watchedResourcesFor, type ResourceSpec } from './resources.js';
 import type { RestTransport } from './rest.js';
 
 export interface KubeClusterClientOptions {
@@ -25,7 +25,10 @@ export interface KubeClusterClientOptions {
   host?: string;
   /** Reporting controller of events about objects that are not our pods. */
   defaultSchedulerName?: string;
+  /** The kinds to watch; by default those of `gateEnabled` (or of the pinned defaults). */
   resources?: readonly ResourceSpec[];
+  /** The --feature-gates values: a kind behind an off gate gets no informer. */
+  gateEnabled?: (gate: string) => boolean;
   random?: () => number;
   /** Reconnect backoff of the watches (client-go's 800ms doubling to 30s by default). */
   backoff?: BackoffOptions;
@@ -94,7 +97,7 @@ export class KubeClusterClient implements ClusterClient {
         log.error(err, 'Event handler failed', { kind: e.kind, type: e.type, object: `${e.object.metadata?.namespace ?? ''}/${e.object.metadata?.name ?? ''}` });
       }
     };
-    this.reflectors = (this.o.resources ?? watchedResources).map((spec) => new Reflector({
+    this.reflectors = (this.o.resources ?? (this.o.gateEnabled ? watchedResourcesFor(this.o.gateEnabled) : watchedResources)).map((spec) => new Reflector({
       spec,
       transport: this.o.transport,
       clock: this.o.clock,

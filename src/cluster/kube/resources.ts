@@ -20,7 +20,8 @@ const group = (kind: string, gv: string, plural: string, namespaced: boolean): R
 /** Pods in a terminal phase hold no resources: the scheduler's pod informer leaves them out (NewInformerFactory). */
 const nonTerminalPodsSelector = 'status.phase!=Succeeded,status.phase!=Failed';
 
-export const watchedResources: readonly ResourceSpec[] = [
+/** Every kind the scheduler may watch, in delivery order. */
+const allResources: readonly ResourceSpec[] = [
   core('Namespace', 'namespaces', false),
   group('StorageClass', 'storage.k8s.io/v1', 'storageclasses', false),
   group('CSINode', 'storage.k8s.io/v1', 'csinodes', false),
@@ -34,7 +35,7 @@ export const watchedResources: readonly ResourceSpec[] = [
   group('ReplicaSet', 'apps/v1', 'replicasets', true),
   group('StatefulSet', 'apps/v1', 'statefulsets', true),
   group('PodDisruptionBudget', 'policy/v1', 'poddisruptionbudgets', true),
-  // Dynamic resource allocation (DynamicResourceAllocation and DRADeviceTaintRules are on in v1.37).
+  // Dynamic resource allocation (DynamicResourceAllocation is locked on in v1.37).
   group('DeviceClass', 'resource.k8s.io/v1', 'deviceclasses', false),
   group('DeviceTaintRule', 'resource.k8s.io/v1', 'devicetaintrules', false),
   group('ResourceSlice', 'resource.k8s.io/v1', 'resourceslices', false),
@@ -42,6 +43,23 @@ export const watchedResources: readonly ResourceSpec[] = [
   core('Node', 'nodes', false),
   core('Pod', 'pods', true, nonTerminalPodsSelector),
 ];
+
+/**
+ * Kinds watched only with a gate on: without DRADeviceTaintRules scheduler.go builds the
+ * ResourceSlice tracker with no DeviceTaintRule informer (and needs no RBAC for them).
+ */
+const gateOfKind: Readonly<Record<string, string>> = { DeviceTaintRule: 'DRADeviceTaintRules' };
+
+/** The kinds watched with the given feature gates. */
+export function watchedResourcesFor(enabled: (gate: string) => boolean): readonly ResourceSpec[] {
+  return allResources.filter((r) => {
+    const gate = gateOfKind[r.kind];
+    return gate === undefined || enabled(gate);
+  });
+}
+
+/** The kinds watched at the pinned release's defaults (every gate above is on by default). */
+export const watchedResources: readonly ResourceSpec[] = allResources;
 
 /** Path of one namespaced pod, with an optional subresource. */
 export function podPath(namespace: string, name: string, subresource?: string): string {

@@ -2,10 +2,11 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Container, ContainerExtendedResourceRequest, Pod } from '../../api/types.js';
 import type { DeviceClass } from '../../api/resource.js';
+import { NodeInfo } from '../../framework/node_info.js';
 import { MapObjectLister } from '../../framework/object_lister.js';
-import { makePod } from '../../testing/builders.js';
+import { makeNode, makePod } from '../../testing/builders.js';
 import { DeviceClassResolver, isDRAExtendedResourceName, ResourceDeviceClassPrefix } from './device_class_resolver.js';
-import { createRequestsAndMappings, type DeviceClassLookup } from './extended_resources.js';
+import { createRequestsAndMappings, extendedResourceClaimForNode, SpecialClaimInMemName, type DeviceClassLookup } from './extended_resources.js';
 
 const gpu = 'example.com/gpu';
 
@@ -199,4 +200,22 @@ describe('DeviceClassResolver', () => {
       assert.equal(isDRAExtendedResourceName(name), want, name);
     }
   });
+});
+
+describe('extendedResourceClaimForNode', () => {
+  const pod = podWith([c('container', { cpu: '1', [gpu]: '2' })]);
+  const scalars = new Map([[gpu, 2]]);
+  const nodeWith = (allocatable: Record<string, string>) => new NodeInfo(makeNode('n', { allocatable: { cpu: '4', ...allocatable } }));
+  const cases = [
+    { name: 'a node that advertises none of it asks the allocator for the class\'s devices', node: nodeWith({}), classes: table({ [gpu]: 'gpu-class' }), want: [{ name: 'container-0-request-1', exactly: { deviceClassName: 'gpu-class', allocationMode: 'ExactCount', count: 2 } }] },
+    { name: 'a node that advertises it needs no devices', node: nodeWith({ [gpu]: '4' }), classes: table({ [gpu]: 'gpu-class' }), want: null },
+    { name: 'no class backs the resource', node: nodeWith({}), classes: table({}), want: null },
+  ];
+  for (const tc of cases) {
+    it(tc.name, () => {
+      const claim = extendedResourceClaimForNode(pod, scalars, tc.node, tc.classes);
+      assert.deepEqual(claim?.spec.devices?.requests ?? null, tc.want);
+      if (claim !== null) assert.equal(claim.metadata.name, SpecialClaimInMemName);
+    });
+  }
 });

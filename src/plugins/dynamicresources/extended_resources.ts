@@ -71,18 +71,41 @@ export function filterExtendedResources(state: DynamicResourcesState, pod: Pod, 
   if (claim === null || state.extended === null) return null;
   // A claim an earlier attempt made: PostFilter deletes it and the next attempt starts anew.
   if ((claim.spec.devices?.requests?.length ?? 0) > 0) return Status.unresolvable('cannot schedule extended resource claim');
-  const extendedResources = new Map<string, number>();
-  const allocatable = nodeInfo.allocatable;
-  for (const [name, quantity] of state.extended.podScalarResources) {
-    if (quantity === 0 || !isDRAExtendedResourceName(name)) continue;
-    const onNode = allocatable.scalarResources?.get(name);
-    if (classes.getDeviceClass(name) !== undefined && (onNode ?? 0) === 0) extendedResources.set(name, quantity);
-    else if (onNode === undefined) return Status.unresolvable('cannot fit resource');
-  }
+  const extendedResources = resourcesFromDevices(state.extended.podScalarResources, nodeInfo, classes);
+  if (extendedResources instanceof Status) return extendedResources;
   if (state.noUserClaim && extendedResources.size === 0) return null;
   if (claim.status?.allocation !== undefined) return null;
   const { requests, mappings } = createRequestsAndMappings(pod, extendedResources, classes);
   return { claim: { ...claim, spec: { ...claim.spec, devices: { ...claim.spec.devices, requests } } }, mappings };
+}
+
+/**
+ * The pod's extended resources the node must give as devices (a class backs them and the node
+ * advertises none of them), or Filter's rejection of a resource nothing provides on the node.
+ */
+function resourcesFromDevices(podScalars: ReadonlyMap<string, number>, nodeInfo: NodeInfo, classes: DeviceClassLookup): Map<string, number> | Status {
+  const out = new Map<string, number>();
+  const allocatable = nodeInfo.allocatable;
+  for (const [name, quantity] of podScalars) {
+    if (quantity === 0 || !isDRAExtendedResourceName(name)) continue;
+    const onNode = allocatable.scalarResources?.get(name);
+    if (classes.getDeviceClass(name) !== undefined && (onNode ?? 0) === 0) out.set(name, quantity);
+    else if (onNode === undefined) return Status.unresolvable('cannot fit resource');
+  }
+  return out;
+}
+
+/**
+ * For explain's device diagnosis, which asks the allocator again: the extended-resources claim
+ * Filter would allocate for the pod on this node (in-memory, with the node's requests), or null
+ * when the node needs no devices for it or Filter turns it down before allocating.
+ */
+export function extendedResourceClaimForNode(pod: Pod, podScalars: ReadonlyMap<string, number>, nodeInfo: NodeInfo, classes: DeviceClassLookup): ResourceClaim | null {
+  if (!hasDeviceClassMappedExtendedResource(podScalars, classes)) return null;
+  const resources = resourcesFromDevices(podScalars, nodeInfo, classes);
+  if (resources instanceof Status || resources.size === 0) return null;
+  const claim = newExtendedResourceClaim(pod, '');
+  return { ...claim, spec: { devices: { requests: createRequestsAndMappings(pod, resources, classes).requests } } };
 }
 
 /** Init containers that are not sidecars run one after another and end; the others run together. */

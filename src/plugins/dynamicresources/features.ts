@@ -8,6 +8,8 @@ export interface DraFeatures {
   readonly enableDRADeviceBindingConditions: boolean;
   readonly enableDRAResourceClaimDeviceStatus: boolean;
   readonly enableDRADeviceTaints: boolean;
+  /** Whether DeviceTaintRules add taints to the slices (scheduler.go's ResourceSlice tracker). */
+  readonly enableDRADeviceTaintRules: boolean;
   readonly enableDRAExtendedResource: boolean;
   readonly enableDRAFractionalCapacityRange: boolean;
   readonly enableDRAListTypeAttributes: boolean;
@@ -32,6 +34,7 @@ export const pinnedDraFeatures: DraFeatures = {
   enableDRADeviceBindingConditions: true,
   enableDRAResourceClaimDeviceStatus: true,
   enableDRADeviceTaints: true,
+  enableDRADeviceTaintRules: true,
   enableDRAExtendedResource: true,
   enableDRAFractionalCapacityRange: false,
   enableDRAListTypeAttributes: false,

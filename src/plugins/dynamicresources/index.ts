@@ -16,6 +16,8 @@ export { DynamicResources, ErrReasonCannotAllocate, ErrReasonDeallocated, ErrRea
 export { AllocatedDevices } from './allocated_devices.js';
 export { makeDeviceID } from './structured/index.js';
 export { SliceLister } from './dra_manager.js';
-export { allocatorFeatures, pinnedDraFeatures } from './features.js';
+export { allocatorFeatures } from './features.js';
 export { diagnoseNode, type RequestShortfall } from './diagnose.js';
+export { DeviceClassResolver } from './device_class_resolver.js';
+export { extendedResourceClaimForNode, findExtendedResourceClaim } from './extended_resources.js';
 export { structuredAllocator } from './structured_allocator.js';

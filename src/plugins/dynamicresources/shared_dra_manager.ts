@@ -23,7 +23,7 @@ export function sharedDraManager(objects: ObjectLister, features: DraFeatures): 
   if (m === undefined) {
     m = {
       claims: new ClaimTracker(objects, features.enableDRAConsumableCapacity),
-      slices: new SliceLister(objects, features.enableDRADeviceTaints),
+      slices: new SliceLister(objects, features.enableDRADeviceTaintRules),
       classes: new DeviceClassLister(objects),
       classResolver: features.enableDRAExtendedResource ? new DeviceClassResolver(objects) : null,
     };
