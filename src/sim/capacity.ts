@@ -325,16 +325,22 @@ export async function removableNodes(sc: Scenario, o: CapacityOptions & { nodes?
       const node = cluster.get<Node>('Node', '', name);
       if (node === undefined) continue;
       const moving = podsByNode.get(name) ?? [];
+      // Nothing to move: removable without touching the cluster (a cordon and uncordon with no
+      // cycle between them leave the scheduler as they found it).
+      if (moving.length === 0) {
+        out.push({ node: name, removable: true, pods: [] });
+        continue;
+      }
       cluster.update<Node>({ ...node, spec: { ...(node.spec ?? {}), unschedulable: true } });
       const result: NodeRemoval = { node: name, removable: true, pods: [] };
       const copies: Pod[] = [];
       for (const p of moving) {
         cluster.remove('Pod', p.metadata.namespace ?? 'default', p.metadata.name ?? '');
-        const c = cloneJSON(p);
+        // Shallow copies are enough: the store deep-copies what it is given.
         const copy: Pod = {
-          ...c,
-          metadata: { ...c.metadata, uid: undefined, resourceVersion: undefined },
-          spec: { ...c.spec, nodeName: undefined, preemptionPolicy: 'Never' },
+          ...p,
+          metadata: { ...p.metadata, uid: undefined, resourceVersion: undefined },
+          spec: { ...p.spec, nodeName: undefined, preemptionPolicy: 'Never' },
           status: {},
         };
         last = null;
@@ -350,7 +356,7 @@ export async function removableNodes(sc: Scenario, o: CapacityOptions & { nodes?
       }
       // Put the cluster back as it was: copies out, the original pods back on the node, uncordoned.
       for (const c of copies) cluster.remove('Pod', c.metadata.namespace ?? 'default', c.metadata.name ?? '');
-      for (const p of moving) if (cluster.get('Pod', p.metadata.namespace ?? 'default', p.metadata.name ?? '') === undefined) cluster.create({ ...cloneJSON(p), metadata: { ...cloneJSON(p.metadata), uid: undefined, resourceVersion: undefined } });
+      for (const p of moving) if (cluster.get('Pod', p.metadata.namespace ?? 'default', p.metadata.name ?? '') === undefined) cluster.create({ ...p, metadata: { ...p.metadata, uid: undefined, resourceVersion: undefined } });
       cluster.update<Node>({ ...cluster.get<Node>('Node', '', name)!, spec: node.spec ?? {} });
       await scheduler.loop.drain();
       out.push(result);

@@ -168,7 +168,11 @@ export async function startScheduler(o: StartOptions): Promise<RunningScheduler>
       callbacks: {
         onStartedLeading: () => {
           metrics.leaderElectionMasterStatus.set({ name: 'kube-scheduler' }, 1);
-          if (!shuttingDown) loop.start();
+          // The informers may lag behind bindings the previous leader made while they could not
+          // watch: read pods and nodes afresh before the first pod (upstream trusts its informers).
+          void client.catchUp().then(() => {
+            if (!shuttingDown && !finished) loop.start();
+          });
         },
         onStoppedLeading: () => {
           metrics.leaderElectionMasterStatus.set({ name: 'kube-scheduler' }, 0);

@@ -125,6 +125,15 @@ export class KubeClusterClient implements ClusterClient {
     log.v(3).info('Caches synced', { kinds: this.reflectors.length });
   }
 
+  /**
+   * Re-reads pods and nodes from the API server (not the informers' possibly stale view) into the
+   * cache: what a new leader does before its first pod, so bindings made by the previous leader
+   * while this replica's watches were down count against their nodes.
+   */
+  async catchUp(): Promise<void> {
+    await Promise.all([this.nodeReflector?.catchUp(), this.podReflector?.catchUp()]);
+  }
+
   stop(): void {
     this.stopped = true;
     for (const r of this.reflectors) r.stop();

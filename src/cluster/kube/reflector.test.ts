@@ -291,3 +291,28 @@ test('a watch request cut before its answer is sent again after a second, as the
   assert.equal(t.listQueries.length, 2, 'the eleventh failure relists after the backoff');
   r.stop();
 });
+
+test('catchUp reads the latest state past a watch that missed changes, then watches from there', async () => {
+  const { t, r, clock, events, start } = setup();
+  t.state = { items: [obj('a', 'u1', '5')], rv: '7' };
+  await start();
+  const stale = t.watches[0]!;
+  stale.open();
+  // The server moved on (a pod bound by another leader) without this watch seeing it.
+  t.state = { items: [obj('a', 'u1', '9'), obj('b', 'u2', '10')], rv: '12' };
+  const failing = new StatusError(500, 'etcd is busy', 'InternalError');
+  t.listScript.push(failing);
+  const caughtUp = r.catchUp();
+  await settle();
+  assert.equal(events.length, 1, 'a failed read changes nothing');
+  // The retry waits out its backoff on the fake clock, then succeeds.
+  clock.advance(60_000);
+  await caughtUp;
+  assert.deepEqual(events, ['ADDED a@5', 'MODIFIED a@9 (was @5)', 'ADDED b@10']);
+  const lastList = t.listQueries[t.listQueries.length - 1]!;
+  assert.equal(lastList.resourceVersion, undefined, 'a consistent read: the latest state, not a cache');
+  assert.equal(stale.closedByClient, true);
+  await settle();
+  assert.equal(t.watches[t.watches.length - 1]!.query.resourceVersion, '12');
+  r.stop();
+});

@@ -164,6 +164,33 @@ export class Reflector {
     return null;
   }
 
+  /**
+   * Brings the store up to the API server's latest state: a list at "" (a consistent read, not a
+   * cache that may lag), reconciled into the store, then the open watch is closed so the next one
+   * resumes from that list. Retried with backoff until it succeeds or the reflector stops. A new
+   * leader calls it: its informers may have missed, while they could not watch, bindings the old
+   * leader made, and scheduling on that view would overcommit nodes.
+   */
+  async catchUp(): Promise<void> {
+    while (!this.stopped) {
+      try {
+        const listed = await this.listAt('');
+        if (this.stopped) return;
+        this.replace(listed.items, listed.resourceVersion);
+        this.lastSyncUnavailable = false;
+        this.watchHandle?.close();
+        this.watchHandle = null;
+        this.markHealthy();
+        return;
+      } catch (err) {
+        if (this.stopped) return;
+        if (isNotFound(err)) return;
+        this.reportError(err);
+        await this.sleeper.sleep(this.backoff.next());
+      }
+    }
+  }
+
   /** Lists and watches until stopped; the first list is the caller's (`listUntilSynced` + `replace`). */
   async run(): Promise<void> {
     let needList = this.resourceVersion === '';
