@@ -3,7 +3,7 @@
 import { Selector } from './labels.js';
 import { NodeSelectorMatcher } from './nodeselector.js';
 import { parseQuantity } from './quantity.js';
-import type { Node, PersistentVolume, PersistentVolumeClaim } from './types.js';
+import type { Node, NodeSelector, PersistentVolume, PersistentVolumeClaim } from './types.js';
 
 export const AnnBindCompleted = 'pv.kubernetes.io/bind-completed';
 export const AnnBoundByController = 'pv.kubernetes.io/bound-by-controller';
@@ -35,13 +35,23 @@ export function isVolumeBoundToClaim(pv: PersistentVolume, claim: PersistentVolu
   return !ref.uid || claim.metadata?.uid === ref.uid;
 }
 
+/**
+ * A volume's node affinity compiled once: the Filter walk checks it on every node for every pod.
+ * Keyed by the selector object, which a stored volume never changes in place (updates replace it).
+ */
+const compiledAffinity = new WeakMap<NodeSelector, NodeSelectorMatcher>();
+
 /** The PV's required node affinity against node labels only (CheckNodeAffinity); null when it fits. */
 export function checkNodeAffinity(pv: PersistentVolume, nodeLabels: Readonly<Record<string, string>> | undefined): string | null {
   const required = pv.spec?.nodeAffinity?.required;
   if (!required) return null;
   // Upstream matches a node built from the labels alone, so matchFields on metadata.name never match.
-  const labelsOnly: Node = { metadata: { labels: { ...nodeLabels } } };
-  const matcher = new NodeSelectorMatcher(required.nodeSelectorTerms ?? []);
+  const labelsOnly: Node = { metadata: { labels: nodeLabels } };
+  let matcher = compiledAffinity.get(required);
+  if (matcher === undefined) {
+    matcher = new NodeSelectorMatcher(required.nodeSelectorTerms ?? []);
+    compiledAffinity.set(required, matcher);
+  }
   if (matcher.matches(labelsOnly)) return null;
   return matcher.error ?? 'no matching NodeSelectorTerms';
 }

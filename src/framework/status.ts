@@ -60,7 +60,20 @@ export class Status {
     return new Status(Code.Pending, reasons);
   }
 
-  withPlugin(plugin: string): this {
+  /**
+   * A verdict that never varies, made once and handed out for every node it rejects, so a
+   * rejection allocates nothing. Frozen with its plugin set: no holder can change it for the rest.
+   */
+  static constant(code: Code, plugin: string, ...reasons: string[]): Status {
+    const s = new Status(code, Object.freeze(reasons));
+    s.plugin = plugin;
+    return Object.freeze(s);
+  }
+
+  /** Names the plugin; a shared (frozen) status naming another plugin is copied, never changed. */
+  withPlugin(plugin: string): Status {
+    if (this.plugin === plugin) return this;
+    if (Object.isFrozen(this)) return new Status(this.code, this.reasons, this.error).withPlugin(plugin);
     this.plugin = plugin;
     return this;
   }

@@ -215,7 +215,7 @@ function filterNominatedNode(alg: AlgorithmState, fwk: Framework, state: CycleSt
   if (!nominated) return [];
   const ni = snapshot.get(nominated);
   if (!ni?.node) return [];
-  const found: NodeInfo[] = [];
+  const found = new Array<NodeInfo>(1);
   try {
     findNodesThatPassFilters(alg, fwk, state, pod, [ni], diagnosis, found);
   } catch {
@@ -235,7 +235,8 @@ function runFilterPhase(
   numAllNodes: number,
   diagnosis: Diagnosis,
 ): NodeInfo[] {
-  const feasible: NodeInfo[] = [];
+  // Sized up front: pushing would copy the growing array several times per pod.
+  const feasible = new Array<NodeInfo>(feasibleNodesWanted(alg, fwk, nodes.length));
   const recording = fwk.metricsRecorder() !== null;
   const start = recording ? fwk.monotonicSeconds() : 0;
   let failed = true;
@@ -254,7 +255,17 @@ function runFilterPhase(
 /** The status the Filter extension point's metric gets when the walk ended with an error. */
 const filterWalkFailed = new Status(Code.Error);
 
-/** Appends to `feasible` the nodes passing every filter, from where the last walk stopped. */
+/** How many feasible nodes a walk over `n` nodes looks for: without scoring any one will do. */
+function feasibleNodesWanted(alg: AlgorithmState, fwk: Framework, n: number): number {
+  if (!fwk.hasScorePlugins()) return Math.min(1, n);
+  return Math.min(n, numFeasibleNodesToFind(fwk.percentageOfNodesToScore ?? alg.percentageOfNodesToScore, n));
+}
+
+/**
+ * Fills `feasible` (made with room for as many nodes as the walk wants) from the front with the
+ * nodes passing every filter, from where the last walk stopped; its length ends at the count
+ * found, also when a filter fails.
+ */
 function findNodesThatPassFilters(
   alg: AlgorithmState,
   fwk: Framework,
@@ -265,31 +276,35 @@ function findNodesThatPassFilters(
   feasible: NodeInfo[],
 ): void {
   const n = nodes.length;
-  if (n === 0) return;
-  // Without scoring any feasible node will do, so the walk stops at the first.
-  const want = fwk.hasScorePlugins() ? numFeasibleNodesToFind(fwk.percentageOfNodesToScore ?? alg.percentageOfNodesToScore, n) : 1;
-  const start = alg.nextStartNodeIndex % n;
-  if (state.diagnosis !== null && diagnosis.allFilters === null) {
-    diagnosis.allFilters = new Map();
-    diagnosis.filterPlugins = fwk.filterPluginNames(state);
-  }
-  const all = diagnosis.allFilters;
-  if (!fwk.hasFilterPlugins()) {
-    for (let i = 0; i < want; i++) feasible.push(nodes[(start + i) % n]!);
-    return;
-  }
-  for (let i = 0; i < n && feasible.length < want; i++) {
-    const ni = nodes[(start + i) % n]!;
-    const s = fwk.runFilterPluginsWithNominatedPods(state, pod, ni);
-    if (s === null || s.code === Code.Success) {
-      feasible.push(ni);
-      continue;
+  const want = feasible.length;
+  let found = 0;
+  try {
+    if (n === 0) return;
+    const start = alg.nextStartNodeIndex % n;
+    if (state.diagnosis !== null && diagnosis.allFilters === null) {
+      diagnosis.allFilters = new Map();
+      diagnosis.filterPlugins = fwk.filterPluginNames(state);
     }
-    if (s.code === Code.Error) throw s.asError();
-    diagnosis.nodeToStatus.append(ni.name, s);
-    diagnosis.addPluginStatus(s);
-    // A diagnosed cycle keeps every plugin that rejected the node, not just the first.
-    if (all !== null) all.set(ni.name, [...state.diagnosis!.filterVerdicts]);
+    const all = diagnosis.allFilters;
+    if (!fwk.hasFilterPlugins()) {
+      for (; found < want; found++) feasible[found] = nodes[(start + found) % n]!;
+      return;
+    }
+    for (let i = 0; i < n && found < want; i++) {
+      const ni = nodes[(start + i) % n]!;
+      const s = fwk.runFilterPluginsWithNominatedPods(state, pod, ni);
+      if (s === null || s.code === Code.Success) {
+        feasible[found++] = ni;
+        continue;
+      }
+      if (s.code === Code.Error) throw s.asError();
+      diagnosis.nodeToStatus.append(ni.name, s);
+      diagnosis.addPluginStatus(s);
+      // A diagnosed cycle keeps every plugin that rejected the node, not just the first.
+      if (all !== null) all.set(ni.name, [...state.diagnosis!.filterVerdicts]);
+    }
+  } finally {
+    feasible.length = found;
   }
 }
 

@@ -151,9 +151,11 @@ function firesAt(t: FakeTimer, to: number): number {
 
 /** A seeded random source (mulberry32): deterministic for a seed. */
 export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
+  // Held as an int32 (same bits as the uint32 of mulberry32), so the state stays a small
+  // integer instead of becoming a new heap number on every draw.
+  let a = seed | 0;
   return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
+    a = (a + 0x6d2b79f5) | 0;
     let t = a;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);

@@ -401,6 +401,17 @@ describe('Framework: RunFilterPlugins', () => {
     assert.equal(s?.message(), 'running "Odd" filter plugin: disk on fire');
     assert.equal(s?.plugin, 'Odd');
   });
+
+  it('hands out a shared rejection as it is, and a copy when it names another plugin', () => {
+    const shared = Status.constant(Code.Unschedulable, 'Own', 'full');
+    const own = make([filter('Own', () => shared, [])]);
+    assert.equal(own.runFilterPlugins(new CycleState(), pod(), node('a')), shared);
+    assert.equal(own.runFilterPlugins(new CycleState(), pod(), node('b')), shared);
+    const renamed = make([filter('Wrapper', () => shared, [])]).runFilterPlugins(new CycleState(), pod(), node('a'));
+    assert.notEqual(renamed, shared);
+    assert.deepEqual([renamed?.plugin, renamed?.code, renamed?.reasons], ['Wrapper', Code.Unschedulable, ['full']]);
+    assert.equal(shared.plugin, 'Own');
+  });
 });
 
 describe('Framework: RunFilterPluginsWithNominatedPods', () => {

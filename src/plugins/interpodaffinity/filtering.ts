@@ -6,7 +6,7 @@ import type { CycleState, StateData } from '../../framework/cycle_state.js';
 import type { Handle, PreFilterOutcome } from '../../framework/interfaces.js';
 import type { NodeInfo } from '../../framework/node_info.js';
 import type { AffinityTerm, PodInfo } from '../../framework/pod_info.js';
-import { Status } from '../../framework/status.js';
+import { Code, Status } from '../../framework/status.js';
 import { InterPodAffinity as Name } from '../../framework/names.js';
 import { addMatchingAllTerms, addMatchingAnyTerm, type PositionLookup, type PreFilterCaches } from './filtering_counts.js';
 import {
@@ -24,6 +24,10 @@ export const preFilterStateKey = 'PreFilter' + Name;
 export const ErrReasonExistingAntiAffinityRulesNotMatch = "node(s) didn't satisfy existing pods anti-affinity rules";
 export const ErrReasonAffinityRulesNotMatch = "node(s) didn't match pod affinity rules";
 export const ErrReasonAntiAffinityRulesNotMatch = "node(s) didn't match pod anti-affinity rules";
+
+const affinityNotMatched = Status.constant(Code.UnschedulableAndUnresolvable, Name, ErrReasonAffinityRulesNotMatch);
+const antiAffinityNotMatched = Status.constant(Code.Unschedulable, Name, ErrReasonAntiAffinityRulesNotMatch);
+const existingAntiAffinityNotMatched = Status.constant(Code.Unschedulable, Name, ErrReasonExistingAntiAffinityRulesNotMatch);
 
 /** What PreFilter computes once per pod; Filter only looks topology pairs up in it. */
 export class PreFilterState implements StateData {
@@ -198,15 +202,15 @@ export function filter(state: CycleState, nodeInfo: NodeInfo): Status | null {
   if (pos >= 0) {
     // The same checks in the same order, reading the counts by position (see domains.ts).
     const p = s.byPosition!;
-    if (!satisfyPodAffinityAt(s, p, pos)) return Status.unresolvable(ErrReasonAffinityRulesNotMatch);
-    if (!satisfyPodAntiAffinityAt(s, p, pos)) return Status.unschedulable(ErrReasonAntiAffinityRulesNotMatch);
+    if (!satisfyPodAffinityAt(s, p, pos)) return affinityNotMatched;
+    if (!satisfyPodAntiAffinityAt(s, p, pos)) return antiAffinityNotMatched;
     const existing = s.existingAntiAffinityCounts;
-    if (existing.size > 0 && existing.unchanged!.anyPositiveAt(pos)) return Status.unschedulable(ErrReasonExistingAntiAffinityRulesNotMatch);
+    if (existing.size > 0 && existing.unchanged!.anyPositiveAt(pos)) return existingAntiAffinityNotMatched;
     return null;
   }
   const labels = node.metadata.labels;
-  if (!satisfyPodAffinity(s, labels)) return Status.unresolvable(ErrReasonAffinityRulesNotMatch);
-  if (!satisfyPodAntiAffinity(s, labels)) return Status.unschedulable(ErrReasonAntiAffinityRulesNotMatch);
-  if (!satisfyExistingPodsAntiAffinity(s, labels)) return Status.unschedulable(ErrReasonExistingAntiAffinityRulesNotMatch);
+  if (!satisfyPodAffinity(s, labels)) return affinityNotMatched;
+  if (!satisfyPodAntiAffinity(s, labels)) return antiAffinityNotMatched;
+  if (!satisfyExistingPodsAntiAffinity(s, labels)) return existingAntiAffinityNotMatched;
   return null;
 }

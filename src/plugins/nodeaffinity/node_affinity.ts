@@ -18,7 +18,7 @@ import type {
 } from '../../framework/interfaces.js';
 import type { NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
-import { Status } from '../../framework/status.js';
+import { Code, Status } from '../../framework/status.js';
 import { NodeAffinity as Name } from '../../framework/names.js';
 import type { NodeAffinityArgs } from './args.js';
 import { MatchResult, RequiredNodeAffinity } from '../../api/nodeselector.js';
@@ -35,6 +35,9 @@ export const ErrReasonPod = "node(s) didn't match Pod's node affinity/selector";
 export const errReasonEnforced = "node(s) didn't match scheduler-enforced node affinity";
 /** Every required term pins the pod to node names that exclude each other. */
 export const errReasonConflict = 'pod affinity terms conflict';
+
+const rejectedByPod = Status.constant(Code.UnschedulableAndUnresolvable, Name, ErrReasonPod);
+const rejectedByEnforced = Status.constant(Code.UnschedulableAndUnresolvable, Name, errReasonEnforced);
 
 const metadataNameField = 'metadata.name';
 
@@ -108,12 +111,12 @@ export class NodeAffinity
     const node = nodeInfo.node;
     if (node === null) return Status.error('node not found');
     if (this.addedNodeSelector !== null && !this.addedNodeSelector.matches(node)) {
-      return Status.unresolvable(errReasonEnforced);
+      return rejectedByEnforced;
     }
     // Without PreFilter (disabled), parse here; parse errors only make terms unmatchable.
     const s = state.read<PreFilterState>(preFilterStateKey);
     const required = s !== undefined ? s.required : RequiredNodeAffinity.fromPod(pod.pod);
-    return required.matches(node) ? null : Status.unresolvable(ErrReasonPod);
+    return required.matches(node) ? null : rejectedByPod;
   }
 
   preScore(state: CycleState, pod: PodInfo): Status | null {

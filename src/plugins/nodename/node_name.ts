@@ -5,12 +5,13 @@ import { ActionType, type ClusterEventWithHint } from '../../framework/events.js
 import type { EnqueueExtensions, FilterPlugin, PreFilterOutcome, PreFilterPlugin } from '../../framework/interfaces.js';
 import type { NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
-import { Status } from '../../framework/status.js';
+import { Code, Status } from '../../framework/status.js';
 import { NodeName as Name } from '../../framework/names.js';
 
 export { Name };
 
 export const ErrReason = "node(s) didn't match the requested node name";
+const otherNode = Status.constant(Code.UnschedulableAndUnresolvable, Name, ErrReason);
 
 /** True when the pod names no node, or names this one. */
 function fits(pod: PodInfo, nodeInfo: NodeInfo): boolean {
@@ -36,7 +37,7 @@ export class NodeName implements PreFilterPlugin, FilterPlugin, EnqueueExtension
   }
 
   filter(_state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): Status | null {
-    return fits(pod, nodeInfo) ? null : Status.unresolvable(ErrReason);
+    return fits(pod, nodeInfo) ? null : otherNode;
   }
 
   eventsToRegister(): ClusterEventWithHint[] {

@@ -7,7 +7,7 @@ import { ActionType, QueueingHint, type ClusterEventWithHint } from '../../frame
 import type { EnqueueExtensions, FilterPlugin, PreFilterOutcome, PreFilterPlugin } from '../../framework/interfaces.js';
 import { getHostPorts, HostPortInfo, type NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
-import { Status } from '../../framework/status.js';
+import { Code, Status } from '../../framework/status.js';
 import { NodePorts as Name } from '../../framework/names.js';
 
 export { Name };
@@ -15,6 +15,7 @@ export { Name };
 const preFilterStateKey = 'PreFilter' + Name;
 
 export const ErrReason = "node(s) didn't have free ports for the requested pod ports";
+const portsInUse = Status.constant(Code.Unschedulable, Name, ErrReason);
 
 /** The host ports the pod wants; not affected by other pods, so clone shares it. */
 class PreFilterState implements StateData {
@@ -51,7 +52,7 @@ export class NodePorts implements PreFilterPlugin, FilterPlugin, EnqueueExtensio
   filter(state: CycleState, _pod: PodInfo, nodeInfo: NodeInfo): Status | null {
     const s = state.read<PreFilterState>(preFilterStateKey);
     if (s === undefined) return Status.error(`reading "${preFilterStateKey}" from cycleState: not found`);
-    return fitsPorts(s.wantPorts, nodeInfo.usedPorts) ? null : Status.unschedulable(ErrReason);
+    return fitsPorts(s.wantPorts, nodeInfo.usedPorts) ? null : portsInUse;
   }
 
   eventsToRegister(): ClusterEventWithHint[] {

@@ -398,6 +398,36 @@ describe('NodeResourcesFit Filter: not enough pods', () => {
   for (const tc of cases) it(tc.name, () => runFilter(tc, node));
 });
 
+describe('NodeResourcesFit Filter: shared rejections', () => {
+  const plugin = new Fit(fitArgs());
+  const verdict = (p: Pod, node: ResourceList, existing: Usage) => {
+    const state = new CycleState();
+    const pi = new PodInfo(p);
+    plugin.preFilter(state, pi);
+    return plugin.filter(state, pi, nodeInfoWith(node, existing));
+  };
+  const node = allocatable(10, 20, 32, 5, 20, 5);
+
+  it('gives every node short of one resource the same status, per reason and code', () => {
+    const cpu = verdict(resourcePod({ milliCPU: 8 }), node, { milliCPU: 5 });
+    assert.equal(verdict(resourcePod({ milliCPU: 6 }), node, { milliCPU: 5 }), cpu);
+    assert.equal(cpu?.plugin, plugin.name);
+    const cpuUnresolvable = verdict(resourcePod({ milliCPU: 11 }), node, { milliCPU: 0 });
+    assert.notEqual(cpuUnresolvable, cpu);
+    assert.equal(cpuUnresolvable?.code, Code.UnschedulableAndUnresolvable);
+    assert.deepEqual(cpuUnresolvable?.reasons, ['Insufficient cpu']);
+    const memory = verdict(resourcePod({ memory: 18 }), node, { memory: 5 });
+    assert.deepEqual([memory?.code, memory?.reasons], [Code.Unschedulable, ['Insufficient memory']]);
+  });
+
+  it('builds a status of its own when several resources are short', () => {
+    const a = verdict(resourcePod({ milliCPU: 8, memory: 18 }), node, { milliCPU: 5, memory: 5 });
+    const b = verdict(resourcePod({ milliCPU: 8, memory: 18 }), node, { milliCPU: 5, memory: 5 });
+    assert.notEqual(a, b);
+    assert.deepEqual(a?.reasons, ['Insufficient cpu', 'Insufficient memory']);
+  });
+});
+
 describe('NodeResourcesFit Filter: storage requests', () => {
   const node = allocatable(10, 20, 32, 5, 20, 5);
   const cases: FilterCase[] = [

@@ -261,6 +261,7 @@ export class Fit implements PreFilterPlugin, FilterPlugin, EnqueueExtensions, Pr
     if (!(s instanceof PreFilterState)) return Status.error(`error reading "${preFilterStateKey}" from cycleState: not found`);
     const insufficient = insufficientResources(s.request, nodeInfo);
     if (insufficient === null) return null;
+    if (insufficient.length === 1) return this.singleShortfall(insufficient[0]!);
     let code = Code.Unschedulable;
     const reasons: string[] = [];
     for (let i = 0; i < insufficient.length; i++) {
@@ -269,6 +270,21 @@ export class Fit implements PreFilterPlugin, FilterPlugin, EnqueueExtensions, Pr
     }
     return new Status(code, reasons);
   }
+
+  /** One resource short, the common rejection: a status shared by every node short of it. */
+  private singleShortfall(r: InsufficientResource): Status {
+    const cache = r.unresolvable ? this.shortOfUnresolvable : this.shortOf;
+    let s = cache.get(r.reason);
+    if (s === undefined) {
+      s = Status.constant(r.unresolvable ? Code.UnschedulableAndUnresolvable : Code.Unschedulable, FitName, r.reason);
+      cache.set(r.reason, s);
+    }
+    return s;
+  }
+
+  // Keyed by reason; as many entries as resource names pods request.
+  private readonly shortOf = new Map<string, Status>();
+  private readonly shortOfUnresolvable = new Map<string, Status>();
 
   preScore(state: CycleState, pod: PodInfo): Status | null {
     state.write(preScoreStateKey, this.preScoreState(pod));

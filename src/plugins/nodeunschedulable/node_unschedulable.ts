@@ -8,7 +8,7 @@ import { ActionType, QueueingHint, type ClusterEventWithHint } from '../../frame
 import type { EnqueueExtensions, FilterPlugin } from '../../framework/interfaces.js';
 import type { NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
-import { Status } from '../../framework/status.js';
+import { Code, Status } from '../../framework/status.js';
 import { NodeUnschedulable as Name } from '../../framework/names.js';
 
 export { Name };
@@ -17,6 +17,9 @@ export { Name };
 export const ErrReasonUnknownCondition = 'node(s) had unknown conditions';
 /** Reason when the node is cordoned and the pod does not tolerate it. */
 export const ErrReasonUnschedulable = 'node(s) were unschedulable';
+
+const unknownCondition = Status.constant(Code.UnschedulableAndUnresolvable, Name, ErrReasonUnknownCondition);
+const nodeUnschedulable = Status.constant(Code.UnschedulableAndUnresolvable, Name, ErrReasonUnschedulable);
 
 /** The taint a cordoned node implies; tolerating it also tolerates spec.unschedulable. */
 const unschedulableTaint: Taint = { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' };
@@ -30,10 +33,10 @@ export class NodeUnschedulable implements FilterPlugin, EnqueueExtensions {
 
   filter(_state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): Status | null {
     const node = nodeInfo.node;
-    if (node === null) return Status.unresolvable(ErrReasonUnknownCondition);
+    if (node === null) return unknownCondition;
     // The flag spares most nodes a look into the Node object.
     if (!nodeInfo.unschedulable) return null;
-    return toleratesUnschedulable(pod.pod) ? null : Status.unresolvable(ErrReasonUnschedulable);
+    return toleratesUnschedulable(pod.pod) ? null : nodeUnschedulable;
   }
 
   eventsToRegister(): ClusterEventWithHint[] {

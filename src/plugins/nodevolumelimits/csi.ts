@@ -9,7 +9,7 @@ import { ActionType, ActionTypeUpdate, QueueingHint, type ClusterEventWithHint }
 import type { EnqueueExtensions, FilterPlugin, Handle, ObjectLister, PreFilterOutcome, PreFilterPlugin } from '../../framework/interfaces.js';
 import type { NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
-import { Status } from '../../framework/status.js';
+import { Code, Status } from '../../framework/status.js';
 import { NodeVolumeLimits as Name } from '../../framework/names.js';
 import { NodeVolumesCache, ObjectChanges, type NodeVolumes } from './node_volumes.js';
 import { PodVolumes, VolumeResolver, ephemeralVolumeClaimName, isCountableVolume, volumeUniqueName } from './resolve.js';
@@ -18,6 +18,7 @@ import { pluginForInlineVolume } from './translator.js';
 export { Name };
 
 export const ErrReasonMaxVolumeCountExceeded = 'node(s) exceed max volume count';
+const maxVolumeCountExceeded = Status.constant(Code.Unschedulable, Name, ErrReasonMaxVolumeCountExceeded);
 
 const preFilterStateKey = 'PreFilter' + Name;
 
@@ -184,7 +185,7 @@ export class CSILimits implements PreFilterPlugin, FilterPlugin, EnqueueExtensio
       const max = node.limits.get(driver);
       if (max === undefined) continue;
       const attachedCount = (node.attachedCount.get(driver) ?? 0) + (attachments ? detachingCount(attachments, node, driver) : 0);
-      if (attachedCount + count > max) return Status.unschedulable(ErrReasonMaxVolumeCountExceeded);
+      if (attachedCount + count > max) return maxVolumeCountExceeded;
     }
     return null;
   }

@@ -6,7 +6,8 @@ import { RequiredNodeAffinity } from '../../api/nodeselector.js';
 import type { CycleState, StateData } from '../../framework/cycle_state.js';
 import type { NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
-import { Status } from '../../framework/status.js';
+import { Code, Status } from '../../framework/status.js';
+import { PodTopologySpread as Name } from '../../framework/names.js';
 import { matchNodeInclusionPolicies, nodeLabelsMatchSpreadConstraints, type SpreadConstraint } from './common.js';
 import { type CountingSpec, MissingKey, type NodeColumns, type SpreadCounts } from './counting.js';
 import { positionInList } from '../../framework/change_tracking.js';
@@ -15,6 +16,9 @@ export const preFilterStateKey = 'PreFilterPodTopologySpread';
 
 export const ErrReasonConstraintsNotMatch = "node(s) didn't match pod topology spread constraints";
 export const ErrReasonNodeLabelNotMatch = `${ErrReasonConstraintsNotMatch} (missing required label)`;
+
+const constraintsNotMatched = Status.constant(Code.Unschedulable, Name, ErrReasonConstraintsNotMatch);
+const nodeLabelMissing = Status.constant(Code.UnschedulableAndUnresolvable, Name, ErrReasonNodeLabelNotMatch);
 
 const maxInt32 = 2147483647;
 
@@ -259,18 +263,18 @@ export function filterNode(s: PreFilterState, pod: PodInfo, nodeInfo: NodeInfo):
     if (id >= 0) {
       matchNum = counts.countAt(id);
     } else if (id === MissingKey) {
-      return Status.unresolvable(ErrReasonNodeLabelNotMatch);
+      return nodeLabelMissing;
     } else if (id === Unrecorded || counts.hasExtraDomains) {
       // Unrecorded, or possibly a domain AddPod introduced: by the label's value.
       const node = nodeInfo.node;
       const labels = node === null ? undefined : node.metadata.labels;
       if (labels === undefined || !Object.prototype.hasOwnProperty.call(labels, c.topologyKey)) {
-        return Status.unresolvable(ErrReasonNodeLabelNotMatch);
+        return nodeLabelMissing;
       }
       matchNum = counts.get(labels[c.topologyKey]!);
     }
     if (matchNum + selfMatch[i]! - s.minMatchNum(i, c.minDomains) > c.maxSkew) {
-      return Status.unschedulable(ErrReasonConstraintsNotMatch);
+      return constraintsNotMatched;
     }
   }
   return null;

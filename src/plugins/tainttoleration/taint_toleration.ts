@@ -17,11 +17,12 @@ import type {
 } from '../../framework/interfaces.js';
 import type { NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
-import { Status } from '../../framework/status.js';
+import { Code, Status } from '../../framework/status.js';
 import { TaintToleration as Name } from '../../framework/names.js';
 
 /** Filter's reason for a node with a NoSchedule/NoExecute taint the pod does not tolerate. */
 const ErrReasonUntoleratedTaint = 'node(s) had untolerated taint(s)';
+const untoleratedTaint = Status.constant(Code.UnschedulableAndUnresolvable, Name, ErrReasonUntoleratedTaint);
 
 export { Name };
 
@@ -64,7 +65,7 @@ export class TaintToleration implements FilterPlugin, PreScorePlugin, ScorePlugi
     if (findUntoleratedTaint(node.spec?.taints, pod.pod.spec.tolerations, doNotScheduleTaint) === undefined) return null;
     // The reason does not name the taint (so already in v1.34): one reason for all such nodes
     // keeps the FitError message short.
-    return Status.unresolvable(ErrReasonUntoleratedTaint);
+    return untoleratedTaint;
   }
 
   preScore(state: CycleState, pod: PodInfo): Status | null {

@@ -74,7 +74,27 @@ function isPVCFullyBound(pvc: PersistentVolumeClaim): boolean {
 /** The result of one node check: the pod's volumes there, or the reasons it does not fit. */
 export interface FindResult {
   podVolumes: PodVolumes;
-  reasons: string[];
+  reasons: readonly string[];
+}
+
+const noReasons: readonly string[] = Object.freeze([]);
+const onlyNodeConflict: readonly string[] = Object.freeze([ErrReasonNodeConflict]);
+const onlyPVNotExist: readonly string[] = Object.freeze([ErrReasonPVNotExist]);
+
+/** The reasons for the failed checks, in upstream's order; a node that passed shares one empty list. */
+function reasonsFor(boundSatisfied: boolean, unboundSatisfied: boolean, sufficientStorage: boolean, boundPVsFound: boolean): readonly string[] {
+  if (unboundSatisfied && sufficientStorage) {
+    // The bound claims' checks stop at the first failure: at most one of them fails.
+    if (!boundSatisfied) return onlyNodeConflict;
+    if (!boundPVsFound) return onlyPVNotExist;
+    return noReasons;
+  }
+  const reasons: string[] = [];
+  if (!boundSatisfied) reasons.push(ErrReasonNodeConflict);
+  if (!unboundSatisfied) reasons.push(ErrReasonBindConflict);
+  if (!sufficientStorage) reasons.push(ErrReasonNotEnoughSpace);
+  if (!boundPVsFound) reasons.push(ErrReasonPVNotExist);
+  return reasons;
 }
 
 /** checkVolumeProvisions' answer: the claims to provision when every check passed. */
@@ -159,18 +179,14 @@ export class VolumeBinder {
     let staticBindings: BindingInfo[] = [];
     let dynamicProvisions: PersistentVolumeClaim[] = [];
     let nodeCapacities: (CSIStorageCapacity | null)[] = [];
-    const finish = (): FindResult => {
-      const reasons: string[] = [];
-      if (!boundSatisfied) reasons.push(ErrReasonNodeConflict);
-      if (!unboundSatisfied) reasons.push(ErrReasonBindConflict);
-      if (!sufficientStorage) reasons.push(ErrReasonNotEnoughSpace);
-      if (!boundPVsFound) reasons.push(ErrReasonPVNotExist);
-      return { podVolumes: { staticBindings, dynamicProvisions, nodeCapacities }, reasons };
-    };
 
-    if (claims.boundClaims.length > 0) [boundSatisfied, boundPVsFound] = this.checkBoundClaims(claims.boundClaims, node);
+    if (claims.boundClaims.length > 0) {
+      const failed = this.checkBoundClaims(claims.boundClaims, node);
+      boundSatisfied = failed !== ErrReasonNodeConflict;
+      boundPVsFound = failed !== ErrReasonPVNotExist;
+    }
 
-    if (claims.unboundClaimsDelayBinding.length > 0) {
+    checks: if (claims.unboundClaimsDelayBinding.length > 0) {
       const toFind: PersistentVolumeClaim[] = [];
       const toProvision: PersistentVolumeClaim[] = [];
       for (const claim of claims.unboundClaimsDelayBinding) {
@@ -179,7 +195,7 @@ export class VolumeBinder {
           // Already provisioning for a node: only that node can do.
           if (selected !== node.metadata.name) {
             unboundSatisfied = false;
-            return finish();
+            break checks;
           }
           toProvision.push(claim);
         } else {
@@ -201,17 +217,18 @@ export class VolumeBinder {
         nodeCapacities = provisions.nodeCapacities;
       }
     }
-    return finish();
+    const reasons = reasonsFor(boundSatisfied, unboundSatisfied, sufficientStorage, boundPVsFound);
+    return { podVolumes: { staticBindings, dynamicProvisions, nodeCapacities }, reasons };
   }
 
-  /** [every bound volume fits the node, every bound volume exists]. */
-  private checkBoundClaims(claims: readonly PersistentVolumeClaim[], node: Node): [boolean, boolean] {
+  /** The first bound volume's failure (missing, or not reachable from the node); null when all fit. */
+  private checkBoundClaims(claims: readonly PersistentVolumeClaim[], node: Node): typeof ErrReasonPVNotExist | typeof ErrReasonNodeConflict | null {
     for (const pvc of claims) {
       const pv = this.pvCache.get(pvc.spec?.volumeName ?? '');
-      if (pv === undefined) return [true, false];
-      if (checkNodeAffinity(pv, node.metadata.labels) !== null) return [false, true];
+      if (pv === undefined) return ErrReasonPVNotExist;
+      if (checkNodeAffinity(pv, node.metadata.labels) !== null) return ErrReasonNodeConflict;
     }
-    return [true, true];
+    return null;
   }
 
   /** Smallest fitting volumes for the claims, smallest claims first; the claims left need provisioning. */

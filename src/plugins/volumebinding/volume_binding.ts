@@ -23,11 +23,26 @@ import type {
 } from '../../framework/interfaces.js';
 import type { NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
-import { Status } from '../../framework/status.js';
+import { Code, Status } from '../../framework/status.js';
 import { VolumeBinding as Name } from '../../framework/names.js';
 import type { VolumeBindingArgs } from './args.js';
 import { newPVCAssumeCache, PVAssumeCache } from './assume_cache.js';
-import { VolumeBinder, claimNameOf, ephemeralClaimOwnerError, type PodVolumeClaims, type PodVolumes } from './binder.js';
+import {
+  ErrReasonBindConflict,
+  ErrReasonNodeConflict,
+  ErrReasonNotEnoughSpace,
+  ErrReasonPVNotExist,
+  VolumeBinder,
+  claimNameOf,
+  ephemeralClaimOwnerError,
+  type PodVolumeClaims,
+  type PodVolumes,
+} from './binder.js';
+
+/** A node failing one check (the usual case) gets that check's shared status. */
+const singleReasonRejections = new Map(
+  [ErrReasonNodeConflict, ErrReasonBindConflict, ErrReasonNotEnoughSpace, ErrReasonPVNotExist].map((r) => [r, Status.constant(Code.UnschedulableAndUnresolvable, Name, r)]),
+);
 
 export { Name };
 
@@ -130,6 +145,7 @@ export class VolumeBinding implements PreFilterPlugin, FilterPlugin, PreScorePlu
     } catch (err) {
       return Status.error(err as Error);
     }
+    if (found.reasons.length === 1) return singleReasonRejections.get(found.reasons[0]!) ?? Status.unresolvable(found.reasons[0]!);
     if (found.reasons.length > 0) return Status.unresolvable(...found.reasons);
     s.podVolumesByNode.set(node.metadata.name ?? '', found.podVolumes);
     s.hasStaticBindings ||= found.podVolumes.staticBindings.length > 0;
@@ -164,7 +180,8 @@ export class VolumeBinding implements PreFilterPlugin, FilterPlugin, PreScorePlu
     const s = readState(state);
     if (s instanceof Status) return s;
     const podVolumes = s.podVolumesByNode.get(nodeInfo.name);
-    if (podVolumes === undefined) return 0;
+    // No volume to bind or provision here (all claims bound): nothing to weigh, no map to build.
+    if (podVolumes === undefined || (podVolumes.staticBindings.length === 0 && podVolumes.dynamicProvisions.length === 0)) return 0;
     const byClass = new Map<string, { requested: number; capacity: number }>();
     if (podVolumes.staticBindings.length > 0) {
       for (const b of podVolumes.staticBindings) {

@@ -15,7 +15,7 @@ import type {
 } from '../../framework/interfaces.js';
 import type { NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
-import { Status } from '../../framework/status.js';
+import { Code, Status } from '../../framework/status.js';
 import { VolumeRestrictions as Name } from '../../framework/names.js';
 
 export { Name };
@@ -27,6 +27,8 @@ const preFilterStateKey = 'PreFilter' + Name;
 export const ErrReasonDiskConflict = 'node(s) had no available disk';
 export const ErrReasonReadWriteOncePodConflict =
   'node(s) unavailable due to PersistentVolumeClaim with ReadWriteOncePod access mode already in-use by another pod';
+const diskConflict = Status.constant(Code.Unschedulable, Name, ErrReasonDiskConflict);
+const readWriteOncePodConflict = Status.constant(Code.Unschedulable, Name, ErrReasonReadWriteOncePodConflict);
 
 /** Feature gates that change this plugin, at their v1.34 defaults. */
 export interface VolumeRestrictionsFeatures {
@@ -179,11 +181,11 @@ export class VolumeRestrictions implements PreFilterPlugin, PreFilterExtensions,
   }
 
   filter(state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): Status | null {
-    if (!satisfyVolumeConflicts(pod.pod, nodeInfo)) return Status.unschedulable(ErrReasonDiskConflict);
+    if (!satisfyVolumeConflicts(pod.pod, nodeInfo)) return diskConflict;
     const s = getPreFilterState(state);
     if (s instanceof Status) return s;
     // Only one pod may use a ReadWriteOncePod claim; preemption may free it.
-    return s.conflictingPVCRefCount > 0 ? Status.unschedulable(ErrReasonReadWriteOncePodConflict) : null;
+    return s.conflictingPVCRefCount > 0 ? readWriteOncePodConflict : null;
   }
 
   /**

@@ -8,7 +8,7 @@ import { ActionType, ActionTypeUpdate, QueueingHint, type ClusterEventWithHint }
 import type { EnqueueExtensions, FilterPlugin, Handle, ObjectLister, PreFilterOutcome, PreFilterPlugin } from '../../framework/interfaces.js';
 import type { NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
-import { Status } from '../../framework/status.js';
+import { Code, Status } from '../../framework/status.js';
 import { VolumeZone as Name } from '../../framework/names.js';
 
 export { Name };
@@ -16,6 +16,7 @@ export { Name };
 const preFilterStateKey = 'PreFilter' + Name;
 
 export const ErrReasonConflict = 'node(s) had no available volume zone';
+const zoneConflict = Status.constant(Code.UnschedulableAndUnresolvable, Name, ErrReasonConflict);
 
 export const LabelFailureDomainBetaZone = 'failure-domain.beta.kubernetes.io/zone';
 export const LabelFailureDomainBetaRegion = 'failure-domain.beta.kubernetes.io/region';
@@ -197,7 +198,7 @@ export class VolumeZone implements PreFilterPlugin, FilterPlugin, EnqueueExtensi
       const t = topologies[i]!;
       let value = labels[t.key];
       if (value === undefined) value = labels[translateToGALabel(t.key)];
-      if (value === undefined || !t.values.has(value)) return Status.unresolvable(ErrReasonConflict);
+      if (value === undefined || !t.values.has(value)) return zoneConflict;
     }
     return null;
   }
