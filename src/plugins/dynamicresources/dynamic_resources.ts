@@ -253,22 +253,19 @@ export class DynamicResources
     // Only extended resources, all of them advertised by the node: NodeResourcesFit checked them.
     if (nodeExtended === null && state.noUserClaim) return null;
 
-    let unavailable = false;
+    // Recorded for PostFilter only once allocation on this node has not failed, as upstream does.
+    const unavailable: number[] = [];
     for (let i = 0; i < state.claims.length; i++) {
       const claim = state.claims[i]!;
       const selector = state.infos[i]!.availableOnNodes;
       if (selector !== null && !selector.matches(node)) {
-        state.unavailableClaims.add(i);
-        unavailable = true;
+        unavailable.push(i);
         continue;
       }
       // An allocated claim whose devices failed or timed out binding may be freed by PostFilter.
       if (claim.status?.allocation !== undefined && this.bindingConditionsOn()) {
         const r = bindingReadiness(claim, this.handle.now(), this.bindingTimeoutMs);
-        if (r.failed !== null || (!r.ready && r.timedOut)) {
-          state.unavailableClaims.add(i);
-          unavailable = true;
-        }
+        if (r.failed !== null || (!r.ready && r.timedOut)) unavailable.push(i);
       }
     }
 
@@ -278,7 +275,10 @@ export class DynamicResources
       if (out instanceof Status) return out;
       allocations = out;
     }
-    if (unavailable) return Status.unresolvable(ErrReasonNotAvailable);
+    if (unavailable.length > 0) {
+      for (const i of unavailable) state.unavailableClaims.add(i);
+      return Status.unresolvable(ErrReasonNotAvailable);
+    }
     if (allocations !== null) {
       state.nodeAllocations.set(node.metadata.name ?? '', {
         results: allocations,
