@@ -4,12 +4,12 @@
 import type { Node, Pod } from '../api/types.js';
 import { podKey } from '../api/types.js';
 import { computePodResourceRequests, Resource } from '../api/resources.js';
-import type { Diagnosis } from '../framework/fit_error.js';
 import { cloneJSON } from '../util/json_clone.js';
 import { daemonShouldRunOn, newDaemonPod } from '../cluster/memory/controllers/daemonset.js';
 import type { Workload } from '../cluster/memory/controllers/owned.js';
 import type { AttemptRecord } from '../scheduler/scheduler.js';
 import { createEmbedded, type Embedded, type EmbeddedOptions } from './embedded.js';
+import { refusals, type NodeRefusal } from './node_refusals.js';
 import type { ProgressListener } from './progress.js';
 import type { Scenario } from './scenario.js';
 import { runSimulation } from './simulate.js';
@@ -18,13 +18,6 @@ export type CapacityOptions = Omit<EmbeddedOptions, 'onAttempt'> & {
   /** Told how far a long question has got (stderr's progress line). */
   onProgress?: ProgressListener;
 };
-
-/** Why one node refused the next copy. */
-interface NodeRefusal {
-  node: string;
-  plugin: string;
-  reasons: string[];
-}
 
 /**
  * The scenario's cluster with its pending pods created and scheduled (timeline steps not played),
@@ -108,13 +101,6 @@ export async function countFits(sc: Scenario, pod: Pod, o: CapacityOptions & { m
   } finally {
     scheduler.stop();
   }
-}
-
-function refusals(d: Diagnosis | null): NodeRefusal[] {
-  if (d === null) return [];
-  const out: NodeRefusal[] = [];
-  for (const [node, s] of d.nodeToStatus.entries()) out.push({ node, plugin: s.plugin, reasons: [...s.reasons] });
-  return out.sort((a, b) => a.node.localeCompare(b.node));
 }
 
 export interface NodesNeeded {

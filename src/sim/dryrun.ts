@@ -8,23 +8,16 @@ import { ResourceRegistry } from '../apiserver/registry.js';
 import { findResource, resources } from '../apiserver/resources.js';
 import { badRequest, StatusError } from '../apiserver/status.js';
 import { MemoryCluster } from '../cluster/memory/store.js';
-import type { Diagnosis } from '../framework/fit_error.js';
 import { Scheduler, type AttemptRecord } from '../scheduler/scheduler.js';
 import { FakeClock, seededRandom, type Clock } from '../util/clock.js';
 import { cloneJSON } from '../util/json_clone.js';
 import { embeddedDeps, type EmbeddedOptions } from './embedded.js';
+import { refusals, type NodeRefusal } from './node_refusals.js';
 
 /** Where the endpoint is served: a group of our own, so no Kubernetes API path can clash with it. */
 export const dryRunSchedulePath = '/apis/dryrun.kube-scheduler-ts.io/v1/schedule';
 
 export type DryRunOptions = Omit<EmbeddedOptions, 'onAttempt' | 'recordScores' | 'diagnose'>;
-
-/** Why one node refused a pod (the FitError's per-node status). */
-interface DryRunNodeRefusal {
-  node: string;
-  plugin: string;
-  reasons: string[];
-}
 
 type DryRunOutcome =
   /** The scheduler placed it (maybe after preempting). */
@@ -47,7 +40,7 @@ interface DryRunPodResult {
   /** Upstream's FitError message of its last failed attempt; '' when it fitted at once. */
   message: string;
   /** Each node's reasons in that failed attempt, by node name. */
-  nodes: DryRunNodeRefusal[];
+  nodes: NodeRefusal[];
   /** Set when its failed attempt preempted: the node nominated and the pods evicted there. */
   preemption: { node: string; victims: string[] } | null;
   attempts: number;
@@ -210,13 +203,6 @@ function resultOf(copy: MemoryCluster, created: Pod, tries: readonly AttemptReco
     if (!scheduler.profiles.has(name)) return { ...base, outcome: 'Pending', message: `no profile schedules pods of schedulerName "${name}"` };
   }
   return { ...base, outcome: node ? 'Scheduled' : 'Unschedulable' };
-}
-
-function refusals(d: Diagnosis | null): DryRunNodeRefusal[] {
-  if (d === null) return [];
-  const out: DryRunNodeRefusal[] = [];
-  for (const [node, s] of d.nodeToStatus.entries()) out.push({ node, plugin: s.plugin, reasons: [...s.reasons] });
-  return out.sort((a, b) => a.node.localeCompare(b.node));
 }
 
 function splitKey(key: string): [string, string] {
