@@ -130,7 +130,11 @@ export class EventHandlers {
       } else if (this.sched.responsibleForPod(pod)) {
         // An identical object carries nothing new (a resync).
         if (oldPod && oldPod.metadata.resourceVersion !== undefined && oldPod.metadata.resourceVersion === pod.metadata.resourceVersion) return;
-        if (cache.isAssumedPod(pod)) return;
+        if (cache.isAssumedPod(pod)) {
+          // Its deletion has started: the room it holds is freed now, not at the final delete.
+          if (pod.metadata.deletionTimestamp && !oldPod?.metadata.deletionTimestamp) this.assumedPodDeleted(pod);
+          return;
+        }
         if (pod.metadata.deletionTimestamp) {
           queue.delete(pod);
           return;
@@ -147,14 +151,21 @@ export class EventHandlers {
       queue.moveAllToActiveOrBackoffQueue(ev('AssignedPod', ActionType.Delete, 'AssignedPodDelete'), pod, null);
     } else {
       queue.delete(pod);
-      // An assumed pod deleted before the informer saw it bound (a relist can skip the binding)
-      // still holds its node's room (handleAssumedPodDeletion): a pod waiting at Permit is rejected
-      // and frees it itself, any other leaves the cache here.
-      if (cache.isAssumedPod(pod)) {
-        if (!this.sched.rejectWaitingPod(pod.metadata.uid ?? '')) cache.removePod(pod);
-        queue.moveAllToActiveOrBackoffQueue(ev('AssignedPod', ActionType.Delete, 'AssignedPodDelete'), pod, null);
-      }
+      // An assumed pod deleted before the informer saw it bound (a relist can skip the binding).
+      if (cache.isAssumedPod(pod)) this.assumedPodDeleted(pod);
     }
+  }
+
+  /**
+   * An assumed pod is going away but still holds its node's room (handleAssumedPodDeletion): a pod
+   * waiting at Permit is rejected and frees it itself, any other leaves the cache here. The event
+   * carries the cache's copy, which names the node, so hints see where room was freed.
+   */
+  private assumedPodDeleted(pod: Pod): void {
+    const { cache, queue } = this.sched;
+    const assumed = cache.getPod(pod) ?? pod;
+    if (!this.sched.rejectWaitingPod(pod.metadata.uid ?? '')) cache.removePod(pod);
+    queue.moveAllToActiveOrBackoffQueue(ev('AssignedPod', ActionType.Delete, 'AssignedPodDelete'), assumed, null);
   }
 
   private onNode(e: WatchEvent): void {

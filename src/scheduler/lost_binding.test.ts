@@ -202,6 +202,27 @@ describe('bindings whose answer is lost', { timeout: 10_000 }, () => {
     env.sched.stop();
   });
 
+  it('an assumed pod whose graceful deletion starts frees its room at once and wakes the pods it blocked', async () => {
+    const env = await newEnv();
+    createPods(env);
+    const unboundA = podIn(env, 'a');
+    env.cluster.holdEvents = true;
+    env.cluster.loseAnswers = 1;
+    env.sched.scheduleOne();
+    await env.sched.waitForBindings();
+    env.sched.scheduleOne();
+    assert.deepEqual(outcomes(env), ['a Scheduled n1', 'b Unschedulable']);
+    assert.equal(env.sched.queue.pendingCounts().unschedulable, 1);
+    // The informer, still without the binding, sees a's deletion begin.
+    const deleting = { ...unboundA, metadata: { ...unboundA.metadata, resourceVersion: `${unboundA.metadata.resourceVersion ?? ''}9`, deletionTimestamp: '2026-01-01T00:00:00Z' } };
+    env.sched.handlers.handle({ type: 'MODIFIED', kind: 'Pod', object: deleting, oldObject: unboundA });
+    assert.equal(env.sched.cache.isAssumedPod(unboundA), false);
+    assert.equal(requestedMilliCPU(env), 0, 'its room is free again');
+    // The event names a's node (the cache's copy), so NodeResourcesFit's hint requeues b.
+    assert.equal(env.sched.queue.pendingCounts().unschedulable, 0);
+    env.sched.stop();
+  });
+
   it('a binding lost on its way is unreserved, forgotten, retried after backoff, and binds once', async () => {
     const env = await newEnv();
     createPods(env);
