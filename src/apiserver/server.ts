@@ -126,8 +126,9 @@ function metadataOnly(o: KubeObject, apiVersion: string): KubeObject {
 interface ContinueToken {
   rv: number;
   start: string;
-  /** Which kept list the pages read (ListSnapshots). */
+  /** Which kept list the pages read (ListSnapshots), and where in it the next page begins. */
   snap: number;
+  next: number;
 }
 
 /**
@@ -169,7 +170,7 @@ function encodeContinue(t: ContinueToken): string {
 function decodeContinue(s: string): ContinueToken {
   try {
     const t = JSON.parse(Buffer.from(s, 'base64url').toString('utf8')) as ContinueToken;
-    if (typeof t.rv === 'number' && typeof t.start === 'string' && typeof t.snap === 'number') return t;
+    if (typeof t.rv === 'number' && typeof t.start === 'string' && typeof t.snap === 'number' && typeof t.next === 'number') return t;
   } catch {
     // fall through to the error below
   }
@@ -392,7 +393,8 @@ export class ApiServer {
     const all = kept ?? this.registry.list(r, t.namespace, labels, fields);
     // Later pages keep the first page's resourceVersion: the list is of that state.
     const listRV = c ? c.rv : current;
-    let items = c ? all.filter((o) => `${o.metadata?.namespace ?? ''}/${o.metadata?.name ?? ''}` > c.start) : all;
+    // A kept list is sorted and unchanging: the next page starts where the last one ended.
+    let items = c ? all.slice(c.next) : all;
     const limit = Number(q.get('limit') ?? '0');
     let continueToken: string | undefined;
     let remaining: number | undefined;
@@ -401,7 +403,7 @@ export class ApiServer {
       items = items.slice(0, limit);
       const last = items[items.length - 1]!;
       const snap = c?.snap ?? this.listSnapshots.keep(all);
-      continueToken = encodeContinue({ rv: listRV, start: `${last.metadata?.namespace ?? ''}/${last.metadata?.name ?? ''}`, snap });
+      continueToken = encodeContinue({ rv: listRV, start: `${last.metadata?.namespace ?? ''}/${last.metadata?.name ?? ''}`, snap, next: (c?.next ?? 0) + limit });
     } else if (c) {
       this.listSnapshots.drop(c.snap);
     }

@@ -11,7 +11,7 @@ import { MemoryCluster } from '../cluster/memory/store.js';
 import { Scheduler, type AttemptRecord } from '../scheduler/scheduler.js';
 import { FakeClock, seededRandom, type Clock } from '../util/clock.js';
 import { cloneJSON } from '../util/json_clone.js';
-import { embeddedDeps, type EmbeddedOptions } from './embedded.js';
+import { embeddedDeps, quietLimitMs, type EmbeddedOptions } from './embedded.js';
 import { refusals, type NodeRefusal } from './node_refusals.js';
 
 /** Where the endpoint is served: a group of our own, so no Kubernetes API path can clash with it. */
@@ -167,7 +167,7 @@ function createValidated(registry: ResourceRegistry, body: unknown, i: number): 
  * longest backoff, as `simulate` does.
  */
 async function settle(copy: MemoryCluster, scheduler: Scheduler, clock: FakeClock, o: DryRunOptions): Promise<void> {
-  const quietLimitMs = (o.config.podMaxBackoffSeconds ?? 10) * 1000 + 2000;
+  const quietLimit = quietLimitMs(o.config);
   let lastProgressAt = clock.now();
   let bound = copy.bindings.length;
   for (;;) {
@@ -177,7 +177,7 @@ async function settle(copy: MemoryCluster, scheduler: Scheduler, clock: FakeCloc
       lastProgressAt = clock.now();
     }
     const timerAt = scheduler.queue.nextBackoffExpiry() !== undefined ? clock.nextTimerAt() : undefined;
-    if (timerAt === undefined || timerAt - lastProgressAt > quietLimitMs) return;
+    if (timerAt === undefined || timerAt - lastProgressAt > quietLimit) return;
     clock.runUntil(timerAt);
   }
 }

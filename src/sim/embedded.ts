@@ -70,3 +70,12 @@ export async function createEmbedded(sc: Scenario, o: EmbeddedOptions): Promise<
   await scheduler.start();
   return { clock, cluster, scheduler };
 }
+
+/**
+ * How long an embedded run may go without a change before it stops: once nothing has changed for
+ * longer than the longest backoff (plus a margin), every retry has happened and further ones would
+ * fail the same way.
+ */
+export function quietLimitMs(config: Pick<ResolvedConfig, 'podMaxBackoffSeconds'>): number {
+  return (config.podMaxBackoffSeconds ?? 10) * 1000 + 2000;
+}

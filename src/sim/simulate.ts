@@ -7,7 +7,7 @@ import type { MemoryCluster } from '../cluster/memory/store.js';
 import type { Features } from '../framework/features.js';
 import type { SchedulingQueue } from '../queue/scheduling_queue.js';
 import type { AttemptRecord } from '../scheduler/scheduler.js';
-import { createEmbedded, type EmbeddedOptions } from './embedded.js';
+import { createEmbedded, quietLimitMs, type EmbeddedOptions } from './embedded.js';
 import { ScenarioError, type Scenario } from './scenario.js';
 import { deviceReport, type DeviceReport } from './dra_report.js';
 import { restartWithConfiguration, stepConfigurations } from './reconfigure.js';
@@ -117,9 +117,8 @@ export async function runSimulation(sc: Scenario, o: EmbeddedOptions, observer?:
   const noteUnavailablePlugins = () => {
     for (const names of scheduler.unavailablePlugins().values()) for (const n of names) unavailablePlugins.add(n);
   };
-  // Pods in backoff get their retry; but once nothing has changed for longer than the longest
-  // backoff, every retry has happened and further ones would fail the same way: stop.
-  let quietLimitMs = (o.config.podMaxBackoffSeconds ?? 10) * 1000 + 2000;
+  // Pods in backoff get their retry, until nothing changes for longer than the longest backoff.
+  let quietLimit = quietLimitMs(o.config);
   const wallStart = performance.now();
 
   for (const p of sc.pending) cluster.create(p);
@@ -131,7 +130,7 @@ export async function runSimulation(sc: Scenario, o: EmbeddedOptions, observer?:
       noteUnavailablePlugins();
       for (const r of records.values()) attemptsBefore.set(r.pod, r.attempts);
       scheduler = await restartWithConfiguration(env, config, runOptions);
-      quietLimitMs = (config.podMaxBackoffSeconds ?? 10) * 1000 + 2000;
+      quietLimit = quietLimitMs(config);
     }
     for (const [j, obj] of step.create.entries()) {
       if (obj.kind === 'Pod') track(podKey(obj as Pod));
@@ -185,7 +184,7 @@ export async function runSimulation(sc: Scenario, o: EmbeddedOptions, observer?:
       lastProgressAt = clock.now();
       continue;
     }
-    if (timerAt !== undefined && timerAt - lastProgressAt <= quietLimitMs) {
+    if (timerAt !== undefined && timerAt - lastProgressAt <= quietLimit) {
       clock.runUntil(timerAt);
       continue;
     }
