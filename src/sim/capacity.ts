@@ -10,6 +10,7 @@ import type { Workload } from '../cluster/memory/controllers/owned.js';
 import type { AttemptRecord } from '../scheduler/scheduler.js';
 import { createEmbedded, type Embedded, type EmbeddedOptions } from './embedded.js';
 import { refusals, type NodeRefusal } from './node_refusals.js';
+import { isDaemonPod } from './whatif_steps.js';
 import type { ProgressListener } from './progress.js';
 import type { Scenario } from './scenario.js';
 import { runSimulation } from './simulate.js';
@@ -138,7 +139,6 @@ function copyOfNode(template: Node, name: string): Node {
   return { ...cloneJSON(template), metadata: { name, labels, ...(template.metadata.annotations ? { annotations: { ...template.metadata.annotations } } : {}) } };
 }
 
-const isDaemonPod = (p: Pod) => (p.metadata.ownerReferences ?? []).some((r) => r.controller === true && r.kind === 'DaemonSet');
 
 /** Whether `ds` controls pod `p`: by uid when both have one, else by name, in the same namespace. */
 function owns(ds: Workload, p: Pod): boolean {

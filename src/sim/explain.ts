@@ -222,17 +222,12 @@ export async function runExplain(sc: Scenario, o: ExplainOptions): Promise<{ pod
     await env.scheduler.attemptOnce(attemptPod);
     if (!last) continue;
     const e = explainAttempt(last);
-    if (withClaims) {
-      e.devices = podDevices(created, env.cluster);
-      e.deviceDiagnosis = deviceDiagnosis(last, env.cluster, claimsBefore, env.scheduler.features);
-    } else {
-      // Devices given for the pod's extended resources (a claim DynamicResources made in PreBind),
-      // or why nodes had none for them.
-      const devices = podDevices(created, env.cluster);
-      if (devices.length > 0) e.devices = devices;
-      const diagnosis = deviceDiagnosis(last, env.cluster, [], env.scheduler.features);
-      if (Object.keys(diagnosis).length > 0) e.deviceDiagnosis = diagnosis;
-    }
+    // A pod with claims always gets both fields; one without them only when its extended
+    // resources got devices (a claim DynamicResources made in PreBind) or nodes had none for them.
+    const devices = podDevices(created, env.cluster);
+    if (withClaims || devices.length > 0) e.devices = devices;
+    const diagnosis = deviceDiagnosis(last, env.cluster, claimsBefore, env.scheduler.features);
+    if (withClaims || Object.keys(diagnosis).length > 0) e.deviceDiagnosis = diagnosis;
     out.push(e);
   }
   env.scheduler.stop();

@@ -117,7 +117,8 @@ function setUnschedulable(cluster: MemoryCluster, name: string, value: boolean):
   cluster.update<Node>({ ...node, spec });
 }
 
-function isDaemonPod(p: Pod): boolean {
+/** A pod a DaemonSet controls: drains leave it, capacity copies it onto added nodes. */
+export function isDaemonPod(p: Pod): boolean {
   return (p.metadata.ownerReferences ?? []).some((r) => r.controller === true && r.kind === 'DaemonSet');
 }
 

@@ -10,7 +10,7 @@ import { countFits, nodesNeeded, removableNodes, type FitCount, type NodeRemoval
 import { parseScenario, ScenarioError } from '../../sim/scenario.js';
 import { UsageError, type CliIO } from '../io.js';
 import { registryWithPlugins } from '../plugins.js';
-import { clusterFlagOptions, clusterFlagsUsage, loadScenarioAndConfig } from './cluster_flags.js';
+import { clusterFlagOptions, clusterFlagsUsage, loadScenarioAndConfig, positive } from './cluster_flags.js';
 import { progressLine } from './progress.js';
 
 export const capacityUsage = `Usage: kube-scheduler-ts capacity [scenario | --from-cluster] (--pod FILE [--max N] | --add-nodes-like NODE | --node-template FILE | --removable [--nodes A,B]) [options]
@@ -51,13 +51,6 @@ function readOne(path: string, kind: 'Pod' | 'Node'): Pod | Node {
   return found[0]!;
 }
 
-const positiveInt = (v: string | undefined, flag: string, dflt: number): number => {
-  if (v === undefined) return dflt;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag} must be a positive integer, got "${v}"`);
-  return n;
-};
-
 export async function capacityCommand(argv: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -94,7 +87,7 @@ export async function capacityCommand(argv: string[], io: CliIO): Promise<number
   const opts = { config, registry, notYetAvailable: notYetAvailablePlugins, featureGates, seed, admitPod, onProgress: progress?.update };
   const answer = async (): Promise<string> => {
     if (values.pod !== undefined) {
-      const report = await countFits(scenario, readOne(values.pod, 'Pod'), { ...opts, max: positiveInt(values.max, '--max', 100_000) });
+      const report = await countFits(scenario, readOne(values.pod, 'Pod'), { ...opts, max: positive('max', values.max, 100_000, true) });
       return output === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderFits(report);
     }
     if (values.removable === true) {
@@ -107,7 +100,7 @@ export async function capacityCommand(argv: string[], io: CliIO): Promise<number
       ? readOne(values['node-template'], 'Node')
       : scenario.nodes.find((n) => n.metadata.name === values['add-nodes-like']);
     if (template === undefined) throw new ScenarioError(`--add-nodes-like: nodes "${values['add-nodes-like']}" not found in ${scenario.source ?? scenario.name}`);
-    const report = await nodesNeeded(scenario, template, { ...opts, limit: positiveInt(values.limit, '--limit', 10_000) });
+    const report = await nodesNeeded(scenario, template, { ...opts, limit: positive('limit', values.limit, 10_000, true) });
     return output === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderNodesNeeded(report);
   };
   let text: string;

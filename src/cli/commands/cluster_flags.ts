@@ -41,7 +41,8 @@ interface ClusterFlagValues {
   'page-size'?: string;
 }
 
-function positive(flag: string, v: string | undefined, dflt: number, integer: boolean): number {
+/** A flag's positive number (or integer), `dflt` when absent; a usage error otherwise. */
+export function positive(flag: string, v: string | undefined, dflt: number, integer: boolean): number {
   if (v === undefined) return dflt;
   const n = Number(v);
   if (!(n > 0) || !Number.isFinite(n) || (integer && !Number.isInteger(n))) {

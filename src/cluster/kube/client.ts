@@ -12,7 +12,7 @@ import { isNotFound } from './errors.js';
 import { EventSink } from './events.js';
 import { InformerHealth } from './informer_health.js';
 import { Reflector, type ReflectorOptions, type ReflectorStatus } from './reflector.js';
-import { podPath, resourceClaimPath, watchedResources, watchedResourcesFor, type ResourceSpec } from './resources.js';
+import { podPath, resourceClaimPath, watchedResourcesFor, type ResourceSpec } from './resources.js';
 import type { RestTransport } from './rest.js';
 
 export interface KubeClusterClientOptions {
@@ -97,7 +97,7 @@ export class KubeClusterClient implements ClusterClient {
         log.error(err, 'Event handler failed', { kind: e.kind, type: e.type, object: `${e.object.metadata?.namespace ?? ''}/${e.object.metadata?.name ?? ''}` });
       }
     };
-    this.reflectors = (this.o.resources ?? (this.o.gateEnabled ? watchedResourcesFor(this.o.gateEnabled) : watchedResources)).map((spec) => new Reflector({
+    this.reflectors = (this.o.resources ?? watchedResourcesFor(this.o.gateEnabled ?? (() => true))).map((spec) => new Reflector({
       spec,
       transport: this.o.transport,
       clock: this.o.clock,

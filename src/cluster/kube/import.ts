@@ -4,12 +4,9 @@
 import type { KubeObject } from '../../api/types.js';
 import { ApiError } from '../types.js';
 import { isExpired, isNotFound } from './errors.js';
-import { watchedResources, type ResourceSpec } from './resources.js';
+import { group, watchedResources, type ResourceSpec } from './resources.js';
 import type { RestTransport } from './rest.js';
 
-const group = (kind: string, gv: string, plural: string, namespaced: boolean): ResourceSpec => ({
-  kind, apiVersion: gv, path: `/apis/${gv}/${plural}`, namespaced,
-});
 
 /**
  * What the scheduler's informers watch, and what a simulation needs besides: PriorityClasses

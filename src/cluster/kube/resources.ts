@@ -13,7 +13,8 @@ export interface ResourceSpec {
 const core = (kind: string, plural: string, namespaced: boolean, fieldSelector?: string): ResourceSpec => ({
   kind, apiVersion: 'v1', path: `/api/v1/${plural}`, namespaced, fieldSelector,
 });
-const group = (kind: string, gv: string, plural: string, namespaced: boolean): ResourceSpec => ({
+/** A kind of an API group: its collection at /apis/<group>/<version>/<plural>. */
+export const group = (kind: string, gv: string, plural: string, namespaced: boolean): ResourceSpec => ({
   kind, apiVersion: gv, path: `/apis/${gv}/${plural}`, namespaced,
 });
 
