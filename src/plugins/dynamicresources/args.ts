@@ -3,7 +3,7 @@
 import type { FieldError } from '../../framework/registry.js';
 import { childPath, fieldForbidden, fieldInvalid } from '../../api/field_errors.js';
 import { parseDurationNanos } from '../../util/duration.js';
-import { pinnedDraFeatures, type DraFeatures } from './features.js';
+import { bindingConditionsEnabled, pinnedDraFeatures, type DraFeatures } from './features.js';
 
 export interface DynamicResourcesArgs {
   /** How long Filter may spend allocating for one node (Go duration; "0s" disables the limit). */
@@ -31,8 +31,7 @@ export function defaultDynamicResourcesArgs(given: Record<string, unknown>, feat
     if (!allowedFields.includes(k)) throw new Error(`DynamicResourcesArgs: unknown field "${k}"`);
   }
   const filterTimeout = durationField(given, 'filterTimeout') ?? (features.enableDRASchedulerFilterTimeout ? DefaultFilterTimeout : undefined);
-  const bindingEnabled = features.enableDRADeviceBindingConditions && features.enableDRAResourceClaimDeviceStatus;
-  const bindingTimeout = durationField(given, 'bindingTimeout') ?? (bindingEnabled ? DefaultBindingTimeout : undefined);
+  const bindingTimeout = durationField(given, 'bindingTimeout') ?? (bindingConditionsEnabled(features) ? DefaultBindingTimeout : undefined);
   const out: { filterTimeout?: string; bindingTimeout?: string } = {};
   if (filterTimeout !== undefined) out.filterTimeout = filterTimeout;
   if (bindingTimeout !== undefined) out.bindingTimeout = bindingTimeout;
@@ -48,7 +47,7 @@ export function validateDynamicResourcesArgs(args: DynamicResourcesArgs, path: s
   }
   if (args.bindingTimeout !== undefined) {
     const at = childPath(path, 'bindingTimeout');
-    if (!(features.enableDRADeviceBindingConditions && features.enableDRAResourceClaimDeviceStatus)) {
+    if (!bindingConditionsEnabled(features)) {
       errs.push(fieldForbidden(at, 'DRADeviceBindingConditions or DRAResourceClaimDeviceStatus feature gate is disabled'));
     } else if (parseDurationNanos(args.bindingTimeout) < 1e9) {
       errs.push(fieldInvalid(at, args.bindingTimeout, 'must be at least 1 second'));

@@ -8,7 +8,7 @@ import { Status } from '../../framework/status.js';
 import { cloneJSON } from '../../util/json_clone.js';
 import { bindingReadiness, ErrDeviceBindingTimeout, hasBindingConditions } from './binding_conditions.js';
 import type { ClaimTracker } from './dra_manager.js';
-import type { DraFeatures } from './features.js';
+import { bindingConditionsEnabled, type DraFeatures } from './features.js';
 import { ClaimFinalizer, isReservedForPod, podConsumerReference } from './pod_claims.js';
 import type { DynamicResourcesState } from './state.js';
 import { isSpecialClaimName } from './extended_resources.js';
@@ -45,9 +45,6 @@ export class ClaimBinder {
     private readonly bindingTimeoutMs: number,
   ) {}
 
-  private bindingConditionsOn(): boolean {
-    return this.features.enableDRADeviceBindingConditions && this.features.enableDRAResourceClaimDeviceStatus;
-  }
 
   async preBind(state: DynamicResourcesState, pod: Pod, nodeName: string): Promise<Status | null> {
     const onSuccess: (() => void)[] = [];
@@ -66,7 +63,7 @@ export class ClaimBinder {
       // Binding done: the allocation is no longer in flight, it is in the claim.
       if (state.infos[i]!.allocation !== null) onSuccess.push(() => this.claims.maybeRemoveClaimPendingAllocation(uid, true));
     }
-    if (this.bindingConditionsOn() && hasBindingConditions(state.claims)) {
+    if (bindingConditionsEnabled(this.features) && hasBindingConditions(state.claims)) {
       const failed = await this.waitForBindingConditions(state, pod, nodeName);
       if (failed !== null) return failed;
     }
@@ -187,7 +184,7 @@ export class ClaimBinder {
     }
     const status = { ...claim.status };
     status.reservedFor = [...(status.reservedFor ?? []), podConsumerReference(pod)];
-    if (this.bindingConditionsOn()) {
+    if (bindingConditionsEnabled(this.features)) {
       if (status.allocation === undefined) throw new BindError(`claim ${ref(claim)} got deallocated elsewhere in the meantime`, false);
       if (status.allocation.allocationTimestamp === undefined) status.allocation = { ...status.allocation, allocationTimestamp: rfc3339(this.handle.now()) };
     }

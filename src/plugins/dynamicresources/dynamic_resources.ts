@@ -32,7 +32,7 @@ import { timeoutMs, type DynamicResourcesArgs } from './args.js';
 import { ClaimBinder } from './bind_claim.js';
 import type { ClaimTracker, DeviceClassLister, SliceLister } from './dra_manager.js';
 import { sharedDraManager } from './shared_dra_manager.js';
-import { allocatorFeatures, pinnedDraFeatures, type AllocatorFeatures, type DraFeatures } from './features.js';
+import { allocatorFeatures, bindingConditionsEnabled, pinnedDraFeatures, type AllocatorFeatures, type DraFeatures } from './features.js';
 import { isSchedulableAfterClaimChange, isSchedulableAfterTargetPodUpdate } from './hints.js';
 import { ClaimFinalizer, ClaimUnavailable, isReservedForPod, podResourceClaims, type ClaimGetter } from './pod_claims.js';
 import { bindingReadiness } from './binding_conditions.js';
@@ -263,7 +263,7 @@ export class DynamicResources
         continue;
       }
       // An allocated claim whose devices failed or timed out binding may be freed by PostFilter.
-      if (claim.status?.allocation !== undefined && this.bindingConditionsOn()) {
+      if (claim.status?.allocation !== undefined && bindingConditionsEnabled(this.features)) {
         const r = bindingReadiness(claim, this.handle.now(), this.bindingTimeoutMs);
         if (r.failed !== null || (!r.ready && r.timedOut)) unavailable.push(i);
       }
@@ -317,9 +317,6 @@ export class DynamicResources
     return results;
   }
 
-  private bindingConditionsOn(): boolean {
-    return this.features.enableDRADeviceBindingConditions && this.features.enableDRAResourceClaimDeviceStatus;
-  }
 
   /**
    * No node fits: free one allocated claim that is not available and that no other pod uses, so

@@ -63,13 +63,18 @@ export interface AllocatorFeatures {
   readonly compatibilityGroups: boolean;
 }
 
+/** Device binding conditions need both gates (DRADeviceBindingConditions needs the device status). */
+export function bindingConditionsEnabled(f: DraFeatures): boolean {
+  return f.enableDRADeviceBindingConditions && f.enableDRAResourceClaimDeviceStatus;
+}
+
 export function allocatorFeatures(f: DraFeatures): AllocatorFeatures {
   return {
     adminAccess: f.enableDRAAdminAccess,
     prioritizedList: f.enableDRAPrioritizedList,
     partitionableDevices: f.enableDRAPartitionableDevices,
     deviceTaints: f.enableDRADeviceTaints,
-    deviceBindingAndStatus: f.enableDRADeviceBindingConditions && f.enableDRAResourceClaimDeviceStatus,
+    deviceBindingAndStatus: bindingConditionsEnabled(f),
     consumableCapacity: f.enableDRAConsumableCapacity,
     fractionalCapacityRange: f.enableDRAFractionalCapacityRange,
     listTypeAttributes: f.enableDRAListTypeAttributes,

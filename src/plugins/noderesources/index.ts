@@ -16,7 +16,11 @@ import { sharedDraManager } from '../dynamicresources/shared_dra_manager.js';
 export const nodeResourcesFitDefinition: PluginDefinition<NodeResourcesFitArgs> = {
   name: FitName,
   argsKind: 'NodeResourcesFitArgs',
-  factory: (args, handle, features) => new Fit(args, undefined, features.enableDRAExtendedResource ? sharedDraManager(handle.objects(), features) : null),
+  factory: (args, handle, features) => new Fit(
+    args,
+    { enableInPlacePodVerticalScaling: features.enableInPlacePodVerticalScaling, enableSchedulingQueueHint: true },
+    features.enableDRAExtendedResource ? sharedDraManager(handle.objects(), features) : null,
+  ),
   defaultArgs: defaultNodeResourcesFitArgs,
   validateArgs: validateNodeResourcesFitArgs,
 };
