@@ -73,11 +73,11 @@ export async function countFits(sc: Scenario, pod: Pod, o: CapacityOptions & { m
     let fits = 0;
     let stoppedBy: FitCount['stoppedBy'] = null;
     while (fits < max) {
-      const c = cloneJSON(base);
+      // The store copies what it is given, so the copies can share `base`'s objects.
       const copy: Pod = {
-        ...c,
-        metadata: { ...c.metadata, name: `${prefix}${fits}`, namespace: ns, uid: undefined, resourceVersion: undefined },
-        spec: { ...c.spec, nodeName: undefined, preemptionPolicy: 'Never' },
+        ...base,
+        metadata: { ...base.metadata, name: `${prefix}${fits}`, namespace: ns, uid: undefined, resourceVersion: undefined },
+        spec: { ...base.spec, nodeName: undefined, preemptionPolicy: 'Never' },
         status: {},
       };
       last = null;
