@@ -10,6 +10,7 @@ import type { Workload } from '../cluster/memory/controllers/owned.js';
 import type { AttemptRecord } from '../scheduler/scheduler.js';
 import { createEmbedded, type Embedded, type EmbeddedOptions } from './embedded.js';
 import { refusals, type NodeRefusal } from './node_refusals.js';
+import { RemovalCertificate } from './removal_certificate.js';
 import { isDaemonPod } from './whatif_steps.js';
 import type { ProgressListener } from './progress.js';
 import type { Scenario } from './scenario.js';
@@ -277,20 +278,33 @@ export interface NodeRemoval {
   node: string;
   /** Whether every pod on it (DaemonSet pods aside) found a place on the other nodes. */
   removable: boolean;
+  /**
+   * How it was decided: `room`, from the filters alone, each pod shown on a distinct node where it
+   * fits now (nodes with room, not the scheduler's choice; also a node with nothing to move);
+   * `scheduler`, by scheduling the pods one at a time, each shown where the scheduler put it.
+   */
+  decidedBy: 'room' | 'scheduler';
   /** The pods that would move, with where they went (or why not, for the first that did not fit). */
   pods: { pod: string; node: string; message: string }[];
 }
 
 /**
  * For each node (all, or those named), whether it could be removed with its pods rescheduled on
- * the others, as a scale-down simulation asks: after the scenario's pending pods are scheduled,
- * the node is cordoned and its pods (DaemonSet pods excepted) are recreated unbound, one at a
- * time, never preempting; then everything is put back before the next node is tried, so each
- * answer is about removing that node alone.
+ * the others, as a scale-down simulation asks, after the scenario's pending pods are scheduled.
+ * First by the fit certificate (removal_certificate.ts): when each pod fits enough other nodes
+ * as the cluster is, the node is removable and no scheduling cycle runs, so the scheduler's state
+ * (its rotating start node, its tie-break draws) stays as if the node had not been asked about.
+ * Otherwise, or for every node with `placements`, the probe: the node is cordoned and its pods
+ * (DaemonSet pods excepted) are recreated unbound, one at a time, never preempting; then
+ * everything is put back before the next node is tried, so each answer is about removing that
+ * node alone. Only the probe says a node is not removable.
  */
-export async function removableNodes(sc: Scenario, o: CapacityOptions & { nodes?: readonly string[] }): Promise<NodeRemoval[]> {
+export async function removableNodes(sc: Scenario, o: CapacityOptions & { nodes?: readonly string[]; placements?: boolean }): Promise<NodeRemoval[]> {
   let last: AttemptRecord | null = null;
   const { cluster, scheduler } = await scheduledScenario(sc, o, (a) => { last = a; });
+  // With the workload controllers on, a removed pod's controller may make a replacement that the
+  // probe schedules too, which the certificate does not account for.
+  const certificate = o.placements === true || sc.controllers === true ? null : new RemovalCertificate(scheduler, o.config.profiles, o.registry);
   try {
     // Pods left pending are not part of the question, and must not take the room a probe frees.
     for (const p of cluster.list<Pod>('Pod')) if (!p.spec.nodeName) cluster.remove('Pod', p.metadata.namespace ?? 'default', p.metadata.name ?? '');
@@ -314,11 +328,16 @@ export async function removableNodes(sc: Scenario, o: CapacityOptions & { nodes?
       // Nothing to move: removable without touching the cluster (a cordon and uncordon with no
       // cycle between them leave the scheduler as they found it).
       if (moving.length === 0) {
-        out.push({ node: name, removable: true, pods: [] });
+        out.push({ node: name, removable: true, decidedBy: 'room', pods: [] });
+        continue;
+      }
+      const witnesses = certificate?.witnesses(name, moving) ?? null;
+      if (witnesses !== null) {
+        out.push({ node: name, removable: true, decidedBy: 'room', pods: moving.map((p, j) => ({ pod: podKey(p), node: witnesses[j]!, message: '' })) });
         continue;
       }
       cluster.update<Node>({ ...node, spec: { ...(node.spec ?? {}), unschedulable: true } });
-      const result: NodeRemoval = { node: name, removable: true, pods: [] };
+      const result: NodeRemoval = { node: name, removable: true, decidedBy: 'scheduler', pods: [] };
       const copies: Pod[] = [];
       for (const p of moving) {
         cluster.remove('Pod', p.metadata.namespace ?? 'default', p.metadata.name ?? '');

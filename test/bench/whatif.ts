@@ -1,6 +1,7 @@
 // What capacity's three questions and a two-configuration compare cost on a large cluster: by
 // default 5,000 nodes and 100,000 bound pods (plus 200 pending), CPU seconds per question (README figures).
-// Run: npx tsx test/bench/whatif.ts [nodes] [pods] [fits|nodes|removable|compare|all]
+// Run: npx tsx test/bench/whatif.ts [nodes] [pods] [fits|nodes|removable|placements|compare|all]
+// (placements: --removable --placements, the scheduler run for every node)
 import type { Node, Pod } from '../../src/api/types.js';
 import { admitPod } from '../../src/cluster/memory/admission.js';
 import { configFromObject, defaultConfiguration } from '../../src/config/index.js';
@@ -60,6 +61,12 @@ if (only === 'all' || only === 'nodes') {
 if (only === 'all' || only === 'removable') {
   await measure('capacity --removable', async () => {
     const r = await removableNodes(sc, opts);
+    return `${r.filter((x) => x.removable).length} of ${r.length} removable, ${r.filter((x) => x.decidedBy === 'room').length} by room alone`;
+  });
+}
+if (only === 'all' || only === 'placements') {
+  await measure('capacity --removable --placements', async () => {
+    const r = await removableNodes(sc, { ...opts, placements: true });
     return `${r.filter((x) => x.removable).length} of ${r.length} removable`;
   });
 }

@@ -23,6 +23,17 @@ pending:
 - metadata: { name: p }
   spec: { containers: [{ name: c, image: x, resources: { requests: { cpu: "1" } } }] }
 `);
+const twoNodes = join(dir, 'two.yaml');
+writeFileSync(twoNodes, `
+nodes:
+- metadata: { name: n1, labels: { kubernetes.io/hostname: n1 } }
+  status: { allocatable: { cpu: "2", memory: 4Gi, pods: "10" } }
+- metadata: { name: n2, labels: { kubernetes.io/hostname: n2 } }
+  status: { allocatable: { cpu: "2", memory: 4Gi, pods: "10" } }
+pods:
+- metadata: { name: q }
+  spec: { nodeName: n1, containers: [{ name: c, image: x, resources: { requests: { cpu: "1" } } }] }
+`);
 const podFile = join(dir, 'pod.yaml');
 writeFileSync(podFile, 'kind: Pod\nmetadata: { name: w }\nspec: { containers: [{ name: c, image: x, resources: { requests: { cpu: 500m } } }] }\n');
 
@@ -47,7 +58,19 @@ describe('capacity command', () => {
     assert.match(r.out, /n1: default\/p does not fit elsewhere: 0\/1 nodes are available: 1 node\(s\) were unschedulable\./);
   });
 
+  it('--removable says which nodes have room when the filters alone decide, and --placements where the scheduler puts the pods', async () => {
+    const room = await cli(['capacity', twoNodes, '--removable', '--nodes', 'n1']);
+    assert.equal(room.code, 0, room.err);
+    assert.match(room.out, /^1 of 1 node\(s\) could be removed.*\n {2}n1 {2}default\/q has room on n2\n\n"has room on": a node where the pod fits/);
+    const json = await cli(['capacity', twoNodes, '--removable', '--nodes', 'n1', '-o', 'json']);
+    assert.deepEqual(JSON.parse(json.out), [{ node: 'n1', removable: true, decidedBy: 'room', pods: [{ pod: 'default/q', node: 'n2', message: '' }] }]);
+    const placed = await cli(['capacity', twoNodes, '--removable', '--nodes', 'n1', '--placements']);
+    assert.equal(placed.code, 0, placed.err);
+    assert.match(placed.out, /\n {2}n1 {2}default\/q -> n2\n$/);
+  });
+
   const bad: [string, string[], RegExp][] = [
+    ['--placements without --removable', [scenario, '--pod', podFile, '--placements'], /--placements goes with --removable/],
     ['no question', [scenario], /give exactly one of --pod, --add-nodes-like, --node-template and --removable/],
     ['--nodes without --removable', [scenario, '--pod', podFile, '--nodes', 'n1'], /--nodes goes with --removable/],
     ['--removable of an unknown node', [scenario, '--removable', '--nodes', 'n7'], /--nodes: nodes "n7" not found/],

@@ -13,7 +13,7 @@ import { registryWithPlugins } from '../plugins.js';
 import { clusterFlagOptions, clusterFlagsUsage, loadScenarioAndConfig, positive } from './cluster_flags.js';
 import { progressLine } from './progress.js';
 
-export const capacityUsage = `Usage: kube-scheduler-ts capacity [scenario | --from-cluster] (--pod FILE [--max N] | --add-nodes-like NODE | --node-template FILE | --removable [--nodes A,B]) [options]
+export const capacityUsage = `Usage: kube-scheduler-ts capacity [scenario | --from-cluster] (--pod FILE [--max N] | --add-nodes-like NODE | --node-template FILE | --removable [--nodes A,B] [--placements]) [options]
 
 Answers capacity questions with the real scheduler on the scenario's cluster (its pending pods
 scheduled first):
@@ -24,7 +24,11 @@ scheduled first):
   --node-template FILE  The same, with a Node from FILE as the template
   --limit N             Give up beyond N added nodes; default 10000
   --removable           Which nodes could be removed, each alone, with their pods (DaemonSet pods
-                        aside) rescheduled on the others; --nodes A,B to try only those
+                        aside) rescheduled on the others; --nodes A,B to try only those. A node
+                        whose pods each fit enough other nodes is answered from the filters alone,
+                        each pod shown with a node that has room for it
+  --placements          With --removable: run the scheduler for every node, to show where it
+                        would put each pod (slower: a scheduling cycle per pod moved)
 
 Options:
   --config FILE         KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1)
@@ -63,6 +67,7 @@ export async function capacityCommand(argv: string[], io: CliIO): Promise<number
       limit: { type: 'string' },
       removable: { type: 'boolean' },
       nodes: { type: 'string' },
+      placements: { type: 'boolean' },
       config: { type: 'string' },
       plugins: { type: 'string', multiple: true },
       'feature-gates': { type: 'string', multiple: true },
@@ -76,6 +81,7 @@ export async function capacityCommand(argv: string[], io: CliIO): Promise<number
   const questions = [values.pod, values['add-nodes-like'], values['node-template'], values.removable || undefined].filter((v) => v !== undefined).length;
   if (questions !== 1) throw new UsageError('give exactly one of --pod, --add-nodes-like, --node-template and --removable');
   if (values.nodes !== undefined && values.removable !== true) throw new UsageError('--nodes goes with --removable');
+  if (values.placements === true && values.removable !== true) throw new UsageError('--placements goes with --removable');
   const output = values.output ?? 'text';
   if (output !== 'text' && output !== 'json') throw new UsageError('--output must be text or json');
   const seed = values.seed === undefined ? 1 : Number(values.seed);
@@ -93,7 +99,7 @@ export async function capacityCommand(argv: string[], io: CliIO): Promise<number
     if (values.removable === true) {
       const nodes = values.nodes?.split(',').map((n) => n.trim()).filter((n) => n !== '');
       for (const n of nodes ?? []) if (!scenario.nodes.some((x) => x.metadata.name === n)) throw new ScenarioError(`--nodes: nodes "${n}" not found in ${scenario.source ?? scenario.name}`);
-      const report = await removableNodes(scenario, { ...opts, nodes });
+      const report = await removableNodes(scenario, { ...opts, nodes, placements: values.placements === true });
       return output === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderRemovable(report);
     }
     const template = values['node-template'] !== undefined
@@ -153,7 +159,12 @@ function renderNodesNeeded(r: NodesNeeded): string {
 function renderRemovable(r: readonly NodeRemoval[]): string {
   const yes = r.filter((x) => x.removable);
   const lines = [`${yes.length} of ${r.length} node(s) could be removed, each on its own, with their pods rescheduled on the others:`];
-  for (const x of yes) lines.push(`  ${x.node}${x.pods.length === 0 ? '  (no pods to move)' : `  ${x.pods.map((p) => `${p.pod} -> ${p.node}`).join(', ')}`}`);
+  const moved = (x: NodeRemoval) => x.pods.map((p) => (x.decidedBy === 'room' ? `${p.pod} has room on ${p.node}` : `${p.pod} -> ${p.node}`)).join(', ');
+  for (const x of yes) lines.push(`  ${x.node}${x.pods.length === 0 ? '  (no pods to move)' : `  ${moved(x)}`}`);
+  if (yes.some((x) => x.decidedBy === 'room' && x.pods.length > 0)) {
+    lines.push('', '"has room on": a node where the pod fits as the cluster is now, a different one for each pod of the node;',
+      'found without scheduling them, so not where the scheduler would put them (--placements shows that).');
+  }
   const no = r.filter((x) => !x.removable);
   if (no.length > 0) {
     lines.push('', 'Not removable:');
