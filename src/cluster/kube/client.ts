@@ -48,9 +48,10 @@ const readPodTimeoutMs = 10_000;
  * A write (binding, status patch, deletion, volume or claim update) with no answer for this long is
  * taken for lost: without it, a connection the server stopped answering (no reset) would hold a
  * binding cycle, and the node room its pod keeps assumed, for as long as TCP waits. A lost binding's
- * outcome is unknown, and the binding confirmation reads the pod back.
+ * outcome is unknown, and the binding confirmation reads the pod back. Longer than kube-apiserver's
+ * own --request-timeout (60 s), so a server still working on the write has answered or given up.
  */
-const writeTimeoutMs = 30_000;
+const writeTimeoutMs = 70_000;
 
 /** Retries of a status patch (retry.DefaultBackoff: 4 steps from 10ms, factor 5). */
 const patchRetryDelaysMs = [10, 50, 250];
