@@ -141,6 +141,13 @@ export interface ScorePlugin extends Plugin {
    */
   scoreNodes?(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], out: NodeScore[]): Status | null;
   scoreExtensions?(): ScoreExtensions | null;
+  /**
+   * Optional: when this pod would get the same final score (after NormalizeScore) on every one of
+   * `nodes`, that score; otherwise null. It must be cheap (no per-node scoring) and never wrong:
+   * a cycle that keeps no per-plugin scores then adds it to every node's total without running
+   * Score and NormalizeScore, which changes no total and so no choice.
+   */
+  uniformScore?(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[]): number | null;
 }
 
 export interface ReservePlugin extends Plugin {

@@ -8,15 +8,25 @@ const defaultTolerationSeconds = 300;
 const notReadyTaint = 'node.kubernetes.io/not-ready';
 const unreachableTaint = 'node.kubernetes.io/unreachable';
 
+/** Whether `tolerations` already tolerate the NoExecute taint `key` (a matching or empty key, a NoExecute or empty effect). */
+function tolerates(tolerations: readonly Toleration[], key: string): boolean {
+  for (let i = 0; i < tolerations.length; i++) {
+    const t = tolerations[i]!;
+    if ((t.key === key || !t.key) && (t.effect === 'NoExecute' || !t.effect)) return true;
+  }
+  return false;
+}
+
 export function withDefaultTolerations(pod: Pod): Pod {
   const tolerations = pod.spec.tolerations ?? [];
   // A malformed list is left for validation to refuse.
   if (!Array.isArray(tolerations)) return pod;
-  // Upstream's test: the key matches (or is empty) and the effect is NoExecute (or empty).
-  const tolerates = (key: string) => tolerations.some((t) => (t.key === key || !t.key) && (t.effect === 'NoExecute' || !t.effect));
-  const added: Toleration[] = [];
-  for (const key of [notReadyTaint, unreachableTaint]) {
-    if (!tolerates(key)) added.push({ key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: defaultTolerationSeconds });
-  }
-  return added.length === 0 ? pod : { ...pod, spec: { ...pod.spec, tolerations: [...tolerations, ...added] } };
+  const notReady = !tolerates(tolerations, notReadyTaint);
+  const unreachable = !tolerates(tolerations, unreachableTaint);
+  if (!notReady && !unreachable) return pod;
+  // Every pod created passes here: one new list, no intermediate arrays.
+  const added = tolerations.slice();
+  if (notReady) added.push({ key: notReadyTaint, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: defaultTolerationSeconds });
+  if (unreachable) added.push({ key: unreachableTaint, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: defaultTolerationSeconds });
+  return { ...pod, spec: { ...pod.spec, tolerations: added } };
 }

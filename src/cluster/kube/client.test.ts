@@ -2,6 +2,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ResourceClaim } from '../../api/resource.js';
+import type { Pod } from '../../api/types.js';
 import { discardLogger } from '../../log/logger.js';
 import { FakeClock } from '../../util/clock.js';
 import { ApiError, type WatchEvent } from '../types.js';
@@ -82,6 +83,23 @@ describe('KubeClusterClient: dynamic resource allocation', () => {
       'PUT /apis/resource.k8s.io/v1/namespaces/ns/resourceclaims/c1',
       'DELETE /apis/resource.k8s.io/v1/namespaces/ns/resourceclaims/c1',
     ]);
+  });
+});
+
+describe('KubeClusterClient: writes are bounded in time', () => {
+  it('gives the binding, status patch, deletion and claim writes a timeout, so a silent server cannot hold a binding cycle forever', async () => {
+    const t = new FakeApiServer({});
+    const c = client(t);
+    const pod: Pod = { metadata: { name: 'web', namespace: 'ns', uid: 'pu' }, spec: { containers: [] } };
+    await c.bind(pod, 'n1');
+    await c.updatePodStatus(pod, { nominatedNodeName: 'n1' });
+    await c.deletePod(pod);
+    await c.createResourceClaim({ ...claim, metadata: { namespace: 'ns', generateName: 'p-gpu-' } });
+    await c.updateResourceClaim(claim);
+    await c.updateResourceClaimStatus(claim);
+    await c.deleteResourceClaim('ns', 'c1');
+    assert.equal(t.writes.length, 7);
+    for (const w of t.writes) assert.ok((w.timeoutMs ?? 0) > 0, `${w.method} ${w.path} has a timeout`);
   });
 });
 

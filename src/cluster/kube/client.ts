@@ -44,6 +44,15 @@ const isTerminalPod = (o: KubeObject): boolean => {
 /** A read that confirms a binding gives up after this long; the caller retries it. */
 const readPodTimeoutMs = 10_000;
 
+/**
+ * A write (binding, status patch, deletion, volume or claim update) with no answer for this long is
+ * taken for lost: without it, a connection the server stopped answering (no reset) would hold a
+ * binding cycle, and the node room its pod keeps assumed, for as long as TCP waits. A lost binding's
+ * outcome is unknown, and the binding confirmation reads the pod back. Longer than kube-apiserver's
+ * own --request-timeout (60 s), so a server still working on the write has answered or given up.
+ */
+const writeTimeoutMs = 70_000;
+
 /** Retries of a status patch (retry.DefaultBackoff: 4 steps from 10ms, factor 5). */
 const patchRetryDelaysMs = [10, 50, 250];
 
@@ -151,6 +160,7 @@ export class KubeClusterClient implements ClusterClient {
     await this.o.transport.request({
       method: 'POST',
       path: podPath(ns, name, 'binding'),
+      timeoutMs: writeTimeoutMs,
       body: {
         apiVersion: 'v1',
         kind: 'Binding',
@@ -182,6 +192,7 @@ export class KubeClusterClient implements ClusterClient {
       path: podPath(pod.metadata.namespace ?? 'default', pod.metadata.name ?? '', 'status'),
       contentType: 'application/strategic-merge-patch+json',
       body: { status },
+      timeoutMs: writeTimeoutMs,
     };
     for (let attempt = 0; ; attempt++) {
       try {
@@ -195,7 +206,7 @@ export class KubeClusterClient implements ClusterClient {
   }
 
   async deletePod(pod: Pod): Promise<void> {
-    await this.o.transport.request({ method: 'DELETE', path: podPath(pod.metadata.namespace ?? 'default', pod.metadata.name ?? '') });
+    await this.o.transport.request({ method: 'DELETE', path: podPath(pod.metadata.namespace ?? 'default', pod.metadata.name ?? ''), timeoutMs: writeTimeoutMs });
   }
 
   recordEvent(e: ClusterEventRecord): void {
@@ -226,31 +237,31 @@ export class KubeClusterClient implements ClusterClient {
 
   updatePersistentVolume(pv: PersistentVolume): Promise<PersistentVolume> {
     const path = `/api/v1/persistentvolumes/${encodeURIComponent(pv.metadata?.name ?? '')}`;
-    return this.o.transport.request<PersistentVolume>({ method: 'PUT', path, body: { ...pv, apiVersion: 'v1', kind: 'PersistentVolume' } });
+    return this.o.transport.request<PersistentVolume>({ method: 'PUT', path, body: { ...pv, apiVersion: 'v1', kind: 'PersistentVolume' }, timeoutMs: writeTimeoutMs });
   }
 
   updatePersistentVolumeClaim(pvc: PersistentVolumeClaim): Promise<PersistentVolumeClaim> {
     const ns = encodeURIComponent(pvc.metadata?.namespace ?? 'default');
     const path = `/api/v1/namespaces/${ns}/persistentvolumeclaims/${encodeURIComponent(pvc.metadata?.name ?? '')}`;
-    return this.o.transport.request<PersistentVolumeClaim>({ method: 'PUT', path, body: { ...pvc, apiVersion: 'v1', kind: 'PersistentVolumeClaim' } });
+    return this.o.transport.request<PersistentVolumeClaim>({ method: 'PUT', path, body: { ...pvc, apiVersion: 'v1', kind: 'PersistentVolumeClaim' }, timeoutMs: writeTimeoutMs });
   }
 
   updateResourceClaimStatus(claim: ResourceClaim): Promise<ResourceClaim> {
     const path = resourceClaimPath(claim.metadata.namespace ?? 'default', claim.metadata.name ?? '', 'status');
-    return this.o.transport.request<ResourceClaim>({ method: 'PUT', path, body: { ...claim, apiVersion: 'resource.k8s.io/v1', kind: 'ResourceClaim' } });
+    return this.o.transport.request<ResourceClaim>({ method: 'PUT', path, body: { ...claim, apiVersion: 'resource.k8s.io/v1', kind: 'ResourceClaim' }, timeoutMs: writeTimeoutMs });
   }
 
   updateResourceClaim(claim: ResourceClaim): Promise<ResourceClaim> {
     const path = resourceClaimPath(claim.metadata.namespace ?? 'default', claim.metadata.name ?? '');
-    return this.o.transport.request<ResourceClaim>({ method: 'PUT', path, body: { ...claim, apiVersion: 'resource.k8s.io/v1', kind: 'ResourceClaim' } });
+    return this.o.transport.request<ResourceClaim>({ method: 'PUT', path, body: { ...claim, apiVersion: 'resource.k8s.io/v1', kind: 'ResourceClaim' }, timeoutMs: writeTimeoutMs });
   }
 
   createResourceClaim(claim: ResourceClaim): Promise<ResourceClaim> {
     const path = resourceClaimPath(claim.metadata.namespace ?? 'default');
-    return this.o.transport.request<ResourceClaim>({ method: 'POST', path, body: { ...claim, apiVersion: 'resource.k8s.io/v1', kind: 'ResourceClaim' } });
+    return this.o.transport.request<ResourceClaim>({ method: 'POST', path, body: { ...claim, apiVersion: 'resource.k8s.io/v1', kind: 'ResourceClaim' }, timeoutMs: writeTimeoutMs });
   }
 
   async deleteResourceClaim(namespace: string, name: string): Promise<void> {
-    await this.o.transport.request({ method: 'DELETE', path: resourceClaimPath(namespace, name) });
+    await this.o.transport.request({ method: 'DELETE', path: resourceClaimPath(namespace, name), timeoutMs: writeTimeoutMs });
   }
 }

@@ -56,7 +56,8 @@ export class MemoryCluster implements ClusterClient {
   /** Replaced, never mutated, so emit can walk it while a handler starts or stops watching. */
   private handlers: readonly WatchHandler[] = [];
   /** Watchers of the API server: unlike `handlers`, they see versions and are not cleared by `stop`. */
-  private readonly subscribers = new Set<VersionedHandler>();
+  /** Replaced, never changed in place, so a handler that (un)subscribes during an event does not disturb that event's delivery. */
+  private subscribers: readonly VersionedHandler[] = [];
   /** Recent changes, oldest first, for watches that resume from a resourceVersion. */
   private history: VersionedEvent[] = [];
   /** Changes at or below this version are no longer in the history. */
@@ -111,7 +112,8 @@ export class MemoryCluster implements ClusterClient {
     const handlers = this.handlers;
     const seen = handlers.length > 0 ? schedulerView(e) : null;
     if (seen !== null) for (let i = 0; i < handlers.length; i++) handlers[i]!(seen);
-    if (this.subscribers.size > 0) for (const s of [...this.subscribers]) s(ve);
+    const subscribers = this.subscribers;
+    for (let i = 0; i < subscribers.length; i++) subscribers[i]!(ve);
   }
 
   private prepare(obj: KubeObject): KubeObject {
@@ -229,8 +231,10 @@ export class MemoryCluster implements ClusterClient {
 
   /** Streams every later change with its version until the returned function is called. */
   subscribe(handler: VersionedHandler): () => void {
-    this.subscribers.add(handler);
-    return () => this.subscribers.delete(handler);
+    if (!this.subscribers.includes(handler)) this.subscribers = [...this.subscribers, handler];
+    return () => {
+      this.subscribers = this.subscribers.filter((h) => h !== handler);
+    };
   }
 
   /**

@@ -605,6 +605,62 @@ describe('Framework: RunScorePlugins', () => {
     const f3 = newFramework([queueSort(), binder(), pre], withBasics({ preScore: { enabled: [{ name: 'Pre' }] } }));
     assert.equal(f3.runPreScorePlugins(new CycleState(), pod(), nodes)?.message(), 'running PreScore plugin "Pre": x');
   });
+
+  describe('a plugin whose score is the same on every node (uniformScore)', () => {
+    // Scores 40 everywhere; counts how often Score runs.
+    const uniform = (answer: number | null | (() => number | null)) => {
+      const calls = { score: 0 };
+      const plugin: AnyPlugin = {
+        name: 'Uniform',
+        score: () => (calls.score++, 40),
+        uniformScore: () => (typeof answer === 'function' ? answer() : answer),
+      };
+      return { plugin, calls };
+    };
+    const varying: AnyPlugin = { name: 'Varying', score: byNode({ n1: 10, n2: 20, n3: 30 }) };
+    const config = withBasics({ score: { enabled: [{ name: 'Uniform', weight: 3 }, { name: 'Varying', weight: 2 }] } });
+    const totalsOf = (f: Framework, state: CycleState) => {
+      const totals = new Float64Array(nodes.length);
+      assert.equal(f.runScorePlugins(state, pod(), nodes, totals, null), null);
+      return [...totals];
+    };
+
+    it('is not run when no scores are kept, and every total is what running it gives', () => {
+      const { plugin, calls } = uniform(40);
+      const f = newFramework([queueSort(), binder(), plugin, varying], config);
+      assert.deepEqual(totalsOf(f, new CycleState()), [140, 160, 180]);
+      assert.equal(calls.score, 0);
+      // Kept scores (explain) and sampled plugin metrics run it as usual, with the same totals.
+      const kept = scoresOf(f, new CycleState(), pod(), nodes);
+      assert.ok(Array.isArray(kept));
+      assert.deepEqual(kept.map((n) => n.totalScore), [140, 160, 180]);
+      assert.deepEqual(kept[0]!.scores, [{ name: 'Uniform', score: 120 }, { name: 'Varying', score: 20 }]);
+      assert.equal(calls.score, 3);
+      const timed = new CycleState();
+      timed.recordPluginMetrics = true;
+      assert.deepEqual(totalsOf(f, timed), [140, 160, 180]);
+      assert.equal(calls.score, 6);
+    });
+
+    it('runs Score when the plugin cannot say (null)', () => {
+      const { plugin, calls } = uniform(null);
+      const f = newFramework([queueSort(), binder(), plugin, varying], config);
+      assert.deepEqual(totalsOf(f, new CycleState()), [140, 160, 180]);
+      assert.equal(calls.score, 3);
+    });
+
+    it('refuses an answer outside [0, 100] and reports a throw as a Score error', () => {
+      const { plugin } = uniform(101);
+      const totals = new Float64Array(nodes.length);
+      const out = newFramework([queueSort(), binder(), plugin, varying], config).runScorePlugins(new CycleState(), pod(), nodes, totals, null);
+      assert.match(out?.message() ?? '', /plugin "Uniform" returns an invalid score 101/);
+      const thrower = uniform(() => {
+        throw new Error('boom');
+      });
+      const out2 = newFramework([queueSort(), binder(), thrower.plugin, varying], config).runScorePlugins(new CycleState(), pod(), nodes, totals, null);
+      assert.equal(out2?.message(), 'running Score plugins: plugin "Uniform" failed with: boom');
+    });
+  });
 });
 
 describe('Framework: Reserve and Unreserve', () => {

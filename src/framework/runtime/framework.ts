@@ -707,8 +707,20 @@ export class Framework implements fw.Handle {
     const max = fw.MaxNodeScore;
     const min = fw.MinNodeScore;
     const diagnosed = breakdown !== null && state.diagnosis !== null;
+    // Plugin metrics and recorded scores need every plugin to run; otherwise a plugin that knows
+    // its score is the same on every node is left out and that score added to every total.
+    const shortcut = breakdown === null && !state.recordPluginMetrics;
     for (const p of this.scorePlugins) {
       if (skip.size > 0 && skip.has(p.name)) continue;
+      if (shortcut && p.uniformScore !== undefined) {
+        const uniform = this.uniformScoreOf(p, state, pod, nodes);
+        if (uniform instanceof Status) return uniform;
+        if (uniform !== null) {
+          const points = uniform * this.scorePluginWeight.get(p.name)!;
+          if (points !== 0) for (let i = 0; i < n; i++) totals[i]! += points;
+          continue;
+        }
+      }
       const raw = diagnosed ? new Float64Array(n) : null;
       const failed = this.scoreWithPlugin(p, state, pod, nodes, list, raw);
       if (failed !== null) return failed;
@@ -727,6 +739,20 @@ export class Framework implements fw.Handle {
       if (breakdown) breakdown.push({ name: p.name, weight, weighted: weighted!, raw, normalized });
     }
     return null;
+  }
+
+  /** A plugin's uniformScore, checked as Score's results are; an error as Score's would be. */
+  private uniformScoreOf(p: fw.ScorePlugin, state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[]): number | null | Status {
+    let u: number | null;
+    try {
+      u = p.uniformScore!(state, pod, nodes);
+    } catch (err) {
+      return Status.error(`running Score plugins: plugin "${p.name}" failed with: ${thrownMessage(err)}`).withPlugin(p.name);
+    }
+    if (u !== null && (u > fw.MaxNodeScore || u < fw.MinNodeScore)) {
+      return Status.error(`applying score defaultWeights on Score plugins: plugin "${p.name}" returns an invalid score ${u}, it should in the range of [${fw.MinNodeScore}, ${fw.MaxNodeScore}] after normalizing`).withPlugin(p.name);
+    }
+    return u;
   }
 
   /**

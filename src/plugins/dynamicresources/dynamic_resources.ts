@@ -359,6 +359,13 @@ export class DynamicResources
     return computeScore(state.claims, allocations.results);
   }
 
+  /** A pod without claims (or without prioritized lists) scores 0 on every node, normalized or not. */
+  uniformScore(cs: CycleState): number | null {
+    const state = readState(cs);
+    if (state instanceof Status) return null;
+    return state.empty || !this.features.enableDRAPrioritizedList ? 0 : null;
+  }
+
   /** Pods without claims score 0 everywhere: one read of the state for all nodes. */
   scoreNodes(cs: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], out: NodeScore[]): Status | null {
     const state = readState(cs);

@@ -60,6 +60,12 @@ export class ImageLocality implements ScorePlugin {
     return nodeScore(images, nodeInfo, totalNumNodes);
   }
 
+  /** When none of the nodes reports an image, each scores what an empty sum scores. */
+  uniformScore(_state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[]): number | null {
+    for (let i = 0; i < nodes.length; i++) if (nodes[i]!.hasImages()) return null;
+    return calculatePriority(0, this.podImages(pod).length);
+  }
+
   scoreNodes(_state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], out: NodeScore[]): Status | null {
     const images = this.podImages(pod);
     const totalNumNodes = this.handle.snapshotSharedLister().nodeInfos().list().length;

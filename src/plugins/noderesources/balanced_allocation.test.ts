@@ -5,6 +5,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Node, Pod, ResourceList } from '../../api/types.js';
 import { Code } from '../../framework/status.js';
+import { seededRandom } from '../../util/clock.js';
 import type { ResourceSpec } from './args.js';
 import { BalancedAllocation, balancedResourceScorer } from './balanced_allocation.js';
 import { emptyContainersPod, makeNode, reqPod, runScore } from './test_helpers.js';
@@ -161,4 +162,30 @@ describe('balancedResourceScorer', () => {
       assert.equal(balancedResourceScorer(Float64Array.from(tc.requested), Float64Array.from(tc.allocatable), Float64Array.from(tc.pod)), tc.want);
     });
   }
+
+  // The formula as upstream states it, one balance at a time, with plain arrays.
+  const balance = (requested: number[], allocatable: number[]) => {
+    const fractions = requested.flatMap((r, i) => (allocatable[i] === 0 ? [] : [Math.min(r / allocatable[i]!, 1)]));
+    let std = 0;
+    if (fractions.length === 2) std = Math.abs((fractions[0]! - fractions[1]!) / 2);
+    else if (fractions.length > 2) {
+      const mean = fractions.reduce((a, b) => a + b, 0) / fractions.length;
+      std = Math.sqrt(fractions.reduce((a, f) => a + (f - mean) * (f - mean), 0) / fractions.length);
+    }
+    return Math.trunc((1 - std) * 100);
+  };
+  it('gives what computing each balance on its own gives, on random nodes of 1 to 5 resources', () => {
+    const random = seededRandom(5);
+    const pick = (n: number) => Math.floor(random() * n);
+    for (let round = 0; round < 2000; round++) {
+      const n = 1 + pick(5);
+      const allocatable = Array.from({ length: n }, () => (random() < 0.2 ? 0 : 1 + pick(64_000)));
+      const pod = Array.from({ length: n }, () => pick(8_000));
+      const requested = pod.map((p) => p + pick(70_000));
+      const withPod = balance(requested, allocatable);
+      const withoutPod = balance(requested.map((r, i) => r - pod[i]!), allocatable);
+      const want = 50 + Math.trunc((50 + withPod - withoutPod) / 2);
+      assert.equal(balancedResourceScorer(Float64Array.from(requested), Float64Array.from(allocatable), Float64Array.from(pod)), want, JSON.stringify({ requested, allocatable, pod }));
+    }
+  });
 });

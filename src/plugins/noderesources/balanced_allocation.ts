@@ -19,50 +19,61 @@ const preScoreStateKey = `PreScore${BalancedAllocationName}`;
  * scores 75, a better balance up to 100 and a worse one down to 50.
  */
 export function balancedResourceScorer(requested: Float64Array, allocatable: Float64Array, podRequests: Float64Array): number {
-  const withPod = balancedResourceScore(requested, allocatable, podRequests, false);
-  const withoutPod = balancedResourceScore(requested, allocatable, podRequests, true);
-  return MaxNodeScore / 2 + Math.trunc((MaxNodeScore / 2 + withPod - withoutPod) / 2);
-}
-
-/** The fraction of one resource in use, capped at 1; `withoutPod` takes the pod's share out. */
-function fractionOf(requested: Float64Array, allocatable: Float64Array, podRequests: Float64Array, i: number, withoutPod: boolean): number {
-  const used = withoutPod ? requested[i]! - podRequests[i]! : requested[i]!;
-  const fraction = used / allocatable[i]!;
-  return fraction > 1 ? 1 : fraction;
-}
-
-/**
- * (1 - std) * MaxNodeScore, truncated, where std is the standard deviation of the per-resource
- * utilizations over the resources the node has. Two resources use the |f0 - f1| / 2 shortcut, as
- * upstream does, so the float results match bit for bit. No arrays: this runs per node.
- */
-function balancedResourceScore(requested: Float64Array, allocatable: Float64Array, podRequests: Float64Array, withoutPod: boolean): number {
+  // One walk computes both balances: this runs for every pod on every scored node. The arithmetic
+  // is the same, operation for operation, as computing each balance on its own.
   let count = 0;
-  let total = 0;
-  let first = 0;
-  let second = 0;
+  let totalWith = 0;
+  let totalWithout = 0;
+  let firstWith = 0;
+  let secondWith = 0;
+  let firstWithout = 0;
+  let secondWithout = 0;
   for (let i = 0; i < requested.length; i++) {
-    if (allocatable[i] === 0) continue;
-    const fraction = fractionOf(requested, allocatable, podRequests, i, withoutPod);
-    total += fraction;
-    if (count === 0) first = fraction;
-    else if (count === 1) second = fraction;
+    const alloc = allocatable[i]!;
+    if (alloc === 0) continue;
+    let withPod = requested[i]! / alloc;
+    if (withPod > 1) withPod = 1;
+    let withoutPod = (requested[i]! - podRequests[i]!) / alloc;
+    if (withoutPod > 1) withoutPod = 1;
+    totalWith += withPod;
+    totalWithout += withoutPod;
+    if (count === 0) {
+      firstWith = withPod;
+      firstWithout = withoutPod;
+    } else if (count === 1) {
+      secondWith = withPod;
+      secondWithout = withoutPod;
+    }
     count++;
   }
-  let std = 0;
+  let stdWith = 0;
+  let stdWithout = 0;
   if (count === 2) {
-    std = Math.abs((first - second) / 2);
+    // Two resources use the |f0 - f1| / 2 shortcut, as upstream does, so results match bit for bit.
+    stdWith = Math.abs((firstWith - secondWith) / 2);
+    stdWithout = Math.abs((firstWithout - secondWithout) / 2);
   } else if (count > 2) {
-    const mean = total / count;
-    let sum = 0;
+    const meanWith = totalWith / count;
+    const meanWithout = totalWithout / count;
+    let sumWith = 0;
+    let sumWithout = 0;
     for (let i = 0; i < requested.length; i++) {
-      if (allocatable[i] === 0) continue;
-      const fraction = fractionOf(requested, allocatable, podRequests, i, withoutPod);
-      sum = sum + (fraction - mean) * (fraction - mean);
+      const alloc = allocatable[i]!;
+      if (alloc === 0) continue;
+      let withPod = requested[i]! / alloc;
+      if (withPod > 1) withPod = 1;
+      let withoutPod = (requested[i]! - podRequests[i]!) / alloc;
+      if (withoutPod > 1) withoutPod = 1;
+      sumWith = sumWith + (withPod - meanWith) * (withPod - meanWith);
+      sumWithout = sumWithout + (withoutPod - meanWithout) * (withoutPod - meanWithout);
     }
-    std = Math.sqrt(sum / count);
+    stdWith = Math.sqrt(sumWith / count);
+    stdWithout = Math.sqrt(sumWithout / count);
   }
-  return Math.trunc((1 - std) * MaxNodeScore);
+  // (1 - std) * MaxNodeScore, truncated, for each; then mapped as the comment above says.
+  const scoreWith = Math.trunc((1 - stdWith) * MaxNodeScore);
+  const scoreWithout = Math.trunc((1 - stdWithout) * MaxNodeScore);
+  return MaxNodeScore / 2 + Math.trunc((MaxNodeScore / 2 + scoreWith - scoreWithout) / 2);
 }
 
 class PreScoreState implements StateData {

@@ -83,6 +83,13 @@ export class TaintToleration implements FilterPlugin, PreScorePlugin, ScorePlugi
     return countIntolerable(nodeInfo, s.tolerationsPreferNoSchedule);
   }
 
+  /** Without a tainted node every count is 0, which the reversed normalization turns into the maximum. */
+  uniformScore(state: CycleState, _pod: PodInfo, nodes: readonly NodeInfo[]): number | null {
+    if (state.read<PreScoreState>(preScoreStateKey) === undefined) return null;
+    for (let i = 0; i < nodes.length; i++) if (nodes[i]!.hasTaints()) return null;
+    return MaxNodeScore;
+  }
+
   scoreNodes(state: CycleState, _pod: PodInfo, nodes: readonly NodeInfo[], out: NodeScore[]): Status | null {
     const s = state.read<PreScoreState>(preScoreStateKey);
     if (s === undefined) return Status.error(`failed to read "${preScoreStateKey}" from cycleState: not found`);

@@ -158,6 +158,12 @@ export class VolumeBinding implements PreFilterPlugin, FilterPlugin, PreScorePlu
     return s instanceof Status ? s : null;
   }
 
+  /** A pod without claims (most pods) scores 0 on every node. */
+  uniformScore(state: CycleState): number | null {
+    const s = readState(state);
+    return !(s instanceof Status) && s.podVolumeClaims === null ? 0 : null;
+  }
+
   /** All nodes at once: a pod without claims (most pods) scores 0 everywhere without a per-node lookup. */
   scoreNodes(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], out: NodeScore[]): Status | null {
     const s = readState(state);
