@@ -1,7 +1,9 @@
 // How `npm test` deals its files out to shards: by measured cost, groups kept together.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { dealShards } from './test_files.js';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { dealShards, root, sameShard } from './test_files.js';
 
 test('dealShards', async (t) => {
   const cases: { name: string; files: string[]; costs: Record<string, number>; groups?: string[][]; want: string[][] }[] = [
@@ -38,4 +40,8 @@ test('dealShards', async (t) => {
       assert.deepEqual(shards.flat().sort(), [...c.files].sort(), 'every file exactly once');
     });
   }
+});
+
+test('every file a same-shard group names exists (a renamed file would leave its group silently)', () => {
+  for (const file of sameShard.flat()) assert.ok(existsSync(join(root, file)), file);
 });

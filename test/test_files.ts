@@ -14,7 +14,7 @@ export const costsFile = join(root, 'test', 'test_costs.json');
 const fastShards = 2;
 const e2eSuffix = '.e2e.test.ts';
 /** Files that share a cost paid once per process go to one shard, so only one shard pays it. */
-const sameShard: readonly (readonly string[])[] = [
+export const sameShard: readonly (readonly string[])[] = [
   // The parsed fidelity corpus (src/testing/fidelity_corpus.ts), our explain answers to it (test/upstream/ours.ts).
   ['src/plugins/noderesources/fidelity.test.ts', 'src/testing/fidelity_corpus.test.ts', 'test/explain_diagnosis.test.ts', 'test/fidelity.test.ts'],
   // @kubernetes/client-node, half a second to load: `run` and the clients of the embedded API server.
