@@ -1,5 +1,5 @@
 // DRA end to end on the pinned kube-apiserver: the project's DRA scenarios
-// (test/fixtures/scenarios/dra/: GPU claims, and extended resources backed by devices) replayed
+// (test/fixtures/scenarios/dra/: GPU claims, extended resources backed by devices, DeviceTaintRules) replayed
 // pod by pod, first under upstream's own kube-scheduler (which checks the replay against the
 // harness's recording), then under our `run`, which must put every pod on the same node with the
 // same devices as upstream and as our `simulate`. Skipped, saying why, when the control plane's
@@ -19,7 +19,7 @@ import { binaries, Child, ControlPlane, missingBinaries } from './control_plane.
 import { createCluster, replayPending, templateClaimName, type ReplayedPod } from './dra_replay.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
-const scenarioFiles = ['gpu-claims.yaml', 'extended-resources.yaml'];
+const scenarioFiles = ['gpu-claims.yaml', 'extended-resources.yaml', 'device-taint-rules.yaml'];
 const ours = 'kube-scheduler-ts';
 const skip = missingBinaries();
 

@@ -50,7 +50,8 @@ export async function createCluster(cp: ControlPlane, sc: Scenario): Promise<voi
     if (r.status !== 200) throw new Error(`untaint ${node.metadata.name}: ${r.status} ${JSON.stringify(r.body)}`);
   }
   for (const obj of sc.objects as KubeObject[]) {
-    const ns = obj.kind === 'DeviceClass' || obj.kind === 'ResourceSlice' ? undefined : (obj.metadata?.namespace ?? 'default');
+    const clusterScoped = obj.kind === 'DeviceClass' || obj.kind === 'ResourceSlice' || obj.kind === 'DeviceTaintRule';
+    const ns = clusterScoped ? undefined : (obj.metadata?.namespace ?? 'default');
     await cp.create(resourcePath(obj.kind!, ns), obj);
   }
 }
