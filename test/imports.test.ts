@@ -8,8 +8,12 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
+import { createRequire } from 'node:module';
+import type * as TypeScript from 'typescript';
 
+// Required rather than imported: importing its 9 MB of CommonJS makes Node scan it for named
+// exports first, a fifth of a second of the fast suite.
+const ts = createRequire(import.meta.url)('typescript') as typeof TypeScript;
 const srcDir = join(dirname(fileURLToPath(import.meta.url)), '..', 'src');
 
 /** Cycles between files, each as its files sorted and joined by spaces. */

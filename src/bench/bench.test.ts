@@ -118,7 +118,7 @@ describe('bench smoke run', () => {
   it('gives up on a workload that cannot make progress instead of hanging', async () => {
     const [sw] = selectWorkloads({ filter: '^SchedulingBasic/5Nodes$', label: 'integration-test' });
     // Without nodes the initial pods are retried after backoff until the op times out.
-    await assert.rejects(runWorkload(sw!, { nodes: 0 }, { ...opts, opTimeoutMs: 200 }), /timed out after \d+s waiting for 5 pods in namespace namespace-1/);
+    await assert.rejects(runWorkload(sw!, { nodes: 0 }, { ...opts, opTimeoutMs: 50 }), /timed out after \d+s waiting for 5 pods in namespace namespace-1/);
   });
 
   it('round-trips the JSON report and compares runs', async () => {

@@ -1,31 +1,20 @@
 // `simulate --serve`: serves the bundled scenario on a free port, prints its URL, stops on signal.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Serving } from '../../sim/serve.js';
 import { runCli } from '../main.js';
-import { serveCommand } from './serve.js';
+import { serveInBackground } from './test_helpers.js';
 
 test('simulate --serve serves the scenario cluster until told to stop', { timeout: 20_000 }, async () => {
   let out = '';
-  let stop!: () => void;
-  const stopSignal = new Promise<void>((resolve) => {
-    stop = resolve;
-  });
-  let serving: Serving | undefined;
-  const done = serveCommand(['--serve', '--port', '0'], { stdout: (t) => (out += t), stderr: () => undefined }, {
-    stopSignal,
-    onServing: (s) => {
-      serving = s;
-    },
-  });
-  while (!serving) await new Promise((r) => setImmediate(r));
+  const serve = serveInBackground(['--serve', '--port', '0'], { stdout: (t) => (out += t), stderr: () => undefined });
+  const serving = await serve.serving;
   assert.match(out, new RegExp(`^Serving the embedded cluster of default at ${serving.url.replace(/\./g, '\\.')}\n`));
   const res = await fetch(`${serving.url}/api/v1/nodes`);
   const list = await res.json() as { items: unknown[] };
   assert.equal(list.items.length, serving.cluster.listNodes().length);
   assert.ok(list.items.length > 0);
-  stop();
-  assert.equal(await done, 0);
+  serve.stop();
+  assert.equal(await serve.done, 0);
   await assert.rejects(fetch(`${serving.url}/api/v1/nodes`));
 });
 

@@ -15,7 +15,7 @@ import { loadScenario, parseScenario, type Scenario } from '../../sim/scenario.j
 import { serveScenario, type Serving } from '../../sim/serve.js';
 import { runSimulation } from '../../sim/simulate.js';
 import { runCli } from '../main.js';
-import { serveCommand } from './serve.js';
+import { serveInBackground } from './test_helpers.js';
 
 const registry = inTreeRegistry();
 const opts = { config: defaultConfiguration(registry), registry, notYetAvailable: notYetAvailablePlugins, admitPod, seed: 3 };
@@ -159,24 +159,12 @@ test('simulate --from-cluster reads namespaces and selectors as asked', { timeou
 });
 
 test('serve --from-cluster serves a copy of the imported cluster', { timeout: 60_000 }, async () => {
-  let copy: Serving | undefined;
-  let stop!: () => void;
-  const stopSignal = new Promise<void>((resolve) => {
-    stop = resolve;
-  });
-  const done = serveCommand(['--from-cluster', '--kubeconfig', kubeconfig, '--port', '0'], { stdout: () => undefined, stderr: () => undefined }, {
-    stopSignal,
-    onServing: (s) => {
-      copy = s;
-    },
-  });
-  const end = Date.now() + 30_000;
-  while (!copy && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
-  assert.ok(copy, 'serving started');
+  const serve = serveInBackground(['--from-cluster', '--kubeconfig', kubeconfig, '--port', '0'], { stdout: () => undefined, stderr: () => undefined });
+  const copy = await serve.serving;
   assert.deepEqual(copy.cluster.listNodes().map((n) => n.metadata.name), ['n1', 'n2', 'n3']);
   assert.equal(copy.cluster.getPod('team', 'web-0')?.spec.nodeName, 'n1');
-  stop();
-  assert.equal(await done, 0);
+  serve.stop();
+  assert.equal(await serve.done, 0);
 });
 
 test('--from-cluster refuses a scenario file and cluster flags without it', async () => {
