@@ -13,6 +13,11 @@ import { draExtendedResources, type DraScoringState } from './dra_extended_resou
 export const BalancedAllocationName = 'NodeResourcesBalancedAllocation';
 const preScoreStateKey = `PreScore${BalancedAllocationName}`;
 
+/** A resource's fraction in use, capped at 1. */
+function capped(fraction: number): number {
+  return fraction > 1 ? 1 : fraction;
+}
+
 /**
  * How much placing the pod improves the node's balance (v1.37's balancedResourceScorer): the
  * balance with the pod against the balance before it, mapped back onto [50, 100] so that no change
@@ -31,10 +36,8 @@ export function balancedResourceScorer(requested: Float64Array, allocatable: Flo
   for (let i = 0; i < requested.length; i++) {
     const alloc = allocatable[i]!;
     if (alloc === 0) continue;
-    let withPod = requested[i]! / alloc;
-    if (withPod > 1) withPod = 1;
-    let withoutPod = (requested[i]! - podRequests[i]!) / alloc;
-    if (withoutPod > 1) withoutPod = 1;
+    const withPod = capped(requested[i]! / alloc);
+    const withoutPod = capped((requested[i]! - podRequests[i]!) / alloc);
     totalWith += withPod;
     totalWithout += withoutPod;
     if (count === 0) {
@@ -60,10 +63,8 @@ export function balancedResourceScorer(requested: Float64Array, allocatable: Flo
     for (let i = 0; i < requested.length; i++) {
       const alloc = allocatable[i]!;
       if (alloc === 0) continue;
-      let withPod = requested[i]! / alloc;
-      if (withPod > 1) withPod = 1;
-      let withoutPod = (requested[i]! - podRequests[i]!) / alloc;
-      if (withoutPod > 1) withoutPod = 1;
+      const withPod = capped(requested[i]! / alloc);
+      const withoutPod = capped((requested[i]! - podRequests[i]!) / alloc);
       sumWith = sumWith + (withPod - meanWith) * (withPod - meanWith);
       sumWithout = sumWithout + (withoutPod - meanWithout) * (withoutPod - meanWithout);
     }
