@@ -61,9 +61,13 @@ export async function inParallel<T>(items: readonly T[], work: (item: T) => Prom
 }
 
 /** Creates a node and takes off the not-ready taint the API server's admission puts on new nodes. */
-export async function addNode(cp: ControlPlane, node: Record<string, unknown>): Promise<void> {
+async function addNode(cp: ControlPlane, node: Record<string, unknown>): Promise<void> {
   await cp.create('/api/v1/nodes', node);
-  const name = (node.metadata as { name: string }).name;
+  await markReady(cp, (node.metadata as { name: string }).name);
+}
+
+/** Takes off a new node's not-ready taint (what the node lifecycle controller does once its kubelet reports ready). */
+export async function markReady(cp: ControlPlane, name: string): Promise<void> {
   const r = await cp.api('PATCH', `/api/v1/nodes/${name}`, { spec: { taints: null } }, 'application/merge-patch+json');
   if (r.status !== 200) throw new Error(`untainting ${name}: ${r.status} ${JSON.stringify(r.body)}`);
 }

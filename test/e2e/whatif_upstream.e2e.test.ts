@@ -17,7 +17,7 @@ import type { DryRunResult } from '../../src/sim/dryrun.js';
 import type { Serving } from '../../src/sim/serve.js';
 import { binaries, Child, ControlPlane, eventually, missingBinaries } from './control_plane.js';
 import {
-  addNamespace, addNode, agentPod, allDecided, batchPod, buildPlannerCluster, dbPod, decided, deletePods, inParallel, listPods, load, nodeName, nodeObject, podObject, webPod,
+  addNamespace, agentPod, allDecided, batchPod, buildPlannerCluster, dbPod, decided, deletePods, inParallel, listPods, load, markReady, nodeName, nodeObject, podObject, webPod,
   type Decision,
 } from './planner_cluster.js';
 
@@ -209,10 +209,13 @@ describe('what-if answers agree with the pinned kube-scheduler on 300 nodes', { 
       // A new medium node holds three copies beside the DaemonSet's agent pod: 13 need five.
       assert.equal(needed.nodes, 5);
 
-      // The nodes join, and the DaemonSet controller's part: an agent pod on each.
+      // The nodes join, and the DaemonSet controller's part: an agent pod on each. The agent (it
+      // tolerates not-ready) is there before the node turns ready, as on a real node; otherwise the
+      // scheduler could fill a node with copies first and leave another idle (a flaky answer).
       const added = Array.from({ length: needed.nodes }, (_, i) => `${template}-added-${i}`);
-      await inParallel(added, (name) => addNode(cp, nodeObject(name, '8', '32Gi', 'z1', 'm')));
+      await inParallel(added, (name) => cp.create('/api/v1/nodes', nodeObject(name, '8', '32Gi', 'z1', 'm')));
       await inParallel(added, (name) => cp.create(`/api/v1/namespaces/${load.namespace}/pods`, agentPod(name, agentUid)));
+      await inParallel(added, (name) => markReady(cp, name));
       const after = await eventually('every copy bound', async () => {
         const ds = [...(await allDecided(cp, plan, copies)).values()];
         return ds.every((d) => d.node !== '') ? ds : undefined;
