@@ -13,7 +13,7 @@ import { EventSink } from './events.js';
 import { InformerHealth } from './informer_health.js';
 import { Reflector, type ReflectorOptions, type ReflectorStatus } from './reflector.js';
 import { podPath, resourceClaimPath, watchedResourcesFor, type ResourceSpec } from './resources.js';
-import type { RestTransport } from './rest.js';
+import { writeTimeoutMs, type RestTransport } from './rest.js';
 
 export interface KubeClusterClientOptions {
   transport: RestTransport;
@@ -43,15 +43,6 @@ const isTerminalPod = (o: KubeObject): boolean => {
 
 /** A read that confirms a binding gives up after this long; the caller retries it. */
 const readPodTimeoutMs = 10_000;
-
-/**
- * A write (binding, status patch, deletion, volume or claim update) with no answer for this long is
- * taken for lost: without it, a connection the server stopped answering (no reset) would hold a
- * binding cycle, and the node room its pod keeps assumed, for as long as TCP waits. A lost binding's
- * outcome is unknown, and the binding confirmation reads the pod back. Longer than kube-apiserver's
- * own --request-timeout (60 s), so a server still working on the write has answered or given up.
- */
-const writeTimeoutMs = 70_000;
 
 /** Retries of a status patch (retry.DefaultBackoff: 4 steps from 10ms, factor 5). */
 const patchRetryDelaysMs = [10, 50, 250];

@@ -52,4 +52,6 @@ test('a repeat within six minutes patches the series; another note or a later re
   assert.deepEqual(summary, ['POST web/events', `PATCH events/${name}`, `PATCH events/${name}`, 'POST web/events', 'POST web/events']);
   assert.deepEqual(transport.requests[2]!.body, { series: { count: 3, lastObservedTime: microTime(3000) } });
   assert.equal(sink.written, 5);
+  // Each write is bounded in time: a silent connection must not hold later events, or shutdown.
+  for (const r of transport.requests) assert.ok((r.timeoutMs ?? 0) > 0, `${r.method} ${r.path} has a timeout`);
 });

@@ -4,7 +4,7 @@ import type { Logger } from '../../log/logger.js';
 import type { Clock } from '../../util/clock.js';
 import { ApiError, type ClusterEventRecord } from '../types.js';
 import { Sleeper } from './backoff.js';
-import type { RestRequest, RestTransport } from './rest.js';
+import { writeTimeoutMs, type RestRequest, type RestTransport } from './rest.js';
 
 /** A repeat of the same event within this window joins its series instead of making a new Event. */
 export const eventSeriesWindowMs = 6 * 60 * 1000;
@@ -114,6 +114,7 @@ export class EventSink {
         path: `/apis/events.k8s.io/v1/namespaces/${encodeURIComponent(prev.namespace)}/events/${encodeURIComponent(prev.name)}`,
         contentType: 'application/merge-patch+json',
         body: { series: { count: prev.count, lastObservedTime: microTime(e.time) } },
+        timeoutMs: writeTimeoutMs,
       };
     }
     const body = toEventObject(e, controller, `${controller}-${this.o.host}`, this.seq++);
@@ -121,7 +122,8 @@ export class EventSink {
     this.series.set(key, { namespace: meta.namespace, name: meta.name, count: 1, lastAt: e.time });
     // Forget series past their window now and then, not on every event.
     if (this.seq % 256 === 0) for (const [k, s] of this.series) if (e.time - s.lastAt >= eventSeriesWindowMs) this.series.delete(k);
-    return { method: 'POST', path: `/apis/events.k8s.io/v1/namespaces/${encodeURIComponent(meta.namespace)}/events`, body };
+    // Bounded as the client's other writes are: one silent connection would hold every later event, and shutdown.
+    return { method: 'POST', path: `/apis/events.k8s.io/v1/namespaces/${encodeURIComponent(meta.namespace)}/events`, body, timeoutMs: writeTimeoutMs };
   }
 
   private async write(e: ClusterEventRecord, controller: string): Promise<void> {

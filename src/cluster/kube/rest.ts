@@ -11,6 +11,15 @@ import { RealClock, type Clock } from '../../util/clock.js';
 import { isProbableEOF, retryAfterSeconds, statusErrorOf } from './errors.js';
 import { unlimited, type RateLimiter } from './rate_limiter.js';
 
+/**
+ * A write to the API server (binding, status patch, deletion, volume, claim or event) with no
+ * answer for this long is taken for lost: without it, a connection the server stopped answering
+ * (no reset) would hold a binding cycle, and the node room its pod keeps assumed, for as long as
+ * TCP waits. Longer than kube-apiserver's own --request-timeout (60 s). A lost binding's outcome
+ * is unknown either way (the write may still land), so the binding confirmation reads the pod back.
+ */
+export const writeTimeoutMs = 70_000;
+
 type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface RestRequest {

@@ -55,8 +55,11 @@ export class MemoryCluster implements ClusterClient {
   private uidCounter = 0;
   /** Replaced, never mutated, so emit can walk it while a handler starts or stops watching. */
   private handlers: readonly WatchHandler[] = [];
-  /** Watchers of the API server: unlike `handlers`, they see versions and are not cleared by `stop`. */
-  /** Replaced, never changed in place, so a handler that (un)subscribes during an event does not disturb that event's delivery. */
+  /**
+   * Watchers of the API server: unlike `handlers`, they see versions and are not cleared by `stop`.
+   * Replaced, never changed in place, so one that (un)subscribes during an event does not disturb
+   * that event's delivery.
+   */
   private subscribers: readonly VersionedHandler[] = [];
   /** Recent changes, oldest first, for watches that resume from a resourceVersion. */
   private history: VersionedEvent[] = [];

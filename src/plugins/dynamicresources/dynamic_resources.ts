@@ -350,6 +350,7 @@ export class DynamicResources
 
   /** Prefers nodes where firstAvailable requests got an earlier alternative (DRAPrioritizedList). */
   score(cs: CycleState, _pod: PodInfo, nodeInfo: NodeInfo): number | Status {
+    // As upstream: without prioritized lists nothing is scored, and the state is not even read.
     if (!this.features.enableDRAPrioritizedList) return 0;
     const state = readState(cs);
     if (state instanceof Status) return state;
@@ -361,16 +362,21 @@ export class DynamicResources
 
   /** A pod without claims (or without prioritized lists) scores 0 on every node, normalized or not. */
   uniformScore(cs: CycleState): number | null {
+    if (!this.features.enableDRAPrioritizedList) return 0;
     const state = readState(cs);
     if (state instanceof Status) return null;
-    return state.empty || !this.features.enableDRAPrioritizedList ? 0 : null;
+    return state.empty ? 0 : null;
   }
 
   /** Pods without claims score 0 everywhere: one read of the state for all nodes. */
   scoreNodes(cs: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], out: NodeScore[]): Status | null {
+    if (!this.features.enableDRAPrioritizedList) {
+      for (let i = 0; i < nodes.length; i++) out[i]!.score = 0;
+      return null;
+    }
     const state = readState(cs);
     if (state instanceof Status) return state;
-    if (state.empty || !this.features.enableDRAPrioritizedList) {
+    if (state.empty) {
       for (let i = 0; i < nodes.length; i++) out[i]!.score = 0;
       return null;
     }

@@ -68,6 +68,13 @@ describe('ImageLocality Score', () => {
       want: [{ name: 'machine1', score: 7 }, { name: 'machine2', score: 0 }],
     },
     {
+      // As the init container case: an image volume's image is summed and counted (v1.37's sumImageScores).
+      name: 'an image volume counts as an image, and towards the number of images',
+      pod: makePod('p', { spec: { containers: containers('gcr.io/40'), volumes: [{ name: 'data', image: { reference: 'gcr.io/300' } }] as unknown as Pod['spec']['volumes'] } }),
+      nodes: [imageNode('machine1', node403002000), imageNode('machine2', node25010)],
+      want: [{ name: 'machine1', score: 7 }, { name: 'machine2', score: 0 }],
+    },
+    {
       // One container: 100 * (250MB - 23MB) / (1000MB - 23MB) = 23 when on every node, 14 on 2 of 3.
       name: 'an image on more nodes scores higher',
       pod: podWithImages(['gcr.io/250:latest']),

@@ -82,12 +82,19 @@ export class ImageLocality implements ScorePlugin {
     return null;
   }
 
-  /** Init containers' then containers' images, normalized; one entry per container. */
+  /**
+   * Init containers', containers' and image volumes' images, normalized; one entry each (an image
+   * volume counts towards the number of images as a container does).
+   */
   private podImages(pod: PodInfo): string[] {
     if (this.cachedPod === pod) return this.cachedImages;
     const images: string[] = [];
     for (const c of pod.pod.spec.initContainers ?? []) images.push(normalizedImageName(c.image ?? ''));
     for (const c of pod.pod.spec.containers ?? []) images.push(normalizedImageName(c.image ?? ''));
+    // kubernetes-types predates the image volume source (ImageVolume, GA in v1.35).
+    for (const v of (pod.pod.spec.volumes ?? []) as { image?: { reference?: string } }[]) {
+      if (v.image) images.push(normalizedImageName(v.image.reference ?? ''));
+    }
     this.cachedPod = pod;
     this.cachedImages = images;
     return images;
