@@ -200,4 +200,22 @@ pods:
     assert.deepEqual(twoBig.map((x) => x.removable), [false, false]);
     assert.match(twoBig[0]!.pods[0]!.message, /^0\/2 nodes are available: 1 Insufficient cpu, 1 node\(s\) were unschedulable\./);
   });
+
+  it('a pod that tolerates the cordon is still not put back on the node being removed', async () => {
+    // q tolerates every taint, the cordon's too; b has no room for it, so a cannot go.
+    const sc = parseScenario(`
+nodes:${node('a', '2')}${node('b', '2')}
+pods:
+- metadata: { name: q }
+  spec: { nodeName: a, tolerations: [{ operator: Exists }], containers: [{ name: c, image: x, resources: { requests: { cpu: 1500m } } }] }
+- metadata: { name: r }
+  spec: { nodeName: b, containers: [{ name: c, image: x, resources: { requests: { cpu: 1500m } } }] }
+`, 'tolerant.yaml');
+    for (const placements of [false, true]) {
+      const [a] = await removableNodes(sc, { ...opts, nodes: ['a'], placements });
+      assert.equal(a!.removable, false, `placements: ${placements}`);
+      assert.equal(a!.pods[0]!.node, '');
+      assert.match(a!.pods[0]!.message, /^0\/2 nodes are available: 1 Insufficient cpu, 1 node\(s\) didn't match Pod's node affinity\/selector\./);
+    }
+  });
 });

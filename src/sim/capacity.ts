@@ -12,6 +12,7 @@ import { createEmbedded, type Embedded, type EmbeddedOptions } from './embedded.
 import { refusals, type NodeRefusal } from './node_refusals.js';
 import { RemovalCertificate } from './removal_certificate.js';
 import { isDaemonPod } from './whatif_steps.js';
+import { leaving, recreatedCopy } from './probe_copy.js';
 import type { ProgressListener } from './progress.js';
 import type { Scenario } from './scenario.js';
 import { runSimulation } from './simulate.js';
@@ -75,12 +76,8 @@ export async function countFits(sc: Scenario, pod: Pod, o: CapacityOptions & { m
     let stoppedBy: FitCount['stoppedBy'] = null;
     while (fits < max) {
       // The store copies what it is given, so the copies can share `base`'s objects.
-      const copy: Pod = {
-        ...base,
-        metadata: { ...base.metadata, name: `${prefix}${fits}`, namespace: ns, uid: undefined, resourceVersion: undefined },
-        spec: { ...base.spec, nodeName: undefined, preemptionPolicy: 'Never' },
-        status: {},
-      };
+      const unbound = recreatedCopy(base);
+      const copy: Pod = { ...unbound, metadata: { ...unbound.metadata, name: `${prefix}${fits}`, namespace: ns } };
       last = null;
       cluster.create(copy);
       await scheduler.loop.drain();
@@ -341,15 +338,8 @@ export async function removableNodes(sc: Scenario, o: CapacityOptions & { nodes?
       const copies: Pod[] = [];
       for (const p of moving) {
         cluster.remove('Pod', p.metadata.namespace ?? 'default', p.metadata.name ?? '');
-        // Shallow copies are enough: the store deep-copies what it is given.
-        const copy: Pod = {
-          ...p,
-          metadata: { ...p.metadata, uid: undefined, resourceVersion: undefined },
-          spec: { ...p.spec, nodeName: undefined, preemptionPolicy: 'Never' },
-          status: {},
-        };
         last = null;
-        copies.push(cluster.create(copy));
+        copies.push(cluster.create(recreatedCopy(p, leaving(name, scheduler.profiles.get(p.spec.schedulerName ?? 'default-scheduler')))));
         await scheduler.loop.drain();
         const a = last as AttemptRecord | null;
         const placed = a?.outcome === 'Scheduled';

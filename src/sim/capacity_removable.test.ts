@@ -12,6 +12,7 @@ import { cloneJSON } from '../util/json_clone.js';
 import { seededRandom } from '../util/clock.js';
 import { removableNodes, type NodeRemoval } from './capacity.js';
 import { createEmbedded, type EmbeddedOptions } from './embedded.js';
+import { leaving, recreatedCopy } from './probe_copy.js';
 import type { Scenario } from './scenario.js';
 
 const registry = inTreeRegistry();
@@ -39,7 +40,8 @@ async function removableOracle(sc: Scenario, o: EmbeddedOptions, only?: readonly
         cluster.remove('Pod', p.metadata.namespace ?? 'default', p.metadata.name ?? '');
         const c = cloneJSON(p);
         last = null;
-        copies.push(cluster.create({ ...c, metadata: { ...c.metadata, uid: undefined, resourceVersion: undefined }, spec: { ...c.spec, nodeName: undefined, preemptionPolicy: 'Never' }, status: {} }));
+        // The copy the probe makes (kept off this node even where the cordon would not keep it off).
+        copies.push(cluster.create(recreatedCopy(c, leaving(name, scheduler.profiles.get(c.spec.schedulerName ?? 'default-scheduler')))));
         await scheduler.loop.drain();
         const a = last as AttemptRecord | null;
         const placed = a?.outcome === 'Scheduled';

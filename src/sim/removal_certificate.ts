@@ -19,6 +19,7 @@ import type { Registry } from '../framework/registry.js';
 import type { Framework, ProfileConfig } from '../framework/runtime/framework.js';
 import { Code } from '../framework/status.js';
 import type { Scheduler } from '../scheduler/scheduler.js';
+import { leaving, recreatedCopy } from './probe_copy.js';
 
 /**
  * Filter plugins whose verdict on a node depends only on that node and the pod, or (InterPodAffinity,
@@ -72,13 +73,6 @@ function requestsExtendedResource(pod: Pod): boolean {
   return lists.some((r) => [...Object.keys(r?.requests ?? {}), ...Object.keys(r?.limits ?? {})].some(isDRAExtendedResourceName));
 }
 
-/** The pod's copy as the probe re-creates it: unbound, never preempting, no status. */
-function unboundCopy(p: Pod): Pod {
-  const spec = { ...p.spec, preemptionPolicy: 'Never' };
-  delete spec.nodeName;
-  return { ...p, spec, status: {} };
-}
-
 /** Proves nodes removable by the argument above, on the scheduler's view of the cluster. */
 export class RemovalCertificate {
   private readonly profiles = new Map<string, ProfileFacts | null>();
@@ -109,7 +103,7 @@ export class RemovalCertificate {
     const out: string[] = [];
     for (const [i, p] of moving.entries()) {
       // i nodes at most were touched by the pods before this one: it needs i + 1 where it fits.
-      const feasible = this.feasibleNodes(facts[i]!.fwk, new PodInfo(unboundCopy(p)), node, i + 1);
+      const feasible = this.feasibleNodes(facts[i]!.fwk, new PodInfo(recreatedCopy(p, leaving(node, facts[i]!.fwk))), node, i + 1);
       if (feasible === null || feasible.length < i + 1) return null;
       const witness = feasible.find((n) => !given.has(n))!;
       given.add(witness);

@@ -237,7 +237,10 @@ class Builder {
   }
 
   images(pod: Obj): void {
-    (((pod.spec as Obj).containers as Obj[])[0]!).image = this.r.pick(images).name;
+    const spec = pod.spec as Obj;
+    (spec.containers as Obj[])[0]!.image = this.r.pick(images).name;
+    // An image volume's image counts for ImageLocality as a container's does.
+    if (this.r.chance(0.3)) spec.volumes = [...((spec.volumes as Obj[] | undefined) ?? []), { name: 'data', image: { reference: this.r.pick(images).name } }];
   }
 
   spread(pod: Obj): void {
