@@ -18,6 +18,29 @@ import { Scheduler } from './scheduler.js';
 
 const labels = (events: { label?: string }[]) => events.map((e) => e.label);
 
+const less = (a: QueuedPodInfo, b: QueuedPodInfo) => a.timestamp < b.timestamp;
+
+/**
+ * A started scheduler over `cluster` whose only Filter plugin is `watcher`, after one attempt of pod
+ * p on node n1 (the watcher rejects it, so it waits for the events the watcher registered).
+ */
+async function rejectedByWatcher(cluster: MemoryCluster, clock: FakeClock, watcher: AnyPlugin, gates: string[] = []): Promise<Scheduler> {
+  const sched = Scheduler.fromConfig({
+    profiles: [{ schedulerName: 'default-scheduler', plugins: { queueSort: { enabled: [{ name: 'Sort' }] }, filter: { enabled: [{ name: 'Watcher' }] }, bind: { enabled: [{ name: 'Bind' }] } } }],
+  }, {
+    registry: new Registry([{ name: 'Sort', less }, { name: 'Bind', bind: async () => null }, watcher].map((p) => ({ name: p.name, factory: () => p }))),
+    client: cluster,
+    clock,
+    random: seededRandom(1),
+    featureGates: FeatureGates.parse(gates),
+  });
+  await sched.start();
+  cluster.create(makeNode('n1'));
+  cluster.create(makePod('p'));
+  sched.scheduleOne();
+  return sched;
+}
+
 describe('nodeUpdateEvents', () => {
   const base = makeNode('n', { labels: { a: '1' }, taints: [{ key: 'k', effect: 'NoSchedule' }] });
   const withNode = (f: (n: Node) => void): Node => {
@@ -99,7 +122,6 @@ describe('podSchedulingPropertiesChange for assigned pods', () => {
 });
 
 describe('EventHandlers routing', () => {
-  const less = (a: QueuedPodInfo, b: QueuedPodInfo) => a.timestamp < b.timestamp;
   async function env() {
     const clock = new FakeClock();
     const cluster = new MemoryCluster({ clock });
@@ -164,18 +186,7 @@ describe('EventHandlers routing', () => {
         },
       })),
     };
-    const sched = Scheduler.fromConfig({
-      profiles: [{ schedulerName: 'default-scheduler', plugins: { queueSort: { enabled: [{ name: 'Sort' }] }, filter: { enabled: [{ name: 'Watcher' }] }, bind: { enabled: [{ name: 'Bind' }] } } }],
-    }, {
-      registry: new Registry([{ name: 'Sort', less }, { name: 'Bind', bind: async () => null }, watcher].map((p) => ({ name: p.name, factory: () => p }))),
-      client: cluster,
-      clock,
-      random: seededRandom(1),
-    });
-    await sched.start();
-    cluster.create(makeNode('n1'));
-    cluster.create(makePod('p'));
-    sched.scheduleOne();
+    const sched = await rejectedByWatcher(cluster, clock, watcher);
     const meta = (name: string) => ({ name });
     cluster.create({ apiVersion: 'resource.k8s.io/v1', kind: 'DeviceClass', metadata: meta('gpu'), spec: {} });
     const slice = cluster.create({ apiVersion: 'resource.k8s.io/v1', kind: 'ResourceSlice', metadata: meta('s1'), spec: { driver: 'd', pool: { name: 'n1', generation: 1, resourceSliceCount: 1 }, nodeName: 'n1' } });
@@ -208,19 +219,7 @@ describe('EventHandlers routing', () => {
           },
         }],
       };
-      const sched = Scheduler.fromConfig({
-        profiles: [{ schedulerName: 'default-scheduler', plugins: { queueSort: { enabled: [{ name: 'Sort' }] }, filter: { enabled: [{ name: 'Watcher' }] }, bind: { enabled: [{ name: 'Bind' }] } } }],
-      }, {
-        registry: new Registry([{ name: 'Sort', less }, { name: 'Bind', bind: async () => null }, watcher].map((p) => ({ name: p.name, factory: () => p }))),
-        client: cluster,
-        clock,
-        random: seededRandom(1),
-        featureGates: FeatureGates.parse(tc.gates),
-      });
-      await sched.start();
-      cluster.create(makeNode('n1'));
-      cluster.create(makePod('p'));
-      sched.scheduleOne();
+      const sched = await rejectedByWatcher(cluster, clock, watcher, tc.gates);
       cluster.create({ apiVersion: 'resource.k8s.io/v1', kind: 'DeviceTaintRule', metadata: { name: 'r' }, spec: { taint: { key: 'k', effect: 'NoSchedule' } } });
       assert.deepEqual(seen, tc.watched ? ['ResourceSlice'] : []);
       assert.equal(sched.objects.list('DeviceTaintRule').length, tc.watched ? 1 : 0);

@@ -128,6 +128,20 @@ const outcomes = (env: Env) => env.attempts.map((a) => `${a.pod.metadata.name} $
 const scheduledEvents = (env: Env, name: string) => env.cluster.recordedEvents.filter((e) => e.regarding.name === name && e.reason === 'Scheduled').length;
 const requestedMilliCPU = (env: Env) => env.sched.cache.nodeInfo('n1')?.requested.milliCPU ?? 0;
 
+/**
+ * Pods a and b created; a's binding lands but its answer is lost while the watch holds its events,
+ * so a stays assumed. Returns a as the informer last showed it: unbound.
+ */
+async function aBoundAnswerLost(env: Env): Promise<Pod> {
+  createPods(env);
+  const unboundA = podIn(env, 'a');
+  env.cluster.holdEvents = true;
+  env.cluster.loseAnswers = 1;
+  env.sched.scheduleOne();
+  await env.sched.waitForBindings();
+  return unboundA;
+}
+
 /** Lets the binding cycle's awaits run until `done` holds (microtasks only: no time passes). */
 async function until(done: () => boolean): Promise<void> {
   for (let i = 0; i < 1000 && !done(); i++) await Promise.resolve();
@@ -142,11 +156,7 @@ async function settle(): Promise<void> {
 describe('bindings whose answer is lost', { timeout: 10_000 }, () => {
   it('a binding that landed keeps its room and counts as scheduled once, before the informer shows it', async () => {
     const env = await newEnv();
-    createPods(env);
-    env.cluster.holdEvents = true;
-    env.cluster.loseAnswers = 1;
-    env.sched.scheduleOne();
-    await env.sched.waitForBindings();
+    await aBoundAnswerLost(env);
     assert.deepEqual(env.cluster.bindings.map((b) => `${b.pod}->${b.node}`), ['default/a->n1']);
     assert.equal(env.cluster.reads, 1);
     assert.deepEqual(outcomes(env), ['a Scheduled n1']);
@@ -182,12 +192,7 @@ describe('bindings whose answer is lost', { timeout: 10_000 }, () => {
 
   it('a bound pod deleted before the informer showed the binding (a relist) leaves the cache', async () => {
     const env = await newEnv();
-    createPods(env);
-    const unboundA = podIn(env, 'a');
-    env.cluster.holdEvents = true;
-    env.cluster.loseAnswers = 1;
-    env.sched.scheduleOne();
-    await env.sched.waitForBindings();
+    const unboundA = await aBoundAnswerLost(env);
     assert.deepEqual(outcomes(env), ['a Scheduled n1']);
     assert.equal(requestedMilliCPU(env), 600);
     // The watch breaks; the relist finds a gone, and reports it as the informer last saw it: unbound.
@@ -204,12 +209,7 @@ describe('bindings whose answer is lost', { timeout: 10_000 }, () => {
 
   it('an assumed pod whose graceful deletion starts frees its room at once and wakes the pods it blocked', async () => {
     const env = await newEnv();
-    createPods(env);
-    const unboundA = podIn(env, 'a');
-    env.cluster.holdEvents = true;
-    env.cluster.loseAnswers = 1;
-    env.sched.scheduleOne();
-    await env.sched.waitForBindings();
+    const unboundA = await aBoundAnswerLost(env);
     env.sched.scheduleOne();
     assert.deepEqual(outcomes(env), ['a Scheduled n1', 'b Unschedulable']);
     assert.equal(env.sched.queue.pendingCounts().unschedulable, 1);
