@@ -1,7 +1,7 @@
 // Pod resource requests as the scheduler computes them: component-helpers resource/helpers.go
 // (PodRequests, AggregateContainerRequests, determineContainerReqs, IsPodLevelRequestsSet) and
 // scheduler framework/types.go (calculateResource, getNonMissingContainerRequests, Resource.Add),
-// with v1.34's default feature gates: PodLevelResources and InPlacePodVerticalScaling are on, so
+// with the default feature gates: PodLevelResources and InPlacePodVerticalScaling are on, so
 // pod-level requests and the container status resources count. Resource names follow
 // pkg/apis/core/v1/helper (IsExtendedResourceName, IsScalarResourceName).
 import type { Container, Pod, ResourceList } from './types.js';
@@ -294,8 +294,21 @@ function containerRequests<T>(
   return out;
 }
 
-function parsePod<T>(pod: Pod, ar: Arith<T>): ParsedPod<T> {
-  const statuses = containerStatuses(pod);
+/**
+ * Which parts of the pod count (PodResourcesOptions): the scheduler's PodInfo counts both;
+ * NodeResourcesFit's scorer is built without either feature flag, so it counts neither.
+ */
+export interface PodRequestsOptions {
+  /** spec.resources.requests replace the containers' aggregate (not SkipPodLevelResources). */
+  readonly podLevelResources: boolean;
+  /** Container status resources raise the spec requests (UseStatusResources). */
+  readonly statusResources: boolean;
+}
+
+const allParts: PodRequestsOptions = { podLevelResources: true, statusResources: true };
+
+function parsePod<T>(pod: Pod, ar: Arith<T>, opts: PodRequestsOptions): ParsedPod<T> {
+  const statuses = opts.statusResources ? containerStatuses(pod) : null;
   const infeasible = statuses !== null && isPodResizeInfeasible(pod);
   const containers: ContainerAmounts<T>[] = [];
   for (const c of pod.spec.containers ?? []) {
@@ -308,7 +321,7 @@ function parsePod<T>(pod: Pod, ar: Arith<T>): ParsedPod<T> {
     initContainers.push({ requests: containerRequests(c, sidecar, statuses, infeasible, ar), sidecar });
   }
   let podLevel: Amounts<T> | null = null;
-  if (isPodLevelRequestsSet(pod)) {
+  if (opts.podLevelResources && isPodLevelRequestsSet(pod)) {
     podLevel = new Map();
     const reqs = pod.spec.resources!.requests!;
     for (const name of Object.keys(reqs)) if (isSupportedPodLevelResource(name)) podLevel.set(name, ar.read(name, reqs[name]!));
@@ -358,8 +371,8 @@ function podRequests<T>(p: ParsedPod<T>, ar: Arith<T>, defaults: Amounts<T> | nu
 }
 
 /** calculateResource with one arithmetic. */
-function calculate<T>(pod: Pod, ar: Arith<T>, toUnits: (name: string, v: T) => number): PodResourceRequests {
-  const parsed = parsePod(pod, ar);
+function calculate<T>(pod: Pod, ar: Arith<T>, toUnits: (name: string, v: T) => number, opts: PodRequestsOptions): PodResourceRequests {
+  const parsed = parsePod(pod, ar, opts);
   const requests = podRequests(parsed, ar, null);
   // getNonMissingContainerRequests: without pod-level requests both defaults apply per
   // container; with them, a default only for a resource the whole pod leaves unrequested.
@@ -398,14 +411,14 @@ function nanosToUnits(name: string, v: bigint): number {
 }
 
 /**
- * Computes the pod's requests once, as framework.PodInfo does (calculateResource); throws
- * QuantityError on an invalid quantity.
+ * Computes the pod's requests once, as framework.PodInfo does (calculateResource), or with
+ * `opts` leaving out pod-level or status resources; throws QuantityError on an invalid quantity.
  */
-export function computePodResourceRequests(pod: Pod): PodResourceRequests {
+export function computePodResourceRequests(pod: Pod, opts: PodRequestsOptions = allParts): PodResourceRequests {
   try {
-    return calculate(pod, numberArith, (_name, v) => v);
+    return calculate(pod, numberArith, (_name, v) => v, opts);
   } catch (err) {
     if (err !== notExact) throw err;
-    return calculate(pod, nanoArith, nanosToUnits);
+    return calculate(pod, nanoArith, nanosToUnits, opts);
   }
 }

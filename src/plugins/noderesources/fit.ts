@@ -9,6 +9,7 @@ import {
   ResourceEphemeralStorage,
   ResourceMemory,
   ResourcePods,
+  type PodRequestsOptions,
 } from '../../api/resources.js';
 import type { Container, Node, Pod, ResourceList } from '../../api/types.js';
 import type { CycleState, StateData } from '../../framework/cycle_state.js';
@@ -207,19 +208,23 @@ export interface FitFeatures {
 
 const defaultFitFeatures: FitFeatures = { enableInPlacePodVerticalScaling: true, enableSchedulingQueueHint: true };
 
+// v1.37's getScorer builds every strategy without the PodLevelResources and
+// InPlacePodVerticalScaling flags: the score counts the containers' spec requests only.
+const containerSpecOnly: PodRequestsOptions = { podLevelResources: false, statusResources: false };
+
 function newScorer(strategy: ScoringStrategy, dra: DraExtendedResources | null): ResourceAllocationScorer {
   const resources = strategy.resources;
   switch (strategy.type) {
     case LeastAllocated:
-      return new ResourceAllocationScorer(LeastAllocated, resources, leastResourceScorer(resources), false, dra);
+      return new ResourceAllocationScorer(LeastAllocated, resources, leastResourceScorer(resources), false, dra, containerSpecOnly);
     case MostAllocated:
-      return new ResourceAllocationScorer(MostAllocated, resources, mostResourceScorer(resources), false, dra);
+      return new ResourceAllocationScorer(MostAllocated, resources, mostResourceScorer(resources), false, dra, containerSpecOnly);
     case RequestedToCapacityRatio: {
       const shape = strategy.requestedToCapacityRatio?.shape;
       if (!shape || shape.length === 0) {
         throw new Error(`${FitName}: scoring strategy ${RequestedToCapacityRatio} needs a non-empty requestedToCapacityRatio.shape`);
       }
-      return new ResourceAllocationScorer(RequestedToCapacityRatio, resources, requestedToCapacityRatioScorer(resources, shape), false, dra);
+      return new ResourceAllocationScorer(RequestedToCapacityRatio, resources, requestedToCapacityRatioScorer(resources, shape), false, dra, containerSpecOnly);
     }
     default:
       throw new Error(`${FitName}: scoring strategy ${strategy.type} is not supported`);

@@ -1,6 +1,14 @@
 // The scoring core shared by NodeResourcesFit's strategies and NodeResourcesBalancedAllocation
 // (framework/plugins/noderesources/resource_allocation.go).
-import { isScalarResourceName, ResourceCPU, ResourceEphemeralStorage, ResourceMemory } from '../../api/resources.js';
+import {
+  computePodResourceRequests,
+  isScalarResourceName,
+  ResourceCPU,
+  ResourceEphemeralStorage,
+  ResourceMemory,
+  type PodRequestsOptions,
+} from '../../api/resources.js';
+import type { Pod } from '../../api/types.js';
 import type { NodeScore } from '../../framework/interfaces.js';
 import type { NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
@@ -65,10 +73,10 @@ export class ResourceAllocationScorer {
   /**
    * @param useRequested cpu and memory from the pods' real requests (BalancedAllocation) rather
    *   than the non-zero ones (100m / 200Mi for containers without requests; NodeResourcesFit).
-   */
-  /**
    * @param draResources counts the devices behind extended resources DeviceClasses back, for
    *   nodes that do not advertise them (DRAExtendedResource); null with the gate off.
+   * @param podParts what of the pending pod counts: null for all of it (PodInfo's requests);
+   *   NodeResourcesFit's strategies are built without the pod-level and in-place resize flags.
    */
   constructor(
     readonly strategyName: string,
@@ -76,6 +84,7 @@ export class ResourceAllocationScorer {
     private readonly scorer: ResourceScorer,
     readonly useRequested: boolean,
     readonly draResources: DraExtendedResources | null = null,
+    private readonly podParts: PodRequestsOptions | null = null,
   ) {
     this.names = resources.map((r) => r.name);
     this.weights = resources.map((r) => r.weight);
@@ -111,7 +120,7 @@ export class ResourceAllocationScorer {
   /** The pod's request for every configured resource, in order (calculatePodResourceRequestList). */
   podRequests(pod: PodInfo): Float64Array {
     const out = new Float64Array(this.names.length);
-    const req = pod.requests;
+    const req = this.podParts !== null && hasPartsBeyondSpec(pod.pod) ? computePodResourceRequests(pod.pod, this.podParts) : pod.requests;
     for (let i = 0; i < out.length; i++) {
       switch (this.kinds[i]) {
         case KindCPU: out[i] = this.useRequested ? req.resource.milliCPU : req.nonZeroMilliCPU; break;
@@ -223,6 +232,12 @@ export class ResourceAllocationScorer {
     }
     return this.scorer(requested, allocatable, podRequests);
   }
+}
+
+/** Pod-level requests or container statuses: parts that only some scorers count. */
+function hasPartsBeyondSpec(pod: Pod): boolean {
+  const s = pod.status;
+  return pod.spec.resources?.requests != null || (s?.containerStatuses?.length ?? 0) > 0 || (s?.initContainerStatuses?.length ?? 0) > 0;
 }
 
 /** The node's allocatable cpu, memory or ephemeral storage. */
