@@ -4,7 +4,7 @@
 // with the default feature gates: PodLevelResources and InPlacePodVerticalScaling are on, so
 // pod-level requests and the container status resources count. Resource names follow
 // pkg/apis/core/v1/helper (IsExtendedResourceName, IsScalarResourceName).
-import type { Container, Pod, ResourceList } from './types.js';
+import type { Container, Pod, PodSpec, ResourceList } from './types.js';
 import type { QuantityValue } from './types.js';
 import { exactScaledValue, parseQuantity, quantityMilliValue, quantityValue } from './quantity.js';
 import { qualifiedNameErrors } from './labels.js';
@@ -368,6 +368,16 @@ function podRequests<T>(p: ParsedPod<T>, ar: Arith<T>, defaults: Amounts<T> | nu
   if (p.podLevel !== null) for (const [name, v] of p.podLevel) reqs.set(name, v);
   if (p.overhead !== null) addInto(reqs, p.overhead, ar);
   return reqs;
+}
+
+/**
+ * AggregateContainerRequests or AggregateContainerLimits of the spec alone (no status, no
+ * defaults, no overhead), exact in nano-units; throws QuantityError on an invalid quantity.
+ */
+export function aggregateContainerResources(spec: PodSpec, field: 'requests' | 'limits'): Map<string, bigint> {
+  const containers = (spec.containers ?? []).map((c) => ({ requests: readList(c.resources?.[field], nanoArith), sidecar: false }));
+  const initContainers = (spec.initContainers ?? []).map((c) => ({ requests: readList(c.resources?.[field], nanoArith), sidecar: c.restartPolicy === 'Always' }));
+  return podRequests({ containers, initContainers, podLevel: null, overhead: null }, nanoArith, null);
 }
 
 /** calculateResource with one arithmetic. */

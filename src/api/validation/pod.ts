@@ -204,7 +204,7 @@ export function validatePodSpec(spec: PodSpec, podMeta: ObjectMeta | null, path:
     errs.push(...hostPortConflicts([c], initPath));
   }
 
-  if (spec.resources) errs.push(...validatePodLevelResources(spec.resources, containers, child(path, 'resources')));
+  errs.push(...validatePodLevelResources(spec, child(path, 'resources')));
   if (spec.hostNetwork) {
     containers.forEach((c, i) => (c.ports ?? []).forEach((port, j) => {
       if ((opts.resourceIsPod || port.hostPort) && (port.hostPort ?? 0) !== (port.containerPort ?? 0)) {

@@ -3,8 +3,8 @@
 // validateResourceRequirements) with the helpers of pkg/apis/core/helper.
 import { qualifiedNameErrors } from '../labels.js';
 import { exactScaledValue, parseQuantity, type Quantity } from '../quantity.js';
-import { isExtendedResourceName, isHugePageResourceName, isNativeResource } from '../resources.js';
-import type { QuantityValue, ResourceList, ResourceRequirements } from '../types.js';
+import { aggregateContainerResources, isExtendedResourceName, isHugePageResourceName, isNativeResource } from '../resources.js';
+import type { PodSpec, QuantityValue, ResourceList, ResourceRequirements } from '../types.js';
 import { child, duplicate, forbidden, index, invalid, key, notFound, notSupported, required, Unquoted, type FieldError } from './field.js';
 import { dns1123LabelErrors } from './meta.js';
 
@@ -231,33 +231,40 @@ export function validateOverhead(overhead: ResourceList, path: string): FieldErr
   return validateRequirements({ limits: overhead }, validateContainerResourceName, new Set(), path);
 }
 
-/** validatePodResources: pod-level requirements, and their consistency with the containers'. */
-export function validatePodLevelResources(
-  req: ResourceRequirements,
-  containers: readonly { resources?: ResourceRequirements }[],
-  path: string,
-): FieldError[] {
+/**
+ * validatePodResources: pod-level requirements, and their consistency with the containers'
+ * (validatePodResourceConsistency), checked only for the resources the pod level names.
+ */
+export function validatePodLevelResources(spec: PodSpec, path: string): FieldError[] {
+  const req = spec.resources;
+  if (!req) return [];
+  // Nothing more is said about a field the OS does not allow at all.
+  if (spec.os?.name === 'windows') return [forbidden(path, 'may not be set for a windows pod')];
   const errs: FieldError[] = [];
-  if (req.claims !== undefined) errs.push(forbidden(child(path, 'claims'), 'claims cannot be set for Resources at pod-level'));
+  if (req.claims != null) errs.push(forbidden(child(path, 'claims'), 'claims may not be set for Resources at pod-level'));
   errs.push(...validateRequirements({ limits: req.limits, requests: req.requests }, validatePodResourceName, new Set(), path));
-  if (errs.length > 0) return errs;
-  // Pod-level requests cover the containers' requests summed; each container limit fits the pod's.
-  const sums = new Map<string, bigint>();
-  for (const c of containers) {
-    for (const [name, q] of Object.entries(c.resources?.requests ?? {})) sums.set(name, (sums.get(name) ?? 0n) + quantityOf(q).nanoValue());
-  }
-  for (const [name, sum] of sums) {
-    const podReq = req.requests?.[name];
-    const pod = podReq === undefined ? 0n : quantityOf(podReq).nanoValue();
-    if (sum > pod) {
-      errs.push(invalid(key(child(path, 'requests'), name), podReq === undefined ? '0' : quantityText(podReq), `must be greater than or equal to aggregate container requests of ${nanosText(sum)}`));
+  const podRequests = req.requests ?? {};
+  const podLimits = req.limits ?? {};
+  // Pod-level requests cover the containers' aggregate (init containers and sidecars included).
+  for (const [name, sum] of aggregateContainerResources(spec, 'requests')) {
+    const podReq = podRequests[name];
+    if (podReq !== undefined && sum > quantityOf(podReq).nanoValue()) {
+      errs.push(invalid(key(child(path, 'requests'), name), quantityText(podReq), `must be greater than or equal to aggregate container requests of ${nanosText(sum)}`));
     }
   }
-  containers.forEach((c, i) => {
-    for (const [name, q] of Object.entries(c.resources?.limits ?? {})) {
-      const podLimit = req.limits?.[name];
-      if (podLimit !== undefined && compare(q, podLimit) > 0) {
-        errs.push(invalid(child(key(index(child(path, 'containers'), i), name), 'limits'), quantityText(q), `must be less than or equal to pod limits of ${quantityText(podLimit)}`));
+  // Hugepages are not overcommitted: the pod-level limit covers the containers' aggregate limit.
+  for (const [name, sum] of aggregateContainerResources(spec, 'limits')) {
+    const podLimit = podLimits[name];
+    if (isHugePageResourceName(name) && podLimit !== undefined && sum > quantityOf(podLimit).nanoValue()) {
+      errs.push(invalid(key(child(path, 'limits'), name), quantityText(podLimit), `must be greater than or equal to aggregate container limits of ${nanosText(sum)}`));
+    }
+  }
+  (spec.containers ?? []).forEach((c, i) => {
+    const limits = c.resources?.limits ?? {};
+    for (const name of Object.keys(limits)) {
+      const podLimit = podLimits[name];
+      if (podLimit !== undefined && compare(limits[name]!, podLimit) > 0) {
+        errs.push(invalid(child(key(index(child(path, 'containers'), i), name), 'limits'), quantityText(limits[name]!), `must be less than or equal to pod limits of ${quantityText(podLimit)}`));
       }
     }
   });
