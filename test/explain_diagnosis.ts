@@ -8,14 +8,18 @@ import { resolveConfiguration } from '../src/cli/configuration.js';
 import { inTreeRegistry, notYetAvailablePlugins } from '../src/plugins/registry.js';
 import { corpusFamily, corpusScenario } from '../src/testing/fidelity_corpus.js';
 import { runExplain, type ExplainPod } from '../src/sim/explain.js';
+import type { Scenario } from '../src/sim/scenario.js';
 import { runSimulation, type SimReport } from '../src/sim/simulate.js';
-import { explainCorpus } from './upstream/ours.js';
+import { explainCorpus, explainOurs } from './upstream/ours.js';
 
 /** The fields explain had before diagnosis: what upstream's harness compares. */
 const decision = ({ pod, outcome, node, message, filter, preFilter, scores, bestNodes, nominatedNode, victims }: ExplainPod) =>
   ({ pod, outcome, node, message, filter, preFilter, scores, bestNodes, nominatedNode, victims });
 
-const fates = (r: SimReport) => ({ pods: r.pods, nodes: r.nodes, scheduled: r.summary.scheduled, simulatedSeconds: r.summary.simulatedSeconds });
+/** With the devices each pod got: a claim freed or taken by diagnosis shows there. */
+const decisionWithDevices = (p: ExplainPod) => ({ ...decision(p), devices: p.devices });
+
+const fates = (r: SimReport) => ({ pods: r.pods, nodes: r.nodes, scheduled: r.summary.scheduled, simulatedSeconds: r.summary.simulatedSeconds, devices: r.devices });
 
 /** The fast suite's sample: the first two scenarios of each family, so every family is covered. */
 export function fastSample(files: readonly string[]): string[] {
@@ -28,15 +32,23 @@ export function fastSample(files: readonly string[]): string[] {
   });
 }
 
-export async function assertDiagnosisChangesNoDecision(file: string): Promise<void> {
+export function assertDiagnosisChangesNoDecision(file: string): Promise<void> {
+  // The diagnosed answer is the one the fidelity suite compares with upstream's, computed once.
+  return assertDiagnosisChangesNothing(corpusScenario(file), explainCorpus(file));
+}
+
+/**
+ * Explain and simulate of `scenario` with every attempt diagnosed decide, bind and allocate
+ * devices exactly as without diagnosis, PostFilter plugins (preemption, claim deallocation)
+ * included.
+ */
+export async function assertDiagnosisChangesNothing(scenario: Scenario, diagnosedAnswer?: Promise<{ pods: ExplainPod[] }>): Promise<void> {
   const registry = inTreeRegistry();
-  const scenario = corpusScenario(file);
   const config = resolveConfiguration({ scenario, registry });
   const opts = { config, registry, notYetAvailable: notYetAvailablePlugins, admitPod };
   const plain = await runExplain(scenario, { ...opts, tieBreakByName: true });
-  // The diagnosed answer is the one the fidelity suite compares with upstream's, computed once.
-  const diagnosed = await explainCorpus(file);
-  assert.deepEqual(diagnosed.pods.map(decision), plain.pods.map(decision), 'explain');
+  const diagnosed = await (diagnosedAnswer ?? explainOurs(scenario));
+  assert.deepEqual(diagnosed.pods.map(decisionWithDevices), plain.pods.map(decisionWithDevices), 'explain');
   // Sampled tie-breaks too: diagnosis must draw no random number.
   const simulated = await runSimulation(scenario, opts);
   const simulatedDiagnosed = await runSimulation(scenario, { ...opts, diagnose: true });

@@ -4,6 +4,12 @@ import type { CycleDiagnosis } from './cycle_diagnosis.js';
 /** Anything a plugin stores in CycleState must be clonable, for preemption dry runs. */
 export interface StateData {
   clone(): StateData;
+  /**
+   * A copy whose writes the attempt never sees, for runs only diagnosis makes (Filter past the
+   * first rejection, preemption explained on every node). Needed by state that `clone` shares
+   * and Filter writes into (what it found per node, for PostFilter or Reserve); else `clone`.
+   */
+  diagnosticClone?(): StateData;
 }
 
 export class CycleState {
@@ -32,8 +38,17 @@ export class CycleState {
   }
 
   clone(): CycleState {
+    return this.copy(false);
+  }
+
+  /** A clone for diagnosis-only runs: what they write stays out of this attempt. */
+  diagnosticClone(): CycleState {
+    return this.copy(true);
+  }
+
+  private copy(diagnostic: boolean): CycleState {
     const c = new CycleState();
-    for (const [k, v] of this.storage) c.storage.set(k, v.clone());
+    for (const [k, v] of this.storage) c.storage.set(k, diagnostic && v.diagnosticClone !== undefined ? v.diagnosticClone() : v.clone());
     // Shared: the framework replaces these sets (never changes them) once PreFilter/PreScore ran.
     c.skipFilterPlugins = this.skipFilterPlugins;
     c.skipScorePlugins = this.skipScorePlugins;

@@ -542,11 +542,15 @@ export class Framework implements fw.Handle {
   private runAllFilterPlugins(state: CycleState, pod: PodInfo, nodeInfo: NodeInfo, verdicts: Status[]): Status | null {
     verdicts.length = 0;
     const timed = state.recordPluginMetrics;
+    // Past the first rejection the plain walk would have stopped: those plugins run on a copy, so
+    // what they record (a claim unavailable here, for DynamicResources' PostFilter) changes nothing.
+    let runState = state;
     for (const p of this.activeFilterPlugins(state)) {
+      if (verdicts.length === 1 && runState === state) runState = state.diagnosticClone();
       const start = timed ? this.monotonicSeconds() : 0;
       let s: Status | null;
       try {
-        const r = p.filter(state, pod, nodeInfo);
+        const r = p.filter(runState, pod, nodeInfo);
         s = r === null || r.code === Code.Success ? null : filterRejection(p.name, r);
       } catch (err) {
         s = filterThrew(p.name, err);

@@ -70,7 +70,8 @@ function diagnoseNode(
   // Only a plain rejection may be lifted by removing pods (upstream's nodesWherePreemptionMightHelp).
   if (filterStatus?.code !== Code.Unschedulable) return verdict('NotHelpful', filterStatus);
   if (!ni.pods.some((p) => p.priority < pod.priority)) return verdict('NoLowerPriorityPods', null);
-  const sel = policy.selectVictimsOnNode(state.clone(), pod, ni.clone(), pdbs);
+  // On a diagnostic clone: the Evaluator's own dry run did not necessarily look at this node.
+  const sel = policy.selectVictimsOnNode(state.diagnosticClone(), pod, ni.clone(), pdbs);
   if (!isSuccess(sel.status)) {
     const s = sel.status!;
     if (!s.isRejected()) return verdict('Error', s);

@@ -58,6 +58,11 @@ export class DynamicResourcesState implements StateData {
     return this;
   }
 
+  /** The same claims with findings of its own: Filter only adds to them, so they start empty. */
+  diagnosticClone(): DynamicResourcesState {
+    return new DynamicResourcesState(this.claims, this.infos, this.allocator, this.extended);
+  }
+
   get empty(): boolean {
     return this.claims.length === 0;
   }

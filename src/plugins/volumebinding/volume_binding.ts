@@ -65,6 +65,14 @@ export class VolumeBindingState implements StateData {
   clone(): StateData {
     return this;
   }
+
+  /** The same claims with no node's volumes found yet: Filter only adds to them. */
+  diagnosticClone(): StateData {
+    const c = new VolumeBindingState(this.podVolumeClaims);
+    c.allBound = this.allBound;
+    c.hasStaticBindings = this.hasStaticBindings;
+    return c;
+  }
 }
 
 export class VolumeBinding implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, ReservePlugin, PreBindPlugin, EnqueueExtensions {
