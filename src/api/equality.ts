@@ -89,7 +89,7 @@ export function topologySelectorTermsEqual(a: TopologySelectorTerms | null, b: T
   return true;
 }
 
-function stringListsEqual(a: readonly string[] | null | undefined, b: readonly string[] | null | undefined): boolean {
+export function stringListsEqual(a: readonly string[] | null | undefined, b: readonly string[] | null | undefined): boolean {
   const la = a ?? [];
   const lb = b ?? [];
   if (la.length !== lb.length) return false;

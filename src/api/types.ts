@@ -55,7 +55,18 @@ export interface ResourceRequirements {
   limits?: ResourceList;
   claims?: ContainerResourceClaim[];
 }
-export type Container = Omit<core.Container, 'resources'> & { resources?: ResourceRequirements };
+/** core/v1 ContainerRestartRule (ContainerRestartRules, v1.34+), which kubernetes-types lacks. */
+export interface ContainerRestartRule {
+  action: string;
+  exitCodes?: { operator: string; values?: number[] };
+}
+/** A volume mount with bindMountOptions (VolumeBindMountOptions, v1.37), which kubernetes-types lacks. */
+export type VolumeMount = core.VolumeMount & { bindMountOptions?: string[] };
+export type Container = Omit<core.Container, 'resources' | 'volumeMounts'> & {
+  resources?: ResourceRequirements;
+  volumeMounts?: VolumeMount[];
+  restartPolicyRules?: ContainerRestartRule[];
+};
 export type PodSpec = Omit<core.PodSpec, 'containers' | 'initContainers' | 'overhead' | 'resourceClaims'> & {
   containers: Container[];
   /** resource.k8s.io/v1 claims (the v1.31+ shape, which kubernetes-types 1.30 lacks). */
@@ -79,6 +90,8 @@ export type PodStatus = Omit<core.PodStatus, 'resourceClaimStatuses'> & {
 export type NodeStatus = Omit<core.NodeStatus, 'capacity' | 'allocatable'> & {
   capacity?: ResourceList;
   allocatable?: ResourceList;
+  /** Features the kubelet declares, sorted (NodeDeclaredFeatures, v1.35+). */
+  declaredFeatures?: string[];
 };
 export interface Node {
   apiVersion?: string;

@@ -8,8 +8,8 @@ test('default plugins are upstream v1.37 multiPoint set, in order, with weights'
   assert.deepEqual(plugins.multiPoint.enabled, [
     { name: 'SchedulingGates' },
     { name: 'PrioritySort' },
-    { name: 'NodeUnschedulable' },
     { name: 'NodeName' },
+    { name: 'NodeUnschedulable' },
     { name: 'TaintToleration', weight: 3 },
     { name: 'NodeAffinity', weight: 2 },
     { name: 'NodePorts' },
@@ -25,6 +25,7 @@ test('default plugins are upstream v1.37 multiPoint set, in order, with weights'
     { name: 'NodeResourcesBalancedAllocation', weight: 1 },
     { name: 'ImageLocality', weight: 1 },
     { name: 'DefaultBinder' },
+    { name: 'NodeDeclaredFeatures' },
   ]);
   assert.deepEqual(plugins.multiPoint.disabled, []);
   for (const [name, set] of Object.entries(plugins)) {
@@ -119,7 +120,7 @@ test('mergePlugins merges every point and leaves the defaults alone when plugins
     merged.multiPoint.enabled.some((p) => p.name === 'DefaultPreemption'),
     false,
   );
-  assert.equal(merged.multiPoint.enabled.length, 18);
+  assert.equal(merged.multiPoint.enabled.length, 19);
   assert.deepEqual(merged.multiPoint.disabled, [{ name: 'DefaultPreemption' }]);
   assert.deepEqual(merged.score, { enabled: [{ name: 'NodeResourcesFit', weight: 5 }], disabled: [] });
   assert.deepEqual(merged.filter, { enabled: [], disabled: [] });

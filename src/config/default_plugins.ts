@@ -13,16 +13,18 @@ import {
 export const AllPlugins = '*';
 
 /**
- * The default plugins of upstream v1.34 (feature gates at their defaults), all enabled through
+ * The default plugins of upstream v1.37.2 (feature gates at their defaults), all enabled through
  * multiPoint, with the score weights upstream gives them. DynamicResources is in the set because
- * DynamicResourceAllocation is on by default (weight 2 since its Score, v1.35); it sits before
+ * DynamicResourceAllocation is locked on (weight 2 since its Score, v1.35); it sits before
  * DefaultPreemption so that PostFilter frees an idle claim before evicting pods.
+ * NodeDeclaredFeatures (locked on) comes last. The gates that add DeferredPodScheduling,
+ * GangScheduling and the topology-aware placement plugins are off by default.
  */
 export const DefaultMultiPointPlugins: readonly Readonly<PluginRef>[] = [
   { name: 'SchedulingGates' },
   { name: 'PrioritySort' },
-  { name: 'NodeUnschedulable' },
   { name: 'NodeName' },
+  { name: 'NodeUnschedulable' },
   { name: 'TaintToleration', weight: 3 },
   { name: 'NodeAffinity', weight: 2 },
   { name: 'NodePorts' },
@@ -38,9 +40,10 @@ export const DefaultMultiPointPlugins: readonly Readonly<PluginRef>[] = [
   { name: 'NodeResourcesBalancedAllocation', weight: 1 },
   { name: 'ImageLocality', weight: 1 },
   { name: 'DefaultBinder' },
+  { name: 'NodeDeclaredFeatures' },
 ];
 
-/** Every in-tree plugin of upstream v1.34's registry (plugins/registry.go): the default set. */
+/** Every in-tree plugin of upstream v1.37's registry (plugins/registry.go): the default set. */
 export const InTreePluginNames: ReadonlySet<string> = new Set(DefaultMultiPointPlugins.map((p) => p.name));
 
 /** Plugins the v1 API no longer accepts (validation.go invalidPluginsByVersion). */

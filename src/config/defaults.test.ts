@@ -267,7 +267,7 @@ test('plugins missing from the registry get no default args', () => {
   const registry = new Registry([{ name: 'PrioritySort', factory: () => ({ name: 'PrioritySort' }) }]);
   const cfg = setDefaults({}, registry);
   assert.deepEqual(cfg.profiles[0]!.pluginConfig, []);
-  assert.equal(cfg.profiles[0]!.plugins.multiPoint.enabled.length, 19);
+  assert.equal(cfg.profiles[0]!.plugins.multiPoint.enabled.length, 20);
 });
 
 test('setDefaults does not modify its input', () => {

@@ -276,7 +276,7 @@ test('configFromObject takes an already parsed configuration', () => {
     'scenario.yaml',
     fakeRegistry(),
   );
-  assert.equal(cfg.profiles[0]!.plugins.multiPoint.enabled.length, 18);
+  assert.equal(cfg.profiles[0]!.plugins.multiPoint.enabled.length, 19);
   assert.throws(() => configFromObject({ kind: 'KubeSchedulerConfiguration' }, 'scenario.yaml', fakeRegistry()), {
     message: 'scenario.yaml: apiVersion: Required value: must be "kubescheduler.config.k8s.io/v1"',
   });

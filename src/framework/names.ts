@@ -19,6 +19,6 @@ export const TaintToleration = 'TaintToleration';
 export const VolumeBinding = 'VolumeBinding';
 export const VolumeRestrictions = 'VolumeRestrictions';
 export const VolumeZone = 'VolumeZone';
-// Newer upstream plugins behind feature gates that are off by default.
 export const NodeDeclaredFeatures = 'NodeDeclaredFeatures';
+// Newer upstream plugins behind feature gates that are off by default.
 export const GangScheduling = 'GangScheduling';

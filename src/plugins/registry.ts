@@ -6,6 +6,7 @@ import { dynamicResourcesDefinition } from './dynamicresources/index.js';
 import { imageLocalityDefinition } from './imagelocality/index.js';
 import { interPodAffinityDefinition } from './interpodaffinity/index.js';
 import { nodeAffinityDefinition } from './nodeaffinity/index.js';
+import { nodeDeclaredFeaturesDefinition } from './nodedeclaredfeatures/index.js';
 import { nodeNameDefinition } from './nodename/index.js';
 import { nodePortsDefinition } from './nodeports/index.js';
 import { balancedAllocationDefinition, nodeResourcesFitDefinition } from './noderesources/index.js';
@@ -41,6 +42,7 @@ export function inTreeRegistry(): Registry {
     interPodAffinityDefinition,
     defaultBinderDefinition,
     defaultPreemptionDefinition,
+    nodeDeclaredFeaturesDefinition,
   ]);
 }
 

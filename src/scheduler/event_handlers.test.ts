@@ -71,6 +71,8 @@ describe('nodeUpdateEvents', () => {
       want: [],
     },
     { name: 'annotation added', old: base, new: withNode((n) => (n.metadata.annotations = { x: 'y' })), want: ['NodeAnnotationChange'] },
+    { name: 'declared feature added', old: base, new: withNode((n) => (n.status!.declaredFeatures = ['A'])), want: ['NodeDeclaredFeatureChange'] },
+    { name: 'no declared features vs an empty list', old: base, new: withNode((n) => (n.status!.declaredFeatures = [])), want: [] },
   ];
   for (const c of cases) it(c.name, () => assert.deepEqual(labels(nodeUpdateEvents(c.old, c.new)), c.want));
 

@@ -6,7 +6,7 @@ import type { WatchEvent } from '../cluster/types.js';
 import { ActionType, ActionTypeUpdate, type ClusterEvent, type EventResource, podSchedulingPropertiesChange } from '../framework/events.js';
 import type { MapObjectLister } from '../framework/object_lister.js';
 import { thrownMessage } from '../framework/thrown.js';
-import { labelsEqual, resourceListsEqual, taintsEqual } from '../api/equality.js';
+import { labelsEqual, resourceListsEqual, stringListsEqual, taintsEqual } from '../api/equality.js';
 import type { SchedulingQueue } from '../queue/scheduling_queue.js';
 
 /** What the handlers update: the Scheduler's cache, queue and informer view. */
@@ -68,6 +68,10 @@ export function nodeUpdateEvents(oldNode: Node, newNode: Node): ClusterEvent[] {
   for (const [t, st] of oldConds) if (newConds.get(t) !== st) condsChanged = true;
   if (condsChanged) out.push(ev('Node', ActionType.UpdateNodeCondition, 'NodeConditionChange'));
   if (!labelsEqual(oldNode.metadata.annotations, newNode.metadata.annotations)) out.push(ev('Node', ActionType.UpdateNodeAnnotation, 'NodeAnnotationChange'));
+  // NodeDeclaredFeatures is locked on: the kubelet keeps the list sorted, so order counts.
+  if (!stringListsEqual(oldNode.status?.declaredFeatures, newNode.status?.declaredFeatures)) {
+    out.push(ev('Node', ActionType.UpdateNodeDeclaredFeature, 'NodeDeclaredFeatureChange'));
+  }
   return out;
 }
 

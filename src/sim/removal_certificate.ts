@@ -27,7 +27,7 @@ import { leaving, recreatedCopy } from './probe_copy.js';
  * cannot make worse.
  */
 const certifiableFilters: ReadonlySet<string> = new Set([
-  'NodeUnschedulable', 'NodeName', 'NodePorts', 'NodeAffinity', 'TaintToleration', 'NodeResourcesFit',
+  'NodeUnschedulable', 'NodeName', 'NodeDeclaredFeatures', 'NodePorts', 'NodeAffinity', 'TaintToleration', 'NodeResourcesFit',
   'VolumeRestrictions', 'NodeVolumeLimits', 'VolumeBinding', 'VolumeZone', 'InterPodAffinity',
   'PodTopologySpread', 'DynamicResources',
 ]);

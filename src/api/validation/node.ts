@@ -1,7 +1,7 @@
 // Nodes as the API server validates them (pkg/apis/core/validation/validation.go ValidateNode,
 // ValidateNodeResources, validateNodeTaints).
 import type { Node } from '../types.js';
-import { child, type FieldError } from './field.js';
+import { child, duplicate, index, invalid, type FieldError } from './field.js';
 import { nameIsDNSSubdomain, validateObjectMeta } from './meta.js';
 import { validateResourceQuantityValue } from './resources.js';
 import { validateTaints } from './scheduling_constraints.js';
@@ -17,6 +17,36 @@ function validateNodeResources(node: Node): FieldError[] {
   return errs;
 }
 
+/** validateNodeDeclaredFeatureName's pattern: UpperCamelCase, then '/'-separated segments. */
+const declaredFeaturePattern = /^[A-Z][a-zA-Z0-9]*(\/[a-zA-Z][a-zA-Z0-9]*)*$/;
+const dns1123SubdomainMaxLength = 253;
+
+function declaredFeatureNameError(name: string): string | null {
+  if (name.length > dns1123SubdomainMaxLength) return `invalid feature name "${name}": must be no more than ${dns1123SubdomainMaxLength} characters`;
+  if (!declaredFeaturePattern.test(name)) {
+    return `invalid feature name "${name}": must start with an UpperCamelCase segment, with subsequent segments separated by '/' (e.g., MyFeature or MyFeature/mySubFeature), and contain only alphanumeric characters and slashes`;
+  }
+  return null;
+}
+
+/** validateNodeDeclaredFeatures: valid names, sorted, no duplicates (the scheduler matches a sorted list). */
+function validateNodeDeclaredFeatures(features: readonly string[] | undefined): FieldError[] {
+  const errs: FieldError[] = [];
+  if (!features) return errs;
+  const path = child('status', 'declaredFeatures');
+  for (let i = 0; i < features.length; i++) {
+    const name = features[i]!;
+    const bad = declaredFeatureNameError(name);
+    if (bad !== null) errs.push(invalid(index(path, i), name, bad));
+    if (i + 1 < features.length) {
+      const next = features[i + 1]!;
+      if (name === next) errs.push(duplicate(index(path, i + 1), next));
+      else if (name > next) errs.push(invalid(index(path, i + 1), next, 'list must be sorted alphabetically'));
+    }
+  }
+  return errs;
+}
+
 /**
  * The node's own checks besides its metadata: taints (reported under metadata.taints, as upstream
  * builds the path from the metadata's) and resources.
@@ -27,5 +57,6 @@ export function validateNodeFields(node: Node): FieldError[] {
 
 /** ValidateNode for a create. */
 export function validateNode(node: Node): FieldError[] {
-  return [...validateObjectMeta(node.metadata ?? {}, false, nameIsDNSSubdomain), ...validateNodeFields(node)];
+  // Declared features only here: a scheduler matches any list it is given, as upstream's TryMap.
+  return [...validateObjectMeta(node.metadata ?? {}, false, nameIsDNSSubdomain), ...validateNodeFields(node), ...validateNodeDeclaredFeatures(node.status?.declaredFeatures)];
 }

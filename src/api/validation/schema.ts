@@ -83,7 +83,9 @@ const resourceRequirements = struct('v1.ResourceRequirements', {
 });
 const containerPort = struct('v1.ContainerPort', { name: str(), hostPort: int32, containerPort: int32, protocol: str('v1.Protocol'), hostIP: str() });
 const envVar = struct('v1.EnvVar', { name: str(), value: str(), valueFrom: any });
-const volumeMount = struct('v1.VolumeMount', { name: str(), readOnly: bool, mountPath: str(), subPath: str(), mountPropagation: str('v1.MountPropagationMode'), subPathExpr: str() });
+const volumeMount = struct('v1.VolumeMount', {
+  name: str(), readOnly: bool, mountPath: str(), subPath: str(), mountPropagation: str('v1.MountPropagationMode'), subPathExpr: str(), bindMountOptions: strings,
+});
 const container = struct('v1.Container', {
   name: str(), image: str(), command: strings, args: strings, workingDir: str(), ports: list(containerPort), envFrom: any, env: list(envVar),
   resources: resourceRequirements, resizePolicy: any, restartPolicy: str('v1.ContainerRestartPolicy'), volumeMounts: list(volumeMount),
@@ -202,7 +204,7 @@ export const node = struct('v1.Node', {
     })),
     addresses: list(struct('v1.NodeAddress', { type: str('v1.NodeAddressType'), address: str() })),
     daemonEndpoints: any, nodeInfo: any, images: list(struct('v1.ContainerImage', { names: strings, sizeBytes: int64 })),
-    volumesInUse: strings, volumesAttached: any, config: any, runtimeHandlers: any, features: any,
+    volumesInUse: strings, volumesAttached: any, config: any, runtimeHandlers: any, features: any, declaredFeatures: strings,
   }),
 });
 
@@ -214,6 +216,7 @@ export const nodeSchedulingView = struct('v1.Node', {
     capacity: resourceList, allocatable: resourceList,
     conditions: list(struct('v1.NodeCondition', { type: str('v1.NodeConditionType'), status: str('v1.ConditionStatus') })),
     images: list(struct('v1.ContainerImage', { names: strings, sizeBytes: int64 })),
+    declaredFeatures: strings,
   }),
 });
 
