@@ -43,8 +43,15 @@ export const DefaultMultiPointPlugins: readonly Readonly<PluginRef>[] = [
   { name: 'NodeDeclaredFeatures' },
 ];
 
-/** Every in-tree plugin of upstream v1.37's registry (plugins/registry.go): the default set. */
-export const InTreePluginNames: ReadonlySet<string> = new Set(DefaultMultiPointPlugins.map((p) => p.name));
+/**
+ * In upstream v1.37's registry (plugins/registry.go) but in no default profile: their gates
+ * (InPlacePodVerticalScalingSchedulerPreemption, GenericWorkload, TopologyAwareWorkloadScheduling)
+ * are off by default.
+ */
+export const GatedInTreePluginNames: readonly string[] = ['DeferredPodScheduling', 'GangScheduling', 'TopologyPlacementGenerator', 'PodGroupPodsCount'];
+
+/** Every in-tree plugin of upstream v1.37's registry (plugins/registry.go). */
+export const InTreePluginNames: ReadonlySet<string> = new Set([...DefaultMultiPointPlugins.map((p) => p.name), ...GatedInTreePluginNames]);
 
 /** Plugins the v1 API no longer accepts (validation.go invalidPluginsByVersion). */
 export const RemovedPluginNames: ReadonlySet<string> = new Set(['AzureDiskLimits', 'CinderLimits', 'EBSLimits', 'GCEPDLimits']);
@@ -113,10 +120,10 @@ export function mergePlugins(defaults: DefaultedPlugins, custom: Plugins | undef
   return merged;
 }
 
-/** Names enabled at any point, sorted (defaults.go pluginsNames). */
+/** Names enabled at any point but podGroupPostFilter, which defaults.go pluginsNames leaves out, sorted. */
 export function enabledPluginNames(plugins: DefaultedPlugins): string[] {
   const names = new Set<string>();
-  for (const set of PluginSetNames) for (const p of plugins[set].enabled) names.add(p.name);
+  for (const set of PluginSetNames) if (set !== 'podGroupPostFilter') for (const p of plugins[set].enabled) names.add(p.name);
   return [...names].sort(compareStrings);
 }
 

@@ -24,9 +24,15 @@ export const ExtensionPoints = [
   'postBind',
 ] as const;
 type ExtensionPoint = (typeof ExtensionPoints)[number];
-/** Extension points plus multiPoint, the keys of `profiles[].plugins`. */
-export type PluginSetName = ExtensionPoint | 'multiPoint';
-export const PluginSetNames: readonly PluginSetName[] = [...ExtensionPoints, 'multiPoint'];
+/**
+ * v1.37's pod group extension points (GenericWorkload), after multiPoint in the v1 Plugins struct:
+ * a configuration may name them whatever the gate; the workload runtime runs them.
+ */
+export const PodGroupExtensionPoints = ['placementGenerate', 'placementScore', 'podGroupPostFilter'] as const;
+type PodGroupExtensionPoint = (typeof PodGroupExtensionPoints)[number];
+/** Every key of `profiles[].plugins`, in the v1 Plugins struct's order. */
+export type PluginSetName = ExtensionPoint | 'multiPoint' | PodGroupExtensionPoint;
+export const PluginSetNames: readonly PluginSetName[] = [...ExtensionPoints, 'multiPoint', ...PodGroupExtensionPoints];
 
 /** A plugin reference; `weight` only matters for Score (and multiPoint plugins that score). */
 export interface PluginRef {

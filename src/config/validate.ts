@@ -61,9 +61,12 @@ function removedPluginMessage(apiVersion: string): string {
   return `was invalid in version "kubescheduler.config.k8s.io/v1" (KubeSchedulerConfiguration is version ${JSON.stringify(apiVersion)})`;
 }
 
+/** The points whose plugins upstream checks for removed ones: not multiPoint nor the placement points. */
+const removedPluginPoints = [...ExtensionPoints, 'podGroupPostFilter'] as const;
+
 function validatePluginConfig(path: string, apiVersion: string, profile: DefaultedProfile, registry: PluginCatalog, errs: FieldError[]): void {
   // Removed plugins, per extension point (multiPoint is not checked here, as upstream).
-  for (const point of ExtensionPoints) {
+  for (const point of removedPluginPoints) {
     const enabled = profile.plugins[point].enabled;
     for (let i = 0; i < enabled.length; i++) {
       const name = enabled[i]!.name;
@@ -125,9 +128,10 @@ function validateCommonQueueSort(profiles: readonly DefaultedProfile[], errs: Fi
 /** In-tree plugins that implement the extension points whose count a profile's framework checks. */
 const inTreeQueueSortPlugins: ReadonlySet<string> = new Set(['PrioritySort']);
 const inTreeBindPlugins: ReadonlySet<string> = new Set(['DefaultBinder']);
+const inTreePlacementGeneratePlugins: ReadonlySet<string> = new Set(['TopologyPlacementGenerator']);
 
 /** The plugins a framework will place at `point`: the point's own, then multiPoint's not disabled there. */
-function pluginsAt(profile: DefaultedProfile, point: 'bind' | 'queueSort'): string[] {
+function pluginsAt(profile: DefaultedProfile, point: 'bind' | 'queueSort' | 'placementGenerate'): string[] {
   const set = profile.plugins[point];
   const disabled = new Set(set.disabled.map((d) => d.name));
   const names = set.enabled.map((p) => p.name);
@@ -149,6 +153,12 @@ function validatePluginCounts(profile: DefaultedProfile, path: string, errs: Fie
   const sort = pluginsAt(profile, 'queueSort');
   if (sort.every((n) => InTreePluginNames.has(n)) && !sort.some((n) => inTreeQueueSortPlugins.has(n))) {
     errs.push(fieldRequired(`${path}.plugins.queueSort`, `only one queue sort plugin required for profile with scheduler name ${JSON.stringify(profile.schedulerName)}, but got 0`));
+  }
+  // Every plugin named at placementGenerate itself is one; from multiPoint, the in-tree ones that are.
+  const explicit = profile.plugins.placementGenerate.enabled.map((p) => p.name);
+  const generators = pluginsAt(profile, 'placementGenerate').filter((n) => explicit.includes(n) || inTreePlacementGeneratePlugins.has(n));
+  if (generators.length > 1) {
+    errs.push(fieldInvalid(`${path}.plugins.placementGenerate`, generators.length, `at most one placement generate plugin is allowed for profile with scheduler name ${JSON.stringify(profile.schedulerName)}`));
   }
 }
 
@@ -246,6 +256,9 @@ const pluginTypeLabel: Readonly<Record<PluginSetName, string>> = {
   bind: 'BindPlugin',
   postBind: 'PostBindPlugin',
   multiPoint: 'plugin',
+  placementGenerate: 'PlacementGeneratePlugin',
+  placementScore: 'PlacementScorePlugin',
+  podGroupPostFilter: 'PodGroupPostFilterPlugin',
 };
 
 /**
@@ -263,11 +276,12 @@ export function validatePluginReferences(cfg: KubeSchedulerConfiguration, regist
       for (let k = 0; k < enabled.length; k++) {
         const p = enabled[k]!;
         const path = indexPath(`profiles[${i}].plugins.${point}.enabled`, k);
-        const removedHere = RemovedPluginNames.has(p.name) && point !== 'multiPoint';
+        // Reported as removed at the points upstream checks for that, as unknown elsewhere.
+        const removedHere = RemovedPluginNames.has(p.name) && (removedPluginPoints as readonly string[]).includes(point);
         if (!removedHere && !registry.has(p.name) && !InTreePluginNames.has(p.name)) {
           errs.push(fieldInvalid(`${path}.name`, p.name ?? '', `${pluginTypeLabel[point]} ${JSON.stringify(p.name ?? '')} does not exist`));
         }
-        if ((point === 'score' || point === 'multiPoint') && p.weight !== undefined && p.weight < 0) {
+        if ((point === 'score' || point === 'multiPoint' || point === 'placementScore') && p.weight !== undefined && p.weight < 0) {
           errs.push(fieldInvalid(`${path}.weight`, p.weight, 'must not be negative'));
         }
       }

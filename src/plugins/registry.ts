@@ -1,4 +1,5 @@
 // The in-tree plugin registry (framework/plugins/registry.go).
+import { GatedInTreePluginNames } from '../config/default_plugins.js';
 import { Registry } from '../framework/registry.js';
 import { defaultBinderDefinition } from './defaultbinder/index.js';
 import { defaultPreemptionDefinition } from './defaultpreemption/index.js';
@@ -47,7 +48,7 @@ export function inTreeRegistry(): Registry {
 }
 
 /**
- * Upstream in-tree plugins the default profile names that we have not built yet: a profile that
- * enables them starts with a warning and runs without them. None at present.
+ * Upstream in-tree plugins we have not built yet, all behind gates off by default: a profile that
+ * enables them starts with a warning and runs without them.
  */
-export const notYetAvailablePlugins: ReadonlySet<string> = new Set<string>();
+export const notYetAvailablePlugins: ReadonlySet<string> = new Set<string>(GatedInTreePluginNames);
