@@ -68,6 +68,33 @@ describe('differential test generator', () => {
     }
     assert.deepEqual([...seen].sort(), ['"adminAccess"', '"allNodes"', '"allocation"', '"allocationMode":"All"', '"count"', '"firstAvailable"', '"matchAttribute"', '"nodeName"', '"nodeSelector"', '"sharedCounters"', '"taints"', '"tolerations"', '-stale"', '"extendedResourceName"'].sort());
   });
+
+  it('scoring: pods with pod-level requests meet every scoring strategy, and pass validation', () => {
+    const strategies = new Set<string>();
+    for (let index = 0; index < 40; index++) {
+      const generated = generateScenario(5, index, 'scoring');
+      const sc = scenarioFromDocuments([structuredClone(generated)], `scoring-${index}`);
+      if (![...sc.pods, ...sc.pending].some((p) => p.spec.resources?.requests)) continue;
+      const args = (sc.config as { profiles?: { pluginConfig?: { name: string; args?: { scoringStrategy?: { type: string } } }[] }[] }).profiles?.[0]?.pluginConfig;
+      strategies.add(args?.find((c) => c.name === 'NodeResourcesFit')?.args?.scoringStrategy?.type ?? '');
+    }
+    assert.deepEqual([...strategies].sort(), ['LeastAllocated', 'MostAllocated', 'RequestedToCapacityRatio']);
+  });
+
+  it('node-local: nodes declare features and pending pods need each kind of them', () => {
+    let declaring = 0;
+    const needs = new Set<string>();
+    for (let index = 0; index < 20; index++) {
+      const sc = scenarioFromDocuments([structuredClone(generateScenario(5, index, 'node-local'))], `node-local-${index}`);
+      declaring += sc.nodes.filter((n) => (n.status?.declaredFeatures?.length ?? 0) > 0).length;
+      for (const p of sc.pending) {
+        if (p.spec.hostNetwork && p.spec.hostUsers === false) needs.add('UserNamespacesHostNetworkSupport');
+        if (p.spec.containers.some((c) => c.restartPolicyRules?.length)) needs.add('RestartAllContainersOnContainerExits');
+      }
+    }
+    assert.ok(declaring > 0);
+    assert.deepEqual([...needs].sort(), ['RestartAllContainersOnContainerExits', 'UserNamespacesHostNetworkSupport']);
+  });
 });
 
 interface DraObject {

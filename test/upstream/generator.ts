@@ -54,6 +54,8 @@ const images = [
   { name: 'registry.example/tiny:1', size: 9_000_000 },
   { name: 'registry.example/ml:0.9', size: 3_400_000_000 },
 ];
+/** Features nodes declare in v1.37, sorted; the last is not in the scheduler's registry. */
+const declarableFeatures = ['ExtendWebSocketsToKubelet', 'RestartAllContainersOnContainerExits', 'UserNamespacesHostNetworkSupport', 'ZetaUnknown'];
 const ebs = 'ebs.csi.aws.com';
 const gce = 'pd.csi.storage.gke.io';
 
@@ -78,6 +80,10 @@ class Builder {
   private startSeq = 0;
   readonly nodeZones = new Map<string, string>();
   preemption = false;
+  /** Some pods get pod-level requests (spec.resources), which only BalancedAllocation scores. */
+  podLevelResources = false;
+  /** Some nodes declare features (status.declaredFeatures), for NodeDeclaredFeatures. */
+  declaredFeatures = false;
 
   constructor(seed: number) {
     this.r = new Rand(seed);
@@ -139,6 +145,8 @@ class Builder {
       if (o.images && r.chance(0.6)) {
         status.images = r.some(images, r.int(1, 3)).map((im) => ({ names: [im.name], sizeBytes: im.size }));
       }
+      // Sorted, as kubelets publish them; one unknown to the scheduler's registry is ignored.
+      if (this.declaredFeatures && r.chance(0.5)) status.declaredFeatures = r.some(declarableFeatures, r.int(1, 3));
       this.nodes.push({ apiVersion: 'v1', kind: 'Node', metadata: { name, labels }, spec, status });
     }
   }
@@ -174,8 +182,25 @@ class Builder {
       rs.requests = { ...(rs.requests ?? {}), 'example.com/gpu': '1' };
       rs.limits = { ...(rs.limits ?? {}), 'example.com/gpu': '1' };
     }
+    // At least the containers' aggregate (sidecar and init container included), as the API server wants.
+    if (this.podLevelResources && !o.heavy && r.chance(0.35)) spec.resources = { requests: r.pick([{ cpu: r.pick(['2', '3']) }, { memory: r.pick(['4Gi', '6Gi']) }, { cpu: '4', memory: '8Gi' }]) };
     if (o.priorityClass) spec.priorityClassName = o.priorityClass;
     return { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: o.namespace ?? this.r.pick(namespaces), labels }, spec };
+  }
+
+  /**
+   * Makes the pod need a declared feature: a restart rule restarting all containers, or (without
+   * host ports, which host network would have to match) host network with user namespaces.
+   */
+  needFeature(pod: Obj): void {
+    const spec = pod.spec as Obj;
+    const main = (spec.containers as Obj[])[0]!;
+    if (main.ports === undefined && this.r.chance(0.5)) {
+      spec.hostNetwork = true;
+      spec.hostUsers = false;
+    } else {
+      main.restartPolicyRules = [{ action: 'RestartAllContainers', exitCodes: { operator: 'In', values: [this.r.int(1, 9)] } }];
+    }
   }
 
   /** Binds a pod as existing load, with its own start time. */
@@ -319,6 +344,7 @@ const noPreemption = { plugins: { multiPoint: { disabled: [{ name: 'DefaultPreem
 
 function nodeLocal(b: Builder): Obj {
   const r = b.r;
+  b.declaredFeatures = true;
   b.addNodes(r.int(5, 30), { taints: true, unschedulable: true, images: true, smallPodCount: true });
   b.existingLoad([0, 4], { ports: true });
   for (let i = 0, n = r.int(3, 14); i < n; i++) {
@@ -326,6 +352,7 @@ function nodeLocal(b: Builder): Obj {
     if (r.chance(0.4)) b.tolerations(p);
     if (r.chance(0.5)) b.nodeAffinity(p);
     if (r.chance(0.2)) b.hostPort(p);
+    if (r.chance(0.25)) b.needFeature(p);
     if (r.chance(0.08)) b.nodeNameOn(p);
     b.pending.push(p);
   }
@@ -383,6 +410,7 @@ function mixed(b: Builder): Obj {
 /** Non-default scoring: strategies, weights, shapes, spread defaults and affinity args. */
 function scoring(b: Builder): Obj {
   const r = b.r;
+  b.podLevelResources = true;
   b.addNodes(r.int(5, 24), { taints: true, unschedulable: false, images: true, smallPodCount: false });
   b.existingLoad([0, 5]);
   b.affinityLoad();
