@@ -28,7 +28,7 @@ type ExtensionPoint = (typeof ExtensionPoints)[number];
  * v1.37's pod group extension points (GenericWorkload), after multiPoint in the v1 Plugins struct:
  * a configuration may name them whatever the gate; the workload runtime runs them.
  */
-export const PodGroupExtensionPoints = ['placementGenerate', 'placementScore', 'podGroupPostFilter'] as const;
+const PodGroupExtensionPoints = ['placementGenerate', 'placementScore', 'podGroupPostFilter'] as const;
 type PodGroupExtensionPoint = (typeof PodGroupExtensionPoints)[number];
 /** Every key of `profiles[].plugins`, in the v1 Plugins struct's order. */
 export type PluginSetName = ExtensionPoint | 'multiPoint' | PodGroupExtensionPoint;
