@@ -200,7 +200,7 @@ class PreScoreState implements StateData {
   }
 }
 
-/** Feature gates that change this plugin, at their v1.34 defaults. */
+/** Feature gates that change this plugin, at their v1.37 defaults. */
 export interface FitFeatures {
   readonly enableInPlacePodVerticalScaling: boolean;
   readonly enableSchedulingQueueHint: boolean;
