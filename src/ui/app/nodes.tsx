@@ -19,6 +19,8 @@ interface NodeLoad {
   devices: [number, number];
   unschedulable: boolean;
   taints: number;
+  /** status.declaredFeatures, which NodeDeclaredFeatures matches pods against. */
+  declaredFeatures: string[];
 }
 
 /** Above this many nodes the view is a heat map and a list instead of cards. */
@@ -58,6 +60,7 @@ function loads(nodes: KubeObject[], pods: KubeObject[], devices: DevicesAnswer):
       devices: [d?.allocated ?? 0, d?.total ?? 0],
       unschedulable: n.spec?.unschedulable === true,
       taints: ((n.spec?.taints as unknown[] | undefined) ?? []).length,
+      declaredFeatures: (n.status?.declaredFeatures as string[] | undefined) ?? [],
     };
   });
 }
@@ -78,6 +81,7 @@ function NodeCard({ n, onSelect }: { n: NodeLoad; onSelect: () => void }) {
       <b>{n.name}</b> {n.zone && <span class="muted">{n.zone}</span>}
       {n.unschedulable && <span class="badge outcome-Pending">cordoned</span>}
       {n.taints > 0 && <span class="badge">{n.taints} taint(s)</span>}
+      {n.declaredFeatures.length > 0 && <span class="badge" title={n.declaredFeatures.join('\n')}>{n.declaredFeatures.length} declared feature(s)</span>}
       <Bar label="cpu" used={n.cpu[0]} total={n.cpu[1]} text={`${formatCpu(n.cpu[0])}/${formatCpu(n.cpu[1])}`} />
       <Bar label="memory" used={n.memory[0]} total={n.memory[1]} text={`${formatBytes(n.memory[0])}/${formatBytes(n.memory[1])}`} />
       <Bar label="pods" used={n.pods[0]} total={n.pods[1]} text={`${n.pods[0]}/${n.pods[1]}`} />
