@@ -46,6 +46,7 @@ const neverImportedBy: Record<string, readonly string[]> = {
 /** util/ and log/ import nothing of ours, so any module may use them. */
 const leaves = new Set(['util', 'log']);
 
+/** Code for tests: the shipped test kit (testing/, kube-scheduler-ts/testing) and each folder's test_helpers.ts. */
 const isTestOnly = (file: string) => file.startsWith('testing/') || file.endsWith('/test_helpers.ts');
 const moduleOf = (file: string) => (file.includes('/') ? file.slice(0, file.indexOf('/')) : 'index');
 
