@@ -33,6 +33,7 @@ function entryPoints(): Map<string, string> {
 }
 
 let computed: Record<string, string[]> | undefined;
+let undocumented: string[] = [];
 
 /** Each entry point's exported names, sorted, a type-only name (no runtime value) marked `type `; computed once. */
 function surface(): Record<string, string[]> {
@@ -60,7 +61,24 @@ function surface(): Record<string, string[]> {
     }).sort();
   }
   computed = out;
+  undocumented = undocumentedContract(checker, program.getSourceFile(entries.get('./plugin')!)!);
   return out;
+}
+
+/** The extension points' interfaces, `Code` and its members, and `QueueingHint` without TSDoc, as `name`. */
+function undocumentedContract(checker: TypeScript.TypeChecker, source: TypeScript.SourceFile): string[] {
+  const out: string[] = [];
+  const documented = (symbol: TypeScript.Symbol) => ts.displayPartsToString(symbol.getDocumentationComment(checker)).trim() !== '';
+  for (const exported of checker.getExportsOfModule(checker.getSymbolAtLocation(source)!)) {
+    const symbol = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
+    const extensionPoint = symbol.flags & ts.SymbolFlags.Interface && /(Plugin|Extensions)$/.test(symbol.name);
+    if (!extensionPoint && symbol.name !== 'Code' && symbol.name !== 'QueueingHint') continue;
+    if (!documented(symbol)) out.push(symbol.name);
+    if (symbol.flags & ts.SymbolFlags.Enum) {
+      for (const member of checker.getExportsOfModule(symbol)) if (!documented(member)) out.push(`${symbol.name}.${member.name}`);
+    }
+  }
+  return out.sort();
 }
 
 test('each entry point of package.json exports exactly the pinned names (test/public_api.json)', () => {
@@ -89,4 +107,9 @@ test('the plugin contract entry point is a part of the root entry point', () => 
   const found = surface();
   const missing = found['./plugin']!.filter((n) => !found['.']!.includes(n));
   assert.deepEqual(missing, []);
+});
+
+test('every extension point, every Code and every QueueingHint says what it means (TSDoc)', () => {
+  surface();
+  assert.deepEqual(undocumented, []);
 });
