@@ -35,5 +35,8 @@ export { runSimulation, type SimReport, type SimPod } from './sim/simulate/simul
 export { runExplain, runExplainTimeline, type ExplainPod, type ExplainAttempt, type ExplainPreemption, type ExplainPreemptionNode, type ExplainCandidate, type ExplainScore, type ExplainStatus } from './sim/explain/explain.js';
 export { renderExplainText, type ExplainTextOptions } from './sim/explain/explain_text.js';
 
+// The base class of every error caused by bad input (configuration, scenario, flags, plugin modules).
+export { BadInputError } from './util/bad_input.js';
+
 // Time and randomness, injectable for deterministic runs.
 export { RealClock, FakeClock, seededRandom, type Clock } from './util/clock.js';
