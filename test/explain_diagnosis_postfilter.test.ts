@@ -3,7 +3,7 @@
 // on scenarios built so that only a diagnosed Filter run reaches DynamicResources on some nodes.
 import { describe, it } from 'node:test';
 import { join } from 'node:path';
-import { loadScenario } from '../src/sim/scenario.js';
+import { loadScenario } from '../src/sim/scenario/scenario.js';
 import { assertDiagnosisChangesNothing } from './explain_diagnosis.js';
 
 const fixtures = join(import.meta.dirname, 'fixtures', 'diagnosis');

@@ -5,9 +5,9 @@ import assert from 'node:assert/strict';
 import { admitPod } from '../src/cluster/memory/admission.js';
 import { resolveConfiguration } from '../src/cli/configuration.js';
 import { inTreeRegistry, notYetAvailablePlugins } from '../src/plugins/registry.js';
-import { runExplain } from '../src/sim/explain.js';
-import { parseScenario } from '../src/sim/scenario.js';
-import { runSimulation } from '../src/sim/simulate.js';
+import { runExplain } from '../src/sim/explain/explain.js';
+import { parseScenario } from '../src/sim/scenario/scenario.js';
+import { runSimulation } from '../src/sim/simulate/simulate.js';
 
 // n2 has more room, so LeastAllocated would pick it; only n1 declares the feature.
 const scenario = parseScenario(`

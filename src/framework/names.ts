@@ -21,4 +21,7 @@ export const VolumeRestrictions = 'VolumeRestrictions';
 export const VolumeZone = 'VolumeZone';
 export const NodeDeclaredFeatures = 'NodeDeclaredFeatures';
 // Newer upstream plugins behind feature gates that are off by default.
+export const DeferredPodScheduling = 'DeferredPodScheduling';
+export const TopologyPlacementGenerator = 'TopologyPlacementGenerator';
+export const PodGroupPodsCount = 'PodGroupPodsCount';
 export const GangScheduling = 'GangScheduling';

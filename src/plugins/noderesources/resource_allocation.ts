@@ -7,7 +7,7 @@ import {
   ResourceEphemeralStorage,
   ResourceMemory,
   type PodRequestsOptions,
-} from '../../api/resources.js';
+} from '../../api/resource_requests.js';
 import type { Pod } from '../../api/types.js';
 import type { NodeScore } from '../../framework/interfaces.js';
 import type { NodeInfo } from '../../framework/node_info.js';
