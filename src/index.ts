@@ -16,6 +16,8 @@ export { labelsEqual, taintsEqual, tolerationsEqual, resourceListsEqual, quantit
 
 // The plugin SDK.
 export * from './framework/interfaces.js';
+// Signature fragment names and shared signers for signPod (opportunistic batching, KEP-5598).
+export * from './framework/signers.js';
 export { Status, Code, codeName, isSuccess, isSkip, isRejected, type CodeName } from './framework/status.js';
 export { CycleState, type StateData } from './framework/cycle_state.js';
 export { NodeInfo, HostPortInfo, type ImageStateSummary } from './framework/node_info.js';
@@ -29,7 +31,7 @@ export { defaultNormalizeScore } from './framework/helpers/normalize.js';
 export { FitError, Diagnosis } from './framework/fit_error.js';
 export { Framework, type ProfileConfig, type NodePluginScores } from './framework/runtime/framework.js';
 export { MapObjectLister } from './framework/object_lister.js';
-export { pluginMetricsSamplePercent, type MetricsRecorder, type ExtensionPointLabel } from './framework/metrics_recorder.js';
+export { pluginMetricsSamplePercent, type MetricsRecorder, type ExtensionPointLabel, type BatchAttemptResult, type BatchFlushReason } from './framework/metrics_recorder.js';
 export type { MaybePromise } from './framework/maybe_promise.js';
 
 // In-tree plugins and configuration.

@@ -39,7 +39,7 @@ function base(): Pod {
     kind: 'Pod',
     metadata: { name: 'p', namespace: 'default', labels: { app: 'web' }, uid: 'u1' },
     spec: {
-      containers: [{ name: 'c', image: 'web:1', resources: { requests: { cpu: '1', memory: '1Gi' } } }],
+      containers: [{ name: 'c', image: 'web:latest', resources: { requests: { cpu: '1', memory: '1Gi' } } }],
       tolerations: [{ key: 'b', operator: 'Exists' }, { key: 'a', operator: 'Equal', value: 'x', effect: 'NoSchedule' }],
       volumes: [{ name: 'cfg', configMap: { name: 'cfg' } }],
     },
@@ -56,13 +56,13 @@ describe('signPod', () => {
   });
 
   const same: [string, (p: Pod) => void][] = [
-    ['another name, uid and namespace-less fields', (p) => ((p.metadata.name = 'q'), (p.metadata.uid = 'u2'))],
+    ['another name and uid', (p) => (p.metadata = { ...p.metadata, name: 'q', uid: 'u2' })],
     ['tolerations in another order', (p) => p.spec.tolerations!.reverse()],
     ['another ConfigMap or Secret volume', (p) => (p.spec.volumes = [{ name: 's', secret: { secretName: 's' } }])],
-    ['an image given with :latest', (p) => (p.spec.containers[0]!.image = 'web:1')],
+    ['the image without its implied :latest', (p) => (p.spec.containers[0]!.image = 'web')],
     ['the same total requests split over two containers', (p) => (p.spec.containers = [
-      { name: 'c', image: 'web:1', resources: { requests: { cpu: '500m', memory: '1Gi' } } },
-      { name: 'd', image: 'web:1', resources: { requests: { cpu: '500m' } } },
+      { name: 'c', image: 'web', resources: { requests: { cpu: '500m', memory: '1Gi' } } },
+      { name: 'd', image: 'web', resources: { requests: { cpu: '500m' } } },
     ])],
   ];
   const different: [string, (p: Pod) => void][] = [
