@@ -12,7 +12,7 @@ import { isSuccess, Status } from '../status.js';
 import { SortedScoredNodes, type ScoredCandidate } from './sorted_scored_nodes.js';
 
 /** How long a stored ranking may be reused (maxBatchAge), in ms. */
-export const maxBatchAgeMs = 500;
+const maxBatchAgeMs = 500;
 
 /** What batching needs of its profile's framework (batchHandle). */
 export interface BatchHandle {
