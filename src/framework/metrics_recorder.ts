@@ -10,7 +10,7 @@ export const pluginMetricsSamplePercent = 10;
 export type ExtensionPointLabel =
   | 'PreFilter' | 'Filter' | 'PreFilterExtensionAddPod' | 'PreFilterExtensionRemovePod' | 'PostFilter'
   | 'PreScore' | 'Score' | 'ScoreExtensionNormalize' | 'Reserve' | 'Unreserve' | 'Permit'
-  | 'PreBind' | 'Bind' | 'PostBind';
+  | 'PreBind' | 'Bind' | 'PostBind' | 'Sign';
 
 export interface MetricsRecorder {
   /** scheduler_framework_extension_point_duration_seconds */

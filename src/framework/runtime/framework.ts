@@ -201,7 +201,7 @@ export class Framework implements fw.Handle {
     }
     this.setScoreWeights([...(profile.plugins.score?.enabled ?? []), ...(profile.plugins.multiPoint?.enabled ?? [])]);
     const batching = deps.opportunisticBatching ?? false;
-    this.podSigner = batching ? new PodSigner(this, (deps.extenders?.length ?? 0) > 0, deps.log) : null;
+    this.podSigner = batching ? new PodSigner(this, (deps.extenders?.length ?? 0) > 0, deps.log, this.recorder, this.monotonicSeconds) : null;
     this.batch = batching ? new OpportunisticBatch(batchHandle(this, deps), deps.features.enableGenericWorkload) : null;
   }
 
