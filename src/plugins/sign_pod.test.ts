@@ -6,8 +6,8 @@ import type { Pod } from '../api/types.js';
 import { configFromObject, defaultConfiguration } from '../config/index.js';
 import { PodInfo } from '../framework/pod_info.js';
 import type { Framework } from '../framework/runtime/framework.js';
-import { createEmbedded } from '../sim/embedded.js';
-import type { Scenario } from '../sim/scenario.js';
+import { createEmbedded } from '../sim/scenario/embedded.js';
+import type { Scenario } from '../sim/scenario/scenario.js';
 import { inTreeRegistry, notYetAvailablePlugins } from './registry.js';
 
 const registry = inTreeRegistry();

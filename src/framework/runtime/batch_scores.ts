@@ -5,7 +5,7 @@ import { MaxNodeScore, MinNodeScore, type NodeScore, type ScorePlugin } from '..
 import type { NodeInfo } from '../node_info.js';
 import type { PodInfo } from '../pod_info.js';
 import { isSuccess, Status } from '../status.js';
-import { thrownMessage } from '../thrown.js';
+import { thrownMessage } from './thrown.js';
 import type { ScoredCandidate } from './sorted_scored_nodes.js';
 
 /** What rescoring needs of a profile. */

@@ -6,7 +6,7 @@ import type { PodInfo } from '../pod_info.js';
 import { canonicalJson, SchedulerNameSignerName } from '../signers.js';
 import type { MetricsRecorder } from '../metrics_recorder.js';
 import { Code, codeName, Status } from '../status.js';
-import { thrownMessage } from '../thrown.js';
+import { thrownMessage } from './thrown.js';
 
 /** What a profile signs pods with (the parts of the framework it needs). */
 export interface SignerProfile {

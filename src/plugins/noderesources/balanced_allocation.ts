@@ -11,7 +11,7 @@ import type { SharedDraManager } from '../dynamicresources/shared_dra_manager.js
 import { draExtendedResources, type DraScoringState } from './dra_extended_resources.js';
 import type { SignFragment, SignPlugin } from '../../framework/interfaces.js';
 import { signResources } from './sign.js';
-import type { DeviceClassResolver } from '../dynamicresources/device_class_resolver.js';
+import type { DeviceClassResolver } from '../../dra/device_class_resolver.js';
 
 export const BalancedAllocationName = 'NodeResourcesBalancedAllocation';
 const preScoreStateKey = `PreScore${BalancedAllocationName}`;
