@@ -29,6 +29,10 @@ function factory(args) {
     score(_state, _pod, nodeInfo) {
       return hasLabel(nodeInfo) ? 100 : 0;
     },
+    // Nothing of the pod decides: every pod may share a signature (opportunistic batching).
+    signPod() {
+      return [];
+    },
   };
 }
 

@@ -18,6 +18,12 @@ export * from './api/field_errors.js';
 
 // The extension points, the Handle and what they pass around.
 export * from './framework/interfaces.js';
+// Signature fragment names and shared signers for signPod (opportunistic batching, KEP-5598).
+export {
+  DynamicResourcesSignerName, FeaturesSignerName, HostPortsSignerName, ImageNamesSignerName, LabelsSignerName, NodeAffinitySignerName,
+  NodeNameSignerName, NodeSelectorSignerName, ResourcesSignerName, SchedulerNameSignerName, TolerationsSignerName, VolumesSignerName,
+  hostPortsSigner, nodeAffinitySigner, tolerationsSigner, volumesSigner,
+} from './framework/signers.js';
 export { Status, Code, codeName, isSuccess, isSkip, isRejected, type CodeName } from './framework/status.js';
 export { CycleState, type StateData } from './framework/cycle_state.js';
 export { NodeInfo, HostPortInfo, type ImageStateSummary } from './framework/node_info.js';
@@ -27,7 +33,7 @@ export { eventObjectsAs, type EventObjects, type EventObjectKinds } from './fram
 export type { PluginDefinition, AnyPluginDefinition } from './framework/registry.js';
 export { defaultFeatures, type Features } from './framework/features.js';
 export { defaultNormalizeScore } from './framework/helpers/normalize.js';
-export type { MetricsRecorder, ExtensionPointLabel } from './framework/metrics_recorder.js';
+export type { MetricsRecorder, ExtensionPointLabel, BatchAttemptResult, BatchFlushReason } from './framework/metrics_recorder.js';
 export type { MaybePromise } from './util/maybe_promise.js';
 export * as PluginNames from './framework/names.js';
 // The extender contract the Handle hands out (KubeSchedulerConfiguration `extenders`).

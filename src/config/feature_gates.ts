@@ -59,7 +59,7 @@ export const schedulerGates: Readonly<Record<string, SchedulerGate>> = {
   NodeDeclaredFeatures: { support: 'default', kep: 5328 },
   NodeInclusionPolicyInPodTopologySpread: { support: 'default', kep: 3094 },
   NominatedNodeNameForExpectation: { support: 'always-off', kep: 5278 },
-  OpportunisticBatching: { support: 'always-off', kep: 5598 },
+  OpportunisticBatching: { support: 'both', kep: 5598 },
   PodGroupPreemptionPolicy: { support: 'default', kep: 5710 },
   PodLevelResources: { support: 'default', kep: 2837 },
   SchedulerAsyncAPICalls: { support: 'default', kep: 5229 },

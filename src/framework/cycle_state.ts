@@ -24,6 +24,8 @@ export class CycleState {
   recordPluginMetrics = false;
   /** Where the cycle records what diagnosis asks for; null (the default) records nothing. */
   diagnosis: CycleDiagnosis | null = null;
+  /** Keep every Score plugin's answers before normalizing (opportunistic batching stores them). */
+  recordRawScores = false;
 
   read<T extends StateData>(key: string): T | undefined {
     return this.storage.get(key) as T | undefined;

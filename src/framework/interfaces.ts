@@ -211,6 +211,28 @@ export interface ScorePlugin extends Plugin {
 }
 
 /**
+ * One part of a pod's scheduling signature (framework.SignFragment): a key naming what the value
+ * was derived from (the names in signers.ts), and a JSON-serialisable value. Fragments with one
+ * key are expected to carry one value for one pod, so plugins can share a signer.
+ */
+export interface SignFragment {
+  readonly key: string;
+  readonly value: unknown;
+}
+
+/**
+ * A Filter or Score plugin that can say which parts of a pod decide its verdicts and scores
+ * (framework.SignPlugin, KEP-5598). Two pods whose fragments agree across every plugin get the
+ * same feasibility and scores on the same nodes, so opportunistic batching may reuse one's
+ * ranking for the next. Returning a non-success Status makes the pod unsignable (no batching for
+ * it); every PreFilter, Filter, PreScore and Score plugin of a profile must implement it, or no
+ * pod of that profile is batched.
+ */
+export interface SignPlugin extends Plugin {
+  signPod(pod: PodInfo): readonly SignFragment[] | Status;
+}
+
+/**
  * Reserve: the node is chosen and the pod assumed in the cache; update the plugin's own
  * bookkeeping (claims, volumes) before binding. A failure rejects the pod and every Reserve
  * plugin's `unreserve` runs. `unreserve` also runs when a later step fails; it must be idempotent
@@ -262,6 +284,7 @@ export type AnyPlugin = Plugin &
       Omit<PostFilterPlugin, 'name'> &
       Omit<PreScorePlugin, 'name'> &
       Omit<ScorePlugin, 'name'> &
+      Omit<SignPlugin, 'name'> &
       Omit<ReservePlugin, 'name'> &
       Omit<PermitPlugin, 'name'> &
       Omit<PreBindPlugin, 'name'> &
@@ -277,6 +300,7 @@ export const isFilterPlugin = (p: Plugin): p is FilterPlugin => typeof (p as Any
 export const isPostFilterPlugin = (p: Plugin): p is PostFilterPlugin => typeof (p as AnyPlugin).postFilter === 'function';
 export const isPreScorePlugin = (p: Plugin): p is PreScorePlugin => typeof (p as AnyPlugin).preScore === 'function';
 export const isScorePlugin = (p: Plugin): p is ScorePlugin => typeof (p as AnyPlugin).score === 'function';
+export const isSignPlugin = (p: Plugin): p is SignPlugin => typeof (p as AnyPlugin).signPod === 'function';
 export const isReservePlugin = (p: Plugin): p is ReservePlugin => typeof (p as AnyPlugin).reserve === 'function';
 export const isPermitPlugin = (p: Plugin): p is PermitPlugin => typeof (p as AnyPlugin).permit === 'function';
 export const isPreBindPlugin = (p: Plugin): p is PreBindPlugin => typeof (p as AnyPlugin).preBind === 'function';

@@ -10,7 +10,7 @@ export const pluginMetricsSamplePercent = 10;
 export type ExtensionPointLabel =
   | 'PreFilter' | 'Filter' | 'PreFilterExtensionAddPod' | 'PreFilterExtensionRemovePod' | 'PostFilter'
   | 'PreScore' | 'Score' | 'ScoreExtensionNormalize' | 'Reserve' | 'Unreserve' | 'Permit'
-  | 'PreBind' | 'Bind' | 'PostBind';
+  | 'PreBind' | 'Bind' | 'PostBind' | 'Sign';
 
 export interface MetricsRecorder {
   /** scheduler_framework_extension_point_duration_seconds */
@@ -28,4 +28,22 @@ export interface MetricsRecorder {
    * claim for a pod's extended resources), by outcome.
    */
   observeResourceClaimCreate(status: 'success' | 'failure', adminAccess: boolean, ownerApiGroup: string, ownerApiKind: string): void;
+  /** scheduler_batch_attempts_total: what opportunistic batching did for a cycle. */
+  observeBatchAttempt(profile: string, result: BatchAttemptResult): void;
+  /** scheduler_batch_cache_flushed_total: why a stored ranking was not reused. */
+  observeBatchCacheFlush(profile: string, reason: BatchFlushReason): void;
+  /** scheduler_batch_rescore_attempts_total and scheduler_batch_rescore_duration_seconds */
+  observeBatchRescore(profile: string, seconds: number): void;
+  /** scheduler_get_node_hint_duration_seconds */
+  observeGetNodeHint(hinted: 'hint' | 'no_hint', profile: string, seconds: number): void;
+  /** scheduler_store_schedule_results_duration_seconds */
+  observeStoreScheduleResults(profile: string, seconds: number): void;
 }
+
+/** scheduler_batch_attempts_total's result label. */
+export type BatchAttemptResult = 'no_hint' | 'hint_used' | 'hint_not_used';
+
+/** scheduler_batch_cache_flushed_total's reason label (metrics.BatchFlush*). */
+export type BatchFlushReason =
+  | 'pod_failed' | 'pod_skipped' | 'pod_nominated' | 'node_missing' | 'empty_list' | 'expired'
+  | 'pod_incompatible' | 'pod_not_batchable' | 'filter_error' | 'prescore_error' | 'rescore_error' | 'normalize_error';

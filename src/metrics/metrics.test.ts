@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as http from 'node:http';
 import { inTreeRegistry, notYetAvailablePlugins } from '../plugins/registry.js';
-import { defaultConfiguration } from '../config/index.js';
+import { configFromObject, defaultConfiguration } from '../config/index.js';
 import { MemoryCluster } from '../cluster/memory/store.js';
 import { Scheduler } from '../scheduler/scheduler.js';
 import { FakeClock } from '../util/clock.js';
@@ -144,4 +144,37 @@ test('health endpoints answer ok, list checks when verbose, and withhold failure
   } finally {
     await server.close();
   }
+});
+
+test('opportunistic batching reports upstream\'s batch metrics and the Sign extension point', async () => {
+  const registry = inTreeRegistry();
+  const clock = new FakeClock(0);
+  const cluster = new MemoryCluster({ clock });
+  const m = new SchedulerMetrics();
+  // PodTopologySpread without default constraints: every default plugin signs these pods.
+  const config = configFromObject({
+    apiVersion: 'kubescheduler.config.k8s.io/v1',
+    kind: 'KubeSchedulerConfiguration',
+    profiles: [{ schedulerName: 'default-scheduler', pluginConfig: [{ name: 'PodTopologySpread', args: { defaultingType: 'List' } }] }],
+  }, 'test', registry);
+  const sched = Scheduler.fromConfig(config, { registry, client: cluster, clock, random: () => 0.5, notYetAvailable: notYetAvailablePlugins, metrics: m, monotonicSeconds: () => 0 });
+  await sched.start();
+  for (const n of ['n1', 'n2', 'n3']) cluster.create(makeNode(n, { allocatable: { cpu: '4', memory: '8Gi', pods: '110' } }));
+  for (const p of ['p1', 'p2', 'p3']) {
+    cluster.create(makePod(p, { requests: { cpu: '1' } }));
+    await sched.loop.drain();
+  }
+  const text = await m.expose();
+  for (const line of [
+    // p1 finds nothing stored; p2 and p3 go to their hints, each after the last chosen node is rescored.
+    'scheduler_batch_attempts_total{profile="default-scheduler",result="no_hint"} 1',
+    'scheduler_batch_attempts_total{profile="default-scheduler",result="hint_used"} 2',
+    'scheduler_batch_rescore_attempts_total{profile="default-scheduler"} 2',
+    'scheduler_get_node_hint_duration_seconds_count{hinted="hint",profile="default-scheduler"} 2',
+    'scheduler_store_schedule_results_duration_seconds_count{profile="default-scheduler"} 3',
+    'scheduler_framework_extension_point_duration_seconds_count{extension_point="Sign",status="Success",profile="default-scheduler"} 3',
+  ]) {
+    assert.ok(text.includes(line), `missing: ${line}`);
+  }
+  sched.stop();
 });

@@ -218,7 +218,7 @@ describe('a hook that throws', () => {
 describe('an event whose handling throws', () => {
   it('is logged and affects no other event', async () => {
     // A plugin watching the informer's objects, whose listener fails on one kind.
-    const watcher: AnyPlugin = { name: 'Thrower', filter: () => null };
+    const watcher: AnyPlugin = { name: 'Thrower', filter: () => null, signPod: () => [] };
     const registry = new Registry([
       { name: 'Sort', factory: () => ({ name: 'Sort', less }) },
       {

@@ -16,6 +16,8 @@ import type { NodeToStatus } from '../framework/node_to_status.js';
 import type { PodInfo } from '../framework/pod_info.js';
 import type { Framework, NodePluginScores, PluginScore, PluginScoreColumn } from '../framework/runtime/framework.js';
 import { Code, Status } from '../framework/status.js';
+import type { OpportunisticBatch } from '../framework/runtime/batch.js';
+import { SortedScoredNodes, type ScoredCandidate } from '../framework/runtime/sorted_scored_nodes.js';
 
 const minFeasibleNodesToFind = 100;
 /** The name under which a pod that cannot be parsed is reported as rejected. */
@@ -81,14 +83,16 @@ export function schedulePod(
   pod: PodInfo,
   snapshot: Snapshot,
   ext: ExtenderSet = noExtenders,
+  cycleCount: number | null = null,
 ): MaybePromise<ScheduleResult> {
   const numAllNodes = snapshot.nodeInfoList.length;
   if (numAllNodes === 0) throw ErrNoNodesAvailable;
   const diagnosis = new Diagnosis();
-  const feasible = findNodesThatFitPod(alg, fwk, state, pod, snapshot, diagnosis, ext);
+  const bc = batchCycle(fwk, state, pod, cycleCount);
+  const feasible = findNodesThatFitPod(alg, fwk, state, pod, snapshot, diagnosis, ext, bc);
   // Checked here rather than through andThen: no closure is made when nothing waits (the hot path).
-  if (feasible instanceof Promise) return feasible.then((f) => scoreFeasible(alg, fwk, state, pod, numAllNodes, diagnosis, ext, f));
-  return scoreFeasible(alg, fwk, state, pod, numAllNodes, diagnosis, ext, feasible);
+  if (feasible instanceof Promise) return feasible.then((f) => scoreFeasible(alg, fwk, state, pod, numAllNodes, diagnosis, ext, f, bc));
+  return scoreFeasible(alg, fwk, state, pod, numAllNodes, diagnosis, ext, feasible, bc);
 }
 
 /** The nodes found fitting: none is a FitError, one is the host, more are scored. */
@@ -101,22 +105,28 @@ function scoreFeasible(
   diagnosis: Diagnosis,
   ext: ExtenderSet,
   feasible: NodeInfo[],
+  bc: BatchCycle | null,
 ): MaybePromise<ScheduleResult> {
   if (feasible.length === 0) throw new FitError(pod.pod, numAllNodes, diagnosis);
   const evaluatedNodes = feasible.length + diagnosis.nodeToStatus.size;
   if (feasible.length === 1) {
     const name = feasible[0]!.name;
+    bc?.batch.storeScheduleResults(bc.signature, bc.hint, name, null, 0, bc.cycleCount);
     return { suggestedHost: name, evaluatedNodes, feasibleNodes: 1, scores: [], bestNodes: [name], diagnosis };
   }
   const scores = prioritizeNodes(alg, fwk, state, pod, feasible, ext);
-  if (scores instanceof Promise) return scores.then((s) => pickHost(alg, feasible, s, evaluatedNodes, diagnosis));
-  return pickHost(alg, feasible, scores, evaluatedNodes, diagnosis);
+  if (scores instanceof Promise) return scores.then((s) => pickHost(alg, feasible, s, evaluatedNodes, diagnosis, bc));
+  return pickHost(alg, feasible, scores, evaluatedNodes, diagnosis, bc);
 }
 
-function pickHost(alg: AlgorithmState, feasible: readonly NodeInfo[], scores: NodeScores, evaluatedNodes: number, diagnosis: Diagnosis): ScheduleResult {
+function pickHost(alg: AlgorithmState, feasible: readonly NodeInfo[], scores: NodeScores, evaluatedNodes: number, diagnosis: Diagnosis, bc: BatchCycle | null): ScheduleResult {
   const record = alg.recordScores ?? true;
   const best: string[] | null = record ? [] : null;
   const host = selectHost(feasible, scores.totals, alg, best);
+  if (bc !== null) {
+    const others = bc.signature === null ? null : rankingWithout(host, feasible, scores, alg.tieBreakByName);
+    bc.batch.storeScheduleResults(bc.signature, bc.hint, host, others, feasible.length - 1, bc.cycleCount);
+  }
   return {
     suggestedHost: host,
     evaluatedNodes,
@@ -135,10 +145,13 @@ function findNodesThatFitPod(
   snapshot: Snapshot,
   diagnosis: Diagnosis,
   ext: ExtenderSet,
+  bc: BatchCycle | null,
 ): MaybePromise<NodeInfo[]> {
   const nodes = runPreFilterPhase(fwk, state, pod, snapshot, diagnosis);
   if (nodes === null) return [];
-  const nominated = filterNominatedNode(alg, fwk, state, pod, snapshot, diagnosis);
+  if (bc !== null) bc.hint = bc.batch.getNodeHint(pod, bc.signature, state, bc.cycleCount);
+  // A node nominated by preemption comes first; else batching's hint is tried the same way.
+  const nominated = filterNominatedNode(alg, fwk, state, pod, snapshot, diagnosis, pod.pod.status?.nominatedNodeName || (bc?.hint ?? ''));
   if (nominated.length === 0) return filterAllNodes(alg, fwk, state, pod, nodes, snapshot, diagnosis, ext);
   return andThen(findNodesThatPassExtenders(ext, pod.pod, nominated, diagnosis.nodeToStatus), (passed) => {
     if (passed.length > 0) return passed;
@@ -210,8 +223,7 @@ function runPreFilterPhase(fwk: Framework, state: CycleState, pod: PodInfo, snap
  * A node nominated by an earlier preemption is tried first: it is likely the only one that fits.
  * Returns it when it passes the filters, else [] (and the walk over all nodes may meet it again).
  */
-function filterNominatedNode(alg: AlgorithmState, fwk: Framework, state: CycleState, pod: PodInfo, snapshot: Snapshot, diagnosis: Diagnosis): NodeInfo[] {
-  const nominated = pod.pod.status?.nominatedNodeName;
+function filterNominatedNode(alg: AlgorithmState, fwk: Framework, state: CycleState, pod: PodInfo, snapshot: Snapshot, diagnosis: Diagnosis, nominated: string): NodeInfo[] {
   if (!nominated) return [];
   const ni = snapshot.get(nominated);
   if (!ni?.node) return [];
@@ -361,7 +373,9 @@ interface NodeScores {
 function prioritizeNodes(alg: AlgorithmState, fwk: Framework, state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], ext: ExtenderSet = noExtenders): MaybePromise<NodeScores> {
   const n = nodes.length;
   if (alg.totalsBuffer === undefined || alg.totalsBuffer.length < n) alg.totalsBuffer = new Float64Array(Math.max(n, 2 * (alg.totalsBuffer?.length ?? 0)));
-  const scores: NodeScores = { totals: alg.totalsBuffer.subarray(0, n), plugins: (alg.recordScores ?? true) ? [] : null, extenders: null };
+  // Batching keeps each plugin's answers of a signed pod, so the columns are kept for it too.
+  const keep = (alg.recordScores ?? true) || state.recordRawScores;
+  const scores: NodeScores = { totals: alg.totalsBuffer.subarray(0, n), plugins: keep ? [] : null, extenders: null };
   if (ext.extenders.length === 0 && !fwk.hasScorePlugins()) {
     scores.totals.fill(1);
     return scores;
@@ -451,4 +465,36 @@ export function selectHost(
     if (byName && (count === 1 || name < first)) first = name;
   }
   return byName ? first : selected;
+}
+
+/** Opportunistic batching's part in one cycle: the pod's signature and the hint it got. */
+interface BatchCycle {
+  readonly batch: OpportunisticBatch;
+  readonly signature: string | null;
+  readonly cycleCount: number;
+  hint: string;
+}
+
+/** The cycle's batching, or null when the profile does not batch (the gate is off) or no cycle count is given. */
+function batchCycle(fwk: Framework, state: CycleState, pod: PodInfo, cycleCount: number | null): BatchCycle | null {
+  if (fwk.batch === null || cycleCount === null) return null;
+  const signature = fwk.podSigner!.signPod(pod);
+  // A signed pod's ranking is stored with every plugin's answers, for rescoring.
+  if (signature !== null) state.recordRawScores = true;
+  return { batch: fwk.batch, signature, cycleCount, hint: '' };
+}
+
+/** The scored nodes but `host`, ranked as upstream's heap ranks them, with each plugin's answers. */
+function rankingWithout(host: string, nodes: readonly NodeInfo[], s: NodeScores, byName: boolean): SortedScoredNodes {
+  const columns = s.plugins ?? [];
+  const rawNames = columns.map((c) => c.name);
+  const list: ScoredCandidate[] = new Array(nodes.length);
+  for (let i = 0; i < nodes.length; i++) {
+    const raw = new Float64Array(columns.length);
+    for (let j = 0; j < columns.length; j++) raw[j] = columns[j]!.raw?.[i] ?? 0;
+    list[i] = { name: nodes[i]!.name, rawNames, rawValues: raw, totalScore: s.totals[i]! };
+  }
+  const ranking = new SortedScoredNodes(list, byName);
+  ranking.remove(host);
+  return ranking;
 }

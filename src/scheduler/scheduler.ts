@@ -241,6 +241,7 @@ export class Scheduler implements SchedulingCycles, EventHandlerTarget {
         metrics: this.metrics,
         monotonicSeconds: this.monotonicSeconds,
         log: (level, msg) => this.log(level, msg),
+        opportunisticBatching: gates.enabled('OpportunisticBatching'),
       });
       this.profiles.set(profile.schedulerName, fwk);
     }
@@ -350,6 +351,8 @@ export class Scheduler implements SchedulingCycles, EventHandlerTarget {
       pendingPlugins: new Set(),
       gatingPlugin: null,
     };
+    // It counts as a cycle, as a pop would: batching reuses rankings between consecutive ones.
+    this.queue.schedulingCycle++;
     await this.schedulingCycle(qp, false);
     await this.waitForBindings();
     this.queue.done(uid);
@@ -369,7 +372,7 @@ export class Scheduler implements SchedulingCycles, EventHandlerTarget {
     this.cache.updateSnapshot(this.snapshot);
     let found: MaybePromise<ScheduleResult>;
     try {
-      found = schedulePod(this.alg, fwk, attempt.state, qp.podInfo, this.snapshot, this.extenders);
+      found = schedulePod(this.alg, fwk, attempt.state, qp.podInfo, this.snapshot, this.extenders, this.queue.schedulingCycle);
     } catch (err) {
       return andThen(this.algorithmFailed(attempt, err), (o) => this.finishSchedulingCycle(attempt, o));
     }

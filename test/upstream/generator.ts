@@ -5,7 +5,7 @@
 import { seededRandom } from '../../src/util/clock.js';
 import { draFamily } from './generator_dra.js';
 
-export const families = ['node-local', 'topology-spread', 'inter-pod-affinity', 'mixed', 'scoring', 'preemption', 'volumes', 'dra'] as const;
+export const families = ['node-local', 'topology-spread', 'inter-pod-affinity', 'mixed', 'scoring', 'preemption', 'volumes', 'dra', 'batching'] as const;
 export type Family = (typeof families)[number];
 
 type Obj = Record<string, unknown>;
@@ -565,6 +565,46 @@ function dra(b: Builder): Obj {
   return configWith(draFamily(b));
 }
 
+/**
+ * Opportunistic batching (KEP-5598) at work: PodTopologySpread without default constraints (so
+ * every default plugin signs a pod), and runs of identical pods, light ones that share a node and
+ * heavy ones that fill it, sometimes broken by another pod, under varied scoring strategies.
+ */
+function batching(b: Builder): Obj {
+  const r = b.r;
+  b.addNodes(r.int(4, 20), { taints: true, unschedulable: true, images: true, smallPodCount: true });
+  b.existingLoad([0, 3], { ports: true });
+  const templates: Obj[] = [];
+  for (let i = 0, n = r.int(1, 3); i < n; i++) {
+    const t = b.pod(r.pick(apps), { heavy: r.chance(0.5) });
+    if (r.chance(0.3)) b.tolerations(t);
+    if (r.chance(0.25)) b.nodeAffinity(t);
+    if (r.chance(0.1)) b.hostPort(t);
+    templates.push(t);
+  }
+  for (let run = 0, runs = r.int(1, 4); run < runs; run++) {
+    const t = r.pick(templates);
+    for (let k = 0, n = r.int(2, 8); k < n; k++) {
+      const p = structuredClone(t);
+      (p.metadata as Obj).name = `${((t.metadata as Obj).name as string)}-${run}-${k}`;
+      b.pending.push(p);
+    }
+    // Another pod in between: its own signature, or none (a spread constraint signs no pod).
+    if (r.chance(0.3)) {
+      const other = b.pod(r.pick(apps));
+      if (r.chance(0.5)) b.spread(other);
+      b.pending.push(other);
+    }
+  }
+  const strategy = r.pick(['LeastAllocated', 'MostAllocated']);
+  const pluginConfig: Obj[] = [
+    { name: 'PodTopologySpread', args: { defaultingType: 'List' } },
+    { name: 'NodeResourcesFit', args: { scoringStrategy: { type: strategy, resources: [{ name: 'cpu', weight: 1 }, { name: 'memory', weight: 1 }] } } },
+  ];
+  if (r.chance(0.3)) pluginConfig.push({ name: 'InterPodAffinity', args: { ignorePreferredTermsOfExistingPods: r.chance(0.5) } });
+  return configWith({ ...noPreemption, pluginConfig });
+}
+
 const builders: Record<Family, (b: Builder) => Obj> = {
   'node-local': nodeLocal,
   'topology-spread': topologySpread,
@@ -574,6 +614,7 @@ const builders: Record<Family, (b: Builder) => Obj> = {
   preemption,
   volumes,
   dra,
+  batching,
 };
 
 /** The index-th scenario of a seed, of one family; the same arguments give the same scenario. */

@@ -17,6 +17,9 @@ import { NodeInfo } from '../node_info.js';
 import type { PodInfo } from '../pod_info.js';
 import type { Registry } from '../registry.js';
 import { Code, Status, codeName, isSuccess } from '../status.js';
+import { OpportunisticBatch, type BatchHandle } from './batch.js';
+import { normalizeScores, runRawScorePlugins } from './batch_scores.js';
+import { PodSigner } from './pod_signer.js';
 import { WaitingPodImpl } from './waiting_pods.js';
 import { BadInputError } from '../../util/bad_input.js';
 
@@ -63,6 +66,8 @@ export interface FrameworkDeps {
   monotonicSeconds?: () => number;
   /** Reports what no status can carry (a plugin throwing in Unreserve or PostBind). */
   log?: (level: number, msg: string) => void;
+  /** The OpportunisticBatching gate (KEP-5598): sign pods and reuse rankings between them. */
+  opportunisticBatching?: boolean;
 }
 
 type Guard<T extends fw.Plugin> = (p: fw.Plugin) => p is T;
@@ -161,6 +166,10 @@ export class Framework implements fw.Handle {
   private readonly recorder: MetricsRecorder | null;
   /** Monotonic seconds, for the durations the recorder receives. */
   readonly monotonicSeconds: () => number;
+  /** Signs pods for opportunistic batching; null with the gate off. */
+  readonly podSigner: PodSigner | null;
+  /** The ranking kept between cycles (OpportunisticBatching); null with the gate off. */
+  readonly batch: OpportunisticBatch | null;
 
   constructor(
     profile: ProfileConfig,
@@ -193,6 +202,9 @@ export class Framework implements fw.Handle {
       throw new FrameworkError(`at least one bind plugin is needed for profile with scheduler name "${this.profileName}"`);
     }
     this.setScoreWeights([...(profile.plugins.score?.enabled ?? []), ...(profile.plugins.multiPoint?.enabled ?? [])]);
+    const batching = deps.opportunisticBatching ?? false;
+    this.podSigner = batching ? new PodSigner(this, (deps.extenders?.length ?? 0) > 0, deps.log, this.recorder, this.monotonicSeconds) : null;
+    this.batch = batching ? new OpportunisticBatch(batchHandle(this, deps), deps.features.enableGenericWorkload) : null;
   }
 
   private instantiate(profile: ProfileConfig): void {
@@ -712,7 +724,7 @@ export class Framework implements fw.Handle {
     const list = this.scoreBuffer(nodes);
     const max = fw.MaxNodeScore;
     const min = fw.MinNodeScore;
-    const diagnosed = breakdown !== null && state.diagnosis !== null;
+    const diagnosed = breakdown !== null && (state.diagnosis !== null || state.recordRawScores);
     // Plugin metrics and recorded scores need every plugin to run; otherwise a plugin that knows
     // its score is the same on every node is left out and that score added to every total.
     const shortcut = breakdown === null && !state.recordPluginMetrics;
@@ -1011,4 +1023,19 @@ class PostFilterAccumulator {
   finish(): PostFilterRunResult {
     return { result: this.lastResult, status: new Status(Code.Unschedulable, this.reasons).withPlugin(this.rejector ?? '') };
   }
+}
+
+/** What opportunistic batching uses of a framework. */
+function batchHandle(f: Framework, deps: FrameworkDeps): BatchHandle {
+  return {
+    profileName: f.profileName,
+    nodeInfo: (name) => deps.snapshot().nodeInfos().get(name),
+    runFilterPlugins: (state, pod, ni) => f.runFilterPlugins(state, pod, ni),
+    runPreScorePlugins: (state, pod, nodes) => f.runPreScorePlugins(state, pod, nodes),
+    runRawScorePlugins: (state, pod, ni) => runRawScorePlugins(f, state, pod, ni),
+    normalizeScores: (state, pod, candidates) => normalizeScores(f, state, pod, candidates),
+    now: () => deps.clock.now(),
+    monotonicSeconds: f.monotonicSeconds,
+    metrics: deps.metrics ?? null,
+  };
 }

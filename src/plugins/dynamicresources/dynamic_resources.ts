@@ -24,7 +24,7 @@ import type {
 import { MaxNodeScore } from '../../framework/interfaces.js';
 import type { NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
-import { Status } from '../../framework/status.js';
+import { Code, Status } from '../../framework/status.js';
 import { defaultNormalizeScore } from '../../framework/helpers/normalize.js';
 import { DynamicResources as Name } from '../../framework/names.js';
 import { isFailedOnNode, type Allocator, type NewAllocator } from './allocator_interface.js';
@@ -47,6 +47,7 @@ import {
   SpecialClaimInMemName,
   type NodeExtendedResourceClaim,
 } from './extended_resources.js';
+import type { SignFragment, SignPlugin } from '../../framework/interfaces.js';
 
 export { Name };
 
@@ -76,9 +77,15 @@ export interface DynamicResourcesOptions {
 }
 
 export class DynamicResources
-  implements PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilterPlugin, ScorePlugin, ReservePlugin, PreBindPlugin, EnqueueExtensions, ScoreExtensions
+  implements PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilterPlugin, ScorePlugin, ReservePlugin, PreBindPlugin, EnqueueExtensions, ScoreExtensions, SignPlugin
 {
   readonly name = Name;
+
+  /** Whether a claim's devices are local to one node is not known up front: a pod with claims is not signed. */
+  signPod(pod: PodInfo): readonly SignFragment[] | Status {
+    if ((pod.pod.spec.resourceClaims?.length ?? 0) > 0) return new Status(Code.Unschedulable, ['pods with dra resource claims are not signable']);
+    return [];
+  }
   private readonly features: DraFeatures;
   /** One object for every allocator: the allocator caches pools per slice and feature set. */
   private readonly allocatorFeatures: AllocatorFeatures;

@@ -7,6 +7,8 @@ import type { ImageStateSummary, NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import type { Status } from '../../framework/status.js';
 import { ImageLocality as Name } from '../../framework/names.js';
+import type { SignFragment, SignPlugin } from '../../framework/interfaces.js';
+import { ImageNamesSignerName } from '../../framework/signers.js';
 
 export { Name };
 
@@ -46,8 +48,15 @@ function nodeScore(images: readonly string[], nodeInfo: NodeInfo, totalNumNodes:
   return calculatePriority(sum, images.length);
 }
 
-export class ImageLocality implements ScorePlugin {
+export class ImageLocality implements ScorePlugin, SignPlugin {
   readonly name = Name;
+
+  /** Scores follow the containers' images (image volumes are not part of upstream's signature). */
+  signPod(pod: PodInfo): readonly SignFragment[] {
+    const names = new Set<string>();
+    for (const list of [pod.pod.spec.containers, pod.pod.spec.initContainers]) for (const c of list ?? []) names.add(normalizedImageName(c.image ?? ''));
+    return [{ key: ImageNamesSignerName, value: [...names].sort() }];
+  }
   // Score runs for one pod over many nodes; the pod's normalized image names are computed once.
   private cachedPod: PodInfo | null = null;
   private cachedImages: string[] = [];

@@ -18,7 +18,7 @@ import type {
 } from '../../framework/interfaces.js';
 import type { NodeInfo } from '../../framework/node_info.js';
 import { PodInfo } from '../../framework/pod_info.js';
-import type { Status } from '../../framework/status.js';
+import { Code, Status } from '../../framework/status.js';
 import { InterPodAffinity as Name } from '../../framework/names.js';
 import type { InterPodAffinityArgs } from './args.js';
 import { AggregateCache } from './aggregate.js';
@@ -28,13 +28,26 @@ import { PreFilterCaches } from './filtering_counts.js';
 import { normalizeScore, preScore, score, scoreNodes } from './scoring.js';
 import { namespaceLabels, podMatchesAllTerms, podMatchesAnyTerm, podNamespace } from './terms.js';
 import { labelValue } from './topology.js';
+import type { SignFragment, SignPlugin } from '../../framework/interfaces.js';
+import { LabelsSignerName } from '../../framework/signers.js';
 
 export { Name };
 
 export class InterPodAffinity
-  implements PreFilterPlugin, PreFilterExtensions, FilterPlugin, PreScorePlugin, ScorePlugin, ScoreExtensions, EnqueueExtensions
+  implements PreFilterPlugin, PreFilterExtensions, FilterPlugin, PreScorePlugin, ScorePlugin, ScoreExtensions, EnqueueExtensions, SignPlugin
 {
   readonly name = Name;
+
+  /**
+   * Verdicts depend on other pods: a pod with (anti-)affinity is not signed. Without one, the
+   * pod's labels still decide how existing pods' preferred terms score it, unless those are ignored.
+   */
+  signPod(pod: PodInfo): readonly SignFragment[] | Status {
+    const affinity = pod.pod.spec.affinity;
+    if (affinity && (affinity.podAffinity || affinity.podAntiAffinity)) return new Status(Code.Unschedulable, ['pods with InterPodAffinity are not signable']);
+    if (this.args.ignorePreferredTermsOfExistingPods) return [];
+    return [{ key: LabelsSignerName, value: pod.pod.metadata.labels ?? null }];
+  }
   /** Parsed terms of pods seen by the queueing hints, which get raw objects. */
   private readonly hintPodInfos = new WeakMap<Pod, PodInfo>();
   /** Counts kept between attempts (see aggregate.ts), all bound to one domain table (domains.ts). */

@@ -23,6 +23,8 @@ import { NodeAffinity as Name } from '../../framework/names.js';
 import type { NodeAffinityArgs } from './args.js';
 import { MatchResult, RequiredNodeAffinity } from '../../api/nodeselector.js';
 import { aggregateMessage, validatePreferredSchedulingTerms } from './validation.js';
+import type { SignFragment, SignPlugin } from '../../framework/interfaces.js';
+import { NodeAffinitySignerName, NodeSelectorSignerName, nodeAffinitySigner } from '../../framework/signers.js';
 
 export { Name };
 
@@ -58,9 +60,17 @@ class PreScoreState implements StateData {
 }
 
 export class NodeAffinity
-  implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, ScoreExtensions, EnqueueExtensions
+  implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, ScoreExtensions, EnqueueExtensions, SignPlugin
 {
   readonly name = Name;
+
+  /** Verdicts and scores follow the pod's node affinity and node selector. */
+  signPod(pod: PodInfo): readonly SignFragment[] {
+    return [
+      { key: NodeAffinitySignerName, value: nodeAffinitySigner(pod.pod) },
+      { key: NodeSelectorSignerName, value: pod.pod.spec.nodeSelector ?? null },
+    ];
+  }
   private readonly addedNodeSelector: NodeSelectorMatcher | null = null;
   private readonly addedPrefSchedTerms: PreferredTermsScorer | null = null;
 

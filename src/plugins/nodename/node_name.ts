@@ -7,6 +7,8 @@ import type { NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Code, Status } from '../../framework/status.js';
 import { NodeName as Name } from '../../framework/names.js';
+import type { SignFragment, SignPlugin } from '../../framework/interfaces.js';
+import { NodeNameSignerName } from '../../framework/signers.js';
 
 export { Name };
 
@@ -19,8 +21,13 @@ function fits(pod: PodInfo, nodeInfo: NodeInfo): boolean {
   return !wanted || wanted === nodeInfo.name;
 }
 
-export class NodeName implements PreFilterPlugin, FilterPlugin, EnqueueExtensions {
+export class NodeName implements PreFilterPlugin, FilterPlugin, EnqueueExtensions, SignPlugin {
   readonly name = Name;
+
+  /** Feasibility follows spec.nodeName. */
+  signPod(pod: PodInfo): readonly SignFragment[] {
+    return [{ key: NodeNameSignerName, value: pod.pod.spec.nodeName ?? '' }];
+  }
 
   /**
    * A pod that already names its node (a deferred resize, a static assignment) is evaluated on

@@ -9,6 +9,8 @@ import { getHostPorts, HostPortInfo, type NodeInfo } from '../../framework/node_
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Code, Status } from '../../framework/status.js';
 import { NodePorts as Name } from '../../framework/names.js';
+import type { SignFragment, SignPlugin } from '../../framework/interfaces.js';
+import { HostPortsSignerName, hostPortsSigner } from '../../framework/signers.js';
 
 export { Name };
 
@@ -35,8 +37,13 @@ function fitsPorts(wantPorts: readonly ContainerPort[], portsInUse: HostPortInfo
   return true;
 }
 
-export class NodePorts implements PreFilterPlugin, FilterPlugin, EnqueueExtensions {
+export class NodePorts implements PreFilterPlugin, FilterPlugin, EnqueueExtensions, SignPlugin {
   readonly name = Name;
+
+  /** Feasibility follows the host ports the containers ask for. */
+  signPod(pod: PodInfo): readonly SignFragment[] {
+    return [{ key: HostPortsSignerName, value: hostPortsSigner(pod.pod) }];
+  }
 
   preFilter(state: CycleState, pod: PodInfo): PreFilterOutcome | null {
     const ports = getHostPorts(pod.pod);

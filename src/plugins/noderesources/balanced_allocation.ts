@@ -9,6 +9,9 @@ import type { NodeResourcesBalancedAllocationArgs } from './args.js';
 import { ResourceAllocationScorer } from './resource_allocation.js';
 import type { SharedDraManager } from '../dynamicresources/shared_dra_manager.js';
 import { draExtendedResources, type DraScoringState } from './dra_extended_resources.js';
+import type { SignFragment, SignPlugin } from '../../framework/interfaces.js';
+import { signResources } from './sign.js';
+import type { DeviceClassResolver } from '../../dra/device_class_resolver.js';
 
 export const BalancedAllocationName = 'NodeResourcesBalancedAllocation';
 const preScoreStateKey = `PreScore${BalancedAllocationName}`;
@@ -89,15 +92,22 @@ class PreScoreState implements StateData {
   }
 }
 
-export class BalancedAllocation implements PreScorePlugin, ScorePlugin {
+export class BalancedAllocation implements PreScorePlugin, ScorePlugin, SignPlugin {
   readonly name = BalancedAllocationName;
+
+  signPod(pod: PodInfo): readonly SignFragment[] | Status {
+    return signResources(pod, this.draClasses);
+  }
   readonly scorer: ResourceAllocationScorer;
+  /** Which DeviceClass backs an extended resource; null with DRAExtendedResource off. */
+  private readonly draClasses: DeviceClassResolver | null;
 
   /**
    * @param dra the scheduler's DRA objects when DRAExtendedResource is on: devices count for
    *   the extended resources DeviceClasses back on nodes that do not advertise them.
    */
   constructor(args: NodeResourcesBalancedAllocationArgs, dra: SharedDraManager | null = null) {
+    this.draClasses = dra?.classResolver ?? null;
     // Balance is judged on what pods really request, not on the 100m / 200Mi scoring defaults.
     this.scorer = new ResourceAllocationScorer(BalancedAllocationName, args.resources, balancedResourceScorer, true, draExtendedResources(dra));
   }

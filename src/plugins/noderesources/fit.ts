@@ -41,6 +41,8 @@ import { ResourceAllocationScorer } from './resource_allocation.js';
 import { isDRAExtendedResourceName, ResourceDeviceClassPrefix, type DeviceClassResolver } from '../../dra/device_class_resolver.js';
 import type { SharedDraManager } from '../dynamicresources/shared_dra_manager.js';
 import { draExtendedResources, type DraExtendedResources, type DraScoringState } from './dra_extended_resources.js';
+import type { SignFragment, SignPlugin } from '../../framework/interfaces.js';
+import { signResources } from './sign.js';
 
 export const FitName = 'NodeResourcesFit';
 const preFilterStateKey = `PreFilter${FitName}`;
@@ -231,8 +233,12 @@ function newScorer(strategy: ScoringStrategy, dra: DraExtendedResources | null):
   }
 }
 
-export class Fit implements PreFilterPlugin, FilterPlugin, EnqueueExtensions, PreScorePlugin, ScorePlugin {
+export class Fit implements PreFilterPlugin, FilterPlugin, EnqueueExtensions, PreScorePlugin, ScorePlugin, SignPlugin {
   readonly name = FitName;
+
+  signPod(pod: PodInfo): readonly SignFragment[] | Status {
+    return signResources(pod, this.draClasses);
+  }
   readonly ignoredResources: ReadonlySet<string>;
   readonly ignoredResourceGroups: ReadonlySet<string>;
   readonly scorer: ResourceAllocationScorer;

@@ -10,6 +10,8 @@ import type { NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Code, Status } from '../../framework/status.js';
 import { NodeUnschedulable as Name } from '../../framework/names.js';
+import type { SignFragment, SignPlugin } from '../../framework/interfaces.js';
+import { TolerationsSignerName, tolerationsSigner } from '../../framework/signers.js';
 
 export { Name };
 
@@ -28,8 +30,13 @@ function toleratesUnschedulable(pod: Pod): boolean {
   return taintToleratedBy(unschedulableTaint, pod.spec.tolerations);
 }
 
-export class NodeUnschedulable implements FilterPlugin, EnqueueExtensions {
+export class NodeUnschedulable implements FilterPlugin, EnqueueExtensions, SignPlugin {
   readonly name = Name;
+
+  /** Feasibility and scores follow the pod's tolerations. */
+  signPod(pod: PodInfo): readonly SignFragment[] {
+    return [{ key: TolerationsSignerName, value: tolerationsSigner(pod.pod) }];
+  }
 
   filter(_state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): Status | null {
     const node = nodeInfo.node;

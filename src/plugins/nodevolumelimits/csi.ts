@@ -14,6 +14,8 @@ import { NodeVolumeLimits as Name } from '../../framework/names.js';
 import { NodeVolumesCache, ObjectChanges, type NodeVolumes } from './node_volumes.js';
 import { PodVolumes, VolumeResolver, ephemeralVolumeClaimName, isCountableVolume, volumeUniqueName } from './resolve.js';
 import { pluginForInlineVolume } from './translator.js';
+import type { SignFragment, SignPlugin } from '../../framework/interfaces.js';
+import { VolumesSignerName, volumesSigner } from '../../framework/signers.js';
 
 export { Name };
 
@@ -96,8 +98,13 @@ function randomString(n: number, random: () => number): string {
   return s;
 }
 
-export class CSILimits implements PreFilterPlugin, FilterPlugin, EnqueueExtensions {
+export class CSILimits implements PreFilterPlugin, FilterPlugin, EnqueueExtensions, SignPlugin {
   readonly name = Name;
+
+  /** Verdicts follow the pod's volumes (ConfigMaps and Secrets aside). */
+  signPod(pod: PodInfo): readonly SignFragment[] {
+    return [{ key: VolumesSignerName, value: volumesSigner(pod.pod) }];
+  }
   private readonly resolver: VolumeResolver;
   private readonly changes: ObjectChanges;
   /** The existing pods' volumes per node, reused while the node's pods and the objects read stay. */

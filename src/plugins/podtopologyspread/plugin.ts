@@ -36,6 +36,8 @@ import { defaultSelector } from './default_selector.js';
 import { SpreadCountsCache } from './counts_cache.js';
 import { calPreFilterState, filterNode, getPreFilterState, preFilterCountingSpec, preFilterStateKey, updateWithPod } from './filtering.js';
 import { calPreScoreState, getPreScoreState, normalizeScores, preScoreCountingSpec, preScoreStateKey, scoreNode, scoreNodes } from './scoring.js';
+import type { SignFragment, SignPlugin } from '../../framework/interfaces.js';
+import { Code } from '../../framework/status.js';
 
 export const Name = 'PodTopologySpread';
 
@@ -45,8 +47,18 @@ const systemDefaultConstraints: readonly TopologySpreadConstraint[] = [
   { topologyKey: LabelTopologyZone, whenUnsatisfiable: 'ScheduleAnyway', maxSkew: 5 },
 ];
 
-export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, EnqueueExtensions, PreFilterExtensions, ScoreExtensions {
+export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, EnqueueExtensions, PreFilterExtensions, ScoreExtensions, SignPlugin {
   readonly name = Name;
+
+  /**
+   * Spreading depends on where other pods are, not on the pod and node alone: a pod with
+   * constraints, its own or the defaults (System's included), is not signed.
+   */
+  signPod(pod: PodInfo): readonly SignFragment[] | Status {
+    if ((pod.pod.spec.topologySpreadConstraints?.length ?? 0) > 0) return new Status(Code.Unschedulable, ['pods with topology constraints are not signable']);
+    if (this.defaultConstraints.length > 0) return new Status(Code.Unschedulable, ['pods with default topology constraints are not signable']);
+    return [];
+  }
   private readonly defaultConstraints: readonly TopologySpreadConstraint[];
   private readonly systemDefaulted: boolean;
   /** Matching pods per domain for recent pods' constraints, kept in step with the snapshot. */

@@ -19,6 +19,8 @@ import type { NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Code, Status } from '../../framework/status.js';
 import { TaintToleration as Name } from '../../framework/names.js';
+import type { SignFragment, SignPlugin } from '../../framework/interfaces.js';
+import { TolerationsSignerName, tolerationsSigner } from '../../framework/signers.js';
 
 /** Filter's reason for a node with a NoSchedule/NoExecute taint the pod does not tolerate. */
 const ErrReasonUntoleratedTaint = 'node(s) had untolerated taint(s)';
@@ -55,8 +57,13 @@ function countIntolerable(nodeInfo: NodeInfo, tolerations: readonly Toleration[]
   return intolerable;
 }
 
-export class TaintToleration implements FilterPlugin, PreScorePlugin, ScorePlugin, ScoreExtensions, EnqueueExtensions {
+export class TaintToleration implements FilterPlugin, PreScorePlugin, ScorePlugin, ScoreExtensions, EnqueueExtensions, SignPlugin {
   readonly name = Name;
+
+  /** Feasibility and scores follow the pod's tolerations. */
+  signPod(pod: PodInfo): readonly SignFragment[] {
+    return [{ key: TolerationsSignerName, value: tolerationsSigner(pod.pod) }];
+  }
 
   filter(_state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): Status | null {
     const node = nodeInfo.node;

@@ -38,6 +38,8 @@ import {
   type PodVolumeClaims,
   type PodVolumes,
 } from './binder.js';
+import type { SignFragment, SignPlugin } from '../../framework/interfaces.js';
+import { VolumesSignerName, volumesSigner } from '../../framework/signers.js';
 
 /** A node failing one check (the usual case) gets that check's shared status. */
 const singleReasonRejections = new Map(
@@ -75,8 +77,13 @@ export class VolumeBindingState implements StateData {
   }
 }
 
-export class VolumeBinding implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, ReservePlugin, PreBindPlugin, EnqueueExtensions {
+export class VolumeBinding implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, ReservePlugin, PreBindPlugin, EnqueueExtensions, SignPlugin {
   readonly name = Name;
+
+  /** Verdicts follow the pod's volumes (ConfigMaps and Secrets aside). */
+  signPod(pod: PodInfo): readonly SignFragment[] {
+    return [{ key: VolumesSignerName, value: volumesSigner(pod.pod) }];
+  }
   readonly binder: VolumeBinder;
   /** The args' shape over utilization in [0, 100], scores scaled to MaxNodeScore (StorageCapacityScoring). */
   private readonly scoreOfUtilization: (utilization: number) => number;

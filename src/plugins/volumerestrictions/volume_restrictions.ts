@@ -17,6 +17,8 @@ import type { NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Code, Status } from '../../framework/status.js';
 import { VolumeRestrictions as Name } from '../../framework/names.js';
+import type { SignFragment, SignPlugin } from '../../framework/interfaces.js';
+import { VolumesSignerName, volumesSigner } from '../../framework/signers.js';
 
 export { Name };
 
@@ -143,8 +145,13 @@ function getPreFilterState(state: CycleState): PreFilterState | Status {
   return s;
 }
 
-export class VolumeRestrictions implements PreFilterPlugin, PreFilterExtensions, FilterPlugin, EnqueueExtensions {
+export class VolumeRestrictions implements PreFilterPlugin, PreFilterExtensions, FilterPlugin, EnqueueExtensions, SignPlugin {
   readonly name = Name;
+
+  /** Verdicts follow the pod's volumes (ConfigMaps and Secrets aside). */
+  signPod(pod: PodInfo): readonly SignFragment[] {
+    return [{ key: VolumesSignerName, value: volumesSigner(pod.pod) }];
+  }
 
   constructor(
     private readonly handle: Handle,

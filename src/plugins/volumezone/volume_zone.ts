@@ -10,6 +10,8 @@ import type { NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Code, Status } from '../../framework/status.js';
 import { VolumeZone as Name } from '../../framework/names.js';
+import type { SignFragment, SignPlugin } from '../../framework/interfaces.js';
+import { VolumesSignerName, volumesSigner } from '../../framework/signers.js';
 
 export { Name };
 
@@ -154,8 +156,13 @@ function hasAnyTopologyLabel(labels: Readonly<Record<string, string>>): boolean 
   return false;
 }
 
-export class VolumeZone implements PreFilterPlugin, FilterPlugin, EnqueueExtensions {
+export class VolumeZone implements PreFilterPlugin, FilterPlugin, EnqueueExtensions, SignPlugin {
   readonly name = Name;
+
+  /** Verdicts follow the pod's volumes (ConfigMaps and Secrets aside). */
+  signPod(pod: PodInfo): readonly SignFragment[] {
+    return [{ key: VolumesSignerName, value: volumesSigner(pod.pod) }];
+  }
 
   constructor(
     private readonly handle: Handle,

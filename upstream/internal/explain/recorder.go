@@ -39,8 +39,9 @@ func (a *attempt) stop() {
 
 // recordingFramework is a profile's framework that also reports, to the harness, the PreFilter
 // verdict, each node's Filter verdict and the weighted scores of the attempt in progress. Every
-// call goes to upstream's framework unchanged; only opportunistic batching (KEP-5598) is turned
-// off, because `explain` evaluates every node for every pod.
+// call goes to upstream's framework unchanged. Opportunistic batching (KEP-5598) runs as upstream
+// runs it; only its order among equal totals is made the harness's (by name, see batch_order.go),
+// and a stored ranking is treated as fresh, as for pods created in one burst.
 type recordingFramework struct {
 	framework.Framework
 	rec *attempt
@@ -74,6 +75,8 @@ func (r *recordingFramework) RunFilterPluginsWithNominatedPods(ctx context.Conte
 
 func (r *recordingFramework) RunScorePlugins(ctx context.Context, state fwk.CycleState, pod *v1.Pod, nodes []fwk.NodeInfo) ([]fwk.NodePluginScores, *fwk.Status) {
 	scores, status := r.Framework.RunScorePlugins(ctx, state, pod, nodes)
+	// The scheduler's heap then pops equal totals by name, as `--tie-break name` picks them.
+	rankByName(scores, "")
 	r.rec.mu.Lock()
 	if r.rec.recording {
 		// The same slice the scheduler goes on with: extenders' scores added later show up here.
@@ -83,9 +86,7 @@ func (r *recordingFramework) RunScorePlugins(ctx context.Context, state fwk.Cycl
 	return scores, status
 }
 
-func (r *recordingFramework) GetNodeHint(context.Context, *v1.Pod, fwk.PodSignature, fwk.CycleState, int64) string {
-	return ""
-}
-
-func (r *recordingFramework) StoreScheduleResults(context.Context, fwk.PodSignature, string, string, framework.SortedScoredNodes, int64) {
+func (r *recordingFramework) GetNodeHint(ctx context.Context, pod *v1.Pod, signature fwk.PodSignature, state fwk.CycleState, cycleCount int64) string {
+	orderStoredRankingByName(r.Framework)
+	return r.Framework.GetNodeHint(ctx, pod, signature, state, cycleCount)
 }

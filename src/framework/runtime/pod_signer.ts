@@ -1,0 +1,93 @@
+// A profile's pod signatures (runtime/framework.go computeBatchablePlugins and SignPod, KEP-5598):
+// the fragments every PreFilter, Filter, PreScore and Score plugin gives, joined into one string.
+// A profile with extenders, or with one such plugin that cannot sign, signs no pod.
+import * as fw from '../interfaces.js';
+import type { PodInfo } from '../pod_info.js';
+import { canonicalJson, SchedulerNameSignerName } from '../signers.js';
+import type { MetricsRecorder } from '../metrics_recorder.js';
+import { Code, codeName, Status } from '../status.js';
+import { thrownMessage } from './thrown.js';
+
+/** What a profile signs pods with (the parts of the framework it needs). */
+export interface SignerProfile {
+  readonly profileName: string;
+  readonly preFilterPlugins: readonly fw.Plugin[];
+  readonly filterPlugins: readonly fw.Plugin[];
+  readonly preScorePlugins: readonly fw.Plugin[];
+  readonly scorePlugins: readonly fw.Plugin[];
+}
+
+export class PodSigner {
+  /** The plugins asked, each once, in extension-point order; null when signatures are off. */
+  private readonly signers: readonly fw.SignPlugin[] | null;
+  /** Why signatures are off, for the start-up log; null when on. */
+  readonly disabledBecause: string | null;
+
+  constructor(
+    profile: SignerProfile,
+    hasExtenders: boolean,
+    private readonly log: (level: number, msg: string) => void = () => {},
+    private readonly metrics: MetricsRecorder | null = null,
+    private readonly monotonicSeconds: () => number = () => 0,
+  ) {
+    this.profileName = profile.profileName;
+    const signers: fw.SignPlugin[] = [];
+    const seen = new Set<string>();
+    const unsupported: string[] = [];
+    for (const list of [profile.preFilterPlugins, profile.filterPlugins, profile.preScorePlugins, profile.scorePlugins]) {
+      for (const p of list) {
+        if (seen.has(p.name)) continue;
+        seen.add(p.name);
+        if (fw.isSignPlugin(p)) signers.push(p);
+        else unsupported.push(p.name);
+      }
+    }
+    if (hasExtenders) this.disabledBecause = 'it has extenders configured';
+    else if (unsupported.length > 0) this.disabledBecause = `plugins do not support it: ${unsupported.join(', ')}`;
+    else this.disabledBecause = null;
+    this.signers = this.disabledBecause === null ? signers : null;
+    if (this.disabledBecause !== null) this.log(1, `Disabling signatures for profile ${profile.profileName} because ${this.disabledBecause}`);
+  }
+
+  private readonly profileName: string;
+
+  get enabled(): boolean {
+    return this.signers !== null;
+  }
+
+  /**
+   * The pod's signature, or null when it has none (signatures off, or a plugin refused): two
+   * pods with one signature get the same verdicts and scores on the same nodes.
+   */
+  signPod(pod: PodInfo): string | null {
+    const m = this.metrics;
+    const start = m !== null ? this.monotonicSeconds() : 0;
+    const sig = this.sign(pod, m);
+    // Upstream labels the extension point Success whatever the plugins answered.
+    if (m !== null) m.observeExtensionPointDuration('Sign', 'Success', this.profileName, this.monotonicSeconds() - start);
+    return sig;
+  }
+
+  private sign(pod: PodInfo, m: MetricsRecorder | null): string | null {
+    if (this.signers === null) return null;
+    const sig: Record<string, unknown> = { [SchedulerNameSignerName]: pod.pod.spec.schedulerName ?? '' };
+    for (const p of this.signers) {
+      const start = m !== null ? this.monotonicSeconds() : 0;
+      let fragments: readonly fw.SignFragment[] | Status;
+      try {
+        fragments = p.signPod(pod);
+      } catch (err) {
+        fragments = Status.error(thrownMessage(err));
+      }
+      if (m !== null) m.observePluginDuration(p.name, 'Sign', codeName(fragments instanceof Status ? fragments.code : Code.Success), this.monotonicSeconds() - start);
+      if (fragments instanceof Status) {
+        if (fragments.code === Code.Success) continue;
+        if (fragments.code === Code.Error) this.log(1, `SignPod failed for plugin ${p.name}: ${fragments.message()}`);
+        else this.log(5, `SignPod can't sign pod ${pod.key} due to plugin ${p.name}: ${fragments.message()}`);
+        return null;
+      }
+      for (const f of fragments) sig[f.key] = f.value;
+    }
+    return canonicalJson(sig);
+  }
+}
