@@ -76,6 +76,7 @@ describe('signPod', () => {
     ['another label (InterPodAffinity reads existing pods\' preferred terms)', (p) => (p.metadata.labels = { app: 'db' })],
     ['another scheduler name', (p) => (p.spec.schedulerName = 'other')],
     ['a nodeName', (p) => (p.spec.nodeName = 'n1')],
+    ['a required node feature (host network without host users)', (p) => Object.assign(p.spec, { hostNetwork: true, hostUsers: false })],
   ];
 
   it('gives equal pods one signature whatever their order of fields, names or ConfigMaps', async () => {

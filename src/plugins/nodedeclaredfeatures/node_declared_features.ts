@@ -6,12 +6,13 @@ import { stringListsEqual } from '../../api/equality.js';
 import type { CycleState, StateData } from '../../framework/cycle_state.js';
 import { eventObjectsAs } from '../../framework/event_objects.js';
 import { ActionType, ActionTypeUpdate, QueueingHint, type ClusterEventWithHint } from '../../framework/events.js';
-import type { EnqueueExtensions, FilterPlugin, PreFilterOutcome, PreFilterPlugin } from '../../framework/interfaces.js';
+import type { EnqueueExtensions, FilterPlugin, PreFilterOutcome, PreFilterPlugin, SignFragment, SignPlugin } from '../../framework/interfaces.js';
 import { NodeDeclaredFeatures as Name } from '../../framework/names.js';
+import { FeaturesSignerName } from '../../framework/signers.js';
 import type { NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Code, Status } from '../../framework/status.js';
-import { inferForPodScheduling, mapDeclaredFeatures, type FeatureSet } from './feature_registry.js';
+import { featureNames, inferForPodScheduling, mapDeclaredFeatures, type FeatureSet } from './feature_registry.js';
 
 export { Name };
 
@@ -29,8 +30,13 @@ class PreFilterState implements StateData {
   }
 }
 
-export class NodeDeclaredFeatures implements PreFilterPlugin, FilterPlugin, EnqueueExtensions {
+export class NodeDeclaredFeatures implements PreFilterPlugin, FilterPlugin, SignPlugin, EnqueueExtensions {
   readonly name = Name;
+
+  // Pods that need the same declared features get the same verdict on every node.
+  signPod(pod: PodInfo): readonly SignFragment[] {
+    return [{ key: FeaturesSignerName, value: featureNames(inferForPodScheduling(pod.pod.spec)) }];
+  }
 
   preFilter(state: CycleState, pod: PodInfo): PreFilterOutcome | null {
     const required = inferForPodScheduling(pod.pod.spec);
