@@ -17,6 +17,7 @@ import { openAPIV2Json, openAPIV2Protobuf, openAPIV2ProtobufType, openAPIV3Group
 import { toTable, type IncludeObject } from './table.js';
 import { documentProblem } from '../api/validation/index.js';
 import { WatchStream } from './watch.js';
+import { EvictionREST } from './eviction.js';
 
 export interface ApiServerOptions {
   cluster: MemoryCluster;
@@ -179,6 +180,7 @@ function decodeContinue(s: string): ContinueToken {
 
 export class ApiServer {
   readonly registry: ResourceRegistry;
+  private readonly evictions: EvictionREST;
   private readonly server: Server;
   private readonly watches = new Set<WatchStream>();
   private readonly listSnapshots = new ListSnapshots();
@@ -188,6 +190,7 @@ export class ApiServer {
   private constructor(private readonly opts: ApiServerOptions) {
     this.clock = opts.clock ?? new RealClock();
     this.registry = new ResourceRegistry(opts.cluster, this.clock, opts.random);
+    this.evictions = new EvictionREST(this.registry, this.clock);
     this.server = createServer((req, res) => {
       this.handle(req, res).catch((err: Error) => this.writeError(res, internalError(err.message)));
     });
@@ -231,7 +234,7 @@ export class ApiServer {
     const cluster = this.opts.cluster;
     const wanted = new Set(systemNamespaces);
     for (const o of cluster.list('Namespace')) wanted.add(o.metadata?.name ?? '');
-    for (const kind of ['Pod', 'Service', 'PersistentVolumeClaim', 'ReplicaSet', 'StatefulSet', 'ReplicationController', 'PodDisruptionBudget', 'Lease', 'Event']) {
+    for (const kind of ['Pod', 'Service', 'PersistentVolumeClaim', 'Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet', 'Job', 'ReplicationController', 'PodDisruptionBudget', 'Lease', 'Event']) {
       for (const o of cluster.list(kind)) if (o.metadata?.namespace) wanted.add(o.metadata.namespace);
     }
     for (const ns of wanted) {
@@ -330,7 +333,7 @@ export class ApiServer {
     if (!r) throw pathNotFound();
     if (r.namespaced && info.name && !info.namespace) throw pathNotFound();
     const t: Target = { resource: r, namespace: r.namespaced ? info.namespace : '', name: info.name, subresource: info.subresource };
-    if (t.subresource && !(t.subresource === 'status' && r.hasStatus) && !(t.subresource === 'binding' && r.kind === 'Pod')) throw pathNotFound();
+    if (t.subresource && !servesSubresource(r, t.subresource)) throw pathNotFound();
     const contentType = req.headers['content-type'] ?? '';
     if ((method === 'POST' || method === 'PUT') && contentType !== '' && !contentType.includes('json')) {
       // Typed clients may send protobuf or CBOR; the embedded server decodes JSON only.
@@ -339,6 +342,11 @@ export class ApiServer {
     const write: WriteOptions = { dryRun: q.getAll('dryRun').includes('All'), fieldManager: q.get('fieldManager') ?? undefined };
     const neg = negotiate(req.headers.accept);
     const isWatch = info.watchPath || q.get('watch') === 'true' || q.get('watch') === '1';
+    if (t.subresource === 'scale') return this.serveScale(res, t, method, contentType, body, write);
+    if (t.subresource === 'eviction') {
+      if (method !== 'POST') throw methodNotSupported(r, method === 'GET' ? 'get' : method.toLowerCase());
+      return this.writeJson(res, 201, this.evictions.create(t, parseJson(body), write.dryRun === true));
+    }
     switch (method) {
       case 'GET':
         if (isWatch) return this.serveWatch(req, res, q, t, neg);
@@ -367,6 +375,20 @@ export class ApiServer {
       }
       default:
         throw methodNotSupported(r, method);
+    }
+  }
+
+  /** The scale subresource: GET, PUT and PATCH of an autoscaling/v1 Scale. */
+  private serveScale(res: ServerResponse, t: Target, method: string, contentType: string, body: string, write: WriteOptions): void {
+    switch (method) {
+      case 'GET':
+        return this.writeJson(res, 200, this.registry.getScale(t));
+      case 'PUT':
+        return this.writeJson(res, 200, this.registry.updateScale(t, parseJson(body), write));
+      case 'PATCH':
+        return this.writeJson(res, 200, this.registry.patchScale(t, contentType, body, write));
+      default:
+        throw methodNotSupported(t.resource, method.toLowerCase());
     }
   }
 
@@ -491,6 +513,13 @@ export class ApiServer {
     }
     this.writeJson(res, err.code, err.status);
   }
+}
+
+/** The subresources a resource has: status, a pod's binding and eviction, the replicated kinds' scale. */
+function servesSubresource(r: Resource, sub: string): boolean {
+  if (sub === 'status') return r.hasStatus;
+  if (sub === 'binding' || sub === 'eviction') return r.kind === 'Pod';
+  return sub === 'scale' && r.scale === true;
 }
 
 function parseJson(body: string): unknown {
