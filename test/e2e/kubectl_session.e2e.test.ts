@@ -11,7 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Node } from '../../src/api/types.js';
 import { defaultConfiguration } from '../../src/config/index.js';
 import { inTreeRegistry, notYetAvailablePlugins } from '../../src/plugins/registry.js';
-import { serveScenario, type Serving } from '../../src/sim/serve.js';
+import { serveScenario, type Serving } from '../../src/sim/serve/serve.js';
 import { Child, ControlPlane, eventually, missingBinaries } from './control_plane.js';
 import { binDir } from '../upstream/harness.js';
 import { kubectlOnPath, kubectlWith, runSession, sessionNodes, type SessionOutcome } from './kubectl_session.js';
