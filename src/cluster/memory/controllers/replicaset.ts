@@ -2,7 +2,7 @@
 // template (pkg/controller/replicaset/replica_set.go, without adoption of orphans or slow start).
 import type { Pod } from '../../../api/types.js';
 import { controllerRef, isActive, ownedPods, podFromTemplate, type Workload } from './owned.js';
-import { countReplicas, withoutZeros, writeStatus, type ReplicaCounts } from './status.js';
+import { countReplicas, withoutZeros, writeStatus } from './status.js';
 import type { ControllerContext } from './store.js';
 
 /**
@@ -45,7 +45,7 @@ function podsToDelete(active: Pod[], n: number): Pod[] {
  * ready, available (ready for minReadySeconds) and terminating (none: the embedded cluster
  * removes deleted pods at once), with the generation observed.
  */
-export function writeReplicaStatus(ctx: ControllerContext, w: Workload & { status?: Record<string, unknown> }): ReplicaCounts {
+function writeReplicaStatus(ctx: ControllerContext, w: Workload & { status?: Record<string, unknown> }): void {
   const minReady = (w.spec as { minReadySeconds?: number } | undefined)?.minReadySeconds ?? 0;
   const counts = countReplicas(ownedPods(ctx, w), minReady, ctx.clock.now());
   const status = withoutZeros({
@@ -54,5 +54,4 @@ export function writeReplicaStatus(ctx: ControllerContext, w: Workload & { statu
   }, ['replicas', 'terminatingReplicas']);
   const conditions = w.status?.conditions;
   writeStatus(ctx, w, conditions === undefined ? status : { ...status, conditions });
-  return counts;
 }

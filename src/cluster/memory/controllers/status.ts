@@ -11,7 +11,7 @@ export function isPodReady(pod: Pod): boolean {
 }
 
 /** Ready for at least minReadySeconds at `now` (podutil.IsPodAvailable). */
-export function isPodAvailable(pod: Pod, minReadySeconds: number, now: number): boolean {
+function isPodAvailable(pod: Pod, minReadySeconds: number, now: number): boolean {
   const ready = (pod.status?.conditions ?? []).find((c) => c.type === 'Ready' && c.status === 'True');
   if (ready === undefined) return false;
   if (minReadySeconds <= 0) return true;
@@ -19,7 +19,7 @@ export function isPodAvailable(pod: Pod, minReadySeconds: number, now: number): 
   return Number.isFinite(since) && since + minReadySeconds * 1000 <= now;
 }
 
-export interface ReplicaCounts {
+interface ReplicaCounts {
   replicas: number;
   ready: number;
   available: number;
