@@ -14,6 +14,7 @@ import { inTreeRegistry, notYetAvailablePlugins } from '../../src/plugins/regist
 import { serveScenario, type Serving } from '../../src/sim/serve/serve.js';
 import { Child, ControlPlane, eventually, missingBinaries } from './control_plane.js';
 import { binDir } from '../upstream/harness.js';
+import { addNode } from './planner_cluster.js';
 import { kubectlOnPath, kubectlWith, runSession, sessionNodes, type SessionOutcome } from './kubectl_session.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -68,16 +69,21 @@ describe('one kubectl session against simulate --serve and the pinned control pl
     try {
       children.push(new Child('kube-controller-manager', kubeControllerManager, [
         '--kubeconfig', cp.kubeconfig, '--leader-elect=false', '--secure-port=0', '--use-service-account-credentials=false',
-        '--controllers=deployment-controller,replicaset-controller,daemonset-controller,job-controller,disruption-controller,garbage-collector-controller',
+        // The workload controllers, the budgets' and the default ServiceAccount of new namespaces (ServiceAccount admission wants it); no node lifecycle controller: no kubelet renews leases here.
+        '--controllers=deployment-controller,replicaset-controller,daemonset-controller,job-controller,disruption-controller,garbage-collector-controller,serviceaccount-controller',
       ]));
       const config = join(cp.dir, 'ours.yaml');
       writeFileSync(config, ['apiVersion: kubescheduler.config.k8s.io/v1', 'kind: KubeSchedulerConfiguration',
         'clientConnection:', `  kubeconfig: ${cp.kubeconfig}`, 'leaderElection:', '  leaderElect: false', ''].join('\n'));
       children.push(new Child('kube-scheduler-ts', process.execPath, ['--import', 'tsx', join(root, 'src/cli/bin.ts'), 'run', '--config', config, '--secure-port', '0']));
-      for (const n of sessionNodes) await cp.create('/api/v1/nodes', n);
+      for (const n of sessionNodes) await addNode(cp, n);
       await eventually('the nodes to be listed', async () => ((await cp.api('GET', '/api/v1/nodes')).status === 200 ? true : undefined));
       const work = mkdtempSync(join(dir, 'upstream-'));
-      const theirs = await runSession(kubectlWith(cp.kubeconfig, work), work);
+      const k = kubectlWith(cp.kubeconfig, work);
+      const theirs = await runSession(k, work).catch(async (err: Error) => {
+        const state = await k(['get', 'all,events', '-n', 'team', '-o', 'wide']);
+        throw new Error(`${err.message}\n${state.stdout}${state.stderr}\n${children.map((c) => `--- ${c.name}\n${c.tail()}`).join('\n')}`);
+      });
       assert.deepEqual(theirs.steps, ours.steps);
       assert.deepEqual(theirs.placements, ours.placements);
       assert.deepEqual(theirs.objects, ours.objects);

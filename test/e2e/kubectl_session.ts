@@ -144,8 +144,9 @@ export async function runSession(k: Kubectl, dir: string): Promise<SessionOutcom
   });
   await step('rollout status', ['rollout', 'status', 'deployment/web', '-n', 'team', '--watch=false']);
   await step('cordon', ['cordon', 'node-a']);
-  // Replacements stay Pending-not-Ready (no kubelet marks them): the budget then forbids the second eviction.
-  const drain = await step('drain', ['drain', 'node-a', '--ignore-daemonsets', '--delete-emptydir-data', '--timeout=15s'], null);
+  // Replacements stay not Ready (no kubelet marks them): the budget then forbids the second eviction.
+  // Grace period 0: without a kubelet to confirm it, a graceful deletion would never finish upstream.
+  const drain = await step('drain', ['drain', 'node-a', '--ignore-daemonsets', '--delete-emptydir-data', '--grace-period=0', '--timeout=15s'], null);
   steps[steps.length - 1]!.out = evictionAnswers(`${drain.stdout}${drain.stderr}`);
   await step('create job', ['create', 'job', 'once', '-n', 'team', '--image=busybox']);
   writeFileSync(join(dir, 'big.yaml'), bigPod);
