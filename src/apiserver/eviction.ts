@@ -8,7 +8,7 @@ import { isPodReady } from '../cluster/memory/controllers/status.js';
 import { setCondition } from '../cluster/memory/store.js';
 import type { Clock } from '../util/clock.js';
 import type { ResourceRegistry, Target } from './registry.js';
-import { badRequest, forbidden, invalid, notFound, StatusError, successStatus, type StatusObject } from './status.js';
+import { badRequest, forbidden, invalid, notFound, ServedStatusError, successStatus, type StatusObject } from './status.js';
 
 /** Evictions the PDB status may record before the API server refuses more (MaxDisruptedPodSize). */
 const maxDisruptedPodSize = 2000;
@@ -22,19 +22,19 @@ interface EvictionBody {
   deleteOptions?: { dryRun?: string[]; ignoreStoreReadErrorWithClusterBreakingPotential?: boolean; preconditions?: { uid?: string; resourceVersion?: string } };
 }
 
-function tooManyRequests(message: string, retryAfterSeconds: number, cause: string): StatusError {
+function tooManyRequests(message: string, retryAfterSeconds: number, cause: string): ServedStatusError {
   const details: StatusObject['details'] = { causes: [{ reason: disruptionBudgetCause, message: cause }] };
   if (retryAfterSeconds > 0) details.retryAfterSeconds = retryAfterSeconds;
-  return new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'TooManyRequests', details, code: 429 });
+  return new ServedStatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason: 'TooManyRequests', details, code: 429 });
 }
 
 const violates = "Cannot evict pod as it would violate the pod's disruption budget.";
 
-function stillProcessing(name: string): StatusError {
+function stillProcessing(name: string): ServedStatusError {
   return tooManyRequests(violates, 10, `The disruption budget ${name} is still being processed by the server.`);
 }
 
-function forbiddenByBudget(name: string, why: string, cause: string): StatusError {
+function forbiddenByBudget(name: string, why: string, cause: string): ServedStatusError {
   const err = forbidden(pdbResource, name, why);
   err.status.details!.causes = [{ reason: disruptionBudgetCause, message: `The disruption budget ${name} does not allow evicting pods currently: ${cause}` }];
   return err;
@@ -62,7 +62,7 @@ export class EvictionREST {
     }
     const bodyDryRun = (opts.dryRun ?? []).includes('All');
     if (dryRunQuery && (opts.dryRun ?? []).length > 0 && !bodyDryRun) {
-      throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `Non-matching dry-run options in request and content: [All] and [${(opts.dryRun ?? []).join(' ')}]`, reason: 'InternalError', code: 500 });
+      throw new ServedStatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `Non-matching dry-run options in request and content: [All] and [${(opts.dryRun ?? []).join(' ')}]`, reason: 'InternalError', code: 500 });
     }
     const dryRun = dryRunQuery || bodyDryRun;
     const pods = t.resource;

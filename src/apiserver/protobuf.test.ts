@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { decodeProtobufBody } from './protobuf.js';
-import { StatusError } from './status.js';
+import { ServedStatusError } from './status.js';
 
 /** A tiny encoder for the tests: fields as [number, value]; strings, nested messages, varints. */
 type Field = [number, string | number | boolean | Field[]];
@@ -82,8 +82,8 @@ describe('protobuf request bodies', () => {
   });
 
   it('refuses a body without the k8s prefix (400) and a kind it has no table for (415)', () => {
-    assert.throws(() => decodeProtobufBody(Buffer.from('{"kind":"Pod"}')), (e: unknown) => e instanceof StatusError && e.code === 400);
-    assert.throws(() => decodeProtobufBody(envelopeOf('example.com/v1', 'Widget', [])), (e: unknown) => e instanceof StatusError && e.code === 415);
-    assert.throws(() => decodeProtobufBody(Buffer.from([0x6b, 0x38, 0x73, 0x00, 0x0a, 0x40])), (e: unknown) => e instanceof StatusError && e.code === 400);
+    assert.throws(() => decodeProtobufBody(Buffer.from('{"kind":"Pod"}')), (e: unknown) => e instanceof ServedStatusError && e.code === 400);
+    assert.throws(() => decodeProtobufBody(envelopeOf('example.com/v1', 'Widget', [])), (e: unknown) => e instanceof ServedStatusError && e.code === 415);
+    assert.throws(() => decodeProtobufBody(Buffer.from([0x6b, 0x38, 0x73, 0x00, 0x0a, 0x40])), (e: unknown) => e instanceof ServedStatusError && e.code === 400);
   });
 });
