@@ -10,6 +10,7 @@ import type { Clock } from '../util/clock.js';
 import { convertEvent } from './events.js';
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch } from './patch.js';
 import { groupVersion, resources, type Resource } from './resources.js';
+import { scaleOf, validateScale, type Scale } from './scale.js';
 import { matchesFields, type FieldRequirement } from './selectors.js';
 import type { Selector } from '../api/labels.js';
 import {
@@ -176,16 +177,7 @@ export class ResourceRegistry {
   /** PATCH in any of the four patch formats. */
   patch(t: Target, contentType: string, raw: string, o: WriteOptions = {}): { object: KubeObject; created: boolean } {
     const r = t.resource;
-    const type = contentType.split(';')[0]!.trim();
-    if (!patchTypes.includes(type)) throw unsupportedMediaType(patchTypes);
-    let patch: unknown;
-    try {
-      patch = type === 'application/apply-patch+yaml' ? parseYaml(raw) : JSON.parse(raw);
-    } catch (err) {
-      throw badRequest(`error decoding patch: ${(err as Error).message}`);
-    }
-    const problem = documentProblem(patch);
-    if (problem !== null) throw badRequest(`error decoding patch: ${problem}`);
+    const { type, patch } = parsePatch(contentType, raw);
     const old = this.stored(r, t.namespace, t.name);
     if (type === 'application/apply-patch+yaml') {
       if (!o.fieldManager) {
@@ -197,15 +189,46 @@ export class ResourceRegistry {
       }
     }
     if (!old) throw notFound(r, t.name);
-    const current = structuredClone(this.external(r, old));
-    let next: unknown;
-    if (type === 'application/json-patch+json') next = applyJsonPatch(current, patch);
-    else if (type === 'application/merge-patch+json') next = applyMergePatch(current, patch);
-    else next = applyStrategicMergePatch(current, patch);
-    const obj = this.decode(r, next);
+    const obj = this.decode(r, applyPatch(type, structuredClone(this.external(r, old)), patch));
     if (obj.metadata?.name !== t.name) throw badRequest(`the name of the object (${obj.metadata?.name ?? ''}) does not match the name on the URL (${t.name})`);
     this.checkNamespace(t, obj.metadata as Meta);
     return { object: this.commitUpdate(t, old, obj, o), created: false };
+  }
+
+  // ---- scale ----
+
+  /** GET <resource>/<name>/scale. */
+  getScale(t: Target): Scale {
+    const s = this.stored(t.resource, t.namespace, t.name);
+    if (!s) throw notFound(t.resource, t.name);
+    return scaleOf(this.external(t.resource, s));
+  }
+
+  /** PUT <resource>/<name>/scale: sets spec.replicas of the object (scaleUpdatedObjectInfo). */
+  updateScale(t: Target, body: unknown, o: WriteOptions = {}): Scale {
+    const r = t.resource;
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest(`Object 'Kind' is missing in '${JSON.stringify(body)}'`);
+    const scale = body as Scale;
+    if (scale.kind !== undefined && scale.kind !== 'Scale') {
+      throw badRequest(`Scale in version "v1" cannot be handled as a Scale: the object provided is unrecognized (must be of type Scale): kind ${String(scale.kind)}`);
+    }
+    const old = this.stored(r, t.namespace, t.name);
+    if (!old) throw notFound(r, t.name);
+    if ((scale.metadata?.name ?? '') !== t.name) throw badRequest(`the name of the object (${scale.metadata?.name ?? ''}) does not match the name on the URL (${t.name})`);
+    const errs = validateScale(scale);
+    if (errs.length > 0) throw invalid({ group: 'autoscaling', kind: 'Scale' }, t.name, errs);
+    const current = structuredClone(this.external(r, old)) as Obj & { spec?: Record<string, unknown> };
+    const rv = scale.metadata?.resourceVersion;
+    if (rv && rv !== current.metadata?.resourceVersion) throw conflict(r, t.name, OptimisticLockErrorMsg);
+    current.spec = { ...(current.spec ?? {}), replicas: scale.spec?.replicas ?? 0 };
+    return scaleOf(this.commitUpdate({ ...t, subresource: '' }, old, current, o));
+  }
+
+  /** PATCH <resource>/<name>/scale: the patch applies to the Scale, which then updates the object. */
+  patchScale(t: Target, contentType: string, raw: string, o: WriteOptions = {}): Scale {
+    const { type, patch } = parsePatch(contentType, raw);
+    if (type === 'application/apply-patch+yaml') throw unsupportedMediaType(patchTypes.filter((p) => p !== type));
+    return this.updateScale(t, applyPatch(type, structuredClone(this.getScale(t)), patch), o);
   }
 
   private commitUpdate(t: Target, old: KubeObject, next: Obj, o: WriteOptions): KubeObject {
@@ -372,6 +395,27 @@ export class ResourceRegistry {
   private internal(r: Resource, obj: Obj): KubeObject {
     return { ...obj, apiVersion: groupVersion(r), kind: r.kind };
   }
+}
+
+/** The patch's media type (one of the four) and its parsed document. */
+function parsePatch(contentType: string, raw: string): { type: string; patch: unknown } {
+  const type = contentType.split(';')[0]!.trim();
+  if (!patchTypes.includes(type)) throw unsupportedMediaType(patchTypes);
+  let patch: unknown;
+  try {
+    patch = type === 'application/apply-patch+yaml' ? parseYaml(raw) : JSON.parse(raw);
+  } catch (err) {
+    throw badRequest(`error decoding patch: ${(err as Error).message}`);
+  }
+  const problem = documentProblem(patch);
+  if (problem !== null) throw badRequest(`error decoding patch: ${problem}`);
+  return { type, patch };
+}
+
+function applyPatch(type: string, current: KubeObject, patch: unknown): unknown {
+  if (type === 'application/json-patch+json') return applyJsonPatch(current, patch);
+  if (type === 'application/merge-patch+json') return applyMergePatch(current, patch);
+  return applyStrategicMergePatch(current, patch);
 }
 
 function objectSortKey(o: KubeObject): string {

@@ -30,6 +30,8 @@ export interface Resource {
   readonly statusOnCreate?: 'reset' | 'keep';
   /** Status writes keep all of the stored metadata, labels and annotations too (metav1.ResetObjectMetaForStatus). */
   readonly statusResetsMetadata?: boolean;
+  /** Has a scale subresource (autoscaling/v1 Scale over spec.replicas). */
+  readonly scale?: boolean;
 }
 
 const podFields = ['spec.nodeName', 'spec.restartPolicy', 'spec.schedulerName', 'spec.serviceAccountName', 'spec.hostNetwork',
@@ -55,10 +57,16 @@ export const resources: readonly Resource[] = [
   { group: '', version: 'v1', name: 'persistentvolumeclaims', singularName: 'persistentvolumeclaim', kind: 'PersistentVolumeClaim', storeKind: 'PersistentVolumeClaim', namespaced: true, shortNames: ['pvc'],
     hasStatus: true, statusOnCreate: 'reset' },
   { group: '', version: 'v1', name: 'replicationcontrollers', singularName: 'replicationcontroller', kind: 'ReplicationController', storeKind: 'ReplicationController', namespaced: true, shortNames: ['rc'], categories: ['all'],
-    hasStatus: true, fields: ['status.replicas'], tracksGeneration: true, statusOnCreate: 'reset' },
+    hasStatus: true, fields: ['status.replicas'], tracksGeneration: true, statusOnCreate: 'reset', scale: true },
+  { group: 'apps', version: 'v1', name: 'deployments', singularName: 'deployment', kind: 'Deployment', storeKind: 'Deployment', namespaced: true, shortNames: ['deploy'], categories: ['all'],
+    hasStatus: true, tracksGeneration: true, statusOnCreate: 'reset', scale: true },
+  { group: 'apps', version: 'v1', name: 'daemonsets', singularName: 'daemonset', kind: 'DaemonSet', storeKind: 'DaemonSet', namespaced: true, shortNames: ['ds'], categories: ['all'],
+    hasStatus: true, tracksGeneration: true, statusOnCreate: 'reset' },
   { group: 'apps', version: 'v1', name: 'replicasets', singularName: 'replicaset', kind: 'ReplicaSet', storeKind: 'ReplicaSet', namespaced: true, shortNames: ['rs'], categories: ['all'],
-    hasStatus: true, fields: ['status.replicas'], tracksGeneration: true, statusOnCreate: 'reset' },
+    hasStatus: true, fields: ['status.replicas'], tracksGeneration: true, statusOnCreate: 'reset', scale: true },
   { group: 'apps', version: 'v1', name: 'statefulsets', singularName: 'statefulset', kind: 'StatefulSet', storeKind: 'StatefulSet', namespaced: true, shortNames: ['sts'], categories: ['all'],
+    hasStatus: true, tracksGeneration: true, statusOnCreate: 'reset', scale: true },
+  { group: 'batch', version: 'v1', name: 'jobs', singularName: 'job', kind: 'Job', storeKind: 'Job', namespaced: true, categories: ['all'],
     hasStatus: true, tracksGeneration: true, statusOnCreate: 'reset' },
   { group: 'policy', version: 'v1', name: 'poddisruptionbudgets', singularName: 'poddisruptionbudget', kind: 'PodDisruptionBudget', storeKind: 'PodDisruptionBudget', namespaced: true, shortNames: ['pdb'],
     hasStatus: true, tracksGeneration: true, statusOnCreate: 'reset' },
@@ -118,7 +126,11 @@ export function apiResourceList(group: string, version: string): Record<string, 
     if (r.shortNames) entry.shortNames = r.shortNames;
     if (r.categories) entry.categories = r.categories;
     list.push(entry);
-    if (r.kind === 'Pod') list.push({ name: 'pods/binding', singularName: '', namespaced: true, kind: 'Binding', verbs: ['create'] });
+    if (r.kind === 'Pod') {
+      list.push({ name: 'pods/binding', singularName: '', namespaced: true, kind: 'Binding', verbs: ['create'] });
+      list.push({ name: 'pods/eviction', singularName: '', namespaced: true, group: 'policy', version: 'v1', kind: 'Eviction', verbs: ['create'] });
+    }
+    if (r.scale) list.push({ name: `${r.name}/scale`, singularName: '', namespaced: r.namespaced, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] });
     if (r.hasStatus) list.push({ name: `${r.name}/status`, singularName: '', namespaced: r.namespaced, kind: r.kind, verbs: ['get', 'patch', 'update'] });
   }
   if (list.length === 0) return undefined;

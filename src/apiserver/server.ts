@@ -17,6 +17,8 @@ import { openAPIV2Json, openAPIV2Protobuf, openAPIV2ProtobufType, openAPIV3Group
 import { toTable, type IncludeObject } from './table.js';
 import { documentProblem } from '../api/validation/index.js';
 import { WatchStream } from './watch.js';
+import { EvictionREST } from './eviction.js';
+import { decodeProtobufBody, protobufMediaType } from './protobuf.js';
 
 export interface ApiServerOptions {
   cluster: MemoryCluster;
@@ -179,6 +181,7 @@ function decodeContinue(s: string): ContinueToken {
 
 export class ApiServer {
   readonly registry: ResourceRegistry;
+  private readonly evictions: EvictionREST;
   private readonly server: Server;
   private readonly watches = new Set<WatchStream>();
   private readonly listSnapshots = new ListSnapshots();
@@ -188,6 +191,7 @@ export class ApiServer {
   private constructor(private readonly opts: ApiServerOptions) {
     this.clock = opts.clock ?? new RealClock();
     this.registry = new ResourceRegistry(opts.cluster, this.clock, opts.random);
+    this.evictions = new EvictionREST(this.registry, this.clock);
     this.server = createServer((req, res) => {
       this.handle(req, res).catch((err: Error) => this.writeError(res, internalError(err.message)));
     });
@@ -231,7 +235,7 @@ export class ApiServer {
     const cluster = this.opts.cluster;
     const wanted = new Set(systemNamespaces);
     for (const o of cluster.list('Namespace')) wanted.add(o.metadata?.name ?? '');
-    for (const kind of ['Pod', 'Service', 'PersistentVolumeClaim', 'ReplicaSet', 'StatefulSet', 'ReplicationController', 'PodDisruptionBudget', 'Lease', 'Event']) {
+    for (const kind of ['Pod', 'Service', 'PersistentVolumeClaim', 'Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet', 'Job', 'ReplicationController', 'PodDisruptionBudget', 'Lease', 'Event']) {
       for (const o of cluster.list(kind)) if (o.metadata?.namespace) wanted.add(o.metadata.namespace);
     }
     for (const ns of wanted) {
@@ -262,13 +266,13 @@ export class ApiServer {
     }
     try {
       const endpoint = method === 'POST' ? this.opts.postEndpoints?.get(url.pathname) : undefined;
-      if (endpoint) return this.writeJson(res, 200, await endpoint(parseJson(await readBody(req))));
+      if (endpoint) return this.writeJson(res, 200, await endpoint(parseJson((await readBody(req)).toString('utf8'))));
       const segments = pathSegments(url.pathname);
       if (this.serveNonResource(url.pathname, segments, res, req.headers.accept ?? '')) return;
       const info = parseRequestInfo(segments);
       if (!info) throw pathNotFound();
-      const body = method === 'GET' ? '' : await readBody(req);
-      await this.serveResource(req, res, url.searchParams, info, method, body);
+      const raw = method === 'GET' ? Buffer.alloc(0) : await readBody(req);
+      await this.serveResource(req, res, url.searchParams, info, method, requestBody(req.headers['content-type'] ?? '', raw));
     } catch (err) {
       if (err instanceof ServedStatusError) this.writeError(res, err);
       else if (err instanceof ApiError) this.writeError(res, fromStoreError(err.code, err.message));
@@ -319,38 +323,44 @@ export class ApiServer {
     return true;
   }
 
-  private async serveResource(req: IncomingMessage, res: ServerResponse, q: URLSearchParams, info: RequestInfo, method: string, body: string): Promise<void> {
+  private async serveResource(req: IncomingMessage, res: ServerResponse, q: URLSearchParams, info: RequestInfo, method: string, request: RequestBody): Promise<void> {
+    const body = request.text;
     // The legacy bindings collection: POST /api/v1/namespaces/<ns>/bindings.
     if (info.group === '' && info.resource === 'bindings' && !info.name && method === 'POST') {
       const pods = findResource('', 'v1', 'pods')!;
-      this.writeJson(res, 201, this.registry.bind({ resource: pods, namespace: info.namespace, name: '', subresource: 'binding' }, parseJson(body)));
+      this.writeJson(res, 201, this.registry.bind({ resource: pods, namespace: info.namespace, name: '', subresource: 'binding' }, request.parsed()));
       return;
     }
     const r = findResource(info.group, info.version, info.resource);
     if (!r) throw pathNotFound();
     if (r.namespaced && info.name && !info.namespace) throw pathNotFound();
     const t: Target = { resource: r, namespace: r.namespaced ? info.namespace : '', name: info.name, subresource: info.subresource };
-    if (t.subresource && !(t.subresource === 'status' && r.hasStatus) && !(t.subresource === 'binding' && r.kind === 'Pod')) throw pathNotFound();
+    if (t.subresource && !servesSubresource(r, t.subresource)) throw pathNotFound();
     const contentType = req.headers['content-type'] ?? '';
-    if ((method === 'POST' || method === 'PUT') && contentType !== '' && !contentType.includes('json')) {
-      // Typed clients may send protobuf or CBOR; the embedded server decodes JSON only.
-      throw unsupportedMediaType(['application/json']);
+    if ((method === 'POST' || method === 'PUT') && contentType !== '' && !contentType.includes('json') && !isProtobuf(contentType)) {
+      // Typed clients may send CBOR too; the embedded server decodes JSON and protobuf.
+      throw unsupportedMediaType(['application/json', protobufMediaType]);
     }
     const write: WriteOptions = { dryRun: q.getAll('dryRun').includes('All'), fieldManager: q.get('fieldManager') ?? undefined };
     const neg = negotiate(req.headers.accept);
     const isWatch = info.watchPath || q.get('watch') === 'true' || q.get('watch') === '1';
+    if (t.subresource === 'scale') return this.serveScale(res, t, method, contentType, request, write);
+    if (t.subresource === 'eviction') {
+      if (method !== 'POST') throw methodNotSupported(r, method === 'GET' ? 'get' : method.toLowerCase());
+      return this.writeJson(res, 201, this.evictions.create(t, request.parsed(), write.dryRun === true));
+    }
     switch (method) {
       case 'GET':
         if (isWatch) return this.serveWatch(req, res, q, t, neg);
         if (t.name) return this.writeObject(res, 200, r, this.registry.get(t), neg, q);
         return this.serveList(res, q, t, neg);
       case 'POST':
-        if (t.subresource === 'binding') return this.writeJson(res, 201, this.registry.bind(t, parseJson(body)));
+        if (t.subresource === 'binding') return this.writeJson(res, 201, this.registry.bind(t, request.parsed()));
         if (t.name) throw methodNotSupported(r, 'create');
-        return this.writeObject(res, 201, r, this.registry.create(t, parseJson(body), write), neg, q);
+        return this.writeObject(res, 201, r, this.registry.create(t, request.parsed(), write), neg, q);
       case 'PUT': {
         if (!t.name) throw methodNotSupported(r, 'update');
-        const { object, created } = this.registry.update(t, parseJson(body), write);
+        const { object, created } = this.registry.update(t, request.parsed(), write);
         return this.writeObject(res, created ? 201 : 200, r, object, neg, q);
       }
       case 'PATCH': {
@@ -359,7 +369,7 @@ export class ApiServer {
         return this.writeObject(res, created ? 201 : 200, r, object, neg, q);
       }
       case 'DELETE': {
-        const options = deleteOptions(body, q, write);
+        const options = deleteOptions(request, q, write);
         if (!t.name) return this.serveDeleteCollection(res, q, t, options);
         const out = this.registry.delete(t, options);
         if (out.kind === 'Status') return this.writeJson(res, 200, out);
@@ -367,6 +377,20 @@ export class ApiServer {
       }
       default:
         throw methodNotSupported(r, method);
+    }
+  }
+
+  /** The scale subresource: GET, PUT and PATCH of an autoscaling/v1 Scale. */
+  private serveScale(res: ServerResponse, t: Target, method: string, contentType: string, request: RequestBody, write: WriteOptions): void {
+    switch (method) {
+      case 'GET':
+        return this.writeJson(res, 200, this.registry.getScale(t));
+      case 'PUT':
+        return this.writeJson(res, 200, this.registry.updateScale(t, request.parsed(), write));
+      case 'PATCH':
+        return this.writeJson(res, 200, this.registry.patchScale(t, contentType, request.text, write));
+      default:
+        throw methodNotSupported(t.resource, method.toLowerCase());
     }
   }
 
@@ -493,6 +517,13 @@ export class ApiServer {
   }
 }
 
+/** The subresources a resource has: status, a pod's binding and eviction, the replicated kinds' scale. */
+function servesSubresource(r: Resource, sub: string): boolean {
+  if (sub === 'status') return r.hasStatus;
+  if (sub === 'binding' || sub === 'eviction') return r.kind === 'Pod';
+  return sub === 'scale' && r.scale === true;
+}
+
 function parseJson(body: string): unknown {
   if (body.trim() === '') throw badRequest('the request body is empty');
   let value: unknown;
@@ -521,10 +552,10 @@ function pathSegments(path: string): string[] {
   return out;
 }
 
-function deleteOptions(body: string, q: URLSearchParams, write: WriteOptions): DeleteOptions {
+function deleteOptions(request: RequestBody, q: URLSearchParams, write: WriteOptions): DeleteOptions {
   const o: DeleteOptions = { ...write };
-  if (body.trim() !== '') {
-    const parsed = parseJson(body) as { preconditions?: { uid?: string; resourceVersion?: string }; dryRun?: string[] };
+  if (!request.empty) {
+    const parsed = request.parsed() as { preconditions?: { uid?: string; resourceVersion?: string }; dryRun?: string[] };
     if (parsed.preconditions) o.preconditions = parsed.preconditions;
     if (parsed.dryRun?.includes('All')) o.dryRun = true;
   }
@@ -532,7 +563,25 @@ function deleteOptions(body: string, q: URLSearchParams, write: WriteOptions): D
   return o;
 }
 
-async function readBody(req: IncomingMessage): Promise<string> {
+/** A request's body: its bytes, as text, and decoded (JSON, or protobuf by its Content-Type) on demand. */
+interface RequestBody {
+  /** No body, or only whitespace. */
+  readonly empty: boolean;
+  readonly text: string;
+  parsed(): unknown;
+}
+
+function isProtobuf(contentType: string): boolean {
+  return contentType.split(';')[0]!.trim() === protobufMediaType;
+}
+
+function requestBody(contentType: string, raw: Buffer): RequestBody {
+  const protobuf = isProtobuf(contentType);
+  const text = protobuf ? '' : raw.toString('utf8');
+  return { empty: protobuf ? raw.length === 0 : text.trim() === '', text, parsed: () => (isProtobuf(contentType) ? decodeProtobufBody(raw) : parseJson(text)) };
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
@@ -541,5 +590,5 @@ async function readBody(req: IncomingMessage): Promise<string> {
     if (size > maxBodyBytes) throw new ServedStatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 413, reason: 'RequestEntityTooLarge', message: 'Request entity too large: limit is 3145728' });
     chunks.push(b);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }

@@ -5,51 +5,8 @@ import type { KubeObject, Node, Pod } from '../api/types.js';
 import type { ResourceClaim, ResourceSlice } from '../api/dra_types.js';
 import { convertEvent } from './events.js';
 import type { Resource } from './resources.js';
-
-interface Column {
-  name: string;
-  type: string;
-  format?: string;
-  description: string;
-  priority?: number;
-}
-
-type Cell = string | number | boolean;
-
-interface Printer {
-  columns: Column[];
-  cells(o: KubeObject, now: number): Cell[];
-}
-
-const nameColumn: Column = { name: 'Name', type: 'string', format: 'name', description: 'Name must be unique within a namespace.' };
-const ageColumn: Column = { name: 'Age', type: 'string', description: 'CreationTimestamp is a timestamp representing the server time when this object was created.' };
-
-/** Go's duration.HumanDuration, as `kubectl get` prints ages. */
-function humanDuration(ms: number): string {
-  const seconds = Math.floor(ms / 1000);
-  if (seconds < -1) return '<invalid>';
-  if (seconds < 0) return '0s';
-  if (seconds < 120) return `${seconds}s`;
-  const minutes = Math.floor(seconds / 60);
-  if (minutes < 10) return seconds % 60 === 0 ? `${minutes}m` : `${minutes}m${seconds % 60}s`;
-  if (minutes < 180) return `${minutes}m`;
-  const hours = Math.floor(seconds / 3600);
-  if (hours < 8) return minutes % 60 === 0 ? `${hours}h` : `${hours}h${minutes % 60}m`;
-  if (hours < 48) return `${hours}h`;
-  if (hours < 24 * 8) return hours % 24 === 0 ? `${Math.floor(hours / 24)}d` : `${Math.floor(hours / 24)}d${hours % 24}h`;
-  if (hours < 24 * 365 * 2) return `${Math.floor(hours / 24)}d`;
-  if (hours < 24 * 365 * 8) {
-    const days = Math.floor(hours / 24) % 365;
-    return days === 0 ? `${Math.floor(hours / 24 / 365)}y` : `${Math.floor(hours / 24 / 365)}y${days}d`;
-  }
-  return `${Math.floor(hours / 24 / 365)}y`;
-}
-
-function age(o: KubeObject, now: number): string {
-  const t = o.metadata?.creationTimestamp;
-  if (!t) return '<unknown>';
-  return humanDuration(now - Date.parse(String(t)));
-}
+import { age, ageColumn, humanDuration, nameColumn, type Cell, type Printer } from './table_columns.js';
+import { workloadPrinters } from './workload_table.js';
 
 const orNone = (s: string | undefined) => (s ? s : '<none>');
 
@@ -171,6 +128,7 @@ function resourceClaimState(c: ResourceClaim): string {
 const nameAndAge: Printer = { columns: [nameColumn, ageColumn], cells: (o, now) => [o.metadata?.name ?? '', age(o, now)] };
 
 const printers: Record<string, Printer> = {
+  ...workloadPrinters,
   DeviceClass: nameAndAge,
   ResourceClaimTemplate: nameAndAge,
   ResourceClaim: {

@@ -61,7 +61,7 @@ export async function inParallel<T>(items: readonly T[], work: (item: T) => Prom
 }
 
 /** Creates a node and takes off the not-ready taint the API server's admission puts on new nodes. */
-async function addNode(cp: ControlPlane, node: Record<string, unknown>): Promise<void> {
+export async function addNode(cp: ControlPlane, node: Record<string, unknown>): Promise<void> {
   await cp.create('/api/v1/nodes', node);
   await markReady(cp, (node.metadata as { name: string }).name);
 }

@@ -1,5 +1,5 @@
 // `npm run upstream:build`: builds the pinned release's binaries into upstream/bin/ (gitignored):
-// the differential harness, etcd, kube-apiserver and kube-scheduler. Go's module and build caches
+// the differential harness, etcd, kube-apiserver, kube-scheduler and kube-controller-manager. Go's module and build caches
 // make a rebuild without changes take seconds; a cold one takes minutes (see the README).
 import { buildCommand, findGo } from './harness.js';
 
@@ -8,6 +8,7 @@ const commands: [string, string][] = [
   ['etcd', './cmd/etcd'],
   ['kube-scheduler', 'k8s.io/kubernetes/cmd/kube-scheduler'],
   ['kube-apiserver', 'k8s.io/kubernetes/cmd/kube-apiserver'],
+  ['kube-controller-manager', 'k8s.io/kubernetes/cmd/kube-controller-manager'],
 ];
 
 const go = findGo();

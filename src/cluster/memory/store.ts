@@ -10,6 +10,8 @@ import { clusterScopedKinds, defaultNode, defaultPod, defaultStorageClass, objec
 import { VolumeController } from './volume_controller.js';
 import { ResourceClaimController } from './resourceclaim_controller.js';
 import { WorkloadControllers } from './controllers/index.js';
+import { defaultWorkload, generateJobSelector } from './workload_defaults.js';
+import { DisruptionController } from './controllers/disruption.js';
 import type { VersionedEvent, VersionedHandler } from './versioned_event.js';
 
 type WritableMeta = { -readonly [K in keyof ObjectMeta]: ObjectMeta[K] };
@@ -35,6 +37,8 @@ export interface MemoryClusterOptions {
   resourceClaimController?: boolean;
   /** Run the workload controllers (Deployment, ReplicaSet, StatefulSet, DaemonSet, Job; default false). */
   workloadControllers?: boolean;
+  /** Run the disruption controller that keeps PodDisruptionBudgets' status (default false: a scenario's budgets keep the status it gives them). */
+  disruptionController?: boolean;
   /** The seeded source of generated name suffixes (generateName); a fixed seed when absent. */
   random?: () => number;
   /** What generated uids start with ("uid-"); a copy of another store's objects needs its own. */
@@ -78,6 +82,8 @@ export class MemoryCluster implements ClusterClient {
 
   /** The workload controllers and pod run times. */
   readonly controllers: WorkloadControllers;
+  /** The disruption controller, when turned on. */
+  readonly disruptionController: DisruptionController | null;
 
   constructor(private readonly opts: MemoryClusterOptions) {
     this.random = opts.random ?? seededRandom(1);
@@ -87,6 +93,8 @@ export class MemoryCluster implements ClusterClient {
     this.resourceClaimController?.start();
     this.controllers = new WorkloadControllers(this, opts.clock, opts.workloadControllers === true);
     this.controllers.start();
+    this.disruptionController = opts.disruptionController === true ? new DisruptionController({ store: this, clock: opts.clock, podsOf: () => [] }) : null;
+    this.disruptionController?.start();
   }
 
   /** Resolves once the embedded controllers have acted on the changes made so far (claims for new pods). */
@@ -139,6 +147,7 @@ export class MemoryCluster implements ClusterClient {
       o = cloneJSON(obj);
       o.metadata ??= {};
       if (!clusterScopedKinds.has(kind)) o.metadata.namespace ??= 'default';
+      defaultWorkload(o);
     }
     return o;
   }
@@ -154,6 +163,7 @@ export class MemoryCluster implements ClusterClient {
     meta.uid ??= `${this.opts.uidPrefix ?? 'uid-'}${++this.uidCounter}`;
     meta.resourceVersion = this.nextRV();
     meta.creationTimestamp ??= new Date(this.opts.clock.now()).toISOString();
+    if (o.kind === 'Job') generateJobSelector(o);
     this.putObject(key, o);
     this.emit({ type: 'ADDED', kind: o.kind!, object: o });
     return o as T;

@@ -47,7 +47,10 @@ export interface Scenario {
   pending: Pod[];
   objects: KubeObject[];
   steps: ScenarioStep[];
-  /** Run the workload controllers (Deployment, ReplicaSet, StatefulSet, DaemonSet, Job) in the embedded cluster. */
+  /**
+   * Run the workload controllers (Deployment, ReplicaSet, StatefulSet, DaemonSet, Job) in the
+   * embedded cluster: `simulate` and `explain` only when true, `serve` unless false.
+   */
   controllers?: boolean;
 }
 
@@ -246,8 +249,10 @@ function readScenarioShape(v: Record<string, unknown>, source: string): Scenario
   const sc: Scenario = {
     name: typeof metadata.name === 'string' ? metadata.name : source,
     source, metadata, config: (v.config as Record<string, unknown> | undefined) ?? null,
-    nodes: [], pods: [], pending: [], objects: [], steps: [], controllers: v.controllers === true,
+    nodes: [], pods: [], pending: [], objects: [], steps: [],
   };
+  // Absent stays absent: `simulate` runs no controllers then, `serve` runs them (a cluster does).
+  if (typeof v.controllers === 'boolean') sc.controllers = v.controllers;
   const loader = new Loader(source);
   createAll(list(v.objects, 'objects', source).map((value, i): Entry => ({ where: `objects[${i}]`, value })), loader, sc);
   list(v.nodes, 'nodes', source).forEach((value, i) => sc.nodes.push(loader.create({ where: `nodes[${i}]`, value, kind: 'Node' }) as Node));
@@ -296,7 +301,7 @@ function creationTime(p: Pod): number {
 }
 
 function readDump(values: readonly unknown[], source: string): Scenario {
-  const sc: Scenario = { name: source, source, metadata: {}, config: null, nodes: [], pods: [], pending: [], objects: [], steps: [], controllers: false };
+  const sc: Scenario = { name: source, source, metadata: {}, config: null, nodes: [], pods: [], pending: [], objects: [], steps: [] };
   const loader = new Loader(source);
   const entries = flatten(values, source);
   const configs = entries.filter((e) => isRecord(e.value) && e.value.kind === 'KubeSchedulerConfiguration');

@@ -134,7 +134,11 @@ class EventWritingClient implements ClusterClient {
 /** Loads the scenario into an embedded cluster, starts the API server (with the web UI at /ui/) and the scheduler's loop in real time. */
 export async function serveScenario(sc: Scenario, o: ServeOptions): Promise<Serving> {
   const clock = o.clock ?? new RealClock();
-  const cluster = new MemoryCluster({ clock, admitPod: o.admitPod, watchHistorySize: o.watchHistorySize, random: seededRandom(o.seed ?? 1) });
+  // A served cluster runs what kube-controller-manager runs around the scheduler, unless the scenario turns the workload controllers off.
+  const cluster = new MemoryCluster({
+    clock, admitPod: o.admitPod, watchHistorySize: o.watchHistorySize, random: seededRandom(o.seed ?? 1),
+    workloadControllers: sc.controllers !== false, disruptionController: true,
+  });
   populateCluster(cluster, sc);
   for (const p of sc.pending) cluster.create(p);
   const client = new EventWritingClient(cluster, clock);

@@ -226,8 +226,9 @@ export class Workbench implements MountedHandler {
   /** The cluster as a scenario: nodes, bound pods, pending pods in creation order, and the other objects. */
   exportScenario(): Record<string, unknown> {
     const c = this.host.cluster;
+    // Uids stay: owner references name their owner by uid, and the controllers find what they own by it.
     const clean = (o: KubeObject): KubeObject => {
-      const { uid: _uid, resourceVersion: _rv, creationTimestamp: _ct, managedFields: _mf, generation: _g, ...metadata } = o.metadata ?? {};
+      const { resourceVersion: _rv, creationTimestamp: _ct, managedFields: _mf, generation: _g, ...metadata } = o.metadata ?? {};
       return { ...o, metadata };
     };
     const pods = c.list<Pod>('Pod');

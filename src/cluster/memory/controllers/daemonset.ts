@@ -5,6 +5,7 @@ import { RequiredNodeAffinity } from '../../../api/nodeselector.js';
 import { findUntoleratedTaint } from '../../../api/taints.js';
 import type { Affinity, Node, Pod, PodSpec, Toleration } from '../../../api/types.js';
 import { controllerRef, isActive, ownedPods, podFromTemplate, type Workload } from './owned.js';
+import { countReplicas, withoutZeros, writeStatus } from './status.js';
 import type { ControllerContext } from './store.js';
 
 const nodeNameField = 'metadata.name';
@@ -88,6 +89,8 @@ export function syncDaemonSet(ctx: ControllerContext, ds: Workload): void {
   }
   const nodes = ctx.store.list<Node>('Node').sort((a, b) => (a.metadata.name ?? '').localeCompare(b.metadata.name ?? ''));
   let desired = 0;
+  let scheduled = 0;
+  let misscheduled = 0;
   const seen = new Set<string>();
   for (const node of nodes) {
     const name = node.metadata.name ?? '';
@@ -95,6 +98,10 @@ export function syncDaemonSet(ctx: ControllerContext, ds: Workload): void {
     const { shouldRun, shouldContinue } = nodeShouldRunDaemonPod(node, spec, tolerations, affinity);
     const pods = podsByNode.get(name) ?? [];
     if (shouldRun) desired++;
+    if (pods.length > 0) {
+      if (shouldRun) scheduled++;
+      else misscheduled++;
+    }
     if (shouldRun && pods.length === 0) {
       ctx.store.create(newDaemonPod(ds, name));
     } else if (!shouldContinue) {
@@ -106,11 +113,20 @@ export function syncDaemonSet(ctx: ControllerContext, ds: Workload): void {
     }
   }
   for (const [n, pods] of podsByNode) if (!seen.has(n)) for (const p of pods) ctx.store.remove('Pod', ns, p.metadata.name ?? '');
-  writeDaemonStatus(ctx, ds, desired);
+  writeDaemonStatus(ctx, ds, desired, scheduled, misscheduled);
 }
 
-function writeDaemonStatus(ctx: ControllerContext, ds: Workload & { status?: { desiredNumberScheduled?: number } }, desired: number): void {
-  if (ds.status?.desiredNumberScheduled === desired) return;
-  ctx.store.update({ ...ds, status: { ...(ds.status ?? {}), desiredNumberScheduled: desired, observedGeneration: ds.metadata.generation ?? 1 } });
+/**
+ * The DaemonSet's status as its controller's updateDaemonSetStatus counts it: nodes that should
+ * run a daemon pod, that have one, that have one but should not, and the daemon pods ready and
+ * available (every pod is of the current template: a template change replaces them at once).
+ */
+function writeDaemonStatus(ctx: ControllerContext, ds: Workload & { status?: Record<string, unknown> }, desired: number, scheduled: number, misscheduled: number): void {
+  const c = countReplicas(ownedPods(ctx, ds), (ds.spec as { minReadySeconds?: number } | undefined)?.minReadySeconds ?? 0, ctx.clock.now());
+  writeStatus(ctx, ds, withoutZeros({
+    currentNumberScheduled: scheduled, numberMisscheduled: misscheduled, desiredNumberScheduled: desired, numberReady: c.ready,
+    observedGeneration: ds.metadata.generation ?? 1, updatedNumberScheduled: scheduled, numberAvailable: c.available,
+    numberUnavailable: Math.max(0, desired - c.available),
+  }, ['currentNumberScheduled', 'numberMisscheduled', 'desiredNumberScheduled', 'numberReady']));
 }
 

@@ -4,7 +4,7 @@
 // so maxSurge/maxUnavailable pacing has nothing to wait for.
 import type { KubeObject } from '../../../api/types.js';
 import { controllerRef, controllerUid, type Workload } from './owned.js';
-import { writeReplicaStatus } from './replicaset.js';
+import { withoutZeros, writeStatus } from './status.js';
 import type { ControllerContext } from './store.js';
 
 const podTemplateHashLabel = 'pod-template-hash';
@@ -39,11 +39,12 @@ export function syncDeployment(ctx: ControllerContext, d: Workload): void {
   const hash = templateHash(d.spec?.template ?? {});
   const name = `${d.metadata.name}-${hash}`;
   const replicas = d.spec?.replicas ?? 1;
-  const owned = ctx.store.list<Workload>('ReplicaSet').filter((rs) => (rs.metadata.namespace ?? 'default') === ns && controllerUid(rs) === d.metadata.uid);
-  for (const rs of owned) {
+  const ownedNow = () => ctx.store.list<Workload>('ReplicaSet').filter((rs) => (rs.metadata.namespace ?? 'default') === ns && controllerUid(rs) === d.metadata.uid);
+  for (const rs of ownedNow()) {
     if (rs.metadata.name !== name && (rs.spec?.replicas ?? 1) !== 0) ctx.store.update({ ...rs, spec: { ...rs.spec, replicas: 0 } });
   }
-  const current = owned.find((rs) => rs.metadata.name === name);
+  const current = ownedNow().find((rs) => rs.metadata.name === name);
+  let created = false;
   if (current === undefined) {
     const template = d.spec?.template ?? {};
     const labels = { ...(template.metadata?.labels ?? {}), [podTemplateHashLabel]: hash };
@@ -59,8 +60,85 @@ export function syncDeployment(ctx: ControllerContext, d: Workload): void {
       },
     };
     ctx.store.create(rs);
+    created = true;
   } else if ((current.spec?.replicas ?? 1) !== replicas) {
     ctx.store.update({ ...current, spec: { ...current.spec, replicas } });
   }
-  writeReplicaStatus(ctx, d, replicas);
+  writeDeploymentStatus(ctx, d, ownedNow(), name, created);
+}
+
+interface DeploymentCondition {
+  type: string;
+  status: 'True' | 'False';
+  lastUpdateTime: string;
+  lastTransitionTime: string;
+  reason: string;
+  message: string;
+}
+
+type Deployment = Workload & {
+  spec?: Workload['spec'] & { strategy?: { type?: string; rollingUpdate?: { maxSurge?: number | string; maxUnavailable?: number | string } } };
+  status?: { conditions?: DeploymentCondition[]; collisionCount?: number };
+};
+
+/** intstr.GetScaledValueFromIntOrPercent. */
+function scaled(v: number | string | undefined, total: number, roundUp: boolean): number {
+  if (typeof v === 'number') return v;
+  if (typeof v !== 'string' || !v.endsWith('%')) return 0;
+  const x = (Number(v.slice(0, -1)) * total) / 100;
+  return roundUp ? Math.ceil(x) : Math.floor(x);
+}
+
+/** How many replicas may be unavailable during the rollout (deploymentutil.MaxUnavailable with ResolveFenceposts). */
+function maxUnavailable(d: Deployment, replicas: number): number {
+  const strategy = d.spec?.strategy;
+  if (strategy?.type !== 'RollingUpdate' || replicas === 0) return 0;
+  const surge = scaled(strategy.rollingUpdate?.maxSurge, replicas, true);
+  let unavailable = scaled(strategy.rollingUpdate?.maxUnavailable, replicas, false);
+  if (surge === 0 && unavailable === 0) unavailable = 1;
+  return Math.min(unavailable, replicas);
+}
+
+/** SetDeploymentCondition: an unchanged status and reason keeps the condition; a changed reason keeps its transition time. */
+function setCondition(conditions: DeploymentCondition[], next: Omit<DeploymentCondition, 'lastUpdateTime' | 'lastTransitionTime'>, now: string): DeploymentCondition[] {
+  const cur = conditions.find((c) => c.type === next.type);
+  if (cur !== undefined && cur.status === next.status && cur.reason === next.reason) return conditions;
+  const lastTransitionTime = cur !== undefined && cur.status === next.status ? cur.lastTransitionTime : now;
+  return [...conditions.filter((c) => c.type !== next.type), { type: next.type, status: next.status, lastUpdateTime: now, lastTransitionTime, reason: next.reason, message: next.message }];
+}
+
+type RSStatus = { replicas?: number; readyReplicas?: number; availableReplicas?: number };
+
+/** The Deployment's status from its ReplicaSets' (calculateStatus), with the Available and Progressing conditions. */
+function writeDeploymentStatus(ctx: ControllerContext, d: Deployment, owned: readonly Workload[], newName: string, created: boolean): void {
+  const st = (rs: Workload) => ((rs as { status?: RSStatus }).status ?? {});
+  const sum = (f: (rs: Workload) => number) => owned.reduce((n, rs) => n + f(rs), 0);
+  const wanted = d.spec?.replicas ?? 1;
+  const available = sum((rs) => st(rs).availableReplicas ?? 0);
+  const total = sum((rs) => rs.spec?.replicas ?? 0);
+  const newRS = owned.find((rs) => rs.metadata.name === newName);
+  const counts = {
+    observedGeneration: d.metadata.generation ?? 1,
+    replicas: sum((rs) => st(rs).replicas ?? 0),
+    updatedReplicas: newRS ? (st(newRS).replicas ?? 0) : 0,
+    readyReplicas: sum((rs) => st(rs).readyReplicas ?? 0),
+    availableReplicas: available,
+    unavailableReplicas: Math.max(0, total - available),
+    terminatingReplicas: 0,
+  };
+  const now = new Date(ctx.clock.now()).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  let conditions = d.status?.conditions ?? [];
+  conditions = available >= wanted - maxUnavailable(d, wanted)
+    ? setCondition(conditions, { type: 'Available', status: 'True', reason: 'MinimumReplicasAvailable', message: 'Deployment has minimum availability.' }, now)
+    : setCondition(conditions, { type: 'Available', status: 'False', reason: 'MinimumReplicasUnavailable', message: 'Deployment does not have minimum availability.' }, now);
+  const complete = counts.updatedReplicas === wanted && counts.replicas === wanted && available === wanted;
+  if (created) conditions = setCondition(conditions, { type: 'Progressing', status: 'True', reason: 'NewReplicaSetCreated', message: `Created new replica set "${newName}"` }, now);
+  else if (complete) conditions = setCondition(conditions, { type: 'Progressing', status: 'True', reason: 'NewReplicaSetAvailable', message: `ReplicaSet "${newName}" has successfully progressed.` }, now);
+  else if (conditions.find((c) => c.type === 'Progressing')?.reason !== 'NewReplicaSetCreated') {
+    conditions = setCondition(conditions, { type: 'Progressing', status: 'True', reason: 'ReplicaSetUpdated', message: `ReplicaSet "${newName}" is progressing.` }, now);
+  }
+  const status: Record<string, unknown> = withoutZeros(counts, ['terminatingReplicas']);
+  status.conditions = conditions;
+  if (d.status?.collisionCount !== undefined) status.collisionCount = d.status.collisionCount;
+  writeStatus(ctx, d, status);
 }

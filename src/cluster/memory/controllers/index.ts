@@ -4,6 +4,7 @@
 // microtask, syncing only the workloads a change concerns, in a fixed order, so a simulation
 // stays deterministic for its seed and cheap at 100,000 pods.
 import type { Pod } from '../../../api/types.js';
+import { ApiError } from '../../types.js';
 import type { Clock } from '../../../util/clock.js';
 import type { VersionedEvent } from '../versioned_event.js';
 import { syncDaemonSet } from './daemonset.js';
@@ -13,6 +14,7 @@ import { byCreation, controllerUid, isActive, type Workload } from './owned.js';
 import { PodLifetimes } from './pod_lifetime.js';
 import { syncReplicaSet } from './replicaset.js';
 import { syncStatefulSet } from './statefulset.js';
+import { isPodReady } from './status.js';
 import type { ControllerContext, ControllerStore } from './store.js';
 
 type Sync = (ctx: ControllerContext, w: Workload) => void;
@@ -32,13 +34,13 @@ const maxPassesPerRound = 50;
 const key = (kind: string, namespace: string, name: string) => `${kind}/${namespace}/${name}`;
 
 /**
- * Whether a pod change can change what its controller does: pods coming and going or finishing
- * always; a binding only for StatefulSets (the next ordinal waits for it) and DaemonSets (which
+ * Whether a pod change can change what its controller does or reports: pods coming and going,
+ * finishing or turning (un)ready always; a binding only for StatefulSets (the next ordinal waits for it) and DaemonSets (which
  * node a pod holds). Other updates (status writes by the scheduler) need no sync.
  */
 function concernsOwner(ownerKind: string, pod: Pod, old: Pod | undefined, type: string): boolean {
   if (type !== 'MODIFIED' || old === undefined) return true;
-  if (isActive(pod) !== isActive(old) || pod.status?.phase !== old.status?.phase) return true;
+  if (isActive(pod) !== isActive(old) || pod.status?.phase !== old.status?.phase || isPodReady(pod) !== isPodReady(old)) return true;
   return (ownerKind === 'StatefulSet' || ownerKind === 'DaemonSet') && pod.spec.nodeName !== old.spec.nodeName;
 }
 
@@ -157,7 +159,15 @@ export class WorkloadControllers {
           const w = this.ctx.store.get<Workload>(kind, ns, name);
           if (w !== undefined) due.push(w);
         }
-        for (const w of due.sort(byCreation)) sync(this.ctx, w);
+        for (const w of due.sort(byCreation)) {
+          try {
+            sync(this.ctx, w);
+          } catch (err) {
+            // A write the store refused (a name taken by an object this workload does not own):
+            // as a controller's failed sync, it is retried on the workload's next change.
+            if (!(err instanceof ApiError)) throw err;
+          }
+        }
       }
     }
   }

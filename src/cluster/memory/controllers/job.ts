@@ -3,6 +3,7 @@
 // (pkg/controller/job/job_controller.go, NonIndexed completion, without retries of failed pods).
 import type { Pod } from '../../../api/types.js';
 import { controllerRef, isActive, ownedPods, podFromTemplate, type Workload } from './owned.js';
+import { isPodReady } from './status.js';
 import type { ControllerContext } from './store.js';
 
 const jobNameLabel = 'batch.kubernetes.io/job-name';
@@ -12,7 +13,7 @@ export const jobTrackingFinalizer = 'batch.kubernetes.io/job-tracking';
 
 interface Job extends Workload {
   spec?: Workload['spec'] & { parallelism?: number; completions?: number | null; suspend?: boolean };
-  status?: { active?: number; succeeded?: number; failed?: number; conditions?: { type: string; status: string }[]; completionTime?: string };
+  status?: { startTime?: string; active?: number; succeeded?: number; failed?: number; ready?: number; conditions?: { type: string; status: string }[]; completionTime?: string };
 }
 
 /**
@@ -69,8 +70,12 @@ export function syncJob(ctx: ControllerContext, job: Job): void {
   const completions = job.spec?.completions;
   const done = completions === undefined || completions === null ? succeeded > 0 && nowActive === 0 : succeeded >= completions;
   const st = job.status ?? {};
-  if (st.active === nowActive && st.succeeded === succeeded && st.failed === failed && !done) return;
-  const status: Job['status'] = { ...st, active: nowActive, succeeded, failed };
+  const ready = active.filter(isPodReady).length;
+  const started = st.startTime !== undefined || job.spec?.suspend === true;
+  if (st.active === nowActive && st.succeeded === succeeded && st.failed === failed && st.ready === ready && started && !done) return;
+  const status: Job['status'] = { ...st, active: nowActive, succeeded, failed, ready };
+  // The controller stamps the start of an unsuspended job's first sync (StartTime).
+  if (!started) status.startTime = new Date(ctx.clock.now()).toISOString().replace(/\.\d{3}Z$/, 'Z');
   if (done) {
     const now = new Date(ctx.clock.now()).toISOString();
     status.conditions = [...(st.conditions ?? []), { type: 'Complete', status: 'True', lastTransitionTime: now } as { type: string; status: string }];

@@ -2,6 +2,7 @@
 // template (pkg/controller/replicaset/replica_set.go, without adoption of orphans or slow start).
 import type { Pod } from '../../../api/types.js';
 import { controllerRef, isActive, ownedPods, podFromTemplate, type Workload } from './owned.js';
+import { countReplicas, withoutZeros, writeStatus } from './status.js';
 import type { ControllerContext } from './store.js';
 
 /**
@@ -22,7 +23,7 @@ export function syncReplicaSet(ctx: ControllerContext, rs: Workload): void {
   } else if (active.length > want) {
     for (const p of podsToDelete(active, active.length - want)) ctx.store.remove('Pod', ns, p.metadata.name ?? '');
   }
-  writeReplicaStatus(ctx, rs, want);
+  writeReplicaStatus(ctx, rs);
 }
 
 function podsToDelete(active: Pod[], n: number): Pod[] {
@@ -39,8 +40,18 @@ function podsToDelete(active: Pod[], n: number): Pod[] {
   return ranked.slice(0, n).map((r) => r.p);
 }
 
-/** Records status.replicas when it changed (the observed count after this sync's writes). */
-export function writeReplicaStatus(ctx: ControllerContext, w: Workload & { status?: { replicas?: number } }, replicas: number): void {
-  if ((w.status?.replicas ?? 0) === replicas && w.status !== undefined) return;
-  ctx.store.update({ ...w, status: { ...(w.status ?? {}), replicas, observedGeneration: w.metadata.generation ?? 1 } });
+/**
+ * Records the replica counts of the pods `w` owns now (calculateStatus): active, fully labelled,
+ * ready, available (ready for minReadySeconds) and terminating (none: the embedded cluster
+ * removes deleted pods at once), with the generation observed.
+ */
+function writeReplicaStatus(ctx: ControllerContext, w: Workload & { status?: Record<string, unknown> }): void {
+  const minReady = (w.spec as { minReadySeconds?: number } | undefined)?.minReadySeconds ?? 0;
+  const counts = countReplicas(ownedPods(ctx, w), minReady, ctx.clock.now());
+  const status = withoutZeros({
+    replicas: counts.replicas, fullyLabeledReplicas: counts.replicas, readyReplicas: counts.ready, availableReplicas: counts.available,
+    terminatingReplicas: 0, observedGeneration: w.metadata.generation ?? 1,
+  }, ['replicas', 'terminatingReplicas']);
+  const conditions = w.status?.conditions;
+  writeStatus(ctx, w, conditions === undefined ? status : { ...status, conditions });
 }

@@ -3,7 +3,7 @@
 // the highest ordinal (pkg/controller/statefulset/stateful_set_control.go, stateful_set_utils.go).
 import type { ObjectMeta, PersistentVolumeClaim, Pod, PodSpec } from '../../../api/types.js';
 import { controllerRef, isActive, ownedPods, podFromTemplate, type Workload } from './owned.js';
-import { writeReplicaStatus } from './replicaset.js';
+import { countReplicas, withoutZeros, writeStatus } from './status.js';
 import type { ControllerContext } from './store.js';
 
 const statefulSetPodNameLabel = 'statefulset.kubernetes.io/pod-name';
@@ -49,7 +49,16 @@ export function syncStatefulSet(ctx: ControllerContext, set: StatefulSet): void 
   }
   const surplus = [...byOrdinal.entries()].filter(([ord]) => ord < start || ord >= start + replicas).sort((a, b) => b[0] - a[0]);
   for (const [, p] of parallel ? surplus : surplus.slice(0, 1)) ctx.store.remove('Pod', ns, p.metadata.name ?? '');
-  writeReplicaStatus(ctx, set, replicas);
+  writeStatefulSetStatus(ctx, set);
+}
+
+/** replicas, readyReplicas, currentReplicas, updatedReplicas (every pod has the current template) and availableReplicas. */
+function writeStatefulSetStatus(ctx: ControllerContext, set: StatefulSet & { status?: Record<string, unknown> }): void {
+  const c = countReplicas(ownedPods(ctx, set), (set.spec as { minReadySeconds?: number } | undefined)?.minReadySeconds ?? 0, ctx.clock.now());
+  writeStatus(ctx, set, withoutZeros({
+    observedGeneration: set.metadata.generation ?? 1, replicas: c.replicas, readyReplicas: c.ready, currentReplicas: c.replicas,
+    updatedReplicas: c.replicas, availableReplicas: c.available,
+  }, ['replicas', 'availableReplicas']));
 }
 
 function claimName(template: string, set: StatefulSet, ord: number): string {
