@@ -65,6 +65,11 @@ export interface NodeScore {
 
 export interface PostFilterResult {
   readonly nominatedNodeName: string;
+  /**
+   * The pods this PostFilter evicts to make room (a preemption's victims); the scheduling cycle
+   * credits them to the pod's attempt. Absent when it evicts none.
+   */
+  readonly victims?: readonly Pod[];
 }
 
 export interface PermitOutcome {

@@ -15,7 +15,8 @@ import type { PluginsConfig } from '../framework/runtime/framework.js';
 import { Status } from '../framework/status.js';
 import { makeNode, makePod } from '../testing/builders.js';
 import { FakeClock, seededRandom } from '../util/clock.js';
-import { Scheduler, truncateMessage, type AttemptRecord } from './scheduler.js';
+import { Scheduler, type AttemptRecord } from './scheduler.js';
+import { truncateMessage } from './failure_handler.js';
 
 const PoolReason = "node(s) didn't have pool=good";
 

@@ -3,6 +3,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Node, Pod } from '../../api/types.js';
+import type { PostFilterResult } from '../../framework/interfaces.js';
 import { NodeToStatus } from '../../framework/node_to_status.js';
 import { PodInfo } from '../../framework/pod_info.js';
 import { Code, Status, isSuccess } from '../../framework/status.js';
@@ -223,7 +224,7 @@ describe('Evaluator preempt: carrying out the preemption', () => {
     const { state, podInfo, m } = filterAll(env, preemptor);
     const { result, status } = postFilterNow(env, state, podInfo, m);
     assert.deepEqual([status?.code, status?.message()], [Code.Success, 'preemption: found a potential placement for pod on node node1, preempting 2 victims']);
-    assert.deepEqual(result, { nominatedNodeName: 'node1' });
+    assert.deepEqual(nominationOf(result), { node: 'node1', victims: ['p1.1', 'p1.2'] });
     await settle();
     assert.deepEqual(env.recorded.deleted.map((d) => d.pod).sort(), ['p1.1', 'p1.2']);
     for (const d of env.recorded.deleted) {
@@ -263,7 +264,7 @@ describe('Evaluator preempt: carrying out the preemption', () => {
     const env = newEnv({ nodes: nodes(), pods: pods(), nominated });
     const { state, podInfo, m } = filterAll(env, preemptor);
     const { result } = postFilterNow(env, state, podInfo, m);
-    assert.deepEqual(result, { nominatedNodeName: 'node1' });
+    assert.deepEqual(nominationOf(result), { node: 'node1', victims: ['p1.1', 'p1.2'] });
     await settle();
     assert.deepEqual(env.recorded.cleared, ['low-nominee']);
   });
@@ -274,7 +275,7 @@ describe('Evaluator preempt: carrying out the preemption', () => {
     m.set('node3', new Status(Code.UnschedulableAndUnresolvable, ['node(s) had untolerated taint']));
     const { result, status } = postFilterNow(env, state, podInfo, m);
     assert.deepEqual([status?.code, status?.message()], [Code.Success, 'preemption: found a potential placement for pod on node node1, preempting 2 victims']);
-    assert.deepEqual(result, { nominatedNodeName: 'node1' });
+    assert.deepEqual(nominationOf(result), { node: 'node1', victims: ['p1.1', 'p1.2'] });
   });
 
   it('a pod waits while a victim of its earlier preemption is still terminating on its nominated node', () => {
@@ -286,3 +287,9 @@ describe('Evaluator preempt: carrying out the preemption', () => {
     assert.deepEqual(env.recorded.deleted, []);
   });
 });
+
+/** The node PostFilter nominated and the victims it credits to the pod, sorted. */
+function nominationOf(result: PostFilterResult | null): { node: string; victims: string[] } | null {
+  if (result === null) return null;
+  return { node: result.nominatedNodeName, victims: (result.victims ?? []).map((v) => v.metadata.name ?? '').sort() };
+}

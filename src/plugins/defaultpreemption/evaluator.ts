@@ -1,6 +1,6 @@
 // The preemption Evaluator: eligibility, dry runs over candidate nodes, choosing a node and
 // evicting its victims (framework/preemption/preemption.go).
-import type { PodDisruptionBudget } from '../../api/types.js';
+import type { Pod, PodDisruptionBudget } from '../../api/types.js';
 import type { CycleState } from '../../framework/cycle_state.js';
 import { Diagnosis, FitError } from '../../framework/fit_error.js';
 import type { Handle, NodeToStatusReader, PostFilterResult } from '../../framework/interfaces.js';
@@ -91,9 +91,9 @@ export class Evaluator {
   private prepare(best: Candidate | null, pod: PodInfo): PreemptOutcome {
     if (best === null || best.name === '') return { result: null, status: Status.unschedulable('no candidate node for preemption') };
     this.handle.metricsRecorder?.()?.observePreemptionVictims(best.victims.pods.length);
-    this.prepareCandidate(best, pod);
+    const victims = this.prepareCandidate(best, pod);
     const placed = `found a potential placement for pod on node ${best.name}, preempting ${best.victims.pods.length} victims`;
-    return { result: { nominatedNodeName: best.name }, status: new Status(Code.Success, [placed]) };
+    return { result: { nominatedNodeName: best.name, victims }, status: new Status(Code.Success, [placed]) };
   }
 
   /** Dry-runs preemption on the nodes whose filter failure removing pods might resolve. */
@@ -184,18 +184,19 @@ export class Evaluator {
    * Clears the nominations of lower-priority pods nominated to the node and evicts the victims.
    * The API calls are all issued before the scheduling cycle ends; they complete asynchronously.
    */
-  private prepareCandidate(c: Candidate, pod: PodInfo): void {
+  private prepareCandidate(c: Candidate, pod: PodInfo): Pod[] {
     const victims: PodInfo[] = [];
     for (const v of c.victims.pods) {
       // A victim whose graceful deletion already started needs no second call.
       if (!v.pod.metadata.deletionTimestamp) victims.push(v);
     }
-    if (victims.length === 0) return;
+    if (victims.length === 0) return [];
     const client = this.handle.client();
     for (const np of this.lowerPriorityNominatedPods(pod, c.name)) {
       client.clearNominatedNodeName(np.pod).catch(ignoreApiError);
     }
     for (const v of victims) this.preemptPod(c.name, pod, v).catch(ignoreApiError);
+    return victims.map((v) => v.pod);
   }
 
   /** Rejects a victim waiting at Permit, or deletes it with the DisruptionTarget condition set. */
