@@ -62,7 +62,7 @@ export const schedulerGates: Readonly<Record<string, SchedulerGate>> = {
   PodGroupPreemptionPolicy: { support: 'default', kep: 5710 },
   PodLevelResources: { support: 'default', kep: 2837 },
   SchedulerAsyncAPICalls: { support: 'default', kep: 5229 },
-  SchedulerAsyncPreemption: { support: 'always-off', kep: 4832 },
+  SchedulerAsyncPreemption: { support: 'both', kep: 4832 },
   SchedulerPopFromBackoffQ: { support: 'default', kep: 5142 },
   SchedulerPreQueueingHints: { support: 'default', kep: 6132 },
   StorageCapacityScoring: { support: 'default', kep: 4049 },

@@ -278,6 +278,20 @@ export interface WaitingPod {
   pendingPlugins(): string[];
   allow(pluginName: string): void;
   reject(pluginName: string, message: string): void;
+  /**
+   * Ends the wait with an Error status (Preempt): unlike a rejection, the pod is not marked
+   * unschedulable but retried after backoff. False when the wait had already ended.
+   */
+  preempt(pluginName: string, message: string): boolean;
+}
+
+/** A pod in PreBind, whose binding can still be cancelled (framework.PodInPreBind). */
+export interface PodInPreBind {
+  /**
+   * Cancels the binding: once PreBind ends the binding cycle fails with `message` instead of
+   * binding. False when the pod is already past PreBind.
+   */
+  cancel(message: string): boolean;
 }
 
 /** Nominated pods per node (framework.PodNominator), for preemption and filtering. */
@@ -317,6 +331,8 @@ export interface PluginClusterClient {
   waitUntil?(ready: () => boolean, timeoutMs: number): Promise<boolean>;
   /** Whether the pod still exists (the informer's view); waitUntil re-checks after pod deletions too. */
   podExists?(namespace: string, name: string): boolean;
+  /** The pod as the informer sees it, or undefined when it is gone. */
+  getPod?(namespace: string, name: string): Pod | undefined;
 }
 
 export interface EventRecorder {
@@ -347,6 +363,18 @@ export interface Handle {
   readonly parallelism: number;
   /** The scheduler's HTTP extenders, in the order it calls them (none when absent). */
   extenders?(): readonly Extender[];
+  /**
+   * Moves these pods from the unschedulable pods or backoff to the active queue (Activate), as a
+   * plugin does outside a scheduling cycle when it knows no cluster event will wake them.
+   */
+  activate?(pods: readonly Pod[]): void;
+  /**
+   * Work a plugin started outside the scheduling cycle (a preemption's evictions), as upstream
+   * starts a goroutine: the scheduler waits for it before a simulation step ends.
+   */
+  runInBackground?(work: Promise<void>): void;
+  /** The pod in PreBind with this uid, whose binding can still be cancelled (GetPodInPreBind). */
+  getPodInPreBind?(uid: string): PodInPreBind | undefined;
   /** Where plugins report their own metrics (preemption attempts, victims); null when metrics are off. */
   metricsRecorder?(): MetricsRecorder | null;
 }

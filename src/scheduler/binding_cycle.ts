@@ -75,8 +75,15 @@ async function bind(ctx: CycleContext, attempt: Attempt, assumed: PodInfo, host:
   // Past Permit the pod can no longer be found unschedulable: a PreBind or Bind failure is an
   // error retried after backoff, so the queue stops recording events for it now.
   ctx.queue.done(qp.podInfo.uid);
-  status = await fwk.runPreBindPlugins(state, assumed, host);
-  if (!isSuccess(status)) return failed(status!);
+  // Until PreBind is over, preemption cancels the binding instead of deleting the pod.
+  const inPreBind = fwk.addPodInPreBind(qp.podInfo.uid);
+  try {
+    status = await fwk.runPreBindPlugins(state, assumed, host);
+    if (!isSuccess(status)) return failed(status!);
+    if (!inPreBind.markPrebound()) return failed(Status.error(inPreBind.cancelled!));
+  } finally {
+    fwk.removePodInPreBind(qp.podInfo.uid);
+  }
   const b = (await bindByExtender(ctx, assumed, host)) ?? (await fwk.runBindPlugins(state, assumed, host));
   if (b.code === Code.Success) return bound;
   if (!bindingMayHaveLanded(b)) return failed(b);

@@ -88,6 +88,8 @@ export class Scheduler implements SchedulingCycles, EventHandlerTarget {
   private readonly cycles: CycleContext;
   /** Binding cycles in flight. */
   private readonly bindings = new Set<Promise<void>>();
+  /** Plugins' work started outside a cycle (asynchronous preemption's evictions). */
+  private readonly background = new Set<Promise<void>>();
   /** Bindings whose answer was lost, until the API server or the informer says where the pod is. */
   private readonly confirmations: BindingConfirmations;
 
@@ -133,6 +135,7 @@ export class Scheduler implements SchedulingCycles, EventHandlerTarget {
       setExtendedResourceClaimStatus: (pod, status) => deps.client.updatePodStatus(pod, { extendedResourceClaimStatus: status }),
       waitUntil: (ready, timeoutMs) => waitForObjects(this.objects, clock, ready, timeoutMs),
       podExists: (namespace, name) => deps.client.getPod(namespace, name) !== undefined,
+      getPod: (namespace, name) => deps.client.getPod(namespace, name),
     };
     const recorder: EventRecorder = {
       event: (regarding, type, reason, action, message) =>
@@ -174,6 +177,8 @@ export class Scheduler implements SchedulingCycles, EventHandlerTarget {
         metrics: this.metrics,
         monotonicSeconds: this.monotonicSeconds,
         log: (level, msg) => this.log(level, msg),
+        activate: (pods) => queue!.activate(pods),
+        runInBackground: (work) => this.runInBackground(work),
       });
       this.profiles.set(profile.schedulerName, fwk);
     }
@@ -258,13 +263,24 @@ export class Scheduler implements SchedulingCycles, EventHandlerTarget {
     return rejected;
   }
 
-  /** Waits for every binding cycle in flight. */
+  /** Waits for every binding cycle, and every plugin's background work (evictions), in flight. */
   async waitForBindings(): Promise<void> {
-    while (this.bindings.size > 0) await Promise.all([...this.bindings]);
+    while (this.bindings.size > 0 || this.background.size > 0) await Promise.all([...this.bindings, ...this.background]);
   }
 
   get bindingsInFlight(): number {
     return this.bindings.size;
+  }
+
+  get backgroundInFlight(): number {
+    return this.background.size;
+  }
+
+  private runInBackground(work: Promise<void>): void {
+    const p = work
+      .catch((err: unknown) => this.log(1, `background work: ${err instanceof Error ? err.message : String(err)}`))
+      .finally(() => this.background.delete(p));
+    this.background.add(p);
   }
 
   /**

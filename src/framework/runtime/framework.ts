@@ -18,6 +18,7 @@ import type { PodInfo } from '../pod_info.js';
 import type { Registry } from '../registry.js';
 import { Code, Status, codeName, isSuccess } from '../status.js';
 import { WaitingPodImpl } from './waiting_pods.js';
+import { PodInPreBindImpl } from './pods_in_prebind.js';
 
 export interface PluginRef {
   name: string;
@@ -62,6 +63,10 @@ export interface FrameworkDeps {
   monotonicSeconds?: () => number;
   /** Reports what no status can carry (a plugin throwing in Unreserve or PostBind). */
   log?: (level: number, msg: string) => void;
+  /** Moves pods to the active queue (Handle.activate). */
+  activate?: (pods: readonly Pod[]) => void;
+  /** Tracks a plugin's background work (Handle.runInBackground). */
+  runInBackground?: (work: Promise<void>) => void;
 }
 
 type Guard<T extends fw.Plugin> = (p: fw.Plugin) => p is T;
@@ -156,6 +161,7 @@ export class Framework implements fw.Handle {
   private readonly unreservePlugins: readonly fw.ReservePlugin[];
   readonly scorePluginWeight = new Map<string, number>();
   private readonly waitingPods = new Map<string, WaitingPodImpl>();
+  private readonly podsInPreBind = new Map<string, PodInPreBindImpl>();
   private readonly recorder: MetricsRecorder | null;
   /** Monotonic seconds, for the durations the recorder receives. */
   readonly monotonicSeconds: () => number;
@@ -319,6 +325,25 @@ export class Framework implements fw.Handle {
     if (!wp) return false;
     wp.reject('', 'removed');
     return true;
+  }
+  activate(pods: readonly Pod[]): void {
+    this.deps.activate?.(pods);
+  }
+  runInBackground(work: Promise<void>): void {
+    if (this.deps.runInBackground) this.deps.runInBackground(work);
+    else work.catch((err: unknown) => this.deps.log?.(1, `background work: ${thrownMessage(err)}`));
+  }
+  getPodInPreBind(uid: string): fw.PodInPreBind | undefined {
+    return this.podsInPreBind.get(uid);
+  }
+  /** Notes the pod as in PreBind, where preemption can cancel its binding (AddPodInPreBind). */
+  addPodInPreBind(uid: string): PodInPreBindImpl {
+    const p = new PodInPreBindImpl();
+    this.podsInPreBind.set(uid, p);
+    return p;
+  }
+  removePodInPreBind(uid: string): void {
+    this.podsInPreBind.delete(uid);
   }
   extenders(): readonly Extender[] {
     return this.deps.extenders ?? [];
