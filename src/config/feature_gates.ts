@@ -57,7 +57,7 @@ export const schedulerGates: Readonly<Record<string, SchedulerGate>> = {
   MatchLabelKeysInPodTopologySpread: { support: 'both', kep: 3243 },
   NodeDeclaredFeatures: { support: 'default', kep: 5328 },
   NodeInclusionPolicyInPodTopologySpread: { support: 'default', kep: 3094 },
-  NominatedNodeNameForExpectation: { support: 'always-off', kep: 5278 },
+  NominatedNodeNameForExpectation: { support: 'both', kep: 5278 },
   OpportunisticBatching: { support: 'always-off', kep: 5598 },
   PodGroupPreemptionPolicy: { support: 'default', kep: 5710 },
   PodLevelResources: { support: 'default', kep: 2837 },

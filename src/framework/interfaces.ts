@@ -164,7 +164,27 @@ export interface PermitPlugin extends Plugin {
   permit(state: CycleState, pod: PodInfo, nodeName: string): PermitOutcome;
 }
 
+/** What a PreBind plugin's pre-flight tells besides its status (framework.PreBindPreFlightResult). */
+export interface PreBindPreFlightResult {
+  /** Its PreBind may run at the same time as the other plugins' that allow it. */
+  readonly allowParallel: boolean;
+}
+
+export interface PreBindPreFlightOutcome {
+  readonly result: PreBindPreFlightResult | null;
+  /** null (Success): PreBind has work for this pod; Skip: it has none and is not run; or Error. */
+  readonly status: Status | null;
+}
+
 export interface PreBindPlugin extends Plugin {
+  /**
+   * Says cheaply, before Permit's wait, whether PreBind will have work for this pod on this node
+   * (PreBindPreFlight). With NominatedNodeNameForExpectation, when some plugin has, the binding
+   * cycle writes the pod's nominatedNodeName first, so that others (an autoscaler) see where it
+   * is going while PreBind works; a plugin that returns Skip is not run in PreBind. Success,
+   * Skip or Error only. A plugin without it counts as having work on every pod, not in parallel.
+   */
+  preBindPreFlight?(state: CycleState, pod: PodInfo, nodeName: string): PreBindPreFlightOutcome;
   preBind(state: CycleState, pod: PodInfo, nodeName: string): Promise<Status | null>;
 }
 

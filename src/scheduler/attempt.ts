@@ -64,6 +64,8 @@ export interface CycleContext {
   readonly clock: Clock;
   readonly client: ClusterClient;
   readonly random: () => number;
+  /** NominatedNodeNameForExpectation: the binding cycle nominates a pod that will wait for Permit or PreBind. */
+  readonly nominateInBindingCycle: boolean;
   /** Diagnose every attempt (SchedulerDeps.diagnose). */
   readonly diagnose: boolean;
   readonly onAttempt: ((a: AttemptRecord) => void) | undefined;

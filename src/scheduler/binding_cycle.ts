@@ -6,7 +6,7 @@ import type { PodInfo } from '../framework/pod_info.js';
 import { thrownMessage } from '../framework/thrown.js';
 import { Code, Status, isSuccess } from '../framework/status.js';
 import { clearNominatedNode } from '../queue/nominator.js';
-import type { Pod } from '../api/types.js';
+import { podKey, type Pod } from '../api/types.js';
 import { bindingMayHaveLanded } from './binding_confirmation.js';
 import { finishAttempt, rejectionAsFitError, type Attempt, type CycleContext } from './attempt.js';
 import { handleSchedulingFailure } from './failure_handler.js';
@@ -67,14 +67,30 @@ async function bindingCycle(ctx: CycleContext, attempt: Attempt, result: Schedul
   if (state.podsToActivate.size > 0) ctx.queue.activate(state.podsToActivate.values() as Iterable<Pod>);
 }
 
-/** WaitOnPermit, PreBind, then Bind (an extender's or the Bind plugins'), confirming a Bind whose answer was lost. */
+/**
+ * With NominatedNodeNameForExpectation, PreBind's pre-flight and the nomination of a pod that
+ * will wait; then WaitOnPermit, PreBind and Bind.
+ */
 async function bind(ctx: CycleContext, attempt: Attempt, assumed: PodInfo, host: string): Promise<BindEnd> {
   const { fwk, state, qp } = attempt;
+  // Without the gate there is no pre-flight: every PreBind plugin runs, as if each had work.
+  let preFlight: Status | null = null;
+  if (ctx.nominateInBindingCycle) {
+    preFlight = fwk.runPreBindPreFlights(state, assumed, host);
+    // A rejection is not a pre-flight answer: it counts as an error too.
+    if (preFlight !== null && (preFlight.code === Code.Error || preFlight.isRejected())) return failed(preFlight);
+    if (preFlight === null || fwk.willWaitOnPermit(assumed)) nominateBeforeBinding(ctx, qp.podInfo.pod, host);
+  }
   let status: Status | null = await fwk.waitOnPermit(assumed);
   if (status !== null) return failed(rejectionAsFitError(qp.podInfo.pod, host, status));
   // Past Permit the pod can no longer be found unschedulable: a PreBind or Bind failure is an
   // error retried after backoff, so the queue stops recording events for it now.
   ctx.queue.done(qp.podInfo.uid);
+  if (preFlight !== null) {
+    status = await fwk.runPreBindPlugins(state, assumed, host);
+    if (!isSuccess(status)) return failed(status!);
+    return bindAfterPreBind(ctx, attempt, assumed, host);
+  }
   // Until PreBind is over, preemption cancels the binding instead of deleting the pod.
   const inPreBind = fwk.addPodInPreBind(qp.podInfo.uid);
   try {
@@ -84,10 +100,26 @@ async function bind(ctx: CycleContext, attempt: Attempt, assumed: PodInfo, host:
   } finally {
     fwk.removePodInPreBind(qp.podInfo.uid);
   }
-  const b = (await bindByExtender(ctx, assumed, host)) ?? (await fwk.runBindPlugins(state, assumed, host));
+  return bindAfterPreBind(ctx, attempt, assumed, host);
+}
+
+/** Bind (an extender's or the Bind plugins'), confirming a Bind whose answer was lost. */
+async function bindAfterPreBind(ctx: CycleContext, attempt: Attempt, assumed: PodInfo, host: string): Promise<BindEnd> {
+  const b = (await bindByExtender(ctx, assumed, host)) ?? (await attempt.fwk.runBindPlugins(attempt.state, assumed, host));
   if (b.code === Code.Success) return bound;
   if (!bindingMayHaveLanded(b)) return failed(b);
   return confirmBinding(ctx, assumed, host, b);
+}
+
+/**
+ * Writes the pod's nominatedNodeName before Permit's wait or PreBind's work, so that others (an
+ * autoscaler) see where it is going. A failed write does not stop the binding.
+ */
+function nominateBeforeBinding(ctx: CycleContext, pod: Pod, host: string): void {
+  if ((pod.status?.nominatedNodeName ?? '') === host) return;
+  ctx.client.updatePodStatus(pod, { nominatedNodeName: host }).catch((err: unknown) => {
+    ctx.log(1, `Failed to update the nominated node name in the binding cycle: pod ${podKey(pod)}, nominatedNodeName ${host}: ${thrownMessage(err)}`);
+  });
 }
 
 /**

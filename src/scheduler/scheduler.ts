@@ -213,6 +213,7 @@ export class Scheduler implements SchedulingCycles, EventHandlerTarget {
       clock,
       client: deps.client,
       random: deps.random,
+      nominateInBindingCycle: gates.enabled('NominatedNodeNameForExpectation'),
       diagnose: deps.diagnose ?? false,
       onAttempt: deps.onAttempt,
       confirmations: this.confirmations,

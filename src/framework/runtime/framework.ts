@@ -914,22 +914,77 @@ export class Framework implements fw.Handle {
     return s;
   }
 
+  /**
+   * Runs the PreBind plugins not skipped by their pre-flight, in order; consecutive plugins that
+   * allow it run at the same time, and then the first failure in plugin order is reported.
+   */
   private async preBind(state: CycleState, pod: PodInfo, nodeName: string): Promise<Status | null> {
-    const timed = state.recordPluginMetrics;
-    for (const p of this.preBindPlugins) {
-      let s: Status | null;
-      const start = timed ? this.monotonicSeconds() : 0;
-      try {
-        s = await p.preBind(state, pod, nodeName);
-      } catch (err) {
-        s = Status.error(thrownMessage(err));
+    const skip = state.skipPreBindPlugins;
+    const parallel = state.parallelPreBindPlugins;
+    const plugins = this.preBindPlugins;
+    for (let i = 0; i < plugins.length; ) {
+      if (!parallel.has(plugins[i]!.name)) {
+        const p = plugins[i++]!;
+        if (skip.has(p.name)) continue;
+        const s = await this.runPreBindPlugin(p, state, pod, nodeName);
+        if (s !== null) return s;
+        continue;
       }
-      if (timed) this.observePlugin(p.name, 'PreBind', s, start);
-      if (isSuccess(s)) continue;
-      if (s!.isRejected()) return s!.withPlugin(p.name);
-      return Status.error(`running PreBind plugin "${p.name}": ${s!.message()}`).withPlugin(p.name);
+      const group: Promise<Status | null>[] = [];
+      for (; i < plugins.length && parallel.has(plugins[i]!.name); i++) {
+        if (!skip.has(plugins[i]!.name)) group.push(this.runPreBindPlugin(plugins[i]!, state, pod, nodeName));
+      }
+      for (const s of await Promise.all(group)) if (s !== null) return s;
     }
     return null;
+  }
+
+  private async runPreBindPlugin(p: fw.PreBindPlugin, state: CycleState, pod: PodInfo, nodeName: string): Promise<Status | null> {
+    const timed = state.recordPluginMetrics;
+    let s: Status | null;
+    const start = timed ? this.monotonicSeconds() : 0;
+    try {
+      s = await p.preBind(state, pod, nodeName);
+    } catch (err) {
+      s = Status.error(thrownMessage(err));
+    }
+    if (timed) this.observePlugin(p.name, 'PreBind', s, start);
+    if (isSuccess(s)) return null;
+    if (s!.isRejected()) return s!.withPlugin(p.name);
+    return Status.error(`running PreBind plugin "${p.name}": ${s!.message()}`).withPlugin(p.name);
+  }
+
+  /**
+   * The PreBind plugins' pre-flights (RunPreBindPreFlights): null (Success) when one or more has
+   * work, Skip when none has, else an Error. Notes in the state which plugins to skip and which
+   * may run in parallel.
+   */
+  runPreBindPreFlights(state: CycleState, pod: PodInfo, nodeName: string): Status | null {
+    const skip = new Set<string>();
+    const parallel = new Set<string>();
+    let status: Status | null = new Status(Code.Skip);
+    for (const p of this.preBindPlugins) {
+      let out: fw.PreBindPreFlightOutcome;
+      try {
+        out = p.preBindPreFlight ? p.preBindPreFlight(state, pod, nodeName) : { result: null, status: null };
+      } catch (err) {
+        out = { result: null, status: Status.error(thrownMessage(err)) };
+      }
+      if (out.result?.allowParallel) parallel.add(p.name);
+      const s = out.status;
+      if (s === null || s.code === Code.Success) status = null;
+      else if (s.code === Code.Skip) skip.add(p.name);
+      else if (s.code === Code.Error) return Status.error(`running PreBindPreFlight "${p.name}": ${s.message()}`).withPlugin(p.name);
+      else return Status.error(`PreBindPreFlight ${p.name} returned "${codeName(s.code)}", which is unsupported. It is supposed to return Success, Skip, or Error status`).withPlugin(p.name);
+    }
+    state.skipPreBindPlugins = skip;
+    state.parallelPreBindPlugins = parallel;
+    return status;
+  }
+
+  /** Whether the pod waits at Permit (WillWaitOnPermit). */
+  willWaitOnPermit(pod: PodInfo): boolean {
+    return this.waitingPods.has(pod.uid);
   }
 
   async runBindPlugins(state: CycleState, pod: PodInfo, nodeName: string): Promise<Status> {

@@ -14,6 +14,8 @@ import type {
   PostFilterOutcome,
   PostFilterPlugin,
   PreBindPlugin,
+  PreBindPreFlightOutcome,
+  PreBindPreFlightResult,
   PreEnqueuePlugin,
   PreFilterOutcome,
   PreFilterPlugin,
@@ -24,7 +26,7 @@ import type {
 import { MaxNodeScore } from '../../framework/interfaces.js';
 import type { NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
-import { Status } from '../../framework/status.js';
+import { Code, Status } from '../../framework/status.js';
 import { defaultNormalizeScore } from '../../framework/helpers/normalize.js';
 import { DynamicResources as Name } from '../../framework/names.js';
 import { isFailedOnNode, type Allocator, type NewAllocator } from './allocator.js';
@@ -68,6 +70,9 @@ const noClaims = new DynamicResourcesState([], [], null);
 function readState(cs: CycleState): DynamicResourcesState | Status {
   return cs.read<DynamicResourcesState>(stateKey) ?? Status.error('not found');
 }
+
+/** PreBind work that may run beside other plugins' (PreBindPreFlightResult{AllowParallel: true}). */
+const parallelPreBind: PreBindPreFlightResult = { allowParallel: true };
 
 export interface DynamicResourcesOptions {
   readonly args?: DynamicResourcesArgs;
@@ -464,6 +469,13 @@ export class DynamicResources
   }
 
   /** Writes the allocations and reservations (and waits for devices' binding conditions). */
+  /** Work only for a pod with claims; their binding may run beside other plugins'. */
+  preBindPreFlight(cs: CycleState): PreBindPreFlightOutcome {
+    const state = readState(cs);
+    if (state instanceof Status) return { result: parallelPreBind, status: state };
+    return { result: parallelPreBind, status: state.empty ? new Status(Code.Skip) : null };
+  }
+
   preBind(cs: CycleState, podInfo: PodInfo, nodeName: string): Promise<Status | null> {
     const state = readState(cs);
     if (state instanceof Status) return Promise.resolve(state);
