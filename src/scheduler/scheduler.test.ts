@@ -28,6 +28,9 @@ interface Env {
   reserveCalls: string[];
   attempts: AttemptRecord[];
   permit: { decision: 'allow' | 'wait' | 'reject' };
+  /** What the Slow PreBind plugin waits for (when enabled). */
+  preBindHold: Promise<void>;
+  releasePreBind: () => void;
 }
 
 async function newEnv(extra: PluginsConfig = {}, featureGates?: FeatureGates): Promise<Env> {
@@ -35,7 +38,13 @@ async function newEnv(extra: PluginsConfig = {}, featureGates?: FeatureGates): P
   const cluster = new MemoryCluster({ clock, clearingNominatedNodeNameAfterBinding: (featureGates ?? FeatureGates.defaults).enabled('ClearingNominatedNodeNameAfterBinding') });
   const reserveCalls: string[] = [];
   const permit: Env['permit'] = { decision: 'allow' };
+  let releasePreBind!: () => void;
+  const preBindHold = new Promise<void>((r) => (releasePreBind = r));
   const defs: PluginDefinition[] = [
+    {
+      name: 'Slow',
+      factory: (): AnyPlugin => ({ name: 'Slow', preBind: async () => (await preBindHold, null) }),
+    },
     {
       name: 'Sort',
       factory: () => ({ name: 'Sort', less: (a: QueuedPodInfo, b: QueuedPodInfo) => a.podInfo.priority > b.podInfo.priority || (a.podInfo.priority === b.podInfo.priority && a.timestamp < b.timestamp) }),
@@ -99,7 +108,7 @@ async function newEnv(extra: PluginsConfig = {}, featureGates?: FeatureGates): P
     featureGates,
   });
   await sched.start();
-  return { clock, cluster, sched, reserveCalls, attempts, permit };
+  return { clock, cluster, sched, reserveCalls, attempts, permit, preBindHold, releasePreBind };
 }
 
 const good = (name: string) => makeNode(name, { labels: { pool: 'good' } });
@@ -299,6 +308,22 @@ describe('Scheduler end to end', () => {
     const a = podIn(env, 'a');
     assert.deepEqual([a.spec.nodeName, condition(a)?.reason, condition(a)?.message], [undefined, 'SchedulerError', 'waiting on permit for pod: preempted']);
     assert.equal(env.sched.queue.whereIs(uid), 'errorBackoff');
+    env.sched.stop();
+  });
+
+  it('a pod in PreBind that preemption cancels is not bound: its binding cycle fails with the cancellation', async () => {
+    const env = await newEnv({ preBind: { enabled: [{ name: 'Slow' }] } });
+    env.cluster.create(good('n1'));
+    env.cluster.create(newPod('a'));
+    env.sched.scheduleOne();
+    await new Promise((r) => setImmediate(r));
+    const uid = podIn(env, 'a').metadata.uid!;
+    assert.equal(env.sched.profiles.get('default-scheduler')!.getPodInPreBind(uid)?.cancel('preempted by DefaultPreemption'), true);
+    env.releasePreBind();
+    await env.sched.waitForBindings();
+    const a = podIn(env, 'a');
+    assert.deepEqual([a.spec.nodeName, condition(a)?.reason, condition(a)?.message], [undefined, 'SchedulerError', 'preempted by DefaultPreemption']);
+    assert.equal(env.sched.profiles.get('default-scheduler')!.getPodInPreBind(uid), undefined);
     env.sched.stop();
   });
 
