@@ -7,8 +7,8 @@ import { defaultConfiguration } from '../src/config/index.js';
 import { FeatureGates } from '../src/config/feature_gates.js';
 import { inTreeRegistry } from '../src/plugins/registry.js';
 import type { AttemptRecord } from '../src/scheduler/scheduler.js';
-import { parseScenario } from '../src/sim/scenario.js';
-import { runSimulation } from '../src/sim/simulate.js';
+import { parseScenario } from '../src/sim/scenario/scenario.js';
+import { runSimulation } from '../src/sim/simulate/simulate.js';
 
 const scenario = parseScenario(`
 metadata: { name: async-preemption }

@@ -6,7 +6,7 @@ import type { Snapshot } from '../cache/snapshot.js';
 import type { ClusterClient } from '../cluster/types.js';
 import type { CycleState } from '../framework/cycle_state.js';
 import type { PreemptionDiagnosis } from '../framework/cycle_diagnosis.js';
-import { Diagnosis, FitError } from '../framework/fit_error.js';
+import { Diagnosis, FitError } from '../framework/runtime/fit_error.js';
 import type { QueuedPodInfo, RequeueCause } from '../framework/interfaces.js';
 import type { Framework } from '../framework/runtime/framework.js';
 import { Status } from '../framework/status.js';

@@ -3,7 +3,7 @@
 // scheduling cycles; a failure unreserves, forgets the assumed pod and requeues it.
 import { ActionType } from '../framework/events.js';
 import type { PodInfo } from '../framework/pod_info.js';
-import { thrownMessage } from '../framework/thrown.js';
+import { thrownMessage } from '../framework/runtime/thrown.js';
 import { Code, Status, isSuccess } from '../framework/status.js';
 import { clearNominatedNode } from '../queue/nominator.js';
 import { podKey, type Pod } from '../api/types.js';

@@ -2,7 +2,7 @@
 // failed is recorded, its status updated, and it goes back to the queue.
 import type { PodCondition } from '../api/types.js';
 import { podKey } from '../api/types.js';
-import { FitError } from '../framework/fit_error.js';
+import { FitError } from '../framework/runtime/fit_error.js';
 import { PodInfo } from '../framework/pod_info.js';
 import type { Status } from '../framework/status.js';
 import type { NominatingInfo } from '../queue/nominator.js';

@@ -3,10 +3,10 @@
 // SchedulerAsyncPreemption, in the background while PreEnqueue holds the preemptor back.
 import type { KubeObject, Pod } from '../../api/types.js';
 import type { Handle } from '../../framework/interfaces.js';
-import type { MaybePromise } from '../../framework/maybe_promise.js';
+import type { MaybePromise } from '../../util/maybe_promise.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Status } from '../../framework/status.js';
-import { thrownMessage } from '../../framework/thrown.js';
+import { thrownMessage } from '../../framework/runtime/thrown.js';
 
 export const PodReasonPreemptionByScheduler = 'PreemptionByScheduler';
 
