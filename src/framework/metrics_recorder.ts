@@ -23,6 +23,8 @@ export interface MetricsRecorder {
   observePreemptionAttempt(): void;
   /** scheduler_preemption_victims */
   observePreemptionVictims(count: number): void;
+  /** scheduler_preemption_pdb_violations_total: PodDisruptionBudgets the chosen victims violate. */
+  observePreemptionPDBViolations(preemptor: string, count: number): void;
   /**
    * scheduler_preemption_execution_duration_seconds by preemptor type and result; a background
    * (asynchronous) one also counts in scheduler_preemption_goroutines_execution_total and

@@ -77,6 +77,13 @@ export class SchedulerMetrics implements SchedulerMetricsRecorder {
     registers: [this.registry],
   });
 
+  readonly preemptionPDBViolations = new Counter({
+    name: 'scheduler_preemption_pdb_violations_total',
+    help: 'Total number of pod disruption budget violations caused by preemption.',
+    labelNames: ['preemptor'] as const,
+    registers: [this.registry],
+  });
+
   readonly preemptionAttempts = new Counter({
     name: 'scheduler_preemption_attempts_total',
     help: 'Total preemption attempts in the cluster till now',
@@ -229,6 +236,10 @@ export class SchedulerMetrics implements SchedulerMetricsRecorder {
 
   observePreemptionVictims(count: number): void {
     this.preemptionVictims.observe(count);
+  }
+
+  observePreemptionPDBViolations(preemptor: string, count: number): void {
+    this.preemptionPDBViolations.inc({ preemptor }, count);
   }
 
   observePreemptionExecution(preemptor: string, result: 'success' | 'error', seconds: number, background: boolean): void {

@@ -94,7 +94,7 @@ export class Evaluator {
    */
   private prepare(best: Candidate | null, pod: PodInfo): MaybePromise<PreemptOutcome> {
     if (best === null || best.name === '') return { result: null, status: Status.unschedulable('no candidate node for preemption') };
-    const target = { name: best.name, victims: best.victims.pods };
+    const target = { name: best.name, victims: best.victims.pods, numPDBViolations: best.victims.numPDBViolations };
     return andThen(this.executor.actuate(target, podPreemptor(pod)), (failed): PreemptOutcome => {
       if (failed !== null) return { result: null, status: failed };
       const victims: Pod[] = [];

@@ -29,6 +29,8 @@ export interface Preemptor {
 export interface PreemptionTarget {
   readonly name: string;
   readonly victims: readonly PodInfo[];
+  /** How many PodDisruptionBudgets evicting the victims violates. */
+  readonly numPDBViolations: number;
 }
 
 /** The preemptor a single pod makes (podExecutorPreemptor). */
@@ -56,7 +58,7 @@ export class Executor {
    * is null at once and the evictions go on in the background.
    */
   actuate(target: PreemptionTarget, preemptor: Preemptor): MaybePromise<Status | null> {
-    this.observeVictims(target);
+    this.observeVictims(target, preemptor);
     if (this.async) {
       this.prepareCandidateAsync(target, preemptor);
       return null;
@@ -178,8 +180,11 @@ export class Executor {
     if (failure !== undefined) throw failure.reason;
   }
 
-  private observeVictims(target: PreemptionTarget): void {
-    this.handle.metricsRecorder?.()?.observePreemptionVictims(target.victims.length);
+  private observeVictims(target: PreemptionTarget, preemptor: Preemptor): void {
+    const recorder = this.handle.metricsRecorder?.();
+    if (!recorder) return;
+    recorder.observePreemptionVictims(target.victims.length);
+    if (target.numPDBViolations > 0) recorder.observePreemptionPDBViolations(preemptor.type, target.numPDBViolations);
   }
 
   private observeExecution(preemptor: Preemptor, result: Outcome, startMs: number, async: boolean): void {
