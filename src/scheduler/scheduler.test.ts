@@ -283,6 +283,20 @@ describe('Scheduler end to end', () => {
     });
   }
 
+  it('ClearingNominatedNodeNameAfterBinding=false: binding keeps the nomination, and a bound pod may be given another', async () => {
+    const env = await newEnv({}, FeatureGates.parse(['ClearingNominatedNodeNameAfterBinding=false']));
+    env.cluster.create(good('n1'));
+    env.permit.decision = 'wait';
+    env.cluster.create(newPod('a'));
+    env.sched.scheduleOne();
+    env.sched.profiles.get('default-scheduler')!.getWaitingPod(podIn(env, 'a').metadata.uid!)!.allow('Recorder');
+    await env.sched.waitForBindings();
+    assert.deepEqual([podIn(env, 'a').spec.nodeName, podIn(env, 'a').status?.nominatedNodeName], ['n1', 'n1']);
+    await env.cluster.updatePodStatus(podIn(env, 'a'), { nominatedNodeName: 'n2' });
+    assert.equal(podIn(env, 'a').status?.nominatedNodeName, 'n2');
+    env.sched.stop();
+  });
+
   it('a bound pod may not be given a new nominatedNodeName (ClearingNominatedNodeNameAfterBinding)', async () => {
     const env = await newEnv();
     env.cluster.create(good('n1'));
