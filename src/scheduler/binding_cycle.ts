@@ -86,19 +86,14 @@ async function bind(ctx: CycleContext, attempt: Attempt, assumed: PodInfo, host:
   // Past Permit the pod can no longer be found unschedulable: a PreBind or Bind failure is an
   // error retried after backoff, so the queue stops recording events for it now.
   ctx.queue.done(qp.podInfo.uid);
-  if (preFlight !== null) {
-    status = await fwk.runPreBindPlugins(state, assumed, host);
-    if (!isSuccess(status)) return failed(status!);
-    return bindAfterPreBind(ctx, attempt, assumed, host);
-  }
-  // Until PreBind is over, preemption cancels the binding instead of deleting the pod.
-  const inPreBind = fwk.addPodInPreBind(qp.podInfo.uid);
+  // While a PreBind with work runs, preemption cancels the binding instead of deleting the pod.
+  const inPreBind = preFlight === null ? fwk.addPodInPreBind(qp.podInfo.uid) : null;
   try {
     status = await fwk.runPreBindPlugins(state, assumed, host);
     if (!isSuccess(status)) return failed(status!);
-    if (!inPreBind.markPrebound()) return failed(Status.error(inPreBind.cancelled!));
+    if (inPreBind !== null && !inPreBind.markPrebound()) return failed(Status.error(inPreBind.cancelled!));
   } finally {
-    fwk.removePodInPreBind(qp.podInfo.uid);
+    if (inPreBind !== null) fwk.removePodInPreBind(qp.podInfo.uid);
   }
   return bindAfterPreBind(ctx, attempt, assumed, host);
 }

@@ -332,11 +332,14 @@ describe('Scheduler end to end', () => {
     env.sched.scheduleOne();
     await new Promise((r) => setImmediate(r));
     const uid = podIn(env, 'a').metadata.uid!;
+    // A PreBind plugin without a pre-flight has work: the pod is nominated while it runs.
+    assert.equal(podIn(env, 'a').status?.nominatedNodeName, 'n1');
     assert.equal(env.sched.profiles.get('default-scheduler')!.getPodInPreBind(uid)?.cancel('preempted by DefaultPreemption'), true);
     env.releasePreBind();
     await env.sched.waitForBindings();
     const a = podIn(env, 'a');
     assert.deepEqual([a.spec.nodeName, condition(a)?.reason, condition(a)?.message], [undefined, 'SchedulerError', 'preempted by DefaultPreemption']);
+    assert.equal(a.status?.nominatedNodeName, undefined, 'the failure handler clears the nomination');
     assert.equal(env.sched.profiles.get('default-scheduler')!.getPodInPreBind(uid), undefined);
     env.sched.stop();
   });
