@@ -20,7 +20,7 @@ import {
 import { applyMatchLabelKeysToAffinity } from '../api/admission/match_label_keys.js';
 import { priorityAdmissionError, priorityClassAdmissionError } from '../api/admission/priority.js';
 import type { PriorityClass } from '../api/types.js';
-import { decodeObject, defaultPodUpdate, documentProblem, dropDeallocatedStatusDevices, jsonEqual, kindValidation, validateAnnotations, validateLabels } from '../api/validation/index.js';
+import { decodeObject, defaultPodUpdate, documentProblem, dropDeallocatedStatusDevices, jsonEqual, kindValidation, validatePodStatusNomination, validateAnnotations, validateLabels } from '../api/validation/index.js';
 import type { ResourceClaim } from '../api/dra_types.js';
 
 type Meta = { -readonly [K in keyof ObjectMeta]: ObjectMeta[K] };
@@ -144,6 +144,7 @@ export class ResourceRegistry {
     if (subresource === 'status' && r.kind !== 'Node') {
       errs = [...validateLabels(obj.metadata?.labels, 'metadata.labels'), ...validateAnnotations(obj.metadata?.annotations, 'metadata.annotations')];
       if (old !== null && k.validateStatusUpdate) errs.push(...k.validateStatusUpdate(old, obj));
+      if (old !== null && r.kind === 'Pod') errs.push(...validatePodStatusNomination(old as unknown as Pod, obj as unknown as Pod, this.cluster.clearsNominationOnBinding));
     } else {
       errs = k.validate(r.kind === 'Pod' && old === null ? applyMatchLabelKeysToAffinity(obj as unknown as Pod) as unknown as Obj : obj);
       if (old !== null && k.validateUpdate) errs.push(...k.validateUpdate(old, obj));
@@ -344,6 +345,8 @@ export class ResourceRegistry {
     const node = binding.target!.name!;
     const next: Pod = structuredClone(cur);
     next.spec.nodeName = node;
+    // Clears a nomination that would otherwise mislead others about where the pod is going.
+    if (this.cluster.clearsNominationOnBinding && next.status) delete next.status.nominatedNodeName;
     if (binding.metadata?.annotations) next.metadata.annotations = { ...next.metadata.annotations, ...binding.metadata.annotations };
     setCondition(next, { type: 'PodScheduled', status: 'True', lastTransitionTime: this.now() });
     this.cluster.bindings.push({ pod: `${t.namespace}/${name}`, node, time: this.clock.now() });

@@ -128,4 +128,16 @@ describe('embedded API server: bad input', { timeout: 20_000 }, () => {
     assert.equal(unknown.code, 404);
     assert.equal(unknown.body.reason, 'NotFound');
   });
+
+  it('clears a nominatedNodeName on binding and refuses a new one on a bound pod (ClearingNominatedNodeNameAfterBinding)', async () => {
+    assert.equal((await call('POST', '/api/v1/namespaces/default/pods', pod('nominated'))).code, 201);
+    const status = (nominatedNodeName: string) => ({ ...pod('nominated'), status: { nominatedNodeName } });
+    assert.equal((await call('PATCH', '/api/v1/namespaces/default/pods/nominated/status', { status: { nominatedNodeName: 'n1' } }, 'application/merge-patch+json')).code, 200);
+    const bound = await call('POST', '/api/v1/namespaces/default/pods/nominated/binding', { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'nominated' }, target: { kind: 'Node', name: 'n1' } });
+    assert.equal(bound.code, 201);
+    assert.equal(cluster.getPod('default', 'nominated')?.status?.nominatedNodeName, undefined);
+    const refused = await call('PUT', '/api/v1/namespaces/default/pods/nominated/status', { ...status('n2'), spec: cluster.getPod('default', 'nominated')!.spec });
+    assert.equal(refused.code, 422);
+    assert.equal(refused.body.message, 'Pod "nominated" is invalid: status.nominatedNodeName: Forbidden: may not be set on pods that are already bound to a node');
+  });
 });

@@ -18,6 +18,10 @@ export class CycleState {
   skipFilterPlugins: ReadonlySet<string> = new Set<string>();
   /** Score plugins whose PreScore returned Skip (replaced as a whole, never changed in place). */
   skipScorePlugins: ReadonlySet<string> = new Set<string>();
+  /** PreBind plugins whose pre-flight returned Skip (replaced as a whole, never changed in place). */
+  skipPreBindPlugins: ReadonlySet<string> = new Set<string>();
+  /** PreBind plugins whose pre-flight allowed running them in parallel. */
+  parallelPreBindPlugins: ReadonlySet<string> = new Set<string>();
   /** Pods that plugins want moved to activeQ once this attempt ends (keyed by namespace/name). */
   podsToActivate = new Map<string, unknown>();
   /** Whether this attempt records per-plugin metrics (sampled). */

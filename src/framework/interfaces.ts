@@ -70,6 +70,11 @@ export interface NodeScore {
 
 export interface PostFilterResult {
   readonly nominatedNodeName: string;
+  /**
+   * The pods this PostFilter evicts to make room (a preemption's victims); the scheduling cycle
+   * credits them to the pod's attempt. Absent when it evicts none.
+   */
+  readonly victims?: readonly Pod[];
 }
 
 export interface PermitOutcome {
@@ -252,11 +257,31 @@ export interface PermitPlugin extends Plugin {
   permit(state: CycleState, pod: PodInfo, nodeName: string): PermitOutcome;
 }
 
+/** What a PreBind plugin's pre-flight tells besides its status (framework.PreBindPreFlightResult). */
+export interface PreBindPreFlightResult {
+  /** Its PreBind may run at the same time as the other plugins' that allow it. */
+  readonly allowParallel: boolean;
+}
+
+export interface PreBindPreFlightOutcome {
+  readonly result: PreBindPreFlightResult | null;
+  /** null (Success): PreBind has work for this pod; Skip: it has none and is not run; or Error. */
+  readonly status: Status | null;
+}
+
 /**
  * PreBind: work the binding needs first (provisioning volumes, allocating claims), off the
  * scheduling cycle. A failure unreserves the pod and retries it after backoff.
  */
 export interface PreBindPlugin extends Plugin {
+  /**
+   * Says cheaply, before Permit's wait, whether PreBind will have work for this pod on this node
+   * (PreBindPreFlight). With NominatedNodeNameForExpectation, when some plugin has, the binding
+   * cycle writes the pod's nominatedNodeName first, so that others (an autoscaler) see where it
+   * is going while PreBind works; a plugin that returns Skip is not run in PreBind. Success,
+   * Skip or Error only. A plugin without it counts as having work on every pod, not in parallel.
+   */
+  preBindPreFlight?(state: CycleState, pod: PodInfo, nodeName: string): PreBindPreFlightOutcome;
   preBind(state: CycleState, pod: PodInfo, nodeName: string): Promise<Status | null>;
 }
 
@@ -377,6 +402,20 @@ export interface WaitingPod {
   pendingPlugins(): string[];
   allow(pluginName: string): void;
   reject(pluginName: string, message: string): void;
+  /**
+   * Ends the wait with an Error status (Preempt): unlike a rejection, the pod is not marked
+   * unschedulable but retried after backoff. False when the wait had already ended.
+   */
+  preempt(pluginName: string, message: string): boolean;
+}
+
+/** A pod in PreBind, whose binding can still be cancelled (framework.PodInPreBind). */
+export interface PodInPreBind {
+  /**
+   * Cancels the binding: once PreBind ends the binding cycle fails with `message` instead of
+   * binding. False when the pod is already past PreBind.
+   */
+  cancel(message: string): boolean;
 }
 
 /** Nominated pods per node (framework.PodNominator), for preemption and filtering. */
@@ -416,6 +455,8 @@ export interface PluginClusterClient {
   waitUntil?(ready: () => boolean, timeoutMs: number): Promise<boolean>;
   /** Whether the pod still exists (the informer's view); waitUntil re-checks after pod deletions too. */
   podExists?(namespace: string, name: string): boolean;
+  /** The pod as the informer sees it, or undefined when it is gone. */
+  getPod?(namespace: string, name: string): Pod | undefined;
 }
 
 export interface EventRecorder {
@@ -446,6 +487,18 @@ export interface Handle {
   readonly parallelism: number;
   /** The scheduler's HTTP extenders, in the order it calls them (none when absent). */
   extenders?(): readonly Extender[];
+  /**
+   * Moves these pods from the unschedulable pods or backoff to the active queue (Activate), as a
+   * plugin does outside a scheduling cycle when it knows no cluster event will wake them.
+   */
+  activate?(pods: readonly Pod[]): void;
+  /**
+   * Work a plugin started outside the scheduling cycle (a preemption's evictions), as upstream
+   * starts a goroutine: the scheduler waits for it before a simulation step ends.
+   */
+  runInBackground?(work: Promise<void>): void;
+  /** The pod in PreBind with this uid, whose binding can still be cancelled (GetPodInPreBind). */
+  getPodInPreBind?(uid: string): PodInPreBind | undefined;
   /** Where plugins report their own metrics (preemption attempts, victims); null when metrics are off. */
   metricsRecorder?(): MetricsRecorder | null;
 }

@@ -23,6 +23,14 @@ export interface MetricsRecorder {
   observePreemptionAttempt(): void;
   /** scheduler_preemption_victims */
   observePreemptionVictims(count: number): void;
+  /** scheduler_preemption_pdb_violations_total: PodDisruptionBudgets the chosen victims violate. */
+  observePreemptionPDBViolations(preemptor: string, count: number): void;
+  /**
+   * scheduler_preemption_execution_duration_seconds by preemptor type and result; a background
+   * (asynchronous) one also counts in scheduler_preemption_goroutines_execution_total and
+   * scheduler_preemption_goroutines_duration_seconds.
+   */
+  observePreemptionExecution(preemptor: string, result: 'success' | 'error', seconds: number, background: boolean): void;
   /**
    * dynamic_resource_allocation_resourceclaim_creates_total: a claim DynamicResources created (the
    * claim for a pod's extended resources), by outcome.

@@ -23,6 +23,9 @@ test('upstream metric names, labels and buckets in the exposition', async () => 
   m.observePodScheduled(16, 1.5);
   m.preemptionAttempts.inc();
   m.preemptionVictims.observe(2);
+  m.observePreemptionPDBViolations('pod', 2);
+  m.observePreemptionExecution('pod', 'success', 0.0015, true);
+  m.observePreemptionExecution('pod', 'error', 0.0015, false);
   m.observeResourceClaimCreate('success', false, '', 'Pod');
   const text = await m.expose();
   for (const line of [
@@ -41,6 +44,11 @@ test('upstream metric names, labels and buckets in the exposition', async () => 
     'scheduler_pod_scheduling_attempts_bucket{le="16"} 1',
     'scheduler_preemption_attempts_total 1',
     'scheduler_preemption_victims_bucket{le="2"} 1',
+    'scheduler_preemption_pdb_violations_total{preemptor="pod"} 2',
+    'scheduler_preemption_execution_duration_seconds_bucket{le="0.002",preemptor="pod",result="success"} 1',
+    'scheduler_preemption_execution_duration_seconds_bucket{le="0.002",preemptor="pod",result="error"} 1',
+    'scheduler_preemption_goroutines_execution_total{result="success"} 1',
+    'scheduler_preemption_goroutines_duration_seconds_count{result="success"} 1',
     'dynamic_resource_allocation_resourceclaim_creates_total{status="success",admin_access="false",owner_api_group="",owner_api_kind="Pod"} 1',
   ]) {
     assert.ok(text.includes(line), `missing: ${line}`);

@@ -49,8 +49,38 @@ export class SchedulerMetrics implements SchedulerMetricsRecorder {
 
   readonly preemptionVictims = new Histogram({
     name: 'scheduler_preemption_victims',
-    help: 'Number of selected preemption victims',
+    help: 'Number of selected preemption victims for preemption initiated by a single pod',
     buckets: exponentialBuckets(1, 2, 7),
+    registers: [this.registry],
+  });
+
+  readonly preemptionExecutionDuration = new Histogram({
+    name: 'scheduler_preemption_execution_duration_seconds',
+    help: 'Duration in seconds for preempting the target preemption victims. With async preemption enabled, preemption execution does not block the scheduling of other pods.',
+    labelNames: ['preemptor', 'result'] as const,
+    buckets: exponentialBuckets(0.001, 2, 16),
+    registers: [this.registry],
+  });
+
+  readonly preemptionGoroutinesDuration = new Histogram({
+    name: 'scheduler_preemption_goroutines_duration_seconds',
+    help: 'Duration in seconds for running goroutines for the preemption.',
+    labelNames: ['result'] as const,
+    buckets: exponentialBuckets(0.01, 2, 20),
+    registers: [this.registry],
+  });
+
+  readonly preemptionGoroutinesExecutions = new Counter({
+    name: 'scheduler_preemption_goroutines_execution_total',
+    help: 'Number of preemption goroutines executed.',
+    labelNames: ['result'] as const,
+    registers: [this.registry],
+  });
+
+  readonly preemptionPDBViolations = new Counter({
+    name: 'scheduler_preemption_pdb_violations_total',
+    help: 'Total number of pod disruption budget violations caused by preemption.',
+    labelNames: ['preemptor'] as const,
     registers: [this.registry],
   });
 
@@ -252,6 +282,17 @@ export class SchedulerMetrics implements SchedulerMetricsRecorder {
 
   observePreemptionVictims(count: number): void {
     this.preemptionVictims.observe(count);
+  }
+
+  observePreemptionPDBViolations(preemptor: string, count: number): void {
+    this.preemptionPDBViolations.inc({ preemptor }, count);
+  }
+
+  observePreemptionExecution(preemptor: string, result: 'success' | 'error', seconds: number, background: boolean): void {
+    this.preemptionExecutionDuration.observe({ preemptor, result }, seconds);
+    if (!background) return;
+    this.preemptionGoroutinesDuration.observe({ result }, seconds);
+    this.preemptionGoroutinesExecutions.inc({ result });
   }
 
   observeResourceClaimCreate(status: 'success' | 'failure', adminAccess: boolean, ownerApiGroup: string, ownerApiKind: string): void {

@@ -19,6 +19,7 @@ const turn = () => new Promise<void>((r) => setImmediate(r));
 class ScriptedCycles implements SchedulingCycles {
   pops = 0;
   bindingsInFlight = 0;
+  backgroundInFlight = 0;
   constructor(readonly script: (boolean | Promise<void>)[]) {}
   scheduleOne(): boolean | Promise<void> {
     this.pops++;

@@ -12,7 +12,9 @@ export interface SchedulingCycles {
    */
   scheduleOne(): boolean | Promise<void>;
   readonly bindingsInFlight: number;
-  /** Resolves once every binding cycle in flight has finished. */
+  /** Plugins' work started outside a cycle (evictions of asynchronous preemption) still running. */
+  readonly backgroundInFlight: number;
+  /** Resolves once every binding cycle and background work in flight has finished. */
   waitForBindings(): Promise<void>;
 }
 
@@ -72,7 +74,7 @@ export class SchedulingLoop {
         await yieldToIO();
         continue;
       }
-      if (this.cycles.bindingsInFlight === 0) return;
+      if (this.cycles.bindingsInFlight === 0 && this.cycles.backgroundInFlight === 0) return;
       await this.cycles.waitForBindings();
     }
   }

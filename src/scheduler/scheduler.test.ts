@@ -15,7 +15,9 @@ import type { PluginsConfig } from '../framework/runtime/framework.js';
 import { Status } from '../framework/status.js';
 import { makeNode, makePod } from '../testing/builders.js';
 import { FakeClock, seededRandom } from '../util/clock.js';
-import { Scheduler, truncateMessage, type AttemptRecord } from './scheduler.js';
+import { FeatureGates } from '../config/feature_gates.js';
+import { Scheduler, type AttemptRecord } from './scheduler.js';
+import { truncateMessage } from './failure_handler.js';
 
 const PoolReason = "node(s) didn't have pool=good";
 
@@ -26,14 +28,23 @@ interface Env {
   reserveCalls: string[];
   attempts: AttemptRecord[];
   permit: { decision: 'allow' | 'wait' | 'reject' };
+  /** What the Slow PreBind plugin waits for (when enabled). */
+  preBindHold: Promise<void>;
+  releasePreBind: () => void;
 }
 
-async function newEnv(extra: PluginsConfig = {}): Promise<Env> {
+async function newEnv(extra: PluginsConfig = {}, featureGates?: FeatureGates): Promise<Env> {
   const clock = new FakeClock(0);
-  const cluster = new MemoryCluster({ clock });
+  const cluster = new MemoryCluster({ clock, clearingNominatedNodeNameAfterBinding: (featureGates ?? FeatureGates.defaults).enabled('ClearingNominatedNodeNameAfterBinding') });
   const reserveCalls: string[] = [];
   const permit: Env['permit'] = { decision: 'allow' };
+  let releasePreBind!: () => void;
+  const preBindHold = new Promise<void>((r) => (releasePreBind = r));
   const defs: PluginDefinition[] = [
+    {
+      name: 'Slow',
+      factory: (): AnyPlugin => ({ name: 'Slow', preBind: async () => (await preBindHold, null) }),
+    },
     {
       name: 'Sort',
       factory: () => ({ name: 'Sort', less: (a: QueuedPodInfo, b: QueuedPodInfo) => a.podInfo.priority > b.podInfo.priority || (a.podInfo.priority === b.podInfo.priority && a.timestamp < b.timestamp) }),
@@ -94,9 +105,10 @@ async function newEnv(extra: PluginsConfig = {}): Promise<Env> {
     clock,
     random: seededRandom(1),
     onAttempt: (a) => attempts.push(a),
+    featureGates,
   });
   await sched.start();
-  return { clock, cluster, sched, reserveCalls, attempts, permit };
+  return { clock, cluster, sched, reserveCalls, attempts, permit, preBindHold, releasePreBind };
 }
 
 const good = (name: string) => makeNode(name, { labels: { pool: 'good' } });
@@ -252,6 +264,83 @@ describe('Scheduler end to end', () => {
     assert.equal(b.spec.nodeName, undefined);
     assert.equal(condition(b)?.message, '0/1 nodes are available: 1 rejected due to timeout after waiting 5s at plugin Recorder.');
     assert.equal(env.sched.cache.nodeInfo('n1')!.pods.length, 1, 'only pod a');
+    env.sched.stop();
+  });
+
+  for (const gate of [true, false]) {
+    it(`NominatedNodeNameForExpectation=${gate}: a pod waiting at Permit is ${gate ? '' : 'not '}nominated to its node before the wait; binding clears the nomination`, async () => {
+      const env = await newEnv({}, FeatureGates.parse([`NominatedNodeNameForExpectation=${gate}`]));
+      env.cluster.create(good('n1'));
+      env.permit.decision = 'wait';
+      env.cluster.create(newPod('a'));
+      env.sched.scheduleOne();
+      await new Promise((r) => setImmediate(r));
+      assert.equal(podIn(env, 'a').status?.nominatedNodeName, gate ? 'n1' : undefined);
+      env.sched.profiles.get('default-scheduler')!.getWaitingPod(podIn(env, 'a').metadata.uid!)!.allow('Recorder');
+      await env.sched.waitForBindings();
+      assert.deepEqual([podIn(env, 'a').spec.nodeName, podIn(env, 'a').status?.nominatedNodeName], ['n1', undefined]);
+      env.sched.stop();
+    });
+  }
+
+  it('ClearingNominatedNodeNameAfterBinding=false: binding keeps the nomination, and a bound pod may be given another', async () => {
+    const env = await newEnv({}, FeatureGates.parse(['ClearingNominatedNodeNameAfterBinding=false']));
+    env.cluster.create(good('n1'));
+    env.permit.decision = 'wait';
+    env.cluster.create(newPod('a'));
+    env.sched.scheduleOne();
+    env.sched.profiles.get('default-scheduler')!.getWaitingPod(podIn(env, 'a').metadata.uid!)!.allow('Recorder');
+    await env.sched.waitForBindings();
+    assert.deepEqual([podIn(env, 'a').spec.nodeName, podIn(env, 'a').status?.nominatedNodeName], ['n1', 'n1']);
+    await env.cluster.updatePodStatus(podIn(env, 'a'), { nominatedNodeName: 'n2' });
+    assert.equal(podIn(env, 'a').status?.nominatedNodeName, 'n2');
+    env.sched.stop();
+  });
+
+  it('a bound pod may not be given a new nominatedNodeName (ClearingNominatedNodeNameAfterBinding)', async () => {
+    const env = await newEnv();
+    env.cluster.create(good('n1'));
+    env.cluster.create(newPod('a'));
+    env.sched.scheduleOne();
+    await env.sched.waitForBindings();
+    await assert.rejects(env.cluster.updatePodStatus(podIn(env, 'a'), { nominatedNodeName: 'n2' }), {
+      code: 422,
+      message: 'Pod "a" is invalid: status.nominatedNodeName: Forbidden: may not be set on pods that are already bound to a node',
+    });
+    env.sched.stop();
+  });
+
+  it('a pod waiting at Permit that preemption sends back fails with an error and goes to backoff, not to the unschedulable pods', async () => {
+    const env = await newEnv();
+    env.cluster.create(good('n1'));
+    env.permit.decision = 'wait';
+    env.cluster.create(newPod('a'));
+    env.sched.scheduleOne();
+    const uid = podIn(env, 'a').metadata.uid!;
+    assert.equal(env.sched.profiles.get('default-scheduler')!.getWaitingPod(uid)!.preempt('DefaultPreemption', 'preempted'), true);
+    await env.sched.waitForBindings();
+    const a = podIn(env, 'a');
+    assert.deepEqual([a.spec.nodeName, condition(a)?.reason, condition(a)?.message], [undefined, 'SchedulerError', 'waiting on permit for pod: preempted']);
+    assert.equal(env.sched.queue.whereIs(uid), 'errorBackoff');
+    env.sched.stop();
+  });
+
+  it('a pod in PreBind that preemption cancels is not bound: its binding cycle fails with the cancellation', async () => {
+    const env = await newEnv({ preBind: { enabled: [{ name: 'Slow' }] } });
+    env.cluster.create(good('n1'));
+    env.cluster.create(newPod('a'));
+    env.sched.scheduleOne();
+    await new Promise((r) => setImmediate(r));
+    const uid = podIn(env, 'a').metadata.uid!;
+    // A PreBind plugin without a pre-flight has work: the pod is nominated while it runs.
+    assert.equal(podIn(env, 'a').status?.nominatedNodeName, 'n1');
+    assert.equal(env.sched.profiles.get('default-scheduler')!.getPodInPreBind(uid)?.cancel('preempted by DefaultPreemption'), true);
+    env.releasePreBind();
+    await env.sched.waitForBindings();
+    const a = podIn(env, 'a');
+    assert.deepEqual([a.spec.nodeName, condition(a)?.reason, condition(a)?.message], [undefined, 'SchedulerError', 'preempted by DefaultPreemption']);
+    assert.equal(a.status?.nominatedNodeName, undefined, 'the failure handler clears the nomination');
+    assert.equal(env.sched.profiles.get('default-scheduler')!.getPodInPreBind(uid), undefined);
     env.sched.stop();
   });
 

@@ -25,7 +25,7 @@ import { applyResourceDefaults } from './resource_defaults.js';
 export { decodeObject, documentProblem, maxNestingDepth } from './decode.js';
 export * from './field.js';
 export { validateAnnotations, validateLabels } from './meta.js';
-export { defaultPodUpdate, jsonEqual } from './pod_update.js';
+export { defaultPodUpdate, jsonEqual, validatePodStatusNomination } from './pod_update.js';
 export * as shapes from './schema.js';
 export { applyResourceDefaults, dropDeallocatedStatusDevices } from './resource_defaults.js';
 

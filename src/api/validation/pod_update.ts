@@ -30,6 +30,16 @@ export function defaultPodUpdate(oldPod: Pod, newPod: Pod): void {
   defaultRequests(newPod.spec.initContainers);
 }
 
+/**
+ * The nomination rule of ValidatePodStatusUpdate with ClearingNominatedNodeNameAfterBinding: a
+ * bound pod may keep or drop its nominatedNodeName, never get a new one.
+ */
+export function validatePodStatusNomination(oldPod: Pod, newPod: Pod, clearingNominatedNodeNameAfterBinding: boolean): FieldError[] {
+  const next = newPod.status?.nominatedNodeName ?? '';
+  if (!clearingNominatedNodeNameAfterBinding || !oldPod.spec.nodeName || next === '' || next === (oldPod.status?.nominatedNodeName ?? '')) return [];
+  return [forbidden('status.nominatedNodeName', 'may not be set on pods that are already bound to a node')];
+}
+
 /** The spec rules of ValidatePodUpdate (the new pod's own validity is checked as for a create). */
 export function validatePodUpdate(oldPod: Pod, newPod: Pod): FieldError[] {
   const errs: FieldError[] = [];

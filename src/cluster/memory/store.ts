@@ -4,7 +4,7 @@ import type { KubeObject, Node, ObjectMeta, PersistentVolume, PersistentVolumeCl
 import type { ResourceClaim } from '../../api/dra_types.js';
 import { seededRandom, type Clock } from '../../util/clock.js';
 import { cloneJSON } from '../../util/json_clone.js';
-import { aggregateFieldErrors, applyResourceDefaults, dropDeallocatedStatusDevices, kindValidation, type FieldError } from '../../api/validation/index.js';
+import { aggregateFieldErrors, applyResourceDefaults, dropDeallocatedStatusDevices, kindValidation, validatePodStatusNomination, type FieldError } from '../../api/validation/index.js';
 import { ApiError, type ClusterClient, type ClusterEventRecord, type PodStatusPatch, type WatchEvent, type WatchHandler } from '../types.js';
 import { clusterScopedKinds, defaultNode, defaultPod, defaultStorageClass, objectKey } from './defaults.js';
 import { VolumeController } from './volume_controller.js';
@@ -43,6 +43,11 @@ export interface MemoryClusterOptions {
   random?: () => number;
   /** What generated uids start with ("uid-"); a copy of another store's objects needs its own. */
   uidPrefix?: string;
+  /**
+   * ClearingNominatedNodeNameAfterBinding (on by default, as in kube-apiserver v1.37.2): binding
+   * clears the pod's nominatedNodeName, and a bound pod may not get a new one.
+   */
+  clearingNominatedNodeNameAfterBinding?: boolean;
 }
 
 const draKinds = new Set(['DeviceClass', 'ResourceClaim', 'ResourceClaimTemplate', 'ResourceSlice', 'DeviceTaintRule']);
@@ -84,6 +89,11 @@ export class MemoryCluster implements ClusterClient {
   readonly controllers: WorkloadControllers;
   /** The disruption controller, when turned on. */
   readonly disruptionController: DisruptionController | null;
+
+  /** ClearingNominatedNodeNameAfterBinding, for this store and the API server over it. */
+  get clearsNominationOnBinding(): boolean {
+    return this.opts.clearingNominatedNodeNameAfterBinding ?? true;
+  }
 
   constructor(private readonly opts: MemoryClusterOptions) {
     this.random = opts.random ?? seededRandom(1);
@@ -326,6 +336,7 @@ export class MemoryCluster implements ClusterClient {
     if (!this.get('Node', '', nodeName)) throw new ApiError(404, `nodes "${nodeName}" not found`);
     const next = MemoryCluster.podForWrite(cur);
     next.spec.nodeName = nodeName;
+    if (this.clearsNominationOnBinding) delete next.status!.nominatedNodeName;
     setCondition(next, {
       type: 'PodScheduled',
       status: 'True',
@@ -348,6 +359,8 @@ export class MemoryCluster implements ClusterClient {
       else next.status.nominatedNodeName = patch.nominatedNodeName;
     }
     if (patch.extendedResourceClaimStatus) next.status.extendedResourceClaimStatus = patch.extendedResourceClaimStatus;
+    const errs = validatePodStatusNomination(cur, next, this.clearsNominationOnBinding);
+    if (errs.length > 0) throw new ApiError(422, `Pod "${cur.metadata.name ?? ''}" is invalid: ${aggregateFieldErrors(errs)}`);
     this.replaceExisting(objectKey(cur), cur, next);
   }
 

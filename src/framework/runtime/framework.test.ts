@@ -828,3 +828,49 @@ describe('Framework: PreEnqueue', () => {
     assert.equal(s?.code, Code.UnschedulableAndUnresolvable);
   });
 });
+
+describe('PreBind pre-flights and parallel PreBind', () => {
+  const log: string[] = [];
+  const preBindPlugin = (name: string, preFlight: Status | null | 'none', parallel = false): AnyPlugin => ({
+    name,
+    ...(preFlight === 'none' ? {} : { preBindPreFlight: () => ({ result: { allowParallel: parallel }, status: preFlight }) }),
+    preBind: async () => {
+      log.push(`start ${name}`);
+      await Promise.resolve();
+      log.push(`end ${name}`);
+      return null;
+    },
+  });
+  const run = async (plugins: AnyPlugin[]) => {
+    log.length = 0;
+    const fwk = newFramework([queueSort(), binder(), ...plugins], withBasics({ preBind: { enabled: plugins.map((p) => ({ name: p.name })) } }));
+    const state = new CycleState();
+    const pod = new PodInfo(makePod('p'));
+    const preFlight = fwk.runPreBindPreFlights(state, pod, 'n1');
+    const preBind = preFlight === null || preFlight.code === Code.Skip ? await fwk.runPreBindPlugins(state, pod, 'n1') : null;
+    return { preFlight, preBind, log: [...log] };
+  };
+
+  it('skips the plugins whose pre-flight skips, and runs neighbours that allow it at the same time', async () => {
+    const out = await run([preBindPlugin('A', new Status(Code.Skip)), preBindPlugin('B', null, true), preBindPlugin('C', null, true), preBindPlugin('D', 'none')]);
+    assert.equal(out.preFlight, null);
+    assert.equal(out.preBind, null);
+    assert.deepEqual(out.log, ['start B', 'start C', 'end B', 'end C', 'start D', 'end D']);
+  });
+
+  it('is Skip when every plugin skips, and then no PreBind plugin runs', async () => {
+    const out = await run([preBindPlugin('A', new Status(Code.Skip), true), preBindPlugin('B', new Status(Code.Skip))]);
+    assert.equal(out.preFlight?.code, Code.Skip);
+    assert.deepEqual(out.log, []);
+  });
+
+  for (const tc of [
+    { name: 'an error', status: Status.error('boom'), want: 'running PreBindPreFlight "E": boom' },
+    { name: 'a rejection', status: Status.unschedulable('no'), want: 'PreBindPreFlight E returned "Unschedulable", which is unsupported. It is supposed to return Success, Skip, or Error status' },
+  ]) {
+    it(`turns ${tc.name} into an Error status naming the plugin`, async () => {
+      const out = await run([preBindPlugin('B', null), preBindPlugin('E', tc.status)]);
+      assert.deepEqual([out.preFlight?.code, out.preFlight?.message(), out.preFlight?.plugin], [Code.Error, tc.want, 'E']);
+    });
+  }
+});

@@ -22,6 +22,7 @@ import { normalizeScores, runRawScorePlugins } from './batch_scores.js';
 import { PodSigner } from './pod_signer.js';
 import { WaitingPodImpl } from './waiting_pods.js';
 import { BadInputError } from '../../util/bad_input.js';
+import { PodInPreBindImpl } from './pods_in_prebind.js';
 
 export interface PluginRef {
   name: string;
@@ -68,6 +69,10 @@ export interface FrameworkDeps {
   log?: (level: number, msg: string) => void;
   /** The OpportunisticBatching gate (KEP-5598): sign pods and reuse rankings between them. */
   opportunisticBatching?: boolean;
+  /** Moves pods to the active queue (Handle.activate). */
+  activate?: (pods: readonly Pod[]) => void;
+  /** Tracks a plugin's background work (Handle.runInBackground). */
+  runInBackground?: (work: Promise<void>) => void;
 }
 
 type Guard<T extends fw.Plugin> = (p: fw.Plugin) => p is T;
@@ -163,6 +168,7 @@ export class Framework implements fw.Handle {
   private readonly unreservePlugins: readonly fw.ReservePlugin[];
   readonly scorePluginWeight = new Map<string, number>();
   private readonly waitingPods = new Map<string, WaitingPodImpl>();
+  private readonly podsInPreBind = new Map<string, PodInPreBindImpl>();
   private readonly recorder: MetricsRecorder | null;
   /** Monotonic seconds, for the durations the recorder receives. */
   readonly monotonicSeconds: () => number;
@@ -333,6 +339,25 @@ export class Framework implements fw.Handle {
     if (!wp) return false;
     wp.reject('', 'removed');
     return true;
+  }
+  activate(pods: readonly Pod[]): void {
+    this.deps.activate?.(pods);
+  }
+  runInBackground(work: Promise<void>): void {
+    if (this.deps.runInBackground) this.deps.runInBackground(work);
+    else work.catch((err: unknown) => this.deps.log?.(1, `background work: ${thrownMessage(err)}`));
+  }
+  getPodInPreBind(uid: string): fw.PodInPreBind | undefined {
+    return this.podsInPreBind.get(uid);
+  }
+  /** Notes the pod as in PreBind, where preemption can cancel its binding (AddPodInPreBind). */
+  addPodInPreBind(uid: string): PodInPreBindImpl {
+    const p = new PodInPreBindImpl();
+    this.podsInPreBind.set(uid, p);
+    return p;
+  }
+  removePodInPreBind(uid: string): void {
+    this.podsInPreBind.delete(uid);
   }
   extenders(): readonly Extender[] {
     return this.deps.extenders ?? [];
@@ -907,22 +932,77 @@ export class Framework implements fw.Handle {
     return s;
   }
 
+  /**
+   * Runs the PreBind plugins not skipped by their pre-flight, in order; consecutive plugins that
+   * allow it run at the same time, and then the first failure in plugin order is reported.
+   */
   private async preBind(state: CycleState, pod: PodInfo, nodeName: string): Promise<Status | null> {
-    const timed = state.recordPluginMetrics;
-    for (const p of this.preBindPlugins) {
-      let s: Status | null;
-      const start = timed ? this.monotonicSeconds() : 0;
-      try {
-        s = await p.preBind(state, pod, nodeName);
-      } catch (err) {
-        s = Status.error(thrownMessage(err));
+    const skip = state.skipPreBindPlugins;
+    const parallel = state.parallelPreBindPlugins;
+    const plugins = this.preBindPlugins;
+    for (let i = 0; i < plugins.length; ) {
+      if (!parallel.has(plugins[i]!.name)) {
+        const p = plugins[i++]!;
+        if (skip.has(p.name)) continue;
+        const s = await this.runPreBindPlugin(p, state, pod, nodeName);
+        if (s !== null) return s;
+        continue;
       }
-      if (timed) this.observePlugin(p.name, 'PreBind', s, start);
-      if (isSuccess(s)) continue;
-      if (s!.isRejected()) return s!.withPlugin(p.name);
-      return Status.error(`running PreBind plugin "${p.name}": ${s!.message()}`).withPlugin(p.name);
+      const group: Promise<Status | null>[] = [];
+      for (; i < plugins.length && parallel.has(plugins[i]!.name); i++) {
+        if (!skip.has(plugins[i]!.name)) group.push(this.runPreBindPlugin(plugins[i]!, state, pod, nodeName));
+      }
+      for (const s of await Promise.all(group)) if (s !== null) return s;
     }
     return null;
+  }
+
+  private async runPreBindPlugin(p: fw.PreBindPlugin, state: CycleState, pod: PodInfo, nodeName: string): Promise<Status | null> {
+    const timed = state.recordPluginMetrics;
+    let s: Status | null;
+    const start = timed ? this.monotonicSeconds() : 0;
+    try {
+      s = await p.preBind(state, pod, nodeName);
+    } catch (err) {
+      s = Status.error(thrownMessage(err));
+    }
+    if (timed) this.observePlugin(p.name, 'PreBind', s, start);
+    if (isSuccess(s)) return null;
+    if (s!.isRejected()) return s!.withPlugin(p.name);
+    return Status.error(`running PreBind plugin "${p.name}": ${s!.message()}`).withPlugin(p.name);
+  }
+
+  /**
+   * The PreBind plugins' pre-flights (RunPreBindPreFlights): null (Success) when one or more has
+   * work, Skip when none has, else an Error. Notes in the state which plugins to skip and which
+   * may run in parallel.
+   */
+  runPreBindPreFlights(state: CycleState, pod: PodInfo, nodeName: string): Status | null {
+    const skip = new Set<string>();
+    const parallel = new Set<string>();
+    let status: Status | null = new Status(Code.Skip);
+    for (const p of this.preBindPlugins) {
+      let out: fw.PreBindPreFlightOutcome;
+      try {
+        out = p.preBindPreFlight ? p.preBindPreFlight(state, pod, nodeName) : { result: null, status: null };
+      } catch (err) {
+        out = { result: null, status: Status.error(thrownMessage(err)) };
+      }
+      if (out.result?.allowParallel) parallel.add(p.name);
+      const s = out.status;
+      if (s === null || s.code === Code.Success) status = null;
+      else if (s.code === Code.Skip) skip.add(p.name);
+      else if (s.code === Code.Error) return Status.error(`running PreBindPreFlight "${p.name}": ${s.message()}`).withPlugin(p.name);
+      else return Status.error(`PreBindPreFlight ${p.name} returned "${codeName(s.code)}", which is unsupported. It is supposed to return Success, Skip, or Error status`).withPlugin(p.name);
+    }
+    state.skipPreBindPlugins = skip;
+    state.parallelPreBindPlugins = parallel;
+    return status;
+  }
+
+  /** Whether the pod waits at Permit (WillWaitOnPermit). */
+  willWaitOnPermit(pod: PodInfo): boolean {
+    return this.waitingPods.has(pod.uid);
   }
 
   async runBindPlugins(state: CycleState, pod: PodInfo, nodeName: string): Promise<Status> {

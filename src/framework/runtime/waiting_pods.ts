@@ -40,6 +40,12 @@ export class WaitingPodImpl implements WaitingPod {
     this.finish(new Status(Code.Unschedulable, [message]).withPlugin(pluginName));
   }
 
+  preempt(pluginName: string, message: string): boolean {
+    if (this.done) return false;
+    this.finish(new Status(Code.Error, [message]).withPlugin(pluginName));
+    return true;
+  }
+
   private finish(s: Status | null): void {
     this.done = true;
     for (const t of this.pending.values()) this.clock.clearTimeout(t);

@@ -1,7 +1,9 @@
 // The DefaultPreemption PostFilter plugin (framework/plugins/defaultpreemption/default_preemption.go).
 import type { Pod } from '../../api/types.js';
 import type { CycleState } from '../../framework/cycle_state.js';
-import type { Handle, NodeToStatusReader, PostFilterOutcome, PostFilterPlugin } from '../../framework/interfaces.js';
+import { ActionType, QueueingHint, type ClusterEventWithHint } from '../../framework/events.js';
+import type { Features } from '../../framework/features.js';
+import type { EnqueueExtensions, Handle, NodeToStatusReader, PostFilterOutcome, PostFilterPlugin, PreEnqueuePlugin } from '../../framework/interfaces.js';
 import type { NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { andThen, type MaybePromise } from '../../util/maybe_promise.js';
@@ -9,12 +11,14 @@ import { Code, Status, isSuccess } from '../../framework/status.js';
 import * as names from '../../framework/names.js';
 import type { DefaultPreemptionArgs } from './args.js';
 import type { PreemptionPolicy, VictimSelection } from './candidate.js';
-import { Evaluator, PodReasonPreemptionByScheduler } from './evaluator.js';
+import { Evaluator } from './evaluator.js';
+import { Executor, PodReasonPreemptionByScheduler } from './executor.js';
 import { sortByImportance } from './importance.js';
 import { filterPodsWithPDBViolation, type DisruptionBudget } from './pdb.js';
 
 export const Name = names.DefaultPreemption;
 
+const ErrReasonWaitingForPreemption = 'waiting for the preemption for this pod to be finished';
 const ErrReasonNoVictims = 'No preemption victims found for incoming pod';
 const ErrReasonPreemptNever = 'not eligible due to preemptionPolicy=Never.';
 const ErrReasonTerminatingOnNominatedNode = 'not eligible due to a terminating pod on the nominated node.';
@@ -26,15 +30,34 @@ function withPreemptionPrefix({ result, status }: PostFilterOutcome): PostFilter
   return { result, status };
 }
 
-export class DefaultPreemption implements PostFilterPlugin, PreemptionPolicy {
+export class DefaultPreemption implements PostFilterPlugin, PreEnqueuePlugin, EnqueueExtensions, PreemptionPolicy {
   readonly name = Name;
   readonly evaluator: Evaluator;
+  readonly executor: Executor;
 
   constructor(
     private readonly args: DefaultPreemptionArgs,
     private readonly handle: Handle,
+    private readonly features: Pick<Features, 'enableAsyncPreemption'>,
   ) {
-    this.evaluator = new Evaluator(Name, handle, this);
+    this.executor = new Executor(Name, handle, features.enableAsyncPreemption);
+    this.evaluator = new Evaluator(Name, handle, this, this.executor);
+  }
+
+  /** With asynchronous preemption, a pod stays out of the active queue while its victims go. */
+  preEnqueue(pod: Pod): Status | null {
+    if (!this.features.enableAsyncPreemption) return null;
+    if (this.executor.isRunningPreemption(pod.metadata.uid ?? '')) return Status.unresolvable(ErrReasonWaitingForPreemption);
+    return null;
+  }
+
+  /**
+   * A pod this plugin holds back is re-checked when an assigned pod goes; whether that helps it is
+   * for the plugins that rejected it to say, so the hint itself always skips.
+   */
+  eventsToRegister(): ClusterEventWithHint[] {
+    if (!this.features.enableAsyncPreemption) return [];
+    return [{ event: { resource: 'AssignedPod', actionType: ActionType.Delete }, queueingHintFn: () => QueueingHint.QueueSkip }];
   }
 
   /** Synchronous unless an extender with a preempt verb is asked about the candidates. */

@@ -3,8 +3,10 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Node, Pod } from '../../api/types.js';
+import type { PostFilterResult } from '../../framework/interfaces.js';
 import { NodeToStatus } from '../../framework/node_to_status.js';
 import { PodInfo } from '../../framework/pod_info.js';
+import { defaultFeatures } from '../../framework/features.js';
 import { Code, Status, isSuccess } from '../../framework/status.js';
 import type { Candidate } from './candidate.js';
 import { pickOneNodeForPreemption } from './pick_node.js';
@@ -223,7 +225,7 @@ describe('Evaluator preempt: carrying out the preemption', () => {
     const { state, podInfo, m } = filterAll(env, preemptor);
     const { result, status } = postFilterNow(env, state, podInfo, m);
     assert.deepEqual([status?.code, status?.message()], [Code.Success, 'preemption: found a potential placement for pod on node node1, preempting 2 victims']);
-    assert.deepEqual(result, { nominatedNodeName: 'node1' });
+    assert.deepEqual(nominationOf(result), { node: 'node1', victims: ['p1.1', 'p1.2'] });
     await settle();
     assert.deepEqual(env.recorded.deleted.map((d) => d.pod).sort(), ['p1.1', 'p1.2']);
     for (const d of env.recorded.deleted) {
@@ -236,22 +238,53 @@ describe('Evaluator preempt: carrying out the preemption', () => {
     );
   });
 
-  it('issues the deletions before PostFilter returns, so the cycle can report them', () => {
+  it('asynchronously (the default): PostFilter nominates at once, PreEnqueue holds the preemptor until its last victim is deleted', async () => {
     const env = newEnv({ nodes: nodes(), pods: pods() });
     const { state, podInfo, m } = filterAll(env, preemptor);
-    postFilterNow(env, state, podInfo, m);
+    const { result } = postFilterNow(env, state, podInfo, m);
+    assert.deepEqual(nominationOf(result), { node: 'node1', victims: ['p1.1', 'p1.2'] });
+    assert.equal(env.recorded.deleted.length, 0);
+    const held = env.plugin.preEnqueue(preemptor);
+    assert.deepEqual([held?.code, held?.message()], [Code.UnschedulableAndUnresolvable, 'waiting for the preemption for this pod to be finished']);
+    await settle();
     assert.deepEqual(env.recorded.deleted.map((d) => d.pod).sort(), ['p1.1', 'p1.2']);
+    assert.equal(env.plugin.preEnqueue(preemptor), null);
+    // Deletion events wake the preemptor: nothing to activate.
+    assert.deepEqual(env.recorded.activated, []);
   });
 
-  it('rejects a victim waiting at Permit instead of deleting it', async () => {
-    const env = newEnv({ nodes: nodes(), pods: pods(), waiting: ['p1.2'] });
+  it('synchronously (SchedulerAsyncPreemption off): PostFilter answers once every victim is deleted, and never holds the pod', async () => {
+    const env = newEnv({ nodes: nodes(), pods: pods(), features: { ...defaultFeatures, enableAsyncPreemption: false } });
     const { state, podInfo, m } = filterAll(env, preemptor);
-    postFilterNow(env, state, podInfo, m);
-    await settle();
-    assert.deepEqual(env.recorded.deleted.map((d) => d.pod), ['p1.1']);
-    assert.deepEqual(env.recorded.rejected, [{ pod: 'p1.2', plugin: 'DefaultPreemption', message: 'preempted' }]);
-    assert.equal(env.recorded.events.filter((e) => e.reason === 'Preempted').length, 2);
+    const out = env.plugin.postFilter(state, podInfo, m);
+    assert.ok(out instanceof Promise);
+    assert.equal(env.plugin.preEnqueue(preemptor), null);
+    const { result, status } = await out;
+    assert.equal(status?.code, Code.Success);
+    assert.deepEqual(nominationOf(result), { node: 'node1', victims: ['p1.1', 'p1.2'] });
+    assert.deepEqual(env.recorded.deleted.map((d) => d.pod).sort(), ['p1.1', 'p1.2']);
+    assert.deepEqual(env.plugin.eventsToRegister(), []);
   });
+
+  // The victims go most important first; p1.1 (the older of two equals) is the last one.
+  for (const tc of [
+    { waiting: 'p1.2', deleted: 'p1.1', activated: [] },
+    { waiting: 'p1.1', deleted: 'p1.2', activated: ['p'] },
+  ]) {
+    it(`preempts ${tc.waiting}, waiting at Permit, in memory instead of deleting it; the preemptor is activated only when no deletion event will come for its last victim`, async () => {
+      const env = newEnv({ nodes: nodes(), pods: pods(), waiting: [tc.waiting] });
+      const { state, podInfo, m } = filterAll(env, preemptor);
+      postFilterNow(env, state, podInfo, m);
+      await settle();
+      assert.deepEqual(env.recorded.deleted.map((d) => d.pod), [tc.deleted]);
+      assert.deepEqual(env.recorded.rejected, [{ pod: tc.waiting, plugin: 'DefaultPreemption', message: 'preempted' }]);
+      assert.deepEqual(
+        env.recorded.events.filter((e) => e.reason === 'Preempted').map((e) => `${e.object} ${e.message}`).sort(),
+        [`${tc.deleted} Preempted by pod p on node node1`, `${tc.waiting} Preempted by pod p on node node1 (in kube-scheduler memory).`].sort(),
+      );
+      assert.deepEqual(env.recorded.activated, tc.activated);
+    });
+  }
 
   it('clears the nomination of lower-priority pods nominated to the chosen node only', async () => {
     const nominated = [
@@ -263,7 +296,7 @@ describe('Evaluator preempt: carrying out the preemption', () => {
     const env = newEnv({ nodes: nodes(), pods: pods(), nominated });
     const { state, podInfo, m } = filterAll(env, preemptor);
     const { result } = postFilterNow(env, state, podInfo, m);
-    assert.deepEqual(result, { nominatedNodeName: 'node1' });
+    assert.deepEqual(nominationOf(result), { node: 'node1', victims: ['p1.1', 'p1.2'] });
     await settle();
     assert.deepEqual(env.recorded.cleared, ['low-nominee']);
   });
@@ -274,7 +307,7 @@ describe('Evaluator preempt: carrying out the preemption', () => {
     m.set('node3', new Status(Code.UnschedulableAndUnresolvable, ['node(s) had untolerated taint']));
     const { result, status } = postFilterNow(env, state, podInfo, m);
     assert.deepEqual([status?.code, status?.message()], [Code.Success, 'preemption: found a potential placement for pod on node node1, preempting 2 victims']);
-    assert.deepEqual(result, { nominatedNodeName: 'node1' });
+    assert.deepEqual(nominationOf(result), { node: 'node1', victims: ['p1.1', 'p1.2'] });
   });
 
   it('a pod waits while a victim of its earlier preemption is still terminating on its nominated node', () => {
@@ -286,3 +319,9 @@ describe('Evaluator preempt: carrying out the preemption', () => {
     assert.deepEqual(env.recorded.deleted, []);
   });
 });
+
+/** The node PostFilter nominated and the victims it credits to the pod, sorted. */
+function nominationOf(result: PostFilterResult | null): { node: string; victims: string[] } | null {
+  if (result === null) return null;
+  return { node: result.nominatedNodeName, victims: (result.victims ?? []).map((v) => v.metadata.name ?? '').sort() };
+}

@@ -1,6 +1,6 @@
 // The preemption Evaluator: eligibility, dry runs over candidate nodes, choosing a node and
 // evicting its victims (framework/preemption/preemption.go).
-import type { PodDisruptionBudget } from '../../api/types.js';
+import type { Pod, PodDisruptionBudget } from '../../api/types.js';
 import type { CycleState } from '../../framework/cycle_state.js';
 import { Diagnosis, FitError } from '../../framework/runtime/fit_error.js';
 import type { Handle, NodeToStatusReader, PostFilterResult } from '../../framework/interfaces.js';
@@ -14,9 +14,9 @@ import { narrowCandidatesByExtenders } from './extenders.js';
 import { diagnosePreemption, type EvaluatorFindings } from './diagnosis.js';
 import { compileDisruptionBudgets, type DisruptionBudget } from './pdb.js';
 import { pickOneNodeForPreemption } from './pick_node.js';
+import { podPreemptor, type Executor } from './executor.js';
 
 const PreemptionNotHelpfulMsg = 'Preemption is not helpful for scheduling';
-export const PodReasonPreemptionByScheduler = 'PreemptionByScheduler';
 
 export interface PreemptOutcome {
   readonly result: PostFilterResult | null;
@@ -28,6 +28,7 @@ export class Evaluator {
     readonly pluginName: string,
     private readonly handle: Handle,
     private readonly policy: PreemptionPolicy,
+    private readonly executor: Executor,
   ) {}
 
   /**
@@ -49,7 +50,7 @@ export class Evaluator {
     }
     const lister = this.handle.snapshotSharedLister().nodeInfos();
     const narrowed = narrowCandidatesByExtenders(this.handle.extenders?.() ?? [], pod, found, (name) => lister.get(name));
-    return andThen(narrowed, (candidates): PreemptOutcome => {
+    return andThen(narrowed, (candidates): MaybePromise<PreemptOutcome> => {
       const list = candidates instanceof Status ? [] : candidates;
       const best = this.selectCandidate(list);
       // Before the victims' deletions start: the diagnosis sees what the choice saw.
@@ -87,13 +88,20 @@ export class Evaluator {
     return candidates;
   }
 
-  /** Evicting the chosen node's victims (best is SelectCandidate's answer). */
-  private prepare(best: Candidate | null, pod: PodInfo): PreemptOutcome {
+  /**
+   * Evicting the chosen node's victims (best is SelectCandidate's answer) through the executor;
+   * the result names the node and the victims whose eviction it started.
+   */
+  private prepare(best: Candidate | null, pod: PodInfo): MaybePromise<PreemptOutcome> {
     if (best === null || best.name === '') return { result: null, status: Status.unschedulable('no candidate node for preemption') };
-    this.handle.metricsRecorder?.()?.observePreemptionVictims(best.victims.pods.length);
-    this.prepareCandidate(best, pod);
-    const placed = `found a potential placement for pod on node ${best.name}, preempting ${best.victims.pods.length} victims`;
-    return { result: { nominatedNodeName: best.name }, status: new Status(Code.Success, [placed]) };
+    const target = { name: best.name, victims: best.victims.pods, numPDBViolations: best.victims.numPDBViolations };
+    return andThen(this.executor.actuate(target, podPreemptor(pod)), (failed): PreemptOutcome => {
+      if (failed !== null) return { result: null, status: failed };
+      const victims: Pod[] = [];
+      for (const v of best.victims.pods) if (!v.pod.metadata.deletionTimestamp) victims.push(v.pod);
+      const placed = `found a potential placement for pod on node ${best.name}, preempting ${best.victims.pods.length} victims`;
+      return { result: { nominatedNodeName: best.name, victims }, status: new Status(Code.Success, [placed]) };
+    });
   }
 
   /** Dry-runs preemption on the nodes whose filter failure removing pods might resolve. */
@@ -179,48 +187,6 @@ export class Evaluator {
     for (const c of candidates) if (c.name === name) return c;
     return candidates[0]!;
   }
-
-  /**
-   * Clears the nominations of lower-priority pods nominated to the node and evicts the victims.
-   * The API calls are all issued before the scheduling cycle ends; they complete asynchronously.
-   */
-  private prepareCandidate(c: Candidate, pod: PodInfo): void {
-    const victims: PodInfo[] = [];
-    for (const v of c.victims.pods) {
-      // A victim whose graceful deletion already started needs no second call.
-      if (!v.pod.metadata.deletionTimestamp) victims.push(v);
-    }
-    if (victims.length === 0) return;
-    const client = this.handle.client();
-    for (const np of this.lowerPriorityNominatedPods(pod, c.name)) {
-      client.clearNominatedNodeName(np.pod).catch(ignoreApiError);
-    }
-    for (const v of victims) this.preemptPod(c.name, pod, v).catch(ignoreApiError);
-  }
-
-  /** Rejects a victim waiting at Permit, or deletes it with the DisruptionTarget condition set. */
-  private async preemptPod(nodeName: string, preemptor: PodInfo, victim: PodInfo): Promise<void> {
-    const waiting = this.handle.getWaitingPod(victim.uid);
-    if (waiting) {
-      waiting.reject(this.pluginName, 'preempted');
-    } else {
-      const schedulerName = preemptor.pod.spec.schedulerName ?? this.handle.profileName;
-      await this.handle.client().deletePod(victim.pod, {
-        disruptionReason: PodReasonPreemptionByScheduler,
-        message: `${schedulerName}: preempting to accommodate a higher priority pod`,
-      });
-    }
-    this.handle.eventRecorder().event(victim.pod, 'Normal', 'Preempted', 'Preempting', `Preempted by pod ${preemptor.uid} on node ${nodeName}`);
-  }
-
-  /** Pods nominated to the node with a priority below the preemptor's: they may no longer fit. */
-  private lowerPriorityNominatedPods(pod: PodInfo, nodeName: string): PodInfo[] {
-    const out: PodInfo[] = [];
-    for (const np of this.handle.nominator().nominatedPodsForNode(nodeName)) {
-      if (np.priority < pod.priority) out.push(np);
-    }
-    return out;
-  }
 }
 
 interface WaveCandidate {
@@ -229,10 +195,6 @@ interface WaveCandidate {
 }
 
 const byWork = (a: WaveCandidate, b: WaveCandidate): number => a.work - b.work;
-
-// A failed eviction or status patch is not retried here: the pod already gone (404) is what we
-// wanted, and the preemptor is retried by the queue if its node is still full.
-function ignoreApiError(): void {}
 
 /** utilerrors.NewAggregate(errs).Error(): one message as is, several deduplicated in brackets. */
 function aggregateMessage(errors: readonly Error[]): string {

@@ -6,7 +6,7 @@ import { DefaultPreemption, Name } from './default_preemption.js';
 export const defaultPreemptionDefinition: PluginDefinition<DefaultPreemptionArgs> = {
   name: Name,
   argsKind: 'DefaultPreemptionArgs',
-  factory: (args, handle) => new DefaultPreemption(args, handle),
+  factory: (args, handle, features) => new DefaultPreemption(args, handle, features),
   defaultArgs: defaultDefaultPreemptionArgs,
   validateArgs: validateDefaultPreemptionArgs,
 };

@@ -1,6 +1,6 @@
 // Test fixtures for the preemption tests: a real Framework with NodeResourcesFit and tiny
 // test-only plugins (the shape of upstream's tf.NewFramework with RegisterPluginAsExtensions).
-import { defaultFeatures } from '../../framework/features.js';
+import { defaultFeatures, type Features } from '../../framework/features.js';
 import type { KubeObject, Node, Pod, PodDisruptionBudget, ResourceList } from '../../api/types.js';
 import { Snapshot } from '../../cache/snapshot.js';
 import { CycleState } from '../../framework/cycle_state.js';
@@ -133,6 +133,8 @@ interface Recorded {
   cleared: string[];
   events: { object: string; reason: string; action: string; message: string }[];
   rejected: { pod: string; plugin: string; message: string }[];
+  /** Pods the plugin asked the queue to activate. */
+  activated: string[];
 }
 
 export interface EnvOptions {
@@ -146,6 +148,8 @@ export interface EnvOptions {
   preFilterOnly?: AnyPluginDefinition[];
   nominated?: Pod[];
   waiting?: string[];
+  /** The feature gates' values (the defaults when absent). */
+  features?: Features;
   random?: () => number;
   parallelism?: number;
 }
@@ -160,11 +164,11 @@ export interface Env {
 export function newEnv(o: EnvOptions): Env {
   const filters = o.filters ?? [nodeResourcesFitDefinition];
   const preFilterOnly = o.preFilterOnly ?? [];
-  const recorded: Recorded = { deleted: [], cleared: [], events: [], rejected: [] };
+  const recorded: Recorded = { deleted: [], cleared: [], events: [], rejected: [], activated: [] };
   let plugin: DefaultPreemption | undefined;
   const preemptionDefinition: AnyPluginDefinition = {
     name: 'DefaultPreemption',
-    factory: (_args: unknown, handle) => (plugin = new DefaultPreemption({ ...defaultDefaultPreemptionArgs({}), ...o.args }, handle)),
+    factory: (_args: unknown, handle) => (plugin = new DefaultPreemption({ ...defaultDefaultPreemptionArgs({}), ...o.args }, handle, o.features ?? defaultFeatures)),
   };
   const registry = new Registry([prioritySortDefinition, defaultBinderDefinition, preemptionDefinition, ...filters, ...preFilterOnly]);
   const snapshot = Snapshot.fromObjects(o.pods ?? [], o.nodes);
@@ -176,6 +180,8 @@ export function newEnv(o: EnvOptions): Env {
     clearNominatedNodeName: async (p) => {
       recorded.cleared.push(p.metadata.name ?? '');
     },
+    // The informer's view: the given pods, less those deleted.
+    getPod: (namespace, name) => (recorded.deleted.some((d) => d.pod === name) ? undefined : (o.pods ?? []).find((p) => p.metadata.name === name && (p.metadata.namespace ?? 'default') === namespace)),
   };
   const nominated = new Map<string, PodInfo[]>();
   for (const p of o.nominated ?? []) {
@@ -207,7 +213,8 @@ export function newEnv(o: EnvOptions): Env {
       clock: new FakeClock(),
       random: o.random ?? (() => 0),
       parallelism: o.parallelism ?? 16,
-      features: defaultFeatures,
+      features: o.features ?? defaultFeatures,
+      activate: (pods) => recorded.activated.push(...pods.map((p) => p.metadata.name ?? '')),
     },
   );
   // Pods waiting at Permit: the framework keeps them internally, so the test answers lookups.
@@ -220,6 +227,7 @@ export function newEnv(o: EnvOptions): Env {
       pendingPlugins: () => ['test-permit'],
       allow: () => {},
       reject: (pluginName, message) => recorded.rejected.push({ pod: p.metadata.name ?? '', plugin: pluginName, message }),
+      preempt: (pluginName, message) => recorded.rejected.push({ pod: p.metadata.name ?? '', plugin: pluginName, message }) > 0,
     };
   };
   return { fwk, plugin: plugin!, snapshot, recorded };

@@ -14,6 +14,8 @@ import type {
   PostFilterOutcome,
   PostFilterPlugin,
   PreBindPlugin,
+  PreBindPreFlightOutcome,
+  PreBindPreFlightResult,
   PreEnqueuePlugin,
   PreFilterOutcome,
   PreFilterPlugin,
@@ -69,6 +71,9 @@ const noClaims = new DynamicResourcesState([], [], null);
 function readState(cs: CycleState): DynamicResourcesState | Status {
   return cs.read<DynamicResourcesState>(stateKey) ?? Status.error('not found');
 }
+
+/** PreBind work that may run beside other plugins' (PreBindPreFlightResult{AllowParallel: true}). */
+const parallelPreBind: PreBindPreFlightResult = { allowParallel: true };
 
 export interface DynamicResourcesOptions {
   readonly args?: DynamicResourcesArgs;
@@ -471,6 +476,13 @@ export class DynamicResources
   }
 
   /** Writes the allocations and reservations (and waits for devices' binding conditions). */
+  /** Work only for a pod with claims; their binding may run beside other plugins'. */
+  preBindPreFlight(cs: CycleState): PreBindPreFlightOutcome {
+    const state = readState(cs);
+    if (state instanceof Status) return { result: parallelPreBind, status: state };
+    return { result: parallelPreBind, status: state.empty ? new Status(Code.Skip) : null };
+  }
+
   preBind(cs: CycleState, podInfo: PodInfo, nodeName: string): Promise<Status | null> {
     const state = readState(cs);
     if (state instanceof Status) return Promise.resolve(state);

@@ -15,6 +15,8 @@ import type {
   Handle,
   NodeScore,
   PreBindPlugin,
+  PreBindPreFlightOutcome,
+  PreBindPreFlightResult,
   PreFilterOutcome,
   PreFilterPlugin,
   PreScorePlugin,
@@ -52,6 +54,9 @@ const stateKey = Name;
 
 /** Annotation of CSINode listing the in-tree plugins migrated to CSI on the node. */
 const migratedPluginsAnnotation = 'storage.alpha.kubernetes.io/migrated-plugins';
+
+/** PreBind work that may run beside other plugins' (PreBindPreFlightResult{AllowParallel: true}). */
+const parallelPreBind: PreBindPreFlightResult = { allowParallel: true };
 
 /**
  * Written by PreFilter and filled by Filter per node; shared (not copied) by clones, as upstream's
@@ -256,6 +261,15 @@ export class VolumeBinding implements PreFilterPlugin, FilterPlugin, PreScorePlu
     const s = state.read<VolumeBindingState>(stateKey);
     const podVolumes = s?.podVolumesByNode.get(nodeName);
     if (podVolumes !== undefined) this.binder.revertAssumedPodVolumes(podVolumes);
+  }
+
+  /** Work only when some volume is still to bind; the volumes' binding may run beside other plugins'. */
+  preBindPreFlight(state: CycleState, _pod: PodInfo, nodeName: string): PreBindPreFlightOutcome {
+    const s = readState(state);
+    if (s instanceof Status) return { result: parallelPreBind, status: s };
+    if (s.allBound) return { result: parallelPreBind, status: new Status(Code.Skip) };
+    if (!s.podVolumesByNode.has(nodeName)) return { result: parallelPreBind, status: Status.error(`no pod volumes found for node "${nodeName}"`) };
+    return { result: parallelPreBind, status: null };
   }
 
   async preBind(state: CycleState, pod: PodInfo, nodeName: string): Promise<Status | null> {

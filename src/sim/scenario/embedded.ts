@@ -1,5 +1,5 @@
 // Builds an embedded cluster and a scheduler over it from a scenario and a resolved configuration.
-import type { FeatureGates } from '../../config/feature_gates.js';
+import { FeatureGates } from '../../config/feature_gates.js';
 import type { Pod } from '../../api/types.js';
 import { MemoryCluster } from '../../cluster/memory/store.js';
 import type { ClusterClient } from '../../cluster/types.js';
@@ -64,7 +64,13 @@ export function embeddedDeps(o: EmbeddedOptions, client: ClusterClient, clock: C
 /** Creates the cluster with the scenario's objects, nodes and existing pods, and a started scheduler. */
 export async function createEmbedded(sc: Scenario, o: EmbeddedOptions): Promise<Embedded> {
   const clock = new FakeClock(0);
-  const cluster = new MemoryCluster({ clock, admitPod: o.admitPod, workloadControllers: sc.controllers === true, random: seededRandom(o.seed ?? 1) });
+  const cluster = new MemoryCluster({
+    clock,
+    admitPod: o.admitPod,
+    workloadControllers: sc.controllers === true,
+    random: seededRandom(o.seed ?? 1),
+    clearingNominatedNodeNameAfterBinding: (o.featureGates ?? FeatureGates.defaults).enabled('ClearingNominatedNodeNameAfterBinding'),
+  });
   populateCluster(cluster, sc);
   const scheduler = Scheduler.fromConfig(o.config, embeddedDeps(o, cluster, clock));
   await scheduler.start();

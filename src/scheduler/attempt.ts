@@ -1,0 +1,114 @@
+// One scheduling attempt as schedule_one.go carries it through the scheduling and binding cycles,
+// what those cycles need of the Scheduler, and how an attempt's outcome is reported.
+import type { Pod } from '../api/types.js';
+import type { Cache } from '../cache/cache.js';
+import type { Snapshot } from '../cache/snapshot.js';
+import type { ClusterClient } from '../cluster/types.js';
+import type { CycleState } from '../framework/cycle_state.js';
+import type { PreemptionDiagnosis } from '../framework/cycle_diagnosis.js';
+import { Diagnosis, FitError } from '../framework/runtime/fit_error.js';
+import type { QueuedPodInfo, RequeueCause } from '../framework/interfaces.js';
+import type { Framework } from '../framework/runtime/framework.js';
+import { Status } from '../framework/status.js';
+import type { NominatingInfo } from '../queue/nominator.js';
+import type { SchedulingQueue } from '../queue/scheduling_queue.js';
+import type { Clock } from '../util/clock.js';
+import type { BindingConfirmations } from './binding_confirmation.js';
+import type { AttemptResult, SchedulerMetricsRecorder } from './metrics_recorder.js';
+import type { AlgorithmState, ExtenderSet, ScheduleResult } from './schedule_pod.js';
+
+/** What one scheduling attempt found, for explain and reports. */
+export interface AttemptRecord {
+  readonly pod: Pod;
+  readonly outcome: 'Scheduled' | 'Unschedulable' | 'Error';
+  readonly node: string;
+  readonly message: string;
+  readonly result: ScheduleResult | null;
+  readonly diagnosis: Diagnosis | null;
+  readonly nominatedNode: string;
+  /** The pods the attempt's preemption evicts (namespace/name), from PostFilter's result. */
+  readonly victims: readonly string[];
+  /** What preemption found per node (a diagnosed attempt that ran PostFilter), else null. */
+  readonly preemption: PreemptionDiagnosis | null;
+  /** What requeued the pod for this attempt; null for its first. */
+  readonly requeuedBy: RequeueCause | null;
+  readonly attempt: number;
+  readonly time: number;
+  /** From the start of the scheduling cycle to the end of the attempt (binding included), in seconds. */
+  readonly durationSeconds: number;
+}
+
+/** One attempt in flight: its pod, profile, cycle state and what it has found so far. */
+export interface Attempt {
+  readonly qp: QueuedPodInfo;
+  readonly fwk: Framework;
+  readonly state: CycleState;
+  /** Monotonic seconds at the start of the scheduling cycle. */
+  readonly start: number;
+  /** False for explain's single attempts: a failed pod is not put back in the queue. */
+  readonly requeue: boolean;
+  /** The victims of the preemption PostFilter started for this pod (its result), else empty. */
+  victims: readonly string[];
+}
+
+/** What the scheduling and binding cycles use of the Scheduler that runs them. */
+export interface CycleContext {
+  readonly cache: Cache;
+  readonly queue: SchedulingQueue;
+  readonly snapshot: Snapshot;
+  readonly profiles: ReadonlyMap<string, Framework>;
+  readonly alg: AlgorithmState;
+  readonly extenders: ExtenderSet;
+  readonly metrics: SchedulerMetricsRecorder | null;
+  readonly monotonicSeconds: () => number;
+  readonly clock: Clock;
+  readonly client: ClusterClient;
+  readonly random: () => number;
+  /** NominatedNodeNameForExpectation: the binding cycle nominates a pod that will wait for Permit or PreBind. */
+  readonly nominateInBindingCycle: boolean;
+  /** Diagnose every attempt (SchedulerDeps.diagnose). */
+  readonly diagnose: boolean;
+  readonly onAttempt: ((a: AttemptRecord) => void) | undefined;
+  /** Bindings whose answer was lost, until the API server or the informer says where the pod is. */
+  readonly confirmations: BindingConfirmations;
+  /** Binding cycles in flight. */
+  readonly bindings: Set<Promise<void>>;
+  log(level: number, msg: string): void;
+}
+
+/** Reports an attempt's final outcome: metrics, then the onAttempt record. */
+export function finishAttempt(ctx: CycleContext, attempt: Attempt, status: Status | null, result: ScheduleResult | null, nominating: NominatingInfo | null): void {
+  const seconds = ctx.monotonicSeconds() - attempt.start;
+  const outcome = status === null ? 'Scheduled' : status.isRejected() ? 'Unschedulable' : 'Error';
+  if (ctx.metrics !== null) {
+    const r: AttemptResult = outcome === 'Scheduled' ? 'scheduled' : outcome === 'Unschedulable' ? 'unschedulable' : 'error';
+    ctx.metrics.observeAttempt(r, attempt.fwk.profileName, seconds);
+  }
+  if (!ctx.onAttempt) return;
+  const err = status?.error;
+  ctx.onAttempt({
+    pod: attempt.qp.podInfo.pod,
+    outcome,
+    node: status === null ? result!.suggestedHost : '',
+    message: status === null ? '' : status.message(),
+    result,
+    diagnosis: result?.diagnosis ?? (err instanceof FitError ? err.diagnosis : null),
+    nominatedNode: nominating?.mode === 'Override' ? nominating.nominatedNodeName : '',
+    victims: attempt.victims,
+    preemption: attempt.state.diagnosis?.preemption ?? null,
+    requeuedBy: attempt.qp.requeuedBy ?? null,
+    attempt: attempt.qp.attempts,
+    time: ctx.clock.now(),
+    durationSeconds: seconds,
+  });
+}
+
+/** A rejection at Reserve/Permit/WaitOnPermit is reported as a FitError on that one node. */
+export function rejectionAsFitError(pod: Pod, host: string, s: Status): Status {
+  if (!s.isRejected()) return s;
+  const d = new Diagnosis();
+  d.nodeToStatus.set(host, s);
+  d.addPluginStatus(s);
+  const fe = new FitError(pod, 1, d);
+  return new Status(s.code, [fe.message], fe).withPlugin(s.plugin);
+}
