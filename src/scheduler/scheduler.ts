@@ -32,6 +32,8 @@ import { BindingConfirmations, bindingMayHaveLanded } from './binding_confirmati
 import { SchedulingLoop, type SchedulingCycles } from './loop.js';
 import type { AttemptResult, SchedulerMetricsRecorder } from './metrics_recorder.js';
 import { schedulePod, type AlgorithmState, type ExtenderSet, type ScheduleResult } from './schedule_pod.js';
+import type { SharedDRAManager } from '../framework/shared_dra_manager.js';
+import { newSharedDRAManager } from '../plugins/dynamicresources/shared_dra_manager.js';
 
 /** The parts of a defaulted KubeSchedulerConfiguration a Scheduler is built from. */
 export interface ResolvedConfig {
@@ -220,6 +222,9 @@ export class Scheduler implements SchedulingCycles, EventHandlerTarget {
     const gates = deps.featureGates ?? FeatureGates.defaults;
     const features = featuresFromGates((gate) => gates.enabled(gate));
     this.features = features;
+    // One DRA manager for every plugin of every profile (scheduler.go's NewDRAManager), built on first use.
+    let draManager: SharedDRAManager | undefined;
+    const sharedDRAManager = (): SharedDRAManager => (draManager ??= newSharedDRAManager(this.objects, features));
     let queue: SchedulingQueue | undefined = undefined;
     for (const profile of profiles) {
       const fwk = new Framework(profile, {
@@ -241,6 +246,7 @@ export class Scheduler implements SchedulingCycles, EventHandlerTarget {
         metrics: this.metrics,
         monotonicSeconds: this.monotonicSeconds,
         log: (level, msg) => this.log(level, msg),
+        sharedDRAManager,
       });
       this.profiles.set(profile.schedulerName, fwk);
     }

@@ -7,7 +7,7 @@ import type { PodInfo } from '../../framework/pod_info.js';
 import { Status } from '../../framework/status.js';
 import type { NodeResourcesBalancedAllocationArgs } from './args.js';
 import { ResourceAllocationScorer } from './resource_allocation.js';
-import type { SharedDraManager } from '../dynamicresources/shared_dra_manager.js';
+import type { SharedDRAManager } from '../../framework/shared_dra_manager.js';
 import { draExtendedResources, type DraScoringState } from './dra_extended_resources.js';
 
 export const BalancedAllocationName = 'NodeResourcesBalancedAllocation';
@@ -97,7 +97,7 @@ export class BalancedAllocation implements PreScorePlugin, ScorePlugin {
    * @param dra the scheduler's DRA objects when DRAExtendedResource is on: devices count for
    *   the extended resources DeviceClasses back on nodes that do not advertise them.
    */
-  constructor(args: NodeResourcesBalancedAllocationArgs, dra: SharedDraManager | null = null) {
+  constructor(args: NodeResourcesBalancedAllocationArgs, dra: SharedDRAManager | null = null) {
     // Balance is judged on what pods really request, not on the 100m / 200Mi scoring defaults.
     this.scorer = new ResourceAllocationScorer(BalancedAllocationName, args.resources, balancedResourceScorer, true, draExtendedResources(dra));
   }
