@@ -34,6 +34,8 @@ export type { PluginDefinition, AnyPluginDefinition } from './framework/registry
 export { defaultFeatures, type Features } from './framework/features.js';
 export { defaultNormalizeScore } from './framework/helpers/normalize.js';
 export type { MetricsRecorder, ExtensionPointLabel, BatchAttemptResult, BatchFlushReason } from './framework/metrics_recorder.js';
+// The DRA state every plugin of a scheduler shares (Handle.sharedDRAManager).
+export type { SharedDRAManager, ResourceClaimTracker, ResourceSliceLister, DeviceClassLister, DeviceClassResolver } from './framework/shared_dra_manager.js';
 export type { MaybePromise } from './util/maybe_promise.js';
 export * as PluginNames from './framework/names.js';
 // The extender contract the Handle hands out (KubeSchedulerConfiguration `extenders`).

@@ -26,12 +26,6 @@ const knownModuleCycles: Record<string, string> = {
 
 /** Imports against the rules below, as `from -> to` files. */
 const knownViolations: Record<string, string> = {
-  // NodeResourcesFit and BalancedAllocation reach DynamicResources' shared DRA manager; it goes once
-  // the manager is built per scheduler and handed out through the Handle (issue #23, item 2).
-  'plugins/noderesources/index.ts -> plugins/dynamicresources/shared_dra_manager.ts': 'the DRA manager through the Handle',
-  'plugins/noderesources/fit.ts -> plugins/dynamicresources/shared_dra_manager.ts': 'the DRA manager through the Handle',
-  'plugins/noderesources/balanced_allocation.ts -> plugins/dynamicresources/shared_dra_manager.ts': 'the DRA manager through the Handle',
-  'plugins/noderesources/dra_extended_resources.ts -> plugins/dynamicresources/shared_dra_manager.ts': 'the DRA manager through the Handle',
 };
 
 /** What a module may import besides itself; unlisted modules are not restricted here. */
@@ -42,12 +36,12 @@ const mayImport: Record<string, readonly string[]> = {
   config: ['api'],
   cluster: ['api'],
   apiserver: ['api', 'cluster'],
-  // The plugin contract and its runtime know Kubernetes objects only.
-  framework: ['api'],
+  // The plugin contract and its runtime know Kubernetes objects and the DRA library's types only.
+  framework: ['api', 'dra'],
   // Plugins see the cluster only through the contract (framework/) and the DRA library (dra/).
   plugins: ['api', 'framework', 'dra'],
   // k8s.io/dynamic-resource-allocation's part: the structured allocator and the device class resolver.
-  dra: ['api', 'framework'],
+  dra: ['api'],
 };
 /** Modules the named modules never import (plugins reach the cache and queue through the framework handle). */
 const neverImportedBy: Record<string, readonly string[]> = {

@@ -12,7 +12,7 @@ export class FeatureGateError extends BadInputError {
  * What we do with a gate the pinned kube-scheduler reads: `both` honours either value; `default`
  * means we have only the default's behaviour, so the other value is refused; `always-off` means
  * we lack the feature and always behave as upstream with the gate off, so either value is taken
- * (on is a difference the README lists). See the README's Feature gates.
+ * (on is a difference docs/fidelity.md lists). See docs/configuration.md's Feature gates.
  */
 type GateSupport = 'both' | 'default' | 'always-off';
 

@@ -1,8 +1,14 @@
 // Which DeviceClass backs an extended resource (k8s.io/dynamic-resource-allocation
 // deviceclass/extendedresourcecache/extendedresourcecache.go, the scheduler's DeviceClassResolver).
 import type { DeviceClass } from '../api/dra_types.js';
+import type { KubeObject } from '../api/types.js';
 import { isExtendedResourceName } from '../api/resource_requests.js';
-import type { ObjectLister } from '../framework/interfaces.js';
+
+/** What the resolver reads: the device classes, and word of any change (an ObjectLister is one). */
+export interface DeviceClassSource {
+  list<T extends KubeObject>(kind: 'DeviceClass'): readonly T[];
+  onChange?(fn: (kind: string) => void): () => void;
+}
 
 /** Every class stands for `deviceclass.resource.kubernetes.io/<class name>` (resourceapi.ResourceDeviceClassPrefix). */
 export const ResourceDeviceClassPrefix = 'deviceclass.resource.kubernetes.io/';
@@ -30,7 +36,7 @@ export class DeviceClassResolver {
   private byResource: Map<string, DeviceClass> | null = null;
   private readonly watched: boolean;
 
-  constructor(private readonly lister: ObjectLister) {
+  constructor(private readonly lister: DeviceClassSource) {
     this.watched = lister.onChange !== undefined;
     lister.onChange?.((kind) => {
       if (kind === 'DeviceClass') this.byResource = null;

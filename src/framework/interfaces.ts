@@ -11,6 +11,7 @@ import type { PodInfo } from './pod_info.js';
 import type { Status } from './status.js';
 import type { Extender } from './extender.js';
 import type { MetricsRecorder } from './metrics_recorder.js';
+import type { SharedDRAManager } from './shared_dra_manager.js';
 
 /** The highest score a Score plugin may return after normalization. */
 export const MaxNodeScore = 100;
@@ -501,6 +502,11 @@ export interface Handle {
   getPodInPreBind?(uid: string): PodInPreBind | undefined;
   /** Where plugins report their own metrics (preemption attempts, victims); null when metrics are off. */
   metricsRecorder?(): MetricsRecorder | null;
+  /**
+   * The scheduler's one view of DRA objects (claims with allocations in flight, slices, classes),
+   * shared by every plugin of every profile; null when the scheduler keeps none.
+   */
+  sharedDRAManager?(): SharedDRAManager | null;
 }
 
 /** Builds a plugin from its (defaulted) args and the feature gates' values. */

@@ -26,6 +26,8 @@ import { attemptOnce, scheduleOne } from './schedule_one.js';
 import type { AlgorithmState } from './schedule_pod.js';
 
 export type { AttemptRecord } from './attempt.js';
+import type { SharedDRAManager } from '../framework/shared_dra_manager.js';
+import { newSharedDRAManager } from '../plugins/dynamicresources/shared_dra_manager.js';
 
 /** The parts of a defaulted KubeSchedulerConfiguration a Scheduler is built from. */
 export interface ResolvedConfig {
@@ -156,6 +158,9 @@ export class Scheduler implements SchedulingCycles, EventHandlerTarget {
     const gates = deps.featureGates ?? FeatureGates.defaults;
     const features = featuresFromGates((gate) => gates.enabled(gate));
     this.features = features;
+    // One DRA manager for every plugin of every profile (scheduler.go's NewDRAManager), built on first use.
+    let draManager: SharedDRAManager | undefined;
+    const sharedDRAManager = (): SharedDRAManager => (draManager ??= newSharedDRAManager(this.objects, features));
     let queue: SchedulingQueue | undefined = undefined;
     for (const profile of profiles) {
       const fwk = new Framework(profile, {
@@ -180,6 +185,7 @@ export class Scheduler implements SchedulingCycles, EventHandlerTarget {
         opportunisticBatching: gates.enabled('OpportunisticBatching'),
         activate: (pods) => queue!.activate(pods),
         runInBackground: (work) => this.runInBackground(work),
+        sharedDRAManager,
       });
       this.profiles.set(profile.schedulerName, fwk);
     }

@@ -4,6 +4,9 @@ import { Snapshot } from '../cache/snapshot.js';
 import type { Handle, PodNominatorReader, WaitingPod } from '../framework/interfaces.js';
 import type { PodInfo } from '../framework/pod_info.js';
 import { MapObjectLister } from '../framework/object_lister.js';
+import { defaultFeatures, type Features } from '../framework/features.js';
+import type { SharedDRAManager } from '../framework/shared_dra_manager.js';
+import { newSharedDRAManager } from '../plugins/dynamicresources/shared_dra_manager.js';
 
 export interface TestHandleOptions {
   nodes?: Node[];
@@ -14,6 +17,8 @@ export interface TestHandleOptions {
   now?: number;
   random?: () => number;
   overrides?: Partial<Handle>;
+  /** The feature gates' values that shape the handle's DRA manager (the pinned release's by default). */
+  features?: Features;
 }
 
 export interface RecordedCalls {
@@ -26,6 +31,7 @@ export function newTestHandle(opts: TestHandleOptions = {}): Handle & { calls: R
   const snapshot = opts.snapshot ?? Snapshot.fromObjects(opts.pods ?? [], opts.nodes ?? []);
   const objects = new MapObjectLister(opts.objects ?? []);
   const calls: RecordedCalls = { binds: [], deletes: [], events: [] };
+  let draManager: SharedDRAManager | undefined;
   const nominator: PodNominatorReader = { nominatedPodsForNode: (n) => opts.nominated?.get(n) ?? [] };
   const notAvailable = (what: string) => () => {
     throw new Error(`${what} is not available in the test handle`);
@@ -56,6 +62,8 @@ export function newTestHandle(opts: TestHandleOptions = {}): Handle & { calls: R
     runFilterPluginsWithNominatedPods: notAvailable('runFilterPluginsWithNominatedPods'),
     runPreFilterExtensionAddPod: notAvailable('runPreFilterExtensionAddPod'),
     runPreFilterExtensionRemovePod: notAvailable('runPreFilterExtensionRemovePod'),
+    // As a scheduler's: one manager over the handle's objects, built on first use.
+    sharedDRAManager: () => (draManager ??= newSharedDRAManager(objects, opts.features ?? defaultFeatures)),
   };
   return Object.assign(base, opts.overrides ?? {});
 }

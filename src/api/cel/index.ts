@@ -13,7 +13,7 @@
 // Beyond Quantity, Semver, Lists and Regex, the environment has the apiserver's IP, CIDR and
 // named-format libraries and cel-go's Sets, Lists (3), strings.quote and two-variable
 // comprehensions. runtime-cost.ts stops an evaluation over the cost limit. What remains different
-// from cel-go is listed in the README (Known differences, CEL device selectors).
+// from cel-go is listed in docs/fidelity.md (Known differences, CEL device selectors).
 export {
   CELSelectorExpressionMaxCost,
   CelEvaluationError,

@@ -13,6 +13,7 @@ import * as fw from '../interfaces.js';
 import { andThen, type MaybePromise } from '../../util/maybe_promise.js';
 import { thrownMessage } from './thrown.js';
 import type { ExtensionPointLabel, MetricsRecorder } from '../metrics_recorder.js';
+import type { SharedDRAManager } from '../shared_dra_manager.js';
 import { NodeInfo } from '../node_info.js';
 import type { PodInfo } from '../pod_info.js';
 import type { Registry } from '../registry.js';
@@ -73,6 +74,8 @@ export interface FrameworkDeps {
   activate?: (pods: readonly Pod[]) => void;
   /** Tracks a plugin's background work (Handle.runInBackground). */
   runInBackground?: (work: Promise<void>) => void;
+  /** The scheduler's DRA manager (Handle.sharedDRAManager), one for all its profiles, built on first use. */
+  sharedDRAManager?: () => SharedDRAManager | null;
 }
 
 type Guard<T extends fw.Plugin> = (p: fw.Plugin) => p is T;
@@ -364,6 +367,9 @@ export class Framework implements fw.Handle {
   }
   metricsRecorder(): MetricsRecorder | null {
     return this.recorder;
+  }
+  sharedDRAManager(): SharedDRAManager | null {
+    return this.deps.sharedDRAManager?.() ?? null;
   }
 
   /**

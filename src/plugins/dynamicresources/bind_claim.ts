@@ -7,7 +7,7 @@ import type { Handle } from '../../framework/interfaces.js';
 import { Status } from '../../framework/status.js';
 import { cloneJSON } from '../../util/json_clone.js';
 import { bindingReadiness, ErrDeviceBindingTimeout, hasBindingConditions } from './binding_conditions.js';
-import type { ClaimTracker } from './dra_manager.js';
+import type { ResourceClaimTracker } from '../../framework/shared_dra_manager.js';
 import { bindingConditionsEnabled, type DraFeatures } from './features.js';
 import { ClaimFinalizer, isReservedForPod, podConsumerReference } from './pod_claims.js';
 import type { DynamicResourcesState } from './state.js';
@@ -40,7 +40,7 @@ class BindError extends Error {
 export class ClaimBinder {
   constructor(
     private readonly handle: Handle,
-    private readonly claims: ClaimTracker,
+    private readonly claims: ResourceClaimTracker,
     private readonly features: DraFeatures,
     private readonly bindingTimeoutMs: number,
   ) {}

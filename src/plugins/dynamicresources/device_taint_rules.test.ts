@@ -7,6 +7,7 @@ import { CycleState } from '../../framework/cycle_state.js';
 import { PodInfo } from '../../framework/pod_info.js';
 import { makeNode } from '../../testing/builders.js';
 import { newTestHandle } from '../../testing/handle.js';
+import { defaultFeatures } from '../../framework/features.js';
 import { defaultDynamicResourcesArgs } from './args.js';
 import { pinnedDraFeatures } from './features.js';
 import { DynamicResources, ErrReasonCannotAllocate } from './index.js';
@@ -25,7 +26,7 @@ const noScheduleRule: DeviceTaintRule = {
 /** Filter's reasons for a pod whose claim wants the worker's only device, which the rule taints. */
 function filterReasons(enableDRADeviceTaintRules: boolean): readonly string[] | null {
   const objects = [deviceClass(), pendingClaim('claim'), nodeSlice(worker, 1), noScheduleRule];
-  const handle = newTestHandle({ nodes: [makeNode(worker)], objects, now: 0 });
+  const handle = newTestHandle({ nodes: [makeNode(worker)], objects, now: 0, features: { ...defaultFeatures, enableDRADeviceTaintRules } });
   const pl = new DynamicResources(handle, {
     args: defaultDynamicResourcesArgs({}),
     features: { ...pinnedDraFeatures, enableDRADeviceTaintRules },

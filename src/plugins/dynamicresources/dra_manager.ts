@@ -7,6 +7,7 @@ import { AssumeCache, AssumeCacheNotFoundError } from '../../framework/assume_ca
 import { AllocatedDevices } from './allocated_devices.js';
 import { isSpecialClaimName } from './extended_resources.js';
 import type { AllocatedState } from '../../dra/structured/index.js';
+import type * as shared from '../../framework/shared_dra_manager.js';
 
 interface InFlightAllocation {
   readonly claim: ResourceClaim;
@@ -22,7 +23,7 @@ const claimKey = (namespace: string, name: string): string => `${namespace}/${na
  * allocated-devices tracker hears of every change of a claim from the assume cache, so it is
  * never rebuilt.
  */
-export class ClaimTracker {
+export class ClaimTracker implements shared.ResourceClaimTracker {
   private readonly cache: AssumeCache<ResourceClaim>;
   private readonly inFlight = new Map<string, InFlightAllocation>();
   private readonly devices: AllocatedDevices;
@@ -103,7 +104,7 @@ export class ClaimTracker {
 }
 
 /** ResourceSlices with the taints of matching DeviceTaintRules added (ListPatchedResourceSlices). */
-export class SliceLister {
+export class SliceLister implements shared.ResourceSliceLister {
   private patched: ResourceSlice[] | null = null;
   private readonly watched: boolean;
 
@@ -146,7 +147,7 @@ function patchSlice(slice: ResourceSlice, rules: readonly DeviceTaintRule[]): Re
 }
 
 /** Device classes by name (the classLister the allocator gets). */
-export class DeviceClassLister {
+export class DeviceClassLister implements shared.DeviceClassLister {
   constructor(private readonly lister: ObjectLister) {}
 
   get(name: string): DeviceClass | undefined {

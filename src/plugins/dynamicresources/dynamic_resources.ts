@@ -32,14 +32,12 @@ import { DynamicResources as Name } from '../../framework/names.js';
 import { isFailedOnNode, type Allocator, type NewAllocator } from './allocator_interface.js';
 import { timeoutMs, type DynamicResourcesArgs } from './args.js';
 import { ClaimBinder } from './bind_claim.js';
-import type { ClaimTracker, DeviceClassLister, SliceLister } from './dra_manager.js';
-import { sharedDraManager } from './shared_dra_manager.js';
 import { allocatorFeatures, bindingConditionsEnabled, pinnedDraFeatures, type AllocatorFeatures, type DraFeatures } from './features.js';
 import { isSchedulableAfterClaimChange, isSchedulableAfterTargetPodUpdate } from './hints.js';
 import { ClaimFinalizer, ClaimUnavailable, isReservedForPod, podResourceClaims, type ClaimGetter } from './pod_claims.js';
 import { bindingReadiness } from './binding_conditions.js';
 import { DynamicResourcesState, type ClaimInfo, type ExtendedResourceRequests } from './state.js';
-import type { DeviceClassResolver } from '../../dra/device_class_resolver.js';
+import type { DeviceClassLister, DeviceClassResolver, ResourceClaimTracker, ResourceSliceLister } from '../../framework/shared_dra_manager.js';
 import {
   filterExtendedResources,
   findExtendedResourceClaim,
@@ -96,8 +94,8 @@ export class DynamicResources
   private readonly allocatorFeatures: AllocatorFeatures;
   private readonly filterTimeoutMs: number;
   readonly bindingTimeoutMs: number;
-  readonly claims: ClaimTracker;
-  private readonly slices: SliceLister;
+  readonly claims: ResourceClaimTracker;
+  private readonly slices: ResourceSliceLister;
   private readonly classes: DeviceClassLister;
   private readonly newAllocator: NewAllocator;
   private readonly binder: ClaimBinder;
@@ -116,7 +114,9 @@ export class DynamicResources
     this.filterTimeoutMs = this.features.enableDRASchedulerFilterTimeout ? timeoutMs(opts.args?.filterTimeout) : 0;
     this.bindingTimeoutMs = timeoutMs(opts.args?.bindingTimeout);
     this.newAllocator = opts.newAllocator;
-    const manager = sharedDraManager(handle.objects(), this.features);
+    const manager = handle.sharedDRAManager?.() ?? null;
+    // The scheduler builds it once for all plugins (a plugin's own would miss the others' allocations).
+    if (manager === null) throw new Error('needs the shared DRA manager of the framework handle (Handle.sharedDRAManager)');
     this.claims = manager.claims;
     this.slices = manager.slices;
     this.classes = manager.classes;

@@ -28,7 +28,7 @@ const podAsking = (n: string, uid = 'uid-p'): Pod =>
 function setup(o: { nodes: { name: string; gpus?: string }[]; slices?: [string, number][]; claims?: ResourceClaim[]; extendedResource?: boolean }) {
   const slices = (o.slices ?? []).map(([n, k]) => nodeSlice(n, k));
   const nodes = o.nodes.map((n) => makeNode(n.name, n.gpus !== undefined ? { allocatable: { cpu: '4', memory: '32Gi', pods: '110', [gpu]: n.gpus } } : {}));
-  const handle = newTestHandle({ nodes, objects: [gpuClass, ...slices, ...(o.claims ?? [])] });
+  const handle = newTestHandle({ nodes, objects: [gpuClass, ...slices, ...(o.claims ?? [])], features: { ...defaultFeatures, enableDRAExtendedResource: o.extendedResource ?? true } });
   const lister = handle.objects() as MapObjectLister;
   const client = claimClient(lister, handle.client());
   const claimCreates: string[] = [];

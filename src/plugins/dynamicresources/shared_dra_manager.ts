@@ -1,33 +1,21 @@
-// The scheduler's one view of DRA objects that plugins share (framework.SharedDRAManager,
-// dra_manager.go NewDRAManager): DynamicResources allocates through it, NodeResourcesFit and
-// NodeResourcesBalancedAllocation read it to score extended resources backed by devices.
+// Builds the scheduler's one view of DRA objects (dra_manager.go NewDRAManager): the scheduler makes
+// one and hands it to every plugin through Handle.sharedDRAManager(); DynamicResources allocates
+// through it, NodeResourcesFit and NodeResourcesBalancedAllocation read it.
 import type { ObjectLister } from '../../framework/interfaces.js';
+import type { SharedDRAManager } from '../../framework/shared_dra_manager.js';
 import { DeviceClassResolver } from '../../dra/device_class_resolver.js';
 import { ClaimTracker, DeviceClassLister, SliceLister } from './dra_manager.js';
 import type { DraFeatures } from './features.js';
 
-export interface SharedDraManager {
-  readonly claims: ClaimTracker;
-  readonly slices: SliceLister;
-  readonly classes: DeviceClassLister;
-  /** Which DeviceClass backs an extended resource; null with DRAExtendedResource off. */
-  readonly classResolver: DeviceClassResolver | null;
-}
+/** The gates that shape the manager. */
+export type DraManagerFeatures = Pick<DraFeatures, 'enableDRAConsumableCapacity' | 'enableDRADeviceTaintRules' | 'enableDRAExtendedResource'>;
 
-/** One manager per object lister (one per scheduler, as upstream's handle holds one). */
-const managers = new WeakMap<ObjectLister, SharedDraManager>();
-
-/** The manager of the scheduler whose objects `objects` lists; the first caller's features shape it. */
-export function sharedDraManager(objects: ObjectLister, features: DraFeatures): SharedDraManager {
-  let m = managers.get(objects);
-  if (m === undefined) {
-    m = {
-      claims: new ClaimTracker(objects, features.enableDRAConsumableCapacity),
-      slices: new SliceLister(objects, features.enableDRADeviceTaintRules),
-      classes: new DeviceClassLister(objects),
-      classResolver: features.enableDRAExtendedResource ? new DeviceClassResolver(objects) : null,
-    };
-    managers.set(objects, m);
-  }
-  return m;
+/** A manager over the scheduler's object lister, shaped by its feature gates. */
+export function newSharedDRAManager(objects: ObjectLister, features: DraManagerFeatures): SharedDRAManager {
+  return {
+    claims: new ClaimTracker(objects, features.enableDRAConsumableCapacity),
+    slices: new SliceLister(objects, features.enableDRADeviceTaintRules),
+    classes: new DeviceClassLister(objects),
+    classResolver: features.enableDRAExtendedResource ? new DeviceClassResolver(objects) : null,
+  };
 }

@@ -7,11 +7,11 @@ import type { PodInfo } from '../../framework/pod_info.js';
 import { Status } from '../../framework/status.js';
 import type { NodeResourcesBalancedAllocationArgs } from './args.js';
 import { ResourceAllocationScorer } from './resource_allocation.js';
-import type { SharedDraManager } from '../dynamicresources/shared_dra_manager.js';
+import type { SharedDRAManager } from '../../framework/shared_dra_manager.js';
 import { draExtendedResources, type DraScoringState } from './dra_extended_resources.js';
 import type { SignFragment, SignPlugin } from '../../framework/interfaces.js';
 import { signResources } from './sign.js';
-import type { DeviceClassResolver } from '../../dra/device_class_resolver.js';
+import type { DeviceClassResolver } from '../../framework/shared_dra_manager.js';
 
 export const BalancedAllocationName = 'NodeResourcesBalancedAllocation';
 const preScoreStateKey = `PreScore${BalancedAllocationName}`;
@@ -106,7 +106,7 @@ export class BalancedAllocation implements PreScorePlugin, ScorePlugin, SignPlug
    * @param dra the scheduler's DRA objects when DRAExtendedResource is on: devices count for
    *   the extended resources DeviceClasses back on nodes that do not advertise them.
    */
-  constructor(args: NodeResourcesBalancedAllocationArgs, dra: SharedDraManager | null = null) {
+  constructor(args: NodeResourcesBalancedAllocationArgs, dra: SharedDRAManager | null = null) {
     this.draClasses = dra?.classResolver ?? null;
     // Balance is judged on what pods really request, not on the 100m / 200Mi scoring defaults.
     this.scorer = new ResourceAllocationScorer(BalancedAllocationName, args.resources, balancedResourceScorer, true, draExtendedResources(dra));

@@ -11,7 +11,7 @@ import { MapObjectLister } from '../../framework/object_lister.js';
 import { NodeInfo } from '../../framework/node_info.js';
 import { PodInfo } from '../../framework/pod_info.js';
 import { Code } from '../../framework/status.js';
-import { sharedDraManager } from '../dynamicresources/shared_dra_manager.js';
+import { newSharedDRAManager } from '../dynamicresources/shared_dra_manager.js';
 import { LeastAllocated } from './args.js';
 import { BalancedAllocation } from './balanced_allocation.js';
 import { Fit } from './fit.js';
@@ -30,7 +30,7 @@ function slice(node: string, devices: number, driver = 'test-driver'): ResourceS
   };
 }
 
-const managerOf = (objects: KubeObject[]) => sharedDraManager(new MapObjectLister(objects), defaultFeatures);
+const managerOf = (objects: KubeObject[]) => newSharedDRAManager(new MapObjectLister(objects), defaultFeatures);
 
 const fitArgs = (resources = [{ name: 'cpu', weight: 1 }, { name: 'memory', weight: 1 }]) => ({
   ignoredResources: [],

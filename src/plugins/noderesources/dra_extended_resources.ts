@@ -5,7 +5,7 @@ import type { Node, NodeSelector } from '../../api/types.js';
 import type { Device, DeviceClass, ResourceSlice } from '../../api/dra_types.js';
 import { CelCache, DefaultCelFeatures, DeviceActivation } from '../../api/cel/index.js';
 import { isDRAExtendedResourceName } from '../../dra/device_class_resolver.js';
-import type { SharedDraManager } from '../dynamicresources/shared_dra_manager.js';
+import type { SharedDRAManager } from '../../framework/shared_dra_manager.js';
 import { isDeviceAllocated, makeDeviceID, nodeMatches, type AllocatedState } from '../../dra/structured/index.js';
 
 /** What PreScore gathers once per pod (draPreScoreState). */
@@ -32,7 +32,7 @@ export class DraExtendedResources {
   private readonly deviceMatchCache = new Map<string, boolean>();
   private readonly nodeMatchCache = new Map<string, boolean>();
 
-  constructor(private readonly manager: SharedDraManager & { readonly classResolver: NonNullable<SharedDraManager['classResolver']> }) {}
+  constructor(private readonly manager: SharedDRAManager & { readonly classResolver: NonNullable<SharedDRAManager['classResolver']> }) {}
 
   /** The claims' and slices' state when one of the scored resources is backed by devices, else null. */
   preScore(resourceNames: readonly string[]): DraScoringState | null {
@@ -123,7 +123,7 @@ export class DraExtendedResources {
 }
 
 /** The device counting for scoring, when the scheduler's DRA objects resolve extended resources (DRAExtendedResource on). */
-export function draExtendedResources(dra: SharedDraManager | null): DraExtendedResources | null {
+export function draExtendedResources(dra: SharedDRAManager | null): DraExtendedResources | null {
   const classResolver = dra?.classResolver ?? null;
   return dra !== null && classResolver !== null ? new DraExtendedResources({ ...dra, classResolver }) : null;
 }

@@ -38,8 +38,9 @@ import { leastResourceScorer } from './least_allocated.js';
 import { mostResourceScorer } from './most_allocated.js';
 import { requestedToCapacityRatioScorer } from './requested_to_capacity_ratio.js';
 import { ResourceAllocationScorer } from './resource_allocation.js';
-import { isDRAExtendedResourceName, ResourceDeviceClassPrefix, type DeviceClassResolver } from '../../dra/device_class_resolver.js';
-import type { SharedDraManager } from '../dynamicresources/shared_dra_manager.js';
+import { isDRAExtendedResourceName, ResourceDeviceClassPrefix } from '../../dra/device_class_resolver.js';
+import type { DeviceClassResolver } from '../../framework/shared_dra_manager.js';
+import type { SharedDRAManager } from '../../framework/shared_dra_manager.js';
 import { draExtendedResources, type DraExtendedResources, type DraScoringState } from './dra_extended_resources.js';
 import type { SignFragment, SignPlugin } from '../../framework/interfaces.js';
 import { signResources } from './sign.js';
@@ -251,7 +252,7 @@ export class Fit implements PreFilterPlugin, FilterPlugin, EnqueueExtensions, Pr
    *   advertise an extended resource a DeviceClass backs leaves it to DynamicResources, and its
    *   devices count in the score. Without it every extended resource must be in allocatable.
    */
-  constructor(args: NodeResourcesFitArgs, private readonly features: FitFeatures = defaultFitFeatures, dra: SharedDraManager | null = null) {
+  constructor(args: NodeResourcesFitArgs, private readonly features: FitFeatures = defaultFitFeatures, dra: SharedDRAManager | null = null) {
     this.ignoredResources = new Set(args.ignoredResources);
     this.ignoredResourceGroups = new Set(args.ignoredResourceGroups);
     this.draClasses = dra?.classResolver ?? null;

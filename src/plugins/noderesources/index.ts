@@ -11,7 +11,6 @@ import {
 } from './args.js';
 import { BalancedAllocation, BalancedAllocationName } from './balanced_allocation.js';
 import { Fit, FitName } from './fit.js';
-import { sharedDraManager } from '../dynamicresources/shared_dra_manager.js';
 
 export const nodeResourcesFitDefinition: PluginDefinition<NodeResourcesFitArgs> = {
   name: FitName,
@@ -19,7 +18,7 @@ export const nodeResourcesFitDefinition: PluginDefinition<NodeResourcesFitArgs> 
   factory: (args, handle, features) => new Fit(
     args,
     { enableInPlacePodVerticalScaling: features.enableInPlacePodVerticalScaling, enableSchedulingQueueHint: true },
-    features.enableDRAExtendedResource ? sharedDraManager(handle.objects(), features) : null,
+    features.enableDRAExtendedResource ? (handle.sharedDRAManager?.() ?? null) : null,
   ),
   defaultArgs: defaultNodeResourcesFitArgs,
   validateArgs: validateNodeResourcesFitArgs,
@@ -28,7 +27,7 @@ export const nodeResourcesFitDefinition: PluginDefinition<NodeResourcesFitArgs> 
 export const balancedAllocationDefinition: PluginDefinition<NodeResourcesBalancedAllocationArgs> = {
   name: BalancedAllocationName,
   argsKind: 'NodeResourcesBalancedAllocationArgs',
-  factory: (args, handle, features) => new BalancedAllocation(args, features.enableDRAExtendedResource ? sharedDraManager(handle.objects(), features) : null),
+  factory: (args, handle, features) => new BalancedAllocation(args, features.enableDRAExtendedResource ? (handle.sharedDRAManager?.() ?? null) : null),
   defaultArgs: defaultNodeResourcesBalancedAllocationArgs,
   validateArgs: validateNodeResourcesBalancedAllocationArgs,
 };

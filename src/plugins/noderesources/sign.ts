@@ -5,7 +5,8 @@ import type { SignFragment } from '../../framework/interfaces.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { ResourcesSignerName } from '../../framework/signers.js';
 import { Code, Status } from '../../framework/status.js';
-import { isDRAExtendedResourceName, type DeviceClassResolver } from '../../dra/device_class_resolver.js';
+import { isDRAExtendedResourceName } from '../../dra/device_class_resolver.js';
+import type { DeviceClassResolver } from '../../framework/shared_dra_manager.js';
 
 const backedByDevices = 'signature disabled when dra extended resources are used in the cluster';
 
