@@ -4,6 +4,7 @@
 import type { Features } from './features.js';
 import type { KubeObject, PersistentVolume, PersistentVolumeClaim, Pod, PodExtendedResourceClaimStatus } from '../api/types.js';
 import type { ResourceClaim } from '../api/resource.js';
+import type { PodGroup } from '../api/scheduling.js';
 import type { CycleState } from './cycle_state.js';
 import type { ClusterEventWithHint } from './events.js';
 import type { NodeInfo } from './node_info.js';
@@ -186,7 +187,8 @@ export type AnyPlugin = Plugin &
       Omit<PermitPlugin, 'name'> &
       Omit<PreBindPlugin, 'name'> &
       Omit<BindPlugin, 'name'> &
-      Omit<PostBindPlugin, 'name'>
+      Omit<PostBindPlugin, 'name'> &
+      Omit<PlacementFeasiblePlugin, 'name'>
   >;
 
 export const isPreEnqueuePlugin = (p: Plugin): p is PreEnqueuePlugin => typeof (p as AnyPlugin).preEnqueue === 'function';
@@ -198,6 +200,7 @@ export const isPostFilterPlugin = (p: Plugin): p is PostFilterPlugin => typeof (
 export const isPreScorePlugin = (p: Plugin): p is PreScorePlugin => typeof (p as AnyPlugin).preScore === 'function';
 export const isScorePlugin = (p: Plugin): p is ScorePlugin => typeof (p as AnyPlugin).score === 'function';
 export const isReservePlugin = (p: Plugin): p is ReservePlugin => typeof (p as AnyPlugin).reserve === 'function';
+export const isPlacementFeasiblePlugin = (p: Plugin): p is PlacementFeasiblePlugin => typeof (p as AnyPlugin).placementFeasible === 'function';
 export const isPermitPlugin = (p: Plugin): p is PermitPlugin => typeof (p as AnyPlugin).permit === 'function';
 export const isPreBindPlugin = (p: Plugin): p is PreBindPlugin => typeof (p as AnyPlugin).preBind === 'function';
 export const isBindPlugin = (p: Plugin): p is BindPlugin => typeof (p as AnyPlugin).bind === 'function';
@@ -344,6 +347,36 @@ export interface Handle {
   extenders?(): readonly Extender[];
   /** Where plugins report their own metrics (preemption attempts, victims); null when metrics are off. */
   metricsRecorder?(): MetricsRecorder | null;
+  /** Pod groups and their members (GenericWorkload; fwk.Handle.PodGroupManager). */
+  podGroups?(): PodGroupLister | undefined;
+  /** Moves these pods to activeQ now (fwk.Handle.Activate). */
+  activate?(pods: Iterable<Pod>): void;
+}
+
+/** Pod groups and their member pods, as the informers and the cache know them. */
+export interface PodGroupLister {
+  podGroup(namespace: string, name: string): PodGroup | undefined;
+  /** Every member pod the informer has. */
+  allPodsCount(namespace: string, name: string): number;
+  /** Members bound or assumed. */
+  scheduledPodsCount(namespace: string, name: string): number;
+  /** Members neither bound nor assumed. */
+  unscheduledPods(namespace: string, name: string): Pod[];
+  /** Members assumed (waiting at Permit or binding). */
+  assumedPods(namespace: string, name: string): Pod[];
+}
+
+/** How far a pod group's cycle got (framework.PlacementProgress). */
+export interface PlacementProgress {
+  /** Members not tried yet in this cycle. */
+  readonly remaining: number;
+  /** Members scheduled (bound, assumed, or placed in this cycle). */
+  readonly scheduled: number;
+}
+
+/** Decides, as a pod group's members are placed one by one, whether the group can still succeed. */
+export interface PlacementFeasiblePlugin extends Plugin {
+  placementFeasible(podGroup: PodGroup, progress: PlacementProgress): Status | null;
 }
 
 /** Builds a plugin from its (defaulted) args and the feature gates' values. */

@@ -13,6 +13,7 @@ import { nodeUnschedulableDefinition } from './nodeunschedulable/index.js';
 import { podTopologySpreadDefinition } from './podtopologyspread/index.js';
 import { prioritySortDefinition } from './queuesort/index.js';
 import { schedulingGatesDefinition } from './schedulinggates/index.js';
+import { gangSchedulingDefinition } from './gangscheduling/index.js';
 import { taintTolerationDefinition } from './tainttoleration/index.js';
 import { nodeVolumeLimitsDefinition } from './nodevolumelimits/index.js';
 import { volumeRestrictionsDefinition } from './volumerestrictions/index.js';
@@ -24,6 +25,7 @@ export function inTreeRegistry(): Registry {
   return new Registry([
     prioritySortDefinition,
     schedulingGatesDefinition,
+    gangSchedulingDefinition,
     nodeUnschedulableDefinition,
     nodeNameDefinition,
     taintTolerationDefinition,

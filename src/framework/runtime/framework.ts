@@ -56,6 +56,10 @@ export interface FrameworkDeps {
   notYetAvailable?: ReadonlySet<string>;
   /** The scheduler's HTTP extenders (Handle.extenders). */
   extenders?: readonly Extender[];
+  /** Pod groups and their members (Handle.podGroups), with GenericWorkload on. */
+  podGroups?: fw.PodGroupLister;
+  /** Moves pods to activeQ (Handle.activate). */
+  activate?: (pods: Iterable<Pod>) => void;
   /** Where durations go; none means nothing is measured. */
   metrics?: MetricsRecorder | null;
   /** Monotonic seconds for durations (performance.now() by default). */
@@ -325,6 +329,16 @@ export class Framework implements fw.Handle {
   }
   metricsRecorder(): MetricsRecorder | null {
     return this.recorder;
+  }
+  podGroups(): fw.PodGroupLister | undefined {
+    return this.deps.podGroups;
+  }
+  activate(pods: Iterable<Pod>): void {
+    this.deps.activate?.(pods);
+  }
+  /** The plugins that judge a pod group's partial placement. */
+  placementFeasiblePlugins(): fw.PlacementFeasiblePlugin[] {
+    return [...this.pluginsByName.values()].filter(fw.isPlacementFeasiblePlugin);
   }
 
   /**
