@@ -28,6 +28,13 @@ export class PodGroupState {
     return out;
   }
 
+  /** Members bound or assumed. */
+  scheduledPods(isAssumed: (pod: Pod) => boolean): Pod[] {
+    const out: Pod[] = [];
+    for (const p of this.pods.values()) if (p.spec.nodeName || isAssumed(p)) out.push(p);
+    return out;
+  }
+
   /** Members assumed but not yet bound. */
   assumedPods(isAssumed: (pod: Pod) => boolean): Pod[] {
     const out: Pod[] = [];
@@ -80,6 +87,10 @@ export class PodGroupStates implements PodGroupLister {
 
   assumedPods(namespace: string, name: string): Pod[] {
     return this.state(namespace, name)?.assumedPods(this.isAssumed) ?? [];
+  }
+
+  scheduledPods(namespace: string, name: string): Pod[] {
+    return this.state(namespace, name)?.scheduledPods(this.isAssumed) ?? [];
   }
 
   setPodGroup(pg: PodGroup): void {

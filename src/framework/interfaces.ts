@@ -41,6 +41,22 @@ export interface QueuedPodInfo {
   sequence?: number;
   /** What last moved the pod out of unschedulablePods or back from an attempt (none before its first). */
   requeuedBy?: RequeueCause;
+  /**
+   * Set when this entry is a pod group (GenericWorkload): the queue holds and pops the group's
+   * queued members as one entity; `podInfo` is then its first member's.
+   */
+  group?: QueuedPodGroup;
+}
+
+/** A pod group's queued members (framework.QueuedPodGroupInfo, without composite groups). */
+export interface QueuedPodGroup {
+  /** "podgroup:namespace/name": the entity's key in the queue. */
+  readonly key: string;
+  readonly namespace: string;
+  readonly name: string;
+  podGroup: PodGroup;
+  /** Ordered by priority, attempts (most first), queue time, then name. */
+  members: QueuedPodInfo[];
 }
 
 /** The event that requeued a pod, and the plugin whose queueing hint let it ('' when no hint decided). */
@@ -364,6 +380,8 @@ export interface PodGroupLister {
   unscheduledPods(namespace: string, name: string): Pod[];
   /** Members assumed (waiting at Permit or binding). */
   assumedPods(namespace: string, name: string): Pod[];
+  /** Members bound or assumed. */
+  scheduledPods(namespace: string, name: string): Pod[];
 }
 
 /** How far a pod group's cycle got (framework.PlacementProgress). */

@@ -32,6 +32,9 @@ import { BindingConfirmations, bindingMayHaveLanded } from './binding_confirmati
 import { SchedulingLoop, type SchedulingCycles } from './loop.js';
 import type { AttemptResult, SchedulerMetricsRecorder } from './metrics_recorder.js';
 import { schedulePod, type AlgorithmState, type ExtenderSet, type ScheduleResult } from './schedule_pod.js';
+import { PodGroupStates } from '../cache/pod_group_state.js';
+import { PodGroupCycle } from './pod_group_cycle.js';
+import { withWorkloadPlugins } from './workload_plugins.js';
 
 /** The parts of a defaulted KubeSchedulerConfiguration a Scheduler is built from. */
 export interface ResolvedConfig {
@@ -156,6 +159,9 @@ export class Scheduler implements SchedulingCycles, EventHandlerTarget {
   private readonly confirmations: BindingConfirmations;
   /** Where preemption victims of the current scheduling cycle are noted (one cycle at a time). */
   private cycleVictims: string[] = [];
+  /** Pod groups and their members, with GenericWorkload on. */
+  readonly podGroups: PodGroupStates | null;
+  private readonly groupCycle: PodGroupCycle<Attempt> | null;
 
   /**
    * The scheduler for a resolved configuration: its extenders (and the NodeResourcesFit
@@ -220,9 +226,13 @@ export class Scheduler implements SchedulingCycles, EventHandlerTarget {
     const gates = deps.featureGates ?? FeatureGates.defaults;
     const features = featuresFromGates((gate) => gates.enabled(gate));
     this.features = features;
+    const podGroups = features.enableGenericWorkload ? new PodGroupStates((p) => this.cache.isAssumedPod(p)) : null;
+    this.podGroups = podGroups;
     let queue: SchedulingQueue | undefined = undefined;
-    for (const profile of profiles) {
+    for (const profile of profiles.map((p) => withWorkloadPlugins(p, features))) {
       const fwk = new Framework(profile, {
+        podGroups: podGroups ?? undefined,
+        activate: (pods) => queue!.activate(pods),
         registry: deps.registry,
         snapshot: () => this.snapshot,
         objects: this.objects,
@@ -259,10 +269,12 @@ export class Scheduler implements SchedulingCycles, EventHandlerTarget {
         podLister: (namespace, name) => deps.client.getPod(namespace, name),
         onActive: () => this.loop.wake(),
         onIncoming: metrics === null ? undefined : (q, event) => metrics.observeQueueIncoming(q, event),
+        podGroup: podGroups === null ? undefined : (namespace, name) => podGroups.podGroup(namespace, name),
       },
     );
     this.queue = queue;
     this.handlers = new EventHandlers(this, features.enableDRADeviceTaintRules);
+    this.groupCycle = podGroups === null ? null : this.newGroupCycle(podGroups);
   }
 
   /** Plugins the profiles name that are not built yet, by profile. */
@@ -324,6 +336,10 @@ export class Scheduler implements SchedulingCycles, EventHandlerTarget {
   scheduleOne(): boolean | Promise<void> {
     const qp = this.queue.pop();
     if (!qp) return false;
+    if (qp.group) {
+      this.scheduleGroup(qp);
+      return true;
+    }
     let cycle: MaybePromise<void>;
     try {
       cycle = this.schedulingCycle(qp, true);
@@ -332,6 +348,40 @@ export class Scheduler implements SchedulingCycles, EventHandlerTarget {
       return true;
     }
     return cycle instanceof Promise ? cycle.catch((err: unknown) => this.cycleCrashed(qp, err)) : true;
+  }
+
+  /** A pod group's cycle; one that throws outside any plugin fails every member, retried as a group. */
+  private scheduleGroup(entity: QueuedPodInfo): void {
+    try {
+      this.groupCycle!.schedule(entity);
+    } catch (err) {
+      this.log(1, `Error scheduling pod group ${entity.group!.namespace}/${entity.group!.name}; retrying: ${thrownMessage(err)}`);
+      for (const m of entity.group!.members) if (this.queue.whereIs(m.podInfo.uid) === 'inFlight') this.cycleCrashed(m, err);
+      this.queue.addAttemptedPodGroupIfNeeded(entity, false);
+    }
+  }
+
+  /** The pod-group cycle, run with this scheduler's cache, queue and single-pod steps. */
+  private newGroupCycle(podGroups: PodGroupStates): PodGroupCycle<Attempt> {
+    return new PodGroupCycle<Attempt>({
+      cache: this.cache,
+      snapshot: this.snapshot,
+      queue: this.queue,
+      podGroups,
+      profileOf: (pod) => this.profiles.get(pod.spec.schedulerName ?? 'default-scheduler'),
+      skipMember: (qp) => this.startAttempt(qp) === null,
+      newAttempt: (qp, fwk) => {
+        const attempt: Attempt = { qp, fwk, state: new CycleState(), start: this.monotonicSeconds(), requeue: true, victims: [] };
+        if (this.deps.diagnose) attempt.state.diagnosis = new CycleDiagnosis();
+        return attempt;
+      },
+      stateOf: (attempt) => attempt.state,
+      findNode: (attempt) => schedulePod(this.alg, attempt.fwk, attempt.state, attempt.qp.podInfo, this.snapshot, this.extenders),
+      assumeAndReserve: (attempt, result) => this.assumeAndReserve(attempt, result),
+      finishSchedulingCycle: (attempt, outcome) => this.finishSchedulingCycle(attempt, outcome as CycleOutcome),
+      failMember: (attempt, status, nominating) => this.finishSchedulingCycle(attempt, { result: null, assumed: null, status, nominating }),
+      log: (level, msg) => this.log(level, msg),
+    });
   }
 
   /**
