@@ -366,6 +366,12 @@ export class SchedulingQueue {
     }
   }
 
+  /** Pops one group's entity wherever it waits (explain's attempt of a group); undefined when it is not queued. */
+  popGroup(namespace: string, name: string): QueuedPodInfo | undefined {
+    const found = this.takeEntity(`podgroup:${namespace}/${name}`);
+    return found ? this.popEntity(found.entity) : undefined;
+  }
+
   /** A group entity leaves the queue: each member is in flight, and the group until it is put back. */
   private popEntity(entity: QueuedPodInfo): QueuedPodInfo {
     entity.attempts++;

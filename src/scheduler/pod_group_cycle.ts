@@ -22,6 +22,13 @@ import type { ScheduleResult } from './schedule_pod.js';
 /** The error a rejected group's statuses carry (errPodGroupUnschedulable). */
 const errPodGroupUnschedulable = new Error('pod group is unschedulable');
 
+/**
+ * A rejection carrying errPodGroupUnschedulable: upstream's Status lists its error before its
+ * reasons, so the message starts with it.
+ */
+const groupUnschedulable = (reasons: readonly string[]): Status =>
+  new Status(Code.Unschedulable, [errPodGroupUnschedulable.message, ...reasons], errPodGroupUnschedulable);
+
 /** What a member's attempt ends with, as the scheduler's cycle reports it. */
 export interface MemberOutcome {
   readonly status: Status | null;
@@ -96,7 +103,10 @@ export class PodGroupCycle<A> {
       return;
     }
     const { status, results } = this.runAlgorithm(fwk, group.podGroup, group.members);
-    this.submit(group.members, results, status);
+    // Members the cycle did not reach fail with the group's verdict as it stood before PodGroupPostFilter.
+    const beforePostFilter = status;
+    const final = status?.code === Code.Unschedulable ? this.afterPodGroupPostFilter(fwk, group.podGroup, group.members, status) : status;
+    this.submit(group.members, results, final, beforePostFilter);
     host.queue.addAttemptedPodGroupIfNeeded(entity, status === null);
   }
 
@@ -157,7 +167,7 @@ export class PodGroupCycle<A> {
     let anyScheduled = false;
     try {
       if (status?.code === Code.Error) return { status: Status.error(`failed to evaluate placement feasibility: ${status.message()}`), results };
-      if (status?.code === Code.Unschedulable) return { status: new Status(Code.Unschedulable, status.reasons, errPodGroupUnschedulable), results };
+      if (status?.code === Code.Unschedulable) return { status: groupUnschedulable(status.reasons), results };
       for (const qp of members) {
         const r = this.runMember(fwk, qp, reverts);
         results.push(r);
@@ -176,9 +186,8 @@ export class PodGroupCycle<A> {
         if (feasible?.code === Code.Unschedulable) break;
         anyScheduled ||= isSuccess(r.status);
       }
-      if (status?.code === Code.Wait) status = new Status(Code.Unschedulable, status.reasons, errPodGroupUnschedulable);
-      if (isSuccess(status) && !anyScheduled) status = new Status(Code.Unschedulable, [], errPodGroupUnschedulable);
-      if (status?.code === Code.Unschedulable && status.error === undefined) status = new Status(Code.Unschedulable, status.reasons, errPodGroupUnschedulable).withPlugin(status.plugin);
+      if (status?.code === Code.Wait) status = groupUnschedulable(status.reasons);
+      if (isSuccess(status) && !anyScheduled) status = groupUnschedulable([]);
       return { status, results };
     } finally {
       for (let i = reverts.length - 1; i >= 0; i--) reverts[i]!();
@@ -234,8 +243,36 @@ export class PodGroupCycle<A> {
     return { qp, attempt, status: null, result };
   }
 
+  /**
+   * The group's verdict with PodGroupPostFilter's appended (RunPodGroupPostFilterPlugins, then
+   * applyPodGroupPostFilterResult). The in-tree plugins with that extension point, in the
+   * profile's PostFilter order: DynamicResources, which frees the members' claims (ours have
+   * nothing to free then) and lets the next plugin try, and DefaultPreemption, of which we have
+   * the answers that preempt nothing: a preemptor with preemptionPolicy Never, and a cluster
+   * without a lower-priority pod. Preempting for a group is not built yet.
+   */
+  private afterPodGroupPostFilter(fwk: Framework, pg: PodGroup, members: readonly QueuedPodInfo[], status: Status): Status {
+    const reasons: string[] = [];
+    let final: string | null = null;
+    for (const p of fwk.postFilterPlugins) {
+      if (p.name === 'DynamicResources') {
+        reasons.push('deallocation and deletion of ResourceClaims completed');
+      } else if (p.name === 'DefaultPreemption') {
+        if (members.some((m) => m.podInfo.pod.spec.preemptionPolicy === 'Never')) {
+          reasons.push('pod group preemption: not eligible due to preemptionPolicy=Never.');
+          continue;
+        }
+        const priority = pg.spec.priority ?? 0;
+        const lower = this.host.snapshot.nodeInfoList.some((ni) => ni.pods.some((pi) => (pi.pod.spec.priority ?? 0) < priority));
+        final = lower ? 'pod group preemption: preempting for a pod group is not supported yet' : 'pod group preemption: No preemption victims found for incoming preemptor';
+        break;
+      }
+    }
+    return new Status(status.code, [...status.reasons, final ?? reasons.join(', ')], status.error).withPlugin(status.plugin);
+  }
+
   /** submitPodGroupAlgorithmResult: binds the placed members of a group that succeeded, fails the rest. */
-  private submit(members: readonly QueuedPodInfo[], results: readonly MemberResult<A>[], groupStatus: Status | null): void {
+  private submit(members: readonly QueuedPodInfo[], results: readonly MemberResult<A>[], groupStatus: Status | null, notReached: Status | null): void {
     const { host } = this;
     members.forEach((qp, i) => {
       const r = results[i];
@@ -246,7 +283,7 @@ export class PodGroupCycle<A> {
         return;
       }
       if (r === undefined) {
-        host.failMember(attempt, groupStatus ?? Status.error('scheduling error for pod group, some pods were not processed'), clearNominatedNode);
+        host.failMember(attempt, notReached ?? Status.error('scheduling error for pod group, some pods were not processed'), clearNominatedNode);
         return;
       }
       if (!isSuccess(r.status)) {
@@ -257,7 +294,7 @@ export class PodGroupCycle<A> {
         host.finishSchedulingCycle(attempt, host.assumeAndReserve(attempt, r.result!));
         return;
       }
-      host.failMember(attempt, new Status(Code.Unschedulable, [groupStatus.message()], errPodGroupUnschedulable), clearNominatedNode);
+      host.failMember(attempt, groupUnschedulable([groupStatus.message()]), clearNominatedNode);
     });
   }
 }

@@ -350,6 +350,18 @@ export class Scheduler implements SchedulingCycles, EventHandlerTarget {
     return cycle instanceof Promise ? cycle.catch((err: unknown) => this.cycleCrashed(qp, err)) : true;
   }
 
+  /**
+   * One cycle for a pod group outside the queue's order (explain): its queued entity is popped and
+   * scheduled, then the bindings are waited for. False when the group has no queued entity.
+   */
+  async attemptGroupOnce(namespace: string, name: string): Promise<boolean> {
+    const entity = this.queue.popGroup(namespace, name);
+    if (!entity) return false;
+    this.scheduleGroup(entity);
+    await this.waitForBindings();
+    return true;
+  }
+
   /** A pod group's cycle; one that throws outside any plugin fails every member, retried as a group. */
   private scheduleGroup(entity: QueuedPodInfo): void {
     try {
