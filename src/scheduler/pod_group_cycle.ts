@@ -54,6 +54,8 @@ export interface PodGroupCycleHost<A> {
   finishSchedulingCycle(attempt: A, outcome: MemberOutcome): void;
   /** Reports a member's failure and puts it back (FailureHandler). */
   failMember(attempt: A, status: Status, nominating: NominatingInfo | null): void;
+  /** Writes the group's PodGroupInitiallyScheduled condition for this cycle's verdict (null: success). */
+  reportGroup(podGroup: PodGroup, status: Status | null): void;
   log(level: number, msg: string): void;
 }
 
@@ -99,6 +101,7 @@ export class PodGroupCycle<A> {
         if (f) host.failMember(host.newAttempt(m, f), status, clearNominatedNode);
         else host.queue.done(m.podInfo.uid);
       }
+      host.reportGroup(group.podGroup, status);
       host.queue.addAttemptedPodGroupIfNeeded(entity, false);
       return;
     }
@@ -107,6 +110,7 @@ export class PodGroupCycle<A> {
     const beforePostFilter = status;
     const final = status?.code === Code.Unschedulable ? this.afterPodGroupPostFilter(fwk, group.podGroup, group.members, status) : status;
     this.submit(group.members, results, final, beforePostFilter);
+    host.reportGroup(group.podGroup, final);
     host.queue.addAttemptedPodGroupIfNeeded(entity, status === null);
   }
 

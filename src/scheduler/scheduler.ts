@@ -35,6 +35,8 @@ import { schedulePod, type AlgorithmState, type ExtenderSet, type ScheduleResult
 import { PodGroupStates } from '../cache/pod_group_state.js';
 import { PodGroupCycle } from './pod_group_cycle.js';
 import { withWorkloadPlugins } from './workload_plugins.js';
+import { initiallyScheduledCondition, withCondition } from './pod_group_status.js';
+import type { PodGroup } from '../api/scheduling.js';
 
 /** The parts of a defaulted KubeSchedulerConfiguration a Scheduler is built from. */
 export interface ResolvedConfig {
@@ -392,7 +394,21 @@ export class Scheduler implements SchedulingCycles, EventHandlerTarget {
       assumeAndReserve: (attempt, result) => this.assumeAndReserve(attempt, result),
       finishSchedulingCycle: (attempt, outcome) => this.finishSchedulingCycle(attempt, outcome as CycleOutcome),
       failMember: (attempt, status, nominating) => this.finishSchedulingCycle(attempt, { result: null, assumed: null, status, nominating }),
+      reportGroup: (pg, status) => this.writeGroupCondition(pg, status),
       log: (level, msg) => this.log(level, msg),
+    });
+  }
+
+  /** Patches the group's PodGroupInitiallyScheduled condition, when the client can and it changes. */
+  private writeGroupCondition(pg: PodGroup, status: Status | null): void {
+    const write = this.deps.client.updatePodGroupStatus;
+    if (!write) return;
+    // The informer's latest copy: the queue's may predate an earlier cycle's write.
+    const latest = this.podGroups?.podGroup(pg.metadata.namespace ?? 'default', pg.metadata.name ?? '') ?? pg;
+    const next = withCondition(latest, initiallyScheduledCondition(status, new Date(this.deps.clock.now()).toISOString().replace(/\.\d{3}Z$/, 'Z')));
+    if (next === null) return;
+    write.call(this.deps.client, { ...latest, status: next }).catch((e: Error) => {
+      this.log(1, `error updating pod group ${pg.metadata.namespace ?? 'default'}/${pg.metadata.name ?? ''}: ${e.message}`);
     });
   }
 
