@@ -19,7 +19,8 @@ export const Name = 'GangScheduling';
 /** How long a gang member waits at Permit for the rest of its gang. */
 export const permitTimeoutMs = 5 * 60 * 1000;
 
-const waitingForQuorum = 'waiting for minCount pods from a gang to appear in scheduling queue';
+/** PreEnqueue's reason while a gang has fewer than minCount members. */
+export const waitingForQuorum = 'waiting for minCount pods from a gang to appear in scheduling queue';
 
 const groupName = (pod: Pod): string | undefined => pod.spec.schedulingGroup?.podGroupName;
 const namespaceOf = (o: { metadata?: { namespace?: string } }): string => o.metadata?.namespace ?? 'default';
