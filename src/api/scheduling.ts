@@ -2,7 +2,7 @@
 // types.go), and the few facts the scheduler derives from them.
 import type { ObjectMeta, Pod } from './types.js';
 
-export type PreemptionPolicy = 'PreemptLowerPriority' | 'Never';
+type PreemptionPolicy = 'PreemptLowerPriority' | 'Never';
 
 /** Exactly one of basic or gang. */
 export interface PodGroupSchedulingPolicy {
@@ -10,7 +10,7 @@ export interface PodGroupSchedulingPolicy {
   gang?: { minCount: number };
 }
 
-export interface TopologyConstraint {
+interface TopologyConstraint {
   key: string;
 }
 
@@ -51,7 +51,7 @@ export interface Workload {
   };
 }
 
-export interface WorkloadReference {
+interface WorkloadReference {
   workloadName: string;
   templateName: string;
 }
@@ -66,7 +66,7 @@ export interface Condition {
   message: string;
 }
 
-export interface PodGroupSpec {
+interface PodGroupSpec {
   parentCompositePodGroupName?: string;
   workloadRef?: WorkloadReference;
   schedulingPolicy: PodGroupSchedulingPolicy;
@@ -90,8 +90,6 @@ export interface PodGroup {
 export const PodGroupInitiallyScheduled = 'PodGroupInitiallyScheduled';
 export const PodGroupReasonUnschedulable = 'Unschedulable';
 export const PodGroupReasonSchedulerError = 'SchedulerError';
-
-export const schedulingV1beta1 = 'scheduling.k8s.io/v1beta1';
 
 /** "namespace/name" of a pod group. */
 export function podGroupKey(namespace: string, name: string): string {

@@ -1,15 +1,30 @@
 // The queue's pod-group bookkeeping (backend/queue/pod_group_member_pods.go and the entity half of
 // scheduling_queue.go): members waiting for their PodGroup object (incomplete), members arriving
 // while their group is in flight (pending), and the entity a group's queued members form.
-import { podGroupKeyOfPod, type PodGroup } from '../api/scheduling.js';
+import { podGroupKey, podGroupKeyOfPod, type PodGroup } from '../api/scheduling.js';
+import type { Pod } from '../api/types.js';
 import type { QueuedPodGroup, QueuedPodInfo } from '../framework/interfaces.js';
 
-export const entityKeyPrefix = 'podgroup:';
+const entityKeyPrefix = 'podgroup:';
+
+/** The queue key of a group's entity. */
+export function entityKey(namespace: string, name: string): string {
+  return entityKeyPrefix + podGroupKey(namespace, name);
+}
+
+/** The queue key of the entity of a PodGroup object. */
+export function entityKeyOfGroup(pg: PodGroup): string {
+  return entityKey(pg.metadata.namespace ?? 'default', pg.metadata.name ?? '');
+}
 
 /** The queue key of the entity the pod belongs to, or null for a pod outside any group. */
-export function entityKeyOf(qp: QueuedPodInfo): string | null {
-  const k = podGroupKeyOfPod(qp.podInfo.pod);
+export function entityKeyOfPod(pod: Pod): string | null {
+  const k = podGroupKeyOfPod(pod);
   return k === null ? null : entityKeyPrefix + k;
+}
+
+export function entityKeyOf(qp: QueuedPodInfo): string | null {
+  return entityKeyOfPod(qp.podInfo.pod);
 }
 
 /** Members by group key, in arrival order. */

@@ -12,7 +12,7 @@ import { PodInfo } from '../framework/pod_info.js';
 import type { Status } from '../framework/status.js';
 import type { Clock, TimerHandle } from '../util/clock.js';
 import { KeyedHeap } from './heap.js';
-import { addMember, entityKeyOf, MemberPods, newEntity, removeMember } from './pod_group_members.js';
+import { addMember, entityKey, entityKeyOf, entityKeyOfGroup, entityKeyOfPod, MemberPods, newEntity, removeMember } from './pod_group_members.js';
 import { Nominator, type NominatingInfo } from './nominator.js';
 
 /** The PreEnqueue plugin that holds pods with spec.schedulingGates (plugins/names.ts). */
@@ -294,7 +294,7 @@ export class SchedulingQueue {
 
   /** A PodGroup object was observed: its members held for it are queued (AddPodGroup). */
   addPodGroup(pg: PodGroup): void {
-    const key = `podgroup:${pg.metadata.namespace ?? 'default'}/${pg.metadata.name ?? ''}`;
+    const key = entityKeyOfGroup(pg);
     const entity = this.findEntity(key);
     if (entity) entity.group!.podGroup = pg;
     for (const qp of this.incompleteMembers.take(key)) this.addGroupMember(qp);
@@ -302,13 +302,13 @@ export class SchedulingQueue {
 
   /** A PodGroup object changed: the queued entity sees the new spec. */
   updatePodGroup(pg: PodGroup): void {
-    const entity = this.findEntity(`podgroup:${pg.metadata.namespace ?? 'default'}/${pg.metadata.name ?? ''}`);
+    const entity = this.findEntity(entityKeyOfGroup(pg));
     if (entity) entity.group!.podGroup = pg;
   }
 
   /** A PodGroup object was deleted: its queued members wait for it again (DeletePodGroup). */
   deletePodGroup(pg: PodGroup): void {
-    const key = `podgroup:${pg.metadata.namespace ?? 'default'}/${pg.metadata.name ?? ''}`;
+    const key = entityKeyOfGroup(pg);
     const found = this.takeEntity(key);
     for (const m of found?.entity.group!.members ?? []) this.incompleteMembers.add(key, m);
   }
@@ -368,7 +368,7 @@ export class SchedulingQueue {
 
   /** Pops one group's entity wherever it waits (explain's attempt of a group); undefined when it is not queued. */
   popGroup(namespace: string, name: string): QueuedPodInfo | undefined {
-    const found = this.takeEntity(`podgroup:${namespace}/${name}`);
+    const found = this.takeEntity(entityKey(namespace, name));
     return found ? this.popEntity(found.entity) : undefined;
   }
 
@@ -590,7 +590,7 @@ export class SchedulingQueue {
    */
   activate(pods: Iterable<Pod>): void {
     for (const pod of pods) {
-      const groupKey = this.opts.podGroup && pod.spec.schedulingGroup?.podGroupName ? `podgroup:${pod.metadata.namespace ?? 'default'}/${pod.spec.schedulingGroup.podGroupName}` : null;
+      const groupKey = this.opts.podGroup ? entityKeyOfPod(pod) : null;
       const uid = groupKey ?? pod.metadata.uid ?? '';
       let qp = this.unschedulablePods.get(uid);
       let fromBackoffQ = false;
@@ -666,7 +666,7 @@ export class SchedulingQueue {
   private findMember(pod: Pod): { member: QueuedPodInfo; entity?: QueuedPodInfo } | undefined {
     if (!this.opts.podGroup || !pod.spec.schedulingGroup?.podGroupName) return undefined;
     const uid = pod.metadata.uid ?? '';
-    const key = `podgroup:${pod.metadata.namespace ?? 'default'}/${pod.spec.schedulingGroup.podGroupName}`;
+    const key = entityKeyOfPod(pod)!;
     const entity = this.findEntity(key);
     const inEntity = entity?.group!.members.find((m) => m.podInfo.uid === uid);
     if (inEntity) return { member: inEntity, entity };
@@ -686,7 +686,7 @@ export class SchedulingQueue {
 
   private deleteGroupMember(pod: Pod): void {
     const uid = pod.metadata.uid ?? '';
-    const key = `podgroup:${pod.metadata.namespace ?? 'default'}/${pod.spec.schedulingGroup!.podGroupName}`;
+    const key = entityKeyOfPod(pod)!;
     this.incompleteMembers.delete(key, uid);
     this.pendingMembers.delete(key, uid);
     const found = this.takeEntity(key);

@@ -4,7 +4,7 @@
 // judging the group after each; then all is reverted, and only when the group succeeded are its
 // placed members assumed, reserved and permitted again, for real, and sent to binding. A failed
 // group's members all fail, and the group goes back to the queue as one entity.
-import type { PodGroup } from '../api/scheduling.js';
+import { podGroupPriority, type PodGroup } from '../api/scheduling.js';
 import type { Pod } from '../api/types.js';
 import type { Cache } from '../cache/cache.js';
 import type { Snapshot } from '../cache/snapshot.js';
@@ -30,7 +30,7 @@ const groupUnschedulable = (reasons: readonly string[]): Status =>
   new Status(Code.Unschedulable, [errPodGroupUnschedulable.message, ...reasons], errPodGroupUnschedulable);
 
 /** What a member's attempt ends with, as the scheduler's cycle reports it. */
-export interface MemberOutcome {
+interface MemberOutcome {
   readonly status: Status | null;
 }
 
@@ -117,7 +117,7 @@ export class PodGroupCycle<A> {
   /** validatePodGroup: one scheduler name, the group's priority and one preemption policy for all members. */
   private validate(entity: QueuedPodInfo, fwk: Framework | undefined): string | null {
     const group = entity.group!;
-    const groupPriority = group.podGroup.spec.priority ?? 0;
+    const groupPriority = podGroupPriority(group.podGroup);
     const schedulerName = group.members[0]!.podInfo.pod.spec.schedulerName ?? 'default-scheduler';
     let policy = '';
     const check = (pod: Pod): string | null => {
@@ -266,7 +266,7 @@ export class PodGroupCycle<A> {
           reasons.push('pod group preemption: not eligible due to preemptionPolicy=Never.');
           continue;
         }
-        const priority = pg.spec.priority ?? 0;
+        const priority = podGroupPriority(pg);
         const lower = this.host.snapshot.nodeInfoList.some((ni) => ni.pods.some((pi) => (pi.pod.spec.priority ?? 0) < priority));
         final = lower ? 'pod group preemption: preempting for a pod group is not supported yet' : 'pod group preemption: No preemption victims found for incoming preemptor';
         break;

@@ -17,7 +17,7 @@ import { Code, Status } from '../../framework/status.js';
 export const Name = 'GangScheduling';
 
 /** How long a gang member waits at Permit for the rest of its gang. */
-export const permitTimeoutMs = 5 * 60 * 1000;
+const permitTimeoutMs = 5 * 60 * 1000;
 
 /** PreEnqueue's reason while a gang has fewer than minCount members. */
 export const waitingForQuorum = 'waiting for minCount pods from a gang to appear in scheduling queue';

@@ -1,4 +1,5 @@
 // PrioritySort orders the active queue (pkg/scheduler/framework/plugins/queuesort/priority_sort.go).
+import { podGroupPriority } from '../../api/scheduling.js';
 import type { QueuedPodInfo, QueueSortPlugin } from '../../framework/interfaces.js';
 import { PrioritySort as Name } from '../../framework/names.js';
 
@@ -9,8 +10,8 @@ export class PrioritySort implements QueueSortPlugin {
   readonly name = Name;
 
   less(a: QueuedPodInfo, b: QueuedPodInfo): boolean {
-    const pa = a.group ? (a.group.podGroup.spec.priority ?? 0) : a.podInfo.priority;
-    const pb = b.group ? (b.group.podGroup.spec.priority ?? 0) : b.podInfo.priority;
+    const pa = a.group ? podGroupPriority(a.group.podGroup) : a.podInfo.priority;
+    const pb = b.group ? podGroupPriority(b.group.podGroup) : b.podInfo.priority;
     return pa > pb || (pa === pb && a.timestamp < b.timestamp);
   }
 }
