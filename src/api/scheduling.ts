@@ -1,6 +1,9 @@
 // scheduling.k8s.io/v1beta1 Workload and PodGroup in their JSON shape (k8s.io/api/scheduling/v1beta1
 // types.go), and the few facts the scheduler derives from them.
+import type { Condition } from './resource.js';
 import type { ObjectMeta, Pod } from './types.js';
+
+export type { Condition };
 
 type PreemptionPolicy = 'PreemptLowerPriority' | 'Never';
 
@@ -30,8 +33,8 @@ export interface DisruptionMode {
   all?: Record<string, never>;
 }
 
-export interface PodGroupTemplate {
-  name: string;
+/** What a PodGroupTemplate and a PodGroup's spec both say of the group. */
+interface PodGroupFields {
   schedulingPolicy: PodGroupSchedulingPolicy;
   schedulingConstraints?: PodGroupSchedulingConstraints;
   resourceClaims?: PodGroupResourceClaim[];
@@ -39,6 +42,10 @@ export interface PodGroupTemplate {
   priorityClassName?: string;
   priority?: number;
   preemptionPolicy?: PreemptionPolicy;
+}
+
+export interface PodGroupTemplate extends PodGroupFields {
+  name: string;
 }
 
 export interface Workload {
@@ -56,26 +63,9 @@ interface WorkloadReference {
   templateName: string;
 }
 
-/** metav1.Condition. */
-export interface Condition {
-  type: string;
-  status: 'True' | 'False' | 'Unknown';
-  observedGeneration?: number;
-  lastTransitionTime: string;
-  reason: string;
-  message: string;
-}
-
-interface PodGroupSpec {
+interface PodGroupSpec extends PodGroupFields {
   parentCompositePodGroupName?: string;
   workloadRef?: WorkloadReference;
-  schedulingPolicy: PodGroupSchedulingPolicy;
-  schedulingConstraints?: PodGroupSchedulingConstraints;
-  resourceClaims?: PodGroupResourceClaim[];
-  disruptionMode?: DisruptionMode;
-  priorityClassName?: string;
-  priority?: number;
-  preemptionPolicy?: PreemptionPolicy;
 }
 
 export interface PodGroup {

@@ -397,21 +397,7 @@ func (h *harness) attempt(ctx context.Context, pending *v1.Pod) (Pod, error) {
 		Victims:   []string{},
 	}
 	if h.failure == nil {
-		out.Outcome = "Scheduled"
-		out.Node = h.host
-		out.BestNodes = h.bestNodes
-		for node, s := range h.rec.filter {
-			out.Filter[node] = toStatus(s)
-		}
-		if len(h.rec.scores) > 1 {
-			for _, ns := range h.rec.scores {
-				row := map[string]int64{"total": ns.TotalScore}
-				for _, ps := range ns.Scores {
-					row[ps.Name] = ps.Score
-				}
-				out.Scores[ns.Name] = row
-			}
-		}
+		setPlaced(&out, h.host, h.bestNodes, h.rec.filter, h.rec.scores)
 		if err := h.waitForBinding(ctx, created); err != nil {
 			return out, err
 		}
@@ -424,24 +410,7 @@ func (h *harness) attempt(ctx context.Context, pending *v1.Pod) (Pod, error) {
 		}
 		return h.withClaims(ctx, out, created)
 	}
-	out.Outcome = "Error"
-	if h.failure.IsRejected() {
-		out.Outcome = "Unschedulable"
-	}
-	out.Message = h.failure.Message()
-	var fitErr *framework.FitError
-	if errors.As(h.failure.AsError(), &fitErr) {
-		fitErr.Diagnosis.NodeToStatus.ForEachExplicitNode(func(node string, s *fwk.Status) {
-			out.Filter[node] = toStatus(s)
-		})
-	}
-	if h.rec.preFilter != nil {
-		s := toStatus(h.rec.preFilter)
-		out.PreFilter = &s
-	}
-	if h.nominating != nil && h.nominating.Mode() == fwk.ModeOverride {
-		out.NominatedNode = h.nominating.NominatedNodeName
-	}
+	setFailed(&out, h.failure, h.rec.preFilter, h.nominating)
 	if out.NominatedNode != "" {
 		victims, err := h.waitForPreemption(ctx, created)
 		if err != nil {
@@ -460,6 +429,46 @@ func usesVolumeClaims(pod *v1.Pod) bool {
 		}
 	}
 	return false
+}
+
+// setPlaced reports the node an attempt chose, with each node's Filter verdict and the scores.
+func setPlaced(out *Pod, host string, bestNodes []string, filter map[string]*fwk.Status, scores []fwk.NodePluginScores) {
+	out.Outcome, out.Node, out.BestNodes = "Scheduled", host, bestNodes
+	for node, s := range filter {
+		out.Filter[node] = toStatus(s)
+	}
+	if len(scores) > 1 {
+		for _, ns := range scores {
+			row := map[string]int64{"total": ns.TotalScore}
+			for _, ps := range ns.Scores {
+				row[ps.Name] = ps.Score
+			}
+			out.Scores[ns.Name] = row
+		}
+	}
+}
+
+// setFailed reports how an attempt failed: its message, the Filter verdicts of a FitError, the
+// PreFilter verdict and the node preemption nominated.
+func setFailed(out *Pod, failure, preFilter *fwk.Status, nominating *fwk.NominatingInfo) {
+	out.Outcome = "Error"
+	if failure.IsRejected() {
+		out.Outcome = "Unschedulable"
+	}
+	out.Message = failure.Message()
+	var fitErr *framework.FitError
+	if errors.As(failure.AsError(), &fitErr) {
+		fitErr.Diagnosis.NodeToStatus.ForEachExplicitNode(func(node string, s *fwk.Status) {
+			out.Filter[node] = toStatus(s)
+		})
+	}
+	if preFilter != nil {
+		s := toStatus(preFilter)
+		out.PreFilter = &s
+	}
+	if nominating != nil && nominating.Mode() == fwk.ModeOverride {
+		out.NominatedNode = nominating.NominatedNodeName
+	}
 }
 
 func toStatus(s *fwk.Status) Status {

@@ -13,7 +13,6 @@ import (
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/features"
-	"k8s.io/kubernetes/pkg/scheduler/framework"
 )
 
 func genericWorkloadEnabled() bool {
@@ -213,38 +212,9 @@ func (h *harness) memberResult(ctx context.Context, pod *v1.Pod) (Pod, error) {
 			}
 			return out, nil
 		}
-		out.Outcome, out.Node, out.BestNodes = "Scheduled", r.host, r.bestNodes
-		for node, s := range r.filter {
-			out.Filter[node] = toStatus(s)
-		}
-		if len(r.scores) > 1 {
-			for _, ns := range r.scores {
-				row := map[string]int64{"total": ns.TotalScore}
-				for _, ps := range ns.Scores {
-					row[ps.Name] = ps.Score
-				}
-				out.Scores[ns.Name] = row
-			}
-		}
+		setPlaced(&out, r.host, r.bestNodes, r.filter, r.scores)
 		return out, nil
 	}
-	out.Outcome = "Error"
-	if r.failure.IsRejected() {
-		out.Outcome = "Unschedulable"
-	}
-	out.Message = r.failure.Message()
-	var fitErr *framework.FitError
-	if errors.As(r.failure.AsError(), &fitErr) {
-		fitErr.Diagnosis.NodeToStatus.ForEachExplicitNode(func(node string, s *fwk.Status) {
-			out.Filter[node] = toStatus(s)
-		})
-		if r.preFilter != nil {
-			s := toStatus(r.preFilter)
-			out.PreFilter = &s
-		}
-	}
-	if r.nominating != nil && r.nominating.Mode() == fwk.ModeOverride {
-		out.NominatedNode = r.nominating.NominatedNodeName
-	}
+	setFailed(&out, r.failure, r.preFilter, r.nominating)
 	return out, nil
 }
