@@ -1,6 +1,6 @@
 // scheduling.k8s.io/v1beta1 Workload and PodGroup in their JSON shape (k8s.io/api/scheduling/v1beta1
 // types.go), and the few facts the scheduler derives from them.
-import type { Condition } from './resource.js';
+import type { Condition } from './dra_types.js';
 import type { ObjectMeta, Pod } from './types.js';
 
 export type { Condition };

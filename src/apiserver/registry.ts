@@ -13,14 +13,14 @@ import { groupVersion, resources, type Resource } from './resources.js';
 import { matchesFields, type FieldRequirement } from './selectors.js';
 import type { Selector } from '../api/labels.js';
 import {
-  alreadyExists, badRequest, conflict, forbidden, fromStoreError, invalid, notFound, OptimisticLockErrorMsg, StatusError,
+  alreadyExists, badRequest, conflict, forbidden, fromStoreError, invalid, notFound, OptimisticLockErrorMsg, ServedStatusError,
   successStatus, unsupportedMediaType, type FieldError, type StatusObject,
 } from './status.js';
 import { applyMatchLabelKeysToAffinity } from '../api/admission/match_label_keys.js';
 import { priorityAdmissionError, priorityClassAdmissionError } from '../api/admission/priority.js';
 import type { PriorityClass } from '../api/types.js';
 import { decodeObject, defaultPodUpdate, documentProblem, dropDeallocatedStatusDevices, jsonEqual, kindValidation, validateAnnotations, validateLabels } from '../api/validation/index.js';
-import type { ResourceClaim } from '../api/resource.js';
+import type { ResourceClaim } from '../api/dra_types.js';
 
 type Meta = { -readonly [K in keyof ObjectMeta]: ObjectMeta[K] };
 type Obj = KubeObject & Record<string, unknown>;
@@ -267,7 +267,7 @@ export class ResourceRegistry {
       throw conflict(r, t.name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${old.metadata?.resourceVersion ?? ''}`);
     }
     if (r.kind === 'Namespace' && undeletableNamespaces.has(t.name)) {
-      throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 403, reason: 'Forbidden',
+      throw new ServedStatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 403, reason: 'Forbidden',
         message: `namespaces "${t.name}" is forbidden: this namespace may not be deleted`, details: { name: t.name, group: '', kind: 'namespaces' } });
     }
     if (r.kind === 'Pod') this.fault('deletePod');

@@ -3,9 +3,7 @@
 import { configFromObject, defaultConfiguration, loadConfigFile, type DefaultedConfiguration } from '../config/index.js';
 import type { Registry } from '../framework/registry.js';
 import type { ResolvedConfig } from '../scheduler/scheduler.js';
-import type { Scenario } from '../sim/scenario.js';
-
-export { ConfigError } from '../config/index.js';
+import type { Scenario } from '../sim/scenario/scenario.js';
 
 export interface ConfigurationSource {
   scenario?: Scenario;

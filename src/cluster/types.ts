@@ -2,7 +2,7 @@
 // embedded store (memory/) and a real API server (kube/) are two implementations of it.
 import type { PodGroup } from '../api/scheduling.js';
 import type { KubeObject, Node, PersistentVolume, PersistentVolumeClaim, Pod, PodCondition, PodExtendedResourceClaimStatus } from '../api/types.js';
-import type { ResourceClaim } from '../api/resource.js';
+import type { ResourceClaim } from '../api/dra_types.js';
 
 type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 

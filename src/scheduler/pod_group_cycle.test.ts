@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { defaultConfiguration } from '../config/index.js';
 import { FeatureGates } from '../config/feature_gates.js';
 import { inTreeRegistry, notYetAvailablePlugins } from '../plugins/registry.js';
-import { parseScenario } from '../sim/scenario.js';
-import { runSimulation } from '../sim/simulate.js';
+import { parseScenario } from '../sim/scenario/scenario.js';
+import { runSimulation } from '../sim/simulate/simulate.js';
 
 const registry = inTreeRegistry();
 const on = FeatureGates.parse(['GenericWorkload=true']);

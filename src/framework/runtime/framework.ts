@@ -10,14 +10,15 @@ import { CycleState } from '../cycle_state.js';
 import { ActionTypeAll, type ClusterEventWithHint } from '../events.js';
 import { type Extender, ExtenderName } from '../extender.js';
 import * as fw from '../interfaces.js';
-import { andThen, type MaybePromise } from '../maybe_promise.js';
-import { thrownMessage } from '../thrown.js';
+import { andThen, type MaybePromise } from '../../util/maybe_promise.js';
+import { thrownMessage } from './thrown.js';
 import type { ExtensionPointLabel, MetricsRecorder } from '../metrics_recorder.js';
 import { NodeInfo } from '../node_info.js';
 import type { PodInfo } from '../pod_info.js';
 import type { Registry } from '../registry.js';
 import { Code, Status, codeName, isSuccess } from '../status.js';
 import { WaitingPodImpl } from './waiting_pods.js';
+import { BadInputError } from '../../util/bad_input.js';
 
 export interface PluginRef {
   name: string;
@@ -128,7 +129,8 @@ export interface PluginScoreColumn {
   readonly normalized: Float64Array | null;
 }
 
-class FrameworkError extends Error {
+/** A profile the framework cannot build (checks configuration validation cannot make ahead): bad input. */
+class FrameworkError extends BadInputError {
   override name = 'FrameworkError';
 }
 

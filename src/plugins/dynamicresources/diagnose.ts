@@ -2,9 +2,9 @@
 // allocate all claims", so this asks the allocator again, one request at a time, how many
 // devices the node has for it and which selector cuts them down. Runs only when asked for.
 import type { Node } from '../../api/types.js';
-import type { DeviceClass, DeviceRequest, DeviceSelector, ExactDeviceRequest, ResourceClaim } from '../../api/resource.js';
-import type { AllocatorInputs, NewAllocator } from './allocator.js';
-import { newAllocatedState } from './structured/index.js';
+import type { DeviceClass, DeviceRequest, DeviceSelector, ExactDeviceRequest, ResourceClaim } from '../../api/dra_types.js';
+import type { AllocatorInputs, NewAllocator } from './allocator_interface.js';
+import { newAllocatedState } from '../../dra/structured/index.js';
 
 export interface RequestShortfall {
   /** namespace/name of the claim. */

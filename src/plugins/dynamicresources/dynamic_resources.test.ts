@@ -1,9 +1,9 @@
 // DynamicResources at every extension point, cases after upstream's TestPlugin
-// (dynamicresources_test.go) in our words, with a small allocator standing in for ./structured.
+// (dynamicresources_test.go) in our words, with a small allocator standing in for src/dra/structured.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Pod } from '../../api/types.js';
-import type { DeviceClass, ResourceClaim, ResourceSlice } from '../../api/resource.js';
+import type { DeviceClass, ResourceClaim, ResourceSlice } from '../../api/dra_types.js';
 import { CycleState } from '../../framework/cycle_state.js';
 import type { NodeScore } from '../../framework/interfaces.js';
 import { NodeInfo } from '../../framework/node_info.js';

@@ -1,11 +1,11 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Container, ContainerExtendedResourceRequest, Pod } from '../../api/types.js';
-import type { DeviceClass } from '../../api/resource.js';
+import type { DeviceClass } from '../../api/dra_types.js';
 import { NodeInfo } from '../../framework/node_info.js';
 import { MapObjectLister } from '../../framework/object_lister.js';
 import { makeNode, makePod } from '../../testing/builders.js';
-import { DeviceClassResolver, isDRAExtendedResourceName, ResourceDeviceClassPrefix } from './device_class_resolver.js';
+import { DeviceClassResolver, isDRAExtendedResourceName, ResourceDeviceClassPrefix } from '../../dra/device_class_resolver.js';
 import { createRequestsAndMappings, extendedResourceClaimForNode, SpecialClaimInMemName, type DeviceClassLookup } from './extended_resources.js';
 
 const gpu = 'example.com/gpu';

@@ -1,0 +1,99 @@
+// The allocator's shared types: features, device IDs, the allocated state and its errors
+// (k8s.io/dynamic-resource-allocation/structured/internal/types.go and schedulerapi/types.go).
+import type { DeviceClass } from '../../api/dra_types.js';
+
+/** The DRA features the allocator honours (internal.Features upstream). */
+export interface Features {
+  readonly adminAccess: boolean;
+  readonly compatibilityGroups: boolean;
+  readonly consumableCapacity: boolean;
+  readonly derivedAttributes: boolean;
+  readonly deviceBindingAndStatus: boolean;
+  readonly deviceTaints: boolean;
+  readonly fractionalCapacityRange: boolean;
+  readonly listTypeAttributes: boolean;
+  readonly optionalNodeOperations: boolean;
+  readonly partitionableDevices: boolean;
+  readonly prioritizedList: boolean;
+}
+
+/**
+ * The pin's defaults (pkg/features/kube_features.go at v1.37.2): DRAAdminAccess (GA),
+ * DRAPrioritizedList (GA), DRAPartitionableDevices, DRADeviceTaints (GA),
+ * DRADeviceBindingConditions with DRAResourceClaimDeviceStatus, DRAConsumableCapacity are on;
+ * DRAFractionalCapacityRange is on only from compatibility version 1.37 while a 1.37 binary
+ * defaults to 1.36, so off; the alpha gates (DerivedAttributes, DeviceCompatibilityGroups,
+ * ListTypeAttributes, OptionalNodeOperations) are off. Until framework/features.ts lands, this
+ * is the one place these defaults live.
+ */
+export const DefaultFeatures: Features = Object.freeze({
+  adminAccess: true,
+  compatibilityGroups: false,
+  consumableCapacity: true,
+  derivedAttributes: false,
+  deviceBindingAndStatus: true,
+  deviceTaints: true,
+  fractionalCapacityRange: false,
+  listTypeAttributes: false,
+  optionalNodeOperations: false,
+  partitionableDevices: true,
+  prioritizedList: true,
+});
+
+/** `driver/pool/device`: pools may hold slashes, drivers and devices do not. */
+export type DeviceID = string;
+/** A device ID with the share of a multi-allocation device: `driver/pool/device#shareID`. */
+export type SharedDeviceID = string;
+
+export function makeDeviceID(driver: string, pool: string, device: string): DeviceID {
+  return `${driver}/${pool}/${device}`;
+}
+
+export function makeSharedDeviceID(deviceID: DeviceID, shareID: string | undefined): SharedDeviceID {
+  return shareID ? `${deviceID}#${shareID}` : deviceID;
+}
+
+/** The device a shared device ID belongs to. */
+export function sharedDeviceIDDevice(id: SharedDeviceID): DeviceID {
+  const hash = id.indexOf('#');
+  return hash < 0 ? id : id.slice(0, hash);
+}
+
+/** Consumed capacity per capacity name, in nano-units (exact for every parsed quantity). */
+export type ConsumedCapacity = Map<string, bigint>;
+
+/**
+ * What is already allocated in the cluster (AllocatedState upstream): exclusive devices,
+ * shares of multi-allocation devices, and the capacity those shares consume per device.
+ */
+export interface AllocatedState {
+  readonly allocatedDevices: ReadonlySet<DeviceID>;
+  readonly allocatedSharedDeviceIDs: ReadonlySet<SharedDeviceID>;
+  readonly aggregatedCapacity: ReadonlyMap<DeviceID, ConsumedCapacity>;
+}
+
+/** IsDeviceAllocated: allocated exclusively, as a share, or with consumed capacity. */
+export function isDeviceAllocated(deviceID: DeviceID, state: AllocatedState): boolean {
+  if (state.allocatedDevices.has(deviceID)) return true;
+  for (const shared of state.allocatedSharedDeviceIDs) if (sharedDeviceIDDevice(shared) === deviceID) return true;
+  return state.aggregatedCapacity.has(deviceID);
+}
+
+/** Looks up a DeviceClass by name; undefined when there is none. */
+export type DeviceClassLister = (name: string) => DeviceClass | undefined;
+
+/**
+ * A fatal allocation problem (invalid input: a CEL error, an unknown class, ...): the
+ * scheduler reports it instead of trying other nodes. The message is upstream's.
+ */
+export class AllocationError extends Error {
+  override readonly name: string = 'AllocationError';
+}
+
+/**
+ * An error that only concerns the node at hand (ErrFailedAllocationOnNode upstream): the
+ * scheduler uses its message as the node's unschedulable reason.
+ */
+export class FailedAllocationOnNodeError extends AllocationError {
+  override readonly name = 'FailedAllocationOnNodeError';
+}
