@@ -18,6 +18,7 @@ import { thrownMessage } from '../framework/runtime/thrown.js';
 import { clearNominatedNode, type NominatingInfo } from '../queue/nominator.js';
 import type { SchedulingQueue } from '../queue/scheduling_queue.js';
 import type { ScheduleResult } from './schedule_pod.js';
+import type { AttemptResult, SchedulerMetricsRecorder } from './metrics_recorder.js';
 
 /** The error a rejected group's statuses carry (errPodGroupUnschedulable). */
 const errPodGroupUnschedulable = new Error('pod group is unschedulable');
@@ -56,6 +57,9 @@ export interface PodGroupCycleHost<A> {
   failMember(attempt: A, status: Status, nominating: NominatingInfo | null): void;
   /** Writes the group's PodGroupInitiallyScheduled condition for this cycle's verdict (null: success). */
   reportGroup(podGroup: PodGroup, status: Status | null): void;
+  /** Monotonic seconds, for the pod-group metrics. */
+  monotonicSeconds(): number;
+  readonly metrics: SchedulerMetricsRecorder | null;
   log(level: number, msg: string): void;
 }
 
@@ -105,12 +109,16 @@ export class PodGroupCycle<A> {
       host.queue.addAttemptedPodGroupIfNeeded(entity, false);
       return;
     }
+    const start = host.monotonicSeconds();
     const { status, results } = this.runAlgorithm(fwk, group.podGroup, group.members);
+    host.metrics?.observePodGroupAlgorithmDuration?.(host.monotonicSeconds() - start);
     // Members the cycle did not reach fail with the group's verdict as it stood before PodGroupPostFilter.
     const beforePostFilter = status;
     const final = status?.code === Code.Unschedulable ? this.afterPodGroupPostFilter(fwk, group.podGroup, group.members, status) : status;
     this.submit(group.members, results, final, beforePostFilter);
     host.reportGroup(group.podGroup, final);
+    const result: AttemptResult = final === null ? 'scheduled' : final.isRejected() ? 'unschedulable' : 'error';
+    host.metrics?.observePodGroupAttempt?.(result, fwk.profileName, host.monotonicSeconds() - start);
     host.queue.addAttemptedPodGroupIfNeeded(entity, status === null);
   }
 

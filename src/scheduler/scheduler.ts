@@ -395,6 +395,8 @@ export class Scheduler implements SchedulingCycles, EventHandlerTarget {
       finishSchedulingCycle: (attempt, outcome) => this.finishSchedulingCycle(attempt, outcome as CycleOutcome),
       failMember: (attempt, status, nominating) => this.finishSchedulingCycle(attempt, { result: null, assumed: null, status, nominating }),
       reportGroup: (pg, status) => this.writeGroupCondition(pg, status),
+      monotonicSeconds: () => this.monotonicSeconds(),
+      metrics: this.metrics,
       log: (level, msg) => this.log(level, msg),
     });
   }
