@@ -389,13 +389,7 @@ func (h *harness) attempt(ctx context.Context, pending *v1.Pod) (Pod, error) {
 	if h.popErr != nil {
 		return Pod{}, h.popErr
 	}
-	out := Pod{
-		Pod:       pod.Namespace + "/" + pod.Name,
-		Filter:    map[string]Status{},
-		Scores:    map[string]map[string]int64{},
-		BestNodes: []string{},
-		Victims:   []string{},
-	}
+	out := newPodResult(pod)
 	if h.failure == nil {
 		setPlaced(&out, h.host, h.bestNodes, h.rec.filter, h.rec.scores)
 		if err := h.waitForBinding(ctx, created); err != nil {
@@ -429,6 +423,17 @@ func usesVolumeClaims(pod *v1.Pod) bool {
 		}
 	}
 	return false
+}
+
+// newPodResult is a pod's empty report.
+func newPodResult(pod *v1.Pod) Pod {
+	return Pod{
+		Pod:       pod.Namespace + "/" + pod.Name,
+		Filter:    map[string]Status{},
+		Scores:    map[string]map[string]int64{},
+		BestNodes: []string{},
+		Victims:   []string{},
+	}
 }
 
 // setPlaced reports the node an attempt chose, with each node's Filter verdict and the scores.

@@ -188,13 +188,7 @@ func (h *harness) memberResult(ctx context.Context, pod *v1.Pod) (Pod, error) {
 	h.group.mu.Lock()
 	r := h.group.record(pod)
 	h.group.mu.Unlock()
-	out := Pod{
-		Pod:       pod.Namespace + "/" + pod.Name,
-		Filter:    map[string]Status{},
-		Scores:    map[string]map[string]int64{},
-		BestNodes: []string{},
-		Victims:   []string{},
-	}
+	out := newPodResult(pod)
 	if r.failure == nil {
 		if r.host == "" {
 			return out, errors.New("member neither placed nor failed")
