@@ -8,6 +8,9 @@ export type * from './api/types.js';
 export { podKey } from './api/types.js';
 // Dynamic Resource Allocation objects (resource.k8s.io/v1), which plugins read through the lister.
 export type * from './api/dra_types.js';
+// Workloads and pod groups (scheduling.k8s.io/v1beta1), which pod-group plugins read.
+export type { PodGroup, PodGroupTemplate, Workload } from './api/scheduling.js';
+export { podGroupKey, podGroupKeyOfPod, podGroupMinCount, podGroupPriority } from './api/scheduling.js';
 export { parseQuantity, quantityValue, quantityMilliValue, Quantity, QuantityError } from './api/quantity.js';
 export { Resource, computePodResourceRequests, type PodResourceRequests } from './api/resource_requests.js';
 export { Selector, SelectorError, type Labels } from './api/labels.js';

@@ -75,7 +75,13 @@ export type PodSpec = Omit<core.PodSpec, 'containers' | 'initContainers' | 'over
   overhead?: ResourceList;
   /** Pod-level resources (PodLevelResources feature). */
   resources?: ResourceRequirements;
+  /** The pod group the pod belongs to (GenericWorkload; core/v1 PodSchedulingGroup). */
+  schedulingGroup?: PodSchedulingGroup;
 };
+/** core/v1 PodSchedulingGroup: the PodGroup object a pod is a member of. */
+export interface PodSchedulingGroup {
+  podGroupName?: string;
+}
 export interface Pod {
   apiVersion?: string;
   kind?: string;

@@ -30,7 +30,7 @@ export function renderSimulationText(r: SimReport): string {
   const groups = new Map<string, string[]>();
   for (const p of r.pods) {
     if (p.outcome !== 'Unschedulable' && p.outcome !== 'Gated') continue;
-    const msg = p.outcome === 'Gated' ? 'waiting for scheduling gates' : p.message;
+    const msg = p.outcome === 'Gated' ? (p.message || 'waiting for scheduling gates') : p.message;
     groups.set(msg, [...(groups.get(msg) ?? []), p.pod]);
   }
   if (groups.size > 0) {

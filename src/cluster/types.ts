@@ -1,5 +1,6 @@
 // The ClusterClient boundary: everything the scheduler reads from or writes to a cluster. The
 // embedded store (memory/) and a real API server (kube/) are two implementations of it.
+import type { PodGroup } from '../api/scheduling.js';
 import type { KubeObject, Node, PersistentVolume, PersistentVolumeClaim, Pod, PodCondition, PodExtendedResourceClaimStatus } from '../api/types.js';
 import type { ResourceClaim } from '../api/dra_types.js';
 
@@ -88,4 +89,6 @@ export interface ClusterClient {
   createResourceClaim?(claim: ResourceClaim): Promise<ResourceClaim>;
   /** Deletes a ResourceClaim (DELETE); rejects with ApiError(404) when missing. */
   deleteResourceClaim?(namespace: string, name: string): Promise<void>;
+  /** Writes a PodGroup's status subresource (PUT podgroups/status): spec and metadata stay as stored; 409 when stale. */
+  updatePodGroupStatus?(podGroup: PodGroup): Promise<PodGroup>;
 }

@@ -50,7 +50,7 @@ export const schedulerGates: Readonly<Record<string, SchedulerGate>> = {
   DRASchedulerFilterTimeout: { support: 'default', kep: 4381 },
   DRAWorkloadResourceClaims: { support: 'default', kep: 5729 },
   DynamicResourceAllocation: { support: 'default', kep: 4381 },
-  GenericWorkload: { support: 'default' },
+  GenericWorkload: { support: 'both' },
   InPlacePodLevelResourcesVerticalScaling: { support: 'default', kep: 5419 },
   InPlacePodVerticalScaling: { support: 'default', kep: 1287 },
   InPlacePodVerticalScalingSchedulerPreemption: { support: 'default', kep: 5836 },

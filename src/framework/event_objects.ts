@@ -11,6 +11,7 @@ import type {
   VolumeAttachment,
 } from '../api/types.js';
 import type { DeviceClass, DeviceTaintRule, ResourceClaim, ResourceSlice } from '../api/dra_types.js';
+import type { PodGroup } from '../api/scheduling.js';
 
 /** The objects cluster events carry, by kind. */
 export interface EventObjectKinds {
@@ -27,6 +28,7 @@ export interface EventObjectKinds {
   ResourceSlice: ResourceSlice;
   DeviceClass: DeviceClass;
   DeviceTaintRule: DeviceTaintRule;
+  PodGroup: PodGroup;
 }
 
 /** A cluster event's objects before and after; null where the event has none (add, delete). */

@@ -21,6 +21,7 @@ export type EventResource =
   | 'ResourceClaim'
   | 'ResourceSlice'
   | 'DeviceClass'
+  | 'PodGroup'
   | 'WildCard';
 
 /** Bit flags of what happened (framework.ActionType). */

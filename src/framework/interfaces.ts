@@ -4,6 +4,7 @@
 import type { Features } from './features.js';
 import type { KubeObject, PersistentVolume, PersistentVolumeClaim, Pod, PodExtendedResourceClaimStatus } from '../api/types.js';
 import type { ResourceClaim } from '../api/dra_types.js';
+import type { PodGroup } from '../api/scheduling.js';
 import type { CycleState } from './cycle_state.js';
 import type { ClusterEventWithHint } from './events.js';
 import type { NodeInfo } from './node_info.js';
@@ -46,6 +47,22 @@ export interface QueuedPodInfo {
   sequence?: number;
   /** What last moved the pod out of unschedulablePods or back from an attempt (none before its first). */
   requeuedBy?: RequeueCause;
+  /**
+   * Set when this entry is a pod group (GenericWorkload): the queue holds and pops the group's
+   * queued members as one entity; `podInfo` is then its first member's.
+   */
+  group?: QueuedPodGroup;
+}
+
+/** A pod group's queued members (framework.QueuedPodGroupInfo, without composite groups). */
+export interface QueuedPodGroup {
+  /** "podgroup:namespace/name": the entity's key in the queue. */
+  readonly key: string;
+  readonly namespace: string;
+  readonly name: string;
+  podGroup: PodGroup;
+  /** Ordered by priority, attempts (most first), queue time, then name. */
+  members: QueuedPodInfo[];
 }
 
 /** The event that requeued a pod, and the plugin whose queueing hint let it ('' when no hint decided). */
@@ -315,7 +332,8 @@ export type AnyPlugin = Plugin &
       Omit<PermitPlugin, 'name'> &
       Omit<PreBindPlugin, 'name'> &
       Omit<BindPlugin, 'name'> &
-      Omit<PostBindPlugin, 'name'>
+      Omit<PostBindPlugin, 'name'> &
+      Omit<PlacementFeasiblePlugin, 'name'>
   >;
 
 export const isPreEnqueuePlugin = (p: Plugin): p is PreEnqueuePlugin => typeof (p as AnyPlugin).preEnqueue === 'function';
@@ -328,6 +346,7 @@ export const isPreScorePlugin = (p: Plugin): p is PreScorePlugin => typeof (p as
 export const isScorePlugin = (p: Plugin): p is ScorePlugin => typeof (p as AnyPlugin).score === 'function';
 export const isSignPlugin = (p: Plugin): p is SignPlugin => typeof (p as AnyPlugin).signPod === 'function';
 export const isReservePlugin = (p: Plugin): p is ReservePlugin => typeof (p as AnyPlugin).reserve === 'function';
+export const isPlacementFeasiblePlugin = (p: Plugin): p is PlacementFeasiblePlugin => typeof (p as AnyPlugin).placementFeasible === 'function';
 export const isPermitPlugin = (p: Plugin): p is PermitPlugin => typeof (p as AnyPlugin).permit === 'function';
 export const isPreBindPlugin = (p: Plugin): p is PreBindPlugin => typeof (p as AnyPlugin).preBind === 'function';
 export const isBindPlugin = (p: Plugin): p is BindPlugin => typeof (p as AnyPlugin).bind === 'function';
@@ -492,7 +511,7 @@ export interface Handle {
    * Moves these pods from the unschedulable pods or backoff to the active queue (Activate), as a
    * plugin does outside a scheduling cycle when it knows no cluster event will wake them.
    */
-  activate?(pods: readonly Pod[]): void;
+  activate?(pods: Iterable<Pod>): void;
   /**
    * Work a plugin started outside the scheduling cycle (a preemption's evictions), as upstream
    * starts a goroutine: the scheduler waits for it before a simulation step ends.
@@ -507,6 +526,36 @@ export interface Handle {
    * shared by every plugin of every profile; null when the scheduler keeps none.
    */
   sharedDRAManager?(): SharedDRAManager | null;
+  /** Pod groups and their members (GenericWorkload; fwk.Handle.PodGroupManager). */
+  podGroups?(): PodGroupLister | undefined;
+}
+
+/** Pod groups and their member pods, as the informers and the cache know them. */
+export interface PodGroupLister {
+  podGroup(namespace: string, name: string): PodGroup | undefined;
+  /** Every member pod the informer has. */
+  allPodsCount(namespace: string, name: string): number;
+  /** Members bound or assumed. */
+  scheduledPodsCount(namespace: string, name: string): number;
+  /** Members neither bound nor assumed. */
+  unscheduledPods(namespace: string, name: string): Pod[];
+  /** Members assumed (waiting at Permit or binding). */
+  assumedPods(namespace: string, name: string): Pod[];
+  /** Members bound or assumed. */
+  scheduledPods(namespace: string, name: string): Pod[];
+}
+
+/** How far a pod group's cycle got (framework.PlacementProgress). */
+export interface PlacementProgress {
+  /** Members not tried yet in this cycle. */
+  readonly remaining: number;
+  /** Members scheduled (bound, assumed, or placed in this cycle). */
+  readonly scheduled: number;
+}
+
+/** Decides, as a pod group's members are placed one by one, whether the group can still succeed. */
+export interface PlacementFeasiblePlugin extends Plugin {
+  placementFeasible(podGroup: PodGroup, progress: PlacementProgress): Status | null;
 }
 
 /** Builds a plugin from its (defaulted) args and the feature gates' values. */

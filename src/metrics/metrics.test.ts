@@ -186,3 +186,16 @@ test('opportunistic batching reports upstream\'s batch metrics and the Sign exte
   }
   sched.stop();
 });
+
+test('the pod-group metrics appear with a first pod group\'s cycle, with upstream\'s names', async () => {
+  const m = new SchedulerMetrics();
+  assert.doesNotMatch(await m.expose(), /scheduler_podgroup_/);
+  m.observePodGroupAlgorithmDuration(0.002);
+  m.observePodGroupAttempt('unschedulable', 'default-scheduler', 0.004);
+  const text = await m.expose();
+  for (const line of [
+    'scheduler_podgroup_schedule_attempts_total{result="unschedulable",profile="default-scheduler"} 1',
+    'scheduler_podgroup_scheduling_attempt_duration_seconds_bucket{le="0.004",result="unschedulable",profile="default-scheduler"} 1',
+    'scheduler_podgroup_scheduling_algorithm_duration_seconds_count 1',
+  ]) assert.ok(text.includes(line), `missing ${line}`);
+});

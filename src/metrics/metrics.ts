@@ -264,6 +264,44 @@ export class SchedulerMetrics implements SchedulerMetricsRecorder {
     this.queueIncomingPods.inc({ queue, event });
   }
 
+  /** The pod-group metrics, made on a first pod group's cycle (upstream registers them with GenericWorkload on). */
+  private podGroupMetrics: { attempts: Counter<'result' | 'profile'>; attemptDuration: Histogram<'result' | 'profile'>; algorithmDuration: Histogram } | null = null;
+
+  private groupMetrics(): NonNullable<SchedulerMetrics['podGroupMetrics']> {
+    this.podGroupMetrics ??= {
+      attempts: new Counter({
+        name: 'scheduler_podgroup_schedule_attempts_total',
+        help: "Number of attempts to schedule pod group, by the result. 'unschedulable' means a pod group could not be scheduled, while 'error' means an internal scheduler problem.",
+        labelNames: ['result', 'profile'] as const,
+        registers: [this.registry],
+      }),
+      attemptDuration: new Histogram({
+        name: 'scheduler_podgroup_scheduling_attempt_duration_seconds',
+        help: 'Pod group scheduling attempt latency in seconds',
+        labelNames: ['result', 'profile'] as const,
+        buckets: exponentialBuckets(0.001, 2, 15),
+        registers: [this.registry],
+      }),
+      algorithmDuration: new Histogram({
+        name: 'scheduler_podgroup_scheduling_algorithm_duration_seconds',
+        help: 'Pod group scheduling algorithm latency in seconds',
+        buckets: exponentialBuckets(0.001, 2, 15),
+        registers: [this.registry],
+      }),
+    };
+    return this.podGroupMetrics;
+  }
+
+  observePodGroupAttempt(result: AttemptResult, profile: string, seconds: number): void {
+    const m = this.groupMetrics();
+    m.attempts.inc({ result, profile });
+    m.attemptDuration.observe({ result, profile }, seconds);
+  }
+
+  observePodGroupAlgorithmDuration(seconds: number): void {
+    this.groupMetrics().algorithmDuration.observe(seconds);
+  }
+
   observeExtensionPointDuration(extensionPoint: ExtensionPointLabel, status: CodeName, profile: string, seconds: number): void {
     this.frameworkExtensionPointDuration.observe({ extension_point: extensionPoint, status, profile }, seconds);
   }

@@ -1,5 +1,5 @@
 // The in-tree plugin registry (framework/plugins/registry.go).
-import { DeferredPodScheduling, GangScheduling, PodGroupPodsCount, TopologyPlacementGenerator } from '../framework/names.js';
+import { DeferredPodScheduling, PodGroupPodsCount, TopologyPlacementGenerator } from '../framework/names.js';
 import { Registry } from '../framework/registry.js';
 import { defaultBinderDefinition } from './defaultbinder/index.js';
 import { defaultPreemptionDefinition } from './defaultpreemption/index.js';
@@ -15,6 +15,7 @@ import { nodeUnschedulableDefinition } from './nodeunschedulable/index.js';
 import { podTopologySpreadDefinition } from './podtopologyspread/index.js';
 import { prioritySortDefinition } from './queuesort/index.js';
 import { schedulingGatesDefinition } from './schedulinggates/index.js';
+import { gangSchedulingDefinition } from './gangscheduling/index.js';
 import { taintTolerationDefinition } from './tainttoleration/index.js';
 import { nodeVolumeLimitsDefinition } from './nodevolumelimits/index.js';
 import { volumeRestrictionsDefinition } from './volumerestrictions/index.js';
@@ -26,6 +27,7 @@ export function inTreeRegistry(): Registry {
   return new Registry([
     prioritySortDefinition,
     schedulingGatesDefinition,
+    gangSchedulingDefinition,
     nodeUnschedulableDefinition,
     nodeNameDefinition,
     taintTolerationDefinition,
@@ -51,4 +53,4 @@ export function inTreeRegistry(): Registry {
  * Upstream in-tree plugins we have not built yet, all behind gates off by default (config's
  * GatedInTreePluginNames): a profile that enables them starts with a warning and runs without them.
  */
-export const notYetAvailablePlugins: ReadonlySet<string> = new Set<string>([DeferredPodScheduling, GangScheduling, TopologyPlacementGenerator, PodGroupPodsCount]);
+export const notYetAvailablePlugins: ReadonlySet<string> = new Set<string>([DeferredPodScheduling, TopologyPlacementGenerator, PodGroupPodsCount]);

@@ -1,6 +1,7 @@
 // The scheduling queue: activeQ, backoffQ and unschedulable pods, with event-driven requeueing
 // through queueing hints and in-flight event tracking (backend/queue/scheduling_queue.go,
 // active_queue.go, backoff_queue.go), with SchedulerQueueingHints and SchedulerPopFromBackoffQ on.
+import type { PodGroup } from '../api/scheduling.js';
 import type { Pod } from '../api/types.js';
 import {
   ActionTypeAll, type ClusterEvent, type ClusterEventWithHint, eventMatches, isWildCardEvent, podSchedulingPropertiesChange, QueueingHint,
@@ -11,6 +12,7 @@ import { PodInfo } from '../framework/pod_info.js';
 import type { Status } from '../framework/status.js';
 import type { Clock, TimerHandle } from '../util/clock.js';
 import { KeyedHeap } from './heap.js';
+import { addMember, entityKey, entityKeyOf, entityKeyOfGroup, entityKeyOfPod, MemberPods, newEntity, removeMember } from './pod_group_members.js';
 import { Nominator, type NominatingInfo } from './nominator.js';
 
 /** The PreEnqueue plugin that holds pods with spec.schedulingGates (plugins/names.ts). */
@@ -52,7 +54,15 @@ export interface QueueOptions {
   onActive?: () => void;
   /** Counts pods entering a sub-queue by event, for scheduler_queue_incoming_pods_total. */
   onIncoming?: (queue: 'active' | 'backoff' | 'unschedulable' | 'gated', event: string) => void;
+  /**
+   * The observed PodGroup objects (GenericWorkload on): a pod naming a group is then queued as a
+   * member of its group's entity, or held until its PodGroup is observed.
+   */
+  podGroup?: (namespace: string, name: string) => PodGroup | undefined;
 }
+
+/** The key a queued entry has in the sub-queues: its group's for an entity, its UID for a pod. */
+const entryKey = (qp: QueuedPodInfo): string => qp.group?.key ?? qp.podInfo.uid;
 
 interface InFlightEvent {
   readonly event: ClusterEvent;
@@ -89,6 +99,12 @@ export class SchedulingQueue {
   private arrivals = 0;
   /** The plugin whose hint decided the last isPodWorthRequeuing ('' for none); requeue() notes it on the pod. */
   private hintPlugin = '';
+  /** Members whose PodGroup object is not observed yet (incompletePodGroupPods). */
+  private readonly incompleteMembers = new MemberPods();
+  /** Members that arrived while their group was in flight (pendingPodGroupPods). */
+  private readonly pendingMembers = new MemberPods();
+  /** The group entity being scheduled, if any. */
+  private groupInFlight: string | null = null;
 
   constructor(
     private readonly profiles: Map<string, QueueProfile>,
@@ -99,7 +115,7 @@ export class SchedulingQueue {
     this.maxInUnschedulableMs = opts.podMaxInUnschedulablePodsDurationMs ?? DefaultPodMaxInUnschedulablePodsDurationMs;
     // One QueueSort for all profiles is required by validation; use the first.
     const lessFn = [...profiles.values()][0]?.less ?? ((a, b) => a.timestamp < b.timestamp);
-    const key = (p: QueuedPodInfo) => p.podInfo.uid;
+    const key = entryKey;
     // Ties the QueueSort leaves open are broken by arrival, keeping equal pods first-in first-out.
     const seq = (p: QueuedPodInfo) => p.sequence ?? 0;
     this.activeQ = new KeyedHeap(key, (a, b) => lessFn(a, b) || (!lessFn(b, a) && seq(a) < seq(b)));
@@ -151,6 +167,17 @@ export class SchedulingQueue {
 
   /** Runs PreEnqueue: a rejecting plugin gates the pod and joins its unschedulable plugins. */
   private runPreEnqueuePlugins(qp: QueuedPodInfo): void {
+    if (qp.group) {
+      // Every member runs PreEnqueue; one gated member gates the whole group.
+      let gating: string | null = null;
+      for (const m of qp.group.members) {
+        this.runPreEnqueuePlugins(m);
+        if (m.gatingPlugin !== null) gating = m.gatingPlugin;
+      }
+      qp.gatingPlugin = gating;
+      if (gating !== null && !qp.unschedulablePlugins.has(gating)) qp.unschedulablePlugins = new Set([...qp.unschedulablePlugins, gating]);
+      return;
+    }
     const s = this.profileOf(qp.podInfo.pod)?.preEnqueue(qp.podInfo.pod) ?? null;
     if (s === null) {
       qp.gatingPlugin = null;
@@ -174,7 +201,7 @@ export class SchedulingQueue {
    */
   private moveToActiveQ(qp: QueuedPodInfo, event: string, movesFromBackoffQ = false): boolean {
     if (!movesFromBackoffQ) this.runPreEnqueuePlugins(qp);
-    const uid = qp.podInfo.uid;
+    const uid = entryKey(qp);
     if (qp.gatingPlugin !== null) {
       if (this.activeQ.has(uid) || this.inBackoffQ(uid) || this.unschedulablePods.has(uid)) return false;
       this.unschedulablePods.set(uid, qp);
@@ -186,7 +213,7 @@ export class SchedulingQueue {
     this.deleteFromBackoffQ(uid);
     this.activeQ.addOrUpdate(qp);
     this.opts.onIncoming?.('active', event);
-    if (event === UnschedulablePodAdd || event === UnschedulablePodUpdate) this.nominator.add(qp.podInfo, null);
+    if (event === UnschedulablePodAdd || event === UnschedulablePodUpdate) for (const m of qp.group?.members ?? [qp]) this.nominator.add(m.podInfo, null);
     this.opts.onActive?.();
     return true;
   }
@@ -194,7 +221,7 @@ export class SchedulingQueue {
   /** Moves the pod to backoffQ (the error backoffQ when no plugin rejected it), unless PreEnqueue gates it. */
   private moveToBackoffQ(qp: QueuedPodInfo, event: string): boolean {
     this.runPreEnqueuePlugins(qp);
-    const uid = qp.podInfo.uid;
+    const uid = entryKey(qp);
     if (qp.gatingPlugin !== null) {
       if (!this.unschedulablePods.has(uid)) {
         this.unschedulablePods.set(uid, qp);
@@ -214,7 +241,105 @@ export class SchedulingQueue {
 
   /** A new unscheduled pod (informer add). */
   add(pod: Pod): void {
-    this.moveToActiveQ(this.newQueuedPodInfo(pod), UnschedulablePodAdd);
+    const qp = this.newQueuedPodInfo(pod);
+    if (this.isGroupMember(qp)) this.addGroupMember(qp);
+    else this.moveToActiveQ(qp, UnschedulablePodAdd);
+  }
+
+  private isGroupMember(qp: QueuedPodInfo): boolean {
+    return this.opts.podGroup !== undefined && entityKeyOf(qp) !== null;
+  }
+
+  /** The entity of a group in activeQ, backoffQ or unschedulablePods, taken out, with where it was. */
+  private takeEntity(key: string): { entity: QueuedPodInfo; from: QueueName } | undefined {
+    let entity = this.activeQ.delete(key);
+    if (entity) return { entity, from: 'active' };
+    entity = this.deleteFromBackoffQ(key);
+    if (entity) return { entity, from: 'backoff' };
+    entity = this.unschedulablePods.get(key);
+    if (!entity) return undefined;
+    this.unschedulablePods.delete(key);
+    return { entity, from: 'unschedulable' };
+  }
+
+  private findEntity(key: string): QueuedPodInfo | undefined {
+    return this.activeQ.get(key) ?? this.podBackoffQ.get(key) ?? this.podErrorBackoffQ.get(key) ?? this.unschedulablePods.get(key);
+  }
+
+  /**
+   * Queues a member of a pod group (addPodGroupMember): held until its PodGroup is observed, added
+   * to its group's queued entity (which stays where it was), held while the group is in flight,
+   * or the first member of a new entity.
+   */
+  private addGroupMember(qp: QueuedPodInfo): void {
+    const key = entityKeyOf(qp)!;
+    const pod = qp.podInfo.pod;
+    const pg = this.opts.podGroup!(pod.metadata.namespace ?? 'default', pod.spec.schedulingGroup!.podGroupName!);
+    if (!pg) {
+      this.incompleteMembers.add(key, qp);
+      return;
+    }
+    const found = this.takeEntity(key);
+    if (found) {
+      addMember(found.entity, qp);
+      this.requeue(found.entity, found.from === 'active' ? 'immediately' : found.from === 'backoff' ? 'afterBackoff' : 'skip', UnschedulablePodAdd);
+      return;
+    }
+    if (this.groupInFlight === key) {
+      this.pendingMembers.add(key, qp);
+      return;
+    }
+    this.moveToActiveQ(newEntity(key, pg, qp), UnschedulablePodAdd);
+  }
+
+  /** A PodGroup object was observed: its members held for it are queued (AddPodGroup). */
+  addPodGroup(pg: PodGroup): void {
+    const key = entityKeyOfGroup(pg);
+    const entity = this.findEntity(key);
+    if (entity) entity.group!.podGroup = pg;
+    for (const qp of this.incompleteMembers.take(key)) this.addGroupMember(qp);
+  }
+
+  /** A PodGroup object changed: the queued entity sees the new spec. */
+  updatePodGroup(pg: PodGroup): void {
+    const entity = this.findEntity(entityKeyOfGroup(pg));
+    if (entity) entity.group!.podGroup = pg;
+  }
+
+  /** A PodGroup object was deleted: its queued members wait for it again (DeletePodGroup). */
+  deletePodGroup(pg: PodGroup): void {
+    const key = entityKeyOfGroup(pg);
+    const found = this.takeEntity(key);
+    for (const m of found?.entity.group!.members ?? []) this.incompleteMembers.add(key, m);
+  }
+
+  /**
+   * Puts a group back after its cycle (AddAttemptedPodGroupIfNeeded): the members that came back
+   * meanwhile form its entity again, keeping its attempts; after a success straight to activeQ,
+   * else to backoffQ while backing off.
+   */
+  addAttemptedPodGroupIfNeeded(entity: QueuedPodInfo, success: boolean): void {
+    const key = entryKey(entity);
+    if (this.groupInFlight === key) this.groupInFlight = null;
+    const back = this.pendingMembers.take(key);
+    if (back.length === 0) return;
+    const hadFailures = back.some((m) => entity.group!.members.includes(m));
+    const pg = this.opts.podGroup!(entity.group!.namespace, entity.group!.name);
+    if (!pg) {
+      for (const m of back) this.incompleteMembers.add(key, m);
+      return;
+    }
+    const next = newEntity(key, pg, back[0]!);
+    for (const m of back.slice(1)) addMember(next, m);
+    next.attempts = entity.attempts;
+    next.initialAttemptTimestamp = entity.initialAttemptTimestamp;
+    next.sequence = entity.sequence;
+    next.timestamp = success && hadFailures ? entity.timestamp : this.opts.clock.now();
+    next.requeuedBy = { event: ScheduleAttemptFailure.label!, plugin: '' };
+    if (!success && this.isPodBackingOff(next)) {
+      if (this.moveToBackoffQ(next, ScheduleAttemptFailure.label!)) return;
+    } else if (this.moveToActiveQ(next, ScheduleAttemptFailure.label!)) return;
+    this.opts.onIncoming?.('unschedulable', ScheduleAttemptFailure.label!);
   }
 
   /**
@@ -229,6 +354,7 @@ export class SchedulingQueue {
         if (!qp) return undefined;
         this.opts.onIncoming?.('active', 'PopFromBackoffQ');
       }
+      if (qp.group) return this.popEntity(qp);
       // A pod already in flight is tracked twice: drop this copy and take the next.
       if (this.inFlightPods.has(qp.podInfo.uid)) continue;
       qp.attempts++;
@@ -238,6 +364,28 @@ export class SchedulingQueue {
       this.inFlightPods.set(qp.podInfo.uid, qp);
       return qp;
     }
+  }
+
+  /** Pops one group's entity wherever it waits (explain's attempt of a group); undefined when it is not queued. */
+  popGroup(namespace: string, name: string): QueuedPodInfo | undefined {
+    const found = this.takeEntity(entityKey(namespace, name));
+    return found ? this.popEntity(found.entity) : undefined;
+  }
+
+  /** A group entity leaves the queue: each member is in flight, and the group until it is put back. */
+  private popEntity(entity: QueuedPodInfo): QueuedPodInfo {
+    entity.attempts++;
+    entity.unschedulablePlugins = new Set();
+    entity.pendingPlugins = new Set();
+    for (const m of entity.group!.members) {
+      m.attempts++;
+      m.unschedulablePlugins = new Set();
+      m.pendingPlugins = new Set();
+      this.inFlightPods.set(m.podInfo.uid, m);
+    }
+    this.schedulingCycle++;
+    this.groupInFlight = entryKey(entity);
+    return entity;
   }
 
   get activeLength(): number {
@@ -259,7 +407,10 @@ export class SchedulingQueue {
   private backoffDuration(qp: QueuedPodInfo): number {
     if (qp.attempts === 0) return 0;
     const shift = qp.attempts - 1;
-    if (shift >= 52 || this.initialBackoffMs > Math.floor(this.maxBackoffMs / 2 ** shift)) return this.maxBackoffMs;
+    // A group's maximum grows with the square root of its queued members.
+    const size = qp.group?.members.length ?? 1;
+    const max = size > 1 ? Math.trunc(this.maxBackoffMs * Math.sqrt(size)) : this.maxBackoffMs;
+    if (shift >= 52 || this.initialBackoffMs > Math.floor(max / 2 ** shift)) return max;
     return this.initialBackoffMs * 2 ** shift;
   }
 
@@ -280,6 +431,13 @@ export class SchedulingQueue {
    */
   addUnschedulableIfNotPresent(qp: QueuedPodInfo): void {
     const uid = qp.podInfo.uid;
+    if (!qp.group && this.isGroupMember(qp)) {
+      // A member goes back through its group (addUnschedulablePodGroupMember).
+      qp.timestamp = this.opts.clock.now();
+      this.done(uid);
+      this.addGroupMember(qp);
+      return;
+    }
     if (this.unschedulablePods.has(uid) || this.activeQ.has(uid) || this.inBackoffQ(uid)) {
       this.done(uid);
       return;
@@ -359,7 +517,7 @@ export class SchedulingQueue {
    */
   private requeue(qp: QueuedPodInfo, strategy: Strategy, event: string, cause = event): QueueName {
     if (strategy === 'skip') {
-      this.unschedulablePods.set(qp.podInfo.uid, qp);
+      this.unschedulablePods.set(entryKey(qp), qp);
       this.opts.onIncoming?.('unschedulable', event);
       return 'unschedulable';
     }
@@ -390,7 +548,7 @@ export class SchedulingQueue {
       if (qp.gatingPlugin !== null && !this.gatingPluginWants(qp, event)) continue;
       const strategy = this.isPodWorthRequeuing(qp, event, oldObj, newObj);
       if (strategy === 'skip') continue;
-      this.unschedulablePods.delete(qp.podInfo.uid);
+      this.unschedulablePods.delete(entryKey(qp));
       this.requeue(qp, strategy, label);
     }
     // Pods in flight may have missed this event: keep it for when they come back.
@@ -432,7 +590,8 @@ export class SchedulingQueue {
    */
   activate(pods: Iterable<Pod>): void {
     for (const pod of pods) {
-      const uid = pod.metadata.uid ?? '';
+      const groupKey = this.opts.podGroup ? entityKeyOfPod(pod) : null;
+      const uid = groupKey ?? pod.metadata.uid ?? '';
       let qp = this.unschedulablePods.get(uid);
       let fromBackoffQ = false;
       if (!qp) {
@@ -457,6 +616,7 @@ export class SchedulingQueue {
    */
   update(oldPod: Pod, newPod: Pod): void {
     const uid = newPod.metadata.uid ?? '';
+    if (this.updateGroupMember(newPod)) return;
     const events = podSchedulingPropertiesChange(newPod, oldPod);
     if (this.inFlightPods.has(uid)) {
       const inFlight = new Set(this.inFlightPods.keys());
@@ -491,13 +651,50 @@ export class SchedulingQueue {
     this.moveToActiveQ(this.newQueuedPodInfo(newPod), UnschedulablePodUpdate);
   }
 
+  /** A queued group member changed: it is updated where it waits (true), or is not queued as one (false). */
+  private updateGroupMember(pod: Pod): boolean {
+    const found = this.findMember(pod);
+    if (!found) return false;
+    const old = found.member.podInfo.pod;
+    found.member.podInfo = new PodInfo(pod);
+    if (found.entity && found.entity.group!.members[0] === found.member) found.entity.podInfo = found.member.podInfo;
+    this.nominator.update(old, found.member.podInfo);
+    return true;
+  }
+
+  /** Where a group member waits: in a queued entity, in flight, held for its PodGroup, or pending its group's return. */
+  private findMember(pod: Pod): { member: QueuedPodInfo; entity?: QueuedPodInfo } | undefined {
+    if (!this.opts.podGroup || !pod.spec.schedulingGroup?.podGroupName) return undefined;
+    const uid = pod.metadata.uid ?? '';
+    const key = entityKeyOfPod(pod)!;
+    const entity = this.findEntity(key);
+    const inEntity = entity?.group!.members.find((m) => m.podInfo.uid === uid);
+    if (inEntity) return { member: inEntity, entity };
+    const held = this.incompleteMembers.get(key, uid) ?? this.pendingMembers.get(key, uid);
+    return held ? { member: held } : undefined;
+  }
+
   /** An unscheduled pod was deleted, or got assigned elsewhere. */
   delete(pod: Pod): void {
     const uid = pod.metadata.uid ?? '';
+    if (this.opts.podGroup && pod.spec.schedulingGroup?.podGroupName) this.deleteGroupMember(pod);
     this.nominator.delete({ uid });
     this.activeQ.delete(uid);
     this.deleteFromBackoffQ(uid);
     this.unschedulablePods.delete(uid);
+  }
+
+  private deleteGroupMember(pod: Pod): void {
+    const uid = pod.metadata.uid ?? '';
+    const key = entityKeyOfPod(pod)!;
+    this.incompleteMembers.delete(key, uid);
+    this.pendingMembers.delete(key, uid);
+    const found = this.takeEntity(key);
+    if (!found) return;
+    removeMember(found.entity, uid);
+    if (found.entity.group!.members.length === 0) return;
+    if (found.from === 'unschedulable') this.unschedulablePods.set(key, found.entity);
+    else this.requeue(found.entity, found.from === 'active' ? 'immediately' : 'afterBackoff', UnschedulablePodUpdate);
   }
 
   addNominatedPod(pi: PodInfo, info: NominatingInfo | null): void {
@@ -505,7 +702,19 @@ export class SchedulingQueue {
   }
 
   has(uid: string): boolean {
-    return this.activeQ.has(uid) || this.inBackoffQ(uid) || this.unschedulablePods.has(uid) || this.inFlightPods.has(uid);
+    return this.activeQ.has(uid) || this.inBackoffQ(uid) || this.unschedulablePods.has(uid) || this.inFlightPods.has(uid) || this.memberWhere(uid) !== undefined;
+  }
+
+  /** Where a group member not in flight waits, by its entity's place; 'gated' while held for its PodGroup. */
+  private memberWhere(uid: string): 'active' | 'backoff' | 'errorBackoff' | 'unschedulable' | 'gated' | undefined {
+    if (!this.opts.podGroup) return undefined;
+    for (const m of this.incompleteMembers.all()) if (m.podInfo.uid === uid) return 'gated';
+    const holds = (e: QueuedPodInfo) => e.group?.members.some((m) => m.podInfo.uid === uid) ?? false;
+    if (this.activeQ.list().some(holds)) return 'active';
+    if (this.podBackoffQ.list().some(holds)) return 'backoff';
+    if (this.podErrorBackoffQ.list().some(holds)) return 'errorBackoff';
+    for (const e of this.unschedulablePods.values()) if (holds(e)) return e.gatingPlugin !== null ? 'gated' : 'unschedulable';
+    return undefined;
   }
 
   /** Where the queue holds the pod, for tests and reports. */
@@ -516,23 +725,31 @@ export class SchedulingQueue {
     const u = this.unschedulablePods.get(uid);
     if (u) return u.gatingPlugin !== null ? 'gated' : 'unschedulable';
     if (this.inFlightPods.has(uid)) return 'inFlight';
-    return undefined;
+    return this.memberWhere(uid);
   }
 
+  /** Pods (a group entity counts its members) in each sub-queue; members held for their PodGroup count as gated. */
   pendingCounts(): PendingCounts {
-    let gated = 0;
-    for (const qp of this.unschedulablePods.values()) if (qp.gatingPlugin !== null) gated++;
+    const size = (qp: QueuedPodInfo) => qp.group?.members.length ?? 1;
+    const sum = (qps: Iterable<QueuedPodInfo>) => { let n = 0; for (const qp of qps) n += size(qp); return n; };
+    let gated = this.incompleteMembers.size;
+    let unschedulable = 0;
+    for (const qp of this.unschedulablePods.values()) {
+      if (qp.gatingPlugin !== null) gated += size(qp);
+      else unschedulable += size(qp);
+    }
     return {
-      active: this.activeQ.length,
-      backoff: this.podBackoffQ.length + this.podErrorBackoffQ.length,
-      unschedulable: this.unschedulablePods.size - gated,
+      active: sum(this.activeQ.list()),
+      backoff: sum(this.podBackoffQ.list()) + sum(this.podErrorBackoffQ.list()),
+      unschedulable,
       gated,
     };
   }
 
-  /** Every pod the queue holds, for reports. */
+  /** Every pod the queue holds (a group entity's members), for reports. */
   pendingPods(): QueuedPodInfo[] {
-    return [...this.activeQ.list(), ...this.podBackoffQ.list(), ...this.podErrorBackoffQ.list(), ...this.unschedulablePods.values()];
+    const entries = [...this.activeQ.list(), ...this.podBackoffQ.list(), ...this.podErrorBackoffQ.list(), ...this.unschedulablePods.values()];
+    return [...entries.flatMap((qp) => qp.group?.members ?? [qp]), ...this.incompleteMembers.all(), ...this.pendingMembers.all()];
   }
 
   /** When the earliest backoff can be flushed (ms), for a simulation's clock to jump to. */

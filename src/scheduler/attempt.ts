@@ -73,6 +73,8 @@ export interface CycleContext {
   readonly confirmations: BindingConfirmations;
   /** Binding cycles in flight. */
   readonly bindings: Set<Promise<void>>;
+  /** A pod group's cycle (GenericWorkload), set once the scheduler has built it; null without the gate. */
+  scheduleGroup: ((entity: QueuedPodInfo) => void) | null;
   log(level: number, msg: string): void;
 }
 

@@ -1,7 +1,9 @@
 // Routes cluster events to the cache and the queue, and tells the queue which cluster event
 // happened so it can requeue the pods that event may help (eventhandlers.go).
+import type { PodGroup } from '../api/scheduling.js';
 import type { KubeObject, Node, Pod } from '../api/types.js';
 import type { Cache } from '../cache/cache.js';
+import type { PodGroupStates } from '../cache/pod_group_state.js';
 import type { WatchEvent } from '../cluster/types.js';
 import { ActionType, ActionTypeUpdate, type ClusterEvent, type EventResource, podSchedulingPropertiesChange } from '../framework/events.js';
 import type { MapObjectLister } from '../framework/object_lister.js';
@@ -14,6 +16,8 @@ export interface EventHandlerTarget {
   readonly cache: Cache;
   readonly queue: SchedulingQueue;
   readonly objects: MapObjectLister;
+  /** Pod groups and their members, with GenericWorkload on. */
+  readonly podGroups?: PodGroupStates | null;
   responsibleForPod(pod: Pod): boolean;
   /** The informer saw the pod assigned to a node, or deleted: settles a binding of it whose answer was lost. */
   podBindingObserved(pod: Pod, deleted: boolean): void;
@@ -110,7 +114,18 @@ export class EventHandlers {
     const oldPod = e.oldObject as Pod | undefined;
     const { cache, queue } = this.sched;
     const assigned = !!pod.spec.nodeName;
+    const groups = this.sched.podGroups ?? null;
+    if (groups !== null) {
+      if (e.type === 'DELETED') groups.removePod(pod);
+      else groups.upsertPod(pod);
+    }
     if (e.type === 'ADDED') {
+      if (!assigned && groups !== null && this.sched.responsibleForPod(pod) && !pod.metadata.deletionTimestamp && !isTerminal(pod)) {
+        // With GenericWorkload, a new pod may complete a gang waiting for it.
+        queue.add(pod);
+        queue.moveAllToActiveOrBackoffQueue(ev('UnscheduledPod', ActionType.Add, 'UnscheduledPodAdd'), null, pod);
+        return;
+      }
       if (assigned) {
         cache.addPod(pod);
         this.sched.podBindingObserved(pod, false);
@@ -172,6 +187,22 @@ export class EventHandlers {
     queue.moveAllToActiveOrBackoffQueue(ev('AssignedPod', ActionType.Delete, 'AssignedPodDelete'), assumed, null);
   }
 
+  private onPodGroup(e: WatchEvent): void {
+    const groups = this.sched.podGroups ?? null;
+    if (groups === null) return;
+    const pg = e.object as PodGroup;
+    const { queue } = this.sched;
+    if (e.type === 'DELETED') {
+      groups.removePodGroup(pg);
+      queue.deletePodGroup(pg);
+      return;
+    }
+    groups.setPodGroup(pg);
+    if (e.type === 'ADDED') queue.addPodGroup(pg);
+    else queue.updatePodGroup(pg);
+    queue.moveAllToActiveOrBackoffQueue(podGroupEvent(e), e.oldObject ?? null, pg);
+  }
+
   private onNode(e: WatchEvent): void {
     const node = e.object as Node;
     const { cache, queue } = this.sched;
@@ -193,6 +224,10 @@ export class EventHandlers {
   }
 
   private onOther(e: WatchEvent): void {
+    if (e.kind === 'PodGroup' || (e.object as KubeObject).kind === 'PodGroup') {
+      this.onPodGroup(e);
+      return;
+    }
     const o = e.object as KubeObject;
     if (!this.kinds.has(o.kind ?? e.kind)) return;
     const obj = { ...o, kind: o.kind ?? e.kind };
@@ -209,6 +244,12 @@ export class EventHandlers {
     const action = e.type === 'ADDED' ? ActionType.Add : e.type === 'DELETED' ? ActionType.Delete : ActionTypeUpdate;
     this.sched.queue.moveAllToActiveOrBackoffQueue(ev(resource, action, `${obj.kind}${e.type === 'ADDED' ? 'Add' : e.type === 'DELETED' ? 'Delete' : 'Update'}`), e.oldObject ?? null, e.type === 'DELETED' ? null : o);
   }
+}
+
+/** A PodGroup event (GenericWorkload): the group states, then the queue, then the gated members it may free. */
+function podGroupEvent(e: WatchEvent): ClusterEvent {
+  const action = e.type === 'ADDED' ? ActionType.Add : e.type === 'DELETED' ? ActionType.Delete : ActionTypeUpdate;
+  return ev('PodGroup', action, `PodGroup${e.type === 'ADDED' ? 'Add' : e.type === 'DELETED' ? 'Delete' : 'Update'}`);
 }
 
 function isTerminal(pod: Pod): boolean {

@@ -14,4 +14,11 @@ export interface SchedulerMetricsRecorder extends MetricsRecorder {
   observePodScheduled(attempts: number, sinceFirstSeconds: number | null): void;
   /** scheduler_queue_incoming_pods_total */
   observeQueueIncoming(queue: IncomingQueue, event: string): void;
+  /**
+   * scheduler_podgroup_schedule_attempts_total and scheduler_podgroup_scheduling_attempt_duration_seconds
+   * (GenericWorkload: registered on a first pod group's cycle, as upstream registers them only with the gate on).
+   */
+  observePodGroupAttempt?(result: AttemptResult, profile: string, seconds: number): void;
+  /** scheduler_podgroup_scheduling_algorithm_duration_seconds */
+  observePodGroupAlgorithmDuration?(seconds: number): void;
 }

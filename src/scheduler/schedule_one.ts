@@ -21,7 +21,7 @@ import { handleSchedulingFailure } from './failure_handler.js';
 import { schedulePod, type ScheduleResult } from './schedule_pod.js';
 
 /** What a scheduling cycle ends with: a reserved pod to bind, or the status it failed with. */
-interface CycleOutcome {
+export interface CycleOutcome {
   result: ScheduleResult | null;
   assumed: PodInfo | null;
   status: Status | null;
@@ -36,6 +36,10 @@ interface CycleOutcome {
 export function scheduleOne(ctx: CycleContext): boolean | Promise<void> {
   const qp = ctx.queue.pop();
   if (!qp) return false;
+  if (qp.group && ctx.scheduleGroup !== null) {
+    ctx.scheduleGroup(qp);
+    return true;
+  }
   let cycle: MaybePromise<void>;
   try {
     cycle = schedulingCycle(ctx, qp, true);
@@ -89,7 +93,7 @@ function schedulingCycle(ctx: CycleContext, qp: QueuedPodInfo, requeue: boolean)
 }
 
 /** The profile to schedule the pod with, or null when the attempt ends before it starts. */
-function startAttempt(ctx: CycleContext, qp: QueuedPodInfo): Framework | null {
+export function startAttempt(ctx: CycleContext, qp: QueuedPodInfo): Framework | null {
   const pod = qp.podInfo.pod;
   const fwk = ctx.profiles.get(pod.spec.schedulerName ?? 'default-scheduler');
   if (!fwk) {
@@ -110,7 +114,7 @@ function startAttempt(ctx: CycleContext, qp: QueuedPodInfo): Framework | null {
 }
 
 /** A cycle that threw outside any plugin: logged, and the pod retried after backoff. */
-function cycleCrashed(ctx: CycleContext, qp: QueuedPodInfo, err: unknown): void {
+export function cycleCrashed(ctx: CycleContext, qp: QueuedPodInfo, err: unknown): void {
   ctx.log(1, `Error scheduling pod ${qp.podInfo.key}; retrying: ${thrownMessage(err)}`);
   qp.unschedulablePlugins = new Set();
   qp.pendingPlugins = new Set();
@@ -118,7 +122,7 @@ function cycleCrashed(ctx: CycleContext, qp: QueuedPodInfo, err: unknown): void 
 }
 
 /** Starts the binding cycle, or reports the failure and puts the pod back. */
-function finishSchedulingCycle(ctx: CycleContext, attempt: Attempt, outcome: CycleOutcome): void {
+export function finishSchedulingCycle(ctx: CycleContext, attempt: Attempt, outcome: CycleOutcome): void {
   const { result, assumed, status, nominating } = outcome;
   if (!isSuccess(status)) {
     finishAttempt(ctx, attempt, status, result, nominating);
@@ -154,7 +158,7 @@ function afterPostFilter(ctx: CycleContext, attempt: Attempt, err: FitError, pos
 }
 
 /** Assumes the pod on the chosen host, then Reserve and Permit (the rest of the scheduling cycle). */
-function assumeAndReserve(ctx: CycleContext, attempt: Attempt, result: ScheduleResult): CycleOutcome {
+export function assumeAndReserve(ctx: CycleContext, attempt: Attempt, result: ScheduleResult): CycleOutcome {
   const { qp, fwk, state } = attempt;
   const podInfo = qp.podInfo;
   ctx.metrics?.observeAlgorithmDuration(ctx.monotonicSeconds() - attempt.start);

@@ -28,6 +28,9 @@ import type { AlgorithmState } from './schedule_pod.js';
 export type { AttemptRecord } from './attempt.js';
 import type { SharedDRAManager } from '../framework/shared_dra_manager.js';
 import { newSharedDRAManager } from '../plugins/dynamicresources/shared_dra_manager.js';
+import { PodGroupStates } from '../cache/pod_group_state.js';
+import { groupScheduler } from './schedule_group.js';
+import { withWorkloadPlugins } from './workload_plugins.js';
 
 /** The parts of a defaulted KubeSchedulerConfiguration a Scheduler is built from. */
 export interface ResolvedConfig {
@@ -94,6 +97,8 @@ export class Scheduler implements SchedulingCycles, EventHandlerTarget {
   private readonly background = new Set<Promise<void>>();
   /** Bindings whose answer was lost, until the API server or the informer says where the pod is. */
   private readonly confirmations: BindingConfirmations;
+  /** Pod groups and their members, with GenericWorkload on. */
+  readonly podGroups: PodGroupStates | null;
 
   /**
    * The scheduler for a resolved configuration: its extenders (and the NodeResourcesFit
@@ -161,9 +166,12 @@ export class Scheduler implements SchedulingCycles, EventHandlerTarget {
     // One DRA manager for every plugin of every profile (scheduler.go's NewDRAManager), built on first use.
     let draManager: SharedDRAManager | undefined;
     const sharedDRAManager = (): SharedDRAManager => (draManager ??= newSharedDRAManager(this.objects, features));
+    const podGroups = features.enableGenericWorkload ? new PodGroupStates((p) => this.cache.isAssumedPod(p)) : null;
+    this.podGroups = podGroups;
     let queue: SchedulingQueue | undefined = undefined;
-    for (const profile of profiles) {
+    for (const profile of profiles.map((p) => withWorkloadPlugins(p, features))) {
       const fwk = new Framework(profile, {
+        podGroups: podGroups ?? undefined,
         registry: deps.registry,
         snapshot: () => this.snapshot,
         objects: this.objects,
@@ -204,6 +212,7 @@ export class Scheduler implements SchedulingCycles, EventHandlerTarget {
         podLister: (namespace, name) => deps.client.getPod(namespace, name),
         onActive: () => this.loop.wake(),
         onIncoming: metrics === null ? undefined : (q, event) => metrics.observeQueueIncoming(q, event),
+        podGroup: podGroups === null ? undefined : (namespace, name) => podGroups.podGroup(namespace, name),
       },
     );
     this.queue = queue;
@@ -226,7 +235,9 @@ export class Scheduler implements SchedulingCycles, EventHandlerTarget {
       confirmations: this.confirmations,
       bindings: this.bindings,
       log: (level, msg) => this.log(level, msg),
+      scheduleGroup: null,
     };
+    if (podGroups !== null) this.cycles.scheduleGroup = groupScheduler(this.cycles, podGroups);
   }
 
   /** Plugins the profiles name that are not built yet, by profile. */
@@ -298,6 +309,18 @@ export class Scheduler implements SchedulingCycles, EventHandlerTarget {
    */
   scheduleOne(): boolean | Promise<void> {
     return scheduleOne(this.cycles);
+  }
+
+  /**
+   * One cycle for a pod group outside the queue's order (explain): its queued entity is popped and
+   * scheduled, then the bindings are waited for. False when the group has no queued entity.
+   */
+  async attemptGroupOnce(namespace: string, name: string): Promise<boolean> {
+    const entity = this.queue.popGroup(namespace, name);
+    if (!entity) return false;
+    this.cycles.scheduleGroup!(entity);
+    await this.waitForBindings();
+    return true;
   }
 
   /**

@@ -4,8 +4,9 @@
 // one pending pod at most, and pending pods that name a node only where preemption is off.
 import { seededRandom } from '../../src/util/clock.js';
 import { draFamily } from './generator_dra.js';
+import { workloadFamily } from './generator_workload.js';
 
-export const families = ['node-local', 'topology-spread', 'inter-pod-affinity', 'mixed', 'scoring', 'preemption', 'volumes', 'dra', 'batching'] as const;
+export const families = ['node-local', 'topology-spread', 'inter-pod-affinity', 'mixed', 'scoring', 'preemption', 'volumes', 'dra', 'batching', 'workload'] as const;
 export type Family = (typeof families)[number];
 
 type Obj = Record<string, unknown>;
@@ -605,6 +606,14 @@ function batching(b: Builder): Obj {
   return configWith({ ...noPreemption, pluginConfig });
 }
 
+/** Pod groups among single pods (GenericWorkload), in generator_workload.ts. */
+function workload(b: Builder): Obj {
+  b.addNodes(b.r.int(3, 12), { taints: false, unschedulable: false, images: false, smallPodCount: false });
+  b.existingLoad([0, 3]);
+  workloadFamily(b);
+  return configWith(b.r.chance(0.2) ? noPreemption : {});
+}
+
 const builders: Record<Family, (b: Builder) => Obj> = {
   'node-local': nodeLocal,
   'topology-spread': topologySpread,
@@ -615,6 +624,7 @@ const builders: Record<Family, (b: Builder) => Obj> = {
   volumes,
   dra,
   batching,
+  workload,
 };
 
 /** The index-th scenario of a seed, of one family; the same arguments give the same scenario. */

@@ -53,14 +53,6 @@ if (!Number.isInteger(count) || count < 0 || !Number.isInteger(seed)) {
   console.error('--count and --seed take integers');
   process.exit(2);
 }
-const chosenFamilies = (values.family ?? families) as Family[];
-for (const f of chosenFamilies) {
-  if (!families.includes(f)) {
-    console.error(`unknown family ${f}; one of ${families.join(', ')}`);
-    process.exit(2);
-  }
-}
-
 const gateFlag = values['feature-gates'];
 let featureGates: FeatureGates;
 try {
@@ -68,6 +60,16 @@ try {
 } catch (err) {
   console.error(`--feature-gates: ${(err as Error).message}`);
   process.exit(2);
+}
+
+// Pod groups mean something only with GenericWorkload on: the workload family joins the default
+// families then (and runs alone with --family workload either way).
+const chosenFamilies = (values.family ?? families.filter((f) => f !== 'workload' || featureGates.enabled('GenericWorkload'))) as Family[];
+for (const f of chosenFamilies) {
+  if (!families.includes(f)) {
+    console.error(`unknown family ${f}; one of ${families.join(', ')}`);
+    process.exit(2);
+  }
 }
 
 const go = findGo();

@@ -15,6 +15,7 @@ import { validateCSIDriver, validateCSINode, validateCSIStorageCapacity, validat
 import { validatePersistentVolume, validatePersistentVolumeClaim } from './volumes.js';
 import { validateAppsWorkload, validateJob, validateReplicationController } from './workloads.js';
 import { validatePodUpdate } from './pod_update.js';
+import { validatePodGroup, validatePodGroupUpdate, validateWorkload, validateWorkloadUpdate } from './scheduling.js';
 import {
   validateDeviceClass, validateDeviceClassUpdate, validateDeviceTaintRule, validateDeviceTaintRuleUpdate, validateResourceClaim,
   validateResourceClaimStatusUpdate, validateResourceClaimTemplate, validateResourceClaimTemplateUpdate, validateResourceClaimUpdate,
@@ -108,6 +109,8 @@ const table: readonly KindValidation[] = [
   kind('Job', 'batch/v1', true, schema.job, validateJob),
   kind('PodDisruptionBudget', 'policy/v1', true, schema.podDisruptionBudget, validatePodDisruptionBudget),
   kind('PriorityClass', 'scheduling.k8s.io/v1', false, schema.priorityClass, validatePriorityClass, priorityClassUpdate),
+  kind('Workload', 'scheduling.k8s.io/v1beta1', true, schema.workload, validateWorkload, validateWorkloadUpdate),
+  { ...kind('PodGroup', 'scheduling.k8s.io/v1beta1', true, schema.podGroup, validatePodGroup, validatePodGroupUpdate), validateStatusUpdate: () => [] },
   kind('StorageClass', 'storage.k8s.io/v1', false, schema.storageClass, validateStorageClass),
   kind('CSINode', 'storage.k8s.io/v1', false, schema.csiNode, validateCSINode),
   kind('CSIDriver', 'storage.k8s.io/v1', false, schema.csiDriver, validateCSIDriver),

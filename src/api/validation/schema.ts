@@ -347,6 +347,34 @@ export const priorityClass = struct('v1.PriorityClass', {
   ...typeMeta, metadata: objectMeta, value: int32, globalDefault: bool, description: str(), preemptionPolicy: str('v1.PreemptionPolicy'),
 });
 
+// ---- scheduling/v1beta1 (GenericWorkload)
+
+const emptyStruct = (go: string) => struct(go, {});
+const podGroupSchedulingPolicy = struct('v1beta1.PodGroupSchedulingPolicy', {
+  basic: emptyStruct('v1beta1.BasicSchedulingPolicy'), gang: struct('v1beta1.GangSchedulingPolicy', { minCount: int32 }),
+});
+const podGroupFields = {
+  schedulingPolicy: podGroupSchedulingPolicy,
+  schedulingConstraints: struct('v1beta1.PodGroupSchedulingConstraints', { topology: list(struct('v1beta1.TopologyConstraint', { key: str() })) }),
+  resourceClaims: list(struct('v1beta1.PodGroupResourceClaim', { name: str(), resourceClaimName: str(), resourceClaimTemplateName: str() })),
+  disruptionMode: struct('v1beta1.DisruptionMode', { single: emptyStruct('v1beta1.SingleDisruptionMode'), all: emptyStruct('v1beta1.AllDisruptionMode') }),
+  priorityClassName: str(), priority: int32, preemptionPolicy: str('v1beta1.PreemptionPolicy'),
+};
+export const workload = struct('v1beta1.Workload', {
+  ...typeMeta, metadata: objectMeta,
+  spec: struct('v1beta1.WorkloadSpec', {
+    controllerRef: struct('v1beta1.TypedLocalObjectReference', { apiGroup: str(), kind: str(), name: str() }),
+    podGroupTemplates: list(struct('v1beta1.PodGroupTemplate', { name: str(), ...podGroupFields })),
+  }),
+});
+export const podGroup = struct('v1beta1.PodGroup', {
+  ...typeMeta, metadata: objectMeta,
+  spec: struct('v1beta1.PodGroupSpec', {
+    parentCompositePodGroupName: str(), workloadRef: struct('v1beta1.WorkloadReference', { workloadName: str(), templateName: str() }), ...podGroupFields,
+  }),
+  status: any,
+});
+
 // ---- storage/v1
 
 export const storageClass = struct('v1.StorageClass', {

@@ -2,6 +2,7 @@
 // binding through pods/binding, pod status through a strategic-merge patch of pods/status, victim
 // deletion and events.k8s.io/v1 Events (scheduler.go informers, framework/plugins/defaultbinder,
 // pkg/scheduler/util/utils.go PatchPodStatus/DeletePod).
+import type { PodGroup } from '../../api/scheduling.js';
 import type { KubeObject, Node, PersistentVolume, PersistentVolumeClaim, Pod, PodCondition } from '../../api/types.js';
 import type { ResourceClaim } from '../../api/dra_types.js';
 import type { Logger } from '../../log/logger.js';
@@ -240,6 +241,13 @@ export class KubeClusterClient implements ClusterClient {
   updateResourceClaimStatus(claim: ResourceClaim): Promise<ResourceClaim> {
     const path = resourceClaimPath(claim.metadata.namespace ?? 'default', claim.metadata.name ?? '', 'status');
     return this.o.transport.request<ResourceClaim>({ method: 'PUT', path, body: { ...claim, apiVersion: 'resource.k8s.io/v1', kind: 'ResourceClaim' }, timeoutMs: writeTimeoutMs });
+  }
+
+  /** PUT podgroups/status: the scheduler's PodGroupInitiallyScheduled condition. */
+  updatePodGroupStatus(podGroup: PodGroup): Promise<PodGroup> {
+    const ns = encodeURIComponent(podGroup.metadata.namespace ?? 'default');
+    const path = `/apis/scheduling.k8s.io/v1beta1/namespaces/${ns}/podgroups/${encodeURIComponent(podGroup.metadata.name ?? '')}/status`;
+    return this.o.transport.request<PodGroup>({ method: 'PUT', path, body: { ...podGroup, apiVersion: 'scheduling.k8s.io/v1beta1', kind: 'PodGroup' }, timeoutMs: writeTimeoutMs });
   }
 
   updateResourceClaim(claim: ResourceClaim): Promise<ResourceClaim> {

@@ -41,15 +41,21 @@ const allResources: readonly ResourceSpec[] = [
   group('DeviceTaintRule', 'resource.k8s.io/v1', 'devicetaintrules', false),
   group('ResourceSlice', 'resource.k8s.io/v1', 'resourceslices', false),
   group('ResourceClaim', 'resource.k8s.io/v1', 'resourceclaims', true),
+  // Pod groups (GenericWorkload), before their members.
+  group('PodGroup', 'scheduling.k8s.io/v1beta1', 'podgroups', true),
   core('Node', 'nodes', false),
   core('Pod', 'pods', true, nonTerminalPodsSelector),
 ];
 
 /**
  * Kinds watched only with a gate on: without DRADeviceTaintRules scheduler.go builds the
- * ResourceSlice tracker with no DeviceTaintRule informer (and needs no RBAC for them).
+ * ResourceSlice tracker with no DeviceTaintRule informer (and needs no RBAC for them); without
+ * GenericWorkload it has no PodGroup informer (and the API server does not serve them).
  */
-const gateOfKind: Readonly<Record<string, string>> = { DeviceTaintRule: 'DRADeviceTaintRules' };
+const gateOfKind: Readonly<Record<string, string>> = { DeviceTaintRule: 'DRADeviceTaintRules', PodGroup: 'GenericWorkload' };
+
+/** The gates above that are off by default. */
+const offByDefault: ReadonlySet<string> = new Set(['GenericWorkload']);
 
 /** The kinds watched with the given feature gates. */
 export function watchedResourcesFor(enabled: (gate: string) => boolean): readonly ResourceSpec[] {
@@ -59,8 +65,8 @@ export function watchedResourcesFor(enabled: (gate: string) => boolean): readonl
   });
 }
 
-/** The kinds watched at the pinned release's defaults (every gate above is on by default). */
-export const watchedResources: readonly ResourceSpec[] = allResources;
+/** The kinds watched at the pinned release's defaults. */
+export const watchedResources: readonly ResourceSpec[] = watchedResourcesFor((gate) => !offByDefault.has(gate));
 
 /** Path of one namespaced pod, with an optional subresource. */
 export function podPath(namespace: string, name: string, subresource?: string): string {

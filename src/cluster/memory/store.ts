@@ -2,6 +2,7 @@
 // ordered events), binding, status updates, deletes and events; deterministic for a seed.
 import type { KubeObject, Node, ObjectMeta, PersistentVolume, PersistentVolumeClaim, Pod, PodCondition, PriorityClass, StorageClass } from '../../api/types.js';
 import type { ResourceClaim } from '../../api/dra_types.js';
+import type { PodGroup } from '../../api/scheduling.js';
 import { seededRandom, type Clock } from '../../util/clock.js';
 import { cloneJSON } from '../../util/json_clone.js';
 import { aggregateFieldErrors, applyResourceDefaults, dropDeallocatedStatusDevices, kindValidation, validatePodStatusNomination, type FieldError } from '../../api/validation/index.js';
@@ -398,6 +399,15 @@ export class MemoryCluster implements ClusterClient {
   async updateResourceClaimStatus(claim: ResourceClaim): Promise<ResourceClaim> {
     this.checkFault('updateResourceClaimStatus');
     return this.writeResourceClaimStatus(claim);
+  }
+
+  async updatePodGroupStatus(podGroup: PodGroup): Promise<PodGroup> {
+    const cur = this.currentForUpdate({ ...podGroup, kind: 'PodGroup' as const }, 'podgroups.scheduling.k8s.io') as PodGroup;
+    // The status strategy: spec and metadata stay as stored.
+    const next: PodGroup = { ...cur, metadata: { ...cur.metadata } };
+    if (podGroup.status === undefined) delete next.status;
+    else next.status = cloneJSON(podGroup.status);
+    return this.replaceExisting(objectKey(cur), cur, next) as PodGroup;
   }
 
   /** updateResourceClaimStatus without the armed faults (the embedded controllers' own writes). */

@@ -62,6 +62,8 @@ export interface FrameworkDeps {
   notYetAvailable?: ReadonlySet<string>;
   /** The scheduler's HTTP extenders (Handle.extenders). */
   extenders?: readonly Extender[];
+  /** Pod groups and their members (Handle.podGroups), with GenericWorkload on. */
+  podGroups?: fw.PodGroupLister;
   /** Where durations go; none means nothing is measured. */
   metrics?: MetricsRecorder | null;
   /** Monotonic seconds for durations (performance.now() by default). */
@@ -71,7 +73,7 @@ export interface FrameworkDeps {
   /** The OpportunisticBatching gate (KEP-5598): sign pods and reuse rankings between them. */
   opportunisticBatching?: boolean;
   /** Moves pods to the active queue (Handle.activate). */
-  activate?: (pods: readonly Pod[]) => void;
+  activate?: (pods: Iterable<Pod>) => void;
   /** Tracks a plugin's background work (Handle.runInBackground). */
   runInBackground?: (work: Promise<void>) => void;
   /** The scheduler's DRA manager (Handle.sharedDRAManager), one for all its profiles, built on first use. */
@@ -343,7 +345,7 @@ export class Framework implements fw.Handle {
     wp.reject('', 'removed');
     return true;
   }
-  activate(pods: readonly Pod[]): void {
+  activate(pods: Iterable<Pod>): void {
     this.deps.activate?.(pods);
   }
   runInBackground(work: Promise<void>): void {
@@ -370,6 +372,13 @@ export class Framework implements fw.Handle {
   }
   sharedDRAManager(): SharedDRAManager | null {
     return this.deps.sharedDRAManager?.() ?? null;
+  }
+  podGroups(): fw.PodGroupLister | undefined {
+    return this.deps.podGroups;
+  }
+  /** The plugins that judge a pod group's partial placement. */
+  placementFeasiblePlugins(): fw.PlacementFeasiblePlugin[] {
+    return [...this.pluginsByName.values()].filter(fw.isPlacementFeasiblePlugin);
   }
 
   /**

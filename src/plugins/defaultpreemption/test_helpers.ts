@@ -214,7 +214,7 @@ export function newEnv(o: EnvOptions): Env {
       random: o.random ?? (() => 0),
       parallelism: o.parallelism ?? 16,
       features: o.features ?? defaultFeatures,
-      activate: (pods) => recorded.activated.push(...pods.map((p) => p.metadata.name ?? '')),
+      activate: (pods) => recorded.activated.push(...[...pods].map((p) => p.metadata.name ?? '')),
     },
   );
   // Pods waiting at Permit: the framework keeps them internally, so the test answers lookups.

@@ -12,6 +12,7 @@ import type { Scenario } from '../scenario/scenario.js';
 import { runSimulation, type SimReport } from '../simulate/simulate.js';
 import { deviceDiagnosis, podClaims, podDevices, type ExplainDevice } from '../report/dra_report.js';
 import type { RequestShortfall } from '../../plugins/dynamicresources/index.js';
+import { podGroupKeyOfPod } from '../../api/scheduling.js';
 
 export interface ExplainStatus {
   plugin: string;
@@ -203,9 +204,32 @@ export type ExplainOptions = Omit<EmbeddedOptions, 'onAttempt' | 'recordScores'>
 
 export async function runExplain(sc: Scenario, o: ExplainOptions): Promise<{ pods: ExplainPod[] }> {
   let last: AttemptRecord | null = null;
-  const env = await createEmbedded(sc, { ...o, recordScores: true, onAttempt: (a) => (last = a) });
+  const byPod = new Map<string, AttemptRecord>();
+  const env = await createEmbedded(sc, {
+    ...o, recordScores: true, onAttempt: (a) => {
+      last = a;
+      byPod.set(podKey(a.pod), a);
+    },
+  });
   const out: ExplainPod[] = [];
+  const groupsDone = new Set<string>();
   for (const pending of sc.pending) {
+    const group = env.scheduler.podGroups !== null ? podGroupKeyOfPod(pending) : null;
+    if (group !== null) {
+      // A pod group's pending members enter together and are scheduled in one group cycle.
+      if (groupsDone.has(group)) continue;
+      groupsDone.add(group);
+      const members = sc.pending.filter((p) => podGroupKeyOfPod(p) === group);
+      for (const m of members) env.cluster.create<Pod>({ ...m, kind: 'Pod', spec: { ...m.spec, nodeName: undefined } as Pod['spec'] });
+      byPod.clear();
+      const [namespace, name] = [group.slice(0, group.indexOf('/')), group.slice(group.indexOf('/') + 1)];
+      await env.scheduler.attemptGroupOnce(namespace, name);
+      for (const m of members) {
+        const a = byPod.get(podKey(m));
+        if (a) out.push(explainAttempt(a));
+      }
+      continue;
+    }
     // The pod enters the cluster unbound; a nodeName it carries is what NodeName filters on.
     const { nodeName, ...spec } = pending.spec ?? { containers: [] };
     let created = env.cluster.create<Pod>({ ...pending, kind: 'Pod', spec: spec as Pod['spec'] });

@@ -1,5 +1,6 @@
 // `simulate`: runs the scheduler over a scenario on a simulated clock until it is idle and the
 // timeline is done, and reports every pod's fate (the schema in scenarios/README.md).
+import { Name as GangSchedulingName, waitingForQuorum } from '../../plugins/gangscheduling/gang_scheduling.js';
 import type { Node, Pod } from '../../api/types.js';
 import { podKey } from '../../api/types.js';
 import { computePodResourceRequests, Resource } from '../../api/resource_requests.js';
@@ -196,6 +197,7 @@ export async function runSimulation(sc: Scenario, o: EmbeddedOptions, observer?:
   for (const qp of scheduler.queue.pendingPods()) {
     const r = track(qp.podInfo.key);
     if (qp.gatingPlugin !== null) r.outcome = 'Gated';
+    if (qp.gatingPlugin === GangSchedulingName) r.message = waitingForQuorum;
     else if (r.outcome === 'Pending' && r.attempts > 0) r.outcome = 'Unschedulable';
   }
   noteUnavailablePlugins();

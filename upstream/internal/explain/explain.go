@@ -108,7 +108,21 @@ func Run(ctx context.Context, sc *scenario.Scenario) (*Result, error) {
 		return nil, err
 	}
 	res := &Result{Pods: []Pod{}}
+	grouped := map[string]bool{}
 	for _, pending := range sc.Pending {
+		if key, ok := groupKey(pending); ok {
+			// A pod group's pending members are created together and scheduled in one group cycle.
+			if grouped[key] {
+				continue
+			}
+			grouped[key] = true
+			pods, err := h.attemptGroup(ctx, groupMembers(sc.Pending, key))
+			if err != nil {
+				return nil, fmt.Errorf("pod group %s: %w", key, err)
+			}
+			res.Pods = append(res.Pods, pods...)
+			continue
+		}
 		p, err := h.attempt(ctx, pending)
 		if err != nil {
 			return nil, fmt.Errorf("pod %s/%s: %w", namespaceOf(pending), pending.Name, err)
@@ -199,6 +213,8 @@ type harness struct {
 	// afterSelection is how the attempt failed once a node was chosen (Reserve, Permit, or the
 	// binding cycle, which runs in its own goroutine): the pod goes back to the queue unbound.
 	afterSelection atomic.Pointer[fwk.Status]
+	// group is set while a pod group's cycle runs: what each member went through (group.go).
+	group *groupAttempt
 }
 
 func newHarness(ctx context.Context, c *cluster.Cluster, cfg *schedulerapi.KubeSchedulerConfiguration) (*harness, error) {
@@ -252,6 +268,14 @@ func (h *harness) wrapScheduler() {
 		if err != nil {
 			return entity, err
 		}
+		if h.group != nil {
+			pgi, ok := entity.(*framework.QueuedPodGroupInfo)
+			if !ok || pgi.GetNamespace()+"/"+pgi.GetName() != h.group.key {
+				h.popErr = fmt.Errorf("the queue popped %v instead of the pending pod group %s", entity, h.group.key)
+				return nil, h.popErr
+			}
+			return pgi, nil
+		}
 		qpi, ok := entity.(*framework.QueuedPodInfo)
 		if !ok || string(qpi.Pod.UID) != h.expectedUID {
 			h.popErr = fmt.Errorf("the queue popped %v instead of the pending pod", entity)
@@ -275,6 +299,9 @@ func (h *harness) wrapScheduler() {
 		h.rec.start()
 		result, err := schedulePod(ctx, f, state, podInfo)
 		h.rec.stop()
+		if h.group != nil {
+			h.group.tried(podInfo.Pod, h.rec)
+		}
 		if err != nil {
 			return result, err
 		}
@@ -291,11 +318,19 @@ func (h *harness) wrapScheduler() {
 			result.SuggestedHost = h.bestNodes[0]
 		}
 		h.host = result.SuggestedHost
+		if h.group != nil {
+			h.group.placed(podInfo.Pod, h)
+		}
 		return result, nil
 	}
 
 	failureHandler := h.sched.FailureHandler
 	h.sched.FailureHandler = func(ctx context.Context, f framework.Framework, podInfo *framework.QueuedPodInfo, status *fwk.Status, nominatingInfo *fwk.NominatingInfo, start time.Time) {
+		if h.group != nil {
+			h.group.failed(podInfo.Pod, status, nominatingInfo)
+			failureHandler(ctx, f, podInfo, status, nominatingInfo, start)
+			return
+		}
 		if h.host != "" {
 			h.afterSelection.CompareAndSwap(nil, status)
 		} else if h.failure == nil {
@@ -354,29 +389,9 @@ func (h *harness) attempt(ctx context.Context, pending *v1.Pod) (Pod, error) {
 	if h.popErr != nil {
 		return Pod{}, h.popErr
 	}
-	out := Pod{
-		Pod:       pod.Namespace + "/" + pod.Name,
-		Filter:    map[string]Status{},
-		Scores:    map[string]map[string]int64{},
-		BestNodes: []string{},
-		Victims:   []string{},
-	}
+	out := newPodResult(pod)
 	if h.failure == nil {
-		out.Outcome = "Scheduled"
-		out.Node = h.host
-		out.BestNodes = h.bestNodes
-		for node, s := range h.rec.filter {
-			out.Filter[node] = toStatus(s)
-		}
-		if len(h.rec.scores) > 1 {
-			for _, ns := range h.rec.scores {
-				row := map[string]int64{"total": ns.TotalScore}
-				for _, ps := range ns.Scores {
-					row[ps.Name] = ps.Score
-				}
-				out.Scores[ns.Name] = row
-			}
-		}
+		setPlaced(&out, h.host, h.bestNodes, h.rec.filter, h.rec.scores)
 		if err := h.waitForBinding(ctx, created); err != nil {
 			return out, err
 		}
@@ -389,24 +404,7 @@ func (h *harness) attempt(ctx context.Context, pending *v1.Pod) (Pod, error) {
 		}
 		return h.withClaims(ctx, out, created)
 	}
-	out.Outcome = "Error"
-	if h.failure.IsRejected() {
-		out.Outcome = "Unschedulable"
-	}
-	out.Message = h.failure.Message()
-	var fitErr *framework.FitError
-	if errors.As(h.failure.AsError(), &fitErr) {
-		fitErr.Diagnosis.NodeToStatus.ForEachExplicitNode(func(node string, s *fwk.Status) {
-			out.Filter[node] = toStatus(s)
-		})
-	}
-	if h.rec.preFilter != nil {
-		s := toStatus(h.rec.preFilter)
-		out.PreFilter = &s
-	}
-	if h.nominating != nil && h.nominating.Mode() == fwk.ModeOverride {
-		out.NominatedNode = h.nominating.NominatedNodeName
-	}
+	setFailed(&out, h.failure, h.rec.preFilter, h.nominating)
 	if out.NominatedNode != "" {
 		victims, err := h.waitForPreemption(ctx, created)
 		if err != nil {
@@ -425,6 +423,57 @@ func usesVolumeClaims(pod *v1.Pod) bool {
 		}
 	}
 	return false
+}
+
+// newPodResult is a pod's empty report.
+func newPodResult(pod *v1.Pod) Pod {
+	return Pod{
+		Pod:       pod.Namespace + "/" + pod.Name,
+		Filter:    map[string]Status{},
+		Scores:    map[string]map[string]int64{},
+		BestNodes: []string{},
+		Victims:   []string{},
+	}
+}
+
+// setPlaced reports the node an attempt chose, with each node's Filter verdict and the scores.
+func setPlaced(out *Pod, host string, bestNodes []string, filter map[string]*fwk.Status, scores []fwk.NodePluginScores) {
+	out.Outcome, out.Node, out.BestNodes = "Scheduled", host, bestNodes
+	for node, s := range filter {
+		out.Filter[node] = toStatus(s)
+	}
+	if len(scores) > 1 {
+		for _, ns := range scores {
+			row := map[string]int64{"total": ns.TotalScore}
+			for _, ps := range ns.Scores {
+				row[ps.Name] = ps.Score
+			}
+			out.Scores[ns.Name] = row
+		}
+	}
+}
+
+// setFailed reports how an attempt failed: its message, the Filter verdicts of a FitError, the
+// PreFilter verdict and the node preemption nominated.
+func setFailed(out *Pod, failure, preFilter *fwk.Status, nominating *fwk.NominatingInfo) {
+	out.Outcome = "Error"
+	if failure.IsRejected() {
+		out.Outcome = "Unschedulable"
+	}
+	out.Message = failure.Message()
+	var fitErr *framework.FitError
+	if errors.As(failure.AsError(), &fitErr) {
+		fitErr.Diagnosis.NodeToStatus.ForEachExplicitNode(func(node string, s *fwk.Status) {
+			out.Filter[node] = toStatus(s)
+		})
+	}
+	if preFilter != nil {
+		s := toStatus(preFilter)
+		out.PreFilter = &s
+	}
+	if nominating != nil && nominating.Mode() == fwk.ModeOverride {
+		out.NominatedNode = nominating.NominatedNodeName
+	}
 }
 
 func toStatus(s *fwk.Status) Status {
@@ -532,7 +581,7 @@ func (h *harness) settle(ctx context.Context) error {
 			if p.Spec.SchedulerName == "" || h.sched.Profiles[p.Spec.SchedulerName] == nil {
 				continue
 			}
-			q, ok := h.sched.SchedulingQueue.GetPod(p.Name, p.Namespace, nil)
+			q, ok := h.sched.SchedulingQueue.GetPod(p.Name, p.Namespace, p.Spec.SchedulingGroup)
 			if !ok || !equality.Semantic.DeepEqual(q.Pod.Status, p.Status) {
 				why = fmt.Sprintf("the queue is behind on pod %s/%s", p.Namespace, p.Name)
 				return false, nil

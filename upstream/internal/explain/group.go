@@ -1,0 +1,214 @@
+package explain
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/wait"
+	utilfeature "k8s.io/apiserver/pkg/util/feature"
+	fwk "k8s.io/kube-scheduler/framework"
+	"k8s.io/kubernetes/pkg/features"
+)
+
+func genericWorkloadEnabled() bool {
+	return utilfeature.DefaultFeatureGate.Enabled(features.GenericWorkload)
+}
+
+// groupAttempt is what each member of a pod group went through in the group's cycle: its
+// scheduling algorithm's record (the last one, for a member tried again) and how it failed.
+type groupAttempt struct {
+	key     string
+	mu      sync.Mutex
+	members map[string]*memberRecord
+}
+
+type memberRecord struct {
+	host       string
+	bestNodes  []string
+	preFilter  *fwk.Status
+	filter     map[string]*fwk.Status
+	scores     []fwk.NodePluginScores
+	failure    *fwk.Status
+	nominating *fwk.NominatingInfo
+}
+
+func (g *groupAttempt) record(pod *v1.Pod) *memberRecord {
+	key := pod.Namespace + "/" + pod.Name
+	r := g.members[key]
+	if r == nil {
+		r = &memberRecord{}
+		g.members[key] = r
+	}
+	return r
+}
+
+// tried notes the PreFilter verdict of the member's algorithm, which ran just now.
+func (g *groupAttempt) tried(pod *v1.Pod, rec *attempt) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	g.record(pod).preFilter = rec.preFilter
+}
+
+// placed notes the node the member's algorithm chose, with its Filter verdicts and scores.
+func (g *groupAttempt) placed(pod *v1.Pod, h *harness) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	r := g.record(pod)
+	r.host, r.bestNodes, r.scores = h.host, h.bestNodes, h.rec.scores
+	r.filter = map[string]*fwk.Status{}
+	for node, s := range h.rec.filter {
+		r.filter[node] = s
+	}
+	h.host, h.bestNodes = "", nil
+}
+
+// failed notes the status the member failed with.
+func (g *groupAttempt) failed(pod *v1.Pod, status *fwk.Status, nominating *fwk.NominatingInfo) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	r := g.record(pod)
+	if r.failure == nil {
+		r.failure, r.nominating = status, nominating
+	}
+}
+
+// groupKey is "namespace/podGroupName" for a member of a pod group, with GenericWorkload on.
+func groupKey(p *v1.Pod) (string, bool) {
+	if p.Spec.SchedulingGroup == nil || p.Spec.SchedulingGroup.PodGroupName == nil || !genericWorkloadEnabled() {
+		return "", false
+	}
+	return namespaceOf(p) + "/" + *p.Spec.SchedulingGroup.PodGroupName, true
+}
+
+func groupMembers(pending []*v1.Pod, key string) []*v1.Pod {
+	var out []*v1.Pod
+	for _, p := range pending {
+		if k, ok := groupKey(p); ok && k == key {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// attemptGroup creates a pod group's pending members, lets the Scheduler pop the group once and
+// run its cycle, waits for the bindings it started, and reports each member in the given order.
+func (h *harness) attemptGroup(ctx context.Context, members []*v1.Pod) ([]Pod, error) {
+	key, _ := groupKey(members[0])
+	h.group = &groupAttempt{key: key, members: map[string]*memberRecord{}}
+	defer func() { h.group = nil }()
+	h.host, h.bestNodes, h.failure, h.nominating, h.popErr = "", nil, nil, nil, nil
+	h.afterSelection.Store(nil)
+	h.cluster.DeletedPods()
+	for _, m := range members {
+		pod := m.DeepCopy()
+		pod.Namespace = namespaceOf(pod)
+		pod.Spec.NodeName = ""
+		if err := h.cluster.Create(ctx, pod); err != nil {
+			return nil, err
+		}
+	}
+	created, err := h.waitForGroupActive(ctx, members)
+	if err != nil {
+		return nil, err
+	}
+	h.sched.ScheduleOne(ctx)
+	if h.popErr != nil {
+		return nil, h.popErr
+	}
+	var out []Pod
+	for _, c := range created {
+		p, err := h.memberResult(ctx, c)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	// One attempt per pending pod: the members left unscheduled leave, so that their group, put
+	// back in activeQ after a partial success, is not popped again before the next pending pod.
+	for i, p := range out {
+		if p.Outcome != "Scheduled" {
+			if err := h.removePending(ctx, created[i]); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return out, nil
+}
+
+// waitForGroupActive waits until every member is in activeQ (the group is gated until enough
+// members have arrived) and returns them as the queue holds them.
+func (h *harness) waitForGroupActive(ctx context.Context, members []*v1.Pod) ([]*v1.Pod, error) {
+	var found []*v1.Pod
+	err := wait.PollUntilContextTimeout(ctx, time.Millisecond, settleTimeout, true, func(context.Context) (bool, error) {
+		pods, summary := h.sched.SchedulingQueue.PendingPods()
+		var active int
+		if _, err := fmt.Sscanf(summary, "activeQ:%d;", &active); err != nil {
+			return false, fmt.Errorf("unexpected queue summary %q", summary)
+		}
+		found = found[:0]
+		for _, m := range members {
+			var hit *v1.Pod
+			for _, p := range pods[:active] {
+				if p.Namespace == namespaceOf(m) && p.Name == m.Name {
+					hit = p
+				}
+			}
+			if hit == nil {
+				return false, nil
+			}
+			found = append(found, hit)
+		}
+		return true, nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("waiting for the pod group's members in activeQ: %w", err)
+	}
+	return found, nil
+}
+
+// removePending deletes a pending pod and waits until the scheduling queue no longer holds it.
+func (h *harness) removePending(ctx context.Context, pod *v1.Pod) error {
+	if err := h.cluster.Client.CoreV1().Pods(pod.Namespace).Delete(ctx, pod.Name, metav1.DeleteOptions{}); err != nil {
+		return err
+	}
+	return wait.PollUntilContextTimeout(ctx, time.Millisecond, settleTimeout, true, func(context.Context) (bool, error) {
+		_, held := h.sched.SchedulingQueue.GetPod(pod.Name, pod.Namespace, pod.Spec.SchedulingGroup)
+		return !held, nil
+	})
+}
+
+func (h *harness) memberResult(ctx context.Context, pod *v1.Pod) (Pod, error) {
+	h.group.mu.Lock()
+	r := h.group.record(pod)
+	h.group.mu.Unlock()
+	out := newPodResult(pod)
+	if r.failure == nil {
+		if r.host == "" {
+			return out, errors.New("member neither placed nor failed")
+		}
+		if err := h.waitForBinding(ctx, pod); err != nil {
+			return out, err
+		}
+		h.group.mu.Lock()
+		failure := r.failure
+		h.group.mu.Unlock()
+		if failure != nil {
+			out.Outcome, out.Message = "Error", failure.Message()
+			if failure.IsRejected() {
+				out.Outcome = "Unschedulable"
+			}
+			return out, nil
+		}
+		setPlaced(&out, r.host, r.bestNodes, r.filter, r.scores)
+		return out, nil
+	}
+	setFailed(&out, r.failure, r.preFilter, r.nominating)
+	return out, nil
+}
