@@ -131,7 +131,8 @@ export class WorkloadExecutor {
     await e.scheduler.start();
     e.scheduler.loop.start();
     try {
-      for (let i = 0; i < tc.workloadTemplate.length; i++) await e.runOp(tc.workloadTemplate[i]!, i);
+      const ops = e.unrolled();
+      for (let i = 0; i < ops.length; i++) await e.runOp(ops[i]!, i);
     } finally {
       e.background.length = 0;
       await e.scheduler.loop.stop();
@@ -139,6 +140,14 @@ export class WorkloadExecutor {
       e.scheduler.stop();
     }
     return { nodes: e.nodeCount, initPods: e.initPodCount, measurement: e.measurement };
+  }
+
+  /** The workload's ops with each createPodSets replaced by its createPods ops (upstream's unrollWorkloadTemplate). */
+  private unrolled(): Op[] {
+    return this.tc.workloadTemplate.flatMap((op): Op[] => {
+      if (op.opcode !== 'createPodSets') return [op];
+      return Array.from({ length: this.count(op, 'createPodSets') }, (_, i) => ({ ...op.createPodsOp, namespace: `${op.namespacePrefix}-${i}` }));
+    });
   }
 
   // ---- the informer side: count bound pods per namespace ----
@@ -198,6 +207,7 @@ export class WorkloadExecutor {
     switch (op.opcode) {
       case 'createNodes': return this.createNodes(op, index);
       case 'createNamespaces': return this.createNamespaces(op);
+      case 'createPodSets': throw new BenchError(`${this.tc.name}: createPodSets is unrolled before the run`);
       case 'createPods': return this.createPods(op, index);
       case 'createAny': return this.createAny(op);
       case 'allocResourceClaims': return this.allocResourceClaims(op);
@@ -222,10 +232,11 @@ export class WorkloadExecutor {
     return { ...t, metadata } as T;
   }
 
-  private ensureNamespace(name: string): void {
+  private ensureNamespace(name: string, templatePath?: string): void {
     if (this.namespaces.has(name)) return;
     this.namespaces.add(name);
-    this.cluster.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+    const labels = templatePath !== undefined ? template(templatePath).metadata?.labels : undefined;
+    this.cluster.create({ apiVersion: 'v1', kind: 'Namespace', metadata: labels ? { name, labels: { ...labels } } : { name } });
   }
 
   private createNodes(op: CreateNodesOp, _index: number): void {
@@ -247,7 +258,7 @@ export class WorkloadExecutor {
 
   private createNamespaces(op: CreateNamespacesOp): void {
     const n = this.count(op, 'createNamespaces');
-    for (let i = 0; i < n; i++) this.ensureNamespace(`${op.prefix}-${i}`);
+    for (let i = 0; i < n; i++) this.ensureNamespace(`${op.prefix}-${i}`, op.namespaceTemplatePath);
   }
 
   private createAny(op: CreateAnyOp): void {

@@ -1,5 +1,6 @@
 // Selects workloads, applies size overrides, runs each one on a fresh embedded scheduler and
 // collects the results (test/integration/scheduler_perf/scheduler_perf.go: RunBenchmarkPerfScheduling).
+import { FeatureGateError, FeatureGates } from '../config/feature_gates.js';
 import { WorkloadExecutor, type HarnessOptions } from './harness.js';
 import type { TestCase, Workload } from './types.js';
 import { testCases } from './workloads.js';
@@ -109,12 +110,30 @@ export function profileFileName(fullName: string): string {
   return `${fullName.replace(/[^A-Za-z0-9_.-]+/g, '_')}.cpuprofile`;
 }
 
+const gateList = (gates: Readonly<Record<string, boolean>> | undefined): string =>
+  Object.entries(gates ?? {}).map(([k, v]) => `${k}=${v}`).join(',');
+
+/**
+ * The gates a workload runs with: the test case's, then the workload's (as upstream sets them),
+ * then --feature-gates; a value we cannot honour is the workload's skip reason.
+ */
+export function workloadGates(tc: TestCase, w: Workload, given: FeatureGates | undefined): FeatureGates | string {
+  try {
+    return FeatureGates.parse([gateList(tc.featureGates), gateList(w.featureGates), given?.toString() ?? '']);
+  } catch (err) {
+    if (err instanceof FeatureGateError) return `upstream runs it with ${gateList({ ...tc.featureGates, ...w.featureGates })}: ${err.message}`;
+    throw err;
+  }
+}
+
 export async function runWorkload(sw: SelectedWorkload, overrides: SizeOverrides, opts: HarnessOptions): Promise<WorkloadResult> {
   const unavailable = opts.notYetAvailable ?? new Set<string>();
   const w = withOverrides(sw.workload, overrides);
+  const gates = workloadGates(sw.testCase, w, opts.featureGates);
   const skipped = skipReason(sw.testCase, unavailable);
   if (skipped !== null) return { ...emptyResult(sw.fullName, w), skipped };
-  const run = await WorkloadExecutor.run(sw.testCase, w, opts);
+  if (typeof gates === 'string') return { ...emptyResult(sw.fullName, w), skipped: gates };
+  const run = await WorkloadExecutor.run(sw.testCase, w, { ...opts, featureGates: gates });
   const m = run.measurement;
   const result: WorkloadResult = emptyResult(sw.fullName, w);
   result.nodes = run.nodes;
