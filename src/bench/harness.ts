@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { cpuUsage } from 'node:process';
 import { CelCache } from '../api/cel/cache.js';
+import { configFromObject } from '../config/index.js';
 import type { DeviceClass, ResourceClaim, ResourceSlice } from '../api/resource.js';
 import type { CSINode, KubeObject, Node, PersistentVolume, PersistentVolumeClaim, Pod } from '../api/types.js';
 import { admitPod } from '../cluster/memory/admission.js';
@@ -112,7 +113,8 @@ export class WorkloadExecutor {
     this.random = seededRandom((opts.seed ?? 1) + 1);
     this.cluster = new MemoryCluster({ clock, admitPod });
     // An extender in --config is called as in any run (its latency counts in the figures).
-    this.scheduler = Scheduler.fromConfig(opts.config, {
+    const config = tc.schedulerConfig ? configFromObject(tc.schedulerConfig, `${tc.name}'s scheduler configuration`, opts.registry) : opts.config;
+    this.scheduler = Scheduler.fromConfig(config, {
       registry: opts.registry,
       client: this.cluster,
       clock,
@@ -305,8 +307,16 @@ export class WorkloadExecutor {
     const ns = op.namespace ?? `namespace-${index}`;
     this.ensureNamespace(ns);
     // Without either, upstream's makeBasePod: the same pause pod as pod-default.yaml.
-    const path = op.podTemplatePath ?? this.tc.defaultPodTemplatePath ?? 'pod-default.yaml';
+    const templatePath = op.podTemplatePath ?? this.tc.defaultPodTemplatePath;
+    const path = templatePath ?? 'pod-default.yaml';
     const n = this.count(op, 'createPods');
+    const batch = op.signatureBatchSizeParam ? this.count({ countParam: op.signatureBatchSizeParam }, 'createPods signatureBatchSize') : 1;
+    const newPod = (i: number): Pod => {
+      const pod = this.instantiate<Pod>(path, ns, { index: i, params: this.params });
+      // As upstream, only pods made from a template file carry the signature label.
+      if (templatePath !== undefined) pod.metadata.labels = { ...pod.metadata.labels, signature: `signature-label-${Math.floor(i / batch)}` };
+      return pod;
+    };
     const steadyFor = this.steadyStateSeconds(op);
     if (op.collectMetrics) {
       if (this.measuring) throw new BenchError(`${this.tc.name}: only one createPods op may collect metrics`);
@@ -322,13 +332,13 @@ export class WorkloadExecutor {
       ? { pv: op.persistentVolumeTemplatePath, pvc: op.persistentVolumeClaimTemplatePath }
       : null;
     for (let i = 0; i < n; i++) {
-      const pod = this.instantiate<Pod>(path, ns, { index: i, params: this.params });
+      const pod = newPod(i);
       if (volumes) this.createBoundVolume(volumes.pv, volumes.pvc, ns, i, pod);
       this.cluster.create(pod);
     }
     const boundBefore = this.boundTotalIn(ns);
     if (steadyFor !== null) {
-      await this.keepSteady(ns, path, n, steadyFor);
+      await this.keepSteady(ns, newPod, n, steadyFor);
     } else if (op.skipWaitToCompletion) {
       this.expectedPerNamespace.set(ns, (this.expectedPerNamespace.get(ns) ?? 0) + n);
     } else {
@@ -356,7 +366,7 @@ export class WorkloadExecutor {
    * For `seconds`: every pod of `ns` that gets bound is deleted and another one created, so the
    * scheduler always has `n` pods to work on while the cluster stays as it started.
    */
-  private async keepSteady(ns: string, path: string, n: number, seconds: number): Promise<void> {
+  private async keepSteady(ns: string, newPod: (index: number) => Pod, n: number, seconds: number): Promise<void> {
     const steady = { namespace: ns, bound: [] as Pod[] };
     this.steady = steady;
     let next = n;
@@ -364,7 +374,7 @@ export class WorkloadExecutor {
       await this.drive(() => false, `steady state in ${ns}`, performance.now() + seconds * 1000, () => {
         for (const pod of steady.bound.splice(0)) {
           this.cluster.remove('Pod', ns, pod.metadata.name!);
-          this.cluster.create(this.instantiate<Pod>(path, ns, { index: next++, params: this.params }));
+          this.cluster.create(newPod(next++));
         }
       });
     } finally {
@@ -496,7 +506,13 @@ export class WorkloadExecutor {
       for (const k in selector) if (pod.metadata.labels?.[k] !== selector[k]) matches = false;
       if (matches) victims.push(pod);
     }
-    const remove = (pod: Pod) => this.cluster.remove('Pod', op.namespace, pod.metadata.name!);
+    // As the API server: a pod held by a finalizer only gets its deletionTimestamp (the scheduler drops it then).
+    const remove = (pod: Pod) => {
+      if ((pod.metadata.finalizers ?? []).length === 0) return this.cluster.remove('Pod', op.namespace, pod.metadata.name!);
+      const current = this.cluster.getPod(op.namespace, pod.metadata.name!);
+      if (current && !current.metadata.deletionTimestamp) this.cluster.update({ ...current, metadata: { ...current.metadata, deletionTimestamp: new Date().toISOString() } });
+      return true;
+    };
     const rate = op.deletePodsPerSecond ?? 0;
     if (rate <= 0) {
       for (const pod of victims) remove(pod);

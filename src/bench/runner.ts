@@ -1,6 +1,6 @@
 // Selects workloads, applies size overrides, runs each one on a fresh embedded scheduler and
 // collects the results (test/integration/scheduler_perf/scheduler_perf.go: RunBenchmarkPerfScheduling).
-import { FeatureGateError, FeatureGates } from '../config/feature_gates.js';
+import { FeatureGateError, FeatureGates, schedulerGates } from '../config/feature_gates.js';
 import { WorkloadExecutor, type HarnessOptions } from './harness.js';
 import type { TestCase, Workload } from './types.js';
 import { testCases } from './workloads.js';
@@ -82,9 +82,15 @@ export function skipReason(tc: TestCase, unavailable: ReadonlySet<string>): stri
   return missing.length > 0 ? `needs ${missing.join(', ')} (not built yet)` : null;
 }
 
-function missingNote(tc: TestCase, unavailable: ReadonlySet<string>): string | undefined {
+function missingNote(tc: TestCase, w: Workload, gates: FeatureGates, unavailable: ReadonlySet<string>): string | undefined {
   const missing = (tc.usesPlugins ?? []).filter((p) => unavailable.has(p));
-  return missing.length > 0 ? `runs without ${missing.join(', ')} (not built yet)` : undefined;
+  // A gate we take at either value but behave as off with (see feature_gates.ts).
+  const offGates = Object.keys({ ...tc.featureGates, ...w.featureGates }).filter((g) => schedulerGates[g]?.support === 'always-off' && gates.enabled(g));
+  const notes = [
+    ...(missing.length > 0 ? [`runs without ${missing.join(', ')} (not built yet)`] : []),
+    ...(offGates.length > 0 ? [`runs as if ${offGates.map((g) => `${g}=false`).join(', ')} (not built yet)`] : []),
+  ];
+  return notes.length > 0 ? notes.join('; ') : undefined;
 }
 
 function emptyResult(name: string, w: Workload): WorkloadResult {
@@ -150,7 +156,7 @@ export async function runWorkload(sw: SelectedWorkload, overrides: SizeOverrides
     result.throughputSamples = t.samples;
     result.attempts = m.attempts.count;
   }
-  const note = missingNote(sw.testCase, unavailable);
+  const note = missingNote(sw.testCase, w, gates, unavailable);
   if (note) result.note = note;
   return result;
 }

@@ -150,6 +150,13 @@ const templates: Readonly<Record<string, KubeObject>> = {
       },
     },
   }, withDefaults({ color: 'yellow' })),
+  // batching/: a host port every pod wants (one pod per node), and pods of 3 cpus (one per 4-cpu node).
+  'pod-hostport-80.yaml': (() => {
+    const p = pod('pod-hostport-80-', {}, { requests: { cpu: '100m', memory: '100Mi' }, limits: false });
+    p.spec.containers[0]!.ports = [{ containerPort: 80, hostPort: 80 }];
+    return p;
+  })(),
+  'pod-saturation.yaml': pod('pod-saturation-', {}, { requests: { cpu: '3', memory: '1Gi' }, limits: false }),
   'pod-with-pod-anti-affinity-label.yaml': pod('anti-affinity-matching-pod-', {}, withDefaults({ color: 'green' })),
   'pod-anti-affinity-ns-selector.yaml': nsSelectorPod('anti-affinity-pod-', 'green', {
     podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [colorTerm('green', 'kubernetes.io/hostname')] },

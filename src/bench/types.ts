@@ -58,6 +58,11 @@ export interface CreatePodsOp extends Counted {
   namespace?: string;
   /** Defaults to the test case's defaultPodTemplatePath. */
   podTemplatePath?: string;
+  /**
+   * Pods from a template get the label `signature: signature-label-<i / size>`, so that many
+   * consecutive pods share one (upstream's signatureBatchSizeParam, a workload parameter; default 1).
+   */
+  signatureBatchSizeParam?: `$${string}`;
   /** Measure scheduling of these pods (throughput, attempt durations, memory). */
   collectMetrics?: boolean;
   /** Go on to the next op without waiting for these pods to be scheduled. */
@@ -152,6 +157,8 @@ export interface TestCase {
   usesPlugins?: string[];
   /** Reason to skip regardless of plugins. */
   skip?: string;
+  /** The KubeSchedulerConfiguration upstream's schedulerConfigPath names, instead of the default one. */
+  schedulerConfig?: Readonly<Record<string, unknown>>;
   /** Upstream's feature gates for every workload of the test case. */
   featureGates?: Readonly<Record<string, boolean>>;
 }

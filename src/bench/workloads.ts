@@ -63,6 +63,26 @@ function nsSelectorTemplate(zoneLabelled: boolean): Op[] {
   ];
 }
 
+/** batching/scheduler-config-no-topology.yaml: no default spreading, so every pod can be signed and batched. */
+const noTopologyConfig = {
+  apiVersion: 'kubescheduler.config.k8s.io/v1',
+  kind: 'KubeSchedulerConfiguration',
+  profiles: [{ schedulerName: 'default-scheduler', pluginConfig: [{ name: 'PodTopologySpread', args: { defaultingType: 'List', defaultConstraints: [] } }] }],
+};
+
+/** The batching test cases: pods sharing a signature in runs of $signatureBatchSize, one node each. */
+function batchingCase(name: string, podTemplate: string): TestCase {
+  return {
+    ...upstream(name, { defaults: ['10Nodes_10Pods_10BatchSize'] }),
+    schedulerConfig: noTopologyConfig,
+    defaultPodTemplatePath: podTemplate,
+    workloadTemplate: [
+      { opcode: 'createNodes', countParam: '$initNodes', nodeTemplatePath: 'node-default.yaml' },
+      { opcode: 'createPods', signatureBatchSizeParam: '$signatureBatchSize', countParam: '$measurePods', collectMetrics: true },
+    ],
+  };
+}
+
 export const testCases: readonly TestCase[] = [
   {
     ...upstream('SchedulingBasic', { defaults: d500_5000, targets: { '5000Nodes': 5000, '5000Nodes_10000Pods': 5000 } }),
@@ -311,6 +331,8 @@ export const testCases: readonly TestCase[] = [
       },
     ],
   },
+  batchingCase('HostPortConflict', 'pod-hostport-80.yaml'),
+  batchingCase('ResourceSaturation', 'pod-saturation.yaml'),
   ...draTestCases,
 ];
 
@@ -319,8 +341,6 @@ const metricsWindow = 'needs the startCollectingMetrics / stopCollectingMetrics 
 
 /** Upstream's test cases bench does not run, each with the reason. */
 export const skippedTestCases: readonly SkippedTestCase[] = [
-  { name: 'HostPortConflict', reason: "needs the test case's own scheduler configuration (batching/scheduler-config-no-topology.yaml) and its templates (not ported yet)" },
-  { name: 'ResourceSaturation', reason: "needs the test case's own scheduler configuration (batching/scheduler-config-no-topology.yaml) and its templates (not ported yet)" },
   { name: 'PreemptionPodGroupDisruptionMode', reason: podGroups },
   { name: 'EventHandlingPodDelete', reason: metricsWindow },
   { name: 'EventHandlingPodUpdate', reason: `${metricsWindow}; also the updateAny op` },
