@@ -148,7 +148,9 @@ describe('bench smoke run', () => {
         return;
       }
       assert.equal(r.skipped, undefined);
-      assert.equal(r.measuredPods, sw.workload.params.measurePods);
+      const measured = sw.testCase.workloadTemplate.find((op) => op.opcode === 'createPods' && op.collectMetrics);
+      assert.ok(measured?.opcode === 'createPods');
+      assert.equal(r.measuredPods, measured.countParam ? sw.workload.params[measured.countParam.slice(1)] : measured.count);
       assert.ok(r.nodes >= 1);
       assert.ok(r.throughput.average > 0);
       assert.ok(r.attempts >= r.measuredPods);
