@@ -138,7 +138,8 @@ describe('bench smoke run', () => {
   const registry = inTreeRegistry();
   const opts = { registry, config: defaultConfiguration(registry), notYetAvailable: notYetAvailablePlugins, opTimeoutMs: 60_000 };
 
-  for (const sw of selectWorkloads({ label: 'integration-test' })) {
+  // Upstream's pull-request job: integration-test and short (a few integration-test workloads are performance-sized).
+  for (const sw of selectWorkloads({ label: 'integration-test' }).filter((s) => s.workload.labels?.includes('short'))) {
     it(`runs ${sw.fullName}`, async () => {
       const r = await runWorkload(sw, {}, opts);
       const gates = workloadGates(sw.testCase, sw.workload, undefined);

@@ -77,6 +77,14 @@ function nodeSlice(name: string, index: number, count: number, spec: Record<stri
   } as KubeObject;
 }
 
+/** A pause pod asking for one unit of an extended resource (pause 3.9, as upstream's template). */
+const extendedResourcePod = (name: string, resource: string): KubeObject => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name },
+  spec: { containers: [{ image: 'registry.k8s.io/pause:3.9', name: 'pause', resources: { requests: { [resource]: '1' }, limits: { [resource]: '1' } } }] },
+} as KubeObject);
+
 const claimTemplate = (devices: Record<string, unknown>): KubeObject => ({
   apiVersion: 'resource.k8s.io/v1',
   kind: 'ResourceClaimTemplate',
@@ -155,6 +163,47 @@ export const draTemplates: Readonly<Record<string, ObjectTemplate>> = {
     metadata: { name: `test-claim-${index}` },
     spec: { devices: { requests: [{ name: 'req-0', exactly: { deviceClassName: 'test-class', count: 2 } }] } },
   } as KubeObject),
+  // Eight devices, each one of eight cpu counters and 20Gi (the first) or 10Gi of a 70Gi memory counter:
+  // a claim for seven fits only without device-1, which the allocator tries first.
+  'dra/resourceslice-partitionable-backtracking-countersets.yaml': ({ index }) => nodeSlice(`resourceslice-countersets-${index}`, index, 2, {
+    sharedCounters: [
+      { name: 'counter-set-for-cpu', counters: Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`cpu${i + 1}`, { value: '1' }])) },
+      { name: 'counter-set-for-mem', counters: { mem: { value: '70Gi' } } },
+    ],
+  }),
+  'dra/resourceslice-partitionable-backtracking-devices.yaml': ({ index }) => nodeSlice(`resourceslice-devices-${index}`, index, 2, {
+    devices: Array.from({ length: 8 }, (_, i) => ({
+      name: `device-${i + 1}`,
+      consumesCounters: [
+        { counterSet: 'counter-set-for-cpu', counters: { [`cpu${i + 1}`]: { value: '1' } } },
+        { counterSet: 'counter-set-for-mem', counters: { mem: { value: i === 0 ? '20Gi' : '10Gi' } } },
+      ],
+    })),
+  }),
+  'dra/resourceclaim-partitionable-backtracking.yaml': ({ index }) => ({
+    apiVersion: 'resource.k8s.io/v1',
+    kind: 'ResourceClaim',
+    metadata: { name: `test-claim-${index}` },
+    spec: { devices: { requests: [{ name: 'req-0', exactly: { deviceClassName: 'test-class', count: 7 } }] } },
+  } as KubeObject),
+  'dra/resourceclaimtemplate-backtracking.yaml': () => claimTemplate({ requests: [{ name: 'req-0', exactly: { deviceClassName: 'test-class', count: 7 } }] }),
+  // Class i of $classes; with class example.com/gpu it provides the extended resource example.com/gpu-i.
+  'dra/deviceclass-extended-resource.yaml': ({ index, params }) => {
+    const c = deviceClass(`test-class-${index}`, `device.driver == "${driver}"`) as KubeObject & { spec: Record<string, unknown> };
+    if (params.class === 'example.com/gpu') c.spec.extendedResourceName = `example.com/gpu-${index}`;
+    return c;
+  },
+  // Every class provides the same example.com/gpu, so several nodes can satisfy each pod.
+  'dra/deviceclass-extended-resource-scoring.yaml': ({ index }) => {
+    const c = deviceClass(`scoring-test-class-${index}`, `device.driver == "${driver}"`) as KubeObject & { spec: Record<string, unknown> };
+    c.spec.extendedResourceName = 'example.com/gpu';
+    return c;
+  },
+  'dra/pod-with-extended-resource.yaml': ({ index, params }) => {
+    const classes = typeof params.classes === 'number' && params.classes > 0 ? params.classes : 1;
+    return extendedResourcePod(`test-dra-${index}`, `${String(params.class)}-${index % classes}`);
+  },
+  'dra/pod-with-extended-resource-scoring.yaml': ({ index }) => extendedResourcePod(`scoring-test-pod-${index}`, 'example.com/gpu'),
   'dra/resourceclaimtemplate-for-two-devices.yaml': () => claimTemplate({ requests: [{ name: 'req-0', exactly: { deviceClassName: 'test-class', count: 2 } }] }),
   'dra/resourceclaim.yaml': ({ index }) => ({
     apiVersion: 'resource.k8s.io/v1',

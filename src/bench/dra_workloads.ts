@@ -113,6 +113,55 @@ export const draTestCases: readonly TestCase[] = [
       },
     ],
   },
+  {
+    // Each claim wants 7 of 8 partitions whose memory counters fit only without the first device.
+    ...upstream('PartitionableBacktracking', { defaults: ['empty_500nodes'] }),
+    workloadTemplate: [
+      { opcode: 'createNodes', countParam: '$nodesWithoutDRA' },
+      { opcode: 'createNodes', nodeTemplatePath: 'dra/node-with-dra-test-driver.yaml', countParam: '$nodesWithDRA' },
+      { opcode: 'createAny', templatePath: 'dra/resourceslice-partitionable-backtracking-countersets.yaml', countParam: '$nodesWithDRA' },
+      { opcode: 'createAny', templatePath: 'dra/resourceslice-partitionable-backtracking-devices.yaml', countParam: '$nodesWithDRA' },
+      { opcode: 'createAny', templatePath: 'dra/deviceclass.yaml' },
+      { opcode: 'createAny', templatePath: 'dra/resourceclaim-partitionable-backtracking.yaml', namespace: 'init', countParam: '$initClaims' },
+      { opcode: 'allocResourceClaims', namespace: 'init' },
+      { opcode: 'createAny', templatePath: 'dra/resourceclaimtemplate-backtracking.yaml', namespace: 'test' },
+      {
+        opcode: 'createPods', namespace: 'test', countParam: '$measurePods', steadyStateParam: '$steadyState', durationParam: '$duration',
+        podTemplatePath: 'dra/pod-with-claim-template.yaml', collectMetrics: true,
+      },
+    ],
+  },
+  {
+    // Pods ask for extended resources that DeviceClasses map to the test driver's devices (pod i: class i mod $classes).
+    ...upstream('ExtendedResource', { defaults: ['Explicit_25classes_5000pods_500nodes'] }),
+    workloadTemplate: [
+      ...draCluster(10).slice(0, 3),
+      { opcode: 'createAny', templatePath: 'dra/deviceclass-extended-resource.yaml', countParam: '$classes', templateParams: { class: '$class' } },
+      { opcode: 'createPods', namespace: 'init', countParam: '$initPods', podTemplatePath: 'dra/pod-with-extended-resource.yaml' },
+      { opcode: 'createPods', namespace: 'test', countParam: '$measurePods', podTemplatePath: 'dra/pod-with-extended-resource.yaml', collectMetrics: true },
+    ],
+  },
+  {
+    // Every pod asks for example.com/gpu, which every class provides; NodeResourcesFit scores it (dra/extendedresource/scoring/scheduler-config.yaml).
+    ...upstream('ExtendedResourceScoring', { defaults: ['2000pods_200nodes'] }),
+    schedulerConfig: {
+      apiVersion: 'kubescheduler.config.k8s.io/v1',
+      kind: 'KubeSchedulerConfiguration',
+      profiles: [{
+        schedulerName: 'default-scheduler',
+        pluginConfig: [{
+          name: 'NodeResourcesFit',
+          args: { scoringStrategy: { type: 'LeastAllocated', resources: [{ name: 'cpu', weight: 1 }, { name: 'memory', weight: 1 }, { name: 'example.com/gpu', weight: 1 }] } },
+        }],
+      }],
+    },
+    workloadTemplate: [
+      ...draCluster(10).slice(0, 3),
+      { opcode: 'createAny', templatePath: 'dra/deviceclass-extended-resource-scoring.yaml', countParam: '$classes' },
+      { opcode: 'createPods', namespace: 'init', countParam: '$initPods', podTemplatePath: 'dra/pod-with-extended-resource-scoring.yaml' },
+      { opcode: 'createPods', namespace: 'test', countParam: '$measurePods', podTemplatePath: 'dra/pod-with-extended-resource-scoring.yaml', collectMetrics: true },
+    ],
+  },
 ];
 
 const notPorted = (what: string) => `its templates (${what}) are not ported to src/bench/dra_templates.ts yet`;
@@ -123,8 +172,5 @@ export const draSkipped: readonly SkippedTestCase[] = [
   { name: 'SharedPodGroupResourceClaim', reason: 'needs PodGroup objects and gang scheduling (the workload issue)' },
   { name: 'SharedPodGroupResourceClaimTemplate', reason: 'needs PodGroup objects and gang scheduling (the workload issue)' },
   { name: 'CompatibilityGroups', reason: `${notPorted('compatibility-group slices')}; upstream runs it with DRADeviceCompatibilityGroups=true, an alpha gate we have only at its default (false)` },
-  { name: 'ExtendedResource', reason: notPorted('extended-resource class and pods') },
-  { name: 'ExtendedResourceScoring', reason: `${notPorted('extended-resource scoring class and pods')}; also its own scheduler configuration` },
   { name: 'SchedulingWithResourceClaimTemplateListAttributes', reason: `${notPorted('list-attribute slices')}; upstream runs it with DRAListTypeAttributes=true, an alpha gate we have only at its default (false)` },
-  { name: 'PartitionableBacktracking', reason: notPorted('backtracking slices, claims and claim template') },
 ];
