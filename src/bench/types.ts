@@ -39,7 +39,7 @@ export interface CreateNamespacesOp extends Counted {
 }
 
 /** One copy of createPodsOp in each namespace `<namespacePrefix>-<i>`, i < count (unrolled before the run, as upstream). */
-export interface CreatePodSetsOp extends Counted {
+interface CreatePodSetsOp extends Counted {
   opcode: 'createPodSets';
   namespacePrefix: string;
   createPodsOp: CreatePodsOp;

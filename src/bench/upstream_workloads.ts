@@ -14,7 +14,7 @@ export interface WorkloadExtras {
   addParams?: Readonly<Record<string, Readonly<Record<string, WorkloadParam>>>>;
 }
 
-export function upstreamTestCase(name: string): UpstreamTestCase {
+function upstreamTestCase(name: string): UpstreamTestCase {
   const tc = upstreamCatalog.find((c) => c.name === name);
   if (!tc) throw new Error(`no test case "${name}" in upstream's scheduler_perf`);
   return tc;
