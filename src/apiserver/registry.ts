@@ -20,7 +20,7 @@ import { applyMatchLabelKeysToAffinity } from '../api/admission/match_label_keys
 import { priorityAdmissionError, priorityClassAdmissionError } from '../api/admission/priority.js';
 import type { PriorityClass } from '../api/types.js';
 import { decodeObject, defaultPodUpdate, documentProblem, dropDeallocatedStatusDevices, jsonEqual, kindValidation, validateAnnotations, validateLabels } from '../api/validation/index.js';
-import type { ResourceClaim } from '../api/resource.js';
+import type { ResourceClaim } from '../api/dra_types.js';
 
 type Meta = { -readonly [K in keyof ObjectMeta]: ObjectMeta[K] };
 type Obj = KubeObject & Record<string, unknown>;

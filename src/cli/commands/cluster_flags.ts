@@ -4,7 +4,7 @@
 import type { DefaultedConfiguration } from '../../config/index.js';
 import type { Registry } from '../../framework/registry.js';
 import type { ResolvedConfig } from '../../scheduler/scheduler.js';
-import { loadScenario, type Scenario } from '../../sim/scenario.js';
+import { loadScenario, type Scenario } from '../../sim/scenario/scenario.js';
 import { resolveConfiguration } from '../configuration.js';
 import { defaultScenarioPath } from '../default_scenario.js';
 import { UsageError, type CliIO } from '../io.js';

@@ -2,7 +2,7 @@
 // pools' allocations, the slices, the classes and the claims' specs are the same.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { DeviceClass, ResourceClaim, ResourceSlice } from '../../../api/resource.js';
+import type { DeviceClass, ResourceClaim, ResourceSlice } from '../../../api/dra_types.js';
 import { CelCache } from '../../../api/cel/index.js';
 import { AllocatedDevices } from '../allocated_devices.js';
 import { AllocationResultCache, Allocator, DefaultFeatures } from './index.js';

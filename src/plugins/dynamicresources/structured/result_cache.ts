@@ -4,7 +4,7 @@
 // between two pods only the node that got the last pod changes, so the other nodes' answers
 // (the devices chosen, or "does not fit") can be reused instead of searched again.
 import type { Node } from '../../../api/types.js';
-import type { AllocationResult, DeviceClass, ResourceClaim, ResourceSlice } from '../../../api/resource.js';
+import type { AllocationResult, DeviceClass, ResourceClaim, ResourceSlice } from '../../../api/dra_types.js';
 import type { Pool } from './pools.js';
 import type { AllocatedState, Features } from './types.js';
 
