@@ -18,6 +18,27 @@ function draCluster(devicesPerNode: WorkloadParam, pciRoots?: `$${string}`): Op[
   ];
 }
 
+/**
+ * The partitionable cases: per node a slice of counter sets and one of devices consuming them
+ * (dra/resourceslice-<slices>-countersets.yaml, -devices.yaml), pre-allocated claims, measured pods.
+ */
+function partitionableTemplate(slices: string, initClaim: string, claimTemplate: string): Op[] {
+  return [
+    { opcode: 'createNodes', countParam: '$nodesWithoutDRA' },
+    { opcode: 'createNodes', nodeTemplatePath: 'dra/node-with-dra-test-driver.yaml', countParam: '$nodesWithDRA' },
+    { opcode: 'createAny', templatePath: `dra/resourceslice-${slices}-countersets.yaml`, countParam: '$nodesWithDRA' },
+    { opcode: 'createAny', templatePath: `dra/resourceslice-${slices}-devices.yaml`, countParam: '$nodesWithDRA' },
+    { opcode: 'createAny', templatePath: 'dra/deviceclass.yaml' },
+    { opcode: 'createAny', templatePath: `dra/${initClaim}`, namespace: 'init', countParam: '$initClaims' },
+    { opcode: 'allocResourceClaims', namespace: 'init' },
+    { opcode: 'createAny', templatePath: `dra/${claimTemplate}`, namespace: 'test' },
+    {
+      opcode: 'createPods', namespace: 'test', countParam: '$measurePods', steadyStateParam: '$steadyState', durationParam: '$duration',
+      podTemplatePath: 'dra/pod-with-claim-template.yaml', collectMetrics: true,
+    },
+  ];
+}
+
 export const draTestCases: readonly TestCase[] = [
   {
     // Each pod gets its own claim from a template; 10 devices per node, one per pod. The cluster
@@ -98,38 +119,12 @@ export const draTestCases: readonly TestCase[] = [
   {
     // Two partitions of one device per node (a counter set in its own slice); each claim takes both.
     ...upstream('Partitionable', { defaults: ['empty_500nodes'] }),
-    workloadTemplate: [
-      { opcode: 'createNodes', countParam: '$nodesWithoutDRA' },
-      { opcode: 'createNodes', nodeTemplatePath: 'dra/node-with-dra-test-driver.yaml', countParam: '$nodesWithDRA' },
-      { opcode: 'createAny', templatePath: 'dra/resourceslice-partitionable-countersets.yaml', countParam: '$nodesWithDRA' },
-      { opcode: 'createAny', templatePath: 'dra/resourceslice-partitionable-devices.yaml', countParam: '$nodesWithDRA' },
-      { opcode: 'createAny', templatePath: 'dra/deviceclass.yaml' },
-      { opcode: 'createAny', templatePath: 'dra/resourceclaim-partitionable.yaml', namespace: 'init', countParam: '$initClaims' },
-      { opcode: 'allocResourceClaims', namespace: 'init' },
-      { opcode: 'createAny', templatePath: 'dra/resourceclaimtemplate-for-two-devices.yaml', namespace: 'test' },
-      {
-        opcode: 'createPods', namespace: 'test', countParam: '$measurePods', steadyStateParam: '$steadyState', durationParam: '$duration',
-        podTemplatePath: 'dra/pod-with-claim-template.yaml', collectMetrics: true,
-      },
-    ],
+    workloadTemplate: partitionableTemplate('partitionable', 'resourceclaim-partitionable.yaml', 'resourceclaimtemplate-for-two-devices.yaml'),
   },
   {
     // Each claim wants 7 of 8 partitions whose memory counters fit only without the first device.
     ...upstream('PartitionableBacktracking', { defaults: ['empty_500nodes'] }),
-    workloadTemplate: [
-      { opcode: 'createNodes', countParam: '$nodesWithoutDRA' },
-      { opcode: 'createNodes', nodeTemplatePath: 'dra/node-with-dra-test-driver.yaml', countParam: '$nodesWithDRA' },
-      { opcode: 'createAny', templatePath: 'dra/resourceslice-partitionable-backtracking-countersets.yaml', countParam: '$nodesWithDRA' },
-      { opcode: 'createAny', templatePath: 'dra/resourceslice-partitionable-backtracking-devices.yaml', countParam: '$nodesWithDRA' },
-      { opcode: 'createAny', templatePath: 'dra/deviceclass.yaml' },
-      { opcode: 'createAny', templatePath: 'dra/resourceclaim-partitionable-backtracking.yaml', namespace: 'init', countParam: '$initClaims' },
-      { opcode: 'allocResourceClaims', namespace: 'init' },
-      { opcode: 'createAny', templatePath: 'dra/resourceclaimtemplate-backtracking.yaml', namespace: 'test' },
-      {
-        opcode: 'createPods', namespace: 'test', countParam: '$measurePods', steadyStateParam: '$steadyState', durationParam: '$duration',
-        podTemplatePath: 'dra/pod-with-claim-template.yaml', collectMetrics: true,
-      },
-    ],
+    workloadTemplate: partitionableTemplate('partitionable-backtracking', 'resourceclaim-partitionable-backtracking.yaml', 'resourceclaimtemplate-backtracking.yaml'),
   },
   {
     // Pods ask for extended resources that DeviceClasses map to the test driver's devices (pod i: class i mod $classes).

@@ -5,11 +5,11 @@
 // prints both SchedulingThroughput averages side by side with their ratio. Needs Go.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { selectWorkloads, type SelectedWorkload } from '../../src/bench/runner.js';
+import { freePort } from '../e2e/control_plane.js';
 import { binDir, findGo, upstreamDir } from './harness.js';
 
 const usage = `Usage: npm run bench:upstream -- FILTER [--label L] [--timeout SECONDS] [--json FILE]
@@ -51,18 +51,6 @@ function buildTopic(go: string, pkg: string, binary: string): void {
   process.stderr.write(`built ${binary} in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
 }
 
-/** A loopback port nobody listens on, so scheduler_perf starts its own etcd instead of joining one it finds. */
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
 /** `-test.bench` matches each level of a sub-benchmark name by its own expression. */
 function benchPattern(fullName: string): string {
   return ['BenchmarkPerfScheduling', ...fullName.split('/')].map((part) => `^${part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`).join('/');
@@ -92,6 +80,7 @@ async function runUpstream(go: string, sw: SelectedWorkload, timeoutSeconds: num
       env: {
         ...process.env,
         PATH: `${binDir}${delimiter}${process.env.PATH ?? ''}`,
+        // A port nobody listens on: scheduler_perf then starts its own etcd instead of joining one it finds.
         KUBE_INTEGRATION_ETCD_URL: `http://127.0.0.1:${await freePort()}`,
         KUBE_CACHE_MUTATION_DETECTOR: 'false',
         ARTIFACTS: out,
