@@ -73,7 +73,8 @@ const noTopologyConfig = {
 /** The batching test cases: pods sharing a signature in runs of $signatureBatchSize, one node each. */
 function batchingCase(name: string, podTemplate: string): TestCase {
   return {
-    ...upstream(name, { defaults: ['10Nodes_10Pods_10BatchSize'] }),
+    // 10 or 20000 nodes: none in the default set.
+    ...upstream(name),
     schedulerConfig: noTopologyConfig,
     defaultPodTemplatePath: podTemplate,
     workloadTemplate: [
@@ -268,7 +269,8 @@ export const testCases: readonly TestCase[] = [
   },
   {
     // Every pod goes to the one named node through NodeAffinity's PreFilterResult, as DaemonSet pods do.
-    ...upstream('SchedulingDaemonset', { defaults: ['15000Nodes'] }),
+    // Its large workload has 15000 nodes: not in the default set.
+    ...upstream('SchedulingDaemonset'),
     defaultPodTemplatePath: 'daemonset-pod.yaml',
     workloadTemplate: [
       { opcode: 'createNodes', count: 1, nodeTemplatePath: 'node-with-name.yaml' },

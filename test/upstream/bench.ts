@@ -89,6 +89,10 @@ async function runUpstream(go: string, sw: SelectedWorkload, timeoutSeconds: num
     const files = readdirSync(out).filter((f) => f.endsWith('.json'));
     const items = files.flatMap((f) => (JSON.parse(readFileSync(join(out, f), 'utf8')) as { dataItems?: DataItem[] }).dataItems ?? []);
     const throughput = items.find((i) => i.labels?.Metric === 'SchedulingThroughput');
+    if (r.status === 0 && !throughput) {
+      // Upstream samples once a second and reports nothing for an op that finished within its first window.
+      return { pods: measuredPods(sw), average: 0, error: 'upstream reported no SchedulingThroughput: its measured op ended within the first 1-second window (take a larger workload)' };
+    }
     if (r.status !== 0 || !throughput) {
       const tail = `${r.stdout ?? ''}\n${r.stderr ?? ''}`.trim().split('\n').filter((l) => /FAIL|Error|error|panic|SKIP|timed out/.test(l)).slice(-5).join(' | ');
       return { pods: measuredPods(sw), average: 0, error: `exit ${r.status ?? r.signal} after ${((Date.now() - started) / 1000).toFixed(0)} s${throughput ? '' : ', no SchedulingThroughput'}: ${tail || 'no output'}` };
