@@ -6,9 +6,10 @@ import { defaultConfiguration } from '../config/index.js';
 import { inTreeRegistry, notYetAvailablePlugins } from '../plugins/registry.js';
 import { DurationRecorder, ThroughputCollector, percentile, summarizeThroughput } from './metrics.js';
 import { parseReport, renderComparison, renderJson, renderTable, thresholdCell } from './report.js';
-import { runWorkload, selectWorkloads, skipReason, withOverrides, type BenchReport } from './runner.js';
+import { runWorkload, selectWorkloads, skipReason, withOverrides, workloadGates, type BenchReport } from './runner.js';
 import { template } from './templates.js';
-import { testCases } from './workloads.js';
+import { upstreamCatalog } from './upstream_catalog.js';
+import { skippedTestCases, testCases } from './workloads.js';
 
 describe('bench metrics', () => {
   it('takes percentiles as upstream: element ceil(n*p/100)-1, no interpolation', () => {
@@ -66,6 +67,46 @@ describe('bench catalog', () => {
     }
   });
 
+  it("runs or names with a reason every test case of upstream's scheduler_perf, with upstream's workloads", () => {
+    const ours = new Map(testCases.map((tc) => [tc.name, tc]));
+    const skipped = new Map(skippedTestCases.map((s) => [s.name, s.reason]));
+    for (const name of skipped.keys()) assert.ok(!ours.has(name), `${name} is both run and skipped`);
+    assert.equal(ours.size + skipped.size, testCases.length + skippedTestCases.length, 'a test case listed twice');
+    for (const up of upstreamCatalog) {
+      const tc = ours.get(up.name);
+      if (!tc) {
+        assert.ok(skipped.get(up.name), `${up.name} (${up.source}) is neither run nor skipped with a reason`);
+        continue;
+      }
+      assert.equal(tc.source, up.source, up.name);
+      assert.deepEqual(tc.workloads.map((w) => w.name), up.workloads.map((w) => w.name), up.name);
+    }
+    const upstreamNames = new Set(upstreamCatalog.map((c) => c.name));
+    for (const name of [...ours.keys(), ...skipped.keys()]) assert.ok(upstreamNames.has(name), `${name} is not an upstream test case`);
+    assert.equal(upstreamCatalog.length, 61);
+  });
+
+  it("carries v1.37.2's thresholds (the affinity ones were an older release's)", () => {
+    const threshold = (name: string) => selectWorkloads({ filter: `^${name}$`, label: 'all' })[0]?.workload.threshold;
+    assert.equal(threshold('SchedulingPodAntiAffinity/5000Nodes_2000Pods'), 180);
+    assert.equal(threshold('SchedulingPodAffinity/5000Nodes_5000Pods'), 70);
+    assert.equal(threshold('SchedulingPreferredPodAffinity/5000Nodes_5000Pods'), 160);
+    assert.equal(threshold('SchedulingPreferredPodAntiAffinity/5000Nodes_5000Pods'), 190);
+    assert.equal(threshold('SchedulingNodeAffinity/5000Nodes_10000Pods'), 540);
+    assert.equal(threshold('MixedSchedulingBasePod/5000Nodes_5000Pods'), 540);
+    // A per-topic threshold applies under the case's topic.
+    assert.equal(threshold('SchedulingWithResourceClaimTemplate/5000pods_500nodes'), 56);
+  });
+
+  it("runs a workload with upstream's feature gates, and skips one whose gates we cannot honour", () => {
+    const [basic, asyncCalls] = selectWorkloads({ filter: '^SchedulingBasic/5Nodes', label: 'all' });
+    assert.equal(workloadGates(basic!.testCase, basic!.workload, undefined).toString(), '');
+    assert.match(workloadGates(asyncCalls!.testCase, asyncCalls!.workload, undefined) as string, /^upstream runs it with SchedulerAsyncAPICalls=true: feature gate SchedulerAsyncAPICalls=true is not supported/);
+    const [ext] = selectWorkloads({ filter: '^SchedulingWithExtendedResource/fast', label: 'all' });
+    const gates = workloadGates(ext!.testCase, ext!.workload, undefined);
+    assert.ok(typeof gates !== 'string' && gates.enabled('DRAExtendedResource') && gates.enabled('DynamicResourceAllocation'));
+  });
+
   it('lists the workloads of issue 6 in the default set', () => {
     const names = new Set(selectWorkloads({}).map((s) => s.testCase.name));
     for (const n of ['SchedulingBasic', 'SchedulingPodAntiAffinity', 'SchedulingPodAffinity', 'SchedulingPreferredPodAffinity',
@@ -97,16 +138,20 @@ describe('bench smoke run', () => {
   const registry = inTreeRegistry();
   const opts = { registry, config: defaultConfiguration(registry), notYetAvailable: notYetAvailablePlugins, opTimeoutMs: 60_000 };
 
-  for (const sw of selectWorkloads({ label: 'integration-test' })) {
+  // Upstream's pull-request job: integration-test and short (a few integration-test workloads are performance-sized).
+  for (const sw of selectWorkloads({ label: 'integration-test' }).filter((s) => s.workload.labels?.includes('short'))) {
     it(`runs ${sw.fullName}`, async () => {
       const r = await runWorkload(sw, {}, opts);
-      const want = skipReason(sw.testCase, notYetAvailablePlugins);
+      const gates = workloadGates(sw.testCase, sw.workload, undefined);
+      const want = skipReason(sw.testCase, notYetAvailablePlugins) ?? (typeof gates === 'string' ? gates : null);
       if (want !== null) {
         assert.equal(r.skipped, want);
         return;
       }
       assert.equal(r.skipped, undefined);
-      assert.equal(r.measuredPods, sw.workload.params.measurePods);
+      const measured = sw.testCase.workloadTemplate.find((op) => op.opcode === 'createPods' && op.collectMetrics);
+      assert.ok(measured?.opcode === 'createPods');
+      assert.equal(r.measuredPods, measured.countParam ? sw.workload.params[measured.countParam.slice(1)] : measured.count);
       assert.ok(r.nodes >= 1);
       assert.ok(r.throughput.average > 0);
       assert.ok(r.attempts >= r.measuredPods);

@@ -57,6 +57,48 @@ const podWithClaims = (metadata: Record<string, unknown>, claims: { name: string
   },
 } as KubeObject);
 
+/** A device of resourceslice-consumablecapacity.yaml: shareable, 10G (or 10Gi) of bandwidth taken in steps of 8 from 1M. */
+function shareableDevice(i: number, value: string): Record<string, unknown> {
+  return {
+    name: `shareable-device-${i}`,
+    allowMultipleAllocations: true,
+    attributes: { 'dra.example.com/index': { int: i } },
+    capacity: { bandwidth: { requestPolicy: { default: '1M', validRange: { min: '1M', step: '8' } }, value } },
+  };
+}
+
+/** A per-node slice of the test driver's pool `resourceslice-<i>`, one of `count` slices. */
+function nodeSlice(name: string, index: number, count: number, spec: Record<string, unknown>): KubeObject {
+  return {
+    apiVersion: 'resource.k8s.io/v1',
+    kind: 'ResourceSlice',
+    metadata: { name },
+    spec: { pool: { name: `resourceslice-${index}`, generation: 1, resourceSliceCount: count }, driver, nodeName: `scheduler-perf-dra-${index}`, ...spec },
+  } as KubeObject;
+}
+
+/** A pause pod asking for one unit of an extended resource (pause 3.9, as upstream's template). */
+const extendedResourcePod = (name: string, resource: string): KubeObject => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name },
+  spec: { containers: [{ image: 'registry.k8s.io/pause:3.9', name: 'pause', resources: { requests: { [resource]: '1' }, limits: { [resource]: '1' } } }] },
+} as KubeObject);
+
+const claimTemplate = (devices: Record<string, unknown>): KubeObject => ({
+  apiVersion: 'resource.k8s.io/v1',
+  kind: 'ResourceClaimTemplate',
+  metadata: { name: 'test-claim-template' },
+  spec: { spec: { devices } },
+} as KubeObject);
+
+const deviceClass = (name: string, expression: string): KubeObject => ({
+  apiVersion: 'resource.k8s.io/v1',
+  kind: 'DeviceClass',
+  metadata: { name },
+  spec: { selectors: [{ cel: { expression } }] },
+} as KubeObject);
+
 export const draTemplates: Readonly<Record<string, ObjectTemplate>> = {
   // Deterministic names, matched by the per-node ResourceSlices.
   'dra/node-with-dra-test-driver.yaml': ({ index }) => ({
@@ -81,12 +123,88 @@ export const draTemplates: Readonly<Record<string, ObjectTemplate>> = {
       },
     } as KubeObject;
   },
-  'dra/deviceclass.yaml': () => ({
+  'dra/deviceclass.yaml': () => deviceClass('test-class', `device.driver == "${driver}"`),
+  'dra/deviceclass-no-devices.yaml': () => deviceClass('no-devices-class', 'device.driver == "no-such-driver.cdi.k8s.io"'),
+  // Upstream writes this one as resource.k8s.io/v1beta2; the object is the same in v1.
+  'dra/deviceclass-consumablecapacity.yaml': () => deviceClass('test-class', `device.driver == "${driver}" &&\ndevice.allowMultipleAllocations == true`),
+  'dra/resourceclaimtemplate-first-available.yaml': () => claimTemplate({
+    requests: [{ name: 'req-0', firstAvailable: [{ name: 'sub-0', deviceClassName: 'no-devices-class' }, { name: 'sub-1', deviceClassName: 'test-class' }] }],
+  }),
+  // An empty device selector: every device is tainted.
+  'dra/devicetaintrule.yaml': () => ({
     apiVersion: 'resource.k8s.io/v1',
-    kind: 'DeviceClass',
-    metadata: { name: 'test-class' },
-    spec: { selectors: [{ cel: { expression: `device.driver == "${driver}"` } }] },
+    kind: 'DeviceTaintRule',
+    metadata: { name: 'taint-all-devices' },
+    spec: { taint: { key: 'example.com/taint', value: 'tainted', effect: 'NoSchedule' } },
   } as KubeObject),
+  'dra/resourceclaimtemplate-toleration.yaml': () => claimTemplate({
+    requests: [{ name: 'req-0', exactly: { deviceClassName: 'test-class', tolerations: [{ key: 'example.com/taint', operator: 'Exists' }] } }],
+  }),
+  'dra/resourceslice-consumablecapacity.yaml': ({ index }) => nodeSlice(`resourceslice-${index}`, index, 1, {
+    devices: [shareableDevice(0, '10G'), shareableDevice(1, '10G'), shareableDevice(2, '10Gi'), shareableDevice(3, '10G')],
+  }),
+  'dra/resourceclaimtemplate-consumablecapacity.yaml': () => claimTemplate({
+    requests: [{ name: 'req-0', exactly: { deviceClassName: 'test-class', count: 2, capacity: { requests: { bandwidth: '2500M' } } } }],
+    constraints: [{ requests: ['req-0'], distinctAttribute: 'dra.example.com/index' }],
+  }),
+  // Two devices sharing one counter set: each consumes half of its four counters.
+  'dra/resourceslice-partitionable-countersets.yaml': ({ index }) => nodeSlice(`resourceslice-countersets-${index}`, index, 2, {
+    sharedCounters: [{ name: 'counter-set', counters: { counter1: { value: '1' }, counter2: { value: '1' }, counter3: { value: '1' }, counter4: { value: '1' } } }],
+  }),
+  'dra/resourceslice-partitionable-devices.yaml': ({ index }) => nodeSlice(`resourceslice-devices-${index}`, index, 2, {
+    devices: [
+      { name: 'device-1', consumesCounters: [{ counterSet: 'counter-set', counters: { counter1: { value: '1' }, counter2: { value: '1' } } }] },
+      { name: 'device-2', consumesCounters: [{ counterSet: 'counter-set', counters: { counter3: { value: '1' }, counter4: { value: '1' } } }] },
+    ],
+  }),
+  'dra/resourceclaim-partitionable.yaml': ({ index }) => ({
+    apiVersion: 'resource.k8s.io/v1',
+    kind: 'ResourceClaim',
+    metadata: { name: `test-claim-${index}` },
+    spec: { devices: { requests: [{ name: 'req-0', exactly: { deviceClassName: 'test-class', count: 2 } }] } },
+  } as KubeObject),
+  // Eight devices, each one of eight cpu counters and 20Gi (the first) or 10Gi of a 70Gi memory counter:
+  // a claim for seven fits only without device-1, which the allocator tries first.
+  'dra/resourceslice-partitionable-backtracking-countersets.yaml': ({ index }) => nodeSlice(`resourceslice-countersets-${index}`, index, 2, {
+    sharedCounters: [
+      { name: 'counter-set-for-cpu', counters: Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`cpu${i + 1}`, { value: '1' }])) },
+      { name: 'counter-set-for-mem', counters: { mem: { value: '70Gi' } } },
+    ],
+  }),
+  'dra/resourceslice-partitionable-backtracking-devices.yaml': ({ index }) => nodeSlice(`resourceslice-devices-${index}`, index, 2, {
+    devices: Array.from({ length: 8 }, (_, i) => ({
+      name: `device-${i + 1}`,
+      consumesCounters: [
+        { counterSet: 'counter-set-for-cpu', counters: { [`cpu${i + 1}`]: { value: '1' } } },
+        { counterSet: 'counter-set-for-mem', counters: { mem: { value: i === 0 ? '20Gi' : '10Gi' } } },
+      ],
+    })),
+  }),
+  'dra/resourceclaim-partitionable-backtracking.yaml': ({ index }) => ({
+    apiVersion: 'resource.k8s.io/v1',
+    kind: 'ResourceClaim',
+    metadata: { name: `test-claim-${index}` },
+    spec: { devices: { requests: [{ name: 'req-0', exactly: { deviceClassName: 'test-class', count: 7 } }] } },
+  } as KubeObject),
+  'dra/resourceclaimtemplate-backtracking.yaml': () => claimTemplate({ requests: [{ name: 'req-0', exactly: { deviceClassName: 'test-class', count: 7 } }] }),
+  // Class i of $classes; with class example.com/gpu it provides the extended resource example.com/gpu-i.
+  'dra/deviceclass-extended-resource.yaml': ({ index, params }) => {
+    const c = deviceClass(`test-class-${index}`, `device.driver == "${driver}"`) as KubeObject & { spec: Record<string, unknown> };
+    if (params.class === 'example.com/gpu') c.spec.extendedResourceName = `example.com/gpu-${index}`;
+    return c;
+  },
+  // Every class provides the same example.com/gpu, so several nodes can satisfy each pod.
+  'dra/deviceclass-extended-resource-scoring.yaml': ({ index }) => {
+    const c = deviceClass(`scoring-test-class-${index}`, `device.driver == "${driver}"`) as KubeObject & { spec: Record<string, unknown> };
+    c.spec.extendedResourceName = 'example.com/gpu';
+    return c;
+  },
+  'dra/pod-with-extended-resource.yaml': ({ index, params }) => {
+    const classes = typeof params.classes === 'number' && params.classes > 0 ? params.classes : 1;
+    return extendedResourcePod(`test-dra-${index}`, `${String(params.class)}-${index % classes}`);
+  },
+  'dra/pod-with-extended-resource-scoring.yaml': ({ index }) => extendedResourcePod(`scoring-test-pod-${index}`, 'example.com/gpu'),
+  'dra/resourceclaimtemplate-for-two-devices.yaml': () => claimTemplate({ requests: [{ name: 'req-0', exactly: { deviceClassName: 'test-class', count: 2 } }] }),
   'dra/resourceclaim.yaml': ({ index }) => ({
     apiVersion: 'resource.k8s.io/v1',
     kind: 'ResourceClaim',

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { cpuUsage } from 'node:process';
 import { CelCache } from '../api/cel/cache.js';
+import { configFromObject } from '../config/index.js';
 import type { DeviceClass, ResourceClaim, ResourceSlice } from '../api/dra_types.js';
 import type { CSINode, KubeObject, Node, PersistentVolume, PersistentVolumeClaim, Pod } from '../api/types.js';
 import { admitPod } from '../cluster/memory/admission.js';
@@ -112,7 +113,8 @@ export class WorkloadExecutor {
     this.random = seededRandom((opts.seed ?? 1) + 1);
     this.cluster = new MemoryCluster({ clock, admitPod });
     // An extender in --config is called as in any run (its latency counts in the figures).
-    this.scheduler = Scheduler.fromConfig(opts.config, {
+    const config = tc.schedulerConfig ? configFromObject(tc.schedulerConfig, `${tc.name}'s scheduler configuration`, opts.registry) : opts.config;
+    this.scheduler = Scheduler.fromConfig(config, {
       registry: opts.registry,
       client: this.cluster,
       clock,
@@ -131,7 +133,8 @@ export class WorkloadExecutor {
     await e.scheduler.start();
     e.scheduler.loop.start();
     try {
-      for (let i = 0; i < tc.workloadTemplate.length; i++) await e.runOp(tc.workloadTemplate[i]!, i);
+      const ops = e.unrolled();
+      for (let i = 0; i < ops.length; i++) await e.runOp(ops[i]!, i);
     } finally {
       e.background.length = 0;
       await e.scheduler.loop.stop();
@@ -139,6 +142,14 @@ export class WorkloadExecutor {
       e.scheduler.stop();
     }
     return { nodes: e.nodeCount, initPods: e.initPodCount, measurement: e.measurement };
+  }
+
+  /** The workload's ops with each createPodSets replaced by its createPods ops (upstream's unrollWorkloadTemplate). */
+  private unrolled(): Op[] {
+    return this.tc.workloadTemplate.flatMap((op): Op[] => {
+      if (op.opcode !== 'createPodSets') return [op];
+      return Array.from({ length: this.count(op, 'createPodSets') }, (_, i) => ({ ...op.createPodsOp, namespace: `${op.namespacePrefix}-${i}` }));
+    });
   }
 
   // ---- the informer side: count bound pods per namespace ----
@@ -198,6 +209,7 @@ export class WorkloadExecutor {
     switch (op.opcode) {
       case 'createNodes': return this.createNodes(op, index);
       case 'createNamespaces': return this.createNamespaces(op);
+      case 'createPodSets': throw new BenchError(`${this.tc.name}: createPodSets is unrolled before the run`);
       case 'createPods': return this.createPods(op, index);
       case 'createAny': return this.createAny(op);
       case 'allocResourceClaims': return this.allocResourceClaims(op);
@@ -222,10 +234,11 @@ export class WorkloadExecutor {
     return { ...t, metadata } as T;
   }
 
-  private ensureNamespace(name: string): void {
+  private ensureNamespace(name: string, templatePath?: string): void {
     if (this.namespaces.has(name)) return;
     this.namespaces.add(name);
-    this.cluster.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+    const labels = templatePath !== undefined ? template(templatePath).metadata?.labels : undefined;
+    this.cluster.create({ apiVersion: 'v1', kind: 'Namespace', metadata: labels ? { name, labels: { ...labels } } : { name } });
   }
 
   private createNodes(op: CreateNodesOp, _index: number): void {
@@ -247,7 +260,7 @@ export class WorkloadExecutor {
 
   private createNamespaces(op: CreateNamespacesOp): void {
     const n = this.count(op, 'createNamespaces');
-    for (let i = 0; i < n; i++) this.ensureNamespace(`${op.prefix}-${i}`);
+    for (let i = 0; i < n; i++) this.ensureNamespace(`${op.prefix}-${i}`, op.namespaceTemplatePath);
   }
 
   private createAny(op: CreateAnyOp): void {
@@ -294,8 +307,16 @@ export class WorkloadExecutor {
     const ns = op.namespace ?? `namespace-${index}`;
     this.ensureNamespace(ns);
     // Without either, upstream's makeBasePod: the same pause pod as pod-default.yaml.
-    const path = op.podTemplatePath ?? this.tc.defaultPodTemplatePath ?? 'pod-default.yaml';
+    const templatePath = op.podTemplatePath ?? this.tc.defaultPodTemplatePath;
+    const path = templatePath ?? 'pod-default.yaml';
     const n = this.count(op, 'createPods');
+    const batch = op.signatureBatchSizeParam ? this.count({ countParam: op.signatureBatchSizeParam }, 'createPods signatureBatchSize') : 1;
+    const newPod = (i: number): Pod => {
+      const pod = this.instantiate<Pod>(path, ns, { index: i, params: this.params });
+      // As upstream, only pods made from a template file carry the signature label.
+      if (templatePath !== undefined) pod.metadata.labels = { ...pod.metadata.labels, signature: `signature-label-${Math.floor(i / batch)}` };
+      return pod;
+    };
     const steadyFor = this.steadyStateSeconds(op);
     if (op.collectMetrics) {
       if (this.measuring) throw new BenchError(`${this.tc.name}: only one createPods op may collect metrics`);
@@ -311,13 +332,13 @@ export class WorkloadExecutor {
       ? { pv: op.persistentVolumeTemplatePath, pvc: op.persistentVolumeClaimTemplatePath }
       : null;
     for (let i = 0; i < n; i++) {
-      const pod = this.instantiate<Pod>(path, ns, { index: i, params: this.params });
+      const pod = newPod(i);
       if (volumes) this.createBoundVolume(volumes.pv, volumes.pvc, ns, i, pod);
       this.cluster.create(pod);
     }
     const boundBefore = this.boundTotalIn(ns);
     if (steadyFor !== null) {
-      await this.keepSteady(ns, path, n, steadyFor);
+      await this.keepSteady(ns, newPod, n, steadyFor);
     } else if (op.skipWaitToCompletion) {
       this.expectedPerNamespace.set(ns, (this.expectedPerNamespace.get(ns) ?? 0) + n);
     } else {
@@ -345,7 +366,7 @@ export class WorkloadExecutor {
    * For `seconds`: every pod of `ns` that gets bound is deleted and another one created, so the
    * scheduler always has `n` pods to work on while the cluster stays as it started.
    */
-  private async keepSteady(ns: string, path: string, n: number, seconds: number): Promise<void> {
+  private async keepSteady(ns: string, newPod: (index: number) => Pod, n: number, seconds: number): Promise<void> {
     const steady = { namespace: ns, bound: [] as Pod[] };
     this.steady = steady;
     let next = n;
@@ -353,7 +374,7 @@ export class WorkloadExecutor {
       await this.drive(() => false, `steady state in ${ns}`, performance.now() + seconds * 1000, () => {
         for (const pod of steady.bound.splice(0)) {
           this.cluster.remove('Pod', ns, pod.metadata.name!);
-          this.cluster.create(this.instantiate<Pod>(path, ns, { index: next++, params: this.params }));
+          this.cluster.create(newPod(next++));
         }
       });
     } finally {
@@ -485,7 +506,13 @@ export class WorkloadExecutor {
       for (const k in selector) if (pod.metadata.labels?.[k] !== selector[k]) matches = false;
       if (matches) victims.push(pod);
     }
-    const remove = (pod: Pod) => this.cluster.remove('Pod', op.namespace, pod.metadata.name!);
+    // As the API server: a pod held by a finalizer only gets its deletionTimestamp (the scheduler drops it then).
+    const remove = (pod: Pod) => {
+      if ((pod.metadata.finalizers ?? []).length === 0) return this.cluster.remove('Pod', op.namespace, pod.metadata.name!);
+      const current = this.cluster.getPod(op.namespace, pod.metadata.name!);
+      if (current && !current.metadata.deletionTimestamp) this.cluster.update({ ...current, metadata: { ...current.metadata, deletionTimestamp: new Date().toISOString() } });
+      return true;
+    };
     const rate = op.deletePodsPerSecond ?? 0;
     if (rate <= 0) {
       for (const pod of victims) remove(pod);

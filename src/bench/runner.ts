@@ -1,5 +1,6 @@
 // Selects workloads, applies size overrides, runs each one on a fresh embedded scheduler and
 // collects the results (test/integration/scheduler_perf/scheduler_perf.go: RunBenchmarkPerfScheduling).
+import { FeatureGateError, FeatureGates, schedulerGates } from '../config/feature_gates.js';
 import { WorkloadExecutor, type HarnessOptions } from './harness.js';
 import type { TestCase, Workload } from './types.js';
 import { testCases } from './workloads.js';
@@ -81,9 +82,15 @@ export function skipReason(tc: TestCase, unavailable: ReadonlySet<string>): stri
   return missing.length > 0 ? `needs ${missing.join(', ')} (not built yet)` : null;
 }
 
-function missingNote(tc: TestCase, unavailable: ReadonlySet<string>): string | undefined {
+function missingNote(tc: TestCase, w: Workload, gates: FeatureGates, unavailable: ReadonlySet<string>): string | undefined {
   const missing = (tc.usesPlugins ?? []).filter((p) => unavailable.has(p));
-  return missing.length > 0 ? `runs without ${missing.join(', ')} (not built yet)` : undefined;
+  // A gate we take at either value but behave as off with (see feature_gates.ts).
+  const offGates = Object.keys({ ...tc.featureGates, ...w.featureGates }).filter((g) => schedulerGates[g]?.support === 'always-off' && gates.enabled(g));
+  const notes = [
+    ...(missing.length > 0 ? [`runs without ${missing.join(', ')} (not built yet)`] : []),
+    ...(offGates.length > 0 ? [`runs as if ${offGates.map((g) => `${g}=false`).join(', ')} (not built yet)`] : []),
+  ];
+  return notes.length > 0 ? notes.join('; ') : undefined;
 }
 
 function emptyResult(name: string, w: Workload): WorkloadResult {
@@ -109,12 +116,30 @@ export function profileFileName(fullName: string): string {
   return `${fullName.replace(/[^A-Za-z0-9_.-]+/g, '_')}.cpuprofile`;
 }
 
+const gateList = (gates: Readonly<Record<string, boolean>> | undefined): string =>
+  Object.entries(gates ?? {}).map(([k, v]) => `${k}=${v}`).join(',');
+
+/**
+ * The gates a workload runs with: the test case's, then the workload's (as upstream sets them),
+ * then --feature-gates; a value we cannot honour is the workload's skip reason.
+ */
+export function workloadGates(tc: TestCase, w: Workload, given: FeatureGates | undefined): FeatureGates | string {
+  try {
+    return FeatureGates.parse([gateList(tc.featureGates), gateList(w.featureGates), given?.toString() ?? '']);
+  } catch (err) {
+    if (err instanceof FeatureGateError) return `upstream runs it with ${gateList({ ...tc.featureGates, ...w.featureGates })}: ${err.message}`;
+    throw err;
+  }
+}
+
 export async function runWorkload(sw: SelectedWorkload, overrides: SizeOverrides, opts: HarnessOptions): Promise<WorkloadResult> {
   const unavailable = opts.notYetAvailable ?? new Set<string>();
   const w = withOverrides(sw.workload, overrides);
+  const gates = workloadGates(sw.testCase, w, opts.featureGates);
   const skipped = skipReason(sw.testCase, unavailable);
   if (skipped !== null) return { ...emptyResult(sw.fullName, w), skipped };
-  const run = await WorkloadExecutor.run(sw.testCase, w, opts);
+  if (typeof gates === 'string') return { ...emptyResult(sw.fullName, w), skipped: gates };
+  const run = await WorkloadExecutor.run(sw.testCase, w, { ...opts, featureGates: gates });
   const m = run.measurement;
   const result: WorkloadResult = emptyResult(sw.fullName, w);
   result.nodes = run.nodes;
@@ -131,7 +156,7 @@ export async function runWorkload(sw: SelectedWorkload, overrides: SizeOverrides
     result.throughputSamples = t.samples;
     result.attempts = m.attempts.count;
   }
-  const note = missingNote(sw.testCase, unavailable);
+  const note = missingNote(sw.testCase, w, gates, unavailable);
   if (note) result.note = note;
   return result;
 }

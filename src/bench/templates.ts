@@ -57,6 +57,18 @@ function persistentVolume(source: Record<string, unknown>): KubeObject {
   } as KubeObject;
 }
 
+/** The pod of the namespaceSelector workloads: `color` labelled, its affinity term selecting the namespaces labelled team=devops. */
+function nsSelectorPod(generateName: string, color: string, affinity: Pod['spec']['affinity']): Pod {
+  return pod(generateName, { affinity }, withDefaults({ color }));
+}
+const devops = { matchLabels: { team: 'devops' } };
+const colorTerm = (color: string, topologyKey: string) => ({ labelSelector: { matchLabels: { color } }, topologyKey, namespaceSelector: devops });
+
+function taintedNode(): Node {
+  const n = node('taint-node-', { pods: '110', cpu: '4', memory: '32Gi' });
+  return { ...n, spec: { taints: [{ effect: 'NoSchedule', key: 'foo' }] } };
+}
+
 const templates: Readonly<Record<string, KubeObject>> = {
   'node-default.yaml': node('scheduler-perf-', { pods: '110', cpu: '4', memory: '32Gi' }),
   'node-with-name.yaml': {
@@ -64,6 +76,8 @@ const templates: Readonly<Record<string, KubeObject>> = {
     metadata: { name: 'scheduler-perf-node', labels: { 'kubernetes.io/hostname': 'scheduler-perf-node' } },
   },
   'churn/node-default.yaml': node('node-churn-', { pods: '0' }),
+  'node-with-taint.yaml': taintedNode(),
+  'namespace-with-labels.yaml': { apiVersion: 'v1', kind: 'Namespace', metadata: { labels: { team: 'devops' } } },
   'pod-default.yaml': pod('pod-', {}),
   'pod-with-secret-volume.yaml': pod('secret-volume-', { volumes: [{ name: 'secret', secret: { secretName: 'secret' } }] }),
   // The volume ID / handle is set per pod by the harness.
@@ -77,9 +91,25 @@ const templates: Readonly<Record<string, KubeObject>> = {
   } as KubeObject,
   'light-pod.yaml': pod('light-pod-', { terminationGracePeriodSeconds: 0 }, {}),
   'gated-pod.yaml': pod('gated-pod-', { schedulingGates: [{ name: 'test.k8s.io/hold' }] }, {}),
+  'gated-pod-with-pod-affinity.yaml': pod('pod-', {
+    affinity: { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { app: 'scheduler-perf' } }, topologyKey: 'kubernetes.io/hostname' }] } },
+    schedulingGates: [{ name: 'scheduling-gate-1' }],
+  }, { labels: { app: 'scheduler-perf' } }),
+  'daemonset-pod.yaml': pod('daemonset-', {
+    affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: ['scheduler-perf-node'] }] }] } } },
+  }, {}),
+  'pod-with-finalizer.yaml': { ...pod('pod-', {}, {}), metadata: { generateName: 'pod-', finalizers: ['test.k8s.io/finalizer'] } },
   'pod-with-label.yaml': pod('pod-', {}, { labels: { app: 'scheduler-perf' } }),
   'pod-low-priority.yaml': pod('pod-', { terminationGracePeriodSeconds: 0 }, { requests: { cpu: '900m', memory: '500Mi' } }),
   'pod-high-priority.yaml': pod('pod-', { priority: 10 }, { requests: { cpu: '3000m', memory: '500Mi' } }),
+  // default_preemption/templates/: nearly a whole node's cpu, no port (pause 3.10.2 there).
+  'default_preemption/pod-high-priority.yaml': (() => {
+    const p = pod('pod-', { terminationGracePeriodSeconds: 0, priority: 9999999 }, { requests: { cpu: '3970m', memory: '500Mi' } });
+    const c = p.spec.containers[0]!;
+    delete c.ports;
+    c.image = 'registry.k8s.io/pause:3.10.2';
+    return p;
+  })(),
   // Requests more CPU than any node has: unschedulable everywhere.
   'pod-high-priority-large-cpu.yaml': pod('pod-h-', { priority: 10 }, { requests: { cpu: '9', memory: '500Mi' }, limits: false }),
   'pod-with-pod-anti-affinity.yaml': pod('anti-affinity-pod-', {
@@ -120,6 +150,32 @@ const templates: Readonly<Record<string, KubeObject>> = {
       },
     },
   }, withDefaults({ color: 'yellow' })),
+  // batching/: a host port every pod wants (one pod per node), and pods of 3 cpus (one per 4-cpu node).
+  'pod-hostport-80.yaml': (() => {
+    const p = pod('pod-hostport-80-', {}, { requests: { cpu: '100m', memory: '100Mi' }, limits: false });
+    p.spec.containers[0]!.ports = [{ containerPort: 80, hostPort: 80 }];
+    return p;
+  })(),
+  'pod-saturation.yaml': pod('pod-saturation-', {}, { requests: { cpu: '3', memory: '1Gi' }, limits: false }),
+  'pod-with-pod-anti-affinity-label.yaml': pod('anti-affinity-matching-pod-', {}, withDefaults({ color: 'green' })),
+  'pod-anti-affinity-ns-selector.yaml': nsSelectorPod('anti-affinity-pod-', 'green', {
+    podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [colorTerm('green', 'kubernetes.io/hostname')] },
+  }),
+  'pod-preferred-anti-affinity-ns-selector.yaml': nsSelectorPod('anti-affinity-pod-', 'green', {
+    podAntiAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 1, podAffinityTerm: colorTerm('green', 'kubernetes.io/hostname') }] },
+  }),
+  'pod-affinity-ns-selector.yaml': nsSelectorPod('affinity-pod-', 'blue', {
+    podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [colorTerm('blue', 'topology.kubernetes.io/zone')] },
+  }),
+  'pod-preferred-affinity-ns-selector.yaml': nsSelectorPod('preferred-affinity-pod-', 'red', {
+    podAffinity: { preferredDuringSchedulingIgnoredDuringExecution: [{ weight: 1, podAffinityTerm: colorTerm('red', 'kubernetes.io/hostname') }] },
+  }),
+  'pod-with-node-inclusion-policy.yaml': pod('spreading-pod-with-node-inclusion-policy-', {
+    topologySpreadConstraints: [{
+      maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'DoNotSchedule',
+      nodeAffinityPolicy: 'Honor', nodeTaintsPolicy: 'Honor', labelSelector: { matchLabels: { foo: 'bar' } },
+    }],
+  }, withDefaults({ foo: 'bar' })),
   'pod-with-node-affinity.yaml': pod('node-affinity-', {
     affinity: {
       nodeAffinity: {
@@ -153,11 +209,26 @@ const templates: Readonly<Record<string, KubeObject>> = {
   } as KubeObject,
 };
 
+/** misc/templates/: node i has one unit of the extended resource foo.com/bar-i, pod i asks for it. */
+const indexedTemplates: Readonly<Record<string, (ctx: TemplateContext) => KubeObject>> = {
+  'misc/node-with-extended-resource.yaml': ({ index }) => {
+    const n = node('scheduler-perf-extended-resource-', { pods: '110', cpu: '4', memory: '32Gi', [`foo.com/bar-${index}`]: '1' });
+    return { ...n, metadata: { ...n.metadata, labels: { 'node-with-extended-resource': 'true' } } };
+  },
+  'misc/pod-with-extended-resource.yaml': ({ index }) => {
+    const resource = { [`foo.com/bar-${index}`]: '1' };
+    const p = pod('', {}, {});
+    p.metadata = { name: `test-extended-resource-${index}` };
+    p.spec.containers[0] = { image: 'registry.k8s.io/pause:3.9', name: 'pause', resources: { requests: resource, limits: { ...resource } } };
+    return p;
+  },
+};
+
 /** The template at `path`; a parameterized (DRA) one filled with `ctx`. */
 export function template(path: string, ctx: TemplateContext = { index: 0, params: {} }): KubeObject {
-  const filled = draTemplates[path];
+  const filled = draTemplates[path] ?? indexedTemplates[path];
   if (filled) return filled(ctx);
   const t = templates[path];
-  if (!t) throw new Error(`unknown template "${path}" (known: ${[...Object.keys(templates), ...Object.keys(draTemplates)].join(', ')})`);
+  if (!t) throw new Error(`unknown template "${path}" (known: ${[...Object.keys(templates), ...Object.keys(draTemplates), ...Object.keys(indexedTemplates)].join(', ')})`);
   return t;
 }

@@ -34,6 +34,15 @@ export interface CreateNamespacesOp extends Counted {
   opcode: 'createNamespaces';
   /** Namespaces are named `<prefix>-<i>`. */
   prefix: string;
+  /** A Namespace template (its labels); a bare namespace when absent. */
+  namespaceTemplatePath?: string;
+}
+
+/** One copy of createPodsOp in each namespace `<namespacePrefix>-<i>`, i < count (unrolled before the run, as upstream). */
+interface CreatePodSetsOp extends Counted {
+  opcode: 'createPodSets';
+  namespacePrefix: string;
+  createPodsOp: CreatePodsOp;
 }
 
 export interface CreatePodsOp extends Counted {
@@ -49,6 +58,11 @@ export interface CreatePodsOp extends Counted {
   namespace?: string;
   /** Defaults to the test case's defaultPodTemplatePath. */
   podTemplatePath?: string;
+  /**
+   * Pods from a template get the label `signature: signature-label-<i / size>`, so that many
+   * consecutive pods share one (upstream's signatureBatchSizeParam, a workload parameter; default 1).
+   */
+  signatureBatchSizeParam?: `$${string}`;
   /** Measure scheduling of these pods (throughput, attempt durations, memory). */
   collectMetrics?: boolean;
   /** Go on to the next op without waiting for these pods to be scheduled. */
@@ -112,7 +126,7 @@ export interface DeletePodsOp {
   skipWaitToCompletion?: boolean;
 }
 
-export type Op = CreateNodesOp | CreateNamespacesOp | CreatePodsOp | CreateAnyOp | AllocResourceClaimsOp | ChurnOp | BarrierOp | SleepOp | DeletePodsOp;
+export type Op = CreateNodesOp | CreateNamespacesOp | CreatePodSetsOp | CreatePodsOp | CreateAnyOp | AllocResourceClaimsOp | ChurnOp | BarrierOp | SleepOp | DeletePodsOp;
 
 /** A workload parameter: counts, and for the DRA workloads flags, durations and CEL selectors or constraints. */
 export type WorkloadParam = number | boolean | string | readonly Record<string, unknown>[];
@@ -126,6 +140,8 @@ export interface Workload {
   threshold?: number;
   /** Our target for the embedded scheduler on one core (pods/s), from issue 6. */
   target?: number;
+  /** Upstream's feature gates for this workload, over the test case's. */
+  featureGates?: Readonly<Record<string, boolean>>;
 }
 
 export interface TestCase {
@@ -141,4 +157,34 @@ export interface TestCase {
   usesPlugins?: string[];
   /** Reason to skip regardless of plugins. */
   skip?: string;
+  /** The KubeSchedulerConfiguration upstream's schedulerConfigPath names, instead of the default one. */
+  schedulerConfig?: Readonly<Record<string, unknown>>;
+  /** Upstream's feature gates for every workload of the test case. */
+  featureGates?: Readonly<Record<string, boolean>>;
+}
+
+/** A test case as upstream's performance-config.yaml declares it (src/bench/upstream_catalog.ts). */
+export interface UpstreamTestCase {
+  name: string;
+  /** Its performance-config.yaml, relative to test/integration/scheduler_perf/. */
+  source: string;
+  labels?: readonly string[];
+  featureGates?: Readonly<Record<string, boolean>>;
+  schedulerConfigPath?: string;
+  /** The opcodes of its workload template. */
+  opcodes: readonly string[];
+  workloads: readonly {
+    name: string;
+    labels?: readonly string[];
+    /** Pods/s; or per topic (`{ dra: 56 }`), the threshold of a run under that topic. */
+    threshold?: number | Readonly<Record<string, number>>;
+    featureGates?: Readonly<Record<string, boolean>>;
+    params: Readonly<Record<string, unknown>>;
+  }[];
+}
+
+/** An upstream test case bench does not run, and why. */
+export interface SkippedTestCase {
+  name: string;
+  reason: string;
 }

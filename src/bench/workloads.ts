@@ -1,10 +1,11 @@
-// Upstream's scheduler_perf test cases as data (test/integration/scheduler_perf/{misc,affinity,
-// topology_spreading,volumes}/performance-config.yaml, and dra/ in dra_workloads.ts): the same
-// ops, templates, parameters, labels and thresholds. We add the label `default` to the 500- and
-// 5000-node workloads `npm run bench` runs when no label is given; `integration-test` marks
-// upstream's tiny ones.
-import { draTestCases } from './dra_workloads.js';
-import type { Op, TestCase } from './types.js';
+// Upstream's scheduler_perf test cases as data (test/integration/scheduler_perf/*/performance-config.yaml,
+// and dra/ in dra_workloads.ts): the same ops and templates, with the workloads (parameters,
+// labels, thresholds, feature gates) taken from the generated upstream_catalog.ts. We add the
+// label `default` to the 500- and 5000-node workloads `npm run bench` runs when no label is given;
+// `integration-test` marks upstream's tiny ones. skippedTestCases names the cases we cannot run yet.
+import { draSkipped, draTestCases } from './dra_workloads.js';
+import type { Op, SkippedTestCase, TestCase } from './types.js';
+import { upstreamWorkloads as upstream } from './upstream_workloads.js';
 
 const zoneLabels = (values: string[]) => ({ labelKey: 'topology.kubernetes.io/zone', labelValues: values });
 
@@ -21,8 +22,6 @@ function basicTemplate(o: { nodes?: Op; namespaces?: boolean; initTemplate?: str
   }
   return ops;
 }
-
-const p = (initNodes: number, initPods: number, measurePods: number) => ({ initNodes, initPods, measurePods });
 
 /** The plugins upstream's volumes/performance-config.yaml exercises. */
 const volumePlugins = ['VolumeBinding', 'VolumeRestrictions', 'NodeVolumeLimits', 'VolumeZone'];
@@ -49,138 +48,153 @@ function volumeTemplate(pvTemplate: string, migrated?: string[]): Op[] {
     { opcode: 'createPods', countParam: '$measurePods', ...volumes, collectMetrics: true },
   ];
 }
-const smoke = ['integration-test', 'short'];
-const perf = ['performance'];
-const dflt = ['default'];
+const d500_5000 = ['500Nodes', '5000Nodes'];
+
+/** Init pods in $initNamespaces labelled namespaces, measured pods in one more, selected by the pods' namespaceSelector. */
+function nsSelectorTemplate(zoneLabelled: boolean): Op[] {
+  return [
+    zoneLabelled
+      ? { opcode: 'createNodes', countParam: '$initNodes', labelNodePrepareStrategy: zoneLabels(['zone1']) }
+      : { opcode: 'createNodes', countParam: '$initNodes' },
+    { opcode: 'createNamespaces', prefix: 'init-ns', countParam: '$initNamespaces', namespaceTemplatePath: 'namespace-with-labels.yaml' },
+    { opcode: 'createNamespaces', prefix: 'measure-ns', count: 1, namespaceTemplatePath: 'namespace-with-labels.yaml' },
+    { opcode: 'createPodSets', countParam: '$initNamespaces', namespacePrefix: 'init-ns', createPodsOp: { opcode: 'createPods', countParam: '$initPodsPerNamespace' } },
+    { opcode: 'createPods', countParam: '$measurePods', collectMetrics: true, namespace: 'measure-ns-0' },
+  ];
+}
+
+/** batching/scheduler-config-no-topology.yaml: no default spreading, so every pod can be signed and batched. */
+const noTopologyConfig = {
+  apiVersion: 'kubescheduler.config.k8s.io/v1',
+  kind: 'KubeSchedulerConfiguration',
+  profiles: [{ schedulerName: 'default-scheduler', pluginConfig: [{ name: 'PodTopologySpread', args: { defaultingType: 'List', defaultConstraints: [] } }] }],
+};
+
+/** The batching test cases: pods sharing a signature in runs of $signatureBatchSize, one node each. */
+function batchingCase(name: string, podTemplate: string): TestCase {
+  return {
+    // 10 or 20000 nodes: none in the default set.
+    ...upstream(name),
+    schedulerConfig: noTopologyConfig,
+    defaultPodTemplatePath: podTemplate,
+    workloadTemplate: [
+      { opcode: 'createNodes', countParam: '$initNodes', nodeTemplatePath: 'node-default.yaml' },
+      { opcode: 'createPods', signatureBatchSizeParam: '$signatureBatchSize', countParam: '$measurePods', collectMetrics: true },
+    ],
+  };
+}
 
 export const testCases: readonly TestCase[] = [
   {
-    name: 'SchedulingBasic',
-    source: 'misc/performance-config.yaml',
+    ...upstream('SchedulingBasic', { defaults: d500_5000, targets: { '5000Nodes': 5000, '5000Nodes_10000Pods': 5000 } }),
     defaultPodTemplatePath: 'pod-default.yaml',
     workloadTemplate: basicTemplate(),
-    workloads: [
-      { name: '5Nodes', labels: smoke, params: p(5, 5, 10) },
-      { name: '500Nodes', labels: dflt, params: p(500, 500, 1000) },
-      { name: '5000Nodes', labels: dflt, params: p(5000, 1000, 1000), target: 5000 },
-      { name: '5000Nodes_10000Pods', labels: perf, threshold: 680, params: p(5000, 1000, 10000), target: 5000 },
-    ],
   },
   {
-    name: 'SchedulingPodAntiAffinity',
-    source: 'affinity/performance-config.yaml',
+    ...upstream('SchedulingPodAntiAffinity', { defaults: d500_5000, targets: { '5000Nodes': 1000, '5000Nodes_2000Pods': 1000 } }),
     defaultPodTemplatePath: 'pod-with-pod-anti-affinity.yaml',
     workloadTemplate: basicTemplate({ namespaces: true }),
-    workloads: [
-      { name: '5Nodes', labels: smoke, params: p(5, 1, 4) },
-      { name: '500Nodes', labels: dflt, params: p(500, 100, 400) },
-      { name: '5000Nodes', labels: dflt, params: p(5000, 1000, 1000), target: 1000 },
-      { name: '5000Nodes_2000Pods', labels: perf, threshold: 60, params: p(5000, 1000, 2000), target: 1000 },
-    ],
   },
   {
-    name: 'SchedulingPodAffinity',
-    source: 'affinity/performance-config.yaml',
+    // The measured pods carry the label the initial pods' anti-affinity rejects.
+    ...upstream('SchedulingPodMatchingAntiAffinity', { defaults: ['500Nodes'] }),
+    defaultPodTemplatePath: 'pod-with-pod-anti-affinity.yaml',
+    workloadTemplate: basicTemplate({ namespaces: true, measureTemplate: 'pod-with-pod-anti-affinity-label.yaml' }),
+  },
+  {
+    ...upstream('SchedulingPodAffinity', { defaults: d500_5000, targets: { '5000Nodes': 500, '5000Nodes_5000Pods': 500 } }),
     defaultPodTemplatePath: 'pod-with-pod-affinity.yaml',
     workloadTemplate: basicTemplate({
       namespaces: true,
       nodes: { opcode: 'createNodes', countParam: '$initNodes', nodeTemplatePath: 'node-default.yaml', labelNodePrepareStrategy: zoneLabels(['zone1']) },
     }),
-    workloads: [
-      { name: '5Nodes', labels: smoke, params: p(5, 5, 10) },
-      { name: '500Nodes', labels: dflt, params: p(500, 500, 1000) },
-      { name: '5000Nodes', labels: [...perf, 'short', 'default'], params: p(5000, 5000, 1000), target: 500 },
-      { name: '5000Nodes_5000Pods', labels: perf, threshold: 35, params: p(5000, 5000, 5000), target: 500 },
-    ],
   },
   {
-    name: 'SchedulingPreferredPodAffinity',
-    source: 'affinity/performance-config.yaml',
+    ...upstream('SchedulingPreferredPodAffinity', { defaults: d500_5000 }),
     defaultPodTemplatePath: 'pod-with-preferred-pod-affinity.yaml',
     workloadTemplate: basicTemplate({ namespaces: true }),
-    workloads: [
-      { name: '5Nodes', labels: smoke, params: p(5, 5, 10) },
-      { name: '500Nodes', labels: dflt, params: p(500, 500, 1000) },
-      { name: '5000Nodes', labels: dflt, params: p(5000, 5000, 1000) },
-      { name: '5000Nodes_5000Pods', labels: perf, threshold: 90, params: p(5000, 5000, 5000) },
-    ],
   },
   {
-    name: 'SchedulingPreferredPodAntiAffinity',
-    source: 'affinity/performance-config.yaml',
+    ...upstream('SchedulingPreferredPodAntiAffinity', { defaults: d500_5000 }),
     defaultPodTemplatePath: 'pod-with-preferred-pod-anti-affinity.yaml',
     workloadTemplate: basicTemplate({ namespaces: true }),
-    workloads: [
-      { name: '5Nodes', labels: smoke, params: p(5, 5, 10) },
-      { name: '500Nodes', labels: dflt, params: p(500, 500, 1000) },
-      { name: '5000Nodes', labels: [...perf, 'short', 'default'], params: p(5000, 5000, 1000) },
-      { name: '5000Nodes_5000Pods', labels: perf, threshold: 90, params: p(5000, 5000, 5000) },
-    ],
   },
   {
-    name: 'SchedulingNodeAffinity',
-    source: 'affinity/performance-config.yaml',
+    ...upstream('SchedulingNodeAffinity', { defaults: d500_5000, targets: { '5000Nodes': 3000, '5000Nodes_10000Pods': 3000 } }),
     defaultPodTemplatePath: 'pod-with-node-affinity.yaml',
     workloadTemplate: basicTemplate({
       nodes: { opcode: 'createNodes', countParam: '$initNodes', nodeTemplatePath: 'node-default.yaml', labelNodePrepareStrategy: zoneLabels(['zone1']) },
     }),
-    workloads: [
-      { name: '5Nodes', labels: smoke, params: p(5, 5, 10) },
-      { name: '500Nodes', labels: dflt, params: p(500, 500, 1000) },
-      { name: '5000Nodes', labels: dflt, params: p(5000, 5000, 1000), target: 3000 },
-      { name: '5000Nodes_10000Pods', labels: perf, threshold: 220, params: p(5000, 5000, 10000), target: 3000 },
+  },
+  {
+    ...upstream('SchedulingRequiredPodAntiAffinityWithNSSelector', { defaults: ['500Nodes'] }),
+    defaultPodTemplatePath: 'pod-anti-affinity-ns-selector.yaml',
+    workloadTemplate: nsSelectorTemplate(false),
+  },
+  {
+    ...upstream('SchedulingPreferredAntiAffinityWithNSSelector', { defaults: ['500Nodes'] }),
+    defaultPodTemplatePath: 'pod-preferred-anti-affinity-ns-selector.yaml',
+    workloadTemplate: nsSelectorTemplate(false),
+  },
+  {
+    ...upstream('SchedulingRequiredPodAffinityWithNSSelector', { defaults: ['500Nodes'] }),
+    defaultPodTemplatePath: 'pod-affinity-ns-selector.yaml',
+    workloadTemplate: nsSelectorTemplate(true),
+  },
+  {
+    ...upstream('SchedulingPreferredAffinityWithNSSelector', { defaults: ['500Nodes'] }),
+    defaultPodTemplatePath: 'pod-preferred-affinity-ns-selector.yaml',
+    workloadTemplate: nsSelectorTemplate(false),
+  },
+  {
+    // Gated pods with pod affinity see an AssignedPodAdded event for every measured pod bound.
+    ...upstream('SchedulingGatedPodsWithPodAffinityImpactForThroughput'),
+    defaultPodTemplatePath: 'pod-with-label.yaml',
+    workloadTemplate: [
+      { opcode: 'createNodes', count: 1, nodeTemplatePath: 'node-with-name.yaml' },
+      { opcode: 'createPods', countParam: '$gatedPods', podTemplatePath: 'gated-pod-with-pod-affinity.yaml', skipWaitToCompletion: true },
+      { opcode: 'barrier', stageRequirement: 'Attempted' },
+      { opcode: 'createPods', countParam: '$measurePods', collectMetrics: true },
     ],
   },
   {
-    name: 'TopologySpreading',
-    source: 'topology_spreading/performance-config.yaml',
+    ...upstream('TopologySpreading', { defaults: d500_5000, targets: { '5000Nodes': 3000, '5000Nodes_5000Pods': 3000 } }),
     workloadTemplate: basicTemplate({
       nodes: { opcode: 'createNodes', countParam: '$initNodes', nodeTemplatePath: 'node-default.yaml', labelNodePrepareStrategy: zoneLabels(['moon-1', 'moon-2', 'moon-3']) },
       initTemplate: 'pod-default.yaml',
       measureTemplate: 'pod-with-topology-spreading.yaml',
     }),
-    workloads: [
-      { name: '5Nodes', labels: smoke, params: p(5, 10, 10) },
-      { name: '500Nodes', labels: dflt, params: p(500, 1000, 1000) },
-      { name: '5000Nodes', labels: [...perf, 'short', 'default'], params: p(5000, 5000, 2000), target: 3000 },
-      { name: '5000Nodes_5000Pods', labels: perf, threshold: 460, params: p(5000, 5000, 5000), target: 3000 },
-    ],
   },
   {
-    name: 'PreferredTopologySpreading',
-    source: 'topology_spreading/performance-config.yaml',
+    ...upstream('PreferredTopologySpreading', { defaults: d500_5000 }),
     workloadTemplate: basicTemplate({
       nodes: { opcode: 'createNodes', countParam: '$initNodes', nodeTemplatePath: 'node-default.yaml', labelNodePrepareStrategy: zoneLabels(['moon-1', 'moon-2', 'moon-3']) },
       initTemplate: 'pod-default.yaml',
       measureTemplate: 'pod-with-preferred-topology-spreading.yaml',
     }),
-    workloads: [
-      { name: '5Nodes', labels: smoke, params: p(5, 10, 10) },
-      { name: '500Nodes', labels: dflt, params: p(500, 1000, 1000) },
-      { name: '5000Nodes', labels: [...perf, 'default'], params: p(5000, 5000, 2000) },
-      { name: '5000Nodes_5000Pods', labels: perf, threshold: 340, params: p(5000, 5000, 5000) },
-    ],
   },
   {
     // Default PodTopologySpread constraints take their selector from the Service selecting the pods.
-    name: 'DefaultTopologySpreading',
-    source: 'topology_spreading/performance-config.yaml',
+    ...upstream('DefaultTopologySpreading', { defaults: ['500Nodes', '5000Nodes_10000Pods'] }),
     workloadTemplate: [
       { opcode: 'createNodes', countParam: '$initNodes', nodeTemplatePath: 'node-default.yaml', labelNodePrepareStrategy: zoneLabels(['moon-1', 'moon-2', 'moon-3']) },
       { opcode: 'createAny', namespace: 'service-ns', templatePath: 'service.yaml' },
       { opcode: 'createPods', countParam: '$initPods', podTemplatePath: 'pod-default.yaml' },
       { opcode: 'createPods', namespace: 'service-ns', countParam: '$measurePods', podTemplatePath: 'pod-with-label.yaml', collectMetrics: true },
     ],
-    workloads: [
-      { name: '5Nodes', labels: smoke, params: p(5, 10, 10) },
-      { name: '500Nodes', labels: dflt, params: p(500, 1000, 1000) },
-      { name: '5000Nodes_10000Pods', labels: [...perf, 'default'], params: p(5000, 5000, 10000) },
-      { name: '5000Nodes_50000Pods', labels: perf, threshold: 160, params: p(5000, 5000, 50000) },
+  },
+  {
+    // Spreading over hostnames counting only the nodes the pod tolerates (a fifth are tainted).
+    ...upstream('SchedulingWithNodeInclusionPolicy', { defaults: ['500Nodes'] }),
+    defaultPodTemplatePath: 'pod-with-node-inclusion-policy.yaml',
+    workloadTemplate: [
+      { opcode: 'createNodes', countParam: '$normalNodes' },
+      { opcode: 'createNodes', nodeTemplatePath: 'node-with-taint.yaml', countParam: '$taintNodes' },
+      { opcode: 'createPods', countParam: '$measurePods', collectMetrics: true },
     ],
   },
   {
-    name: 'MixedSchedulingBasePod',
-    source: 'affinity/performance-config.yaml',
+    ...upstream('MixedSchedulingBasePod', { defaults: d500_5000 }),
     defaultPodTemplatePath: 'pod-default.yaml',
     workloadTemplate: [
       { opcode: 'createNodes', countParam: '$initNodes', nodeTemplatePath: 'node-default.yaml', labelNodePrepareStrategy: zoneLabels(['zone1']) },
@@ -192,17 +206,10 @@ export const testCases: readonly TestCase[] = [
       { opcode: 'createPods', countParam: '$initPods', podTemplatePath: 'pod-with-preferred-pod-anti-affinity.yaml', namespace: 'sched-0' },
       { opcode: 'createPods', countParam: '$measurePods', collectMetrics: true },
     ],
-    workloads: [
-      { name: '5Nodes', labels: smoke, params: p(5, 2, 10) },
-      { name: '500Nodes', labels: dflt, params: p(500, 200, 1000) },
-      { name: '5000Nodes', labels: dflt, params: p(5000, 2000, 1000) },
-      { name: '5000Nodes_5000Pods', labels: perf, threshold: 140, params: p(5000, 2000, 5000) },
-    ],
   },
   {
     // Schedulable pods measured while unschedulable high-priority pods arrive at 5/s.
-    name: 'Unschedulable',
-    source: 'misc/performance-config.yaml',
+    ...upstream('Unschedulable', { defaults: ['500Nodes/10Init/1kPods', '5kNodes/100Init/1kPods'] }),
     usesPlugins: ['DefaultPreemption'],
     workloadTemplate: [
       { opcode: 'createNodes', countParam: '$initNodes' },
@@ -211,33 +218,31 @@ export const testCases: readonly TestCase[] = [
       { opcode: 'createPods', countParam: '$measurePods', podTemplatePath: 'pod-default.yaml', collectMetrics: true },
     ],
     defaultPodTemplatePath: 'pod-default.yaml',
-    workloads: [
-      { name: '5Nodes/1Init/10Pods', labels: smoke, params: p(5, 1, 10) },
-      { name: '500Nodes/10Init/1kPods', labels: dflt, params: p(500, 10, 1000) },
-      { name: '5kNodes/100Init/1kPods', labels: dflt, params: p(5000, 100, 1000) },
-      { name: '5kNodes/100Init/10kPods', labels: perf, threshold: 590, params: p(5000, 100, 10000) },
-      { name: '5kNodes/20kInit/10kPods', labels: perf, threshold: 600, params: p(5000, 20000, 10000) },
-    ],
   },
   {
-    name: 'PreemptionBasic',
-    source: 'misc/performance-config.yaml',
+    // Upstream's 5000-node variant is disabled (kubernetes#108308); 1000 nodes is its largest.
+    ...upstream('PreemptionBasic', { defaults: ['1000Nodes_AsyncAPICallsEnabled'] }),
     requiresPlugins: ['DefaultPreemption'],
     workloadTemplate: [
       { opcode: 'createNodes', countParam: '$initNodes' },
       { opcode: 'createPods', countParam: '$initPods', podTemplatePath: 'pod-low-priority.yaml' },
-      { opcode: 'createPods', countParam: '$measurePods', podTemplatePath: 'pod-high-priority.yaml', collectMetrics: true },
+      { opcode: 'createPods', countParam: '$measurePods', podTemplatePath: 'default_preemption/pod-high-priority.yaml', collectMetrics: true },
     ],
-    workloads: [
-      { name: '5Nodes', labels: smoke, params: p(5, 20, 5) },
-      // Upstream's 5000-node variant is disabled (kubernetes#108308); 1000 nodes is its largest.
-      { name: '1000Nodes', labels: [...perf, 'short', 'default'], params: p(1000, 4000, 1000) },
+  },
+  {
+    // Schedulable pods measured while preemptors (a node's worth of cpu each) arrive at 5/s.
+    ...upstream('PreemptionAsync', { defaults: ['500Nodes'] }),
+    requiresPlugins: ['DefaultPreemption'],
+    workloadTemplate: [
+      { opcode: 'createNodes', countParam: '$initNodes' },
+      { opcode: 'createPods', countParam: '$initPods', podTemplatePath: 'pod-low-priority.yaml' },
+      { opcode: 'churn', mode: 'create', templatePaths: ['default_preemption/pod-high-priority.yaml'], intervalMilliseconds: 200 },
+      { opcode: 'createPods', countParam: '$measurePods', podTemplatePath: 'pod-default.yaml', collectMetrics: true },
     ],
   },
   {
     // Measured pods while a node, an unschedulable pod and a Service are created and deleted every second.
-    name: 'SchedulingWithMixedChurn',
-    source: 'misc/performance-config.yaml',
+    ...upstream('SchedulingWithMixedChurn', { defaults: ['1000Nodes', '5000Nodes'] }),
     usesPlugins: ['DefaultPreemption'],
     workloadTemplate: [
       { opcode: 'createNodes', countParam: '$initNodes' },
@@ -247,18 +252,11 @@ export const testCases: readonly TestCase[] = [
       },
       { opcode: 'createPods', countParam: '$measurePods', podTemplatePath: 'pod-default.yaml', collectMetrics: true },
     ],
-    workloads: [
-      { name: '10Nodes', labels: smoke, params: { initNodes: 10, measurePods: 100 } },
-      { name: '1000Nodes', labels: dflt, params: { initNodes: 1000, measurePods: 1000 } },
-      { name: '5000Nodes', labels: dflt, params: { initNodes: 5000, measurePods: 2000 } },
-      { name: '5000Nodes_10000Pods', labels: perf, threshold: 710, params: { initNodes: 5000, measurePods: 10000 } },
-    ],
   },
   {
     // Many gated pods wait while scheduled pods are deleted at 50/s: each deletion is an event the
     // queue processes, which must not slow scheduling down with the number of gated pods.
-    name: 'SchedulingWhileGated',
-    source: 'misc/performance-config.yaml',
+    ...upstream('SchedulingWhileGated', { defaults: ['1Node_10000GatedPods'] }),
     defaultPodTemplatePath: 'light-pod.yaml',
     workloadTemplate: [
       { opcode: 'createNodes', count: 1, nodeTemplatePath: 'node-with-name.yaml' },
@@ -268,64 +266,63 @@ export const testCases: readonly TestCase[] = [
       { opcode: 'deletePods', namespace: 'namespace-3', deletePodsPerSecond: 50, skipWaitToCompletion: true },
       { opcode: 'createPods', countParam: '$measurePods', collectMetrics: true },
     ],
-    workloads: [
-      { name: '1Node_10GatedPods', labels: smoke, params: { gatedPods: 10, deletingPods: 10, measurePods: 10 } },
-      { name: '1Node_10000GatedPods', labels: [...perf, 'default'], threshold: 910, params: { gatedPods: 10000, deletingPods: 20000, measurePods: 20000 } },
+  },
+  {
+    // Every pod goes to the one named node through NodeAffinity's PreFilterResult, as DaemonSet pods do.
+    // Its large workload has 15000 nodes: not in the default set.
+    ...upstream('SchedulingDaemonset'),
+    defaultPodTemplatePath: 'daemonset-pod.yaml',
+    workloadTemplate: [
+      { opcode: 'createNodes', count: 1, nodeTemplatePath: 'node-with-name.yaml' },
+      { opcode: 'createNodes', countParam: '$initNodes', nodeTemplatePath: 'node-default.yaml' },
+      { opcode: 'createPods', countParam: '$measurePods', collectMetrics: true },
     ],
   },
   {
-    name: 'SchedulingSecrets',
-    source: 'volumes/performance-config.yaml',
+    // Pods held by a finalizer are deleted while pending: the queue drops them as their deletion arrives.
+    ...upstream('SchedulingDeletedPodsWithFinalizers', { defaults: ['1000Node_1000DeletingPods'] }),
+    defaultPodTemplatePath: 'light-pod.yaml',
+    workloadTemplate: [
+      { opcode: 'createNodes', countParam: '$initNodes' },
+      { opcode: 'createPods', countParam: '$deletingPods', podTemplatePath: 'pod-with-finalizer.yaml', skipWaitToCompletion: true },
+      { opcode: 'deletePods', namespace: 'namespace-1', deletePodsPerSecond: 100, skipWaitToCompletion: true },
+      { opcode: 'createPods', countParam: '$measurePods', collectMetrics: true },
+    ],
+  },
+  {
+    // Each pod asks for one unit of its own extended resource, which one node has (DRAExtendedResource
+    // makes DynamicResources check, for every pod, whether a DeviceClass provides that resource).
+    ...upstream('SchedulingWithExtendedResource', { defaults: ['500pods_500nodes_DRAExtendedResourceEnabled'] }),
+    workloadTemplate: [
+      { opcode: 'createNodes', countParam: '$nodesWithoutExtendedResource' },
+      { opcode: 'createNodes', nodeTemplatePath: 'misc/node-with-extended-resource.yaml', countParam: '$nodesWithExtendedResource' },
+      { opcode: 'createPods', namespace: 'test', countParam: '$measurePods', podTemplatePath: 'misc/pod-with-extended-resource.yaml', collectMetrics: true },
+    ],
+  },
+  {
+    ...upstream('SchedulingSecrets', { defaults: d500_5000 }),
     defaultPodTemplatePath: 'pod-with-secret-volume.yaml',
     usesPlugins: volumePlugins,
     workloadTemplate: basicTemplate(),
-    workloads: [
-      { name: '5Nodes', labels: smoke, params: p(5, 5, 10) },
-      { name: '500Nodes', labels: dflt, params: p(500, 500, 1000) },
-      { name: '5000Nodes', labels: dflt, params: p(5000, 5000, 1000) },
-      { name: '5000Nodes_10000Pods', labels: perf, threshold: 790, params: p(5000, 1000, 10000) },
-    ],
   },
   {
-    name: 'SchedulingInTreePVs',
-    source: 'volumes/performance-config.yaml',
+    ...upstream('SchedulingInTreePVs', { defaults: d500_5000 }),
     requiresPlugins: volumePlugins,
     workloadTemplate: volumeTemplate('pv-aws.yaml'),
-    workloads: [
-      { name: '5Nodes', labels: smoke, params: p(5, 5, 10) },
-      { name: '500Nodes', labels: dflt, params: p(500, 500, 1000) },
-      { name: '5000Nodes', labels: [...perf, 'default'], params: p(5000, 5000, 1000) },
-      { name: '5000Nodes_2000Pods', labels: perf, threshold: 290, params: p(5000, 1000, 2000) },
-    ],
   },
   {
-    name: 'SchedulingMigratedInTreePVs',
-    source: 'volumes/performance-config.yaml',
+    ...upstream('SchedulingMigratedInTreePVs', { defaults: d500_5000 }),
     requiresPlugins: volumePlugins,
     workloadTemplate: volumeTemplate('pv-aws.yaml', ['kubernetes.io/aws-ebs']),
-    workloads: [
-      { name: '5Nodes', labels: smoke, params: p(5, 5, 10) },
-      { name: '500Nodes', labels: dflt, params: p(500, 500, 1000) },
-      { name: '5000Nodes', labels: [...perf, 'default'], params: p(5000, 5000, 1000) },
-      { name: '5000Nodes_5000Pods', labels: perf, threshold: 100, params: p(5000, 5000, 5000) },
-    ],
   },
   {
-    name: 'SchedulingCSIPVs',
-    source: 'volumes/performance-config.yaml',
+    ...upstream('SchedulingCSIPVs', { defaults: d500_5000 }),
     requiresPlugins: volumePlugins,
     workloadTemplate: volumeTemplate('pv-csi.yaml', []),
-    workloads: [
-      { name: '5Nodes', labels: smoke, params: p(5, 5, 10) },
-      { name: '500Nodes', labels: dflt, params: p(500, 500, 1000) },
-      { name: '5000Nodes', labels: [...perf, 'default'], params: p(5000, 5000, 1000) },
-      { name: '5000Nodes_5000Pods', labels: perf, threshold: 100, params: p(5000, 5000, 5000) },
-    ],
   },
   {
     // High-priority pods, each with a bound PV, preempting low-priority ones.
-    name: 'PreemptionPVs',
-    source: 'volumes/performance-config.yaml',
+    ...upstream('PreemptionPVs', { defaults: ['1000Nodes'] }),
     requiresPlugins: ['DefaultPreemption', ...volumePlugins],
     workloadTemplate: [
       { opcode: 'createNodes', countParam: '$initNodes' },
@@ -335,10 +332,31 @@ export const testCases: readonly TestCase[] = [
         persistentVolumeTemplatePath: 'pv-aws.yaml', persistentVolumeClaimTemplatePath: 'pvc.yaml', collectMetrics: true,
       },
     ],
-    workloads: [
-      { name: '5Nodes', labels: smoke, params: p(5, 20, 5) },
-      { name: '1000Nodes', labels: [...perf, 'short'], params: p(1000, 4000, 1000) },
-    ],
   },
+  batchingCase('HostPortConflict', 'pod-hostport-80.yaml'),
+  batchingCase('ResourceSaturation', 'pod-saturation.yaml'),
   ...draTestCases,
+];
+
+const podGroups = 'needs PodGroup objects and gang scheduling (the workload issue)';
+const metricsWindow = 'needs the startCollectingMetrics / stopCollectingMetrics ops (not built in bench yet)';
+
+/** Upstream's test cases bench does not run, each with the reason. */
+export const skippedTestCases: readonly SkippedTestCase[] = [
+  { name: 'PreemptionPodGroupDisruptionMode', reason: podGroups },
+  { name: 'EventHandlingPodDelete', reason: metricsWindow },
+  { name: 'EventHandlingPodUpdate', reason: `${metricsWindow}; also the updateAny op` },
+  { name: 'EventHandlingNodeAdd', reason: metricsWindow },
+  { name: 'EventHandlingPodAdd', reason: metricsWindow },
+  { name: 'EventHandlingNodeUpdate', reason: `${metricsWindow}; also the updateAny op` },
+  { name: 'NodeDeclaredFeaturesEnabled', reason: 'needs the NodeDeclaredFeatures plugin (issue 24 item 1) and its templates' },
+  { name: 'BasicScheduling', reason: podGroups },
+  { name: 'GangScheduling', reason: podGroups },
+  { name: 'TopologyAwareScheduling', reason: podGroups },
+  { name: 'StarvationIndependent', reason: `${metricsWindow}; its templates not ported yet` },
+  { name: 'StarvationPodGroup', reason: podGroups },
+  { name: 'GangPreemptionBasic', reason: podGroups },
+  { name: 'GangPreemptionPodGroups', reason: podGroups },
+  { name: 'GangPreemptionAffinity', reason: podGroups },
+  ...draSkipped,
 ];

@@ -6,6 +6,7 @@ import { defaultConfiguration, loadConfigFile } from '../../config/index.js';
 import { inTreeRegistry, notYetAvailablePlugins } from '../../plugins/registry.js';
 import { parseReport, renderComparison, renderJson, renderTable } from '../../bench/report.js';
 import { profileFileName, runWorkload, selectWorkloads, type BenchReport, type SizeOverrides } from '../../bench/runner.js';
+import { skippedTestCases } from '../../bench/workloads.js';
 import { UsageError, type CliIO } from '../io.js';
 
 export const benchUsage = `Usage: kube-scheduler-ts bench [filter] [options]   (this text: bench help)
@@ -27,7 +28,7 @@ Options:
   --feature-gates A=true,B=false  Feature gates of the pinned release (v1.37.2), as kube-scheduler's
   --timeout SECONDS     Longest wait for one op's pods; default 600
   --cpu-profile DIR     Write a V8 CPU profile of each workload's measured op to DIR
-  --list                List the selected workloads and exit
+  --list                List the selected workloads, and upstream's test cases not run yet, and exit
 `;
 
 function positiveInt(v: string | undefined, flag: string): number | undefined {
@@ -84,6 +85,7 @@ export async function benchCommand(argv: string[], io: CliIO): Promise<number> {
   if (selected.length === 0) throw new UsageError(`no workload matches${filter ? ` "${filter}"` : ''} with label ${values.label ?? 'default'}`);
   if (values.list) {
     io.stdout(selected.map((s) => `${s.fullName}  ${JSON.stringify(s.workload.params)}\n`).join(''));
+    io.stdout(`\nupstream's test cases not run yet:\n${skippedTestCases.map((s) => `  ${s.name}: ${s.reason}\n`).join('')}`);
     return 0;
   }
   const registry = inTreeRegistry();

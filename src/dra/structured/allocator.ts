@@ -23,6 +23,7 @@ import { nodeSlicesOf, poolsForNode, type NodeSlices } from './node_slices.js';
 import { CapacityError, consumedCapacityFromRequest, formatAmount, requestFitsCapacity, type Amount } from './capacity.js';
 import { DistinctAttributeConstraint, MatchAttributeConstraint, type Constraint } from './constraints.js';
 import { exactRequestView, subRequestView, type RequestView } from './requests.js';
+import { claimsKey, type AllocationResultCache, type AnswerInputs } from './result_cache.js';
 import { toleratesTaint } from '../../api/taints.js';
 import {
   AllocationError,
@@ -60,6 +61,8 @@ export interface AllocatorOptions {
   readonly celCache: CelCache;
   /** Makes the shareID of a multi-allocation device's share (upstream: a random UUID). */
   readonly newShareID?: () => string;
+  /** Answers kept across cycles (see result_cache.ts); used only when allocatedState has pool stamps. */
+  readonly resultCache?: AllocationResultCache;
 }
 
 /**
@@ -146,6 +149,10 @@ export class Allocator {
   readonly celCache: CelCache;
   readonly newShareID: () => string;
   private readonly slices: NodeSlices;
+  private readonly sliceList: readonly ResourceSlice[];
+  private readonly resultCache: AllocationResultCache | null;
+  /** Share IDs made so far: a search that made one is not kept (it used the random source). */
+  shareIDsMade = 0;
   /** Counters left per pool after the allocated devices, computed on first need. */
   private readonly availableCounters = new Map<string, CounterSets>();
   /** How often the search stepped (numAllocateOneInvocations upstream). */
@@ -161,8 +168,14 @@ export class Allocator {
     this.allocatedState = options.allocatedState;
     this.classLister = options.classLister;
     this.celCache = options.celCache;
-    this.newShareID = options.newShareID ?? randomUUID;
+    const newShareID = options.newShareID ?? randomUUID;
+    this.newShareID = () => {
+      this.shareIDsMade++;
+      return newShareID();
+    };
     this.slices = nodeSlicesOf(options.slices);
+    this.sliceList = options.slices;
+    this.resultCache = options.resultCache !== undefined && options.allocatedState.poolStamp !== undefined ? options.resultCache : null;
   }
 
   /**
@@ -178,7 +191,28 @@ export class Allocator {
       if (err instanceof AllocationError) throw new AllocationError(`gather pool information: ${err.message}`);
       throw err;
     }
-    return new AllocationRun(this, node, claims, pools).run();
+    const cache = this.resultCache;
+    if (cache === null) return new AllocationRun(this, node, claims, pools).run();
+    const inputs: AnswerInputs = { node, slices: this.sliceList, features: this.features, pools, allocatedState: this.allocatedState, classes: this.classesOf(claims) };
+    const key = claimsKey(claims);
+    const kept = cache.get(key, inputs);
+    if (kept !== undefined) return kept;
+    const sharesBefore = this.shareIDsMade;
+    const results = new AllocationRun(this, node, claims, pools).run();
+    if (this.shareIDsMade === sharesBefore) cache.set(key, inputs, results);
+    return results;
+  }
+
+  /** The classes the claims' requests name, in order (an answer holds only while they are the same objects). */
+  private classesOf(claims: readonly ResourceClaim[]): (DeviceClass | undefined)[] {
+    const out: (DeviceClass | undefined)[] = [];
+    for (const claim of claims) {
+      for (const request of claim.spec.devices?.requests ?? []) {
+        if (request.exactly) out.push(this.classLister(request.exactly.deviceClassName));
+        for (const sub of request.firstAvailable ?? []) out.push(this.classLister(sub.deviceClassName));
+      }
+    }
+    return out;
   }
 
   /** The pool's counters minus what allocated devices consume (cached per pool). */

@@ -70,6 +70,12 @@ export interface AllocatedState {
   readonly allocatedDevices: ReadonlySet<DeviceID>;
   readonly allocatedSharedDeviceIDs: ReadonlySet<SharedDeviceID>;
   readonly aggregatedCapacity: ReadonlyMap<DeviceID, ConsumedCapacity>;
+  /**
+   * A number that changes whenever what is allocated in the pool (`driver/pool`) changes, or
+   * null while an in-flight allocation touches it. Lets the allocator reuse a node's answer for
+   * the same claims while its pools are unchanged; absent, nothing is reused.
+   */
+  readonly poolStamp?: (poolKey: string) => number | null;
 }
 
 /** IsDeviceAllocated: allocated exclusively, as a share, or with consumed capacity. */

@@ -8,6 +8,8 @@ import { makeDeviceID, makeSharedDeviceID, sharedDeviceIDDevice, type AllocatedS
 type ConsumedCapacity = Map<string, DeviceCapacity>;
 
 interface AllocatedDeviceVisitor {
+  /** The pool (`driver/pool`) of the next device visited. */
+  pool?(key: string): void;
   dedicated(id: string): void;
   shared(id: string): void;
   capacity(id: string, consumed: Readonly<Record<string, string | number>>): void;
@@ -22,6 +24,7 @@ function foreachAllocatedDevice(claim: ResourceClaim, consumableCapacity: boolea
   if (!results) return;
   for (const r of results) {
     if (r.adminAccess === true) continue;
+    v.pool?.(`${r.driver}/${r.pool}`);
     const id = makeDeviceID(r.driver, r.pool, r.device);
     if (consumableCapacity && r.shareID !== undefined && r.shareID !== '') {
       v.shared(makeSharedDeviceID(id, r.shareID));
@@ -55,6 +58,9 @@ export class AllocatedDevices {
   private readonly ids = new Set<string>();
   private readonly shareIDs = new Set<string>();
   private readonly capacities: ConsumedCapacity = new Map();
+  /** Per pool, the update count at its last change (see AllocatedState.poolStamp). */
+  private readonly poolChanged = new Map<string, number>();
+  private updates = 0;
 
   constructor(private readonly consumableCapacity: boolean) {}
 
@@ -65,6 +71,7 @@ export class AllocatedDevices {
     // The same allocation object: nothing changed. A different one may hide a deallocation and a
     // new allocation seen as one change (changes are looked at in batches), so both are applied.
     if (had === has) return;
+    this.updates++;
     if (had !== undefined) this.apply(before!, -1);
     if (has !== undefined) this.apply(after!, 1);
   }
@@ -75,6 +82,7 @@ export class AllocatedDevices {
       else set.delete(id);
     };
     foreachAllocatedDevice(claim, this.consumableCapacity, {
+      pool: (key) => this.poolChanged.set(key, this.updates),
       dedicated: (id) => bump(this.ids, id),
       shared: (id) => bump(this.shareIDs, id),
       capacity: (id, consumed) => addCapacity(this.capacities, id, consumed, delta === 1 ? 1n : -1n),
@@ -96,13 +104,19 @@ export class AllocatedDevices {
       allocatedSharedDeviceIDs.clear();
       aggregatedCapacity.clear();
     }
+    const inFlightPools = new Set<string>();
     for (const claim of inFlight) {
       foreachAllocatedDevice(claim, this.consumableCapacity, {
+        pool: (key) => inFlightPools.add(key),
         dedicated: (id) => allocatedDevices.add(id),
         shared: (id) => allocatedSharedDeviceIDs.add(id),
         capacity: (id, consumed) => addCapacity(aggregatedCapacity, id, consumed, 1n),
       });
     }
-    return { allocatedDevices, allocatedSharedDeviceIDs, aggregatedCapacity };
+    // Stamps hold only while nothing changed since this copy was taken.
+    const asOf = this.updates;
+    const poolStamp = (key: string): number | null =>
+      (this.updates !== asOf || inFlightPools.has(key) ? null : (this.poolChanged.get(key) ?? 0));
+    return { allocatedDevices, allocatedSharedDeviceIDs, aggregatedCapacity, poolStamp };
   }
 }

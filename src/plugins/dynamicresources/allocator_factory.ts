@@ -1,8 +1,9 @@
 // The structured allocator of src/dra/structured in the shape DynamicResources calls (allocator_interface.ts),
-// with one compiled-selector cache per plugin, as upstream's plugin keeps one LRU cache.
+// with one compiled-selector cache per plugin, as upstream's plugin keeps one LRU cache, and
+// one cache of nodes' answers (src/dra/structured/result_cache.ts).
 import { CelCache } from '../../api/cel/index.js';
 import type { NewAllocator } from './allocator_interface.js';
-import { Allocator as StructuredAllocator } from '../../dra/structured/index.js';
+import { AllocationResultCache, Allocator as StructuredAllocator } from '../../dra/structured/index.js';
 
 /** How many compiled expressions the cache keeps (upstream: the 10 most recent). */
 const celCacheSize = 10;
@@ -13,6 +14,8 @@ const celCacheSize = 10;
  */
 export function structuredAllocator(newShareID?: () => string): NewAllocator {
   let cache: CelCache | null = null;
+  // One per plugin instance: answers are kept across scheduling cycles.
+  const resultCache = new AllocationResultCache();
   return (inputs) => {
     cache ??= new CelCache(celCacheSize, { consumableCapacity: inputs.features.consumableCapacity, listTypeAttributes: inputs.features.listTypeAttributes });
     return new StructuredAllocator({
@@ -21,6 +24,7 @@ export function structuredAllocator(newShareID?: () => string): NewAllocator {
       classLister: (name) => inputs.classLister.get(name),
       slices: inputs.slices,
       celCache: cache,
+      resultCache,
       ...(newShareID ? { newShareID } : {}),
     });
   };

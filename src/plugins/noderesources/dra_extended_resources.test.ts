@@ -107,6 +107,22 @@ describe('NodeResourcesFit Score: extended resources backed by DRA', () => {
     assert.deepEqual(runScore(plugin, pod, nodes).scores, [66, 50]);
   });
 
+  it("a node counts its own slices and every slice shared with it (all nodes, a node selector), not other nodes'", () => {
+    const shared = (name: string, spec: Partial<ResourceSlice['spec']>): ResourceSlice => ({
+      kind: 'ResourceSlice',
+      metadata: { name },
+      spec: { driver: 'test-driver', pool: { name, generation: 1, resourceSliceCount: 1 }, devices: [{ name: 'device-1' }], ...spec },
+    });
+    const objects: KubeObject[] = [
+      backingClass, slice('node1', 3), slice('node2', 2),
+      shared('everywhere', { allNodes: true }),
+      shared('node2-only', { nodeSelector: { nodeSelectorTerms: [{ matchFields: [{ key: 'metadata.name', operator: 'In', values: ['node2'] }] }] } }),
+    ];
+    const plugin = new Fit(fitArgs([{ name: draResource, weight: 1 }]), undefined, managerOf(objects));
+    // node1: 3 + 1 devices, 1 requested: 75; node2: 2 + 1 + 1, 1 requested: 75.
+    assert.deepEqual(runScore(plugin, pod, nodes).scores, [75, 75]);
+  });
+
   it('with the gate off nodes without the resource are not scored on it', () => {
     const plugin = new Fit(fitArgs([{ name: draResource, weight: 1 }]), undefined, null);
     assert.deepEqual(runScore(plugin, pod, nodes).scores, [0, 0]);

@@ -12,7 +12,45 @@ import { isDeviceAllocated, makeDeviceID, nodeMatches, type AllocatedState } fro
 export interface DraScoringState {
   readonly allocatedState: AllocatedState;
   readonly slices: readonly ResourceSlice[];
+  /** The slices grouped so that a node looks only at its own and the shared ones. */
+  readonly index: SliceIndex;
 }
+
+/**
+ * Slices naming one node and nothing else (the usual per-node slice) by that node; every other
+ * slice (all nodes, a node selector, per-device selection, no node) in `shared`, which every node
+ * looks at as before. A node's counts are sums, so the grouping does not change them.
+ */
+interface SliceIndex {
+  readonly byNode: ReadonlyMap<string, readonly ResourceSlice[]>;
+  readonly shared: readonly ResourceSlice[];
+}
+
+/** One index per slice list object (the lister hands out a new list when a slice changes). */
+const indexes = new WeakMap<readonly ResourceSlice[], SliceIndex>();
+
+function sliceIndex(slices: readonly ResourceSlice[]): SliceIndex {
+  let index = indexes.get(slices);
+  if (index !== undefined) return index;
+  const byNode = new Map<string, ResourceSlice[]>();
+  const shared: ResourceSlice[] = [];
+  for (const slice of slices) {
+    const spec = slice.spec;
+    const nodeName = spec.nodeName ?? '';
+    if (spec.perDeviceNodeSelection !== true && spec.allNodes !== true && spec.nodeSelector === undefined && nodeName !== '') {
+      let own = byNode.get(nodeName);
+      if (own === undefined) byNode.set(nodeName, (own = []));
+      own.push(slice);
+    } else {
+      shared.push(slice);
+    }
+  }
+  index = { byNode, shared };
+  indexes.set(slices, index);
+  return index;
+}
+
+const none: readonly ResourceSlice[] = [];
 
 /** The node's devices of the class backing the resource, and how many of them are allocated. */
 export interface DeviceTotals {
@@ -29,7 +67,11 @@ const maxCachedMatches = 100_000;
  */
 export class DraExtendedResources {
   private readonly celCache = new CelCache(10, DefaultCelFeatures);
-  private readonly deviceMatchCache = new Map<string, boolean>();
+  /**
+   * Matches per device object and expression: a device is in one slice of one driver and pool,
+   * and the lister replaces a slice object when it changes, so the object stands for all three.
+   */
+  private readonly deviceMatchCache = new WeakMap<Device, Map<string, boolean>>();
   private readonly nodeMatchCache = new Map<string, boolean>();
 
   constructor(private readonly manager: SharedDRAManager & { readonly classResolver: NonNullable<SharedDRAManager['classResolver']> }) {}
@@ -38,7 +80,8 @@ export class DraExtendedResources {
   preScore(resourceNames: readonly string[]): DraScoringState | null {
     const classes = this.manager.classResolver;
     if (!resourceNames.some((name) => isDRAExtendedResourceName(name) && classes.getDeviceClass(name) !== undefined)) return null;
-    return { allocatedState: this.manager.claims.gatherAllocatedState(), slices: this.manager.slices.list() };
+    const slices = this.manager.slices.list();
+    return { allocatedState: this.manager.claims.gatherAllocatedState(), slices, index: sliceIndex(slices) };
   }
 
   /** The node's totals for the resource, or null when no class backs it or the slices cannot be read. */
@@ -57,7 +100,10 @@ export class DraExtendedResources {
     const nodeName = node.metadata.name ?? '';
     let capacity = 0;
     let allocated = 0;
-    for (const slice of state.slices) {
+    const index = state.index;
+    const own = index.byNode.get(nodeName) ?? none;
+    for (let i = 0; i < own.length + index.shared.length; i++) {
+      const slice = i < own.length ? own[i]! : index.shared[i - own.length]!;
       const spec = slice.spec;
       let devices: readonly Device[];
       if (spec.perDeviceNodeSelection === true) {
@@ -82,7 +128,7 @@ export class DraExtendedResources {
       const driver = spec.driver;
       const pool = spec.pool.name;
       for (const d of devices) {
-        if (!this.deviceMatchesClass(d, deviceClass, driver, pool)) continue;
+        if (!this.deviceMatchesClass(d, deviceClass, driver)) continue;
         capacity++;
         if (isDeviceAllocated(makeDeviceID(driver, pool, d.name), state.allocatedState)) allocated++;
       }
@@ -100,13 +146,13 @@ export class DraExtendedResources {
   }
 
   /** Every CEL selector of the class matches the device (a class without selectors takes any device). */
-  private deviceMatchesClass(device: Device, deviceClass: DeviceClass, driver: string, pool: string): boolean {
+  private deviceMatchesClass(device: Device, deviceClass: DeviceClass, driver: string): boolean {
     let activation: DeviceActivation | null = null;
     for (const selector of deviceClass.spec.selectors ?? []) {
       const expression = selector.cel?.expression;
       if (expression === undefined) continue;
-      const key = `${expression}|${driver}|${pool}|${device.name}`;
-      const cached = this.deviceMatchCache.get(key);
+      let byExpression = this.deviceMatchCache.get(device);
+      const cached = byExpression?.get(expression);
       if (cached !== undefined) {
         if (!cached) return false;
         continue;
@@ -116,7 +162,8 @@ export class DraExtendedResources {
       activation ??= new DeviceActivation({ driver, attributes: device.attributes, capacity: device.capacity });
       // Only a match is remembered: upstream stores results after the early return for a mismatch.
       if (!compiled.deviceMatches(activation)) return false;
-      remember(this.deviceMatchCache, key, true);
+      if (byExpression === undefined) this.deviceMatchCache.set(device, (byExpression = new Map()));
+      byExpression.set(expression, true);
     }
     return true;
   }

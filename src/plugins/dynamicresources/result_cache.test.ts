@@ -1,0 +1,107 @@
+// Nodes' allocation answers kept across scheduling cycles: reused only while the node, its
+// pools' allocations, the slices, the classes and the claims' specs are the same.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { DeviceClass, ResourceClaim, ResourceSlice } from '../../api/dra_types.js';
+import { CelCache } from '../../api/cel/index.js';
+import { AllocatedDevices } from './allocated_devices.js';
+import { AllocationResultCache, Allocator, DefaultFeatures } from '../../dra/structured/index.js';
+import { classA, claim, device, deviceClass, driverA, exactly, node, slice } from '../../dra/structured/test_helpers.js';
+
+const nodes = [node('node-1'), node('node-2')];
+const slices: ResourceSlice[] = [
+  slice('s1', 'node-1', 'pool-1', driverA, [device('d1'), device('d2')]),
+  slice('s2', 'node-2', 'pool-2', driverA, [device('d1')]),
+];
+const celCache = new CelCache(10, { consumableCapacity: DefaultFeatures.consumableCapacity, listTypeAttributes: DefaultFeatures.listTypeAttributes });
+
+/** One scheduling cycle's allocator over the shared cache. */
+function cycle(cache: AllocationResultCache, devices: AllocatedDevices, o: { inFlight?: ResourceClaim[]; classes?: DeviceClass[] } = {}): Allocator {
+  const classes = new Map((o.classes ?? [theClass]).map((c) => [c.metadata.name!, c]));
+  return new Allocator({
+    features: DefaultFeatures,
+    allocatedState: devices.gather(o.inFlight ?? []),
+    classLister: (name) => classes.get(name),
+    slices,
+    celCache,
+    resultCache: cache,
+  });
+}
+
+const theClass = deviceClass(classA, driverA);
+/** Two pods' claims from one template: different names, one spec. */
+const podClaim = (name: string) => claim(name, [exactly('req-0', classA)]);
+const allocatedOn = (name: string, pool: string, dev: string): ResourceClaim => ({
+  ...podClaim(name),
+  status: { allocation: { devices: { results: [{ request: 'req-0', driver: driverA, pool, device: dev }] } } },
+});
+const deviceOf = (r: ReturnType<Allocator['allocate']>) => r?.[0]?.devices?.results?.[0]?.device;
+
+describe('allocation answers kept across cycles', () => {
+  it("answers the next pod's identical claim on an unchanged node without searching, with the same devices", () => {
+    const cache = new AllocationResultCache();
+    const devices = new AllocatedDevices(true);
+    const first = cycle(cache, devices);
+    const want = first.allocate(nodes[0]!, [podClaim('a')]);
+    assert.ok(first.numAllocateOneInvocations > 0);
+    const second = cycle(cache, devices);
+    const got = second.allocate(nodes[0]!, [podClaim('b')]);
+    assert.equal(second.numAllocateOneInvocations, 0, 'answered from the cache');
+    assert.deepEqual(got, want);
+    assert.equal(deviceOf(got), 'd1');
+    assert.ok(Object.isFrozen(got![0]!.devices!.results![0]), 'a kept answer cannot be changed by its user');
+  });
+
+  it("searches again when the node's pool changed, and keeps the other nodes' answers", () => {
+    const cache = new AllocationResultCache();
+    const devices = new AllocatedDevices(true);
+    const first = cycle(cache, devices);
+    first.allocate(nodes[0]!, [podClaim('a')]);
+    first.allocate(nodes[1]!, [podClaim('a')]);
+    devices.update(undefined, allocatedOn('a', 'pool-1', 'd1'));
+    const next = cycle(cache, devices);
+    assert.equal(deviceOf(next.allocate(nodes[1]!, [podClaim('b')])), 'd1');
+    assert.equal(next.numAllocateOneInvocations, 0, 'node-2 is unchanged');
+    assert.equal(deviceOf(next.allocate(nodes[0]!, [podClaim('b')])), 'd2', 'd1 of node-1 is taken now');
+    assert.ok(next.numAllocateOneInvocations > 0);
+  });
+
+  it('keeps "does not fit" too, until the pool frees a device', () => {
+    const cache = new AllocationResultCache();
+    const devices = new AllocatedDevices(true);
+    devices.update(undefined, allocatedOn('x', 'pool-2', 'd1'));
+    assert.equal(cycle(cache, devices).allocate(nodes[1]!, [podClaim('a')]), null);
+    const again = cycle(cache, devices);
+    assert.equal(again.allocate(nodes[1]!, [podClaim('b')]), null);
+    assert.equal(again.numAllocateOneInvocations, 0);
+    devices.update(allocatedOn('x', 'pool-2', 'd1'), undefined);
+    assert.equal(deviceOf(cycle(cache, devices).allocate(nodes[1]!, [podClaim('b')])), 'd1');
+  });
+
+  it('does not reuse an answer while an allocation in flight touches the pool, nor after the class changed, nor for another spec', () => {
+    const cache = new AllocationResultCache();
+    const devices = new AllocatedDevices(true);
+    cycle(cache, devices).allocate(nodes[0]!, [podClaim('a')]);
+    const inFlight = cycle(cache, devices, { inFlight: [allocatedOn('a', 'pool-1', 'd1')] });
+    assert.equal(deviceOf(inFlight.allocate(nodes[0]!, [podClaim('b')])), 'd2');
+    assert.ok(inFlight.numAllocateOneInvocations > 0);
+
+    const renewed = cycle(cache, devices, { classes: [deviceClass(classA, driverA)] });
+    renewed.allocate(nodes[0]!, [podClaim('b')]);
+    assert.ok(renewed.numAllocateOneInvocations > 0, 'a new DeviceClass object');
+
+    const two = cycle(cache, devices);
+    assert.deepEqual(two.allocate(nodes[0]!, [claim('c', [exactly('req-0', classA, 2)])])?.[0]?.devices?.results?.map((r) => r.device), ['d1', 'd2']);
+    assert.ok(two.numAllocateOneInvocations > 0, 'another spec is another question');
+  });
+
+  it('keeps nothing when the allocated state has no pool stamps (explain, tests)', () => {
+    const cache = new AllocationResultCache();
+    const classes = new Map([[classA, theClass]]);
+    const plain = () => new Allocator({ features: DefaultFeatures, allocatedState: { allocatedDevices: new Set(), allocatedSharedDeviceIDs: new Set(), aggregatedCapacity: new Map() }, classLister: (n) => classes.get(n), slices, celCache, resultCache: cache });
+    plain().allocate(nodes[0]!, [podClaim('a')]);
+    const second = plain();
+    second.allocate(nodes[0]!, [podClaim('b')]);
+    assert.ok(second.numAllocateOneInvocations > 0);
+  });
+});
