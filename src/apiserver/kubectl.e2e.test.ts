@@ -157,4 +157,32 @@ spec:
     const classes = await run(['get', 'deviceclasses'], env);
     assert.match(classes.stdout, /^gpu.example.com\s/m);
   });
+  it('refuses a misspelt nested field under kubectl\'s default strict validation, warns under --validate=warn, and says nothing under --validate=false', async () => {
+    const typo = (name: string) => `apiVersion: v1
+kind: Pod
+metadata:
+  name: ${name}
+spec:
+  containers:
+  - name: c
+    image: registry.k8s.io/pause:3.10
+    resources:
+      reqests:
+        cpu: "64"
+`;
+    writeFileSync(join(dir, 'typo.yaml'), typo('typo'));
+    const strict = await run(['apply', '-f', join(dir, 'typo.yaml')], env);
+    assert.equal(strict.code, 1, strict.stdout);
+    assert.match(strict.stderr, /Error from server \(BadRequest\): error when creating ".*typo\.yaml": Pod in version "v1" cannot be handled as a Pod: strict decoding error: unknown field "spec\.containers\[0\]\.resources\.reqests"/);
+    assert.equal(s.serving.cluster.getPod('default', 'typo'), undefined);
+
+    const warn = await run(['apply', '--validate=warn', '-f', join(dir, 'typo.yaml')], env);
+    assert.equal(warn.code, 0, warn.stderr);
+    assert.match(warn.stderr, /Warning: unknown field "spec\.containers\[0\]\.resources\.reqests"/);
+
+    writeFileSync(join(dir, 'typo2.yaml'), typo('typo2'));
+    const ignore = await run(['apply', '--validate=false', '-f', join(dir, 'typo2.yaml')], env);
+    assert.equal(ignore.code, 0, ignore.stderr);
+    assert.doesNotMatch(ignore.stderr, /unknown field/);
+  });
 });

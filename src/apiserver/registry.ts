@@ -19,7 +19,11 @@ import {
 import { applyMatchLabelKeysToAffinity } from '../api/admission/match_label_keys.js';
 import { priorityAdmissionError, priorityClassAdmissionError } from '../api/admission/priority.js';
 import type { PriorityClass } from '../api/types.js';
-import { decodeObject, defaultPodUpdate, documentProblem, dropDeallocatedStatusDevices, jsonEqual, kindValidation, validateAnnotations, validateLabels } from '../api/validation/index.js';
+import {
+  decodeObject, defaultPodUpdate, documentProblem, dropDeallocatedStatusDevices, jsonEqual, kindStruct, kindValidation, strictDecodingError, unknownFields,
+  validateAnnotations, validateLabels,
+} from '../api/validation/index.js';
+import { goFormat } from './go_format.js';
 import type { ResourceClaim } from '../api/resource.js';
 
 type Meta = { -readonly [K in keyof ObjectMeta]: ObjectMeta[K] };
@@ -33,9 +37,16 @@ export interface Target {
   readonly subresource: string;
 }
 
+/** What the API server does with fields the kind does not declare (metav1.FieldValidation*). */
+export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
+
 export interface WriteOptions {
   dryRun?: boolean;
   fieldManager?: string;
+  /** kube-apiserver's default when the parameter is absent is Warn (handlers/rest.go fieldValidation). */
+  fieldValidation?: FieldValidation;
+  /** Where Warn leaves one text per unknown field, for the response's Warning headers. */
+  warnings?: string[];
 }
 
 export interface DeleteOptions extends WriteOptions {
@@ -103,7 +114,7 @@ export class ResourceRegistry {
 
   create(t: Target, body: unknown, o: WriteOptions = {}): KubeObject {
     const r = t.resource;
-    const obj = this.decode(r, body);
+    const obj = this.decode(r, body, o);
     const meta = obj.metadata as Meta;
     this.checkNamespace(t, meta);
     if (!meta.name && meta.generateName) meta.name = this.generateName(meta.generateName);
@@ -161,13 +172,14 @@ export class ResourceRegistry {
   /** PUT: replaces the object (or its status); creates it where the resource allows. */
   update(t: Target, body: unknown, o: WriteOptions = {}): { object: KubeObject; created: boolean } {
     const r = t.resource;
-    const obj = this.decode(r, body);
+    const obj = this.decode(r, body, o);
     const meta = obj.metadata as Meta;
     if (meta.name !== t.name) throw badRequest(`the name of the object (${meta.name ?? ''}) does not match the name on the URL (${t.name})`);
     this.checkNamespace(t, meta);
     const old = this.stored(r, t.namespace, t.name);
     if (!old) {
-      if (r.allowCreateOnUpdate && !t.subresource) return { object: this.create(t, obj, o), created: true };
+      // The body was checked for unknown fields already.
+      if (r.allowCreateOnUpdate && !t.subresource) return { object: this.create(t, obj, { ...o, fieldValidation: 'Ignore' }), created: true };
       throw notFound(r, t.name);
     }
     return { object: this.commitUpdate(t, old, obj, o), created: false };
@@ -202,7 +214,8 @@ export class ResourceRegistry {
     if (type === 'application/json-patch+json') next = applyJsonPatch(current, patch);
     else if (type === 'application/merge-patch+json') next = applyMergePatch(current, patch);
     else next = applyStrategicMergePatch(current, patch);
-    const obj = this.decode(r, next);
+    // A merge or JSON patch is checked as the patched object's JSON, a strategic one as the patch (patch.go).
+    const obj = this.decode(r, next, o, () => (type === 'application/strategic-merge-patch+json' ? goFormat(patch) : JSON.stringify(next)));
     if (obj.metadata?.name !== t.name) throw badRequest(`the name of the object (${obj.metadata?.name ?? ''}) does not match the name on the URL (${t.name})`);
     this.checkNamespace(t, obj.metadata as Meta);
     return { object: this.commitUpdate(t, old, obj, o), created: false };
@@ -343,7 +356,7 @@ export class ResourceRegistry {
    * The body as the resource's Go type decodes it: 400 for a body that is not an object of this
    * kind or has a value of the wrong type (nulls become zero values, as in Go).
    */
-  private decode(r: Resource, body: unknown): Obj {
+  private decode(r: Resource, body: unknown, o: WriteOptions, patchText?: () => string): Obj {
     if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest(`Object 'Kind' is missing in '${JSON.stringify(body)}'`);
     const raw = body as Obj;
     if (raw.kind !== undefined && raw.kind !== r.kind) {
@@ -352,9 +365,30 @@ export class ResourceRegistry {
     const k = kindValidation(r.kind);
     const decoded = k ? decodeObject<Obj>(k.shape, raw) : { ok: true as const, value: structuredClone(raw) };
     if (!decoded.ok) throw badRequest(`${r.kind} in version "${r.version}" cannot be handled as a ${r.kind}: ${decoded.issue.message}`);
+    this.checkUnknownFields(r, raw, o, patchText);
     const obj = decoded.value;
     obj.metadata ??= {};
     return obj;
+  }
+
+  /**
+   * Strict decoding's unknown fields, as the fieldValidation directive says: Strict refuses the
+   * body (a create or update with 400, a patch with 422 on "patch"), Warn keeps one warning per
+   * field, Ignore looks no further (handlers/create.go, update.go, patch.go).
+   */
+  private checkUnknownFields(r: Resource, raw: Obj, o: WriteOptions, patchText?: () => string): void {
+    const directive = o.fieldValidation ?? 'Warn';
+    if (directive === 'Ignore') return;
+    const struct = kindStruct(groupVersion(r), r.kind);
+    const unknown = struct === undefined ? [] : unknownFields(struct, raw);
+    if (unknown.length === 0) return;
+    if (directive === 'Warn') {
+      for (const p of unknown) o.warnings?.push(`unknown field ${JSON.stringify(p)}`);
+      return;
+    }
+    const message = strictDecodingError(unknown);
+    if (patchText === undefined) throw badRequest(`${r.kind} in version "${r.version}" cannot be handled as a ${r.kind}: ${message}`);
+    throw invalid({ group: '', kind: '' }, '', [{ type: 'FieldValueInvalid', field: 'patch', value: patchText(), detail: message }]);
   }
 
   /** The namespace of a namespaced object defaults to the URL's; a different one is refused. */

@@ -7,15 +7,15 @@ import type { KubeObject } from '../api/types.js';
 import type { MemoryCluster } from '../cluster/memory/store.js';
 import { ApiError } from '../cluster/types.js';
 import { RealClock, type Clock } from '../util/clock.js';
-import { ResourceRegistry, systemNamespaces, type DeleteOptions, type Target, type WriteOptions } from './registry.js';
+import { ResourceRegistry, systemNamespaces, type DeleteOptions, type FieldValidation, type Target, type WriteOptions } from './registry.js';
 import { apiGroupDocument, apiGroupList, apiResourceList, apiVersions, findResource, groupVersion, type Resource } from './resources.js';
 import { parseFieldSelector, parseLabelSelector } from './selectors.js';
 import {
-  badRequest, expired, fromStoreError, internalError, methodNotSupported, pathNotFound, StatusError, tooLargeResourceVersion, unsupportedMediaType,
+  badRequest, expired, fromStoreError, internalError, invalid, methodNotSupported, pathNotFound, StatusError, tooLargeResourceVersion, unsupportedMediaType,
 } from './status.js';
 import { openAPIV2Json, openAPIV2Protobuf, openAPIV2ProtobufType, openAPIV3GroupVersion, openAPIV3Index } from './openapi.js';
 import { toTable, type IncludeObject } from './table.js';
-import { documentProblem } from '../api/validation/index.js';
+import { documentProblem, notSupported } from '../api/validation/index.js';
 import { WatchStream } from './watch.js';
 
 export interface ApiServerOptions {
@@ -336,7 +336,12 @@ export class ApiServer {
       // Typed clients may send protobuf or CBOR; the embedded server decodes JSON only.
       throw unsupportedMediaType(['application/json']);
     }
-    const write: WriteOptions = { dryRun: q.getAll('dryRun').includes('All'), fieldManager: q.get('fieldManager') ?? undefined };
+    const warnings: string[] = [];
+    const write: WriteOptions = {
+      dryRun: q.getAll('dryRun').includes('All'), fieldManager: q.get('fieldManager') ?? undefined, warnings,
+      fieldValidation: method === 'POST' || method === 'PUT' || method === 'PATCH' ? fieldValidation(q, method) : undefined,
+    };
+
     const neg = negotiate(req.headers.accept);
     const isWatch = info.watchPath || q.get('watch') === 'true' || q.get('watch') === '1';
     switch (method) {
@@ -347,15 +352,15 @@ export class ApiServer {
       case 'POST':
         if (t.subresource === 'binding') return this.writeJson(res, 201, this.registry.bind(t, parseJson(body)));
         if (t.name) throw methodNotSupported(r, 'create');
-        return this.writeObject(res, 201, r, this.registry.create(t, parseJson(body), write), neg, q);
+        return this.writeObject(res, 201, r, warned(res, warnings, this.registry.create(t, parseJson(body), write)), neg, q);
       case 'PUT': {
         if (!t.name) throw methodNotSupported(r, 'update');
-        const { object, created } = this.registry.update(t, parseJson(body), write);
+        const { object, created } = warned(res, warnings, this.registry.update(t, parseJson(body), write));
         return this.writeObject(res, created ? 201 : 200, r, object, neg, q);
       }
       case 'PATCH': {
         if (!t.name) throw methodNotSupported(r, 'patch');
-        const { object, created } = this.registry.patch(t, req.headers['content-type'] ?? '', body, write);
+        const { object, created } = warned(res, warnings, this.registry.patch(t, req.headers['content-type'] ?? '', body, write));
         return this.writeObject(res, created ? 201 : 200, r, object, neg, q);
       }
       case 'DELETE': {
@@ -491,6 +496,21 @@ export class ApiServer {
     }
     this.writeJson(res, err.code, err.status);
   }
+}
+
+/** The write's fieldValidation directive; a value kube-apiserver does not know is refused as it refuses it. */
+function fieldValidation(q: URLSearchParams, method: 'POST' | 'PUT' | 'PATCH'): FieldValidation | undefined {
+  const v = q.get('fieldValidation') ?? '';
+  if (v === '') return undefined;
+  if (v === 'Ignore' || v === 'Warn' || v === 'Strict') return v;
+  const kind = method === 'POST' ? 'CreateOptions' : method === 'PUT' ? 'UpdateOptions' : 'PatchOptions';
+  throw invalid({ group: 'meta.k8s.io', kind }, '', [notSupported('fieldValidation', v, ['', 'Ignore', 'Strict', 'Warn'])]);
+}
+
+/** Adds one Warning header per text (299, agent "-"), as the warning recorder writes them; returns `value`. */
+function warned<T>(res: ServerResponse, warnings: readonly string[], value: T): T {
+  if (warnings.length > 0) res.setHeader('Warning', [...new Set(warnings)].map((w) => `299 - "${w.replace(/["\\]/g, '\\$&')}"`));
+  return value;
 }
 
 function parseJson(body: string): unknown {
