@@ -6,7 +6,7 @@ import { parse as parseYaml } from 'yaml';
 import type { KubeObject, ObjectMeta, Pod } from '../api/types.js';
 import { MemoryCluster, setCondition } from '../cluster/memory/store.js';
 import { ApiError } from '../cluster/types.js';
-import type { Clock } from '../util/clock.js';
+import { rfc3339, type Clock } from '../util/clock.js';
 import { convertEvent } from './events.js';
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch } from './patch.js';
 import { groupVersion, resources, type Resource } from './resources.js';
@@ -20,7 +20,7 @@ import { applyMatchLabelKeysToAffinity } from '../api/admission/match_label_keys
 import { priorityAdmissionError, priorityClassAdmissionError } from '../api/admission/priority.js';
 import type { PriorityClass } from '../api/types.js';
 import {
-  decodeObject, defaultPodUpdate, documentProblem, dropDeallocatedStatusDevices, jsonEqual, kindStruct, kindValidation, strictDecodingError, unknownFields,
+  decodeObject, defaultPodUpdate, documentProblem, dropDeallocatedStatusDevices, jsonEqual, kindStruct, kindValidation, pruneUnknownFields, strictDecodingError,
   validateAnnotations, validateLabels,
 } from '../api/validation/index.js';
 import { goFormat } from './go_format.js';
@@ -69,7 +69,7 @@ export class ResourceRegistry {
   ) {}
 
   private now(): string {
-    return new Date(this.clock.now()).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    return rfc3339(this.clock.now());
   }
 
   /** The object as the resource's API shows it: its apiVersion and kind first. */
@@ -365,23 +365,24 @@ export class ResourceRegistry {
     const k = kindValidation(r.kind);
     const decoded = k ? decodeObject<Obj>(k.shape, raw) : { ok: true as const, value: structuredClone(raw) };
     if (!decoded.ok) throw badRequest(`${r.kind} in version "${r.version}" cannot be handled as a ${r.kind}: ${decoded.issue.message}`);
-    this.checkUnknownFields(r, raw, o, patchText);
     const obj = decoded.value;
+    this.checkUnknownFields(r, obj, o, patchText);
     obj.metadata ??= {};
     return obj;
   }
 
   /**
-   * Strict decoding's unknown fields, as the fieldValidation directive says: Strict refuses the
-   * body (a create or update with 400, a patch with 422 on "patch"), Warn keeps one warning per
-   * field, Ignore looks no further (handlers/create.go, update.go, patch.go).
+   * Strict decoding's unknown fields, dropped from the decoded copy, and as the fieldValidation
+   * directive says: Strict refuses the body (a create or update with 400, a patch with 422 on
+   * "patch"), Warn keeps one warning per field, Ignore says nothing (handlers/create.go, update.go, patch.go).
    */
-  private checkUnknownFields(r: Resource, raw: Obj, o: WriteOptions, patchText?: () => string): void {
-    const directive = o.fieldValidation ?? 'Warn';
-    if (directive === 'Ignore') return;
+  private checkUnknownFields(r: Resource, obj: Obj, o: WriteOptions, patchText?: () => string): void {
     const struct = kindStruct(groupVersion(r), r.kind);
-    const unknown = struct === undefined ? [] : unknownFields(struct, raw);
-    if (unknown.length === 0) return;
+    if (struct === undefined) return;
+    const directive = o.fieldValidation ?? 'Warn';
+    // Decoding into the Go struct drops what it does not declare, whatever the directive.
+    const unknown = pruneUnknownFields(struct, obj);
+    if (unknown.length === 0 || directive === 'Ignore') return;
     if (directive === 'Warn') {
       for (const p of unknown) o.warnings?.push(`unknown field ${JSON.stringify(p)}`);
       return;

@@ -15,7 +15,7 @@ import {
 } from './status.js';
 import { openAPIV2Json, openAPIV2Protobuf, openAPIV2ProtobufType, openAPIV3GroupVersion, openAPIV3Index } from './openapi.js';
 import { toTable, type IncludeObject } from './table.js';
-import { documentProblem, notSupported } from '../api/validation/index.js';
+import { documentProblem, notSupported, systemPriorityClassObjects } from '../api/validation/index.js';
 import { WatchStream } from './watch.js';
 
 export interface ApiServerOptions {
@@ -243,6 +243,8 @@ export class ApiServer {
       }
       cluster.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns }, spec: { finalizers: ['kubernetes'] }, status: { phase: 'Active' } } as KubeObject);
     }
+    // The scheduling bootstrap hook's PriorityClasses, which every cluster has.
+    for (const pc of systemPriorityClassObjects()) if (!cluster.get('PriorityClass', '', pc.metadata?.name ?? '')) cluster.create(pc);
   }
 
   // ---- dispatch ----

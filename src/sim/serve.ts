@@ -6,6 +6,7 @@ import { ApiServer } from '../apiserver/server.js';
 import type { KubeObject, Node, PersistentVolume, PersistentVolumeClaim, Pod } from '../api/types.js';
 import type { ResourceClaim } from '../api/resource.js';
 import { toEventObject } from '../cluster/kube/events.js';
+import { Kubelet } from '../cluster/memory/kubelet.js';
 import { MemoryCluster } from '../cluster/memory/store.js';
 import type { ClusterClient, ClusterEventRecord, PodStatusPatch, WatchHandler } from '../cluster/types.js';
 import { Scheduler, type AttemptRecord, type ResolvedConfig } from '../scheduler/scheduler.js';
@@ -28,6 +29,8 @@ export interface ServeOptions extends Omit<EmbeddedOptions, 'onAttempt' | 'tieBr
   configText?: string;
   /** Writes each pod's results as kube-scheduler-simulator's annotations after its attempts. */
   simulatorAnnotations?: boolean;
+  /** How long after its binding the kubelet stand-in runs a pod (default 0). */
+  podStartDelayMs?: number;
 }
 
 export interface Serving {
@@ -134,7 +137,10 @@ class EventWritingClient implements ClusterClient {
 /** Loads the scenario into an embedded cluster, starts the API server (with the web UI at /ui/) and the scheduler's loop in real time. */
 export async function serveScenario(sc: Scenario, o: ServeOptions): Promise<Serving> {
   const clock = o.clock ?? new RealClock();
-  const cluster = new MemoryCluster({ clock, admitPod: o.admitPod, watchHistorySize: o.watchHistorySize, random: seededRandom(o.seed ?? 1) });
+  // Uids are UUIDs, as a real API server's, from a stream of their own (generated names keep theirs).
+  const cluster = new MemoryCluster({
+    clock, admitPod: o.admitPod, watchHistorySize: o.watchHistorySize, random: seededRandom(o.seed ?? 1), uuidRandom: seededRandom((o.seed ?? 1) ^ 0x5eed),
+  });
   populateCluster(cluster, sc);
   for (const p of sc.pending) cluster.create(p);
   const client = new EventWritingClient(cluster, clock);
@@ -174,6 +180,9 @@ export async function serveScenario(sc: Scenario, o: ServeOptions): Promise<Serv
   const workbench = new Workbench(host, configText);
   const postEndpoints = new Map([[dryRunSchedulePath, (body: unknown) => dryRunSchedule(cluster, clock, podsOfRequest(body), { ...o, config })]]);
   const server = await ApiServer.start({ cluster, clock, host: o.host, port: o.port, bookmarkIntervalMs: o.bookmarkIntervalMs, onRequest: o.onRequest, mount: workbench, postEndpoints });
+  // After the API server made the system namespaces: the node leases live in kube-node-lease.
+  const kubelet = new Kubelet(cluster, clock, { podStartDelayMs: o.podStartDelayMs });
+  kubelet.start();
   await scheduler.start();
   scheduler.loop.start();
   let closed = false;
@@ -188,6 +197,7 @@ export async function serveScenario(sc: Scenario, o: ServeOptions): Promise<Serv
       if (closed) return;
       closed = true;
       await stopScheduler(scheduler);
+      kubelet.stop();
       annotations?.close();
       await server.close();
     },

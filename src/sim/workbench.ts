@@ -10,6 +10,7 @@ import type { MountedHandler } from '../apiserver/server.js';
 import { resources } from '../apiserver/resources.js';
 import type { KubeObject, Pod } from '../api/types.js';
 import { podKey } from '../api/types.js';
+import { systemPriorityClassObjects } from '../api/validation/index.js';
 import type { MemoryCluster } from '../cluster/memory/store.js';
 import { ConfigError, parseConfig } from '../config/index.js';
 import type { AttemptRecord, ResolvedConfig, Scheduler } from '../scheduler/scheduler.js';
@@ -41,6 +42,7 @@ const staticFiles: Record<string, string> = {
 
 /** Kinds an exported scenario leaves out: what the cluster and the scheduler make themselves. */
 const notExported = new Set(['Event', 'Lease']);
+const builtinPriorityClasses = new Set(systemPriorityClassObjects().map((pc) => pc.metadata?.name ?? ''));
 const systemNamespaces = new Set(['default', 'kube-system', 'kube-public', 'kube-node-lease']);
 const maxBodyBytes = 64 * 1024 * 1024;
 /** Attempts a pod's decision lists: its last ones. */
@@ -246,6 +248,8 @@ export class Workbench implements MountedHandler {
       if (r.kind === 'Pod' || r.kind === 'Node' || notExported.has(r.kind) || r.group === 'events.k8s.io') continue;
       for (const o of c.list(r.storeKind)) {
         if (r.kind === 'Namespace' && systemNamespaces.has(o.metadata?.name ?? '')) continue;
+        // Every API server makes these itself.
+        if (r.kind === 'PriorityClass' && builtinPriorityClasses.has(o.metadata?.name ?? '')) continue;
         objects.push(clean(o));
       }
     }

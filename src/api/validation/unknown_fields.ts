@@ -15,31 +15,42 @@ export function kindStruct(apiVersion: string, kind: string): string | undefined
  */
 export function unknownFields(root: string, value: unknown): string[] {
   const out: string[] = [];
-  walk(root, value, '', out);
+  walk(root, value, '', out, false);
   return out;
 }
 
-function walk(code: string, value: unknown, path: string, out: string[]): void {
+/** Deletes the fields unknownFields finds from `value` (in place), as decoding drops them; returns their paths. */
+export function pruneUnknownFields(root: string, value: unknown): string[] {
+  const out: string[] = [];
+  walk(root, value, '', out, true);
+  return out;
+}
+
+function walk(code: string, value: unknown, path: string, out: string[], prune: boolean): void {
   if (code === '' || value === null || typeof value !== 'object') return;
   if (code.startsWith('[]')) {
     if (!Array.isArray(value)) return;
     const of = code.slice(2);
-    for (let i = 0; i < value.length; i++) walk(of, value[i], `${path}[${i}]`, out);
+    for (let i = 0; i < value.length; i++) walk(of, value[i], `${path}[${i}]`, out, prune);
     return;
   }
   if (Array.isArray(value)) return;
   const obj = value as Record<string, unknown>;
   if (code.startsWith('{}')) {
     const of = code.slice(2);
-    for (const k of Object.keys(obj)) walk(of, obj[k], join(path, k), out);
+    for (const k of Object.keys(obj)) walk(of, obj[k], join(path, k), out, prune);
     return;
   }
   const fields = structFields[code];
   if (fields === undefined) return;
   for (const k of Object.keys(obj)) {
     const fieldCode = Object.hasOwn(fields, k) ? fields[k] : undefined;
-    if (fieldCode === undefined) out.push(join(path, k));
-    else walk(fieldCode, obj[k], join(path, k), out);
+    if (fieldCode !== undefined) {
+      walk(fieldCode, obj[k], join(path, k), out, prune);
+      continue;
+    }
+    out.push(join(path, k));
+    if (prune) delete obj[k];
   }
 }
 
