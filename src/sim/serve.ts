@@ -31,6 +31,8 @@ export interface ServeOptions extends Omit<EmbeddedOptions, 'onAttempt' | 'tieBr
   simulatorAnnotations?: boolean;
   /** How long after its binding the kubelet stand-in runs a pod (default 0). */
   podStartDelayMs?: number;
+  /** Run the kubelet stand-in (default true); off, pods stay Pending and nodes as given (API tests). */
+  kubelet?: boolean;
 }
 
 export interface Serving {
@@ -181,8 +183,8 @@ export async function serveScenario(sc: Scenario, o: ServeOptions): Promise<Serv
   const postEndpoints = new Map([[dryRunSchedulePath, (body: unknown) => dryRunSchedule(cluster, clock, podsOfRequest(body), { ...o, config })]]);
   const server = await ApiServer.start({ cluster, clock, host: o.host, port: o.port, bookmarkIntervalMs: o.bookmarkIntervalMs, onRequest: o.onRequest, mount: workbench, postEndpoints });
   // After the API server made the system namespaces: the node leases live in kube-node-lease.
-  const kubelet = new Kubelet(cluster, clock, { podStartDelayMs: o.podStartDelayMs });
-  kubelet.start();
+  const kubelet = o.kubelet === false ? null : new Kubelet(cluster, clock, { podStartDelayMs: o.podStartDelayMs });
+  kubelet?.start();
   await scheduler.start();
   scheduler.loop.start();
   let closed = false;
@@ -197,7 +199,7 @@ export async function serveScenario(sc: Scenario, o: ServeOptions): Promise<Serv
       if (closed) return;
       closed = true;
       await stopScheduler(scheduler);
-      kubelet.stop();
+      kubelet?.stop();
       annotations?.close();
       await server.close();
     },
