@@ -19,10 +19,12 @@ function pct(a: number, b: number): string {
 export function renderSimulationText(r: SimReport): string {
   const lines: string[] = [];
   const s = r.summary;
-  lines.push(`Scheduled ${s.scheduled} pod(s), ${s.unschedulable} unschedulable, ${s.pending} pending, ${s.preempted} preempted` +
+  // The header counts what this run scheduled, the list below; pods bound before it are load.
+  const scheduled = r.pods.filter((p) => p.outcome === 'Scheduled' && p.scheduledAt !== null);
+  const bound = s.scheduled - scheduled.length;
+  lines.push(`Scheduled ${scheduled.length} pod(s)${bound > 0 ? ` (${bound} already bound)` : ''}, ${s.unschedulable} unschedulable, ${s.pending} pending, ${s.preempted} preempted` +
     ` (simulated ${s.simulatedSeconds}s; ${s.podsPerSecond.toFixed(0)} pods/s over ${(s.wallSeconds * 1000).toFixed(1)} ms wall).`);
   if (r.unavailablePlugins.length > 0) lines.push(`Not yet available (skipped): ${r.unavailablePlugins.join(', ')}.`);
-  const scheduled = r.pods.filter((p) => p.outcome === 'Scheduled' && p.scheduledAt !== null);
   if (scheduled.length > 0) {
     lines.push('', 'Scheduled:');
     for (const p of scheduled) lines.push(`  ${p.pod} -> ${p.node}${p.attempts > 1 ? ` (after ${p.attempts} attempts, at ${p.scheduledAt}s)` : ''}`);
