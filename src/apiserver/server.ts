@@ -2,6 +2,7 @@
 // embedded store (list/watch/get/create/update/patch/delete), pods/binding and the status
 // subresources (staging/src/k8s.io/apiserver/pkg/endpoints/handlers/*.go, request/requestinfo.go).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { parseAllDocuments } from 'yaml';
 import type { AddressInfo } from 'node:net';
 import type { KubeObject } from '../api/types.js';
 import type { MemoryCluster } from '../cluster/memory/store.js';
@@ -264,7 +265,7 @@ export class ApiServer {
     }
     try {
       const endpoint = method === 'POST' ? this.opts.postEndpoints?.get(url.pathname) : undefined;
-      if (endpoint) return this.writeJson(res, 200, await endpoint(parseJson(await readBody(req))));
+      if (endpoint) return this.writeJson(res, 200, await endpoint(parseBody(await readBody(req), req.headers['content-type'] ?? '')));
       const segments = pathSegments(url.pathname);
       if (this.serveNonResource(url.pathname, segments, res, req.headers.accept ?? '')) return;
       const info = parseRequestInfo(segments);
@@ -513,6 +514,31 @@ function fieldValidation(q: URLSearchParams, method: 'POST' | 'PUT' | 'PATCH'): 
 function warned<T>(res: ServerResponse, warnings: readonly string[], value: T): T {
   if (warnings.length > 0) res.setHeader('Warning', [...new Set(warnings)].map((w) => `299 - "${w.replace(/["\\]/g, '\\$&')}"`));
   return value;
+}
+
+/**
+ * A body as its Content-Type says: YAML for the yaml types (several documents read as a List of
+ * them, as kubectl sends a multi-document file), JSON otherwise.
+ */
+function parseBody(body: string, contentType: string): unknown {
+  if (!/yaml/i.test(contentType)) return parseJson(body);
+  if (body.trim() === '') throw badRequest('the request body is empty');
+  const values: unknown[] = [];
+  for (const doc of parseAllDocuments(body)) {
+    const error = doc.errors[0];
+    if (error) throw badRequest(`the body of the request could not be decoded as YAML: ${error.message.split('\n')[0]!}`);
+    let v: unknown;
+    try {
+      v = doc.toJS({ maxAliasCount: 1000 });
+    } catch (err) {
+      throw badRequest(`the body of the request could not be decoded as YAML: ${(err as Error).message.split('\n')[0]!}`);
+    }
+    const problem = documentProblem(v);
+    if (problem !== null) throw badRequest(`the body of the request could not be decoded as YAML: ${problem}`);
+    if (v !== null && v !== undefined) values.push(v);
+  }
+  if (values.length === 0) throw badRequest('the request body is empty');
+  return values.length === 1 ? values[0] : { apiVersion: 'v1', kind: 'List', items: values };
 }
 
 function parseJson(body: string): unknown {
