@@ -6,9 +6,9 @@
 export type * from './api/types.js';
 export { podKey } from './api/types.js';
 // Dynamic Resource Allocation objects (resource.k8s.io/v1), which plugins read through the lister.
-export type * from './api/resource.js';
+export type * from './api/dra_types.js';
 export { parseQuantity, quantityValue, quantityMilliValue, Quantity, QuantityError } from './api/quantity.js';
-export { Resource, computePodResourceRequests, type PodResourceRequests } from './api/resources.js';
+export { Resource, computePodResourceRequests, type PodResourceRequests } from './api/resource_requests.js';
 export { Selector, SelectorError, type Labels } from './api/labels.js';
 export { NodeSelectorMatcher, PreferredTermsScorer, RequiredNodeAffinity, MatchResult } from './api/nodeselector.js';
 export { toleratesTaint, taintToleratedBy, findUntoleratedTaint, taintForMessage } from './api/taints.js';
@@ -26,11 +26,11 @@ export { Registry, type PluginDefinition, type AnyPluginDefinition } from './fra
 export { defaultFeatures, type Features } from './framework/features.js';
 export * from './api/field_errors.js';
 export { defaultNormalizeScore } from './framework/helpers/normalize.js';
-export { FitError, Diagnosis } from './framework/fit_error.js';
+export { FitError, Diagnosis } from './framework/runtime/fit_error.js';
 export { Framework, type ProfileConfig, type NodePluginScores } from './framework/runtime/framework.js';
 export { MapObjectLister } from './framework/object_lister.js';
 export { pluginMetricsSamplePercent, type MetricsRecorder, type ExtensionPointLabel } from './framework/metrics_recorder.js';
-export type { MaybePromise } from './framework/maybe_promise.js';
+export type { MaybePromise } from './util/maybe_promise.js';
 
 // In-tree plugins and configuration.
 export { inTreeRegistry, notYetAvailablePlugins } from './plugins/registry.js';
@@ -53,11 +53,11 @@ export { MemoryCluster } from './cluster/memory/store.js';
 export { admitPod } from './cluster/memory/admission.js';
 
 // Simulations.
-export { loadScenario, parseScenario, ScenarioError, type Scenario } from './sim/scenario.js';
-export { createEmbedded, type EmbeddedOptions } from './sim/embedded.js';
-export { runSimulation, type SimReport, type SimPod } from './sim/simulate.js';
-export { runExplain, runExplainTimeline, type ExplainPod, type ExplainAttempt, type ExplainPreemption, type ExplainPreemptionNode, type ExplainCandidate, type ExplainScore, type ExplainStatus } from './sim/explain.js';
-export { renderExplainText, type ExplainTextOptions } from './sim/explain_text.js';
+export { loadScenario, parseScenario, ScenarioError, type Scenario } from './sim/scenario/scenario.js';
+export { createEmbedded, type EmbeddedOptions } from './sim/scenario/embedded.js';
+export { runSimulation, type SimReport, type SimPod } from './sim/simulate/simulate.js';
+export { runExplain, runExplainTimeline, type ExplainPod, type ExplainAttempt, type ExplainPreemption, type ExplainPreemptionNode, type ExplainCandidate, type ExplainScore, type ExplainStatus } from './sim/explain/explain.js';
+export { renderExplainText, type ExplainTextOptions } from './sim/explain/explain_text.js';
 
 // Time and randomness, injectable for deterministic runs.
 export { RealClock, FakeClock, seededRandom, type Clock } from './util/clock.js';

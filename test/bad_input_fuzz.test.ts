@@ -13,8 +13,8 @@ import { admitPod } from '../src/cluster/memory/admission.js';
 import { ConfigError, defaultConfiguration, parseConfig } from '../src/config/index.js';
 import { ApiServer } from '../src/apiserver/server.js';
 import { inTreeRegistry, notYetAvailablePlugins } from '../src/plugins/registry.js';
-import { parseScenario, scenarioFromDocuments, ScenarioError, type Scenario } from '../src/sim/scenario.js';
-import { runSimulation } from '../src/sim/simulate.js';
+import { parseScenario, scenarioFromDocuments, ScenarioError, type Scenario } from '../src/sim/scenario/scenario.js';
+import { runSimulation } from '../src/sim/simulate/simulate.js';
 import { FakeClock, seededRandom } from '../src/util/clock.js';
 
 /** JavaScript's own error texts: never what a user should read about their input. */

@@ -3,13 +3,13 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Pod } from '../src/api/types.js';
-import type { DeviceClass, DeviceTaintRule, ResourceClaim, ResourceSlice } from '../src/api/resource.js';
+import type { DeviceClass, DeviceTaintRule, ResourceClaim, ResourceSlice } from '../src/api/dra_types.js';
 import { resolveConfiguration } from '../src/cli/configuration.js';
 import { FeatureGates } from '../src/config/feature_gates.js';
 import { inTreeRegistry } from '../src/plugins/registry.js';
-import { runExplain } from '../src/sim/explain.js';
-import type { Scenario } from '../src/sim/scenario.js';
-import { runSimulation } from '../src/sim/simulate.js';
+import { runExplain } from '../src/sim/explain/explain.js';
+import type { Scenario } from '../src/sim/scenario/scenario.js';
+import { runSimulation } from '../src/sim/simulate/simulate.js';
 import { makeNode, makePod } from '../src/testing/builders.js';
 
 const driver = 'gpu.example.com';

@@ -8,9 +8,9 @@ import { dirname, join } from 'node:path';
 import type { Pod } from '../src/api/types.js';
 import { resolveConfiguration } from '../src/cli/configuration.js';
 import { inTreeRegistry } from '../src/plugins/registry.js';
-import { loadScenario, type Scenario } from '../src/sim/scenario.js';
-import { runExplain } from '../src/sim/explain.js';
-import { runSimulation } from '../src/sim/simulate.js';
+import { loadScenario, type Scenario } from '../src/sim/scenario/scenario.js';
+import { runExplain } from '../src/sim/explain/explain.js';
+import { runSimulation } from '../src/sim/simulate/simulate.js';
 import { makeNode, makePod } from '../src/testing/builders.js';
 
 const gpuScenario = join(dirname(fileURLToPath(import.meta.url)), '../scenarios/dra-gpu.yaml');

@@ -7,8 +7,8 @@ import { admitPod } from '../src/cluster/memory/admission.js';
 import { resolveConfiguration } from '../src/cli/configuration.js';
 import { inTreeRegistry, notYetAvailablePlugins } from '../src/plugins/registry.js';
 import { corpusFamily, corpusScenario } from '../src/testing/fidelity_corpus.js';
-import { runExplain, type ExplainPod } from '../src/sim/explain.js';
-import { runSimulation, type SimReport } from '../src/sim/simulate.js';
+import { runExplain, type ExplainPod } from '../src/sim/explain/explain.js';
+import { runSimulation, type SimReport } from '../src/sim/simulate/simulate.js';
 import { explainCorpus } from './upstream/ours.js';
 
 /** The fields explain had before diagnosis: what upstream's harness compares. */

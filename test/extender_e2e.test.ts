@@ -8,8 +8,8 @@ import type { AddressInfo } from 'node:net';
 import { configFromObject } from '../src/config/index.js';
 import { ExtenderSetupError } from '../src/extender/build.js';
 import { inTreeRegistry } from '../src/plugins/registry.js';
-import { parseScenario } from '../src/sim/scenario.js';
-import { runSimulation } from '../src/sim/simulate.js';
+import { parseScenario } from '../src/sim/scenario/scenario.js';
+import { runSimulation } from '../src/sim/simulate/simulate.js';
 
 interface Seen {
   verb: string;

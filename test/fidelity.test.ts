@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ExplainPod } from '../src/sim/explain.js';
+import type { ExplainPod } from '../src/sim/explain/explain.js';
 import { corpusFamily, corpusFiles, corpusScenario } from '../src/testing/fidelity_corpus.js';
 import { compareScenario } from './upstream/compare.js';
 import { explainCorpus } from './upstream/ours.js';

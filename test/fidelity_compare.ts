@@ -1,7 +1,7 @@
 // Compares an `explain` answer with upstream's, field by field: reasons, victims and top nodes as
 // sets (their order carries no meaning), everything else exactly. Where ours knowingly differs
 // from the pinned release, test/upstream/known_differences.ts says so; nothing is excused here.
-import type { ExplainPod, ExplainStatus } from '../src/sim/explain.js';
+import type { ExplainPod, ExplainStatus } from '../src/sim/explain/explain.js';
 
 type Scores = Record<string, Record<string, number>>;
 

@@ -2,11 +2,11 @@
 // names fixed by the seed, and go when their pods go.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ResourceClaim } from '../src/api/resource.js';
+import type { ResourceClaim } from '../src/api/dra_types.js';
 import { resolveConfiguration } from '../src/cli/configuration.js';
 import { inTreeRegistry } from '../src/plugins/registry.js';
-import { createEmbedded } from '../src/sim/embedded.js';
-import { parseScenario } from '../src/sim/scenario.js';
+import { createEmbedded } from '../src/sim/scenario/embedded.js';
+import { parseScenario } from '../src/sim/scenario/scenario.js';
 
 const scenarioText = `objects:
 - { apiVersion: resource.k8s.io/v1, kind: DeviceClass, metadata: { name: gpu.example.com } }

@@ -6,8 +6,8 @@ import type { KubeObject, Pod } from '../src/api/types.js';
 import { resolveConfiguration } from '../src/cli/configuration.js';
 import { admitPod } from '../src/cluster/memory/admission.js';
 import { inTreeRegistry, notYetAvailablePlugins } from '../src/plugins/registry.js';
-import type { Scenario } from '../src/sim/scenario.js';
-import { runSimulation, type SimPod } from '../src/sim/simulate.js';
+import type { Scenario } from '../src/sim/scenario/scenario.js';
+import { runSimulation, type SimPod } from '../src/sim/simulate/simulate.js';
 import { makeNode, makePod } from '../src/testing/builders.js';
 
 const zones = ['zone-a', 'zone-b', 'zone-c'];

@@ -7,9 +7,9 @@ import { resolveConfiguration } from '../src/cli/configuration.js';
 import { MemoryCluster } from '../src/cluster/memory/store.js';
 import { inTreeRegistry, notYetAvailablePlugins } from '../src/plugins/registry.js';
 import { volumeBindingDefinition } from '../src/plugins/volumebinding/index.js';
-import { createEmbedded } from '../src/sim/embedded.js';
-import type { Scenario } from '../src/sim/scenario.js';
-import { runSimulation } from '../src/sim/simulate.js';
+import { createEmbedded } from '../src/sim/scenario/embedded.js';
+import type { Scenario } from '../src/sim/scenario/scenario.js';
+import { runSimulation } from '../src/sim/simulate/simulate.js';
 import { makeNode, makePod } from '../src/testing/builders.js';
 import { FakeClock } from '../src/util/clock.js';
 

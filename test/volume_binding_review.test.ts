@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import type { KubeObject, PersistentVolume, PersistentVolumeClaim, Pod } from '../src/api/types.js';
 import { resolveConfiguration } from '../src/cli/configuration.js';
 import { inTreeRegistry } from '../src/plugins/registry.js';
-import type { Scenario } from '../src/sim/scenario.js';
-import { runSimulation } from '../src/sim/simulate.js';
+import type { Scenario } from '../src/sim/scenario/scenario.js';
+import { runSimulation } from '../src/sim/simulate/simulate.js';
 import { makeNode, makePod } from '../src/testing/builders.js';
 
 const claim = (spec: Partial<NonNullable<PersistentVolumeClaim['spec']>>): PersistentVolumeClaim => ({

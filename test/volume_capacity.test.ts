@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import type { CSIDriver, CSIStorageCapacity, KubeObject, PersistentVolumeClaim, Pod, StorageClass } from '../src/api/types.js';
 import { resolveConfiguration } from '../src/cli/configuration.js';
 import { inTreeRegistry } from '../src/plugins/registry.js';
-import type { Scenario, ScenarioStep } from '../src/sim/scenario.js';
-import { runSimulation } from '../src/sim/simulate.js';
+import type { Scenario, ScenarioStep } from '../src/sim/scenario/scenario.js';
+import { runSimulation } from '../src/sim/simulate/simulate.js';
 import { makeNode, makePod } from '../src/testing/builders.js';
 
 const driver = 'csi.example.com';

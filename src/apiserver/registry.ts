@@ -24,7 +24,7 @@ import {
   validateAnnotations, validateLabels,
 } from '../api/validation/index.js';
 import { goFormat } from './go_format.js';
-import type { ResourceClaim } from '../api/resource.js';
+import type { ResourceClaim } from '../api/dra_types.js';
 
 type Meta = { -readonly [K in keyof ObjectMeta]: ObjectMeta[K] };
 type Obj = KubeObject & Record<string, unknown>;

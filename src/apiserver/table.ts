@@ -2,7 +2,7 @@
 // upstream's printers (pkg/printers/internalversion/printers.go) and its default table convertor
 // (staging/src/k8s.io/apiserver/pkg/registry/rest/table.go) for the other kinds.
 import type { KubeObject, Node, Pod } from '../api/types.js';
-import type { ResourceClaim, ResourceSlice } from '../api/resource.js';
+import type { ResourceClaim, ResourceSlice } from '../api/dra_types.js';
 import { convertEvent } from './events.js';
 import type { Resource } from './resources.js';
 

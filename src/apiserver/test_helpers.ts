@@ -3,9 +3,9 @@ import { CoreV1Api, KubeConfig, Watch } from '@kubernetes/client-node';
 import type { KubeObject, Pod } from '../api/types.js';
 import { defaultConfiguration } from '../config/index.js';
 import { inTreeRegistry, notYetAvailablePlugins } from '../plugins/registry.js';
-import type { Scenario } from '../sim/scenario.js';
+import type { Scenario } from '../sim/scenario/scenario.js';
 import { makeNode } from '../testing/builders.js';
-import { serveScenario, type Serving } from '../sim/serve.js';
+import { serveScenario, type Serving } from '../sim/serve/serve.js';
 
 export interface TestServer {
   serving: Serving;

@@ -2,7 +2,7 @@
 // defaults, steady-state pod creation, and the allocResourceClaims op.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ResourceClaimTemplate, ResourceSlice } from '../api/resource.js';
+import type { ResourceClaimTemplate, ResourceSlice } from '../api/dra_types.js';
 import type { Pod } from '../api/types.js';
 import { defaultConfiguration } from '../config/index.js';
 import { inTreeRegistry, notYetAvailablePlugins } from '../plugins/registry.js';

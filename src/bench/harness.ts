@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { cpuUsage } from 'node:process';
 import { CelCache } from '../api/cel/cache.js';
-import type { DeviceClass, ResourceClaim, ResourceSlice } from '../api/resource.js';
+import type { DeviceClass, ResourceClaim, ResourceSlice } from '../api/dra_types.js';
 import type { CSINode, KubeObject, Node, PersistentVolume, PersistentVolumeClaim, Pod } from '../api/types.js';
 import { admitPod } from '../cluster/memory/admission.js';
 import { MemoryCluster } from '../cluster/memory/store.js';

@@ -3,7 +3,7 @@
 import { configFromObject, defaultConfiguration, loadConfigFile, type DefaultedConfiguration } from '../config/index.js';
 import type { Registry } from '../framework/registry.js';
 import type { ResolvedConfig } from '../scheduler/scheduler.js';
-import type { Scenario } from '../sim/scenario.js';
+import type { Scenario } from '../sim/scenario/scenario.js';
 
 export { ConfigError } from '../config/index.js';
 

@@ -6,8 +6,8 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { KubeObject } from '../api/types.js';
-import type { DryRunResult } from '../sim/dryrun.js';
-import type { Serving } from '../sim/serve.js';
+import type { DryRunResult } from '../sim/serve/dryrun.js';
+import type { Serving } from '../sim/serve/serve.js';
 import { serveCommand } from './commands/serve.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');

@@ -1,7 +1,7 @@
 // The kube-scheduler-ts command: dispatches to one command module per subcommand.
 import { FeatureGateError } from '../config/feature_gates.js';
 import { ConfigError } from './configuration.js';
-import { ScenarioError } from '../sim/scenario.js';
+import { ScenarioError } from '../sim/scenario/scenario.js';
 import { ExitBadInput, UsageError, describeListenError, processIO, verbosityOf, type CliIO, type Command } from './io.js';
 import { explainCommand, simulateCommand } from './commands/simulate.js';
 import { benchCommand, benchUsage } from './commands/bench.js';

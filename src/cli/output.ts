@@ -1,5 +1,5 @@
 // Text rendering of simulation reports.
-import type { SimReport } from '../sim/simulate.js';
+import type { SimReport } from '../sim/simulate/simulate.js';
 
 function fmtCPU(milli: number): string {
   return milli % 1000 === 0 ? `${milli / 1000}` : `${milli}m`;

@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Pod } from '../api/types.js';
 import { ApiServer } from '../apiserver/server.js';
-import type { Serving } from '../sim/serve.js';
+import type { Serving } from '../sim/serve/serve.js';
 import { MemoryCluster } from '../cluster/memory/store.js';
 import { makeNode, makePod } from '../testing/builders.js';
 import { RealClock } from '../util/clock.js';

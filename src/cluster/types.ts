@@ -1,7 +1,7 @@
 // The ClusterClient boundary: everything the scheduler reads from or writes to a cluster. The
 // embedded store (memory/) and a real API server (kube/) are two implementations of it.
 import type { KubeObject, Node, PersistentVolume, PersistentVolumeClaim, Pod, PodCondition, PodExtendedResourceClaimStatus } from '../api/types.js';
-import type { ResourceClaim } from '../api/resource.js';
+import type { ResourceClaim } from '../api/dra_types.js';
 
 type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 

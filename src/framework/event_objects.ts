@@ -10,7 +10,7 @@ import type {
   StorageClass,
   VolumeAttachment,
 } from '../api/types.js';
-import type { DeviceClass, DeviceTaintRule, ResourceClaim, ResourceSlice } from '../api/resource.js';
+import type { DeviceClass, DeviceTaintRule, ResourceClaim, ResourceSlice } from '../api/dra_types.js';
 
 /** The objects cluster events carry, by kind. */
 export interface EventObjectKinds {

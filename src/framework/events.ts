@@ -1,7 +1,7 @@
 // Cluster events and queueing hints (framework/types.go ClusterEvent, EnqueueExtensions).
 import type { Pod } from '../api/types.js';
 import { labelsEqual } from '../api/equality.js';
-import { computePodResourceRequests, type Resource } from '../api/resources.js';
+import { computePodResourceRequests, type Resource } from '../api/resource_requests.js';
 
 export type EventResource =
   | 'Pod'

@@ -3,7 +3,7 @@
 // them with the type guards below.
 import type { Features } from './features.js';
 import type { KubeObject, PersistentVolume, PersistentVolumeClaim, Pod, PodExtendedResourceClaimStatus } from '../api/types.js';
-import type { ResourceClaim } from '../api/resource.js';
+import type { ResourceClaim } from '../api/dra_types.js';
 import type { CycleState } from './cycle_state.js';
 import type { ClusterEventWithHint } from './events.js';
 import type { NodeInfo } from './node_info.js';

@@ -1,6 +1,6 @@
 // NodeInfo: the aggregated view of one node (framework/types.go NodeInfo).
 import type { ContainerPort, Node, Pod } from '../api/types.js';
-import { Resource } from '../api/resources.js';
+import { Resource } from '../api/resource_requests.js';
 import type { PodInfo } from './pod_info.js';
 
 const DefaultBindAllHostIP = '0.0.0.0';

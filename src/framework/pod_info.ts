@@ -2,7 +2,7 @@
 import type { ContainerPort, Pod, PodAffinityTerm, WeightedPodAffinityTerm } from '../api/types.js';
 import { podKey } from '../api/types.js';
 import { Selector, type Labels } from '../api/labels.js';
-import { computePodResourceRequests, Resource, type PodResourceRequests } from '../api/resources.js';
+import { computePodResourceRequests, Resource, type PodResourceRequests } from '../api/resource_requests.js';
 import { QuantityError } from '../api/quantity.js';
 import { podSchedulingProblem } from '../api/validation/index.js';
 

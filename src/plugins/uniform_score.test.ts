@@ -9,8 +9,8 @@ import { CycleState } from '../framework/cycle_state.js';
 import type { PluginScoreColumn } from '../framework/runtime/framework.js';
 import { PodInfo } from '../framework/pod_info.js';
 import { Code } from '../framework/status.js';
-import { createEmbedded } from '../sim/embedded.js';
-import type { Scenario } from '../sim/scenario.js';
+import { createEmbedded } from '../sim/scenario/embedded.js';
+import type { Scenario } from '../sim/scenario/scenario.js';
 import { seededRandom } from '../util/clock.js';
 import { inTreeRegistry, notYetAvailablePlugins } from './registry.js';
 

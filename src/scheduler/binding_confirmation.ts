@@ -4,7 +4,7 @@
 // the pod) or the informer (the pod seen bound or deleted) says where the pod is.
 import { podKey, type Pod } from '../api/types.js';
 import { isRefusal } from '../cluster/types.js';
-import { thrownMessage } from '../framework/thrown.js';
+import { thrownMessage } from '../framework/runtime/thrown.js';
 import { Code, type Status } from '../framework/status.js';
 import type { Clock, TimerHandle } from '../util/clock.js';
 

@@ -5,7 +5,7 @@ import type { Cache } from '../cache/cache.js';
 import type { WatchEvent } from '../cluster/types.js';
 import { ActionType, ActionTypeUpdate, type ClusterEvent, type EventResource, podSchedulingPropertiesChange } from '../framework/events.js';
 import type { MapObjectLister } from '../framework/object_lister.js';
-import { thrownMessage } from '../framework/thrown.js';
+import { thrownMessage } from '../framework/runtime/thrown.js';
 import { labelsEqual, resourceListsEqual, taintsEqual } from '../api/equality.js';
 import type { SchedulingQueue } from '../queue/scheduling_queue.js';
 

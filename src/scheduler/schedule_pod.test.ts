@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Snapshot } from '../cache/snapshot.js';
 import { CycleState } from '../framework/cycle_state.js';
-import { ErrNoNodesAvailable, FitError } from '../framework/fit_error.js';
+import { ErrNoNodesAvailable, FitError } from '../framework/runtime/fit_error.js';
 import type { AnyPlugin, QueuedPodInfo } from '../framework/interfaces.js';
 import type { NodeInfo } from '../framework/node_info.js';
 import { PodInfo } from '../framework/pod_info.js';

@@ -14,10 +14,10 @@ import { CycleDiagnosis, type PreemptionDiagnosis } from '../framework/cycle_dia
 import { CycleState } from '../framework/cycle_state.js';
 import { ActionType } from '../framework/events.js';
 import type { Extender } from '../framework/extender.js';
-import { Diagnosis, ErrNoNodesAvailable, FitError } from '../framework/fit_error.js';
+import { Diagnosis, ErrNoNodesAvailable, FitError } from '../framework/runtime/fit_error.js';
 import type { EventRecorder, PluginClusterClient, QueuedPodInfo, RequeueCause } from '../framework/interfaces.js';
-import { andThen, type MaybePromise } from '../framework/maybe_promise.js';
-import { thrownMessage } from '../framework/thrown.js';
+import { andThen, type MaybePromise } from '../util/maybe_promise.js';
+import { thrownMessage } from '../framework/runtime/thrown.js';
 import { pluginMetricsSamplePercent } from '../framework/metrics_recorder.js';
 import { MapObjectLister, waitForObjects } from '../framework/object_lister.js';
 import { PodInfo } from '../framework/pod_info.js';

@@ -8,7 +8,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CORE_SCHEMA, loadAll } from 'js-yaml';
-import { scenarioFromDocuments, type Scenario } from '../sim/scenario.js';
+import { scenarioFromDocuments, type Scenario } from '../sim/scenario/scenario.js';
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 

@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { runCli } from '../cli/main.js';
-import type { ComparisonReportData } from '../sim/compare_report.js';
+import type { ComparisonReportData } from '../sim/report/compare_report.js';
 import { launchBrowser, noBrowser } from './browser.js';
 import { countColor, decodePng } from './test_helpers.js';
 

@@ -13,11 +13,11 @@ import type { Browser, Page } from 'playwright-core';
 import { admitPod } from '../cluster/memory/admission.js';
 import { defaultConfiguration } from '../config/index.js';
 import { inTreeRegistry } from '../plugins/registry.js';
-import { renderReportHtml } from '../sim/report.js';
-import { ReportCollector, type ReportOptions } from '../sim/report_data.js';
-import type { ReportData } from '../sim/report_model.js';
-import { loadScenario } from '../sim/scenario.js';
-import { runSimulation } from '../sim/simulate.js';
+import { renderReportHtml } from '../sim/report/report.js';
+import { ReportCollector, type ReportOptions } from '../sim/report/report_data.js';
+import type { ReportData } from '../sim/report/report_model.js';
+import { loadScenario } from '../sim/scenario/scenario.js';
+import { runSimulation } from '../sim/simulate/simulate.js';
 import { launchBrowser, noBrowser } from './browser.js';
 import { countColor, decodePng, pixel } from './test_helpers.js';
 

@@ -13,11 +13,11 @@ import type { Browser, Page } from 'playwright-core';
 import { admitPod } from '../cluster/memory/admission.js';
 import { defaultConfiguration } from '../config/index.js';
 import { inTreeRegistry } from '../plugins/registry.js';
-import { renderReportHtml } from '../sim/report.js';
-import { ReportCollector } from '../sim/report_data.js';
-import type { ReportData } from '../sim/report_model.js';
-import { serveScenario, type Serving } from '../sim/serve.js';
-import { runSimulation } from '../sim/simulate.js';
+import { renderReportHtml } from '../sim/report/report.js';
+import { ReportCollector } from '../sim/report/report_data.js';
+import type { ReportData } from '../sim/report/report_model.js';
+import { serveScenario, type Serving } from '../sim/serve/serve.js';
+import { runSimulation } from '../sim/simulate/simulate.js';
 import { launchBrowser, noBrowser } from './browser.js';
 import { scaleScenario } from './scale_scenario.js';
 

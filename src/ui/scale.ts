@@ -13,10 +13,10 @@ import type { Page } from 'playwright-core';
 import { admitPod } from '../cluster/memory/admission.js';
 import { defaultConfiguration } from '../config/index.js';
 import { inTreeRegistry } from '../plugins/registry.js';
-import { renderReportHtml } from '../sim/report.js';
-import { ReportCollector } from '../sim/report_data.js';
-import { serveScenario } from '../sim/serve.js';
-import { runSimulation } from '../sim/simulate.js';
+import { renderReportHtml } from '../sim/report/report.js';
+import { ReportCollector } from '../sim/report/report_data.js';
+import { serveScenario } from '../sim/serve/serve.js';
+import { runSimulation } from '../sim/simulate/simulate.js';
 import { launchBrowser } from './browser.js';
 import { scaleScenario } from './scale_scenario.js';
 

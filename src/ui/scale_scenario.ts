@@ -5,7 +5,7 @@
 // with `volumes`, pods whose claims wait for their first consumer; with `bound`, that many pods
 // already running (spread over the nodes), which cost the scheduler nothing. Deterministic by index.
 import type { KubeObject, Node, Pod } from '../api/types.js';
-import type { Scenario } from '../sim/scenario.js';
+import type { Scenario } from '../sim/scenario/scenario.js';
 
 interface ScaleOptions {
   nodes: number;

@@ -7,11 +7,11 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { admitPod } from '../cluster/memory/admission.js';
 import { defaultConfiguration } from '../config/index.js';
 import { inTreeRegistry } from '../plugins/registry.js';
-import { renderReportHtml } from '../sim/report.js';
-import { ReportCollector } from '../sim/report_data.js';
-import { loadScenario } from '../sim/scenario.js';
-import { serveScenario } from '../sim/serve.js';
-import { runSimulation } from '../sim/simulate.js';
+import { renderReportHtml } from '../sim/report/report.js';
+import { ReportCollector } from '../sim/report/report_data.js';
+import { loadScenario } from '../sim/scenario/scenario.js';
+import { serveScenario } from '../sim/serve/serve.js';
+import { runSimulation } from '../sim/simulate/simulate.js';
 import { launchBrowser } from './browser.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));

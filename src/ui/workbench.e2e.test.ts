@@ -10,8 +10,8 @@ import { parse, stringify } from 'yaml';
 import { admitPod } from '../cluster/memory/admission.js';
 import { defaultConfiguration } from '../config/index.js';
 import { inTreeRegistry } from '../plugins/registry.js';
-import { loadScenario } from '../sim/scenario.js';
-import { serveScenario, type Serving } from '../sim/serve.js';
+import { loadScenario } from '../sim/scenario/scenario.js';
+import { serveScenario, type Serving } from '../sim/serve/serve.js';
 import { launchBrowser, noBrowser } from './browser.js';
 
 const fixture = fileURLToPath(new URL('./fixtures/workbench.yaml', import.meta.url));

@@ -2,7 +2,7 @@
 // the allocator, try every node as Filter does) on 100 and 5000 nodes with 8 GPUs each.
 // Run: npx tsx test/bench/dra_allocator.ts [nodes...]
 import type { Node } from '../../src/api/types.js';
-import type { DeviceClass, ResourceClaim, ResourceSlice } from '../../src/api/resource.js';
+import type { DeviceClass, ResourceClaim, ResourceSlice } from '../../src/api/dra_types.js';
 import { CelCache } from '../../src/api/cel/index.js';
 import { Allocator, DefaultFeatures, makeDeviceID, type AllocatedState } from '../../src/plugins/dynamicresources/structured/index.js';
 

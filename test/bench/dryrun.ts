@@ -5,7 +5,7 @@ import { MemoryCluster } from '../../src/cluster/memory/store.js';
 import { defaultConfiguration } from '../../src/config/index.js';
 import { inTreeRegistry, notYetAvailablePlugins } from '../../src/plugins/registry.js';
 import { FakeClock } from '../../src/util/clock.js';
-import { dryRunSchedule } from '../../src/sim/dryrun.js';
+import { dryRunSchedule } from '../../src/sim/serve/dryrun.js';
 import type { Pod } from '../../src/api/types.js';
 const registry = inTreeRegistry();
 const opts = { config: defaultConfiguration(registry), registry, notYetAvailable: notYetAvailablePlugins };

@@ -6,9 +6,9 @@ import type { Node, Pod } from '../../src/api/types.js';
 import { admitPod } from '../../src/cluster/memory/admission.js';
 import { configFromObject, defaultConfiguration } from '../../src/config/index.js';
 import { inTreeRegistry, notYetAvailablePlugins } from '../../src/plugins/registry.js';
-import { countFits, nodesNeeded, removableNodes } from '../../src/sim/capacity.js';
-import { compareVariants } from '../../src/sim/compare.js';
-import type { Scenario } from '../../src/sim/scenario.js';
+import { countFits, nodesNeeded, removableNodes } from '../../src/sim/whatif/capacity.js';
+import { compareVariants } from '../../src/sim/whatif/compare.js';
+import type { Scenario } from '../../src/sim/scenario/scenario.js';
 
 const N = Number(process.argv[2] ?? 5000);
 const P = Number(process.argv[3] ?? 100_000);

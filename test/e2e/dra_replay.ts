@@ -6,8 +6,8 @@
 // The claim a scheduler makes for a pod's extended resources is read from the pod's status.
 import { createHash } from 'node:crypto';
 import type { KubeObject, Pod } from '../../src/api/types.js';
-import type { ResourceClaim, ResourceClaimTemplate } from '../../src/api/resource.js';
-import type { Scenario } from '../../src/sim/scenario.js';
+import type { ResourceClaim, ResourceClaimTemplate } from '../../src/api/dra_types.js';
+import type { Scenario } from '../../src/sim/scenario/scenario.js';
 import type { ExplainClaim } from '../upstream/compare.js';
 import { eventually, type ControlPlane } from './control_plane.js';
 

@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { runCli } from '../../src/cli/main.js';
-import { loadScenario } from '../../src/sim/scenario.js';
+import { loadScenario } from '../../src/sim/scenario/scenario.js';
 import { binaries, Child, ControlPlane, eventually, missingBinaries } from './control_plane.js';
 
 const skip = missingBinaries();

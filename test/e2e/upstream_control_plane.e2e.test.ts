@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { binaries, Child, ControlPlane, eventually, missingBinaries } from './control_plane.js';
-import type { ResourceClaim } from '../../src/api/resource.js';
+import type { ResourceClaim } from '../../src/api/dra_types.js';
 import { KubeClusterClient } from '../../src/cluster/kube/client.js';
 import { HttpTransport, loadKubeConfig } from '../../src/cluster/kube/rest.js';
 import { ApiError, type WatchEvent } from '../../src/cluster/types.js';

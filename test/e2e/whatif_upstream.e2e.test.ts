@@ -11,10 +11,10 @@ import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { runCli } from '../../src/cli/main.js';
 import { serveCommand } from '../../src/cli/commands/serve.js';
-import type { FitCount, NodeRemoval, NodesNeeded } from '../../src/sim/capacity.js';
-import type { Comparison } from '../../src/sim/compare.js';
-import type { DryRunResult } from '../../src/sim/dryrun.js';
-import type { Serving } from '../../src/sim/serve.js';
+import type { FitCount, NodeRemoval, NodesNeeded } from '../../src/sim/whatif/capacity.js';
+import type { Comparison } from '../../src/sim/whatif/compare.js';
+import type { DryRunResult } from '../../src/sim/serve/dryrun.js';
+import type { Serving } from '../../src/sim/serve/serve.js';
 import { binaries, Child, ControlPlane, eventually, missingBinaries } from './control_plane.js';
 import {
   addNamespace, agentPod, allDecided, batchPod, buildPlannerCluster, dbPod, decided, deletePods, inParallel, listPods, load, markReady, nodeName, nodeObject, podObject, webPod,

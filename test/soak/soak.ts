@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { Node, Pod } from '../../src/api/types.js';
-import { computePodResourceRequests, Resource } from '../../src/api/resources.js';
+import { computePodResourceRequests, Resource } from '../../src/api/resource_requests.js';
 import { ApiServer } from '../../src/apiserver/server.js';
 import { MemoryCluster, type VersionedEvent } from '../../src/cluster/memory/store.js';
 import { RealClock, seededRandom } from '../../src/util/clock.js';

@@ -4,7 +4,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Pod } from '../../src/api/types.js';
-import type { Scenario } from '../../src/sim/scenario.js';
+import type { Scenario } from '../../src/sim/scenario/scenario.js';
 import { compareClaims, compareScenario, maskGeneratedClaimNames, type ExplainClaim, type ExplainPodWithClaims } from './compare.js';
 
 const pod = (claims?: ExplainClaim[]): ExplainPodWithClaims => ({

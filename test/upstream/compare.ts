@@ -1,7 +1,7 @@
 // Compares our explain output with the harness's for one scenario, pod by pod: each
 // disagreement is either explained by a known difference (known_differences.ts) or reported.
-import type { ExplainPod } from '../../src/sim/explain.js';
-import type { Scenario } from '../../src/sim/scenario.js';
+import type { ExplainPod } from '../../src/sim/explain/explain.js';
+import type { Scenario } from '../../src/sim/scenario/scenario.js';
 import { comparePod } from '../fidelity_compare.js';
 import { knownDifferences, type KnownDifference } from './known_differences.js';
 

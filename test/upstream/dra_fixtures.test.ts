@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadScenario } from '../../src/sim/scenario.js';
+import { loadScenario } from '../../src/sim/scenario/scenario.js';
 import { compareScenario, type ExplainPodWithClaims } from './compare.js';
 import { explainOurs } from './ours.js';
 

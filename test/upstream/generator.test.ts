@@ -4,7 +4,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Pod } from '../../src/api/types.js';
-import { scenarioFromDocuments } from '../../src/sim/scenario.js';
+import { scenarioFromDocuments } from '../../src/sim/scenario/scenario.js';
 import { families, generateScenario } from './generator.js';
 
 describe('differential test generator', () => {

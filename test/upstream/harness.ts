@@ -5,7 +5,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ExplainPod } from '../../src/sim/explain.js';
+import type { ExplainPod } from '../../src/sim/explain/explain.js';
 
 export const upstreamDir = join(dirname(fileURLToPath(import.meta.url)), '../../upstream');
 export const binDir = join(upstreamDir, 'bin');

@@ -1,8 +1,8 @@
 // Where our scheduler still decides differently from the pinned upstream release (v1.37.2), each
 // with the upstream change behind it and the code of ours that has to follow. A disagreement one
 // of these explains is reported as known, not as a failure; fixing ours removes the entry.
-import type { ExplainPod } from '../../src/sim/explain.js';
-import type { Scenario } from '../../src/sim/scenario.js';
+import type { ExplainPod } from '../../src/sim/explain/explain.js';
+import type { Scenario } from '../../src/sim/scenario/scenario.js';
 
 export interface KnownDifference {
   id: string;

@@ -2,7 +2,7 @@
 // compile errors, runtime errors, verdicts and estimated costs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { DeviceAttribute, DeviceCapacity } from '../resource.js';
+import type { DeviceAttribute, DeviceCapacity } from '../dra_types.js';
 import { CelCache, CelEvaluationError, DeviceActivation, enhanceRuntimeError, getCompiler, CELSelectorExpressionMaxCost } from './index.js';
 
 interface Case {

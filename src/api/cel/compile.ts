@@ -2,7 +2,7 @@
 // k8s.io/dynamic-resource-allocation/cel/compile.go and errors.go at v0.37.2, on cel-js.
 import { Environment } from '@marcbachmann/cel-js';
 import type { ParseResult } from '@marcbachmann/cel-js';
-import type { DeviceAttribute, DeviceCapacity } from '../resource.js';
+import type { DeviceAttribute, DeviceCapacity } from '../dra_types.js';
 import { parseQuantity, type Quantity } from '../quantity.js';
 import { CelLibraryError, registerKubernetesLibraries } from './libraries.js';
 import { parseSemver, type Semver } from './semver.js';

@@ -3,7 +3,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KubeObject } from '../types.js';
-import type { DeviceClass, ResourceClaim, ResourceClaimTemplate, ResourceSlice } from '../resource.js';
+import type { DeviceClass, ResourceClaim, ResourceClaimTemplate, ResourceSlice } from '../dra_types.js';
 import { checkCreate, fieldErrorString, kindValidation } from './index.js';
 import { setDeviceSelectorCheck } from './resource_cel.js';
 

@@ -7,7 +7,7 @@ import type {
   AllocationResult, Device, DeviceAttribute, DeviceClaim, DeviceClass, DeviceConfiguration, DeviceConstraint, DeviceRequest,
   DeviceSelector, DeviceSubRequest, DeviceTaint, DeviceTaintRule, DeviceToleration, ExactDeviceRequest, ResourceClaim,
   ResourceClaimSpec, ResourceClaimStatus, ResourceClaimTemplate, ResourceSlice, ResourceSliceSpec,
-} from '../resource.js';
+} from '../dra_types.js';
 import { child, duplicate, forbidden, index, invalid, key, notSupported, required, tooLong, Unquoted, type FieldError } from './field.js';
 import { dns1123LabelErrors, nameIsDNSSubdomain, validateLabelName, validateObjectMeta, validateTemplateMeta } from './meta.js';
 import { jsonEqual } from './pod_update.js';

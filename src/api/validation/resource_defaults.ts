@@ -2,7 +2,7 @@
 // (pkg/apis/resource/v1/defaults.go and its generated defaulters: requests ExactCount with count
 // 1, toleration operator Equal, taints stamped with the time they were added), applied in place,
 // and the claim status strategy's drop of deallocated devices (pkg/registry/resource/resourceclaim).
-import type { DeviceSubRequest, DeviceTaint, DeviceToleration, ExactDeviceRequest, ResourceClaim, ResourceClaimSpec } from '../resource.js';
+import type { DeviceSubRequest, DeviceTaint, DeviceToleration, ExactDeviceRequest, ResourceClaim, ResourceClaimSpec } from '../dra_types.js';
 import type { KubeObject } from '../types.js';
 
 function defaultRequest(r: ExactDeviceRequest | DeviceSubRequest): void {

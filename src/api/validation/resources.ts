@@ -3,7 +3,7 @@
 // validateResourceRequirements) with the helpers of pkg/apis/core/helper.
 import { qualifiedNameErrors } from '../labels.js';
 import { exactScaledValue, parseQuantity, type Quantity } from '../quantity.js';
-import { isExtendedResourceName, isHugePageResourceName, isNativeResource } from '../resources.js';
+import { isExtendedResourceName, isHugePageResourceName, isNativeResource } from '../resource_requests.js';
 import type { QuantityValue, ResourceList, ResourceRequirements } from '../types.js';
 import { child, duplicate, forbidden, index, invalid, key, notFound, notSupported, required, Unquoted, type FieldError } from './field.js';
 import { dns1123LabelErrors } from './meta.js';

@@ -5,7 +5,7 @@ import { idleWorkloadsWarning } from '../../sim/idle_workloads.js';
 import type { DefaultedConfiguration } from '../../config/index.js';
 import type { Registry } from '../../framework/registry.js';
 import type { ResolvedConfig } from '../../scheduler/scheduler.js';
-import { loadScenario, type Scenario } from '../../sim/scenario.js';
+import { loadScenario, type Scenario } from '../../sim/scenario/scenario.js';
 import { resolveConfiguration } from '../configuration.js';
 import { defaultScenarioPath } from '../default_scenario.js';
 import { UsageError, type CliIO } from '../io.js';

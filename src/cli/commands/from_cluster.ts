@@ -6,8 +6,8 @@ import { delimiter, join } from 'node:path';
 import { ClusterImportError, importCluster } from '../../cluster/kube/import.js';
 import { rateLimiterFor } from '../../cluster/kube/rate_limiter.js';
 import { HttpTransport, KubeConfigError, loadKubeConfig } from '../../cluster/kube/rest.js';
-import { scenarioFromObjects } from '../../sim/imported_scenario.js';
-import type { Scenario } from '../../sim/scenario.js';
+import { scenarioFromObjects } from '../../sim/scenario/imported_scenario.js';
+import type { Scenario } from '../../sim/scenario/scenario.js';
 import { RealClock } from '../../util/clock.js';
 import { UsageError, type CliIO } from '../io.js';
 

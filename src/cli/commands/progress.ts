@@ -1,6 +1,6 @@
 // The progress line of long what-if commands: redrawn in place on stderr, only when stderr is a
 // terminal or --progress asks for it, so JSON on stdout and captured logs stay clean.
-import type { ProgressListener } from '../../sim/progress.js';
+import type { ProgressListener } from '../../sim/whatif/progress.js';
 import type { CliIO } from '../io.js';
 
 export interface ProgressLine {

@@ -6,7 +6,7 @@ import { FeatureGates } from '../../config/feature_gates.js';
 import { parseArgs } from 'node:util';
 import { admitPod } from '../../cluster/memory/admission.js';
 import { notYetAvailablePlugins } from '../../plugins/registry.js';
-import { serveScenario, type Serving } from '../../sim/serve.js';
+import { serveScenario, type Serving } from '../../sim/serve/serve.js';
 import { DurationError, parseDurationNanos } from '../../util/duration.js';
 import { UsageError, type CliIO } from '../io.js';
 import { registryWithPlugins } from '../plugins.js';

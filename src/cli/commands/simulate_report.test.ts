@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { gunzipSync } from 'node:zlib';
-import type { ReportData } from '../../sim/report_model.js';
+import type { ReportData } from '../../sim/report/report_model.js';
 import { runCli } from '../main.js';
 
 test('simulate --report writes a self-contained HTML report beside the usual output', async () => {

@@ -11,9 +11,9 @@ import type { KubeObject } from '../../api/types.js';
 import { admitPod } from '../../cluster/memory/admission.js';
 import { defaultConfiguration } from '../../config/index.js';
 import { inTreeRegistry, notYetAvailablePlugins } from '../../plugins/registry.js';
-import { loadScenario, parseScenario, type Scenario } from '../../sim/scenario.js';
-import { serveScenario, type Serving } from '../../sim/serve.js';
-import { runSimulation } from '../../sim/simulate.js';
+import { loadScenario, parseScenario, type Scenario } from '../../sim/scenario/scenario.js';
+import { serveScenario, type Serving } from '../../sim/serve/serve.js';
+import { runSimulation } from '../../sim/simulate/simulate.js';
 import { runCli } from '../main.js';
 import { serveInBackground } from './test_helpers.js';
 

@@ -3,7 +3,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { parse as parseYaml } from 'yaml';
-import { renderScenarioYaml } from '../../sim/scenario_yaml.js';
+import { renderScenarioYaml } from '../../sim/scenario/scenario_yaml.js';
 import { UsageError, type CliIO } from '../io.js';
 import { registryWithPlugins } from '../plugins.js';
 import { clusterFlagOptions, clusterFlagsUsage, loadScenarioAndConfig } from './cluster_flags.js';

@@ -1,5 +1,5 @@
 // For the tests of the CLI commands: `serve` started in the background, stopped on demand.
-import type { Serving } from '../../sim/serve.js';
+import type { Serving } from '../../sim/serve/serve.js';
 import type { CliIO } from '../io.js';
 import { serveCommand } from './serve.js';
 

@@ -10,8 +10,8 @@ import { after, before, test } from 'node:test';
 import { admitPod } from '../../cluster/memory/admission.js';
 import { configFromObject } from '../../config/index.js';
 import { inTreeRegistry, notYetAvailablePlugins } from '../../plugins/registry.js';
-import { parseScenario } from '../../sim/scenario.js';
-import { serveScenario, type Serving } from '../../sim/serve.js';
+import { parseScenario } from '../../sim/scenario/scenario.js';
+import { serveScenario, type Serving } from '../../sim/serve/serve.js';
 import type { CliIO } from '../io.js';
 import { runCli } from '../main.js';
 

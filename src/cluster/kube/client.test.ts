@@ -1,7 +1,7 @@
 // run's cluster client over a scripted API server: the DRA informers and the ResourceClaim writes.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ResourceClaim } from '../../api/resource.js';
+import type { ResourceClaim } from '../../api/dra_types.js';
 import type { Pod } from '../../api/types.js';
 import { discardLogger } from '../../log/logger.js';
 import { FakeClock } from '../../util/clock.js';

@@ -3,7 +3,7 @@
 // deletion and events.k8s.io/v1 Events (scheduler.go informers, framework/plugins/defaultbinder,
 // pkg/scheduler/util/utils.go PatchPodStatus/DeletePod).
 import type { KubeObject, Node, PersistentVolume, PersistentVolumeClaim, Pod, PodCondition } from '../../api/types.js';
-import type { ResourceClaim } from '../../api/resource.js';
+import type { ResourceClaim } from '../../api/dra_types.js';
 import type { Logger } from '../../log/logger.js';
 import type { Clock } from '../../util/clock.js';
 import { ApiError, type ClusterClient, type ClusterEventRecord, type PodStatusPatch, type WatchEvent, type WatchHandler } from '../types.js';

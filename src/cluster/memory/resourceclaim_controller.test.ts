@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Pod } from '../../api/types.js';
-import type { ResourceClaim, ResourceClaimTemplate } from '../../api/resource.js';
+import type { ResourceClaim, ResourceClaimTemplate } from '../../api/dra_types.js';
 import { FakeClock, seededRandom } from '../../util/clock.js';
 import { ApiError, type WatchEvent } from '../types.js';
 import { MemoryCluster } from './store.js';

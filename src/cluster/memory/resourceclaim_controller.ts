@@ -2,7 +2,7 @@
 // (pkg/controller/resourceclaim/controller.go): claims from templates for a pod's entries, the
 // pod's status.resourceClaimStatuses, reservations of bound pods, release of claims when pods go.
 import type { KubeObject, Pod } from '../../api/types.js';
-import type { PodResourceClaim, ResourceClaim, ResourceClaimConsumerReference, ResourceClaimStatus, ResourceClaimTemplate } from '../../api/resource.js';
+import type { PodResourceClaim, ResourceClaim, ResourceClaimConsumerReference, ResourceClaimStatus, ResourceClaimTemplate } from '../../api/dra_types.js';
 import type { Clock } from '../../util/clock.js';
 import { ApiError, type ClusterEventRecord } from '../types.js';
 import type { VersionedEvent } from './versioned_event.js';

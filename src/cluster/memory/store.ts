@@ -1,7 +1,7 @@
 // The embedded cluster: an in-memory API server with list/watch semantics (resourceVersion,
 // ordered events), binding, status updates, deletes and events; deterministic for a seed.
 import type { KubeObject, Node, ObjectMeta, PersistentVolume, PersistentVolumeClaim, Pod, PodCondition, PriorityClass, StorageClass } from '../../api/types.js';
-import type { ResourceClaim } from '../../api/resource.js';
+import type { ResourceClaim } from '../../api/dra_types.js';
 import { randomUUID, rfc3339, seededRandom, type Clock } from '../../util/clock.js';
 import { cloneJSON } from '../../util/json_clone.js';
 import { aggregateFieldErrors, applyResourceDefaults, dropDeallocatedStatusDevices, kindValidation, type FieldError } from '../../api/validation/index.js';

@@ -4,7 +4,7 @@ import type { CycleState } from '../../framework/cycle_state.js';
 import type { Handle, NodeToStatusReader, PostFilterOutcome, PostFilterPlugin } from '../../framework/interfaces.js';
 import type { NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
-import { andThen, type MaybePromise } from '../../framework/maybe_promise.js';
+import { andThen, type MaybePromise } from '../../util/maybe_promise.js';
 import { Code, Status, isSuccess } from '../../framework/status.js';
 import * as names from '../../framework/names.js';
 import type { DefaultPreemptionArgs } from './args.js';

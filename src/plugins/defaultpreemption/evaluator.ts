@@ -2,13 +2,13 @@
 // evicting its victims (framework/preemption/preemption.go).
 import type { PodDisruptionBudget } from '../../api/types.js';
 import type { CycleState } from '../../framework/cycle_state.js';
-import { Diagnosis, FitError } from '../../framework/fit_error.js';
+import { Diagnosis, FitError } from '../../framework/runtime/fit_error.js';
 import type { Handle, NodeToStatusReader, PostFilterResult } from '../../framework/interfaces.js';
 import type { NodeInfo } from '../../framework/node_info.js';
 import { NodeToStatus } from '../../framework/node_to_status.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Code, Status, isSuccess } from '../../framework/status.js';
-import { andThen, type MaybePromise } from '../../framework/maybe_promise.js';
+import { andThen, type MaybePromise } from '../../util/maybe_promise.js';
 import type { Candidate, PreemptionPolicy } from './candidate.js';
 import { narrowCandidatesByExtenders } from './extenders.js';
 import { diagnosePreemption, type EvaluatorFindings } from './diagnosis.js';

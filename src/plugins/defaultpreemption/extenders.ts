@@ -1,7 +1,7 @@
 // Preemption candidates narrowed by the extenders that support preemption
 // (framework/preemption/preemption.go callExtenders).
 import type { Extender, PreemptionVictims } from '../../framework/extender.js';
-import type { MaybePromise } from '../../framework/maybe_promise.js';
+import type { MaybePromise } from '../../util/maybe_promise.js';
 import type { NodeInfo } from '../../framework/node_info.js';
 import { PodInfo } from '../../framework/pod_info.js';
 import { Status } from '../../framework/status.js';

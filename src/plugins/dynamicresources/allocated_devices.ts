@@ -1,6 +1,6 @@
 // The devices every allocated claim holds, kept up to date claim by claim
 // (pkg/scheduler/framework/plugins/dynamicresources/allocateddevices.go).
-import type { ResourceClaim } from '../../api/resource.js';
+import type { ResourceClaim } from '../../api/dra_types.js';
 import { parseQuantity } from '../../api/quantity.js';
 import { makeDeviceID, makeSharedDeviceID, sharedDeviceIDDevice, type AllocatedState, type ConsumedCapacity as DeviceCapacity } from './structured/index.js';
 

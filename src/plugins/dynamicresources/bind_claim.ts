@@ -2,7 +2,7 @@
 // conflict), waiting for binding conditions, PostFilter's deallocation and Unreserve's release
 // (pkg/scheduler/framework/plugins/dynamicresources/dynamicresources.go).
 import type { Pod } from '../../api/types.js';
-import type { AllocationResult, ResourceClaim } from '../../api/resource.js';
+import type { AllocationResult, ResourceClaim } from '../../api/dra_types.js';
 import type { Handle } from '../../framework/interfaces.js';
 import { Status } from '../../framework/status.js';
 import { cloneJSON } from '../../util/json_clone.js';

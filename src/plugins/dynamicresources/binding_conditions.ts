@@ -1,7 +1,7 @@
 // Devices with binding conditions (DRADeviceBindingConditions): a claim is ready for binding once
 // every condition of its devices is true, and fails when a failure condition is
 // (dynamicresources.go isClaimReadyForBinding, isClaimTimeout, hasBindingConditions).
-import type { AllocatedDeviceStatus, DeviceRequestAllocationResult, ResourceClaim } from '../../api/resource.js';
+import type { AllocatedDeviceStatus, DeviceRequestAllocationResult, ResourceClaim } from '../../api/dra_types.js';
 
 const ErrDeviceBindingFailed = 'device binding failed';
 export const ErrDeviceBindingTimeout = 'device binding timeout';

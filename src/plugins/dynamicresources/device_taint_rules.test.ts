@@ -2,7 +2,7 @@
 // device keeps it from a claim only with the gate on (scheduler.go's ResourceSlice tracker).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { DeviceTaintRule } from '../../api/resource.js';
+import type { DeviceTaintRule } from '../../api/dra_types.js';
 import { CycleState } from '../../framework/cycle_state.js';
 import { PodInfo } from '../../framework/pod_info.js';
 import { makeNode } from '../../testing/builders.js';
@@ -10,7 +10,7 @@ import { newTestHandle } from '../../testing/handle.js';
 import { defaultDynamicResourcesArgs } from './args.js';
 import { pinnedDraFeatures } from './features.js';
 import { DynamicResources, ErrReasonCannotAllocate } from './index.js';
-import { structuredAllocator } from './structured_allocator.js';
+import { structuredAllocator } from './allocator_factory.js';
 import { deviceClass, driver, nodeSlice, pendingClaim, podWithClaimName } from './test_helpers.js';
 
 const worker = 'worker';

@@ -2,7 +2,7 @@
 // selector cuts the devices down.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ResourceClaim } from '../../api/resource.js';
+import type { ResourceClaim } from '../../api/dra_types.js';
 import { makeNode } from '../../testing/builders.js';
 import { AllocatedDevices } from './allocated_devices.js';
 import { makeDeviceID as deviceID } from './structured/index.js';

@@ -2,8 +2,8 @@
 // allocate all claims", so this asks the allocator again, one request at a time, how many
 // devices the node has for it and which selector cuts them down. Runs only when asked for.
 import type { Node } from '../../api/types.js';
-import type { DeviceClass, DeviceRequest, DeviceSelector, ExactDeviceRequest, ResourceClaim } from '../../api/resource.js';
-import type { AllocatorInputs, NewAllocator } from './allocator.js';
+import type { DeviceClass, DeviceRequest, DeviceSelector, ExactDeviceRequest, ResourceClaim } from '../../api/dra_types.js';
+import type { AllocatorInputs, NewAllocator } from './allocator_interface.js';
 import { newAllocatedState } from './structured/index.js';
 
 export interface RequestShortfall {

@@ -2,7 +2,7 @@
 // must always equal a full recount (dra_manager_test.go, allocateddevices.go).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ResourceClaim } from '../../api/resource.js';
+import type { ResourceClaim } from '../../api/dra_types.js';
 import { MapObjectLister } from '../../framework/object_lister.js';
 import { AllocatedDevices } from './allocated_devices.js';
 import { makeDeviceID as deviceID } from './structured/index.js';

@@ -1,7 +1,7 @@
 // The scheduler's view of DRA objects (pkg/scheduler/framework/plugins/dynamicresources/dra_manager.go):
 // claims through an assume cache with in-flight allocations and the allocated-devices tracker,
 // slices with DeviceTaintRules applied (resourceslice/tracker), and device classes.
-import type { AllocationResult, DeviceClass, DeviceTaintRule, ResourceClaim, ResourceSlice } from '../../api/resource.js';
+import type { AllocationResult, DeviceClass, DeviceTaintRule, ResourceClaim, ResourceSlice } from '../../api/dra_types.js';
 import type { ObjectLister } from '../../framework/interfaces.js';
 import { AssumeCache, AssumeCacheNotFoundError } from '../../framework/assume_cache.js';
 import { AllocatedDevices } from './allocated_devices.js';

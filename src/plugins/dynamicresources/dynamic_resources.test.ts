@@ -3,7 +3,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Pod } from '../../api/types.js';
-import type { DeviceClass, ResourceClaim, ResourceSlice } from '../../api/resource.js';
+import type { DeviceClass, ResourceClaim, ResourceSlice } from '../../api/dra_types.js';
 import { CycleState } from '../../framework/cycle_state.js';
 import type { NodeScore } from '../../framework/interfaces.js';
 import { NodeInfo } from '../../framework/node_info.js';

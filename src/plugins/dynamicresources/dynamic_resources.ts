@@ -1,7 +1,7 @@
 // DynamicResources: pods get the devices their ResourceClaims ask for
 // (pkg/scheduler/framework/plugins/dynamicresources/dynamicresources.go).
 import type { Node, Pod } from '../../api/types.js';
-import type { AllocationResult, ResourceClaim } from '../../api/resource.js';
+import type { AllocationResult, ResourceClaim } from '../../api/dra_types.js';
 import { NodeSelectorMatcher } from '../../api/nodeselector.js';
 import type { CycleState } from '../../framework/cycle_state.js';
 import { ActionType, ActionTypeUpdate, type ClusterEventWithHint } from '../../framework/events.js';
@@ -27,7 +27,7 @@ import type { PodInfo } from '../../framework/pod_info.js';
 import { Status } from '../../framework/status.js';
 import { defaultNormalizeScore } from '../../framework/helpers/normalize.js';
 import { DynamicResources as Name } from '../../framework/names.js';
-import { isFailedOnNode, type Allocator, type NewAllocator } from './allocator.js';
+import { isFailedOnNode, type Allocator, type NewAllocator } from './allocator_interface.js';
 import { timeoutMs, type DynamicResourcesArgs } from './args.js';
 import { ClaimBinder } from './bind_claim.js';
 import type { ClaimTracker, DeviceClassLister, SliceLister } from './dra_manager.js';

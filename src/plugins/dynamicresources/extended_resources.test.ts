@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Container, ContainerExtendedResourceRequest, Pod } from '../../api/types.js';
-import type { DeviceClass } from '../../api/resource.js';
+import type { DeviceClass } from '../../api/dra_types.js';
 import { NodeInfo } from '../../framework/node_info.js';
 import { MapObjectLister } from '../../framework/object_lister.js';
 import { makeNode, makePod } from '../../testing/builders.js';

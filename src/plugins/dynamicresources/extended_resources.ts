@@ -3,7 +3,7 @@
 // (pkg/scheduler/framework/plugins/dynamicresources/extendeddynamicresources.go).
 import { exactScaledValue } from '../../api/quantity.js';
 import type { Container, ContainerExtendedResourceRequest, Pod } from '../../api/types.js';
-import type { DeviceRequest, ResourceClaim } from '../../api/resource.js';
+import type { DeviceRequest, ResourceClaim } from '../../api/dra_types.js';
 import type { NodeInfo } from '../../framework/node_info.js';
 import { Status } from '../../framework/status.js';
 import { ExtendedResourceClaimAnnotation, isDRAExtendedResourceName, type DeviceClassResolver } from './device_class_resolver.js';

@@ -4,7 +4,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Pod } from '../../api/types.js';
-import type { DeviceClass, ResourceClaim } from '../../api/resource.js';
+import type { DeviceClass, ResourceClaim } from '../../api/dra_types.js';
 import { CycleState } from '../../framework/cycle_state.js';
 import type { MapObjectLister } from '../../framework/object_lister.js';
 import { NodeToStatus } from '../../framework/node_to_status.js';

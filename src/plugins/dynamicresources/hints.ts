@@ -1,7 +1,7 @@
 // Queueing hints of DynamicResources (dynamicresources.go isSchedulableAfterClaimChange,
 // isSchedulableAfterTargetPodUpdate).
 import type { Pod } from '../../api/types.js';
-import type { ResourceClaim } from '../../api/resource.js';
+import type { ResourceClaim } from '../../api/dra_types.js';
 import { isDeepStrictEqual } from 'node:util';
 import { QueueingHint } from '../../framework/events.js';
 import { ClaimUnavailable, podNamesClaim, podResourceClaims, type ClaimGetter } from './pod_claims.js';

@@ -2,7 +2,7 @@
 import type { PluginDefinition } from '../../framework/registry.js';
 import { defaultDynamicResourcesArgs, validateDynamicResourcesArgs, type DynamicResourcesArgs } from './args.js';
 import { DynamicResources, Name } from './dynamic_resources.js';
-import { seededShareID, structuredAllocator } from './structured_allocator.js';
+import { seededShareID, structuredAllocator } from './allocator_factory.js';
 
 export const dynamicResourcesDefinition: PluginDefinition<DynamicResourcesArgs> = {
   name: Name,
@@ -20,4 +20,4 @@ export { allocatorFeatures } from './features.js';
 export { diagnoseNode, type RequestShortfall } from './diagnose.js';
 export { DeviceClassResolver } from './device_class_resolver.js';
 export { extendedResourceClaimForNode, findExtendedResourceClaim } from './extended_resources.js';
-export { structuredAllocator } from './structured_allocator.js';
+export { structuredAllocator } from './allocator_factory.js';

@@ -2,7 +2,7 @@
 // used (k8s.io/dynamic-resource-allocation/resourceclaim Name, IsForPod, IsReservedForPod, and the
 // plugin's foreachPodResourceClaim).
 import type { Pod } from '../../api/types.js';
-import type { PodResourceClaim, ResourceClaim, ResourceClaimConsumerReference } from '../../api/resource.js';
+import type { PodResourceClaim, ResourceClaim, ResourceClaimConsumerReference } from '../../api/dra_types.js';
 
 /** The finalizer the scheduler adds before writing an allocation (resourceapi.Finalizer). */
 export const ClaimFinalizer = 'resource.kubernetes.io/delete-protection';

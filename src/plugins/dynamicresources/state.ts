@@ -1,10 +1,10 @@
 // The per-pod state of DynamicResources from PreFilter to PreBind (dynamicresources.go stateData,
 // claims.go claimStore).
 import type { ContainerExtendedResourceRequest } from '../../api/types.js';
-import type { AllocationResult, ResourceClaim } from '../../api/resource.js';
+import type { AllocationResult, ResourceClaim } from '../../api/dra_types.js';
 import type { NodeSelectorMatcher } from '../../api/nodeselector.js';
 import type { StateData } from '../../framework/cycle_state.js';
-import type { Allocator } from './allocator.js';
+import type { Allocator } from './allocator_interface.js';
 
 /** What PreFilter learned about one claim. */
 export interface ClaimInfo {

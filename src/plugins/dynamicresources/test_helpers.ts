@@ -2,12 +2,12 @@
 // shapes upstream's tests use (st.MakeResourceClaim, ...), and a cluster client that stores claim
 // writes with resourceVersion checks.
 import type { Node, Pod, PodExtendedResourceClaimStatus } from '../../api/types.js';
-import type { AllocationResult, DeviceClass, DeviceRequestAllocationResult, ResourceClaim, ResourceSlice } from '../../api/resource.js';
+import type { AllocationResult, DeviceClass, DeviceRequestAllocationResult, ResourceClaim, ResourceSlice } from '../../api/dra_types.js';
 import type { MapObjectLister } from '../../framework/object_lister.js';
 import type { PluginClusterClient } from '../../framework/interfaces.js';
 import { makePod } from '../../testing/builders.js';
 import { cloneJSON } from '../../util/json_clone.js';
-import type { Allocator, AllocatorInputs } from './allocator.js';
+import type { Allocator, AllocatorInputs } from './allocator_interface.js';
 import { makeDeviceID as deviceID } from './structured/index.js';
 
 export const driver = 'some-driver';

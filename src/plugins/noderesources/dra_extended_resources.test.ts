@@ -2,7 +2,7 @@
 // (DRAExtendedResource): upstream's fit_test.go cases for them, in our words.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { DeviceClass, ResourceClaim, ResourceSlice } from '../../api/resource.js';
+import type { DeviceClass, ResourceClaim, ResourceSlice } from '../../api/dra_types.js';
 import type { KubeObject } from '../../api/types.js';
 import { CycleState } from '../../framework/cycle_state.js';
 import { QueueingHint } from '../../framework/events.js';

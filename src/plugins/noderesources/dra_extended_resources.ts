@@ -2,7 +2,7 @@
 // (framework/plugins/noderesources/resource_allocation.go getDRAPreScoredParams,
 // calculateDRAResourceTotals, deviceMatchesClass).
 import type { Node, NodeSelector } from '../../api/types.js';
-import type { Device, DeviceClass, ResourceSlice } from '../../api/resource.js';
+import type { Device, DeviceClass, ResourceSlice } from '../../api/dra_types.js';
 import { CelCache, DefaultCelFeatures, DeviceActivation } from '../../api/cel/index.js';
 import { isDRAExtendedResourceName } from '../dynamicresources/device_class_resolver.js';
 import type { SharedDraManager } from '../dynamicresources/shared_dra_manager.js';

@@ -9,7 +9,7 @@ import {
   ResourceEphemeralStorage,
   ResourceMemory,
   ResourcePods,
-} from '../../api/resources.js';
+} from '../../api/resource_requests.js';
 import type { Container, Node, Pod, ResourceList } from '../../api/types.js';
 import type { CycleState, StateData } from '../../framework/cycle_state.js';
 import { eventObjectsAs } from '../../framework/event_objects.js';

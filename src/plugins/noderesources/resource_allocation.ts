@@ -1,6 +1,6 @@
 // The scoring core shared by NodeResourcesFit's strategies and NodeResourcesBalancedAllocation
 // (framework/plugins/noderesources/resource_allocation.go).
-import { isScalarResourceName, ResourceCPU, ResourceEphemeralStorage, ResourceMemory } from '../../api/resources.js';
+import { isScalarResourceName, ResourceCPU, ResourceEphemeralStorage, ResourceMemory } from '../../api/resource_requests.js';
 import type { NodeScore } from '../../framework/interfaces.js';
 import type { NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';

@@ -1,7 +1,7 @@
 // The workbench's client: the Kubernetes API of `simulate --serve` (list, watch, get, create,
 // update, delete) and the workbench endpoints under /ui/api/.
-import type { DeviceReport } from '../../sim/dra_report.js';
-import type { ExplainPod } from '../../sim/explain.js';
+import type { DeviceReport } from '../../sim/report/dra_report.js';
+import type { ExplainPod } from '../../sim/explain/explain.js';
 
 export interface KubeObject {
   apiVersion?: string;

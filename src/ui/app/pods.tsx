@@ -1,7 +1,7 @@
 // Pods: a searchable, virtualised list; the selected pod's decision tables (its last attempt's
 // explain record, fetched again whenever the pod changes) and its YAML.
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { decisionFromExplain } from '../../sim/report_model.js';
+import { decisionFromExplain } from '../../sim/report/report_model.js';
 import { DecisionPanel } from '../shared/decision.js';
 import { VirtualList } from '../shared/virtual_list.js';
 import { ApiProblem, getJson, type ExplainAnswer, type KubeObject } from './api.js';

@@ -2,7 +2,7 @@
 // per configuration the load across nodes, the busiest nodes and the pods left out with why, and
 // the pod-by-pod differences. Built from the simulation report's blocks (charts, lists, formats).
 import { useMemo, useState } from 'preact/hooks';
-import type { ComparisonReportData } from '../../sim/compare_report.js';
+import type { ComparisonReportData } from '../../sim/report/compare_report.js';
 import { Chart, histogram } from '../shared/chart.js';
 import { formatBytes, formatCpu, ratio } from '../shared/format.js';
 import { VirtualList } from '../shared/virtual_list.js';

@@ -1,8 +1,8 @@
 // The page of `simulate --report`: inflates the embedded data and renders the report.
 import { render } from 'preact';
 import '../shared/style.css';
-import { isComparisonReport, type ComparisonReportData } from '../../sim/compare_report.js';
-import type { ReportData } from '../../sim/report_model.js';
+import { isComparisonReport, type ComparisonReportData } from '../../sim/report/compare_report.js';
+import type { ReportData } from '../../sim/report/report_model.js';
 import { ComparisonReport } from './comparison.js';
 import { Report } from './report.js';
 

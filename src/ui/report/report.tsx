@@ -1,7 +1,7 @@
 // The report: summary, utilisation (histogram, per zone, heat map, most loaded nodes), the queue
 // over the run, unschedulable pods grouped by reason, preemptions, and every pod's decision.
 import { useMemo, useState } from 'preact/hooks';
-import { decisionFromReport, reportOutcomes, type ReportData } from '../../sim/report_model.js';
+import { decisionFromReport, reportOutcomes, type ReportData } from '../../sim/report/report_model.js';
 import { Chart, histogram } from '../shared/chart.js';
 import { DecisionPanel } from '../shared/decision.js';
 import { DevicePools } from '../shared/devices.js';

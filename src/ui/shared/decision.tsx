@@ -2,8 +2,8 @@
 // plugin and reasons (with the nodes of each), and the score breakdown of the top nodes. Fields
 // a newer explain schema adds are shown as they are until a table is made for them.
 import { useState } from 'preact/hooks';
-import type { ExplainStatus } from '../../sim/explain.js';
-import type { AllFiltersGroup, DecisionView, FilterGroup, PreemptionGroup } from '../../sim/report_model.js';
+import type { ExplainStatus } from '../../sim/explain/explain.js';
+import type { AllFiltersGroup, DecisionView, FilterGroup, PreemptionGroup } from '../../sim/report/report_model.js';
 import { DeviceShortfallTable, PodDevicesTable } from './devices.js';
 import { VirtualList } from './virtual_list.js';
 

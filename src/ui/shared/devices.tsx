@@ -2,8 +2,8 @@
 // and device use per pool (the report and the live UI show the same tables).
 import type { ComponentChildren } from 'preact';
 import { useMemo } from 'preact/hooks';
-import type { ExplainDevice } from '../../sim/dra_report.js';
-import type { DeviceGroup } from '../../sim/report_model.js';
+import type { ExplainDevice } from '../../sim/report/dra_report.js';
+import type { DeviceGroup } from '../../sim/report/report_model.js';
 import { Chart, histogram } from './chart.js';
 import { percent, ratio } from './format.js';
 import { VirtualList } from './virtual_list.js';

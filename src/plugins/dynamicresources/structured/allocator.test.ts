@@ -12,7 +12,7 @@ import type {
   DeviceToleration,
   ResourceClaim,
   ResourceSlice,
-} from '../../../api/resource.js';
+} from '../../../api/dra_types.js';
 import { AllocationError, FailedAllocationOnNodeError, makeDeviceID, makeSharedDeviceID, type AllocatedState } from './index.js';
 import {
   allOf,

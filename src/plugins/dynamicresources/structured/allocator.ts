@@ -15,7 +15,7 @@ import type {
   DeviceToleration,
   ResourceClaim,
   ResourceSlice,
-} from '../../../api/resource.js';
+} from '../../../api/dra_types.js';
 import { parseQuantity } from '../../../api/quantity.js';
 import { CelEvaluationError, DeviceActivation, enhanceRuntimeError, type CelCache, type CompilationResult } from '../../../api/cel/index.js';
 import { nodeMatches, type Pool } from './pools.js';

@@ -1,0 +1,30 @@
+// What DynamicResources needs from the structured allocator (k8s.io/dynamic-resource-allocation/
+// structured: NewAllocator, Allocator.Allocate), in one place, so the plugin and its tests use one
+// shape and the allocator of ./structured is plugged in by the plugin definition.
+import type { Node } from '../../api/types.js';
+import type { AllocationResult, DeviceClass, ResourceClaim, ResourceSlice } from '../../api/dra_types.js';
+import type { AllocatedState } from './structured/index.js';
+import type { AllocatorFeatures } from './features.js';
+
+export interface AllocatorInputs {
+  readonly features: AllocatorFeatures;
+  readonly allocatedState: AllocatedState;
+  readonly classLister: { get(name: string): DeviceClass | undefined };
+  readonly slices: readonly ResourceSlice[];
+}
+
+export interface Allocator {
+  /**
+   * One allocation per claim, in order, or null when the node cannot satisfy them all; throws
+   * for broken claims or classes (CEL runtime errors, ...), a FailedAllocationOnNodeError for
+   * trouble limited to this node.
+   */
+  allocate(node: Node, claims: readonly ResourceClaim[]): AllocationResult[] | null;
+}
+
+export type NewAllocator = (inputs: AllocatorInputs) => Allocator;
+
+/** A problem limited to one node (structured.ErrFailedAllocationOnNode): other nodes may work. */
+export function isFailedOnNode(err: unknown): boolean {
+  return err instanceof Error && err.name === 'FailedAllocationOnNodeError';
+}

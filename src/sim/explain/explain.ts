@@ -1,0 +1,256 @@
+// `explain`: schedules each pending pod once, in order, and reports per node why it was
+// rejected or how it scored (the schema in scenarios/README.md, extended as the README's
+// "Explain output" says). With `diagnose` every attempt is diagnosed: every Filter plugin's
+// verdict per node, raw/normalized/weighted scores, preemption per node, the attempts.
+import type { Pod } from '../../api/types.js';
+import { podKey } from '../../api/types.js';
+import type { PreemptionCandidateDiagnosis, PreemptionDiagnosis, PreemptionNodeVerdict } from '../../framework/cycle_diagnosis.js';
+import { codeName, type Status } from '../../framework/status.js';
+import type { AttemptRecord } from '../../scheduler/scheduler.js';
+import { createEmbedded, type EmbeddedOptions } from '../scenario/embedded.js';
+import type { Scenario } from '../scenario/scenario.js';
+import { runSimulation, type SimReport } from '../simulate/simulate.js';
+import { deviceDiagnosis, podClaims, podDevices, type ExplainDevice } from '../report/dra_report.js';
+import type { RequestShortfall } from '../../plugins/dynamicresources/index.js';
+
+export interface ExplainStatus {
+  plugin: string;
+  code: string;
+  reasons: string[];
+}
+
+/** One plugin's score on one node: its Score answer, after NormalizeScore, its weight, and the product. */
+export interface ExplainScore {
+  raw: number;
+  normalized: number;
+  weight: number;
+  weighted: number;
+}
+
+export interface ExplainCandidate {
+  node: string;
+  victims: string[];
+  pdbViolations: number;
+  violatedBudgets: string[];
+  highestVictimPriority: number;
+  sumOfVictimPriorities: number;
+  victimCount: number;
+  /** RFC 3339; null when none of them has started. */
+  earliestStartOfHighestPriorityVictims: string | null;
+  /** The rule of pickOneNodeForPreemption that ruled this candidate out; null for the chosen one. */
+  eliminatedBy: string | null;
+}
+
+export interface ExplainPreemptionNode {
+  verdict: PreemptionNodeVerdict;
+  /** NotHelpful: the filter verdict that made preemption pointless; StillRejected, Error: the dry run's. */
+  status: ExplainStatus | null;
+  /** StillRejected: every Filter plugin that rejects with all lower-priority pods removed. */
+  stillRejectedBy: ExplainStatus[];
+  /** Candidate: the victims it would take and their cost. */
+  candidate: ExplainCandidate | null;
+  /** Whether the scheduler's own dry run looked at the node (it stops once it has enough candidates). */
+  dryRun: boolean;
+}
+
+export interface ExplainPreemption {
+  /** Why the pod may not preempt at all; '' when it may. */
+  notEligible: string;
+  nodes: Record<string, ExplainPreemptionNode>;
+  /** The candidates the scheduler chose among, in its order. */
+  candidates: ExplainCandidate[];
+  chosen: string;
+  decidedBy: string | null;
+}
+
+export interface ExplainAttempt {
+  attempt: number;
+  /** Seconds on the simulated clock when the attempt ended. */
+  time: number;
+  outcome: 'Scheduled' | 'Unschedulable' | 'Error';
+  node: string;
+  message: string;
+  nominatedNode: string;
+  victims: string[];
+  /** The event that requeued the pod for this attempt and the plugin whose queueing hint let it; null for the first. */
+  requeuedBy: { event: string; plugin: string } | null;
+}
+
+export interface ExplainPod {
+  pod: string;
+  outcome: 'Scheduled' | 'Unschedulable' | 'Error';
+  node: string;
+  message: string;
+  filter: Record<string, ExplainStatus>;
+  preFilter: ExplainStatus | null;
+  scores: Record<string, Record<string, number>>;
+  bestNodes: string[];
+  nominatedNode: string;
+  victims: string[];
+  /** Diagnosed: the Filter plugins run for the pod, in order (those whose PreFilter skipped left out). */
+  filterPlugins: string[];
+  /** Diagnosed: per rejected node, every Filter plugin that rejected it, in order. */
+  allFilters: Record<string, ExplainStatus[]>;
+  /** Diagnosed: per scored node, per plugin, raw/normalized/weighted. */
+  scoreDetails: Record<string, Record<string, ExplainScore>>;
+  /** Diagnosed, when PostFilter ran: preemption per node and the choice among candidates. */
+  preemption: ExplainPreemption | null;
+  /** The pod's attempts, oldest first (explain's one attempt, or every attempt of a timeline run). */
+  attempts: ExplainAttempt[];
+  /** Pods with resource claims: the devices allocated to them, per claim and request. */
+  devices?: ExplainDevice[];
+  /** Pods with resource claims: per node DynamicResources rejected, the requests it fell short on. */
+  deviceDiagnosis?: Record<string, RequestShortfall[]>;
+}
+
+function explainStatus(s: Status): ExplainStatus {
+  return { plugin: s.plugin, code: codeName(s.code), reasons: [...s.reasons] };
+}
+
+export function explainAttempt(a: AttemptRecord, attempts: ExplainAttempt[] = [attemptSummary(a)]): ExplainPod {
+  const filter: Record<string, ExplainStatus> = {};
+  const allFilters: Record<string, ExplainStatus[]> = {};
+  let preFilter: ExplainStatus | null = null;
+  const d = a.diagnosis;
+  if (d) {
+    for (const [node, s] of d.nodeToStatus.entries()) filter[node] = explainStatus(s);
+    if (d.preFilterStatus) preFilter = explainStatus(d.preFilterStatus);
+    for (const [node, list] of d.allFilters ?? []) allFilters[node] = list.map(explainStatus);
+  }
+  const scored = a.result !== null && a.result.scores.length > 1;
+  const scores: Record<string, Record<string, number>> = {};
+  const scoreDetails: Record<string, Record<string, ExplainScore>> = {};
+  for (const ns of scored ? a.result!.scores : []) {
+    const row: Record<string, number> = {};
+    const details: Record<string, ExplainScore> = {};
+    for (const ps of ns.scores) {
+      row[ps.name] = ps.score;
+      if (ps.raw !== undefined) details[ps.name] = { raw: ps.raw, normalized: ps.normalized!, weight: ps.weight!, weighted: ps.score };
+    }
+    row.total = ns.totalScore;
+    scores[ns.name] = row;
+    if (Object.keys(details).length > 0) scoreDetails[ns.name] = details;
+  }
+  return {
+    pod: podKey(a.pod),
+    outcome: a.outcome,
+    node: a.node,
+    message: a.message,
+    filter,
+    preFilter,
+    scores,
+    bestNodes: a.result?.bestNodes ?? [],
+    nominatedNode: a.nominatedNode,
+    victims: [...a.victims].sort(),
+    filterPlugins: [...(d?.filterPlugins ?? [])],
+    allFilters,
+    scoreDetails,
+    preemption: a.preemption ? explainPreemption(a.preemption) : null,
+    attempts,
+  };
+}
+
+export function attemptSummary(a: AttemptRecord): ExplainAttempt {
+  return {
+    attempt: a.attempt,
+    time: a.time / 1000,
+    outcome: a.outcome,
+    node: a.node,
+    message: a.message,
+    nominatedNode: a.nominatedNode,
+    victims: [...a.victims].sort(),
+    requeuedBy: a.requeuedBy ? { event: a.requeuedBy.event, plugin: a.requeuedBy.plugin } : null,
+  };
+}
+
+function explainCandidate(c: PreemptionCandidateDiagnosis, eliminatedBy: string | null): ExplainCandidate {
+  const t = c.earliestStartOfHighestPriorityVictims;
+  return {
+    node: c.node,
+    victims: [...c.victims],
+    pdbViolations: c.pdbViolations,
+    violatedBudgets: [...c.violatedBudgets],
+    highestVictimPriority: c.highestVictimPriority,
+    sumOfVictimPriorities: c.sumOfVictimPriorities,
+    victimCount: c.victimCount,
+    earliestStartOfHighestPriorityVictims: t === null ? null : new Date(t).toISOString().replace('.000Z', 'Z'),
+    eliminatedBy,
+  };
+}
+
+function explainPreemption(p: PreemptionDiagnosis): ExplainPreemption {
+  const nodes: Record<string, ExplainPreemptionNode> = {};
+  for (const n of p.nodes) {
+    nodes[n.node] = {
+      verdict: n.verdict,
+      status: n.status ? explainStatus(n.status) : null,
+      stillRejectedBy: n.stillRejectedBy.map(explainStatus),
+      candidate: n.candidate ? explainCandidate(n.candidate, null) : null,
+      dryRun: n.dryRun,
+    };
+  }
+  return {
+    notEligible: p.notEligible,
+    nodes,
+    candidates: p.candidates.map((c) => explainCandidate(c, p.eliminatedBy.get(c.node) ?? null)),
+    chosen: p.chosen,
+    decidedBy: p.decidedBy,
+  };
+}
+
+/** Explain's options: the embedded run's, and whether to diagnose each attempt. */
+export type ExplainOptions = Omit<EmbeddedOptions, 'onAttempt' | 'recordScores'>;
+
+export async function runExplain(sc: Scenario, o: ExplainOptions): Promise<{ pods: ExplainPod[] }> {
+  let last: AttemptRecord | null = null;
+  const env = await createEmbedded(sc, { ...o, recordScores: true, onAttempt: (a) => (last = a) });
+  const out: ExplainPod[] = [];
+  for (const pending of sc.pending) {
+    // The pod enters the cluster unbound; a nodeName it carries is what NodeName filters on.
+    const { nodeName, ...spec } = pending.spec ?? { containers: [] };
+    let created = env.cluster.create<Pod>({ ...pending, kind: 'Pod', spec: spec as Pod['spec'] });
+    // As in a cluster, the resourceclaim controller makes the pod's claims before it is scheduled
+    // (only then: waiting lets earlier attempts' bindings move on, which other pods must not see).
+    const withClaims = (created.spec.resourceClaims?.length ?? 0) > 0;
+    if (withClaims) {
+      await env.cluster.controllersIdle();
+      created = env.cluster.getPod(created.metadata.namespace ?? 'default', created.metadata.name ?? '') ?? created;
+    }
+    const claimsBefore = withClaims ? podClaims(created, env.cluster) : [];
+    const attemptPod: Pod = nodeName ? { ...created, spec: { ...created.spec, nodeName } } : created;
+    last = null;
+    await env.scheduler.attemptOnce(attemptPod);
+    if (!last) continue;
+    const e = explainAttempt(last);
+    // A pod with claims always gets both fields; one without them only when its extended
+    // resources got devices (a claim DynamicResources made in PreBind) or nodes had none for them.
+    const devices = podDevices(created, env.cluster);
+    if (withClaims || devices.length > 0) e.devices = devices;
+    const diagnosis = deviceDiagnosis(last, env.cluster, claimsBefore, env.scheduler.features);
+    if (withClaims || Object.keys(diagnosis).length > 0) e.deviceDiagnosis = diagnosis;
+    out.push(e);
+  }
+  env.scheduler.stop();
+  return { pods: out };
+}
+
+/**
+ * Explains a whole simulation (explain --timeline): the scenario runs as `simulate` runs it
+ * (retries, backoff, the timeline's steps), every attempt diagnosed; each pod that was attempted
+ * is explained by its last attempt, with all its attempts listed. The simulation's report comes too.
+ */
+export async function runExplainTimeline(sc: Scenario, o: ExplainOptions): Promise<{ pods: ExplainPod[]; simulation: SimReport }> {
+  const last = new Map<string, AttemptRecord>();
+  const attempts = new Map<string, ExplainAttempt[]>();
+  const onAttempt = (a: AttemptRecord): void => {
+    const key = podKey(a.pod);
+    last.set(key, a);
+    let list = attempts.get(key);
+    if (!list) attempts.set(key, (list = []));
+    list.push(attemptSummary(a));
+  };
+  const simulation = await runSimulation(sc, { ...o, diagnose: true, recordScores: true, onAttempt });
+  const pods: ExplainPod[] = [];
+  for (const [key, a] of last) pods.push(explainAttempt(a, attempts.get(key)!));
+  return { pods, simulation };
+}

@@ -1,0 +1,215 @@
+// The dry-run scheduling service of `serve`: where given pods would go against the current state,
+// answered by the real configuration and plugins on a private copy of the embedded cluster, so the
+// live store, its scheduler and its watchers never see the question (no upstream counterpart; the
+// scheduling itself is pkg/scheduler/schedule_one.go as everywhere else).
+import type { KubeObject, Pod } from '../../api/types.js';
+import { podKey } from '../../api/types.js';
+import { ResourceRegistry } from '../../apiserver/registry.js';
+import { findResource, resources } from '../../apiserver/resources.js';
+import { badRequest, StatusError } from '../../apiserver/status.js';
+import { MemoryCluster } from '../../cluster/memory/store.js';
+import { Scheduler, type AttemptRecord } from '../../scheduler/scheduler.js';
+import { FakeClock, seededRandom, type Clock } from '../../util/clock.js';
+import { cloneJSON } from '../../util/json_clone.js';
+import { embeddedDeps, quietLimitMs, type EmbeddedOptions } from '../scenario/embedded.js';
+import { refusals, type NodeRefusal } from '../whatif/node_refusals.js';
+
+/** Where the endpoint is served: a group of our own, so no Kubernetes API path can clash with it. */
+export const dryRunSchedulePath = '/apis/dryrun.kube-scheduler-ts.io/v1/schedule';
+
+export type DryRunOptions = Omit<EmbeddedOptions, 'onAttempt' | 'recordScores' | 'diagnose'>;
+
+type DryRunOutcome =
+  /** The scheduler placed it (maybe after preempting). */
+  | 'Scheduled'
+  /** No node fits, and preemption does not make room either. */
+  | 'Unschedulable'
+  /** A scheduling gate holds it: not attempted. */
+  | 'Gated'
+  /** spec.nodeName was given: the scheduler never sees it, it simply runs there. */
+  | 'Assigned'
+  /** No profile schedules its schedulerName: not attempted. */
+  | 'Pending';
+
+interface DryRunPodResult {
+  /** namespace/name (a generateName resolved as the API server would). */
+  pod: string;
+  outcome: DryRunOutcome;
+  /** The node it would run on; '' when none. */
+  node: string;
+  /** Upstream's FitError message of its last failed attempt; '' when it fitted at once. */
+  message: string;
+  /** Each node's reasons in that failed attempt, by node name. */
+  nodes: NodeRefusal[];
+  /** Set when its failed attempt preempted: the node nominated and the pods evicted there. */
+  preemption: { node: string; victims: string[] } | null;
+  attempts: number;
+}
+
+export interface DryRunResult {
+  apiVersion: 'dryrun.kube-scheduler-ts.io/v1';
+  kind: 'ScheduleResult';
+  /** The live store's resourceVersion the answer was computed against. */
+  resourceVersion: string;
+  /** The pods already pending in the store, which the copy schedules before the given ones. */
+  pending: { scheduled: number; unschedulable: number };
+  /** How many of the given pods were scheduled ("how many of these fit"). */
+  scheduled: number;
+  pods: DryRunPodResult[];
+}
+
+/** Kinds copied into the private cluster: everything the API server serves except events and leases. */
+const copiedKinds = [...new Set(resources.map((r) => r.storeKind))].filter((k) => k !== 'Event' && k !== 'Lease');
+const podsResource = findResource('', 'v1', 'pods')!;
+
+const maxReplicas = 10_000;
+const bodyShapes = '{ "pods": [...] }, { "template": <pod template>, "replicas": n }, a Pod or a List of pods';
+
+/**
+ * The pods a request body asks about: `{ pods: [...] }`, a Pod, a List/PodList, or
+ * `{ template, replicas }` (a ReplicaSet's question: copies named `<name>-<i>`, or after generateName).
+ */
+export function podsOfRequest(body: unknown): unknown[] {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest(`the request body must be a JSON object: ${bodyShapes}`);
+  const o = body as { kind?: unknown; pods?: unknown; items?: unknown; template?: unknown; replicas?: unknown };
+  if (o.kind === 'Pod') return [body];
+  if (o.template !== undefined) return replicasOf(o.template, o.replicas);
+  const list = o.kind === 'List' || o.kind === 'PodList' ? o.items : o.pods;
+  if (!Array.isArray(list) || list.length === 0) throw badRequest(`the request body has no pods: send ${bodyShapes}`);
+  return list;
+}
+
+function replicasOf(template: unknown, replicas: unknown): unknown[] {
+  if (template === null || typeof template !== 'object' || Array.isArray(template)) throw badRequest('template must be a pod template: { metadata, spec }');
+  if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 1 || replicas > maxReplicas) throw badRequest(`replicas must be an integer from 1 to ${maxReplicas}`);
+  const t = template as { metadata?: { name?: unknown; generateName?: unknown } };
+  const meta = t.metadata ?? {};
+  const prefix = typeof meta.generateName === 'string' && meta.generateName !== '' ? meta.generateName : `${typeof meta.name === 'string' && meta.name !== '' ? meta.name : 'replica'}-`;
+  const out: unknown[] = [];
+  for (let i = 0; i < replicas; i++) {
+    const copy = cloneJSON(template) as { metadata?: Record<string, unknown> };
+    const { generateName: _generated, ...metadata } = copy.metadata ?? {};
+    out.push({ ...copy, apiVersion: 'v1', kind: 'Pod', metadata: { ...metadata, name: `${prefix}${i}` } });
+  }
+  return out;
+}
+
+/**
+ * Answers for `pods` (request bodies, validated here as the API server validates creates) against
+ * `live`'s current objects. The copy is taken synchronously, so it is one consistent state even
+ * while the live scheduler binds; nothing is written to `live`.
+ */
+export async function dryRunSchedule(live: MemoryCluster, liveClock: Clock, pods: readonly unknown[], o: DryRunOptions): Promise<DryRunResult> {
+  const resourceVersion = String(live.currentResourceVersion);
+  const clock = new FakeClock(liveClock.now());
+  const random = seededRandom(o.seed ?? 1);
+  // Its own uids: the copied objects keep theirs, and the scheduler's cache is keyed by uid.
+  // Admission only for the asked pods: the copied ones were admitted when the live store took
+  // them, and merging matchLabelKeys again would repeat their selector terms.
+  let admitting = false;
+  const admitPod = o.admitPod;
+  const copy = new MemoryCluster({ clock, admitPod: admitPod && ((p) => (admitting ? admitPod(p) : p)), random, uidPrefix: 'dryrun-uid-' });
+  // PriorityClasses first: pods are defaulted against them on create.
+  for (const kind of ['PriorityClass', ...copiedKinds.filter((k) => k !== 'PriorityClass')]) {
+    for (const obj of live.list(kind)) copy.create(obj);
+  }
+  admitting = true;
+  const attempts = new Map<string, AttemptRecord[]>();
+  const scheduler = Scheduler.fromConfig(o.config, embeddedDeps({
+    ...o,
+    onAttempt: (a) => {
+      const k = podKey(a.pod);
+      const list = attempts.get(k);
+      if (list) list.push(a);
+      else attempts.set(k, [a]);
+    },
+  }, copy, clock));
+  try {
+    await scheduler.start();
+    const pendingBefore = copy.list<Pod>('Pod').filter((p) => !p.spec.nodeName && !isTerminal(p)).map(podKey);
+    await settle(copy, scheduler, clock, o);
+    const stillPending = pendingBefore.filter((k) => !copy.get<Pod>('Pod', ...splitKey(k))?.spec.nodeName).length;
+
+    const registry = new ResourceRegistry(copy, clock, random);
+    const out: DryRunPodResult[] = [];
+    for (let i = 0; i < pods.length; i++) {
+      const created = createValidated(registry, pods[i], i) as Pod;
+      await settle(copy, scheduler, clock, o);
+      out.push(resultOf(copy, created, attempts.get(podKey(created)) ?? [], scheduler));
+    }
+    return {
+      apiVersion: 'dryrun.kube-scheduler-ts.io/v1',
+      kind: 'ScheduleResult',
+      resourceVersion,
+      pending: { scheduled: pendingBefore.length - stillPending, unschedulable: stillPending },
+      scheduled: out.filter((p) => p.outcome === 'Scheduled').length,
+      pods: out,
+    };
+  } finally {
+    scheduler.stop();
+  }
+}
+
+/** Creates the i-th pod through the API server's create path (admission, validation, defaults); errors name the pod. */
+function createValidated(registry: ResourceRegistry, body: unknown, i: number): KubeObject {
+  const ns = typeof body === 'object' && body !== null ? (body as { metadata?: { namespace?: unknown } }).metadata?.namespace : undefined;
+  try {
+    return registry.create({ resource: podsResource, namespace: typeof ns === 'string' && ns !== '' ? ns : 'default', name: '', subresource: '' }, cloneJSON(body));
+  } catch (err) {
+    if (!(err instanceof StatusError)) throw err;
+    throw new StatusError({ ...err.status, message: `pods[${i}]: ${err.status.message ?? ''}` });
+  }
+}
+
+/**
+ * Runs the copy's scheduler until nothing is left to do: drains, then lets backoffs expire (a
+ * preemptor's retry once its victims are gone) until nothing has changed for longer than the
+ * longest backoff, as `simulate` does.
+ */
+async function settle(copy: MemoryCluster, scheduler: Scheduler, clock: FakeClock, o: DryRunOptions): Promise<void> {
+  const quietLimit = quietLimitMs(o.config);
+  let lastProgressAt = clock.now();
+  let bound = copy.bindings.length;
+  for (;;) {
+    await scheduler.loop.drain();
+    if (copy.bindings.length !== bound) {
+      bound = copy.bindings.length;
+      lastProgressAt = clock.now();
+    }
+    const timerAt = scheduler.queue.nextBackoffExpiry() !== undefined ? clock.nextTimerAt() : undefined;
+    if (timerAt === undefined || timerAt - lastProgressAt > quietLimit) return;
+    clock.runUntil(timerAt);
+  }
+}
+
+function resultOf(copy: MemoryCluster, created: Pod, tries: readonly AttemptRecord[], scheduler: Scheduler): DryRunPodResult {
+  const key = podKey(created);
+  const now = copy.get<Pod>('Pod', ...splitKey(key));
+  const node = now?.spec.nodeName ?? '';
+  const failed = [...tries].reverse().find((a) => a.outcome !== 'Scheduled') ?? null;
+  const preempted = [...tries].reverse().find((a) => a.nominatedNode !== '' && a.victims.length > 0) ?? null;
+  const base = {
+    pod: key,
+    node,
+    message: failed?.message ?? '',
+    nodes: refusals(failed?.diagnosis ?? null),
+    preemption: preempted ? { node: preempted.nominatedNode, victims: [...preempted.victims] } : null,
+    attempts: tries.length,
+  };
+  if (tries.length === 0) {
+    if (created.spec.nodeName) return { ...base, outcome: 'Assigned', node: created.spec.nodeName };
+    if ((created.spec.schedulingGates ?? []).length > 0) return { ...base, outcome: 'Gated', message: `scheduling gated by ${(created.spec.schedulingGates ?? []).map((g) => g.name).join(', ')}` };
+    const name = created.spec.schedulerName ?? 'default-scheduler';
+    if (!scheduler.profiles.has(name)) return { ...base, outcome: 'Pending', message: `no profile schedules pods of schedulerName "${name}"` };
+  }
+  return { ...base, outcome: node ? 'Scheduled' : 'Unschedulable' };
+}
+
+function splitKey(key: string): [string, string] {
+  const i = key.indexOf('/');
+  return [key.slice(0, i), key.slice(i + 1)];
+}
+
+function isTerminal(p: Pod): boolean {
+  return p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed';
+}
