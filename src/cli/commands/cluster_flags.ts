@@ -1,7 +1,7 @@
 // The flags that read a live cluster instead of a scenario file (`--from-cluster` of simulate,
 // explain, serve, capacity and compare; `snapshot`), parsed and checked; kept apart from the client so that commands
 // reading files do not load @kubernetes/client-node.
-import { idleWorkloadsWarning } from '../../sim/idle_workloads.js';
+import { idleWorkloadsWarning } from '../../sim/scenario/idle_workloads.js';
 import type { DefaultedConfiguration } from '../../config/index.js';
 import type { Registry } from '../../framework/registry.js';
 import type { ResolvedConfig } from '../../scheduler/scheduler.js';

@@ -1,6 +1,6 @@
 // With `controllers` off a scenario's workload objects make no pods: a Deployment whose pods (or
 // ReplicaSets) the scenario does not hold would silently schedule nothing. Named here, for a warning.
-import type { KubeObject } from '../api/types.js';
+import type { KubeObject } from '../../api/types.js';
 import type { Scenario } from './scenario.js';
 
 const workloadKinds = new Set(['Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet', 'Job', 'ReplicationController']);

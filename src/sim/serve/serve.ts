@@ -179,7 +179,7 @@ export async function serveScenario(sc: Scenario, o: ServeOptions): Promise<Serv
     },
   };
   const configText = o.configText ?? (sc.config ? stringifyYaml(sc.config) : defaultConfigText);
-  const workbench = new Workbench(host, configText);
+  const workbench = new Workbench(host, configText, clock.now());
   const postEndpoints = new Map([[dryRunSchedulePath, (body: unknown) => dryRunSchedule(cluster, clock, podsOfRequest(body), { ...o, config })]]);
   const server = await ApiServer.start({ cluster, clock, host: o.host, port: o.port, bookmarkIntervalMs: o.bookmarkIntervalMs, onRequest: o.onRequest, mount: workbench, postEndpoints });
   // After the API server made the system namespaces: the node leases live in kube-node-lease.

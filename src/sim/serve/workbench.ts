@@ -93,7 +93,8 @@ export class Workbench implements MountedHandler {
   /** The built files, read and gzipped once (CodeMirror makes app.js about 560 KiB, 180 KiB gzipped). */
   private readonly assets = new Map<string, { raw: Buffer; gzipped: Buffer }>();
 
-  constructor(private readonly host: WorkbenchHost, private configText: string) {}
+  /** `startedAtMs`: when serving began; attempt times are seconds since then, as a simulation's since its start. */
+  constructor(private readonly host: WorkbenchHost, private configText: string, private readonly startedAtMs = 0) {}
 
   /**
    * Keeps each pod's last decision for its tables (the scheduler's onAttempt), as the explain
@@ -103,7 +104,7 @@ export class Workbench implements MountedHandler {
   recordAttempt(a: AttemptRecord): void {
     const key = podKey(a.pod);
     const list = this.attemptLists.get(key) ?? [];
-    list.push(attemptSummary(a));
+    list.push({ ...attemptSummary(a), time: (a.time - this.startedAtMs) / 1000 });
     if (list.length > maxAttemptsListed) list.shift();
     this.attemptLists.set(key, list);
     const explain = explainAttempt(a, list);
