@@ -66,6 +66,16 @@ describe('simulate', () => {
     assert.equal(Number(header[1]) + Number(header[2]), json.summary.scheduled, 'the JSON summary keeps counting every Scheduled pod');
   });
 
+  it('shows extended resources (the bundled GPU nodes) beside cpu, memory and pods, in text and JSON', async () => {
+    const text = (await cli('simulate')).out;
+    assert.match(text, /^ {2}NODE +CPU +MEMORY +PODS +nvidia\.com\/gpu$/m);
+    assert.match(text, /^ {2}node-12 .* 2\/110 +4\/4 100%$/m);
+    assert.match(text, /^ {2}node-01 .* 3\/110 +-$/m);
+    const json = JSON.parse((await cli('simulate', '--output', 'json')).out) as { nodes: { node: string; extended?: unknown }[] };
+    assert.deepEqual(json.nodes.find((n) => n.node === 'node-12')?.extended, [{ name: 'nvidia.com/gpu', requested: 4, allocatable: 4 }]);
+    assert.equal(json.nodes.find((n) => n.node === 'node-01')?.extended, undefined);
+  });
+
   it('follows a timeline: pods wait for a deleted pod, a node label and a removed gate', async () => {
     const r = await cli('simulate', scenario('timeline.yaml'), '--output', 'json');
     assert.equal(r.code, 0, r.err);

@@ -49,11 +49,20 @@ export function renderSimulationText(r: SimReport): string {
   }
   lines.push('', 'Node allocation (requested / allocatable):');
   const w = Math.max(4, ...r.nodes.map((n) => n.node.length));
-  lines.push(`  ${'NODE'.padEnd(w)}  ${'CPU'.padEnd(18)}  ${'MEMORY'.padEnd(22)}  PODS`);
+  // A column per extended resource any node offers (nvidia.com/gpu), after the pods.
+  const extended = [...new Set(r.nodes.flatMap((n) => (n.extended ?? []).map((e) => e.name)))].sort();
+  const extCell = (n: SimReport['nodes'][number], name: string): string => {
+    const e = n.extended?.find((x) => x.name === name);
+    return e ? `${e.requested}/${e.allocatable} ${pct(e.requested, e.allocatable)}` : '-';
+  };
+  const extWidth = extended.map((name) => Math.max(name.length, ...r.nodes.map((n) => extCell(n, name).length)));
+  const podsWidth = Math.max(4, ...r.nodes.map((n) => `${n.pods.count}/${n.pods.allocatable}`.length));
+  const tail = (cells: string[]) => (extended.length === 0 ? cells[0]! : [cells[0]!.padEnd(podsWidth), ...cells.slice(1).map((c, i) => (i < extended.length - 1 ? c.padEnd(extWidth[i]!) : c))].join('  '));
+  lines.push(`  ${'NODE'.padEnd(w)}  ${'CPU'.padEnd(18)}  ${'MEMORY'.padEnd(22)}  ${tail(['PODS', ...extended])}`);
   for (const n of r.nodes) {
     const cpu = `${fmtCPU(n.cpu.requested)}/${fmtCPU(n.cpu.allocatable)} ${pct(n.cpu.requested, n.cpu.allocatable)}`;
     const mem = `${fmtBytes(n.memory.requested)}/${fmtBytes(n.memory.allocatable)} ${pct(n.memory.requested, n.memory.allocatable)}`;
-    lines.push(`  ${n.node.padEnd(w)}  ${cpu.padEnd(18)}  ${mem.padEnd(22)}  ${n.pods.count}/${n.pods.allocatable}`);
+    lines.push(`  ${n.node.padEnd(w)}  ${cpu.padEnd(18)}  ${mem.padEnd(22)}  ${tail([`${n.pods.count}/${n.pods.allocatable}`, ...extended.map((e) => extCell(n, e))])}`);
   }
   if (r.devices) {
     const use = (u: { allocated: number; total: number }) => `${u.allocated}/${u.total}`;
