@@ -16,6 +16,7 @@ import { inTreeRegistry, notYetAvailablePlugins } from '../src/plugins/registry.
 import { parseScenario, scenarioFromDocuments, ScenarioError, type Scenario } from '../src/sim/scenario/scenario.js';
 import { runSimulation } from '../src/sim/simulate/simulate.js';
 import { FakeClock, seededRandom } from '../src/util/clock.js';
+import { BadInputError } from '../src/util/bad_input.js';
 
 /** JavaScript's own error texts: never what a user should read about their input. */
 const jsErrorText = /TypeError|ReferenceError|RangeError|Cannot read propert|Cannot set propert|is not a function|is not iterable|undefined|NaN|invalid score|Maximum call stack/;
@@ -245,7 +246,7 @@ describe('bad input fuzzing', { timeout: 60_000 }, () => {
         for (const p of report.pods) assert.doesNotMatch(p.message, jsErrorText, `case ${i}: ${p.message}`);
       } catch (err) {
         // What only building the framework finds is reported by the CLI as bad input.
-        assert.equal((err as Error).name, 'FrameworkError', `case ${i}: ${String(err)}`);
+        assert.ok(err instanceof BadInputError && err.constructor.name === 'FrameworkError', `case ${i}: ${String(err)}`);
       }
     }
   });

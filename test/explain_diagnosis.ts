@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { admitPod } from '../src/cluster/memory/admission.js';
 import { resolveConfiguration } from '../src/cli/configuration.js';
 import { inTreeRegistry, notYetAvailablePlugins } from '../src/plugins/registry.js';
-import { corpusFamily, corpusScenario } from '../src/testing/fidelity_corpus.js';
+import { corpusFamily, corpusScenario } from './fidelity_corpus.js';
 import { runExplain, type ExplainPod } from '../src/sim/explain/explain.js';
 import { runSimulation, type SimReport } from '../src/sim/simulate/simulate.js';
 import { explainCorpus } from './upstream/ours.js';

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ExplainPod } from '../src/sim/explain/explain.js';
-import { corpusFamily, corpusFiles, corpusScenario } from '../src/testing/fidelity_corpus.js';
+import { corpusFamily, corpusFiles, corpusScenario } from './fidelity_corpus.js';
 import { compareScenario } from './upstream/compare.js';
 import { explainCorpus } from './upstream/ours.js';
 

@@ -26,6 +26,12 @@ const knownModuleCycles: Record<string, string> = {
 
 /** Imports against the rules below, as `from -> to` files. */
 const knownViolations: Record<string, string> = {
+  // NodeResourcesFit and BalancedAllocation reach DynamicResources' shared DRA manager; it goes once
+  // the manager is built per scheduler and handed out through the Handle (issue #23, item 2).
+  'plugins/noderesources/index.ts -> plugins/dynamicresources/shared_dra_manager.ts': 'the DRA manager through the Handle',
+  'plugins/noderesources/fit.ts -> plugins/dynamicresources/shared_dra_manager.ts': 'the DRA manager through the Handle',
+  'plugins/noderesources/balanced_allocation.ts -> plugins/dynamicresources/shared_dra_manager.ts': 'the DRA manager through the Handle',
+  'plugins/noderesources/dra_extended_resources.ts -> plugins/dynamicresources/shared_dra_manager.ts': 'the DRA manager through the Handle',
 };
 
 /** What a module may import besides itself; unlisted modules are not restricted here. */
@@ -36,6 +42,12 @@ const mayImport: Record<string, readonly string[]> = {
   config: ['api'],
   cluster: ['api'],
   apiserver: ['api', 'cluster'],
+  // The plugin contract and its runtime know Kubernetes objects only.
+  framework: ['api'],
+  // Plugins see the cluster only through the contract (framework/) and the DRA library (dra/).
+  plugins: ['api', 'framework', 'dra'],
+  // k8s.io/dynamic-resource-allocation's part: the structured allocator and the device class resolver.
+  dra: ['api', 'framework'],
 };
 /** Modules the named modules never import (plugins reach the cache and queue through the framework handle). */
 const neverImportedBy: Record<string, readonly string[]> = {
@@ -46,6 +58,7 @@ const neverImportedBy: Record<string, readonly string[]> = {
 /** util/ and log/ import nothing of ours, so any module may use them. */
 const leaves = new Set(['util', 'log']);
 
+/** Code for tests: the shipped test kit (testing/, kube-scheduler-ts/testing) and each folder's test_helpers.ts. */
 const isTestOnly = (file: string) => file.startsWith('testing/') || file.endsWith('/test_helpers.ts');
 const moduleOf = (file: string) => (file.includes('/') ? file.slice(0, file.indexOf('/')) : 'index');
 
@@ -170,7 +183,7 @@ describe('import graph of src/ (ARCHITECTURE.md)', () => {
     assertOnlyKnown('import cycles between modules', found, knownModuleCycles);
   });
 
-  it('points dependencies the allowed way; nothing imports cli/, and production code never imports test code', () => {
+  it('points dependencies the allowed way; nothing imports cli/, no plugin imports another plugin\'s folder, and production code never imports test code', () => {
     const found = new Map<string, string>();
     for (const [file, imports] of files) {
       if (isTestOnly(file)) continue;
@@ -179,6 +192,10 @@ describe('import graph of src/ (ARCHITECTURE.md)', () => {
         const to = moduleOf(target);
         const broken: string[] = [];
         if (isTestOnly(target)) broken.push('production code never imports test code');
+        const pluginFolder = (f: string) => (f.startsWith('plugins/') && f.split('/').length > 2 ? f.split('/')[1] : null);
+        const fromPlugin = pluginFolder(file);
+        const toPlugin = pluginFolder(target);
+        if (fromPlugin !== null && toPlugin !== null && fromPlugin !== toPlugin) broken.push("a plugin never imports another plugin's folder");
         if (to !== from && !leaves.has(to)) {
           const allowed = mayImport[from];
           if (allowed && !allowed.includes(to)) broken.push(`${from}/ may import only ${[from, ...allowed].join(', ')}`);

@@ -15,11 +15,13 @@ const fastShards = 2;
 const e2eSuffix = '.e2e.test.ts';
 /** Files that share a cost paid once per process go to one shard, so only one shard pays it. */
 export const sameShard: readonly (readonly string[])[] = [
-  // The parsed fidelity corpus (src/testing/fidelity_corpus.ts), our explain answers to it (test/upstream/ours.ts).
-  ['src/plugins/noderesources/fidelity.test.ts', 'src/testing/fidelity_corpus.test.ts', 'test/explain_diagnosis.test.ts', 'test/fidelity.test.ts'],
+  // The parsed fidelity corpus (test/fidelity_corpus.ts), our explain answers to it (test/upstream/ours.ts).
+  ['src/plugins/noderesources/fidelity.test.ts', 'test/fidelity_corpus.test.ts', 'test/explain_diagnosis.test.ts', 'test/fidelity.test.ts'],
   // @kubernetes/client-node, half a second to load: `run` and the clients of the embedded API server.
   ['src/cli/commands/run_gates.test.ts', 'src/cli/commands/snapshot.test.ts', 'src/cli/commands/what_if_from_cluster.test.ts',
     'src/cluster/kube/import.test.ts', 'src/cluster/kube/rest.test.ts', 'test/cli.test.ts'],
+  // The TypeScript compiler, loaded for the import graph and the public surface.
+  ['test/imports.test.ts', 'test/public_api.test.ts'],
 ];
 
 function walk(dir: string): string[] {

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch } from './patch.js';
-import { StatusError } from './status.js';
+import { ServedStatusError } from './status.js';
 
 describe('strategic merge patch', () => {
   const cases: { name: string; original: unknown; patch: unknown; want: unknown }[] = [
@@ -104,7 +104,7 @@ describe('JSON patch (RFC 6902)', () => {
   });
 
   it('rejects a failing test and a missing path with 400', () => {
-    assert.throws(() => applyJsonPatch({ a: 1 }, [{ op: 'test', path: '/a', value: 2 }]), (e) => e instanceof StatusError && e.code === 400);
-    assert.throws(() => applyJsonPatch({ a: 1 }, [{ op: 'remove', path: '/b' }]), (e) => e instanceof StatusError && e.code === 400);
+    assert.throws(() => applyJsonPatch({ a: 1 }, [{ op: 'test', path: '/a', value: 2 }]), (e) => e instanceof ServedStatusError && e.code === 400);
+    assert.throws(() => applyJsonPatch({ a: 1 }, [{ op: 'remove', path: '/b' }]), (e) => e instanceof ServedStatusError && e.code === 400);
   });
 });

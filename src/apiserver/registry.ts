@@ -13,7 +13,7 @@ import { groupVersion, resources, type Resource } from './resources.js';
 import { matchesFields, type FieldRequirement } from './selectors.js';
 import type { Selector } from '../api/labels.js';
 import {
-  alreadyExists, badRequest, conflict, forbidden, fromStoreError, invalid, notFound, OptimisticLockErrorMsg, StatusError,
+  alreadyExists, badRequest, conflict, forbidden, fromStoreError, invalid, notFound, OptimisticLockErrorMsg, ServedStatusError,
   successStatus, unsupportedMediaType, type FieldError, type StatusObject,
 } from './status.js';
 import { applyMatchLabelKeysToAffinity } from '../api/admission/match_label_keys.js';
@@ -280,7 +280,7 @@ export class ResourceRegistry {
       throw conflict(r, t.name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${old.metadata?.resourceVersion ?? ''}`);
     }
     if (r.kind === 'Namespace' && undeletableNamespaces.has(t.name)) {
-      throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 403, reason: 'Forbidden',
+      throw new ServedStatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 403, reason: 'Forbidden',
         message: `namespaces "${t.name}" is forbidden: this namespace may not be deleted`, details: { name: t.name, group: '', kind: 'namespaces' } });
     }
     if (r.kind === 'Pod') this.fault('deletePod');

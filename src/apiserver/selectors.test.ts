@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import type { KubeObject } from '../api/types.js';
 import { findResource } from './resources.js';
 import { matchesFields, parseFieldSelector, parseLabelSelector } from './selectors.js';
-import { StatusError } from './status.js';
+import { ServedStatusError } from './status.js';
 
 describe('label selectors', () => {
   const cases: { sel: string; labels: Record<string, string>; want: boolean }[] = [
@@ -27,8 +27,8 @@ describe('label selectors', () => {
   }
 
   it('rejects malformed selectors with 400', () => {
-    assert.throws(() => parseLabelSelector('a in b'), (e) => e instanceof StatusError && e.code === 400);
-    assert.throws(() => parseLabelSelector('a=b=c'), (e) => e instanceof StatusError && e.code === 400);
+    assert.throws(() => parseLabelSelector('a in b'), (e) => e instanceof ServedStatusError && e.code === 400);
+    assert.throws(() => parseLabelSelector('a=b=c'), (e) => e instanceof ServedStatusError && e.code === 400);
   });
 });
 
@@ -52,6 +52,6 @@ describe('field selectors', () => {
 
   it('unescapes values and refuses fields the resource does not support', () => {
     assert.deepEqual(parseFieldSelector('metadata.name=a\\,b', pods), [{ field: 'metadata.name', value: 'a,b', equal: true }]);
-    assert.throws(() => parseFieldSelector('spec.nodeName=x', nodes), (e) => e instanceof StatusError && e.code === 400 && e.message === 'field label not supported: spec.nodeName');
+    assert.throws(() => parseFieldSelector('spec.nodeName=x', nodes), (e) => e instanceof ServedStatusError && e.code === 400 && e.message === 'field label not supported: spec.nodeName');
   });
 });

@@ -12,7 +12,7 @@ import { ResourceRegistry, systemNamespaces, type DeleteOptions, type FieldValid
 import { apiGroupDocument, apiGroupList, apiResourceList, apiVersions, findResource, groupVersion, type Resource } from './resources.js';
 import { parseFieldSelector, parseLabelSelector } from './selectors.js';
 import {
-  badRequest, expired, fromStoreError, internalError, invalid, methodNotSupported, pathNotFound, StatusError, tooLargeResourceVersion, unsupportedMediaType,
+  badRequest, expired, fromStoreError, internalError, invalid, methodNotSupported, pathNotFound, ServedStatusError, tooLargeResourceVersion, unsupportedMediaType,
 } from './status.js';
 import { openAPIV2Json, openAPIV2Protobuf, openAPIV2ProtobufType, openAPIV3GroupVersion, openAPIV3Index } from './openapi.js';
 import { toTable, type IncludeObject } from './table.js';
@@ -273,7 +273,7 @@ export class ApiServer {
       const body = method === 'GET' ? '' : await readBody(req);
       await this.serveResource(req, res, url.searchParams, info, method, body);
     } catch (err) {
-      if (err instanceof StatusError) this.writeError(res, err);
+      if (err instanceof ServedStatusError) this.writeError(res, err);
       else if (err instanceof ApiError) this.writeError(res, fromStoreError(err.code, err.message));
       else throw err;
     }
@@ -492,7 +492,7 @@ export class ApiServer {
     res.end(text);
   }
 
-  private writeError(res: ServerResponse, err: StatusError): void {
+  private writeError(res: ServerResponse, err: ServedStatusError): void {
     if (res.headersSent) {
       res.end();
       return;
@@ -586,7 +586,7 @@ async function readBody(req: IncomingMessage): Promise<string> {
   for await (const chunk of req) {
     const b = chunk as Buffer;
     size += b.length;
-    if (size > maxBodyBytes) throw new StatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 413, reason: 'RequestEntityTooLarge', message: 'Request entity too large: limit is 3145728' });
+    if (size > maxBodyBytes) throw new ServedStatusError({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: 413, reason: 'RequestEntityTooLarge', message: 'Request entity too large: limit is 3145728' });
     chunks.push(b);
   }
   return Buffer.concat(chunks).toString('utf8');

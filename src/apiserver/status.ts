@@ -23,9 +23,9 @@ export interface StatusObject {
   code: number;
 }
 
-/** An error the API server answers with a Status object and its code. */
-export class StatusError extends Error {
-  override name = 'StatusError';
+/** An error the embedded API server answers with a Status object and its code (the client side receives one as cluster/kube's StatusError). */
+export class ServedStatusError extends Error {
+  override name = 'ServedStatusError';
   constructor(readonly status: StatusObject) {
     super(status.message ?? '');
   }
@@ -35,10 +35,10 @@ export class StatusError extends Error {
   }
 }
 
-function failure(code: number, reason: string, message: string, details?: StatusDetails): StatusError {
+function failure(code: number, reason: string, message: string, details?: StatusDetails): ServedStatusError {
   const status: StatusObject = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code };
   if (details) status.details = details;
-  return new StatusError(status);
+  return new ServedStatusError(status);
 }
 
 export function successStatus(code: number, details?: StatusDetails): StatusObject {
@@ -57,15 +57,15 @@ function qualifiedKind(r: Pick<Resource, 'group' | 'kind'>): string {
   return r.group ? `${r.kind}.${r.group}` : r.kind;
 }
 
-export function notFound(r: Pick<Resource, 'group' | 'name'>, name: string): StatusError {
+export function notFound(r: Pick<Resource, 'group' | 'name'>, name: string): ServedStatusError {
   return failure(404, 'NotFound', `${qualifiedResource(r)} "${name}" not found`, { name, group: r.group, kind: r.name });
 }
 
-export function alreadyExists(r: Pick<Resource, 'group' | 'name'>, name: string): StatusError {
+export function alreadyExists(r: Pick<Resource, 'group' | 'name'>, name: string): ServedStatusError {
   return failure(409, 'AlreadyExists', `${qualifiedResource(r)} "${name}" already exists`, { name, group: r.group, kind: r.name });
 }
 
-export function conflict(r: Pick<Resource, 'group' | 'name'>, name: string, why: string, subresource = ''): StatusError {
+export function conflict(r: Pick<Resource, 'group' | 'name'>, name: string, why: string, subresource = ''): ServedStatusError {
   return failure(409, 'Conflict', `Operation cannot be fulfilled on ${qualifiedResource(r, subresource)} "${name}": ${why}`,
     { name, group: r.group, kind: subresource ? `${r.name}/${subresource}` : r.name });
 }
@@ -73,38 +73,38 @@ export function conflict(r: Pick<Resource, 'group' | 'name'>, name: string, why:
 /** The message storage gives an update whose resourceVersion is not the stored one. */
 export const OptimisticLockErrorMsg = 'the object has been modified; please apply your changes to the latest version and try again';
 
-export function badRequest(message: string): StatusError {
+export function badRequest(message: string): ServedStatusError {
   return failure(400, 'BadRequest', message);
 }
 
-export function methodNotSupported(r: Pick<Resource, 'group' | 'name'>, action: string): StatusError {
+export function methodNotSupported(r: Pick<Resource, 'group' | 'name'>, action: string): ServedStatusError {
   return failure(405, 'MethodNotAllowed', `${action} is not supported on resources of kind "${qualifiedResource(r)}"`, { group: r.group, kind: r.name });
 }
 
-export function expired(message: string): StatusError {
+export function expired(message: string): ServedStatusError {
   return failure(410, 'Expired', message);
 }
 
-export function unsupportedMediaType(accepted: readonly string[]): StatusError {
+export function unsupportedMediaType(accepted: readonly string[]): ServedStatusError {
   return failure(415, 'UnsupportedMediaType', `the body of the request was in an unknown format - accepted media types include: ${accepted.join(', ')}`);
 }
 
-export function tooLargeResourceVersion(rv: number, current: number): StatusError {
+export function tooLargeResourceVersion(rv: number, current: number): ServedStatusError {
   return failure(504, 'Timeout', `Timeout: Too large resource version: ${rv}, current: ${current}`,
     { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 });
 }
 
-export function internalError(message: string): StatusError {
+export function internalError(message: string): ServedStatusError {
   return failure(500, 'InternalError', `Internal error occurred: ${message}`, { causes: [{ message }] });
 }
 
 /** The route exists on no resource (the mux's 404 page, as JSON). */
-export function pathNotFound(): StatusError {
+export function pathNotFound(): ServedStatusError {
   return failure(404, 'NotFound', 'the server could not find the requested resource', {});
 }
 
 /** Maps an error of the embedded store (ApiError code and message) onto a Status. */
-export function fromStoreError(code: number, message: string): StatusError {
+export function fromStoreError(code: number, message: string): ServedStatusError {
   const reasons: Record<number, string> = { 400: 'BadRequest', 404: 'NotFound', 409: 'Conflict', 410: 'Expired', 422: 'Invalid', 429: 'TooManyRequests', 500: 'InternalError', 503: 'ServiceUnavailable', 504: 'Timeout' };
   return failure(code, reasons[code] ?? '', message);
 }
@@ -114,12 +114,12 @@ export function fromStoreError(code: number, message: string): StatusError {
 export type { FieldError } from '../api/validation/field.js';
 
 /** 403 Forbidden, as admission refuses an object (errors.NewForbidden). */
-export function forbidden(r: Pick<Resource, 'group' | 'name'>, name: string, reason: string): StatusError {
+export function forbidden(r: Pick<Resource, 'group' | 'name'>, name: string, reason: string): ServedStatusError {
   return failure(403, 'Forbidden', `${qualifiedResource(r)} "${name}" is forbidden: ${reason}`, { name, group: r.group, kind: r.name });
 }
 
 /** 422 Invalid with one cause per field error (errors.NewInvalid). */
-export function invalid(r: Pick<Resource, 'group' | 'kind'>, name: string, errs: readonly FieldError[]): StatusError {
+export function invalid(r: Pick<Resource, 'group' | 'kind'>, name: string, errs: readonly FieldError[]): ServedStatusError {
   return failure(422, 'Invalid', `${qualifiedKind(r)} "${name}" is invalid: ${aggregateFieldErrors(errs)}`, {
     name,
     group: r.group,

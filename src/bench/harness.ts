@@ -15,7 +15,7 @@ import { admitPod } from '../cluster/memory/admission.js';
 import { MemoryCluster } from '../cluster/memory/store.js';
 import type { WatchEvent } from '../cluster/types.js';
 import type { Registry } from '../framework/registry.js';
-import { addAllocation, Allocator, DefaultFeatures, newAllocatedState, type AllocatedState } from '../plugins/dynamicresources/structured/index.js';
+import { addAllocation, Allocator, DefaultFeatures, newAllocatedState, type AllocatedState } from '../dra/structured/index.js';
 import { Scheduler, type ResolvedConfig } from '../scheduler/scheduler.js';
 import { RealClock, seededRandom } from '../util/clock.js';
 import { DurationRecorder, MemorySampler, ThroughputCollector, type AttemptSummary, type ThroughputSummary } from './metrics.js';

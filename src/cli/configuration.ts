@@ -5,8 +5,6 @@ import type { Registry } from '../framework/registry.js';
 import type { ResolvedConfig } from '../scheduler/scheduler.js';
 import type { Scenario } from '../sim/scenario/scenario.js';
 
-export { ConfigError } from '../config/index.js';
-
 export interface ConfigurationSource {
   scenario?: Scenario;
   configPath?: string;

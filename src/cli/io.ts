@@ -1,4 +1,5 @@
 // What CLI commands share: output streams, exit codes, usage errors.
+import { BadInputError } from '../util/bad_input.js';
 
 /** What a command may know of the terminal its output goes to. */
 interface TerminalInfo {
@@ -31,7 +32,7 @@ export function colorAllowed(env: Readonly<Record<string, string | undefined>>):
 /** Exit status for bad input: a bad flag, configuration file or scenario. */
 export const ExitBadInput = 2;
 
-export class UsageError extends Error {
+export class UsageError extends BadInputError {
   override name = 'UsageError';
 }
 

@@ -1,10 +1,8 @@
 // The kube-scheduler-ts command: dispatches to one command module per subcommand.
-import { FeatureGateError } from '../config/feature_gates.js';
-import { ConfigError } from './configuration.js';
-import { ScenarioError } from '../sim/scenario/scenario.js';
-import { ExitBadInput, UsageError, describeListenError, processIO, verbosityOf, type CliIO, type Command } from './io.js';
+import { ExitBadInput, describeListenError, processIO, verbosityOf, type CliIO, type Command } from './io.js';
 import { explainCommand, simulateCommand } from './commands/simulate.js';
 import { benchCommand, benchUsage } from './commands/bench.js';
+import { BadInputError } from '../util/bad_input.js';
 
 export { type CliIO } from './io.js';
 
@@ -125,8 +123,8 @@ export async function runCli(argv: string[], io: CliIO = processIO): Promise<num
  * extenders that cannot be set up (ExtenderSetupError: unreadable TLS files, found at start-up).
  */
 function isBadInput(err: unknown): boolean {
-  if (err instanceof ConfigError || err instanceof ScenarioError || err instanceof UsageError || err instanceof FeatureGateError) return true;
+  if (err instanceof BadInputError) return true;
+  // node:util parseArgs' own errors, which cannot share our base class.
   const code = (err as { code?: unknown } | null)?.code;
-  if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS')) return true;
-  return err instanceof Error && (err.name === 'FrameworkError' || err.name === 'ExtenderSetupError');
+  return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS');
 }

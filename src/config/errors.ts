@@ -1,6 +1,7 @@
 // How a bad configuration is reported: one error carrying the file and every field problem, so
 // the CLI prints them all and exits 2 (cmd/kube-scheduler/app/options reports the aggregate).
 import type { FieldError } from '../api/field_errors.js';
+import { BadInputError } from '../util/bad_input.js';
 
 /** A field problem, with its place in the source file when known. */
 export interface ConfigIssue extends FieldError {
@@ -16,7 +17,7 @@ function formatIssue(file: string, issue: ConfigIssue): string {
   return `${file}: ${issue.message}`;
 }
 
-export class ConfigError extends Error {
+export class ConfigError extends BadInputError {
   override name = 'ConfigError';
   /** The file (or source label) the configuration came from. */
   readonly file: string;

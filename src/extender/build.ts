@@ -3,6 +3,7 @@
 import type { Extender as ExtenderConfig } from '../config/types.js';
 import { HttpExtender } from './http_extender.js';
 import type { ExtenderTransport } from './transport.js';
+import { BadInputError } from '../util/bad_input.js';
 
 export interface BuiltExtenders {
   /** Non-ignorable extenders first, then the ignorable ones, each group in configuration order. */
@@ -18,7 +19,7 @@ export interface BuiltExtenders {
  * Extenders that cannot be set up (unreadable TLS files, a bad httpTimeout), each named by its
  * field path: found at start-up, since loading a configuration reads no files.
  */
-export class ExtenderSetupError extends Error {
+export class ExtenderSetupError extends BadInputError {
   override name = 'ExtenderSetupError';
 
   constructor(readonly issues: readonly { path: string; message: string }[]) {

@@ -57,14 +57,22 @@ export interface ClusterEvent {
   readonly label?: string;
 }
 
+/** A queueing hint's answer for one event and one pod a plugin rejected. */
 export enum QueueingHint {
+  /** The event cannot make the pod schedulable: it stays in the unschedulable pool. */
   QueueSkip = 0,
+  /** The event may make the pod schedulable: it is requeued (after its backoff, or at once when the plugin said Pending). */
   Queue = 1,
 }
 
-/** Decides whether an event may make `pod` schedulable; old/new are the changed object. */
+/**
+ * Decides whether an event may make `pod` schedulable; old/new are the changed object (see
+ * eventObjectsAs). Called for every pod the plugin rejected on every matching event, so it must
+ * be cheap; a hint that throws counts as Queue, so a bug never strands a pod.
+ */
 export type QueueingHintFn = (pod: Pod, oldObj: unknown, newObj: unknown) => QueueingHint;
 
+/** An event a plugin registers, with the hint that filters it per pod (none: every such event requeues). */
 export interface ClusterEventWithHint {
   readonly event: ClusterEvent;
   readonly queueingHintFn?: QueueingHintFn;

@@ -17,7 +17,12 @@ export const MaxNodeScore = 100;
 export const MinNodeScore = 0;
 export const MaxTotalScore = Number.MAX_SAFE_INTEGER;
 
+/**
+ * A plugin: an object with a `name` and the methods of the extension points it implements, found
+ * by the `is...Plugin` guards below. A PluginDefinition's factory builds it once per profile.
+ */
 export interface Plugin {
+  /** The name configurations enable it by; unique in a registry. */
   readonly name: string;
 }
 
@@ -82,28 +87,66 @@ export interface NodeToStatusReader {
   readonly size: number;
 }
 
+/**
+ * PreEnqueue: a gate before a pod enters activeQ or backoffQ (SchedulingGates is one). Runs in the
+ * event handlers for every pod added or requeued, so it must be cheap and never wait on I/O.
+ */
 export interface PreEnqueuePlugin extends Plugin {
+  /**
+   * `null` lets the pod in; any status keeps it out, gated, in the unschedulable pool until an
+   * event this plugin registered (or a wildcard event) makes the queue ask again.
+   */
   preEnqueue(pod: Pod): Status | null;
 }
 
+/** QueueSort: the order of activeQ. Exactly one is enabled per scheduler (PrioritySort by default). */
 export interface QueueSortPlugin extends Plugin {
+  /** True when `a` should be scheduled before `b`. */
   less(a: QueuedPodInfo, b: QueuedPodInfo): boolean;
 }
 
+/**
+ * EnqueueExtensions: which cluster events may make a pod this plugin rejected schedulable. A pod
+ * rejected at PreEnqueue, PreFilter, Filter, Reserve or Permit waits in the unschedulable pool
+ * until an event registered by one of its rejecting plugins arrives and that plugin's queueing
+ * hint answers Queue; then it is requeued (through backoff unless the rejection was Pending).
+ * Failures elsewhere (Error, PreBind, Bind) are retried after backoff without asking.
+ * A rejecting plugin without this method is requeued by every event (slow, but never stuck); one
+ * that registers nothing strands the pods it rejects until the periodic flush.
+ */
 export interface EnqueueExtensions extends Plugin {
+  /** Asked once, when the scheduler is built: the answer must not depend on the cluster's state. */
   eventsToRegister(): ClusterEventWithHint[];
 }
 
+/**
+ * Incremental updates of what PreFilter computed into the cycle state, for preemption and
+ * nominated pods: the framework calls them on a copy of the state, possibly many times, after
+ * PreFilter and before Filter on one node. The nodeInfo is read-only here.
+ */
 export interface PreFilterExtensions {
   addPod(state: CycleState, podToSchedule: PodInfo, podToAdd: PodInfo, nodeInfo: NodeInfo): Status | null;
   removePod(state: CycleState, podToSchedule: PodInfo, podToRemove: PodInfo, nodeInfo: NodeInfo): Status | null;
 }
 
+/**
+ * PreFilter: runs once per cycle before any Filter, to check the pod and compute what Filter will
+ * read per node into the cycle state. Any status but Success or Skip rejects the pod for this
+ * cycle (Unschedulable lets preemption run). Skip drops this plugin's Filter and extensions for
+ * the cycle. A result with `nodeNames` limits the nodes evaluated; the nodes it leaves out count as
+ * UnschedulableAndUnresolvable.
+ */
 export interface PreFilterPlugin extends Plugin {
   preFilter(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[]): PreFilterOutcome | null;
   preFilterExtensions?(): PreFilterExtensions | null;
 }
 
+/**
+ * Filter: may the pod run on this node? `null` for yes; Unschedulable or
+ * UnschedulableAndUnresolvable (with the reason) for no; Error aborts the whole attempt. Read the
+ * node from `nodeInfo`, not the snapshot: preemption passes copies with pods removed. Called for
+ * every node of every cycle: allocate nothing when the node passes.
+ */
 export interface FilterPlugin extends Plugin {
   filter(state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): Status | null;
 }
@@ -114,6 +157,13 @@ export interface PostFilterOutcome {
   status: Status | null;
 }
 
+/**
+ * PostFilter: runs when PreFilter or Filter left no node, in order, until one returns Success
+ * (DefaultPreemption is one). `filteredNodeStatusMap` holds each node's verdict; nodes marked
+ * UnschedulableAndUnresolvable are this plugin's to pass over. Return Success (with a nominated
+ * node, when preempting) when the pod can be made to fit, Unschedulable when not, Error when the
+ * plugin failed.
+ */
 export interface PostFilterPlugin extends Plugin {
   /**
    * Returns a promise only when it waits for I/O (DefaultPreemption asking extenders with a
@@ -122,14 +172,24 @@ export interface PostFilterPlugin extends Plugin {
   postFilter(state: CycleState, pod: PodInfo, filteredNodeStatusMap: NodeToStatusReader): PostFilterOutcome | Promise<PostFilterOutcome>;
 }
 
+/**
+ * PreScore: runs once per cycle over the nodes that passed Filter, to compute what Score reads. A
+ * status other than Success or Skip fails the attempt; Skip drops this plugin's Score for the cycle.
+ */
 export interface PreScorePlugin extends Plugin {
   preScore(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[]): Status | null;
 }
 
+/** NormalizeScore: rescales this plugin's scores of all nodes into [MinNodeScore, MaxNodeScore] in place. */
 export interface ScoreExtensions {
   normalizeScore(state: CycleState, pod: PodInfo, scores: NodeScore[]): Status | null;
 }
 
+/**
+ * Score: ranks each node that passed Filter. The scores, normalized, are weighted by the profile's
+ * weight for the plugin and summed; the highest total wins (ties broken by the random source). A
+ * Status fails the attempt.
+ */
 export interface ScorePlugin extends Plugin {
   /** Returns the node's score, or a Status on error. */
   score(state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): number | Status;
@@ -150,24 +210,44 @@ export interface ScorePlugin extends Plugin {
   uniformScore?(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[]): number | null;
 }
 
+/**
+ * Reserve: the node is chosen and the pod assumed in the cache; update the plugin's own
+ * bookkeeping (claims, volumes) before binding. A failure rejects the pod and every Reserve
+ * plugin's `unreserve` runs. `unreserve` also runs when a later step fails; it must be idempotent
+ * and may run without a prior `reserve`.
+ */
 export interface ReservePlugin extends Plugin {
   reserve(state: CycleState, pod: PodInfo, nodeName: string): Status | null;
   unreserve(state: CycleState, pod: PodInfo, nodeName: string): void;
 }
 
+/**
+ * Permit: the last say before the binding cycle: Success lets the pod go on, Wait holds it (up to
+ * `timeoutMs`, until every waiting plugin allows it through the Handle's waiting pods), anything
+ * else rejects it and runs Unreserve. A timeout or a rejection while waiting rejects it too.
+ */
 export interface PermitPlugin extends Plugin {
   permit(state: CycleState, pod: PodInfo, nodeName: string): PermitOutcome;
 }
 
+/**
+ * PreBind: work the binding needs first (provisioning volumes, allocating claims), off the
+ * scheduling cycle. A failure unreserves the pod and retries it after backoff.
+ */
 export interface PreBindPlugin extends Plugin {
   preBind(state: CycleState, pod: PodInfo, nodeName: string): Promise<Status | null>;
 }
 
+/**
+ * Bind: writes the binding. Bind plugins run in order until one does not return Skip; a failure
+ * unreserves the pod and retries it after backoff.
+ */
 export interface BindPlugin extends Plugin {
   /** Returns Skip to let the next bind plugin decide. */
   bind(state: CycleState, pod: PodInfo, nodeName: string): Promise<Status | null>;
 }
 
+/** PostBind: informational, after a successful binding (clean-up); cannot fail. */
 export interface PostBindPlugin extends Plugin {
   postBind(state: CycleState, pod: PodInfo, nodeName: string): void;
 }

@@ -1,12 +1,45 @@
 // Status and codes of the scheduling framework (framework/interface.go).
 
+/**
+ * What a plugin's verdict means to the scheduler: for the pod's place in the queue (backoff, the
+ * unschedulable pool), for preemption, and for the rest of the cycle.
+ */
 export enum Code {
+  /** The plugin ran and the pod may go on (a node fits, the step is done). `null` means the same and is what the hot path returns. */
   Success = 0,
+  /**
+   * Something unexpected: a bug, bad input, a failed API call, an exception. Not for an expected
+   * "does not fit". The attempt ends; no preemption is tried; no plugin is recorded as the
+   * rejecter, so no event is awaited: the pod is retried after its backoff.
+   */
   Error = 1,
+  /**
+   * The pod does not fit here, but may once something changes, including the eviction of
+   * lower-priority pods: from PreFilter or Filter, PostFilter plugins (preemption) run and count
+   * this node as a candidate. The pod then waits in the unschedulable pool for a cluster event
+   * the rejecting plugin registered (EnqueueExtensions) whose queueing hint says Queue, and
+   * goes through backoff. The reasons say why, in words a user reads.
+   */
   Unschedulable = 2,
+  /**
+   * As Unschedulable, but evicting pods cannot help: preemption passes over this node (a plugin's
+   * own PostFilter must do the same). PreFilter's node subset gives this code to the nodes it
+   * leaves out. Requeueing and backoff are as for Unschedulable.
+   */
   UnschedulableAndUnresolvable = 3,
+  /** From Permit only: hold the pod at Permit until every waiting plugin allows it, one rejects it, or the timeout passes. */
   Wait = 4,
+  /**
+   * Nothing to do: from PreFilter, the plugin's Filter and PreFilterExtensions are skipped for
+   * this pod's cycle; from PreScore, its Score; from Bind, the next Bind plugin decides.
+   */
   Skip = 5,
+  /**
+   * The cycle went as it should, but the plugin must wait for something outside the scheduler
+   * (an external component acting on the result) before the pod can go on. Not a wasted cycle,
+   * so no backoff: when one of the plugin's registered events arrives with a Queue hint, the pod
+   * goes straight to activeQ. No preemption is tried.
+   */
   Pending = 6,
 }
 

@@ -4,7 +4,7 @@
 import type { Node } from '../../src/api/types.js';
 import type { DeviceClass, ResourceClaim, ResourceSlice } from '../../src/api/dra_types.js';
 import { CelCache } from '../../src/api/cel/index.js';
-import { Allocator, DefaultFeatures, makeDeviceID, type AllocatedState } from '../../src/plugins/dynamicresources/structured/index.js';
+import { Allocator, DefaultFeatures, makeDeviceID, type AllocatedState } from '../../src/dra/structured/index.js';
 
 const driver = 'gpu.example.com';
 const devicesPerNode = 8;

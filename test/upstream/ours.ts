@@ -6,7 +6,7 @@ import { FeatureGates } from '../../src/config/feature_gates.js';
 import { inTreeRegistry, notYetAvailablePlugins } from '../../src/plugins/registry.js';
 import { runExplain, type ExplainPod } from '../../src/sim/explain/explain.js';
 import type { Scenario } from '../../src/sim/scenario/scenario.js';
-import { corpusScenario } from '../../src/testing/fidelity_corpus.js';
+import { corpusScenario } from '../fidelity_corpus.js';
 
 export async function explainOurs(scenario: Scenario, featureGates = FeatureGates.defaults): Promise<{ pods: ExplainPod[] }> {
   const registry = inTreeRegistry();

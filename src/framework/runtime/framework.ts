@@ -18,6 +18,7 @@ import type { PodInfo } from '../pod_info.js';
 import type { Registry } from '../registry.js';
 import { Code, Status, codeName, isSuccess } from '../status.js';
 import { WaitingPodImpl } from './waiting_pods.js';
+import { BadInputError } from '../../util/bad_input.js';
 
 export interface PluginRef {
   name: string;
@@ -124,7 +125,8 @@ export interface PluginScoreColumn {
   readonly normalized: Float64Array | null;
 }
 
-class FrameworkError extends Error {
+/** A profile the framework cannot build (checks configuration validation cannot make ahead): bad input. */
+class FrameworkError extends BadInputError {
   override name = 'FrameworkError';
 }
 

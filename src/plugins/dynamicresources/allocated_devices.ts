@@ -2,7 +2,7 @@
 // (pkg/scheduler/framework/plugins/dynamicresources/allocateddevices.go).
 import type { ResourceClaim } from '../../api/dra_types.js';
 import { parseQuantity } from '../../api/quantity.js';
-import { makeDeviceID, makeSharedDeviceID, sharedDeviceIDDevice, type AllocatedState, type ConsumedCapacity as DeviceCapacity } from './structured/index.js';
+import { makeDeviceID, makeSharedDeviceID, sharedDeviceIDDevice, type AllocatedState, type ConsumedCapacity as DeviceCapacity } from '../../dra/structured/index.js';
 
 /** Capacity consumed per device and capacity name, in nano-units (exact sums of quantities). */
 type ConsumedCapacity = Map<string, DeviceCapacity>;

@@ -1,8 +1,8 @@
-// The structured allocator of ./structured in the shape DynamicResources calls (allocator_interface.ts),
+// The structured allocator of src/dra/structured in the shape DynamicResources calls (allocator_interface.ts),
 // with one compiled-selector cache per plugin, as upstream's plugin keeps one LRU cache.
 import { CelCache } from '../../api/cel/index.js';
 import type { NewAllocator } from './allocator_interface.js';
-import { Allocator as StructuredAllocator } from './structured/index.js';
+import { Allocator as StructuredAllocator } from '../../dra/structured/index.js';
 
 /** How many compiled expressions the cache keeps (upstream: the 10 most recent). */
 const celCacheSize = 10;

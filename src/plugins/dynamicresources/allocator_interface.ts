@@ -1,9 +1,9 @@
 // What DynamicResources needs from the structured allocator (k8s.io/dynamic-resource-allocation/
 // structured: NewAllocator, Allocator.Allocate), in one place, so the plugin and its tests use one
-// shape and the allocator of ./structured is plugged in by the plugin definition.
+// shape and the allocator of src/dra/structured is plugged in by the plugin definition.
 import type { Node } from '../../api/types.js';
 import type { AllocationResult, DeviceClass, ResourceClaim, ResourceSlice } from '../../api/dra_types.js';
-import type { AllocatedState } from './structured/index.js';
+import type { AllocatedState } from '../../dra/structured/index.js';
 import type { AllocatorFeatures } from './features.js';
 
 export interface AllocatorInputs {

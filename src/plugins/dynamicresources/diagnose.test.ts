@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import type { ResourceClaim } from '../../api/dra_types.js';
 import { makeNode } from '../../testing/builders.js';
 import { AllocatedDevices } from './allocated_devices.js';
-import { makeDeviceID as deviceID } from './structured/index.js';
+import { makeDeviceID as deviceID } from '../../dra/structured/index.js';
 import { diagnoseNode, type RequestShortfall } from './diagnose.js';
 import { allocatorFeatures, pinnedDraFeatures } from './features.js';
 import { deviceClass, driver, FakeAllocator, nodeSlice, pendingClaim } from './test_helpers.js';

@@ -4,7 +4,7 @@
 import type { Node } from '../../api/types.js';
 import type { DeviceClass, DeviceRequest, DeviceSelector, ExactDeviceRequest, ResourceClaim } from '../../api/dra_types.js';
 import type { AllocatorInputs, NewAllocator } from './allocator_interface.js';
-import { newAllocatedState } from './structured/index.js';
+import { newAllocatedState } from '../../dra/structured/index.js';
 
 export interface RequestShortfall {
   /** namespace/name of the claim. */

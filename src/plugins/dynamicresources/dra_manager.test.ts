@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import type { ResourceClaim } from '../../api/dra_types.js';
 import { MapObjectLister } from '../../framework/object_lister.js';
 import { AllocatedDevices } from './allocated_devices.js';
-import { makeDeviceID as deviceID } from './structured/index.js';
+import { makeDeviceID as deviceID } from '../../dra/structured/index.js';
 import { ClaimTracker, SliceLister } from './dra_manager.js';
 import { allocatedClaim, driver, nodeSlice, pendingClaim } from './test_helpers.js';
 import { seededRandom } from '../../util/clock.js';

@@ -6,7 +6,7 @@ import type { ObjectLister } from '../../framework/interfaces.js';
 import { AssumeCache, AssumeCacheNotFoundError } from '../../framework/assume_cache.js';
 import { AllocatedDevices } from './allocated_devices.js';
 import { isSpecialClaimName } from './extended_resources.js';
-import type { AllocatedState } from './structured/index.js';
+import type { AllocatedState } from '../../dra/structured/index.js';
 
 interface InFlightAllocation {
   readonly claim: ResourceClaim;

@@ -1,5 +1,5 @@
 // DynamicResources at every extension point, cases after upstream's TestPlugin
-// (dynamicresources_test.go) in our words, with a small allocator standing in for ./structured.
+// (dynamicresources_test.go) in our words, with a small allocator standing in for src/dra/structured.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Pod } from '../../api/types.js';

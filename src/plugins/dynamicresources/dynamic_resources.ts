@@ -37,7 +37,7 @@ import { isSchedulableAfterClaimChange, isSchedulableAfterTargetPodUpdate } from
 import { ClaimFinalizer, ClaimUnavailable, isReservedForPod, podResourceClaims, type ClaimGetter } from './pod_claims.js';
 import { bindingReadiness } from './binding_conditions.js';
 import { DynamicResourcesState, type ClaimInfo, type ExtendedResourceRequests } from './state.js';
-import type { DeviceClassResolver } from './device_class_resolver.js';
+import type { DeviceClassResolver } from '../../dra/device_class_resolver.js';
 import {
   filterExtendedResources,
   findExtendedResourceClaim,

@@ -5,7 +5,7 @@ import type { DeviceClass } from '../../api/dra_types.js';
 import { NodeInfo } from '../../framework/node_info.js';
 import { MapObjectLister } from '../../framework/object_lister.js';
 import { makeNode, makePod } from '../../testing/builders.js';
-import { DeviceClassResolver, isDRAExtendedResourceName, ResourceDeviceClassPrefix } from './device_class_resolver.js';
+import { DeviceClassResolver, isDRAExtendedResourceName, ResourceDeviceClassPrefix } from '../../dra/device_class_resolver.js';
 import { createRequestsAndMappings, extendedResourceClaimForNode, SpecialClaimInMemName, type DeviceClassLookup } from './extended_resources.js';
 
 const gpu = 'example.com/gpu';

@@ -6,7 +6,7 @@ import type { Container, ContainerExtendedResourceRequest, Pod } from '../../api
 import type { DeviceRequest, ResourceClaim } from '../../api/dra_types.js';
 import type { NodeInfo } from '../../framework/node_info.js';
 import { Status } from '../../framework/status.js';
-import { ExtendedResourceClaimAnnotation, isDRAExtendedResourceName, type DeviceClassResolver } from './device_class_resolver.js';
+import { ExtendedResourceClaimAnnotation, isDRAExtendedResourceName, type DeviceClassResolver } from '../../dra/device_class_resolver.js';
 
 /** What the extended-resource logic asks of the resolver (a table in tests). */
 export type DeviceClassLookup = Pick<DeviceClassResolver, 'getDeviceClass'>;

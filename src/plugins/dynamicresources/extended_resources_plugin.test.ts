@@ -14,7 +14,7 @@ import { defaultFeatures } from '../../framework/features.js';
 import { makeNode, makePod } from '../../testing/builders.js';
 import { newTestHandle } from '../../testing/handle.js';
 import { defaultDynamicResourcesArgs } from './args.js';
-import { ExtendedResourceClaimAnnotation } from './device_class_resolver.js';
+import { ExtendedResourceClaimAnnotation } from '../../dra/device_class_resolver.js';
 import { DynamicResources, ErrReasonCannotAllocate, ErrReasonDeleted } from './dynamic_resources.js';
 import { SpecialClaimInMemName } from './extended_resources.js';
 import { allocatedClaim, claimClient, FakeAllocator, nodeSlice, pendingClaim, podWithClaimName } from './test_helpers.js';

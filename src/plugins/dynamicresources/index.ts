@@ -14,10 +14,10 @@ export const dynamicResourcesDefinition: PluginDefinition<DynamicResourcesArgs> 
 
 export { DynamicResources, ErrReasonCannotAllocate, ErrReasonDeallocated, ErrReasonNotAvailable } from './dynamic_resources.js';
 export { AllocatedDevices } from './allocated_devices.js';
-export { makeDeviceID } from './structured/index.js';
+export { makeDeviceID } from '../../dra/structured/index.js';
 export { SliceLister } from './dra_manager.js';
 export { allocatorFeatures } from './features.js';
 export { diagnoseNode, type RequestShortfall } from './diagnose.js';
-export { DeviceClassResolver } from './device_class_resolver.js';
+export { DeviceClassResolver } from '../../dra/device_class_resolver.js';
 export { extendedResourceClaimForNode, findExtendedResourceClaim } from './extended_resources.js';
 export { structuredAllocator } from './allocator_factory.js';

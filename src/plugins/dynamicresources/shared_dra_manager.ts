@@ -2,7 +2,7 @@
 // dra_manager.go NewDRAManager): DynamicResources allocates through it, NodeResourcesFit and
 // NodeResourcesBalancedAllocation read it to score extended resources backed by devices.
 import type { ObjectLister } from '../../framework/interfaces.js';
-import { DeviceClassResolver } from './device_class_resolver.js';
+import { DeviceClassResolver } from '../../dra/device_class_resolver.js';
 import { ClaimTracker, DeviceClassLister, SliceLister } from './dra_manager.js';
 import type { DraFeatures } from './features.js';
 

@@ -8,7 +8,7 @@ import type { PluginClusterClient } from '../../framework/interfaces.js';
 import { makePod } from '../../testing/builders.js';
 import { cloneJSON } from '../../util/json_clone.js';
 import type { Allocator, AllocatorInputs } from './allocator_interface.js';
-import { makeDeviceID as deviceID } from './structured/index.js';
+import { makeDeviceID as deviceID } from '../../dra/structured/index.js';
 
 export const driver = 'some-driver';
 export const className = 'my-resource-class';
@@ -81,7 +81,7 @@ export function generatedClaim(pod: Pod, name: string): ResourceClaim {
 }
 
 /**
- * A stand-in for ./structured, enough to drive the plugin: exact requests take the first free
+ * A stand-in for src/dra/structured, enough to drive the plugin: exact requests take the first free
  * devices of the node's slices in order; a selector's CEL "expression" is read as a device name
  * prefix here (class selectors too); firstAvailable takes the first alternative whose class name
  * prefixes a free device.

@@ -4,9 +4,9 @@
 import type { Node, NodeSelector } from '../../api/types.js';
 import type { Device, DeviceClass, ResourceSlice } from '../../api/dra_types.js';
 import { CelCache, DefaultCelFeatures, DeviceActivation } from '../../api/cel/index.js';
-import { isDRAExtendedResourceName } from '../dynamicresources/device_class_resolver.js';
+import { isDRAExtendedResourceName } from '../../dra/device_class_resolver.js';
 import type { SharedDraManager } from '../dynamicresources/shared_dra_manager.js';
-import { isDeviceAllocated, makeDeviceID, nodeMatches, type AllocatedState } from '../dynamicresources/structured/index.js';
+import { isDeviceAllocated, makeDeviceID, nodeMatches, type AllocatedState } from '../../dra/structured/index.js';
 
 /** What PreScore gathers once per pod (draPreScoreState). */
 export interface DraScoringState {

@@ -16,7 +16,7 @@ import { defaultPod } from '../../cluster/memory/defaults.js';
 import { CycleState } from '../../framework/cycle_state.js';
 import { PodInfo } from '../../framework/pod_info.js';
 import { codeName } from '../../framework/status.js';
-import { corpusDir, corpusFamily, corpusFiles, corpusScenario } from '../../testing/fidelity_corpus.js';
+import { corpusDir, corpusFamily, corpusFiles, corpusScenario } from '../../../test/fidelity_corpus.js';
 import { BalancedAllocation } from './balanced_allocation.js';
 import type { Fit } from './fit.js';
 import { balancedAllocationDefinition, nodeResourcesFitDefinition } from './index.js';

@@ -37,7 +37,7 @@ import { leastResourceScorer } from './least_allocated.js';
 import { mostResourceScorer } from './most_allocated.js';
 import { requestedToCapacityRatioScorer } from './requested_to_capacity_ratio.js';
 import { ResourceAllocationScorer } from './resource_allocation.js';
-import { isDRAExtendedResourceName, ResourceDeviceClassPrefix, type DeviceClassResolver } from '../dynamicresources/device_class_resolver.js';
+import { isDRAExtendedResourceName, ResourceDeviceClassPrefix, type DeviceClassResolver } from '../../dra/device_class_resolver.js';
 import type { SharedDraManager } from '../dynamicresources/shared_dra_manager.js';
 import { draExtendedResources, type DraExtendedResources, type DraScoringState } from './dra_extended_resources.js';
 

@@ -13,6 +13,7 @@ import {
   aggregateFieldErrors, decodeObject, documentProblem, fieldErrorString, kindStruct, kindValidation, knownKinds, maxNestingDepth, strictDecodingError,
   unknownFields, type FieldError, type KindValidation,
 } from '../../api/validation/index.js';
+import { BadInputError } from '../../util/bad_input.js';
 
 export interface ScenarioStep {
   /** Simulated milliseconds after the previous step (or the start). */
@@ -52,7 +53,7 @@ export interface Scenario {
 }
 
 /** A scenario that cannot be loaded: the message names the file, the object, the field and the reason. */
-export class ScenarioError extends Error {
+export class ScenarioError extends BadInputError {
   override name = 'ScenarioError';
   constructor(
     message: string,

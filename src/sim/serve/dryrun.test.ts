@@ -3,7 +3,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Pod } from '../../api/types.js';
-import { StatusError } from '../../apiserver/status.js';
+import { ServedStatusError } from '../../apiserver/status.js';
 import { defaultConfiguration } from '../../config/index.js';
 import { inTreeRegistry, notYetAvailablePlugins } from '../../plugins/registry.js';
 import type { Scheduler } from '../../scheduler/scheduler.js';
@@ -159,7 +159,7 @@ describe('dry run: validation as creates', () => {
       await dryRunSchedule(cluster, clock, pods, opts);
       return null;
     } catch (err) {
-      if (err instanceof StatusError) return err.status;
+      if (err instanceof ServedStatusError) return err.status;
       throw err;
     } finally {
       scheduler.stop();
@@ -189,7 +189,7 @@ describe('dry run: validation as creates', () => {
     assert.equal(podsOfRequest({ kind: 'List', items: [pod('a', '1'), pod('b', '1')] }).length, 2);
     assert.deepEqual(podsOfRequest({ template: { metadata: { name: 'w' }, spec: {} }, replicas: 2 }).map((p) => (p as Pod).metadata.name), ['w-0', 'w-1']);
     for (const bad of [[], 'x', { pods: [] }, { pods: 'x' }, { kind: 'Node' }, { template: {}, replicas: 0 }, { template: 'x', replicas: 1 }, { template: {}, replicas: 1e9 }]) {
-      assert.throws(() => podsOfRequest(bad), (e: unknown) => e instanceof StatusError && e.code === 400);
+      assert.throws(() => podsOfRequest(bad), (e: unknown) => e instanceof ServedStatusError && e.code === 400);
     }
   });
 });

@@ -6,7 +6,7 @@ import type { KubeObject, Pod } from '../../api/types.js';
 import { podKey } from '../../api/types.js';
 import { ResourceRegistry } from '../../apiserver/registry.js';
 import { findResource, resources } from '../../apiserver/resources.js';
-import { badRequest, StatusError } from '../../apiserver/status.js';
+import { badRequest, ServedStatusError } from '../../apiserver/status.js';
 import { MemoryCluster } from '../../cluster/memory/store.js';
 import { Scheduler, type AttemptRecord } from '../../scheduler/scheduler.js';
 import { FakeClock, seededRandom, type Clock } from '../../util/clock.js';
@@ -156,8 +156,8 @@ function createValidated(registry: ResourceRegistry, body: unknown, i: number): 
   try {
     return registry.create({ resource: podsResource, namespace: typeof ns === 'string' && ns !== '' ? ns : 'default', name: '', subresource: '' }, cloneJSON(body));
   } catch (err) {
-    if (!(err instanceof StatusError)) throw err;
-    throw new StatusError({ ...err.status, message: `pods[${i}]: ${err.status.message ?? ''}` });
+    if (!(err instanceof ServedStatusError)) throw err;
+    throw new ServedStatusError({ ...err.status, message: `pods[${i}]: ${err.status.message ?? ''}` });
   }
 }
 

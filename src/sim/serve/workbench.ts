@@ -12,15 +12,16 @@ import type { KubeObject, Pod } from '../../api/types.js';
 import { podKey } from '../../api/types.js';
 import { systemPriorityClassObjects } from '../../api/validation/index.js';
 import type { MemoryCluster } from '../../cluster/memory/store.js';
-import { ConfigError, parseConfig } from '../../config/index.js';
+import { parseConfig } from '../../config/index.js';
 import type { AttemptRecord, ResolvedConfig, Scheduler } from '../../scheduler/scheduler.js';
 import { attemptSummary, explainAttempt, type ExplainAttempt, type ExplainPod, type ExplainStatus } from '../explain/explain.js';
 import { deviceDiagnosis, deviceReport, podClaims, podDevices } from '../report/dra_report.js';
 import { bestScoredNodes } from '../report/report_scores.js';
-import { parseScenario, ScenarioError, type Scenario } from '../scenario/scenario.js';
+import { parseScenario, type Scenario } from '../scenario/scenario.js';
 import { populateCluster } from '../scenario/embedded.js';
 import { uiAssetDir } from '../report/ui_assets.js';
 import type { Registry } from '../../framework/registry.js';
+import { BadInputError } from '../../util/bad_input.js';
 
 export interface WorkbenchHost {
   readonly cluster: MemoryCluster;
@@ -137,8 +138,7 @@ export class Workbench implements MountedHandler {
       await this.serveApi(res, method, route, body);
     } catch (err) {
       if (err instanceof HttpProblem) return sendJson(res, err.code, { message: err.message });
-      if (err instanceof ConfigError || err instanceof ScenarioError) return sendJson(res, 400, { message: err.message });
-      if (err instanceof Error && (err.name === 'FrameworkError' || err.name === 'ExtenderSetupError')) return sendJson(res, 400, { message: err.message });
+      if (err instanceof BadInputError) return sendJson(res, 400, { message: err.message });
       throw err;
     }
   }

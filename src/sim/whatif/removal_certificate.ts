@@ -10,7 +10,7 @@
 // every pi finds a node, and N is removable. The i-th pod's witness is a node where it fits that no
 // pod before it was given, which exists by the same count.
 import type { Pod } from '../../api/types.js';
-import { isDRAExtendedResourceName } from '../../plugins/dynamicresources/device_class_resolver.js';
+import { isDRAExtendedResourceName } from '../../dra/device_class_resolver.js';
 import { defaultPodTopologySpreadArgs } from '../../plugins/podtopologyspread/args.js';
 import { inTreeRegistry } from '../../plugins/registry.js';
 import { CycleState } from '../../framework/cycle_state.js';

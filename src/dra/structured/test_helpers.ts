@@ -1,7 +1,7 @@
 // Builders for the allocator's tests: nodes, slices, devices, classes and claims in few words.
-import type { Node } from '../../../api/types.js';
-import type { Device, DeviceClass, DeviceConstraint, DeviceRequest, ResourceClaim, ResourceSlice, ResourceSliceSpec } from '../../../api/dra_types.js';
-import { CelCache } from '../../../api/cel/index.js';
+import type { Node } from '../../api/types.js';
+import type { Device, DeviceClass, DeviceConstraint, DeviceRequest, ResourceClaim, ResourceSlice, ResourceSliceSpec } from '../../api/dra_types.js';
+import { CelCache } from '../../api/cel/index.js';
 import { Allocator, DefaultFeatures, newAllocatedState, type AllocatedState, type AllocatorOptions, type DeviceClassLister, type Features } from './index.js';
 
 export const driverA = 'driver-a';

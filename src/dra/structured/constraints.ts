@@ -1,7 +1,7 @@
 // Claim constraints across the devices of several requests: matchAttribute (all equal) and
 // distinctAttribute (all different) (structured/internal/incubating/allocator_incubating.go and
 // constraint.go). Constraints are monotonic: once a device is refused, adding more never helps.
-import type { Device, DeviceAttribute, DeviceConstraint } from '../../../api/dra_types.js';
+import type { Device, DeviceAttribute, DeviceConstraint } from '../../api/dra_types.js';
 
 export interface Constraint {
   /** Checks the device and, when it fits, counts it in. */

@@ -3,7 +3,7 @@
 // (structured/internal/incubating/allocator_incubating.go at v0.37.2, the implementation the
 // pin's default features select).
 import { randomUUID } from 'node:crypto';
-import type { Node, NodeSelector, NodeSelectorRequirement } from '../../../api/types.js';
+import type { Node, NodeSelector, NodeSelectorRequirement } from '../../api/types.js';
 import type {
   AllocationResult,
   Device,
@@ -15,15 +15,15 @@ import type {
   DeviceToleration,
   ResourceClaim,
   ResourceSlice,
-} from '../../../api/dra_types.js';
-import { parseQuantity } from '../../../api/quantity.js';
-import { CelEvaluationError, DeviceActivation, enhanceRuntimeError, type CelCache, type CompilationResult } from '../../../api/cel/index.js';
+} from '../../api/dra_types.js';
+import { parseQuantity } from '../../api/quantity.js';
+import { CelEvaluationError, DeviceActivation, enhanceRuntimeError, type CelCache, type CompilationResult } from '../../api/cel/index.js';
 import { nodeMatches, type Pool } from './pools.js';
 import { nodeSlicesOf, poolsForNode, type NodeSlices } from './node_slices.js';
 import { CapacityError, consumedCapacityFromRequest, formatAmount, requestFitsCapacity, type Amount } from './capacity.js';
 import { DistinctAttributeConstraint, MatchAttributeConstraint, type Constraint } from './constraints.js';
 import { exactRequestView, subRequestView, type RequestView } from './requests.js';
-import { toleratesTaint } from '../../../api/taints.js';
+import { toleratesTaint } from '../../api/taints.js';
 import {
   AllocationError,
   FailedAllocationOnNodeError,

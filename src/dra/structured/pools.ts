@@ -1,8 +1,8 @@
 // Gathering the resource pools visible from one node: node matching, generations, slice counts,
 // invalid and incomplete pools (structured/internal/incubating/pools_incubating.go at v0.37.2).
-import type { Node, NodeSelector } from '../../../api/types.js';
-import type { CounterSet, ResourceSlice } from '../../../api/dra_types.js';
-import { NodeSelectorMatcher } from '../../../api/nodeselector.js';
+import type { Node, NodeSelector } from '../../api/types.js';
+import type { CounterSet, ResourceSlice } from '../../api/dra_types.js';
+import { NodeSelectorMatcher } from '../../api/nodeselector.js';
 import { AllocationError, type Features } from './types.js';
 
 interface PoolID {

@@ -1,7 +1,7 @@
 // Pool gathering and node matching as the plugin calls them directly.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ResourceSlice } from '../../../api/dra_types.js';
+import type { ResourceSlice } from '../../api/dra_types.js';
 import { gatherPools, nodeMatches, AllocationError, DefaultFeatures, type Pool } from './index.js';
 import { device, driverA, driverB, node, slice } from './test_helpers.js';
 

@@ -1,6 +1,6 @@
 // One view over a claim's requests and firstAvailable subrequests, so the search treats both
 // alike (the requestAccessor implementations of allocator_incubating.go).
-import type { CapacityRequirements, DeviceDerivedAttribute, DeviceRequest, DeviceSelector, DeviceSubRequest, DeviceToleration } from '../../../api/dra_types.js';
+import type { CapacityRequirements, DeviceDerivedAttribute, DeviceRequest, DeviceSelector, DeviceSubRequest, DeviceToleration } from '../../api/dra_types.js';
 
 export interface RequestView {
   readonly name: string;

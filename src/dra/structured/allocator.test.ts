@@ -2,7 +2,7 @@
 // own words: which devices the allocator picks on a node, in which order, and when it refuses.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { NodeSelector } from '../../../api/types.js';
+import type { NodeSelector } from '../../api/types.js';
 import type {
   AllocationResult,
   Device,
@@ -12,7 +12,7 @@ import type {
   DeviceToleration,
   ResourceClaim,
   ResourceSlice,
-} from '../../../api/dra_types.js';
+} from '../../api/dra_types.js';
 import { AllocationError, FailedAllocationOnNodeError, makeDeviceID, makeSharedDeviceID, type AllocatedState } from './index.js';
 import {
   allOf,

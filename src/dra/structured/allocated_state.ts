@@ -2,8 +2,8 @@
 // gathers it (pkg/scheduler/framework/plugins/dynamicresources/allocateddevices.go,
 // foreachAllocatedDevice): admin access blocks nothing, a share of a multi-allocation device
 // is counted with its consumed capacity, everything else is held exclusively.
-import type { AllocationResult } from '../../../api/dra_types.js';
-import { parseQuantity } from '../../../api/quantity.js';
+import type { AllocationResult } from '../../api/dra_types.js';
+import { parseQuantity } from '../../api/quantity.js';
 import { makeDeviceID, makeSharedDeviceID, type AllocatedState, type ConsumedCapacity, type DeviceID, type SharedDeviceID } from './types.js';
 
 /** An AllocatedState being filled in. */

@@ -1,10 +1,10 @@
 // Consumable capacity: what a request consumes of a device's capacity under its request
 // policy, and whether that still fits (structured/internal/incubating/consumable_capacity.go).
 // Amounts are exact nano-units (bigint), so sums compare as upstream's Quantity arithmetic.
-import type { CapacityRequestPolicy, CapacityRequestPolicyRange, CapacityRequirements, DeviceCapacity } from '../../../api/dra_types.js';
-import type { QuantityFormat } from '../../../api/quantity.js';
-import { parseQuantity } from '../../../api/quantity.js';
-import type { QuantityValue } from '../../../api/types.js';
+import type { CapacityRequestPolicy, CapacityRequestPolicyRange, CapacityRequirements, DeviceCapacity } from '../../api/dra_types.js';
+import type { QuantityFormat } from '../../api/quantity.js';
+import { parseQuantity } from '../../api/quantity.js';
+import type { QuantityValue } from '../../api/types.js';
 import type { ConsumedCapacity } from './types.js';
 
 const NANO = 1_000_000_000n;

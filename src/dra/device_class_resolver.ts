@@ -1,8 +1,8 @@
 // Which DeviceClass backs an extended resource (k8s.io/dynamic-resource-allocation
 // deviceclass/extendedresourcecache/extendedresourcecache.go, the scheduler's DeviceClassResolver).
-import type { DeviceClass } from '../../api/dra_types.js';
-import { isExtendedResourceName } from '../../api/resource_requests.js';
-import type { ObjectLister } from '../../framework/interfaces.js';
+import type { DeviceClass } from '../api/dra_types.js';
+import { isExtendedResourceName } from '../api/resource_requests.js';
+import type { ObjectLister } from '../framework/interfaces.js';
 
 /** Every class stands for `deviceclass.resource.kubernetes.io/<class name>` (resourceapi.ResourceDeviceClassPrefix). */
 export const ResourceDeviceClassPrefix = 'deviceclass.resource.kubernetes.io/';

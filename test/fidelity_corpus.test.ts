@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseScenario } from '../sim/scenario/scenario.js';
+import { parseScenario } from '../src/sim/scenario/scenario.js';
 import { corpusDir, corpusFamily, corpusFiles, corpusScenario } from './fidelity_corpus.js';
 
 test('the family read from the text is the parsed metadata.family, for every corpus scenario', { skip: corpusDir ? false : 'no scenario corpus found' }, () => {

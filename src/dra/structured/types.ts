@@ -1,6 +1,6 @@
 // The allocator's shared types: features, device IDs, the allocated state and its errors
 // (k8s.io/dynamic-resource-allocation/structured/internal/types.go and schedulerapi/types.go).
-import type { DeviceClass } from '../../../api/dra_types.js';
+import type { DeviceClass } from '../../api/dra_types.js';
 
 /** The DRA features the allocator honours (internal.Features upstream). */
 export interface Features {

@@ -2,8 +2,8 @@
 // object: the plugin hands every allocator (one per pod) the same list until a slice changes and
 // the snapshot the same node object until the node changes, so grouping 5000 slices per pod and
 // gathering pools per node and pod (Allocator, Allocate and GatherPools upstream) happen once.
-import type { Node } from '../../../api/types.js';
-import type { ResourceSlice } from '../../../api/dra_types.js';
+import type { Node } from '../../api/types.js';
+import type { ResourceSlice } from '../../api/dra_types.js';
 import { gatherPools, type Pool } from './pools.js';
 import type { Features } from './types.js';
 

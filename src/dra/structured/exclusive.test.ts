@@ -4,8 +4,8 @@
 // the node it was allocated for.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Device, DeviceRequest, ResourceClaim, ResourceSlice } from '../../../api/dra_types.js';
-import { seededRandom } from '../../../util/clock.js';
+import type { Device, DeviceRequest, ResourceClaim, ResourceSlice } from '../../api/dra_types.js';
+import { seededRandom } from '../../util/clock.js';
 import { makeDeviceID, makeSharedDeviceID, type AllocatedState, type ConsumedCapacity } from './index.js';
 import { classA, claim, deviceClass, driverA, newAllocator, node, slice } from './test_helpers.js';
 

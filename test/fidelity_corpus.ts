@@ -8,9 +8,9 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CORE_SCHEMA, loadAll } from 'js-yaml';
-import { scenarioFromDocuments, type Scenario } from '../sim/scenario/scenario.js';
+import { scenarioFromDocuments, type Scenario } from '../src/sim/scenario/scenario.js';
 
-const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** The repository's copy of the corpus, else the shared one beside the repository. */
 export const corpusDir: string | undefined = [

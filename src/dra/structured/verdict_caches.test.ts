@@ -2,7 +2,7 @@
 // across allocators (pods) and nodes: answers must not change, and runtime errors must not be kept.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { ResourceSlice } from '../../../api/dra_types.js';
+import type { ResourceSlice } from '../../api/dra_types.js';
 import { makeDeviceID, newAllocatedState } from './index.js';
 import { classA, claim, device, deviceClass, driverA, exactly, newAllocator, node, slice } from './test_helpers.js';
 

@@ -1,0 +1,34 @@
+// `kube-scheduler-ts/plugin`: the plugin contract, all an out-of-tree plugin needs to be written
+// (upstream's pkg/scheduler/framework): the extension point interfaces and the Handle, Status and
+// its codes, CycleState, the NodeInfo and PodInfo views, cluster events and queueing hints, the
+// Kubernetes object types and the helpers plugins use on them. No runtime internals.
+
+// Kubernetes objects and the helpers plugins use on them.
+export type * from './api/types.js';
+export { podKey } from './api/types.js';
+// Dynamic Resource Allocation objects (resource.k8s.io/v1), which plugins read through the lister.
+export type * from './api/dra_types.js';
+export { parseQuantity, quantityValue, quantityMilliValue, Quantity, QuantityError } from './api/quantity.js';
+export { Resource, computePodResourceRequests, type PodResourceRequests } from './api/resource_requests.js';
+export { Selector, SelectorError, type Labels } from './api/labels.js';
+export { NodeSelectorMatcher, PreferredTermsScorer, RequiredNodeAffinity, MatchResult } from './api/nodeselector.js';
+export { toleratesTaint, taintToleratedBy, findUntoleratedTaint, taintForMessage } from './api/taints.js';
+export { labelsEqual, taintsEqual, tolerationsEqual, resourceListsEqual, quantitiesEqual, topologySelectorTermsEqual } from './api/equality.js';
+export * from './api/field_errors.js';
+
+// The extension points, the Handle and what they pass around.
+export * from './framework/interfaces.js';
+export { Status, Code, codeName, isSuccess, isSkip, isRejected, type CodeName } from './framework/status.js';
+export { CycleState, type StateData } from './framework/cycle_state.js';
+export { NodeInfo, HostPortInfo, type ImageStateSummary } from './framework/node_info.js';
+export { PodInfo, affinityTermMatches, type AffinityTerm, type WeightedAffinityTerm } from './framework/pod_info.js';
+export * from './framework/events.js';
+export { eventObjectsAs, type EventObjects, type EventObjectKinds } from './framework/event_objects.js';
+export type { PluginDefinition, AnyPluginDefinition } from './framework/registry.js';
+export { defaultFeatures, type Features } from './framework/features.js';
+export { defaultNormalizeScore } from './framework/helpers/normalize.js';
+export type { MetricsRecorder, ExtensionPointLabel } from './framework/metrics_recorder.js';
+export type { MaybePromise } from './util/maybe_promise.js';
+export * as PluginNames from './framework/names.js';
+// The extender contract the Handle hands out (KubeSchedulerConfiguration `extenders`).
+export * from './framework/extender.js';
