@@ -62,6 +62,15 @@ describe('the workbench endpoints of simulate --serve', { timeout: 60_000 }, () 
     assert.match(((await missing.json()) as { message: string }).message, /default\/nobody has no scheduling attempt yet/);
   });
 
+  it('gives the configuration with the running profiles as resolved: plugins per extension point and Score weights', async () => {
+    const c = (await (await fetch(`${s.url}/ui/api/config`)).json()) as { yaml: string; profiles: { schedulerName: string; plugins: Record<string, string[]>; scoreWeights: Record<string, number> }[] };
+    assert.deepEqual(c.profiles.map((p) => p.schedulerName), ['default-scheduler']);
+    const [p] = c.profiles;
+    assert.ok(p!.plugins.filter!.includes('NodeResourcesFit'));
+    assert.deepEqual(p!.plugins.postFilter, ['DynamicResources', 'DefaultPreemption']);
+    assert.deepEqual([p!.scoreWeights.TaintToleration, p!.scoreWeights.NodeAffinity, p!.scoreWeights.NodeResourcesFit], [3, 2, 1]);
+  });
+
   it('refuses a bad scenario or configuration with its reason and keeps the cluster', async () => {
     const badScenario = await fetch(`${s.url}/ui/api/scenario`, { method: 'POST', body: 'nodes:\n- metadata: { name: x }\n  status: { allocatable: { cpu: 4x } }\n' });
     assert.equal(badScenario.status, 400);

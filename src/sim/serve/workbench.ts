@@ -20,6 +20,7 @@ import { bestScoredNodes } from '../report/report_scores.js';
 import { parseScenario, type Scenario } from '../scenario/scenario.js';
 import { populateCluster } from '../scenario/embedded.js';
 import { uiAssetDir } from '../report/ui_assets.js';
+import { profilePlugins } from './simulator_annotation_writer.js';
 import type { Registry } from '../../framework/registry.js';
 import { BadInputError } from '../../util/bad_input.js';
 
@@ -164,7 +165,7 @@ export class Workbench implements MountedHandler {
     if (what === 'queue' && method === 'GET') return sendJson(res, 200, this.queue());
     if (what === 'devices' && method === 'GET') return sendJson(res, 200, deviceReport(this.host.cluster) ?? { nodes: [], pools: [] });
     if (what === 'kinds' && method === 'GET') return sendJson(res, 200, this.kinds());
-    if (what === 'config' && method === 'GET') return sendJson(res, 200, { yaml: this.configText });
+    if (what === 'config' && method === 'GET') return sendJson(res, 200, { yaml: this.configText, profiles: this.effectiveProfiles() });
     if (what === 'config' && method === 'PUT') {
       const config = parseConfig(body, 'configuration', this.host.registry);
       await this.host.replaceScheduler(config);
@@ -219,6 +220,16 @@ export class Workbench implements MountedHandler {
     });
     pods.sort((a, b) => a.queue.localeCompare(b.queue) || a.pod.localeCompare(b.pod));
     return { counts: q.pendingCounts(), pods: pods.slice(0, maxQueuePods), more: Math.max(0, pods.length - maxQueuePods) };
+  }
+
+  /**
+   * What the running scheduler's profiles do after defaulting: each extension point's plugins in
+   * the order they run, and each Score plugin's weight (the configuration text leaves most implicit).
+   */
+  private effectiveProfiles() {
+    return [...this.host.scheduler.profiles].map(([schedulerName, fwk]) => ({
+      schedulerName, plugins: profilePlugins(fwk), scoreWeights: Object.fromEntries(fwk.scorePluginWeight),
+    }));
   }
 
   /** The kinds the API serves, for the UI's editor. */
