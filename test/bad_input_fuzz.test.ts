@@ -156,6 +156,35 @@ describe('bad input fuzzing', { timeout: 60_000 }, () => {
     assert.ok(ran > 0, 'some mutations accepted and run');
   });
 
+  it('the scenario loader refuses a misspelt field at any depth, naming its path, unless it is a map key', () => {
+    // Keys of these fields are data (label names, resource names), not field names.
+    const maps = new Set(['labels', 'matchLabels', 'requests', 'limits', 'allocatable', 'nodeSelector']);
+    let refused = 0;
+    for (const path of paths(baseScenario)) {
+      const last = path[path.length - 1];
+      // Without its kind an object is refused for that, before its fields are read.
+      if (typeof last !== 'string' || path.length < 3 || last === 'kind') continue;
+      const copy = structuredClone(baseScenario);
+      let parent: Json = copy;
+      for (const step of path.slice(0, -1)) parent = (parent as Record<string | number, Json>)[step]!;
+      const obj = parent as Record<string, Json>;
+      obj[`${last}x`] = obj[last]!;
+      delete obj[last];
+      const fieldPath = path.slice(2).map((s, i) => (typeof s === 'number' ? `[${s}]` : i === 0 ? s : `.${s}`)).join('') + 'x';
+      const underMap = maps.has(String(path[path.length - 2]));
+      try {
+        scenarioFromDocuments([copy], 'fuzz.yaml');
+        assert.ok(underMap, `${fieldPath}: accepted`);
+      } catch (err) {
+        assert.ok(err instanceof ScenarioError, String(err));
+        if (underMap) continue;
+        assert.match(err.message, new RegExp(`^fuzz\\.yaml: \\w+\\[\\d\\] \\(\\w+( [^)]*)?\\): strict decoding error: unknown field ${JSON.stringify(fieldPath).replace(/[.[\]]/g, '\\$&')}$`));
+        refused++;
+      }
+    }
+    assert.ok(refused > 50, `enough misspellings refused (${refused})`);
+  });
+
   it('objects that skipped validation leave the other pods and nodes alone', async () => {
     const dice = new Dice(11);
     for (let i = 0; i < 20; i++) {

@@ -55,10 +55,25 @@ describe('simulate', () => {
     assert.match(r.out, /node-3 +4\/4 100%/);
   });
 
-  it('runs the bundled default scenario', async () => {
+  it('runs the bundled default scenario; the header counts the pods listed under it, the bound ones apart', async () => {
     const r = await cli('simulate');
     assert.equal(r.code, 0, r.err);
-    assert.match(r.out, /Scheduled \d+ pod\(s\)/);
+    const header = /^Scheduled (\d+) pod\(s\) \((\d+) already bound\),/.exec(r.out);
+    assert.ok(header, r.out.split('\n')[0]);
+    const listed = r.out.split('\n\n').find((b) => b.startsWith('Scheduled:'))!.split('\n').length - 1;
+    assert.equal(Number(header[1]), listed);
+    const json = JSON.parse((await cli('simulate', '--output', 'json')).out) as { summary: { scheduled: number } };
+    assert.equal(Number(header[1]) + Number(header[2]), json.summary.scheduled, 'the JSON summary keeps counting every Scheduled pod');
+  });
+
+  it('shows extended resources (the bundled GPU nodes) beside cpu, memory and pods, in text and JSON', async () => {
+    const text = (await cli('simulate')).out;
+    assert.match(text, /^ {2}NODE +CPU +MEMORY +PODS +nvidia\.com\/gpu$/m);
+    assert.match(text, /^ {2}node-12 .* 2\/110 +4\/4 100%$/m);
+    assert.match(text, /^ {2}node-01 .* 3\/110 +-$/m);
+    const json = JSON.parse((await cli('simulate', '--output', 'json')).out) as { nodes: { node: string; extended?: unknown }[] };
+    assert.deepEqual(json.nodes.find((n) => n.node === 'node-12')?.extended, [{ name: 'nvidia.com/gpu', requested: 4, allocatable: 4 }]);
+    assert.equal(json.nodes.find((n) => n.node === 'node-01')?.extended, undefined);
   });
 
   it('follows a timeline: pods wait for a deleted pod, a node label and a removed gate', async () => {

@@ -12,7 +12,8 @@ function apiCode(err: unknown): number {
 describe('embedded API server', { timeout: 20_000 }, () => {
   let s: TestServer;
   before(async () => {
-    s = await startTestServer({ bookmarkIntervalMs: 20 });
+    // The API server's own semantics: no kubelet writing pod and node status beside the test's writes.
+    s = await startTestServer({ bookmarkIntervalMs: 20, kubelet: false });
   });
   after(async () => {
     await s.close();

@@ -79,7 +79,7 @@ current-context: embedded
   it('applies a pod, shows it bound with -o wide, and deletes it', async () => {
     const nodes = await run(['get', 'nodes'], env);
     assert.equal(nodes.code, 0, nodes.stderr);
-    assert.match(nodes.stdout, /^node-a\s/m);
+    assert.match(nodes.stdout, /^node-a\s+Ready\s/m);
 
     const bound = new Promise<string>((resolve) => {
       const stop = s.serving.cluster.subscribe((e) => {
@@ -95,13 +95,15 @@ current-context: embedded
     assert.match(apply.stdout, /pod\/hello created/);
     const node = await bound;
 
-    const get = await run(['get', 'pods', '-o', 'wide'], env);
+    // The kubelet stand-in runs the bound pod just after its binding.
+    let get = await run(['get', 'pods', '-o', 'wide'], env);
+    for (let i = 0; i < 50 && !/^hello .*Running/m.test(get.stdout); i++) get = await run(['get', 'pods', '-o', 'wide'], env);
     assert.equal(get.code, 0, get.stderr);
     const header = get.stdout.split('\n')[0]!;
     assert.match(header, /^NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE\s+IP\s+NODE\s+NOMINATED NODE\s+READINESS GATES/);
     const row = get.stdout.split('\n').find((l) => l.startsWith('hello '));
     assert.ok(row, get.stdout);
-    assert.match(row, new RegExp(`^hello\\s+0/1\\s+Pending\\s+0\\s+\\S+\\s+<none>\\s+${node}\\s+<none>\\s+<none>`));
+    assert.match(row, new RegExp(`^hello\\s+1/1\\s+Running\\s+0\\s+\\S+\\s+10\\.244\\.\\d+\\.\\d+\\s+${node}\\s+<none>\\s+<none>`));
 
     const reapply = await run(['apply', '-f', join(dir, 'pod.yaml')], env);
     assert.equal(reapply.code, 0, reapply.stderr);
@@ -156,5 +158,54 @@ spec:
     assert.match(claims.stdout, /^trainer-gpu-[a-z0-9]{5}\s+pending\s/m);
     const classes = await run(['get', 'deviceclasses'], env);
     assert.match(classes.stdout, /^gpu.example.com\s/m);
+  });
+  it('shows the built-in PriorityClasses, node leases, and tells unscheduled pods apart with a phase field selector', async () => {
+    const classes = await run(['get', 'priorityclasses'], env);
+    assert.equal(classes.code, 0, classes.stderr);
+    assert.match(classes.stdout, /^system-cluster-critical\s+2000000000\s+false\s/m);
+    assert.match(classes.stdout, /^system-node-critical\s+2000001000\s+false\s/m);
+    const leases = await run(['get', 'leases', '-n', 'kube-node-lease'], env);
+    assert.equal(leases.code, 0, leases.stderr);
+    assert.match(leases.stdout, /^node-a\s+node-a\s/m);
+    writeFileSync(join(dir, 'two.yaml'), `${podYaml.replace(/hello/g, 'small')}---\n${podYaml.replace(/hello/g, 'huge').replace('cpu: 100m', 'cpu: "1000"')}`);
+    const apply = await run(['apply', '-f', join(dir, 'two.yaml')], env);
+    assert.equal(apply.code, 0, apply.stderr);
+    let running = await run(['get', 'pods', '--field-selector', 'status.phase=Running', '-o', 'name'], env);
+    for (let i = 0; i < 50 && !running.stdout.includes('pod/small'); i++) running = await run(['get', 'pods', '--field-selector', 'status.phase=Running', '-o', 'name'], env);
+    assert.match(running.stdout, /^pod\/small$/m);
+    assert.doesNotMatch(running.stdout, /pod\/huge/);
+    const pending = await run(['get', 'pods', '--field-selector', 'status.phase=Pending', '-o', 'name'], env);
+    assert.equal(pending.code, 0, pending.stderr);
+    assert.match(pending.stdout, /^pod\/huge$/m);
+    assert.doesNotMatch(pending.stdout, /pod\/small/);
+  });
+
+  it('refuses a misspelt nested field under kubectl\'s default strict validation, warns under --validate=warn, and says nothing under --validate=false', async () => {
+    const typo = (name: string) => `apiVersion: v1
+kind: Pod
+metadata:
+  name: ${name}
+spec:
+  containers:
+  - name: c
+    image: registry.k8s.io/pause:3.10
+    resources:
+      reqests:
+        cpu: "64"
+`;
+    writeFileSync(join(dir, 'typo.yaml'), typo('typo'));
+    const strict = await run(['apply', '-f', join(dir, 'typo.yaml')], env);
+    assert.equal(strict.code, 1, strict.stdout);
+    assert.match(strict.stderr, /Error from server \(BadRequest\): error when creating ".*typo\.yaml": Pod in version "v1" cannot be handled as a Pod: strict decoding error: unknown field "spec\.containers\[0\]\.resources\.reqests"/);
+    assert.equal(s.serving.cluster.getPod('default', 'typo'), undefined);
+
+    const warn = await run(['apply', '--validate=warn', '-f', join(dir, 'typo.yaml')], env);
+    assert.equal(warn.code, 0, warn.stderr);
+    assert.match(warn.stderr, /Warning: unknown field "spec\.containers\[0\]\.resources\.reqests"/);
+
+    writeFileSync(join(dir, 'typo2.yaml'), typo('typo2'));
+    const ignore = await run(['apply', '--validate=false', '-f', join(dir, 'typo2.yaml')], env);
+    assert.equal(ignore.code, 0, ignore.stderr);
+    assert.doesNotMatch(ignore.stderr, /unknown field/);
   });
 });

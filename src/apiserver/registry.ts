@@ -6,7 +6,7 @@ import { parse as parseYaml } from 'yaml';
 import type { KubeObject, ObjectMeta, Pod } from '../api/types.js';
 import { MemoryCluster, setCondition } from '../cluster/memory/store.js';
 import { ApiError } from '../cluster/types.js';
-import type { Clock } from '../util/clock.js';
+import { rfc3339, type Clock } from '../util/clock.js';
 import { convertEvent } from './events.js';
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch } from './patch.js';
 import { groupVersion, resources, type Resource } from './resources.js';
@@ -20,7 +20,11 @@ import {
 import { applyMatchLabelKeysToAffinity } from '../api/admission/match_label_keys.js';
 import { priorityAdmissionError, priorityClassAdmissionError } from '../api/admission/priority.js';
 import type { PriorityClass } from '../api/types.js';
-import { decodeObject, defaultPodUpdate, documentProblem, dropDeallocatedStatusDevices, jsonEqual, kindValidation, validatePodStatusNomination, validateAnnotations, validateLabels } from '../api/validation/index.js';
+import {
+  decodeObject, defaultPodUpdate, documentProblem, dropDeallocatedStatusDevices, jsonEqual, kindStruct, kindValidation, pruneUnknownFields, strictDecodingError,
+  validateAnnotations, validateLabels, validatePodStatusNomination,
+} from '../api/validation/index.js';
+import { goFormat } from './go_format.js';
 import type { ResourceClaim } from '../api/dra_types.js';
 
 type Meta = { -readonly [K in keyof ObjectMeta]: ObjectMeta[K] };
@@ -34,9 +38,16 @@ export interface Target {
   readonly subresource: string;
 }
 
+/** What the API server does with fields the kind does not declare (metav1.FieldValidation*). */
+export type FieldValidation = 'Ignore' | 'Warn' | 'Strict';
+
 export interface WriteOptions {
   dryRun?: boolean;
   fieldManager?: string;
+  /** kube-apiserver's default when the parameter is absent is Warn (handlers/rest.go fieldValidation). */
+  fieldValidation?: FieldValidation;
+  /** Where Warn leaves one text per unknown field, for the response's Warning headers. */
+  warnings?: string[];
 }
 
 export interface DeleteOptions extends WriteOptions {
@@ -59,7 +70,7 @@ export class ResourceRegistry {
   ) {}
 
   private now(): string {
-    return new Date(this.clock.now()).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    return rfc3339(this.clock.now());
   }
 
   /** The object as the resource's API shows it: its apiVersion and kind first. */
@@ -104,7 +115,7 @@ export class ResourceRegistry {
 
   create(t: Target, body: unknown, o: WriteOptions = {}): KubeObject {
     const r = t.resource;
-    const obj = this.decode(r, body);
+    const obj = this.decode(r, body, o);
     const meta = obj.metadata as Meta;
     this.checkNamespace(t, meta);
     if (!meta.name && meta.generateName) meta.name = this.generateName(meta.generateName);
@@ -163,13 +174,14 @@ export class ResourceRegistry {
   /** PUT: replaces the object (or its status); creates it where the resource allows. */
   update(t: Target, body: unknown, o: WriteOptions = {}): { object: KubeObject; created: boolean } {
     const r = t.resource;
-    const obj = this.decode(r, body);
+    const obj = this.decode(r, body, o);
     const meta = obj.metadata as Meta;
     if (meta.name !== t.name) throw badRequest(`the name of the object (${meta.name ?? ''}) does not match the name on the URL (${t.name})`);
     this.checkNamespace(t, meta);
     const old = this.stored(r, t.namespace, t.name);
     if (!old) {
-      if (r.allowCreateOnUpdate && !t.subresource) return { object: this.create(t, obj, o), created: true };
+      // The body was checked for unknown fields already.
+      if (r.allowCreateOnUpdate && !t.subresource) return { object: this.create(t, obj, { ...o, fieldValidation: 'Ignore' }), created: true };
       throw notFound(r, t.name);
     }
     return { object: this.commitUpdate(t, old, obj, o), created: false };
@@ -190,7 +202,10 @@ export class ResourceRegistry {
       }
     }
     if (!old) throw notFound(r, t.name);
-    const obj = this.decode(r, applyPatch(type, structuredClone(this.external(r, old)), patch));
+    const current = structuredClone(this.external(r, old));
+    const next = applyPatch(type, current, patch);
+    // A merge or JSON patch is checked as the patched object's JSON, a strategic one as the patch (patch.go).
+    const obj = this.decode(r, next, o, () => (type === 'application/strategic-merge-patch+json' ? goFormat(patch) : JSON.stringify(next)));
     if (obj.metadata?.name !== t.name) throw badRequest(`the name of the object (${obj.metadata?.name ?? ''}) does not match the name on the URL (${t.name})`);
     this.checkNamespace(t, obj.metadata as Meta);
     return { object: this.commitUpdate(t, old, obj, o), created: false };
@@ -369,7 +384,7 @@ export class ResourceRegistry {
    * The body as the resource's Go type decodes it: 400 for a body that is not an object of this
    * kind or has a value of the wrong type (nulls become zero values, as in Go).
    */
-  private decode(r: Resource, body: unknown): Obj {
+  private decode(r: Resource, body: unknown, o: WriteOptions, patchText?: () => string): Obj {
     if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest(`Object 'Kind' is missing in '${JSON.stringify(body)}'`);
     const raw = body as Obj;
     if (raw.kind !== undefined && raw.kind !== r.kind) {
@@ -379,8 +394,30 @@ export class ResourceRegistry {
     const decoded = k ? decodeObject<Obj>(k.shape, raw) : { ok: true as const, value: structuredClone(raw) };
     if (!decoded.ok) throw badRequest(`${r.kind} in version "${r.version}" cannot be handled as a ${r.kind}: ${decoded.issue.message}`);
     const obj = decoded.value;
+    this.checkUnknownFields(r, obj, o, patchText);
     obj.metadata ??= {};
     return obj;
+  }
+
+  /**
+   * Strict decoding's unknown fields, dropped from the decoded copy, and as the fieldValidation
+   * directive says: Strict refuses the body (a create or update with 400, a patch with 422 on
+   * "patch"), Warn keeps one warning per field, Ignore says nothing (handlers/create.go, update.go, patch.go).
+   */
+  private checkUnknownFields(r: Resource, obj: Obj, o: WriteOptions, patchText?: () => string): void {
+    const struct = kindStruct(groupVersion(r), r.kind);
+    if (struct === undefined) return;
+    const directive = o.fieldValidation ?? 'Warn';
+    // Decoding into the Go struct drops what it does not declare, whatever the directive.
+    const unknown = pruneUnknownFields(struct, obj);
+    if (unknown.length === 0 || directive === 'Ignore') return;
+    if (directive === 'Warn') {
+      for (const p of unknown) o.warnings?.push(`unknown field ${JSON.stringify(p)}`);
+      return;
+    }
+    const message = strictDecodingError(unknown);
+    if (patchText === undefined) throw badRequest(`${r.kind} in version "${r.version}" cannot be handled as a ${r.kind}: ${message}`);
+    throw invalid({ group: '', kind: '' }, '', [{ type: 'FieldValueInvalid', field: 'patch', value: patchText(), detail: message }]);
   }
 
   /** The namespace of a namespaced object defaults to the URL's; a different one is refused. */

@@ -2,20 +2,21 @@
 // embedded store (list/watch/get/create/update/patch/delete), pods/binding and the status
 // subresources (staging/src/k8s.io/apiserver/pkg/endpoints/handlers/*.go, request/requestinfo.go).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { parseAllDocuments } from 'yaml';
 import type { AddressInfo } from 'node:net';
 import type { KubeObject } from '../api/types.js';
 import type { MemoryCluster } from '../cluster/memory/store.js';
 import { ApiError } from '../cluster/types.js';
 import { RealClock, type Clock } from '../util/clock.js';
-import { ResourceRegistry, systemNamespaces, type DeleteOptions, type Target, type WriteOptions } from './registry.js';
+import { ResourceRegistry, systemNamespaces, type DeleteOptions, type FieldValidation, type Target, type WriteOptions } from './registry.js';
 import { apiGroupDocument, apiGroupList, apiResourceList, apiVersions, findResource, groupVersion, type Resource } from './resources.js';
 import { parseFieldSelector, parseLabelSelector } from './selectors.js';
 import {
-  badRequest, expired, fromStoreError, internalError, methodNotSupported, pathNotFound, ServedStatusError, tooLargeResourceVersion, unsupportedMediaType,
+  badRequest, expired, fromStoreError, internalError, invalid, methodNotSupported, pathNotFound, ServedStatusError, tooLargeResourceVersion, unsupportedMediaType,
 } from './status.js';
 import { openAPIV2Json, openAPIV2Protobuf, openAPIV2ProtobufType, openAPIV3GroupVersion, openAPIV3Index } from './openapi.js';
 import { toTable, type IncludeObject } from './table.js';
-import { documentProblem } from '../api/validation/index.js';
+import { documentProblem, notSupported, systemPriorityClassObjects } from '../api/validation/index.js';
 import { WatchStream } from './watch.js';
 import { EvictionREST } from './eviction.js';
 import { decodeProtobufBody, protobufMediaType } from './protobuf.js';
@@ -247,6 +248,8 @@ export class ApiServer {
       }
       cluster.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns }, spec: { finalizers: ['kubernetes'] }, status: { phase: 'Active' } } as KubeObject);
     }
+    // The scheduling bootstrap hook's PriorityClasses, which every cluster has.
+    for (const pc of systemPriorityClassObjects()) if (!cluster.get('PriorityClass', '', pc.metadata?.name ?? '')) cluster.create(pc);
   }
 
   // ---- dispatch ----
@@ -266,7 +269,7 @@ export class ApiServer {
     }
     try {
       const endpoint = method === 'POST' ? this.opts.postEndpoints?.get(url.pathname) : undefined;
-      if (endpoint) return this.writeJson(res, 200, await endpoint(parseJson((await readBody(req)).toString('utf8'))));
+      if (endpoint) return this.writeJson(res, 200, await endpoint(parseBody((await readBody(req)).toString('utf8'), req.headers['content-type'] ?? '')));
       const segments = pathSegments(url.pathname);
       if (this.serveNonResource(url.pathname, segments, res, req.headers.accept ?? '')) return;
       const info = parseRequestInfo(segments);
@@ -341,7 +344,12 @@ export class ApiServer {
       // Typed clients may send CBOR too; the embedded server decodes JSON and protobuf.
       throw unsupportedMediaType(['application/json', protobufMediaType]);
     }
-    const write: WriteOptions = { dryRun: q.getAll('dryRun').includes('All'), fieldManager: q.get('fieldManager') ?? undefined };
+    const warnings: string[] = [];
+    const write: WriteOptions = {
+      dryRun: q.getAll('dryRun').includes('All'), fieldManager: q.get('fieldManager') ?? undefined, warnings,
+      fieldValidation: method === 'POST' || method === 'PUT' || method === 'PATCH' ? fieldValidation(q, method) : undefined,
+    };
+
     const neg = negotiate(req.headers.accept);
     const isWatch = info.watchPath || q.get('watch') === 'true' || q.get('watch') === '1';
     if (t.subresource === 'scale') return this.serveScale(res, t, method, contentType, request, write);
@@ -357,15 +365,15 @@ export class ApiServer {
       case 'POST':
         if (t.subresource === 'binding') return this.writeJson(res, 201, this.registry.bind(t, request.parsed()));
         if (t.name) throw methodNotSupported(r, 'create');
-        return this.writeObject(res, 201, r, this.registry.create(t, request.parsed(), write), neg, q);
+        return this.writeObject(res, 201, r, warned(res, warnings, this.registry.create(t, request.parsed(), write)), neg, q);
       case 'PUT': {
         if (!t.name) throw methodNotSupported(r, 'update');
-        const { object, created } = this.registry.update(t, request.parsed(), write);
+        const { object, created } = warned(res, warnings, this.registry.update(t, request.parsed(), write));
         return this.writeObject(res, created ? 201 : 200, r, object, neg, q);
       }
       case 'PATCH': {
         if (!t.name) throw methodNotSupported(r, 'patch');
-        const { object, created } = this.registry.patch(t, req.headers['content-type'] ?? '', body, write);
+        const { object, created } = warned(res, warnings, this.registry.patch(t, req.headers['content-type'] ?? '', body, write));
         return this.writeObject(res, created ? 201 : 200, r, object, neg, q);
       }
       case 'DELETE': {
@@ -522,6 +530,46 @@ function servesSubresource(r: Resource, sub: string): boolean {
   if (sub === 'status') return r.hasStatus;
   if (sub === 'binding' || sub === 'eviction') return r.kind === 'Pod';
   return sub === 'scale' && r.scale === true;
+}
+
+/** The write's fieldValidation directive; a value kube-apiserver does not know is refused as it refuses it. */
+function fieldValidation(q: URLSearchParams, method: 'POST' | 'PUT' | 'PATCH'): FieldValidation | undefined {
+  const v = q.get('fieldValidation') ?? '';
+  if (v === '') return undefined;
+  if (v === 'Ignore' || v === 'Warn' || v === 'Strict') return v;
+  const kind = method === 'POST' ? 'CreateOptions' : method === 'PUT' ? 'UpdateOptions' : 'PatchOptions';
+  throw invalid({ group: 'meta.k8s.io', kind }, '', [notSupported('fieldValidation', v, ['', 'Ignore', 'Strict', 'Warn'])]);
+}
+
+/** Adds one Warning header per text (299, agent "-"), as the warning recorder writes them; returns `value`. */
+function warned<T>(res: ServerResponse, warnings: readonly string[], value: T): T {
+  if (warnings.length > 0) res.setHeader('Warning', [...new Set(warnings)].map((w) => `299 - "${w.replace(/["\\]/g, '\\$&')}"`));
+  return value;
+}
+
+/**
+ * A body as its Content-Type says: YAML for the yaml types (several documents read as a List of
+ * them, as kubectl sends a multi-document file), JSON otherwise.
+ */
+function parseBody(body: string, contentType: string): unknown {
+  if (!/yaml/i.test(contentType)) return parseJson(body);
+  if (body.trim() === '') throw badRequest('the request body is empty');
+  const values: unknown[] = [];
+  for (const doc of parseAllDocuments(body)) {
+    const error = doc.errors[0];
+    if (error) throw badRequest(`the body of the request could not be decoded as YAML: ${error.message.split('\n')[0]!}`);
+    let v: unknown;
+    try {
+      v = doc.toJS({ maxAliasCount: 1000 });
+    } catch (err) {
+      throw badRequest(`the body of the request could not be decoded as YAML: ${(err as Error).message.split('\n')[0]!}`);
+    }
+    const problem = documentProblem(v);
+    if (problem !== null) throw badRequest(`the body of the request could not be decoded as YAML: ${problem}`);
+    if (v !== null && v !== undefined) values.push(v);
+  }
+  if (values.length === 0) throw badRequest('the request body is empty');
+  return values.length === 1 ? values[0] : { apiVersion: 'v1', kind: 'List', items: values };
 }
 
 function parseJson(body: string): unknown {

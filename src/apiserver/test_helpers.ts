@@ -35,7 +35,7 @@ function kubeConfigFor(url: string): KubeConfig {
   return kc;
 }
 
-export async function startTestServer(o: { bookmarkIntervalMs?: number; watchHistorySize?: number; scenario?: Scenario } = {}): Promise<TestServer> {
+export async function startTestServer(o: { bookmarkIntervalMs?: number; watchHistorySize?: number; scenario?: Scenario; kubelet?: boolean } = {}): Promise<TestServer> {
   const registry = inTreeRegistry();
   const serving = await serveScenario(o.scenario ?? twoNodeScenario(), {
     config: defaultConfiguration(registry),
@@ -44,6 +44,7 @@ export async function startTestServer(o: { bookmarkIntervalMs?: number; watchHis
     port: 0,
     bookmarkIntervalMs: o.bookmarkIntervalMs,
     watchHistorySize: o.watchHistorySize,
+    kubelet: o.kubelet,
   });
   const kc = kubeConfigFor(serving.url);
   return {

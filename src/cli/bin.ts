@@ -2,6 +2,13 @@
 // Entry point of the `kube-scheduler-ts` binary.
 import { runCli } from './main.js';
 
+// A reader that stops early (`explain ... | head`) closes the pipe: end quietly, as command-line
+// tools do, instead of dying of the unhandled write error.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code === 'EPIPE') process.exit(0);
+  throw err;
+});
+
 runCli(process.argv.slice(2)).then(
   (code) => {
     // A failure ends the process at once, whatever is still pending (`run` after losing its

@@ -65,6 +65,7 @@ simulate / explain options:
                         scored node); by default as many as a budget of 4 million rows over all pods
                         allows, at least 10 (explain --pod has every row)
   --serve [--port N]    simulate: serve the cluster over the Kubernetes API while scheduling (web UI at /ui/)
+  --pod-start-delay D   serve: how long after its binding a pod turns Running and Ready (default 0s)
   --simulator-annotations  serve: after each attempt write the pod's results as kube-scheduler-simulator's
                         annotations (kube-scheduler-simulator.sigs.k8s.io/filter-result, score-result, ...,
                         result-history), in batches; cut to fit the API's 256 KiB annotation limit

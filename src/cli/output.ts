@@ -19,10 +19,12 @@ function pct(a: number, b: number): string {
 export function renderSimulationText(r: SimReport): string {
   const lines: string[] = [];
   const s = r.summary;
-  lines.push(`Scheduled ${s.scheduled} pod(s), ${s.unschedulable} unschedulable, ${s.pending} pending, ${s.preempted} preempted` +
+  // The header counts what this run scheduled, the list below; pods bound before it are load.
+  const scheduled = r.pods.filter((p) => p.outcome === 'Scheduled' && p.scheduledAt !== null);
+  const bound = s.scheduled - scheduled.length;
+  lines.push(`Scheduled ${scheduled.length} pod(s)${bound > 0 ? ` (${bound} already bound)` : ''}, ${s.unschedulable} unschedulable, ${s.pending} pending, ${s.preempted} preempted` +
     ` (simulated ${s.simulatedSeconds}s; ${s.podsPerSecond.toFixed(0)} pods/s over ${(s.wallSeconds * 1000).toFixed(1)} ms wall).`);
   if (r.unavailablePlugins.length > 0) lines.push(`Not yet available (skipped): ${r.unavailablePlugins.join(', ')}.`);
-  const scheduled = r.pods.filter((p) => p.outcome === 'Scheduled' && p.scheduledAt !== null);
   if (scheduled.length > 0) {
     lines.push('', 'Scheduled:');
     for (const p of scheduled) lines.push(`  ${p.pod} -> ${p.node}${p.attempts > 1 ? ` (after ${p.attempts} attempts, at ${p.scheduledAt}s)` : ''}`);
@@ -47,11 +49,20 @@ export function renderSimulationText(r: SimReport): string {
   }
   lines.push('', 'Node allocation (requested / allocatable):');
   const w = Math.max(4, ...r.nodes.map((n) => n.node.length));
-  lines.push(`  ${'NODE'.padEnd(w)}  ${'CPU'.padEnd(18)}  ${'MEMORY'.padEnd(22)}  PODS`);
+  // A column per extended resource any node offers (nvidia.com/gpu), after the pods.
+  const extended = [...new Set(r.nodes.flatMap((n) => (n.extended ?? []).map((e) => e.name)))].sort();
+  const extCell = (n: SimReport['nodes'][number], name: string): string => {
+    const e = n.extended?.find((x) => x.name === name);
+    return e ? `${e.requested}/${e.allocatable} ${pct(e.requested, e.allocatable)}` : '-';
+  };
+  const extWidth = extended.map((name) => Math.max(name.length, ...r.nodes.map((n) => extCell(n, name).length)));
+  const podsWidth = Math.max(4, ...r.nodes.map((n) => `${n.pods.count}/${n.pods.allocatable}`.length));
+  const tail = (cells: string[]) => (extended.length === 0 ? cells[0]! : [cells[0]!.padEnd(podsWidth), ...cells.slice(1).map((c, i) => (i < extended.length - 1 ? c.padEnd(extWidth[i]!) : c))].join('  '));
+  lines.push(`  ${'NODE'.padEnd(w)}  ${'CPU'.padEnd(18)}  ${'MEMORY'.padEnd(22)}  ${tail(['PODS', ...extended])}`);
   for (const n of r.nodes) {
     const cpu = `${fmtCPU(n.cpu.requested)}/${fmtCPU(n.cpu.allocatable)} ${pct(n.cpu.requested, n.cpu.allocatable)}`;
     const mem = `${fmtBytes(n.memory.requested)}/${fmtBytes(n.memory.allocatable)} ${pct(n.memory.requested, n.memory.allocatable)}`;
-    lines.push(`  ${n.node.padEnd(w)}  ${cpu.padEnd(18)}  ${mem.padEnd(22)}  ${n.pods.count}/${n.pods.allocatable}`);
+    lines.push(`  ${n.node.padEnd(w)}  ${cpu.padEnd(18)}  ${mem.padEnd(22)}  ${tail([`${n.pods.count}/${n.pods.allocatable}`, ...extended.map((e) => extCell(n, e))])}`);
   }
   if (r.devices) {
     const use = (u: { allocated: number; total: number }) => `${u.allocated}/${u.total}`;

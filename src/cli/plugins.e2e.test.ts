@@ -5,7 +5,7 @@ import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { EventEmitter } from 'node:events';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -121,5 +121,31 @@ profiles:
     });
     assert.equal(code, 0, stderr);
     assert.deepEqual((JSON.parse(stdout) as { pods: { node: string }[] }).pods.map((p) => p.node), ['a', 'a']);
+  });
+
+  it('a .ts plugin in a package without "type": "module" is refused with what to do; as .mts it loads', async () => {
+    // A user's project: a package.json of the default (CommonJS) type, kube-scheduler-ts installed.
+    const project = mkdtempSync(join(tmpdir(), 'kst-cjs-project-'));
+    try {
+      writeFileSync(join(project, 'package.json'), '{ "name": "my-plugins" }\n');
+      mkdirSync(join(project, 'node_modules'));
+      symlinkSync(root, join(project, 'node_modules', 'kube-scheduler-ts'));
+      copyFileSync(example('avoid-zone.ts'), join(project, 'avoid-zone.ts'));
+      copyFileSync(example('avoid-zone.ts'), join(project, 'avoid-zone.mts'));
+      const simulate = (plugin: string) => new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+        const argv = [join(root, 'dist/cli/bin.js'), 'simulate', join(root, 'test/scenarios/zones.yaml'), '--output', 'json',
+          '--plugins', join(project, plugin), '--config', example('avoid-zone-config.yaml')];
+        const env: NodeJS.ProcessEnv = { ...process.env };
+        delete env.NODE_OPTIONS;
+        execFile(process.execPath, argv, { env, timeout: 30_000 }, (err, stdout, stderr) => resolve({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr }));
+      });
+      const ts = await simulate('avoid-zone.ts');
+      assert.equal(ts.code, 2, ts.stdout);
+      assert.ok(ts.stderr.endsWith(`(a .ts file outside a "type": "module" package is loaded as CommonJS, which cannot import kube-scheduler-ts: rename it to .mts, or add "type": "module" to ${join(project, 'package.json')})\n`), ts.stderr);
+      const mts = await simulate('avoid-zone.mts');
+      assert.equal(mts.code, 0, mts.stderr);
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
   });
 });

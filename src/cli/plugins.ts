@@ -2,7 +2,8 @@
 // whose `plugins` export (or default export) is an array of PluginDefinitions, next to the
 // in-tree ones. JavaScript modules are imported as they are; TypeScript ones (.ts, .mts)
 // are compiled on load by tsx, so a plugin needs no build step in any mode.
-import { resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Registry, type AnyPluginDefinition } from '../framework/registry.js';
 import { inTreeRegistry } from '../plugins/registry.js';
@@ -35,6 +36,33 @@ async function importPluginModule(path: string): Promise<PluginModule> {
   return (await import(pathToFileURL(resolve(path)).href)) as PluginModule;
 }
 
+/** The package.json that decides how Node reads `file` (the nearest one above it), if any. */
+function owningPackageJson(file: string): string | undefined {
+  for (let dir = dirname(resolve(file)); ; dir = dirname(dir)) {
+    const candidate = join(dir, 'package.json');
+    if (existsSync(candidate)) return candidate;
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+/**
+ * What to do when a `.ts` module failed because Node read it as CommonJS (its package has no
+ * "type": "module"), which cannot import kube-scheduler-ts, an ES module, from the built CLI.
+ */
+function commonJsAdvice(path: string, err: Error): string {
+  if (!path.endsWith('.ts') || !/require\(\) ES Module|ERR_REQUIRE_(ESM|CYCLE_MODULE)/.test(`${err.message} ${(err as NodeJS.ErrnoException).code ?? ''}`)) return '';
+  const pkg = owningPackageJson(path);
+  let isModule = false;
+  try {
+    isModule = pkg !== undefined && (JSON.parse(readFileSync(pkg, 'utf8')) as { type?: unknown }).type === 'module';
+  } catch {
+    // An unreadable package.json: Node reads the file as CommonJS, as without one.
+  }
+  if (isModule) return '';
+  const where = pkg === undefined ? 'a package.json with "type": "module" beside it' : `"type": "module" to ${pkg}`;
+  return ` (a .ts file outside a "type": "module" package is loaded as CommonJS, which cannot import kube-scheduler-ts: rename it to .mts, or add ${where})`;
+}
+
 function definitionsOf(mod: PluginModule): AnyPluginDefinition[] | undefined {
   const defs: unknown = mod.plugins ?? mod.default;
   if (!Array.isArray(defs)) return undefined;
@@ -50,7 +78,7 @@ export async function registryWithPlugins(modules: readonly string[]): Promise<R
     try {
       mod = await importPluginModule(path);
     } catch (err) {
-      throw new UsageError(`--plugins ${path}: ${(err as Error).message}`);
+      throw new UsageError(`--plugins ${path}: ${(err as Error).message}${commonJsAdvice(path, err as Error)}`);
     }
     const defs = definitionsOf(mod);
     if (!defs) throw new UsageError(`--plugins ${path}: must export \`plugins\`, an array of { name, factory, ... } plugin definitions`);

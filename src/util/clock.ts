@@ -162,3 +162,16 @@ export function seededRandom(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/** metav1.Time as the API server writes it: RFC 3339 in UTC, whole seconds. */
+export function rfc3339(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** A version 4 UUID (as the API server's uids) drawn from `random`: deterministic for a seeded source. */
+export function randomUUID(random: () => number): string {
+  let hex = '';
+  for (let i = 0; i < 4; i++) hex += Math.floor(random() * 2 ** 32).toString(16).padStart(8, '0');
+  const variant = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}

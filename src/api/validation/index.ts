@@ -24,6 +24,8 @@ import {
 import { applyResourceDefaults } from './resource_defaults.js';
 
 export { decodeObject, documentProblem, maxNestingDepth } from './decode.js';
+export { kindStruct, pruneUnknownFields, strictDecodingError, unknownFields } from './unknown_fields.js';
+export { systemPriorityClassObjects } from './policy.js';
 export * from './field.js';
 export { validateAnnotations, validateLabels } from './meta.js';
 export { defaultPodUpdate, jsonEqual, validatePodStatusNomination } from './pod_update.js';

@@ -10,6 +10,19 @@ export const systemPriorityClasses: Readonly<Record<string, number>> = {
   'system-cluster-critical': 2000000000,
 };
 
+const systemPriorityClassDescriptions: Readonly<Record<string, string>> = {
+  'system-node-critical': 'Used for system critical pods that must not be moved from their current node.',
+  'system-cluster-critical': 'Used for system critical pods that must run in the cluster, but can be moved to another node if necessary.',
+};
+
+/** The built-in PriorityClass objects, as kube-apiserver's bootstrap hook creates them (defaulted). */
+export function systemPriorityClassObjects(): PriorityClass[] {
+  return Object.entries(systemPriorityClasses).map(([name, value]) => ({
+    apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name }, value,
+    description: systemPriorityClassDescriptions[name], preemptionPolicy: 'PreemptLowerPriority',
+  }));
+}
+
 /** HighestUserDefinablePriority. */
 const highestUserDefinablePriority = 1000000000;
 

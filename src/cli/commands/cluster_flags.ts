@@ -1,6 +1,7 @@
 // The flags that read a live cluster instead of a scenario file (`--from-cluster` of simulate,
 // explain, serve, capacity and compare; `snapshot`), parsed and checked; kept apart from the client so that commands
 // reading files do not load @kubernetes/client-node.
+import { idleWorkloadsWarning } from '../../sim/scenario/idle_workloads.js';
 import type { DefaultedConfiguration } from '../../config/index.js';
 import type { Registry } from '../../framework/registry.js';
 import type { ResolvedConfig } from '../../scheduler/scheduler.js';
@@ -99,6 +100,8 @@ export async function loadScenarioAndConfig(
 ): Promise<{ scenario: Scenario; config: ResolvedConfig & DefaultedConfiguration }> {
   if (!checkClusterFlagsUsed(values, positionals)) {
     const scenario = loadScenario(positionals[0] ?? defaultScenarioPath());
+    const idle = idleWorkloadsWarning(scenario);
+    if (idle !== null) io.stderr(`warning: ${idle}\n`);
     return { scenario, config: resolveConfiguration({ scenario, configPath: values.config, registry }) };
   }
   const config = resolveConfiguration({ configPath: values.config, registry });

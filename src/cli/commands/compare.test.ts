@@ -24,14 +24,17 @@ describe('compare command', () => {
     assert.equal(r.code, 0, r.err);
     assert.match(r.out, /^ +defaults +most-allocated-cpu\.yaml\n/);
     assert.match(r.out, /\nnodes used +\d+ +\d+\n/);
+    // The bundled scenario's GPU nodes: their extended resource is compared as cpu and memory are.
+    assert.match(r.out, /\nnvidia\.com\/gpu requested: mean +100\.0% +100\.0%\nnvidia\.com\/gpu requested: stddev +0\.0% +0\.0%\n/);
     assert.match(r.out, /\n\d+ of \d+ pods differ:/);
   });
 
   it('JSON has one summary per configuration', async () => {
     const r = await cli(['compare', '--config', packing, '--config', packing, '-o', 'json']);
     assert.equal(r.code, 0, r.err);
-    const c = JSON.parse(r.out) as { variants: unknown[]; differences: unknown[] };
+    const c = JSON.parse(r.out) as { variants: { extended?: unknown }[]; differences: unknown[] };
     assert.equal(c.variants.length, 2);
+    assert.deepEqual(c.variants[0]!.extended, [{ name: 'nvidia.com/gpu', mean: 1, stddev: 0 }]);
     assert.deepEqual(c.differences, []);
   });
 

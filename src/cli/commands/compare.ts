@@ -102,6 +102,13 @@ function renderComparison(c: Comparison, maxDiff: number): string {
     ['cpu requested: stddev', ...c.variants.map((v) => pct(v.cpu.stddev))],
     ['memory requested: mean', ...c.variants.map((v) => pct(v.memory.mean))],
     ['memory requested: stddev', ...c.variants.map((v) => pct(v.memory.stddev))],
+    // Each extended resource (nvidia.com/gpu) any variant's nodes offer, as cpu and memory.
+    ...[...new Set(c.variants.flatMap((v) => (v.extended ?? []).map((e) => e.name)))].sort().flatMap((name) => {
+      const of = (v: (typeof c.variants)[number]) => v.extended?.find((e) => e.name === name);
+      const mean: [string, ...string[]] = [`${name} requested: mean`, ...c.variants.map((v) => (of(v) ? pct(of(v)!.mean) : '-'))];
+      const stddev: [string, ...string[]] = [`${name} requested: stddev`, ...c.variants.map((v) => (of(v) ? pct(of(v)!.stddev) : '-'))];
+      return [mean, stddev];
+    }),
     ['free cpu (largest on one node)', ...c.variants.map((v) => `${v.freeCpu.total}m (${v.freeCpu.largest}m)`)],
     ['free cpu fragmentation', ...c.variants.map((v) => pct(v.freeCpu.fragmentation))],
   ];

@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { admitPod } from '../../cluster/memory/admission.js';
 import { notYetAvailablePlugins } from '../../plugins/registry.js';
 import { serveScenario, type Serving } from '../../sim/serve/serve.js';
+import { DurationError, parseDurationNanos } from '../../util/duration.js';
 import { UsageError, type CliIO } from '../io.js';
 import { registryWithPlugins } from '../plugins.js';
 import { clusterFlagOptions, loadScenarioAndConfig } from './cluster_flags.js';
@@ -30,6 +31,17 @@ function signalStop(): Promise<void> {
   });
 }
 
+/** A Go duration flag ("2s", "1m30s") in milliseconds; anything else is a usage error. */
+function durationMs(v: string, flag: string): number {
+  try {
+    const nanos = parseDurationNanos(v);
+    if (nanos >= 0) return nanos / 1e6;
+  } catch (err) {
+    if (!(err instanceof DurationError)) throw err;
+  }
+  throw new UsageError(`${flag} must be a duration such as 2s or 1m30s, got "${v}"`);
+}
+
 export async function serveCommand(argv: string[], io: CliIO, control: ServeControl = {}): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
@@ -44,6 +56,7 @@ export async function serveCommand(argv: string[], io: CliIO, control: ServeCont
       plugins: { type: 'string', multiple: true },
       'feature-gates': { type: 'string', multiple: true },
       'simulator-annotations': { type: 'boolean' },
+      'pod-start-delay': { type: 'string' },
       ...clusterFlagOptions,
     },
   });
@@ -53,6 +66,7 @@ export async function serveCommand(argv: string[], io: CliIO, control: ServeCont
   const seed = values.seed === undefined ? 1 : Number(values.seed);
   if (!Number.isInteger(seed)) throw new UsageError(`--seed must be an integer, got "${values.seed}"`);
   const verbosity = values.v === undefined ? 0 : Number(values.v);
+  const podStartDelayMs = values['pod-start-delay'] === undefined ? 0 : durationMs(values['pod-start-delay'], '--pod-start-delay');
   const featureGates = FeatureGates.parse(values['feature-gates'] ?? []);
   const registry = await registryWithPlugins(values.plugins ?? []);
   const { scenario, config } = await loadScenarioAndConfig(values, positionals, registry, io);
@@ -65,6 +79,7 @@ export async function serveCommand(argv: string[], io: CliIO, control: ServeCont
     admitPod,
     configText: values.config ? readFileSync(values.config, 'utf8') : undefined,
     simulatorAnnotations: values['simulator-annotations'] ?? false,
+    podStartDelayMs,
     host: values.address ?? '127.0.0.1',
     port,
     onRequest: verbosity >= 4 ? (method, path, code) => io.stderr(`${method} ${path} ${code}\n`) : undefined,

@@ -122,7 +122,9 @@ test('snapshot writes the served cluster as a scenario that schedules as the ori
   // The embedded server serves Deployments, DaemonSets and Jobs too: nothing is skipped.
   assert.doesNotMatch(err, /does not serve/);
   const snap = loadScenario(file);
-  const want = keys({ ...served, pending: [] }).filter((k) => k !== 'Namespace//default');
+  // A served cluster has the built-in PriorityClasses, as every cluster: they come along.
+  const builtin = ['PriorityClass//system-cluster-critical', 'PriorityClass//system-node-critical'];
+  const want = [...keys({ ...served, pending: [] }).filter((k) => k !== 'Namespace//default'), ...builtin].sort();
   assert.deepEqual(keys(snap).filter((k) => !k.startsWith('Namespace/') || want.includes(k)), want);
   const web0 = snap.pods.find((p) => p.metadata.name === 'web-0')!;
   assert.equal(web0.spec.nodeName, 'n1');

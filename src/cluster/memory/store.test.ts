@@ -23,7 +23,7 @@ describe('MemoryCluster: create and defaulting', () => {
     assert.equal(p.metadata.namespace, 'default');
     assert.ok(p.metadata.uid);
     assert.ok(p.metadata.resourceVersion);
-    assert.equal(p.metadata.creationTimestamp, new Date(1_000).toISOString());
+    assert.equal(p.metadata.creationTimestamp, '1970-01-01T00:00:01Z', 'whole seconds, as metav1.Time');
     assert.equal(p.spec.schedulerName, 'default-scheduler');
     assert.deepEqual(p.spec.containers[0]!.resources!.requests, { cpu: '1' }, 'requests default to limits');
     assert.equal(p.spec.priority, 1000);

@@ -3,7 +3,7 @@
 import type { KubeObject, Node, ObjectMeta, PersistentVolume, PersistentVolumeClaim, Pod, PodCondition, PriorityClass, StorageClass } from '../../api/types.js';
 import type { ResourceClaim } from '../../api/dra_types.js';
 import type { PodGroup } from '../../api/scheduling.js';
-import { seededRandom, type Clock } from '../../util/clock.js';
+import { randomUUID, rfc3339, seededRandom, type Clock } from '../../util/clock.js';
 import { cloneJSON } from '../../util/json_clone.js';
 import { aggregateFieldErrors, applyResourceDefaults, dropDeallocatedStatusDevices, kindValidation, validatePodStatusNomination, type FieldError } from '../../api/validation/index.js';
 import { ApiError, type ClusterClient, type ClusterEventRecord, type PodStatusPatch, type WatchEvent, type WatchHandler } from '../types.js';
@@ -49,6 +49,11 @@ export interface MemoryClusterOptions {
    * clears the pod's nominatedNodeName, and a bound pod may not get a new one.
    */
   clearingNominatedNodeNameAfterBinding?: boolean;
+  /**
+   * Generate uids as the API server does (random UUIDs) from this seeded source, instead of
+   * "<uidPrefix>N" (the default, which simulations and their copies keep).
+   */
+  uuidRandom?: () => number;
 }
 
 const draKinds = new Set(['DeviceClass', 'ResourceClaim', 'ResourceClaimTemplate', 'ResourceSlice', 'DeviceTaintRule']);
@@ -153,7 +158,7 @@ export class MemoryCluster implements ClusterClient {
       o = cloneJSON(obj);
       o.metadata ??= {};
       if (!clusterScopedKinds.has(kind)) o.metadata.namespace ??= 'default';
-      applyResourceDefaults(o, new Date(this.opts.clock.now()).toISOString().replace(/\.\d{3}Z$/, 'Z'));
+      applyResourceDefaults(o, rfc3339(this.opts.clock.now()));
     } else {
       o = cloneJSON(obj);
       o.metadata ??= {};
@@ -171,9 +176,9 @@ export class MemoryCluster implements ClusterClient {
     const key = objectKey(o);
     if (this.lookup(o.kind ?? '', key) !== undefined) throw new ApiError(409, `${o.kind} "${o.metadata?.name}" already exists`);
     const meta = o.metadata as WritableMeta;
-    meta.uid ??= `${this.opts.uidPrefix ?? 'uid-'}${++this.uidCounter}`;
+    meta.uid ??= this.opts.uuidRandom ? randomUUID(this.opts.uuidRandom) : `${this.opts.uidPrefix ?? 'uid-'}${++this.uidCounter}`;
     meta.resourceVersion = this.nextRV();
-    meta.creationTimestamp ??= new Date(this.opts.clock.now()).toISOString();
+    meta.creationTimestamp ??= rfc3339(this.opts.clock.now());
     if (o.kind === 'Job') generateJobSelector(o);
     this.putObject(key, o);
     this.emit({ type: 'ADDED', kind: o.kind!, object: o });
@@ -341,7 +346,7 @@ export class MemoryCluster implements ClusterClient {
     setCondition(next, {
       type: 'PodScheduled',
       status: 'True',
-      lastTransitionTime: new Date(this.opts.clock.now()).toISOString(),
+      lastTransitionTime: rfc3339(this.opts.clock.now()),
     });
     this.bindings.push({ pod: `${ns}/${name}`, node: nodeName, time: this.opts.clock.now() });
     this.replaceExisting(objectKey(cur), cur, next);
@@ -465,7 +470,7 @@ export class MemoryCluster implements ClusterClient {
       return;
     }
     if (cur.metadata.deletionTimestamp) return;
-    const next: ResourceClaim = { ...cur, metadata: { ...cur.metadata, deletionTimestamp: new Date(this.opts.clock.now()).toISOString() } };
+    const next: ResourceClaim = { ...cur, metadata: { ...cur.metadata, deletionTimestamp: rfc3339(this.opts.clock.now()) } };
     this.replaceExisting(objectKey(cur), cur, next);
   }
 

@@ -217,6 +217,22 @@ function rejectedEverywhere(n: number): ExplainPod {
   };
 }
 
+describe('explain --output text with cloud-length node names', () => {
+  it('at --width 160 names every top node in full with its (chosen)/(tied) mark, the columns numbered', async () => {
+    const name = (i: number) => `ip-192-168-101-${100 + i}.us-west-2.compute.internal`;
+    const nodes = [0, 1, 2, 3].map((i) => `- metadata: { name: ${name(i)} }\n  status: { allocatable: { cpu: "4", memory: 8Gi, pods: "10" } }\n`).join('');
+    const sc = parseScenario(`nodes:\n${nodes}pending:\n- metadata: { name: web }\n  spec: { containers: [{ name: c, image: x, resources: { requests: { cpu: "1" } } }] }\n`, 'eks.yaml');
+    const { pods } = await runExplain(sc, { ...opts, diagnose: true });
+    const text = renderExplainText(pods, { width: 160 });
+    assert.match(text, new RegExp(`NODE 1: ${name(0).replace(/\./g, '\\.')} \\(chosen\\)`));
+    assert.match(text, new RegExp(`NODE 2: ${name(1).replace(/\./g, '\\.')} \\(tied\\)`));
+    assert.match(text, /^ {4}PLUGIN +WEIGHT +NODE 1 +NODE 2 +NODE 3$/m);
+    for (const line of text.split('\n')) assert.ok(line.length <= 160, line);
+    // Wide enough for the names: they head the columns as before.
+    assert.match(renderExplainText(pods, { width: 250 }), new RegExp(`WEIGHT +${name(0).replace(/\./g, '\\.')} \\(chosen\\) +${name(1).replace(/\./g, '\\.')} \\(tied\\)`));
+  });
+});
+
 describe('explain --output text at scale and in colour', () => {
   it('groups 5,000 nodes into one row per verdict pattern, naming the first few of each in name order', () => {
     const text = renderExplainText([rejectedEverywhere(5000)], { width: 200 });

@@ -119,7 +119,8 @@ function renderScores(p: ExplainPod, o: ExplainTextOptions, out: Line[]): void {
   const details = p.scoreDetails ?? {};
   const diagnosed = Object.keys(details).length > 0;
   const best = new Set(p.bestNodes);
-  const header = ['PLUGIN', ...(diagnosed ? ['WEIGHT'] : []), ...top.map(([node]) => `${node}${node === p.node ? ' (chosen)' : best.has(node) ? ' (tied)' : ''}`)];
+  const marked = top.map(([node]) => `${node}${node === p.node ? ' (chosen)' : best.has(node) ? ' (tied)' : ''}`);
+  const header = ['PLUGIN', ...(diagnosed ? ['WEIGHT'] : []), ...marked];
   const rows = plugins.map((pl) => {
     const weight = Object.values(details)[0]?.[pl]?.weight;
     return [pl, ...(diagnosed ? [weight === undefined ? '' : String(weight)] : []), ...top.map(([node, row]) => {
@@ -131,7 +132,20 @@ function renderScores(p: ExplainPod, o: ExplainTextOptions, out: Line[]): void {
   out.push([]);
   const legend = diagnosed ? ': weighted score (raw -> normalized)' : ': weighted score';
   out.push([seg(`  Top ${top.length} of ${scored.length} scored node(s)${legend}:`, 'bold')]);
+  // Node names too long for their columns (cloud names run to 45 characters) are listed in full
+  // above the table, with their marks, and the columns numbered: a cut name loses what tells it apart.
+  const first = header.length - top.length;
+  if (naturalWidth(header, rows) > o.width) {
+    marked.forEach((m, i) => out.push([seg(`    NODE ${i + 1}: `, 'dim'), seg(m)]));
+    top.forEach((_, i) => (header[first + i] = `NODE ${i + 1}`));
+  }
   table(header, rows, o, out, (_cell, col, row) => (row[0] === 'TOTAL' && col > 0 ? 'bold' : null), false);
+}
+
+/** The width a table's lines take with no cell narrowed (as table() lays it out). */
+function naturalWidth(header: readonly string[], rows: readonly string[][]): number {
+  const widths = header.map((h, c) => Math.min(maxCellWidth, Math.max(h.length, ...rows.map((r) => r[c]!.length))));
+  return 4 + widths.reduce((sum, w) => sum + w + 2, 0) - 2;
 }
 
 function renderPreemption(p: ExplainPod, pre: ExplainPreemption, o: ExplainTextOptions, out: Line[]): void {

@@ -10,7 +10,8 @@ import { priorityAdmissionError, priorityClassAdmissionError } from '../../api/a
 import type { KubeObject, Node, Pod, PriorityClass } from '../../api/types.js';
 import { nodesToAdd, readStepOps, whatIfStepKeys, type StepOps } from './whatif_steps.js';
 import {
-  aggregateFieldErrors, decodeObject, documentProblem, fieldErrorString, kindValidation, knownKinds, maxNestingDepth, type FieldError, type KindValidation,
+  aggregateFieldErrors, decodeObject, documentProblem, fieldErrorString, kindStruct, kindValidation, knownKinds, maxNestingDepth, strictDecodingError,
+  unknownFields, type FieldError, type KindValidation,
 } from '../../api/validation/index.js';
 import { BadInputError } from '../../util/bad_input.js';
 
@@ -121,6 +122,14 @@ class Loader {
     }
     const obj = decoded.value;
     obj.apiVersion ??= k.apiVersion;
+    // As kube-apiserver with kubectl's default strict validation: a misspelt field at any depth
+    // would otherwise be dropped silently and change the answer.
+    const struct = kindStruct(obj.apiVersion, k.kind) ?? kindStruct(k.apiVersion, k.kind);
+    const unknown = struct === undefined ? [] : unknownFields(struct, e.value);
+    if (unknown.length > 0) {
+      const meta = obj.metadata ?? {};
+      this.fail(labelOf(e.where, k, meta.namespace || 'default', meta.name ?? ''), strictDecodingError(unknown));
+    }
     obj.kind = k.kind;
     const meta = (obj.metadata ??= {});
     // Where the API server takes the namespace from the URL, a scenario's objects default to "default".

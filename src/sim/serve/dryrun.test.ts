@@ -250,6 +250,19 @@ describe('dry run: over HTTP on loopback', () => {
       assert.ok((status.details?.causes ?? []).length > 0, 'causes given');
 
       assert.equal((await fetch(`${s.url}${dryRunSchedulePath}`, { method: 'POST', body: 'not json' })).status, 400);
+
+      // YAML, as `curl --data-binary @pods.yaml -H 'Content-Type: application/yaml'` sends a file: one document or several.
+      const postYaml = (text: string) => fetch(`${s.url}${dryRunSchedulePath}`, { method: 'POST', headers: { 'Content-Type': 'application/yaml' }, body: text });
+      const yamlPod = (name: string, cpu: string) => `apiVersion: v1\nkind: Pod\nmetadata: { name: ${name} }\nspec:\n  containers: [{ name: c, image: x, resources: { requests: { cpu: "${cpu}" } } }]\n`;
+      const one = await postYaml(yamlPod('small', '1'));
+      assert.equal(one.status, 200);
+      assert.deepEqual((await one.json() as DryRunResult).pods.map((p) => [p.pod, p.outcome]), [['default/small', 'Scheduled']]);
+      const two = await postYaml(`${yamlPod('small', '1')}---\n${yamlPod('too-big', '20')}`);
+      assert.equal(two.status, 200);
+      assert.deepEqual((await two.json() as DryRunResult).pods.map((p) => [p.pod, p.outcome]), [['default/small', 'Scheduled'], ['default/too-big', 'Unschedulable']]);
+      const broken = await postYaml('pods: [ {');
+      assert.equal(broken.status, 400);
+      assert.match(((await broken.json()) as { message: string }).message, /^the body of the request could not be decoded as YAML: /);
       const list = await fetch(`${s.url}/api/v1/namespaces/default/pods/small`);
       assert.equal(list.status, 404, 'the asked pod was not stored');
       await list.arrayBuffer();

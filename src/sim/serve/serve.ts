@@ -6,6 +6,7 @@ import { ApiServer } from '../../apiserver/server.js';
 import type { KubeObject, Node, PersistentVolume, PersistentVolumeClaim, Pod } from '../../api/types.js';
 import type { ResourceClaim } from '../../api/dra_types.js';
 import { toEventObject } from '../../cluster/kube/events.js';
+import { Kubelet } from '../../cluster/memory/kubelet.js';
 import { MemoryCluster } from '../../cluster/memory/store.js';
 import type { ClusterClient, ClusterEventRecord, PodStatusPatch, WatchHandler } from '../../cluster/types.js';
 import { Scheduler, type AttemptRecord, type ResolvedConfig } from '../../scheduler/scheduler.js';
@@ -28,6 +29,10 @@ export interface ServeOptions extends Omit<EmbeddedOptions, 'onAttempt' | 'tieBr
   configText?: string;
   /** Writes each pod's results as kube-scheduler-simulator's annotations after its attempts. */
   simulatorAnnotations?: boolean;
+  /** How long after its binding the kubelet stand-in runs a pod (default 0). */
+  podStartDelayMs?: number;
+  /** Run the kubelet stand-in (default true); off, pods stay Pending and nodes as given (API tests). */
+  kubelet?: boolean;
 }
 
 export interface Serving {
@@ -134,9 +139,11 @@ class EventWritingClient implements ClusterClient {
 /** Loads the scenario into an embedded cluster, starts the API server (with the web UI at /ui/) and the scheduler's loop in real time. */
 export async function serveScenario(sc: Scenario, o: ServeOptions): Promise<Serving> {
   const clock = o.clock ?? new RealClock();
-  // A served cluster runs what kube-controller-manager runs around the scheduler, unless the scenario turns the workload controllers off.
+  // A served cluster runs what kube-controller-manager runs around the scheduler, unless the
+  // scenario turns the workload controllers off; uids are UUIDs, as a real API server's, from a
+  // stream of their own (generated names keep theirs).
   const cluster = new MemoryCluster({
-    clock, admitPod: o.admitPod, watchHistorySize: o.watchHistorySize, random: seededRandom(o.seed ?? 1),
+    clock, admitPod: o.admitPod, watchHistorySize: o.watchHistorySize, random: seededRandom(o.seed ?? 1), uuidRandom: seededRandom((o.seed ?? 1) ^ 0x5eed),
     workloadControllers: sc.controllers !== false, disruptionController: true,
   });
   populateCluster(cluster, sc);
@@ -175,9 +182,12 @@ export async function serveScenario(sc: Scenario, o: ServeOptions): Promise<Serv
     },
   };
   const configText = o.configText ?? (sc.config ? stringifyYaml(sc.config) : defaultConfigText);
-  const workbench = new Workbench(host, configText);
+  const workbench = new Workbench(host, configText, clock.now());
   const postEndpoints = new Map([[dryRunSchedulePath, (body: unknown) => dryRunSchedule(cluster, clock, podsOfRequest(body), { ...o, config })]]);
   const server = await ApiServer.start({ cluster, clock, host: o.host, port: o.port, bookmarkIntervalMs: o.bookmarkIntervalMs, onRequest: o.onRequest, mount: workbench, postEndpoints });
+  // After the API server made the system namespaces: the node leases live in kube-node-lease.
+  const kubelet = o.kubelet === false ? null : new Kubelet(cluster, clock, { podStartDelayMs: o.podStartDelayMs });
+  kubelet?.start();
   await scheduler.start();
   scheduler.loop.start();
   let closed = false;
@@ -192,6 +202,7 @@ export async function serveScenario(sc: Scenario, o: ServeOptions): Promise<Serv
       if (closed) return;
       closed = true;
       await stopScheduler(scheduler);
+      kubelet?.stop();
       annotations?.close();
       await server.close();
     },

@@ -51,12 +51,24 @@ describe('the workbench endpoints of simulate --serve', { timeout: 60_000 }, () 
       if (answer.status === 200) break;
       await new Promise((r) => setTimeout(r, 50));
     }
-    const body = (await answer!.json()) as { explain: { pod: string; outcome: string; filter: Record<string, { plugin: string; code: string; reasons: string[] }> }; attempts: number };
+    const body = (await answer!.json()) as { explain: { pod: string; outcome: string; filter: Record<string, { plugin: string; code: string; reasons: string[] }>; attempts: { time: number }[] }; attempts: number };
     assert.deepEqual([body.explain.pod, body.explain.outcome], ['default/too-big', 'Unschedulable']);
+    // Seconds since serving began (the real clock), as a simulation counts from its start: not Unix time.
+    const t = body.explain.attempts[0]!.time;
+    assert.ok(t >= 0 && t < 60, `attempt time ${t}`);
     assert.deepEqual(body.explain.filter.n1, { plugin: 'NodeResourcesFit', code: 'UnschedulableAndUnresolvable', reasons: ['Insufficient cpu'] });
     const missing = await fetch(`${s.url}/ui/api/explain/default/nobody`);
     assert.equal(missing.status, 404);
     assert.match(((await missing.json()) as { message: string }).message, /default\/nobody has no scheduling attempt yet/);
+  });
+
+  it('gives the configuration with the running profiles as resolved: plugins per extension point and Score weights', async () => {
+    const c = (await (await fetch(`${s.url}/ui/api/config`)).json()) as { yaml: string; profiles: { schedulerName: string; plugins: Record<string, string[]>; scoreWeights: Record<string, number> }[] };
+    assert.deepEqual(c.profiles.map((p) => p.schedulerName), ['default-scheduler']);
+    const [p] = c.profiles;
+    assert.ok(p!.plugins.filter!.includes('NodeResourcesFit'));
+    assert.deepEqual(p!.plugins.postFilter, ['DynamicResources', 'DefaultPreemption']);
+    assert.deepEqual([p!.scoreWeights.TaintToleration, p!.scoreWeights.NodeAffinity, p!.scoreWeights.NodeResourcesFit], [3, 2, 1]);
   });
 
   it('refuses a bad scenario or configuration with its reason and keeps the cluster', async () => {

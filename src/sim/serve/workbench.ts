@@ -10,6 +10,7 @@ import type { MountedHandler } from '../../apiserver/server.js';
 import { resources } from '../../apiserver/resources.js';
 import type { KubeObject, Pod } from '../../api/types.js';
 import { podKey } from '../../api/types.js';
+import { systemPriorityClassObjects } from '../../api/validation/index.js';
 import type { MemoryCluster } from '../../cluster/memory/store.js';
 import { parseConfig } from '../../config/index.js';
 import type { AttemptRecord, ResolvedConfig, Scheduler } from '../../scheduler/scheduler.js';
@@ -19,6 +20,7 @@ import { bestScoredNodes } from '../report/report_scores.js';
 import { parseScenario, type Scenario } from '../scenario/scenario.js';
 import { populateCluster } from '../scenario/embedded.js';
 import { uiAssetDir } from '../report/ui_assets.js';
+import { profilePlugins } from './simulator_annotation_writer.js';
 import type { Registry } from '../../framework/registry.js';
 import { BadInputError } from '../../util/bad_input.js';
 
@@ -42,6 +44,7 @@ const staticFiles: Record<string, string> = {
 
 /** Kinds an exported scenario leaves out: what the cluster and the scheduler make themselves. */
 const notExported = new Set(['Event', 'Lease']);
+const builtinPriorityClasses = new Set(systemPriorityClassObjects().map((pc) => pc.metadata?.name ?? ''));
 const systemNamespaces = new Set(['default', 'kube-system', 'kube-public', 'kube-node-lease']);
 const maxBodyBytes = 64 * 1024 * 1024;
 /** Attempts a pod's decision lists: its last ones. */
@@ -92,7 +95,8 @@ export class Workbench implements MountedHandler {
   /** The built files, read and gzipped once (CodeMirror makes app.js about 560 KiB, 180 KiB gzipped). */
   private readonly assets = new Map<string, { raw: Buffer; gzipped: Buffer }>();
 
-  constructor(private readonly host: WorkbenchHost, private configText: string) {}
+  /** `startedAtMs`: when serving began; attempt times are seconds since then, as a simulation's since its start. */
+  constructor(private readonly host: WorkbenchHost, private configText: string, private readonly startedAtMs = 0) {}
 
   /**
    * Keeps each pod's last decision for its tables (the scheduler's onAttempt), as the explain
@@ -102,7 +106,7 @@ export class Workbench implements MountedHandler {
   recordAttempt(a: AttemptRecord): void {
     const key = podKey(a.pod);
     const list = this.attemptLists.get(key) ?? [];
-    list.push(attemptSummary(a));
+    list.push({ ...attemptSummary(a), time: (a.time - this.startedAtMs) / 1000 });
     if (list.length > maxAttemptsListed) list.shift();
     this.attemptLists.set(key, list);
     const explain = explainAttempt(a, list);
@@ -161,7 +165,7 @@ export class Workbench implements MountedHandler {
     if (what === 'queue' && method === 'GET') return sendJson(res, 200, this.queue());
     if (what === 'devices' && method === 'GET') return sendJson(res, 200, deviceReport(this.host.cluster) ?? { nodes: [], pools: [] });
     if (what === 'kinds' && method === 'GET') return sendJson(res, 200, this.kinds());
-    if (what === 'config' && method === 'GET') return sendJson(res, 200, { yaml: this.configText });
+    if (what === 'config' && method === 'GET') return sendJson(res, 200, { yaml: this.configText, profiles: this.effectiveProfiles() });
     if (what === 'config' && method === 'PUT') {
       const config = parseConfig(body, 'configuration', this.host.registry);
       await this.host.replaceScheduler(config);
@@ -218,6 +222,16 @@ export class Workbench implements MountedHandler {
     return { counts: q.pendingCounts(), pods: pods.slice(0, maxQueuePods), more: Math.max(0, pods.length - maxQueuePods) };
   }
 
+  /**
+   * What the running scheduler's profiles do after defaulting: each extension point's plugins in
+   * the order they run, and each Score plugin's weight (the configuration text leaves most implicit).
+   */
+  private effectiveProfiles() {
+    return [...this.host.scheduler.profiles].map(([schedulerName, fwk]) => ({
+      schedulerName, plugins: profilePlugins(fwk), scoreWeights: Object.fromEntries(fwk.scorePluginWeight),
+    }));
+  }
+
   /** The kinds the API serves, for the UI's editor. */
   private kinds() {
     return resources.map((r) => ({ kind: r.kind, group: r.group, version: r.version, plural: r.name, namespaced: r.namespaced }));
@@ -247,6 +261,8 @@ export class Workbench implements MountedHandler {
       if (r.kind === 'Pod' || r.kind === 'Node' || notExported.has(r.kind) || r.group === 'events.k8s.io') continue;
       for (const o of c.list(r.storeKind)) {
         if (r.kind === 'Namespace' && systemNamespaces.has(o.metadata?.name ?? '')) continue;
+        // Every API server makes these itself.
+        if (r.kind === 'PriorityClass' && builtinPriorityClasses.has(o.metadata?.name ?? '')) continue;
         objects.push(clean(o));
       }
     }

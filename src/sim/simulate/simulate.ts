@@ -3,7 +3,7 @@
 import { Name as GangSchedulingName, waitingForQuorum } from '../../plugins/gangscheduling/gang_scheduling.js';
 import type { Node, Pod } from '../../api/types.js';
 import { podKey } from '../../api/types.js';
-import { computePodResourceRequests, Resource } from '../../api/resource_requests.js';
+import { computePodResourceRequests, isExtendedResourceName, Resource } from '../../api/resource_requests.js';
 import type { MemoryCluster } from '../../cluster/memory/store.js';
 import type { Features } from '../../framework/features.js';
 import type { SchedulingQueue } from '../../queue/scheduling_queue.js';
@@ -32,6 +32,8 @@ export interface NodeAllocation {
   cpu: { requested: number; allocatable: number };
   memory: { requested: number; allocatable: number };
   pods: { count: number; allocatable: number };
+  /** Each extended resource the node offers (nvidia.com/gpu, ...), when it has any. */
+  extended?: { name: string; requested: number; allocatable: number }[];
 }
 
 export interface SimReport {
@@ -239,11 +241,17 @@ function allocationReport(nodes: Node[], pods: Pod[]): NodeAllocation[] {
   return nodes.map((n) => {
     const alloc = Resource.fromList(n.status?.allocatable ?? n.status?.capacity);
     const e = requested.get(n.metadata.name!);
+    const extended: NonNullable<NodeAllocation['extended']> = [];
+    for (const [name, allocatable] of alloc.scalarResources ?? []) {
+      if (allocatable > 0 && isExtendedResourceName(name)) extended.push({ name, requested: e?.r.scalarResources?.get(name) ?? 0, allocatable });
+    }
+    extended.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     return {
       node: n.metadata.name!,
       cpu: { requested: e?.r.milliCPU ?? 0, allocatable: alloc.milliCPU },
       memory: { requested: e?.r.memory ?? 0, allocatable: alloc.memory },
       pods: { count: e?.count ?? 0, allocatable: alloc.allowedPodNumber },
+      ...(extended.length > 0 ? { extended } : {}),
     };
   });
 }

@@ -26,6 +26,8 @@ interface VariantSummary {
   /** Mean and standard deviation of the nodes' requested/allocatable share, cpu and memory (0..1). */
   cpu: { mean: number; stddev: number };
   memory: { mean: number; stddev: number };
+  /** The same for each extended resource (nvidia.com/gpu), over the nodes offering it; absent when none does. */
+  extended?: { name: string; mean: number; stddev: number }[];
   /**
    * Free cpu (millicores) in total and on the roomiest node; fragmentation = 1 - largest/total,
    * 0 when all free room is on one node, near 1 when it is scattered in small pieces.
@@ -73,8 +75,17 @@ function summarize(name: string, r: SimReport): VariantSummary {
     nodesUsed: nodes.filter((n) => n.pods.count > 0).length,
     cpu: spread(nodes.map((n) => share(n.cpu.requested, n.cpu.allocatable))),
     memory: spread(nodes.map((n) => share(n.memory.requested, n.memory.allocatable))),
+    ...extendedSpread(nodes),
     freeCpu: { total, largest, fragmentation: total > 0 ? 1 - largest / total : 0 },
   };
+}
+
+/** Each extended resource's requested share across the nodes that offer it, by name. */
+function extendedSpread(nodes: SimReport['nodes']): { extended?: NonNullable<VariantSummary['extended']> } {
+  const shares = new Map<string, number[]>();
+  for (const n of nodes) for (const e of n.extended ?? []) shares.set(e.name, [...(shares.get(e.name) ?? []), share(e.requested, e.allocatable)]);
+  if (shares.size === 0) return {};
+  return { extended: [...shares].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([name, xs]) => ({ name, ...spread(xs) })) };
 }
 
 /** Runs the scenario once per variant, in order, with the same seed each. */

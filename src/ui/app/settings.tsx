@@ -4,14 +4,46 @@ import { useEffect, useState } from 'preact/hooks';
 import { getJson, sendText } from './api.js';
 import { YamlEditor } from './yaml_editor.js';
 
+/** A running profile as the server resolved it: plugins per extension point, Score weights. */
+interface EffectiveProfile {
+  schedulerName: string;
+  plugins: Record<string, string[]>;
+  scoreWeights: Record<string, number>;
+}
+
+function EffectiveProfiles({ profiles }: { profiles: EffectiveProfile[] }) {
+  return (
+    <>
+      <h3>Effective profiles</h3>
+      <p class="muted">What the running scheduler does with the configuration above, defaults applied: each extension point's plugins in the order they run, each Score plugin with its weight.</p>
+      {profiles.map((p) => (
+        <div key={p.schedulerName} data-testid={`profile-${p.schedulerName}`}>
+          <h4>{p.schedulerName}</h4>
+          <table class="grid">
+            <thead><tr><th>extension point</th><th>plugins</th></tr></thead>
+            <tbody>{Object.entries(p.plugins).map(([point, names]) => (
+              <tr key={point}><td>{point}</td><td>{names.map((n) => (point === 'score' ? `${n} ×${p.scoreWeights[n] ?? 1}` : n)).join(', ') || '-'}</td></tr>
+            ))}</tbody>
+          </table>
+        </div>
+      ))}
+    </>
+  );
+}
+
 export function ConfigView() {
   const [text, setText] = useState('');
+  const [profiles, setProfiles] = useState<EffectiveProfile[]>([]);
   const [result, setResult] = useState<{ ok: boolean; message: string } | null>(null);
+  const load = (withText: boolean) => getJson<{ yaml: string; profiles: EffectiveProfile[] }>('/ui/api/config').then((c) => {
+    if (withText) setText(c.yaml);
+    setProfiles(c.profiles);
+  }, (e: Error) => setResult({ ok: false, message: e.message }));
   useEffect(() => {
-    getJson<{ yaml: string }>('/ui/api/config').then((c) => setText(c.yaml), (e: Error) => setResult({ ok: false, message: e.message }));
+    void load(true);
   }, []);
   const apply = () => sendText<{ message: string }>('PUT', '/ui/api/config', text).then(
-    (r) => setResult({ ok: true, message: r.message }), (e: Error) => setResult({ ok: false, message: e.message }));
+    (r) => { setResult({ ok: true, message: r.message }); void load(false); }, (e: Error) => setResult({ ok: false, message: e.message }));
   return (
     <section>
       <div class="toolbar">
@@ -21,6 +53,7 @@ export function ConfigView() {
       <p class="muted">A KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1). Applying it replaces the scheduler; bound pods stay, pending ones are tried again.</p>
       <YamlEditor testId="config-editor" value={text} onChange={setText} />
       {result && <div class={result.ok ? 'ok' : 'error'} data-testid="config-result">{result.message}</div>}
+      <EffectiveProfiles profiles={profiles} />
     </section>
   );
 }

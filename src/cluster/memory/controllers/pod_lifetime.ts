@@ -5,6 +5,7 @@
 import type { Pod } from '../../../api/types.js';
 import type { TimerHandle } from '../../../util/clock.js';
 import { DurationError, parseDurationNanos } from '../../../util/duration.js';
+import { completedPodStatus } from '../kubelet.js';
 import type { ControllerContext } from './store.js';
 
 /** The annotation (on a pod or a workload's pod template) giving the pod's run time as a Go duration ("90s", "1h30m"). */
@@ -71,6 +72,6 @@ export class PodLifetimes {
       this.ctx.store.remove('Pod', namespace, name);
       return;
     }
-    this.ctx.store.update<Pod>({ ...cur, status: { ...(cur.status ?? {}), phase: 'Succeeded' } });
+    this.ctx.store.update<Pod>({ ...cur, status: completedPodStatus(cur, this.ctx.clock.now()) });
   }
 }
