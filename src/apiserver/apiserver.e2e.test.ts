@@ -177,9 +177,13 @@ describe('embedded API server', { timeout: 20_000 }, () => {
     assert.equal(pod.spec.containers[0]!.image, 'pause:2');
     assert.deepEqual(pod.spec.containers[0]!.resources?.requests, { cpu: '100m', memory: '64Mi' }, 'containers merge by name');
     assert.equal(pod.metadata.annotations?.note, 'hi');
-    const status = await s.core.patchNamespacedPodStatus({ namespace: 'default', name: 'patched', body: { status: { conditions: [{ type: 'Ready', status: 'False' }], nominatedNodeName: 'node-a' } } },
+    const status = await s.core.patchNamespacedPodStatus({ namespace: 'default', name: 'patched', body: { status: { conditions: [{ type: 'Ready', status: 'False' }] } } },
       setHeaderOptions('Content-Type', PatchStrategy.StrategicMergePatch));
-    assert.equal(status.status?.nominatedNodeName, 'node-a');
+    assert.equal(status.status?.conditions?.find((c) => c.type === 'Ready')?.status, 'False');
+    // ClearingNominatedNodeNameAfterBinding: a bound pod may not be nominated again.
+    const nominated = await s.request('PATCH', `${path}/status`, { status: { nominatedNodeName: 'node-a' } }, PatchStrategy.MergePatch);
+    assert.equal(nominated.code, 422);
+    assert.match(String(nominated.body.message), /status\.nominatedNodeName: Forbidden: may not be set on pods that are already bound to a node/);
     assert.equal(status.status?.phase, 'Pending', 'the status patch merges into the stored status');
     const ignored = await s.request('PATCH', `${path}/status`, { spec: { activeDeadlineSeconds: 5 } }, PatchStrategy.MergePatch);
     assert.equal((ignored.body as unknown as Pod).spec.activeDeadlineSeconds, undefined, 'the status subresource keeps the spec');

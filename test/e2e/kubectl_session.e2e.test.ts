@@ -42,7 +42,9 @@ describe('one kubectl session against simulate --serve and the pinned control pl
     const registry = inTreeRegistry();
     const serving: Serving = await serveScenario({
       name: 'session', metadata: {}, config: null, objects: [], pods: [], pending: [], steps: [], nodes: sessionNodes as Node[],
-    }, { config: defaultConfiguration(registry), registry, notYetAvailable: notYetAvailablePlugins, port: 0 });
+      // No kubelet stand-in: the pinned control plane runs none either, so both sides get their
+      // pods' readiness from the session's status patches and answer evictions alike.
+    }, { config: defaultConfiguration(registry), registry, notYetAvailable: notYetAvailablePlugins, port: 0, kubelet: false });
     try {
       const work = mkdtempSync(join(dir, 'ours-'));
       writeFileSync(join(work, 'kubeconfig'), kubeconfigFor(serving.url));

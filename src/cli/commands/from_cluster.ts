@@ -61,6 +61,9 @@ export async function scenarioFromCluster(flags: ClusterFlags, schedulerNames: r
     });
     const { scenario, otherSchedulersPods } = scenarioFromObjects(imported.objects, `cluster ${server}`, schedulerNames);
     if (otherSchedulersPods > 0) io.stderr(`note: ${otherSchedulersPods} unbound pod(s) of other schedulers left out\n`);
+    // A snapshot already holds its workloads' pods: controllers started on it would make more
+    // (they do not adopt imported pods yet), so an imported cluster is served as it was taken.
+    scenario.controllers ??= false;
     return scenario;
   } catch (err) {
     if (err instanceof ClusterImportError) throw new UsageError(err.message);
