@@ -16,6 +16,7 @@ import { leaving, recreatedCopy } from './probe_copy.js';
 import type { ProgressListener } from './progress.js';
 import type { Scenario } from '../scenario/scenario.js';
 import { runSimulation } from '../simulate/simulate.js';
+import { freeResources, type FreeResources } from './free_resources.js';
 
 export type CapacityOptions = Omit<EmbeddedOptions, 'onAttempt'> & {
   /** Told how far a long question has got (stderr's progress line). */
@@ -26,7 +27,7 @@ export type CapacityOptions = Omit<EmbeddedOptions, 'onAttempt'> & {
  * The scenario's cluster with its pending pods created and scheduled (timeline steps not played),
  * the scheduler left running for the questions asked next; `onAttempt` sees every attempt.
  */
-async function scheduledScenario(sc: Scenario, o: CapacityOptions, onAttempt: (a: AttemptRecord) => void): Promise<Embedded> {
+export async function scheduledScenario(sc: Scenario, o: CapacityOptions, onAttempt: (a: AttemptRecord) => void): Promise<Embedded> {
   let attempts = 0;
   let settingUp = true;
   const counted = (a: AttemptRecord) => {
@@ -52,6 +53,8 @@ export interface FitCount {
   stoppedBy: { message: string; nodes: NodeRefusal[] } | null;
   /** The scenario's own pending pods, scheduled first. */
   pending: { scheduled: number; unschedulable: number };
+  /** What the nodes have left once the copies are placed (cpu, memory, pods, extended resources). */
+  free: FreeResources;
 }
 
 /**
@@ -96,6 +99,7 @@ export async function countFits(sc: Scenario, pod: Pod, o: CapacityOptions & { m
       placements: [...perNode].map(([node, copies]) => ({ node, copies })).sort((x, y) => y.copies - x.copies || x.node.localeCompare(y.node)),
       stoppedBy,
       pending: { scheduled, unschedulable: pendingKeys.size - scheduled },
+      free: freeResources(cluster),
     };
   } finally {
     scheduler.stop();
@@ -204,13 +208,13 @@ function packingGuess(leftOut: readonly Pod[], template: Node, daemonPods: reado
 }
 
 /**
- * The fewest copies of `template` to add so that no pending pod (nor any pod the timeline creates)
- * ends unschedulable, each new node carrying the template's DaemonSet pods. Each probe is a full
+ * The fewest copies of `template` to add so that no pending pod (nor any pod the timeline creates;
+ * with `only`, none of those pods) ends unschedulable, each new node carrying the template's DaemonSet pods. Each probe is a full
  * simulation (more nodes never leave more pods out, so the search is sound); it starts from a
  * packing guess of the pods left out with none added, and gallops (then bisects) from there: a
  * good guess needs two probes besides the first.
  */
-export async function nodesNeeded(sc: Scenario, template: Node, o: CapacityOptions & { limit?: number; prefix?: string }): Promise<NodesNeeded> {
+export async function nodesNeeded(sc: Scenario, template: Node, o: CapacityOptions & { limit?: number; prefix?: string; only?: ReadonlySet<string> }): Promise<NodesNeeded> {
   const limit = o.limit ?? 10_000;
   const prefix = o.prefix ?? `${template.metadata.name ?? 'node'}-added-`;
   const probes: NodesNeeded['probes'] = [];
@@ -226,7 +230,8 @@ export async function nodesNeeded(sc: Scenario, template: Node, o: CapacityOptio
     const what = `simulation ${probes.length + 1} (${n} nodes added): pods attempted`;
     const onAttempt = o.onProgress && (() => o.onProgress!(what, ++attempts, 0));
     const report = await runSimulation(n === 0 ? sc : withNodes(sc, template, n, prefix, addedDaemonPods), { ...o, onAttempt });
-    const out = report.pods.filter((p) => p.outcome === 'Unschedulable' || p.outcome === 'Pending' || p.outcome === 'Gated');
+    // `only`: the pods that must fit (a gang's members); the others may stay left out.
+    const out = report.pods.filter((p) => (p.outcome === 'Unschedulable' || p.outcome === 'Pending' || p.outcome === 'Gated') && (o.only === undefined || o.only.has(p.pod)));
     probes.push({ nodes: n, unschedulable: out.length });
     leftOut = out.map((p) => ({ pod: p.pod, message: p.message }));
     const idle = out.length > 0 && report.nodes.some((a) => a.node.startsWith(prefix) && a.pods.count === daemonPods.length);
