@@ -47,16 +47,21 @@ Options:
   --progress            a progress line on stderr even when stderr is not a terminal (it is drawn on a terminal)
 ${clusterFlagsUsage}`;
 
-function readOne(path: string, kind: 'Pod'): Pod;
-function readOne(path: string, kind: 'Node'): Node;
-function readOne(path: string, kind: 'Pod' | 'Node'): Pod | Node {
+/** A file of objects read as a scenario; a missing file is a ScenarioError naming it. */
+function readScenarioFile(path: string): ReturnType<typeof parseScenario> {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
     throw new ScenarioError(`${path}: ${(err as Error).message}`);
   }
-  const sc = parseScenario(text, path);
+  return parseScenario(text, path);
+}
+
+function readOne(path: string, kind: 'Pod'): Pod;
+function readOne(path: string, kind: 'Node'): Node;
+function readOne(path: string, kind: 'Pod' | 'Node'): Pod | Node {
+  const sc = readScenarioFile(path);
   const found = kind === 'Pod' ? [...sc.pending, ...sc.pods] : sc.nodes;
   const total = sc.nodes.length + sc.pods.length + sc.pending.length + sc.objects.length;
   if (found.length !== 1 || total !== 1) throw new ScenarioError(`${path}: must hold exactly one ${kind}`);
@@ -144,13 +149,7 @@ export async function capacityCommand(argv: string[], io: CliIO): Promise<number
 
 /** FILE's PodGroup and Pod, with --members (default: the gang's minCount, or 1). */
 function readGang(path: string, membersFlag: string | undefined): GangTemplate {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (err) {
-    throw new ScenarioError(`${path}: ${(err as Error).message}`);
-  }
-  const sc = parseScenario(text, path);
+  const sc = readScenarioFile(path);
   const groups = sc.objects.filter((o) => o.kind === 'PodGroup') as unknown as PodGroup[];
   const pods = [...sc.pending, ...sc.pods];
   if (groups.length !== 1 || pods.length !== 1 || sc.nodes.length + sc.objects.length !== 1) throw new ScenarioError(`${path}: must hold exactly one PodGroup and one Pod`);

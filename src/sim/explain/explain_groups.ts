@@ -7,9 +7,9 @@ import { podKey, type Pod } from '../../api/types.js';
 import type { AttemptRecord } from '../../scheduler/scheduler.js';
 
 /** A group's or a member's outcome; `Waiting`: held before its cycle (PreEnqueue), never attempted. */
-export type ExplainGroupOutcome = 'Scheduled' | 'Unschedulable' | 'Error' | 'Waiting';
+type ExplainGroupOutcome = 'Scheduled' | 'Unschedulable' | 'Error' | 'Waiting';
 
-export interface ExplainGroupMember {
+interface ExplainGroupMember {
   pod: string;
   outcome: ExplainGroupOutcome;
   /** The node it was bound to; '' unless Scheduled. */

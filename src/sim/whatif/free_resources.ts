@@ -5,7 +5,7 @@ import { computePodResourceRequests, Resource } from '../../api/resource_request
 import type { Node, Pod } from '../../api/types.js';
 import type { MemoryCluster } from '../../cluster/memory/store.js';
 
-export interface FreeResource {
+interface FreeResource {
   /** `cpu` (in cores), `memory` (bytes), `pods`, or an extended resource's name (its count). */
   resource: string;
   allocatable: number;
