@@ -10,7 +10,7 @@ import type { PodGroup } from '../../api/scheduling.js';
 import type { Pod } from '../../api/types.js';
 import { BadInputError } from '../../util/bad_input.js';
 import { parseScenario } from '../scenario/scenario.js';
-import { nodesNeeded } from './capacity.js';
+import { nodesNeeded, removableNodes } from './capacity.js';
 import { checkGangTemplate, countGangFits, gangMemberKeys, withGang, type GangTemplate } from './capacity_gangs.js';
 
 const registry = inTreeRegistry();
@@ -106,5 +106,43 @@ describe('capacity --gang --add-nodes-like', () => {
     const huge = parseScenario(`pending: [{ metadata: { name: huge }, spec: { containers: [{ name: c, image: x, resources: { requests: { nvidia.com/gpu: "16" }, limits: { nvidia.com/gpu: "16" } } }] } }]`, 'h.yaml');
     const r = await nodesNeeded({ ...sc, pending: [...huge.pending, ...sc.pending] }, sc.nodes[0]!, { ...opts, only: new Set(gangMemberKeys(g)) });
     assert.equal(r.nodes, 1);
+  });
+});
+
+describe('capacity --removable keeps gangs whole', () => {
+  /** Three 2-cpu nodes; a gang of 2 x 2-cpu members placed on two of them; `third` the third node's cpu. */
+  const scenario = (third: string) => parseScenario(`
+objects:
+- { apiVersion: scheduling.k8s.io/v1beta1, kind: PodGroup, metadata: { name: g }, spec: { schedulingPolicy: { gang: { minCount: 2 } } } }
+nodes:
+- { metadata: { name: n1 }, status: { allocatable: { cpu: "2", memory: 8Gi, pods: "10" } } }
+- { metadata: { name: n2 }, status: { allocatable: { cpu: "2", memory: 8Gi, pods: "10" } } }
+- { metadata: { name: n3 }, status: { allocatable: { cpu: "${third}", memory: 8Gi, pods: "10" } } }
+pending:
+${[0, 1].map((i) => `- { metadata: { name: m${i} }, spec: { schedulingGroup: { podGroupName: g }, containers: [{ name: c, image: x, resources: { requests: { cpu: "2" } } }] } }`).join('\n')}
+`, 'gang-removal.yaml');
+
+  it('moves every member of a gang with one on the node, together', async () => {
+    const out = await removableNodes(scenario('2'), { ...opts, nodes: ['n1', 'n2'] });
+    const placedOn = new Map(out.map((r) => [r.node, r]));
+    // Whichever nodes hold the gang: removing one reschedules both members, on the other two nodes.
+    for (const r of out) {
+      if (r.pods.length === 0) continue;
+      assert.equal(r.removable, true, JSON.stringify(r));
+      assert.equal(r.decidedBy, 'scheduler');
+      assert.deepEqual(r.pods.map((p) => p.pod).sort(), ['default/m0', 'default/m1']);
+      assert.ok(r.pods.every((p) => p.node !== r.node && p.node !== ''));
+    }
+    assert.equal(placedOn.size, 2);
+  });
+
+  it('is not removable when the whole gang no longer fits', async () => {
+    const out = await removableNodes(scenario('1'), { ...opts });
+    const holding = out.filter((r) => r.pods.length > 0);
+    assert.ok(holding.length > 0);
+    for (const r of holding) {
+      assert.equal(r.removable, false, JSON.stringify(r));
+      assert.ok(r.pods.some((p) => p.node === '' && p.message !== ''));
+    }
   });
 });
