@@ -239,7 +239,8 @@ function renderRemovable(r: readonly NodeRemoval[]): string {
   if (no.length > 0) {
     lines.push('', 'Not removable:');
     for (const x of no) {
-      const stuck = x.pods.at(-1)!;
+      // A gang lists every member: the first left without a node is the one that did not fit.
+      const stuck = x.pods.find((p) => p.node === '') ?? x.pods.at(-1)!;
       lines.push(`  ${x.node}: ${stuck.pod} does not fit elsewhere: ${stuck.message}`);
     }
   }
