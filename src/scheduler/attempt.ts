@@ -36,6 +36,8 @@ export interface AttemptRecord {
   readonly time: number;
   /** From the start of the scheduling cycle to the end of the attempt (binding included), in seconds. */
   readonly durationSeconds: number;
+  /** The plugin the failing status names ('' when none, or when scheduled). */
+  readonly plugin?: string;
 }
 
 /** One attempt in flight: its pod, profile, cycle state and what it has found so far. */
@@ -102,6 +104,7 @@ export function finishAttempt(ctx: CycleContext, attempt: Attempt, status: Statu
     attempt: attempt.qp.attempts,
     time: ctx.clock.now(),
     durationSeconds: seconds,
+    plugin: status?.plugin ?? '',
   });
 }
 

@@ -1,12 +1,15 @@
 // What capacity's three questions and a two-configuration compare cost on a large cluster: by
 // default 5,000 nodes and 100,000 bound pods (plus 200 pending), CPU seconds per question (README figures).
-// Run: npx tsx test/bench/whatif.ts [nodes] [pods] [fits|nodes|removable|placements|compare|all]
+// Run: npx tsx test/bench/whatif.ts [nodes] [pods] [fits|nodes|removable|placements|compare|gangs|all]
 // (placements: --removable --placements, the scheduler run for every node)
 import type { Node, Pod } from '../../src/api/types.js';
 import { admitPod } from '../../src/cluster/memory/admission.js';
 import { configFromObject, defaultConfiguration } from '../../src/config/index.js';
 import { inTreeRegistry, notYetAvailablePlugins } from '../../src/plugins/registry.js';
 import { countFits, nodesNeeded, removableNodes } from '../../src/sim/whatif/capacity.js';
+import { countGangFits, gangMemberKeys, withGang, type GangTemplate } from '../../src/sim/whatif/capacity_gangs.js';
+import { FeatureGates } from '../../src/config/feature_gates.js';
+import type { PodGroup } from '../../src/api/scheduling.js';
 import { compareVariants } from '../../src/sim/whatif/compare.js';
 import type { Scenario } from '../../src/sim/scenario/scenario.js';
 
@@ -55,6 +58,25 @@ if (only === 'all' || only === 'nodes') {
   const big = { ...sc, pending: Array.from({ length: Number(process.env.BIG ?? 400) }, (_, i) => pod(`big${i}`, '24')) };
   await measure('capacity --add-nodes-like n0', async () => {
     const r = await nodesNeeded(big, sc.nodes[0]!, opts);
+    return `${r.nodes} nodes, ${r.probes.length} simulations`;
+  });
+}
+if (only === 'all' || only === 'gangs') {
+  // Gangs of 8 workers of 4 cpu (minCount 8), all or nothing; then the nodes to add for one gang
+  // of 64 workers of 24 cpu (only a nearly empty node takes one).
+  const gates = { ...opts, featureGates: FeatureGates.parse(['GenericWorkload=true']) };
+  const gang = (members: number, cpu: string): GangTemplate => ({
+    podGroup: { apiVersion: 'scheduling.k8s.io/v1beta1', kind: 'PodGroup', metadata: { name: 'train', namespace: 'default' }, spec: { schedulingPolicy: { gang: { minCount: members } } } } as PodGroup,
+    pod: pod('worker', cpu),
+    members,
+  });
+  await measure('capacity --gang (8 x 4 cpu)', async () => {
+    const r = await countGangFits(sc, gang(8, '4'), gates);
+    return `${r.fits} gangs fit`;
+  });
+  const big = gang(64, '24');
+  await measure('capacity --gang --add-nodes-like n0 (64 x 24 cpu)', async () => {
+    const r = await nodesNeeded(withGang(sc, big), sc.nodes[0]!, { ...gates, only: new Set(gangMemberKeys(big)) });
     return `${r.nodes} nodes, ${r.probes.length} simulations`;
   });
 }

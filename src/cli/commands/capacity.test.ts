@@ -34,6 +34,24 @@ pods:
 - metadata: { name: q }
   spec: { nodeName: n1, containers: [{ name: c, image: x, resources: { requests: { cpu: "1" } } }] }
 `);
+const gangFile = join(dir, 'gang.yaml');
+writeFileSync(gangFile, `apiVersion: scheduling.k8s.io/v1beta1
+kind: PodGroup
+metadata: { name: g }
+spec: { schedulingPolicy: { gang: { minCount: 2 } } }
+---
+kind: Pod
+metadata: { name: w }
+spec: { containers: [{ name: c, image: x, resources: { requests: { cpu: "1", example.com/gpu: "1" }, limits: { example.com/gpu: "1" } } }] }
+`);
+const gpuNodes = join(dir, 'gpus.yaml');
+writeFileSync(gpuNodes, `
+nodes:
+- metadata: { name: n1 }
+  status: { allocatable: { cpu: "4", memory: 4Gi, pods: "10", example.com/gpu: "2" } }
+- metadata: { name: n2 }
+  status: { allocatable: { cpu: "4", memory: 4Gi, pods: "10", example.com/gpu: "1" } }
+`);
 const podFile = join(dir, 'pod.yaml');
 writeFileSync(podFile, 'kind: Pod\nmetadata: { name: w }\nspec: { containers: [{ name: c, image: x, resources: { requests: { cpu: 500m } } }] }\n');
 
@@ -69,9 +87,38 @@ describe('capacity command', () => {
     assert.match(placed.out, /\n {2}n1 {2}default\/q -> n2\n$/);
   });
 
+  it('--gang counts whole groups and shows the extended resources left', async () => {
+    const r = await cli(['capacity', gpuNodes, '--gang', gangFile, '--feature-gates', 'GenericWorkload=true']);
+    assert.equal(r.code, 0, r.err);
+    // 3 GPUs: one gang of 2 fits; the next has one GPU left for two members.
+    assert.match(r.out, /^1 more group\(s\) like default\/g fit, each all or nothing \(2 member\(s\), minCount 2\)\./);
+    assert.match(r.out, /The next group does not fit \(0 of 2 member\(s\) would be placed\)\./);
+    assert.match(r.out, /example\.com\/gpu +3 +2 +1 +1 \(n[12]\)/);
+    const json = JSON.parse((await cli(['capacity', gpuNodes, '--gang', gangFile, '--members', '3', '--feature-gates', 'GenericWorkload=true', '-o', 'json'])).out);
+    assert.equal(json.fits, 1);
+    assert.equal(json.members, 3);
+  });
+
+  it('--gang with --add-nodes-like adds the nodes one group needs', async () => {
+    const r = await cli(['capacity', gpuNodes, '--gang', gangFile, '--members', '5', '--add-nodes-like', 'n2', '--feature-gates', 'GenericWorkload=true']);
+    assert.equal(r.code, 0, r.err);
+    // Without nodes the gang's cycle places 3 (minCount 2 is met) and 2 are left; each added 1-GPU node holds one more.
+    assert.match(r.out, /^Add 2 node\(s\) like n2: then the 5 member\(s\) of default\/g fit \(2 do not without them\)\./);
+  });
+
+  it('--pod shows what is left on the nodes', async () => {
+    const r = await cli(['capacity', gpuNodes, '--pod', podFile]);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /Left on the nodes:\n {2}RESOURCE +ALLOCATABLE +REQUESTED +FREE +MOST FREE ON ONE NODE\n {2}cpu +8 /);
+  });
+
   const bad: [string, string[], RegExp][] = [
     ['--placements without --removable', [scenario, '--pod', podFile, '--placements'], /--placements goes with --removable/],
-    ['no question', [scenario], /give exactly one of --pod, --add-nodes-like, --node-template and --removable/],
+    ['no question', [scenario], /give exactly one of --pod, --gang, --add-nodes-like, --node-template and --removable/],
+    ['--gang with --pod', [scenario, '--gang', gangFile, '--pod', podFile, '--feature-gates', 'GenericWorkload=true'], /give exactly one of|--gang goes alone/],
+    ['--members without --gang', [scenario, '--pod', podFile, '--members', '2'], /--members goes with --gang/],
+    ['a gang file without its PodGroup', [scenario, '--gang', podFile, '--feature-gates', 'GenericWorkload=true'], /must hold exactly one PodGroup and one Pod/],
+    ['fewer members than minCount', [scenario, '--gang', gangFile, '--members', '1', '--feature-gates', 'GenericWorkload=true'], /members: Invalid value: 1: fewer than the gang's minCount \(2\)/],
     ['--nodes without --removable', [scenario, '--pod', podFile, '--nodes', 'n1'], /--nodes goes with --removable/],
     ['--removable of an unknown node', [scenario, '--removable', '--nodes', 'n7'], /--nodes: nodes "n7" not found/],
     ['two questions', [scenario, '--pod', podFile, '--add-nodes-like', 'n1'], /give exactly one of/],

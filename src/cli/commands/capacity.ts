@@ -7,19 +7,27 @@ import { admitPod } from '../../cluster/memory/admission.js';
 import { FeatureGates } from '../../config/feature_gates.js';
 import { notYetAvailablePlugins } from '../../plugins/registry.js';
 import { countFits, nodesNeeded, removableNodes, type FitCount, type NodeRemoval, type NodesNeeded } from '../../sim/whatif/capacity.js';
+import { checkGangTemplate, countGangFits, gangMemberKeys, withGang, type GangFitCount, type GangTemplate } from '../../sim/whatif/capacity_gangs.js';
+import type { PodGroup } from '../../api/scheduling.js';
+import type { FreeResources } from '../../sim/whatif/free_resources.js';
 import { parseScenario, ScenarioError } from '../../sim/scenario/scenario.js';
 import { UsageError, type CliIO } from '../io.js';
 import { registryWithPlugins } from '../plugins.js';
 import { clusterFlagOptions, clusterFlagsUsage, loadScenarioAndConfig, positive } from './cluster_flags.js';
 import { progressLine } from './progress.js';
 
-export const capacityUsage = `Usage: kube-scheduler-ts capacity [scenario | --from-cluster] (--pod FILE [--max N] | --add-nodes-like NODE | --node-template FILE | --removable [--nodes A,B] [--placements]) [options]
+export const capacityUsage = `Usage: kube-scheduler-ts capacity [scenario | --from-cluster] (--pod FILE [--max N] | --gang FILE [--members N] [--max N] | --add-nodes-like NODE | --node-template FILE | --removable [--nodes A,B] [--placements]) [options]
 
 Answers capacity questions with the real scheduler on the scenario's cluster (its pending pods
 scheduled first):
   --pod FILE            How many more copies of this Pod fit, and why the next one does not
                         (every node's reasons). Copies never preempt.
-  --max N               Stop counting at N copies; default 100000
+  --max N               Stop counting at N copies; default 100000 (--gang: 10000)
+  --gang FILE           How many more pod groups like FILE's fit, each all or nothing (FILE: a
+                        PodGroup and the Pod every member copies; needs --feature-gates
+                        GenericWorkload=true). With --add-nodes-like or --node-template: how many
+                        nodes must be added so one such group fits as well as every pending pod
+  --members N           With --gang: members per group; default the gang's minCount (basic: 1)
   --add-nodes-like NODE How many nodes like NODE must be added so that every pending pod fits
   --node-template FILE  The same, with a Node from FILE as the template
   --limit N             Give up beyond N added nodes; default 10000
@@ -39,16 +47,21 @@ Options:
   --progress            a progress line on stderr even when stderr is not a terminal (it is drawn on a terminal)
 ${clusterFlagsUsage}`;
 
-function readOne(path: string, kind: 'Pod'): Pod;
-function readOne(path: string, kind: 'Node'): Node;
-function readOne(path: string, kind: 'Pod' | 'Node'): Pod | Node {
+/** A file of objects read as a scenario; a missing file is a ScenarioError naming it. */
+function readScenarioFile(path: string): ReturnType<typeof parseScenario> {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
     throw new ScenarioError(`${path}: ${(err as Error).message}`);
   }
-  const sc = parseScenario(text, path);
+  return parseScenario(text, path);
+}
+
+function readOne(path: string, kind: 'Pod'): Pod;
+function readOne(path: string, kind: 'Node'): Node;
+function readOne(path: string, kind: 'Pod' | 'Node'): Pod | Node {
+  const sc = readScenarioFile(path);
   const found = kind === 'Pod' ? [...sc.pending, ...sc.pods] : sc.nodes;
   const total = sc.nodes.length + sc.pods.length + sc.pending.length + sc.objects.length;
   if (found.length !== 1 || total !== 1) throw new ScenarioError(`${path}: must hold exactly one ${kind}`);
@@ -61,6 +74,8 @@ export async function capacityCommand(argv: string[], io: CliIO): Promise<number
     allowPositionals: true,
     options: {
       pod: { type: 'string' },
+      gang: { type: 'string' },
+      members: { type: 'string' },
       max: { type: 'string' },
       'add-nodes-like': { type: 'string' },
       'node-template': { type: 'string' },
@@ -78,8 +93,12 @@ export async function capacityCommand(argv: string[], io: CliIO): Promise<number
     },
   });
   if (positionals.length > 1) throw new UsageError(`unexpected arguments: ${positionals.slice(1).join(' ')}`);
-  const questions = [values.pod, values['add-nodes-like'], values['node-template'], values.removable || undefined].filter((v) => v !== undefined).length;
-  if (questions !== 1) throw new UsageError('give exactly one of --pod, --add-nodes-like, --node-template and --removable');
+  const addNodes = values['add-nodes-like'] !== undefined || values['node-template'] !== undefined;
+  // --gang asks on its own (how many fit) or with a node template (what to add for one).
+  const questions = [values.pod, values['add-nodes-like'], values['node-template'], values.removable || undefined, addNodes ? undefined : values.gang].filter((v) => v !== undefined).length;
+  if (questions !== 1) throw new UsageError('give exactly one of --pod, --gang, --add-nodes-like, --node-template and --removable (--gang may go with --add-nodes-like or --node-template)');
+  if (values.gang !== undefined && (values.pod !== undefined || values.removable === true)) throw new UsageError('--gang goes alone or with --add-nodes-like or --node-template');
+  if (values.members !== undefined && values.gang === undefined) throw new UsageError('--members goes with --gang');
   if (values.nodes !== undefined && values.removable !== true) throw new UsageError('--nodes goes with --removable');
   if (values.placements === true && values.removable !== true) throw new UsageError('--placements goes with --removable');
   const output = values.output ?? 'text';
@@ -92,6 +111,11 @@ export async function capacityCommand(argv: string[], io: CliIO): Promise<number
   const progress = progressLine(io, values.progress === true);
   const opts = { config, registry, notYetAvailable: notYetAvailablePlugins, featureGates, seed, admitPod, onProgress: progress?.update };
   const answer = async (): Promise<string> => {
+    const gang = values.gang === undefined ? null : readGang(values.gang, values.members);
+    if (gang !== null && !addNodes) {
+      const report = await countGangFits(scenario, gang, { ...opts, max: positive('max', values.max, 10_000, true) });
+      return output === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderGangFits(report);
+    }
     if (values.pod !== undefined) {
       const report = await countFits(scenario, readOne(values.pod, 'Pod'), { ...opts, max: positive('max', values.max, 100_000, true) });
       return output === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderFits(report);
@@ -106,8 +130,12 @@ export async function capacityCommand(argv: string[], io: CliIO): Promise<number
       ? readOne(values['node-template'], 'Node')
       : scenario.nodes.find((n) => n.metadata.name === values['add-nodes-like']);
     if (template === undefined) throw new ScenarioError(`--add-nodes-like: nodes "${values['add-nodes-like']}" not found in ${scenario.source ?? scenario.name}`);
-    const report = await nodesNeeded(scenario, template, { ...opts, limit: positive('limit', values.limit, 10_000, true) });
-    return output === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderNodesNeeded(report);
+    const limit = positive('limit', values.limit, 10_000, true);
+    const report = gang === null
+      ? await nodesNeeded(scenario, template, { ...opts, limit })
+      : await nodesNeeded(withGang(scenario, gang), template, { ...opts, limit, only: new Set(gangMemberKeys(gang)) });
+    const subject = gang === null ? 'every pending pod fits' : `the ${gang.members} member(s) of ${gang.podGroup.metadata.namespace ?? 'default'}/${gang.podGroup.metadata.name ?? 'gang'} fit`;
+    return output === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderNodesNeeded(report, subject);
   };
   let text: string;
   try {
@@ -117,6 +145,47 @@ export async function capacityCommand(argv: string[], io: CliIO): Promise<number
   }
   io.stdout(text);
   return 0;
+}
+
+/** FILE's PodGroup and Pod, with --members (default: the gang's minCount, or 1). */
+function readGang(path: string, membersFlag: string | undefined): GangTemplate {
+  const sc = readScenarioFile(path);
+  const groups = sc.objects.filter((o) => o.kind === 'PodGroup') as unknown as PodGroup[];
+  const pods = [...sc.pending, ...sc.pods];
+  if (groups.length !== 1 || pods.length !== 1 || sc.nodes.length + sc.objects.length !== 1) throw new ScenarioError(`${path}: must hold exactly one PodGroup and one Pod`);
+  const podGroup = groups[0]!;
+  const members = membersFlag === undefined ? (podGroup.spec.schedulingPolicy.gang?.minCount ?? 1) : positive('members', membersFlag, 1, true);
+  const gang = { podGroup, pod: pods[0]!, members };
+  checkGangTemplate(gang, path);
+  return gang;
+}
+
+function renderGangFits(r: GangFitCount): string {
+  const lines = [`${r.fits} more group(s) like ${r.group} fit, each all or nothing (${r.members} member(s), minCount ${r.minCount})${r.pending.scheduled + r.pending.unschedulable > 0 ? `, after the scenario's ${r.pending.scheduled + r.pending.unschedulable} pending pods: ${r.pending.scheduled} scheduled, ${r.pending.unschedulable} not` : ''}.`];
+  if (r.placements.length > 0) {
+    lines.push('', 'Members per node:');
+    for (const p of r.placements.slice(0, 20)) lines.push(`  ${p.node}  ${p.members}`);
+    if (r.placements.length > 20) lines.push(`  ... ${r.placements.length - 20} more nodes`);
+  }
+  const g = r.stoppedBy;
+  if (g === null) lines.push('', 'Stopped at --max.');
+  else {
+    lines.push('', `The next group does not fit (${g.placed} of ${g.members.length} member(s) would be placed).`);
+    if (g.stoppedBy !== null) lines.push(`  Stopped by: ${g.stoppedBy.plugin === '' ? '' : `${g.stoppedBy.plugin}: `}${g.stoppedBy.message}`);
+    if (g.firstRejected !== null) lines.push(`  First rejected: ${g.firstRejected.pod} (${g.firstRejected.plugins.join(', ')}): ${g.firstRejected.message}`);
+  }
+  lines.push('', ...renderFree(r.free));
+  return `${lines.join('\n')}\n`;
+}
+
+/** The free-resources table: cpu, memory, pods and each extended resource. */
+function renderFree(free: FreeResources): string[] {
+  const show = (resource: string, v: number) => (resource === 'memory' ? `${(v / 2 ** 30).toFixed(v % 2 ** 30 === 0 ? 0 : 1)}Gi` : resource === 'cpu' ? String(Number(v.toFixed(3))) : String(v));
+  const rows = free.map((f) => [f.resource, show(f.resource, f.allocatable), show(f.resource, f.requested), show(f.resource, f.free), `${show(f.resource, f.largestOnOneNode.free)} (${f.largestOnOneNode.node})`]);
+  const header = ['RESOURCE', 'ALLOCATABLE', 'REQUESTED', 'FREE', 'MOST FREE ON ONE NODE'];
+  const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c]!.length)));
+  const line = (cells: string[]) => `  ${cells.map((x, c) => (c === cells.length - 1 ? x : x.padEnd(widths[c]!))).join('  ')}`;
+  return ['Left on the nodes:', line(header), ...rows.map(line)];
 }
 
 function renderFits(r: FitCount): string {
@@ -139,18 +208,19 @@ function renderFits(r: FitCount): string {
       lines.push(`  ${nodes.length} node(s) ${why}  (${nodes.slice(0, 5).join(', ')}${nodes.length > 5 ? ', ...' : ''})`);
     }
   }
+  lines.push('', ...renderFree(r.free));
   return `${lines.join('\n')}\n`;
 }
 
-function renderNodesNeeded(r: NodesNeeded): string {
+function renderNodesNeeded(r: NodesNeeded, subject: string): string {
   const lines: string[] = [];
-  if (r.nodes === 0) lines.push('Every pending pod fits already: no node needs adding.');
+  if (r.nodes === 0) lines.push(`Already ${subject}: no node needs adding.`);
   else if (r.nodes === null) {
     lines.push(`${r.probes.at(-1)?.nodes ?? 0} added nodes like ${r.template} still leave ${r.probes.at(-1)?.unschedulable ?? 0} pod(s) unschedulable: more nodes of this kind do not help them.`);
     for (const p of r.leftOut.slice(0, 10)) lines.push(`  ${p.pod}: ${p.message}`);
     if (r.leftOut.length > 10) lines.push(`  ... ${r.leftOut.length - 10} more`);
   }
-  else lines.push(`Add ${r.nodes} node(s) like ${r.template}: then every pending pod fits (${r.unschedulableWithout} do not without them).`);
+  else lines.push(`Add ${r.nodes} node(s) like ${r.template}: then ${subject} (${r.unschedulableWithout} do not without them).`);
   lines.push('', 'Simulations run (nodes added → pods left unschedulable):');
   for (const p of r.probes) lines.push(`  ${p.nodes} → ${p.unschedulable}`);
   return `${lines.join('\n')}\n`;
@@ -169,7 +239,8 @@ function renderRemovable(r: readonly NodeRemoval[]): string {
   if (no.length > 0) {
     lines.push('', 'Not removable:');
     for (const x of no) {
-      const stuck = x.pods.at(-1)!;
+      // A gang lists every member: the first left without a node is the one that did not fit.
+      const stuck = x.pods.find((p) => p.node === '') ?? x.pods.at(-1)!;
       lines.push(`  ${x.node}: ${stuck.pod} does not fit elsewhere: ${stuck.message}`);
     }
   }

@@ -97,6 +97,10 @@ function renderComparison(c: Comparison, maxDiff: number): string {
     ['unschedulable', ...c.variants.map((v) => String(v.unschedulable))],
     ['pending (gated)', ...c.variants.map((v) => String(v.pending))],
     ['preempted', ...c.variants.map((v) => String(v.preempted))],
+    // Pod groups (gangs), when any pod names one: placed means at least minCount members scheduled.
+    ...(c.variants.some((v) => v.groups !== undefined)
+      ? [['pod groups placed', ...c.variants.map((v) => (v.groups ? `${v.groups.placed} of ${v.groups.total}` : '-'))] as [string, ...string[]]]
+      : []),
     ['nodes used', ...c.variants.map((v) => String(v.nodesUsed))],
     ['cpu requested: mean', ...c.variants.map((v) => pct(v.cpu.mean))],
     ['cpu requested: stddev', ...c.variants.map((v) => pct(v.cpu.stddev))],

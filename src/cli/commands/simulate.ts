@@ -92,17 +92,20 @@ export async function explainCommand(argv: string[], io: CliIO): Promise<number>
   const { scenario, opts, output, explain } = await parse(argv, io);
   const terminal = io.terminal?.() ?? null;
   const diagnosed = { ...opts, diagnose: true };
-  const { pods } = explain.timeline ? await runExplainTimeline(scenario, diagnosed) : await runExplain(scenario, diagnosed);
-  const shown = explain.pod === undefined ? pods : pods.filter((p) => p.pod === explain.pod || p.pod.slice(p.pod.indexOf('/') + 1) === explain.pod);
-  if (explain.pod !== undefined && shown.length === 0) throw new UsageError(`no pod "${explain.pod}" was explained (give namespace/name or name of a pending pod)`);
+  const { pods, groups = [] } = explain.timeline ? await runExplainTimeline(scenario, diagnosed) : await runExplain(scenario, diagnosed);
+  const named = (key: string) => key === explain.pod || key.slice(key.indexOf('/') + 1) === explain.pod;
+  const shown = explain.pod === undefined ? pods : pods.filter((p) => named(p.pod));
+  // --pod keeps the group the pod is a member of (a waiting member has no pod entry of its own).
+  const shownGroups = explain.pod === undefined ? groups : groups.filter((g) => g.members.some((m) => named(m.pod)));
+  if (explain.pod !== undefined && shown.length === 0 && shownGroups.length === 0) throw new UsageError(`no pod "${explain.pod}" was explained (give namespace/name or name of a pending pod)`);
   if ((output ?? (terminal ? 'text' : 'json')) === 'json') {
-    io.stdout(JSON.stringify({ pods: shown }, null, 2) + '\n');
+    io.stdout(JSON.stringify(shownGroups.length > 0 ? { pods: shown, groups: shownGroups } : { pods: shown }, null, 2) + '\n');
     return 0;
   }
   io.stdout(renderExplainText(shown, {
     width: explain.width ?? terminal?.columns ?? Infinity,
     color: terminal?.color ?? false,
     allNodes: explain.allNodes,
-  }));
+  }, shownGroups));
   return 0;
 }

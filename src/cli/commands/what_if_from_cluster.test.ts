@@ -96,8 +96,10 @@ test('capacity --from-cluster answers its three questions as for the same state 
     assert.deepEqual(answers.get(name), JSON.parse(fromFile.out), name);
   }
   // 8 cpu, 4 used by the bound pods, 2 by pending c (d, 3 cpu, fits nowhere): 2 more 1-cpu copies.
-  const { stoppedBy, ...counted } = answers.get('--pod') as { stoppedBy: { message: string } };
+  const { stoppedBy, free, ...counted } = answers.get('--pod') as { stoppedBy: { message: string }; free: { resource: string; free: number }[] };
   assert.deepEqual(counted, { pod: 'default/w', fits: 2, placements: [{ node: 'n1', copies: 1 }, { node: 'n2', copies: 1 }], pending: { scheduled: 1, unschedulable: 1 } });
+  // Nothing left once the copies are placed: 8 cpu, all requested.
+  assert.equal(free.find((f) => f.resource === 'cpu')?.free, 0);
   assert.equal(stoppedBy.message, '0/2 nodes are available: 2 Insufficient cpu. preemption: not eligible due to preemptionPolicy=Never.');
 });
 

@@ -12,7 +12,10 @@ import type { Scenario } from '../scenario/scenario.js';
 import { runSimulation, type SimReport } from '../simulate/simulate.js';
 import { deviceDiagnosis, podClaims, podDevices, type ExplainDevice } from '../report/dra_report.js';
 import type { RequestShortfall } from '../../plugins/dynamicresources/index.js';
-import { podGroupKeyOfPod } from '../../api/scheduling.js';
+import { podGroupKeyOfPod, type PodGroup } from '../../api/scheduling.js';
+import { Name as GangSchedulingName, waitingForQuorum } from '../../plugins/gangscheduling/gang_scheduling.js';
+import type { Scheduler } from '../../scheduler/scheduler.js';
+import { explainGroups, type ExplainGroup } from './explain_groups.js';
 
 export interface ExplainStatus {
   plugin: string;
@@ -202,7 +205,26 @@ function explainPreemption(p: PreemptionDiagnosis): ExplainPreemption {
 /** Explain's options: the embedded run's, and whether to diagnose each attempt. */
 export type ExplainOptions = Omit<EmbeddedOptions, 'onAttempt' | 'recordScores'>;
 
-export async function runExplain(sc: Scenario, o: ExplainOptions): Promise<{ pods: ExplainPod[] }> {
+/** What explain answers: each attempted pod, and each pod group with pending members (when any). */
+export interface ExplainResult {
+  pods: ExplainPod[];
+  groups?: ExplainGroup[];
+}
+
+const scenarioPodGroups = (sc: Scenario): PodGroup[] => sc.objects.filter((o): o is PodGroup & { kind: 'PodGroup' } => o.kind === 'PodGroup') as PodGroup[];
+
+/** The pods the queue still holds at PreEnqueue, with the plugin and its message. */
+function waitingPods(scheduler: Scheduler): Map<string, { plugin: string; message: string }> {
+  const out = new Map<string, { plugin: string; message: string }>();
+  for (const qp of scheduler.queue.pendingPods()) {
+    const plugin = qp.gatingPlugin;
+    if (plugin === null) continue;
+    out.set(qp.podInfo.key, { plugin, message: plugin === GangSchedulingName ? waitingForQuorum : `held at PreEnqueue by ${plugin}` });
+  }
+  return out;
+}
+
+export async function runExplain(sc: Scenario, o: ExplainOptions): Promise<ExplainResult> {
   let last: AttemptRecord | null = null;
   const byPod = new Map<string, AttemptRecord>();
   const env = await createEmbedded(sc, {
@@ -213,6 +235,7 @@ export async function runExplain(sc: Scenario, o: ExplainOptions): Promise<{ pod
   });
   const out: ExplainPod[] = [];
   const groupsDone = new Set<string>();
+  const groupRecords = new Map<string, AttemptRecord>();
   for (const pending of sc.pending) {
     const group = env.scheduler.podGroups !== null ? podGroupKeyOfPod(pending) : null;
     if (group !== null) {
@@ -223,10 +246,16 @@ export async function runExplain(sc: Scenario, o: ExplainOptions): Promise<{ pod
       for (const m of members) env.cluster.create<Pod>({ ...m, kind: 'Pod', spec: { ...m.spec, nodeName: undefined } as Pod['spec'] });
       byPod.clear();
       const [namespace, name] = [group.slice(0, group.indexOf('/')), group.slice(group.indexOf('/') + 1)];
+      // A gated member gates its whole entity (PreEnqueue): the group waits, as in the queue.
+      const waiting = waitingPods(env.scheduler);
+      if (members.some((m) => waiting.has(podKey(m)))) continue;
       await env.scheduler.attemptGroupOnce(namespace, name);
       for (const m of members) {
         const a = byPod.get(podKey(m));
-        if (a) out.push(explainAttempt(a));
+        if (a) {
+          groupRecords.set(podKey(m), a);
+          out.push(explainAttempt(a));
+        }
       }
       continue;
     }
@@ -254,8 +283,9 @@ export async function runExplain(sc: Scenario, o: ExplainOptions): Promise<{ pod
     if (withClaims || Object.keys(diagnosis).length > 0) e.deviceDiagnosis = diagnosis;
     out.push(e);
   }
+  const groups = groupsDone.size > 0 ? explainGroups(sc.pending, scenarioPodGroups(sc), groupRecords, waitingPods(env.scheduler)) : [];
   env.scheduler.stop();
-  return { pods: out };
+  return groups.length > 0 ? { pods: out, groups } : { pods: out };
 }
 
 /**
@@ -263,7 +293,7 @@ export async function runExplain(sc: Scenario, o: ExplainOptions): Promise<{ pod
  * (retries, backoff, the timeline's steps), every attempt diagnosed; each pod that was attempted
  * is explained by its last attempt, with all its attempts listed. The simulation's report comes too.
  */
-export async function runExplainTimeline(sc: Scenario, o: ExplainOptions): Promise<{ pods: ExplainPod[]; simulation: SimReport }> {
+export async function runExplainTimeline(sc: Scenario, o: ExplainOptions): Promise<ExplainResult & { simulation: SimReport }> {
   const last = new Map<string, AttemptRecord>();
   const attempts = new Map<string, ExplainAttempt[]>();
   const onAttempt = (a: AttemptRecord): void => {
@@ -276,5 +306,7 @@ export async function runExplainTimeline(sc: Scenario, o: ExplainOptions): Promi
   const simulation = await runSimulation(sc, { ...o, diagnose: true, recordScores: true, onAttempt });
   const pods: ExplainPod[] = [];
   for (const [key, a] of last) pods.push(explainAttempt(a, attempts.get(key)!));
-  return { pods, simulation };
+  const waiting = new Map(simulation.pods.filter((p) => p.outcome === 'Gated').map((p) => [p.pod, { plugin: p.message === waitingForQuorum ? GangSchedulingName : '', message: p.message }]));
+  const groups = explainGroups(sc.pending, scenarioPodGroups(sc), last, waiting);
+  return groups.length > 0 ? { pods, groups, simulation } : { pods, simulation };
 }

@@ -3,6 +3,7 @@
 // (so 5,000 nodes make a handful of rows), the top nodes with each plugin's score, the
 // preemption summary and the attempts. Lines are cut to the width; colour only when asked.
 import type { ExplainCandidate, ExplainPod, ExplainPreemption, ExplainStatus } from './explain.js';
+import type { ExplainGroup } from './explain_groups.js';
 
 export interface ExplainTextOptions {
   /** Lines longer than this are cut (Infinity: never). */
@@ -35,14 +36,18 @@ const ansi: Record<Style, string> = { bold: '1', dim: '2', green: '32', red: '31
 
 const seg = (text: string, style: Style | null = null): Segment => ({ text, style });
 
-export function renderExplainText(pods: readonly ExplainPod[], options: Partial<ExplainTextOptions> = {}): string {
+export function renderExplainText(pods: readonly ExplainPod[], options: Partial<ExplainTextOptions> = {}, groups: readonly ExplainGroup[] = []): string {
   const o = { ...defaultExplainTextOptions, ...options };
   const lines: Line[] = [];
   for (const [i, p] of pods.entries()) {
     if (i > 0) lines.push([]);
     renderPod(p, o, lines);
   }
-  if (pods.length === 0) lines.push([seg('No pending pods to explain.')]);
+  if (pods.length === 0 && groups.length === 0) lines.push([seg('No pending pods to explain.')]);
+  for (const g of groups) {
+    if (lines.length > 0) lines.push([]);
+    renderGroup(g, o, lines);
+  }
   return lines.map((l) => renderLine(cut(l, o.width), o.color)).join('\n') + '\n';
 }
 
@@ -199,6 +204,22 @@ function statusText(s: ExplainStatus | null): string {
   if (!s) return 'not evaluated';
   const reasons = s.reasons.join(', ');
   return s.plugin ? `${s.plugin}: ${reasons}` : reasons || s.code;
+}
+
+/** A pod group's cycle: its outcome, what stopped it, and each member's node or message. */
+function renderGroup(g: ExplainGroup, o: ExplainTextOptions, out: Line[]): void {
+  const style: Style = g.outcome === 'Scheduled' ? 'green' : g.outcome === 'Error' ? 'red' : 'yellow';
+  const policy = g.policy === 'gang' ? `gang, minCount ${g.minCount}` : 'basic';
+  out.push([seg(`Pod group ${g.group}`, 'bold'), seg(`  (${policy})  `), seg(g.outcome, style), seg(`: ${g.placed}/${g.members.length} member(s) placed`)]);
+  if (g.stoppedBy !== null) paragraph(out, 'Stopped by: ', `${g.stoppedBy.plugin === '' ? '' : `${g.stoppedBy.plugin}: `}${g.stoppedBy.message}`, o.width);
+  if (g.firstRejected !== null) {
+    const by = g.firstRejected.plugins.length > 0 ? ` (${g.firstRejected.plugins.join(', ')})` : '';
+    paragraph(out, 'First rejected: ', `${g.firstRejected.pod}${by}: ${g.firstRejected.message}`, o.width);
+  }
+  if (g.victims.length > 0) paragraph(out, 'Victims: ', g.victims.join(', '), o.width);
+  out.push([]);
+  const rows = g.members.map((m) => [m.pod, m.outcome, m.outcome === 'Scheduled' ? m.node : m.message]);
+  table(['MEMBER', 'OUTCOME', 'NODE OR MESSAGE'], rows, o, out, (cell, c) => (c !== 1 ? null : cell === 'Scheduled' ? 'green' : cell === 'Error' ? 'red' : 'yellow'), true);
 }
 
 function renderAttempts(p: ExplainPod, out: Line[]): void {

@@ -4,6 +4,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { defaultConfiguration } from '../../config/index.js';
+import { FeatureGates } from '../../config/feature_gates.js';
+import { fileURLToPath } from 'node:url';
 import { defaultFeatures } from '../../framework/features.js';
 import { inTreeRegistry } from '../../plugins/registry.js';
 import type { SchedulingQueue } from '../../queue/scheduling_queue.js';
@@ -153,5 +155,35 @@ describe('ReportCollector', () => {
     const spacing = q.attempt[1]! - q.attempt[0]!;
     assert.ok(q.attempt.every((x, i) => i === 0 || x - q.attempt[i - 1]! === spacing), 'evenly spaced samples');
     assert.ok(q.attempt.at(-1)! > 10_000 - spacing, 'the last sample is recent');
+  });
+});
+
+describe('ReportCollector: gangs and extended resources', () => {
+  const registry = inTreeRegistry();
+  const opts = { config: defaultConfiguration(registry), registry, featureGates: FeatureGates.parse(['GenericWorkload=true']) };
+
+  it('counts the pod groups placed and keeps each node\'s nvidia.com/gpu', async () => {
+    const sc = loadScenario(fileURLToPath(new URL('../../../scenarios/workload-gangs.yaml', import.meta.url)));
+    const collector = new ReportCollector({ title: 'gangs' }, 5);
+    const { data } = collector.build(await runSimulation(sc, opts, { attempt: collector.attempt.bind(collector), finished: collector.finished.bind(collector) }));
+    // train-a and infer placed; train-b left out whole, eval waiting for its third member.
+    assert.deepEqual(data.groups, { total: 4, placed: 2, notPlaced: 2 });
+    const gpu = data.extended?.find((e) => e.name === 'nvidia.com/gpu');
+    assert.ok(gpu);
+    assert.deepEqual(gpu.allocatable, [8, 8, 8, 8]);
+    // 4 GPUs of train-a and 2 of infer on each node.
+    assert.deepEqual(gpu.requested, [6, 6, 6, 6]);
+    assert.equal(gpu.requested.length, data.nodes.length);
+  });
+
+  it('leaves both out when no pod names a group and no node offers an extended resource', async () => {
+    const collector = new ReportCollector({ title: 'plain' }, 5);
+    const sc = parseScenario(`
+nodes: [{ metadata: { name: n1 }, status: { allocatable: { cpu: "2", memory: 4Gi, pods: "10" } } }]
+pending: [{ metadata: { name: p }, spec: { containers: [{ name: c, image: x, resources: { requests: { cpu: "1" } } }] } }]
+`, 'plain.yaml');
+    const { data } = collector.build(await runSimulation(sc, opts, { attempt: collector.attempt.bind(collector), finished: collector.finished.bind(collector) }));
+    assert.equal('groups' in data, false);
+    assert.equal('extended' in data, false);
   });
 });

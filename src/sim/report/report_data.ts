@@ -17,7 +17,8 @@ import {
   type ReportNode, type ReportOutcome, type ReportPreemption,
 } from './report_model.js';
 import { ColumnWriter, encodeScores } from './report_scores.js';
-import type { SimReport, SimulationObserver } from '../simulate/simulate.js';
+import { groupCounts } from './group_counts.js';
+import type { NodeAllocation, SimReport, SimulationObserver } from '../simulate/simulate.js';
 
 /** Queue samples kept; when full, every other one is dropped and the stride doubles. */
 const maxQueueSamples = 2048;
@@ -278,6 +279,26 @@ export class ReportCollector implements SimulationObserver {
       omittedFields: [...this.omitted].sort(),
     };
     if (sim.devices) data.devicePools = sim.devices.pools;
+    const extended = extendedColumns(this.nodeNames, alloc);
+    if (extended.length > 0) data.extended = extended;
+    const scheduled = new Set(sim.pods.filter((p) => p.outcome === 'Scheduled').map((p) => p.pod));
+    // The pods the cluster holds at the end (a deleted member no longer counts for its group).
+    const groups = groupCounts(cluster.list('PodGroup'), cluster.list<Pod>('Pod'), scheduled);
+    if (groups !== null) data.groups = groups;
     return { data, columns: this.columns.bytes };
   }
+}
+
+/** Each extended resource any node offers, its requested and allocatable amounts per node in `names`' order. */
+function extendedColumns(names: readonly string[], alloc: ReadonlyMap<string, NodeAllocation>): NonNullable<ReportData['extended']> {
+  const byName = new Map<string, { name: string; requested: number[]; allocatable: number[] }>();
+  names.forEach((node, i) => {
+    for (const e of alloc.get(node)?.extended ?? []) {
+      let col = byName.get(e.name);
+      if (col === undefined) byName.set(e.name, (col = { name: e.name, requested: new Array<number>(names.length).fill(0), allocatable: new Array<number>(names.length).fill(0) }));
+      col.requested[i] = e.requested;
+      col.allocatable[i] = e.allocatable;
+    }
+  });
+  return [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }

@@ -291,6 +291,13 @@ export interface ReportData {
   queue: QueueSeries;
   /** Best-scored rows kept per pod's score table ('all': every scored node). */
   scoreLimit: number | 'all';
+  /** Pod groups (gangs) placed with their quorum and not, when any pod names a group. */
+  groups?: { total: number; placed: number; notPlaced: number };
+  /**
+   * Each extended resource some node offers (nvidia.com/gpu), its requested and allocatable
+   * amounts per node, parallel to `nodes`; absent when no node offers one.
+   */
+  extended?: { name: string; requested: number[]; allocatable: number[] }[];
   /** Device use per pool at the end of the run, when the scenario has ResourceSlices (DRA). */
   devicePools?: DeviceReport['pools'];
   /** Explain fields left out of the decisions because they were too large, by name. */

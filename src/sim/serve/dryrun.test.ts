@@ -8,7 +8,8 @@ import { defaultConfiguration } from '../../config/index.js';
 import { inTreeRegistry, notYetAvailablePlugins } from '../../plugins/registry.js';
 import type { Scheduler } from '../../scheduler/scheduler.js';
 import { FakeClock } from '../../util/clock.js';
-import { dryRunSchedule, dryRunSchedulePath, podsOfRequest, type DryRunResult } from './dryrun.js';
+import { dryRunSchedule, dryRunSchedulePath, podGroupOfRequest, podsOfRequest, type DryRunResult } from './dryrun.js';
+import { FeatureGates } from '../../config/feature_gates.js';
 import { createEmbedded } from '../scenario/embedded.js';
 import { parseScenario } from '../scenario/scenario.js';
 import { serveScenario } from './serve.js';
@@ -270,4 +271,55 @@ describe('dry run: over HTTP on loopback', () => {
       await s.close();
     }
   });
+});
+
+describe('dry run: a whole pod group', () => {
+  const gates = { ...opts, featureGates: FeatureGates.parse(['GenericWorkload=true']) };
+  const group = (minCount: number) => ({ apiVersion: 'scheduling.k8s.io/v1beta1', kind: 'PodGroup', metadata: { name: 'train' }, spec: { schedulingPolicy: { gang: { minCount } } } });
+  const cases: { name: string; body: unknown; scheduled: number; outcome: string; stoppedBy: string | null }[] = [
+    // Free cpu: a 1 (4 - 3), b 1 (8 - 7), c tainted. Two 1-cpu workers fit, one on a and one on b.
+    { name: 'a gang that fits whole', body: { podGroup: group(2), template: pod('w', '1'), replicas: 2 }, scheduled: 2, outcome: 'Scheduled', stoppedBy: null },
+    // A third worker has no node: all or nothing, none placed.
+    { name: 'a gang one member too big', body: { podGroup: group(3), template: pod('w', '1'), replicas: 3 }, scheduled: 0, outcome: 'Unschedulable', stoppedBy: 'NodeResourcesFit' },
+    // Fewer members than minCount: held at PreEnqueue, never attempted.
+    { name: 'a gang short of its quorum', body: { podGroup: group(3), pods: [pod('w-0', '1'), pod('w-1', '1')] }, scheduled: 0, outcome: 'Waiting', stoppedBy: 'GangScheduling' },
+  ];
+  for (const c of cases) {
+    it(c.name, async () => {
+      const { cluster, scheduler, clock } = await createEmbedded(scenario(), gates);
+      try {
+        await settle(scheduler, clock);
+        const rv = cluster.currentResourceVersion;
+        const r = await dryRunSchedule(cluster, clock, podsOfRequest(c.body), { ...gates, podGroup: podGroupOfRequest(c.body) });
+        assert.equal(cluster.currentResourceVersion, rv, 'nothing stored');
+        assert.equal(r.scheduled, c.scheduled);
+        assert.equal(r.group?.group, 'default/train');
+        assert.equal(r.group?.outcome, c.outcome);
+        assert.equal(r.group?.placed, c.scheduled);
+        const plugins = [r.group?.stoppedBy?.plugin, ...(r.group?.firstRejected?.plugins ?? [])];
+        if (c.stoppedBy === null) assert.equal(r.group?.stoppedBy, null);
+        else assert.ok(plugins.includes(c.stoppedBy), JSON.stringify(r.group));
+        if (c.outcome === 'Waiting') assert.deepEqual(r.pods.map((p) => [p.outcome, p.message]), [['Gated', 'waiting for minCount pods from a gang to appear in scheduling queue'], ['Gated', 'waiting for minCount pods from a gang to appear in scheduling queue']]);
+        if (c.outcome === 'Scheduled') assert.deepEqual(r.pods.map((p) => p.node).sort(), ['a', 'b']);
+      } finally {
+        scheduler.stop();
+      }
+    });
+  }
+
+  const bad: [string, unknown, typeof opts, RegExp][] = [
+    ['the gate off', { podGroup: group(1), pods: [pod('w', '1')] }, opts, /pod groups need --feature-gates GenericWorkload=true/],
+    ['an invalid PodGroup', { podGroup: { metadata: { name: 'train' }, spec: { schedulingPolicy: { gang: { minCount: 0 } } } }, pods: [pod('w', '1')] }, gates, /PodGroup.scheduling.k8s.io "train" is invalid: spec.schedulingPolicy.gang.minCount/],
+    ['a member naming another group', { podGroup: group(1), pods: [pod('w', '1', { schedulingGroup: { podGroupName: 'other' } })] }, gates, /pods\[0\].spec.schedulingGroup.podGroupName: Invalid value: "other": must name the podGroup "train"/],
+  ];
+  for (const [name, body, o, want] of bad) {
+    it(`refuses ${name}`, async () => {
+      const { cluster, scheduler, clock } = await createEmbedded(scenario(), o);
+      try {
+        await assert.rejects(dryRunSchedule(cluster, clock, podsOfRequest(body), { ...o, podGroup: podGroupOfRequest(body) }), (e: Error) => e instanceof ServedStatusError && want.test(e.message));
+      } finally {
+        scheduler.stop();
+      }
+    });
+  }
 });

@@ -13,11 +13,19 @@ import { FakeClock, seededRandom, type Clock } from '../../util/clock.js';
 import { cloneJSON } from '../../util/json_clone.js';
 import { embeddedDeps, quietLimitMs, type EmbeddedOptions } from '../scenario/embedded.js';
 import { refusals, type NodeRefusal } from '../whatif/node_refusals.js';
+import type { PodGroup } from '../../api/scheduling.js';
+import { validatePodGroup } from '../../api/validation/scheduling.js';
+import { invalid } from '../../apiserver/status.js';
+import { Name as GangSchedulingName, waitingForQuorum } from '../../plugins/gangscheduling/gang_scheduling.js';
+import { explainGroups, type ExplainGroup } from '../explain/explain_groups.js';
 
 /** Where the endpoint is served: a group of our own, so no Kubernetes API path can clash with it. */
 export const dryRunSchedulePath = '/apis/dryrun.kube-scheduler-ts.io/v1/schedule';
 
-export type DryRunOptions = Omit<EmbeddedOptions, 'onAttempt' | 'recordScores' | 'diagnose'>;
+export type DryRunOptions = Omit<EmbeddedOptions, 'onAttempt' | 'recordScores' | 'diagnose'> & {
+  /** A PodGroup the asked pods form (podGroupOfRequest): created first, its members scheduled together. */
+  podGroup?: unknown;
+};
 
 type DryRunOutcome =
   /** The scheduler placed it (maybe after preempting). */
@@ -56,6 +64,8 @@ export interface DryRunResult {
   /** How many of the given pods were scheduled ("how many of these fit"). */
   scheduled: number;
   pods: DryRunPodResult[];
+  /** With a podGroup in the request: the group's cycle as `explain` shows it (outcome, placed, what stopped it). */
+  group?: ExplainGroup;
 }
 
 /** Kinds copied into the private cluster: everything the API server serves except events and leases. */
@@ -63,7 +73,39 @@ const copiedKinds = [...new Set(resources.map((r) => r.storeKind))].filter((k) =
 const podsResource = findResource('', 'v1', 'pods')!;
 
 const maxReplicas = 10_000;
-const bodyShapes = '{ "pods": [...] }, { "template": <pod template>, "replicas": n }, a Pod or a List of pods';
+const bodyShapes = '{ "pods": [...] }, { "template": <pod template>, "replicas": n } (either with "podGroup": <PodGroup>), a Pod or a List of pods';
+const podGroupKind = { group: 'scheduling.k8s.io', kind: 'PodGroup' };
+
+/** The PodGroup a request body's pods form (`podGroup` beside `pods` or `template`), or undefined. */
+export function podGroupOfRequest(body: unknown): unknown {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
+  return (body as { podGroup?: unknown }).podGroup;
+}
+
+/** The request's PodGroup checked as the API server checks a create; the gate must be on. */
+function checkedPodGroup(body: unknown, scheduler: Scheduler): PodGroup {
+  if (scheduler.podGroups === null) throw badRequest('podGroup: pod groups need --feature-gates GenericWorkload=true');
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest('podGroup must be a PodGroup object: { metadata, spec }');
+  const pg = { ...cloneJSON(body), apiVersion: 'scheduling.k8s.io/v1beta1', kind: 'PodGroup' } as PodGroup;
+  pg.metadata = { ...(pg.metadata ?? {}), namespace: pg.metadata?.namespace || 'default' };
+  delete pg.status;
+  const errs = validatePodGroup(pg);
+  if (errs.length > 0) throw invalid(podGroupKind, pg.metadata.name ?? '', errs);
+  return pg;
+}
+
+/** A member body naming the group (filled in when it names none); one naming another group, or in another namespace, is refused. */
+function asMember(body: unknown, pg: PodGroup, i: number): unknown {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return body;
+  const b = body as { metadata?: { namespace?: unknown }; spec?: { schedulingGroup?: { podGroupName?: unknown } } };
+  const name = pg.metadata.name ?? '';
+  const ns = pg.metadata.namespace ?? 'default';
+  const podNs = typeof b.metadata?.namespace === 'string' && b.metadata.namespace !== '' ? b.metadata.namespace : 'default';
+  if (podNs !== ns) throw badRequest(`pods[${i}].metadata.namespace: Invalid value: "${podNs}": must be the podGroup's namespace "${ns}"`);
+  const named = b.spec?.schedulingGroup?.podGroupName;
+  if (named !== undefined && named !== name) throw badRequest(`pods[${i}].spec.schedulingGroup.podGroupName: Invalid value: "${String(named)}": must name the podGroup "${name}"`);
+  return { ...b, spec: { ...(b.spec ?? {}), schedulingGroup: { podGroupName: name } } };
+}
 
 /**
  * The pods a request body asks about: `{ pods: [...] }`, a Pod, a List/PodList, or
@@ -132,10 +174,30 @@ export async function dryRunSchedule(live: MemoryCluster, liveClock: Clock, pods
 
     const registry = new ResourceRegistry(copy, clock, random);
     const out: DryRunPodResult[] = [];
-    for (let i = 0; i < pods.length; i++) {
-      const created = createValidated(registry, pods[i], i) as Pod;
+    let group: ExplainGroup | undefined;
+    if (o.podGroup !== undefined) {
+      // A whole group: the PodGroup, then every member at once, so its cycle sees them together.
+      const pg = checkedPodGroup(o.podGroup, scheduler);
+      if (copy.get('PodGroup', pg.metadata.namespace ?? 'default', pg.metadata.name ?? '') !== undefined) {
+        throw badRequest(`podGroup: podgroups "${pg.metadata.name ?? ''}" already exists in namespace "${pg.metadata.namespace ?? 'default'}"`);
+      }
+      copy.create(pg);
+      const created = pods.map((body, i) => createValidated(registry, asMember(body, pg, i), i) as Pod);
       await settle(copy, scheduler, clock, o);
-      out.push(resultOf(copy, created, attempts.get(podKey(created)) ?? [], scheduler));
+      const waiting = gatedPods(scheduler);
+      for (const c of created) out.push(resultOf(copy, c, attempts.get(podKey(c)) ?? [], scheduler, waiting.get(podKey(c))));
+      const last = new Map<string, AttemptRecord>();
+      for (const c of created) {
+        const a = attempts.get(podKey(c))?.at(-1);
+        if (a !== undefined) last.set(podKey(c), a);
+      }
+      group = explainGroups(created, [pg], last, waiting)[0];
+    } else {
+      for (let i = 0; i < pods.length; i++) {
+        const created = createValidated(registry, pods[i], i) as Pod;
+        await settle(copy, scheduler, clock, o);
+        out.push(resultOf(copy, created, attempts.get(podKey(created)) ?? [], scheduler));
+      }
     }
     return {
       apiVersion: 'dryrun.kube-scheduler-ts.io/v1',
@@ -144,6 +206,7 @@ export async function dryRunSchedule(live: MemoryCluster, liveClock: Clock, pods
       pending: { scheduled: pendingBefore.length - stillPending, unschedulable: stillPending },
       scheduled: out.filter((p) => p.outcome === 'Scheduled').length,
       pods: out,
+      ...(group !== undefined ? { group } : {}),
     };
   } finally {
     scheduler.stop();
@@ -182,7 +245,17 @@ async function settle(copy: MemoryCluster, scheduler: Scheduler, clock: FakeCloc
   }
 }
 
-function resultOf(copy: MemoryCluster, created: Pod, tries: readonly AttemptRecord[], scheduler: Scheduler): DryRunPodResult {
+/** The pods the copy's queue holds at PreEnqueue, with the plugin and its message. */
+function gatedPods(scheduler: Scheduler): Map<string, { plugin: string; message: string }> {
+  const out = new Map<string, { plugin: string; message: string }>();
+  for (const qp of scheduler.queue.pendingPods()) {
+    if (qp.gatingPlugin === null) continue;
+    out.set(qp.podInfo.key, { plugin: qp.gatingPlugin, message: qp.gatingPlugin === GangSchedulingName ? waitingForQuorum : `held at PreEnqueue by ${qp.gatingPlugin}` });
+  }
+  return out;
+}
+
+function resultOf(copy: MemoryCluster, created: Pod, tries: readonly AttemptRecord[], scheduler: Scheduler, gated?: { message: string }): DryRunPodResult {
   const key = podKey(created);
   const now = copy.get<Pod>('Pod', ...splitKey(key));
   const node = now?.spec.nodeName ?? '';
@@ -199,6 +272,7 @@ function resultOf(copy: MemoryCluster, created: Pod, tries: readonly AttemptReco
   if (tries.length === 0) {
     if (created.spec.nodeName) return { ...base, outcome: 'Assigned', node: created.spec.nodeName };
     if ((created.spec.schedulingGates ?? []).length > 0) return { ...base, outcome: 'Gated', message: `scheduling gated by ${(created.spec.schedulingGates ?? []).map((g) => g.name).join(', ')}` };
+    if (gated !== undefined) return { ...base, outcome: 'Gated', message: gated.message };
     const name = created.spec.schedulerName ?? 'default-scheduler';
     if (!scheduler.profiles.has(name)) return { ...base, outcome: 'Pending', message: `no profile schedules pods of schedulerName "${name}"` };
   }

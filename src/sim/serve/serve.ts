@@ -11,7 +11,7 @@ import { MemoryCluster } from '../../cluster/memory/store.js';
 import type { ClusterClient, ClusterEventRecord, PodStatusPatch, WatchHandler } from '../../cluster/types.js';
 import { Scheduler, type AttemptRecord, type ResolvedConfig } from '../../scheduler/scheduler.js';
 import { RealClock, seededRandom, type Clock } from '../../util/clock.js';
-import { dryRunSchedule, dryRunSchedulePath, podsOfRequest } from './dryrun.js';
+import { dryRunSchedule, dryRunSchedulePath, podGroupOfRequest, podsOfRequest } from './dryrun.js';
 import { embeddedDeps, populateCluster, type EmbeddedOptions } from '../scenario/embedded.js';
 import type { Scenario } from '../scenario/scenario.js';
 import { profilePlugins, SimulatorAnnotationWriter } from './simulator_annotation_writer.js';
@@ -183,7 +183,7 @@ export async function serveScenario(sc: Scenario, o: ServeOptions): Promise<Serv
   };
   const configText = o.configText ?? (sc.config ? stringifyYaml(sc.config) : defaultConfigText);
   const workbench = new Workbench(host, configText, clock.now());
-  const postEndpoints = new Map([[dryRunSchedulePath, (body: unknown) => dryRunSchedule(cluster, clock, podsOfRequest(body), { ...o, config })]]);
+  const postEndpoints = new Map([[dryRunSchedulePath, (body: unknown) => dryRunSchedule(cluster, clock, podsOfRequest(body), { ...o, config, podGroup: podGroupOfRequest(body) })]]);
   const server = await ApiServer.start({ cluster, clock, host: o.host, port: o.port, bookmarkIntervalMs: o.bookmarkIntervalMs, onRequest: o.onRequest, mount: workbench, postEndpoints });
   // After the API server made the system namespaces: the node leases live in kube-node-lease.
   const kubelet = o.kubelet === false ? null : new Kubelet(cluster, clock, { podStartDelayMs: o.podStartDelayMs });

@@ -16,6 +16,8 @@ import { leaving, recreatedCopy } from './probe_copy.js';
 import type { ProgressListener } from './progress.js';
 import type { Scenario } from '../scenario/scenario.js';
 import { runSimulation } from '../simulate/simulate.js';
+import { podGroupKeyOfPod } from '../../api/scheduling.js';
+import { freeResources, type FreeResources } from './free_resources.js';
 
 export type CapacityOptions = Omit<EmbeddedOptions, 'onAttempt'> & {
   /** Told how far a long question has got (stderr's progress line). */
@@ -26,7 +28,7 @@ export type CapacityOptions = Omit<EmbeddedOptions, 'onAttempt'> & {
  * The scenario's cluster with its pending pods created and scheduled (timeline steps not played),
  * the scheduler left running for the questions asked next; `onAttempt` sees every attempt.
  */
-async function scheduledScenario(sc: Scenario, o: CapacityOptions, onAttempt: (a: AttemptRecord) => void): Promise<Embedded> {
+export async function scheduledScenario(sc: Scenario, o: CapacityOptions, onAttempt: (a: AttemptRecord) => void): Promise<Embedded> {
   let attempts = 0;
   let settingUp = true;
   const counted = (a: AttemptRecord) => {
@@ -52,6 +54,8 @@ export interface FitCount {
   stoppedBy: { message: string; nodes: NodeRefusal[] } | null;
   /** The scenario's own pending pods, scheduled first. */
   pending: { scheduled: number; unschedulable: number };
+  /** What the nodes have left once the copies are placed (cpu, memory, pods, extended resources). */
+  free: FreeResources;
 }
 
 /**
@@ -96,6 +100,7 @@ export async function countFits(sc: Scenario, pod: Pod, o: CapacityOptions & { m
       placements: [...perNode].map(([node, copies]) => ({ node, copies })).sort((x, y) => y.copies - x.copies || x.node.localeCompare(y.node)),
       stoppedBy,
       pending: { scheduled, unschedulable: pendingKeys.size - scheduled },
+      free: freeResources(cluster),
     };
   } finally {
     scheduler.stop();
@@ -204,13 +209,13 @@ function packingGuess(leftOut: readonly Pod[], template: Node, daemonPods: reado
 }
 
 /**
- * The fewest copies of `template` to add so that no pending pod (nor any pod the timeline creates)
- * ends unschedulable, each new node carrying the template's DaemonSet pods. Each probe is a full
+ * The fewest copies of `template` to add so that no pending pod (nor any pod the timeline creates;
+ * with `only`, none of those pods) ends unschedulable, each new node carrying the template's DaemonSet pods. Each probe is a full
  * simulation (more nodes never leave more pods out, so the search is sound); it starts from a
  * packing guess of the pods left out with none added, and gallops (then bisects) from there: a
  * good guess needs two probes besides the first.
  */
-export async function nodesNeeded(sc: Scenario, template: Node, o: CapacityOptions & { limit?: number; prefix?: string }): Promise<NodesNeeded> {
+export async function nodesNeeded(sc: Scenario, template: Node, o: CapacityOptions & { limit?: number; prefix?: string; only?: ReadonlySet<string> }): Promise<NodesNeeded> {
   const limit = o.limit ?? 10_000;
   const prefix = o.prefix ?? `${template.metadata.name ?? 'node'}-added-`;
   const probes: NodesNeeded['probes'] = [];
@@ -226,7 +231,8 @@ export async function nodesNeeded(sc: Scenario, template: Node, o: CapacityOptio
     const what = `simulation ${probes.length + 1} (${n} nodes added): pods attempted`;
     const onAttempt = o.onProgress && (() => o.onProgress!(what, ++attempts, 0));
     const report = await runSimulation(n === 0 ? sc : withNodes(sc, template, n, prefix, addedDaemonPods), { ...o, onAttempt });
-    const out = report.pods.filter((p) => p.outcome === 'Unschedulable' || p.outcome === 'Pending' || p.outcome === 'Gated');
+    // `only`: the pods that must fit (a gang's members); the others may stay left out.
+    const out = report.pods.filter((p) => (p.outcome === 'Unschedulable' || p.outcome === 'Pending' || p.outcome === 'Gated') && (o.only === undefined || o.only.has(p.pod)));
     probes.push({ nodes: n, unschedulable: out.length });
     leftOut = out.map((p) => ({ pod: p.pod, message: p.message }));
     const idle = out.length > 0 && report.nodes.some((a) => a.node.startsWith(prefix) && a.pods.count === daemonPods.length);
@@ -298,7 +304,11 @@ export interface NodeRemoval {
  */
 export async function removableNodes(sc: Scenario, o: CapacityOptions & { nodes?: readonly string[]; placements?: boolean }): Promise<NodeRemoval[]> {
   let last: AttemptRecord | null = null;
-  const { cluster, scheduler } = await scheduledScenario(sc, o, (a) => { last = a; });
+  const records = new Map<string, AttemptRecord>();
+  const { cluster, scheduler } = await scheduledScenario(sc, o, (a) => {
+    last = a;
+    records.set(podKey(a.pod), a);
+  });
   // With the workload controllers on, a removed pod's controller may make a replacement that the
   // probe schedules too, which the certificate does not account for.
   const certificate = o.placements === true || sc.controllers === true ? null : new RemovalCertificate(scheduler, o.config.profiles, o.registry);
@@ -309,12 +319,16 @@ export async function removableNodes(sc: Scenario, o: CapacityOptions & { nodes?
     // Each probe puts the cluster back as it found it, so the pods of a node are indexed once
     // (a listing of every pod per node was 5,000 x 100,000 visits on a large cluster).
     const podsByNode = new Map<string, Pod[]>();
+    // With pod groups on, a gang moves whole: its members on every node, by group.
+    const membersByGroup = new Map<string, Pod[]>();
     for (const p of cluster.list<Pod>('Pod')) {
       const n = p.spec.nodeName;
       if (!n || isDaemonPod(p) || p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed') continue;
       let list = podsByNode.get(n);
       if (list === undefined) podsByNode.set(n, (list = []));
       list.push(p);
+      const g = scheduler.podGroups === null ? null : podGroupKeyOfPod(p);
+      if (g !== null) membersByGroup.set(g, [...(membersByGroup.get(g) ?? []), p]);
     }
     const out: NodeRemoval[] = [];
     for (const [i, name] of names.entries()) {
@@ -328,7 +342,9 @@ export async function removableNodes(sc: Scenario, o: CapacityOptions & { nodes?
         out.push({ node: name, removable: true, decidedBy: 'room', pods: [] });
         continue;
       }
-      const witnesses = certificate?.witnesses(name, moving) ?? null;
+      // The groups with a member here: each is rescheduled whole, so the fit certificate (pods alone) does not apply.
+      const groups = scheduler.podGroups === null ? [] : [...new Set(moving.map(podGroupKeyOfPod).filter((g): g is string => g !== null))];
+      const witnesses = groups.length > 0 ? null : (certificate?.witnesses(name, moving) ?? null);
       if (witnesses !== null) {
         out.push({ node: name, removable: true, decidedBy: 'room', pods: moving.map((p, j) => ({ pod: podKey(p), node: witnesses[j]!, message: '' })) });
         continue;
@@ -336,7 +352,10 @@ export async function removableNodes(sc: Scenario, o: CapacityOptions & { nodes?
       cluster.update<Node>({ ...node, spec: { ...(node.spec ?? {}), unschedulable: true } });
       const result: NodeRemoval = { node: name, removable: true, decidedBy: 'scheduler', pods: [] };
       const copies: Pod[] = [];
-      for (const p of moving) {
+      const singles = moving.filter((p) => scheduler.podGroups === null || podGroupKeyOfPod(p) === null);
+      const gangs = groups.map((g) => membersByGroup.get(g) ?? []);
+      const removed = [...singles, ...gangs.flat()];
+      for (const p of singles) {
         cluster.remove('Pod', p.metadata.namespace ?? 'default', p.metadata.name ?? '');
         last = null;
         copies.push(cluster.create(recreatedCopy(p, leaving(name, scheduler.profiles.get(p.spec.schedulerName ?? 'default-scheduler')))));
@@ -349,9 +368,23 @@ export async function removableNodes(sc: Scenario, o: CapacityOptions & { nodes?
           break;
         }
       }
+      // Each gang: every member removed, then recreated together so one group cycle places them; kept whole means all placed.
+      for (const members of result.removable ? gangs : []) {
+        for (const p of members) cluster.remove('Pod', p.metadata.namespace ?? 'default', p.metadata.name ?? '');
+        records.clear();
+        for (const p of members) copies.push(cluster.create(recreatedCopy(p, leaving(name, scheduler.profiles.get(p.spec.schedulerName ?? 'default-scheduler')))));
+        await scheduler.loop.drain();
+        for (const p of members) {
+          const a = records.get(podKey(p));
+          const placed = a?.outcome === 'Scheduled';
+          result.pods.push({ pod: podKey(p), node: placed ? a!.node : '', message: placed ? '' : (a?.message ?? 'not attempted') });
+          if (!placed) result.removable = false;
+        }
+        if (!result.removable) break;
+      }
       // Put the cluster back as it was: copies out, the original pods back on the node, uncordoned.
       for (const c of copies) cluster.remove('Pod', c.metadata.namespace ?? 'default', c.metadata.name ?? '');
-      for (const p of moving) if (cluster.get('Pod', p.metadata.namespace ?? 'default', p.metadata.name ?? '') === undefined) cluster.create({ ...p, metadata: { ...p.metadata, uid: undefined, resourceVersion: undefined } });
+      for (const p of removed) if (cluster.get('Pod', p.metadata.namespace ?? 'default', p.metadata.name ?? '') === undefined) cluster.create({ ...p, metadata: { ...p.metadata, uid: undefined, resourceVersion: undefined } });
       cluster.update<Node>({ ...cluster.get<Node>('Node', '', name)!, spec: node.spec ?? {} });
       await scheduler.loop.drain();
       out.push(result);

@@ -4,7 +4,9 @@ import assert from 'node:assert/strict';
 import { configFromObject, defaultConfiguration } from '../../config/index.js';
 import { inTreeRegistry, notYetAvailablePlugins } from '../../plugins/registry.js';
 import { compareVariants } from './compare.js';
-import { parseScenario } from '../scenario/scenario.js';
+import { loadScenario, parseScenario } from '../scenario/scenario.js';
+import { FeatureGates } from '../../config/feature_gates.js';
+import { fileURLToPath } from 'node:url';
 
 const registry = inTreeRegistry();
 const base = { registry, notYetAvailable: notYetAvailablePlugins };
@@ -41,5 +43,14 @@ describe('compare', () => {
     const cfg = defaultConfiguration(registry);
     const c = await compareVariants(scenario(), [{ name: 'x', options: { ...base, config: cfg } }, { name: 'y', options: { ...base, config: cfg } }]);
     assert.deepEqual(c.differences, []);
+  });
+
+  it('counts the pod groups each configuration places (gangs all or nothing)', async () => {
+    const gates = { ...base, featureGates: FeatureGates.parse(['GenericWorkload=true']) };
+    const sc = loadScenario(fileURLToPath(new URL('../../../scenarios/workload-gangs.yaml', import.meta.url)));
+    const c = await compareVariants(sc, [{ name: 'spread', options: { ...gates, config: defaultConfiguration(registry) } }]);
+    assert.deepEqual(c.variants[0]!.groups, { total: 4, placed: 2, notPlaced: 2 });
+    const plain = await compareVariants(scenario(), [{ name: 'x', options: { ...base, config: defaultConfiguration(registry) } }]);
+    assert.equal(plain.variants[0]!.groups, undefined);
   });
 });

@@ -1,11 +1,12 @@
 // `compare`: one scenario under two or more scheduler configurations (or plugin sets): placements,
 // pods left out and why, how evenly the nodes are used and how fragmented the free room is, and
 // the pods whose fate differs.
-import { podKey } from '../../api/types.js';
+import { podKey, type Pod } from '../../api/types.js';
 import type { ProgressListener } from './progress.js';
 import type { Scenario } from '../scenario/scenario.js';
 import { runSimulation, type NodeAllocation, type SimReport } from '../simulate/simulate.js';
 import type { CapacityOptions } from './capacity.js';
+import { groupCounts, type GroupCounts } from '../report/group_counts.js';
 
 export interface Variant {
   /** How the variant is named in the output (e.g. the configuration file). */
@@ -33,6 +34,8 @@ interface VariantSummary {
    * 0 when all free room is on one node, near 1 when it is scattered in small pieces.
    */
   freeCpu: { total: number; largest: number; fragmentation: number };
+  /** Pod groups (gangs) placed with their quorum and not; absent when no pod names a group. */
+  groups?: GroupCounts;
 }
 
 interface PodDifference {
@@ -58,7 +61,7 @@ function spread(values: readonly number[]): { mean: number; stddev: number } {
 
 const share = (used: number, total: number) => (total > 0 ? Math.min(1, used / total) : 0);
 
-function summarize(name: string, r: SimReport): VariantSummary {
+function summarize(sc: Scenario, name: string, r: SimReport): VariantSummary {
   const reasons = new Map<string, number>();
   for (const p of r.pods) if (p.outcome === 'Unschedulable') reasons.set(p.message, (reasons.get(p.message) ?? 0) + 1);
   const nodes: NodeAllocation[] = r.nodes;
@@ -77,7 +80,16 @@ function summarize(name: string, r: SimReport): VariantSummary {
     memory: spread(nodes.map((n) => share(n.memory.requested, n.memory.allocatable))),
     ...extendedSpread(nodes),
     freeCpu: { total, largest, fragmentation: total > 0 ? 1 - largest / total : 0 },
+    ...groupsOf(sc, r),
   };
+}
+
+/** The scenario's pod groups counted over a run (pending pods and those its steps create). */
+function groupsOf(sc: Scenario, r: SimReport): { groups?: GroupCounts } {
+  const pods = [...sc.pods, ...sc.pending, ...sc.steps.flatMap((s) => s.create.filter((x): x is Pod => x.kind === 'Pod'))];
+  const objects = [...sc.objects, ...sc.steps.flatMap((s) => s.create)];
+  const groups = groupCounts(objects, pods, new Set(r.pods.filter((p) => p.outcome === 'Scheduled').map((p) => p.pod)));
+  return groups === null ? {} : { groups };
 }
 
 /** Each extended resource's requested share across the nodes that offer it, by name. */
@@ -116,7 +128,7 @@ export function compareReports(sc: Scenario, variants: readonly Pick<Variant, 'n
     const f = fates.get(pod);
     if (f !== undefined && new Set(f).size > 1) differences.push({ pod, fates: f });
   }
-  return { variants: variants.map((v, i) => summarize(v.name, reports[i]!)), differences, pods: fates.size };
+  return { variants: variants.map((v, i) => summarize(sc, v.name, reports[i]!)), differences, pods: fates.size };
 }
 
 /** Runs the scenario once per variant (same seed each) and compares the outcomes. */

@@ -9,11 +9,20 @@ import { formatBytes, formatCpu, percent, ratio } from '../shared/format.js';
 import { HeatMap } from '../shared/heatmap.js';
 import { VirtualList } from '../shared/virtual_list.js';
 
-type Resource = 'cpu' | 'memory' | 'pods' | 'devices';
+/** cpu, memory, pods, devices (DRA), or an extended resource's name (nvidia.com/gpu). */
+type Resource = string;
 /** Where each resource's requested and allocatable values sit in a ReportNode row. */
 type NumericColumn = 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9;
-const columns: Record<Resource, [NumericColumn, NumericColumn]> = { cpu: [2, 3], memory: [4, 5], pods: [6, 7], devices: [8, 9] };
+const columns: Record<string, [NumericColumn, NumericColumn]> = { cpu: [2, 3], memory: [4, 5], pods: [6, 7], devices: [8, 9] };
 const buckets = 20;
+
+/** Per node (by index), the resource's requested and allocatable amounts: a ReportNode column pair, or an extended resource's columns. */
+function amounts(data: ReportData, resource: Resource): { requested: (i: number) => number; allocatable: (i: number) => number } {
+  const cols = columns[resource];
+  if (cols !== undefined) return { requested: (i) => data.nodes[i]![cols[0]], allocatable: (i) => data.nodes[i]![cols[1]] };
+  const ext = data.extended?.find((e) => e.name === resource);
+  return { requested: (i) => ext?.requested[i] ?? 0, allocatable: (i) => ext?.allocatable[i] ?? 0 };
+}
 
 function formatAmount(r: Resource, v: number): string {
   if (r === 'cpu') return formatCpu(v);
@@ -27,6 +36,8 @@ function Summary({ data }: { data: ReportData }) {
     ['nodes', data.nodes.length], ['pods', data.pods.length], ['scheduled', s.scheduled], ['unschedulable', s.unschedulable],
     ['pending', s.pending], ['preempted', s.preempted], ['simulated', `${s.simulatedSeconds}s`], ['wall', `${s.wallSeconds.toFixed(1)}s`],
   ];
+  // Gangs: placed means at least minCount members scheduled.
+  if (data.groups) stats.splice(4, 0, ['pod groups placed', `${data.groups.placed} of ${data.groups.total}`]);
   return (
     <div class="cards" data-testid="summary">
       {stats.map(([k, v]) => <div class="card" key={k}><div class="muted">{k}</div><div class="stat">{v}</div></div>)}
@@ -37,25 +48,25 @@ function Summary({ data }: { data: ReportData }) {
 function Utilisation({ data, onNode }: { data: ReportData; onNode: (name: string) => void }) {
   const hasDevices = data.nodes.some((n) => n[9] > 0);
   const [resource, setResource] = useState<Resource>('cpu');
-  const [req, alloc] = columns[resource];
-  const values = useMemo(() => Float64Array.from(data.nodes, (n) => ratio(n[req], n[alloc])), [data, req, alloc]);
+  const { requested, allocatable } = useMemo(() => amounts(data, resource), [data, resource]);
+  const values = useMemo(() => Float64Array.from(data.nodes, (_n, i) => ratio(requested(i), allocatable(i))), [data, requested, allocatable]);
   const names = useMemo(() => data.nodes.map((n) => n[0]), [data]);
   const hist = useMemo(() => histogram(values, buckets), [values]);
   const bucketX = useMemo(() => hist.map((_c, i) => i), [hist]);
   const bucketTicks = useMemo(() => hist.map((_c, i) => `${(100 * i) / buckets}%`), [hist]);
   const perZone = useMemo(() => {
-    const requested = data.zones.map(() => 0);
-    const allocatable = data.zones.map(() => 0);
-    for (const n of data.nodes) {
-      requested[n[1]] = (requested[n[1]] ?? 0) + n[req];
-      allocatable[n[1]] = (allocatable[n[1]] ?? 0) + n[alloc];
-    }
-    return requested.map((r, i) => 100 * ratio(r, allocatable[i]!));
-  }, [data, req, alloc]);
+    const zoneRequested = data.zones.map(() => 0);
+    const zoneAllocatable = data.zones.map(() => 0);
+    data.nodes.forEach((n, i) => {
+      zoneRequested[n[1]] = (zoneRequested[n[1]] ?? 0) + requested(i);
+      zoneAllocatable[n[1]] = (zoneAllocatable[n[1]] ?? 0) + allocatable(i);
+    });
+    return zoneRequested.map((r, i) => 100 * ratio(r, zoneAllocatable[i]!));
+  }, [data, requested, allocatable]);
   const zoneX = useMemo(() => data.zones.map((_z, i) => i), [data]);
   const zoneTicks = useMemo(() => data.zones.map((z) => z || '(no zone)'), [data]);
   const top = useMemo(() => [...data.nodes.keys()].sort((a, b) => values[b]! - values[a]!).slice(0, 10), [data, values]);
-  const resources: Resource[] = hasDevices ? ['cpu', 'memory', 'pods', 'devices'] : ['cpu', 'memory', 'pods'];
+  const resources: Resource[] = [...(hasDevices ? ['cpu', 'memory', 'pods', 'devices'] : ['cpu', 'memory', 'pods']), ...(data.extended ?? []).map((e) => e.name)];
   return (
     <section id="utilisation">
       <h2>Utilisation</h2>
@@ -77,8 +88,8 @@ function Utilisation({ data, onNode }: { data: ReportData; onNode: (name: string
         <tbody>{top.map((i) => {
           const n = data.nodes[i]!;
           return (
-            <tr key={n[0]}><td>{n[0]}</td><td>{data.zones[n[1]] || '-'}</td><td class="num">{formatAmount(resource, n[req])}</td>
-              <td class="num">{formatAmount(resource, n[alloc])}</td><td class="num">{percent(n[req], n[alloc])}</td></tr>
+            <tr key={n[0]}><td>{n[0]}</td><td>{data.zones[n[1]] || '-'}</td><td class="num">{formatAmount(resource, requested(i))}</td>
+              <td class="num">{formatAmount(resource, allocatable(i))}</td><td class="num">{percent(requested(i), allocatable(i))}</td></tr>
           );
         })}</tbody>
       </table>

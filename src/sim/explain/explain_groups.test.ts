@@ -1,0 +1,111 @@
+// explain's per-group view (GenericWorkload on): members placed where, what stopped a gang and
+// which member was rejected first, a gang held at PreEnqueue, in JSON, text and the timeline.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { admitPod } from '../../cluster/memory/admission.js';
+import { defaultConfiguration } from '../../config/index.js';
+import { FeatureGates } from '../../config/feature_gates.js';
+import { inTreeRegistry, notYetAvailablePlugins } from '../../plugins/registry.js';
+import { parseScenario } from '../scenario/scenario.js';
+import { runExplain, runExplainTimeline } from './explain.js';
+import type { ExplainGroup } from './explain_groups.js';
+import { renderExplainText } from './explain_text.js';
+
+const registry = inTreeRegistry();
+const opts = {
+  config: defaultConfiguration(registry), registry, notYetAvailable: notYetAvailablePlugins, tieBreakByName: true, admitPod,
+  featureGates: FeatureGates.parse(['GenericWorkload=true']), diagnose: true,
+};
+const bundled = readFileSync(new URL('../../../scenarios/workload-gangs.yaml', import.meta.url), 'utf8');
+
+/** A group's verdict without its member list, for compact expectations. */
+const summary = (g: ExplainGroup) => ({ outcome: g.outcome, placed: g.placed, stoppedBy: g.stoppedBy, firstRejected: g.firstRejected });
+
+describe('explain pod groups', () => {
+  it('reports each group of the bundled GPU scenario', async () => {
+    const { groups } = await runExplain(parseScenario(bundled, 'workload-gangs.yaml'), opts);
+    const byName = new Map((groups ?? []).map((g) => [g.group, g]));
+    assert.deepEqual([...byName.keys()], ['default/train-a', 'default/train-b', 'default/infer', 'default/eval']);
+    const cases: { group: string; want: ReturnType<typeof summary> }[] = [
+      { group: 'default/train-a', want: { outcome: 'Scheduled', placed: 4, stoppedBy: null, firstRejected: null } },
+      {
+        group: 'default/train-b',
+        want: {
+          outcome: 'Unschedulable', placed: 0,
+          stoppedBy: { plugin: 'GangScheduling', message: 'minCount (3) cannot be satisfied: 0 scheduled, 2 remaining' },
+          firstRejected: { pod: 'default/train-b-0', plugins: ['NodeResourcesFit'], message: '0/4 nodes are available: 4 Insufficient nvidia.com/gpu.' },
+        },
+      },
+      { group: 'default/infer', want: { outcome: 'Scheduled', placed: 4, stoppedBy: null, firstRejected: null } },
+      {
+        group: 'default/eval',
+        want: {
+          outcome: 'Waiting', placed: 0,
+          stoppedBy: { plugin: 'GangScheduling', message: 'waiting for minCount pods from a gang to appear in scheduling queue' },
+          firstRejected: null,
+        },
+      },
+    ];
+    for (const c of cases) assert.deepEqual(summary(byName.get(c.group)!), c.want, c.group);
+    // train-a: one 4-GPU worker per 8-GPU node, each member's node named.
+    const trainA = byName.get('default/train-a')!;
+    assert.deepEqual(trainA.members.map((m) => m.node).sort(), ['gpu-a1', 'gpu-a2', 'gpu-b1', 'gpu-b2']);
+    assert.equal(trainA.policy, 'gang');
+    assert.equal(byName.get('default/infer')!.policy, 'basic');
+  });
+
+  it('names the verdict placed members of a failed gang carry', async () => {
+    const yaml = `
+objects:
+- { apiVersion: scheduling.k8s.io/v1beta1, kind: PodGroup, metadata: { name: g }, spec: { schedulingPolicy: { gang: { minCount: 3 } } } }
+nodes:
+- { metadata: { name: n1 }, status: { allocatable: { cpu: "4", memory: 8Gi, pods: "10" } } }
+- { metadata: { name: n2 }, status: { allocatable: { cpu: "4", memory: 8Gi, pods: "10" } } }
+pending:
+${[0, 1, 2].map((i) => `- { metadata: { name: m${i} }, spec: { schedulingGroup: { podGroupName: g }, containers: [{ name: c, image: x, resources: { requests: { cpu: "3" } } }] } }`).join('\n')}
+`;
+    const { groups } = await runExplain(parseScenario(yaml, 'g.yaml'), opts);
+    const g = groups![0]!;
+    assert.equal(g.outcome, 'Unschedulable');
+    assert.equal(g.placed, 0);
+    // Every member was tried: the verdict is the one the placed members were failed with (its
+    // plugin is not carried through the group's failure), PodGroupPostFilter's answer appended.
+    assert.deepEqual(g.stoppedBy, {
+      plugin: '',
+      message: 'pod group is unschedulable, minCount (3) cannot be satisfied: 2 scheduled, 0 remaining, pod group preemption: No preemption victims found for incoming preemptor',
+    });
+    assert.equal(g.firstRejected?.pod, 'default/m2');
+    assert.deepEqual(g.firstRejected?.plugins, ['NodeResourcesFit']);
+    // The members the cycle placed are failed with the group's verdict, bound nowhere.
+    assert.deepEqual(g.members.map((m) => [m.outcome, m.node]), [['Unschedulable', ''], ['Unschedulable', ''], ['Unschedulable', '']]);
+    assert.match(g.members[0]!.message, /^pod group is unschedulable, minCount \(3\) cannot be satisfied/);
+  });
+
+  it('leaves groups out when no pending pod names one', async () => {
+    const yaml = `
+nodes: [{ metadata: { name: n1 }, status: { allocatable: { cpu: "4", memory: 8Gi, pods: "10" } } }]
+pending: [{ metadata: { name: p }, spec: { containers: [{ name: c, image: x, resources: { requests: { cpu: "1" } } }] } }]
+`;
+    const result = await runExplain(parseScenario(yaml, 'p.yaml'), opts);
+    assert.equal('groups' in result, false);
+  });
+
+  it('renders each group after the pods in text', async () => {
+    const { pods, groups } = await runExplain(parseScenario(bundled, 'workload-gangs.yaml'), opts);
+    const text = renderExplainText(pods, {}, groups);
+    assert.match(text, /Pod group default\/train-b {2}\(gang, minCount 3\) {2}Unschedulable: 0\/3 member\(s\) placed/);
+    assert.match(text, /Stopped by: GangScheduling: minCount \(3\) cannot be satisfied: 0 scheduled, 2 remaining/);
+    assert.match(text, /First rejected: default\/train-b-0 \(NodeResourcesFit\): 0\/4 nodes are available/);
+    assert.match(text, /default\/eval-1 +Waiting +waiting for minCount pods/);
+    assert.match(text, /default\/train-a-0 +Scheduled +gpu-a1/);
+  });
+
+  it('explains groups over a timeline too', async () => {
+    const { groups } = await runExplainTimeline(parseScenario(bundled, 'workload-gangs.yaml'), opts);
+    const byName = new Map((groups ?? []).map((g) => [g.group, summary(g)]));
+    assert.equal(byName.get('default/train-a')?.outcome, 'Scheduled');
+    assert.equal(byName.get('default/train-b')?.outcome, 'Unschedulable');
+    assert.equal(byName.get('default/eval')?.outcome, 'Waiting');
+  });
+});
