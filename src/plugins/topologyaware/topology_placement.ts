@@ -12,7 +12,7 @@ import { Status } from '../../framework/status.js';
 export const Name = 'TopologyPlacementGenerator';
 
 /** The group's topology key: the API allows one constraint today. */
-export function topologyKeyOf(pg: PodGroup): string | null {
+function topologyKeyOf(pg: PodGroup): string | null {
   return pg.spec.schedulingConstraints?.topology?.[0]?.key ?? null;
 }
 
