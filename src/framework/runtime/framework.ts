@@ -420,11 +420,14 @@ export class Framework implements fw.Handle {
     const p = this.placementGeneratePlugins[0];
     if (p === undefined) return { placements: [parent], status: null };
     let r: fw.GeneratePlacementsResult | Status;
+    // Upstream records the placement plugins' durations in every group cycle, not only sampled ones.
+    const start = this.recorder !== null ? this.monotonicSeconds() : 0;
     try {
       r = p.generatePlacements(state, podGroup, parent);
     } catch (err) {
       r = Status.error(thrownMessage(err));
     }
+    if (this.recorder !== null) this.observePlugin(p.name, 'PlacementGenerate', r instanceof Status ? r : null, start);
     if (r instanceof Status) return { placements: [], status: r.withPlugin(p.name) };
     if (r.placements.length === 0) return { placements: [], status: new Status(Code.Unschedulable, ['no feasible placements found']).withPlugin(p.name) };
     return { placements: r.placements, status: null };
@@ -451,11 +454,13 @@ export class Framework implements fw.Handle {
       for (let j = 0; j < this.placementScorePlugins.length; j++) {
         const p = this.placementScorePlugins[j]!;
         let s: number | Status;
+        const start = this.recorder !== null ? this.monotonicSeconds() : 0;
         try {
           s = p.scorePlacement(states[i]!, podGroup, assignments[i]!);
         } catch (err) {
           s = Status.error(thrownMessage(err));
         }
+        if (this.recorder !== null) this.observePlugin(p.name, 'PlacementScore', s instanceof Status ? s : null, start);
         if (s instanceof Status) return { totals, status: Status.error(`running PlacementScore plugins: plugin "${p.name}" failed with: ${s.message()}`) };
         perPlugin[j]!.push({ placement: assignments[i]!.placement, score: s });
       }
@@ -464,11 +469,13 @@ export class Framework implements fw.Handle {
       const p = this.placementScorePlugins[j]!;
       if (p.normalizePlacementScore === undefined) continue;
       let s: Status | null;
+      const start = this.recorder !== null ? this.monotonicSeconds() : 0;
       try {
         s = p.normalizePlacementScore(podGroupState, podGroup, perPlugin[j]!);
       } catch (err) {
         s = Status.error(thrownMessage(err));
       }
+      if (this.recorder !== null) this.observePlugin(p.name, 'PlacementScoreExtensionNormalize', s, start);
       if (!isSuccess(s)) return { totals, status: Status.error(`running NormalizePlacementScore on PlacementScore plugins: plugin "${p.name}" failed with: ${s!.message()}`) };
     }
     for (let j = 0; j < this.placementScorePlugins.length; j++) {
