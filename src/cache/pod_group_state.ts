@@ -28,10 +28,13 @@ export class PodGroupState {
     return out;
   }
 
-  /** Members bound or assumed. */
-  scheduledPods(isAssumed: (pod: Pod) => boolean): Pod[] {
+  /** Members bound or assumed; an assumed one as `assumed` gives it (with its node), when given. */
+  scheduledPods(isAssumed: (pod: Pod) => boolean, assumed?: (pod: Pod) => Pod | undefined): Pod[] {
     const out: Pod[] = [];
-    for (const p of this.pods.values()) if (p.spec.nodeName || isAssumed(p)) out.push(p);
+    for (const p of this.pods.values()) {
+      if (p.spec.nodeName) out.push(p);
+      else if (isAssumed(p)) out.push(assumed?.(p) ?? p);
+    }
     return out;
   }
 
@@ -50,7 +53,14 @@ export class PodGroupState {
 export class PodGroupStates implements PodGroupLister {
   private readonly states = new Map<string, PodGroupState>();
 
-  constructor(readonly isAssumed: (pod: Pod) => boolean) {}
+  /**
+   * `isAssumed` tells the cache's assumed pods; `assumed`, when given, returns the cache's copy of
+   * one (on its node), which scheduledPods lists instead of the informer's.
+   */
+  constructor(
+    readonly isAssumed: (pod: Pod) => boolean,
+    private readonly assumed?: (pod: Pod) => Pod | undefined,
+  ) {}
 
   private ensure(key: string): PodGroupState {
     let s = this.states.get(key);
@@ -90,7 +100,7 @@ export class PodGroupStates implements PodGroupLister {
   }
 
   scheduledPods(namespace: string, name: string): Pod[] {
-    return this.state(namespace, name)?.scheduledPods(this.isAssumed) ?? [];
+    return this.state(namespace, name)?.scheduledPods(this.isAssumed, this.assumed) ?? [];
   }
 
   setPodGroup(pg: PodGroup): void {

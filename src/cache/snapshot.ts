@@ -1,6 +1,6 @@
 // The per-cycle snapshot of nodes (backend/cache/snapshot.go): the list plugins iterate and the
 // lookup by name, plus the sublists of nodes that hold pods with (anti-)affinity.
-import type { NodeInfoLister, SharedLister, StorageInfoLister } from '../framework/interfaces.js';
+import type { NodeInfoLister, Placement, SharedLister, StorageInfoLister } from '../framework/interfaces.js';
 import { NodeInfo } from '../framework/node_info.js';
 import { PodInfo } from '../framework/pod_info.js';
 import type { Node, Pod } from '../api/types.js';
@@ -64,6 +64,49 @@ export class Snapshot implements SharedLister, NodeInfoLister, StorageInfoLister
 
   nodeInfos(): NodeInfoLister {
     return this;
+  }
+
+  /**
+   * The placement a pod group's cycle is trying (TopologyAwareWorkloadScheduling): the scheduling
+   * algorithm sees only its nodes; plugins still list every node. Null outside such a trial.
+   */
+  private placement: { readonly placement: Placement; readonly names: ReadonlySet<string> } | null = null;
+
+  getPlacement(): Placement | null {
+    return this.placement?.placement ?? null;
+  }
+
+  /**
+   * Limits the algorithm to `placement`'s nodes (all nodes: no limit); the error when one of them
+   * is not this snapshot's NodeInfo of that name.
+   */
+  assumePlacement(placement: Placement | null): string | null {
+    this.placement = null;
+    if (placement === null || placement.nodes.length === this.nodeInfoList.length) return null;
+    const names = new Set<string>();
+    for (const ni of placement.nodes) {
+      const own = this.nodeInfoMap.get(ni.name);
+      if (own === undefined) return `node ${ni.name} in placement is not present in snapshot`;
+      if (own !== ni) return `node ${ni.name} in placement is not the same instance as in the snapshot`;
+      names.add(ni.name);
+    }
+    this.placement = { placement, names };
+    return null;
+  }
+
+  forgetPlacement(): void {
+    this.placement = null;
+  }
+
+  /** The nodes the algorithm may use: the placement's, or all. */
+  listNodesInPlacement(): readonly NodeInfo[] {
+    return this.placement?.placement.nodes ?? this.nodeInfoList;
+  }
+
+  /** A node by name, when it is in the placement (or no placement is assumed). */
+  getNodeInPlacement(name: string): NodeInfo | undefined {
+    if (this.placement !== null && !this.placement.names.has(name)) return undefined;
+    return this.nodeInfoMap.get(name);
   }
 
   storageInfos(): StorageInfoLister {

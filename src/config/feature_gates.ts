@@ -68,7 +68,7 @@ export const schedulerGates: Readonly<Record<string, SchedulerGate>> = {
   SchedulerPreQueueingHints: { support: 'default', kep: 6132 },
   StorageCapacityScoring: { support: 'default', kep: 4049 },
   TaintTolerationComparisonOperators: { support: 'default', kep: 5471 },
-  TopologyAwareWorkloadScheduling: { support: 'default', kep: 5732 },
+  TopologyAwareWorkloadScheduling: { support: 'both', kep: 5732 },
   VolumeAttributesClass: { support: 'default', kep: 3751 },
   VolumeLimitScaling: { support: 'both', kep: 5030 },
 };

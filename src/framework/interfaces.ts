@@ -333,7 +333,9 @@ export type AnyPlugin = Plugin &
       Omit<PreBindPlugin, 'name'> &
       Omit<BindPlugin, 'name'> &
       Omit<PostBindPlugin, 'name'> &
-      Omit<PlacementFeasiblePlugin, 'name'>
+      Omit<PlacementFeasiblePlugin, 'name'> &
+      Omit<PlacementGeneratePlugin, 'name'> &
+      Omit<PlacementScorePlugin, 'name'>
   >;
 
 export const isPreEnqueuePlugin = (p: Plugin): p is PreEnqueuePlugin => typeof (p as AnyPlugin).preEnqueue === 'function';
@@ -347,6 +349,8 @@ export const isScorePlugin = (p: Plugin): p is ScorePlugin => typeof (p as AnyPl
 export const isSignPlugin = (p: Plugin): p is SignPlugin => typeof (p as AnyPlugin).signPod === 'function';
 export const isReservePlugin = (p: Plugin): p is ReservePlugin => typeof (p as AnyPlugin).reserve === 'function';
 export const isPlacementFeasiblePlugin = (p: Plugin): p is PlacementFeasiblePlugin => typeof (p as AnyPlugin).placementFeasible === 'function';
+export const isPlacementGeneratePlugin = (p: Plugin): p is PlacementGeneratePlugin => typeof (p as AnyPlugin).generatePlacements === 'function';
+export const isPlacementScorePlugin = (p: Plugin): p is PlacementScorePlugin => typeof (p as AnyPlugin).scorePlacement === 'function';
 export const isPermitPlugin = (p: Plugin): p is PermitPlugin => typeof (p as AnyPlugin).permit === 'function';
 export const isPreBindPlugin = (p: Plugin): p is PreBindPlugin => typeof (p as AnyPlugin).preBind === 'function';
 export const isBindPlugin = (p: Plugin): p is BindPlugin => typeof (p as AnyPlugin).bind === 'function';
@@ -541,7 +545,7 @@ export interface PodGroupLister {
   unscheduledPods(namespace: string, name: string): Pod[];
   /** Members assumed (waiting at Permit or binding). */
   assumedPods(namespace: string, name: string): Pod[];
-  /** Members bound or assumed. */
+  /** Members bound or assumed (an assumed one with the node it is assumed on). */
   scheduledPods(namespace: string, name: string): Pod[];
 }
 
@@ -556,6 +560,71 @@ export interface PlacementProgress {
 /** Decides, as a pod group's members are placed one by one, whether the group can still succeed. */
 export interface PlacementFeasiblePlugin extends Plugin {
   placementFeasible(podGroup: PodGroup, progress: PlacementProgress): Status | null;
+}
+
+/**
+ * A candidate set of nodes a pod group's cycle is tried on (framework.Placement,
+ * TopologyAwareWorkloadScheduling): the group's members see only these nodes while it is tried.
+ */
+export interface Placement {
+  /** Chosen by the generator (TopologyPlacementGenerator: the topology domain's value); '' for all nodes. */
+  readonly name: string;
+  /** The nodes, in the snapshot's order, each the snapshot's own NodeInfo. */
+  readonly nodes: readonly NodeInfo[];
+}
+
+/** What a PlacementGenerate plugin proposes (framework.GeneratePlacementsResult). */
+export interface GeneratePlacementsResult {
+  /** The placements to try; none makes the group unschedulable (`no feasible placements found`). */
+  readonly placements: readonly Placement[];
+}
+
+/**
+ * PlacementGenerate (TopologyAwareWorkloadScheduling): splits the nodes a pod group may use into
+ * candidate placements, each then tried with the group's members. A profile runs at most one.
+ */
+export interface PlacementGeneratePlugin extends Plugin {
+  /**
+   * The candidate placements within `parent` (all nodes at the root), or a Status on error or
+   * rejection. `state` is the group's cycle state, shared by every placement.
+   */
+  generatePlacements(state: CycleState, podGroup: PodGroup, parent: Placement): GeneratePlacementsResult | Status;
+}
+
+/** One member placed on a node when its group was tried on a placement (framework.ProposedAssignment). */
+export interface ProposedAssignment {
+  readonly podInfo: PodInfo;
+  readonly nodeName: string;
+}
+
+/** A feasible placement and where its trial put the members (framework.PodGroupAssignments). */
+export interface PodGroupAssignments {
+  readonly placement: Placement;
+  /** The members placed in this trial, in the cycle's order. */
+  readonly proposedAssignments: readonly ProposedAssignment[];
+}
+
+/** One plugin's score of one placement (framework.PlacementScore); NormalizePlacementScore rewrites `score`. */
+export interface PlacementScore {
+  readonly placement: Placement;
+  score: number;
+}
+
+/**
+ * PlacementScore (TopologyAwareWorkloadScheduling): scores each placement on which the whole group
+ * was feasible; the weighted sum over the profile's plugins picks the placement (ties at random).
+ */
+export interface PlacementScorePlugin extends Plugin {
+  /**
+   * The placement's raw score (higher is better), or a Status on error. `state` is the placement's
+   * own cycle state, the one its members' cycles saw.
+   */
+  scorePlacement(state: CycleState, podGroup: PodGroup, assignments: PodGroupAssignments): number | Status;
+  /**
+   * Optional: rescales this plugin's scores of every feasible placement into
+   * [MinNodeScore, MaxNodeScore] in place; null on success.
+   */
+  normalizePlacementScore?(state: CycleState, podGroup: PodGroup, scores: PlacementScore[]): Status | null;
 }
 
 /** Builds a plugin from its (defaulted) args and the feature gates' values. */

@@ -10,7 +10,8 @@ export const pluginMetricsSamplePercent = 10;
 export type ExtensionPointLabel =
   | 'PreFilter' | 'Filter' | 'PreFilterExtensionAddPod' | 'PreFilterExtensionRemovePod' | 'PostFilter'
   | 'PreScore' | 'Score' | 'ScoreExtensionNormalize' | 'Reserve' | 'Unreserve' | 'Permit'
-  | 'PreBind' | 'Bind' | 'PostBind' | 'Sign';
+  | 'PreBind' | 'Bind' | 'PostBind' | 'Sign'
+  | 'PlacementGenerate' | 'PlacementScore' | 'PlacementScoreExtensionNormalize';
 
 export interface MetricsRecorder {
   /** scheduler_framework_extension_point_duration_seconds */

@@ -8,6 +8,7 @@ import { Scheduler } from '../scheduler/scheduler.js';
 import { FakeClock } from '../util/clock.js';
 import { makeNode, makePod } from '../testing/builders.js';
 import { SchedulerMetrics, attemptsLabel } from './metrics.js';
+import { FeatureGates } from '../config/feature_gates.js';
 import { endpointsHandler, serveEndpoints, type HealthCheck } from './server.js';
 
 test('upstream metric names, labels and buckets in the exposition', async () => {
@@ -198,4 +199,28 @@ test('the pod-group metrics appear with a first pod group\'s cycle, with upstrea
     'scheduler_podgroup_scheduling_attempt_duration_seconds_bucket{le="0.004",result="unschedulable",profile="default-scheduler"} 1',
     'scheduler_podgroup_scheduling_algorithm_duration_seconds_count 1',
   ]) assert.ok(text.includes(line), `missing ${line}`);
+});
+
+test('a topology-aware group cycle reports the placement metrics with upstream\'s names', async () => {
+  const registry = inTreeRegistry();
+  const clock = new FakeClock(0);
+  const cluster = new MemoryCluster({ clock });
+  const m = new SchedulerMetrics();
+  const featureGates = FeatureGates.parse(['GenericWorkload=true,TopologyAwareWorkloadScheduling=true']);
+  const sched = Scheduler.fromConfig(defaultConfiguration(registry), { registry, client: cluster, clock, random: () => 0.5, notYetAvailable: notYetAvailablePlugins, metrics: m, monotonicSeconds: () => 0, featureGates });
+  await sched.start();
+  // Two racks of one 2-CPU node each; a gang of two 2-CPU members fits neither.
+  for (const [n, rack] of [['n1', 'a'], ['n2', 'b']]) cluster.create(makeNode(n!, { labels: { rack: rack! }, allocatable: { cpu: '2', memory: '8Gi', pods: '110' } }));
+  cluster.create({ apiVersion: 'scheduling.k8s.io/v1beta1', kind: 'PodGroup', metadata: { name: 'g', namespace: 'default' }, spec: { schedulingPolicy: { gang: { minCount: 2 } }, schedulingConstraints: { topology: [{ key: 'rack' }] } } });
+  for (const p of ['p1', 'p2']) cluster.create(makePod(p, { requests: { cpu: '2' }, spec: { schedulingGroup: { podGroupName: 'g' } } }));
+  await sched.loop.drain();
+  const text = await m.expose();
+  for (const line of [
+    'scheduler_generated_placements_total{profile="default-scheduler"} 2',
+    'scheduler_placement_evaluations_total{result="infeasible",profile="default-scheduler"} 2',
+    'scheduler_placement_evaluation_duration_seconds_count{result="infeasible",profile="default-scheduler"} 2',
+    'scheduler_framework_extension_point_duration_seconds_count{extension_point="PlacementGenerate",status="Success",profile="default-scheduler"} 1',
+    'scheduler_plugin_execution_duration_seconds_count{plugin="TopologyPlacementGenerator",extension_point="PlacementGenerate",status="Success"} 1',
+  ]) assert.ok(text.includes(line), `missing: ${line}`);
+  sched.stop();
 });

@@ -4,7 +4,7 @@
 import { Counter, Gauge, Histogram, Registry, exponentialBuckets } from 'prom-client';
 import type { BatchAttemptResult, BatchFlushReason, ExtensionPointLabel } from '../framework/metrics_recorder.js';
 import type { CodeName } from '../framework/status.js';
-import type { AttemptResult, IncomingQueue, SchedulerMetricsRecorder } from '../scheduler/metrics_recorder.js';
+import type { AttemptResult, IncomingQueue, PlacementEvaluationResult, SchedulerMetricsRecorder } from '../scheduler/metrics_recorder.js';
 
 export type { AttemptResult } from '../scheduler/metrics_recorder.js';
 
@@ -300,6 +300,44 @@ export class SchedulerMetrics implements SchedulerMetricsRecorder {
 
   observePodGroupAlgorithmDuration(seconds: number): void {
     this.groupMetrics().algorithmDuration.observe(seconds);
+  }
+
+  /** The placement metrics, made on a first placement evaluation (upstream has them with TopologyAwareWorkloadScheduling on). */
+  private placementMetrics: { generated: Counter<'profile'>; evaluations: Counter<'result' | 'profile'>; evaluationDuration: Histogram<'result' | 'profile'> } | null = null;
+
+  private placementMetricSet(): NonNullable<SchedulerMetrics['placementMetrics']> {
+    this.placementMetrics ??= {
+      generated: new Counter({
+        name: 'scheduler_generated_placements_total',
+        help: 'Number of candidate placements generated when scheduling pod groups.',
+        labelNames: ['profile'] as const,
+        registers: [this.registry],
+      }),
+      evaluations: new Counter({
+        name: 'scheduler_placement_evaluations_total',
+        help: "Number of candidate placements evaluated when scheduling pod groups, by result. 'feasible' means the pod group fit into the placement, while 'infeasible' means it did not.",
+        labelNames: ['result', 'profile'] as const,
+        registers: [this.registry],
+      }),
+      evaluationDuration: new Histogram({
+        name: 'scheduler_placement_evaluation_duration_seconds',
+        help: "Latency in seconds of evaluating a single candidate placement when scheduling pod groups, by result. 'feasible' means the pod group fit into the placement, while 'infeasible' means it did not.",
+        labelNames: ['result', 'profile'] as const,
+        buckets: exponentialBuckets(0.001, 2, 15),
+        registers: [this.registry],
+      }),
+    };
+    return this.placementMetrics;
+  }
+
+  observeGeneratedPlacements(profile: string, count: number): void {
+    this.placementMetricSet().generated.inc({ profile }, count);
+  }
+
+  observePlacementEvaluation(result: PlacementEvaluationResult, profile: string, seconds: number): void {
+    const m = this.placementMetricSet();
+    m.evaluations.inc({ result, profile });
+    m.evaluationDuration.observe({ result, profile }, seconds);
   }
 
   observeExtensionPointDuration(extensionPoint: ExtensionPointLabel, status: CodeName, profile: string, seconds: number): void {

@@ -1,5 +1,5 @@
 // The in-tree plugin registry (framework/plugins/registry.go).
-import { DeferredPodScheduling, PodGroupPodsCount, TopologyPlacementGenerator } from '../framework/names.js';
+import { DeferredPodScheduling } from '../framework/names.js';
 import { Registry } from '../framework/registry.js';
 import { defaultBinderDefinition } from './defaultbinder/index.js';
 import { defaultPreemptionDefinition } from './defaultpreemption/index.js';
@@ -16,6 +16,8 @@ import { podTopologySpreadDefinition } from './podtopologyspread/index.js';
 import { prioritySortDefinition } from './queuesort/index.js';
 import { schedulingGatesDefinition } from './schedulinggates/index.js';
 import { gangSchedulingDefinition } from './gangscheduling/index.js';
+import { podGroupPodsCountDefinition } from './podgrouppodscount/index.js';
+import { topologyPlacementDefinition } from './topologyaware/index.js';
 import { taintTolerationDefinition } from './tainttoleration/index.js';
 import { nodeVolumeLimitsDefinition } from './nodevolumelimits/index.js';
 import { volumeRestrictionsDefinition } from './volumerestrictions/index.js';
@@ -46,6 +48,8 @@ export function inTreeRegistry(): Registry {
     defaultBinderDefinition,
     defaultPreemptionDefinition,
     nodeDeclaredFeaturesDefinition,
+    topologyPlacementDefinition,
+    podGroupPodsCountDefinition,
   ]);
 }
 
@@ -53,4 +57,4 @@ export function inTreeRegistry(): Registry {
  * Upstream in-tree plugins we have not built yet, all behind gates off by default (config's
  * GatedInTreePluginNames): a profile that enables them starts with a warning and runs without them.
  */
-export const notYetAvailablePlugins: ReadonlySet<string> = new Set<string>([DeferredPodScheduling, TopologyPlacementGenerator, PodGroupPodsCount]);
+export const notYetAvailablePlugins: ReadonlySet<string> = new Set<string>([DeferredPodScheduling]);

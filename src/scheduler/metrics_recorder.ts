@@ -21,4 +21,11 @@ export interface SchedulerMetricsRecorder extends MetricsRecorder {
   observePodGroupAttempt?(result: AttemptResult, profile: string, seconds: number): void;
   /** scheduler_podgroup_scheduling_algorithm_duration_seconds */
   observePodGroupAlgorithmDuration?(seconds: number): void;
+  /** scheduler_generated_placements_total (TopologyAwareWorkloadScheduling) */
+  observeGeneratedPlacements?(profile: string, count: number): void;
+  /** scheduler_placement_evaluations_total and scheduler_placement_evaluation_duration_seconds */
+  observePlacementEvaluation?(result: PlacementEvaluationResult, profile: string, seconds: number): void;
 }
+
+/** Whether the whole group fit into a placement it was tried on. */
+export type PlacementEvaluationResult = 'feasible' | 'infeasible';

@@ -1,5 +1,5 @@
-// The pod-group scheduling cycle (schedule_one_podgroup.go, GenericWorkload without topology-aware
-// placement or composite groups): every queued member of a group runs its scheduling algorithm on
+// The pod-group scheduling cycle (schedule_one_podgroup.go, GenericWorkload without composite
+// groups; the placements of TopologyAwareWorkloadScheduling in placement_algorithm.ts): every queued member of a group runs its scheduling algorithm on
 // the snapshot, each placed member assumed and reserved so the next sees it, PlacementFeasible
 // judging the group after each; then all is reverted, and only when the group succeeded are its
 // placed members assumed, reserved and permitted again, for real, and sent to binding. A failed
@@ -19,6 +19,7 @@ import { clearNominatedNode, type NominatingInfo } from '../queue/nominator.js';
 import type { SchedulingQueue } from '../queue/scheduling_queue.js';
 import type { ScheduleResult } from './schedule_pod.js';
 import type { AttemptResult, SchedulerMetricsRecorder } from './metrics_recorder.js';
+import { runPlacementAlgorithm, type PlacementAlgorithmHost, type PlacementTrial } from './placement_algorithm.js';
 
 /** The error a rejected group's statuses carry (errPodGroupUnschedulable). */
 const errPodGroupUnschedulable = new Error('pod group is unschedulable');
@@ -60,6 +61,8 @@ export interface PodGroupCycleHost<A> {
   /** Monotonic seconds, for the pod-group metrics. */
   monotonicSeconds(): number;
   readonly metrics: SchedulerMetricsRecorder | null;
+  /** A uniform [0, 1) draw (ties between placements). */
+  random(): number;
   log(level: number, msg: string): void;
 }
 
@@ -166,10 +169,36 @@ export class PodGroupCycle<A> {
   }
 
   /**
+   * podGroupSchedulingAlgorithm and runRootSchedulingAlgorithm: the group's status (null for
+   * success) and each tried member's result, in member order; a success placing no member is a
+   * rejection.
+   */
+  private runAlgorithm(fwk: Framework, pg: PodGroup, members: readonly QueuedPodInfo[]): { status: Status | null; results: readonly MemberResult<A>[] } {
+    const trial = fwk.topologyAwareWorkloadScheduling()
+      ? runPlacementAlgorithm(this.placementHost(fwk, pg, members), fwk, pg)
+      : this.runDefaultAlgorithm(fwk, pg, members);
+    if (isSuccess(trial.status) && !trial.anyScheduled) return { status: groupUnschedulable([]), results: trial.results };
+    return trial;
+  }
+
+  /** What the placement algorithm (TopologyAwareWorkloadScheduling) needs of this cycle. */
+  private placementHost(fwk: Framework, pg: PodGroup, members: readonly QueuedPodInfo[]): PlacementAlgorithmHost<MemberResult<A>> {
+    const { host } = this;
+    return {
+      snapshot: host.snapshot,
+      metrics: host.metrics,
+      monotonicSeconds: () => host.monotonicSeconds(),
+      random: host.random,
+      tryPlacement: () => this.runDefaultAlgorithm(fwk, pg, members),
+      assignmentOf: (r) => (isSuccess(r.status) && r.result !== null ? { podInfo: r.qp.podInfo, nodeName: r.result.suggestedHost } : null),
+    };
+  }
+
+  /**
    * podGroupSchedulingDefaultAlgorithm, then the revert runRootSchedulingAlgorithm does: the
    * group's status (null for success) and each tried member's result, in member order.
    */
-  private runAlgorithm(fwk: Framework, pg: PodGroup, members: readonly QueuedPodInfo[]): { status: Status | null; results: MemberResult<A>[] } {
+  private runDefaultAlgorithm(fwk: Framework, pg: PodGroup, members: readonly QueuedPodInfo[]): PlacementTrial<MemberResult<A>> {
     const { host } = this;
     const results: MemberResult<A>[] = [];
     const reverts: (() => void)[] = [];
@@ -178,8 +207,8 @@ export class PodGroupCycle<A> {
     let status = this.placementFeasible(fwk, pg, progress);
     let anyScheduled = false;
     try {
-      if (status?.code === Code.Error) return { status: Status.error(`failed to evaluate placement feasibility: ${status.message()}`), results };
-      if (status?.code === Code.Unschedulable) return { status: groupUnschedulable(status.reasons), results };
+      if (status?.code === Code.Error) return { status: Status.error(`failed to evaluate placement feasibility: ${status.message()}`), results, anyScheduled };
+      if (status?.code === Code.Unschedulable) return { status: groupUnschedulable(status.reasons), results, anyScheduled };
       for (const qp of members) {
         const r = this.runMember(fwk, qp, reverts);
         results.push(r);
@@ -199,8 +228,8 @@ export class PodGroupCycle<A> {
         anyScheduled ||= isSuccess(r.status);
       }
       if (status?.code === Code.Wait) status = groupUnschedulable(status.reasons);
-      if (isSuccess(status) && !anyScheduled) status = groupUnschedulable([]);
-      return { status, results };
+      // A failed trial places nothing (upstream's deferred revert clears anyScheduled).
+      return { status, results, anyScheduled: isSuccess(status) && anyScheduled };
     } finally {
       for (let i = reverts.length - 1; i >= 0; i--) reverts[i]!();
       if (reverts.length > 0) host.cache.updateSnapshot(host.snapshot);

@@ -51,6 +51,7 @@ function newGroupCycle(ctx: CycleContext, podGroups: PodGroupStates): PodGroupCy
     reportGroup: (pg, status) => writeGroupCondition(ctx, podGroups, pg, status),
     monotonicSeconds: () => ctx.monotonicSeconds(),
     metrics: ctx.metrics,
+    random: () => ctx.random(),
     log: (level, msg) => ctx.log(level, msg),
   });
 }

@@ -85,7 +85,8 @@ export function schedulePod(
   ext: ExtenderSet = noExtenders,
   cycleCount: number | null = null,
 ): MaybePromise<ScheduleResult> {
-  const numAllNodes = snapshot.nodeInfoList.length;
+  // A pod group's placement trial limits every step to the placement's nodes.
+  const numAllNodes = snapshot.listNodesInPlacement().length;
   if (numAllNodes === 0) throw ErrNoNodesAvailable;
   const diagnosis = new Diagnosis();
   const bc = batchCycle(fwk, state, pod, cycleCount);
@@ -172,7 +173,7 @@ function filterAllNodes(
   diagnosis: Diagnosis,
   ext: ExtenderSet,
 ): MaybePromise<NodeInfo[]> {
-  const feasible = runFilterPhase(alg, fwk, state, pod, nodes, snapshot.nodeInfoList.length, diagnosis);
+  const feasible = runFilterPhase(alg, fwk, state, pod, nodes, snapshot.listNodesInPlacement().length, diagnosis);
   const passed = findNodesThatPassExtenders(ext, pod.pod, feasible, diagnosis.nodeToStatus);
   if (passed === feasible) return feasible;
   return andThen(passed, (p) => {
@@ -187,7 +188,7 @@ function filterAllNodes(
  * the pod is rejected before any node is looked at (the diagnosis says why).
  */
 function runPreFilterPhase(fwk: Framework, state: CycleState, pod: PodInfo, snapshot: Snapshot, diagnosis: Diagnosis): readonly NodeInfo[] | null {
-  const allNodes = snapshot.nodeInfoList;
+  const allNodes = snapshot.listNodesInPlacement();
   if (pod.parseError !== null) {
     // A pod we cannot parse is unschedulable everywhere, with the reason.
     const s = new Status(Code.UnschedulableAndUnresolvable, [pod.parseError]).withPlugin(PodValidation);
@@ -198,7 +199,8 @@ function runPreFilterPhase(fwk: Framework, state: CycleState, pod: PodInfo, snap
     diagnosis.unschedulablePlugins.add(PodValidation);
     return null;
   }
-  const pre = fwk.runPreFilterPlugins(state, pod, allNodes);
+  // PreFilter plugins see every node, as upstream's list them from the snapshot themselves.
+  const pre = fwk.runPreFilterPlugins(state, pod, snapshot.nodeInfoList);
   for (const p of pre.pluginsWithNodes) diagnosis.unschedulablePlugins.add(p);
   if (pre.status !== null && pre.status.code !== Code.Success) {
     if (!pre.status.isRejected()) throw pre.status.asError();
@@ -225,7 +227,8 @@ function runPreFilterPhase(fwk: Framework, state: CycleState, pod: PodInfo, snap
  */
 function filterNominatedNode(alg: AlgorithmState, fwk: Framework, state: CycleState, pod: PodInfo, snapshot: Snapshot, diagnosis: Diagnosis, nominated: string): NodeInfo[] {
   if (!nominated) return [];
-  const ni = snapshot.get(nominated);
+  // A nominated node outside the pod group's placement is not an error: the walk goes on without it.
+  const ni = snapshot.getNodeInPlacement(nominated);
   if (!ni?.node) return [];
   const found = new Array<NodeInfo>(1);
   try {

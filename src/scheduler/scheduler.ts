@@ -166,7 +166,7 @@ export class Scheduler implements SchedulingCycles, EventHandlerTarget {
     // One DRA manager for every plugin of every profile (scheduler.go's NewDRAManager), built on first use.
     let draManager: SharedDRAManager | undefined;
     const sharedDRAManager = (): SharedDRAManager => (draManager ??= newSharedDRAManager(this.objects, features));
-    const podGroups = features.enableGenericWorkload ? new PodGroupStates((p) => this.cache.isAssumedPod(p)) : null;
+    const podGroups = features.enableGenericWorkload ? new PodGroupStates((p) => this.cache.isAssumedPod(p), (p) => this.cache.getPod(p)) : null;
     this.podGroups = podGroups;
     let queue: SchedulingQueue | undefined = undefined;
     for (const profile of profiles.map((p) => withWorkloadPlugins(p, features))) {

@@ -32,6 +32,24 @@ describe('differential test generator', () => {
     });
   }
 
+  it('workload: topology constraints only when asked, on one rack so that upstream\'s answer is unique', () => {
+    const constrained = (g: ReturnType<typeof generateScenario>) =>
+      (g.objects as { kind?: string; spec?: { schedulingConstraints?: unknown } }[]).filter((o) => o.kind === 'PodGroup' && o.spec?.schedulingConstraints !== undefined);
+    const racks = new Set<string>();
+    let groups = 0;
+    for (let index = 0; index < 20; index++) {
+      assert.equal(constrained(generateScenario(11, index, 'workload')).length, 0);
+      const g = generateScenario(11, index, 'workload', { topology: true });
+      groups += constrained(g).length;
+      for (const n of g.nodes as { metadata: { labels: Record<string, string> } }[]) {
+        const rack = n.metadata.labels['example.com/rack'];
+        if (rack !== undefined) racks.add(rack);
+      }
+    }
+    assert.ok(groups > 0, 'some groups are constrained');
+    assert.deepEqual([...racks], ['rack-1']);
+  });
+
   it('dra: every claim a pod names exists, existing pods hold allocated devices of their node, and the family covers the DRA API', () => {
     const seen = new Set<string>();
     for (let index = 0; index < 40; index++) {

@@ -607,10 +607,10 @@ function batching(b: Builder): Obj {
 }
 
 /** Pod groups among single pods (GenericWorkload), in generator_workload.ts. */
-function workload(b: Builder): Obj {
+function workload(b: Builder, topology = false): Obj {
   b.addNodes(b.r.int(3, 12), { taints: false, unschedulable: false, images: false, smallPodCount: false });
   b.existingLoad([0, 3]);
-  workloadFamily(b);
+  workloadFamily(b, topology);
   return configWith(b.r.chance(0.2) ? noPreemption : {});
 }
 
@@ -627,11 +627,17 @@ const builders: Record<Family, (b: Builder) => Obj> = {
   workload,
 };
 
+/** What a family may add beyond its defaults. */
+export interface GenerateOptions {
+  /** Pod groups with topology constraints (TopologyAwareWorkloadScheduling on). */
+  readonly topology?: boolean;
+}
+
 /** The index-th scenario of a seed, of one family; the same arguments give the same scenario. */
-export function generateScenario(seed: number, index: number, family: Family): GeneratedScenario {
+export function generateScenario(seed: number, index: number, family: Family, opts: GenerateOptions = {}): GeneratedScenario {
   const scenarioSeed = (Math.imul(seed, 1_000_003) + index * 7919 + families.indexOf(family)) >>> 0;
   const b = new Builder(scenarioSeed);
   b.namespaces();
-  const config = builders[family](b);
+  const config = family === 'workload' ? workload(b, opts.topology ?? false) : builders[family](b);
   return b.scenario(`gen-${seed}-${String(index).padStart(4, '0')}`, family, seed, index, config);
 }

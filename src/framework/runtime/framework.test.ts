@@ -874,3 +874,54 @@ describe('PreBind pre-flights and parallel PreBind', () => {
     });
   }
 });
+
+describe('PlacementGenerate and PlacementScore (TopologyAwareWorkloadScheduling)', () => {
+  const group = { kind: 'PodGroup', metadata: { name: 'g', namespace: 'default' }, spec: { schedulingPolicy: { basic: {} } } } as const;
+  const nodes = ['n1', 'n2'].map((n) => { const ni = new NodeInfo(); ni.setNode(makeNode(n)); return ni; });
+  const placements = [{ name: 'a', nodes: nodes.slice(0, 1) }, { name: 'b', nodes: nodes.slice(1) }];
+  const assignments = placements.map((placement, i) => ({ placement, proposedAssignments: Array.from({ length: i + 1 }, () => ({ podInfo: pod(), nodeName: placement.nodes[0]!.name })) }));
+  const states = [new CycleState(), new CycleState()];
+  const counter = (name: string, normalize: boolean): AnyPlugin => ({
+    name,
+    scorePlacement: (_s, _g, a) => a.proposedAssignments.length * 10,
+    ...(normalize ? { normalizePlacementScore: (_s, _g, scores) => { for (const s of scores) s.score *= 2; return null; } } : {}),
+  });
+
+  it('without a generator, one placement of every node', () => {
+    const f = newFramework([queueSort(), binder()], withBasics({}));
+    const r = f.runPlacementGeneratePlugins(new CycleState(), group, nodes);
+    assert.equal(r.status, null);
+    assert.deepEqual(r.placements.map((p) => p.nodes.map((n) => n.name)), [['n1', 'n2']]);
+  });
+
+  it('a generator proposing nothing makes the group unschedulable', () => {
+    const gen: AnyPlugin = { name: 'Gen', generatePlacements: () => ({ placements: [] }) };
+    const f = newFramework([queueSort(), binder(), gen], withBasics({ placementGenerate: { enabled: [{ name: 'Gen' }] } }));
+    const r = f.runPlacementGeneratePlugins(new CycleState(), group, nodes);
+    assert.deepEqual([r.status?.code, r.status?.message(), r.status?.plugin], [Code.Unschedulable, 'no feasible placements found', 'Gen']);
+  });
+
+  it('normalizes, weights and sums each placement\'s scores; multiPoint weights count', () => {
+    const f = newFramework([queueSort(), binder(), counter('A', true), counter('B', false)], withBasics({
+      placementScore: { enabled: [{ name: 'A', weight: 3 }] },
+      multiPoint: { enabled: [{ name: 'B', weight: 2 }] },
+    }));
+    assert.deepEqual(names(f.placementScorePlugins), ['B', 'A']);
+    const r = f.runPlacementScorePlugins(new CycleState(), group, assignments, states);
+    assert.equal(r.status, null);
+    // A: 10→20, 20→40 weighted 3; B: 10, 20 weighted 2.
+    assert.deepEqual(r.totals, [20 * 3 + 10 * 2, 40 * 3 + 20 * 2]);
+  });
+
+  it('refuses a score outside [0, 100] after normalizing, and a failing plugin', () => {
+    const big: AnyPlugin = { name: 'Big', scorePlacement: () => 101 };
+    const f = newFramework([queueSort(), binder(), big], withBasics({ placementScore: { enabled: [{ name: 'Big' }] } }));
+    assert.equal(
+      f.runPlacementScorePlugins(new CycleState(), group, assignments, states).status?.message(),
+      'applying score defaultWeights on PlacementScore plugins: plugin "Big" returns an invalid score 101, it should in the range of [0, 100] after normalizing',
+    );
+    const failing: AnyPlugin = { name: 'Failing', scorePlacement: () => Status.error('boom') };
+    const g = newFramework([queueSort(), binder(), failing], withBasics({ placementScore: { enabled: [{ name: 'Failing' }] } }));
+    assert.equal(g.runPlacementScorePlugins(new CycleState(), group, assignments, states).status?.message(), 'running PlacementScore plugins: plugin "Failing" failed with: boom');
+  });
+});

@@ -5,6 +5,7 @@
 // status naming it, as a returned error would.
 import type { Features } from '../features.js';
 import type { Pod } from '../../api/types.js';
+import type { PodGroup } from '../../api/scheduling.js';
 import type { Clock } from '../../util/clock.js';
 import { CycleState } from '../cycle_state.js';
 import { ActionTypeAll, type ClusterEventWithHint } from '../events.js';
@@ -35,7 +36,7 @@ export interface PluginSetConfig {
 }
 export type ExtensionPointName =
   | 'preEnqueue' | 'queueSort' | 'preFilter' | 'filter' | 'postFilter' | 'preScore' | 'score'
-  | 'reserve' | 'permit' | 'preBind' | 'bind' | 'postBind';
+  | 'reserve' | 'permit' | 'preBind' | 'bind' | 'postBind' | 'placementGenerate' | 'placementScore';
 export type PluginsConfig = Partial<Record<ExtensionPointName | 'multiPoint', PluginSetConfig>>;
 
 export interface ProfileConfig {
@@ -95,7 +96,25 @@ const extensionPoints: readonly { name: ExtensionPointName; guard: Guard<fw.Plug
   { name: 'preBind', guard: fw.isPreBindPlugin, label: 'PreBindPlugin' },
   { name: 'bind', guard: fw.isBindPlugin, label: 'BindPlugin' },
   { name: 'postBind', guard: fw.isPostBindPlugin, label: 'PostBindPlugin' },
+  { name: 'placementGenerate', guard: fw.isPlacementGeneratePlugin, label: 'PlacementGeneratePlugin' },
+  { name: 'placementScore', guard: fw.isPlacementScorePlugin, label: 'PlacementScorePlugin' },
 ];
+
+/**
+ * getValidScoreWeights: each plugin's weight from its first reference (at least 1), refusing a
+ * profile whose weighted maximum could overflow; `prefix` names the extension point in the error.
+ */
+function setWeights(plugins: readonly fw.Plugin[], refs: readonly PluginRef[], out: Map<string, number>, prefix: string): void {
+  const weights = new Map<string, number>();
+  for (const r of refs) if (!weights.has(r.name)) weights.set(r.name, Math.max(r.weight ?? 0, 1));
+  let total = 0;
+  for (const p of plugins) {
+    const w = weights.get(p.name) ?? 1;
+    out.set(p.name, w);
+    if (w * fw.MaxNodeScore > fw.MaxTotalScore - total) throw new FrameworkError(`${prefix}total score of Score plugins could overflow`);
+    total += w * fw.MaxNodeScore;
+  }
+}
 
 /** Result of running PreFilter over all plugins. */
 export interface PreFilterRunResult {
@@ -169,6 +188,10 @@ export class Framework implements fw.Handle {
   readonly preBindPlugins: readonly fw.PreBindPlugin[];
   readonly bindPlugins: readonly fw.BindPlugin[];
   readonly postBindPlugins: readonly fw.PostBindPlugin[];
+  /** TopologyAwareWorkloadScheduling: the first one generates a pod group's candidate placements. */
+  readonly placementGeneratePlugins: readonly fw.PlacementGeneratePlugin[];
+  readonly placementScorePlugins: readonly fw.PlacementScorePlugin[];
+  readonly placementScorePluginWeight = new Map<string, number>();
   /** The Reserve plugins in the reverse order, Unreserve's. */
   private readonly unreservePlugins: readonly fw.ReservePlugin[];
   readonly scorePluginWeight = new Map<string, number>();
@@ -205,6 +228,8 @@ export class Framework implements fw.Handle {
     this.preBindPlugins = lists.get('preBind')!.filter(fw.isPreBindPlugin);
     this.bindPlugins = lists.get('bind')!.filter(fw.isBindPlugin);
     this.postBindPlugins = lists.get('postBind')!.filter(fw.isPostBindPlugin);
+    this.placementGeneratePlugins = lists.get('placementGenerate')!.filter(fw.isPlacementGeneratePlugin);
+    this.placementScorePlugins = lists.get('placementScore')!.filter(fw.isPlacementScorePlugin);
     this.unreservePlugins = [...this.reservePlugins].reverse();
     if (this.queueSortPlugins.length !== 1) {
       throw new FrameworkError(`only one queue sort plugin required for profile with scheduler name "${this.profileName}", but got ${this.queueSortPlugins.length}`);
@@ -212,7 +237,9 @@ export class Framework implements fw.Handle {
     if (this.bindPlugins.length === 0) {
       throw new FrameworkError(`at least one bind plugin is needed for profile with scheduler name "${this.profileName}"`);
     }
-    this.setScoreWeights([...(profile.plugins.score?.enabled ?? []), ...(profile.plugins.multiPoint?.enabled ?? [])]);
+    const multiPoint = profile.plugins.multiPoint?.enabled ?? [];
+    this.setScoreWeights([...(profile.plugins.score?.enabled ?? []), ...multiPoint]);
+    setWeights(this.placementScorePlugins, [...(profile.plugins.placementScore?.enabled ?? []), ...multiPoint], this.placementScorePluginWeight, 'placement score plugins: ');
     const batching = deps.opportunisticBatching ?? false;
     this.podSigner = batching ? new PodSigner(this, (deps.extenders?.length ?? 0) > 0, deps.log, this.recorder, this.monotonicSeconds) : null;
     this.batch = batching ? new OpportunisticBatch(batchHandle(this, deps), deps.features.enableGenericWorkload) : null;
@@ -300,15 +327,7 @@ export class Framework implements fw.Handle {
   }
 
   private setScoreWeights(refs: PluginRef[]): void {
-    const weights = new Map<string, number>();
-    for (const r of refs) if (!weights.has(r.name)) weights.set(r.name, Math.max(r.weight ?? 0, 1));
-    let total = 0;
-    for (const p of this.scorePlugins) {
-      const w = weights.get(p.name) ?? 1;
-      this.scorePluginWeight.set(p.name, w);
-      if (w * fw.MaxNodeScore > fw.MaxTotalScore - total) throw new FrameworkError('total score of Score plugins could overflow');
-      total += w * fw.MaxNodeScore;
-    }
+    setWeights(this.scorePlugins, refs, this.scorePluginWeight, '');
   }
 
   // ---- Handle ----
@@ -376,9 +395,104 @@ export class Framework implements fw.Handle {
   podGroups(): fw.PodGroupLister | undefined {
     return this.deps.podGroups;
   }
+  /** Whether a pod group's cycle tries placements (the TopologyAwareWorkloadScheduling gate). */
+  topologyAwareWorkloadScheduling(): boolean {
+    return this.deps.features.enableTopologyAwareWorkloadScheduling;
+  }
   /** The plugins that judge a pod group's partial placement. */
   placementFeasiblePlugins(): fw.PlacementFeasiblePlugin[] {
     return [...this.pluginsByName.values()].filter(fw.isPlacementFeasiblePlugin);
+  }
+
+  /**
+   * RunPlacementGeneratePlugins: the first PlacementGenerate plugin's placements within all of
+   * `nodes`, or the one placement of every node when the profile has none.
+   */
+  runPlacementGeneratePlugins(state: CycleState, podGroup: PodGroup, nodes: readonly NodeInfo[]): { placements: readonly fw.Placement[]; status: Status | null } {
+    const parent: fw.Placement = { name: '', nodes };
+    const start = this.recorder !== null ? this.monotonicSeconds() : 0;
+    const r = this.generatePlacements(state, podGroup, parent);
+    if (this.recorder !== null) this.observeExtensionPoint('PlacementGenerate', r.status, start);
+    return r;
+  }
+
+  private generatePlacements(state: CycleState, podGroup: PodGroup, parent: fw.Placement): { placements: readonly fw.Placement[]; status: Status | null } {
+    const p = this.placementGeneratePlugins[0];
+    if (p === undefined) return { placements: [parent], status: null };
+    let r: fw.GeneratePlacementsResult | Status;
+    // Upstream records the placement plugins' durations in every group cycle, not only sampled ones.
+    const start = this.recorder !== null ? this.monotonicSeconds() : 0;
+    try {
+      r = p.generatePlacements(state, podGroup, parent);
+    } catch (err) {
+      r = Status.error(thrownMessage(err));
+    }
+    if (this.recorder !== null) this.observePlugin(p.name, 'PlacementGenerate', r instanceof Status ? r : null, start);
+    if (r instanceof Status) return { placements: [], status: r.withPlugin(p.name) };
+    if (r.placements.length === 0) return { placements: [], status: new Status(Code.Unschedulable, ['no feasible placements found']).withPlugin(p.name) };
+    return { placements: r.placements, status: null };
+  }
+
+  /**
+   * RunPlacementScorePlugins: every plugin scores every feasible placement, normalizes its scores
+   * and weights them; each placement's weighted sum, index-aligned with `assignments`, or an error.
+   */
+  runPlacementScorePlugins(podGroupState: CycleState, podGroup: PodGroup, assignments: readonly fw.PodGroupAssignments[], states: readonly CycleState[]): { totals: number[]; status: Status | null } {
+    const start = this.recorder !== null ? this.monotonicSeconds() : 0;
+    const r = this.scorePlacements(podGroupState, podGroup, assignments, states);
+    if (this.recorder !== null) this.observeExtensionPoint('PlacementScore', r.status, start);
+    return r;
+  }
+
+  private scorePlacements(podGroupState: CycleState, podGroup: PodGroup, assignments: readonly fw.PodGroupAssignments[], states: readonly CycleState[]): { totals: number[]; status: Status | null } {
+    const totals = new Array<number>(assignments.length).fill(0);
+    if (assignments.length !== states.length) {
+      return { totals, status: Status.error(`expected one PlacementCycleState per PodGroupAssignments, got ${states.length} placement states for ${assignments.length} assignments`) };
+    }
+    const perPlugin: fw.PlacementScore[][] = this.placementScorePlugins.map(() => []);
+    for (let i = 0; i < assignments.length; i++) {
+      for (let j = 0; j < this.placementScorePlugins.length; j++) {
+        const p = this.placementScorePlugins[j]!;
+        let s: number | Status;
+        const start = this.recorder !== null ? this.monotonicSeconds() : 0;
+        try {
+          s = p.scorePlacement(states[i]!, podGroup, assignments[i]!);
+        } catch (err) {
+          s = Status.error(thrownMessage(err));
+        }
+        if (this.recorder !== null) this.observePlugin(p.name, 'PlacementScore', s instanceof Status ? s : null, start);
+        if (s instanceof Status) return { totals, status: Status.error(`running PlacementScore plugins: plugin "${p.name}" failed with: ${s.message()}`) };
+        perPlugin[j]!.push({ placement: assignments[i]!.placement, score: s });
+      }
+    }
+    for (let j = 0; j < this.placementScorePlugins.length; j++) {
+      const p = this.placementScorePlugins[j]!;
+      if (p.normalizePlacementScore === undefined) continue;
+      let s: Status | null;
+      const start = this.recorder !== null ? this.monotonicSeconds() : 0;
+      try {
+        s = p.normalizePlacementScore(podGroupState, podGroup, perPlugin[j]!);
+      } catch (err) {
+        s = Status.error(thrownMessage(err));
+      }
+      if (this.recorder !== null) this.observePlugin(p.name, 'PlacementScoreExtensionNormalize', s, start);
+      if (!isSuccess(s)) return { totals, status: Status.error(`running NormalizePlacementScore on PlacementScore plugins: plugin "${p.name}" failed with: ${s!.message()}`) };
+    }
+    for (let j = 0; j < this.placementScorePlugins.length; j++) {
+      const p = this.placementScorePlugins[j]!;
+      const weight = this.placementScorePluginWeight.get(p.name)!;
+      for (let i = 0; i < assignments.length; i++) {
+        const score = perPlugin[j]![i]!.score;
+        if (score > fw.MaxNodeScore || score < fw.MinNodeScore) {
+          return {
+            totals,
+            status: Status.error(`applying score defaultWeights on PlacementScore plugins: plugin "${p.name}" returns an invalid score ${score}, it should in the range of [${fw.MinNodeScore}, ${fw.MaxNodeScore}] after normalizing`),
+          };
+        }
+        totals[i]! += score * weight;
+      }
+    }
+    return { totals, status: null };
   }
 
   /**
