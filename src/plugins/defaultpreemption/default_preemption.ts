@@ -6,6 +6,9 @@ import type { Features } from '../../framework/features.js';
 import type { EnqueueExtensions, Handle, NodeToStatusReader, PostFilterOutcome, PostFilterPlugin, PreEnqueuePlugin } from '../../framework/interfaces.js';
 import type { NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
+import type { PodGroupPostFilterContext, PodGroupPostFilterOutcome, PodGroupPostFilterPlugin } from '../../framework/pod_group_post_filter.js';
+import type { PodDisruptionBudget } from '../../api/types.js';
+import { thrownMessage } from '../../framework/runtime/thrown.js';
 import { andThen, type MaybePromise } from '../../util/maybe_promise.js';
 import { Code, Status, isSuccess } from '../../framework/status.js';
 import * as names from '../../framework/names.js';
@@ -14,11 +17,13 @@ import type { PreemptionPolicy, VictimSelection } from './candidate.js';
 import { Evaluator } from './evaluator.js';
 import { Executor, PodReasonPreemptionByScheduler } from './executor.js';
 import { sortByImportance } from './importance.js';
-import { filterPodsWithPDBViolation, type DisruptionBudget } from './pdb.js';
+import { compileDisruptionBudgets, filterPodsWithPDBViolation, type DisruptionBudget } from './pdb.js';
+import { podGroupUID, preemptForPodGroup } from './podgroup_preemption.js';
 
 export const Name = names.DefaultPreemption;
 
 const ErrReasonWaitingForPreemption = 'waiting for the preemption for this pod to be finished';
+const ErrReasonWaitingForGroupPreemption = 'waiting for the preemption for this pod group to be finished';
 const ErrReasonNoVictims = 'No preemption victims found for incoming pod';
 const ErrReasonPreemptNever = 'not eligible due to preemptionPolicy=Never.';
 const ErrReasonTerminatingOnNominatedNode = 'not eligible due to a terminating pod on the nominated node.';
@@ -30,7 +35,7 @@ function withPreemptionPrefix({ result, status }: PostFilterOutcome): PostFilter
   return { result, status };
 }
 
-export class DefaultPreemption implements PostFilterPlugin, PreEnqueuePlugin, EnqueueExtensions, PreemptionPolicy {
+export class DefaultPreemption implements PostFilterPlugin, PodGroupPostFilterPlugin, PreEnqueuePlugin, EnqueueExtensions, PreemptionPolicy {
   readonly name = Name;
   readonly evaluator: Evaluator;
   readonly executor: Executor;
@@ -38,7 +43,7 @@ export class DefaultPreemption implements PostFilterPlugin, PreEnqueuePlugin, En
   constructor(
     private readonly args: DefaultPreemptionArgs,
     private readonly handle: Handle,
-    private readonly features: Pick<Features, 'enableAsyncPreemption'>,
+    private readonly features: Pick<Features, 'enableAsyncPreemption' | 'enableGenericWorkload' | 'enablePodGroupPreemptionPolicy'>,
   ) {
     this.executor = new Executor(Name, handle, features.enableAsyncPreemption);
     this.evaluator = new Evaluator(Name, handle, this, this.executor);
@@ -47,6 +52,14 @@ export class DefaultPreemption implements PostFilterPlugin, PreEnqueuePlugin, En
   /** With asynchronous preemption, a pod stays out of the active queue while its victims go. */
   preEnqueue(pod: Pod): Status | null {
     if (!this.features.enableAsyncPreemption) return null;
+    const groupName = pod.spec.schedulingGroup?.podGroupName;
+    if (groupName !== undefined && this.features.enableGenericWorkload) {
+      // A member waits while its group's preemption runs; a missing group is not ours to hold back.
+      const pg = this.handle.podGroups?.()?.podGroup(pod.metadata.namespace ?? 'default', groupName);
+      if (pg === undefined) return null;
+      if (this.executor.isRunningPreemption(podGroupUID(pg))) return Status.unresolvable(ErrReasonWaitingForGroupPreemption);
+      return null;
+    }
     if (this.executor.isRunningPreemption(pod.metadata.uid ?? '')) return Status.unresolvable(ErrReasonWaitingForPreemption);
     return null;
   }
@@ -64,6 +77,25 @@ export class DefaultPreemption implements PostFilterPlugin, PreEnqueuePlugin, En
   postFilter(state: CycleState, pod: PodInfo, m: NodeToStatusReader): MaybePromise<PostFilterOutcome> {
     this.handle.metricsRecorder?.()?.observePreemptionAttempt();
     return andThen(this.evaluator.preempt(state, pod, m), withPreemptionPrefix);
+  }
+
+  /** Preemption for a whole pod group (PodGroupPostFilter); its messages start with "pod group preemption: ". */
+  podGroupPostFilter(ctx: PodGroupPostFilterContext): PodGroupPostFilterOutcome {
+    let out: PodGroupPostFilterOutcome;
+    try {
+      out = preemptForPodGroup({
+        handle: this.handle,
+        executor: this.executor,
+        policyFromGroup: this.features.enablePodGroupPreemptionPolicy,
+        pdbs: () => compileDisruptionBudgets(this.handle.objects().list<PodDisruptionBudget>('PodDisruptionBudget')),
+        terminatingByPreemption: podTerminatingByPreemption,
+      }, ctx);
+    } catch (err) {
+      out = { result: null, status: Status.error(thrownMessage(err)) };
+    }
+    const msg = out.status === null ? '' : out.status.message();
+    if (msg.length === 0) return out;
+    return { result: out.result, status: new Status(out.status!.code, [`pod group preemption: ${msg}`]) };
   }
 
   /** How many candidates the dry run looks for: a share of the nodes, at least the absolute minimum. */
