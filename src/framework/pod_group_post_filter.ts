@@ -16,7 +16,7 @@ export interface ProposedAssignment {
 }
 
 /** What running the group's scheduling algorithm on the changed snapshot gives (PodGroupAssignments). */
-export interface PodGroupAssignments {
+interface PodGroupAssignments {
   /** The group's verdict: null when it would be scheduled. */
   readonly status: Status | null;
   /** The members placed, in the order the run tried them. */

@@ -17,7 +17,7 @@ import { filterVictimsWithPDBViolation, type DisruptionBudget } from './pdb.js';
 type VictimType = 'pod' | 'podgroup';
 
 /** One unit of eviction: a pod, or every scheduled pod of a `disruptionMode: all` group. */
-export interface Victim {
+interface Victim {
   readonly pods: readonly PodInfo[];
   readonly priority: number;
   /** The earliest start among its pods, in ms (not started: +Infinity). */
@@ -26,7 +26,7 @@ export interface Victim {
 }
 
 /** A pod's priority as preemption sees it: its group's when it belongs to one (GetPodPriority). */
-export function victimPriority(pod: Pod, podGroups: PodGroupLister | undefined): number {
+function victimPriority(pod: Pod, podGroups: PodGroupLister | undefined): number {
   const name = pod.spec.schedulingGroup?.podGroupName;
   if (name === undefined || podGroups === undefined) return pod.spec.priority ?? 0;
   const pg = podGroups.podGroup(pod.metadata.namespace ?? 'default', name);
@@ -43,7 +43,7 @@ function newVictim(pods: readonly PodInfo[], priority: number, type: VictimType)
  * MoreImportantVictim: higher priority, then a group before a lone pod, then the larger, then
  * the one started earlier.
  */
-export function moreImportantVictim(a: Victim, b: Victim): boolean {
+function moreImportantVictim(a: Victim, b: Victim): boolean {
   if (a.priority !== b.priority) return a.priority > b.priority;
   if (a.type !== b.type) return a.type === 'podgroup';
   if (a.pods.length !== b.pods.length) return a.pods.length > b.pods.length;
@@ -59,7 +59,7 @@ function sortVictims(victims: Victim[]): void {
  * Every possible victim in the cluster (getCrossNodesVictims), in node then pod order: a pod of a
  * `disruptionMode: all` group stands for all its group's scheduled pods, listed once.
  */
-export function clusterVictims(nodes: readonly NodeInfo[], podGroups: PodGroupLister | undefined): Victim[] {
+function clusterVictims(nodes: readonly NodeInfo[], podGroups: PodGroupLister | undefined): Victim[] {
   const byUID = new Map<string, PodInfo>();
   for (const ni of nodes) for (const pi of ni.pods) byUID.set(pi.uid, pi);
   const seen = new Set<string>();
@@ -105,7 +105,7 @@ function preemptsNever(pg: PodGroup, members: readonly PodInfo[], policyFromGrou
 const ErrReasonNoVictims = 'No preemption victims found for incoming preemptor';
 const ErrReasonPreemptNever = 'not eligible due to preemptionPolicy=Never.';
 
-export interface PodGroupEvaluatorOptions {
+interface PodGroupEvaluatorOptions {
   readonly handle: Handle;
   readonly executor: Executor;
   /** PodGroupPreemptionPolicy: the group's own preemptionPolicy decides, not its members'. */
