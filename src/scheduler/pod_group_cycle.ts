@@ -401,7 +401,7 @@ export class PodGroupCycle<A> {
         return;
       }
       if (r === undefined) {
-        host.failMember(attempt, notReached ?? Status.error('scheduling error for pod group, some pods were not processed'), clearNominatedNode);
+        host.failMember(attempt, notReached ?? Status.error('scheduling error for pod group, some pods were not processed'), nominating ?? clearNominatedNode);
         return;
       }
       if (!isSuccess(r.status)) {

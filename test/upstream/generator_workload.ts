@@ -1,8 +1,8 @@
 // The workload family of the differential generator: pod groups (GenericWorkload) — gangs that
 // fit whole, gangs that do not, basic groups — among single pods, on nodes with some load.
 // Every gang has at least minCount pending members (a smaller one would wait at PreEnqueue,
-// which explain cannot attempt), and every pod has priority 0: a cluster without lower-priority
-// pods is one where PodGroupPostFilter finds no victims (group preemption is not built yet).
+// which explain cannot attempt). With priorities, the groups preempt: lower-priority single pods
+// and bound groups (`disruptionMode: all` or `single`) are the victims.
 
 type Obj = Record<string, unknown>;
 
@@ -12,7 +12,42 @@ export interface WorkloadBuilder {
   readonly objects: Obj[];
   readonly pending: Obj[];
   pod(app: string, o?: { namespace?: string; heavy?: boolean }): Obj;
+  priorityClasses(): void;
+  bind(pod: Obj, node: string): void;
+  nodeNames(): string[];
 }
+
+/** The classes groups take (a group's priority is given as a value, as Priority admission would fill it). */
+const groupClasses = [
+  { name: 'low', value: 100 },
+  { name: 'standard', value: 500 },
+  { name: 'high', value: 10_000 },
+  { name: 'urgent', value: 50_000 },
+  { name: 'nonpreempting', value: 50_005 },
+];
+
+/** Bound groups of low priority, whole or disrupted one pod at a time: victims for the pending groups. */
+function victimGroups(b: WorkloadBuilder): void {
+  const r = b.r;
+  const nodes = b.nodeNames();
+  for (let g = 0, n = r.int(1, 3); g < n; g++) {
+    const name = `running-${g}`;
+    const cls = r.pick(groupClasses.slice(0, 2));
+    b.objects.push({
+      apiVersion: 'scheduling.k8s.io/v1beta1', kind: 'PodGroup', metadata: { name, namespace: 'default' },
+      spec: { schedulingPolicy: { basic: {} }, priority: cls.value, disruptionMode: r.chance(0.6) ? { all: {} } : { single: {} } },
+    });
+    const size = r.pick(sizes);
+    for (let i = 0, m = r.int(1, 4); i < m; i++) {
+      const pod: Obj = {
+        apiVersion: 'v1', kind: 'Pod', metadata: { name: `${name}-m${i}`, namespace: 'default', labels: { app: 'server', group: name } },
+        spec: { priorityClassName: cls.name, schedulingGroup: { podGroupName: name }, containers: [{ name: 'main', image: 'registry.example/ml:0.9', resources: { requests: { ...size } } }] },
+      };
+      b.bind(pod, r.pick(nodes));
+    }
+  }
+}
+
 
 const sizes = [
   { cpu: '500m', memory: '1Gi' },
@@ -22,16 +57,18 @@ const sizes = [
 ];
 
 /** Adds the groups and single pods; the caller chose the nodes, their load and the configuration. */
-export function workloadFamily(b: WorkloadBuilder): void {
+export function workloadFamily(b: WorkloadBuilder, priorities = false): void {
   const r = b.r;
+  if (priorities) victimGroups(b);
   for (let g = 0, groups = r.int(1, 4); g < groups; g++) {
     const name = `group-${g}`;
     const gang = r.chance(0.7);
     const members = gang ? r.int(2, 8) : r.int(1, 6);
     const minCount = gang ? r.int(1, members) : 0;
+    const cls = priorities ? r.pick(groupClasses) : null;
     b.objects.push({
       apiVersion: 'scheduling.k8s.io/v1beta1', kind: 'PodGroup', metadata: { name, namespace: 'default' },
-      spec: { schedulingPolicy: gang ? { gang: { minCount } } : { basic: {} } },
+      spec: { schedulingPolicy: gang ? { gang: { minCount } } : { basic: {} }, ...(cls ? { priority: cls.value } : {}) },
     });
     const size = r.pick(sizes);
     const gpu = r.chance(0.2);
@@ -45,7 +82,7 @@ export function workloadFamily(b: WorkloadBuilder): void {
       }
       b.pending.push({
         apiVersion: 'v1', kind: 'Pod', metadata: { name: `${name}-m${i}`, namespace: 'default', labels: { app: 'trainer', group: name } },
-        spec: { schedulingGroup: { podGroupName: name }, containers: [{ name: 'main', image: 'registry.example/ml:0.9', resources }] },
+        spec: { ...(cls ? { priorityClassName: cls.name } : {}), schedulingGroup: { podGroupName: name }, containers: [{ name: 'main', image: 'registry.example/ml:0.9', resources }] },
       });
     }
     for (let i = 0, n = r.int(0, 2); i < n; i++) b.pending.push(b.pod(r.pick(['web', 'api', 'batch']), { namespace: 'default' }));
