@@ -76,4 +76,27 @@ describe('pod group preemption', () => {
     assert.equal(pods['low-a'], 'Scheduled');
     assert.deepEqual(attempts[0]!.victims, []);
   });
+
+  it('a single pod evicts a disruptionMode: all group whole, its pods on other nodes too', async () => {
+    const yaml = `
+objects:
+- { apiVersion: scheduling.k8s.io/v1, kind: PriorityClass, metadata: { name: high }, value: 100 }
+- { apiVersion: scheduling.k8s.io/v1beta1, kind: PodGroup, metadata: { name: old, namespace: default }, spec: { schedulingPolicy: { basic: {} }, disruptionMode: { all: {} } } }
+nodes:
+- metadata: { name: n1 }
+  status: { allocatable: { cpu: "4", memory: 8Gi, pods: "10" } }
+- metadata: { name: n2 }
+  status: { allocatable: { cpu: "2", memory: 8Gi, pods: "10" } }
+pods:
+${pod('old-0', 'n1', '4', 'schedulingGroup: { podGroupName: old },')}
+${pod('old-1', 'n2', '1', 'schedulingGroup: { podGroupName: old },')}
+${pod('other', 'n2', '1')}
+pending:
+- metadata: { name: urgent, namespace: default }
+  spec: { priorityClassName: high, containers: [{ name: c, image: x, resources: { requests: { cpu: "3" } } }] }
+`;
+    const { pods, attempts } = await run(yaml);
+    assert.deepEqual(attempts[0]!.victims, ['default/old-0', 'default/old-1']);
+    assert.deepEqual(pods, { 'old-0': 'Preempted', 'old-1': 'Preempted', other: 'Scheduled', urgent: 'Scheduled' });
+  });
 });

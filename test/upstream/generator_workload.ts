@@ -11,7 +11,7 @@ export interface WorkloadBuilder {
   readonly r: { int(lo: number, hi: number): number; chance(p: number): boolean; pick<T>(items: readonly T[]): T };
   readonly objects: Obj[];
   readonly pending: Obj[];
-  pod(app: string, o?: { namespace?: string; heavy?: boolean }): Obj;
+  pod(app: string, o?: { namespace?: string; heavy?: boolean; priorityClass?: string }): Obj;
   priorityClasses(): void;
   bind(pod: Obj, node: string): void;
   nodeNames(): string[];
@@ -85,6 +85,10 @@ export function workloadFamily(b: WorkloadBuilder, priorities = false): void {
         spec: { ...(cls ? { priorityClassName: cls.name } : {}), schedulingGroup: { podGroupName: name }, containers: [{ name: 'main', image: 'registry.example/ml:0.9', resources }] },
       });
     }
-    for (let i = 0, n = r.int(0, 2); i < n; i++) b.pending.push(b.pod(r.pick(['web', 'api', 'batch']), { namespace: 'default' }));
+    // With priorities, single pods preempt too: a running group's pods with disruptionMode all go together.
+    for (let i = 0, n = r.int(0, 2); i < n; i++) {
+      const priorityClass = priorities ? r.pick(['high', 'urgent', 'standard']) : undefined;
+      b.pending.push(b.pod(r.pick(['web', 'api', 'batch']), { namespace: 'default', heavy: priorities && r.chance(0.5), priorityClass }));
+    }
   }
 }

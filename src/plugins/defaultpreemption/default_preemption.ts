@@ -17,8 +17,8 @@ import type { PreemptionPolicy, VictimSelection } from './candidate.js';
 import { Evaluator } from './evaluator.js';
 import { Executor, PodReasonPreemptionByScheduler } from './executor.js';
 import { sortByImportance } from './importance.js';
-import { compileDisruptionBudgets, filterPodsWithPDBViolation, type DisruptionBudget } from './pdb.js';
-import { podGroupUID, preemptForPodGroup } from './podgroup_preemption.js';
+import { compileDisruptionBudgets, filterPodsWithPDBViolation, filterVictimsWithPDBViolation, type DisruptionBudget } from './pdb.js';
+import { clusterVictims, podGroupUID, preemptForPodGroup, sortVictims, type Victim } from './podgroup_preemption.js';
 
 export const Name = names.DefaultPreemption;
 
@@ -136,6 +136,7 @@ export class DefaultPreemption implements PostFilterPlugin, PodGroupPostFilterPl
    * pods that could not be put back are the victims.
    */
   selectVictimsOnNode(state: CycleState, pod: PodInfo, nodeInfo: NodeInfo, pdbs: readonly DisruptionBudget[]): VictimSelection {
+    if (this.features.enableGenericWorkload) return this.selectGroupAwareVictimsOnNode(state, pod, nodeInfo, pdbs);
     const potential: PodInfo[] = [];
     const pods = nodeInfo.pods;
     for (let i = 0; i < pods.length; i++) {
@@ -166,6 +167,74 @@ export class DefaultPreemption implements PostFilterPlugin, PodGroupPostFilterPl
     // Reprieving the violating pods first interleaved the order: restore most-important-first.
     if (violating.length > 0 && nonViolating.length > 0) sortByImportance(victims);
     return { victims, numPDBViolations: numViolatingVictims, status: null };
+  }
+
+  /**
+   * SelectVictimsOnNode with GenericWorkload: the victims are units (a pod, or all the running pods
+   * of a `disruptionMode: all` group, some perhaps on other nodes) with their group's priority;
+   * a unit is reprieved or evicted whole. Only the pods on this node leave its copy; PreFilter
+   * extensions hear of every pod.
+   */
+  private selectGroupAwareVictimsOnNode(state: CycleState, pod: PodInfo, nodeInfo: NodeInfo, pdbs: readonly DisruptionBudget[]): VictimSelection {
+    const none = (status: Status): VictimSelection => ({ victims: [], numPDBViolations: 0, status });
+    const lister = this.handle.snapshotSharedLister().nodeInfos();
+    const nodeOf = (pi: PodInfo): NodeInfo | undefined => (pi.pod.spec.nodeName === nodeInfo.name ? nodeInfo : lister.get(pi.pod.spec.nodeName ?? ''));
+    const findPod = (p: Pod): PodInfo | undefined => lister.get(p.spec.nodeName ?? '')?.pods.find((pi) => pi.uid === p.metadata.uid);
+    const all = clusterVictims([nodeInfo], this.handle.podGroups?.(), findPod);
+    const potential = all.filter((v) => v.priority < pod.priority);
+    if (potential.length === 0) return none(Status.unresolvable(ErrReasonNoVictims));
+    const remove = (v: Victim): Status | null => {
+      for (const pi of v.pods) {
+        const ni = nodeOf(pi);
+        if (ni === undefined) continue;
+        if (ni === nodeInfo && !nodeInfo.removePod(pi)) return Status.error(`no corresponding pod ${pi.name} in pods of node ${nodeInfo.name}`);
+        const s = this.handle.runPreFilterExtensionRemovePod(state, pod, pi, ni);
+        if (!isSuccess(s)) return Status.error(s!.asError());
+      }
+      return null;
+    };
+    const add = (v: Victim): Status | null => {
+      for (const pi of v.pods) {
+        const ni = nodeOf(pi);
+        if (ni === undefined) continue;
+        if (ni === nodeInfo) nodeInfo.addPod(pi);
+        const s = this.handle.runPreFilterExtensionAddPod(state, pod, pi, ni);
+        if (!isSuccess(s)) return Status.error(s!.asError());
+      }
+      return null;
+    };
+    for (const v of potential) {
+      const s = remove(v);
+      if (s !== null) return none(s);
+    }
+    const fits = this.handle.runFilterPluginsWithNominatedPods(state, pod, nodeInfo);
+    if (!isSuccess(fits)) return none(fits!);
+    sortVictims(potential);
+    const { violating, nonViolating } = filterVictimsWithPDBViolation(potential, pdbs);
+    const victims: Victim[] = [];
+    const reprieve = (v: Victim): boolean | Status => {
+      const added = add(v);
+      if (added !== null) return added;
+      if (isSuccess(this.handle.runFilterPluginsWithNominatedPods(state, pod, nodeInfo))) return true;
+      const removed = remove(v);
+      if (removed !== null) return removed;
+      victims.push(v);
+      return false;
+    };
+    let numViolating = 0;
+    for (const { victim, count } of violating) {
+      const r = reprieve(victim);
+      if (r instanceof Status) return none(r);
+      if (!r) numViolating += count;
+    }
+    for (const v of nonViolating) {
+      const r = reprieve(v);
+      if (r instanceof Status) return none(r);
+    }
+    if (violating.length > 0 && nonViolating.length > 0) sortVictims(victims);
+    const pods: PodInfo[] = [];
+    for (const v of victims) pods.push(...v.pods);
+    return { victims: pods, numPDBViolations: numViolating, status: null };
   }
 
   /** Puts `pi` back on the node; when the preemptor no longer fits, takes it off again as a victim. */

@@ -17,7 +17,7 @@ import { filterVictimsWithPDBViolation, type DisruptionBudget } from './pdb.js';
 type VictimType = 'pod' | 'podgroup';
 
 /** One unit of eviction: a pod, or every scheduled pod of a `disruptionMode: all` group. */
-interface Victim {
+export interface Victim {
   readonly pods: readonly PodInfo[];
   readonly priority: number;
   /** The earliest start among its pods, in ms (not started: +Infinity). */
@@ -51,17 +51,16 @@ function moreImportantVictim(a: Victim, b: Victim): boolean {
 }
 
 /** Sorts victims most important first; stable, where upstream's sort.Slice leaves ties unspecified. */
-function sortVictims(victims: Victim[]): void {
+export function sortVictims(victims: Victim[]): void {
   victims.sort((a, b) => (moreImportantVictim(a, b) ? -1 : moreImportantVictim(b, a) ? 1 : 0));
 }
 
 /**
- * Every possible victim in the cluster (getCrossNodesVictims), in node then pod order: a pod of a
- * `disruptionMode: all` group stands for all its group's scheduled pods, listed once.
+ * Every possible victim on the nodes (getCrossNodesVictims), in node then pod order: a pod of a
+ * `disruptionMode: all` group stands for all its group's scheduled pods (wherever they run, found
+ * with `findPod`), listed once.
  */
-function clusterVictims(nodes: readonly NodeInfo[], podGroups: PodGroupLister | undefined): Victim[] {
-  const byUID = new Map<string, PodInfo>();
-  for (const ni of nodes) for (const pi of ni.pods) byUID.set(pi.uid, pi);
+export function clusterVictims(nodes: readonly NodeInfo[], podGroups: PodGroupLister | undefined, findPod: (pod: Pod) => PodInfo | undefined): Victim[] {
   const seen = new Set<string>();
   const victims: Victim[] = [];
   for (const ni of nodes) {
@@ -82,7 +81,7 @@ function clusterVictims(nodes: readonly NodeInfo[], podGroups: PodGroupLister | 
       seen.add(groupKey);
       const pods: PodInfo[] = [];
       for (const p of podGroups!.scheduledPods(pi.namespace, groupName!)) {
-        const found = byUID.get(p.metadata.uid ?? '');
+        const found = findPod(p);
         if (found !== undefined) pods.push(found);
       }
       victims.push(pods.length === 0 ? newVictim([pi], priority, 'podgroup') : newVictim(pods, priority, 'podgroup'));
@@ -129,7 +128,9 @@ export function preemptForPodGroup(opts: PodGroupEvaluatorOptions, ctx: PodGroup
     return { result: { nominations, victims: [] }, status: new Status(Code.Success, ['ongoing preemption on nominated nodes']) };
   }
 
-  const potential = clusterVictims(nodes, podGroups).filter((v) => v.priority < priority);
+  const byUID = new Map<string, PodInfo>();
+  for (const ni of nodes) for (const pi of ni.pods) byUID.set(pi.uid, pi);
+  const potential = clusterVictims(nodes, podGroups, (p) => byUID.get(p.metadata.uid ?? '')).filter((v) => v.priority < priority);
   if (potential.length === 0) return { result: null, status: Status.unresolvable(ErrReasonNoVictims) };
   for (const v of potential) for (const pi of v.pods) ctx.removePod(pi);
 
