@@ -162,6 +162,8 @@ export class PodGroupCycle<A> {
     const group = entity.group!;
     const groupPriority = podGroupPriority(group.podGroup);
     const schedulerName = group.members[0]!.podInfo.pod.spec.schedulerName ?? 'default-scheduler';
+    // PodGroupPreemptionPolicy: every member must have the group's own policy; else they must agree.
+    const groupPolicy = fwk?.features.enablePodGroupPreemptionPolicy ? group.podGroup.spec.preemptionPolicy ?? 'PreemptLowerPriority' : null;
     let policy = '';
     const check = (pod: Pod): string | null => {
       const name = pod.spec.schedulerName ?? 'default-scheduler';
@@ -170,6 +172,10 @@ export class PodGroupCycle<A> {
         return `all pods in a single pod group should have the same priority as the pod group's priority, got ${podPriority(pod)} and ${groupPriority}`;
       }
       const p = preemptionPolicyOf(pod);
+      if (groupPolicy !== null) {
+        if (p !== groupPolicy) return `all pods in a single pod group should have the same preemption policy as the pod group's preemption policy, got ${p} and ${groupPolicy}`;
+        return null;
+      }
       if (policy === '') policy = p;
       else if (p !== policy) return `all pods in a single pod group should have the same preemption policy, got ${p} and ${policy}`;
       return null;

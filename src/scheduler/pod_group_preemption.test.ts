@@ -13,14 +13,15 @@ const registry = inTreeRegistry();
 
 const pod = (name: string, node: string, cpu: string, extra = '') =>
   `- metadata: { name: ${name}, namespace: default }\n  spec: { nodeName: ${node}, ${extra} containers: [{ name: c, image: x, resources: { requests: { cpu: "${cpu}" } } }] }`;
-const member = (name: string, cpu: string, extra = '') =>
-  `- metadata: { name: ${name}, namespace: default }\n  spec: { priorityClassName: high, schedulingGroup: { podGroupName: g }, ${extra} containers: [{ name: c, image: x, resources: { requests: { cpu: "${cpu}" } } }] }`;
+const member = (name: string, cpu: string, cls = 'high') =>
+  `- metadata: { name: ${name}, namespace: default }\n  spec: { priorityClassName: ${cls}, schedulingGroup: { podGroupName: g }, containers: [{ name: c, image: x, resources: { requests: { cpu: "${cpu}" } } }] }`;
 
 /** Two 4-CPU nodes: n1 holds two lone pods, n2 the two pods of group `old` (disruptionMode all). */
-function scenario(o: { memberCpu: string; gangPolicy?: string }): string {
+function scenario(o: { memberCpu: string; gangPolicy?: string; memberClass?: string }): string {
   return `
 objects:
 - { apiVersion: scheduling.k8s.io/v1, kind: PriorityClass, metadata: { name: high }, value: 100 }
+- { apiVersion: scheduling.k8s.io/v1, kind: PriorityClass, metadata: { name: high-never }, value: 100, preemptionPolicy: Never }
 - { apiVersion: scheduling.k8s.io/v1beta1, kind: PodGroup, metadata: { name: old, namespace: default }, spec: { schedulingPolicy: { basic: {} }, disruptionMode: { all: {} } } }
 - { apiVersion: scheduling.k8s.io/v1beta1, kind: PodGroup, metadata: { name: g, namespace: default }, spec: { schedulingPolicy: { gang: { minCount: 2 } }, priority: 100${o.gangPolicy ?? ''} } }
 nodes:
@@ -34,8 +35,8 @@ ${pod('low-b', 'n1', '2')}
 ${pod('old-0', 'n2', '2', 'schedulingGroup: { podGroupName: old },')}
 ${pod('old-1', 'n2', '2', 'schedulingGroup: { podGroupName: old },')}
 pending:
-${member('m0', o.memberCpu)}
-${member('m1', o.memberCpu)}
+${member('m0', o.memberCpu, o.memberClass)}
+${member('m1', o.memberCpu, o.memberClass)}
 `;
 }
 
@@ -71,10 +72,14 @@ describe('pod group preemption', () => {
   });
 
   it('does not preempt for a group whose policy is Never (PodGroupPreemptionPolicy)', async () => {
-    const { pods, attempts } = await run(scenario({ memberCpu: '4', gangPolicy: ', preemptionPolicy: Never' }), ['PodGroupPreemptionPolicy=true']);
+    const never = { memberCpu: '4', gangPolicy: ', preemptionPolicy: Never', memberClass: 'high-never' };
+    const { pods, attempts } = await run(scenario(never), ['PodGroupPreemptionPolicy=true']);
     assert.equal(pods.m0, 'Unschedulable');
     assert.equal(pods['low-a'], 'Scheduled');
     assert.deepEqual(attempts[0]!.victims, []);
+    // Members whose policy is not the group's fail the cycle, as validatePodGroup does.
+    const mismatch = await run(scenario({ ...never, memberClass: 'high' }), ['PodGroupPreemptionPolicy=true']);
+    assert.equal(mismatch.attempts[0]!.message, "all pods in a single pod group should have the same preemption policy as the pod group's preemption policy, got PreemptLowerPriority and Never");
   });
 
   it('a single pod evicts a disruptionMode: all group whole, its pods on other nodes too', async () => {
