@@ -277,6 +277,11 @@ export class Cache {
    * order is rebuilt from the zone tree only when a node was added or removed; the (anti-)affinity
    * sublists when a node gained or lost such pods.
    */
+  /** Makes the next updateSnapshot copy the node again (after a caller changed the snapshot's copy). */
+  refreshInSnapshot(name: string): void {
+    if (this.nodes.has(name)) this.dirty.add(name);
+  }
+
   updateSnapshot(snapshot: Snapshot): void {
     let updateAll = this.orderChanged;
     const flippedNodes: NodeInfo[] = [];

@@ -60,7 +60,7 @@ export const schedulerGates: Readonly<Record<string, SchedulerGate>> = {
   NodeInclusionPolicyInPodTopologySpread: { support: 'default', kep: 3094 },
   NominatedNodeNameForExpectation: { support: 'both', kep: 5278 },
   OpportunisticBatching: { support: 'both', kep: 5598 },
-  PodGroupPreemptionPolicy: { support: 'default', kep: 5710 },
+  PodGroupPreemptionPolicy: { support: 'both', kep: 5710 },
   PodLevelResources: { support: 'default', kep: 2837 },
   SchedulerAsyncAPICalls: { support: 'default', kep: 5229 },
   SchedulerAsyncPreemption: { support: 'both', kep: 4832 },

@@ -12,6 +12,7 @@ import { CycleState } from '../framework/cycle_state.js';
 import { Diagnosis, ErrNoNodesAvailable, FitError } from '../framework/runtime/fit_error.js';
 import type { PlacementProgress, PodGroupLister, QueuedPodInfo } from '../framework/interfaces.js';
 import type { PodInfo } from '../framework/pod_info.js';
+import { isPodGroupPostFilterPlugin, type PodGroupPostFilterContext, type PodGroupPostFilterResult, type ProposedAssignment } from '../framework/pod_group_post_filter.js';
 import type { Framework } from '../framework/runtime/framework.js';
 import { Code, Status, isSuccess } from '../framework/status.js';
 import { thrownMessage } from '../framework/runtime/thrown.js';
@@ -54,6 +55,8 @@ export interface PodGroupCycleHost<A> {
   assumeAndReserve(attempt: A, result: ScheduleResult): MemberOutcome;
   /** Binds a reserved member, or reports its failure and puts it back (through its group). */
   finishSchedulingCycle(attempt: A, outcome: MemberOutcome): void;
+  /** Notes the pods a preemption for the member's group evicts (reports show them once, on the first member). */
+  noteVictims(attempt: A, victims: readonly string[]): void;
   /** Reports a member's failure and puts it back (FailureHandler). */
   failMember(attempt: A, status: Status, nominating: NominatingInfo | null): void;
   /** Writes the group's PodGroupInitiallyScheduled condition for this cycle's verdict (null: success). */
@@ -64,6 +67,12 @@ export interface PodGroupCycleHost<A> {
   /** A uniform [0, 1) draw (ties between placements). */
   random(): number;
   log(level: number, msg: string): void;
+}
+
+/** The group's verdict after PodGroupPostFilter; nominations when it waits on a preemption. */
+interface PostFilterVerdict {
+  readonly status: Status;
+  readonly preemption: PodGroupPostFilterResult | null;
 }
 
 /** One member's result in the algorithm phase. */
@@ -87,7 +96,32 @@ const podPriority = (pod: Pod): number => pod.spec.priority ?? 0;
 const preemptionPolicyOf = (pod: Pod): string => pod.spec.preemptionPolicy ?? 'PreemptLowerPriority';
 
 export class PodGroupCycle<A> {
+  /** Pods PodGroupPostFilter took off the snapshot, kept off when the cache refreshes a node. */
+  private readonly removedFromSnapshot = new Map<string, PodInfo>();
+  /** Nodes PodGroupPostFilter changed in the snapshot, refreshed from the cache afterwards. */
+  private readonly touchedNodes = new Set<string>();
+
   constructor(private readonly host: PodGroupCycleHost<A>) {}
+
+  /** Brings the snapshot up to the cache, keeping PodGroupPostFilter's removals. */
+  private syncSnapshot(): void {
+    const { host } = this;
+    host.cache.updateSnapshot(host.snapshot);
+    for (const pi of this.removedFromSnapshot.values()) {
+      const ni = host.snapshot.get(pi.pod.spec.nodeName ?? '');
+      if (ni !== undefined && ni.pods.some((p) => p.uid === pi.uid)) this.editNode(ni.name, (n) => n.removePod(pi));
+    }
+  }
+
+  private editNode(name: string, edit: (ni: NonNullable<ReturnType<Snapshot['get']>>) => void): void {
+    const { snapshot } = this.host;
+    const ni = snapshot.get(name);
+    if (ni === undefined) return;
+    edit(ni);
+    snapshot.updateSublists(ni);
+    snapshot.logChange(ni);
+    this.touchedNodes.add(name);
+  }
 
   /** Schedules one popped group entity. */
   schedule(entity: QueuedPodInfo): void {
@@ -117,8 +151,9 @@ export class PodGroupCycle<A> {
     host.metrics?.observePodGroupAlgorithmDuration?.(host.monotonicSeconds() - start);
     // Members the cycle did not reach fail with the group's verdict as it stood before PodGroupPostFilter.
     const beforePostFilter = status;
-    const final = status?.code === Code.Unschedulable ? this.afterPodGroupPostFilter(fwk, group.podGroup, group.members, status) : status;
-    this.submit(group.members, results, final, beforePostFilter);
+    const verdict = status?.code === Code.Unschedulable ? this.afterPodGroupPostFilter(fwk, group.podGroup, group.members, status) : null;
+    const final = verdict?.status ?? status;
+    this.submit(group.members, results, final, beforePostFilter, verdict?.preemption ?? null);
     host.reportGroup(group.podGroup, final);
     const result: AttemptResult = final === null ? 'scheduled' : final.isRejected() ? 'unschedulable' : 'error';
     host.metrics?.observePodGroupAttempt?.(result, fwk.profileName, host.monotonicSeconds() - start);
@@ -130,6 +165,8 @@ export class PodGroupCycle<A> {
     const group = entity.group!;
     const groupPriority = podGroupPriority(group.podGroup);
     const schedulerName = group.members[0]!.podInfo.pod.spec.schedulerName ?? 'default-scheduler';
+    // PodGroupPreemptionPolicy: every member must have the group's own policy; else they must agree.
+    const groupPolicy = fwk?.features.enablePodGroupPreemptionPolicy ? group.podGroup.spec.preemptionPolicy ?? 'PreemptLowerPriority' : null;
     let policy = '';
     const check = (pod: Pod): string | null => {
       const name = pod.spec.schedulerName ?? 'default-scheduler';
@@ -138,6 +175,10 @@ export class PodGroupCycle<A> {
         return `all pods in a single pod group should have the same priority as the pod group's priority, got ${podPriority(pod)} and ${groupPriority}`;
       }
       const p = preemptionPolicyOf(pod);
+      if (groupPolicy !== null) {
+        if (p !== groupPolicy) return `all pods in a single pod group should have the same preemption policy as the pod group's preemption policy, got ${p} and ${groupPolicy}`;
+        return null;
+      }
       if (policy === '') policy = p;
       else if (p !== policy) return `all pods in a single pod group should have the same preemption policy, got ${p} and ${policy}`;
       return null;
@@ -232,7 +273,7 @@ export class PodGroupCycle<A> {
       return { status, results, anyScheduled: isSuccess(status) && anyScheduled };
     } finally {
       for (let i = reverts.length - 1; i >= 0; i--) reverts[i]!();
-      if (reverts.length > 0) host.cache.updateSnapshot(host.snapshot);
+      if (reverts.length > 0) this.syncSnapshot();
     }
   }
 
@@ -276,66 +317,139 @@ export class PodGroupCycle<A> {
     };
     if (!isSuccess(reserve)) {
       revert();
-      host.cache.updateSnapshot(host.snapshot);
+      this.syncSnapshot();
       return { qp, attempt, status: rejectionOnNode(podInfo.pod, host_, reserve!), result };
     }
     reverts.push(revert);
-    host.cache.updateSnapshot(host.snapshot);
+    this.syncSnapshot();
     return { qp, attempt, status: null, result };
   }
 
   /**
-   * The group's verdict with PodGroupPostFilter's appended (RunPodGroupPostFilterPlugins, then
-   * applyPodGroupPostFilterResult). The in-tree plugins with that extension point, in the
-   * profile's PostFilter order: DynamicResources, which frees the members' claims (ours have
-   * nothing to free then) and lets the next plugin try, and DefaultPreemption, of which we have
-   * the answers that preempt nothing: a preemptor with preemptionPolicy Never, and a cluster
-   * without a lower-priority pod. Preempting for a group is not built yet.
+   * RunPodGroupPostFilterPlugins, then applyPodGroupPostFilterResult: the group's verdict with the
+   * plugins' answer appended and, when one found room (preemption), the members' nominations.
+   * DynamicResources frees nothing of ours then and answers with its message; plugins with
+   * `podGroupPostFilter` (DefaultPreemption) run on the snapshot, which is restored afterwards.
    */
-  private afterPodGroupPostFilter(fwk: Framework, pg: PodGroup, members: readonly QueuedPodInfo[], status: Status): Status {
+  private afterPodGroupPostFilter(fwk: Framework, pg: PodGroup, members: readonly QueuedPodInfo[], status: Status): PostFilterVerdict {
     const reasons: string[] = [];
-    let final: string | null = null;
+    let rejector = '';
+    let answer: Status | null = null;
+    let found: PodGroupPostFilterResult | null = null;
     for (const p of fwk.postFilterPlugins) {
+      let s: Status | null;
+      let result: PodGroupPostFilterResult | null = null;
       if (p.name === 'DynamicResources') {
-        reasons.push('deallocation and deletion of ResourceClaims completed');
-      } else if (p.name === 'DefaultPreemption') {
-        if (members.some((m) => m.podInfo.pod.spec.preemptionPolicy === 'Never')) {
-          reasons.push('pod group preemption: not eligible due to preemptionPolicy=Never.');
-          continue;
-        }
-        const priority = podGroupPriority(pg);
-        const lower = this.host.snapshot.nodeInfoList.some((ni) => ni.pods.some((pi) => (pi.pod.spec.priority ?? 0) < priority));
-        final = lower ? 'pod group preemption: preempting for a pod group is not supported yet' : 'pod group preemption: No preemption victims found for incoming preemptor';
+        s = new Status(Code.Unschedulable, ['deallocation and deletion of ResourceClaims completed']);
+      } else if (isPodGroupPostFilterPlugin(p)) {
+        const out = this.withMutableSnapshot(() => p.podGroupPostFilter(this.postFilterContext(fwk, pg, members)));
+        s = out.status;
+        result = out.result;
+      } else {
+        continue;
+      }
+      if (isSuccess(s)) {
+        answer = s ?? new Status(Code.Success, []);
+        found = result;
         break;
       }
+      if (s!.code === Code.UnschedulableAndUnresolvable) {
+        answer = s!.withPlugin(p.name);
+        break;
+      }
+      if (s!.code === Code.Unschedulable) {
+        reasons.push(...s!.reasons);
+        if (rejector === '') rejector = p.name;
+        continue;
+      }
+      answer = Status.error(`error in "${p.name}" PodGroupPostFilter plugins: ${s!.message()}`).withPlugin(p.name);
+      break;
     }
-    return new Status(status.code, [...status.reasons, final ?? reasons.join(', ')], status.error).withPlugin(status.plugin);
+    answer ??= new Status(Code.Unschedulable, reasons).withPlugin(rejector);
+    if (answer.code === Code.Error) return { status: answer, preemption: null };
+    const appended = new Status(status.code, [...status.reasons, answer.message()], status.error).withPlugin(status.plugin);
+    return { status: appended, preemption: isSuccess(answer) ? found ?? { nominations: new Map(), victims: [] } : null };
+  }
+
+  /** Runs `fn` with the snapshot open to changes, and puts the cache's view back afterwards. */
+  private withMutableSnapshot<T>(fn: () => T): T {
+    try {
+      return fn();
+    } finally {
+      this.removedFromSnapshot.clear();
+      for (const name of this.touchedNodes) this.host.cache.refreshInSnapshot(name);
+      this.touchedNodes.clear();
+      this.host.cache.updateSnapshot(this.host.snapshot);
+    }
+  }
+
+  /** The group and the snapshot as a PodGroupPostFilter plugin sees them. */
+  private postFilterContext(fwk: Framework, pg: PodGroup, members: readonly QueuedPodInfo[]): PodGroupPostFilterContext {
+    const { host } = this;
+    return {
+      podGroup: pg,
+      members: members.map((m) => m.podInfo),
+      nodeInfos: () => host.snapshot.nodeInfoList,
+      nodeInfo: (name) => host.snapshot.get(name),
+      removePod: (pi) => {
+        this.editNode(pi.pod.spec.nodeName ?? '', (ni) => ni.removePod(pi));
+        this.removedFromSnapshot.set(pi.uid, pi);
+      },
+      addPod: (pi) => {
+        this.removedFromSnapshot.delete(pi.uid);
+        this.editNode(pi.pod.spec.nodeName ?? '', (ni) => ni.addPod(pi));
+      },
+      schedule: () => {
+        const { status, results } = this.runAlgorithm(fwk, pg, members);
+        const assignments: ProposedAssignment[] = [];
+        for (const r of results) {
+          if (!isSuccess(r.status) || r.result === null) continue;
+          const nodeName = r.result.suggestedHost;
+          const pod = r.qp.podInfo.pod;
+          assignments.push({ podInfo: r.qp.podInfo.withPod({ ...pod, spec: { ...pod.spec, nodeName } }), nodeName, state: host.stateOf(r.attempt) });
+        }
+        return { status, assignments };
+      },
+      reserve: (a) => void fwk.runReservePluginsReserve(a.state, a.podInfo, a.nodeName),
+      unreserve: (a) => fwk.runReservePluginsUnreserve(a.state, a.podInfo, a.nodeName),
+    };
   }
 
   /** submitPodGroupAlgorithmResult: binds the placed members of a group that succeeded, fails the rest. */
-  private submit(members: readonly QueuedPodInfo[], results: readonly MemberResult<A>[], groupStatus: Status | null, notReached: Status | null): void {
+  private submit(
+    members: readonly QueuedPodInfo[],
+    results: readonly MemberResult<A>[],
+    groupStatus: Status | null,
+    notReached: Status | null,
+    preemption: PodGroupPostFilterResult | null,
+  ): void {
     const { host } = this;
     members.forEach((qp, i) => {
+      const nominated = preemption?.nominations.get(qp.podInfo.key);
+      const nominating: NominatingInfo | null = nominated !== undefined ? { mode: 'Override', nominatedNodeName: nominated } : null;
       const r = results[i];
       const fwk = host.profileOf(qp.podInfo.pod)!;
       const attempt = r?.attempt ?? host.newAttempt(qp, fwk);
+      if (i === 0 && preemption !== null && preemption.victims.length > 0) host.noteVictims(attempt, preemption.victims);
       if (groupStatus !== null && groupStatus.code === Code.Error) {
         host.failMember(attempt, r && r.status?.code === Code.Error ? r.status : groupStatus, clearNominatedNode);
         return;
       }
       if (r === undefined) {
-        host.failMember(attempt, notReached ?? Status.error('scheduling error for pod group, some pods were not processed'), clearNominatedNode);
+        host.failMember(attempt, notReached ?? Status.error('scheduling error for pod group, some pods were not processed'), nominating ?? clearNominatedNode);
         return;
       }
       if (!isSuccess(r.status)) {
-        host.failMember(attempt, r.status!, null);
+        host.failMember(attempt, r.status!, nominating);
         return;
       }
       if (groupStatus === null) {
         host.finishSchedulingCycle(attempt, host.assumeAndReserve(attempt, r.result!));
         return;
       }
-      host.failMember(attempt, groupUnschedulable([groupStatus.message()]), clearNominatedNode);
+      // Waiting on a preemption, the member comes back with the group's status and its nomination.
+      if (preemption !== null) host.failMember(attempt, groupStatus, nominating);
+      else host.failMember(attempt, groupUnschedulable([groupStatus.message()]), clearNominatedNode);
     });
   }
 }

@@ -47,6 +47,9 @@ function newGroupCycle(ctx: CycleContext, podGroups: PodGroupStates): PodGroupCy
     findNode: (attempt) => schedulePod(ctx.alg, attempt.fwk, attempt.state, attempt.qp.podInfo, ctx.snapshot, ctx.extenders, ctx.queue.schedulingCycle),
     assumeAndReserve: (attempt, result) => assumeAndReserve(ctx, attempt, result),
     finishSchedulingCycle: (attempt, outcome) => finishSchedulingCycle(ctx, attempt, outcome as CycleOutcome),
+    noteVictims: (attempt, victims) => {
+      attempt.victims = victims;
+    },
     failMember: (attempt, status, nominating) => finishSchedulingCycle(ctx, attempt, { result: null, assumed: null, status, nominating }),
     reportGroup: (pg, status) => writeGroupCondition(ctx, podGroups, pg, status),
     monotonicSeconds: () => ctx.monotonicSeconds(),

@@ -609,8 +609,11 @@ function batching(b: Builder): Obj {
 /** Pod groups among single pods (GenericWorkload), in generator_workload.ts. */
 function workload(b: Builder, topology = false): Obj {
   b.addNodes(b.r.int(3, 12), { taints: false, unschedulable: false, images: false, smallPodCount: false });
-  b.existingLoad([0, 3]);
-  workloadFamily(b, topology);
+  // Half the scenarios have priorities: lower-priority pods and groups the groups may preempt.
+  const priorities = b.r.chance(0.5);
+  if (priorities) b.priorityClasses();
+  b.existingLoad([0, 3], { priorities });
+  workloadFamily(b, topology, priorities);
   return configWith(b.r.chance(0.2) ? noPreemption : {});
 }
 

@@ -2,8 +2,8 @@
 // fit whole, gangs that do not, basic groups, and with TopologyAwareWorkloadScheduling groups
 // constrained to a rack — among single pods, on nodes with some load.
 // Every gang has at least minCount pending members (a smaller one would wait at PreEnqueue,
-// which explain cannot attempt), and every pod has priority 0: a cluster without lower-priority
-// pods is one where PodGroupPostFilter finds no victims (group preemption is not built yet).
+// which explain cannot attempt). With priorities, the groups preempt: lower-priority single pods
+// and bound groups (`disruptionMode: all` or `single`) are the victims.
 
 type Obj = Record<string, unknown>;
 
@@ -13,8 +13,43 @@ export interface WorkloadBuilder {
   readonly objects: Obj[];
   readonly nodes: Obj[];
   readonly pending: Obj[];
-  pod(app: string, o?: { namespace?: string; heavy?: boolean }): Obj;
+  pod(app: string, o?: { namespace?: string; heavy?: boolean; priorityClass?: string }): Obj;
+  priorityClasses(): void;
+  bind(pod: Obj, node: string): void;
+  nodeNames(): string[];
 }
+
+/** The classes groups take (a group's priority is given as a value, as Priority admission would fill it). */
+const groupClasses = [
+  { name: 'low', value: 100 },
+  { name: 'standard', value: 500 },
+  { name: 'high', value: 10_000 },
+  { name: 'urgent', value: 50_000 },
+  { name: 'nonpreempting', value: 50_005 },
+];
+
+/** Bound groups of low priority, whole or disrupted one pod at a time: victims for the pending groups. */
+function victimGroups(b: WorkloadBuilder): void {
+  const r = b.r;
+  const nodes = b.nodeNames();
+  for (let g = 0, n = r.int(1, 3); g < n; g++) {
+    const name = `running-${g}`;
+    const cls = r.pick(groupClasses.slice(0, 2));
+    b.objects.push({
+      apiVersion: 'scheduling.k8s.io/v1beta1', kind: 'PodGroup', metadata: { name, namespace: 'default' },
+      spec: { schedulingPolicy: { basic: {} }, priority: cls.value, disruptionMode: r.chance(0.6) ? { all: {} } : { single: {} } },
+    });
+    const size = r.pick(sizes);
+    for (let i = 0, m = r.int(1, 4); i < m; i++) {
+      const pod: Obj = {
+        apiVersion: 'v1', kind: 'Pod', metadata: { name: `${name}-m${i}`, namespace: 'default', labels: { app: 'server', group: name } },
+        spec: { priorityClassName: cls.name, schedulingGroup: { podGroupName: name }, containers: [{ name: 'main', image: 'registry.example/ml:0.9', resources: { requests: { ...size } } }] },
+      };
+      b.bind(pod, r.pick(nodes));
+    }
+  }
+}
+
 
 const sizes = [
   { cpu: '500m', memory: '1Gi' },
@@ -32,9 +67,10 @@ const rackKey = 'example.com/rack';
 
 /**
  * Adds the groups and single pods; the caller chose the nodes, their load and the configuration.
- * With `topology`, some groups are constrained to the rack (TopologyAwareWorkloadScheduling).
+ * With `topology`, some groups are constrained to the rack (TopologyAwareWorkloadScheduling); with
+ * `priorities`, lower-priority pods and groups are there to be preempted.
  */
-export function workloadFamily(b: WorkloadBuilder, topology = false): void {
+export function workloadFamily(b: WorkloadBuilder, topology = false, priorities = false): void {
   const r = b.r;
   if (topology) {
     for (const node of b.nodes) {
@@ -42,6 +78,7 @@ export function workloadFamily(b: WorkloadBuilder, topology = false): void {
       if (r.chance(0.6)) labels[rackKey] = 'rack-1';
     }
   }
+  if (priorities) victimGroups(b);
   for (let g = 0, groups = r.int(1, 4); g < groups; g++) {
     const name = `group-${g}`;
     const gang = r.chance(0.7);
@@ -49,6 +86,8 @@ export function workloadFamily(b: WorkloadBuilder, topology = false): void {
     const minCount = gang ? r.int(1, members) : 0;
     const spec: Obj = { schedulingPolicy: gang ? { gang: { minCount } } : { basic: {} } };
     if (topology && r.chance(0.6)) spec.schedulingConstraints = { topology: [{ key: rackKey }] };
+    const cls = priorities ? r.pick(groupClasses) : null;
+    if (cls) spec.priority = cls.value;
     b.objects.push({ apiVersion: 'scheduling.k8s.io/v1beta1', kind: 'PodGroup', metadata: { name, namespace: 'default' }, spec });
     const size = r.pick(sizes);
     const gpu = r.chance(0.2);
@@ -62,9 +101,13 @@ export function workloadFamily(b: WorkloadBuilder, topology = false): void {
       }
       b.pending.push({
         apiVersion: 'v1', kind: 'Pod', metadata: { name: `${name}-m${i}`, namespace: 'default', labels: { app: 'trainer', group: name } },
-        spec: { schedulingGroup: { podGroupName: name }, containers: [{ name: 'main', image: 'registry.example/ml:0.9', resources }] },
+        spec: { ...(cls ? { priorityClassName: cls.name } : {}), schedulingGroup: { podGroupName: name }, containers: [{ name: 'main', image: 'registry.example/ml:0.9', resources }] },
       });
     }
-    for (let i = 0, n = r.int(0, 2); i < n; i++) b.pending.push(b.pod(r.pick(['web', 'api', 'batch']), { namespace: 'default' }));
+    // With priorities, single pods preempt too: a running group's pods with disruptionMode all go together.
+    for (let i = 0, n = r.int(0, 2); i < n; i++) {
+      const priorityClass = priorities ? r.pick(['high', 'urgent', 'standard']) : undefined;
+      b.pending.push(b.pod(r.pick(['web', 'api', 'batch']), { namespace: 'default', heavy: priorities && r.chance(0.5), priorityClass }));
+    }
   }
 }

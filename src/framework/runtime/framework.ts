@@ -170,6 +170,10 @@ const statusName = (s: Status | null | undefined) => codeName(s ? s.code : Code.
 
 export class Framework implements fw.Handle {
   readonly profileName: string;
+  /** The feature gates the profile was built with (what the scheduler's cycles check, as upstream reads its gates). */
+  get features(): Features {
+    return this.deps.features;
+  }
   readonly parallelism: number;
   readonly percentageOfNodesToScore: number | null;
   /** Plugins configured but not built yet (reported at start-up). */

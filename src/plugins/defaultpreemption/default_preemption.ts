@@ -6,6 +6,9 @@ import type { Features } from '../../framework/features.js';
 import type { EnqueueExtensions, Handle, NodeToStatusReader, PostFilterOutcome, PostFilterPlugin, PreEnqueuePlugin } from '../../framework/interfaces.js';
 import type { NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
+import type { PodGroupPostFilterContext, PodGroupPostFilterOutcome, PodGroupPostFilterPlugin } from '../../framework/pod_group_post_filter.js';
+import type { PodDisruptionBudget } from '../../api/types.js';
+import { thrownMessage } from '../../framework/runtime/thrown.js';
 import { andThen, type MaybePromise } from '../../util/maybe_promise.js';
 import { Code, Status, isSuccess } from '../../framework/status.js';
 import * as names from '../../framework/names.js';
@@ -14,11 +17,13 @@ import type { PreemptionPolicy, VictimSelection } from './candidate.js';
 import { Evaluator } from './evaluator.js';
 import { Executor, PodReasonPreemptionByScheduler } from './executor.js';
 import { sortByImportance } from './importance.js';
-import { filterPodsWithPDBViolation, type DisruptionBudget } from './pdb.js';
+import { compileDisruptionBudgets, filterPodsWithPDBViolation, filterVictimsWithPDBViolation, type DisruptionBudget } from './pdb.js';
+import { clusterVictims, podGroupUID, preemptForPodGroup, sortVictims, type Victim } from './podgroup_preemption.js';
 
 export const Name = names.DefaultPreemption;
 
 const ErrReasonWaitingForPreemption = 'waiting for the preemption for this pod to be finished';
+const ErrReasonWaitingForGroupPreemption = 'waiting for the preemption for this pod group to be finished';
 const ErrReasonNoVictims = 'No preemption victims found for incoming pod';
 const ErrReasonPreemptNever = 'not eligible due to preemptionPolicy=Never.';
 const ErrReasonTerminatingOnNominatedNode = 'not eligible due to a terminating pod on the nominated node.';
@@ -30,7 +35,7 @@ function withPreemptionPrefix({ result, status }: PostFilterOutcome): PostFilter
   return { result, status };
 }
 
-export class DefaultPreemption implements PostFilterPlugin, PreEnqueuePlugin, EnqueueExtensions, PreemptionPolicy {
+export class DefaultPreemption implements PostFilterPlugin, PodGroupPostFilterPlugin, PreEnqueuePlugin, EnqueueExtensions, PreemptionPolicy {
   readonly name = Name;
   readonly evaluator: Evaluator;
   readonly executor: Executor;
@@ -38,7 +43,7 @@ export class DefaultPreemption implements PostFilterPlugin, PreEnqueuePlugin, En
   constructor(
     private readonly args: DefaultPreemptionArgs,
     private readonly handle: Handle,
-    private readonly features: Pick<Features, 'enableAsyncPreemption'>,
+    private readonly features: Pick<Features, 'enableAsyncPreemption' | 'enableGenericWorkload' | 'enablePodGroupPreemptionPolicy'>,
   ) {
     this.executor = new Executor(Name, handle, features.enableAsyncPreemption);
     this.evaluator = new Evaluator(Name, handle, this, this.executor);
@@ -47,6 +52,14 @@ export class DefaultPreemption implements PostFilterPlugin, PreEnqueuePlugin, En
   /** With asynchronous preemption, a pod stays out of the active queue while its victims go. */
   preEnqueue(pod: Pod): Status | null {
     if (!this.features.enableAsyncPreemption) return null;
+    const groupName = pod.spec.schedulingGroup?.podGroupName;
+    if (groupName !== undefined && this.features.enableGenericWorkload) {
+      // A member waits while its group's preemption runs; a missing group is not ours to hold back.
+      const pg = this.handle.podGroups?.()?.podGroup(pod.metadata.namespace ?? 'default', groupName);
+      if (pg === undefined) return null;
+      if (this.executor.isRunningPreemption(podGroupUID(pg))) return Status.unresolvable(ErrReasonWaitingForGroupPreemption);
+      return null;
+    }
     if (this.executor.isRunningPreemption(pod.metadata.uid ?? '')) return Status.unresolvable(ErrReasonWaitingForPreemption);
     return null;
   }
@@ -64,6 +77,25 @@ export class DefaultPreemption implements PostFilterPlugin, PreEnqueuePlugin, En
   postFilter(state: CycleState, pod: PodInfo, m: NodeToStatusReader): MaybePromise<PostFilterOutcome> {
     this.handle.metricsRecorder?.()?.observePreemptionAttempt();
     return andThen(this.evaluator.preempt(state, pod, m), withPreemptionPrefix);
+  }
+
+  /** Preemption for a whole pod group (PodGroupPostFilter); its messages start with "pod group preemption: ". */
+  podGroupPostFilter(ctx: PodGroupPostFilterContext): PodGroupPostFilterOutcome {
+    let out: PodGroupPostFilterOutcome;
+    try {
+      out = preemptForPodGroup({
+        handle: this.handle,
+        executor: this.executor,
+        policyFromGroup: this.features.enablePodGroupPreemptionPolicy,
+        pdbs: () => compileDisruptionBudgets(this.handle.objects().list<PodDisruptionBudget>('PodDisruptionBudget')),
+        terminatingByPreemption: podTerminatingByPreemption,
+      }, ctx);
+    } catch (err) {
+      out = { result: null, status: Status.error(thrownMessage(err)) };
+    }
+    const msg = out.status === null ? '' : out.status.message();
+    if (msg.length === 0) return out;
+    return { result: out.result, status: new Status(out.status!.code, [`pod group preemption: ${msg}`]) };
   }
 
   /** How many candidates the dry run looks for: a share of the nodes, at least the absolute minimum. */
@@ -104,6 +136,7 @@ export class DefaultPreemption implements PostFilterPlugin, PreEnqueuePlugin, En
    * pods that could not be put back are the victims.
    */
   selectVictimsOnNode(state: CycleState, pod: PodInfo, nodeInfo: NodeInfo, pdbs: readonly DisruptionBudget[]): VictimSelection {
+    if (this.features.enableGenericWorkload) return this.selectGroupAwareVictimsOnNode(state, pod, nodeInfo, pdbs);
     const potential: PodInfo[] = [];
     const pods = nodeInfo.pods;
     for (let i = 0; i < pods.length; i++) {
@@ -134,6 +167,74 @@ export class DefaultPreemption implements PostFilterPlugin, PreEnqueuePlugin, En
     // Reprieving the violating pods first interleaved the order: restore most-important-first.
     if (violating.length > 0 && nonViolating.length > 0) sortByImportance(victims);
     return { victims, numPDBViolations: numViolatingVictims, status: null };
+  }
+
+  /**
+   * SelectVictimsOnNode with GenericWorkload: the victims are units (a pod, or all the running pods
+   * of a `disruptionMode: all` group, some perhaps on other nodes) with their group's priority;
+   * a unit is reprieved or evicted whole. Only the pods on this node leave its copy; PreFilter
+   * extensions hear of every pod.
+   */
+  private selectGroupAwareVictimsOnNode(state: CycleState, pod: PodInfo, nodeInfo: NodeInfo, pdbs: readonly DisruptionBudget[]): VictimSelection {
+    const none = (status: Status): VictimSelection => ({ victims: [], numPDBViolations: 0, status });
+    const lister = this.handle.snapshotSharedLister().nodeInfos();
+    const nodeOf = (pi: PodInfo): NodeInfo | undefined => (pi.pod.spec.nodeName === nodeInfo.name ? nodeInfo : lister.get(pi.pod.spec.nodeName ?? ''));
+    const findPod = (p: Pod): PodInfo | undefined => lister.get(p.spec.nodeName ?? '')?.pods.find((pi) => pi.uid === p.metadata.uid);
+    const all = clusterVictims([nodeInfo], this.handle.podGroups?.(), findPod);
+    const potential = all.filter((v) => v.priority < pod.priority);
+    if (potential.length === 0) return none(Status.unresolvable(ErrReasonNoVictims));
+    const remove = (v: Victim): Status | null => {
+      for (const pi of v.pods) {
+        const ni = nodeOf(pi);
+        if (ni === undefined) continue;
+        if (ni === nodeInfo && !nodeInfo.removePod(pi)) return Status.error(`no corresponding pod ${pi.name} in pods of node ${nodeInfo.name}`);
+        const s = this.handle.runPreFilterExtensionRemovePod(state, pod, pi, ni);
+        if (!isSuccess(s)) return Status.error(s!.asError());
+      }
+      return null;
+    };
+    const add = (v: Victim): Status | null => {
+      for (const pi of v.pods) {
+        const ni = nodeOf(pi);
+        if (ni === undefined) continue;
+        if (ni === nodeInfo) nodeInfo.addPod(pi);
+        const s = this.handle.runPreFilterExtensionAddPod(state, pod, pi, ni);
+        if (!isSuccess(s)) return Status.error(s!.asError());
+      }
+      return null;
+    };
+    for (const v of potential) {
+      const s = remove(v);
+      if (s !== null) return none(s);
+    }
+    const fits = this.handle.runFilterPluginsWithNominatedPods(state, pod, nodeInfo);
+    if (!isSuccess(fits)) return none(fits!);
+    sortVictims(potential);
+    const { violating, nonViolating } = filterVictimsWithPDBViolation(potential, pdbs);
+    const victims: Victim[] = [];
+    const reprieve = (v: Victim): boolean | Status => {
+      const added = add(v);
+      if (added !== null) return added;
+      if (isSuccess(this.handle.runFilterPluginsWithNominatedPods(state, pod, nodeInfo))) return true;
+      const removed = remove(v);
+      if (removed !== null) return removed;
+      victims.push(v);
+      return false;
+    };
+    let numViolating = 0;
+    for (const { victim, count } of violating) {
+      const r = reprieve(victim);
+      if (r instanceof Status) return none(r);
+      if (!r) numViolating += count;
+    }
+    for (const v of nonViolating) {
+      const r = reprieve(v);
+      if (r instanceof Status) return none(r);
+    }
+    if (violating.length > 0 && nonViolating.length > 0) sortVictims(victims);
+    const pods: PodInfo[] = [];
+    for (const v of victims) pods.push(...v.pods);
+    return { victims: pods, numPDBViolations: numViolating, status: null };
   }
 
   /** Puts `pi` back on the node; when the preemptor no longer fits, takes it off again as a victim. */

@@ -266,10 +266,10 @@ describe('Evaluator preempt: carrying out the preemption', () => {
     assert.deepEqual(env.plugin.eventsToRegister(), []);
   });
 
-  // The victims go most important first; p1.1 (the older of two equals) is the last one.
+  // The victims go most important first; neither has started, so p1.2 (listed later, the newer) is the last one.
   for (const tc of [
-    { waiting: 'p1.2', deleted: 'p1.1', activated: [] },
-    { waiting: 'p1.1', deleted: 'p1.2', activated: ['p'] },
+    { waiting: 'p1.2', deleted: 'p1.1', activated: ['p'] },
+    { waiting: 'p1.1', deleted: 'p1.2', activated: [] },
   ]) {
     it(`preempts ${tc.waiting}, waiting at Permit, in memory instead of deleting it; the preemptor is activated only when no deletion event will come for its last victim`, async () => {
       const env = newEnv({ nodes: nodes(), pods: pods(), waiting: [tc.waiting] });

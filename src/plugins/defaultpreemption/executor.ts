@@ -134,8 +134,9 @@ export class Executor {
     this.preempting.delete(preemptor.uid);
     this.lastVictims.delete(preemptor.uid);
     this.observeExecution(preemptor, result, start, true);
-    // No deletion event will wake the preemptor: activate it, lest it stay unschedulable.
-    if (result === 'error' || lastInMemory) this.handle.activate?.(preemptor.pods);
+    // No deletion event will wake the preemptor: activate it, lest it stay unschedulable. A
+    // group's members held at PreEnqueue are not woken by the deletions here: activate them too.
+    if (result === 'error' || lastInMemory || preemptor.type === 'podgroup') this.handle.activate?.(preemptor.pods);
   }
 
   /**

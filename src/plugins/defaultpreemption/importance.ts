@@ -33,9 +33,8 @@ interface Keyed {
 function compareImportance(a: Keyed, b: Keyed): number {
   if (a.priority !== b.priority) return b.priority - a.priority;
   if (a.start !== b.start) return a.start < b.start ? -1 : 1;
-  // Upstream reads the clock once per not-started pod, so of two such pods the one compared first
-  // (the later one in the list) looks older; Go's insertion sort then reverses their order.
-  if (a.start === Infinity) return b.index - a.index;
+  // Upstream's victims read the clock for a pod not started when they are built, in the node's
+  // order: of two such pods the earlier listed is the older, as the index says.
   return a.index - b.index;
 }
 

@@ -60,10 +60,32 @@ function hasLabels(labels: Readonly<Record<string, string>> | undefined): boolea
 }
 
 /**
+ * A counter of the disruptions evicting pods uses up (podIsViolating): each call takes one
+ * disruption of every budget the pod matches, in the budgets' order, until one is exceeded (the
+ * budgets after it are left as they were, since v1.36), and answers that budget's key, or null.
+ */
+function disruptionCounter(pdbs: readonly DisruptionBudget[]): (pi: PodInfo) => string | null {
+  const allowed: number[] = new Array<number>(pdbs.length);
+  for (let i = 0; i < pdbs.length; i++) allowed[i] = pdbs[i]!.disruptionsAllowed;
+  return (pi) => {
+    const labels = pi.pod.metadata.labels;
+    if (!hasLabels(labels)) return null;
+    for (let i = 0; i < pdbs.length; i++) {
+      const pdb = pdbs[i]!;
+      if (pdb.namespace !== pi.namespace || !pdb.selector.matches(labels)) continue;
+      // An eviction the API server already processed does not count against the budget again.
+      if (Object.prototype.hasOwnProperty.call(pdb.disruptedPods, pi.name)) continue;
+      allowed[i]!--;
+      if (allowed[i]! < 0) return pdb.key;
+    }
+    return null;
+  };
+}
+
+/**
  * Splits pods into those whose eviction would exceed a PDB's allowed disruptions and the rest,
- * keeping their order. A pod uses up one disruption of each PDB it matches, in the budgets' order,
- * until one is exceeded: the budgets after that one are left as they were (since v1.36). With
- * `exceeded` (diagnosis), the budget each violating pod exceeded is noted there.
+ * keeping their order. With `exceeded` (diagnosis), the budget each violating pod exceeded is
+ * noted there.
  */
 export function filterPodsWithPDBViolation(
   pods: readonly PodInfo[],
@@ -72,27 +94,36 @@ export function filterPodsWithPDBViolation(
 ): { violating: PodInfo[]; nonViolating: PodInfo[] } {
   const violating: PodInfo[] = [];
   const nonViolating: PodInfo[] = [];
-  const allowed: number[] = new Array<number>(pdbs.length);
-  for (let i = 0; i < pdbs.length; i++) allowed[i] = pdbs[i]!.disruptionsAllowed;
+  const violates = disruptionCounter(pdbs);
   for (const pi of pods) {
-    let violated = false;
-    const labels = pi.pod.metadata.labels;
-    if (hasLabels(labels)) {
-      for (let i = 0; i < pdbs.length; i++) {
-        const pdb = pdbs[i]!;
-        if (pdb.namespace !== pi.namespace || !pdb.selector.matches(labels)) continue;
-        // An eviction the API server already processed does not count against the budget again.
-        if (Object.prototype.hasOwnProperty.call(pdb.disruptedPods, pi.name)) continue;
-        allowed[i]!--;
-        if (allowed[i]! < 0) {
-          violated = true;
-          if (exceeded !== null) exceeded.set(pi, [...(exceeded.get(pi) ?? []), pdb.key]);
-          break;
-        }
-      }
+    const key = violates(pi);
+    if (key !== null) {
+      violating.push(pi);
+      if (exceeded !== null) exceeded.set(pi, [...(exceeded.get(pi) ?? []), key]);
+    } else {
+      nonViolating.push(pi);
     }
-    if (violated) violating.push(pi);
-    else nonViolating.push(pi);
+  }
+  return { violating, nonViolating };
+}
+
+/**
+ * The same split over victims of one or more pods (FilterVictimsWithPDBViolation): a victim is
+ * atomic, so one violating pod makes the whole victim violating; each violating victim comes
+ * with how many of its pods violate.
+ */
+export function filterVictimsWithPDBViolation<V extends { readonly pods: readonly PodInfo[] }>(
+  victims: readonly V[],
+  pdbs: readonly DisruptionBudget[],
+): { violating: { victim: V; count: number }[]; nonViolating: V[] } {
+  const violating: { victim: V; count: number }[] = [];
+  const nonViolating: V[] = [];
+  const violates = disruptionCounter(pdbs);
+  for (const v of victims) {
+    let count = 0;
+    for (const pi of v.pods) if (violates(pi) !== null) count++;
+    if (count > 0) violating.push({ victim: v, count });
+    else nonViolating.push(v);
   }
   return { violating, nonViolating };
 }

@@ -257,6 +257,13 @@ export async function runExplain(sc: Scenario, o: ExplainOptions): Promise<Expla
           out.push(explainAttempt(a));
         }
       }
+      // One attempt per pending pod, as upstream's harness makes: the members left unscheduled
+      // leave, and with them the nominations a group's preemption gave them.
+      for (const m of members) {
+        if (byPod.get(podKey(m))?.outcome === 'Scheduled') continue;
+        const live = env.cluster.getPod(m.metadata.namespace ?? 'default', m.metadata.name ?? '');
+        if (live && !live.spec.nodeName) await env.cluster.deletePod(live);
+      }
       continue;
     }
     // The pod enters the cluster unbound; a nodeName it carries is what NodeName filters on.

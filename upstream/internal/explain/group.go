@@ -130,6 +130,18 @@ func (h *harness) attemptGroup(ctx context.Context, members []*v1.Pod) ([]Pod, e
 		}
 		out = append(out, p)
 	}
+	// A group that preempted nominates its members: wait for its victims to go, and report them
+	// once, on the first member (as the TypeScript side does).
+	for _, p := range out {
+		if p.NominatedNode != "" {
+			victims, err := h.waitForPreemption(ctx, created[0])
+			if err != nil {
+				return nil, err
+			}
+			out[0].Victims = victims
+			break
+		}
+	}
 	// One attempt per pending pod: the members left unscheduled leave, so that their group, put
 	// back in activeQ after a partial success, is not popped again before the next pending pod.
 	for i, p := range out {

@@ -1,0 +1,70 @@
+// The PodGroupPostFilter extension point (kube-scheduler framework/interface.go:
+// PodGroupPostFilterPlugin, PodGroupSchedulingFunc, ProposedAssignment, PodGroupPostFilterResult).
+import type { PodGroup } from '../api/scheduling.js';
+import type { CycleState } from './cycle_state.js';
+import type { Plugin } from './interfaces.js';
+import type { NodeInfo } from './node_info.js';
+import type { PodInfo } from './pod_info.js';
+import type { Status } from './status.js';
+
+/** A member the group's scheduling run placed: the pod, its node and the cycle state it was placed with. */
+export interface ProposedAssignment {
+  /** The member with `spec.nodeName` set to `nodeName`. */
+  readonly podInfo: PodInfo;
+  readonly nodeName: string;
+  readonly state: CycleState;
+}
+
+/** What running the group's scheduling algorithm on the changed snapshot gives (PodGroupAssignments). */
+interface PodGroupAssignments {
+  /** The group's verdict: null when it would be scheduled. */
+  readonly status: Status | null;
+  /** The members placed, in the order the run tried them. */
+  readonly assignments: readonly ProposedAssignment[];
+}
+
+/**
+ * The group a PodGroupPostFilter plugin works for, and the snapshot it may change for the length
+ * of the call (upstream's mutable snapshot): whatever it removes or adds is put back afterwards.
+ */
+export interface PodGroupPostFilterContext {
+  readonly podGroup: PodGroup;
+  /** The group's members not scheduled yet (GetUnscheduledPods). */
+  readonly members: readonly PodInfo[];
+  /** The snapshot's nodes, in the snapshot's order. */
+  nodeInfos(): readonly NodeInfo[];
+  nodeInfo(name: string): NodeInfo | undefined;
+  /** Takes a pod off its node in the snapshot. */
+  removePod(pod: PodInfo): void;
+  /** Puts a pod on the node its `spec.nodeName` names, in the snapshot. */
+  addPod(pod: PodInfo): void;
+  /** Runs the group's scheduling algorithm on the snapshot as it is now; its placements are reverted. */
+  schedule(): PodGroupAssignments;
+  /** Runs Reserve for a proposed member (Unreserve undoes it). */
+  reserve(assignment: ProposedAssignment): void;
+  unreserve(assignment: ProposedAssignment): void;
+}
+
+/** The nodes a PodGroupPostFilter nominates the group's members to, by "namespace/name". */
+export interface PodGroupPostFilterResult {
+  readonly nominations: ReadonlyMap<string, string>;
+  /** The pods evicted, as "namespace/name" (for reports). */
+  readonly victims: readonly string[];
+}
+
+/** The outcome of a PodGroupPostFilter plugin: success when the group may fit after preemption. */
+export interface PodGroupPostFilterOutcome {
+  readonly result: PodGroupPostFilterResult | null;
+  readonly status: Status | null;
+}
+
+/**
+ * Runs when a pod group's cycle found it unschedulable: makes room for the whole group (as
+ * DefaultPreemption does by choosing victims across the cluster) and nominates its members.
+ */
+export interface PodGroupPostFilterPlugin extends Plugin {
+  podGroupPostFilter(ctx: PodGroupPostFilterContext): PodGroupPostFilterOutcome;
+}
+
+export const isPodGroupPostFilterPlugin = (p: Plugin): p is PodGroupPostFilterPlugin =>
+  typeof (p as Partial<PodGroupPostFilterPlugin>).podGroupPostFilter === 'function';
