@@ -26,7 +26,7 @@ describe('explain pod groups', () => {
   it('reports each group of the bundled GPU scenario', async () => {
     const { groups } = await runExplain(parseScenario(bundled, 'workload-gangs.yaml'), opts);
     const byName = new Map((groups ?? []).map((g) => [g.group, g]));
-    assert.deepEqual([...byName.keys()], ['default/train-a', 'default/train-b', 'default/infer', 'default/eval']);
+    assert.deepEqual([...byName.keys()], ['default/train-a', 'default/train-b', 'default/infer', 'default/tune', 'default/eval']);
     const cases: { group: string; want: ReturnType<typeof summary> }[] = [
       { group: 'default/train-a', want: { outcome: 'Scheduled', placed: 4, stoppedBy: null, firstRejected: null } },
       {
@@ -38,6 +38,8 @@ describe('explain pod groups', () => {
         },
       },
       { group: 'default/infer', want: { outcome: 'Scheduled', placed: 4, stoppedBy: null, firstRejected: null } },
+      // Without TopologyAwareWorkloadScheduling its rack constraint is not read: it spreads and fits.
+      { group: 'default/tune', want: { outcome: 'Scheduled', placed: 4, stoppedBy: null, firstRejected: null } },
       {
         group: 'default/eval',
         want: {

@@ -166,13 +166,13 @@ describe('ReportCollector: gangs and extended resources', () => {
     const sc = loadScenario(fileURLToPath(new URL('../../../scenarios/workload-gangs.yaml', import.meta.url)));
     const collector = new ReportCollector({ title: 'gangs' }, 5);
     const { data } = collector.build(await runSimulation(sc, opts, { attempt: collector.attempt.bind(collector), finished: collector.finished.bind(collector) }));
-    // train-a and infer placed; train-b left out whole, eval waiting for its third member.
-    assert.deepEqual(data.groups, { total: 4, placed: 2, notPlaced: 2 });
+    // train-a, infer and tune placed; train-b left out whole, eval waiting for its third member.
+    assert.deepEqual(data.groups, { total: 5, placed: 3, notPlaced: 2 });
     const gpu = data.extended?.find((e) => e.name === 'nvidia.com/gpu');
     assert.ok(gpu);
     assert.deepEqual(gpu.allocatable, [8, 8, 8, 8]);
-    // 4 GPUs of train-a and 2 of infer on each node.
-    assert.deepEqual(gpu.requested, [6, 6, 6, 6]);
+    // 4 GPUs of train-a, 2 of infer and 1 of tune on each node.
+    assert.deepEqual(gpu.requested, [7, 7, 7, 7]);
     assert.equal(gpu.requested.length, data.nodes.length);
   });
 

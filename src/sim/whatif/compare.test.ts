@@ -49,7 +49,7 @@ describe('compare', () => {
     const gates = { ...base, featureGates: FeatureGates.parse(['GenericWorkload=true']) };
     const sc = loadScenario(fileURLToPath(new URL('../../../scenarios/workload-gangs.yaml', import.meta.url)));
     const c = await compareVariants(sc, [{ name: 'spread', options: { ...gates, config: defaultConfiguration(registry) } }]);
-    assert.deepEqual(c.variants[0]!.groups, { total: 4, placed: 2, notPlaced: 2 });
+    assert.deepEqual(c.variants[0]!.groups, { total: 5, placed: 3, notPlaced: 2 });
     const plain = await compareVariants(scenario(), [{ name: 'x', options: { ...base, config: defaultConfiguration(registry) } }]);
     assert.equal(plain.variants[0]!.groups, undefined);
   });
