@@ -39,3 +39,4 @@ export function coschedulingDefinition(source: (handle: Handle) => CoschedulingS
     factory: (args, handle) => new Coscheduling(handle, args, source(handle)),
   };
 }
+export { reconcilePodGroupStatus } from './status.js';
