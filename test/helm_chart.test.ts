@@ -40,6 +40,11 @@ const find = (objs: Obj[], kind: string, name: string): Obj => {
 };
 
 describe('deploy/charts/kube-scheduler-ts', { skip }, () => {
+  it('passes helm lint', () => {
+    const out = execFileSync(helm, ['lint', chart], { encoding: 'utf8' });
+    assert.match(out, /1 chart\(s\) linted, 0 chart\(s\) failed/);
+  });
+
   it('renders a second scheduler, its RBAC, its configuration and the PodGroup CRD', () => {
     const objs = render();
     assert.deepEqual(objs.map((o) => `${o.kind}/${o.metadata.name}`).sort(), [

@@ -162,6 +162,8 @@ describe('Coscheduling Permit', () => {
     { name: 'podGroup not found', pod: member('p'), fixture: {}, code: Code.Unschedulable, timeoutMs: 0, reason: 'PodGroup not found' },
     { name: 'group not complete: wait for the args timeout', pod: member('p1'), fixture: { pgs: [makePodGroup('pg1', { namespace: 'ns', minMember: 3 })], args: { permitWaitingTimeSeconds: 10 } }, code: Code.Wait, timeoutMs: 10_000 },
     { name: "group's scheduleTimeoutSeconds wins", pod: member('p1'), fixture: { pgs: [makePodGroup('pg1', { namespace: 'ns', minMember: 3, scheduleTimeoutSeconds: 7 })] }, code: Code.Wait, timeoutMs: 7000 },
+    { name: 'scheduleTimeoutSeconds 0 keeps the args wait', pod: member('p1'), fixture: { pgs: [makePodGroup('pg1', { namespace: 'ns', minMember: 3, scheduleTimeoutSeconds: 0 })], args: { permitWaitingTimeSeconds: 10 } }, code: Code.Wait, timeoutMs: 10_000 },
+    { name: 'no wait in the args: 60 s', pod: member('p1'), fixture: { pgs: [makePodGroup('pg1', { namespace: 'ns', minMember: 3 })], args: { permitWaitingTimeSeconds: 0 } }, code: Code.Wait, timeoutMs: 60_000 },
     { name: 'minMember 1 goes on at once', pod: member('p1'), fixture: { pgs: [makePodGroup('pg1', { namespace: 'ns', minMember: 1 })] }, code: null, timeoutMs: 0 },
     { name: 'the last member completes the group', pod: member('p3'), fixture: { pgs: [makePodGroup('pg1', { namespace: 'ns', minMember: 3 })], pods: [member('p1', { node: 'node' }), member('p2', { node: 'node' }), member('p3')] }, code: null, timeoutMs: 0 },
   ];

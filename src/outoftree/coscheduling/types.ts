@@ -50,9 +50,12 @@ export function podGroupFullName(pod: Pod): string {
   return name === '' ? '' : `${pod.metadata.namespace ?? 'default'}/${name}`;
 }
 
-/** The Permit wait for a group: its scheduleTimeoutSeconds, else the args', else 60s (util.GetWaitTimeDuration). */
+/**
+ * The group's Permit wait: its scheduleTimeoutSeconds when set (0 included: Permit then keeps the
+ * args' wait), else the args', else 60 s (util.GetWaitTimeDuration).
+ */
 export function waitTimeMs(pg: CoschedulingPodGroup | undefined, argsTimeoutMs: number): number {
   const own = pg?.spec.scheduleTimeoutSeconds;
-  if (own !== undefined && own !== 0) return own * 1000;
+  if (own !== undefined) return own * 1000;
   return argsTimeoutMs !== 0 ? argsTimeoutMs : DefaultWaitTimeMs;
 }
