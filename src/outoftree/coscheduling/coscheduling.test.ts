@@ -232,6 +232,24 @@ describe('Coscheduling PostFilter', () => {
   });
 });
 
+describe('Coscheduling minResources check', () => {
+  for (const [wait, ttl] of [[10, 10_000], [0, 3000]] as const) {
+    it(`is not repeated for ${ttl} ms once the group passed it (permitWaitingTimeSeconds: ${wait})`, () => {
+      let now = 0;
+      const pods = [member('p1'), member('p2')];
+      const pg = makePodGroup('pg1', { namespace: 'ns', minMember: 2, minResources: { cpu: '4' } });
+      const pl = build({ pgs: [pg], pods, args: { permitWaitingTimeSeconds: wait }, now: () => now });
+      assert.equal(pl.preFilter(new CycleState(), new PodInfo(pods[0]!)), null);
+      // The group now asks for more than the node has: unseen until the pass expires.
+      pg.spec.minResources = { cpu: '8' };
+      now = ttl - 1;
+      assert.equal(pl.preFilter(new CycleState(), new PodInfo(pods[1]!)), null);
+      now = ttl;
+      assertStatus(pl.preFilter(new CycleState(), new PodInfo(pods[1]!))?.status ?? null, Code.UnschedulableAndUnresolvable, 'resource gap: map[cpu:4000m]');
+    });
+  }
+});
+
 describe('Coscheduling Unreserve', () => {
   it("rejects the group's waiting pods only", () => {
     const mine = waitingPod(member('p1', { node: 'node' }));

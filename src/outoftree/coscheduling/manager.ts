@@ -12,12 +12,12 @@ export interface CoschedulingSource {
 /** What Permit decides for a pod (core.Status). */
 export type PermitDecision = 'PodGroup not specified' | 'PodGroup not found' | 'Success' | 'Wait';
 
-/** A key set whose entries expire on the scheduler clock (upstream's go-cache with a TTL). */
+/** A key set whose entries expire on the scheduler clock (upstream's go-cache; a TTL of 0 takes its default). */
 class ExpiringSet {
   private readonly until = new Map<string, number>();
-  constructor(private readonly now: () => number) {}
+  constructor(private readonly now: () => number, private readonly defaultTtlMs: number) {}
   add(key: string, ttlMs: number): void {
-    this.until.set(key, this.now() + ttlMs);
+    this.until.set(key, this.now() + (ttlMs === 0 ? this.defaultTtlMs : ttlMs));
   }
   has(key: string): boolean {
     const t = this.until.get(key);
@@ -43,8 +43,9 @@ export class PodGroupManager {
     private readonly scheduleTimeoutMs: number,
     now: () => number,
   ) {
-    this.permitted = new ExpiringSet(now);
-    this.backedOff = new ExpiringSet(now);
+    // go-cache defaults of NewPodGroupManager: 3 s and 10 s.
+    this.permitted = new ExpiringSet(now, 3000);
+    this.backedOff = new ExpiringSet(now, 10_000);
   }
 
   /** The pod's "namespace/group" and the PodGroup when it exists (GetPodGroup). */
