@@ -5,6 +5,7 @@
 // status naming it, as a returned error would.
 import type { Features } from '../features.js';
 import type { Pod } from '../../api/types.js';
+import { podExtensionPoints, type ExtensionPointName } from '../../api/extension_points.js';
 import type { Clock } from '../../util/clock.js';
 import { CycleState } from '../cycle_state.js';
 import { ActionTypeAll, type ClusterEventWithHint } from '../events.js';
@@ -33,9 +34,6 @@ export interface PluginSetConfig {
   enabled?: PluginRef[];
   disabled?: { name: string }[];
 }
-export type ExtensionPointName =
-  | 'preEnqueue' | 'queueSort' | 'preFilter' | 'filter' | 'postFilter' | 'preScore' | 'score'
-  | 'reserve' | 'permit' | 'preBind' | 'bind' | 'postBind';
 export type PluginsConfig = Partial<Record<ExtensionPointName | 'multiPoint', PluginSetConfig>>;
 
 export interface ProfileConfig {
@@ -82,20 +80,24 @@ export interface FrameworkDeps {
 
 type Guard<T extends fw.Plugin> = (p: fw.Plugin) => p is T;
 
-const extensionPoints: readonly { name: ExtensionPointName; guard: Guard<fw.Plugin>; label: string }[] = [
-  { name: 'preEnqueue', guard: fw.isPreEnqueuePlugin, label: 'PreEnqueuePlugin' },
-  { name: 'queueSort', guard: fw.isQueueSortPlugin, label: 'QueueSortPlugin' },
-  { name: 'preFilter', guard: fw.isPreFilterPlugin, label: 'PreFilterPlugin' },
-  { name: 'filter', guard: fw.isFilterPlugin, label: 'FilterPlugin' },
-  { name: 'postFilter', guard: fw.isPostFilterPlugin, label: 'PostFilterPlugin' },
-  { name: 'preScore', guard: fw.isPreScorePlugin, label: 'PreScorePlugin' },
-  { name: 'score', guard: fw.isScorePlugin, label: 'ScorePlugin' },
-  { name: 'reserve', guard: fw.isReservePlugin, label: 'ReservePlugin' },
-  { name: 'permit', guard: fw.isPermitPlugin, label: 'PermitPlugin' },
-  { name: 'preBind', guard: fw.isPreBindPlugin, label: 'PreBindPlugin' },
-  { name: 'bind', guard: fw.isBindPlugin, label: 'BindPlugin' },
-  { name: 'postBind', guard: fw.isPostBindPlugin, label: 'PostBindPlugin' },
-];
+/** How the runtime recognises each pod extension point's plugins: a point without a guard does not compile. */
+const guards: Readonly<Record<ExtensionPointName, Guard<fw.Plugin>>> = {
+  preEnqueue: fw.isPreEnqueuePlugin,
+  queueSort: fw.isQueueSortPlugin,
+  preFilter: fw.isPreFilterPlugin,
+  filter: fw.isFilterPlugin,
+  postFilter: fw.isPostFilterPlugin,
+  preScore: fw.isPreScorePlugin,
+  score: fw.isScorePlugin,
+  reserve: fw.isReservePlugin,
+  permit: fw.isPermitPlugin,
+  preBind: fw.isPreBindPlugin,
+  bind: fw.isBindPlugin,
+  postBind: fw.isPostBindPlugin,
+};
+
+const extensionPoints: readonly { name: ExtensionPointName; guard: Guard<fw.Plugin>; label: string }[] =
+  podExtensionPoints.map((p) => ({ name: p.name, guard: guards[p.name], label: p.pluginType }));
 
 /** Result of running PreFilter over all plugins. */
 export interface PreFilterRunResult {
