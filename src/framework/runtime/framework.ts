@@ -350,6 +350,10 @@ export class Framework implements fw.Handle {
   activate(pods: Iterable<Pod>): void {
     this.deps.activate?.(pods);
   }
+  /** Reports what no status carries (a failure the cycle goes on after) through the scheduler's log. */
+  log(level: number, msg: string): void {
+    this.deps.log?.(level, msg);
+  }
   runInBackground(work: Promise<void>): void {
     if (this.deps.runInBackground) this.deps.runInBackground(work);
     else work.catch((err: unknown) => this.deps.log?.(1, `background work: ${thrownMessage(err)}`));
@@ -436,7 +440,7 @@ export class Framework implements fw.Handle {
     try {
       s = call();
     } catch (err) {
-      s = Status.error(thrownMessage(err));
+      s = Status.fromThrown(err);
     }
     if (timed) this.observePlugin(plugin, point, s, start);
     return s;
@@ -545,7 +549,7 @@ export class Framework implements fw.Handle {
         s = add ? ext.addPod(state, podToSchedule, other, nodeInfo) : ext.removePod(state, podToSchedule, other, nodeInfo);
         if (timed) this.observePlugin(p.name, add ? 'PreFilterExtensionAddPod' : 'PreFilterExtensionRemovePod', s, start);
       } catch (err) {
-        s = Status.error(thrownMessage(err));
+        s = Status.fromThrown(err);
       }
       if (!isSuccess(s)) return Status.error(`running ${add ? 'AddPod' : 'RemovePod'} on PreFilter plugin "${p.name}": ${s!.message()}`).withPlugin(p.name);
     }
@@ -851,7 +855,7 @@ export class Framework implements fw.Handle {
     try {
       ext = p.scoreExtensions?.();
     } catch (err) {
-      ext = { normalizeScore: () => Status.error(thrownMessage(err)) };
+      ext = { normalizeScore: () => Status.fromThrown(err) };
     }
     if (!ext) return null;
     const s = this.callPlugin('ScoreExtensionNormalize', p.name, timed, () => ext.normalizeScore(state, pod, list));
@@ -910,7 +914,7 @@ export class Framework implements fw.Handle {
       try {
         out = p.permit(state, pod, nodeName);
       } catch (err) {
-        out = { status: Status.error(thrownMessage(err)), timeoutMs: 0 };
+        out = { status: Status.fromThrown(err), timeoutMs: 0 };
       }
       const { status, timeoutMs } = out;
       if (timed) this.observePlugin(p.name, 'Permit', status, start);
@@ -981,7 +985,7 @@ export class Framework implements fw.Handle {
     try {
       s = await p.preBind(state, pod, nodeName);
     } catch (err) {
-      s = Status.error(thrownMessage(err));
+      s = Status.fromThrown(err);
     }
     if (timed) this.observePlugin(p.name, 'PreBind', s, start);
     if (isSuccess(s)) return null;
@@ -1003,7 +1007,7 @@ export class Framework implements fw.Handle {
       try {
         out = p.preBindPreFlight ? p.preBindPreFlight(state, pod, nodeName) : { result: null, status: null };
       } catch (err) {
-        out = { result: null, status: Status.error(thrownMessage(err)) };
+        out = { result: null, status: Status.fromThrown(err) };
       }
       if (out.result?.allowParallel) parallel.add(p.name);
       const s = out.status;
@@ -1038,7 +1042,7 @@ export class Framework implements fw.Handle {
       try {
         s = await p.bind(state, pod, nodeName);
       } catch (err) {
-        s = Status.error(thrownMessage(err));
+        s = Status.fromThrown(err);
       }
       if (timed) this.observePlugin(p.name, 'Bind', s, start);
       if (s && s.code === Code.Skip) {
