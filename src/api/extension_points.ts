@@ -4,7 +4,7 @@
 // decoding schema and messages, and the runtime's table derive from here; the runtime adds a guard
 // per point, typed so that a point without one does not compile.
 
-export interface ExtensionPointInfo {
+interface ExtensionPointInfo {
   /** The key under `profiles[].plugins`. */
   readonly name: string;
   /** The plugin interface it calls, as upstream's messages name it. */
@@ -37,13 +37,11 @@ const podGroups = [
 
 /** The pod extension points, in the v1 Plugins struct's order. */
 export const podExtensionPoints: readonly (typeof pods)[number][] = pods;
-/** The pod group extension points, in the v1 Plugins struct's order. */
-export const podGroupExtensionPoints: readonly (typeof podGroups)[number][] = podGroups;
 
 /** A pod extension point's key ("preFilter"). */
 export type ExtensionPointName = (typeof pods)[number]['name'];
 /** A pod group extension point's key. */
-export type PodGroupExtensionPointName = (typeof podGroups)[number]['name'];
+type PodGroupExtensionPointName = (typeof podGroups)[number]['name'];
 /** Every key of `profiles[].plugins`. */
 export type PluginSetName = ExtensionPointName | 'multiPoint' | PodGroupExtensionPointName;
 
