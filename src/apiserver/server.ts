@@ -4,6 +4,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { parseAllDocuments } from 'yaml';
 import type { AddressInfo } from 'node:net';
+import { kinds } from '../api/kinds.js';
 import type { KubeObject } from '../api/types.js';
 import type { MemoryCluster } from '../cluster/memory/store.js';
 import { ApiError } from '../cluster/types.js';
@@ -236,8 +237,9 @@ export class ApiServer {
     const cluster = this.opts.cluster;
     const wanted = new Set(systemNamespaces);
     for (const o of cluster.list('Namespace')) wanted.add(o.metadata?.name ?? '');
-    for (const kind of ['Pod', 'Service', 'PersistentVolumeClaim', 'Deployment', 'ReplicaSet', 'StatefulSet', 'DaemonSet', 'Job', 'ReplicationController', 'PodDisruptionBudget', 'Lease', 'Event']) {
-      for (const o of cluster.list(kind)) if (o.metadata?.namespace) wanted.add(o.metadata.namespace);
+    for (const k of kinds) {
+      if (!k.namespaced) continue;
+      for (const o of cluster.list(k.kind)) if (o.metadata?.namespace) wanted.add(o.metadata.namespace);
     }
     for (const ns of wanted) {
       const existing = cluster.get<KubeObject & { status?: { phase?: string } }>('Namespace', '', ns);

@@ -4,8 +4,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { loadConfigFile, configFromObject } from './load.js';
-import { fakeRegistry } from './test_helpers.js';
+import { loadConfigFile } from './load.js';
+import { fakeRegistry, pluginsConfigError } from './test_helpers.js';
 
 const fixture = fileURLToPath(new URL('../../test/fixtures/configs/v1.37-workload-aware.yaml', import.meta.url));
 
@@ -26,17 +26,6 @@ describe('a v1.37.2 configuration with the pod group extension points', () => {
     assert.ok(main!.pluginConfig.some((pc) => pc.name === 'NodeResourcesFit'));
   });
 });
-
-const withPlugins = (plugins: unknown) => ({ apiVersion: 'kubescheduler.config.k8s.io/v1', kind: 'KubeSchedulerConfiguration', profiles: [{ schedulerName: 'default-scheduler', plugins }] });
-
-function errorOf(plugins: unknown): string {
-  try {
-    configFromObject(withPlugins(plugins), 'c.yaml', fakeRegistry());
-    return '';
-  } catch (err) {
-    return (err as Error).message;
-  }
-}
 
 describe('validation of the pod group extension points', () => {
   const cases: { name: string; plugins: unknown; want: string }[] = [
@@ -72,5 +61,5 @@ describe('validation of the pod group extension points', () => {
       want: 'c.yaml: profiles[0].plugins.placementFilter: unknown field "placementFilter"',
     },
   ];
-  for (const c of cases) it(c.name, () => assert.equal(errorOf(c.plugins), c.want));
+  for (const c of cases) it(c.name, () => assert.equal(pluginsConfigError(c.plugins), c.want));
 });

@@ -4,6 +4,7 @@
 import { childPath, fieldInvalid, fieldNotSupported, fieldRequired, indexPath, Unquoted, type FieldError } from '../api/field_errors.js';
 import { DurationError, parseDurationNanos } from '../util/duration.js';
 import type { PluginCatalog } from './plugin_catalog.js';
+import { pluginSetNames } from '../api/extension_points.js';
 import {
   SchedulerConfigAPIVersion,
   SchedulerConfigKind,
@@ -59,24 +60,7 @@ const configurationSchema: Schema = obj({
     obj({
       schedulerName: str,
       percentageOfNodesToScore: int32,
-      plugins: obj({
-        preEnqueue: pluginSet,
-        queueSort: pluginSet,
-        preFilter: pluginSet,
-        filter: pluginSet,
-        postFilter: pluginSet,
-        preScore: pluginSet,
-        score: pluginSet,
-        reserve: pluginSet,
-        permit: pluginSet,
-        preBind: pluginSet,
-        bind: pluginSet,
-        postBind: pluginSet,
-        multiPoint: pluginSet,
-        placementGenerate: pluginSet,
-        placementScore: pluginSet,
-        podGroupPostFilter: pluginSet,
-      }),
+      plugins: obj(Object.fromEntries(pluginSetNames.map((name) => [name, pluginSet]))),
       pluginConfig: list(obj({ name: str, args: any }, ['name'])),
     }),
   ),

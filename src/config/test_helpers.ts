@@ -4,6 +4,7 @@ import type { AnyPluginDefinition, FieldError } from '../framework/registry.js';
 import { Registry } from '../framework/registry.js';
 import { fieldInvalid } from '../api/field_errors.js';
 import { DefaultMultiPointPlugins } from './default_plugins.js';
+import { configFromObject } from './load.js';
 
 const trivial = (name: string): AnyPluginDefinition => ({ name, factory: () => ({ name }) });
 
@@ -101,4 +102,17 @@ export function fakeRegistry(): Registry {
       },
     ]),
   );
+}
+
+/** A v1 configuration of one default-scheduler profile with these plugins. */
+export const withPlugins = (plugins: unknown) => ({ apiVersion: 'kubescheduler.config.k8s.io/v1', kind: 'KubeSchedulerConfiguration', profiles: [{ schedulerName: 'default-scheduler', plugins }] });
+
+/** The error loading `withPlugins(plugins)` with the fake registry gives, or '' when it loads. */
+export function pluginsConfigError(plugins: unknown): string {
+  try {
+    configFromObject(withPlugins(plugins), 'c.yaml', fakeRegistry());
+    return '';
+  } catch (err) {
+    return (err as Error).message;
+  }
 }

@@ -1,6 +1,8 @@
 // KubeSchedulerConfiguration in its kubescheduler.config.k8s.io/v1 JSON shape
 // (staging/src/k8s.io/kube-scheduler/config/v1/types.go), plus the defaulted form the runtime reads.
 
+import { pluginSetNames, podExtensionPoints, type ExtensionPointName, type PluginSetName } from '../api/extension_points.js';
+
 export const SchedulerConfigAPIVersion = 'kubescheduler.config.k8s.io/v1';
 export const SchedulerConfigKind = 'KubeSchedulerConfiguration';
 /** The profile name pods get when they do not set spec.schedulerName (v1.DefaultSchedulerName). */
@@ -8,31 +10,11 @@ export const DefaultSchedulerName = 'default-scheduler';
 /** 0 means adaptive: 50% of nodes minus nodes/125, at least 5% (config.DefaultPercentageOfNodesToScore). */
 export const DefaultPercentageOfNodesToScore = 0;
 
-/** The extension points a profile configures, in the order of the v1 Plugins struct. */
-export const ExtensionPoints = [
-  'preEnqueue',
-  'queueSort',
-  'preFilter',
-  'filter',
-  'postFilter',
-  'preScore',
-  'score',
-  'reserve',
-  'permit',
-  'preBind',
-  'bind',
-  'postBind',
-] as const;
-type ExtensionPoint = (typeof ExtensionPoints)[number];
-/**
- * v1.37's pod group extension points (GenericWorkload), after multiPoint in the v1 Plugins struct:
- * a configuration may name them whatever the gate; the workload runtime runs them.
- */
-const PodGroupExtensionPoints = ['placementGenerate', 'placementScore', 'podGroupPostFilter'] as const;
-type PodGroupExtensionPoint = (typeof PodGroupExtensionPoints)[number];
+/** The pod extension points a profile configures, in the order of the v1 Plugins struct (api/extension_points.ts). */
+export const ExtensionPoints: readonly ExtensionPointName[] = podExtensionPoints.map((p) => p.name);
+export type { PluginSetName };
 /** Every key of `profiles[].plugins`, in the v1 Plugins struct's order. */
-export type PluginSetName = ExtensionPoint | 'multiPoint' | PodGroupExtensionPoint;
-export const PluginSetNames: readonly PluginSetName[] = [...ExtensionPoints, 'multiPoint', ...PodGroupExtensionPoints];
+export const PluginSetNames: readonly PluginSetName[] = pluginSetNames;
 
 /** A plugin reference; `weight` only matters for Score (and multiPoint plugins that score). */
 export interface PluginRef {

@@ -3,6 +3,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { childPath, fieldDuplicate, fieldInvalid, fieldRequired, indexPath, Unquoted, type FieldError } from '../api/field_errors.js';
 import { qualifiedNameErrors } from '../api/labels.js';
+import { pluginTypeOf } from '../api/extension_points.js';
 import { AllPlugins, InTreePluginNames, RemovedPluginNames } from './default_plugins.js';
 import { DurationError, parseDurationNanos } from '../util/duration.js';
 import type { PluginCatalog } from './plugin_catalog.js';
@@ -15,7 +16,6 @@ import {
   type DefaultedProfile,
   type Extender,
   type KubeSchedulerConfiguration,
-  type PluginSetName,
 } from './types.js';
 
 function validatePercentage(path: string, value: number | null, errs: FieldError[]): void {
@@ -242,24 +242,6 @@ export function validateConfiguration(cfg: DefaultedConfiguration, registry: Plu
   return errs;
 }
 
-const pluginTypeLabel: Readonly<Record<PluginSetName, string>> = {
-  preEnqueue: 'PreEnqueuePlugin',
-  queueSort: 'QueueSortPlugin',
-  preFilter: 'PreFilterPlugin',
-  filter: 'FilterPlugin',
-  postFilter: 'PostFilterPlugin',
-  preScore: 'PreScorePlugin',
-  score: 'ScorePlugin',
-  reserve: 'ReservePlugin',
-  permit: 'PermitPlugin',
-  preBind: 'PreBindPlugin',
-  bind: 'BindPlugin',
-  postBind: 'PostBindPlugin',
-  multiPoint: 'plugin',
-  placementGenerate: 'PlacementGeneratePlugin',
-  placementScore: 'PlacementScorePlugin',
-  podGroupPostFilter: 'PodGroupPostFilterPlugin',
-};
 
 /**
  * Checks the plugins a user enabled, at their paths in the user's file (before defaults are
@@ -279,7 +261,7 @@ export function validatePluginReferences(cfg: KubeSchedulerConfiguration, regist
         // Reported as removed at the points upstream checks for that, as unknown elsewhere.
         const removedHere = RemovedPluginNames.has(p.name) && (removedPluginPoints as readonly string[]).includes(point);
         if (!removedHere && !registry.has(p.name) && !InTreePluginNames.has(p.name)) {
-          errs.push(fieldInvalid(`${path}.name`, p.name ?? '', `${pluginTypeLabel[point]} ${JSON.stringify(p.name ?? '')} does not exist`));
+          errs.push(fieldInvalid(`${path}.name`, p.name ?? '', `${pluginTypeOf(point)} ${JSON.stringify(p.name ?? '')} does not exist`));
         }
         if ((point === 'score' || point === 'multiPoint' || point === 'placementScore') && p.weight !== undefined && p.weight < 0) {
           errs.push(fieldInvalid(`${path}.weight`, p.weight, 'must not be negative'));

@@ -1,28 +1,14 @@
 // Cluster events and queueing hints (framework/types.go ClusterEvent, EnqueueExtensions).
+import type { EventKindName } from '../api/kinds.js';
 import type { Pod } from '../api/types.js';
 import { labelsEqual } from '../api/equality.js';
 import { computePodResourceRequests, type Resource } from '../api/resource_requests.js';
 
-export type EventResource =
-  | 'Pod'
-  | 'AssignedPod'
-  | 'UnscheduledPod'
-  | 'Node'
-  | 'PersistentVolume'
-  | 'PersistentVolumeClaim'
-  | 'CSINode'
-  | 'CSIDriver'
-  | 'CSIStorageCapacity'
-  | 'StorageClass'
-  | 'VolumeAttachment'
-  | 'Namespace'
-  | 'PodDisruptionBudget'
-  | 'Service'
-  | 'ResourceClaim'
-  | 'ResourceSlice'
-  | 'DeviceClass'
-  | 'PodGroup'
-  | 'WildCard';
+/**
+ * What a cluster event is about: a kind of `api/kinds.ts` whose changes are events, a pod split by
+ * whether it is bound (AssignedPod, UnscheduledPod), or any resource (WildCard).
+ */
+export type EventResource = EventKindName | 'AssignedPod' | 'UnscheduledPod' | 'WildCard';
 
 /** Bit flags of what happened (framework.ActionType). */
 export const ActionType = {

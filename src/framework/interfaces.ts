@@ -5,6 +5,7 @@ import type { Features } from './features.js';
 import type { KubeObject, PersistentVolume, PersistentVolumeClaim, Pod, PodExtendedResourceClaimStatus } from '../api/types.js';
 import type { ResourceClaim } from '../api/dra_types.js';
 import type { PodGroup } from '../api/scheduling.js';
+import type { ListedKindName } from '../api/kinds.js';
 import type { CycleState } from './cycle_state.js';
 import type { ClusterEventWithHint } from './events.js';
 import type { NodeInfo } from './node_info.js';
@@ -385,27 +386,8 @@ export interface SharedLister {
   storageInfos?(): StorageInfoLister;
 }
 
-/** Kinds plugins read from the cluster besides pods and nodes. */
-export type ListedKind =
-  | 'Namespace'
-  | 'Service'
-  | 'ReplicaSet'
-  | 'StatefulSet'
-  | 'ReplicationController'
-  | 'PodDisruptionBudget'
-  | 'PriorityClass'
-  | 'PersistentVolume'
-  | 'PersistentVolumeClaim'
-  | 'StorageClass'
-  | 'CSINode'
-  | 'VolumeAttachment'
-  | 'CSIDriver'
-  | 'CSIStorageCapacity'
-  | 'DeviceClass'
-  | 'ResourceClaim'
-  | 'ResourceClaimTemplate'
-  | 'ResourceSlice'
-  | 'DeviceTaintRule';
+/** Kinds plugins read from the cluster besides pods and nodes (the `listed` kinds of `api/kinds.ts`). */
+export type ListedKind = ListedKindName;
 
 /** Informer-backed read access to cluster objects (a lister per kind). */
 export interface ObjectLister {

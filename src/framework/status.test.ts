@@ -35,3 +35,22 @@ describe('Status.withPlugin', () => {
     });
   }
 });
+
+describe('Status.fromThrown', () => {
+  class Refused extends Error {}
+  const refused = new Refused('conflict');
+  const cases: { name: string; thrown: unknown; reason: string; keeps: boolean }[] = [
+    { name: 'keeps an Error, so its class and cause chain stay readable', thrown: refused, reason: 'conflict', keeps: true },
+    { name: 'turns a string into its message', thrown: 'boom', reason: 'boom', keeps: false },
+    { name: 'turns anything else into its string', thrown: 42, reason: '42', keeps: false },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const s = Status.fromThrown(c.thrown);
+      assert.equal(s.code, Code.Error);
+      assert.deepEqual(s.reasons, [c.reason]);
+      assert.equal(s.error === c.thrown, c.keeps);
+      assert.equal(s.error?.message, c.reason);
+    });
+  }
+});

@@ -73,6 +73,15 @@ export class Status {
     return new Status(Code.Error, [e.message], e);
   }
 
+  /**
+   * The status of something a plugin or a step threw: an Error is kept (its type and cause chain
+   * stay readable), anything else becomes its string. Every catch that turns a throw into a status
+   * goes through here.
+   */
+  static fromThrown(err: unknown): Status {
+    return Status.error(err instanceof Error ? err : String(err));
+  }
+
   static unschedulable(...reasons: string[]): Status {
     return new Status(Code.Unschedulable, reasons);
   }

@@ -233,14 +233,17 @@ describe('SchedulingQueue: unschedulablePods and queueing hints', () => {
     assert.equal(q.whereIs('default/p'), 'unschedulable');
   });
 
-  it('a hint that throws counts as Queue', () => {
+  it('a hint that throws counts as Queue, and is logged', () => {
     const clock = new FakeClock();
     const events = new Map<string, ClusterEventWithHint[]>([['Fit', [{ event: NodeAdd, queueingHintFn: () => { throw new Error('bug'); } }]]]);
-    const q = new SchedulingQueue(new Map([['default-scheduler', { less, preEnqueue: () => null, events }]]), { clock });
+    const logged: string[] = [];
+    const q = new SchedulingQueue(new Map([['default-scheduler', { less, preEnqueue: () => null, events }]]), { clock, log: (_level, msg) => logged.push(msg) });
     q.add(podP('p'));
     fail(q, popExpect(q, 'p'), ['Fit']);
     q.moveAllToActiveOrBackoffQueue(NodeAdd, null, node('n'));
     assert.equal(q.whereIs('default/p'), 'backoff');
+    assert.equal(logged.length, 1);
+    assert.match(logged[0]!, /^QueueingHintFn returns error: .*plugin Fit pod default\/p: bug$/);
   });
 
   it('Queue from a Pending plugin requeues at once, skipping backoff', () => {

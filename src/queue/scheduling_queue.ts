@@ -9,6 +9,7 @@ import {
 import { eventObjectsAs } from '../framework/event_objects.js';
 import type { QueuedPodInfo } from '../framework/interfaces.js';
 import { PodInfo } from '../framework/pod_info.js';
+import { thrownMessage } from '../framework/runtime/thrown.js';
 import type { Status } from '../framework/status.js';
 import type { Clock, TimerHandle } from '../util/clock.js';
 import { KeyedHeap } from './heap.js';
@@ -59,6 +60,8 @@ export interface QueueOptions {
    * member of its group's entity, or held until its PodGroup is observed.
    */
   podGroup?: (namespace: string, name: string) => PodGroup | undefined;
+  /** Where a queueing hint that threw is reported (the pod is queued regardless). */
+  log?: (level: number, msg: string) => void;
 }
 
 /** The key a queued entry has in the sub-queues: its group's for an entity, its UID for a pod. */
@@ -493,9 +496,10 @@ export class SchedulingQueue {
         if (reg.queueingHintFn) {
           try {
             hint = reg.queueingHintFn(qp.podInfo.pod, oldObj, newObj);
-          } catch {
+          } catch (err) {
             // A failing hint must not leave the pod stuck.
             hint = QueueingHint.Queue;
+            this.opts.log?.(1, `QueueingHintFn returns error: event ${event.label ?? ''} plugin ${plugin} pod ${qp.podInfo.key}: ${thrownMessage(err)}`);
           }
         }
         if (hint === QueueingHint.QueueSkip) continue;

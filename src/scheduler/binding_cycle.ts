@@ -45,7 +45,7 @@ async function bindingCycle(ctx: CycleContext, attempt: Attempt, result: Schedul
     end = await bind(ctx, attempt, assumed, host);
   } catch (err) {
     // Not from a plugin (the runtime contains those): still, the pod must not stay assumed.
-    end = failed(Status.error(err instanceof Error ? err : thrownMessage(err)));
+    end = failed(Status.fromThrown(err));
   }
   switch (end.kind) {
     case 'failed':
@@ -158,7 +158,7 @@ async function bindByExtender(ctx: CycleContext, assumed: PodInfo, host: string)
         ctx.log(2, `Skipping extender ${extender.name()} in bind as it returned error and has ignorable flag set: ${thrownMessage(err)}`);
         continue;
       }
-      return Status.error(err instanceof Error ? err : thrownMessage(err));
+      return Status.fromThrown(err);
     }
   }
   return null;

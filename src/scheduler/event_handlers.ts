@@ -1,5 +1,6 @@
 // Routes cluster events to the cache and the queue, and tells the queue which cluster event
 // happened so it can requeue the pods that event may help (eventhandlers.go).
+import { kinds, type KindInfo } from '../api/kinds.js';
 import type { PodGroup } from '../api/scheduling.js';
 import type { KubeObject, Node, Pod } from '../api/types.js';
 import type { Cache } from '../cache/cache.js';
@@ -26,25 +27,11 @@ export interface EventHandlerTarget {
   log(level: number, msg: string): void;
 }
 
-const listedKinds = new Set(['Namespace', 'Service', 'ReplicaSet', 'StatefulSet', 'ReplicationController',
-  'PodDisruptionBudget', 'PriorityClass', 'PersistentVolume', 'PersistentVolumeClaim', 'StorageClass', 'CSINode', 'VolumeAttachment',
-  'CSIDriver', 'CSIStorageCapacity', 'DeviceClass', 'ResourceClaim', 'ResourceClaimTemplate', 'ResourceSlice', 'DeviceTaintRule']);
+/** The kinds the object lister keeps, and the gate each needs. */
+const listedKinds: readonly KindInfo[] = kinds.filter((k: KindInfo) => k.listed === true);
 
-const resourceOfKind: Record<string, EventResource> = {
-  PersistentVolume: 'PersistentVolume',
-  PersistentVolumeClaim: 'PersistentVolumeClaim',
-  StorageClass: 'StorageClass',
-  CSINode: 'CSINode',
-  VolumeAttachment: 'VolumeAttachment',
-  CSIDriver: 'CSIDriver',
-  CSIStorageCapacity: 'CSIStorageCapacity',
-  Namespace: 'Namespace',
-  Service: 'Service',
-  PodDisruptionBudget: 'PodDisruptionBudget',
-  ResourceClaim: 'ResourceClaim',
-  ResourceSlice: 'ResourceSlice',
-  DeviceClass: 'DeviceClass',
-};
+/** Kinds whose changes are cluster events of their own name (pods, nodes and pod groups are routed before). */
+const eventKinds: ReadonlySet<string> = new Set(kinds.filter((k: KindInfo) => k.event === true).map((k) => k.kind));
 
 function ev(resource: EventResource, actionType: number, label: string): ClusterEvent {
   return { resource, actionType, label };
@@ -87,7 +74,7 @@ export class EventHandlers {
     private readonly sched: EventHandlerTarget,
     deviceTaintRules: boolean,
   ) {
-    this.kinds = deviceTaintRules ? listedKinds : new Set([...listedKinds].filter((k) => k !== 'DeviceTaintRule'));
+    this.kinds = new Set(listedKinds.filter((k) => deviceTaintRules || k.gate !== 'DRADeviceTaintRules').map((k) => k.kind));
   }
 
   /** Routes one event; one that fails (a plugin's hint or PreEnqueue throwing) is logged and affects no other. */
@@ -239,8 +226,8 @@ export class EventHandlers {
       this.sched.queue.moveAllToActiveOrBackoffQueue(ev('ResourceSlice', ActionTypeUpdate, 'ResourceSliceUpdate'), null, null);
       return;
     }
-    const resource = resourceOfKind[obj.kind];
-    if (!resource) return;
+    if (!eventKinds.has(obj.kind)) return;
+    const resource = obj.kind as EventResource;
     const action = e.type === 'ADDED' ? ActionType.Add : e.type === 'DELETED' ? ActionType.Delete : ActionTypeUpdate;
     this.sched.queue.moveAllToActiveOrBackoffQueue(ev(resource, action, `${obj.kind}${e.type === 'ADDED' ? 'Add' : e.type === 'DELETED' ? 'Delete' : 'Update'}`), e.oldObject ?? null, e.type === 'DELETED' ? null : o);
   }

@@ -15,7 +15,6 @@ import type { PodInfo } from '../framework/pod_info.js';
 import { isPodGroupPostFilterPlugin, type PodGroupPostFilterContext, type PodGroupPostFilterResult, type ProposedAssignment } from '../framework/pod_group_post_filter.js';
 import type { Framework } from '../framework/runtime/framework.js';
 import { Code, Status, isSuccess } from '../framework/status.js';
-import { thrownMessage } from '../framework/runtime/thrown.js';
 import { clearNominatedNode, type NominatingInfo } from '../queue/nominator.js';
 import type { SchedulingQueue } from '../queue/scheduling_queue.js';
 import type { ScheduleResult } from './schedule_pod.js';
@@ -202,7 +201,7 @@ export class PodGroupCycle<A> {
       try {
         s = p.placementFeasible(pg, progress);
       } catch (err) {
-        s = Status.error(thrownMessage(err));
+        s = Status.fromThrown(err);
       }
       if (!isSuccess(s)) return s!.withPlugin(p.name);
     }
@@ -289,7 +288,7 @@ export class PodGroupCycle<A> {
         ? new Status(Code.Unschedulable, [err.message], err)
         : err === ErrNoNodesAvailable
           ? new Status(Code.UnschedulableAndUnresolvable, [ErrNoNodesAvailable.message], ErrNoNodesAvailable)
-          : Status.error(err instanceof Error ? err : thrownMessage(err));
+          : Status.fromThrown(err);
       return { qp, attempt, status, result: null };
     }
     if (found instanceof Promise) {

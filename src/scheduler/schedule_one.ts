@@ -138,7 +138,7 @@ function algorithmFailed(ctx: CycleContext, attempt: Attempt, err: unknown): May
     return { result: null, assumed: null, status: new Status(Code.UnschedulableAndUnresolvable, [(err as Error).message], err as Error), nominating: clearNominatedNode };
   }
   if (!(err instanceof FitError)) {
-    return { result: null, assumed: null, status: Status.error(err instanceof Error ? err : thrownMessage(err)), nominating: clearNominatedNode };
+    return { result: null, assumed: null, status: Status.fromThrown(err), nominating: clearNominatedNode };
   }
   if (!attempt.fwk.hasPostFilterPlugins()) {
     return { result: null, assumed: null, status: new Status(Code.Unschedulable, [err.message], err), nominating: clearNominatedNode };

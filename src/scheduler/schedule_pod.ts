@@ -233,8 +233,9 @@ function filterNominatedNode(alg: AlgorithmState, fwk: Framework, state: CycleSt
   const found = new Array<NodeInfo>(1);
   try {
     findNodesThatPassFilters(alg, fwk, state, pod, [ni], diagnosis, found);
-  } catch {
-    // Upstream logs the failed evaluation and goes on with all nodes.
+  } catch (err) {
+    // As upstream: the failed evaluation is logged and the walk goes on over all nodes.
+    fwk.log(1, `Evaluation failed on nominated node ${nominated} for pod ${pod.key}: ${thrownMessage(err)}`);
   }
   if (found.length === 0) diagnosis.nodeToStatus.allowRepeats();
   return found;

@@ -213,6 +213,7 @@ export class Scheduler implements SchedulingCycles, EventHandlerTarget {
         onActive: () => this.loop.wake(),
         onIncoming: metrics === null ? undefined : (q, event) => metrics.observeQueueIncoming(q, event),
         podGroup: podGroups === null ? undefined : (namespace, name) => podGroups.podGroup(namespace, name),
+        log: (level, msg) => this.log(level, msg),
       },
     );
     this.queue = queue;

@@ -1,6 +1,7 @@
 // One validation of objects, as kube-apiserver's: each kind's decoding (types, quantities, nulls)
 // and its validation (pkg/apis/*/validation), shared by the scenario loader and the embedded API
 // server, so an object either side accepts is one the other accepts too.
+import { kindInfo } from '../kinds.js';
 import { goQuote } from '../labels.js';
 import type { KubeObject, Node, Pod } from '../types.js';
 import { checkDecoded, decodeObject, type DecodeIssue } from './decode.js';
@@ -52,24 +53,25 @@ export interface KindValidation {
 type Validator = (obj: never) => FieldError[];
 
 /** The plural resource of a kind, qualified by its group (schema.GroupResource.String()). */
-function resourceOf(kindName: string, apiVersion: string): string {
-  const lower = kindName.toLowerCase();
-  const plural = lower.endsWith('s') ? `${lower}es` : lower.endsWith('y') ? `${lower.slice(0, -1)}ies` : `${lower}s`;
-  const group = apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '';
-  return group ? `${plural}.${group}` : plural;
+function resourceOf(kindName: string): string {
+  const { plural, apiVersion } = kindInfo(kindName);
+  const slash = apiVersion.indexOf('/');
+  return slash < 0 ? plural : `${plural}.${apiVersion.slice(0, slash)}`;
 }
 
-function kind(kindName: string, apiVersion: string, namespaced: boolean, shape: schema.StructShape, validate: Validator,
+function kind(kindName: string, shape: schema.StructShape, validate: Validator,
   validateUpdate?: (oldObj: never, newObj: never) => FieldError[]): KindValidation {
+  const { apiVersion, namespaced } = kindInfo(kindName);
   return {
-    kind: kindName, apiVersion, namespaced, resource: resourceOf(kindName, apiVersion), shape,
+    kind: kindName, apiVersion, namespaced, resource: resourceOf(kindName), shape,
     validate: validate as (obj: KubeObject) => FieldError[], validateUpdate: validateUpdate as KindValidation['validateUpdate'],
   };
 }
 
 /** Kinds validated by their metadata only: we do not read their spec. */
-function metadataKind(kindName: string, apiVersion: string, namespaced: boolean, nameFn = nameIsDNSSubdomain): KindValidation {
-  return kind(kindName, apiVersion, namespaced, schema.metadataOnly(`v1.${kindName}`), (o: KubeObject) => validateObjectMeta(o.metadata ?? {}, namespaced, nameFn));
+function metadataKind(kindName: string, nameFn = nameIsDNSSubdomain): KindValidation {
+  const { namespaced } = kindInfo(kindName);
+  return kind(kindName, schema.metadataOnly(`v1.${kindName}`), (o: KubeObject) => validateObjectMeta(o.metadata ?? {}, namespaced, nameFn));
 }
 
 /** A copy of `obj` as kind `kindName` with the API server's defaults (validation sees defaulted objects). */
@@ -80,10 +82,11 @@ function defaulted<T>(kindName: string, obj: KubeObject): T {
 }
 
 /** A resource.k8s.io/v1 kind: validated as defaulted, as the API server validates after decoding. */
-function draKind<T>(kindName: string, namespaced: boolean, shape: schema.StructShape, validate: (o: T) => FieldError[],
+function draKind<T>(kindName: string, shape: schema.StructShape, validate: (o: T) => FieldError[],
   validateUpdate: (oldObj: T, newObj: T) => FieldError[]): KindValidation {
+  const { apiVersion, namespaced } = kindInfo(kindName);
   return {
-    kind: kindName, apiVersion: 'resource.k8s.io/v1', namespaced, resource: resourceOf(kindName, 'resource.k8s.io/v1'), shape,
+    kind: kindName, apiVersion, namespaced, resource: resourceOf(kindName), shape,
     validate: (o) => validate(defaulted<T>(kindName, o)),
     validateUpdate: (o, n) => validateUpdate(defaulted<T>(kindName, o), defaulted<T>(kindName, n)),
   };
@@ -97,35 +100,35 @@ const priorityClassUpdate = (oldPc: { value?: number; preemptionPolicy?: string 
 };
 
 const table: readonly KindValidation[] = [
-  kind('Pod', 'v1', true, schema.pod, validatePod, validatePodUpdate),
-  kind('Node', 'v1', false, schema.node, validateNode),
-  kind('Namespace', 'v1', false, schema.namespace, validateNamespace),
-  kind('Service', 'v1', true, schema.service, validateService),
-  kind('PersistentVolume', 'v1', false, schema.persistentVolume, validatePersistentVolume),
-  kind('PersistentVolumeClaim', 'v1', true, schema.persistentVolumeClaim, validatePersistentVolumeClaim),
-  kind('ReplicationController', 'v1', true, schema.replicationController, validateReplicationController),
-  kind('ReplicaSet', 'apps/v1', true, schema.replicaSet, (o: KubeObject) => validateAppsWorkload('ReplicaSet', o)),
-  kind('StatefulSet', 'apps/v1', true, schema.statefulSet, (o: KubeObject) => validateAppsWorkload('StatefulSet', o)),
-  kind('Deployment', 'apps/v1', true, schema.deployment, (o: KubeObject) => validateAppsWorkload('Deployment', o)),
-  kind('DaemonSet', 'apps/v1', true, schema.daemonSet, (o: KubeObject) => validateAppsWorkload('DaemonSet', o)),
-  kind('Job', 'batch/v1', true, schema.job, validateJob),
-  kind('PodDisruptionBudget', 'policy/v1', true, schema.podDisruptionBudget, validatePodDisruptionBudget),
-  kind('PriorityClass', 'scheduling.k8s.io/v1', false, schema.priorityClass, validatePriorityClass, priorityClassUpdate),
-  kind('Workload', 'scheduling.k8s.io/v1beta1', true, schema.workload, validateWorkload, validateWorkloadUpdate),
-  { ...kind('PodGroup', 'scheduling.k8s.io/v1beta1', true, schema.podGroup, validatePodGroup, validatePodGroupUpdate), validateStatusUpdate: () => [] },
-  kind('StorageClass', 'storage.k8s.io/v1', false, schema.storageClass, validateStorageClass),
-  kind('CSINode', 'storage.k8s.io/v1', false, schema.csiNode, validateCSINode),
-  kind('CSIDriver', 'storage.k8s.io/v1', false, schema.csiDriver, validateCSIDriver),
-  kind('CSIStorageCapacity', 'storage.k8s.io/v1', true, schema.csiStorageCapacity, validateCSIStorageCapacity),
-  kind('VolumeAttachment', 'storage.k8s.io/v1', false, schema.volumeAttachment, validateVolumeAttachment),
-  draKind('DeviceClass', false, schema.deviceClass, validateDeviceClass, validateDeviceClassUpdate),
-  draKind('ResourceSlice', false, schema.resourceSlice, validateResourceSlice, validateResourceSliceUpdate),
-  { ...draKind('ResourceClaim', true, schema.resourceClaim, validateResourceClaim, validateResourceClaimUpdate),
+  kind('Pod', schema.pod, validatePod, validatePodUpdate),
+  kind('Node', schema.node, validateNode),
+  kind('Namespace', schema.namespace, validateNamespace),
+  kind('Service', schema.service, validateService),
+  kind('PersistentVolume', schema.persistentVolume, validatePersistentVolume),
+  kind('PersistentVolumeClaim', schema.persistentVolumeClaim, validatePersistentVolumeClaim),
+  kind('ReplicationController', schema.replicationController, validateReplicationController),
+  kind('ReplicaSet', schema.replicaSet, (o: KubeObject) => validateAppsWorkload('ReplicaSet', o)),
+  kind('StatefulSet', schema.statefulSet, (o: KubeObject) => validateAppsWorkload('StatefulSet', o)),
+  kind('Deployment', schema.deployment, (o: KubeObject) => validateAppsWorkload('Deployment', o)),
+  kind('DaemonSet', schema.daemonSet, (o: KubeObject) => validateAppsWorkload('DaemonSet', o)),
+  kind('Job', schema.job, validateJob),
+  kind('PodDisruptionBudget', schema.podDisruptionBudget, validatePodDisruptionBudget),
+  kind('PriorityClass', schema.priorityClass, validatePriorityClass, priorityClassUpdate),
+  kind('Workload', schema.workload, validateWorkload, validateWorkloadUpdate),
+  { ...kind('PodGroup', schema.podGroup, validatePodGroup, validatePodGroupUpdate), validateStatusUpdate: () => [] },
+  kind('StorageClass', schema.storageClass, validateStorageClass),
+  kind('CSINode', schema.csiNode, validateCSINode),
+  kind('CSIDriver', schema.csiDriver, validateCSIDriver),
+  kind('CSIStorageCapacity', schema.csiStorageCapacity, validateCSIStorageCapacity),
+  kind('VolumeAttachment', schema.volumeAttachment, validateVolumeAttachment),
+  draKind('DeviceClass', schema.deviceClass, validateDeviceClass, validateDeviceClassUpdate),
+  draKind('ResourceSlice', schema.resourceSlice, validateResourceSlice, validateResourceSliceUpdate),
+  { ...draKind('ResourceClaim', schema.resourceClaim, validateResourceClaim, validateResourceClaimUpdate),
     validateStatusUpdate: (o: KubeObject, n: KubeObject) => validateResourceClaimStatusUpdate(defaulted('ResourceClaim', o), defaulted('ResourceClaim', n)) as FieldError[] },
-  draKind('ResourceClaimTemplate', true, schema.resourceClaimTemplate, validateResourceClaimTemplate, validateResourceClaimTemplateUpdate),
-  draKind('DeviceTaintRule', false, schema.deviceTaintRule, validateDeviceTaintRule, validateDeviceTaintRuleUpdate),
-  metadataKind('Event', 'v1', true, nameIsPathSegment),
-  metadataKind('Lease', 'coordination.k8s.io/v1', true),
+  draKind('ResourceClaimTemplate', schema.resourceClaimTemplate, validateResourceClaimTemplate, validateResourceClaimTemplateUpdate),
+  draKind('DeviceTaintRule', schema.deviceTaintRule, validateDeviceTaintRule, validateDeviceTaintRuleUpdate),
+  metadataKind('Event', nameIsPathSegment),
+  metadataKind('Lease'),
 ];
 
 const byKind = new Map(table.map((k) => [k.kind, k]));

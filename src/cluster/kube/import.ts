@@ -4,7 +4,7 @@
 import type { KubeObject } from '../../api/types.js';
 import { ApiError } from '../types.js';
 import { isExpired, isNotFound } from './errors.js';
-import { group, watchedResources, type ResourceSpec } from './resources.js';
+import { resourceSpec, watchedResources, type ResourceSpec } from './resources.js';
 import type { RestTransport } from './rest.js';
 
 
@@ -13,12 +13,12 @@ import type { RestTransport } from './rest.js';
  * (admission of the pods), the workloads the embedded controllers run, and claim templates.
  */
 export const importedResources: readonly ResourceSpec[] = [
-  group('PriorityClass', 'scheduling.k8s.io/v1', 'priorityclasses', false),
+  resourceSpec('PriorityClass'),
   ...watchedResources.filter((r) => r.kind !== 'Node' && r.kind !== 'Pod'),
-  group('Deployment', 'apps/v1', 'deployments', true),
-  group('DaemonSet', 'apps/v1', 'daemonsets', true),
-  group('Job', 'batch/v1', 'jobs', true),
-  group('ResourceClaimTemplate', 'resource.k8s.io/v1', 'resourceclaimtemplates', true),
+  resourceSpec('Deployment'),
+  resourceSpec('DaemonSet'),
+  resourceSpec('Job'),
+  resourceSpec('ResourceClaimTemplate'),
   ...watchedResources.filter((r) => r.kind === 'Node' || r.kind === 'Pod'),
 ];
 

@@ -1,5 +1,6 @@
 // The kinds the scheduler lists and watches, with their API paths, in the order their initial lists
 // are delivered (objects the plugins read first, nodes, then pods), as scheduler.go's informers.
+import { kindInfo, kinds, type KindInfo } from '../../api/kinds.js';
 
 export interface ResourceSpec {
   readonly kind: string;
@@ -10,59 +11,28 @@ export interface ResourceSpec {
   readonly fieldSelector?: string;
 }
 
-const core = (kind: string, plural: string, namespaced: boolean, fieldSelector?: string): ResourceSpec => ({
-  kind, apiVersion: 'v1', path: `/api/v1/${plural}`, namespaced, fieldSelector,
-});
-/** A kind of an API group: its collection at /apis/<group>/<version>/<plural>. */
-export const group = (kind: string, gv: string, plural: string, namespaced: boolean): ResourceSpec => ({
-  kind, apiVersion: gv, path: `/apis/${gv}/${plural}`, namespaced,
-});
+/** A kind's collection, cluster-wide: /api/v1/<plural> or /apis/<group>/<version>/<plural>. */
+export function resourceSpec(kind: string): ResourceSpec {
+  const k = kindInfo(kind);
+  const path = k.apiVersion.includes('/') ? `/apis/${k.apiVersion}/${k.plural}` : `/api/${k.apiVersion}/${k.plural}`;
+  const spec: ResourceSpec = { kind: k.kind, apiVersion: k.apiVersion, path, namespaced: k.namespaced };
+  return k.kind === 'Pod' ? { ...spec, fieldSelector: nonTerminalPodsSelector } : spec;
+}
 
 /** Pods in a terminal phase hold no resources: the scheduler's pod informer leaves them out (NewInformerFactory). */
 const nonTerminalPodsSelector = 'status.phase!=Succeeded,status.phase!=Failed';
 
-/** Every kind the scheduler may watch, in delivery order. */
-const allResources: readonly ResourceSpec[] = [
-  core('Namespace', 'namespaces', false),
-  group('StorageClass', 'storage.k8s.io/v1', 'storageclasses', false),
-  group('CSINode', 'storage.k8s.io/v1', 'csinodes', false),
-  group('VolumeAttachment', 'storage.k8s.io/v1', 'volumeattachments', false),
-  group('CSIDriver', 'storage.k8s.io/v1', 'csidrivers', false),
-  group('CSIStorageCapacity', 'storage.k8s.io/v1', 'csistoragecapacities', true),
-  core('PersistentVolume', 'persistentvolumes', false),
-  core('PersistentVolumeClaim', 'persistentvolumeclaims', true),
-  core('Service', 'services', true),
-  core('ReplicationController', 'replicationcontrollers', true),
-  group('ReplicaSet', 'apps/v1', 'replicasets', true),
-  group('StatefulSet', 'apps/v1', 'statefulsets', true),
-  group('PodDisruptionBudget', 'policy/v1', 'poddisruptionbudgets', true),
-  // Dynamic resource allocation (DynamicResourceAllocation is locked on in v1.37).
-  group('DeviceClass', 'resource.k8s.io/v1', 'deviceclasses', false),
-  group('DeviceTaintRule', 'resource.k8s.io/v1', 'devicetaintrules', false),
-  group('ResourceSlice', 'resource.k8s.io/v1', 'resourceslices', false),
-  group('ResourceClaim', 'resource.k8s.io/v1', 'resourceclaims', true),
-  // Pod groups (GenericWorkload), before their members.
-  group('PodGroup', 'scheduling.k8s.io/v1beta1', 'podgroups', true),
-  core('Node', 'nodes', false),
-  core('Pod', 'pods', true, nonTerminalPodsSelector),
-];
+/** Every kind the scheduler may watch, in delivery order (the `watched` kinds of api/kinds.ts). */
+const allResources: readonly { spec: ResourceSpec; gate: string | undefined }[] = kinds
+  .filter((k: KindInfo) => k.watched === true)
+  .map((k: KindInfo) => ({ spec: resourceSpec(k.kind), gate: k.gate }));
 
-/**
- * Kinds watched only with a gate on: without DRADeviceTaintRules scheduler.go builds the
- * ResourceSlice tracker with no DeviceTaintRule informer (and needs no RBAC for them); without
- * GenericWorkload it has no PodGroup informer (and the API server does not serve them).
- */
-const gateOfKind: Readonly<Record<string, string>> = { DeviceTaintRule: 'DRADeviceTaintRules', PodGroup: 'GenericWorkload' };
-
-/** The gates above that are off by default. */
+/** The gates of watched kinds that are off by default. */
 const offByDefault: ReadonlySet<string> = new Set(['GenericWorkload']);
 
 /** The kinds watched with the given feature gates. */
 export function watchedResourcesFor(enabled: (gate: string) => boolean): readonly ResourceSpec[] {
-  return allResources.filter((r) => {
-    const gate = gateOfKind[r.kind];
-    return gate === undefined || enabled(gate);
-  });
+  return allResources.filter((r) => r.gate === undefined || enabled(r.gate)).map((r) => r.spec);
 }
 
 /** The kinds watched at the pinned release's defaults. */

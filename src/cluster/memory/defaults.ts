@@ -3,6 +3,7 @@
 import type { Container, KubeObject, Node, Pod, PriorityClass, StorageClass } from '../../api/types.js';
 import { resolvePodPriority } from '../../api/admission/priority.js';
 import { cloneJSON } from '../../util/json_clone.js';
+import { clusterScopedKinds } from '../../api/kinds.js';
 
 const DefaultSchedulerName = 'default-scheduler';
 
@@ -67,10 +68,6 @@ export function defaultStorageClass(sc: StorageClass): StorageClass {
   out.volumeBindingMode ??= 'Immediate';
   return out;
 }
-
-/** Cluster-scoped kinds carry no namespace. */
-export const clusterScopedKinds = new Set(['Node', 'Namespace', 'PersistentVolume', 'StorageClass', 'CSINode', 'VolumeAttachment', 'CSIDriver', 'PriorityClass',
-  'DeviceClass', 'ResourceSlice', 'DeviceTaintRule']);
 
 export function objectKey(o: KubeObject): string {
   const ns = clusterScopedKinds.has(o.kind ?? '') ? '' : (o.metadata?.namespace ?? 'default');

@@ -3,11 +3,12 @@
 import type { KubeObject, Node, ObjectMeta, PersistentVolume, PersistentVolumeClaim, Pod, PodCondition, PriorityClass, StorageClass } from '../../api/types.js';
 import type { ResourceClaim } from '../../api/dra_types.js';
 import type { PodGroup } from '../../api/scheduling.js';
+import { clusterScopedKinds, kinds, type KindInfo } from '../../api/kinds.js';
 import { randomUUID, rfc3339, seededRandom, type Clock } from '../../util/clock.js';
 import { cloneJSON } from '../../util/json_clone.js';
 import { aggregateFieldErrors, applyResourceDefaults, dropDeallocatedStatusDevices, kindValidation, validatePodStatusNomination, type FieldError } from '../../api/validation/index.js';
 import { ApiError, type ClusterClient, type ClusterEventRecord, type PodStatusPatch, type WatchEvent, type WatchHandler } from '../types.js';
-import { clusterScopedKinds, defaultNode, defaultPod, defaultStorageClass, objectKey } from './defaults.js';
+import { defaultNode, defaultPod, defaultStorageClass, objectKey } from './defaults.js';
 import { VolumeController } from './volume_controller.js';
 import { ResourceClaimController } from './resourceclaim_controller.js';
 import { WorkloadControllers } from './controllers/index.js';
@@ -56,7 +57,10 @@ export interface MemoryClusterOptions {
   uuidRandom?: () => number;
 }
 
-const draKinds = new Set(['DeviceClass', 'ResourceClaim', 'ResourceClaimTemplate', 'ResourceSlice', 'DeviceTaintRule']);
+const draKinds: ReadonlySet<string> = new Set(kinds.filter((k: KindInfo) => k.apiVersion.startsWith('resource.k8s.io/')).map((k) => k.kind));
+
+/** The order a new watcher gets the stored objects in: the kinds the scheduler reads, in the table's order. */
+const initialListOrder: readonly string[] = kinds.filter((k: KindInfo) => k.watched === true || k.listed === true).map((k) => k.kind);
 
 /** The letters generated names end in (apimachinery's utilrand alphabet). */
 const generateNameAlphabet = 'bcdfghjklmnpqrstvwxz2456789';
@@ -310,9 +314,7 @@ export class MemoryCluster implements ClusterClient {
   // ---- ClusterClient ----
 
   async start(handler: WatchHandler): Promise<void> {
-    const order = ['Namespace', 'PriorityClass', 'StorageClass', 'CSINode', 'PersistentVolume', 'PersistentVolumeClaim',
-      'Service', 'ReplicationController', 'ReplicaSet', 'StatefulSet', 'PodDisruptionBudget',
-      'DeviceClass', 'DeviceTaintRule', 'ResourceSlice', 'ResourceClaimTemplate', 'ResourceClaim', 'Node', 'Pod'];
+    const order = initialListOrder;
     const all: KubeObject[] = [];
     for (const m of this.byKind.values()) for (const o of m.values()) if (!isTerminalPod(o)) all.push(o);
     const rank = (k: string | undefined) => {

@@ -29,7 +29,7 @@ export function runRawScorePlugins(profile: ScoringProfile, state: CycleState, p
     try {
       r = p.score(state, pod, nodeInfo);
     } catch (err) {
-      r = Status.error(thrownMessage(err));
+      r = Status.fromThrown(err);
     }
     if (typeof r !== 'number') return Status.error(`plugin "${p.name}" failed with: ${r.message()}`).withPlugin(p.name);
     values[i] = r;

@@ -6,6 +6,7 @@
 import type { Features } from '../features.js';
 import type { Pod } from '../../api/types.js';
 import type { PodGroup } from '../../api/scheduling.js';
+import { runtimeExtensionPoints, type RuntimeExtensionPointName as ExtensionPointName } from '../../api/extension_points.js';
 import type { Clock } from '../../util/clock.js';
 import { CycleState } from '../cycle_state.js';
 import { ActionTypeAll, type ClusterEventWithHint } from '../events.js';
@@ -34,9 +35,6 @@ export interface PluginSetConfig {
   enabled?: PluginRef[];
   disabled?: { name: string }[];
 }
-export type ExtensionPointName =
-  | 'preEnqueue' | 'queueSort' | 'preFilter' | 'filter' | 'postFilter' | 'preScore' | 'score'
-  | 'reserve' | 'permit' | 'preBind' | 'bind' | 'postBind' | 'placementGenerate' | 'placementScore';
 export type PluginsConfig = Partial<Record<ExtensionPointName | 'multiPoint', PluginSetConfig>>;
 
 export interface ProfileConfig {
@@ -83,22 +81,26 @@ export interface FrameworkDeps {
 
 type Guard<T extends fw.Plugin> = (p: fw.Plugin) => p is T;
 
-const extensionPoints: readonly { name: ExtensionPointName; guard: Guard<fw.Plugin>; label: string }[] = [
-  { name: 'preEnqueue', guard: fw.isPreEnqueuePlugin, label: 'PreEnqueuePlugin' },
-  { name: 'queueSort', guard: fw.isQueueSortPlugin, label: 'QueueSortPlugin' },
-  { name: 'preFilter', guard: fw.isPreFilterPlugin, label: 'PreFilterPlugin' },
-  { name: 'filter', guard: fw.isFilterPlugin, label: 'FilterPlugin' },
-  { name: 'postFilter', guard: fw.isPostFilterPlugin, label: 'PostFilterPlugin' },
-  { name: 'preScore', guard: fw.isPreScorePlugin, label: 'PreScorePlugin' },
-  { name: 'score', guard: fw.isScorePlugin, label: 'ScorePlugin' },
-  { name: 'reserve', guard: fw.isReservePlugin, label: 'ReservePlugin' },
-  { name: 'permit', guard: fw.isPermitPlugin, label: 'PermitPlugin' },
-  { name: 'preBind', guard: fw.isPreBindPlugin, label: 'PreBindPlugin' },
-  { name: 'bind', guard: fw.isBindPlugin, label: 'BindPlugin' },
-  { name: 'postBind', guard: fw.isPostBindPlugin, label: 'PostBindPlugin' },
-  { name: 'placementGenerate', guard: fw.isPlacementGeneratePlugin, label: 'PlacementGeneratePlugin' },
-  { name: 'placementScore', guard: fw.isPlacementScorePlugin, label: 'PlacementScorePlugin' },
-];
+/** How the runtime recognises each extension point's plugins: a point without a guard does not compile. */
+const guards: Readonly<Record<ExtensionPointName, Guard<fw.Plugin>>> = {
+  preEnqueue: fw.isPreEnqueuePlugin,
+  queueSort: fw.isQueueSortPlugin,
+  preFilter: fw.isPreFilterPlugin,
+  filter: fw.isFilterPlugin,
+  postFilter: fw.isPostFilterPlugin,
+  preScore: fw.isPreScorePlugin,
+  score: fw.isScorePlugin,
+  reserve: fw.isReservePlugin,
+  permit: fw.isPermitPlugin,
+  preBind: fw.isPreBindPlugin,
+  bind: fw.isBindPlugin,
+  postBind: fw.isPostBindPlugin,
+  placementGenerate: fw.isPlacementGeneratePlugin,
+  placementScore: fw.isPlacementScorePlugin,
+};
+
+const extensionPoints: readonly { name: ExtensionPointName; guard: Guard<fw.Plugin>; label: string }[] =
+  runtimeExtensionPoints.map((p) => ({ name: p.name, guard: guards[p.name], label: p.pluginType }));
 
 /**
  * getValidScoreWeights: each plugin's weight from its first reference (at least 1), refusing a
@@ -371,6 +373,10 @@ export class Framework implements fw.Handle {
   activate(pods: Iterable<Pod>): void {
     this.deps.activate?.(pods);
   }
+  /** Reports what no status carries (a failure the cycle goes on after) through the scheduler's log. */
+  log(level: number, msg: string): void {
+    this.deps.log?.(level, msg);
+  }
   runInBackground(work: Promise<void>): void {
     if (this.deps.runInBackground) this.deps.runInBackground(work);
     else work.catch((err: unknown) => this.deps.log?.(1, `background work: ${thrownMessage(err)}`));
@@ -552,7 +558,7 @@ export class Framework implements fw.Handle {
     try {
       s = call();
     } catch (err) {
-      s = Status.error(thrownMessage(err));
+      s = Status.fromThrown(err);
     }
     if (timed) this.observePlugin(plugin, point, s, start);
     return s;
@@ -661,7 +667,7 @@ export class Framework implements fw.Handle {
         s = add ? ext.addPod(state, podToSchedule, other, nodeInfo) : ext.removePod(state, podToSchedule, other, nodeInfo);
         if (timed) this.observePlugin(p.name, add ? 'PreFilterExtensionAddPod' : 'PreFilterExtensionRemovePod', s, start);
       } catch (err) {
-        s = Status.error(thrownMessage(err));
+        s = Status.fromThrown(err);
       }
       if (!isSuccess(s)) return Status.error(`running ${add ? 'AddPod' : 'RemovePod'} on PreFilter plugin "${p.name}": ${s!.message()}`).withPlugin(p.name);
     }
@@ -967,7 +973,7 @@ export class Framework implements fw.Handle {
     try {
       ext = p.scoreExtensions?.();
     } catch (err) {
-      ext = { normalizeScore: () => Status.error(thrownMessage(err)) };
+      ext = { normalizeScore: () => Status.fromThrown(err) };
     }
     if (!ext) return null;
     const s = this.callPlugin('ScoreExtensionNormalize', p.name, timed, () => ext.normalizeScore(state, pod, list));
@@ -1026,7 +1032,7 @@ export class Framework implements fw.Handle {
       try {
         out = p.permit(state, pod, nodeName);
       } catch (err) {
-        out = { status: Status.error(thrownMessage(err)), timeoutMs: 0 };
+        out = { status: Status.fromThrown(err), timeoutMs: 0 };
       }
       const { status, timeoutMs } = out;
       if (timed) this.observePlugin(p.name, 'Permit', status, start);
@@ -1097,7 +1103,7 @@ export class Framework implements fw.Handle {
     try {
       s = await p.preBind(state, pod, nodeName);
     } catch (err) {
-      s = Status.error(thrownMessage(err));
+      s = Status.fromThrown(err);
     }
     if (timed) this.observePlugin(p.name, 'PreBind', s, start);
     if (isSuccess(s)) return null;
@@ -1119,7 +1125,7 @@ export class Framework implements fw.Handle {
       try {
         out = p.preBindPreFlight ? p.preBindPreFlight(state, pod, nodeName) : { result: null, status: null };
       } catch (err) {
-        out = { result: null, status: Status.error(thrownMessage(err)) };
+        out = { result: null, status: Status.fromThrown(err) };
       }
       if (out.result?.allowParallel) parallel.add(p.name);
       const s = out.status;
@@ -1154,7 +1160,7 @@ export class Framework implements fw.Handle {
       try {
         s = await p.bind(state, pod, nodeName);
       } catch (err) {
-        s = Status.error(thrownMessage(err));
+        s = Status.fromThrown(err);
       }
       if (timed) this.observePlugin(p.name, 'Bind', s, start);
       if (s && s.code === Code.Skip) {

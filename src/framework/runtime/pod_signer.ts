@@ -6,7 +6,6 @@ import type { PodInfo } from '../pod_info.js';
 import { canonicalJson, SchedulerNameSignerName } from '../signers.js';
 import type { MetricsRecorder } from '../metrics_recorder.js';
 import { Code, codeName, Status } from '../status.js';
-import { thrownMessage } from './thrown.js';
 
 /** What a profile signs pods with (the parts of the framework it needs). */
 export interface SignerProfile {
@@ -77,7 +76,7 @@ export class PodSigner {
       try {
         fragments = p.signPod(pod);
       } catch (err) {
-        fragments = Status.error(thrownMessage(err));
+        fragments = Status.fromThrown(err);
       }
       if (m !== null) m.observePluginDuration(p.name, 'Sign', codeName(fragments instanceof Status ? fragments.code : Code.Success), this.monotonicSeconds() - start);
       if (fragments instanceof Status) {

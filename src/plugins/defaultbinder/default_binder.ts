@@ -19,7 +19,7 @@ export class DefaultBinder implements BindPlugin {
       await this.handle.client().bind(pod.pod, nodeName);
       return null;
     } catch (err) {
-      return Status.error(err instanceof Error ? err : String(err));
+      return Status.fromThrown(err);
     }
   }
 }

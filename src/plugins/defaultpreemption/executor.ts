@@ -6,7 +6,6 @@ import type { Handle } from '../../framework/interfaces.js';
 import type { MaybePromise } from '../../util/maybe_promise.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Status } from '../../framework/status.js';
-import { thrownMessage } from '../../framework/runtime/thrown.js';
 
 export const PodReasonPreemptionByScheduler = 'PreemptionByScheduler';
 
@@ -85,7 +84,7 @@ export class Executor {
     const results = await Promise.allSettled(victims.map((v) => this.preemptPod(target, preemptor, v)));
     const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     this.observeExecution(preemptor, failure === undefined ? 'success' : 'error', start, false);
-    if (failure !== undefined) return Status.error(thrownMessage(failure.reason));
+    if (failure !== undefined) return Status.fromThrown(failure.reason);
     await this.clearLowerPriorityNominations(target, preemptor).catch(() => undefined);
     return null;
   }

@@ -3,7 +3,7 @@
 // shape and the allocator of src/dra/structured is plugged in by the plugin definition.
 import type { Node } from '../../api/types.js';
 import type { AllocationResult, DeviceClass, ResourceClaim, ResourceSlice } from '../../api/dra_types.js';
-import type { AllocatedState } from '../../dra/structured/index.js';
+import { FailedAllocationOnNodeError, type AllocatedState } from '../../dra/structured/index.js';
 import type { AllocatorFeatures } from './features.js';
 
 export interface AllocatorInputs {
@@ -26,5 +26,5 @@ export type NewAllocator = (inputs: AllocatorInputs) => Allocator;
 
 /** A problem limited to one node (structured.ErrFailedAllocationOnNode): other nodes may work. */
 export function isFailedOnNode(err: unknown): boolean {
-  return err instanceof Error && err.name === 'FailedAllocationOnNodeError';
+  return err instanceof FailedAllocationOnNodeError;
 }

@@ -268,6 +268,15 @@ export class ClaimBinder {
     const latest = this.claims.get(claim.metadata.namespace ?? '', claim.metadata.name ?? '') ?? claim;
     const next = cloneJSON(latest);
     next.status = { ...next.status, reservedFor: (next.status?.reservedFor ?? []).filter((r) => r.uid !== pod.metadata.uid) };
-    client.updateResourceClaimStatus(next).catch(() => {});
+    const key = `${next.metadata.namespace ?? ''}/${next.metadata.name ?? ''}`;
+    const work = client.updateResourceClaimStatus(next).then(
+      () => undefined,
+      (err: unknown) => {
+        throw new Error(`unreserve: resourceclaim ${key}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+      },
+    );
+    // The runtime logs what fails in the background; upstream logs this failure in Unreserve too.
+    if (this.handle.runInBackground) this.handle.runInBackground(work);
+    else work.catch(() => undefined);
   }
 }

@@ -16,6 +16,7 @@ import { newTestHandle } from '../../testing/handle.js';
 import { inTreeRegistry, notYetAvailablePlugins } from '../registry.js';
 import { defaultDynamicResourcesArgs } from './args.js';
 import { DynamicResources, dynamicResourcesDefinition, ErrReasonCannotAllocate, ErrReasonDeallocated, ErrReasonNotAvailable } from './index.js';
+import { FailedAllocationOnNodeError } from '../../dra/structured/index.js';
 import {
   allocatedClaim,
   claimClient,
@@ -458,7 +459,7 @@ describe('DynamicResources events and registry', () => {
 });
 
 describe('DynamicResources allocator outcomes', () => {
-  const failedOnNode = Object.assign(new Error('invalid resource pools were encountered'), { name: 'FailedAllocationOnNodeError' });
+  const failedOnNode = new FailedAllocationOnNodeError('invalid resource pools were encountered');
   const table: { name: string; throws?: Error; slowMs?: number; filterTimeout?: string; want: Want }[] = [
     { name: 'trouble limited to the node is that node\'s unresolvable reason', throws: failedOnNode, want: want(Code.UnschedulableAndUnresolvable, 'invalid resource pools were encountered') },
     { name: 'a broken claim or class is an error for the pod', throws: new Error('cel evaluation error: no such key: model'), want: want(Code.Error, 'cel evaluation error: no such key: model') },

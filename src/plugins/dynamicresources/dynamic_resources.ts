@@ -212,7 +212,7 @@ export class DynamicResources
           slices: this.slices.list(),
         });
       } catch (err) {
-        return { status: Status.error(err instanceof Error ? err : String(err)) };
+        return { status: Status.fromThrown(err) };
       }
     }
     state.write(stateKey, new DynamicResourcesState(claims, infos, allocator, extended));
@@ -320,7 +320,7 @@ export class DynamicResources
       results = state.allocator!.allocate(node, toAllocate);
     } catch (err) {
       if (isFailedOnNode(err)) return Status.unresolvable((err as Error).message);
-      return Status.error(err instanceof Error ? err : String(err));
+      return Status.fromThrown(err);
     }
     if (this.filterTimeoutMs > 0 && this.handle.now() - start > this.filterTimeoutMs) {
       return Status.error(`node ${node.metadata.name ?? ''}: timed out trying to allocate devices`);
@@ -339,7 +339,7 @@ export class DynamicResources
     if (state instanceof Status) return { result: null, status: state };
     if (state.empty) return { result: null, status: Status.unschedulable() };
     const pod = podInfo.pod;
-    const failed = (err: unknown): PostFilterOutcome => ({ result: null, status: Status.error(err instanceof Error ? err : String(err)) });
+    const failed = (err: unknown): PostFilterOutcome => ({ result: null, status: Status.fromThrown(err) });
     const extended = state.extendedResourceClaim();
     const extendedCreated = extended !== null && !isSpecialClaimName(extended.metadata.name);
     for (const index of [...state.unavailableClaims].sort((a, b) => a - b)) {

@@ -3,6 +3,7 @@
 import { Name as GangSchedulingName, waitingForQuorum } from '../../plugins/gangscheduling/gang_scheduling.js';
 import type { Node, Pod } from '../../api/types.js';
 import { podKey } from '../../api/types.js';
+import { clusterScopedKinds } from '../../api/kinds.js';
 import { computePodResourceRequests, isExtendedResourceName, Resource } from '../../api/resource_requests.js';
 import type { MemoryCluster } from '../../cluster/memory/store.js';
 import type { Features } from '../../framework/features.js';
@@ -145,7 +146,7 @@ export async function runSimulation(sc: Scenario, o: EmbeddedOptions, observer?:
     }
     for (const obj of step.update) cluster.update(obj);
     for (const d of step.delete) {
-      const ns = d.kind === 'Node' || d.kind === 'Namespace' || d.kind === 'PriorityClass' ? '' : (d.namespace ?? 'default');
+      const ns = clusterScopedKinds.has(d.kind) ? '' : (d.namespace ?? 'default');
       if (cluster.remove(d.kind, ns, d.name) && d.kind === 'Pod') markDeleted(`${d.namespace ?? 'default'}/${d.name}`);
     }
     if (step.ops) for (const key of applyStepOps(cluster, step.ops)) markDeleted(key);
