@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Pod } from '../../src/api/types.js';
 import type { Scenario } from '../../src/sim/scenario/scenario.js';
-import { compareClaims, compareScenario, maskGeneratedClaimNames, type ExplainClaim, type ExplainPodWithClaims } from './compare.js';
+import { compareClaims, compareScenario, compareWrites, maskGeneratedClaimNames, type ExplainClaim, type ExplainPodWithClaims } from './compare.js';
 
 const pod = (claims?: ExplainClaim[]): ExplainPodWithClaims => ({
   pod: 'default/p', outcome: 'Scheduled', node: 'node-1', message: '', filter: {}, preFilter: null, scores: {}, bestNodes: ['node-1'], nominatedNode: '', victims: [],
@@ -79,4 +79,27 @@ describe('generated claim names', () => {
     const text = JSON.stringify(maskGeneratedClaimNames({ pods: [{ ...pod(), message: `${'x'.repeat(41)}-${'c'.repeat(13)}bcdfg and ${'x'.repeat(60)}-extended-resources-k2l4m` }] }, scenario).pods[0]!.message);
     assert.equal(text, JSON.stringify(`${'x'.repeat(41)}-${'c'.repeat(13)}***** and ${'x'.repeat(60)}-extended-resources-*****`));
   });
+});
+
+describe('compareWrites', () => {
+  const w = (writes?: string[]) => ({ pod: 'default/p', ...(writes ? { writes } : {}) });
+  const gate = 'gate default/p DefaultPreemption: waiting for the preemption for this pod to be finished';
+  const cases: { name: string; expected: ReturnType<typeof w>; actual: ReturnType<typeof w>; differs: boolean }[] = [
+    { name: 'a side without a timeline is not compared', expected: w(['bind default/p n1']), actual: w(), differs: false },
+    { name: 'the same writes agree', expected: w(['nominate default/p n1', gate, 'delete default/v']), actual: w(['nominate default/p n1', gate, 'delete default/v']), differs: false },
+    {
+      name: "the pod's own nomination may land before or after the preemption goroutine's writes",
+      expected: w([gate, 'unnominate default/q', 'delete default/v', 'nominate default/p n1']),
+      actual: w(['nominate default/p n1', gate, 'unnominate default/q', 'delete default/v']),
+      differs: false,
+    },
+    { name: 'victims deleted in another order differ', expected: w(['delete default/a', 'delete default/b']), actual: w(['delete default/b', 'delete default/a']), differs: true },
+    { name: 'a missing gate differs', expected: w(['nominate default/p n1', gate, 'delete default/v']), actual: w(['nominate default/p n1', 'delete default/v']), differs: true },
+    { name: 'a binding-cycle nomination missing differs', expected: w(['nominate default/p n1', 'bind default/p n1']), actual: w(['bind default/p n1']), differs: true },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      assert.equal(compareWrites(c.expected, c.actual).length > 0, c.differs);
+    });
+  }
 });

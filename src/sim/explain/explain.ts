@@ -13,6 +13,8 @@ import { runSimulation, type SimReport } from '../simulate/simulate.js';
 import { deviceDiagnosis, podClaims, podDevices, type ExplainDevice } from '../report/dra_report.js';
 import type { RequestShortfall } from '../../plugins/dynamicresources/index.js';
 import { podGroupKeyOfPod } from '../../api/scheduling.js';
+import { DefaultSchedulerName } from '../../config/types.js';
+import { PodWriteRecorder } from './pod_writes.js';
 
 export interface ExplainStatus {
   plugin: string;
@@ -102,6 +104,8 @@ export interface ExplainPod {
   devices?: ExplainDevice[];
   /** Pods with resource claims: per node DynamicResources rejected, the requests it fell short on. */
   deviceDiagnosis?: Record<string, RequestShortfall[]>;
+  /** With `recordWrites`, single pods: the attempt's timeline (pod_writes.ts), oldest first. */
+  writes?: string[];
 }
 
 function explainStatus(s: Status): ExplainStatus {
@@ -202,7 +206,10 @@ function explainPreemption(p: PreemptionDiagnosis): ExplainPreemption {
 /** Explain's options: the embedded run's, and whether to diagnose each attempt. */
 export type ExplainOptions = Omit<EmbeddedOptions, 'onAttempt' | 'recordScores'>;
 
-export async function runExplain(sc: Scenario, o: ExplainOptions): Promise<{ pods: ExplainPod[] }> {
+/** runExplain's options: `recordWrites` adds each single pod's `writes` (the differential harness's timeline). */
+export type RunExplainOptions = ExplainOptions & { recordWrites?: boolean };
+
+export async function runExplain(sc: Scenario, o: RunExplainOptions): Promise<{ pods: ExplainPod[] }> {
   let last: AttemptRecord | null = null;
   const byPod = new Map<string, AttemptRecord>();
   const env = await createEmbedded(sc, {
@@ -213,6 +220,8 @@ export async function runExplain(sc: Scenario, o: ExplainOptions): Promise<{ pod
   });
   const out: ExplainPod[] = [];
   const groupsDone = new Set<string>();
+  const gate = (pod: Pod) => env.scheduler.profiles.get(pod.spec.schedulerName ?? DefaultSchedulerName)?.runPreEnqueuePlugins(pod) ?? null;
+  const writes = o.recordWrites ? new PodWriteRecorder(env.cluster, gate) : null;
   for (const pending of sc.pending) {
     const group = env.scheduler.podGroups !== null ? podGroupKeyOfPod(pending) : null;
     if (group !== null) {
@@ -232,6 +241,7 @@ export async function runExplain(sc: Scenario, o: ExplainOptions): Promise<{ pod
     }
     // The pod enters the cluster unbound; a nodeName it carries is what NodeName filters on.
     const { nodeName, ...spec } = pending.spec ?? { containers: [] };
+    writes?.start(null);
     let created = env.cluster.create<Pod>({ ...pending, kind: 'Pod', spec: spec as Pod['spec'] });
     // As in a cluster, the resourceclaim controller makes the pod's claims before it is scheduled
     // (only then: waiting lets earlier attempts' bindings move on, which other pods must not see).
@@ -243,6 +253,7 @@ export async function runExplain(sc: Scenario, o: ExplainOptions): Promise<{ pod
     const claimsBefore = withClaims ? podClaims(created, env.cluster) : [];
     const attemptPod: Pod = nodeName ? { ...created, spec: { ...created.spec, nodeName } } : created;
     last = null;
+    writes?.start(created);
     await env.scheduler.attemptOnce(attemptPod);
     if (!last) continue;
     const e = explainAttempt(last);
@@ -252,8 +263,10 @@ export async function runExplain(sc: Scenario, o: ExplainOptions): Promise<{ pod
     if (withClaims || devices.length > 0) e.devices = devices;
     const diagnosis = deviceDiagnosis(last, env.cluster, claimsBefore, env.scheduler.features);
     if (withClaims || Object.keys(diagnosis).length > 0) e.deviceDiagnosis = diagnosis;
+    if (writes) e.writes = writes.take();
     out.push(e);
   }
+  writes?.stop();
   env.scheduler.stop();
   return { pods: out };
 }
