@@ -662,6 +662,10 @@ func (h *harness) waitForPreemption(ctx context.Context, preemptor *v1.Pod) ([]s
 		return nil, fmt.Errorf("waiting for the preemption: %w", err)
 	}
 	victims := h.cluster.DeletedPods()
+	if victims == nil {
+		// A victim whose binding was cancelled in PreBind is not deleted.
+		victims = []string{}
+	}
 	sort.Strings(victims)
 	podLister := f.SharedInformerFactory().Core().V1().Pods().Lister()
 	err = wait.PollUntilContextTimeout(ctx, time.Millisecond, settleTimeout, true, func(context.Context) (bool, error) {
