@@ -53,4 +53,17 @@ export const knownDifferences: readonly KnownDifference[] = [
       return { ...upstream, writes: [...upstream.writes, bind] };
     },
   },
+  {
+    id: 'unstarted-victims-order',
+    why: 'not a difference of ours: pods the scenario placed during the run have no status.startTime in the harness (no kubelet), and upstream\'s GetPodStartTime returns time.Now() for them, so preemption\'s reprieve order among equal-priority candidates (MoreImportantPod) is whatever the sort makes of a comparator that answers by call order; which of them become victims is not upstream\'s to decide uniquely',
+    undo(upstream, ours, scenario) {
+      if (upstream.nominatedNode === '' || upstream.nominatedNode !== ours.nominatedNode || upstream.victims.join() === ours.victims.join()) return null;
+      const placedDuringRun = new Set(scenario.pending.map((p) => `${p.metadata.namespace ?? 'default'}/${p.metadata.name}`));
+      const differing = [...upstream.victims.filter((v) => !ours.victims.includes(v)), ...ours.victims.filter((v) => !upstream.victims.includes(v))];
+      if (!differing.some((v) => placedDuringRun.has(v))) return null;
+      const count = (m: string) => m.replace(/preempting \d+ victims/, 'preempting N victims');
+      const message = count(upstream.message) === count(ours.message) ? ours.message : upstream.message;
+      return { ...upstream, victims: ours.victims, message, ...(ours.writes ? { writes: ours.writes } : {}) };
+    },
+  },
 ];
