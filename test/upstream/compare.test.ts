@@ -131,6 +131,21 @@ describe('known differences of the timelines', () => {
       scenario: scenario([pending('a'), pending('c'), pending('p')]), known: ['unstarted-victims-order'], left: 0,
     },
     {
+      name: "a pod's own nomination cleared after its attempt, recorded by upstream in the next attempt",
+      upstream: { ...pod(), writes: ['nominate default/p node-1'] }, ours: { ...pod(), writes: ['nominate default/p node-1', 'unnominate default/p'] },
+      scenario: scenario([pending('p')]), known: ['late-nomination-clearing'], left: 0,
+    },
+    {
+      name: "the next attempt's late entry is dropped when that attempt preempts nothing",
+      upstream: { ...pod(), writes: ['unnominate default/q', 'bind default/p node-1'] }, ours: { ...pod(), writes: ['bind default/p node-1'] },
+      scenario: scenario([pending('p')]), known: ['late-nomination-clearing'], left: 0,
+    },
+    {
+      name: "a preemptor's clearing of other nominations is compared",
+      upstream: preempting(['default/a'], ['unnominate default/q', 'delete default/a']), ours: preempting(['default/a'], ['delete default/a']),
+      scenario: scenario([pending('p')]), known: [], left: 1,
+    },
+    {
       name: 'victims that were all in the scenario from the start are compared',
       upstream: preempting(['default/a'], ['delete default/a']), ours: preempting(['default/c'], ['delete default/c']),
       scenario: scenario([pending('p')]), known: [], left: 2,

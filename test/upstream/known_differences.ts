@@ -66,4 +66,17 @@ export const knownDifferences: readonly KnownDifference[] = [
       return { ...upstream, victims: ours.victims, message, ...(ours.writes ? { writes: ours.writes } : {}) };
     },
   },
+  {
+    id: 'late-nomination-clearing',
+    why: 'the harness\'s attempt boundary, not the scheduler: a write clearing a pod\'s own nomination after its attempt failed can reach upstream\'s fake API server after the harness has read that attempt\'s timeline, so it shows in the next attempt\'s; ours records it in the pod\'s own. An attempt that preempts nothing clears no other pod\'s nomination, so such an entry there is a late one',
+    undo(upstream, ours) {
+      if (!upstream.writes || !ours.writes) return null;
+      const own = `unnominate ${upstream.pod}`;
+      let writes = upstream.writes;
+      if (ours.writes.at(-1) === own && !writes.includes(own)) writes = [...writes, own];
+      if (upstream.victims.length === 0) writes = writes.filter((w) => !w.startsWith('unnominate ') || w === own || ours.writes!.includes(w));
+      return writes.join() === upstream.writes.join() ? null : { ...upstream, writes };
+    },
+  },
 ];
+
