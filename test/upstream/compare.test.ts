@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Pod } from '../../src/api/types.js';
 import type { Scenario } from '../../src/sim/scenario/scenario.js';
-import { compareClaims, compareScenario, maskGeneratedClaimNames, type ExplainClaim, type ExplainPodWithClaims } from './compare.js';
+import { compareClaims, compareScenario, compareWrites, explainDifferences, maskGeneratedClaimNames, type ExplainClaim, type ExplainPodWithClaims } from './compare.js';
 
 const pod = (claims?: ExplainClaim[]): ExplainPodWithClaims => ({
   pod: 'default/p', outcome: 'Scheduled', node: 'node-1', message: '', filter: {}, preFilter: null, scores: {}, bestNodes: ['node-1'], nominatedNode: '', victims: [],
@@ -79,4 +79,83 @@ describe('generated claim names', () => {
     const text = JSON.stringify(maskGeneratedClaimNames({ pods: [{ ...pod(), message: `${'x'.repeat(41)}-${'c'.repeat(13)}bcdfg and ${'x'.repeat(60)}-extended-resources-k2l4m` }] }, scenario).pods[0]!.message);
     assert.equal(text, JSON.stringify(`${'x'.repeat(41)}-${'c'.repeat(13)}***** and ${'x'.repeat(60)}-extended-resources-*****`));
   });
+});
+
+describe('compareWrites', () => {
+  const w = (writes?: string[]) => ({ pod: 'default/p', ...(writes ? { writes } : {}) });
+  const gate = 'gate default/p DefaultPreemption: waiting for the preemption for this pod to be finished';
+  const cases: { name: string; expected: ReturnType<typeof w>; actual: ReturnType<typeof w>; differs: boolean }[] = [
+    { name: 'a side without a timeline is not compared', expected: w(['bind default/p n1']), actual: w(), differs: false },
+    { name: 'the same writes agree', expected: w(['nominate default/p n1', gate, 'delete default/v']), actual: w(['nominate default/p n1', gate, 'delete default/v']), differs: false },
+    {
+      name: "the pod's own nomination may land before or after the preemption goroutine's writes",
+      expected: w([gate, 'unnominate default/q', 'delete default/v', 'nominate default/p n1']),
+      actual: w(['nominate default/p n1', gate, 'unnominate default/q', 'delete default/v']),
+      differs: false,
+    },
+    { name: 'victims deleted in another order differ', expected: w(['delete default/a', 'delete default/b']), actual: w(['delete default/b', 'delete default/a']), differs: true },
+    { name: 'a missing gate differs', expected: w(['nominate default/p n1', gate, 'delete default/v']), actual: w(['nominate default/p n1', 'delete default/v']), differs: true },
+    { name: 'a binding-cycle nomination missing differs', expected: w(['nominate default/p n1', 'bind default/p n1']), actual: w(['bind default/p n1']), differs: true },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      assert.equal(compareWrites(c.expected, c.actual).length > 0, c.differs);
+    });
+  }
+});
+
+describe('known differences of the timelines', () => {
+  const pending = (name: string, volumes = false): Pod => ({
+    apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default' },
+    spec: { containers: [{ name: 'c' }], ...(volumes ? { volumes: [{ name: 'd', persistentVolumeClaim: { claimName: 'data' } }] } : {}) },
+  } as Pod);
+  const scenario = (pods: Pod[]): Scenario => ({ name: 's', metadata: {}, config: null, nodes: [], pods: [], pending: pods, objects: [], steps: [] });
+  const preempting = (victims: string[], writes: string[]): ExplainPodWithClaims => ({
+    ...pod(), pod: 'default/p', outcome: 'Unschedulable', node: '', nominatedNode: 'n1', victims, writes,
+    message: `0/1 nodes are available: 1 Insufficient cpu. preemption: found a potential placement for pod on node n1, preempting ${victims.length} victims`,
+  });
+  const cases: { name: string; upstream: ExplainPodWithClaims; ours: ExplainPodWithClaims; scenario: Scenario; known: string[]; left: number }[] = [
+    {
+      name: 'a pod left in PreBind by the harness but bound by our PV controller',
+      upstream: { ...pod(), writes: ['nominate default/p node-1'] }, ours: { ...pod(), writes: ['nominate default/p node-1', 'bind default/p node-1'] },
+      scenario: scenario([pending('p', true)]), known: ['no-pv-controller-in-harness'], left: 0,
+    },
+    {
+      name: 'a pod without volumes has no excuse for a missing binding',
+      upstream: { ...pod(), writes: ['nominate default/p node-1'] }, ours: { ...pod(), writes: ['nominate default/p node-1', 'bind default/p node-1'] },
+      scenario: scenario([pending('p')]), known: [], left: 1,
+    },
+    {
+      name: 'equal-priority victims placed during the run (no start time upstream) may be chosen otherwise',
+      upstream: preempting(['default/a', 'default/b'], ['delete default/a', 'delete default/b']), ours: preempting(['default/c'], ['delete default/c']),
+      scenario: scenario([pending('a'), pending('c'), pending('p')]), known: ['unstarted-victims-order'], left: 0,
+    },
+    {
+      name: "a pod's own nomination cleared after its attempt, recorded by upstream in the next attempt",
+      upstream: { ...pod(), writes: ['nominate default/p node-1'] }, ours: { ...pod(), writes: ['nominate default/p node-1', 'unnominate default/p'] },
+      scenario: scenario([pending('p')]), known: ['late-nomination-clearing'], left: 0,
+    },
+    {
+      name: "the next attempt's late entry is dropped when that attempt preempts nothing",
+      upstream: { ...pod(), writes: ['unnominate default/q', 'bind default/p node-1'] }, ours: { ...pod(), writes: ['bind default/p node-1'] },
+      scenario: scenario([pending('p')]), known: ['late-nomination-clearing'], left: 0,
+    },
+    {
+      name: "a preemptor's clearing of other nominations is compared",
+      upstream: preempting(['default/a'], ['unnominate default/q', 'delete default/a']), ours: preempting(['default/a'], ['delete default/a']),
+      scenario: scenario([pending('p')]), known: [], left: 1,
+    },
+    {
+      name: 'victims that were all in the scenario from the start are compared',
+      upstream: preempting(['default/a'], ['delete default/a']), ours: preempting(['default/c'], ['delete default/c']),
+      scenario: scenario([pending('p')]), known: [], left: 2,
+    },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const r = explainDifferences(c.upstream, c.ours, c.scenario);
+      assert.deepEqual(r.known, c.known);
+      assert.equal(r.diffs.length, c.left, r.diffs.join('\n'));
+    });
+  }
 });

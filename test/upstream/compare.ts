@@ -67,10 +67,30 @@ export function compareClaims(e: ExplainPodWithClaims, a: ExplainPodWithClaims):
   return diffs;
 }
 
-/** Every difference between two answers for a pod: comparePod's and the claims'. */
+/**
+ * An attempt's timeline in the order both sides can promise: the pod's own nominations apart
+ * (upstream's failure handler writes the preemptor's while the preemption goroutine clears other
+ * nominations and deletes victims, in either order), everything else in the order it happened.
+ */
+function timelineOrder(pod: string, writes: readonly string[]): string {
+  const own = `nominate ${pod} `;
+  return [...writes.filter((w) => w.startsWith(own)), '|', ...writes.filter((w) => !w.startsWith(own))].join('; ');
+}
+
+/**
+ * The attempt's timelines (`writes`: nominations set and cleared, victims deleted in order,
+ * bindings, the preemptor's gate as its first victim goes), when both sides recorded one.
+ */
+export function compareWrites(e: Pick<ExplainPod, 'pod' | 'writes'>, a: Pick<ExplainPod, 'writes'>): string[] {
+  if (!e.writes || !a.writes) return [];
+  const [et, at] = [timelineOrder(e.pod, e.writes), timelineOrder(e.pod, a.writes)];
+  return et === at ? [] : [`writes (own nominations | the rest): expected [${et}], actual [${at}]`];
+}
+
+/** Every difference between two answers for a pod: comparePod's, the claims' and the timeline's. */
 function compareAll(e: ExplainPodWithClaims, a: ExplainPodWithClaims | undefined): string[] {
   const diffs = comparePod(e, a);
-  return a ? [...diffs, ...compareClaims(e, a)] : diffs;
+  return a ? [...diffs, ...compareClaims(e, a), ...compareWrites(e, a)] : diffs;
 }
 
 /** The API server's generateName alphabet: the five characters it appends. */

@@ -42,4 +42,41 @@ export const knownDifferences: readonly KnownDifference[] = [
       return { ...upstream, nominatedNode: ours.nominatedNode, victims: ours.victims, message };
     },
   },
+  {
+    id: 'no-pv-controller-in-harness',
+    why: 'not a scheduler difference: the harness runs no PV controller or provisioner, so a pod whose unbound WaitForFirstConsumer claims VolumeBinding provisioned stays in PreBind there (its timeline ends at the nomination), while our embedded cluster\'s PV controller binds the claims and the pod is bound (a `bind` entry); a pod in PreBind as a preemption victim is therefore not comparable yet',
+    undo(upstream, ours, scenario) {
+      const bind = `bind ${ours.pod} ${upstream.node}`;
+      if (upstream.outcome !== 'Scheduled' || !upstream.writes || ours.writes?.at(-1) !== bind || upstream.writes.includes(bind)) return null;
+      const pending = scenario.pending.find((p) => `${p.metadata.namespace ?? 'default'}/${p.metadata.name}` === ours.pod);
+      if (!pending?.spec.volumes?.some((v) => v.persistentVolumeClaim !== undefined || v.ephemeral !== undefined)) return null;
+      return { ...upstream, writes: [...upstream.writes, bind] };
+    },
+  },
+  {
+    id: 'unstarted-victims-order',
+    why: 'not a difference of ours: pods the scenario placed during the run have no status.startTime in the harness (no kubelet), and upstream\'s GetPodStartTime returns time.Now() for them, so preemption\'s reprieve order among equal-priority candidates (MoreImportantPod) is whatever the sort makes of a comparator that answers by call order; which of them become victims is not upstream\'s to decide uniquely',
+    undo(upstream, ours, scenario) {
+      if (upstream.nominatedNode === '' || upstream.nominatedNode !== ours.nominatedNode || upstream.victims.join() === ours.victims.join()) return null;
+      const placedDuringRun = new Set(scenario.pending.map((p) => `${p.metadata.namespace ?? 'default'}/${p.metadata.name}`));
+      const differing = [...upstream.victims.filter((v) => !ours.victims.includes(v)), ...ours.victims.filter((v) => !upstream.victims.includes(v))];
+      if (!differing.some((v) => placedDuringRun.has(v))) return null;
+      const count = (m: string) => m.replace(/preempting \d+ victims/, 'preempting N victims');
+      const message = count(upstream.message) === count(ours.message) ? ours.message : upstream.message;
+      return { ...upstream, victims: ours.victims, message, ...(ours.writes ? { writes: ours.writes } : {}) };
+    },
+  },
+  {
+    id: 'late-nomination-clearing',
+    why: 'the harness\'s attempt boundary, not the scheduler: a write clearing a pod\'s own nomination after its attempt failed can reach upstream\'s fake API server after the harness has read that attempt\'s timeline, so it shows in the next attempt\'s; ours records it in the pod\'s own. An attempt that preempts nothing clears no other pod\'s nomination, so such an entry there is a late one',
+    undo(upstream, ours) {
+      if (!upstream.writes || !ours.writes) return null;
+      const own = `unnominate ${upstream.pod}`;
+      let writes = upstream.writes;
+      if (ours.writes.at(-1) === own && !writes.includes(own)) writes = [...writes, own];
+      if (upstream.victims.length === 0) writes = writes.filter((w) => !w.startsWith('unnominate ') || w === own || ours.writes!.includes(w));
+      return writes.join() === upstream.writes.join() ? null : { ...upstream, writes };
+    },
+  },
 ];
+

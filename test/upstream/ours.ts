@@ -11,7 +11,7 @@ import { corpusScenario } from '../fidelity_corpus.js';
 export async function explainOurs(scenario: Scenario, featureGates = FeatureGates.defaults): Promise<{ pods: ExplainPod[] }> {
   const registry = inTreeRegistry();
   const config = resolveConfiguration({ scenario, registry });
-  return runExplain(scenario, { config, registry, notYetAvailable: notYetAvailablePlugins, featureGates, tieBreakByName: true, admitPod, diagnose: true });
+  return runExplain(scenario, { config, registry, notYetAvailable: notYetAvailablePlugins, featureGates, tieBreakByName: true, admitPod, diagnose: true, recordWrites: true });
 }
 
 const corpusAnswers = new Map<string, Promise<{ pods: ExplainPod[] }>>();

@@ -372,8 +372,12 @@ export class MemoryCluster implements ClusterClient {
     this.replaceExisting(objectKey(cur), cur, next);
   }
 
+  /** Runs as a client's pod deletion arrives, before it is stored (the differential harness's timeline reads the gate then). */
+  beforePodDelete: ((pod: Pod) => void) | null = null;
+
   async deletePod(pod: Pod): Promise<void> {
     this.checkFault('deletePod');
+    this.beforePodDelete?.(pod);
     const ns = pod.metadata.namespace ?? 'default';
     if (!this.remove('Pod', ns, pod.metadata.name ?? '')) throw new ApiError(404, `pods "${pod.metadata.name}" not found`);
   }

@@ -16,6 +16,8 @@ import { podGroupKeyOfPod, type PodGroup } from '../../api/scheduling.js';
 import { Name as GangSchedulingName, waitingForQuorum } from '../../plugins/gangscheduling/gang_scheduling.js';
 import type { Scheduler } from '../../scheduler/scheduler.js';
 import { explainGroups, type ExplainGroup } from './explain_groups.js';
+import { DefaultSchedulerName } from '../../config/types.js';
+import { PodWriteRecorder } from './pod_writes.js';
 
 export interface ExplainStatus {
   plugin: string;
@@ -105,6 +107,8 @@ export interface ExplainPod {
   devices?: ExplainDevice[];
   /** Pods with resource claims: per node DynamicResources rejected, the requests it fell short on. */
   deviceDiagnosis?: Record<string, RequestShortfall[]>;
+  /** With `recordWrites`, single pods: the attempt's timeline (pod_writes.ts), oldest first. */
+  writes?: string[];
 }
 
 function explainStatus(s: Status): ExplainStatus {
@@ -224,7 +228,10 @@ function waitingPods(scheduler: Scheduler): Map<string, { plugin: string; messag
   return out;
 }
 
-export async function runExplain(sc: Scenario, o: ExplainOptions): Promise<ExplainResult> {
+/** runExplain's options: `recordWrites` adds each single pod's `writes` (the differential harness's timeline). */
+export type RunExplainOptions = ExplainOptions & { recordWrites?: boolean };
+
+export async function runExplain(sc: Scenario, o: RunExplainOptions): Promise<ExplainResult> {
   let last: AttemptRecord | null = null;
   const byPod = new Map<string, AttemptRecord>();
   const env = await createEmbedded(sc, {
@@ -236,6 +243,8 @@ export async function runExplain(sc: Scenario, o: ExplainOptions): Promise<Expla
   const out: ExplainPod[] = [];
   const groupsDone = new Set<string>();
   const groupRecords = new Map<string, AttemptRecord>();
+  const gate = (pod: Pod) => env.scheduler.profiles.get(pod.spec.schedulerName ?? DefaultSchedulerName)?.runPreEnqueuePlugins(pod) ?? null;
+  const writes = o.recordWrites ? new PodWriteRecorder(env.cluster, gate) : null;
   for (const pending of sc.pending) {
     const group = env.scheduler.podGroups !== null ? podGroupKeyOfPod(pending) : null;
     if (group !== null) {
@@ -268,6 +277,7 @@ export async function runExplain(sc: Scenario, o: ExplainOptions): Promise<Expla
     }
     // The pod enters the cluster unbound; a nodeName it carries is what NodeName filters on.
     const { nodeName, ...spec } = pending.spec ?? { containers: [] };
+    writes?.start(null);
     let created = env.cluster.create<Pod>({ ...pending, kind: 'Pod', spec: spec as Pod['spec'] });
     // As in a cluster, the resourceclaim controller makes the pod's claims before it is scheduled
     // (only then: waiting lets earlier attempts' bindings move on, which other pods must not see).
@@ -279,6 +289,7 @@ export async function runExplain(sc: Scenario, o: ExplainOptions): Promise<Expla
     const claimsBefore = withClaims ? podClaims(created, env.cluster) : [];
     const attemptPod: Pod = nodeName ? { ...created, spec: { ...created.spec, nodeName } } : created;
     last = null;
+    writes?.start(created);
     await env.scheduler.attemptOnce(attemptPod);
     if (!last) continue;
     const e = explainAttempt(last);
@@ -288,9 +299,11 @@ export async function runExplain(sc: Scenario, o: ExplainOptions): Promise<Expla
     if (withClaims || devices.length > 0) e.devices = devices;
     const diagnosis = deviceDiagnosis(last, env.cluster, claimsBefore, env.scheduler.features);
     if (withClaims || Object.keys(diagnosis).length > 0) e.deviceDiagnosis = diagnosis;
+    if (writes) e.writes = writes.take();
     out.push(e);
   }
   const groups = groupsDone.size > 0 ? explainGroups(sc.pending, scenarioPodGroups(sc), groupRecords, waitingPods(env.scheduler)) : [];
+  writes?.stop();
   env.scheduler.stop();
   return groups.length > 0 ? { pods: out, groups } : { pods: out };
 }

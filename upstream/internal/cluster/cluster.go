@@ -39,6 +39,7 @@ import (
 	_ "k8s.io/kubernetes/pkg/apis/scheduling/install"
 	schedulingapiv1 "k8s.io/kubernetes/pkg/apis/scheduling/v1"
 	_ "k8s.io/kubernetes/pkg/apis/storage/install"
+	kubefeatures "k8s.io/kubernetes/pkg/features"
 	podstore "k8s.io/kubernetes/pkg/registry/core/pod"
 	"k8s.io/kubernetes/plugin/pkg/admission/defaulttolerationseconds"
 	"k8s.io/kubernetes/plugin/pkg/admission/priority"
@@ -57,12 +58,18 @@ type Cluster struct {
 
 	mu      sync.Mutex
 	deleted []string
+	// writes is the timeline of the scheduler's writes to pods, oldest first (Writes).
+	writes []string
+	// BeforeDelete, when set, runs before a pod's deletion is stored; what it returns (if not
+	// "") joins the writes first.
+	BeforeDelete func(namespace, name string) string
 }
 
 // New starts a fake API server holding the system PriorityClasses and the given ones, which
 // Priority admission resolves pods against.
 func New(ctx context.Context, priorityClasses []*schedulingv1.PriorityClass) (*Cluster, error) {
-	c := &Cluster{tracker: &versionedTracker{ObjectTracker: clienttesting.NewObjectTracker(scheme.Scheme, scheme.Codecs.UniversalDecoder())}}
+	c := &Cluster{}
+	c.tracker = &versionedTracker{ObjectTracker: clienttesting.NewObjectTracker(scheme.Scheme, scheme.Codecs.UniversalDecoder()), onPodWrite: c.notePodWrite}
 	c.Client = newClientset(c.tracker)
 	c.Client.PrependReactor("create", "pods", c.bind)
 	c.Client.PrependReactor("delete", "pods", c.recordDelete)
@@ -146,6 +153,39 @@ func (c *Cluster) DeletedPods() []string {
 	return out
 }
 
+// Writes returns the writes to pods since the last call, oldest first: "nominate ns/name node"
+// and "unnominate ns/name" (status.nominatedNodeName set or cleared, by preemption or the binding
+// cycle), "delete ns/name" (a victim) and "bind ns/name node".
+func (c *Cluster) Writes() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := c.writes
+	c.writes = nil
+	return out
+}
+
+func (c *Cluster) note(w string) {
+	c.mu.Lock()
+	c.writes = append(c.writes, w)
+	c.mu.Unlock()
+}
+
+// notePodWrite records a change of a pod's nominated node; a binding's own clearing is not one
+// (the bind entry stands for it).
+func (c *Cluster) notePodWrite(old, updated *v1.Pod) {
+	if old.Spec.NodeName == "" && updated.Spec.NodeName != "" {
+		return
+	}
+	before, after := old.Status.NominatedNodeName, updated.Status.NominatedNodeName
+	switch {
+	case before == after:
+	case after == "":
+		c.note("unnominate " + updated.Namespace + "/" + updated.Name)
+	default:
+		c.note("nominate " + updated.Namespace + "/" + updated.Name + " " + after)
+	}
+}
+
 // admitPod runs mutating admission and the pod create strategy on the internal type, as the
 // API server's create handler does. A bound pod keeps the status its kubelet reported.
 func (c *Cluster) admitPod(ctx context.Context, pod *v1.Pod) (*v1.Pod, error) {
@@ -224,13 +264,27 @@ func (c *Cluster) bind(action clienttesting.Action) (bool, runtime.Object, error
 		return true, nil, fmt.Errorf("pod %s/%s is already assigned to node %q", pod.Namespace, pod.Name, pod.Spec.NodeName)
 	}
 	pod.Spec.NodeName = binding.Target.Name
-	return true, binding, c.tracker.Update(gvr, pod, pod.Namespace, metav1.UpdateOptions{})
+	// As kube-apiserver's binding subresource does (pkg/registry/core/pod/storage).
+	if utilfeature.DefaultFeatureGate.Enabled(kubefeatures.ClearingNominatedNodeNameAfterBinding) {
+		pod.Status.NominatedNodeName = ""
+	}
+	if err := c.tracker.Update(gvr, pod, pod.Namespace, metav1.UpdateOptions{}); err != nil {
+		return true, nil, err
+	}
+	c.note("bind " + pod.Namespace + "/" + pod.Name + " " + binding.Target.Name)
+	return true, binding, nil
 }
 
 func (c *Cluster) recordDelete(action clienttesting.Action) (bool, runtime.Object, error) {
 	if d, ok := action.(clienttesting.DeleteAction); ok && action.GetSubresource() == "" {
+		if c.BeforeDelete != nil {
+			if w := c.BeforeDelete(d.GetNamespace(), d.GetName()); w != "" {
+				c.note(w)
+			}
+		}
 		c.mu.Lock()
 		c.deleted = append(c.deleted, d.GetNamespace()+"/"+d.GetName())
+		c.writes = append(c.writes, "delete "+d.GetNamespace()+"/"+d.GetName())
 		c.mu.Unlock()
 	}
 	return false, nil, nil
@@ -256,6 +310,18 @@ type versionedTracker struct {
 	clienttesting.ObjectTracker
 	mu      sync.Mutex
 	version int64
+	// onPodWrite sees every update of a stored pod, before and after.
+	onPodWrite func(old, updated *v1.Pod)
+}
+
+func (t *versionedTracker) notePod(gvr schema.GroupVersionResource, obj runtime.Object, ns string) {
+	updated, ok := obj.(*v1.Pod)
+	if !ok || gvr.Resource != "pods" || t.onPodWrite == nil {
+		return
+	}
+	if old, err := t.ObjectTracker.Get(gvr, ns, updated.Name); err == nil {
+		t.onPodWrite(old.(*v1.Pod), updated)
+	}
 }
 
 func (t *versionedTracker) stamp(obj runtime.Object) error {
@@ -292,6 +358,7 @@ func (t *versionedTracker) Update(gvr schema.GroupVersionResource, obj runtime.O
 	if err := t.stamp(obj); err != nil {
 		return err
 	}
+	t.notePod(gvr, obj, ns)
 	return t.ObjectTracker.Update(gvr, obj, ns, opts...)
 }
 
@@ -301,5 +368,6 @@ func (t *versionedTracker) Patch(gvr schema.GroupVersionResource, obj runtime.Ob
 	if err := t.stamp(obj); err != nil {
 		return err
 	}
+	t.notePod(gvr, obj, ns)
 	return t.ObjectTracker.Patch(gvr, obj, ns, opts...)
 }

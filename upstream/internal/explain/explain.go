@@ -67,6 +67,10 @@ type Pod struct {
 	// ExtendedResourceDevices are the devices allocated for the pod's extended resources backed
 	// by a DeviceClass (the claim PreBind made for them); set only when there is such a claim.
 	ExtendedResourceDevices []Device `json:"extendedResourceDevices,omitempty"`
+	// Writes is the attempt's timeline: the writes to pods it caused, oldest first (see
+	// cluster.Writes), and "gate ns/name Plugin: message" for the preemptor's PreEnqueue verdict
+	// as its first victim is deleted.
+	Writes []string `json:"writes"`
 }
 
 // Result is the whole output.
@@ -213,6 +217,9 @@ type harness struct {
 	// afterSelection is how the attempt failed once a node was chosen (Reserve, Permit, or the
 	// binding cycle, which runs in its own goroutine): the pod goes back to the queue unbound.
 	afterSelection atomic.Pointer[fwk.Status]
+	// preemptor is the pod being attempted; gateChecked says its gate was read at a deletion.
+	preemptor   *v1.Pod
+	gateChecked bool
 	// group is set while a pod group's cycle runs: what each member went through (group.go).
 	group *groupAttempt
 }
@@ -239,6 +246,7 @@ func newHarness(ctx context.Context, c *cluster.Cluster, cfg *schedulerapi.KubeS
 		return nil, err
 	}
 	h := &harness{cluster: c, sched: sched, rec: &attempt{}}
+	c.BeforeDelete = h.gateAtFirstVictim
 	for name, f := range sched.Profiles {
 		sched.Profiles[name] = &recordingFramework{Framework: f, rec: h.rec}
 	}
@@ -374,6 +382,8 @@ func (h *harness) attempt(ctx context.Context, pending *v1.Pod) (Pod, error) {
 	h.host, h.bestNodes, h.failure, h.nominating, h.popErr = "", nil, nil, nil, nil
 	h.afterSelection.Store(nil)
 	h.cluster.DeletedPods()
+	h.cluster.Writes()
+	h.gateChecked = false
 	if err := h.createTemplateClaims(ctx, pod); err != nil {
 		return Pod{}, err
 	}
@@ -385,6 +395,7 @@ func (h *harness) attempt(ctx context.Context, pending *v1.Pod) (Pod, error) {
 		return Pod{}, err
 	}
 	h.expectedUID = string(created.UID)
+	h.preemptor = created
 	h.sched.ScheduleOne(ctx)
 	if h.popErr != nil {
 		return Pod{}, h.popErr
@@ -402,7 +413,7 @@ func (h *harness) attempt(ctx context.Context, pending *v1.Pod) (Pod, error) {
 				out.Outcome = "Unschedulable"
 			}
 		}
-		return h.withClaims(ctx, out, created)
+		return h.finish(ctx, out, created)
 	}
 	setFailed(&out, h.failure, h.rec.preFilter, h.nominating)
 	if out.NominatedNode != "" {
@@ -412,7 +423,36 @@ func (h *harness) attempt(ctx context.Context, pending *v1.Pod) (Pod, error) {
 		}
 		out.Victims = victims
 	}
-	return h.withClaims(ctx, out, created)
+	return h.finish(ctx, out, created)
+}
+
+// finish completes an attempt's report once the scheduler has caught up: claims and the writes.
+func (h *harness) finish(ctx context.Context, out Pod, pod *v1.Pod) (Pod, error) {
+	out, err := h.withClaims(ctx, out, pod)
+	out.Writes = h.cluster.Writes()
+	if out.Writes == nil {
+		out.Writes = []string{}
+	}
+	return out, err
+}
+
+// gateAtFirstVictim is the cluster's BeforeDelete: the preemptor's PreEnqueue verdict while its
+// first victim is being deleted (asynchronous preemption holds it with DefaultPreemption's).
+func (h *harness) gateAtFirstVictim(string, string) string {
+	if h.gateChecked || h.preemptor == nil {
+		return ""
+	}
+	h.gateChecked = true
+	f := h.sched.Profiles[h.preemptor.Spec.SchedulerName]
+	if f == nil {
+		return ""
+	}
+	for _, pl := range f.PreEnqueuePlugins() {
+		if s := pl.PreEnqueue(context.Background(), h.preemptor); !s.IsSuccess() {
+			return "gate " + h.preemptor.Namespace + "/" + h.preemptor.Name + " " + pl.Name() + ": " + s.Message()
+		}
+	}
+	return ""
 }
 
 // usesVolumeClaims says whether VolumeBinding's PreBind may wait for the pod's volumes.
@@ -622,6 +662,10 @@ func (h *harness) waitForPreemption(ctx context.Context, preemptor *v1.Pod) ([]s
 		return nil, fmt.Errorf("waiting for the preemption: %w", err)
 	}
 	victims := h.cluster.DeletedPods()
+	if victims == nil {
+		// A victim whose binding was cancelled in PreBind is not deleted.
+		victims = []string{}
+	}
 	sort.Strings(victims)
 	podLister := f.SharedInformerFactory().Core().V1().Pods().Lister()
 	err = wait.PollUntilContextTimeout(ctx, time.Millisecond, settleTimeout, true, func(context.Context) (bool, error) {

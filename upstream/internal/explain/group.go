@@ -106,6 +106,9 @@ func (h *harness) attemptGroup(ctx context.Context, members []*v1.Pod) ([]Pod, e
 	h.host, h.bestNodes, h.failure, h.nominating, h.popErr = "", nil, nil, nil, nil
 	h.afterSelection.Store(nil)
 	h.cluster.DeletedPods()
+	// A group's members report no writes: the timeline covers single pods only.
+	h.cluster.Writes()
+	h.preemptor = nil
 	for _, m := range members {
 		pod := m.DeepCopy()
 		pod.Namespace = namespaceOf(pod)
