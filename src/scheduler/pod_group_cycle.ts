@@ -339,7 +339,9 @@ export class PodGroupCycle<A> {
       let s: Status | null;
       let result: PodGroupPostFilterResult | null = null;
       if (p.name === 'DynamicResources') {
-        s = new Status(Code.Unschedulable, ['deallocation and deletion of ResourceClaims completed']);
+        // Upstream's DynamicResources leaves topology-constrained groups alone: no message then.
+        const topologyAware = fwk.features.enableTopologyAwareWorkloadScheduling && pg.spec.schedulingConstraints != null;
+        s = new Status(Code.Unschedulable, topologyAware ? [] : ['deallocation and deletion of ResourceClaims completed']);
       } else if (isPodGroupPostFilterPlugin(p)) {
         const out = this.withMutableSnapshot(() => p.podGroupPostFilter(this.postFilterContext(fwk, pg, members)));
         s = out.status;
