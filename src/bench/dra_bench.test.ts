@@ -34,6 +34,7 @@ describe('DRA bench ops', () => {
   const opts = { registry, config: defaultConfiguration(registry), notYetAvailable: notYetAvailablePlugins, opTimeoutMs: 30_000 };
   const run = (tc: TestCase) => runWorkload({ testCase: tc, workload: tc.workloads[0]!, fullName: `${tc.name}/${tc.workloads[0]!.name}` } satisfies SelectedWorkload, {}, opts);
 
+  // Real time (the bench runner has no injected clock yet): 2 s leaves a loaded machine room to bind and replace a pod.
   it('keeps a steady state: bound pods are replaced, so more pods are measured than were created at first', async () => {
     const r = await run({
       name: 'Steady',
@@ -42,10 +43,10 @@ describe('DRA bench ops', () => {
         { opcode: 'createNodes', countParam: '$initNodes' },
         { opcode: 'createPods', countParam: '$measurePods', steadyStateParam: '$steadyState', durationParam: '$duration', collectMetrics: true },
       ],
-      workloads: [{ name: 'w', params: { initNodes: 2, measurePods: 3, steadyState: true, duration: '300ms' } }],
+      workloads: [{ name: 'w', params: { initNodes: 2, measurePods: 3, steadyState: true, duration: '2s' } }],
     });
     assert.ok(r.measuredPods > 3, `measured ${r.measuredPods} pods`);
-    assert.ok(r.measuredSeconds >= 0.3);
+    assert.ok(r.measuredSeconds >= 2);
   });
 
   it('resolves template parameters with their defaults, and allocates no claims where there are none', async () => {
