@@ -39,7 +39,8 @@ export const knownDifferences: readonly KnownDifference[] = [
       const placement = ' preemption: found a potential placement for pod on node ';
       const head = (m: string) => (m.includes(placement) ? m.slice(0, m.indexOf(placement)) : m);
       const message = head(upstream.message) === head(ours.message) ? ours.message : upstream.message;
-      return { ...upstream, nominatedNode: ours.nominatedNode, victims: ours.victims, message };
+      // The timeline follows the same random choice: the nomination and the victims' deletions.
+      return { ...upstream, nominatedNode: ours.nominatedNode, victims: ours.victims, message, ...(upstream.writes && ours.writes ? { writes: ours.writes } : {}) };
     },
   },
   {
