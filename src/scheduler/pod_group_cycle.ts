@@ -327,8 +327,8 @@ export class PodGroupCycle<A> {
   /**
    * RunPodGroupPostFilterPlugins, then applyPodGroupPostFilterResult: the group's verdict with the
    * plugins' answer appended and, when one found room (preemption), the members' nominations.
-   * DynamicResources frees nothing of ours then and answers with its message; plugins with
-   * `podGroupPostFilter` (DefaultPreemption) run on the snapshot, which is restored afterwards.
+   * Plugins with `podGroupPostFilter` (DynamicResources, DefaultPreemption) run on the snapshot,
+   * which is restored afterwards.
    */
   private afterPodGroupPostFilter(fwk: Framework, pg: PodGroup, members: readonly QueuedPodInfo[], status: Status): PostFilterVerdict {
     const reasons: string[] = [];
@@ -336,19 +336,8 @@ export class PodGroupCycle<A> {
     let answer: Status | null = null;
     let found: PodGroupPostFilterResult | null = null;
     for (const p of fwk.postFilterPlugins) {
-      let s: Status | null;
-      let result: PodGroupPostFilterResult | null = null;
-      if (p.name === 'DynamicResources') {
-        // Upstream's DynamicResources leaves topology-constrained groups alone: no message then.
-        const topologyAware = fwk.features.enableTopologyAwareWorkloadScheduling && pg.spec.schedulingConstraints != null;
-        s = new Status(Code.Unschedulable, topologyAware ? [] : ['deallocation and deletion of ResourceClaims completed']);
-      } else if (isPodGroupPostFilterPlugin(p)) {
-        const out = this.withMutableSnapshot(() => p.podGroupPostFilter(this.postFilterContext(fwk, pg, members)));
-        s = out.status;
-        result = out.result;
-      } else {
-        continue;
-      }
+      if (!isPodGroupPostFilterPlugin(p)) continue;
+      const { status: s, result } = this.withMutableSnapshot(() => p.podGroupPostFilter(this.postFilterContext(fwk, pg, members)));
       if (isSuccess(s)) {
         answer = s ?? new Status(Code.Success, []);
         found = result;

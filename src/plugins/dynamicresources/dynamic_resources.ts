@@ -48,6 +48,7 @@ import {
   type NodeExtendedResourceClaim,
 } from './extended_resources.js';
 import type { SignFragment, SignPlugin } from '../../framework/interfaces.js';
+import type { PodGroupPostFilterContext, PodGroupPostFilterOutcome, PodGroupPostFilterPlugin } from '../../framework/pod_group_post_filter.js';
 
 export { Name };
 
@@ -80,7 +81,7 @@ export interface DynamicResourcesOptions {
 }
 
 export class DynamicResources
-  implements PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilterPlugin, ScorePlugin, ReservePlugin, PreBindPlugin, EnqueueExtensions, ScoreExtensions, SignPlugin
+  implements PreEnqueuePlugin, PreFilterPlugin, FilterPlugin, PostFilterPlugin, ScorePlugin, ReservePlugin, PreBindPlugin, EnqueueExtensions, ScoreExtensions, SignPlugin, PodGroupPostFilterPlugin
 {
   readonly name = Name;
 
@@ -334,6 +335,17 @@ export class DynamicResources
    * No node fits: free one allocated claim that is not available and that no other pod uses, so
    * the next attempt may allocate it elsewhere (PostFilter).
    */
+  /**
+   * PodGroupPostFilter: a group's members hold no claims of ours in flight, so there is nothing
+   * to free; the message is upstream's. Topology-constrained groups are left alone, as upstream.
+   */
+  podGroupPostFilter(ctx: PodGroupPostFilterContext): PodGroupPostFilterOutcome {
+    if (this.features.enableTopologyAwareWorkloadScheduling && ctx.podGroup.spec.schedulingConstraints != null) {
+      return { result: null, status: new Status(Code.Unschedulable, []) };
+    }
+    return { result: null, status: new Status(Code.Unschedulable, ['deallocation and deletion of ResourceClaims completed']) };
+  }
+
   postFilter(cs: CycleState, podInfo: PodInfo, _statuses: NodeToStatusReader): PostFilterOutcome | Promise<PostFilterOutcome> {
     const state = readState(cs);
     if (state instanceof Status) return { result: null, status: state };

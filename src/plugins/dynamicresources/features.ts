@@ -21,6 +21,8 @@ export interface DraFeatures {
   readonly enableDRAWorkloadResourceClaims: boolean;
   readonly enableDRADerivedAttributes: boolean;
   readonly enableDRADeviceCompatibilityGroups: boolean;
+  /** Topology-constrained pod groups get no DRA PodGroupPostFilter (TopologyAwareWorkloadScheduling). */
+  readonly enableTopologyAwareWorkloadScheduling: boolean;
 }
 
 /**
@@ -46,6 +48,7 @@ export const pinnedDraFeatures: DraFeatures = {
   enableDRAWorkloadResourceClaims: false,
   enableDRADerivedAttributes: false,
   enableDRADeviceCompatibilityGroups: false,
+  enableTopologyAwareWorkloadScheduling: false,
 };
 
 /** The allocator's feature switches (structured.Features), as AllocatorFeatures derives them. */
