@@ -6,6 +6,7 @@ import type { Plugin } from './interfaces.js';
 import type { NodeInfo } from './node_info.js';
 import type { PodInfo } from './pod_info.js';
 import type { Status } from './status.js';
+import type { MaybePromise } from '../util/maybe_promise.js';
 
 /** A member the group's scheduling run placed: the pod, its node and the cycle state it was placed with. */
 export interface ProposedAssignment {
@@ -61,9 +62,12 @@ export interface PodGroupPostFilterOutcome {
 /**
  * Runs when a pod group's cycle found it unschedulable: makes room for the whole group (as
  * DefaultPreemption does by choosing victims across the cluster) and nominates its members.
+ * It answers at once, or with a promise while it waits for I/O (the evictions, when
+ * SchedulerAsyncPreemption is off): the group's cycle waits for it, and no other cycle starts
+ * meanwhile. The context may be used only before the promise is returned.
  */
 export interface PodGroupPostFilterPlugin extends Plugin {
-  podGroupPostFilter(ctx: PodGroupPostFilterContext): PodGroupPostFilterOutcome;
+  podGroupPostFilter(ctx: PodGroupPostFilterContext): MaybePromise<PodGroupPostFilterOutcome>;
 }
 
 export const isPodGroupPostFilterPlugin = (p: Plugin): p is PodGroupPostFilterPlugin =>

@@ -13,6 +13,7 @@ import { Status } from '../framework/status.js';
 import type { NominatingInfo } from '../queue/nominator.js';
 import type { SchedulingQueue } from '../queue/scheduling_queue.js';
 import type { Clock } from '../util/clock.js';
+import type { MaybePromise } from '../util/maybe_promise.js';
 import type { BindingConfirmations } from './binding_confirmation.js';
 import type { AttemptResult, SchedulerMetricsRecorder } from './metrics_recorder.js';
 import type { AlgorithmState, ExtenderSet, ScheduleResult } from './schedule_pod.js';
@@ -76,7 +77,7 @@ export interface CycleContext {
   /** Binding cycles in flight. */
   readonly bindings: Set<Promise<void>>;
   /** A pod group's cycle (GenericWorkload), set once the scheduler has built it; null without the gate. */
-  scheduleGroup: ((entity: QueuedPodInfo) => void) | null;
+  scheduleGroup: ((entity: QueuedPodInfo) => MaybePromise<void>) | null;
   log(level: number, msg: string): void;
 }
 

@@ -12,12 +12,13 @@ import { CycleState } from '../framework/cycle_state.js';
 import { Diagnosis, ErrNoNodesAvailable, FitError } from '../framework/runtime/fit_error.js';
 import type { PlacementProgress, PodGroupLister, QueuedPodInfo } from '../framework/interfaces.js';
 import type { PodInfo } from '../framework/pod_info.js';
-import { isPodGroupPostFilterPlugin, type PodGroupPostFilterContext, type PodGroupPostFilterResult, type ProposedAssignment } from '../framework/pod_group_post_filter.js';
+import { isPodGroupPostFilterPlugin, type PodGroupPostFilterContext, type PodGroupPostFilterOutcome, type PodGroupPostFilterPlugin, type PodGroupPostFilterResult, type ProposedAssignment } from '../framework/pod_group_post_filter.js';
 import type { Framework } from '../framework/runtime/framework.js';
 import { Code, Status, isSuccess } from '../framework/status.js';
 import { clearNominatedNode, type NominatingInfo } from '../queue/nominator.js';
 import type { SchedulingQueue } from '../queue/scheduling_queue.js';
 import type { ScheduleResult } from './schedule_pod.js';
+import { andThen, type MaybePromise } from '../util/maybe_promise.js';
 import type { AttemptResult, SchedulerMetricsRecorder } from './metrics_recorder.js';
 import { runPlacementAlgorithm, type PlacementAlgorithmHost, type PlacementTrial } from './placement_algorithm.js';
 
@@ -82,6 +83,29 @@ interface MemberResult<A> {
   readonly result: ScheduleResult | null;
 }
 
+/** The Unschedulable answers of the PodGroupPostFilter plugins asked so far. */
+interface RejectedSoFar {
+  readonly reasons: string[];
+  rejector: string;
+}
+
+/**
+ * One PodGroupPostFilter plugin's answer as RunPodGroupPostFilterPlugins weighs it: the final
+ * answer (success, unresolvable, or an error), or null to ask the next plugin after noting a
+ * rejection.
+ */
+function weighPodGroupPostFilter(plugin: string, out: PodGroupPostFilterOutcome, rejected: RejectedSoFar): Status | null {
+  const s = out.status;
+  if (isSuccess(s)) return s ?? new Status(Code.Success, []);
+  if (s!.code === Code.UnschedulableAndUnresolvable) return s!.withPlugin(plugin);
+  if (s!.code === Code.Unschedulable) {
+    rejected.reasons.push(...s!.reasons);
+    if (rejected.rejector === '') rejected.rejector = plugin;
+    return null;
+  }
+  return Status.error(`error in "${plugin}" PodGroupPostFilter plugins: ${s!.message()}`).withPlugin(plugin);
+}
+
 /** A rejection at Reserve is a FitError on that one node. */
 function rejectionOnNode(pod: Pod, host: string, s: Status): Status {
   if (!s.isRejected()) return s;
@@ -122,8 +146,11 @@ export class PodGroupCycle<A> {
     this.touchedNodes.add(name);
   }
 
-  /** Schedules one popped group entity. */
-  schedule(entity: QueuedPodInfo): void {
+  /**
+   * Schedules one popped group entity: synchronously, unless a PodGroupPostFilter plugin waits
+   * for I/O (synchronous preemption's evictions), then a promise of the cycle's end.
+   */
+  schedule(entity: QueuedPodInfo): MaybePromise<void> {
     const { host } = this;
     const group = entity.group!;
     host.cache.updateSnapshot(host.snapshot);
@@ -151,12 +178,14 @@ export class PodGroupCycle<A> {
     // Members the cycle did not reach fail with the group's verdict as it stood before PodGroupPostFilter.
     const beforePostFilter = status;
     const verdict = status?.code === Code.Unschedulable ? this.afterPodGroupPostFilter(fwk, group.podGroup, group.members, status) : null;
-    const final = verdict?.status ?? status;
-    this.submit(group.members, results, final, beforePostFilter, verdict?.preemption ?? null);
-    host.reportGroup(group.podGroup, final);
-    const result: AttemptResult = final === null ? 'scheduled' : final.isRejected() ? 'unschedulable' : 'error';
-    host.metrics?.observePodGroupAttempt?.(result, fwk.profileName, host.monotonicSeconds() - start);
-    host.queue.addAttemptedPodGroupIfNeeded(entity, status === null);
+    return andThen(verdict, (v) => {
+      const final = v?.status ?? status;
+      this.submit(group.members, results, final, beforePostFilter, v?.preemption ?? null);
+      host.reportGroup(group.podGroup, final);
+      const result: AttemptResult = final === null ? 'scheduled' : final.isRejected() ? 'unschedulable' : 'error';
+      host.metrics?.observePodGroupAttempt?.(result, fwk.profileName, host.monotonicSeconds() - start);
+      host.queue.addAttemptedPodGroupIfNeeded(entity, status === null);
+    });
   }
 
   /** validatePodGroup: one scheduler name, the group's priority and one preemption policy for all members. */
@@ -330,35 +359,36 @@ export class PodGroupCycle<A> {
    * Plugins with `podGroupPostFilter` (DynamicResources, DefaultPreemption) run on the snapshot,
    * which is restored afterwards.
    */
-  private afterPodGroupPostFilter(fwk: Framework, pg: PodGroup, members: readonly QueuedPodInfo[], status: Status): PostFilterVerdict {
-    const reasons: string[] = [];
-    let rejector = '';
-    let answer: Status | null = null;
-    let found: PodGroupPostFilterResult | null = null;
-    for (const p of fwk.postFilterPlugins) {
-      if (!isPodGroupPostFilterPlugin(p)) continue;
-      const { status: s, result } = this.withMutableSnapshot(() => p.podGroupPostFilter(this.postFilterContext(fwk, pg, members)));
-      if (isSuccess(s)) {
-        answer = s ?? new Status(Code.Success, []);
-        found = result;
-        break;
+  private afterPodGroupPostFilter(fwk: Framework, pg: PodGroup, members: readonly QueuedPodInfo[], status: Status): MaybePromise<PostFilterVerdict> {
+    const plugins: PodGroupPostFilterPlugin[] = [];
+    for (const p of fwk.postFilterPlugins) if (isPodGroupPostFilterPlugin(p)) plugins.push(p);
+    const rejected: RejectedSoFar = { reasons: [], rejector: '' };
+    const verdict = (answer: Status, found: PodGroupPostFilterResult | null): PostFilterVerdict => {
+      if (answer.code === Code.Error) return { status: answer, preemption: null };
+      const appended = new Status(status.code, [...status.reasons, answer.message()], status.error).withPlugin(status.plugin);
+      return { status: appended, preemption: isSuccess(answer) ? found ?? { nominations: new Map(), victims: [] } : null };
+    };
+    const from = (first: number): MaybePromise<PostFilterVerdict> => {
+      for (let i = first; i < plugins.length; i++) {
+        const p = plugins[i]!;
+        let out: MaybePromise<PodGroupPostFilterOutcome>;
+        try {
+          out = this.withMutableSnapshot(() => p.podGroupPostFilter(this.postFilterContext(fwk, pg, members)));
+        } catch (err) {
+          out = { result: null, status: Status.fromThrown(err) };
+        }
+        if (out instanceof Promise) {
+          return out.then(
+            (o) => { const a = weighPodGroupPostFilter(p.name, o, rejected); return a === null ? from(i + 1) : verdict(a, o.result); },
+            (err: unknown) => verdict(weighPodGroupPostFilter(p.name, { result: null, status: Status.fromThrown(err) }, rejected)!, null),
+          );
+        }
+        const answer = weighPodGroupPostFilter(p.name, out, rejected);
+        if (answer !== null) return verdict(answer, out.result);
       }
-      if (s!.code === Code.UnschedulableAndUnresolvable) {
-        answer = s!.withPlugin(p.name);
-        break;
-      }
-      if (s!.code === Code.Unschedulable) {
-        reasons.push(...s!.reasons);
-        if (rejector === '') rejector = p.name;
-        continue;
-      }
-      answer = Status.error(`error in "${p.name}" PodGroupPostFilter plugins: ${s!.message()}`).withPlugin(p.name);
-      break;
-    }
-    answer ??= new Status(Code.Unschedulable, reasons).withPlugin(rejector);
-    if (answer.code === Code.Error) return { status: answer, preemption: null };
-    const appended = new Status(status.code, [...status.reasons, answer.message()], status.error).withPlugin(status.plugin);
-    return { status: appended, preemption: isSuccess(answer) ? found ?? { nominations: new Map(), victims: [] } : null };
+      return verdict(new Status(Code.Unschedulable, rejected.reasons).withPlugin(rejected.rejector), null);
+    };
+    return from(0);
   }
 
   /** Runs `fn` with the snapshot open to changes, and puts the cache's view back afterwards. */

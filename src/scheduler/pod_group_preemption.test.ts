@@ -7,6 +7,7 @@ import { FeatureGates } from '../config/feature_gates.js';
 import { inTreeRegistry, notYetAvailablePlugins } from '../plugins/registry.js';
 import { parseScenario } from '../sim/scenario/scenario.js';
 import { runSimulation } from '../sim/simulate/simulate.js';
+import { createEmbedded } from '../sim/scenario/embedded.js';
 import type { AttemptRecord } from './scheduler.js';
 
 const registry = inTreeRegistry();
@@ -103,5 +104,53 @@ pending:
     const { pods, attempts } = await run(yaml);
     assert.deepEqual(attempts[0]!.victims, ['default/old-0', 'default/old-1']);
     assert.deepEqual(pods, { 'old-0': 'Preempted', 'old-1': 'Preempted', other: 'Scheduled', urgent: 'Scheduled' });
+  });
+});
+
+describe('pod group preemption at both values of SchedulerAsyncPreemption', () => {
+  /** The gang of scenario() over the embedded cluster, its members created, nothing scheduled yet. */
+  async function embedded(async: boolean) {
+    const sc = parseScenario(scenario({ memberCpu: '4' }), 'sync.yaml');
+    const attempts: AttemptRecord[] = [];
+    const e = await createEmbedded(sc, {
+      config: defaultConfiguration(registry), registry, notYetAvailable: notYetAvailablePlugins,
+      featureGates: FeatureGates.parse(['GenericWorkload=true', `SchedulerAsyncPreemption=${async}`]),
+      onAttempt: (a) => attempts.push(a),
+    });
+    for (const p of sc.pending) e.cluster.create(p);
+    const victims = () => ['low-a', 'low-b', 'old-0', 'old-1'].filter((n) => e.cluster.getPod('default', n) !== undefined);
+    return { ...e, attempts, victims };
+  }
+
+  it('off: the group\'s cycle ends only once every victim is evicted, and the loop waits for it', async () => {
+    const { scheduler, victims } = await embedded(false);
+    const cycle = scheduler.scheduleOne();
+    assert.ok(cycle instanceof Promise, 'the group cycle waits for the evictions');
+    assert.equal(victims().length, 4, 'nothing is deleted before the cycle yields');
+    await cycle;
+    assert.deepEqual(victims(), []);
+  });
+
+  it('on: the group\'s cycle ends at once and the evictions go on in the background', async () => {
+    const { scheduler, victims } = await embedded(true);
+    assert.equal(scheduler.scheduleOne(), true);
+    await scheduler.waitForBindings();
+    assert.deepEqual(victims(), []);
+  });
+
+  it('off: a failed eviction is the group\'s error, and every member is retried', async () => {
+    const { scheduler, cluster, attempts } = await embedded(false);
+    cluster.injectFault('deletePod', 500, 1, 'etcd is away');
+    await scheduler.scheduleOne();
+    const error = 'error in "DefaultPreemption" PodGroupPostFilter plugins: pod group preemption: etcd is away';
+    assert.deepEqual(attempts.map((a) => [a.pod.metadata.name, a.outcome, a.message]), [['m0', 'Error', error], ['m1', 'Error', error]]);
+  });
+
+  it('on: a failed eviction is not the group\'s: its members wait on the preemption', async () => {
+    const { scheduler, cluster, attempts } = await embedded(true);
+    cluster.injectFault('deletePod', 500, 1, 'etcd is away');
+    scheduler.scheduleOne();
+    await scheduler.waitForBindings();
+    assert.deepEqual(attempts.map((a) => [a.pod.metadata.name, a.outcome]), [['m0', 'Unschedulable'], ['m1', 'Unschedulable']]);
   });
 });

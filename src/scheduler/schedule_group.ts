@@ -7,6 +7,7 @@ import { CycleState } from '../framework/cycle_state.js';
 import type { QueuedPodInfo } from '../framework/interfaces.js';
 import { thrownMessage } from '../framework/runtime/thrown.js';
 import type { Status } from '../framework/status.js';
+import type { MaybePromise } from '../util/maybe_promise.js';
 import type { Attempt, CycleContext } from './attempt.js';
 import { PodGroupCycle } from './pod_group_cycle.js';
 import { initiallyScheduledCondition, withCondition } from './pod_group_status.js';
@@ -14,19 +15,25 @@ import { assumeAndReserve, cycleCrashed, finishSchedulingCycle, startAttempt, ty
 import { schedulePod } from './schedule_pod.js';
 
 /**
- * What runs a popped group entity: its cycle, and when that throws outside any plugin, every
- * member still in flight retried and the group requeued as one.
+ * What runs a popped group entity: its cycle (a promise while it waits for evictions), and when
+ * that throws outside any plugin, every member still in flight retried and the group requeued as one.
  */
-export function groupScheduler(ctx: CycleContext, podGroups: PodGroupStates): (entity: QueuedPodInfo) => void {
+export function groupScheduler(ctx: CycleContext, podGroups: PodGroupStates): (entity: QueuedPodInfo) => MaybePromise<void> {
   const cycle = newGroupCycle(ctx, podGroups);
+  const crashed = (entity: QueuedPodInfo, err: unknown): void => {
+    ctx.log(1, `Error scheduling pod group ${entity.group!.namespace}/${entity.group!.name}; retrying: ${thrownMessage(err)}`);
+    for (const m of entity.group!.members) if (ctx.queue.whereIs(m.podInfo.uid) === 'inFlight') cycleCrashed(ctx, m, err);
+    ctx.queue.addAttemptedPodGroupIfNeeded(entity, false);
+  };
   return (entity) => {
+    let done: MaybePromise<void>;
     try {
-      cycle.schedule(entity);
+      done = cycle.schedule(entity);
     } catch (err) {
-      ctx.log(1, `Error scheduling pod group ${entity.group!.namespace}/${entity.group!.name}; retrying: ${thrownMessage(err)}`);
-      for (const m of entity.group!.members) if (ctx.queue.whereIs(m.podInfo.uid) === 'inFlight') cycleCrashed(ctx, m, err);
-      ctx.queue.addAttemptedPodGroupIfNeeded(entity, false);
+      crashed(entity, err);
+      return;
     }
+    if (done instanceof Promise) return done.catch((err: unknown) => crashed(entity, err));
   };
 }
 

@@ -37,8 +37,8 @@ export function scheduleOne(ctx: CycleContext): boolean | Promise<void> {
   const qp = ctx.queue.pop();
   if (!qp) return false;
   if (qp.group && ctx.scheduleGroup !== null) {
-    ctx.scheduleGroup(qp);
-    return true;
+    const group = ctx.scheduleGroup(qp);
+    return group instanceof Promise ? group : true;
   }
   let cycle: MaybePromise<void>;
   try {

@@ -319,7 +319,7 @@ export class Scheduler implements SchedulingCycles, EventHandlerTarget {
   async attemptGroupOnce(namespace: string, name: string): Promise<boolean> {
     const entity = this.queue.popGroup(namespace, name);
     if (!entity) return false;
-    this.cycles.scheduleGroup!(entity);
+    await this.cycles.scheduleGroup!(entity);
     await this.waitForBindings();
     return true;
   }

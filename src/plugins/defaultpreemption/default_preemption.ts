@@ -35,6 +35,13 @@ function withPreemptionPrefix({ result, status }: PostFilterOutcome): PostFilter
   return { result, status };
 }
 
+/** Its messages for a group start with "pod group preemption: ". */
+function withPodGroupPreemptionPrefix({ result, status }: PodGroupPostFilterOutcome): PodGroupPostFilterOutcome {
+  const msg = status === null ? '' : status.message();
+  if (msg.length > 0) return { result, status: new Status(status!.code, [`pod group preemption: ${msg}`]) };
+  return { result, status };
+}
+
 export class DefaultPreemption implements PostFilterPlugin, PodGroupPostFilterPlugin, PreEnqueuePlugin, EnqueueExtensions, PreemptionPolicy {
   readonly name = Name;
   readonly evaluator: Evaluator;
@@ -80,8 +87,8 @@ export class DefaultPreemption implements PostFilterPlugin, PodGroupPostFilterPl
   }
 
   /** Preemption for a whole pod group (PodGroupPostFilter); its messages start with "pod group preemption: ". */
-  podGroupPostFilter(ctx: PodGroupPostFilterContext): PodGroupPostFilterOutcome {
-    let out: PodGroupPostFilterOutcome;
+  podGroupPostFilter(ctx: PodGroupPostFilterContext): MaybePromise<PodGroupPostFilterOutcome> {
+    let out: MaybePromise<PodGroupPostFilterOutcome>;
     try {
       out = preemptForPodGroup({
         handle: this.handle,
@@ -93,9 +100,7 @@ export class DefaultPreemption implements PostFilterPlugin, PodGroupPostFilterPl
     } catch (err) {
       out = { result: null, status: Status.error(thrownMessage(err)) };
     }
-    const msg = out.status === null ? '' : out.status.message();
-    if (msg.length === 0) return out;
-    return { result: out.result, status: new Status(out.status!.code, [`pod group preemption: ${msg}`]) };
+    return andThen(out, withPodGroupPreemptionPrefix);
   }
 
   /** How many candidates the dry run looks for: a share of the nodes, at least the absolute minimum. */

@@ -9,6 +9,7 @@ import type { NodeInfo } from '../../framework/node_info.js';
 import type { PodGroupPostFilterContext, PodGroupPostFilterOutcome, ProposedAssignment } from '../../framework/pod_group_post_filter.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Code, Status, isSuccess } from '../../framework/status.js';
+import { andThen, type MaybePromise } from '../../util/maybe_promise.js';
 import type { Executor, Preemptor } from './executor.js';
 import { podStartTime } from './importance.js';
 import { filterVictimsWithPDBViolation, type DisruptionBudget } from './pdb.js';
@@ -114,7 +115,7 @@ interface PodGroupEvaluatorOptions {
 }
 
 /** PodGroupEvaluator.Preempt, the messages without the plugin's "pod group preemption: " prefix. */
-export function preemptForPodGroup(opts: PodGroupEvaluatorOptions, ctx: PodGroupPostFilterContext): PodGroupPostFilterOutcome {
+export function preemptForPodGroup(opts: PodGroupEvaluatorOptions, ctx: PodGroupPostFilterContext): MaybePromise<PodGroupPostFilterOutcome> {
   const { handle } = opts;
   const podGroups = handle.podGroups?.();
   const pg = ctx.podGroup;
@@ -166,14 +167,12 @@ export function preemptForPodGroup(opts: PodGroupEvaluatorOptions, ctx: PodGroup
   const nominations = new Map<string, string>();
   const result = { nominations, victims: victims.map((v) => v.key) };
   for (const a of assignments) nominations.set(a.podInfo.key, a.nodeName);
-  if (actuated instanceof Promise) {
-    // Without asynchronous preemption upstream waits for the evictions; a group's cycle here is
-    // synchronous, so they finish in the background and the members come back on their events.
-    handle.runInBackground?.(actuated.then(() => undefined));
-  } else if (actuated !== null) {
-    return { result, status: actuated };
-  }
-  return { result, status: new Status(Code.Success, [`found a placement for podgroup, preempting ${victims.length} victims`]) };
+  // Without asynchronous preemption the evictions are waited for (a promise): the group's cycle
+  // ends only once they are done, and a failed one is the group's error.
+  return andThen(actuated, (s): PodGroupPostFilterOutcome => ({
+    result,
+    status: s ?? new Status(Code.Success, [`found a placement for podgroup, preempting ${victims.length} victims`]),
+  }));
 }
 
 /**
