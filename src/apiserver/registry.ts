@@ -4,6 +4,7 @@
 // pkg/registry/core/pod/storage/storage.go).
 import { parse as parseYaml } from 'yaml';
 import type { KubeObject, ObjectMeta, Pod } from '../api/types.js';
+import type { PodGroup } from '../api/scheduling.js';
 import { MemoryCluster, setCondition } from '../cluster/memory/store.js';
 import { ApiError } from '../cluster/types.js';
 import { rfc3339, type Clock } from '../util/clock.js';
@@ -18,7 +19,7 @@ import {
   successStatus, unsupportedMediaType, type FieldError, type StatusObject,
 } from './status.js';
 import { applyMatchLabelKeysToAffinity } from '../api/admission/match_label_keys.js';
-import { priorityAdmissionError, priorityClassAdmissionError } from '../api/admission/priority.js';
+import { admitGroupPriority, priorityAdmissionError, priorityClassAdmissionError } from '../api/admission/priority.js';
 import type { PriorityClass } from '../api/types.js';
 import {
   decodeObject, defaultPodUpdate, documentProblem, dropDeallocatedStatusDevices, jsonEqual, kindStruct, kindValidation, pruneUnknownFields, strictDecodingError,
@@ -131,14 +132,20 @@ export class ResourceRegistry {
     return this.external(r, this.cluster.create(this.internal(r, obj)));
   }
 
-  /** The admission plugins that can refuse a create: Priority (pods and PriorityClasses). */
+  /**
+   * The admission plugins that can refuse a create: Priority (pods, PriorityClasses, and pod
+   * groups with GenericWorkload; the store fills what it computes).
+   */
   private admit(r: Resource, obj: Obj): void {
     const name = obj.metadata?.name ?? '';
-    if (r.kind !== 'Pod' && r.kind !== 'PriorityClass') return;
-    const classes = this.cluster.list<PriorityClass>('PriorityClass');
-    const why = r.kind === 'Pod'
-      ? priorityAdmissionError(obj as unknown as Pod, classes)
-      : priorityClassAdmissionError(obj as unknown as PriorityClass, classes);
+    const classes = () => this.cluster.list<PriorityClass>('PriorityClass');
+    let why: string | null = null;
+    if (r.kind === 'Pod') why = priorityAdmissionError(obj as unknown as Pod, classes());
+    else if (r.kind === 'PriorityClass') why = priorityClassAdmissionError(obj as unknown as PriorityClass, classes());
+    else if (r.kind === 'PodGroup' && this.cluster.gates.genericWorkload === true && typeof obj.spec === 'object' && obj.spec !== null) {
+      const admitted = admitGroupPriority(obj.spec as PodGroup['spec'], classes(), { noun: 'pod group', preemptionPolicy: this.cluster.gates.podGroupPreemptionPolicy === true });
+      if ('error' in admitted) why = admitted.error;
+    }
     if (why !== null) throw forbidden(r, name, why);
   }
 

@@ -17,14 +17,18 @@ const pod = (name: string, node: string, cpu: string, extra = '') =>
 const member = (name: string, cpu: string, cls = 'high') =>
   `- metadata: { name: ${name}, namespace: default }\n  spec: { priorityClassName: ${cls}, schedulingGroup: { podGroupName: g }, containers: [{ name: c, image: x, resources: { requests: { cpu: "${cpu}" } } }] }`;
 
-/** Two 4-CPU nodes: n1 holds two lone pods, n2 the two pods of group `old` (disruptionMode all). */
-function scenario(o: { memberCpu: string; gangPolicy?: string; memberClass?: string }): string {
+/**
+ * Two 4-CPU nodes: n1 holds two lone pods, n2 the two pods of group `old` (disruptionMode all).
+ * The gang's priority (and, with PodGroupPreemptionPolicy, its policy) comes from its class
+ * through Priority admission.
+ */
+function scenario(o: { memberCpu: string; groupClass?: string; memberClass?: string }): string {
   return `
 objects:
 - { apiVersion: scheduling.k8s.io/v1, kind: PriorityClass, metadata: { name: high }, value: 100 }
 - { apiVersion: scheduling.k8s.io/v1, kind: PriorityClass, metadata: { name: high-never }, value: 100, preemptionPolicy: Never }
 - { apiVersion: scheduling.k8s.io/v1beta1, kind: PodGroup, metadata: { name: old, namespace: default }, spec: { schedulingPolicy: { basic: {} }, disruptionMode: { all: {} } } }
-- { apiVersion: scheduling.k8s.io/v1beta1, kind: PodGroup, metadata: { name: g, namespace: default }, spec: { schedulingPolicy: { gang: { minCount: 2 } }, priority: 100${o.gangPolicy ?? ''} } }
+- { apiVersion: scheduling.k8s.io/v1beta1, kind: PodGroup, metadata: { name: g, namespace: default }, spec: { schedulingPolicy: { gang: { minCount: 2 } }, priorityClassName: ${o.groupClass ?? 'high'}${o.groupClass === 'high-never' ? ', preemptionPolicy: Never' : ''} } }
 nodes:
 - metadata: { name: n1 }
   status: { allocatable: { cpu: "4", memory: 8Gi, pods: "10" } }
@@ -73,7 +77,7 @@ describe('pod group preemption', () => {
   });
 
   it('does not preempt for a group whose policy is Never (PodGroupPreemptionPolicy)', async () => {
-    const never = { memberCpu: '4', gangPolicy: ', preemptionPolicy: Never', memberClass: 'high-never' };
+    const never = { memberCpu: '4', groupClass: 'high-never', memberClass: 'high-never' };
     const { pods, attempts } = await run(scenario(never), ['PodGroupPreemptionPolicy=true']);
     assert.equal(pods.m0, 'Unschedulable');
     assert.equal(pods['low-a'], 'Scheduled');

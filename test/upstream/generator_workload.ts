@@ -19,12 +19,13 @@ export interface WorkloadBuilder {
   nodeNames(): string[];
 }
 
-/** The classes groups take (a group's priority is given as a value, as Priority admission would fill it). */
+/** The classes groups take (Priority admission fills a group's priority from its class on both sides). */
 const groupClasses = [
   { name: 'low', value: 100 },
   { name: 'standard', value: 500 },
   { name: 'high', value: 10_000 },
   { name: 'urgent', value: 50_000 },
+  // Its groups state Never (see below).
   { name: 'nonpreempting', value: 50_005 },
 ];
 
@@ -37,7 +38,7 @@ function victimGroups(b: WorkloadBuilder): void {
     const cls = r.pick(groupClasses.slice(0, 2));
     b.objects.push({
       apiVersion: 'scheduling.k8s.io/v1beta1', kind: 'PodGroup', metadata: { name, namespace: 'default' },
-      spec: { schedulingPolicy: { basic: {} }, priority: cls.value, disruptionMode: r.chance(0.6) ? { all: {} } : { single: {} } },
+      spec: { schedulingPolicy: { basic: {} }, priorityClassName: cls.name, disruptionMode: r.chance(0.6) ? { all: {} } : { single: {} } },
     });
     const size = r.pick(sizes);
     for (let i = 0, m = r.int(1, 4); i < m; i++) {
@@ -87,7 +88,12 @@ export function workloadFamily(b: WorkloadBuilder, topology = false, priorities 
     const spec: Obj = { schedulingPolicy: gang ? { gang: { minCount } } : { basic: {} } };
     if (topology && r.chance(0.6)) spec.schedulingConstraints = { topology: [{ key: rackKey }] };
     const cls = priorities ? r.pick(groupClasses) : null;
-    if (cls) spec.priority = cls.value;
+    // Now and then the value too, which admission accepts when it is the class's.
+    if (cls) spec.priorityClassName = cls.name;
+    if (cls && r.chance(0.3)) spec.priority = cls.value;
+    // With PodGroupPreemptionPolicy, defaulting gives an unstated policy PreemptLowerPriority,
+    // which admission refuses for a class of policy Never (the field is dropped with the gate off).
+    if (cls?.name === 'nonpreempting') spec.preemptionPolicy = 'Never';
     b.objects.push({ apiVersion: 'scheduling.k8s.io/v1beta1', kind: 'PodGroup', metadata: { name, namespace: 'default' }, spec });
     const size = r.pick(sizes);
     const gpu = r.chance(0.2);

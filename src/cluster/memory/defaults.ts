@@ -1,7 +1,9 @@
 // Defaulting the embedded API server applies on create, as kube-apiserver and admission do:
-// namespace, schedulerName, requests from limits, node allocatable, priority from PriorityClass.
+// namespace, schedulerName, requests from limits, node allocatable, priority from PriorityClass
+// (for pods, and for pod groups with GenericWorkload).
 import type { Container, KubeObject, Node, Pod, PriorityClass, StorageClass } from '../../api/types.js';
-import { resolvePodPriority } from '../../api/admission/priority.js';
+import type { PodGroup } from '../../api/scheduling.js';
+import { admitGroupPriority, resolvePodPriority } from '../../api/admission/priority.js';
 import { cloneJSON } from '../../util/json_clone.js';
 import { clusterScopedKinds } from '../../api/kinds.js';
 
@@ -48,6 +50,26 @@ export function defaultPod(pod: Pod, priorityClasses: readonly PriorityClass[]):
   p.status ??= {};
   if (!p.spec.nodeName) p.status.phase ??= 'Pending';
   return p;
+}
+
+/**
+ * Priority admission's fill of a new PodGroup (GenericWorkload): its priority, class and, with
+ * PodGroupPreemptionPolicy, preemption policy. Lenient as for pods: a group admission would
+ * refuse is stored as given (the scheduler reads a missing priority as 0).
+ */
+export function defaultPodGroup(pg: PodGroup, priorityClasses: readonly PriorityClass[], preemptionPolicy: boolean): PodGroup {
+  const out: PodGroup = cloneJSON(pg);
+  out.metadata ??= {};
+  out.metadata.namespace ??= 'default';
+  if (out.spec === null || typeof out.spec !== 'object') return out;
+  // v1beta1 defaulting comes first: with PodGroupPreemptionPolicy a group without a policy has PreemptLowerPriority.
+  if (preemptionPolicy) out.spec.preemptionPolicy ??= 'PreemptLowerPriority';
+  const r = admitGroupPriority(out.spec, priorityClasses, { noun: 'pod group', preemptionPolicy });
+  if ('error' in r) return out;
+  out.spec.priority = r.priority;
+  if (r.priorityClassName !== undefined) out.spec.priorityClassName = r.priorityClassName;
+  if (r.preemptionPolicy !== undefined) out.spec.preemptionPolicy = r.preemptionPolicy;
+  return out;
 }
 
 export function defaultNode(node: Node): Node {

@@ -3,6 +3,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Node, Pod, PriorityClass } from '../../api/types.js';
+import type { PodGroup } from '../../api/scheduling.js';
 import { makeNode, makePod } from '../../testing/builders.js';
 import { FakeClock } from '../../util/clock.js';
 import { ApiError, type WatchEvent } from '../types.js';
@@ -36,6 +37,31 @@ describe('MemoryCluster: create and defaulting', () => {
     assert.equal(c.create(bare('a')).spec.priority, 0);
     c.create<PriorityClass>({ kind: 'PriorityClass', metadata: { name: 'def' }, value: 7, globalDefault: true } as PriorityClass);
     assert.equal(c.create(bare('b')).spec.priority, 7);
+  });
+
+  it('fills a new PodGroup\'s priority from its class with GenericWorkload, its policy with PodGroupPreemptionPolicy, on create only', () => {
+    const group = (name: string, spec: Partial<PodGroup['spec']> = {}): PodGroup =>
+      ({ kind: 'PodGroup', metadata: { name }, spec: { schedulingPolicy: { basic: {} }, ...spec } });
+    const classes = (c: MemoryCluster) => {
+      c.create<PriorityClass>({ kind: 'PriorityClass', metadata: { name: 'high' }, value: 1000, preemptionPolicy: 'Never' } as PriorityClass);
+      return c;
+    };
+    const off = classes(newCluster()).create(group('g', { priorityClassName: 'high' }));
+    assert.deepEqual([off.spec.priority, off.spec.preemptionPolicy], [undefined, undefined], 'the gate off: nothing is filled');
+    const on = classes(new MemoryCluster({ clock: new FakeClock(0), gates: { genericWorkload: true } }));
+    const g = on.create(group('g', { priorityClassName: 'high' }));
+    assert.deepEqual([g.spec.priority, g.spec.priorityClassName, g.spec.preemptionPolicy], [1000, 'high', undefined]);
+    on.create<PriorityClass>({ kind: 'PriorityClass', metadata: { name: 'std' }, value: 7, globalDefault: true } as PriorityClass);
+    const d = on.create(group('d'));
+    assert.deepEqual([d.spec.priority, d.spec.priorityClassName], [7, 'std'], 'no class: the global default');
+    const both = classes(new MemoryCluster({ clock: new FakeClock(0), gates: { genericWorkload: true, podGroupPreemptionPolicy: true } }));
+    assert.equal(both.create(group('g', { priorityClassName: 'high', preemptionPolicy: 'Never' })).spec.preemptionPolicy, 'Never');
+    const defaulted = both.create(group('d', { priority: 0 }));
+    assert.equal(defaulted.spec.preemptionPolicy, 'PreemptLowerPriority', 'v1beta1 defaulting, then admission');
+    const none = on.create(group('none', { priorityClassName: 'gold' }));
+    assert.equal(none.spec.priority, undefined, 'an unknown class: stored as given, as the store is lenient for pods');
+    const updated = on.update({ ...none, status: { conditions: [] } });
+    assert.equal(updated.spec.priority, undefined, 'an update is not admitted again');
   });
 
   it('defaults a node\'s allocatable from capacity and its hostname label', () => {

@@ -8,7 +8,7 @@ import { randomUUID, rfc3339, seededRandom, type Clock } from '../../util/clock.
 import { cloneJSON } from '../../util/json_clone.js';
 import { aggregateFieldErrors, applyResourceDefaults, dropDeallocatedStatusDevices, kindValidation, validatePodStatusNomination, type FieldError } from '../../api/validation/index.js';
 import { ApiError, type ClusterClient, type ClusterEventRecord, type PodStatusPatch, type WatchEvent, type WatchHandler } from '../types.js';
-import { defaultNode, defaultPod, defaultStorageClass, objectKey } from './defaults.js';
+import { defaultNode, defaultPod, defaultPodGroup, defaultStorageClass, objectKey } from './defaults.js';
 import { VolumeController } from './volume_controller.js';
 import { ResourceClaimController } from './resourceclaim_controller.js';
 import { WorkloadControllers } from './controllers/index.js';
@@ -27,8 +27,23 @@ interface Fault {
   readonly message: string;
 }
 
+/**
+ * The feature gates the embedded API server's admission and controllers read (kube-apiserver's
+ * and kube-controller-manager's); each is off when absent, as in v1.37.2.
+ */
+export interface ClusterGates {
+  /** Priority admission fills a new PodGroup's priority. */
+  readonly genericWorkload?: boolean;
+  /** ... and its preemptionPolicy. */
+  readonly podGroupPreemptionPolicy?: boolean;
+  /** The Job controller makes a Workload and a PodGroup for a Job. */
+  readonly workloadWithJob?: boolean;
+}
+
 export interface MemoryClusterOptions {
   clock: Clock;
+  /** The gates admission and the controllers read. */
+  gates?: ClusterGates;
   /** Called for objects of kinds the store defaults (e.g. to apply admission-time transforms). */
   admitPod?: (pod: Pod) => Pod;
   /** How many recent changes the watch history keeps for watches resuming from a resourceVersion (default 10000). */
@@ -100,6 +115,11 @@ export class MemoryCluster implements ClusterClient {
   /** The disruption controller, when turned on. */
   readonly disruptionController: DisruptionController | null;
 
+  /** The gates admission and the controllers read, for this store and the API server over it. */
+  get gates(): ClusterGates {
+    return this.opts.gates ?? {};
+  }
+
   /** ClearingNominatedNodeNameAfterBinding, for this store and the API server over it. */
   get clearsNominationOnBinding(): boolean {
     return this.opts.clearingNominatedNodeNameAfterBinding ?? true;
@@ -158,6 +178,8 @@ export class MemoryCluster implements ClusterClient {
       o = defaultNode(obj as Node);
     } else if (kind === 'StorageClass') {
       o = defaultStorageClass(obj as StorageClass);
+    } else if (kind === 'PodGroup' && this.gates.genericWorkload === true) {
+      o = defaultPodGroup(obj as PodGroup, this.list<PriorityClass>('PriorityClass'), this.gates.podGroupPreemptionPolicy === true);
     } else if (obj.apiVersion?.startsWith('resource.k8s.io/') || draKinds.has(kind)) {
       o = cloneJSON(obj);
       o.metadata ??= {};
@@ -194,7 +216,8 @@ export class MemoryCluster implements ClusterClient {
     const key = objectKey({ ...obj, metadata: { ...obj.metadata, namespace: obj.metadata?.namespace ?? 'default' } });
     const old = this.lookup(obj.kind ?? '', key);
     if (!old) return this.create(obj);
-    const o = obj.kind === 'Pod' ? cloneJSON(obj) : this.prepare(obj);
+    // Admission's fills happen on create only (a pod's or a group's priority never changes after).
+    const o = obj.kind === 'Pod' || obj.kind === 'PodGroup' ? cloneJSON(obj) : this.prepare(obj);
     return this.replaceExisting(key, old, o) as T;
   }
 

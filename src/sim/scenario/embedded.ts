@@ -1,7 +1,7 @@
 // Builds an embedded cluster and a scheduler over it from a scenario and a resolved configuration.
 import { FeatureGates } from '../../config/feature_gates.js';
 import type { Pod } from '../../api/types.js';
-import { MemoryCluster } from '../../cluster/memory/store.js';
+import { MemoryCluster, type ClusterGates } from '../../cluster/memory/store.js';
 import type { ClusterClient } from '../../cluster/types.js';
 import type { Extender } from '../../framework/extender.js';
 import type { Registry } from '../../framework/registry.js';
@@ -36,6 +36,15 @@ export interface Embedded {
   scheduler: Scheduler;
 }
 
+/** The gates the embedded API server's admission and controllers read, from --feature-gates. */
+export function clusterGates(featureGates: FeatureGates = FeatureGates.defaults): ClusterGates {
+  return {
+    genericWorkload: featureGates.enabled('GenericWorkload'),
+    podGroupPreemptionPolicy: featureGates.enabled('PodGroupPreemptionPolicy'),
+    workloadWithJob: featureGates.enabled('WorkloadWithJob'),
+  };
+}
+
 /** Loads a scenario's objects, nodes and existing pods into the cluster (PriorityClasses first). */
 export function populateCluster(cluster: MemoryCluster, sc: Scenario): void {
   for (const obj of sc.objects) if (obj.kind === 'PriorityClass') cluster.create(obj);
@@ -67,6 +76,7 @@ export async function createEmbedded(sc: Scenario, o: EmbeddedOptions): Promise<
   const cluster = new MemoryCluster({
     clock,
     admitPod: o.admitPod,
+    gates: clusterGates(o.featureGates),
     workloadControllers: sc.controllers === true,
     random: seededRandom(o.seed ?? 1),
     clearingNominatedNodeNameAfterBinding: (o.featureGates ?? FeatureGates.defaults).enabled('ClearingNominatedNodeNameAfterBinding'),

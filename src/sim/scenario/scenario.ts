@@ -6,8 +6,9 @@ import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { applyMatchLabelKeysToAffinity } from '../../api/admission/match_label_keys.js';
-import { priorityAdmissionError, priorityClassAdmissionError } from '../../api/admission/priority.js';
+import { admitGroupPriority, priorityAdmissionError, priorityClassAdmissionError } from '../../api/admission/priority.js';
 import type { KubeObject, Node, Pod, PriorityClass } from '../../api/types.js';
+import type { PodGroup } from '../../api/scheduling.js';
 import { nodesToAdd, readStepOps, whatIfStepKeys, type StepOps } from './whatif_steps.js';
 import {
   aggregateFieldErrors, decodeObject, documentProblem, fieldErrorString, kindStruct, kindValidation, knownKinds, maxNestingDepth, strictDecodingError,
@@ -148,13 +149,32 @@ class Loader {
     return out;
   }
 
+  /**
+   * Why Priority admission refuses the object, or null. A PodGroup's preemption policy is left to
+   * the store, which knows whether PodGroupPreemptionPolicy is on.
+   */
+  private admissionError(obj: KubeObject): string | null {
+    switch (obj.kind) {
+      case 'Pod':
+        return priorityAdmissionError(obj as Pod, this.priorityClasses());
+      case 'PriorityClass':
+        return priorityClassAdmissionError(obj as PriorityClass, this.priorityClasses());
+      case 'PodGroup': {
+        const spec = (obj as PodGroup).spec;
+        if (spec === null || typeof spec !== 'object') return null;
+        const r = admitGroupPriority(spec, this.priorityClasses(), { noun: 'pod group', preemptionPolicy: false });
+        return 'error' in r ? r.error : null;
+      }
+      default:
+        return null;
+    }
+  }
+
   /** A create: admission (Priority), validation, then uniqueness, as kube-apiserver orders them. */
   create(e: Entry): KubeObject {
     const { obj, k, label } = this.decode(e);
     const name = obj.metadata?.name ?? '';
-    const refusal = obj.kind === 'Pod'
-      ? priorityAdmissionError(obj as Pod, this.priorityClasses())
-      : obj.kind === 'PriorityClass' ? priorityClassAdmissionError(obj as PriorityClass, this.priorityClasses()) : null;
+    const refusal = this.admissionError(obj);
     if (refusal !== null) this.fail(label, `${k.resource} "${name}" is forbidden: ${refusal}`);
     const errs = k.validate(obj.kind === 'Pod' ? applyMatchLabelKeysToAffinity(obj as Pod) : obj);
     if (errs.length > 0) this.fail(label, aggregateFieldErrors(errs), errs);

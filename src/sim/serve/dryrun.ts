@@ -2,7 +2,8 @@
 // answered by the real configuration and plugins on a private copy of the embedded cluster, so the
 // live store, its scheduler and its watchers never see the question (no upstream counterpart; the
 // scheduling itself is pkg/scheduler/schedule_one.go as everywhere else).
-import type { KubeObject, Pod } from '../../api/types.js';
+import type { KubeObject, Pod, PriorityClass } from '../../api/types.js';
+import { admitGroupPriority } from '../../api/admission/priority.js';
 import { podKey } from '../../api/types.js';
 import { ResourceRegistry } from '../../apiserver/registry.js';
 import { findResource, resources } from '../../apiserver/resources.js';
@@ -11,11 +12,11 @@ import { MemoryCluster } from '../../cluster/memory/store.js';
 import { Scheduler, type AttemptRecord } from '../../scheduler/scheduler.js';
 import { FakeClock, seededRandom, type Clock } from '../../util/clock.js';
 import { cloneJSON } from '../../util/json_clone.js';
-import { embeddedDeps, quietLimitMs, type EmbeddedOptions } from '../scenario/embedded.js';
+import { clusterGates, embeddedDeps, quietLimitMs, type EmbeddedOptions } from '../scenario/embedded.js';
 import { refusals, type NodeRefusal } from '../whatif/node_refusals.js';
 import type { PodGroup } from '../../api/scheduling.js';
 import { validatePodGroup } from '../../api/validation/scheduling.js';
-import { invalid } from '../../apiserver/status.js';
+import { forbidden, invalid } from '../../apiserver/status.js';
 import { Name as GangSchedulingName, waitingForQuorum } from '../../plugins/gangscheduling/gang_scheduling.js';
 import { explainGroups, type ExplainGroup } from '../explain/explain_groups.js';
 
@@ -82,13 +83,20 @@ export function podGroupOfRequest(body: unknown): unknown {
   return (body as { podGroup?: unknown }).podGroup;
 }
 
-/** The request's PodGroup checked as the API server checks a create; the gate must be on. */
-function checkedPodGroup(body: unknown, scheduler: Scheduler): PodGroup {
+/**
+ * The request's PodGroup checked as the API server checks a create (Priority admission, then
+ * validation); the gate must be on.
+ */
+function checkedPodGroup(body: unknown, scheduler: Scheduler, copy: MemoryCluster): PodGroup {
   if (scheduler.podGroups === null) throw badRequest('podGroup: pod groups need --feature-gates GenericWorkload=true');
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw badRequest('podGroup must be a PodGroup object: { metadata, spec }');
   const pg = { ...cloneJSON(body), apiVersion: 'scheduling.k8s.io/v1beta1', kind: 'PodGroup' } as PodGroup;
   pg.metadata = { ...(pg.metadata ?? {}), namespace: pg.metadata?.namespace || 'default' };
   delete pg.status;
+  if (typeof pg.spec === 'object' && pg.spec !== null) {
+    const admitted = admitGroupPriority(pg.spec, copy.list<PriorityClass>('PriorityClass'), { noun: 'pod group', preemptionPolicy: copy.gates.podGroupPreemptionPolicy === true });
+    if ('error' in admitted) throw forbidden({ group: podGroupKind.group, name: 'podgroups' }, pg.metadata.name ?? '', admitted.error);
+  }
   const errs = validatePodGroup(pg);
   if (errs.length > 0) throw invalid(podGroupKind, pg.metadata.name ?? '', errs);
   return pg;
@@ -150,7 +158,7 @@ export async function dryRunSchedule(live: MemoryCluster, liveClock: Clock, pods
   // them, and merging matchLabelKeys again would repeat their selector terms.
   let admitting = false;
   const admitPod = o.admitPod;
-  const copy = new MemoryCluster({ clock, admitPod: admitPod && ((p) => (admitting ? admitPod(p) : p)), random, uidPrefix: 'dryrun-uid-' });
+  const copy = new MemoryCluster({ clock, admitPod: admitPod && ((p) => (admitting ? admitPod(p) : p)), gates: clusterGates(o.featureGates), random, uidPrefix: 'dryrun-uid-' });
   // PriorityClasses first: pods are defaulted against them on create.
   for (const kind of ['PriorityClass', ...copiedKinds.filter((k) => k !== 'PriorityClass')]) {
     for (const obj of live.list(kind)) copy.create(obj);
@@ -177,7 +185,7 @@ export async function dryRunSchedule(live: MemoryCluster, liveClock: Clock, pods
     let group: ExplainGroup | undefined;
     if (o.podGroup !== undefined) {
       // A whole group: the PodGroup, then every member at once, so its cycle sees them together.
-      const pg = checkedPodGroup(o.podGroup, scheduler);
+      const pg = checkedPodGroup(o.podGroup, scheduler, copy);
       if (copy.get('PodGroup', pg.metadata.namespace ?? 'default', pg.metadata.name ?? '') !== undefined) {
         throw badRequest(`podGroup: podgroups "${pg.metadata.name ?? ''}" already exists in namespace "${pg.metadata.namespace ?? 'default'}"`);
       }

@@ -12,7 +12,7 @@ import type { ClusterClient, ClusterEventRecord, PodStatusPatch, WatchHandler } 
 import { Scheduler, type AttemptRecord, type ResolvedConfig } from '../../scheduler/scheduler.js';
 import { RealClock, seededRandom, type Clock } from '../../util/clock.js';
 import { dryRunSchedule, dryRunSchedulePath, podGroupOfRequest, podsOfRequest } from './dryrun.js';
-import { embeddedDeps, populateCluster, type EmbeddedOptions } from '../scenario/embedded.js';
+import { clusterGates, embeddedDeps, populateCluster, type EmbeddedOptions } from '../scenario/embedded.js';
 import type { Scenario } from '../scenario/scenario.js';
 import { profilePlugins, SimulatorAnnotationWriter } from './simulator_annotation_writer.js';
 import { defaultConfigText, Workbench } from './workbench.js';
@@ -143,7 +143,7 @@ export async function serveScenario(sc: Scenario, o: ServeOptions): Promise<Serv
   // scenario turns the workload controllers off; uids are UUIDs, as a real API server's, from a
   // stream of their own (generated names keep theirs).
   const cluster = new MemoryCluster({
-    clock, admitPod: o.admitPod, watchHistorySize: o.watchHistorySize, random: seededRandom(o.seed ?? 1), uuidRandom: seededRandom((o.seed ?? 1) ^ 0x5eed),
+    clock, admitPod: o.admitPod, gates: clusterGates(o.featureGates), watchHistorySize: o.watchHistorySize, random: seededRandom(o.seed ?? 1), uuidRandom: seededRandom((o.seed ?? 1) ^ 0x5eed),
     workloadControllers: sc.controllers !== false, disruptionController: true,
   });
   populateCluster(cluster, sc);

@@ -16,6 +16,7 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
+	schedulingv1beta1 "k8s.io/api/scheduling/v1beta1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -36,6 +37,7 @@ import (
 	_ "k8s.io/kubernetes/pkg/apis/core/install"
 	_ "k8s.io/kubernetes/pkg/apis/policy/install"
 	_ "k8s.io/kubernetes/pkg/apis/resource/install"
+	schedulingapi "k8s.io/kubernetes/pkg/apis/scheduling"
 	_ "k8s.io/kubernetes/pkg/apis/scheduling/install"
 	schedulingapiv1 "k8s.io/kubernetes/pkg/apis/scheduling/v1"
 	_ "k8s.io/kubernetes/pkg/apis/storage/install"
@@ -133,6 +135,15 @@ func (c *Cluster) Create(ctx context.Context, obj runtime.Object) error {
 			return fmt.Errorf("pod %s/%s: %w", o.Namespace, o.Name, err)
 		}
 		obj = admitted
+	case *schedulingv1beta1.PodGroup:
+		if o.Namespace == "" {
+			o.Namespace = metav1.NamespaceDefault
+		}
+		admitted, err := c.admitPodGroup(ctx, o)
+		if err != nil {
+			return fmt.Errorf("podgroup %s/%s: %w", o.Namespace, o.Name, err)
+		}
+		obj = admitted
 	case *v1.Node:
 		withKubeletDefaults(o)
 	}
@@ -223,6 +234,26 @@ func (c *Cluster) admitPod(ctx context.Context, pod *v1.Pod) (*v1.Pod, error) {
 		// What the resourceclaim controller wrote (see claims.go), as if it had done so before
 		// the scheduler saw the pod.
 		out.Status.ResourceClaimStatuses = pod.Status.ResourceClaimStatuses
+	}
+	return out, nil
+}
+
+// admitPodGroup runs Priority admission on a new PodGroup (its priority from its class, with
+// GenericWorkload), on the internal type as the API server's create handler does.
+func (c *Cluster) admitPodGroup(ctx context.Context, pg *schedulingv1beta1.PodGroup) (*schedulingv1beta1.PodGroup, error) {
+	internal := &schedulingapi.PodGroup{}
+	if err := legacyscheme.Scheme.Convert(pg, internal, nil); err != nil {
+		return nil, err
+	}
+	ctx = genericapirequest.WithNamespace(ctx, pg.Namespace)
+	attrs := admission.NewAttributesRecord(internal, nil, schedulingapi.Kind("PodGroup").WithVersion("v1beta1"), pg.Namespace, pg.Name,
+		schedulingapi.Resource("podgroups").WithVersion("v1beta1"), "", admission.Create, &metav1.CreateOptions{}, false, nil)
+	if err := c.priority.Admit(ctx, attrs, nil); err != nil {
+		return nil, err
+	}
+	out := &schedulingv1beta1.PodGroup{}
+	if err := legacyscheme.Scheme.Convert(internal, out, nil); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
