@@ -327,10 +327,24 @@ export const job = struct('v1.Job', {
     parallelism: int32, completions: int32, activeDeadlineSeconds: int64, podFailurePolicy: any, successPolicy: any, backoffLimit: int32,
     backoffLimitPerIndex: int32, maxFailedIndexes: int32, selector: labelSelector, manualSelector: bool, template: podTemplateSpec,
     ttlSecondsAfterFinished: int32, completionMode: str('v1.CompletionMode'), suspend: bool, podReplacementPolicy: str('v1.PodReplacementPolicy'),
-    managedBy: str(),
+    managedBy: str(), scheduling: jobSchedulingConfiguration(),
   }),
   status: any,
 });
+
+/** batch/v1 JobSchedulingConfiguration (WorkloadWithJob): the pod group the Job's Workload describes. */
+function jobSchedulingConfiguration() {
+  return struct('v1.JobSchedulingConfiguration', {
+    schedulingPolicy: struct('v1alpha3.WorkloadPodGroupSchedulingPolicy', {
+      basic: struct('v1alpha3.WorkloadPodGroupBasicSchedulingPolicy', {}), gang: struct('v1alpha3.WorkloadPodGroupGangSchedulingPolicy', { minCount: int32 }),
+    }),
+    schedulingConstraints: struct('v1alpha3.WorkloadPodGroupSchedulingConstraints', { topology: list(struct('v1alpha3.TopologyConstraint', { key: str() })) }),
+    disruptionMode: struct('v1alpha3.WorkloadPodGroupDisruptionMode', {
+      single: struct('v1alpha3.WorkloadPodGroupSingleDisruptionMode', {}), all: struct('v1alpha3.WorkloadPodGroupAllDisruptionMode', {}),
+    }),
+    resourceClaims: list(struct('v1alpha3.WorkloadPodGroupResourceClaim', { name: str(), resourceClaimName: str(), resourceClaimTemplateName: str() })),
+  });
+}
 
 // ---- policy/v1, scheduling/v1
 

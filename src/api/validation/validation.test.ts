@@ -124,6 +124,12 @@ const cases: Case[] = [
     want: ['spec.template.metadata.labels: Invalid value: {"app":"b"}: `selector` does not match template `labels`'] },
   { name: 'a job template restarts on failure or never', kind: 'Job', obj: { metadata: { name: 'j', namespace: 'default' }, spec: { template: { spec: { containers: [{ name: 'c', image: 'x' }] } } } },
     want: ['spec.template.spec.restartPolicy: Unsupported value: "Always": supported values: "OnFailure", "Never"'] },
+  { name: 'a job gang minCount is at least 1 and at most parallelism (WorkloadWithJob)', kind: 'Job',
+    obj: { metadata: { name: 'j', namespace: 'default' }, spec: { parallelism: 2, scheduling: { schedulingPolicy: { gang: { minCount: 3 } } }, template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'x' }] } } } },
+    want: ['spec.scheduling.schedulingPolicy.gang.minCount: Invalid value: 3: must not be greater than parallelism (2)'] },
+  { name: 'a job gang minCount of 0', kind: 'Job',
+    obj: { metadata: { name: 'j', namespace: 'default' }, spec: { scheduling: { schedulingPolicy: { gang: { minCount: 0 } } }, template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'x' }] } } } },
+    want: ['spec.scheduling.schedulingPolicy.gang.minCount: Invalid value: 0: must be greater than or equal to 1'] },
   { name: 'declared features are sorted, unique, UpperCamelCase', kind: 'Node',
     obj: { metadata: { name: 'n' }, status: { declaredFeatures: ['Zeta', 'Alpha', 'Alpha', 'lower'] } },
     want: [

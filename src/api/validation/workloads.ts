@@ -118,5 +118,17 @@ export function validateJob(job: Workload): FieldError[] {
   errs.push(...validateTemplate(spec.template, 'spec.template'));
   const restart = spec.template.spec?.restartPolicy ?? 'Always';
   if (restart !== 'OnFailure' && restart !== 'Never') errs.push(notSupported('spec.template.spec.restartPolicy', restart, ['OnFailure', 'Never']));
+  errs.push(...validateJobGang(spec));
   return errs;
+}
+
+/** spec.scheduling's gang (WorkloadWithJob): a stated minCount is at least 1 and at most parallelism (validateGangMinCount). */
+function validateJobGang(spec: NonNullable<Workload['spec']>): FieldError[] {
+  const scheduling = spec.scheduling as { schedulingPolicy?: { gang?: { minCount?: number } } } | undefined;
+  const minCount = scheduling?.schedulingPolicy?.gang?.minCount;
+  if (minCount === undefined || minCount === null) return [];
+  const path = 'spec.scheduling.schedulingPolicy.gang.minCount';
+  if (minCount < 1) return [invalid(path, minCount, 'must be greater than or equal to 1')];
+  const parallelism = (spec.parallelism as number | undefined) ?? 1;
+  return minCount > parallelism ? [invalid(path, minCount, `must not be greater than parallelism (${parallelism})`)] : [];
 }

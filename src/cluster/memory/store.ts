@@ -131,9 +131,9 @@ export class MemoryCluster implements ClusterClient {
     this.volumeController?.start();
     this.resourceClaimController = opts.resourceClaimController === false ? null : new ResourceClaimController(this, opts.clock);
     this.resourceClaimController?.start();
-    this.controllers = new WorkloadControllers(this, opts.clock, opts.workloadControllers === true);
+    this.controllers = new WorkloadControllers(this, opts.clock, opts.workloadControllers === true, opts.gates?.workloadWithJob === true);
     this.controllers.start();
-    this.disruptionController = opts.disruptionController === true ? new DisruptionController({ store: this, clock: opts.clock, podsOf: () => [] }) : null;
+    this.disruptionController = opts.disruptionController === true ? new DisruptionController({ store: this, clock: opts.clock, podsOf: () => [], workloadWithJob: false }) : null;
     this.disruptionController?.start();
   }
 
@@ -190,6 +190,8 @@ export class MemoryCluster implements ClusterClient {
       o.metadata ??= {};
       if (!clusterScopedKinds.has(kind)) o.metadata.namespace ??= 'default';
       defaultWorkload(o);
+      // The Job strategy drops spec.scheduling while WorkloadWithJob is off (DropDisabledFields).
+      if (kind === 'Job' && this.gates.workloadWithJob !== true) delete (o as { spec?: { scheduling?: unknown } }).spec?.scheduling;
     }
     return o;
   }

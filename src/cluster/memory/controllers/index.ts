@@ -61,8 +61,8 @@ export class WorkloadControllers {
    * default for scenarios: a snapshot's pending pods are the ones to schedule, and a controller
    * topping up or trimming replicas would change that list.
    */
-  constructor(store: ControllerStore, clock: Clock, private readonly workloads: boolean) {
-    this.ctx = { store, clock, podsOf: (uid) => [...(this.podsByOwner.get(uid)?.values() ?? [])] };
+  constructor(store: ControllerStore, clock: Clock, private readonly workloads: boolean, workloadWithJob = false) {
+    this.ctx = { store, clock, podsOf: (uid) => [...(this.podsByOwner.get(uid)?.values() ?? [])], workloadWithJob };
     this.lifetimes = new PodLifetimes(this.ctx);
   }
 

@@ -1,8 +1,10 @@
 // The Job controller of the embedded cluster: runs up to `parallelism` pods at a time until
 // `completions` of them have succeeded, then marks the Job Complete
 // (pkg/controller/job/job_controller.go, NonIndexed completion, without retries of failed pods).
+// With WorkloadWithJob its pods join the PodGroup job_scheduling.ts makes for the Job.
 import type { Pod } from '../../../api/types.js';
-import { controllerRef, isActive, ownedPods, podFromTemplate, type Workload } from './owned.js';
+import { ensureWorkloadAndPodGroup, joinPodGroup, type SchedulingJob } from './job_scheduling.js';
+import { controllerRef, isActive, ownedPods, podFromTemplate } from './owned.js';
 import { isPodReady } from './status.js';
 import type { ControllerContext } from './store.js';
 
@@ -11,9 +13,9 @@ const controllerUidLabel = 'batch.kubernetes.io/controller-uid';
 /** Keeps a finished pod countable until the Job has added it to its status (pod deletion does not lose it). */
 export const jobTrackingFinalizer = 'batch.kubernetes.io/job-tracking';
 
-interface Job extends Workload {
-  spec?: Workload['spec'] & { parallelism?: number; completions?: number | null; suspend?: boolean };
-  status?: { startTime?: string; active?: number; succeeded?: number; failed?: number; ready?: number; conditions?: { type: string; status: string }[]; completionTime?: string };
+interface Job extends SchedulingJob {
+  spec?: SchedulingJob['spec'] & { completions?: number | null; suspend?: boolean };
+  status?: SchedulingJob['status'] & { active?: number; ready?: number; completionTime?: string };
 }
 
 /**
@@ -42,6 +44,8 @@ export function syncJob(ctx: ControllerContext, job: Job): void {
   if (isComplete(job)) return;
   const ns = job.metadata.namespace ?? 'default';
   const pods = ownedPods(ctx, job);
+  // Before any pod is made, so that the new pods can name their group.
+  const podGroup = ctx.workloadWithJob ? ensureWorkloadAndPodGroup(ctx, job, pods) : null;
   // Finished pods still carrying the finalizer are counted now, once, and released.
   let succeeded = job.status?.succeeded ?? 0;
   let failed = job.status?.failed ?? 0;
@@ -60,6 +64,7 @@ export function syncJob(ctx: ControllerContext, job: Job): void {
     for (let i = active.length; i < want; i++) {
       const pod = podFromTemplate(job, ref, { generateName: `${job.metadata.name}-` }, labels);
       pod.metadata.finalizers = [jobTrackingFinalizer];
+      if (podGroup !== null) joinPodGroup(pod, podGroup);
       ctx.store.create(pod);
     }
   } else if (active.length > limit(job)) {

@@ -18,4 +18,6 @@ export interface ControllerContext {
   readonly clock: Clock;
   /** The pods whose controller is the object with this uid (kept current as pods change). */
   podsOf(ownerUid: string): readonly Pod[];
+  /** WorkloadWithJob: the Job controller makes a Workload and a PodGroup for a Job. */
+  readonly workloadWithJob: boolean;
 }
