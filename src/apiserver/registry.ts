@@ -149,7 +149,7 @@ export class ResourceRegistry {
    * ValidateNodeUpdate checks its capacity and allocatable).
    */
   private validate(r: Resource, obj: Obj, old: Obj | null, subresource: string): void {
-    const k = kindValidation(r.kind);
+    const k = kindValidation(r.storeKind);
     if (!k) return;
     let errs: FieldError[];
     if (subresource === 'status' && r.kind !== 'Node') {
@@ -390,7 +390,7 @@ export class ResourceRegistry {
     if (raw.kind !== undefined && raw.kind !== r.kind) {
       throw badRequest(`${r.kind} in version "${r.version}" cannot be handled as a ${r.kind}: the object provided is unrecognized (must be of type ${r.kind}): kind ${String(raw.kind)}`);
     }
-    const k = kindValidation(r.kind);
+    const k = kindValidation(r.storeKind);
     const decoded = k ? decodeObject<Obj>(k.shape, raw) : { ok: true as const, value: structuredClone(raw) };
     if (!decoded.ok) throw badRequest(`${r.kind} in version "${r.version}" cannot be handled as a ${r.kind}: ${decoded.issue.message}`);
     const obj = decoded.value;

@@ -1,6 +1,6 @@
 // The resources the embedded API server serves and its discovery documents
 // (staging/src/k8s.io/apiserver/pkg/endpoints/discovery, pkg/registry/*/storage for verbs and short names).
-import { kindInfo } from '../api/kinds.js';
+import { groupOf, kindInfo, kindKey } from '../api/kinds.js';
 
 export interface Resource {
   /** API group; '' for the core group. */
@@ -10,7 +10,7 @@ export interface Resource {
   readonly name: string;
   readonly singularName: string;
   readonly kind: string;
-  /** The kind objects are kept under in the embedded store (both event APIs share "Event"). */
+  /** The kind key objects are kept under in the embedded store (api/kinds.ts; both event APIs share "Event"). */
   readonly storeKind: string;
   readonly namespaced: boolean;
   readonly shortNames?: readonly string[];
@@ -42,13 +42,12 @@ const coreEventFields = ['involvedObject.kind', 'involvedObject.namespace', 'inv
 const eventsV1Fields = ['regarding.kind', 'regarding.namespace', 'regarding.name', 'regarding.uid', 'regarding.apiVersion',
   'regarding.resourceVersion', 'regarding.fieldPath', 'reason', 'reportingController', 'type'];
 
-/** A kind of api/kinds.ts as served: its group, version, plural and scope from the table. */
-function served(kind: string): Pick<Resource, 'group' | 'version' | 'name' | 'singularName' | 'kind' | 'storeKind' | 'namespaced'> {
-  const k = kindInfo(kind);
-  const slash = k.apiVersion.indexOf('/');
+/** A kind of api/kinds.ts (by key) as served: its group, version, plural and scope from the table. */
+function served(key: string): Pick<Resource, 'group' | 'version' | 'name' | 'singularName' | 'kind' | 'storeKind' | 'namespaced'> {
+  const k = kindInfo(key);
   return {
-    group: slash < 0 ? '' : k.apiVersion.slice(0, slash), version: k.apiVersion.slice(slash + 1), name: k.plural,
-    singularName: k.kind.toLowerCase(), kind: k.kind, storeKind: k.kind, namespaced: k.namespaced,
+    group: groupOf(k.apiVersion), version: k.apiVersion.slice(k.apiVersion.indexOf('/') + 1), name: k.plural,
+    singularName: k.kind.toLowerCase(), kind: k.kind, storeKind: kindKey(k), namespaced: k.namespaced,
   };
 }
 
@@ -105,6 +104,9 @@ export const resources: readonly Resource[] = [
     hasStatus: false, fields: ['spec.nodeName', 'spec.driver', 'spec.pool.name'], tracksGeneration: true },
   { ...served('Lease'), 
     hasStatus: false, requireResourceVersion: true },
+  // Custom resources, served as their CRDs would be (as if installed).
+  { ...served('PodGroup.scheduling.x-k8s.io'), shortNames: ['pg', 'pgs'],
+    hasStatus: true, tracksGeneration: true, statusOnCreate: 'reset' },
   { group: 'events.k8s.io', version: 'v1', name: 'events', singularName: 'event', kind: 'Event', storeKind: 'Event', namespaced: true, shortNames: ['ev'],
     hasStatus: false, fields: eventsV1Fields, allowCreateOnUpdate: true },
 ];

@@ -4,7 +4,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { parseAllDocuments } from 'yaml';
 import type { AddressInfo } from 'node:net';
-import { kinds } from '../api/kinds.js';
+import { kindKey, kinds } from '../api/kinds.js';
 import type { KubeObject } from '../api/types.js';
 import type { MemoryCluster } from '../cluster/memory/store.js';
 import { ApiError } from '../cluster/types.js';
@@ -239,7 +239,7 @@ export class ApiServer {
     for (const o of cluster.list('Namespace')) wanted.add(o.metadata?.name ?? '');
     for (const k of kinds) {
       if (!k.namespaced) continue;
-      for (const o of cluster.list(k.kind)) if (o.metadata?.namespace) wanted.add(o.metadata.namespace);
+      for (const o of cluster.list(kindKey(k))) if (o.metadata?.namespace) wanted.add(o.metadata.namespace);
     }
     for (const ns of wanted) {
       const existing = cluster.get<KubeObject & { status?: { phase?: string } }>('Namespace', '', ns);

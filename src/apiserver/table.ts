@@ -225,7 +225,7 @@ export type IncludeObject = 'None' | 'Metadata' | 'Object';
 
 /** A Table of `items`; rows carry the object, its metadata only, or nothing. */
 export function toTable(r: Resource, items: readonly KubeObject[], o: { now: number; resourceVersion?: string; continueToken?: string; includeObject: IncludeObject; noHeaders?: boolean }): Record<string, unknown> {
-  const printer = printers[r.kind] ?? defaultPrinter;
+  const printer = printers[r.storeKind] ?? defaultPrinter;
   const rows = items.map((item) => {
     const row: Record<string, unknown> = { cells: printer.cells(item, o.now) };
     if (o.includeObject === 'Object') row.object = item;

@@ -150,7 +150,7 @@ export async function importCluster(o: ImportOptions): Promise<ImportedCluster> 
       for (const item of items) if (spec.kind !== 'Pod' || !isFinishedPod(item)) objects.push(withoutServerNoise(item, spec));
     }
     if (!served) {
-      skipped.push(spec.kind);
+      skipped.push(spec.key);
       o.warn?.(`the API server does not serve ${spec.apiVersion} ${pluralOf(spec)}: no ${spec.kind} objects imported`);
     }
   }

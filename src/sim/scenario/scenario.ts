@@ -8,6 +8,7 @@ import { parseAllDocuments } from 'yaml';
 import { applyMatchLabelKeysToAffinity } from '../../api/admission/match_label_keys.js';
 import { priorityAdmissionError, priorityClassAdmissionError } from '../../api/admission/priority.js';
 import type { KubeObject, Node, Pod, PriorityClass } from '../../api/types.js';
+import { kindKeyOf } from '../../api/kinds.js';
 import { nodesToAdd, readStepOps, whatIfStepKeys, type StepOps } from './whatif_steps.js';
 import {
   aggregateFieldErrors, decodeObject, documentProblem, fieldErrorString, kindStruct, kindValidation, knownKinds, maxNestingDepth, strictDecodingError,
@@ -111,7 +112,8 @@ class Loader {
     if (e.kind !== undefined && given !== undefined && given !== e.kind) this.fail(e.where, `must be a ${e.kind}, not ${JSON.stringify(given)}`);
     const kind = given ?? e.kind;
     if (kind === undefined) this.fail(e.where, 'needs a kind (Pod, Node, Namespace, ...)');
-    const k = typeof kind === 'string' ? kindValidation(kind) : undefined;
+    const apiVersion = typeof e.value.apiVersion === 'string' ? e.value.apiVersion : undefined;
+    const k = typeof kind === 'string' ? kindValidation(kindKeyOf({ apiVersion, kind })) : undefined;
     if (!k) this.fail(e.where, `unknown kind ${JSON.stringify(kind)} (known kinds: ${knownKinds().join(', ')})`);
     const decoded = decodeObject<KubeObject>(k.shape, e.value);
     if (!decoded.ok) {
@@ -139,7 +141,7 @@ class Loader {
   }
 
   private keyOf(obj: KubeObject): string {
-    return `${obj.kind}/${obj.metadata?.namespace ?? ''}/${obj.metadata?.name ?? ''}`;
+    return `${kindKeyOf(obj)}/${obj.metadata?.namespace ?? ''}/${obj.metadata?.name ?? ''}`;
   }
 
   private priorityClasses(): PriorityClass[] {
@@ -228,11 +230,11 @@ function readDelete(v: unknown, where: string, loader: Loader): { kind: string; 
   const name = v.name ?? meta.name;
   const namespace = v.namespace ?? meta.namespace;
   if (typeof kind !== 'string' || typeof name !== 'string' || name === '') loader.fail(where, 'needs kind and name');
-  const k = kindValidation(kind);
+  const k = kindValidation(kindKeyOf({ apiVersion: typeof v.apiVersion === 'string' ? v.apiVersion : undefined, kind }));
   if (!k) loader.fail(where, `unknown kind ${JSON.stringify(kind)} (known kinds: ${knownKinds().join(', ')})`);
   if (namespace !== undefined && typeof namespace !== 'string') loader.fail(where, 'namespace must be a string');
-  loader.remove(k.kind, k.namespaced ? (namespace ?? 'default') : '', name);
-  return { kind: k.kind, ...(namespace !== undefined ? { namespace } : {}), name };
+  loader.remove(k.key, k.namespaced ? (namespace ?? 'default') : '', name);
+  return { kind: k.key, ...(namespace !== undefined ? { namespace } : {}), name };
 }
 
 /**
