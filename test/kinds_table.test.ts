@@ -8,7 +8,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { clusterScopedKinds, kindKey, kindKeyOf, kinds as declared, type KindInfo } from '../src/api/kinds.js';
 import { kindValidation, knownKinds } from '../src/api/validation/index.js';
-import { findResource, resources } from '../src/apiserver/resources.js';
+import { findResource, resources, resourcesFor } from '../src/apiserver/resources.js';
 import { watchedResourcesFor } from '../src/cluster/kube/resources.js';
 import { importedResources } from '../src/cluster/kube/import.js';
 import { MemoryCluster } from '../src/cluster/memory/store.js';
@@ -77,6 +77,7 @@ describe('the kinds table', () => {
       const r = findResource(group, version, k.plural);
       if (k.gate === 'GenericWorkload') {
         assert.equal(r, undefined, k.kind);
+        assert.equal(findResource(group, version, k.plural, resourcesFor(() => true))?.storeKind, kindKey(k), `${k.kind} is not served with its gate on`);
         continue;
       }
       assert.ok(r, `${k.kind} is not served`);

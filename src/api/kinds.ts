@@ -68,12 +68,9 @@ export const kinds = [
 
 type Kinds = (typeof kinds)[number];
 
-/** A row's key: its kind, or "Kind.group" for a custom resource. */
+/** A row's key: its kind, or "Kind.group" for a custom resource ("Pod", "PodGroup.scheduling.x-k8s.io"). */
 type KeyOf<K> = K extends { readonly crd: true; readonly kind: infer N extends string; readonly apiVersion: `${infer G}/${string}` }
   ? `${N}.${G}` : K extends { readonly kind: infer N extends string } ? N : never;
-
-/** The key of every kind of the table ("Pod", "PodGroup", "PodGroup.scheduling.x-k8s.io"). */
-export type KindKey = KeyOf<Kinds>;
 
 /** The kinds plugins read through the object lister, by key. */
 export type ListedKindName = KeyOf<Extract<Kinds, { readonly listed: true }>>;

@@ -7,6 +7,7 @@ import { convertEvent } from './events.js';
 import type { Resource } from './resources.js';
 import { age, ageColumn, humanDuration, nameColumn, type Cell, type Printer } from './table_columns.js';
 import { workloadPrinters } from './workload_table.js';
+import { schedulingPrinters } from './scheduling_table.js';
 
 const orNone = (s: string | undefined) => (s ? s : '<none>');
 
@@ -129,6 +130,7 @@ const nameAndAge: Printer = { columns: [nameColumn, ageColumn], cells: (o, now) 
 
 const printers: Record<string, Printer> = {
   ...workloadPrinters,
+  ...schedulingPrinters,
   DeviceClass: nameAndAge,
   ResourceClaimTemplate: nameAndAge,
   ResourceClaim: {

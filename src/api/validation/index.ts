@@ -18,6 +18,8 @@ import { validateAppsWorkload, validateJob, validateReplicationController } from
 import { validatePodUpdate } from './pod_update.js';
 import { validatePodGroup, validatePodGroupUpdate, validateWorkload, validateWorkloadUpdate } from './scheduling.js';
 import { validateCoschedulingPodGroup } from './coscheduling.js';
+import { validatePodGroupStatusUpdate } from './conditions.js';
+import type { PodGroup } from '../scheduling.js';
 import {
   validateDeviceClass, validateDeviceClassUpdate, validateDeviceTaintRule, validateDeviceTaintRuleUpdate, validateResourceClaim,
   validateResourceClaimStatusUpdate, validateResourceClaimTemplate, validateResourceClaimTemplateUpdate, validateResourceClaimUpdate,
@@ -118,7 +120,8 @@ const table: readonly KindValidation[] = [
   kind('PodDisruptionBudget', schema.podDisruptionBudget, validatePodDisruptionBudget),
   kind('PriorityClass', schema.priorityClass, validatePriorityClass, priorityClassUpdate),
   kind('Workload', schema.workload, validateWorkload, validateWorkloadUpdate),
-  { ...kind('PodGroup', schema.podGroup, validatePodGroup, validatePodGroupUpdate), validateStatusUpdate: () => [] },
+  { ...kind('PodGroup', schema.podGroup, validatePodGroup, validatePodGroupUpdate),
+    validateStatusUpdate: (o: KubeObject, n: KubeObject) => validatePodGroupStatusUpdate(o as unknown as PodGroup, n as unknown as PodGroup) },
   kind('StorageClass', schema.storageClass, validateStorageClass),
   kind('CSINode', schema.csiNode, validateCSINode),
   kind('CSIDriver', schema.csiDriver, validateCSIDriver),

@@ -29,8 +29,17 @@ const allResources: readonly { spec: ResourceSpec; gate: string | undefined }[] 
   .filter((k: KindInfo) => k.watched === true)
   .map((k: KindInfo) => ({ spec: resourceSpec(kindKey(k)), gate: k.gate }));
 
-/** The gates of watched kinds that are off by default. */
+/** The gates of the table's kinds that are off by default. */
 const offByDefault: ReadonlySet<string> = new Set(['GenericWorkload']);
+
+/**
+ * A kind a cluster at the pinned release's defaults does not serve: gated off by default
+ * (GenericWorkload's), or a custom resource whose CRD may not be installed.
+ */
+export function servedOnlyBeyondDefaults(key: string): boolean {
+  const k = kindInfo(key);
+  return k.crd === true || (k.gate !== undefined && offByDefault.has(k.gate));
+}
 
 /** The kinds watched with the given feature gates. */
 export function watchedResourcesFor(enabled: (gate: string) => boolean): readonly ResourceSpec[] {
