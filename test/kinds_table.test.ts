@@ -6,12 +6,14 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { clusterScopedKinds, kinds as declared, type KindInfo } from '../src/api/kinds.js';
+import { clusterScopedKinds, kindKey, kindKeyOf, kinds as declared, type KindInfo } from '../src/api/kinds.js';
 import { kindValidation, knownKinds } from '../src/api/validation/index.js';
-import { findResource, resources } from '../src/apiserver/resources.js';
+import { findResource, resources, resourcesFor } from '../src/apiserver/resources.js';
 import { watchedResourcesFor } from '../src/cluster/kube/resources.js';
 import { importedResources } from '../src/cluster/kube/import.js';
 import { MemoryCluster } from '../src/cluster/memory/store.js';
+import { MapObjectLister } from '../src/framework/object_lister.js';
+import { scenarioFromDocuments } from '../src/sim/scenario/scenario.js';
 import type { WatchEvent } from '../src/cluster/types.js';
 import { makeNode, makePod } from '../src/testing/index.js';
 import { FakeClock } from '../src/util/clock.js';
@@ -47,24 +49,26 @@ function productionFiles(dir: string): string[] {
 }
 
 describe('the kinds table', () => {
-  it('declares each kind once, with a plural and a group/version', () => {
+  it('declares each group and kind once, with a plural and a group/version', () => {
     const seen = new Set<string>();
     for (const k of kinds) {
-      assert.ok(!seen.has(k.kind), `${k.kind} declared twice`);
-      seen.add(k.kind);
+      const groupKind = `${splitApiVersion(k.apiVersion).group} ${k.kind}`;
+      assert.ok(!seen.has(groupKind), `${groupKind} declared twice`);
+      seen.add(groupKind);
       assert.match(k.plural, /^[a-z]+$/, k.kind);
-      assert.match(k.apiVersion, /^([a-z0-9.]+\/)?v\d+((alpha|beta)\d+)?$/, k.kind);
+      assert.match(k.apiVersion, /^([a-z0-9.-]+\/)?v\d+((alpha|beta)\d+)?$/, k.kind);
     }
   });
 
   it('every kind is validated with its group/version and scope, and nothing else is', () => {
     for (const k of kinds) {
-      const v = kindValidation(k.kind);
+      const v = kindValidation(kindKey(k));
       assert.ok(v, `${k.kind} has no validation`);
+      assert.equal(v.kind, k.kind);
       assert.equal(v.apiVersion, k.apiVersion, k.kind);
       assert.equal(v.namespaced, k.namespaced, k.kind);
     }
-    assert.deepEqual([...knownKinds()].sort(), kinds.map((k) => k.kind).sort());
+    assert.deepEqual([...knownKinds()].sort(), kinds.map((k) => kindKey(k)).sort());
   });
 
   it('the API server serves every ungated kind under its plural, and the gated ones not at all', () => {
@@ -73,27 +77,29 @@ describe('the kinds table', () => {
       const r = findResource(group, version, k.plural);
       if (k.gate === 'GenericWorkload') {
         assert.equal(r, undefined, k.kind);
+        assert.equal(findResource(group, version, k.plural, resourcesFor(() => true))?.storeKind, kindKey(k), `${k.kind} is not served with its gate on`);
         continue;
       }
       assert.ok(r, `${k.kind} is not served`);
       assert.equal(r.kind, k.kind);
+      assert.equal(r.storeKind, kindKey(k));
       assert.equal(r.namespaced, k.namespaced, k.kind);
     }
     // The one resource outside the table: events.k8s.io's view of the core Event.
-    assert.deepEqual(resources.filter((r) => !kinds.some((k) => k.plural === r.name && k.kind === r.kind)).map((r) => `${r.group}/${r.name}`), []);
+    assert.deepEqual(resources.filter((r) => !kinds.some((k) => k.plural === r.name && kindKey(k) === r.storeKind)).map((r) => `${r.group}/${r.name}`), []);
   });
 
   it('the informers watch the watched kinds in table order, gated ones only with their gate', () => {
     const all = watchedResourcesFor(() => true);
-    assert.deepEqual(all.map((r) => r.kind), kinds.filter((k) => k.watched === true).map((k) => k.kind));
-    for (const r of all) assert.ok(r.path.endsWith(`/${kindOf(r.kind).plural}`), r.path);
-    const none = watchedResourcesFor(() => false).map((r) => r.kind);
-    for (const k of kinds) if (k.gate !== undefined && k.watched === true) assert.ok(!none.includes(k.kind), k.kind);
-    assert.equal(new Set(importedResources.map((r) => r.kind)).size, importedResources.length);
+    assert.deepEqual(all.map((r) => r.key), kinds.filter((k) => k.watched === true).map((k) => kindKey(k)));
+    for (const r of all) assert.ok(r.path.endsWith(`/${kindOf(r.key).plural}`), r.path);
+    const none = watchedResourcesFor(() => false).map((r) => r.key);
+    for (const k of kinds) if (k.gate !== undefined && k.watched === true) assert.ok(!none.includes(kindKey(k)), k.kind);
+    assert.equal(new Set(importedResources.map((r) => r.key)).size, importedResources.length);
   });
 
   it('cluster-scoped kinds are exactly the table\'s', () => {
-    assert.deepEqual([...clusterScopedKinds].sort(), kinds.filter((k) => !k.namespaced).map((k) => k.kind).sort());
+    assert.deepEqual([...clusterScopedKinds].sort(), kinds.filter((k) => !k.namespaced).map((k) => kindKey(k)).sort());
   });
 
   it('the embedded cluster delivers its initial lists in the table\'s order, nodes before pods', async () => {
@@ -104,7 +110,7 @@ describe('the kinds table', () => {
     cluster.create({ apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: 'sc' }, provisioner: 'x' } as never);
     const order: string[] = [];
     await cluster.start((e: WatchEvent) => order.push(e.kind));
-    const rank = (kind: string) => kinds.findIndex((k) => k.kind === kind);
+    const rank = (key: string) => kinds.findIndex((k) => kindKey(k) === key);
     const ranks = order.map(rank);
     assert.deepEqual(ranks, [...ranks].sort((a, b) => a - b), order.join(' '));
     assert.ok(order.indexOf('Node') < order.indexOf('Pod'));
@@ -128,8 +134,53 @@ describe('the kinds table', () => {
   });
 });
 
-function kindOf(kind: string): KindInfo {
-  const k = kinds.find((x) => x.kind === kind);
-  assert.ok(k, kind);
+describe('kinds keyed by group and kind', () => {
+  const gangGroup = { apiVersion: 'scheduling.x-k8s.io/v1alpha1', kind: 'PodGroup', metadata: { name: 'g', namespace: 'ns' }, spec: { minMember: 2 } };
+  const workloadGroup = { apiVersion: 'scheduling.k8s.io/v1beta1', kind: 'PodGroup', metadata: { name: 'g', namespace: 'ns' }, spec: { schedulingPolicy: { basic: {} } } };
+
+  it('keys Kubernetes\' own kinds by name and custom resources by Kind.group', () => {
+    const cases: { apiVersion?: string; kind: string; want: string }[] = [
+      { apiVersion: 'v1', kind: 'Pod', want: 'Pod' },
+      { kind: 'Pod', want: 'Pod' },
+      { apiVersion: 'scheduling.k8s.io/v1beta1', kind: 'PodGroup', want: 'PodGroup' },
+      { kind: 'PodGroup', want: 'PodGroup' },
+      { apiVersion: 'scheduling.x-k8s.io/v1alpha1', kind: 'PodGroup', want: 'PodGroup.scheduling.x-k8s.io' },
+      // Another version of the same group is the same kind.
+      { apiVersion: 'scheduling.x-k8s.io/v1beta9', kind: 'PodGroup', want: 'PodGroup.scheduling.x-k8s.io' },
+      { kind: 'PodGroup.scheduling.x-k8s.io', want: 'PodGroup.scheduling.x-k8s.io' },
+    ];
+    for (const c of cases) assert.equal(kindKeyOf(c), c.want, JSON.stringify(c));
+  });
+
+  it('the embedded store keeps both PodGroups under their own keys', async () => {
+    const cluster = new MemoryCluster({ clock: new FakeClock(0) });
+    cluster.create(gangGroup as never);
+    cluster.create(workloadGroup as never);
+    assert.deepEqual(cluster.list('PodGroup').map((o) => o.apiVersion), ['scheduling.k8s.io/v1beta1']);
+    assert.deepEqual(cluster.list('PodGroup.scheduling.x-k8s.io').map((o) => o.apiVersion), ['scheduling.x-k8s.io/v1alpha1']);
+    assert.equal(cluster.get('PodGroup.scheduling.x-k8s.io', 'ns', 'g')?.apiVersion, 'scheduling.x-k8s.io/v1alpha1');
+    const seen: string[] = [];
+    await cluster.start((e: WatchEvent) => seen.push(e.kind));
+    assert.deepEqual(seen.filter((k) => k.startsWith('PodGroup')).sort(), ['PodGroup', 'PodGroup.scheduling.x-k8s.io']);
+    assert.ok(cluster.remove('PodGroup.scheduling.x-k8s.io', 'ns', 'g'));
+    assert.equal(cluster.list('PodGroup').length, 1);
+  });
+
+  it('the object lister files an object under its key', () => {
+    const lister = new MapObjectLister([gangGroup as never]);
+    assert.equal(lister.get('PodGroup.scheduling.x-k8s.io', 'ns', 'g')?.apiVersion, 'scheduling.x-k8s.io/v1alpha1');
+  });
+
+  it('a scenario holds both, each validated as its own kind', () => {
+    const sc = scenarioFromDocuments([{ objects: [gangGroup, workloadGroup] }], 'two-podgroups');
+    assert.deepEqual(sc.objects.map((o) => `${kindKeyOf(o)} ${o.kind}`), ['PodGroup.scheduling.x-k8s.io PodGroup', 'PodGroup PodGroup']);
+    assert.throws(() => scenarioFromDocuments([{ objects: [{ ...gangGroup, spec: { minMember: 0 } }] }], 'bad'),
+      /spec\.minMember: Invalid value: 0: spec\.minMember in body should be greater than or equal to 1/);
+  });
+});
+
+function kindOf(key: string): KindInfo {
+  const k = kinds.find((x) => kindKey(x) === key);
+  assert.ok(k, key);
   return k;
 }

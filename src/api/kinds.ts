@@ -1,6 +1,9 @@
 // The Kubernetes kinds this scheduler knows, each declared once: group/version, plural, scope, what
 // the scheduler does with it (scheduler.go's informers, the listers plugins read, the cluster event
 // resource of framework/types.go) and the gate it needs. Every other list of kinds derives from here.
+// Kinds are keyed by group and kind: Kubernetes' own kinds by their name alone (kube-apiserver
+// serves each name once, Event aside), custom resources by "Kind.group" (schema.GroupKind.String()),
+// so scheduler-plugins' PodGroup and scheduling.k8s.io's are two kinds.
 
 export interface KindInfo {
   readonly kind: string;
@@ -9,6 +12,8 @@ export interface KindInfo {
   /** The resource name in URLs and RBAC rules ("storageclasses"). */
   readonly plural: string;
   readonly namespaced: boolean;
+  /** A custom resource (a CRD's, not kube-apiserver's own): keyed "Kind.group" in the table, the store and watch events. */
+  readonly crd?: true;
   /** The scheduler has an informer for it; the table's order is the order initial lists are delivered. */
   readonly watched?: true;
   /** Plugins read it through the Handle's object lister (framework ListedKind). */
@@ -57,24 +62,54 @@ export const kinds = [
   { kind: 'Workload', apiVersion: 'scheduling.k8s.io/v1beta1', plural: 'workloads', namespaced: true, gate: 'GenericWorkload' },
   { kind: 'Event', apiVersion: 'v1', plural: 'events', namespaced: true },
   { kind: 'Lease', apiVersion: 'coordination.k8s.io/v1', plural: 'leases', namespaced: true },
+  // Custom resources. scheduler-plugins' PodGroup (its Coscheduling plugin reads it).
+  { kind: 'PodGroup', apiVersion: 'scheduling.x-k8s.io/v1alpha1', plural: 'podgroups', namespaced: true, crd: true, listed: true },
 ] as const satisfies readonly KindInfo[];
 
 type Kinds = (typeof kinds)[number];
 
-/** The kinds plugins read through the object lister. */
-export type ListedKindName = Extract<Kinds, { readonly listed: true }>['kind'];
+/** A row's key: its kind, or "Kind.group" for a custom resource ("Pod", "PodGroup.scheduling.x-k8s.io"). */
+type KeyOf<K> = K extends { readonly crd: true; readonly kind: infer N extends string; readonly apiVersion: `${infer G}/${string}` }
+  ? `${N}.${G}` : K extends { readonly kind: infer N extends string } ? N : never;
+
+/** The kinds plugins read through the object lister, by key. */
+export type ListedKindName = KeyOf<Extract<Kinds, { readonly listed: true }>>;
 
 /** The kinds whose changes are cluster events of the same name. */
-export type EventKindName = Extract<Kinds, { readonly event: true }>['kind'];
+export type EventKindName = KeyOf<Extract<Kinds, { readonly event: true }>>;
 
-const byName: ReadonlyMap<string, KindInfo> = new Map(kinds.map((k) => [k.kind, k]));
+/** The API group of an apiVersion ('' for the core group's "v1"). */
+export function groupOf(apiVersion: string): string {
+  const slash = apiVersion.indexOf('/');
+  return slash < 0 ? '' : apiVersion.slice(0, slash);
+}
 
-/** The table's entry of a kind; throws for a kind the table does not declare (a programming error). */
-export function kindInfo(kind: string): KindInfo {
-  const k = byName.get(kind);
-  if (k === undefined) throw new Error(`kind ${kind} is not declared in api/kinds.ts`);
+/** The key of a row of the table. */
+export function kindKey(k: Pick<KindInfo, 'kind' | 'apiVersion' | 'crd'>): string {
+  return k.crd === true ? `${k.kind}.${groupOf(k.apiVersion)}` : k.kind;
+}
+
+const byKey: ReadonlyMap<string, KindInfo> = new Map(kinds.map((k) => [kindKey(k), k]));
+/** Custom resources by "group kind" as objects spell them. */
+const crdByGroupKind: ReadonlyMap<string, string> = new Map(kinds.filter((k: KindInfo) => k.crd === true).map((k) => [`${groupOf(k.apiVersion)} ${k.kind}`, kindKey(k)]));
+
+/**
+ * The key an object of `kind` and `apiVersion` is kept under: the custom resource's of that group
+ * when there is one, else the kind itself (a built-in kind named under another group is refused by
+ * validation with its own message, not taken for another kind).
+ */
+export function kindKeyOf(o: { readonly apiVersion?: string | undefined; readonly kind?: string | undefined }): string {
+  const kind = o.kind ?? '';
+  if (o.apiVersion === undefined || crdByGroupKind.size === 0) return kind;
+  return crdByGroupKind.get(`${groupOf(o.apiVersion)} ${kind}`) ?? kind;
+}
+
+/** The table's entry of a kind key; throws for a key the table does not declare (a programming error). */
+export function kindInfo(key: string): KindInfo {
+  const k = byKey.get(key);
+  if (k === undefined) throw new Error(`kind ${key} is not declared in api/kinds.ts`);
   return k;
 }
 
-/** Kinds that carry no namespace. */
-export const clusterScopedKinds: ReadonlySet<string> = new Set(kinds.filter((k) => !k.namespaced).map((k) => k.kind));
+/** Keys of the kinds that carry no namespace. */
+export const clusterScopedKinds: ReadonlySet<string> = new Set(kinds.filter((k) => !k.namespaced).map((k) => kindKey(k)));

@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { Pod } from '../api/types.js';
 import { startTestServer, type TestServer } from './test_helpers.js';
+import { FeatureGates } from '../config/feature_gates.js';
 
 function kubectlOnPath(): string | undefined {
   for (const dir of (process.env.PATH ?? '').split(delimiter)) {
@@ -44,19 +45,15 @@ spec:
         memory: 64Mi
 `;
 
-describe('kubectl against simulate --serve', { skip: kubectl ? false : 'kubectl is not on PATH (apt-get install kubernetes-client)', timeout: 60_000 }, () => {
-  let s: TestServer;
-  let dir: string;
-  let env: NodeJS.ProcessEnv;
-  before(async () => {
-    s = await startTestServer();
-    dir = mkdtempSync(join(tmpdir(), 'kst-kubectl-'));
-    writeFileSync(join(dir, 'kubeconfig'), `apiVersion: v1
+/** A temporary HOME with a kubeconfig for the server at `url`, and kubectl's environment over it. */
+function kubectlHome(url: string): { dir: string; env: NodeJS.ProcessEnv } {
+  const dir = mkdtempSync(join(tmpdir(), 'kst-kubectl-'));
+  writeFileSync(join(dir, 'kubeconfig'), `apiVersion: v1
 kind: Config
 clusters:
 - name: embedded
   cluster:
-    server: ${s.url}
+    server: ${url}
 contexts:
 - name: embedded
   context:
@@ -68,8 +65,17 @@ users:
   user: {}
 current-context: embedded
 `);
+  return { dir, env: { ...process.env, KUBECONFIG: join(dir, 'kubeconfig'), HOME: dir, KUBECACHEDIR: join(dir, 'cache') } };
+}
+
+describe('kubectl against simulate --serve', { skip: kubectl ? false : 'kubectl is not on PATH (apt-get install kubernetes-client)', timeout: 60_000 }, () => {
+  let s: TestServer;
+  let dir: string;
+  let env: NodeJS.ProcessEnv;
+  before(async () => {
+    s = await startTestServer();
+    ({ dir, env } = kubectlHome(s.url));
     writeFileSync(join(dir, 'pod.yaml'), podYaml);
-    env = { ...process.env, KUBECONFIG: join(dir, 'kubeconfig'), HOME: dir, KUBECACHEDIR: join(dir, 'cache') };
   });
   after(async () => {
     await s?.close();
@@ -207,5 +213,71 @@ spec:
     const ignore = await run(['apply', '--validate=false', '-f', join(dir, 'typo2.yaml')], env);
     assert.equal(ignore.code, 0, ignore.stderr);
     assert.doesNotMatch(ignore.stderr, /unknown field/);
+  });
+});
+
+const podGroupsYaml = `apiVersion: scheduling.k8s.io/v1beta1
+kind: Workload
+metadata:
+  name: train
+spec:
+  podGroupTemplates:
+  - name: workers
+    schedulingPolicy:
+      gang:
+        minCount: 2
+---
+apiVersion: scheduling.k8s.io/v1beta1
+kind: PodGroup
+metadata:
+  name: train-workers
+spec:
+  workloadRef:
+    workloadName: train
+    templateName: workers
+  schedulingPolicy:
+    gang:
+      minCount: 2
+---
+apiVersion: scheduling.x-k8s.io/v1alpha1
+kind: PodGroup
+metadata:
+  name: gang
+spec:
+  minMember: 3
+`;
+
+describe('kubectl and the pod-group kinds (GenericWorkload on)', { skip: kubectl ? false : 'kubectl is not on PATH (apt-get install kubernetes-client)', timeout: 60_000 }, () => {
+  let s: TestServer;
+  let dir: string;
+  let env: NodeJS.ProcessEnv;
+  before(async () => {
+    s = await startTestServer({ featureGates: FeatureGates.parse(['GenericWorkload=true']) });
+    ({ dir, env } = kubectlHome(s.url));
+    writeFileSync(join(dir, 'groups.yaml'), podGroupsYaml);
+  });
+  after(async () => {
+    await s?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('applies, gets, describes and deletes Workloads and both PodGroups, each under its own group', async () => {
+    const applied = await run(['apply', '-f', join(dir, 'groups.yaml')], env);
+    assert.equal(applied.code, 0, applied.stderr);
+    assert.match(applied.stdout, /workload\.scheduling\.k8s\.io\/train created/);
+    assert.match(applied.stdout, /podgroup\.scheduling\.k8s\.io\/train-workers created/);
+    assert.match(applied.stdout, /podgroup\.scheduling\.x-k8s\.io\/gang created/);
+    const builtIn = await run(['get', 'podgroups.scheduling.k8s.io'], env);
+    assert.equal(builtIn.code, 0, builtIn.stderr);
+    assert.match(builtIn.stdout, /^NAME\s+POLICY\s+WORKLOAD\s+STATUS\s+AGE\ntrain-workers\s+Gang\s+train\s+Pending\s+/);
+    const gangs = await run(['get', 'pg.scheduling.x-k8s.io'], env);
+    assert.equal(gangs.code, 0, gangs.stderr);
+    assert.match(gangs.stdout, /^NAME\s+PHASE\s+MINMEMBER\s+RUNNING\s+SUCCEEDED\s+FAILED\s+AGE\ngang\s+3\s+/);
+    const described = await run(['describe', 'workload', 'train'], env);
+    assert.equal(described.code, 0, described.stderr);
+    assert.match(described.stdout, /Min Count:\s+2/);
+    const deleted = await run(['delete', '-f', join(dir, 'groups.yaml')], env);
+    assert.equal(deleted.code, 0, deleted.stderr);
+    assert.equal(s.serving.cluster.list('PodGroup').length + s.serving.cluster.list('PodGroup.scheduling.x-k8s.io').length + s.serving.cluster.list('Workload').length, 0);
   });
 });

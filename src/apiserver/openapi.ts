@@ -3,7 +3,7 @@
 // v3 documents whose PATCH operations declare the fieldValidation parameter (so kubectl leaves
 // field validation to the server) (staging/src/k8s.io/kube-openapi handler, kubectl query_param_verifier.go).
 import { createHash } from 'node:crypto';
-import { resources } from './resources.js';
+import type { Resource } from './resources.js';
 
 /** Go's mime parser rejects the '@' of the name clients ask for; kube-openapi answers with this one. */
 export const openAPIV2ProtobufType = 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf';
@@ -31,7 +31,7 @@ export function openAPIV2Json(version: string): Record<string, unknown> {
 }
 
 /** The served group/versions as OpenAPI v3 paths ("api/v1", "apis/apps/v1"). */
-function v3Paths(): string[] {
+function v3Paths(resources: readonly Resource[]): string[] {
   const out: string[] = [];
   for (const r of resources) {
     const p = r.group ? `apis/${r.group}/${r.version}` : `api/${r.version}`;
@@ -41,7 +41,7 @@ function v3Paths(): string[] {
 }
 
 /** One group/version's document: a PATCH operation per resource, tagged with its kind. */
-export function openAPIV3GroupVersion(path: string, version: string): Record<string, unknown> | undefined {
+export function openAPIV3GroupVersion(resources: readonly Resource[], path: string, version: string): Record<string, unknown> | undefined {
   const served = resources.filter((r) => (r.group ? `apis/${r.group}/${r.version}` : `api/${r.version}`) === path);
   if (served.length === 0) return undefined;
   const paths: Record<string, unknown> = {};
@@ -65,10 +65,10 @@ export function openAPIV3GroupVersion(path: string, version: string): Record<str
 }
 
 /** The /openapi/v3 index naming each group/version document by a content hash. */
-export function openAPIV3Index(version: string): Record<string, unknown> {
+export function openAPIV3Index(resources: readonly Resource[], version: string): Record<string, unknown> {
   const paths: Record<string, unknown> = {};
-  for (const p of v3Paths()) {
-    const hash = createHash('sha512').update(JSON.stringify(openAPIV3GroupVersion(p, version))).digest('hex').slice(0, 128).toUpperCase();
+  for (const p of v3Paths(resources)) {
+    const hash = createHash('sha512').update(JSON.stringify(openAPIV3GroupVersion(resources, p, version))).digest('hex').slice(0, 128).toUpperCase();
     paths[p] = { serverRelativeURL: `/openapi/v3/${p}?hash=${hash}` };
   }
   return { paths };

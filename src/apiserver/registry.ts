@@ -142,7 +142,7 @@ export class ResourceRegistry {
     let why: string | null = null;
     if (r.kind === 'Pod') why = priorityAdmissionError(obj as unknown as Pod, classes());
     else if (r.kind === 'PriorityClass') why = priorityClassAdmissionError(obj as unknown as PriorityClass, classes());
-    else if (r.kind === 'PodGroup' && this.cluster.gates.genericWorkload === true && typeof obj.spec === 'object' && obj.spec !== null) {
+    else if (r.kind === 'PodGroup' && r.group === 'scheduling.k8s.io' && this.cluster.gates.genericWorkload === true && typeof obj.spec === 'object' && obj.spec !== null) {
       const admitted = admitGroupPriority(obj.spec as PodGroup['spec'], classes(), { noun: 'pod group', preemptionPolicy: this.cluster.gates.podGroupPreemptionPolicy === true });
       if ('error' in admitted) why = admitted.error;
     }
@@ -156,7 +156,7 @@ export class ResourceRegistry {
    * ValidateNodeUpdate checks its capacity and allocatable).
    */
   private validate(r: Resource, obj: Obj, old: Obj | null, subresource: string): void {
-    const k = kindValidation(r.kind);
+    const k = kindValidation(r.storeKind);
     if (!k) return;
     let errs: FieldError[];
     if (subresource === 'status' && r.kind !== 'Node') {
@@ -397,7 +397,7 @@ export class ResourceRegistry {
     if (raw.kind !== undefined && raw.kind !== r.kind) {
       throw badRequest(`${r.kind} in version "${r.version}" cannot be handled as a ${r.kind}: the object provided is unrecognized (must be of type ${r.kind}): kind ${String(raw.kind)}`);
     }
-    const k = kindValidation(r.kind);
+    const k = kindValidation(r.storeKind);
     const decoded = k ? decodeObject<Obj>(k.shape, raw) : { ok: true as const, value: structuredClone(raw) };
     if (!decoded.ok) throw badRequest(`${r.kind} in version "${r.version}" cannot be handled as a ${r.kind}: ${decoded.issue.message}`);
     const obj = decoded.value;

@@ -1,6 +1,6 @@
 // The resources the embedded API server serves and its discovery documents
 // (staging/src/k8s.io/apiserver/pkg/endpoints/discovery, pkg/registry/*/storage for verbs and short names).
-import { kindInfo } from '../api/kinds.js';
+import { groupOf, kindInfo, kindKey } from '../api/kinds.js';
 
 export interface Resource {
   /** API group; '' for the core group. */
@@ -10,7 +10,7 @@ export interface Resource {
   readonly name: string;
   readonly singularName: string;
   readonly kind: string;
-  /** The kind objects are kept under in the embedded store (both event APIs share "Event"). */
+  /** The kind key objects are kept under in the embedded store (api/kinds.ts; both event APIs share "Event"). */
   readonly storeKind: string;
   readonly namespaced: boolean;
   readonly shortNames?: readonly string[];
@@ -33,6 +33,8 @@ export interface Resource {
   readonly statusResetsMetadata?: boolean;
   /** Has a scale subresource (autoscaling/v1 Scale over spec.replicas). */
   readonly scale?: boolean;
+  /** The feature gate without which kube-apiserver does not serve it (api/kinds.ts). */
+  readonly gate?: string;
 }
 
 const podFields = ['spec.nodeName', 'spec.restartPolicy', 'spec.schedulerName', 'spec.serviceAccountName', 'spec.hostNetwork',
@@ -42,13 +44,13 @@ const coreEventFields = ['involvedObject.kind', 'involvedObject.namespace', 'inv
 const eventsV1Fields = ['regarding.kind', 'regarding.namespace', 'regarding.name', 'regarding.uid', 'regarding.apiVersion',
   'regarding.resourceVersion', 'regarding.fieldPath', 'reason', 'reportingController', 'type'];
 
-/** A kind of api/kinds.ts as served: its group, version, plural and scope from the table. */
-function served(kind: string): Pick<Resource, 'group' | 'version' | 'name' | 'singularName' | 'kind' | 'storeKind' | 'namespaced'> {
-  const k = kindInfo(kind);
-  const slash = k.apiVersion.indexOf('/');
+/** A kind of api/kinds.ts (by key) as served: its group, version, plural and scope from the table. */
+function served(key: string): Pick<Resource, 'group' | 'version' | 'name' | 'singularName' | 'kind' | 'storeKind' | 'namespaced' | 'gate'> {
+  const k = kindInfo(key);
   return {
-    group: slash < 0 ? '' : k.apiVersion.slice(0, slash), version: k.apiVersion.slice(slash + 1), name: k.plural,
-    singularName: k.kind.toLowerCase(), kind: k.kind, storeKind: k.kind, namespaced: k.namespaced,
+    group: groupOf(k.apiVersion), version: k.apiVersion.slice(k.apiVersion.indexOf('/') + 1), name: k.plural,
+    singularName: k.kind.toLowerCase(), kind: k.kind, storeKind: kindKey(k), namespaced: k.namespaced,
+    ...(k.gate !== undefined ? { gate: k.gate } : {}),
   };
 }
 
@@ -105,6 +107,15 @@ export const resources: readonly Resource[] = [
     hasStatus: false, fields: ['spec.nodeName', 'spec.driver', 'spec.pool.name'], tracksGeneration: true },
   { ...served('Lease'), 
     hasStatus: false, requireResourceVersion: true },
+  // scheduling.k8s.io/v1beta1 under GenericWorkload (pkg/registry/scheduling: no generation, no
+  // unconditional update; a PodGroup's status is its own subresource).
+  { ...served('Workload'),
+    hasStatus: false, requireResourceVersion: true },
+  { ...served('PodGroup'),
+    hasStatus: true, requireResourceVersion: true, statusOnCreate: 'reset', statusResetsMetadata: true },
+  // Custom resources, served as their CRDs would be (as if installed).
+  { ...served('PodGroup.scheduling.x-k8s.io'), shortNames: ['pg', 'pgs'],
+    hasStatus: true, tracksGeneration: true, statusOnCreate: 'reset' },
   { group: 'events.k8s.io', version: 'v1', name: 'events', singularName: 'event', kind: 'Event', storeKind: 'Event', namespaced: true, shortNames: ['ev'],
     hasStatus: false, fields: eventsV1Fields, allowCreateOnUpdate: true },
 ];
@@ -113,25 +124,33 @@ export function groupVersion(r: Pick<Resource, 'group' | 'version'>): string {
   return r.group ? `${r.group}/${r.version}` : r.version;
 }
 
+/** The resources served with the given feature gates: a gated kind only with its gate on, as kube-apiserver's storage providers. */
+export function resourcesFor(enabled: (gate: string) => boolean): readonly Resource[] {
+  return resources.filter((r) => r.gate === undefined || enabled(r.gate));
+}
+
+/** What a server at the pinned release's defaults serves: of the gates the table names, GenericWorkload (beta) is off. */
+export const servedByDefault = resourcesFor((gate) => gate !== 'GenericWorkload');
+
 /** The resource served at `group/version` under `name`, if any. */
-export function findResource(group: string, version: string, name: string): Resource | undefined {
-  for (const r of resources) if (r.group === group && r.version === version && r.name === name) return r;
+export function findResource(group: string, version: string, name: string, served: readonly Resource[] = servedByDefault): Resource | undefined {
+  for (const r of served) if (r.group === group && r.version === version && r.name === name) return r;
   return undefined;
 }
 
 /** Every group/version served, core first, in the order the table lists them. */
-function groupVersions(): { group: string; version: string }[] {
+function groupVersions(served: readonly Resource[]): { group: string; version: string }[] {
   const out: { group: string; version: string }[] = [];
-  for (const r of resources) if (!out.some((g) => g.group === r.group && g.version === r.version)) out.push({ group: r.group, version: r.version });
+  for (const r of served) if (!out.some((g) => g.group === r.group && g.version === r.version)) out.push({ group: r.group, version: r.version });
   return out;
 }
 
 const verbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 
 /** The APIResourceList of one group/version, with its subresources. */
-export function apiResourceList(group: string, version: string): Record<string, unknown> | undefined {
+export function apiResourceList(group: string, version: string, served: readonly Resource[] = servedByDefault): Record<string, unknown> | undefined {
   const list: Record<string, unknown>[] = [];
-  for (const r of resources) {
+  for (const r of served) {
     if (r.group !== group || r.version !== version) continue;
     const entry: Record<string, unknown> = { name: r.name, singularName: r.singularName, namespaced: r.namespaced, kind: r.kind, verbs };
     if (r.shortNames) entry.shortNames = r.shortNames;
@@ -154,20 +173,20 @@ export function apiVersions(serverAddress: string): Record<string, unknown> {
   return { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }] };
 }
 
-function apiGroup(group: string): Record<string, unknown> {
-  const versions = groupVersions().filter((g) => g.group === group).map((g) => ({ groupVersion: groupVersion(g), version: g.version }));
+function apiGroup(group: string, served: readonly Resource[]): Record<string, unknown> {
+  const versions = groupVersions(served).filter((g) => g.group === group).map((g) => ({ groupVersion: groupVersion(g), version: g.version }));
   return { name: group, versions, preferredVersion: versions[0] };
 }
 
 /** /apis: every named group. */
-export function apiGroupList(): Record<string, unknown> {
+export function apiGroupList(served: readonly Resource[] = servedByDefault): Record<string, unknown> {
   const groups: Record<string, unknown>[] = [];
-  for (const g of groupVersions()) if (g.group !== '' && !groups.some((x) => x.name === g.group)) groups.push(apiGroup(g.group));
+  for (const g of groupVersions(served)) if (g.group !== '' && !groups.some((x) => x.name === g.group)) groups.push(apiGroup(g.group, served));
   return { kind: 'APIGroupList', apiVersion: 'v1', groups };
 }
 
 /** /apis/<group>, when the group is served. */
-export function apiGroupDocument(group: string): Record<string, unknown> | undefined {
-  if (!groupVersions().some((g) => g.group === group && group !== '')) return undefined;
-  return { kind: 'APIGroup', apiVersion: 'v1', ...apiGroup(group) };
+export function apiGroupDocument(group: string, served: readonly Resource[] = servedByDefault): Record<string, unknown> | undefined {
+  if (!groupVersions(served).some((g) => g.group === group && group !== '')) return undefined;
+  return { kind: 'APIGroup', apiVersion: 'v1', ...apiGroup(group, served) };
 }

@@ -4,13 +4,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { parseAllDocuments } from 'yaml';
 import type { AddressInfo } from 'node:net';
-import { kinds } from '../api/kinds.js';
+import { kindKey, kinds } from '../api/kinds.js';
 import type { KubeObject } from '../api/types.js';
 import type { MemoryCluster } from '../cluster/memory/store.js';
 import { ApiError } from '../cluster/types.js';
 import { RealClock, type Clock } from '../util/clock.js';
 import { ResourceRegistry, systemNamespaces, type DeleteOptions, type FieldValidation, type Target, type WriteOptions } from './registry.js';
-import { apiGroupDocument, apiGroupList, apiResourceList, apiVersions, findResource, groupVersion, type Resource } from './resources.js';
+import { apiGroupDocument, apiGroupList, apiResourceList, apiVersions, findResource, groupVersion, resourcesFor, servedByDefault, type Resource } from './resources.js';
 import { parseFieldSelector, parseLabelSelector } from './selectors.js';
 import {
   badRequest, expired, fromStoreError, internalError, invalid, methodNotSupported, pathNotFound, ServedStatusError, tooLargeResourceVersion, unsupportedMediaType,
@@ -43,6 +43,12 @@ export interface ApiServerOptions {
   postEndpoints?: ReadonlyMap<string, (body: unknown) => Promise<unknown>>;
   /** Serves the paths under `prefix` (the workbench's /ui/) beside the API. */
   mount?: MountedHandler;
+  /**
+   * The feature gates of the served API: a kind of api/kinds.ts with a gate is served only with it
+   * on (GenericWorkload: scheduling.k8s.io/v1beta1 workloads and podgroups); the pinned release's
+   * defaults when absent.
+   */
+  featureGate?: (gate: string) => boolean;
 }
 
 export interface MountedHandler {
@@ -188,10 +194,13 @@ export class ApiServer {
   private readonly watches = new Set<WatchStream>();
   private readonly listSnapshots = new ListSnapshots();
   private readonly clock: Clock;
+  /** The resources served under this server's feature gates. */
+  private readonly served: readonly Resource[];
   private address: AddressInfo | undefined;
 
   private constructor(private readonly opts: ApiServerOptions) {
     this.clock = opts.clock ?? new RealClock();
+    this.served = opts.featureGate === undefined ? servedByDefault : resourcesFor(opts.featureGate);
     this.registry = new ResourceRegistry(opts.cluster, this.clock, opts.random);
     this.evictions = new EvictionREST(this.registry, this.clock);
     this.server = createServer((req, res) => {
@@ -239,7 +248,7 @@ export class ApiServer {
     for (const o of cluster.list('Namespace')) wanted.add(o.metadata?.name ?? '');
     for (const k of kinds) {
       if (!k.namespaced) continue;
-      for (const o of cluster.list(k.kind)) if (o.metadata?.namespace) wanted.add(o.metadata.namespace);
+      for (const o of cluster.list(kindKey(k))) if (o.metadata?.namespace) wanted.add(o.metadata.namespace);
     }
     for (const ns of wanted) {
       const existing = cluster.get<KubeObject & { status?: { phase?: string } }>('Namespace', '', ns);
@@ -302,9 +311,9 @@ export class ApiServer {
     if (path === '/openapi/v2') {
       doc = openAPIV2Json(gitVersion);
     } else if (path === '/openapi/v3') {
-      doc = openAPIV3Index(gitVersion);
+      doc = openAPIV3Index(this.served, gitVersion);
     } else if (segments[0] === 'openapi' && segments[1] === 'v3') {
-      doc = openAPIV3GroupVersion(segments.slice(2).join('/'), gitVersion);
+      doc = openAPIV3GroupVersion(this.served, segments.slice(2).join('/'), gitVersion);
       if (!doc) throw pathNotFound();
     } else if (path === '/version') {
       const [major, minor] = gitVersion.replace(/^v/, '').split('.');
@@ -312,15 +321,15 @@ export class ApiServer {
     } else if (path === '/api' || path === '/api/') {
       doc = apiVersions(`${this.address?.address ?? '127.0.0.1'}:${this.port}`);
     } else if (path === '/apis' || path === '/apis/') {
-      doc = apiGroupList();
+      doc = apiGroupList(this.served);
     } else if (segments[0] === 'api' && segments.length === 2) {
-      doc = apiResourceList('', segments[1]!);
+      doc = apiResourceList('', segments[1]!, this.served);
       if (!doc) throw pathNotFound();
     } else if (segments[0] === 'apis' && segments.length === 2) {
-      doc = apiGroupDocument(segments[1]!);
+      doc = apiGroupDocument(segments[1]!, this.served);
       if (!doc) throw pathNotFound();
     } else if (segments[0] === 'apis' && segments.length === 3) {
-      doc = apiResourceList(segments[1]!, segments[2]!);
+      doc = apiResourceList(segments[1]!, segments[2]!, this.served);
       if (!doc) throw pathNotFound();
     }
     if (!doc) return false;
@@ -336,7 +345,7 @@ export class ApiServer {
       this.writeJson(res, 201, this.registry.bind({ resource: pods, namespace: info.namespace, name: '', subresource: 'binding' }, request.parsed()));
       return;
     }
-    const r = findResource(info.group, info.version, info.resource);
+    const r = findResource(info.group, info.version, info.resource, this.served);
     if (!r) throw pathNotFound();
     if (r.namespaced && info.name && !info.namespace) throw pathNotFound();
     const t: Target = { resource: r, namespace: r.namespaced ? info.namespace : '', name: info.name, subresource: info.subresource };

@@ -7,6 +7,7 @@ import { convertEvent } from './events.js';
 import type { Resource } from './resources.js';
 import { age, ageColumn, humanDuration, nameColumn, type Cell, type Printer } from './table_columns.js';
 import { workloadPrinters } from './workload_table.js';
+import { schedulingPrinters } from './scheduling_table.js';
 
 const orNone = (s: string | undefined) => (s ? s : '<none>');
 
@@ -129,6 +130,7 @@ const nameAndAge: Printer = { columns: [nameColumn, ageColumn], cells: (o, now) 
 
 const printers: Record<string, Printer> = {
   ...workloadPrinters,
+  ...schedulingPrinters,
   DeviceClass: nameAndAge,
   ResourceClaimTemplate: nameAndAge,
   ResourceClaim: {
@@ -225,7 +227,7 @@ export type IncludeObject = 'None' | 'Metadata' | 'Object';
 
 /** A Table of `items`; rows carry the object, its metadata only, or nothing. */
 export function toTable(r: Resource, items: readonly KubeObject[], o: { now: number; resourceVersion?: string; continueToken?: string; includeObject: IncludeObject; noHeaders?: boolean }): Record<string, unknown> {
-  const printer = printers[r.kind] ?? defaultPrinter;
+  const printer = printers[r.storeKind] ?? defaultPrinter;
   const rows = items.map((item) => {
     const row: Record<string, unknown> = { cells: printer.cells(item, o.now) };
     if (o.includeObject === 'Object') row.object = item;

@@ -10,7 +10,8 @@ export interface Column {
   priority?: number;
 }
 
-export type Cell = string | number | boolean;
+/** A cell; null where a custom resource's column finds no value. */
+export type Cell = string | number | boolean | null;
 
 export interface Printer {
   columns: Column[];

@@ -2,6 +2,7 @@
 import { CoreV1Api, KubeConfig, Watch } from '@kubernetes/client-node';
 import type { KubeObject, Pod } from '../api/types.js';
 import { defaultConfiguration } from '../config/index.js';
+import type { FeatureGates } from '../config/feature_gates.js';
 import { inTreeRegistry, notYetAvailablePlugins } from '../plugins/registry.js';
 import type { Scenario } from '../sim/scenario/scenario.js';
 import { makeNode } from '../testing/builders.js';
@@ -35,7 +36,7 @@ function kubeConfigFor(url: string): KubeConfig {
   return kc;
 }
 
-export async function startTestServer(o: { bookmarkIntervalMs?: number; watchHistorySize?: number; scenario?: Scenario; kubelet?: boolean } = {}): Promise<TestServer> {
+export async function startTestServer(o: { bookmarkIntervalMs?: number; watchHistorySize?: number; scenario?: Scenario; kubelet?: boolean; featureGates?: FeatureGates } = {}): Promise<TestServer> {
   const registry = inTreeRegistry();
   const serving = await serveScenario(o.scenario ?? twoNodeScenario(), {
     config: defaultConfiguration(registry),
@@ -45,6 +46,7 @@ export async function startTestServer(o: { bookmarkIntervalMs?: number; watchHis
     bookmarkIntervalMs: o.bookmarkIntervalMs,
     watchHistorySize: o.watchHistorySize,
     kubelet: o.kubelet,
+    featureGates: o.featureGates,
   });
   const kc = kubeConfigFor(serving.url);
   return {

@@ -1,11 +1,13 @@
 // The scheduler's informer view of the kinds plugins read (Namespace, Service, PDB, ...).
 import type { KubeObject } from '../api/types.js';
+import { kindKeyOf } from '../api/kinds.js';
 import type { ListedKind, ObjectLister } from './interfaces.js';
 import type { Clock, TimerHandle } from '../util/clock.js';
 
 type ObjectChangeListener = (kind: string, oldObj: KubeObject | undefined, newObj: KubeObject | undefined) => void;
 
 export class MapObjectLister implements ObjectLister {
+  /** By kind key (api/kinds.ts), then namespace/name. */
   private readonly byKind = new Map<string, Map<string, KubeObject>>();
   /** Called after every change; replaced, never mutated, so a listener may unsubscribe while called. */
   private listeners: readonly ObjectChangeListener[] = [];
@@ -19,7 +21,7 @@ export class MapObjectLister implements ObjectLister {
   }
 
   upsert(o: KubeObject): void {
-    const kind = o.kind ?? '';
+    const kind = kindKeyOf(o);
     let m = this.byKind.get(kind);
     if (!m) this.byKind.set(kind, (m = new Map()));
     const key = MapObjectLister.key(o.metadata?.namespace ?? '', o.metadata?.name ?? '');
@@ -29,7 +31,7 @@ export class MapObjectLister implements ObjectLister {
   }
 
   remove(o: KubeObject): void {
-    const kind = o.kind ?? '';
+    const kind = kindKeyOf(o);
     const m = this.byKind.get(kind);
     const key = MapObjectLister.key(o.metadata?.namespace ?? '', o.metadata?.name ?? '');
     const old = m?.get(key);

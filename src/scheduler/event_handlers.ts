@@ -1,6 +1,6 @@
 // Routes cluster events to the cache and the queue, and tells the queue which cluster event
 // happened so it can requeue the pods that event may help (eventhandlers.go).
-import { kinds, type KindInfo } from '../api/kinds.js';
+import { kindKey, kindKeyOf, kinds, type KindInfo } from '../api/kinds.js';
 import type { PodGroup } from '../api/scheduling.js';
 import type { KubeObject, Node, Pod } from '../api/types.js';
 import type { Cache } from '../cache/cache.js';
@@ -31,7 +31,7 @@ export interface EventHandlerTarget {
 const listedKinds: readonly KindInfo[] = kinds.filter((k: KindInfo) => k.listed === true);
 
 /** Kinds whose changes are cluster events of their own name (pods, nodes and pod groups are routed before). */
-const eventKinds: ReadonlySet<string> = new Set(kinds.filter((k: KindInfo) => k.event === true).map((k) => k.kind));
+const eventKinds: ReadonlySet<string> = new Set(kinds.filter((k: KindInfo) => k.event === true).map((k) => kindKey(k)));
 
 function ev(resource: EventResource, actionType: number, label: string): ClusterEvent {
   return { resource, actionType, label };
@@ -74,7 +74,7 @@ export class EventHandlers {
     private readonly sched: EventHandlerTarget,
     deviceTaintRules: boolean,
   ) {
-    this.kinds = new Set(listedKinds.filter((k) => deviceTaintRules || k.gate !== 'DRADeviceTaintRules').map((k) => k.kind));
+    this.kinds = new Set(listedKinds.filter((k) => deviceTaintRules || k.gate !== 'DRADeviceTaintRules').map((k) => kindKey(k)));
   }
 
   /** Routes one event; one that fails (a plugin's hint or PreEnqueue throwing) is logged and affects no other. */
@@ -211,25 +211,27 @@ export class EventHandlers {
   }
 
   private onOther(e: WatchEvent): void {
-    if (e.kind === 'PodGroup' || (e.object as KubeObject).kind === 'PodGroup') {
+    const o = e.object as KubeObject;
+    // Events carry the kind's key (api/kinds.ts): scheduling.k8s.io's PodGroup is "PodGroup".
+    const key = e.kind !== '' ? e.kind : kindKeyOf(o);
+    if (key === 'PodGroup') {
       this.onPodGroup(e);
       return;
     }
-    const o = e.object as KubeObject;
-    if (!this.kinds.has(o.kind ?? e.kind)) return;
-    const obj = { ...o, kind: o.kind ?? e.kind };
+    if (!this.kinds.has(key)) return;
+    const obj = o.kind === undefined ? { ...o, kind: e.kind } : o;
     if (e.type === 'DELETED') this.sched.objects.remove(obj);
     else this.sched.objects.upsert(obj);
-    if (obj.kind === 'DeviceTaintRule') {
+    if (key === 'DeviceTaintRule') {
       // Upstream's ResourceSlice tracker applies taint rules to the slices and reports the slices
       // as updated; no hint reads those objects, so one slice update stands for them.
       this.sched.queue.moveAllToActiveOrBackoffQueue(ev('ResourceSlice', ActionTypeUpdate, 'ResourceSliceUpdate'), null, null);
       return;
     }
-    if (!eventKinds.has(obj.kind)) return;
-    const resource = obj.kind as EventResource;
+    if (!eventKinds.has(key)) return;
+    const resource = key as EventResource;
     const action = e.type === 'ADDED' ? ActionType.Add : e.type === 'DELETED' ? ActionType.Delete : ActionTypeUpdate;
-    this.sched.queue.moveAllToActiveOrBackoffQueue(ev(resource, action, `${obj.kind}${e.type === 'ADDED' ? 'Add' : e.type === 'DELETED' ? 'Delete' : 'Update'}`), e.oldObject ?? null, e.type === 'DELETED' ? null : o);
+    this.sched.queue.moveAllToActiveOrBackoffQueue(ev(resource, action, `${key}${e.type === 'ADDED' ? 'Add' : e.type === 'DELETED' ? 'Delete' : 'Update'}`), e.oldObject ?? null, e.type === 'DELETED' ? null : o);
   }
 }
 

@@ -1,7 +1,7 @@
 // One validation of objects, as kube-apiserver's: each kind's decoding (types, quantities, nulls)
 // and its validation (pkg/apis/*/validation), shared by the scenario loader and the embedded API
 // server, so an object either side accepts is one the other accepts too.
-import { kindInfo } from '../kinds.js';
+import { kindInfo, kindKey } from '../kinds.js';
 import { goQuote } from '../labels.js';
 import type { KubeObject, Node, Pod } from '../types.js';
 import { checkDecoded, decodeObject, type DecodeIssue } from './decode.js';
@@ -17,6 +17,9 @@ import { validatePersistentVolume, validatePersistentVolumeClaim } from './volum
 import { validateAppsWorkload, validateJob, validateReplicationController } from './workloads.js';
 import { validatePodUpdate } from './pod_update.js';
 import { validatePodGroup, validatePodGroupUpdate, validateWorkload, validateWorkloadUpdate } from './scheduling.js';
+import { validateCoschedulingPodGroup } from './coscheduling.js';
+import { validatePodGroupStatusUpdate } from './conditions.js';
+import type { PodGroup } from '../scheduling.js';
 import {
   validateDeviceClass, validateDeviceClassUpdate, validateDeviceTaintRule, validateDeviceTaintRuleUpdate, validateResourceClaim,
   validateResourceClaimStatusUpdate, validateResourceClaimTemplate, validateResourceClaimTemplateUpdate, validateResourceClaimUpdate,
@@ -35,6 +38,8 @@ export { applyResourceDefaults, dropDeallocatedStatusDevices } from './resource_
 
 /** What validation knows of a kind. */
 export interface KindValidation {
+  /** The kinds table's key (api/kinds.ts): the kind, or "Kind.group" for a custom resource. */
+  readonly key: string;
   readonly kind: string;
   /** The group/version the kind is read as ("v1", "apps/v1"). */
   readonly apiVersion: string;
@@ -53,17 +58,17 @@ export interface KindValidation {
 type Validator = (obj: never) => FieldError[];
 
 /** The plural resource of a kind, qualified by its group (schema.GroupResource.String()). */
-function resourceOf(kindName: string): string {
-  const { plural, apiVersion } = kindInfo(kindName);
+function resourceOf(key: string): string {
+  const { plural, apiVersion } = kindInfo(key);
   const slash = apiVersion.indexOf('/');
   return slash < 0 ? plural : `${plural}.${apiVersion.slice(0, slash)}`;
 }
 
-function kind(kindName: string, shape: schema.StructShape, validate: Validator,
+function kind(key: string, shape: schema.StructShape, validate: Validator,
   validateUpdate?: (oldObj: never, newObj: never) => FieldError[]): KindValidation {
-  const { apiVersion, namespaced } = kindInfo(kindName);
+  const info = kindInfo(key);
   return {
-    kind: kindName, apiVersion, namespaced, resource: resourceOf(kindName), shape,
+    key: kindKey(info), kind: info.kind, apiVersion: info.apiVersion, namespaced: info.namespaced, resource: resourceOf(key), shape,
     validate: validate as (obj: KubeObject) => FieldError[], validateUpdate: validateUpdate as KindValidation['validateUpdate'],
   };
 }
@@ -86,7 +91,7 @@ function draKind<T>(kindName: string, shape: schema.StructShape, validate: (o: T
   validateUpdate: (oldObj: T, newObj: T) => FieldError[]): KindValidation {
   const { apiVersion, namespaced } = kindInfo(kindName);
   return {
-    kind: kindName, apiVersion, namespaced, resource: resourceOf(kindName), shape,
+    key: kindName, kind: kindName, apiVersion, namespaced, resource: resourceOf(kindName), shape,
     validate: (o) => validate(defaulted<T>(kindName, o)),
     validateUpdate: (o, n) => validateUpdate(defaulted<T>(kindName, o), defaulted<T>(kindName, n)),
   };
@@ -115,7 +120,8 @@ const table: readonly KindValidation[] = [
   kind('PodDisruptionBudget', schema.podDisruptionBudget, validatePodDisruptionBudget),
   kind('PriorityClass', schema.priorityClass, validatePriorityClass, priorityClassUpdate),
   kind('Workload', schema.workload, validateWorkload, validateWorkloadUpdate),
-  { ...kind('PodGroup', schema.podGroup, validatePodGroup, validatePodGroupUpdate), validateStatusUpdate: () => [] },
+  { ...kind('PodGroup', schema.podGroup, validatePodGroup, validatePodGroupUpdate),
+    validateStatusUpdate: (o: KubeObject, n: KubeObject) => validatePodGroupStatusUpdate(o as unknown as PodGroup, n as unknown as PodGroup) },
   kind('StorageClass', schema.storageClass, validateStorageClass),
   kind('CSINode', schema.csiNode, validateCSINode),
   kind('CSIDriver', schema.csiDriver, validateCSIDriver),
@@ -129,12 +135,14 @@ const table: readonly KindValidation[] = [
   draKind('DeviceTaintRule', schema.deviceTaintRule, validateDeviceTaintRule, validateDeviceTaintRuleUpdate),
   metadataKind('Event', nameIsPathSegment),
   metadataKind('Lease'),
+  { ...kind('PodGroup.scheduling.x-k8s.io', schema.coschedulingPodGroup, validateCoschedulingPodGroup), validateStatusUpdate: () => [] },
 ];
 
-const byKind = new Map(table.map((k) => [k.kind, k]));
+const byKey = new Map(table.map((k) => [k.key, k]));
 
-export function kindValidation(kindName: string): KindValidation | undefined {
-  return byKind.get(kindName);
+/** What validation knows of the kind keyed `key` (api/kinds.ts: "Pod", "PodGroup.scheduling.x-k8s.io"). */
+export function kindValidation(key: string): KindValidation | undefined {
+  return byKey.get(key);
 }
 
 /** The outcome of checking one object the way the API server would before storing it. */
@@ -187,7 +195,7 @@ export function nodeSchedulingProblem(node: Node): string | null {
   return `Node ${goQuote(node.metadata?.name ?? '')} is invalid: ${aggregateFieldErrors(errs)}`;
 }
 
-/** Every kind validation knows, sorted: what a scenario or the API may hold. */
+/** Every kind validation knows, by key, sorted: what a scenario or the API may hold. */
 export function knownKinds(): string[] {
-  return table.map((k) => k.kind).sort();
+  return table.map((k) => k.key).sort();
 }

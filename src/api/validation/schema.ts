@@ -389,6 +389,16 @@ export const podGroup = struct('v1beta1.PodGroup', {
   status: any,
 });
 
+// ---- scheduling.x-k8s.io/v1alpha1 (scheduler-plugins' CRD, apis/scheduling/v1alpha1/types.go)
+
+export const coschedulingPodGroup = struct('v1alpha1.PodGroup', {
+  ...typeMeta, metadata: objectMeta,
+  spec: struct('v1alpha1.PodGroupSpec', { minMember: int32, minResources: map(quantity, 'v1.ResourceList'), scheduleTimeoutSeconds: int32 }),
+  status: struct('v1alpha1.PodGroupStatus', {
+    phase: str('v1alpha1.PodGroupPhase'), occupiedBy: str(), running: int32, succeeded: int32, failed: int32, scheduleStartTime: time,
+  }),
+});
+
 // ---- storage/v1
 
 export const storageClass = struct('v1.StorageClass', {

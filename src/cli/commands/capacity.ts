@@ -2,6 +2,7 @@
 // like a given one must be added so every pending pod fits.
 import { readFileSync } from 'node:fs';
 import type { Node, Pod } from '../../api/types.js';
+import { kindKeyOf } from '../../api/kinds.js';
 import { parseArgs } from 'node:util';
 import { admitPod } from '../../cluster/memory/admission.js';
 import { FeatureGates } from '../../config/feature_gates.js';
@@ -150,7 +151,7 @@ export async function capacityCommand(argv: string[], io: CliIO): Promise<number
 /** FILE's PodGroup and Pod, with --members (default: the gang's minCount, or 1). */
 function readGang(path: string, membersFlag: string | undefined): GangTemplate {
   const sc = readScenarioFile(path);
-  const groups = sc.objects.filter((o) => o.kind === 'PodGroup') as unknown as PodGroup[];
+  const groups = sc.objects.filter((o) => kindKeyOf(o) === 'PodGroup') as unknown as PodGroup[];
   const pods = [...sc.pending, ...sc.pods];
   if (groups.length !== 1 || pods.length !== 1 || sc.nodes.length + sc.objects.length !== 1) throw new ScenarioError(`${path}: must hold exactly one PodGroup and one Pod`);
   const podGroup = groups[0]!;

@@ -4,7 +4,7 @@
 import type { KubeObject } from '../../api/types.js';
 import { ApiError } from '../types.js';
 import { isExpired, isNotFound } from './errors.js';
-import { resourceSpec, watchedResources, type ResourceSpec } from './resources.js';
+import { resourceSpec, servedOnlyBeyondDefaults, watchedResources, type ResourceSpec } from './resources.js';
 import type { RestTransport } from './rest.js';
 
 
@@ -19,6 +19,10 @@ export const importedResources: readonly ResourceSpec[] = [
   resourceSpec('DaemonSet'),
   resourceSpec('Job'),
   resourceSpec('ResourceClaimTemplate'),
+  // Skipped quietly where not served (GenericWorkload off, no scheduler-plugins CRD).
+  resourceSpec('Workload'),
+  resourceSpec('PodGroup'),
+  resourceSpec('PodGroup.scheduling.x-k8s.io'),
   ...watchedResources.filter((r) => r.kind === 'Node' || r.kind === 'Pod'),
 ];
 
@@ -150,8 +154,8 @@ export async function importCluster(o: ImportOptions): Promise<ImportedCluster> 
       for (const item of items) if (spec.kind !== 'Pod' || !isFinishedPod(item)) objects.push(withoutServerNoise(item, spec));
     }
     if (!served) {
-      skipped.push(spec.kind);
-      o.warn?.(`the API server does not serve ${spec.apiVersion} ${pluralOf(spec)}: no ${spec.kind} objects imported`);
+      skipped.push(spec.key);
+      if (!servedOnlyBeyondDefaults(spec.key)) o.warn?.(`the API server does not serve ${spec.apiVersion} ${pluralOf(spec)}: no ${spec.kind} objects imported`);
     }
   }
   return { objects, skipped };

@@ -80,7 +80,7 @@ function setup(extra: Partial<ReflectorOptions> = {}) {
   const health: string[] = [];
   const handler = (e: WatchEvent) => events.push(`${e.type} ${e.object.metadata?.name}@${e.object.metadata?.resourceVersion}${e.oldObject ? ` (was @${e.oldObject.metadata?.resourceVersion})` : ''}`);
   const r = new Reflector({
-    spec: { kind: 'Pod', apiVersion: 'v1', path: '/api/v1/pods', namespaced: true },
+    spec: { key: 'Pod', kind: 'Pod', apiVersion: 'v1', path: '/api/v1/pods', namespaced: true },
     transport: t,
     clock,
     log: discardLogger,

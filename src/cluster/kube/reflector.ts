@@ -110,8 +110,9 @@ export class Reflector {
     this.random = o.random ?? Math.random;
   }
 
+  /** The kind's key (api/kinds.ts), which its watch events carry. */
   get kind(): string {
-    return this.o.spec.kind;
+    return this.o.spec.key;
   }
 
   status(): ReflectorStatus {

@@ -1,8 +1,10 @@
 // The kinds the scheduler lists and watches, with their API paths, in the order their initial lists
 // are delivered (objects the plugins read first, nodes, then pods), as scheduler.go's informers.
-import { kindInfo, kinds, type KindInfo } from '../../api/kinds.js';
+import { kindInfo, kindKey, kinds, type KindInfo } from '../../api/kinds.js';
 
 export interface ResourceSpec {
+  /** The kind's key in api/kinds.ts: the kind, or "Kind.group" for a custom resource. */
+  readonly key: string;
   readonly kind: string;
   readonly apiVersion: string;
   /** Cluster-wide collection path (all namespaces). */
@@ -11,11 +13,11 @@ export interface ResourceSpec {
   readonly fieldSelector?: string;
 }
 
-/** A kind's collection, cluster-wide: /api/v1/<plural> or /apis/<group>/<version>/<plural>. */
-export function resourceSpec(kind: string): ResourceSpec {
-  const k = kindInfo(kind);
+/** A kind's collection (by kind key), cluster-wide: /api/v1/<plural> or /apis/<group>/<version>/<plural>. */
+export function resourceSpec(key: string): ResourceSpec {
+  const k = kindInfo(key);
   const path = k.apiVersion.includes('/') ? `/apis/${k.apiVersion}/${k.plural}` : `/api/${k.apiVersion}/${k.plural}`;
-  const spec: ResourceSpec = { kind: k.kind, apiVersion: k.apiVersion, path, namespaced: k.namespaced };
+  const spec: ResourceSpec = { key: kindKey(k), kind: k.kind, apiVersion: k.apiVersion, path, namespaced: k.namespaced };
   return k.kind === 'Pod' ? { ...spec, fieldSelector: nonTerminalPodsSelector } : spec;
 }
 
@@ -25,10 +27,19 @@ const nonTerminalPodsSelector = 'status.phase!=Succeeded,status.phase!=Failed';
 /** Every kind the scheduler may watch, in delivery order (the `watched` kinds of api/kinds.ts). */
 const allResources: readonly { spec: ResourceSpec; gate: string | undefined }[] = kinds
   .filter((k: KindInfo) => k.watched === true)
-  .map((k: KindInfo) => ({ spec: resourceSpec(k.kind), gate: k.gate }));
+  .map((k: KindInfo) => ({ spec: resourceSpec(kindKey(k)), gate: k.gate }));
 
-/** The gates of watched kinds that are off by default. */
+/** The gates of the table's kinds that are off by default. */
 const offByDefault: ReadonlySet<string> = new Set(['GenericWorkload']);
+
+/**
+ * A kind a cluster at the pinned release's defaults does not serve: gated off by default
+ * (GenericWorkload's), or a custom resource whose CRD may not be installed.
+ */
+export function servedOnlyBeyondDefaults(key: string): boolean {
+  const k = kindInfo(key);
+  return k.crd === true || (k.gate !== undefined && offByDefault.has(k.gate));
+}
 
 /** The kinds watched with the given feature gates. */
 export function watchedResourcesFor(enabled: (gate: string) => boolean): readonly ResourceSpec[] {

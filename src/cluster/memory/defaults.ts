@@ -5,7 +5,7 @@ import type { Container, KubeObject, Node, Pod, PriorityClass, StorageClass } fr
 import type { PodGroup } from '../../api/scheduling.js';
 import { admitGroupPriority, resolvePodPriority } from '../../api/admission/priority.js';
 import { cloneJSON } from '../../util/json_clone.js';
-import { clusterScopedKinds } from '../../api/kinds.js';
+import { clusterScopedKinds, kindKeyOf } from '../../api/kinds.js';
 
 const DefaultSchedulerName = 'default-scheduler';
 
@@ -91,7 +91,9 @@ export function defaultStorageClass(sc: StorageClass): StorageClass {
   return out;
 }
 
+/** The store's key of an object: its kind key (api/kinds.ts), namespace and name. */
 export function objectKey(o: KubeObject): string {
-  const ns = clusterScopedKinds.has(o.kind ?? '') ? '' : (o.metadata?.namespace ?? 'default');
-  return `${o.kind}/${ns}/${o.metadata?.name ?? ''}`;
+  const kind = kindKeyOf(o);
+  const ns = clusterScopedKinds.has(kind) ? '' : (o.metadata?.namespace ?? 'default');
+  return `${kind}/${ns}/${o.metadata?.name ?? ''}`;
 }

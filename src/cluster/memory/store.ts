@@ -3,7 +3,7 @@
 import type { KubeObject, Node, ObjectMeta, PersistentVolume, PersistentVolumeClaim, Pod, PodCondition, PriorityClass, StorageClass } from '../../api/types.js';
 import type { ResourceClaim } from '../../api/dra_types.js';
 import type { PodGroup } from '../../api/scheduling.js';
-import { clusterScopedKinds, kinds, type KindInfo } from '../../api/kinds.js';
+import { clusterScopedKinds, kindKey, kindKeyOf, kinds, type KindInfo } from '../../api/kinds.js';
 import { randomUUID, rfc3339, seededRandom, type Clock } from '../../util/clock.js';
 import { cloneJSON } from '../../util/json_clone.js';
 import { aggregateFieldErrors, applyResourceDefaults, dropDeallocatedStatusDevices, kindValidation, validatePodStatusNomination, type FieldError } from '../../api/validation/index.js';
@@ -75,7 +75,7 @@ export interface MemoryClusterOptions {
 const draKinds: ReadonlySet<string> = new Set(kinds.filter((k: KindInfo) => k.apiVersion.startsWith('resource.k8s.io/')).map((k) => k.kind));
 
 /** The order a new watcher gets the stored objects in: the kinds the scheduler reads, in the table's order. */
-const initialListOrder: readonly string[] = kinds.filter((k: KindInfo) => k.watched === true || k.listed === true).map((k) => k.kind);
+const initialListOrder: readonly string[] = kinds.filter((k: KindInfo) => k.watched === true || k.listed === true).map((k) => kindKey(k));
 
 /** The letters generated names end in (apimachinery's utilrand alphabet). */
 const generateNameAlphabet = 'bcdfghjklmnpqrstvwxz2456789';
@@ -83,7 +83,7 @@ const generateNameAlphabet = 'bcdfghjklmnpqrstvwxz2456789';
 export type { VersionedEvent, VersionedHandler } from './versioned_event.js';
 
 export class MemoryCluster implements ClusterClient {
-  /** Objects by kind, then by objectKey: listing a kind does not walk every object. */
+  /** Objects by kind key (api/kinds.ts), then by objectKey: listing a kind does not walk every object. */
   private readonly byKind = new Map<string, Map<string, KubeObject>>();
   private resourceVersion = 0;
   private uidCounter = 0;
@@ -168,7 +168,7 @@ export class MemoryCluster implements ClusterClient {
   }
 
   private prepare(obj: KubeObject): KubeObject {
-    const kind = obj.kind ?? '';
+    const kind = kindKeyOf(obj);
     let o: KubeObject;
     if (kind === 'Pod') {
       const pcs = this.list<PriorityClass>('PriorityClass');
@@ -202,24 +202,26 @@ export class MemoryCluster implements ClusterClient {
     const o = this.prepare(obj);
     if (!o.metadata!.name && o.metadata!.generateName) (o.metadata as WritableMeta).name = this.generateName(o.metadata!.generateName);
     const key = objectKey(o);
-    if (this.lookup(o.kind ?? '', key) !== undefined) throw new ApiError(409, `${o.kind} "${o.metadata?.name}" already exists`);
+    const kind = kindKeyOf(o);
+    if (this.lookup(kind, key) !== undefined) throw new ApiError(409, `${o.kind} "${o.metadata?.name}" already exists`);
     const meta = o.metadata as WritableMeta;
     meta.uid ??= this.opts.uuidRandom ? randomUUID(this.opts.uuidRandom) : `${this.opts.uidPrefix ?? 'uid-'}${++this.uidCounter}`;
     meta.resourceVersion = this.nextRV();
     meta.creationTimestamp ??= rfc3339(this.opts.clock.now());
     if (o.kind === 'Job') generateJobSelector(o);
     this.putObject(key, o);
-    this.emit({ type: 'ADDED', kind: o.kind!, object: o });
+    this.emit({ type: 'ADDED', kind, object: o });
     return o as T;
   }
 
   /** Replaces an existing object (or creates it). */
   update<T extends KubeObject>(obj: T): T {
     const key = objectKey({ ...obj, metadata: { ...obj.metadata, namespace: obj.metadata?.namespace ?? 'default' } });
-    const old = this.lookup(obj.kind ?? '', key);
+    const old = this.lookup(kindKeyOf(obj), key);
     if (!old) return this.create(obj);
     // Admission's fills happen on create only (a pod's or a group's priority never changes after).
-    const o = obj.kind === 'Pod' || obj.kind === 'PodGroup' ? cloneJSON(obj) : this.prepare(obj);
+    const kind = kindKeyOf(obj);
+    const o = kind === 'Pod' || kind === 'PodGroup' ? cloneJSON(obj) : this.prepare(obj);
     return this.replaceExisting(key, old, o) as T;
   }
 
@@ -232,7 +234,7 @@ export class MemoryCluster implements ClusterClient {
     meta.creationTimestamp = old.metadata?.creationTimestamp;
     meta.resourceVersion = this.nextRV();
     this.putObject(key, o);
-    this.emit({ type: 'MODIFIED', kind: o.kind!, object: o, oldObject: old });
+    this.emit({ type: 'MODIFIED', kind: kindKeyOf(o), object: o, oldObject: old });
     return o;
   }
 
@@ -241,14 +243,14 @@ export class MemoryCluster implements ClusterClient {
   }
 
   private putObject(key: string, o: KubeObject): void {
-    const kind = o.kind ?? '';
+    const kind = kindKeyOf(o);
     let m = this.byKind.get(kind);
     if (!m) this.byKind.set(kind, (m = new Map()));
     m.set(key, o);
   }
 
   private deleteObject(key: string, o: KubeObject): void {
-    this.byKind.get(o.kind ?? '')?.delete(key);
+    this.byKind.get(kindKeyOf(o))?.delete(key);
   }
 
   /**
@@ -346,8 +348,8 @@ export class MemoryCluster implements ClusterClient {
       const i = order.indexOf(k ?? '');
       return i < 0 ? order.length : i;
     };
-    all.sort((a, b) => rank(a.kind) - rank(b.kind) || Number(a.metadata?.resourceVersion) - Number(b.metadata?.resourceVersion));
-    for (const o of all) handler({ type: 'ADDED', kind: o.kind!, object: o });
+    all.sort((a, b) => rank(kindKeyOf(a)) - rank(kindKeyOf(b)) || Number(a.metadata?.resourceVersion) - Number(b.metadata?.resourceVersion));
+    for (const o of all) handler({ type: 'ADDED', kind: kindKeyOf(o), object: o });
     if (!this.handlers.includes(handler)) this.handlers = [...this.handlers, handler];
   }
 
@@ -514,7 +516,7 @@ export class MemoryCluster implements ClusterClient {
   /** The stored version `obj` replaces: ApiError(404) when missing, 409 when `obj`'s resourceVersion is stale. */
   private currentForUpdate(obj: KubeObject, resource: string): KubeObject {
     const name = obj.metadata?.name ?? '';
-    const cur = this.lookup(obj.kind ?? '', objectKey(obj));
+    const cur = this.lookup(kindKeyOf(obj), objectKey(obj));
     if (!cur) throw new ApiError(404, `${resource} "${name}" not found`);
     const rv = obj.metadata?.resourceVersion;
     if (rv && rv !== cur.metadata?.resourceVersion) {

@@ -4,6 +4,7 @@
 // verdict per node, raw/normalized/weighted scores, preemption per node, the attempts.
 import type { Pod } from '../../api/types.js';
 import { podKey } from '../../api/types.js';
+import { kindKeyOf } from '../../api/kinds.js';
 import type { PreemptionCandidateDiagnosis, PreemptionDiagnosis, PreemptionNodeVerdict } from '../../framework/cycle_diagnosis.js';
 import { codeName, type Status } from '../../framework/status.js';
 import type { AttemptRecord } from '../../scheduler/scheduler.js';
@@ -215,7 +216,7 @@ export interface ExplainResult {
   groups?: ExplainGroup[];
 }
 
-const scenarioPodGroups = (sc: Scenario): PodGroup[] => sc.objects.filter((o): o is PodGroup & { kind: 'PodGroup' } => o.kind === 'PodGroup') as PodGroup[];
+const scenarioPodGroups = (sc: Scenario): PodGroup[] => sc.objects.filter((o) => kindKeyOf(o) === 'PodGroup') as unknown as PodGroup[];
 
 /** The pods the queue still holds at PreEnqueue, with the plugin and its message. */
 function waitingPods(scheduler: Scheduler): Map<string, { plugin: string; message: string }> {

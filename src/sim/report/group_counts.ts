@@ -3,6 +3,7 @@
 // and the report, which count gangs beside pods.
 import { podGroupKey, podGroupKeyOfPod, podGroupMinCount, type PodGroup } from '../../api/scheduling.js';
 import { podKey, type KubeObject, type Pod } from '../../api/types.js';
+import { kindKeyOf } from '../../api/kinds.js';
 
 export interface GroupCounts {
   /** Pod groups with members in the run. */
@@ -20,7 +21,7 @@ export interface GroupCounts {
 export function groupCounts(objects: readonly KubeObject[], pods: readonly Pod[], scheduled: ReadonlySet<string>): GroupCounts | null {
   const minCount = new Map<string, number>();
   for (const o of objects) {
-    if (o.kind !== 'PodGroup') continue;
+    if (kindKeyOf(o) !== 'PodGroup') continue;
     const pg = o as unknown as PodGroup;
     minCount.set(podGroupKey(pg.metadata.namespace ?? 'default', pg.metadata.name ?? ''), podGroupMinCount(pg));
   }

@@ -9,6 +9,7 @@ import { applyMatchLabelKeysToAffinity } from '../../api/admission/match_label_k
 import { admitGroupPriority, priorityAdmissionError, priorityClassAdmissionError } from '../../api/admission/priority.js';
 import type { KubeObject, Node, Pod, PriorityClass } from '../../api/types.js';
 import type { PodGroup } from '../../api/scheduling.js';
+import { kindKeyOf } from '../../api/kinds.js';
 import { nodesToAdd, readStepOps, whatIfStepKeys, type StepOps } from './whatif_steps.js';
 import {
   aggregateFieldErrors, decodeObject, documentProblem, fieldErrorString, kindStruct, kindValidation, knownKinds, maxNestingDepth, strictDecodingError,
@@ -112,7 +113,8 @@ class Loader {
     if (e.kind !== undefined && given !== undefined && given !== e.kind) this.fail(e.where, `must be a ${e.kind}, not ${JSON.stringify(given)}`);
     const kind = given ?? e.kind;
     if (kind === undefined) this.fail(e.where, 'needs a kind (Pod, Node, Namespace, ...)');
-    const k = typeof kind === 'string' ? kindValidation(kind) : undefined;
+    const apiVersion = typeof e.value.apiVersion === 'string' ? e.value.apiVersion : undefined;
+    const k = typeof kind === 'string' ? kindValidation(kindKeyOf({ apiVersion, kind })) : undefined;
     if (!k) this.fail(e.where, `unknown kind ${JSON.stringify(kind)} (known kinds: ${knownKinds().join(', ')})`);
     const decoded = decodeObject<KubeObject>(k.shape, e.value);
     if (!decoded.ok) {
@@ -140,7 +142,7 @@ class Loader {
   }
 
   private keyOf(obj: KubeObject): string {
-    return `${obj.kind}/${obj.metadata?.namespace ?? ''}/${obj.metadata?.name ?? ''}`;
+    return `${kindKeyOf(obj)}/${obj.metadata?.namespace ?? ''}/${obj.metadata?.name ?? ''}`;
   }
 
   private priorityClasses(): PriorityClass[] {
@@ -154,7 +156,7 @@ class Loader {
    * the store, which knows whether PodGroupPreemptionPolicy is on.
    */
   private admissionError(obj: KubeObject): string | null {
-    switch (obj.kind) {
+    switch (kindKeyOf(obj)) {
       case 'Pod':
         return priorityAdmissionError(obj as Pod, this.priorityClasses());
       case 'PriorityClass':
@@ -248,11 +250,11 @@ function readDelete(v: unknown, where: string, loader: Loader): { kind: string; 
   const name = v.name ?? meta.name;
   const namespace = v.namespace ?? meta.namespace;
   if (typeof kind !== 'string' || typeof name !== 'string' || name === '') loader.fail(where, 'needs kind and name');
-  const k = kindValidation(kind);
+  const k = kindValidation(kindKeyOf({ apiVersion: typeof v.apiVersion === 'string' ? v.apiVersion : undefined, kind }));
   if (!k) loader.fail(where, `unknown kind ${JSON.stringify(kind)} (known kinds: ${knownKinds().join(', ')})`);
   if (namespace !== undefined && typeof namespace !== 'string') loader.fail(where, 'namespace must be a string');
-  loader.remove(k.kind, k.namespaced ? (namespace ?? 'default') : '', name);
-  return { kind: k.kind, ...(namespace !== undefined ? { namespace } : {}), name };
+  loader.remove(k.key, k.namespaced ? (namespace ?? 'default') : '', name);
+  return { kind: k.key, ...(namespace !== undefined ? { namespace } : {}), name };
 }
 
 /**

@@ -1,5 +1,6 @@
 // `simulate --serve`: the scenario's embedded cluster served over the Kubernetes API, with the
 // embedded scheduler running on a real clock and scheduling the pods clients create.
+import { FeatureGates } from '../../config/feature_gates.js';
 import { hostname } from 'node:os';
 import { stringify as stringifyYaml } from 'yaml';
 import { ApiServer } from '../../apiserver/server.js';
@@ -184,7 +185,11 @@ export async function serveScenario(sc: Scenario, o: ServeOptions): Promise<Serv
   const configText = o.configText ?? (sc.config ? stringifyYaml(sc.config) : defaultConfigText);
   const workbench = new Workbench(host, configText, clock.now());
   const postEndpoints = new Map([[dryRunSchedulePath, (body: unknown) => dryRunSchedule(cluster, clock, podsOfRequest(body), { ...o, config, podGroup: podGroupOfRequest(body) })]]);
-  const server = await ApiServer.start({ cluster, clock, host: o.host, port: o.port, bookmarkIntervalMs: o.bookmarkIntervalMs, onRequest: o.onRequest, mount: workbench, postEndpoints });
+  const gates = o.featureGates ?? FeatureGates.defaults;
+  const server = await ApiServer.start({
+    cluster, clock, host: o.host, port: o.port, bookmarkIntervalMs: o.bookmarkIntervalMs, onRequest: o.onRequest, mount: workbench, postEndpoints,
+    featureGate: (gate) => gates.enabled(gate),
+  });
   // After the API server made the system namespaces: the node leases live in kube-node-lease.
   const kubelet = o.kubelet === false ? null : new Kubelet(cluster, clock, { podStartDelayMs: o.podStartDelayMs });
   kubelet?.start();

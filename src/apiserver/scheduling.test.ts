@@ -1,0 +1,156 @@
+// The pod-group kinds through the embedded API server: scheduling.k8s.io/v1beta1 Workloads and
+// PodGroups only with GenericWorkload on (absent from discovery and 404 without, as
+// kube-apiserver v1.37.2), their strategies and printers, and scheduler-plugins' PodGroup served
+// as its CRD would be.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { MemoryCluster } from '../cluster/memory/store.js';
+import { FakeClock } from '../util/clock.js';
+import { ApiServer } from './server.js';
+
+interface Answer {
+  code: number;
+  body: Record<string, unknown>;
+}
+
+const v1beta1 = '/apis/scheduling.k8s.io/v1beta1';
+const ns = `${v1beta1}/namespaces/default`;
+const xk8s = '/apis/scheduling.x-k8s.io/v1alpha1/namespaces/default';
+
+const workload = { apiVersion: 'scheduling.k8s.io/v1beta1', kind: 'Workload', metadata: { name: 'train' }, spec: { podGroupTemplates: [{ name: 'workers', schedulingPolicy: { gang: { minCount: 4 } } }] } };
+const podGroup = (name: string) => ({
+  apiVersion: 'scheduling.k8s.io/v1beta1', kind: 'PodGroup', metadata: { name },
+  spec: { workloadRef: { workloadName: 'train', templateName: 'workers' }, schedulingPolicy: { gang: { minCount: 4 } } },
+  status: { conditions: [{ type: 'PodGroupInitiallyScheduled', status: 'True', reason: 'Scheduled', lastTransitionTime: '2026-01-01T00:00:00Z', message: '' }] },
+});
+const gang = { apiVersion: 'scheduling.x-k8s.io/v1alpha1', kind: 'PodGroup', metadata: { name: 'gang' }, spec: { minMember: 3, scheduleTimeoutSeconds: 10 }, status: { phase: 'Running' } };
+
+async function startServer(genericWorkload: boolean | undefined): Promise<{ server: ApiServer; cluster: MemoryCluster; call: (method: string, path: string, body?: unknown, accept?: string) => Promise<Answer> }> {
+  const cluster = new MemoryCluster({ clock: new FakeClock(Date.parse('2026-01-01T00:00:00Z')) });
+  const server = await ApiServer.start({
+    cluster, port: 0, clock: new FakeClock(Date.parse('2026-01-01T00:01:00Z')),
+    ...(genericWorkload === undefined ? {} : { featureGate: (g: string) => g !== 'GenericWorkload' || genericWorkload }),
+  });
+  const call = async (method: string, path: string, body?: unknown, accept = 'application/json'): Promise<Answer> => {
+    const headers: Record<string, string> = { Accept: accept };
+    if (body !== undefined) headers['Content-Type'] = method === 'PATCH' ? 'application/merge-patch+json' : 'application/json';
+    const res = await fetch(server.url + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    return { code: res.status, body: JSON.parse(await res.text()) as Record<string, unknown> };
+  };
+  return { server, cluster, call };
+}
+
+const groupNames = (a: Answer) => (a.body.groups as { name: string }[]).map((g) => g.name);
+const resourceNames = (a: Answer) => (a.body.resources as { name: string }[]).map((r) => r.name);
+
+for (const gate of [undefined, false]) {
+  describe(`scheduling.k8s.io/v1beta1 with GenericWorkload ${gate === undefined ? 'at its default' : 'off'}`, () => {
+    let s: Awaited<ReturnType<typeof startServer>>;
+    before(async () => {
+      s = await startServer(gate);
+    });
+    after(() => s.server.close());
+
+    it('is absent from discovery and answers 404, as kube-apiserver', async () => {
+      // The group stays (PriorityClasses are scheduling.k8s.io/v1), without the v1beta1 version.
+      const versions = ((await s.call('GET', '/apis/scheduling.k8s.io')).body.versions as { version: string }[]).map((v) => v.version);
+      assert.deepEqual(versions, ['v1']);
+      assert.equal((await s.call('GET', v1beta1)).code, 404);
+      assert.equal((await s.call('GET', `${ns}/podgroups`)).code, 404);
+      assert.equal((await s.call('POST', `${ns}/workloads`, workload)).code, 404);
+    });
+  });
+}
+
+describe('scheduling.k8s.io/v1beta1 with GenericWorkload on', () => {
+  let s: Awaited<ReturnType<typeof startServer>>;
+  before(async () => {
+    s = await startServer(true);
+  });
+  after(() => s.server.close());
+
+  it('discovery lists workloads, podgroups and podgroups/status', async () => {
+    const group = (await s.call('GET', '/apis/scheduling.k8s.io')).body;
+    assert.ok((group.versions as { groupVersion: string }[]).some((v) => v.groupVersion === 'scheduling.k8s.io/v1beta1'));
+    assert.deepEqual(resourceNames(await s.call('GET', v1beta1)), ['workloads', 'podgroups', 'podgroups/status']);
+  });
+
+  it('creates a Workload (no status, no generation) and refuses an update without resourceVersion', async () => {
+    const created = await s.call('POST', `${ns}/workloads`, workload);
+    assert.equal(created.code, 201, JSON.stringify(created.body));
+    assert.equal((created.body.metadata as { generation?: number }).generation, undefined);
+    assert.equal(s.cluster.list('Workload').length, 1);
+    const put = await s.call('PUT', `${ns}/workloads/train`, { ...workload, metadata: { name: 'train' } });
+    assert.equal(put.code, 422);
+    assert.match(String(put.body.message), /metadata\.resourceVersion: Invalid value: "0x0": must be specified for an update/);
+  });
+
+  it('refuses an invalid PodGroup with kube-apiserver\'s message', async () => {
+    const bad = await s.call('POST', `${ns}/podgroups`, { ...podGroup('bad'), spec: { schedulingPolicy: { gang: { minCount: 0 } } } });
+    assert.equal(bad.code, 422);
+    assert.match(String(bad.body.message), /^PodGroup\.scheduling\.k8s\.io "bad" is invalid: spec\.schedulingPolicy\.gang\.minCount: Invalid value: 0: must be greater than or equal to 1/);
+  });
+
+  it('a PodGroup starts without status; the status subresource writes conditions, validated', async () => {
+    const created = await s.call('POST', `${ns}/podgroups`, podGroup('workers-0'));
+    assert.equal(created.code, 201, JSON.stringify(created.body));
+    assert.equal(created.body.status, undefined);
+    const rv = (created.body.metadata as { resourceVersion: string }).resourceVersion;
+    const status = await s.call('PUT', `${ns}/podgroups/workers-0/status`, { ...podGroup('workers-0'), metadata: { name: 'workers-0', resourceVersion: rv } });
+    assert.equal(status.code, 200, JSON.stringify(status.body));
+    assert.equal(((status.body.status as { conditions: { type: string }[] }).conditions)[0]!.type, 'PodGroupInitiallyScheduled');
+    const badReason = await s.call('PATCH', `${ns}/podgroups/workers-0/status`, { status: { conditions: [{ type: 'PodGroupInitiallyScheduled', status: 'Maybe', reason: '', lastTransitionTime: '2026-01-01T00:00:00Z' }] } });
+    assert.equal(badReason.code, 422);
+    assert.match(String(badReason.body.message), /status\.conditions\[0\]\.status: Unsupported value: "Maybe": supported values: "False", "True", "Unknown"/);
+    assert.match(String(badReason.body.message), /status\.conditions\[0\]\.reason: Required value/);
+    // The main resource keeps the stored status and refuses spec changes.
+    const specChange = await s.call('PATCH', `${ns}/podgroups/workers-0`, { spec: { schedulingPolicy: { basic: {} } } });
+    assert.equal(specChange.code, 422);
+  });
+
+  it('kubectl get prints Policy, Workload and Status', async () => {
+    const table = (await s.call('GET', `${ns}/podgroups`, undefined, 'application/json;as=Table;v=v1;g=meta.k8s.io')).body;
+    assert.deepEqual((table.columnDefinitions as { name: string }[]).map((c) => c.name), ['Name', 'Policy', 'Workload', 'Status', 'Age']);
+    assert.deepEqual((table.rows as { cells: unknown[] }[])[0]!.cells.slice(0, 4), ['workers-0', 'Gang', 'train', 'Scheduled']);
+  });
+
+  it('deletes', async () => {
+    assert.equal((await s.call('DELETE', `${ns}/podgroups/workers-0`)).code, 200);
+    assert.equal(s.cluster.list('PodGroup').length, 0);
+  });
+});
+
+describe('scheduling.x-k8s.io/v1alpha1 PodGroups (scheduler-plugins\' CRD)', () => {
+  let s: Awaited<ReturnType<typeof startServer>>;
+  before(async () => {
+    s = await startServer(undefined);
+  });
+  after(() => s.server.close());
+
+  it('are served beside the built-in kinds, kept apart from scheduling.k8s.io\'s', async () => {
+    assert.ok(groupNames(await s.call('GET', '/apis')).includes('scheduling.x-k8s.io'));
+    const list = (await s.call('GET', '/apis/scheduling.x-k8s.io/v1alpha1')).body.resources as { name: string; shortNames?: string[] }[];
+    assert.deepEqual(list.map((r) => r.name), ['podgroups', 'podgroups/status']);
+    assert.deepEqual(list[0]!.shortNames, ['pg', 'pgs']);
+    const created = await s.call('POST', `${xk8s}/podgroups`, gang);
+    assert.equal(created.code, 201, JSON.stringify(created.body));
+    assert.equal(created.body.status, undefined);
+    assert.equal((created.body.metadata as { generation: number }).generation, 1);
+    assert.equal(s.cluster.list('PodGroup.scheduling.x-k8s.io').length, 1);
+    assert.equal(s.cluster.list('PodGroup').length, 0);
+  });
+
+  it('refuses minMember below 1 with the CRD schema\'s message', async () => {
+    const bad = await s.call('POST', `${xk8s}/podgroups`, { ...gang, metadata: { name: 'bad' }, spec: { minMember: 0 } });
+    assert.equal(bad.code, 422);
+    assert.match(String(bad.body.message), /^PodGroup\.scheduling\.x-k8s\.io "bad" is invalid: spec\.minMember: Invalid value: 0: spec\.minMember in body should be greater than or equal to 1/);
+  });
+
+  it('status writes go through the status subresource; kubectl get prints the CRD\'s columns', async () => {
+    const patched = await s.call('PATCH', `${xk8s}/podgroups/gang/status`, { status: { phase: 'Scheduling', running: 1 } });
+    assert.equal(patched.code, 200, JSON.stringify(patched.body));
+    const table = (await s.call('GET', `${xk8s}/podgroups`, undefined, 'application/json;as=Table;v=v1;g=meta.k8s.io')).body;
+    assert.deepEqual((table.columnDefinitions as { name: string }[]).map((c) => c.name), ['Name', 'Phase', 'MinMember', 'Running', 'Succeeded', 'Failed', 'Age']);
+    assert.deepEqual((table.rows as { cells: unknown[] }[])[0]!.cells, ['gang', 'Scheduling', 3, 1, null, null, '60s']);
+  });
+});
