@@ -116,7 +116,11 @@ export class ResourceRegistry {
 
   create(t: Target, body: unknown, o: WriteOptions = {}): KubeObject {
     const r = t.resource;
-    const obj = this.decode(r, body, o);
+    const decoded = this.decode(r, body, o);
+    // The PodGroup strategy drops the fields of gates that are off before anything checks them.
+    const obj = r.kind === 'PodGroup' && r.group === 'scheduling.k8s.io'
+      ? this.cluster.withoutDisabledPodGroupFields(decoded as unknown as PodGroup) as unknown as Obj
+      : decoded;
     const meta = obj.metadata as Meta;
     this.checkNamespace(t, meta);
     if (!meta.name && meta.generateName) meta.name = this.generateName(meta.generateName);

@@ -154,3 +154,46 @@ describe('scheduling.x-k8s.io/v1alpha1 PodGroups (scheduler-plugins\' CRD)', () 
     assert.deepEqual((table.rows as { cells: unknown[] }[])[0]!.cells, ['gang', 'Scheduling', 3, 1, null, null, '60s']);
   });
 });
+
+describe('Priority admission of PodGroups (GenericWorkload on)', () => {
+  let server: ApiServer;
+  let call: (method: string, path: string, body?: unknown) => Promise<Answer>;
+  before(async () => {
+    const cluster = new MemoryCluster({ clock: new FakeClock(0), gates: { genericWorkload: true, podGroupPreemptionPolicy: true } });
+    cluster.create({ apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'batch' }, value: 300, preemptionPolicy: 'Never' } as never);
+    server = await ApiServer.start({ cluster, port: 0, clock: new FakeClock(0), featureGate: () => true });
+    call = async (method, path, body) => {
+      const res = await fetch(server.url + path, { method, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+      return { code: res.status, body: JSON.parse(await res.text()) as Record<string, unknown> };
+    };
+  });
+  after(() => server.close());
+  const group = (name: string, spec: Record<string, unknown>) => ({ apiVersion: 'scheduling.k8s.io/v1beta1', kind: 'PodGroup', metadata: { name }, spec: { schedulingPolicy: { basic: {} }, ...spec } });
+
+  it('fills the priority and policy from the class', async () => {
+    const r = await call('POST', `${ns}/podgroups`, group('ok', { priorityClassName: 'batch', preemptionPolicy: 'Never' }));
+    assert.equal(r.code, 201);
+    assert.deepEqual([(r.body.spec as { priority: number }).priority, (r.body.spec as { preemptionPolicy: string }).preemptionPolicy], [300, 'Never']);
+  });
+
+  const refused: { name: string; spec: Record<string, unknown>; want: string }[] = [
+    { name: 'an unknown class', spec: { priorityClassName: 'gold' }, want: 'no PriorityClass with name gold was found' },
+    { name: 'a priority unlike the class value', spec: { priorityClassName: 'batch', priority: 1, preemptionPolicy: 'Never' },
+      want: 'priority set in the pod group (1) must match the priority computed (300) based on the priority class set in the spec' },
+    { name: 'no policy for a class Never (defaulted to PreemptLowerPriority first)', spec: { priorityClassName: 'batch' },
+      want: 'the string value of PreemptionPolicy (PreemptLowerPriority) must not be provided in pod group spec; priority admission controller computed Never from the given PriorityClass name' },
+  ];
+  it('drops the fields of gates that are off before validation (parentCompositePodGroupName without CompositePodGroup)', async () => {
+    const r = await call('POST', `${ns}/podgroups`, group('child', { parentCompositePodGroupName: 'parent', schedulingConstraints: { topology: [{ key: 'rack' }] } }));
+    assert.equal(r.code, 201);
+    assert.deepEqual(Object.keys(r.body.spec as object).sort(), ['preemptionPolicy', 'priority', 'schedulingPolicy']);
+  });
+
+  for (const c of refused) {
+    it(`answers 403 for ${c.name}`, async () => {
+      const r = await call('POST', `${ns}/podgroups`, group('g', c.spec));
+      assert.equal(r.code, 403);
+      assert.equal(r.body.message, `podgroups.scheduling.k8s.io "g" is forbidden: ${c.want}`);
+    });
+  }
+});

@@ -64,6 +64,21 @@ describe('MemoryCluster: create and defaulting', () => {
     assert.equal(updated.spec.priority, undefined, 'an update is not admitted again');
   });
 
+  it('drops a new PodGroup\'s fields of the gates that are off; a store without gates keeps them all', () => {
+    const full: PodGroup = {
+      kind: 'PodGroup', metadata: { name: 'g' },
+      spec: {
+        schedulingPolicy: { basic: {} }, schedulingConstraints: { topology: [{ key: 'rack' }] }, resourceClaims: [{ name: 'c', resourceClaimName: 'rc' }],
+        preemptionPolicy: 'Never', parentCompositePodGroupName: 'parent',
+      },
+    };
+    const fields = (c: MemoryCluster) => Object.keys(c.create(full).spec).sort();
+    assert.deepEqual(fields(newCluster()), ['parentCompositePodGroupName', 'preemptionPolicy', 'resourceClaims', 'schedulingConstraints', 'schedulingPolicy']);
+    assert.deepEqual(fields(new MemoryCluster({ clock: new FakeClock(0), gates: {} })), ['schedulingPolicy']);
+    const some = new MemoryCluster({ clock: new FakeClock(0), gates: { topologyAwareWorkloadScheduling: true, draWorkloadResourceClaims: true } });
+    assert.deepEqual(fields(some), ['resourceClaims', 'schedulingConstraints', 'schedulingPolicy']);
+  });
+
   it('defaults a node\'s allocatable from capacity and its hostname label', () => {
     const c = newCluster();
     const n = c.create<Node>({ kind: 'Node', metadata: { name: 'n1' }, status: { capacity: { cpu: '2' } } });

@@ -3,6 +3,7 @@
 import type { KubeObject, Node, ObjectMeta, PersistentVolume, PersistentVolumeClaim, Pod, PodCondition, PriorityClass, StorageClass } from '../../api/types.js';
 import type { ResourceClaim } from '../../api/dra_types.js';
 import type { PodGroup } from '../../api/scheduling.js';
+import { dropDisabledPodGroupFields } from '../../api/admission/drop_disabled_fields.js';
 import { clusterScopedKinds, kindKey, kindKeyOf, kinds, type KindInfo } from '../../api/kinds.js';
 import { randomUUID, rfc3339, seededRandom, type Clock } from '../../util/clock.js';
 import { cloneJSON } from '../../util/json_clone.js';
@@ -34,10 +35,16 @@ interface Fault {
 export interface ClusterGates {
   /** Priority admission fills a new PodGroup's priority. */
   readonly genericWorkload?: boolean;
-  /** ... and its preemptionPolicy. */
+  /** ... and its preemptionPolicy (dropped from a new PodGroup when off). */
   readonly podGroupPreemptionPolicy?: boolean;
   /** The Job controller makes a Workload and a PodGroup for a Job. */
   readonly workloadWithJob?: boolean;
+  /** Off: a new PodGroup's schedulingConstraints are dropped. */
+  readonly topologyAwareWorkloadScheduling?: boolean;
+  /** Off: a new PodGroup's resourceClaims are dropped. */
+  readonly draWorkloadResourceClaims?: boolean;
+  /** Off: a new PodGroup's parentCompositePodGroupName is dropped. */
+  readonly compositePodGroup?: boolean;
 }
 
 export interface MemoryClusterOptions {
@@ -120,6 +127,21 @@ export class MemoryCluster implements ClusterClient {
     return this.opts.gates ?? {};
   }
 
+  /**
+   * A new PodGroup as the strategy prepares it: without the fields of the gates that are off. A
+   * store built without gates (tests, library use) keeps every field.
+   */
+  withoutDisabledPodGroupFields(pg: PodGroup): PodGroup {
+    const g = this.opts.gates;
+    if (g === undefined) return pg;
+    return dropDisabledPodGroupFields(pg, {
+      topologyAwareWorkloadScheduling: g.topologyAwareWorkloadScheduling === true,
+      draWorkloadResourceClaims: g.draWorkloadResourceClaims === true,
+      podGroupPreemptionPolicy: g.podGroupPreemptionPolicy === true,
+      compositePodGroup: g.compositePodGroup === true,
+    });
+  }
+
   /** ClearingNominatedNodeNameAfterBinding, for this store and the API server over it. */
   get clearsNominationOnBinding(): boolean {
     return this.opts.clearingNominatedNodeNameAfterBinding ?? true;
@@ -178,8 +200,11 @@ export class MemoryCluster implements ClusterClient {
       o = defaultNode(obj as Node);
     } else if (kind === 'StorageClass') {
       o = defaultStorageClass(obj as StorageClass);
-    } else if (kind === 'PodGroup' && this.gates.genericWorkload === true) {
-      o = defaultPodGroup(obj as PodGroup, this.list<PriorityClass>('PriorityClass'), this.gates.podGroupPreemptionPolicy === true);
+    } else if (kind === 'PodGroup') {
+      const pg = this.withoutDisabledPodGroupFields(obj as PodGroup);
+      o = this.gates.genericWorkload === true ? defaultPodGroup(pg, this.list<PriorityClass>('PriorityClass'), this.gates.podGroupPreemptionPolicy === true) : cloneJSON(pg);
+      o.metadata ??= {};
+      o.metadata.namespace ??= 'default';
     } else if (obj.apiVersion?.startsWith('resource.k8s.io/') || draKinds.has(kind)) {
       o = cloneJSON(obj);
       o.metadata ??= {};
@@ -560,3 +585,4 @@ export function setCondition(pod: Pod, cond: PodCondition): void {
   const prev = list[idx]!;
   list[idx] = { ...cond, lastTransitionTime: prev.status === cond.status ? prev.lastTransitionTime : cond.lastTransitionTime };
 }
+

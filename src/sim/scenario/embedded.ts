@@ -42,6 +42,9 @@ export function clusterGates(featureGates: FeatureGates = FeatureGates.defaults)
     genericWorkload: featureGates.enabled('GenericWorkload'),
     podGroupPreemptionPolicy: featureGates.enabled('PodGroupPreemptionPolicy'),
     workloadWithJob: featureGates.enabled('WorkloadWithJob'),
+    topologyAwareWorkloadScheduling: featureGates.enabled('TopologyAwareWorkloadScheduling'),
+    draWorkloadResourceClaims: featureGates.enabled('DRAWorkloadResourceClaims'),
+    compositePodGroup: featureGates.enabled('CompositePodGroup'),
   };
 }
 
