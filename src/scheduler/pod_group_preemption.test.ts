@@ -60,14 +60,17 @@ async function run(yaml: string, gates: string[] = []) {
 }
 
 describe('pod group preemption', () => {
-  it('evicts what a gang needs across nodes, keeps the more important victim, then schedules the gang', async () => {
-    // Each member needs a whole node: everything goes.
-    const { pods, attempts } = await run(scenario({ memberCpu: '4' }));
-    assert.deepEqual(pods, { 'low-a': 'Preempted', 'low-b': 'Preempted', 'old-0': 'Preempted', 'old-1': 'Preempted', m0: 'Scheduled', m1: 'Scheduled' });
-    // The group's first member carries the victims; m0's own FitError stays its message, as upstream's.
-    assert.deepEqual(attempts[0]!.victims, ['default/low-a', 'default/low-b', 'default/old-0', 'default/old-1']);
-    assert.equal(attempts[0]!.message, '0/2 nodes are available: 2 Insufficient cpu.');
-  });
+  for (const async of [true, false]) {
+    it(`evicts what a gang needs across nodes, then schedules the gang (SchedulerAsyncPreemption=${async})`, async () => {
+      // Each member needs a whole node: everything goes.
+      const { pods, attempts } = await run(scenario({ memberCpu: '4' }), [`SchedulerAsyncPreemption=${async}`]);
+      assert.deepEqual(pods, { 'low-a': 'Preempted', 'low-b': 'Preempted', 'old-0': 'Preempted', 'old-1': 'Preempted', m0: 'Scheduled', m1: 'Scheduled' });
+      // The group's first member carries the victims; m0's own FitError stays its message, as upstream's.
+      assert.deepEqual(attempts[0]!.victims, ['default/low-a', 'default/low-b', 'default/old-0', 'default/old-1']);
+      assert.equal(attempts[0]!.message, '0/2 nodes are available: 2 Insufficient cpu.');
+      assert.deepEqual(attempts.filter((a) => a.outcome === 'Scheduled').map((a) => a.pod).sort(), ['m0', 'm1']);
+    });
+  }
 
   it('reprieves victims most important first and evicts a disruptionMode: all group whole', async () => {
     // The members spread over both nodes: the group (ranked above lone pods) cannot come back on
