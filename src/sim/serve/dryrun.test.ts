@@ -310,6 +310,8 @@ describe('dry run: a whole pod group', () => {
   const bad: [string, unknown, typeof opts, RegExp][] = [
     ['the gate off', { podGroup: group(1), pods: [pod('w', '1')] }, opts, /pod groups need --feature-gates GenericWorkload=true/],
     ['an invalid PodGroup', { podGroup: { metadata: { name: 'train' }, spec: { schedulingPolicy: { gang: { minCount: 0 } } } }, pods: [pod('w', '1')] }, gates, /PodGroup.scheduling.k8s.io "train" is invalid: spec.schedulingPolicy.gang.minCount/],
+    ['a PodGroup naming no known PriorityClass (Priority admission)', { podGroup: { metadata: { name: 'train' }, spec: { schedulingPolicy: { basic: {} }, priorityClassName: 'gold' } }, pods: [pod('w', '1')] }, gates,
+      /^podgroups.scheduling.k8s.io "train" is forbidden: no PriorityClass with name gold was found$/],
     ['a member naming another group', { podGroup: group(1), pods: [pod('w', '1', { schedulingGroup: { podGroupName: 'other' } })] }, gates, /pods\[0\].spec.schedulingGroup.podGroupName: Invalid value: "other": must name the podGroup "train"/],
   ];
   for (const [name, body, o, want] of bad) {
