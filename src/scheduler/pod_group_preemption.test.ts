@@ -161,3 +161,28 @@ describe('pod group preemption at both values of SchedulerAsyncPreemption', () =
     assert.deepEqual(attempts.map((a) => [a.pod.metadata.name, a.outcome]), [['m0', 'Unschedulable'], ['m1', 'Unschedulable']]);
   });
 });
+
+describe('a group\'s priority from its class orders the queue', () => {
+  it('the later group of the higher class is scheduled first and keeps the node', async () => {
+    const gang = (name: string, cls: string) => `- { apiVersion: scheduling.k8s.io/v1beta1, kind: PodGroup, metadata: { name: ${name}, namespace: default }, spec: { schedulingPolicy: { gang: { minCount: 2 } }, priorityClassName: ${cls} } }`;
+    const worker = (group: string, i: number, cls: string) =>
+      `- metadata: { name: ${group}-${i}, namespace: default }\n  spec: { priorityClassName: ${cls}, schedulingGroup: { podGroupName: ${group} }, containers: [{ name: c, image: x, resources: { requests: { cpu: "2" } } }] }`;
+    const yaml = `
+objects:
+- { apiVersion: scheduling.k8s.io/v1, kind: PriorityClass, metadata: { name: low }, value: 10 }
+- { apiVersion: scheduling.k8s.io/v1, kind: PriorityClass, metadata: { name: high }, value: 1000 }
+${gang('first', 'low')}
+${gang('second', 'high')}
+nodes:
+- metadata: { name: n1 }
+  status: { allocatable: { cpu: "4", memory: 8Gi, pods: "10" } }
+pending:
+${worker('first', 0, 'low')}
+${worker('first', 1, 'low')}
+${worker('second', 0, 'high')}
+${worker('second', 1, 'high')}
+`;
+    const { pods } = await run(yaml);
+    assert.deepEqual(pods, { 'first-0': 'Unschedulable', 'first-1': 'Unschedulable', 'second-0': 'Scheduled', 'second-1': 'Scheduled' });
+  });
+});
