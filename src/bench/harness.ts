@@ -414,23 +414,30 @@ export class WorkloadExecutor {
       if (!current) throw new BenchError(`${this.tc.name}: updateAny: ${kind} ${op.namespace ? `${op.namespace}/` : ''}${name ?? '(no name)'} does not exist`);
       this.cluster.update(updatedObject(current, obj, resize));
     };
-    const rate = op.updatePerSecond ?? 0;
-    if (rate <= 0) {
-      for (let i = 0; i < count; i++) update(i);
+    // Upstream's op waits for its ticker through every update before the next op starts.
+    await this.atRate(count, op.updatePerSecond ?? 0, update, true, `${count} updates from ${op.templatePath}`);
+  }
+
+  /**
+   * Runs `act(0..count-1)`, all at once when `perSecond` is 0, else one per tick in the background
+   * (waiting for the last when `wait`).
+   */
+  private async atRate(count: number, perSecond: number, act: (i: number) => void, wait: boolean, what: string): Promise<void> {
+    if (perSecond <= 0) {
+      for (let i = 0; i < count; i++) act(i);
       return;
     }
-    // Upstream's op waits for its ticker through every update before the next op starts.
     let next = 0;
-    const intervalMs = 1000 / rate;
+    const intervalMs = 1000 / perSecond;
     this.background.push({
       nextAt: performance.now() + intervalMs,
       intervalMs,
       tick: () => {
-        if (next < count) update(next++);
+        if (next < count) act(next++);
         return next < count;
       },
     });
-    await this.drive(() => next >= count, `${count} updates from ${op.templatePath}`);
+    if (wait) await this.drive(() => next >= count, what);
   }
 
   /** How long the op keeps a steady state, in seconds; null for an op that creates its pods once. */
@@ -601,22 +608,7 @@ export class WorkloadExecutor {
       if (current && !current.metadata.deletionTimestamp) this.cluster.update({ ...current, metadata: { ...current.metadata, deletionTimestamp: new Date().toISOString() } });
       return true;
     };
-    const rate = op.deletePodsPerSecond ?? 0;
-    if (rate <= 0) {
-      for (const pod of victims) remove(pod);
-      return;
-    }
-    let next = 0;
-    const intervalMs = 1000 / rate;
-    this.background.push({
-      nextAt: performance.now() + intervalMs,
-      intervalMs,
-      tick: () => {
-        if (next < victims.length) remove(victims[next++]!);
-        return next < victims.length;
-      },
-    });
-    if (!op.skipWaitToCompletion) await this.drive(() => next >= victims.length, `deletion of ${victims.length} pods`);
+    await this.atRate(victims.length, op.deletePodsPerSecond ?? 0, (i) => void remove(victims[i]!), !op.skipWaitToCompletion, `deletion of ${victims.length} pods`);
   }
 
   // ---- the loop ----
