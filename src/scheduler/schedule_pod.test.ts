@@ -35,7 +35,7 @@ describe('numFeasibleNodesToFind', () => {
 });
 
 /** selectHost over (name, total) pairs, with every top-scored node. */
-function pick(entries: readonly [string, number][], a: Pick<AlgorithmState, 'random' | 'tieBreakByName'>): { host: string; best: string[] } {
+function pick(entries: readonly [string, number][], a: Pick<AlgorithmState, 'random' | 'tieBreakByName' | 'oneWorker'>): { host: string; best: string[] } {
   const best: string[] = [];
   const host = selectHost(entries.map(([name]) => ({ name })), entries.map(([, total]) => total), a, best);
   return { host, best };
@@ -58,32 +58,56 @@ describe('selectHost', () => {
     { totals: [1, 2, 3, 4, 4, 4], want: 'd' },
   ];
   for (const c of heapCases) {
-    it(`without extenders takes the heap's top among ties, drawing nothing: [${c.totals.join(' ')}] -> ${c.want}`, () => {
+    it(`with one worker and no extender takes the heap's top among ties, drawing nothing: [${c.totals.join(' ')}] -> ${c.want}`, () => {
       const list = c.totals.map((t, i): [string, number] => [String.fromCharCode(97 + i), t]);
-      const r = pick(list, { random: () => assert.fail('no draw without extenders'), tieBreakByName: false });
+      const r = pick(list, { random: () => assert.fail('no draw without extenders'), tieBreakByName: false, oneWorker: true });
       assert.equal(r.host, c.want);
       assert.deepEqual(r.best, list.filter(([, t]) => t === Math.max(...c.totals)).map(([n]) => n));
     });
   }
 
-  it('with extenders draws a randomizer for each node an extender scored: the highest draw wins a tie, an unscored node loses it', () => {
+  for (const oneWorker of [true, false]) {
+    it(`with extenders (${oneWorker ? 'one worker' : 'parallel Filter'}) each node an extender scored draws a randomizer: the highest wins a tie, an unscored node loses it`, () => {
+      const nodes = ['a', 'b', 'c', 'd'].map((name) => ({ name }));
+      const draws = [0.2, 0.7, 0.1];
+      let k = 0;
+      // a is not scored by any extender (randomizer 0); b and c draw 0.2 and 0.7; d is scored but not a tie.
+      const host = selectHost(nodes, [9, 9, 9, 1], { random: () => draws[k++] ?? 0.5, tieBreakByName: false, oneWorker }, null, (i) => i > 0);
+      assert.equal(host, 'c');
+      assert.ok(k >= 3, 'one draw per scored node, in node order');
+    });
+  }
+
+  it('with a parallel Filter samples uniformly among ties (reservoir sampling) with the injected random source', () => {
+    const list: [string, number][] = [['a', 5], ['b', 9], ['c', 9], ['d', 1], ['e', 9]];
+    const random = seededRandom(99);
+    const counts = new Map<string, number>();
+    for (let i = 0; i < 3000; i++) {
+      const { host, best } = pick(list, { random, tieBreakByName: false });
+      assert.deepEqual(best, ['b', 'c', 'e']);
+      counts.set(host, (counts.get(host) ?? 0) + 1);
+    }
+    assert.deepEqual([...counts.keys()].sort(), ['b', 'c', 'e']);
+    for (const n of counts.values()) assert.ok(n > 850 && n < 1150, `uneven: ${[...counts.entries()].join(' ')}`);
+  });
+
+  it('with extenders scoring every node, ties are uniform at either parallelism', () => {
     const nodes = ['a', 'b', 'c', 'd'].map((name) => ({ name }));
     const totals = [9, 9, 9, 1];
-    const draws = [0.2, 0.7];
-    let k = 0;
-    // a is not scored by any extender (randomizer 0); b and c draw 0.2 and 0.7; d is scored but not a tie.
-    const scored = (i: number) => i > 0;
-    const host = selectHost(nodes, totals, { random: () => draws[k++] ?? 0.1, tieBreakByName: false }, null, scored);
-    assert.equal(host, 'c');
-    assert.equal(k, 3, 'one draw per scored node, in node order');
     const uniform = new Map<string, number>();
     const random = seededRandom(7);
     for (let i = 0; i < 3000; i++) {
-      const h = selectHost(nodes, totals, { random, tieBreakByName: false }, null, () => true);
+      const h = selectHost(nodes, totals, { random, tieBreakByName: false, oneWorker: i % 2 === 0 }, null, () => true);
       uniform.set(h, (uniform.get(h) ?? 0) + 1);
     }
     assert.deepEqual([...uniform.keys()].sort(), ['a', 'b', 'c']);
     for (const n of uniform.values()) assert.ok(n > 850 && n < 1150, `uneven: ${[...uniform.entries()].join(' ')}`);
+  });
+
+  it('with a parallel Filter each later tie replaces the pick with probability 1/count', () => {
+    const list: [string, number][] = [['a', 1], ['b', 1], ['c', 1]];
+    assert.equal(pick(list, { random: () => 0, tieBreakByName: false }).host, 'c');
+    assert.equal(pick(list, { random: () => 0.99, tieBreakByName: false }).host, 'a');
   });
 
   it('with tie-break by name takes the first best node by name', () => {

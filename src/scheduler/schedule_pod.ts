@@ -56,6 +56,11 @@ export interface AlgorithmState {
   /** Pick the first top-scored node by name instead of sampling (for exact comparisons). */
   tieBreakByName: boolean;
   /**
+   * `parallelism: 1`: upstream's Filter then finds the feasible nodes in walk order, so its pick
+   * among equal scores is a fixed function of that order, which selectHost reproduces.
+   */
+  oneWorker?: boolean;
+  /**
    * Keep the per-node scores and every top-scored node (explain). When false only totals are
    * kept: the result's `scores` is empty and `bestNodes` holds just the chosen host.
    */
@@ -449,16 +454,17 @@ function nodePluginScores(nodes: readonly NodeInfo[], s: NodeScores): NodePlugin
 /**
  * selectHost as v1.37.2's: the top of a max-heap (Go's container/heap Init, framework/
  * sorted_nodes.go) over the nodes in feasible order, keyed on the total and then a Randomizer that
- * is 0 except on nodes an extender scored, which draw one each (schedule_one.go). Without
- * extenders the pick is thus fixed by the feasible order (upstream's comes from its parallel
- * Filter; ours is its one-worker order), with no draw. `extenderScored(i)`: whether an extender
- * scored node i. With tie-break by name, the first top-scored node by name. Appends every
- * top-scored node to `best` when given.
+ * is 0 except on nodes an extender scored, which draw one each (schedule_one.go). The feasible
+ * order comes from upstream's parallel Filter: with one worker (`alg.oneWorker`) it is our walk
+ * order and the heap's top is taken exactly; with more, the order among nodes equal in both keys
+ * is whichever goroutine came first, drawn here uniformly (reservoir sampling). `extenderScored(i)`:
+ * whether an extender scored node i. With tie-break by name, the first top-scored node by name.
+ * Appends every top-scored node to `best` when given.
  */
 export function selectHost(
   nodes: readonly { readonly name: string }[],
   totals: ArrayLike<number>,
-  alg: Pick<AlgorithmState, 'random' | 'tieBreakByName'>,
+  alg: Pick<AlgorithmState, 'random' | 'tieBreakByName' | 'oneWorker'>,
   best: string[] | null = null,
   extenderScored: ((i: number) => boolean) | null = null,
 ): string {
@@ -489,7 +495,17 @@ export function selectHost(
     randomizer = new Float64Array(n);
     for (let i = 0; i < n; i++) if (extenderScored(i)) randomizer[i] = alg.random();
   }
-  return nodes[heapTop(totals, randomizer)]!.name;
+  if (alg.oneWorker) return nodes[heapTop(totals, randomizer)]!.name;
+  let bestRandomizer = 0;
+  if (randomizer !== null) for (let i = 0; i < n; i++) if (totals[i] === max && randomizer[i]! > bestRandomizer) bestRandomizer = randomizer[i]!;
+  let selected = '';
+  let count = 0;
+  for (let i = 0; i < n; i++) {
+    if (totals[i] !== max || (randomizer !== null && randomizer[i] !== bestRandomizer)) continue;
+    count++;
+    if (count === 1 || Math.floor(alg.random() * count) === 0) selected = nodes[i]!.name;
+  }
+  return selected;
 }
 
 /** The index container/heap's Init leaves at the root, for `less` = higher total, then higher randomizer. */

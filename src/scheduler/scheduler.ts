@@ -127,6 +127,7 @@ export class Scheduler implements SchedulingCycles, EventHandlerTarget {
       percentageOfNodesToScore: config.percentageOfNodesToScore ?? 0,
       random: deps.random,
       tieBreakByName: deps.tieBreakByName ?? false,
+      oneWorker: (config.parallelism ?? 16) === 1,
       recordScores: (deps.recordScores ?? false) || (deps.diagnose ?? false),
     };
     const pluginClient: PluginClusterClient = {
