@@ -134,6 +134,7 @@ describe('bench catalog', () => {
     const gated = testCases.find((t) => t.name === 'SchedulingWhileGated')!.workloads[0]!;
     assert.deepEqual(withOverrides(gated, { nodes: 3, initPods: 2, measurePods: 7 }).params, { gatedPods: 10, deletingPods: 10, measurePods: 7 });
     assert.equal(withOverrides({ name: 'dra', params: { nodesWithDRA: 500, nodesWithoutDRA: 0 } }, { nodes: 5000 }).params.nodesWithDRA, 5000);
+    assert.equal(withOverrides({ name: 'ndf', params: { nodes: 5000, numNodeDeclaredFeatures: 20 } }, { nodes: 500 }).params.nodes, 500);
     const preemption = testCases.find((t) => t.name === 'PreemptionBasic')!;
     assert.equal(skipReason(preemption, new Set(['DefaultPreemption'])), 'needs DefaultPreemption (not built yet)');
     assert.equal(skipReason(preemption, new Set()), null);
