@@ -71,7 +71,7 @@ export class MapObjectLister implements ObjectLister {
 }
 
 /** What a wait ended by an aborted signal rejects with: Go's context.Canceled, in its words. */
-export const contextCanceled = 'context canceled';
+const contextCanceled = 'context canceled';
 
 /**
  * Resolves true once `ready()` holds, checked now and after every change of `objects`, or false
