@@ -7,6 +7,8 @@ import type { WorkloadParam } from './types.js';
 /** What a parameterized template is filled with: the object's index within its op, and the op's parameters. */
 export interface TemplateContext {
   index: number;
+  /** How many objects the op makes or updates (text/template's `.Count`). */
+  count?: number;
   params: Readonly<Record<string, WorkloadParam | undefined>>;
 }
 

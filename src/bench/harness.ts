@@ -15,14 +15,16 @@ import type { CSINode, KubeObject, Node, PersistentVolume, PersistentVolumeClaim
 import { admitPod } from '../cluster/memory/admission.js';
 import { MemoryCluster } from '../cluster/memory/store.js';
 import type { WatchEvent } from '../cluster/types.js';
-import type { Registry } from '../framework/registry.js';
+import { Registry } from '../framework/registry.js';
+import { NodeDeclaredFeatures as NodeDeclaredFeaturesName } from '../framework/names.js';
+import { FeatureRegistry, nodeDeclaredFeaturesWith } from '../plugins/nodedeclaredfeatures/index.js';
 import { addAllocation, Allocator, DefaultFeatures, newAllocatedState, type AllocatedState } from '../dra/structured/index.js';
 import { Scheduler, type ResolvedConfig } from '../scheduler/scheduler.js';
 import { RealClock, seededRandom } from '../util/clock.js';
 import { DurationRecorder, MemorySampler, ThroughputCollector, type AttemptSummary, type ThroughputSummary } from './metrics.js';
 import type { TemplateContext } from './dra_templates.js';
 import { template } from './templates.js';
-import type { AllocResourceClaimsOp, BarrierOp, ChurnOp, Counted, CreateAnyOp, CreateNamespacesOp, CreateNodesOp, CreatePodsOp, DeletePodsOp, Op, TemplateParam, TestCase, Workload, WorkloadParam } from './types.js';
+import type { AllocResourceClaimsOp, BarrierOp, ChurnOp, Counted, CreateAnyOp, CreateNamespacesOp, CreateNodesOp, CreatePodsOp, DeletePodsOp, Op, StartCollectingMetricsOp, TemplateParam, TestCase, UpdateAnyOp, Workload, WorkloadParam } from './types.js';
 
 export interface HarnessOptions {
   registry: Registry;
@@ -68,7 +70,10 @@ interface BackgroundTask {
 }
 
 interface ActiveMeasurement {
-  readonly namespace: string;
+  /** Whether a pod's binding counts (its namespace, and labels for a metrics window). */
+  readonly counts: (pod: Pod) => boolean;
+  /** Pods counted that got bound since the measurement began. */
+  bound: number;
   readonly collector: ThroughputCollector;
   readonly attempts: DurationRecorder;
   readonly memory: MemorySampler;
@@ -98,6 +103,8 @@ export class WorkloadExecutor {
   /** The ops' own random source (allocResourceClaims' node order), apart from the scheduler's. */
   private readonly random: () => number;
   private nodeCount = 0;
+  /** Mock features every node declares, and the plugin's registry holds, when the test case mocks them. */
+  private readonly declaredFeatures: readonly string[] | null;
   private initPodCount = 0;
   private profiler: Session | null = null;
   /** What the waiting op waits for, checked whenever a pod is bound or unbound. */
@@ -114,8 +121,9 @@ export class WorkloadExecutor {
     this.cluster = new MemoryCluster({ clock, admitPod });
     // An extender in --config is called as in any run (its latency counts in the figures).
     const config = tc.schedulerConfig ? configFromObject(tc.schedulerConfig, `${tc.name}'s scheduler configuration`, opts.registry) : opts.config;
+    this.declaredFeatures = this.mockDeclaredFeatures();
     this.scheduler = Scheduler.fromConfig(config, {
-      registry: opts.registry,
+      registry: this.declaredFeatures ? withFeatureRegistry(opts.registry, this.declaredFeatures) : opts.registry,
       client: this.cluster,
       clock,
       random: seededRandom(opts.seed ?? 1),
@@ -144,6 +152,15 @@ export class WorkloadExecutor {
     return { nodes: e.nodeCount, initPods: e.initPodCount, measurement: e.measurement };
   }
 
+  /** Feature1..FeatureN, sorted as the node status lists them, N the test case's parameter. */
+  private mockDeclaredFeatures(): string[] | null {
+    const param = this.tc.mockDeclaredFeaturesParam;
+    if (param === undefined) return null;
+    const n = this.params[param.slice(1)];
+    if (typeof n !== 'number') throw new BenchError(`${this.tc.name}: parameter ${param} is not a number`);
+    return Array.from({ length: n }, (_, i) => `Feature${i + 1}`).sort();
+  }
+
   /** The workload's ops with each createPodSets replaced by its createPods ops (upstream's unrollWorkloadTemplate). */
   private unrolled(): Op[] {
     return this.tc.workloadTemplate.flatMap((op): Op[] => {
@@ -167,6 +184,7 @@ export class WorkloadExecutor {
     this.scheduledPerNamespace.set(ns, (this.scheduledPerNamespace.get(ns) ?? 0) + delta);
     if (delta > 0) {
       this.boundTotalPerNamespace.set(ns, (this.boundTotalPerNamespace.get(ns) ?? 0) + 1);
+      if (this.measuring?.counts(pod)) this.measuring.bound++;
       if (this.steady?.namespace === ns) {
         this.steady.bound.push(pod);
         this.wakeOp?.();
@@ -217,6 +235,9 @@ export class WorkloadExecutor {
       case 'barrier': return this.barrier(op);
       case 'sleep': return this.drive(() => false, 'sleep', performance.now() + op.durationMs);
       case 'deletePods': return this.deletePods(op);
+      case 'startCollectingMetrics': return this.startCollectingMetrics(op);
+      case 'stopCollectingMetrics': return this.stopCollectingMetrics();
+      case 'updateAny': return this.updateAny(op);
     }
   }
 
@@ -248,6 +269,7 @@ export class WorkloadExecutor {
     for (let i = 0; i < n; i++) {
       const node = this.instantiate<Node>(op.nodeTemplatePath ?? 'node-default.yaml', undefined, { index: i, params: this.params });
       if (labels) node.metadata.labels = { ...node.metadata.labels, [labels.labelKey]: labels.labelValues[i % labels.labelValues.length]! };
+      if (this.declaredFeatures) node.status = { ...node.status, declaredFeatures: [...this.declaredFeatures] };
       if (allocatable) {
         const status = node.status ?? {};
         node.status = { ...status, allocatable: { ...(status.allocatable ?? status.capacity), ...allocatable.nodeAllocatable } };
@@ -312,20 +334,16 @@ export class WorkloadExecutor {
     const n = this.count(op, 'createPods');
     const batch = op.signatureBatchSizeParam ? this.count({ countParam: op.signatureBatchSizeParam }, 'createPods signatureBatchSize') : 1;
     const newPod = (i: number): Pod => {
-      const pod = this.instantiate<Pod>(path, ns, { index: i, params: this.params });
+      const pod = this.instantiate<Pod>(path, ns, { index: i, count: n, params: this.params });
       // As upstream, only pods made from a template file carry the signature label.
       if (templatePath !== undefined) pod.metadata.labels = { ...pod.metadata.labels, signature: `signature-label-${Math.floor(i / batch)}` };
       return pod;
     };
     const steadyFor = this.steadyStateSeconds(op);
     if (op.collectMetrics) {
-      if (this.measuring) throw new BenchError(`${this.tc.name}: only one createPods op may collect metrics`);
-      await this.startProfile();
-      const now = performance.now();
-      const memory = new MemorySampler();
-      memory.sample();
-      this.measuring = { namespace: ns, collector: new ThroughputCollector(now, this.boundTotalIn(ns)), attempts: new DurationRecorder(), memory, startedAt: now, cpuAtStart: cpuUsage() };
-    } else {
+      await this.startMeasurement((pod) => pod.metadata.namespace === ns);
+    } else if (!this.measuring) {
+      // Pods made inside a metrics window are measured, not initial.
       this.initPodCount += n;
     }
     const volumes = op.persistentVolumeTemplatePath && op.persistentVolumeClaimTemplatePath
@@ -351,6 +369,75 @@ export class WorkloadExecutor {
       this.finishMeasurement(steadyFor === null ? n : this.boundTotalIn(ns) - boundBefore);
       await this.stopProfile();
     }
+  }
+
+  /** Begins the one measurement of the workload, counting the bindings of the pods `counts` accepts. */
+  private async startMeasurement(counts: (pod: Pod) => boolean): Promise<void> {
+    if (this.measuring || this.measurement) throw new BenchError(`${this.tc.name}: only one op may collect metrics`);
+    await this.startProfile();
+    const now = performance.now();
+    const memory = new MemorySampler();
+    memory.sample();
+    this.measuring = { counts, bound: 0, collector: new ThroughputCollector(now, 0), attempts: new DurationRecorder(), memory, startedAt: now, cpuAtStart: cpuUsage() };
+  }
+
+  private async startCollectingMetrics(op: StartCollectingMetricsOp): Promise<void> {
+    if (op.namespaces.length === 0) throw new BenchError(`${this.tc.name}: startCollectingMetrics: namespaces cannot be empty`);
+    for (const ns of op.namespaces) this.ensureNamespace(ns);
+    const namespaces = new Set(op.namespaces);
+    const selector = op.labelSelector ?? {};
+    await this.startMeasurement((pod) => namespaces.has(pod.metadata.namespace ?? 'default') && matchesLabels(pod, selector));
+  }
+
+  private async stopCollectingMetrics(): Promise<void> {
+    const m = this.measuring;
+    if (!m) throw new BenchError(`${this.tc.name}: stopCollectingMetrics without startCollectingMetrics`);
+    await this.scheduler.waitForBindings();
+    this.finishMeasurement(m.bound);
+    await this.stopProfile();
+  }
+
+  /**
+   * Replaces existing objects by the template's, as upstream's updateAny (an update, then a status
+   * update; the resize subresource changes only a pod's container resources). The store keeps
+   * what the API server keeps of an update: identity, and a pod's binding.
+   */
+  private async updateAny(op: UpdateAnyOp): Promise<void> {
+    if (op.namespace) this.ensureNamespace(op.namespace);
+    const count = this.count(op, 'updateAny');
+    const resize = op.subresources?.includes('resize') ?? false;
+    const update = (index: number): void => {
+      const obj = template(op.templatePath, { index, count, params: this.params });
+      const name = obj.metadata?.name;
+      const kind = obj.kind ?? '';
+      const current = name === undefined ? undefined : this.cluster.get<KubeObject>(kind, op.namespace ?? '', name);
+      if (!current) throw new BenchError(`${this.tc.name}: updateAny: ${kind} ${op.namespace ? `${op.namespace}/` : ''}${name ?? '(no name)'} does not exist`);
+      this.cluster.update(updatedObject(current, obj, resize));
+    };
+    // Upstream's op waits for its ticker through every update before the next op starts.
+    await this.atRate(count, op.updatePerSecond ?? 0, update, true, `${count} updates from ${op.templatePath}`);
+  }
+
+  /**
+   * Runs `act(0..count-1)`, all at once when `perSecond` is 0, else one per tick in the background
+   * (waiting for the last when `wait`).
+   */
+  private async atRate(count: number, perSecond: number, act: (i: number) => void, wait: boolean, what: string): Promise<void> {
+    if (perSecond <= 0) {
+      for (let i = 0; i < count; i++) act(i);
+      return;
+    }
+    let next = 0;
+    const intervalMs = 1000 / perSecond;
+    this.background.push({
+      nextAt: performance.now() + intervalMs,
+      intervalMs,
+      tick: () => {
+        if (next < count) act(next++);
+        return next < count;
+      },
+    });
+    if (wait) await this.drive(() => next >= count, what);
   }
 
   /** How long the op keeps a steady state, in seconds; null for an op that creates its pods once. */
@@ -428,7 +515,7 @@ export class WorkloadExecutor {
     const now = performance.now();
     m.memory.sample();
     this.measurement = {
-      throughput: m.collector.finish(now, this.boundTotalIn(m.namespace)),
+      throughput: m.collector.finish(now, m.bound),
       attempts: m.attempts.summary(),
       measuredPods: n,
       seconds: (now - m.startedAt) / 1000,
@@ -492,19 +579,27 @@ export class WorkloadExecutor {
       return;
     }
     const namespaces = op.namespaces?.length ? op.namespaces : [...this.expectedPerNamespace.keys()];
-    await this.drive(() => namespaces.every((ns) => this.scheduledIn(ns) >= (this.expectedPerNamespace.get(ns) ?? 0)), `pods in ${namespaces.join(', ')}`);
+    const selector = op.labelSelector;
+    // With a selector, only the namespace's bound pods that carry the labels count (upstream lists them).
+    const scheduled = selector === undefined ? (ns: string) => this.scheduledIn(ns) : (ns: string) => this.boundMatching(ns, selector);
+    await this.drive(() => namespaces.every((ns) => scheduled(ns) >= (this.expectedPerNamespace.get(ns) ?? 0)), `pods in ${namespaces.join(', ')}`);
     if (op.namespaces?.length) for (const ns of namespaces) this.expectedPerNamespace.delete(ns);
     else this.expectedPerNamespace = new Map();
+  }
+
+  private boundMatching(ns: string, selector: Readonly<Record<string, string>>): number {
+    let n = 0;
+    for (const pod of this.cluster.list<Pod>('Pod')) {
+      if (pod.spec.nodeName && (pod.metadata.namespace ?? 'default') === ns && matchesLabels(pod, selector)) n++;
+    }
+    return n;
   }
 
   private async deletePods(op: DeletePodsOp): Promise<void> {
     const selector = op.labelSelector ?? {};
     const victims: Pod[] = [];
     for (const pod of this.cluster.list<Pod>('Pod')) {
-      if ((pod.metadata.namespace ?? 'default') !== op.namespace) continue;
-      let matches = true;
-      for (const k in selector) if (pod.metadata.labels?.[k] !== selector[k]) matches = false;
-      if (matches) victims.push(pod);
+      if ((pod.metadata.namespace ?? 'default') === op.namespace && matchesLabels(pod, selector)) victims.push(pod);
     }
     // As the API server: a pod held by a finalizer only gets its deletionTimestamp (the scheduler drops it then).
     const remove = (pod: Pod) => {
@@ -513,22 +608,7 @@ export class WorkloadExecutor {
       if (current && !current.metadata.deletionTimestamp) this.cluster.update({ ...current, metadata: { ...current.metadata, deletionTimestamp: new Date().toISOString() } });
       return true;
     };
-    const rate = op.deletePodsPerSecond ?? 0;
-    if (rate <= 0) {
-      for (const pod of victims) remove(pod);
-      return;
-    }
-    let next = 0;
-    const intervalMs = 1000 / rate;
-    this.background.push({
-      nextAt: performance.now() + intervalMs,
-      intervalMs,
-      tick: () => {
-        if (next < victims.length) remove(victims[next++]!);
-        return next < victims.length;
-      },
-    });
-    if (!op.skipWaitToCompletion) await this.drive(() => next >= victims.length, `deletion of ${victims.length} pods`);
+    await this.atRate(victims.length, op.deletePodsPerSecond ?? 0, (i) => void remove(victims[i]!), !op.skipWaitToCompletion, `deletion of ${victims.length} pods`);
   }
 
   // ---- the loop ----
@@ -568,7 +648,7 @@ export class WorkloadExecutor {
         this.runBackground(now);
         const m = this.measuring;
         if (m && m.collector.due(now)) {
-          m.collector.sample(now, this.boundTotalIn(m.namespace));
+          m.collector.sample(now, m.bound);
           m.memory.sample();
         }
         if (now >= until || done()) return;
@@ -606,6 +686,50 @@ export class WorkloadExecutor {
     const ns = [...this.scheduledPerNamespace].map(([k, v]) => `${k}=${v}`).join(' ');
     return `queue: active ${c.active}, backoff ${c.backoff}, unschedulable ${c.unschedulable}, gated ${c.gated}; scheduled: ${ns || 'none'}`;
   }
+}
+
+/**
+ * The registry with NodeDeclaredFeatures over mock features, each required by a pod with
+ * pod-level resources (upstream's benchmark replaces the feature registry's AllFeatures so).
+ */
+function withFeatureRegistry(registry: Registry, names: readonly string[]): Registry {
+  const features = new FeatureRegistry(names.map((name) => ({ name, inferForScheduling: (spec: Pod['spec']) => spec.resources !== undefined })));
+  return new Registry(registry.names().map((n) => (n === NodeDeclaredFeaturesName ? nodeDeclaredFeaturesWith(features) : registry.get(n)!)));
+}
+
+function matchesLabels(obj: KubeObject, selector: Readonly<Record<string, string>>): boolean {
+  for (const k in selector) if (obj.metadata?.labels?.[k] !== selector[k]) return false;
+  return true;
+}
+
+/** Pod spec fields the API server defaults on creation, which an update leaving them out keeps. */
+const defaultedPodFields = ['schedulerName', 'priority', 'priorityClassName', 'preemptionPolicy', 'restartPolicy', 'dnsPolicy', 'terminationGracePeriodSeconds', 'enableServiceLinks', 'securityContext'] as const;
+
+/**
+ * What the store holds after upstream's updateAny replaced `current` by the template's `next`:
+ * the object as given (the status too: the op updates it as well), with the identity the API
+ * server keeps; a pod keeps its binding and what admission defaulted. Through `resize`, only the
+ * containers' resources change.
+ */
+function updatedObject(current: KubeObject, next: KubeObject, resize: boolean): KubeObject {
+  if (current.kind !== 'Pod') return { ...next, metadata: { ...next.metadata, uid: current.metadata?.uid, namespace: current.metadata?.namespace } };
+  const pod = current as Pod;
+  const spec = (next as Pod).spec;
+  const resources = new Map(spec.containers.map((c) => [c.name, c.resources]));
+  const containers = pod.spec.containers.map((c) => (resources.has(c.name) ? { ...c, resources: resources.get(c.name) } : c));
+  if (resize) {
+    const resized: Pod = { ...pod, spec: { ...pod.spec, containers } };
+    return resized;
+  }
+  // The spec and labels are replaced; what the API server defaulted stays where the template is silent.
+  const kept: Partial<Pod['spec']> = {};
+  for (const k of defaultedPodFields) if (spec[k] === undefined && pod.spec[k] !== undefined) Object.assign(kept, { [k]: pod.spec[k] });
+  const updated: Pod = {
+    ...pod,
+    metadata: { ...pod.metadata, labels: next.metadata?.labels },
+    spec: { ...kept, ...spec, containers, nodeName: pod.spec.nodeName ?? spec.nodeName },
+  };
+  return updated;
 }
 
 /** Fisher-Yates, in place. */

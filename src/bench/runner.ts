@@ -70,6 +70,8 @@ export function withOverrides(w: Workload, o: SizeOverrides): Workload {
   if (o.nodes !== undefined && 'initNodes' in params) params.initNodes = o.nodes;
   // The DRA workloads count their nodes with the test driver instead.
   if (o.nodes !== undefined && 'nodesWithDRA' in params) params.nodesWithDRA = o.nodes;
+  // NodeDeclaredFeaturesEnabled and the node event-handling cases name theirs `nodes`.
+  if (o.nodes !== undefined && 'nodes' in params) params.nodes = o.nodes;
   if (o.initPods !== undefined && 'initPods' in params) params.initPods = o.initPods;
   if (o.measurePods !== undefined && 'measurePods' in params) params.measurePods = o.measurePods;
   return { ...w, params };

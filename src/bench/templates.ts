@@ -2,6 +2,7 @@
 // keyed by their path there. Objects are named from `metadata.generateName` when created.
 import type { KubeObject, Node, Pod } from '../api/types.js';
 import { draTemplates, type TemplateContext } from './dra_templates.js';
+import { isYamlTemplate, yamlTemplate } from './yaml_templates.js';
 
 type Requests = Record<string, string>;
 
@@ -83,6 +84,12 @@ const templates: Readonly<Record<string, KubeObject>> = {
   // The volume ID / handle is set per pod by the harness.
   'pv-aws.yaml': persistentVolume({ awsElasticBlockStore: { volumeID: '' } }),
   'pv-csi.yaml': persistentVolume({ csi: { driver: 'ebs.csi.aws.com', volumeHandle: '' } }),
+  'pvc-once-pod.yaml': {
+    apiVersion: 'v1',
+    kind: 'PersistentVolumeClaim',
+    metadata: { annotations: { 'pv.kubernetes.io/bind-completed': 'true' } },
+    spec: { accessModes: ['ReadWriteOncePod'], resources: { requests: { storage: '1Gi' } } },
+  } as KubeObject,
   'pvc.yaml': {
     apiVersion: 'v1',
     kind: 'PersistentVolumeClaim',
@@ -228,6 +235,7 @@ const indexedTemplates: Readonly<Record<string, (ctx: TemplateContext) => KubeOb
 export function template(path: string, ctx: TemplateContext = { index: 0, params: {} }): KubeObject {
   const filled = draTemplates[path] ?? indexedTemplates[path];
   if (filled) return filled(ctx);
+  if (isYamlTemplate(path)) return yamlTemplate(path, ctx);
   const t = templates[path];
   if (!t) throw new Error(`unknown template "${path}" (known: ${[...Object.keys(templates), ...Object.keys(draTemplates), ...Object.keys(indexedTemplates)].join(', ')})`);
   return t;

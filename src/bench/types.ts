@@ -108,8 +108,42 @@ export interface BarrierOp {
   opcode: 'barrier';
   /** Namespaces to wait on; all when empty. */
   namespaces?: string[];
+  /** Count only the pods with these labels. */
+  labelSelector?: Record<string, string>;
   /** Scheduled (default): every pod bound; Attempted: every pod tried at least once. */
   stageRequirement?: 'Scheduled' | 'Attempted';
+}
+
+/**
+ * Opens the measurement window: throughput and attempt durations of the pods of these namespaces
+ * (with these labels) that get bound until stopCollectingMetrics (upstream's
+ * startCollectingMetricsOp, for test cases whose measured pods come from several ops).
+ */
+export interface StartCollectingMetricsOp {
+  opcode: 'startCollectingMetrics';
+  /** Appended to the workload's name in upstream's results. */
+  name?: string;
+  namespaces: string[];
+  labelSelector?: Record<string, string>;
+}
+
+/** Closes the window startCollectingMetrics opened and records its figures. */
+interface StopCollectingMetricsOp {
+  opcode: 'stopCollectingMetrics';
+}
+
+/**
+ * Replaces `count` existing objects by the template's (object i named by the template filled
+ * with index i), at `updatePerSecond` (0: all at once), as upstream's updateAny: the object, then
+ * its status; with `subresources: [resize]`, a pod's resources through its resize subresource.
+ */
+export interface UpdateAnyOp extends Counted {
+  opcode: 'updateAny';
+  templatePath: string;
+  /** Empty for cluster-scoped objects. */
+  namespace?: string;
+  updatePerSecond?: number;
+  subresources?: string[];
 }
 
 interface SleepOp {
@@ -126,7 +160,8 @@ export interface DeletePodsOp {
   skipWaitToCompletion?: boolean;
 }
 
-export type Op = CreateNodesOp | CreateNamespacesOp | CreatePodSetsOp | CreatePodsOp | CreateAnyOp | AllocResourceClaimsOp | ChurnOp | BarrierOp | SleepOp | DeletePodsOp;
+export type Op = CreateNodesOp | CreateNamespacesOp | CreatePodSetsOp | CreatePodsOp | CreateAnyOp | AllocResourceClaimsOp | ChurnOp | BarrierOp | SleepOp | DeletePodsOp
+  | StartCollectingMetricsOp | StopCollectingMetricsOp | UpdateAnyOp;
 
 /** A workload parameter: counts, and for the DRA workloads flags, durations and CEL selectors or constraints. */
 export type WorkloadParam = number | boolean | string | readonly Record<string, unknown>[];
@@ -161,6 +196,12 @@ export interface TestCase {
   schedulerConfig?: Readonly<Record<string, unknown>>;
   /** Upstream's feature gates for every workload of the test case. */
   featureGates?: Readonly<Record<string, boolean>>;
+  /**
+   * The workload parameter (`$numNodeDeclaredFeatures`) giving how many mock features replace the
+   * feature registry, each required by pods with pod-level resources and declared by every node
+   * (upstream's nodedeclaredfeatures test: its PreRunFn and NodeUpdateFn).
+   */
+  mockDeclaredFeaturesParam?: `$${string}`;
 }
 
 /** A test case as upstream's performance-config.yaml declares it (src/bench/upstream_catalog.ts). */

@@ -4,6 +4,7 @@
 // label `default` to the 500- and 5000-node workloads `npm run bench` runs when no label is given;
 // `integration-test` marks upstream's tiny ones. skippedTestCases names the cases we cannot run yet.
 import { draSkipped, draTestCases } from './dra_workloads.js';
+import { eventHandlingTestCases } from './event_handling_workloads.js';
 import type { Op, SkippedTestCase, TestCase } from './types.js';
 import { upstreamWorkloads as upstream } from './upstream_workloads.js';
 
@@ -336,24 +337,17 @@ export const testCases: readonly TestCase[] = [
   batchingCase('HostPortConflict', 'pod-hostport-80.yaml'),
   batchingCase('ResourceSaturation', 'pod-saturation.yaml'),
   ...draTestCases,
+  ...eventHandlingTestCases,
 ];
 
 const podGroups = 'needs PodGroup objects and gang scheduling (the workload issue)';
-const metricsWindow = 'needs the startCollectingMetrics / stopCollectingMetrics ops (not built in bench yet)';
 
 /** Upstream's test cases bench does not run, each with the reason. */
 export const skippedTestCases: readonly SkippedTestCase[] = [
   { name: 'PreemptionPodGroupDisruptionMode', reason: podGroups },
-  { name: 'EventHandlingPodDelete', reason: metricsWindow },
-  { name: 'EventHandlingPodUpdate', reason: `${metricsWindow}; also the updateAny op` },
-  { name: 'EventHandlingNodeAdd', reason: metricsWindow },
-  { name: 'EventHandlingPodAdd', reason: metricsWindow },
-  { name: 'EventHandlingNodeUpdate', reason: `${metricsWindow}; also the updateAny op` },
-  { name: 'NodeDeclaredFeaturesEnabled', reason: 'needs the NodeDeclaredFeatures plugin (issue 24 item 1) and its templates' },
   { name: 'BasicScheduling', reason: podGroups },
   { name: 'GangScheduling', reason: podGroups },
   { name: 'TopologyAwareScheduling', reason: podGroups },
-  { name: 'StarvationIndependent', reason: `${metricsWindow}; its templates not ported yet` },
   { name: 'StarvationPodGroup', reason: podGroups },
   { name: 'GangPreemptionBasic', reason: podGroups },
   { name: 'GangPreemptionPodGroups', reason: podGroups },

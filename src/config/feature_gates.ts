@@ -62,7 +62,8 @@ export const schedulerGates: Readonly<Record<string, SchedulerGate>> = {
   OpportunisticBatching: { support: 'both', kep: 5598 },
   PodGroupPreemptionPolicy: { support: 'both', kep: 5710 },
   PodLevelResources: { support: 'default', kep: 2837 },
-  SchedulerAsyncAPICalls: { support: 'default', kep: 5229 },
+  // Decisions are the same at either value; see docs/fidelity.md for what the dispatcher changes upstream.
+  SchedulerAsyncAPICalls: { support: 'both', kep: 5229 },
   SchedulerAsyncPreemption: { support: 'both', kep: 4832 },
   SchedulerPopFromBackoffQ: { support: 'default', kep: 5142 },
   SchedulerPreQueueingHints: { support: 'default', kep: 6132 },

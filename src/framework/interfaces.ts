@@ -301,7 +301,14 @@ export interface PreBindPlugin extends Plugin {
    * Skip or Error only. A plugin without it counts as having work on every pod, not in parallel.
    */
   preBindPreFlight?(state: CycleState, pod: PodInfo, nodeName: string): PreBindPreFlightOutcome;
-  preBind(state: CycleState, pod: PodInfo, nodeName: string): Promise<Status | null>;
+  /**
+   * Does the work. `signal` (upstream's context) is aborted when the binding is cancelled: a
+   * preemption that picks this pod as a victim while it is in PreBind (SchedulerAsyncPreemption).
+   * A plugin waiting on something should stop then and return an error (Go's `context canceled`;
+   * `PluginClusterClient.waitUntil` does so when given the signal); the binding fails either way,
+   * but a plugin that ignores the signal holds the binding cycle until it returns.
+   */
+  preBind(state: CycleState, pod: PodInfo, nodeName: string, signal?: AbortSignal): Promise<Status | null>;
 }
 
 /**
@@ -456,9 +463,10 @@ export interface PluginClusterClient {
   setExtendedResourceClaimStatus?(pod: Pod, status: PodExtendedResourceClaimStatus): Promise<void>;
   /**
    * Resolves true once `ready()` holds, checked now and after every change of the listed objects,
-   * or false after `timeoutMs` on the scheduler clock; rejects when `ready` throws.
+   * or false after `timeoutMs` on the scheduler clock; rejects when `ready` throws, or with
+   * `context canceled` as soon as `signal` (PreBind's) is aborted.
    */
-  waitUntil?(ready: () => boolean, timeoutMs: number): Promise<boolean>;
+  waitUntil?(ready: () => boolean, timeoutMs: number, signal?: AbortSignal): Promise<boolean>;
   /** Whether the pod still exists (the informer's view); waitUntil re-checks after pod deletions too. */
   podExists?(namespace: string, name: string): boolean;
   /** The pod as the informer sees it, or undefined when it is gone. */

@@ -72,21 +72,32 @@ export class MapObjectLister implements ObjectLister {
   }
 }
 
+/** What a wait ended by an aborted signal rejects with: Go's context.Canceled, in its words. */
+const contextCanceled = 'context canceled';
+
 /**
  * Resolves true once `ready()` holds, checked now and after every change of `objects`, or false
- * after `timeoutMs` on `clock`; rejects when `ready` throws (PluginClusterClient.waitUntil).
+ * after `timeoutMs` on `clock`; rejects when `ready` throws, or when `signal` is aborted
+ * (PluginClusterClient.waitUntil).
  */
-export function waitForObjects(objects: MapObjectLister, clock: Clock, ready: () => boolean, timeoutMs: number): Promise<boolean> {
+export function waitForObjects(objects: MapObjectLister, clock: Clock, ready: () => boolean, timeoutMs: number, signal?: AbortSignal): Promise<boolean> {
   return new Promise<boolean>((resolve, reject) => {
     let done = false;
     let timer: TimerHandle | null = null;
     let unsubscribe: () => void = () => {};
+    const onAbort = () => finish(() => reject(new Error(contextCanceled, { cause: signal?.reason })));
     const finish = (settle: () => void) => {
+      if (done) return;
       done = true;
       unsubscribe();
+      signal?.removeEventListener('abort', onAbort);
       if (timer !== null) clock.clearTimeout(timer);
       settle();
     };
+    if (signal?.aborted) {
+      onAbort();
+      return;
+    }
     const check = () => {
       if (done) return;
       try {
@@ -98,6 +109,7 @@ export function waitForObjects(objects: MapObjectLister, clock: Clock, ready: ()
     check();
     if (done) return;
     unsubscribe = objects.onChange(check);
+    signal?.addEventListener('abort', onAbort, { once: true });
     timer = clock.setTimeout(() => finish(() => resolve(false)), timeoutMs);
   });
 }

@@ -89,7 +89,8 @@ async function bind(ctx: CycleContext, attempt: Attempt, assumed: PodInfo, host:
   // While a PreBind with work runs, preemption cancels the binding instead of deleting the pod.
   const inPreBind = preFlight === null ? fwk.addPodInPreBind(qp.podInfo.uid) : null;
   try {
-    status = await fwk.runPreBindPlugins(state, assumed, host);
+    // Preemption aborts the signal: the plugins stop waiting at once, as upstream cancels their context.
+    status = await fwk.runPreBindPlugins(state, assumed, host, inPreBind?.signal);
     if (!isSuccess(status)) return failed(status!);
     if (inPreBind !== null && !inPreBind.markPrebound()) return failed(Status.error(inPreBind.cancelled!));
   } finally {

@@ -35,7 +35,7 @@ describe('numFeasibleNodesToFind', () => {
 });
 
 /** selectHost over (name, total) pairs, with every top-scored node. */
-function pick(entries: readonly [string, number][], a: Pick<AlgorithmState, 'random' | 'tieBreakByName'>): { host: string; best: string[] } {
+function pick(entries: readonly [string, number][], a: Pick<AlgorithmState, 'random' | 'tieBreakByName' | 'oneWorker'>): { host: string; best: string[] } {
   const best: string[] = [];
   const host = selectHost(entries.map(([name]) => ({ name })), entries.map(([, total]) => total), a, best);
   return { host, best };
@@ -47,7 +47,38 @@ describe('selectHost', () => {
     assert.deepEqual(r, { host: 'b', best: ['b'] });
   });
 
-  it('samples uniformly among ties (reservoir sampling) with the injected random source', () => {
+  // Expected picks computed by Go's container/heap (heap.Init, then Pop) over the same totals in
+  // the same order with every Randomizer 0, as v1.37.2's selectHost runs without extenders.
+  const heapCases: { totals: number[]; want: string }[] = [
+    { totals: [5, 5, 5], want: 'a' },
+    { totals: [1, 5, 5, 5], want: 'b' },
+    { totals: [5, 9, 9, 1, 9], want: 'b' },
+    { totals: [3, 7, 7, 2, 7, 7, 1, 7], want: 'b' },
+    { totals: [0, 0, 0, 0, 0, 0, 0, 0, 0, 0], want: 'a' },
+    { totals: [1, 2, 3, 4, 4, 4], want: 'd' },
+  ];
+  for (const c of heapCases) {
+    it(`with one worker and no extender takes the heap's top among ties, drawing nothing: [${c.totals.join(' ')}] -> ${c.want}`, () => {
+      const list = c.totals.map((t, i): [string, number] => [String.fromCharCode(97 + i), t]);
+      const r = pick(list, { random: () => assert.fail('no draw without extenders'), tieBreakByName: false, oneWorker: true });
+      assert.equal(r.host, c.want);
+      assert.deepEqual(r.best, list.filter(([, t]) => t === Math.max(...c.totals)).map(([n]) => n));
+    });
+  }
+
+  for (const oneWorker of [true, false]) {
+    it(`with extenders (${oneWorker ? 'one worker' : 'parallel Filter'}) each node an extender scored draws a randomizer: the highest wins a tie, an unscored node loses it`, () => {
+      const nodes = ['a', 'b', 'c', 'd'].map((name) => ({ name }));
+      const draws = [0.2, 0.7, 0.1];
+      let k = 0;
+      // a is not scored by any extender (randomizer 0); b and c draw 0.2 and 0.7; d is scored but not a tie.
+      const host = selectHost(nodes, [9, 9, 9, 1], { random: () => draws[k++] ?? 0.5, tieBreakByName: false, oneWorker }, null, (i) => i > 0);
+      assert.equal(host, 'c');
+      assert.ok(k >= 3, 'one draw per scored node, in node order');
+    });
+  }
+
+  it('with a parallel Filter samples uniformly among ties (reservoir sampling) with the injected random source', () => {
     const list: [string, number][] = [['a', 5], ['b', 9], ['c', 9], ['d', 1], ['e', 9]];
     const random = seededRandom(99);
     const counts = new Map<string, number>();
@@ -60,19 +91,23 @@ describe('selectHost', () => {
     for (const n of counts.values()) assert.ok(n > 850 && n < 1150, `uneven: ${[...counts.entries()].join(' ')}`);
   });
 
-  it('each later tie replaces the pick with probability 1/count', () => {
+  it('with extenders scoring every node, ties are uniform at either parallelism', () => {
+    const nodes = ['a', 'b', 'c', 'd'].map((name) => ({ name }));
+    const totals = [9, 9, 9, 1];
+    const uniform = new Map<string, number>();
+    const random = seededRandom(7);
+    for (let i = 0; i < 3000; i++) {
+      const h = selectHost(nodes, totals, { random, tieBreakByName: false, oneWorker: i % 2 === 0 }, null, () => true);
+      uniform.set(h, (uniform.get(h) ?? 0) + 1);
+    }
+    assert.deepEqual([...uniform.keys()].sort(), ['a', 'b', 'c']);
+    for (const n of uniform.values()) assert.ok(n > 850 && n < 1150, `uneven: ${[...uniform.entries()].join(' ')}`);
+  });
+
+  it('with a parallel Filter each later tie replaces the pick with probability 1/count', () => {
     const list: [string, number][] = [['a', 1], ['b', 1], ['c', 1]];
     assert.equal(pick(list, { random: () => 0, tieBreakByName: false }).host, 'c');
     assert.equal(pick(list, { random: () => 0.99, tieBreakByName: false }).host, 'a');
-  });
-
-  it('is the same for the same seed', () => {
-    const list: [string, number][] = [['a', 1], ['b', 1], ['c', 1], ['d', 1]];
-    const run = (seed: number) => {
-      const r = seededRandom(seed);
-      return Array.from({ length: 20 }, () => pick(list, { random: r, tieBreakByName: false }).host).join('');
-    };
-    assert.equal(run(5), run(5));
   });
 
   it('with tie-break by name takes the first best node by name', () => {

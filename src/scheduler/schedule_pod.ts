@@ -56,6 +56,11 @@ export interface AlgorithmState {
   /** Pick the first top-scored node by name instead of sampling (for exact comparisons). */
   tieBreakByName: boolean;
   /**
+   * `parallelism: 1`: upstream's Filter then finds the feasible nodes in walk order, so its pick
+   * among equal scores is a fixed function of that order, which selectHost reproduces.
+   */
+  oneWorker?: boolean;
+  /**
    * Keep the per-node scores and every top-scored node (explain). When false only totals are
    * kept: the result's `scores` is empty and `bestNodes` holds just the chosen host.
    */
@@ -123,7 +128,8 @@ function scoreFeasible(
 function pickHost(alg: AlgorithmState, feasible: readonly NodeInfo[], scores: NodeScores, evaluatedNodes: number, diagnosis: Diagnosis, bc: BatchCycle | null): ScheduleResult {
   const record = alg.recordScores ?? true;
   const best: string[] | null = record ? [] : null;
-  const host = selectHost(feasible, scores.totals, alg, best);
+  const scored = scores.extenderScored;
+  const host = selectHost(feasible, scores.totals, alg, best, scored ? (i) => scored[i] === 1 : null);
   if (bc !== null) {
     const others = bc.signature === null ? null : rankingWithout(host, feasible, scores, alg.tieBreakByName);
     bc.batch.storeScheduleResults(bc.signature, bc.hint, host, others, feasible.length - 1, bc.cycleCount);
@@ -368,6 +374,8 @@ interface NodeScores {
   readonly plugins: PluginScoreColumn[] | null;
   /** Each node's extender scores, in answer order (when recording and an extender answered). */
   extenders: PluginScore[][] | null;
+  /** 1 for each node some extender scored (upstream draws its tie-break Randomizer only for those). */
+  extenderScored: Uint8Array | null;
 }
 
 /**
@@ -379,7 +387,7 @@ function prioritizeNodes(alg: AlgorithmState, fwk: Framework, state: CycleState,
   if (alg.totalsBuffer === undefined || alg.totalsBuffer.length < n) alg.totalsBuffer = new Float64Array(Math.max(n, 2 * (alg.totalsBuffer?.length ?? 0)));
   // Batching keeps each plugin's answers of a signed pod, so the columns are kept for it too.
   const keep = (alg.recordScores ?? true) || state.recordRawScores;
-  const scores: NodeScores = { totals: alg.totalsBuffer.subarray(0, n), plugins: keep ? [] : null, extenders: null };
+  const scores: NodeScores = { totals: alg.totalsBuffer.subarray(0, n), plugins: keep ? [] : null, extenders: null, extenderScored: null };
   if (ext.extenders.length === 0 && !fwk.hasScorePlugins()) {
     scores.totals.fill(1);
     return scores;
@@ -415,6 +423,7 @@ async function addExtenderScores(interested: readonly Extender[], log: (msg: str
       const normalized = score * (MaxNodeScore / MaxExtenderPriority);
       const points = normalized * answer.weight;
       scores.totals[i]! += points;
+      (scores.extenderScored ??= new Uint8Array(nodes.length))[i] = 1;
       if (!record) continue;
       scores.extenders ??= nodes.map(() => []);
       scores.extenders[i]!.push({ name: interested[e]!.name(), score: points, raw: score, normalized, weight: answer.weight });
@@ -443,32 +452,88 @@ function nodePluginScores(nodes: readonly NodeInfo[], s: NodeScores): NodePlugin
 }
 
 /**
- * Picks uniformly at random among the top-scored nodes (reservoir sampling, the same draws either
- * way), or the first by name; appends every top-scored node to `best` when given.
+ * selectHost as v1.37.2's: the top of a max-heap (Go's container/heap Init, framework/
+ * sorted_nodes.go) over the nodes in feasible order, keyed on the total and then a Randomizer that
+ * is 0 except on nodes an extender scored, which draw one each (schedule_one.go). The feasible
+ * order comes from upstream's parallel Filter: with one worker (`alg.oneWorker`) it is our walk
+ * order and the heap's top is taken exactly; with more, the order among nodes equal in both keys
+ * is whichever goroutine came first, drawn here uniformly (reservoir sampling). `extenderScored(i)`:
+ * whether an extender scored node i. With tie-break by name, the first top-scored node by name.
+ * Appends every top-scored node to `best` when given.
  */
 export function selectHost(
   nodes: readonly { readonly name: string }[],
   totals: ArrayLike<number>,
-  alg: Pick<AlgorithmState, 'random' | 'tieBreakByName'>,
+  alg: Pick<AlgorithmState, 'random' | 'tieBreakByName' | 'oneWorker'>,
   best: string[] | null = null,
+  extenderScored: ((i: number) => boolean) | null = null,
 ): string {
-  if (nodes.length === 0) throw new Error('empty priorityList');
+  const n = nodes.length;
+  if (n === 0) throw new Error('empty priorityList');
   let max = -Infinity;
-  for (let i = 0; i < nodes.length; i++) if (totals[i]! > max) max = totals[i]!;
-  const byName = alg.tieBreakByName;
-  let selected = '';
-  let first = '';
-  let count = 0;
-  for (let i = 0; i < nodes.length; i++) {
-    if (totals[i] !== max) continue;
-    const name = nodes[i]!.name;
-    count++;
-    if (best !== null) best.push(name);
-    // The draw happens either way, so the random sequence does not depend on the tie-break.
-    if (count === 1 || Math.floor(alg.random() * count) === 0) selected = name;
-    if (byName && (count === 1 || name < first)) first = name;
+  let top = -1;
+  let ties = 0;
+  for (let i = 0; i < n; i++) {
+    if (totals[i]! > max) {
+      max = totals[i]!;
+      top = i;
+      ties = 1;
+    } else if (totals[i] === max) {
+      ties++;
+    }
   }
-  return byName ? first : selected;
+  if (best !== null) for (let i = 0; i < n; i++) if (totals[i] === max) best.push(nodes[i]!.name);
+  if (alg.tieBreakByName) {
+    let first = nodes[top]!.name;
+    for (let i = top + 1; i < n; i++) if (totals[i] === max && nodes[i]!.name < first) first = nodes[i]!.name;
+    return first;
+  }
+  // A single best node is the heap's top whatever the order.
+  if (ties === 1) return nodes[top]!.name;
+  let randomizer: Float64Array | null = null;
+  if (extenderScored !== null) {
+    randomizer = new Float64Array(n);
+    for (let i = 0; i < n; i++) if (extenderScored(i)) randomizer[i] = alg.random();
+  }
+  if (alg.oneWorker) return nodes[heapTop(totals, randomizer)]!.name;
+  let bestRandomizer = 0;
+  if (randomizer !== null) for (let i = 0; i < n; i++) if (totals[i] === max && randomizer[i]! > bestRandomizer) bestRandomizer = randomizer[i]!;
+  let selected = '';
+  let count = 0;
+  for (let i = 0; i < n; i++) {
+    if (totals[i] !== max || (randomizer !== null && randomizer[i] !== bestRandomizer)) continue;
+    count++;
+    if (count === 1 || Math.floor(alg.random() * count) === 0) selected = nodes[i]!.name;
+  }
+  return selected;
+}
+
+/** The index container/heap's Init leaves at the root, for `less` = higher total, then higher randomizer. */
+function heapTop(totals: ArrayLike<number>, randomizer: Float64Array | null): number {
+  const n = totals.length;
+  const h = new Int32Array(n);
+  for (let i = 0; i < n; i++) h[i] = i;
+  const less = (a: number, b: number): boolean => {
+    const ta = totals[a]!;
+    const tb = totals[b]!;
+    if (ta !== tb) return ta > tb;
+    return randomizer !== null && randomizer[a]! > randomizer[b]!;
+  };
+  for (let i0 = (n >> 1) - 1; i0 >= 0; i0--) {
+    let i = i0;
+    for (;;) {
+      const j1 = 2 * i + 1;
+      if (j1 >= n) break;
+      let j = j1;
+      if (j1 + 1 < n && less(h[j1 + 1]!, h[j1]!)) j = j1 + 1;
+      if (!less(h[j]!, h[i]!)) break;
+      const t = h[i]!;
+      h[i] = h[j]!;
+      h[j] = t;
+      i = j;
+    }
+  }
+  return h[0]!;
 }
 
 /** Opportunistic batching's part in one cycle: the pod's signature and the hint it got. */

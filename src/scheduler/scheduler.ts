@@ -127,6 +127,7 @@ export class Scheduler implements SchedulingCycles, EventHandlerTarget {
       percentageOfNodesToScore: config.percentageOfNodesToScore ?? 0,
       random: deps.random,
       tieBreakByName: deps.tieBreakByName ?? false,
+      oneWorker: (config.parallelism ?? 16) === 1,
       recordScores: (deps.recordScores ?? false) || (deps.diagnose ?? false),
     };
     const pluginClient: PluginClusterClient = {
@@ -140,7 +141,7 @@ export class Scheduler implements SchedulingCycles, EventHandlerTarget {
       createResourceClaim: deps.client.createResourceClaim?.bind(deps.client),
       deleteResourceClaim: deps.client.deleteResourceClaim?.bind(deps.client),
       setExtendedResourceClaimStatus: (pod, status) => deps.client.updatePodStatus(pod, { extendedResourceClaimStatus: status }),
-      waitUntil: (ready, timeoutMs) => waitForObjects(this.objects, clock, ready, timeoutMs),
+      waitUntil: (ready, timeoutMs, signal) => waitForObjects(this.objects, clock, ready, timeoutMs, signal),
       podExists: (namespace, name) => deps.client.getPod(namespace, name) !== undefined,
       getPod: (namespace, name) => deps.client.getPod(namespace, name),
     };

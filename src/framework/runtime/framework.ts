@@ -1064,9 +1064,9 @@ export class Framework implements fw.Handle {
     return Status.error(`waiting on permit for pod: ${s!.message()}`).withPlugin(s!.plugin);
   }
 
-  async runPreBindPlugins(state: CycleState, pod: PodInfo, nodeName: string): Promise<Status | null> {
+  async runPreBindPlugins(state: CycleState, pod: PodInfo, nodeName: string, signal?: AbortSignal): Promise<Status | null> {
     const start = this.recorder === null ? 0 : this.monotonicSeconds();
-    const s = await this.preBind(state, pod, nodeName);
+    const s = await this.preBind(state, pod, nodeName, signal);
     if (this.recorder !== null) this.observeExtensionPoint('PreBind', s, start);
     return s;
   }
@@ -1075,7 +1075,7 @@ export class Framework implements fw.Handle {
    * Runs the PreBind plugins not skipped by their pre-flight, in order; consecutive plugins that
    * allow it run at the same time, and then the first failure in plugin order is reported.
    */
-  private async preBind(state: CycleState, pod: PodInfo, nodeName: string): Promise<Status | null> {
+  private async preBind(state: CycleState, pod: PodInfo, nodeName: string, signal: AbortSignal | undefined): Promise<Status | null> {
     const skip = state.skipPreBindPlugins;
     const parallel = state.parallelPreBindPlugins;
     const plugins = this.preBindPlugins;
@@ -1083,25 +1083,25 @@ export class Framework implements fw.Handle {
       if (!parallel.has(plugins[i]!.name)) {
         const p = plugins[i++]!;
         if (skip.has(p.name)) continue;
-        const s = await this.runPreBindPlugin(p, state, pod, nodeName);
+        const s = await this.runPreBindPlugin(p, state, pod, nodeName, signal);
         if (s !== null) return s;
         continue;
       }
       const group: Promise<Status | null>[] = [];
       for (; i < plugins.length && parallel.has(plugins[i]!.name); i++) {
-        if (!skip.has(plugins[i]!.name)) group.push(this.runPreBindPlugin(plugins[i]!, state, pod, nodeName));
+        if (!skip.has(plugins[i]!.name)) group.push(this.runPreBindPlugin(plugins[i]!, state, pod, nodeName, signal));
       }
       for (const s of await Promise.all(group)) if (s !== null) return s;
     }
     return null;
   }
 
-  private async runPreBindPlugin(p: fw.PreBindPlugin, state: CycleState, pod: PodInfo, nodeName: string): Promise<Status | null> {
+  private async runPreBindPlugin(p: fw.PreBindPlugin, state: CycleState, pod: PodInfo, nodeName: string, signal: AbortSignal | undefined): Promise<Status | null> {
     const timed = state.recordPluginMetrics;
     let s: Status | null;
     const start = timed ? this.monotonicSeconds() : 0;
     try {
-      s = await p.preBind(state, pod, nodeName);
+      s = await p.preBind(state, pod, nodeName, signal);
     } catch (err) {
       s = Status.fromThrown(err);
     }

@@ -5,10 +5,16 @@ export class PodInPreBindImpl implements PodInPreBind {
   private finished = false;
   /** Why the binding was cancelled, once it was. */
   cancelled: string | null = null;
+  private readonly controller = new AbortController();
+  /** What the PreBind plugins are given: aborted when the binding is cancelled (upstream's cancelled context). */
+  readonly signal: AbortSignal = this.controller.signal;
 
   cancel(message: string): boolean {
     if (this.finished) return false;
-    this.cancelled ??= message;
+    if (this.cancelled === null) {
+      this.cancelled = message;
+      this.controller.abort(new Error(message));
+    }
     return true;
   }
 

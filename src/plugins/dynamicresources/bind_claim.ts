@@ -46,7 +46,8 @@ export class ClaimBinder {
   ) {}
 
 
-  async preBind(state: DynamicResourcesState, pod: Pod, nodeName: string): Promise<Status | null> {
+  /** `signal`: aborted when the binding is cancelled; the wait for binding conditions stops then. */
+  async preBind(state: DynamicResourcesState, pod: Pod, nodeName: string, signal?: AbortSignal): Promise<Status | null> {
     const onSuccess: (() => void)[] = [];
     for (let i = 0; i < state.claims.length; i++) {
       const claim = state.claims[i]!;
@@ -64,7 +65,7 @@ export class ClaimBinder {
       if (state.infos[i]!.allocation !== null) onSuccess.push(() => this.claims.maybeRemoveClaimPendingAllocation(uid, true));
     }
     if (bindingConditionsEnabled(this.features) && hasBindingConditions(state.claims)) {
-      const failed = await this.waitForBindingConditions(state, pod, nodeName);
+      const failed = await this.waitForBindingConditions(state, pod, nodeName, signal);
       if (failed !== null) return failed;
     }
     for (const f of onSuccess) f();
@@ -198,7 +199,7 @@ export class ClaimBinder {
   }
 
   /** Waits until every device's binding conditions hold (or one fails, or the binding timeout passes). */
-  private async waitForBindingConditions(state: DynamicResourcesState, pod: Pod, nodeName: string): Promise<Status | null> {
+  private async waitForBindingConditions(state: DynamicResourcesState, pod: Pod, nodeName: string, signal: AbortSignal | undefined): Promise<Status | null> {
     this.handle.eventRecorder().event(pod, 'Normal', 'BindingConditionsPending', 'Scheduling', `waiting for binding conditions for device on node ${nodeName}`);
     const ready = (): boolean => {
       for (let i = 0; i < state.claims.length; i++) {
@@ -216,7 +217,7 @@ export class ClaimBinder {
     };
     const client = this.handle.client();
     try {
-      const ok = client.waitUntil ? await client.waitUntil(ready, this.bindingTimeoutMs) : ready();
+      const ok = client.waitUntil ? await client.waitUntil(ready, this.bindingTimeoutMs, signal) : ready();
       return ok ? null : Status.error(`${ErrDeviceBindingTimeout}: context deadline exceeded`);
     } catch (err) {
       return Status.error(messageOf(err));

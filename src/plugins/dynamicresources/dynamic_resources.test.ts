@@ -76,7 +76,7 @@ interface CycleResult {
   node?: string;
 }
 
-async function runCycle(pl: DynamicResources, pod: Pod, nodes: readonly NodeInfo[], state = new CycleState()): Promise<CycleResult> {
+async function runCycle(pl: DynamicResources, pod: Pod, nodes: readonly NodeInfo[], state = new CycleState(), signal?: AbortSignal): Promise<CycleResult> {
   const podInfo = new PodInfo(pod);
   const out: CycleResult = { preEnqueue: pl.preEnqueue(pod) };
   if (out.preEnqueue !== null) return out;
@@ -106,7 +106,7 @@ async function runCycle(pl: DynamicResources, pod: Pod, nodes: readonly NodeInfo
   out.node = best.name;
   out.reserve = pl.reserve(state, podInfo, best.name);
   if (out.reserve !== null) return out;
-  out.preBind = await pl.preBind(state, podInfo, best.name);
+  out.preBind = await pl.preBind(state, podInfo, best.name, signal);
   if (out.preBind !== null) pl.unreserve(state, podInfo, best.name);
   return out;
 }
@@ -443,6 +443,25 @@ describe('DynamicResources binding conditions', () => {
     assert.equal(checks, 1);
     check('PreBind', got.preBind, want(Code.Error, 'device binding failed: claim=my-claim, reason=Broken, message="it broke"'));
     assert.deepEqual(env.handle.calls.events.map((e) => e.reason), ['BindingConditionsPending']);
+  });
+
+  it('PreBind stops waiting for the conditions when its binding is cancelled (preemption), with context canceled', async () => {
+    const env = setup({ pod, claims: [withConditions({})] });
+    const base = env.handle.client();
+    const cancel = new AbortController();
+    Object.assign(env.handle, {
+      client: () => ({
+        ...base,
+        // Never ready: only the signal ends the wait, as the handle's waitUntil does.
+        waitUntil: (_ready: () => boolean, _timeoutMs: number, signal?: AbortSignal) => new Promise<boolean>((_resolve, reject) => {
+          signal?.addEventListener('abort', () => reject(new Error('context canceled')));
+        }),
+      }),
+    });
+    const run = runCycle(env.pl, pod, env.nodeInfos, new CycleState(), cancel.signal);
+    await new Promise((r) => setImmediate(r));
+    cancel.abort(new Error('preempted by DefaultPreemption'));
+    check('PreBind', (await run).preBind, want(Code.Error, 'context canceled'));
   });
 });
 

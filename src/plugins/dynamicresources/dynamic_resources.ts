@@ -495,11 +495,11 @@ export class DynamicResources
     return { result: parallelPreBind, status: state.empty ? new Status(Code.Skip) : null };
   }
 
-  preBind(cs: CycleState, podInfo: PodInfo, nodeName: string): Promise<Status | null> {
+  preBind(cs: CycleState, podInfo: PodInfo, nodeName: string, signal?: AbortSignal): Promise<Status | null> {
     const state = readState(cs);
     if (state instanceof Status) return Promise.resolve(state);
     if (state.empty) return Promise.resolve(null);
-    return this.binder.preBind(state, podInfo.pod, nodeName);
+    return this.binder.preBind(state, podInfo.pod, nodeName, signal);
   }
 }
 

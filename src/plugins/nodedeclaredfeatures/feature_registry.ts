@@ -4,7 +4,7 @@
 // version filters nothing out.
 import type { Container, PodSpec, VolumeMount } from '../../api/types.js';
 
-interface Feature {
+export interface Feature {
   readonly name: string;
   /** Whether a pod with this spec may only run on nodes declaring the feature. */
   readonly inferForScheduling: (spec: PodSpec) => boolean;
@@ -27,10 +27,10 @@ function hasBindMountOptions(containers: readonly { volumeMounts?: VolumeMount[]
 }
 
 /**
- * Every registered feature, sorted by name as the framework sorts them: a feature's index is its
- * bit in a FeatureSet. Those that only pod updates (resizes) need never ask anything of a new pod.
+ * v1.37.2's registered features. Those that only pod updates (resizes) need never ask anything of
+ * a new pod.
  */
-const registry: readonly Feature[] = [
+const builtIn: readonly Feature[] = [
   { name: 'DRANodeAllocatableResources', inferForScheduling: never },
   { name: 'DRAOptionalNodeOperations', inferForScheduling: never },
   { name: 'ExtendWebSocketsToKubelet', inferForScheduling: never },
@@ -51,51 +51,83 @@ const registry: readonly Feature[] = [
   },
 ];
 
-/** The registered features' names, sorted. */
-export const registeredFeatures: readonly string[] = registry.map((f) => f.name);
+/**
+ * The features a pod needs, as their indexes in the registry, ascending; one shared empty array
+ * for the many pods that need none.
+ */
+export type FeatureSet = readonly number[];
+
+const none: FeatureSet = [];
 
 /**
- * A set of registered features as a bitmask (bit i: registry[i]); the registry has far fewer
- * than 31 features, so one number holds any set.
+ * A feature registry (upstream's framework over features.AllFeatures), sorted by name as the
+ * framework sorts it. Upstream's benchmark swaps AllFeatures for mock features; so does ours.
  */
-export type FeatureSet = number;
+export class FeatureRegistry {
+  private readonly features: readonly Feature[];
+  /** The registered features' names, sorted. */
+  readonly names: readonly string[];
 
-/** InferForPodScheduling: the features a pod with this spec requires of its node. */
-export function inferForPodScheduling(spec: PodSpec): FeatureSet {
-  let set = 0;
-  for (let i = 0; i < registry.length; i++) if (registry[i]!.inferForScheduling(spec)) set |= 1 << i;
-  return set;
-}
-
-/**
- * TryMap: the registered features among a node's declared ones, unknown names ignored. Both lists
- * are walked in step, as upstream does: the list is expected sorted (the API server insists), and
- * one out of order may hide a feature exactly as it does upstream.
- */
-export function mapDeclaredFeatures(declared: readonly string[] | undefined): FeatureSet {
-  if (declared === undefined || declared.length === 0) return 0;
-  let set = 0;
-  let i = 0;
-  let j = 0;
-  while (i < declared.length && j < registry.length) {
-    const d = declared[i]!;
-    const r = registry[j]!.name;
-    if (d === r) {
-      set |= 1 << j;
-      i++;
-      j++;
-    } else if (d < r) {
-      i++;
-    } else {
-      j++;
-    }
+  constructor(features: readonly Feature[]) {
+    this.features = [...features].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    this.names = this.features.map((f) => f.name);
   }
-  return set;
+
+  /** InferForPodScheduling: the features a pod with this spec requires of its node. */
+  inferForPodScheduling(spec: PodSpec): FeatureSet {
+    let set: number[] | null = null;
+    for (let i = 0; i < this.features.length; i++) {
+      if (this.features[i]!.inferForScheduling(spec)) (set ??= []).push(i);
+    }
+    return set ?? none;
+  }
+
+  /**
+   * Whether a node declaring `declared` has every feature of `required`: TryMap then a subset
+   * check, in one walk without allocating. Both lists are walked in step, as upstream's TryMap
+   * does: the list is expected sorted (the API server insists), and a name out of order may hide
+   * a feature exactly as it does upstream.
+   */
+  satisfies(required: FeatureSet, declared: readonly string[] | undefined): boolean {
+    if (required.length === 0) return true;
+    if (declared === undefined) return false;
+    let k = 0;
+    let i = 0;
+    let j = 0;
+    while (i < declared.length && j < this.names.length) {
+      const d = declared[i]!;
+      const r = this.names[j]!;
+      if (d === r) {
+        if (required[k] === j && ++k === required.length) return true;
+        i++;
+        j++;
+      } else if (d < r) {
+        i++;
+      } else {
+        j++;
+      }
+    }
+    return false;
+  }
+
+  /** The registered features among a node's declared ones (TryMap), walked as `satisfies` walks them. */
+  mapDeclaredFeatures(declared: readonly string[] | undefined): FeatureSet {
+    const all = this.names.map((_, i) => i);
+    return all.filter((i) => this.satisfies([i], declared));
+  }
+
+  /** The names of a set's features, sorted (FeatureMapper.Unmap). */
+  featureNames(set: FeatureSet): string[] {
+    return set.map((i) => this.names[i]!);
+  }
 }
 
-/** The names of a set's features, sorted (FeatureMapper.Unmap). */
-export function featureNames(set: FeatureSet): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < registry.length; i++) if ((set & (1 << i)) !== 0) out.push(registry[i]!.name);
-  return out;
+/** The pinned release's registry. */
+export const defaultFeatureRegistry = new FeatureRegistry(builtIn);
+
+/** Whether two sets hold the same features. */
+export function sameFeatures(a: FeatureSet, b: FeatureSet): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }

@@ -1,5 +1,6 @@
 // The NodeDeclaredFeatures plugin definition (pkg/scheduler/framework/plugins/nodedeclaredfeatures).
 import type { PluginDefinition } from '../../framework/registry.js';
+import type { FeatureRegistry } from './feature_registry.js';
 import { Name, NodeDeclaredFeatures } from './node_declared_features.js';
 
 export const nodeDeclaredFeaturesDefinition: PluginDefinition = {
@@ -7,4 +8,10 @@ export const nodeDeclaredFeaturesDefinition: PluginDefinition = {
   factory: () => new NodeDeclaredFeatures(),
 };
 
+/** The plugin over another feature registry (upstream's benchmark replaces AllFeatures with mock features). */
+export function nodeDeclaredFeaturesWith(registry: FeatureRegistry): PluginDefinition {
+  return { name: Name, factory: () => new NodeDeclaredFeatures(registry) };
+}
+
 export { ErrReasonUnsatisfiedRequirements, NodeDeclaredFeatures } from './node_declared_features.js';
+export { FeatureRegistry } from './feature_registry.js';

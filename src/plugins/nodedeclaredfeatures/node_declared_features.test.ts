@@ -9,7 +9,7 @@ import { NodeInfo } from '../../framework/node_info.js';
 import { PodInfo } from '../../framework/pod_info.js';
 import { Code } from '../../framework/status.js';
 import { makeNode, makePod } from '../../testing/builders.js';
-import { featureNames, inferForPodScheduling, mapDeclaredFeatures, registeredFeatures } from './feature_registry.js';
+import { defaultFeatureRegistry as registry, FeatureRegistry } from './feature_registry.js';
 import { ErrReasonUnsatisfiedRequirements, NodeDeclaredFeatures } from './index.js';
 import { isSchedulableAfterNodeChange, isSchedulableAfterTargetPodUpdate } from './node_declared_features.js';
 
@@ -27,8 +27,8 @@ function declaring(name: string, ...features: string[]): Node {
 
 describe('the feature registry', () => {
   it('is sorted by name, as the framework sorts it', () => {
-    assert.deepEqual([...registeredFeatures].sort(), registeredFeatures);
-    assert.equal(registeredFeatures.length, 9);
+    assert.deepEqual([...registry.names].sort(), registry.names);
+    assert.equal(registry.names.length, 9);
   });
 
   const cases: { name: string; pod: Pod; want: string[] }[] = [
@@ -45,17 +45,17 @@ describe('the feature registry', () => {
     },
   ];
   for (const c of cases) {
-    it(`infers for scheduling: ${c.name}`, () => assert.deepEqual(featureNames(inferForPodScheduling(c.pod.spec)), c.want));
+    it(`infers for scheduling: ${c.name}`, () => assert.deepEqual(registry.featureNames(registry.inferForPodScheduling(c.pod.spec)), c.want));
   }
 
   it('maps a node\'s sorted list, ignoring unknown names', () => {
-    assert.deepEqual(featureNames(mapDeclaredFeatures(['Alpha', 'RestartAllContainersOnContainerExits', 'Unknown/sub', 'UserNamespacesHostNetworkSupport'])),
+    assert.deepEqual(registry.featureNames(registry.mapDeclaredFeatures(['Alpha', 'RestartAllContainersOnContainerExits', 'Unknown/sub', 'UserNamespacesHostNetworkSupport'])),
       ['RestartAllContainersOnContainerExits', 'UserNamespacesHostNetworkSupport']);
-    assert.equal(mapDeclaredFeatures(undefined), 0);
+    assert.deepEqual(registry.mapDeclaredFeatures(undefined), []);
   });
 
   it('walks an unsorted list in step as upstream\'s TryMap does, missing what comes too late', () => {
-    assert.deepEqual(featureNames(mapDeclaredFeatures(['UserNamespacesHostNetworkSupport', 'RestartAllContainersOnContainerExits'])), ['UserNamespacesHostNetworkSupport']);
+    assert.deepEqual(registry.featureNames(registry.mapDeclaredFeatures(['UserNamespacesHostNetworkSupport', 'RestartAllContainersOnContainerExits'])), ['UserNamespacesHostNetworkSupport']);
   });
 });
 
@@ -118,4 +118,33 @@ describe('NodeDeclaredFeatures events and hints', () => {
     { name: 'another pod', old: userNsHostNetwork('q'), new: makePod('q'), want: QueueingHint.QueueSkip },
   ];
   for (const c of podCases) it(`pod: ${c.name}`, () => assert.equal(isSchedulableAfterTargetPodUpdate(pod, c.old, c.new), c.want));
+});
+
+describe('NodeDeclaredFeatures over a mock registry (upstream benchmark\'s setupFeatures)', () => {
+  // 100 features, each needed by pods with pod-level resources: more than one machine word holds.
+  const names = Array.from({ length: 100 }, (_, i) => `Feature${i + 1}`);
+  const mock = new FeatureRegistry(names.map((name) => ({ name, inferForScheduling: (spec: Pod['spec']) => spec.resources !== undefined })));
+  const pl = new NodeDeclaredFeatures(mock);
+  const podLevel = makePod('p', { spec: { resources: { requests: { cpu: '100m' } } } });
+  const cases: { name: string; declared: string[]; fits: boolean }[] = [
+    { name: 'a node declaring all 100, sorted', declared: [...names].sort(), fits: true },
+    { name: 'a node declaring 99', declared: [...names].sort().filter((n) => n !== 'Feature77'), fits: false },
+    { name: 'a node declaring none', declared: [], fits: false },
+  ];
+  for (const c of cases) {
+    it(`${c.fits ? 'fits' : 'rejects'}: ${c.name}`, () => {
+      const state = new CycleState();
+      const pod = new PodInfo(podLevel);
+      assert.equal(pl.preFilter(state, pod), null);
+      const s = pl.filter(state, pod, new NodeInfo(declaring('n', ...c.declared)));
+      assert.equal(s === null, c.fits);
+    });
+  }
+
+  it('sorts the registry by name and infers every feature for a pod with pod-level resources', () => {
+    assert.equal(mock.names[0], 'Feature1');
+    assert.equal(mock.names[1], 'Feature10');
+    assert.equal(mock.featureNames(mock.inferForPodScheduling(podLevel.spec)).length, 100);
+    assert.equal(pl.preFilter(new CycleState(), new PodInfo(makePod('q')))?.status?.code, Code.Skip);
+  });
 });

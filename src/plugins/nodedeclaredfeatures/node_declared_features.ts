@@ -12,7 +12,7 @@ import { FeaturesSignerName } from '../../framework/signers.js';
 import type { NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Code, Status } from '../../framework/status.js';
-import { featureNames, inferForPodScheduling, mapDeclaredFeatures, type FeatureSet } from './feature_registry.js';
+import { defaultFeatureRegistry, sameFeatures, type FeatureRegistry, type FeatureSet } from './feature_registry.js';
 
 export { Name };
 
@@ -33,15 +33,18 @@ class PreFilterState implements StateData {
 export class NodeDeclaredFeatures implements PreFilterPlugin, FilterPlugin, SignPlugin, EnqueueExtensions {
   readonly name = Name;
 
+  /** `registry`: the features the framework knows (the pinned release's unless a benchmark mocks them). */
+  constructor(private readonly registry: FeatureRegistry = defaultFeatureRegistry) {}
+
   // Pods that need the same declared features get the same verdict on every node.
   signPod(pod: PodInfo): readonly SignFragment[] {
-    return [{ key: FeaturesSignerName, value: featureNames(inferForPodScheduling(pod.pod.spec)) }];
+    return [{ key: FeaturesSignerName, value: this.registry.featureNames(this.registry.inferForPodScheduling(pod.pod.spec)) }];
   }
 
   preFilter(state: CycleState, pod: PodInfo): PreFilterOutcome | null {
-    const required = inferForPodScheduling(pod.pod.spec);
+    const required = this.registry.inferForPodScheduling(pod.pod.spec);
     // Most pods need no declared feature: Filter is skipped for them.
-    if (required === 0) return { status: Status.skip() };
+    if (required.length === 0) return { status: Status.skip() };
     state.write(preFilterStateKey, new PreFilterState(required));
     return null;
   }
@@ -53,15 +56,14 @@ export class NodeDeclaredFeatures implements PreFilterPlugin, FilterPlugin, Sign
   filter(state: CycleState, _pod: PodInfo, nodeInfo: NodeInfo): Status | null {
     const s = state.read<PreFilterState>(preFilterStateKey);
     if (!(s instanceof PreFilterState)) return Status.error(`error reading "${preFilterStateKey}" from cycle-state: not found`);
-    const declared = mapDeclaredFeatures(nodeInfo.node?.status?.declaredFeatures);
-    return (s.required & ~declared) === 0 ? null : unsatisfied;
+    return this.registry.satisfies(s.required, nodeInfo.node?.status?.declaredFeatures) ? null : unsatisfied;
   }
 
   eventsToRegister(): ClusterEventWithHint[] {
     return [
       { event: { resource: 'Node', actionType: ActionType.Add | ActionType.UpdateNodeDeclaredFeature }, queueingHintFn: isSchedulableAfterNodeChange },
       // Upstream's TargetPod: an update of the rejected pod itself.
-      { event: { resource: 'UnscheduledPod', actionType: ActionTypeUpdate }, queueingHintFn: isSchedulableAfterTargetPodUpdate },
+      { event: { resource: 'UnscheduledPod', actionType: ActionTypeUpdate }, queueingHintFn: (pod, oldObj, newObj) => isSchedulableAfterTargetPodUpdate(pod, oldObj, newObj, this.registry) },
     ];
   }
 }
@@ -76,10 +78,10 @@ export function isSchedulableAfterNodeChange(_pod: Pod, oldObj: unknown, newObj:
 }
 
 /** Queues when an update of the pod itself changed the features it requires. */
-export function isSchedulableAfterTargetPodUpdate(pod: Pod, oldObj: unknown, newObj: unknown): QueueingHint {
+export function isSchedulableAfterTargetPodUpdate(pod: Pod, oldObj: unknown, newObj: unknown, registry = defaultFeatureRegistry): QueueingHint {
   const objects = eventObjectsAs('Pod', oldObj, newObj);
   if (objects?.newObj == null || objects.oldObj === null) return QueueingHint.Queue;
   const { oldObj: original, newObj: modified } = objects;
   if (modified.metadata.uid !== pod.metadata.uid) return QueueingHint.QueueSkip;
-  return inferForPodScheduling(original.spec) === inferForPodScheduling(modified.spec) ? QueueingHint.QueueSkip : QueueingHint.Queue;
+  return sameFeatures(registry.inferForPodScheduling(original.spec), registry.inferForPodScheduling(modified.spec)) ? QueueingHint.QueueSkip : QueueingHint.Queue;
 }

@@ -324,15 +324,16 @@ export class VolumeBinder {
 
   /**
    * BindPodVolumes: writes the volumes' claimRefs and the claims' selected node, then waits until
-   * the PV controller (or the provisioner) has bound every claim, for at most bindTimeoutSeconds.
+   * the PV controller (or the provisioner) has bound every claim, for at most bindTimeoutSeconds,
+   * or until `signal` is aborted (the binding cancelled).
    */
-  async bindPodVolumes(pod: Pod, nodeName: string, podVolumes: PodVolumes): Promise<void> {
+  async bindPodVolumes(pod: Pod, nodeName: string, podVolumes: PodVolumes, signal?: AbortSignal): Promise<void> {
     await this.bindAPIUpdate(podVolumes);
     const client = this.handle.client();
     if (!client.waitUntil) throw new Error('binding volumes: the cluster client cannot wait for volume bindings');
     let done: boolean;
     try {
-      done = await client.waitUntil(() => this.checkBindings(pod, nodeName, podVolumes), this.bindTimeoutMs);
+      done = await client.waitUntil(() => this.checkBindings(pod, nodeName, podVolumes), this.bindTimeoutMs, signal);
     } catch (err) {
       // Upstream wraps whatever ends the wait: fmt.Errorf("binding volumes: %w", err).
       throw new Error(`binding volumes: ${(err as Error).message}`, { cause: err });

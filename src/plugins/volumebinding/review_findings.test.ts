@@ -42,7 +42,7 @@ interface PreBindRun {
 }
 
 /** A pod whose WaitForFirstConsumer claim is being provisioned, waiting in PreBind. */
-async function startPreBind(): Promise<PreBindRun> {
+async function startPreBind(signal?: AbortSignal): Promise<PreBindRun> {
   const lister = new MapObjectLister([provisionSC, claim]);
   const clock = new FakeClock(0);
   let rv = 10;
@@ -56,7 +56,7 @@ async function startPreBind(): Promise<PreBindRun> {
       lister.upsert(stored);
       return stored;
     },
-    waitUntil: (ready, timeoutMs) => waitForObjects(lister, clock, ready, timeoutMs),
+    waitUntil: (ready, timeoutMs, sig) => waitForObjects(lister, clock, ready, timeoutMs, sig),
     podExists: () => podExists,
   };
   const nodeA = makeNode('node-a');
@@ -67,7 +67,7 @@ async function startPreBind(): Promise<PreBindRun> {
   plugin.preFilter(state, pod);
   assert.equal(plugin.filter(state, pod, new NodeInfo(nodeA)), null);
   assert.equal(plugin.reserve(state, pod, 'node-a'), null);
-  const done = plugin.preBind(state, pod, 'node-a');
+  const done = plugin.preBind(state, pod, 'node-a', signal);
   await Promise.resolve();
   return {
     lister,
@@ -97,6 +97,15 @@ describe('VolumeBinding review findings', () => {
     run.deletePod();
     const s = await run.done;
     assert.deepEqual([s?.code, s?.reasons], [Code.Error, ['binding volumes: pod does not exist any more: pod "pod-a" not found']]);
+    assert.equal(run.clock.now(), 0, 'no timeout was needed');
+  });
+
+  it('PreBind stops waiting once its binding is cancelled (upstream: a cancelled context)', async () => {
+    const cancel = new AbortController();
+    const run = await startPreBind(cancel.signal);
+    cancel.abort(new Error('preempted by DefaultPreemption'));
+    const s = await run.done;
+    assert.deepEqual([s?.code, s?.reasons], [Code.Error, ['binding volumes: context canceled']]);
     assert.equal(run.clock.now(), 0, 'no timeout was needed');
   });
 });

@@ -272,14 +272,14 @@ export class VolumeBinding implements PreFilterPlugin, FilterPlugin, PreScorePlu
     return { result: parallelPreBind, status: null };
   }
 
-  async preBind(state: CycleState, pod: PodInfo, nodeName: string): Promise<Status | null> {
+  async preBind(state: CycleState, pod: PodInfo, nodeName: string, signal?: AbortSignal): Promise<Status | null> {
     const s = readState(state);
     if (s instanceof Status) return s;
     if (s.allBound) return null;
     const podVolumes = s.podVolumesByNode.get(nodeName);
     if (podVolumes === undefined) return Status.error(`no pod volumes found for node "${nodeName}"`);
     try {
-      await this.binder.bindPodVolumes(pod.pod, nodeName, podVolumes);
+      await this.binder.bindPodVolumes(pod.pod, nodeName, podVolumes, signal);
     } catch (err) {
       return Status.error(err as Error);
     }
