@@ -54,16 +54,18 @@ export const kinds = [
   { kind: 'ResourceClaimTemplate', apiVersion: 'resource.k8s.io/v1', plural: 'resourceclaimtemplates', namespaced: true, listed: true },
   { kind: 'ResourceClaim', apiVersion: 'resource.k8s.io/v1', plural: 'resourceclaims', namespaced: true, watched: true, listed: true, event: true },
   { kind: 'PodGroup', apiVersion: 'scheduling.k8s.io/v1beta1', plural: 'podgroups', namespaced: true, watched: true, event: true, gate: 'GenericWorkload' },
+  // A custom resource: scheduler-plugins' PodGroup, which its Coscheduling plugin reads. Watched
+  // under `run` only while a profile enables such a plugin (PluginDefinition.watches).
+  { kind: 'PodGroup', apiVersion: 'scheduling.x-k8s.io/v1alpha1', plural: 'podgroups', namespaced: true, crd: true, listed: true },
   { kind: 'Node', apiVersion: 'v1', plural: 'nodes', namespaced: false, watched: true, event: true },
-  { kind: 'Pod', apiVersion: 'v1', plural: 'pods', namespaced: true, watched: true, event: true },
+  // Listed as the pod informer's lister (scheduler-plugins' Coscheduling lists a gang's pods).
+  { kind: 'Pod', apiVersion: 'v1', plural: 'pods', namespaced: true, watched: true, listed: true, event: true },
   { kind: 'Deployment', apiVersion: 'apps/v1', plural: 'deployments', namespaced: true },
   { kind: 'DaemonSet', apiVersion: 'apps/v1', plural: 'daemonsets', namespaced: true },
   { kind: 'Job', apiVersion: 'batch/v1', plural: 'jobs', namespaced: true },
   { kind: 'Workload', apiVersion: 'scheduling.k8s.io/v1beta1', plural: 'workloads', namespaced: true, gate: 'GenericWorkload' },
   { kind: 'Event', apiVersion: 'v1', plural: 'events', namespaced: true },
   { kind: 'Lease', apiVersion: 'coordination.k8s.io/v1', plural: 'leases', namespaced: true },
-  // Custom resources. scheduler-plugins' PodGroup (its Coscheduling plugin reads it).
-  { kind: 'PodGroup', apiVersion: 'scheduling.x-k8s.io/v1alpha1', plural: 'podgroups', namespaced: true, crd: true, listed: true },
 ] as const satisfies readonly KindInfo[];
 
 type Kinds = (typeof kinds)[number];

@@ -35,3 +35,25 @@ describe('Coscheduling simulation', () => {
     });
   }
 });
+
+// The shipped plugin by name, its PodGroups a scenario's scheduling.x-k8s.io/v1alpha1 documents
+// (beside a scheduling.k8s.io PodGroup of the same name, which it does not read).
+describe('Coscheduling by name over a scenario\'s PodGroups', () => {
+  const cases = [
+    { name: 'a gang that fits binds whole', minMember: 3, pods: ['a', 'b', 'c'].map((n) => gangPod(n, 'pg', '2')), wantScheduled: 3, wantMessage: undefined },
+    { name: 'too few members: none binds, with PreFilter\'s message', minMember: 4, pods: ['a', 'b', 'c'].map((n) => gangPod(n, 'pg', '1')), wantScheduled: 0,
+      wantMessage: /pre-filter pod a cannot find enough sibling pods, current pods number: 3, minMember of group: 4/ },
+    { name: 'no PodGroup of that name in scheduling.x-k8s.io: Permit refuses', minMember: 1, pods: [gangPod('a', 'other', '1')], wantScheduled: 0, wantMessage: /PodGroup not found/ },
+  ];
+  for (const c of cases) {
+    it(c.name, async () => {
+      const builtIn = { apiVersion: 'scheduling.k8s.io/v1beta1', kind: 'PodGroup', metadata: { name: 'other', namespace: 'default' }, spec: { schedulingPolicy: { gang: { minCount: 1 } } } };
+      const sc = scenario(c.name).withNodes(makeNode('n1'), makeNode('n2')).withPendingPods(...c.pods)
+        .withObjects(makePodGroup('pg', { minMember: c.minMember }) as never, builtIn as never).withConfig(config).build();
+      const report = await simulate(sc);
+      const outcomes = JSON.stringify(report.pods.map((p) => [p.pod, p.outcome, p.node, p.message]));
+      assert.equal(report.summary.scheduled, c.wantScheduled, outcomes);
+      if (c.wantMessage !== undefined) assert.match(report.pods[0]!.message ?? '', c.wantMessage, outcomes);
+    });
+  }
+});
