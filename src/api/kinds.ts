@@ -56,7 +56,7 @@ export const kinds = [
   { kind: 'PodGroup', apiVersion: 'scheduling.k8s.io/v1beta1', plural: 'podgroups', namespaced: true, watched: true, event: true, gate: 'GenericWorkload' },
   // A custom resource: scheduler-plugins' PodGroup, which its Coscheduling plugin reads. Watched
   // under `run` only while a profile enables such a plugin (PluginDefinition.watches).
-  { kind: 'PodGroup', apiVersion: 'scheduling.x-k8s.io/v1alpha1', plural: 'podgroups', namespaced: true, crd: true, listed: true },
+  { kind: 'PodGroup', apiVersion: 'scheduling.x-k8s.io/v1alpha1', plural: 'podgroups', namespaced: true, crd: true, listed: true, event: true },
   { kind: 'Node', apiVersion: 'v1', plural: 'nodes', namespaced: false, watched: true, event: true },
   // Listed as the pod informer's lister (scheduler-plugins' Coscheduling lists a gang's pods).
   { kind: 'Pod', apiVersion: 'v1', plural: 'pods', namespaced: true, watched: true, listed: true, event: true },

@@ -5,6 +5,7 @@ import type { Pod } from '../../plugin.js';
 import { makeNode, makePod, scenario, simulate } from '../../testing/index.js';
 import { coschedulingDefinition, PodGroupLabel } from './index.js';
 import { fixedSource, makePodGroup } from './test_helpers.js';
+import { scenarioFromDocuments } from '../../sim/scenario/scenario.js';
 
 const gangPod = (name: string, group: string, cpu: string): Pod => makePod(name, { labels: { [PodGroupLabel]: group }, requests: { cpu } });
 const config = {
@@ -56,4 +57,16 @@ describe('Coscheduling by name over a scenario\'s PodGroups', () => {
       if (c.wantMessage !== undefined) assert.match(report.pods[0]!.message ?? '', c.wantMessage, outcomes);
     });
   }
+});
+
+describe('Coscheduling requeues on its PodGroups\' events', () => {
+  it('members refused with "PodGroup not found" bind once a step creates their PodGroup', async () => {
+    const pods = ['a', 'b'].map((n) => gangPod(n, 'late', '1'));
+    const sc = scenarioFromDocuments([{
+      nodes: [makeNode('n1')], pending: pods, config,
+      steps: [{ after: '1s', create: [makePodGroup('late', { minMember: 2 })] }],
+    }], 'late-podgroup');
+    const report = await simulate(sc);
+    assert.equal(report.summary.scheduled, 2, JSON.stringify(report.pods.map((p) => [p.pod, p.outcome, p.message])));
+  });
 });
