@@ -92,8 +92,11 @@ export function kindKey(k: Pick<KindInfo, 'kind' | 'apiVersion' | 'crd'>): strin
 }
 
 const byKey: ReadonlyMap<string, KindInfo> = new Map(kinds.map((k) => [kindKey(k), k]));
+const crds: readonly KindInfo[] = kinds.filter((k: KindInfo) => k.crd === true);
+/** Kind names some custom resource has: any other kind is keyed by its name without a lookup. */
+const crdKindNames: ReadonlySet<string> = new Set(crds.map((k) => k.kind));
 /** Custom resources by "group kind" as objects spell them. */
-const crdByGroupKind: ReadonlyMap<string, string> = new Map(kinds.filter((k: KindInfo) => k.crd === true).map((k) => [`${groupOf(k.apiVersion)} ${k.kind}`, kindKey(k)]));
+const crdByGroupKind: ReadonlyMap<string, string> = new Map(crds.map((k) => [`${groupOf(k.apiVersion)} ${k.kind}`, kindKey(k)]));
 
 /**
  * The key an object of `kind` and `apiVersion` is kept under: the custom resource's of that group
@@ -102,7 +105,8 @@ const crdByGroupKind: ReadonlyMap<string, string> = new Map(kinds.filter((k: Kin
  */
 export function kindKeyOf(o: { readonly apiVersion?: string | undefined; readonly kind?: string | undefined }): string {
   const kind = o.kind ?? '';
-  if (o.apiVersion === undefined || crdByGroupKind.size === 0) return kind;
+  // Every event and store write asks: most kinds answer without building a string.
+  if (o.apiVersion === undefined || !crdKindNames.has(kind)) return kind;
   return crdByGroupKind.get(`${groupOf(o.apiVersion)} ${kind}`) ?? kind;
 }
 
