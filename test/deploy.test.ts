@@ -8,7 +8,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml, parseAllDocuments } from 'yaml';
 import { importedResources } from '../src/cluster/kube/import.js';
-import { watchedResources, type ResourceSpec } from '../src/cluster/kube/resources.js';
+import { resourceSpec, watchedResourcesFor, type ResourceSpec } from '../src/cluster/kube/resources.js';
+import { coscheduling } from '../src/outoftree/coscheduling/index.js';
 import { DefaultSchedulerPort, parseRunFlags, resolveRunConfiguration } from '../src/cli/commands/run_flags.js';
 import { registryWithPlugins } from '../src/cli/plugins.js';
 
@@ -83,9 +84,10 @@ test('deploy/: the ClusterRoles grant what run uses, and nothing upstream does n
   const rules = clusterRoleRules(boundRoles);
   const allows = allowedBy(rules);
   assert.ok(!boundRoles.includes('kube-scheduler-ts-import'), 'the scheduler is not bound to the import role');
-  for (const spec of watchedResources) {
+  // Every gate's informers, and those of the shipped plugins (Coscheduling's PodGroups).
+  for (const spec of [...watchedResourcesFor(() => true), ...(coscheduling.watches ?? []).map((key) => resourceSpec(key))]) {
     const [group, plural] = groupAndPlural(spec);
-    for (const verb of ['list', 'watch']) assert.ok(allows(group, plural, verb), `${verb} ${plural}`);
+    for (const verb of ['list', 'watch']) assert.ok(allows(group, plural, verb), `${verb} ${plural}.${group}`);
   }
   assert.ok(allows('', 'pods/binding', 'create'));
   assert.ok(allows('', 'pods/status', 'patch'));

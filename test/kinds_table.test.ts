@@ -174,6 +174,14 @@ describe('kinds keyed by group and kind', () => {
   it('a scenario holds both, each validated as its own kind', () => {
     const sc = scenarioFromDocuments([{ objects: [gangGroup, workloadGroup] }], 'two-podgroups');
     assert.deepEqual(sc.objects.map((o) => `${kindKeyOf(o)} ${o.kind}`), ['PodGroup.scheduling.x-k8s.io PodGroup', 'PodGroup PodGroup']);
+    // A step names the custom resource by its apiVersion and kind, or by its key.
+    const steps = scenarioFromDocuments([{ objects: [gangGroup, workloadGroup], steps: [
+      { after: '1s', update: [{ ...gangGroup, spec: { minMember: 3 } }] },
+      { after: '1s', delete: [{ apiVersion: 'scheduling.x-k8s.io/v1alpha1', kind: 'PodGroup', namespace: 'ns', name: 'g' }] },
+      { after: '1s', create: [gangGroup] },
+      { after: '1s', delete: [{ kind: 'PodGroup.scheduling.x-k8s.io', namespace: 'ns', name: 'g' }, { kind: 'PodGroup', namespace: 'ns', name: 'g' }] },
+    ] }], 'steps').steps;
+    assert.deepEqual(steps.map((st) => st.delete.map((d) => d.kind)), [[], ['PodGroup.scheduling.x-k8s.io'], [], ['PodGroup.scheduling.x-k8s.io', 'PodGroup']]);
     assert.throws(() => scenarioFromDocuments([{ objects: [{ ...gangGroup, spec: { minMember: 0 } }] }], 'bad'),
       /spec\.minMember: Invalid value: 0: spec\.minMember in body should be greater than or equal to 1/);
   });

@@ -54,16 +54,18 @@ export const kinds = [
   { kind: 'ResourceClaimTemplate', apiVersion: 'resource.k8s.io/v1', plural: 'resourceclaimtemplates', namespaced: true, listed: true },
   { kind: 'ResourceClaim', apiVersion: 'resource.k8s.io/v1', plural: 'resourceclaims', namespaced: true, watched: true, listed: true, event: true },
   { kind: 'PodGroup', apiVersion: 'scheduling.k8s.io/v1beta1', plural: 'podgroups', namespaced: true, watched: true, event: true, gate: 'GenericWorkload' },
+  // A custom resource: scheduler-plugins' PodGroup, which its Coscheduling plugin reads. Watched
+  // under `run` only while a profile enables such a plugin (PluginDefinition.watches).
+  { kind: 'PodGroup', apiVersion: 'scheduling.x-k8s.io/v1alpha1', plural: 'podgroups', namespaced: true, crd: true, listed: true, event: true },
   { kind: 'Node', apiVersion: 'v1', plural: 'nodes', namespaced: false, watched: true, event: true },
-  { kind: 'Pod', apiVersion: 'v1', plural: 'pods', namespaced: true, watched: true, event: true },
+  // Listed as the pod informer's lister (scheduler-plugins' Coscheduling lists a gang's pods).
+  { kind: 'Pod', apiVersion: 'v1', plural: 'pods', namespaced: true, watched: true, listed: true, event: true },
   { kind: 'Deployment', apiVersion: 'apps/v1', plural: 'deployments', namespaced: true },
   { kind: 'DaemonSet', apiVersion: 'apps/v1', plural: 'daemonsets', namespaced: true },
   { kind: 'Job', apiVersion: 'batch/v1', plural: 'jobs', namespaced: true },
   { kind: 'Workload', apiVersion: 'scheduling.k8s.io/v1beta1', plural: 'workloads', namespaced: true, gate: 'GenericWorkload' },
   { kind: 'Event', apiVersion: 'v1', plural: 'events', namespaced: true },
   { kind: 'Lease', apiVersion: 'coordination.k8s.io/v1', plural: 'leases', namespaced: true },
-  // Custom resources. scheduler-plugins' PodGroup (its Coscheduling plugin reads it).
-  { kind: 'PodGroup', apiVersion: 'scheduling.x-k8s.io/v1alpha1', plural: 'podgroups', namespaced: true, crd: true, listed: true },
 ] as const satisfies readonly KindInfo[];
 
 type Kinds = (typeof kinds)[number];
@@ -90,8 +92,11 @@ export function kindKey(k: Pick<KindInfo, 'kind' | 'apiVersion' | 'crd'>): strin
 }
 
 const byKey: ReadonlyMap<string, KindInfo> = new Map(kinds.map((k) => [kindKey(k), k]));
+const crds: readonly KindInfo[] = kinds.filter((k: KindInfo) => k.crd === true);
+/** Kind names some custom resource has: any other kind is keyed by its name without a lookup. */
+const crdKindNames: ReadonlySet<string> = new Set(crds.map((k) => k.kind));
 /** Custom resources by "group kind" as objects spell them. */
-const crdByGroupKind: ReadonlyMap<string, string> = new Map(kinds.filter((k: KindInfo) => k.crd === true).map((k) => [`${groupOf(k.apiVersion)} ${k.kind}`, kindKey(k)]));
+const crdByGroupKind: ReadonlyMap<string, string> = new Map(crds.map((k) => [`${groupOf(k.apiVersion)} ${k.kind}`, kindKey(k)]));
 
 /**
  * The key an object of `kind` and `apiVersion` is kept under: the custom resource's of that group
@@ -100,7 +105,8 @@ const crdByGroupKind: ReadonlyMap<string, string> = new Map(kinds.filter((k: Kin
  */
 export function kindKeyOf(o: { readonly apiVersion?: string | undefined; readonly kind?: string | undefined }): string {
   const kind = o.kind ?? '';
-  if (o.apiVersion === undefined || crdByGroupKind.size === 0) return kind;
+  // Every event and store write asks: most kinds answer without building a string.
+  if (o.apiVersion === undefined || !crdKindNames.has(kind)) return kind;
   return crdByGroupKind.get(`${groupOf(o.apiVersion)} ${kind}`) ?? kind;
 }
 

@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { MemoryCluster } from '../cluster/memory/store.js';
 import { FakeClock } from '../util/clock.js';
 import { ApiServer } from './server.js';
+import { startTestServer, type TestServer } from './test_helpers.js';
 
 interface Answer {
   code: number;
@@ -196,4 +197,38 @@ describe('Priority admission of PodGroups (GenericWorkload on)', () => {
       assert.equal(r.body.message, `podgroups.scheduling.k8s.io "g" is forbidden: ${c.want}`);
     });
   }
+});
+
+describe('simulate --serve schedules a gang with Coscheduling over the served PodGroups', { timeout: 30_000 }, () => {
+  let t: TestServer;
+  before(async () => {
+    t = await startTestServer({
+      kubelet: false,
+      config: {
+        apiVersion: 'kubescheduler.config.k8s.io/v1', kind: 'KubeSchedulerConfiguration',
+        profiles: [{ schedulerName: 'default-scheduler', plugins: { multiPoint: { enabled: [{ name: 'Coscheduling' }], disabled: [{ name: 'PrioritySort' }] } } }],
+      },
+    });
+  });
+  after(() => t.close());
+
+  const member = (name: string) => ({
+    apiVersion: 'v1', kind: 'Pod', metadata: { name, labels: { 'scheduling.x-k8s.io/pod-group': 'gang' } },
+    spec: { containers: [{ name: 'c', image: 'x', resources: { requests: { cpu: '500m' } } }] },
+  });
+  const nodeOf = async (name: string) => ((await t.request('GET', `/api/v1/namespaces/default/pods/${name}`)).body.spec as { nodeName?: string }).nodeName;
+
+  it('binds the members once minMember of them are there, not before', async () => {
+    assert.equal((await t.request('POST', `${xk8s}/podgroups`, { ...gang, spec: { minMember: 2 } })).code, 201);
+    assert.equal((await t.request('POST', '/api/v1/namespaces/default/pods', member('m0'))).code, 201);
+    // The scheduler has tried m0 once it reports it unschedulable; it must not be bound then.
+    const scheduledCondition = async () => ((await t.request('GET', '/api/v1/namespaces/default/pods/m0')).body.status as { conditions?: { type: string; status: string }[] } | undefined)
+      ?.conditions?.find((c) => c.type === 'PodScheduled');
+    for (let i = 0; i < 100 && (await scheduledCondition())?.status !== 'False'; i++) await new Promise((r) => setTimeout(r, 50));
+    assert.equal((await scheduledCondition())?.status, 'False', 'm0 was attempted');
+    assert.equal(await nodeOf('m0'), undefined, 'one member of two waits');
+    assert.equal((await t.request('POST', '/api/v1/namespaces/default/pods', member('m1'))).code, 201);
+    for (let i = 0; i < 100 && ((await nodeOf('m0')) === undefined || (await nodeOf('m1')) === undefined); i++) await new Promise((r) => setTimeout(r, 100));
+    assert.ok((await nodeOf('m0')) && (await nodeOf('m1')), 'both bound');
+  });
 });

@@ -1,7 +1,8 @@
 // Starts `simulate --serve`'s server on a free loopback port for tests, with client-node configured for it.
 import { CoreV1Api, KubeConfig, Watch } from '@kubernetes/client-node';
 import type { KubeObject, Pod } from '../api/types.js';
-import { defaultConfiguration } from '../config/index.js';
+import { configFromObject, defaultConfiguration } from '../config/index.js';
+import { withShippedPlugins } from '../outoftree/registry.js';
 import type { FeatureGates } from '../config/feature_gates.js';
 import { inTreeRegistry, notYetAvailablePlugins } from '../plugins/registry.js';
 import type { Scenario } from '../sim/scenario/scenario.js';
@@ -36,10 +37,10 @@ function kubeConfigFor(url: string): KubeConfig {
   return kc;
 }
 
-export async function startTestServer(o: { bookmarkIntervalMs?: number; watchHistorySize?: number; scenario?: Scenario; kubelet?: boolean; featureGates?: FeatureGates } = {}): Promise<TestServer> {
-  const registry = inTreeRegistry();
+export async function startTestServer(o: { bookmarkIntervalMs?: number; watchHistorySize?: number; scenario?: Scenario; kubelet?: boolean; featureGates?: FeatureGates; config?: Record<string, unknown> } = {}): Promise<TestServer> {
+  const registry = withShippedPlugins(inTreeRegistry());
   const serving = await serveScenario(o.scenario ?? twoNodeScenario(), {
-    config: defaultConfiguration(registry),
+    config: o.config ? configFromObject(o.config, 'test config', registry) : defaultConfiguration(registry),
     registry,
     notYetAvailable: notYetAvailablePlugins,
     port: 0,

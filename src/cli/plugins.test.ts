@@ -26,15 +26,23 @@ function pluginModule(file: string, text: string): string {
 const scorePlugin = (name: string) => `{ name: '${name}', factory: () => ({ name: '${name}', score: () => 0 }) }`;
 
 describe('registryWithPlugins', () => {
-  it('adds nothing to the in-tree plugins without modules', async () => {
-    assert.deepEqual((await registryWithPlugins([])).names(), inTreeRegistry().names());
+  it('adds the shipped Coscheduling to the in-tree plugins without modules', async () => {
+    const registry = await registryWithPlugins([]);
+    assert.deepEqual(registry.names(), [...inTreeRegistry().names(), 'Coscheduling']);
+    assert.deepEqual(registry.get('Coscheduling')?.watches, ['PodGroup.scheduling.x-k8s.io']);
+  });
+
+  it('a module defining Coscheduling replaces the shipped one', async () => {
+    const own = pluginModule('own-cosched.mjs', `export const plugins = [${scorePlugin('Coscheduling')}];\n`);
+    const registry = await registryWithPlugins([own]);
+    assert.equal(registry.get('Coscheduling')?.watches, undefined);
   });
 
   it('adds the plugins of each module, exported as `plugins` or as the default export', async () => {
     const named = pluginModule('named.mjs', `export const plugins = [${scorePlugin('First')}, ${scorePlugin('Second')}];\n`);
     const byDefault = pluginModule('default.js', `export default [${scorePlugin('Third')}];\n`);
     const registry = await registryWithPlugins([named, byDefault]);
-    assert.deepEqual(registry.names().filter((n) => !inTreeRegistry().has(n)).sort(), ['First', 'Second', 'Third']);
+    assert.deepEqual(registry.names().filter((n) => !inTreeRegistry().has(n)).sort(), ['Coscheduling', 'First', 'Second', 'Third']);
   });
 
   it('compiles TypeScript modules on load', async () => {

@@ -7,6 +7,7 @@ import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Registry, type AnyPluginDefinition } from '../framework/registry.js';
 import { inTreeRegistry } from '../plugins/registry.js';
+import { withShippedPlugins } from '../outoftree/registry.js';
 import { UsageError } from './io.js';
 
 interface PluginModule {
@@ -70,7 +71,10 @@ function definitionsOf(mod: PluginModule): AnyPluginDefinition[] | undefined {
   return valid ? (defs as AnyPluginDefinition[]) : undefined;
 }
 
-/** The in-tree registry with the plugins of each module added, in order; a bad module is a usage error naming it. */
+/**
+ * The in-tree registry with the plugins of each module added, in order, then the shipped ones
+ * (Coscheduling) the modules do not define; a bad module is a usage error naming it.
+ */
 export async function registryWithPlugins(modules: readonly string[]): Promise<Registry> {
   let registry = inTreeRegistry();
   for (const path of modules) {
@@ -88,5 +92,5 @@ export async function registryWithPlugins(modules: readonly string[]): Promise<R
       throw new UsageError(`--plugins ${path}: ${(err as Error).message}`);
     }
   }
-  return registry;
+  return withShippedPlugins(registry);
 }

@@ -1,7 +1,7 @@
 // The plugin registry: in-tree and out-of-tree plugin definitions by name (runtime/registry.go).
 import type { FieldError } from '../api/field_errors.js';
 import type { Features } from './features.js';
-import type { Handle, Plugin } from './interfaces.js';
+import type { Handle, ListedKind, Plugin } from './interfaces.js';
 
 /** Args validation reports field errors (api/field_errors.ts builds them). */
 export type { FieldError };
@@ -16,6 +16,13 @@ export interface PluginDefinition<A = unknown> {
   readonly defaultArgs?: (given: Record<string, unknown>) => A;
   /** Validates defaulted args; `path` is the args' field path for messages. */
   readonly validateArgs?: (args: A, path: string) => FieldError[];
+  /**
+   * Kinds the plugin reads through `Handle.objects()` that the scheduler does not watch for itself
+   * (a custom resource, such as scheduler-plugins' `PodGroup.scheduling.x-k8s.io`). `run` lists
+   * and watches them while a profile enables the plugin, as such a plugin's own informer does
+   * upstream; the embedded cluster delivers every listed kind anyway.
+   */
+  readonly watches?: readonly ListedKind[];
 }
 
 // A definition whose args type is erased, so definitions of different plugins fit one registry.

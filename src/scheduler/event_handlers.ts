@@ -102,6 +102,10 @@ export class EventHandlers {
     const { cache, queue } = this.sched;
     const assigned = !!pod.spec.nodeName;
     const groups = this.sched.podGroups ?? null;
+    // The pod informer's lister (plugins list pods through Handle.objects()); a deletion also ends
+    // a wait for this pod's volume bindings.
+    if (e.type === 'DELETED') this.sched.objects.remove(pod);
+    else this.sched.objects.upsert(pod);
     if (groups !== null) {
       if (e.type === 'DELETED') groups.removePod(pod);
       else groups.upsertPod(pod);
@@ -149,8 +153,6 @@ export class EventHandlers {
       }
       return;
     }
-    // DELETED: a wait for this pod's volume bindings gives up now.
-    this.sched.objects.notifyChange('Pod');
     this.sched.podBindingObserved(pod, true);
     if (assigned) {
       cache.removePod(pod);

@@ -6,6 +6,7 @@ import { admitPod } from '../cluster/memory/admission.js';
 import { configFromObject, defaultConfiguration } from '../config/index.js';
 import { Registry, type AnyPluginDefinition } from '../framework/registry.js';
 import { inTreeRegistry, notYetAvailablePlugins } from '../plugins/registry.js';
+import { withShippedPlugins } from '../outoftree/registry.js';
 import { scenarioFromDocuments, type Scenario } from '../sim/scenario/scenario.js';
 import { runSimulation, type SimReport } from '../sim/simulate/simulate.js';
 
@@ -63,7 +64,7 @@ export function scenario(name = 'test scenario'): ScenarioBuilder {
 }
 
 export interface SimulateOptions {
-  /** Out-of-tree plugins, registered after the in-tree ones (a name may appear once). */
+  /** Out-of-tree plugins, registered after the in-tree ones (a name may appear once; the shipped Coscheduling is there unless given). */
   plugins?: readonly AnyPluginDefinition[];
   /** A KubeSchedulerConfiguration object; else the scenario's own, else upstream's defaults. */
   config?: Record<string, unknown>;
@@ -73,7 +74,7 @@ export interface SimulateOptions {
 
 /** Runs the scheduler over the scenario until it is idle, as `simulate` does, and reports every pod's fate. */
 export function simulate(sc: Scenario, o: SimulateOptions = {}): Promise<SimReport> {
-  const registry = o.plugins && o.plugins.length > 0 ? inTreeRegistry().merge(new Registry(o.plugins)) : inTreeRegistry();
+  const registry = withShippedPlugins(o.plugins && o.plugins.length > 0 ? inTreeRegistry().merge(new Registry(o.plugins)) : inTreeRegistry());
   const value = o.config ?? sc.config;
   const config = value ? configFromObject(value, `${sc.source ?? sc.name}: config`, registry) : defaultConfiguration(registry);
   return runSimulation(sc, { config, registry, notYetAvailable: notYetAvailablePlugins, seed: o.seed ?? 1, admitPod });

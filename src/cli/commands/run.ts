@@ -110,6 +110,10 @@ export async function startScheduler(o: StartOptions): Promise<RunningScheduler>
       else log.error(a.message, 'Error scheduling pod; retrying', { pod });
     },
   });
+  // The informers of the enabled plugins that read kinds the scheduler does not watch (Coscheduling's PodGroups).
+  for (const fwk of scheduler.profiles.values()) {
+    for (const name of fwk.pluginsByName.keys()) client.watchAlso(o.registry.get(name)?.watches ?? []);
+  }
   const loop = scheduler.loop;
   for (const [name, fwk] of scheduler.profiles) {
     const missing = fwk.unavailablePlugins;

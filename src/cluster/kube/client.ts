@@ -13,7 +13,7 @@ import { isNotFound } from './errors.js';
 import { EventSink } from './events.js';
 import { InformerHealth } from './informer_health.js';
 import { Reflector, type ReflectorOptions, type ReflectorStatus } from './reflector.js';
-import { podPath, resourceClaimPath, watchedResourcesFor, type ResourceSpec } from './resources.js';
+import { inTableOrder, podPath, resourceClaimPath, resourceSpec, watchedResourcesFor, type ResourceSpec } from './resources.js';
 import { writeTimeoutMs, type RestTransport } from './rest.js';
 
 export interface KubeClusterClientOptions {
@@ -56,6 +56,8 @@ function retriable(err: unknown): boolean {
 
 export class KubeClusterClient implements ClusterClient {
   private reflectors: Reflector[] = [];
+  /** Kinds watched beyond `resources` for the plugins that read them (PluginDefinition.watches). */
+  private pluginResources: ResourceSpec[] = [];
   private podReflector: Reflector | undefined;
   private nodeReflector: Reflector | undefined;
   private readonly events: EventSink;
@@ -89,6 +91,11 @@ export class KubeClusterClient implements ClusterClient {
     return this.reflectorOf(kind)?.relists ?? 0;
   }
 
+  /** Adds informers for these kind keys (the plugins' `watches`) to those started by `start`. */
+  watchAlso(keys: Iterable<string>): void {
+    for (const key of keys) if (!this.pluginResources.some((r) => r.key === key)) this.pluginResources.push(resourceSpec(key));
+  }
+
   async start(handler: WatchHandler): Promise<void> {
     const log = this.o.log;
     const deliver = (e: WatchEvent) => {
@@ -98,7 +105,8 @@ export class KubeClusterClient implements ClusterClient {
         log.error(err, 'Event handler failed', { kind: e.kind, type: e.type, object: `${e.object.metadata?.namespace ?? ''}/${e.object.metadata?.name ?? ''}` });
       }
     };
-    this.reflectors = (this.o.resources ?? watchedResourcesFor(this.o.gateEnabled ?? (() => true))).map((spec) => new Reflector({
+    const watched = inTableOrder([...(this.o.resources ?? watchedResourcesFor(this.o.gateEnabled ?? (() => true))), ...this.pluginResources]);
+    this.reflectors = watched.map((spec) => new Reflector({
       spec,
       transport: this.o.transport,
       clock: this.o.clock,

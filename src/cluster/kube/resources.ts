@@ -49,6 +49,13 @@ export function watchedResourcesFor(enabled: (gate: string) => boolean): readonl
 /** The kinds watched at the pinned release's defaults. */
 export const watchedResources: readonly ResourceSpec[] = watchedResourcesFor((gate) => !offByDefault.has(gate));
 
+/** `specs` without repeats, in the kinds table's order (the order their initial lists are delivered). */
+export function inTableOrder(specs: readonly ResourceSpec[]): ResourceSpec[] {
+  const rank = (s: ResourceSpec) => kinds.findIndex((k: KindInfo) => kindKey(k) === s.key);
+  const unique = specs.filter((s, i) => specs.findIndex((t) => t.key === s.key) === i);
+  return unique.map((s, i) => ({ s, i })).sort((a, b) => rank(a.s) - rank(b.s) || a.i - b.i).map((x) => x.s);
+}
+
 /** Path of one namespaced pod, with an optional subresource. */
 export function podPath(namespace: string, name: string, subresource?: string): string {
   const base = `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(name)}`;

@@ -1,11 +1,12 @@
 // scheduler-plugins' pkg/coscheduling/coscheduling.go: gangs of pods joined by a PodGroup CRD.
 import {
-  ActionType, Status, type ClusterEventWithHint, type CycleState, type EnqueueExtensions, type Handle, type NodeToStatusReader, type PermitOutcome,
+  ActionType, ActionTypeUpdate, Status, type ClusterEventWithHint, type CycleState, type EnqueueExtensions, type Handle, type NodeToStatusReader, type PermitOutcome,
   type PermitPlugin, type PodInfo, type PostFilterOutcome, type PostFilterPlugin, type PreFilterOutcome, type PreFilterPlugin, type QueuedPodInfo,
   type QueueSortPlugin, type ReservePlugin,
 } from '../../plugin.js';
 import { PodGroupManager, type CoschedulingSource } from './manager.js';
 import { podGroupFullName, podGroupLabel, waitTimeMs } from './types.js';
+import { PodGroupKind } from './handle_source.js';
 
 export const Name = 'Coscheduling';
 
@@ -30,10 +31,13 @@ export class Coscheduling implements QueueSortPlugin, PreFilterPlugin, PostFilte
     this.mgr = new PodGroupManager(source, () => handle.snapshotSharedLister(), this.scheduleTimeoutMs, () => handle.now());
   }
 
-  // A new pod may complete a group. Upstream also registers PodGroup adds and updates, a custom
-  // resource our event handlers do not deliver: the periodic flush stands in for them.
+  // A new pod may complete a group; a PodGroup created or changed (its minMember, its timeout) may
+  // let its waiting members through (upstream's event on podgroups.v1alpha1.scheduling.x-k8s.io).
   eventsToRegister(): ClusterEventWithHint[] {
-    return [{ event: { resource: 'Pod', actionType: ActionType.Add } }];
+    return [
+      { event: { resource: 'Pod', actionType: ActionType.Add } },
+      { event: { resource: PodGroupKind, actionType: ActionType.Add | ActionTypeUpdate } },
+    ];
   }
 
   /** Higher priority first, then the earlier PodGroup (or pod) creation, then namespace/name. */

@@ -2,9 +2,11 @@
 import type { FieldError, Handle, PluginDefinition } from '../../plugin.js';
 import { Coscheduling, Name, type CoschedulingArgs } from './coscheduling.js';
 import type { CoschedulingSource } from './manager.js';
+import { handleSource, PodGroupKind } from './handle_source.js';
 
 export { Coscheduling, Name, type CoschedulingArgs } from './coscheduling.js';
 export type { CoschedulingSource } from './manager.js';
+export { handleSource, PodGroupKind } from './handle_source.js';
 export * from './types.js';
 
 /** scheduler-plugins' v1 defaults: a 60 s Permit wait, no group backoff. */
@@ -30,13 +32,18 @@ export function validateCoschedulingArgs(args: CoschedulingArgs, path: string): 
  * The Coscheduling definition over `source`: where PodGroups and their member pods are read
  * (upstream: the scheduling.x-k8s.io client and the pod informer).
  */
-export function coschedulingDefinition(source: (handle: Handle) => CoschedulingSource): PluginDefinition<CoschedulingArgs> {
+export function coschedulingDefinition(source: (handle: Handle) => CoschedulingSource = handleSource): PluginDefinition<CoschedulingArgs> {
   return {
     name: Name,
     argsKind: 'CoschedulingArgs',
     defaultArgs: defaultCoschedulingArgs,
     validateArgs: validateCoschedulingArgs,
     factory: (args, handle) => new Coscheduling(handle, args, source(handle)),
+    // The informer the default source reads; a source of its own needs none.
+    ...(source === handleSource ? { watches: [PodGroupKind] } : {}),
   };
 }
+
+/** Coscheduling over the scheduler's informers: what a configuration naming `Coscheduling` gets without a plugins module. */
+export const coscheduling: PluginDefinition<CoschedulingArgs> = coschedulingDefinition();
 export { reconcilePodGroupStatus } from './status.js';
