@@ -59,8 +59,19 @@ function resourceKind(name: string): number {
   }
 }
 
-/** Size of the score memo minus one (a power of two minus one). */
-const memoMask = 8191;
+/** Fewest entries of the score memo (a power of two). */
+const minMemoSize = 8192;
+/**
+ * Most entries (a power of two): 16 MiB per scorer. Reached at 2^20 / 32 = 32,768 nodes scored per
+ * cycle, which the adaptive percentageOfNodesToScore only asks of clusters past 650,000 nodes.
+ */
+const maxMemoSize = 1 << 20;
+/**
+ * Entries per node scored in one cycle. A cycle scores at least 5% of the nodes from where the
+ * last one stopped, so a node comes back after at most 20 cycles: with 32 entries per scored node
+ * every node of the list has its own, or a 50,000-node cluster never hits.
+ */
+const memoSlotsPerScoredNode = 32;
 
 export class ResourceAllocationScorer {
   readonly names: readonly string[];
@@ -97,17 +108,21 @@ export class ResourceAllocationScorer {
   /**
    * Scores by node generation for the pod requests in memoRequests: pods of one workload ask for
    * the same, and most nodes have not changed since the last pod looked at them. Pairs of
-   * (generation, score) in a direct-mapped table; a collision only costs a recomputation.
+   * (generation, score) in a direct-mapped table indexed by the node's place in the snapshot's
+   * list; a collision only costs a recomputation.
    */
   private memo: Float64Array | null = null;
   private memoRequests: Float64Array | null = null;
 
-  private memoFor(podRequests: Float64Array): Float64Array {
+  private memoFor(podRequests: Float64Array, scoredNodes: number): Float64Array {
     const same = this.memoRequests !== null && this.memoRequests.length === podRequests.length &&
       this.memoRequests.every((v, i) => v === podRequests[i]);
-    if (this.memo === null || !same) {
+    const size = memoSize(scoredNodes);
+    if (this.memo === null || this.memo.length < 2 * size) {
       // Generation 0 is never handed out, so a zeroed table holds no valid entry.
-      this.memo ??= new Float64Array(2 * (memoMask + 1));
+      this.memo = new Float64Array(2 * size);
+      this.memoRequests = Float64Array.from(podRequests);
+    } else if (!same) {
       this.memo.fill(0);
       this.memoRequests = Float64Array.from(podRequests);
     }
@@ -153,11 +168,15 @@ export class ResourceAllocationScorer {
       const useRequested = this.useRequested;
       const requested = this.requested;
       const allocatable = this.allocatable;
-      const memo = this.memoFor(podRequests);
+      const memo = this.memoFor(podRequests, nodes.length);
+      const memoMask = (memo.length >> 1) - 1;
       for (let k = 0; k < nodes.length; k++) {
         const ni = nodes[k]!;
         // A node's generation pins its numbers, so an unchanged node scores what it scored before.
-        const slot = (ni.generation & memoMask) << 1;
+        // Its place in the snapshot's list is its slot (no two listed nodes collide); a copy no
+        // snapshot placed uses its generation.
+        const at = ni.position;
+        const slot = ((at >= 0 ? at : ni.generation) & memoMask) << 1;
         if (memo[slot] === ni.generation) {
           out[k]!.score = memo[slot + 1]!;
           continue;
@@ -232,6 +251,13 @@ export class ResourceAllocationScorer {
     }
     return this.scorer(requested, allocatable, podRequests);
   }
+}
+
+/** The memo's entries for cycles scoring `scoredNodes` nodes: a power of two, never shrinking a cycle's hits. */
+function memoSize(scoredNodes: number): number {
+  let size = minMemoSize;
+  while (size < maxMemoSize && size < scoredNodes * memoSlotsPerScoredNode) size *= 2;
+  return size;
 }
 
 /** Pod-level requests or container statuses: parts that only some scorers count. */
