@@ -1,13 +1,15 @@
 // The embedded cluster at scale: memory per node and per pod (heap after GC), then throughput and
 // attempt percentiles of SchedulingBasic's pods on the filled cluster, at each size.
 // Run: npm run bench:scale [-- --sizes 5000x50000,50000x500000,100000x1000000] [--measure-pods 5000] [--json FILE]
+//        [--docs FILE: rewrite the table between FILE's bench:scale markers]
 //        [--cpu-profile PREFIX]   (a V8 profile of each size's measured pods: PREFIX-<nodes>.cpuprofile)
 // (node --expose-gc, heap limit 8 GiB: a size that does not fit fails with V8's out-of-memory error.)
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { performance } from 'node:perf_hooks';
 import { cpuUsage, memoryUsage } from 'node:process';
 import { parseArgs } from 'node:util';
+import os from 'node:os';
 import type { Node, Pod } from '../../src/api/types.js';
 import { percentile } from '../../src/bench/metrics.js';
 import { template } from '../../src/bench/templates.js';
@@ -24,6 +26,7 @@ const { values: flags } = parseArgs({
     'measure-pods': { type: 'string', default: '5000' },
     json: { type: 'string' },
     'cpu-profile': { type: 'string' },
+    docs: { type: 'string' },
   },
 });
 
@@ -145,19 +148,49 @@ async function measureSize(nodes: number, pods: number, measured: number): Promi
 
 const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
+const tableHead = [
+  '| nodes | bound pods | heap after GC | after the run | bytes per node | bytes per pod | bound pods filled per s | first snapshot ms | measured pods | pods/s | pods per CPU-s | attempt p50 / p90 / p99 ms |',
+  '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+];
+
+function tableRow(r: ScaleRow): string {
+  return `| ${fmt(r.nodes)} | ${fmt(r.pods)} | ${fmt(r.heapBytes / 2 ** 20)} MiB | ${fmt(r.heapAfterRunBytes / 2 ** 20)} MiB | ${fmt(r.bytesPerNode)} | ${fmt(r.bytesPerPod)} | ${fmt(r.fillPodsPerSecond)} | ${fmt(r.firstSnapshotMs)} | ${fmt(r.measuredPods)} | ${fmt(r.podsPerSecond)} | ${fmt(r.podsPerCpuSecond)} | ${fmt(r.attemptMs.p50, 2)} / ${fmt(r.attemptMs.p90, 2)} / ${fmt(r.attemptMs.p99, 2)} |`;
+}
+
+const startMarker = '<!-- bench:scale table start -->';
+const endMarker = '<!-- bench:scale table end -->';
+
+/** Replaces what lies between the markers of `file` with the table of `rows`. */
+function writeDocs(file: string, rows: readonly ScaleRow[]): void {
+  const text = readFileSync(file, 'utf8');
+  const from = text.indexOf(startMarker);
+  const to = text.indexOf(endMarker);
+  if (from < 0 || to < from) throw new Error(`--docs: ${file} has no "${startMarker}" ... "${endMarker}" block`);
+  const when = `Measured ${new Date().toISOString().slice(0, 10)} with \`npm run bench:scale\` (Node ${process.version}, ${measuredCores()}, load average ${loadAtStart.toFixed(1)} at the start: wall-clock figures shrink with the load, pods per CPU-second much less).`;
+  const block = [startMarker, when, '', ...tableHead, ...rows.map(tableRow), endMarker].join('\n');
+  writeFileSync(file, text.slice(0, from) + block + text.slice(to + endMarker.length));
+}
+
+function measuredCores(): string {
+  const cpus = os.cpus();
+  return `${cpus.length} × ${cpus[0]?.model.trim() ?? 'unknown CPU'}`;
+}
+
+const loadAtStart = os.loadavg()[0]!;
+
 async function main(): Promise<void> {
   const measured = Number(flags['measure-pods']);
   const rows: ScaleRow[] = [];
-  console.log('| nodes | bound pods | heap after GC | after the run | bytes per node | bytes per pod | bound pods filled per s | first snapshot ms | measured pods | pods/s | pods per CPU-s | attempt p50 / p90 / p99 ms |');
-  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+  for (const line of tableHead) console.log(line);
   for (const size of flags.sizes.split(',')) {
     const [n, p] = size.split('x').map(Number) as [number, number];
     if (!(n > 0) || !(p >= 0)) throw new Error(`--sizes: "${size}" is not NODESxPODS`);
     const r = await measureSize(n, p, measured);
     rows.push(r);
-    console.log(`| ${fmt(r.nodes)} | ${fmt(r.pods)} | ${fmt(r.heapBytes / 2 ** 20)} MiB | ${fmt(r.heapAfterRunBytes / 2 ** 20)} MiB | ${fmt(r.bytesPerNode)} | ${fmt(r.bytesPerPod)} | ${fmt(r.fillPodsPerSecond)} | ${fmt(r.firstSnapshotMs)} | ${fmt(r.measuredPods)} | ${fmt(r.podsPerSecond)} | ${fmt(r.podsPerCpuSecond)} | ${fmt(r.attemptMs.p50, 2)} / ${fmt(r.attemptMs.p90, 2)} / ${fmt(r.attemptMs.p99, 2)} |`);
+    console.log(tableRow(r));
   }
   if (flags.json) writeFileSync(flags.json, JSON.stringify({ measuredAt: new Date().toISOString(), node: process.version, rows }, null, 2) + '\n');
+  if (flags.docs) writeDocs(flags.docs, rows);
 }
 
 await main();
