@@ -2,6 +2,7 @@
 // attempt percentiles of SchedulingBasic's pods on the filled cluster, at each size.
 // Run: npm run bench:scale [-- --sizes 5000x50000,50000x500000,100000x1000000] [--measure-pods 5000] [--json FILE]
 //        [--docs FILE: rewrite the table between FILE's bench:scale markers]
+//        [--render A.json,B.json --docs FILE: the table from earlier --json runs, without running]
 //        [--cpu-profile PREFIX]   (a V8 profile of each size's measured pods: PREFIX-<nodes>.cpuprofile)
 // (node --expose-gc, heap limit 8 GiB: a size that does not fit fails with V8's out-of-memory error.)
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -27,6 +28,7 @@ const { values: flags } = parseArgs({
     json: { type: 'string' },
     'cpu-profile': { type: 'string' },
     docs: { type: 'string' },
+    render: { type: 'string' },
   },
 });
 
@@ -161,13 +163,14 @@ const startMarker = '<!-- bench:scale table start -->';
 const endMarker = '<!-- bench:scale table end -->';
 
 /** Replaces what lies between the markers of `file` with the table of `rows`. */
-function writeDocs(file: string, rows: readonly ScaleRow[]): void {
+function writeDocs(file: string, runs: readonly ScaleRun[]): void {
   const text = readFileSync(file, 'utf8');
   const from = text.indexOf(startMarker);
   const to = text.indexOf(endMarker);
   if (from < 0 || to < from) throw new Error(`--docs: ${file} has no "${startMarker}" ... "${endMarker}" block`);
-  const when = `Measured ${new Date().toISOString().slice(0, 10)} with \`npm run bench:scale\` (Node ${process.version}, ${measuredCores()}, load average ${loadAtStart.toFixed(1)} at the start: wall-clock figures shrink with the load, pods per CPU-second much less).`;
-  const block = [startMarker, when, '', ...tableHead, ...rows.map(tableRow), endMarker].join('\n');
+  const when = runs.map((r) => `${r.measuredAt.slice(0, 10)}, Node ${r.node}, ${r.cores}, load average ${r.loadAverage.toFixed(1)} at the start`);
+  const note = `Measured with \`npm run bench:scale\` (${[...new Set(when)].join('; ')}): wall-clock pods/s and the attempt percentiles shrink with the machine's load, pods per CPU-second much less.`;
+  const block = [startMarker, note, '', ...tableHead, ...runs.flatMap((r) => r.rows).map(tableRow), endMarker].join('\n');
   writeFileSync(file, text.slice(0, from) + block + text.slice(to + endMarker.length));
 }
 
@@ -178,7 +181,21 @@ function measuredCores(): string {
 
 const loadAtStart = os.loadavg()[0]!;
 
+/** What --json writes: the rows and where they were measured. */
+interface ScaleRun {
+  measuredAt: string;
+  node: string;
+  cores: string;
+  loadAverage: number;
+  rows: ScaleRow[];
+}
+
 async function main(): Promise<void> {
+  if (flags.render !== undefined) {
+    if (flags.docs === undefined) throw new Error('--render needs --docs FILE');
+    writeDocs(flags.docs, flags.render.split(',').map((f) => JSON.parse(readFileSync(f, 'utf8')) as ScaleRun));
+    return;
+  }
   const measured = Number(flags['measure-pods']);
   const rows: ScaleRow[] = [];
   for (const line of tableHead) console.log(line);
@@ -189,8 +206,9 @@ async function main(): Promise<void> {
     rows.push(r);
     console.log(tableRow(r));
   }
-  if (flags.json) writeFileSync(flags.json, JSON.stringify({ measuredAt: new Date().toISOString(), node: process.version, rows }, null, 2) + '\n');
-  if (flags.docs) writeDocs(flags.docs, rows);
+  const run: ScaleRun = { measuredAt: new Date().toISOString(), node: process.version, cores: measuredCores(), loadAverage: loadAtStart, rows };
+  if (flags.json) writeFileSync(flags.json, JSON.stringify(run, null, 2) + '\n');
+  if (flags.docs) writeDocs(flags.docs, [run]);
 }
 
 await main();
