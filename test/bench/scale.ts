@@ -33,7 +33,7 @@ const { values: flags } = parseArgs({
 });
 
 /** One size's figures: bytes are heap used after a full GC. */
-export interface ScaleRow {
+interface ScaleRow {
   nodes: number;
   pods: number;
   bytesPerNode: number;
