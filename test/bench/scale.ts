@@ -130,6 +130,10 @@ async function measureSize(nodes: number, pods: number, measured: number): Promi
   await scheduler.waitForBindings();
   scheduler.stop();
   const afterRun = heapAfterGC();
+  // Also keeps the cluster and the scheduler alive through the measurement above: V8 may collect
+  // what a function no longer uses, and the heap would then not hold what it is meant to.
+  const stored = cluster.list<Pod>('Pod').length;
+  if (stored !== pods + measured || scheduler.cache.podCount < pods) throw new Error(`expected ${pods + measured} pods after the run, found ${stored}`);
   attempts.sort((a, b) => a - b);
   const ms = (p: number) => percentile(attempts, p) * 1000;
   return {
