@@ -65,3 +65,19 @@ for (const c of cases) {
     assert.deepEqual(third.slice(1), first.slice(1));
   });
 }
+
+test('score memo: other pod requests never take a score memoized for the first ones', () => {
+  const nodes = Array.from({ length: 200 }, (_, i) => new NodeInfo(makeNode(`n${i}`, { allocatable: { cpu: `${2 + (i % 7)}`, memory: `${4 + (i % 5)}Gi`, pods: '110' } })));
+  NodeInfo.packInListOrder(nodes);
+  const { scorer, runs } = countingScorer();
+  const small = scorer.podRequests(new PodInfo(reqPod({}, { cpu: '500m', memory: '1Gi' })));
+  const large = scorer.podRequests(new PodInfo(reqPod({}, { cpu: '1500m', memory: '1Gi' })));
+  const first = scoreInWindows(scorer, nodes, 50, small);
+  const other = scoreInWindows(scorer, nodes, 50, large);
+  assert.equal(runs(), 400);
+  assert.notDeepEqual(other, first, 'the requests change the scores');
+  assert.deepEqual(other, scoreInWindows(countingScorer().scorer, nodes, 50, large));
+  // Back to the first requests: scored again (a new epoch), to the same scores.
+  assert.deepEqual(scoreInWindows(scorer, nodes, 50, small), first);
+  assert.equal(runs(), 600);
+});
