@@ -1,0 +1,218 @@
+// The embedded cluster at scale: memory per node and per pod (heap after GC), then throughput and
+// attempt percentiles of SchedulingBasic's pods on the filled cluster, at each size.
+// Run: npm run bench:scale [-- --sizes 5000x50000,50000x500000,100000x1000000] [--measure-pods 5000] [--json FILE]
+//        [--docs FILE: rewrite the table between FILE's bench:scale markers]
+//        [--render A.json,B.json --docs FILE: the table from earlier --json runs, without running]
+//        [--cpu-profile PREFIX]   (a V8 profile of each size's measured pods: PREFIX-<nodes>.cpuprofile)
+// (node --expose-gc, heap limit 8 GiB: a size that does not fit fails with V8's out-of-memory error.)
+import { readFileSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { performance } from 'node:perf_hooks';
+import { cpuUsage, memoryUsage } from 'node:process';
+import { parseArgs } from 'node:util';
+import os from 'node:os';
+import type { Node, Pod } from '../../src/api/types.js';
+import { percentile } from '../../src/bench/metrics.js';
+import { template } from '../../src/bench/templates.js';
+import { admitPod } from '../../src/cluster/memory/admission.js';
+import { MemoryCluster } from '../../src/cluster/memory/store.js';
+import { defaultConfiguration } from '../../src/config/index.js';
+import { inTreeRegistry, notYetAvailablePlugins } from '../../src/plugins/registry.js';
+import { Scheduler } from '../../src/scheduler/scheduler.js';
+import { RealClock, seededRandom } from '../../src/util/clock.js';
+
+const { values: flags } = parseArgs({
+  options: {
+    sizes: { type: 'string', default: '5000x50000,50000x500000,100000x1000000' },
+    'measure-pods': { type: 'string', default: '5000' },
+    json: { type: 'string' },
+    'cpu-profile': { type: 'string' },
+    docs: { type: 'string' },
+    render: { type: 'string' },
+  },
+});
+
+/** One size's figures: bytes are heap used after a full GC. */
+interface ScaleRow {
+  nodes: number;
+  pods: number;
+  bytesPerNode: number;
+  bytesPerPod: number;
+  /** Heap after GC with every node and pod in the cluster and the scheduler's cache. */
+  heapBytes: number;
+  /** Heap after GC once the measured pods are bound (the snapshot built as well). */
+  heapAfterRunBytes: number;
+  /** CPU time of the first snapshot of the filled cluster (what the first cycle after a start pays). */
+  firstSnapshotMs: number;
+  /** Bound pods created per second (the store, the informer events and the cache, no scheduling). */
+  fillPodsPerSecond: number;
+  measuredPods: number;
+  podsPerSecond: number;
+  podsPerCpuSecond: number;
+  attemptMs: { p50: number; p90: number; p99: number };
+}
+
+const gc = (globalThis as { gc?: () => void }).gc;
+if (gc === undefined) throw new Error('run with node --expose-gc (npm run bench:scale does)');
+
+function heapAfterGC(): number {
+  gc!();
+  gc!();
+  return memoryUsage().heapUsed;
+}
+
+function nodeNamed(i: number): Node {
+  const t = template('node-default.yaml') as Node;
+  return { ...t, metadata: { name: `scheduler-perf-${i}` } };
+}
+
+function podNamed(name: string, nodeName: string | null): Pod {
+  const t = template('pod-default.yaml') as Pod;
+  return { ...t, metadata: { name, namespace: 'scale' }, spec: nodeName === null ? t.spec : { ...t.spec, nodeName } };
+}
+
+async function measureSize(nodes: number, pods: number, measured: number): Promise<ScaleRow> {
+  const clock = new RealClock();
+  const registry = inTreeRegistry();
+  const cluster = new MemoryCluster({ clock, admitPod });
+  const attempts: number[] = [];
+  const scheduler = Scheduler.fromConfig(defaultConfiguration(registry), {
+    registry,
+    client: cluster,
+    clock,
+    random: seededRandom(1),
+    notYetAvailable: notYetAvailablePlugins,
+    onAttempt: (a) => attempts.push(a.durationSeconds),
+  });
+  let bound = 0;
+  let wake: (() => void) | null = null;
+  await cluster.start((ev) => {
+    if (ev.kind !== 'Pod' || ev.type !== 'MODIFIED') return;
+    if ((ev.object as Pod).spec.nodeName && !(ev.oldObject as Pod | undefined)?.spec.nodeName) {
+      bound++;
+      if (bound >= measured) wake?.();
+    }
+  });
+  await scheduler.start();
+  cluster.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'scale' } });
+  const empty = heapAfterGC();
+  for (let i = 0; i < nodes; i++) cluster.create(nodeNamed(i));
+  const withNodes = heapAfterGC();
+  const fillStart = performance.now();
+  // Bound pods, spread evenly: what a running cluster's informers list at start.
+  for (let i = 0; i < pods; i++) cluster.create(podNamed(`bound-${i}`, `scheduler-perf-${i % nodes}`));
+  const fillSeconds = (performance.now() - fillStart) / 1000;
+  const full = heapAfterGC();
+
+  const snapshotCpu = cpuUsage();
+  scheduler.cache.updateSnapshot(scheduler.snapshot);
+  const snapshotUsed = cpuUsage(snapshotCpu);
+  const done = new Promise<void>((resolve) => (wake = resolve));
+  const profiler = flags['cpu-profile'] === undefined ? null : new Session();
+  if (profiler !== null) {
+    profiler.connect();
+    await profiler.post('Profiler.enable');
+    await profiler.post('Profiler.start');
+  }
+  const cpu = cpuUsage();
+  const start = performance.now();
+  scheduler.loop.start();
+  for (let i = 0; i < measured; i++) cluster.create(podNamed(`pending-${i}`, null));
+  await done;
+  const seconds = (performance.now() - start) / 1000;
+  const used = cpuUsage(cpu);
+  if (profiler !== null) {
+    const { profile } = await profiler.post('Profiler.stop');
+    profiler.disconnect();
+    writeFileSync(`${flags['cpu-profile']}-${nodes}.cpuprofile`, JSON.stringify(profile));
+  }
+  await scheduler.loop.stop();
+  await scheduler.waitForBindings();
+  scheduler.stop();
+  const afterRun = heapAfterGC();
+  // Also keeps the cluster and the scheduler alive through the measurement above: V8 may collect
+  // what a function no longer uses, and the heap would then not hold what it is meant to.
+  const stored = cluster.list<Pod>('Pod').length;
+  if (stored !== pods + measured || scheduler.cache.podCount < pods) throw new Error(`expected ${pods + measured} pods after the run, found ${stored}`);
+  attempts.sort((a, b) => a - b);
+  const ms = (p: number) => percentile(attempts, p) * 1000;
+  return {
+    nodes,
+    pods,
+    bytesPerNode: (withNodes - empty) / nodes,
+    bytesPerPod: (full - withNodes) / pods,
+    heapBytes: full,
+    heapAfterRunBytes: afterRun,
+    firstSnapshotMs: (snapshotUsed.user + snapshotUsed.system) / 1000,
+    fillPodsPerSecond: pods / fillSeconds,
+    measuredPods: measured,
+    podsPerSecond: measured / seconds,
+    podsPerCpuSecond: measured / ((used.user + used.system) / 1e6),
+    attemptMs: { p50: ms(50), p90: ms(90), p99: ms(99) },
+  };
+}
+
+const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+const tableHead = [
+  '| nodes | bound pods | heap after GC | after the run | bytes per node | bytes per pod | bound pods filled per s | first snapshot ms | measured pods | pods/s | pods per CPU-s | attempt p50 / p90 / p99 ms |',
+  '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+];
+
+function tableRow(r: ScaleRow): string {
+  return `| ${fmt(r.nodes)} | ${fmt(r.pods)} | ${fmt(r.heapBytes / 2 ** 20)} MiB | ${fmt(r.heapAfterRunBytes / 2 ** 20)} MiB | ${fmt(r.bytesPerNode)} | ${fmt(r.bytesPerPod)} | ${fmt(r.fillPodsPerSecond)} | ${fmt(r.firstSnapshotMs)} | ${fmt(r.measuredPods)} | ${fmt(r.podsPerSecond)} | ${fmt(r.podsPerCpuSecond)} | ${fmt(r.attemptMs.p50, 2)} / ${fmt(r.attemptMs.p90, 2)} / ${fmt(r.attemptMs.p99, 2)} |`;
+}
+
+const startMarker = '<!-- bench:scale table start -->';
+const endMarker = '<!-- bench:scale table end -->';
+
+/** Replaces what lies between the markers of `file` with the table of `rows`. */
+function writeDocs(file: string, runs: readonly ScaleRun[]): void {
+  const text = readFileSync(file, 'utf8');
+  const from = text.indexOf(startMarker);
+  const to = text.indexOf(endMarker);
+  if (from < 0 || to < from) throw new Error(`--docs: ${file} has no "${startMarker}" ... "${endMarker}" block`);
+  const when = runs.map((r) => `${r.measuredAt.slice(0, 10)}, Node ${r.node}, ${r.cores}, load average ${r.loadAverage.toFixed(1)} at the start`);
+  const note = `Measured with \`npm run bench:scale\` (${[...new Set(when)].join('; ')}): wall-clock pods/s and the attempt percentiles shrink with the machine's load, pods per CPU-second much less.`;
+  const block = [startMarker, note, '', ...tableHead, ...runs.flatMap((r) => r.rows).map(tableRow), endMarker].join('\n');
+  writeFileSync(file, text.slice(0, from) + block + text.slice(to + endMarker.length));
+}
+
+function measuredCores(): string {
+  const cpus = os.cpus();
+  return `${cpus.length} × ${cpus[0]?.model.trim() ?? 'unknown CPU'}`;
+}
+
+const loadAtStart = os.loadavg()[0]!;
+
+/** What --json writes: the rows and where they were measured. */
+interface ScaleRun {
+  measuredAt: string;
+  node: string;
+  cores: string;
+  loadAverage: number;
+  rows: ScaleRow[];
+}
+
+async function main(): Promise<void> {
+  if (flags.render !== undefined) {
+    if (flags.docs === undefined) throw new Error('--render needs --docs FILE');
+    writeDocs(flags.docs, flags.render.split(',').map((f) => JSON.parse(readFileSync(f, 'utf8')) as ScaleRun));
+    return;
+  }
+  const measured = Number(flags['measure-pods']);
+  const rows: ScaleRow[] = [];
+  for (const line of tableHead) console.log(line);
+  for (const size of flags.sizes.split(',')) {
+    const [n, p] = size.split('x').map(Number) as [number, number];
+    if (!(n > 0) || !(p >= 0)) throw new Error(`--sizes: "${size}" is not NODESxPODS`);
+    const r = await measureSize(n, p, measured);
+    rows.push(r);
+    console.log(tableRow(r));
+  }
+  const run: ScaleRun = { measuredAt: new Date().toISOString(), node: process.version, cores: measuredCores(), loadAverage: loadAtStart, rows };
+  if (flags.json) writeFileSync(flags.json, JSON.stringify(run, null, 2) + '\n');
+  if (flags.docs) writeDocs(flags.docs, [run]);
+}
+
+await main();
