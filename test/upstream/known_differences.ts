@@ -68,6 +68,20 @@ export const knownDifferences: readonly KnownDifference[] = [
     },
   },
   {
+    id: 'group-victims-order',
+    why: 'not a difference of ours: a pod group with `disruptionMode: all` is one victim whose pods upstream lists from the group\'s scheduled-pod set (searchCrossNodesVictimPods: ScheduledPods(), a map), and the executor deletes all but the last in parallel, so the order of that group\'s deletions changes from run to run; which pods go is compared',
+    undo(upstream, ours, scenario) {
+      if (!upstream.writes || !ours.writes) return null;
+      const whole = wholeGroupMembers(scenario);
+      const isMemberDelete = (w: string) => w.startsWith('delete ') && whole.has(w.slice('delete '.length));
+      const theirs = upstream.writes.filter(isMemberDelete);
+      const mine = ours.writes.filter(isMemberDelete);
+      if (theirs.length < 2 || theirs.join() === mine.join() || [...theirs].sort().join() !== [...mine].sort().join()) return null;
+      let next = 0;
+      return { ...upstream, writes: upstream.writes.map((w) => (isMemberDelete(w) ? mine[next++]! : w)) };
+    },
+  },
+  {
     id: 'late-nomination-clearing',
     why: 'the harness\'s attempt boundary, not the scheduler: a write clearing a pod\'s own nomination after its attempt failed can reach upstream\'s fake API server after the harness has read that attempt\'s timeline, so it shows in the next attempt\'s; ours records it in the pod\'s own. An attempt that preempts nothing clears no other pod\'s nomination, so such an entry there is a late one',
     undo(upstream, ours) {
@@ -81,3 +95,17 @@ export const knownDifferences: readonly KnownDifference[] = [
   },
 ];
 
+/** "namespace/name" of every pod in the scenario that belongs to a pod group with `disruptionMode: all`. */
+function wholeGroupMembers(scenario: Scenario): Set<string> {
+  const whole = new Set<string>();
+  for (const o of scenario.objects as { kind?: string; metadata?: { name?: string; namespace?: string }; spec?: { disruptionMode?: { all?: unknown } } }[]) {
+    if (o.kind === 'PodGroup' && o.spec?.disruptionMode?.all !== undefined) whole.add(`${o.metadata?.namespace ?? 'default'}/${o.metadata?.name ?? ''}`);
+  }
+  const out = new Set<string>();
+  for (const p of [...scenario.pods, ...scenario.pending]) {
+    const ns = p.metadata.namespace ?? 'default';
+    const group = p.spec.schedulingGroup?.podGroupName;
+    if (group !== undefined && whole.has(`${ns}/${group}`)) out.add(`${ns}/${p.metadata.name ?? ''}`);
+  }
+  return out;
+}
