@@ -136,6 +136,21 @@ describe('known differences of the timelines', () => {
       scenario: scenario([pending('a'), pending('c'), pending('p')]), known: ['unstarted-victims-order'], left: 0,
     },
     {
+      name: 'the same victims placed during the run may be deleted in another order',
+      upstream: preempting(['default/a', 'default/b'], ['delete default/b', 'delete default/a']), ours: preempting(['default/a', 'default/b'], ['delete default/a', 'delete default/b']),
+      scenario: scenario([pending('a'), pending('b'), pending('p')]), known: ['unstarted-victims-order'], left: 0,
+    },
+    {
+      name: 'another node whose victims placed during the run tie on priority and count may be chosen',
+      upstream: preempting(['default/a'], ['delete default/a']), ours: { ...preempting(['default/b'], ['delete default/b']), nominatedNode: 'n2', message: preempting(['default/b'], []).message.replace('n1', 'n2') },
+      scenario: scenario([pending('a'), pending('b'), pending('p')]), known: ['unstarted-victims-order'], left: 0,
+    },
+    {
+      name: 'another node is compared when a victim was in the scenario from the start',
+      upstream: preempting(['default/a'], ['delete default/a']), ours: { ...preempting(['default/c'], ['delete default/c']), nominatedNode: 'n2', message: preempting(['default/c'], []).message.replace('n1', 'n2') },
+      scenario: scenario([pending('a'), pending('p')]), known: [], left: 4,
+    },
+    {
       name: "a pod's own nomination cleared after its attempt, recorded by upstream in the next attempt",
       upstream: { ...pod(), writes: ['nominate default/p node-1'] }, ours: { ...pod(), writes: ['nominate default/p node-1', 'unnominate default/p'] },
       scenario: scenario([pending('p')]), known: ['late-nomination-clearing'], left: 0,
