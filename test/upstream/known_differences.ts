@@ -61,7 +61,7 @@ export const knownDifferences: readonly KnownDifference[] = [
       if (upstream.nominatedNode === '' || ours.nominatedNode === '') return null;
       const placedDuringRun = new Set(scenario.pending.map((p) => `${p.metadata.namespace ?? 'default'}/${p.metadata.name}`));
       if (upstream.nominatedNode !== ours.nominatedNode) return otherNodeOfUnstartedVictims(upstream, ours, scenario, placedDuringRun);
-      if (upstream.victims.join() === ours.victims.join()) return deletionOrderOfUnstartedVictims(upstream, ours, placedDuringRun);
+      if (upstream.victims.join() === ours.victims.join()) return deletionsInOurOrder(upstream, ours, placedDuringRun);
       const differing = [...upstream.victims.filter((v) => !ours.victims.includes(v)), ...ours.victims.filter((v) => !upstream.victims.includes(v))];
       if (!differing.some((v) => placedDuringRun.has(v))) return null;
       const count = (m: string) => m.replace(/preempting \d+ victims/, 'preempting N victims');
@@ -73,14 +73,7 @@ export const knownDifferences: readonly KnownDifference[] = [
     id: 'group-victims-order',
     why: 'not a difference of ours: a pod group with `disruptionMode: all` is one victim whose pods upstream lists from the group\'s scheduled-pod set (searchCrossNodesVictimPods: ScheduledPods(), a map), and the executor deletes all but the last in parallel, so the order of that group\'s deletions changes from run to run; which pods go is compared',
     undo(upstream, ours, scenario) {
-      if (!upstream.writes || !ours.writes) return null;
-      const whole = wholeGroupMembers(scenario);
-      const isMemberDelete = (w: string) => w.startsWith('delete ') && whole.has(w.slice('delete '.length));
-      const theirs = upstream.writes.filter(isMemberDelete);
-      const mine = ours.writes.filter(isMemberDelete);
-      if (theirs.length < 2 || theirs.join() === mine.join() || [...theirs].sort().join() !== [...mine].sort().join()) return null;
-      let next = 0;
-      return { ...upstream, writes: upstream.writes.map((w) => (isMemberDelete(w) ? mine[next++]! : w)) };
+      return deletionsInOurOrder(upstream, ours, wholeGroupMembers(scenario));
     },
   },
   {
@@ -112,15 +105,18 @@ function wholeGroupMembers(scenario: Scenario): Set<string> {
   return out;
 }
 
-/** The same victims deleted in another order, where the reordered ones were all placed during the run. */
-function deletionOrderOfUnstartedVictims(upstream: ExplainPod, ours: ExplainPod, placedDuringRun: ReadonlySet<string>): ExplainPod | null {
+/**
+ * Upstream's timeline with the deletions of `pods` in our order, when both sides delete the same
+ * of them (at least two) in different orders; null otherwise.
+ */
+function deletionsInOurOrder(upstream: ExplainPod, ours: ExplainPod, pods: ReadonlySet<string>): ExplainPod | null {
   if (!upstream.writes || !ours.writes) return null;
-  const isUnstartedDelete = (w: string) => w.startsWith('delete ') && placedDuringRun.has(w.slice('delete '.length));
-  const theirs = upstream.writes.filter(isUnstartedDelete);
-  const mine = ours.writes.filter(isUnstartedDelete);
+  const isTheirs = (w: string) => w.startsWith('delete ') && pods.has(w.slice('delete '.length));
+  const theirs = upstream.writes.filter(isTheirs);
+  const mine = ours.writes.filter(isTheirs);
   if (theirs.length < 2 || theirs.join() === mine.join() || [...theirs].sort().join() !== [...mine].sort().join()) return null;
   let next = 0;
-  return { ...upstream, writes: upstream.writes.map((w) => (isUnstartedDelete(w) ? mine[next++]! : w)) };
+  return { ...upstream, writes: upstream.writes.map((w) => (isTheirs(w) ? mine[next++]! : w)) };
 }
 
 /**
