@@ -112,9 +112,9 @@ interface Tally {
   after: number;
   failedScenarios: string[];
   /** Pod groups (GenericWorkload) among the pending pods: a group agrees when every member does. */
-  groups: { total: number; agree: number; known: number };
+  groups: { total: number; agree: number; known: number; after: number };
 }
-const tally: Tally = { scenarios: 0, pods: 0, agree: 0, known: new Map(), disagree: 0, after: 0, failedScenarios: [], groups: { total: 0, agree: 0, known: 0 } };
+const tally: Tally = { scenarios: 0, pods: 0, agree: 0, known: new Map(), disagree: 0, after: 0, failedScenarios: [], groups: { total: 0, agree: 0, known: 0, after: 0 } };
 
 /** Tallies the scenario's pod groups: each pending member's comparison, by its group. */
 function tallyGroups(scenario: Scenario, results: readonly PodComparison[]): void {
@@ -131,7 +131,11 @@ function tallyGroups(scenario: Scenario, results: readonly PodComparison[]): voi
   }
   for (const members of groups.values()) {
     tally.groups.total++;
-    if (members.some((m) => m.diffs.length > 0)) continue;
+    const differing = members.filter((m) => m.diffs.length > 0);
+    if (differing.length > 0) {
+      if (differing.every((m) => m.afterDivergence)) tally.groups.after++;
+      continue;
+    }
     if (members.some((m) => m.known.length > 0)) tally.groups.known++;
     else tally.groups.agree++;
   }
@@ -224,7 +228,10 @@ console.log(`== ${tally.scenarios} scenarios, ${tally.pods} pods: ${tally.agree}
   `${tally.after} differ after an earlier disagreement, ${[...tally.known.values()].reduce((a, b) => a + b, 0)} known differences; ` +
   `${((Date.now() - started) / 1000).toFixed(0)} s`);
 const g = tally.groups;
-if (g.total > 0) console.log(`   ${g.total} pod groups: ${g.agree} agree in every member, ${g.known} with a known difference, ${g.total - g.agree - g.known} differ`);
+if (g.total > 0) {
+  console.log(`   ${g.total} pod groups: ${g.agree} agree in every member, ${g.known} with a known difference, ` +
+    `${g.after} differ after an earlier disagreement, ${g.total - g.agree - g.known - g.after} differ`);
+}
 for (const k of knownDifferences) {
   const n = tally.known.get(k.id);
   if (n) console.log(`   known ${k.id} (${n} pods): ${k.why}`);
