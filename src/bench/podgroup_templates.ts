@@ -67,7 +67,39 @@ function spreadPod(generateName: string, priority: number, cpu: string, portBase
   };
 }
 
+/** `{{if .priority}}{{AddInt 0 .priority}}{{else}}1000{{end}}` (templates/podgroup.yaml and default_preemption's gang pods). */
+const priorityOr1000 = (ctx: TemplateContext): number => {
+  const v = ctx.params.priority;
+  return typeof v === 'number' && v !== 0 ? v : 1000;
+};
+
+/** The disruptionMode parameter: '' leaves it (and, for pods, the group) out. */
+const disruptionModeOf = (ctx: TemplateContext): string => (typeof ctx.params.disruptionMode === 'string' ? ctx.params.disruptionMode : '');
+
 export const podGroupTemplates: Readonly<Record<string, ObjectTemplate>> = {
+  // templates/podgroup.yaml writes scheduling.k8s.io/v1alpha3, which we do not read yet; the API
+  // server stores one PodGroup whichever version it is written in, and these fields are v1beta1's too.
+  'templates/podgroup.yaml': (ctx) => {
+    const mode = disruptionModeOf(ctx);
+    return podGroup(`gang-${ctx.index}`, {
+      priority: priorityOr1000(ctx),
+      ...(mode !== '' ? { disruptionMode: mode === 'single' ? { single: {} } : { all: {} } } : {}),
+      schedulingPolicy: { gang: { minCount: intParam(ctx, 'minCount') } },
+    });
+  },
+  // default_preemption/templates/gang-pod.yaml: a group member only with a disruptionMode.
+  'default_preemption/templates/gang-pod.yaml': (ctx) => {
+    const cpu = typeof ctx.params.cpuRequest === 'string' && ctx.params.cpuRequest !== '' ? ctx.params.cpuRequest : '50m';
+    return {
+      apiVersion: 'v1', kind: 'Pod', metadata: { generateName: 'gang-pod-' },
+      spec: {
+        priority: priorityOr1000(ctx),
+        ...(disruptionModeOf(ctx) !== '' ? { schedulingGroup: { podGroupName: `gang-${groupOf(ctx)}` } } : {}),
+        terminationGracePeriodSeconds: 0,
+        containers: [{ image: 'registry.k8s.io/pause:3.10.2', name: 'pause', resources: { limits: { cpu, memory: '50Mi' }, requests: { cpu, memory: '50Mi' } } }],
+      },
+    } as Pod;
+  },
   'podgroup/gangscheduling/templates/podgroup.yaml': gang,
   'podgroup/gangscheduling/templates/gang-pod.yaml': (ctx) => smallMember(`test-gang-scheduling-${ctx.index}`, `gang-${groupOf(ctx)}`),
   'podgroup/basicscheduling/templates/podgroup.yaml': (ctx) => podGroup(`basic-group-${ctx.index}`, { schedulingPolicy: { basic: {} } }),

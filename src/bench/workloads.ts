@@ -343,6 +343,23 @@ export const testCases: readonly TestCase[] = [
   podGroupCase('GangScheduling', 'gangscheduling', 'gang-pod.yaml'),
   podGroupCase('TopologyAwareScheduling', 'tas', 'gang-pod.yaml', 'podgroup/tas/templates/node.yaml'),
   {
+    ...upstream('PreemptionPodGroupDisruptionMode'),
+    workloadTemplate: [
+      { opcode: 'createNodes', countParam: '$initNodes', nodeTemplatePath: 'node-default.yaml' },
+      {
+        opcode: 'createPodGroups', countParam: '$lowPriorityGroups', namespace: 'gang-preempt-1', templatePath: 'templates/podgroup.yaml',
+        templateParams: { minCount: '$podsPerGroup', priority: 1000, disruptionMode: '$disruptionMode' },
+      },
+      {
+        opcode: 'createPods', countParam: '$lowPriorityGroups', countMultiplierParam: '$podsPerGroup', namespace: 'gang-preempt-1',
+        podTemplatePath: 'default_preemption/templates/gang-pod.yaml',
+        templateParams: { podsPerGroup: '$podsPerGroup', cpuRequest: '$lowPriorityCpuRequest', priority: 1000, disruptionMode: '$disruptionMode' },
+      },
+      { opcode: 'barrier', stageRequirement: 'Scheduled' },
+      { opcode: 'createPods', collectMetrics: true, countParam: '$measurePods', namespace: 'gang-preempt-0', podTemplatePath: 'default_preemption/pod-high-priority.yaml' },
+    ],
+  },
+  {
     ...upstream('GangPreemptionBasic'),
     workloadTemplate: [
       { opcode: 'createNodes', countParam: '$initNodes' },
@@ -424,12 +441,10 @@ function preemptors(countParam: `$${string}`, podTemplate: string, params: Recor
   };
 }
 
-const alpha3PodGroups = 'its PodGroup template (templates/podgroup.yaml) is scheduling.k8s.io/v1alpha3, which we do not read yet';
 const metricsWindow = 'needs the startCollectingMetrics / stopCollectingMetrics ops (not built in bench yet)';
 
 /** Upstream's test cases bench does not run, each with the reason. */
 export const skippedTestCases: readonly SkippedTestCase[] = [
-  { name: 'PreemptionPodGroupDisruptionMode', reason: alpha3PodGroups },
   { name: 'EventHandlingPodDelete', reason: metricsWindow },
   { name: 'EventHandlingPodUpdate', reason: `${metricsWindow}; also the updateAny op` },
   { name: 'EventHandlingNodeAdd', reason: metricsWindow },
