@@ -9,6 +9,7 @@ import { parseReport, renderComparison, renderJson, renderTable, thresholdCell }
 import { runWorkload, selectWorkloads, skipReason, withOverrides, workloadGates, type BenchReport } from './runner.js';
 import { template as templateAt } from './templates.js';
 import { upstreamCatalog } from './upstream_catalog.js';
+import type { WorkloadParam } from './types.js';
 import { skippedTestCases, testCases } from './workloads.js';
 
 describe('bench metrics', () => {
@@ -53,8 +54,18 @@ describe('bench catalog', () => {
     const template = (path: string) => templateAt(path, { index: 0, count: 1, params: {} });
     for (const tc of testCases) {
       if (tc.defaultPodTemplatePath) template(tc.defaultPodTemplatePath);
+      // A parameterized template is filled as the first workload would fill it.
+      const w = tc.workloads[0]!;
+      const ctx = (op: object) => {
+        const params: Record<string, WorkloadParam | undefined> = { ...w.params };
+        for (const [k, v] of Object.entries('templateParams' in op ? (op.templateParams as Record<string, unknown> ?? {}) : {})) {
+          params[k] = typeof v === 'string' && v.startsWith('$') ? w.params[v.slice(1).split('|')[0]!] : v as WorkloadParam;
+        }
+        return { index: 0, params };
+      };
       for (const op of tc.workloadTemplate) {
-        if ('podTemplatePath' in op && op.podTemplatePath) template(op.podTemplatePath);
+        if ('podTemplatePath' in op && op.podTemplatePath) template(op.podTemplatePath, ctx(op));
+        if (op.opcode === 'createPodGroups') assert.equal(template(op.templatePath, ctx(op)).kind, 'PodGroup');
         if ('nodeTemplatePath' in op && op.nodeTemplatePath) template(op.nodeTemplatePath);
         if (op.opcode === 'createPods' && op.persistentVolumeTemplatePath) {
           assert.equal(template(op.persistentVolumeTemplatePath).kind, 'PersistentVolume');
@@ -173,8 +184,10 @@ describe('bench smoke run', () => {
       }
       assert.equal(r.skipped, undefined);
       const measured = sw.testCase.workloadTemplate.find((op) => op.opcode === 'createPods' && op.collectMetrics);
-      if (measured?.opcode === 'createPods') assert.equal(r.measuredPods, measured.countParam ? sw.workload.params[measured.countParam.slice(1)] : measured.count);
-      else assert.equal(r.measuredPods, windowPods[sw.fullName], 'the pods a metrics window counts');
+      if (measured?.opcode === 'createPods') {
+        const param = (name: string | undefined) => (name === undefined ? 1 : sw.workload.params[name.slice(1)] as number);
+        assert.equal(r.measuredPods, (measured.countParam ? param(measured.countParam) : measured.count!) * param(measured.countMultiplierParam));
+      } else assert.equal(r.measuredPods, windowPods[sw.fullName], 'the pods a metrics window counts');
       assert.ok(r.nodes >= 1);
       assert.ok(r.throughput.average > 0);
       assert.ok(r.attempts >= r.measuredPods);

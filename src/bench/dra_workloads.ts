@@ -164,8 +164,8 @@ const notPorted = (what: string) => `its templates (${what}) are not ported to s
 /** Upstream's DRA test cases bench does not run yet, each with the reason. */
 export const draSkipped: readonly SkippedTestCase[] = [
   { name: 'PublishResourceSlices', reason: 'measures slice publishing without scheduling a pod: needs the startCollectingMetrics / stopCollectingMetrics ops (not built in bench yet)' },
-  { name: 'SharedPodGroupResourceClaim', reason: 'needs PodGroup objects and gang scheduling (the workload issue)' },
-  { name: 'SharedPodGroupResourceClaimTemplate', reason: 'needs PodGroup objects and gang scheduling (the workload issue)' },
+  { name: 'SharedPodGroupResourceClaim', reason: 'needs DRAWorkloadResourceClaims (ResourceClaims shared by a pod group), not built yet' },
+  { name: 'SharedPodGroupResourceClaimTemplate', reason: 'needs DRAWorkloadResourceClaims (ResourceClaims shared by a pod group), not built yet' },
   { name: 'CompatibilityGroups', reason: `${notPorted('compatibility-group slices')}; upstream runs it with DRADeviceCompatibilityGroups=true, an alpha gate we have only at its default (false)` },
   { name: 'SchedulingWithResourceClaimTemplateListAttributes', reason: `${notPorted('list-attribute slices')}; upstream runs it with DRAListTypeAttributes=true, an alpha gate we have only at its default (false)` },
 ];

@@ -24,7 +24,7 @@ import { RealClock, seededRandom } from '../util/clock.js';
 import { DurationRecorder, MemorySampler, ThroughputCollector, type AttemptSummary, type ThroughputSummary } from './metrics.js';
 import type { TemplateContext } from './dra_templates.js';
 import { template } from './templates.js';
-import type { AllocResourceClaimsOp, BarrierOp, ChurnOp, Counted, CreateAnyOp, CreateNamespacesOp, CreateNodesOp, CreatePodsOp, DeletePodsOp, Op, StartCollectingMetricsOp, TemplateParam, TestCase, UpdateAnyOp, Workload, WorkloadParam } from './types.js';
+import type { AllocResourceClaimsOp, BarrierOp, ChurnOp, Counted, CreateAnyOp, CreateNamespacesOp, CreateNodesOp, CreatePodGroupsOp, CreatePodsOp, DeletePodsOp, Op, StartCollectingMetricsOp, TemplateParam, TestCase, UpdateAnyOp, Workload, WorkloadParam } from './types.js';
 
 export interface HarnessOptions {
   registry: Registry;
@@ -229,6 +229,7 @@ export class WorkloadExecutor {
       case 'createNamespaces': return this.createNamespaces(op);
       case 'createPodSets': throw new BenchError(`${this.tc.name}: createPodSets is unrolled before the run`);
       case 'createPods': return this.createPods(op, index);
+      case 'createPodGroups': return this.createPodGroups(op);
       case 'createAny': return this.createAny(op);
       case 'allocResourceClaims': return this.allocResourceClaims(op);
       case 'churn': return this.churn(op, index);
@@ -288,8 +289,22 @@ export class WorkloadExecutor {
   private createAny(op: CreateAnyOp): void {
     if (op.namespace) this.ensureNamespace(op.namespace);
     const n = this.count(op, 'createAny');
+    const params = this.resolvedParams(op.templateParams);
+    for (let i = 0; i < n; i++) this.cluster.create(this.instantiate(op.templatePath, op.namespace, { index: i, params }));
+  }
+
+  /** An op's template parameters resolved against the workload's. */
+  private resolvedParams(templateParams: Record<string, TemplateParam> | undefined): Record<string, WorkloadParam | undefined> {
     const params: Record<string, WorkloadParam | undefined> = {};
-    for (const [k, v] of Object.entries(op.templateParams ?? {})) params[k] = this.templateParam(v);
+    for (const [k, v] of Object.entries(templateParams ?? {})) params[k] = this.templateParam(v);
+    return params;
+  }
+
+  /** The scheduler's informers see the groups at once here: the embedded cluster delivers synchronously. */
+  private createPodGroups(op: CreatePodGroupsOp): void {
+    this.ensureNamespace(op.namespace);
+    const n = this.count(op, 'createPodGroups');
+    const params = { ...this.params, ...this.resolvedParams(op.templateParams) };
     for (let i = 0; i < n; i++) this.cluster.create(this.instantiate(op.templatePath, op.namespace, { index: i, params }));
   }
 
@@ -331,10 +346,11 @@ export class WorkloadExecutor {
     // Without either, upstream's makeBasePod: the same pause pod as pod-default.yaml.
     const templatePath = op.podTemplatePath ?? this.tc.defaultPodTemplatePath;
     const path = templatePath ?? 'pod-default.yaml';
-    const n = this.count(op, 'createPods');
+    const n = this.count(op, 'createPods') * (op.countMultiplierParam ? this.count({ countParam: op.countMultiplierParam }, 'createPods countMultiplier') : 1);
+    const podParams = op.templateParams ? { ...this.params, ...this.resolvedParams(op.templateParams) } : this.params;
     const batch = op.signatureBatchSizeParam ? this.count({ countParam: op.signatureBatchSizeParam }, 'createPods signatureBatchSize') : 1;
     const newPod = (i: number): Pod => {
-      const pod = this.instantiate<Pod>(path, ns, { index: i, count: n, params: this.params });
+      const pod = this.instantiate<Pod>(path, ns, { index: i, count: n, params: podParams });
       // As upstream, only pods made from a template file carry the signature label.
       if (templatePath !== undefined) pod.metadata.labels = { ...pod.metadata.labels, signature: `signature-label-${Math.floor(i / batch)}` };
       return pod;

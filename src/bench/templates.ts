@@ -3,6 +3,7 @@
 import type { KubeObject, Node, Pod } from '../api/types.js';
 import { draTemplates, type TemplateContext } from './dra_templates.js';
 import { isYamlTemplate, yamlTemplate } from './yaml_templates.js';
+import { podGroupTemplates } from './podgroup_templates.js';
 
 type Requests = Record<string, string>;
 
@@ -233,10 +234,10 @@ const indexedTemplates: Readonly<Record<string, (ctx: TemplateContext) => KubeOb
 
 /** The template at `path`; a parameterized (DRA) one filled with `ctx`. */
 export function template(path: string, ctx: TemplateContext = { index: 0, params: {} }): KubeObject {
-  const filled = draTemplates[path] ?? indexedTemplates[path];
+  const filled = draTemplates[path] ?? indexedTemplates[path] ?? podGroupTemplates[path];
   if (filled) return filled(ctx);
   if (isYamlTemplate(path)) return yamlTemplate(path, ctx);
   const t = templates[path];
-  if (!t) throw new Error(`unknown template "${path}" (known: ${[...Object.keys(templates), ...Object.keys(draTemplates), ...Object.keys(indexedTemplates)].join(', ')})`);
+  if (!t) throw new Error(`unknown template "${path}" (known: ${[...Object.keys(templates), ...Object.keys(draTemplates), ...Object.keys(indexedTemplates), ...Object.keys(podGroupTemplates)].join(', ')})`);
   return t;
 }

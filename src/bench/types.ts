@@ -73,6 +73,18 @@ export interface CreatePodsOp extends Counted {
    */
   persistentVolumeTemplatePath?: string;
   persistentVolumeClaimTemplatePath?: string;
+  /** Creates `count` times this workload parameter's pods (members of `count` pod groups). */
+  countMultiplierParam?: `$${string}`;
+  /** Parameters of a parameterized template, resolved against the workload's and given over them. */
+  templateParams?: Record<string, TemplateParam>;
+}
+
+/** PodGroups from a template, index 0..count-1, in `namespace` (upstream's createPodGroups). */
+export interface CreatePodGroupsOp extends Counted {
+  opcode: 'createPodGroups';
+  namespace: string;
+  templatePath: string;
+  templateParams?: Record<string, TemplateParam>;
 }
 
 export interface CreateAnyOp extends Counted {
@@ -160,8 +172,8 @@ export interface DeletePodsOp {
   skipWaitToCompletion?: boolean;
 }
 
-export type Op = CreateNodesOp | CreateNamespacesOp | CreatePodSetsOp | CreatePodsOp | CreateAnyOp | AllocResourceClaimsOp | ChurnOp | BarrierOp | SleepOp | DeletePodsOp
-  | StartCollectingMetricsOp | StopCollectingMetricsOp | UpdateAnyOp;
+export type Op = CreateNodesOp | CreateNamespacesOp | CreatePodSetsOp | CreatePodsOp | CreatePodGroupsOp | CreateAnyOp | AllocResourceClaimsOp | ChurnOp | BarrierOp | SleepOp
+  | DeletePodsOp | StartCollectingMetricsOp | StopCollectingMetricsOp | UpdateAnyOp;
 
 /** A workload parameter: counts, and for the DRA workloads flags, durations and CEL selectors or constraints. */
 export type WorkloadParam = number | boolean | string | readonly Record<string, unknown>[];

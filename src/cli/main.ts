@@ -54,7 +54,7 @@ simulate / explain options:
   --config FILE         KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1), YAML or JSON
   --seed N              Seed of the random source (tie-breaking among top nodes); default 1
   --output text|json    Output format (simulate: text by default; explain: text on a terminal, else json)
-  --tie-break name      explain: pick the first top-scored node by name instead of sampling
+  --tie-break name      explain: pick the first top-scored node (and pod-group placement) by name instead of sampling
   --pod NAME            explain: only this pod (namespace/name or name)
   --all-nodes           explain text: name every node of a group of identical verdicts
   --width N             explain text: cut lines at N columns (default: the terminal's width)

@@ -49,9 +49,9 @@ pending:${pending}
 `;
 }
 
-async function outcomes(c: Case, gates = tas, seed = 1) {
+async function outcomes(c: Case, gates = tas, seed = 1, tieBreakByName = false) {
   const report = await runSimulation(parseScenario(scenario(c), 'tas.yaml'), {
-    config: defaultConfiguration(registry), registry, notYetAvailable: notYetAvailablePlugins, featureGates: gates, seed,
+    config: defaultConfiguration(registry), registry, notYetAvailable: notYetAvailablePlugins, featureGates: gates, seed, tieBreakByName,
   });
   const members = report.pods.filter((p) => /^default\/m\d+$/.test(p.pod));
   return members.map((p) => ({ outcome: p.outcome, node: p.node, message: p.message }));
@@ -110,5 +110,26 @@ describe('topology-aware pod group placement', () => {
       racks.add([...rack][0]!);
     }
     assert.deepEqual([...racks].sort(), ['a', 'b']);
+  });
+
+  it('packs a group into the fuller rack (NodeResourcesFit scores placements MostAllocated)', async () => {
+    // Both racks hold the gang; rack-a's nodes are half used, so the gang leaves it fuller.
+    for (const seed of [1, 2, 3, 4]) {
+      const got = await outcomes({ policy: '{ gang: { minCount: 2 } }', free: { a1: 2, a2: 2, b1: 4, b2: 4 }, members: 2, cpu: 1 }, tas, seed);
+      assert.ok(got.every((p) => p.outcome === 'Scheduled' && p.node.startsWith('a')), JSON.stringify(got));
+    }
+  });
+
+  it('with --tie-break name, equally good racks are won by the first name', async () => {
+    for (const seed of [1, 2, 3, 4, 5, 6]) {
+      const got = await outcomes({ policy: '{ gang: { minCount: 2 } }', free: all, members: 2, cpu: 2 }, tas, seed, true);
+      assert.ok(got.every((p) => p.node.startsWith('a')), JSON.stringify(got));
+    }
+  });
+
+  it('with --tie-break name, the first placement of an infeasible group is the first by name', async () => {
+    // The scenario lists rack-b's nodes first: without the name order rack-b would be tried first.
+    const got = await outcomes({ policy: '{ gang: { minCount: 3 } }', free: { b1: 4, b2: 4, a1: 4, a2: 2 }, members: 3, cpu: 3 }, tas, 1, true);
+    assert.match(got[0]!.message, /0\/2 placements are available, first placement status: minCount \(3\) cannot be satisfied: 1 scheduled/);
   });
 });

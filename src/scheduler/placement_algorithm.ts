@@ -27,6 +27,11 @@ export interface PlacementAlgorithmHost<R> {
   monotonicSeconds(): number;
   /** A uniform [0, 1) draw, breaking ties between equally scored placements. */
   random(): number;
+  /**
+   * Upstream tries placements in Go map order and breaks ties at random; `--tie-break name` tries
+   * them by name and takes the first name among equal totals (the differential harness does too).
+   */
+  readonly tieBreakByName?: boolean;
   /** The default algorithm over the snapshot as it is limited now, reverted before it returns. */
   tryPlacement(placementState: CycleState): PlacementTrial<R>;
   /** Where a tried member was placed, or null when it was not. */
@@ -46,7 +51,7 @@ export function runPlacementAlgorithm<R>(host: PlacementAlgorithmHost<R>, fwk: F
   const groupState = new CycleState();
   const generated = fwk.runPlacementGeneratePlugins(groupState, pg, snapshot.listNodesInPlacement());
   if (!isSuccess(generated.status)) return { status: generated.status, results: [], anyScheduled: false };
-  const placements = generated.placements;
+  const placements = host.tieBreakByName ? [...generated.placements].sort(byName) : generated.placements;
   host.metrics?.observeGeneratedPlacements?.(fwk.profileName, placements.length);
 
   const parent = snapshot.getPlacement();
@@ -67,8 +72,12 @@ export function runPlacementAlgorithm<R>(host: PlacementAlgorithmHost<R>, fwk: F
   const assignments: PodGroupAssignments[] = feasible.map(({ placement, trial }) => ({ placement, proposedAssignments: proposedAssignments(host, trial) }));
   const scored = fwk.runPlacementScorePlugins(groupState, pg, assignments, feasible.map((f) => f.state));
   if (!isSuccess(scored.status)) return { status: scored.status, results: [], anyScheduled: false };
-  return feasible[bestIndex(scored.totals, host.random)]!.trial;
+  // Sorted by name, the first of equal totals is the first name.
+  const random = host.tieBreakByName ? () => 1 : host.random;
+  return feasible[bestIndex(scored.totals, random)]!.trial;
 }
+
+const byName = (a: Placement, b: Placement): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
 interface Tried<R> {
   readonly first: PlacementTrial<R> | null;

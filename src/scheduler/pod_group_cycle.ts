@@ -66,6 +66,8 @@ export interface PodGroupCycleHost<A> {
   readonly metrics: SchedulerMetricsRecorder | null;
   /** A uniform [0, 1) draw (ties between placements). */
   random(): number;
+  /** Placements tried in name order and equal totals won by the first name (`--tie-break name`). */
+  readonly tieBreakByName: boolean;
   log(level: number, msg: string): void;
 }
 
@@ -258,6 +260,7 @@ export class PodGroupCycle<A> {
       metrics: host.metrics,
       monotonicSeconds: () => host.monotonicSeconds(),
       random: host.random,
+      tieBreakByName: host.tieBreakByName,
       tryPlacement: () => this.runDefaultAlgorithm(fwk, pg, members),
       assignmentOf: (r) => (isSuccess(r.status) && r.result !== null ? { podInfo: r.qp.podInfo, nodeName: r.result.suggestedHost } : null),
     };

@@ -62,6 +62,7 @@ function newGroupCycle(ctx: CycleContext, podGroups: PodGroupStates): PodGroupCy
     monotonicSeconds: () => ctx.monotonicSeconds(),
     metrics: ctx.metrics,
     random: () => ctx.random(),
+    tieBreakByName: ctx.alg.tieBreakByName,
     log: (level, msg) => ctx.log(level, msg),
   });
 }

@@ -119,7 +119,8 @@ export class ControlPlane {
     readonly kubeconfig: string,
   ) {}
 
-  static async start(): Promise<ControlPlane> {
+  /** @param apiserverArgs added to kube-apiserver's flags (feature gates, runtime config). */
+  static async start(apiserverArgs: readonly string[] = []): Promise<ControlPlane> {
     const dir = mkdtempSync(join(tmpdir(), 'control-plane-'));
     const [etcdPort, peerPort, apiPort] = [await freePort(), await freePort(), await freePort()];
     const etcd = new Child('etcd', binaries.etcd, [
@@ -148,6 +149,7 @@ export class ControlPlane {
       '--service-cluster-ip-range', '10.0.0.0/24',
       // The kubernetes Service's endpoints may not be a loopback address; nothing here needs them.
       '--endpoint-reconciler-type', 'none',
+      ...apiserverArgs,
     ];
     const kubeconfig = join(dir, 'kubeconfig');
     writeFileSync(kubeconfig, [

@@ -110,6 +110,11 @@ describe('known differences of the timelines', () => {
     spec: { containers: [{ name: 'c' }], ...(volumes ? { volumes: [{ name: 'd', persistentVolumeClaim: { claimName: 'data' } }] } : {}) },
   } as Pod);
   const scenario = (pods: Pod[]): Scenario => ({ name: 's', metadata: {}, config: null, nodes: [], pods: [], pending: pods, objects: [], steps: [] });
+  const member = (name: string): Pod => ({ ...pending(name), spec: { ...pending(name).spec, schedulingGroup: { podGroupName: 'g' }, nodeName: 'n1' } });
+  const groupScenario = (disruptionMode: Record<string, unknown>): Scenario => ({
+    ...scenario([pending('p')]), pods: [member('g-0'), member('g-1')],
+    objects: [{ apiVersion: 'scheduling.k8s.io/v1beta1', kind: 'PodGroup', metadata: { name: 'g', namespace: 'default' }, spec: { schedulingPolicy: { basic: {} }, disruptionMode } } as Scenario['objects'][number]],
+  });
   const preempting = (victims: string[], writes: string[]): ExplainPodWithClaims => ({
     ...pod(), pod: 'default/p', outcome: 'Unschedulable', node: '', nominatedNode: 'n1', victims, writes,
     message: `0/1 nodes are available: 1 Insufficient cpu. preemption: found a potential placement for pod on node n1, preempting ${victims.length} victims`,
@@ -131,6 +136,21 @@ describe('known differences of the timelines', () => {
       scenario: scenario([pending('a'), pending('c'), pending('p')]), known: ['unstarted-victims-order'], left: 0,
     },
     {
+      name: 'the same victims placed during the run may be deleted in another order',
+      upstream: preempting(['default/a', 'default/b'], ['delete default/b', 'delete default/a']), ours: preempting(['default/a', 'default/b'], ['delete default/a', 'delete default/b']),
+      scenario: scenario([pending('a'), pending('b'), pending('p')]), known: ['unstarted-victims-order'], left: 0,
+    },
+    {
+      name: 'another node whose victims placed during the run tie on priority and count may be chosen',
+      upstream: preempting(['default/a'], ['delete default/a']), ours: { ...preempting(['default/b'], ['delete default/b']), nominatedNode: 'n2', message: preempting(['default/b'], []).message.replace('n1', 'n2') },
+      scenario: scenario([pending('a'), pending('b'), pending('p')]), known: ['unstarted-victims-order'], left: 0,
+    },
+    {
+      name: 'another node is compared when a victim was in the scenario from the start',
+      upstream: preempting(['default/a'], ['delete default/a']), ours: { ...preempting(['default/c'], ['delete default/c']), nominatedNode: 'n2', message: preempting(['default/c'], []).message.replace('n1', 'n2') },
+      scenario: scenario([pending('a'), pending('p')]), known: [], left: 4,
+    },
+    {
       name: "a pod's own nomination cleared after its attempt, recorded by upstream in the next attempt",
       upstream: { ...pod(), writes: ['nominate default/p node-1'] }, ours: { ...pod(), writes: ['nominate default/p node-1', 'unnominate default/p'] },
       scenario: scenario([pending('p')]), known: ['late-nomination-clearing'], left: 0,
@@ -144,6 +164,16 @@ describe('known differences of the timelines', () => {
       name: "a preemptor's clearing of other nominations is compared",
       upstream: preempting(['default/a'], ['unnominate default/q', 'delete default/a']), ours: preempting(['default/a'], ['delete default/a']),
       scenario: scenario([pending('p')]), known: [], left: 1,
+    },
+    {
+      name: 'the members of a disruptionMode-all group may be deleted in any order',
+      upstream: preempting(['default/g-1', 'default/g-0'], ['delete default/g-1', 'delete default/g-0']), ours: preempting(['default/g-1', 'default/g-0'], ['delete default/g-0', 'delete default/g-1']),
+      scenario: groupScenario({ all: {} }), known: ['group-victims-order'], left: 0,
+    },
+    {
+      name: 'the members of a disruptionMode-single group are deleted in the compared order',
+      upstream: preempting(['default/g-1', 'default/g-0'], ['delete default/g-1', 'delete default/g-0']), ours: preempting(['default/g-1', 'default/g-0'], ['delete default/g-0', 'delete default/g-1']),
+      scenario: groupScenario({ single: {} }), known: [], left: 1,
     },
     {
       name: 'victims that were all in the scenario from the start are compared',

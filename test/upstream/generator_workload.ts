@@ -1,6 +1,6 @@
 // The workload family of the differential generator: pod groups (GenericWorkload) — gangs that
 // fit whole, gangs that do not, basic groups, and with TopologyAwareWorkloadScheduling groups
-// constrained to a rack — among single pods, on nodes with some load.
+// constrained to one of several racks — among single pods, on nodes with some load.
 // Every gang has at least minCount pending members (a smaller one would wait at PreEnqueue,
 // which explain cannot attempt). With priorities, the groups preempt: lower-priority single pods
 // and bound groups (`disruptionMode: all` or `single`) are the victims.
@@ -60,9 +60,10 @@ const sizes = [
 ];
 
 /**
- * The rack label of the topology constraints. Only one rack exists, on a random part of the nodes
- * (maybe none): upstream tries placements in Go map order and breaks ties between them at random,
- * so only a single placement (or none) gives a decision both sides must agree on.
+ * The rack label of the topology constraints: one to three racks over a random part of the nodes
+ * (maybe none), of different sizes. Upstream tries placements in Go map order and breaks ties
+ * between equally scored ones at random; the harness and `explain --tie-break name` both take them
+ * by name (upstream/internal/explain/placement_order.go), so every scenario has one answer.
  */
 const rackKey = 'example.com/rack';
 
@@ -74,9 +75,10 @@ const rackKey = 'example.com/rack';
 export function workloadFamily(b: WorkloadBuilder, topology = false, priorities = false): void {
   const r = b.r;
   if (topology) {
+    const racks = r.int(1, 3);
     for (const node of b.nodes) {
       const labels = (node.metadata as { labels: Record<string, string> }).labels;
-      if (r.chance(0.6)) labels[rackKey] = 'rack-1';
+      if (r.chance(0.8)) labels[rackKey] = `rack-${r.int(1, racks)}`;
     }
   }
   if (priorities) victimGroups(b);

@@ -56,15 +56,24 @@ export const knownDifferences: readonly KnownDifference[] = [
   },
   {
     id: 'unstarted-victims-order',
-    why: 'not a difference of ours: pods the scenario placed during the run have no status.startTime in the harness (no kubelet), and upstream\'s GetPodStartTime returns time.Now() for them, so preemption\'s reprieve order among equal-priority candidates (MoreImportantPod) is whatever the sort makes of a comparator that answers by call order; which of them become victims is not upstream\'s to decide uniquely',
+    why: 'not a difference of ours: pods the scenario placed during the run have no status.startTime in the harness (no kubelet), and upstream\'s GetPodStartTime returns time.Now() for them, so preemption\'s reprieve order among equal-priority candidates (MoreImportantPod) is whatever the sort makes of a comparator that answers by call order; which of them become victims, the order they are deleted in, and between nodes whose victims tie on priority and count (pickOneNodeForPreemption then compares start times) which node is chosen are not upstream\'s to decide uniquely',
     undo(upstream, ours, scenario) {
-      if (upstream.nominatedNode === '' || upstream.nominatedNode !== ours.nominatedNode || upstream.victims.join() === ours.victims.join()) return null;
+      if (upstream.nominatedNode === '' || ours.nominatedNode === '') return null;
       const placedDuringRun = new Set(scenario.pending.map((p) => `${p.metadata.namespace ?? 'default'}/${p.metadata.name}`));
+      if (upstream.nominatedNode !== ours.nominatedNode) return otherNodeOfUnstartedVictims(upstream, ours, scenario, placedDuringRun);
+      if (upstream.victims.join() === ours.victims.join()) return deletionsInOurOrder(upstream, ours, placedDuringRun);
       const differing = [...upstream.victims.filter((v) => !ours.victims.includes(v)), ...ours.victims.filter((v) => !upstream.victims.includes(v))];
       if (!differing.some((v) => placedDuringRun.has(v))) return null;
       const count = (m: string) => m.replace(/preempting \d+ victims/, 'preempting N victims');
       const message = count(upstream.message) === count(ours.message) ? ours.message : upstream.message;
       return { ...upstream, victims: ours.victims, message, ...(ours.writes ? { writes: ours.writes } : {}) };
+    },
+  },
+  {
+    id: 'group-victims-order',
+    why: 'not a difference of ours: a pod group with `disruptionMode: all` is one victim whose pods upstream lists from the group\'s scheduled-pod set (searchCrossNodesVictimPods: ScheduledPods(), a map), and the executor deletes all but the last in parallel, so the order of that group\'s deletions changes from run to run; which pods go is compared',
+    undo(upstream, ours, scenario) {
+      return deletionsInOurOrder(upstream, ours, wholeGroupMembers(scenario));
     },
   },
   {
@@ -81,3 +90,56 @@ export const knownDifferences: readonly KnownDifference[] = [
   },
 ];
 
+/** "namespace/name" of every pod in the scenario that belongs to a pod group with `disruptionMode: all`. */
+function wholeGroupMembers(scenario: Scenario): Set<string> {
+  const whole = new Set<string>();
+  for (const o of scenario.objects as { kind?: string; metadata?: { name?: string; namespace?: string }; spec?: { disruptionMode?: { all?: unknown } } }[]) {
+    if (o.kind === 'PodGroup' && o.spec?.disruptionMode?.all !== undefined) whole.add(`${o.metadata?.namespace ?? 'default'}/${o.metadata?.name ?? ''}`);
+  }
+  const out = new Set<string>();
+  for (const p of [...scenario.pods, ...scenario.pending]) {
+    const ns = p.metadata.namespace ?? 'default';
+    const group = p.spec.schedulingGroup?.podGroupName;
+    if (group !== undefined && whole.has(`${ns}/${group}`)) out.add(`${ns}/${p.metadata.name ?? ''}`);
+  }
+  return out;
+}
+
+/**
+ * Upstream's timeline with the deletions of `pods` in our order, when both sides delete the same
+ * of them (at least two) in different orders; null otherwise.
+ */
+function deletionsInOurOrder(upstream: ExplainPod, ours: ExplainPod, pods: ReadonlySet<string>): ExplainPod | null {
+  if (!upstream.writes || !ours.writes) return null;
+  const isTheirs = (w: string) => w.startsWith('delete ') && pods.has(w.slice('delete '.length));
+  const theirs = upstream.writes.filter(isTheirs);
+  const mine = ours.writes.filter(isTheirs);
+  if (theirs.length < 2 || theirs.join() === mine.join() || [...theirs].sort().join() !== [...mine].sort().join()) return null;
+  let next = 0;
+  return { ...upstream, writes: upstream.writes.map((w) => (isTheirs(w) ? mine[next++]! : w)) };
+}
+
+/**
+ * Another node whose victims tie with upstream's on every criterion before start time: as many,
+ * of one priority, all placed during the run (pickOneNodeForPreemption then compares start times).
+ */
+function otherNodeOfUnstartedVictims(upstream: ExplainPod, ours: ExplainPod, scenario: Scenario, placedDuringRun: ReadonlySet<string>): ExplainPod | null {
+  const victims = [...upstream.victims, ...ours.victims];
+  if (upstream.victims.length === 0 || upstream.victims.length !== ours.victims.length || !victims.every((v) => placedDuringRun.has(v))) return null;
+  const priorities = new Set(victims.map((v) => pendingPriority(scenario, v)));
+  if (priorities.size !== 1 || priorities.has(undefined)) return null;
+  const sameBut = (text: string, node: string) => text.split(node).join('<node>');
+  if (sameBut(upstream.message, upstream.nominatedNode) !== sameBut(ours.message, ours.nominatedNode)) return null;
+  return { ...upstream, nominatedNode: ours.nominatedNode, victims: ours.victims, message: ours.message, ...(ours.writes ? { writes: ours.writes } : {}) };
+}
+
+/** A pending pod's priority: its spec's, else its class's value (0 without a class); undefined for an unknown class. */
+function pendingPriority(scenario: Scenario, key: string): number | undefined {
+  const pod = scenario.pending.find((p) => `${p.metadata.namespace ?? 'default'}/${p.metadata.name}` === key);
+  if (!pod) return undefined;
+  if (pod.spec.priority !== undefined) return pod.spec.priority;
+  const className = pod.spec.priorityClassName;
+  if (className === undefined) return 0;
+  const cls = (scenario.objects as { kind?: string; metadata?: { name?: string }; value?: number }[]).find((o) => o.kind === 'PriorityClass' && o.metadata?.name === className);
+  return cls?.value;
+}

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { loadScenario } from '../../src/sim/scenario/scenario.js';
+import { loadScenario, type Scenario } from '../../src/sim/scenario/scenario.js';
 import { compareScenario, type PodComparison } from './compare.js';
 import { families, generateScenario, type Family } from './generator.js';
 import type { ExplainPod } from '../../src/sim/explain/explain.js';
@@ -111,8 +111,35 @@ interface Tally {
   disagree: number;
   after: number;
   failedScenarios: string[];
+  /** Pod groups (GenericWorkload) among the pending pods: a group agrees when every member does. */
+  groups: { total: number; agree: number; known: number; after: number };
 }
-const tally: Tally = { scenarios: 0, pods: 0, agree: 0, known: new Map(), disagree: 0, after: 0, failedScenarios: [] };
+const tally: Tally = { scenarios: 0, pods: 0, agree: 0, known: new Map(), disagree: 0, after: 0, failedScenarios: [], groups: { total: 0, agree: 0, known: 0, after: 0 } };
+
+/** Tallies the scenario's pod groups: each pending member's comparison, by its group. */
+function tallyGroups(scenario: Scenario, results: readonly PodComparison[]): void {
+  const byPod = new Map(results.map((r) => [r.pod, r]));
+  const groups = new Map<string, PodComparison[]>();
+  for (const p of scenario.pending) {
+    const group = p.spec.schedulingGroup?.podGroupName;
+    const ns = p.metadata.namespace ?? 'default';
+    const r = byPod.get(`${ns}/${p.metadata.name ?? ''}`);
+    if (group === undefined || r === undefined) continue;
+    const members = groups.get(`${ns}/${group}`) ?? [];
+    members.push(r);
+    groups.set(`${ns}/${group}`, members);
+  }
+  for (const members of groups.values()) {
+    tally.groups.total++;
+    const differing = members.filter((m) => m.diffs.length > 0);
+    if (differing.length > 0) {
+      if (differing.every((m) => m.afterDivergence)) tally.groups.after++;
+      continue;
+    }
+    if (members.some((m) => m.known.length > 0)) tally.groups.known++;
+    else tally.groups.agree++;
+  }
+}
 
 function report(name: string, results: PodComparison[]): boolean {
   tally.scenarios++;
@@ -157,7 +184,9 @@ async function compareFile(name: string, path: string): Promise<boolean> {
   }
   const scenario = loadScenario(path);
   const ours = await explainOurs(scenario, featureGates);
-  return report(name, compareScenario(scenario, upstream, ours));
+  const results = compareScenario(scenario, upstream, ours);
+  tallyGroups(scenario, results);
+  return report(name, results);
 }
 
 console.log('(in the differences below, "expected" is upstream\'s answer and "actual" ours)');
@@ -198,6 +227,11 @@ if (count > 0) {
 console.log(`== ${tally.scenarios} scenarios, ${tally.pods} pods: ${tally.agree} agree, ${tally.disagree} disagree, ` +
   `${tally.after} differ after an earlier disagreement, ${[...tally.known.values()].reduce((a, b) => a + b, 0)} known differences; ` +
   `${((Date.now() - started) / 1000).toFixed(0)} s`);
+const g = tally.groups;
+if (g.total > 0) {
+  console.log(`   ${g.total} pod groups: ${g.agree} agree in every member, ${g.known} with a known difference, ` +
+    `${g.after} differ after an earlier disagreement, ${g.total - g.agree - g.known - g.after} differ`);
+}
 for (const k of knownDifferences) {
   const n = tally.known.get(k.id);
   if (n) console.log(`   known ${k.id} (${n} pods): ${k.why}`);

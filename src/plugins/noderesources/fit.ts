@@ -11,6 +11,7 @@ import {
   ResourcePods,
   type PodRequestsOptions,
 } from '../../api/resource_requests.js';
+import type { PodGroup } from '../../api/scheduling.js';
 import type { Container, Node, Pod, ResourceList } from '../../api/types.js';
 import type { CycleState, StateData } from '../../framework/cycle_state.js';
 import { eventObjectsAs } from '../../framework/event_objects.js';
@@ -19,6 +20,8 @@ import type {
   EnqueueExtensions,
   FilterPlugin,
   NodeScore,
+  PlacementScorePlugin,
+  PodGroupAssignments,
   PreFilterOutcome,
   PreFilterPlugin,
   PreScorePlugin,
@@ -234,7 +237,7 @@ function newScorer(strategy: ScoringStrategy, dra: DraExtendedResources | null):
   }
 }
 
-export class Fit implements PreFilterPlugin, FilterPlugin, EnqueueExtensions, PreScorePlugin, ScorePlugin, SignPlugin {
+export class Fit implements PreFilterPlugin, FilterPlugin, EnqueueExtensions, PreScorePlugin, ScorePlugin, PlacementScorePlugin, SignPlugin {
   readonly name = FitName;
 
   signPod(pod: PodInfo): readonly SignFragment[] | Status {
@@ -243,6 +246,8 @@ export class Fit implements PreFilterPlugin, FilterPlugin, EnqueueExtensions, Pr
   readonly ignoredResources: ReadonlySet<string>;
   readonly ignoredResourceGroups: ReadonlySet<string>;
   readonly scorer: ResourceAllocationScorer;
+  /** Placements are scored MostAllocated over the configured resources, whatever the node strategy. */
+  private readonly placementScorer: ResourceAllocationScorer;
 
   /** Which DeviceClass backs an extended resource; null with DRAExtendedResource off. */
   private readonly draClasses: DeviceClassResolver | null;
@@ -257,6 +262,7 @@ export class Fit implements PreFilterPlugin, FilterPlugin, EnqueueExtensions, Pr
     this.ignoredResourceGroups = new Set(args.ignoredResourceGroups);
     this.draClasses = dra?.classResolver ?? null;
     this.scorer = newScorer(args.scoringStrategy, draExtendedResources(dra));
+    this.placementScorer = newScorer({ type: MostAllocated, resources: args.scoringStrategy.resources }, null);
   }
 
   preFilter(state: CycleState, pod: PodInfo): PreFilterOutcome | null {
@@ -321,6 +327,12 @@ export class Fit implements PreFilterPlugin, FilterPlugin, EnqueueExtensions, Pr
 
   scoreExtensions(): null {
     return null;
+  }
+
+  /** Packing a group's placement: the fuller the placement's nodes end up, the higher. */
+  scorePlacement(_state: CycleState, _podGroup: PodGroup, assignments: PodGroupAssignments): number {
+    const members = assignments.proposedAssignments.map((a) => a.podInfo);
+    return this.placementScorer.scorePlacement(members, assignments.placement.nodes);
   }
 
   eventsToRegister(): ClusterEventWithHint[] {

@@ -256,6 +256,44 @@ export class ResourceAllocationScorer {
     }
     return this.scorer(requested, allocatable, podRequests);
   }
+
+  /**
+   * A placement's score (scorePlacement): the strategy over the sums of the placement's nodes,
+   * `requested` being the proposed members' requests plus what the nodes' pods use already.
+   * The nodes are read as the snapshot holds them, without the trial's members.
+   */
+  scorePlacement(members: readonly PodInfo[], nodes: readonly NodeInfo[]): number {
+    const n = this.names.length;
+    const requested = new Float64Array(n);
+    const allocatable = new Float64Array(n);
+    for (const pod of members) {
+      const r = this.podRequests(pod);
+      for (let i = 0; i < n; i++) requested[i]! += r[i]!;
+    }
+    // The members' share of `requested`, as the scorer's contract wants it.
+    const proposed = Float64Array.from(requested);
+    for (const ni of nodes) {
+      for (let i = 0; i < n; i++) {
+        const kind = this.kinds[i]!;
+        // Upstream passes the running total as the "pod request": a scalar nobody asked for so far is skipped.
+        if (kind === KindScalar && requested[i] === 0) continue;
+        let a = 0;
+        let used = 0;
+        if (kind === KindScalar) {
+          const name = this.names[i]!;
+          a = ni.allocatable.scalarResources?.get(name) ?? 0;
+          used = ni.requested.scalar(name);
+        } else if (kind !== KindIgnored) {
+          a = allocatableOnNode(ni, kind);
+          used = usedOnNode(ni, kind, this.useRequested);
+        }
+        if (a === 0) continue;
+        allocatable[i]! += a;
+        requested[i]! += used;
+      }
+    }
+    return this.scorer(requested, allocatable, proposed);
+  }
 }
 
 /** The memo's entries for cycles scoring `scoredNodes` nodes: a power of two, never shrinking a cycle's hits. */

@@ -308,7 +308,7 @@ func (h *harness) wrapScheduler() {
 		result, err := schedulePod(ctx, f, state, podInfo)
 		h.rec.stop()
 		if h.group != nil {
-			h.group.tried(podInfo.Pod, h.rec)
+			h.group.tried(podInfo.Pod, h.rec, h.placementName())
 		}
 		if err != nil {
 			return result, err
@@ -327,7 +327,7 @@ func (h *harness) wrapScheduler() {
 		}
 		h.host = result.SuggestedHost
 		if h.group != nil {
-			h.group.placed(podInfo.Pod, h)
+			h.group.placed(podInfo.Pod, h, h.placementName())
 		}
 		return result, nil
 	}

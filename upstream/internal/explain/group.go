@@ -19,12 +19,17 @@ func genericWorkloadEnabled() bool {
 	return utilfeature.DefaultFeatureGate.Enabled(features.GenericWorkload)
 }
 
-// groupAttempt is what each member of a pod group went through in the group's cycle: its
-// scheduling algorithm's record (the last one, for a member tried again) and how it failed.
+// groupAttempt is what each member of a pod group went through in the group's cycle: per
+// placement tried (TopologyAwareWorkloadScheduling tries the group on each), each member's
+// scheduling algorithm's record (the last one, for a member tried again); and how it failed.
 type groupAttempt struct {
 	key     string
 	mu      sync.Mutex
 	members map[string]*memberRecord
+	// trials holds the members' records per placement name ("" for all nodes), tried in
+	// placements' order.
+	trials     map[string]map[string]*memberRecord
+	placements []string
 }
 
 type memberRecord struct {
@@ -38,29 +43,44 @@ type memberRecord struct {
 }
 
 func (g *groupAttempt) record(pod *v1.Pod) *memberRecord {
+	return recordIn(g.members, pod)
+}
+
+func recordIn(records map[string]*memberRecord, pod *v1.Pod) *memberRecord {
 	key := pod.Namespace + "/" + pod.Name
-	r := g.members[key]
+	r := records[key]
 	if r == nil {
 		r = &memberRecord{}
-		g.members[key] = r
+		records[key] = r
 	}
 	return r
 }
 
+// trial is the member's record in the placement being tried.
+func (g *groupAttempt) trial(pod *v1.Pod, placement string) *memberRecord {
+	records := g.trials[placement]
+	if records == nil {
+		records = map[string]*memberRecord{}
+		g.trials[placement] = records
+		g.placements = append(g.placements, placement)
+	}
+	return recordIn(records, pod)
+}
+
 // tried notes the PreFilter verdict of the member's algorithm, which ran just now.
-func (g *groupAttempt) tried(pod *v1.Pod, rec *attempt) {
+func (g *groupAttempt) tried(pod *v1.Pod, rec *attempt, placement string) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	rec.mu.Lock()
 	defer rec.mu.Unlock()
-	g.record(pod).preFilter = rec.preFilter
+	g.trial(pod, placement).preFilter = rec.preFilter
 }
 
 // placed notes the node the member's algorithm chose, with its Filter verdicts and scores.
-func (g *groupAttempt) placed(pod *v1.Pod, h *harness) {
+func (g *groupAttempt) placed(pod *v1.Pod, h *harness, placement string) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	r := g.record(pod)
+	r := g.trial(pod, placement)
 	r.host, r.bestNodes, r.scores = h.host, h.bestNodes, h.rec.scores
 	r.filter = map[string]*fwk.Status{}
 	for node, s := range h.rec.filter {
@@ -101,7 +121,10 @@ func groupMembers(pending []*v1.Pod, key string) []*v1.Pod {
 // run its cycle, waits for the bindings it started, and reports each member in the given order.
 func (h *harness) attemptGroup(ctx context.Context, members []*v1.Pod) ([]Pod, error) {
 	key, _ := groupKey(members[0])
-	h.group = &groupAttempt{key: key, members: map[string]*memberRecord{}}
+	h.group = &groupAttempt{key: key, members: map[string]*memberRecord{}, trials: map[string]map[string]*memberRecord{}}
+	h.rec.mu.Lock()
+	h.rec.placementWinner = ""
+	h.rec.mu.Unlock()
 	defer func() { h.group = nil }()
 	h.host, h.bestNodes, h.failure, h.nominating, h.popErr = "", nil, nil, nil, nil
 	h.afterSelection.Store(nil)
@@ -125,9 +148,13 @@ func (h *harness) attemptGroup(ctx context.Context, members []*v1.Pod) ([]Pod, e
 	if h.popErr != nil {
 		return nil, h.popErr
 	}
+	trials, err := h.chosenTrials(ctx, created)
+	if err != nil {
+		return nil, err
+	}
 	var out []Pod
 	for _, c := range created {
-		p, err := h.memberResult(ctx, c)
+		p, err := h.memberResult(ctx, c, trials)
 		if err != nil {
 			return nil, err
 		}
@@ -199,9 +226,58 @@ func (h *harness) removePending(ctx context.Context, pod *v1.Pod) error {
 	})
 }
 
-func (h *harness) memberResult(ctx context.Context, pod *v1.Pod) (Pod, error) {
+// chosenTrials is the members' records in the placement upstream went on with: the one the
+// placement scores chose, else the one where a member that did not fail was bound (the only
+// feasible one), else the first tried (which upstream reports when none is feasible).
+func (h *harness) chosenTrials(ctx context.Context, created []*v1.Pod) (map[string]*memberRecord, error) {
+	g := h.group
+	g.mu.Lock()
+	placements := g.placements
+	g.mu.Unlock()
+	if len(placements) == 0 {
+		return map[string]*memberRecord{}, nil
+	}
+	if len(placements) == 1 {
+		return g.trials[placements[0]], nil
+	}
+	h.rec.mu.Lock()
+	winner := h.rec.placementWinner
+	h.rec.mu.Unlock()
+	if trials, ok := g.trials[winner]; ok && winner != "" {
+		return trials, nil
+	}
+	for _, c := range created {
+		key := c.Namespace + "/" + c.Name
+		g.mu.Lock()
+		failed := g.members[key] != nil && g.members[key].failure != nil
+		g.mu.Unlock()
+		if failed {
+			continue
+		}
+		if err := h.waitForBinding(ctx, c); err != nil {
+			return nil, err
+		}
+		p, err := h.sched.Profiles[c.Spec.SchedulerName].SharedInformerFactory().Core().V1().Pods().Lister().Pods(c.Namespace).Get(c.Name)
+		if err != nil {
+			continue
+		}
+		for _, name := range placements {
+			if r := g.trials[name][key]; r != nil && r.host != "" && r.host == p.Spec.NodeName {
+				return g.trials[name], nil
+			}
+		}
+	}
+	return g.trials[placements[0]], nil
+}
+
+func (h *harness) memberResult(ctx context.Context, pod *v1.Pod, trials map[string]*memberRecord) (Pod, error) {
 	h.group.mu.Lock()
-	r := h.group.record(pod)
+	failure := h.group.record(pod)
+	r := memberRecord{}
+	if t := trials[pod.Namespace+"/"+pod.Name]; t != nil {
+		r = *t
+	}
+	r.failure, r.nominating = failure.failure, failure.nominating
 	h.group.mu.Unlock()
 	out := newPodResult(pod)
 	if r.failure == nil {
@@ -212,7 +288,7 @@ func (h *harness) memberResult(ctx context.Context, pod *v1.Pod) (Pod, error) {
 			return out, err
 		}
 		h.group.mu.Lock()
-		failure := r.failure
+		failure := h.group.record(pod).failure
 		h.group.mu.Unlock()
 		if failure != nil {
 			out.Outcome, out.Message = "Error", failure.Message()

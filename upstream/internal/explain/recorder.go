@@ -19,6 +19,8 @@ type attempt struct {
 	// passed holds the nodes that passed Filter, for a profile without score plugins.
 	passed map[string]bool
 	scores []fwk.NodePluginScores
+	// placementWinner is the placement the harness's order made best in the group's cycle.
+	placementWinner string
 }
 
 func (a *attempt) start() {
