@@ -71,14 +71,13 @@ describe('NodeTree', () => {
     assert.deepEqual(t.list(), ['a2', 'b1', 'c1', 'x1', 'a3', 'b2', 'a1']);
   });
 
-  it('adds 100,000 nodes of one zone in linear time', () => {
+  it('adds many nodes of one zone once each, and ignores a repeated add', () => {
+    // How fast this is belongs to bench:scale (its start phase); here only what the set keeps.
     const t = new NodeTree();
-    const start = process.hrtime.bigint();
-    for (let i = 0; i < 100_000; i++) t.addNode(makeNode(`node-${i}`));
+    for (let i = 0; i < 10_000; i++) t.addNode(makeNode(`node-${i}`));
     t.addNode(makeNode('node-0'));
-    assert.equal(t.numNodes, 100_000);
-    // Searching the list on each add took minutes; a set takes well under a second even on a loaded machine.
-    assert.ok(Number(process.hrtime.bigint() - start) / 1e9 < 5);
+    assert.equal(t.numNodes, 10_000);
+    assert.equal(new Set(t.list()).size, 10_000);
   });
 
   it('lists nothing when empty', () => {
