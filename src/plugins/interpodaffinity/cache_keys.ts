@@ -4,6 +4,9 @@ import type { Labels, Selector } from '../../api/labels.js';
 import type { Pod } from '../../api/types.js';
 import type { AffinityTerm, WeightedAffinityTerm } from '../../framework/pod_info.js';
 import { podNamespace } from './terms.js';
+import type { TermLabelKeys } from './term_label_keys.js';
+
+const hasOwn = Object.prototype.hasOwnProperty;
 
 /**
  * Builds a key as tagged, length-prefixed parts, so that distinct inputs can never give the same
@@ -46,6 +49,23 @@ class KeyBuilder {
     return this.close();
   }
 
+  /** Only the labels some existing pod's term selects on, in the vocabulary's order. */
+  projectedLabels(labels: Labels, vocabulary: TermLabelKeys): this {
+    this.num(vocabulary.version).open();
+    const keys = vocabulary.keys;
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i]!;
+      if (labels === undefined || labels === null || !hasOwn.call(labels, k)) {
+        this.text += '-';
+        continue;
+      }
+      const v: unknown = labels[k];
+      if (typeof v === 'string') this.str(v);
+      else this.text += `j${JSON.stringify(v) ?? 'undefined'};`;
+    }
+    return this.close();
+  }
+
   selector(s: Selector): this {
     if (s.matchesNothing) return this.num(-1);
     this.open();
@@ -69,9 +89,12 @@ class KeyBuilder {
     return this.close();
   }
 
-  /** What existing pods' terms are matched against: the pod's namespace, labels, namespace labels. */
-  incomingPod(pod: Pod, nsLabels: Labels): this {
-    return this.str(podNamespace(pod)).labels(pod.metadata.labels).labels(nsLabels);
+  /**
+   * What existing pods' terms are matched against: the pod's namespace, the labels they select
+   * on, its namespace's labels (matched by namespaceSelectors, kept whole).
+   */
+  incomingPod(pod: Pod, nsLabels: Labels, vocabulary: TermLabelKeys): this {
+    return this.str(podNamespace(pod)).projectedLabels(pod.metadata.labels, vocabulary).labels(nsLabels);
   }
 }
 
@@ -81,20 +104,22 @@ export function termsKey(terms: readonly AffinityTerm[]): string {
 }
 
 /**
- * Key of what existing pods' terms are matched against: the incoming pod's namespace, labels and
- * its namespace's labels (a Namespace relabelled gives a new key).
+ * Key of what existing pods' terms are matched against: the incoming pod's namespace, the labels
+ * `vocabulary` (synced with the snapshot) lists, and its namespace's labels (a Namespace
+ * relabelled gives a new key).
  */
-export function incomingPodKey(pod: Pod, nsLabels: Labels): string {
-  return new KeyBuilder().incomingPod(pod, nsLabels).text;
+export function incomingPodKey(pod: Pod, nsLabels: Labels, vocabulary: TermLabelKeys): string {
+  return new KeyBuilder().incomingPod(pod, nsLabels, vocabulary).text;
 }
 
 /** Key of PreScore's counts: the incoming pod as existing pods see it, and its preferred terms. */
 export function preScoreKey(
   pod: Pod,
   nsLabels: Labels,
+  vocabulary: TermLabelKeys,
   allPods: boolean,
   preferredAffinityTerms: readonly WeightedAffinityTerm[],
   preferredAntiAffinityTerms: readonly WeightedAffinityTerm[],
 ): string {
-  return new KeyBuilder().incomingPod(pod, nsLabels).num(allPods ? 1 : 0).terms(preferredAffinityTerms).terms(preferredAntiAffinityTerms).text;
+  return new KeyBuilder().incomingPod(pod, nsLabels, vocabulary).num(allPods ? 1 : 0).terms(preferredAffinityTerms).terms(preferredAntiAffinityTerms).text;
 }

@@ -10,6 +10,7 @@ import { tracksChanges } from '../../framework/change_tracking.js';
 import { AggregateCache, countOnce, type ShareFunction, type ShareSink } from './aggregate.js';
 import { incomingPodKey, termsKey } from './cache_keys.js';
 import type { DomainTable } from './domains.js';
+import type { TermLabelKeys } from './term_label_keys.js';
 import { podMatchesAllTerms } from './terms.js';
 import { labelValue, TopologyCounts } from './topology.js';
 
@@ -112,7 +113,10 @@ export class PreFilterCaches {
   private readonly affinity: AggregateCache;
   private readonly antiAffinity: AggregateCache;
 
-  constructor(private readonly table: DomainTable) {
+  constructor(
+    private readonly table: DomainTable,
+    private readonly vocabulary: TermLabelKeys,
+  ) {
     this.existingAntiAffinity = new AggregateCache(table);
     this.affinity = new AggregateCache(table);
     this.antiAffinity = new AggregateCache(table);
@@ -134,14 +138,17 @@ export class PreFilterCaches {
   ): PreFilterCounts {
     const table = this.table;
     const tracked = tracksChanges(lister);
-    if (tracked) table.sync(lister);
+    if (tracked) {
+      table.sync(lister);
+      this.vocabulary.sync(lister);
+    }
 
     let existingAntiAffinity = noCounts;
     const withAntiAffinity = lister.havePodsWithRequiredAntiAffinityList();
     if (withAntiAffinity.length > 0) {
       const fn = new ExistingAntiAffinityShare(pod, nsLabels);
       existingAntiAffinity = tracked
-        ? this.existingAntiAffinity.counts(incomingPodKey(pod, nsLabels), fn, lister)
+        ? this.existingAntiAffinity.counts(incomingPodKey(pod, nsLabels, this.vocabulary), fn, lister)
         : countOnce(fn, withAntiAffinity);
     }
 

@@ -57,7 +57,9 @@ function randomSelector(r: Rnd): LabelSelector | undefined {
     case 4:
       return { matchExpressions: [{ key: 'app', operator: 'NotIn', values: [pick(r, apps)] }] };
     case 5:
-      return { matchExpressions: [{ key: 'tier', operator: 'Exists' }] };
+      // Now and then on the label incoming siblings differ by (see sibling): the projection of
+      // cache keys must then grow to tell them apart.
+      return chance(r, 0.3) ? { matchLabels: { batch: 'b0' } } : { matchExpressions: [{ key: 'tier', operator: 'Exists' }] };
     default:
       return { matchLabels: { app: pick(r, apps) }, matchExpressions: [{ key: 'tier', operator: 'DoesNotExist' }] };
   }
@@ -449,9 +451,13 @@ function randomIncoming(r: Rnd, count: number): Pod[] {
   return out;
 }
 
-/** A new pod object of the same shape: a pod of the same workload, which should hit the cache. */
+/**
+ * A new pod object of the same shape: a pod of the same workload, which should hit the cache. Its
+ * labels add a unique one (as scheduler_perf's "signature") and a batch most terms ignore.
+ */
 function sibling(p: Pod, n: number): Pod {
-  return { ...p, metadata: { ...p.metadata, name: `${p.metadata.name}-${n}`, uid: `${p.metadata.uid}-${n}` } };
+  const labels = { ...p.metadata.labels, signature: `s-${n}`, batch: `b${n % 2}` };
+  return { ...p, metadata: { ...p.metadata, name: `${p.metadata.name}-${n}`, uid: `${p.metadata.uid}-${n}`, labels } };
 }
 
 function runScenario(seed: number, args: InterPodAffinityArgs, steps: number): void {

@@ -12,6 +12,7 @@ import type { InterPodAffinityArgs } from './args.js';
 import { tracksChanges } from '../../framework/change_tracking.js';
 import { countOnce, nodesOf, type AggregateCache, type PodSource, type ShareFunction, type ShareSink } from './aggregate.js';
 import { preScoreKey } from './cache_keys.js';
+import type { TermLabelKeys } from './term_label_keys.js';
 import { affinityParseError, hasPodAffinitySpec, mergeTermsNamespaces, namespaceLabels, podNamespace } from './terms.js';
 import { labelValue, type TopologyCounts } from './topology.js';
 
@@ -99,6 +100,8 @@ export function preScore(
   args: InterPodAffinityArgs,
   /** PreScore's counts kept between attempts; the plugin's own (its args are fixed). */
   cache: AggregateCache,
+  /** The label keys existing pods' terms select on, for the cache key; the plugin's own. */
+  vocabulary: TermLabelKeys,
   state: CycleState,
   podInfo: PodInfo,
 ): Status | null {
@@ -126,10 +129,13 @@ export function preScore(
   };
   const fn = new PreScoreShare(hasConstraints, args, incoming);
   const tracked = tracksChanges(lister);
-  if (tracked) cache.table.sync(lister);
+  if (tracked) {
+    cache.table.sync(lister);
+    vocabulary.sync(lister);
+  }
   const scores = tracked
     ? cache.counts(
-        preScoreKey(pod, incoming.nsLabels, hasConstraints, incoming.preferredAffinityTerms, incoming.preferredAntiAffinityTerms),
+        preScoreKey(pod, incoming.nsLabels, vocabulary, hasConstraints, incoming.preferredAffinityTerms, incoming.preferredAntiAffinityTerms),
         fn,
         lister,
       )
