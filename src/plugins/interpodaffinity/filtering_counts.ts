@@ -6,13 +6,14 @@ import type { Pod } from '../../api/types.js';
 import type { NodeInfoLister } from '../../framework/interfaces.js';
 import type { NodeInfo } from '../../framework/node_info.js';
 import { affinityTermMatches, type AffinityTerm, type PodInfo } from '../../framework/pod_info.js';
-import { tracksChanges } from '../../framework/change_tracking.js';
-import { AggregateCache, countOnce, type ShareFunction, type ShareSink } from './aggregate.js';
+import { tracksChanges } from '../../framework/topology/change_cursor.js';
+import { AggregateCache, countOnce, type ShareFunction, type ShareSink } from '../../framework/topology/node_shares.js';
 import { incomingPodKey, termsKey } from './cache_keys.js';
-import type { DomainTable } from './domains.js';
+import type { DomainTable } from '../../framework/topology/domain_table.js';
 import type { TermLabelKeys } from './term_label_keys.js';
 import { podMatchesAllTerms } from './terms.js';
-import { labelValue, TopologyCounts } from './topology.js';
+import { labelValue } from '../../framework/topology/label_value.js';
+import { TopologyCounts } from '../../framework/topology/topology_counts.js';
 
 /** Where the helpers below add: one attempt's overlay, or a node's share being collected. */
 interface PairSink {

@@ -24,12 +24,13 @@ import {
   preFilterStateKey,
   type PreFilterState,
 } from './filtering.js';
-import { DomainTable } from './domains.js';
+import { DomainTable } from '../../framework/topology/domain_table.js';
 import { InterPodAffinity } from './plugin.js';
 import { preScoreStateKey, type PreScoreState } from './scoring.js';
 import { mergeTermsNamespaces, namespaceLabels, podMatchesAllTerms, podNamespace } from './terms.js';
 import { namespace, node, pod, type AffinitySpec } from './test_helpers.js';
-import { CountsOverlay, labelValue, TopologyCounts } from './topology.js';
+import { labelValue } from '../../framework/topology/label_value.js';
+import { CountsOverlay, TopologyCounts } from '../../framework/topology/topology_counts.js';
 
 type Rnd = () => number;
 const pick = <T>(r: Rnd, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;

@@ -21,14 +21,14 @@ import { PodInfo } from '../../framework/pod_info.js';
 import { Code, Status } from '../../framework/status.js';
 import { InterPodAffinity as Name } from '../../framework/names.js';
 import type { InterPodAffinityArgs } from './args.js';
-import { AggregateCache } from './aggregate.js';
-import { DomainTable } from './domains.js';
+import { AggregateCache } from '../../framework/topology/node_shares.js';
+import { DomainTable } from '../../framework/topology/domain_table.js';
 import { TermLabelKeys } from './term_label_keys.js';
 import { filter, preFilter, updateWithPod } from './filtering.js';
 import { PreFilterCaches } from './filtering_counts.js';
 import { normalizeScore, preScore, score, scoreNodes } from './scoring.js';
 import { namespaceLabels, podMatchesAllTerms, podMatchesAnyTerm, podNamespace } from './terms.js';
-import { labelValue } from './topology.js';
+import { labelValue } from '../../framework/topology/label_value.js';
 import type { SignFragment, SignPlugin } from '../../framework/interfaces.js';
 import { LabelsSignerName } from '../../framework/signers.js';
 

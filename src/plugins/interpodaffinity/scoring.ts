@@ -9,12 +9,13 @@ import { affinityTermMatches, type AffinityTerm, type PodInfo, type WeightedAffi
 import { Status } from '../../framework/status.js';
 import { InterPodAffinity as Name } from '../../framework/names.js';
 import type { InterPodAffinityArgs } from './args.js';
-import { tracksChanges } from '../../framework/change_tracking.js';
-import { countOnce, nodesOf, type AggregateCache, type PodSource, type ShareFunction, type ShareSink } from './aggregate.js';
+import { tracksChanges } from '../../framework/topology/change_cursor.js';
+import { countOnce, nodesOf, type AggregateCache, type PodSource, type ShareFunction, type ShareSink } from '../../framework/topology/node_shares.js';
 import { preScoreKey } from './cache_keys.js';
 import type { TermLabelKeys } from './term_label_keys.js';
 import { affinityParseError, hasPodAffinitySpec, mergeTermsNamespaces, namespaceLabels, podNamespace } from './terms.js';
-import { labelValue, type TopologyCounts } from './topology.js';
+import { labelValue } from '../../framework/topology/label_value.js';
+import type { TopologyCounts } from '../../framework/topology/topology_counts.js';
 
 export const preScoreStateKey = 'PreScore' + Name;
 

@@ -1,9 +1,9 @@
 // The label keys existing pods' affinity terms select on. Cache keys project the incoming pod's
 // labels onto them: a label no term looks at (scheduler_perf's per-pod "signature") cannot change
 // any count, and keying on it made every pod of a workload miss the caches.
-import type { NodeInfoLister } from '../../framework/interfaces.js';
 import type { NodeInfo } from '../../framework/node_info.js';
 import type { AffinityTerm } from '../../framework/pod_info.js';
+import { ChangeCursor, type ChangeTrackingLister } from '../../framework/topology/change_cursor.js';
 
 /**
  * Grows only, kept in step with one snapshot: every label key some existing pod's term selects
@@ -14,16 +14,12 @@ export class TermLabelKeys {
   version = 0;
   readonly keys: string[] = [];
   private readonly known = new Set<string>();
-  private epoch = 0;
-  private cursor = 0;
+  private readonly changes = new ChangeCursor();
 
   /** Takes in the terms of the pods on nodes changed since the last sync (all nodes on a new list). */
-  sync(lister: NodeInfoLister): void {
-    const changed = this.epoch === lister.listEpoch ? lister.changedSince!(this.epoch, this.cursor) : null;
-    const nodes = changed ?? lister.havePodsWithAffinityList();
+  sync(lister: ChangeTrackingLister): void {
+    const nodes = this.changes.advance(lister) ?? lister.havePodsWithAffinityList();
     for (let i = 0; i < nodes.length; i++) this.addNode(nodes[i]!);
-    this.epoch = lister.listEpoch!;
-    this.cursor = lister.changeCursor!;
   }
 
   private addNode(ni: NodeInfo): void {

@@ -10,7 +10,6 @@ import { Code, Status } from '../../framework/status.js';
 import { PodTopologySpread as Name } from '../../framework/names.js';
 import { matchNodeInclusionPolicies, nodeLabelsMatchSpreadConstraints, type SpreadConstraint } from './common.js';
 import { type CountingSpec, MissingKey, type NodeColumns, type SpreadCounts } from './counting.js';
-import { positionInList } from '../../framework/change_tracking.js';
 
 export const preFilterStateKey = 'PreFilterPodTopologySpread';
 
@@ -252,7 +251,7 @@ export function filterNode(s: PreFilterState, pod: PodInfo, nodeInfo: NodeInfo):
   const recorded = s.nodeColumns;
   let j = -1;
   if (recorded !== null) {
-    const at = positionInList(recorded.nodes, recorded.index, nodeInfo);
+    const at = recorded.index.position(nodeInfo);
     if (at >= 0 && recorded.nodeRefs[at] === nodeInfo.node) j = at;
   }
   for (let i = 0; i < constraints.length; i++) {

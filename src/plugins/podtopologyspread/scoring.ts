@@ -7,7 +7,6 @@ import type { PodInfo } from '../../framework/pod_info.js';
 import { Status } from '../../framework/status.js';
 import { countPodsMatchSelector, LabelHostname, nodeLabelsMatchSpreadConstraints, type SpreadConstraint } from './common.js';
 import type { CountingSpec, DomainTable, NodeColumns, SpreadCounts } from './counting.js';
-import { positionInList } from '../../framework/change_tracking.js';
 
 export const preScoreStateKey = 'PreScorePodTopologySpread';
 const invalidScore = -1;
@@ -166,7 +165,7 @@ function preScoreFromColumns(
 
   for (let x = 0; x < f; x++) {
     const nodeInfo = filteredNodes[x]!;
-    const j = positionInList(columns.nodes, columns.index, nodeInfo);
+    const j = columns.index.position(nodeInfo);
     if (j < 0 || columns.nodeRefs[j] !== nodeInfo.node) return null;
     positions[x] = j;
     if (requireAllTopologies && keyMasks[j] !== allKeys) {
