@@ -49,10 +49,12 @@ const maxMaskedConstraints = 30;
 
 /**
  * One constraint's domains: ids in the order a full walk of the node list first meets them (a
- * recount's Map insertion order), and the matching pods in each. `totals` is copied before a
+ * recount's Map insertion order), and the matching pods in each. Not the engine's DomainTable
+ * (framework/topology/): a domain here exists while an eligible node is in it, and its id order
+ * decides the critical paths' ties. `totals` is copied before a
  * change once it has been handed to a cycle state (see share).
  */
-export class DomainTable {
+export class ConstraintDomains {
   private shared = false;
 
   constructor(
@@ -100,7 +102,7 @@ export interface NodeColumns {
 
 /** The counts of one CountingSpec over one node list. */
 export class SpreadCounts {
-  tables: DomainTable[] = [];
+  tables: ConstraintDomains[] = [];
   /** Set once synced to a tracked node list; null for a count made afresh. */
   columns: NodeColumns | null = null;
   /** The hostname constraints among allConstraints (score mode). */
@@ -176,8 +178,8 @@ export class SpreadCounts {
         totals[k]![id]! += lastCount;
       }
     }
-    const tables: DomainTable[] = [];
-    for (let k = 0; k < constraints.length; k++) tables.push(new DomainTable(ids[k]!, values[k]!, Int32Array.from(totals[k]!)));
+    const tables: ConstraintDomains[] = [];
+    for (let k = 0; k < constraints.length; k++) tables.push(new ConstraintDomains(ids[k]!, values[k]!, Int32Array.from(totals[k]!)));
     this.tables = tables;
     this.domains = domains;
     this.counts = counts;

@@ -6,7 +6,7 @@ import type { NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Status } from '../../framework/status.js';
 import { countPodsMatchSelector, LabelHostname, nodeLabelsMatchSpreadConstraints, type SpreadConstraint } from './common.js';
-import type { CountingSpec, DomainTable, NodeColumns, SpreadCounts } from './counting.js';
+import type { CountingSpec, ConstraintDomains, NodeColumns, SpreadCounts } from './counting.js';
 
 export const preScoreStateKey = 'PreScorePodTopologySpread';
 const invalidScore = -1;
@@ -90,7 +90,7 @@ export function calPreScoreState(
   const n = constraints.length;
   const ignoredNodes = new Set<string>();
   const domainCounts = new Array<Map<string, number>>(n);
-  const tables = new Array<DomainTable | null>(n);
+  const tables = new Array<ConstraintDomains | null>(n);
   for (let i = 0, k = 0; i < n; i++) {
     domainCounts[i] = new Map();
     tables[i] = constraints[i]!.topologyKey === LabelHostname ? null : counts.tables[k++]!;
