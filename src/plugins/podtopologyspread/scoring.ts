@@ -7,6 +7,7 @@ import type { PodInfo } from '../../framework/pod_info.js';
 import { Status } from '../../framework/status.js';
 import { countPodsMatchSelector, LabelHostname, nodeLabelsMatchSpreadConstraints, type SpreadConstraint } from './common.js';
 import type { CountingSpec, ConstraintDomains, NodeColumns, SpreadCounts } from './counting.js';
+import { labelValue } from '../../framework/topology/label_value.js';
 
 export const preScoreStateKey = 'PreScorePodTopologySpread';
 const invalidScore = -1;
@@ -107,7 +108,7 @@ export function calPreScoreState(
       const table = tables[i]!;
       if (table === null) continue;
       // A missing key reads as "" (Go map semantics): the system defaults then seed a "" domain.
-      const value = labels?.[constraints[i]!.topologyKey] ?? '';
+      const value = labelValue(labels, constraints[i]!.topologyKey) ?? '';
       const m = domainCounts[i]!;
       if (!m.has(value)) {
         const id = table.ids.get(value);
@@ -185,7 +186,7 @@ function preScoreFromColumns(
         }
       } else {
         // Not a domain anywhere: seeded with 0 under its name (as rare as it is, read the label).
-        const value = nodeInfo.node?.metadata.labels?.[constraints[i]!.topologyKey] ?? '';
+        const value = labelValue(nodeInfo.node?.metadata.labels, constraints[i]!.topologyKey) ?? '';
         if (!m.has(value)) m.set(value, 0);
       }
     }
