@@ -8,6 +8,7 @@ import type { NodeInfoLister } from '../interfaces.js';
 import { NodeInfo } from '../node_info.js';
 import { CacheKey } from './cache_key.js';
 import { ChangeCursor, tracksChanges, type ChangeTrackingLister } from './change_cursor.js';
+import { labelValue } from './label_value.js';
 import { LruMap } from './lru_map.js';
 import { NodeIndex } from './node_index.js';
 
@@ -133,4 +134,22 @@ describe('ChangeCursor', () => {
     };
     assert.deepEqual([tracksChanges(tracking), tracksChanges(plain)], [true, false]);
   });
+});
+
+describe('labelValue', () => {
+  const cases: { labels: Record<string, string> | null | undefined; key: string; want: string | undefined }[] = [
+    { labels: { zone: 'a' }, key: 'zone', want: 'a' },
+    { labels: { zone: '' }, key: 'zone', want: '' },
+    { labels: { zone: 'a' }, key: 'region', want: undefined },
+    // Own labels only, as a Go map: Object.prototype's members are not labels.
+    { labels: {}, key: 'constructor', want: undefined },
+    { labels: { constructor: 'c' }, key: 'constructor', want: 'c' },
+    { labels: undefined, key: 'zone', want: undefined },
+    { labels: null, key: 'zone', want: undefined },
+  ];
+  for (const c of cases) {
+    it(`${JSON.stringify(c.labels)}[${c.key}] is ${String(c.want)}`, () => {
+      assert.equal(labelValue(c.labels, c.key), c.want);
+    });
+  }
 });
