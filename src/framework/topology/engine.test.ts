@@ -1,7 +1,7 @@
 // The topology engine's small parts: cache keys, the LRU, the node index and the change cursor.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { Selector } from '../../api/labels.js';
+import { Selector, type Labels } from '../../api/labels.js';
 import type { LabelSelectorRequirement } from '../../api/types.js';
 import { makeNode } from '../../testing/builders.js';
 import type { NodeInfoLister } from '../interfaces.js';
@@ -137,7 +137,7 @@ describe('ChangeCursor', () => {
 });
 
 describe('labelValue', () => {
-  const cases: { labels: Record<string, string> | null | undefined; key: string; want: string | undefined }[] = [
+  const cases: { labels: Labels; key: string; want: string | undefined }[] = [
     { labels: { zone: 'a' }, key: 'zone', want: 'a' },
     { labels: { zone: '' }, key: 'zone', want: '' },
     { labels: { zone: 'a' }, key: 'region', want: undefined },
@@ -145,7 +145,6 @@ describe('labelValue', () => {
     { labels: {}, key: 'constructor', want: undefined },
     { labels: { constructor: 'c' }, key: 'constructor', want: 'c' },
     { labels: undefined, key: 'zone', want: undefined },
-    { labels: null, key: 'zone', want: undefined },
   ];
   for (const c of cases) {
     it(`${JSON.stringify(c.labels)}[${c.key}] is ${String(c.want)}`, () => {
