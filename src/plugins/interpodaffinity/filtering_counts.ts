@@ -139,18 +139,19 @@ export class PreFilterCaches {
   ): PreFilterCounts {
     const table = this.table;
     const tracked = tracksChanges(lister);
-    if (tracked) {
-      table.sync(lister);
-      this.vocabulary.sync(lister);
-    }
+    if (tracked) table.sync(lister);
 
     let existingAntiAffinity = noCounts;
     const withAntiAffinity = lister.havePodsWithRequiredAntiAffinityList();
     if (withAntiAffinity.length > 0) {
       const fn = new ExistingAntiAffinityShare(pod, nsLabels);
-      existingAntiAffinity = tracked
-        ? this.existingAntiAffinity.counts(incomingPodKey(pod, nsLabels, this.vocabulary), fn, lister)
-        : countOnce(fn, withAntiAffinity);
+      if (tracked) {
+        // Synced only when a key is made: it catches up on every change since its last sync.
+        this.vocabulary.sync(lister);
+        existingAntiAffinity = this.existingAntiAffinity.counts(incomingPodKey(pod, nsLabels, this.vocabulary), fn, lister);
+      } else {
+        existingAntiAffinity = countOnce(fn, withAntiAffinity);
+      }
     }
 
     // The caches count the lister's nodes; other nodes passed to PreFilter are counted afresh.
