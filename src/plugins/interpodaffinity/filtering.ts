@@ -17,7 +17,8 @@ import {
   podMatchesAllTerms,
   podNamespace,
 } from './terms.js';
-import { CountsOverlay, labelValue } from './topology.js';
+import { labelValue } from '../../framework/topology/label_value.js';
+import { CountsOverlay } from '../../framework/topology/topology_counts.js';
 
 export const preFilterStateKey = 'PreFilter' + Name;
 

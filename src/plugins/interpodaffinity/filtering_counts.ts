@@ -6,12 +6,14 @@ import type { Pod } from '../../api/types.js';
 import type { NodeInfoLister } from '../../framework/interfaces.js';
 import type { NodeInfo } from '../../framework/node_info.js';
 import { affinityTermMatches, type AffinityTerm, type PodInfo } from '../../framework/pod_info.js';
-import { tracksChanges } from '../../framework/change_tracking.js';
-import { AggregateCache, countOnce, type ShareFunction, type ShareSink } from './aggregate.js';
+import { tracksChanges } from '../../framework/topology/change_cursor.js';
+import { AggregateCache, countOnce, type ShareFunction, type ShareSink } from '../../framework/topology/node_shares.js';
 import { incomingPodKey, termsKey } from './cache_keys.js';
-import type { DomainTable } from './domains.js';
+import type { DomainTable } from '../../framework/topology/domain_table.js';
+import type { TermLabelKeys } from './term_label_keys.js';
 import { podMatchesAllTerms } from './terms.js';
-import { labelValue, TopologyCounts } from './topology.js';
+import { labelValue } from '../../framework/topology/label_value.js';
+import { TopologyCounts } from '../../framework/topology/topology_counts.js';
 
 /** Where the helpers below add: one attempt's overlay, or a node's share being collected. */
 interface PairSink {
@@ -112,7 +114,10 @@ export class PreFilterCaches {
   private readonly affinity: AggregateCache;
   private readonly antiAffinity: AggregateCache;
 
-  constructor(private readonly table: DomainTable) {
+  constructor(
+    private readonly table: DomainTable,
+    private readonly vocabulary: TermLabelKeys,
+  ) {
     this.existingAntiAffinity = new AggregateCache(table);
     this.affinity = new AggregateCache(table);
     this.antiAffinity = new AggregateCache(table);
@@ -140,9 +145,13 @@ export class PreFilterCaches {
     const withAntiAffinity = lister.havePodsWithRequiredAntiAffinityList();
     if (withAntiAffinity.length > 0) {
       const fn = new ExistingAntiAffinityShare(pod, nsLabels);
-      existingAntiAffinity = tracked
-        ? this.existingAntiAffinity.counts(incomingPodKey(pod, nsLabels), fn, lister)
-        : countOnce(fn, withAntiAffinity);
+      if (tracked) {
+        // Synced only when a key is made: it catches up on every change since its last sync.
+        this.vocabulary.sync(lister);
+        existingAntiAffinity = this.existingAntiAffinity.counts(incomingPodKey(pod, nsLabels, this.vocabulary), fn, lister);
+      } else {
+        existingAntiAffinity = countOnce(fn, withAntiAffinity);
+      }
     }
 
     // The caches count the lister's nodes; other nodes passed to PreFilter are counted afresh.

@@ -24,12 +24,13 @@ import {
   preFilterStateKey,
   type PreFilterState,
 } from './filtering.js';
-import { DomainTable } from './domains.js';
+import { DomainTable } from '../../framework/topology/domain_table.js';
 import { InterPodAffinity } from './plugin.js';
 import { preScoreStateKey, type PreScoreState } from './scoring.js';
 import { mergeTermsNamespaces, namespaceLabels, podMatchesAllTerms, podNamespace } from './terms.js';
 import { namespace, node, pod, type AffinitySpec } from './test_helpers.js';
-import { CountsOverlay, labelValue, TopologyCounts } from './topology.js';
+import { labelValue } from '../../framework/topology/label_value.js';
+import { CountsOverlay, TopologyCounts } from '../../framework/topology/topology_counts.js';
 
 type Rnd = () => number;
 const pick = <T>(r: Rnd, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
@@ -57,7 +58,9 @@ function randomSelector(r: Rnd): LabelSelector | undefined {
     case 4:
       return { matchExpressions: [{ key: 'app', operator: 'NotIn', values: [pick(r, apps)] }] };
     case 5:
-      return { matchExpressions: [{ key: 'tier', operator: 'Exists' }] };
+      // Now and then on the label incoming siblings differ by (see sibling): the projection of
+      // cache keys must then grow to tell them apart.
+      return chance(r, 0.3) ? { matchLabels: { batch: 'b0' } } : { matchExpressions: [{ key: 'tier', operator: 'Exists' }] };
     default:
       return { matchLabels: { app: pick(r, apps) }, matchExpressions: [{ key: 'tier', operator: 'DoesNotExist' }] };
   }
@@ -449,9 +452,13 @@ function randomIncoming(r: Rnd, count: number): Pod[] {
   return out;
 }
 
-/** A new pod object of the same shape: a pod of the same workload, which should hit the cache. */
+/**
+ * A new pod object of the same shape: a pod of the same workload, which should hit the cache. Its
+ * labels add a unique one (as scheduler_perf's "signature") and a batch most terms ignore.
+ */
 function sibling(p: Pod, n: number): Pod {
-  return { ...p, metadata: { ...p.metadata, name: `${p.metadata.name}-${n}`, uid: `${p.metadata.uid}-${n}` } };
+  const labels = { ...p.metadata.labels, signature: `s-${n}`, batch: `b${n % 2}` };
+  return { ...p, metadata: { ...p.metadata, name: `${p.metadata.name}-${n}`, uid: `${p.metadata.uid}-${n}`, labels } };
 }
 
 function runScenario(seed: number, args: InterPodAffinityArgs, steps: number): void {

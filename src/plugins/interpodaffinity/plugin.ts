@@ -21,13 +21,14 @@ import { PodInfo } from '../../framework/pod_info.js';
 import { Code, Status } from '../../framework/status.js';
 import { InterPodAffinity as Name } from '../../framework/names.js';
 import type { InterPodAffinityArgs } from './args.js';
-import { AggregateCache } from './aggregate.js';
-import { DomainTable } from './domains.js';
+import { AggregateCache } from '../../framework/topology/node_shares.js';
+import { DomainTable } from '../../framework/topology/domain_table.js';
+import { TermLabelKeys } from './term_label_keys.js';
 import { filter, preFilter, updateWithPod } from './filtering.js';
 import { PreFilterCaches } from './filtering_counts.js';
 import { normalizeScore, preScore, score, scoreNodes } from './scoring.js';
 import { namespaceLabels, podMatchesAllTerms, podMatchesAnyTerm, podNamespace } from './terms.js';
-import { labelValue } from './topology.js';
+import { labelValue } from '../../framework/topology/label_value.js';
 import type { SignFragment, SignPlugin } from '../../framework/interfaces.js';
 import { LabelsSignerName } from '../../framework/signers.js';
 
@@ -52,7 +53,9 @@ export class InterPodAffinity
   private readonly hintPodInfos = new WeakMap<Pod, PodInfo>();
   /** Counts kept between attempts (see aggregate.ts), all bound to one domain table (domains.ts). */
   private readonly domains = new DomainTable();
-  private readonly preFilterCaches = new PreFilterCaches(this.domains);
+  /** The label keys existing pods' terms select on: what cache keys keep of the incoming pod's labels. */
+  private readonly termLabelKeys = new TermLabelKeys();
+  private readonly preFilterCaches = new PreFilterCaches(this.domains, this.termLabelKeys);
   private readonly preScoreCache = new AggregateCache(this.domains);
 
   constructor(
@@ -81,7 +84,7 @@ export class InterPodAffinity
   }
 
   preScore(state: CycleState, pod: PodInfo, _nodes: readonly NodeInfo[]): Status | null {
-    return preScore(this.handle, this.args, this.preScoreCache, state, pod);
+    return preScore(this.handle, this.args, this.preScoreCache, this.termLabelKeys, state, pod);
   }
 
   score(state: CycleState, _pod: PodInfo, nodeInfo: NodeInfo): number | Status {

@@ -9,11 +9,13 @@ import { affinityTermMatches, type AffinityTerm, type PodInfo, type WeightedAffi
 import { Status } from '../../framework/status.js';
 import { InterPodAffinity as Name } from '../../framework/names.js';
 import type { InterPodAffinityArgs } from './args.js';
-import { tracksChanges } from '../../framework/change_tracking.js';
-import { countOnce, nodesOf, type AggregateCache, type PodSource, type ShareFunction, type ShareSink } from './aggregate.js';
+import { tracksChanges } from '../../framework/topology/change_cursor.js';
+import { countOnce, nodesOf, type AggregateCache, type PodSource, type ShareFunction, type ShareSink } from '../../framework/topology/node_shares.js';
 import { preScoreKey } from './cache_keys.js';
+import type { TermLabelKeys } from './term_label_keys.js';
 import { affinityParseError, hasPodAffinitySpec, mergeTermsNamespaces, namespaceLabels, podNamespace } from './terms.js';
-import { labelValue, type TopologyCounts } from './topology.js';
+import { labelValue } from '../../framework/topology/label_value.js';
+import type { TopologyCounts } from '../../framework/topology/topology_counts.js';
 
 export const preScoreStateKey = 'PreScore' + Name;
 
@@ -99,6 +101,8 @@ export function preScore(
   args: InterPodAffinityArgs,
   /** PreScore's counts kept between attempts; the plugin's own (its args are fixed). */
   cache: AggregateCache,
+  /** The label keys existing pods' terms select on, for the cache key; the plugin's own. */
+  vocabulary: TermLabelKeys,
   state: CycleState,
   podInfo: PodInfo,
 ): Status | null {
@@ -126,10 +130,13 @@ export function preScore(
   };
   const fn = new PreScoreShare(hasConstraints, args, incoming);
   const tracked = tracksChanges(lister);
-  if (tracked) cache.table.sync(lister);
+  if (tracked) {
+    cache.table.sync(lister);
+    vocabulary.sync(lister);
+  }
   const scores = tracked
     ? cache.counts(
-        preScoreKey(pod, incoming.nsLabels, hasConstraints, incoming.preferredAffinityTerms, incoming.preferredAntiAffinityTerms),
+        preScoreKey(pod, incoming.nsLabels, vocabulary, hasConstraints, incoming.preferredAffinityTerms, incoming.preferredAntiAffinityTerms),
         fn,
         lister,
       )

@@ -14,6 +14,7 @@ import { MaxNodeScore, type NodeScore } from '../../framework/interfaces.js';
 import type { NodeInfo } from '../../framework/node_info.js';
 import { PodInfo } from '../../framework/pod_info.js';
 import { Status } from '../../framework/status.js';
+import { NodeIndex } from '../../framework/topology/node_index.js';
 import { assertEqualData } from '../../testing/assert_data.js';
 import { newTestHandle } from '../../testing/handle.js';
 import { FakeClock, seededRandom } from '../../util/clock.js';
@@ -459,8 +460,7 @@ describe('PodTopologySpread kept counts equal a full recount', () => {
     for (let step = 0; step < 200; step++) {
       world.step();
       const all = world.snapshot.list();
-      const index = new Map(all.map((ni, j) => [ni, j] as const));
-      const rebuilt = kept.sync(all, world.snapshot, index);
+      const rebuilt = kept.sync(world.snapshot, new NodeIndex(all));
       if (!world.nodesChanged) {
         assert.equal(rebuilt, false, `step ${step}: only pods changed`);
         syncedWithoutRecount++;

@@ -5,7 +5,9 @@
 import type { Labels } from '../../api/labels.js';
 import type { RequiredNodeAffinity } from '../../api/nodeselector.js';
 import type { Node, Pod } from '../../api/types.js';
-import type { ChangeTrackingLister } from '../../framework/change_tracking.js';
+import { ChangeCursor, type ChangeTrackingLister } from '../../framework/topology/change_cursor.js';
+import { labelValue } from '../../framework/topology/label_value.js';
+import type { NodeIndex } from '../../framework/topology/node_index.js';
 import type { NodeInfo } from '../../framework/node_info.js';
 import {
   countPodsMatchSelector,
@@ -47,10 +49,12 @@ const maxMaskedConstraints = 30;
 
 /**
  * One constraint's domains: ids in the order a full walk of the node list first meets them (a
- * recount's Map insertion order), and the matching pods in each. `totals` is copied before a
+ * recount's Map insertion order), and the matching pods in each. Not the engine's DomainTable
+ * (framework/topology/): a domain here exists while an eligible node is in it, and its id order
+ * decides the critical paths' ties. `totals` is copied before a
  * change once it has been handed to a cycle state (see share).
  */
-export class DomainTable {
+export class ConstraintDomains {
   private shared = false;
 
   constructor(
@@ -84,9 +88,8 @@ export class DomainTable {
  * A node whose Node object is not `nodeRefs[j]` is not described: read its labels.
  */
 export interface NodeColumns {
-  readonly nodes: readonly NodeInfo[];
-  /** NodeInfo → position, for the NodeInfos positionInList cannot place by their row. */
-  readonly index: ReadonlyMap<NodeInfo, number>;
+  /** The node list the columns are by position in. */
+  readonly index: NodeIndex;
   /** Updated in place only when the other columns stay right for the new Node object. */
   readonly nodeRefs: readonly (Node | null)[];
   /** Per counted constraint: the id of the domain the node's label names, NotADomain or MissingKey. */
@@ -99,7 +102,7 @@ export interface NodeColumns {
 
 /** The counts of one CountingSpec over one node list. */
 export class SpreadCounts {
-  tables: DomainTable[] = [];
+  tables: ConstraintDomains[] = [];
   /** Set once synced to a tracked node list; null for a count made afresh. */
   columns: NodeColumns | null = null;
   /** The hostname constraints among allConstraints (score mode). */
@@ -112,8 +115,7 @@ export class SpreadCounts {
   private generations = new Float64Array(0);
   private nodeRefs: (Node | null)[] = [];
   private nodes: readonly NodeInfo[] = [];
-  private epoch = -1;
-  private cursor = 0;
+  private readonly changes = new ChangeCursor();
 
   constructor(readonly spec: CountingSpec) {
     const own: SpreadConstraint[] = [];
@@ -157,7 +159,7 @@ export class SpreadCounts {
       for (let k = 0; k < constraints.length; k++) {
         const c = constraints[k]!;
         if (!matchNodeInclusionPolicies(c, spec.pod, node, spec.required)) continue;
-        const value = labels?.[c.topologyKey] ?? '';
+        const value = labelValue(labels, c.topologyKey) ?? '';
         const m = ids[k]!;
         let id = m.get(value);
         if (id === undefined) {
@@ -176,8 +178,8 @@ export class SpreadCounts {
         totals[k]![id]! += lastCount;
       }
     }
-    const tables: DomainTable[] = [];
-    for (let k = 0; k < constraints.length; k++) tables.push(new DomainTable(ids[k]!, values[k]!, Int32Array.from(totals[k]!)));
+    const tables: ConstraintDomains[] = [];
+    for (let k = 0; k < constraints.length; k++) tables.push(new ConstraintDomains(ids[k]!, values[k]!, Int32Array.from(totals[k]!)));
     this.tables = tables;
     this.domains = domains;
     this.counts = counts;
@@ -207,21 +209,20 @@ export class SpreadCounts {
   }
 
   /**
-   * Brings the counts up to date with `nodes`, the list of `lister` (whose change log says which
-   * NodeInfos changed in place), through `index` (NodeInfo → position in `nodes`). Returns
-   * true when that took a count from scratch.
+   * Brings the counts up to date with the list of `lister` (whose change log says which
+   * NodeInfos changed in place), indexed by `index`. Returns true when that took a count from
+   * scratch.
    */
-  sync(nodes: readonly NodeInfo[], lister: ChangeTrackingLister, index: ReadonlyMap<NodeInfo, number>): boolean {
-    const epoch = lister.listEpoch;
-    const changed = this.nodes === nodes && this.epoch === epoch ? lister.changedSince(epoch, this.cursor) : null;
-    this.epoch = epoch;
-    this.cursor = lister.changeCursor;
+  sync(lister: ChangeTrackingLister, index: NodeIndex): boolean {
+    const nodes = index.nodes;
+    let changed = this.changes.advance(lister);
+    if (this.nodes !== nodes) changed = null;
     let rebuilt = changed === null;
     if (changed !== null) {
       for (let i = 0; i < changed.length; i++) {
         const nodeInfo = changed[i]!;
-        const j = index.get(nodeInfo);
-        if (j === undefined || !this.update(j, nodeInfo)) {
+        const j = index.position(nodeInfo);
+        if (j < 0 || !this.update(j, nodeInfo)) {
           rebuilt = true;
           break;
         }
@@ -230,7 +231,6 @@ export class SpreadCounts {
     if (rebuilt) this.rebuild(nodes, true);
     if (this.columns === null && this.columnsPossible) {
       this.columns = {
-        nodes,
         index,
         nodeRefs: this.nodeRefs,
         labelDomains: this.labelDomains,
@@ -258,7 +258,7 @@ export class SpreadCounts {
         const c = constraints[k]!;
         let id = -1;
         if (counts && matchNodeInclusionPolicies(c, spec.pod, node, spec.required)) {
-          id = this.tables[k]!.ids.get(node.metadata.labels?.[c.topologyKey] ?? '') ?? -2;
+          id = this.tables[k]!.ids.get(labelValue(node.metadata.labels, c.topologyKey) ?? '') ?? -2;
         }
         if (id !== this.domains[k]![j]) return false;
         if (this.labelDomains.length > 0 && this.labelDomain(node, k) !== this.labelDomains[k]![j]) return false;
@@ -304,9 +304,9 @@ export class SpreadCounts {
     const labels = node === null ? undefined : node.metadata.labels;
     const key = this.spec.constraints[k]!.topologyKey;
     const ids = this.tables[k]!.ids;
-    if (this.spec.mode === 'score') return ids.get(labels?.[key] ?? '') ?? NotADomain;
-    if (labels === undefined || !Object.prototype.hasOwnProperty.call(labels, key)) return MissingKey;
-    return ids.get(labels[key]!) ?? NotADomain;
+    const value = labelValue(labels, key);
+    if (this.spec.mode === 'score') return ids.get(value ?? '') ?? NotADomain;
+    return value === undefined ? MissingKey : (ids.get(value) ?? NotADomain);
   }
 
   /** Bit i set when `node` carries allConstraints[i]'s key. */

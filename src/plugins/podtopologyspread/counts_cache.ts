@@ -1,69 +1,57 @@
 // The plugin's SpreadCounts for recent pods' constraints, keyed by everything the counts depend
 // on, and the NodeInfo positions the per-node columns are read through.
 import { Selector } from '../../api/labels.js';
-import { tracksChanges } from '../../framework/change_tracking.js';
 import type { NodeInfoLister } from '../../framework/interfaces.js';
 import type { NodeInfo } from '../../framework/node_info.js';
+import { CacheKey } from '../../framework/topology/cache_key.js';
+import { tracksChanges } from '../../framework/topology/change_cursor.js';
+import { LruMap } from '../../framework/topology/lru_map.js';
+import { NodeIndex } from '../../framework/topology/node_index.js';
 import { type LabelMatcher, SelectorConjunction } from './common.js';
 import { type CountingSpec, SpreadCounts } from './counting.js';
 
-/** `s` length-prefixed, so that no two sequences of strings give the same text. */
-function field(s: string): string {
-  return `${s.length}:${s}`;
-}
-
 /**
- * A text that equals another's only when both selectors match the same pods, or null when the
- * matcher is of a kind it cannot describe.
+ * Adds what makes two matchers match the same pods; false when the matcher is of a kind it
+ * cannot describe.
  */
-function selectorKey(m: LabelMatcher): string | null {
+function addMatcher(key: CacheKey, m: LabelMatcher): boolean {
   if (m instanceof Selector) {
-    if (m.matchesNothing) return '!';
-    let out = `${m.requirements.length};`;
-    for (const r of m.requirements) {
-      out += `${field(r.key)}${r.op},${r.values.length};`;
-      for (const v of r.values) out += field(v);
-    }
-    return out;
+    key.selector(m);
+    return true;
   }
   if (m instanceof SelectorConjunction) {
-    let out = `&${m.parts.length};`;
-    for (const p of m.parts) out += field(selectorKey(p)!);
-    return out;
+    key.str('&').open();
+    for (const p of m.parts) if (!addMatcher(key, p)) return false;
+    key.close();
+    return true;
   }
-  return null;
+  return false;
 }
 
 /** The cache key of a spec: everything its counts and columns depend on, or null when it cannot be keyed. */
 function countingKey(spec: CountingSpec, ownCounted: readonly { readonly selector: LabelMatcher }[]): string | null {
   let affinity = false;
   let taints = false;
-  // Counts end with ';' so that a count and the length prefix after it cannot run together.
-  let out = `${spec.mode}${spec.requireAllTopologies ? 'all' : 'any'}${field(spec.namespace)}${spec.allConstraints.length};`;
-  for (const c of spec.allConstraints) out += field(c.topologyKey);
-  out += `${spec.constraints.length};`;
+  const key = new CacheKey().str(spec.mode).num(spec.requireAllTopologies ? 1 : 0).str(spec.namespace).open();
+  for (const c of spec.allConstraints) key.str(c.topologyKey);
+  key.close().open();
   for (const c of spec.constraints) {
-    const sel = selectorKey(c.selector);
-    if (sel === null) return null;
-    out += `${field(c.topologyKey)}${field(sel)}${c.nodeAffinityPolicy}${c.nodeTaintsPolicy}`;
+    key.str(c.topologyKey);
+    if (!addMatcher(key, c.selector)) return null;
+    key.str(c.nodeAffinityPolicy).str(c.nodeTaintsPolicy);
     if (c.nodeAffinityPolicy === 'Honor') affinity = true;
     if (c.nodeTaintsPolicy === 'Honor') taints = true;
   }
-  out += `${ownCounted.length};`;
-  for (const c of ownCounted) {
-    const sel = selectorKey(c.selector);
-    if (sel === null) return null;
-    out += field(sel);
-  }
+  key.close().open();
+  for (const c of ownCounted) if (!addMatcher(key, c.selector)) return null;
+  key.close();
   const podSpec = spec.pod.spec;
   const nodeAffinity = podSpec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
-  if (affinity && (podSpec.nodeSelector !== undefined || nodeAffinity !== undefined)) {
-    out += field(JSON.stringify([podSpec.nodeSelector ?? null, nodeAffinity ?? null]));
-  } else {
-    out += '-';
-  }
-  out += taints && podSpec.tolerations !== undefined ? field(JSON.stringify(podSpec.tolerations)) : '-';
-  return out;
+  if (affinity && (podSpec.nodeSelector !== undefined || nodeAffinity !== undefined)) key.json([podSpec.nodeSelector ?? null, nodeAffinity ?? null]);
+  else key.none();
+  if (taints && podSpec.tolerations !== undefined) key.json(podSpec.tolerations);
+  else key.none();
+  return key.text;
 }
 
 /**
@@ -71,12 +59,12 @@ function countingKey(spec: CountingSpec, ownCounted: readonly { readonly selecto
  * entries go first; a miss costs one full count, as upstream pays on every attempt.
  */
 export class SpreadCountsCache {
-  private readonly entries = new Map<string, SpreadCounts>();
-  private indexNodes: readonly NodeInfo[] | null = null;
-  private indexEpoch = -1;
-  private index = new Map<NodeInfo, number>();
+  private readonly entries: LruMap<SpreadCounts>;
+  private index = NodeIndex.empty;
 
-  constructor(private readonly capacity: number) {}
+  constructor(capacity: number) {
+    this.entries = new LruMap(capacity);
+  }
 
   /**
    * Counts for `spec` over `nodes`. They are kept and synced when `nodes` is the list of a
@@ -90,27 +78,11 @@ export class SpreadCountsCache {
       fresh.rebuild(nodes);
       return fresh;
     }
-    let counts = this.entries.get(key);
-    if (counts === undefined) {
-      counts = fresh;
-      if (this.entries.size >= this.capacity) this.entries.delete(this.entries.keys().next().value!);
-    } else {
-      this.entries.delete(key);
-    }
+    const counts = this.entries.get(key) ?? fresh;
     this.entries.set(key, counts);
-    counts.sync(nodes, lister, this.indexOf(nodes, lister.listEpoch));
+    // One index per node list (a new list is a new array), shared by every entry.
+    if (this.index.nodes !== nodes) this.index = new NodeIndex(nodes);
+    counts.sync(lister, this.index);
     return counts;
-  }
-
-  /** Position of each NodeInfo in `nodes`, built once per node list. */
-  private indexOf(nodes: readonly NodeInfo[], epoch: number): ReadonlyMap<NodeInfo, number> {
-    if (this.indexNodes !== nodes || this.indexEpoch !== epoch) {
-      const index = new Map<NodeInfo, number>();
-      for (let j = 0; j < nodes.length; j++) index.set(nodes[j]!, j);
-      this.index = index;
-      this.indexNodes = nodes;
-      this.indexEpoch = epoch;
-    }
-    return this.index;
   }
 }

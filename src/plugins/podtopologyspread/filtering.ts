@@ -10,7 +10,7 @@ import { Code, Status } from '../../framework/status.js';
 import { PodTopologySpread as Name } from '../../framework/names.js';
 import { matchNodeInclusionPolicies, nodeLabelsMatchSpreadConstraints, type SpreadConstraint } from './common.js';
 import { type CountingSpec, MissingKey, type NodeColumns, type SpreadCounts } from './counting.js';
-import { positionInList } from '../../framework/change_tracking.js';
+import { labelValue } from '../../framework/topology/label_value.js';
 
 export const preFilterStateKey = 'PreFilterPodTopologySpread';
 
@@ -252,7 +252,7 @@ export function filterNode(s: PreFilterState, pod: PodInfo, nodeInfo: NodeInfo):
   const recorded = s.nodeColumns;
   let j = -1;
   if (recorded !== null) {
-    const at = positionInList(recorded.nodes, recorded.index, nodeInfo);
+    const at = recorded.index.position(nodeInfo);
     if (at >= 0 && recorded.nodeRefs[at] === nodeInfo.node) j = at;
   }
   for (let i = 0; i < constraints.length; i++) {
@@ -266,12 +266,9 @@ export function filterNode(s: PreFilterState, pod: PodInfo, nodeInfo: NodeInfo):
       return nodeLabelMissing;
     } else if (id === Unrecorded || counts.hasExtraDomains) {
       // Unrecorded, or possibly a domain AddPod introduced: by the label's value.
-      const node = nodeInfo.node;
-      const labels = node === null ? undefined : node.metadata.labels;
-      if (labels === undefined || !Object.prototype.hasOwnProperty.call(labels, c.topologyKey)) {
-        return nodeLabelMissing;
-      }
-      matchNum = counts.get(labels[c.topologyKey]!);
+      const value = labelValue(nodeInfo.node?.metadata.labels, c.topologyKey);
+      if (value === undefined) return nodeLabelMissing;
+      matchNum = counts.get(value);
     }
     if (matchNum + selfMatch[i]! - s.minMatchNum(i, c.minDomains) > c.maxSkew) {
       return constraintsNotMatched;

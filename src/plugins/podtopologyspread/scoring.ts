@@ -6,8 +6,8 @@ import type { NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Status } from '../../framework/status.js';
 import { countPodsMatchSelector, LabelHostname, nodeLabelsMatchSpreadConstraints, type SpreadConstraint } from './common.js';
-import type { CountingSpec, DomainTable, NodeColumns, SpreadCounts } from './counting.js';
-import { positionInList } from '../../framework/change_tracking.js';
+import type { CountingSpec, ConstraintDomains, NodeColumns, SpreadCounts } from './counting.js';
+import { labelValue } from '../../framework/topology/label_value.js';
 
 export const preScoreStateKey = 'PreScorePodTopologySpread';
 const invalidScore = -1;
@@ -91,7 +91,7 @@ export function calPreScoreState(
   const n = constraints.length;
   const ignoredNodes = new Set<string>();
   const domainCounts = new Array<Map<string, number>>(n);
-  const tables = new Array<DomainTable | null>(n);
+  const tables = new Array<ConstraintDomains | null>(n);
   for (let i = 0, k = 0; i < n; i++) {
     domainCounts[i] = new Map();
     tables[i] = constraints[i]!.topologyKey === LabelHostname ? null : counts.tables[k++]!;
@@ -108,7 +108,7 @@ export function calPreScoreState(
       const table = tables[i]!;
       if (table === null) continue;
       // A missing key reads as "" (Go map semantics): the system defaults then seed a "" domain.
-      const value = labels?.[constraints[i]!.topologyKey] ?? '';
+      const value = labelValue(labels, constraints[i]!.topologyKey) ?? '';
       const m = domainCounts[i]!;
       if (!m.has(value)) {
         const id = table.ids.get(value);
@@ -166,7 +166,7 @@ function preScoreFromColumns(
 
   for (let x = 0; x < f; x++) {
     const nodeInfo = filteredNodes[x]!;
-    const j = positionInList(columns.nodes, columns.index, nodeInfo);
+    const j = columns.index.position(nodeInfo);
     if (j < 0 || columns.nodeRefs[j] !== nodeInfo.node) return null;
     positions[x] = j;
     if (requireAllTopologies && keyMasks[j] !== allKeys) {
@@ -186,7 +186,7 @@ function preScoreFromColumns(
         }
       } else {
         // Not a domain anywhere: seeded with 0 under its name (as rare as it is, read the label).
-        const value = nodeInfo.node?.metadata.labels?.[constraints[i]!.topologyKey] ?? '';
+        const value = labelValue(nodeInfo.node?.metadata.labels, constraints[i]!.topologyKey) ?? '';
         if (!m.has(value)) m.set(value, 0);
       }
     }

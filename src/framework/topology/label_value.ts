@@ -1,4 +1,4 @@
-// The value of a node label, shared by the domain table and the counts without an import cycle.
+// The value of a label: how the topology engine reads a node's domain for a topology key.
 import type { Labels } from '../../api/labels.js';
 
 const hasOwn = Object.prototype.hasOwnProperty;

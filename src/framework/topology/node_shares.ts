@@ -2,11 +2,13 @@
 // attempt; here each count is the sum of per-node shares, and an attempt only recomputes the
 // shares of the nodes the snapshot's change log names (NodeInfos are updated in place).
 import type { Labels } from '../../api/labels.js';
-import type { NodeInfoLister } from '../../framework/interfaces.js';
-import type { NodeInfo } from '../../framework/node_info.js';
-import type { PodInfo } from '../../framework/pod_info.js';
-import type { DomainTable } from './domains.js';
-import { TopologyCounts } from './topology.js';
+import type { NodeInfoLister } from '../interfaces.js';
+import type { NodeInfo } from '../node_info.js';
+import type { PodInfo } from '../pod_info.js';
+import { ChangeCursor, type ChangeTrackingLister } from './change_cursor.js';
+import type { DomainTable } from './domain_table.js';
+import { LruMap } from './lru_map.js';
+import { TopologyCounts } from './topology_counts.js';
 
 /** Which pods of a node can contribute: all of them, or those of one of the snapshot's sublists. */
 export type PodSource = 'all' | 'withAffinity' | 'withRequiredAntiAffinity';
@@ -116,9 +118,8 @@ export class TopologyAggregate {
   private hits = new TopologyCounts();
   /** Shares of the nodes that have one (absent means empty). */
   private shares = new Map<NodeInfo, NodeShare>();
-  /** The snapshot's list epoch and change cursor the counts reflect; epochs start at 1. */
-  private epoch = 0;
-  private cursor = 0;
+  /** How far the counts reflect the snapshot's changes. */
+  private readonly changes = new ChangeCursor();
   /** The table version the counts' domain ids come from. */
   private tableVersion: number;
   private readonly sink = new ShareSink();
@@ -136,13 +137,10 @@ export class TopologyAggregate {
    * nodes changed in place since the last sync are replaced, or everything is recounted when
    * the node list changed or the change log no longer reaches back far enough.
    */
-  sync(lister: NodeInfoLister): void {
-    const current = this.epoch === lister.listEpoch && this.tableVersion === this.table.version;
-    const changed = current ? lister.changedSince!(this.epoch, this.cursor) : null;
-    if (changed === null) this.recount(nodesOf(lister, this.fn.source));
+  sync(lister: ChangeTrackingLister): void {
+    const changed = this.changes.advance(lister);
+    if (changed === null || this.tableVersion !== this.table.version) this.recount(nodesOf(lister, this.fn.source));
     else for (let i = 0; i < changed.length; i++) this.update(changed[i]!);
-    this.epoch = lister.listEpoch!;
-    this.cursor = lister.changeCursor!;
   }
 
   private recount(nodes: readonly NodeInfo[]): void {
@@ -191,7 +189,7 @@ export class TopologyAggregate {
  * as before, without paying for the shares.
  */
 export class AggregateCache {
-  private readonly entries = new Map<string, TopologyAggregate>();
+  private readonly entries: LruMap<TopologyAggregate>;
   private readonly seenOnce = new Set<string>();
 
   /**
@@ -201,19 +199,17 @@ export class AggregateCache {
   constructor(
     readonly table: DomainTable,
     private readonly capacity = 8,
-  ) {}
+  ) {
+    this.entries = new LruMap(capacity);
+  }
 
-  /** The counts for `key` over the nodes of `lister`, which must track changes (see tracksChanges). */
-  counts(key: string, fn: ShareFunction, lister: NodeInfoLister): TopologyCounts {
+  /** The counts for `key` over the nodes of `lister`. */
+  counts(key: string, fn: ShareFunction, lister: ChangeTrackingLister): TopologyCounts {
     let agg = this.entries.get(key);
-    if (agg !== undefined) {
-      this.entries.delete(key);
-      this.entries.set(key, agg);
-    } else if (this.seenOnce.delete(key)) {
+    if (agg === undefined && this.seenOnce.delete(key)) {
       agg = new TopologyAggregate(fn, this.table);
       this.entries.set(key, agg);
-      if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
-    } else {
+    } else if (agg === undefined) {
       this.seenOnce.add(key);
       if (this.seenOnce.size > 4 * this.capacity) this.seenOnce.delete(this.seenOnce.values().next().value!);
       return countOnce(fn, nodesOf(lister, fn.source));

@@ -1,17 +1,14 @@
 // Counts per topology pair (key, value), as filtering.go's topologyToMatchedTermCount and
 // scoring.go's scoreMap keep them.
 import type { Labels } from '../../api/labels.js';
-import type { DomainTable } from './domains.js';
-
+import type { DomainTable } from './domain_table.js';
 import { labelValue } from './label_value.js';
-
-export { labelValue };
 
 /**
  * A map (topologyKey, topologyValue) → count. Keys sit in a plain array beside their value maps
  * so the per-node lookups (`anyPositive`, `sumFor`) iterate without allocating. Counts bound to
  * a DomainTable also keep, per key, a typed array by domain id, which the `…At(pos)` lookups read
- * by node position (see domains.ts).
+ * by node position (see domain_table.ts).
  */
 export class TopologyCounts {
   private readonly keys: string[] = [];

@@ -1,9 +1,9 @@
 // The snapshot's topology domains as small integers, so Filter and Score read counts from typed
 // arrays by node position instead of fetching a label and hashing its value for every node.
-import type { NodeInfoLister } from '../../framework/interfaces.js';
-import { positionInList } from '../../framework/change_tracking.js';
-import type { NodeInfo } from '../../framework/node_info.js';
+import type { NodeInfo } from '../node_info.js';
+import { ChangeCursor, type ChangeTrackingLister } from './change_cursor.js';
 import { labelValue } from './label_value.js';
+import { NodeIndex } from './node_index.js';
 
 /**
  * For each topology key asked for, an id per label value (stable until the table is compacted)
@@ -12,10 +12,8 @@ import { labelValue } from './label_value.js';
 export class DomainTable {
   /** Bumped when ids are given out afresh: counts indexed by the old ids must be rebuilt. */
   version = 0;
-  private epoch = 0;
-  private cursor = 0;
-  private positions = new Map<NodeInfo, number>();
-  private nodes: readonly NodeInfo[] = [];
+  private readonly changes = new ChangeCursor();
+  private index = NodeIndex.empty;
   private readonly keys: string[] = [];
   private readonly keyIndexes = new Map<string, number>();
   /** Per key: label value → id. */
@@ -25,7 +23,7 @@ export class DomainTable {
 
   /** The position of `ni` in the node list last synced, or -1 (a NodeInfo copy, another snapshot). */
   position(ni: NodeInfo): number {
-    return positionInList(this.nodes, this.positions, ni);
+    return this.index.position(ni);
   }
 
   /** The id of the domain the node at `pos` is in for key index `k`, or -1 without the label. */
@@ -58,25 +56,22 @@ export class DomainTable {
   }
 
   /** Brings the positions and columns up to date with `lister`, which must track changes. */
-  sync(lister: NodeInfoLister): void {
-    const changed = this.epoch === lister.listEpoch ? lister.changedSince!(this.epoch, this.cursor) : null;
-    if (changed === null) this.rebuild(lister.list());
-    else {
-      // A node updated in place may have new labels.
-      for (let i = 0; i < changed.length; i++) {
-        const pos = this.positions.get(changed[i]!);
-        if (pos === undefined) continue;
-        for (let k = 0; k < this.keys.length; k++) this.columns[k]![pos] = this.idOf(k, changed[i]!);
-      }
+  sync(lister: ChangeTrackingLister): void {
+    const changed = this.changes.advance(lister);
+    if (changed === null) {
+      this.rebuild(lister.list());
+      return;
     }
-    this.epoch = lister.listEpoch!;
-    this.cursor = lister.changeCursor!;
+    // A node updated in place may have new labels.
+    for (let i = 0; i < changed.length; i++) {
+      const pos = this.index.position(changed[i]!);
+      if (pos < 0) continue;
+      for (let k = 0; k < this.keys.length; k++) this.columns[k]![pos] = this.idOf(k, changed[i]!);
+    }
   }
 
   private rebuild(nodes: readonly NodeInfo[]): void {
-    this.nodes = nodes;
-    this.positions = new Map();
-    for (let i = 0; i < nodes.length; i++) this.positions.set(nodes[i]!, i);
+    this.index = new NodeIndex(nodes);
     // Values of nodes long gone keep their ids until there are many more ids than nodes.
     let stale = false;
     for (let k = 0; k < this.keys.length; k++) if (this.ids[k]!.size > 2 * nodes.length + 1024) stale = true;
@@ -88,8 +83,9 @@ export class DomainTable {
   }
 
   private column(k: number): Int32Array {
-    const col = new Int32Array(this.nodes.length);
-    for (let i = 0; i < this.nodes.length; i++) col[i] = this.idOf(k, this.nodes[i]!);
+    const nodes = this.index.nodes;
+    const col = new Int32Array(nodes.length);
+    for (let i = 0; i < nodes.length; i++) col[i] = this.idOf(k, nodes[i]!);
     return col;
   }
 
