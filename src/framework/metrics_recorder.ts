@@ -10,7 +10,7 @@ export const pluginMetricsSamplePercent = 10;
 export type ExtensionPointLabel =
   | 'PreFilter' | 'Filter' | 'PreFilterExtensionAddPod' | 'PreFilterExtensionRemovePod' | 'PostFilter'
   | 'PreScore' | 'Score' | 'ScoreExtensionNormalize' | 'Reserve' | 'Unreserve' | 'Permit'
-  | 'PreBind' | 'Bind' | 'PostBind' | 'Sign'
+  | 'PreBind' | 'PreBindPreFlight' | 'Bind' | 'PostBind' | 'Sign'
   | 'PlacementGenerate' | 'PlacementScore' | 'PlacementScoreExtensionNormalize';
 
 export interface MetricsRecorder {
