@@ -27,7 +27,7 @@ export function runRawScorePlugins(profile: ScoringProfile, state: CycleState, p
   const values = new Float64Array(plugins.length);
   for (let i = 0; i < plugins.length; i++) {
     const p = plugins[i]!;
-    const r = profile.calls.call(scoreCall, p, false, state, pod, nodeInfo);
+    const r = profile.calls.callScore(scoreCall, p, false, state, pod, nodeInfo);
     if (typeof r !== 'number') return Status.error(`plugin "${p.name}" failed with: ${r.message()}`).withPlugin(p.name);
     values[i] = r;
   }

@@ -272,7 +272,7 @@ export class Framework extends FrameworkHandle {
     const timed = state.recordPluginMetrics;
     for (let i = 0; i < plugins.length; i++) {
       const p = plugins[i]!;
-      const s = this.calls.call(calls.filterCall, p, timed, state, pod, nodeInfo);
+      const s = this.calls.callFilter(calls.filterCall, p, timed, state, pod, nodeInfo);
       if (s === null || s.code === Code.Success) continue;
       return filterRejection(p.name, s);
     }
@@ -481,7 +481,7 @@ export class Framework extends FrameworkHandle {
       if (r !== null && r.code !== Code.Success) return scoreFailed(p.name, r);
     } else {
       for (let i = 0; i < nodes.length; i++) {
-        const r = this.calls.call(calls.scoreCall, p, timed, state, pod, nodes[i]!);
+        const r = this.calls.callScore(calls.scoreCall, p, timed, state, pod, nodes[i]!);
         if (typeof r !== 'number') return scoreFailed(p.name, r);
         list[i]!.score = r;
       }

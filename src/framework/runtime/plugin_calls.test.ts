@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ExtensionPointLabel, MetricsRecorder } from '../metrics_recorder.js';
-import type { Plugin } from '../interfaces.js';
+import { CycleState } from '../cycle_state.js';
+import type { FilterPlugin, Plugin, ScorePlugin } from '../interfaces.js';
+import { NodeInfo } from '../node_info.js';
+import { PodInfo } from '../pod_info.js';
+import { makeNode, makePod } from '../../testing/builders.js';
+import { filterCall, scoreCall } from './call_specs.js';
 import { Code, Status } from '../status.js';
 import type { CallSpec } from './plugin_calls.js';
 import { PluginCalls } from './plugin_calls.js';
@@ -147,4 +152,31 @@ describe('PluginCalls.point', () => {
     assert.equal(r.code, Code.Error);
     assert.deepEqual(points, ['PreBind Error profile 1']);
   });
+});
+
+describe('PluginCalls.callFilter and callScore (the per-node calls)', () => {
+  const state = new CycleState();
+  const pod = new PodInfo(makePod('p'));
+  const node = new NodeInfo(makeNode('n'));
+  const throwing = (): never => {
+    throw new Error('broken');
+  };
+
+  for (const timed of [false, true]) {
+    it(`answer as call does, ${timed ? 'timed' : 'untimed'}`, () => {
+      const { rec, plugins } = recorder();
+      const calls = new PluginCalls(rec, 'profile', ticking());
+      const rejecting: FilterPlugin = { name: 'F', filter: () => Status.unschedulable('no') };
+      const failing: FilterPlugin = { name: 'G', filter: throwing };
+      const scoring: ScorePlugin = { name: 'S', score: () => 42 };
+      const scoreFailing: ScorePlugin = { name: 'T', score: throwing };
+      assert.equal(calls.callFilter(filterCall, rejecting, timed, state, pod, node)!.code, Code.Unschedulable);
+      const err = calls.callFilter(filterCall, failing, timed, state, pod, node)!;
+      assert.deepEqual([err.code, err.message()], [Code.Error, 'broken']);
+      assert.equal(calls.callScore(scoreCall, scoring, timed, state, pod, node), 42);
+      const scoreErr = calls.callScore(scoreCall, scoreFailing, timed, state, pod, node) as Status;
+      assert.deepEqual([scoreErr.code, scoreErr.message()], [Code.Error, 'broken']);
+      assert.deepEqual(plugins, timed ? ['F Filter Unschedulable 1', 'G Filter Error 1', 'S Score Success 1', 'T Score Error 1'] : []);
+    });
+  }
 });

@@ -2,7 +2,10 @@
 // runtime/framework.go: run<Point>Plugin and the deferred extension point durations): the
 // timing, the metrics observation and a throw turned into a status live here and nowhere else.
 import type { ExtensionPointLabel, MetricsRecorder } from '../metrics_recorder.js';
-import type { Plugin } from '../interfaces.js';
+import type { CycleState } from '../cycle_state.js';
+import type { FilterPlugin, Plugin, ScorePlugin } from '../interfaces.js';
+import type { NodeInfo } from '../node_info.js';
+import type { PodInfo } from '../pod_info.js';
 import { Code, Status, codeName, type CodeName } from '../status.js';
 import type { MaybePromise } from '../../util/maybe_promise.js';
 
@@ -61,6 +64,30 @@ export class PluginCalls {
     }
     if (timed) this.observePlugin(p.name, spec.point, spec.status(r), start);
     return r;
+  }
+
+  /**
+   * `call` for the per-node Filter call: the same answer, but untimed it calls the plugin's
+   * method directly. Through the spec, the extra call per plugin per node cost SchedulingBasic
+   * 15% of its CPU time per pod.
+   */
+  callFilter(spec: CallSpec<FilterPlugin, CycleState, PodInfo, NodeInfo, Status | null>, p: FilterPlugin, timed: boolean, state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): Status | null {
+    if (timed) return this.call(spec, p, true, state, pod, nodeInfo);
+    try {
+      return p.filter(state, pod, nodeInfo);
+    } catch (err) {
+      return spec.thrown(Status.fromThrown(err), p);
+    }
+  }
+
+  /** `call` for the per-node Score call, direct when untimed (see callFilter). */
+  callScore(spec: CallSpec<ScorePlugin, CycleState, PodInfo, NodeInfo, number | Status>, p: ScorePlugin, timed: boolean, state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): number | Status {
+    if (timed) return this.call(spec, p, true, state, pod, nodeInfo);
+    try {
+      return p.score(state, pod, nodeInfo);
+    } catch (err) {
+      return spec.thrown(Status.fromThrown(err), p);
+    }
   }
 
   /** As `call`, for a plugin that may answer with a promise: timed until it settles; a rejection counts as a throw. */
