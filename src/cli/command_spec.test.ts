@@ -2,11 +2,12 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { checks, commandHelp, parseCommand, type CommandSpec } from './command_spec.js';
 import { benchSpec } from './commands/bench.js';
+import { capacitySpec } from './commands/capacity.js';
 import { compareSpec } from './commands/compare.js';
 import { snapshotSpec } from './commands/snapshot.js';
 import { runCli } from './main.js';
 
-const declared: Record<string, CommandSpec> = { bench: benchSpec, compare: compareSpec, snapshot: snapshotSpec };
+const declared: Record<string, CommandSpec> = { bench: benchSpec, capacity: capacitySpec, compare: compareSpec, snapshot: snapshotSpec };
 
 /** The flags an options line of a help text names ("  -o, --output FILE  ..."). */
 function helpFlags(help: string): string[] {

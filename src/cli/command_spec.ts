@@ -13,6 +13,8 @@ export interface FlagSpec {
   readonly value?: string;
   /** The help text; lines after a newline are indented under the first. */
   readonly help: string;
+  /** The heading the flag is listed under in the help; "Options:" when omitted. */
+  readonly section?: string;
   /** Why a given value is refused ("must be an integer"), or null when it is fine. */
   readonly check?: (value: string) => string | null;
 }
@@ -74,13 +76,21 @@ function flagHelp(f: FlagSpec): string {
 }
 
 /** The flags' part of a help text. */
-export function flagsHelp(flags: readonly FlagSpec[]): string {
+function flagsHelp(flags: readonly FlagSpec[]): string {
   return flags.map(flagHelp).join('');
 }
 
-/** The command's `--help` text. */
+/** The command's `--help` text: the flags under their sections' headings, in declaration order. */
 export function commandHelp(spec: CommandSpec): string {
-  return `Usage: kube-scheduler-ts ${spec.usage}\n\n${spec.about}\n\nOptions:\n${flagsHelp(spec.flags)}${spec.footer ?? ''}`;
+  const sections = new Map<string, FlagSpec[]>();
+  for (const f of spec.flags) {
+    const heading = f.section ?? 'Options:';
+    const list = sections.get(heading);
+    if (list) list.push(f);
+    else sections.set(heading, [f]);
+  }
+  const body = [...sections].map(([heading, flags]) => `${heading}\n${flagsHelp(flags)}`).join('\n');
+  return `Usage: kube-scheduler-ts ${spec.usage}\n\n${spec.about}\n\n${body}${spec.footer ?? ''}`;
 }
 
 /** Checks shared by several commands' flags. */

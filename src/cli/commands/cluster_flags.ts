@@ -8,7 +8,7 @@ import type { ResolvedConfig } from '../../scheduler/scheduler.js';
 import { loadScenario, type Scenario } from '../../sim/scenario/scenario.js';
 import { resolveConfiguration } from '../configuration.js';
 import { defaultScenarioPath } from '../default_scenario.js';
-import { flagsHelp, optionsOf, type FlagSpec } from '../command_spec.js';
+import { optionsOf, type FlagSpec } from '../command_spec.js';
 import { UsageError, type CliIO } from '../io.js';
 import type { ClusterFlags } from './from_cluster.js';
 
@@ -25,8 +25,6 @@ export const clusterFlags = [
 ] as const satisfies readonly FlagSpec[];
 
 export const clusterFlagOptions = optionsOf(clusterFlags);
-
-export const clusterFlagsUsage = flagsHelp(clusterFlags);
 
 interface ClusterFlagValues {
   kubeconfig?: string;
