@@ -102,3 +102,14 @@ export const checks = {
     (v: string): string | null =>
       allowed.includes(v) ? null : `must be ${allowed.slice(0, -1).join(', ')}${allowed.length > 1 ? ' or ' : ''}${allowed[allowed.length - 1]}`,
 };
+
+/** Flags several commands declare alike. */
+export const sharedFlags = {
+  featureGates: { name: 'feature-gates', type: 'string', multiple: true, value: 'A=true,B=false', help: "Feature gates of the pinned release (v1.37.2), as kube-scheduler's (repeatable)" },
+  seed: { name: 'seed', type: 'string', value: 'N', help: 'Seed of the random source; default 1', check: checks.integer },
+  output: { name: 'output', short: 'o', type: 'string', value: 'text|json', help: 'Default text', check: checks.oneOf('text', 'json') },
+  progress: { name: 'progress', type: 'boolean', help: 'a progress line on stderr even when stderr is not a terminal (it is drawn on a terminal)' },
+} as const satisfies Record<string, FlagSpec>;
+
+/** The error for arguments past a command's one scenario. */
+export const pastScenario = (p: readonly string[]): string => `unexpected arguments: ${p.slice(1).join(' ')}`;

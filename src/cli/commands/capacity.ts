@@ -10,7 +10,7 @@ import { checkGangTemplate, countGangFits, gangMemberKeys, withGang, type GangFi
 import type { PodGroup } from '../../api/scheduling.js';
 import type { FreeResources } from '../../sim/whatif/free_resources.js';
 import { parseScenario, ScenarioError } from '../../sim/scenario/scenario.js';
-import { checks, commandHelp, parseCommand, type CommandSpec } from '../command_spec.js';
+import { commandHelp, parseCommand, pastScenario, sharedFlags, type CommandSpec } from '../command_spec.js';
 import { UsageError, type CliIO } from '../io.js';
 import { registryWithPlugins } from '../plugins.js';
 import { clusterFlags, loadScenarioAndConfig, positive } from './cluster_flags.js';
@@ -42,14 +42,14 @@ scheduled first).`,
     { name: 'placements', section: question, type: 'boolean', help: 'With --removable: run the scheduler for every node, to show where it\nwould put each pod (slower: a scheduling cycle per pod moved)' },
     { name: 'config', type: 'string', value: 'FILE', help: 'KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1)' },
     { name: 'plugins', type: 'string', multiple: true, value: 'FILE', help: 'out-of-tree plugins module (repeatable)' },
-    { name: 'feature-gates', type: 'string', multiple: true, value: 'A=true,B=false', help: "Feature gates of the pinned release (v1.37.2), as kube-scheduler's (repeatable)" },
-    { name: 'seed', type: 'string', value: 'N', help: 'Seed of the random source; default 1', check: checks.integer },
-    { name: 'output', short: 'o', type: 'string', value: 'text|json', help: 'Default text', check: checks.oneOf('text', 'json') },
-    { name: 'progress', type: 'boolean', help: 'a progress line on stderr even when stderr is not a terminal (it is drawn on a terminal)' },
+    sharedFlags.featureGates,
+    sharedFlags.seed,
+    sharedFlags.output,
+    sharedFlags.progress,
     ...clusterFlags,
   ],
   maxPositionals: 1,
-  tooManyPositionals: (p) => `unexpected arguments: ${p.slice(1).join(' ')}`,
+  tooManyPositionals: pastScenario,
 } as const satisfies CommandSpec;
 
 export const capacityUsage = commandHelp(capacitySpec);

@@ -9,7 +9,7 @@ import { compareReports, runVariants, type Comparison } from '../../sim/whatif/c
 import { buildComparisonReport } from '../../sim/report/compare_report.js';
 import { renderReportHtml } from '../../sim/report/report.js';
 import { resolveConfiguration } from '../configuration.js';
-import { checks, commandHelp, parseCommand, type CommandSpec } from '../command_spec.js';
+import { checks, commandHelp, parseCommand, pastScenario, sharedFlags, type CommandSpec } from '../command_spec.js';
 import { UsageError, type CliIO } from '../io.js';
 import { registryWithPlugins } from '../plugins.js';
 import { clusterFlags, loadScenarioOrCluster } from './cluster_flags.js';
@@ -25,16 +25,16 @@ With one --config, it is compared with the scenario's own configuration (or upst
   flags: [
     { name: 'config', type: 'string', multiple: true, value: 'FILE', help: 'A KubeSchedulerConfiguration to compare (repeatable)' },
     { name: 'plugins', type: 'string', multiple: true, value: 'FILE', help: 'out-of-tree plugins module, available to every configuration (repeatable)' },
-    { name: 'feature-gates', type: 'string', multiple: true, value: 'A=true,B=false', help: 'Feature gates of the pinned release (v1.37.2), as kube-scheduler\'s (repeatable)' },
-    { name: 'seed', type: 'string', value: 'N', help: 'Seed of the random source; default 1', check: checks.integer },
-    { name: 'output', short: 'o', type: 'string', value: 'text|json', help: 'Default text', check: checks.oneOf('text', 'json') },
+    sharedFlags.featureGates,
+    sharedFlags.seed,
+    sharedFlags.output,
     { name: 'max-differences', type: 'string', value: 'N', help: "Pods listed in the text output's differences; default 50", check: checks.nonNegativeInteger },
     { name: 'report', type: 'string', value: 'FILE', help: 'also write the comparison as one self-contained HTML page (charts, tables, every difference)' },
-    { name: 'progress', type: 'boolean', help: 'a progress line on stderr even when stderr is not a terminal (it is drawn on a terminal)' },
+    sharedFlags.progress,
     ...clusterFlags,
   ],
   maxPositionals: 1,
-  tooManyPositionals: (p) => `unexpected arguments: ${p.slice(1).join(' ')}`,
+  tooManyPositionals: pastScenario,
 } as const satisfies CommandSpec;
 
 export const compareUsage = commandHelp(compareSpec);

@@ -130,15 +130,20 @@ export const reserveCall: Point<fw.ReservePlugin, CycleState, PodInfo, string, S
   thrown: thrownAsStatus,
 };
 
-export const unreserveCall: Point<fw.ReservePlugin, CycleState, PodInfo, string, Status | null> = {
-  point: 'Unreserve',
-  call: (p, state, pod, nodeName) => {
-    p.unreserve(state, pod, nodeName);
-    return null;
-  },
-  status: same,
-  thrown: thrownAsStatus,
-};
+/** A point whose plugins answer nothing: null, or the status of what one threw. */
+function answeringNothing<P extends fw.Plugin>(point: 'Unreserve' | 'PostBind', run: (p: P, state: CycleState, pod: PodInfo, nodeName: string) => void): Point<P, CycleState, PodInfo, string, Status | null> {
+  return {
+    point,
+    call: (p, state, pod, nodeName) => {
+      run(p, state, pod, nodeName);
+      return null;
+    },
+    status: same,
+    thrown: thrownAsStatus,
+  };
+}
+
+export const unreserveCall = answeringNothing<fw.ReservePlugin>('Unreserve', (p, state, pod, nodeName) => p.unreserve(state, pod, nodeName));
 
 export const permitCall: Point<fw.PermitPlugin, CycleState, PodInfo, string, fw.PermitOutcome> = {
   point: 'Permit',
@@ -169,15 +174,7 @@ export const bindCall: Binding<fw.BindPlugin> = {
   thrown: thrownAsStatus,
 };
 
-export const postBindCall: Point<fw.PostBindPlugin, CycleState, PodInfo, string, Status | null> = {
-  point: 'PostBind',
-  call: (p, state, pod, nodeName) => {
-    p.postBind(state, pod, nodeName);
-    return null;
-  },
-  status: same,
-  thrown: thrownAsStatus,
-};
+export const postBindCall = answeringNothing<fw.PostBindPlugin>('PostBind', (p, state, pod, nodeName) => p.postBind(state, pod, nodeName));
 
 export const generatePlacementsCall: Point<fw.PlacementGeneratePlugin, CycleState, PodGroup, fw.Placement, fw.GeneratePlacementsResult | Status> = {
   point: 'PlacementGenerate',
