@@ -10,7 +10,7 @@ import { colorAllowed, describeListenError, verbosityOf } from '../src/cli/io.js
 import { runCli } from '../src/cli/main.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const scenario = (name: string) => join(here, 'scenarios', name);
+const scenario = (name: string) => join(here, 'fixtures', 'scenarios', 'cli', name);
 
 async function cli(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';

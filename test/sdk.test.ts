@@ -43,7 +43,7 @@ const avoidZone: PluginDefinition<ZoneArgs> = {
 describe('plugin SDK', () => {
   it('runs an out-of-tree plugin enabled through multiPoint with args', async () => {
     const registry = inTreeRegistry().merge(new Registry([avoidZone]));
-    const scenario = loadScenario(join(root, 'test/scenarios/labels.yaml'));
+    const scenario = loadScenario(join(root, 'test/fixtures/scenarios/cli/labels.yaml'));
     scenario.nodes[1]!.metadata.labels = { ...scenario.nodes[1]!.metadata.labels, zone: 'zone-x' };
     const config = configFromObject({
       apiVersion: 'kubescheduler.config.k8s.io/v1',
@@ -74,7 +74,7 @@ describe('plugin SDK', () => {
   it('loads plugins from a module with simulate --plugins', { skip: existsSync(join(root, 'dist/index.js')) ? false : 'needs the build (npm ci runs it)' }, async () => {
     let out = '';
     const code = await runCli([
-      'simulate', join(root, 'test/scenarios/labels.yaml'), '--output', 'json',
+      'simulate', join(root, 'test/fixtures/scenarios/cli/labels.yaml'), '--output', 'json',
       '--plugins', join(root, 'examples/prefer-label.mjs'), '--config', join(root, 'examples/prefer-label-config.yaml'),
     ], { stdout: (t) => (out += t), stderr: () => {} });
     assert.equal(code, 0);

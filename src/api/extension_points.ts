@@ -1,8 +1,9 @@
 // The scheduling framework's extension points, declared once: their keys in a profile's plugins
-// (staging/src/k8s.io/kube-scheduler/config/v1 Plugins struct, in its order) and the plugin type
-// each names in messages (framework.PreFilterPlugin, ...). The configuration's plugin sets, its
-// decoding schema and messages, and the runtime's table derive from here; the runtime adds a guard
-// per point, typed so that a point without one does not compile.
+// (staging/src/k8s.io/kube-scheduler/config/v1 Plugins struct, in its order), the plugin type
+// each names in messages (framework.PreFilterPlugin, ...) and the labels its durations carry in
+// metrics (pkg/scheduler/metrics/metrics.go). The configuration's plugin sets, its decoding
+// schema and messages, the runtime's table and the metrics' label type derive from here; the
+// runtime adds a guard per point, typed so that a point without one does not compile.
 
 interface ExtensionPointInfo {
   /** The key under `profiles[].plugins`. */
@@ -11,29 +12,44 @@ interface ExtensionPointInfo {
   readonly pluginType: string;
   /** A pod group extension point (GenericWorkload): configurable whatever the gate, run by the workload runtime. */
   readonly podGroup?: true;
+  /** The extension_point labels of its calls' durations (scheduler_framework_extension_point_duration_seconds, ...). */
+  readonly labels: readonly string[];
 }
 
 const pods = [
-  { name: 'preEnqueue', pluginType: 'PreEnqueuePlugin' },
-  { name: 'queueSort', pluginType: 'QueueSortPlugin' },
-  { name: 'preFilter', pluginType: 'PreFilterPlugin' },
-  { name: 'filter', pluginType: 'FilterPlugin' },
-  { name: 'postFilter', pluginType: 'PostFilterPlugin' },
-  { name: 'preScore', pluginType: 'PreScorePlugin' },
-  { name: 'score', pluginType: 'ScorePlugin' },
-  { name: 'reserve', pluginType: 'ReservePlugin' },
-  { name: 'permit', pluginType: 'PermitPlugin' },
-  { name: 'preBind', pluginType: 'PreBindPlugin' },
-  { name: 'bind', pluginType: 'BindPlugin' },
-  { name: 'postBind', pluginType: 'PostBindPlugin' },
+  { name: 'preEnqueue', pluginType: 'PreEnqueuePlugin', labels: [] },
+  { name: 'queueSort', pluginType: 'QueueSortPlugin', labels: [] },
+  { name: 'preFilter', pluginType: 'PreFilterPlugin', labels: ['PreFilter', 'PreFilterExtensionAddPod', 'PreFilterExtensionRemovePod'] },
+  { name: 'filter', pluginType: 'FilterPlugin', labels: ['Filter'] },
+  { name: 'postFilter', pluginType: 'PostFilterPlugin', labels: ['PostFilter'] },
+  { name: 'preScore', pluginType: 'PreScorePlugin', labels: ['PreScore'] },
+  { name: 'score', pluginType: 'ScorePlugin', labels: ['Score', 'ScoreExtensionNormalize'] },
+  { name: 'reserve', pluginType: 'ReservePlugin', labels: ['Reserve', 'Unreserve'] },
+  { name: 'permit', pluginType: 'PermitPlugin', labels: ['Permit'] },
+  { name: 'preBind', pluginType: 'PreBindPlugin', labels: ['PreBind', 'PreBindPreFlight'] },
+  { name: 'bind', pluginType: 'BindPlugin', labels: ['Bind'] },
+  { name: 'postBind', pluginType: 'PostBindPlugin', labels: ['PostBind'] },
 ] as const satisfies readonly ExtensionPointInfo[];
 
 /** v1.37's pod group points, after multiPoint in the v1 Plugins struct. */
 const podGroups = [
-  { name: 'placementGenerate', pluginType: 'PlacementGeneratePlugin', podGroup: true },
-  { name: 'placementScore', pluginType: 'PlacementScorePlugin', podGroup: true },
-  { name: 'podGroupPostFilter', pluginType: 'PodGroupPostFilterPlugin', podGroup: true },
+  { name: 'placementGenerate', pluginType: 'PlacementGeneratePlugin', podGroup: true, labels: ['PlacementGenerate'] },
+  { name: 'placementScore', pluginType: 'PlacementScorePlugin', podGroup: true, labels: ['PlacementScore', 'PlacementScoreExtensionNormalize'] },
+  { name: 'podGroupPostFilter', pluginType: 'PodGroupPostFilterPlugin', podGroup: true, labels: ['PodGroupPostFilter'] },
 ] as const satisfies readonly ExtensionPointInfo[];
+
+/**
+ * Durations labelled by calls no plugin set configures: Sign (the PreFilter, Filter, PreScore and
+ * Score plugins' signPod, with OpportunisticBatching) and PlacementFeasible (every plugin that
+ * implements it, in a pod group's cycle).
+ */
+const unconfigured = [{ labels: ['Sign', 'PlacementFeasible'] }] as const;
+
+/** An extension_point label of the duration metrics ("PreFilter", "ScoreExtensionNormalize"). */
+export type ExtensionPointLabel = [...typeof pods, ...typeof podGroups, ...typeof unconfigured][number]['labels'][number];
+
+/** Every extension_point label the duration metrics may carry, from the table. */
+export const extensionPointLabels: readonly ExtensionPointLabel[] = [...pods, ...podGroups, ...unconfigured].flatMap((p) => p.labels);
 
 /** The pod extension points, in the v1 Plugins struct's order. */
 export const podExtensionPoints: readonly (typeof pods)[number][] = pods;

@@ -21,7 +21,7 @@ describe('serve: the dry-run endpoint', { skip: needsBuild, timeout: 60_000 }, (
     const stopSignal = new Promise<void>((resolve) => (stop = resolve));
     let serving: Serving | undefined;
     const done = serveCommand(
-      [join(root, 'test/scenarios/zones.yaml'), '--port', '0', '--plugins', join(root, 'examples/avoid-zone.ts'), '--config', join(root, 'examples/avoid-zone-config.yaml')],
+      [join(root, 'test/fixtures/scenarios/cli/zones.yaml'), '--port', '0', '--plugins', join(root, 'examples/avoid-zone.ts'), '--config', join(root, 'examples/avoid-zone-config.yaml')],
       { stdout: () => undefined, stderr: () => undefined },
       { stopSignal, onServing: (s) => (serving = s) },
     );

@@ -87,7 +87,7 @@ profiles:
     const stopSignal = new Promise<void>((resolve) => (stop = resolve));
     let serving: Serving | undefined;
     const done = serveCommand(
-      [join(root, 'test/scenarios/zones.yaml'), '--port', '0', '--plugins', example('avoid-zone.ts'), '--config', example('avoid-zone-config.yaml')],
+      [join(root, 'test/fixtures/scenarios/cli/zones.yaml'), '--port', '0', '--plugins', example('avoid-zone.ts'), '--config', example('avoid-zone-config.yaml')],
       { stdout: () => undefined, stderr: () => undefined },
       { stopSignal, onServing: (s) => (serving = s) },
     );
@@ -114,7 +114,7 @@ profiles:
     // filesystem. No NODE_OPTIONS, so no TypeScript loader comes from this test process.
     const env: NodeJS.ProcessEnv = { ...process.env, TMPDIR: '/proc/kube-scheduler-ts-no-tmp' };
     delete env.NODE_OPTIONS;
-    const argv = [join(root, 'dist/cli/bin.js'), 'simulate', join(root, 'test/scenarios/zones.yaml'), '--output', 'json',
+    const argv = [join(root, 'dist/cli/bin.js'), 'simulate', join(root, 'test/fixtures/scenarios/cli/zones.yaml'), '--output', 'json',
       '--plugins', example('avoid-zone.ts'), '--config', example('avoid-zone-config.yaml')];
     const { code, stdout, stderr } = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
       execFile(process.execPath, argv, { env, timeout: 30_000 }, (err, stdout, stderr) => resolve({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr }));
@@ -133,7 +133,7 @@ profiles:
       copyFileSync(example('avoid-zone.ts'), join(project, 'avoid-zone.ts'));
       copyFileSync(example('avoid-zone.ts'), join(project, 'avoid-zone.mts'));
       const simulate = (plugin: string) => new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-        const argv = [join(root, 'dist/cli/bin.js'), 'simulate', join(root, 'test/scenarios/zones.yaml'), '--output', 'json',
+        const argv = [join(root, 'dist/cli/bin.js'), 'simulate', join(root, 'test/fixtures/scenarios/cli/zones.yaml'), '--output', 'json',
           '--plugins', join(project, plugin), '--config', example('avoid-zone-config.yaml')];
         const env: NodeJS.ProcessEnv = { ...process.env };
         delete env.NODE_OPTIONS;

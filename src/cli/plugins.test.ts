@@ -79,7 +79,7 @@ export const plugins = [{ name: '${name}', factory: (): { name: string; score():
 
 describe('--plugins on the command line', { skip: existsSync(join(root, 'dist/index.js')) ? false : 'the example imports the built package (npm ci builds it)' }, () => {
   it('simulate with the TypeScript example keeps pods out of the avoided zone, which they would prefer', async () => {
-    const scenario = join(root, 'test/scenarios/zones.yaml');
+    const scenario = join(root, 'test/fixtures/scenarios/cli/zones.yaml');
     const nodesOf = async (...extra: string[]) => {
       let out = '';
       let err = '';
@@ -93,7 +93,7 @@ describe('--plugins on the command line', { skip: existsSync(join(root, 'dist/in
 
   it('a configuration naming a plugin that no module brought is rejected with the field path', async () => {
     let err = '';
-    const code = await runCli(['simulate', join(root, 'test/scenarios/zones.yaml'), '--config', join(root, 'examples/avoid-zone-config.yaml')], { stdout: () => undefined, stderr: (t) => (err += t) });
+    const code = await runCli(['simulate', join(root, 'test/fixtures/scenarios/cli/zones.yaml'), '--config', join(root, 'examples/avoid-zone-config.yaml')], { stdout: () => undefined, stderr: (t) => (err += t) });
     assert.equal(code, 2);
     assert.match(err, /avoid-zone-config\.yaml: profiles\[0\]\.plugins\.multiPoint\.enabled\[0\]\.name: Invalid value: "AvoidZone": plugin "AvoidZone" does not exist/);
   });

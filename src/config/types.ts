@@ -2,6 +2,9 @@
 // (staging/src/k8s.io/kube-scheduler/config/v1/types.go), plus the defaulted form the runtime reads.
 
 import { pluginSetNames, podExtensionPoints, type ExtensionPointName, type PluginSetName } from '../api/extension_points.js';
+import type { PluginConfig, PluginRef, PluginSet, Plugins } from '../api/plugin_sets.js';
+
+export type { PluginConfig, PluginRef, PluginSet, Plugins };
 
 export const SchedulerConfigAPIVersion = 'kubescheduler.config.k8s.io/v1';
 export const SchedulerConfigKind = 'KubeSchedulerConfiguration';
@@ -15,25 +18,6 @@ export const ExtensionPoints: readonly ExtensionPointName[] = podExtensionPoints
 export type { PluginSetName };
 /** Every key of `profiles[].plugins`, in the v1 Plugins struct's order. */
 export const PluginSetNames: readonly PluginSetName[] = pluginSetNames;
-
-/** A plugin reference; `weight` only matters for Score (and multiPoint plugins that score). */
-export interface PluginRef {
-  name: string;
-  weight?: number;
-}
-
-export interface PluginSet {
-  enabled?: PluginRef[];
-  disabled?: { name: string }[];
-}
-
-export type Plugins = Partial<Record<PluginSetName, PluginSet>>;
-
-export interface PluginConfig {
-  name: string;
-  /** Arbitrary JSON; in-tree kinds are decoded strictly and may carry apiVersion/kind. */
-  args?: unknown;
-}
 
 export interface KubeSchedulerProfile {
   schedulerName?: string;

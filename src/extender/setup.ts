@@ -3,7 +3,7 @@
 // every profile's NodeResourcesFit ignoredResources.
 import type { Extender as ExtenderConfig } from '../config/types.js';
 import { NodeResourcesFit as FitPlugin } from '../framework/names.js';
-import type { ProfileConfig } from '../framework/runtime/framework.js';
+import type { ProfileConfig } from '../framework/runtime/profile_plugins.js';
 import { buildExtenders } from './build.js';
 import type { Extender } from '../framework/extender.js';
 import type { ExtenderTransport } from './transport.js';

@@ -1,17 +1,14 @@
 // What the framework runtime and plugins report for metrics (runtime/metrics_recorder.go and the
 // framework's use of pkg/scheduler/metrics). The runtime calls it only when one is configured;
 // without one, measuring costs one null check per extension point.
+import type { ExtensionPointLabel } from '../api/extension_points.js';
 import type { CodeName } from './status.js';
 
 /** Share of scheduling cycles whose plugin calls are timed (pluginMetricsSamplePercent). */
 export const pluginMetricsSamplePercent = 10;
 
-/** Extension points as upstream's metrics label them. */
-export type ExtensionPointLabel =
-  | 'PreFilter' | 'Filter' | 'PreFilterExtensionAddPod' | 'PreFilterExtensionRemovePod' | 'PostFilter'
-  | 'PreScore' | 'Score' | 'ScoreExtensionNormalize' | 'Reserve' | 'Unreserve' | 'Permit'
-  | 'PreBind' | 'Bind' | 'PostBind' | 'Sign'
-  | 'PlacementGenerate' | 'PlacementScore' | 'PlacementScoreExtensionNormalize';
+/** Extension points as upstream's metrics label them, derived from the extension point table. */
+export type { ExtensionPointLabel };
 
 export interface MetricsRecorder {
   /** scheduler_framework_extension_point_duration_seconds */

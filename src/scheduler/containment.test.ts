@@ -7,7 +7,7 @@ import { MemoryCluster } from '../cluster/memory/store.js';
 import type { AnyPlugin, Handle, NodeScore, PermitOutcome, QueuedPodInfo } from '../framework/interfaces.js';
 import type { PodInfo } from '../framework/pod_info.js';
 import { Registry } from '../framework/registry.js';
-import type { PluginsConfig } from '../framework/runtime/framework.js';
+import type { PluginsConfig } from '../framework/runtime/profile_plugins.js';
 import { Status } from '../framework/status.js';
 import { makeNode, makePod } from '../testing/builders.js';
 import { FakeClock, seededRandom } from '../util/clock.js';

@@ -11,7 +11,7 @@ import type { AnyPlugin, Handle, QueuedPodInfo } from '../framework/interfaces.j
 import type { NodeInfo } from '../framework/node_info.js';
 import { PodInfo } from '../framework/pod_info.js';
 import { Registry, type PluginDefinition } from '../framework/registry.js';
-import type { PluginsConfig } from '../framework/runtime/framework.js';
+import type { PluginsConfig } from '../framework/runtime/profile_plugins.js';
 import { Status } from '../framework/status.js';
 import { makeNode, makePod } from '../testing/builders.js';
 import { FakeClock, seededRandom } from '../util/clock.js';

@@ -3,7 +3,8 @@
 // TopologyAwareWorkloadScheduling applyTopologyAwareWorkloadScheduling), unless the profile
 // disables them there.
 import type { Features } from '../framework/features.js';
-import type { PluginRef, ProfileConfig } from '../framework/runtime/framework.js';
+import type { PluginRef } from '../api/plugin_sets.js';
+import type { ProfileConfig } from '../framework/runtime/profile_plugins.js';
 
 export function withWorkloadPlugins(profile: ProfileConfig, features: Features): ProfileConfig {
   if (!features.enableGenericWorkload) return profile;

@@ -3,9 +3,10 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Pod } from '../types.js';
 import { dropDisabledPodFields } from './drop_disabled_fields.js';
+import { makePod } from '../../testing/builders.js';
 
 const mount = (extra: object = {}) => ({ name: 'v', mountPath: '/v', ...extra });
-const pod = (spec: Partial<Pod['spec']>): Pod => ({ metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'x' }], ...spec } });
+const pod = (spec: Partial<Pod['spec']>): Pod => makePod('p', { spec });
 
 describe('dropDisabledPodFields', () => {
   it('drops bindMountOptions from every kind of container (VolumeBindMountOptions is off)', () => {

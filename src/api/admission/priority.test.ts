@@ -3,9 +3,10 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Pod, PriorityClass } from '../types.js';
 import { admitGroupPriority, priorityAdmissionError, priorityClassAdmissionError, resolvePodPriority, type AdmittedGroupPriority } from './priority.js';
+import { makePod } from '../../testing/builders.js';
 
 const pc = (name: string, value: number, extra: Partial<PriorityClass> = {}): PriorityClass => ({ metadata: { name }, value, ...extra });
-const pod = (spec: Partial<Pod['spec']> = {}): Pod => ({ metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'x' }], ...spec } });
+const pod = (spec: Partial<Pod['spec']> = {}): Pod => makePod('p', { spec });
 
 describe('Priority admission', () => {
   const classes = [pc('low', 10), pc('high', 1000, { preemptionPolicy: 'Never' }), pc('default', 5, { globalDefault: true })];

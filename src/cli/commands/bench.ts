@@ -1,63 +1,46 @@
 // `bench`: upstream's scheduler_perf workloads on the embedded scheduler (see src/bench/).
 import { FeatureGates } from '../../config/feature_gates.js';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { defaultConfiguration, loadConfigFile } from '../../config/index.js';
 import { inTreeRegistry, notYetAvailablePlugins } from '../../plugins/registry.js';
 import { parseReport, renderComparison, renderJson, renderTable } from '../../bench/report.js';
 import { profileFileName, runWorkload, selectWorkloads, type BenchReport, type SizeOverrides } from '../../bench/runner.js';
 import { skippedTestCases } from '../../bench/workloads.js';
+import { checks, commandHelp, parseCommand, type CommandSpec } from '../command_spec.js';
 import { UsageError, type CliIO } from '../io.js';
 
-export const benchUsage = `Usage: kube-scheduler-ts bench [filter] [options]   (this text: bench help)
+const nonNegative = { type: 'string', value: 'N', check: checks.nonNegativeInteger } as const;
 
-Runs upstream's scheduler_perf workloads (SchedulingBasic/5000Nodes, ...) on the embedded scheduler
+/** `bench`, declared once: its flags, checks and help. */
+export const benchSpec = {
+  usage: 'bench [filter] [options]   (this text: bench help)',
+  about: `Runs upstream's scheduler_perf workloads (SchedulingBasic/5000Nodes, ...) on the embedded scheduler
 and reports SchedulingThroughput (pods/s over 1-second windows), attempt durations and memory.
-[filter] is a regular expression matched against "TestCase/Workload".
+[filter] is a regular expression matched against "TestCase/Workload".`,
+  flags: [
+    { name: 'label', type: 'string', value: 'L', help: "Upstream label to select: default (500/5000-node runs), performance\n(upstream's threshold runs), integration-test (tiny), or all" },
+    { name: 'nodes', ...nonNegative, help: "Override the workloads' initNodes (nodesWithDRA for DRA workloads)" },
+    { name: 'init-pods', ...nonNegative, help: "Override the workloads' initPods" },
+    { name: 'measure-pods', ...nonNegative, help: "Override the workloads' measurePods" },
+    { name: 'json', type: 'string', value: 'FILE', help: 'Also write the results to FILE' },
+    { name: 'compare', type: 'string', value: 'OLD.json', help: "Print each workload's throughput ratio against an earlier --json file" },
+    { name: 'config', type: 'string', value: 'FILE', help: "KubeSchedulerConfiguration to run with (default: upstream's defaults)" },
+    { name: 'seed', ...nonNegative, help: 'Seed of the random source; default 1' },
+    { name: 'feature-gates', type: 'string', multiple: true, value: 'A=true,B=false', help: "Feature gates of the pinned release (v1.37.2), as kube-scheduler's" },
+    { name: 'timeout', ...nonNegative, value: 'SECONDS', help: "Longest wait for one op's pods; default 600" },
+    { name: 'cpu-profile', type: 'string', value: 'DIR', help: "Write a V8 CPU profile of each workload's measured op to DIR" },
+    { name: 'list', type: 'boolean', help: "List the selected workloads, and upstream's test cases not run yet, and exit" },
+  ],
+  maxPositionals: 1,
+  tooManyPositionals: (p) => `bench takes one filter, got: ${p.join(' ')}`,
+} as const satisfies CommandSpec;
 
-Options:
-  --label L             Upstream label to select: default (500/5000-node runs), performance
-                        (upstream's threshold runs), integration-test (tiny), or all
-  --nodes N             Override the workloads' initNodes (nodesWithDRA for DRA workloads)
-  --init-pods N         Override the workloads' initPods
-  --measure-pods N      Override the workloads' measurePods
-  --json FILE           Also write the results to FILE
-  --compare OLD.json    Print each workload's throughput ratio against an earlier --json file
-  --config FILE         KubeSchedulerConfiguration to run with (default: upstream's defaults)
-  --seed N              Seed of the random source; default 1
-  --feature-gates A=true,B=false  Feature gates of the pinned release (v1.37.2), as kube-scheduler's
-  --timeout SECONDS     Longest wait for one op's pods; default 600
-  --cpu-profile DIR     Write a V8 CPU profile of each workload's measured op to DIR
-  --list                List the selected workloads, and upstream's test cases not run yet, and exit
-`;
+export const benchUsage = commandHelp(benchSpec);
 
-function positiveInt(v: string | undefined, flag: string): number | undefined {
-  if (v === undefined) return undefined;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0) throw new UsageError(`${flag} must be a non-negative integer, got "${v}"`);
-  return n;
-}
+const optionalInt = (v: string | undefined): number | undefined => (v === undefined ? undefined : Number(v));
 
 export async function benchCommand(argv: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      label: { type: 'string' },
-      nodes: { type: 'string' },
-      'init-pods': { type: 'string' },
-      'measure-pods': { type: 'string' },
-      json: { type: 'string' },
-      compare: { type: 'string' },
-      config: { type: 'string' },
-      seed: { type: 'string' },
-      timeout: { type: 'string' },
-      'cpu-profile': { type: 'string' },
-      list: { type: 'boolean' },
-      'feature-gates': { type: 'string', multiple: true },
-    },
-  });
-  if (positionals.length > 1) throw new UsageError(`bench takes one filter, got: ${positionals.join(' ')}`);
+  const { values, positionals } = parseCommand(benchSpec, argv);
   const filter = positionals[0];
   if (filter === 'help') {
     io.stdout(benchUsage);
@@ -71,13 +54,13 @@ export async function benchCommand(argv: string[], io: CliIO): Promise<number> {
     }
   }
   const overrides: SizeOverrides = {
-    nodes: positiveInt(values.nodes, '--nodes'),
-    initPods: positiveInt(values['init-pods'], '--init-pods'),
-    measurePods: positiveInt(values['measure-pods'], '--measure-pods'),
+    nodes: optionalInt(values.nodes),
+    initPods: optionalInt(values['init-pods']),
+    measurePods: optionalInt(values['measure-pods']),
   };
-  const seed = positiveInt(values.seed, '--seed') ?? 1;
+  const seed = optionalInt(values.seed) ?? 1;
   const featureGates = FeatureGates.parse(values['feature-gates'] ?? []);
-  const timeout = positiveInt(values.timeout, '--timeout') ?? 600;
+  const timeout = optionalInt(values.timeout) ?? 600;
   const old = values.compare !== undefined ? readReport(values.compare) : null;
   if (values['cpu-profile'] !== undefined) mkdirSync(values['cpu-profile'], { recursive: true });
 

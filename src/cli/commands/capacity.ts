@@ -3,7 +3,6 @@
 import { readFileSync } from 'node:fs';
 import type { Node, Pod } from '../../api/types.js';
 import { kindKeyOf } from '../../api/kinds.js';
-import { parseArgs } from 'node:util';
 import { admitPod } from '../../cluster/memory/admission.js';
 import { FeatureGates } from '../../config/feature_gates.js';
 import { notYetAvailablePlugins } from '../../plugins/registry.js';
@@ -12,41 +11,49 @@ import { checkGangTemplate, countGangFits, gangMemberKeys, withGang, type GangFi
 import type { PodGroup } from '../../api/scheduling.js';
 import type { FreeResources } from '../../sim/whatif/free_resources.js';
 import { parseScenario, ScenarioError } from '../../sim/scenario/scenario.js';
+import { commandHelp, parseCommand, pastScenario, sharedFlags, type CommandSpec } from '../command_spec.js';
 import { UsageError, type CliIO } from '../io.js';
 import { registryWithPlugins } from '../plugins.js';
-import { clusterFlagOptions, clusterFlagsUsage, loadScenarioAndConfig, positive } from './cluster_flags.js';
+import { clusterFlags, loadScenarioAndConfig, positive } from './cluster_flags.js';
 import { progressLine } from './progress.js';
 
-export const capacityUsage = `Usage: kube-scheduler-ts capacity [scenario | --from-cluster] (--pod FILE [--max N] | --gang FILE [--members N] [--max N] | --add-nodes-like NODE | --node-template FILE | --removable [--nodes A,B] [--placements]) [options]
+const question = 'Questions:';
 
-Answers capacity questions with the real scheduler on the scenario's cluster (its pending pods
-scheduled first):
-  --pod FILE            How many more copies of this Pod fit, and why the next one does not
-                        (every node's reasons). Copies never preempt.
-  --max N               Stop counting at N copies; default 100000 (--gang: 10000)
-  --gang FILE           How many more pod groups like FILE's fit, each all or nothing (FILE: a
-                        PodGroup and the Pod every member copies; needs --feature-gates
-                        GenericWorkload=true). With --add-nodes-like or --node-template: how many
-                        nodes must be added so one such group fits as well as every pending pod
-  --members N           With --gang: members per group; default the gang's minCount (basic: 1)
-  --add-nodes-like NODE How many nodes like NODE must be added so that every pending pod fits
-  --node-template FILE  The same, with a Node from FILE as the template
-  --limit N             Give up beyond N added nodes; default 10000
-  --removable           Which nodes could be removed, each alone, with their pods (DaemonSet pods
-                        aside) rescheduled on the others; --nodes A,B to try only those. A node
-                        whose pods each fit enough other nodes is answered from the filters alone,
-                        each pod shown with a node that has room for it
-  --placements          With --removable: run the scheduler for every node, to show where it
-                        would put each pod (slower: a scheduling cycle per pod moved)
+/** `capacity`, declared once: its questions and options, their checks and help. */
+export const capacitySpec = {
+  usage: 'capacity [scenario | --from-cluster] (--pod FILE [--max N] | --gang FILE [--members N] [--max N] | --add-nodes-like NODE | --node-template FILE | --removable [--nodes A,B] [--placements]) [options]',
+  about: `Answers capacity questions with the real scheduler on the scenario's cluster (its pending pods
+scheduled first).`,
+  flags: [
+    { name: 'pod', section: question, type: 'string', value: 'FILE', help: 'How many more copies of this Pod fit, and why the next one does not\n(every node\'s reasons). Copies never preempt.' },
+    { name: 'max', section: question, type: 'string', value: 'N', help: 'Stop counting at N copies; default 100000 (--gang: 10000)' },
+    {
+      name: 'gang', section: question, type: 'string', value: 'FILE',
+      help: "How many more pod groups like FILE's fit, each all or nothing (FILE: a\nPodGroup and the Pod every member copies; needs --feature-gates\nGenericWorkload=true). With --add-nodes-like or --node-template: how many\nnodes must be added so one such group fits as well as every pending pod",
+    },
+    { name: 'members', section: question, type: 'string', value: 'N', help: "With --gang: members per group; default the gang's minCount (basic: 1)" },
+    { name: 'add-nodes-like', section: question, type: 'string', value: 'NODE', help: 'How many nodes like NODE must be added so that every pending pod fits' },
+    { name: 'node-template', section: question, type: 'string', value: 'FILE', help: 'The same, with a Node from FILE as the template' },
+    { name: 'limit', section: question, type: 'string', value: 'N', help: 'Give up beyond N added nodes; default 10000' },
+    {
+      name: 'removable', section: question, type: 'boolean',
+      help: "Which nodes could be removed, each alone, with their pods (DaemonSet pods\naside) rescheduled on the others; --nodes A,B to try only those. A node\nwhose pods each fit enough other nodes is answered from the filters alone,\neach pod shown with a node that has room for it",
+    },
+    { name: 'nodes', section: question, type: 'string', value: 'A,B', help: 'With --removable: only these nodes' },
+    { name: 'placements', section: question, type: 'boolean', help: 'With --removable: run the scheduler for every node, to show where it\nwould put each pod (slower: a scheduling cycle per pod moved)' },
+    { name: 'config', type: 'string', value: 'FILE', help: 'KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1)' },
+    { name: 'plugins', type: 'string', multiple: true, value: 'FILE', help: 'out-of-tree plugins module (repeatable)' },
+    sharedFlags.featureGates,
+    sharedFlags.seed,
+    sharedFlags.output,
+    sharedFlags.progress,
+    ...clusterFlags,
+  ],
+  maxPositionals: 1,
+  tooManyPositionals: pastScenario,
+} as const satisfies CommandSpec;
 
-Options:
-  --config FILE         KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1)
-  --plugins FILE        out-of-tree plugins module (repeatable)
-  --feature-gates A=true,B=false
-  --seed N              Seed of the random source; default 1
-  --output text|json    Default text
-  --progress            a progress line on stderr even when stderr is not a terminal (it is drawn on a terminal)
-${clusterFlagsUsage}`;
+export const capacityUsage = commandHelp(capacitySpec);
 
 /** A file of objects read as a scenario; a missing file is a ScenarioError naming it. */
 function readScenarioFile(path: string): ReturnType<typeof parseScenario> {
@@ -70,30 +77,7 @@ function readOne(path: string, kind: 'Pod' | 'Node'): Pod | Node {
 }
 
 export async function capacityCommand(argv: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      pod: { type: 'string' },
-      gang: { type: 'string' },
-      members: { type: 'string' },
-      max: { type: 'string' },
-      'add-nodes-like': { type: 'string' },
-      'node-template': { type: 'string' },
-      limit: { type: 'string' },
-      removable: { type: 'boolean' },
-      nodes: { type: 'string' },
-      placements: { type: 'boolean' },
-      config: { type: 'string' },
-      plugins: { type: 'string', multiple: true },
-      'feature-gates': { type: 'string', multiple: true },
-      seed: { type: 'string' },
-      output: { type: 'string', short: 'o' },
-      progress: { type: 'boolean' },
-      ...clusterFlagOptions,
-    },
-  });
-  if (positionals.length > 1) throw new UsageError(`unexpected arguments: ${positionals.slice(1).join(' ')}`);
+  const { values, positionals } = parseCommand(capacitySpec, argv);
   const addNodes = values['add-nodes-like'] !== undefined || values['node-template'] !== undefined;
   // --gang asks on its own (how many fit) or with a node template (what to add for one).
   const questions = [values.pod, values['add-nodes-like'], values['node-template'], values.removable || undefined, addNodes ? undefined : values.gang].filter((v) => v !== undefined).length;
@@ -103,9 +87,7 @@ export async function capacityCommand(argv: string[], io: CliIO): Promise<number
   if (values.nodes !== undefined && values.removable !== true) throw new UsageError('--nodes goes with --removable');
   if (values.placements === true && values.removable !== true) throw new UsageError('--placements goes with --removable');
   const output = values.output ?? 'text';
-  if (output !== 'text' && output !== 'json') throw new UsageError('--output must be text or json');
   const seed = values.seed === undefined ? 1 : Number(values.seed);
-  if (!Number.isInteger(seed)) throw new UsageError(`--seed must be an integer, got "${values.seed}"`);
   const registry = await registryWithPlugins(values.plugins ?? []);
   const { scenario, config } = await loadScenarioAndConfig(values, positionals, registry, io);
   const featureGates = FeatureGates.parse(values['feature-gates'] ?? []);

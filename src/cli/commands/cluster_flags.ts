@@ -8,29 +8,23 @@ import type { ResolvedConfig } from '../../scheduler/scheduler.js';
 import { loadScenario, type Scenario } from '../../sim/scenario/scenario.js';
 import { resolveConfiguration } from '../configuration.js';
 import { defaultScenarioPath } from '../default_scenario.js';
+import { optionsOf, type FlagSpec } from '../command_spec.js';
 import { UsageError, type CliIO } from '../io.js';
 import type { ClusterFlags } from './from_cluster.js';
 
-export const clusterFlagOptions = {
-  'from-cluster': { type: 'boolean' },
-  kubeconfig: { type: 'string' },
-  namespace: { type: 'string', short: 'n', multiple: true },
-  selector: { type: 'string', short: 'l' },
-  'field-selector': { type: 'string' },
-  'kube-api-qps': { type: 'string' },
-  'kube-api-burst': { type: 'string' },
-  'page-size': { type: 'string' },
-} as const;
+/** The flags that read a live cluster, declared once for every command that takes them. */
+export const clusterFlags = [
+  { name: 'from-cluster', type: 'boolean', help: 'read the scenario from a live cluster, read-only, instead of a file' },
+  { name: 'kubeconfig', type: 'string', value: 'FILE', help: 'its kubeconfig (default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account)' },
+  { name: 'namespace', short: 'n', type: 'string', multiple: true, value: 'NS', help: 'namespaced objects from NS only (repeatable; cluster-scoped kinds always come)' },
+  { name: 'selector', short: 'l', type: 'string', value: 'SEL', help: 'label selector of the pods to import' },
+  { name: 'field-selector', type: 'string', value: 'SEL', help: 'field selector of the pods to import' },
+  { name: 'kube-api-qps', type: 'string', value: 'N', help: 'client rate limit, requests per second (default 50)' },
+  { name: 'kube-api-burst', type: 'string', value: 'N', help: 'client burst (default 100)' },
+  { name: 'page-size', type: 'string', value: 'N', help: 'objects per list request (default 500)' },
+] as const satisfies readonly FlagSpec[];
 
-export const clusterFlagsUsage = `  --from-cluster        read the scenario from a live cluster, read-only, instead of a file
-  --kubeconfig FILE     its kubeconfig (default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account)
-  -n, --namespace NS    namespaced objects from NS only (repeatable; cluster-scoped kinds always come)
-  -l, --selector SEL    label selector of the pods to import
-  --field-selector SEL  field selector of the pods to import
-  --kube-api-qps N      client rate limit, requests per second (default 50)
-  --kube-api-burst N    client burst (default 100)
-  --page-size N         objects per list request (default 500)
-`;
+export const clusterFlagOptions = optionsOf(clusterFlags);
 
 interface ClusterFlagValues {
   kubeconfig?: string;

@@ -2,7 +2,6 @@
 // fragmentation and the pods whose fate differs.
 import { writeFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { parseArgs } from 'node:util';
 import { admitPod } from '../../cluster/memory/admission.js';
 import { FeatureGates } from '../../config/feature_gates.js';
 import { notYetAvailablePlugins } from '../../plugins/registry.js';
@@ -10,54 +9,44 @@ import { compareReports, runVariants, type Comparison } from '../../sim/whatif/c
 import { buildComparisonReport } from '../../sim/report/compare_report.js';
 import { renderReportHtml } from '../../sim/report/report.js';
 import { resolveConfiguration } from '../configuration.js';
+import { checks, commandHelp, parseCommand, pastScenario, sharedFlags, type CommandSpec } from '../command_spec.js';
 import { UsageError, type CliIO } from '../io.js';
 import { registryWithPlugins } from '../plugins.js';
-import { clusterFlagOptions, clusterFlagsUsage, loadScenarioOrCluster } from './cluster_flags.js';
+import { clusterFlags, loadScenarioOrCluster } from './cluster_flags.js';
 import { progressLine } from './progress.js';
 
-export const compareUsage = `Usage: kube-scheduler-ts compare [scenario | --from-cluster] --config A.yaml [--config B.yaml ...] [options]
-
-Runs the scenario once per configuration (the same seed each time) and compares: pods scheduled and
+/** `compare`, declared once: its flags, checks and help. */
+export const compareSpec = {
+  usage: 'compare [scenario | --from-cluster] --config A.yaml [--config B.yaml ...] [options]',
+  about: `Runs the scenario once per configuration (the same seed each time) and compares: pods scheduled and
 left out (with upstream's reasons), nodes used, how evenly cpu and memory are requested across nodes,
 how fragmented the free cpu is, and every pod whose node or outcome differs.
-With one --config, it is compared with the scenario's own configuration (or upstream's defaults).
+With one --config, it is compared with the scenario's own configuration (or upstream's defaults).`,
+  flags: [
+    { name: 'config', type: 'string', multiple: true, value: 'FILE', help: 'A KubeSchedulerConfiguration to compare (repeatable)' },
+    { name: 'plugins', type: 'string', multiple: true, value: 'FILE', help: 'out-of-tree plugins module, available to every configuration (repeatable)' },
+    sharedFlags.featureGates,
+    sharedFlags.seed,
+    sharedFlags.output,
+    { name: 'max-differences', type: 'string', value: 'N', help: "Pods listed in the text output's differences; default 50", check: checks.nonNegativeInteger },
+    { name: 'report', type: 'string', value: 'FILE', help: 'also write the comparison as one self-contained HTML page (charts, tables, every difference)' },
+    sharedFlags.progress,
+    ...clusterFlags,
+  ],
+  maxPositionals: 1,
+  tooManyPositionals: pastScenario,
+} as const satisfies CommandSpec;
 
-Options:
-  --config FILE         A KubeSchedulerConfiguration to compare (repeatable)
-  --plugins FILE        out-of-tree plugins module, available to every configuration (repeatable)
-  --feature-gates A=true,B=false
-  --seed N              Seed of the random source; default 1
-  --output text|json    Default text
-  --max-differences N   Pods listed in the text output's differences; default 50
-  --report FILE         also write the comparison as one self-contained HTML page (charts, tables, every difference)
-  --progress            a progress line on stderr even when stderr is not a terminal (it is drawn on a terminal)
-${clusterFlagsUsage}`;
+export const compareUsage = commandHelp(compareSpec);
 
 export async function compareCommand(argv: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      config: { type: 'string', multiple: true },
-      plugins: { type: 'string', multiple: true },
-      'feature-gates': { type: 'string', multiple: true },
-      seed: { type: 'string' },
-      output: { type: 'string', short: 'o' },
-      'max-differences': { type: 'string' },
-      report: { type: 'string' },
-      progress: { type: 'boolean' },
-      ...clusterFlagOptions,
-    },
-  });
+  const { values, positionals } = parseCommand(compareSpec, argv);
   if (positionals.length > 1) throw new UsageError(`unexpected arguments: ${positionals.slice(1).join(' ')}`);
   const configs = values.config ?? [];
   if (configs.length === 0) throw new UsageError('give at least one --config to compare');
   const output = values.output ?? 'text';
-  if (output !== 'text' && output !== 'json') throw new UsageError('--output must be text or json');
   const seed = values.seed === undefined ? 1 : Number(values.seed);
-  if (!Number.isInteger(seed)) throw new UsageError(`--seed must be an integer, got "${values.seed}"`);
   const maxDiff = values['max-differences'] === undefined ? 50 : Number(values['max-differences']);
-  if (!Number.isInteger(maxDiff) || maxDiff < 0) throw new UsageError(`--max-differences must be a non-negative integer, got "${values['max-differences']}"`);
   const featureGates = FeatureGates.parse(values['feature-gates'] ?? []);
   const registry = await registryWithPlugins(values.plugins ?? []);
   const base = { registry, notYetAvailable: notYetAvailablePlugins, featureGates, seed, admitPod };

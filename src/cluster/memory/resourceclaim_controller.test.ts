@@ -6,6 +6,7 @@ import { FakeClock, seededRandom } from '../../util/clock.js';
 import { ApiError, type WatchEvent } from '../types.js';
 import { MemoryCluster } from './store.js';
 import { generateNameFor, PodResourceClaimAnnotation, ResourceClaimFinalizer } from './resourceclaim_controller.js';
+import { makePod } from '../../testing/builders.js';
 
 /** Lets the controller's microtask passes run (no time passes on the fake clock). */
 async function settle(): Promise<void> {
@@ -29,11 +30,7 @@ const claim = (name: string, extra: Partial<ResourceClaim> = {}): ResourceClaim 
   ...extra,
 });
 
-const pod = (name: string, entries: NonNullable<Pod['spec']['resourceClaims']>, nodeName?: string): Pod => ({
-  apiVersion: 'v1', kind: 'Pod',
-  metadata: { name, namespace: 'default' },
-  spec: { containers: [{ name: 'c' }], resourceClaims: entries, ...(nodeName ? { nodeName } : {}) },
-});
+const pod = (name: string, entries: NonNullable<Pod['spec']['resourceClaims']>, nodeName?: string): Pod => makePod(name, { node: nodeName, spec: { resourceClaims: entries } });
 
 const allocation = { devices: { results: [{ request: 'gpu', driver: 'gpu.example.com', pool: 'node-1', device: 'gpu-0' }] } };
 

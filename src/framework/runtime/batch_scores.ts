@@ -5,11 +5,13 @@ import { MaxNodeScore, MinNodeScore, type NodeScore, type ScorePlugin } from '..
 import type { NodeInfo } from '../node_info.js';
 import type { PodInfo } from '../pod_info.js';
 import { isSuccess, Status } from '../status.js';
-import { thrownMessage } from './thrown.js';
+import { normalizeScoreCall, scoreCall, scoreExtensionsOf } from './call_specs.js';
+import type { PluginCalls } from './plugin_calls.js';
 import type { ScoredCandidate } from './sorted_scored_nodes.js';
 
 /** What rescoring needs of a profile. */
 export interface ScoringProfile {
+  readonly calls: PluginCalls;
   readonly scorePlugins: readonly ScorePlugin[];
   readonly scorePluginWeight: ReadonlyMap<string, number>;
 }
@@ -25,12 +27,7 @@ export function runRawScorePlugins(profile: ScoringProfile, state: CycleState, p
   const values = new Float64Array(plugins.length);
   for (let i = 0; i < plugins.length; i++) {
     const p = plugins[i]!;
-    let r: number | Status;
-    try {
-      r = p.score(state, pod, nodeInfo);
-    } catch (err) {
-      r = Status.fromThrown(err);
-    }
+    const r = profile.calls.callScore(scoreCall, p, false, state, pod, nodeInfo);
     if (typeof r !== 'number') return Status.error(`plugin "${p.name}" failed with: ${r.message()}`).withPlugin(p.name);
     values[i] = r;
   }
@@ -49,12 +46,9 @@ export function normalizeScores(profile: ScoringProfile, state: CycleState, pod:
       const k = c.rawNames.indexOf(p.name);
       return { name: c.name, score: k < 0 ? 0 : c.rawValues[k]! };
     });
-    try {
-      const s = p.scoreExtensions?.()?.normalizeScore(state, pod, list) ?? null;
-      if (!isSuccess(s)) return Status.error(`running Normalize on Score plugins: plugin "${p.name}" failed with: ${s!.message()}`).withPlugin(p.name);
-    } catch (err) {
-      return Status.error(`running Normalize on Score plugins: plugin "${p.name}" failed with: ${thrownMessage(err)}`).withPlugin(p.name);
-    }
+    const ext = profile.calls.call(scoreExtensionsOf, p, false, undefined, undefined, undefined);
+    const s = ext === null || ext instanceof Status ? ext : profile.calls.call(normalizeScoreCall, p, false, ext, state, pod, list);
+    if (!isSuccess(s)) return Status.error(`running Normalize on Score plugins: plugin "${p.name}" failed with: ${s!.message()}`).withPlugin(p.name);
     const weight = profile.scorePluginWeight.get(p.name) ?? 0;
     for (let i = 0; i < list.length; i++) {
       const score = list[i]!.score;

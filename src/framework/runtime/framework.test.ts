@@ -15,7 +15,8 @@ import { PodInfo } from '../pod_info.js';
 import { Registry, type PluginDefinition } from '../registry.js';
 import { Code, Status } from '../status.js';
 import { NodeToStatus } from '../node_to_status.js';
-import { Framework, type NodePluginScores, type PluginScoreColumn, type PluginsConfig } from './framework.js';
+import { Framework, type NodePluginScores, type PluginScoreColumn } from './framework.js';
+import type { PluginsConfig } from './profile_plugins.js';
 
 // ---- fake plugins ----
 

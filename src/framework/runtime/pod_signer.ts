@@ -4,8 +4,9 @@
 import * as fw from '../interfaces.js';
 import type { PodInfo } from '../pod_info.js';
 import { canonicalJson, SchedulerNameSignerName } from '../signers.js';
-import type { MetricsRecorder } from '../metrics_recorder.js';
-import { Code, codeName, Status } from '../status.js';
+import { Code, Status } from '../status.js';
+import { signCall } from './call_specs.js';
+import type { PluginCalls } from './plugin_calls.js';
 
 /** What a profile signs pods with (the parts of the framework it needs). */
 export interface SignerProfile {
@@ -25,11 +26,9 @@ export class PodSigner {
   constructor(
     profile: SignerProfile,
     hasExtenders: boolean,
+    private readonly calls: PluginCalls,
     private readonly log: (level: number, msg: string) => void = () => {},
-    private readonly metrics: MetricsRecorder | null = null,
-    private readonly monotonicSeconds: () => number = () => 0,
   ) {
-    this.profileName = profile.profileName;
     const signers: fw.SignPlugin[] = [];
     const seen = new Set<string>();
     const unsupported: string[] = [];
@@ -48,8 +47,6 @@ export class PodSigner {
     if (this.disabledBecause !== null) this.log(1, `Disabling signatures for profile ${profile.profileName} because ${this.disabledBecause}`);
   }
 
-  private readonly profileName: string;
-
   get enabled(): boolean {
     return this.signers !== null;
   }
@@ -59,26 +56,17 @@ export class PodSigner {
    * pods with one signature get the same verdicts and scores on the same nodes.
    */
   signPod(pod: PodInfo): string | null {
-    const m = this.metrics;
-    const start = m !== null ? this.monotonicSeconds() : 0;
-    const sig = this.sign(pod, m);
     // Upstream labels the extension point Success whatever the plugins answered.
-    if (m !== null) m.observeExtensionPointDuration('Sign', 'Success', this.profileName, this.monotonicSeconds() - start);
-    return sig;
+    return this.calls.point('Sign', () => this.sign(pod), () => null);
   }
 
-  private sign(pod: PodInfo, m: MetricsRecorder | null): string | null {
+  private sign(pod: PodInfo): string | null {
     if (this.signers === null) return null;
     const sig: Record<string, unknown> = { [SchedulerNameSignerName]: pod.pod.spec.schedulerName ?? '' };
+    // Upstream times every plugin's Sign, not only in sampled cycles.
+    const timed = this.calls.measured;
     for (const p of this.signers) {
-      const start = m !== null ? this.monotonicSeconds() : 0;
-      let fragments: readonly fw.SignFragment[] | Status;
-      try {
-        fragments = p.signPod(pod);
-      } catch (err) {
-        fragments = Status.fromThrown(err);
-      }
-      if (m !== null) m.observePluginDuration(p.name, 'Sign', codeName(fragments instanceof Status ? fragments.code : Code.Success), this.monotonicSeconds() - start);
+      const fragments = this.calls.call(signCall, p, timed, pod, undefined, undefined);
       if (fragments instanceof Status) {
         if (fragments.code === Code.Success) continue;
         if (fragments.code === Code.Error) this.log(1, `SignPod failed for plugin ${p.name}: ${fragments.message()}`);

@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { KubeObject, Pod } from '../../api/types.js';
 import { Registry } from '../../framework/registry.js';
-import type { ProfileConfig } from '../../framework/runtime/framework.js';
+import type { ProfileConfig } from '../../framework/runtime/profile_plugins.js';
 import { runSimulation } from '../../sim/simulate/simulate.js';
 import type { Scenario } from '../../sim/scenario/scenario.js';
 import { defaultBinderDefinition } from '../defaultbinder/index.js';

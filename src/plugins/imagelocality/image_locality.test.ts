@@ -7,15 +7,13 @@ import { Snapshot } from '../../cache/snapshot.js';
 import { CycleState } from '../../framework/cycle_state.js';
 import type { NodeScore } from '../../framework/interfaces.js';
 import { PodInfo } from '../../framework/pod_info.js';
-import { makePod } from '../../testing/builders.js';
+import { makeNode, makePod } from '../../testing/builders.js';
 import { newTestHandle } from '../../testing/handle.js';
 import { ImageLocality, calculatePriority, createImageExistenceMap, fillImageStates, imageLocalityDefinition, normalizedImageName } from './index.js';
 
 const mb = 1024 * 1024;
 
-function imageNode(name: string, images: { names: string[]; sizeBytes: number }[]): Node {
-  return { metadata: { name }, spec: {}, status: { images } };
-}
+const imageNode = (name: string, images: { names: string[]; sizeBytes: number }[]): Node => makeNode(name, { images });
 
 const node403002000 = [
   { names: ['gcr.io/40:latest', 'gcr.io/40:v1', 'gcr.io/40:v1'], sizeBytes: 40 * mb },

@@ -13,6 +13,7 @@ import { FeatureGates } from '../../config/feature_gates.js';
 import { createEmbedded } from '../scenario/embedded.js';
 import { parseScenario } from '../scenario/scenario.js';
 import { serveScenario } from './serve.js';
+import { makePod } from '../../testing/builders.js';
 
 const registry = inTreeRegistry();
 const opts = { config: defaultConfiguration(registry), registry, notYetAvailable: notYetAvailablePlugins, tieBreakByName: true };
@@ -36,8 +37,7 @@ pods:
   spec: { nodeName: b, containers: [{ name: c, image: x, resources: { requests: { cpu: "7" } } }] }
 `, 'dryrun.yaml');
 
-const pod = (name: string, cpu: string, spec: Partial<Pod['spec']> = {}): Pod =>
-  ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default' }, spec: { containers: [{ name: 'c', image: 'x', resources: { requests: { cpu } } }], ...spec } });
+const pod = (name: string, cpu: string, spec: Partial<Pod['spec']> = {}): Pod => makePod(name, { requests: { cpu }, spec });
 
 /** Drains, then lets backoffs expire (bounded), as the dry run's copy does. */
 async function settle(scheduler: Scheduler, clock: FakeClock): Promise<void> {

@@ -11,9 +11,10 @@ import { createEmbedded } from '../scenario/embedded.js';
 import { parseScenario } from '../scenario/scenario.js';
 import { profilePlugins, SimulatorAnnotationWriter } from './simulator_annotation_writer.js';
 import { annotateResults, simulatorAnnotationKeys as keys, truncatedAnnotationKey, type SimulatorResult } from './simulator_annotations.js';
+import { makeNode, makePod } from '../../testing/builders.js';
 
-const node = (name: string, cpu: string) => ({ metadata: { name }, status: { allocatable: { cpu, memory: '8Gi', pods: '10' } } });
-const pod = (name: string, cpu: string) => ({ kind: 'Pod', metadata: { name, namespace: 'default' }, spec: { containers: [{ name: 'c', image: 'x', resources: { requests: { cpu } } }] } });
+const node = (name: string, cpu: string) => makeNode(name, { allocatable: { cpu, memory: '8Gi', pods: '10' } });
+const pod = (name: string, cpu: string) => makePod(name, { requests: { cpu } });
 const scenario = parseScenario(JSON.stringify({
   metadata: { name: 'simulator-annotations' },
   nodes: [node('n1', '2'), node('n2', '4'), node('n3', '4')],

@@ -10,6 +10,7 @@ import { inTreeRegistry, notYetAvailablePlugins } from '../../plugins/registry.j
 import type { AttemptRecord } from '../../scheduler/scheduler.js';
 import { createEmbedded } from '../scenario/embedded.js';
 import { parseScenario } from '../scenario/scenario.js';
+import { makePod } from '../../testing/builders.js';
 
 const registry = inTreeRegistry();
 
@@ -32,12 +33,7 @@ nodes:
   status: { allocatable: { cpu: "4", memory: 16Gi, pods: "110" } }
 `;
 
-const pod = (name: string, cpu = '3', extra: Partial<Pod['spec']> = {}): Pod => ({
-  apiVersion: 'v1',
-  kind: 'Pod',
-  metadata: { name, namespace: 'default', labels: { app: 'web' } },
-  spec: { containers: [{ name: 'c', image: 'web:1', resources: { requests: { cpu, memory: '1Gi' } } }], ...extra },
-});
+const pod = (name: string, cpu = '3', extra: Partial<Pod['spec']> = {}): Pod => makePod(name, { labels: { app: 'web' }, requests: { cpu, memory: '1Gi' }, spec: extra });
 
 interface Run {
   attempts: AttemptRecord[];

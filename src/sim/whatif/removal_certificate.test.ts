@@ -7,6 +7,7 @@ import { configFromObject, defaultConfiguration } from '../../config/index.js';
 import type { Extender } from '../../framework/extender.js';
 import { Registry } from '../../framework/registry.js';
 import { inTreeRegistry, notYetAvailablePlugins } from '../../plugins/registry.js';
+import { makeNode, makePod } from '../../testing/builders.js';
 import { removableNodes } from './capacity.js';
 import type { Scenario } from '../scenario/scenario.js';
 
@@ -14,18 +15,12 @@ const registry = inTreeRegistry();
 const opts = { config: defaultConfiguration(registry), registry, notYetAvailable: notYetAvailablePlugins };
 
 const node = (name: string, i: number, extra: Partial<Node> = {}): Node => ({
-  apiVersion: 'v1', kind: 'Node',
-  metadata: { name, labels: { 'kubernetes.io/hostname': name, 'topology.kubernetes.io/zone': `z${i % 2}` } },
-  status: { allocatable: { cpu: '4', memory: '16Gi', pods: '110', 'example.com/gpu': '4' } },
+  ...makeNode(name, { labels: { 'topology.kubernetes.io/zone': `z${i % 2}` }, allocatable: { cpu: '4', memory: '16Gi', pods: '110', 'example.com/gpu': '4' } }),
   ...extra,
 });
 
 /** A bound pod on node a: 1 cpu, labelled app=web, with `spec` merged in. */
-const podOnA = (name: string, spec: Partial<Pod['spec']> = {}): Pod => ({
-  apiVersion: 'v1', kind: 'Pod',
-  metadata: { name, namespace: 'default', labels: { app: 'web' } },
-  spec: { nodeName: 'a', containers: [{ name: 'c', image: 'x', resources: { requests: { cpu: '1', memory: '1Gi' } } }], ...spec },
-});
+const podOnA = (name: string, spec: Partial<Pod['spec']> = {}): Pod => makePod(name, { node: 'a', labels: { app: 'web' }, requests: { cpu: '1', memory: '1Gi' }, spec });
 
 /** Four nodes over two zones; node a holds `pods`. */
 const cluster = (pods: Pod[], objects: Scenario['objects'] = [], nodes = ['a', 'b', 'c', 'd'].map((n, i) => node(n, i))): Scenario =>

@@ -1,0 +1,74 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { checks, commandHelp, parseCommand, type CommandSpec } from './command_spec.js';
+import { benchSpec } from './commands/bench.js';
+import { capacitySpec } from './commands/capacity.js';
+import { compareSpec } from './commands/compare.js';
+import { snapshotSpec } from './commands/snapshot.js';
+import { runCli } from './main.js';
+
+const declared: Record<string, CommandSpec> = { bench: benchSpec, capacity: capacitySpec, compare: compareSpec, snapshot: snapshotSpec };
+
+/** The flags an options line of a help text names ("  -o, --output FILE  ..."). */
+function helpFlags(help: string): string[] {
+  const out: string[] = [];
+  for (const line of help.split('\n')) {
+    const m = /^ {2}(?:-[a-zA-Z], )?--([a-z][a-z0-9-]*)/.exec(line);
+    if (m) out.push(m[1]!);
+  }
+  return out;
+}
+
+describe('declared commands', () => {
+  for (const [name, spec] of Object.entries(declared)) {
+    it(`${name}: every declared flag is in its help, and the help names no other`, () => {
+      const help = commandHelp(spec);
+      assert.deepEqual(helpFlags(help).sort(), spec.flags.map((f) => f.name).sort());
+      for (const f of spec.flags) if (f.short) assert.match(help, new RegExp(`^ {2}-${f.short}, --${f.name}\\b`, 'm'), f.name);
+    });
+
+    it(`${name}: --help prints the declared help`, async () => {
+      let out = '';
+      const code = await runCli([name, '--help'], { stdout: (t) => (out += t), stderr: () => {} });
+      assert.equal(code, 0);
+      assert.equal(out, commandHelp(spec));
+    });
+  }
+});
+
+describe('parseCommand', () => {
+  const spec = {
+    usage: 'x [arg]',
+    about: 'A test command.',
+    flags: [
+      { name: 'seed', type: 'string', value: 'N', help: 'seed', check: checks.integer },
+      { name: 'output', short: 'o', type: 'string', value: 'text|json', help: 'format', check: checks.oneOf('text', 'json') },
+      { name: 'tag', type: 'string', multiple: true, value: 'T', help: 'tags', check: checks.nonNegativeInteger },
+      { name: 'quiet', type: 'boolean', help: 'say less' },
+    ],
+    maxPositionals: 1,
+    tooManyPositionals: (p) => `unexpected arguments: ${p.slice(1).join(' ')}`,
+  } as const satisfies CommandSpec;
+
+  it('gives each flag its declared shape', () => {
+    const { values, positionals } = parseCommand(spec, ['a', '--seed', '3', '-o', 'json', '--tag', '1', '--tag', '2', '--quiet']);
+    assert.deepEqual(positionals, ['a']);
+    assert.deepEqual({ ...values }, { seed: '3', output: 'json', tag: ['1', '2'], quiet: true });
+  });
+
+  const refused: { name: string; argv: string[]; want: RegExp }[] = [
+    { name: 'a failed check names the flag, the reason and the value', argv: ['--seed', 'x'], want: /^--seed must be an integer, got "x"$/ },
+    { name: 'a choice lists what is accepted', argv: ['-o', 'xml'], want: /^--output must be text or json, got "xml"$/ },
+    { name: 'every value of a repeated flag is checked', argv: ['--tag', '1', '--tag=-2'], want: /^--tag must be a non-negative integer, got "-2"$/ },
+    { name: 'too many arguments', argv: ['a', 'b'], want: /^unexpected arguments: b$/ },
+    { name: 'an undeclared flag', argv: ['--nope'], want: /--nope/ },
+  ];
+  for (const c of refused) it(c.name, () => assert.throws(() => parseCommand(spec, c.argv), { message: c.want }));
+
+  it('a bad flag of a declared command exits 2 naming it', async () => {
+    let err = '';
+    const code = await runCli(['compare', '--config', 'a.yaml', '--seed', 'soon'], { stdout: () => {}, stderr: (t) => (err += t) });
+    assert.equal(code, 2);
+    assert.equal(err, 'error: --seed must be an integer, got "soon"\n');
+  });
+});

@@ -1,0 +1,115 @@
+// A CLI command declared once: its flags (with their help and checks), its arguments and its
+// help text. Parsing, the `--help` output and the usage errors (exit 2 naming the flag and the
+// reason) derive from the declaration.
+import { parseArgs } from 'node:util';
+import { UsageError } from './io.js';
+
+export interface FlagSpec {
+  readonly name: string;
+  readonly short?: string;
+  readonly type: 'string' | 'boolean';
+  readonly multiple?: boolean;
+  /** The value's placeholder in the help ("FILE"); omitted for booleans. */
+  readonly value?: string;
+  /** The help text; lines after a newline are indented under the first. */
+  readonly help: string;
+  /** The heading the flag is listed under in the help; "Options:" when omitted. */
+  readonly section?: string;
+  /** Why a given value is refused ("must be an integer"), or null when it is fine. */
+  readonly check?: (value: string) => string | null;
+}
+
+export interface CommandSpec {
+  /** What follows "Usage: kube-scheduler-ts " on the help's first line. */
+  readonly usage: string;
+  /** What the command does, between the usage line and the options. */
+  readonly about: string;
+  readonly flags: readonly FlagSpec[];
+  /** The most positional arguments it takes, and the error for more. */
+  readonly maxPositionals: number;
+  readonly tooManyPositionals: (positionals: readonly string[]) => string;
+  /** Text after the options. */
+  readonly footer?: string;
+}
+
+type FlagValue<F extends FlagSpec> = F['type'] extends 'boolean' ? boolean : F['multiple'] extends true ? string[] : string;
+
+/** The parsed flags of a command declared `as const`: each optional, typed by its declaration. */
+export type FlagValues<S extends CommandSpec> = { [F in S['flags'][number] as F['name']]?: FlagValue<F> };
+
+/** parseArgs' options for declared flags, typed by them (for commands that parse a shared set). */
+export type OptionsOf<Fs extends readonly FlagSpec[]> = {
+  [F in Fs[number] as F['name']]: { type: F['type']; multiple: F['multiple'] extends true ? true : false; short?: string };
+};
+
+/** parseArgs' options for declared flags. */
+export function optionsOf<const Fs extends readonly FlagSpec[]>(flags: Fs): OptionsOf<Fs> {
+  const options: Record<string, { type: 'string' | 'boolean'; multiple: boolean; short?: string }> = {};
+  for (const f of flags) options[f.name] = { type: f.type, multiple: f.multiple === true, ...(f.short ? { short: f.short } : {}) };
+  // Built from the same declarations the type is.
+  return options as OptionsOf<Fs>;
+}
+
+/** Parses `argv` as `spec` declares it; a usage error names the flag and the reason. */
+export function parseCommand<S extends CommandSpec>(spec: S, argv: string[]): { values: FlagValues<S>; positionals: string[] } {
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: optionsOf(spec.flags) as Record<string, { type: 'string' | 'boolean'; multiple: boolean }> });
+  if (positionals.length > spec.maxPositionals) throw new UsageError(spec.tooManyPositionals(positionals));
+  for (const f of spec.flags) {
+    const given = values[f.name];
+    if (f.check === undefined || given === undefined || typeof given === 'boolean') continue;
+    for (const v of Array.isArray(given) ? given : [given]) {
+      if (typeof v !== 'string') continue;
+      const reason = f.check(v);
+      if (reason !== null) throw new UsageError(`--${f.name} ${reason}, got "${v}"`);
+    }
+  }
+  // parseArgs typed the values by `options`, which is built at run time from the same declarations.
+  return { values: values as FlagValues<S>, positionals };
+}
+
+/** A flag's line(s) in the help: the name and placeholder, then the help from column 24. */
+function flagHelp(f: FlagSpec): string {
+  const label = `${f.short ? `-${f.short}, ` : ''}--${f.name}${f.value ? ` ${f.value}` : ''}`;
+  const [first, ...rest] = f.help.split('\n');
+  const head = label.length <= 20 ? `  ${label.padEnd(20)}  ${first}` : `  ${label}  ${first}`;
+  return [head, ...rest.map((l) => `${' '.repeat(24)}${l}`)].join('\n') + '\n';
+}
+
+/** The flags' part of a help text. */
+function flagsHelp(flags: readonly FlagSpec[]): string {
+  return flags.map(flagHelp).join('');
+}
+
+/** The command's `--help` text: the flags under their sections' headings, in declaration order. */
+export function commandHelp(spec: CommandSpec): string {
+  const sections = new Map<string, FlagSpec[]>();
+  for (const f of spec.flags) {
+    const heading = f.section ?? 'Options:';
+    const list = sections.get(heading);
+    if (list) list.push(f);
+    else sections.set(heading, [f]);
+  }
+  const body = [...sections].map(([heading, flags]) => `${heading}\n${flagsHelp(flags)}`).join('\n');
+  return `Usage: kube-scheduler-ts ${spec.usage}\n\n${spec.about}\n\n${body}${spec.footer ?? ''}`;
+}
+
+/** Checks shared by several commands' flags. */
+export const checks = {
+  integer: (v: string): string | null => (Number.isInteger(Number(v)) && v.trim() !== '' ? null : 'must be an integer'),
+  nonNegativeInteger: (v: string): string | null => (Number.isInteger(Number(v)) && Number(v) >= 0 && v.trim() !== '' ? null : 'must be a non-negative integer'),
+  oneOf:
+    (...allowed: string[]) =>
+    (v: string): string | null =>
+      allowed.includes(v) ? null : `must be ${allowed.slice(0, -1).join(', ')}${allowed.length > 1 ? ' or ' : ''}${allowed[allowed.length - 1]}`,
+};
+
+/** Flags several commands declare alike. */
+export const sharedFlags = {
+  featureGates: { name: 'feature-gates', type: 'string', multiple: true, value: 'A=true,B=false', help: "Feature gates of the pinned release (v1.37.2), as kube-scheduler's (repeatable)" },
+  seed: { name: 'seed', type: 'string', value: 'N', help: 'Seed of the random source; default 1', check: checks.integer },
+  output: { name: 'output', short: 'o', type: 'string', value: 'text|json', help: 'Default text', check: checks.oneOf('text', 'json') },
+  progress: { name: 'progress', type: 'boolean', help: 'a progress line on stderr even when stderr is not a terminal (it is drawn on a terminal)' },
+} as const satisfies Record<string, FlagSpec>;
+
+/** The error for arguments past a command's one scenario. */
+export const pastScenario = (p: readonly string[]): string => `unexpected arguments: ${p.slice(1).join(' ')}`;
