@@ -8,6 +8,7 @@ import { DurationRecorder, ThroughputCollector, percentile, summarizeThroughput 
 import { parseReport, renderComparison, renderJson, renderTable, thresholdCell } from './report.js';
 import { runWorkload, selectWorkloads, skipReason, withOverrides, workloadGates, type BenchReport } from './runner.js';
 import { template as templateAt } from './templates.js';
+import type { TemplateContext } from './dra_templates.js';
 import { upstreamCatalog } from './upstream_catalog.js';
 import type { WorkloadParam } from './types.js';
 import { skippedTestCases, testCases } from './workloads.js';
@@ -51,7 +52,7 @@ describe('bench metrics', () => {
 describe('bench catalog', () => {
   it('names only templates that exist and counts by parameters the workloads set', () => {
     // Templates filled as a one-object op fills them (some need `.Count`).
-    const template = (path: string) => templateAt(path, { index: 0, count: 1, params: {} });
+    const template = (path: string, ctx: TemplateContext = { index: 0, params: {} }) => templateAt(path, { count: 1, ...ctx });
     for (const tc of testCases) {
       if (tc.defaultPodTemplatePath) template(tc.defaultPodTemplatePath);
       // A parameterized template is filled as the first workload would fill it.
