@@ -4,6 +4,7 @@
 // label `default` to the 500- and 5000-node workloads `npm run bench` runs when no label is given;
 // `integration-test` marks upstream's tiny ones. skippedTestCases names the cases we cannot run yet.
 import { draSkipped, draTestCases } from './dra_workloads.js';
+import { ownTestCases } from './own_workloads.js';
 import type { Op, SkippedTestCase, TestCase } from './types.js';
 import { upstreamWorkloads as upstream } from './upstream_workloads.js';
 
@@ -336,6 +337,7 @@ export const testCases: readonly TestCase[] = [
   batchingCase('HostPortConflict', 'pod-hostport-80.yaml'),
   batchingCase('ResourceSaturation', 'pod-saturation.yaml'),
   ...draTestCases,
+  ...ownTestCases,
 ];
 
 const podGroups = 'needs PodGroup objects and gang scheduling (the workload issue)';
