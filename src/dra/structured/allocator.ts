@@ -28,9 +28,9 @@ import { toleratesTaint } from '../../api/taints.js';
 import {
   AllocationError,
   FailedAllocationOnNodeError,
+  deviceHasShare,
   isDeviceAllocated,
   makeDeviceID,
-  sharedDeviceIDDevice,
   type AllocatedState,
   type ConsumedCapacity,
   type DeviceClassLister,
@@ -779,7 +779,7 @@ class AllocationRun {
   private deviceCapacityInUse(id: DeviceID): boolean {
     const state = this.alloc.allocatedState;
     if (state.aggregatedCapacity.has(id)) return true;
-    for (const shared of state.allocatedSharedDeviceIDs) if (sharedDeviceIDDevice(shared) === id) return true;
+    if (deviceHasShare(state, id)) return true;
     return this.allocatingCapacity.has(id);
   }
 
