@@ -23,7 +23,7 @@ import { nodeSlicesOf, poolsForNode, type NodeSlices } from './node_slices.js';
 import { CapacityError, consumedCapacityFromRequest, formatAmount, requestFitsCapacity, type Amount } from './capacity.js';
 import { DistinctAttributeConstraint, MatchAttributeConstraint, type Constraint } from './constraints.js';
 import { exactRequestView, subRequestView, type RequestView } from './requests.js';
-import { claimsKey, type AllocationResultCache, type AnswerInputs } from './result_cache.js';
+import { claimsKey, type AllocationResultCache, type Answers } from './result_cache.js';
 import { toleratesTaint } from '../../api/taints.js';
 import {
   AllocationError,
@@ -121,6 +121,19 @@ const unclaimedCapacityFits = [new WeakMap<Device, boolean>(), new WeakMap<Devic
 /** What a device nobody uses has consumed: nothing (read only). */
 const noConsumption: ConsumedCapacity = new Map();
 
+/** Claims asked about, their classes in request order, and the answers kept for their specs. */
+interface Question {
+  readonly claims: readonly ResourceClaim[];
+  readonly classes: readonly (DeviceClass | undefined)[];
+  readonly answers: Answers;
+}
+
+function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 /** Counter values per counter set, in nano-units. */
 type CounterSets = Map<string, Map<string, bigint>>;
 
@@ -157,6 +170,8 @@ export class Allocator {
   private readonly availableCounters = new Map<string, CounterSets>();
   /** How often the search stepped (numAllocateOneInvocations upstream). */
   numAllocateOneInvocations = 0;
+  /** The last claims asked about, with what their answers depend on besides the node. */
+  private question: Question | null = null;
 
   constructor(options: AllocatorOptions) {
     for (const [name, on] of Object.entries(options.features) as [keyof Features, boolean][]) {
@@ -184,23 +199,36 @@ export class Allocator {
    * FailedAllocationOnNodeError when only this node is affected (invalid pools).
    */
   allocate(node: Node, claims: readonly ResourceClaim[]): AllocationResult[] | null {
-    let pools: readonly Pool[];
+    const cache = this.resultCache;
+    if (cache === null) return new AllocationRun(this, node, claims, this.poolsOf(node)).run();
+    const q = this.questionFor(cache, claims);
+    const kept = q.answers.get(node, this.sliceList, this.features, q.classes, this.allocatedState);
+    if (kept !== undefined) return kept;
+    const pools = this.poolsOf(node);
+    const sharesBefore = this.shareIDsMade;
+    const results = new AllocationRun(this, node, claims, pools).run();
+    if (this.shareIDsMade === sharesBefore) {
+      q.answers.set({ node, slices: this.sliceList, features: this.features, pools, allocatedState: this.allocatedState, classes: q.classes }, results);
+    }
+    return results;
+  }
+
+  private poolsOf(node: Node): readonly Pool[] {
     try {
-      pools = poolsForNode(this.slices, node, this.features);
+      return poolsForNode(this.slices, node, this.features);
     } catch (err) {
       if (err instanceof AllocationError) throw new AllocationError(`gather pool information: ${err.message}`);
       throw err;
     }
-    const cache = this.resultCache;
-    if (cache === null) return new AllocationRun(this, node, claims, pools).run();
-    const inputs: AnswerInputs = { node, slices: this.sliceList, features: this.features, pools, allocatedState: this.allocatedState, classes: this.classesOf(claims) };
-    const key = claimsKey(claims);
-    const kept = cache.get(key, inputs);
-    if (kept !== undefined) return kept;
-    const sharesBefore = this.shareIDsMade;
-    const results = new AllocationRun(this, node, claims, pools).run();
-    if (this.shareIDsMade === sharesBefore) cache.set(key, inputs, results);
-    return results;
+  }
+
+  /** The question the claims ask, worked out once per allocator (one pod) while they are the same objects. */
+  private questionFor(cache: AllocationResultCache, claims: readonly ResourceClaim[]): Question {
+    const q = this.question;
+    if (q !== null && sameItems(q.claims, claims)) return q;
+    const classes = this.classesOf(claims);
+    this.question = { claims: [...claims], classes, answers: cache.answers(claimsKey(claims)) };
+    return this.question;
   }
 
   /** The classes the claims' requests name, in order (an answer holds only while they are the same objects). */
