@@ -204,6 +204,18 @@ export class Allocator {
     const q = this.questionFor(cache, claims);
     const kept = q.answers.get(node, this.sliceList, this.features, q.classes, this.allocatedState);
     if (kept !== undefined) return kept;
+    return this.search(q, node, claims);
+  }
+
+  /** The kept answer allocate would give without searching (frozen), or undefined when it would search. */
+  kept(node: Node, claims: readonly ResourceClaim[]): AllocationResult[] | null | undefined {
+    const cache = this.resultCache;
+    if (cache === null) return undefined;
+    const q = this.questionFor(cache, claims);
+    return q.answers.get(node, this.sliceList, this.features, q.classes, this.allocatedState);
+  }
+
+  private search(q: Question, node: Node, claims: readonly ResourceClaim[]): AllocationResult[] | null {
     const pools = this.poolsOf(node);
     const sharesBefore = this.shareIDsMade;
     const results = new AllocationRun(this, node, claims, pools).run();
