@@ -23,7 +23,7 @@ import { nodeSlicesOf, poolsForNode, type NodeSlices } from './node_slices.js';
 import { CapacityError, consumedCapacityFromRequest, formatAmount, requestFitsCapacity, type Amount } from './capacity.js';
 import { DistinctAttributeConstraint, MatchAttributeConstraint, type Constraint } from './constraints.js';
 import { exactRequestView, subRequestView, type RequestView } from './requests.js';
-import { claimsKey, type AllocationResultCache, type Answers } from './result_cache.js';
+import { claimsKey, sameItems, type AllocationResultCache, type Answers } from './result_cache.js';
 import { toleratesTaint } from '../../api/taints.js';
 import {
   AllocationError,
@@ -126,12 +126,6 @@ interface Question {
   readonly claims: readonly ResourceClaim[];
   readonly classes: readonly (DeviceClass | undefined)[];
   readonly answers: Answers;
-}
-
-function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 /** Counter values per counter set, in nano-units. */

@@ -40,7 +40,6 @@ export {
   isDeviceAllocated,
   makeDeviceID,
   makeSharedDeviceID,
-  sharedDeviceIDDevice,
   type AllocatedState,
   type ConsumedCapacity,
   type DeviceClassLister,

@@ -84,7 +84,8 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
+/** Whether two lists hold the same objects in the same order. */
+export function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
