@@ -17,6 +17,10 @@ function shown(s: AllocatedState) {
     hasShareS: s.deviceHasShare!(dev('s')),
     allocatedA: isDeviceAllocated(dev('a'), s),
     allocatedB: isDeviceAllocated(dev('b'), s),
+    // The same through the three collections (what a state without isAllocated answers).
+    plainA: isDeviceAllocated(dev('a'), { ...s, isAllocated: undefined, deviceHasShare: undefined }),
+    plainS: isDeviceAllocated(dev('s'), { ...s, isAllocated: undefined, deviceHasShare: undefined }),
+    allocatedS: isDeviceAllocated(dev('s'), s),
   };
 }
 
@@ -36,6 +40,9 @@ describe('LoggedDeviceSets views', () => {
       hasShareS: true,
       allocatedA: true,
       allocatedB: false,
+      plainA: true,
+      plainS: true,
+      allocatedS: true,
     };
     assert.deepEqual(shown(before), expected);
     const stampBefore = before.poolStamp!('d/p');
@@ -55,7 +62,7 @@ describe('LoggedDeviceSets views', () => {
 
     assert.deepEqual(shown(before), expected);
     assert.equal(before.poolStamp!('d/p'), null, 'a view older than a change has no stamps');
-    assert.deepEqual(shown(after), { devices: [dev('b')], size: 1, shares: [], capacity: [], hasShareS: false, allocatedA: false, allocatedB: true });
+    assert.deepEqual(shown(after), { devices: [dev('b')], size: 1, shares: [], capacity: [], hasShareS: false, allocatedA: false, allocatedB: true, plainA: false, plainS: false, allocatedS: false });
     assert.equal(after.poolStamp!('d/p'), 2);
     assert.equal(after.poolStamp!('d/other'), 0);
   });
@@ -76,6 +83,9 @@ describe('LoggedDeviceSets views', () => {
       hasShareS: true,
       allocatedA: false,
       allocatedB: true,
+      plainA: false,
+      plainS: true,
+      allocatedS: true,
     });
     assert.equal(v.poolStamp!('d/p'), null);
     assert.equal(v.poolStamp!('d/q'), 0);

@@ -201,6 +201,14 @@ class View implements AllocatedState {
     return this.own;
   }
 
+  isAllocated(id: DeviceID): boolean {
+    const base = this.base();
+    if (base.devices.has(id) || base.sharedDevices.has(id) || base.capacity.has(id)) return true;
+    const o = this.overlay;
+    if (o.devices.size === 0 && o.shares.size === 0 && o.capacity.size === 0) return false;
+    return o.devices.has(id) || o.capacity.has(id) || this.deviceHasShare(id);
+  }
+
   deviceHasShare(id: DeviceID): boolean {
     if (this.base().sharedDevices.has(id)) return true;
     if (this.overlay.shares.size === 0) return false;
