@@ -5,6 +5,7 @@
 // `integration-test` marks upstream's tiny ones. skippedTestCases names the cases we cannot run yet.
 import { draSkipped, draTestCases } from './dra_workloads.js';
 import { eventHandlingTestCases } from './event_handling_workloads.js';
+import { ownTestCases } from './own_workloads.js';
 import type { CreatePodGroupsOp, CreatePodsOp, Op, SkippedTestCase, TemplateParam, TestCase } from './types.js';
 import { upstreamWorkloads as upstream } from './upstream_workloads.js';
 
@@ -405,6 +406,7 @@ export const testCases: readonly TestCase[] = [
     ],
   },
   ...eventHandlingTestCases,
+  ...ownTestCases,
 ];
 
 /**

@@ -23,14 +23,14 @@ import { nodeSlicesOf, poolsForNode, type NodeSlices } from './node_slices.js';
 import { CapacityError, consumedCapacityFromRequest, formatAmount, requestFitsCapacity, type Amount } from './capacity.js';
 import { DistinctAttributeConstraint, MatchAttributeConstraint, type Constraint } from './constraints.js';
 import { exactRequestView, subRequestView, type RequestView } from './requests.js';
-import { claimsKey, type AllocationResultCache, type AnswerInputs } from './result_cache.js';
+import { claimsKey, sameItems, type AllocationResultCache, type Answers } from './result_cache.js';
 import { toleratesTaint } from '../../api/taints.js';
 import {
   AllocationError,
   FailedAllocationOnNodeError,
+  deviceHasShare,
   isDeviceAllocated,
   makeDeviceID,
-  sharedDeviceIDDevice,
   type AllocatedState,
   type ConsumedCapacity,
   type DeviceClassLister,
@@ -121,6 +121,13 @@ const unclaimedCapacityFits = [new WeakMap<Device, boolean>(), new WeakMap<Devic
 /** What a device nobody uses has consumed: nothing (read only). */
 const noConsumption: ConsumedCapacity = new Map();
 
+/** Claims asked about, their classes in request order, and the answers kept for their specs. */
+interface Question {
+  readonly claims: readonly ResourceClaim[];
+  readonly classes: readonly (DeviceClass | undefined)[];
+  readonly answers: Answers;
+}
+
 /** Counter values per counter set, in nano-units. */
 type CounterSets = Map<string, Map<string, bigint>>;
 
@@ -157,6 +164,8 @@ export class Allocator {
   private readonly availableCounters = new Map<string, CounterSets>();
   /** How often the search stepped (numAllocateOneInvocations upstream). */
   numAllocateOneInvocations = 0;
+  /** The last claims asked about, with what their answers depend on besides the node. */
+  private question: Question | null = null;
 
   constructor(options: AllocatorOptions) {
     for (const [name, on] of Object.entries(options.features) as [keyof Features, boolean][]) {
@@ -184,23 +193,48 @@ export class Allocator {
    * FailedAllocationOnNodeError when only this node is affected (invalid pools).
    */
   allocate(node: Node, claims: readonly ResourceClaim[]): AllocationResult[] | null {
-    let pools: readonly Pool[];
+    const cache = this.resultCache;
+    if (cache === null) return new AllocationRun(this, node, claims, this.poolsOf(node)).run();
+    const q = this.questionFor(cache, claims);
+    const kept = q.answers.get(node, this.sliceList, this.features, q.classes, this.allocatedState);
+    if (kept !== undefined) return kept;
+    return this.search(q, node, claims);
+  }
+
+  /** The kept answer allocate would give without searching (frozen), or undefined when it would search. */
+  kept(node: Node, claims: readonly ResourceClaim[]): AllocationResult[] | null | undefined {
+    const cache = this.resultCache;
+    if (cache === null) return undefined;
+    const q = this.questionFor(cache, claims);
+    return q.answers.get(node, this.sliceList, this.features, q.classes, this.allocatedState);
+  }
+
+  private search(q: Question, node: Node, claims: readonly ResourceClaim[]): AllocationResult[] | null {
+    const pools = this.poolsOf(node);
+    const sharesBefore = this.shareIDsMade;
+    const results = new AllocationRun(this, node, claims, pools).run();
+    if (this.shareIDsMade === sharesBefore) {
+      q.answers.set({ node, slices: this.sliceList, features: this.features, pools, allocatedState: this.allocatedState, classes: q.classes }, results);
+    }
+    return results;
+  }
+
+  private poolsOf(node: Node): readonly Pool[] {
     try {
-      pools = poolsForNode(this.slices, node, this.features);
+      return poolsForNode(this.slices, node, this.features);
     } catch (err) {
       if (err instanceof AllocationError) throw new AllocationError(`gather pool information: ${err.message}`);
       throw err;
     }
-    const cache = this.resultCache;
-    if (cache === null) return new AllocationRun(this, node, claims, pools).run();
-    const inputs: AnswerInputs = { node, slices: this.sliceList, features: this.features, pools, allocatedState: this.allocatedState, classes: this.classesOf(claims) };
-    const key = claimsKey(claims);
-    const kept = cache.get(key, inputs);
-    if (kept !== undefined) return kept;
-    const sharesBefore = this.shareIDsMade;
-    const results = new AllocationRun(this, node, claims, pools).run();
-    if (this.shareIDsMade === sharesBefore) cache.set(key, inputs, results);
-    return results;
+  }
+
+  /** The question the claims ask, worked out once per allocator (one pod) while they are the same objects. */
+  private questionFor(cache: AllocationResultCache, claims: readonly ResourceClaim[]): Question {
+    const q = this.question;
+    if (q !== null && sameItems(q.claims, claims)) return q;
+    const classes = this.classesOf(claims);
+    this.question = { claims: [...claims], classes, answers: cache.answers(claimsKey(claims)) };
+    return this.question;
   }
 
   /** The classes the claims' requests name, in order (an answer holds only while they are the same objects). */
@@ -779,7 +813,7 @@ class AllocationRun {
   private deviceCapacityInUse(id: DeviceID): boolean {
     const state = this.alloc.allocatedState;
     if (state.aggregatedCapacity.has(id)) return true;
-    for (const shared of state.allocatedSharedDeviceIDs) if (sharedDeviceIDDevice(shared) === id) return true;
+    if (deviceHasShare(state, id)) return true;
     return this.allocatingCapacity.has(id);
   }
 

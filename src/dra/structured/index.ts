@@ -32,6 +32,7 @@ export { Allocator, type AllocatorOptions } from './allocator.js';
 export { AllocationResultCache } from './result_cache.js';
 export { addAllocation, newAllocatedState, type MutableAllocatedState } from './allocated_state.js';
 export { gatherPools, nodeMatches, type Pool } from './pools.js';
+export { LoggedDeviceSets, addOverlayCapacity, type Overlay } from './logged_state.js';
 export {
   AllocationError,
   DefaultFeatures,
@@ -39,7 +40,6 @@ export {
   isDeviceAllocated,
   makeDeviceID,
   makeSharedDeviceID,
-  sharedDeviceIDDevice,
   type AllocatedState,
   type ConsumedCapacity,
   type DeviceClassLister,

@@ -8,11 +8,14 @@ import type { AllocationResult, DeviceClass, ResourceClaim, ResourceSlice } from
 import type { Pool } from './pools.js';
 import type { AllocatedState, Features } from './types.js';
 
+/** One node's answer to one question, with everything it was computed from. */
 interface Entry {
   readonly node: Node;
   readonly slices: readonly ResourceSlice[];
   readonly features: Features;
   readonly classes: readonly (DeviceClass | undefined)[];
+  /** The node's pools' IDs when the answer was computed, and their stamps then. */
+  readonly poolIDs: readonly string[];
   readonly stamps: readonly number[];
   /** Deeply frozen: handed out as is, so no caller can change it for the next one. */
   readonly results: readonly AllocationResult[] | null;
@@ -28,8 +31,10 @@ export interface AnswerInputs {
   readonly classes: readonly (DeviceClass | undefined)[];
 }
 
-/** Past this many nodes the cache starts over. */
+/** Past this many nodes for one question, its answers start over. */
 const maxNodes = 200_000;
+/** Past this many questions (claim shapes) the cache starts over: a handful per cluster at most. */
+const maxQuestions = 64;
 
 const specKeys = new WeakMap<ResourceClaim, string>();
 
@@ -60,6 +65,17 @@ function stampsOf(pools: readonly Pool[], state: AllocatedState): number[] | nul
   return out;
 }
 
+/** Whether the pools' stamps are still those of the entry (no allocation made, nothing in flight). */
+function stampsHold(entry: Entry, state: AllocatedState): boolean {
+  const stamp = state.poolStamp;
+  if (stamp === undefined) return false;
+  for (let i = 0; i < entry.poolIDs.length; i++) {
+    const s = stamp(entry.poolIDs[i]!);
+    if (s === null || s !== entry.stamps[i]) return false;
+  }
+  return true;
+}
+
 function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
     for (const v of Object.values(value)) deepFreeze(v);
@@ -68,39 +84,59 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
+/** Whether two lists hold the same objects in the same order. */
+export function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
 }
 
-/** Answers by node name and claims key. */
-export class AllocationResultCache {
-  private readonly byNode = new Map<string, Map<string, Entry>>();
+/**
+ * The answers to one question (one claims key), by node name: looked up once per pod, then
+ * once per node with no allocation on a hit.
+ */
+export class Answers {
+  private readonly byNode = new Map<string, Entry>();
 
   /** The kept answer (frozen), or undefined when there is none or its inputs changed. */
-  get(key: string, inputs: AnswerInputs): AllocationResult[] | null | undefined {
-    const entry = this.byNode.get(inputs.node.metadata.name ?? '')?.get(key);
+  get(node: Node, slices: readonly ResourceSlice[], features: Features, classes: readonly (DeviceClass | undefined)[], state: AllocatedState): AllocationResult[] | null | undefined {
+    const entry = this.byNode.get(node.metadata.name ?? '');
     if (entry === undefined) return undefined;
-    if (entry.node !== inputs.node || entry.slices !== inputs.slices || entry.features !== inputs.features || !sameItems(entry.classes, inputs.classes)) return undefined;
-    const stamps = stampsOf(inputs.pools, inputs.allocatedState);
-    if (stamps === null || !sameItems(entry.stamps, stamps)) return undefined;
+    if (entry.node !== node || entry.slices !== slices || entry.features !== features || !sameItems(entry.classes, classes)) return undefined;
+    if (!stampsHold(entry, state)) return undefined;
     return entry.results as AllocationResult[] | null;
   }
 
   /** Keeps an answer, unless it holds a share ID (random per allocation) or a pool is in flight. */
-  set(key: string, inputs: AnswerInputs, results: AllocationResult[] | null): void {
+  set(inputs: AnswerInputs, results: AllocationResult[] | null): void {
     const stamps = stampsOf(inputs.pools, inputs.allocatedState);
     if (stamps === null) return;
     if (results !== null && results.some((r) => r.devices?.results?.some((d) => d.shareID !== undefined))) return;
     const name = inputs.node.metadata.name ?? '';
-    let perNode = this.byNode.get(name);
-    if (perNode === undefined) {
-      if (this.byNode.size >= maxNodes) this.byNode.clear();
-      this.byNode.set(name, (perNode = new Map()));
+    if (this.byNode.size >= maxNodes && !this.byNode.has(name)) this.byNode.clear();
+    this.byNode.set(name, {
+      node: inputs.node,
+      slices: inputs.slices,
+      features: inputs.features,
+      classes: inputs.classes,
+      poolIDs: inputs.pools.map((p) => p.id),
+      stamps,
+      results: results === null ? null : deepFreeze(results),
+    });
+  }
+}
+
+/** Answers by claims key (the question), then node name. */
+export class AllocationResultCache {
+  private readonly byKey = new Map<string, Answers>();
+
+  /** The answers kept for the question, made empty when new. */
+  answers(key: string): Answers {
+    let answers = this.byKey.get(key);
+    if (answers === undefined) {
+      if (this.byKey.size >= maxQuestions) this.byKey.clear();
+      this.byKey.set(key, (answers = new Answers()));
     }
-    // One answer per node and question: a handful of claim shapes per cluster at most.
-    if (perNode.size >= 16 && !perNode.has(key)) perNode.clear();
-    perNode.set(key, { node: inputs.node, slices: inputs.slices, features: inputs.features, classes: inputs.classes, stamps, results: results === null ? null : deepFreeze(results) });
+    return answers;
   }
 }

@@ -76,12 +76,24 @@ export interface AllocatedState {
    * the same claims while its pools are unchanged; absent, nothing is reused.
    */
   readonly poolStamp?: (poolKey: string) => number | null;
+  /** Whether some share of the device is allocated (an index over allocatedSharedDeviceIDs); absent, the set is scanned. */
+  deviceHasShare?(id: DeviceID): boolean;
+  /** isDeviceAllocated in one call, for states that answer it faster than the three collections; absent, they are asked. */
+  isAllocated?(id: DeviceID): boolean;
+}
+
+/** Whether some share of the device is allocated. */
+export function deviceHasShare(state: AllocatedState, id: DeviceID): boolean {
+  if (state.deviceHasShare !== undefined) return state.deviceHasShare(id);
+  for (const shared of state.allocatedSharedDeviceIDs) if (sharedDeviceIDDevice(shared) === id) return true;
+  return false;
 }
 
 /** IsDeviceAllocated: allocated exclusively, as a share, or with consumed capacity. */
 export function isDeviceAllocated(deviceID: DeviceID, state: AllocatedState): boolean {
+  if (state.isAllocated !== undefined) return state.isAllocated(deviceID);
   if (state.allocatedDevices.has(deviceID)) return true;
-  for (const shared of state.allocatedSharedDeviceIDs) if (sharedDeviceIDDevice(shared) === deviceID) return true;
+  if (deviceHasShare(state, deviceID)) return true;
   return state.aggregatedCapacity.has(deviceID);
 }
 

@@ -1,11 +1,15 @@
 // The devices every allocated claim holds, kept up to date claim by claim
 // (pkg/scheduler/framework/plugins/dynamicresources/allocateddevices.go).
 import type { ResourceClaim } from '../../api/dra_types.js';
-import { parseQuantity } from '../../api/quantity.js';
-import { makeDeviceID, makeSharedDeviceID, sharedDeviceIDDevice, type AllocatedState, type ConsumedCapacity as DeviceCapacity } from '../../dra/structured/index.js';
-
-/** Capacity consumed per device and capacity name, in nano-units (exact sums of quantities). */
-type ConsumedCapacity = Map<string, DeviceCapacity>;
+import {
+  addOverlayCapacity,
+  LoggedDeviceSets,
+  makeDeviceID,
+  makeSharedDeviceID,
+  type AllocatedState,
+  type ConsumedCapacity as DeviceCapacity,
+  type Overlay,
+} from '../../dra/structured/index.js';
 
 interface AllocatedDeviceVisitor {
   /** The pool (`driver/pool`) of the next device visited. */
@@ -35,32 +39,12 @@ function foreachAllocatedDevice(claim: ResourceClaim, consumableCapacity: boolea
   }
 }
 
-function addCapacity(into: ConsumedCapacity, id: string, consumed: Readonly<Record<string, string | number>>, sign: 1n | -1n): void {
-  let m = into.get(id);
-  if (!m) into.set(id, (m = new Map()));
-  for (const [name, q] of Object.entries(consumed)) {
-    const next = (m.get(name) ?? 0n) + sign * parseQuantity(q).nanoValue();
-    if (next === 0n) m.delete(name);
-    else m.set(name, next);
-  }
-  if (m.size === 0) into.delete(id);
-}
-
-/** Copies a consumed-capacity collection (the allocator adds to its copy). */
-function cloneCapacity(c: ConsumedCapacity): ConsumedCapacity {
-  const out: ConsumedCapacity = new Map();
-  for (const [id, m] of c) out.set(id, new Map(m));
-  return out;
-}
-
-/** The allocated devices of all claims, as sets (a device freed by one claim is free, as upstream). */
+/**
+ * The allocated devices of all claims, as sets (a device freed by one claim is free, as upstream),
+ * changed in place claim by claim; each cycle gets a view of them, not a copy.
+ */
 export class AllocatedDevices {
-  private readonly ids = new Set<string>();
-  private readonly shareIDs = new Set<string>();
-  private readonly capacities: ConsumedCapacity = new Map();
-  /** Per pool, the update count at its last change (see AllocatedState.poolStamp). */
-  private readonly poolChanged = new Map<string, number>();
-  private updates = 0;
+  private readonly sets = new LoggedDeviceSets();
 
   constructor(private readonly consumableCapacity: boolean) {}
 
@@ -71,52 +55,48 @@ export class AllocatedDevices {
     // The same allocation object: nothing changed. A different one may hide a deallocation and a
     // new allocation seen as one change (changes are looked at in batches), so both are applied.
     if (had === has) return;
-    this.updates++;
-    if (had !== undefined) this.apply(before!, -1);
-    if (has !== undefined) this.apply(after!, 1);
+    this.sets.bump();
+    if (had !== undefined) this.apply(before!, false);
+    if (has !== undefined) this.apply(after!, true);
   }
 
-  private apply(claim: ResourceClaim, delta: 1 | -1): void {
-    const bump = (set: Set<string>, id: string): void => {
-      if (delta === 1) set.add(id);
-      else set.delete(id);
-    };
+  private apply(claim: ResourceClaim, add: boolean): void {
+    const sets = this.sets;
     foreachAllocatedDevice(claim, this.consumableCapacity, {
-      pool: (key) => this.poolChanged.set(key, this.updates),
-      dedicated: (id) => bump(this.ids, id),
-      shared: (id) => bump(this.shareIDs, id),
-      capacity: (id, consumed) => addCapacity(this.capacities, id, consumed, delta === 1 ? 1n : -1n),
+      pool: (key) => sets.touchPool(key),
+      dedicated: (id) => sets.device(id, add),
+      shared: (id) => sets.share(id, add),
+      capacity: (id, consumed) => sets.consume(id, consumed, add),
     });
   }
 
   has(id: string): boolean {
-    return this.ids.has(id);
+    return this.sets.has(id);
   }
 
-  /** A fresh AllocatedState of the informer's view, with `inFlight` claims added on top. */
+  /**
+   * The informer's view with `inFlight` claims added on top, as upstream's GatherAllocatedState;
+   * it keeps showing this moment when claims change later.
+   */
   gather(inFlight: Iterable<ResourceClaim>): AllocatedState {
-    const allocatedDevices = new Set(this.ids);
-    const allocatedSharedDeviceIDs = new Set(this.shareIDs);
-    const aggregatedCapacity = cloneCapacity(this.capacities);
-    if (!this.consumableCapacity) {
-      // Without consumable capacity a shared allocation blocks the whole device.
-      for (const s of allocatedSharedDeviceIDs) allocatedDevices.add(sharedDeviceIDDevice(s));
-      allocatedSharedDeviceIDs.clear();
-      aggregatedCapacity.clear();
-    }
-    const inFlightPools = new Set<string>();
+    let overlay: MutableOverlay | undefined;
     for (const claim of inFlight) {
+      const o = (overlay ??= { devices: new Set(), shares: new Set(), capacity: new Map(), pools: new Set() });
       foreachAllocatedDevice(claim, this.consumableCapacity, {
-        pool: (key) => inFlightPools.add(key),
-        dedicated: (id) => allocatedDevices.add(id),
-        shared: (id) => allocatedSharedDeviceIDs.add(id),
-        capacity: (id, consumed) => addCapacity(aggregatedCapacity, id, consumed, 1n),
+        pool: (key) => o.pools.add(key),
+        dedicated: (id) => o.devices.add(id),
+        shared: (id) => o.shares.add(id),
+        capacity: (id, consumed) => addOverlayCapacity(o.capacity, this.sets, id, consumed),
       });
     }
-    // Stamps hold only while nothing changed since this copy was taken.
-    const asOf = this.updates;
-    const poolStamp = (key: string): number | null =>
-      (this.updates !== asOf || inFlightPools.has(key) ? null : (this.poolChanged.get(key) ?? 0));
-    return { allocatedDevices, allocatedSharedDeviceIDs, aggregatedCapacity, poolStamp };
+    return this.sets.view(overlay);
   }
+}
+
+/** The in-flight part of a view, being filled in. */
+interface MutableOverlay extends Overlay {
+  readonly devices: Set<string>;
+  readonly shares: Set<string>;
+  readonly capacity: Map<string, DeviceCapacity>;
+  readonly pools: Set<string>;
 }

@@ -20,6 +20,11 @@ export interface Allocator {
    * trouble limited to this node.
    */
   allocate(node: Node, claims: readonly ResourceClaim[]): AllocationResult[] | null;
+  /**
+   * The answer allocate would give from what it kept, without searching, or undefined when it
+   * would search (optional: allocators that keep nothing leave it out).
+   */
+  kept?(node: Node, claims: readonly ResourceClaim[]): AllocationResult[] | null | undefined;
 }
 
 export type NewAllocator = (inputs: AllocatorInputs) => Allocator;

@@ -4,8 +4,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ResourceClaim } from '../../api/dra_types.js';
 import { makeNode } from '../../testing/builders.js';
-import { AllocatedDevices } from './allocated_devices.js';
-import { makeDeviceID as deviceID } from '../../dra/structured/index.js';
+import { makeDeviceID as deviceID, newAllocatedState } from '../../dra/structured/index.js';
 import { diagnoseNode, type RequestShortfall } from './diagnose.js';
 import { allocatorFeatures, pinnedDraFeatures } from './features.js';
 import { deviceClass, driver, FakeAllocator, nodeSlice, pendingClaim } from './test_helpers.js';
@@ -23,9 +22,8 @@ function withSelectors(claim: ResourceClaim, selectors: string[]): ResourceClaim
 function diagnose(claims: ResourceClaim[], o: { classSelector?: string; taken?: string[] } = {}): RequestShortfall[] {
   const cls = deviceClass();
   if (o.classSelector) cls.spec.selectors = [{ cel: { expression: o.classSelector } }];
-  const devices = new AllocatedDevices(true);
-  const state = devices.gather([]);
-  for (const d of o.taken ?? []) (state.allocatedDevices as Set<string>).add(deviceID(driver, 'worker', d));
+  const state = newAllocatedState();
+  for (const d of o.taken ?? []) state.allocatedDevices.add(deviceID(driver, 'worker', d));
   const inputs = { features: allocatorFeatures(pinnedDraFeatures), allocatedState: state, classLister: { get: (n: string) => (n === cls.metadata.name ? cls : undefined) }, slices: [slice] };
   return diagnoseNode((i) => new FakeAllocator(i), inputs, node, claims);
 }

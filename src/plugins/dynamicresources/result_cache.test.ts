@@ -95,6 +95,30 @@ describe('allocation answers kept across cycles', () => {
     assert.ok(two.numAllocateOneInvocations > 0, 'another spec is another question');
   });
 
+  it('tells the kept answer without searching, and nothing where allocate would search', () => {
+    const cache = new AllocationResultCache();
+    const devices = new AllocatedDevices(true);
+    const first = cycle(cache, devices);
+    assert.equal(first.kept(nodes[0]!, [podClaim('a')]), undefined, 'nothing kept yet');
+    const want = first.allocate(nodes[0]!, [podClaim('a')]);
+    const second = cycle(cache, devices);
+    assert.deepEqual(second.kept(nodes[0]!, [podClaim('b')]), want);
+    assert.equal(second.kept(nodes[1]!, [podClaim('b')]), undefined, 'another node');
+    assert.equal(second.numAllocateOneInvocations, 0);
+    devices.update(undefined, allocatedOn('x', 'pool-1', 'd1'));
+    assert.equal(cycle(cache, devices).kept(nodes[0]!, [podClaim('b')]), undefined, 'the pool changed');
+  });
+
+  it('answers from the cycle it was taken in when claims change during the cycle', () => {
+    const cache = new AllocationResultCache();
+    const devices = new AllocatedDevices(true);
+    const current = cycle(cache, devices);
+    // A claim allocated after the cycle's PreFilter: the cycle still sees d1 free, as with a copy.
+    devices.update(undefined, allocatedOn('x', 'pool-1', 'd1'));
+    assert.equal(deviceOf(current.allocate(nodes[0]!, [podClaim('a')])), 'd1');
+    assert.equal(deviceOf(cycle(cache, devices).allocate(nodes[0]!, [podClaim('b')])), 'd2', 'and the answer was not kept for later cycles');
+  });
+
   it('keeps nothing when the allocated state has no pool stamps (explain, tests)', () => {
     const cache = new AllocationResultCache();
     const classes = new Map([[classA, theClass]]);

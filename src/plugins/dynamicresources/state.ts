@@ -43,6 +43,9 @@ export class DynamicResourcesState implements StateData {
   readonly nodeAllocations = new Map<string, NodeAllocation>();
   /** The user's claims come first; the extended-resources claim, if any, follows them. */
   readonly numUserClaims: number;
+  /** claimsToAllocate(null), made on first use (Filter runs before Reserve changes a claim). */
+  private toAllocate: readonly ResourceClaim[] | null = null;
+  private firstAvailable: boolean | null = null;
 
   constructor(
     /** The pod's claims in spec order, then the extended-resources claim; replaced one by one when PreBind writes them. */
@@ -52,6 +55,28 @@ export class DynamicResourcesState implements StateData {
     readonly extended: ExtendedResourceRequests | null = null,
   ) {
     this.numUserClaims = extended === null ? claims.length : claims.length - 1;
+  }
+
+  /**
+   * The unallocated claims, the node's variant of the extended-resources claim in its place; one
+   * array for every node without such a variant, so the allocator sees the same question.
+   */
+  claimsToAllocate(nodeExtendedClaim: ResourceClaim | null): readonly ResourceClaim[] {
+    if (nodeExtendedClaim === null && this.toAllocate !== null) return this.toAllocate;
+    const out: ResourceClaim[] = [];
+    for (let i = 0; i < this.claims.length; i++) {
+      const claim = this.claims[i]!;
+      if (claim.status?.allocation !== undefined) continue;
+      out.push(i === this.extendedIndex && nodeExtendedClaim !== null ? nodeExtendedClaim : claim);
+    }
+    if (nodeExtendedClaim === null) this.toAllocate = out;
+    return out;
+  }
+
+  /** Whether a claim has a firstAvailable request (only those are scored). */
+  get hasFirstAvailable(): boolean {
+    this.firstAvailable ??= this.claims.some((c) => c.spec.devices?.requests?.some((r) => (r.firstAvailable?.length ?? 0) > 0) ?? false);
+    return this.firstAvailable;
   }
 
   clone(): DynamicResourcesState {

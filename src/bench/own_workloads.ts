@@ -1,0 +1,27 @@
+// Workloads of our own (no upstream scheduler_perf counterpart), built from upstream's DRA
+// templates (dra_templates.ts): a GPU cluster as capacity planners model it. They carry the
+// label `kube-scheduler-ts` and a source that names them as ours, never an upstream file.
+import type { TestCase } from './types.js';
+
+/** The source every test case of ours names. */
+export const ownSource = 'kube-scheduler-ts (ours)';
+
+export const ownTestCases: readonly TestCase[] = [
+  {
+    // Nodes with 8 GPUs each (the test driver's basic devices), one claim per pod from a template,
+    // pods created at once: the shape of a training cluster filling up.
+    name: 'GPUClusterClaimTemplate',
+    source: ownSource,
+    workloadTemplate: [
+      { opcode: 'createNodes', nodeTemplatePath: 'dra/node-with-dra-test-driver.yaml', countParam: '$nodesWithDRA' },
+      { opcode: 'createAny', templatePath: 'dra/resourceslice-basic-devices.yaml', countParam: '$nodesWithDRA', templateParams: { numDevices: '$devicesPerNode' } },
+      { opcode: 'createAny', templatePath: 'dra/deviceclass.yaml' },
+      { opcode: 'createAny', templatePath: 'dra/resourceclaimtemplate.yaml', namespace: 'test', templateParams: { numRequests: 1 } },
+      { opcode: 'createPods', namespace: 'test', countParam: '$measurePods', podTemplatePath: 'dra/pod-with-claim-template.yaml', collectMetrics: true },
+    ],
+    workloads: [
+      { name: 'fast', labels: ['kube-scheduler-ts', 'integration-test'], params: { nodesWithDRA: 4, devicesPerNode: 8, measurePods: 20 } },
+      { name: '5000nodes_8devices_10000pods', labels: ['kube-scheduler-ts'], target: 2000, params: { nodesWithDRA: 5000, devicesPerNode: 8, measurePods: 10000 } },
+    ],
+  },
+];
