@@ -34,8 +34,11 @@ export interface CommandSpec {
 
 type FlagValue<F extends FlagSpec> = F['type'] extends 'boolean' ? boolean : F['multiple'] extends true ? string[] : string;
 
-/** The parsed flags of a command declared `as const`: each optional, typed by its declaration. */
-export type FlagValues<S extends CommandSpec> = { [F in S['flags'][number] as F['name']]?: FlagValue<F> };
+/** The parsed values of flags declared `as const`: each optional, typed by its declaration. */
+export type ValuesOf<Fs extends readonly FlagSpec[]> = { [F in Fs[number] as F['name']]?: FlagValue<F> };
+
+/** The parsed flags of a command declared `as const`. */
+export type FlagValues<S extends CommandSpec> = ValuesOf<S['flags']>;
 
 /** parseArgs' options for declared flags, typed by them (for commands that parse a shared set). */
 export type OptionsOf<Fs extends readonly FlagSpec[]> = {
