@@ -4,11 +4,12 @@ import { checks, commandHelp, parseCommand, type CommandSpec } from './command_s
 import { benchSpec } from './commands/bench.js';
 import { capacitySpec } from './commands/capacity.js';
 import { compareSpec } from './commands/compare.js';
+import { serveSpec } from './commands/serve.js';
 import { explainSpec, simulateSpec } from './commands/simulate.js';
 import { snapshotSpec } from './commands/snapshot.js';
 import { runCli } from './main.js';
 
-const declared: Record<string, CommandSpec> = { bench: benchSpec, capacity: capacitySpec, compare: compareSpec, explain: explainSpec, simulate: simulateSpec, snapshot: snapshotSpec };
+const declared: Record<string, CommandSpec> = { bench: benchSpec, capacity: capacitySpec, compare: compareSpec, explain: explainSpec, serve: serveSpec, simulate: simulateSpec, snapshot: snapshotSpec };
 
 /** The flags an options line of a help text names ("  -o, --output FILE  ..."). */
 function helpFlags(help: string): string[] {

@@ -25,7 +25,11 @@ const commands: Record<string, CommandEntry> = {
     usage: async () => (await import('./commands/run.js')).runUsage,
     help: 'run [--kubeconfig FILE] [--config FILE]  Schedule the pods of a real cluster (see README: Run as a second scheduler)',
   },
-  serve: { run: async (argv, io) => (await import('./commands/serve.js')).serveCommand(argv, io), help: 'serve [--port N] [scenario]  Serve a scenario\'s cluster over the Kubernetes API while scheduling (= simulate --serve)' },
+  serve: {
+    run: async (argv, io) => (await import('./commands/serve.js')).serveCommand(argv, io),
+    usage: async () => (await import('./commands/serve.js')).serveUsage,
+    help: 'serve [--port N] [scenario]  Serve a scenario\'s cluster over the Kubernetes API while scheduling (= simulate --serve)',
+  },
   capacity: {
     run: async (argv, io) => (await import('./commands/capacity.js')).capacityCommand(argv, io),
     usage: async () => (await import('./commands/capacity.js')).capacityUsage,
