@@ -45,13 +45,13 @@ export type ValuesOf<Fs extends readonly FlagSpec[]> = { [F in Fs[number] as F['
 /** The parsed flags of a command declared `as const`. */
 export type FlagValues<S extends CommandSpec> = ValuesOf<S['flags']>;
 
-/** parseArgs' options for declared flags, typed by them (for commands that parse a shared set). */
-export type OptionsOf<Fs extends readonly FlagSpec[]> = {
+/** parseArgs' options for declared flags, typed by them. */
+type OptionsOf<Fs extends readonly FlagSpec[]> = {
   [F in Fs[number] as F['name']]: { type: F['type']; multiple: F['multiple'] extends true ? true : false; short?: string };
 };
 
 /** parseArgs' options for declared flags. */
-export function optionsOf<const Fs extends readonly FlagSpec[]>(flags: Fs): OptionsOf<Fs> {
+function optionsOf<const Fs extends readonly FlagSpec[]>(flags: Fs): OptionsOf<Fs> {
   const options: Record<string, { type: 'string' | 'boolean'; multiple: boolean; short?: string }> = {};
   for (const f of flags) options[f.name] = { type: f.type, multiple: f.multiple === true, ...(f.short ? { short: f.short } : {}) };
   // Built from the same declarations the type is.

@@ -12,8 +12,8 @@ const ExitInternalError = 1;
 interface CommandEntry {
   run: Command;
   help: string;
-  /** The command's own usage text, when it has one. */
-  usage?: () => Promise<string>;
+  /** The command's `--help` text, from its declaration. */
+  usage: () => Promise<string>;
 }
 
 const commands: Record<string, CommandEntry> = {
@@ -72,7 +72,7 @@ export async function runCli(argv: string[], io: CliIO = processIO): Promise<num
     return ExitBadInput;
   }
   if (rest.includes('-h') || rest.includes('--help')) {
-    io.stdout(command.usage ? await command.usage() : usage());
+    io.stdout(await command.usage());
     return 0;
   }
   try {
