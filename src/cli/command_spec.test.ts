@@ -102,6 +102,24 @@ describe('parseCommand', () => {
   ];
   for (const c of pflagRefused) it(`pflag spellings: ${c.name}`, () => assert.throws(() => parseCommand(pflagSpec, c.argv), { message: c.want }));
 
+  const cliRefusals: { argv: string[]; err: RegExp }[] = [
+    { argv: ['simulate', '--pod', 'a'], err: /^error: Unknown option '--pod'/ },
+    { argv: ['explain', '--report', 'r.html'], err: /^error: Unknown option '--report'/ },
+    { argv: ['explain', '--width', '10'], err: /^error: --width must be an integer of at least 20, got "10"\n$/ },
+    { argv: ['simulate', '--tie-break', 'random'], err: /^error: --tie-break must be name, got "random"\n$/ },
+    { argv: ['serve', '--port', '70000'], err: /^error: --port must be a port number \(0 picks a free one\), got "70000"\n$/ },
+    { argv: ['run', '--leader-elect', 'maybe'], err: /^error: invalid argument "maybe" for "--leader-elect" flag: strconv.ParseBool: parsing "maybe": invalid syntax\n$/ },
+    { argv: ['run', '-v=x'], err: /^error: --v must be a non-negative integer, got "x"\n$/ },
+  ];
+  for (const c of cliRefusals) {
+    it(`${c.argv.join(' ')} exits 2 naming the flag`, async () => {
+      let err = '';
+      const code = await runCli(c.argv, { stdout: () => {}, stderr: (t) => (err += t) });
+      assert.equal(code, 2);
+      assert.match(err, c.err);
+    });
+  }
+
   it('a bad flag of a declared command exits 2 naming it', async () => {
     let err = '';
     const code = await runCli(['compare', '--config', 'a.yaml', '--seed', 'soon'], { stdout: () => {}, stderr: (t) => (err += t) });
