@@ -4,10 +4,13 @@ import { checks, commandHelp, parseCommand, type CommandSpec } from './command_s
 import { benchSpec } from './commands/bench.js';
 import { capacitySpec } from './commands/capacity.js';
 import { compareSpec } from './commands/compare.js';
+import { runSpec } from './commands/run_flags.js';
+import { serveSpec } from './commands/serve.js';
+import { explainSpec, simulateSpec } from './commands/simulate.js';
 import { snapshotSpec } from './commands/snapshot.js';
 import { runCli } from './main.js';
 
-const declared: Record<string, CommandSpec> = { bench: benchSpec, capacity: capacitySpec, compare: compareSpec, snapshot: snapshotSpec };
+const declared: Record<string, CommandSpec> = { bench: benchSpec, capacity: capacitySpec, compare: compareSpec, explain: explainSpec, run: runSpec, serve: serveSpec, simulate: simulateSpec, snapshot: snapshotSpec };
 
 /** The flags an options line of a help text names ("  -o, --output FILE  ..."). */
 function helpFlags(help: string): string[] {
@@ -64,6 +67,58 @@ describe('parseCommand', () => {
     { name: 'an undeclared flag', argv: ['--nope'], want: /--nope/ },
   ];
   for (const c of refused) it(c.name, () => assert.throws(() => parseCommand(spec, c.argv), { message: c.want }));
+
+  const pflagSpec = {
+    usage: 'y',
+    about: 'A command with pflag spellings.',
+    flags: [
+      { name: 'v', short: 'v', type: 'string', value: 'N', help: 'verbosity', check: checks.nonNegativeInteger },
+      { name: 'lookup', type: 'boolean', pflag: true, help: 'a pflag bool' },
+      { name: 'addr', type: 'string', value: 'IP', pflag: true, help: 'an address', check: (v) => (v.includes('.') ? null : `failed to parse IP: "${v}"`) },
+    ],
+    maxPositionals: 0,
+    tooManyPositionals: (p) => `no arguments, got ${p.join(' ')}`,
+  } as const satisfies CommandSpec;
+
+  const spelled: { name: string; argv: string[]; want: Record<string, unknown> }[] = [
+    { name: 'a short flag with =', argv: ['-v=3'], want: { v: '3' } },
+    { name: 'a short flag with its value after it', argv: ['-v', '4'], want: { v: '4' } },
+    { name: 'a bare pflag bool', argv: ['--lookup'], want: { lookup: true } },
+    { name: 'a pflag bool set false, Go spelling', argv: ['--lookup=F'], want: { lookup: false } },
+    { name: 'the last pflag bool given wins', argv: ['--lookup=false', '--lookup'], want: { lookup: true } },
+    { name: 'past --, nothing is rewritten', argv: ['--', '-v=3'], want: {} },
+  ];
+  for (const c of spelled) {
+    it(`pflag spellings: ${c.name}`, () => {
+      const spec = c.argv[0] === '--' ? { ...pflagSpec, maxPositionals: 1 } : pflagSpec;
+      assert.deepEqual({ ...parseCommand(spec, c.argv).values }, c.want);
+    });
+  }
+
+  const pflagRefused: { name: string; argv: string[]; want: string }[] = [
+    { name: 'a pflag bool that is not a Go bool', argv: ['--lookup=maybe'], want: 'invalid argument "maybe" for "--lookup" flag: strconv.ParseBool: parsing "maybe": invalid syntax' },
+    { name: 'a pflag flag refused in pflag\'s words', argv: ['--addr', 'host'], want: 'invalid argument "host" for "--addr" flag: failed to parse IP: "host"' },
+    { name: 'a short flag with = is checked as its long name', argv: ['-v=-1'], want: '--v must be a non-negative integer, got "-1"' },
+  ];
+  for (const c of pflagRefused) it(`pflag spellings: ${c.name}`, () => assert.throws(() => parseCommand(pflagSpec, c.argv), { message: c.want }));
+
+  const cliRefusals: { argv: string[]; err: RegExp }[] = [
+    { argv: ['simulate', '--pod', 'a'], err: /^error: Unknown option '--pod'/ },
+    { argv: ['explain', '--report', 'r.html'], err: /^error: Unknown option '--report'/ },
+    { argv: ['explain', '--width', '10'], err: /^error: --width must be an integer of at least 20, got "10"\n$/ },
+    { argv: ['simulate', '--tie-break', 'random'], err: /^error: --tie-break must be name, got "random"\n$/ },
+    { argv: ['serve', '--port', '70000'], err: /^error: --port must be a port number \(0 picks a free one\), got "70000"\n$/ },
+    { argv: ['run', '--leader-elect', 'maybe'], err: /^error: invalid argument "maybe" for "--leader-elect" flag: strconv.ParseBool: parsing "maybe": invalid syntax\n$/ },
+    { argv: ['run', '-v=x'], err: /^error: --v must be a non-negative integer, got "x"\n$/ },
+  ];
+  for (const c of cliRefusals) {
+    it(`${c.argv.join(' ')} exits 2 naming the flag`, async () => {
+      let err = '';
+      const code = await runCli(c.argv, { stdout: () => {}, stderr: (t) => (err += t) });
+      assert.equal(code, 2);
+      assert.match(err, c.err);
+    });
+  }
 
   it('a bad flag of a declared command exits 2 naming it', async () => {
     let err = '';

@@ -17,6 +17,11 @@ export interface FlagSpec {
   readonly section?: string;
   /** Why a given value is refused ("must be an integer"), or null when it is fine. */
   readonly check?: (value: string) => string | null;
+  /**
+   * As kube-scheduler's pflag flags: a refusal reads `invalid argument "V" for "--F" flag: REASON`,
+   * and a boolean also takes `--F=true|false`.
+   */
+  readonly pflag?: boolean;
 }
 
 export interface CommandSpec {
@@ -34,25 +39,74 @@ export interface CommandSpec {
 
 type FlagValue<F extends FlagSpec> = F['type'] extends 'boolean' ? boolean : F['multiple'] extends true ? string[] : string;
 
-/** The parsed flags of a command declared `as const`: each optional, typed by its declaration. */
-export type FlagValues<S extends CommandSpec> = { [F in S['flags'][number] as F['name']]?: FlagValue<F> };
+/** The parsed values of flags declared `as const`: each optional, typed by its declaration. */
+export type ValuesOf<Fs extends readonly FlagSpec[]> = { [F in Fs[number] as F['name']]?: FlagValue<F> };
 
-/** parseArgs' options for declared flags, typed by them (for commands that parse a shared set). */
-export type OptionsOf<Fs extends readonly FlagSpec[]> = {
+/** The parsed flags of a command declared `as const`. */
+export type FlagValues<S extends CommandSpec> = ValuesOf<S['flags']>;
+
+/** parseArgs' options for declared flags, typed by them. */
+type OptionsOf<Fs extends readonly FlagSpec[]> = {
   [F in Fs[number] as F['name']]: { type: F['type']; multiple: F['multiple'] extends true ? true : false; short?: string };
 };
 
 /** parseArgs' options for declared flags. */
-export function optionsOf<const Fs extends readonly FlagSpec[]>(flags: Fs): OptionsOf<Fs> {
+function optionsOf<const Fs extends readonly FlagSpec[]>(flags: Fs): OptionsOf<Fs> {
   const options: Record<string, { type: 'string' | 'boolean'; multiple: boolean; short?: string }> = {};
   for (const f of flags) options[f.name] = { type: f.type, multiple: f.multiple === true, ...(f.short ? { short: f.short } : {}) };
   // Built from the same declarations the type is.
   return options as OptionsOf<Fs>;
 }
 
+/** Go's strconv.ParseBool, which pflag's booleans use. */
+export function parseGoBool(v: string): boolean | null {
+  if (['1', 't', 'T', 'true', 'TRUE', 'True'].includes(v)) return true;
+  if (['0', 'f', 'F', 'false', 'FALSE', 'False'].includes(v)) return false;
+  return null;
+}
+
+/** The usage error for a refused value, worded as the flag's declaration says. */
+function refusal(f: FlagSpec, value: string, reason: string): UsageError {
+  return new UsageError(f.pflag ? `invalid argument "${value}" for "--${f.name}" flag: ${reason}` : `--${f.name} ${reason}, got "${value}"`);
+}
+
+/**
+ * Takes out the spellings parseArgs lacks and pflag accepts: `-x=V` for a short flag's `--name=V`,
+ * and a pflag boolean's `--name` / `--name=true|false` (the last one given wins).
+ */
+function pflagSpellings(spec: CommandSpec, argv: readonly string[]): { args: string[]; bools: Map<string, boolean> } {
+  const args: string[] = [];
+  const bools = new Map<string, boolean>();
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--') {
+      args.push(...argv.slice(i));
+      break;
+    }
+    const eq = a.indexOf('=');
+    const short = /^-[a-zA-Z]=/.test(a) ? spec.flags.find((f) => f.short === a[1] && f.type === 'string') : undefined;
+    if (short) {
+      args.push(`--${short.name}${a.slice(2)}`);
+      continue;
+    }
+    const name = a.startsWith('--') ? a.slice(2, eq < 0 ? undefined : eq) : '';
+    const bool = name === '' ? undefined : spec.flags.find((f) => f.pflag && f.type === 'boolean' && f.name === name);
+    if (!bool) {
+      args.push(a);
+      continue;
+    }
+    const text = eq < 0 ? 'true' : a.slice(eq + 1);
+    const value = parseGoBool(text);
+    if (value === null) throw refusal(bool, text, `strconv.ParseBool: parsing "${text}": invalid syntax`);
+    bools.set(bool.name, value);
+  }
+  return { args, bools };
+}
+
 /** Parses `argv` as `spec` declares it; a usage error names the flag and the reason. */
 export function parseCommand<S extends CommandSpec>(spec: S, argv: string[]): { values: FlagValues<S>; positionals: string[] } {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: optionsOf(spec.flags) as Record<string, { type: 'string' | 'boolean'; multiple: boolean }> });
+  const { args, bools } = pflagSpellings(spec, argv);
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: optionsOf(spec.flags) as Record<string, { type: 'string' | 'boolean'; multiple: boolean }> });
   if (positionals.length > spec.maxPositionals) throw new UsageError(spec.tooManyPositionals(positionals));
   for (const f of spec.flags) {
     const given = values[f.name];
@@ -60,9 +114,10 @@ export function parseCommand<S extends CommandSpec>(spec: S, argv: string[]): { 
     for (const v of Array.isArray(given) ? given : [given]) {
       if (typeof v !== 'string') continue;
       const reason = f.check(v);
-      if (reason !== null) throw new UsageError(`--${f.name} ${reason}, got "${v}"`);
+      if (reason !== null) throw refusal(f, v, reason);
     }
   }
+  for (const [name, value] of bools) values[name] = value;
   // parseArgs typed the values by `options`, which is built at run time from the same declarations.
   return { values: values as FlagValues<S>, positionals };
 }

@@ -1,6 +1,6 @@
 // The kube-scheduler-ts command: dispatches to one command module per subcommand.
 import { ExitBadInput, describeListenError, processIO, verbosityOf, type CliIO, type Command } from './io.js';
-import { explainCommand, simulateCommand } from './commands/simulate.js';
+import { explainCommand, explainUsage, simulateCommand, simulateUsage } from './commands/simulate.js';
 import { benchCommand, benchUsage } from './commands/bench.js';
 import { BadInputError } from '../util/bad_input.js';
 
@@ -12,20 +12,24 @@ const ExitInternalError = 1;
 interface CommandEntry {
   run: Command;
   help: string;
-  /** The command's own usage text, when it has one. */
-  usage?: () => Promise<string>;
+  /** The command's `--help` text, from its declaration. */
+  usage: () => Promise<string>;
 }
 
 const commands: Record<string, CommandEntry> = {
-  simulate: { run: simulateCommand, help: 'simulate [scenario]   Schedule a scenario on an embedded cluster and report the result' },
-  explain: { run: explainCommand, help: "explain [scenario]    Schedule each pending pod once and explain every node's verdicts, scores and preemption" },
+  simulate: { run: simulateCommand, usage: async () => simulateUsage, help: 'simulate [scenario]   Schedule a scenario on an embedded cluster and report the result' },
+  explain: { run: explainCommand, usage: async () => explainUsage, help: "explain [scenario]    Schedule each pending pod once and explain every node's verdicts, scores and preemption" },
   // Loaded on use: @kubernetes/client-node takes over a second to import.
   run: {
     run: async (argv, io) => (await import('./commands/run.js')).runCommand(argv, io),
     usage: async () => (await import('./commands/run.js')).runUsage,
     help: 'run [--kubeconfig FILE] [--config FILE]  Schedule the pods of a real cluster (see README: Run as a second scheduler)',
   },
-  serve: { run: async (argv, io) => (await import('./commands/serve.js')).serveCommand(argv, io), help: 'serve [--port N] [scenario]  Serve a scenario\'s cluster over the Kubernetes API while scheduling (= simulate --serve)' },
+  serve: {
+    run: async (argv, io) => (await import('./commands/serve.js')).serveCommand(argv, io),
+    usage: async () => (await import('./commands/serve.js')).serveUsage,
+    help: 'serve [--port N] [scenario]  Serve a scenario\'s cluster over the Kubernetes API while scheduling (= simulate --serve)',
+  },
   capacity: {
     run: async (argv, io) => (await import('./commands/capacity.js')).capacityCommand(argv, io),
     usage: async () => (await import('./commands/capacity.js')).capacityUsage,
@@ -50,32 +54,7 @@ function usage(): string {
 Commands:
 ${Object.values(commands).map((c) => `  ${c.help}`).join('\n')}
 
-simulate / explain options:
-  --config FILE         KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1), YAML or JSON
-  --seed N              Seed of the random source (tie-breaking among top nodes); default 1
-  --output text|json    Output format (simulate: text by default; explain: text on a terminal, else json)
-  --tie-break name      explain: pick the first top-scored node (and pod-group placement) by name instead of sampling
-  --pod NAME            explain: only this pod (namespace/name or name)
-  --all-nodes           explain text: name every node of a group of identical verdicts
-  --width N             explain text: cut lines at N columns (default: the terminal's width)
-  --timeline            explain: run the scenario as simulate does (retries, steps) and explain
-                        each pod's last attempt, with all its attempts
-  --report FILE         simulate: also write a self-contained HTML report (charts, every pod's decision)
-  --report-scores N|all simulate --report: the best-scored nodes each pod's score table keeps (all: every
-                        scored node); by default as many as a budget of 4 million rows over all pods
-                        allows, at least 10 (explain --pod has every row)
-  --serve [--port N]    simulate: serve the cluster over the Kubernetes API while scheduling (web UI at /ui/)
-  --pod-start-delay D   serve: how long after its binding a pod turns Running and Ready (default 0s)
-  --simulator-annotations  serve: after each attempt write the pod's results as kube-scheduler-simulator's
-                        annotations (kube-scheduler-simulator.sigs.k8s.io/filter-result, score-result, ...,
-                        result-history), in batches; cut to fit the API's 256 KiB annotation limit
-  --from-cluster        read a live cluster, read-only, instead of a scenario file (simulate, explain,
-                        serve; with --kubeconfig, -n/--namespace, -l/--selector, --field-selector,
-                        --kube-api-qps, --kube-api-burst: see snapshot --help)
-  --plugins FILE        load out-of-tree plugins from a module (.mjs, .js or .ts) exporting \`plugins\`
-                        (repeatable; serve and run take it too)
-  --feature-gates A=true,B=false  feature gates of the pinned release (v1.37.2), as kube-scheduler's
-                        (repeatable; serve, run and bench take it too)
+Each command's --help lists its options.
 
 With no scenario, the bundled scenarios/default.yaml is used.
 `;
@@ -93,7 +72,7 @@ export async function runCli(argv: string[], io: CliIO = processIO): Promise<num
     return ExitBadInput;
   }
   if (rest.includes('-h') || rest.includes('--help')) {
-    io.stdout(command.usage ? await command.usage() : usage());
+    io.stdout(await command.usage());
     return 0;
   }
   try {

@@ -8,7 +8,7 @@ import type { ResolvedConfig } from '../../scheduler/scheduler.js';
 import { loadScenario, type Scenario } from '../../sim/scenario/scenario.js';
 import { resolveConfiguration } from '../configuration.js';
 import { defaultScenarioPath } from '../default_scenario.js';
-import { optionsOf, type FlagSpec } from '../command_spec.js';
+import type { FlagSpec } from '../command_spec.js';
 import { UsageError, type CliIO } from '../io.js';
 import type { ClusterFlags } from './from_cluster.js';
 
@@ -23,8 +23,6 @@ export const clusterFlags = [
   { name: 'kube-api-burst', type: 'string', value: 'N', help: 'client burst (default 100)' },
   { name: 'page-size', type: 'string', value: 'N', help: 'objects per list request (default 500)' },
 ] as const satisfies readonly FlagSpec[];
-
-export const clusterFlagOptions = optionsOf(clusterFlags);
 
 interface ClusterFlagValues {
   kubeconfig?: string;

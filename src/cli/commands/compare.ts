@@ -41,7 +41,6 @@ export const compareUsage = commandHelp(compareSpec);
 
 export async function compareCommand(argv: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseCommand(compareSpec, argv);
-  if (positionals.length > 1) throw new UsageError(`unexpected arguments: ${positionals.slice(1).join(' ')}`);
   const configs = values.config ?? [];
   if (configs.length === 0) throw new UsageError('give at least one --config to compare');
   const output = values.output ?? 'text';

@@ -3,49 +3,71 @@
 // checked: every bad value is a UsageError naming its flag.
 import { FeatureGates } from '../../config/feature_gates.js';
 import { isIP } from 'node:net';
-import { parseArgs } from 'node:util';
 import { defaultConfiguration, loadConfigFile, parseDuration, type DefaultedConfiguration } from '../../config/index.js';
 import type { Registry } from '../../framework/registry.js';
 import type { LogFormat } from '../../log/logger.js';
 import { defaultAlwaysAllowPaths } from '../../metrics/authz.js';
+import { checks, commandHelp, parseCommand, parseGoBool, sharedFlags, type CommandSpec } from '../command_spec.js';
 import { UsageError } from '../io.js';
 
 /** kube-scheduler's secure port (config.DefaultKubeSchedulerPort). */
 export const DefaultSchedulerPort = 10259;
 
-export const runUsage = `Usage: kube-scheduler-ts run [options]
+const serving = 'Secure serving of /healthz, /livez, /readyz and /metrics (HTTPS):';
+const delegated = 'Delegated authentication and authorization (TokenReview / SubjectAccessReview):';
 
-Schedules the pods of a Kubernetes cluster whose schedulerName is one of the profiles'.
+/** Why a Go duration flag's value is refused (pflag's words), or null. */
+function durationCheck(v: string): string | null {
+  try {
+    if (parseDuration(v) >= 0) return null;
+  } catch {
+    // Refused below, as pflag words it.
+  }
+  return `time: invalid duration "${v}"`;
+}
 
-Options:
-  --config FILE                      KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1)
-  --plugins FILE                     Out-of-tree plugins: a module (.mjs, .js or .ts) exporting plugins (repeatable)
-  --feature-gates A=true,B=false     Feature gates of the pinned release (v1.37.2), as kube-scheduler's (repeatable)
-  --kubeconfig FILE                  kubeconfig of the cluster; the in-cluster service account when omitted
-  --master URL                       API server address (overrides the kubeconfig's)
-  --leader-elect true|false          Overrides leaderElection.leaderElect
-  --leader-elect-resource-name NAME  Overrides leaderElection.resourceName
-  --leader-elect-resource-namespace NS  Overrides leaderElection.resourceNamespace
-  -v, --v N                          Log verbosity (klog levels: 2 decisions, 4 debugging and stack traces)
-  --logging-format text|json         Log format (default text)
+const ttl = (name: string, help: string) => ({ name, section: delegated, type: 'string', value: 'D', check: durationCheck, pflag: true, help }) as const;
 
-Secure serving of /healthz, /livez, /readyz and /metrics (HTTPS):
-  --bind-address IP                  Address to listen on (default 0.0.0.0)
-  --secure-port N                    Port (default 10259; 0 turns the endpoints off)
-  --tls-cert-file FILE               Serving certificate (PEM, with its chain); a self-signed one
-  --tls-private-key-file FILE          made in memory at start-up when both are omitted
+/** `run`, declared once: kube-scheduler's flags we take, their checks and help. */
+export const runSpec = {
+  usage: 'run [options]',
+  about: "Schedules the pods of a Kubernetes cluster whose schedulerName is one of the profiles'.",
+  flags: [
+    { name: 'config', type: 'string', value: 'FILE', help: 'KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1)' },
+    { name: 'plugins', type: 'string', multiple: true, value: 'FILE', help: 'Out-of-tree plugins: a module (.mjs, .js or .ts) exporting plugins (repeatable)' },
+    sharedFlags.featureGates,
+    { name: 'kubeconfig', type: 'string', value: 'FILE', help: 'kubeconfig of the cluster; the in-cluster service account when omitted' },
+    { name: 'master', type: 'string', value: 'URL', help: "API server address (overrides the kubeconfig's)" },
+    { name: 'leader-elect', type: 'string', value: 'true|false', check: (v) => (parseGoBool(v) === null ? `strconv.ParseBool: parsing "${v}": invalid syntax` : null), pflag: true, help: 'Overrides leaderElection.leaderElect' },
+    { name: 'leader-elect-resource-name', type: 'string', value: 'NAME', help: 'Overrides leaderElection.resourceName' },
+    { name: 'leader-elect-resource-namespace', type: 'string', value: 'NS', help: 'Overrides leaderElection.resourceNamespace' },
+    { name: 'v', short: 'v', type: 'string', value: 'N', check: checks.nonNegativeInteger, help: 'Log verbosity (klog levels: 2 decisions, 4 debugging and stack traces)' },
+    { name: 'logging-format', type: 'string', value: 'text|json', check: checks.oneOf('text', 'json'), help: 'Log format (default text)' },
+    {
+      name: 'bind-address', section: serving, type: 'string', value: 'IP', pflag: true, help: 'Address to listen on (default 0.0.0.0)',
+      check: (v) => (isIP(v) === 0 ? `failed to parse IP: "${v}"` : null),
+    },
+    {
+      name: 'secure-port', section: serving, type: 'string', value: 'N', help: 'Port (default 10259; 0 turns the endpoints off)',
+      check: (v) => (Number.isInteger(Number(v)) && Number(v) >= 0 && Number(v) <= 65535 && v.trim() !== '' ? null : 'must be a port number (0 turns serving off)'),
+    },
+    { name: 'tls-cert-file', section: serving, type: 'string', value: 'FILE', help: 'Serving certificate (PEM, with its chain); a self-signed one is made\nin memory at start-up when both are omitted' },
+    { name: 'tls-private-key-file', section: serving, type: 'string', value: 'FILE', help: "The certificate's private key (PEM)" },
+    { name: 'client-ca-file', section: delegated, type: 'string', value: 'FILE', help: 'Accept client certificates signed by these CAs (CN = user, O = groups)' },
+    { name: 'authentication-kubeconfig', section: delegated, type: 'string', value: 'FILE', help: "Where TokenReviews go (default: the cluster's kubeconfig)" },
+    { name: 'authorization-kubeconfig', section: delegated, type: 'string', value: 'FILE', help: "Where SubjectAccessReviews go (default: the cluster's kubeconfig)" },
+    { name: 'authentication-skip-lookup', section: delegated, type: 'boolean', pflag: true, help: 'Do not read the client CA from kube-system/extension-apiserver-authentication' },
+    { name: 'authentication-tolerate-lookup-failure', section: delegated, type: 'boolean', pflag: true, help: 'Start even if that lookup fails (default true; =false to refuse)' },
+    ttl('authentication-token-webhook-cache-ttl', 'How long TokenReview answers are reused (default 10s)'),
+    ttl('authorization-webhook-cache-authorized-ttl', 'How long allows are reused (default 10s)'),
+    ttl('authorization-webhook-cache-unauthorized-ttl', 'How long denies are reused (default 10s)'),
+    { name: 'authorization-always-allow-paths', section: delegated, type: 'string', value: 'P,...', help: 'Paths served without authorization (default /healthz,/readyz,/livez)' },
+  ],
+  maxPositionals: 0,
+  tooManyPositionals: (p) => `"run" does not take any arguments, got ${JSON.stringify(p)}`,
+} as const satisfies CommandSpec;
 
-Delegated authentication and authorization (TokenReview / SubjectAccessReview):
-  --client-ca-file FILE              Accept client certificates signed by these CAs (CN = user, O = groups)
-  --authentication-kubeconfig FILE   Where TokenReviews go (default: the cluster's kubeconfig)
-  --authorization-kubeconfig FILE    Where SubjectAccessReviews go (default: the cluster's kubeconfig)
-  --authentication-skip-lookup       Do not read the client CA from kube-system/extension-apiserver-authentication
-  --authentication-tolerate-lookup-failure  Start even if that lookup fails (default true)
-  --authentication-token-webhook-cache-ttl D       How long TokenReview answers are reused (default 10s)
-  --authorization-webhook-cache-authorized-ttl D   How long allows are reused (default 10s)
-  --authorization-webhook-cache-unauthorized-ttl D How long denies are reused (default 10s)
-  --authorization-always-allow-paths P,...  Paths served without authorization (default /healthz,/readyz,/livez)
-`;
+export const runUsage = commandHelp(runSpec);
 
 export interface RunFlags {
   config?: string;
@@ -74,78 +96,18 @@ export interface RunFlags {
   alwaysAllowPaths: string[];
 }
 
-/** Flags that may stand alone (`--flag`) or carry a value (`--flag=false`), as pflag's bools. */
-const boolFlags = ['authentication-skip-lookup', 'authentication-tolerate-lookup-failure'] as const;
-type BoolFlag = (typeof boolFlags)[number];
-
-function parseBool(flag: string, v: string): boolean {
-  if (v === 'true' || v === '1') return true;
-  if (v === 'false' || v === '0') return false;
-  throw new UsageError(`invalid argument "${v}" for "--${flag}" flag: strconv.ParseBool: parsing "${v}": invalid syntax`);
-}
-
-/** Accepts klog's `-v=4` and `-v 4` spellings alongside `--v=4`, and takes out the bool flags. */
-function normalizeArgs(argv: string[]): { args: string[]; bools: Partial<Record<BoolFlag, boolean>> } {
-  const args: string[] = [];
-  const bools: Partial<Record<BoolFlag, boolean>> = {};
-  for (const a of argv) {
-    const [name, value] = a.startsWith('--') ? [a.slice(2).split('=')[0]!, a.includes('=') ? a.slice(a.indexOf('=') + 1) : undefined] : ['', undefined];
-    const bool = boolFlags.find((b) => b === name);
-    if (bool) bools[bool] = value === undefined ? true : parseBool(bool, value);
-    else args.push(a.startsWith('-v=') ? `--v=${a.slice(3)}` : a === '-v' ? '--v' : a);
-  }
-  return { args, bools };
-}
-
-function durationFlag(flag: string, v: string | undefined, dflt: number): number {
-  if (v === undefined) return dflt;
-  try {
-    const ms = parseDuration(v);
-    if (ms < 0) throw new Error('negative');
-    return ms;
-  } catch {
-    throw new UsageError(`invalid argument "${v}" for "--${flag}" flag: time: invalid duration "${v}"`);
-  }
+/** A duration flag (checked by its declaration) in milliseconds, `dflt` when absent. */
+function durationMs(v: string | undefined, dflt: number): number {
+  return v === undefined ? dflt : parseDuration(v);
 }
 
 export function parseRunFlags(argv: string[]): RunFlags {
-  const { args, bools } = normalizeArgs(argv);
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: {
-      config: { type: 'string' },
-      plugins: { type: 'string', multiple: true },
-      'feature-gates': { type: 'string', multiple: true },
-      kubeconfig: { type: 'string' },
-      master: { type: 'string' },
-      'bind-address': { type: 'string' },
-      'secure-port': { type: 'string' },
-      v: { type: 'string' },
-      'logging-format': { type: 'string' },
-      'leader-elect': { type: 'string' },
-      'leader-elect-resource-name': { type: 'string' },
-      'leader-elect-resource-namespace': { type: 'string' },
-      'tls-cert-file': { type: 'string' },
-      'tls-private-key-file': { type: 'string' },
-      'client-ca-file': { type: 'string' },
-      'authentication-kubeconfig': { type: 'string' },
-      'authorization-kubeconfig': { type: 'string' },
-      'authentication-token-webhook-cache-ttl': { type: 'string' },
-      'authorization-webhook-cache-authorized-ttl': { type: 'string' },
-      'authorization-webhook-cache-unauthorized-ttl': { type: 'string' },
-      'authorization-always-allow-paths': { type: 'string' },
-    },
-  });
-  if (positionals.length > 0) throw new UsageError(`"run" does not take any arguments, got ${JSON.stringify(positionals)}`);
+  const { values } = parseCommand(runSpec, argv);
   const securePort = values['secure-port'] === undefined ? DefaultSchedulerPort : Number(values['secure-port']);
-  if (!Number.isInteger(securePort) || securePort < 0 || securePort > 65535) throw new UsageError(`--secure-port must be a port number (0 turns serving off), got "${values['secure-port']}"`);
   const bindAddress = values['bind-address'] ?? '0.0.0.0';
-  if (isIP(bindAddress) === 0) throw new UsageError(`invalid argument "${bindAddress}" for "--bind-address" flag: failed to parse IP: "${bindAddress}"`);
   const verbosity = values.v === undefined ? 0 : Number(values.v);
-  if (!Number.isInteger(verbosity) || verbosity < 0) throw new UsageError(`-v must be a non-negative integer, got "${values.v}"`);
-  const format = values['logging-format'] ?? 'text';
-  if (format !== 'text' && format !== 'json') throw new UsageError(`--logging-format must be text or json, got "${format}"`);
+  // Checked by its declaration to be one of the formats.
+  const format = (values['logging-format'] ?? 'text') as LogFormat;
   const certFile = values['tls-cert-file'];
   const keyFile = values['tls-private-key-file'];
   if ((certFile === undefined) !== (keyFile === undefined)) throw new UsageError('--tls-cert-file and --tls-private-key-file must be given together');
@@ -160,7 +122,7 @@ export function parseRunFlags(argv: string[]): RunFlags {
     securePort,
     verbosity,
     loggingFormat: format,
-    leaderElect: values['leader-elect'] === undefined ? undefined : parseBool('leader-elect', values['leader-elect']),
+    leaderElect: values['leader-elect'] === undefined ? undefined : parseGoBool(values['leader-elect']) === true,
     leaderElectResourceName: values['leader-elect-resource-name'],
     leaderElectResourceNamespace: values['leader-elect-resource-namespace'],
     tlsCertFile: certFile,
@@ -168,11 +130,11 @@ export function parseRunFlags(argv: string[]): RunFlags {
     clientCAFile: values['client-ca-file'],
     authenticationKubeconfig: values['authentication-kubeconfig'],
     authorizationKubeconfig: values['authorization-kubeconfig'],
-    authenticationSkipLookup: bools['authentication-skip-lookup'] ?? false,
-    authenticationTolerateLookupFailure: bools['authentication-tolerate-lookup-failure'] ?? true,
-    tokenCacheTtlMs: durationFlag('authentication-token-webhook-cache-ttl', values['authentication-token-webhook-cache-ttl'], 10_000),
-    authorizedCacheTtlMs: durationFlag('authorization-webhook-cache-authorized-ttl', values['authorization-webhook-cache-authorized-ttl'], 10_000),
-    unauthorizedCacheTtlMs: durationFlag('authorization-webhook-cache-unauthorized-ttl', values['authorization-webhook-cache-unauthorized-ttl'], 10_000),
+    authenticationSkipLookup: values['authentication-skip-lookup'] ?? false,
+    authenticationTolerateLookupFailure: values['authentication-tolerate-lookup-failure'] ?? true,
+    tokenCacheTtlMs: durationMs(values['authentication-token-webhook-cache-ttl'], 10_000),
+    authorizedCacheTtlMs: durationMs(values['authorization-webhook-cache-authorized-ttl'], 10_000),
+    unauthorizedCacheTtlMs: durationMs(values['authorization-webhook-cache-unauthorized-ttl'], 10_000),
     alwaysAllowPaths: paths === undefined ? [...defaultAlwaysAllowPaths] : paths.split(',').map((p) => p.trim()).filter(Boolean),
   };
 }

@@ -3,14 +3,14 @@
 // create.
 import { readFileSync } from 'node:fs';
 import { FeatureGates } from '../../config/feature_gates.js';
-import { parseArgs } from 'node:util';
 import { admitPod } from '../../cluster/memory/admission.js';
 import { notYetAvailablePlugins } from '../../plugins/registry.js';
 import { serveScenario, type Serving } from '../../sim/serve/serve.js';
 import { DurationError, parseDurationNanos } from '../../util/duration.js';
-import { UsageError, type CliIO } from '../io.js';
+import { checks, commandHelp, parseCommand, pastScenario, sharedFlags, type CommandSpec } from '../command_spec.js';
+import type { CliIO } from '../io.js';
 import { registryWithPlugins } from '../plugins.js';
-import { clusterFlagOptions, loadScenarioAndConfig } from './cluster_flags.js';
+import { clusterFlags, loadScenarioAndConfig } from './cluster_flags.js';
 
 export interface ServeControl {
   /** Resolves when serving should stop; SIGINT/SIGTERM by default. */
@@ -31,42 +31,55 @@ function signalStop(): Promise<void> {
   });
 }
 
-/** A Go duration flag ("2s", "1m30s") in milliseconds; anything else is a usage error. */
-function durationMs(v: string, flag: string): number {
+/** Why a Go duration flag ("2s", "1m30s") is refused, or null. */
+function durationCheck(v: string): string | null {
   try {
-    const nanos = parseDurationNanos(v);
-    if (nanos >= 0) return nanos / 1e6;
+    if (parseDurationNanos(v) >= 0) return null;
   } catch (err) {
     if (!(err instanceof DurationError)) throw err;
   }
-  throw new UsageError(`${flag} must be a duration such as 2s or 1m30s, got "${v}"`);
+  return 'must be a duration such as 2s or 1m30s';
 }
 
-export async function serveCommand(argv: string[], io: CliIO, control: ServeControl = {}): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      serve: { type: 'boolean' },
-      port: { type: 'string' },
-      address: { type: 'string' },
-      config: { type: 'string' },
-      seed: { type: 'string' },
-      v: { type: 'string' },
-      plugins: { type: 'string', multiple: true },
-      'feature-gates': { type: 'string', multiple: true },
-      'simulator-annotations': { type: 'boolean' },
-      'pod-start-delay': { type: 'string' },
-      ...clusterFlagOptions,
+function portCheck(v: string): string | null {
+  const n = Number(v);
+  return Number.isInteger(n) && n >= 0 && n <= 65535 && v.trim() !== '' ? null : 'must be a port number (0 picks a free one)';
+}
+
+/** `serve` (and `simulate --serve`), declared once: its flags, checks and help. */
+export const serveSpec = {
+  usage: 'serve [scenario | --from-cluster] [options]',
+  about: `Serves the scenario's cluster over the Kubernetes API (kubectl, client libraries, the web UI at
+/ui/) while the embedded scheduler schedules the pods clients create; the same as simulate --serve.`,
+  flags: [
+    { name: 'port', type: 'string', value: 'N', check: portCheck, help: 'Port to listen on; default 6443 (0 picks a free one)' },
+    { name: 'address', type: 'string', value: 'IP', help: 'Address to listen on; default 127.0.0.1' },
+    { name: 'config', type: 'string', value: 'FILE', help: 'KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1), YAML or JSON' },
+    sharedFlags.seed,
+    { name: 'plugins', type: 'string', multiple: true, value: 'FILE', help: 'out-of-tree plugins module (.mjs, .js or .ts) exporting `plugins` (repeatable)' },
+    sharedFlags.featureGates,
+    { name: 'pod-start-delay', type: 'string', value: 'D', check: durationCheck, help: 'How long after its binding a pod turns Running and Ready; default 0s' },
+    {
+      name: 'simulator-annotations', type: 'boolean',
+      help: "after each attempt write the pod's results as kube-scheduler-simulator's\nannotations (kube-scheduler-simulator.sigs.k8s.io/filter-result, score-result,\n..., result-history), in batches; cut to fit the API's 256 KiB annotation limit",
     },
-  });
-  if (positionals.length > 1) throw new UsageError(`unexpected arguments: ${positionals.slice(1).join(' ')}`);
+    { name: 'v', type: 'string', value: 'N', check: checks.nonNegativeInteger, help: 'Log verbosity: 4 logs every API request on stderr' },
+    { name: 'serve', type: 'boolean', help: 'Accepted and ignored (simulate --serve passes it)' },
+    ...clusterFlags,
+  ],
+  maxPositionals: 1,
+  tooManyPositionals: pastScenario,
+  footer: '\nWith no scenario, the bundled scenarios/default.yaml is used.\n',
+} as const satisfies CommandSpec;
+
+export const serveUsage = commandHelp(serveSpec);
+
+export async function serveCommand(argv: string[], io: CliIO, control: ServeControl = {}): Promise<number> {
+  const { values, positionals } = parseCommand(serveSpec, argv);
   const port = values.port === undefined ? 6443 : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number (0 picks a free one), got "${values.port}"`);
   const seed = values.seed === undefined ? 1 : Number(values.seed);
-  if (!Number.isInteger(seed)) throw new UsageError(`--seed must be an integer, got "${values.seed}"`);
   const verbosity = values.v === undefined ? 0 : Number(values.v);
-  const podStartDelayMs = values['pod-start-delay'] === undefined ? 0 : durationMs(values['pod-start-delay'], '--pod-start-delay');
+  const podStartDelayMs = values['pod-start-delay'] === undefined ? 0 : parseDurationNanos(values['pod-start-delay']) / 1e6;
   const featureGates = FeatureGates.parse(values['feature-gates'] ?? []);
   const registry = await registryWithPlugins(values.plugins ?? []);
   const { scenario, config } = await loadScenarioAndConfig(values, positionals, registry, io);

@@ -1,7 +1,6 @@
 // `simulate` and `explain`: run a scenario on the embedded cluster.
 import { writeFileSync } from 'node:fs';
 import { FeatureGates } from '../../config/feature_gates.js';
-import { parseArgs } from 'node:util';
 import { admitPod } from '../../cluster/memory/admission.js';
 import { notYetAvailablePlugins } from '../../plugins/registry.js';
 import { runExplain, runExplainTimeline } from '../../sim/explain/explain.js';
@@ -12,60 +11,98 @@ import { renderReportHtml } from '../../sim/report/report.js';
 import { UsageError, type CliIO } from '../io.js';
 import { renderSimulationText } from '../output.js';
 import { registryWithPlugins } from '../plugins.js';
-import { clusterFlagOptions, loadScenarioAndConfig } from './cluster_flags.js';
+import { checks, commandHelp, parseCommand, pastScenario, sharedFlags, type CommandSpec, type FlagSpec, type ValuesOf } from '../command_spec.js';
+import { clusterFlags, loadScenarioAndConfig } from './cluster_flags.js';
 
-async function parse(argv: string[], io: CliIO) {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      config: { type: 'string' },
-      seed: { type: 'string' },
-      output: { type: 'string', short: 'o' },
-      'tie-break': { type: 'string' },
-      plugins: { type: 'string', multiple: true },
-      'feature-gates': { type: 'string', multiple: true },
-      pod: { type: 'string' },
-      'all-nodes': { type: 'boolean' },
-      width: { type: 'string' },
-      timeline: { type: 'boolean' },
-      ...clusterFlagOptions,
-      report: { type: 'string' },
-      'report-scores': { type: 'string' },
+/** The flags simulate and explain share: the scenario, the configuration and the random source. */
+const scenarioFlags = [
+  { name: 'config', type: 'string', value: 'FILE', help: 'KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1), YAML or JSON' },
+  { ...sharedFlags.seed, help: 'Seed of the random source (tie-breaking among top nodes); default 1' },
+  {
+    name: 'tie-break', type: 'string', value: 'name', check: checks.oneOf('name'),
+    help: 'pick the first top-scored node (and pod-group placement) by name instead of sampling',
+  },
+  { name: 'plugins', type: 'string', multiple: true, value: 'FILE', help: 'load out-of-tree plugins from a module (.mjs, .js or .ts) exporting `plugins`\n(repeatable)' },
+  sharedFlags.featureGates,
+] as const satisfies readonly FlagSpec[];
+
+const noScenario = '\nWith no scenario, the bundled scenarios/default.yaml is used.\n';
+
+/** `simulate`, declared once: its flags, checks and help. */
+export const simulateSpec = {
+  usage: 'simulate [scenario | --from-cluster] [options]',
+  about: `Schedules the scenario's pending pods on an embedded cluster, as kube-scheduler would (retries,
+backoff, preemption, the scenario's steps), and reports where each pod went or why it did not.`,
+  flags: [
+    ...scenarioFlags,
+    { ...sharedFlags.output, help: 'Output format; default text' },
+    { name: 'report', type: 'string', value: 'FILE', help: 'also write a self-contained HTML report (charts, every pod\'s decision)' },
+    {
+      name: 'report-scores', type: 'string', value: 'N|all', check: reportScoresCheck,
+      help: "with --report: the best-scored nodes each pod's score table keeps (all: every\nscored node); by default as many as a budget of 4 million rows over all pods\nallows, at least 10 (explain --pod has every row)",
     },
-  });
-  if (positionals.length > 1) throw new UsageError(`unexpected arguments: ${positionals.slice(1).join(' ')}`);
+    { name: 'serve', type: 'boolean', help: 'serve the cluster over the Kubernetes API while scheduling (web UI at /ui/):\nthe serve command; serve --help lists its flags' },
+    ...clusterFlags,
+  ],
+  maxPositionals: 1,
+  tooManyPositionals: pastScenario,
+  footer: noScenario,
+} as const satisfies CommandSpec;
+
+/** `explain`, declared once: its flags, checks and help. */
+export const explainSpec = {
+  usage: 'explain [scenario | --from-cluster] [options]',
+  about: `Schedules each pending pod once and explains every node's verdicts (each Filter plugin's), scores
+(each Score plugin's, weighted and normalized) and what preemption would do.`,
+  flags: [
+    ...scenarioFlags,
+    { ...sharedFlags.output, help: 'Output format; default text on a terminal, else json' },
+    { name: 'pod', type: 'string', value: 'NAME', help: 'only this pod (namespace/name or name)' },
+    { name: 'all-nodes', type: 'boolean', help: 'text: name every node of a group of identical verdicts' },
+    { name: 'width', type: 'string', value: 'N', check: widthCheck, help: "text: cut lines at N columns (default: the terminal's width)" },
+    { name: 'timeline', type: 'boolean', help: "run the scenario as simulate does (retries, steps) and explain each pod's\nlast attempt, with all its attempts" },
+    ...clusterFlags,
+  ],
+  maxPositionals: 1,
+  tooManyPositionals: pastScenario,
+  footer: noScenario,
+} as const satisfies CommandSpec;
+
+export const simulateUsage = commandHelp(simulateSpec);
+export const explainUsage = commandHelp(explainSpec);
+
+function reportScoresCheck(v: string): string | null {
+  const n = Number(v);
+  return v === 'all' || (Number.isInteger(n) && n >= 1 && v.trim() !== '') ? null : 'must be a positive integer or "all"';
+}
+
+function widthCheck(v: string): string | null {
+  const n = Number(v);
+  return Number.isInteger(n) && n >= 20 && v.trim() !== '' ? null : 'must be an integer of at least 20';
+}
+
+/** The scenario, the configuration and the run options the shared flags give. */
+async function prepare(values: ValuesOf<typeof scenarioFlags> & ValuesOf<typeof clusterFlags>, positionals: readonly string[], io: CliIO) {
   const seed = values.seed === undefined ? 1 : Number(values.seed);
-  if (!Number.isInteger(seed)) throw new UsageError(`--seed must be an integer, got "${values.seed}"`);
-  const tieBreak = values['tie-break'];
-  if (tieBreak !== undefined && tieBreak !== 'name') throw new UsageError(`--tie-break accepts only "name"`);
-  const output = values.output;
-  if (output !== undefined && output !== 'text' && output !== 'json') throw new UsageError(`--output must be text or json`);
   const featureGates = FeatureGates.parse(values['feature-gates'] ?? []);
   const registry = await registryWithPlugins(values.plugins ?? []);
   const { scenario, config } = await loadScenarioAndConfig(values, positionals, registry, io);
-  const opts = { config, registry, notYetAvailable: notYetAvailablePlugins, featureGates, seed, tieBreakByName: tieBreak === 'name', admitPod };
-  let width: number | undefined;
-  if (values.width !== undefined) {
-    width = Number(values.width);
-    if (!Number.isInteger(width) || width < 20) throw new UsageError(`--width must be an integer of at least 20, got "${values.width}"`);
-  }
-  const explain = { pod: values.pod, allNodes: values['all-nodes'] ?? false, width, timeline: values.timeline ?? false };
-  if (values['report-scores'] !== undefined && values.report === undefined) throw new UsageError('--report-scores needs --report FILE');
-  return { scenario, opts, output, explain, report: values.report, reportScores: reportScores(values['report-scores']) };
+  const opts = { config, registry, notYetAvailable: notYetAvailablePlugins, featureGates, seed, tieBreakByName: values['tie-break'] === 'name', admitPod };
+  return { scenario, opts };
 }
 
-/** `--report-scores N|all`: the best-scored rows each pod's score table keeps in the report. */
+/** `--report-scores N|all` (checked by its declaration): the best-scored rows each pod's score table keeps. */
 function reportScores(value: string | undefined): number | 'all' | undefined {
-  if (value === undefined || value === 'all') return value;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new UsageError(`--report-scores must be a positive integer or "all", got "${value}"`);
-  return n;
+  return value === undefined || value === 'all' ? value : Number(value);
 }
 
 export async function simulateCommand(argv: string[], io: CliIO): Promise<number> {
   if (argv.includes('--serve')) return (await import('./serve.js')).serveCommand(argv, io);
-  const { scenario, opts, output, report: reportPath, reportScores: scoreLimit } = await parse(argv, io);
+  const { values, positionals } = parseCommand(simulateSpec, argv);
+  if (values['report-scores'] !== undefined && values.report === undefined) throw new UsageError('--report-scores needs --report FILE');
+  const { scenario, opts } = await prepare(values, positionals, io);
+  const { output, report: reportPath } = values;
+  const scoreLimit = reportScores(values['report-scores']);
   const collector = reportPath ? new ReportCollector({ title: scenario.name, scoreLimit }, scenario.pods.length + scenario.pending.length) : undefined;
   // The report shows each pod's decision in full: diagnosed, with every plugin's score.
   const report = await runSimulation(scenario, { ...opts, recordScores: collector !== undefined, diagnose: collector !== undefined }, collector);
@@ -89,7 +126,10 @@ export async function simulateCommand(argv: string[], io: CliIO): Promise<number
  * attempt is diagnosed: explain is where the time for that is wanted.
  */
 export async function explainCommand(argv: string[], io: CliIO): Promise<number> {
-  const { scenario, opts, output, explain } = await parse(argv, io);
+  const { values, positionals } = parseCommand(explainSpec, argv);
+  const { scenario, opts } = await prepare(values, positionals, io);
+  const output = values.output;
+  const explain = { pod: values.pod, allNodes: values['all-nodes'] ?? false, width: values.width === undefined ? undefined : Number(values.width), timeline: values.timeline ?? false };
   const terminal = io.terminal?.() ?? null;
   const diagnosed = { ...opts, diagnose: true };
   const { pods, groups = [] } = explain.timeline ? await runExplainTimeline(scenario, diagnosed) : await runExplain(scenario, diagnosed);
