@@ -1,6 +1,6 @@
 // Upstream's scheduler_perf test cases measured over a window of several ops, or built on
-// upstream's YAML templates (src/bench/upstream_templates.ts): event_handling/, the independent
-// starvation case and nodedeclaredfeatures/ of the pinned release, op for op.
+// upstream's YAML templates (src/bench/upstream_templates.ts): event_handling/, the starvation
+// cases (independent and pod-group) and nodedeclaredfeatures/ of the pinned release, op for op.
 import type { BarrierOp, CreateNodesOp, CreatePodsOp, Op, TestCase, UpdateAnyOp } from './types.js';
 import { upstreamWorkloads as upstream } from './upstream_workloads.js';
 
@@ -160,6 +160,22 @@ export const eventHandlingTestCases: readonly TestCase[] = [
       { opcode: 'createNamespaces', prefix: 'starvation', count: 1 },
       { opcode: 'churn', mode: 'recreate', number: 600, intervalMilliseconds: 1000, namespace: 'starvation-0', templatePaths: ['starvation/churn-pod.yaml'] },
       pending('starvation/clogger-pod.yaml', 'starvation-0', '$cloggerPods'),
+      attempted(),
+      { opcode: 'startCollectingMetrics', name: 'victim', namespaces: ['starvation-0'] },
+      { opcode: 'createPods', countParam: '$starvationProne', podTemplatePath: 'starvation/victim-pod.yaml', namespace: 'starvation-0' },
+      { opcode: 'stopCollectingMetrics' },
+    ],
+  },
+  {
+    // The same with the cloggers members of one gang (GenericWorkload): podgroup-0 wants all of
+    // them at once, none can be placed, and the victims must still get through.
+    ...upstream('StarvationPodGroup'),
+    workloadTemplate: [
+      { opcode: 'createNodes', countParam: '$initNodes', nodeTemplatePath: 'starvation/node.yaml' },
+      { opcode: 'createNamespaces', prefix: 'starvation', count: 1 },
+      { opcode: 'createPodGroups', namespace: 'starvation-0', templatePath: 'starvation/podgroup.yaml', countParam: '$initPodGroups', templateParams: { minCount: '$cloggerPods' } },
+      { opcode: 'churn', mode: 'recreate', number: 600, intervalMilliseconds: 1000, namespace: 'starvation-0', templatePaths: ['starvation/churn-pod.yaml'] },
+      pending('starvation/clogger-podgroup-pod.yaml', 'starvation-0', '$cloggerPods'),
       attempted(),
       { opcode: 'startCollectingMetrics', name: 'victim', namespaces: ['starvation-0'] },
       { opcode: 'createPods', countParam: '$starvationProne', podTemplatePath: 'starvation/victim-pod.yaml', namespace: 'starvation-0' },
