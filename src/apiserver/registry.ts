@@ -4,7 +4,7 @@
 // pkg/registry/core/pod/storage/storage.go).
 import { parse as parseYaml } from 'yaml';
 import type { KubeObject, ObjectMeta, Pod } from '../api/types.js';
-import type { PodGroup } from '../api/scheduling.js';
+import type { PodGroup, Workload } from '../api/scheduling.js';
 import { MemoryCluster, setCondition } from '../cluster/memory/store.js';
 import { ApiError } from '../cluster/types.js';
 import { rfc3339, type Clock } from '../util/clock.js';
@@ -117,10 +117,7 @@ export class ResourceRegistry {
   create(t: Target, body: unknown, o: WriteOptions = {}): KubeObject {
     const r = t.resource;
     const decoded = this.decode(r, body, o);
-    // The PodGroup strategy drops the fields of gates that are off before anything checks them.
-    const obj = r.kind === 'PodGroup' && r.group === 'scheduling.k8s.io'
-      ? this.cluster.withoutDisabledPodGroupFields(decoded as unknown as PodGroup) as unknown as Obj
-      : decoded;
+    const obj = this.withoutDisabledFields(r, decoded, null);
     const meta = obj.metadata as Meta;
     this.checkNamespace(t, meta);
     if (!meta.name && meta.generateName) meta.name = this.generateName(meta.generateName);
@@ -134,6 +131,22 @@ export class ResourceRegistry {
     resetStatusOnCreate(r, obj);
     if (o.dryRun) return this.external(r, obj);
     return this.external(r, this.cluster.create(this.internal(r, obj)));
+  }
+
+  /**
+   * The PodGroup and Workload strategies drop the fields of gates that are off (but those the
+   * stored `old` object uses) before anything checks them; a status write only the claim statuses.
+   */
+  private withoutDisabledFields(r: Resource, obj: Obj, old: Obj | null, subresource = ''): Obj {
+    if (r.group !== 'scheduling.k8s.io') return obj;
+    if (r.kind === 'PodGroup') {
+      const prev = old === null ? undefined : old as unknown as PodGroup;
+      if (subresource !== 'status') return this.cluster.withoutDisabledPodGroupFields(obj as unknown as PodGroup, prev) as unknown as Obj;
+      const status = (obj as unknown as PodGroup).status;
+      return status === undefined || prev === undefined ? obj : { ...obj, status: this.cluster.withoutDisabledPodGroupStatusFields(status, prev) };
+    }
+    if (r.kind === 'Workload' && subresource === '') return this.cluster.withoutDisabledWorkloadFields(obj as unknown as Workload, old === null ? undefined : old as unknown as Workload) as unknown as Obj;
+    return obj;
   }
 
   /**
@@ -291,6 +304,7 @@ export class ResourceRegistry {
     m.generation = oldMeta.generation;
     for (const k of Object.keys(m) as (keyof Meta)[]) if (m[k] === undefined) delete m[k];
     if (r.kind === 'Pod' && !t.subresource) defaultPodUpdate(oldExt as unknown as Pod, obj as unknown as Pod);
+    obj = this.withoutDisabledFields(r, obj, oldExt, t.subresource);
     this.validate(r, obj, oldExt, t.subresource);
     if (r.tracksGeneration && !t.subresource && !jsonEqual(oldExt.spec, obj.spec)) m.generation = (oldMeta.generation ?? 1) + 1;
     if (jsonEqual(oldExt, obj)) return oldExt;

@@ -190,6 +190,21 @@ describe('Priority admission of PodGroups (GenericWorkload on)', () => {
     assert.deepEqual(Object.keys(r.body.spec as object).sort(), ['preemptionPolicy', 'priority', 'schedulingPolicy']);
   });
 
+  it('drops them from an update too, and from a Workload\'s templates on create and update', async () => {
+    const created = await call('POST', `${ns}/podgroups`, group('upd', {}));
+    assert.equal(created.code, 201);
+    const put = await call('PUT', `${ns}/podgroups/upd`, { ...created.body, spec: { ...(created.body.spec as object), schedulingConstraints: { topology: [{ key: 'rack' }] }, parentCompositePodGroupName: 'p' } });
+    assert.equal(put.code, 200);
+    assert.deepEqual(put.body.spec, created.body.spec);
+    const tpl = { name: 'workers', schedulingPolicy: { gang: { minCount: 2 } }, schedulingConstraints: { topology: [{ key: 'rack' }] }, preemptionPolicy: 'Never' };
+    const w = await call('POST', `${ns}/workloads`, { apiVersion: 'scheduling.k8s.io/v1beta1', kind: 'Workload', metadata: { name: 'w' }, spec: { podGroupTemplates: [tpl] } });
+    assert.equal(w.code, 201);
+    assert.deepEqual((w.body.spec as { podGroupTemplates: object[] }).podGroupTemplates, [{ name: 'workers', schedulingPolicy: { gang: { minCount: 2 } }, preemptionPolicy: 'Never' }]);
+    const wput = await call('PUT', `${ns}/workloads/w`, { ...w.body, spec: { podGroupTemplates: [tpl] } });
+    assert.equal(wput.code, 200);
+    assert.deepEqual(wput.body.spec, w.body.spec);
+  });
+
   for (const c of refused) {
     it(`answers 403 for ${c.name}`, async () => {
       const r = await call('POST', `${ns}/podgroups`, group('g', c.spec));

@@ -161,8 +161,8 @@ describe('bench catalog', () => {
  * What the metrics window of upstream's tiny event-handling workloads counts: the pods of its
  * namespaces with its labels bound while it is open (PodDelete: 4 x 20 measured + 2 x 15 blocked
  * pods labelled unsched, its blockers not; PodUpdate: 6 x 10, the blockers unlabelled; the node
- * cases: 6 x 20 unlabelled pods, no selector; PodAdd: 2 x 10, not the unblockers; Starvation:
- * the 50 victims, not the cloggers made before the window).
+ * cases: 6 x 20 unlabelled pods, no selector; PodAdd: 2 x 10, not the unblockers; Starvation
+ * (either): the 50 victims, not the cloggers made before the window).
  */
 const windowPods: Readonly<Record<string, number>> = {
   'EventHandlingPodDelete/2Nodes_20Pods': 110,
@@ -171,6 +171,7 @@ const windowPods: Readonly<Record<string, number>> = {
   'EventHandlingPodAdd/10Pods': 20,
   'EventHandlingNodeUpdate/2Nodes_20Pods': 120,
   'StarvationIndependent/10Nodes_100Cloggers': 50,
+  'StarvationPodGroup/10Nodes_100Cloggers_Podgroup': 50,
 };
 
 describe('bench smoke run', () => {

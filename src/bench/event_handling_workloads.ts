@@ -1,6 +1,6 @@
 // Upstream's scheduler_perf test cases measured over a window of several ops, or built on
-// upstream's YAML templates (src/bench/upstream_templates.ts): event_handling/, the independent
-// starvation case and nodedeclaredfeatures/ of the pinned release, op for op.
+// upstream's YAML templates (src/bench/upstream_templates.ts): event_handling/, the starvation
+// cases (independent and pod-group) and nodedeclaredfeatures/ of the pinned release, op for op.
 import type { BarrierOp, CreateNodesOp, CreatePodsOp, Op, TestCase, UpdateAnyOp } from './types.js';
 import { upstreamWorkloads as upstream } from './upstream_workloads.js';
 
@@ -145,6 +145,21 @@ const nodeUpdate: Op[] = [
   { opcode: 'stopCollectingMetrics' },
 ];
 
+/** The starvation cases' ops: nodes, a namespace, `setup` (the pod group), churn, the cloggers, then the victims' window. */
+function starvation(setup: readonly Op[], cloggerTemplate: string): Op[] {
+  return [
+    { opcode: 'createNodes', countParam: '$initNodes', nodeTemplatePath: 'starvation/node.yaml' },
+    { opcode: 'createNamespaces', prefix: 'starvation', count: 1 },
+    ...setup,
+    { opcode: 'churn', mode: 'recreate', number: 600, intervalMilliseconds: 1000, namespace: 'starvation-0', templatePaths: ['starvation/churn-pod.yaml'] },
+    pending(cloggerTemplate, 'starvation-0', '$cloggerPods'),
+    attempted(),
+    { opcode: 'startCollectingMetrics', name: 'victim', namespaces: ['starvation-0'] },
+    { opcode: 'createPods', countParam: '$starvationProne', podTemplatePath: 'starvation/victim-pod.yaml', namespace: 'starvation-0' },
+    { opcode: 'stopCollectingMetrics' },
+  ];
+}
+
 export const eventHandlingTestCases: readonly TestCase[] = [
   { ...upstream('EventHandlingPodDelete'), workloadTemplate: podDelete },
   { ...upstream('EventHandlingPodUpdate'), workloadTemplate: podUpdate },
@@ -155,16 +170,16 @@ export const eventHandlingTestCases: readonly TestCase[] = [
     // Victim pods measured while unschedulable high-priority cloggers sit in the queue and pods
     // churn every second: the victims must not starve behind the cloggers.
     ...upstream('StarvationIndependent'),
-    workloadTemplate: [
-      { opcode: 'createNodes', countParam: '$initNodes', nodeTemplatePath: 'starvation/node.yaml' },
-      { opcode: 'createNamespaces', prefix: 'starvation', count: 1 },
-      { opcode: 'churn', mode: 'recreate', number: 600, intervalMilliseconds: 1000, namespace: 'starvation-0', templatePaths: ['starvation/churn-pod.yaml'] },
-      pending('starvation/clogger-pod.yaml', 'starvation-0', '$cloggerPods'),
-      attempted(),
-      { opcode: 'startCollectingMetrics', name: 'victim', namespaces: ['starvation-0'] },
-      { opcode: 'createPods', countParam: '$starvationProne', podTemplatePath: 'starvation/victim-pod.yaml', namespace: 'starvation-0' },
-      { opcode: 'stopCollectingMetrics' },
-    ],
+    workloadTemplate: starvation([], 'starvation/clogger-pod.yaml'),
+  },
+  {
+    // The same with the cloggers members of one gang (GenericWorkload): podgroup-0 wants all of
+    // them at once, none can be placed, and the victims must still get through.
+    ...upstream('StarvationPodGroup'),
+    workloadTemplate: starvation(
+      [{ opcode: 'createPodGroups', namespace: 'starvation-0', templatePath: 'starvation/podgroup.yaml', countParam: '$initPodGroups', templateParams: { minCount: '$cloggerPods' } }],
+      'starvation/clogger-podgroup-pod.yaml',
+    ),
   },
   {
     // Every node declares N mock features that every measured pod (pod-level resources) needs.

@@ -447,6 +447,5 @@ function preemptors(countParam: `$${string}`, podTemplate: string, params: Recor
 
 /** Upstream's test cases bench does not run, each with the reason. */
 export const skippedTestCases: readonly SkippedTestCase[] = [
-  { name: 'StarvationPodGroup', reason: 'its templates not ported yet (the metrics window it needs is built)' },
   ...draSkipped,
 ];

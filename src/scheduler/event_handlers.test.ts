@@ -15,6 +15,7 @@ import { FakeClock, seededRandom } from '../util/clock.js';
 import { nodeUpdateEvents } from './event_handlers.js';
 import { podSchedulingPropertiesChange } from '../framework/events.js';
 import { Scheduler } from './scheduler.js';
+import { SchedulerMetrics } from '../metrics/metrics.js';
 
 const labels = (events: { label?: string }[]) => events.map((e) => e.label);
 
@@ -228,6 +229,32 @@ describe('EventHandlers routing', () => {
       sched.stop();
     });
   }
+
+  it('labels a custom resource\'s events by its resource string, as upstream (podgroups.v1alpha1.scheduling.x-k8s.io)', async () => {
+    const clock = new FakeClock();
+    const cluster = new MemoryCluster({ clock });
+    const metrics = new SchedulerMetrics();
+    const watcher: AnyPlugin = {
+      name: 'Watcher',
+      filter: () => Status.unschedulable('waiting for the gang'),
+      eventsToRegister: () => [{ event: { resource: 'PodGroup.scheduling.x-k8s.io', actionType: ActionType.Add | ActionTypeUpdate } }],
+    };
+    const sched = Scheduler.fromConfig({
+      profiles: [{ schedulerName: 'default-scheduler', plugins: { queueSort: { enabled: [{ name: 'Sort' }] }, filter: { enabled: [{ name: 'Watcher' }] }, bind: { enabled: [{ name: 'Bind' }] } } }],
+    }, {
+      registry: new Registry([{ name: 'Sort', less }, { name: 'Bind', bind: async () => null }, watcher].map((p) => ({ name: p.name, factory: () => p }))),
+      client: cluster, clock, random: seededRandom(1), metrics,
+    });
+    await sched.start();
+    cluster.create(makeNode('n1'));
+    const p = cluster.create(makePod('p'));
+    sched.scheduleOne();
+    cluster.create({ apiVersion: 'scheduling.x-k8s.io/v1alpha1', kind: 'PodGroup', metadata: { name: 'gang', namespace: 'default' }, spec: { minMember: 1 } });
+    assert.equal(sched.queue.whereIs(p.metadata.uid!), 'backoff');
+    const text = await metrics.expose();
+    assert.ok(text.includes('scheduler_queue_incoming_pods_total{queue="backoff",event="podgroups.v1alpha1.scheduling.x-k8s.ioAdd"} 1'), text);
+    sched.stop();
+  });
 
   it('pods for another scheduler are ignored', async () => {
     const { cluster, sched } = await env();

@@ -30,8 +30,17 @@ export interface EventHandlerTarget {
 /** The kinds the object lister keeps, and the gate each needs. */
 const listedKinds: readonly KindInfo[] = kinds.filter((k: KindInfo) => k.listed === true);
 
-/** Kinds whose changes are cluster events of their own name (pods, nodes and pod groups are routed before). */
-const eventKinds: ReadonlySet<string> = new Set(kinds.filter((k: KindInfo) => k.event === true).map((k) => kindKey(k)));
+/**
+ * The kinds whose changes are cluster events of their own name (pods, nodes and pod groups are
+ * routed before), with the label prefix of their events: its own name, or for a custom resource the
+ * "plural.version.group" string upstream's scheduler and scheduler-plugins name its events by
+ * (ClusterEvent.Label() of EventResource "podgroups.v1alpha1.scheduling.x-k8s.io"), as the event
+ * labels of the metrics and logs show it.
+ */
+const eventLabelPrefix: ReadonlyMap<string, string> = new Map(kinds.filter((k: KindInfo) => k.event === true).map((k: KindInfo) => {
+  const slash = k.apiVersion.indexOf('/');
+  return [kindKey(k), k.crd === true ? `${k.plural}.${k.apiVersion.slice(slash + 1)}.${k.apiVersion.slice(0, slash)}` : kindKey(k)];
+}));
 
 function ev(resource: EventResource, actionType: number, label: string): ClusterEvent {
   return { resource, actionType, label };
@@ -230,10 +239,11 @@ export class EventHandlers {
       this.sched.queue.moveAllToActiveOrBackoffQueue(ev('ResourceSlice', ActionTypeUpdate, 'ResourceSliceUpdate'), null, null);
       return;
     }
-    if (!eventKinds.has(key)) return;
+    if (!eventLabelPrefix.has(key)) return;
     const resource = key as EventResource;
     const action = e.type === 'ADDED' ? ActionType.Add : e.type === 'DELETED' ? ActionType.Delete : ActionTypeUpdate;
-    this.sched.queue.moveAllToActiveOrBackoffQueue(ev(resource, action, `${key}${e.type === 'ADDED' ? 'Add' : e.type === 'DELETED' ? 'Delete' : 'Update'}`), e.oldObject ?? null, e.type === 'DELETED' ? null : o);
+    const label = `${eventLabelPrefix.get(key)!}${e.type === 'ADDED' ? 'Add' : e.type === 'DELETED' ? 'Delete' : 'Update'}`;
+    this.sched.queue.moveAllToActiveOrBackoffQueue(ev(resource, action, label), e.oldObject ?? null, e.type === 'DELETED' ? null : o);
   }
 }
 

@@ -11,11 +11,11 @@ const release = 'v1.37.2';
 const perfDir = join(process.env.GOMODCACHE ?? join(process.env.HOME ?? '/root', 'go/pkg/mod'), `k8s.io/kubernetes@${release}`, 'test/integration/scheduler_perf');
 const out = join(upstreamDir, '../src/bench/upstream_templates.ts');
 
-/** Folder → the templates we take from it (the pod-group ones wait for the pod-group cases). */
+/** Folder → the templates we take from it. */
 const folders: Record<string, (file: string) => boolean> = {
   event_handling: () => true,
   nodedeclaredfeatures: () => true,
-  starvation: (file) => !file.includes('podgroup'),
+  starvation: () => true,
 };
 
 const entries: [string, string][] = [];

@@ -1,8 +1,10 @@
-// kube-apiserver's dropDisabledFields for the pod fields the scheduler reads, at v1.37's defaults.
+// kube-apiserver's dropDisabledFields for the pod fields the scheduler reads, at v1.37's defaults,
+// and the PodGroup and Workload strategies' (podgroup/strategy.go, workload/strategy.go) on create and update.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Pod } from '../types.js';
-import { dropDisabledPodFields } from './drop_disabled_fields.js';
+import type { PodGroup, PodGroupTemplate, Workload } from '../scheduling.js';
+import { dropDisabledPodFields, dropDisabledPodGroupFields, dropDisabledPodGroupStatusFields, dropDisabledWorkloadFields, type PodGroupFieldGates } from './drop_disabled_fields.js';
 import { makePod } from '../../testing/builders.js';
 
 const mount = (extra: object = {}) => ({ name: 'v', mountPath: '/v', ...extra });
@@ -24,5 +26,63 @@ describe('dropDisabledPodFields', () => {
   it('returns a pod without such fields as it is', () => {
     const given = pod({ containers: [{ name: 'c', image: 'x', volumeMounts: [mount()] }] });
     assert.equal(dropDisabledPodFields(given), given);
+  });
+});
+
+const allOff: PodGroupFieldGates = { topologyAwareWorkloadScheduling: false, draWorkloadResourceClaims: false, podGroupPreemptionPolicy: false, compositePodGroup: false };
+const allOn: PodGroupFieldGates = { topologyAwareWorkloadScheduling: true, draWorkloadResourceClaims: true, podGroupPreemptionPolicy: true, compositePodGroup: true };
+
+const fullSpec: PodGroup['spec'] = {
+  schedulingPolicy: { basic: {} }, schedulingConstraints: { topology: [{ key: 'rack' }] }, resourceClaims: [{ name: 'c', resourceClaimName: 'rc' }],
+  preemptionPolicy: 'Never', parentCompositePodGroupName: 'parent',
+};
+const group = (spec: Partial<PodGroup['spec']>): PodGroup => ({ kind: 'PodGroup', metadata: { name: 'g' }, spec: { schedulingPolicy: { basic: {} }, ...spec } });
+
+describe('dropDisabledPodGroupFields', () => {
+  const cases: { name: string; gates: PodGroupFieldGates; old?: PodGroup; want: string[] }[] = [
+    { name: 'create, every gate off', gates: allOff, want: ['schedulingPolicy'] },
+    { name: 'create, every gate on', gates: allOn, want: Object.keys(fullSpec) },
+    { name: 'create, only TopologyAwareWorkloadScheduling', gates: { ...allOff, topologyAwareWorkloadScheduling: true }, want: ['schedulingConstraints', 'schedulingPolicy'] },
+    { name: 'create, only CompositePodGroup', gates: { ...allOff, compositePodGroup: true }, want: ['parentCompositePodGroupName', 'schedulingPolicy'] },
+    { name: 'update, old group without the fields', gates: allOff, old: group({}), want: ['schedulingPolicy'] },
+    { name: 'update keeps what the old group uses', gates: allOff, old: group({ schedulingConstraints: {}, parentCompositePodGroupName: 'p' }),
+      want: ['parentCompositePodGroupName', 'schedulingConstraints', 'schedulingPolicy'] },
+    { name: 'update: empty old resourceClaims are not in use', gates: allOff, old: group({ resourceClaims: [], preemptionPolicy: 'PreemptLowerPriority' }),
+      want: ['preemptionPolicy', 'schedulingPolicy'] },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const input = group(fullSpec);
+      const out = dropDisabledPodGroupFields(input, c.gates, c.old);
+      assert.deepEqual(Object.keys(out.spec).sort(), [...c.want].sort());
+      assert.deepEqual(input.spec, { ...fullSpec }, 'the input is not changed');
+    });
+  }
+
+  it('drops the claim statuses with the claims', () => {
+    const status = { conditions: [], resourceClaimStatuses: [{ name: 'c', resourceClaimName: 'rc' }] };
+    assert.deepEqual(dropDisabledPodGroupFields({ ...group(fullSpec), status }, allOff).status, { conditions: [] });
+    assert.equal(dropDisabledPodGroupFields({ ...group(fullSpec), status }, allOn).status, status);
+    assert.deepEqual(dropDisabledPodGroupStatusFields(status, allOff, group({})), { conditions: [] });
+    assert.equal(dropDisabledPodGroupStatusFields(status, allOff, group({ resourceClaims: [{ name: 'c', resourceClaimName: 'rc' }] })), status, 'the stored group uses claims');
+  });
+});
+
+describe('dropDisabledWorkloadFields', () => {
+  const template = (name: string, extra: Partial<PodGroupTemplate> = {}): PodGroupTemplate => ({ name, schedulingPolicy: { gang: { minCount: 2 } }, ...extra });
+  const full = (name: string) => template(name, { schedulingConstraints: { topology: [{ key: 'rack' }] }, resourceClaims: [{ name: 'c', resourceClaimName: 'rc' }], preemptionPolicy: 'Never' });
+  const workload = (...templates: PodGroupTemplate[]): Workload => ({ kind: 'Workload', metadata: { name: 'w' }, spec: { podGroupTemplates: templates } });
+  const keys = (w: Workload) => w.spec.podGroupTemplates.map((t) => Object.keys(t).sort());
+
+  it('drops each template\'s gated fields on create', () => {
+    assert.deepEqual(keys(dropDisabledWorkloadFields(workload(full('a'), full('b')), allOff)), [['name', 'schedulingPolicy'], ['name', 'schedulingPolicy']]);
+    assert.deepEqual(keys(dropDisabledWorkloadFields(workload(full('a')), { ...allOff, podGroupPreemptionPolicy: true })), [['name', 'preemptionPolicy', 'schedulingPolicy']]);
+    assert.deepEqual(keys(dropDisabledWorkloadFields(workload(full('a')), allOn)), [Object.keys(full('a')).sort()]);
+  });
+
+  it('on update keeps what the stored template at the same index uses', () => {
+    const old = workload(template('a', { preemptionPolicy: 'Never' }), template('b', { schedulingConstraints: {} }));
+    const out = dropDisabledWorkloadFields(workload(full('a'), full('b'), full('c')), allOff, old);
+    assert.deepEqual(keys(out), [['name', 'preemptionPolicy', 'schedulingPolicy'], ['name', 'schedulingConstraints', 'schedulingPolicy'], ['name', 'schedulingPolicy']]);
   });
 });

@@ -2,8 +2,8 @@
 // ordered events), binding, status updates, deletes and events; deterministic for a seed.
 import type { KubeObject, Node, ObjectMeta, PersistentVolume, PersistentVolumeClaim, Pod, PodCondition, PriorityClass, StorageClass } from '../../api/types.js';
 import type { ResourceClaim } from '../../api/dra_types.js';
-import type { PodGroup } from '../../api/scheduling.js';
-import { dropDisabledPodGroupFields } from '../../api/admission/drop_disabled_fields.js';
+import type { PodGroup, Workload } from '../../api/scheduling.js';
+import { dropDisabledPodGroupFields, dropDisabledPodGroupStatusFields, dropDisabledWorkloadFields, type PodGroupFieldGates } from '../../api/admission/drop_disabled_fields.js';
 import { clusterScopedKinds, kindKey, kindKeyOf, kinds, type KindInfo } from '../../api/kinds.js';
 import { randomUUID, rfc3339, seededRandom, type Clock } from '../../util/clock.js';
 import { cloneJSON } from '../../util/json_clone.js';
@@ -127,19 +127,37 @@ export class MemoryCluster implements ClusterClient {
     return this.opts.gates ?? {};
   }
 
-  /**
-   * A new PodGroup as the strategy prepares it: without the fields of the gates that are off. A
-   * store built without gates (tests, library use) keeps every field.
-   */
-  withoutDisabledPodGroupFields(pg: PodGroup): PodGroup {
+  /** The workload gates the PodGroup and Workload strategies read; null for a store built without gates. */
+  private get fieldGates(): PodGroupFieldGates | null {
     const g = this.opts.gates;
-    if (g === undefined) return pg;
-    return dropDisabledPodGroupFields(pg, {
+    if (g === undefined) return null;
+    return {
       topologyAwareWorkloadScheduling: g.topologyAwareWorkloadScheduling === true,
       draWorkloadResourceClaims: g.draWorkloadResourceClaims === true,
       podGroupPreemptionPolicy: g.podGroupPreemptionPolicy === true,
       compositePodGroup: g.compositePodGroup === true,
-    });
+    };
+  }
+
+  /**
+   * A PodGroup as the strategy prepares it: without the fields of the gates that are off, except
+   * those the stored `old` group uses. A store built without gates (tests, library use) keeps every field.
+   */
+  withoutDisabledPodGroupFields(pg: PodGroup, old?: PodGroup): PodGroup {
+    const g = this.fieldGates;
+    return g === null ? pg : dropDisabledPodGroupFields(pg, g, old);
+  }
+
+  /** A PodGroup's status as the status strategy prepares it (claim statuses dropped with their gate). */
+  withoutDisabledPodGroupStatusFields(status: NonNullable<PodGroup['status']>, old: PodGroup): NonNullable<PodGroup['status']> {
+    const g = this.fieldGates;
+    return g === null ? status : dropDisabledPodGroupStatusFields(status, g, old);
+  }
+
+  /** A Workload as the strategy prepares it, as withoutDisabledPodGroupFields does for its templates. */
+  withoutDisabledWorkloadFields(w: Workload, old?: Workload): Workload {
+    const g = this.fieldGates;
+    return g === null ? w : dropDisabledWorkloadFields(w, g, old);
   }
 
   /** ClearingNominatedNodeNameAfterBinding, for this store and the API server over it. */
@@ -189,7 +207,8 @@ export class MemoryCluster implements ClusterClient {
     for (let i = 0; i < subscribers.length; i++) subscribers[i]!(ve);
   }
 
-  private prepare(obj: KubeObject): KubeObject {
+  /** `old` is the stored object an update replaces (the gated fields it uses are kept). */
+  private prepare(obj: KubeObject, old?: KubeObject): KubeObject {
     const kind = kindKeyOf(obj);
     let o: KubeObject;
     if (kind === 'Pod') {
@@ -215,6 +234,7 @@ export class MemoryCluster implements ClusterClient {
       o.metadata ??= {};
       if (!clusterScopedKinds.has(kind)) o.metadata.namespace ??= 'default';
       defaultWorkload(o);
+      if (kind === 'Workload') o = this.withoutDisabledWorkloadFields(o as unknown as Workload, old as unknown as Workload | undefined) as unknown as KubeObject;
       // The Job strategy drops spec.scheduling while WorkloadWithJob is off (DropDisabledFields).
       if (kind === 'Job' && this.gates.workloadWithJob !== true) delete (o as { spec?: { scheduling?: unknown } }).spec?.scheduling;
     }
@@ -246,7 +266,9 @@ export class MemoryCluster implements ClusterClient {
     if (!old) return this.create(obj);
     // Admission's fills happen on create only (a pod's or a group's priority never changes after).
     const kind = kindKeyOf(obj);
-    const o = kind === 'Pod' || kind === 'PodGroup' ? cloneJSON(obj) : this.prepare(obj);
+    const o = kind === 'Pod' ? cloneJSON(obj)
+      : kind === 'PodGroup' ? cloneJSON(this.withoutDisabledPodGroupFields(obj as unknown as PodGroup, old as unknown as PodGroup))
+      : this.prepare(obj, old);
     return this.replaceExisting(key, old, o) as T;
   }
 
@@ -469,7 +491,7 @@ export class MemoryCluster implements ClusterClient {
     // The status strategy: spec and metadata stay as stored.
     const next: PodGroup = { ...cur, metadata: { ...cur.metadata } };
     if (podGroup.status === undefined) delete next.status;
-    else next.status = cloneJSON(podGroup.status);
+    else next.status = cloneJSON(this.withoutDisabledPodGroupStatusFields(podGroup.status, cur));
     return this.replaceExisting(objectKey(cur), cur, next) as PodGroup;
   }
 

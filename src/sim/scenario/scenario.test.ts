@@ -140,6 +140,43 @@ nodes: []
   });
 });
 
+describe('scenario loading knows the workload feature gates', () => {
+  const off = { topologyAwareWorkloadScheduling: false, draWorkloadResourceClaims: false, podGroupPreemptionPolicy: false, compositePodGroup: false };
+  const classes = '- { kind: PriorityClass, metadata: { name: hi }, value: 10, preemptionPolicy: Never }\n';
+  const withGroup = (spec: string) => `objects:\n${classes}- { apiVersion: scheduling.k8s.io/v1beta1, kind: PodGroup, metadata: { name: g }, spec: ${spec} }\nnodes: []\n`;
+  const groupSpec = (text: string, gates?: typeof off) => (parseScenario(text, 's.yaml', gates === undefined ? {} : { gates }).objects[1] as { spec: Record<string, unknown> }).spec;
+  const policyClash = '{ schedulingPolicy: { basic: {} }, priorityClassName: hi, preemptionPolicy: PreemptLowerPriority }';
+
+  it('checks a group\'s preemption policy against its class only with PodGroupPreemptionPolicy on', () => {
+    assert.throws(() => parseScenario(withGroup(policyClash), 's.yaml', { gates: { ...off, podGroupPreemptionPolicy: true } }),
+      /objects\[1\] \(PodGroup default\/g\): podgroups\.scheduling\.k8s\.io "g" is forbidden: the string value of PreemptionPolicy \(PreemptLowerPriority\) must not be provided in pod group spec; priority admission controller computed Never from the given PriorityClass name$/);
+    assert.deepEqual(groupSpec(withGroup(policyClash), off), { schedulingPolicy: { basic: {} }, priorityClassName: 'hi' }, 'off: the policy is dropped, not checked');
+    assert.equal(groupSpec(withGroup(policyClash)).preemptionPolicy, 'PreemptLowerPriority', 'gates unknown: kept for the store to decide');
+  });
+
+  it('drops parentCompositePodGroupName instead of refusing it, and the other gated fields when their gates are off', () => {
+    const text = withGroup('{ schedulingPolicy: { basic: {} }, parentCompositePodGroupName: p, schedulingConstraints: { topology: [{ key: rack }] } }');
+    assert.deepEqual(groupSpec(text), { schedulingPolicy: { basic: {} }, schedulingConstraints: { topology: [{ key: 'rack' }] } });
+    assert.deepEqual(groupSpec(text, off), { schedulingPolicy: { basic: {} } });
+    assert.deepEqual(groupSpec(text, { ...off, topologyAwareWorkloadScheduling: true }), { schedulingPolicy: { basic: {} }, schedulingConstraints: { topology: [{ key: 'rack' }] } });
+  });
+
+  it('drops a Workload template\'s gated fields on create and on a step\'s update', () => {
+    const text = `objects:
+- { apiVersion: scheduling.k8s.io/v1beta1, kind: Workload, metadata: { name: w }, spec: { podGroupTemplates: [{ name: t, schedulingPolicy: { basic: {} }, preemptionPolicy: Never }] } }
+nodes: []
+steps:
+- update:
+  - { apiVersion: scheduling.k8s.io/v1beta1, kind: Workload, metadata: { name: w }, spec: { podGroupTemplates: [{ name: t, schedulingPolicy: { basic: {} }, preemptionPolicy: Never }] } }
+`;
+    const off2 = parseScenario(text, 's.yaml', { gates: off });
+    assert.deepEqual((off2.objects[0] as { spec: unknown }).spec, { podGroupTemplates: [{ name: 't', schedulingPolicy: { basic: {} } }] });
+    assert.deepEqual((off2.steps[0]!.update[0] as { spec: unknown }).spec, { podGroupTemplates: [{ name: 't', schedulingPolicy: { basic: {} } }] });
+    const on = parseScenario(text, 's.yaml', { gates: { ...off, podGroupPreemptionPolicy: true } });
+    assert.deepEqual((on.steps[0]!.update[0] as { spec: unknown }).spec, { podGroupTemplates: [{ name: 't', schedulingPolicy: { basic: {} }, preemptionPolicy: 'Never' }] });
+  });
+});
+
 describe('scenario loading: dynamic resource allocation kinds', () => {
   const classYaml = '- { apiVersion: resource.k8s.io/v1, kind: DeviceClass, metadata: { name: gpu.example.com }, spec: { selectors: [{ cel: { expression: \'device.driver == "gpu.example.com"\' } }] } }\n';
   const sliceYaml = (name: string, node: string) =>

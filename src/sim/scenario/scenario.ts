@@ -8,7 +8,8 @@ import { parseAllDocuments } from 'yaml';
 import { applyMatchLabelKeysToAffinity } from '../../api/admission/match_label_keys.js';
 import { admitGroupPriority, priorityAdmissionError, priorityClassAdmissionError } from '../../api/admission/priority.js';
 import type { KubeObject, Node, Pod, PriorityClass } from '../../api/types.js';
-import type { PodGroup } from '../../api/scheduling.js';
+import type { PodGroup, Workload } from '../../api/scheduling.js';
+import { dropDisabledPodGroupFields, dropDisabledWorkloadFields, type PodGroupFieldGates } from '../../api/admission/drop_disabled_fields.js';
 import { kindKeyOf } from '../../api/kinds.js';
 import { nodesToAdd, readStepOps, whatIfStepKeys, type StepOps } from './whatif_steps.js';
 import {
@@ -100,7 +101,27 @@ class Loader {
   /** Objects that exist so far, by kind/namespace/name. */
   private readonly existing = new Map<string, KubeObject>();
 
-  constructor(private readonly source: string) {}
+  constructor(private readonly source: string, private readonly gates: PodGroupFieldGates | undefined) {}
+
+  /**
+   * The object as the PodGroup and Workload strategies prepare it (podgroup/workload strategy.go):
+   * without the fields of gates that are off, but those `old` uses. Without known gates (a caller
+   * that does not say them) only parentCompositePodGroupName goes, as CompositePodGroup runs at
+   * its default (off) only; the embedded store drops the rest with the run's gates.
+   */
+  private withoutDisabledFields(obj: KubeObject, old: KubeObject | undefined): KubeObject {
+    const gates = this.gates ?? { topologyAwareWorkloadScheduling: true, draWorkloadResourceClaims: true, podGroupPreemptionPolicy: true, compositePodGroup: false };
+    switch (kindKeyOf(obj)) {
+      case 'PodGroup':
+        return typeof (obj as PodGroup).spec === 'object' && (obj as PodGroup).spec !== null
+          ? dropDisabledPodGroupFields(obj as PodGroup, gates, old as PodGroup | undefined) : obj;
+      case 'Workload':
+        return typeof (obj as unknown as Workload).spec === 'object' && (obj as unknown as Workload).spec !== null
+          ? dropDisabledWorkloadFields(obj as unknown as Workload, gates, old as unknown as Workload | undefined) as unknown as KubeObject : obj;
+      default:
+        return obj;
+    }
+  }
 
   fail(where: string, message: string, causes: readonly FieldError[] = []): never {
     throw new ScenarioError(`${this.source}: ${where}: ${message}`, causes);
@@ -152,8 +173,8 @@ class Loader {
   }
 
   /**
-   * Why Priority admission refuses the object, or null. A PodGroup's preemption policy is left to
-   * the store, which knows whether PodGroupPreemptionPolicy is on.
+   * Why Priority admission refuses the object, or null. A PodGroup's preemption policy is checked
+   * only with PodGroupPreemptionPolicy on (without known gates, the store decides).
    */
   private admissionError(obj: KubeObject): string | null {
     switch (kindKeyOf(obj)) {
@@ -164,7 +185,7 @@ class Loader {
       case 'PodGroup': {
         const spec = (obj as PodGroup).spec;
         if (spec === null || typeof spec !== 'object') return null;
-        const r = admitGroupPriority(spec, this.priorityClasses(), { noun: 'pod group', preemptionPolicy: false });
+        const r = admitGroupPriority(spec, this.priorityClasses(), { noun: 'pod group', preemptionPolicy: this.gates?.podGroupPreemptionPolicy === true });
         return 'error' in r ? r.error : null;
       }
       default:
@@ -174,7 +195,9 @@ class Loader {
 
   /** A create: admission (Priority), validation, then uniqueness, as kube-apiserver orders them. */
   create(e: Entry): KubeObject {
-    const { obj, k, label } = this.decode(e);
+    const decoded = this.decode(e);
+    const { k, label } = decoded;
+    const obj = this.withoutDisabledFields(decoded.obj, undefined);
     const name = obj.metadata?.name ?? '';
     const refusal = this.admissionError(obj);
     if (refusal !== null) this.fail(label, `${k.resource} "${name}" is forbidden: ${refusal}`);
@@ -188,10 +211,12 @@ class Loader {
 
   /** An update (PUT) of an object that must exist, with the kind's update rules. */
   update(e: Entry): KubeObject {
-    const { obj, k, label } = this.decode(e);
-    const key = this.keyOf(obj);
+    const decoded = this.decode(e);
+    const { k, label } = decoded;
+    const key = this.keyOf(decoded.obj);
     const old = this.existing.get(key);
-    if (!old) this.fail(label, `${k.resource} "${obj.metadata?.name ?? ''}" not found`);
+    if (!old) this.fail(label, `${k.resource} "${decoded.obj.metadata?.name ?? ''}" not found`);
+    const obj = this.withoutDisabledFields(decoded.obj, old);
     const errs = [...k.validate(obj), ...(k.validateUpdate?.(old, obj) ?? [])];
     if (errs.length > 0) this.fail(label, aggregateFieldErrors(errs), errs);
     this.existing.set(key, obj);
@@ -271,7 +296,7 @@ function createAll(entries: readonly Entry[], loader: Loader, sc: Scenario): voi
   }
 }
 
-function readScenarioShape(v: Record<string, unknown>, source: string): Scenario {
+function readScenarioShape(v: Record<string, unknown>, source: string, o: ScenarioLoadOptions): Scenario {
   checkKeys(v, scenarioKeys, '', source);
   if (v.metadata !== undefined && v.metadata !== null && !isRecord(v.metadata)) throw new ScenarioError(`${source}: metadata: must be an object`);
   if (v.config !== undefined && v.config !== null && !isRecord(v.config)) throw new ScenarioError(`${source}: config: must be an object`);
@@ -284,7 +309,7 @@ function readScenarioShape(v: Record<string, unknown>, source: string): Scenario
   };
   // Absent stays absent: `simulate` runs no controllers then, `serve` runs them (a cluster does).
   if (typeof v.controllers === 'boolean') sc.controllers = v.controllers;
-  const loader = new Loader(source);
+  const loader = new Loader(source, o.gates);
   createAll(list(v.objects, 'objects', source).map((value, i): Entry => ({ where: `objects[${i}]`, value })), loader, sc);
   list(v.nodes, 'nodes', source).forEach((value, i) => sc.nodes.push(loader.create({ where: `nodes[${i}]`, value, kind: 'Node' }) as Node));
   list(v.pods, 'pods', source).forEach((value, i) => {
@@ -331,9 +356,9 @@ function creationTime(p: Pod): number {
   return Number.isNaN(t) ? 0 : t;
 }
 
-function readDump(values: readonly unknown[], source: string): Scenario {
+function readDump(values: readonly unknown[], source: string, o: ScenarioLoadOptions): Scenario {
   const sc: Scenario = { name: source, source, metadata: {}, config: null, nodes: [], pods: [], pending: [], objects: [], steps: [] };
-  const loader = new Loader(source);
+  const loader = new Loader(source, o.gates);
   const entries = flatten(values, source);
   const configs = entries.filter((e) => isRecord(e.value) && e.value.kind === 'KubeSchedulerConfiguration');
   if (configs.length > 1) loader.fail(configs[1]!.where, 'a dump may hold one KubeSchedulerConfiguration');
@@ -374,27 +399,38 @@ function firstLine(message: string): string {
   return line.replace(/^Maximum call stack size exceeded/, `exceeded max depth of ${maxNestingDepth} nested objects and arrays`);
 }
 
-export function parseScenario(text: string, source: string): Scenario {
-  return readValues(parseDocuments(text, source), source);
+/** What the loader knows of the run it loads for. */
+export interface ScenarioLoadOptions {
+  /**
+   * The workload gates of the run (--feature-gates): the PodGroup and Workload fields of gates
+   * that are off are dropped, and Priority admission checks a group's preemption policy only with
+   * PodGroupPreemptionPolicy on. Absent: only CompositePodGroup's field is dropped (it is off in
+   * every run) and the embedded store applies the rest.
+   */
+  readonly gates?: PodGroupFieldGates;
+}
+
+export function parseScenario(text: string, source: string, o: ScenarioLoadOptions = {}): Scenario {
+  return readValues(parseDocuments(text, source), source, o);
 }
 
 /**
  * A scenario from YAML documents another parser already turned into plain values, checked as
  * parseScenario checks its own (the tests parse the 14 MB fidelity corpus with a faster parser).
  */
-export function scenarioFromDocuments(documents: readonly unknown[], source: string): Scenario {
+export function scenarioFromDocuments(documents: readonly unknown[], source: string, o: ScenarioLoadOptions = {}): Scenario {
   const values: unknown[] = [];
   for (const v of documents) {
     const problem = documentProblem(v);
     if (problem !== null) throw new ScenarioError(`${source}: ${problem}`);
     if (v !== null && v !== undefined) values.push(v);
   }
-  return readValues(values, source);
+  return readValues(values, source, o);
 }
 
-function readValues(values: readonly unknown[], source: string): Scenario {
-  if (values.length === 1 && isScenarioShape(values[0])) return readScenarioShape(values[0] as Record<string, unknown>, source);
-  return readDump(values, source);
+function readValues(values: readonly unknown[], source: string, o: ScenarioLoadOptions): Scenario {
+  if (values.length === 1 && isScenarioShape(values[0])) return readScenarioShape(values[0] as Record<string, unknown>, source, o);
+  return readDump(values, source, o);
 }
 
 function isScenarioShape(v: unknown): boolean {
@@ -402,12 +438,12 @@ function isScenarioShape(v: unknown): boolean {
   return v.kind === undefined && ('nodes' in v || 'pods' in v || 'pending' in v || 'steps' in v || 'objects' in v);
 }
 
-export function loadScenario(path: string): Scenario {
+export function loadScenario(path: string, o: ScenarioLoadOptions = {}): Scenario {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
     throw new ScenarioError(`${path}: ${(err as Error).message}`);
   }
-  return parseScenario(text, path);
+  return parseScenario(text, path, o);
 }

@@ -8,8 +8,8 @@ import { FakeClock } from '../../../util/clock.js';
 import { MemoryCluster } from '../store.js';
 import { groupTemplateNameAnnotation, podGroupNameFor, workloadNameFor } from './job_scheduling.js';
 
-const cluster = (workloadWithJob = true) =>
-  new MemoryCluster({ clock: new FakeClock(0), workloadControllers: true, gates: { genericWorkload: true, workloadWithJob } });
+const cluster = (workloadWithJob = true, topologyAwareWorkloadScheduling = false) =>
+  new MemoryCluster({ clock: new FakeClock(0), workloadControllers: true, gates: { genericWorkload: true, workloadWithJob, topologyAwareWorkloadScheduling } });
 const job = (name: string, spec: Record<string, unknown> = {}, meta: Record<string, unknown> = {}): KubeObject => ({
   apiVersion: 'batch/v1', kind: 'Job', metadata: { name, namespace: 'default', ...meta },
   spec: { parallelism: 3, completions: 3, template: { spec: { restartPolicy: 'Never', containers: [{ name: 'c', image: 'x' }] } }, ...spec },
@@ -62,7 +62,7 @@ describe('WorkloadWithJob: the Job controller makes a Workload and a PodGroup', 
   });
 
   it('a gang Job: minCount defaults to parallelism, and follows it when parallelism changes', async () => {
-    const c = cluster();
+    const c = cluster(true, true);
     c.create(job('mpi', { parallelism: 4, completions: 4, scheduling: { schedulingPolicy: { gang: {} }, disruptionMode: { all: {} }, schedulingConstraints: { topology: [{ key: 'rack' }] } } }));
     await settle(c);
     const wl = c.list<Workload>('Workload')[0]!;
@@ -75,6 +75,13 @@ describe('WorkloadWithJob: the Job controller makes a Workload and a PodGroup', 
     await settle(c);
     assert.deepEqual(c.list<Workload>('Workload')[0]!.spec.podGroupTemplates[0]!.schedulingPolicy, { gang: { minCount: 2 } });
     assert.deepEqual(c.list<PodGroup>('PodGroup')[0]!.spec.schedulingPolicy, { gang: { minCount: 2 } });
+  });
+
+  it('TopologyAwareWorkloadScheduling off: the Workload strategy drops the template\'s schedulingConstraints', async () => {
+    const c = cluster();
+    c.create(job('mpi', { parallelism: 4, completions: 4, scheduling: { schedulingPolicy: { gang: {} }, schedulingConstraints: { topology: [{ key: 'rack' }] } } }));
+    await settle(c);
+    assert.deepEqual(c.list<Workload>('Workload')[0]!.spec.podGroupTemplates[0], { name: 'mpi-pgt-0', schedulingPolicy: { gang: { minCount: 4 } } });
   });
 
   it('the gate off: the Job strategy drops spec.scheduling', () => {
