@@ -318,3 +318,13 @@ current-context: c
     assert.match(loud.err, /error: unable to load configmap[^\n]*\nError: unable to load configmap[^\n]*\n {4}at /);
   });
 });
+
+describe('scenario loading follows --feature-gates', () => {
+  it("drops a group's preemptionPolicy with PodGroupPreemptionPolicy off, and refuses the clash with it on (exit 2)", async () => {
+    const off = await cli('simulate', scenario('group-policy-clash.yaml'), '--feature-gates', 'GenericWorkload=true', '-o', 'json');
+    assert.equal(off.code, 0, off.err);
+    const on = await cli('simulate', scenario('group-policy-clash.yaml'), '--feature-gates', 'GenericWorkload=true,PodGroupPreemptionPolicy=true');
+    assert.equal(on.code, 2);
+    assert.match(on.err, /PodGroup default\/g.*the string value of PreemptionPolicy \(PreemptLowerPriority\) must not be provided in pod group spec/);
+  });
+});

@@ -89,8 +89,8 @@ export async function capacityCommand(argv: string[], io: CliIO): Promise<number
   const output = values.output ?? 'text';
   const seed = values.seed === undefined ? 1 : Number(values.seed);
   const registry = await registryWithPlugins(values.plugins ?? []);
-  const { scenario, config } = await loadScenarioAndConfig(values, positionals, registry, io);
   const featureGates = FeatureGates.parse(values['feature-gates'] ?? []);
+  const { scenario, config } = await loadScenarioAndConfig(values, positionals, registry, io, featureGates);
   const progress = progressLine(io, values.progress === true);
   const opts = { config, registry, notYetAvailable: notYetAvailablePlugins, featureGates, seed, admitPod, onProgress: progress?.update };
   const answer = async (): Promise<string> => {

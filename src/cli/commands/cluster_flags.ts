@@ -5,7 +5,8 @@ import { idleWorkloadsWarning } from '../../sim/scenario/idle_workloads.js';
 import type { DefaultedConfiguration } from '../../config/index.js';
 import type { Registry } from '../../framework/registry.js';
 import type { ResolvedConfig } from '../../scheduler/scheduler.js';
-import { loadScenario, type Scenario } from '../../sim/scenario/scenario.js';
+import type { FeatureGates } from '../../config/feature_gates.js';
+import { loadScenario, type Scenario, type ScenarioLoadOptions } from '../../sim/scenario/scenario.js';
 import { resolveConfiguration } from '../configuration.js';
 import { defaultScenarioPath } from '../default_scenario.js';
 import type { FlagSpec } from '../command_spec.js';
@@ -76,8 +77,9 @@ export async function loadScenarioOrCluster(
   positionals: readonly string[],
   schedulerNames: readonly string[],
   io: CliIO,
+  featureGates?: FeatureGates,
 ): Promise<Scenario> {
-  if (!checkClusterFlagsUsed(values, positionals)) return loadScenario(positionals[0] ?? defaultScenarioPath());
+  if (!checkClusterFlagsUsed(values, positionals)) return loadScenario(positionals[0] ?? defaultScenarioPath(), loadOptions(featureGates));
   // Loaded on use: @kubernetes/client-node takes over a second to import.
   const { scenarioFromCluster } = await import('./from_cluster.js');
   return scenarioFromCluster(parseClusterFlags(values), schedulerNames, io);
@@ -89,14 +91,28 @@ export async function loadScenarioAndConfig(
   positionals: readonly string[],
   registry: Registry,
   io: CliIO,
+  featureGates?: FeatureGates,
 ): Promise<{ scenario: Scenario; config: ResolvedConfig & DefaultedConfiguration }> {
   if (!checkClusterFlagsUsed(values, positionals)) {
-    const scenario = loadScenario(positionals[0] ?? defaultScenarioPath());
+    const scenario = loadScenario(positionals[0] ?? defaultScenarioPath(), loadOptions(featureGates));
     const idle = idleWorkloadsWarning(scenario);
     if (idle !== null) io.stderr(`warning: ${idle}\n`);
     return { scenario, config: resolveConfiguration({ scenario, configPath: values.config, registry }) };
   }
   const config = resolveConfiguration({ configPath: values.config, registry });
-  const scenario = await loadScenarioOrCluster(values, positionals, config.profiles.map((p) => p.schedulerName), io);
+  const scenario = await loadScenarioOrCluster(values, positionals, config.profiles.map((p) => p.schedulerName), io, featureGates);
   return { scenario, config };
+}
+
+/** A scenario's PodGroups and Workloads lose the fields of the run's gates that are off, as kube-apiserver drops them. */
+function loadOptions(featureGates: FeatureGates | undefined): ScenarioLoadOptions {
+  if (featureGates === undefined) return {};
+  return {
+    gates: {
+      topologyAwareWorkloadScheduling: featureGates.enabled('TopologyAwareWorkloadScheduling'),
+      draWorkloadResourceClaims: featureGates.enabled('DRAWorkloadResourceClaims'),
+      podGroupPreemptionPolicy: featureGates.enabled('PodGroupPreemptionPolicy'),
+      compositePodGroup: featureGates.enabled('CompositePodGroup'),
+    },
+  };
 }

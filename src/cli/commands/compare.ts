@@ -53,7 +53,7 @@ export async function compareCommand(argv: string[], io: CliIO): Promise<number>
   // From a cluster, the pending pods of every compared configuration's profiles come along (the
   // defaults' scheduler too, when one --config is compared with them).
   const schedulerNames = [...new Set([...configured.flatMap((c) => c.config.profiles.map((p) => p.schedulerName)), ...(configs.length === 1 ? ['default-scheduler'] : [])])];
-  const scenario = await loadScenarioOrCluster(values, positionals, schedulerNames, io);
+  const scenario = await loadScenarioOrCluster(values, positionals, schedulerNames, io, featureGates);
   const variants = configured.map((c) => ({ name: c.name, options: { ...base, config: c.config } }));
   if (variants.length === 1) {
     variants.unshift({ name: scenario.config ? 'scenario config' : 'defaults', options: { ...base, config: resolveConfiguration({ scenario, registry }) } });

@@ -82,7 +82,7 @@ export async function serveCommand(argv: string[], io: CliIO, control: ServeCont
   const podStartDelayMs = values['pod-start-delay'] === undefined ? 0 : parseDurationNanos(values['pod-start-delay']) / 1e6;
   const featureGates = FeatureGates.parse(values['feature-gates'] ?? []);
   const registry = await registryWithPlugins(values.plugins ?? []);
-  const { scenario, config } = await loadScenarioAndConfig(values, positionals, registry, io);
+  const { scenario, config } = await loadScenarioAndConfig(values, positionals, registry, io, featureGates);
   const serving = await serveScenario(scenario, {
     config,
     registry,

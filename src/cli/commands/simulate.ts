@@ -86,7 +86,7 @@ async function prepare(values: ValuesOf<typeof scenarioFlags> & ValuesOf<typeof 
   const seed = values.seed === undefined ? 1 : Number(values.seed);
   const featureGates = FeatureGates.parse(values['feature-gates'] ?? []);
   const registry = await registryWithPlugins(values.plugins ?? []);
-  const { scenario, config } = await loadScenarioAndConfig(values, positionals, registry, io);
+  const { scenario, config } = await loadScenarioAndConfig(values, positionals, registry, io, featureGates);
   const opts = { config, registry, notYetAvailable: notYetAvailablePlugins, featureGates, seed, tieBreakByName: values['tie-break'] === 'name', admitPod };
   return { scenario, opts };
 }
