@@ -130,14 +130,13 @@ describe('GPU gangs on racks: the same placements in every mode', { timeout: 600
     }
   });
 
-  it('simulate --serve: nodes and pods sent over the API', async () => {
-    // The embedded API server does not serve podgroups yet: they come with the (otherwise empty) scenario.
-    const sc = scenarioFromDocuments([{ nodes: [], objects: gangs.map(podGroup) }], 'gpu-gangs-serve');
+  it('simulate --serve: nodes, pod groups and pods sent over the API', async () => {
+    const sc = scenarioFromDocuments([{ nodes: [] }], 'gpu-gangs-serve');
     const serving = await serveScenario(sc, { ...simulateOptions(1), port: 0, kubelet: false });
     try {
       const api = jsonApi(serving.url);
       await createCluster(api);
-      assert.deepEqual(await scheduleGangs(api, 'default-scheduler', false), expected);
+      assert.deepEqual(await scheduleGangs(api, 'default-scheduler', true), expected);
     } finally {
       await serving.close();
     }
