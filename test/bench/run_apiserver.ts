@@ -101,7 +101,9 @@ function schedulerChild(kind: string, config: string, kubeconfig: string, tag = 
     ]);
   }
   const root = kind === 'old' ? flags.old! : repo;
-  return new Child(`kube-scheduler-ts (${kind})${tag}`, process.execPath, [join(root, 'dist', 'cli', 'bin.js'), 'run', '--config', config, '--secure-port', '0', '-v', process.env.BENCH_V ?? '0']);
+  // BENCH_NODE_ARGS: extra flags for node, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the start.
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  return new Child(`kube-scheduler-ts (${kind})${tag}`, process.execPath, [...nodeArgs, join(root, 'dist', 'cli', 'bin.js'), 'run', '--config', config, '--secure-port', '0', '-v', process.env.BENCH_V ?? '0']);
 }
 
 /** A scheduler under measurement: a child process, or the in-process bindings-only client. */
