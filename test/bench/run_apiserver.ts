@@ -36,6 +36,8 @@ interface Result {
   round: number;
   /** From the scheduler's start to its first binding (informer lists, start-up). */
   startSeconds: number;
+  /** The scheduler's CPU seconds until its first binding was seen: the start's cost, whatever the load. */
+  startCpuSeconds: number;
   /** Bindings per second from the first to the last. */
   podsPerSecond: number;
   /** The scheduler process's user+system CPU over the whole run. */
@@ -57,7 +59,7 @@ function cpuSecondsOf(pid: number): number {
 }
 
 /** Resolves with the times of the first and the last binding once `expected` pods of `ns` are bound. */
-function watchBindings(cp: ControlPlane, ns: string, resourceVersion: string, expected: number): { done: Promise<{ first: number; last: number }>; close: () => void } {
+function watchBindings(cp: ControlPlane, ns: string, resourceVersion: string, expected: number, onFirst = () => undefined as void): { done: Promise<{ first: number; last: number }>; close: () => void } {
   const bound = new Set<string>();
   let first = 0;
   let close = () => undefined as void;
@@ -76,7 +78,10 @@ function watchBindings(cp: ControlPlane, ns: string, resourceVersion: string, ex
           buf = buf.slice(nl + 1);
           const ev = JSON.parse(line) as { object: { metadata: { name: string }; spec?: { nodeName?: string } } };
           if (!ev.object.spec?.nodeName || bound.has(ev.object.metadata.name)) continue;
-          if (bound.size === 0) first = performance.now();
+          if (bound.size === 0) {
+            first = performance.now();
+            onFirst();
+          }
           bound.add(ev.object.metadata.name);
           if (bound.size === expected) {
             resolve({ first, last: performance.now() });
@@ -204,13 +209,17 @@ async function measure(cp: ControlPlane, kind: string, round: number): Promise<R
   await createPods(cp, ns, ns, 0, podCount);
   const rv = await resourceVersionOf(cp, ns);
   const config = writeConfig(cp, ns, false);
-  const watch = watchBindings(cp, ns, rv, podCount);
+  let startCpuSeconds = 0;
+  // The callback runs on a watch event, after `runner` below is set.
+  const watch = watchBindings(cp, ns, rv, podCount, () => {
+    startCpuSeconds = runner.cpuSeconds();
+  });
   const started = performance.now();
   const runner = kind === 'client' ? bindingsOnlyClient(cp, ns) : childRunner(schedulerChild(kind, config, cp.kubeconfig));
   try {
     const { first, last } = await Promise.race([watch.done, runner.failed, timeout(benchTimeoutMs, `${podCount} bindings by ${runner.name}`, runner)]);
     const cpuSeconds = runner.cpuSeconds();
-    return { scheduler: kind, round, startSeconds: (first - started) / 1000, podsPerSecond: (podCount - 1) / ((last - first) / 1000), cpuSeconds };
+    return { scheduler: kind, round, startSeconds: (first - started) / 1000, startCpuSeconds, podsPerSecond: (podCount - 1) / ((last - first) / 1000), cpuSeconds };
   } finally {
     watch.close();
     await runner.stop();
@@ -225,6 +234,23 @@ interface FailoverResult {
   leaderExitSeconds: number;
   /** From SIGTERM to the leader until the standby's first binding of a pod created after it exited. */
   failoverSeconds: number;
+  /**
+   * From SIGTERM until the Lease names the standby: mostly the standby's jittered retry period
+   * (2 to 4.4 s between tries), the same for both schedulers, so compare the remainder.
+   */
+  acquiredSeconds: number;
+}
+
+/** Polls the Lease every 20 ms (bounded by `limitMs`) until another holder than `old` has it; the time seen. */
+async function newHolderSeen(cp: ControlPlane, name: string, old: string, limitMs: number): Promise<number> {
+  const end = performance.now() + limitMs;
+  while (performance.now() < end) {
+    const r = await cp.api('GET', `/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/${name}`);
+    const holder = (r.body as { spec?: { holderIdentity?: string } }).spec?.holderIdentity ?? '';
+    if (holder && holder !== old) return performance.now();
+    await new Promise((res) => setTimeout(res, 20));
+  }
+  throw new Error(`lease ${name} still held by ${old} after ${limitMs} ms`);
 }
 
 /**
@@ -247,14 +273,19 @@ async function measureFailover(cp: ControlPlane, kind: string, round: number): P
     // Informers synced and leader election begun: the standby now only waits for the lease.
     await Promise.race([eventually(`${standby.name} to wait for the lease`, async () => (/attempting to acquire leader lease/i.test(standbyChild.output.join('')) ? true : undefined), 120_000, 100), standby.failed]);
     await new Promise((r) => setTimeout(r, 1000));
+    const lease = await cp.api('GET', `/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/${ns}`);
+    const oldHolder = (lease.body as { spec?: { holderIdentity?: string } }).spec?.holderIdentity ?? '';
     const stopped = performance.now();
+    const acquired = newHolderSeen(cp, ns, oldHolder, 30_000);
+    acquired.catch(() => undefined); // awaited below, unless the standby fails first
     await leader.stop();
     const exited = performance.now();
     const watch = watchBindings(cp, ns, await resourceVersionOf(cp, ns), failoverPods);
     next.close = watch.close;
     await createPods(cp, ns, ns, 1, failoverPods);
     const { first } = await Promise.race([watch.done, standby.failed, deadline]);
-    return { scheduler: kind, round, leaderExitSeconds: (exited - stopped) / 1000, failoverSeconds: (first - stopped) / 1000 };
+    const acquiredAt = await acquired;
+    return { scheduler: kind, round, leaderExitSeconds: (exited - stopped) / 1000, failoverSeconds: (first - stopped) / 1000, acquiredSeconds: (acquiredAt - stopped) / 1000 };
   } finally {
     warm.close();
     next.close();
@@ -295,13 +326,13 @@ try {
     for (const kind of order) {
       const r = await measure(cp, kind, round);
       results.push(r);
-      console.log(`${r.scheduler.padEnd(9)} round ${round}: ${r.podsPerSecond.toFixed(0)} pods/s, first binding after ${r.startSeconds.toFixed(2)} s, ${r.cpuSeconds.toFixed(1)} s CPU (${(podCount / r.cpuSeconds).toFixed(0)} pods per CPU-second)`);
+      console.log(`${r.scheduler.padEnd(9)} round ${round}: ${r.podsPerSecond.toFixed(0)} pods/s, first binding after ${r.startSeconds.toFixed(2)} s (${r.startCpuSeconds.toFixed(2)} s CPU), ${r.cpuSeconds.toFixed(1)} s CPU (${(podCount / r.cpuSeconds).toFixed(0)} pods per CPU-second)`);
     }
     const foOrder = round % 2 === 0 ? failovers : [...failovers].reverse();
     for (const kind of foOrder) {
       const r = await measureFailover(cp, kind, round);
       failoverResults.push(r);
-      console.log(`${r.scheduler.padEnd(9)} round ${round}: failover to the standby's first binding ${r.failoverSeconds.toFixed(2)} s (the leader exited after ${r.leaderExitSeconds.toFixed(2)} s)`);
+      console.log(`${r.scheduler.padEnd(9)} round ${round}: failover to the standby's first binding ${r.failoverSeconds.toFixed(2)} s (leader exited after ${r.leaderExitSeconds.toFixed(2)} s, lease taken after ${r.acquiredSeconds.toFixed(2)} s, first binding ${(r.failoverSeconds - r.acquiredSeconds).toFixed(2)} s after that)`);
     }
   }
   console.log(JSON.stringify({ nodes: nodeCount, pods: podCount, results, failover: failoverResults }));
