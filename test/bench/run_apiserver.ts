@@ -264,12 +264,14 @@ async function measureFailover(cp: ControlPlane, kind: string, round: number): P
   const warm = watchBindings(cp, ns, await resourceVersionOf(cp, ns), 1);
   await createPods(cp, ns, ns, 0, 1);
   const leader = childRunner(schedulerChild(kind, config, cp.kubeconfig, ' leader'));
-  const standbyChild = schedulerChild(kind, config, cp.kubeconfig, ' standby');
-  const standby = childRunner(standbyChild);
+  let standby: Runner | undefined;
   const next = { close: () => undefined as void };
   try {
-    const deadline = timeout(benchTimeoutMs, `failover of ${kind}`, standby);
+    const deadline = timeout(benchTimeoutMs, `failover of ${kind}`, leader);
     await Promise.race([warm.done, leader.failed, deadline]);
+    // Started only now, so that the first replica is the one holding the lease.
+    const standbyChild = schedulerChild(kind, config, cp.kubeconfig, ' standby');
+    standby = childRunner(standbyChild);
     // Informers synced and leader election begun: the standby now only waits for the lease.
     await Promise.race([eventually(`${standby.name} to wait for the lease`, async () => (/attempting to acquire leader lease/i.test(standbyChild.output.join('')) ? true : undefined), 120_000, 100), standby.failed]);
     await new Promise((r) => setTimeout(r, 1000));
@@ -290,7 +292,7 @@ async function measureFailover(cp: ControlPlane, kind: string, round: number): P
     warm.close();
     next.close();
     await leader.stop();
-    await standby.stop();
+    await standby?.stop();
     await deletePods(cp, ns);
   }
 }
