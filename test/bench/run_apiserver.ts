@@ -1,27 +1,34 @@
 // `run` against the pinned kube-apiserver (and etcd), beside the pinned kube-scheduler on the same
-// cluster: how fast each binds pending pods, wall time and the scheduler process's own CPU time.
+// cluster: start to first binding, bindings per second (wall and the scheduler process's own CPU
+// time), and leader failover (stop the leader, time to the standby's first binding). `client` is
+// no scheduler: it lists the pods and only writes bindings, 16 at a time: the API server's ceiling.
 // Needs the binaries of `npm run upstream:build` and a built dist/ (npm run build).
 // Run: npx tsx test/bench/run_apiserver.ts [--nodes 5000] [--pods 5000] [--rounds 2]
-//        [--schedulers ours,upstream] [--old DIR]   (DIR: another checkout with a built dist/, as "old")
+//        [--schedulers ours,upstream,client] [--failover ours,upstream] [--old DIR]
+//        (DIR: another checkout with a built dist/, as "old"; --failover '' skips failover)
 import { readFileSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { binaries, Child, ControlPlane, GiveUp, missingBinaries } from '../e2e/control_plane.js';
+import { binaries, Child, ControlPlane, eventually, GiveUp, missingBinaries } from '../e2e/control_plane.js';
 
 const { values: flags } = parseArgs({
   options: {
     nodes: { type: 'string', default: '5000' },
     pods: { type: 'string', default: '5000' },
     rounds: { type: 'string', default: '2' },
-    schedulers: { type: 'string', default: 'ours,upstream' },
+    schedulers: { type: 'string', default: 'ours,upstream,client' },
+    failover: { type: 'string', default: 'ours,upstream' },
     old: { type: 'string' },
   },
 });
 const nodeCount = Number(flags.nodes);
 const podCount = Number(flags.pods);
 const rounds = Number(flags.rounds);
-const schedulers = flags.schedulers.split(',').concat(flags.old ? ['old'] : []);
+const schedulers = flags.schedulers.split(',').filter(Boolean).concat(flags.old ? ['old'] : []);
+const failovers = flags.failover.split(',').filter(Boolean);
+/** Pods created after the leader stopped, for the standby to bind. */
+const failoverPods = 50;
 const repo = join(import.meta.dirname, '..', '..');
 
 interface Result {
@@ -29,6 +36,8 @@ interface Result {
   round: number;
   /** From the scheduler's start to its first binding (informer lists, start-up). */
   startSeconds: number;
+  /** The scheduler's CPU seconds until its first binding was seen: the start's cost, whatever the load. */
+  startCpuSeconds: number;
   /** Bindings per second from the first to the last. */
   podsPerSecond: number;
   /** The scheduler process's user+system CPU over the whole run. */
@@ -50,7 +59,7 @@ function cpuSecondsOf(pid: number): number {
 }
 
 /** Resolves with the times of the first and the last binding once `expected` pods of `ns` are bound. */
-function watchBindings(cp: ControlPlane, ns: string, resourceVersion: string, expected: number): { done: Promise<{ first: number; last: number }>; close: () => void } {
+function watchBindings(cp: ControlPlane, ns: string, resourceVersion: string, expected: number, onFirst = () => undefined as void): { done: Promise<{ first: number; last: number }>; close: () => void } {
   const bound = new Set<string>();
   let first = 0;
   let close = () => undefined as void;
@@ -69,7 +78,10 @@ function watchBindings(cp: ControlPlane, ns: string, resourceVersion: string, ex
           buf = buf.slice(nl + 1);
           const ev = JSON.parse(line) as { object: { metadata: { name: string }; spec?: { nodeName?: string } } };
           if (!ev.object.spec?.nodeName || bound.has(ev.object.metadata.name)) continue;
-          if (bound.size === 0) first = performance.now();
+          if (bound.size === 0) {
+            first = performance.now();
+            onFirst();
+          }
           bound.add(ev.object.metadata.name);
           if (bound.size === expected) {
             resolve({ first, last: performance.now() });
@@ -87,56 +99,206 @@ function watchBindings(cp: ControlPlane, ns: string, resourceVersion: string, ex
   return { done, close };
 }
 
-function schedulerChild(kind: string, config: string, kubeconfig: string): Child {
+function schedulerChild(kind: string, config: string, kubeconfig: string, tag = ''): Child {
   if (kind === 'upstream') {
-    return new Child('kube-scheduler', binaries.kubeScheduler, [
+    return new Child(`kube-scheduler${tag}`, binaries.kubeScheduler, [
       '--config', config, '--secure-port', '0', '--authentication-kubeconfig', kubeconfig, '--authorization-kubeconfig', kubeconfig,
     ]);
   }
   const root = kind === 'old' ? flags.old! : repo;
-  return new Child(`kube-scheduler-ts (${kind})`, process.execPath, [join(root, 'dist', 'cli', 'bin.js'), 'run', '--config', config, '--secure-port', '0', '-v', process.env.BENCH_V ?? '0']);
+  // BENCH_NODE_ARGS: extra flags for node, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the start.
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  return new Child(`kube-scheduler-ts (${kind})${tag}`, process.execPath, [...nodeArgs, join(root, 'dist', 'cli', 'bin.js'), 'run', '--config', config, '--secure-port', '0', '-v', process.env.BENCH_V ?? '0']);
 }
 
-async function measure(cp: ControlPlane, kind: string, round: number): Promise<Result> {
-  const ns = `bench-${kind}-${round}`;
-  const schedulerName = `bench-${kind}-${round}`;
-  await cp.create('/api/v1/namespaces', { metadata: { name: ns } });
-  await cp.create(`/api/v1/namespaces/${ns}/serviceaccounts`, { metadata: { name: 'default' } });
+/** A scheduler under measurement: a child process, or the in-process bindings-only client. */
+interface Runner {
+  readonly name: string;
+  /** Rejects when it stops on its own (a crash). */
+  readonly failed: Promise<never>;
+  cpuSeconds(): number;
+  stop(): Promise<void>;
+  tail(): string;
+}
+
+function childRunner(child: Child): Runner {
+  return {
+    name: child.name,
+    failed: child.exited.then((code) => {
+      throw new GiveUp(`${child.name} exited (${code}):\n${child.tail()}`);
+    }),
+    cpuSeconds: () => cpuSecondsOf(child.pid!),
+    stop: () => child.stop(),
+    tail: () => child.tail(),
+  };
+}
+
+/** Lists the pending pods of `ns` and binds them round-robin over the nodes, 16 requests at a time. */
+function bindingsOnlyClient(cp: ControlPlane, ns: string): Runner {
+  const cpu0 = process.cpuUsage();
+  let stopped = false;
+  const work = (async () => {
+    const list = await cp.api('GET', `/api/v1/namespaces/${ns}/pods`);
+    const names = (list.body as { items: Array<{ metadata: { name: string } }> }).items.map((p) => p.metadata.name);
+    await inParallel(names.length, 16, async (i) => {
+      if (stopped) return;
+      const r = await cp.api('POST', `/api/v1/namespaces/${ns}/pods/${names[i]}/binding`, {
+        metadata: { name: names[i] }, target: { kind: 'Node', name: `node-${i % nodeCount}` },
+      });
+      if (r.status !== 201) throw new Error(`bind ${names[i]}: ${r.status} ${JSON.stringify(r.body)}`);
+    });
+  })();
+  return {
+    name: 'bindings-only client',
+    failed: work.then(() => new Promise<never>(() => undefined)),
+    cpuSeconds: () => {
+      const { user, system } = process.cpuUsage(cpu0);
+      return (user + system) / 1e6;
+    },
+    stop: async () => {
+      stopped = true;
+      await work.catch(() => undefined);
+    },
+    tail: () => '',
+  };
+}
+
+async function createPods(cp: ControlPlane, ns: string, schedulerName: string, from: number, count: number): Promise<void> {
   // scheduler_perf's default pod (pod-default.yaml): 100m cpu and 500Mi memory.
-  await inParallel(podCount, 16, (i) => cp.create(`/api/v1/namespaces/${ns}/pods`, {
-    metadata: { name: `p-${i}` },
+  await inParallel(count, 16, (i) => cp.create(`/api/v1/namespaces/${ns}/pods`, {
+    metadata: { name: `p-${from + i}` },
     spec: { schedulerName, containers: [{ name: 'pause', image: 'registry.k8s.io/pause:3.10', resources: { requests: { cpu: '100m', memory: '500Mi' } } }] },
   }));
+}
+
+async function createNamespace(cp: ControlPlane, ns: string): Promise<void> {
+  await cp.create('/api/v1/namespaces', { metadata: { name: ns } });
+  await cp.create(`/api/v1/namespaces/${ns}/serviceaccounts`, { metadata: { name: 'default' } });
+}
+
+async function resourceVersionOf(cp: ControlPlane, ns: string): Promise<string> {
   const listed = await cp.api('GET', `/api/v1/namespaces/${ns}/pods?limit=1`);
-  const rv = (listed.body as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
-  // Client limits as scheduler_perf sets them, so neither scheduler waits on its own rate limiter.
+  return (listed.body as { metadata: { resourceVersion: string } }).metadata.resourceVersion;
+}
+
+/** A scheduler configuration for `ns`, with client limits as scheduler_perf sets them (no waits on its own rate limiter). */
+function writeConfig(cp: ControlPlane, ns: string, leaderElect: boolean): string {
   const config = join(cp.dir, `${ns}.yaml`);
   writeFileSync(config, [
     'apiVersion: kubescheduler.config.k8s.io/v1', 'kind: KubeSchedulerConfiguration',
     'clientConnection:', `  kubeconfig: ${cp.kubeconfig}`, '  qps: 5000', '  burst: 5000',
-    'leaderElection:', '  leaderElect: false', 'profiles:', `- schedulerName: ${schedulerName}`, '',
+    'leaderElection:', `  leaderElect: ${leaderElect}`,
+    // The release's default durations (15 s, 10 s, 2 s): failover is what users get out of the box.
+    ...(leaderElect ? ['  resourceNamespace: kube-system', `  resourceName: ${ns}`] : []),
+    'profiles:', `- schedulerName: ${ns}`, '',
   ].join('\n'));
-  const watch = watchBindings(cp, ns, rv, podCount);
-  const started = performance.now();
-  const child = schedulerChild(kind, config, cp.kubeconfig);
-  const exited = child.exited.then((code) => {
-    throw new GiveUp(`${child.name} exited (${code}):\n${child.tail()}`);
+  return config;
+}
+
+async function deletePods(cp: ControlPlane, ns: string): Promise<void> {
+  // Pods on nodes without a kubelet go at once only with a zero grace period. Thousands take
+  // longer than the client's timeout; the API server finishes the deletion anyway.
+  await cp.api('DELETE', `/api/v1/namespaces/${ns}/pods`, { gracePeriodSeconds: 0 }).catch(() => undefined);
+}
+
+const benchTimeoutMs = Number(process.env.BENCH_TIMEOUT_MS ?? 600_000);
+
+async function measure(cp: ControlPlane, kind: string, round: number): Promise<Result> {
+  const ns = `bench-${kind}-${round}`;
+  await createNamespace(cp, ns);
+  await createPods(cp, ns, ns, 0, podCount);
+  const rv = await resourceVersionOf(cp, ns);
+  const config = writeConfig(cp, ns, false);
+  let startCpuSeconds = 0;
+  // The callback runs on a watch event, after `runner` below is set.
+  const watch = watchBindings(cp, ns, rv, podCount, () => {
+    startCpuSeconds = runner.cpuSeconds();
   });
+  const started = performance.now();
+  const runner = kind === 'client' ? bindingsOnlyClient(cp, ns) : childRunner(schedulerChild(kind, config, cp.kubeconfig));
   try {
-    const { first, last } = await Promise.race([watch.done, exited, timeout(Number(process.env.BENCH_TIMEOUT_MS ?? 600_000), `${podCount} bindings by ${child.name}`, child)]);
-    const cpuSeconds = cpuSecondsOf(child.pid!);
-    return { scheduler: kind, round, startSeconds: (first - started) / 1000, podsPerSecond: (podCount - 1) / ((last - first) / 1000), cpuSeconds };
+    const { first, last } = await Promise.race([watch.done, runner.failed, timeout(benchTimeoutMs, `${podCount} bindings by ${runner.name}`, runner)]);
+    const cpuSeconds = runner.cpuSeconds();
+    return { scheduler: kind, round, startSeconds: (first - started) / 1000, startCpuSeconds, podsPerSecond: (podCount - 1) / ((last - first) / 1000), cpuSeconds };
   } finally {
     watch.close();
-    await child.stop();
-    // Pods on nodes without a kubelet go at once only with a zero grace period. Thousands take
-    // longer than the client's timeout; the API server finishes the deletion anyway.
-    await cp.api('DELETE', `/api/v1/namespaces/${ns}/pods`, { gracePeriodSeconds: 0 }).catch(() => undefined);
+    await runner.stop();
+    await deletePods(cp, ns);
   }
 }
 
-function timeout(ms: number, what: string, child: Child): Promise<never> {
-  return new Promise((_, reject) => setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}:\n${child.tail()}`)), ms).unref());
+interface FailoverResult {
+  scheduler: string;
+  round: number;
+  /** From SIGTERM to the leader until it exited (it releases the lease on the way out). */
+  leaderExitSeconds: number;
+  /** From SIGTERM to the leader until the standby's first binding of a pod created after it exited. */
+  failoverSeconds: number;
+  /**
+   * From SIGTERM until the Lease names the standby: mostly the standby's jittered retry period
+   * (2 to 4.4 s between tries), the same for both schedulers, so compare the remainder.
+   */
+  acquiredSeconds: number;
+}
+
+/** Polls the Lease every 20 ms (bounded by `limitMs`) until another holder than `old` has it; the time seen. */
+async function newHolderSeen(cp: ControlPlane, name: string, old: string, limitMs: number): Promise<number> {
+  const end = performance.now() + limitMs;
+  while (performance.now() < end) {
+    const r = await cp.api('GET', `/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/${name}`);
+    const holder = (r.body as { spec?: { holderIdentity?: string } }).spec?.holderIdentity ?? '';
+    if (holder && holder !== old) return performance.now();
+    await new Promise((res) => setTimeout(res, 20));
+  }
+  throw new Error(`lease ${name} still held by ${old} after ${limitMs} ms`);
+}
+
+/**
+ * Two replicas on one Lease: the leader binds a pod, the standby syncs and waits for the lease;
+ * then the leader is stopped and fresh pods are created once it has exited.
+ */
+async function measureFailover(cp: ControlPlane, kind: string, round: number): Promise<FailoverResult> {
+  const ns = `failover-${kind}-${round}`;
+  await createNamespace(cp, ns);
+  const config = writeConfig(cp, ns, true);
+  const warm = watchBindings(cp, ns, await resourceVersionOf(cp, ns), 1);
+  await createPods(cp, ns, ns, 0, 1);
+  const leader = childRunner(schedulerChild(kind, config, cp.kubeconfig, ' leader'));
+  let standby: Runner | undefined;
+  const next = { close: () => undefined as void };
+  try {
+    const deadline = timeout(benchTimeoutMs, `failover of ${kind}`, leader);
+    await Promise.race([warm.done, leader.failed, deadline]);
+    // Started only now, so that the first replica is the one holding the lease.
+    const standbyChild = schedulerChild(kind, config, cp.kubeconfig, ' standby');
+    standby = childRunner(standbyChild);
+    // Informers synced and leader election begun: the standby now only waits for the lease.
+    await Promise.race([eventually(`${standby.name} to wait for the lease`, async () => (/attempting to acquire leader lease/i.test(standbyChild.output.join('')) ? true : undefined), 120_000, 100), standby.failed]);
+    await new Promise((r) => setTimeout(r, 1000));
+    const lease = await cp.api('GET', `/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/${ns}`);
+    const oldHolder = (lease.body as { spec?: { holderIdentity?: string } }).spec?.holderIdentity ?? '';
+    const stopped = performance.now();
+    const acquired = newHolderSeen(cp, ns, oldHolder, 30_000);
+    acquired.catch(() => undefined); // awaited below, unless the standby fails first
+    await leader.stop();
+    const exited = performance.now();
+    const watch = watchBindings(cp, ns, await resourceVersionOf(cp, ns), failoverPods);
+    next.close = watch.close;
+    await createPods(cp, ns, ns, 1, failoverPods);
+    const { first } = await Promise.race([watch.done, standby.failed, deadline]);
+    const acquiredAt = await acquired;
+    return { scheduler: kind, round, leaderExitSeconds: (exited - stopped) / 1000, failoverSeconds: (first - stopped) / 1000, acquiredSeconds: (acquiredAt - stopped) / 1000 };
+  } finally {
+    warm.close();
+    next.close();
+    await leader.stop();
+    await standby?.stop();
+    await deletePods(cp, ns);
+  }
+}
+
+function timeout(ms: number, what: string, runner: Runner): Promise<never> {
+  return new Promise((_, reject) => setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}:\n${runner.tail()}`)), ms).unref());
 }
 
 const missing = missingBinaries();
@@ -159,16 +321,23 @@ try {
   });
   console.log(`${nodeCount} nodes created in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   const results: Result[] = [];
+  const failoverResults: FailoverResult[] = [];
   for (let round = 0; round < rounds; round++) {
     // Alternate the order so neither scheduler always runs on the warmer API server.
     const order = round % 2 === 0 ? schedulers : [...schedulers].reverse();
     for (const kind of order) {
       const r = await measure(cp, kind, round);
       results.push(r);
-      console.log(`${r.scheduler.padEnd(9)} round ${round}: ${r.podsPerSecond.toFixed(0)} pods/s, first binding after ${r.startSeconds.toFixed(1)} s, ${r.cpuSeconds.toFixed(1)} s CPU (${(podCount / r.cpuSeconds).toFixed(0)} pods per CPU-second)`);
+      console.log(`${r.scheduler.padEnd(9)} round ${round}: ${r.podsPerSecond.toFixed(0)} pods/s, first binding after ${r.startSeconds.toFixed(2)} s (${r.startCpuSeconds.toFixed(2)} s CPU), ${r.cpuSeconds.toFixed(1)} s CPU (${(podCount / r.cpuSeconds).toFixed(0)} pods per CPU-second)`);
+    }
+    const foOrder = round % 2 === 0 ? failovers : [...failovers].reverse();
+    for (const kind of foOrder) {
+      const r = await measureFailover(cp, kind, round);
+      failoverResults.push(r);
+      console.log(`${r.scheduler.padEnd(9)} round ${round}: failover to the standby's first binding ${r.failoverSeconds.toFixed(2)} s (leader exited after ${r.leaderExitSeconds.toFixed(2)} s, lease taken after ${r.acquiredSeconds.toFixed(2)} s, first binding ${(r.failoverSeconds - r.acquiredSeconds).toFixed(2)} s after that)`);
     }
   }
-  console.log(JSON.stringify({ nodes: nodeCount, pods: podCount, results }));
+  console.log(JSON.stringify({ nodes: nodeCount, pods: podCount, results, failover: failoverResults }));
 } catch (err) {
   console.error(err);
   console.error(cp.logs());

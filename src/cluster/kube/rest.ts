@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import * as http from 'node:http';
 import * as https from 'node:https';
 import { createInterface } from 'node:readline';
-import { KubeConfig } from '@kubernetes/client-node';
+import { KubeConfig } from './kube_config.js';
 import { RealClock, type Clock } from '../../util/clock.js';
 import { isProbableEOF, retryAfterSeconds, statusErrorOf } from './errors.js';
 import { unlimited, type RateLimiter } from './rate_limiter.js';
