@@ -4,24 +4,22 @@
 // so maxSurge/maxUnavailable pacing has nothing to wait for.
 import type { KubeObject } from '../../../api/types.js';
 import { controllerRef, controllerUid, type Workload } from './owned.js';
+import { safeHash } from './safe_hash.js';
 import { withoutZeros, writeStatus } from './status.js';
 import type { ControllerContext } from './store.js';
 
 const podTemplateHashLabel = 'pod-template-hash';
 
-const safeAlphabet = 'bcdfghjklmnpqrstvwxz2456789';
-
-/** FNV-1a (32 bit) of the canonical JSON of the template, in the safe alphabet (ComputeHash + SafeEncodeString). */
-export function templateHash(template: unknown, collisionCount = 0): string {
-  const text = canonicalJSON(template) + (collisionCount > 0 ? String(collisionCount) : '');
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  let out = '';
-  for (const ch of String(h)) out += safeAlphabet[Number(ch) % safeAlphabet.length]!;
-  return out;
+/**
+ * ComputeHash: FNV-1a of the template (here its canonical JSON, where upstream hashes the Go
+ * struct as spew prints it, so hashes are ours) and, when a collision count is set, its 8 bytes
+ * little-endian; SafeEncodeString of the decimal sum.
+ */
+export function templateHash(template: unknown, collisionCount?: number): string {
+  if (collisionCount === undefined) return safeHash(canonicalJSON(template));
+  const count = new Uint8Array(8);
+  new DataView(count.buffer).setUint32(0, collisionCount >>> 0, true);
+  return safeHash(canonicalJSON(template), count);
 }
 
 function canonicalJSON(v: unknown): string {

@@ -7,6 +7,7 @@ import type { OwnerReference, Pod } from '../../../api/types.js';
 import type { DisruptionMode, PodGroup, PodGroupResourceClaim, PodGroupSchedulingConstraints, PodGroupSchedulingPolicy, PodGroupTemplate, Workload as WorkloadObject } from '../../../api/scheduling.js';
 import { cloneJSON } from '../../../util/json_clone.js';
 import { controllerRef, type Workload } from './owned.js';
+import { safeHash } from './safe_hash.js';
 import type { ControllerContext } from './store.js';
 
 /** The annotation a parent controller puts on a Job it delegates a pod-group template to. */
@@ -14,7 +15,6 @@ export const groupTemplateNameAnnotation = 'scheduling.k8s.io/group-template-nam
 const schedulingV1beta1 = 'scheduling.k8s.io/v1beta1';
 /** DNS1123SubdomainMaxLength: the longest object name. */
 const maxNameLength = 253;
-const safeAlphabet = 'bcdfghjklmnpqrstvwxz2456789';
 
 /** The Job's spec.scheduling (batch/v1 JobSchedulingConfiguration). */
 interface JobSchedulingConfiguration {
@@ -45,18 +45,6 @@ function isNewJob(job: SchedulingJob, pods: readonly Pod[]): boolean {
   const st = job.status ?? {};
   if (pods.length > 0 || st.startTime !== undefined || (st.succeeded ?? 0) !== 0 || (st.failed ?? 0) !== 0) return false;
   return !(st.conditions ?? []).some((c) => c.type === 'Suspended');
-}
-
-/** FNV-1a (32 bit) of `text` in decimal, each digit mapped into the safe alphabet (rand.SafeEncodeString). */
-function safeHash(text: string): string {
-  let h = 0x811c9dc5;
-  for (const b of new TextEncoder().encode(text)) {
-    h ^= b;
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  let out = '';
-  for (const ch of String(h)) out += safeAlphabet[ch.charCodeAt(0) % safeAlphabet.length]!;
-  return out;
 }
 
 /** computeWorkloadName: the Job's name (cut to fit) and a hash of its uid as dump.ForHash prints it. */
