@@ -173,7 +173,7 @@ export class MemoryCluster implements ClusterClient {
     this.resourceClaimController?.start();
     this.controllers = new WorkloadControllers(this, opts.clock, opts.workloadControllers === true, opts.gates?.workloadWithJob === true);
     this.controllers.start();
-    this.disruptionController = opts.disruptionController === true ? new DisruptionController({ store: this, clock: opts.clock, podsOf: () => [], workloadWithJob: false }) : null;
+    this.disruptionController = opts.disruptionController === true ? new DisruptionController({ store: this, clock: opts.clock, podsOf: () => [], workloadWithJob: false, workloadsOfJob: () => [], podGroupsOfWorkload: () => [] }) : null;
     this.disruptionController?.start();
   }
 

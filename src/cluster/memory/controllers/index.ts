@@ -3,6 +3,7 @@
 // for what they own), for the embedded cluster: they react to the store's changes once per
 // microtask, syncing only the workloads a change concerns, in a fixed order, so a simulation
 // stays deterministic for its seed and cheap at 100,000 pods.
+import type { PodGroup, Workload as WorkloadObject } from '../../../api/scheduling.js';
 import type { Pod } from '../../../api/types.js';
 import { ApiError } from '../../types.js';
 import type { Clock } from '../../../util/clock.js';
@@ -10,6 +11,8 @@ import type { VersionedEvent } from '../versioned_event.js';
 import { syncDaemonSet } from './daemonset.js';
 import { syncDeployment } from './deployment.js';
 import { syncJob } from './job.js';
+import { podGroupsByWorkload, workloadsByJob } from './job_scheduling.js';
+import { ObjectIndex } from './object_index.js';
 import { byCreation, controllerUid, isActive, type Workload } from './owned.js';
 import { PodLifetimes } from './pod_lifetime.js';
 import { syncReplicaSet } from './replicaset.js';
@@ -53,6 +56,9 @@ export class WorkloadControllers {
   private dirty = new Set<string>();
   /** Uids of deleted objects whose dependents the garbage collector removes. */
   private deletedOwners = new Set<string>();
+  /** WorkloadWithJob's indexes: Workloads by the Job they name, PodGroups by their Workload. */
+  private readonly workloadIndex = new ObjectIndex<WorkloadObject>(workloadsByJob);
+  private readonly podGroupIndex = new ObjectIndex<PodGroup>(podGroupsByWorkload);
   private readonly ctx: ControllerContext;
   readonly lifetimes: PodLifetimes;
 
@@ -62,7 +68,11 @@ export class WorkloadControllers {
    * topping up or trimming replicas would change that list.
    */
   constructor(store: ControllerStore, clock: Clock, private readonly workloads: boolean, workloadWithJob = false) {
-    this.ctx = { store, clock, podsOf: (uid) => [...(this.podsByOwner.get(uid)?.values() ?? [])], workloadWithJob };
+    this.ctx = {
+      store, clock, podsOf: (uid) => [...(this.podsByOwner.get(uid)?.values() ?? [])], workloadWithJob,
+      workloadsOfJob: (ns, name) => this.workloadIndex.get(`${ns}/${name}`),
+      podGroupsOfWorkload: (ns, name) => this.podGroupIndex.get(`${ns}/${name}`),
+    };
     this.lifetimes = new PodLifetimes(this.ctx);
   }
 
@@ -72,6 +82,10 @@ export class WorkloadControllers {
     for (const p of this.ctx.store.list<Pod>('Pod')) {
       this.indexPod(p, true);
       this.lifetimes.observe('ADDED', p);
+    }
+    if (this.ctx.workloadWithJob) {
+      for (const w of this.ctx.store.list<WorkloadObject>('Workload')) this.workloadIndex.observe(w, true);
+      for (const pg of this.ctx.store.list<PodGroup>('PodGroup')) this.podGroupIndex.observe(pg, true);
     }
     if (this.workloads) for (const [kind] of controllers) for (const w of this.ctx.store.list<Workload>(kind)) this.dirty.add(key(kind, w.metadata.namespace ?? 'default', w.metadata.name ?? ''));
     this.unsubscribe = this.ctx.store.subscribe((e) => this.onChange(e));
@@ -107,6 +121,11 @@ export class WorkloadControllers {
       const ref = pod.metadata.ownerReferences?.find((r) => r.controller === true);
       if (ref !== undefined && syncByKind.has(ref.kind) && concernsOwner(ref.kind, pod, event.oldObject as Pod | undefined, event.type)) {
         this.markDirty(key(ref.kind, pod.metadata.namespace ?? 'default', ref.name));
+      }
+    } else if (event.kind === 'Workload' || event.kind === 'PodGroup') {
+      if (this.ctx.workloadWithJob) {
+        if (event.kind === 'Workload') this.workloadIndex.observe(o as WorkloadObject, event.type !== 'DELETED');
+        else this.podGroupIndex.observe(o as PodGroup, event.type !== 'DELETED');
       }
     } else if (event.kind === 'Node') {
       for (const ds of this.ctx.store.list<Workload>('DaemonSet')) this.markDirty(key('DaemonSet', ds.metadata.namespace ?? 'default', ds.metadata.name ?? ''));

@@ -150,3 +150,51 @@ describe('WorkloadWithJob: the Job controller makes a Workload and a PodGroup', 
     assert.equal(c.list<Pod>('Pod').every((p) => p.spec.schedulingGroup === undefined), true);
   });
 });
+
+describe('WorkloadWithJob reads Workloads and PodGroups through indexes (workloadByJobName, podGroupByWorkloadName)', () => {
+  it('Job syncs never list the Workloads or PodGroups of the cluster', async () => {
+    const c = cluster();
+    const lists = new Map<string, number>();
+    const list = c.list.bind(c);
+    c.list = (<T extends KubeObject>(kind: string): T[] => {
+      lists.set(kind, (lists.get(kind) ?? 0) + 1);
+      return list<T>(kind);
+    }) as typeof c.list;
+    for (let i = 0; i < 20; i++) c.create(job(`j${i}`, { parallelism: 2, completions: 2, scheduling: { schedulingPolicy: { gang: {} } } }));
+    await settle(c);
+    assert.equal(lists.get('Workload') ?? 0, 0);
+    assert.equal(lists.get('PodGroup') ?? 0, 0);
+    c.list = list;
+    assert.equal(c.list('Workload').length, 20);
+    assert.equal(c.list('PodGroup').length, 20);
+    for (const p of c.list<Pod>('Pod')) assert.ok(p.spec.schedulingGroup?.podGroupName?.startsWith(`${p.metadata.name!.replace(/-[^-]+$/, '')}-`), p.metadata.name);
+  });
+
+  it('a Workload that names the Job but is not controlled by it (bring your own) is ignored; the Job makes its own', async () => {
+    const c = cluster();
+    c.create<Workload>({
+      apiVersion: 'scheduling.k8s.io/v1beta1', kind: 'Workload', metadata: { name: 'byo', namespace: 'default' },
+      spec: { controllerRef: { apiGroup: 'batch', kind: 'Job', name: 'train' }, podGroupTemplates: [{ name: 'x', schedulingPolicy: { basic: {} } }] },
+    });
+    const j = c.create(job('train'));
+    await settle(c);
+    assert.deepEqual(c.list<Workload>('Workload').map((w) => w.metadata.name).sort(), ['byo', workloadNameFor(j as never)].sort());
+    assert.equal(c.list<PodGroup>('PodGroup').length, 1);
+  });
+
+  it('a Workload deleted leaves the index: the Job, no longer new, falls back to default scheduling for new pods', async () => {
+    const c = cluster();
+    c.create(job('train', { parallelism: 1, completions: 2 }));
+    await settle(c);
+    const [wl] = c.list<Workload>('Workload');
+    c.remove('Workload', 'default', wl!.metadata.name!);
+    c.remove('PodGroup', 'default', c.list<PodGroup>('PodGroup')[0]!.metadata.name!);
+    const first = c.list<Pod>('Pod')[0]!;
+    c.update<Pod>({ ...first, status: { ...first.status, phase: 'Succeeded' } });
+    await settle(c);
+    assert.equal(c.list('Workload').length, 0, 'not recreated: the Job has pods');
+    const fresh = c.list<Pod>('Pod').filter((p) => p.metadata.name !== first.metadata.name);
+    assert.equal(fresh.length, 1);
+    assert.equal(fresh[0]!.spec.schedulingGroup, undefined);
+  });
+});

@@ -102,8 +102,7 @@ export function ensureWorkloadAndPodGroup(ctx: ControllerContext, job: Schedulin
   if (mode === 'podGroupOnly') return delegatedPodGroup(ctx, job, newJob);
   const ns = job.metadata.namespace ?? 'default';
   const ref = job.metadata.name ?? '';
-  const owned = ctx.store.list<WorkloadObject>('Workload').filter((w) => (w.metadata.namespace ?? 'default') === ns
-    && w.spec?.controllerRef?.apiGroup === 'batch' && w.spec.controllerRef.kind === 'Job' && w.spec.controllerRef.name === ref && isControlledBy(w, job));
+  const owned = ctx.workloadsOfJob(ns, ref).filter((w) => isControlledBy(w, job));
   let wl: WorkloadObject;
   if (owned.length === 0) {
     if (!newJob) return null;
@@ -128,9 +127,21 @@ export function ensureWorkloadAndPodGroup(ctx: ControllerContext, job: Schedulin
 }
 
 /** The PodGroups made from the Workload's templates, in its namespace. */
-function groupsOf(ctx: ControllerContext, wl: WorkloadObject): PodGroup[] {
-  const ns = wl.metadata.namespace ?? 'default';
-  return ctx.store.list<PodGroup>('PodGroup').filter((pg) => (pg.metadata.namespace ?? 'default') === ns && pg.spec?.workloadRef?.workloadName === wl.metadata.name);
+function groupsOf(ctx: ControllerContext, wl: WorkloadObject): readonly PodGroup[] {
+  return ctx.podGroupsOfWorkload(wl.metadata.namespace ?? 'default', wl.metadata.name ?? '');
+}
+
+/** workloadByJobNameIndexFunc: "namespace/job" of a Workload whose controllerRef is a batch Job. */
+export function workloadsByJob(w: WorkloadObject): string | undefined {
+  const ref = w.spec?.controllerRef;
+  if (ref?.apiGroup !== 'batch' || ref.kind !== 'Job' || !ref.name) return undefined;
+  return `${w.metadata?.namespace ?? 'default'}/${ref.name}`;
+}
+
+/** podGroupByWorkloadNameIndexFunc: "namespace/workload" of a PodGroup's workloadRef. */
+export function podGroupsByWorkload(pg: PodGroup): string | undefined {
+  const name = pg.spec?.workloadRef?.workloadName;
+  return name ? `${pg.metadata?.namespace ?? 'default'}/${name}` : undefined;
 }
 
 /** builder.NewPodGroup: the template's fields, a reference to it, owned by the Job (and the Workload when the Job owns that too). */

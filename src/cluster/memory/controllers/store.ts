@@ -1,5 +1,6 @@
 // What the embedded cluster's workload controllers need of the store: list, read, write, watch,
 // and the clock for run times; generated names come from the store (generateName).
+import type { PodGroup, Workload } from '../../../api/scheduling.js';
 import type { KubeObject, Pod } from '../../../api/types.js';
 import type { Clock } from '../../../util/clock.js';
 import type { VersionedEvent } from '../versioned_event.js';
@@ -20,4 +21,8 @@ export interface ControllerContext {
   podsOf(ownerUid: string): readonly Pod[];
   /** WorkloadWithJob: the Job controller makes a Workload and a PodGroup for a Job. */
   readonly workloadWithJob: boolean;
+  /** Workloads whose spec.controllerRef names the batch Job namespace/name (the Job controller's workloadByJobName index). */
+  workloadsOfJob(namespace: string, name: string): readonly Workload[];
+  /** PodGroups whose spec.workloadRef names the Workload namespace/name (its podGroupByWorkloadName index). */
+  podGroupsOfWorkload(namespace: string, name: string): readonly PodGroup[];
 }
