@@ -38,9 +38,9 @@ import {
   type ScoringStrategy,
 } from './args.js';
 import { leastResourceScorer } from './least_allocated.js';
-import { mostResourceScorer } from './most_allocated.js';
+import { mostResourceScorer, mostResourceScorerExact } from './most_allocated.js';
 import { requestedToCapacityRatioScorer } from './requested_to_capacity_ratio.js';
-import { ResourceAllocationScorer } from './resource_allocation.js';
+import { ResourceAllocationScorer, type ExactPlacementScorer } from './resource_allocation.js';
 import { isDRAExtendedResourceName, ResourceDeviceClassPrefix } from '../../dra/device_class_resolver.js';
 import type { DeviceClassResolver } from '../../framework/shared_dra_manager.js';
 import type { SharedDRAManager } from '../../framework/shared_dra_manager.js';
@@ -248,6 +248,8 @@ export class Fit implements PreFilterPlugin, FilterPlugin, EnqueueExtensions, Pr
   readonly scorer: ResourceAllocationScorer;
   /** Placements are scored MostAllocated over the configured resources, whatever the node strategy. */
   private readonly placementScorer: ResourceAllocationScorer;
+  /** Its exact form, for placements whose sums leave a double's integers. */
+  private readonly placementExact: ExactPlacementScorer;
 
   /** Which DeviceClass backs an extended resource; null with DRAExtendedResource off. */
   private readonly draClasses: DeviceClassResolver | null;
@@ -263,6 +265,7 @@ export class Fit implements PreFilterPlugin, FilterPlugin, EnqueueExtensions, Pr
     this.draClasses = dra?.classResolver ?? null;
     this.scorer = newScorer(args.scoringStrategy, draExtendedResources(dra));
     this.placementScorer = newScorer({ type: MostAllocated, resources: args.scoringStrategy.resources }, null);
+    this.placementExact = mostResourceScorerExact(args.scoringStrategy.resources);
   }
 
   preFilter(state: CycleState, pod: PodInfo): PreFilterOutcome | null {
@@ -332,7 +335,7 @@ export class Fit implements PreFilterPlugin, FilterPlugin, EnqueueExtensions, Pr
   /** Packing a group's placement: the fuller the placement's nodes end up, the higher. */
   scorePlacement(_state: CycleState, _podGroup: PodGroup, assignments: PodGroupAssignments): number {
     const members = assignments.proposedAssignments.map((a) => a.podInfo);
-    return this.placementScorer.scorePlacement(members, assignments.placement.nodes);
+    return this.placementScorer.scorePlacement(members, assignments.placement.nodes, this.placementExact);
   }
 
   eventsToRegister(): ClusterEventWithHint[] {

@@ -57,3 +57,46 @@ describe('NodeResourcesFit ScorePlacement', () => {
     });
   }
 });
+
+describe('NodeResourcesFit ScorePlacement sums as int64, exactly, at 5,000 nodes of 1 TiB', () => {
+  const TiB = 2n ** 40n;
+  const memoryOnly: ResourceSpec[] = [{ name: 'memory', weight: 1 }];
+  /** Upstream's arithmetic: (requested * 100) / capacity in int64, requested capped at capacity. */
+  const int64Score = (requested: bigint, capacity: bigint) => Number(((requested > capacity ? capacity : requested) * 100n) / capacity);
+
+  function score(nodeMemory: (i: number) => bigint, count: number, memberRequest: bigint): number {
+    const nodes = Array.from({ length: count }, (_, i) => capacityNode(`node${i}`, { cpu: '64', memory: `${nodeMemory(i)}` }));
+    const snapshot = Snapshot.fromObjects([], nodes);
+    const member = { podInfo: new PodInfo(reqPod({}, { cpu: '1', memory: `${memberRequest}` })), nodeName: 'node0' };
+    const fit = new Fit({ ...defaultNodeResourcesFitArgs({}), scoringStrategy: { type: LeastAllocated, resources: memoryOnly } });
+    return fit.scorePlacement(new CycleState(), pg, { placement: { name: 'p', nodes: snapshot.list() }, proposedAssignments: [member] });
+  }
+
+  const cases: { name: string; count: number; nodeMemory: (i: number) => bigint; request: bigint }[] = [
+    // 4,999 nodes of 1 TiB and one of 1023 GiB: requested * 100 is past 2^53, where a double's
+    // product rounds up across 29 (1594291548890071 * 100 / capacity is 28.99999999999999...).
+    { name: 'a product past 2^53 that a double rounds across a score', count: 5000, nodeMemory: (i) => (i === 0 ? TiB - 2n ** 30n : TiB), request: 1594291548890071n },
+    { name: 'another boundary of the same placement', count: 5000, nodeMemory: (i) => (i === 0 ? TiB - 2n ** 30n : TiB), request: 1814193831495598n },
+    // 9,000 nodes of 1 TiB + 1 byte: the capacity itself (9,895,604,649,993,000) is past 2^53, and
+    // summed in doubles it rounds enough to lift this score from 1 to 2.
+    { name: 'a capacity sum past 2^53', count: 9000, nodeMemory: () => TiB + 1n, request: 197912092999855n },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      let capacity = 0n;
+      let capacityInDoubles = 0;
+      for (let i = 0; i < c.count; i++) {
+        capacity += c.nodeMemory(i);
+        capacityInDoubles += Number(c.nodeMemory(i));
+      }
+      const want = int64Score(c.request, capacity);
+      const inDoubles = Math.trunc((Number(c.request) * 100) / capacityInDoubles);
+      assert.notEqual(inDoubles, want, 'the case is one doubles get wrong');
+      assert.equal(score(c.nodeMemory, c.count, c.request), want);
+    });
+  }
+
+  it('placements within a double\'s integers keep the fast path\'s answer', () => {
+    assert.equal(score(() => TiB, 100, 55n * TiB), 55);
+  });
+});

@@ -9,7 +9,7 @@ import {
   type PodRequestsOptions,
 } from '../../api/resource_requests.js';
 import type { Pod } from '../../api/types.js';
-import type { NodeScore } from '../../framework/interfaces.js';
+import { MaxNodeScore, type NodeScore } from '../../framework/interfaces.js';
 import type { NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Status } from '../../framework/status.js';
@@ -23,6 +23,15 @@ import type { DraExtendedResources, DraScoringState } from './dra_extended_resou
  * are `requested - podRequests` (upstream's `allocated`). Must not keep the arrays.
  */
 export type ResourceScorer = (requested: Float64Array, allocatable: Float64Array, podRequests: Float64Array) => number;
+
+/**
+ * A placement's score over exact sums (upstream's int64), for the rare placement whose sums or
+ * their products with MaxNodeScore leave a double's exact integers.
+ */
+export type ExactPlacementScorer = (requested: readonly bigint[], allocatable: readonly bigint[]) => number;
+
+/** Beyond this, requested * MaxNodeScore may not be exact in a double. */
+const exactProductLimit = Math.floor(Number.MAX_SAFE_INTEGER / MaxNodeScore);
 
 /**
  * LeastAllocated's and MostAllocated's node score: the weighted mean of `resourceScore` over the
@@ -262,7 +271,7 @@ export class ResourceAllocationScorer {
    * `requested` being the proposed members' requests plus what the nodes' pods use already.
    * The nodes are read as the snapshot holds them, without the trial's members.
    */
-  scorePlacement(members: readonly PodInfo[], nodes: readonly NodeInfo[]): number {
+  scorePlacement(members: readonly PodInfo[], nodes: readonly NodeInfo[], exact: ExactPlacementScorer): number {
     const n = this.names.length;
     const requested = new Float64Array(n);
     const allocatable = new Float64Array(n);
@@ -274,25 +283,55 @@ export class ResourceAllocationScorer {
     const proposed = Float64Array.from(requested);
     for (const ni of nodes) {
       for (let i = 0; i < n; i++) {
-        const kind = this.kinds[i]!;
         // Upstream passes the running total as the "pod request": a scalar nobody asked for so far is skipped.
-        if (kind === KindScalar && requested[i] === 0) continue;
-        let a = 0;
-        let used = 0;
-        if (kind === KindScalar) {
-          const name = this.names[i]!;
-          a = ni.allocatable.scalarResources?.get(name) ?? 0;
-          used = ni.requested.scalar(name);
-        } else if (kind !== KindIgnored) {
-          a = allocatableOnNode(ni, kind);
-          used = usedOnNode(ni, kind, this.useRequested);
-        }
+        if (this.kinds[i] === KindScalar && requested[i] === 0) continue;
+        const a = this.placementAllocatable(ni, i);
         if (a === 0) continue;
         allocatable[i]! += a;
-        requested[i]! += used;
+        requested[i]! += this.placementUsed(ni, i);
       }
     }
+    // Sums of non-negative integers are exact while the (rounded) total stays within a double's
+    // integers; past that, or where the score's product would not be, sum again exactly.
+    for (let i = 0; i < n; i++) {
+      if (requested[i]! > exactProductLimit || allocatable[i]! > exactProductLimit) return exact(...this.exactPlacementSums(members, nodes));
+    }
     return this.scorer(requested, allocatable, proposed);
+  }
+
+  /** A node's allocatable amount of resource `i`, as a placement sums it. */
+  private placementAllocatable(ni: NodeInfo, i: number): number {
+    const kind = this.kinds[i]!;
+    if (kind === KindScalar) return ni.allocatable.scalarResources?.get(this.names[i]!) ?? 0;
+    return kind === KindIgnored ? 0 : allocatableOnNode(ni, kind);
+  }
+
+  /** What a node's pods use of resource `i`, as a placement sums it. */
+  private placementUsed(ni: NodeInfo, i: number): number {
+    const kind = this.kinds[i]!;
+    if (kind === KindScalar) return ni.requested.scalar(this.names[i]!);
+    return kind === KindIgnored ? 0 : usedOnNode(ni, kind, this.useRequested);
+  }
+
+  /** scorePlacement's sums in int64, as upstream adds them (wrapping past 2^63 as Go's int64 would). */
+  private exactPlacementSums(members: readonly PodInfo[], nodes: readonly NodeInfo[]): [bigint[], bigint[]] {
+    const n = this.names.length;
+    const requested = new Array<bigint>(n).fill(0n);
+    const allocatable = new Array<bigint>(n).fill(0n);
+    for (const pod of members) {
+      const r = this.podRequests(pod);
+      for (let i = 0; i < n; i++) requested[i] = BigInt.asIntN(64, requested[i]! + BigInt(r[i]!));
+    }
+    for (const ni of nodes) {
+      for (let i = 0; i < n; i++) {
+        if (this.kinds[i] === KindScalar && requested[i] === 0n) continue;
+        const a = this.placementAllocatable(ni, i);
+        if (a === 0) continue;
+        allocatable[i] = BigInt.asIntN(64, allocatable[i]! + BigInt(a));
+        requested[i] = BigInt.asIntN(64, requested[i]! + BigInt(this.placementUsed(ni, i)));
+      }
+    }
+    return [requested, allocatable];
   }
 }
 
