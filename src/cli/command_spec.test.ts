@@ -39,8 +39,36 @@ describe('declared commands', () => {
   }
 });
 
+describe('the top-level help', () => {
+  it('lists every declared command once, in the order of main.ts, with its summary', async () => {
+    let out = '';
+    const code = await runCli(['--help'], { stdout: (t) => (out += t), stderr: () => {} });
+    assert.equal(code, 0);
+    const listed = out.split('\n').filter((l) => /^ {2}[a-z]/.test(l));
+    assert.deepEqual(listed.map((l) => l.trim().split(' ')[0]), ['simulate', 'explain', 'run', 'serve', 'capacity', 'compare', 'snapshot', 'bench']);
+    for (const line of listed) {
+      const spec = declared[line.trim().split(' ')[0]!]!;
+      assert.ok(line.includes(`${spec.name} ${spec.summary.args}`) && line.endsWith(spec.summary.text), line);
+    }
+  });
+
+  it('an unknown command is refused with the list', async () => {
+    let err = '';
+    const code = await runCli(['nope'], { stdout: () => {}, stderr: (t) => (err += t) });
+    assert.equal(code, 2);
+    assert.match(err, /^error: unknown command "nope"\n\nUsage: kube-scheduler-ts <command>/);
+    assert.match(err, /^ {2}snapshot \[-o FILE\]/m);
+  });
+
+  for (const [name, spec] of Object.entries(declared)) {
+    it(`${name}: its usage line starts with its name`, () => assert.ok(spec.usage.startsWith(`${spec.name} `) && spec.name === name, spec.usage));
+  }
+});
+
 describe('parseCommand', () => {
   const spec = {
+    name: 'x',
+    summary: { args: '[arg]', text: 'A test command.' },
     usage: 'x [arg]',
     about: 'A test command.',
     flags: [
@@ -69,6 +97,8 @@ describe('parseCommand', () => {
   for (const c of refused) it(c.name, () => assert.throws(() => parseCommand(spec, c.argv), { message: c.want }));
 
   const pflagSpec = {
+    name: 'y',
+    summary: { args: '', text: 'A command with pflag spellings.' },
     usage: 'y',
     about: 'A command with pflag spellings.',
     flags: [

@@ -25,6 +25,10 @@ export interface FlagSpec {
 }
 
 export interface CommandSpec {
+  /** The subcommand's name: the first word of `usage`. */
+  readonly name: string;
+  /** Its line in the command list of `kube-scheduler-ts --help`: the arguments shown and what it does. */
+  readonly summary: { readonly args: string; readonly text: string };
   /** What follows "Usage: kube-scheduler-ts " on the help's first line. */
   readonly usage: string;
   /** What the command does, between the usage line and the options. */
@@ -146,6 +150,16 @@ export function commandHelp(spec: CommandSpec): string {
   }
   const body = [...sections].map(([heading, flags]) => `${heading}\n${flagsHelp(flags)}`).join('\n');
   return `Usage: kube-scheduler-ts ${spec.usage}\n\n${spec.about}\n\n${body}${spec.footer ?? ''}`;
+}
+
+/** The command list of the top-level help: one line per command, its text from column 40 when the arguments fit. */
+export function commandList(specs: readonly CommandSpec[]): string {
+  return specs
+    .map((s) => {
+      const synopsis = `${s.name} ${s.summary.args}`;
+      return synopsis.length <= 36 ? `  ${synopsis.padEnd(36)}  ${s.summary.text}\n` : `  ${synopsis}  ${s.summary.text}\n`;
+    })
+    .join('');
 }
 
 /** Checks shared by several commands' flags. */

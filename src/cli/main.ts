@@ -1,7 +1,9 @@
 // The kube-scheduler-ts command: dispatches to one command module per subcommand.
 import { ExitBadInput, describeListenError, processIO, verbosityOf, type CliIO, type Command } from './io.js';
-import { explainCommand, explainUsage, simulateCommand, simulateUsage } from './commands/simulate.js';
-import { benchCommand, benchUsage } from './commands/bench.js';
+import { explainCommand, explainSpec, simulateCommand, simulateSpec } from './commands/simulate.js';
+import { benchCommand, benchSpec } from './commands/bench.js';
+import { runSpec } from './commands/run_flags.js';
+import { commandHelp, commandList, type CommandSpec } from './command_spec.js';
 import { BadInputError } from '../util/bad_input.js';
 
 export { type CliIO } from './io.js';
@@ -9,51 +11,44 @@ export { type CliIO } from './io.js';
 /** Exit status for a failure that is not the input's fault. */
 const ExitInternalError = 1;
 
-interface CommandEntry {
-  run: Command;
-  help: string;
-  /** The command's `--help` text, from its declaration. */
-  usage: () => Promise<string>;
+/** A command's declaration (its help, its line in the list) and what runs it. */
+interface CommandModule {
+  readonly spec: CommandSpec;
+  readonly run: Command;
 }
 
-const commands: Record<string, CommandEntry> = {
-  simulate: { run: simulateCommand, usage: async () => simulateUsage, help: 'simulate [scenario]   Schedule a scenario on an embedded cluster and report the result' },
-  explain: { run: explainCommand, usage: async () => explainUsage, help: "explain [scenario]    Schedule each pending pod once and explain every node's verdicts, scores and preemption" },
-  // Loaded on use: @kubernetes/client-node takes over a second to import.
-  run: {
-    run: async (argv, io) => (await import('./commands/run.js')).runCommand(argv, io),
-    usage: async () => (await import('./commands/run.js')).runUsage,
-    help: 'run [--kubeconfig FILE] [--config FILE]  Schedule the pods of a real cluster (see README: Run as a second scheduler)',
+// In the order the help lists them. Loaded on use where the module is slow to import
+// (@kubernetes/client-node takes over a second).
+const commands: Record<string, () => Promise<CommandModule>> = {
+  simulate: async () => ({ spec: simulateSpec, run: simulateCommand }),
+  explain: async () => ({ spec: explainSpec, run: explainCommand }),
+  run: async () => ({ spec: runSpec, run: (await import('./commands/run.js')).runCommand }),
+  serve: async () => {
+    const m = await import('./commands/serve.js');
+    return { spec: m.serveSpec, run: m.serveCommand };
   },
-  serve: {
-    run: async (argv, io) => (await import('./commands/serve.js')).serveCommand(argv, io),
-    usage: async () => (await import('./commands/serve.js')).serveUsage,
-    help: 'serve [--port N] [scenario]  Serve a scenario\'s cluster over the Kubernetes API while scheduling (= simulate --serve)',
+  capacity: async () => {
+    const m = await import('./commands/capacity.js');
+    return { spec: m.capacitySpec, run: m.capacityCommand };
   },
-  capacity: {
-    run: async (argv, io) => (await import('./commands/capacity.js')).capacityCommand(argv, io),
-    usage: async () => (await import('./commands/capacity.js')).capacityUsage,
-    help: 'capacity [scenario] --pod FILE | --add-nodes-like NODE  How many more pods fit; how many nodes to add',
+  compare: async () => {
+    const m = await import('./commands/compare.js');
+    return { spec: m.compareSpec, run: m.compareCommand };
   },
-  compare: {
-    run: async (argv, io) => (await import('./commands/compare.js')).compareCommand(argv, io),
-    usage: async () => (await import('./commands/compare.js')).compareUsage,
-    help: 'compare [scenario] --config A [--config B]  One scenario under several configurations, side by side',
+  snapshot: async () => {
+    const m = await import('./commands/snapshot.js');
+    return { spec: m.snapshotSpec, run: m.snapshotCommand };
   },
-  snapshot: {
-    run: async (argv, io) => (await import('./commands/snapshot.js')).snapshotCommand(argv, io),
-    usage: async () => (await import('./commands/snapshot.js')).snapshotUsage,
-    help: 'snapshot [-o FILE] [--kubeconfig FILE]  Write a live cluster (read-only) as a scenario file',
-  },
-  bench: { run: benchCommand, usage: async () => benchUsage, help: "bench [filter]        Run upstream's scheduler_perf workloads on the embedded scheduler (--json, --compare)" },
+  bench: async () => ({ spec: benchSpec, run: benchCommand }),
 };
 
-function usage(): string {
+/** The top-level help; the command list comes from the commands' declarations. */
+async function usage(): Promise<string> {
+  const specs = await Promise.all(Object.values(commands).map(async (load) => (await load()).spec));
   return `Usage: kube-scheduler-ts <command> [options]
 
 Commands:
-${Object.values(commands).map((c) => `  ${c.help}`).join('\n')}
-
+${commandList(specs)}
 Each command's --help lists its options.
 
 With no scenario, the bundled scenarios/default.yaml is used.
@@ -63,16 +58,17 @@ With no scenario, the bundled scenarios/default.yaml is used.
 export async function runCli(argv: string[], io: CliIO = processIO): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === '-h' || name === '--help' || name === 'help') {
-    io.stdout(usage());
+    io.stdout(await usage());
     return name ? 0 : ExitBadInput;
   }
-  const command = commands[name];
-  if (!command) {
-    io.stderr(`error: unknown command "${name}"\n\n${usage()}`);
+  const load = Object.hasOwn(commands, name) ? commands[name] : undefined;
+  if (!load) {
+    io.stderr(`error: unknown command "${name}"\n\n${await usage()}`);
     return ExitBadInput;
   }
+  const command = await load();
   if (rest.includes('-h') || rest.includes('--help')) {
-    io.stdout(await command.usage());
+    io.stdout(commandHelp(command.spec));
     return 0;
   }
   try {

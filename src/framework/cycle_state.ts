@@ -12,16 +12,20 @@ export interface StateData {
   diagnosticClone?(): StateData;
 }
 
+// The sets below start as this one: they are replaced as a whole, never changed in place, so a
+// cycle need not allocate four empty sets.
+const none: ReadonlySet<string> = new Set<string>();
+
 export class CycleState {
   private readonly storage = new Map<string, StateData>();
   /** Filter plugins whose PreFilter returned Skip (replaced as a whole, never changed in place). */
-  skipFilterPlugins: ReadonlySet<string> = new Set<string>();
+  skipFilterPlugins: ReadonlySet<string> = none;
   /** Score plugins whose PreScore returned Skip (replaced as a whole, never changed in place). */
-  skipScorePlugins: ReadonlySet<string> = new Set<string>();
+  skipScorePlugins: ReadonlySet<string> = none;
   /** PreBind plugins whose pre-flight returned Skip (replaced as a whole, never changed in place). */
-  skipPreBindPlugins: ReadonlySet<string> = new Set<string>();
+  skipPreBindPlugins: ReadonlySet<string> = none;
   /** PreBind plugins whose pre-flight allowed running them in parallel. */
-  parallelPreBindPlugins: ReadonlySet<string> = new Set<string>();
+  parallelPreBindPlugins: ReadonlySet<string> = none;
   /** Pods that plugins want moved to activeQ once this attempt ends (keyed by namespace/name). */
   podsToActivate = new Map<string, unknown>();
   /** Whether this attempt records per-plugin metrics (sampled). */

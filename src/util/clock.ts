@@ -163,9 +163,20 @@ export function seededRandom(seed: number): () => number {
   };
 }
 
+// The last second formatted: every bind and create stamps a time, and most fall in the second before.
+let lastSecond = NaN;
+let lastText = '';
+
 /** metav1.Time as the API server writes it: RFC 3339 in UTC, whole seconds. */
 export function rfc3339(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const second = Math.floor(ms / 1000);
+  if (second !== lastSecond) {
+    const iso = new Date(second * 1000).toISOString();
+    // toISOString always ends in .sssZ, here .000Z.
+    lastText = `${iso.slice(0, -5)}Z`;
+    lastSecond = second;
+  }
+  return lastText;
 }
 
 /** A version 4 UUID (as the API server's uids) drawn from `random`: deterministic for a seeded source. */

@@ -13,6 +13,8 @@ const nonNegative = { type: 'string', value: 'N', check: checks.nonNegativeInteg
 
 /** `bench`, declared once: its flags, checks and help. */
 export const benchSpec = {
+  name: 'bench',
+  summary: { args: '[filter]', text: "Run upstream's scheduler_perf workloads on the embedded scheduler (--json, --compare)" },
   usage: 'bench [filter] [options]   (this text: bench help)',
   about: `Runs upstream's scheduler_perf workloads (SchedulingBasic/5000Nodes, ...) on the embedded scheduler
 and reports SchedulingThroughput (pods/s over 1-second windows), attempt durations and memory.

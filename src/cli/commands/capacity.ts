@@ -11,7 +11,7 @@ import { checkGangTemplate, countGangFits, gangMemberKeys, withGang, type GangFi
 import type { PodGroup } from '../../api/scheduling.js';
 import type { FreeResources } from '../../sim/whatif/free_resources.js';
 import { parseScenario, ScenarioError } from '../../sim/scenario/scenario.js';
-import { commandHelp, parseCommand, pastScenario, sharedFlags, type CommandSpec } from '../command_spec.js';
+import { parseCommand, pastScenario, sharedFlags, type CommandSpec } from '../command_spec.js';
 import { UsageError, type CliIO } from '../io.js';
 import { registryWithPlugins } from '../plugins.js';
 import { clusterFlags, loadScenarioAndConfig, positive } from './cluster_flags.js';
@@ -21,6 +21,8 @@ const question = 'Questions:';
 
 /** `capacity`, declared once: its questions and options, their checks and help. */
 export const capacitySpec = {
+  name: 'capacity',
+  summary: { args: '[scenario] --pod FILE | --add-nodes-like NODE', text: 'How many more pods fit; how many nodes to add' },
   usage: 'capacity [scenario | --from-cluster] (--pod FILE [--max N] | --gang FILE [--members N] [--max N] | --add-nodes-like NODE | --node-template FILE | --removable [--nodes A,B] [--placements]) [options]',
   about: `Answers capacity questions with the real scheduler on the scenario's cluster (its pending pods
 scheduled first).`,
@@ -53,7 +55,6 @@ scheduled first).`,
   tooManyPositionals: pastScenario,
 } as const satisfies CommandSpec;
 
-export const capacityUsage = commandHelp(capacitySpec);
 
 /** A file of objects read as a scenario; a missing file is a ScenarioError naming it. */
 function readScenarioFile(path: string): ReturnType<typeof parseScenario> {

@@ -9,7 +9,7 @@ import { compareReports, runVariants, type Comparison } from '../../sim/whatif/c
 import { buildComparisonReport } from '../../sim/report/compare_report.js';
 import { renderReportHtml } from '../../sim/report/report.js';
 import { resolveConfiguration } from '../configuration.js';
-import { checks, commandHelp, parseCommand, pastScenario, sharedFlags, type CommandSpec } from '../command_spec.js';
+import { checks, parseCommand, pastScenario, sharedFlags, type CommandSpec } from '../command_spec.js';
 import { UsageError, type CliIO } from '../io.js';
 import { registryWithPlugins } from '../plugins.js';
 import { clusterFlags, loadScenarioOrCluster } from './cluster_flags.js';
@@ -17,6 +17,8 @@ import { progressLine } from './progress.js';
 
 /** `compare`, declared once: its flags, checks and help. */
 export const compareSpec = {
+  name: 'compare',
+  summary: { args: '[scenario] --config A [--config B]', text: 'One scenario under several configurations, side by side' },
   usage: 'compare [scenario | --from-cluster] --config A.yaml [--config B.yaml ...] [options]',
   about: `Runs the scenario once per configuration (the same seed each time) and compares: pods scheduled and
 left out (with upstream's reasons), nodes used, how evenly cpu and memory are requested across nodes,
@@ -37,7 +39,6 @@ With one --config, it is compared with the scenario's own configuration (or upst
   tooManyPositionals: pastScenario,
 } as const satisfies CommandSpec;
 
-export const compareUsage = commandHelp(compareSpec);
 
 export async function compareCommand(argv: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseCommand(compareSpec, argv);

@@ -23,7 +23,7 @@ import { registryWithPlugins } from '../plugins.js';
 import { parseRunFlags, resolveRunConfiguration, type RunFlags } from './run_flags.js';
 import { secureServingFromFlags } from './run_serving.js';
 
-export { DefaultSchedulerPort, parseRunFlags, resolveRunConfiguration, runUsage, type RunFlags } from './run_flags.js';
+export { DefaultSchedulerPort, parseRunFlags, resolveRunConfiguration, type RunFlags } from './run_flags.js';
 /** A leader whose lease went unrenewed this long past its duration fails /healthz (NewLeaderHealthzAdaptor). */
 const leaderHealthzToleranceMs = 20_000;
 

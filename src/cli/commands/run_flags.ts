@@ -7,7 +7,7 @@ import { defaultConfiguration, loadConfigFile, parseDuration, type DefaultedConf
 import type { Registry } from '../../framework/registry.js';
 import type { LogFormat } from '../../log/logger.js';
 import { defaultAlwaysAllowPaths } from '../../metrics/authz.js';
-import { checks, commandHelp, parseCommand, parseGoBool, sharedFlags, type CommandSpec } from '../command_spec.js';
+import { checks, parseCommand, parseGoBool, sharedFlags, type CommandSpec } from '../command_spec.js';
 import { UsageError } from '../io.js';
 
 /** kube-scheduler's secure port (config.DefaultKubeSchedulerPort). */
@@ -30,6 +30,8 @@ const ttl = (name: string, help: string) => ({ name, section: delegated, type: '
 
 /** `run`, declared once: kube-scheduler's flags we take, their checks and help. */
 export const runSpec = {
+  name: 'run',
+  summary: { args: '[--kubeconfig FILE] [--config FILE]', text: 'Schedule the pods of a real cluster (see README: Run as a second scheduler)' },
   usage: 'run [options]',
   about: "Schedules the pods of a Kubernetes cluster whose schedulerName is one of the profiles'.",
   flags: [
@@ -67,7 +69,6 @@ export const runSpec = {
   tooManyPositionals: (p) => `"run" does not take any arguments, got ${JSON.stringify(p)}`,
 } as const satisfies CommandSpec;
 
-export const runUsage = commandHelp(runSpec);
 
 export interface RunFlags {
   config?: string;

@@ -7,7 +7,7 @@ import { admitPod } from '../../cluster/memory/admission.js';
 import { notYetAvailablePlugins } from '../../plugins/registry.js';
 import { serveScenario, type Serving } from '../../sim/serve/serve.js';
 import { DurationError, parseDurationNanos } from '../../util/duration.js';
-import { checks, commandHelp, parseCommand, pastScenario, sharedFlags, type CommandSpec } from '../command_spec.js';
+import { checks, parseCommand, pastScenario, sharedFlags, type CommandSpec } from '../command_spec.js';
 import type { CliIO } from '../io.js';
 import { registryWithPlugins } from '../plugins.js';
 import { clusterFlags, loadScenarioAndConfig } from './cluster_flags.js';
@@ -48,6 +48,8 @@ function portCheck(v: string): string | null {
 
 /** `serve` (and `simulate --serve`), declared once: its flags, checks and help. */
 export const serveSpec = {
+  name: 'serve',
+  summary: { args: '[--port N] [scenario]', text: "Serve a scenario's cluster over the Kubernetes API while scheduling (= simulate --serve)" },
   usage: 'serve [scenario | --from-cluster] [options]',
   about: `Serves the scenario's cluster over the Kubernetes API (kubectl, client libraries, the web UI at
 /ui/) while the embedded scheduler schedules the pods clients create; the same as simulate --serve.`,
@@ -72,7 +74,6 @@ export const serveSpec = {
   footer: '\nWith no scenario, the bundled scenarios/default.yaml is used.\n',
 } as const satisfies CommandSpec;
 
-export const serveUsage = commandHelp(serveSpec);
 
 export async function serveCommand(argv: string[], io: CliIO, control: ServeControl = {}): Promise<number> {
   const { values, positionals } = parseCommand(serveSpec, argv);

@@ -11,7 +11,7 @@ import { renderReportHtml } from '../../sim/report/report.js';
 import { UsageError, type CliIO } from '../io.js';
 import { renderSimulationText } from '../output.js';
 import { registryWithPlugins } from '../plugins.js';
-import { checks, commandHelp, parseCommand, pastScenario, sharedFlags, type CommandSpec, type FlagSpec, type ValuesOf } from '../command_spec.js';
+import { checks, parseCommand, pastScenario, sharedFlags, type CommandSpec, type FlagSpec, type ValuesOf } from '../command_spec.js';
 import { clusterFlags, loadScenarioAndConfig } from './cluster_flags.js';
 
 /** The flags simulate and explain share: the scenario, the configuration and the random source. */
@@ -30,6 +30,8 @@ const noScenario = '\nWith no scenario, the bundled scenarios/default.yaml is us
 
 /** `simulate`, declared once: its flags, checks and help. */
 export const simulateSpec = {
+  name: 'simulate',
+  summary: { args: '[scenario]', text: 'Schedule a scenario on an embedded cluster and report the result' },
   usage: 'simulate [scenario | --from-cluster] [options]',
   about: `Schedules the scenario's pending pods on an embedded cluster, as kube-scheduler would (retries,
 backoff, preemption, the scenario's steps), and reports where each pod went or why it did not.`,
@@ -51,6 +53,8 @@ backoff, preemption, the scenario's steps), and reports where each pod went or w
 
 /** `explain`, declared once: its flags, checks and help. */
 export const explainSpec = {
+  name: 'explain',
+  summary: { args: '[scenario]', text: "Schedule each pending pod once and explain every node's verdicts, scores and preemption" },
   usage: 'explain [scenario | --from-cluster] [options]',
   about: `Schedules each pending pod once and explains every node's verdicts (each Filter plugin's), scores
 (each Score plugin's, weighted and normalized) and what preemption would do.`,
@@ -68,8 +72,6 @@ export const explainSpec = {
   footer: noScenario,
 } as const satisfies CommandSpec;
 
-export const simulateUsage = commandHelp(simulateSpec);
-export const explainUsage = commandHelp(explainSpec);
 
 function reportScoresCheck(v: string): string | null {
   const n = Number(v);

@@ -3,13 +3,15 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { renderScenarioYaml } from '../../sim/scenario/scenario_yaml.js';
-import { commandHelp, parseCommand, type CommandSpec } from '../command_spec.js';
+import { parseCommand, type CommandSpec } from '../command_spec.js';
 import type { CliIO } from '../io.js';
 import { registryWithPlugins } from '../plugins.js';
 import { clusterFlags, loadScenarioAndConfig } from './cluster_flags.js';
 
 /** `snapshot`, declared once: its flags and help. */
 export const snapshotSpec = {
+  name: 'snapshot',
+  summary: { args: '[-o FILE] [--kubeconfig FILE]', text: 'Write a live cluster (read-only) as a scenario file' },
   usage: 'snapshot [options] [-o FILE]',
   about: `Reads a cluster, read-only, and writes it as a scenario file (YAML): nodes, bound pods as existing
 load, unbound pods of this scheduler's profiles as pending (in namespace/name order, as a starting
@@ -24,7 +26,6 @@ kube-scheduler lists them), and every object the scheduler reads. Finished pods 
   tooManyPositionals: (p) => `unexpected arguments: ${p.join(' ')} (snapshot reads the cluster; -o names the file to write)`,
 } as const satisfies CommandSpec;
 
-export const snapshotUsage = commandHelp(snapshotSpec);
 
 export async function snapshotCommand(argv: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseCommand(snapshotSpec, argv);

@@ -269,10 +269,10 @@ export class Framework extends FrameworkHandle {
     if (state.diagnosis !== null) return this.runAllFilterPlugins(state, pod, nodeInfo, state.diagnosis.filterVerdicts);
     // Per node: a plain loop over a list worked out once per attempt, nothing allocated.
     const plugins = this.activeFilterPlugins(state);
-    const timed = state.recordPluginMetrics;
+    if (!state.recordPluginMetrics) return this.calls.filterUntilRejected(calls.filterCall, plugins, state, pod, nodeInfo, filterRejection);
     for (let i = 0; i < plugins.length; i++) {
       const p = plugins[i]!;
-      const s = this.calls.callFilter(calls.filterCall, p, timed, state, pod, nodeInfo);
+      const s = this.calls.callFilter(calls.filterCall, p, true, state, pod, nodeInfo);
       if (s === null || s.code === Code.Success) continue;
       return filterRejection(p.name, s);
     }

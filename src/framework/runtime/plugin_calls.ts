@@ -80,6 +80,35 @@ export class PluginCalls {
     }
   }
 
+  /**
+   * The untimed Filter walk on one node: the plugins in order until one answers other than
+   * Success, whose answer goes through `reject`; null when all pass. One try around the whole
+   * walk: a try per call (callFilter) cost SchedulingSecrets about 5% of its CPU time per pod.
+   */
+  filterUntilRejected(
+    spec: CallSpec<FilterPlugin, CycleState, PodInfo, NodeInfo, Status | null>,
+    plugins: readonly FilterPlugin[],
+    state: CycleState,
+    pod: PodInfo,
+    nodeInfo: NodeInfo,
+    reject: (plugin: string, s: Status) => Status,
+  ): Status | null {
+    let i = 0;
+    try {
+      for (; i < plugins.length; i++) {
+        const s = plugins[i]!.filter(state, pod, nodeInfo);
+        if (s === null || s.code === Code.Success) continue;
+        return reject(plugins[i]!.name, s);
+      }
+    } catch (err) {
+      const p = plugins[i]!;
+      // The filter spec answers a throw with an error status.
+      const s = spec.thrown(Status.fromThrown(err), p);
+      return s === null ? null : reject(p.name, s);
+    }
+    return null;
+  }
+
   /** `call` for the per-node Score call, direct when untimed (see callFilter). */
   callScore(spec: CallSpec<ScorePlugin, CycleState, PodInfo, NodeInfo, number | Status>, p: ScorePlugin, timed: boolean, state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): number | Status {
     if (timed) return this.call(spec, p, true, state, pod, nodeInfo);
