@@ -5,7 +5,7 @@ import { ActionTypeAll, type ClusterEvent, type ClusterEventWithHint, type Event
 import type { QueuedPodInfo } from '../framework/interfaces.js';
 
 /** The registrations of the profile a pod belongs to (plugin name → events), undefined for none. */
-export type EventsOfPod = (pod: Pod) => ReadonlyMap<string, readonly ClusterEventWithHint[]> | undefined;
+type EventsOfPod = (pod: Pod) => ReadonlyMap<string, readonly ClusterEventWithHint[]> | undefined;
 
 interface IndexedRegistration {
   readonly index: EventPodIndex;
@@ -122,6 +122,7 @@ export class UnschedulablePods {
   candidates(event: ClusterEvent, oldObj: unknown, newObj: unknown): QueuedPodInfo[] | null {
     const ri = this.resources.get(event.resource);
     if (!ri) return null;
+    if (this.entries.size === 0) return [];
     const keys = new Set(ri.always);
     for (const [reg, ir] of ri.registrations) {
       if (!eventMatches(reg.event, event)) continue;
