@@ -59,10 +59,26 @@ export enum QueueingHint {
  */
 export type QueueingHintFn = (pod: Pod, oldObj: unknown, newObj: unknown) => QueueingHint;
 
+/**
+ * Which pending pods an event can concern, declared beside a hint so the queue asks the hint only
+ * of those: it indexes each unschedulable pod under `podKeys` and, for an event, looks up
+ * `eventKeys`. The contract: when `eventKeys` returns a list sharing no key with `podKeys(pod)`,
+ * the hint must answer QueueSkip for that pod and event; null means any pod may be concerned.
+ * Ignored on WildCard registrations and on registrations without a hint.
+ */
+export interface EventPodIndex {
+  /** The keys of a pod (for DynamicResources: the claims it names). */
+  podKeys(pod: Pod): readonly string[];
+  /** The keys of the pods the event can concern, or null for every pod. */
+  eventKeys(oldObj: unknown, newObj: unknown): readonly string[] | null;
+}
+
 /** An event a plugin registers, with the hint that filters it per pod (none: every such event requeues). */
 export interface ClusterEventWithHint {
   readonly event: ClusterEvent;
   readonly queueingHintFn?: QueueingHintFn;
+  /** Optional pre-filter of the pods the hint is asked about (see EventPodIndex). */
+  readonly podIndex?: EventPodIndex;
 }
 
 /** True when `registered` covers `incoming` (resource equal or wildcard, action bits overlap). */

@@ -15,6 +15,7 @@ import type { Clock, TimerHandle } from '../util/clock.js';
 import { KeyedHeap } from './heap.js';
 import { addMember, entityKey, entityKeyOf, entityKeyOfGroup, entityKeyOfPod, MemberPods, newEntity, removeMember } from './pod_group_members.js';
 import { Nominator, type NominatingInfo } from './nominator.js';
+import { UnschedulablePods } from './unschedulable_pods.js';
 
 /** The PreEnqueue plugin that holds pods with spec.schedulingGates (plugins/names.ts). */
 const SchedulingGatesPlugin = 'SchedulingGates';
@@ -91,7 +92,7 @@ export class SchedulingQueue {
   private readonly podBackoffQ: KeyedHeap<QueuedPodInfo>;
   /** Pods that failed with an error (no rejecting plugin), by backoff time; only flushed. */
   private readonly podErrorBackoffQ: KeyedHeap<QueuedPodInfo>;
-  private readonly unschedulablePods = new Map<string, QueuedPodInfo>();
+  private readonly unschedulablePods: UnschedulablePods;
   private readonly inFlightPods = new Map<string, QueuedPodInfo>();
   private inFlightEvents: InFlightEvent[] = [];
   private readonly initialBackoffMs: number;
@@ -116,6 +117,7 @@ export class SchedulingQueue {
     this.initialBackoffMs = opts.podInitialBackoffMs ?? DefaultPodInitialBackoffMs;
     this.maxBackoffMs = opts.podMaxBackoffMs ?? DefaultPodMaxBackoffMs;
     this.maxInUnschedulableMs = opts.podMaxInUnschedulablePodsDurationMs ?? DefaultPodMaxInUnschedulablePodsDurationMs;
+    this.unschedulablePods = new UnschedulablePods([...profiles.values()].map((p) => p.events), (pod) => this.profileOf(pod)?.events);
     // One QueueSort for all profiles is required by validation; use the first.
     const lessFn = [...profiles.values()][0]?.less ?? ((a, b) => a.timestamp < b.timestamp);
     const key = entryKey;
@@ -206,7 +208,12 @@ export class SchedulingQueue {
     if (!movesFromBackoffQ) this.runPreEnqueuePlugins(qp);
     const uid = entryKey(qp);
     if (qp.gatingPlugin !== null) {
-      if (this.activeQ.has(uid) || this.inBackoffQ(uid) || this.unschedulablePods.has(uid)) return false;
+      if (this.unschedulablePods.has(uid)) {
+        // PreEnqueue may have changed its gate and rejecting plugins: the index must see them.
+        this.unschedulablePods.refresh(uid);
+        return false;
+      }
+      if (this.activeQ.has(uid) || this.inBackoffQ(uid)) return false;
       this.unschedulablePods.set(uid, qp);
       this.opts.onIncoming?.('gated', event);
       return false;
@@ -229,6 +236,8 @@ export class SchedulingQueue {
       if (!this.unschedulablePods.has(uid)) {
         this.unschedulablePods.set(uid, qp);
         this.opts.onIncoming?.('gated', event);
+      } else {
+        this.unschedulablePods.refresh(uid);
       }
       return false;
     }
@@ -536,7 +545,9 @@ export class SchedulingQueue {
   /** Moves pods whose rejecting plugins care about `event` (MoveAllToActiveOrBackoffQueue). */
   moveAllToActiveOrBackoffQueue(event: ClusterEvent, oldObj: unknown, newObj: unknown, preCheck?: (pod: Pod) => boolean): void {
     const pods: QueuedPodInfo[] = [];
-    for (const qp of this.unschedulablePods.values()) {
+    // The pods whose hints may not all say QueueSkip, when the plugins' indexes can tell.
+    const candidates = this.unschedulablePods.candidates(event, oldObj, newObj) ?? this.unschedulablePods.values();
+    for (const qp of candidates) {
       // Only an update of the pod itself removes scheduling gates, and update() handles that:
       // skip such pods at once, as upstream does, so thousands of gated pods cost nothing here.
       if (qp.gatingPlugin === SchedulingGatesPlugin) continue;

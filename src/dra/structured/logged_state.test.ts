@@ -65,6 +65,12 @@ describe('LoggedDeviceSets views', () => {
     assert.deepEqual(shown(after), { devices: [dev('b')], size: 1, shares: [], capacity: [], hasShareS: false, allocatedA: false, allocatedB: true, plainA: false, plainS: false, allocatedS: false });
     assert.equal(after.poolStamp!('d/p'), 2);
     assert.equal(after.poolStamp!('d/other'), 0);
+    // The batch check answers as poolStamp per pool does.
+    assert.equal(before.poolStampsHold!(['d/p'], [0]), false, 'a view older than a change holds no stamps');
+    assert.equal(before.poolStampsHold!([], []), true, 'no pools: nothing to change');
+    assert.equal(after.poolStampsHold!(['d/p', 'd/other'], [2, 0]), true);
+    assert.equal(after.poolStampsHold!(['d/p', 'd/other'], [2, 1]), false);
+    assert.equal(after.poolStampsHold!(['d/p'], [0]), false);
   });
 
   it('add an overlay of in-flight allocations that hides the stamps of its pools', () => {
@@ -89,6 +95,8 @@ describe('LoggedDeviceSets views', () => {
     });
     assert.equal(v.poolStamp!('d/p'), null);
     assert.equal(v.poolStamp!('d/q'), 0);
+    assert.equal(v.poolStampsHold!(['d/q'], [0]), true);
+    assert.equal(v.poolStampsHold!(['d/q', 'd/p'], [0, 0]), false, 'a pool in flight holds no stamp');
     // The live capacity is untouched by the overlay.
     assert.deepEqual(sets.capacityOf(dev('s')), new Map([['memory', gi]]));
   });

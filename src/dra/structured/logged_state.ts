@@ -160,6 +160,20 @@ export class LoggedDeviceSets {
     return { devices, shares, capacity, sharedDevices };
   }
 
+  /** Whether the pools' stamps for a view taken at `asOf` are `stamps` and none is in `inFlight`. */
+  stampsHoldAsOf(asOf: number, keys: readonly string[], stamps: readonly number[], inFlight: ReadonlySet<string>): boolean {
+    // A node without pools depends on no allocation: its answer holds whatever changed.
+    if (keys.length === 0) return true;
+    if (this.changes !== asOf) return false;
+    const checkInFlight = inFlight.size > 0;
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
+      if (checkInFlight && inFlight.has(key)) return false;
+      if ((this.poolChanged.get(key) ?? 0) !== stamps[i]) return false;
+    }
+    return true;
+  }
+
   /** The stamp of a pool for a view taken at change count `asOf` (null once anything changed since). */
   stampAsOf(asOf: number, key: string): number | null {
     return this.changes !== asOf ? null : (this.poolChanged.get(key) ?? 0);
@@ -176,6 +190,7 @@ function countShare(counts: Map<DeviceID, number>, share: SharedDeviceID, add: b
 /** An AllocatedState reading the live sets until they change, then its own rebuilt copy. */
 class View implements AllocatedState {
   private own: Sets | null = null;
+  private readonly stampsAsOf: number;
   readonly allocatedDevices: ReadonlySet<DeviceID>;
   readonly allocatedSharedDeviceIDs: ReadonlySet<SharedDeviceID>;
   readonly aggregatedCapacity: ReadonlyMap<DeviceID, ConsumedCapacity>;
@@ -187,10 +202,15 @@ class View implements AllocatedState {
     stampsAsOf: number,
     private readonly overlay: Overlay,
   ) {
+    this.stampsAsOf = stampsAsOf;
     this.allocatedDevices = new UnionSet(() => this.base().devices, overlay.devices);
     this.allocatedSharedDeviceIDs = new UnionSet(() => this.base().shares, overlay.shares);
     this.aggregatedCapacity = new OverMap(() => this.base().capacity, overlay.capacity);
     this.poolStamp = (key) => (overlay.pools.has(key) ? null : sets.stampAsOf(stampsAsOf, key));
+  }
+
+  poolStampsHold(poolKeys: readonly string[], stamps: readonly number[]): boolean {
+    return this.sets.stampsHoldAsOf(this.stampsAsOf, poolKeys, stamps, this.overlay.pools);
   }
 
   private base(): Sets {

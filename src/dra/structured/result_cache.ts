@@ -67,6 +67,7 @@ function stampsOf(pools: readonly Pool[], state: AllocatedState): number[] | nul
 
 /** Whether the pools' stamps are still those of the entry (no allocation made, nothing in flight). */
 function stampsHold(entry: Entry, state: AllocatedState): boolean {
+  if (state.poolStampsHold !== undefined) return state.poolStampsHold(entry.poolIDs, entry.stamps);
   const stamp = state.poolStamp;
   if (stamp === undefined) return false;
   for (let i = 0; i < entry.poolIDs.length; i++) {

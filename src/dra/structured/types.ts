@@ -76,6 +76,11 @@ export interface AllocatedState {
    * the same claims while its pools are unchanged; absent, nothing is reused.
    */
   readonly poolStamp?: (poolKey: string) => number | null;
+  /**
+   * Whether every pool's poolStamp is still `stamps[i]` (none in flight), in one call: the check
+   * runs for every node of every pod whose answer was kept. Absent, poolStamp is asked per pool.
+   */
+  poolStampsHold?(poolKeys: readonly string[], stamps: readonly number[]): boolean;
   /** Whether some share of the device is allocated (an index over allocatedSharedDeviceIDs); absent, the set is scanned. */
   deviceHasShare?(id: DeviceID): boolean;
   /** isDeviceAllocated in one call, for states that answer it faster than the three collections; absent, they are asked. */

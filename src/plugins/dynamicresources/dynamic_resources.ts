@@ -33,7 +33,7 @@ import { isFailedOnNode, type Allocator, type NewAllocator } from './allocator_i
 import { timeoutMs, type DynamicResourcesArgs } from './args.js';
 import { ClaimBinder } from './bind_claim.js';
 import { allocatorFeatures, bindingConditionsEnabled, pinnedDraFeatures, type AllocatorFeatures, type DraFeatures } from './features.js';
-import { isSchedulableAfterClaimChange, isSchedulableAfterTargetPodUpdate } from './hints.js';
+import { claimEventPodIndex, isSchedulableAfterClaimChange, isSchedulableAfterTargetPodUpdate } from './hints.js';
 import { ClaimFinalizer, ClaimUnavailable, isReservedForPod, podResourceClaims, type ClaimGetter } from './pod_claims.js';
 import { bindingReadiness } from './binding_conditions.js';
 import { DynamicResourcesState, type ClaimInfo, type ExtendedResourceRequests } from './state.js';
@@ -134,6 +134,7 @@ export class DynamicResources
       {
         event: { resource: 'ResourceClaim', actionType: ActionType.Add | ActionTypeUpdate | ActionType.Delete },
         queueingHintFn: (pod, o, n) => isSchedulableAfterClaimChange(this.getClaim, pod, o, n),
+        podIndex: claimEventPodIndex,
       },
       // The resourceclaim controller recording a generated claim in the pod's status.
       {

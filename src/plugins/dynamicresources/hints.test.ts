@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import type { Pod } from '../../api/types.js';
 import type { ResourceClaim } from '../../api/dra_types.js';
 import { QueueingHint } from '../../framework/events.js';
-import { isSchedulableAfterClaimChange, isSchedulableAfterTargetPodUpdate } from './hints.js';
+import { claimEventPodIndex, isSchedulableAfterClaimChange, isSchedulableAfterTargetPodUpdate } from './hints.js';
 import type { ClaimGetter } from './pod_claims.js';
 import { allocatedClaim, generatedClaim, pendingClaim, podWithClaimName, podWithTemplate } from './test_helpers.js';
 
@@ -40,6 +40,27 @@ describe('isSchedulableAfterClaimChange', () => {
       assert.equal(isSchedulableAfterClaimChange(getterOf(c.known), c.pod, c.oldObj, c.newObj), c.want);
     });
   }
+  it('the queue index rules out only pods the hint skips (EventPodIndex contract)', () => {
+    let narrowed = 0;
+    for (const c of cases) {
+      const eventKeys = claimEventPodIndex.eventKeys(c.oldObj, c.newObj);
+      if (eventKeys === null) continue;
+      const podKeys = claimEventPodIndex.podKeys(c.pod);
+      if (eventKeys.some((k) => podKeys.includes(k))) continue;
+      narrowed++;
+      assert.equal(isSchedulableAfterClaimChange(getterOf(c.known), c.pod, c.oldObj, c.newObj), QueueingHint.QueueSkip, c.name);
+    }
+    assert.equal(narrowed, 4);
+  });
+  it('the queue index keys: a pod by the claims it names, an event by its claim, or every pod when devices were freed', () => {
+    assert.deepEqual(claimEventPodIndex.podKeys(pod), ['default/my-claim']);
+    assert.deepEqual(claimEventPodIndex.podKeys(templated), ['default/my-pod-my-resource']);
+    assert.deepEqual(claimEventPodIndex.podKeys(podWithTemplate('my-pod', undefined)), []);
+    assert.deepEqual(claimEventPodIndex.eventKeys(undefined, elsewhere), ['other/my-claim']);
+    assert.deepEqual(claimEventPodIndex.eventKeys(claim, undefined), []);
+    assert.equal(claimEventPodIndex.eventKeys(otherAllocated, undefined), null);
+    assert.equal(claimEventPodIndex.eventKeys(otherAllocated, other), null);
+  });
 });
 
 describe('isSchedulableAfterTargetPodUpdate', () => {
