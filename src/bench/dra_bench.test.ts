@@ -9,6 +9,8 @@ import { inTreeRegistry, notYetAvailablePlugins } from '../plugins/registry.js';
 import { runWorkload, selectWorkloads, type SelectedWorkload } from './runner.js';
 import { template } from './templates.js';
 import type { TestCase } from './types.js';
+import { testCases } from './workloads.js';
+import { renderTable } from './report.js';
 
 describe('DRA bench templates', () => {
   it('name nodes and slices by index, with the devices and PCI roots asked for', () => {
@@ -80,6 +82,16 @@ describe('DRA bench ops', () => {
     });
     assert.equal((await run(fill(4))).nodes, 2, 'four claims fit the four devices');
     await assert.rejects(run(fill(5)), /allocResourceClaims: could not allocate claim 4 of 5 in init/);
+  });
+
+  it('measures a window without pods (PublishResourceSlices): the slices arrive inside it, no pod is counted', async () => {
+    const tc = testCases.find((c) => c.name === 'PublishResourceSlices')!;
+    const r = await runWorkload({ testCase: tc, workload: { name: 'tiny', params: { nodesWithDRA: 3, nodesWithoutDRA: 1 } }, fullName: 'PublishResourceSlices/tiny' }, {}, opts);
+    assert.equal(r.skipped, undefined);
+    assert.equal(r.nodes, 4);
+    assert.equal(r.measuredPods, 0);
+    assert.ok(r.measuredCpuSeconds > 0);
+    assert.match(renderTable({ workloads: [r] }), /no pod in the window: the scheduler took its ops' objects in within/);
   });
 
   it("lists upstream's DRA workloads with their thresholds, none skipped", () => {

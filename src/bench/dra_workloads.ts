@@ -41,6 +41,19 @@ function partitionableTemplate(slices: string, initClaim: string, claimTemplate:
 
 export const draTestCases: readonly TestCase[] = [
   {
+    // No pod: the window covers only the scheduler taking in one slice per node as a driver
+    // publishes them (its event handlers, the DRA manager's slice index); the figures are the
+    // window's wall and CPU time.
+    ...upstream('PublishResourceSlices'),
+    workloadTemplate: [
+      { opcode: 'createNodes', countParam: '$nodesWithoutDRA' },
+      { opcode: 'createNodes', nodeTemplatePath: 'dra/node-with-dra-test-driver.yaml', countParam: '$nodesWithDRA' },
+      { opcode: 'startCollectingMetrics', namespaces: ['default'] },
+      { opcode: 'createAny', templatePath: 'dra/resourceslice-basic-devices.yaml', countParam: '$nodesWithDRA' },
+      { opcode: 'stopCollectingMetrics' },
+    ],
+  },
+  {
     // Each pod gets its own claim from a template; 10 devices per node, one per pod. The cluster
     // starts empty, half or nearly full (claims allocated directly), then pods come at once
     // (burst) or are replaced as they are bound for 10 s (steady state).
@@ -163,7 +176,6 @@ const notPorted = (what: string) => `its templates (${what}) are not ported to s
 
 /** Upstream's DRA test cases bench does not run yet, each with the reason. */
 export const draSkipped: readonly SkippedTestCase[] = [
-  { name: 'PublishResourceSlices', reason: 'measures slice publishing without scheduling a pod: needs the startCollectingMetrics / stopCollectingMetrics ops (not built in bench yet)' },
   { name: 'SharedPodGroupResourceClaim', reason: 'needs DRAWorkloadResourceClaims (ResourceClaims shared by a pod group), not built yet' },
   { name: 'SharedPodGroupResourceClaimTemplate', reason: 'needs DRAWorkloadResourceClaims (ResourceClaims shared by a pod group), not built yet' },
   { name: 'CompatibilityGroups', reason: `${notPorted('compatibility-group slices')}; upstream runs it with DRADeviceCompatibilityGroups=true, an alpha gate we have only at its default (false)` },
