@@ -77,6 +77,28 @@ export const draTestCases: readonly TestCase[] = [
     ],
   },
   {
+    // SchedulingWithResourceClaimTemplate with list-valued attributes (DRAListTypeAttributes): 64
+    // devices per node, each claim asks for 32 under one matchAttribute; the first 32 devices
+    // share no value with the others, so every claim searches through them first.
+    ...upstream('SchedulingWithResourceClaimTemplateListAttributes'),
+    workloadTemplate: [
+      { opcode: 'createNodes', nodeTemplatePath: 'dra/node-with-dra-test-driver.yaml', countParam: '$nodesWithDRA' },
+      {
+        opcode: 'createAny', templatePath: 'dra/resourceslice-list-attributes-devices.yaml', countParam: '$nodesWithDRA',
+        templateParams: { numDevices: '$numDevices|64', numNonMatchingDevices: '$numNonMatchingDevices|32', numListValues: '$numListValues|32' },
+      },
+      { opcode: 'createAny', templatePath: 'dra/deviceclass.yaml' },
+      {
+        opcode: 'createAny', templatePath: 'dra/resourceclaimtemplate.yaml', namespace: 'test',
+        templateParams: { numRequests: '$numRequests|1', constraints: '$constraints|' },
+      },
+      {
+        opcode: 'createPods', namespace: 'test', countParam: '$measurePods', steadyStateParam: '$steadyState', durationParam: '$duration',
+        podTemplatePath: 'dra/pod-with-claim-template.yaml', collectMetrics: true,
+      },
+    ],
+  },
+  {
     // Named claims shared by five pods each; 2 devices per node.
     ...upstream('SchedulingWithResourceClaim', { defaults: ['5000pods_500nodes'] }),
     workloadTemplate: [
@@ -179,5 +201,4 @@ export const draSkipped: readonly SkippedTestCase[] = [
   { name: 'SharedPodGroupResourceClaim', reason: 'needs DRAWorkloadResourceClaims (ResourceClaims shared by a pod group), not built yet' },
   { name: 'SharedPodGroupResourceClaimTemplate', reason: 'needs DRAWorkloadResourceClaims (ResourceClaims shared by a pod group), not built yet' },
   { name: 'CompatibilityGroups', reason: `${notPorted('compatibility-group slices')}; upstream runs it with DRADeviceCompatibilityGroups=true, an alpha gate we have only at its default (false)` },
-  { name: 'SchedulingWithResourceClaimTemplateListAttributes', reason: `${notPorted('list-attribute slices')}; upstream runs it with DRAListTypeAttributes=true, an alpha gate we have only at its default (false)` },
 ];
