@@ -56,7 +56,7 @@ export interface Attempt {
 
 /** What the scheduling and binding cycles use of the Scheduler that runs them. */
 /** What the scheduling and binding cycles read and write through the cluster client. */
-export type CycleClient = Pick<ClusterClient, 'getPod' | 'updatePodStatus' | 'updatePodGroupStatus'>;
+type CycleClient = Pick<ClusterClient, 'getPod' | 'updatePodStatus' | 'updatePodGroupStatus'>;
 
 export interface CycleContext {
   readonly cache: Cache;
