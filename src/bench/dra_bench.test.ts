@@ -9,6 +9,8 @@ import { inTreeRegistry, notYetAvailablePlugins } from '../plugins/registry.js';
 import { runWorkload, selectWorkloads, type SelectedWorkload } from './runner.js';
 import { template } from './templates.js';
 import type { TestCase } from './types.js';
+import { testCases } from './workloads.js';
+import { renderTable } from './report.js';
 
 describe('DRA bench templates', () => {
   it('name nodes and slices by index, with the devices and PCI roots asked for', () => {
@@ -82,9 +84,32 @@ describe('DRA bench ops', () => {
     await assert.rejects(run(fill(5)), /allocResourceClaims: could not allocate claim 4 of 5 in init/);
   });
 
+  it('measures a window without pods (PublishResourceSlices): the slices arrive inside it, no pod is counted', async () => {
+    const tc = testCases.find((c) => c.name === 'PublishResourceSlices')!;
+    const r = await runWorkload({ testCase: tc, workload: { name: 'tiny', params: { nodesWithDRA: 3, nodesWithoutDRA: 1 } }, fullName: 'PublishResourceSlices/tiny' }, {}, opts);
+    assert.equal(r.skipped, undefined);
+    assert.equal(r.nodes, 4);
+    assert.equal(r.measuredPods, 0);
+    assert.ok(r.measuredCpuSeconds > 0);
+    assert.match(renderTable({ workloads: [r] }), /no pod in the window: the scheduler took its ops' objects in within/);
+  });
+
+  it('runs the list-attribute case with DRAListTypeAttributes: each claim gets 32 devices sharing a listed value', async () => {
+    const tc = testCases.find((c) => c.name === 'SchedulingWithResourceClaimTemplateListAttributes')!;
+    const fast = tc.workloads.find((w) => w.name === 'fast')!;
+    const r = await runWorkload({ testCase: tc, workload: { ...fast, params: { ...fast.params, nodesWithDRA: 2, measurePods: 2 } }, fullName: 'ListAttributes/fast' }, {}, opts);
+    assert.equal(r.skipped, undefined);
+    // 64 devices per node, of which only the last 32 share a value: one claim per node.
+    assert.equal(r.measuredPods, 2);
+    const slice = template('dra/resourceslice-list-attributes-devices.yaml', { index: 0, params: { numDevices: 3, numNonMatchingDevices: 2, numListValues: 2 } }) as ResourceSlice;
+    assert.deepEqual(slice.spec.devices?.map((d) => d.attributes?.['dra.example.com/match']?.strings), [
+      ['device-0-value-0', 'device-0-value-1'], ['device-1-value-0', 'device-1-value-1'], ['shared-value', 'device-2-value-0', 'device-2-value-1'],
+    ]);
+  });
+
   it("lists upstream's DRA workloads with their thresholds, none skipped", () => {
     const dra = selectWorkloads({ filter: 'ResourceClaim', label: 'all' });
-    assert.equal(dra.length, 19);
+    assert.equal(dra.length, 21);
     assert.equal(dra.find((w) => w.fullName === 'SchedulingWithResourceClaimTemplate/5000pods_500nodes')?.workload.threshold, 56);
     assert.equal(dra.find((w) => w.fullName === 'SchedulingWithResourceClaimTemplate/full_500nodes')?.workload.threshold, 60);
     assert.ok(dra.every((w) => w.testCase.skip === undefined));

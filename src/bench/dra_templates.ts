@@ -207,6 +207,23 @@ export const draTemplates: Readonly<Record<string, ObjectTemplate>> = {
   },
   'dra/pod-with-extended-resource-scoring.yaml': ({ index }) => extendedResourcePod(`scoring-test-pod-${index}`, 'example.com/gpu'),
   'dra/resourceclaimtemplate-for-two-devices.yaml': () => claimTemplate({ requests: [{ name: 'req-0', exactly: { deviceClassName: 'test-class', count: 2 } }] }),
+  // Each device lists numListValues values of its own under dra.example.com/match; all but the
+  // first numNonMatchingDevices also list a shared value, so a matchAttribute claim has to pass
+  // over the non-matching block before it finds enough devices with a common value.
+  'dra/resourceslice-list-attributes-devices.yaml': (ctx) => {
+    const numListValues = intParam(ctx, 'numListValues', 32);
+    const nonMatching = intParam(ctx, 'numNonMatchingDevices', 32);
+    const shared = typeof ctx.params['sharedValue'] === 'string' && ctx.params['sharedValue'] !== '' ? ctx.params['sharedValue'] : 'shared-value';
+    const devices = Array.from({ length: intParam(ctx, 'numDevices', 64) }, (_, d) => ({
+      name: `device-${d}`,
+      attributes: {
+        'dra.example.com/match': {
+          strings: [...(d >= nonMatching ? [shared] : []), ...Array.from({ length: numListValues }, (_, v) => `device-${d}-value-${v}`)],
+        },
+      },
+    }));
+    return nodeSlice(`resourceslice-${ctx.index}`, ctx.index, 1, { devices });
+  },
   'dra/resourceclaim.yaml': ({ index }) => ({
     apiVersion: 'resource.k8s.io/v1',
     kind: 'ResourceClaim',

@@ -41,6 +41,19 @@ function partitionableTemplate(slices: string, initClaim: string, claimTemplate:
 
 export const draTestCases: readonly TestCase[] = [
   {
+    // No pod: the window covers only the scheduler taking in one slice per node as a driver
+    // publishes them (its event handlers, the DRA manager's slice index); the figures are the
+    // window's wall and CPU time.
+    ...upstream('PublishResourceSlices'),
+    workloadTemplate: [
+      { opcode: 'createNodes', countParam: '$nodesWithoutDRA' },
+      { opcode: 'createNodes', nodeTemplatePath: 'dra/node-with-dra-test-driver.yaml', countParam: '$nodesWithDRA' },
+      { opcode: 'startCollectingMetrics', namespaces: ['default'] },
+      { opcode: 'createAny', templatePath: 'dra/resourceslice-basic-devices.yaml', countParam: '$nodesWithDRA' },
+      { opcode: 'stopCollectingMetrics' },
+    ],
+  },
+  {
     // Each pod gets its own claim from a template; 10 devices per node, one per pod. The cluster
     // starts empty, half or nearly full (claims allocated directly), then pods come at once
     // (burst) or are replaced as they are bound for 10 s (steady state).
@@ -56,6 +69,28 @@ export const draTestCases: readonly TestCase[] = [
       {
         opcode: 'createAny', templatePath: 'dra/resourceclaimtemplate.yaml', namespace: 'test',
         templateParams: { numRequests: '$numRequests|1', selectors: '$selectors|', constraints: '$constraints|' },
+      },
+      {
+        opcode: 'createPods', namespace: 'test', countParam: '$measurePods', steadyStateParam: '$steadyState', durationParam: '$duration',
+        podTemplatePath: 'dra/pod-with-claim-template.yaml', collectMetrics: true,
+      },
+    ],
+  },
+  {
+    // SchedulingWithResourceClaimTemplate with list-valued attributes (DRAListTypeAttributes): 64
+    // devices per node, each claim asks for 32 under one matchAttribute; the first 32 devices
+    // share no value with the others, so every claim searches through them first.
+    ...upstream('SchedulingWithResourceClaimTemplateListAttributes'),
+    workloadTemplate: [
+      { opcode: 'createNodes', nodeTemplatePath: 'dra/node-with-dra-test-driver.yaml', countParam: '$nodesWithDRA' },
+      {
+        opcode: 'createAny', templatePath: 'dra/resourceslice-list-attributes-devices.yaml', countParam: '$nodesWithDRA',
+        templateParams: { numDevices: '$numDevices|64', numNonMatchingDevices: '$numNonMatchingDevices|32', numListValues: '$numListValues|32' },
+      },
+      { opcode: 'createAny', templatePath: 'dra/deviceclass.yaml' },
+      {
+        opcode: 'createAny', templatePath: 'dra/resourceclaimtemplate.yaml', namespace: 'test',
+        templateParams: { numRequests: '$numRequests|1', constraints: '$constraints|' },
       },
       {
         opcode: 'createPods', namespace: 'test', countParam: '$measurePods', steadyStateParam: '$steadyState', durationParam: '$duration',
@@ -163,9 +198,7 @@ const notPorted = (what: string) => `its templates (${what}) are not ported to s
 
 /** Upstream's DRA test cases bench does not run yet, each with the reason. */
 export const draSkipped: readonly SkippedTestCase[] = [
-  { name: 'PublishResourceSlices', reason: 'measures slice publishing without scheduling a pod: needs the startCollectingMetrics / stopCollectingMetrics ops (not built in bench yet)' },
   { name: 'SharedPodGroupResourceClaim', reason: 'needs DRAWorkloadResourceClaims (ResourceClaims shared by a pod group), not built yet' },
   { name: 'SharedPodGroupResourceClaimTemplate', reason: 'needs DRAWorkloadResourceClaims (ResourceClaims shared by a pod group), not built yet' },
   { name: 'CompatibilityGroups', reason: `${notPorted('compatibility-group slices')}; upstream runs it with DRADeviceCompatibilityGroups=true, an alpha gate we have only at its default (false)` },
-  { name: 'SchedulingWithResourceClaimTemplateListAttributes', reason: `${notPorted('list-attribute slices')}; upstream runs it with DRAListTypeAttributes=true, an alpha gate we have only at its default (false)` },
 ];

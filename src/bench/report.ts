@@ -53,7 +53,8 @@ export function renderTable(report: BenchReport): string {
       r.measuredCpuSeconds > 0 ? rate(r.measuredPods / r.measuredCpuSeconds) : '',
       `${ms(a.p50)}/${ms(a.p90)}/${ms(a.p99)}`, mb(r.peakRssBytes), mb(r.peakHeapUsedBytes), ...ref,
     ]);
-    if (r.throughputSamples === 0) notes.push(`${r.name}: measured in ${r.measuredSeconds.toFixed(2)}s, too short for 1-second windows: the figures are the whole op's average`);
+    if (r.measuredPods === 0) notes.push(`${r.name}: no pod in the window: the scheduler took its ops' objects in within ${r.measuredSeconds.toFixed(2)}s (${r.measuredCpuSeconds.toFixed(2)}s of CPU)`);
+    else if (r.throughputSamples === 0) notes.push(`${r.name}: measured in ${r.measuredSeconds.toFixed(2)}s, too short for 1-second windows: the figures are the whole op's average`);
     if (r.note) notes.push(`${r.name}: ${r.note}`);
   }
   notes.push("upstream min: the workload's threshold in upstream's performance-config.yaml (pods/s, SchedulingThroughput average); (n): the test case's threshold for its larger performance workload, for scale");

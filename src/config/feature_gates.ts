@@ -41,7 +41,7 @@ export const schedulerGates: Readonly<Record<string, SchedulerGate>> = {
   DRADeviceTaints: { support: 'default', kep: 5055 },
   DRAExtendedResource: { support: 'both', kep: 5004 },
   DRAFractionalCapacityRange: { support: 'default', kep: 5075 },
-  DRAListTypeAttributes: { support: 'default', kep: 5491 },
+  DRAListTypeAttributes: { support: 'both', kep: 5491 },
   DRANodeAllocatableResources: { support: 'default', kep: 5517 },
   DRAOptionalNodeOperations: { support: 'default', kep: 5945 },
   DRAPartitionableDevices: { support: 'default', kep: 4815 },

@@ -224,3 +224,45 @@ test('a topology-aware group cycle reports the placement metrics with upstream\'
   ]) assert.ok(text.includes(line), `missing: ${line}`);
   sched.stop();
 });
+
+test('SchedulerAsyncAPICalls: the API dispatcher\'s metrics count bindings and status patches by type and result, with upstream\'s names and buckets', async () => {
+  const run = async (gate: boolean, failPatches = false): Promise<string> => {
+    const registry = inTreeRegistry();
+    const clock = new FakeClock(0);
+    const cluster = new MemoryCluster({ clock });
+    if (failPatches) cluster.updatePodStatus = () => Promise.reject(new Error('conflict'));
+    const m = new SchedulerMetrics();
+    let now = 0;
+    // Each reading of the monotonic clock is 3 ms after the last, so every call lasts 3 ms.
+    const monotonicSeconds = () => (now += 0.003);
+    const featureGates = FeatureGates.parse([`SchedulerAsyncAPICalls=${gate}`]);
+    const sched = Scheduler.fromConfig(defaultConfiguration(registry), { registry, client: cluster, clock, random: () => 0.5, notYetAvailable: notYetAvailablePlugins, metrics: m, monotonicSeconds, featureGates });
+    await sched.start();
+    cluster.create(makeNode('n1', { allocatable: { cpu: '2', memory: '8Gi', pods: '110' } }));
+    cluster.create(makePod('fits', { requests: { cpu: '1' } }));
+    cluster.create(makePod('too-big', { requests: { cpu: '4' } }));
+    await sched.loop.drain();
+    await sched.waitForBindings();
+    const text = await m.expose();
+    sched.stop();
+    return text;
+  };
+  const on = await run(true);
+  for (const line of [
+    '# HELP scheduler_async_api_call_execution_total Total number of API calls executed by the async dispatcher.',
+    'scheduler_async_api_call_execution_total{call_type="pod_binding",result="success"} 1',
+    'scheduler_async_api_call_execution_total{call_type="pod_status_patch",result="success"} 1',
+    '# HELP scheduler_async_api_call_execution_duration_seconds Duration in seconds for executing API call in the async dispatcher.',
+    'scheduler_async_api_call_execution_duration_seconds_bucket{le="0.002",call_type="pod_binding",result="success"} 0',
+    'scheduler_async_api_call_execution_duration_seconds_bucket{le="0.004",call_type="pod_binding",result="success"} 1',
+    'scheduler_async_api_call_execution_duration_seconds_bucket{le="16.384",call_type="pod_status_patch",result="success"} 1',
+    '# HELP scheduler_pending_async_api_calls Number of API calls currently pending in the async queue.',
+    'scheduler_pending_async_api_calls{call_type="pod_binding"} 0',
+    'scheduler_pending_async_api_calls{call_type="pod_status_patch"} 0',
+  ]) assert.ok(on.includes(line), `missing: ${line}`);
+  // exponentialBuckets(0.001, 2, 15): the last finite bound is 16.384.
+  assert.doesNotMatch(on, /le="32\.768"/);
+  assert.match(await run(true, true), /scheduler_async_api_call_execution_total\{call_type="pod_status_patch",result="error"\} 1/);
+  // Upstream registers them only with the gate on.
+  assert.doesNotMatch(await run(false), /async_api_call|pending_async_api_calls/);
+});

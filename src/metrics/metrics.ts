@@ -4,7 +4,7 @@
 import { Counter, Gauge, Histogram, Registry, exponentialBuckets } from 'prom-client';
 import type { BatchAttemptResult, BatchFlushReason, ExtensionPointLabel } from '../framework/metrics_recorder.js';
 import type { CodeName } from '../framework/status.js';
-import type { AttemptResult, IncomingQueue, PlacementEvaluationResult, SchedulerMetricsRecorder } from '../scheduler/metrics_recorder.js';
+import type { APICallResult, APICallType, AttemptResult, IncomingQueue, PlacementEvaluationResult, SchedulerMetricsRecorder } from '../scheduler/metrics_recorder.js';
 
 export type { AttemptResult } from '../scheduler/metrics_recorder.js';
 
@@ -339,6 +339,47 @@ export class SchedulerMetrics implements SchedulerMetricsRecorder {
     m.evaluations.inc({ result, profile });
     m.evaluationDuration.observe({ result, profile }, seconds);
   }
+
+  /** The API dispatcher's metrics, made on a first call (upstream registers them with SchedulerAsyncAPICalls on). */
+  private apiCallMetrics: { total: Counter<'call_type' | 'result'>; duration: Histogram<'call_type' | 'result'>; pending: Gauge<'call_type'> } | null = null;
+
+  private apiCallMetricSet(): NonNullable<SchedulerMetrics['apiCallMetrics']> {
+    this.apiCallMetrics ??= {
+      total: new Counter({
+        name: 'scheduler_async_api_call_execution_total',
+        help: 'Total number of API calls executed by the async dispatcher.',
+        labelNames: ['call_type', 'result'] as const,
+        registers: [this.registry],
+      }),
+      duration: new Histogram({
+        name: 'scheduler_async_api_call_execution_duration_seconds',
+        help: 'Duration in seconds for executing API call in the async dispatcher.',
+        labelNames: ['call_type', 'result'] as const,
+        buckets: exponentialBuckets(0.001, 2, 15),
+        registers: [this.registry],
+      }),
+      pending: new Gauge({
+        name: 'scheduler_pending_async_api_calls',
+        help: 'Number of API calls currently pending in the async queue.',
+        labelNames: ['call_type'] as const,
+        registers: [this.registry],
+      }),
+    };
+    return this.apiCallMetrics;
+  }
+
+  observeAsyncAPICall(callType: APICallType, result: APICallResult, seconds: number): void {
+    const m = this.apiCallMetricSet();
+    m.total.inc({ call_type: callType, result });
+    m.duration.observe({ call_type: callType, result }, seconds);
+  }
+
+  addPendingAsyncAPICalls(callType: APICallType, delta: number): void {
+    const pending = this.apiCallMetricSet().pending;
+    if (delta >= 0) pending.inc({ call_type: callType }, delta);
+    else pending.dec({ call_type: callType }, -delta);
+  }
+
 
   observeExtensionPointDuration(extensionPoint: ExtensionPointLabel, status: CodeName, profile: string, seconds: number): void {
     this.frameworkExtensionPointDuration.observe({ extension_point: extensionPoint, status, profile }, seconds);

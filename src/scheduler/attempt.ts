@@ -55,6 +55,9 @@ export interface Attempt {
 }
 
 /** What the scheduling and binding cycles use of the Scheduler that runs them. */
+/** What the scheduling and binding cycles read and write through the cluster client. */
+type CycleClient = Pick<ClusterClient, 'getPod' | 'updatePodStatus' | 'updatePodGroupStatus'>;
+
 export interface CycleContext {
   readonly cache: Cache;
   readonly queue: SchedulingQueue;
@@ -65,7 +68,8 @@ export interface CycleContext {
   readonly metrics: SchedulerMetricsRecorder | null;
   readonly monotonicSeconds: () => number;
   readonly clock: Clock;
-  readonly client: ClusterClient;
+  /** The writes of the cycles; pod status patches go through the API dispatcher's metrics when it records them. */
+  readonly client: CycleClient;
   readonly random: () => number;
   /** NominatedNodeNameForExpectation: the binding cycle nominates a pod that will wait for Permit or PreBind. */
   readonly nominateInBindingCycle: boolean;

@@ -25,7 +25,19 @@ export interface SchedulerMetricsRecorder extends MetricsRecorder {
   observeGeneratedPlacements?(profile: string, count: number): void;
   /** scheduler_placement_evaluations_total and scheduler_placement_evaluation_duration_seconds */
   observePlacementEvaluation?(result: PlacementEvaluationResult, profile: string, seconds: number): void;
+  /**
+   * scheduler_async_api_call_execution_total and scheduler_async_api_call_execution_duration_seconds
+   * (SchedulerAsyncAPICalls: made on a first call, as upstream registers them only with the gate on).
+   */
+  observeAsyncAPICall?(callType: APICallType, result: APICallResult, seconds: number): void;
+  /** scheduler_pending_async_api_calls, moved by `delta`. */
+  addPendingAsyncAPICalls?(callType: APICallType, delta: number): void;
 }
+
+/** The API calls upstream's dispatcher runs (pkg/scheduler/framework/api_calls). */
+export type APICallType = 'pod_status_patch' | 'pod_binding';
+/** How a dispatched call ended (metrics.GoroutineResultSuccess / GoroutineResultError). */
+export type APICallResult = 'success' | 'error';
 
 /** Whether the whole group fit into a placement it was tried on. */
 export type PlacementEvaluationResult = 'feasible' | 'infeasible';

@@ -5,7 +5,7 @@ import type { Pod } from '../api/types.js';
 import { podKey } from '../api/types.js';
 import { Cache } from '../cache/cache.js';
 import { Snapshot } from '../cache/snapshot.js';
-import type { ClusterClient } from '../cluster/types.js';
+import type { ClusterClient, PodStatusPatch } from '../cluster/types.js';
 import { FeatureGates } from '../config/feature_gates.js';
 import type { Extender as ExtenderConfig } from '../config/types.js';
 import { featuresFromGates, type Features } from '../framework/features.js';
@@ -23,6 +23,7 @@ import { EventHandlers, type EventHandlerTarget } from './event_handlers.js';
 import { BindingConfirmations } from './binding_confirmation.js';
 import { SchedulingLoop, type SchedulingCycles } from './loop.js';
 import type { SchedulerMetricsRecorder } from './metrics_recorder.js';
+import { apiCallRunner } from './async_api_calls.js';
 import { attemptOnce, scheduleOne } from './schedule_one.js';
 import type { AlgorithmState } from './schedule_pod.js';
 
@@ -131,10 +132,16 @@ export class Scheduler implements SchedulingCycles, EventHandlerTarget {
       oneWorker: (config.parallelism ?? 16) === 1,
       recordScores: (deps.recordScores ?? false) || (deps.diagnose ?? false),
     };
+    const gates = deps.featureGates ?? FeatureGates.defaults;
+    // The writes upstream's API dispatcher takes with SchedulerAsyncAPICalls: bindings and the
+    // pod status patches (the unschedulable condition, nominations set and cleared).
+    const dispatch = apiCallRunner(this.metrics, gates.enabled('SchedulerAsyncAPICalls'), this.monotonicSeconds);
+    const patchPodStatus = (pod: Pod, patch: PodStatusPatch): Promise<void> =>
+      dispatch ? dispatch('pod_status_patch', () => deps.client.updatePodStatus(pod, patch)) : deps.client.updatePodStatus(pod, patch);
     const pluginClient: PluginClusterClient = {
-      bind: (pod, node) => deps.client.bind(pod, node),
+      bind: dispatch ? (pod, node) => dispatch('pod_binding', () => deps.client.bind(pod, node)) : (pod, node) => deps.client.bind(pod, node),
       deletePod: (pod, o) => this.deleteVictim(pod, o),
-      clearNominatedNodeName: (pod) => deps.client.updatePodStatus(pod, { nominatedNodeName: '' }),
+      clearNominatedNodeName: (pod) => patchPodStatus(pod, { nominatedNodeName: '' }),
       updatePersistentVolume: deps.client.updatePersistentVolume?.bind(deps.client),
       updatePersistentVolumeClaim: deps.client.updatePersistentVolumeClaim?.bind(deps.client),
       updateResourceClaimStatus: deps.client.updateResourceClaimStatus?.bind(deps.client),
@@ -162,7 +169,6 @@ export class Scheduler implements SchedulingCycles, EventHandlerTarget {
           time: clock.now(),
         }),
     };
-    const gates = deps.featureGates ?? FeatureGates.defaults;
     const features = featuresFromGates((gate) => gates.enabled(gate));
     this.features = features;
     // One DRA manager for every plugin of every profile (scheduler.go's NewDRAManager), built on first use.
@@ -230,7 +236,11 @@ export class Scheduler implements SchedulingCycles, EventHandlerTarget {
       metrics: this.metrics,
       monotonicSeconds: this.monotonicSeconds,
       clock,
-      client: deps.client,
+      client: dispatch ? {
+        getPod: (namespace, name) => deps.client.getPod(namespace, name),
+        updatePodStatus: patchPodStatus,
+        ...(deps.client.updatePodGroupStatus ? { updatePodGroupStatus: deps.client.updatePodGroupStatus.bind(deps.client) } : {}),
+      } : deps.client,
       random: deps.random,
       nominateInBindingCycle: gates.enabled('NominatedNodeNameForExpectation'),
       diagnose: deps.diagnose ?? false,

@@ -83,7 +83,7 @@ export async function benchCommand(argv: string[], io: CliIO): Promise<number> {
     const profileDir = values['cpu-profile'];
     const cpuProfile = profileDir !== undefined ? { dir: profileDir, file: profileFileName(sw.fullName) } : undefined;
     const r = await runWorkload(sw, overrides, { ...opts, cpuProfile });
-    io.stderr(r.skipped ? `  skipped: ${r.skipped}\n` : `  ${r.throughput.average.toFixed(0)} pods/s (${r.measuredPods} pods in ${r.measuredSeconds.toFixed(2)}s)\n`);
+    io.stderr(r.skipped ? `  skipped: ${r.skipped}\n` : `  ${r.throughput.average.toFixed(0)} pods/s (${r.measuredPods} pods in ${r.measuredSeconds.toFixed(2)}s, ${r.measuredCpuSeconds.toFixed(2)}s of CPU)\n`);
     report.workloads.push(r);
   }
   io.stdout(renderTable(report));

@@ -41,8 +41,13 @@ import {
 /** resourceapi.AllocationResultsMaxSize: the most devices one claim can get. */
 const AllocationResultsMaxSize = 32;
 
-/** The features the incubating implementation handles; others need one we do not have. */
+/**
+ * The features we handle: the incubating implementation's, and listTypeAttributes, with which
+ * upstream selects its experimental implementation (see `experimental` below); others need one we
+ * do not have.
+ */
 const SUPPORTED: ReadonlyArray<keyof Features> = [
+  'listTypeAttributes',
   'adminAccess',
   'prioritizedList',
   'partitionableDevices',
@@ -402,8 +407,8 @@ class AllocationRun {
       const specConstraints = claim.spec.devices?.constraints ?? [];
       for (let i = 0; i < specConstraints.length; i++) {
         const c = specConstraints[i]!;
-        if (c.matchAttribute) constraints.push(new MatchAttributeConstraint(c, c.matchAttribute));
-        else if (c.distinctAttribute) constraints.push(new DistinctAttributeConstraint(c, c.distinctAttribute));
+        if (c.matchAttribute) constraints.push(new MatchAttributeConstraint(c, c.matchAttribute, features.listTypeAttributes));
+        else if (c.distinctAttribute) constraints.push(new DistinctAttributeConstraint(c, c.distinctAttribute, features.listTypeAttributes));
         else throw new AllocationError(`claim ${objectKey(claim)}, constraint #${i}: empty constraint (unsupported constraint type?)`);
       }
       this.constraints.push(constraints);
@@ -652,6 +657,9 @@ class AllocationRun {
     const allowMultiple = features.consumableCapacity && device.allowMultipleAllocations === true;
     if (!allowMultiple && request.adminAccess && this.allocatingDeviceForClaim(candidate.id, claimIndex)) return null;
     if (!request.adminAccess && this.deviceInUse(candidate.id)) return null;
+    // Upstream's experimental implementation (the one DRAListTypeAttributes selects) refuses
+    // devices that skip node operations unless DRAOptionalNodeOperations is on, which we lack.
+    if (features.listTypeAttributes && (candidate.slice.spec.skipNodeOperations?.length ?? 0) > 0) return null;
     const consumesCounters = (device.consumesCounters?.length ?? 0) > 0;
     if (!features.partitionableDevices && consumesCounters) return null;
 

@@ -6,8 +6,9 @@
 //   allocator.allocate(node, claims): AllocationResult[] | null
 // - `features`: DefaultFeatures (the pin's DRA gates) or a variant; a feature the incubating
 //   implementation does not handle (DerivedAttributes, DeviceCompatibilityGroups,
-//   ListTypeAttributes, OptionalNodeOperations) makes the constructor throw, as upstream's
-//   NewAllocator finds no allocator for it.
+//   OptionalNodeOperations) makes the constructor throw, as upstream's NewAllocator finds no
+//   allocator for it; ListTypeAttributes is taken, with the experimental implementation's
+//   behaviour where it differs (set semantics in constraints, skipNodeOperations devices refused).
 // - `allocatedState`: devices allocated to other claims (IDs from makeDeviceID), shares of
 //   multi-allocation devices (makeSharedDeviceID) and their consumed capacity in nano-units.
 // - `classLister(name)`: the DeviceClass or undefined.
@@ -24,8 +25,8 @@
 // allocations, as upstream's foreachAllocatedDevice), gatherPools, nodeMatches,
 // isDeviceAllocated, the ID helpers.
 //
-// Not built: the "experimental" implementation's features (derived attributes, compatibility
-// groups, list-type attributes, optional node operations: all alpha, off by default), the
+// Not built: the "experimental" implementation's other features (derived attributes,
+// compatibility groups, optional node operations: all alpha, off by default), the
 // per-call statistics beyond numAllocateOneInvocations, and context cancellation (the
 // scheduling cycle is synchronous; the plugin's filterTimeout bounds it instead).
 export { Allocator, type AllocatorOptions } from './allocator.js';
