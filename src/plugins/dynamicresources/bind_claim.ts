@@ -46,7 +46,10 @@ export class ClaimBinder {
   ) {}
 
 
-  /** `signal`: aborted when the binding is cancelled; the wait for binding conditions stops then. */
+  /**
+   * `signal`: aborted when the binding is cancelled (upstream's PreBind context); the waits for a
+   * created claim to reach the informer and for binding conditions stop then.
+   */
   async preBind(state: DynamicResourcesState, pod: Pod, nodeName: string, signal?: AbortSignal): Promise<Status | null> {
     const onSuccess: (() => void)[] = [];
     for (let i = 0; i < state.claims.length; i++) {
@@ -57,7 +60,7 @@ export class ClaimBinder {
       // The UID the allocation went in flight under (the stand-in one for a claim made here).
       const uid = claim.metadata.uid ?? '';
       try {
-        state.claims[i] = await this.bindClaim(state, i, pod, nodeName);
+        state.claims[i] = await this.bindClaim(state, i, pod, nodeName, signal);
       } catch (err) {
         return Status.error(messageOf(err));
       }
@@ -77,7 +80,7 @@ export class ClaimBinder {
    * a conflict re-reads the claim and tries again, as retry.RetryOnConflict. The
    * extended-resources claim is created first and named in the pod's status last.
    */
-  private async bindClaim(state: DynamicResourcesState, index: number, pod: Pod, nodeName: string): Promise<ResourceClaim> {
+  private async bindClaim(state: DynamicResourcesState, index: number, pod: Pod, nodeName: string, signal: AbortSignal | undefined): Promise<ResourceClaim> {
     const allocation = state.infos[index]!.allocation;
     const isExtended = index === state.extendedIndex;
     let original = state.claims[index]!;
@@ -103,7 +106,7 @@ export class ClaimBinder {
         }
       }
     } finally {
-      if (written !== null) await this.assume(written, isExtended);
+      if (written !== null) await this.assume(written, isExtended, signal);
     }
     if (isExtended) await this.recordExtendedResourceClaim(state, pod, written, nodeName);
     return written;
@@ -111,14 +114,15 @@ export class ClaimBinder {
 
   /**
    * Puts the claim a write returned into the assume cache. A claim the scheduler created may not
-   * have reached the informer yet: that one is waited for (waitForExtendedClaimInAssumeCache).
+   * have reached the informer yet: that one is waited for (waitForExtendedClaimInAssumeCache),
+   * until it arrives, two minutes pass or the binding is cancelled; none of these fails PreBind.
    */
-  private async assume(claim: ResourceClaim, created: boolean): Promise<void> {
+  private async assume(claim: ResourceClaim, created: boolean, signal: AbortSignal | undefined): Promise<void> {
     const ns = claim.metadata.namespace ?? '';
     const name = claim.metadata.name ?? '';
     const client = this.handle.client();
     if (created && client.waitUntil && this.claims.get(ns, name) === undefined) {
-      await client.waitUntil(() => this.claims.get(ns, name) !== undefined, assumeExtendedResourceTimeoutMs).catch(() => false);
+      await client.waitUntil(() => this.claims.get(ns, name) !== undefined, assumeExtendedResourceTimeoutMs, signal).catch(() => false);
     }
     try {
       this.claims.assumeClaimAfterAPICall(claim);

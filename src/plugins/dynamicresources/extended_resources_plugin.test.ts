@@ -6,12 +6,13 @@ import assert from 'node:assert/strict';
 import type { Pod } from '../../api/types.js';
 import type { DeviceClass, ResourceClaim } from '../../api/dra_types.js';
 import { CycleState } from '../../framework/cycle_state.js';
-import type { MapObjectLister } from '../../framework/object_lister.js';
+import { MapObjectLister, waitForObjects } from '../../framework/object_lister.js';
 import { NodeToStatus } from '../../framework/node_to_status.js';
 import { PodInfo } from '../../framework/pod_info.js';
 import { Code } from '../../framework/status.js';
 import { defaultFeatures } from '../../framework/features.js';
 import { makeNode, makePod } from '../../testing/builders.js';
+import { FakeClock } from '../../util/clock.js';
 import { newTestHandle } from '../../testing/handle.js';
 import { defaultDynamicResourcesArgs } from './args.js';
 import { ExtendedResourceClaimAnnotation } from '../../dra/device_class_resolver.js';
@@ -25,12 +26,19 @@ const gpuClass: DeviceClass = { kind: 'DeviceClass', metadata: { name: 'gpu-clas
 const podAsking = (n: string, uid = 'uid-p'): Pod =>
   makePod('p', { uid, spec: { containers: [{ name: 'c', resources: { requests: { [gpu]: n }, limits: { [gpu]: n } } }] } });
 
-function setup(o: { nodes: { name: string; gpus?: string }[]; slices?: [string, number][]; claims?: ResourceClaim[]; extendedResource?: boolean }) {
+/**
+ * `lateInformer`: the claims PreBind writes land in an API of their own that the informer (the
+ * handle's objects) never catches up with, and the client waits on the informer with `clock`.
+ */
+function setup(o: { nodes: { name: string; gpus?: string }[]; slices?: [string, number][]; claims?: ResourceClaim[]; extendedResource?: boolean; lateInformer?: FakeClock }) {
   const slices = (o.slices ?? []).map(([n, k]) => nodeSlice(n, k));
   const nodes = o.nodes.map((n) => makeNode(n.name, n.gpus !== undefined ? { allocatable: { cpu: '4', memory: '32Gi', pods: '110', [gpu]: n.gpus } } : {}));
   const handle = newTestHandle({ nodes, objects: [gpuClass, ...slices, ...(o.claims ?? [])], features: { ...defaultFeatures, enableDRAExtendedResource: o.extendedResource ?? true } });
   const lister = handle.objects() as MapObjectLister;
-  const client = claimClient(lister, handle.client());
+  const clock = o.lateInformer;
+  const client = clock
+    ? { ...claimClient(new MapObjectLister([]), handle.client()), waitUntil: (ready: () => boolean, ms: number, signal?: AbortSignal) => waitForObjects(lister, clock, ready, ms, signal) }
+    : claimClient(lister, handle.client());
   const claimCreates: string[] = [];
   const metrics = { observeResourceClaimCreate: (...labels: unknown[]) => claimCreates.push(labels.join(',')) };
   Object.assign(handle, { client: () => client, metricsRecorder: () => metrics });
@@ -164,5 +172,28 @@ describe('DynamicResources: extended resources backed by DRA', () => {
     assert.deepEqual(mine.status?.allocation?.devices?.results?.map((r) => r.device), ['dev-0']);
     assert.deepEqual(extended.status?.allocation?.devices?.results?.map((r) => r.device), ['dev-1']);
     assert.notEqual(extended.metadata.name, SpecialClaimInMemName);
+  });
+
+  it('a binding cancelled while PreBind waits for the claim it created to reach the informer stops waiting at once', async () => {
+    const clock = new FakeClock(0);
+    const { pl, writes, nodeInfos } = setup({ nodes: [{ name: 'worker' }], slices: [['worker', 2]], lateInformer: clock });
+    const podInfo = new PodInfo(podAsking('1'));
+    const cs = new CycleState();
+    assert.equal(pl.preFilter(cs, podInfo), null);
+    assert.equal(pl.filter(cs, podInfo, nodeInfos[0]!), null);
+    assert.equal(pl.reserve(cs, podInfo, 'worker'), null);
+    const cancel = new AbortController();
+    let done = false;
+    const preBind = pl.preBind(cs, podInfo, 'worker', cancel.signal).finally(() => (done = true));
+    for (let i = 0; i < 10; i++) await new Promise((r) => setImmediate(r));
+    assert.equal(writes.created.length, 1, 'the claim was created');
+    assert.equal(done, false, 'PreBind waits for the informer (up to two minutes of the clock)');
+    cancel.abort();
+    for (let i = 0; i < 10; i++) await new Promise((r) => setImmediate(r));
+    assert.equal(done, true, 'the cancel ends the wait, as upstream\'s cancelled context ends its poll');
+    // The wait's end fails nothing by itself (upstream only logs it): the claim was written.
+    assert.equal(await preBind, null);
+    assert.equal(clock.now(), 0, 'no time passed');
+    assert.equal(pl.claims.get('default', 'p-extended-resources-xxxxx'), undefined, 'not assumed: the informer never had it');
   });
 });
