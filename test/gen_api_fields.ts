@@ -20,6 +20,8 @@ const roots: readonly [string, string][] = [
   ['resource.k8s.io/v1', 'DeviceClass'], ['resource.k8s.io/v1', 'ResourceSlice'], ['resource.k8s.io/v1', 'ResourceClaim'],
   ['resource.k8s.io/v1', 'ResourceClaimTemplate'], ['resource.k8s.io/v1', 'DeviceTaintRule'],
   ['coordination.k8s.io/v1', 'Lease'], ['events.k8s.io/v1', 'Event'],
+  ['scheduling.k8s.io/v1beta1', 'Workload'], ['scheduling.k8s.io/v1beta1', 'PodGroup'],
+  ['scheduling.k8s.io/v1alpha3', 'Workload'], ['scheduling.k8s.io/v1alpha3', 'PodGroup'], ['scheduling.k8s.io/v1alpha3', 'CompositePodGroup'],
 ];
 
 interface Schema {

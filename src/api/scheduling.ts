@@ -1,5 +1,6 @@
-// scheduling.k8s.io/v1beta1 Workload and PodGroup in their JSON shape (k8s.io/api/scheduling/v1beta1
-// types.go), and the few facts the scheduler derives from them.
+// scheduling.k8s.io/v1beta1 Workload and PodGroup, and v1alpha3's CompositePodGroup, in their JSON
+// shape (k8s.io/api/scheduling/v1beta1 and v1alpha3 types.go: v1alpha3's Workload and PodGroup are
+// v1beta1's), and the few facts the scheduler derives from them.
 import type { Condition } from './dra_types.js';
 import type { ObjectMeta, Pod } from './types.js';
 
@@ -48,13 +49,38 @@ export interface PodGroupTemplate extends PodGroupFields {
   name: string;
 }
 
+/** Exactly one of basic or gang; a composite gang counts child groups, not pods. */
+export interface CompositePodGroupSchedulingPolicy {
+  basic?: Record<string, never>;
+  gang?: { minGroupCount: number };
+}
+
+/** What a CompositePodGroupTemplate and a CompositePodGroup's spec both say of the group. */
+interface CompositePodGroupFields {
+  schedulingPolicy: CompositePodGroupSchedulingPolicy;
+  schedulingConstraints?: PodGroupSchedulingConstraints;
+  disruptionMode?: DisruptionMode;
+  priorityClassName?: string;
+  priority?: number;
+  preemptionPolicy?: PreemptionPolicy;
+}
+
+/** A node of a Workload's template tree (CompositePodGroup): its children are groups or composites. */
+export interface CompositePodGroupTemplate extends CompositePodGroupFields {
+  name: string;
+  podGroupTemplates?: PodGroupTemplate[];
+  compositePodGroupTemplates?: CompositePodGroupTemplate[];
+}
+
 export interface Workload {
   apiVersion?: string;
   kind?: 'Workload';
   metadata: ObjectMeta;
   spec: {
     controllerRef?: { apiGroup?: string; kind: string; name: string };
-    podGroupTemplates: PodGroupTemplate[];
+    /** Exactly one of podGroupTemplates and compositePodGroupTemplates is set. */
+    podGroupTemplates?: PodGroupTemplate[];
+    compositePodGroupTemplates?: CompositePodGroupTemplate[];
   };
 }
 
@@ -74,6 +100,20 @@ export interface PodGroup {
   metadata: ObjectMeta;
   spec: PodGroupSpec;
   status?: { conditions?: Condition[]; resourceClaimStatuses?: { name: string; resourceClaimName?: string }[] };
+}
+
+interface CompositePodGroupSpec extends CompositePodGroupFields {
+  parentCompositePodGroupName?: string;
+  workloadRef: WorkloadReference;
+}
+
+/** scheduling.k8s.io/v1alpha3 CompositePodGroup (CompositePodGroup gate): an inner node of a workload's group tree. */
+export interface CompositePodGroup {
+  apiVersion?: string;
+  kind?: 'CompositePodGroup';
+  metadata: ObjectMeta;
+  spec: CompositePodGroupSpec;
+  status?: { conditions?: Condition[] };
 }
 
 /** Condition types and reasons of a PodGroup's status. */

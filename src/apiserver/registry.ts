@@ -4,7 +4,7 @@
 // pkg/registry/core/pod/storage/storage.go).
 import { parse as parseYaml } from 'yaml';
 import type { KubeObject, ObjectMeta, Pod } from '../api/types.js';
-import type { PodGroup, Workload } from '../api/scheduling.js';
+import type { CompositePodGroup, PodGroup, Workload } from '../api/scheduling.js';
 import { MemoryCluster, setCondition } from '../cluster/memory/store.js';
 import { ApiError } from '../cluster/types.js';
 import { rfc3339, type Clock } from '../util/clock.js';
@@ -145,13 +145,16 @@ export class ResourceRegistry {
       const status = (obj as unknown as PodGroup).status;
       return status === undefined || prev === undefined ? obj : { ...obj, status: this.cluster.withoutDisabledPodGroupStatusFields(status, prev) };
     }
+    if (r.kind === 'CompositePodGroup' && subresource === '') {
+      return this.cluster.withoutDisabledCompositePodGroupFields(obj as unknown as CompositePodGroup, old === null ? undefined : old as unknown as CompositePodGroup) as unknown as Obj;
+    }
     if (r.kind === 'Workload' && subresource === '') return this.cluster.withoutDisabledWorkloadFields(obj as unknown as Workload, old === null ? undefined : old as unknown as Workload) as unknown as Obj;
     return obj;
   }
 
   /**
    * The admission plugins that can refuse a create: Priority (pods, PriorityClasses, and pod
-   * groups with GenericWorkload; the store fills what it computes).
+   * groups and composite pod groups with GenericWorkload; the store fills what it computes).
    */
   private admit(r: Resource, obj: Obj): void {
     const name = obj.metadata?.name ?? '';
@@ -159,8 +162,10 @@ export class ResourceRegistry {
     let why: string | null = null;
     if (r.kind === 'Pod') why = priorityAdmissionError(obj as unknown as Pod, classes());
     else if (r.kind === 'PriorityClass') why = priorityClassAdmissionError(obj as unknown as PriorityClass, classes());
-    else if (r.kind === 'PodGroup' && r.group === 'scheduling.k8s.io' && this.cluster.gates.genericWorkload === true && typeof obj.spec === 'object' && obj.spec !== null) {
-      const admitted = admitGroupPriority(obj.spec as PodGroup['spec'], classes(), { noun: 'pod group', preemptionPolicy: this.cluster.gates.podGroupPreemptionPolicy === true });
+    else if ((r.kind === 'PodGroup' || r.kind === 'CompositePodGroup') && r.group === 'scheduling.k8s.io' && this.cluster.gates.genericWorkload === true
+      && typeof obj.spec === 'object' && obj.spec !== null) {
+      const noun = r.kind === 'PodGroup' ? 'pod group' : 'composite pod group';
+      const admitted = admitGroupPriority(obj.spec as PodGroup['spec'], classes(), { noun, preemptionPolicy: this.cluster.gates.podGroupPreemptionPolicy === true });
       if ('error' in admitted) why = admitted.error;
     }
     if (why !== null) throw forbidden(r, name, why);

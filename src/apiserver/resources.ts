@@ -113,6 +113,9 @@ export const resources: readonly Resource[] = [
     hasStatus: false, requireResourceVersion: true },
   { ...served('PodGroup'),
     hasStatus: true, requireResourceVersion: true, statusOnCreate: 'reset', statusResetsMetadata: true },
+  // scheduling.k8s.io/v1alpha3 under CompositePodGroup (pkg/registry/scheduling/compositepodgroup).
+  { ...served('CompositePodGroup'),
+    hasStatus: true, requireResourceVersion: true, statusOnCreate: 'reset', statusResetsMetadata: true },
   // Custom resources, served as their CRDs would be (as if installed).
   { ...served('PodGroup.scheduling.x-k8s.io'), shortNames: ['pg', 'pgs'],
     hasStatus: true, tracksGeneration: true, statusOnCreate: 'reset' },
@@ -129,8 +132,11 @@ export function resourcesFor(enabled: (gate: string) => boolean): readonly Resou
   return resources.filter((r) => r.gate === undefined || enabled(r.gate));
 }
 
-/** What a server at the pinned release's defaults serves: of the gates the table names, GenericWorkload (beta) is off. */
-export const servedByDefault = resourcesFor((gate) => gate !== 'GenericWorkload');
+/** The gates the table names that are off at the pinned release's defaults: GenericWorkload (beta) and CompositePodGroup (alpha). */
+const offByDefault: ReadonlySet<string> = new Set(['GenericWorkload', 'CompositePodGroup']);
+
+/** What a server at the pinned release's defaults serves. */
+export const servedByDefault = resourcesFor((gate) => !offByDefault.has(gate));
 
 /** The resource served at `group/version` under `name`, if any. */
 export function findResource(group: string, version: string, name: string, served: readonly Resource[] = servedByDefault): Resource | undefined {

@@ -30,7 +30,7 @@ async function startServer(genericWorkload: boolean | undefined): Promise<{ serv
   const cluster = new MemoryCluster({ clock: new FakeClock(Date.parse('2026-01-01T00:00:00Z')) });
   const server = await ApiServer.start({
     cluster, port: 0, clock: new FakeClock(Date.parse('2026-01-01T00:01:00Z')),
-    ...(genericWorkload === undefined ? {} : { featureGate: (g: string) => g !== 'GenericWorkload' || genericWorkload }),
+    ...(genericWorkload === undefined ? {} : { featureGate: (g: string) => (g === 'GenericWorkload' ? genericWorkload : g !== 'CompositePodGroup') }),
   });
   const call = async (method: string, path: string, body?: unknown, accept = 'application/json'): Promise<Answer> => {
     const headers: Record<string, string> = { Accept: accept };
@@ -89,7 +89,7 @@ describe('scheduling.k8s.io/v1beta1 with GenericWorkload on', () => {
   it('refuses an invalid PodGroup with kube-apiserver\'s message', async () => {
     const bad = await s.call('POST', `${ns}/podgroups`, { ...podGroup('bad'), spec: { schedulingPolicy: { gang: { minCount: 0 } } } });
     assert.equal(bad.code, 422);
-    assert.match(String(bad.body.message), /^PodGroup\.scheduling\.k8s\.io "bad" is invalid: spec\.schedulingPolicy\.gang\.minCount: Invalid value: 0: must be greater than or equal to 1/);
+    assert.match(String(bad.body.message), /^PodGroup\.scheduling\.k8s\.io "bad" is invalid: spec\.schedulingPolicy\.gang\.minCount: Required value/);
   });
 
   it('a PodGroup starts without status; the status subresource writes conditions, validated', async () => {

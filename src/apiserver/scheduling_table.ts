@@ -1,8 +1,8 @@
-// Server-side printing of the pod-group kinds: scheduling.k8s.io's Workload and PodGroup
-// (pkg/printers/internalversion/printers.go printWorkload, printPodGroup) and scheduler-plugins'
+// Server-side printing of the pod-group kinds: scheduling.k8s.io's Workload, PodGroup and
+// CompositePodGroup (pkg/printers/internalversion/printers.go printWorkload, printPodGroup, printCompositePodGroup) and scheduler-plugins'
 // PodGroup, printed from its CRD's additionalPrinterColumns as apiextensions-apiserver's table
 // convertor does (a missing value is an empty cell, a date an age).
-import type { PodGroup } from '../api/scheduling.js';
+import type { CompositePodGroup, PodGroup } from '../api/scheduling.js';
 import type { KubeObject } from '../api/types.js';
 import { age, ageColumn, nameColumn, type Printer } from './table_columns.js';
 
@@ -36,6 +36,19 @@ export const schedulingPrinters: Record<string, Printer> = {
       const pg = o as unknown as PodGroup;
       const policy = pg.spec.schedulingPolicy.gang !== undefined ? 'Gang' : 'Basic';
       return [o.metadata?.name ?? '', policy, pg.spec.workloadRef?.workloadName ?? '<none>', podGroupStatus(pg), age(o, now)];
+    },
+  },
+  CompositePodGroup: {
+    columns: [
+      nameColumn,
+      { name: 'Policy', type: 'string', description: 'schedulingPolicy defines the scheduling policy for this instance of the CompositePodGroup. Controllers are expected to fill this field by copying it from a CompositePodGroupTemplate. This field is immutable.' },
+      { name: 'Workload', type: 'string', description: 'Name of the referenced Workload object' },
+      ageColumn,
+    ],
+    cells: (o, now) => {
+      const cpg = o as unknown as CompositePodGroup;
+      const policy = cpg.spec.schedulingPolicy.gang !== undefined ? 'Gang' : 'Basic';
+      return [o.metadata?.name ?? '', policy, cpg.spec.workloadRef?.workloadName ?? '<none>', age(o, now)];
     },
   },
   'PodGroup.scheduling.x-k8s.io': {

@@ -3,8 +3,11 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Pod } from '../types.js';
-import type { PodGroup, PodGroupTemplate, Workload } from '../scheduling.js';
-import { dropDisabledPodFields, dropDisabledPodGroupFields, dropDisabledPodGroupStatusFields, dropDisabledWorkloadFields, type PodGroupFieldGates } from './drop_disabled_fields.js';
+import type { CompositePodGroup, CompositePodGroupTemplate, PodGroup, PodGroupTemplate, Workload } from '../scheduling.js';
+import {
+  dropDisabledCompositePodGroupFields, dropDisabledPodFields, dropDisabledPodGroupFields, dropDisabledPodGroupStatusFields, dropDisabledWorkloadFields,
+  type PodGroupFieldGates,
+} from './drop_disabled_fields.js';
 import { makePod } from '../../testing/builders.js';
 
 const mount = (extra: object = {}) => ({ name: 'v', mountPath: '/v', ...extra });
@@ -72,7 +75,7 @@ describe('dropDisabledWorkloadFields', () => {
   const template = (name: string, extra: Partial<PodGroupTemplate> = {}): PodGroupTemplate => ({ name, schedulingPolicy: { gang: { minCount: 2 } }, ...extra });
   const full = (name: string) => template(name, { schedulingConstraints: { topology: [{ key: 'rack' }] }, resourceClaims: [{ name: 'c', resourceClaimName: 'rc' }], preemptionPolicy: 'Never' });
   const workload = (...templates: PodGroupTemplate[]): Workload => ({ kind: 'Workload', metadata: { name: 'w' }, spec: { podGroupTemplates: templates } });
-  const keys = (w: Workload) => w.spec.podGroupTemplates.map((t) => Object.keys(t).sort());
+  const keys = (w: Workload) => w.spec.podGroupTemplates!.map((t) => Object.keys(t).sort());
 
   it('drops each template\'s gated fields on create', () => {
     assert.deepEqual(keys(dropDisabledWorkloadFields(workload(full('a'), full('b')), allOff)), [['name', 'schedulingPolicy'], ['name', 'schedulingPolicy']]);
@@ -84,5 +87,43 @@ describe('dropDisabledWorkloadFields', () => {
     const old = workload(template('a', { preemptionPolicy: 'Never' }), template('b', { schedulingConstraints: {} }));
     const out = dropDisabledWorkloadFields(workload(full('a'), full('b'), full('c')), allOff, old);
     assert.deepEqual(keys(out), [['name', 'preemptionPolicy', 'schedulingPolicy'], ['name', 'schedulingConstraints', 'schedulingPolicy'], ['name', 'schedulingPolicy']]);
+  });
+});
+
+describe('dropDisabledWorkloadFields over composite templates', () => {
+  const leaf = (name: string): PodGroupTemplate => ({ name, schedulingPolicy: { gang: { minCount: 2 } }, schedulingConstraints: { topology: [{ key: 'rack' }] }, preemptionPolicy: 'Never' });
+  const inner: CompositePodGroupTemplate = { name: 'inner', schedulingPolicy: { basic: {} }, podGroupTemplates: [leaf('b')] };
+  const root: CompositePodGroupTemplate = { name: 'root', schedulingPolicy: { basic: {} }, preemptionPolicy: 'Never', podGroupTemplates: [leaf('a')], compositePodGroupTemplates: [inner] };
+  const workload = (...composites: CompositePodGroupTemplate[]): Workload => ({ kind: 'Workload', metadata: { name: 'w' }, spec: { compositePodGroupTemplates: composites } });
+
+  it('drops the composite templates while CompositePodGroup is off, unless the stored Workload has some', () => {
+    assert.equal(dropDisabledWorkloadFields(workload(root), allOff).spec.compositePodGroupTemplates, undefined);
+    const kept = dropDisabledWorkloadFields(workload(root), allOff, workload({ ...root, compositePodGroupTemplates: [inner] }));
+    assert.deepEqual(kept.spec.compositePodGroupTemplates!.map((t) => t.name), ['root']);
+  });
+
+  it('with the gate on, drops the gated fields at every level, matching stored composites by name', () => {
+    const gates = { ...allOff, compositePodGroup: true };
+    const out = dropDisabledWorkloadFields(workload(root), gates).spec.compositePodGroupTemplates![0]!;
+    assert.deepEqual(Object.keys(out).sort(), ['compositePodGroupTemplates', 'name', 'podGroupTemplates', 'schedulingPolicy']);
+    assert.deepEqual(Object.keys(out.podGroupTemplates![0]!).sort(), ['name', 'schedulingPolicy']);
+    assert.deepEqual(Object.keys(out.compositePodGroupTemplates![0]!.podGroupTemplates![0]!).sort(), ['name', 'schedulingPolicy']);
+    const old = workload({ name: 'root', schedulingPolicy: { basic: {} }, preemptionPolicy: 'Never', podGroupTemplates: [leaf('a')] });
+    const updated = dropDisabledWorkloadFields(workload(root), gates, old).spec.compositePodGroupTemplates![0]!;
+    assert.equal(updated.preemptionPolicy, 'Never');
+    assert.deepEqual(updated.podGroupTemplates, [leaf('a')]);
+    assert.deepEqual(root.podGroupTemplates, [leaf('a')], 'the input is not changed');
+  });
+});
+
+describe('dropDisabledCompositePodGroupFields', () => {
+  const cpg = (preemptionPolicy?: 'Never'): CompositePodGroup => ({
+    kind: 'CompositePodGroup', metadata: { name: 'c' },
+    spec: { workloadRef: { workloadName: 'w', templateName: 't' }, schedulingPolicy: { basic: {} }, ...(preemptionPolicy ? { preemptionPolicy } : {}) },
+  });
+  it('drops preemptionPolicy with its gate off, unless the stored group has one', () => {
+    assert.equal(dropDisabledCompositePodGroupFields(cpg('Never'), allOff).spec.preemptionPolicy, undefined);
+    assert.equal(dropDisabledCompositePodGroupFields(cpg('Never'), allOff, cpg('Never')).spec.preemptionPolicy, 'Never');
+    assert.equal(dropDisabledCompositePodGroupFields(cpg('Never'), allOn).spec.preemptionPolicy, 'Never');
   });
 });

@@ -1,7 +1,7 @@
 // The pod fields kube-apiserver drops on create while their feature gate is off at its v1.37
 // default (pkg/api/pod/util.go dropDisabledFields): only those the scheduler reads; and the
 // PodGroup's and Workload's fields of the workload gates that are off.
-import type { PodGroup, PodGroupTemplate, Workload } from '../scheduling.js';
+import type { CompositePodGroup, CompositePodGroupTemplate, PodGroup, PodGroupTemplate, Workload } from '../scheduling.js';
 import type { Container, Pod } from '../types.js';
 
 function hasBindMountOptions(containers: readonly Container[] | undefined): boolean {
@@ -76,24 +76,62 @@ export function dropDisabledPodGroupStatusFields(status: NonNullable<PodGroup['s
   return rest;
 }
 
+/** Each pod group template (matched to the stored one at the same index) loses the fields of gates that are off. */
+function dropTemplateFields(templates: readonly PodGroupTemplate[], oldTemplates: readonly PodGroupTemplate[], gates: PodGroupFieldGates): PodGroupTemplate[] {
+  return templates.map((t, i) => {
+    const next: PodGroupTemplate = { ...t };
+    dropGroupFields(next, oldTemplates[i], gates);
+    return next;
+  });
+}
+
+/**
+ * dropDisabledCompositePodGroupTemplatesFields: composite templates (matched to the stored ones
+ * by name) lose preemptionPolicy with its gate, and their composite children while
+ * CompositePodGroup is off; their pod group templates as dropTemplateFields says.
+ */
+function dropCompositeTemplateFields(templates: readonly CompositePodGroupTemplate[], oldTemplates: readonly CompositePodGroupTemplate[],
+  gates: PodGroupFieldGates): CompositePodGroupTemplate[] {
+  const oldByName = new Map(oldTemplates.map((t) => [t.name, t]));
+  return templates.map((t) => {
+    const old = oldByName.get(t.name);
+    const next: CompositePodGroupTemplate = { ...t };
+    if (!gates.podGroupPreemptionPolicy && old?.preemptionPolicy === undefined) delete next.preemptionPolicy;
+    if (next.compositePodGroupTemplates !== undefined) {
+      if (!gates.compositePodGroup && (old?.compositePodGroupTemplates ?? []).length === 0) delete next.compositePodGroupTemplates;
+      else next.compositePodGroupTemplates = dropCompositeTemplateFields(next.compositePodGroupTemplates, old?.compositePodGroupTemplates ?? [], gates);
+    }
+    if (next.podGroupTemplates !== undefined) next.podGroupTemplates = dropTemplateFields(next.podGroupTemplates, old?.podGroupTemplates ?? [], gates);
+    return next;
+  });
+}
+
 /**
  * The Workload strategy's PrepareForCreate / PrepareForUpdate (pkg/registry/scheduling/workload/
  * strategy.go dropDisabledWorkloadFields): each pod group template loses the fields of gates that
- * are off unless the stored template at the same index uses them. The input is not changed.
+ * are off unless the stored template at the same index uses them; the composite templates go
+ * while CompositePodGroup is off unless the stored Workload has some. The input is not changed.
  */
 export function dropDisabledWorkloadFields(w: Workload, gates: PodGroupFieldGates, old?: Workload): Workload {
-  const oldTemplates = old?.spec.podGroupTemplates ?? [];
-  const templates = w.spec.podGroupTemplates;
-  if (!Array.isArray(templates)) return w;
-  return {
-    ...w,
-    spec: {
-      ...w.spec,
-      podGroupTemplates: templates.map((t, i) => {
-        const next: PodGroupTemplate = { ...t };
-        dropGroupFields(next, oldTemplates[i], gates);
-        return next;
-      }),
-    },
-  };
+  if (w.spec === null || typeof w.spec !== 'object') return w;
+  const spec: Workload['spec'] = { ...w.spec };
+  if (Array.isArray(spec.podGroupTemplates)) spec.podGroupTemplates = dropTemplateFields(spec.podGroupTemplates, old?.spec.podGroupTemplates ?? [], gates);
+  if (spec.compositePodGroupTemplates !== undefined) {
+    if (!gates.compositePodGroup && (old?.spec.compositePodGroupTemplates ?? []).length === 0) delete spec.compositePodGroupTemplates;
+    else if (Array.isArray(spec.compositePodGroupTemplates)) {
+      spec.compositePodGroupTemplates = dropCompositeTemplateFields(spec.compositePodGroupTemplates, old?.spec.compositePodGroupTemplates ?? [], gates);
+    }
+  }
+  return { ...w, spec };
+}
+
+/**
+ * The CompositePodGroup strategy's PrepareForCreate / PrepareForUpdate (pkg/registry/scheduling/
+ * compositepodgroup/strategy.go): preemptionPolicy goes while PodGroupPreemptionPolicy is off,
+ * unless the stored group has one. The input is not changed.
+ */
+export function dropDisabledCompositePodGroupFields(cpg: CompositePodGroup, gates: PodGroupFieldGates, old?: CompositePodGroup): CompositePodGroup {
+  if (gates.podGroupPreemptionPolicy || old?.spec.preemptionPolicy !== undefined || cpg.spec?.preemptionPolicy === undefined) return cpg;
+  const { preemptionPolicy: _dropped, ...spec } = cpg.spec;
+  return { ...cpg, spec };
 }

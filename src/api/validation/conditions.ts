@@ -1,6 +1,6 @@
 // metav1 Conditions as apimachinery's ValidateConditions checks them
 // (staging/src/k8s.io/apimachinery/pkg/apis/meta/v1/validation/validation.go).
-import type { PodGroup } from '../scheduling.js';
+import type { CompositePodGroup, PodGroup } from '../scheduling.js';
 import { child, duplicate, index, invalid, notSupported, required, tooLong, type FieldError } from './field.js';
 import { validateLabelName } from './meta.js';
 
@@ -47,6 +47,11 @@ function validateConditions(conditions: readonly ConditionView[] | undefined, pa
 }
 
 /** ValidatePodGroupStatusUpdate beyond metadata: the conditions, and claim statuses naming the spec's claims. */
+/** ValidateCompositePodGroupStatusUpdate: the conditions only. */
+export function validateCompositePodGroupStatusUpdate(_old: CompositePodGroup, cpg: CompositePodGroup): FieldError[] {
+  return validateConditions(cpg.status?.conditions, 'status.conditions');
+}
+
 export function validatePodGroupStatusUpdate(_oldPg: PodGroup, pg: PodGroup): FieldError[] {
   const errs = validateConditions(pg.status?.conditions, 'status.conditions');
   const claims = new Set((pg.spec.resourceClaims ?? []).map((c) => c.name));

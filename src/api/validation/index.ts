@@ -18,8 +18,9 @@ import { validateAppsWorkload, validateJob, validateReplicationController } from
 import { validatePodUpdate } from './pod_update.js';
 import { validatePodGroup, validatePodGroupUpdate, validateWorkload, validateWorkloadUpdate } from './scheduling.js';
 import { validateCoschedulingPodGroup } from './coscheduling.js';
-import { validatePodGroupStatusUpdate } from './conditions.js';
-import type { PodGroup } from '../scheduling.js';
+import { validateCompositePodGroupStatusUpdate, validatePodGroupStatusUpdate } from './conditions.js';
+import { validateCompositePodGroup, validateCompositePodGroupUpdate } from './composite_pod_group.js';
+import type { CompositePodGroup, PodGroup } from '../scheduling.js';
 import {
   validateDeviceClass, validateDeviceClassUpdate, validateDeviceTaintRule, validateDeviceTaintRuleUpdate, validateResourceClaim,
   validateResourceClaimStatusUpdate, validateResourceClaimTemplate, validateResourceClaimTemplateUpdate, validateResourceClaimUpdate,
@@ -122,6 +123,8 @@ const table: readonly KindValidation[] = [
   kind('Workload', schema.workload, validateWorkload, validateWorkloadUpdate),
   { ...kind('PodGroup', schema.podGroup, validatePodGroup, validatePodGroupUpdate),
     validateStatusUpdate: (o: KubeObject, n: KubeObject) => validatePodGroupStatusUpdate(o as unknown as PodGroup, n as unknown as PodGroup) },
+  { ...kind('CompositePodGroup', schema.compositePodGroup, validateCompositePodGroup, validateCompositePodGroupUpdate),
+    validateStatusUpdate: (o: KubeObject, n: KubeObject) => validateCompositePodGroupStatusUpdate(o as unknown as CompositePodGroup, n as unknown as CompositePodGroup) },
   kind('StorageClass', schema.storageClass, validateStorageClass),
   kind('CSINode', schema.csiNode, validateCSINode),
   kind('CSIDriver', schema.csiDriver, validateCSIDriver),

@@ -1,98 +1,24 @@
 // Workloads and PodGroups as the API server validates them (pkg/apis/scheduling/validation and the
 // declarative rules of pkg/apis/scheduling/v1beta1/zz_generated.validations.go): the rules a
-// scenario or a client can break, with their messages.
-import { dns1123SubdomainErrors, qualifiedNameErrors } from '../labels.js';
-import type {
-  DisruptionMode, PodGroup, PodGroupResourceClaim, PodGroupSchedulingConstraints, PodGroupSchedulingPolicy, PodGroupTemplate, Workload,
-} from '../scheduling.js';
-import { child, duplicate, forbidden, index, invalid, notSupported, required, type FieldError } from './field.js';
+// scenario or a client can break, with their messages. A Workload's composite template tree and
+// the CompositePodGroup kind are in composite_pod_group.ts.
+import { dns1123SubdomainErrors } from '../labels.js';
+import type { PodGroup, Workload } from '../scheduling.js';
+import { invalid, required, type FieldError } from './field.js';
 import { nameIsDNSSubdomain, validateObjectMeta } from './meta.js';
-
-const maxPodGroupTemplates = 8;
-const maxResourceClaims = 4;
-const maxTopologyConstraints = 1;
-const preemptionPolicies = ['PreemptLowerPriority', 'Never'];
-
-function tooMany(field: string, n: number, max: number): FieldError {
-  return { type: 'FieldValueTooMany', field, value: n, detail: `must have at most ${max} items` };
-}
-
-/** validate.Union over members set in `obj`: exactly one must be. */
-function exactlyOne(path: string, obj: object | undefined, members: readonly string[]): FieldError[] {
-  const rec = (obj ?? {}) as Record<string, unknown>;
-  const set = members.filter((m) => rec[m] !== undefined && rec[m] !== null);
-  const all = members.map((m) => `\`${m}\``).join(', ');
-  if (set.length === 0) return [invalid(path, '', `must specify one of: ${all}`)];
-  if (set.length > 1) return [invalid(path, `{${set.map((m) => `\`${m}\``).join(', ')}}`, `must specify exactly one of: ${all}`)];
-  return [];
-}
-
-function longName(path: string, v: string | undefined): FieldError[] {
-  if (v === undefined || v === '') return [required(path)];
-  return dns1123SubdomainErrors(v).map((m) => invalid(path, v, m));
-}
-
-function validatePolicy(p: PodGroupSchedulingPolicy | undefined, path: string): FieldError[] {
-  if (p === undefined) return [required(path)];
-  const errs = exactlyOne(path, p, ['basic', 'gang']);
-  const min = p.gang?.minCount;
-  if (p.gang && (min === undefined || min < 1)) errs.push(invalid(child(child(path, 'gang'), 'minCount'), min ?? 0, 'must be greater than or equal to 1'));
-  return errs;
-}
-
-function validateConstraints(c: PodGroupSchedulingConstraints | undefined, path: string): FieldError[] {
-  const topology = c?.topology ?? [];
-  const tpath = child(path, 'topology');
-  if (topology.length > maxTopologyConstraints) return [tooMany(tpath, topology.length, maxTopologyConstraints)];
-  const errs: FieldError[] = [];
-  topology.forEach((t, i) => {
-    const kpath = child(index(tpath, i), 'key');
-    if (!t.key) errs.push(required(kpath));
-    else for (const m of qualifiedNameErrors(t.key)) errs.push(invalid(kpath, t.key, m));
-  });
-  return errs;
-}
-
-function validateClaims(claims: readonly PodGroupResourceClaim[] | undefined, path: string): FieldError[] {
-  if (!claims) return [];
-  if (claims.length > maxResourceClaims) return [tooMany(path, claims.length, maxResourceClaims)];
-  const errs: FieldError[] = [];
-  const seen = new Set<string>();
-  claims.forEach((c, i) => {
-    const p = index(path, i);
-    errs.push(...longName(child(p, 'name'), c.name));
-    if (seen.has(c.name)) errs.push(duplicate(child(p, 'name'), c.name));
-    seen.add(c.name);
-    errs.push(...exactlyOne(p, c, ['resourceClaimName', 'resourceClaimTemplateName']));
-  });
-  return errs;
-}
-
-function validateDisruption(d: DisruptionMode | undefined, path: string): FieldError[] {
-  return d === undefined ? [] : exactlyOne(path, d, ['single', 'all']);
-}
-
-/** The fields a PodGroupTemplate and a PodGroup's spec share. */
-function validateGroupFields(s: Omit<PodGroupTemplate, 'name'>, path: string): FieldError[] {
-  const errs = [
-    ...validatePolicy(s.schedulingPolicy, child(path, 'schedulingPolicy')),
-    ...validateConstraints(s.schedulingConstraints, child(path, 'schedulingConstraints')),
-    ...validateClaims(s.resourceClaims, child(path, 'resourceClaims')),
-    ...validateDisruption(s.disruptionMode, child(path, 'disruptionMode')),
-  ];
-  if (s.priorityClassName) errs.push(...longName(child(path, 'priorityClassName'), s.priorityClassName));
-  if (s.preemptionPolicy !== undefined && !preemptionPolicies.includes(s.preemptionPolicy)) {
-    errs.push(notSupported(child(path, 'preemptionPolicy'), s.preemptionPolicy, preemptionPolicies));
-  }
-  return errs;
-}
+import { validateCompositeTemplateList, validateWorkloadTree } from './composite_pod_group.js';
+import { exactlyOne, longName, validateGroupFields, validatePodGroupTemplateList } from './scheduling_fields.js';
 
 export function validatePodGroup(pg: PodGroup): FieldError[] {
   const errs = validateObjectMeta(pg.metadata ?? {}, true, nameIsDNSSubdomain);
   const spec = pg.spec;
   if (spec === undefined) return [...errs, required('spec.schedulingPolicy')];
-  if (spec.parentCompositePodGroupName !== undefined) {
-    errs.push(forbidden('spec.parentCompositePodGroupName', ''));
+  // The strategy drops parentCompositePodGroupName while CompositePodGroup is off, so what
+  // reaches validation is allowed (pkg/registry/scheduling/podgroup/strategy.go).
+  const parent = spec.parentCompositePodGroupName;
+  if (parent !== undefined) {
+    for (const m of dns1123SubdomainErrors(parent)) errs.push(invalid('spec.parentCompositePodGroupName', parent, m));
+    if (spec.workloadRef === undefined) errs.push(required('spec.workloadRef', 'must be set when parentCompositePodGroupName is set'));
   }
   if (spec.workloadRef) {
     errs.push(...longName('spec.workloadRef.workloadName', spec.workloadRef.workloadName));
@@ -107,20 +33,16 @@ export function validatePodGroupUpdate(oldPg: PodGroup, newPg: PodGroup): FieldE
   return JSON.stringify(oldPg.spec) === JSON.stringify(newPg.spec) ? [] : [invalid('spec', null, 'field is immutable')];
 }
 
+const nonEmpty = (v: unknown): boolean => Array.isArray(v) && v.length > 0;
+
 export function validateWorkload(w: Workload): FieldError[] {
   const errs = validateObjectMeta(w.metadata ?? {}, true, nameIsDNSSubdomain);
-  const templates = w.spec?.podGroupTemplates ?? [];
-  const path = 'spec.podGroupTemplates';
-  if (templates.length === 0) errs.push(required(path));
-  if (templates.length > maxPodGroupTemplates) errs.push(tooMany(path, templates.length, maxPodGroupTemplates));
-  const seen = new Set<string>();
-  templates.forEach((t, i) => {
-    const p = index(path, i);
-    errs.push(...longName(child(p, 'name'), t.name));
-    if (seen.has(t.name)) errs.push(duplicate(child(p, 'name'), t.name));
-    seen.add(t.name);
-    errs.push(...validateGroupFields(t, p));
-  });
+  const spec = w.spec ?? {};
+  // The strategy drops compositePodGroupTemplates while CompositePodGroup is off.
+  errs.push(...validateWorkloadTree(spec, 'spec'));
+  errs.push(...exactlyOne('spec', spec, ['podGroupTemplates', 'compositePodGroupTemplates'], nonEmpty));
+  errs.push(...validatePodGroupTemplateList(spec.podGroupTemplates, 'spec.podGroupTemplates'));
+  errs.push(...validateCompositeTemplateList(spec.compositePodGroupTemplates, 'spec.compositePodGroupTemplates'));
   const ref = w.spec?.controllerRef;
   if (ref) {
     if (!ref.kind) errs.push(required('spec.controllerRef.kind'));

@@ -374,18 +374,38 @@ const podGroupFields = {
   disruptionMode: struct('v1beta1.DisruptionMode', { single: emptyStruct('v1beta1.SingleDisruptionMode'), all: emptyStruct('v1beta1.AllDisruptionMode') }),
   priorityClassName: str(), priority: int32, preemptionPolicy: str('v1beta1.PreemptionPolicy'),
 };
+const podGroupTemplate = struct('v1beta1.PodGroupTemplate', { name: str(), ...podGroupFields });
+const compositePodGroupFields = {
+  schedulingPolicy: struct('v1beta1.CompositePodGroupSchedulingPolicy', {
+    basic: emptyStruct('v1beta1.CompositeBasicSchedulingPolicy'), gang: struct('v1beta1.CompositeGangSchedulingPolicy', { minGroupCount: int32 }),
+  }),
+  schedulingConstraints: struct('v1beta1.CompositePodGroupSchedulingConstraints', { topology: list(struct('v1beta1.TopologyConstraint', { key: str() })) }),
+  disruptionMode: struct('v1beta1.CompositeDisruptionMode', { single: emptyStruct('v1beta1.SingleCompositeDisruptionMode'), all: emptyStruct('v1beta1.AllCompositeDisruptionMode') }),
+  priorityClassName: str(), priority: int32, preemptionPolicy: str('v1beta1.PreemptionPolicy'),
+};
+/** A composite template holds composite templates: the shape refers to itself. */
+const compositePodGroupTemplate = struct('v1beta1.CompositePodGroupTemplate', { name: str(), ...compositePodGroupFields, podGroupTemplates: list(podGroupTemplate) });
+(compositePodGroupTemplate.fields as Map<string, Shape>).set('compositePodGroupTemplates', list(compositePodGroupTemplate));
+const workloadReference = struct('v1beta1.WorkloadReference', { workloadName: str(), templateName: str() });
 export const workload = struct('v1beta1.Workload', {
   ...typeMeta, metadata: objectMeta,
   spec: struct('v1beta1.WorkloadSpec', {
     controllerRef: struct('v1beta1.TypedLocalObjectReference', { apiGroup: str(), kind: str(), name: str() }),
-    podGroupTemplates: list(struct('v1beta1.PodGroupTemplate', { name: str(), ...podGroupFields })),
+    podGroupTemplates: list(podGroupTemplate),
+    compositePodGroupTemplates: list(compositePodGroupTemplate),
   }),
 });
 export const podGroup = struct('v1beta1.PodGroup', {
   ...typeMeta, metadata: objectMeta,
   spec: struct('v1beta1.PodGroupSpec', {
-    parentCompositePodGroupName: str(), workloadRef: struct('v1beta1.WorkloadReference', { workloadName: str(), templateName: str() }), ...podGroupFields,
+    parentCompositePodGroupName: str(), workloadRef: workloadReference, ...podGroupFields,
   }),
+  status: any,
+});
+// scheduling/v1alpha3 (CompositePodGroup): its Workload and PodGroup are v1beta1's.
+export const compositePodGroup = struct('v1alpha3.CompositePodGroup', {
+  ...typeMeta, metadata: objectMeta,
+  spec: struct('v1alpha3.CompositePodGroupSpec', { parentCompositePodGroupName: str(), workloadRef: workloadReference, ...compositePodGroupFields }),
   status: any,
 });
 

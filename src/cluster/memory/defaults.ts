@@ -2,7 +2,7 @@
 // namespace, schedulerName, requests from limits, node allocatable, priority from PriorityClass
 // (for pods, and for pod groups with GenericWorkload).
 import type { Container, KubeObject, Node, Pod, PriorityClass, StorageClass } from '../../api/types.js';
-import type { PodGroup } from '../../api/scheduling.js';
+import type { CompositePodGroup, PodGroup } from '../../api/scheduling.js';
 import { admitGroupPriority, resolvePodPriority } from '../../api/admission/priority.js';
 import { cloneJSON } from '../../util/json_clone.js';
 import { clusterScopedKinds, kindKeyOf } from '../../api/kinds.js';
@@ -58,13 +58,28 @@ export function defaultPod(pod: Pod, priorityClasses: readonly PriorityClass[]):
  * refuse is stored as given (the scheduler reads a missing priority as 0).
  */
 export function defaultPodGroup(pg: PodGroup, priorityClasses: readonly PriorityClass[], preemptionPolicy: boolean): PodGroup {
-  const out: PodGroup = cloneJSON(pg);
+  return defaultGroup(pg, priorityClasses, preemptionPolicy, 'pod group');
+}
+
+/**
+ * A new CompositePodGroup as v1alpha3 defaulting and Priority admission leave it: disruptionMode
+ * single when unset (SetObjectDefaults_CompositePodGroup), then the priority as a PodGroup's.
+ */
+export function defaultCompositePodGroup(cpg: CompositePodGroup, priorityClasses: readonly PriorityClass[], preemptionPolicy: boolean): CompositePodGroup {
+  const out = defaultGroup(cpg, priorityClasses, preemptionPolicy, 'composite pod group');
+  if (out.spec !== null && typeof out.spec === 'object') out.spec.disruptionMode ??= { single: {} };
+  return out;
+}
+
+function defaultGroup<G extends PodGroup | CompositePodGroup>(g: G, priorityClasses: readonly PriorityClass[], preemptionPolicy: boolean,
+  noun: 'pod group' | 'composite pod group'): G {
+  const out: G = cloneJSON(g);
   out.metadata ??= {};
   out.metadata.namespace ??= 'default';
   if (out.spec === null || typeof out.spec !== 'object') return out;
   // v1beta1 defaulting comes first: with PodGroupPreemptionPolicy a group without a policy has PreemptLowerPriority.
   if (preemptionPolicy) out.spec.preemptionPolicy ??= 'PreemptLowerPriority';
-  const r = admitGroupPriority(out.spec, priorityClasses, { noun: 'pod group', preemptionPolicy });
+  const r = admitGroupPriority(out.spec, priorityClasses, { noun, preemptionPolicy });
   if ('error' in r) return out;
   out.spec.priority = r.priority;
   if (r.priorityClassName !== undefined) out.spec.priorityClassName = r.priorityClassName;

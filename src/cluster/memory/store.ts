@@ -2,14 +2,16 @@
 // ordered events), binding, status updates, deletes and events; deterministic for a seed.
 import type { KubeObject, Node, ObjectMeta, PersistentVolume, PersistentVolumeClaim, Pod, PodCondition, PriorityClass, StorageClass } from '../../api/types.js';
 import type { ResourceClaim } from '../../api/dra_types.js';
-import type { PodGroup, Workload } from '../../api/scheduling.js';
-import { dropDisabledPodGroupFields, dropDisabledPodGroupStatusFields, dropDisabledWorkloadFields, type PodGroupFieldGates } from '../../api/admission/drop_disabled_fields.js';
+import type { CompositePodGroup, PodGroup, Workload } from '../../api/scheduling.js';
+import {
+  dropDisabledCompositePodGroupFields, dropDisabledPodGroupFields, dropDisabledPodGroupStatusFields, dropDisabledWorkloadFields, type PodGroupFieldGates,
+} from '../../api/admission/drop_disabled_fields.js';
 import { clusterScopedKinds, kindKey, kindKeyOf, kinds, type KindInfo } from '../../api/kinds.js';
 import { randomUUID, rfc3339, seededRandom, type Clock } from '../../util/clock.js';
 import { cloneJSON } from '../../util/json_clone.js';
 import { aggregateFieldErrors, applyResourceDefaults, dropDeallocatedStatusDevices, kindValidation, validatePodStatusNomination, type FieldError } from '../../api/validation/index.js';
 import { ApiError, type ClusterClient, type ClusterEventRecord, type PodStatusPatch, type WatchEvent, type WatchHandler } from '../types.js';
-import { defaultNode, defaultPod, defaultPodGroup, defaultStorageClass, objectKey } from './defaults.js';
+import { defaultCompositePodGroup, defaultNode, defaultPod, defaultPodGroup, defaultStorageClass, objectKey } from './defaults.js';
 import { VolumeController } from './volume_controller.js';
 import { ResourceClaimController } from './resourceclaim_controller.js';
 import { WorkloadControllers } from './controllers/index.js';
@@ -154,6 +156,12 @@ export class MemoryCluster implements ClusterClient {
     return g === null ? status : dropDisabledPodGroupStatusFields(status, g, old);
   }
 
+  /** A CompositePodGroup as the strategy prepares it, as withoutDisabledPodGroupFields does for a PodGroup. */
+  withoutDisabledCompositePodGroupFields(cpg: CompositePodGroup, old?: CompositePodGroup): CompositePodGroup {
+    const g = this.fieldGates;
+    return g === null ? cpg : dropDisabledCompositePodGroupFields(cpg, g, old);
+  }
+
   /** A Workload as the strategy prepares it, as withoutDisabledPodGroupFields does for its templates. */
   withoutDisabledWorkloadFields(w: Workload, old?: Workload): Workload {
     const g = this.fieldGates;
@@ -224,6 +232,9 @@ export class MemoryCluster implements ClusterClient {
       o = this.gates.genericWorkload === true ? defaultPodGroup(pg, this.list<PriorityClass>('PriorityClass'), this.gates.podGroupPreemptionPolicy === true) : cloneJSON(pg);
       o.metadata ??= {};
       o.metadata.namespace ??= 'default';
+    } else if (kind === 'CompositePodGroup') {
+      const cpg = this.withoutDisabledCompositePodGroupFields(obj as CompositePodGroup);
+      o = defaultCompositePodGroup(cpg, this.list<PriorityClass>('PriorityClass'), this.gates.podGroupPreemptionPolicy === true);
     } else if (obj.apiVersion?.startsWith('resource.k8s.io/') || draKinds.has(kind)) {
       o = cloneJSON(obj);
       o.metadata ??= {};
@@ -268,6 +279,7 @@ export class MemoryCluster implements ClusterClient {
     const kind = kindKeyOf(obj);
     const o = kind === 'Pod' ? cloneJSON(obj)
       : kind === 'PodGroup' ? cloneJSON(this.withoutDisabledPodGroupFields(obj as unknown as PodGroup, old as unknown as PodGroup))
+      : kind === 'CompositePodGroup' ? cloneJSON(this.withoutDisabledCompositePodGroupFields(obj as unknown as CompositePodGroup, old as unknown as CompositePodGroup))
       : this.prepare(obj, old);
     return this.replaceExisting(key, old, o) as T;
   }

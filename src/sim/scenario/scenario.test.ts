@@ -84,7 +84,7 @@ describe('scenario loading refuses what the API server would, in one line', () =
 
   it('names every known kind when the kind is unknown', () => {
     const err = failure('objects:\n- { kind: Frobnicator, metadata: { name: f } }\nnodes: []\n');
-    assert.match(err.message, /^scenario\.yaml: objects\[0\]: unknown kind "Frobnicator" \(known kinds: CSIDriver, CSINode, CSIStorageCapacity, DaemonSet, Deployment, /);
+    assert.match(err.message, /^scenario\.yaml: objects\[0\]: unknown kind "Frobnicator" \(known kinds: CSIDriver, CSINode, CSIStorageCapacity, CompositePodGroup, DaemonSet, Deployment, /);
     assert.match(err.message, /PodGroup, PodGroup\.scheduling\.x-k8s\.io, PriorityClass, ReplicaSet, ReplicationController, .*StorageClass, VolumeAttachment, Workload\)$/);
   });
 
@@ -159,6 +159,25 @@ describe('scenario loading knows the workload feature gates', () => {
     assert.deepEqual(groupSpec(text), { schedulingPolicy: { basic: {} }, schedulingConstraints: { topology: [{ key: 'rack' }] } });
     assert.deepEqual(groupSpec(text, off), { schedulingPolicy: { basic: {} } });
     assert.deepEqual(groupSpec(text, { ...off, topologyAwareWorkloadScheduling: true }), { schedulingPolicy: { basic: {} }, schedulingConstraints: { topology: [{ key: 'rack' }] } });
+  });
+
+  it('loads a composite tree with CompositePodGroup on, field by field as strict decoding reads it', () => {
+    const on = { ...off, topologyAwareWorkloadScheduling: true, compositePodGroup: true };
+    const tree = '{ compositePodGroupTemplates: [{ name: slice, schedulingPolicy: { gang: { minGroupCount: 2 } }, podGroupTemplates: [{ name: workers, schedulingPolicy: { gang: { minCount: 4 } } }] }] }';
+    const text = (cpgSpec: string) => `objects:
+- { apiVersion: scheduling.k8s.io/v1beta1, kind: Workload, metadata: { name: w }, spec: ${tree} }
+- { apiVersion: scheduling.k8s.io/v1alpha3, kind: CompositePodGroup, metadata: { name: slice-0 }, spec: ${cpgSpec} }
+nodes: []
+`;
+    const sc = parseScenario(text('{ workloadRef: { workloadName: w, templateName: slice }, schedulingPolicy: { gang: { minGroupCount: 2 } } }'), 's.yaml', { gates: on });
+    assert.deepEqual(sc.objects.map((o) => o.kind), ['Workload', 'CompositePodGroup']);
+    assert.equal((sc.objects[0] as { spec: { compositePodGroupTemplates: unknown[] } }).spec.compositePodGroupTemplates.length, 1);
+    assert.throws(() => parseScenario(text('{ workloadRef: { workloadName: w, templateName: slice }, schedulingPolicy: { gang: { minGroupCount: 2, minCount: 1 } } }'), 's.yaml', { gates: on }),
+      /objects\[1\] \(CompositePodGroup default\/slice-0\): strict decoding error: unknown field "spec\.schedulingPolicy\.gang\.minCount"$/);
+    assert.throws(() => parseScenario(text('{ schedulingPolicy: { basic: {} } }'), 's.yaml', { gates: on }), /spec\.workloadRef: Required value$/);
+    // Off: the Workload loses its composite templates and so has none.
+    assert.throws(() => parseScenario(text('{ workloadRef: { workloadName: w, templateName: slice }, schedulingPolicy: { basic: {} } }'), 's.yaml', { gates: off }),
+      /objects\[0\] \(Workload default\/w\): spec: Invalid value: "": must specify one of: `podGroupTemplates`, `compositePodGroupTemplates`$/);
   });
 
   it('drops a Workload template\'s gated fields on create and on a step\'s update', () => {

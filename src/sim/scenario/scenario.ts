@@ -8,8 +8,10 @@ import { parseAllDocuments } from 'yaml';
 import { applyMatchLabelKeysToAffinity } from '../../api/admission/match_label_keys.js';
 import { admitGroupPriority, priorityAdmissionError, priorityClassAdmissionError } from '../../api/admission/priority.js';
 import type { KubeObject, Node, Pod, PriorityClass } from '../../api/types.js';
-import type { PodGroup, Workload } from '../../api/scheduling.js';
-import { dropDisabledPodGroupFields, dropDisabledWorkloadFields, type PodGroupFieldGates } from '../../api/admission/drop_disabled_fields.js';
+import type { CompositePodGroup, PodGroup, Workload } from '../../api/scheduling.js';
+import {
+  dropDisabledCompositePodGroupFields, dropDisabledPodGroupFields, dropDisabledWorkloadFields, type PodGroupFieldGates,
+} from '../../api/admission/drop_disabled_fields.js';
 import { kindKeyOf } from '../../api/kinds.js';
 import { nodesToAdd, readStepOps, whatIfStepKeys, type StepOps } from './whatif_steps.js';
 import {
@@ -104,7 +106,7 @@ class Loader {
   constructor(private readonly source: string, private readonly gates: PodGroupFieldGates | undefined) {}
 
   /**
-   * The object as the PodGroup and Workload strategies prepare it (podgroup/workload strategy.go):
+   * The object as the PodGroup, CompositePodGroup and Workload strategies prepare it (their strategy.go):
    * without the fields of gates that are off, but those `old` uses. Without known gates (a caller
    * that does not say them) only parentCompositePodGroupName goes, as CompositePodGroup runs at
    * its default (off) only; the embedded store drops the rest with the run's gates.
@@ -118,6 +120,9 @@ class Loader {
       case 'Workload':
         return typeof (obj as unknown as Workload).spec === 'object' && (obj as unknown as Workload).spec !== null
           ? dropDisabledWorkloadFields(obj as unknown as Workload, gates, old as unknown as Workload | undefined) as unknown as KubeObject : obj;
+      case 'CompositePodGroup':
+        return typeof (obj as CompositePodGroup).spec === 'object' && (obj as CompositePodGroup).spec !== null
+          ? dropDisabledCompositePodGroupFields(obj as CompositePodGroup, gates, old as CompositePodGroup | undefined) : obj;
       default:
         return obj;
     }
@@ -173,7 +178,7 @@ class Loader {
   }
 
   /**
-   * Why Priority admission refuses the object, or null. A PodGroup's preemption policy is checked
+   * Why Priority admission refuses the object, or null. A group's preemption policy is checked
    * only with PodGroupPreemptionPolicy on (without known gates, the store decides).
    */
   private admissionError(obj: KubeObject): string | null {
@@ -182,10 +187,12 @@ class Loader {
         return priorityAdmissionError(obj as Pod, this.priorityClasses());
       case 'PriorityClass':
         return priorityClassAdmissionError(obj as PriorityClass, this.priorityClasses());
-      case 'PodGroup': {
-        const spec = (obj as PodGroup).spec;
+      case 'PodGroup':
+      case 'CompositePodGroup': {
+        const spec = (obj as PodGroup | CompositePodGroup).spec;
         if (spec === null || typeof spec !== 'object') return null;
-        const r = admitGroupPriority(spec, this.priorityClasses(), { noun: 'pod group', preemptionPolicy: this.gates?.podGroupPreemptionPolicy === true });
+        const noun = obj.kind === 'PodGroup' ? 'pod group' : 'composite pod group';
+        const r = admitGroupPriority(spec, this.priorityClasses(), { noun, preemptionPolicy: this.gates?.podGroupPreemptionPolicy === true });
         return 'error' in r ? r.error : null;
       }
       default:

@@ -66,14 +66,14 @@ describe('WorkloadWithJob: the Job controller makes a Workload and a PodGroup', 
     c.create(job('mpi', { parallelism: 4, completions: 4, scheduling: { schedulingPolicy: { gang: {} }, disruptionMode: { all: {} }, schedulingConstraints: { topology: [{ key: 'rack' }] } } }));
     await settle(c);
     const wl = c.list<Workload>('Workload')[0]!;
-    assert.deepEqual(wl.spec.podGroupTemplates[0], {
+    assert.deepEqual(wl.spec.podGroupTemplates![0], {
       name: 'mpi-pgt-0', schedulingPolicy: { gang: { minCount: 4 } }, schedulingConstraints: { topology: [{ key: 'rack' }] }, disruptionMode: { all: {} },
     });
     assert.deepEqual(c.list<PodGroup>('PodGroup')[0]!.spec.schedulingPolicy, { gang: { minCount: 4 } });
     const j = c.get<KubeObject & { spec: Record<string, unknown> }>('Job', 'default', 'mpi')!;
     c.update({ ...j, spec: { ...j.spec, parallelism: 2 } });
     await settle(c);
-    assert.deepEqual(c.list<Workload>('Workload')[0]!.spec.podGroupTemplates[0]!.schedulingPolicy, { gang: { minCount: 2 } });
+    assert.deepEqual(c.list<Workload>('Workload')[0]!.spec.podGroupTemplates![0]!.schedulingPolicy, { gang: { minCount: 2 } });
     assert.deepEqual(c.list<PodGroup>('PodGroup')[0]!.spec.schedulingPolicy, { gang: { minCount: 2 } });
   });
 
@@ -81,7 +81,7 @@ describe('WorkloadWithJob: the Job controller makes a Workload and a PodGroup', 
     const c = cluster();
     c.create(job('mpi', { parallelism: 4, completions: 4, scheduling: { schedulingPolicy: { gang: {} }, schedulingConstraints: { topology: [{ key: 'rack' }] } } }));
     await settle(c);
-    assert.deepEqual(c.list<Workload>('Workload')[0]!.spec.podGroupTemplates[0], { name: 'mpi-pgt-0', schedulingPolicy: { gang: { minCount: 4 } } });
+    assert.deepEqual(c.list<Workload>('Workload')[0]!.spec.podGroupTemplates![0], { name: 'mpi-pgt-0', schedulingPolicy: { gang: { minCount: 4 } } });
   });
 
   it('the gate off: the Job strategy drops spec.scheduling', () => {

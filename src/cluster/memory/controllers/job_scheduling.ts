@@ -121,7 +121,7 @@ export function ensureWorkloadAndPodGroup(ctx: ControllerContext, job: Schedulin
   }
   const groups = groupsOf(ctx, wl).filter((pg) => isControlledBy(pg, job));
   let pg: PodGroup | null;
-  if (groups.length === 0) pg = newJob ? createPodGroup(ctx, job, wl, wl.spec.podGroupTemplates[0]!, true) : null;
+  if (groups.length === 0) pg = newJob ? createPodGroup(ctx, job, wl, wl.spec.podGroupTemplates![0]!, true) : null;
   else pg = groups.length === 1 ? groups[0]! : null;
   return syncGangMinCount(ctx, job, wl, pg);
 }
@@ -160,7 +160,7 @@ function createPodGroup(ctx: ControllerContext, job: SchedulingJob, wl: Workload
 function syncGangMinCount(ctx: ControllerContext, job: SchedulingJob, wl: WorkloadObject, pg: PodGroup | null): PodGroup | null {
   const desired = podGroupTemplateFor(job).schedulingPolicy.gang?.minCount;
   if (desired === undefined) return pg;
-  const templates = wl.spec.podGroupTemplates;
+  const templates = wl.spec.podGroupTemplates ?? [];
   if (templates.length === 1 && templates[0]!.schedulingPolicy.gang != null && templates[0]!.schedulingPolicy.gang.minCount !== desired) {
     ctx.store.update<WorkloadObject>({ ...wl, spec: { ...wl.spec, podGroupTemplates: [{ ...templates[0]!, schedulingPolicy: { gang: { minCount: desired } } }] } });
   }
@@ -181,9 +181,10 @@ function delegatedPodGroup(ctx: ControllerContext, job: SchedulingJob, newJob: b
   const wl = ctx.store.list<WorkloadObject>('Workload').find((w) => (w.metadata.namespace ?? 'default') === ns
     && w.spec?.controllerRef != null && (w.spec.controllerRef.apiGroup ?? '') === group && w.spec.controllerRef.kind === parent.kind && w.spec.controllerRef.name === parent.name);
   // The parent's Workload may not exist yet: the Job's next sync tries again.
-  if (wl === undefined || (wl.spec.podGroupTemplates ?? []).length === 0) return null;
+  const templates = wl?.spec.podGroupTemplates ?? [];
+  if (wl === undefined || templates.length === 0) return null;
   const templateName = job.metadata.annotations![groupTemplateNameAnnotation]!;
-  const tmpl = templateName === '' ? wl.spec.podGroupTemplates[0] : wl.spec.podGroupTemplates.find((t) => t.name === templateName);
+  const tmpl = templateName === '' ? templates[0] : templates.find((t) => t.name === templateName);
   if (tmpl === undefined) return null;
   let pg = groupsOf(ctx, wl).find((g) => isControlledBy(g, job)) ?? null;
   if (pg === null && newJob) pg = createPodGroup(ctx, job, wl, tmpl, false);
