@@ -1,6 +1,6 @@
 // The resources the embedded API server serves and its discovery documents
 // (staging/src/k8s.io/apiserver/pkg/endpoints/discovery, pkg/registry/*/storage for verbs and short names).
-import { groupOf, kindInfo, kindKey } from '../api/kinds.js';
+import { groupOf, kindGatesOffByDefault, kindInfo, kindKey } from '../api/kinds.js';
 
 export interface Resource {
   /** API group; '' for the core group. */
@@ -132,11 +132,8 @@ export function resourcesFor(enabled: (gate: string) => boolean): readonly Resou
   return resources.filter((r) => r.gate === undefined || enabled(r.gate));
 }
 
-/** The gates the table names that are off at the pinned release's defaults: GenericWorkload (beta) and CompositePodGroup (alpha). */
-const offByDefault: ReadonlySet<string> = new Set(['GenericWorkload', 'CompositePodGroup']);
-
 /** What a server at the pinned release's defaults serves. */
-export const servedByDefault = resourcesFor((gate) => !offByDefault.has(gate));
+export const servedByDefault = resourcesFor((gate) => !kindGatesOffByDefault.has(gate));
 
 /** The resource served at `group/version` under `name`, if any. */
 export function findResource(group: string, version: string, name: string, served: readonly Resource[] = servedByDefault): Resource | undefined {
