@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { aggregateFieldErrors, checkCreate, kindValidation } from '../../src/api/validation/index.js';
 import { admitGroupPriority } from '../../src/api/admission/priority.js';
-import { ControlPlane, missingBinaries } from './control_plane.js';
+import { ControlPlane, errorLines, missingBinaries } from './control_plane.js';
 
 const skip = missingBinaries();
 const v1alpha3 = 'scheduling.k8s.io/v1alpha3';
@@ -63,13 +63,6 @@ const objects: { path: string; obj: Record<string, unknown> & { kind: string } }
     group('orphan', { parentCompositePodGroupName: 'root', schedulingPolicy: { basic: {} } }),
   ].map((obj) => ({ path: `${ns}/podgroups`, obj })),
 ];
-
-/** The sorted error lines of an "is invalid: " message (one, or several in brackets). */
-function errorLines(message: string): string[] {
-  const body = message.slice(message.indexOf('is invalid: ') + 'is invalid: '.length);
-  const inner = body.startsWith('[') && body.endsWith(']') ? body.slice(1, -1) : body;
-  return inner.split(/, (?=[a-z]+[.[a-zA-Z0-9\]]*: |Forbidden|Invalid)/).sort();
-}
 
 describe('CompositePodGroup validation agrees with the pinned kube-apiserver', { skip: skip ?? false, timeout: 300_000 }, () => {
   let cp: ControlPlane;
