@@ -73,6 +73,23 @@ describe('CompositePodGroup validation agrees with the pinned kube-apiserver', {
     await cp?.stop();
   });
 
+  const updates: { name: string; spec: Record<string, unknown> }[] = [
+    { name: 'policy and disruption', spec: { schedulingPolicy: { gang: { minGroupCount: 3 } }, disruptionMode: { all: {} } } },
+    { name: 'parent and constraints', spec: { parentCompositePodGroupName: 'root', schedulingConstraints: { topology: [{ key: 'rack' }] } } },
+    { name: 'workload reference and class', spec: { workloadRef: { workloadName: 'w2', templateName: 't' }, priorityClassName: 'gold' } },
+  ];
+  for (const c of updates) {
+    it(`CompositePodGroup update: ${c.name}`, async () => {
+      const name = `upd-${updates.indexOf(c)}`;
+      const stored = await cp.create(`${ns}/compositepodgroups`, composite(name, { workloadRef: ref, schedulingPolicy: { gang: { minGroupCount: 2 } } })) as Record<string, unknown> & { spec: object };
+      const next = { ...stored, spec: { ...stored.spec, ...c.spec } };
+      const r = await cp.api('PUT', `${ns}/compositepodgroups/${name}?dryRun=All`, next);
+      assert.equal(r.status, 422, JSON.stringify(r.body));
+      const ours = kindValidation('CompositePodGroup')!.validateUpdate!({ ...stored, kind: 'CompositePodGroup' } as never, { ...next, kind: 'CompositePodGroup' } as never);
+      assert.deepEqual(errorLines(`x is invalid: ${aggregateFieldErrors(ours)}`), errorLines(String((r.body as { message?: string }).message)));
+    });
+  }
+
   for (const { path, obj } of objects) {
     it(`${obj.kind} ${(obj.metadata as { name: string }).name}`, async () => {
       const r = await cp.api('POST', `${path}?dryRun=All&fieldValidation=Strict`, obj);
