@@ -10,14 +10,14 @@ import { dns1123LabelErrors } from './meta.js';
 import { versionedPodGroupTemplateValue } from './scheduling_values.js';
 
 /** Each template list of a Workload holds at most this many (WorkloadMaxPodGroupTemplates). */
-export const maxPodGroupTemplates = 8;
+const maxPodGroupTemplates = 8;
 const maxResourceClaims = 4;
 const maxTopologyConstraints = 1;
 const preemptionPolicies = ['PreemptLowerPriority', 'Never'];
 /** The highest priority a group may state (declarative +k8s:maximum, HighestUserDefinablePriority). */
 const maxGroupPriority = 1_000_000_000;
 
-export function tooMany(field: string, n: number, max: number): FieldError {
+function tooMany(field: string, n: number, max: number): FieldError {
   return { type: 'FieldValueTooMany', field, value: n, detail: `must have at most ${max} ${max === 1 ? 'item' : 'items'}` };
 }
 
