@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { clusterScopedKinds, kindKey, kindKeyOf, kinds as declared, type KindInfo } from '../src/api/kinds.js';
+import { clusterScopedKinds, kindGatesOffByDefault, kindKey, kindKeyOf, kinds as declared, type KindInfo } from '../src/api/kinds.js';
 import { kindValidation, knownKinds } from '../src/api/validation/index.js';
 import { findResource, resources, resourcesFor } from '../src/apiserver/resources.js';
 import { watchedResourcesFor } from '../src/cluster/kube/resources.js';
@@ -75,8 +75,7 @@ describe('the kinds table', () => {
     for (const k of kinds) {
       const { group, version } = splitApiVersion(k.apiVersion);
       const r = findResource(group, version, k.plural);
-      // Off at the pinned release's defaults: GenericWorkload (beta) and CompositePodGroup (alpha).
-      if (k.gate === 'GenericWorkload' || k.gate === 'CompositePodGroup') {
+      if (k.gate !== undefined && kindGatesOffByDefault.has(k.gate)) {
         assert.equal(r, undefined, k.kind);
         assert.equal(findResource(group, version, k.plural, resourcesFor(() => true))?.storeKind, kindKey(k), `${k.kind} is not served with its gate on`);
         continue;

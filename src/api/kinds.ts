@@ -70,6 +70,9 @@ export const kinds = [
   { kind: 'Lease', apiVersion: 'coordination.k8s.io/v1', plural: 'leases', namespaced: true },
 ] as const satisfies readonly KindInfo[];
 
+/** The gates of the table's kinds that are off at the pinned release's defaults: GenericWorkload (beta) and CompositePodGroup (alpha). */
+export const kindGatesOffByDefault: ReadonlySet<string> = new Set(['GenericWorkload', 'CompositePodGroup']);
+
 type Kinds = (typeof kinds)[number];
 
 /** A row's key: its kind, or "Kind.group" for a custom resource ("Pod", "PodGroup.scheduling.x-k8s.io"). */

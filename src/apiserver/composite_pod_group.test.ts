@@ -1,5 +1,6 @@
 // scheduling.k8s.io/v1alpha3 CompositePodGroups through the embedded API server: served only with
 // the CompositePodGroup gate (absent from discovery and 404 without, as kube-apiserver v1.37.2),
+// beside v1alpha3's Workload and PodGroup (v1beta1's objects under another version),
 // defaulted, admitted and validated as its strategy does, with its status subresource and printer;
 // and a Workload's composite templates, kept with the gate and dropped without.
 import assert from 'node:assert/strict';
@@ -53,6 +54,7 @@ describe('scheduling.k8s.io/v1alpha3 with CompositePodGroup off', () => {
     const versions = ((await s.call('GET', '/apis/scheduling.k8s.io')).body.versions as { version: string }[]).map((v) => v.version);
     assert.deepEqual(versions, ['v1', 'v1beta1']);
     assert.equal((await s.call('GET', v1alpha3)).code, 404);
+    assert.equal((await s.call('GET', `${ns}/podgroups`)).code, 404);
     assert.equal((await s.call('POST', `${ns}/compositepodgroups`, composite('c'))).code, 404);
   });
 
@@ -70,9 +72,22 @@ describe('scheduling.k8s.io/v1alpha3 with CompositePodGroup on', () => {
   });
   after(() => s.server.close());
 
-  it('discovery lists compositepodgroups and their status', async () => {
+  it('discovery lists v1alpha3 after v1beta1, with workloads, podgroups and compositepodgroups', async () => {
+    const versions = ((await s.call('GET', '/apis/scheduling.k8s.io')).body.versions as { version: string }[]).map((v) => v.version);
+    assert.deepEqual(versions, ['v1', 'v1beta1', 'v1alpha3']);
     const names = ((await s.call('GET', v1alpha3)).body.resources as { name: string }[]).map((r) => r.name);
-    assert.deepEqual(names, ['compositepodgroups', 'compositepodgroups/status']);
+    assert.deepEqual(names, ['workloads', 'podgroups', 'podgroups/status', 'compositepodgroups', 'compositepodgroups/status']);
+  });
+
+  it('serves a PodGroup under v1alpha3 and v1beta1 alike, stored as v1beta1', async () => {
+    const created = await s.call('POST', `${ns}/podgroups`, {
+      apiVersion: 'scheduling.k8s.io/v1alpha3', kind: 'PodGroup', metadata: { name: 'alpha' }, spec: { schedulingPolicy: { basic: {} } },
+    });
+    assert.equal(created.code, 201, JSON.stringify(created.body));
+    assert.equal(created.body.apiVersion, 'scheduling.k8s.io/v1alpha3');
+    assert.equal(s.cluster.get('PodGroup', 'default', 'alpha')?.apiVersion, 'scheduling.k8s.io/v1beta1');
+    assert.equal((await s.call('GET', `${betaNs}/podgroups/alpha`)).body.apiVersion, 'scheduling.k8s.io/v1beta1');
+    assert.equal((await s.call('DELETE', `${ns}/podgroups/alpha`)).code, 200);
   });
 
   it('creates a composite group with v1alpha3 defaults and the computed priority, without status', async () => {

@@ -463,7 +463,7 @@ export class ResourceRegistry {
   }
 
   private internal(r: Resource, obj: Obj): KubeObject {
-    return { ...obj, apiVersion: groupVersion(r), kind: r.kind };
+    return { ...obj, apiVersion: r.storageVersion ?? groupVersion(r), kind: r.kind };
   }
 }
 

@@ -1,6 +1,6 @@
 // The resources the embedded API server serves and its discovery documents
 // (staging/src/k8s.io/apiserver/pkg/endpoints/discovery, pkg/registry/*/storage for verbs and short names).
-import { groupOf, kindInfo, kindKey } from '../api/kinds.js';
+import { groupOf, kindGatesOffByDefault, kindInfo, kindKey } from '../api/kinds.js';
 
 export interface Resource {
   /** API group; '' for the core group. */
@@ -35,6 +35,8 @@ export interface Resource {
   readonly scale?: boolean;
   /** The feature gate without which kube-apiserver does not serve it (api/kinds.ts). */
   readonly gate?: string;
+  /** The group/version stored objects carry when this is another version of the kind (its table version). */
+  readonly storageVersion?: string;
 }
 
 const podFields = ['spec.nodeName', 'spec.restartPolicy', 'spec.schedulerName', 'spec.serviceAccountName', 'spec.hostNetwork',
@@ -52,6 +54,11 @@ function served(key: string): Pick<Resource, 'group' | 'version' | 'name' | 'sin
     singularName: k.kind.toLowerCase(), kind: k.kind, storeKind: kindKey(k), namespaced: k.namespaced,
     ...(k.gate !== undefined ? { gate: k.gate } : {}),
   };
+}
+
+/** Another version of a kind of the table, served under `gate`, its objects stored as the table's version. */
+function servedAs(key: string, version: string, gate: string): ReturnType<typeof served> & Pick<Resource, 'storageVersion'> {
+  return { ...served(key), version, gate, storageVersion: kindInfo(key).apiVersion };
 }
 
 export const resources: readonly Resource[] = [
@@ -113,7 +120,13 @@ export const resources: readonly Resource[] = [
     hasStatus: false, requireResourceVersion: true },
   { ...served('PodGroup'),
     hasStatus: true, requireResourceVersion: true, statusOnCreate: 'reset', statusResetsMetadata: true },
-  // scheduling.k8s.io/v1alpha3 under CompositePodGroup (pkg/registry/scheduling/compositepodgroup).
+  // scheduling.k8s.io/v1alpha3: Workload and PodGroup as v1beta1's (the same fields, stored as
+  // v1beta1), and CompositePodGroup (pkg/registry/scheduling/rest v1alpha3Storage). kube-apiserver
+  // serves the version when runtime-config enables it; here the CompositePodGroup gate does.
+  { ...servedAs('Workload', 'v1alpha3', 'CompositePodGroup'),
+    hasStatus: false, requireResourceVersion: true },
+  { ...servedAs('PodGroup', 'v1alpha3', 'CompositePodGroup'),
+    hasStatus: true, requireResourceVersion: true, statusOnCreate: 'reset', statusResetsMetadata: true },
   { ...served('CompositePodGroup'),
     hasStatus: true, requireResourceVersion: true, statusOnCreate: 'reset', statusResetsMetadata: true },
   // Custom resources, served as their CRDs would be (as if installed).
@@ -132,11 +145,8 @@ export function resourcesFor(enabled: (gate: string) => boolean): readonly Resou
   return resources.filter((r) => r.gate === undefined || enabled(r.gate));
 }
 
-/** The gates the table names that are off at the pinned release's defaults: GenericWorkload (beta) and CompositePodGroup (alpha). */
-const offByDefault: ReadonlySet<string> = new Set(['GenericWorkload', 'CompositePodGroup']);
-
 /** What a server at the pinned release's defaults serves. */
-export const servedByDefault = resourcesFor((gate) => !offByDefault.has(gate));
+export const servedByDefault = resourcesFor((gate) => !kindGatesOffByDefault.has(gate));
 
 /** The resource served at `group/version` under `name`, if any. */
 export function findResource(group: string, version: string, name: string, served: readonly Resource[] = servedByDefault): Resource | undefined {

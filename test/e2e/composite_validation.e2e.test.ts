@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { aggregateFieldErrors, checkCreate, kindValidation } from '../../src/api/validation/index.js';
 import { admitGroupPriority } from '../../src/api/admission/priority.js';
-import { ControlPlane, missingBinaries } from './control_plane.js';
+import { ControlPlane, errorLines, missingBinaries } from './control_plane.js';
 
 const skip = missingBinaries();
 const v1alpha3 = 'scheduling.k8s.io/v1alpha3';
@@ -64,13 +64,6 @@ const objects: { path: string; obj: Record<string, unknown> & { kind: string } }
   ].map((obj) => ({ path: `${ns}/podgroups`, obj })),
 ];
 
-/** The sorted error lines of an "is invalid: " message (one, or several in brackets). */
-function errorLines(message: string): string[] {
-  const body = message.slice(message.indexOf('is invalid: ') + 'is invalid: '.length);
-  const inner = body.startsWith('[') && body.endsWith(']') ? body.slice(1, -1) : body;
-  return inner.split(/, (?=[a-z]+[.[a-zA-Z0-9\]]*: |Forbidden|Invalid)/).sort();
-}
-
 describe('CompositePodGroup validation agrees with the pinned kube-apiserver', { skip: skip ?? false, timeout: 300_000 }, () => {
   let cp: ControlPlane;
   before(async () => {
@@ -79,6 +72,23 @@ describe('CompositePodGroup validation agrees with the pinned kube-apiserver', {
   after(async () => {
     await cp?.stop();
   });
+
+  const updates: { name: string; spec: Record<string, unknown> }[] = [
+    { name: 'policy and disruption', spec: { schedulingPolicy: { gang: { minGroupCount: 3 } }, disruptionMode: { all: {} } } },
+    { name: 'parent and constraints', spec: { parentCompositePodGroupName: 'root', schedulingConstraints: { topology: [{ key: 'rack' }] } } },
+    { name: 'workload reference and class', spec: { workloadRef: { workloadName: 'w2', templateName: 't' }, priorityClassName: 'gold' } },
+  ];
+  for (const c of updates) {
+    it(`CompositePodGroup update: ${c.name}`, async () => {
+      const name = `upd-${updates.indexOf(c)}`;
+      const stored = await cp.create(`${ns}/compositepodgroups`, composite(name, { workloadRef: ref, schedulingPolicy: { gang: { minGroupCount: 2 } } })) as Record<string, unknown> & { spec: object };
+      const next = { ...stored, spec: { ...stored.spec, ...c.spec } };
+      const r = await cp.api('PUT', `${ns}/compositepodgroups/${name}?dryRun=All`, next);
+      assert.equal(r.status, 422, JSON.stringify(r.body));
+      const ours = kindValidation('CompositePodGroup')!.validateUpdate!({ ...stored, kind: 'CompositePodGroup' } as never, { ...next, kind: 'CompositePodGroup' } as never);
+      assert.deepEqual(errorLines(`x is invalid: ${aggregateFieldErrors(ours)}`), errorLines(String((r.body as { message?: string }).message)));
+    });
+  }
 
   for (const { path, obj } of objects) {
     it(`${obj.kind} ${(obj.metadata as { name: string }).name}`, async () => {

@@ -252,3 +252,10 @@ function plainGet(url: string): Promise<number> {
     req.end();
   });
 }
+
+/** The sorted error lines of an "is invalid: " message (one, or several in brackets). */
+export function errorLines(message: string): string[] {
+  const body = message.slice(message.indexOf('is invalid: ') + 'is invalid: '.length);
+  const inner = body.startsWith('[') && body.endsWith(']') ? body.slice(1, -1) : body;
+  return inner.split(/, (?=[a-z]+[.[a-zA-Z0-9\]]*: |Forbidden|Invalid)/).sort();
+}

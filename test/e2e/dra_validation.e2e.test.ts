@@ -4,7 +4,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { aggregateFieldErrors, checkCreate, kindValidation } from '../../src/api/validation/index.js';
-import { ControlPlane, missingBinaries } from './control_plane.js';
+import { ControlPlane, errorLines, missingBinaries } from './control_plane.js';
 
 const skip = missingBinaries();
 const v1 = 'resource.k8s.io/v1';
@@ -65,13 +65,6 @@ const objects: { path: string; obj: Record<string, unknown> & { kind: string } }
   { path: '/apis/resource.k8s.io/v1/devicetaintrules', obj: { apiVersion: v1, kind: 'DeviceTaintRule', metadata: { name: 'r2' }, spec: { deviceSelector: { pool: 'a/B' }, taint: { key: 'k', value: 'not a value', effect: 'NoExecute' } } } },
   { path: '/apis/resource.k8s.io/v1/deviceclasses', obj: { apiVersion: v1, kind: 'DeviceClass', metadata: { name: 'c3' }, spec: { extendedResourceName: 'kubernetes.io/gpu', config: [{}] } } },
 ];
-
-/** The sorted error lines of an "is invalid: " message (one, or several in brackets). */
-function errorLines(message: string): string[] {
-  const body = message.slice(message.indexOf('is invalid: ') + 'is invalid: '.length);
-  const inner = body.startsWith('[') && body.endsWith(']') ? body.slice(1, -1) : body;
-  return inner.split(/, (?=[a-z]+[.[a-zA-Z0-9\]]*: |Forbidden|Invalid)/).sort();
-}
 
 describe('DRA validation agrees with the pinned kube-apiserver', { skip: skip ?? false, timeout: 300_000 }, () => {
   let cp: ControlPlane;

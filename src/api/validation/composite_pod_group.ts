@@ -8,8 +8,7 @@ import { child, duplicate, index, invalid, required, type FieldError } from './f
 import { nameIsDNSSubdomain, validateObjectMeta } from './meta.js';
 import { internalCompositeTemplatesValue, versionedCompositeTemplateValue } from './scheduling_values.js';
 import {
-  exactlyOne, longName, maxPodGroupTemplates, shortName, tooMany, validateConstraints, validateDisruption, validatePodGroupTemplateList,
-  validatePriorityFields,
+  exactlyOne, longName, shortName, validateConstraints, validateDisruption, validatePodGroupTemplateList, validatePriorityFields, validateTemplateList,
 } from './scheduling_fields.js';
 
 /** Composite templates nest at most this deep (WorkloadMaxTemplateDepth). */
@@ -30,7 +29,6 @@ function validateCompositePolicy(p: CompositePodGroupSchedulingPolicy | undefine
 
 function validateCompositeTemplate(t: CompositePodGroupTemplate, path: string): FieldError[] {
   return [
-    ...shortName(child(path, 'name'), t.name),
     ...validateCompositePolicy(t.schedulingPolicy, child(path, 'schedulingPolicy')),
     ...validateConstraints(t.schedulingConstraints, child(path, 'schedulingConstraints')),
     ...validateDisruption(t.disruptionMode, child(path, 'disruptionMode')),
@@ -40,19 +38,9 @@ function validateCompositeTemplate(t: CompositePodGroupTemplate, path: string): 
   ];
 }
 
-/** A list of composite templates: at most 8, names unique in the list, each template valid (its subtree too). */
+/** A list of composite templates, each with its subtree. */
 export function validateCompositeTemplateList(templates: readonly CompositePodGroupTemplate[] | undefined, path: string): FieldError[] {
-  if (templates === undefined) return [];
-  if (templates.length > maxPodGroupTemplates) return [tooMany(path, templates.length, maxPodGroupTemplates)];
-  const errs: FieldError[] = [];
-  const seen = new Set<string>();
-  templates.forEach((t, i) => {
-    const p = index(path, i);
-    if (seen.has(t.name)) errs.push(duplicate(p, versionedCompositeTemplateValue(t)));
-    seen.add(t.name);
-    errs.push(...validateCompositeTemplate(t, p));
-  });
-  return errs;
+  return validateTemplateList(templates, path, validateCompositeTemplate, versionedCompositeTemplateValue);
 }
 
 /**

@@ -5,19 +5,19 @@ import { dns1123SubdomainErrors, qualifiedNameErrors } from '../labels.js';
 import type {
   DisruptionMode, PodGroupResourceClaim, PodGroupSchedulingConstraints, PodGroupSchedulingPolicy, PodGroupTemplate,
 } from '../scheduling.js';
-import { child, duplicate, index, invalid, notSupported, required, type FieldError } from './field.js';
+import { child, duplicate, index, invalid, notSupported, required, type FieldError, type Unquoted } from './field.js';
 import { dns1123LabelErrors } from './meta.js';
 import { versionedPodGroupTemplateValue } from './scheduling_values.js';
 
 /** Each template list of a Workload holds at most this many (WorkloadMaxPodGroupTemplates). */
-export const maxPodGroupTemplates = 8;
+const maxPodGroupTemplates = 8;
 const maxResourceClaims = 4;
 const maxTopologyConstraints = 1;
 const preemptionPolicies = ['PreemptLowerPriority', 'Never'];
 /** The highest priority a group may state (declarative +k8s:maximum, HighestUserDefinablePriority). */
 const maxGroupPriority = 1_000_000_000;
 
-export function tooMany(field: string, n: number, max: number): FieldError {
+function tooMany(field: string, n: number, max: number): FieldError {
   return { type: 'FieldValueTooMany', field, value: n, detail: `must have at most ${max} ${max === 1 ? 'item' : 'items'}` };
 }
 
@@ -118,10 +118,12 @@ export function validateGroupFields(s: Omit<PodGroupTemplate, 'name'>, path: str
 }
 
 /**
- * A list of pod group templates (a Workload's, or a composite template's): at most 8, names
- * unique in the list, each template valid.
+ * A list of templates (pod group or composite, of a Workload or of a composite template): at most
+ * 8, each named by a DNS label unique in the list (declarative validation reports a repeat with
+ * the item's JSON), each valid by `validateTemplate`.
  */
-export function validatePodGroupTemplateList(templates: readonly PodGroupTemplate[] | undefined, path: string): FieldError[] {
+export function validateTemplateList<T extends { readonly name: string }>(templates: readonly T[] | undefined, path: string,
+  validateTemplate: (t: T, path: string) => FieldError[], printed: (t: T) => Unquoted): FieldError[] {
   if (templates === undefined) return [];
   if (templates.length > maxPodGroupTemplates) return [tooMany(path, templates.length, maxPodGroupTemplates)];
   const errs: FieldError[] = [];
@@ -129,9 +131,14 @@ export function validatePodGroupTemplateList(templates: readonly PodGroupTemplat
   templates.forEach((t, i) => {
     const p = index(path, i);
     errs.push(...shortName(child(p, 'name'), t.name));
-    if (seen.has(t.name)) errs.push(duplicate(p, versionedPodGroupTemplateValue(t)));
+    if (seen.has(t.name)) errs.push(duplicate(p, printed(t)));
     seen.add(t.name);
-    errs.push(...validateGroupFields(t, p));
+    errs.push(...validateTemplate(t, p));
   });
   return errs;
+}
+
+/** A list of pod group templates. */
+export function validatePodGroupTemplateList(templates: readonly PodGroupTemplate[] | undefined, path: string): FieldError[] {
+  return validateTemplateList(templates, path, validateGroupFields, versionedPodGroupTemplateValue);
 }

@@ -1,6 +1,6 @@
 // The kinds the scheduler lists and watches, with their API paths, in the order their initial lists
 // are delivered (objects the plugins read first, nodes, then pods), as scheduler.go's informers.
-import { kindInfo, kindKey, kinds, type KindInfo } from '../../api/kinds.js';
+import { kindGatesOffByDefault, kindInfo, kindKey, kinds, type KindInfo } from '../../api/kinds.js';
 
 export interface ResourceSpec {
   /** The kind's key in api/kinds.ts: the kind, or "Kind.group" for a custom resource. */
@@ -29,8 +29,6 @@ const allResources: readonly { spec: ResourceSpec; gate: string | undefined }[] 
   .filter((k: KindInfo) => k.watched === true)
   .map((k: KindInfo) => ({ spec: resourceSpec(kindKey(k)), gate: k.gate }));
 
-/** The gates of the table's kinds that are off by default. */
-const offByDefault: ReadonlySet<string> = new Set(['GenericWorkload']);
 
 /**
  * A kind a cluster at the pinned release's defaults does not serve: gated off by default
@@ -38,7 +36,7 @@ const offByDefault: ReadonlySet<string> = new Set(['GenericWorkload']);
  */
 export function servedOnlyBeyondDefaults(key: string): boolean {
   const k = kindInfo(key);
-  return k.crd === true || (k.gate !== undefined && offByDefault.has(k.gate));
+  return k.crd === true || (k.gate !== undefined && kindGatesOffByDefault.has(k.gate));
 }
 
 /** The kinds watched with the given feature gates. */
@@ -47,7 +45,7 @@ export function watchedResourcesFor(enabled: (gate: string) => boolean): readonl
 }
 
 /** The kinds watched at the pinned release's defaults. */
-export const watchedResources: readonly ResourceSpec[] = watchedResourcesFor((gate) => !offByDefault.has(gate));
+export const watchedResources: readonly ResourceSpec[] = watchedResourcesFor((gate) => !kindGatesOffByDefault.has(gate));
 
 /** `specs` without repeats, in the kinds table's order (the order their initial lists are delivered). */
 export function inTableOrder(specs: readonly ResourceSpec[]): ResourceSpec[] {
