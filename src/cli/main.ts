@@ -17,28 +17,21 @@ interface CommandModule {
   readonly run: Command;
 }
 
+/** A command whose module is imported on first use. */
+function lazy<M>(load: () => Promise<M>, pick: (m: M) => CommandModule): () => Promise<CommandModule> {
+  return async () => pick(await load());
+}
+
 // In the order the help lists them. Loaded on use where the module is slow to import
 // (@kubernetes/client-node takes over a second).
 const commands: Record<string, () => Promise<CommandModule>> = {
   simulate: async () => ({ spec: simulateSpec, run: simulateCommand }),
   explain: async () => ({ spec: explainSpec, run: explainCommand }),
   run: async () => ({ spec: runSpec, run: (await import('./commands/run.js')).runCommand }),
-  serve: async () => {
-    const m = await import('./commands/serve.js');
-    return { spec: m.serveSpec, run: m.serveCommand };
-  },
-  capacity: async () => {
-    const m = await import('./commands/capacity.js');
-    return { spec: m.capacitySpec, run: m.capacityCommand };
-  },
-  compare: async () => {
-    const m = await import('./commands/compare.js');
-    return { spec: m.compareSpec, run: m.compareCommand };
-  },
-  snapshot: async () => {
-    const m = await import('./commands/snapshot.js');
-    return { spec: m.snapshotSpec, run: m.snapshotCommand };
-  },
+  serve: lazy(() => import('./commands/serve.js'), (m) => ({ spec: m.serveSpec, run: m.serveCommand })),
+  capacity: lazy(() => import('./commands/capacity.js'), (m) => ({ spec: m.capacitySpec, run: m.capacityCommand })),
+  compare: lazy(() => import('./commands/compare.js'), (m) => ({ spec: m.compareSpec, run: m.compareCommand })),
+  snapshot: lazy(() => import('./commands/snapshot.js'), (m) => ({ spec: m.snapshotSpec, run: m.snapshotCommand })),
   bench: async () => ({ spec: benchSpec, run: benchCommand }),
 };
 

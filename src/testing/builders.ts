@@ -13,6 +13,8 @@ export interface PodOptions {
   nodeSelector?: Record<string, string>;
   spec?: Partial<Pod['spec']>;
   schedulerName?: string;
+  /** The container's image; default "pause". */
+  image?: string;
 }
 
 export function makePod(name: string, o: PodOptions = {}): Pod {
@@ -22,7 +24,7 @@ export function makePod(name: string, o: PodOptions = {}): Pod {
     kind: 'Pod',
     metadata: { name, namespace: ns, uid: o.uid ?? `${ns}/${name}`, labels: o.labels ?? {} },
     spec: {
-      containers: [{ name: 'c', image: 'pause', resources: o.requests ? { requests: o.requests } : {} }],
+      containers: [{ name: 'c', image: o.image ?? 'pause', resources: o.requests ? { requests: o.requests } : {} }],
       ...(o.node ? { nodeName: o.node } : {}),
       ...(o.priority !== undefined ? { priority: o.priority } : {}),
       ...(o.tolerations ? { tolerations: o.tolerations } : {}),
@@ -40,6 +42,8 @@ export interface NodeOptions {
   taints?: Taint[];
   unschedulable?: boolean;
   images?: { names: string[]; sizeBytes: number }[];
+  /** Report the Ready condition (True), as a kubelet would; none by default. */
+  ready?: boolean;
 }
 
 export function makeNode(name: string, o: NodeOptions = {}): Node {
@@ -49,6 +53,11 @@ export function makeNode(name: string, o: NodeOptions = {}): Node {
     kind: 'Node',
     metadata: { name, labels: { 'kubernetes.io/hostname': name, ...(o.labels ?? {}) } },
     spec: { ...(o.taints ? { taints: o.taints } : {}), ...(o.unschedulable ? { unschedulable: true } : {}) },
-    status: { capacity: allocatable, allocatable, ...(o.images ? { images: o.images } : {}) },
+    status: {
+      capacity: allocatable,
+      allocatable,
+      ...(o.images ? { images: o.images } : {}),
+      ...(o.ready ? { conditions: [{ type: 'Ready', status: 'True' }] } : {}),
+    },
   };
 }

@@ -12,6 +12,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml, parseAllDocuments, stringify as stringifyYaml } from 'yaml';
 import { Child, ControlPlane, eventually, missingBinaries } from './control_plane.js';
+import { makeNode } from '../../src/testing/builders.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const chart = join(root, 'deploy/charts/kube-scheduler-ts');
@@ -34,10 +35,7 @@ function renderedConfig(): Record<string, unknown> {
   return parseYaml(cm.data['config.yaml']!) as Record<string, unknown>;
 }
 
-const node = (name: string) => ({
-  apiVersion: 'v1', kind: 'Node', metadata: { name, labels: { 'kubernetes.io/hostname': name } },
-  status: { capacity: { cpu: '4', memory: '8Gi', pods: '110' }, allocatable: { cpu: '4', memory: '8Gi', pods: '110' } },
-});
+const node = (name: string) => makeNode(name, { allocatable: { cpu: '4', memory: '8Gi', pods: '110' } });
 
 const podGroup = (name: string, minMember: number) => ({ apiVersion: 'scheduling.x-k8s.io/v1alpha1', kind: 'PodGroup', metadata: { name }, spec: { minMember } });
 

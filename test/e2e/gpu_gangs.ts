@@ -4,6 +4,8 @@
 // placement scores differ (NodeResourcesFit's MostAllocated over the rack). The same objects go
 // to `simulate`, to `simulate --serve` and to a real kube-apiserver, gang after gang.
 
+import { makeNode } from '../../src/testing/builders.js';
+
 type Obj = Record<string, unknown>;
 
 export const rackKey = 'topology.example.com/rack';
@@ -12,10 +14,9 @@ export const gangGates = 'GenericWorkload=true,TopologyAwareWorkloadScheduling=t
 
 // cpu:memory is 1:4 on every node and in every pod, so NodeResourcesBalancedAllocation scores all
 // nodes alike and LeastAllocated alone orders them.
-const gpuNode = (name: string, rack: string, cpu: number): Obj => {
-  const capacity = { cpu: String(cpu), memory: `${cpu * 4}Gi`, pods: '110', [gpu]: '8' };
-  return { apiVersion: 'v1', kind: 'Node', metadata: { name, labels: { 'kubernetes.io/hostname': name, [rackKey]: rack } }, status: { capacity, allocatable: capacity } };
-};
+const gpuNode = (name: string, rack: string, cpu: number): Obj => ({
+  ...makeNode(name, { labels: { [rackKey]: rack }, allocatable: { cpu: String(cpu), memory: `${cpu * 4}Gi`, pods: '110', [gpu]: '8' } }),
+});
 
 /** rack-a: 16 GPUs on two nodes; rack-b: 24 on three; one CPU node on no rack. */
 export const nodes: Obj[] = [
@@ -24,10 +25,7 @@ export const nodes: Obj[] = [
   gpuNode('gpu-b1', 'rack-b', 96),
   gpuNode('gpu-b2', 'rack-b', 80),
   gpuNode('gpu-b3', 'rack-b', 32),
-  {
-    apiVersion: 'v1', kind: 'Node', metadata: { name: 'cpu-1', labels: { 'kubernetes.io/hostname': 'cpu-1' } },
-    status: { capacity: { cpu: '16', memory: '64Gi', pods: '110' }, allocatable: { cpu: '16', memory: '64Gi', pods: '110' } },
-  },
+  { ...makeNode('cpu-1', { allocatable: { cpu: '16', memory: '64Gi', pods: '110' } }) },
 ];
 
 const container = (cpu: number, gpus: number): Obj => {

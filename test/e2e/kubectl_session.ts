@@ -6,6 +6,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { makeNode } from '../../src/testing/builders.js';
 
 export function kubectlOnPath(): string | undefined {
   for (const dir of (process.env.PATH ?? '').split(delimiter)) {
@@ -33,8 +34,7 @@ export function kubectlWith(kubeconfig: string, home: string): Kubectl {
 
 /** Three nodes of distinct sizes, so every placement has one best node. */
 export const sessionNodes = [['node-a', '4'], ['node-b', '3'], ['node-c', '2']].map(([name, cpu]) => ({
-  apiVersion: 'v1', kind: 'Node', metadata: { name, labels: { 'kubernetes.io/hostname': name } },
-  status: { capacity: { cpu, memory: '8Gi', pods: '20' }, allocatable: { cpu, memory: '8Gi', pods: '20' }, conditions: [{ type: 'Ready', status: 'True' }] },
+  ...makeNode(name!, { allocatable: { cpu: cpu!, memory: '8Gi', pods: '20' }, ready: true }),
 }));
 
 const workloads = `apiVersion: apps/v1

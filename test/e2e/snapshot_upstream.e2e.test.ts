@@ -9,18 +9,17 @@ import { parse, stringify } from 'yaml';
 import { runCli } from '../../src/cli/main.js';
 import { loadScenario } from '../../src/sim/scenario/scenario.js';
 import { binaries, Child, ControlPlane, eventually, missingBinaries } from './control_plane.js';
+import type { Pod } from '../../src/api/types.js';
+import { makePod } from '../../src/testing/builders.js';
 
 const skip = missingBinaries();
 const whatIf = 'what-if';
 
 const nodeSizes: [string, string, string][] = [['n-a', '2', '4Gi'], ['n-b', '3', '7Gi'], ['n-c', '5', '6Gi'], ['n-d', '7', '13Gi'], ['n-e', '11', '9Gi']];
-const pod = (name: string, cpu: string, memory: string, extra: Record<string, unknown> = {}) => ({
-  apiVersion: 'v1',
-  kind: 'Pod',
-  metadata: { name, namespace: 'default', labels: { app: name.replace(/-\d+$/, '') } },
-  spec: { containers: [{ name: 'c', image: 'registry.example/app:1', resources: { requests: { cpu, memory } } }], ...extra },
-});
-const withScheduler = (name: string, cpu: string, memory: string, extra: Record<string, unknown> = {}) => pod(name, cpu, memory, { ...extra, schedulerName: whatIf });
+// The API server replaces the kit's uid with its own.
+const pod = (name: string, cpu: string, memory: string, extra: Partial<Pod['spec']> = {}) =>
+  makePod(name, { labels: { app: name.replace(/-\d+$/, '') }, image: 'registry.example/app:1', requests: { cpu, memory }, spec: extra });
+const withScheduler = (name: string, cpu: string, memory: string, extra: Partial<Pod['spec']> = {}) => pod(name, cpu, memory, { ...extra, schedulerName: whatIf });
 
 // Pods created after the snapshot, one at a time, each with one node that fits once the ones
 // before it are placed: the answer then hangs on the imported load, sizes and labels, not

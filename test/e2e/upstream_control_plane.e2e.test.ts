@@ -13,6 +13,7 @@ import { HttpTransport, loadKubeConfig } from '../../src/cluster/kube/rest.js';
 import { ApiError, type WatchEvent } from '../../src/cluster/types.js';
 import { discardLogger } from '../../src/log/logger.js';
 import { RealClock } from '../../src/util/clock.js';
+import { makeNode, makePod } from '../../src/testing/builders.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const ours = 'kube-scheduler-ts';
@@ -31,19 +32,10 @@ interface Event {
   regarding: { name: string; namespace?: string };
 }
 
-const node = (name: string, cpu: string) => ({
-  apiVersion: 'v1',
-  kind: 'Node',
-  metadata: { name, labels: { 'kubernetes.io/hostname': name } },
-  status: { capacity: { cpu, memory: '8Gi', pods: '110' }, allocatable: { cpu, memory: '8Gi', pods: '110' } },
-});
+const node = (name: string, cpu: string) => makeNode(name, { allocatable: { cpu, memory: '8Gi', pods: '110' } });
 
-const pod = (name: string, schedulerName: string, cpu = '100m') => ({
-  apiVersion: 'v1',
-  kind: 'Pod',
-  metadata: { name, namespace: 'default' },
-  spec: { schedulerName, containers: [{ name: 'c', image: 'registry.example/app:1', resources: { requests: { cpu } } }] },
-});
+// The API server replaces the kit's uid with its own.
+const pod = (name: string, schedulerName: string, cpu = '100m') => makePod(name, { schedulerName, image: 'registry.example/app:1', requests: { cpu } });
 
 describe('run against the pinned kube-apiserver', { skip: skip ?? false, timeout: 600_000 }, () => {
   let cp: ControlPlane;

@@ -37,7 +37,7 @@ and reports SchedulingThroughput (pods/s over 1-second windows), attempt duratio
   tooManyPositionals: (p) => `bench takes one filter, got: ${p.join(' ')}`,
 } as const satisfies CommandSpec;
 
-export const benchUsage = commandHelp(benchSpec);
+const benchUsage = commandHelp(benchSpec);
 
 const optionalInt = (v: string | undefined): number | undefined => (v === undefined ? undefined : Number(v));
 
