@@ -107,6 +107,13 @@ describe('DRA bench ops', () => {
     ]);
   });
 
+  it('runs CompatibilityGroups with DRADeviceCompatibilityGroups: pre-allocated and measured claims take both "mig" partitions', async () => {
+    const tc = testCases.find((c) => c.name === 'CompatibilityGroups')!;
+    const r = await runWorkload({ testCase: tc, workload: { name: 'tiny', params: { nodesWithDRA: 3, nodesWithoutDRA: 0, initClaims: 1, measurePods: 2, steadyState: false, duration: '0s' } }, fullName: 'CompatibilityGroups/tiny' }, {}, opts);
+    assert.equal(r.skipped, undefined);
+    assert.equal(r.measuredPods, 2);
+  });
+
   it("lists upstream's DRA workloads with their thresholds, none skipped", () => {
     const dra = selectWorkloads({ filter: 'ResourceClaim', label: 'all' });
     assert.equal(dra.length, 21);

@@ -159,6 +159,13 @@ export const draTemplates: Readonly<Record<string, ObjectTemplate>> = {
       { name: 'device-2', consumesCounters: [{ counterSet: 'counter-set', counters: { counter3: { value: '1' }, counter4: { value: '1' } } }] },
     ],
   }),
+  // The partitionable devices, both declaring the compatibility group "mig" on their counter set.
+  'dra/resourceslice-compatibilitygroups-devices.yaml': ({ index }) => nodeSlice(`resourceslice-devices-${index}`, index, 2, {
+    devices: [
+      { name: 'device-1', consumesCounters: [{ counterSet: 'counter-set', counters: { counter1: { value: '1' }, counter2: { value: '1' } }, compatibilityGroups: ['mig'] }] },
+      { name: 'device-2', consumesCounters: [{ counterSet: 'counter-set', counters: { counter3: { value: '1' }, counter4: { value: '1' } }, compatibilityGroups: ['mig'] }] },
+    ],
+  }),
   'dra/resourceclaim-partitionable.yaml': ({ index }) => ({
     apiVersion: 'resource.k8s.io/v1',
     kind: 'ResourceClaim',

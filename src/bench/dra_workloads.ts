@@ -22,12 +22,12 @@ function draCluster(devicesPerNode: WorkloadParam, pciRoots?: `$${string}`): Op[
  * The partitionable cases: per node a slice of counter sets and one of devices consuming them
  * (dra/resourceslice-<slices>-countersets.yaml, -devices.yaml), pre-allocated claims, measured pods.
  */
-function partitionableTemplate(slices: string, initClaim: string, claimTemplate: string): Op[] {
+function partitionableTemplate(slices: string, initClaim: string, claimTemplate: string, devices = slices): Op[] {
   return [
     { opcode: 'createNodes', countParam: '$nodesWithoutDRA' },
     { opcode: 'createNodes', nodeTemplatePath: 'dra/node-with-dra-test-driver.yaml', countParam: '$nodesWithDRA' },
     { opcode: 'createAny', templatePath: `dra/resourceslice-${slices}-countersets.yaml`, countParam: '$nodesWithDRA' },
-    { opcode: 'createAny', templatePath: `dra/resourceslice-${slices}-devices.yaml`, countParam: '$nodesWithDRA' },
+    { opcode: 'createAny', templatePath: `dra/resourceslice-${devices}-devices.yaml`, countParam: '$nodesWithDRA' },
     { opcode: 'createAny', templatePath: 'dra/deviceclass.yaml' },
     { opcode: 'createAny', templatePath: `dra/${initClaim}`, namespace: 'init', countParam: '$initClaims' },
     { opcode: 'allocResourceClaims', namespace: 'init' },
@@ -157,6 +157,12 @@ export const draTestCases: readonly TestCase[] = [
     workloadTemplate: partitionableTemplate('partitionable', 'resourceclaim-partitionable.yaml', 'resourceclaimtemplate-for-two-devices.yaml'),
   },
   {
+    // Partitionable with both partitions in the compatibility group "mig" (DRADeviceCompatibilityGroups):
+    // each claim takes both, which the groups allow.
+    ...upstream('CompatibilityGroups'),
+    workloadTemplate: partitionableTemplate('partitionable', 'resourceclaim-partitionable.yaml', 'resourceclaimtemplate-for-two-devices.yaml', 'compatibilitygroups'),
+  },
+  {
     // Each claim wants 7 of 8 partitions whose memory counters fit only without the first device.
     ...upstream('PartitionableBacktracking', { defaults: ['empty_500nodes'] }),
     workloadTemplate: partitionableTemplate('partitionable-backtracking', 'resourceclaim-partitionable-backtracking.yaml', 'resourceclaimtemplate-backtracking.yaml'),
@@ -194,11 +200,9 @@ export const draTestCases: readonly TestCase[] = [
   },
 ];
 
-const notPorted = (what: string) => `its templates (${what}) are not ported to src/bench/dra_templates.ts yet`;
 
 /** Upstream's DRA test cases bench does not run yet, each with the reason. */
 export const draSkipped: readonly SkippedTestCase[] = [
   { name: 'SharedPodGroupResourceClaim', reason: 'needs DRAWorkloadResourceClaims (ResourceClaims shared by a pod group), not built yet' },
   { name: 'SharedPodGroupResourceClaimTemplate', reason: 'needs DRAWorkloadResourceClaims (ResourceClaims shared by a pod group), not built yet' },
-  { name: 'CompatibilityGroups', reason: `${notPorted('compatibility-group slices')}; upstream runs it with DRADeviceCompatibilityGroups=true, an alpha gate we have only at its default (false)` },
 ];

@@ -18,6 +18,7 @@ import type { WatchEvent } from '../cluster/types.js';
 import { Registry } from '../framework/registry.js';
 import { NodeDeclaredFeatures as NodeDeclaredFeaturesName } from '../framework/names.js';
 import { FeatureRegistry, nodeDeclaredFeaturesWith } from '../plugins/nodedeclaredfeatures/index.js';
+import { allocatorFeatures } from '../plugins/dynamicresources/index.js';
 import { addAllocation, Allocator, DefaultFeatures, newAllocatedState, type AllocatedState } from '../dra/structured/index.js';
 import { Scheduler, type ResolvedConfig } from '../scheduler/scheduler.js';
 import { RealClock, seededRandom } from '../util/clock.js';
@@ -319,9 +320,11 @@ export class WorkloadExecutor {
     const nodes = this.cluster.list<Node>('Node');
     const slices = this.cluster.list<ResourceSlice>('ResourceSlice');
     const classLister = (name: string) => this.cluster.get<DeviceClass>('DeviceClass', '', name);
-    const celCache = new CelCache(10, { consumableCapacity: DefaultFeatures.consumableCapacity, listTypeAttributes: DefaultFeatures.listTypeAttributes });
+    // The run's DRA gates, as upstream's op takes the allocator features from its feature gate.
+    const features = allocatorFeatures(this.scheduler.features);
+    const celCache = new CelCache(10, { consumableCapacity: features.consumableCapacity, listTypeAttributes: features.listTypeAttributes });
     claims: for (const [i, claim] of claims.entries()) {
-      const allocator = new Allocator({ features: DefaultFeatures, allocatedState: this.allocatedState(), classLister, slices, celCache });
+      const allocator = new Allocator({ features, allocatedState: this.allocatedState(), classLister, slices, celCache });
       shuffle(nodes, this.random);
       for (const node of nodes) {
         const result = allocator.allocate(node, [claim]);

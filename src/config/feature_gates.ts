@@ -36,7 +36,7 @@ export const schedulerGates: Readonly<Record<string, SchedulerGate>> = {
   DRAConsumableCapacity: { support: 'default', kep: 5075 },
   DRADerivedAttributes: { support: 'default', kep: 6080 },
   DRADeviceBindingConditions: { support: 'default', kep: 5007 },
-  DRADeviceCompatibilityGroups: { support: 'default', kep: 5963 },
+  DRADeviceCompatibilityGroups: { support: 'both', kep: 5963 },
   DRADeviceTaintRules: { support: 'both', kep: 5055 },
   DRADeviceTaints: { support: 'default', kep: 5055 },
   DRAExtendedResource: { support: 'both', kep: 5004 },

@@ -251,3 +251,41 @@ test('cel: checker errors in cel-go words', () => {
     assert.ok(detail.startsWith('compilation failed: ERROR: <input>:1:') && detail.split('\n')[0]!.endsWith(`: ${message}`), `${expression}: ${detail}`);
   }
 });
+
+// Upstream's includes-function-* cases: with DRAListTypeAttributes, `includes` takes an attribute
+// that is a scalar or a list; without it, the function does not exist.
+const includesCases: { name: string; expression: string; attr: DeviceAttribute; want: boolean; cost: number }[] = [
+  { name: 'a string list holding the value', expression: 'includes("fish")', attr: { strings: ['fish', 'bird'] }, want: true, cost: 4 + 64 },
+  { name: 'a string list without it', expression: 'includes("cat")', attr: { strings: ['fish', 'bird'] }, want: false, cost: 4 + 64 },
+  { name: 'an equal string scalar', expression: 'includes("fish")', attr: { string: 'fish' }, want: true, cost: 4 + 64 },
+  { name: 'another string scalar', expression: 'includes("bird")', attr: { string: 'fish' }, want: false, cost: 4 + 64 },
+  { name: 'a bool scalar', expression: 'includes(true)', attr: { bool: true }, want: true, cost: 4 + 64 },
+  { name: 'another bool scalar', expression: 'includes(true)', attr: { bool: false }, want: false, cost: 4 + 64 },
+  { name: 'a bool list', expression: 'includes(true)', attr: { bools: [true, false] }, want: true, cost: 4 + 64 },
+  { name: 'a bool list without it', expression: 'includes(false)', attr: { bools: [true, true] }, want: false, cost: 4 + 64 },
+  { name: 'an int scalar', expression: 'includes(1)', attr: { int: 1 }, want: true, cost: 4 + 64 },
+  { name: 'another int scalar', expression: 'includes(1)', attr: { int: 2 }, want: false, cost: 4 + 64 },
+  { name: 'an int list', expression: 'includes(1)', attr: { ints: [1, 2] }, want: true, cost: 4 + 64 },
+  { name: 'an int list without it', expression: 'includes(3)', attr: { ints: [1, 2] }, want: false, cost: 4 + 64 },
+  { name: 'an equal version scalar', expression: 'includes(semver("1.0.0"))', attr: { version: '1.0.0' }, want: true, cost: 4 + 64 + 1 },
+  { name: 'another version scalar', expression: 'includes(semver("2.0.0"))', attr: { version: '1.0.0' }, want: false, cost: 4 + 64 + 1 },
+  { name: 'a version list', expression: 'includes(semver("1.0.0"))', attr: { versions: ['1.0.0', '2.0.0'] }, want: true, cost: 4 + 64 + 1 },
+  { name: 'a version list without it', expression: 'includes(semver("3.0.0"))', attr: { versions: ['1.0.0', '2.0.0'] }, want: false, cost: 4 + 64 + 1 },
+  { name: 'the longest list without it', expression: 'includes("value-48")', attr: { strings: Array.from({ length: 48 }, (_, i) => `value-${i}`) }, want: false, cost: 4 + 64 },
+];
+
+for (const c of includesCases) {
+  test(`cel, DRAListTypeAttributes: includes on ${c.name}`, () => {
+    const compiler = getCompiler({ consumableCapacity: true, listTypeAttributes: true });
+    const result = compiler.compile(`device.attributes["${d}"].name.${c.expression}`);
+    assert.equal(result.error, null, result.error?.detail);
+    assert.equal(result.maxCost, c.cost);
+    assert.equal(result.deviceMatches(new DeviceActivation({ driver: d, attributes: { name: c.attr } })), c.want);
+  });
+}
+
+test('cel: without DRAListTypeAttributes there is no includes', () => {
+  const result = getCompiler({ consumableCapacity: true, listTypeAttributes: false }).compile(`device.attributes["${d}"].attr.includes("fish")`);
+  // Upstream words it "undeclared reference to 'includes'"; cel-js names the missing overload.
+  assert.match(result.error?.detail ?? '', /^compilation failed: .*found no matching overload for 'includes'/);
+});

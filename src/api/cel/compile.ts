@@ -7,7 +7,7 @@ import { parseQuantity, type Quantity } from '../quantity.js';
 import { CelLibraryError, registerKubernetesLibraries } from './libraries.js';
 import { parseSemver, type Semver } from './semver.js';
 import { estimateCost } from './cost.js';
-import { registerExtensions } from './extensions.js';
+import { registerExtensions, registerIncludes } from './extensions.js';
 import { registerTwoVariableComprehensions } from './comprehensions.js';
 import { registerNetworkLibraries } from './network.js';
 import { registerFormatLibrary } from './format.js';
@@ -201,9 +201,10 @@ export class DeviceSelectorCompiler {
     };
     if (features.consumableCapacity) fields.allowMultipleAllocations = 'bool';
     // The apiserver's base environment enables optional types and homogeneous literals.
-    const env = registerTwoVariableComprehensions(
+    let env = registerTwoVariableComprehensions(
       registerFormatLibrary(registerNetworkLibraries(registerExtensions(registerKubernetesLibraries(new Environment({ enableOptionalTypes: true, homogeneousAggregateLiterals: true }))))),
     );
+    if (features.listTypeAttributes) env = registerIncludes(env);
     this.env = env.registerType('kubernetes.DRADevice', { ctor: DRADevice, fields }).registerVariable('device', 'kubernetes.DRADevice');
     this.meteredEnv = registerIterationMacro(this.env.clone());
   }

@@ -5,6 +5,7 @@
 import { Optional, type Environment } from '@marcbachmann/cel-js';
 import { CelLibraryError } from './libraries.js';
 import { chargeCost } from './runtime-cost.js';
+import { Semver } from './semver.js';
 
 class SetsNamespace {}
 class ListsNamespace {}
@@ -20,6 +21,7 @@ function celEquals(a: unknown, b: unknown): boolean {
     return false;
   }
   if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((v, i) => celEquals(v, b[i]));
+  if (a instanceof Semver && b instanceof Semver) return a.compare(b) === 0;
   if (a instanceof Map && b instanceof Map) {
     if (a.size !== b.size) return false;
     for (const [k, v] of a) if (!b.has(k) || !celEquals(v, b.get(k))) return false;
@@ -131,6 +133,35 @@ function quote(s: string): string {
   // A lone surrogate is invalid UTF-8 in Go: it becomes the replacement character.
   for (const c of s) out += QUOTED[c] ?? (isLoneSurrogate(c) ? '\uFFFD' : c);
   return `${out}"`;
+}
+
+/** The apiserver library's traversalCost: string lengths (×0.1), elements and entries summed, 1 otherwise. */
+function traversalCost(v: unknown): number {
+  if (typeof v === 'string') return Math.floor(v.length * 0.1);
+  if (v instanceof Uint8Array) return Math.floor(v.length * 0.1);
+  if (Array.isArray(v)) {
+    let cost = 0;
+    for (const e of v) cost += traversalCost(e);
+    return cost;
+  }
+  if (v instanceof Map) {
+    let cost = 0;
+    for (const [k, e] of v) cost += traversalCost(k) + traversalCost(e);
+    return cost;
+  }
+  return 1;
+}
+
+/**
+ * `includes` (apiserver's library.IncludesOption, which DRA selectors get with
+ * DRAListTypeAttributes): membership when the target is a list, equality otherwise, so one
+ * expression serves an attribute published as a scalar or as a list.
+ */
+export function registerIncludes(env: Environment): Environment {
+  return env.registerFunction('dyn.includes(dyn): bool', (target: unknown, value: unknown) => {
+    chargeCost(traversalCost(target));
+    return Array.isArray(target) ? includes(target, value) : celEquals(target, value);
+  });
 }
 
 /** Registers Sets, the list extensions (ListsVersion 3, without the sortBy macro) and strings.quote. */

@@ -22,6 +22,7 @@ import { nodeMatches, type Pool } from './pools.js';
 import { nodeSlicesOf, poolsForNode, type NodeSlices } from './node_slices.js';
 import { CapacityError, consumedCapacityFromRequest, formatAmount, requestFitsCapacity, type Amount } from './capacity.js';
 import { DistinctAttributeConstraint, MatchAttributeConstraint, type Constraint } from './constraints.js';
+import { NO_MEMBERS, admits, allocatedBaseline, withDevice, type GroupIntersection } from './compatibility_groups.js';
 import { exactRequestView, subRequestView, type RequestView } from './requests.js';
 import { claimsKey, sameItems, type AllocationResultCache, type Answers } from './result_cache.js';
 import { toleratesTaint } from '../../api/taints.js';
@@ -42,12 +43,13 @@ import {
 const AllocationResultsMaxSize = 32;
 
 /**
- * The features we handle: the incubating implementation's, and listTypeAttributes, with which
- * upstream selects its experimental implementation (see `experimental` below); others need one we
- * do not have.
+ * The features we handle: the incubating implementation's, and listTypeAttributes and
+ * compatibilityGroups, with which upstream selects its experimental implementation; others need
+ * one we do not have.
  */
 const SUPPORTED: ReadonlyArray<keyof Features> = [
   'listTypeAttributes',
+  'compatibilityGroups',
   'adminAccess',
   'prioritizedList',
   'partitionableDevices',
@@ -167,6 +169,7 @@ export class Allocator {
   shareIDsMade = 0;
   /** Counters left per pool after the allocated devices, computed on first need. */
   private readonly availableCounters = new Map<string, CounterSets>();
+  private readonly compatibilityBaselines = new Map<string, Map<string, GroupIntersection>>();
   /** How often the search stepped (numAllocateOneInvocations upstream). */
   numAllocateOneInvocations = 0;
   /** The last claims asked about, with what their answers depend on besides the node. */
@@ -283,6 +286,17 @@ export class Allocator {
     this.availableCounters.set(pool.id, available);
     return available;
   }
+
+  /** Per counter set of the pool, the groups of its allocated devices (cached per pool, as the counters). */
+  groupsBaseline(pool: Pool): ReadonlyMap<string, GroupIntersection> {
+    let baseline = this.compatibilityBaselines.get(pool.id);
+    if (!baseline) {
+      baseline = allocatedBaseline([pool.deviceSlicesTargetingNode, pool.deviceSlicesNotTargetingNode], (slice, device) =>
+        isDeviceAllocated(makeDeviceID(slice.spec.driver, slice.spec.pool.name, device.name), this.allocatedState));
+      this.compatibilityBaselines.set(pool.id, baseline);
+    }
+    return baseline;
+  }
 }
 
 /** Per request or subrequest: what to allocate and the devices already judged for it. */
@@ -331,6 +345,8 @@ interface Rollback {
   resultAdded: boolean;
   previousNumResults: number;
   consumedCapacity: Map<string, bigint> | undefined;
+  /** Undoes the device's fold into its counter sets' compatibility groups. */
+  groupsRestore: (() => void) | null;
 }
 
 /** A search step that must unwind (errAllocationResultMaxSizeExceeded upstream). */
@@ -348,6 +364,8 @@ class AllocationRun {
   private readonly allocatingCapacity = new Map<DeviceID, ConsumedCapacity>();
   /** Counters consumed in this run, per pool. */
   private readonly consumedCounters = new Map<string, CounterSets>();
+  /** Per pool and counter set, the groups of the devices placed so far (allocated ones, then this run's). */
+  private readonly consumedGroups = new Map<string, Map<string, GroupIntersection>>();
 
   constructor(
     private readonly alloc: Allocator,
@@ -659,7 +677,7 @@ class AllocationRun {
     if (!request.adminAccess && this.deviceInUse(candidate.id)) return null;
     // Upstream's experimental implementation (the one DRAListTypeAttributes selects) refuses
     // devices that skip node operations unless DRAOptionalNodeOperations is on, which we lack.
-    if (features.listTypeAttributes && (candidate.slice.spec.skipNodeOperations?.length ?? 0) > 0) return null;
+    if ((features.listTypeAttributes || features.compatibilityGroups) && (candidate.slice.spec.skipNodeOperations?.length ?? 0) > 0) return null;
     const consumesCounters = (device.consumesCounters?.length ?? 0) > 0;
     if (!features.partitionableDevices && consumesCounters) return null;
 
@@ -674,9 +692,18 @@ class AllocationRun {
       resultAdded: false,
       previousNumResults: this.results[claimIndex]!.length,
       consumedCapacity: undefined,
+      groupsRestore: null,
     };
+    // Checked before the counters, as upstream, and like them not again for a further share.
+    if (features.compatibilityGroups && !skipCounterCheck && consumesCounters) {
+      state.groupsRestore = this.consumeGroups(candidate);
+      if (state.groupsRestore === null) return null;
+    }
     if (!skipCounterCheck && consumesCounters) {
-      if (!this.reserveCounters(candidate)) return null;
+      if (!this.reserveCounters(candidate)) {
+        state.groupsRestore?.();
+        return null;
+      }
       state.countersReserved = true;
     }
     const baseRequestName = data.parent ? data.parent.name : request.name;
@@ -772,6 +799,38 @@ class AllocationRun {
     const subRequestName = data.parent ? data.request.name : '';
     for (let i = state.constraintsAdded - 1; i >= 0; i--) constraints[i]!.remove(baseRequestName, subRequestName);
     if (state.countersReserved) this.releaseCounters(candidate);
+    state.groupsRestore?.();
+  }
+
+  /**
+   * Folds the device's groups into each counter set it draws from, when every one admits them;
+   * returns the undo, or null (nothing changed) when one does not.
+   */
+  private consumeGroups(candidate: DeviceCandidate): (() => void) | null {
+    const pool = candidate.pool;
+    let running = this.consumedGroups.get(pool.id);
+    if (!running) this.consumedGroups.set(pool.id, (running = new Map()));
+    const baseline = this.alloc.groupsBaseline(pool);
+    const saved: { counterSet: string; prev: GroupIntersection | undefined }[] = [];
+    const set = running;
+    const restore = (): void => {
+      for (let i = saved.length - 1; i >= 0; i--) {
+        const { counterSet, prev } = saved[i]!;
+        if (prev === undefined) set.delete(counterSet);
+        else set.set(counterSet, prev);
+      }
+    };
+    for (const c of candidate.device.consumesCounters ?? []) {
+      const prev = set.get(c.counterSet);
+      const current = prev ?? baseline.get(c.counterSet) ?? NO_MEMBERS;
+      if (!admits(current, c.compatibilityGroups)) {
+        restore();
+        return null;
+      }
+      saved.push({ counterSet: c.counterSet, prev });
+      set.set(c.counterSet, withDevice(current, c.compatibilityGroups));
+    }
+    return restore;
   }
 
   /** checkAvailableCounters: adds the device's consumption and keeps it if every counter holds. */

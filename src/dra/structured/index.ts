@@ -5,10 +5,11 @@
 //   const allocator = new Allocator({ features, allocatedState, classLister, slices, celCache });
 //   allocator.allocate(node, claims): AllocationResult[] | null
 // - `features`: DefaultFeatures (the pin's DRA gates) or a variant; a feature the incubating
-//   implementation does not handle (DerivedAttributes, DeviceCompatibilityGroups,
-//   OptionalNodeOperations) makes the constructor throw, as upstream's NewAllocator finds no
-//   allocator for it; ListTypeAttributes is taken, with the experimental implementation's
-//   behaviour where it differs (set semantics in constraints, skipNodeOperations devices refused).
+//   implementation does not handle (DerivedAttributes, OptionalNodeOperations) makes the
+//   constructor throw, as upstream's NewAllocator finds no allocator for it; ListTypeAttributes
+//   and DeviceCompatibilityGroups are taken, with the experimental implementation's behaviour
+//   where it differs (set semantics in constraints, compatibility groups per counter set,
+//   skipNodeOperations devices refused).
 // - `allocatedState`: devices allocated to other claims (IDs from makeDeviceID), shares of
 //   multi-allocation devices (makeSharedDeviceID) and their consumed capacity in nano-units.
 // - `classLister(name)`: the DeviceClass or undefined.
@@ -25,8 +26,8 @@
 // allocations, as upstream's foreachAllocatedDevice), gatherPools, nodeMatches,
 // isDeviceAllocated, the ID helpers.
 //
-// Not built: the "experimental" implementation's other features (derived attributes,
-// compatibility groups, optional node operations: all alpha, off by default), the
+// Not built: the "experimental" implementation's other features (derived attributes and
+// optional node operations: alpha, off by default), the
 // per-call statistics beyond numAllocateOneInvocations, and context cancellation (the
 // scheduling cycle is synchronous; the plugin's filterTimeout bounds it instead).
 export { Allocator, type AllocatorOptions } from './allocator.js';
