@@ -18,6 +18,7 @@ import { validateAppsWorkload, validateJob, validateReplicationController } from
 import { validatePodUpdate } from './pod_update.js';
 import { validatePodGroup, validatePodGroupUpdate, validateWorkload, validateWorkloadUpdate } from './scheduling.js';
 import { validateCoschedulingPodGroup } from './coscheduling.js';
+import { validateCustomResourceDefinition } from './crd.js';
 import { validatePodGroupStatusUpdate } from './conditions.js';
 import type { PodGroup } from '../scheduling.js';
 import {
@@ -136,6 +137,7 @@ const table: readonly KindValidation[] = [
   metadataKind('Event', nameIsPathSegment),
   metadataKind('Lease'),
   { ...kind('PodGroup.scheduling.x-k8s.io', schema.coschedulingPodGroup, validateCoschedulingPodGroup), validateStatusUpdate: () => [] },
+  { ...kind('CustomResourceDefinition', schema.customResourceDefinition, validateCustomResourceDefinition), validateStatusUpdate: () => [] },
 ];
 
 const byKey = new Map(table.map((k) => [k.key, k]));
