@@ -9,5 +9,5 @@ import type { CoschedulingPodGroup, PodGroupStatus } from './types.js';
  * the current one when a finished, failed or timed-out group is left alone.
  */
 export function reconcilePodGroupStatus(pg: CoschedulingPodGroup, pods: readonly Pod[]): PodGroupStatus {
-  return reconcileCoschedulingStatus(pg, pods) as PodGroupStatus;
+  return reconcileCoschedulingStatus(pg, pods);
 }

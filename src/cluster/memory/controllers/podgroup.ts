@@ -10,8 +10,12 @@ export const coschedulingPodGroupKind = 'PodGroup.scheduling.x-k8s.io';
 /** A group whose members were all scheduled this long after its creation and none runs is left alone. */
 const giveUpAfterMs = 48 * 3600 * 1000;
 
+/** The phases the PodGroup controller writes. */
+export type PodGroupPhase = 'Pending' | 'PreScheduling' | 'Scheduling' | 'Scheduled' | 'Running' | 'Finished' | 'Failed' | 'Unknown';
+
+/** scheduling.x-k8s.io/v1alpha1 PodGroupStatus. */
 export interface CoschedulingStatus {
-  phase?: string;
+  phase?: PodGroupPhase;
   occupiedBy?: string;
   scheduled?: number;
   running?: number;
@@ -38,7 +42,7 @@ export function reconcileCoschedulingStatus(pg: CoschedulingGroup, pods: readonl
   if (cur.phase === 'Finished' || cur.phase === 'Failed') return cur;
   if ((cur.scheduled ?? 0) === minMember && (cur.running ?? 0) === 0 && cur.scheduleStartTime !== undefined
     && Date.parse(cur.scheduleStartTime) - Date.parse(pg.metadata?.creationTimestamp ?? cur.scheduleStartTime) > giveUpAfterMs) return cur;
-  if (cur.phase === undefined || cur.phase === '') return { ...cur, phase: 'Pending' };
+  if (!cur.phase) return { ...cur, phase: 'Pending' };
   if (cur.phase === 'Pending') {
     if (pods.length < minMember) return cur;
     const occupiedBy = occupiedByOf(pods[0]);
