@@ -68,6 +68,8 @@ export const kinds = [
   { kind: 'Workload', apiVersion: 'scheduling.k8s.io/v1beta1', plural: 'workloads', namespaced: true, gate: 'GenericWorkload' },
   { kind: 'Event', apiVersion: 'v1', plural: 'events', namespaced: true },
   { kind: 'Lease', apiVersion: 'coordination.k8s.io/v1', plural: 'leases', namespaced: true },
+  // Installs the custom resources above (api/crds.ts): the embedded API server serves one only while its CRD exists.
+  { kind: 'CustomResourceDefinition', apiVersion: 'apiextensions.k8s.io/v1', plural: 'customresourcedefinitions', namespaced: false },
 ] as const satisfies readonly KindInfo[];
 
 /** The gates of the table's kinds that are off at the pinned release's defaults: GenericWorkload (beta) and CompositePodGroup (alpha). */

@@ -5,6 +5,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { existsSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { Pod } from '../api/types.js';
@@ -216,6 +217,8 @@ spec:
   });
 });
 
+const crdFile = fileURLToPath(new URL('../../deploy/charts/kube-scheduler-ts/crds/scheduling.x-k8s.io_podgroups.yaml', import.meta.url));
+
 const podGroupsYaml = `apiVersion: scheduling.k8s.io/v1beta1
 kind: Workload
 metadata:
@@ -262,6 +265,13 @@ describe('kubectl and the pod-group kinds (GenericWorkload on)', { skip: kubectl
   });
 
   it('applies, gets, describes and deletes Workloads and both PodGroups, each under its own group', async () => {
+    // scheduler-plugins' PodGroup is served once its CRD is applied, as on a real cluster.
+    const crd = await run(['apply', '-f', crdFile], env);
+    assert.equal(crd.code, 0, crd.stderr);
+    assert.match(crd.stdout, /customresourcedefinition\.apiextensions\.k8s\.io\/podgroups\.scheduling\.x-k8s\.io created/);
+    const crds = await run(['get', 'crd'], env);
+    assert.equal(crds.code, 0, crds.stderr);
+    assert.match(crds.stdout, /podgroups\.scheduling\.x-k8s\.io/);
     const applied = await run(['apply', '-f', join(dir, 'groups.yaml')], env);
     assert.equal(applied.code, 0, applied.stderr);
     assert.match(applied.stdout, /workload\.scheduling\.k8s\.io\/train created/);
@@ -279,5 +289,9 @@ describe('kubectl and the pod-group kinds (GenericWorkload on)', { skip: kubectl
     const deleted = await run(['delete', '-f', join(dir, 'groups.yaml')], env);
     assert.equal(deleted.code, 0, deleted.stderr);
     assert.equal(s.serving.cluster.list('PodGroup').length + s.serving.cluster.list('PodGroup.scheduling.x-k8s.io').length + s.serving.cluster.list('Workload').length, 0);
+    assert.equal((await run(['delete', '-f', crdFile], env)).code, 0);
+    const gone = await run(['get', 'pg.scheduling.x-k8s.io'], env);
+    assert.notEqual(gone.code, 0);
+    assert.match(gone.stderr, /the server doesn't have a resource type "pg"/);
   });
 });

@@ -1,5 +1,6 @@
 // The resources the embedded API server serves and its discovery documents
 // (staging/src/k8s.io/apiserver/pkg/endpoints/discovery, pkg/registry/*/storage for verbs and short names).
+import { crdNameOf } from '../api/crds.js';
 import { groupOf, kindGatesOffByDefault, kindInfo, kindKey } from '../api/kinds.js';
 
 export interface Resource {
@@ -37,6 +38,8 @@ export interface Resource {
   readonly gate?: string;
   /** The group/version stored objects carry when this is another version of the kind (its table version). */
   readonly storageVersion?: string;
+  /** A custom resource: the CustomResourceDefinition without which it is not served. */
+  readonly definedBy?: string;
 }
 
 const podFields = ['spec.nodeName', 'spec.restartPolicy', 'spec.schedulerName', 'spec.serviceAccountName', 'spec.hostNetwork',
@@ -47,12 +50,13 @@ const eventsV1Fields = ['regarding.kind', 'regarding.namespace', 'regarding.name
   'regarding.resourceVersion', 'regarding.fieldPath', 'reason', 'reportingController', 'type'];
 
 /** A kind of api/kinds.ts (by key) as served: its group, version, plural and scope from the table. */
-function served(key: string): Pick<Resource, 'group' | 'version' | 'name' | 'singularName' | 'kind' | 'storeKind' | 'namespaced' | 'gate'> {
+function served(key: string): Pick<Resource, 'group' | 'version' | 'name' | 'singularName' | 'kind' | 'storeKind' | 'namespaced' | 'gate' | 'definedBy'> {
   const k = kindInfo(key);
   return {
     group: groupOf(k.apiVersion), version: k.apiVersion.slice(k.apiVersion.indexOf('/') + 1), name: k.plural,
     singularName: k.kind.toLowerCase(), kind: k.kind, storeKind: kindKey(k), namespaced: k.namespaced,
     ...(k.gate !== undefined ? { gate: k.gate } : {}),
+    ...(k.crd === true ? { definedBy: crdNameOf(key) } : {}),
   };
 }
 
@@ -129,7 +133,9 @@ export const resources: readonly Resource[] = [
     hasStatus: true, requireResourceVersion: true, statusOnCreate: 'reset', statusResetsMetadata: true },
   { ...served('CompositePodGroup'),
     hasStatus: true, requireResourceVersion: true, statusOnCreate: 'reset', statusResetsMetadata: true },
-  // Custom resources, served as their CRDs would be (as if installed).
+  { ...served('CustomResourceDefinition'), shortNames: ['crd', 'crds'], categories: ['api-extensions'],
+    hasStatus: true, tracksGeneration: true, statusOnCreate: 'reset' },
+  // Custom resources, served as their CRDs do while those are installed.
   { ...served('PodGroup.scheduling.x-k8s.io'), shortNames: ['pg', 'pgs'],
     hasStatus: true, tracksGeneration: true, statusOnCreate: 'reset' },
   { group: 'events.k8s.io', version: 'v1', name: 'events', singularName: 'event', kind: 'Event', storeKind: 'Event', namespaced: true, shortNames: ['ev'],
@@ -138,6 +144,11 @@ export const resources: readonly Resource[] = [
 
 export function groupVersion(r: Pick<Resource, 'group' | 'version'>): string {
   return r.group ? `${r.group}/${r.version}` : r.version;
+}
+
+/** The resources of `served` whose CRD, if they need one, `installed` holds (the apiextensions server's). */
+export function withInstalledCrds(served: readonly Resource[], installed: (crdName: string, version: string) => boolean): readonly Resource[] {
+  return served.some((r) => r.definedBy !== undefined) ? served.filter((r) => r.definedBy === undefined || installed(r.definedBy, r.version)) : served;
 }
 
 /** The resources served with the given feature gates: a gated kind only with its gate on, as kube-apiserver's storage providers. */

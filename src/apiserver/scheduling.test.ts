@@ -4,7 +4,13 @@
 // as its CRD would be.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { readFileSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
+import { podGroupCrd } from '../api/crds.js';
+import type { KubeObject } from '../api/types.js';
 import { MemoryCluster } from '../cluster/memory/store.js';
+import { populateCluster } from '../sim/scenario/embedded.js';
+import type { Scenario } from '../sim/scenario/scenario.js';
 import { FakeClock } from '../util/clock.js';
 import { ApiServer } from './server.js';
 import { startTestServer, type TestServer } from './test_helpers.js';
@@ -40,6 +46,8 @@ async function startServer(genericWorkload: boolean | undefined): Promise<{ serv
   };
   return { server, cluster, call };
 }
+
+const crdPath = new URL('../../deploy/charts/kube-scheduler-ts/crds/scheduling.x-k8s.io_podgroups.yaml', import.meta.url);
 
 const groupNames = (a: Answer) => (a.body.groups as { name: string }[]).map((g) => g.name);
 const resourceNames = (a: Answer) => (a.body.resources as { name: string }[]).map((r) => r.name);
@@ -127,6 +135,30 @@ describe('scheduling.x-k8s.io/v1alpha1 PodGroups (scheduler-plugins\' CRD)', () 
     s = await startServer(undefined);
   });
   after(() => s.server.close());
+  const crds = '/apis/apiextensions.k8s.io/v1/customresourcedefinitions';
+
+  it('are not served before their CRD is installed, as kube-apiserver', async () => {
+    assert.ok(!groupNames(await s.call('GET', '/apis')).includes('scheduling.x-k8s.io'));
+    assert.equal((await s.call('GET', '/apis/scheduling.x-k8s.io/v1alpha1')).code, 404);
+    assert.equal((await s.call('POST', `${xk8s}/podgroups`, gang)).code, 404);
+  });
+
+  it('applying the CRD of deploy/ establishes it and serves the resource', async () => {
+    const crd = parseYaml(readFileSync(crdPath, 'utf8')) as Record<string, unknown>;
+    const created = await s.call('POST', crds, crd);
+    assert.equal(created.code, 201, JSON.stringify(created.body));
+    const status = created.body.status as { conditions: { type: string; status: string }[]; acceptedNames: { kind: string }; storedVersions: string[] };
+    assert.deepEqual(status.conditions.map((c) => [c.type, c.status]), [['NamesAccepted', 'True'], ['Established', 'True']]);
+    assert.equal(status.acceptedNames.kind, 'PodGroup');
+    assert.deepEqual(status.storedVersions, ['v1alpha1']);
+    assert.ok(resourceNames(await s.call('GET', '/apis/apiextensions.k8s.io/v1')).includes('customresourcedefinitions'));
+  });
+
+  it('refuses a CRD whose name is not plural.group, with the apiextensions message', async () => {
+    const bad = await s.call('POST', crds, { ...podGroupCrd, metadata: { name: 'groups.example.com' } });
+    assert.equal(bad.code, 422);
+    assert.match(String(bad.body.message), /metadata\.name: Invalid value: "groups\.example\.com": must be spec\.names\.plural\+"\."\+spec\.group/);
+  });
 
   it('are served beside the built-in kinds, kept apart from scheduling.k8s.io\'s', async () => {
     assert.ok(groupNames(await s.call('GET', '/apis')).includes('scheduling.x-k8s.io'));
@@ -153,6 +185,13 @@ describe('scheduling.x-k8s.io/v1alpha1 PodGroups (scheduler-plugins\' CRD)', () 
     const table = (await s.call('GET', `${xk8s}/podgroups`, undefined, 'application/json;as=Table;v=v1;g=meta.k8s.io')).body;
     assert.deepEqual((table.columnDefinitions as { name: string }[]).map((c) => c.name), ['Name', 'Phase', 'MinMember', 'Running', 'Succeeded', 'Failed', 'Age']);
     assert.deepEqual((table.rows as { cells: unknown[] }[])[0]!.cells, ['gang', 'Scheduling', 3, 1, null, null, '60s']);
+  });
+
+  it('deleting the CRD deletes its PodGroups and stops serving the resource', async () => {
+    assert.equal((await s.call('DELETE', `${crds}/podgroups.scheduling.x-k8s.io`)).code, 200);
+    assert.equal(s.cluster.list('PodGroup.scheduling.x-k8s.io').length, 0);
+    assert.ok(!groupNames(await s.call('GET', '/apis')).includes('scheduling.x-k8s.io'));
+    assert.equal((await s.call('GET', `${xk8s}/podgroups`)).code, 404);
   });
 });
 
@@ -245,5 +284,21 @@ describe('simulate --serve schedules a gang with Coscheduling over the served Po
     assert.equal((await t.request('POST', '/api/v1/namespaces/default/pods', member('m1'))).code, 201);
     for (let i = 0; i < 100 && ((await nodeOf('m0')) === undefined || (await nodeOf('m1')) === undefined); i++) await new Promise((r) => setTimeout(r, 100));
     assert.ok((await nodeOf('m0')) && (await nodeOf('m1')), 'both bound');
+  });
+});
+
+describe('scheduler-plugins\' PodGroup CRD in the embedded cluster', () => {
+  it('the CRD the embedded cluster installs is deploy/\'s, field for field', () => {
+    assert.deepEqual(parseYaml(readFileSync(crdPath, 'utf8')), podGroupCrd);
+  });
+
+  it('a scenario holding such PodGroups implies the CRD; one without does not', () => {
+    const scenario = (objects: KubeObject[]): Scenario => ({ name: 't', metadata: {}, config: null, objects, pods: [], pending: [], steps: [], nodes: [] });
+    const withGang = new MemoryCluster({ clock: new FakeClock(0) });
+    populateCluster(withGang, scenario([gang as KubeObject]));
+    assert.deepEqual(withGang.list('CustomResourceDefinition').map((c) => c.metadata?.name), ['podgroups.scheduling.x-k8s.io']);
+    const without = new MemoryCluster({ clock: new FakeClock(0) });
+    populateCluster(without, scenario([]));
+    assert.equal(without.list('CustomResourceDefinition').length, 0);
   });
 });

@@ -10,7 +10,8 @@ import type { MemoryCluster } from '../cluster/memory/store.js';
 import { ApiError } from '../cluster/types.js';
 import { RealClock, type Clock } from '../util/clock.js';
 import { ResourceRegistry, systemNamespaces, type DeleteOptions, type FieldValidation, type Target, type WriteOptions } from './registry.js';
-import { apiGroupDocument, apiGroupList, apiResourceList, apiVersions, findResource, groupVersion, resourcesFor, servedByDefault, type Resource } from './resources.js';
+import { apiGroupDocument, apiGroupList, apiResourceList, apiVersions, findResource, groupVersion, resourcesFor, servedByDefault, withInstalledCrds, type Resource } from './resources.js';
+import { crdKind, servesVersion, type CustomResourceDefinition } from '../api/crds.js';
 import { parseFieldSelector, parseLabelSelector } from './selectors.js';
 import {
   badRequest, expired, fromStoreError, internalError, invalid, methodNotSupported, pathNotFound, ServedStatusError, tooLargeResourceVersion, unsupportedMediaType,
@@ -194,13 +195,13 @@ export class ApiServer {
   private readonly watches = new Set<WatchStream>();
   private readonly listSnapshots = new ListSnapshots();
   private readonly clock: Clock;
-  /** The resources served under this server's feature gates. */
-  private readonly served: readonly Resource[];
+  /** The resources served under this server's feature gates, custom resources whether installed or not. */
+  private readonly gated: readonly Resource[];
   private address: AddressInfo | undefined;
 
   private constructor(private readonly opts: ApiServerOptions) {
     this.clock = opts.clock ?? new RealClock();
-    this.served = opts.featureGate === undefined ? servedByDefault : resourcesFor(opts.featureGate);
+    this.gated = opts.featureGate === undefined ? servedByDefault : resourcesFor(opts.featureGate);
     this.registry = new ResourceRegistry(opts.cluster, this.clock, opts.random);
     this.evictions = new EvictionREST(this.registry, this.clock);
     this.server = createServer((req, res) => {
@@ -240,6 +241,11 @@ export class ApiServer {
       this.server.close(() => resolve());
       this.server.closeAllConnections();
     });
+  }
+
+  /** What is served now: the gated resources, a custom resource only while its CRD serves its version. */
+  private get served(): readonly Resource[] {
+    return withInstalledCrds(this.gated, (name, version) => servesVersion(this.opts.cluster.get<CustomResourceDefinition>(crdKind, '', name), version));
   }
 
   private ensureSystemNamespaces(): void {

@@ -18,6 +18,7 @@ import { validateAppsWorkload, validateJob, validateReplicationController } from
 import { validatePodUpdate } from './pod_update.js';
 import { validatePodGroup, validatePodGroupUpdate, validateWorkload, validateWorkloadUpdate } from './scheduling.js';
 import { validateCoschedulingPodGroup } from './coscheduling.js';
+import { validateCustomResourceDefinition } from './crd.js';
 import { validateCompositePodGroupStatusUpdate, validatePodGroupStatusUpdate } from './conditions.js';
 import { validateCompositePodGroup, validateCompositePodGroupUpdate } from './composite_pod_group.js';
 import type { CompositePodGroup, PodGroup } from '../scheduling.js';
@@ -139,6 +140,7 @@ const table: readonly KindValidation[] = [
   metadataKind('Event', nameIsPathSegment),
   metadataKind('Lease'),
   { ...kind('PodGroup.scheduling.x-k8s.io', schema.coschedulingPodGroup, validateCoschedulingPodGroup), validateStatusUpdate: () => [] },
+  { ...kind('CustomResourceDefinition', schema.customResourceDefinition, validateCustomResourceDefinition), validateStatusUpdate: () => [] },
 ];
 
 const byKey = new Map(table.map((k) => [k.key, k]));

@@ -415,8 +415,24 @@ export const coschedulingPodGroup = struct('v1alpha1.PodGroup', {
   ...typeMeta, metadata: objectMeta,
   spec: struct('v1alpha1.PodGroupSpec', { minMember: int32, minResources: map(quantity, 'v1.ResourceList'), scheduleTimeoutSeconds: int32 }),
   status: struct('v1alpha1.PodGroupStatus', {
-    phase: str('v1alpha1.PodGroupPhase'), occupiedBy: str(), running: int32, succeeded: int32, failed: int32, scheduleStartTime: time,
+    phase: str('v1alpha1.PodGroupPhase'), occupiedBy: str(), scheduled: int32, running: int32, succeeded: int32, failed: int32, scheduleStartTime: time,
   }),
+});
+
+// ---- apiextensions.k8s.io/v1 (the schema and the rest of a version are kept as given)
+export const customResourceDefinition = struct('v1.CustomResourceDefinition', {
+  ...typeMeta, metadata: objectMeta,
+  spec: struct('v1.CustomResourceDefinitionSpec', {
+    group: str(),
+    names: struct('v1.CustomResourceDefinitionNames', { plural: str(), singular: str(), shortNames: strings, kind: str(), listKind: str(), categories: strings }),
+    scope: str('v1.ResourceScope'),
+    versions: list(struct('v1.CustomResourceDefinitionVersion', {
+      name: str(), served: bool, storage: bool, deprecated: bool, deprecationWarning: str(), schema: any, subresources: any,
+      additionalPrinterColumns: any, selectableFields: any,
+    })),
+    conversion: any, preserveUnknownFields: bool,
+  }),
+  status: any,
 });
 
 // ---- storage/v1

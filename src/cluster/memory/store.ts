@@ -6,6 +6,7 @@ import type { CompositePodGroup, PodGroup, Workload } from '../../api/scheduling
 import {
   dropDisabledCompositePodGroupFields, dropDisabledPodGroupFields, dropDisabledPodGroupStatusFields, dropDisabledWorkloadFields, type PodGroupFieldGates,
 } from '../../api/admission/drop_disabled_fields.js';
+import { crdKind, customKindOf, establishedStatus, type CustomResourceDefinition } from '../../api/crds.js';
 import { clusterScopedKinds, kindKey, kindKeyOf, kinds, type KindInfo } from '../../api/kinds.js';
 import { randomUUID, rfc3339, seededRandom, type Clock } from '../../util/clock.js';
 import { cloneJSON } from '../../util/json_clone.js';
@@ -235,6 +236,11 @@ export class MemoryCluster implements ClusterClient {
     } else if (kind === 'CompositePodGroup') {
       const cpg = this.withoutDisabledCompositePodGroupFields(obj as CompositePodGroup);
       o = defaultCompositePodGroup(cpg, this.list<PriorityClass>('PriorityClass'), this.gates.podGroupPreemptionPolicy === true);
+    } else if (kind === crdKind) {
+      // The names and established controllers accept a new CRD at once (no other CRD can conflict).
+      const crd = cloneJSON(obj) as CustomResourceDefinition;
+      if (old === undefined && crd.spec != null) crd.status = establishedStatus(crd, rfc3339(this.opts.clock.now()));
+      o = crd;
     } else if (obj.apiVersion?.startsWith('resource.k8s.io/') || draKinds.has(kind)) {
       o = cloneJSON(obj);
       o.metadata ??= {};
@@ -332,6 +338,9 @@ export class MemoryCluster implements ClusterClient {
     this.deleteObject(key, old);
     this.resourceVersion++;
     this.emit({ type: 'DELETED', kind, object: old, oldObject: old });
+    // A CRD's deletion deletes its custom resources (the apiextensions finalizer's cleanup).
+    const custom = kind === crdKind ? customKindOf(name) : undefined;
+    if (custom !== undefined) for (const o of this.list(custom)) this.remove(custom, o.metadata?.namespace ?? '', o.metadata?.name ?? '');
     return true;
   }
 

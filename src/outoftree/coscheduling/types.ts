@@ -1,4 +1,5 @@
 // scheduler-plugins' apis/scheduling/v1alpha1 PodGroup (types.go), as Coscheduling reads it.
+import type { CoschedulingStatus } from '../../cluster/memory/controllers/podgroup.js';
 import type { ObjectMeta, Pod, ResourceList } from '../../plugin.js';
 
 /** The API group and version of scheduler-plugins' PodGroup CRD. */
@@ -8,8 +9,8 @@ export const PodGroupLabel = 'scheduling.x-k8s.io/pod-group';
 /** The wait in Permit when neither the PodGroup nor the args give one (util.DefaultWaitTime). */
 export const DefaultWaitTimeMs = 60_000;
 
-/** The phases the PodGroup controller writes. */
-export type PodGroupPhase = 'Pending' | 'PreScheduling' | 'Scheduling' | 'Scheduled' | 'Running' | 'Finished' | 'Failed' | 'Unknown';
+// The status, as the embedded cluster's stand-in for the PodGroup controller writes it.
+export type { PodGroupPhase, CoschedulingStatus as PodGroupStatus } from '../../cluster/memory/controllers/podgroup.js';
 
 export interface PodGroupSpec {
   /** Pods that must be schedulable together for any of them to bind. */
@@ -20,23 +21,13 @@ export interface PodGroupSpec {
   scheduleTimeoutSeconds?: number;
 }
 
-export interface PodGroupStatus {
-  phase?: PodGroupPhase;
-  occupiedBy?: string;
-  scheduled?: number;
-  running?: number;
-  succeeded?: number;
-  failed?: number;
-  scheduleStartTime?: string;
-}
-
 /** scheduling.x-k8s.io/v1alpha1 PodGroup. */
 export interface CoschedulingPodGroup {
   apiVersion?: string;
   kind?: string;
   metadata: ObjectMeta;
   spec: PodGroupSpec;
-  status?: PodGroupStatus;
+  status?: CoschedulingStatus;
 }
 
 /** The group name a pod's label gives, or '' (util.GetPodGroupLabel). */

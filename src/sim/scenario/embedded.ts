@@ -1,5 +1,7 @@
 // Builds an embedded cluster and a scheduler over it from a scenario and a resolved configuration.
 import { FeatureGates } from '../../config/feature_gates.js';
+import { crdKind, knownCrds } from '../../api/crds.js';
+import { kindKeyOf } from '../../api/kinds.js';
 import type { Pod } from '../../api/types.js';
 import { MemoryCluster, type ClusterGates } from '../../cluster/memory/store.js';
 import type { ClusterClient } from '../../cluster/types.js';
@@ -48,10 +50,29 @@ export function clusterGates(featureGates: FeatureGates = FeatureGates.defaults)
   };
 }
 
-/** Loads a scenario's objects, nodes and existing pods into the cluster (PriorityClasses first). */
+/** Installs the CRDs of the custom resource kinds among `keys` (api/crds.ts) that the cluster lacks. */
+export function installCrds(cluster: MemoryCluster, keys: Iterable<string>): void {
+  for (const key of keys) {
+    const crd = knownCrds.get(key);
+    if (crd !== undefined && cluster.get(crdKind, '', crd.metadata?.name ?? '') === undefined) cluster.create(structuredClone(crd));
+  }
+}
+
+/** The custom resource kinds the enabled plugins of `scheduler` read: a cluster running them has their CRDs. */
+export function pluginKinds(scheduler: Scheduler, registry: Registry): Set<string> {
+  const out = new Set<string>();
+  for (const fwk of scheduler.profiles.values()) for (const name of fwk.pluginsByName.keys()) for (const k of registry.get(name)?.watches ?? []) out.add(k);
+  return out;
+}
+
+/**
+ * Loads a scenario's objects, nodes and existing pods into the cluster (PriorityClasses first);
+ * custom resources among the objects imply their CRDs.
+ */
 export function populateCluster(cluster: MemoryCluster, sc: Scenario): void {
   for (const obj of sc.objects) if (obj.kind === 'PriorityClass') cluster.create(obj);
   for (const obj of sc.objects) if (obj.kind !== 'PriorityClass') cluster.create(obj);
+  installCrds(cluster, sc.objects.map(kindKeyOf));
   for (const n of sc.nodes) cluster.create(n);
   for (const p of sc.pods) cluster.create(p);
 }

@@ -84,7 +84,7 @@ describe('scenario loading refuses what the API server would, in one line', () =
 
   it('names every known kind when the kind is unknown', () => {
     const err = failure('objects:\n- { kind: Frobnicator, metadata: { name: f } }\nnodes: []\n');
-    assert.match(err.message, /^scenario\.yaml: objects\[0\]: unknown kind "Frobnicator" \(known kinds: CSIDriver, CSINode, CSIStorageCapacity, CompositePodGroup, DaemonSet, Deployment, /);
+    assert.match(err.message, /^scenario\.yaml: objects\[0\]: unknown kind "Frobnicator" \(known kinds: CSIDriver, CSINode, CSIStorageCapacity, CompositePodGroup, CustomResourceDefinition, DaemonSet, Deployment, /);
     assert.match(err.message, /PodGroup, PodGroup\.scheduling\.x-k8s\.io, PriorityClass, ReplicaSet, ReplicationController, .*StorageClass, VolumeAttachment, Workload\)$/);
   });
 

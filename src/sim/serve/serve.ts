@@ -13,7 +13,7 @@ import type { ClusterClient, ClusterEventRecord, PodStatusPatch, WatchHandler } 
 import { Scheduler, type AttemptRecord, type ResolvedConfig } from '../../scheduler/scheduler.js';
 import { RealClock, seededRandom, type Clock } from '../../util/clock.js';
 import { dryRunSchedule, dryRunSchedulePath, podGroupOfRequest, podsOfRequest } from './dryrun.js';
-import { clusterGates, embeddedDeps, populateCluster, type EmbeddedOptions } from '../scenario/embedded.js';
+import { clusterGates, embeddedDeps, installCrds, pluginKinds, populateCluster, type EmbeddedOptions } from '../scenario/embedded.js';
 import type { Scenario } from '../scenario/scenario.js';
 import { profilePlugins, SimulatorAnnotationWriter } from './simulator_annotation_writer.js';
 import { defaultConfigText, Workbench } from './workbench.js';
@@ -164,6 +164,8 @@ export async function serveScenario(sc: Scenario, o: ServeOptions): Promise<Serv
   const build = (config: ResolvedConfig) =>
     Scheduler.fromConfig(config, embeddedDeps({ ...o, config, recordScores: true, diagnose: true, onAttempt }, client, clock));
   let scheduler = build(o.config);
+  // A cluster running a plugin that reads a custom resource (Coscheduling) has its CRD installed.
+  installCrds(cluster, pluginKinds(scheduler, o.registry));
   // The configuration the dry-run service answers with: the live scheduler's, as the UI changes it.
   let config = o.config;
   const host = {
@@ -176,6 +178,7 @@ export async function serveScenario(sc: Scenario, o: ServeOptions): Promise<Serv
       const next = build(nextConfig);
       await stopScheduler(scheduler);
       whileStopped?.();
+      installCrds(cluster, pluginKinds(next, o.registry));
       scheduler = next;
       config = nextConfig;
       await scheduler.start();

@@ -13,11 +13,12 @@ import { syncDeployment } from './deployment.js';
 import { syncJob } from './job.js';
 import { podGroupsByWorkload, workloadsByJob } from './job_scheduling.js';
 import { ObjectIndex } from './object_index.js';
+import { coschedulingPodGroupKind, coschedulingPodGroupLabel, reconcileCoschedulingStatus, type CoschedulingGroup } from './podgroup.js';
 import { byCreation, controllerUid, isActive, type Workload } from './owned.js';
 import { PodLifetimes } from './pod_lifetime.js';
 import { syncReplicaSet } from './replicaset.js';
 import { syncStatefulSet } from './statefulset.js';
-import { isPodReady } from './status.js';
+import { isPodReady, writeStatus } from './status.js';
 import type { ControllerContext, ControllerStore } from './store.js';
 
 type Sync = (ctx: ControllerContext, w: Workload) => void;
@@ -59,6 +60,9 @@ export class WorkloadControllers {
   /** WorkloadWithJob's indexes: Workloads by the Job they name, PodGroups by their Workload. */
   private readonly workloadIndex = new ObjectIndex<WorkloadObject>(workloadsByJob);
   private readonly podGroupIndex = new ObjectIndex<PodGroup>(podGroupsByWorkload);
+  /** scheduler-plugins' PodGroup controller: pods by their group label (of any namespace, as its list), and the groups to reconcile. */
+  private readonly podsByGroupLabel = new ObjectIndex<Pod>((p) => p.metadata.labels?.[coschedulingPodGroupLabel] || undefined);
+  private dirtyGroups = new Set<string>();
   private readonly ctx: ControllerContext;
   readonly lifetimes: PodLifetimes;
 
@@ -81,6 +85,7 @@ export class WorkloadControllers {
     if (this.unsubscribe !== null) return;
     for (const p of this.ctx.store.list<Pod>('Pod')) {
       this.indexPod(p, true);
+      this.podsByGroupLabel.observe(p, true);
       this.lifetimes.observe('ADDED', p);
     }
     if (this.ctx.workloadWithJob) {
@@ -88,6 +93,7 @@ export class WorkloadControllers {
       for (const pg of this.ctx.store.list<PodGroup>('PodGroup')) this.podGroupIndex.observe(pg, true);
     }
     if (this.workloads) for (const [kind] of controllers) for (const w of this.ctx.store.list<Workload>(kind)) this.dirty.add(key(kind, w.metadata.namespace ?? 'default', w.metadata.name ?? ''));
+    if (this.workloads) for (const g of this.ctx.store.list(coschedulingPodGroupKind)) this.dirtyGroups.add(`${g.metadata?.namespace ?? 'default'}/${g.metadata?.name ?? ''}`);
     this.unsubscribe = this.ctx.store.subscribe((e) => this.onChange(e));
     this.schedule();
   }
@@ -117,6 +123,9 @@ export class WorkloadControllers {
     if (event.kind === 'Pod') {
       const pod = o as Pod;
       this.indexPod(pod, event.type !== 'DELETED');
+      this.podsByGroupLabel.observe(pod, event.type !== 'DELETED');
+      const group = pod.metadata.labels?.[coschedulingPodGroupLabel];
+      if (group) this.markGroupDirty(`${pod.metadata.namespace ?? 'default'}/${group}`);
       this.lifetimes.observe(event.type, pod);
       const ref = pod.metadata.ownerReferences?.find((r) => r.controller === true);
       if (ref !== undefined && syncByKind.has(ref.kind) && concernsOwner(ref.kind, pod, event.oldObject as Pod | undefined, event.type)) {
@@ -127,6 +136,8 @@ export class WorkloadControllers {
         if (event.kind === 'Workload') this.workloadIndex.observe(o as WorkloadObject, event.type !== 'DELETED');
         else this.podGroupIndex.observe(o as PodGroup, event.type !== 'DELETED');
       }
+    } else if (event.kind === coschedulingPodGroupKind) {
+      if (event.type !== 'DELETED') this.markGroupDirty(`${o.metadata?.namespace ?? 'default'}/${o.metadata?.name ?? ''}`);
     } else if (event.kind === 'Node') {
       for (const ds of this.ctx.store.list<Workload>('DaemonSet')) this.markDirty(key('DaemonSet', ds.metadata.namespace ?? 'default', ds.metadata.name ?? ''));
     } else if (syncByKind.has(event.kind)) {
@@ -151,6 +162,25 @@ export class WorkloadControllers {
     this.schedule();
   }
 
+  private markGroupDirty(k: string): void {
+    if (!this.workloads) return;
+    this.dirtyGroups.add(k);
+    this.schedule();
+  }
+
+  /** One reconcile of each PodGroup a change concerned: its status written when it changes. */
+  private reconcileGroups(): void {
+    const due = this.dirtyGroups;
+    this.dirtyGroups = new Set();
+    for (const k of [...due].sort()) {
+      const slash = k.indexOf('/');
+      const pg = this.ctx.store.get<CoschedulingGroup>(coschedulingPodGroupKind, k.slice(0, slash), k.slice(slash + 1));
+      if (pg === undefined) continue;
+      const status = reconcileCoschedulingStatus(pg, this.podsByGroupLabel.get(pg.metadata?.name ?? ''));
+      writeStatus(this.ctx, pg as unknown as Workload, status as Record<string, unknown>);
+    }
+  }
+
   private schedule(): void {
     if (this.scheduled || this.unsubscribe === null) return;
     this.scheduled = true;
@@ -162,12 +192,13 @@ export class WorkloadControllers {
 
   /** Garbage collection, then the dirty workloads in kind order then creation order, until nothing is dirty. */
   private runRound(): void {
-    for (let pass = 0; pass < maxPassesPerRound && (this.dirty.size > 0 || this.deletedOwners.size > 0); pass++) {
+    for (let pass = 0; pass < maxPassesPerRound && (this.dirty.size > 0 || this.deletedOwners.size > 0 || this.dirtyGroups.size > 0); pass++) {
       if (this.deletedOwners.size > 0) {
         const uids = this.deletedOwners;
         this.deletedOwners = new Set();
         this.collectGarbage(uids);
       }
+      if (this.dirtyGroups.size > 0) this.reconcileGroups();
       const dirty = this.dirty;
       this.dirty = new Set();
       for (const [kind, sync] of controllers) {
