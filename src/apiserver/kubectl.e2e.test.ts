@@ -282,7 +282,7 @@ describe('kubectl and the pod-group kinds (GenericWorkload on)', { skip: kubectl
     assert.match(builtIn.stdout, /^NAME\s+POLICY\s+WORKLOAD\s+STATUS\s+AGE\ntrain-workers\s+Gang\s+train\s+Pending\s+/);
     const gangs = await run(['get', 'pg.scheduling.x-k8s.io'], env);
     assert.equal(gangs.code, 0, gangs.stderr);
-    assert.match(gangs.stdout, /^NAME\s+PHASE\s+MINMEMBER\s+RUNNING\s+SUCCEEDED\s+FAILED\s+AGE\ngang\s+3\s+/);
+    assert.match(gangs.stdout, /^NAME\s+PHASE\s+MINMEMBER\s+RUNNING\s+SUCCEEDED\s+FAILED\s+AGE\ngang\s+Pending\s+3\s+/);
     const described = await run(['describe', 'workload', 'train'], env);
     assert.equal(described.code, 0, described.stderr);
     assert.match(described.stdout, /Min Count:\s+2/);
