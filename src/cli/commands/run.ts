@@ -172,9 +172,10 @@ export async function startScheduler(o: StartOptions): Promise<RunningScheduler>
       callbacks: {
         onStartedLeading: () => {
           metrics.leaderElectionMasterStatus.set({ name: 'kube-scheduler' }, 1);
-          // The informers may lag behind bindings the previous leader made while they could not
-          // watch: read pods and nodes afresh before the first pod (upstream trusts its informers).
-          void client.catchUp().then(() => {
+          // Informers that could not watch may miss bindings the previous leader made: those are
+          // read afresh before the first pod; watching ones are used at once, as upstream does.
+          void client.catchUp().then((reread) => {
+            if (reread.length > 0) log.info('Informers out of sync on taking the lease were read afresh', { kinds: reread });
             if (!shuttingDown && !finished) loop.start();
           });
         },

@@ -135,12 +135,16 @@ export class KubeClusterClient implements ClusterClient {
   }
 
   /**
-   * Re-reads pods and nodes from the API server (not the informers' possibly stale view) into the
-   * cache: what a new leader does before its first pod, so bindings made by the previous leader
-   * while this replica's watches were down count against their nodes.
+   * What a new leader does before its first pod: pods and nodes whose informer lost touch with the
+   * API server (a watch that could not be reopened, a failed relist) are read afresh, a consistent
+   * read into the cache, since bindings the previous leader made meanwhile must count against their
+   * nodes. Informers still watching are used as they are, at once, as upstream's standby schedules
+   * from its synced caches. Resolves with the kinds re-read.
    */
-  async catchUp(): Promise<void> {
-    await Promise.all([this.nodeReflector?.catchUp(), this.podReflector?.catchUp()]);
+  async catchUp(): Promise<string[]> {
+    const stale = [this.nodeReflector, this.podReflector].filter((r): r is Reflector => r !== undefined && !r.inSync);
+    await Promise.all(stale.map((r) => r.catchUp()));
+    return stale.map((r) => r.kind);
   }
 
   stop(): void {

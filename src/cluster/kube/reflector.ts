@@ -115,6 +115,14 @@ export class Reflector {
     return this.o.spec.key;
   }
 
+  /**
+   * The store follows the API server: listed, and its watch open (or being reopened from where it
+   * was) with no error since. Only then may a new leader schedule from it as it is.
+   */
+  get inSync(): boolean {
+    return this.synced && this.healthy;
+  }
+
   status(): ReflectorStatus {
     return {
       kind: this.kind,
