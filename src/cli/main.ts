@@ -1,7 +1,5 @@
 // The kube-scheduler-ts command: dispatches to one command module per subcommand.
 import { ExitBadInput, describeListenError, processIO, verbosityOf, type CliIO, type Command } from './io.js';
-import { explainCommand, explainUsage, simulateCommand, simulateUsage } from './commands/simulate.js';
-import { benchCommand, benchUsage } from './commands/bench.js';
 import { BadInputError } from '../util/bad_input.js';
 
 export { type CliIO } from './io.js';
@@ -17,9 +15,9 @@ interface CommandEntry {
 }
 
 const commands: Record<string, CommandEntry> = {
-  simulate: { run: simulateCommand, usage: async () => simulateUsage, help: 'simulate [scenario]   Schedule a scenario on an embedded cluster and report the result' },
-  explain: { run: explainCommand, usage: async () => explainUsage, help: "explain [scenario]    Schedule each pending pod once and explain every node's verdicts, scores and preemption" },
-  // Loaded on use: @kubernetes/client-node takes over a second to import.
+  // Every command is loaded on use: `run` must not pay for the embedded cluster and the bench catalog.
+  simulate: { run: async (argv, io) => (await import('./commands/simulate.js')).simulateCommand(argv, io), usage: async () => (await import('./commands/simulate.js')).simulateUsage, help: 'simulate [scenario]   Schedule a scenario on an embedded cluster and report the result' },
+  explain: { run: async (argv, io) => (await import('./commands/simulate.js')).explainCommand(argv, io), usage: async () => (await import('./commands/simulate.js')).explainUsage, help: "explain [scenario]    Schedule each pending pod once and explain every node's verdicts, scores and preemption" },
   run: {
     run: async (argv, io) => (await import('./commands/run.js')).runCommand(argv, io),
     usage: async () => (await import('./commands/run.js')).runUsage,
@@ -45,7 +43,7 @@ const commands: Record<string, CommandEntry> = {
     usage: async () => (await import('./commands/snapshot.js')).snapshotUsage,
     help: 'snapshot [-o FILE] [--kubeconfig FILE]  Write a live cluster (read-only) as a scenario file',
   },
-  bench: { run: benchCommand, usage: async () => benchUsage, help: "bench [filter]        Run upstream's scheduler_perf workloads on the embedded scheduler (--json, --compare)" },
+  bench: { run: async (argv, io) => (await import('./commands/bench.js')).benchCommand(argv, io), usage: async () => (await import('./commands/bench.js')).benchUsage, help: "bench [filter]        Run upstream's scheduler_perf workloads on the embedded scheduler (--json, --compare)" },
 };
 
 function usage(): string {
