@@ -19,7 +19,11 @@ const commands: Record<string, CommandEntry> = {
   simulate: { run: async (argv, io) => (await import('./commands/simulate.js')).simulateCommand(argv, io), usage: async () => (await import('./commands/simulate.js')).simulateUsage, help: 'simulate [scenario]   Schedule a scenario on an embedded cluster and report the result' },
   explain: { run: async (argv, io) => (await import('./commands/simulate.js')).explainCommand(argv, io), usage: async () => (await import('./commands/simulate.js')).explainUsage, help: "explain [scenario]    Schedule each pending pod once and explain every node's verdicts, scores and preemption" },
   run: {
-    run: async (argv, io) => (await import('./commands/run.js')).runCommand(argv, io),
+    // The first node and pod lists go out before the scheduler's modules load (run_first_lists.ts).
+    run: async (argv, io) => {
+      const first = (await import('./commands/run_first_lists.js')).startFirstLists(argv);
+      return (await import('./commands/run.js')).runCommand(argv, io, process, first);
+    },
     usage: async () => (await import('./commands/run.js')).runUsage,
     help: 'run [--kubeconfig FILE] [--config FILE]  Schedule the pods of a real cluster (see README: Run as a second scheduler)',
   },

@@ -12,8 +12,8 @@ import { Backoff, type BackoffOptions } from './backoff.js';
 import { isNotFound } from './errors.js';
 import { EventSink } from './events.js';
 import { InformerHealth } from './informer_health.js';
-import { Reflector, type ReflectorOptions, type ReflectorStatus } from './reflector.js';
-import { inTableOrder, podPath, resourceClaimPath, resourceSpec, watchedResourcesFor, type ResourceSpec } from './resources.js';
+import { Reflector, type Listed, type ReflectorOptions, type ReflectorStatus } from './reflector.js';
+import { inTableOrder, listKeyOf, podPath, resourceClaimPath, resourceSpec, watchedResourcesFor, type ResourceSpec } from './resources.js';
 import { writeTimeoutMs, type RestTransport } from './rest.js';
 
 export interface KubeClusterClientOptions {
@@ -33,6 +33,11 @@ export interface KubeClusterClientOptions {
   random?: () => number;
   /** Reconnect backoff of the watches (client-go's 800ms doubling to 30s by default). */
   backoff?: BackoffOptions;
+  /**
+   * First lists already asked for before the client existed (`run` sends them while its modules
+   * load), by `listKeyOf` their spec; a kind without one lists as usual.
+   */
+  firstLists?: ReadonlyMap<string, Promise<Listed>>;
   /** List and watch timeouts of the reflectors (tests shorten them). */
   reflector?: Pick<ReflectorOptions, 'listTimeoutMs' | 'minWatchTimeoutMs' | 'watchGraceMs' | 'pageSize'>;
 }
@@ -116,6 +121,7 @@ export class KubeClusterClient implements ClusterClient {
       random: this.o.random,
       backoff: new Backoff(this.o.clock, { random: this.o.random, ...this.o.backoff }),
       onHealth: (kind, err) => this.health.update(kind, err),
+      firstList: this.o.firstLists?.get(listKeyOf(spec)),
       ...this.o.reflector,
     }));
     this.podReflector = this.reflectorOf('Pod');

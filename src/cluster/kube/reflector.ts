@@ -47,6 +47,11 @@ export interface ReflectorOptions {
   watchGraceMs?: number;
   /** Told when this kind stops being in sync with the server (an error) and when it is again (null). */
   onHealth?: (kind: string, err: Error | null) => void;
+  /**
+   * The first list (at resourceVersion "0"), already asked for by the caller before this reflector
+   * existed: used instead of listing again when it succeeds, ignored when it fails.
+   */
+  firstList?: Promise<Listed>;
 }
 
 /** How one watch request ended. */
@@ -157,6 +162,11 @@ export class Reflector {
    * kind the server does not serve (404) counts as listed empty, as client-go's emergency sync.
    */
   async listUntilSynced(): Promise<Listed | null> {
+    const early = this.o.firstList ? await this.o.firstList.catch(() => null) : null;
+    if (early && !this.stopped && this.lists === 0) {
+      this.lists++;
+      return early;
+    }
     while (!this.stopped) {
       try {
         return await this.list();
@@ -261,36 +271,9 @@ export class Reflector {
     return listed;
   }
 
-  /** All pages at one resourceVersion (client-go's pager: pages only for "" and "0", which the cache cannot serve). */
-  private async listAt(resourceVersion: string): Promise<Listed> {
-    const { spec, transport } = this.o;
-    const timeoutMs = this.o.listTimeoutMs ?? defaultListTimeoutMs;
-    const paged = resourceVersion === '' || resourceVersion === '0';
-    const limit = paged ? String(this.o.pageSize ?? 500) : undefined;
-    const items: KubeObject[] = [];
-    let cont: string | undefined;
-    let rv = '';
-    for (;;) {
-      let page: ListResponse;
-      try {
-        page = await transport.request<ListResponse>({
-          method: 'GET',
-          path: spec.path,
-          query: { fieldSelector: spec.fieldSelector, resourceVersion: cont ? undefined : resourceVersion || undefined, limit, continue: cont },
-          timeoutMs,
-        });
-      } catch (err) {
-        // An expired continue token: start over with one full list, as client-go's pager does.
-        if (cont === undefined || !isExpired(err)) throw err;
-        const full = await transport.request<ListResponse>({ method: 'GET', path: spec.path, query: { fieldSelector: spec.fieldSelector, resourceVersion: resourceVersion || undefined }, timeoutMs });
-        return { items: full.items ?? [], resourceVersion: full.metadata?.resourceVersion ?? '' };
-      }
-      for (const it of page.items ?? []) items.push(it);
-      rv = page.metadata?.resourceVersion ?? rv;
-      cont = page.metadata?.continue || undefined;
-      if (!cont) break;
-    }
-    return { items, resourceVersion: rv };
+  /** All pages at one resourceVersion. */
+  private listAt(resourceVersion: string): Promise<Listed> {
+    return listAll(this.o.transport, this.o.spec, resourceVersion, { pageSize: this.o.pageSize, timeoutMs: this.o.listTimeoutMs });
   }
 
   /**
@@ -494,4 +477,38 @@ export class Reflector {
       if (!ended) this.watchHandle = handle;
     });
   }
+}
+
+/**
+ * Every object of a kind at one resourceVersion (client-go's pager: pages only for "" and "0",
+ * which the watch cache cannot serve otherwise).
+ */
+export async function listAll(transport: RestTransport, spec: ResourceSpec, resourceVersion: string, o: { pageSize?: number; timeoutMs?: number } = {}): Promise<Listed> {
+  const timeoutMs = o.timeoutMs ?? defaultListTimeoutMs;
+  const paged = resourceVersion === '' || resourceVersion === '0';
+  const limit = paged ? String(o.pageSize ?? 500) : undefined;
+  const items: KubeObject[] = [];
+  let cont: string | undefined;
+  let rv = '';
+  for (;;) {
+    let page: ListResponse;
+    try {
+      page = await transport.request<ListResponse>({
+        method: 'GET',
+        path: spec.path,
+        query: { fieldSelector: spec.fieldSelector, resourceVersion: cont ? undefined : resourceVersion || undefined, limit, continue: cont },
+        timeoutMs,
+      });
+    } catch (err) {
+      // An expired continue token: start over with one full list, as client-go's pager does.
+      if (cont === undefined || !isExpired(err)) throw err;
+      const full = await transport.request<ListResponse>({ method: 'GET', path: spec.path, query: { fieldSelector: spec.fieldSelector, resourceVersion: resourceVersion || undefined }, timeoutMs });
+      return { items: full.items ?? [], resourceVersion: full.metadata?.resourceVersion ?? '' };
+    }
+    for (const it of page.items ?? []) items.push(it);
+    rv = page.metadata?.resourceVersion ?? rv;
+    cont = page.metadata?.continue || undefined;
+    if (!cont) break;
+  }
+  return { items, resourceVersion: rv };
 }
