@@ -176,9 +176,10 @@ export async function startScheduler(o: StartOptions): Promise<RunningScheduler>
       callbacks: {
         onStartedLeading: () => {
           metrics.leaderElectionMasterStatus.set({ name: 'kube-scheduler' }, 1);
-          // Informers that could not watch may miss bindings the previous leader made: those are
-          // read afresh before the first pod; watching ones are used at once, as upstream does.
-          void client.catchUp().then((reread) => {
+          // Informers that could not watch lately may miss bindings the previous leader made: those
+          // are read afresh before the first pod; watching ones are used at once, as upstream does.
+          // An outage that let the lease change hands ended less than a lease duration ago.
+          void client.catchUp(parseDuration(le.leaseDuration)).then((reread) => {
             if (reread.length > 0) log.info('Informers out of sync on taking the lease were read afresh', { kinds: reread });
             if (!shuttingDown && !finished) loop.start();
           });

@@ -173,10 +173,28 @@ describe('KubeClusterClient: catching up on taking the lease', () => {
       await k.start(() => undefined);
       await settle();
       const listsBefore = t.listed.length;
-      assert.deepEqual(await k.catchUp(), c.reread);
+      assert.deepEqual(await k.catchUp(15_000), c.reread);
       const relisted = t.listed.slice(listsBefore);
       assert.deepEqual(relisted.sort(), c.reread.map((kind) => (kind === 'Pod' ? '/api/v1/pods' : '/api/v1/nodes')).sort());
       k.stop();
     });
   }
+
+  it('a watch back in touch less than the settling time ago may still be replaying what it missed: its kind is read afresh', async () => {
+    const t = new WatchedServer({});
+    t.refused.add('/api/v1/pods');
+    const clock = new FakeClock(0);
+    const k = new KubeClusterClient({ transport: t, clock, log: discardLogger, random: () => 0, resources: ['Node', 'Pod'].map(resourceSpec) });
+    await k.start(() => undefined);
+    await settle();
+    t.refused.clear();
+    // The reflector's backoff (800 ms without jitter) passes, and the pod watch reopens.
+    clock.advance(1_000);
+    await settle();
+    assert.deepEqual(k.informerStatus().map((s) => [s.kind, s.healthy]), [['Node', true], ['Pod', true]]);
+    assert.deepEqual(await k.catchUp(15_000), ['Pod'], 'reopened 200 ms ago');
+    clock.advance(15_000);
+    assert.deepEqual(await k.catchUp(15_000), [], 'watching for longer than the settling time');
+    k.stop();
+  });
 });

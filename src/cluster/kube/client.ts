@@ -142,13 +142,14 @@ export class KubeClusterClient implements ClusterClient {
 
   /**
    * What a new leader does before its first pod: pods and nodes whose informer lost touch with the
-   * API server (a watch that could not be reopened, a failed relist) are read afresh, a consistent
-   * read into the cache, since bindings the previous leader made meanwhile must count against their
-   * nodes. Informers still watching are used as they are, at once, as upstream's standby schedules
-   * from its synced caches. Resolves with the kinds re-read.
+   * API server (a watch that could not be reopened, a failed relist), or came back less than
+   * `settledMs` ago, are read afresh, a consistent read into the cache, since bindings the previous
+   * leader made meanwhile must count against their nodes. Informers watching all along are used as
+   * they are, at once, as upstream's standby schedules from its synced caches. Resolves with the
+   * kinds re-read.
    */
-  async catchUp(): Promise<string[]> {
-    const stale = [this.nodeReflector, this.podReflector].filter((r): r is Reflector => r !== undefined && !r.inSync);
+  async catchUp(settledMs: number): Promise<string[]> {
+    const stale = [this.nodeReflector, this.podReflector].filter((r): r is Reflector => r !== undefined && !r.inSync(settledMs));
     await Promise.all(stale.map((r) => r.catchUp()));
     return stale.map((r) => r.kind);
   }

@@ -103,6 +103,8 @@ export class Reflector {
   private healthy = true;
   private lastError: Error | undefined;
   private unhealthySince: number | undefined;
+  /** When it last came back in touch after trouble (clock ms). */
+  private recoveredAt: number | undefined;
   private lists = 0;
   relists = 0;
   private watches = 0;
@@ -121,11 +123,14 @@ export class Reflector {
   }
 
   /**
-   * The store follows the API server: listed, and its watch open (or being reopened from where it
-   * was) with no error since. Only then may a new leader schedule from it as it is.
+   * The store follows the API server: listed, its watch open (or being reopened from where it was)
+   * with no error since, and back in touch for at least `settledMs` after any trouble (a watch that
+   * just reopened may still be replaying what it missed). Only then may a new leader schedule from
+   * it as it is.
    */
-  get inSync(): boolean {
-    return this.synced && this.healthy;
+  inSync(settledMs: number): boolean {
+    if (!this.synced || !this.healthy) return false;
+    return this.recoveredAt === undefined || this.o.clock.now() - this.recoveredAt >= settledMs;
   }
 
   status(): ReflectorStatus {
@@ -153,6 +158,7 @@ export class Reflector {
   private markHealthy(): void {
     if (this.healthy) return;
     this.healthy = true;
+    this.recoveredAt = this.o.clock.now();
     this.unhealthySince = undefined;
     this.o.onHealth?.(this.kind, null);
   }
