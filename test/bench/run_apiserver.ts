@@ -199,6 +199,12 @@ async function deletePods(cp: ControlPlane, ns: string): Promise<void> {
   // Pods on nodes without a kubelet go at once only with a zero grace period. Thousands take
   // longer than the client's timeout; the API server finishes the deletion anyway.
   await cp.api('DELETE', `/api/v1/namespaces/${ns}/pods`, { gracePeriodSeconds: 0 }).catch(() => undefined);
+  // Waited out: the next scheduler's informers would otherwise list and watch this deletion
+  // (thousands of events) during its start, which one scheduler pays and another does not.
+  await eventually(`the pods of ${ns} to be deleted`, async () => {
+    const r = await cp.api('GET', `/api/v1/namespaces/${ns}/pods?limit=1`);
+    return (r.body as { items?: unknown[] }).items?.length === 0 ? true : undefined;
+  }, 300_000, 500);
 }
 
 const benchTimeoutMs = Number(process.env.BENCH_TIMEOUT_MS ?? 600_000);
