@@ -1,7 +1,5 @@
 // The kube-scheduler-ts command: dispatches to one command module per subcommand.
 import { ExitBadInput, describeListenError, processIO, verbosityOf, type CliIO, type Command } from './io.js';
-import { explainCommand, explainSpec, simulateCommand, simulateSpec } from './commands/simulate.js';
-import { benchCommand, benchSpec } from './commands/bench.js';
 import { runSpec } from './commands/run_flags.js';
 import { commandHelp, commandList, type CommandSpec } from './command_spec.js';
 import { BadInputError } from '../util/bad_input.js';
@@ -22,17 +20,24 @@ function lazy<M>(load: () => Promise<M>, pick: (m: M) => CommandModule): () => P
   return async () => pick(await load());
 }
 
-// In the order the help lists them. Loaded on use where the module is slow to import
-// (@kubernetes/client-node takes over a second).
+// In the order the help lists them. Every command is loaded on use: `run` must not pay for the
+// embedded cluster and the bench catalog.
 const commands: Record<string, () => Promise<CommandModule>> = {
-  simulate: async () => ({ spec: simulateSpec, run: simulateCommand }),
-  explain: async () => ({ spec: explainSpec, run: explainCommand }),
-  run: async () => ({ spec: runSpec, run: (await import('./commands/run.js')).runCommand }),
+  simulate: lazy(() => import('./commands/simulate.js'), (m) => ({ spec: m.simulateSpec, run: m.simulateCommand })),
+  explain: lazy(() => import('./commands/simulate.js'), (m) => ({ spec: m.explainSpec, run: m.explainCommand })),
+  // The first node and pod lists go out before the scheduler's modules load (run_first_lists.ts).
+  run: async () => ({
+    spec: runSpec,
+    run: async (argv, io) => {
+      const first = (await import('./commands/run_first_lists.js')).startFirstLists(argv);
+      return (await import('./commands/run.js')).runCommand(argv, io, process, first);
+    },
+  }),
   serve: lazy(() => import('./commands/serve.js'), (m) => ({ spec: m.serveSpec, run: m.serveCommand })),
   capacity: lazy(() => import('./commands/capacity.js'), (m) => ({ spec: m.capacitySpec, run: m.capacityCommand })),
   compare: lazy(() => import('./commands/compare.js'), (m) => ({ spec: m.compareSpec, run: m.compareCommand })),
   snapshot: lazy(() => import('./commands/snapshot.js'), (m) => ({ spec: m.snapshotSpec, run: m.snapshotCommand })),
-  bench: async () => ({ spec: benchSpec, run: benchCommand }),
+  bench: lazy(() => import('./commands/bench.js'), (m) => ({ spec: m.benchSpec, run: m.benchCommand })),
 };
 
 /** The top-level help; the command list comes from the commands' declarations. */

@@ -182,6 +182,28 @@ test('stopping a leader releases the lease, so a follower acquires it without wa
   await b.run;
 });
 
+test('a release that meets a renewal landing after its read reads the Lease again and still gives it up', async () => {
+  const clock = new FakeClock(0);
+  const store = new LeaseStore();
+  const a = replica(store, clock, 'a');
+  await advance(clock, 4_000);
+  const renewedVersion = store.version;
+  // The renewal in flight when the leader was stopped lands between the release's read and its write.
+  const get = a.lock.get.bind(a.lock);
+  let landed = 0;
+  a.lock.get = async () => {
+    const got = await get();
+    if (landed++ === 0) store.version++;
+    return got;
+  };
+  a.elector.stop();
+  await a.run;
+  assert.equal(landed, 2, 'read again after the conflict');
+  assert.equal(store.version, renewedVersion + 2, 'the renewal, then the release');
+  assert.equal(store.record!.holderIdentity, '');
+  assert.equal(store.record!.leaseDurationSeconds, 1);
+});
+
 test('healthz check fails for a leader whose lease went unrenewed past duration + tolerance', async () => {
   const clock = new FakeClock(0);
   const store = new LeaseStore();

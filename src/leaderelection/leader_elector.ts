@@ -2,6 +2,7 @@
 // every retryPeriod (jittered); renew every retryPeriod; give up leadership when no renewal succeeds
 // within renewDeadline. Expiry is judged by the local clock from when the record was last seen to
 // change, never by the timestamps in the record, so clock skew between replicas does not matter.
+import { ApiError } from '../cluster/types.js';
 import type { Logger } from '../log/logger.js';
 import type { Clock } from '../util/clock.js';
 import type { LeaderElectionRecord, ResourceLock } from './lease_lock.js';
@@ -259,19 +260,61 @@ export class LeaderElector {
     return true;
   }
 
-  /** Gives the lease up when we hold it: no holder, a 1s duration, transitions kept. */
+  /**
+   * Gives the lease up when we hold it (release/tryRelease): read afresh, then no holder and a 1s
+   * duration. A renewal still in flight when we were stopped can move the Lease on under us; that
+   * conflict is retried, all within renewDeadline, since a lease left held costs the next leader a
+   * whole leaseDuration.
+   */
   private async release(): Promise<boolean> {
     if (!this.isLeader()) return true;
-    const now = this.o.clock.now();
-    const r: LeaderElectionRecord = { holderIdentity: '', leaseDurationSeconds: 1, renewTime: now, acquireTime: now, leaderTransitions: this.observedRecord.leaderTransitions };
+    const deadline = this.o.clock.now() + this.o.renewDeadlineMs;
+    while (this.o.clock.now() < deadline) {
+      const outcome = await this.withinDeadline(this.tryRelease(), deadline);
+      if (outcome !== 'conflict') return outcome === 'released';
+      this.o.log.v(4).info('Conflict when releasing lease, retrying', { lease: this.o.lock.describe() });
+    }
+    return false;
+  }
+
+  private async tryRelease(): Promise<'released' | 'conflict' | 'failed'> {
+    const lock = this.o.lock;
+    let current: Awaited<ReturnType<ResourceLock['get']>>;
     try {
-      await this.o.lock.update(r);
+      current = await lock.get();
     } catch (err) {
-      this.o.log.error(err, 'Failed to release lock', { lease: this.o.lock.describe() });
-      return false;
+      this.o.log.error(err, 'Error retrieving resource lock', { lease: lock.describe() });
+      return 'failed';
+    }
+    if (current === null) {
+      this.o.log.info('Lease lock not found', { lease: lock.describe() });
+      return 'failed';
+    }
+    const now = this.o.clock.now();
+    const r: LeaderElectionRecord = { holderIdentity: '', leaseDurationSeconds: 1, renewTime: now, acquireTime: now, leaderTransitions: current.record.leaderTransitions };
+    try {
+      await lock.update(r);
+    } catch (err) {
+      if (err instanceof ApiError && err.code === 409) return 'conflict';
+      this.o.log.error(err, 'Failed to release lease', { lease: lock.describe() });
+      return 'failed';
     }
     this.setObservedRecord(r);
-    return true;
+    return 'released';
+  }
+
+  /** The attempt's outcome, or 'failed' once `deadline` (clock ms) passes first. */
+  private withinDeadline<T extends string>(attempt: Promise<T>, deadline: number): Promise<T | 'failed'> {
+    return new Promise((resolve) => {
+      const h = this.o.clock.setTimeout(() => resolve('failed'), Math.max(0, deadline - this.o.clock.now()));
+      attempt.then((v) => {
+        this.o.clock.clearTimeout(h);
+        resolve(v);
+      }, () => {
+        this.o.clock.clearTimeout(h);
+        resolve('failed');
+      });
+    });
   }
 
   private maybeReportTransition(): void {

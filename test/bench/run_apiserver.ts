@@ -196,9 +196,15 @@ function writeConfig(cp: ControlPlane, ns: string, leaderElect: boolean): string
 }
 
 async function deletePods(cp: ControlPlane, ns: string): Promise<void> {
-  // Pods on nodes without a kubelet go at once only with a zero grace period. Thousands take
-  // longer than the client's timeout; the API server finishes the deletion anyway.
-  await cp.api('DELETE', `/api/v1/namespaces/${ns}/pods`, { gracePeriodSeconds: 0 }).catch(() => undefined);
+  // Pods on nodes without a kubelet go at once only with a zero grace period. A deletion of
+  // thousands can outlast the API server's request timeout, which cancels the rest: asked again
+  // until none is left, since the next scheduler's informers would otherwise list these pods and
+  // watch their deletion during their start, which one scheduler pays and another does not.
+  await eventually(`the pods of ${ns} to be deleted`, async () => {
+    await cp.api('DELETE', `/api/v1/namespaces/${ns}/pods`, { gracePeriodSeconds: 0 }).catch(() => undefined);
+    const r = await cp.api('GET', `/api/v1/namespaces/${ns}/pods?limit=1`);
+    return (r.body as { items?: unknown[] }).items?.length === 0 ? true : undefined;
+  }, 600_000, 500);
 }
 
 const benchTimeoutMs = Number(process.env.BENCH_TIMEOUT_MS ?? 600_000);

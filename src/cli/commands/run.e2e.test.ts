@@ -395,6 +395,7 @@ test('two replicas: one leads; when its lease is taken it stops, the other takes
     await waitFor('p pods bound', () => ['p1', 'p2', 'p3'].every((n) => bound(e.cluster, n)));
     assert.ok(!b.r.isLeading(), 'the follower does not schedule');
     assert.equal(b.t.bindingsRequested, 0);
+    assert.deepEqual(b.r.scheduler.snapshot.list().map((ni) => ni.node?.metadata.name), ['n1', 'n2'], 'the follower\'s snapshot is filled while it waits');
 
     // Someone else takes the lease: a can no longer renew and must stop at once.
     const lease = e.cluster.get<KubeObject & { spec: Record<string, unknown> }>('Lease', 'kube-system', 'kube-scheduler')!;

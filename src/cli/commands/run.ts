@@ -20,6 +20,7 @@ import { Scheduler } from '../../scheduler/scheduler.js';
 import { RealClock, type Clock } from '../../util/clock.js';
 import { UsageError, type CliIO } from '../io.js';
 import { registryWithPlugins } from '../plugins.js';
+import { targetOf, type FirstLists } from './run_first_lists.js';
 import { parseRunFlags, resolveRunConfiguration, type RunFlags } from './run_flags.js';
 import { secureServingFromFlags } from './run_serving.js';
 
@@ -49,6 +50,8 @@ export interface StartOptions {
   /** Leader-election identity; hostname_uuid by default. */
   identity?: string;
   random?: () => number;
+  /** First lists already asked for (run_first_lists.ts), by the spec's `listKeyOf`. */
+  firstLists?: KubeClusterClientOptions['firstLists'];
   /** Watch reconnect backoff (tests shorten it). */
   backoff?: BackoffOptions;
   /** List and watch timeouts of the informers (tests shorten them). */
@@ -91,6 +94,7 @@ export async function startScheduler(o: StartOptions): Promise<RunningScheduler>
     random: o.random,
     backoff: o.backoff,
     reflector: o.reflector,
+    firstLists: o.firstLists,
     gateEnabled: (gate) => gates.enabled(gate),
   });
   const scheduler = Scheduler.fromConfig(config, {
@@ -172,9 +176,11 @@ export async function startScheduler(o: StartOptions): Promise<RunningScheduler>
       callbacks: {
         onStartedLeading: () => {
           metrics.leaderElectionMasterStatus.set({ name: 'kube-scheduler' }, 1);
-          // The informers may lag behind bindings the previous leader made while they could not
-          // watch: read pods and nodes afresh before the first pod (upstream trusts its informers).
-          void client.catchUp().then(() => {
+          // Informers that could not watch lately may miss bindings the previous leader made: those
+          // are read afresh before the first pod; watching ones are used at once, as upstream does.
+          // An outage that let the lease change hands ended less than a lease duration ago.
+          void client.catchUp(parseDuration(le.leaseDuration)).then((reread) => {
+            if (reread.length > 0) log.info('Informers out of sync on taking the lease were read afresh', { kinds: reread });
             if (!shuttingDown && !finished) loop.start();
           });
         },
@@ -235,7 +241,12 @@ export async function startScheduler(o: StartOptions): Promise<RunningScheduler>
     if (shuttingDown || finished) return;
     handlersSynced = true;
     log.v(3).info('Handlers synced');
-    if (elector) electorRun = elector.run().catch((err: unknown) => log.error(err, 'Leader election failed'));
+    if (elector) {
+      // Copy the synced cache into the snapshot now, while the lease is awaited: a standby's first
+      // cycle after a failover then copies only the nodes changed since, not all of them.
+      scheduler.cache.updateSnapshot(scheduler.snapshot);
+      electorRun = elector.run().catch((err: unknown) => log.error(err, 'Leader election failed'));
+    }
     else loop.start();
   });
 
@@ -274,7 +285,8 @@ function clusterKubeConfig(flags: RunFlags, path: string) {
   }
 }
 
-export async function runCommand(argv: string[], io: CliIO, signals: SignalSource = process): Promise<number> {
+/** `first`: the node and pod lists sent before this module loaded (startFirstLists), used when they went to the same API server as the same user. */
+export async function runCommand(argv: string[], io: CliIO, signals: SignalSource = process, first: FirstLists | null = null): Promise<number> {
   const flags = parseRunFlags(argv);
   const log = createLogger({ verbosity: flags.verbosity, format: flags.loggingFormat, sink: (line) => io.stderr(line) });
   const registry = await registryWithPlugins(flags.plugins);
@@ -304,6 +316,7 @@ export async function runCommand(argv: string[], io: CliIO, signals: SignalSourc
       transport,
       eventTransport,
       leaseTransport,
+      firstLists: first !== null && first.target === targetOf(kc) ? first.lists : undefined,
       clock,
       log,
       serve: secure ? { host: flags.bindAddress, port: flags.securePort, secure: secure.serving } : undefined,

@@ -7,6 +7,7 @@ import { discardLogger } from '../../log/logger.js';
 import { FakeClock } from '../../util/clock.js';
 import { ApiError, type WatchEvent } from '../types.js';
 import { KubeClusterClient } from './client.js';
+import { resourceSpec } from './resources.js';
 import type { RawWatchEvent, RestRequest, RestTransport, WatchHandle } from './rest.js';
 
 /** Answers lists from `lists` (by path), records every other request and answers it with `reply`. */
@@ -136,4 +137,64 @@ describe('KubeClusterClient: reading a pod from the API server', () => {
       assert.ok((t.gets[0]!.timeoutMs ?? 0) > 0, 'each read is bounded in time');
     });
   }
+});
+
+describe('KubeClusterClient: catching up on taking the lease', () => {
+  /** Lists from `lists`, counting list requests by path; watches of the kinds in `refused` cannot connect. */
+  class WatchedServer implements RestTransport {
+    readonly listed: string[] = [];
+    readonly refused = new Set<string>();
+    constructor(private readonly lists: Readonly<Record<string, readonly Record<string, unknown>[]>>) {}
+    async request<T>(req: RestRequest): Promise<T> {
+      this.listed.push(req.path);
+      return { metadata: { resourceVersion: '5' }, items: structuredClone(this.lists[req.path] ?? []) } as T;
+    }
+    watch(path: string, _query: Readonly<Record<string, string | undefined>>, _onEvent: (e: RawWatchEvent) => void, onClose: (err: Error | null) => void, onOpen?: () => void): WatchHandle {
+      if (this.refused.has(path)) queueMicrotask(() => onClose(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:6443'), { code: 'ECONNREFUSED' })));
+      else queueMicrotask(() => onOpen?.());
+      return { close: () => {} };
+    }
+  }
+
+  const settle = async () => {
+    for (let i = 0; i < 5; i++) await new Promise<void>((r) => setImmediate(r));
+  };
+
+  const cases: { name: string; refused: string[]; reread: string[] }[] = [
+    { name: 'informers still watching are used at once: nothing is read again', refused: [], reread: [] },
+    { name: 'pods whose watch cannot reconnect are read afresh; watching nodes are not', refused: ['/api/v1/pods'], reread: ['Pod'] },
+    { name: 'nodes and pods both out of touch are both read afresh', refused: ['/api/v1/pods', '/api/v1/nodes'], reread: ['Node', 'Pod'] },
+  ];
+  for (const c of cases) {
+    it(c.name, async () => {
+      const t = new WatchedServer({ '/api/v1/nodes': [{ metadata: { name: 'n1', resourceVersion: '3' } }] });
+      for (const path of c.refused) t.refused.add(path);
+      const k = new KubeClusterClient({ transport: t, clock: new FakeClock(0), log: discardLogger, resources: ['Node', 'Pod'].map(resourceSpec) });
+      await k.start(() => undefined);
+      await settle();
+      const listsBefore = t.listed.length;
+      assert.deepEqual(await k.catchUp(15_000), c.reread);
+      const relisted = t.listed.slice(listsBefore);
+      assert.deepEqual(relisted.sort(), c.reread.map((kind) => (kind === 'Pod' ? '/api/v1/pods' : '/api/v1/nodes')).sort());
+      k.stop();
+    });
+  }
+
+  it('a watch back in touch less than the settling time ago may still be replaying what it missed: its kind is read afresh', async () => {
+    const t = new WatchedServer({});
+    t.refused.add('/api/v1/pods');
+    const clock = new FakeClock(0);
+    const k = new KubeClusterClient({ transport: t, clock, log: discardLogger, random: () => 0, resources: ['Node', 'Pod'].map(resourceSpec) });
+    await k.start(() => undefined);
+    await settle();
+    t.refused.clear();
+    // The reflector's backoff (800 ms without jitter) passes, and the pod watch reopens.
+    clock.advance(1_000);
+    await settle();
+    assert.deepEqual(k.informerStatus().map((s) => [s.kind, s.healthy]), [['Node', true], ['Pod', true]]);
+    assert.deepEqual(await k.catchUp(15_000), ['Pod'], 'reopened 200 ms ago');
+    clock.advance(15_000);
+    assert.deepEqual(await k.catchUp(15_000), [], 'watching for longer than the settling time');
+    k.stop();
+  });
 });

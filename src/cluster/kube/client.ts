@@ -12,8 +12,8 @@ import { Backoff, type BackoffOptions } from './backoff.js';
 import { isNotFound } from './errors.js';
 import { EventSink } from './events.js';
 import { InformerHealth } from './informer_health.js';
-import { Reflector, type ReflectorOptions, type ReflectorStatus } from './reflector.js';
-import { inTableOrder, podPath, resourceClaimPath, resourceSpec, watchedResourcesFor, type ResourceSpec } from './resources.js';
+import { Reflector, type Listed, type ReflectorOptions, type ReflectorStatus } from './reflector.js';
+import { inTableOrder, listKeyOf, podPath, resourceClaimPath, resourceSpec, watchedResourcesFor, type ResourceSpec } from './resources.js';
 import { writeTimeoutMs, type RestTransport } from './rest.js';
 
 export interface KubeClusterClientOptions {
@@ -33,6 +33,11 @@ export interface KubeClusterClientOptions {
   random?: () => number;
   /** Reconnect backoff of the watches (client-go's 800ms doubling to 30s by default). */
   backoff?: BackoffOptions;
+  /**
+   * First lists already asked for before the client existed (`run` sends them while its modules
+   * load), by `listKeyOf` their spec; a kind without one lists as usual.
+   */
+  firstLists?: ReadonlyMap<string, Promise<Listed>>;
   /** List and watch timeouts of the reflectors (tests shorten them). */
   reflector?: Pick<ReflectorOptions, 'listTimeoutMs' | 'minWatchTimeoutMs' | 'watchGraceMs' | 'pageSize'>;
 }
@@ -116,6 +121,7 @@ export class KubeClusterClient implements ClusterClient {
       random: this.o.random,
       backoff: new Backoff(this.o.clock, { random: this.o.random, ...this.o.backoff }),
       onHealth: (kind, err) => this.health.update(kind, err),
+      firstList: this.o.firstLists?.get(listKeyOf(spec)),
       ...this.o.reflector,
     }));
     this.podReflector = this.reflectorOf('Pod');
@@ -135,12 +141,17 @@ export class KubeClusterClient implements ClusterClient {
   }
 
   /**
-   * Re-reads pods and nodes from the API server (not the informers' possibly stale view) into the
-   * cache: what a new leader does before its first pod, so bindings made by the previous leader
-   * while this replica's watches were down count against their nodes.
+   * What a new leader does before its first pod: pods and nodes whose informer lost touch with the
+   * API server (a watch that could not be reopened, a failed relist), or came back less than
+   * `settledMs` ago, are read afresh, a consistent read into the cache, since bindings the previous
+   * leader made meanwhile must count against their nodes. Informers watching all along are used as
+   * they are, at once, as upstream's standby schedules from its synced caches. Resolves with the
+   * kinds re-read.
    */
-  async catchUp(): Promise<void> {
-    await Promise.all([this.nodeReflector?.catchUp(), this.podReflector?.catchUp()]);
+  async catchUp(settledMs: number): Promise<string[]> {
+    const stale = [this.nodeReflector, this.podReflector].filter((r): r is Reflector => r !== undefined && !r.inSync(settledMs));
+    await Promise.all(stale.map((r) => r.catchUp()));
+    return stale.map((r) => r.kind);
   }
 
   stop(): void {

@@ -316,3 +316,25 @@ test('catchUp reads the latest state past a watch that missed changes, then watc
   assert.equal(t.watches[t.watches.length - 1]!.query.resourceVersion, '12');
   r.stop();
 });
+
+test('a first list asked for earlier is used instead of listing; a failed one is listed again', async () => {
+  const given = { items: [obj('a', 'u1', '5')], resourceVersion: '5' };
+  const withFirst = setup({ firstList: Promise.resolve(given) });
+  withFirst.t.state = { items: [obj('late', 'u9', '9')], rv: '9' };
+  const l = await withFirst.r.listUntilSynced();
+  assert.equal(l, given);
+  assert.equal(withFirst.t.listQueries.length, 0, 'nothing listed again');
+  assert.equal(withFirst.r.status().lists, 1);
+  withFirst.r.replace(l!.items, l!.resourceVersion);
+  void withFirst.r.run();
+  await settle();
+  assert.equal(withFirst.t.watches[0]!.query.resourceVersion, '5', 'the watch resumes from the given list');
+  withFirst.r.stop();
+
+  const failed = setup({ firstList: Promise.reject(new StatusError(503, 'the server is currently unable to handle the request', 'ServiceUnavailable')) });
+  failed.t.state = { items: [obj('b', 'u2', '7')], rv: '7' };
+  const relisted = await failed.r.listUntilSynced();
+  assert.deepEqual(relisted!.items.map((o) => o.metadata?.name), ['b']);
+  assert.equal(failed.t.listQueries[0]!.resourceVersion, '0');
+  failed.r.stop();
+});

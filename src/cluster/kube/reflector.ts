@@ -47,6 +47,11 @@ export interface ReflectorOptions {
   watchGraceMs?: number;
   /** Told when this kind stops being in sync with the server (an error) and when it is again (null). */
   onHealth?: (kind: string, err: Error | null) => void;
+  /**
+   * The first list (at resourceVersion "0"), already asked for by the caller before this reflector
+   * existed: used instead of listing again when it succeeds, ignored when it fails.
+   */
+  firstList?: Promise<Listed>;
 }
 
 /** How one watch request ended. */
@@ -98,6 +103,8 @@ export class Reflector {
   private healthy = true;
   private lastError: Error | undefined;
   private unhealthySince: number | undefined;
+  /** When it last came back in touch after trouble (clock ms). */
+  private recoveredAt: number | undefined;
   private lists = 0;
   relists = 0;
   private watches = 0;
@@ -113,6 +120,17 @@ export class Reflector {
   /** The kind's key (api/kinds.ts), which its watch events carry. */
   get kind(): string {
     return this.o.spec.key;
+  }
+
+  /**
+   * The store follows the API server: listed, its watch open (or being reopened from where it was)
+   * with no error since, and back in touch for at least `settledMs` after any trouble (a watch that
+   * just reopened may still be replaying what it missed). Only then may a new leader schedule from
+   * it as it is.
+   */
+  inSync(settledMs: number): boolean {
+    if (!this.synced || !this.healthy) return false;
+    return this.recoveredAt === undefined || this.o.clock.now() - this.recoveredAt >= settledMs;
   }
 
   status(): ReflectorStatus {
@@ -140,6 +158,7 @@ export class Reflector {
   private markHealthy(): void {
     if (this.healthy) return;
     this.healthy = true;
+    this.recoveredAt = this.o.clock.now();
     this.unhealthySince = undefined;
     this.o.onHealth?.(this.kind, null);
   }
@@ -149,6 +168,11 @@ export class Reflector {
    * kind the server does not serve (404) counts as listed empty, as client-go's emergency sync.
    */
   async listUntilSynced(): Promise<Listed | null> {
+    const early = this.o.firstList ? await this.o.firstList.catch(() => null) : null;
+    if (early && !this.stopped && this.lists === 0) {
+      this.lists++;
+      return early;
+    }
     while (!this.stopped) {
       try {
         return await this.list();
@@ -253,36 +277,9 @@ export class Reflector {
     return listed;
   }
 
-  /** All pages at one resourceVersion (client-go's pager: pages only for "" and "0", which the cache cannot serve). */
-  private async listAt(resourceVersion: string): Promise<Listed> {
-    const { spec, transport } = this.o;
-    const timeoutMs = this.o.listTimeoutMs ?? defaultListTimeoutMs;
-    const paged = resourceVersion === '' || resourceVersion === '0';
-    const limit = paged ? String(this.o.pageSize ?? 500) : undefined;
-    const items: KubeObject[] = [];
-    let cont: string | undefined;
-    let rv = '';
-    for (;;) {
-      let page: ListResponse;
-      try {
-        page = await transport.request<ListResponse>({
-          method: 'GET',
-          path: spec.path,
-          query: { fieldSelector: spec.fieldSelector, resourceVersion: cont ? undefined : resourceVersion || undefined, limit, continue: cont },
-          timeoutMs,
-        });
-      } catch (err) {
-        // An expired continue token: start over with one full list, as client-go's pager does.
-        if (cont === undefined || !isExpired(err)) throw err;
-        const full = await transport.request<ListResponse>({ method: 'GET', path: spec.path, query: { fieldSelector: spec.fieldSelector, resourceVersion: resourceVersion || undefined }, timeoutMs });
-        return { items: full.items ?? [], resourceVersion: full.metadata?.resourceVersion ?? '' };
-      }
-      for (const it of page.items ?? []) items.push(it);
-      rv = page.metadata?.resourceVersion ?? rv;
-      cont = page.metadata?.continue || undefined;
-      if (!cont) break;
-    }
-    return { items, resourceVersion: rv };
+  /** All pages at one resourceVersion. */
+  private listAt(resourceVersion: string): Promise<Listed> {
+    return listAll(this.o.transport, this.o.spec, resourceVersion, { pageSize: this.o.pageSize, timeoutMs: this.o.listTimeoutMs });
   }
 
   /**
@@ -486,4 +483,38 @@ export class Reflector {
       if (!ended) this.watchHandle = handle;
     });
   }
+}
+
+/**
+ * Every object of a kind at one resourceVersion (client-go's pager: pages only for "" and "0",
+ * which the watch cache cannot serve otherwise).
+ */
+export async function listAll(transport: RestTransport, spec: ResourceSpec, resourceVersion: string, o: { pageSize?: number; timeoutMs?: number } = {}): Promise<Listed> {
+  const timeoutMs = o.timeoutMs ?? defaultListTimeoutMs;
+  const paged = resourceVersion === '' || resourceVersion === '0';
+  const limit = paged ? String(o.pageSize ?? 500) : undefined;
+  const items: KubeObject[] = [];
+  let cont: string | undefined;
+  let rv = '';
+  for (;;) {
+    let page: ListResponse;
+    try {
+      page = await transport.request<ListResponse>({
+        method: 'GET',
+        path: spec.path,
+        query: { fieldSelector: spec.fieldSelector, resourceVersion: cont ? undefined : resourceVersion || undefined, limit, continue: cont },
+        timeoutMs,
+      });
+    } catch (err) {
+      // An expired continue token: start over with one full list, as client-go's pager does.
+      if (cont === undefined || !isExpired(err)) throw err;
+      const full = await transport.request<ListResponse>({ method: 'GET', path: spec.path, query: { fieldSelector: spec.fieldSelector, resourceVersion: resourceVersion || undefined }, timeoutMs });
+      return { items: full.items ?? [], resourceVersion: full.metadata?.resourceVersion ?? '' };
+    }
+    for (const it of page.items ?? []) items.push(it);
+    rv = page.metadata?.resourceVersion ?? rv;
+    cont = page.metadata?.continue || undefined;
+    if (!cont) break;
+  }
+  return { items, resourceVersion: rv };
 }

@@ -72,3 +72,6 @@ export function storeKey(o: { metadata?: { namespace?: string; name?: string } }
   const ns = o.metadata?.namespace;
   return ns ? `${ns}/${o.metadata?.name ?? ''}` : (o.metadata?.name ?? '');
 }
+
+/** What a list of `spec` asks the server for (path and field selector): a list made elsewhere is reused only for the same. */
+export const listKeyOf = (spec: ResourceSpec): string => `${spec.path}?fieldSelector=${spec.fieldSelector ?? ''}`;

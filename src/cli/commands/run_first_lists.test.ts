@@ -1,0 +1,75 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { listKeyOf, resourceSpec } from '../../cluster/kube/resources.js';
+import { loadKubeConfig } from '../../cluster/kube/rest.js';
+import { startFirstLists, targetOf } from './run_first_lists.js';
+
+const kubeconfigYaml = (server: string, user: string) => `apiVersion: v1
+kind: Config
+clusters:
+- name: c
+  cluster: {server: '${server}'}
+users:
+- name: ${user}
+  user: {token: ${user}-token}
+contexts:
+- name: c
+  context: {cluster: c, user: ${user}}
+current-context: c
+`;
+
+/** An API server answering every list with one object named after the path, recording the requests. */
+async function listServer(): Promise<{ url: string; requests: string[]; close: () => Promise<void> }> {
+  const requests: string[] = [];
+  const server = http.createServer((req, res) => {
+    requests.push(`${req.headers.authorization} ${decodeURIComponent(req.url ?? '')}`);
+    const name = new URL(req.url ?? '/', 'http://x').pathname.split('/').at(-1);
+    res.setHeader('content-type', 'application/json');
+    res.end(JSON.stringify({ metadata: { resourceVersion: '42' }, items: [{ metadata: { name, resourceVersion: '41' } }] }));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, requests, close: () => new Promise((r) => server.close(() => r())) };
+}
+
+test('run\'s first lists go to the kubeconfig of --kubeconfig or of the configuration file, as the client would send them', async () => {
+  const api = await listServer();
+  try {
+    const dir = mkdtempSync(join(tmpdir(), 'first-lists-'));
+    const viaFlag = join(dir, 'flag.kubeconfig');
+    const viaConfig = join(dir, 'config.kubeconfig');
+    writeFileSync(viaFlag, kubeconfigYaml(api.url, 'flag'));
+    writeFileSync(viaConfig, kubeconfigYaml(api.url, 'config'));
+    const config = join(dir, 'scheduler.yaml');
+    writeFileSync(config, `apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nclientConnection:\n  kubeconfig: ${viaConfig}\n`);
+
+    const cases = [
+      { argv: ['--kubeconfig', viaFlag, '--config', config], user: 'flag', kubeconfig: viaFlag },
+      { argv: ['--config', config], user: 'config', kubeconfig: viaConfig },
+    ];
+    for (const c of cases) {
+      api.requests.length = 0;
+      const first = startFirstLists(c.argv);
+      assert.ok(first);
+      assert.equal(first.target, targetOf(loadKubeConfig(c.kubeconfig)), 'a client of the same kubeconfig takes them');
+      assert.notEqual(first.target, targetOf(loadKubeConfig(c.kubeconfig === viaFlag ? viaConfig : viaFlag)), 'another user does not');
+      const nodes = await first.lists.get(listKeyOf(resourceSpec('Node')));
+      const pods = await first.lists.get(listKeyOf(resourceSpec('Pod')));
+      assert.deepEqual([nodes?.items[0]?.metadata?.name, nodes?.resourceVersion], ['nodes', '42']);
+      assert.deepEqual([pods?.items[0]?.metadata?.name, pods?.resourceVersion], ['pods', '42']);
+      assert.deepEqual(api.requests.sort(), [
+        `Bearer ${c.user}-token /api/v1/nodes?resourceVersion=0&limit=500`,
+        `Bearer ${c.user}-token /api/v1/pods?fieldSelector=status.phase!=Succeeded,status.phase!=Failed&resourceVersion=0&limit=500`,
+      ]);
+    }
+    assert.equal(startFirstLists(['--no-such-flag']), null, 'bad flags send nothing');
+    assert.equal(startFirstLists(['--kubeconfig', join(dir, 'missing')]), null, 'an unreadable kubeconfig sends nothing');
+  } finally {
+    await api.close();
+  }
+});
