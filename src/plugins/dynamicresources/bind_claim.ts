@@ -2,7 +2,7 @@
 // conflict), waiting for binding conditions, PostFilter's deallocation and Unreserve's release
 // (pkg/scheduler/framework/plugins/dynamicresources/dynamicresources.go).
 import type { Pod } from '../../api/types.js';
-import type { AllocationResult, ResourceClaim } from '../../api/dra_types.js';
+import type { AllocationResult, ResourceClaim, ResourceClaimConsumerReference } from '../../api/dra_types.js';
 import type { Handle } from '../../framework/interfaces.js';
 import { Status } from '../../framework/status.js';
 import { cloneJSON } from '../../util/json_clone.js';
@@ -51,7 +51,7 @@ export class ClaimBinder {
     const onSuccess: (() => void)[] = [];
     for (let i = 0; i < state.claims.length; i++) {
       const claim = state.claims[i]!;
-      if (isReservedForPod(pod, claim)) continue;
+      if (isReservedForPod(pod, claim, this.features.enableDRAWorkloadResourceClaims)) continue;
       // Devices serve none of the pod's extended resources on this node: no claim to make.
       if (i === state.extendedIndex && state.infos[i]!.allocation === null && (claim.spec.devices?.requests?.length ?? 0) === 0) continue;
       // The UID the allocation went in flight under (the stand-in one for a claim made here).
@@ -96,7 +96,7 @@ export class ClaimBinder {
           claim = latest;
         }
         try {
-          written = await this.writeClaim(claim, allocation, pod);
+          written = await this.writeClaim(claim, allocation, state.bindings?.[index] ?? podConsumerReference(pod));
           break;
         } catch (err) {
           if (!(err instanceof BindError) || !err.conflict || attempt >= conflictAttempts) throw err;
@@ -162,7 +162,8 @@ export class ClaimBinder {
     }
   }
 
-  private async writeClaim(current: ResourceClaim, allocation: AllocationResult | null, pod: Pod): Promise<ResourceClaim> {
+  /** `binding`: the pod, or its PodGroup for a claim the group shares (claimStore.getBinding). */
+  private async writeClaim(current: ResourceClaim, allocation: AllocationResult | null, binding: ResourceClaimConsumerReference): Promise<ResourceClaim> {
     const client = this.handle.client();
     if (!client.updateResourceClaimStatus) throw new BindError('the cluster client cannot update ResourceClaim status', false);
     if (current.metadata.deletionTimestamp !== undefined && current.metadata.deletionTimestamp !== null) {
@@ -184,7 +185,7 @@ export class ClaimBinder {
       claim.status = { ...claim.status, allocation: cloneJSON(allocation) };
     }
     const status = { ...claim.status };
-    status.reservedFor = [...(status.reservedFor ?? []), podConsumerReference(pod)];
+    status.reservedFor = [...(status.reservedFor ?? []), binding];
     if (bindingConditionsEnabled(this.features)) {
       if (status.allocation === undefined) throw new BindError(`claim ${ref(claim)} got deallocated elsewhere in the meantime`, false);
       if (status.allocation.allocationTimestamp === undefined) status.allocation = { ...status.allocation, allocationTimestamp: rfc3339(this.handle.now()) };

@@ -34,9 +34,11 @@ import { timeoutMs, type DynamicResourcesArgs } from './args.js';
 import { ClaimBinder } from './bind_claim.js';
 import { allocatorFeatures, bindingConditionsEnabled, pinnedDraFeatures, type AllocatorFeatures, type DraFeatures } from './features.js';
 import { isSchedulableAfterClaimChange, isSchedulableAfterTargetPodUpdate } from './hints.js';
-import { ClaimFinalizer, ClaimUnavailable, isReservedForPod, podResourceClaims, type ClaimGetter } from './pod_claims.js';
+import { bindTo, ClaimFinalizer, ClaimUnavailable, isReservedForPod, podResourceClaims, type ClaimGetter } from './pod_claims.js';
+import type { PodGroup } from '../../api/scheduling.js';
+import type { ResourceClaimConsumerReference } from '../../api/dra_types.js';
 import { bindingReadiness } from './binding_conditions.js';
-import { DynamicResourcesState, type ClaimInfo, type ExtendedResourceRequests } from './state.js';
+import { DynamicResourcesState, PodGroupClaimsState, type ClaimInfo, type ExtendedResourceRequests } from './state.js';
 import type { DeviceClassLister, DeviceClassResolver, ResourceClaimTracker, ResourceSliceLister } from '../../framework/shared_dra_manager.js';
 import {
   filterExtendedResources,
@@ -65,6 +67,18 @@ const FirstAvailableDeviceRequestMaxSize = 8;
 
 /** The state of every pod without claims: nothing to record, shared to cost nothing. */
 const noClaims = new DynamicResourcesState([], [], null);
+
+/**
+ * The plugin's state in the pod-group cycle's state, made on first use (getOrCreatePodGroupStateData);
+ * null outside a group cycle.
+ */
+function groupClaimsState(cs: CycleState, create: boolean): PodGroupClaimsState | null {
+  const group = cs.podGroupCycle;
+  if (group === null) return null;
+  let s = group.read<PodGroupClaimsState>(stateKey);
+  if (s === undefined && create) group.write(stateKey, (s = new PodGroupClaimsState()));
+  return s ?? null;
+}
 
 /** Reads the plugin's state; a missing one is upstream's CycleState "not found" error. */
 function readState(cs: CycleState): DynamicResourcesState | Status {
@@ -133,12 +147,12 @@ export class DynamicResources
       // Allocations live in claims: any change may help.
       {
         event: { resource: 'ResourceClaim', actionType: ActionType.Add | ActionTypeUpdate | ActionType.Delete },
-        queueingHintFn: (pod, o, n) => isSchedulableAfterClaimChange(this.getClaim, pod, o, n),
+        queueingHintFn: (pod, o, n) => isSchedulableAfterClaimChange(this.getClaim, pod, o, n, this.features.enableDRAWorkloadResourceClaims),
       },
       // The resourceclaim controller recording a generated claim in the pod's status.
       {
         event: { resource: 'UnscheduledPod', actionType: ActionType.UpdatePodGeneratedResourceClaim },
-        queueingHintFn: (pod, o, n) => isSchedulableAfterTargetPodUpdate(this.getClaim, pod, o, n),
+        queueingHintFn: (pod, o, n) => isSchedulableAfterTargetPodUpdate(this.getClaim, pod, o, n, this.features.enableDRAWorkloadResourceClaims),
       },
       { event: { resource: 'DeviceClass', actionType: ActionType.Add | ActionTypeUpdate } },
       { event: { resource: 'ResourceSlice', actionType: ActionType.Add | ActionTypeUpdate } },
@@ -148,20 +162,23 @@ export class DynamicResources
   /** Every claim the pod names must exist (and be usable) before it is worth an attempt. */
   preEnqueue(pod: Pod): Status | null {
     if ((pod.spec.resourceClaims?.length ?? 0) === 0) return null;
-    const claims = podResourceClaims(pod, this.getClaim);
+    const claims = podResourceClaims(pod, this.getClaim, this.features.enableDRAWorkloadResourceClaims);
     return claims instanceof ClaimUnavailable ? Status.unresolvable(claims.message) : null;
   }
 
   preFilter(state: CycleState, podInfo: PodInfo): PreFilterOutcome | null {
     const pod = podInfo.pod;
     state.write(stateKey, noClaims);
+    const group = groupClaimsState(state, true);
+    const podKey = group === null ? '' : podInfo.key;
+    if (group !== null) group.podStates.set(podKey, noClaims);
     const withClaims = (pod.spec.resourceClaims?.length ?? 0) > 0;
     const scalars = podInfo.requests.resource.scalarResources;
     const mayUseExtended = this.classResolver !== null && scalars !== null && scalars.size > 0;
     if (!withClaims && !mayUseExtended) return { status: Status.skip() };
     let claims: ResourceClaim[] = [];
     if (withClaims) {
-      const named = podResourceClaims(pod, this.getClaim);
+      const named = podResourceClaims(pod, this.getClaim, this.features.enableDRAWorkloadResourceClaims);
       if (named instanceof ClaimUnavailable) return { status: Status.unresolvable(named.message) };
       claims = named;
     }
@@ -176,10 +193,17 @@ export class DynamicResources
       extended = { podScalarResources: scalars, initialClaimUID: claim.metadata.uid ?? '' };
       claims = [...claims, claim];
     }
+    let bindings: ResourceClaimConsumerReference[] | null = null;
+    if (this.features.enableDRAWorkloadResourceClaims) {
+      const found = this.podResourceClaimBindings(pod);
+      if (found instanceof ClaimUnavailable) return { status: Status.unschedulable(found.message) };
+      bindings = found;
+    }
     if (claims.length === 0) return { status: Status.skip() };
 
     const extendedIndex = extended === null ? -1 : claims.length - 1;
     const infos: ClaimInfo[] = [];
+    let pendingShared: Set<number> | null = null;
     let toAllocate = 0;
     for (let index = 0; index < claims.length; index++) {
       const claim = claims[index]!;
@@ -193,8 +217,21 @@ export class DynamicResources
         continue;
       }
       toAllocate++;
+      const uid = claim.metadata.uid ?? '';
+      // A member of this group cycle reserved it already: the pod shares that allocation.
+      if (group !== null && group.pendingAllocations.has(uid)) {
+        const pending = this.claims.getPendingAllocation(uid);
+        if (pending !== undefined) {
+          const selector = allocationNodeSelector(pending);
+          if (selector instanceof Status) return { status: selector };
+          info.allocation = pending;
+          info.availableOnNodes = selector;
+          (pendingShared ??= new Set()).add(index);
+          continue;
+        }
+      }
       // An allocation in flight for another pod: wait until PreBind wrote it.
-      if (this.claims.getPendingAllocation(claim.metadata.uid ?? '') !== undefined) {
+      if (this.claims.getPendingAllocation(uid) !== undefined) {
         return { status: Status.unresolvable(`resource claim ${objectRef(claim)} is in the process of being allocated`) };
       }
       // The extended-resources claim gets its requests in Filter, per node.
@@ -216,8 +253,38 @@ export class DynamicResources
         return { status: Status.fromThrown(err) };
       }
     }
-    state.write(stateKey, new DynamicResourcesState(claims, infos, allocator, extended));
+    const s = new DynamicResourcesState(claims, infos, allocator, extended, bindings, pendingShared);
+    state.write(stateKey, s);
+    if (group !== null) group.podStates.set(podKey, s);
     return null;
+  }
+
+  /**
+   * Whom each of the pod's entries reserves its claim for (podResourceClaimBindings): the pod,
+   * or its PodGroup for an entry the group lists too.
+   */
+  private podResourceClaimBindings(pod: Pod): ResourceClaimConsumerReference[] | ClaimUnavailable {
+    const pg = this.podGroupOf(pod);
+    if (pg instanceof ClaimUnavailable) return pg;
+    const out: ResourceClaimConsumerReference[] = [];
+    for (const entry of pod.spec.resourceClaims ?? []) {
+      const ref = bindTo(pod, pg, entry);
+      if (ref instanceof ClaimUnavailable) return ref;
+      out.push(ref);
+    }
+    return out;
+  }
+
+  /** The pod's PodGroup from the scheduler's view (getPodGroupSnapshot); null outside a group. */
+  private podGroupOf(pod: Pod): PodGroup | null | ClaimUnavailable {
+    const name = pod.spec.schedulingGroup?.podGroupName;
+    if (!this.features.enableDRAWorkloadResourceClaims || name === undefined) return null;
+    const groups = this.handle.podGroups?.();
+    if (groups === undefined) return new ClaimUnavailable('generic workload feature gate is disabled');
+    const ns = pod.metadata.namespace ?? '';
+    const pg = groups.podGroup(ns, name);
+    if (pg !== undefined) return pg;
+    return new ClaimUnavailable(groups.allPodsCount(ns, name) > 0 ? `pod group object not found for pod group ${ns}/${name}` : `pod group state not found for pod group ${ns}/${name}`);
   }
 
   preFilterExtensions(): null {
@@ -310,7 +377,8 @@ export class DynamicResources
     const toAllocate = state.claimsToAllocate(nodeExtendedClaim);
     const allocator = state.allocator!;
     // A kept answer takes no time: no clock reading for it (most nodes of a burst).
-    let results = allocator.kept?.(node, toAllocate);
+    // Only shared pending allocations: nothing to search for.
+    let results = toAllocate.length === 0 && state.pendingShared !== null ? [] : allocator.kept?.(node, toAllocate);
     if (results === undefined) {
       // The allocator runs to the end (the cycle is synchronous); past filterTimeout on the
       // scheduler clock its answer is dropped as upstream's cancelled context would have.
@@ -326,6 +394,11 @@ export class DynamicResources
       }
     }
     if (results === null || results.length !== toAllocate.length) return Status.unresolvable(ErrReasonCannotAllocate);
+    // Shared pending allocations follow the new ones, as upstream appends them.
+    if (state.pendingShared !== null) {
+      results = [...results];
+      for (let i = 0; i < state.claims.length; i++) if (state.pendingShared.has(i)) results.push(state.infos[i]!.allocation!);
+    }
     return results;
   }
 
@@ -423,10 +496,11 @@ export class DynamicResources
   }
 
   /** Marks the node's allocations as in flight, so no other pod gets these devices meanwhile. */
-  reserve(cs: CycleState, _pod: PodInfo, nodeName: string): Status | null {
+  reserve(cs: CycleState, podInfo: PodInfo, nodeName: string): Status | null {
     const state = readState(cs);
     if (state instanceof Status) return state;
     if (state.empty || state.allocator === null) return null;
+    const group = groupClaimsState(cs, false);
     let toAllocate = 0;
     let userClaimsToAllocate = false;
     for (let i = 0; i < state.claims.length; i++) {
@@ -463,6 +537,13 @@ export class DynamicResources
       } catch (err) {
         return Status.error(`internal error, couldn't signal allocation for claim ${claim.metadata.name ?? ''}: ${(err as Error).message}`);
       }
+      // The group's next members share this allocation while the group's cycle lasts.
+      if (group !== null) {
+        const uid = claim.metadata.uid ?? '';
+        let sharers = group.pendingAllocations.get(uid);
+        if (sharers === undefined) group.pendingAllocations.set(uid, (sharers = new Set()));
+        sharers.add(podInfo.pod.metadata.uid ?? '');
+      }
     }
     return null;
   }
@@ -472,12 +553,17 @@ export class DynamicResources
     const state = cs.read<DynamicResourcesState>(stateKey);
     if (state === undefined || state.empty) return;
     const pod = podInfo.pod;
+    const group = groupClaimsState(cs, false);
     for (let i = 0; i < state.numUserClaims; i++) {
       const claim = state.claims[i]!;
-      if (this.claims.maybeRemoveClaimPendingAllocation(claim.metadata.uid ?? '', false)) {
+      const uid = claim.metadata.uid ?? '';
+      // The last sharer gone: the allocation is no longer in flight, for the group either.
+      if (this.claims.maybeRemoveClaimPendingAllocation(uid, false)) {
         this.claims.assumedClaimRestore(claim.metadata.namespace ?? '', claim.metadata.name ?? '');
+        group?.pendingAllocations.delete(uid);
       }
-      if (claim.status?.allocation !== undefined && isReservedForPod(pod, claim)) this.binder.removeReservation(claim, pod);
+      // A reservation for the group stays: other members may still use the claim.
+      if (claim.status?.allocation !== undefined && isReservedForPod(pod, claim, false)) this.binder.removeReservation(claim, pod);
     }
     const extended = state.extendedResourceClaim();
     if (extended === null || state.extended === null) return;
