@@ -3,6 +3,8 @@
 // and the plugin's foreachPodResourceClaim).
 import type { PodGroup } from '../../api/scheduling.js';
 import type { Pod } from '../../api/types.js';
+import { bindTo as bindToRef, isForPodGroupByPod } from '../../dra/resourceclaim.js';
+export { isReservedForPod, podConsumerReference } from '../../dra/resourceclaim.js';
 import type { PodResourceClaim, ResourceClaim, ResourceClaimConsumerReference } from '../../api/dra_types.js';
 
 /** The finalizer the scheduler adds before writing an allocation (resourceapi.Finalizer). */
@@ -34,22 +36,6 @@ function podClaimName(pod: Pod, entry: PodResourceClaim): { name: string | null;
   return new ClaimUnavailable(`pod "${podKey(pod)}", spec.resourceClaim ${JSON.stringify(entry.name)}: none of the supported fields are set`);
 }
 
-/** The API group of PodGroups, which reservations for a group name (schedulingapi.GroupName). */
-export const SchedulingGroup = 'scheduling.k8s.io';
-
-const podGroupNameOf = (pod: Pod): string | undefined => pod.spec.schedulingGroup?.podGroupName ?? undefined;
-
-/**
- * Whether the claim's controller is the pod's PodGroup, known by name, kind and API group since a
- * pod does not know its group's UID (isForPodGroupByPod; the version is not compared).
- */
-function isForPodGroupByPod(pod: Pod, claim: ResourceClaim): boolean {
-  const group = podGroupNameOf(pod);
-  if (group === undefined) return false;
-  const controller = (claim.metadata.ownerReferences ?? []).find((r) => r.controller === true);
-  return controller !== undefined && controller.name === group && controller.kind === 'PodGroup' && controller.apiVersion.startsWith(`${SchedulingGroup}/`);
-}
-
 /**
  * A generated claim must be controlled by the pod, or with `acceptPodGroupOwner`
  * (DRAWorkloadResourceClaims) by the pod's PodGroup (resourceclaim.IsForPod).
@@ -61,23 +47,12 @@ export function claimIsNotForPod(pod: Pod, claim: ResourceClaim, acceptPodGroupO
   }
   const controlled = (c.ownerReferences ?? []).some((r) => r.controller === true && r.uid === pod.metadata.uid);
   if (controlled) return null;
-  const group = podGroupNameOf(pod);
+  const group = pod.spec.schedulingGroup?.podGroupName;
   if (acceptPodGroupOwner && group !== undefined) {
     if (isForPodGroupByPod(pod, claim)) return null;
     return new ClaimUnavailable(`ResourceClaim ${c.namespace ?? ''}/${c.name ?? ''} was not created for Pod ${podKey(pod)} (neither Pod nor PodGroup ${group} is the owner)`);
   }
   return new ClaimUnavailable(`ResourceClaim ${c.namespace ?? ''}/${c.name ?? ''} was not created for Pod ${podKey(pod)} (Pod is not owner)`);
-}
-
-/** A claim generated for a PodGroup must be controlled by it (resourceclaim.IsForPodGroup). */
-export function claimIsNotForPodGroup(pg: PodGroup, claim: ResourceClaim): string | null {
-  const c = claim.metadata;
-  const ns = pg.metadata.namespace ?? '';
-  if ((c.namespace ?? '') !== ns) return `ResourceClaim ${c.namespace ?? ''}/${c.name ?? ''} is not in the same namespace as PodGroup ${ns}/${pg.metadata.name ?? ''}`;
-  if (!(c.ownerReferences ?? []).some((r) => r.controller === true && r.uid === pg.metadata.uid)) {
-    return `ResourceClaim ${c.namespace ?? ''}/${c.name ?? ''} was not created for PodGroup ${ns}/${pg.metadata.name ?? ''} (PodGroup is not owner)`;
-  }
-  return null;
 }
 
 /** Whether one of the pod's entries names the claim (directly or through its status), existing or not. */
@@ -90,55 +65,12 @@ export function podNamesClaim(pod: Pod, claim: ResourceClaim): boolean {
 }
 
 /**
- * Whether the claim's reservedFor names the pod or, with `acceptPodGroupReservation`
- * (DRAWorkloadResourceClaims), the pod's PodGroup by name (resourceclaim.IsReservedForPod).
- */
-export function isReservedForPod(pod: Pod, claim: ResourceClaim, acceptPodGroupReservation = false): boolean {
-  const group = acceptPodGroupReservation ? podGroupNameOf(pod) : undefined;
-  for (const r of claim.status?.reservedFor ?? []) {
-    if (r.uid === pod.metadata.uid) return true;
-    if (group !== undefined && r.apiGroup === SchedulingGroup && r.resource === 'podgroups' && r.name === group) return true;
-  }
-  return false;
-}
-
-/** The consumer entry PreBind adds to reservedFor for the pod (claimStore.getBinding). */
-export function podConsumerReference(pod: Pod): ResourceClaimConsumerReference {
-  return { resource: 'pods', name: pod.metadata.name ?? '', uid: pod.metadata.uid ?? '' };
-}
-
-/** The consumer entry for a PodGroup sharing a claim. */
-function podGroupConsumerReference(pg: PodGroup): ResourceClaimConsumerReference {
-  return { apiGroup: SchedulingGroup, resource: 'podgroups', name: pg.metadata.name ?? '', uid: pg.metadata.uid ?? '' };
-}
-
-/**
- * Whom the pod's entry binds its claim to (resourceclaim.BindTo): the PodGroup when the group
- * lists an entry with the same name, claim name and template name, else the pod. `pg` is null
- * with DRAWorkloadResourceClaims off or for a pod outside any group.
+ * Whom the pod's entry binds its claim to (resourceclaim.BindTo): the pod, or its PodGroup for an
+ * entry the group lists too.
  */
 export function bindTo(pod: Pod, pg: PodGroup | null, entry: PodResourceClaim): ResourceClaimConsumerReference | ClaimUnavailable {
-  if (entry.resourceClaimName === undefined && entry.resourceClaimTemplateName === undefined) {
-    return new ClaimUnavailable(`Pod ${podKey(pod)} claim ${entry.name}: none of the supported fields are set`);
-  }
-  if (pg !== null) {
-    const group = podGroupNameOf(pod);
-    const pgNs = pg.metadata.namespace ?? '';
-    const pgName = pg.metadata.name ?? '';
-    if (group === undefined) return new ClaimUnavailable(`Pod ${podKey(pod)} does not belong to a PodGroup`);
-    if ((pod.metadata.namespace ?? '') !== pgNs || group !== pgName) {
-      return new ClaimUnavailable(`Pod ${podKey(pod)} belongs to PodGroup ${pod.metadata.namespace ?? ''}/${group}, not PodGroup ${pgNs}/${pgName}`);
-    }
-    for (const c of pg.spec.resourceClaims ?? []) {
-      if (c.resourceClaimName === undefined && c.resourceClaimTemplateName === undefined) {
-        return new ClaimUnavailable(`PodGroup ${pgNs}/${pgName} claim ${c.name}: none of the supported fields are set`);
-      }
-      if (c.name === entry.name && c.resourceClaimName === entry.resourceClaimName && c.resourceClaimTemplateName === entry.resourceClaimTemplateName) {
-        return podGroupConsumerReference(pg);
-      }
-    }
-  }
-  return podConsumerReference(pod);
+  const ref = bindToRef(pod, pg, entry);
+  return typeof ref === 'string' ? new ClaimUnavailable(ref) : ref;
 }
 
 /** Looks a claim up by namespace and name (the assume cache's latest version). */
