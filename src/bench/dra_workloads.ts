@@ -157,6 +157,41 @@ export const draTestCases: readonly TestCase[] = [
       { opcode: 'createPods', namespace: 'test', countParam: '$measurePods', podTemplatePath: 'dra/pod-with-extended-resource-scoring.yaml', collectMetrics: true },
     ],
   },
+  {
+    // Each PodGroup lists one claim (by name here, from a template below) that all its members
+    // share: one device per group, one slice per group that every DRA node sees
+    // (dra/workloadresourceclaims/performance-config.yaml).
+    ...upstream('SharedPodGroupResourceClaim'),
+    workloadTemplate: [
+      { opcode: 'createNodes', countParam: '$nodesWithoutDRA' },
+      { opcode: 'createNodes', nodeTemplatePath: 'dra/node-with-dra-test-driver.yaml', countParam: '$nodesWithDRA' },
+      { opcode: 'createAny', templatePath: 'dra/resourceslice-podgroup.yaml', countParam: '$podGroups' },
+      { opcode: 'createAny', templatePath: 'dra/deviceclass.yaml' },
+      { opcode: 'createAny', templatePath: 'dra/resourceclaim.yaml', countParam: '$podGroups', namespace: 'test' },
+      { opcode: 'createPodGroups', templatePath: 'dra/podgroup-with-claim-ref.yaml', namespace: 'test', countParam: '$podGroups' },
+      {
+        opcode: 'createPods', namespace: 'test', countParam: '$measurePods', podTemplatePath: 'dra/pod-in-podgroup-with-claim-ref.yaml',
+        templateParams: { PodGroupCount: '$podGroups' }, collectMetrics: true,
+      },
+    ],
+  },
+  {
+    ...upstream('SharedPodGroupResourceClaimTemplate'),
+    workloadTemplate: [
+      { opcode: 'createNodes', countParam: '$nodesWithoutDRA' },
+      { opcode: 'createNodes', nodeTemplatePath: 'dra/node-with-dra-test-driver.yaml', countParam: '$nodesWithDRA' },
+      { opcode: 'createAny', templatePath: 'dra/resourceslice-podgroup.yaml', countParam: '$podGroups' },
+      { opcode: 'createAny', templatePath: 'dra/deviceclass.yaml' },
+      { opcode: 'createAny', templatePath: 'dra/resourceclaimtemplate.yaml', namespace: 'init' },
+      { opcode: 'allocResourceClaims', namespace: 'init' },
+      { opcode: 'createAny', templatePath: 'dra/resourceclaimtemplate.yaml', namespace: 'test' },
+      { opcode: 'createPodGroups', templatePath: 'dra/podgroup-with-claim-template.yaml', namespace: 'test', countParam: '$podGroups' },
+      {
+        opcode: 'createPods', namespace: 'test', countParam: '$measurePods', podTemplatePath: 'dra/pod-in-podgroup-with-claim-template.yaml',
+        templateParams: { PodGroupCount: '$podGroups' }, collectMetrics: true,
+      },
+    ],
+  },
 ];
 
 const notPorted = (what: string) => `its templates (${what}) are not ported to src/bench/dra_templates.ts yet`;
@@ -164,8 +199,6 @@ const notPorted = (what: string) => `its templates (${what}) are not ported to s
 /** Upstream's DRA test cases bench does not run yet, each with the reason. */
 export const draSkipped: readonly SkippedTestCase[] = [
   { name: 'PublishResourceSlices', reason: 'measures slice publishing without scheduling a pod: needs the startCollectingMetrics / stopCollectingMetrics ops (not built in bench yet)' },
-  { name: 'SharedPodGroupResourceClaim', reason: 'needs DRAWorkloadResourceClaims (ResourceClaims shared by a pod group), not built yet' },
-  { name: 'SharedPodGroupResourceClaimTemplate', reason: 'needs DRAWorkloadResourceClaims (ResourceClaims shared by a pod group), not built yet' },
   { name: 'CompatibilityGroups', reason: `${notPorted('compatibility-group slices')}; upstream runs it with DRADeviceCompatibilityGroups=true, an alpha gate we have only at its default (false)` },
   { name: 'SchedulingWithResourceClaimTemplateListAttributes', reason: `${notPorted('list-attribute slices')}; upstream runs it with DRAListTypeAttributes=true, an alpha gate we have only at its default (false)` },
 ];

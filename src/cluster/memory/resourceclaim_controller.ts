@@ -5,7 +5,7 @@
 // group's status and shared by the members whose entries match the group's.
 import type { PodGroup } from '../../api/scheduling.js';
 import type { KubeObject, Pod } from '../../api/types.js';
-import { bindTo, claimIsNotForPodGroup, isForPodGroupByPod, isPodGroupReference, isReservedForPod as isReservedForPodOrGroup, SchedulingGroup } from '../../dra/resourceclaim.js';
+import { bindTo, claimIsNotForPodGroup, isForPodGroupByPod, isPodGroupReference, isReservedForPod as isReservedForPodOrGroup, SchedulingGroup } from '../../api/resourceclaim.js';
 import type { PodResourceClaim, ResourceClaim, ResourceClaimConsumerReference, ResourceClaimStatus, ResourceClaimTemplate } from '../../api/dra_types.js';
 import type { Clock } from '../../util/clock.js';
 import { ApiError, type ClusterEventRecord } from '../types.js';

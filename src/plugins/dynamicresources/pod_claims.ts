@@ -3,8 +3,8 @@
 // and the plugin's foreachPodResourceClaim).
 import type { PodGroup } from '../../api/scheduling.js';
 import type { Pod } from '../../api/types.js';
-import { bindTo as bindToRef, isForPodGroupByPod } from '../../dra/resourceclaim.js';
-export { isReservedForPod, podConsumerReference } from '../../dra/resourceclaim.js';
+import { bindTo as bindToRef, isForPodGroupByPod } from '../../api/resourceclaim.js';
+export { isReservedForPod, podConsumerReference } from '../../api/resourceclaim.js';
 import type { PodResourceClaim, ResourceClaim, ResourceClaimConsumerReference } from '../../api/dra_types.js';
 
 /** The finalizer the scheduler adds before writing an allocation (resourceapi.Finalizer). */

@@ -1,9 +1,9 @@
 // Who a ResourceClaim belongs to and is reserved for, with claims shared by a PodGroup
 // (k8s.io/dynamic-resource-allocation/resourceclaim IsReservedForPod, BindTo, IsForPodGroup and
 // isForPodGroupByPod): shared by the scheduler's DynamicResources and the resourceclaim controller.
-import type { ResourceClaim, ResourceClaimConsumerReference, PodResourceClaim } from '../api/dra_types.js';
-import type { PodGroup } from '../api/scheduling.js';
-import type { Pod } from '../api/types.js';
+import type { ResourceClaim, ResourceClaimConsumerReference, PodResourceClaim } from './dra_types.js';
+import type { PodGroup } from './scheduling.js';
+import type { Pod } from './types.js';
 
 /** The API group of PodGroups, which reservations for a group name (schedulingapi.GroupName). */
 export const SchedulingGroup = 'scheduling.k8s.io';
