@@ -415,6 +415,7 @@ export class PodGroupCycle<A> {
     const { host } = this;
     return {
       podGroup: pg,
+      state: this.groupState,
       members: members.map((m) => m.podInfo),
       nodeInfos: () => host.snapshot.nodeInfoList,
       nodeInfo: (name) => host.snapshot.get(name),

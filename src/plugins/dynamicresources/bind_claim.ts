@@ -263,15 +263,25 @@ export class ClaimBinder {
     }
   }
 
+  /**
+   * Drops the consumer with this UID from the latest claim's reservedFor (the strategic-merge
+   * patch deleting one entry); the write's promise.
+   */
+  dropConsumer(claim: ResourceClaim, uid: string): Promise<ResourceClaim> {
+    const client = this.handle.client();
+    if (!client.updateResourceClaimStatus) return Promise.reject(new Error('the cluster client cannot update ResourceClaim status'));
+    const latest = this.claims.get(claim.metadata.namespace ?? '', claim.metadata.name ?? '') ?? claim;
+    const next = cloneJSON(latest);
+    next.status = { ...next.status, reservedFor: (next.status?.reservedFor ?? []).filter((r) => r.uid !== uid) };
+    return client.updateResourceClaimStatus(next);
+  }
+
   /** Drops the pod from the claim's reservedFor; a failure is left to the next attempt (Unreserve). */
   removeReservation(claim: ResourceClaim, pod: Pod): void {
     const client = this.handle.client();
     if (!client.updateResourceClaimStatus) return;
-    const latest = this.claims.get(claim.metadata.namespace ?? '', claim.metadata.name ?? '') ?? claim;
-    const next = cloneJSON(latest);
-    next.status = { ...next.status, reservedFor: (next.status?.reservedFor ?? []).filter((r) => r.uid !== pod.metadata.uid) };
-    const key = `${next.metadata.namespace ?? ''}/${next.metadata.name ?? ''}`;
-    const work = client.updateResourceClaimStatus(next).then(
+    const key = `${claim.metadata.namespace ?? ''}/${claim.metadata.name ?? ''}`;
+    const work = this.dropConsumer(claim, pod.metadata.uid ?? '').then(
       () => undefined,
       (err: unknown) => {
         throw new Error(`unreserve: resourceclaim ${key}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });

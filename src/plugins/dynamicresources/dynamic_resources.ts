@@ -34,7 +34,9 @@ import { timeoutMs, type DynamicResourcesArgs } from './args.js';
 import { ClaimBinder } from './bind_claim.js';
 import { allocatorFeatures, bindingConditionsEnabled, pinnedDraFeatures, type AllocatorFeatures, type DraFeatures } from './features.js';
 import { isSchedulableAfterClaimChange, isSchedulableAfterTargetPodUpdate } from './hints.js';
-import { bindTo, ClaimFinalizer, ClaimUnavailable, isReservedForPod, podResourceClaims, type ClaimGetter } from './pod_claims.js';
+import { bindTo, ClaimFinalizer, ClaimUnavailable, isReservedForPod, podGroupClaimName, podResourceClaims, type ClaimGetter } from './pod_claims.js';
+import { claimIsNotForPodGroup } from '../../api/resourceclaim.js';
+import type { MaybePromise } from '../../util/maybe_promise.js';
 import type { PodGroup } from '../../api/scheduling.js';
 import type { ResourceClaimConsumerReference } from '../../api/dra_types.js';
 import { bindingReadiness } from './binding_conditions.js';
@@ -404,26 +406,50 @@ export class DynamicResources
 
 
   /**
-   * No node fits: free one allocated claim that is not available and that no other pod uses, so
-   * the next attempt may allocate it elsewhere (PostFilter).
+   * PodGroupPostFilter: no placement for the group. What PostFilter would free for each member
+   * not scheduled is freed (deallocateOrDeletePodClaims); when one of them had nothing to free,
+   * the group's own claims are looked at (deallocatePodGroupClaims, DRAWorkloadResourceClaims).
+   * Topology-constrained groups are left alone, as upstream.
    */
-  /**
-   * PodGroupPostFilter: a group's members hold no claims of ours in flight, so there is nothing
-   * to free; the message is upstream's. Topology-constrained groups are left alone, as upstream.
-   */
-  podGroupPostFilter(ctx: PodGroupPostFilterContext): PodGroupPostFilterOutcome {
+  podGroupPostFilter(ctx: PodGroupPostFilterContext): MaybePromise<PodGroupPostFilterOutcome> {
     if (this.features.enableTopologyAwareWorkloadScheduling && ctx.podGroup.spec.schedulingConstraints != null) {
       return { result: null, status: new Status(Code.Unschedulable, []) };
     }
-    return { result: null, status: new Status(Code.Unschedulable, ['deallocation and deletion of ResourceClaims completed']) };
+    const group = ctx.state === undefined ? null : (ctx.state.read<PodGroupClaimsState>(stateKey) ?? null);
+    const done: PodGroupPostFilterOutcome = { result: null, status: new Status(Code.Unschedulable, ['deallocation and deletion of ResourceClaims completed']) };
+    const writes: Promise<Status | null>[] = [];
+    let unreserveGroup = false;
+    if (group !== null && group.podStates.size > 0) {
+      for (const member of ctx.members) {
+        const state = group.podStates.get(member.key);
+        if (state === undefined) continue;
+        const found = this.deallocateOrDeletePodClaims(member.pod, state);
+        if (found === null) unreserveGroup = true;
+        else writes.push(found);
+      }
+    }
+    const first = ctx.members[0];
+    const groupClaims = () => (unreserveGroup && this.features.enableDRAWorkloadResourceClaims && first !== undefined ? this.deallocatePodGroupClaims(group, first.pod) : null);
+    if (writes.length === 0) {
+      const g = groupClaims();
+      return g === null ? done : g.then((s) => (s === null ? done : { result: null, status: s }));
+    }
+    // The members' writes run one after another upstream; an error among them is the answer.
+    return Promise.all(writes).then(async (statuses) => {
+      const err = statuses.find((s) => s !== null && s.code === Code.Error);
+      if (err !== undefined) return { result: null, status: err };
+      const s = await groupClaims();
+      return s === null ? done : { result: null, status: s };
+    });
   }
 
-  postFilter(cs: CycleState, podInfo: PodInfo, _statuses: NodeToStatusReader): PostFilterOutcome | Promise<PostFilterOutcome> {
-    const state = readState(cs);
-    if (state instanceof Status) return { result: null, status: state };
-    if (state.empty) return { result: null, status: Status.unschedulable() };
-    const pod = podInfo.pod;
-    const failed = (err: unknown): PostFilterOutcome => ({ result: null, status: Status.fromThrown(err) });
+  /**
+   * The pod's part of PostFilter (deallocateOrDeletePodClaims): null when there is nothing to
+   * free, else the write's answer (Unschedulable with what was done, or the error).
+   */
+  private deallocateOrDeletePodClaims(pod: Pod, state: DynamicResourcesState): Promise<Status> | null {
+    if (state.empty) return null;
+    const failed = (err: unknown): Status => Status.fromThrown(err);
     const extended = state.extendedResourceClaim();
     const extendedCreated = extended !== null && !isSpecialClaimName(extended.metadata.name);
     for (const index of [...state.unavailableClaims].sort((a, b) => a - b)) {
@@ -434,14 +460,69 @@ export class DynamicResources
       const claim = state.claims[index]!;
       const reserved = claim.status?.reservedFor ?? [];
       if (reserved.length === 0 || (reserved.length === 1 && reserved[0]!.uid === pod.metadata.uid)) {
-        return this.binder.deallocate(claim).then((): PostFilterOutcome => ({ result: null, status: Status.unschedulable(ErrReasonDeallocated) }), failed);
+        return this.binder.deallocate(claim).then(() => Status.unschedulable(ErrReasonDeallocated), failed);
       }
     }
     // The extended-resources claim of an earlier attempt goes; the next attempt makes a new one.
-    if (extendedCreated) {
-      return this.binder.deleteClaim(extended).then((): PostFilterOutcome => ({ result: null, status: Status.unschedulable(ErrReasonDeleted) }), failed);
+    if (extendedCreated) return this.binder.deleteClaim(extended).then(() => Status.unschedulable(ErrReasonDeleted), failed);
+    return null;
+  }
+
+  /**
+   * deallocatePodGroupClaims: while no member is scheduled, frees a claim a member found
+   * unavailable that nobody or only the group reserved, else removes the group's reservation of
+   * one of its claims; null when there is nothing to do.
+   */
+  private deallocatePodGroupClaims(group: PodGroupClaimsState | null, pod: Pod): Promise<Status | null> | null {
+    const name = pod.spec.schedulingGroup?.podGroupName;
+    if (name === undefined) return null;
+    const ns = pod.metadata.namespace ?? '';
+    const lister = this.handle.podGroups?.();
+    if (lister === undefined) return Promise.resolve(Status.error('generic workload feature gate is disabled'));
+    if (lister.scheduledPodsCount(ns, name) > 0) return null;
+    const pg = this.podGroupOf(pod);
+    if (pg instanceof ClaimUnavailable) return Promise.resolve(Status.error(pg.message));
+    const failed = (err: unknown): Status => Status.fromThrown(err);
+    for (const state of group?.podStates.values() ?? []) {
+      for (const index of [...state.unavailableClaims].sort((a, b) => a - b)) {
+        const claim = state.claims[index]!;
+        const reserved = claim.status?.reservedFor ?? [];
+        if (reserved.length === 0 || (pg !== null && reserved.length === 1 && reserved[0]!.uid === pg.metadata.uid)) {
+          return this.binder.deallocate(claim).then(() => Status.unschedulable('deallocation of PodGroup ResourceClaim completed'), failed);
+        }
+      }
     }
-    return { result: null, status: Status.unschedulable() };
+    if (pg === null) return null;
+    return this.unreservePodGroupClaim(pg, pod, 0);
+  }
+
+  /** The group's claims from the `from`-th on: the first allocated one the group reserves loses that reservation. */
+  private unreservePodGroupClaim(pg: PodGroup, pod: Pod, from: number): Promise<Status | null> | null {
+    const entries = pg.spec.resourceClaims ?? [];
+    const ns = pg.metadata.namespace ?? '';
+    for (let i = from; i < entries.length; i++) {
+      const named = podGroupClaimName(pg, entries[i]!);
+      if (typeof named === 'string') return Promise.resolve(Status.error(named));
+      if (named.name === null) continue;
+      const claim = this.claims.get(ns, named.name);
+      if (claim === undefined) return Promise.resolve(Status.error(`resourceclaim.resource.k8s.io "${named.name}" not found`));
+      if (named.mustCheckOwner && claimIsNotForPodGroup(pg, claim) !== null) continue;
+      if (claim.status?.allocation === undefined || !isReservedForPod(pod, claim, this.features.enableDRAWorkloadResourceClaims)) continue;
+      // A failed write is left for the next attempt; the next claim is tried.
+      return this.binder.dropConsumer(claim, pg.metadata.uid ?? '').then(
+        () => Status.unschedulable('ResourceClaim unreserved for PodGroup'),
+        () => this.unreservePodGroupClaim(pg, pod, i + 1),
+      );
+    }
+    return null;
+  }
+
+  postFilter(cs: CycleState, podInfo: PodInfo, _statuses: NodeToStatusReader): PostFilterOutcome | Promise<PostFilterOutcome> {
+    const state = readState(cs);
+    if (state instanceof Status) return { result: null, status: state };
+    const found = this.deallocateOrDeletePodClaims(podInfo.pod, state);
+    if (found === null) return { result: null, status: Status.unschedulable() };
+    return found.then((status): PostFilterOutcome => ({ result: null, status }));
   }
 
   /** Prefers nodes where firstAvailable requests got an earlier alternative (DRAPrioritizedList). */

@@ -37,6 +37,20 @@ function podClaimName(pod: Pod, entry: PodResourceClaim): { name: string | null;
 }
 
 /**
+ * The claim a PodGroup entry uses (resourceclaim.NameFromPodGroup): null when the group's template
+ * produced none; a string is the error (the claim not made yet, or neither field set).
+ */
+export function podGroupClaimName(pg: PodGroup, entry: PodResourceClaim): { name: string | null; mustCheckOwner: boolean } | string {
+  const ref = `${pg.metadata.namespace ?? ''}/${pg.metadata.name ?? ''}`;
+  if (entry.resourceClaimName !== undefined) return { name: entry.resourceClaimName, mustCheckOwner: false };
+  if (entry.resourceClaimTemplateName !== undefined) {
+    for (const s of pg.status?.resourceClaimStatuses ?? []) if (s.name === entry.name) return { name: s.resourceClaimName ?? null, mustCheckOwner: true };
+    return `PodGroup ${ref}: ResourceClaim not created yet`;
+  }
+  return `PodGroup ${ref}, spec.resourceClaim ${entry.name}: none of the supported fields are set`;
+}
+
+/**
  * A generated claim must be controlled by the pod, or with `acceptPodGroupOwner`
  * (DRAWorkloadResourceClaims) by the pod's PodGroup (resourceclaim.IsForPod).
  */

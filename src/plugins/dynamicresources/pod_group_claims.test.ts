@@ -17,7 +17,8 @@ import { defaultDynamicResourcesArgs } from './args.js';
 import { DynamicResources } from './dynamic_resources.js';
 import { pinnedDraFeatures } from './features.js';
 import { bindTo, claimIsNotForPod, ClaimUnavailable, isReservedForPod } from './pod_claims.js';
-import { claimClient, deviceClass, FakeAllocator, nodeSlice, pendingClaim } from './test_helpers.js';
+import { allocatedClaim, claimClient, deviceClass, FakeAllocator, nodeSlice, pendingClaim } from './test_helpers.js';
+import type { PodGroupPostFilterContext } from '../../framework/pod_group_post_filter.js';
 
 const group = (o: { claims?: PodGroup['spec']['resourceClaims']; uid?: string } = {}): PodGroup => ({
   apiVersion: 'scheduling.k8s.io/v1beta1',
@@ -83,7 +84,7 @@ describe('reservations and owners of group claims', () => {
   });
 });
 
-function setup(o: { gate: boolean; groups?: PodGroup[]; claims?: ResourceClaim[] }) {
+function setup(o: { gate: boolean; groups?: PodGroup[]; claims?: ResourceClaim[]; scheduled?: number }) {
   const handle = newTestHandle({
     nodes: [makeNode('worker'), makeNode('worker-2')],
     objects: [...(o.claims ?? [pendingClaim('shared')]), deviceClass(), nodeSlice('worker', 1), nodeSlice('worker-2', 1)],
@@ -94,7 +95,7 @@ function setup(o: { gate: boolean; groups?: PodGroup[]; claims?: ResourceClaim[]
   const podGroups: PodGroupLister = {
     podGroup: (ns, name) => groups.find((g) => g.metadata.namespace === ns && g.metadata.name === name),
     allPodsCount: () => 2,
-    scheduledPodsCount: () => 0,
+    scheduledPodsCount: () => o.scheduled ?? 0,
     unscheduledPods: () => [],
     assumedPods: () => [],
     scheduledPods: () => [],
@@ -177,5 +178,60 @@ describe('DynamicResources: a claim shared by a pod group', () => {
     const pre = pl.preFilter(new CycleState(), new PodInfo(member('a')));
     assert.equal(pre?.status?.code, Code.Unschedulable);
     assert.equal(pre?.status?.message(), 'pod group object not found for pod group default/pg');
+  });
+});
+
+describe('DynamicResources: PodGroupPostFilter', () => {
+  /** The group's cycle for one member that fits nowhere, then PodGroupPostFilter on it. */
+  async function postFilter(claim: ResourceClaim, o: { gate?: boolean; scheduled?: number; onlyWorker?: boolean } = {}) {
+    const env = setup({ gate: o.gate ?? true, claims: [claim], scheduled: o.scheduled });
+    const cycle = new CycleState();
+    const state = new CycleState();
+    state.podGroupCycle = cycle;
+    const info = new PodInfo(member('a'));
+    assert.equal(env.pl.preFilter(state, info)?.status ?? null, null);
+    // Filter on worker-2 finds a claim allocated on worker unavailable; on worker alone it fits.
+    for (const n of o.onlyWorker ? env.nodes.slice(0, 1) : env.nodes) env.pl.filter(state, info, n);
+    const ctx = { podGroup: group(), state: cycle, members: [info] } as unknown as PodGroupPostFilterContext;
+    const out = await env.pl.podGroupPostFilter(ctx);
+    return { status: out.status, stored: env.lister.get<ResourceClaim>('ResourceClaim', 'default', 'shared')! };
+  }
+  const onGoneNode = (reservedFor: object[]): ResourceClaim => {
+    const c = allocatedClaim('shared', 'gone-node', ['dev-0']);
+    c.status!.reservedFor = reservedFor as never;
+    return c;
+  };
+  const onWorker = (reservedFor: object[]): ResourceClaim => {
+    const c = allocatedClaim('shared', 'worker', ['dev-0']);
+    c.status!.reservedFor = reservedFor as never;
+    return c;
+  };
+
+  it('a member\'s unavailable claim nobody reserves is deallocated, as PostFilter would', async () => {
+    const { status, stored } = await postFilter(onGoneNode([]));
+    assert.equal(status?.code, Code.Unschedulable);
+    assert.equal(status?.message(), 'deallocation and deletion of ResourceClaims completed');
+    assert.equal(stored.status?.allocation, undefined);
+  });
+
+  it('an unavailable claim only the group reserves is deallocated by the group\'s step', async () => {
+    const { status, stored } = await postFilter(onGoneNode([groupRef]));
+    assert.equal(status?.message(), 'deallocation of PodGroup ResourceClaim completed');
+    assert.equal(stored.status?.allocation, undefined);
+  });
+
+  it('an available claim the group reserves loses that reservation while no member is scheduled', async () => {
+    const { status, stored } = await postFilter(onWorker([groupRef]), { onlyWorker: true });
+    assert.equal(status?.message(), 'ResourceClaim unreserved for PodGroup');
+    assert.deepEqual(stored.status?.reservedFor, []);
+    assert.notEqual(stored.status?.allocation, undefined, 'the allocation stays');
+  });
+
+  it('nothing of the group\'s is touched once a member is scheduled, nor with the gate off', async () => {
+    for (const o of [{ scheduled: 1, onlyWorker: true }, { gate: false, onlyWorker: true }]) {
+      const { status, stored } = await postFilter(onWorker([groupRef]), o);
+      assert.equal(status?.message(), 'deallocation and deletion of ResourceClaims completed');
+      assert.deepEqual(stored.status?.reservedFor, [groupRef]);
+    }
   });
 });
