@@ -39,6 +39,14 @@ function partitionableTemplate(slices: string, initClaim: string, claimTemplate:
   ];
 }
 
+/** The SharedPodGroupResourceClaim cases' cluster: nodes, one single-device slice per group every DRA node sees, the class. */
+const podGroupDraCluster: readonly Op[] = [
+  { opcode: 'createNodes', countParam: '$nodesWithoutDRA' },
+  { opcode: 'createNodes', nodeTemplatePath: 'dra/node-with-dra-test-driver.yaml', countParam: '$nodesWithDRA' },
+  { opcode: 'createAny', templatePath: 'dra/resourceslice-podgroup.yaml', countParam: '$podGroups' },
+  { opcode: 'createAny', templatePath: 'dra/deviceclass.yaml' },
+];
+
 export const draTestCases: readonly TestCase[] = [
   {
     // Each pod gets its own claim from a template; 10 devices per node, one per pod. The cluster
@@ -163,10 +171,7 @@ export const draTestCases: readonly TestCase[] = [
     // (dra/workloadresourceclaims/performance-config.yaml).
     ...upstream('SharedPodGroupResourceClaim'),
     workloadTemplate: [
-      { opcode: 'createNodes', countParam: '$nodesWithoutDRA' },
-      { opcode: 'createNodes', nodeTemplatePath: 'dra/node-with-dra-test-driver.yaml', countParam: '$nodesWithDRA' },
-      { opcode: 'createAny', templatePath: 'dra/resourceslice-podgroup.yaml', countParam: '$podGroups' },
-      { opcode: 'createAny', templatePath: 'dra/deviceclass.yaml' },
+      ...podGroupDraCluster,
       { opcode: 'createAny', templatePath: 'dra/resourceclaim.yaml', countParam: '$podGroups', namespace: 'test' },
       { opcode: 'createPodGroups', templatePath: 'dra/podgroup-with-claim-ref.yaml', namespace: 'test', countParam: '$podGroups' },
       {
@@ -178,10 +183,7 @@ export const draTestCases: readonly TestCase[] = [
   {
     ...upstream('SharedPodGroupResourceClaimTemplate'),
     workloadTemplate: [
-      { opcode: 'createNodes', countParam: '$nodesWithoutDRA' },
-      { opcode: 'createNodes', nodeTemplatePath: 'dra/node-with-dra-test-driver.yaml', countParam: '$nodesWithDRA' },
-      { opcode: 'createAny', templatePath: 'dra/resourceslice-podgroup.yaml', countParam: '$podGroups' },
-      { opcode: 'createAny', templatePath: 'dra/deviceclass.yaml' },
+      ...podGroupDraCluster,
       { opcode: 'createAny', templatePath: 'dra/resourceclaimtemplate.yaml', namespace: 'init' },
       { opcode: 'allocResourceClaims', namespace: 'init' },
       { opcode: 'createAny', templatePath: 'dra/resourceclaimtemplate.yaml', namespace: 'test' },

@@ -204,25 +204,9 @@ export class ResourceClaimController {
     if (extendedClaim) claimKeys.push(key(pod.metadata.namespace, extendedClaim));
     const groupKey = groupKeyOf(pod);
     if (groupKey !== undefined && (pod.spec.resourceClaims?.length ?? 0) > 0) {
-      let members = this.podsByGroup.get(groupKey);
-      if (deleted) {
-        members?.delete(podKey);
-        if (members?.size === 0) this.podsByGroup.delete(groupKey);
-      } else {
-        if (!members) this.podsByGroup.set(groupKey, (members = new Set()));
-        members.add(podKey);
-      }
+      indexSet(this.podsByGroup, groupKey, podKey, deleted);
     }
-    for (const k of claimKeys) {
-      let pods = this.podsByClaim.get(k);
-      if (deleted) {
-        pods?.delete(podKey);
-        if (pods?.size === 0) this.podsByClaim.delete(k);
-      } else {
-        if (!pods) this.podsByClaim.set(k, (pods = new Set()));
-        pods.add(podKey);
-      }
-    }
+    for (const k of claimKeys) indexSet(this.podsByClaim, k, podKey, deleted);
     if (deleted) {
       this.deletedPods.add(pod.metadata.uid ?? '');
       if (this.deletedPods.size > deletedPodsRemembered) this.deletedPods.delete(this.deletedPods.values().next().value!);
@@ -242,16 +226,7 @@ export class ResourceClaimController {
     // A group's generated claim that is deleted is made again (enqueueResourceClaim).
     if (groupOwner !== undefined && deleted && this.workloadClaims) this.dirtyGroups.add(key(claim.metadata.namespace, groupOwner.name));
     const owner = (owningPod(claim) ?? groupOwner)?.uid;
-    if (owner !== undefined) {
-      let claims = this.claimsByOwner.get(owner);
-      if (deleted) {
-        claims?.delete(claimKey);
-        if (claims?.size === 0) this.claimsByOwner.delete(owner);
-      } else {
-        if (!claims) this.claimsByOwner.set(owner, (claims = new Set()));
-        claims.add(claimKey);
-      }
-    }
+    if (owner !== undefined) indexSet(this.claimsByOwner, owner, claimKey, deleted);
     if (!deleted) this.dirtyClaims.add(claimKey);
     for (const p of this.podsByClaim.get(claimKey) ?? []) this.dirtyPods.add(p);
   }
@@ -314,23 +289,8 @@ export class ResourceClaimController {
     const [ns, name] = this.splitKey(k);
     const pod = this.store.get<Pod>('Pod', ns, name);
     if (!pod || pod.metadata.deletionTimestamp || isPodDone(pod)) return;
-    const generated = new Map<string, string>();
-    for (const entry of pod.spec.resourceClaims ?? []) {
-      try {
-        const claimName = await this.handleClaim(pod, entry);
-        if (claimName !== null) generated.set(entry.name, claimName);
-      } catch (err) {
-        this.store.recordEvent({
-          regarding: { kind: 'Pod', namespace: ns, name, uid: pod.metadata.uid },
-          type: 'Warning',
-          reason: 'FailedResourceClaimCreation',
-          action: '',
-          note: `PodResourceClaim ${entry.name}: ${(err as Error).message}`,
-          time: this.clock.now(),
-        });
-        return;
-      }
-    }
+    const generated = await this.generateClaims('Pod', pod, pod.spec.resourceClaims, (entry) => this.handleClaim(pod, entry));
+    if (generated === null) return;
     let current = pod;
     if (generated.size > 0) current = this.recordGenerated(pod, generated);
     if (!current.spec.nodeName) return;
@@ -413,30 +373,41 @@ export class ResourceClaimController {
     const [ns, name] = this.splitKey(k);
     const pg = this.store.get<PodGroup>('PodGroup', ns, name);
     if (!pg || pg.metadata.deletionTimestamp) return;
+    const generated = await this.generateClaims('PodGroup', pg, pg.spec.resourceClaims, (entry) => this.handlePodGroupClaim(pg, entry));
+    if (generated === null || generated.size === 0) return;
+    const current = this.store.get<PodGroup>('PodGroup', ns, name) ?? pg;
+    this.store.update<PodGroup>({ ...current, status: { ...current.status, resourceClaimStatuses: mergedClaimStatuses(current.status?.resourceClaimStatuses, generated) } });
+  }
+
+  /**
+   * Runs `handle` for each entry of a pod or PodGroup: the claims made or found, by entry name;
+   * null after the first failure, recorded as a FailedResourceClaimCreation event on the object.
+   */
+  private async generateClaims(
+    kind: 'Pod' | 'PodGroup',
+    obj: Pod | PodGroup,
+    entries: readonly PodResourceClaim[] | undefined,
+    handle: (entry: PodResourceClaim) => Promise<string | null>,
+  ): Promise<Map<string, string> | null> {
     const generated = new Map<string, string>();
-    for (const entry of pg.spec.resourceClaims ?? []) {
+    for (const entry of entries ?? []) {
       try {
-        const claimName = await this.handlePodGroupClaim(pg, entry);
+        const claimName = await handle(entry);
         if (claimName !== null) generated.set(entry.name, claimName);
       } catch (err) {
+        const m = obj.metadata;
         this.store.recordEvent({
-          regarding: { kind: 'PodGroup', namespace: ns, name, uid: pg.metadata.uid },
+          regarding: { kind, namespace: m.namespace ?? 'default', name: m.name ?? '', uid: m.uid },
           type: 'Warning',
           reason: 'FailedResourceClaimCreation',
           action: '',
-          note: `PodGroupResourceClaim ${entry.name}: ${(err as Error).message}`,
+          note: `${kind}ResourceClaim ${entry.name}: ${(err as Error).message}`,
           time: this.clock.now(),
         });
-        return;
+        return null;
       }
     }
-    if (generated.size === 0) return;
-    const current = this.store.get<PodGroup>('PodGroup', ns, name) ?? pg;
-    const merged = new Map<string, string>();
-    for (const s of current.status?.resourceClaimStatuses ?? []) if (s.resourceClaimName !== undefined) merged.set(s.name, s.resourceClaimName);
-    for (const [n, c] of generated) merged.set(n, c);
-    const statuses = [...merged.keys()].sort().map((n) => ({ name: n, resourceClaimName: merged.get(n)! }));
-    this.store.update<PodGroup>({ ...current, status: { ...current.status, resourceClaimStatuses: statuses } });
+    return generated;
   }
 
   /**
@@ -483,11 +454,7 @@ export class ResourceClaimController {
 
   /** Merges the generated claims into status.resourceClaimStatuses, sorted by entry name (the controller's apply). */
   private recordGenerated(pod: Pod, generated: ReadonlyMap<string, string>): Pod {
-    const merged = new Map<string, string>();
-    for (const s of pod.status?.resourceClaimStatuses ?? []) if (s.resourceClaimName !== undefined) merged.set(s.name, s.resourceClaimName);
-    for (const [n, c] of generated) merged.set(n, c);
-    const statuses = [...merged.keys()].sort().map((n) => ({ name: n, resourceClaimName: merged.get(n)! }));
-    return this.store.update<Pod>({ ...pod, status: { ...pod.status, resourceClaimStatuses: statuses } });
+    return this.store.update<Pod>({ ...pod, status: { ...pod.status, resourceClaimStatuses: mergedClaimStatuses(pod.status?.resourceClaimStatuses, generated) } });
   }
 
   /**
@@ -553,6 +520,26 @@ export class ResourceClaimController {
     const metadata = rest.length > 0 ? { ...others, finalizers: rest } : others;
     return this.store.updateResourceClaim({ ...claim, metadata });
   }
+}
+
+/** Adds `value` to the set at `k`, or with `remove` takes it out (and the set once empty). */
+function indexSet(index: Map<string, Set<string>>, k: string, value: string, remove: boolean): void {
+  let set = index.get(k);
+  if (remove) {
+    set?.delete(value);
+    if (set?.size === 0) index.delete(k);
+    return;
+  }
+  if (!set) index.set(k, (set = new Set()));
+  set.add(value);
+}
+
+/** The recorded claim statuses with the generated ones merged in, sorted by entry name (the controller's apply). */
+function mergedClaimStatuses(recorded: readonly { name: string; resourceClaimName?: string }[] | undefined, generated: ReadonlyMap<string, string>): { name: string; resourceClaimName: string }[] {
+  const merged = new Map<string, string>();
+  for (const s of recorded ?? []) if (s.resourceClaimName !== undefined) merged.set(s.name, s.resourceClaimName);
+  for (const [n, c] of generated) merged.set(n, c);
+  return [...merged.keys()].sort().map((n) => ({ name: n, resourceClaimName: merged.get(n)! }));
 }
 
 /** `<pod>-<entry>-`, both parts shortened in proportion when longer than 57 characters (as upstream). */
