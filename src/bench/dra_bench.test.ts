@@ -11,6 +11,7 @@ import { template } from './templates.js';
 import type { TestCase } from './types.js';
 import { testCases } from './workloads.js';
 import { renderTable } from './report.js';
+import { draTestCases } from './dra_workloads.js';
 
 describe('DRA bench templates', () => {
   it('name nodes and slices by index, with the devices and PCI roots asked for', () => {
@@ -114,9 +115,21 @@ describe('DRA bench ops', () => {
     assert.equal(r.measuredPods, 2);
   });
 
+  // The whole chain with DRAWorkloadResourceClaims: the controller makes each group's claim from
+  // its template (or the group names one), members resolve to it, the group cycle shares the
+  // pending allocation, PreBind reserves it for the group; the op ends only once all are bound.
+  for (const name of ['SharedPodGroupResourceClaim', 'SharedPodGroupResourceClaimTemplate']) {
+    it(`schedules ${name}/fast: ten groups, each sharing one device`, async () => {
+      const tc = draTestCases.find((t) => t.name === name)!;
+      const r = await runWorkload({ testCase: tc, workload: tc.workloads.find((w) => w.name === 'fast')!, fullName: `${name}/fast` }, {}, opts);
+      assert.equal(r.measuredPods, 10);
+    });
+  }
+
   it("lists upstream's DRA workloads with their thresholds, none skipped", () => {
     const dra = selectWorkloads({ filter: 'ResourceClaim', label: 'all' });
-    assert.equal(dra.length, 21);
+    // 21, and the six of SharedPodGroupResourceClaim(Template) (DRAWorkloadResourceClaims).
+    assert.equal(dra.length, 27);
     assert.equal(dra.find((w) => w.fullName === 'SchedulingWithResourceClaimTemplate/5000pods_500nodes')?.workload.threshold, 56);
     assert.equal(dra.find((w) => w.fullName === 'SchedulingWithResourceClaimTemplate/full_500nodes')?.workload.threshold, 60);
     assert.ok(dra.every((w) => w.testCase.skip === undefined));

@@ -49,15 +49,27 @@ function basicDevice(i: number, pciRoots: number): Record<string, unknown> {
   };
 }
 
-const podWithClaims = (metadata: Record<string, unknown>, claims: { name: string; resourceClaimTemplateName?: string; resourceClaimName?: string }[]): KubeObject => ({
+const podWithClaims = (metadata: Record<string, unknown>, claims: { name: string; resourceClaimTemplateName?: string; resourceClaimName?: string }[], podGroupName?: string): KubeObject => ({
   apiVersion: 'v1',
   kind: 'Pod',
   metadata,
   spec: {
     containers: [{ image: 'registry.k8s.io/pause:3.10.1', name: 'pause', resources: { claims: claims.map((c) => ({ name: c.name })) } }],
     resourceClaims: claims,
+    ...(podGroupName !== undefined ? { schedulingGroup: { podGroupName } } : {}),
   },
 } as KubeObject);
+
+/** podgroup-with-claim-*.yaml: a basic PodGroup listing one claim, by name or from a template. */
+const podGroupWithClaim = (index: number, claim: { resourceClaimName?: string; resourceClaimTemplateName?: string }): KubeObject => ({
+  apiVersion: 'scheduling.k8s.io/v1beta1',
+  kind: 'PodGroup',
+  metadata: { name: `test-dra-${index}` },
+  spec: { resourceClaims: [{ name: 'resource', ...claim }], schedulingPolicy: { basic: {} } },
+} as KubeObject);
+
+/** The pod's group under pod-in-podgroup-*.yaml: `{{Mod .Index .PodGroupCount}}`. */
+const groupOf = (ctx: TemplateContext): number => ctx.index % intParam(ctx, 'PodGroupCount', 1);
 
 /** A device of resourceslice-consumablecapacity.yaml: shareable, 10G (or 10Gi) of bandwidth taken in steps of 8 from 1M. */
 function shareableDevice(i: number, value: string): Record<string, unknown> {
@@ -252,6 +264,24 @@ export const draTemplates: Readonly<Record<string, ObjectTemplate>> = {
     } as KubeObject;
   },
   'dra/pod-with-claim-template.yaml': () => podWithClaims({ generateName: 'test-dra' }, [{ name: 'resource', resourceClaimTemplateName: 'test-claim-template' }]),
+  // One device per pod group, in a slice every DRA node sees (nodeSelector node-with-dra=true).
+  'dra/resourceslice-podgroup.yaml': ({ index }) => ({
+    apiVersion: 'resource.k8s.io/v1',
+    kind: 'ResourceSlice',
+    metadata: { name: `resourceslice-podgroup-${index}` },
+    spec: {
+      pool: { name: `resourceslice-${index}`, generation: 1, resourceSliceCount: 1 },
+      driver,
+      nodeSelector: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'node-with-dra', operator: 'In', values: ['true'] }] }] },
+      devices: [{ name: 'device' }],
+    },
+  } as KubeObject),
+  'dra/podgroup-with-claim-ref.yaml': ({ index }) => podGroupWithClaim(index, { resourceClaimName: `test-claim-${index}` }),
+  'dra/podgroup-with-claim-template.yaml': ({ index }) => podGroupWithClaim(index, { resourceClaimTemplateName: 'test-claim-template' }),
+  'dra/pod-in-podgroup-with-claim-ref.yaml': (ctx) =>
+    podWithClaims({ generateName: 'test-dra' }, [{ name: 'resource', resourceClaimName: `test-claim-${groupOf(ctx)}` }], `test-dra-${groupOf(ctx)}`),
+  'dra/pod-in-podgroup-with-claim-template.yaml': (ctx) =>
+    podWithClaims({ generateName: 'test-dra' }, [{ name: 'resource', resourceClaimTemplateName: 'test-claim-template' }], `test-dra-${groupOf(ctx)}`),
   // Five pods share each claim.
   'dra/pod-with-claim-ref.yaml': ({ index }) => podWithClaims({ name: `test-dra-${index}` }, [{ name: 'resource', resourceClaimName: `test-claim-${Math.floor(index / 5)}` }]),
 };

@@ -4,7 +4,6 @@
 import type { Op, SkippedTestCase, TestCase, WorkloadParam } from './types.js';
 import { upstreamWorkloads as upstream } from './upstream_workloads.js';
 
-
 /** createNodes without and with the test driver, its slices, the class. */
 function draCluster(devicesPerNode: WorkloadParam, pciRoots?: `$${string}`): Op[] {
   return [
@@ -38,6 +37,14 @@ function partitionableTemplate(slices: string, initClaim: string, claimTemplate:
     },
   ];
 }
+
+/** The SharedPodGroupResourceClaim cases' cluster: nodes, one single-device slice per group every DRA node sees, the class. */
+const podGroupDraCluster: readonly Op[] = [
+  { opcode: 'createNodes', countParam: '$nodesWithoutDRA' },
+  { opcode: 'createNodes', nodeTemplatePath: 'dra/node-with-dra-test-driver.yaml', countParam: '$nodesWithDRA' },
+  { opcode: 'createAny', templatePath: 'dra/resourceslice-podgroup.yaml', countParam: '$podGroups' },
+  { opcode: 'createAny', templatePath: 'dra/deviceclass.yaml' },
+];
 
 export const draTestCases: readonly TestCase[] = [
   {
@@ -198,11 +205,38 @@ export const draTestCases: readonly TestCase[] = [
       { opcode: 'createPods', namespace: 'test', countParam: '$measurePods', podTemplatePath: 'dra/pod-with-extended-resource-scoring.yaml', collectMetrics: true },
     ],
   },
+  {
+    // Each PodGroup lists one claim (by name here, from a template below) that all its members
+    // share: one device per group, one slice per group that every DRA node sees
+    // (dra/workloadresourceclaims/performance-config.yaml).
+    ...upstream('SharedPodGroupResourceClaim'),
+    workloadTemplate: [
+      ...podGroupDraCluster,
+      { opcode: 'createAny', templatePath: 'dra/resourceclaim.yaml', countParam: '$podGroups', namespace: 'test' },
+      { opcode: 'createPodGroups', templatePath: 'dra/podgroup-with-claim-ref.yaml', namespace: 'test', countParam: '$podGroups' },
+      {
+        opcode: 'createPods', namespace: 'test', countParam: '$measurePods', podTemplatePath: 'dra/pod-in-podgroup-with-claim-ref.yaml',
+        templateParams: { PodGroupCount: '$podGroups' }, collectMetrics: true,
+      },
+    ],
+  },
+  {
+    ...upstream('SharedPodGroupResourceClaimTemplate'),
+    workloadTemplate: [
+      ...podGroupDraCluster,
+      { opcode: 'createAny', templatePath: 'dra/resourceclaimtemplate.yaml', namespace: 'init' },
+      { opcode: 'allocResourceClaims', namespace: 'init' },
+      { opcode: 'createAny', templatePath: 'dra/resourceclaimtemplate.yaml', namespace: 'test' },
+      { opcode: 'createPodGroups', templatePath: 'dra/podgroup-with-claim-template.yaml', namespace: 'test', countParam: '$podGroups' },
+      {
+        opcode: 'createPods', namespace: 'test', countParam: '$measurePods', podTemplatePath: 'dra/pod-in-podgroup-with-claim-template.yaml',
+        templateParams: { PodGroupCount: '$podGroups' }, collectMetrics: true,
+      },
+    ],
+  },
 ];
 
 
 /** Upstream's DRA test cases bench does not run yet, each with the reason. */
 export const draSkipped: readonly SkippedTestCase[] = [
-  { name: 'SharedPodGroupResourceClaim', reason: 'needs DRAWorkloadResourceClaims (ResourceClaims shared by a pod group), not built yet' },
-  { name: 'SharedPodGroupResourceClaimTemplate', reason: 'needs DRAWorkloadResourceClaims (ResourceClaims shared by a pod group), not built yet' },
 ];

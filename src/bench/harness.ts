@@ -3,6 +3,7 @@
 // Everything runs on one thread: the scheduler's loop runs in real time, as in `run`, and the ops
 // play the API server clients (creations, churn, deletions) in between, measuring on the wall clock.
 import type { FeatureGates } from '../config/feature_gates.js';
+import { clusterGates } from '../sim/scenario/embedded.js';
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { join } from 'node:path';
@@ -119,7 +120,8 @@ export class WorkloadExecutor {
   ) {
     const clock = new RealClock();
     this.random = seededRandom((opts.seed ?? 1) + 1);
-    this.cluster = new MemoryCluster({ clock, admitPod });
+    // The embedded API server and controllers read the run's gates, as in simulate.
+    this.cluster = new MemoryCluster({ clock, admitPod, gates: clusterGates(opts.featureGates) });
     // An extender in --config is called as in any run (its latency counts in the figures).
     const config = tc.schedulerConfig ? configFromObject(tc.schedulerConfig, `${tc.name}'s scheduler configuration`, opts.registry) : opts.config;
     this.declaredFeatures = this.mockDeclaredFeatures();

@@ -48,7 +48,7 @@ export const schedulerGates: Readonly<Record<string, SchedulerGate>> = {
   DRAPrioritizedList: { support: 'default', kep: 4816 },
   DRAResourceClaimDeviceStatus: { support: 'default', kep: 4817 },
   DRASchedulerFilterTimeout: { support: 'default', kep: 4381 },
-  DRAWorkloadResourceClaims: { support: 'default', kep: 5729 },
+  DRAWorkloadResourceClaims: { support: 'both', kep: 5729 },
   DynamicResourceAllocation: { support: 'default', kep: 4381 },
   GenericWorkload: { support: 'both' },
   InPlacePodLevelResourcesVerticalScaling: { support: 'default', kep: 5419 },

@@ -34,6 +34,11 @@ export class CycleState {
   diagnosis: CycleDiagnosis | null = null;
   /** Keep every Score plugin's answers before normalizing (opportunistic batching stores them). */
   recordRawScores = false;
+  /**
+   * The state of the pod-group scheduling cycle this attempt belongs to, shared by the group's
+   * members (GetPodGroupSchedulingCycle); null outside a group cycle.
+   */
+  podGroupCycle: CycleState | null = null;
 
   read<T extends StateData>(key: string): T | undefined {
     return this.storage.get(key) as T | undefined;
@@ -66,6 +71,7 @@ export class CycleState {
     c.recordPluginMetrics = this.recordPluginMetrics;
     // Shared: preemption's dry runs on clones report into the same attempt's diagnosis.
     c.diagnosis = this.diagnosis;
+    c.podGroupCycle = this.podGroupCycle;
     return c;
   }
 }

@@ -30,6 +30,11 @@ interface PodGroupAssignments {
  */
 export interface PodGroupPostFilterContext {
   readonly podGroup: PodGroup;
+  /**
+   * The state plugins shared across the members during the group's cycle (PodGroupCycleState):
+   * what each member's attempt recorded there. Absent when the caller ran no group cycle.
+   */
+  readonly state?: CycleState;
   /** The group's members not scheduled yet (GetUnscheduledPods). */
   readonly members: readonly PodInfo[];
   /** The snapshot's nodes, in the snapshot's order. */

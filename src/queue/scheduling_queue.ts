@@ -666,7 +666,11 @@ export class SchedulingQueue {
     this.moveToActiveQ(this.newQueuedPodInfo(newPod), UnschedulablePodUpdate);
   }
 
-  /** A queued group member changed: it is updated where it waits (true), or is not queued as one (false). */
+  /**
+   * A queued group member changed: it is updated where it waits (true), or is not queued as one
+   * (false). A group waiting in unschedulablePods asks its members' hints about the update, as
+   * for a single pod (the resourceclaim controller naming a member's claim ungates the group).
+   */
   private updateGroupMember(pod: Pod): boolean {
     const found = this.findMember(pod);
     if (!found) return false;
@@ -674,7 +678,26 @@ export class SchedulingQueue {
     found.member.podInfo = new PodInfo(pod);
     if (found.entity && found.entity.group!.members[0] === found.member) found.entity.podInfo = found.member.podInfo;
     this.nominator.update(old, found.member.podInfo);
+    const entity = found.entity;
+    if (entity === undefined || this.unschedulablePods.get(entryKey(entity)) !== entity || this.inFlightPods.has(pod.metadata.uid ?? '')) return true;
+    for (const event of podSchedulingPropertiesChange(pod, old)) {
+      const strategy = this.isEntityWorthRequeuing(entity, event, old, pod);
+      if (strategy === 'skip') continue;
+      this.unschedulablePods.delete(entryKey(entity));
+      if (this.requeue(entity, strategy, event.label ?? UnschedulablePodUpdate) !== 'unschedulable') break;
+    }
     return true;
+  }
+
+  /** isEntityWorthRequeuing: a group is worth requeuing when one member is, at the best strategy of its members. */
+  private isEntityWorthRequeuing(entity: QueuedPodInfo, event: ClusterEvent, oldObj: unknown, newObj: unknown): Strategy {
+    let best: Strategy = 'skip';
+    for (const m of entity.group?.members ?? [entity]) {
+      const s = this.isPodWorthRequeuing(m, event, oldObj, newObj);
+      if (s === 'immediately') return s;
+      if (s === 'afterBackoff') best = s;
+    }
+    return best;
   }
 
   /** Where a group member waits: in a queued entity, in flight, held for its PodGroup, or pending its group's return. */

@@ -125,6 +125,8 @@ export class PodGroupCycle<A> {
   private readonly removedFromSnapshot = new Map<string, PodInfo>();
   /** Nodes PodGroupPostFilter changed in the snapshot, refreshed from the cache afterwards. */
   private readonly touchedNodes = new Set<string>();
+  /** The state plugins share across the members of the group being scheduled (its PodGroupCycleState). */
+  private groupState = new CycleState();
 
   constructor(private readonly host: PodGroupCycleHost<A>) {}
 
@@ -175,6 +177,7 @@ export class PodGroupCycle<A> {
       return;
     }
     const start = host.monotonicSeconds();
+    this.groupState = new CycleState();
     const { status, results } = this.runAlgorithm(fwk, group.podGroup, group.members);
     host.metrics?.observePodGroupAlgorithmDuration?.(host.monotonicSeconds() - start);
     // Members the cycle did not reach fail with the group's verdict as it stood before PodGroupPostFilter.
@@ -312,6 +315,7 @@ export class PodGroupCycle<A> {
   private runMember(fwk: Framework, qp: QueuedPodInfo, reverts: (() => void)[]): MemberResult<A> {
     const { host } = this;
     const attempt = host.newAttempt(qp, fwk);
+    host.stateOf(attempt).podGroupCycle = this.groupState;
     let found: ScheduleResult | Promise<ScheduleResult>;
     try {
       found = host.findNode(attempt);
@@ -411,6 +415,7 @@ export class PodGroupCycle<A> {
     const { host } = this;
     return {
       podGroup: pg,
+      state: this.groupState,
       members: members.map((m) => m.podInfo),
       nodeInfos: () => host.snapshot.nodeInfoList,
       nodeInfo: (name) => host.snapshot.get(name),

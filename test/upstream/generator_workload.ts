@@ -1,6 +1,8 @@
 // The workload family of the differential generator: pod groups (GenericWorkload) — gangs that
 // fit whole, gangs that do not, basic groups, and with TopologyAwareWorkloadScheduling groups
 // constrained to one of several racks — among single pods, on nodes with some load.
+// With DRAWorkloadResourceClaims, some groups list a claim by name that all their members share
+// (one GPU from node-local slices, allocated by the first member and reserved for the group).
 // Every gang has at least minCount pending members (a smaller one would wait at PreEnqueue,
 // which explain cannot attempt). With priorities, the groups preempt: lower-priority single pods
 // and bound groups (`disruptionMode: all` or `single`) are the victims.
@@ -67,13 +69,30 @@ const sizes = [
  */
 const rackKey = 'example.com/rack';
 
+const gpuDriver = 'gpu.example.com';
+
+/** A GPU class and one to three GPUs on some nodes, for the groups' shared claims. */
+function gpuSlices(b: WorkloadBuilder): void {
+  const r = b.r;
+  b.objects.push({ apiVersion: 'resource.k8s.io/v1', kind: 'DeviceClass', metadata: { name: gpuDriver }, spec: { selectors: [{ cel: { expression: `device.driver == "${gpuDriver}"` } }] } });
+  for (const node of b.nodeNames()) {
+    if (!r.chance(0.6)) continue;
+    b.objects.push({
+      apiVersion: 'resource.k8s.io/v1', kind: 'ResourceSlice', metadata: { name: `${node}-gpu` },
+      spec: { driver: gpuDriver, pool: { name: `${node}-gpu`, generation: 1, resourceSliceCount: 1 }, nodeName: node, devices: Array.from({ length: r.int(1, 3) }, (_, i) => ({ name: `gpu-${i}` })) },
+    });
+  }
+}
+
 /**
  * Adds the groups and single pods; the caller chose the nodes, their load and the configuration.
  * With `topology`, some groups are constrained to the rack (TopologyAwareWorkloadScheduling); with
- * `priorities`, lower-priority pods and groups are there to be preempted.
+ * `priorities`, lower-priority pods and groups are there to be preempted; with `sharedClaims`
+ * (DRAWorkloadResourceClaims), some groups share a claim.
  */
-export function workloadFamily(b: WorkloadBuilder, topology = false, priorities = false): void {
+export function workloadFamily(b: WorkloadBuilder, topology = false, priorities = false, sharedClaims = false): void {
   const r = b.r;
+  if (sharedClaims) gpuSlices(b);
   if (topology) {
     const racks = r.int(1, 3);
     for (const node of b.nodes) {
@@ -96,6 +115,13 @@ export function workloadFamily(b: WorkloadBuilder, topology = false, priorities 
     // With PodGroupPreemptionPolicy, defaulting gives an unstated policy PreemptLowerPriority,
     // which admission refuses for a class of policy Never (the field is dropped with the gate off).
     if (cls?.name === 'nonpreempting') spec.preemptionPolicy = 'Never';
+    // The members' entry is the group's: one claim, one allocation, reserved for the group.
+    const claim = sharedClaims && r.chance(0.6) ? `${name}-gpu` : null;
+    if (claim !== null) {
+      spec.resourceClaims = [{ name: 'gpu', resourceClaimName: claim }];
+      b.objects.push({ apiVersion: 'resource.k8s.io/v1', kind: 'ResourceClaim', metadata: { name: claim, namespace: 'default' },
+        spec: { devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: gpuDriver } }] } } });
+    }
     b.objects.push({ apiVersion: 'scheduling.k8s.io/v1beta1', kind: 'PodGroup', metadata: { name, namespace: 'default' }, spec });
     const size = r.pick(sizes);
     const gpu = r.chance(0.2);
@@ -107,9 +133,13 @@ export function workloadFamily(b: WorkloadBuilder, topology = false, priorities 
         requests['example.com/gpu'] = '1';
         resources.limits = { 'example.com/gpu': '1' };
       }
+      if (claim !== null) resources.claims = [{ name: 'gpu' }];
       b.pending.push({
         apiVersion: 'v1', kind: 'Pod', metadata: { name: `${name}-m${i}`, namespace: 'default', labels: { app: 'trainer', group: name } },
-        spec: { ...(cls ? { priorityClassName: cls.name } : {}), schedulingGroup: { podGroupName: name }, containers: [{ name: 'main', image: 'registry.example/ml:0.9', resources }] },
+        spec: {
+          ...(cls ? { priorityClassName: cls.name } : {}), schedulingGroup: { podGroupName: name }, containers: [{ name: 'main', image: 'registry.example/ml:0.9', resources }],
+          ...(claim !== null ? { resourceClaims: [{ name: 'gpu', resourceClaimName: claim }] } : {}),
+        },
       });
     }
     // With priorities, single pods preempt too: a running group's pods with disruptionMode all go together.

@@ -2,7 +2,7 @@
 // conflict), waiting for binding conditions, PostFilter's deallocation and Unreserve's release
 // (pkg/scheduler/framework/plugins/dynamicresources/dynamicresources.go).
 import type { Pod } from '../../api/types.js';
-import type { AllocationResult, ResourceClaim } from '../../api/dra_types.js';
+import type { AllocationResult, ResourceClaim, ResourceClaimConsumerReference } from '../../api/dra_types.js';
 import type { Handle } from '../../framework/interfaces.js';
 import { Status } from '../../framework/status.js';
 import { cloneJSON } from '../../util/json_clone.js';
@@ -54,7 +54,7 @@ export class ClaimBinder {
     const onSuccess: (() => void)[] = [];
     for (let i = 0; i < state.claims.length; i++) {
       const claim = state.claims[i]!;
-      if (isReservedForPod(pod, claim)) continue;
+      if (isReservedForPod(pod, claim, this.features.enableDRAWorkloadResourceClaims)) continue;
       // Devices serve none of the pod's extended resources on this node: no claim to make.
       if (i === state.extendedIndex && state.infos[i]!.allocation === null && (claim.spec.devices?.requests?.length ?? 0) === 0) continue;
       // The UID the allocation went in flight under (the stand-in one for a claim made here).
@@ -99,7 +99,7 @@ export class ClaimBinder {
           claim = latest;
         }
         try {
-          written = await this.writeClaim(claim, allocation, pod);
+          written = await this.writeClaim(claim, allocation, state.bindings?.[index] ?? podConsumerReference(pod));
           break;
         } catch (err) {
           if (!(err instanceof BindError) || !err.conflict || attempt >= conflictAttempts) throw err;
@@ -166,7 +166,8 @@ export class ClaimBinder {
     }
   }
 
-  private async writeClaim(current: ResourceClaim, allocation: AllocationResult | null, pod: Pod): Promise<ResourceClaim> {
+  /** `binding`: the pod, or its PodGroup for a claim the group shares (claimStore.getBinding). */
+  private async writeClaim(current: ResourceClaim, allocation: AllocationResult | null, binding: ResourceClaimConsumerReference): Promise<ResourceClaim> {
     const client = this.handle.client();
     if (!client.updateResourceClaimStatus) throw new BindError('the cluster client cannot update ResourceClaim status', false);
     if (current.metadata.deletionTimestamp !== undefined && current.metadata.deletionTimestamp !== null) {
@@ -188,7 +189,7 @@ export class ClaimBinder {
       claim.status = { ...claim.status, allocation: cloneJSON(allocation) };
     }
     const status = { ...claim.status };
-    status.reservedFor = [...(status.reservedFor ?? []), podConsumerReference(pod)];
+    status.reservedFor = [...(status.reservedFor ?? []), binding];
     if (bindingConditionsEnabled(this.features)) {
       if (status.allocation === undefined) throw new BindError(`claim ${ref(claim)} got deallocated elsewhere in the meantime`, false);
       if (status.allocation.allocationTimestamp === undefined) status.allocation = { ...status.allocation, allocationTimestamp: rfc3339(this.handle.now()) };
@@ -266,15 +267,25 @@ export class ClaimBinder {
     }
   }
 
+  /**
+   * Drops the consumer with this UID from the latest claim's reservedFor (the strategic-merge
+   * patch deleting one entry); the write's promise.
+   */
+  dropConsumer(claim: ResourceClaim, uid: string): Promise<ResourceClaim> {
+    const client = this.handle.client();
+    if (!client.updateResourceClaimStatus) return Promise.reject(new Error('the cluster client cannot update ResourceClaim status'));
+    const latest = this.claims.get(claim.metadata.namespace ?? '', claim.metadata.name ?? '') ?? claim;
+    const next = cloneJSON(latest);
+    next.status = { ...next.status, reservedFor: (next.status?.reservedFor ?? []).filter((r) => r.uid !== uid) };
+    return client.updateResourceClaimStatus(next);
+  }
+
   /** Drops the pod from the claim's reservedFor; a failure is left to the next attempt (Unreserve). */
   removeReservation(claim: ResourceClaim, pod: Pod): void {
     const client = this.handle.client();
     if (!client.updateResourceClaimStatus) return;
-    const latest = this.claims.get(claim.metadata.namespace ?? '', claim.metadata.name ?? '') ?? claim;
-    const next = cloneJSON(latest);
-    next.status = { ...next.status, reservedFor: (next.status?.reservedFor ?? []).filter((r) => r.uid !== pod.metadata.uid) };
-    const key = `${next.metadata.namespace ?? ''}/${next.metadata.name ?? ''}`;
-    const work = client.updateResourceClaimStatus(next).then(
+    const key = `${claim.metadata.namespace ?? ''}/${claim.metadata.name ?? ''}`;
+    const work = this.dropConsumer(claim, pod.metadata.uid ?? '').then(
       () => undefined,
       (err: unknown) => {
         throw new Error(`unreserve: resourceclaim ${key}: ${err instanceof Error ? err.message : String(err)}`, { cause: err });

@@ -34,9 +34,13 @@ import { timeoutMs, type DynamicResourcesArgs } from './args.js';
 import { ClaimBinder } from './bind_claim.js';
 import { allocatorFeatures, bindingConditionsEnabled, pinnedDraFeatures, type AllocatorFeatures, type DraFeatures } from './features.js';
 import { claimEventPodIndex, isSchedulableAfterClaimChange, isSchedulableAfterTargetPodUpdate } from './hints.js';
-import { ClaimFinalizer, ClaimUnavailable, isReservedForPod, podResourceClaims, type ClaimGetter } from './pod_claims.js';
+import { bindTo, ClaimFinalizer, ClaimUnavailable, isReservedForPod, podGroupClaimName, podResourceClaims, type ClaimGetter } from './pod_claims.js';
+import { claimIsNotForPodGroup } from '../../api/resourceclaim.js';
+import type { MaybePromise } from '../../util/maybe_promise.js';
+import type { PodGroup } from '../../api/scheduling.js';
+import type { ResourceClaimConsumerReference } from '../../api/dra_types.js';
 import { bindingReadiness } from './binding_conditions.js';
-import { DynamicResourcesState, type ClaimInfo, type ExtendedResourceRequests } from './state.js';
+import { DynamicResourcesState, PodGroupClaimsState, type ClaimInfo, type ExtendedResourceRequests } from './state.js';
 import type { DeviceClassLister, DeviceClassResolver, ResourceClaimTracker, ResourceSliceLister } from '../../framework/shared_dra_manager.js';
 import {
   filterExtendedResources,
@@ -65,6 +69,18 @@ const FirstAvailableDeviceRequestMaxSize = 8;
 
 /** The state of every pod without claims: nothing to record, shared to cost nothing. */
 const noClaims = new DynamicResourcesState([], [], null);
+
+/**
+ * The plugin's state in the pod-group cycle's state, made on first use (getOrCreatePodGroupStateData);
+ * null outside a group cycle.
+ */
+function groupClaimsState(cs: CycleState, create: boolean): PodGroupClaimsState | null {
+  const group = cs.podGroupCycle;
+  if (group === null) return null;
+  let s = group.read<PodGroupClaimsState>(stateKey);
+  if (s === undefined && create) group.write(stateKey, (s = new PodGroupClaimsState()));
+  return s ?? null;
+}
 
 /** Reads the plugin's state; a missing one is upstream's CycleState "not found" error. */
 function readState(cs: CycleState): DynamicResourcesState | Status {
@@ -133,13 +149,13 @@ export class DynamicResources
       // Allocations live in claims: any change may help.
       {
         event: { resource: 'ResourceClaim', actionType: ActionType.Add | ActionTypeUpdate | ActionType.Delete },
-        queueingHintFn: (pod, o, n) => isSchedulableAfterClaimChange(this.getClaim, pod, o, n),
+        queueingHintFn: (pod, o, n) => isSchedulableAfterClaimChange(this.getClaim, pod, o, n, this.features.enableDRAWorkloadResourceClaims),
         podIndex: claimEventPodIndex,
       },
       // The resourceclaim controller recording a generated claim in the pod's status.
       {
         event: { resource: 'UnscheduledPod', actionType: ActionType.UpdatePodGeneratedResourceClaim },
-        queueingHintFn: (pod, o, n) => isSchedulableAfterTargetPodUpdate(this.getClaim, pod, o, n),
+        queueingHintFn: (pod, o, n) => isSchedulableAfterTargetPodUpdate(this.getClaim, pod, o, n, this.features.enableDRAWorkloadResourceClaims),
       },
       { event: { resource: 'DeviceClass', actionType: ActionType.Add | ActionTypeUpdate } },
       { event: { resource: 'ResourceSlice', actionType: ActionType.Add | ActionTypeUpdate } },
@@ -149,20 +165,23 @@ export class DynamicResources
   /** Every claim the pod names must exist (and be usable) before it is worth an attempt. */
   preEnqueue(pod: Pod): Status | null {
     if ((pod.spec.resourceClaims?.length ?? 0) === 0) return null;
-    const claims = podResourceClaims(pod, this.getClaim);
+    const claims = podResourceClaims(pod, this.getClaim, this.features.enableDRAWorkloadResourceClaims);
     return claims instanceof ClaimUnavailable ? Status.unresolvable(claims.message) : null;
   }
 
   preFilter(state: CycleState, podInfo: PodInfo): PreFilterOutcome | null {
     const pod = podInfo.pod;
     state.write(stateKey, noClaims);
+    const group = groupClaimsState(state, true);
+    const podKey = group === null ? '' : podInfo.key;
+    if (group !== null) group.podStates.set(podKey, noClaims);
     const withClaims = (pod.spec.resourceClaims?.length ?? 0) > 0;
     const scalars = podInfo.requests.resource.scalarResources;
     const mayUseExtended = this.classResolver !== null && scalars !== null && scalars.size > 0;
     if (!withClaims && !mayUseExtended) return { status: Status.skip() };
     let claims: ResourceClaim[] = [];
     if (withClaims) {
-      const named = podResourceClaims(pod, this.getClaim);
+      const named = podResourceClaims(pod, this.getClaim, this.features.enableDRAWorkloadResourceClaims);
       if (named instanceof ClaimUnavailable) return { status: Status.unresolvable(named.message) };
       claims = named;
     }
@@ -177,10 +196,17 @@ export class DynamicResources
       extended = { podScalarResources: scalars, initialClaimUID: claim.metadata.uid ?? '' };
       claims = [...claims, claim];
     }
+    let bindings: ResourceClaimConsumerReference[] | null = null;
+    if (this.features.enableDRAWorkloadResourceClaims) {
+      const found = this.podResourceClaimBindings(pod);
+      if (found instanceof ClaimUnavailable) return { status: Status.unschedulable(found.message) };
+      bindings = found;
+    }
     if (claims.length === 0) return { status: Status.skip() };
 
     const extendedIndex = extended === null ? -1 : claims.length - 1;
     const infos: ClaimInfo[] = [];
+    let pendingShared: Set<number> | null = null;
     let toAllocate = 0;
     for (let index = 0; index < claims.length; index++) {
       const claim = claims[index]!;
@@ -194,8 +220,21 @@ export class DynamicResources
         continue;
       }
       toAllocate++;
+      const uid = claim.metadata.uid ?? '';
+      // A member of this group cycle reserved it already: the pod shares that allocation.
+      if (group !== null && group.pendingAllocations.has(uid)) {
+        const pending = this.claims.getPendingAllocation(uid);
+        if (pending !== undefined) {
+          const selector = allocationNodeSelector(pending);
+          if (selector instanceof Status) return { status: selector };
+          info.allocation = pending;
+          info.availableOnNodes = selector;
+          (pendingShared ??= new Set()).add(index);
+          continue;
+        }
+      }
       // An allocation in flight for another pod: wait until PreBind wrote it.
-      if (this.claims.getPendingAllocation(claim.metadata.uid ?? '') !== undefined) {
+      if (this.claims.getPendingAllocation(uid) !== undefined) {
         return { status: Status.unresolvable(`resource claim ${objectRef(claim)} is in the process of being allocated`) };
       }
       // The extended-resources claim gets its requests in Filter, per node.
@@ -217,8 +256,38 @@ export class DynamicResources
         return { status: Status.fromThrown(err) };
       }
     }
-    state.write(stateKey, new DynamicResourcesState(claims, infos, allocator, extended));
+    const s = new DynamicResourcesState(claims, infos, allocator, extended, bindings, pendingShared);
+    state.write(stateKey, s);
+    if (group !== null) group.podStates.set(podKey, s);
     return null;
+  }
+
+  /**
+   * Whom each of the pod's entries reserves its claim for (podResourceClaimBindings): the pod,
+   * or its PodGroup for an entry the group lists too.
+   */
+  private podResourceClaimBindings(pod: Pod): ResourceClaimConsumerReference[] | ClaimUnavailable {
+    const pg = this.podGroupOf(pod);
+    if (pg instanceof ClaimUnavailable) return pg;
+    const out: ResourceClaimConsumerReference[] = [];
+    for (const entry of pod.spec.resourceClaims ?? []) {
+      const ref = bindTo(pod, pg, entry);
+      if (ref instanceof ClaimUnavailable) return ref;
+      out.push(ref);
+    }
+    return out;
+  }
+
+  /** The pod's PodGroup from the scheduler's view (getPodGroupSnapshot); null outside a group. */
+  private podGroupOf(pod: Pod): PodGroup | null | ClaimUnavailable {
+    const name = pod.spec.schedulingGroup?.podGroupName;
+    if (!this.features.enableDRAWorkloadResourceClaims || name === undefined) return null;
+    const groups = this.handle.podGroups?.();
+    if (groups === undefined) return new ClaimUnavailable('generic workload feature gate is disabled');
+    const ns = pod.metadata.namespace ?? '';
+    const pg = groups.podGroup(ns, name);
+    if (pg !== undefined) return pg;
+    return new ClaimUnavailable(groups.allPodsCount(ns, name) > 0 ? `pod group object not found for pod group ${ns}/${name}` : `pod group state not found for pod group ${ns}/${name}`);
   }
 
   preFilterExtensions(): null {
@@ -311,7 +380,8 @@ export class DynamicResources
     const toAllocate = state.claimsToAllocate(nodeExtendedClaim);
     const allocator = state.allocator!;
     // A kept answer takes no time: no clock reading for it (most nodes of a burst).
-    let results = allocator.kept?.(node, toAllocate);
+    // Only shared pending allocations: nothing to search for.
+    let results = toAllocate.length === 0 && state.pendingShared !== null ? [] : allocator.kept?.(node, toAllocate);
     if (results === undefined) {
       // The allocator runs to the end (the cycle is synchronous); past filterTimeout on the
       // scheduler clock its answer is dropped as upstream's cancelled context would have.
@@ -327,31 +397,60 @@ export class DynamicResources
       }
     }
     if (results === null || results.length !== toAllocate.length) return Status.unresolvable(ErrReasonCannotAllocate);
+    // Shared pending allocations follow the new ones, as upstream appends them.
+    if (state.pendingShared !== null) {
+      results = [...results];
+      for (let i = 0; i < state.claims.length; i++) if (state.pendingShared.has(i)) results.push(state.infos[i]!.allocation!);
+    }
     return results;
   }
 
 
   /**
-   * No node fits: free one allocated claim that is not available and that no other pod uses, so
-   * the next attempt may allocate it elsewhere (PostFilter).
+   * PodGroupPostFilter: no placement for the group. What PostFilter would free for each member
+   * not scheduled is freed (deallocateOrDeletePodClaims); when one of them had nothing to free,
+   * the group's own claims are looked at (deallocatePodGroupClaims, DRAWorkloadResourceClaims).
+   * Topology-constrained groups are left alone, as upstream.
    */
-  /**
-   * PodGroupPostFilter: a group's members hold no claims of ours in flight, so there is nothing
-   * to free; the message is upstream's. Topology-constrained groups are left alone, as upstream.
-   */
-  podGroupPostFilter(ctx: PodGroupPostFilterContext): PodGroupPostFilterOutcome {
+  podGroupPostFilter(ctx: PodGroupPostFilterContext): MaybePromise<PodGroupPostFilterOutcome> {
     if (this.features.enableTopologyAwareWorkloadScheduling && ctx.podGroup.spec.schedulingConstraints != null) {
       return { result: null, status: new Status(Code.Unschedulable, []) };
     }
-    return { result: null, status: new Status(Code.Unschedulable, ['deallocation and deletion of ResourceClaims completed']) };
+    const group = ctx.state === undefined ? null : (ctx.state.read<PodGroupClaimsState>(stateKey) ?? null);
+    const done: PodGroupPostFilterOutcome = { result: null, status: new Status(Code.Unschedulable, ['deallocation and deletion of ResourceClaims completed']) };
+    const writes: Promise<Status | null>[] = [];
+    let unreserveGroup = false;
+    if (group !== null && group.podStates.size > 0) {
+      for (const member of ctx.members) {
+        const state = group.podStates.get(member.key);
+        if (state === undefined) continue;
+        const found = this.deallocateOrDeletePodClaims(member.pod, state);
+        if (found === null) unreserveGroup = true;
+        else writes.push(found);
+      }
+    }
+    const first = ctx.members[0];
+    const groupClaims = () => (unreserveGroup && this.features.enableDRAWorkloadResourceClaims && first !== undefined ? this.deallocatePodGroupClaims(group, first.pod) : null);
+    if (writes.length === 0) {
+      const g = groupClaims();
+      return g === null ? done : g.then((s) => (s === null ? done : { result: null, status: s }));
+    }
+    // The members' writes run one after another upstream; an error among them is the answer.
+    return Promise.all(writes).then(async (statuses) => {
+      const err = statuses.find((s) => s !== null && s.code === Code.Error);
+      if (err !== undefined) return { result: null, status: err };
+      const s = await groupClaims();
+      return s === null ? done : { result: null, status: s };
+    });
   }
 
-  postFilter(cs: CycleState, podInfo: PodInfo, _statuses: NodeToStatusReader): PostFilterOutcome | Promise<PostFilterOutcome> {
-    const state = readState(cs);
-    if (state instanceof Status) return { result: null, status: state };
-    if (state.empty) return { result: null, status: Status.unschedulable() };
-    const pod = podInfo.pod;
-    const failed = (err: unknown): PostFilterOutcome => ({ result: null, status: Status.fromThrown(err) });
+  /**
+   * The pod's part of PostFilter (deallocateOrDeletePodClaims): null when there is nothing to
+   * free, else the write's answer (Unschedulable with what was done, or the error).
+   */
+  private deallocateOrDeletePodClaims(pod: Pod, state: DynamicResourcesState): Promise<Status> | null {
+    if (state.empty) return null;
+    const failed = (err: unknown): Status => Status.fromThrown(err);
     const extended = state.extendedResourceClaim();
     const extendedCreated = extended !== null && !isSpecialClaimName(extended.metadata.name);
     for (const index of [...state.unavailableClaims].sort((a, b) => a - b)) {
@@ -362,14 +461,69 @@ export class DynamicResources
       const claim = state.claims[index]!;
       const reserved = claim.status?.reservedFor ?? [];
       if (reserved.length === 0 || (reserved.length === 1 && reserved[0]!.uid === pod.metadata.uid)) {
-        return this.binder.deallocate(claim).then((): PostFilterOutcome => ({ result: null, status: Status.unschedulable(ErrReasonDeallocated) }), failed);
+        return this.binder.deallocate(claim).then(() => Status.unschedulable(ErrReasonDeallocated), failed);
       }
     }
     // The extended-resources claim of an earlier attempt goes; the next attempt makes a new one.
-    if (extendedCreated) {
-      return this.binder.deleteClaim(extended).then((): PostFilterOutcome => ({ result: null, status: Status.unschedulable(ErrReasonDeleted) }), failed);
+    if (extendedCreated) return this.binder.deleteClaim(extended).then(() => Status.unschedulable(ErrReasonDeleted), failed);
+    return null;
+  }
+
+  /**
+   * deallocatePodGroupClaims: while no member is scheduled, frees a claim a member found
+   * unavailable that nobody or only the group reserved, else removes the group's reservation of
+   * one of its claims; null when there is nothing to do.
+   */
+  private deallocatePodGroupClaims(group: PodGroupClaimsState | null, pod: Pod): Promise<Status | null> | null {
+    const name = pod.spec.schedulingGroup?.podGroupName;
+    if (name === undefined) return null;
+    const ns = pod.metadata.namespace ?? '';
+    const lister = this.handle.podGroups?.();
+    if (lister === undefined) return Promise.resolve(Status.error('generic workload feature gate is disabled'));
+    if (lister.scheduledPodsCount(ns, name) > 0) return null;
+    const pg = this.podGroupOf(pod);
+    if (pg instanceof ClaimUnavailable) return Promise.resolve(Status.error(pg.message));
+    const failed = (err: unknown): Status => Status.fromThrown(err);
+    for (const state of group?.podStates.values() ?? []) {
+      for (const index of [...state.unavailableClaims].sort((a, b) => a - b)) {
+        const claim = state.claims[index]!;
+        const reserved = claim.status?.reservedFor ?? [];
+        if (reserved.length === 0 || (pg !== null && reserved.length === 1 && reserved[0]!.uid === pg.metadata.uid)) {
+          return this.binder.deallocate(claim).then(() => Status.unschedulable('deallocation of PodGroup ResourceClaim completed'), failed);
+        }
+      }
     }
-    return { result: null, status: Status.unschedulable() };
+    if (pg === null) return null;
+    return this.unreservePodGroupClaim(pg, pod, 0);
+  }
+
+  /** The group's claims from the `from`-th on: the first allocated one the group reserves loses that reservation. */
+  private unreservePodGroupClaim(pg: PodGroup, pod: Pod, from: number): Promise<Status | null> | null {
+    const entries = pg.spec.resourceClaims ?? [];
+    const ns = pg.metadata.namespace ?? '';
+    for (let i = from; i < entries.length; i++) {
+      const named = podGroupClaimName(pg, entries[i]!);
+      if (typeof named === 'string') return Promise.resolve(Status.error(named));
+      if (named.name === null) continue;
+      const claim = this.claims.get(ns, named.name);
+      if (claim === undefined) return Promise.resolve(Status.error(`resourceclaim.resource.k8s.io "${named.name}" not found`));
+      if (named.mustCheckOwner && claimIsNotForPodGroup(pg, claim) !== null) continue;
+      if (claim.status?.allocation === undefined || !isReservedForPod(pod, claim, this.features.enableDRAWorkloadResourceClaims)) continue;
+      // A failed write is left for the next attempt; the next claim is tried.
+      return this.binder.dropConsumer(claim, pg.metadata.uid ?? '').then(
+        () => Status.unschedulable('ResourceClaim unreserved for PodGroup'),
+        () => this.unreservePodGroupClaim(pg, pod, i + 1),
+      );
+    }
+    return null;
+  }
+
+  postFilter(cs: CycleState, podInfo: PodInfo, _statuses: NodeToStatusReader): PostFilterOutcome | Promise<PostFilterOutcome> {
+    const state = readState(cs);
+    if (state instanceof Status) return { result: null, status: state };
+    const found = this.deallocateOrDeletePodClaims(podInfo.pod, state);
+    if (found === null) return { result: null, status: Status.unschedulable() };
+    return found.then((status): PostFilterOutcome => ({ result: null, status }));
   }
 
   /** Prefers nodes where firstAvailable requests got an earlier alternative (DRAPrioritizedList). */
@@ -424,10 +578,11 @@ export class DynamicResources
   }
 
   /** Marks the node's allocations as in flight, so no other pod gets these devices meanwhile. */
-  reserve(cs: CycleState, _pod: PodInfo, nodeName: string): Status | null {
+  reserve(cs: CycleState, podInfo: PodInfo, nodeName: string): Status | null {
     const state = readState(cs);
     if (state instanceof Status) return state;
     if (state.empty || state.allocator === null) return null;
+    const group = groupClaimsState(cs, false);
     let toAllocate = 0;
     let userClaimsToAllocate = false;
     for (let i = 0; i < state.claims.length; i++) {
@@ -464,6 +619,13 @@ export class DynamicResources
       } catch (err) {
         return Status.error(`internal error, couldn't signal allocation for claim ${claim.metadata.name ?? ''}: ${(err as Error).message}`);
       }
+      // The group's next members share this allocation while the group's cycle lasts.
+      if (group !== null) {
+        const uid = claim.metadata.uid ?? '';
+        let sharers = group.pendingAllocations.get(uid);
+        if (sharers === undefined) group.pendingAllocations.set(uid, (sharers = new Set()));
+        sharers.add(podInfo.pod.metadata.uid ?? '');
+      }
     }
     return null;
   }
@@ -473,12 +635,17 @@ export class DynamicResources
     const state = cs.read<DynamicResourcesState>(stateKey);
     if (state === undefined || state.empty) return;
     const pod = podInfo.pod;
+    const group = groupClaimsState(cs, false);
     for (let i = 0; i < state.numUserClaims; i++) {
       const claim = state.claims[i]!;
-      if (this.claims.maybeRemoveClaimPendingAllocation(claim.metadata.uid ?? '', false)) {
+      const uid = claim.metadata.uid ?? '';
+      // The last sharer gone: the allocation is no longer in flight, for the group either.
+      if (this.claims.maybeRemoveClaimPendingAllocation(uid, false)) {
         this.claims.assumedClaimRestore(claim.metadata.namespace ?? '', claim.metadata.name ?? '');
+        group?.pendingAllocations.delete(uid);
       }
-      if (claim.status?.allocation !== undefined && isReservedForPod(pod, claim)) this.binder.removeReservation(claim, pod);
+      // A reservation for the group stays: other members may still use the claim.
+      if (claim.status?.allocation !== undefined && isReservedForPod(pod, claim, false)) this.binder.removeReservation(claim, pod);
     }
     const extended = state.extendedResourceClaim();
     if (extended === null || state.extended === null) return;

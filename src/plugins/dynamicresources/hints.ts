@@ -6,9 +6,9 @@ import { isDeepStrictEqual } from 'node:util';
 import { type EventPodIndex, QueueingHint } from '../../framework/events.js';
 import { ClaimUnavailable, podNamesClaim, podResourceClaims, type ClaimGetter } from './pod_claims.js';
 
-/** The pod's claims, or null when one of them is not usable yet. */
-function claimsOrNull(pod: Pod, get: ClaimGetter): ResourceClaim[] | null {
-  const claims = podResourceClaims(pod, get);
+/** The pod's claims, or null when one of them is not usable yet; `groupOwned`: DRAWorkloadResourceClaims. */
+function claimsOrNull(pod: Pod, get: ClaimGetter, groupOwned: boolean): ResourceClaim[] | null {
+  const claims = podResourceClaims(pod, get, groupOwned);
   return claims instanceof ClaimUnavailable ? null : claims;
 }
 
@@ -16,7 +16,7 @@ function claimsOrNull(pod: Pod, get: ClaimGetter): ResourceClaim[] | null {
  * A claim was added, updated or deleted: queue the pod when a claim it uses appeared or had its
  * status changed, or when any claim's devices were freed (deallocation, deletion of an allocated one).
  */
-export function isSchedulableAfterClaimChange(get: ClaimGetter, pod: Pod, oldObj: unknown, newObj: unknown): QueueingHint {
+export function isSchedulableAfterClaimChange(get: ClaimGetter, pod: Pod, oldObj: unknown, newObj: unknown, groupOwned = false): QueueingHint {
   const original = (oldObj ?? undefined) as ResourceClaim | undefined;
   const modified = (newObj ?? undefined) as ResourceClaim | undefined;
   if (modified === undefined) {
@@ -27,7 +27,7 @@ export function isSchedulableAfterClaimChange(get: ClaimGetter, pod: Pod, oldObj
   // Neither freed devices nor a claim of the pod: skipped without resolving the pod's claims,
   // which every pending pod would do on every claim event.
   if (!deallocated && !podNamesClaim(pod, modified)) return QueueingHint.QueueSkip;
-  const claims = claimsOrNull(pod, get);
+  const claims = claimsOrNull(pod, get, groupOwned);
   if (claims === null) return QueueingHint.QueueSkip;
   if (deallocated) return QueueingHint.Queue;
   const usesClaim = claims.some((c) => c.metadata.uid === modified.metadata.uid);
@@ -64,8 +64,8 @@ export const claimEventPodIndex: EventPodIndex = {
 };
 
 /** The pod itself was updated (upstream's TargetPod event): queue it once every claim it names exists. */
-export function isSchedulableAfterTargetPodUpdate(get: ClaimGetter, pod: Pod, _oldObj: unknown, newObj: unknown): QueueingHint {
+export function isSchedulableAfterTargetPodUpdate(get: ClaimGetter, pod: Pod, _oldObj: unknown, newObj: unknown, groupOwned = false): QueueingHint {
   const updated = newObj as Pod;
   if (updated.metadata.uid !== pod.metadata.uid) return QueueingHint.QueueSkip;
-  return claimsOrNull(updated, get) === null ? QueueingHint.QueueSkip : QueueingHint.Queue;
+  return claimsOrNull(updated, get, groupOwned) === null ? QueueingHint.QueueSkip : QueueingHint.Queue;
 }

@@ -1,7 +1,10 @@
 // A pod's ResourceClaims: which claim each spec.resourceClaims entry names and whether it may be
-// used (k8s.io/dynamic-resource-allocation/resourceclaim Name, IsForPod, IsReservedForPod, and the
-// plugin's foreachPodResourceClaim).
+// used (k8s.io/dynamic-resource-allocation/resourceclaim Name, IsForPod, IsReservedForPod, BindTo,
+// and the plugin's foreachPodResourceClaim).
+import type { PodGroup } from '../../api/scheduling.js';
 import type { Pod } from '../../api/types.js';
+import { bindTo as bindToRef, isForPodGroupByPod } from '../../api/resourceclaim.js';
+export { isReservedForPod, podConsumerReference } from '../../api/resourceclaim.js';
 import type { PodResourceClaim, ResourceClaim, ResourceClaimConsumerReference } from '../../api/dra_types.js';
 
 /** The finalizer the scheduler adds before writing an allocation (resourceapi.Finalizer). */
@@ -33,17 +36,37 @@ function podClaimName(pod: Pod, entry: PodResourceClaim): { name: string | null;
   return new ClaimUnavailable(`pod "${podKey(pod)}", spec.resourceClaim ${JSON.stringify(entry.name)}: none of the supported fields are set`);
 }
 
-/** A generated claim must be controlled by the pod (resourceclaim.IsForPod). */
-function claimIsNotForPod(pod: Pod, claim: ResourceClaim): ClaimUnavailable | null {
+/**
+ * The claim a PodGroup entry uses (resourceclaim.NameFromPodGroup): null when the group's template
+ * produced none; a string is the error (the claim not made yet, or neither field set).
+ */
+export function podGroupClaimName(pg: PodGroup, entry: PodResourceClaim): { name: string | null; mustCheckOwner: boolean } | string {
+  const ref = `${pg.metadata.namespace ?? ''}/${pg.metadata.name ?? ''}`;
+  if (entry.resourceClaimName !== undefined) return { name: entry.resourceClaimName, mustCheckOwner: false };
+  if (entry.resourceClaimTemplateName !== undefined) {
+    for (const s of pg.status?.resourceClaimStatuses ?? []) if (s.name === entry.name) return { name: s.resourceClaimName ?? null, mustCheckOwner: true };
+    return `PodGroup ${ref}: ResourceClaim not created yet`;
+  }
+  return `PodGroup ${ref}, spec.resourceClaim ${entry.name}: none of the supported fields are set`;
+}
+
+/**
+ * A generated claim must be controlled by the pod, or with `acceptPodGroupOwner`
+ * (DRAWorkloadResourceClaims) by the pod's PodGroup (resourceclaim.IsForPod).
+ */
+export function claimIsNotForPod(pod: Pod, claim: ResourceClaim, acceptPodGroupOwner: boolean): ClaimUnavailable | null {
   const c = claim.metadata;
   if ((c.namespace ?? '') !== (pod.metadata.namespace ?? '')) {
     return new ClaimUnavailable(`ResourceClaim ${c.namespace ?? ''}/${c.name ?? ''} is not in the same namespace as Pod ${podKey(pod)}`);
   }
   const controlled = (c.ownerReferences ?? []).some((r) => r.controller === true && r.uid === pod.metadata.uid);
-  if (!controlled) {
-    return new ClaimUnavailable(`ResourceClaim ${c.namespace ?? ''}/${c.name ?? ''} was not created for Pod ${podKey(pod)} (Pod is not owner)`);
+  if (controlled) return null;
+  const group = pod.spec.schedulingGroup?.podGroupName;
+  if (acceptPodGroupOwner && group !== undefined) {
+    if (isForPodGroupByPod(pod, claim)) return null;
+    return new ClaimUnavailable(`ResourceClaim ${c.namespace ?? ''}/${c.name ?? ''} was not created for Pod ${podKey(pod)} (neither Pod nor PodGroup ${group} is the owner)`);
   }
-  return null;
+  return new ClaimUnavailable(`ResourceClaim ${c.namespace ?? ''}/${c.name ?? ''} was not created for Pod ${podKey(pod)} (Pod is not owner)`);
 }
 
 /** Whether one of the pod's entries names the claim (directly or through its status), existing or not. */
@@ -55,15 +78,13 @@ export function podNamesClaim(pod: Pod, claim: ResourceClaim): boolean {
   return false;
 }
 
-/** Whether the claim's reservedFor names the pod (resourceclaim.IsReservedForPod). */
-export function isReservedForPod(pod: Pod, claim: ResourceClaim): boolean {
-  for (const r of claim.status?.reservedFor ?? []) if (r.uid === pod.metadata.uid) return true;
-  return false;
-}
-
-/** The consumer entry PreBind adds to reservedFor for the pod (claimStore.getBinding). */
-export function podConsumerReference(pod: Pod): ResourceClaimConsumerReference {
-  return { resource: 'pods', name: pod.metadata.name ?? '', uid: pod.metadata.uid ?? '' };
+/**
+ * Whom the pod's entry binds its claim to (resourceclaim.BindTo): the pod, or its PodGroup for an
+ * entry the group lists too.
+ */
+export function bindTo(pod: Pod, pg: PodGroup | null, entry: PodResourceClaim): ResourceClaimConsumerReference | ClaimUnavailable {
+  const ref = bindToRef(pod, pg, entry);
+  return typeof ref === 'string' ? new ClaimUnavailable(ref) : ref;
 }
 
 /** Looks a claim up by namespace and name (the assume cache's latest version). */
@@ -74,7 +95,7 @@ export type ClaimGetter = (namespace: string, name: string) => ResourceClaim | u
  * owned by the pod; entries whose template produced no claim are left out. The first problem
  * comes back as ClaimUnavailable with upstream's message.
  */
-export function podResourceClaims(pod: Pod, get: ClaimGetter): ResourceClaim[] | ClaimUnavailable {
+export function podResourceClaims(pod: Pod, get: ClaimGetter, acceptPodGroupOwner = false): ResourceClaim[] | ClaimUnavailable {
   const entries = pod.spec.resourceClaims ?? [];
   const out: ResourceClaim[] = [];
   const namespace = pod.metadata.namespace ?? '';
@@ -87,7 +108,7 @@ export function podResourceClaims(pod: Pod, get: ClaimGetter): ResourceClaim[] |
     if (claim.metadata.deletionTimestamp !== undefined && claim.metadata.deletionTimestamp !== null) {
       return new ClaimUnavailable(`resourceclaim ${JSON.stringify(claim.metadata.name ?? '')} is being deleted`);
     }
-    const notForPod = named.mustCheckOwner ? claimIsNotForPod(pod, claim) : null;
+    const notForPod = named.mustCheckOwner ? claimIsNotForPod(pod, claim, acceptPodGroupOwner) : null;
     if (notForPod !== null) return notForPod;
     out.push(claim);
   }

@@ -1,7 +1,7 @@
 // The per-pod state of DynamicResources from PreFilter to PreBind (dynamicresources.go stateData,
 // claims.go claimStore).
 import type { ContainerExtendedResourceRequest } from '../../api/types.js';
-import type { AllocationResult, ResourceClaim } from '../../api/dra_types.js';
+import type { AllocationResult, ResourceClaim, ResourceClaimConsumerReference } from '../../api/dra_types.js';
 import type { NodeSelectorMatcher } from '../../api/nodeselector.js';
 import type { StateData } from '../../framework/cycle_state.js';
 import type { Allocator } from './allocator_interface.js';
@@ -10,8 +10,26 @@ import type { Allocator } from './allocator_interface.js';
 export interface ClaimInfo {
   /** The allocation's node selector, for claims already allocated (null: any node). */
   availableOnNodes: NodeSelectorMatcher | null;
-  /** Set by Reserve, written by PreBind. */
+  /**
+   * Set by Reserve, written by PreBind; set by PreFilter already when an earlier member of the
+   * pod's group reserved it in this group cycle (a pending allocation the pod shares).
+   */
   allocation: AllocationResult | null;
+}
+
+/**
+ * What DynamicResources keeps for one pod-group scheduling cycle (podGroupStateData), in the
+ * group's cycle state: the claims members reserved in this cycle, by UID, with the UIDs of the
+ * members sharing each, so the next member reuses the allocation instead of waiting for it.
+ */
+export class PodGroupClaimsState implements StateData {
+  readonly pendingAllocations = new Map<string, Set<string>>();
+  /** Each member's state, by "namespace/name", for PodGroupPostFilter. */
+  readonly podStates = new Map<string, DynamicResourcesState>();
+
+  clone(): PodGroupClaimsState {
+    return this;
+  }
 }
 
 /** What Filter found for one node (nodeAllocation). */
@@ -53,6 +71,13 @@ export class DynamicResourcesState implements StateData {
     readonly infos: ClaimInfo[],
     readonly allocator: Allocator | null,
     readonly extended: ExtendedResourceRequests | null = null,
+    /**
+     * Whom each claim is reserved for in PreBind (claimStore.bindTo), by the index of the pod's
+     * entry as upstream; null with DRAWorkloadResourceClaims off (the pod itself).
+     */
+    readonly bindings: readonly ResourceClaimConsumerReference[] | null = null,
+    /** Claims whose allocation another member reserved in this group cycle (found by PreFilter); null: none. */
+    readonly pendingShared: ReadonlySet<number> | null = null,
   ) {
     this.numUserClaims = extended === null ? claims.length : claims.length - 1;
   }
@@ -66,7 +91,7 @@ export class DynamicResourcesState implements StateData {
     const out: ResourceClaim[] = [];
     for (let i = 0; i < this.claims.length; i++) {
       const claim = this.claims[i]!;
-      if (claim.status?.allocation !== undefined) continue;
+      if (claim.status?.allocation !== undefined || this.pendingShared?.has(i) === true) continue;
       out.push(i === this.extendedIndex && nodeExtendedClaim !== null ? nodeExtendedClaim : claim);
     }
     if (nodeExtendedClaim === null) this.toAllocate = out;
@@ -85,7 +110,7 @@ export class DynamicResourcesState implements StateData {
 
   /** The same claims with findings of its own: Filter only adds to them, so they start empty. */
   diagnosticClone(): DynamicResourcesState {
-    return new DynamicResourcesState(this.claims, this.infos, this.allocator, this.extended);
+    return new DynamicResourcesState(this.claims, this.infos, this.allocator, this.extended, this.bindings, this.pendingShared);
   }
 
   get empty(): boolean {
