@@ -128,14 +128,9 @@ describe('known differences of the timelines', () => {
   });
   const cases: { name: string; upstream: ExplainPodWithClaims; ours: ExplainPodWithClaims; scenario: Scenario; known: string[]; left: number }[] = [
     {
-      name: 'a pod left in PreBind by the harness but bound by our PV controller',
+      name: 'a pod whose binding is missing differs (both sides run without a PV controller: a pod waiting for its volumes stays in PreBind on both)',
       upstream: { ...pod(), writes: ['nominate default/p node-1'] }, ours: { ...pod(), writes: ['nominate default/p node-1', 'bind default/p node-1'] },
-      scenario: scenario([pending('p', true)]), known: ['no-pv-controller-in-harness'], left: 0,
-    },
-    {
-      name: 'a pod without volumes has no excuse for a missing binding',
-      upstream: { ...pod(), writes: ['nominate default/p node-1'] }, ours: { ...pod(), writes: ['nominate default/p node-1', 'bind default/p node-1'] },
-      scenario: scenario([pending('p')]), known: [], left: 1,
+      scenario: scenario([pending('p', true)]), known: [], left: 1,
     },
     {
       name: 'equal-priority victims placed during the run (no start time upstream) may be chosen otherwise',
@@ -213,10 +208,16 @@ describe('retries and final places', () => {
       scenario: scenario([pending('p')]), want: [{ pod: 'default/p', diffs: 0, known: [], after: false }],
     },
     {
-      name: 'a pod left in PreBind by the harness after its retry, bound by ours: its final place too',
+      name: 'a pod still in PreBind after its retry on both sides agrees',
       upstream: [nominated('p', { retries: [{ ...bound('p', 'node-1', 1), writes: [] }], final: 'assumed node-1' })],
-      ours: [nominated('p', { retries: [bound('p', 'node-1', 1)], final: 'bound node-1' })],
-      scenario: scenario([pending('p', true)]), want: [{ pod: 'default/p', diffs: 0, known: ['no-pv-controller-in-harness'], after: false }],
+      ours: [nominated('p', { retries: [{ ...bound('p', 'node-1', 1), writes: [] }], final: 'assumed node-1' })],
+      scenario: scenario([pending('p', true)]), want: [{ pod: 'default/p', diffs: 0, known: [], after: false }],
+    },
+    {
+      name: 'a final place bound where upstream still waits in PreBind differs',
+      upstream: [nominated('p', { final: 'assumed node-1' })],
+      ours: [nominated('p', { final: 'bound node-1' })],
+      scenario: scenario([pending('p', true)]), want: [{ pod: 'default/p', diffs: 1, known: [], after: false }],
     },
     {
       name: 'another count of retries differs once, and the final place',

@@ -5,6 +5,8 @@ import assert from 'node:assert/strict';
 import { FeatureGates } from '../../src/config/feature_gates.js';
 import { explainCorpus, explainOurs } from './ours.js';
 import { corpusScenario } from '../fidelity_corpus.js';
+import { generateScenario } from './generator.js';
+import { parseScenario } from '../../src/sim/scenario/scenario.js';
 import type { ExplainPod } from '../../src/sim/explain/explain.js';
 
 const gate = (pod: string) => `gate ${pod} DefaultPreemption: waiting for the preemption for this pod to be finished`;
@@ -76,5 +78,14 @@ describe('runExplain recordWrites: retries and final placements', () => {
       assert.equal(p?.final, c.final);
     });
   }
+});
+
+describe('runExplain for the harness: no PV controller', () => {
+  it('a pod waiting for its volumes stays in PreBind, reported scheduled there and assumed to the end, as upstream', async () => {
+    // Seed 1, scenario 3 of the preemption-prebind family: what the pinned release's harness reports.
+    const sc = parseScenario(JSON.stringify(generateScenario(1, 3, 'preemption-prebind')), 'gen-1-0003');
+    const p = (await explainOurs(sc)).pods.find((x) => x.pod === 'default/batch-004');
+    assert.deepEqual([p?.outcome, p?.node, p?.writes, p?.retries, p?.final], ['Scheduled', 'node-02', ['nominate default/batch-004 node-02'], undefined, 'assumed node-02']);
+  });
 });
 

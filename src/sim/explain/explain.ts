@@ -215,7 +215,7 @@ function explainPreemption(p: PreemptionDiagnosis): ExplainPreemption {
 }
 
 /** Explain's options: the embedded run's, and whether to diagnose each attempt. */
-export type ExplainOptions = Omit<EmbeddedOptions, 'onAttempt' | 'recordScores'>;
+export type ExplainOptions = Omit<EmbeddedOptions, 'onAttempt' | 'onBindingStart' | 'recordScores'>;
 
 /** What explain answers: each attempted pod, and each pod group with pending members (when any). */
 export interface ExplainResult {
@@ -250,12 +250,26 @@ export async function runExplain(sc: Scenario, o: RunExplainOptions): Promise<Ex
       byPod.set(key, a);
       if (attempted !== null && key !== attempted && a.outcome !== 'Scheduled') writes?.note(`requeue ${key}`);
     },
+    // A pod whose binding waits in PreBind for good (no PV controller) is reported as scheduled.
+    onBindingStart: (a) => {
+      if (!byPod.has(podKey(a.pod))) byPod.set(podKey(a.pod), a);
+    },
   });
   const out: ExplainPod[] = [];
   const groupsDone = new Set<string>();
   const groupRecords = new Map<string, AttemptRecord>();
   const gate = (pod: Pod) => env.scheduler.profiles.get(pod.spec.schedulerName ?? DefaultSchedulerName)?.runPreEnqueuePlugins(pod) ?? null;
   if (o.recordWrites) writes = new PodWriteRecorder(env.cluster, gate);
+  // Without a PV controller a pod whose volumes PreBind waits for stays there, as in the harness.
+  const parkedInPreBind = (bindings: number): boolean => {
+    let waiting = 0;
+    for (const p of env.cluster.list<Pod>('Pod')) {
+      if (p.spec.nodeName || !p.spec.volumes?.some((v) => v.persistentVolumeClaim !== undefined || v.ephemeral !== undefined)) continue;
+      const fwk = env.scheduler.profiles.get(p.spec.schedulerName ?? DefaultSchedulerName);
+      if (fwk?.getPodInPreBind(p.metadata.uid ?? '') !== undefined) waiting++;
+    }
+    return waiting === bindings;
+  };
   const single = new Map<string, ExplainPod>();
   /** One attempt of a single pod (`pod`: as it is tried, its nodeName included): its report. */
   const attemptSingle = async (created: Pod, pod: Pod, claimsBefore: ReturnType<typeof podClaims>): Promise<ExplainPod | null> => {
@@ -263,7 +277,7 @@ export async function runExplain(sc: Scenario, o: RunExplainOptions): Promise<Ex
     byPod.delete(key);
     writes?.start(created);
     attempted = key;
-    await env.scheduler.attemptOnce(pod);
+    await env.scheduler.attemptOnce(pod, o.volumeController === false ? parkedInPreBind : undefined);
     attempted = null;
     const last = byPod.get(key);
     if (!last) return null;
