@@ -111,12 +111,13 @@ describe('compareWrites', () => {
   }
 });
 
+const pending = (name: string, volumes = false): Pod => ({
+  apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default' },
+  spec: { containers: [{ name: 'c' }], ...(volumes ? { volumes: [{ name: 'd', persistentVolumeClaim: { claimName: 'data' } }] } : {}) },
+} as Pod);
+const scenario = (pods: Pod[]): Scenario => ({ name: 's', metadata: {}, config: null, nodes: [], pods: [], pending: pods, objects: [], steps: [] });
+
 describe('known differences of the timelines', () => {
-  const pending = (name: string, volumes = false): Pod => ({
-    apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default' },
-    spec: { containers: [{ name: 'c' }], ...(volumes ? { volumes: [{ name: 'd', persistentVolumeClaim: { claimName: 'data' } }] } : {}) },
-  } as Pod);
-  const scenario = (pods: Pod[]): Scenario => ({ name: 's', metadata: {}, config: null, nodes: [], pods: [], pending: pods, objects: [], steps: [] });
   const member = (name: string): Pod => ({ ...pending(name), spec: { ...pending(name).spec, schedulingGroup: { podGroupName: 'g' }, nodeName: 'n1' } });
   const groupScenario = (disruptionMode: Record<string, unknown>): Scenario => ({
     ...scenario([pending('p')]), pods: [member('g-0'), member('g-1')],
@@ -193,11 +194,6 @@ describe('known differences of the timelines', () => {
 });
 
 describe('retries and final places', () => {
-  const pending = (name: string, volumes = false): Pod => ({
-    apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default' },
-    spec: { containers: [{ name: 'c' }], ...(volumes ? { volumes: [{ name: 'd', persistentVolumeClaim: { claimName: 'data' } }] } : {}) },
-  } as Pod);
-  const scenario = (pods: Pod[]): Scenario => ({ name: 's', metadata: {}, config: null, nodes: [], pods: [], pending: pods, objects: [], steps: [] });
   const nominated = (name: string, extra: Partial<ExplainPodWithClaims>): ExplainPodWithClaims => ({ ...pod(), pod: `default/${name}`, outcome: 'Unschedulable', node: '', bestNodes: [], nominatedNode: 'node-1', writes: [], ...extra });
   const bound = (name: string, node: string, seq: number): ExplainPodWithClaims => ({ ...pod(), pod: `default/${name}`, node, bestNodes: [node], writes: [`bind default/${name} ${node}`], seq });
   const cases: { name: string; upstream: ExplainPodWithClaims[]; ours: ExplainPodWithClaims[]; scenario: Scenario; want: { pod: string; diffs: number; known: string[]; after: boolean }[] }[] = [
