@@ -348,8 +348,13 @@ export class Scheduler implements SchedulingCycles, EventHandlerTarget {
    * as in the differential harness's cluster).
    */
   private async waitUntilParked(parked: (bindings: number) => boolean): Promise<void> {
+    // A PreBind with quick work (claims already bound) is in PreBind for a few turns too: parked
+    // means still there after `settleTurns` turns of the event loop with nothing else to run.
+    const settleTurns = 20;
+    let turns = 0;
     while (this.bindings.size > 0 || this.background.size > 0) {
-      if (this.background.size === 0 && parked(this.bindings.size)) return;
+      turns = this.background.size === 0 && parked(this.bindings.size) ? turns + 1 : 0;
+      if (turns >= settleTurns) return;
       await Promise.race([Promise.all([...this.bindings, ...this.background]), new Promise((resolve) => setImmediate(resolve))]);
     }
   }
