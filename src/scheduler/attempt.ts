@@ -76,6 +76,8 @@ export interface CycleContext {
   /** Diagnose every attempt (SchedulerDeps.diagnose). */
   readonly diagnose: boolean;
   readonly onAttempt: ((a: AttemptRecord) => void) | undefined;
+  /** A scheduled attempt's record as its binding cycle starts (SchedulerDeps.onBindingStart). */
+  readonly onBindingStart: ((a: AttemptRecord) => void) | undefined;
   /** Bindings whose answer was lost, until the API server or the informer says where the pod is. */
   readonly confirmations: BindingConfirmations;
   /** Binding cycles in flight. */
@@ -88,16 +90,22 @@ export interface CycleContext {
 /** Reports an attempt's final outcome: metrics, then the onAttempt record. */
 export function finishAttempt(ctx: CycleContext, attempt: Attempt, status: Status | null, result: ScheduleResult | null, nominating: NominatingInfo | null): void {
   const seconds = ctx.monotonicSeconds() - attempt.start;
-  const outcome = status === null ? 'Scheduled' : status.isRejected() ? 'Unschedulable' : 'Error';
+  const outcome = outcomeOf(status);
   if (ctx.metrics !== null) {
     const r: AttemptResult = outcome === 'Scheduled' ? 'scheduled' : outcome === 'Unschedulable' ? 'unschedulable' : 'error';
     ctx.metrics.observeAttempt(r, attempt.fwk.profileName, seconds);
   }
-  if (!ctx.onAttempt) return;
+  ctx.onAttempt?.(attemptRecord(ctx, attempt, status, result, nominating, seconds));
+}
+
+const outcomeOf = (status: Status | null): AttemptRecord['outcome'] => (status === null ? 'Scheduled' : status.isRejected() ? 'Unschedulable' : 'Error');
+
+/** What an attempt found, as onAttempt and onBindingStart report it. */
+export function attemptRecord(ctx: CycleContext, attempt: Attempt, status: Status | null, result: ScheduleResult | null, nominating: NominatingInfo | null, seconds: number): AttemptRecord {
   const err = status?.error;
-  ctx.onAttempt({
+  return {
     pod: attempt.qp.podInfo.pod,
-    outcome,
+    outcome: outcomeOf(status),
     node: status === null ? result!.suggestedHost : '',
     message: status === null ? '' : status.message(),
     result,
@@ -110,7 +118,7 @@ export function finishAttempt(ctx: CycleContext, attempt: Attempt, status: Statu
     time: ctx.clock.now(),
     durationSeconds: seconds,
     plugin: status?.plugin ?? '',
-  });
+  };
 }
 
 /** A rejection at Reserve/Permit/WaitOnPermit is reported as a FitError on that one node. */

@@ -8,7 +8,7 @@ import { Code, Status, isSuccess } from '../framework/status.js';
 import { clearNominatedNode } from '../queue/nominator.js';
 import { podKey, type Pod } from '../api/types.js';
 import { bindingMayHaveLanded } from './binding_confirmation.js';
-import { finishAttempt, rejectionAsFitError, type Attempt, type CycleContext } from './attempt.js';
+import { attemptRecord, finishAttempt, rejectionAsFitError, type Attempt, type CycleContext } from './attempt.js';
 import { handleSchedulingFailure } from './failure_handler.js';
 import type { ScheduleResult } from './schedule_pod.js';
 
@@ -31,6 +31,7 @@ const assignedPodDelete = { resource: 'AssignedPod', actionType: ActionType.Dele
 
 /** Runs the binding cycle of a reserved pod in the background, tracked in ctx.bindings. */
 export function startBindingCycle(ctx: CycleContext, attempt: Attempt, result: ScheduleResult, assumed: PodInfo): void {
+  ctx.onBindingStart?.(attemptRecord(ctx, attempt, null, result, null, ctx.monotonicSeconds() - attempt.start));
   const p = bindingCycle(ctx, attempt, result, assumed)
     .catch((err: unknown) => ctx.log(1, `binding cycle of pod ${attempt.qp.podInfo.key}: ${thrownMessage(err)}`))
     .finally(() => ctx.bindings.delete(p));

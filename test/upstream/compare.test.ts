@@ -96,6 +96,13 @@ describe('compareWrites', () => {
     { name: 'victims deleted in another order differ', expected: w(['delete default/a', 'delete default/b']), actual: w(['delete default/b', 'delete default/a']), differs: true },
     { name: 'a missing gate differs', expected: w(['nominate default/p n1', gate, 'delete default/v']), actual: w(['nominate default/p n1', 'delete default/v']), differs: true },
     { name: 'a binding-cycle nomination missing differs', expected: w(['nominate default/p n1', 'bind default/p n1']), actual: w(['bind default/p n1']), differs: true },
+    {
+      name: "victims preempted in their binding cycle go back to the queue from their own goroutines: their requeues' order is not compared",
+      expected: w(['nominate default/p n1', 'requeue default/b', 'delete default/v', 'requeue default/a']),
+      actual: w(['nominate default/p n1', 'requeue default/a', 'requeue default/b', 'delete default/v']),
+      differs: false,
+    },
+    { name: 'a missing requeue differs', expected: w(['nominate default/p n1', 'requeue default/a']), actual: w(['nominate default/p n1']), differs: true },
   ];
   for (const c of cases) {
     it(c.name, () => {
@@ -104,12 +111,13 @@ describe('compareWrites', () => {
   }
 });
 
+const pending = (name: string, volumes = false): Pod => ({
+  apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default' },
+  spec: { containers: [{ name: 'c' }], ...(volumes ? { volumes: [{ name: 'd', persistentVolumeClaim: { claimName: 'data' } }] } : {}) },
+} as Pod);
+const scenario = (pods: Pod[]): Scenario => ({ name: 's', metadata: {}, config: null, nodes: [], pods: [], pending: pods, objects: [], steps: [] });
+
 describe('known differences of the timelines', () => {
-  const pending = (name: string, volumes = false): Pod => ({
-    apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default' },
-    spec: { containers: [{ name: 'c' }], ...(volumes ? { volumes: [{ name: 'd', persistentVolumeClaim: { claimName: 'data' } }] } : {}) },
-  } as Pod);
-  const scenario = (pods: Pod[]): Scenario => ({ name: 's', metadata: {}, config: null, nodes: [], pods: [], pending: pods, objects: [], steps: [] });
   const member = (name: string): Pod => ({ ...pending(name), spec: { ...pending(name).spec, schedulingGroup: { podGroupName: 'g' }, nodeName: 'n1' } });
   const groupScenario = (disruptionMode: Record<string, unknown>): Scenario => ({
     ...scenario([pending('p')]), pods: [member('g-0'), member('g-1')],
@@ -121,14 +129,9 @@ describe('known differences of the timelines', () => {
   });
   const cases: { name: string; upstream: ExplainPodWithClaims; ours: ExplainPodWithClaims; scenario: Scenario; known: string[]; left: number }[] = [
     {
-      name: 'a pod left in PreBind by the harness but bound by our PV controller',
+      name: 'a pod whose binding is missing differs (both sides run without a PV controller: a pod waiting for its volumes stays in PreBind on both)',
       upstream: { ...pod(), writes: ['nominate default/p node-1'] }, ours: { ...pod(), writes: ['nominate default/p node-1', 'bind default/p node-1'] },
-      scenario: scenario([pending('p', true)]), known: ['no-pv-controller-in-harness'], left: 0,
-    },
-    {
-      name: 'a pod without volumes has no excuse for a missing binding',
-      upstream: { ...pod(), writes: ['nominate default/p node-1'] }, ours: { ...pod(), writes: ['nominate default/p node-1', 'bind default/p node-1'] },
-      scenario: scenario([pending('p')]), known: [], left: 1,
+      scenario: scenario([pending('p', true)]), known: [], left: 1,
     },
     {
       name: 'equal-priority victims placed during the run (no start time upstream) may be chosen otherwise',
@@ -186,6 +189,56 @@ describe('known differences of the timelines', () => {
       const r = explainDifferences(c.upstream, c.ours, c.scenario);
       assert.deepEqual(r.known, c.known);
       assert.equal(r.diffs.length, c.left, r.diffs.join('\n'));
+    });
+  }
+});
+
+describe('retries and final places', () => {
+  const nominated = (name: string, extra: Partial<ExplainPodWithClaims>): ExplainPodWithClaims => ({ ...pod(), pod: `default/${name}`, outcome: 'Unschedulable', node: '', bestNodes: [], nominatedNode: 'node-1', writes: [], ...extra });
+  const bound = (name: string, node: string, seq: number): ExplainPodWithClaims => ({ ...pod(), pod: `default/${name}`, node, bestNodes: [node], writes: [`bind default/${name} ${node}`], seq });
+  const cases: { name: string; upstream: ExplainPodWithClaims[]; ours: ExplainPodWithClaims[]; scenario: Scenario; want: { pod: string; diffs: number; known: string[]; after: boolean }[] }[] = [
+    {
+      name: 'the same retries and final places agree',
+      upstream: [nominated('p', { retries: [bound('p', 'node-1', 1)], final: 'bound node-1' })],
+      ours: [nominated('p', { retries: [bound('p', 'node-1', 1)], final: 'bound node-1' })],
+      scenario: scenario([pending('p')]), want: [{ pod: 'default/p', diffs: 0, known: [], after: false }],
+    },
+    {
+      name: 'a pod still in PreBind after its retry on both sides agrees',
+      upstream: [nominated('p', { retries: [{ ...bound('p', 'node-1', 1), writes: [] }], final: 'assumed node-1' })],
+      ours: [nominated('p', { retries: [{ ...bound('p', 'node-1', 1), writes: [] }], final: 'assumed node-1' })],
+      scenario: scenario([pending('p', true)]), want: [{ pod: 'default/p', diffs: 0, known: [], after: false }],
+    },
+    {
+      name: 'a final place bound where upstream still waits in PreBind differs',
+      upstream: [nominated('p', { final: 'assumed node-1' })],
+      ours: [nominated('p', { final: 'bound node-1' })],
+      scenario: scenario([pending('p', true)]), want: [{ pod: 'default/p', diffs: 1, known: [], after: false }],
+    },
+    {
+      name: 'another count of retries differs once, and the final place',
+      upstream: [nominated('p', { retries: [bound('p', 'node-1', 1)], final: 'bound node-1' })],
+      ours: [nominated('p', { final: 'pending nominated node-1' })],
+      scenario: scenario([pending('p')]), want: [{ pod: 'default/p', diffs: 2, known: [], after: false }],
+    },
+    {
+      name: "a retry placed elsewhere differs; a later pod's retry differing then follows from it",
+      upstream: [nominated('p', { retries: [bound('p', 'node-2', 1)], final: 'bound node-2' }), nominated('q', { retries: [bound('q', 'node-1', 2)], final: 'bound node-1' })],
+      ours: [nominated('p', { retries: [bound('p', 'node-1', 1)], final: 'bound node-1' }), nominated('q', { retries: [bound('q', 'node-2', 2)], final: 'bound node-2' })],
+      scenario: scenario([pending('p'), pending('q')]),
+      want: [{ pod: 'default/p', diffs: 4, known: [], after: false }, { pod: 'default/q', diffs: 4, known: [], after: true }],
+    },
+    {
+      name: 'an older recording without final places compares the first attempts only',
+      upstream: [nominated('p', {})],
+      ours: [nominated('p', { retries: [bound('p', 'node-1', 1)], final: 'bound node-1' })],
+      scenario: scenario([pending('p')]), want: [{ pod: 'default/p', diffs: 0, known: [], after: false }],
+    },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const r = compareScenario(c.scenario, { pods: c.upstream }, { pods: c.ours });
+      assert.deepEqual(r.map((x) => ({ pod: x.pod, diffs: x.diffs.length, known: x.known, after: x.afterDivergence })), c.want, r.flatMap((x) => x.diffs).join('\n'));
     });
   }
 });

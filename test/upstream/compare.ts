@@ -74,7 +74,12 @@ export function compareClaims(e: ExplainPodWithClaims, a: ExplainPodWithClaims):
  */
 function timelineOrder(pod: string, writes: readonly string[]): string {
   const own = `nominate ${pod} `;
-  return [...writes.filter((w) => w.startsWith(own)), '|', ...writes.filter((w) => !w.startsWith(own))].join('; ');
+  // A victim preempted in its binding cycle goes back to the queue from its own binding
+  // goroutine upstream, racing the next victims' deletions: its requeue is compared apart too.
+  const requeue = (w: string) => w.startsWith('requeue ');
+  const rest = writes.filter((w) => !w.startsWith(own) && !requeue(w));
+  const requeues = writes.filter(requeue).sort();
+  return [...writes.filter((w) => w.startsWith(own)), '|', ...rest, ...(requeues.length > 0 ? ['|', ...requeues] : [])].join('; ');
 }
 
 /**
@@ -132,7 +137,56 @@ export interface PodComparison {
   afterDivergence: boolean;
 }
 
-/** The pod's differences once every applicable known difference has been undone. */
+/** One retry in a line: its outcome, node, nomination and victims. */
+const retryLine = (p: ExplainPod): string => `${p.outcome} ${p.node || '-'}${p.nominatedNode ? ` nominated ${p.nominatedNode}` : ''}${p.victims.length > 0 ? ` victims ${p.victims.join(',')}` : ''}`;
+
+/** Whether two answers for an attempt place the pod differently: the cluster differs from then on. */
+const placedDifferently = (u: ExplainPodWithClaims, o: ExplainPodWithClaims | undefined): boolean =>
+  !o || o.node !== u.node || o.nominatedNode !== u.nominatedNode || o.victims.join() !== u.victims.join() || compareClaims(u, o).length > 0;
+
+/** The final place's difference, unless a known difference explains it. */
+function compareFinal(upstream: ExplainPodWithClaims, ours: ExplainPodWithClaims, scenario: Scenario, known: readonly KnownDifference[]): { diffs: string[]; known: string[] } {
+  if (upstream.final === ours.final) return { diffs: [], known: [] };
+  const k = known.find((k) => k.undo(upstream, ours, scenario)?.final === ours.final);
+  return k ? { diffs: [], known: [k.id] } : { diffs: [`final: expected ${upstream.final}, actual ${ours.final}`], known: [] };
+}
+
+/**
+ * The pods' retries and final places, when both sides report them (`final`; recordings made
+ * before have none), added to `out`: as many retries per pod, each compared as an attempt (known
+ * differences applied) in the order upstream made them (`seq`), then the final places. A
+ * difference after an earlier attempt (first or retry) placed a pod differently is one that
+ * follows from it: the pod's comparison is marked afterDivergence when all its differences are.
+ */
+function compareRetries(upstream: readonly ExplainPodWithClaims[], ours: readonly ExplainPodWithClaims[], scenario: Scenario, out: PodComparison[], divergedBefore: boolean, known: readonly KnownDifference[]): void {
+  const pairs = upstream.flatMap((u) => {
+    const o = ours.find((p) => p.pod === u.pod);
+    return u.final !== undefined && o?.final !== undefined ? [{ u, o, c: out.find((c) => c.pod === u.pod)! }] : [];
+  });
+  let diverged = divergedBefore;
+  const add = (c: PodComparison, r: { diffs: string[]; known: string[] }, prefix: string) => {
+    for (const k of r.known) if (!c.known.includes(k)) c.known.push(k);
+    if (r.diffs.length === 0) return;
+    // Differences only after the divergence: the pod differs after an earlier disagreement.
+    if (c.diffs.length === 0) c.afterDivergence = diverged;
+    else if (!diverged) c.afterDivergence = false;
+    c.diffs.push(...r.diffs.map((d) => `${prefix}${d}`));
+  };
+  const countsDiffer = pairs.filter(({ u, o }) => (u.retries ?? []).length !== (o.retries ?? []).length);
+  const retries = pairs.flatMap(({ u, o, c }) => (countsDiffer.some((p) => p.u === u) ? [] : (u.retries ?? []).map((r, i) => ({ r, mine: o.retries![i]!, i, c }))));
+  retries.sort((a, b) => (a.r.seq ?? 0) - (b.r.seq ?? 0));
+  for (const { r, mine, i, c } of retries) {
+    add(c, explainDifferences(r, mine, scenario, known), `retry ${i + 1}: `);
+    if (placedDifferently(r, mine)) diverged = true;
+  }
+  for (const { u, o, c } of countsDiffer) {
+    add(c, { diffs: [`retries: expected [${(u.retries ?? []).map(retryLine).join('; ')}], actual [${(o.retries ?? []).map(retryLine).join('; ')}]`], known: [] }, '');
+  }
+  if (countsDiffer.length > 0) diverged = true;
+  for (const { u, o, c } of pairs) add(c, compareFinal(u, o, scenario, known), '');
+}
+
+/** One attempt's differences once every applicable known difference has been undone. */
 export function explainDifferences(upstream: ExplainPodWithClaims, ours: ExplainPodWithClaims | undefined, scenario: Scenario, known: readonly KnownDifference[] = knownDifferences): { diffs: string[]; known: string[] } {
   let diffs = compareAll(upstream, ours);
   const used: string[] = [];
@@ -161,8 +215,9 @@ export function compareScenario(scenario: Scenario, upstreamOutput: { pods: Expl
     const o = ours.pods.find((p) => p.pod === u.pod);
     const { diffs, known } = explainDifferences(u, o, scenario);
     out.push({ pod: u.pod, diffs, known, afterDivergence: diverged });
-    if (!o || o.node !== u.node || o.nominatedNode !== u.nominatedNode || o.victims.join() !== u.victims.join() || compareClaims(u, o).length > 0) diverged = true;
+    if (placedDifferently(u, o)) diverged = true;
   }
+  compareRetries(upstream.pods, ours.pods, scenario, out, diverged, knownDifferences);
   for (const o of ours.pods) {
     if (!upstream.pods.some((u) => u.pod === o.pod)) out.push({ pod: o.pod, diffs: ['missing in upstream output'], known: [], afterDivergence: diverged });
   }

@@ -492,8 +492,8 @@ function preemptionPreBind(b: Builder): Obj {
   b.existingLoad([0, 3], { priorities: true, ports: false, heavy: 0.5 });
   b.objects.push({ apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: 'standard' }, provisioner: ebs, volumeBindingMode: 'WaitForFirstConsumer' });
   for (let i = 0, n = r.int(1, 4); i < n; i++) {
-    // Above every preemptor: a victim in PreBind is bound by our embedded PV controller but not by
-    // the harness (known_differences: no-pv-controller-in-harness), so none is made one.
+    // Above every preemptor: cancelling such a victim's binding can make upstream's queue pop
+    // another waiting pod before the next pending one, which the harness refuses (README.md).
     const p = b.pod(r.pick(apps), { namespace: 'default', heavy: r.chance(0.7), priorityClass: 'critical' });
     const claim = `data-${i}`;
     b.objects.push({ apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: claim, namespace: 'default' },

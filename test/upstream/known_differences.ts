@@ -44,17 +44,6 @@ export const knownDifferences: readonly KnownDifference[] = [
     },
   },
   {
-    id: 'no-pv-controller-in-harness',
-    why: 'not a scheduler difference: the harness runs no PV controller or provisioner, so a pod whose unbound WaitForFirstConsumer claims VolumeBinding provisioned stays in PreBind there (its timeline ends at the nomination), while our embedded cluster\'s PV controller binds the claims and the pod is bound (a `bind` entry); a pod in PreBind as a preemption victim is therefore not comparable yet',
-    undo(upstream, ours, scenario) {
-      const bind = `bind ${ours.pod} ${upstream.node}`;
-      if (upstream.outcome !== 'Scheduled' || !upstream.writes || ours.writes?.at(-1) !== bind || upstream.writes.includes(bind)) return null;
-      const pending = scenario.pending.find((p) => `${p.metadata.namespace ?? 'default'}/${p.metadata.name}` === ours.pod);
-      if (!pending?.spec.volumes?.some((v) => v.persistentVolumeClaim !== undefined || v.ephemeral !== undefined)) return null;
-      return { ...upstream, writes: [...upstream.writes, bind] };
-    },
-  },
-  {
     id: 'unstarted-victims-order',
     why: 'not a difference of ours: pods the scenario placed during the run have no status.startTime in the harness (no kubelet), and upstream\'s GetPodStartTime returns time.Now() for them, so preemption\'s reprieve order among equal-priority candidates (MoreImportantPod) is whatever the sort makes of a comparator that answers by call order; which of them become victims, the order they are deleted in, and between nodes whose victims tie on priority and count (pickOneNodeForPreemption then compares start times) which node is chosen are not upstream\'s to decide uniquely',
     undo(upstream, ours, scenario) {

@@ -3,8 +3,11 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { FeatureGates } from '../../src/config/feature_gates.js';
-import { explainOurs } from './ours.js';
+import { explainCorpus, explainOurs } from './ours.js';
 import { corpusScenario } from '../fidelity_corpus.js';
+import { generateScenario } from './generator.js';
+import { parseScenario } from '../../src/sim/scenario/scenario.js';
+import type { ExplainPod } from '../../src/sim/explain/explain.js';
 
 const gate = (pod: string) => `gate ${pod} DefaultPreemption: waiting for the preemption for this pod to be finished`;
 
@@ -39,3 +42,50 @@ describe('runExplain recordWrites', () => {
     });
   }
 });
+
+describe('runExplain recordWrites: retries and final placements', () => {
+  // Corpus 065 at the default gates: what the pinned release's harness reports (retries.go).
+  const retry = (p: ExplainPod) => [p.outcome, p.node, p.nominatedNode, p.victims.join(','), p.writes?.join('; ')];
+  const cases: { name: string; pod: string; retries: string[][]; final: string }[] = [
+    {
+      name: 'a preemptor nominated on its first attempt binds on its retry',
+      pod: 'batch/auth-6bfpfl2rc-rv46n',
+      retries: [['Scheduled', 'pool-a-zczf', '', '', 'bind batch/auth-6bfpfl2rc-rv46n pool-a-zczf']],
+      final: 'bound pool-a-zczf',
+    },
+    {
+      name: 'a preemptor whose nomination a higher-priority pod cleared preempts again elsewhere, then binds',
+      pod: 'default/ml-rzwhvj4l6-qrp7l',
+      retries: [
+        ['Unschedulable', '', 'pool-b-6zbd', 'batch/ml-2l2fzkgbm-jdj2f,batch/queue-bxwfff44v-49hdz,batch/queue-bxwfff44v-w9zkc,default/auth-zzck5qbpc-v85gt',
+          ['nominate default/ml-rzwhvj4l6-qrp7l pool-b-6zbd', gate('default/ml-rzwhvj4l6-qrp7l'), 'delete default/auth-zzck5qbpc-v85gt', 'delete batch/queue-bxwfff44v-w9zkc',
+            'delete batch/queue-bxwfff44v-49hdz', 'delete batch/ml-2l2fzkgbm-jdj2f'].join('; ')],
+        ['Scheduled', 'pool-b-6zbd', '', '', 'bind default/ml-rzwhvj4l6-qrp7l pool-b-6zbd'],
+      ],
+      final: 'bound pool-b-6zbd',
+    },
+    {
+      name: 'a pod that fits nowhere is tried in each of the three rounds and stays pending, its nomination gone',
+      pod: 'batch/frontend-gp9xrq7p9-qhxjl',
+      retries: [['Unschedulable', '', '', '', 'unnominate batch/frontend-gp9xrq7p9-qhxjl'], ['Unschedulable', '', '', '', ''], ['Unschedulable', '', '', '', '']],
+      final: 'pending',
+    },
+  ];
+  for (const c of cases) {
+    it(c.name, async () => {
+      const p = (await explainCorpus('065.yaml')).pods.find((x) => x.pod === c.pod);
+      assert.deepEqual(p?.retries?.map(retry), c.retries);
+      assert.equal(p?.final, c.final);
+    });
+  }
+});
+
+describe('runExplain for the harness: no PV controller', () => {
+  it('a pod waiting for its volumes stays in PreBind, reported scheduled there and assumed to the end, as upstream', async () => {
+    // Seed 1, scenario 3 of the preemption-prebind family: what the pinned release's harness reports.
+    const sc = parseScenario(JSON.stringify(generateScenario(1, 3, 'preemption-prebind')), 'gen-1-0003');
+    const p = (await explainOurs(sc)).pods.find((x) => x.pod === 'default/batch-004');
+    assert.deepEqual([p?.outcome, p?.node, p?.writes, p?.retries, p?.final], ['Scheduled', 'node-02', ['nominate default/batch-004 node-02'], undefined, 'assumed node-02']);
+  });
+});
+

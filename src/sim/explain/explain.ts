@@ -19,6 +19,7 @@ import type { Scheduler } from '../../scheduler/scheduler.js';
 import { explainGroups, type ExplainGroup } from './explain_groups.js';
 import { DefaultSchedulerName } from '../../config/types.js';
 import { PodWriteRecorder } from './pod_writes.js';
+import { retryRounds } from './retries.js';
 
 export interface ExplainStatus {
   plugin: string;
@@ -110,6 +111,12 @@ export interface ExplainPod {
   deviceDiagnosis?: Record<string, RequestShortfall[]>;
   /** With `recordWrites`, single pods: the attempt's timeline (pod_writes.ts), oldest first. */
   writes?: string[];
+  /** With `recordWrites`, single pods: the later attempts once every pending pod had its first (retries.ts). */
+  retries?: ExplainPod[];
+  /** With `recordWrites`, single pods: where the pod ended up after the retries (retries.ts). */
+  final?: string;
+  /** A retry's place among all the run's retries, from 1 (retries.ts). */
+  seq?: number;
 }
 
 function explainStatus(s: Status): ExplainStatus {
@@ -208,7 +215,7 @@ function explainPreemption(p: PreemptionDiagnosis): ExplainPreemption {
 }
 
 /** Explain's options: the embedded run's, and whether to diagnose each attempt. */
-export type ExplainOptions = Omit<EmbeddedOptions, 'onAttempt' | 'recordScores'>;
+export type ExplainOptions = Omit<EmbeddedOptions, 'onAttempt' | 'onBindingStart' | 'recordScores'>;
 
 /** What explain answers: each attempted pod, and each pod group with pending members (when any). */
 export interface ExplainResult {
@@ -233,19 +240,58 @@ function waitingPods(scheduler: Scheduler): Map<string, { plugin: string; messag
 export type RunExplainOptions = ExplainOptions & { recordWrites?: boolean };
 
 export async function runExplain(sc: Scenario, o: RunExplainOptions): Promise<ExplainResult> {
-  let last: AttemptRecord | null = null;
   const byPod = new Map<string, AttemptRecord>();
+  /** The single pod being attempted: another pod's failed attempt meanwhile is a victim's requeue. */
+  let attempted: string | null = null;
+  let writes: PodWriteRecorder | null = null;
   const env = await createEmbedded(sc, {
     ...o, recordScores: true, onAttempt: (a) => {
-      last = a;
-      byPod.set(podKey(a.pod), a);
+      const key = podKey(a.pod);
+      byPod.set(key, a);
+      if (attempted !== null && key !== attempted && a.outcome !== 'Scheduled') writes?.note(`requeue ${key}`);
+    },
+    // A pod whose binding waits in PreBind for good (no PV controller) is reported as scheduled.
+    onBindingStart: (a) => {
+      if (!byPod.has(podKey(a.pod))) byPod.set(podKey(a.pod), a);
     },
   });
   const out: ExplainPod[] = [];
   const groupsDone = new Set<string>();
   const groupRecords = new Map<string, AttemptRecord>();
   const gate = (pod: Pod) => env.scheduler.profiles.get(pod.spec.schedulerName ?? DefaultSchedulerName)?.runPreEnqueuePlugins(pod) ?? null;
-  const writes = o.recordWrites ? new PodWriteRecorder(env.cluster, gate) : null;
+  if (o.recordWrites) writes = new PodWriteRecorder(env.cluster, gate);
+  // Without a PV controller a pod whose volumes PreBind waits for stays there, as in the harness.
+  const parkedInPreBind = (bindings: number): boolean => {
+    let waiting = 0;
+    for (const p of env.cluster.list<Pod>('Pod')) {
+      if (p.spec.nodeName || !p.spec.volumes?.some((v) => v.persistentVolumeClaim !== undefined || v.ephemeral !== undefined)) continue;
+      const fwk = env.scheduler.profiles.get(p.spec.schedulerName ?? DefaultSchedulerName);
+      if (fwk?.getPodInPreBind(p.metadata.uid ?? '') !== undefined) waiting++;
+    }
+    return waiting === bindings;
+  };
+  const single = new Map<string, ExplainPod>();
+  /** One attempt of a single pod (`pod`: as it is tried, its nodeName included): its report. */
+  const attemptSingle = async (created: Pod, pod: Pod, claimsBefore: ReturnType<typeof podClaims>): Promise<ExplainPod | null> => {
+    const key = podKey(created);
+    byPod.delete(key);
+    writes?.start(created);
+    attempted = key;
+    await env.scheduler.attemptOnce(pod, o.volumeController === false ? parkedInPreBind : undefined);
+    attempted = null;
+    const last = byPod.get(key);
+    if (!last) return null;
+    const e = explainAttempt(last);
+    // A pod with claims always gets both fields; one without them only when its extended
+    // resources got devices (a claim DynamicResources made in PreBind) or nodes had none for them.
+    const withClaims = (created.spec.resourceClaims?.length ?? 0) > 0;
+    const devices = podDevices(created, env.cluster);
+    if (withClaims || devices.length > 0) e.devices = devices;
+    const diagnosis = deviceDiagnosis(last, env.cluster, claimsBefore, env.scheduler.features);
+    if (withClaims || Object.keys(diagnosis).length > 0) e.deviceDiagnosis = diagnosis;
+    if (writes) e.writes = writes.take();
+    return e;
+  };
   for (const pending of sc.pending) {
     const group = env.scheduler.podGroups !== null ? podGroupKeyOfPod(pending) : null;
     if (group !== null) {
@@ -289,19 +335,18 @@ export async function runExplain(sc: Scenario, o: RunExplainOptions): Promise<Ex
     }
     const claimsBefore = withClaims ? podClaims(created, env.cluster) : [];
     const attemptPod: Pod = nodeName ? { ...created, spec: { ...created.spec, nodeName } } : created;
-    last = null;
-    writes?.start(created);
-    await env.scheduler.attemptOnce(attemptPod);
-    if (!last) continue;
-    const e = explainAttempt(last);
-    // A pod with claims always gets both fields; one without them only when its extended
-    // resources got devices (a claim DynamicResources made in PreBind) or nodes had none for them.
-    const devices = podDevices(created, env.cluster);
-    if (withClaims || devices.length > 0) e.devices = devices;
-    const diagnosis = deviceDiagnosis(last, env.cluster, claimsBefore, env.scheduler.features);
-    if (withClaims || Object.keys(diagnosis).length > 0) e.deviceDiagnosis = diagnosis;
-    if (writes) e.writes = writes.take();
+    const e = await attemptSingle(created, attemptPod, claimsBefore);
+    if (!e) continue;
+    single.set(podKey(created), e);
     out.push(e);
+  }
+  if (writes) {
+    // The harness's retries: a pending pod naming a node is tried on it again, as at first.
+    const retried = sc.pending.filter((p) => single.has(podKey(p)));
+    await retryRounds(env.cluster, env.scheduler, retried, single, (pending, live) => {
+      const pod = pending.spec.nodeName ? { ...live, spec: { ...live.spec, nodeName: pending.spec.nodeName } } : live;
+      return attemptSingle(live, pod, (live.spec.resourceClaims?.length ?? 0) > 0 ? podClaims(live, env.cluster) : []);
+    });
   }
   const groups = groupsDone.size > 0 ? explainGroups(sc.pending, scenarioPodGroups(sc), groupRecords, waitingPods(env.scheduler)) : [];
   writes?.stop();

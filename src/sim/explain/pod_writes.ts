@@ -41,6 +41,11 @@ export class PodWriteRecorder {
     return out;
   }
 
+  /** An entry the explain run observed itself: `requeue ns/name`, a victim preempted in its binding cycle going back to the queue. */
+  note(entry: string): void {
+    this.writes.push(entry);
+  }
+
   stop(): void {
     this.unsubscribe();
     this.cluster.beforePodDelete = null;

@@ -26,10 +26,13 @@ export interface EmbeddedOptions {
   /** Diagnose every attempt (SchedulerDeps.diagnose). */
   diagnose?: boolean;
   onAttempt?: (a: AttemptRecord) => void;
+  onBindingStart?: (a: AttemptRecord) => void;
   /** Transforms a pod as kube-apiserver's admission would (e.g. matchLabelKeys merging). */
   admitPod?: (pod: Pod) => Pod;
   /** Extenders to call instead of those the configuration names (tests, library use). */
   extenders?: readonly Extender[];
+  /** False: no PV controller binds or provisions volumes (the differential harness's cluster has none). */
+  volumeController?: boolean;
 }
 
 export interface Embedded {
@@ -90,6 +93,7 @@ export function embeddedDeps(o: EmbeddedOptions, client: ClusterClient, clock: C
     recordScores: o.recordScores,
     diagnose: o.diagnose,
     onAttempt: o.onAttempt,
+    onBindingStart: o.onBindingStart,
     extenders: o.extenders,
   };
 }
@@ -104,6 +108,7 @@ export async function createEmbedded(sc: Scenario, o: EmbeddedOptions): Promise<
     workloadControllers: sc.controllers === true,
     random: seededRandom(o.seed ?? 1),
     clearingNominatedNodeNameAfterBinding: (o.featureGates ?? FeatureGates.defaults).enabled('ClearingNominatedNodeNameAfterBinding'),
+    ...(o.volumeController === false ? { volumeController: false } : {}),
   });
   populateCluster(cluster, sc);
   const scheduler = Scheduler.fromConfig(o.config, embeddedDeps(o, cluster, clock));

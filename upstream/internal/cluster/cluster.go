@@ -175,6 +175,9 @@ func (c *Cluster) Writes() []string {
 	return out
 }
 
+// Note adds an entry the harness observed itself to the writes (a victim's requeue).
+func (c *Cluster) Note(w string) { c.note(w) }
+
 func (c *Cluster) note(w string) {
 	c.mu.Lock()
 	c.writes = append(c.writes, w)

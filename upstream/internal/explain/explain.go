@@ -71,6 +71,12 @@ type Pod struct {
 	// cluster.Writes), and "gate ns/name Plugin: message" for the preemptor's PreEnqueue verdict
 	// as its first victim is deleted.
 	Writes []string `json:"writes"`
+	// Retries are the pod's later attempts, once every pending pod had its first (retries.go).
+	Retries []Pod `json:"retries,omitempty"`
+	// Final is where the pod ended up after the retries (retries.go); "" in a retry's report.
+	Final string `json:"final,omitempty"`
+	// Seq is a retry's place among all the run's retries, from 1 (retries.go); 0 otherwise.
+	Seq int `json:"seq,omitempty"`
 }
 
 // Result is the whole output.
@@ -132,6 +138,9 @@ func Run(ctx context.Context, sc *scenario.Scenario) (*Result, error) {
 			return nil, fmt.Errorf("pod %s/%s: %w", namespaceOf(pending), pending.Name, err)
 		}
 		res.Pods = append(res.Pods, p)
+	}
+	if err := h.retryRounds(ctx, sc.Pending, res); err != nil {
+		return nil, err
 	}
 	return res, nil
 }
@@ -222,6 +231,8 @@ type harness struct {
 	gateChecked bool
 	// group is set while a pod group's cycle runs: what each member went through (group.go).
 	group *groupAttempt
+	// inMemory holds the victims preempted without a deletion, and which went back to the queue.
+	inMemory *inMemoryVictims
 }
 
 func newHarness(ctx context.Context, c *cluster.Cluster, cfg *schedulerapi.KubeSchedulerConfiguration) (*harness, error) {
@@ -230,7 +241,11 @@ func newHarness(ctx context.Context, c *cluster.Cluster, cfg *schedulerapi.KubeS
 	// The queue's clock stands still: a pod that failed stays in backoff, so the next pod popped
 	// is always the next pending one.
 	clock := testingclock.NewFakeClock(time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC))
-	sched, err := scheduler.New(ctx, c.Client, informerFactory, nil, profile.NewRecorderFactory(broadcaster),
+	victims := &inMemoryVictims{requeued: map[string]bool{}}
+	recorders := profile.NewRecorderFactory(broadcaster)
+	sched, err := scheduler.New(ctx, c.Client, informerFactory, nil, func(name string) events.EventRecorderLogger {
+		return preemptionRecorder{EventRecorderLogger: recorders(name), victims: victims}
+	},
 		scheduler.WithComponentConfigVersion(cfg.TypeMeta.APIVersion),
 		scheduler.WithProfiles(cfg.Profiles...),
 		scheduler.WithPercentageOfNodesToScore(cfg.PercentageOfNodesToScore),
@@ -245,7 +260,7 @@ func newHarness(ctx context.Context, c *cluster.Cluster, cfg *schedulerapi.KubeS
 	if err != nil {
 		return nil, err
 	}
-	h := &harness{cluster: c, sched: sched, rec: &attempt{}}
+	h := &harness{cluster: c, sched: sched, rec: &attempt{}, inMemory: victims}
 	c.BeforeDelete = h.gateAtFirstVictim
 	for name, f := range sched.Profiles {
 		sched.Profiles[name] = &recordingFramework{Framework: f, rec: h.rec}
@@ -339,7 +354,14 @@ func (h *harness) wrapScheduler() {
 			failureHandler(ctx, f, podInfo, status, nominatingInfo, start)
 			return
 		}
-		if h.host != "" {
+		if string(podInfo.Pod.UID) != h.expectedUID {
+			// Another pod's binding cycle failed meanwhile (a victim's PreBind cancelled or its
+			// Permit wait rejected by preemption): it goes back to the queue, and is not this
+			// attempt's outcome.
+			key := podInfo.Pod.Namespace + "/" + podInfo.Pod.Name
+			h.cluster.Note("requeue " + key)
+			h.inMemory.requeue(key)
+		} else if h.host != "" {
 			h.afterSelection.CompareAndSwap(nil, status)
 		} else if h.failure == nil {
 			h.failure = status
@@ -394,8 +416,15 @@ func (h *harness) attempt(ctx context.Context, pending *v1.Pod) (Pod, error) {
 	if err != nil {
 		return Pod{}, err
 	}
+	return h.run(ctx, pod, created)
+}
+
+// run lets the Scheduler pop the pod (in activeQ by now) and schedule it once, waits for the
+// binding or the preemption it started to finish, and reports what happened.
+func (h *harness) run(ctx context.Context, pod, created *v1.Pod) (Pod, error) {
 	h.expectedUID = string(created.UID)
 	h.preemptor = created
+	h.inMemory.take()
 	h.sched.ScheduleOne(ctx)
 	if h.popErr != nil {
 		return Pod{}, h.popErr
@@ -421,7 +450,12 @@ func (h *harness) attempt(ctx context.Context, pending *v1.Pod) (Pod, error) {
 		if err != nil {
 			return out, err
 		}
-		out.Victims = victims
+		inMemory, err := h.waitForRequeues(ctx)
+		if err != nil {
+			return out, err
+		}
+		out.Victims = append(victims, inMemory...)
+		sort.Strings(out.Victims)
 	}
 	return h.finish(ctx, out, created)
 }
