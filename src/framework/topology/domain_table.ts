@@ -31,6 +31,28 @@ export class DomainTable {
     return this.columns[k]![pos]!;
   }
 
+  /**
+   * `domain`, but a node without the label is in the "" domain (Go map semantics, as spread
+   * scoring reads a missing key).
+   */
+  domainOrBlank(k: number, pos: number): number {
+    const d = this.columns[k]![pos]!;
+    return d >= 0 ? d : this.valueId(k, '');
+  }
+
+  /** Whether the positions are those of `nodes` (the list last synced). */
+  covers(nodes: readonly NodeInfo[]): boolean {
+    return this.index.nodes === nodes;
+  }
+
+  /**
+   * The ids given out so far for key index `k`. Compaction starts a new map, so one read here
+   * keeps naming the ids it held, for counts made before (cycle states of earlier pods).
+   */
+  valueIds(k: number): ReadonlyMap<string, number> {
+    return this.ids[k]!;
+  }
+
   /** The index of `key`, added (with its column for the nodes synced) on first use. */
   keyIndex(key: string): number {
     let k = this.keyIndexes.get(key);

@@ -14,6 +14,7 @@ import { MaxNodeScore, type NodeScore } from '../../framework/interfaces.js';
 import type { NodeInfo } from '../../framework/node_info.js';
 import { PodInfo } from '../../framework/pod_info.js';
 import { Status } from '../../framework/status.js';
+import { DomainTable } from '../../framework/topology/domain_table.js';
 import { NodeIndex } from '../../framework/topology/node_index.js';
 import { assertEqualData } from '../../testing/assert_data.js';
 import { newTestHandle } from '../../testing/handle.js';
@@ -468,10 +469,45 @@ describe('PodTopologySpread kept counts equal a full recount', () => {
       const fresh = new SpreadCounts(spec);
       fresh.rebuild(all);
       assertEqualData(
-        kept.tables.map((t) => [t.values, [...t.totals]]),
-        fresh.tables.map((t) => [t.values, [...t.totals]]),
+        kept.tables.map((t) => [t.values, t.values.map((v) => t.totals[t.idOf(v)])]),
+        fresh.tables.map((t) => [t.values, t.values.map((v) => t.totals[t.idOf(v)])]),
       );
     }
     assert.ok(syncedWithoutRecount > 100);
+  });
+
+  it('a compaction of the shared domain table recounts, and counts made before keep their ids', () => {
+    const cache = new Cache(new FakeClock(0));
+    const snapshot = new Snapshot();
+    const zones = 1100;
+    for (let i = 0; i < zones; i++) cache.addNode(node(`n-${i}`, { [LabelTopologyZone]: `z-${i}` }));
+    cache.addPod(pod('p-0', { node: 'n-5', labels: { app: 'a' } }));
+    cache.updateSnapshot(snapshot);
+    const p = new PodInfo(pod('in', { labels: { app: 'a' }, constraints: [spread(1, LabelTopologyZone, 'DoNotSchedule', hasApp)] }));
+    const plugin = new PodTopologySpread({ defaultingType: 'List', defaultConstraints: [] }, newTestHandle({ snapshot }), defaultFeatures);
+    const spec = preFilterCountingSpec(p, plugin.getConstraints(p.pod, 'DoNotSchedule'));
+    const table = new DomainTable();
+    const kept = new SpreadCounts(spec, table);
+    kept.sync(snapshot, new NodeIndex(snapshot.list()));
+    const before = kept.tables[0]!;
+    assert.equal(before.size, zones);
+    const id5 = before.idOf('z-5');
+    assert.equal(before.totals[id5], 1);
+
+    for (let i = 2; i < zones; i++) cache.removeNode(node(`n-${i}`, { [LabelTopologyZone]: `z-${i}` }));
+    cache.updateSnapshot(snapshot);
+    const version = table.version;
+    assert.equal(kept.sync(snapshot, new NodeIndex(snapshot.list())), true);
+    assert.equal(table.version, version + 1, 'the table dropped the ids of the 1098 zones gone');
+    const fresh = new SpreadCounts(spec);
+    fresh.rebuild(snapshot.list());
+    assertEqualData(
+      kept.tables.map((t) => [t.values, t.values.map((v) => t.totals[t.idOf(v)])]),
+      fresh.tables.map((t) => [t.values, t.values.map((v) => t.totals[t.idOf(v)])]),
+    );
+    // The domains an earlier cycle state holds still name their own ids.
+    assert.equal(before.idOf('z-5'), id5);
+    assert.equal(before.valueOf(id5), 'z-5');
+    assert.equal(before.totals[id5], 1);
   });
 });

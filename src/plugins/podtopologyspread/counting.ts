@@ -6,6 +6,7 @@ import type { Labels } from '../../api/labels.js';
 import type { RequiredNodeAffinity } from '../../api/nodeselector.js';
 import type { Node, Pod } from '../../api/types.js';
 import { ChangeCursor, type ChangeTrackingLister } from '../../framework/topology/change_cursor.js';
+import { DomainTable } from '../../framework/topology/domain_table.js';
 import { labelValue } from '../../framework/topology/label_value.js';
 import type { NodeIndex } from '../../framework/topology/node_index.js';
 import type { NodeInfo } from '../../framework/node_info.js';
@@ -40,31 +41,62 @@ export interface CountingSpec {
   readonly required: RequiredNodeAffinity;
 }
 
-/** Label column values besides domain ids. */
-const NotADomain = -1;
+/** A label column value besides domain ids and -1 (not a domain of the constraint). */
 export const MissingKey = -2;
 
 /** Masks of carried keys exist for up to this many constraints (positive int32 bits). */
 const maxMaskedConstraints = 30;
 
 /**
- * One constraint's domains: ids in the order a full walk of the node list first meets them (a
- * recount's Map insertion order), and the matching pods in each. Not the engine's DomainTable
- * (framework/topology/): a domain here exists while an eligible node is in it, and its id order
- * decides the critical paths' ties. `totals` is copied before a
- * change once it has been handed to a cycle state (see share).
+ * One constraint's domains, by the ids of the shared DomainTable (framework/topology/): `values`
+ * in the order a full walk of the node list first meets them (a recount's Map insertion order,
+ * which decides the critical paths' ties), and the matching pods in each. Unlike the table's
+ * values, a domain exists here, even at 0 pods, while an eligible node is in it. `totals` (by
+ * id) is copied before a change once it has been handed to a cycle state (see share).
  */
 export class ConstraintDomains {
   private shared = false;
 
   constructor(
-    readonly ids: ReadonlyMap<string, number>,
+    /** The table's ids when these counts were made: later values may add ids, never move them. */
+    private readonly ids: ReadonlyMap<string, number>,
+    /** The domains' values in walk order. */
     readonly values: readonly string[],
+    /** Their ids, in the same order. */
+    private readonly order: readonly number[],
+    /** By id: the domain's place in `values`, or -1 when the id is not a domain here. */
+    private readonly slots: Int32Array,
     private totalsArr: Int32Array,
   ) {}
 
+  /** Matching pods by domain id (ids beyond the array, or not domains, are not read). */
   get totals(): Int32Array {
     return this.totalsArr;
+  }
+
+  /** The number of domains. */
+  get size(): number {
+    return this.values.length;
+  }
+
+  /** The id of the domain named `value`, or -1 when it is not a domain here. */
+  idOf(value: string): number {
+    const id = this.ids.get(value);
+    return id !== undefined && this.isDomain(id) ? id : -1;
+  }
+
+  private isDomain(id: number): boolean {
+    return id >= 0 && id < this.slots.length && this.slots[id]! >= 0;
+  }
+
+  /** The value of domain `id`. */
+  valueOf(id: number): string {
+    return this.values[this.slots[id]!]!;
+  }
+
+  /** The id of the domain at place `w` of `values`. */
+  idAt(w: number): number {
+    return this.order[w]!;
   }
 
   /** The totals for a cycle state to read: later changes go to a copy. */
@@ -82,6 +114,14 @@ export class ConstraintDomains {
   }
 }
 
+/** `a` with at least `length` entries, new ones set to `fill`. */
+function grown(a: Int32Array, length: number, fill: number): Int32Array {
+  if (length <= a.length) return a;
+  const out = new Int32Array(Math.max(length, 2 * a.length)).fill(fill);
+  out.set(a);
+  return out;
+}
+
 /**
  * Per node (by position in `nodes`), what the plugin reads in Filter and PreScore without
  * walking into the node's labels: hot loops over thousands of nodes otherwise wait on memory.
@@ -92,7 +132,7 @@ export interface NodeColumns {
   readonly index: NodeIndex;
   /** Updated in place only when the other columns stay right for the new Node object. */
   readonly nodeRefs: readonly (Node | null)[];
-  /** Per counted constraint: the id of the domain the node's label names, NotADomain or MissingKey. */
+  /** Per counted constraint: the id of the domain the node's label names, -1 (not a domain) or MissingKey. */
   readonly labelDomains: readonly Int32Array[];
   /** score mode: bit i set when the node carries allConstraints[i]'s key. */
   readonly keyMasks: Int32Array | null;
@@ -116,8 +156,13 @@ export class SpreadCounts {
   private nodeRefs: (Node | null)[] = [];
   private nodes: readonly NodeInfo[] = [];
   private readonly changes = new ChangeCursor();
+  private tableVersion = -1;
 
-  constructor(readonly spec: CountingSpec) {
+  /** `table` gives the domain ids; entries of one plugin share one, synced to the same lister. */
+  constructor(
+    readonly spec: CountingSpec,
+    private readonly table: DomainTable = new DomainTable(),
+  ) {
     const own: SpreadConstraint[] = [];
     if (spec.mode === 'score') for (const c of spec.allConstraints) if (c.topologyKey === LabelHostname) own.push(c);
     this.ownCountConstraints = own;
@@ -133,15 +178,23 @@ export class SpreadCounts {
     const spec = this.spec;
     const constraints = spec.constraints;
     const n = nodes.length;
-    const ids: Map<string, number>[] = [];
+    const table = this.table;
+    // The table's columns spare reading each node's labels when they are by position in `nodes`.
+    const direct = table.covers(nodes);
+    const blank = spec.mode === 'score';
+    const keys = new Int32Array(constraints.length);
     const values: string[][] = [];
-    const totals: number[][] = [];
+    const order: number[][] = [];
+    const slots: Int32Array[] = [];
+    const totals: Int32Array[] = [];
     const domains: Int32Array[] = [];
     const counts: Int32Array[] = [];
     for (let k = 0; k < constraints.length; k++) {
-      ids.push(new Map());
+      keys[k] = table.keyIndex(constraints[k]!.topologyKey);
       values.push([]);
-      totals.push([]);
+      order.push([]);
+      slots.push(new Int32Array(0));
+      totals.push(new Int32Array(0));
       domains.push(new Int32Array(n).fill(-1));
       counts.push(new Int32Array(n));
     }
@@ -159,14 +212,17 @@ export class SpreadCounts {
       for (let k = 0; k < constraints.length; k++) {
         const c = constraints[k]!;
         if (!matchNodeInclusionPolicies(c, spec.pod, node, spec.required)) continue;
-        const value = labelValue(labels, c.topologyKey) ?? '';
-        const m = ids[k]!;
-        let id = m.get(value);
-        if (id === undefined) {
-          id = m.size;
-          m.set(value, id);
-          values[k]!.push(value);
-          totals[k]!.push(0);
+        const key = keys[k]!;
+        // Filter mode counts only nodes carrying every key, so "" stands for a missing one in score mode only.
+        const id = direct ? (blank ? table.domainOrBlank(key, j) : table.domain(key, j)) : table.valueId(key, labelValue(labels, c.topologyKey) ?? '');
+        if (id >= slots[k]!.length) {
+          slots[k] = grown(slots[k]!, id + 1, -1);
+          totals[k] = grown(totals[k]!, id + 1, 0);
+        }
+        if (slots[k]![id]! < 0) {
+          slots[k]![id] = values[k]!.length;
+          values[k]!.push(labelValue(labels, c.topologyKey) ?? '');
+          order[k]!.push(id);
         }
         // Default constraints share one selector: count the node's pods once for all of them.
         if (c.selector !== lastSelector) {
@@ -179,7 +235,8 @@ export class SpreadCounts {
       }
     }
     const tables: ConstraintDomains[] = [];
-    for (let k = 0; k < constraints.length; k++) tables.push(new ConstraintDomains(ids[k]!, values[k]!, Int32Array.from(totals[k]!)));
+    for (let k = 0; k < constraints.length; k++) tables.push(new ConstraintDomains(table.valueIds(keys[k]!), values[k]!, order[k]!, slots[k]!, totals[k]!));
+    this.tableVersion = table.version;
     this.tables = tables;
     this.domains = domains;
     this.counts = counts;
@@ -215,8 +272,10 @@ export class SpreadCounts {
    */
   sync(lister: ChangeTrackingLister, index: NodeIndex): boolean {
     const nodes = index.nodes;
+    this.table.sync(lister);
     let changed = this.changes.advance(lister);
-    if (this.nodes !== nodes) changed = null;
+    // New ids for the values (the table compacted them): the counts by id are void.
+    if (this.nodes !== nodes || this.tableVersion !== this.table.version) changed = null;
     let rebuilt = changed === null;
     if (changed !== null) {
       for (let i = 0; i < changed.length; i++) {
@@ -258,7 +317,8 @@ export class SpreadCounts {
         const c = constraints[k]!;
         let id = -1;
         if (counts && matchNodeInclusionPolicies(c, spec.pod, node, spec.required)) {
-          id = this.tables[k]!.ids.get(labelValue(node.metadata.labels, c.topologyKey) ?? '') ?? -2;
+          id = this.tables[k]!.idOf(labelValue(node.metadata.labels, c.topologyKey) ?? '');
+          if (id < 0) id = -2;
         }
         if (id !== this.domains[k]![j]) return false;
         if (this.labelDomains.length > 0 && this.labelDomain(node, k) !== this.labelDomains[k]![j]) return false;
@@ -303,10 +363,10 @@ export class SpreadCounts {
   private labelDomain(node: Node | null, k: number): number {
     const labels = node === null ? undefined : node.metadata.labels;
     const key = this.spec.constraints[k]!.topologyKey;
-    const ids = this.tables[k]!.ids;
+    const domains = this.tables[k]!;
     const value = labelValue(labels, key);
-    if (this.spec.mode === 'score') return ids.get(value ?? '') ?? NotADomain;
-    return value === undefined ? MissingKey : (ids.get(value) ?? NotADomain);
+    if (this.spec.mode === 'score') return domains.idOf(value ?? '');
+    return value === undefined ? MissingKey : domains.idOf(value);
   }
 
   /** Bit i set when `node` carries allConstraints[i]'s key. */

@@ -4,6 +4,7 @@ import { Selector } from '../../api/labels.js';
 import type { NodeInfoLister } from '../../framework/interfaces.js';
 import type { NodeInfo } from '../../framework/node_info.js';
 import { CacheKey } from '../../framework/topology/cache_key.js';
+import { DomainTable } from '../../framework/topology/domain_table.js';
 import { tracksChanges } from '../../framework/topology/change_cursor.js';
 import { LruMap } from '../../framework/topology/lru_map.js';
 import { NodeIndex } from '../../framework/topology/node_index.js';
@@ -61,6 +62,8 @@ function countingKey(spec: CountingSpec, ownCounted: readonly { readonly selecto
 export class SpreadCountsCache {
   private readonly entries: LruMap<SpreadCounts>;
   private index = NodeIndex.empty;
+  /** The domain ids of every kept entry. */
+  private readonly table = new DomainTable();
 
   constructor(capacity: number) {
     this.entries = new LruMap(capacity);
@@ -72,11 +75,13 @@ export class SpreadCountsCache {
    */
   countsFor(spec: CountingSpec, nodes: readonly NodeInfo[], lister: NodeInfoLister): SpreadCounts {
     const tracking = tracksChanges(lister);
-    const fresh = new SpreadCounts(spec);
+    const fresh = new SpreadCounts(spec, this.table);
     const key = tracking && lister.list() === nodes ? countingKey(spec, fresh.ownCountConstraints) : null;
     if (!tracking || key === null) {
-      fresh.rebuild(nodes);
-      return fresh;
+      // Counted once: its own table, so the shared one holds only values of the tracked list.
+      const once = new SpreadCounts(spec);
+      once.rebuild(nodes);
+      return once;
     }
     const counts = this.entries.get(key) ?? fresh;
     this.entries.set(key, counts);

@@ -9,7 +9,7 @@ import type { PodInfo } from '../../framework/pod_info.js';
 import { Code, Status } from '../../framework/status.js';
 import { PodTopologySpread as Name } from '../../framework/names.js';
 import { matchNodeInclusionPolicies, nodeLabelsMatchSpreadConstraints, type SpreadConstraint } from './common.js';
-import { type CountingSpec, MissingKey, type NodeColumns, type SpreadCounts } from './counting.js';
+import { type ConstraintDomains, type CountingSpec, MissingKey, type NodeColumns, type SpreadCounts } from './counting.js';
 import { labelValue } from '../../framework/topology/label_value.js';
 
 export const preFilterStateKey = 'PreFilterPodTopologySpread';
@@ -78,14 +78,14 @@ export class TopologyMatchCounts implements Iterable<[string, number]> {
   private extra: Map<string, number> | null = null;
 
   constructor(
-    private readonly ids: ReadonlyMap<string, number>,
+    private readonly domains: ConstraintDomains,
     private counts: Int32Array,
     private owned: boolean,
   ) {}
 
   /** Number of domains. */
   get size(): number {
-    return this.ids.size + (this.extra === null ? 0 : this.extra.size);
+    return this.domains.size + (this.extra === null ? 0 : this.extra.size);
   }
 
   /** Whether AddPod/RemovePod introduced domains beyond PreFilter's ids. */
@@ -100,15 +100,15 @@ export class TopologyMatchCounts implements Iterable<[string, number]> {
 
   /** Matching pods in the domain, 0 for an unknown one. */
   get(value: string): number {
-    const id = this.ids.get(value);
-    if (id !== undefined) return this.counts[id]!;
+    const id = this.domains.idOf(value);
+    if (id >= 0) return this.counts[id]!;
     return this.extra === null ? 0 : (this.extra.get(value) ?? 0);
   }
 
   /** Adds `delta` to the domain (creating it) and returns its new count. */
   add(value: string, delta: number): number {
-    const id = this.ids.get(value);
-    if (id === undefined) {
+    const id = this.domains.idOf(value);
+    if (id < 0) {
       this.extra ??= new Map();
       const num = (this.extra.get(value) ?? 0) + delta;
       this.extra.set(value, num);
@@ -124,13 +124,14 @@ export class TopologyMatchCounts implements Iterable<[string, number]> {
   /** A copy sharing the totals until either side writes. */
   clone(): TopologyMatchCounts {
     this.owned = false;
-    const c = new TopologyMatchCounts(this.ids, this.counts, false);
+    const c = new TopologyMatchCounts(this.domains, this.counts, false);
     if (this.extra !== null) c.extra = new Map(this.extra);
     return c;
   }
 
   *[Symbol.iterator](): IterableIterator<[string, number]> {
-    for (const [value, id] of this.ids) yield [value, this.counts[id]!];
+    const values = this.domains.values;
+    for (let w = 0; w < values.length; w++) yield [values[w]!, this.counts[this.domains.idAt(w)]!];
     if (this.extra !== null) yield* this.extra;
   }
 }
@@ -204,11 +205,11 @@ export function calPreFilterState(constraints: readonly SpreadConstraint[], coun
   for (let i = 0; i < n; i++) {
     const table = counts.tables[i]!;
     const totals = table.share();
-    matchNums[i] = new TopologyMatchCounts(table.ids, totals, false);
+    matchNums[i] = new TopologyMatchCounts(table, totals, false);
     // Domains in first-seen order, as a recount walks its Map: ties resolve the same way.
     const p = new CriticalPaths();
     const values = table.values;
-    for (let id = 0; id < values.length; id++) p.update(values[id]!, totals[id]!);
+    for (let w = 0; w < values.length; w++) p.update(values[w]!, totals[table.idAt(w)]!);
     paths[i] = p;
   }
   // counts.spec.required is the node affinity of the pod that made this cache entry: equal to

@@ -111,8 +111,8 @@ export function calPreScoreState(
       const value = labelValue(labels, constraints[i]!.topologyKey) ?? '';
       const m = domainCounts[i]!;
       if (!m.has(value)) {
-        const id = table.ids.get(value);
-        m.set(value, id === undefined ? 0 : table.totals[id]!);
+        const id = table.idOf(value);
+        m.set(value, id < 0 ? 0 : table.totals[id]!);
       }
     }
   }
@@ -153,7 +153,7 @@ function preScoreFromColumns(
       own[i] = h++;
     } else {
       counted[i] = k;
-      seeded.push(new Uint8Array(counts.tables[k]!.values.length));
+      seeded.push(new Uint8Array(counts.tables[k]!.totals.length));
       k++;
     }
   }
@@ -182,7 +182,7 @@ function preScoreFromColumns(
         if (seeded[k]![id] === 0) {
           seeded[k]![id] = 1;
           const table = counts.tables[k]!;
-          m.set(table.values[id]!, table.totals[id]!);
+          m.set(table.valueOf(id), table.totals[id]!);
         }
       } else {
         // Not a domain anywhere: seeded with 0 under its name (as rare as it is, read the label).
