@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Pod } from '../../src/api/types.js';
 import type { Scenario } from '../../src/sim/scenario/scenario.js';
-import { compareClaims, compareScenario, compareWrites, explainDifferences, maskGeneratedClaimNames, type ExplainClaim, type ExplainPodWithClaims } from './compare.js';
+import { compareClaims, compareScenario, compareWrites, settleLateBindings, explainDifferences, maskGeneratedClaimNames, type ExplainClaim, type ExplainPodWithClaims } from './compare.js';
 
 const pod = (claims?: ExplainClaim[]): ExplainPodWithClaims => ({
   pod: 'default/p', outcome: 'Scheduled', node: 'node-1', message: '', filter: {}, preFilter: null, scores: {}, bestNodes: ['node-1'], nominatedNode: '', victims: [],
@@ -241,4 +241,22 @@ describe('retries and final places', () => {
       assert.deepEqual(r.map((x) => ({ pod: x.pod, diffs: x.diffs.length, known: x.known, after: x.afterDivergence })), c.want, r.flatMap((x) => x.diffs).join('\n'));
     });
   }
+});
+
+describe('settleLateBindings', () => {
+  const attempt = (pod: string, outcome: 'Scheduled' | 'Unschedulable', node: string, writes: string[]) => ({ pod, outcome, node, writes });
+  it('moves a binding that landed during the next attempt back to its own pod, on the node it was scheduled to', () => {
+    // gen-1-0067 with NominatedNodeNameForExpectation=false: upstream's binding goroutine finished
+    // after the next pod's cycle began, ours before; the two sides must compare equal.
+    const late = settleLateBindings([attempt('default/batch-007', 'Scheduled', 'pool-a-02', []), attempt('default/api-008', 'Scheduled', 'pool-a-01', ['bind default/batch-007 pool-a-02'])]);
+    const early = settleLateBindings([attempt('default/batch-007', 'Scheduled', 'pool-a-02', ['bind default/batch-007 pool-a-02']), attempt('default/api-008', 'Scheduled', 'pool-a-01', [])]);
+    assert.deepEqual(late, early);
+    assert.deepEqual(late.map((p) => p.writes), [['bind default/batch-007 pool-a-02'], []]);
+  });
+  it('keeps a binding where it landed when the pod was not scheduled there in its own attempt', () => {
+    const pods = [attempt('default/preemptor', 'Unschedulable', '', ['nominate default/preemptor n1']), attempt('default/next', 'Scheduled', 'n2', ['bind default/preemptor n1'])];
+    assert.deepEqual(settleLateBindings(pods).map((p) => p.writes), [['nominate default/preemptor n1'], ['bind default/preemptor n1']]);
+    const elsewhere = [attempt('default/a', 'Scheduled', 'n1', []), attempt('default/b', 'Scheduled', 'n2', ['bind default/a n3'])];
+    assert.deepEqual(settleLateBindings(elsewhere).map((p) => p.writes), [[], ['bind default/a n3']]);
+  });
 });

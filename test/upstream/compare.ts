@@ -206,9 +206,34 @@ export function explainDifferences(upstream: ExplainPodWithClaims, ours: Explain
   return { diffs, known: used };
 }
 
+/**
+ * A binding that lands while a later pod is attempted is moved to its own pod's attempt, on either
+ * side, when that attempt scheduled the pod on the bound node: an asynchronous binding cycle may finish before or after the next pod's cycle starts
+ * (goroutine and event-loop timing), and where it lands is not a decision. Its place is still
+ * compared through the pod's outcome and final placement.
+ */
+export function settleLateBindings<T extends Pick<ExplainPod, 'pod' | 'writes' | 'outcome' | 'node'>>(pods: readonly T[]): T[] {
+  const out = pods.map((p) => (p.writes ? { ...p, writes: [...p.writes] } : { ...p }));
+  for (const [i, p] of out.entries()) {
+    if (!p.writes) continue;
+    const kept: string[] = [];
+    for (const w of p.writes) {
+      const m = /^bind (\S+) (\S+)$/.exec(w);
+      const owner = m && m[1] !== p.pod ? out.slice(0, i).find((q) => q.pod === m[1]) : undefined;
+      const scheduledThere = owner?.outcome === 'Scheduled' && owner.node === m?.[2];
+      if (scheduledThere && owner.writes && !owner.writes.some((x) => x.startsWith(`bind ${owner.pod} `))) owner.writes.push(w);
+      else kept.push(w);
+    }
+    p.writes = kept;
+  }
+  return out;
+}
+
 export function compareScenario(scenario: Scenario, upstreamOutput: { pods: ExplainPodWithClaims[] }, oursOutput: { pods: ExplainPodWithClaims[] }): PodComparison[] {
-  const upstream = maskGeneratedClaimNames(upstreamOutput, scenario);
-  const ours = maskGeneratedClaimNames(oursOutput, scenario);
+  const upstreamMasked = maskGeneratedClaimNames(upstreamOutput, scenario);
+  const oursMasked = maskGeneratedClaimNames(oursOutput, scenario);
+  const upstream = { ...upstreamMasked, pods: settleLateBindings(upstreamMasked.pods) };
+  const ours = { ...oursMasked, pods: settleLateBindings(oursMasked.pods) };
   const out: PodComparison[] = [];
   let diverged = false;
   for (const u of upstream.pods) {
