@@ -272,7 +272,7 @@ export class Framework extends FrameworkHandle {
     if (!state.recordPluginMetrics) return this.calls.filterUntilRejected(calls.filterCall, plugins, state, pod, nodeInfo, filterRejection);
     for (let i = 0; i < plugins.length; i++) {
       const p = plugins[i]!;
-      const s = this.calls.callFilter(calls.filterCall, p, true, state, pod, nodeInfo);
+      const s = this.calls.call(calls.filterCall, p, true, state, pod, nodeInfo);
       if (s === null || s.code === Code.Success) continue;
       return filterRejection(p.name, s);
     }

@@ -154,7 +154,7 @@ describe('PluginCalls.point', () => {
   });
 });
 
-describe('PluginCalls.callFilter and callScore (the per-node calls)', () => {
+describe('PluginCalls.call (Filter) and callScore (the per-node calls)', () => {
   const state = new CycleState();
   const pod = new PodInfo(makePod('p'));
   const node = new NodeInfo(makeNode('n'));
@@ -170,8 +170,8 @@ describe('PluginCalls.callFilter and callScore (the per-node calls)', () => {
       const failing: FilterPlugin = { name: 'G', filter: throwing };
       const scoring: ScorePlugin = { name: 'S', score: () => 42 };
       const scoreFailing: ScorePlugin = { name: 'T', score: throwing };
-      assert.equal(calls.callFilter(filterCall, rejecting, timed, state, pod, node)!.code, Code.Unschedulable);
-      const err = calls.callFilter(filterCall, failing, timed, state, pod, node)!;
+      assert.equal(calls.call(filterCall, rejecting, timed, state, pod, node)!.code, Code.Unschedulable);
+      const err = calls.call(filterCall, failing, timed, state, pod, node)!;
       assert.deepEqual([err.code, err.message()], [Code.Error, 'broken']);
       assert.equal(calls.callScore(scoreCall, scoring, timed, state, pod, node), 42);
       const scoreErr = calls.callScore(scoreCall, scoreFailing, timed, state, pod, node) as Status;

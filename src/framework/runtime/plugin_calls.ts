@@ -67,23 +67,9 @@ export class PluginCalls {
   }
 
   /**
-   * `call` for the per-node Filter call: the same answer, but untimed it calls the plugin's
-   * method directly. Through the spec, the extra call per plugin per node cost SchedulingBasic
-   * 15% of its CPU time per pod.
-   */
-  callFilter(spec: CallSpec<FilterPlugin, CycleState, PodInfo, NodeInfo, Status | null>, p: FilterPlugin, timed: boolean, state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): Status | null {
-    if (timed) return this.call(spec, p, true, state, pod, nodeInfo);
-    try {
-      return p.filter(state, pod, nodeInfo);
-    } catch (err) {
-      return spec.thrown(Status.fromThrown(err), p);
-    }
-  }
-
-  /**
    * The untimed Filter walk on one node: the plugins in order until one answers other than
    * Success, whose answer goes through `reject`; null when all pass. One try around the whole
-   * walk: a try per call (callFilter) cost SchedulingSecrets about 5% of its CPU time per pod.
+   * walk: a try per call cost SchedulingSecrets about 5% of its CPU time per pod.
    */
   filterUntilRejected(
     spec: CallSpec<FilterPlugin, CycleState, PodInfo, NodeInfo, Status | null>,
@@ -109,7 +95,11 @@ export class PluginCalls {
     return null;
   }
 
-  /** `call` for the per-node Score call, direct when untimed (see callFilter). */
+  /**
+   * `call` for the per-node Score call: the same answer, but untimed it calls the plugin's method
+   * directly (through the spec, the extra call per plugin per node cost SchedulingBasic 15% of
+   * its CPU time per pod).
+   */
   callScore(spec: CallSpec<ScorePlugin, CycleState, PodInfo, NodeInfo, number | Status>, p: ScorePlugin, timed: boolean, state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): number | Status {
     if (timed) return this.call(spec, p, true, state, pod, nodeInfo);
     try {
