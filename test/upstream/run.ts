@@ -16,6 +16,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { loadScenario, type Scenario } from '../../src/sim/scenario/scenario.js';
+import { clusterGates } from '../../src/sim/scenario/embedded.js';
+import { podGroupFieldGates } from '../../src/cluster/memory/store.js';
 import { compareScenario, type PodComparison } from './compare.js';
 import { families, generateScenario, type Family } from './generator.js';
 import type { ExplainPod } from '../../src/sim/explain/explain.js';
@@ -182,7 +184,7 @@ async function compareFile(name: string, path: string): Promise<boolean> {
     console.log(`${name}: HARNESS FAILED\n  ${err.message}`);
     return true;
   }
-  const scenario = loadScenario(path);
+  const scenario = loadScenario(path, { gates: podGroupFieldGates(clusterGates(featureGates)) });
   const ours = await explainOurs(scenario, featureGates);
   const results = compareScenario(scenario, upstream, ours);
   tallyGroups(scenario, results);

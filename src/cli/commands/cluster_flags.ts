@@ -7,6 +7,8 @@ import type { Registry } from '../../framework/registry.js';
 import type { ResolvedConfig } from '../../scheduler/scheduler.js';
 import type { FeatureGates } from '../../config/feature_gates.js';
 import { loadScenario, type Scenario, type ScenarioLoadOptions } from '../../sim/scenario/scenario.js';
+import { clusterGates } from '../../sim/scenario/embedded.js';
+import { podGroupFieldGates } from '../../cluster/memory/store.js';
 import { resolveConfiguration } from '../configuration.js';
 import { defaultScenarioPath } from '../default_scenario.js';
 import type { FlagSpec } from '../command_spec.js';
@@ -106,13 +108,5 @@ export async function loadScenarioAndConfig(
 
 /** A scenario's PodGroups and Workloads lose the fields of the run's gates that are off, as kube-apiserver drops them. */
 function loadOptions(featureGates: FeatureGates | undefined): ScenarioLoadOptions {
-  if (featureGates === undefined) return {};
-  return {
-    gates: {
-      topologyAwareWorkloadScheduling: featureGates.enabled('TopologyAwareWorkloadScheduling'),
-      draWorkloadResourceClaims: featureGates.enabled('DRAWorkloadResourceClaims'),
-      podGroupPreemptionPolicy: featureGates.enabled('PodGroupPreemptionPolicy'),
-      compositePodGroup: featureGates.enabled('CompositePodGroup'),
-    },
-  };
+  return featureGates === undefined ? {} : { gates: podGroupFieldGates(clusterGates(featureGates)) };
 }

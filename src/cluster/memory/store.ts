@@ -92,6 +92,16 @@ const generateNameAlphabet = 'bcdfghjklmnpqrstvwxz2456789';
 
 export type { VersionedEvent, VersionedHandler } from './versioned_event.js';
 
+/** The gates the PodGroup, CompositePodGroup and Workload strategies read, from the cluster's. */
+export function podGroupFieldGates(g: ClusterGates): PodGroupFieldGates {
+  return {
+    topologyAwareWorkloadScheduling: g.topologyAwareWorkloadScheduling === true,
+    draWorkloadResourceClaims: g.draWorkloadResourceClaims === true,
+    podGroupPreemptionPolicy: g.podGroupPreemptionPolicy === true,
+    compositePodGroup: g.compositePodGroup === true,
+  };
+}
+
 export class MemoryCluster implements ClusterClient {
   /** Objects by kind key (api/kinds.ts), then by objectKey: listing a kind does not walk every object. */
   private readonly byKind = new Map<string, Map<string, KubeObject>>();
@@ -133,13 +143,7 @@ export class MemoryCluster implements ClusterClient {
   /** The workload gates the PodGroup and Workload strategies read; null for a store built without gates. */
   private get fieldGates(): PodGroupFieldGates | null {
     const g = this.opts.gates;
-    if (g === undefined) return null;
-    return {
-      topologyAwareWorkloadScheduling: g.topologyAwareWorkloadScheduling === true,
-      draWorkloadResourceClaims: g.draWorkloadResourceClaims === true,
-      podGroupPreemptionPolicy: g.podGroupPreemptionPolicy === true,
-      compositePodGroup: g.compositePodGroup === true,
-    };
+    return g === undefined ? null : podGroupFieldGates(g);
   }
 
   /**

@@ -11,7 +11,7 @@ import { resources } from '../../apiserver/resources.js';
 import type { KubeObject, Pod } from '../../api/types.js';
 import { podKey } from '../../api/types.js';
 import { systemPriorityClassObjects } from '../../api/validation/index.js';
-import type { MemoryCluster } from '../../cluster/memory/store.js';
+import { podGroupFieldGates, type MemoryCluster } from '../../cluster/memory/store.js';
 import { parseConfig } from '../../config/index.js';
 import type { AttemptRecord, ResolvedConfig, Scheduler } from '../../scheduler/scheduler.js';
 import { attemptSummary, explainAttempt, type ExplainAttempt, type ExplainPod, type ExplainStatus } from '../explain/explain.js';
@@ -180,7 +180,7 @@ export class Workbench implements MountedHandler {
       res.end(text);
       return;
     }
-    if (what === 'scenario' && method === 'POST') return sendJson(res, 200, await this.importScenario(parseScenario(body, 'imported scenario')));
+    if (what === 'scenario' && method === 'POST') return sendJson(res, 200, await this.importScenario(parseScenario(body, 'imported scenario', { gates: podGroupFieldGates(this.host.cluster.gates) })));
     throw new HttpProblem(404, `no such endpoint: ${method} /ui/api/${route.join('/')}`);
   }
 
