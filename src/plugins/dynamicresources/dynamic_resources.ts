@@ -287,7 +287,9 @@ export class DynamicResources
     const ns = pod.metadata.namespace ?? '';
     const pg = groups.podGroup(ns, name);
     if (pg !== undefined) return pg;
-    return new ClaimUnavailable(groups.allPodsCount(ns, name) > 0 ? `pod group object not found for pod group ${ns}/${name}` : `pod group state not found for pod group ${ns}/${name}`);
+    // The snapshot lister names the group by its entity key (fwk.EntityKey's String: type/namespace/name).
+    const key = `podgroup/${ns}/${name}`;
+    return new ClaimUnavailable(groups.allPodsCount(ns, name) > 0 ? `pod group object not found for pod group ${key}` : `pod group state not found for pod group ${key}`);
   }
 
   preFilterExtensions(): null {
@@ -506,7 +508,8 @@ export class DynamicResources
       if (typeof named === 'string') return Promise.resolve(Status.error(named));
       if (named.name === null) continue;
       const claim = this.claims.get(ns, named.name);
-      if (claim === undefined) return Promise.resolve(Status.error(`resourceclaim.resource.k8s.io "${named.name}" not found`));
+      // The assume cache's own error, as upstream passes it on.
+      if (claim === undefined) return Promise.resolve(Status.error(`could not find ResourceClaim "${ns}/${named.name}"`));
       if (named.mustCheckOwner && claimIsNotForPodGroup(pg, claim) !== null) continue;
       if (claim.status?.allocation === undefined || !isReservedForPod(pod, claim, this.features.enableDRAWorkloadResourceClaims)) continue;
       // A failed write is left for the next attempt; the next claim is tried.

@@ -177,7 +177,7 @@ describe('DynamicResources: a claim shared by a pod group', () => {
     const { pl } = setup({ gate: true, groups: [] });
     const pre = pl.preFilter(new CycleState(), new PodInfo(member('a')));
     assert.equal(pre?.status?.code, Code.Unschedulable);
-    assert.equal(pre?.status?.message(), 'pod group object not found for pod group default/pg');
+    assert.equal(pre?.status?.message(), 'pod group object not found for pod group podgroup/default/pg');
   });
 });
 
