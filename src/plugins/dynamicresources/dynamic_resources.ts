@@ -581,7 +581,7 @@ export class DynamicResources
   }
 
   /** Marks the node's allocations as in flight, so no other pod gets these devices meanwhile. */
-  reserve(cs: CycleState, podInfo: PodInfo, nodeName: string): Status | null {
+  reserve(cs: CycleState, _podInfo: PodInfo, nodeName: string): Status | null {
     const state = readState(cs);
     if (state instanceof Status) return state;
     if (state.empty || state.allocator === null) return null;
@@ -623,12 +623,7 @@ export class DynamicResources
         return Status.error(`internal error, couldn't signal allocation for claim ${claim.metadata.name ?? ''}: ${(err as Error).message}`);
       }
       // The group's next members share this allocation while the group's cycle lasts.
-      if (group !== null) {
-        const uid = claim.metadata.uid ?? '';
-        let sharers = group.pendingAllocations.get(uid);
-        if (sharers === undefined) group.pendingAllocations.set(uid, (sharers = new Set()));
-        sharers.add(podInfo.pod.metadata.uid ?? '');
-      }
+      group?.pendingAllocations.add(claim.metadata.uid ?? '');
     }
     return null;
   }

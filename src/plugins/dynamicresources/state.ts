@@ -19,11 +19,11 @@ export interface ClaimInfo {
 
 /**
  * What DynamicResources keeps for one pod-group scheduling cycle (podGroupStateData), in the
- * group's cycle state: the claims members reserved in this cycle, by UID, with the UIDs of the
- * members sharing each, so the next member reuses the allocation instead of waiting for it.
+ * group's cycle state: the UIDs of the claims members reserved in this cycle, so the next member
+ * reuses the allocation instead of waiting for it.
  */
 export class PodGroupClaimsState implements StateData {
-  readonly pendingAllocations = new Map<string, Set<string>>();
+  readonly pendingAllocations = new Set<string>();
   /** Each member's state, by "namespace/name", for PodGroupPostFilter. */
   readonly podStates = new Map<string, DynamicResourcesState>();
 
