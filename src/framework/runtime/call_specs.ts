@@ -47,18 +47,22 @@ export const preFilterExtensionsOf: Point<fw.PreFilterPlugin, undefined, undefin
   thrown: thrownAsStatus,
 };
 
-type PreFilterExtensionCall = Point<fw.PreFilterPlugin, fw.PreFilterExtensions, CycleState, PodInfo, Status | null, { other: PodInfo; nodeInfo: NodeInfo }>;
+/**
+ * AddPod/RemovePod on a plugin whose preFilterExtensions() answered (the runner asked first):
+ * the arguments go as they are, so a call per node per nominated pod allocates nothing.
+ */
+type PreFilterExtensionCall = Point<fw.PreFilterPlugin, CycleState, PodInfo, PodInfo, Status | null, NodeInfo>;
 
 export const addPodCall: PreFilterExtensionCall = {
   point: 'PreFilterExtensionAddPod',
-  call: (_p, ext, state, pod, { other, nodeInfo }) => ext.addPod(state, pod, other, nodeInfo),
+  call: (p, state, pod, other, nodeInfo) => p.preFilterExtensions!()!.addPod(state, pod, other, nodeInfo),
   status: same,
   thrown: thrownAsStatus,
 };
 
 export const removePodCall: PreFilterExtensionCall = {
   point: 'PreFilterExtensionRemovePod',
-  call: (_p, ext, state, pod, { other, nodeInfo }) => ext.removePod(state, pod, other, nodeInfo),
+  call: (p, state, pod, other, nodeInfo) => p.preFilterExtensions!()!.removePod(state, pod, other, nodeInfo),
   status: same,
   thrown: thrownAsStatus,
 };

@@ -255,7 +255,7 @@ export class Framework extends FrameworkHandle {
       if (state.skipFilterPlugins.has(p.name)) continue;
       const ext = this.calls.call(calls.preFilterExtensionsOf, p, false, undefined, undefined, undefined);
       if (ext === null) continue;
-      const s = ext instanceof Status ? ext : this.calls.call(spec, p, timed, ext, state, podToSchedule, { other, nodeInfo });
+      const s = ext instanceof Status ? ext : this.calls.call(spec, p, timed, state, podToSchedule, other, nodeInfo);
       if (!isSuccess(s)) return Status.error(`running ${op} on PreFilter plugin "${p.name}": ${s!.message()}`).withPlugin(p.name);
     }
     return null;
