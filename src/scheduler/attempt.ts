@@ -54,10 +54,10 @@ export interface Attempt {
   victims: readonly string[];
 }
 
-/** What the scheduling and binding cycles use of the Scheduler that runs them. */
 /** What the scheduling and binding cycles read and write through the cluster client. */
 type CycleClient = Pick<ClusterClient, 'getPod' | 'updatePodStatus' | 'updatePodGroupStatus'>;
 
+/** What the scheduling and binding cycles use of the Scheduler that runs them. */
 export interface CycleContext {
   readonly cache: Cache;
   readonly queue: SchedulingQueue;

@@ -3,33 +3,20 @@
 // ValidateCompositePodGroup*, with the declarative rules of pkg/apis/scheduling/v1alpha3/
 // zz_generated.validations.go).
 import { dns1123SubdomainErrors } from '../labels.js';
-import type { CompositePodGroup, CompositePodGroupSchedulingPolicy, CompositePodGroupTemplate, Workload } from '../scheduling.js';
+import type { CompositePodGroup, CompositePodGroupTemplate, Workload } from '../scheduling.js';
 import { child, duplicate, index, invalid, required, type FieldError } from './field.js';
 import { nameIsDNSSubdomain, validateObjectMeta } from './meta.js';
 import { internalCompositeTemplatesValue, versionedCompositeTemplateValue } from './scheduling_values.js';
 import {
-  exactlyOne, longName, shortName, validateConstraints, validateDisruption, validatePodGroupTemplateList, validatePriorityFields, validateTemplateList,
+  longName, shortName, validateConstraints, validateDisruption, validatePodGroupTemplateList, validatePolicy, validatePriorityFields, validateTemplateList,
 } from './scheduling_fields.js';
 
 /** Composite templates nest at most this deep (WorkloadMaxTemplateDepth). */
 const maxTemplateDepth = 4;
 
-function validateCompositePolicy(p: CompositePodGroupSchedulingPolicy | undefined, path: string): FieldError[] {
-  if (p === undefined) return [required(path)];
-  const errs = exactlyOne(path, p, ['basic', 'gang']);
-  if (p.gang !== undefined && p.gang !== null) {
-    const mpath = child(child(path, 'gang'), 'minGroupCount');
-    const min = p.gang.minGroupCount;
-    // +k8s:required on an int32: zero is "not set".
-    if (min === undefined || min === 0) errs.push(required(mpath));
-    else if (min < 1) errs.push(invalid(mpath, min, 'must be greater than or equal to 1'));
-  }
-  return errs;
-}
-
 function validateCompositeTemplate(t: CompositePodGroupTemplate, path: string): FieldError[] {
   return [
-    ...validateCompositePolicy(t.schedulingPolicy, child(path, 'schedulingPolicy')),
+    ...validatePolicy(t.schedulingPolicy, child(path, 'schedulingPolicy'), 'minGroupCount'),
     ...validateConstraints(t.schedulingConstraints, child(path, 'schedulingConstraints')),
     ...validateDisruption(t.disruptionMode, child(path, 'disruptionMode')),
     ...validatePriorityFields(t, path),
@@ -131,7 +118,7 @@ export function validateCompositePodGroup(cpg: CompositePodGroup): FieldError[] 
     errs.push(...longName('spec.workloadRef.workloadName', spec.workloadRef.workloadName));
     errs.push(...shortName('spec.workloadRef.templateName', spec.workloadRef.templateName));
   }
-  errs.push(...validateCompositePolicy(spec.schedulingPolicy, 'spec.schedulingPolicy'));
+  errs.push(...validatePolicy(spec.schedulingPolicy, 'spec.schedulingPolicy', 'minGroupCount'));
   errs.push(...validateConstraints(spec.schedulingConstraints, 'spec.schedulingConstraints'));
   // Required, but defaulting (before validation) gives a group without one {single: {}}.
   errs.push(...validateDisruption(spec.disruptionMode, 'spec.disruptionMode'));

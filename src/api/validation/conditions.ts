@@ -46,12 +46,12 @@ function validateConditions(conditions: readonly ConditionView[] | undefined, pa
   return errs;
 }
 
-/** ValidatePodGroupStatusUpdate beyond metadata: the conditions, and claim statuses naming the spec's claims. */
 /** ValidateCompositePodGroupStatusUpdate: the conditions only. */
 export function validateCompositePodGroupStatusUpdate(_old: CompositePodGroup, cpg: CompositePodGroup): FieldError[] {
   return validateConditions(cpg.status?.conditions, 'status.conditions');
 }
 
+/** ValidatePodGroupStatusUpdate beyond metadata: the conditions, and claim statuses naming the spec's claims. */
 export function validatePodGroupStatusUpdate(_oldPg: PodGroup, pg: PodGroup): FieldError[] {
   const errs = validateConditions(pg.status?.conditions, 'status.conditions');
   const claims = new Set((pg.spec.resourceClaims ?? []).map((c) => c.name));

@@ -3,7 +3,7 @@
 // used by the PodGroup and Workload rules (scheduling.ts) and the composite ones (composite_pod_group.ts).
 import { dns1123SubdomainErrors, qualifiedNameErrors } from '../labels.js';
 import type {
-  DisruptionMode, PodGroupResourceClaim, PodGroupSchedulingConstraints, PodGroupSchedulingPolicy, PodGroupTemplate,
+  DisruptionMode, PodGroupResourceClaim, PodGroupSchedulingConstraints, PodGroupTemplate,
 } from '../scheduling.js';
 import { child, duplicate, index, invalid, notSupported, required, type FieldError, type Unquoted } from './field.js';
 import { dns1123LabelErrors } from './meta.js';
@@ -52,14 +52,23 @@ export function shortName(path: string, v: string | undefined): FieldError[] {
 
 const tooLongLabel = 'must be no more than 63 characters';
 
-function validatePolicy(p: PodGroupSchedulingPolicy | undefined, path: string): FieldError[] {
+/**
+ * A scheduling policy: exactly one of basic and gang, and a gang's count (`minCount` of a
+ * PodGroup, `minGroupCount` of a CompositePodGroup) at least 1.
+ */
+export function validatePolicy<F extends 'minCount' | 'minGroupCount'>(
+  p: { readonly gang?: Partial<Record<F, number>> | null } | undefined,
+  path: string,
+  countField: F,
+): FieldError[] {
   if (p === undefined) return [required(path)];
   const errs = exactlyOne(path, p, ['basic', 'gang']);
-  const min = p.gang?.minCount;
-  const mpath = child(child(path, 'gang'), 'minCount');
+  if (p.gang === undefined || p.gang === null) return errs;
+  const mpath = child(child(path, 'gang'), countField);
+  const min = p.gang[countField];
   // +k8s:required on an int32: zero is "not set".
-  if (p.gang && (min === undefined || min === 0)) errs.push(required(mpath));
-  else if (p.gang && min! < 1) errs.push(invalid(mpath, min, 'must be greater than or equal to 1'));
+  if (min === undefined || min === 0) errs.push(required(mpath));
+  else if (min < 1) errs.push(invalid(mpath, min, 'must be greater than or equal to 1'));
   return errs;
 }
 
@@ -109,7 +118,7 @@ export function validatePriorityFields(s: { priorityClassName?: string; priority
 /** The fields a PodGroupTemplate and a PodGroup's spec share. */
 export function validateGroupFields(s: Omit<PodGroupTemplate, 'name'>, path: string): FieldError[] {
   return [
-    ...validatePolicy(s.schedulingPolicy, child(path, 'schedulingPolicy')),
+    ...validatePolicy(s.schedulingPolicy, child(path, 'schedulingPolicy'), 'minCount'),
     ...validateConstraints(s.schedulingConstraints, child(path, 'schedulingConstraints')),
     ...validateClaims(s.resourceClaims, child(path, 'resourceClaims')),
     ...validateDisruption(s.disruptionMode, child(path, 'disruptionMode')),
