@@ -50,7 +50,7 @@ export interface PodGroupTemplate extends PodGroupFields {
 }
 
 /** Exactly one of basic or gang; a composite gang counts child groups, not pods. */
-export interface CompositePodGroupSchedulingPolicy {
+interface CompositePodGroupSchedulingPolicy {
   basic?: Record<string, never>;
   gang?: { minGroupCount: number };
 }
