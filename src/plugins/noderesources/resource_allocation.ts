@@ -273,30 +273,26 @@ export class ResourceAllocationScorer {
    */
   scorePlacement(members: readonly PodInfo[], nodes: readonly NodeInfo[], exact: ExactPlacementScorer): number {
     const n = this.names.length;
-    const requested = new Float64Array(n);
-    const allocatable = new Float64Array(n);
+    const requested = new PlacementSums(n);
+    const allocatable = new PlacementSums(n);
     for (const pod of members) {
       const r = this.podRequests(pod);
-      for (let i = 0; i < n; i++) requested[i]! += r[i]!;
+      for (let i = 0; i < n; i++) requested.add(i, r[i]!);
     }
     // The members' share of `requested`, as the scorer's contract wants it.
-    const proposed = Float64Array.from(requested);
+    const proposed = Float64Array.from(requested.low);
     for (const ni of nodes) {
       for (let i = 0; i < n; i++) {
         // Upstream passes the running total as the "pod request": a scalar nobody asked for so far is skipped.
-        if (this.kinds[i] === KindScalar && requested[i] === 0) continue;
+        if (this.kinds[i] === KindScalar && requested.isZero(i)) continue;
         const a = this.placementAllocatable(ni, i);
         if (a === 0) continue;
-        allocatable[i]! += a;
-        requested[i]! += this.placementUsed(ni, i);
+        allocatable.add(i, a);
+        requested.add(i, this.placementUsed(ni, i));
       }
     }
-    // Sums of non-negative integers are exact while the (rounded) total stays within a double's
-    // integers; past that, or where the score's product would not be, sum again exactly.
-    for (let i = 0; i < n; i++) {
-      if (requested[i]! > exactProductLimit || allocatable[i]! > exactProductLimit) return exact(...this.exactPlacementSums(members, nodes));
-    }
-    return this.scorer(requested, allocatable, proposed);
+    if (requested.exceeded || allocatable.exceeded) return exact(requested.int64(), allocatable.int64());
+    return this.scorer(requested.low, allocatable.low, proposed);
   }
 
   /** A node's allocatable amount of resource `i`, as a placement sums it. */
@@ -313,25 +309,45 @@ export class ResourceAllocationScorer {
     return kind === KindIgnored ? 0 : usedOnNode(ni, kind, this.useRequested);
   }
 
-  /** scorePlacement's sums in int64, as upstream adds them (wrapping past 2^63 as Go's int64 would). */
-  private exactPlacementSums(members: readonly PodInfo[], nodes: readonly NodeInfo[]): [bigint[], bigint[]] {
-    const n = this.names.length;
-    const requested = new Array<bigint>(n).fill(0n);
-    const allocatable = new Array<bigint>(n).fill(0n);
-    for (const pod of members) {
-      const r = this.podRequests(pod);
-      for (let i = 0; i < n; i++) requested[i] = BigInt.asIntN(64, requested[i]! + BigInt(r[i]!));
+}
+
+/**
+ * A placement's sums of non-negative integers, exact as upstream's int64 in one pass: each is
+ * `high + low`, where the double `low` stays within exactProductLimit (its additions and its
+ * product with MaxNodeScore are exact there) and the bigint `high`, made only for a placement
+ * that needs it, takes what would pass it.
+ */
+class PlacementSums {
+  readonly low: Float64Array;
+  private high: bigint[] | null = null;
+
+  constructor(n: number) {
+    this.low = new Float64Array(n);
+  }
+
+  add(i: number, v: number): void {
+    const s = this.low[i]! + v;
+    if (s <= exactProductLimit) {
+      this.low[i] = s;
+      return;
     }
-    for (const ni of nodes) {
-      for (let i = 0; i < n; i++) {
-        if (this.kinds[i] === KindScalar && requested[i] === 0n) continue;
-        const a = this.placementAllocatable(ni, i);
-        if (a === 0) continue;
-        allocatable[i] = BigInt.asIntN(64, allocatable[i]! + BigInt(a));
-        requested[i] = BigInt.asIntN(64, requested[i]! + BigInt(this.placementUsed(ni, i)));
-      }
-    }
-    return [requested, allocatable];
+    this.high ??= new Array<bigint>(this.low.length).fill(0n);
+    this.high[i] = this.high[i]! + BigInt(this.low[i]!) + BigInt(v);
+    this.low[i] = 0;
+  }
+
+  isZero(i: number): boolean {
+    return this.low[i] === 0 && (this.high === null || this.high[i] === 0n);
+  }
+
+  /** True when some sum left `low`: only the exact scorer may read them then. */
+  get exceeded(): boolean {
+    return this.high !== null;
+  }
+
+  /** The sums as Go's int64 adds them: wrapping once at the end is the same as wrapping at each step. */
+  int64(): bigint[] {
+    return Array.from(this.low, (l, i) => BigInt.asIntN(64, (this.high?.[i] ?? 0n) + BigInt(l)));
   }
 }
 
