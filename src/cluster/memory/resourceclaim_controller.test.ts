@@ -5,7 +5,8 @@ import type { ResourceClaim, ResourceClaimTemplate } from '../../api/dra_types.j
 import { FakeClock, seededRandom } from '../../util/clock.js';
 import { ApiError, type WatchEvent } from '../types.js';
 import { MemoryCluster } from './store.js';
-import { generateNameFor, PodResourceClaimAnnotation, ResourceClaimFinalizer } from './resourceclaim_controller.js';
+import { generateNameFor, PodResourceClaimAnnotation } from './resourceclaim_controller.js';
+import { ClaimFinalizer } from '../../api/resourceclaim.js';
 import { makePod } from '../../testing/builders.js';
 
 /** Lets the controller's microtask passes run (no time passes on the fake clock). */
@@ -109,7 +110,7 @@ describe('embedded resourceclaim controller', () => {
     const c = newCluster();
     c.create(pod('user', [{ name: 'gpu', resourceClaimName: 'shared' }], 'node-1'));
     const uid = c.getPod('default', 'user')!.metadata.uid!;
-    const stored = c.create(claim('shared', { metadata: { name: 'shared', namespace: 'default', finalizers: [ResourceClaimFinalizer] } }));
+    const stored = c.create(claim('shared', { metadata: { name: 'shared', namespace: 'default', finalizers: [ClaimFinalizer] } }));
     await c.updateResourceClaimStatus({ ...stored, status: { allocation, reservedFor: [{ resource: 'pods', name: 'user', uid }] } });
     await settle();
     assert.equal(c.get<ResourceClaim>('ResourceClaim', 'default', 'shared')!.status?.reservedFor?.length, 1, 'kept while the pod exists');
@@ -140,7 +141,7 @@ describe('embedded resourceclaim controller', () => {
       const p = c.getPod('default', 'p')!;
       const name = p.status!.resourceClaimStatuses![0]!.resourceClaimName!;
       const made = c.get<ResourceClaim>('ResourceClaim', 'default', name)!;
-      await c.updateResourceClaim({ ...made, metadata: { ...made.metadata, finalizers: [ResourceClaimFinalizer] } });
+      await c.updateResourceClaim({ ...made, metadata: { ...made.metadata, finalizers: [ClaimFinalizer] } });
       const withFinalizer = c.get<ResourceClaim>('ResourceClaim', 'default', name)!;
       await c.updateResourceClaimStatus({ ...withFinalizer, status: { allocation, reservedFor: [{ resource: 'pods', name: 'p', uid: p.metadata.uid! }] } });
       if (end === 'delete') await c.deletePod(p);
@@ -159,7 +160,7 @@ describe('embedded resourceclaim controller', () => {
       // What DynamicResources' PreBind does: create the claim, allocate and reserve it, name it in the pod.
       const made = await c.createResourceClaim(claim('', {
         metadata: {
-          namespace: 'default', generateName: 'p-extended-resources-', finalizers: [ResourceClaimFinalizer],
+          namespace: 'default', generateName: 'p-extended-resources-', finalizers: [ClaimFinalizer],
           annotations: { 'resource.kubernetes.io/extended-resource-claim': 'true' },
           ownerReferences: [{ apiVersion: 'v1', kind: 'Pod', name: 'p', uid: p.metadata.uid!, controller: true }],
         },
@@ -219,9 +220,9 @@ describe('embedded store: ResourceClaim writes', () => {
     const c = newCluster();
     const stored = c.create(claim('c1'));
     const allocated = await c.updateResourceClaimStatus({ ...stored, status: { allocation } });
-    const updated = await c.updateResourceClaim({ ...allocated, metadata: { ...allocated.metadata, finalizers: [ResourceClaimFinalizer] }, status: undefined });
+    const updated = await c.updateResourceClaim({ ...allocated, metadata: { ...allocated.metadata, finalizers: [ClaimFinalizer] }, status: undefined });
     assert.deepEqual(updated.status, { allocation });
-    assert.deepEqual(updated.metadata.finalizers, [ResourceClaimFinalizer]);
+    assert.deepEqual(updated.metadata.finalizers, [ClaimFinalizer]);
   });
 
   it('only marks a claim with finalizers as deleted until they are gone', async () => {

@@ -5,7 +5,7 @@
 // group's status and shared by the members whose entries match the group's.
 import type { PodGroup } from '../../api/scheduling.js';
 import type { KubeObject, Pod } from '../../api/types.js';
-import { bindTo, claimIsNotForPodGroup, isForPodGroupByPod, isPodGroupReference, isReservedForPod as isReservedForPodOrGroup, SchedulingGroup } from '../../api/resourceclaim.js';
+import { bindTo, ClaimFinalizer, claimIsNotForPod, claimIsNotForPodGroup, isPodGroupReference, podClaimName, podGroupClaimName, isReservedForPod as isReservedForPodOrGroup, SchedulingGroup } from '../../api/resourceclaim.js';
 import type { PodResourceClaim, ResourceClaim, ResourceClaimConsumerReference, ResourceClaimStatus, ResourceClaimTemplate } from '../../api/dra_types.js';
 import type { Clock } from '../../util/clock.js';
 import { ApiError, type ClusterEventRecord } from '../types.js';
@@ -13,8 +13,6 @@ import type { VersionedEvent } from './versioned_event.js';
 
 /** The annotation naming the pod entry a generated claim was made for (resourceapi.PodResourceClaimAnnotation). */
 export const PodResourceClaimAnnotation = 'resource.kubernetes.io/pod-claim-name';
-/** The finalizer the scheduler puts on claims it allocates (resourceapi.Finalizer). */
-export const ResourceClaimFinalizer = 'resource.kubernetes.io/delete-protection';
 /** At most this many consumers may reserve one claim (resourceapi.ResourceClaimReservedForMaxSize). */
 const ResourceClaimReservedForMaxSize = 256;
 
@@ -45,18 +43,6 @@ function isPodDone(pod: Pod): boolean {
   return phase === 'Succeeded' || phase === 'Failed' || (!!pod.metadata.deletionTimestamp && !pod.spec.nodeName);
 }
 
-/**
- * The claim a pod entry uses: its resourceClaimName, or for a template entry the name recorded in
- * the pod's status (null: recorded as not needed; undefined: not generated yet) (resourceclaim.Name).
- */
-function podClaimName(pod: Pod, entry: PodResourceClaim): { name: string | null; generated: boolean } | undefined {
-  if (entry.resourceClaimName !== undefined) return { name: entry.resourceClaimName, generated: false };
-  for (const s of pod.status?.resourceClaimStatuses ?? []) {
-    if (s.name === entry.name) return { name: s.resourceClaimName ?? null, generated: true };
-  }
-  return undefined;
-}
-
 /** The pod that owns (controls) a generated claim, if any. */
 function owningPod(claim: ResourceClaim): { name: string; uid: string } | undefined {
   for (const o of claim.metadata.ownerReferences ?? []) {
@@ -69,24 +55,6 @@ function owningPod(claim: ResourceClaim): { name: string; uid: string } | undefi
 function owningPodGroup(claim: ResourceClaim): { name: string; uid: string } | undefined {
   for (const o of claim.metadata.ownerReferences ?? []) {
     if (o.apiVersion.startsWith(`${SchedulingGroup}/`) && o.kind === 'PodGroup' && o.controller) return { name: o.name, uid: o.uid };
-  }
-  return undefined;
-}
-
-/**
- * The claim was generated for `pod` or, with `groupOwned` (DRAWorkloadResourceClaims), for the
- * pod's PodGroup (resourceclaim.IsForPod).
- */
-function isForPod(pod: Pod, claim: ResourceClaim, groupOwned: boolean): boolean {
-  if ((claim.metadata.ownerReferences ?? []).some((o) => o.uid === pod.metadata.uid && o.controller === true)) return true;
-  return groupOwned && isForPodGroupByPod(pod, claim);
-}
-
-/** The claim a PodGroup entry uses (resourceclaim.NameFromPodGroup), as podClaimName for pods. */
-function podGroupClaimName(pg: PodGroup, entry: PodResourceClaim): { name: string | null; generated: boolean } | undefined {
-  if (entry.resourceClaimName !== undefined) return { name: entry.resourceClaimName, generated: false };
-  for (const s of pg.status?.resourceClaimStatuses ?? []) {
-    if (s.name === entry.name) return { name: s.resourceClaimName ?? null, generated: true };
   }
   return undefined;
 }
@@ -180,8 +148,8 @@ export class ResourceClaimController {
       this.deletedGroups.add(pg.metadata.uid ?? '');
       if (this.deletedGroups.size > deletedPodsRemembered) this.deletedGroups.delete(this.deletedGroups.values().next().value!);
       for (const entry of claims) {
-        const n = podGroupClaimName(pg, entry)?.name;
-        if (n) this.dirtyClaims.add(key(pg.metadata.namespace, n));
+        const n = podGroupClaimName(pg, entry);
+        if (typeof n !== 'string' && n.name) this.dirtyClaims.add(key(pg.metadata.namespace, n.name));
       }
       for (const k of this.claimsByOwner.get(pg.metadata.uid ?? '') ?? []) this.dirtyClaims.add(k);
     } else if (claims.length > 0 && this.workloadClaims && !pg.metadata.deletionTimestamp) {
@@ -198,8 +166,8 @@ export class ResourceClaimController {
     const podKey = key(pod.metadata.namespace, pod.metadata.name);
     const claimKeys: string[] = [];
     for (const entry of pod.spec.resourceClaims ?? []) {
-      const n = podClaimName(pod, entry)?.name;
-      if (n) claimKeys.push(key(pod.metadata.namespace, n));
+      const n = podClaimName(pod, entry);
+      if (typeof n !== 'string' && n.name) claimKeys.push(key(pod.metadata.namespace, n.name));
     }
     if (extendedClaim) claimKeys.push(key(pod.metadata.namespace, extendedClaim));
     const groupKey = groupKeyOf(pod);
@@ -296,9 +264,9 @@ export class ResourceClaimController {
     if (!current.spec.nodeName) return;
     for (const entry of current.spec.resourceClaims ?? []) {
       const n = podClaimName(current, entry);
-      if (!n?.name) continue;
+      if (typeof n === 'string' || !n.name) continue;
       const claim = this.store.get<ResourceClaim>('ResourceClaim', ns, n.name);
-      if (!claim || (n.generated && !isForPod(current, claim, this.workloadClaims))) continue;
+      if (!claim || (n.mustCheckOwner && claimIsNotForPod(current, claim, this.workloadClaims) !== null)) continue;
       if (claim.status?.allocation && !this.isReservedForPod(current, claim) && (claim.status.reservedFor?.length ?? 0) < ResourceClaimReservedForMaxSize) {
         const ref: ResourceClaimConsumerReference = { resource: 'pods', name: current.metadata.name ?? '', uid: current.metadata.uid ?? '' };
         this.store.writeResourceClaimStatus({ ...claim, status: { ...claim.status, reservedFor: [...(claim.status.reservedFor ?? []), ref] } });
@@ -313,10 +281,10 @@ export class ResourceClaimController {
   private async handleClaim(pod: Pod, entry: PodResourceClaim): Promise<string | null> {
     const ns = pod.metadata.namespace ?? 'default';
     const recorded = podClaimName(pod, entry);
-    if (recorded !== undefined) {
+    if (typeof recorded !== 'string') {
       if (recorded.name === null) return null;
       const existing = this.store.get<ResourceClaim>('ResourceClaim', ns, recorded.name);
-      if (existing && (!recorded.generated || isForPod(pod, existing, this.workloadClaims))) return null;
+      if (existing && (!recorded.mustCheckOwner || claimIsNotForPod(pod, existing, this.workloadClaims) === null)) return null;
     }
     if (entry.resourceClaimTemplateName === undefined) return null;
     // A member's entry the group lists too uses the group's claim, made by syncPodGroup.
@@ -417,10 +385,10 @@ export class ResourceClaimController {
   private async handlePodGroupClaim(pg: PodGroup, entry: PodResourceClaim): Promise<string | null> {
     const ns = pg.metadata.namespace ?? 'default';
     const recorded = podGroupClaimName(pg, entry);
-    if (recorded !== undefined) {
+    if (typeof recorded !== 'string') {
       if (recorded.name === null) return null;
       const existing = this.store.get<ResourceClaim>('ResourceClaim', ns, recorded.name);
-      if (existing && (!recorded.generated || claimIsNotForPodGroup(pg, existing) === null)) return null;
+      if (existing && (!recorded.mustCheckOwner || claimIsNotForPodGroup(pg, existing) === null)) return null;
     }
     if (entry.resourceClaimTemplateName === undefined) return null;
     const orphan = this.findPodGroupClaim(ns, pg.metadata.uid ?? '', entry.name);
@@ -467,7 +435,7 @@ export class ResourceClaimController {
     if (!claim) return;
     const reservedFor = claim.status?.reservedFor ?? [];
     const remaining = reservedFor.filter((r) => !(r.resource === 'pods' && !r.apiGroup && this.podGone(ns, r)) && !(this.workloadClaims && isPodGroupReference(r) && this.podGroupGone(ns, r)));
-    const hasFinalizer = (claim.metadata.finalizers ?? []).includes(ResourceClaimFinalizer);
+    const hasFinalizer = (claim.metadata.finalizers ?? []).includes(ClaimFinalizer);
     if (remaining.length < reservedFor.length) {
       const { reservedFor: _old, allocation, ...rest } = claim.status ?? {};
       // The last consumer gone: the claim is deallocated so a later one may get other devices.
@@ -514,8 +482,8 @@ export class ResourceClaimController {
 
   private async dropFinalizer(claim: ResourceClaim): Promise<ResourceClaim> {
     const finalizers = claim.metadata.finalizers ?? [];
-    if (!finalizers.includes(ResourceClaimFinalizer)) return claim;
-    const rest = finalizers.filter((f) => f !== ResourceClaimFinalizer);
+    if (!finalizers.includes(ClaimFinalizer)) return claim;
+    const rest = finalizers.filter((f) => f !== ClaimFinalizer);
     const { finalizers: _old, ...others } = claim.metadata;
     const metadata = rest.length > 0 ? { ...others, finalizers: rest } : others;
     return this.store.updateResourceClaim({ ...claim, metadata });

@@ -16,7 +16,8 @@ import { newTestHandle } from '../../testing/handle.js';
 import { defaultDynamicResourcesArgs } from './args.js';
 import { DynamicResources } from './dynamic_resources.js';
 import { pinnedDraFeatures } from './features.js';
-import { bindTo, claimIsNotForPod, ClaimUnavailable, isReservedForPod } from './pod_claims.js';
+import { bindTo, ClaimUnavailable, isReservedForPod } from './pod_claims.js';
+import { claimIsNotForPod } from '../../api/resourceclaim.js';
 import { allocatedClaim, claimClient, deviceClass, FakeAllocator, nodeSlice, pendingClaim } from './test_helpers.js';
 import type { PodGroupPostFilterContext } from '../../framework/pod_group_post_filter.js';
 
@@ -74,13 +75,13 @@ describe('reservations and owners of group claims', () => {
   it('a claim the group controls is the member\'s with the gate on; else upstream\'s messages', () => {
     const c = claim([], groupOwner);
     assert.equal(claimIsNotForPod(member('a'), c, true), null);
-    assert.equal(claimIsNotForPod(member('a'), c, false)?.message, 'ResourceClaim default/shared was not created for Pod default/a (Pod is not owner)');
+    assert.equal(claimIsNotForPod(member('a'), c, false), 'ResourceClaim default/shared was not created for Pod default/a (Pod is not owner)');
     assert.equal(
-      claimIsNotForPod(member('a', undefined, 'other'), c, true)?.message,
+      claimIsNotForPod(member('a', undefined, 'other'), c, true),
       'ResourceClaim default/shared was not created for Pod default/a (neither Pod nor PodGroup other is the owner)',
     );
     // The kind's API group counts, not its version.
-    assert.equal(claimIsNotForPod(member('a'), claim([], { ...groupOwner, apiVersion: 'example.com/v1' }), true)?.message, 'ResourceClaim default/shared was not created for Pod default/a (neither Pod nor PodGroup other is the owner)'.replace('other', 'pg'));
+    assert.equal(claimIsNotForPod(member('a'), claim([], { ...groupOwner, apiVersion: 'example.com/v1' }), true), 'ResourceClaim default/shared was not created for Pod default/a (neither Pod nor PodGroup other is the owner)'.replace('other', 'pg'));
   });
 });
 
