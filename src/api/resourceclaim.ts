@@ -19,7 +19,7 @@ const podKey = (pod: Pod): string => `${pod.metadata.namespace ?? ''}/${pod.meta
  * Whether the claim's controller is the pod's PodGroup, known by name, kind and API group since a
  * pod does not know its group's UID (isForPodGroupByPod; the version is not compared).
  */
-export function isForPodGroupByPod(pod: Pod, claim: ResourceClaim): boolean {
+function isForPodGroupByPod(pod: Pod, claim: ResourceClaim): boolean {
   const group = podGroupNameOf(pod);
   if (group === undefined) return false;
   const controller = (claim.metadata.ownerReferences ?? []).find((r) => r.controller === true);
