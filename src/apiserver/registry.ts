@@ -4,7 +4,7 @@
 // pkg/registry/core/pod/storage/storage.go).
 import { parse as parseYaml } from 'yaml';
 import type { KubeObject, ObjectMeta, Pod } from '../api/types.js';
-import type { CompositePodGroup, PodGroup, Workload } from '../api/scheduling.js';
+import type { PodGroup } from '../api/scheduling.js';
 import { MemoryCluster, setCondition } from '../cluster/memory/store.js';
 import { ApiError } from '../cluster/types.js';
 import { rfc3339, type Clock } from '../util/clock.js';
@@ -138,18 +138,7 @@ export class ResourceRegistry {
    * stored `old` object uses) before anything checks them; a status write only the claim statuses.
    */
   private withoutDisabledFields(r: Resource, obj: Obj, old: Obj | null, subresource = ''): Obj {
-    if (r.group !== 'scheduling.k8s.io') return obj;
-    if (r.kind === 'PodGroup') {
-      const prev = old === null ? undefined : old as unknown as PodGroup;
-      if (subresource !== 'status') return this.cluster.withoutDisabledPodGroupFields(obj as unknown as PodGroup, prev) as unknown as Obj;
-      const status = (obj as unknown as PodGroup).status;
-      return status === undefined || prev === undefined ? obj : { ...obj, status: this.cluster.withoutDisabledPodGroupStatusFields(status, prev) };
-    }
-    if (r.kind === 'CompositePodGroup' && subresource === '') {
-      return this.cluster.withoutDisabledCompositePodGroupFields(obj as unknown as CompositePodGroup, old === null ? undefined : old as unknown as CompositePodGroup) as unknown as Obj;
-    }
-    if (r.kind === 'Workload' && subresource === '') return this.cluster.withoutDisabledWorkloadFields(obj as unknown as Workload, old === null ? undefined : old as unknown as Workload) as unknown as Obj;
-    return obj;
+    return r.group === 'scheduling.k8s.io' ? this.cluster.withoutDisabledFields(r.storeKind, obj, old ?? undefined, subresource) : obj;
   }
 
   /**

@@ -2,10 +2,10 @@
 // and the PodGroup and Workload strategies' (podgroup/strategy.go, workload/strategy.go) on create and update.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Pod } from '../types.js';
+import type { KubeObject, Pod } from '../types.js';
 import type { CompositePodGroup, CompositePodGroupTemplate, PodGroup, PodGroupTemplate, Workload } from '../scheduling.js';
 import {
-  dropDisabledCompositePodGroupFields, dropDisabledPodFields, dropDisabledPodGroupFields, dropDisabledPodGroupStatusFields, dropDisabledWorkloadFields,
+  dropDisabledCompositePodGroupFields, dropDisabledFields, dropDisabledPodFields, dropDisabledPodGroupFields, dropDisabledPodGroupStatusFields, dropDisabledWorkloadFields,
   type PodGroupFieldGates,
 } from './drop_disabled_fields.js';
 import { makePod } from '../../testing/builders.js';
@@ -126,4 +126,34 @@ describe('dropDisabledCompositePodGroupFields', () => {
     assert.equal(dropDisabledCompositePodGroupFields(cpg('Never'), allOff, cpg('Never')).spec.preemptionPolicy, 'Never');
     assert.equal(dropDisabledCompositePodGroupFields(cpg('Never'), allOn).spec.preemptionPolicy, 'Never');
   });
+});
+
+describe('dropDisabledFields: the dispatch by kind key every writer uses', () => {
+  const claimStatus = { conditions: [], resourceClaimStatuses: [{ name: 'c', resourceClaimName: 'rc' }] };
+  const withStatus = { ...group(fullSpec), status: claimStatus };
+  const workload: Workload = { kind: 'Workload', metadata: { name: 'w' }, spec: { podGroupTemplates: [{ name: 't', schedulingPolicy: { basic: {} }, preemptionPolicy: 'Never' }] } };
+  const composite: CompositePodGroup = {
+    kind: 'CompositePodGroup', metadata: { name: 'c' },
+    spec: { workloadRef: { workloadName: 'w', templateName: 't' }, schedulingPolicy: { basic: {} }, preemptionPolicy: 'Never' },
+  };
+  const asObject = (o: object): KubeObject => o as KubeObject;
+  const cases: { name: string; kindKey: string; obj: KubeObject; old?: KubeObject; subresource?: string; want: KubeObject | 'same' }[] = [
+    { name: 'a PodGroup as its strategy', kindKey: 'PodGroup', obj: withStatus, want: dropDisabledPodGroupFields(withStatus, allOff) },
+    { name: 'a PodGroup status write drops only the claim statuses', kindKey: 'PodGroup', obj: withStatus, old: group({}), subresource: 'status',
+      want: asObject({ ...withStatus, status: { conditions: [] } }) },
+    { name: 'a PodGroup status write without a stored group stays', kindKey: 'PodGroup', obj: withStatus, subresource: 'status', want: 'same' },
+    { name: 'a Workload as its strategy', kindKey: 'Workload', obj: asObject(workload), want: asObject(dropDisabledWorkloadFields(workload, allOff)) },
+    { name: 'a Workload subresource stays', kindKey: 'Workload', obj: asObject(workload), subresource: 'status', want: 'same' },
+    { name: 'a CompositePodGroup as its strategy', kindKey: 'CompositePodGroup', obj: composite, want: dropDisabledCompositePodGroupFields(composite, allOff) },
+    { name: 'a CompositePodGroup status write stays', kindKey: 'CompositePodGroup', obj: composite, subresource: 'status', want: 'same' },
+    { name: 'the custom PodGroup kind stays', kindKey: 'scheduling.x-k8s.io/PodGroup', obj: withStatus, want: 'same' },
+    { name: 'a spec that is not an object is left to validation', kindKey: 'PodGroup', obj: asObject({ kind: 'PodGroup', metadata: { name: 'g' }, spec: 'x' }), want: 'same' },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const out = dropDisabledFields(c.kindKey, c.obj, allOff, c.old, c.subresource);
+      if (c.want === 'same') assert.equal(out, c.obj);
+      else assert.deepEqual(out, c.want);
+    });
+  }
 });

@@ -2,7 +2,7 @@
 // default (pkg/api/pod/util.go dropDisabledFields): only those the scheduler reads; and the
 // PodGroup's and Workload's fields of the workload gates that are off.
 import type { CompositePodGroup, CompositePodGroupTemplate, PodGroup, PodGroupTemplate, Workload } from '../scheduling.js';
-import type { Container, Pod } from '../types.js';
+import type { Container, KubeObject, Pod } from '../types.js';
 
 function hasBindMountOptions(containers: readonly Container[] | undefined): boolean {
   return (containers ?? []).some((c) => (c.volumeMounts ?? []).some((m) => m.bindMountOptions !== undefined));
@@ -134,4 +134,30 @@ export function dropDisabledCompositePodGroupFields(cpg: CompositePodGroup, gate
   if (gates.podGroupPreemptionPolicy || old?.spec.preemptionPolicy !== undefined || cpg.spec?.preemptionPolicy === undefined) return cpg;
   const { preemptionPolicy: _dropped, ...spec } = cpg.spec;
   return { ...cpg, spec };
+}
+
+/**
+ * The scheduling kinds' strategies by kind key, the one dispatch every writer goes through:
+ * `obj` without the fields of gates that are off, except those the stored `old` uses. A
+ * PodGroup's `status` subresource drops only the claim statuses; the other kinds have no
+ * strategy for a subresource. Other kinds, and objects whose spec is not an object (validation
+ * names that), come back as they are.
+ */
+export function dropDisabledFields(kindKey: string, obj: KubeObject, gates: PodGroupFieldGates, old?: KubeObject, subresource = ''): KubeObject {
+  const spec = (obj as { spec?: unknown }).spec;
+  if (typeof spec !== 'object' || spec === null) return obj;
+  switch (kindKey) {
+    case 'PodGroup': {
+      const prev = old as PodGroup | undefined;
+      if (subresource !== 'status') return dropDisabledPodGroupFields(obj as PodGroup, gates, prev);
+      const status = (obj as PodGroup).status;
+      return status === undefined || prev === undefined ? obj : { ...obj, status: dropDisabledPodGroupStatusFields(status, gates, prev) } as PodGroup;
+    }
+    case 'CompositePodGroup':
+      return subresource === '' ? dropDisabledCompositePodGroupFields(obj as CompositePodGroup, gates, old as CompositePodGroup | undefined) : obj;
+    case 'Workload':
+      return subresource === '' ? dropDisabledWorkloadFields(obj as unknown as Workload, gates, old as unknown as Workload | undefined) as unknown as KubeObject : obj;
+    default:
+      return obj;
+  }
 }

@@ -2,10 +2,8 @@
 // ordered events), binding, status updates, deletes and events; deterministic for a seed.
 import type { KubeObject, Node, ObjectMeta, PersistentVolume, PersistentVolumeClaim, Pod, PodCondition, PriorityClass, StorageClass } from '../../api/types.js';
 import type { ResourceClaim } from '../../api/dra_types.js';
-import type { CompositePodGroup, PodGroup, Workload } from '../../api/scheduling.js';
-import {
-  dropDisabledCompositePodGroupFields, dropDisabledPodGroupFields, dropDisabledPodGroupStatusFields, dropDisabledWorkloadFields, type PodGroupFieldGates,
-} from '../../api/admission/drop_disabled_fields.js';
+import type { CompositePodGroup, PodGroup } from '../../api/scheduling.js';
+import { dropDisabledFields, type PodGroupFieldGates } from '../../api/admission/drop_disabled_fields.js';
 import { crdKind, customKindOf, establishedStatus, type CustomResourceDefinition } from '../../api/crds.js';
 import { clusterScopedKinds, kindKey, kindKeyOf, kinds, type KindInfo } from '../../api/kinds.js';
 import { randomUUID, rfc3339, seededRandom, type Clock } from '../../util/clock.js';
@@ -147,30 +145,13 @@ export class MemoryCluster implements ClusterClient {
   }
 
   /**
-   * A PodGroup as the strategy prepares it: without the fields of the gates that are off, except
-   * those the stored `old` group uses. A store built without gates (tests, library use) keeps every field.
+   * An object as its kind's strategy prepares it (dropDisabledFields): without the fields of the
+   * gates that are off, except those the stored `old` uses. A store built without gates (tests,
+   * library use) keeps every field.
    */
-  withoutDisabledPodGroupFields(pg: PodGroup, old?: PodGroup): PodGroup {
+  withoutDisabledFields<T extends KubeObject>(kindKey: string, obj: T, old?: KubeObject, subresource = ''): T {
     const g = this.fieldGates;
-    return g === null ? pg : dropDisabledPodGroupFields(pg, g, old);
-  }
-
-  /** A PodGroup's status as the status strategy prepares it (claim statuses dropped with their gate). */
-  withoutDisabledPodGroupStatusFields(status: NonNullable<PodGroup['status']>, old: PodGroup): NonNullable<PodGroup['status']> {
-    const g = this.fieldGates;
-    return g === null ? status : dropDisabledPodGroupStatusFields(status, g, old);
-  }
-
-  /** A CompositePodGroup as the strategy prepares it, as withoutDisabledPodGroupFields does for a PodGroup. */
-  withoutDisabledCompositePodGroupFields(cpg: CompositePodGroup, old?: CompositePodGroup): CompositePodGroup {
-    const g = this.fieldGates;
-    return g === null ? cpg : dropDisabledCompositePodGroupFields(cpg, g, old);
-  }
-
-  /** A Workload as the strategy prepares it, as withoutDisabledPodGroupFields does for its templates. */
-  withoutDisabledWorkloadFields(w: Workload, old?: Workload): Workload {
-    const g = this.fieldGates;
-    return g === null ? w : dropDisabledWorkloadFields(w, g, old);
+    return g === null ? obj : dropDisabledFields(kindKey, obj, g, old, subresource) as T;
   }
 
   /** ClearingNominatedNodeNameAfterBinding, for this store and the API server over it. */
@@ -233,12 +214,12 @@ export class MemoryCluster implements ClusterClient {
     } else if (kind === 'StorageClass') {
       o = defaultStorageClass(obj as StorageClass);
     } else if (kind === 'PodGroup') {
-      const pg = this.withoutDisabledPodGroupFields(obj as PodGroup);
+      const pg = this.withoutDisabledFields(kind, obj as PodGroup);
       o = this.gates.genericWorkload === true ? defaultPodGroup(pg, this.list<PriorityClass>('PriorityClass'), this.gates.podGroupPreemptionPolicy === true) : cloneJSON(pg);
       o.metadata ??= {};
       o.metadata.namespace ??= 'default';
     } else if (kind === 'CompositePodGroup') {
-      const cpg = this.withoutDisabledCompositePodGroupFields(obj as CompositePodGroup);
+      const cpg = this.withoutDisabledFields(kind, obj as CompositePodGroup);
       o = defaultCompositePodGroup(cpg, this.list<PriorityClass>('PriorityClass'), this.gates.podGroupPreemptionPolicy === true);
     } else if (kind === crdKind) {
       // The names and established controllers accept a new CRD at once (no other CRD can conflict).
@@ -255,7 +236,7 @@ export class MemoryCluster implements ClusterClient {
       o.metadata ??= {};
       if (!clusterScopedKinds.has(kind)) o.metadata.namespace ??= 'default';
       defaultWorkload(o);
-      if (kind === 'Workload') o = this.withoutDisabledWorkloadFields(o as unknown as Workload, old as unknown as Workload | undefined) as unknown as KubeObject;
+      o = this.withoutDisabledFields(kind, o, old);
       // The Job strategy drops spec.scheduling while WorkloadWithJob is off (DropDisabledFields).
       if (kind === 'Job' && this.gates.workloadWithJob !== true) delete (o as { spec?: { scheduling?: unknown } }).spec?.scheduling;
     }
@@ -288,8 +269,7 @@ export class MemoryCluster implements ClusterClient {
     // Admission's fills happen on create only (a pod's or a group's priority never changes after).
     const kind = kindKeyOf(obj);
     const o = kind === 'Pod' ? cloneJSON(obj)
-      : kind === 'PodGroup' ? cloneJSON(this.withoutDisabledPodGroupFields(obj as unknown as PodGroup, old as unknown as PodGroup))
-      : kind === 'CompositePodGroup' ? cloneJSON(this.withoutDisabledCompositePodGroupFields(obj as unknown as CompositePodGroup, old as unknown as CompositePodGroup))
+      : kind === 'PodGroup' || kind === 'CompositePodGroup' ? cloneJSON(this.withoutDisabledFields(kind, obj, old))
       : this.prepare(obj, old);
     return this.replaceExisting(key, old, o) as T;
   }
@@ -517,7 +497,7 @@ export class MemoryCluster implements ClusterClient {
     // The status strategy: spec and metadata stay as stored.
     const next: PodGroup = { ...cur, metadata: { ...cur.metadata } };
     if (podGroup.status === undefined) delete next.status;
-    else next.status = cloneJSON(this.withoutDisabledPodGroupStatusFields(podGroup.status, cur));
+    else next.status = cloneJSON(this.withoutDisabledFields('PodGroup', { ...next, status: podGroup.status }, cur, 'status').status);
     return this.replaceExisting(objectKey(cur), cur, next) as PodGroup;
   }
 

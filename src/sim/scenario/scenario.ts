@@ -8,10 +8,8 @@ import { parseAllDocuments } from 'yaml';
 import { applyMatchLabelKeysToAffinity } from '../../api/admission/match_label_keys.js';
 import { admitGroupPriority, priorityAdmissionError, priorityClassAdmissionError } from '../../api/admission/priority.js';
 import type { KubeObject, Node, Pod, PriorityClass } from '../../api/types.js';
-import type { CompositePodGroup, PodGroup, Workload } from '../../api/scheduling.js';
-import {
-  dropDisabledCompositePodGroupFields, dropDisabledPodGroupFields, dropDisabledWorkloadFields, type PodGroupFieldGates,
-} from '../../api/admission/drop_disabled_fields.js';
+import type { CompositePodGroup, PodGroup } from '../../api/scheduling.js';
+import { dropDisabledFields, type PodGroupFieldGates } from '../../api/admission/drop_disabled_fields.js';
 import { kindKeyOf } from '../../api/kinds.js';
 import { nodesToAdd, readStepOps, whatIfStepKeys, type StepOps } from './whatif_steps.js';
 import {
@@ -113,19 +111,7 @@ class Loader {
    */
   private withoutDisabledFields(obj: KubeObject, old: KubeObject | undefined): KubeObject {
     const gates = this.gates ?? { topologyAwareWorkloadScheduling: true, draWorkloadResourceClaims: true, podGroupPreemptionPolicy: true, compositePodGroup: false };
-    switch (kindKeyOf(obj)) {
-      case 'PodGroup':
-        return typeof (obj as PodGroup).spec === 'object' && (obj as PodGroup).spec !== null
-          ? dropDisabledPodGroupFields(obj as PodGroup, gates, old as PodGroup | undefined) : obj;
-      case 'Workload':
-        return typeof (obj as unknown as Workload).spec === 'object' && (obj as unknown as Workload).spec !== null
-          ? dropDisabledWorkloadFields(obj as unknown as Workload, gates, old as unknown as Workload | undefined) as unknown as KubeObject : obj;
-      case 'CompositePodGroup':
-        return typeof (obj as CompositePodGroup).spec === 'object' && (obj as CompositePodGroup).spec !== null
-          ? dropDisabledCompositePodGroupFields(obj as CompositePodGroup, gates, old as CompositePodGroup | undefined) : obj;
-      default:
-        return obj;
-    }
+    return dropDisabledFields(kindKeyOf(obj), obj, gates, old);
   }
 
   fail(where: string, message: string, causes: readonly FieldError[] = []): never {
