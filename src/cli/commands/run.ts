@@ -16,6 +16,7 @@ import { withDelegatedAuth, tlsServerOptions, type SecureServing } from '../../m
 import { endpointsHandler, serveEndpoints, type EndpointsServer, type HealthCheck } from '../../metrics/server.js';
 import { SchedulerMetrics } from '../../metrics/metrics.js';
 import { notYetAvailablePlugins } from '../../plugins/registry.js';
+import { pluginKinds } from '../../scheduler/plugin_kinds.js';
 import { Scheduler } from '../../scheduler/scheduler.js';
 import { RealClock, type Clock } from '../../util/clock.js';
 import { UsageError, type CliIO } from '../io.js';
@@ -115,9 +116,7 @@ export async function startScheduler(o: StartOptions): Promise<RunningScheduler>
     },
   });
   // The informers of the enabled plugins that read kinds the scheduler does not watch (Coscheduling's PodGroups).
-  for (const fwk of scheduler.profiles.values()) {
-    for (const name of fwk.pluginsByName.keys()) client.watchAlso(o.registry.get(name)?.watches ?? []);
-  }
+  client.watchAlso(pluginKinds(scheduler, o.registry));
   const loop = scheduler.loop;
   for (const [name, fwk] of scheduler.profiles) {
     const missing = fwk.unavailablePlugins;

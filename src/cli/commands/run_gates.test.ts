@@ -1,9 +1,11 @@
 // `run` over a scripted API server: which informers --feature-gates starts (scheduler.go starts
-// the DeviceTaintRule informer only with DRADeviceTaintRules on).
+// the DeviceTaintRule informer only with DRADeviceTaintRules on), and the enabled plugins' own.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { RawWatchEvent, RestRequest, RestTransport, WatchHandle } from '../../cluster/kube/rest.js';
-import { defaultConfiguration } from '../../config/index.js';
+import { configFromObject, defaultConfiguration, type DefaultedConfiguration } from '../../config/index.js';
+import type { Registry } from '../../framework/registry.js';
+import { registryWithPlugins } from '../plugins.js';
 import { FeatureGates } from '../../config/feature_gates.js';
 import { discardLogger } from '../../log/logger.js';
 import { inTreeRegistry } from '../../plugins/registry.js';
@@ -24,10 +26,8 @@ class EmptyApiServer implements RestTransport {
   }
 }
 
-/** The collection paths `run` lists with the given --feature-gates. */
-async function listedPaths(flags: string[]): Promise<string[]> {
-  const registry = inTreeRegistry();
-  const base = defaultConfiguration(registry);
+/** The collection paths `run` lists with the given --feature-gates (and configuration). */
+async function listedPaths(flags: string[], registry: Registry = inTreeRegistry(), base: DefaultedConfiguration = defaultConfiguration(registry)): Promise<string[]> {
   const t = new EmptyApiServer();
   const r = await startScheduler({
     config: { ...base, leaderElection: { ...base.leaderElection, leaderElect: false } },
@@ -57,4 +57,18 @@ describe('run: informers by feature gates', () => {
       for (const kind of ['deviceclasses', 'resourceslices', 'resourceclaims']) assert.ok(listed.includes(`/apis/resource.k8s.io/v1/${kind}`), kind);
     });
   }
+});
+
+describe('run: the enabled plugins\' informers', () => {
+  const podGroups = '/apis/scheduling.x-k8s.io/v1alpha1/podgroups';
+  it('lists what an enabled plugin watches (Coscheduling\'s PodGroups), and not while no profile enables it', async () => {
+    const registry = await registryWithPlugins([]);
+    const config = configFromObject({
+      apiVersion: 'kubescheduler.config.k8s.io/v1',
+      kind: 'KubeSchedulerConfiguration',
+      profiles: [{ schedulerName: 'gangs', plugins: { multiPoint: { enabled: [{ name: 'Coscheduling' }], disabled: [{ name: 'PrioritySort' }] } } }],
+    }, 'test', registry);
+    assert.ok((await listedPaths([], registry, config)).includes(podGroups));
+    assert.ok(!(await listedPaths([], registry)).includes(podGroups));
+  });
 });

@@ -61,13 +61,6 @@ export function installCrds(cluster: MemoryCluster, keys: Iterable<string>): voi
   }
 }
 
-/** The custom resource kinds the enabled plugins of `scheduler` read: a cluster running them has their CRDs. */
-export function pluginKinds(scheduler: Scheduler, registry: Registry): Set<string> {
-  const out = new Set<string>();
-  for (const fwk of scheduler.profiles.values()) for (const name of fwk.pluginsByName.keys()) for (const k of registry.get(name)?.watches ?? []) out.add(k);
-  return out;
-}
-
 /**
  * Loads a scenario's objects, nodes and existing pods into the cluster (PriorityClasses first);
  * custom resources among the objects imply their CRDs.

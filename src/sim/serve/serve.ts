@@ -13,7 +13,8 @@ import type { ClusterClient, ClusterEventRecord, PodStatusPatch, WatchHandler } 
 import { Scheduler, type AttemptRecord, type ResolvedConfig } from '../../scheduler/scheduler.js';
 import { RealClock, seededRandom, type Clock } from '../../util/clock.js';
 import { dryRunSchedule, dryRunSchedulePath, podGroupOfRequest, podsOfRequest } from './dryrun.js';
-import { clusterGates, embeddedDeps, installCrds, pluginKinds, populateCluster, type EmbeddedOptions } from '../scenario/embedded.js';
+import { clusterGates, embeddedDeps, installCrds, populateCluster, type EmbeddedOptions } from '../scenario/embedded.js';
+import { pluginKinds } from '../../scheduler/plugin_kinds.js';
 import type { Scenario } from '../scenario/scenario.js';
 import { profilePlugins, SimulatorAnnotationWriter } from './simulator_annotation_writer.js';
 import { defaultConfigText, Workbench } from './workbench.js';
