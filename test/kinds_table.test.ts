@@ -7,6 +7,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { clusterScopedKinds, kindGatesOffByDefault, kindKey, kindKeyOf, kinds as declared, type KindInfo } from '../src/api/kinds.js';
+import { featureSpecs } from '../src/api/feature_gate_specs.js';
 import { kindValidation, knownKinds } from '../src/api/validation/index.js';
 import { findResource, resources, resourcesFor } from '../src/apiserver/resources.js';
 import { watchedResourcesFor } from '../src/cluster/kube/resources.js';
@@ -71,7 +72,13 @@ describe('the kinds table', () => {
     assert.deepEqual([...knownKinds()].sort(), kinds.map((k) => kindKey(k)).sort());
   });
 
-  it('the API server serves every ungated kind under its plural, and the gated ones not at all', () => {
+  it('a kind\'s gate is one of the pinned release\'s, and the gates off by default are read from that table', () => {
+    for (const k of kinds) if (k.gate !== undefined) assert.ok(featureSpecs[k.gate], `${k.kind}: ${k.gate} is not a gate of the pinned release`);
+    // v1.37.2: GenericWorkload is beta and off, CompositePodGroup alpha, DRADeviceTaintRules beta and on.
+    assert.deepEqual([...kindGatesOffByDefault].sort(), ['CompositePodGroup', 'GenericWorkload']);
+  });
+
+  it('the API server serves every kind whose gate is on by default under its plural, and the gated ones not at all', () => {
     for (const k of kinds) {
       const { group, version } = splitApiVersion(k.apiVersion);
       const r = findResource(group, version, k.plural);

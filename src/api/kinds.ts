@@ -4,6 +4,7 @@
 // Kinds are keyed by group and kind: Kubernetes' own kinds by their name alone (kube-apiserver
 // serves each name once, Event aside), custom resources by "Kind.group" (schema.GroupKind.String()),
 // so scheduler-plugins' PodGroup and scheduling.k8s.io's are two kinds.
+import { featureSpecs } from './feature_gate_specs.js';
 
 export interface KindInfo {
   readonly kind: string;
@@ -72,8 +73,10 @@ export const kinds = [
   { kind: 'CustomResourceDefinition', apiVersion: 'apiextensions.k8s.io/v1', plural: 'customresourcedefinitions', namespaced: false },
 ] as const satisfies readonly KindInfo[];
 
-/** The gates of the table's kinds that are off at the pinned release's defaults: GenericWorkload (beta) and CompositePodGroup (alpha). */
-export const kindGatesOffByDefault: ReadonlySet<string> = new Set(['GenericWorkload', 'CompositePodGroup']);
+/** The gates of the table's kinds that are off at the pinned release's defaults (GenericWorkload, beta; CompositePodGroup, alpha). */
+export const kindGatesOffByDefault: ReadonlySet<string> = new Set(
+  kinds.flatMap((k: KindInfo) => (k.gate !== undefined && featureSpecs[k.gate]?.default !== true ? [k.gate] : [])),
+);
 
 type Kinds = (typeof kinds)[number];
 

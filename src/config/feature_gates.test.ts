@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { featureSpecs } from './feature_gate_specs.js';
+import { featureSpecs } from '../api/feature_gate_specs.js';
 import { FeatureGates, schedulerGates } from './feature_gates.js';
 
 describe('FeatureGates.parse', () => {

@@ -1,6 +1,6 @@
 // --feature-gates as kube-scheduler takes it (component-base/featuregate/feature_gate.go Set and
 // unsafeSetFromMap): "A=true,B=false" over the pinned release's gates, with upstream's errors.
-import { featureSpecs, type FeatureSpec } from './feature_gate_specs.js';
+import { featureSpecs, type FeatureSpec } from '../api/feature_gate_specs.js';
 import { BadInputError } from '../util/bad_input.js';
 
 /** A --feature-gates value upstream would refuse too, or one naming a behaviour we lack. */

@@ -1,6 +1,6 @@
-// Our table of the pinned release's feature gates (src/config/feature_gate_specs.ts) against the
+// Our table of the pinned release's feature gates (src/api/feature_gate_specs.ts) against the
 // one its kube-scheduler registers, as the harness lists it.
-import { featureSpecs, type FeatureSpec } from '../../src/config/feature_gate_specs.js';
+import { featureSpecs, type FeatureSpec } from '../../src/api/feature_gate_specs.js';
 import type { UpstreamGate } from './harness.js';
 
 const describe = (s: FeatureSpec | UpstreamGate) =>

@@ -87,7 +87,7 @@ console.log(`   ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
 const gateTableDiffs = compareGateTables(listUpstreamGates(harness));
 if (gateTableDiffs.length > 0) {
-  console.log(`== src/config/feature_gate_specs.ts differs from the pinned release's gates:\n${gateTableDiffs.map((d) => `  ${d}`).join('\n')}`);
+  console.log(`== src/api/feature_gate_specs.ts differs from the pinned release's gates:\n${gateTableDiffs.map((d) => `  ${d}`).join('\n')}`);
 }
 if (gateFlag !== '') console.log(`== feature gates: ${gateFlag}`);
 
