@@ -104,6 +104,55 @@ describe('Deployment', () => {
     assert.equal(podsOf(c, `web-${hash2}-`).length, 2);
   });
 
+  type Scaled = KubeObject & { spec: { replicas: number; template: { metadata: { labels: Record<string, string> } } }; status?: { collisionCount?: number } };
+  const spec = { replicas: 2, selector: { matchLabels: { app: 'web' } }, template: template({ app: 'web' }) };
+
+  it('a name another ReplicaSet holds is a hash collision: collisionCount goes up and names the new ReplicaSet', async () => {
+    const c = newCluster();
+    const hash = templateHash(spec.template);
+    // Not the Deployment's: an unowned ReplicaSet that happens to have the name.
+    c.create(workload('ReplicaSet', `web-${hash}`, { replicas: 0, selector: { matchLabels: { app: 'other' } }, template: template({ app: 'other' }) }));
+    c.create(workload('Deployment', 'web', spec));
+    await settle(c);
+    const hash1 = templateHash(spec.template, 1);
+    assert.equal(c.get<Scaled>('Deployment', 'default', 'web')!.status?.collisionCount, 1);
+    assert.equal(c.get<Scaled>('ReplicaSet', 'default', `web-${hash1}`)?.spec.replicas, 2);
+    assert.equal(podsOf(c, `web-${hash1}-`).length, 2);
+    assert.deepEqual(c.get<Scaled>('ReplicaSet', 'default', `web-${hash}`)!.spec.template.metadata.labels, { app: 'other' }, 'the other ReplicaSet is left alone');
+  });
+
+  it('its new ReplicaSet is the one with its template: an owned one whose template changed is old, and its name a collision', async () => {
+    const c = newCluster();
+    c.create(workload('Deployment', 'web', spec));
+    await settle(c);
+    const hash = templateHash(spec.template);
+    const rs = c.get<Scaled>('ReplicaSet', 'default', `web-${hash}`)!;
+    c.update({ ...rs, spec: { ...rs.spec, template: { ...rs.spec.template, metadata: { labels: { ...rs.spec.template.metadata.labels, edited: 'yes' } } } } });
+    const d = c.get<Scaled>('Deployment', 'default', 'web')!;
+    c.update({ ...d, spec: { ...d.spec, replicas: 3 } });
+    await settle(c);
+    const hash1 = templateHash(spec.template, 1);
+    assert.equal(c.get<Scaled>('Deployment', 'default', 'web')!.status?.collisionCount, 1);
+    assert.equal(c.get<Scaled>('ReplicaSet', 'default', `web-${hash}`)!.spec.replicas, 0);
+    assert.equal(c.get<Scaled>('ReplicaSet', 'default', `web-${hash1}`)!.spec.replicas, 3);
+  });
+
+  it('a template back to an earlier one scales that ReplicaSet up again (FindNewReplicaSet)', async () => {
+    const c = newCluster();
+    c.create(workload('Deployment', 'web', spec));
+    await settle(c);
+    const first = `web-${templateHash(spec.template)}`;
+    const d = c.get<Scaled>('Deployment', 'default', 'web')!;
+    c.update({ ...d, spec: { ...spec, template: template({ app: 'web' }, { priorityClassName: 'x' }) } });
+    await settle(c);
+    assert.equal(c.get<Scaled>('ReplicaSet', 'default', first)!.spec.replicas, 0);
+    c.update({ ...c.get<Scaled>('Deployment', 'default', 'web')!, spec });
+    await settle(c);
+    assert.equal(c.get<Scaled>('ReplicaSet', 'default', first)!.spec.replicas, 2);
+    assert.equal(c.list('ReplicaSet').length, 2);
+    assert.equal(c.get<Scaled>('Deployment', 'default', 'web')!.status?.collisionCount, undefined);
+  });
+
   it('deleting it deletes its ReplicaSets and their pods (garbage collection)', async () => {
     const c = newCluster();
     c.create(workload('Deployment', 'web', { replicas: 2, selector: { matchLabels: { app: 'web' } }, template: template({ app: 'web' }) }));

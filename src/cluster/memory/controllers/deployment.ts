@@ -31,20 +31,61 @@ function canonicalJSON(v: unknown): string {
   return JSON.stringify(v);
 }
 
-/** Makes sure the ReplicaSet of the current template exists with spec.replicas; scales the others to 0. */
-export function syncDeployment(ctx: ControllerContext, d: Workload): void {
+type PodTemplate = NonNullable<NonNullable<Workload['spec']>['template']>;
+
+/**
+ * EqualIgnoreHash: the templates agree but for the pod-template-hash label. Empty labels and empty
+ * metadata count as none, as Go's semantic equality takes an empty map for a nil one.
+ */
+function equalIgnoreHash(a: PodTemplate | undefined, b: PodTemplate | undefined): boolean {
+  return canonicalJSON(withoutHash(a)) === canonicalJSON(withoutHash(b));
+}
+
+function withoutHash(t: PodTemplate | undefined): object {
+  const { metadata, ...rest } = t ?? {};
+  const { labels, ...meta } = metadata ?? {};
+  const { [podTemplateHashLabel]: _hash, ...others } = labels ?? {};
+  const m = Object.keys(others).length > 0 ? { ...meta, labels: others } : meta;
+  return Object.keys(m).length > 0 ? { ...rest, metadata: m } : rest;
+}
+
+/** FindNewReplicaSet: the oldest owned ReplicaSet whose template is the Deployment's (ReplicaSetsByCreationTimestamp). */
+function findNewReplicaSet(d: Workload, owned: readonly Workload[]): Workload | undefined {
+  const byAge = [...owned].sort((a, b) => {
+    const ta = a.metadata.creationTimestamp ?? '';
+    const tb = b.metadata.creationTimestamp ?? '';
+    if (ta !== tb) return ta < tb ? -1 : 1;
+    return (a.metadata.name ?? '') < (b.metadata.name ?? '') ? -1 : 1;
+  });
+  return byAge.find((rs) => equalIgnoreHash(rs.spec?.template, d.spec?.template));
+}
+
+/**
+ * Makes sure the ReplicaSet of the current template exists with spec.replicas; scales the others to 0.
+ * A new ReplicaSet is named after the template's hash with status.collisionCount; a name another
+ * ReplicaSet holds (not this Deployment's, or another template) bumps the count until one is free,
+ * as upstream's getNewReplicaSet does over its requeues.
+ */
+export function syncDeployment(ctx: ControllerContext, d: Deployment): void {
   const ns = d.metadata.namespace ?? 'default';
-  const hash = templateHash(d.spec?.template ?? {});
-  const name = `${d.metadata.name}-${hash}`;
   const replicas = d.spec?.replicas ?? 1;
+  const template = d.spec?.template ?? {};
   const ownedNow = () => ctx.store.list<Workload>('ReplicaSet').filter((rs) => (rs.metadata.namespace ?? 'default') === ns && controllerUid(rs) === d.metadata.uid);
+  let current = findNewReplicaSet(d, ownedNow());
+  let collisionCount = d.status?.collisionCount;
+  let hash = '';
+  while (current === undefined) {
+    hash = templateHash(template, collisionCount);
+    const taken = ctx.store.get<Workload>('ReplicaSet', ns, `${d.metadata.name}-${hash}`);
+    if (taken === undefined) break;
+    if (controllerUid(taken) === d.metadata.uid && equalIgnoreHash(template, taken.spec?.template)) current = taken;
+    else collisionCount = (collisionCount ?? 0) + 1;
+  }
+  const name = current?.metadata.name ?? `${d.metadata.name}-${hash}`;
   for (const rs of ownedNow()) {
     if (rs.metadata.name !== name && (rs.spec?.replicas ?? 1) !== 0) ctx.store.update({ ...rs, spec: { ...rs.spec, replicas: 0 } });
   }
-  const current = ownedNow().find((rs) => rs.metadata.name === name);
-  let created = false;
   if (current === undefined) {
-    const template = d.spec?.template ?? {};
     const labels = { ...(template.metadata?.labels ?? {}), [podTemplateHashLabel]: hash };
     const selector = d.spec?.selector ?? {};
     const rs: Workload & KubeObject = {
@@ -58,11 +99,10 @@ export function syncDeployment(ctx: ControllerContext, d: Workload): void {
       },
     };
     ctx.store.create(rs);
-    created = true;
   } else if ((current.spec?.replicas ?? 1) !== replicas) {
     ctx.store.update({ ...current, spec: { ...current.spec, replicas } });
   }
-  writeDeploymentStatus(ctx, d, ownedNow(), name, created);
+  writeDeploymentStatus(ctx, d, ownedNow(), name, current === undefined, collisionCount);
 }
 
 interface DeploymentCondition {
@@ -108,7 +148,7 @@ function setCondition(conditions: DeploymentCondition[], next: Omit<DeploymentCo
 type RSStatus = { replicas?: number; readyReplicas?: number; availableReplicas?: number };
 
 /** The Deployment's status from its ReplicaSets' (calculateStatus), with the Available and Progressing conditions. */
-function writeDeploymentStatus(ctx: ControllerContext, d: Deployment, owned: readonly Workload[], newName: string, created: boolean): void {
+function writeDeploymentStatus(ctx: ControllerContext, d: Deployment, owned: readonly Workload[], newName: string, created: boolean, collisionCount: number | undefined): void {
   const st = (rs: Workload) => ((rs as { status?: RSStatus }).status ?? {});
   const sum = (f: (rs: Workload) => number) => owned.reduce((n, rs) => n + f(rs), 0);
   const wanted = d.spec?.replicas ?? 1;
@@ -137,6 +177,6 @@ function writeDeploymentStatus(ctx: ControllerContext, d: Deployment, owned: rea
   }
   const status: Record<string, unknown> = withoutZeros(counts, ['terminatingReplicas']);
   status.conditions = conditions;
-  if (d.status?.collisionCount !== undefined) status.collisionCount = d.status.collisionCount;
+  if (collisionCount !== undefined) status.collisionCount = collisionCount;
   writeStatus(ctx, d, status);
 }
