@@ -76,7 +76,7 @@ describe('scheduling.k8s.io/v1alpha3 with CompositePodGroup on', () => {
     const versions = ((await s.call('GET', '/apis/scheduling.k8s.io')).body.versions as { version: string }[]).map((v) => v.version);
     assert.deepEqual(versions, ['v1', 'v1beta1', 'v1alpha3']);
     const names = ((await s.call('GET', v1alpha3)).body.resources as { name: string }[]).map((r) => r.name);
-    assert.deepEqual(names, ['workloads', 'podgroups', 'podgroups/status', 'compositepodgroups', 'compositepodgroups/status']);
+    assert.deepEqual(names, ['compositepodgroups', 'compositepodgroups/status', 'podgroups', 'podgroups/status', 'workloads']);
   });
 
   it('serves a PodGroup under v1alpha3 and v1beta1 alike, stored as v1beta1', async () => {

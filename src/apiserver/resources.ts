@@ -173,13 +173,22 @@ function groupVersions(served: readonly Resource[]): { group: string; version: s
 }
 
 const verbs = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+/** A custom resource's verbs, in the order apiextensions-apiserver's discovery writes them. */
+const crdVerbs = ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'];
 
-/** The APIResourceList of one group/version, with its subresources. */
+/**
+ * The APIResourceList of one group/version, with its subresources. kube-apiserver lists a built-in
+ * group's resources by name (its installer registers the storage paths sorted, subresources
+ * included); a custom resource's group keeps each CRD's resource, status and scale together, as
+ * apiextensions-apiserver's discovery controller appends them.
+ */
 export function apiResourceList(group: string, version: string, served: readonly Resource[] = servedByDefault): Record<string, unknown> | undefined {
   const list: Record<string, unknown>[] = [];
+  let custom = false;
   for (const r of served) {
     if (r.group !== group || r.version !== version) continue;
-    const entry: Record<string, unknown> = { name: r.name, singularName: r.singularName, namespaced: r.namespaced, kind: r.kind, verbs };
+    custom ||= r.definedBy !== undefined;
+    const entry: Record<string, unknown> = { name: r.name, singularName: r.singularName, namespaced: r.namespaced, kind: r.kind, verbs: r.definedBy !== undefined ? crdVerbs : verbs };
     if (r.shortNames) entry.shortNames = r.shortNames;
     if (r.categories) entry.categories = r.categories;
     list.push(entry);
@@ -187,11 +196,12 @@ export function apiResourceList(group: string, version: string, served: readonly
       list.push({ name: 'pods/binding', singularName: '', namespaced: true, kind: 'Binding', verbs: ['create'] });
       list.push({ name: 'pods/eviction', singularName: '', namespaced: true, group: 'policy', version: 'v1', kind: 'Eviction', verbs: ['create'] });
     }
-    if (r.scale) list.push({ name: `${r.name}/scale`, singularName: '', namespaced: r.namespaced, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] });
     if (r.hasStatus) list.push({ name: `${r.name}/status`, singularName: '', namespaced: r.namespaced, kind: r.kind, verbs: ['get', 'patch', 'update'] });
+    if (r.scale) list.push({ name: `${r.name}/scale`, singularName: '', namespaced: r.namespaced, group: 'autoscaling', version: 'v1', kind: 'Scale', verbs: ['get', 'patch', 'update'] });
   }
   if (list.length === 0) return undefined;
-  if (group === '') list.unshift({ name: 'bindings', singularName: 'binding', namespaced: true, kind: 'Binding', verbs: ['create'] });
+  if (group === '') list.push({ name: 'bindings', singularName: 'binding', namespaced: true, kind: 'Binding', verbs: ['create'] });
+  if (!custom) list.sort((a, b) => (a.name as string) < (b.name as string) ? -1 : 1);
   return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: groupVersion({ group, version }), resources: list };
 }
 

@@ -81,7 +81,7 @@ describe('scheduling.k8s.io/v1beta1 with GenericWorkload on', () => {
   it('discovery lists workloads, podgroups and podgroups/status', async () => {
     const group = (await s.call('GET', '/apis/scheduling.k8s.io')).body;
     assert.ok((group.versions as { groupVersion: string }[]).some((v) => v.groupVersion === 'scheduling.k8s.io/v1beta1'));
-    assert.deepEqual(resourceNames(await s.call('GET', v1beta1)), ['workloads', 'podgroups', 'podgroups/status']);
+    assert.deepEqual(resourceNames(await s.call('GET', v1beta1)), ['podgroups', 'podgroups/status', 'workloads']);
   });
 
   it('creates a Workload (no status, no generation) and refuses an update without resourceVersion', async () => {
