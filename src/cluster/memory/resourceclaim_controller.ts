@@ -5,7 +5,7 @@
 // group's status and shared by the members whose entries match the group's.
 import type { PodGroup } from '../../api/scheduling.js';
 import type { KubeObject, Pod } from '../../api/types.js';
-import { bindTo, ClaimFinalizer, claimIsNotForPod, claimIsNotForPodGroup, isPodGroupReference, podClaimName, podGroupClaimName, isReservedForPod as isReservedForPodOrGroup, SchedulingGroup } from '../../api/resourceclaim.js';
+import { bindTo, ClaimFinalizer, claimIsNotForPod, type ClaimName, claimIsNotForPodGroup, isPodGroupReference, podClaimName, podGroupClaimName, isReservedForPod as isReservedForPodOrGroup, SchedulingGroup } from '../../api/resourceclaim.js';
 import type { PodResourceClaim, ResourceClaim, ResourceClaimConsumerReference, ResourceClaimStatus, ResourceClaimTemplate } from '../../api/dra_types.js';
 import type { Clock } from '../../util/clock.js';
 import { ApiError, type ClusterEventRecord } from '../types.js';
@@ -275,17 +275,23 @@ export class ResourceClaimController {
   }
 
   /**
+   * An entry needs no claim made when its template intentionally made none, or when the claim
+   * recorded for it exists and, if generated, belongs to the owner (`isOwners`).
+   */
+  private needsNoClaim(ns: string, recorded: ClaimName | string, isOwners: (claim: ResourceClaim) => boolean): boolean {
+    if (typeof recorded === 'string') return false;
+    if (recorded.name === null) return true;
+    const existing = this.store.get<ResourceClaim>('ResourceClaim', ns, recorded.name);
+    return existing !== undefined && (!recorded.mustCheckOwner || isOwners(existing));
+  }
+
+  /**
    * handleClaim: the name of the claim generated now (or found orphaned) for a template entry,
    * or null when there is nothing to record; throws when the template is missing.
    */
   private async handleClaim(pod: Pod, entry: PodResourceClaim): Promise<string | null> {
     const ns = pod.metadata.namespace ?? 'default';
-    const recorded = podClaimName(pod, entry);
-    if (typeof recorded !== 'string') {
-      if (recorded.name === null) return null;
-      const existing = this.store.get<ResourceClaim>('ResourceClaim', ns, recorded.name);
-      if (existing && (!recorded.mustCheckOwner || claimIsNotForPod(pod, existing, this.workloadClaims) === null)) return null;
-    }
+    if (this.needsNoClaim(ns, podClaimName(pod, entry), (claim) => claimIsNotForPod(pod, claim, this.workloadClaims) === null)) return null;
     if (entry.resourceClaimTemplateName === undefined) return null;
     // A member's entry the group lists too uses the group's claim, made by syncPodGroup.
     const bound = bindTo(pod, this.podGroupOf(pod), entry);
@@ -384,12 +390,7 @@ export class ResourceClaimController {
    */
   private async handlePodGroupClaim(pg: PodGroup, entry: PodResourceClaim): Promise<string | null> {
     const ns = pg.metadata.namespace ?? 'default';
-    const recorded = podGroupClaimName(pg, entry);
-    if (typeof recorded !== 'string') {
-      if (recorded.name === null) return null;
-      const existing = this.store.get<ResourceClaim>('ResourceClaim', ns, recorded.name);
-      if (existing && (!recorded.mustCheckOwner || claimIsNotForPodGroup(pg, existing) === null)) return null;
-    }
+    if (this.needsNoClaim(ns, podGroupClaimName(pg, entry), (claim) => claimIsNotForPodGroup(pg, claim) === null)) return null;
     if (entry.resourceClaimTemplateName === undefined) return null;
     const orphan = this.findPodGroupClaim(ns, pg.metadata.uid ?? '', entry.name);
     if (orphan) return orphan.metadata.name ?? null;
