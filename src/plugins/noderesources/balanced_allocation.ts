@@ -1,14 +1,14 @@
 // NodeResourcesBalancedAllocation: favors nodes whose resource utilizations get closer to each
 // other when the pod is placed (framework/plugins/noderesources/balanced_allocation.go).
-import type { CycleState, StateData } from '../../framework/cycle_state.js';
+import type { CycleState } from '../../framework/cycle_state.js';
 import { MaxNodeScore, type NodeScore, type PreScorePlugin, type ScorePlugin } from '../../framework/interfaces.js';
 import type { NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Status } from '../../framework/status.js';
 import type { NodeResourcesBalancedAllocationArgs } from './args.js';
-import { ResourceAllocationScorer } from './resource_allocation.js';
+import { PreScoreState, ResourceAllocationScorer } from './resource_allocation.js';
 import type { SharedDRAManager } from '../../framework/shared_dra_manager.js';
-import { draExtendedResources, type DraScoringState } from './dra_extended_resources.js';
+import { draExtendedResources } from './dra_extended_resources.js';
 import type { SignFragment, SignPlugin } from '../../framework/interfaces.js';
 import { signResources } from './sign.js';
 import type { DeviceClassResolver } from '../../framework/shared_dra_manager.js';
@@ -78,18 +78,6 @@ export function balancedResourceScorer(requested: Float64Array, allocatable: Flo
   const scoreWith = Math.trunc((1 - stdWith) * MaxNodeScore);
   const scoreWithout = Math.trunc((1 - stdWithout) * MaxNodeScore);
   return MaxNodeScore / 2 + Math.trunc((MaxNodeScore / 2 + scoreWith - scoreWithout) / 2);
-}
-
-class PreScoreState implements StateData {
-  constructor(
-    readonly podRequests: Float64Array,
-    /** For balanced resources that devices back (null when there are none). */
-    readonly dra: DraScoringState | null,
-  ) {}
-
-  clone(): StateData {
-    return this;
-  }
 }
 
 export class BalancedAllocation implements PreScorePlugin, ScorePlugin, SignPlugin {

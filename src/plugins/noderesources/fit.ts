@@ -40,11 +40,11 @@ import {
 import { leastResourceScorer } from './least_allocated.js';
 import { mostResourceScorer, mostResourceScorerExact } from './most_allocated.js';
 import { requestedToCapacityRatioScorer } from './requested_to_capacity_ratio.js';
-import { ResourceAllocationScorer, type ExactPlacementScorer } from './resource_allocation.js';
+import { PreScoreState, ResourceAllocationScorer, type ExactPlacementScorer } from './resource_allocation.js';
 import { isDRAExtendedResourceName, ResourceDeviceClassPrefix } from '../../dra/device_class_resolver.js';
 import type { DeviceClassResolver } from '../../framework/shared_dra_manager.js';
 import type { SharedDRAManager } from '../../framework/shared_dra_manager.js';
-import { draExtendedResources, type DraExtendedResources, type DraScoringState } from './dra_extended_resources.js';
+import { draExtendedResources, type DraExtendedResources } from './dra_extended_resources.js';
 import type { SignFragment, SignPlugin } from '../../framework/interfaces.js';
 import { signResources } from './sign.js';
 
@@ -188,18 +188,6 @@ export function fitsRequest(
 
 class PreFilterState implements StateData {
   constructor(readonly request: FitRequest) {}
-
-  clone(): StateData {
-    return this;
-  }
-}
-
-class PreScoreState implements StateData {
-  constructor(
-    readonly podRequests: Float64Array,
-    /** For scored resources that devices back (null when there are none). */
-    readonly dra: DraScoringState | null,
-  ) {}
 
   clone(): StateData {
     return this;

@@ -9,6 +9,7 @@ import {
   type PodRequestsOptions,
 } from '../../api/resource_requests.js';
 import type { Pod } from '../../api/types.js';
+import type { StateData } from '../../framework/cycle_state.js';
 import { MaxNodeScore, type NodeScore } from '../../framework/interfaces.js';
 import type { NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
@@ -29,6 +30,19 @@ export type ResourceScorer = (requested: Float64Array, allocatable: Float64Array
  * their products with MaxNodeScore leave a double's exact integers.
  */
 export type ExactPlacementScorer = (requested: readonly bigint[], allocatable: readonly bigint[]) => number;
+
+/** What PreScore works out once per pod for a scorer's Score (Fit's and BalancedAllocation's preScoreState). */
+export class PreScoreState implements StateData {
+  constructor(
+    readonly podRequests: Float64Array,
+    /** For scored resources that devices back (null when there are none). */
+    readonly dra: DraScoringState | null,
+  ) {}
+
+  clone(): StateData {
+    return this;
+  }
+}
 
 /** Beyond this, requested * MaxNodeScore may not be exact in a double. */
 const exactProductLimit = Math.floor(Number.MAX_SAFE_INTEGER / MaxNodeScore);
