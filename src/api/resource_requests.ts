@@ -350,21 +350,24 @@ function withDefaults<T>(reqs: Amounts<T>, defaults: Amounts<T> | null): Amounts
 function podRequests<T>(p: ParsedPod<T>, ar: Arith<T>, defaults: Amounts<T> | null): Amounts<T> {
   const reqs: Amounts<T> = new Map();
   for (const c of p.containers) addInto(reqs, withDefaults(c.requests, defaults), ar);
-  const sidecars: Amounts<T> = new Map();
-  const initMax: Amounts<T> = new Map();
-  for (const c of p.initContainers) {
-    const own = withDefaults(c.requests, defaults);
-    if (c.sidecar) {
-      addInto(reqs, own, ar);
-      addInto(sidecars, own, ar);
-      maxInto(initMax, sidecars, ar);
-    } else {
-      const step = new Map(own);
-      addInto(step, sidecars, ar);
-      maxInto(initMax, step, ar);
+  // Most pods have no init containers: their maps are made only when needed (twice per new pod).
+  if (p.initContainers.length > 0) {
+    const sidecars: Amounts<T> = new Map();
+    const initMax: Amounts<T> = new Map();
+    for (const c of p.initContainers) {
+      const own = withDefaults(c.requests, defaults);
+      if (c.sidecar) {
+        addInto(reqs, own, ar);
+        addInto(sidecars, own, ar);
+        maxInto(initMax, sidecars, ar);
+      } else {
+        const step = new Map(own);
+        addInto(step, sidecars, ar);
+        maxInto(initMax, step, ar);
+      }
     }
+    maxInto(reqs, initMax, ar);
   }
-  maxInto(reqs, initMax, ar);
   if (p.podLevel !== null) for (const [name, v] of p.podLevel) reqs.set(name, v);
   if (p.overhead !== null) addInto(reqs, p.overhead, ar);
   return reqs;

@@ -2,6 +2,7 @@
 // framework/signers.go, KEP-5598). Values are plain data, compared after canonicalJson: lists
 // whose order does not matter are sorted here, so equal requirements give equal signatures.
 import type { NodeSelectorRequirement, NodeSelectorTerm, Pod, PreferredSchedulingTerm, Toleration } from '../api/types.js';
+import type { SignFragment } from './interfaces.js';
 
 export const DynamicResourcesSignerName = 'v1.Pod.Spec.DynamicResources';
 export const ImageNamesSignerName = 'v1.Pod.Spec.CanonicalImageNames()';
@@ -16,6 +17,27 @@ export const TolerationsSignerName = 'v1.Pod.Spec.Tolerations';
 export const VolumesSignerName = 'v1.Pod.Spec.Volumes.NonSyntheticSources()';
 export const FeaturesSignerName = 'v1.Pod.Spec.RequiredFeatures()';
 
+/** A fragment value whose canonical form is built when the signature is serialised. */
+class Deferred {
+  constructor(
+    private readonly form: (pod: Pod) => unknown,
+    private readonly pod: Pod,
+  ) {}
+
+  value(): unknown {
+    return this.form(this.pod);
+  }
+}
+
+/**
+ * The fragment `key` whose value is `form(pod)`, computed only if every plugin signs: a plugin
+ * asked before one that refuses (under the default profile PodTopologySpread refuses every pod)
+ * then costs two small objects instead of sorting and serialising the pod's lists.
+ */
+export function deferredFragment(key: string, form: (pod: Pod) => unknown, pod: Pod): SignFragment {
+  return { key, value: new Deferred(form, pod) };
+}
+
 /**
  * JSON with object keys sorted and absent (undefined or null) members left out, so two objects
  * holding the same fields in another order, as YAML may give them, serialise alike (as Go's
@@ -27,7 +49,8 @@ export function canonicalJson(value: unknown): string {
     const entries: Record<string, unknown> = v instanceof Map ? (Object.fromEntries(v) as Record<string, unknown>) : (v as Record<string, unknown>);
     const out: Record<string, unknown> = {};
     for (const k of Object.keys(entries).sort()) {
-      const member = entries[k];
+      const entry = entries[k];
+      const member = entry instanceof Deferred ? entry.value() : entry;
       if (member !== undefined && member !== null) out[k] = member;
     }
     return out;

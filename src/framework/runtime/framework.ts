@@ -195,7 +195,10 @@ export class Framework extends FrameworkHandle {
    * one is returned; Skip marks the plugin's Filter as skipped.
    */
   runPreFilterPlugins(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[]): PreFilterRunResult {
-    return this.calls.point('PreFilter', () => this.preFilter(state, pod, nodes), (r) => r.status);
+    const start = this.calls.pointStart();
+    const r = this.preFilter(state, pod, nodes);
+    this.calls.observeExtensionPoint('PreFilter', r.status, start);
+    return r;
   }
 
   private preFilter(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[]): PreFilterRunResult {
@@ -392,7 +395,10 @@ export class Framework extends FrameworkHandle {
   }
 
   runPreScorePlugins(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[]): Status | null {
-    return this.calls.point('PreScore', () => this.preScore(state, pod, nodes), itself);
+    const start = this.calls.pointStart();
+    const s = this.preScore(state, pod, nodes);
+    this.calls.observeExtensionPoint('PreScore', s, start);
+    return s;
   }
 
   private preScore(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[]): Status | null {
@@ -418,7 +424,10 @@ export class Framework extends FrameworkHandle {
    */
   runScorePlugins(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], totals: Float64Array, breakdown: PluginScoreColumn[] | null): Status | null {
     totals.fill(0, 0, nodes.length);
-    return this.calls.point('Score', () => this.score(state, pod, nodes, totals, breakdown), itself);
+    const start = this.calls.pointStart();
+    const s = this.score(state, pod, nodes, totals, breakdown);
+    this.calls.observeExtensionPoint('Score', s, start);
+    return s;
   }
 
   private score(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], totals: Float64Array, breakdown: PluginScoreColumn[] | null): Status | null {
@@ -513,7 +522,10 @@ export class Framework extends FrameworkHandle {
   // ---- the binding cycle ----
 
   runReservePluginsReserve(state: CycleState, pod: PodInfo, nodeName: string): Status | null {
-    return this.calls.point('Reserve', () => this.reserve(state, pod, nodeName), itself);
+    const start = this.calls.pointStart();
+    const s = this.reserve(state, pod, nodeName);
+    this.calls.observeExtensionPoint('Reserve', s, start);
+    return s;
   }
 
   private reserve(state: CycleState, pod: PodInfo, nodeName: string): Status | null {
@@ -533,7 +545,10 @@ export class Framework extends FrameworkHandle {
   }
 
   runPermitPlugins(state: CycleState, pod: PodInfo, nodeName: string): Status | null {
-    return this.calls.point('Permit', () => this.permit(state, pod, nodeName), itself);
+    const start = this.calls.pointStart();
+    const s = this.permit(state, pod, nodeName);
+    this.calls.observeExtensionPoint('Permit', s, start);
+    return s;
   }
 
   private permit(state: CycleState, pod: PodInfo, nodeName: string): Status | null {
@@ -576,7 +591,10 @@ export class Framework extends FrameworkHandle {
    * may run in parallel.
    */
   runPreBindPreFlights(state: CycleState, pod: PodInfo, nodeName: string): Status | null {
-    return this.calls.point('PreBindPreFlight', () => this.preBindPreFlights(state, pod, nodeName), itself);
+    const start = this.calls.pointStart();
+    const s = this.preBindPreFlights(state, pod, nodeName);
+    this.calls.observeExtensionPoint('PreBindPreFlight', s, start);
+    return s;
   }
 
   private preBindPreFlights(state: CycleState, pod: PodInfo, nodeName: string): Status | null {
@@ -658,7 +676,9 @@ export class Framework extends FrameworkHandle {
   }
 
   runPostBindPlugins(state: CycleState, pod: PodInfo, nodeName: string): void {
-    this.calls.point('PostBind', () => this.runInformational(calls.postBindCall, this.postBindPlugins, state, pod, nodeName), () => null);
+    const start = this.calls.pointStart();
+    this.runInformational(calls.postBindCall, this.postBindPlugins, state, pod, nodeName);
+    this.calls.observeExtensionPoint('PostBind', null, start);
   }
 
   /** Points whose plugins return nothing (Unreserve, PostBind): one that throws is logged, the rest still run. */

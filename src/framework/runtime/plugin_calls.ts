@@ -147,6 +147,14 @@ export class PluginCalls {
     return out instanceof Promise ? out.then(done) : done(out);
   }
 
+  /**
+   * Where an extension point's timing starts (0 without a recorder): with observeExtensionPoint
+   * after the run, `point` without a closure, for the points every cycle runs.
+   */
+  pointStart(): number {
+    return this.recorder === null ? 0 : this.monotonicSeconds();
+  }
+
   /** Records an extension point's duration since `start`; nothing without a recorder. */
   observeExtensionPoint(label: ExtensionPointLabel, s: Status | null | undefined, start: number): void {
     this.recorder?.observeExtensionPointDuration(label, statusName(s), this.profileName, this.monotonicSeconds() - start);

@@ -22,6 +22,8 @@ export class PodSigner {
   private readonly signers: readonly fw.SignPlugin[] | null;
   /** Why signatures are off, for the start-up log; null when on. */
   readonly disabledBecause: string | null;
+  /** Scratch list of the current pod's fragments (one pod is signed at a time). */
+  private readonly answers: (readonly fw.SignFragment[])[] = [];
 
   constructor(
     profile: SignerProfile,
@@ -57,15 +59,23 @@ export class PodSigner {
    */
   signPod(pod: PodInfo): string | null {
     // Upstream labels the extension point Success whatever the plugins answered.
-    return this.calls.point('Sign', () => this.sign(pod), () => null);
+    const start = this.calls.pointStart();
+    const sig = this.sign(pod);
+    this.calls.observeExtensionPoint('Sign', null, start);
+    return sig;
   }
 
   private sign(pod: PodInfo): string | null {
-    if (this.signers === null) return null;
-    const sig: Record<string, unknown> = { [SchedulerNameSignerName]: pod.pod.spec.schedulerName ?? '' };
+    const signers = this.signers;
+    if (signers === null) return null;
+    // The plugins' answers are kept as they come and joined only when every plugin signed: under
+    // the default profile PodTopologySpread refuses every pod.
+    const answers = this.answers;
+    answers.length = 0;
     // Upstream times every plugin's Sign, not only in sampled cycles.
     const timed = this.calls.measured;
-    for (const p of this.signers) {
+    for (let i = 0; i < signers.length; i++) {
+      const p = signers[i]!;
       const fragments = this.calls.call(signCall, p, timed, pod, undefined, undefined);
       if (fragments instanceof Status) {
         if (fragments.code === Code.Success) continue;
@@ -73,8 +83,11 @@ export class PodSigner {
         else this.log(5, `SignPod can't sign pod ${pod.key} due to plugin ${p.name}: ${fragments.message()}`);
         return null;
       }
-      for (const f of fragments) sig[f.key] = f.value;
+      answers.push(fragments);
     }
+    const sig: Record<string, unknown> = { [SchedulerNameSignerName]: pod.pod.spec.schedulerName ?? '' };
+    for (const fragments of answers) for (const f of fragments) sig[f.key] = f.value;
+    answers.length = 0;
     return canonicalJson(sig);
   }
 }

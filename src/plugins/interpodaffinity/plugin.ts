@@ -34,6 +34,8 @@ import { LabelsSignerName } from '../../framework/signers.js';
 
 export { Name };
 
+const unsignable = Status.constant(Code.Unschedulable, Name, 'pods with InterPodAffinity are not signable');
+
 export class InterPodAffinity
   implements PreFilterPlugin, PreFilterExtensions, FilterPlugin, PreScorePlugin, ScorePlugin, ScoreExtensions, EnqueueExtensions, SignPlugin
 {
@@ -45,7 +47,7 @@ export class InterPodAffinity
    */
   signPod(pod: PodInfo): readonly SignFragment[] | Status {
     const affinity = pod.pod.spec.affinity;
-    if (affinity && (affinity.podAffinity || affinity.podAntiAffinity)) return new Status(Code.Unschedulable, ['pods with InterPodAffinity are not signable']);
+    if (affinity && (affinity.podAffinity || affinity.podAntiAffinity)) return unsignable;
     if (this.args.ignorePreferredTermsOfExistingPods) return [];
     return [{ key: LabelsSignerName, value: pod.pod.metadata.labels ?? null }];
   }

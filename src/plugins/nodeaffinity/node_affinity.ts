@@ -24,7 +24,7 @@ import type { NodeAffinityArgs } from './args.js';
 import { MatchResult, RequiredNodeAffinity } from '../../api/nodeselector.js';
 import { aggregateMessage, validatePreferredSchedulingTerms } from './validation.js';
 import type { SignFragment, SignPlugin } from '../../framework/interfaces.js';
-import { NodeAffinitySignerName, NodeSelectorSignerName, nodeAffinitySigner } from '../../framework/signers.js';
+import { deferredFragment, NodeAffinitySignerName, NodeSelectorSignerName, nodeAffinitySigner } from '../../framework/signers.js';
 
 export { Name };
 
@@ -67,7 +67,7 @@ export class NodeAffinity
   /** Verdicts and scores follow the pod's node affinity and node selector. */
   signPod(pod: PodInfo): readonly SignFragment[] {
     return [
-      { key: NodeAffinitySignerName, value: nodeAffinitySigner(pod.pod) },
+      deferredFragment(NodeAffinitySignerName, nodeAffinitySigner, pod.pod),
       { key: NodeSelectorSignerName, value: pod.pod.spec.nodeSelector ?? null },
     ];
   }

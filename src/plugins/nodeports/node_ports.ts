@@ -10,7 +10,7 @@ import type { PodInfo } from '../../framework/pod_info.js';
 import { Code, Status } from '../../framework/status.js';
 import { NodePorts as Name } from '../../framework/names.js';
 import type { SignFragment, SignPlugin } from '../../framework/interfaces.js';
-import { HostPortsSignerName, hostPortsSigner } from '../../framework/signers.js';
+import { deferredFragment, HostPortsSignerName, hostPortsSigner } from '../../framework/signers.js';
 
 export { Name };
 
@@ -42,7 +42,7 @@ export class NodePorts implements PreFilterPlugin, FilterPlugin, EnqueueExtensio
 
   /** Feasibility follows the host ports the containers ask for. */
   signPod(pod: PodInfo): readonly SignFragment[] {
-    return [{ key: HostPortsSignerName, value: hostPortsSigner(pod.pod) }];
+    return [deferredFragment(HostPortsSignerName, hostPortsSigner, pod.pod)];
   }
 
   preFilter(state: CycleState, pod: PodInfo): PreFilterOutcome | null {

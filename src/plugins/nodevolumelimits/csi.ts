@@ -15,7 +15,7 @@ import { NodeVolumesCache, ObjectChanges, type NodeVolumes } from './node_volume
 import { PodVolumes, VolumeResolver, ephemeralVolumeClaimName, isCountableVolume, volumeUniqueName } from './resolve.js';
 import { pluginForInlineVolume } from './translator.js';
 import type { SignFragment, SignPlugin } from '../../framework/interfaces.js';
-import { VolumesSignerName, volumesSigner } from '../../framework/signers.js';
+import { deferredFragment, VolumesSignerName, volumesSigner } from '../../framework/signers.js';
 
 export { Name };
 
@@ -103,7 +103,7 @@ export class CSILimits implements PreFilterPlugin, FilterPlugin, EnqueueExtensio
 
   /** Verdicts follow the pod's volumes (ConfigMaps and Secrets aside). */
   signPod(pod: PodInfo): readonly SignFragment[] {
-    return [{ key: VolumesSignerName, value: volumesSigner(pod.pod) }];
+    return [deferredFragment(VolumesSignerName, volumesSigner, pod.pod)];
   }
   private readonly resolver: VolumeResolver;
   private readonly changes: ObjectChanges;

@@ -40,6 +40,8 @@ import type { SignFragment, SignPlugin } from '../../framework/interfaces.js';
 import { Code } from '../../framework/status.js';
 
 export const Name = 'PodTopologySpread';
+const unsignableConstraints = Status.constant(Code.Unschedulable, Name, 'pods with topology constraints are not signable');
+const unsignableDefaultConstraints = Status.constant(Code.Unschedulable, Name, 'pods with default topology constraints are not signable');
 
 /** Used for pods without constraints when defaultingType is System. */
 const systemDefaultConstraints: readonly TopologySpreadConstraint[] = [
@@ -55,8 +57,8 @@ export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, PreScor
    * constraints, its own or the defaults (System's included), is not signed.
    */
   signPod(pod: PodInfo): readonly SignFragment[] | Status {
-    if ((pod.pod.spec.topologySpreadConstraints?.length ?? 0) > 0) return new Status(Code.Unschedulable, ['pods with topology constraints are not signable']);
-    if (this.defaultConstraints.length > 0) return new Status(Code.Unschedulable, ['pods with default topology constraints are not signable']);
+    if ((pod.pod.spec.topologySpreadConstraints?.length ?? 0) > 0) return unsignableConstraints;
+    if (this.defaultConstraints.length > 0) return unsignableDefaultConstraints;
     return [];
   }
   private readonly defaultConstraints: readonly TopologySpreadConstraint[];

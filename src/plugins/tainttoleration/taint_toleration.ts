@@ -20,7 +20,7 @@ import type { PodInfo } from '../../framework/pod_info.js';
 import { Code, Status } from '../../framework/status.js';
 import { TaintToleration as Name } from '../../framework/names.js';
 import type { SignFragment, SignPlugin } from '../../framework/interfaces.js';
-import { TolerationsSignerName, tolerationsSigner } from '../../framework/signers.js';
+import { deferredFragment, TolerationsSignerName, tolerationsSigner } from '../../framework/signers.js';
 
 /** Filter's reason for a node with a NoSchedule/NoExecute taint the pod does not tolerate. */
 const ErrReasonUntoleratedTaint = 'node(s) had untolerated taint(s)';
@@ -62,7 +62,7 @@ export class TaintToleration implements FilterPlugin, PreScorePlugin, ScorePlugi
 
   /** Feasibility and scores follow the pod's tolerations. */
   signPod(pod: PodInfo): readonly SignFragment[] {
-    return [{ key: TolerationsSignerName, value: tolerationsSigner(pod.pod) }];
+    return [deferredFragment(TolerationsSignerName, tolerationsSigner, pod.pod)];
   }
 
   filter(_state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): Status | null {

@@ -41,7 +41,7 @@ import {
   type PodVolumes,
 } from './binder.js';
 import type { SignFragment, SignPlugin } from '../../framework/interfaces.js';
-import { VolumesSignerName, volumesSigner } from '../../framework/signers.js';
+import { deferredFragment, VolumesSignerName, volumesSigner } from '../../framework/signers.js';
 
 /** A node failing one check (the usual case) gets that check's shared status. */
 const singleReasonRejections = new Map(
@@ -87,7 +87,7 @@ export class VolumeBinding implements PreFilterPlugin, FilterPlugin, PreScorePlu
 
   /** Verdicts follow the pod's volumes (ConfigMaps and Secrets aside). */
   signPod(pod: PodInfo): readonly SignFragment[] {
-    return [{ key: VolumesSignerName, value: volumesSigner(pod.pod) }];
+    return [deferredFragment(VolumesSignerName, volumesSigner, pod.pod)];
   }
   readonly binder: VolumeBinder;
   /** The args' shape over utilization in [0, 100], scores scaled to MaxNodeScore (StorageCapacityScoring). */

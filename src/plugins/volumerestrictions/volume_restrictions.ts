@@ -18,7 +18,7 @@ import type { PodInfo } from '../../framework/pod_info.js';
 import { Code, Status } from '../../framework/status.js';
 import { VolumeRestrictions as Name } from '../../framework/names.js';
 import type { SignFragment, SignPlugin } from '../../framework/interfaces.js';
-import { VolumesSignerName, volumesSigner } from '../../framework/signers.js';
+import { deferredFragment, VolumesSignerName, volumesSigner } from '../../framework/signers.js';
 
 export { Name };
 
@@ -145,12 +145,15 @@ function getPreFilterState(state: CycleState): PreFilterState | Status {
   return s;
 }
 
+/** The claims of a pod that mounts no ReadWriteOncePod claim (most pods): one shared empty set. */
+const noClaims: ReadonlySet<string> = new Set();
+
 export class VolumeRestrictions implements PreFilterPlugin, PreFilterExtensions, FilterPlugin, EnqueueExtensions, SignPlugin {
   readonly name = Name;
 
   /** Verdicts follow the pod's volumes (ConfigMaps and Secrets aside). */
   signPod(pod: PodInfo): readonly SignFragment[] {
-    return [{ key: VolumesSignerName, value: volumesSigner(pod.pod) }];
+    return [deferredFragment(VolumesSignerName, volumesSigner, pod.pod)];
   }
 
   constructor(
@@ -162,6 +165,8 @@ export class VolumeRestrictions implements PreFilterPlugin, PreFilterExtensions,
     const needsCheck = hasRestrictedVolume(pod.pod);
     const pvcs = this.readWriteOncePodPVCsForPod(pod);
     if (pvcs instanceof Status) return { status: pvcs };
+    // Most pods: nothing to check and no claim to count, so no state is made.
+    if (!needsCheck && pvcs.size === 0) return { status: Status.skip() };
     const s = this.calPreFilterState(pod, pvcs);
     if (s instanceof Status) return { status: s };
     if (!needsCheck && s.conflictingPVCRefCount === 0) return { status: Status.skip() };
@@ -199,10 +204,10 @@ export class VolumeRestrictions implements PreFilterPlugin, PreFilterExtensions,
    * Names of the pod's claims with the ReadWriteOncePod access mode. Every claim the pod mounts
    * must exist: a missing one makes the pod unresolvable until the claim is created.
    */
-  private readWriteOncePodPVCsForPod(pod: PodInfo): Set<string> | Status {
-    const pvcs = new Set<string>();
+  private readWriteOncePodPVCsForPod(pod: PodInfo): ReadonlySet<string> | Status {
+    let pvcs: Set<string> | null = null;
     const volumes = pod.pod.spec.volumes;
-    if (volumes === undefined) return pvcs;
+    if (volumes === undefined) return noClaims;
     const objects = this.handle.objects();
     for (let i = 0; i < volumes.length; i++) {
       const claimName = volumes[i]!.persistentVolumeClaim?.claimName;
@@ -210,13 +215,13 @@ export class VolumeRestrictions implements PreFilterPlugin, PreFilterExtensions,
       const pvc = objects.get<PersistentVolumeClaim>('PersistentVolumeClaim', pod.namespace, claimName);
       if (pvc === undefined) return Status.unresolvable(`persistentvolumeclaim "${claimName}" not found`);
       if (!(pvc.spec?.accessModes ?? []).includes('ReadWriteOncePod')) continue;
-      pvcs.add(claimName);
+      (pvcs ??= new Set()).add(claimName);
     }
-    return pvcs;
+    return pvcs ?? noClaims;
   }
 
   /** Counts the pod's ReadWriteOncePod claims that a pod in the snapshot already uses. */
-  private calPreFilterState(pod: PodInfo, pvcs: Set<string>): PreFilterState | Status {
+  private calPreFilterState(pod: PodInfo, pvcs: ReadonlySet<string>): PreFilterState | Status {
     let conflictingPVCRefCount = 0;
     if (pvcs.size > 0) {
       const storage = this.handle.snapshotSharedLister().storageInfos?.();

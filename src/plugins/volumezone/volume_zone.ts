@@ -11,7 +11,7 @@ import type { PodInfo } from '../../framework/pod_info.js';
 import { Code, Status } from '../../framework/status.js';
 import { VolumeZone as Name } from '../../framework/names.js';
 import type { SignFragment, SignPlugin } from '../../framework/interfaces.js';
-import { VolumesSignerName, volumesSigner } from '../../framework/signers.js';
+import { deferredFragment, VolumesSignerName, volumesSigner } from '../../framework/signers.js';
 
 export { Name };
 
@@ -161,7 +161,7 @@ export class VolumeZone implements PreFilterPlugin, FilterPlugin, EnqueueExtensi
 
   /** Verdicts follow the pod's volumes (ConfigMaps and Secrets aside). */
   signPod(pod: PodInfo): readonly SignFragment[] {
-    return [{ key: VolumesSignerName, value: volumesSigner(pod.pod) }];
+    return [deferredFragment(VolumesSignerName, volumesSigner, pod.pod)];
   }
 
   constructor(
