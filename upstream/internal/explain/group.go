@@ -30,6 +30,12 @@ type groupAttempt struct {
 	// placements' order.
 	trials     map[string]map[string]*memberRecord
 	placements []string
+	// order is the members' keys in the order they were created; waited holds, per member whose
+	// Permit ran, whether it waited; preBound holds those whose PreBind has returned (see
+	// awaitPreBindTurn).
+	order    []string
+	waited   map[string]bool
+	preBound map[string]bool
 }
 
 type memberRecord struct {
@@ -89,6 +95,62 @@ func (g *groupAttempt) placed(pod *v1.Pod, h *harness, placement string) {
 	h.host, h.bestNodes = "", nil
 }
 
+// awaitPreBindTurn holds a member's PreBind until the members before it in the binding order have
+// finished their own or failed. Upstream runs the members' binding cycles in goroutines that race
+// for the group's claims: the first write wins and the others meet a conflict. The order is the
+// one our single-threaded binding cycles take: first the members that did not wait at Permit
+// (they go on at once), then those that waited, each in the members' order. It is known once
+// every member's Permit ran or the member failed.
+func (g *groupAttempt) awaitPreBindTurn(ctx context.Context, pod *v1.Pod) {
+	key := pod.Namespace + "/" + pod.Name
+	_ = wait.PollUntilContextTimeout(ctx, time.Millisecond, settleTimeout, true, func(context.Context) (bool, error) {
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		failed := func(k string) bool { return g.members[k] != nil && g.members[k].failure != nil }
+		for _, k := range g.order {
+			if _, ok := g.waited[k]; !ok && !failed(k) {
+				return false, nil
+			}
+		}
+		for _, waited := range []bool{false, true} {
+			for _, k := range g.order {
+				if failed(k) || g.waited[k] != waited {
+					continue
+				}
+				if k == key {
+					return true, nil
+				}
+				if !g.preBound[k] {
+					return false, nil
+				}
+			}
+		}
+		return true, nil
+	})
+}
+
+// permitted notes whether the member's Permit made it wait.
+func (g *groupAttempt) permitted(pod *v1.Pod, waited bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.waited[pod.Namespace+"/"+pod.Name] = waited
+}
+
+// preBindDone lets the next member's PreBind go.
+func (g *groupAttempt) preBindDone(pod *v1.Pod) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.preBound[pod.Namespace+"/"+pod.Name] = true
+}
+
+// memberFailed says whether the member's cycle or binding cycle failed.
+func (g *groupAttempt) memberFailed(pod *v1.Pod) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	r := g.members[pod.Namespace+"/"+pod.Name]
+	return r != nil && r.failure != nil
+}
+
 // failed notes the status the member failed with.
 func (g *groupAttempt) failed(pod *v1.Pod, status *fwk.Status, nominating *fwk.NominatingInfo) {
 	g.mu.Lock()
@@ -121,7 +183,7 @@ func groupMembers(pending []*v1.Pod, key string) []*v1.Pod {
 // run its cycle, waits for the bindings it started, and reports each member in the given order.
 func (h *harness) attemptGroup(ctx context.Context, members []*v1.Pod) ([]Pod, error) {
 	key, _ := groupKey(members[0])
-	h.group = &groupAttempt{key: key, members: map[string]*memberRecord{}, trials: map[string]map[string]*memberRecord{}}
+	h.group = &groupAttempt{key: key, members: map[string]*memberRecord{}, trials: map[string]map[string]*memberRecord{}, waited: map[string]bool{}, preBound: map[string]bool{}}
 	h.rec.mu.Lock()
 	h.rec.placementWinner = ""
 	h.rec.mu.Unlock()
@@ -143,6 +205,9 @@ func (h *harness) attemptGroup(ctx context.Context, members []*v1.Pod) ([]Pod, e
 	created, err := h.waitForGroupActive(ctx, members)
 	if err != nil {
 		return nil, err
+	}
+	for _, c := range created {
+		h.group.order = append(h.group.order, c.Namespace+"/"+c.Name)
 	}
 	h.sched.ScheduleOne(ctx)
 	if h.popErr != nil {
@@ -278,8 +343,16 @@ func (h *harness) memberResult(ctx context.Context, pod *v1.Pod, trials map[stri
 		r = *t
 	}
 	r.failure, r.nominating = failure.failure, failure.nominating
+	preBound := h.group.preBound[pod.Namespace+"/"+pod.Name]
 	h.group.mu.Unlock()
 	out := newPodResult(pod)
+	if r.failure != nil && preBound {
+		// Placed, then its PreBind or Bind failed: reported as a single pod's failure after its
+		// node was chosen is, with no node.
+		setPlaced(&out, r.host, r.bestNodes, r.filter, r.scores)
+		out.Outcome, out.Node, out.Message = "Error", "", r.failure.Message()
+		return out, nil
+	}
 	if r.failure == nil {
 		if r.host == "" {
 			return out, errors.New("member neither placed nor failed")
@@ -289,7 +362,13 @@ func (h *harness) memberResult(ctx context.Context, pod *v1.Pod, trials map[stri
 		}
 		h.group.mu.Lock()
 		failure := h.group.record(pod).failure
+		preBound := h.group.preBound[pod.Namespace+"/"+pod.Name]
 		h.group.mu.Unlock()
+		if failure != nil && preBound {
+			setPlaced(&out, r.host, r.bestNodes, r.filter, r.scores)
+			out.Outcome, out.Node, out.Message = "Error", "", failure.Message()
+			return out, nil
+		}
 		if failure != nil {
 			out.Outcome, out.Message = "Error", failure.Message()
 			if failure.IsRejected() {
