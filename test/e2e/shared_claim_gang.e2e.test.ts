@@ -8,13 +8,9 @@
 // allocated once and reserved for the group only, and the same failures recorded on the way.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { makeNode } from '../../src/testing/builders.js';
-import { binaries, Child, ControlPlane, eventually, missingBinaries } from './control_plane.js';
+import { binaries, Child, ControlPlane, eventually, missingBinaries, startOurs } from './control_plane.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const skip = missingBinaries();
 const gates = 'GenericWorkload=true,DRAWorkloadResourceClaims=true';
 const oursName = 'kube-scheduler-ts';
@@ -166,13 +162,7 @@ describe('a gang sharing a PodGroup claim on the pinned kube-apiserver', { skip:
 
   it('run: the same nodes, claim and failures as upstream', async (t) => {
     assert.ok(upstreamOutcome, 'upstream\'s outcome');
-    const config = join(cp.dir, 'ours.yaml');
-    writeFileSync(config, [
-      'apiVersion: kubescheduler.config.k8s.io/v1', 'kind: KubeSchedulerConfiguration',
-      'clientConnection:', `  kubeconfig: ${cp.kubeconfig}`, 'leaderElection:', '  leaderElect: false',
-      'profiles:', `- schedulerName: ${oursName}`, '',
-    ].join('\n'));
-    ours = new Child('ours', process.execPath, ['--import', 'tsx', join(root, 'src/cli/bin.ts'), 'run', '--config', config, '--secure-port', '0', `--feature-gates=${gates}`, '-v=2']);
+    ours = startOurs(cp, oursName, [`--feature-gates=${gates}`]);
     try {
       await createGang(cp, 'ours', oursName);
       const got = await outcome(cp, 'ours');
