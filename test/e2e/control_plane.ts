@@ -8,8 +8,11 @@ import { request as httpsRequest } from 'node:https';
 import { request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { binDir } from '../upstream/harness.js';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 
 export const binaries = {
   etcd: join(binDir, 'etcd'),
@@ -251,6 +254,17 @@ function plainGet(url: string): Promise<number> {
     req.on('error', reject);
     req.end();
   });
+}
+
+/** Our `run` on the control plane with one profile, `schedulerName`, and the given extra flags (feature gates). */
+export function startOurs(cp: ControlPlane, schedulerName: string, args: readonly string[] = []): Child {
+  const config = join(cp.dir, 'ours.yaml');
+  writeFileSync(config, [
+    'apiVersion: kubescheduler.config.k8s.io/v1', 'kind: KubeSchedulerConfiguration',
+    'clientConnection:', `  kubeconfig: ${cp.kubeconfig}`, 'leaderElection:', '  leaderElect: false',
+    'profiles:', `- schedulerName: ${schedulerName}`, '',
+  ].join('\n'));
+  return new Child('ours', process.execPath, ['--import', 'tsx', join(root, 'src/cli/bin.ts'), 'run', '--config', config, '--secure-port', '0', ...args, '-v=2']);
 }
 
 /** The sorted error lines of an "is invalid: " message (one, or several in brackets). */

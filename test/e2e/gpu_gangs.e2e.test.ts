@@ -5,10 +5,7 @@
 // takes them in. The scenario (gpu_gangs.ts) makes every decision unique, so the comparison is exact.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { binaries, Child, ControlPlane, eventually, missingBinaries, type ApiResponse } from './control_plane.js';
+import { binaries, Child, ControlPlane, eventually, missingBinaries, startOurs, type ApiResponse } from './control_plane.js';
 import { expected, gangGates, gangs, load, members, nodes, podGroup, scenarioDocument } from './gpu_gangs.js';
 import { defaultConfiguration } from '../../src/config/index.js';
 import { FeatureGates } from '../../src/config/feature_gates.js';
@@ -18,7 +15,6 @@ import { scenarioFromDocuments } from '../../src/sim/scenario/scenario.js';
 import { serveScenario } from '../../src/sim/serve/serve.js';
 import { runSimulation } from '../../src/sim/simulate/simulate.js';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const registry = inTreeRegistry();
 const featureGates = FeatureGates.parse([gangGates]);
 const skip = missingBinaries();
@@ -151,13 +147,7 @@ describe('GPU gangs on racks: the same placements in every mode', { timeout: 600
     before(async () => {
       cp = await ControlPlane.start([`--feature-gates=${gangGates}`, '--runtime-config=scheduling.k8s.io/v1beta1=true']);
       await createCluster(api);
-      const config = join(cp.dir, 'ours.yaml');
-      writeFileSync(config, [
-        'apiVersion: kubescheduler.config.k8s.io/v1', 'kind: KubeSchedulerConfiguration',
-        'clientConnection:', `  kubeconfig: ${cp.kubeconfig}`, 'leaderElection:', '  leaderElect: false',
-        'profiles:', `- schedulerName: ${oursName}`, '',
-      ].join('\n'));
-      ours = new Child('ours', process.execPath, ['--import', 'tsx', join(root, 'src/cli/bin.ts'), 'run', '--config', config, '--secure-port', '0', `--feature-gates=${gangGates}`, '-v=2']);
+      ours = startOurs(cp, oursName, [`--feature-gates=${gangGates}`]);
       upstream = new Child('kube-scheduler', binaries.kubeScheduler, [
         '--kubeconfig', cp.kubeconfig, '--authentication-kubeconfig', cp.kubeconfig, '--authorization-kubeconfig', cp.kubeconfig,
         '--leader-elect=false', '--secure-port', '0', `--feature-gates=${gangGates}`,

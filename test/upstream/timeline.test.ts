@@ -89,3 +89,19 @@ describe('runExplain for the harness: no PV controller', () => {
   });
 });
 
+
+describe('runExplain for the harness: gang members sharing a claim', () => {
+  it('the members whose PreBind found the group\'s claim written first fail, are retried at once and bind, as upstream', async () => {
+    // Seed 1, scenario 2 of the workload family with shared claims: what the pinned release's
+    // harness reports (group.go retryFailedMembers). group-2's five members share one claim.
+    const gates = FeatureGates.parse(['DRAWorkloadResourceClaims=true,GenericWorkload=true']);
+    const sc = parseScenario(JSON.stringify(generateScenario(1, 2, 'workload', { sharedClaims: true })), 'gen-1-0002');
+    const pods = (await explainOurs(sc, gates)).pods.filter((p) => p.pod.startsWith('default/group-2-'));
+    const lost = 'running PreBind plugin "DynamicResources": claim default/group-2-gpu got allocated elsewhere in the meantime';
+    const node = 'ip-10-0-14.internal';
+    assert.deepEqual(pods.map((p) => [p.pod, p.outcome, p.node, p.message, p.bestNodes, p.retries?.map((r) => [r.outcome, r.node]), p.final]), [
+      ['default/group-2-m0', 'Scheduled', node, '', [node], undefined, undefined],
+      ...[1, 2, 3, 4].map((i) => [`default/group-2-m${i}`, 'Error', '', lost, [node], [['Scheduled', node]], `bound ${node}`]),
+    ]);
+  });
+});

@@ -63,6 +63,32 @@ describe('isSchedulableAfterClaimChange', () => {
   });
 });
 
+// A gang member whose template entry is the PodGroup's (DRAWorkloadResourceClaims): upstream's hint
+// resolves the member's claims from the pod alone (resourceclaim.Name reads its
+// status.resourceClaimStatuses), never through the PodGroup object, and accepts a claim its group
+// controls only with the gate (resourceclaim.IsForPod's acceptPodGroupOwner).
+describe('isSchedulableAfterClaimChange for a gang member sharing its PodGroup\'s claim', () => {
+  const member = podWithTemplate('member-0', 'gang-gpu-abcde');
+  member.spec.schedulingGroup = { podGroupName: 'gang' };
+  const groupClaim = (group: string, status: 'pending' | 'allocated'): ResourceClaim => {
+    const c = status === 'pending' ? pendingClaim('gang-gpu-abcde') : allocatedClaim('gang-gpu-abcde', 'worker', ['dev-0']);
+    c.metadata.ownerReferences = [{ apiVersion: 'scheduling.k8s.io/v1beta1', kind: 'PodGroup', name: group, uid: `uid-${group}`, controller: true }];
+    return c;
+  };
+  const cases: { name: string; gate: boolean; pod?: Pod; oldObj?: ResourceClaim; newObj: ResourceClaim; want: QueueingHint }[] = [
+    { name: 'the group\'s claim created: queue', gate: true, newObj: groupClaim('gang', 'pending'), want: QueueingHint.Queue },
+    { name: 'the group\'s claim allocated (status changed): queue', gate: true, oldObj: groupClaim('gang', 'pending'), newObj: groupClaim('gang', 'allocated'), want: QueueingHint.Queue },
+    { name: 'gate off: a claim the group controls is not the pod\'s, skip', gate: false, oldObj: groupClaim('gang', 'pending'), newObj: groupClaim('gang', 'allocated'), want: QueueingHint.QueueSkip },
+    { name: 'a claim another PodGroup controls is not the member\'s, skip', gate: true, oldObj: groupClaim('other', 'pending'), newObj: groupClaim('other', 'allocated'), want: QueueingHint.QueueSkip },
+    { name: 'a member whose status names no claim yet is not resolved through its PodGroup: skip', gate: true, pod: { ...podWithTemplate('member-0', undefined), spec: member.spec }, newObj: groupClaim('gang', 'pending'), want: QueueingHint.QueueSkip },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      assert.equal(isSchedulableAfterClaimChange(getterOf([c.newObj]), c.pod ?? member, c.oldObj, c.newObj, c.gate), c.want);
+    });
+  }
+});
+
 describe('isSchedulableAfterTargetPodUpdate', () => {
   const waiting = podWithTemplate('my-pod', undefined);
   const ready = podWithTemplate('my-pod', 'my-pod-my-resource');

@@ -223,6 +223,9 @@ export interface ExplainResult {
   groups?: ExplainGroup[];
 }
 
+/** Placed (a node was chosen), then failed in its binding cycle with an error (PreBind, Bind). */
+const failedInBinding = (a: AttemptRecord): boolean => a.outcome === 'Error' && a.result !== null;
+
 const scenarioPodGroups = (sc: Scenario): PodGroup[] => sc.objects.filter((o) => kindKeyOf(o) === 'PodGroup') as unknown as PodGroup[];
 
 /** The pods the queue still holds at PreEnqueue, with the plugin and its message. */
@@ -306,11 +309,28 @@ export async function runExplain(sc: Scenario, o: RunExplainOptions): Promise<Ex
       const waiting = waitingPods(env.scheduler);
       if (members.some((m) => waiting.has(podKey(m)))) continue;
       await env.scheduler.attemptGroupOnce(namespace, name);
+      const reports = new Map<string, ExplainPod>();
       for (const m of members) {
         const a = byPod.get(podKey(m));
         if (a) {
           groupRecords.set(podKey(m), a);
-          out.push(explainAttempt(a));
+          const e = explainAttempt(a);
+          out.push(e);
+          reports.set(podKey(m), e);
+        }
+      }
+      // With recordWrites, as the differential harness: the members placed whose binding then
+      // failed (a shared claim another member wrote first) get one more group cycle together, at
+      // once, reported as their retry.
+      const failed = o.recordWrites ? members.filter((m) => { const a = byPod.get(podKey(m)); return a !== undefined && failedInBinding(a); }) : [];
+      if (failed.length > 0) {
+        for (const m of failed) byPod.delete(podKey(m));
+        await env.scheduler.attemptGroupOnce(namespace, name);
+        for (const m of failed) {
+          const a = byPod.get(podKey(m));
+          if (!a) continue;
+          groupRecords.set(podKey(m), a);
+          reports.get(podKey(m))!.retries = [explainAttempt(a)];
         }
       }
       // One attempt per pending pod, as upstream's harness makes: the members left unscheduled
@@ -319,6 +339,12 @@ export async function runExplain(sc: Scenario, o: RunExplainOptions): Promise<Ex
         if (byPod.get(podKey(m))?.outcome === 'Scheduled') continue;
         const live = env.cluster.getPod(m.metadata.namespace ?? 'default', m.metadata.name ?? '');
         if (live && !live.spec.nodeName) await env.cluster.deletePod(live);
+      }
+      for (const m of failed) {
+        const report = reports.get(podKey(m))!;
+        if (report.retries === undefined) continue;
+        const live = env.cluster.getPod(m.metadata.namespace ?? 'default', m.metadata.name ?? '');
+        report.final = live === undefined ? 'deleted' : live.spec.nodeName ? `bound ${live.spec.nodeName}` : 'pending';
       }
       continue;
     }

@@ -1,14 +1,15 @@
 // Package cluster stands in for kube-apiserver in front of a fake clientset: every object goes
 // through the defaulting, mutating admission (Priority, DefaultTolerationSeconds) and create
 // strategy a real API server applies, then into the fake object tracker the informers watch.
-// Every write gets a new resourceVersion (the scheduler ignores updates that keep it), and
-// binding through pods/binding sets spec.nodeName, as the real subresource does. The
+// Every write gets a new resourceVersion (the scheduler ignores updates that keep it), an update
+// from a stale copy meets a conflict, and binding through pods/binding sets spec.nodeName, as the real subresource does. The
 // resourceclaim controller's part (claims for a pod's template entries) is in claims.go.
 package cluster
 
 import (
 	"context"
 	"crypto/sha256"
+	"errors"
 	"fmt"
 	"strconv"
 	"sync"
@@ -17,6 +18,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
 	schedulingv1beta1 "k8s.io/api/scheduling/v1beta1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -25,6 +27,7 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/apiserver/pkg/admission"
 	genericapirequest "k8s.io/apiserver/pkg/endpoints/request"
+	"k8s.io/apiserver/pkg/registry/generic/registry"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/client-go/informers"
 	"k8s.io/client-go/kubernetes/fake"
@@ -368,6 +371,34 @@ func (t *versionedTracker) stamp(obj runtime.Object) error {
 	return nil
 }
 
+// checkVersion refuses an update written from a stale copy, as the API server's optimistic
+// concurrency does: a resourceVersion that is set must be the stored object's. (An update without
+// one is unconditional, as every kind the scheduler updates allows.) DynamicResources' PreBind
+// relies on it: a gang's members write the group's claim from the copy PreFilter read, and all
+// but the first meet the conflict, read the claim again and find it allocated.
+func (t *versionedTracker) checkVersion(gvr schema.GroupVersionResource, obj runtime.Object, ns string) error {
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		return err
+	}
+	if m.GetResourceVersion() == "" {
+		return nil
+	}
+	stored, err := t.ObjectTracker.Get(gvr, ns, m.GetName())
+	if err != nil {
+		// Not stored: the tracker answers NotFound itself.
+		return nil
+	}
+	sm, err := meta.Accessor(stored)
+	if err != nil {
+		return err
+	}
+	if sm.GetResourceVersion() != m.GetResourceVersion() {
+		return apierrors.NewConflict(gvr.GroupResource(), m.GetName(), errors.New(registry.OptimisticLockErrorMsg))
+	}
+	return nil
+}
+
 func (t *versionedTracker) Add(obj runtime.Object) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -389,6 +420,9 @@ func (t *versionedTracker) Create(gvr schema.GroupVersionResource, obj runtime.O
 func (t *versionedTracker) Update(gvr schema.GroupVersionResource, obj runtime.Object, ns string, opts ...metav1.UpdateOptions) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if err := t.checkVersion(gvr, obj, ns); err != nil {
+		return err
+	}
 	if err := t.stamp(obj); err != nil {
 		return err
 	}

@@ -263,7 +263,7 @@ func newHarness(ctx context.Context, c *cluster.Cluster, cfg *schedulerapi.KubeS
 	h := &harness{cluster: c, sched: sched, rec: &attempt{}, inMemory: victims}
 	c.BeforeDelete = h.gateAtFirstVictim
 	for name, f := range sched.Profiles {
-		sched.Profiles[name] = &recordingFramework{Framework: f, rec: h.rec}
+		sched.Profiles[name] = &recordingFramework{Framework: f, rec: h.rec, group: func() *groupAttempt { return h.group }}
 	}
 	h.wrapScheduler()
 
@@ -588,13 +588,14 @@ func (h *harness) waitForActive(ctx context.Context, pod *v1.Pod) (*v1.Pod, erro
 // the attempt failed after its node was chosen, or, for a pod with volume claims, until the
 // binding cycle waits in PreBind for volumes to be bound: no PV controller or provisioner runs
 // here, so that wait would not end. The pod stays assumed, which is all the next pods see either
-// way. Other pods are waited for until they are bound: DynamicResources' PreBind writes the
+// way. A pod group's member is waited for until it is bound or its binding cycle failed. Other
+// pods are waited for until they are bound: DynamicResources' PreBind writes the
 // claims' allocations, which the report and the next pods need.
 func (h *harness) waitForBinding(ctx context.Context, pod *v1.Pod) error {
 	f := h.sched.Profiles[pod.Spec.SchedulerName]
 	lister := f.SharedInformerFactory().Core().V1().Pods().Lister().Pods(pod.Namespace)
 	err := wait.PollUntilContextTimeout(ctx, time.Millisecond, settleTimeout, true, func(context.Context) (bool, error) {
-		if h.afterSelection.Load() != nil || (f.GetPodInPreBind(pod.UID) != nil && usesVolumeClaims(pod)) {
+		if h.afterSelection.Load() != nil || (h.group != nil && h.group.memberFailed(pod)) || (f.GetPodInPreBind(pod.UID) != nil && usesVolumeClaims(pod)) {
 			return true, nil
 		}
 		p, err := lister.Get(pod.Name)

@@ -11,6 +11,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
+	"k8s.io/klog/v2"
 	fwk "k8s.io/kube-scheduler/framework"
 	"k8s.io/kubernetes/pkg/features"
 )
@@ -30,6 +31,12 @@ type groupAttempt struct {
 	// placements' order.
 	trials     map[string]map[string]*memberRecord
 	placements []string
+	// order is the members' keys in the order they were created; waited holds, per member whose
+	// Permit ran, whether it waited; preBound holds those whose PreBind has returned (see
+	// awaitPreBindTurn).
+	order    []string
+	waited   map[string]bool
+	preBound map[string]bool
 }
 
 type memberRecord struct {
@@ -89,6 +96,62 @@ func (g *groupAttempt) placed(pod *v1.Pod, h *harness, placement string) {
 	h.host, h.bestNodes = "", nil
 }
 
+// awaitPreBindTurn holds a member's PreBind until the members before it in the binding order have
+// finished their own or failed. Upstream runs the members' binding cycles in goroutines that race
+// for the group's claims: the first write wins and the others meet a conflict. The order is the
+// one our single-threaded binding cycles take: first the members that did not wait at Permit
+// (they go on at once), then those that waited, each in the members' order. It is known once
+// every member's Permit ran or the member failed.
+func (g *groupAttempt) awaitPreBindTurn(ctx context.Context, pod *v1.Pod) {
+	key := pod.Namespace + "/" + pod.Name
+	_ = wait.PollUntilContextTimeout(ctx, time.Millisecond, settleTimeout, true, func(context.Context) (bool, error) {
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		failed := func(k string) bool { return g.members[k] != nil && g.members[k].failure != nil }
+		for _, k := range g.order {
+			if _, ok := g.waited[k]; !ok && !failed(k) {
+				return false, nil
+			}
+		}
+		for _, waited := range []bool{false, true} {
+			for _, k := range g.order {
+				if failed(k) || g.waited[k] != waited {
+					continue
+				}
+				if k == key {
+					return true, nil
+				}
+				if !g.preBound[k] {
+					return false, nil
+				}
+			}
+		}
+		return true, nil
+	})
+}
+
+// permitted notes whether the member's Permit made it wait.
+func (g *groupAttempt) permitted(pod *v1.Pod, waited bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.waited[pod.Namespace+"/"+pod.Name] = waited
+}
+
+// preBindDone lets the next member's PreBind go.
+func (g *groupAttempt) preBindDone(pod *v1.Pod) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.preBound[pod.Namespace+"/"+pod.Name] = true
+}
+
+// memberFailed says whether the member's cycle or binding cycle failed.
+func (g *groupAttempt) memberFailed(pod *v1.Pod) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	r := g.members[pod.Namespace+"/"+pod.Name]
+	return r != nil && r.failure != nil
+}
+
 // failed notes the status the member failed with.
 func (g *groupAttempt) failed(pod *v1.Pod, status *fwk.Status, nominating *fwk.NominatingInfo) {
 	g.mu.Lock()
@@ -120,18 +183,8 @@ func groupMembers(pending []*v1.Pod, key string) []*v1.Pod {
 // attemptGroup creates a pod group's pending members, lets the Scheduler pop the group once and
 // run its cycle, waits for the bindings it started, and reports each member in the given order.
 func (h *harness) attemptGroup(ctx context.Context, members []*v1.Pod) ([]Pod, error) {
-	key, _ := groupKey(members[0])
-	h.group = &groupAttempt{key: key, members: map[string]*memberRecord{}, trials: map[string]map[string]*memberRecord{}}
-	h.rec.mu.Lock()
-	h.rec.placementWinner = ""
-	h.rec.mu.Unlock()
+	h.startGroup(members[0])
 	defer func() { h.group = nil }()
-	h.host, h.bestNodes, h.failure, h.nominating, h.popErr = "", nil, nil, nil, nil
-	h.afterSelection.Store(nil)
-	h.cluster.DeletedPods()
-	// A group's members report no writes: the timeline covers single pods only.
-	h.cluster.Writes()
-	h.preemptor = nil
 	for _, m := range members {
 		pod := m.DeepCopy()
 		pod.Namespace = namespaceOf(pod)
@@ -140,25 +193,9 @@ func (h *harness) attemptGroup(ctx context.Context, members []*v1.Pod) ([]Pod, e
 			return nil, err
 		}
 	}
-	created, err := h.waitForGroupActive(ctx, members)
+	out, created, err := h.runGroup(ctx, members)
 	if err != nil {
 		return nil, err
-	}
-	h.sched.ScheduleOne(ctx)
-	if h.popErr != nil {
-		return nil, h.popErr
-	}
-	trials, err := h.chosenTrials(ctx, created)
-	if err != nil {
-		return nil, err
-	}
-	var out []Pod
-	for _, c := range created {
-		p, err := h.memberResult(ctx, c, trials)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, p)
 	}
 	// A group that preempted nominates its members: wait for its victims to go, and report them
 	// once, on the first member (as the TypeScript side does).
@@ -172,16 +209,126 @@ func (h *harness) attemptGroup(ctx context.Context, members []*v1.Pod) ([]Pod, e
 			break
 		}
 	}
+	var failed []*v1.Pod
+	var reports []*Pod
+	for i, p := range out {
+		if p.Outcome != "Scheduled" && h.failedInBinding(created[i]) {
+			failed = append(failed, created[i])
+			reports = append(reports, &out[i])
+		}
+	}
+	if err := h.retryFailedMembers(ctx, failed, reports); err != nil {
+		return nil, err
+	}
 	// One attempt per pending pod: the members left unscheduled leave, so that their group, put
 	// back in activeQ after a partial success, is not popped again before the next pending pod.
 	for i, p := range out {
-		if p.Outcome != "Scheduled" {
-			if err := h.removePending(ctx, created[i]); err != nil {
+		if p.Outcome == "Scheduled" || (len(p.Retries) > 0 && p.Retries[0].Outcome == "Scheduled") {
+			continue
+		}
+		if err := h.removePending(ctx, created[i]); err != nil {
+			return nil, err
+		}
+	}
+	for i := range out {
+		if len(out[i].Retries) > 0 {
+			final, err := h.finalOf(ctx, created[i])
+			if err != nil {
 				return nil, err
 			}
+			out[i].Final = final
 		}
 	}
 	return out, nil
+}
+
+// retryFailedMembers gives the members placed whose binding then failed (a shared claim another
+// member wrote first) one more group cycle together, at once: left in the queue, their group
+// would be popped ahead of the next pending pod. Each one's report gets that attempt as its retry.
+func (h *harness) retryFailedMembers(ctx context.Context, failed []*v1.Pod, reports []*Pod) error {
+	if len(failed) == 0 {
+		return nil
+	}
+	// The failure handler clears each one's nomination (set in its binding cycle) in the
+	// background; upstream's backoff lets that land before the retry, which would otherwise try
+	// the nominated node alone. Then, as before any retry, the writes reach the scheduler.
+	for _, f := range failed {
+		err := wait.PollUntilContextTimeout(ctx, time.Millisecond, settleTimeout, true, func(context.Context) (bool, error) {
+			p, err := h.cluster.Client.CoreV1().Pods(f.Namespace).Get(ctx, f.Name, metav1.GetOptions{})
+			return err == nil && p.Status.NominatedNodeName == "", nil
+		})
+		if err != nil {
+			return fmt.Errorf("waiting for %s/%s's nomination to be cleared: %w", f.Namespace, f.Name, err)
+		}
+	}
+	if err := h.settle(ctx); err != nil {
+		return err
+	}
+	h.startGroup(failed[0])
+	live := map[string]*v1.Pod{}
+	for _, f := range failed {
+		live[f.Namespace+"/"+f.Name] = f
+	}
+	h.sched.SchedulingQueue.Activate(klog.FromContext(ctx), live)
+	out, _, err := h.runGroup(ctx, failed)
+	if err != nil {
+		return fmt.Errorf("retry: %w", err)
+	}
+	for i := range out {
+		reports[i].Retries = append(reports[i].Retries, out[i])
+	}
+	return nil
+}
+
+// startGroup begins a group's attempt: the harness's per-attempt state reset, the group's record.
+func (h *harness) startGroup(member *v1.Pod) {
+	key, _ := groupKey(member)
+	h.group = &groupAttempt{key: key, members: map[string]*memberRecord{}, trials: map[string]map[string]*memberRecord{}, waited: map[string]bool{}, preBound: map[string]bool{}}
+	h.rec.mu.Lock()
+	h.rec.placementWinner = ""
+	h.rec.mu.Unlock()
+	h.host, h.bestNodes, h.failure, h.nominating, h.popErr = "", nil, nil, nil, nil
+	h.afterSelection.Store(nil)
+	h.cluster.DeletedPods()
+	// A group's members report no writes: the timeline covers single pods only.
+	h.cluster.Writes()
+	h.preemptor = nil
+}
+
+// runGroup waits until the given members are in activeQ, lets the Scheduler pop their group once
+// and run its cycle, waits for the bindings it started, and reports each member in order.
+func (h *harness) runGroup(ctx context.Context, members []*v1.Pod) ([]Pod, []*v1.Pod, error) {
+	created, err := h.waitForGroupActive(ctx, members)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, c := range created {
+		h.group.order = append(h.group.order, c.Namespace+"/"+c.Name)
+	}
+	h.sched.ScheduleOne(ctx)
+	if h.popErr != nil {
+		return nil, nil, h.popErr
+	}
+	trials, err := h.chosenTrials(ctx, created)
+	if err != nil {
+		return nil, nil, err
+	}
+	var out []Pod
+	for _, c := range created {
+		p, err := h.memberResult(ctx, c, trials)
+		if err != nil {
+			return nil, nil, err
+		}
+		out = append(out, p)
+	}
+	return out, created, nil
+}
+
+// failedInBinding says whether the member was placed and then failed in PreBind or Bind.
+func (h *harness) failedInBinding(pod *v1.Pod) bool {
+	h.group.mu.Lock()
+	defer h.group.mu.Unlock()
+	return h.group.preBound[pod.Namespace+"/"+pod.Name] && h.group.members[pod.Namespace+"/"+pod.Name] != nil && h.group.members[pod.Namespace+"/"+pod.Name].failure != nil
 }
 
 // waitForGroupActive waits until every member is in activeQ (the group is gated until enough
@@ -278,8 +425,16 @@ func (h *harness) memberResult(ctx context.Context, pod *v1.Pod, trials map[stri
 		r = *t
 	}
 	r.failure, r.nominating = failure.failure, failure.nominating
+	preBound := h.group.preBound[pod.Namespace+"/"+pod.Name]
 	h.group.mu.Unlock()
 	out := newPodResult(pod)
+	if r.failure != nil && preBound {
+		// Placed, then its PreBind or Bind failed: reported as a single pod's failure after its
+		// node was chosen is, with no node.
+		setPlaced(&out, r.host, r.bestNodes, r.filter, r.scores)
+		out.Outcome, out.Node, out.Message = "Error", "", r.failure.Message()
+		return out, nil
+	}
 	if r.failure == nil {
 		if r.host == "" {
 			return out, errors.New("member neither placed nor failed")
@@ -289,7 +444,13 @@ func (h *harness) memberResult(ctx context.Context, pod *v1.Pod, trials map[stri
 		}
 		h.group.mu.Lock()
 		failure := h.group.record(pod).failure
+		preBound := h.group.preBound[pod.Namespace+"/"+pod.Name]
 		h.group.mu.Unlock()
+		if failure != nil && preBound {
+			setPlaced(&out, r.host, r.bestNodes, r.filter, r.scores)
+			out.Outcome, out.Node, out.Message = "Error", "", failure.Message()
+			return out, nil
+		}
 		if failure != nil {
 			out.Outcome, out.Message = "Error", failure.Message()
 			if failure.IsRejected() {

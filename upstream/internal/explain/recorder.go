@@ -3,6 +3,7 @@ package explain
 import (
 	"context"
 	"sync"
+	"time"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/sets"
@@ -47,6 +48,28 @@ func (a *attempt) stop() {
 type recordingFramework struct {
 	framework.Framework
 	rec *attempt
+	// group is the pod group whose cycle runs now, if any (the harness's).
+	group func() *groupAttempt
+}
+
+// RunPermitPlugins notes whether a group member waits at Permit (see awaitPreBindTurn).
+func (r *recordingFramework) RunPermitPlugins(ctx context.Context, state fwk.CycleState, pod *v1.Pod, nodeName string) (map[string]time.Duration, *fwk.Status) {
+	waits, status := r.Framework.RunPermitPlugins(ctx, state, pod, nodeName)
+	if g := r.group(); g != nil {
+		g.permitted(pod, status.IsWait())
+	}
+	return waits, status
+}
+
+// RunPreBindPlugins runs a group member's PreBind in its turn (awaitPreBindTurn).
+func (r *recordingFramework) RunPreBindPlugins(ctx context.Context, state fwk.CycleState, pod *v1.Pod, nodeName string) *fwk.Status {
+	g := r.group()
+	if g == nil {
+		return r.Framework.RunPreBindPlugins(ctx, state, pod, nodeName)
+	}
+	g.awaitPreBindTurn(ctx, pod)
+	defer g.preBindDone(pod)
+	return r.Framework.RunPreBindPlugins(ctx, state, pod, nodeName)
 }
 
 func (r *recordingFramework) RunPreFilterPlugins(ctx context.Context, state fwk.CycleState, pod *v1.Pod) (*fwk.PreFilterResult, *fwk.Status, sets.Set[string]) {

@@ -21,7 +21,8 @@ const maxRetryRounds = 3
 // binding cycle (waiting at Permit or in PreBind) and not held at PreEnqueue: a preemptor that
 // waited for its victims, a pod preemption took out of its binding cycle, a pod the first
 // attempt left unschedulable. The harness chooses the order, as it does for the first attempts;
-// the queue's clock stands still, so no backoff ends by itself. Pod groups' members are left out.
+// the queue's clock stands still, so no backoff ends by itself. Pod groups' members are left out
+// (retryFailedMembers in group.go retries those whose binding failed at once).
 func (h *harness) retryRounds(ctx context.Context, pending []*v1.Pod, res *Result) error {
 	reports := map[string]*Pod{}
 	var order []*v1.Pod
