@@ -4,7 +4,7 @@
 // Every entry imports the same shared chunks, so an out-of-tree plugin importing
 // `kube-scheduler-ts/plugin` gets the very classes (Status, NodeInfo...) the CLI runs with.
 // Run by `npm run build` after tsc, which writes only the declarations.
-import { build } from 'esbuild';
+import { build, type Plugin } from 'esbuild';
 import { join } from 'node:path';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -12,6 +12,22 @@ const src = join(root, 'src');
 
 /** The files that code outside the bundle may import or run: the bin and the `exports`. */
 const bundleEntries = ['cli/bin.ts', 'index.ts', 'plugin.ts', 'testing/index.ts', 'outoftree/coscheduling/index.ts'];
+
+/**
+ * prom-client's process CPU metric requires @opentelemetry/api at load (~25 ms of CPU) for exemplars,
+ * which our metrics never enable: it gets an API whose use would fail loudly instead.
+ */
+const withoutOpenTelemetry: Plugin = {
+  name: 'without-opentelemetry',
+  setup(b) {
+    b.onResolve({ filter: /^@opentelemetry\/api$/ }, () => ({ path: 'opentelemetry-api', namespace: 'stub' }));
+    b.onLoad({ filter: /.*/, namespace: 'stub' }, () => ({
+      contents: "const off = () => { throw new Error('exemplars need @opentelemetry/api, which this bundle leaves out'); };\n"
+        + 'module.exports = { trace: { getSpan: off }, context: { active: off } };\n',
+      loader: 'js',
+    }));
+  },
+};
 
 await build({
   entryPoints: bundleEntries.map((file) => join(src, file)),
@@ -26,9 +42,9 @@ await build({
   sourcemap: true,
   // As tsc's maps: the mappings only (stack traces), not a copy of every source.
   sourcesContent: false,
-  // tsx is the plugin loader for TypeScript plugins (it registers itself by URL) and prom-client
-  // holds a process-wide registry a plugin may share: both stay packages of their own.
-  external: ['tsx', 'tsx/*', 'prom-client'],
+  // tsx is the plugin loader for TypeScript plugins: it registers itself by URL.
+  external: ['tsx', 'tsx/*'],
+  plugins: [withoutOpenTelemetry],
   // The bundled CommonJS dependencies call require(); an ES module has none of its own.
   banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
   logLevel: 'warning',
