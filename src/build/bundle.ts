@@ -5,13 +5,31 @@
 // `kube-scheduler-ts/plugin` gets the very classes (Status, NodeInfo...) the CLI runs with.
 // Run by `npm run build` after tsc, which writes only the declarations.
 import { build, type Plugin } from 'esbuild';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = join(import.meta.dirname, '..', '..');
 const src = join(root, 'src');
 
-/** The files that code outside the bundle may import or run: the bin and the `exports`. */
-const bundleEntries = ['cli/bin.ts', 'index.ts', 'plugin.ts', 'testing/index.ts', 'outoftree/coscheduling/index.ts'];
+interface PackageJson {
+  bin: Record<string, string>;
+  exports: Record<string, string | { default?: string }>;
+}
+
+/**
+ * The files that code outside the bundle may import or run, read from package.json (its bin and
+ * the `exports`' JavaScript files), so that a new entry point cannot be left out: dist/x.js is
+ * built from src/x.ts.
+ */
+function bundleEntries(): string[] {
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as PackageJson;
+  const targets = [...Object.values(pkg.bin), ...Object.values(pkg.exports).map((t) => (typeof t === 'string' ? t : t.default ?? ''))];
+  return targets.filter((t) => t.endsWith('.js')).map((t) => {
+    const m = /^(?:\.\/)?dist\/(.+)\.js$/.exec(t);
+    if (!m) throw new Error(`package.json: ${t} is not a file of dist/`);
+    return join(src, `${m[1]}.ts`);
+  });
+}
 
 /**
  * prom-client's process CPU metric requires @opentelemetry/api at load (~25 ms of CPU) for exemplars,
@@ -30,7 +48,7 @@ const withoutOpenTelemetry: Plugin = {
 };
 
 await build({
-  entryPoints: bundleEntries.map((file) => join(src, file)),
+  entryPoints: bundleEntries(),
   outdir: join(root, 'dist'),
   outbase: src,
   chunkNames: 'chunks/[name]-[hash]',
