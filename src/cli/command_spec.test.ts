@@ -1,13 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { checks, commandHelp, parseCommand, type CommandSpec } from './command_spec.js';
-import { benchSpec } from './commands/bench.js';
-import { capacitySpec } from './commands/capacity.js';
-import { compareSpec } from './commands/compare.js';
 import { runSpec } from './commands/run_flags.js';
-import { serveSpec } from './commands/serve.js';
-import { explainSpec, simulateSpec } from './commands/simulate.js';
-import { snapshotSpec } from './commands/snapshot.js';
+import { benchSpec, capacitySpec, compareSpec, explainSpec, serveSpec, simulateSpec, snapshotSpec } from './commands/specs.js';
 import { runCli } from './main.js';
 
 const declared: Record<string, CommandSpec> = { bench: benchSpec, capacity: capacitySpec, compare: compareSpec, explain: explainSpec, run: runSpec, serve: serveSpec, simulate: simulateSpec, snapshot: snapshotSpec };

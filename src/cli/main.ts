@@ -1,6 +1,7 @@
 // The kube-scheduler-ts command: dispatches to one command module per subcommand.
 import { ExitBadInput, describeListenError, processIO, verbosityOf, type CliIO, type Command } from './io.js';
 import { runSpec } from './commands/run_flags.js';
+import { benchSpec, capacitySpec, compareSpec, explainSpec, serveSpec, simulateSpec, snapshotSpec } from './commands/specs.js';
 import { commandHelp, commandList, type CommandSpec } from './command_spec.js';
 import { BadInputError } from '../util/bad_input.js';
 
@@ -9,44 +10,39 @@ export { type CliIO } from './io.js';
 /** Exit status for a failure that is not the input's fault. */
 const ExitInternalError = 1;
 
-/** A command's declaration (its help, its line in the list) and what runs it. */
-interface CommandModule {
+/** A command's declaration (its help, its line in the list) and what runs it, imported on use. */
+interface CommandEntry {
   readonly spec: CommandSpec;
-  readonly run: Command;
+  readonly load: () => Promise<Command>;
 }
 
-/** A command whose module is imported on first use. */
-function lazy<M>(load: () => Promise<M>, pick: (m: M) => CommandModule): () => Promise<CommandModule> {
-  return async () => pick(await load());
-}
-
-// In the order the help lists them. Every command is loaded on use: `run` must not pay for the
-// embedded cluster and the bench catalog.
-const commands: Record<string, () => Promise<CommandModule>> = {
-  simulate: lazy(() => import('./commands/simulate.js'), (m) => ({ spec: m.simulateSpec, run: m.simulateCommand })),
-  explain: lazy(() => import('./commands/simulate.js'), (m) => ({ spec: m.explainSpec, run: m.explainCommand })),
+// In the order the help lists them. The declarations are at hand (commands/specs.ts), every
+// command's code is loaded on use: `run` must not pay for the embedded cluster and the bench
+// catalog, nor the help for any command.
+const commands: Record<string, CommandEntry> = {
+  simulate: { spec: simulateSpec, load: async () => (await import('./commands/simulate.js')).simulateCommand },
+  explain: { spec: explainSpec, load: async () => (await import('./commands/simulate.js')).explainCommand },
   // The first node and pod lists go out before the scheduler's modules load (run_first_lists.ts).
-  run: async () => ({
+  run: {
     spec: runSpec,
-    run: async (argv, io) => {
+    load: async () => async (argv, io) => {
       const first = (await import('./commands/run_first_lists.js')).startFirstLists(argv);
       return (await import('./commands/run.js')).runCommand(argv, io, process, first);
     },
-  }),
-  serve: lazy(() => import('./commands/serve.js'), (m) => ({ spec: m.serveSpec, run: m.serveCommand })),
-  capacity: lazy(() => import('./commands/capacity.js'), (m) => ({ spec: m.capacitySpec, run: m.capacityCommand })),
-  compare: lazy(() => import('./commands/compare.js'), (m) => ({ spec: m.compareSpec, run: m.compareCommand })),
-  snapshot: lazy(() => import('./commands/snapshot.js'), (m) => ({ spec: m.snapshotSpec, run: m.snapshotCommand })),
-  bench: lazy(() => import('./commands/bench.js'), (m) => ({ spec: m.benchSpec, run: m.benchCommand })),
+  },
+  serve: { spec: serveSpec, load: async () => (await import('./commands/serve.js')).serveCommand },
+  capacity: { spec: capacitySpec, load: async () => (await import('./commands/capacity.js')).capacityCommand },
+  compare: { spec: compareSpec, load: async () => (await import('./commands/compare.js')).compareCommand },
+  snapshot: { spec: snapshotSpec, load: async () => (await import('./commands/snapshot.js')).snapshotCommand },
+  bench: { spec: benchSpec, load: async () => (await import('./commands/bench.js')).benchCommand },
 };
 
 /** The top-level help; the command list comes from the commands' declarations. */
-async function usage(): Promise<string> {
-  const specs = await Promise.all(Object.values(commands).map(async (load) => (await load()).spec));
+function usage(): string {
   return `Usage: kube-scheduler-ts <command> [options]
 
 Commands:
-${commandList(specs)}
+${commandList(Object.values(commands).map((c) => c.spec))}
 Each command's --help lists its options.
 
 With no scenario, the bundled scenarios/default.yaml is used.
@@ -56,21 +52,20 @@ With no scenario, the bundled scenarios/default.yaml is used.
 export async function runCli(argv: string[], io: CliIO = processIO): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === '-h' || name === '--help' || name === 'help') {
-    io.stdout(await usage());
+    io.stdout(usage());
     return name ? 0 : ExitBadInput;
   }
-  const load = Object.hasOwn(commands, name) ? commands[name] : undefined;
-  if (!load) {
-    io.stderr(`error: unknown command "${name}"\n\n${await usage()}`);
+  const command = Object.hasOwn(commands, name) ? commands[name] : undefined;
+  if (!command) {
+    io.stderr(`error: unknown command "${name}"\n\n${usage()}`);
     return ExitBadInput;
   }
-  const command = await load();
   if (rest.includes('-h') || rest.includes('--help')) {
     io.stdout(commandHelp(command.spec));
     return 0;
   }
   try {
-    return await command.run(rest, io);
+    return await (await command.load())(rest, io);
   } catch (err) {
     if (isBadInput(err)) {
       io.stderr(`error: ${(err as Error).message}\n`);

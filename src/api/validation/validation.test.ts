@@ -2,8 +2,8 @@
 // object, what is wrong with it, and the field errors kube-apiserver gives.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { KubeObject, Pod } from '../types.js';
-import { checkCreate, checkUpdate, decodeObject, fieldErrorString, kindValidation, knownKinds, podSchedulingProblem, nodeSchedulingProblem, shapes } from './index.js';
+import type { KubeObject, Node, Pod } from '../types.js';
+import { checkCreate, checkUpdate, decodeObject, fieldErrorString, kindValidation, knownKinds, markFromApiServer, podSchedulingProblem, nodeSchedulingProblem, shapes } from './index.js';
 
 function pod(spec: Record<string, unknown> = {}, metadata: Record<string, unknown> = {}): Record<string, unknown> {
   return { metadata: { name: 'p', namespace: 'default', ...metadata }, spec: { containers: [{ name: 'c', image: 'pause' }], ...spec } };
@@ -239,5 +239,18 @@ describe('what a scheduler checks before it trusts an object from elsewhere', ()
     assert.equal(nodeSchedulingProblem({ metadata: { name: 'n' }, spec: { taints: [{ key: 'a', effect: 'NoSchedule' }] } }), null);
     assert.equal(nodeSchedulingProblem({ metadata: { name: 'n' }, spec: { taints: [null as never] } }), 'Node "n" is invalid: spec.taints[0]: Invalid value: null: must be of type v1.Taint');
     assert.match(nodeSchedulingProblem({ metadata: { name: 'n' }, status: { allocatable: { cpu: '4x' } } }) ?? '', /^Node "n" is invalid: status\.allocatable\.cpu: Invalid value: "4x": quantities must match/);
+  });
+
+  it('passes unchecked what an API server sent (it validated it), and only that object', () => {
+    const cases: { name: string; make: () => Pod | Node; problem: (o: Pod | Node) => string | null }[] = [
+      { name: 'pod', make: () => pod(tsc({ topologyKey: undefined })) as unknown as Pod, problem: (o) => podSchedulingProblem(o as Pod) },
+      { name: 'node', make: () => ({ metadata: { name: 'n' }, spec: { taints: [null as never] } }), problem: (o) => nodeSchedulingProblem(o as Node) },
+    ];
+    for (const c of cases) {
+      const served = c.make();
+      markFromApiServer(served);
+      assert.equal(c.problem(served), null, c.name);
+      assert.notEqual(c.problem(structuredClone(served)), null, `${c.name}: a copy is checked`);
+    }
   });
 });

@@ -6,36 +6,11 @@ import { inTreeRegistry, notYetAvailablePlugins } from '../../plugins/registry.j
 import { parseReport, renderComparison, renderJson, renderTable } from '../../bench/report.js';
 import { profileFileName, runWorkload, selectWorkloads, type BenchReport, type SizeOverrides } from '../../bench/runner.js';
 import { skippedTestCases } from '../../bench/workloads.js';
-import { checks, commandHelp, parseCommand, type CommandSpec } from '../command_spec.js';
+import { commandHelp, parseCommand } from '../command_spec.js';
+import { benchSpec } from './specs.js';
 import { UsageError, type CliIO } from '../io.js';
 
-const nonNegative = { type: 'string', value: 'N', check: checks.nonNegativeInteger } as const;
 
-/** `bench`, declared once: its flags, checks and help. */
-export const benchSpec = {
-  name: 'bench',
-  summary: { args: '[filter]', text: "Run upstream's scheduler_perf workloads on the embedded scheduler (--json, --compare)" },
-  usage: 'bench [filter] [options]   (this text: bench help)',
-  about: `Runs upstream's scheduler_perf workloads (SchedulingBasic/5000Nodes, ...) on the embedded scheduler
-and reports SchedulingThroughput (pods/s over 1-second windows), attempt durations and memory.
-[filter] is a regular expression matched against "TestCase/Workload".`,
-  flags: [
-    { name: 'label', type: 'string', value: 'L', help: "Upstream label to select: default (500/5000-node runs), performance\n(upstream's threshold runs), integration-test (tiny), or all" },
-    { name: 'nodes', ...nonNegative, help: "Override the workloads' initNodes (nodesWithDRA for DRA workloads)" },
-    { name: 'init-pods', ...nonNegative, help: "Override the workloads' initPods" },
-    { name: 'measure-pods', ...nonNegative, help: "Override the workloads' measurePods" },
-    { name: 'json', type: 'string', value: 'FILE', help: 'Also write the results to FILE' },
-    { name: 'compare', type: 'string', value: 'OLD.json', help: "Print each workload's throughput ratio against an earlier --json file" },
-    { name: 'config', type: 'string', value: 'FILE', help: "KubeSchedulerConfiguration to run with (default: upstream's defaults)" },
-    { name: 'seed', ...nonNegative, help: 'Seed of the random source; default 1' },
-    { name: 'feature-gates', type: 'string', multiple: true, value: 'A=true,B=false', help: "Feature gates of the pinned release (v1.37.2), as kube-scheduler's" },
-    { name: 'timeout', ...nonNegative, value: 'SECONDS', help: "Longest wait for one op's pods; default 600" },
-    { name: 'cpu-profile', type: 'string', value: 'DIR', help: "Write a V8 CPU profile of each workload's measured op to DIR" },
-    { name: 'list', type: 'boolean', help: "List the selected workloads, and upstream's test cases not run yet, and exit" },
-  ],
-  maxPositionals: 1,
-  tooManyPositionals: (p) => `bench takes one filter, got: ${p.join(' ')}`,
-} as const satisfies CommandSpec;
 
 const benchUsage = commandHelp(benchSpec);
 

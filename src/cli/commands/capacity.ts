@@ -11,49 +11,14 @@ import { checkGangTemplate, countGangFits, gangMemberKeys, withGang, type GangFi
 import type { PodGroup } from '../../api/scheduling.js';
 import type { FreeResources } from '../../sim/whatif/free_resources.js';
 import { parseScenario, ScenarioError } from '../../sim/scenario/scenario.js';
-import { parseCommand, pastScenario, sharedFlags, type CommandSpec } from '../command_spec.js';
+import { parseCommand } from '../command_spec.js';
 import { UsageError, type CliIO } from '../io.js';
 import { registryWithPlugins } from '../plugins.js';
-import { clusterFlags, loadScenarioAndConfig, positive } from './cluster_flags.js';
+import { loadScenarioAndConfig, positive } from './cluster_flags.js';
+import { capacitySpec } from './specs.js';
 import { progressLine } from './progress.js';
 
-const question = 'Questions:';
 
-/** `capacity`, declared once: its questions and options, their checks and help. */
-export const capacitySpec = {
-  name: 'capacity',
-  summary: { args: '[scenario] --pod FILE | --add-nodes-like NODE', text: 'How many more pods fit; how many nodes to add' },
-  usage: 'capacity [scenario | --from-cluster] (--pod FILE [--max N] | --gang FILE [--members N] [--max N] | --add-nodes-like NODE | --node-template FILE | --removable [--nodes A,B] [--placements]) [options]',
-  about: `Answers capacity questions with the real scheduler on the scenario's cluster (its pending pods
-scheduled first).`,
-  flags: [
-    { name: 'pod', section: question, type: 'string', value: 'FILE', help: 'How many more copies of this Pod fit, and why the next one does not\n(every node\'s reasons). Copies never preempt.' },
-    { name: 'max', section: question, type: 'string', value: 'N', help: 'Stop counting at N copies; default 100000 (--gang: 10000)' },
-    {
-      name: 'gang', section: question, type: 'string', value: 'FILE',
-      help: "How many more pod groups like FILE's fit, each all or nothing (FILE: a\nPodGroup and the Pod every member copies; needs --feature-gates\nGenericWorkload=true). With --add-nodes-like or --node-template: how many\nnodes must be added so one such group fits as well as every pending pod",
-    },
-    { name: 'members', section: question, type: 'string', value: 'N', help: "With --gang: members per group; default the gang's minCount (basic: 1)" },
-    { name: 'add-nodes-like', section: question, type: 'string', value: 'NODE', help: 'How many nodes like NODE must be added so that every pending pod fits' },
-    { name: 'node-template', section: question, type: 'string', value: 'FILE', help: 'The same, with a Node from FILE as the template' },
-    { name: 'limit', section: question, type: 'string', value: 'N', help: 'Give up beyond N added nodes; default 10000' },
-    {
-      name: 'removable', section: question, type: 'boolean',
-      help: "Which nodes could be removed, each alone, with their pods (DaemonSet pods\naside) rescheduled on the others; --nodes A,B to try only those. A node\nwhose pods each fit enough other nodes is answered from the filters alone,\neach pod shown with a node that has room for it",
-    },
-    { name: 'nodes', section: question, type: 'string', value: 'A,B', help: 'With --removable: only these nodes' },
-    { name: 'placements', section: question, type: 'boolean', help: 'With --removable: run the scheduler for every node, to show where it\nwould put each pod (slower: a scheduling cycle per pod moved)' },
-    { name: 'config', type: 'string', value: 'FILE', help: 'KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1)' },
-    { name: 'plugins', type: 'string', multiple: true, value: 'FILE', help: 'out-of-tree plugins module (repeatable)' },
-    sharedFlags.featureGates,
-    sharedFlags.seed,
-    sharedFlags.output,
-    sharedFlags.progress,
-    ...clusterFlags,
-  ],
-  maxPositionals: 1,
-  tooManyPositionals: pastScenario,
-} as const satisfies CommandSpec;
 
 
 /** A file of objects read as a scenario; a missing file is a ScenarioError naming it. */

@@ -1,6 +1,6 @@
 // The flags that read a live cluster instead of a scenario file (`--from-cluster` of simulate,
-// explain, serve, capacity and compare; `snapshot`), parsed and checked; kept apart from the client so that commands
-// reading files do not load @kubernetes/client-node.
+// explain, serve, capacity and compare; `snapshot`; declared in specs.ts), parsed and checked; kept
+// apart from the client so that commands reading files do not load @kubernetes/client-node.
 import { idleWorkloadsWarning } from '../../sim/scenario/idle_workloads.js';
 import type { DefaultedConfiguration } from '../../config/index.js';
 import type { Registry } from '../../framework/registry.js';
@@ -11,21 +11,9 @@ import { clusterGates } from '../../sim/scenario/embedded.js';
 import { podGroupFieldGates } from '../../cluster/memory/store.js';
 import { resolveConfiguration } from '../configuration.js';
 import { defaultScenarioPath } from '../default_scenario.js';
-import type { FlagSpec } from '../command_spec.js';
 import { UsageError, type CliIO } from '../io.js';
 import type { ClusterFlags } from './from_cluster.js';
 
-/** The flags that read a live cluster, declared once for every command that takes them. */
-export const clusterFlags = [
-  { name: 'from-cluster', type: 'boolean', help: 'read the scenario from a live cluster, read-only, instead of a file' },
-  { name: 'kubeconfig', type: 'string', value: 'FILE', help: 'its kubeconfig (default: $KUBECONFIG, ~/.kube/config, else the in-cluster service account)' },
-  { name: 'namespace', short: 'n', type: 'string', multiple: true, value: 'NS', help: 'namespaced objects from NS only (repeatable; cluster-scoped kinds always come)' },
-  { name: 'selector', short: 'l', type: 'string', value: 'SEL', help: 'label selector of the pods to import' },
-  { name: 'field-selector', type: 'string', value: 'SEL', help: 'field selector of the pods to import' },
-  { name: 'kube-api-qps', type: 'string', value: 'N', help: 'client rate limit, requests per second (default 50)' },
-  { name: 'kube-api-burst', type: 'string', value: 'N', help: 'client burst (default 100)' },
-  { name: 'page-size', type: 'string', value: 'N', help: 'objects per list request (default 500)' },
-] as const satisfies readonly FlagSpec[];
 
 interface ClusterFlagValues {
   kubeconfig?: string;

@@ -9,35 +9,13 @@ import { compareReports, runVariants, type Comparison } from '../../sim/whatif/c
 import { buildComparisonReport } from '../../sim/report/compare_report.js';
 import { renderReportHtml } from '../../sim/report/report.js';
 import { resolveConfiguration } from '../configuration.js';
-import { checks, parseCommand, pastScenario, sharedFlags, type CommandSpec } from '../command_spec.js';
+import { parseCommand } from '../command_spec.js';
 import { UsageError, type CliIO } from '../io.js';
 import { registryWithPlugins } from '../plugins.js';
-import { clusterFlags, loadScenarioOrCluster } from './cluster_flags.js';
+import { loadScenarioOrCluster } from './cluster_flags.js';
+import { compareSpec } from './specs.js';
 import { progressLine } from './progress.js';
 
-/** `compare`, declared once: its flags, checks and help. */
-export const compareSpec = {
-  name: 'compare',
-  summary: { args: '[scenario] --config A [--config B]', text: 'One scenario under several configurations, side by side' },
-  usage: 'compare [scenario | --from-cluster] --config A.yaml [--config B.yaml ...] [options]',
-  about: `Runs the scenario once per configuration (the same seed each time) and compares: pods scheduled and
-left out (with upstream's reasons), nodes used, how evenly cpu and memory are requested across nodes,
-how fragmented the free cpu is, and every pod whose node or outcome differs.
-With one --config, it is compared with the scenario's own configuration (or upstream's defaults).`,
-  flags: [
-    { name: 'config', type: 'string', multiple: true, value: 'FILE', help: 'A KubeSchedulerConfiguration to compare (repeatable)' },
-    { name: 'plugins', type: 'string', multiple: true, value: 'FILE', help: 'out-of-tree plugins module, available to every configuration (repeatable)' },
-    sharedFlags.featureGates,
-    sharedFlags.seed,
-    sharedFlags.output,
-    { name: 'max-differences', type: 'string', value: 'N', help: "Pods listed in the text output's differences; default 50", check: checks.nonNegativeInteger },
-    { name: 'report', type: 'string', value: 'FILE', help: 'also write the comparison as one self-contained HTML page (charts, tables, every difference)' },
-    sharedFlags.progress,
-    ...clusterFlags,
-  ],
-  maxPositionals: 1,
-  tooManyPositionals: pastScenario,
-} as const satisfies CommandSpec;
 
 
 export async function compareCommand(argv: string[], io: CliIO): Promise<number> {

@@ -11,77 +11,16 @@ import { renderReportHtml } from '../../sim/report/report.js';
 import { UsageError, type CliIO } from '../io.js';
 import { renderSimulationText } from '../output.js';
 import { registryWithPlugins } from '../plugins.js';
-import { checks, parseCommand, pastScenario, sharedFlags, type CommandSpec, type FlagSpec, type ValuesOf } from '../command_spec.js';
-import { clusterFlags, loadScenarioAndConfig } from './cluster_flags.js';
-
-/** The flags simulate and explain share: the scenario, the configuration and the random source. */
-const scenarioFlags = [
-  { name: 'config', type: 'string', value: 'FILE', help: 'KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1), YAML or JSON' },
-  { ...sharedFlags.seed, help: 'Seed of the random source (tie-breaking among top nodes); default 1' },
-  {
-    name: 'tie-break', type: 'string', value: 'name', check: checks.oneOf('name'),
-    help: 'pick the first top-scored node (and pod-group placement) by name instead of sampling',
-  },
-  { name: 'plugins', type: 'string', multiple: true, value: 'FILE', help: 'load out-of-tree plugins from a module (.mjs, .js or .ts) exporting `plugins`\n(repeatable)' },
-  sharedFlags.featureGates,
-] as const satisfies readonly FlagSpec[];
-
-const noScenario = '\nWith no scenario, the bundled scenarios/default.yaml is used.\n';
-
-/** `simulate`, declared once: its flags, checks and help. */
-export const simulateSpec = {
-  name: 'simulate',
-  summary: { args: '[scenario]', text: 'Schedule a scenario on an embedded cluster and report the result' },
-  usage: 'simulate [scenario | --from-cluster] [options]',
-  about: `Schedules the scenario's pending pods on an embedded cluster, as kube-scheduler would (retries,
-backoff, preemption, the scenario's steps), and reports where each pod went or why it did not.`,
-  flags: [
-    ...scenarioFlags,
-    { ...sharedFlags.output, help: 'Output format; default text' },
-    { name: 'report', type: 'string', value: 'FILE', help: 'also write a self-contained HTML report (charts, every pod\'s decision)' },
-    {
-      name: 'report-scores', type: 'string', value: 'N|all', check: reportScoresCheck,
-      help: "with --report: the best-scored nodes each pod's score table keeps (all: every\nscored node); by default as many as a budget of 4 million rows over all pods\nallows, at least 10 (explain --pod has every row)",
-    },
-    { name: 'serve', type: 'boolean', help: 'serve the cluster over the Kubernetes API while scheduling (web UI at /ui/):\nthe serve command; serve --help lists its flags' },
-    ...clusterFlags,
-  ],
-  maxPositionals: 1,
-  tooManyPositionals: pastScenario,
-  footer: noScenario,
-} as const satisfies CommandSpec;
-
-/** `explain`, declared once: its flags, checks and help. */
-export const explainSpec = {
-  name: 'explain',
-  summary: { args: '[scenario]', text: "Schedule each pending pod once and explain every node's verdicts, scores and preemption" },
-  usage: 'explain [scenario | --from-cluster] [options]',
-  about: `Schedules each pending pod once and explains every node's verdicts (each Filter plugin's), scores
-(each Score plugin's, weighted and normalized) and what preemption would do.`,
-  flags: [
-    ...scenarioFlags,
-    { ...sharedFlags.output, help: 'Output format; default text on a terminal, else json' },
-    { name: 'pod', type: 'string', value: 'NAME', help: 'only this pod (namespace/name or name)' },
-    { name: 'all-nodes', type: 'boolean', help: 'text: name every node of a group of identical verdicts' },
-    { name: 'width', type: 'string', value: 'N', check: widthCheck, help: "text: cut lines at N columns (default: the terminal's width)" },
-    { name: 'timeline', type: 'boolean', help: "run the scenario as simulate does (retries, steps) and explain each pod's\nlast attempt, with all its attempts" },
-    ...clusterFlags,
-  ],
-  maxPositionals: 1,
-  tooManyPositionals: pastScenario,
-  footer: noScenario,
-} as const satisfies CommandSpec;
+import { parseCommand, type ValuesOf } from '../command_spec.js';
+import { loadScenarioAndConfig } from './cluster_flags.js';
+import { explainSpec, simulateSpec, type clusterFlags, type scenarioFlags } from './specs.js';
 
 
-function reportScoresCheck(v: string): string | null {
-  const n = Number(v);
-  return v === 'all' || (Number.isInteger(n) && n >= 1 && v.trim() !== '') ? null : 'must be a positive integer or "all"';
-}
 
-function widthCheck(v: string): string | null {
-  const n = Number(v);
-  return Number.isInteger(n) && n >= 20 && v.trim() !== '' ? null : 'must be an integer of at least 20';
-}
+
+
+
+
 
 /** The scenario, the configuration and the run options the shared flags give. */
 async function prepare(values: ValuesOf<typeof scenarioFlags> & ValuesOf<typeof clusterFlags>, positionals: readonly string[], io: CliIO) {

@@ -3,28 +3,12 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { renderScenarioYaml } from '../../sim/scenario/scenario_yaml.js';
-import { parseCommand, type CommandSpec } from '../command_spec.js';
+import { parseCommand } from '../command_spec.js';
 import type { CliIO } from '../io.js';
 import { registryWithPlugins } from '../plugins.js';
-import { clusterFlags, loadScenarioAndConfig } from './cluster_flags.js';
+import { loadScenarioAndConfig } from './cluster_flags.js';
+import { snapshotSpec } from './specs.js';
 
-/** `snapshot`, declared once: its flags and help. */
-export const snapshotSpec = {
-  name: 'snapshot',
-  summary: { args: '[-o FILE] [--kubeconfig FILE]', text: 'Write a live cluster (read-only) as a scenario file' },
-  usage: 'snapshot [options] [-o FILE]',
-  about: `Reads a cluster, read-only, and writes it as a scenario file (YAML): nodes, bound pods as existing
-load, unbound pods of this scheduler's profiles as pending (in namespace/name order, as a starting
-kube-scheduler lists them), and every object the scheduler reads. Finished pods are left out.`,
-  flags: [
-    { name: 'output', short: 'o', type: 'string', value: 'FILE', help: 'where to write the scenario (default: standard output)' },
-    { name: 'config', type: 'string', value: 'FILE', help: 'KubeSchedulerConfiguration: its profiles say which pending pods are ours,\nand it is written into the scenario' },
-    { name: 'plugins', type: 'string', multiple: true, value: 'FILE', help: 'out-of-tree plugins the configuration names (repeatable)' },
-    ...clusterFlags,
-  ],
-  maxPositionals: 0,
-  tooManyPositionals: (p) => `unexpected arguments: ${p.join(' ')} (snapshot reads the cluster; -o names the file to write)`,
-} as const satisfies CommandSpec;
 
 
 export async function snapshotCommand(argv: string[], io: CliIO): Promise<number> {

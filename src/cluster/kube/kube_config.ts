@@ -1,4 +1,4 @@
-// client-node's KubeConfig, re-exported: `npm run build` replaces this module's compiled form in
-// dist/ by one bundle of it (src/build/kube_config_bundle.ts), as importing the package file by
-// file costs `run` about half a second of its start (its index loads every generated API model).
+// client-node's KubeConfig, re-exported: the one door to the package, which `npm run build` bundles
+// with the rest (src/build/bundle.ts), as importing it file by file costs `run` about half a
+// second of its start (its index loads every generated API model).
 export { KubeConfig } from '@kubernetes/client-node';

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { KubeObject } from '../../api/types.js';
+import type { KubeObject, Pod } from '../../api/types.js';
+import { podSchedulingProblem } from '../../api/validation/index.js';
 import { discardLogger } from '../../log/logger.js';
 import { FakeClock } from '../../util/clock.js';
 import type { WatchEvent } from '../types.js';
@@ -124,6 +125,24 @@ test('watch events reach the handler with the previous version; duplicates and u
   await settle();
   assert.equal(t.watches[1]!.query.resourceVersion, '12');
   assert.equal(r.status().watches, 1);
+  r.stop();
+});
+
+test('listed and watched objects reach the handler marked as from the API server, so the scheduler does not check them again', async () => {
+  const seen: Pod[] = [];
+  const { t, r, start } = setup({ handler: (e) => seen.push(e.object as Pod) });
+  // Invalid on purpose (a negative request): the API server would have refused it, so only the mark lets it pass.
+  const invalid = (name: string, rv: string) => {
+    const o = obj(name, `u-${name}`, rv);
+    (o as Pod).spec!.containers = [{ name: 'c', image: 'i', resources: { requests: { cpu: '-1' } } }];
+    return o;
+  };
+  t.state = { items: [invalid('listed', '5')], rv: '5' };
+  await start();
+  t.watches[0]!.open();
+  t.watches[0]!.emit({ type: 'ADDED', object: raw(invalid('watched', '6')) });
+  assert.deepEqual(seen.map((p) => [p.metadata?.name, podSchedulingProblem(p)]), [['listed', null], ['watched', null]]);
+  assert.match(podSchedulingProblem(structuredClone(seen[0]!)) ?? '', /Invalid value: "-1"/, 'the same object built elsewhere is checked');
   r.stop();
 });
 

@@ -5,6 +5,7 @@
 // resourceVersion; other failures relist, and a relist turns into the ADDED/MODIFIED/DELETED events
 // that reconcile the store, so nothing is lost or delivered twice.
 import type { KubeObject } from '../../api/types.js';
+import { markFromApiServer } from '../../api/validation/index.js';
 import type { Logger } from '../../log/logger.js';
 import type { Clock, TimerHandle } from '../../util/clock.js';
 import type { WatchEvent } from '../types.js';
@@ -343,6 +344,7 @@ export class Reflector {
   }
 
   private typed(o: KubeObject): KubeObject {
+    markFromApiServer(o);
     // List items carry no kind; the handlers route by it.
     if (o.kind !== this.o.spec.kind) o.kind = this.o.spec.kind;
     if (!o.apiVersion) o.apiVersion = this.o.spec.apiVersion;

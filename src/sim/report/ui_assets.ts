@@ -1,9 +1,9 @@
-// Where the built front end (dist/ui/, made by `npm run build`) is, from the built package or from
-// the sources run through tsx.
+// Where the built front end (dist/ui/, made by `npm run build`) is, from the built package (this
+// code then runs from a bundle file, dist/x.js or dist/y/x.js) or from the sources run through tsx.
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const candidates = [new URL('../../ui/', import.meta.url), new URL('../../../dist/ui/', import.meta.url)];
+const candidates = [new URL('../ui/', import.meta.url), new URL('./ui/', import.meta.url), new URL('../../../dist/ui/', import.meta.url)];
 
 class UiAssetsMissing extends Error {
   override name = 'UiAssetsMissing';
