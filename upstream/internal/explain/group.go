@@ -2,7 +2,6 @@ package explain
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -341,7 +340,15 @@ func (h *harness) memberResult(ctx context.Context, pod *v1.Pod, trials map[stri
 			}
 		}
 		if r.host == "" {
-			return out, errors.New("member neither placed nor failed")
+			h.group.mu.Lock()
+			seen := []string{}
+			for _, name := range h.group.placements {
+				if t := h.group.trials[name][pod.Namespace+"/"+pod.Name]; t != nil {
+					seen = append(seen, name+"="+t.host)
+				}
+			}
+			h.group.mu.Unlock()
+			return out, fmt.Errorf("member neither placed nor failed (trials %v)", seen)
 		}
 		if err := h.waitForBinding(ctx, pod); err != nil {
 			return out, err
