@@ -64,9 +64,6 @@ class CompositePodGroupState {
 /** "kind/namespace/name" (fwk.EntityKey.String() spells the kind in lower case). */
 const refKey = (k: GroupKey): string => `${k.kind}/${k.namespace}/${k.name}`;
 
-/** The depth a group tree may have (WorkloadMaxTreeDepth). */
-export const workloadMaxTreeDepth = 4;
-
 export class PodGroupStates implements PodGroupLister {
   private readonly states = new Map<string, PodGroupState>();
   private readonly composites = new Map<string, CompositePodGroupState>();
@@ -189,13 +186,6 @@ export class PodGroupStates implements PodGroupLister {
       if (parent === null) return current;
       current = { kind: 'CompositePodGroup', namespace: current.namespace, name: parent };
     }
-  }
-
-  /** The PodGroups in the tree under `key` (helper.GetPodGroupStates), depth first. */
-  leafPodGroups(key: GroupKey, depth = 0): GroupKey[] {
-    if (depth >= workloadMaxTreeDepth) throw new Error(`exceeded maximum hierarchy depth at ${refKey(key)}`);
-    if (key.kind === 'PodGroup') return [key];
-    return this.childrenOf(key.namespace, key.name).flatMap((c) => this.leafPodGroups(c, depth + 1));
   }
 
   /** undefined: the group is not observed; null: it has no parent (or the gate is off). */

@@ -10,12 +10,12 @@ import type { GroupKey, PodGroupLister } from './interfaces.js';
 const workloadMaxTreeDepth = 4;
 
 /** The key of a group object. */
-export function groupKeyOf(g: SchedulingGroup): GroupKey {
+function groupKeyOf(g: SchedulingGroup): GroupKey {
   return { kind: isCompositePodGroup(g) ? 'CompositePodGroup' : 'PodGroup', namespace: g.metadata.namespace ?? 'default', name: g.metadata.name ?? '' };
 }
 
 /** The PodGroups under `key`, depth first; an error past the tree's maximum depth. */
-export function leafPodGroupKeys(groups: PodGroupLister, key: GroupKey, depth = 0): GroupKey[] {
+function leafPodGroupKeys(groups: PodGroupLister, key: GroupKey, depth = 0): GroupKey[] {
   if (depth >= workloadMaxTreeDepth) throw new Error(`exceeded maximum hierarchy depth at ${key.kind}/${key.namespace}/${key.name}`);
   if (key.kind === 'PodGroup') return [key];
   return (groups.childrenOf?.(key.namespace, key.name) ?? []).flatMap((c) => leafPodGroupKeys(groups, c, depth + 1));

@@ -13,7 +13,7 @@ import { Code, Status, isSuccess } from '../framework/status.js';
 import { bestIndex, byName, errPodGroupUnschedulable, type PlacementTrial } from './placement_algorithm.js';
 
 /** One group's result in a cycle (podGroupAlgorithmResult): `results` are a PodGroup's members' (none for a composite). */
-export interface GroupResult<R> {
+interface GroupResult<R> {
   readonly node: GroupTree;
   status: Status | null;
   readonly results: readonly R[];
@@ -54,7 +54,7 @@ const creationTime = (n: GroupTree): number => {
 };
 
 /** A composite's children by creation time, then name (PodGroupInfo.GetChildGroups). */
-export function sortedChildren(node: GroupTree): GroupTree[] {
+function sortedChildren(node: GroupTree): GroupTree[] {
   return [...node.children].sort((a, b) => creationTime(a) - creationTime(b) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
