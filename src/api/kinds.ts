@@ -55,7 +55,7 @@ export const kinds = [
   { kind: 'ResourceClaimTemplate', apiVersion: 'resource.k8s.io/v1', plural: 'resourceclaimtemplates', namespaced: true, listed: true },
   { kind: 'ResourceClaim', apiVersion: 'resource.k8s.io/v1', plural: 'resourceclaims', namespaced: true, watched: true, listed: true, event: true },
   // A composite group before the groups under it (the scheduler's cache links children to parents).
-  { kind: 'CompositePodGroup', apiVersion: 'scheduling.k8s.io/v1alpha3', plural: 'compositepodgroups', namespaced: true, gate: 'CompositePodGroup' },
+  { kind: 'CompositePodGroup', apiVersion: 'scheduling.k8s.io/v1alpha3', plural: 'compositepodgroups', namespaced: true, watched: true, event: true, gate: 'CompositePodGroup' },
   { kind: 'PodGroup', apiVersion: 'scheduling.k8s.io/v1beta1', plural: 'podgroups', namespaced: true, watched: true, event: true, gate: 'GenericWorkload' },
   // A custom resource: scheduler-plugins' PodGroup, which its Coscheduling plugin reads. Watched
   // under `run` only while a profile enables such a plugin (PluginDefinition.watches).

@@ -116,6 +116,14 @@ export interface CompositePodGroup {
   status?: { conditions?: Condition[] };
 }
 
+/** A group a pod-group cycle schedules: a PodGroup, or a composite of groups (the kind set). */
+export type SchedulingGroup = PodGroup | CompositePodGroup;
+
+/** Whether the group is a composite: the scheduler's composite objects always carry their kind. */
+export function isCompositePodGroup(g: SchedulingGroup): g is CompositePodGroup {
+  return g.kind === 'CompositePodGroup';
+}
+
 /** Condition types and reasons of a PodGroup's status. */
 export const PodGroupInitiallyScheduled = 'PodGroupInitiallyScheduled';
 export const PodGroupReasonUnschedulable = 'Unschedulable';
@@ -136,6 +144,11 @@ export function podGroupKeyOfPod(pod: Pod): string | null {
 /** A group without a resolved priority counts as 0, as a pod does (util.PodGroupPriority). */
 export function podGroupPriority(pg: PodGroup): number {
   return pg.spec.priority ?? 0;
+}
+
+/** A composite group's priority, 0 when unresolved (util.CompositePodGroupPriority). */
+export function compositePodGroupPriority(cpg: CompositePodGroup): number {
+  return cpg.spec.priority ?? 0;
 }
 
 /** How many members must be scheduled together: gang.minCount, or 1 for a basic group. */

@@ -16,6 +16,11 @@ describe('FeatureGates.parse', () => {
       want: 'MatchLabelKeysInPodTopologySpreadSelectorMerge is enabled, but depends on features that are disabled: [MatchLabelKeysInPodTopologySpread]',
     },
     {
+      name: 'CompositePodGroup without the workload gates it depends on',
+      flags: ['CompositePodGroup=true,GenericWorkload=true'],
+      want: 'CompositePodGroup is enabled, but depends on features that are disabled: [TopologyAwareWorkloadScheduling]',
+    },
+    {
       name: 'enabling a gate we have only the default of',
       flags: ['TaintTolerationComparisonOperators=true'],
       want: 'feature gate TaintTolerationComparisonOperators=true is not supported by kube-scheduler-ts: it has only the default\'s behaviour (TaintTolerationComparisonOperators=false, KEP-5471)',
@@ -28,6 +33,11 @@ describe('FeatureGates.parse', () => {
     assert.equal(gates.enabled('SchedulerPopFromBackoffQ'), true);
     assert.equal(gates.enabled('CPUManagerPolicyBetaOptions'), false);
     assert.equal(gates.toString(), 'CPUManagerPolicyBetaOptions=false');
+  });
+
+  it('takes CompositePodGroup on with GenericWorkload and TopologyAwareWorkloadScheduling', () => {
+    const gates = FeatureGates.parse(['CompositePodGroup=true,GenericWorkload=true,TopologyAwareWorkloadScheduling=true']);
+    assert.equal(gates.enabled('CompositePodGroup'), true);
   });
 
   it('honours MatchLabelKeysInPodTopologySpread off (with the API server\'s merge that depends on it)', () => {

@@ -30,7 +30,7 @@ export interface SchedulerGate {
 export const schedulerGates: Readonly<Record<string, SchedulerGate>> = {
   ComponentFlagz: { support: 'always-off', kep: 4828 },
   ComponentStatusz: { support: 'always-off', kep: 4827 },
-  CompositePodGroup: { support: 'default', kep: 6012 },
+  CompositePodGroup: { support: 'both', kep: 6012 },
   CoordinatedLeaderElection: { support: 'default', kep: 4355 },
   DRAAdminAccess: { support: 'default', kep: 5018 },
   DRAConsumableCapacity: { support: 'default', kep: 5075 },

@@ -11,7 +11,7 @@ import type {
   VolumeAttachment,
 } from '../api/types.js';
 import type { DeviceClass, DeviceTaintRule, ResourceClaim, ResourceSlice } from '../api/dra_types.js';
-import type { PodGroup } from '../api/scheduling.js';
+import type { CompositePodGroup, PodGroup } from '../api/scheduling.js';
 
 /** The objects cluster events carry, by kind. */
 export interface EventObjectKinds {
@@ -29,6 +29,7 @@ export interface EventObjectKinds {
   DeviceClass: DeviceClass;
   DeviceTaintRule: DeviceTaintRule;
   PodGroup: PodGroup;
+  CompositePodGroup: CompositePodGroup;
 }
 
 /** A cluster event's objects before and after; null where the event has none (add, delete). */

@@ -4,7 +4,7 @@
 import type { Features } from './features.js';
 import type { KubeObject, PersistentVolume, PersistentVolumeClaim, Pod, PodExtendedResourceClaimStatus } from '../api/types.js';
 import type { ResourceClaim } from '../api/dra_types.js';
-import type { PodGroup } from '../api/scheduling.js';
+import type { CompositePodGroup, PodGroup, SchedulingGroup } from '../api/scheduling.js';
 import type { ListedKindName } from '../api/kinds.js';
 import type { CycleState } from './cycle_state.js';
 import type { ClusterEventWithHint } from './events.js';
@@ -55,15 +55,32 @@ export interface QueuedPodInfo {
   group?: QueuedPodGroup;
 }
 
-/** A pod group's queued members (framework.QueuedPodGroupInfo, without composite groups). */
+/**
+ * The queued members of a root group and the tree of groups under it (framework.QueuedPodGroupInfo):
+ * a PodGroup, or with the CompositePodGroup gate a composite group whose leaves are PodGroups.
+ */
 export interface QueuedPodGroup {
-  /** "podgroup:namespace/name": the entity's key in the queue. */
+  /** "podgroup:namespace/name" or "compositepodgroup:namespace/name": the entity's key in the queue. */
   readonly key: string;
+  readonly kind: GroupKey['kind'];
   readonly namespace: string;
   readonly name: string;
-  podGroup: PodGroup;
-  /** Ordered by priority, attempts (most first), queue time, then name. */
+  /** The root's object: a PodGroup root's (then the tree is just it). */
+  podGroup?: PodGroup;
+  /** The root's object: a composite root's. */
+  compositePodGroup?: CompositePodGroup;
+  /** The root and the observed groups under it, as the queue last saw them. */
+  tree: GroupTree;
+  /** Every queued member of the tree's PodGroups, ordered by priority, attempts (most first), queue time, then name. */
   members: QueuedPodInfo[];
+}
+
+/** A group and the observed groups under it (framework.PodGroupInfo with its Children). */
+export interface GroupTree extends GroupKey {
+  readonly podGroup?: PodGroup;
+  readonly compositePodGroup?: CompositePodGroup;
+  /** A composite's children; none for a PodGroup. */
+  readonly children: readonly GroupTree[];
 }
 
 /** The event that requeued a pod, and the plugin whose queueing hint let it ('' when no hint decided). */
@@ -524,9 +541,22 @@ export interface Handle {
   podGroups?(): PodGroupLister | undefined;
 }
 
+/** A PodGroup or CompositePodGroup of a workload's group tree (fwk.EntityKey of those kinds). */
+export interface GroupKey {
+  readonly kind: 'PodGroup' | 'CompositePodGroup';
+  readonly namespace: string;
+  readonly name: string;
+}
+
 /** Pod groups and their member pods, as the informers and the cache know them. */
 export interface PodGroupLister {
   podGroup(namespace: string, name: string): PodGroup | undefined;
+  /** The composite group (CompositePodGroup gate), when observed. */
+  compositePodGroup?(namespace: string, name: string): CompositePodGroup | undefined;
+  /** The observed groups whose parent is composite `name`. */
+  childrenOf?(namespace: string, name: string): GroupKey[];
+  /** The root of the tree `key` hangs in; null while a group on the way up is not observed. */
+  rootOf?(key: GroupKey): GroupKey | null;
   /** Every member pod the informer has. */
   allPodsCount(namespace: string, name: string): number;
   /** Members bound or assumed. */
@@ -549,7 +579,7 @@ export interface PlacementProgress {
 
 /** Decides, as a pod group's members are placed one by one, whether the group can still succeed. */
 export interface PlacementFeasiblePlugin extends Plugin {
-  placementFeasible(podGroup: PodGroup, progress: PlacementProgress): Status | null;
+  placementFeasible(podGroup: SchedulingGroup, progress: PlacementProgress): Status | null;
 }
 
 /**
@@ -578,7 +608,7 @@ export interface PlacementGeneratePlugin extends Plugin {
    * The candidate placements within `parent` (all nodes at the root), or a Status on error or
    * rejection. `state` is the group's cycle state, shared by every placement.
    */
-  generatePlacements(state: CycleState, podGroup: PodGroup, parent: Placement): GeneratePlacementsResult | Status;
+  generatePlacements(state: CycleState, podGroup: SchedulingGroup, parent: Placement): GeneratePlacementsResult | Status;
 }
 
 /** One member placed on a node when its group was tried on a placement (framework.ProposedAssignment). */
@@ -609,12 +639,12 @@ export interface PlacementScorePlugin extends Plugin {
    * The placement's raw score (higher is better), or a Status on error. `state` is the placement's
    * own cycle state, the one its members' cycles saw.
    */
-  scorePlacement(state: CycleState, podGroup: PodGroup, assignments: PodGroupAssignments): number | Status;
+  scorePlacement(state: CycleState, podGroup: SchedulingGroup, assignments: PodGroupAssignments): number | Status;
   /**
    * Optional: rescales this plugin's scores of every feasible placement into
    * [MinNodeScore, MaxNodeScore] in place; null on success.
    */
-  normalizePlacementScore?(state: CycleState, podGroup: PodGroup, scores: PlacementScore[]): Status | null;
+  normalizePlacementScore?(state: CycleState, podGroup: SchedulingGroup, scores: PlacementScore[]): Status | null;
 }
 
 /** Builds a plugin from its (defaulted) args and the feature gates' values. */

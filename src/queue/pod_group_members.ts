@@ -1,23 +1,18 @@
 // The queue's pod-group bookkeeping (backend/queue/pod_group_member_pods.go and the entity half of
 // scheduling_queue.go): members waiting for their PodGroup object (incomplete), members arriving
 // while their group is in flight (pending), and the entity a group's queued members form.
-import { podGroupKey, podGroupKeyOfPod, type PodGroup } from '../api/scheduling.js';
+import { podGroupKey, podGroupKeyOfPod } from '../api/scheduling.js';
 import type { Pod } from '../api/types.js';
-import type { QueuedPodGroup, QueuedPodInfo } from '../framework/interfaces.js';
+import type { GroupKey, GroupTree, QueuedPodGroup, QueuedPodInfo } from '../framework/interfaces.js';
 
 const entityKeyPrefix = 'podgroup:';
 
-/** The queue key of a group's entity. */
-export function entityKey(namespace: string, name: string): string {
-  return entityKeyPrefix + podGroupKey(namespace, name);
+/** The queue key of a root group's entity (fwk.PodGroupKey, fwk.CompositePodGroupKey). */
+export function entityKeyOfRoot(root: GroupKey): string {
+  return `${root.kind === 'PodGroup' ? entityKeyPrefix : 'compositepodgroup:'}${podGroupKey(root.namespace, root.name)}`;
 }
 
-/** The queue key of the entity of a PodGroup object. */
-export function entityKeyOfGroup(pg: PodGroup): string {
-  return entityKey(pg.metadata.namespace ?? 'default', pg.metadata.name ?? '');
-}
-
-/** The queue key of the entity the pod belongs to, or null for a pod outside any group. */
+/** The key of the PodGroup the pod names (members held for their group wait under it), or null outside any group. */
 export function entityKeyOfPod(pod: Pod): string | null {
   const k = podGroupKeyOfPod(pod);
   return k === null ? null : entityKeyPrefix + k;
@@ -97,11 +92,24 @@ export function removeMember(entity: QueuedPodInfo, uid: string): QueuedPodInfo 
   return qp;
 }
 
-/** A new entity for a group, queued at its first member's time (newQueuedPodGroupInfoFromRootLookup). */
-export function newEntity(key: string, podGroup: PodGroup, first: QueuedPodInfo): QueuedPodInfo {
+/** The PodGroups of a tree, depth first. */
+export function leavesOf(tree: GroupTree): GroupTree[] {
+  return tree.kind === 'PodGroup' ? [tree] : tree.children.flatMap(leavesOf);
+}
+
+/** Points the entity at a root's current tree and objects. */
+export function setTree(group: QueuedPodGroup, tree: GroupTree): void {
+  group.tree = tree;
+  group.podGroup = tree.podGroup;
+  group.compositePodGroup = tree.compositePodGroup;
+}
+
+/** A new entity for a root group, queued at its first member's time (newQueuedPodGroupInfoFromRootLookup). */
+export function newEntity(tree: GroupTree, first: QueuedPodInfo): QueuedPodInfo {
   const group: QueuedPodGroup = {
-    key, namespace: podGroup.metadata.namespace ?? 'default', name: podGroup.metadata.name ?? '', podGroup, members: [first],
+    key: entityKeyOfRoot(tree), kind: tree.kind, namespace: tree.namespace, name: tree.name, tree, members: [first],
   };
+  setTree(group, tree);
   return {
     podInfo: first.podInfo,
     timestamp: first.timestamp,

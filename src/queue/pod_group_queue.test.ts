@@ -4,7 +4,7 @@
 // flight, and the group put back with the members that came back.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { PodGroup } from '../api/scheduling.js';
+import type { CompositePodGroup, PodGroup } from '../api/scheduling.js';
 import type { Pod } from '../api/types.js';
 import { ActionType, QueueingHint } from '../framework/events.js';
 import { Status } from '../framework/status.js';
@@ -30,7 +30,7 @@ function setup() {
       return (counts.get(g?.metadata.name ?? '') ?? 0) < min ? Status.unresolvable('waiting for minCount pods from a gang to appear in scheduling queue').withPlugin('GangScheduling') : null;
     },
     events: new Map([['GangScheduling', [{ event: { resource: 'UnscheduledPod' as const, actionType: ActionType.Add }, queueingHintFn: () => QueueingHint.Queue }]]]),
-  }]]), { clock, podGroup: (_ns, name) => groups.get(name) });
+  }]]), { clock, podGroups: { compositePodGroupEnabled: false } });
   const add = (pod: Pod) => {
     const g = pod.spec.schedulingGroup!.podGroupName!;
     counts.set(g, (counts.get(g) ?? 0) + 1);
@@ -107,5 +107,79 @@ describe('pod-group entities in the queue', () => {
     q.delete(a);
     assert.equal(q.has('a'), false);
     assert.deepEqual(names(q.pop()), ['b']);
+  });
+});
+
+describe('composite roots in the queue (CompositePodGroup on)', () => {
+  const cpg = (name: string, parent?: string): CompositePodGroup => ({
+    kind: 'CompositePodGroup', metadata: { name, namespace: 'default' },
+    spec: { workloadRef: { workloadName: 'w', templateName: 't' }, schedulingPolicy: { basic: {} }, ...(parent ? { parentCompositePodGroupName: parent } : {}) },
+  });
+  const child = (name: string, parent: string): PodGroup =>
+    ({ kind: 'PodGroup', metadata: { name, namespace: 'default' }, spec: { parentCompositePodGroupName: parent, schedulingPolicy: { basic: {} } } });
+  const setupComposite = () => {
+    const clock = new FakeClock(0);
+    const q = new SchedulingQueue(new Map([['default-scheduler', {
+      less: (a, b) => a.timestamp < b.timestamp, preEnqueue: () => null, events: new Map(),
+    }]]), { clock, podGroups: { compositePodGroupEnabled: true } });
+    return { q, clock };
+  };
+
+  it('holds members until the whole chain above their group is observed, then queues one entity for the root', () => {
+    const { q } = setupComposite();
+    q.addPodGroup(child('a', 'mid'));
+    q.addPodGroup(child('b', 'top'));
+    q.add(member('a0', 'a'));
+    q.add(member('b0', 'b'));
+    assert.equal(q.whereIs('a0'), 'gated');
+    q.addCompositePodGroup(cpg('mid', 'top'));
+    assert.equal(q.whereIs('a0'), 'gated', 'mid is not a root while top is unobserved');
+    q.addCompositePodGroup(cpg('top'));
+    const e = q.pop()!;
+    assert.equal(e.group!.key, 'compositepodgroup:default/top');
+    assert.deepEqual(names(e), ['a0', 'b0']);
+    assert.deepEqual(e.group!.tree.children.map((c) => `${c.kind}/${c.name}`).sort(), ['CompositePodGroup/mid', 'PodGroup/b']);
+    assert.equal(q.pop(), undefined);
+  });
+
+  it('holds again the members under a deleted composite, and keeps the rest of the root queued', () => {
+    const { q } = setupComposite();
+    q.addCompositePodGroup(cpg('top'));
+    q.addCompositePodGroup(cpg('mid', 'top'));
+    q.addPodGroup(child('a', 'mid'));
+    q.addPodGroup(child('b', 'top'));
+    q.add(member('a0', 'a'));
+    q.add(member('b0', 'b'));
+    q.deleteCompositePodGroup(cpg('mid', 'top'));
+    assert.equal(q.whereIs('a0'), 'gated');
+    const e = q.pop()!;
+    assert.deepEqual(names(e), ['b0']);
+    assert.deepEqual(e.group!.tree.children.map((c) => c.name), ['b']);
+  });
+
+  it('adds members arriving while the root is in flight back with it, and activates the root for any member', () => {
+    const { q } = setupComposite();
+    q.addCompositePodGroup(cpg('top'));
+    q.addPodGroup(child('a', 'top'));
+    q.addPodGroup(child('b', 'top'));
+    q.add(member('a0', 'a'));
+    const e = q.pop()!;
+    q.add(member('b0', 'b'));
+    assert.equal(q.pop(), undefined, 'b0 waits for its root');
+    q.done('a0');
+    q.addAttemptedPodGroupIfNeeded(e, true);
+    const again = q.pop()!;
+    assert.equal(again.group!.key, 'compositepodgroup:default/top');
+    assert.deepEqual(names(again), ['b0']);
+  });
+
+  it('ignores composites with the gate off: a PodGroup is its own root', () => {
+    const clock = new FakeClock(0);
+    const q = new SchedulingQueue(new Map([['default-scheduler', { less: (a, b) => a.timestamp < b.timestamp, preEnqueue: () => null, events: new Map() }]]),
+      { clock, podGroups: { compositePodGroupEnabled: false } });
+    q.addCompositePodGroup(cpg('top'));
+    q.addPodGroup(child('a', 'top'));
+    q.add(member('a0', 'a'));
+    assert.equal(q.pop()!.group!.key, 'podgroup:default/a');
   });
 });

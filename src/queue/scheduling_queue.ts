@@ -1,7 +1,7 @@
 // The scheduling queue: activeQ, backoffQ and unschedulable pods, with event-driven requeueing
 // through queueing hints and in-flight event tracking (backend/queue/scheduling_queue.go,
 // active_queue.go, backoff_queue.go), with SchedulerQueueingHints and SchedulerPopFromBackoffQ on.
-import type { PodGroup } from '../api/scheduling.js';
+import type { CompositePodGroup, PodGroup } from '../api/scheduling.js';
 import type { Pod } from '../api/types.js';
 import {
   ActionTypeAll, type ClusterEvent, type ClusterEventWithHint, eventMatches, isWildCardEvent, podSchedulingPropertiesChange, QueueingHint,
@@ -13,7 +13,8 @@ import { thrownMessage } from '../framework/runtime/thrown.js';
 import type { Status } from '../framework/status.js';
 import type { Clock, TimerHandle } from '../util/clock.js';
 import { KeyedHeap } from './heap.js';
-import { addMember, entityKey, entityKeyOf, entityKeyOfGroup, entityKeyOfPod, MemberPods, newEntity, removeMember } from './pod_group_members.js';
+import { addMember, entityKeyOf, entityKeyOfPod, entityKeyOfRoot, MemberPods, newEntity, removeMember, setTree } from './pod_group_members.js';
+import { WorkloadForest, type GroupRef } from './workload_forest.js';
 import { Nominator, type NominatingInfo } from './nominator.js';
 import { UnschedulablePods } from './unschedulable_pods.js';
 
@@ -57,10 +58,12 @@ export interface QueueOptions {
   /** Counts pods entering a sub-queue by event, for scheduler_queue_incoming_pods_total. */
   onIncoming?: (queue: 'active' | 'backoff' | 'unschedulable' | 'gated', event: string) => void;
   /**
-   * The observed PodGroup objects (GenericWorkload on): a pod naming a group is then queued as a
-   * member of its group's entity, or held until its PodGroup is observed.
+   * Pod groups (GenericWorkload on): a pod naming a group is then queued as a member of its root
+   * group's entity, or held until its PodGroup and every composite above it are observed (the
+   * queue's own view, fed by addPodGroup and addCompositePodGroup). `compositePodGroupEnabled`:
+   * the CompositePodGroup gate.
    */
-  podGroup?: (namespace: string, name: string) => PodGroup | undefined;
+  podGroups?: { readonly compositePodGroupEnabled: boolean };
   /** Where a queueing hint that threw is reported (the pod is queued regardless). */
   log?: (level: number, msg: string) => void;
 }
@@ -109,6 +112,8 @@ export class SchedulingQueue {
   private readonly pendingMembers = new MemberPods();
   /** The group entity being scheduled, if any. */
   private groupInFlight: string | null = null;
+  /** The observed PodGroups and composites (workloadForest); null without GenericWorkload. */
+  private readonly forest: WorkloadForest | null;
 
   constructor(
     private readonly profiles: Map<string, QueueProfile>,
@@ -117,6 +122,7 @@ export class SchedulingQueue {
     this.initialBackoffMs = opts.podInitialBackoffMs ?? DefaultPodInitialBackoffMs;
     this.maxBackoffMs = opts.podMaxBackoffMs ?? DefaultPodMaxBackoffMs;
     this.maxInUnschedulableMs = opts.podMaxInUnschedulablePodsDurationMs ?? DefaultPodMaxInUnschedulablePodsDurationMs;
+    this.forest = opts.podGroups ? new WorkloadForest(opts.podGroups.compositePodGroupEnabled, (msg) => opts.log?.(1, msg)) : null;
     this.unschedulablePods = new UnschedulablePods([...profiles.values()].map((p) => p.events), (pod) => this.profileOf(pod)?.events);
     // One QueueSort for all profiles is required by validation; use the first.
     const lessFn = [...profiles.values()][0]?.less ?? ((a, b) => a.timestamp < b.timestamp);
@@ -259,7 +265,7 @@ export class SchedulingQueue {
   }
 
   private isGroupMember(qp: QueuedPodInfo): boolean {
-    return this.opts.podGroup !== undefined && entityKeyOf(qp) !== null;
+    return this.forest !== null && entityKeyOf(qp) !== null;
   }
 
   /** The entity of a group in activeQ, backoffQ or unschedulablePods, taken out, with where it was. */
@@ -279,18 +285,18 @@ export class SchedulingQueue {
   }
 
   /**
-   * Queues a member of a pod group (addPodGroupMember): held until its PodGroup is observed, added
-   * to its group's queued entity (which stays where it was), held while the group is in flight,
-   * or the first member of a new entity.
+   * Queues a member of a pod group (addPodGroupMember): held until its PodGroup and the composites
+   * above it are observed, added to its root's queued entity (which stays where it was), held
+   * while the root is in flight, or the first member of a new entity.
    */
   private addGroupMember(qp: QueuedPodInfo): void {
-    const key = entityKeyOf(qp)!;
-    const pod = qp.podInfo.pod;
-    const pg = this.opts.podGroup!(pod.metadata.namespace ?? 'default', pod.spec.schedulingGroup!.podGroupName!);
-    if (!pg) {
-      this.incompleteMembers.add(key, qp);
+    const forest = this.forest!;
+    const root = forest.rootOfPod(qp.podInfo.pod);
+    if (root === null) {
+      this.incompleteMembers.add(entityKeyOf(qp)!, qp);
       return;
     }
+    const key = entityKeyOfRoot(root);
     const found = this.takeEntity(key);
     if (found) {
       addMember(found.entity, qp);
@@ -301,47 +307,129 @@ export class SchedulingQueue {
       this.pendingMembers.add(key, qp);
       return;
     }
-    this.moveToActiveQ(newEntity(key, pg, qp), UnschedulablePodAdd);
+    this.moveToActiveQ(newEntity(forest.tree(root)!, qp), UnschedulablePodAdd);
   }
 
-  /** A PodGroup object was observed: its members held for it are queued (AddPodGroup). */
+  /** A PodGroup object was observed: the members held for the groups of its root are queued (AddPodGroup). */
   addPodGroup(pg: PodGroup): void {
-    const key = entityKeyOfGroup(pg);
-    const entity = this.findEntity(key);
-    if (entity) entity.group!.podGroup = pg;
-    for (const qp of this.incompleteMembers.take(key)) this.addGroupMember(qp);
+    const forest = this.forest;
+    if (forest === null) return;
+    forest.addPodGroup(pg);
+    this.rootObserved(forest.rootOfPodGroup(pg));
   }
 
   /** A PodGroup object changed: the queued entity sees the new spec. */
   updatePodGroup(pg: PodGroup): void {
-    const entity = this.findEntity(entityKeyOfGroup(pg));
-    if (entity) entity.group!.podGroup = pg;
+    const forest = this.forest;
+    if (forest === null) return;
+    forest.updatePodGroup(pg);
+    this.refreshTree(forest.rootOfPodGroup(pg));
   }
 
   /** A PodGroup object was deleted: its queued members wait for it again (DeletePodGroup). */
   deletePodGroup(pg: PodGroup): void {
-    const key = entityKeyOfGroup(pg);
+    const forest = this.forest;
+    if (forest === null) return;
+    const root = forest.rootOfPodGroup(pg);
+    forest.deletePodGroup(pg);
+    this.subtreeRemoved(root);
+  }
+
+  /** A CompositePodGroup was observed (AddCompositePodGroup; nothing without the gate). */
+  addCompositePodGroup(cpg: CompositePodGroup): void {
+    const forest = this.forest;
+    if (forest === null || !this.opts.podGroups!.compositePodGroupEnabled) return;
+    forest.addCompositePodGroup(cpg);
+    this.rootObserved(forest.rootOfCompositePodGroup(cpg));
+  }
+
+  updateCompositePodGroup(cpg: CompositePodGroup): void {
+    const forest = this.forest;
+    if (forest === null || !this.opts.podGroups!.compositePodGroupEnabled) return;
+    forest.updateCompositePodGroup(cpg);
+    this.refreshTree(forest.rootOfCompositePodGroup(cpg));
+  }
+
+  /** A CompositePodGroup was deleted: the queued members of its subtree wait for it again (DeleteCompositePodGroup). */
+  deleteCompositePodGroup(cpg: CompositePodGroup): void {
+    const forest = this.forest;
+    if (forest === null || !this.opts.podGroups!.compositePodGroupEnabled) return;
+    const root = forest.rootOfCompositePodGroup(cpg);
+    forest.deleteCompositePodGroup(cpg);
+    this.subtreeRemoved(root);
+  }
+
+  /** A group joined the tree of `root`: the entity sees the new tree, and the members held for its PodGroups are queued. */
+  private rootObserved(root: GroupRef | null): void {
+    if (root === null) return;
+    this.refreshTree(root);
+    for (const leaf of this.forest!.leafPodGroups(root)) {
+      const held = this.incompleteMembers.take(entityKeyOfRoot({ kind: 'PodGroup', namespace: leaf.metadata.namespace ?? 'default', name: leaf.metadata.name ?? '' }));
+      for (const qp of held) this.addGroupMember(qp);
+    }
+  }
+
+  private refreshTree(root: GroupRef | null): void {
+    if (root === null) return;
+    const entity = this.findEntity(entityKeyOfRoot(root));
+    const tree = this.forest!.tree(root);
+    if (entity && tree !== null) setTree(entity.group!, tree);
+  }
+
+  /**
+   * A group left the tree of `root` (its object deleted): the members no longer under `root` are
+   * held again, and the entity, if any member is left, goes back where it was.
+   */
+  private subtreeRemoved(root: GroupRef | null): void {
+    if (root === null) return;
+    const forest = this.forest!;
+    const key = entityKeyOfRoot(root);
+    const stays = (qp: QueuedPodInfo): boolean => {
+      const r = forest.rootOfPod(qp.podInfo.pod);
+      return r !== null && entityKeyOfRoot(r) === key;
+    };
     const found = this.takeEntity(key);
-    for (const m of found?.entity.group!.members ?? []) this.incompleteMembers.add(key, m);
+    if (!found) {
+      if (this.groupInFlight !== key) return;
+      for (const qp of this.pendingMembers.take(key)) {
+        if (stays(qp)) this.pendingMembers.add(key, qp);
+        else this.incompleteMembers.add(entityKeyOf(qp)!, qp);
+      }
+      return;
+    }
+    const entity = found.entity;
+    for (const qp of [...entity.group!.members]) {
+      if (stays(qp)) continue;
+      removeMember(entity, qp.podInfo.uid);
+      this.incompleteMembers.add(entityKeyOf(qp)!, qp);
+    }
+    if (entity.group!.members.length === 0) return;
+    setTree(entity.group!, forest.tree(root)!);
+    if (found.from === 'unschedulable') this.unschedulablePods.set(key, entity);
+    else this.requeue(entity, found.from === 'active' ? 'immediately' : 'afterBackoff', UnschedulablePodUpdate);
   }
 
   /**
    * Puts a group back after its cycle (AddAttemptedPodGroupIfNeeded): the members that came back
    * meanwhile form its entity again, keeping its attempts; after a success straight to activeQ,
-   * else to backoffQ while backing off.
+   * else to backoffQ while backing off. A member whose group has left the root goes its own way.
    */
   addAttemptedPodGroupIfNeeded(entity: QueuedPodInfo, success: boolean): void {
     const key = entryKey(entity);
     if (this.groupInFlight === key) this.groupInFlight = null;
-    const back = this.pendingMembers.take(key);
+    const pending = this.pendingMembers.take(key);
+    if (pending.length === 0) return;
+    const forest = this.forest!;
+    const back: QueuedPodInfo[] = [];
+    for (const qp of pending) {
+      const root = forest.rootOfPod(qp.podInfo.pod);
+      if (root !== null && entityKeyOfRoot(root) === key) back.push(qp);
+      else this.addGroupMember(qp);
+    }
     if (back.length === 0) return;
     const hadFailures = back.some((m) => entity.group!.members.includes(m));
-    const pg = this.opts.podGroup!(entity.group!.namespace, entity.group!.name);
-    if (!pg) {
-      for (const m of back) this.incompleteMembers.add(key, m);
-      return;
-    }
-    const next = newEntity(key, pg, back[0]!);
+    const g = entity.group!;
+    const next = newEntity(forest.tree({ kind: g.kind, namespace: g.namespace, name: g.name })!, back[0]!);
     for (const m of back.slice(1)) addMember(next, m);
     next.attempts = entity.attempts;
     next.initialAttemptTimestamp = entity.initialAttemptTimestamp;
@@ -378,9 +466,12 @@ export class SchedulingQueue {
     }
   }
 
-  /** Pops one group's entity wherever it waits (explain's attempt of a group); undefined when it is not queued. */
+  /** Pops the entity of a PodGroup's root wherever it waits (explain's attempt of a group); undefined when it is not queued. */
   popGroup(namespace: string, name: string): QueuedPodInfo | undefined {
-    const found = this.takeEntity(entityKey(namespace, name));
+    const pg = this.forest?.podGroup(namespace, name);
+    const root = pg === undefined ? null : this.forest!.rootOfPodGroup(pg);
+    if (root === null) return undefined;
+    const found = this.takeEntity(entityKeyOfRoot(root));
     return found ? this.popEntity(found.entity) : undefined;
   }
 
@@ -605,8 +696,13 @@ export class SchedulingQueue {
    */
   activate(pods: Iterable<Pod>): void {
     for (const pod of pods) {
-      const groupKey = this.opts.podGroup ? entityKeyOfPod(pod) : null;
-      const uid = groupKey ?? pod.metadata.uid ?? '';
+      // A member activates its root's whole entity.
+      let uid = pod.metadata.uid ?? '';
+      if (this.forest !== null && entityKeyOfPod(pod) !== null) {
+        const root = this.forest.rootOfPod(pod);
+        if (root === null) continue;
+        uid = entityKeyOfRoot(root);
+      }
       let qp = this.unschedulablePods.get(uid);
       let fromBackoffQ = false;
       if (!qp) {
@@ -618,7 +714,7 @@ export class SchedulingQueue {
         this.moveToActiveQ(qp, ForceActivate.label!, fromBackoffQ);
         continue;
       }
-      if (this.inFlightPods.has(uid)) {
+      if (this.inFlightPods.has(pod.metadata.uid ?? '')) {
         this.inFlightEvents.push({ event: ForceActivate, oldObj: null, newObj: pod, pods: new Set(this.inFlightPods.keys()) });
       }
     }
@@ -702,20 +798,21 @@ export class SchedulingQueue {
 
   /** Where a group member waits: in a queued entity, in flight, held for its PodGroup, or pending its group's return. */
   private findMember(pod: Pod): { member: QueuedPodInfo; entity?: QueuedPodInfo } | undefined {
-    if (!this.opts.podGroup || !pod.spec.schedulingGroup?.podGroupName) return undefined;
+    if (this.forest === null || !pod.spec.schedulingGroup?.podGroupName) return undefined;
     const uid = pod.metadata.uid ?? '';
-    const key = entityKeyOfPod(pod)!;
-    const entity = this.findEntity(key);
+    const root = this.forest.rootOfPod(pod);
+    const rootKey = root === null ? null : entityKeyOfRoot(root);
+    const entity = rootKey === null ? undefined : this.findEntity(rootKey);
     const inEntity = entity?.group!.members.find((m) => m.podInfo.uid === uid);
     if (inEntity) return { member: inEntity, entity };
-    const held = this.incompleteMembers.get(key, uid) ?? this.pendingMembers.get(key, uid);
+    const held = this.incompleteMembers.get(entityKeyOfPod(pod)!, uid) ?? (rootKey === null ? undefined : this.pendingMembers.get(rootKey, uid));
     return held ? { member: held } : undefined;
   }
 
   /** An unscheduled pod was deleted, or got assigned elsewhere. */
   delete(pod: Pod): void {
     const uid = pod.metadata.uid ?? '';
-    if (this.opts.podGroup && pod.spec.schedulingGroup?.podGroupName) this.deleteGroupMember(pod);
+    if (this.forest !== null && pod.spec.schedulingGroup?.podGroupName) this.deleteGroupMember(pod);
     this.nominator.delete({ uid });
     this.activeQ.delete(uid);
     this.deleteFromBackoffQ(uid);
@@ -724,8 +821,10 @@ export class SchedulingQueue {
 
   private deleteGroupMember(pod: Pod): void {
     const uid = pod.metadata.uid ?? '';
-    const key = entityKeyOfPod(pod)!;
-    this.incompleteMembers.delete(key, uid);
+    this.incompleteMembers.delete(entityKeyOfPod(pod)!, uid);
+    const root = this.forest!.rootOfPod(pod);
+    if (root === null) return;
+    const key = entityKeyOfRoot(root);
     this.pendingMembers.delete(key, uid);
     const found = this.takeEntity(key);
     if (!found) return;
@@ -745,7 +844,7 @@ export class SchedulingQueue {
 
   /** Where a group member not in flight waits, by its entity's place; 'gated' while held for its PodGroup. */
   private memberWhere(uid: string): 'active' | 'backoff' | 'errorBackoff' | 'unschedulable' | 'gated' | undefined {
-    if (!this.opts.podGroup) return undefined;
+    if (this.forest === null) return undefined;
     for (const m of this.incompleteMembers.all()) if (m.podInfo.uid === uid) return 'gated';
     const holds = (e: QueuedPodInfo) => e.group?.members.some((m) => m.podInfo.uid === uid) ?? false;
     if (this.activeQ.list().some(holds)) return 'active';

@@ -5,7 +5,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CompositePodGroup, PodGroup } from '../api/scheduling.js';
 import { makePod } from '../testing/index.js';
-import { WorkloadForest, type GroupTree } from './workload_forest.js';
+import type { GroupTree } from '../framework/interfaces.js';
+import { WorkloadForest } from './workload_forest.js';
 
 const ns = 'ns1';
 const pg = (name: string, parent?: string): PodGroup => ({

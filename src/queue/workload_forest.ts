@@ -4,22 +4,12 @@
 // its own view so its invariants do not depend on when the cache sees an object.
 import { podGroupKeyOfPod, type CompositePodGroup, type PodGroup } from '../api/scheduling.js';
 import type { Pod } from '../api/types.js';
+import type { GroupKey, GroupTree } from '../framework/interfaces.js';
 
-type GroupKind = 'PodGroup' | 'CompositePodGroup';
+type GroupKind = GroupKey['kind'];
 
 /** A group of the forest by kind, namespace and name (upstream's PodGroupInfo lookup). */
-export interface GroupRef {
-  readonly kind: GroupKind;
-  readonly namespace: string;
-  readonly name: string;
-}
-
-/** A root and what hangs under it, as a root's queued entity holds it (PodGroupInfo with Children). */
-export interface GroupTree extends GroupRef {
-  readonly podGroup?: PodGroup;
-  readonly compositePodGroup?: CompositePodGroup;
-  readonly children: GroupTree[];
-}
+export type GroupRef = GroupKey;
 
 /** The forest's key of a group: its kind, namespace and name (fwk.PodGroupKey, fwk.CompositePodGroupKey). */
 function groupRefKey(kind: GroupKind, namespace: string, name: string): string {

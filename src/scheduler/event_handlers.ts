@@ -1,7 +1,7 @@
 // Routes cluster events to the cache and the queue, and tells the queue which cluster event
 // happened so it can requeue the pods that event may help (eventhandlers.go).
 import { kindKey, kindKeyOf, kinds, type KindInfo } from '../api/kinds.js';
-import type { PodGroup } from '../api/scheduling.js';
+import type { CompositePodGroup, PodGroup } from '../api/scheduling.js';
 import type { KubeObject, Node, Pod } from '../api/types.js';
 import type { Cache } from '../cache/cache.js';
 import type { PodGroupStates } from '../cache/pod_group_state.js';
@@ -201,6 +201,28 @@ export class EventHandlers {
     queue.moveAllToActiveOrBackoffQueue(podGroupEvent(e), e.oldObject ?? null, pg);
   }
 
+  /** A CompositePodGroup event (the gate on): the cache's tree, then the queue's, then the members it may free. */
+  private onCompositePodGroup(e: WatchEvent): void {
+    const groups = this.sched.podGroups ?? null;
+    if (groups === null || !groups.compositePodGroupEnabled) return;
+    // The cycle tells composites from PodGroups by their kind.
+    const cpg: CompositePodGroup = { ...(e.object as CompositePodGroup), kind: 'CompositePodGroup' };
+    const { queue } = this.sched;
+    const action = e.type === 'ADDED' ? ActionType.Add : e.type === 'DELETED' ? ActionType.Delete : ActionTypeUpdate;
+    const event = ev('CompositePodGroup', action, `CompositePodGroup${e.type === 'ADDED' ? 'Add' : e.type === 'DELETED' ? 'Delete' : 'Update'}`);
+    if (e.type === 'DELETED') {
+      groups.removeCompositePodGroup(cpg);
+      queue.deleteCompositePodGroup(cpg);
+      queue.moveAllToActiveOrBackoffQueue(event, cpg, null);
+      return;
+    }
+    if (e.type === 'MODIFIED' && (e.oldObject as CompositePodGroup | undefined)?.metadata.resourceVersion === cpg.metadata.resourceVersion && cpg.metadata.resourceVersion !== undefined) return;
+    groups.setCompositePodGroup(cpg);
+    if (e.type === 'ADDED') queue.addCompositePodGroup(cpg);
+    else queue.updateCompositePodGroup(cpg);
+    queue.moveAllToActiveOrBackoffQueue(event, e.oldObject ?? null, cpg);
+  }
+
   private onNode(e: WatchEvent): void {
     const node = e.object as Node;
     const { cache, queue } = this.sched;
@@ -227,6 +249,10 @@ export class EventHandlers {
     const key = e.kind !== '' ? e.kind : kindKeyOf(o);
     if (key === 'PodGroup') {
       this.onPodGroup(e);
+      return;
+    }
+    if (key === 'CompositePodGroup') {
+      this.onCompositePodGroup(e);
       return;
     }
     if (!this.kinds.has(key)) return;

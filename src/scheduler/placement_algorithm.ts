@@ -39,7 +39,7 @@ export interface PlacementAlgorithmHost<R> {
 }
 
 /** The error a rejected group's statuses carry (errPodGroupUnschedulable). */
-const errPodGroupUnschedulable = new Error('pod group is unschedulable');
+export const errPodGroupUnschedulable = new Error('pod group is unschedulable');
 
 /**
  * podGroupSchedulingPlacementAlgorithm: the best feasible placement's trial; when none is
@@ -77,7 +77,7 @@ export function runPlacementAlgorithm<R>(host: PlacementAlgorithmHost<R>, fwk: F
   return feasible[bestIndex(scored.totals, random)]!.trial;
 }
 
-const byName = (a: Placement, b: Placement): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+export const byName = (a: Placement, b: Placement): number => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
 interface Tried<R> {
   readonly first: PlacementTrial<R> | null;
@@ -117,7 +117,7 @@ function proposedAssignments<R>(host: PlacementAlgorithmHost<R>, trial: Placemen
 }
 
 /** The highest total; among equal totals each is equally likely, as upstream's random tie-breaker makes them. */
-function bestIndex(totals: readonly number[], random: () => number): number {
+export function bestIndex(totals: readonly number[], random: () => number): number {
   let best = 0;
   let ties = 1;
   for (let i = 1; i < totals.length; i++) {

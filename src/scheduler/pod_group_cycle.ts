@@ -4,13 +4,14 @@
 // judging the group after each; then all is reverted, and only when the group succeeded are its
 // placed members assumed, reserved and permitted again, for real, and sent to binding. A failed
 // group's members all fail, and the group goes back to the queue as one entity.
-import { podGroupPriority, type PodGroup } from '../api/scheduling.js';
+import { compositePodGroupPriority, podGroupPriority, type PodGroup, type SchedulingGroup } from '../api/scheduling.js';
 import type { Pod } from '../api/types.js';
 import type { Cache } from '../cache/cache.js';
 import type { Snapshot } from '../cache/snapshot.js';
 import { CycleState } from '../framework/cycle_state.js';
 import { Diagnosis, ErrNoNodesAvailable, FitError } from '../framework/runtime/fit_error.js';
-import type { PlacementProgress, PodGroupLister, QueuedPodInfo } from '../framework/interfaces.js';
+import type { GroupTree, PlacementProgress, PodGroupLister, QueuedPodInfo } from '../framework/interfaces.js';
+import { leavesOf, setTree } from '../queue/pod_group_members.js';
 import type { PodInfo } from '../framework/pod_info.js';
 import { isPodGroupPostFilterPlugin, type PodGroupPostFilterContext, type PodGroupPostFilterOutcome, type PodGroupPostFilterPlugin, type PodGroupPostFilterResult, type ProposedAssignment } from '../framework/pod_group_post_filter.js';
 import type { Framework } from '../framework/runtime/framework.js';
@@ -21,6 +22,7 @@ import type { ScheduleResult } from './schedule_pod.js';
 import { andThen, type MaybePromise } from '../util/maybe_promise.js';
 import type { AttemptResult, SchedulerMetricsRecorder } from './metrics_recorder.js';
 import { runPlacementAlgorithm, type PlacementAlgorithmHost, type PlacementTrial } from './placement_algorithm.js';
+import { groupResultKey, runCompositeRoot, sortedLeaves } from './composite_algorithm.js';
 
 /** The error a rejected group's statuses carry (errPodGroupUnschedulable). */
 const errPodGroupUnschedulable = new Error('pod group is unschedulable');
@@ -49,6 +51,8 @@ export interface PodGroupCycleHost<A> {
   /** A member's attempt with a fresh cycle state. */
   newAttempt(qp: QueuedPodInfo, fwk: Framework): A;
   stateOf(attempt: A): CycleState;
+  /** The queued member an attempt is for. */
+  attemptOf(attempt: A): QueuedPodInfo;
   /** The member's scheduling algorithm (no PostFilter): a node, or a thrown FitError or error. */
   findNode(attempt: A): ScheduleResult | Promise<ScheduleResult>;
   /** Assume, Reserve and Permit for real (the rest of a single pod's scheduling cycle). */
@@ -164,42 +168,105 @@ export class PodGroupCycle<A> {
       return;
     }
     const fwk = host.profileOf(group.members[0]!.podInfo.pod);
+    if (group.kind === 'CompositePodGroup') {
+      // The queued tree may predate changes of shape the informers have seen (reconcilePodGroupWithSnapshot).
+      const reconciled = this.reconcile(group.tree);
+      if (typeof reconciled === 'string') {
+        this.failBeforeScheduling(entity, Status.error(reconciled), false);
+        return;
+      }
+      setTree(group, reconciled);
+    }
     const invalid = this.validate(entity, fwk);
     if (invalid !== null || fwk === undefined) {
       const status = Status.error(invalid ?? `profile not found for scheduler name "${group.members[0]!.podInfo.pod.spec.schedulerName ?? ''}"`);
-      for (const m of group.members) {
-        const f = host.profileOf(m.podInfo.pod);
-        if (f) host.failMember(host.newAttempt(m, f), status, clearNominatedNode);
-        else host.queue.done(m.podInfo.uid);
-      }
-      host.reportGroup(group.podGroup, status);
-      host.queue.addAttemptedPodGroupIfNeeded(entity, false);
+      this.failBeforeScheduling(entity, status, true);
       return;
     }
+    if (group.kind === 'CompositePodGroup') {
+      this.scheduleComposite(entity, fwk);
+      return;
+    }
+    const pg = group.podGroup!;
     const start = host.monotonicSeconds();
     this.groupState = new CycleState();
-    const { status, results } = this.runAlgorithm(fwk, group.podGroup, group.members);
+    const { status, results } = this.runAlgorithm(fwk, pg, group.members);
     host.metrics?.observePodGroupAlgorithmDuration?.(host.monotonicSeconds() - start);
     // Members the cycle did not reach fail with the group's verdict as it stood before PodGroupPostFilter.
     const beforePostFilter = status;
-    const verdict = status?.code === Code.Unschedulable ? this.afterPodGroupPostFilter(fwk, group.podGroup, group.members, status) : null;
+    const verdict = status?.code === Code.Unschedulable ? this.afterPodGroupPostFilter(fwk, pg, group.members, status) : null;
     return andThen(verdict, (v) => {
       const final = v?.status ?? status;
       this.submit(group.members, results, final, beforePostFilter, v?.preemption ?? null);
-      host.reportGroup(group.podGroup, final);
+      host.reportGroup(pg, final);
       const result: AttemptResult = final === null ? 'scheduled' : final.isRejected() ? 'unschedulable' : 'error';
       host.metrics?.observePodGroupAttempt?.(result, fwk.profileName, host.monotonicSeconds() - start);
       host.queue.addAttemptedPodGroupIfNeeded(entity, status === null);
     });
   }
 
-  /** validatePodGroup: one scheduler name, the group's priority and one preemption policy for all members. */
+  /**
+   * handlePodGroupFailureBeforeScheduling: every member fails with `status` and the root goes back;
+   * the PodGroups of the tree are told, unless the tree's shape was stale.
+   */
+  private failBeforeScheduling(entity: QueuedPodInfo, status: Status, report: boolean): void {
+    const { host } = this;
+    const group = entity.group!;
+    for (const m of group.members) {
+      const f = host.profileOf(m.podInfo.pod);
+      if (f) host.failMember(host.newAttempt(m, f), status, clearNominatedNode);
+      else host.queue.done(m.podInfo.uid);
+    }
+    if (report) for (const leaf of leavesOf(group.tree)) if (leaf.podGroup) host.reportGroup(leaf.podGroup, status);
+    host.queue.addAttemptedPodGroupIfNeeded(entity, false);
+  }
+
+  /**
+   * reconcilePodGroupWithSnapshot: the queued tree with the informers' current objects; why not,
+   * when a group is gone, moved, or a composite's children changed in number.
+   */
+  private reconcile(node: GroupTree): GroupTree | string {
+    const groups = this.host.podGroups;
+    const unset = (v: string | undefined): string => v ?? '[unset]';
+    if (node.kind === 'CompositePodGroup') {
+      const cpg = groups.compositePodGroup?.(node.namespace, node.name);
+      if (cpg === undefined) return `compositepodgroup.scheduling.k8s.io "${node.name}" not found`;
+      const queued = node.compositePodGroup?.spec.parentCompositePodGroupName;
+      if (cpg.spec.parentCompositePodGroupName !== queued) {
+        return `different parent in composite pod group between snapshot (${unset(cpg.spec.parentCompositePodGroupName)}) and queued entity (${unset(queued)})`;
+      }
+      const observed = groups.childrenOf?.(node.namespace, node.name).length ?? 0;
+      if (observed !== node.children.length) {
+        return `different number of children in composite pod group between snapshot (${observed}) and queued entity (${node.children.length})`;
+      }
+      const children: GroupTree[] = [];
+      for (const c of node.children) {
+        const r = this.reconcile(c);
+        if (typeof r === 'string') return r;
+        children.push(r);
+      }
+      return { ...node, compositePodGroup: cpg, children };
+    }
+    const pg = groups.podGroup(node.namespace, node.name);
+    if (pg === undefined) return `podgroup.scheduling.k8s.io "${node.name}" not found`;
+    const queued = node.podGroup?.spec.parentCompositePodGroupName;
+    if (pg.spec.parentCompositePodGroupName !== queued) {
+      return `different parent in pod group between snapshot (${unset(pg.spec.parentCompositePodGroupName)}) and queued entity (${unset(queued)})`;
+    }
+    return { ...node, podGroup: pg };
+  }
+
+  /**
+   * validatePodGroup: one scheduler name, the root's priority and one preemption policy for every
+   * member of the tree, queued or already scheduled.
+   */
   private validate(entity: QueuedPodInfo, fwk: Framework | undefined): string | null {
     const group = entity.group!;
-    const groupPriority = podGroupPriority(group.podGroup);
+    const root: SchedulingGroup = group.podGroup ?? group.compositePodGroup!;
+    const groupPriority = group.podGroup ? podGroupPriority(group.podGroup) : compositePodGroupPriority(group.compositePodGroup!);
     const schedulerName = group.members[0]!.podInfo.pod.spec.schedulerName ?? 'default-scheduler';
-    // PodGroupPreemptionPolicy: every member must have the group's own policy; else they must agree.
-    const groupPolicy = fwk?.features.enablePodGroupPreemptionPolicy ? group.podGroup.spec.preemptionPolicy ?? 'PreemptLowerPriority' : null;
+    // PodGroupPreemptionPolicy: every member must have the root's own policy; else they must agree.
+    const groupPolicy = fwk?.features.enablePodGroupPreemptionPolicy ? root.spec.preemptionPolicy ?? 'PreemptLowerPriority' : null;
     let policy = '';
     const check = (pod: Pod): string | null => {
       const name = pod.spec.schedulerName ?? 'default-scheduler';
@@ -220,16 +287,77 @@ export class PodGroupCycle<A> {
       const err = check(m.podInfo.pod);
       if (err !== null) return err;
     }
-    for (const pod of this.host.podGroups.scheduledPods(group.namespace, group.name)) {
-      const err = check(pod);
-      if (err !== null) return err;
+    for (const leaf of sortedLeaves(group.tree)) {
+      for (const pod of this.host.podGroups.scheduledPods(leaf.namespace, leaf.name)) {
+        const err = check(pod);
+        if (err !== null) return err;
+      }
     }
     if (fwk === undefined) return `profile not found for scheduler name "${schedulerName}"`;
     return null;
   }
 
+  /**
+   * The cycle of a composite root (podGroupCycle with CompositePodGroup): the recursive algorithm,
+   * everything it left assumed reverted, then each PodGroup's members bound or failed with its own
+   * result and its condition written. PodGroupPostFilter (preemption) is not run for composites.
+   */
+  private scheduleComposite(entity: QueuedPodInfo, fwk: Framework): void {
+    const { host } = this;
+    const group = entity.group!;
+    const start = host.monotonicSeconds();
+    this.groupState = new CycleState();
+    const membersOf = (leaf: GroupTree): QueuedPodInfo[] =>
+      group.members.filter((m) => m.podInfo.pod.spec.schedulingGroup?.podGroupName === leaf.name);
+    const { results, reverts } = runCompositeRoot<MemberResult<A>>({
+      snapshot: host.snapshot,
+      tieBreakByName: host.tieBreakByName,
+      random: () => host.random(),
+      runLeaf: (leaf) => this.runLeaf(fwk, leaf.podGroup!, membersOf(leaf)),
+      placementFeasible: (g, progress) => this.placementFeasible(fwk, g, progress),
+      assume: (rs) => this.assumeResults(fwk, rs),
+      revert: (rs) => this.revert(rs),
+      assignmentOf: (r) => (isSuccess(r.status) && r.result !== null ? { podInfo: r.qp.podInfo, nodeName: r.result.suggestedHost } : null),
+    }, fwk, group.tree);
+    this.revert(reverts);
+    host.metrics?.observePodGroupAlgorithmDuration?.(host.monotonicSeconds() - start);
+    for (const leaf of sortedLeaves(group.tree)) {
+      const r = results.get(groupResultKey(leaf))!;
+      this.submit(membersOf(leaf), r.results, r.status, r.status, null);
+      host.reportGroup(leaf.podGroup!, r.status);
+    }
+    const rootStatus = results.get(groupResultKey(group.tree))!.status;
+    const outcome: AttemptResult = rootStatus === null ? 'scheduled' : rootStatus.isRejected() ? 'unschedulable' : 'error';
+    host.metrics?.observePodGroupAttempt?.(outcome, fwk.profileName, host.monotonicSeconds() - start);
+    host.queue.addAttemptedPodGroupIfNeeded(entity, rootStatus === null);
+  }
+
+  /** A PodGroup child's own algorithm: its placements with TopologyAwareWorkloadScheduling. */
+  private runLeaf(fwk: Framework, pg: PodGroup, members: readonly QueuedPodInfo[]): PlacementTrial<MemberResult<A>> {
+    return fwk.topologyAwareWorkloadScheduling() ? runPlacementAlgorithm(this.placementHost(fwk, pg, members), fwk, pg) : this.runDefaultAlgorithm(fwk, pg, members);
+  }
+
+  /** The placed members of a trial assumed and reserved again; their reverts, or why not (none left assumed). */
+  private assumeResults(fwk: Framework, results: readonly MemberResult<A>[]): (() => void)[] | string {
+    const reverts: (() => void)[] = [];
+    for (const r of results) {
+      if (!isSuccess(r.status) || r.result === null || r.result.suggestedHost === '') continue;
+      const s = this.assumeWithRevert(fwk, r.attempt, r.result, reverts);
+      if (s !== null) {
+        this.revert(reverts);
+        return s.message();
+      }
+    }
+    return reverts;
+  }
+
+  private revert(reverts: readonly (() => void)[]): void {
+    for (let i = reverts.length - 1; i >= 0; i--) reverts[i]!();
+    if (reverts.length > 0) this.syncSnapshot();
+  }
+
   /** PlacementFeasible: the first plugin that does not answer success decides. */
-  private placementFeasible(fwk: Framework, pg: PodGroup, progress: PlacementProgress): Status | null {
+  private placementFeasible(fwk: Framework, pg: SchedulingGroup, progress: PlacementProgress): Status | null {
     for (const p of fwk.placementFeasiblePlugins()) {
       let s: Status | null;
       try {
@@ -331,16 +459,25 @@ export class PodGroupCycle<A> {
       found.catch(() => undefined);
       return { qp, attempt, status: Status.error('extenders are not supported in a pod group scheduling cycle'), result: null };
     }
-    const result = found;
+    const status = this.assumeWithRevert(fwk, attempt, found, reverts);
+    return { qp, attempt, status, result: found };
+  }
+
+  /**
+   * assumeAndReserveWithRevert: the member assumed on its node and reserved there, its revert
+   * pushed onto `reverts`; the status of a failure (nothing left assumed).
+   */
+  assumeWithRevert(fwk: Framework, attempt: A, result: ScheduleResult, reverts: (() => void)[]): Status | null {
+    const { host } = this;
     const state = host.stateOf(attempt);
     const host_ = result.suggestedHost;
-    const podInfo: PodInfo = qp.podInfo;
+    const podInfo: PodInfo = host.attemptOf(attempt).podInfo;
     const assumedPod: Pod = { ...podInfo.pod, spec: { ...podInfo.pod.spec, nodeName: host_ } };
     const assumed = podInfo.withPod(assumedPod);
     try {
       host.cache.assumePod(assumed);
     } catch (err) {
-      return { qp, attempt, status: Status.error(err as Error), result };
+      return Status.error(err as Error);
     }
     host.queue.nominator.delete(assumed);
     const reserve = fwk.runReservePluginsReserve(state, assumed, host_);
@@ -353,11 +490,11 @@ export class PodGroupCycle<A> {
     if (!isSuccess(reserve)) {
       revert();
       this.syncSnapshot();
-      return { qp, attempt, status: rejectionOnNode(podInfo.pod, host_, reserve!), result };
+      return rejectionOnNode(podInfo.pod, host_, reserve!);
     }
     reverts.push(revert);
     this.syncSnapshot();
-    return { qp, attempt, status: null, result };
+    return null;
   }
 
   /**

@@ -51,6 +51,7 @@ function newGroupCycle(ctx: CycleContext, podGroups: PodGroupStates): PodGroupCy
       return attempt;
     },
     stateOf: (attempt) => attempt.state,
+    attemptOf: (attempt) => attempt.qp,
     findNode: (attempt) => schedulePod(ctx.alg, attempt.fwk, attempt.state, attempt.qp.podInfo, ctx.snapshot, ctx.extenders, ctx.queue.schedulingCycle),
     assumeAndReserve: (attempt, result) => assumeAndReserve(ctx, attempt, result),
     finishSchedulingCycle: (attempt, outcome) => finishSchedulingCycle(ctx, attempt, outcome as CycleOutcome),

@@ -177,6 +177,7 @@ export class Scheduler implements SchedulingCycles, EventHandlerTarget {
     let draManager: SharedDRAManager | undefined;
     const sharedDRAManager = (): SharedDRAManager => (draManager ??= newSharedDRAManager(this.objects, features));
     const podGroups = features.enableGenericWorkload ? new PodGroupStates((p) => this.cache.isAssumedPod(p), (p) => this.cache.getPod(p)) : null;
+    if (podGroups !== null) podGroups.compositePodGroupEnabled = features.enableCompositePodGroup;
     this.podGroups = podGroups;
     let queue: SchedulingQueue | undefined = undefined;
     for (const profile of profiles.map((p) => withWorkloadPlugins(p, features))) {
@@ -222,7 +223,7 @@ export class Scheduler implements SchedulingCycles, EventHandlerTarget {
         podLister: (namespace, name) => deps.client.getPod(namespace, name),
         onActive: () => this.loop.wake(),
         onIncoming: metrics === null ? undefined : (q, event) => metrics.observeQueueIncoming(q, event),
-        podGroup: podGroups === null ? undefined : (namespace, name) => podGroups.podGroup(namespace, name),
+        podGroups: podGroups === null ? undefined : { compositePodGroupEnabled: features.enableCompositePodGroup },
         log: (level, msg) => this.log(level, msg),
       },
     );

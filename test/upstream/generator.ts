@@ -636,13 +636,13 @@ function batching(b: Builder): Obj {
 }
 
 /** Pod groups among single pods (GenericWorkload), in generator_workload.ts. */
-function workload(b: Builder, topology = false, sharedClaims = false): Obj {
+function workload(b: Builder, topology = false, sharedClaims = false, composites = false): Obj {
   b.addNodes(b.r.int(3, 12), { taints: false, unschedulable: false, images: false, smallPodCount: false });
   // Half the scenarios have priorities: lower-priority pods and groups the groups may preempt.
   const priorities = b.r.chance(0.5);
   if (priorities) b.priorityClasses();
   b.existingLoad([0, 3], { priorities });
-  workloadFamily(b, topology, priorities, sharedClaims);
+  workloadFamily(b, topology, priorities, sharedClaims, composites);
   return configWith(b.r.chance(0.2) ? noPreemption : {});
 }
 
@@ -666,6 +666,8 @@ export interface GenerateOptions {
   readonly topology?: boolean;
   /** Pod groups sharing a claim (DRAWorkloadResourceClaims on). */
   readonly sharedClaims?: boolean;
+  /** Trees of CompositePodGroups over pod groups (CompositePodGroup on). */
+  readonly composites?: boolean;
 }
 
 /** The index-th scenario of a seed, of one family; the same arguments give the same scenario. */
@@ -673,6 +675,6 @@ export function generateScenario(seed: number, index: number, family: Family, op
   const scenarioSeed = (Math.imul(seed, 1_000_003) + index * 7919 + families.indexOf(family)) >>> 0;
   const b = new Builder(scenarioSeed);
   b.namespaces();
-  const config = family === 'workload' ? workload(b, opts.topology ?? false, opts.sharedClaims ?? false) : builders[family](b);
+  const config = family === 'workload' ? workload(b, opts.topology ?? false, opts.sharedClaims ?? false, opts.composites ?? false) : builders[family](b);
   return b.scenario(`gen-${seed}-${String(index).padStart(4, '0')}`, family, seed, index, config);
 }

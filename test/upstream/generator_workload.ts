@@ -3,6 +3,9 @@
 // constrained to one of several racks — among single pods, on nodes with some load.
 // With DRAWorkloadResourceClaims, some groups list a claim by name that all their members share
 // (one GPU from node-local slices, allocated by the first member and reserved for the group).
+// With CompositePodGroup, some scenarios add a tree or two: a composite (gang by minGroupCount, or
+// basic, maybe rack-constrained) over pod groups and maybe a nested composite, without priorities
+// (every member of a tree has its root's priority).
 // Every gang has at least minCount pending members (a smaller one would wait at PreEnqueue,
 // which explain cannot attempt). With priorities, the groups preempt: lower-priority single pods
 // and bound groups (`disruptionMode: all` or `single`) are the victims.
@@ -90,8 +93,9 @@ function gpuSlices(b: WorkloadBuilder): void {
  * `priorities`, lower-priority pods and groups are there to be preempted; with `sharedClaims`
  * (DRAWorkloadResourceClaims), some groups share a claim.
  */
-export function workloadFamily(b: WorkloadBuilder, topology = false, priorities = false, sharedClaims = false): void {
+export function workloadFamily(b: WorkloadBuilder, topology = false, priorities = false, sharedClaims = false, composites = false): void {
   const r = b.r;
+  if (composites) compositeTrees(b, topology);
   if (sharedClaims) gpuSlices(b);
   if (topology) {
     const racks = r.int(1, 3);
@@ -146,6 +150,61 @@ export function workloadFamily(b: WorkloadBuilder, topology = false, priorities 
     for (let i = 0, n = r.int(0, 2); i < n; i++) {
       const priorityClass = priorities ? r.pick(['high', 'urgent', 'standard']) : undefined;
       b.pending.push(b.pod(r.pick(['web', 'api', 'batch']), { namespace: 'default', heavy: priorities && r.chance(0.5), priorityClass }));
+    }
+  }
+}
+
+/** The Workload every generated tree refers to (workloadRef is required of a composite and of a group under one). */
+function treeWorkload(b: WorkloadBuilder): void {
+  b.objects.push({
+    apiVersion: 'scheduling.k8s.io/v1beta1', kind: 'Workload', metadata: { name: 'trees', namespace: 'default' },
+    spec: { compositePodGroupTemplates: [{ name: 'tree', schedulingPolicy: { basic: {} }, podGroupTemplates: [{ name: 'part', schedulingPolicy: { basic: {} } }] }] },
+  });
+}
+
+/** One or two trees: a root composite over two to three children, one of them maybe a nested composite. */
+function compositeTrees(b: WorkloadBuilder, topology: boolean): void {
+  const r = b.r;
+  if (!r.chance(0.7)) return;
+  treeWorkload(b);
+  const ref = (templateName: string) => ({ workloadName: 'trees', templateName });
+  for (let t = 0, trees = r.int(1, 2); t < trees; t++) {
+    const root = `tree-${t}`;
+    const composite = (name: string, children: number, parent?: string) => {
+      const spec: Obj = {
+        workloadRef: ref('tree'),
+        schedulingPolicy: r.chance(0.7) ? { gang: { minGroupCount: r.int(1, children) } } : { basic: {} },
+        ...(parent !== undefined ? { parentCompositePodGroupName: parent } : {}),
+      };
+      if (topology && r.chance(0.5)) spec.schedulingConstraints = { topology: [{ key: rackKey }] };
+      b.objects.push({ apiVersion: 'scheduling.k8s.io/v1alpha3', kind: 'CompositePodGroup', metadata: { name, namespace: 'default' }, spec });
+    };
+    const leaf = (name: string, parent: string) => {
+      const gang = r.chance(0.7);
+      const members = gang ? r.int(1, 4) : r.int(1, 3);
+      const spec: Obj = {
+        workloadRef: ref('part'), parentCompositePodGroupName: parent,
+        schedulingPolicy: gang ? { gang: { minCount: r.int(1, members) } } : { basic: {} },
+      };
+      if (topology && r.chance(0.4)) spec.schedulingConstraints = { topology: [{ key: rackKey }] };
+      b.objects.push({ apiVersion: 'scheduling.k8s.io/v1beta1', kind: 'PodGroup', metadata: { name, namespace: 'default' }, spec });
+      const size = r.pick(sizes);
+      for (let i = 0; i < members; i++) {
+        b.pending.push({
+          apiVersion: 'v1', kind: 'Pod', metadata: { name: `${name}-m${i}`, namespace: 'default', labels: { app: 'trainer', group: name } },
+          spec: { schedulingGroup: { podGroupName: name }, containers: [{ name: 'main', image: 'registry.example/ml:0.9', resources: { requests: { ...size } } }] },
+        });
+      }
+    };
+    const children = r.int(2, 3);
+    composite(root, children);
+    for (let c = 0; c < children; c++) {
+      const name = `${root}-${c}`;
+      if (c === children - 1 && r.chance(0.3)) {
+        composite(name, 2, root);
+        leaf(`${name}-a`, name);
+        leaf(`${name}-b`, name);
+      } else leaf(name, root);
     }
   }
 }

@@ -209,7 +209,7 @@ if (count > 0) {
   try {
     for (let i = 0; i < count; i++) {
       const family = chosenFamilies[i % chosenFamilies.length]!;
-      const sc = generateScenario(seed, i, family, { topology: featureGates.enabled('TopologyAwareWorkloadScheduling'), sharedClaims: featureGates.enabled('DRAWorkloadResourceClaims') });
+      const sc = generateScenario(seed, i, family, { topology: featureGates.enabled('TopologyAwareWorkloadScheduling'), sharedClaims: featureGates.enabled('DRAWorkloadResourceClaims'), composites: featureGates.enabled('CompositePodGroup') });
       const name = `${sc.metadata.name}`;
       // JSON, not YAML: a YAML 1.1 reader (upstream's) and a YAML 1.2 one (ours) disagree on
       // plain scalars such as `yes`.

@@ -74,16 +74,16 @@ test('pods: finished ones are left out, selectors are passed, namespaces are rea
 test('pod groups of both APIs are imported where served, and skipped quietly where not (gate off, no CRD)', async () => {
   const warnings: string[] = [];
   const gang = { metadata: { name: 'gang', namespace: 'default' }, spec: { minMember: 2 } } as KubeObject;
-  const notServed = (req: RestRequest) => (req.path.startsWith('/apis/scheduling.k8s.io/v1beta1/') ? new StatusError(404, 'the server could not find the requested resource', 'NotFound') : null);
+  const notServed = (req: RestRequest) => (req.path.startsWith('/apis/scheduling.k8s.io/v1beta1/') || req.path.startsWith('/apis/scheduling.k8s.io/v1alpha3/') ? new StatusError(404, 'the server could not find the requested resource', 'NotFound') : null);
   const t = new FakeLists({ '/apis/scheduling.x-k8s.io/v1alpha1/podgroups': [gang] }, notServed);
   const { objects, skipped } = await importCluster({ transport: t, server, warn: (m) => warnings.push(m) });
-  assert.deepEqual(skipped, ['Workload', 'PodGroup']);
+  assert.deepEqual(skipped, ['Workload', 'CompositePodGroup', 'PodGroup']);
   assert.deepEqual(warnings, []);
   const imported = objects.find((o) => o.metadata?.name === 'gang')!;
   assert.deepEqual([imported.apiVersion, imported.kind], ['scheduling.x-k8s.io/v1alpha1', 'PodGroup']);
   const later: string[] = [];
   const none = await importCluster({ transport: new FakeLists({}, (req) => (req.path.includes('podgroups') ? new StatusError(404, 'not found', 'NotFound') : null)), server, warn: (m) => later.push(m) });
-  assert.deepEqual(none.skipped, ['PodGroup', 'PodGroup.scheduling.x-k8s.io']);
+  assert.deepEqual(none.skipped, ['CompositePodGroup', 'PodGroup', 'PodGroup.scheduling.x-k8s.io']);
   assert.deepEqual(later, []);
 });
 

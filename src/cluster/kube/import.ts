@@ -21,6 +21,7 @@ export const importedResources: readonly ResourceSpec[] = [
   resourceSpec('ResourceClaimTemplate'),
   // Skipped quietly where not served (GenericWorkload off, no scheduler-plugins CRD).
   resourceSpec('Workload'),
+  resourceSpec('CompositePodGroup'),
   resourceSpec('PodGroup'),
   resourceSpec('PodGroup.scheduling.x-k8s.io'),
   ...watchedResources.filter((r) => r.kind === 'Node' || r.kind === 'Pod'),

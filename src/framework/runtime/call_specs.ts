@@ -1,6 +1,6 @@
 // How each extension point calls a plugin, for PluginCalls: the call, the status its metrics
 // record, and the answer a throw stands for (runtime/framework.go run<Point>Plugin).
-import type { PodGroup } from '../../api/scheduling.js';
+import type { SchedulingGroup } from '../../api/scheduling.js';
 import type { Pod } from '../../api/types.js';
 import type { CycleState } from '../cycle_state.js';
 import type * as fw from '../interfaces.js';
@@ -181,21 +181,21 @@ export const bindCall: Binding<fw.BindPlugin> = {
 
 export const postBindCall = answeringNothing<fw.PostBindPlugin>('PostBind', (p, state, pod, nodeName) => p.postBind(state, pod, nodeName));
 
-export const generatePlacementsCall: Point<fw.PlacementGeneratePlugin, CycleState, PodGroup, fw.Placement, fw.GeneratePlacementsResult | Status> = {
+export const generatePlacementsCall: Point<fw.PlacementGeneratePlugin, CycleState, SchedulingGroup, fw.Placement, fw.GeneratePlacementsResult | Status> = {
   point: 'PlacementGenerate',
   call: (p, state, podGroup, parent) => p.generatePlacements(state, podGroup, parent),
   status: (r) => (r instanceof Status ? r : null),
   thrown: thrownAsStatus,
 };
 
-export const scorePlacementCall: Point<fw.PlacementScorePlugin, CycleState, PodGroup, fw.PodGroupAssignments, number | Status> = {
+export const scorePlacementCall: Point<fw.PlacementScorePlugin, CycleState, SchedulingGroup, fw.PodGroupAssignments, number | Status> = {
   point: 'PlacementScore',
   call: (p, state, podGroup, assignments) => p.scorePlacement(state, podGroup, assignments),
   status: scoreStatus,
   thrown: thrownAsStatus,
 };
 
-export const normalizePlacementScoreCall: Point<fw.PlacementScorePlugin, CycleState, PodGroup, fw.PlacementScore[], Status | null> = {
+export const normalizePlacementScoreCall: Point<fw.PlacementScorePlugin, CycleState, SchedulingGroup, fw.PlacementScore[], Status | null> = {
   point: 'PlacementScoreExtensionNormalize',
   call: (p, state, podGroup, scores) => p.normalizePlacementScore!(state, podGroup, scores),
   status: same,

@@ -5,7 +5,7 @@
 // cycles, CycleState.recordPluginMetrics), and a plugin that throws ends its extension point
 // with an error status naming it, as a returned error would.
 import type { Pod } from '../../api/types.js';
-import type { PodGroup } from '../../api/scheduling.js';
+import type { SchedulingGroup } from '../../api/scheduling.js';
 import type { CycleState } from '../cycle_state.js';
 import { ActionTypeAll, type ClusterEventWithHint } from '../events.js';
 import { ExtenderName } from '../extender.js';
@@ -693,12 +693,12 @@ export class Framework extends FrameworkHandle {
   // ---- a pod group's placements ----
 
   /** RunPlacementGeneratePlugins (placement_runners.ts). */
-  runPlacementGeneratePlugins(state: CycleState, podGroup: PodGroup, nodes: readonly NodeInfo[]): GeneratedPlacements {
+  runPlacementGeneratePlugins(state: CycleState, podGroup: SchedulingGroup, nodes: readonly NodeInfo[]): GeneratedPlacements {
     return runPlacementGeneratePlugins(this, state, podGroup, nodes);
   }
 
   /** RunPlacementScorePlugins (placement_runners.ts). */
-  runPlacementScorePlugins(podGroupState: CycleState, podGroup: PodGroup, assignments: readonly fw.PodGroupAssignments[], states: readonly CycleState[]): PlacementTotals {
+  runPlacementScorePlugins(podGroupState: CycleState, podGroup: SchedulingGroup, assignments: readonly fw.PodGroupAssignments[], states: readonly CycleState[]): PlacementTotals {
     return runPlacementScorePlugins(this, podGroupState, podGroup, assignments, states);
   }
 }

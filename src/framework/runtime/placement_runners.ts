@@ -1,6 +1,6 @@
 // The placement points of a pod group's cycle under TopologyAwareWorkloadScheduling
 // (runtime/framework.go RunPlacementGeneratePlugins and RunPlacementScorePlugins).
-import type { PodGroup } from '../../api/scheduling.js';
+import type { SchedulingGroup } from '../../api/scheduling.js';
 import type { CycleState } from '../cycle_state.js';
 import * as fw from '../interfaces.js';
 import type { NodeInfo } from '../node_info.js';
@@ -27,11 +27,11 @@ export interface GeneratedPlacements {
  * every node when the profile has none. Upstream times these plugins in every group cycle, not
  * only sampled ones.
  */
-export function runPlacementGeneratePlugins(f: PlacementProfile, state: CycleState, podGroup: PodGroup, nodes: readonly NodeInfo[]): GeneratedPlacements {
+export function runPlacementGeneratePlugins(f: PlacementProfile, state: CycleState, podGroup: SchedulingGroup, nodes: readonly NodeInfo[]): GeneratedPlacements {
   return f.calls.point('PlacementGenerate', () => generatePlacements(f, state, podGroup, { name: '', nodes }), (r) => r.status);
 }
 
-function generatePlacements(f: PlacementProfile, state: CycleState, podGroup: PodGroup, parent: fw.Placement): GeneratedPlacements {
+function generatePlacements(f: PlacementProfile, state: CycleState, podGroup: SchedulingGroup, parent: fw.Placement): GeneratedPlacements {
   const p = f.placementGeneratePlugins[0];
   if (p === undefined) return { placements: [parent], status: null };
   const r = f.calls.call(generatePlacementsCall, p, f.calls.measured, state, podGroup, parent);
@@ -50,11 +50,11 @@ export interface PlacementTotals {
  * Every plugin scores every feasible placement, normalizes its scores and weights them; each
  * placement's weighted sum, index-aligned with `assignments`, or an error.
  */
-export function runPlacementScorePlugins(f: PlacementProfile, podGroupState: CycleState, podGroup: PodGroup, assignments: readonly fw.PodGroupAssignments[], states: readonly CycleState[]): PlacementTotals {
+export function runPlacementScorePlugins(f: PlacementProfile, podGroupState: CycleState, podGroup: SchedulingGroup, assignments: readonly fw.PodGroupAssignments[], states: readonly CycleState[]): PlacementTotals {
   return f.calls.point('PlacementScore', () => scorePlacements(f, podGroupState, podGroup, assignments, states), (r) => r.status);
 }
 
-function scorePlacements(f: PlacementProfile, podGroupState: CycleState, podGroup: PodGroup, assignments: readonly fw.PodGroupAssignments[], states: readonly CycleState[]): PlacementTotals {
+function scorePlacements(f: PlacementProfile, podGroupState: CycleState, podGroup: SchedulingGroup, assignments: readonly fw.PodGroupAssignments[], states: readonly CycleState[]): PlacementTotals {
   const totals = new Array<number>(assignments.length).fill(0);
   if (assignments.length !== states.length) {
     return { totals, status: Status.error(`expected one PlacementCycleState per PodGroupAssignments, got ${states.length} placement states for ${assignments.length} assignments`) };

@@ -2,7 +2,7 @@
 // gangscheduling_test.go (in our words).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { PodGroup } from '../../api/scheduling.js';
+import type { CompositePodGroup, PodGroup } from '../../api/scheduling.js';
 import type { Pod } from '../../api/types.js';
 import { PodGroupStates } from '../../cache/pod_group_state.js';
 import { CycleState } from '../../framework/cycle_state.js';
@@ -110,5 +110,64 @@ describe('GangScheduling hints', () => {
   it('queues on a lower minCount only', () => {
     assert.equal(pgUpdate!(target, gang('g', 3), gang('g', 2)), QueueingHint.Queue);
     assert.equal(pgUpdate!(target, gang('g', 2), gang('g', 3)), QueueingHint.QueueSkip);
+  });
+});
+
+describe('GangScheduling over a composite tree (CompositePodGroup on)', () => {
+  const cpg = (name: string, minGroupCount: number | null, parent?: string): CompositePodGroup => ({
+    kind: 'CompositePodGroup', metadata: { name, namespace: 'default' },
+    spec: { workloadRef: { workloadName: 'w', templateName: 't' }, schedulingPolicy: minGroupCount === null ? { basic: {} } : { gang: { minGroupCount } }, ...(parent ? { parentCompositePodGroupName: parent } : {}) },
+  });
+  const under = (g: PodGroup, parent: string): PodGroup => ({ ...g, spec: { ...g.spec, parentCompositePodGroupName: parent } });
+  function tree(composites: CompositePodGroup[], groups: PodGroup[], pods: Pod[], assumed: string[] = []) {
+    const states = new PodGroupStates((p) => assumed.includes(p.metadata.name ?? ''));
+    states.compositePodGroupEnabled = true;
+    for (const c of composites) states.setCompositePodGroup(c);
+    for (const g of groups) states.setPodGroup(g);
+    for (const p of pods) states.upsertPod(p);
+    const allowed: string[] = [];
+    const handle = {
+      ...newTestHandle(),
+      podGroups: () => states,
+      activate: () => {},
+      getWaitingPod: (uid: string): WaitingPod => ({ pod: makePod(uid), pendingPlugins: () => [], allow: () => allowed.push(uid), reject: () => {}, preempt: () => false }),
+    };
+    return { pl: new GangScheduling(handle, { enableCompositePodGroup: true }), allowed };
+  }
+  const groups = [under(gang('a', 2), 'job'), under(gang('b', 1), 'job')];
+
+  it('PreEnqueue waits until minGroupCount children have their quorum of members', () => {
+    const short = tree([cpg('job', 2)], groups, [member('a0', 'a'), member('b0', 'b')]);
+    assert.equal(short.pl.preEnqueue(member('b0', 'b'))?.message(), 'waiting for composite pod group "job" tree to meet quorum');
+    const one = tree([cpg('job', 1)], groups, [member('a0', 'a'), member('b0', 'b')]);
+    assert.equal(one.pl.preEnqueue(member('a0', 'a')), null, 'b alone meets minGroupCount 1, which lets a0 in too');
+    const missing = tree([], groups, [member('a0', 'a')]);
+    assert.equal(missing.pl.preEnqueue(member('a0', 'a'))?.message(),
+      'failed to build hierarchy snapshot: composite pod group object not found in state for compositepodgroup/default/job');
+  });
+
+  it('Permit waits for the whole tree and then allows every assumed member', () => {
+    const pods = [member('a0', 'a'), member('a1', 'a'), member('b0', 'b')];
+    const waiting = tree([cpg('job', 2)], groups, pods, ['a0', 'b0']);
+    const w = waiting.pl.permit(new CycleState(), new PodInfo(member('b0', 'b')), 'n1');
+    assert.equal(w.status?.code, Code.Wait);
+    assert.equal(w.status?.message(), 'waiting for composite pod group "job" tree to meet quorum');
+    const ready = tree([cpg('job', 2)], groups, pods, ['a0', 'a1', 'b0']);
+    assert.equal(ready.pl.permit(new CycleState(), new PodInfo(member('a1', 'a')), 'n1').status, null);
+    assert.deepEqual(ready.allowed.sort(), ['a0', 'a1', 'b0']);
+  });
+
+  it('PlacementFeasible counts a composite\'s children against minGroupCount', () => {
+    const { pl } = tree([], [], []);
+    assert.equal(pl.placementFeasible(cpg('job', 2), { remaining: 2, scheduled: 0 })?.message(), 'minCount (2) is not yet satisfied: 0 scheduled, 2 remaining');
+    assert.equal(pl.placementFeasible(cpg('job', 2), { remaining: 0, scheduled: 1 })?.message(), 'minCount (2) cannot be satisfied: 1 scheduled, 0 remaining');
+    assert.equal(pl.placementFeasible(cpg('job', null), { remaining: 0, scheduled: 1 }), null);
+  });
+
+  it('a CompositePodGroup added to the pod\'s tree requeues it, another tree\'s does not', () => {
+    const { pl } = tree([cpg('job', 1), cpg('other', 1)], groups, []);
+    const hint = pl.eventsToRegister().find((e) => e.event.resource === 'CompositePodGroup')!.queueingHintFn!;
+    assert.equal(hint(member('a0', 'a'), null, cpg('job', 1)), QueueingHint.Queue);
+    assert.equal(hint(member('a0', 'a'), null, cpg('other', 1)), QueueingHint.QueueSkip);
   });
 });

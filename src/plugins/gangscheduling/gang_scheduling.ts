@@ -1,16 +1,17 @@
 // GangScheduling: a gang's members wait in the queue until minCount of them exist, wait at Permit
 // until minCount are scheduled, and a pod group's cycle stops as soon as minCount can no longer
-// be reached (pkg/scheduler/framework/plugins/gangscheduling/gangscheduling.go, without
-// CompositePodGroup).
-import type { PodGroup } from '../../api/scheduling.js';
-import { podGroupMinCount } from '../../api/scheduling.js';
+// be reached (pkg/scheduler/framework/plugins/gangscheduling/gangscheduling.go). With the
+// CompositePodGroup gate, a member of a group under a composite waits for its whole tree: each
+// composite needs minGroupCount of its children ready, each PodGroup minCount of its members.
+import { isCompositePodGroup, podGroupMinCount, type SchedulingGroup } from '../../api/scheduling.js';
 import type { Pod } from '../../api/types.js';
 import type { CycleState } from '../../framework/cycle_state.js';
 import { ActionType, ActionTypeUpdate, type ClusterEventWithHint, QueueingHint } from '../../framework/events.js';
 import { eventObjectsAs } from '../../framework/event_objects.js';
 import type {
-  EnqueueExtensions, Handle, PermitOutcome, PermitPlugin, PlacementFeasiblePlugin, PlacementProgress, PodGroupLister, PreEnqueuePlugin,
+  EnqueueExtensions, GroupKey, Handle, PermitOutcome, PermitPlugin, PlacementFeasiblePlugin, PlacementProgress, PodGroupLister, PreEnqueuePlugin,
 } from '../../framework/interfaces.js';
+import type { Features } from '../../framework/features.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Code, Status } from '../../framework/status.js';
 
@@ -28,20 +29,49 @@ const namespaceOf = (o: { metadata?: { namespace?: string } }): string => o.meta
 export class GangScheduling implements PreEnqueuePlugin, PermitPlugin, PlacementFeasiblePlugin, EnqueueExtensions {
   readonly name = Name;
   private readonly groups: PodGroupLister;
+  private readonly compositeEnabled: boolean;
 
-  constructor(private readonly handle: Handle) {
+  constructor(private readonly handle: Handle, features?: Pick<Features, 'enableCompositePodGroup'>) {
+    this.compositeEnabled = features?.enableCompositePodGroup ?? false;
     const groups = handle.podGroups?.();
     if (!groups) throw new Error('GangScheduling needs the pod groups of the GenericWorkload feature');
     this.groups = groups;
   }
 
   eventsToRegister(): ClusterEventWithHint[] {
-    return [
+    const events: ClusterEventWithHint[] = [
       { event: { resource: 'UnscheduledPod', actionType: ActionType.Add }, queueingHintFn: (pod, o, n) => this.afterPodAdded(pod, o, n) },
       { event: { resource: 'AssignedPod', actionType: ActionType.Add }, queueingHintFn: (pod, o, n) => this.afterPodAdded(pod, o, n) },
       { event: { resource: 'PodGroup', actionType: ActionType.Add }, queueingHintFn: (pod, _o, n) => this.afterPodGroupAdded(pod, n) },
       { event: { resource: 'PodGroup', actionType: ActionTypeUpdate }, queueingHintFn: (pod, o, n) => this.afterPodGroupUpdated(pod, o, n) },
     ];
+    if (this.compositeEnabled) {
+      events.push({ event: { resource: 'CompositePodGroup', actionType: ActionType.Add }, queueingHintFn: (pod, _o, n) => this.afterCompositePodGroupAdded(pod, n) });
+    }
+    return events;
+  }
+
+  /** A composite in the pod's tree may complete it. */
+  private afterCompositePodGroupAdded(pod: Pod, newObj: unknown): QueueingHint {
+    const objs = eventObjectsAs('CompositePodGroup', null, newObj);
+    if (objs === null) return QueueingHint.Queue;
+    const cpg = objs.newObj;
+    const name = groupName(pod);
+    if (!cpg || name === undefined) return QueueingHint.QueueSkip;
+    return this.sameTree(pod, name, { kind: 'CompositePodGroup', namespace: cpg.metadata.namespace ?? 'default', name: cpg.metadata.name ?? '' }) ? QueueingHint.Queue : QueueingHint.QueueSkip;
+  }
+
+  /** areSameHierarchy: the pod's group and `target` have the same observed root (the same group, without the gate). */
+  private sameTree(pod: Pod, name: string, target: GroupKey): boolean {
+    const own: GroupKey = { kind: 'PodGroup', namespace: namespaceOf(pod), name };
+    if (!this.compositeEnabled) return target.kind === 'PodGroup' && target.namespace === own.namespace && target.name === name;
+    try {
+      const a = this.groups.rootOf?.(own) ?? null;
+      const b = this.groups.rootOf?.(target) ?? null;
+      return a !== null && b !== null && a.kind === b.kind && a.namespace === b.namespace && a.name === b.name;
+    } catch {
+      return false;
+    }
   }
 
   /** A new member of the same group may complete the quorum. */
@@ -51,7 +81,8 @@ export class GangScheduling implements PreEnqueuePlugin, PermitPlugin, Placement
     const added = objs.newObj;
     const name = groupName(pod);
     if (!added || name === undefined || groupName(added) === undefined) return QueueingHint.QueueSkip;
-    return namespaceOf(added) === namespaceOf(pod) && groupName(added) === name ? QueueingHint.Queue : QueueingHint.QueueSkip;
+    const target: GroupKey = { kind: 'PodGroup', namespace: namespaceOf(added), name: groupName(added)! };
+    return this.sameTree(pod, name, target) ? QueueingHint.Queue : QueueingHint.QueueSkip;
   }
 
   private afterPodGroupAdded(pod: Pod, newObj: unknown): QueueingHint {
@@ -60,7 +91,7 @@ export class GangScheduling implements PreEnqueuePlugin, PermitPlugin, Placement
     const pg = objs.newObj;
     const name = groupName(pod);
     if (!pg || name === undefined) return QueueingHint.QueueSkip;
-    return namespaceOf(pg) === namespaceOf(pod) && pg.metadata.name === name ? QueueingHint.Queue : QueueingHint.QueueSkip;
+    return this.sameTree(pod, name, { kind: 'PodGroup', namespace: namespaceOf(pg), name: pg.metadata.name ?? '' }) ? QueueingHint.Queue : QueueingHint.QueueSkip;
   }
 
   /** Only a gang whose minCount went down may now be ready. */
@@ -70,7 +101,7 @@ export class GangScheduling implements PreEnqueuePlugin, PermitPlugin, Placement
     const { oldObj: oldPg, newObj: newPg } = objs;
     const name = groupName(pod);
     if (!oldPg || !newPg || name === undefined) return QueueingHint.QueueSkip;
-    if (namespaceOf(newPg) !== namespaceOf(pod) || newPg.metadata.name !== name) return QueueingHint.QueueSkip;
+    if (!this.sameTree(pod, name, { kind: 'PodGroup', namespace: namespaceOf(newPg), name: newPg.metadata.name ?? '' })) return QueueingHint.QueueSkip;
     const before = oldPg.spec.schedulingPolicy.gang;
     const after = newPg.spec.schedulingPolicy.gang;
     if (!before || !after) return QueueingHint.QueueSkip;
@@ -82,8 +113,21 @@ export class GangScheduling implements PreEnqueuePlugin, PermitPlugin, Placement
     if (name === undefined) return null;
     const ns = namespaceOf(pod);
     const pg = this.groups.podGroup(ns, name);
-    if (!pg) return new Status(Code.UnschedulableAndUnresolvable, [`waiting for pods's pod group "${name}" to appear in scheduling queue`]);
+    if (!pg) {
+      // With the gate, upstream first builds the tree's snapshot, which fails without the group's object.
+      const why = this.compositeEnabled ? `failed to build hierarchy snapshot: pod group object not found in state for podgroup/${ns}/${name}` : `waiting for pods's pod group "${name}" to appear in scheduling queue`;
+      return new Status(Code.UnschedulableAndUnresolvable, [why]);
+    }
+    if (this.compositeEnabled && pg.spec.parentCompositePodGroupName !== undefined) {
+      // preEnqueueWithHierarchies: the whole tree must have its quorum of members.
+      return this.treeReadiness(ns, pg.spec.parentCompositePodGroupName, (k) => this.groups.allPodsCount(k.namespace, k.name), Code.UnschedulableAndUnresolvable);
+    }
     const gang = pg.spec.schedulingPolicy.gang;
+    if (this.compositeEnabled) {
+      // With the gate, a basic group is a gang of one.
+      if (this.groups.allPodsCount(ns, name) < (gang?.minCount ?? 1)) return new Status(Code.UnschedulableAndUnresolvable, [waitingForQuorum]);
+      return null;
+    }
     if (!gang) return null;
     if (this.groups.allPodsCount(ns, name) < gang.minCount) return new Status(Code.UnschedulableAndUnresolvable, [waitingForQuorum]);
     return null;
@@ -95,6 +139,7 @@ export class GangScheduling implements PreEnqueuePlugin, PermitPlugin, Placement
     const ns = pod.namespace;
     const pg = this.groups.podGroup(ns, name);
     if (!pg) return { status: Status.error(`failed to get podGroup ${ns}/${name}: podgroup.scheduling.k8s.io "${name}" not found`), timeoutMs: 0 };
+    if (this.compositeEnabled && pg.spec.parentCompositePodGroupName !== undefined) return this.permitInTree(ns, pg.spec.parentCompositePodGroupName);
     const gang = pg.spec.schedulingPolicy.gang;
     if (!gang) return { status: null, timeoutMs: 0 };
     if (this.groups.scheduledPodsCount(ns, name) < gang.minCount) {
@@ -105,8 +150,62 @@ export class GangScheduling implements PreEnqueuePlugin, PermitPlugin, Placement
     return { status: null, timeoutMs: 0 };
   }
 
-  placementFeasible(podGroup: PodGroup, progress: PlacementProgress): Status | null {
-    const minCount = podGroupMinCount(podGroup);
+  /** permitPodForHierarchy: the tree's scheduled members meet every quorum, or the member waits. */
+  private permitInTree(ns: string, parent: string): PermitOutcome {
+    const root = this.rootOfComposite(ns, parent);
+    if (typeof root === 'string') return { status: Status.error(root), timeoutMs: 0 };
+    const scheduled = (k: GroupKey) => this.groups.scheduledPodsCount(k.namespace, k.name);
+    if (!this.treeReady(root, scheduled)) {
+      this.handle.activate?.(this.leaves(root).flatMap((k) => this.groups.unscheduledPods(k.namespace, k.name)));
+      return { status: new Status(Code.Wait, [`waiting for composite pod group "${root.name}" tree to meet quorum`]), timeoutMs: permitTimeoutMs };
+    }
+    for (const k of this.leaves(root)) {
+      for (const member of this.groups.assumedPods(k.namespace, k.name)) this.handle.getWaitingPod(member.metadata.uid ?? '')?.allow(Name);
+    }
+    return { status: null, timeoutMs: 0 };
+  }
+
+  /** checkCPGHierarchyReadiness: null when the tree above composite `start` has its quorum by `count`. */
+  private treeReadiness(ns: string, start: string, count: (k: GroupKey) => number, code: Code): Status | null {
+    const root = this.rootOfComposite(ns, start);
+    if (typeof root === 'string') return new Status(code, [root]);
+    if (!this.treeReady(root, count)) return new Status(code, [`waiting for composite pod group "${root.name}" tree to meet quorum`]);
+    return null;
+  }
+
+  /** The observed root above composite `name`, or why there is none. */
+  private rootOfComposite(ns: string, name: string): GroupKey | string {
+    const key: GroupKey = { kind: 'CompositePodGroup', namespace: ns, name };
+    let root: GroupKey | null;
+    try {
+      root = this.groups.rootOf?.(key) ?? null;
+    } catch (err) {
+      return (err as Error).message;
+    }
+    return root ?? `failed to build hierarchy snapshot: composite pod group object not found in state for compositepodgroup/${ns}/${name}`;
+  }
+
+  /** isCPGTreeReady / isPGReady: minGroupCount children ready, each PodGroup with minCount members by `count`. */
+  private treeReady(k: GroupKey, count: (k: GroupKey) => number): boolean {
+    if (k.kind === 'PodGroup') {
+      const pg = this.groups.podGroup(k.namespace, k.name);
+      return pg !== undefined && count(k) >= podGroupMinCount(pg);
+    }
+    const cpg = this.groups.compositePodGroup?.(k.namespace, k.name);
+    if (cpg === undefined) return false;
+    const min = cpg.spec.schedulingPolicy.gang?.minGroupCount ?? 1;
+    let ready = 0;
+    for (const c of this.groups.childrenOf?.(k.namespace, k.name) ?? []) if (this.treeReady(c, count)) ready++;
+    return ready >= min;
+  }
+
+  private leaves(k: GroupKey): GroupKey[] {
+    return k.kind === 'PodGroup' ? [k] : (this.groups.childrenOf?.(k.namespace, k.name) ?? []).flatMap((c) => this.leaves(c));
+  }
+
+  placementFeasible(podGroup: SchedulingGroup, progress: PlacementProgress): Status | null {
+    // getMinCount: a composite counts its children, a PodGroup its members.
+    const minCount = isCompositePodGroup(podGroup) ? podGroup.spec.schedulingPolicy.gang?.minGroupCount ?? 1 : podGroupMinCount(podGroup);
     const { remaining, scheduled } = progress;
     if (remaining + scheduled < minCount) {
       return new Status(Code.Unschedulable, [`minCount (${minCount}) cannot be satisfied: ${scheduled} scheduled, ${remaining} remaining`]);

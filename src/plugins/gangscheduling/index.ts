@@ -4,5 +4,5 @@ import { GangScheduling, Name } from './gang_scheduling.js';
 
 export const gangSchedulingDefinition: PluginDefinition = {
   name: Name,
-  factory: (_args, handle) => new GangScheduling(handle),
+  factory: (_args, handle, features) => new GangScheduling(handle, features),
 };

@@ -1,7 +1,8 @@
 // PodGroupPodsCount: among the placements a pod group fits, prefer the one holding more of its
-// members, counting those already scheduled (pkg/scheduler/framework/plugins/podgrouppodscount,
-// without CompositePodGroup).
-import type { PodGroup } from '../../api/scheduling.js';
+// members, counting those already scheduled (pkg/scheduler/framework/plugins/podgrouppodscount; a
+// composite group counts the members of every group under it).
+import type { SchedulingGroup } from '../../api/scheduling.js';
+import { scheduledPodsCountUnder } from '../../framework/group_tree_walk.js';
 import type { CycleState } from '../../framework/cycle_state.js';
 import { MaxNodeScore, MinNodeScore, type Handle, type PlacementScore, type PlacementScorePlugin, type PodGroupAssignments, type PodGroupLister } from '../../framework/interfaces.js';
 import { Status } from '../../framework/status.js';
@@ -19,8 +20,8 @@ export class PodGroupPodsCount implements PlacementScorePlugin {
   }
 
   /** Scheduled members plus the members this placement would place: close counts score close. */
-  scorePlacement(_state: CycleState, podGroup: PodGroup, assignments: PodGroupAssignments): number {
-    const scheduled = this.groups.scheduledPodsCount(podGroup.metadata.namespace ?? 'default', podGroup.metadata.name ?? '');
+  scorePlacement(_state: CycleState, podGroup: SchedulingGroup, assignments: PodGroupAssignments): number {
+    const scheduled = scheduledPodsCountUnder(this.groups, podGroup);
     return scheduled + assignments.proposedAssignments.length;
   }
 
@@ -28,7 +29,7 @@ export class PodGroupPodsCount implements PlacementScorePlugin {
    * Scales by the highest count (not from minCount up, so small differences stay small); an error
    * when no placement holds any member.
    */
-  normalizePlacementScore(_state: CycleState, _podGroup: PodGroup, scores: PlacementScore[]): Status | null {
+  normalizePlacementScore(_state: CycleState, _podGroup: SchedulingGroup, scores: PlacementScore[]): Status | null {
     let max = 0;
     for (const s of scores) max = Math.max(max, s.score);
     if (max === 0) return Status.error('no pods from pod group are assigned to any of the candidate placements');

@@ -1,8 +1,9 @@
 // TopologyPlacementGenerator: a pod group with a topology constraint is tried on each domain of
 // its key, the nodes sharing one value of that label; once members are scheduled, only their
-// domain (pkg/scheduler/framework/plugins/topologyaware/topology_placement.go, without
-// CompositePodGroup).
-import type { PodGroup } from '../../api/scheduling.js';
+// domain (pkg/scheduler/framework/plugins/topologyaware/topology_placement.go). A composite group
+// is placed by its own constraint, and its scheduled members are those of every group under it.
+import type { SchedulingGroup } from '../../api/scheduling.js';
+import { scheduledPodsUnder } from '../../framework/group_tree_walk.js';
 import type { Pod } from '../../api/types.js';
 import type { CycleState } from '../../framework/cycle_state.js';
 import type { GeneratePlacementsResult, Handle, Placement, PlacementGeneratePlugin, PodGroupLister } from '../../framework/interfaces.js';
@@ -12,7 +13,7 @@ import { Status } from '../../framework/status.js';
 export const Name = 'TopologyPlacementGenerator';
 
 /** The group's topology key: the API allows one constraint today. */
-function topologyKeyOf(pg: PodGroup): string | null {
+function topologyKeyOf(pg: SchedulingGroup): string | null {
   return pg.spec.schedulingConstraints?.topology?.[0]?.key ?? null;
 }
 
@@ -32,10 +33,10 @@ export class TopologyPlacement implements PlacementGeneratePlugin {
    * One placement per domain of the key among `parent`'s nodes (nodes without the label are in
    * none), in the order the domains first appear there (upstream's order is a Go map's, so any).
    */
-  generatePlacements(_state: CycleState, podGroup: PodGroup, parent: Placement): GeneratePlacementsResult | Status {
+  generatePlacements(_state: CycleState, podGroup: SchedulingGroup, parent: Placement): GeneratePlacementsResult | Status {
     const key = topologyKeyOf(podGroup);
     if (key === null) return { placements: [parent] };
-    const scheduled = this.groups.scheduledPods(podGroup.metadata.namespace ?? 'default', podGroup.metadata.name ?? '');
+    const scheduled = scheduledPodsUnder(this.groups, podGroup);
     let required: string | null = null;
     if (scheduled.length > 0) {
       const domain = this.scheduledDomain(key, scheduled);

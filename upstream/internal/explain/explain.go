@@ -118,6 +118,7 @@ func Run(ctx context.Context, sc *scenario.Scenario) (*Result, error) {
 		return nil, err
 	}
 	res := &Result{Pods: []Pod{}}
+	setGroupParents(sc.Objects)
 	grouped := map[string]bool{}
 	for _, pending := range sc.Pending {
 		if key, ok := groupKey(pending); ok {

@@ -2,12 +2,14 @@ package explain
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sync"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
+	schedulingv1alpha3 "k8s.io/api/scheduling/v1alpha3"
+	schedulingv1beta1 "k8s.io/api/scheduling/v1beta1"
+	"k8s.io/apimachinery/pkg/runtime"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
@@ -162,12 +164,51 @@ func (g *groupAttempt) failed(pod *v1.Pod, status *fwk.Status, nominating *fwk.N
 	}
 }
 
-// groupKey is "namespace/podGroupName" for a member of a pod group, with GenericWorkload on.
+// groupParents maps a scenario's PodGroups and CompositePodGroups ("namespace/name") to their
+// parent composite's name, with CompositePodGroup on: a member's group is then its tree's root.
+var groupParents = map[string]string{}
+
+// setGroupParents reads the parents of the scenario's groups (none without CompositePodGroup).
+func setGroupParents(objects []runtime.Object) {
+	groupParents = map[string]string{}
+	if !utilfeature.DefaultFeatureGate.Enabled(features.CompositePodGroup) {
+		return
+	}
+	for _, o := range objects {
+		switch g := o.(type) {
+		case *schedulingv1beta1.PodGroup:
+			if g.Spec.ParentCompositePodGroupName != nil {
+				groupParents["pg:"+namespaceOrDefault(g.Namespace)+"/"+g.Name] = *g.Spec.ParentCompositePodGroupName
+			}
+		case *schedulingv1alpha3.CompositePodGroup:
+			if g.Spec.ParentCompositePodGroupName != nil {
+				groupParents["cpg:"+namespaceOrDefault(g.Namespace)+"/"+g.Name] = *g.Spec.ParentCompositePodGroupName
+			}
+		}
+	}
+}
+
+func namespaceOrDefault(ns string) string {
+	if ns == "" {
+		return metav1.NamespaceDefault
+	}
+	return ns
+}
+
+// groupKey is "namespace/name" of the root of a member's pod group (the group itself without
+// composites), with GenericWorkload on: the queue's entity the member is scheduled in.
 func groupKey(p *v1.Pod) (string, bool) {
 	if p.Spec.SchedulingGroup == nil || p.Spec.SchedulingGroup.PodGroupName == nil || !genericWorkloadEnabled() {
 		return "", false
 	}
-	return namespaceOf(p) + "/" + *p.Spec.SchedulingGroup.PodGroupName, true
+	ns := namespaceOf(p)
+	name := *p.Spec.SchedulingGroup.PodGroupName
+	parent, ok := groupParents["pg:"+ns+"/"+name]
+	for depth := 0; ok && depth < 8; depth++ {
+		name = parent
+		parent, ok = groupParents["cpg:"+ns+"/"+name]
+	}
+	return ns + "/" + name, true
 }
 
 func groupMembers(pending []*v1.Pod, key string) []*v1.Pod {
@@ -437,7 +478,32 @@ func (h *harness) memberResult(ctx context.Context, pod *v1.Pod, trials map[stri
 	}
 	if r.failure == nil {
 		if r.host == "" {
-			return out, errors.New("member neither placed nor failed")
+			// In a tree of CompositePodGroups, placements nest: the member's record is in the
+			// trial of its own group's placement that placed it where it was bound.
+			if err := h.waitForBinding(ctx, pod); err != nil {
+				return out, err
+			}
+			r.host = ""
+			if p, err := h.sched.Profiles[pod.Spec.SchedulerName].SharedInformerFactory().Core().V1().Pods().Lister().Pods(pod.Namespace).Get(pod.Name); err == nil {
+				h.group.mu.Lock()
+				for _, name := range h.group.placements {
+					if t := h.group.trials[name][pod.Namespace+"/"+pod.Name]; t != nil && t.host != "" && t.host == p.Spec.NodeName {
+						r.host, r.bestNodes, r.filter, r.scores, r.preFilter = t.host, t.bestNodes, t.filter, t.scores, t.preFilter
+					}
+				}
+				h.group.mu.Unlock()
+			}
+		}
+		if r.host == "" {
+			h.group.mu.Lock()
+			seen := []string{}
+			for _, name := range h.group.placements {
+				if t := h.group.trials[name][pod.Namespace+"/"+pod.Name]; t != nil {
+					seen = append(seen, name+"="+t.host)
+				}
+			}
+			h.group.mu.Unlock()
+			return out, fmt.Errorf("member neither placed nor failed (trials %v)", seen)
 		}
 		if err := h.waitForBinding(ctx, pod); err != nil {
 			return out, err
