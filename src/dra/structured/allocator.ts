@@ -68,7 +68,7 @@ export interface AllocatorOptions {
   readonly celCache: CelCache;
   /** Makes the shareID of a multi-allocation device's share (upstream: a random UUID). */
   readonly newShareID?: () => string;
-  /** Answers kept across cycles (see result_cache.ts); used only when allocatedState has pool stamps. */
+  /** Answers kept across cycles (see result_cache.ts); used only when allocatedState can watch pools (watchPools, dependentHolds). */
   readonly resultCache?: AllocationResultCache;
 }
 
@@ -192,7 +192,7 @@ export class Allocator {
     };
     this.slices = nodeSlicesOf(options.slices);
     this.sliceList = options.slices;
-    this.resultCache = options.resultCache !== undefined && options.allocatedState.poolStamp !== undefined ? options.resultCache : null;
+    this.resultCache = options.resultCache !== undefined && options.allocatedState.watchPools !== undefined && options.allocatedState.dependentHolds !== undefined ? options.resultCache : null;
   }
 
   /**
