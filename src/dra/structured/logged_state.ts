@@ -243,10 +243,9 @@ class View implements AllocatedState {
 
   dependentHolds(d: PoolDependent): boolean {
     if (d.stale) return false;
-    // A node without pools depends on no allocation: its answer holds whatever changed.
-    if (d.poolKeys.length === 0) return true;
-    // Stale flags tell changes up to now: only a view that saw them all may trust them.
-    if (!this.sets.unchangedSince(this.changesAsOf)) return false;
+    // Stale flags tell changes up to now: only a view that saw them all may trust them. A node
+    // without pools depends on no allocation: its answer holds whatever changed.
+    if (!this.sets.unchangedSince(this.changesAsOf)) return d.poolKeys.length === 0;
     const inFlight = this.overlay.pools;
     if (inFlight.size === 0) return true;
     if (d.inFlightView === this.serial) return false;

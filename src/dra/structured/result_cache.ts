@@ -28,6 +28,8 @@ class Entry implements PoolDependent {
 /** What an answer depends on besides the claims' specs: every input of the search. */
 export interface AnswerInputs {
   readonly node: Node;
+  /** The node's slot (see Answers.get), or -1. */
+  readonly slot: number;
   readonly slices: readonly ResourceSlice[];
   readonly features: Features;
   readonly pools: readonly Pool[];
@@ -77,12 +79,32 @@ export function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
  */
 export class Answers {
   private readonly byNode = new Map<string, Entry>();
+  /**
+   * The same entries by the slot their caller gave the node (its place in the node list), found
+   * without hashing the name; a slot may hold another node's entry after the list changed.
+   */
+  private readonly bySlot: (Entry | undefined)[] = [];
+  /** The classes of the last question asked: questions with the same ones share this array. */
+  private classes: readonly (DeviceClass | undefined)[] | null = null;
+
+  /**
+   * The classes as this cache's array when it holds the same objects, so an answer's classes are
+   * compared once per pod here and not item by item per node.
+   */
+  sameClasses(classes: readonly (DeviceClass | undefined)[]): readonly (DeviceClass | undefined)[] {
+    if (this.classes !== null && sameItems(this.classes, classes)) return this.classes;
+    this.classes = classes;
+    return classes;
+  }
 
   /** The kept answer (frozen), or undefined when there is none or its inputs changed. */
-  get(node: Node, slices: readonly ResourceSlice[], features: Features, classes: readonly (DeviceClass | undefined)[], state: AllocatedState): AllocationResult[] | null | undefined {
-    const entry = this.byNode.get(node.metadata.name ?? '');
-    if (entry === undefined) return undefined;
-    if (entry.node !== node || entry.slices !== slices || entry.features !== features || !sameItems(entry.classes, classes)) return undefined;
+  get(node: Node, slot: number, slices: readonly ResourceSlice[], features: Features, classes: readonly (DeviceClass | undefined)[], state: AllocatedState): AllocationResult[] | null | undefined {
+    let entry = slot >= 0 ? this.bySlot[slot] : undefined;
+    if (entry === undefined || entry.node !== node || entry.stale) {
+      entry = this.byNode.get(node.metadata.name ?? '');
+      if (entry === undefined) return undefined;
+    }
+    if (entry.node !== node || entry.slices !== slices || entry.features !== features || entry.classes !== classes) return undefined;
     if (!state.dependentHolds!(entry)) return undefined;
     return entry.results as AllocationResult[] | null;
   }
@@ -99,12 +121,18 @@ export class Answers {
     // Dropped: the pools' lists let go of it at their next clean-up.
     if (old !== undefined) old.stale = true;
     this.byNode.set(name, entry);
+    const slot = inputs.slot;
+    if (slot >= 0 && slot < maxNodes) {
+      while (this.bySlot.length <= slot) this.bySlot.push(undefined);
+      this.bySlot[slot] = entry;
+    }
   }
 
   /** Drops every answer. */
   clear(): void {
     for (const entry of this.byNode.values()) entry.stale = true;
     this.byNode.clear();
+    this.bySlot.length = 0;
   }
 }
 

@@ -356,7 +356,7 @@ export class DynamicResources
 
     let allocations: AllocationResult[] | null = null;
     if (state.allocator !== null) {
-      const out = this.allocateOnNode(state, node, nodeExtended?.claim ?? null);
+      const out = this.allocateOnNode(state, node, nodeInfo.position, nodeExtended?.claim ?? null);
       if (out instanceof Status) return out;
       allocations = out;
     }
@@ -378,18 +378,18 @@ export class DynamicResources
    * The allocations of the unallocated claims on this node, or the rejection; the
    * extended-resources claim is asked for in the node's variant.
    */
-  private allocateOnNode(state: DynamicResourcesState, node: Node, nodeExtendedClaim: ResourceClaim | null): AllocationResult[] | Status {
+  private allocateOnNode(state: DynamicResourcesState, node: Node, slot: number, nodeExtendedClaim: ResourceClaim | null): AllocationResult[] | Status {
     const toAllocate = state.claimsToAllocate(nodeExtendedClaim);
     const allocator = state.allocator!;
     // A kept answer takes no time: no clock reading for it (most nodes of a burst).
     // Only shared pending allocations: nothing to search for.
-    let results = toAllocate.length === 0 && state.pendingShared !== null ? [] : allocator.kept?.(node, toAllocate);
+    let results = toAllocate.length === 0 && state.pendingShared !== null ? [] : allocator.kept?.(node, toAllocate, slot);
     if (results === undefined) {
       // The allocator runs to the end (the cycle is synchronous); past filterTimeout on the
       // scheduler clock its answer is dropped as upstream's cancelled context would have.
       const start = this.filterTimeoutMs > 0 ? this.handle.now() : 0;
       try {
-        results = allocator.allocate(node, toAllocate);
+        results = allocator.allocate(node, toAllocate, slot);
       } catch (err) {
         if (isFailedOnNode(err)) return Status.unresolvable((err as Error).message);
         return Status.fromThrown(err);
