@@ -43,8 +43,8 @@ import { bindingReadiness } from './binding_conditions.js';
 import { DynamicResourcesState, PodGroupClaimsState, type ClaimInfo, type ExtendedResourceRequests } from './state.js';
 import type { DeviceClassLister, DeviceClassResolver, ResourceClaimTracker, ResourceSliceLister } from '../../framework/shared_dra_manager.js';
 import {
+  ExtendedResourceClaimIndex,
   filterExtendedResources,
-  findExtendedResourceClaim,
   hasDeviceClassMappedExtendedResource,
   isSpecialClaimName,
   newExtendedResourceClaim,
@@ -121,6 +121,8 @@ export class DynamicResources
   private readonly classResolver: DeviceClassResolver | null;
   /** Numbers the in-memory extended-resources claims' stand-in UIDs (deterministic, unlike upstream's random ones). */
   private extendedClaimSeq = 0;
+  /** The extended-resources claims by owner, for PreFilter's look for one an earlier attempt created. */
+  private readonly extendedClaims: ExtendedResourceClaimIndex;
 
   constructor(
     private readonly handle: Handle,
@@ -139,6 +141,7 @@ export class DynamicResources
     this.classes = manager.classes;
     this.classResolver = manager.classResolver;
     this.getClaim = (ns, name) => this.claims.get(ns, name);
+    this.extendedClaims = new ExtendedResourceClaimIndex(handle.objects());
     this.binder = new ClaimBinder(handle, this.claims, this.features, this.bindingTimeoutMs);
   }
 
@@ -188,7 +191,7 @@ export class DynamicResources
     let extended: ExtendedResourceRequests | null = null;
     if (mayUseExtended && hasDeviceClassMappedExtendedResource(scalars, this.classResolver!)) {
       // A claim an earlier attempt created is used as it is (Filter rejects it, PostFilter deletes it).
-      const found = findExtendedResourceClaim(pod, this.handle.objects().list<ResourceClaim>('ResourceClaim'));
+      const found = this.extendedClaims.find(pod);
       const claim =
         found !== undefined
           ? (this.claims.get(found.metadata.namespace ?? '', found.metadata.name ?? '') ?? found)
