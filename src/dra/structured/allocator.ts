@@ -68,7 +68,7 @@ export interface AllocatorOptions {
   readonly celCache: CelCache;
   /** Makes the shareID of a multi-allocation device's share (upstream: a random UUID). */
   readonly newShareID?: () => string;
-  /** Answers kept across cycles (see result_cache.ts); used only when allocatedState has pool stamps. */
+  /** Answers kept across cycles (see result_cache.ts); used only when allocatedState can watch pools (watchPools, dependentHolds). */
   readonly resultCache?: AllocationResultCache;
 }
 
@@ -192,37 +192,39 @@ export class Allocator {
     };
     this.slices = nodeSlicesOf(options.slices);
     this.sliceList = options.slices;
-    this.resultCache = options.resultCache !== undefined && options.allocatedState.poolStamp !== undefined ? options.resultCache : null;
+    this.resultCache = options.resultCache !== undefined && options.allocatedState.watchPools !== undefined && options.allocatedState.dependentHolds !== undefined ? options.resultCache : null;
   }
 
   /**
    * The allocation of every claim on `node`, in the claims' order, or null when the node
    * cannot satisfy them all. Throws AllocationError (upstream's message) for real errors, and
-   * FailedAllocationOnNodeError when only this node is affected (invalid pools).
+   * FailedAllocationOnNodeError when only this node is affected (invalid pools). `slot`: a small
+   * number the caller gives this node every time (its place in the node list), which finds the
+   * node's kept answer without hashing its name; -1 for none.
    */
-  allocate(node: Node, claims: readonly ResourceClaim[]): AllocationResult[] | null {
+  allocate(node: Node, claims: readonly ResourceClaim[], slot = -1): AllocationResult[] | null {
     const cache = this.resultCache;
     if (cache === null) return new AllocationRun(this, node, claims, this.poolsOf(node)).run();
     const q = this.questionFor(cache, claims);
-    const kept = q.answers.get(node, this.sliceList, this.features, q.classes, this.allocatedState);
+    const kept = q.answers.get(node, slot, this.sliceList, this.features, q.classes, this.allocatedState);
     if (kept !== undefined) return kept;
-    return this.search(q, node, claims);
+    return this.search(q, node, slot, claims);
   }
 
   /** The kept answer allocate would give without searching (frozen), or undefined when it would search. */
-  kept(node: Node, claims: readonly ResourceClaim[]): AllocationResult[] | null | undefined {
+  kept(node: Node, claims: readonly ResourceClaim[], slot = -1): AllocationResult[] | null | undefined {
     const cache = this.resultCache;
     if (cache === null) return undefined;
     const q = this.questionFor(cache, claims);
-    return q.answers.get(node, this.sliceList, this.features, q.classes, this.allocatedState);
+    return q.answers.get(node, slot, this.sliceList, this.features, q.classes, this.allocatedState);
   }
 
-  private search(q: Question, node: Node, claims: readonly ResourceClaim[]): AllocationResult[] | null {
+  private search(q: Question, node: Node, slot: number, claims: readonly ResourceClaim[]): AllocationResult[] | null {
     const pools = this.poolsOf(node);
     const sharesBefore = this.shareIDsMade;
     const results = new AllocationRun(this, node, claims, pools).run();
     if (this.shareIDsMade === sharesBefore) {
-      q.answers.set({ node, slices: this.sliceList, features: this.features, pools, allocatedState: this.allocatedState, classes: q.classes }, results);
+      q.answers.set({ node, slot, slices: this.sliceList, features: this.features, pools, allocatedState: this.allocatedState, classes: q.classes }, results);
     }
     return results;
   }
@@ -240,8 +242,8 @@ export class Allocator {
   private questionFor(cache: AllocationResultCache, claims: readonly ResourceClaim[]): Question {
     const q = this.question;
     if (q !== null && sameItems(q.claims, claims)) return q;
-    const classes = this.classesOf(claims);
-    this.question = { claims: [...claims], classes, answers: cache.answers(claimsKey(claims)) };
+    const answers = cache.answers(claimsKey(claims));
+    this.question = { claims: [...claims], classes: answers.sameClasses(this.classesOf(claims)), answers };
     return this.question;
   }
 

@@ -61,14 +61,17 @@ export function requestFitsCapacity(
   if (request?.requests) {
     for (const name of Object.keys(request.requests)) if (!Object.hasOwn(caps, name)) return false;
   }
-  const consumed = new Map<string, bigint>();
-  for (const [name, cap] of Object.entries(caps)) {
+  // Every amount first (one may throw), then the checks, in the capacities' order.
+  const entries = Object.entries(caps);
+  const consumed: bigint[] = [];
+  for (const [name, cap] of entries) {
     const amount = consumedAmount(request?.requests?.[name], cap, fractionalCapacityRange, name);
     if (amount.nanos < 0n) throw new CapacityError(`capacity "${name}": capacity value is negative`);
-    consumed.set(name, amount.nanos);
+    consumed.push(amount.nanos);
   }
-  for (const [name, cap] of Object.entries(caps)) {
-    const requested = consumed.get(name)!;
+  for (let i = 0; i < entries.length; i++) {
+    const [name, cap] = entries[i]!;
+    const requested = consumed[i]!;
     if (violatesPolicy(requested, cap.requestPolicy, fractionalCapacityRange)) return false;
     const total = requested + (current.get(name) ?? 0n) + (allocating?.get(name) ?? 0n);
     if (total > amountOf(cap.value).nanos) return false;
@@ -116,22 +119,23 @@ function roundUpRange(req: Amount, range: CapacityRequestPolicyRange, fractional
   if (req.nanos < min.nanos) return min;
   if (range.step === undefined) return req;
   const step = amountOf(range.step);
-  const text = formatAmount(req);
+  // Printed only in errors: made when one is thrown.
+  const text = (): string => formatAmount(req);
   if (useMilli(range, fractional)) {
     const reqMilli = exactMilli(req.nanos);
-    if (reqMilli === undefined || reqMilli > INT64_MAX) throw new CapacityError(`${NOT_REPRESENTABLE}: request ${text} is not a representable milli value`);
+    if (reqMilli === undefined || reqMilli > INT64_MAX) throw new CapacityError(`${NOT_REPRESENTABLE}: request ${text()} is not a representable milli value`);
     const stepMilli = ceilDiv(step.nanos, NANO_PER_MILLI);
     const minMilli = ceilDiv(min.nanos, NANO_PER_MILLI);
     const n = ceilDiv(reqMilli - minMilli, stepMilli);
-    if (n > (INT64_MAX - minMilli) / stepMilli) throw new CapacityError(`${NOT_REPRESENTABLE}: rounding request ${text} up to the next step passes the milli-value range`);
+    if (n > (INT64_MAX - minMilli) / stepMilli) throw new CapacityError(`${NOT_REPRESENTABLE}: rounding request ${text()} up to the next step passes the milli-value range`);
     return { nanos: (minMilli + stepMilli * n) * NANO_PER_MILLI, format: step.format };
   }
-  if (req.nanos > INT64_MAX * NANO) throw new CapacityError(`${NOT_REPRESENTABLE}: request ${text} exceeds MaxInt64`);
+  if (req.nanos > INT64_MAX * NANO) throw new CapacityError(`${NOT_REPRESENTABLE}: request ${text()} exceeds MaxInt64`);
   const reqInt = wholeValue(req.nanos);
   const stepInt = wholeValue(step.nanos);
   const minInt = wholeValue(min.nanos);
   const n = ceilDiv(reqInt - minInt, stepInt);
-  if (minInt >= 0n && n > (INT64_MAX - minInt) / stepInt) throw new CapacityError(`${NOT_REPRESENTABLE}: rounding request ${text} up to the next step passes MaxInt64`);
+  if (minInt >= 0n && n > (INT64_MAX - minInt) / stepInt) throw new CapacityError(`${NOT_REPRESENTABLE}: rounding request ${text()} up to the next step passes MaxInt64`);
   return { nanos: (minInt + stepInt * n) * NANO, format: step.format };
 }
 

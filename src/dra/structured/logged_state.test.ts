@@ -3,9 +3,12 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { addOverlayCapacity, isDeviceAllocated, LoggedDeviceSets, makeDeviceID, makeSharedDeviceID, type AllocatedState, type Overlay } from './index.js';
+import type { PoolDependent } from './types.js';
 
 const gi = 1024n ** 3n * 1_000_000_000n;
 const dev = (name: string) => makeDeviceID('d', 'p', name);
+/** An answer depending on the pools. */
+const dep = (...poolKeys: string[]): PoolDependent => ({ poolKeys, stale: false, inFlightView: 0 });
 
 /** Everything a view shows, in a comparable shape. */
 function shown(s: AllocatedState) {
@@ -45,8 +48,13 @@ describe('LoggedDeviceSets views', () => {
       allocatedS: true,
     };
     assert.deepEqual(shown(before), expected);
-    const stampBefore = before.poolStamp!('d/p');
-    assert.equal(stampBefore, 0);
+    const onP = dep('d/p');
+    const onOther = dep('d/other');
+    const noPools = dep();
+    assert.equal(before.watchPools!(onP), true);
+    assert.equal(before.watchPools!(onOther), true);
+    assert.equal(before.watchPools!(noPools), true);
+    assert.equal(before.dependentHolds!(onP), true);
 
     // Every kind of change, including one undone again (a device freed and taken back).
     sets.bump();
@@ -61,16 +69,17 @@ describe('LoggedDeviceSets views', () => {
     const after = sets.view();
 
     assert.deepEqual(shown(before), expected);
-    assert.equal(before.poolStamp!('d/p'), null, 'a view older than a change has no stamps');
+    assert.equal(onP.stale, true, 'the change of its pool marked it');
+    assert.equal(onOther.stale, false);
     assert.deepEqual(shown(after), { devices: [dev('b')], size: 1, shares: [], capacity: [], hasShareS: false, allocatedA: false, allocatedB: true, plainA: false, plainS: false, allocatedS: false });
-    assert.equal(after.poolStamp!('d/p'), 2);
-    assert.equal(after.poolStamp!('d/other'), 0);
-    // The batch check answers as poolStamp per pool does.
-    assert.equal(before.poolStampsHold!(['d/p'], [0]), false, 'a view older than a change holds no stamps');
-    assert.equal(before.poolStampsHold!([], []), true, 'no pools: nothing to change');
-    assert.equal(after.poolStampsHold!(['d/p', 'd/other'], [2, 0]), true);
-    assert.equal(after.poolStampsHold!(['d/p', 'd/other'], [2, 1]), false);
-    assert.equal(after.poolStampsHold!(['d/p'], [0]), false);
+    assert.equal(after.dependentHolds!(onP), false);
+    assert.equal(after.dependentHolds!(onOther), true, 'another pool changed');
+    assert.equal(before.dependentHolds!(onOther), false, 'a view older than a change trusts no answer');
+    assert.equal(before.dependentHolds!(noPools), true, 'no pools: nothing to change');
+    assert.equal(before.watchPools!(dep('d/q')), false, 'a view older than a change registers nothing');
+    const again = dep('d/p');
+    assert.equal(after.watchPools!(again), true);
+    assert.equal(after.dependentHolds!(again), true);
   });
 
   it('add an overlay of in-flight allocations that hides the stamps of its pools', () => {
@@ -93,10 +102,29 @@ describe('LoggedDeviceSets views', () => {
       plainS: true,
       allocatedS: true,
     });
-    assert.equal(v.poolStamp!('d/p'), null);
-    assert.equal(v.poolStamp!('d/q'), 0);
-    assert.equal(v.poolStampsHold!(['d/q'], [0]), true);
-    assert.equal(v.poolStampsHold!(['d/q', 'd/p'], [0, 0]), false, 'a pool in flight holds no stamp');
+    assert.equal(v.watchPools!(dep('d/q', 'd/p')), false, 'an answer of a pool in flight is not kept');
+    assert.equal(v.watchPools!(dep('d/q')), true);
+    // Registered before the allocation went in flight: it holds in no view that has it in flight.
+    const sets2 = new LoggedDeviceSets();
+    const onP = dep('d/p');
+    const onQ = dep('d/q');
+    assert.equal(sets2.view().watchPools!(onP), true);
+    assert.equal(sets2.view().watchPools!(onQ), true);
+    const inFlight = sets2.view(overlay);
+    assert.equal(inFlight.dependentHolds!(onP), false);
+    assert.equal(inFlight.dependentHolds!(onQ), true);
+    const newer = sets2.view();
+    assert.equal(newer.dependentHolds!(onP), true, 'no longer in flight (unreserved)');
+    assert.equal(inFlight.dependentHolds!(onP), false, 'the older view still has it in flight');
+    assert.equal(inFlight.watchPools!(dep('d/q')), false, 'only the newest view registers answers');
+    // Dropped answers leave the pool's list as it grows.
+    const many = Array.from({ length: 100 }, () => dep('d/r'));
+    for (const d of many) {
+      assert.equal(newer.watchPools!(d), true);
+      d.stale = true;
+    }
+    const watches = (sets2 as unknown as { watches: Map<string, { dependents: PoolDependent[] }> }).watches;
+    assert.ok(watches.get('d/r')!.dependents.length <= 16, `${watches.get('d/r')!.dependents.length} kept`);
     // The live capacity is untouched by the overlay.
     assert.deepEqual(sets.capacityOf(dev('s')), new Map([['memory', gi]]));
   });

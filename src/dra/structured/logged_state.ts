@@ -3,7 +3,7 @@
 // GatherAllocatedState clones the allocated-device set for every pod, which at thousands of
 // devices costs more than the allocation itself).
 import { parseQuantity } from '../../api/quantity.js';
-import { sharedDeviceIDDevice, type AllocatedState, type ConsumedCapacity, type DeviceID, type SharedDeviceID } from './types.js';
+import { sharedDeviceIDDevice, type AllocatedState, type ConsumedCapacity, type DeviceID, type PoolDependent, type SharedDeviceID } from './types.js';
 
 /** Capacity consumed per device, in nano-units. */
 type CapacityByDevice = Map<DeviceID, ConsumedCapacity>;
@@ -68,6 +68,15 @@ export interface Overlay {
 
 const noOverlay: Overlay = { devices: new Set(), shares: new Set(), capacity: new Map(), pools: new Set() };
 
+/** The answers registered on one pool, marked stale at its next change. */
+interface PoolWatch {
+  dependents: PoolDependent[];
+  /** Past this length, stale dependents (registered on other pools too, or dropped) are cleared out first. */
+  compactAt: number;
+}
+
+const minCompactAt = 16;
+
 /** Live device sets changed in place; `view` hands out what they hold now. */
 export class LoggedDeviceSets {
   private readonly devices = new Set<DeviceID>();
@@ -75,9 +84,11 @@ export class LoggedDeviceSets {
   private readonly capacity: CapacityByDevice = new Map();
   /** Number of shares per device (derived from `shares`). */
   private readonly sharedDevices = new Map<DeviceID, number>();
-  /** Per pool, the change count at its last change (see AllocatedState.poolStamp). */
-  private readonly poolChanged = new Map<string, number>();
+  /** Per pool, the answers that depend on it (see AllocatedState.watchPools). */
+  private readonly watches = new Map<string, PoolWatch>();
   private changes = 0;
+  /** The serial of the newest view: only it registers answers and marks them in flight. */
+  private newestView = 0;
   private tail: Change = { kind: Kind.Device, id: '', added: true, consumed: null, next: null };
   private readonly live: Sets = { devices: this.devices, shares: this.shares, capacity: this.capacity, sharedDevices: this.sharedDevices };
 
@@ -86,9 +97,13 @@ export class LoggedDeviceSets {
     this.changes++;
   }
 
-  /** Marks a pool as changed in the current generation. */
+  /** Marks a pool as changed: every answer registered on it is stale from now on. */
   touchPool(key: string): void {
-    this.poolChanged.set(key, this.changes);
+    const w = this.watches.get(key);
+    if (w === undefined || w.dependents.length === 0) return;
+    for (const d of w.dependents) d.stale = true;
+    w.dependents = [];
+    w.compactAt = minCompactAt;
   }
 
   /** The consumed capacity of a device now (read only). */
@@ -128,7 +143,13 @@ export class LoggedDeviceSets {
 
   /** The allocated state as of now, with `overlay` on top; it stays what it is when the sets change later. */
   view(overlay: Overlay = noOverlay): AllocatedState {
-    return new View(this, this.tail, this.changes, overlay);
+    const serial = ++this.newestView;
+    // The answers of pools in flight do not hold in this view: marked once here, not looked up per node.
+    for (const key of overlay.pools) {
+      const w = this.watches.get(key);
+      if (w !== undefined) for (const d of w.dependents) d.inFlightView = serial;
+    }
+    return new View(this, this.tail, this.changes, serial, overlay);
   }
 
   /** The live sets while nothing changed since `asOf`, else null. */
@@ -160,23 +181,27 @@ export class LoggedDeviceSets {
     return { devices, shares, capacity, sharedDevices };
   }
 
-  /** Whether the pools' stamps for a view taken at `asOf` are `stamps` and none is in `inFlight`. */
-  stampsHoldAsOf(asOf: number, keys: readonly string[], stamps: readonly number[], inFlight: ReadonlySet<string>): boolean {
-    // A node without pools depends on no allocation: its answer holds whatever changed.
-    if (keys.length === 0) return true;
-    if (this.changes !== asOf) return false;
-    const checkInFlight = inFlight.size > 0;
-    for (let i = 0; i < keys.length; i++) {
-      const key = keys[i]!;
-      if (checkInFlight && inFlight.has(key)) return false;
-      if ((this.poolChanged.get(key) ?? 0) !== stamps[i]) return false;
-    }
-    return true;
+  /** Whether a view taken at change count `asOf` with serial `serial` may register answers (and they are its own). */
+  isNewest(asOf: number, serial: number): boolean {
+    return this.changes === asOf && this.newestView === serial;
   }
 
-  /** The stamp of a pool for a view taken at change count `asOf` (null once anything changed since). */
-  stampAsOf(asOf: number, key: string): number | null {
-    return this.changes !== asOf ? null : (this.poolChanged.get(key) ?? 0);
+  /** Whether nothing changed since change count `asOf`. */
+  unchangedSince(asOf: number): boolean {
+    return this.changes === asOf;
+  }
+
+  /** Registers `d` on each of its pools. */
+  watch(d: PoolDependent): void {
+    for (const key of d.poolKeys) {
+      let w = this.watches.get(key);
+      if (w === undefined) this.watches.set(key, (w = { dependents: [], compactAt: minCompactAt }));
+      if (w.dependents.length >= w.compactAt) {
+        w.dependents = w.dependents.filter((x) => !x.stale);
+        w.compactAt = Math.max(minCompactAt, 2 * w.dependents.length);
+      }
+      w.dependents.push(d);
+    }
   }
 }
 
@@ -190,27 +215,44 @@ function countShare(counts: Map<DeviceID, number>, share: SharedDeviceID, add: b
 /** An AllocatedState reading the live sets until they change, then its own rebuilt copy. */
 class View implements AllocatedState {
   private own: Sets | null = null;
-  private readonly stampsAsOf: number;
   readonly allocatedDevices: ReadonlySet<DeviceID>;
   readonly allocatedSharedDeviceIDs: ReadonlySet<SharedDeviceID>;
   readonly aggregatedCapacity: ReadonlyMap<DeviceID, ConsumedCapacity>;
-  readonly poolStamp: (poolKey: string) => number | null;
 
   constructor(
     private readonly sets: LoggedDeviceSets,
     private readonly asOf: Change,
-    stampsAsOf: number,
+    /** The change count when taken. */
+    private readonly changesAsOf: number,
+    private readonly serial: number,
     private readonly overlay: Overlay,
   ) {
-    this.stampsAsOf = stampsAsOf;
     this.allocatedDevices = new UnionSet(() => this.base().devices, overlay.devices);
     this.allocatedSharedDeviceIDs = new UnionSet(() => this.base().shares, overlay.shares);
     this.aggregatedCapacity = new OverMap(() => this.base().capacity, overlay.capacity);
-    this.poolStamp = (key) => (overlay.pools.has(key) ? null : sets.stampAsOf(stampsAsOf, key));
   }
 
-  poolStampsHold(poolKeys: readonly string[], stamps: readonly number[]): boolean {
-    return this.sets.stampsHoldAsOf(this.stampsAsOf, poolKeys, stamps, this.overlay.pools);
+  watchPools(d: PoolDependent): boolean {
+    if (d.poolKeys.length === 0) return true;
+    // An older view's answer may be of pools a newer view found in flight (and did not mark it).
+    if (!this.sets.isNewest(this.changesAsOf, this.serial)) return false;
+    for (const key of d.poolKeys) if (this.overlay.pools.has(key)) return false;
+    this.sets.watch(d);
+    return true;
+  }
+
+  dependentHolds(d: PoolDependent): boolean {
+    if (d.stale) return false;
+    // Stale flags tell changes up to now: only a view that saw them all may trust them. A node
+    // without pools depends on no allocation: its answer holds whatever changed.
+    if (!this.sets.unchangedSince(this.changesAsOf)) return d.poolKeys.length === 0;
+    const inFlight = this.overlay.pools;
+    if (inFlight.size === 0) return true;
+    if (d.inFlightView === this.serial) return false;
+    // The marks of an older view may have been overwritten by a newer one: looked up instead.
+    if (this.sets.isNewest(this.changesAsOf, this.serial)) return true;
+    for (const key of d.poolKeys) if (inFlight.has(key)) return false;
+    return true;
   }
 
   private base(): Sets {

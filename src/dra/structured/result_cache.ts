@@ -6,24 +6,30 @@
 import type { Node } from '../../api/types.js';
 import type { AllocationResult, DeviceClass, ResourceClaim, ResourceSlice } from '../../api/dra_types.js';
 import type { Pool } from './pools.js';
-import type { AllocatedState, Features } from './types.js';
+import type { AllocatedState, Features, PoolDependent } from './types.js';
 
 /** One node's answer to one question, with everything it was computed from. */
-interface Entry {
-  readonly node: Node;
-  readonly slices: readonly ResourceSlice[];
-  readonly features: Features;
-  readonly classes: readonly (DeviceClass | undefined)[];
-  /** The node's pools' IDs when the answer was computed, and their stamps then. */
-  readonly poolIDs: readonly string[];
-  readonly stamps: readonly number[];
-  /** Deeply frozen: handed out as is, so no caller can change it for the next one. */
-  readonly results: readonly AllocationResult[] | null;
+class Entry implements PoolDependent {
+  stale = false;
+  inFlightView = 0;
+
+  constructor(
+    readonly node: Node,
+    readonly slices: readonly ResourceSlice[],
+    readonly features: Features,
+    readonly classes: readonly (DeviceClass | undefined)[],
+    /** The node's pools' IDs: the allocated state marks the entry stale when one of them changes. */
+    readonly poolKeys: readonly string[],
+    /** Deeply frozen: handed out as is, so no caller can change it for the next one. */
+    readonly results: readonly AllocationResult[] | null,
+  ) {}
 }
 
 /** What an answer depends on besides the claims' specs: every input of the search. */
 export interface AnswerInputs {
   readonly node: Node;
+  /** The node's slot (see Answers.get), or -1. */
+  readonly slot: number;
   readonly slices: readonly ResourceSlice[];
   readonly features: Features;
   readonly pools: readonly Pool[];
@@ -52,31 +58,6 @@ export function claimsKey(claims: readonly ResourceClaim[]): string {
   return claims.length === 1 ? specKey(claims[0]!) : claims.map(specKey).join('\n');
 }
 
-/** The pools' allocation stamps, or null when one is in flight (or the state has none). */
-function stampsOf(pools: readonly Pool[], state: AllocatedState): number[] | null {
-  const stamp = state.poolStamp;
-  if (stamp === undefined) return null;
-  const out: number[] = [];
-  for (const pool of pools) {
-    const s = stamp(pool.id);
-    if (s === null) return null;
-    out.push(s);
-  }
-  return out;
-}
-
-/** Whether the pools' stamps are still those of the entry (no allocation made, nothing in flight). */
-function stampsHold(entry: Entry, state: AllocatedState): boolean {
-  if (state.poolStampsHold !== undefined) return state.poolStampsHold(entry.poolIDs, entry.stamps);
-  const stamp = state.poolStamp;
-  if (stamp === undefined) return false;
-  for (let i = 0; i < entry.poolIDs.length; i++) {
-    const s = stamp(entry.poolIDs[i]!);
-    if (s === null || s !== entry.stamps[i]) return false;
-  }
-  return true;
-}
-
 function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
     for (const v of Object.values(value)) deepFreeze(v);
@@ -98,32 +79,60 @@ export function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
  */
 export class Answers {
   private readonly byNode = new Map<string, Entry>();
+  /**
+   * The same entries by the slot their caller gave the node (its place in the node list), found
+   * without hashing the name; a slot may hold another node's entry after the list changed.
+   */
+  private readonly bySlot: (Entry | undefined)[] = [];
+  /** The classes of the last question asked: questions with the same ones share this array. */
+  private classes: readonly (DeviceClass | undefined)[] | null = null;
+
+  /**
+   * The classes as this cache's array when it holds the same objects, so an answer's classes are
+   * compared once per pod here and not item by item per node.
+   */
+  sameClasses(classes: readonly (DeviceClass | undefined)[]): readonly (DeviceClass | undefined)[] {
+    if (this.classes !== null && sameItems(this.classes, classes)) return this.classes;
+    this.classes = classes;
+    return classes;
+  }
 
   /** The kept answer (frozen), or undefined when there is none or its inputs changed. */
-  get(node: Node, slices: readonly ResourceSlice[], features: Features, classes: readonly (DeviceClass | undefined)[], state: AllocatedState): AllocationResult[] | null | undefined {
-    const entry = this.byNode.get(node.metadata.name ?? '');
-    if (entry === undefined) return undefined;
-    if (entry.node !== node || entry.slices !== slices || entry.features !== features || !sameItems(entry.classes, classes)) return undefined;
-    if (!stampsHold(entry, state)) return undefined;
+  get(node: Node, slot: number, slices: readonly ResourceSlice[], features: Features, classes: readonly (DeviceClass | undefined)[], state: AllocatedState): AllocationResult[] | null | undefined {
+    let entry = slot >= 0 ? this.bySlot[slot] : undefined;
+    if (entry === undefined || entry.node !== node || entry.stale) {
+      entry = this.byNode.get(node.metadata.name ?? '');
+      if (entry === undefined) return undefined;
+    }
+    if (entry.node !== node || entry.slices !== slices || entry.features !== features || entry.classes !== classes) return undefined;
+    if (!state.dependentHolds!(entry)) return undefined;
     return entry.results as AllocationResult[] | null;
   }
 
   /** Keeps an answer, unless it holds a share ID (random per allocation) or a pool is in flight. */
   set(inputs: AnswerInputs, results: AllocationResult[] | null): void {
-    const stamps = stampsOf(inputs.pools, inputs.allocatedState);
-    if (stamps === null) return;
     if (results !== null && results.some((r) => r.devices?.results?.some((d) => d.shareID !== undefined))) return;
+    const entry = new Entry(inputs.node, inputs.slices, inputs.features, inputs.classes, inputs.pools.map((p) => p.id), results);
+    if (!inputs.allocatedState.watchPools!(entry)) return;
+    if (results !== null) deepFreeze(results);
     const name = inputs.node.metadata.name ?? '';
-    if (this.byNode.size >= maxNodes && !this.byNode.has(name)) this.byNode.clear();
-    this.byNode.set(name, {
-      node: inputs.node,
-      slices: inputs.slices,
-      features: inputs.features,
-      classes: inputs.classes,
-      poolIDs: inputs.pools.map((p) => p.id),
-      stamps,
-      results: results === null ? null : deepFreeze(results),
-    });
+    if (this.byNode.size >= maxNodes && !this.byNode.has(name)) this.clear();
+    const old = this.byNode.get(name);
+    // Dropped: the pools' lists let go of it at their next clean-up.
+    if (old !== undefined) old.stale = true;
+    this.byNode.set(name, entry);
+    const slot = inputs.slot;
+    if (slot >= 0 && slot < maxNodes) {
+      while (this.bySlot.length <= slot) this.bySlot.push(undefined);
+      this.bySlot[slot] = entry;
+    }
+  }
+
+  /** Drops every answer. */
+  clear(): void {
+    for (const entry of this.byNode.values()) entry.stale = true;
+    this.byNode.clear();
+    this.bySlot.length = 0;
   }
 }
 
@@ -135,7 +144,10 @@ export class AllocationResultCache {
   answers(key: string): Answers {
     let answers = this.byKey.get(key);
     if (answers === undefined) {
-      if (this.byKey.size >= maxQuestions) this.byKey.clear();
+      if (this.byKey.size >= maxQuestions) {
+        for (const a of this.byKey.values()) a.clear();
+        this.byKey.clear();
+      }
       this.byKey.set(key, (answers = new Answers()));
     }
     return answers;

@@ -71,20 +71,32 @@ export interface AllocatedState {
   readonly allocatedSharedDeviceIDs: ReadonlySet<SharedDeviceID>;
   readonly aggregatedCapacity: ReadonlyMap<DeviceID, ConsumedCapacity>;
   /**
-   * A number that changes whenever what is allocated in the pool (`driver/pool`) changes, or
-   * null while an in-flight allocation touches it. Lets the allocator reuse a node's answer for
-   * the same claims while its pools are unchanged; absent, nothing is reused.
+   * Registers an answer that depends on what is allocated in its pools, to be marked stale when
+   * that changes. False (not registered: the answer is not to be kept) while one of its pools has
+   * an allocation in flight, or when the state is not the newest view of the live allocations.
+   * Absent, nothing is kept.
    */
-  readonly poolStamp?: (poolKey: string) => number | null;
+  watchPools?(dependent: PoolDependent): boolean;
   /**
-   * Whether every pool's poolStamp is still `stamps[i]` (none in flight), in one call: the check
-   * runs for every node of every pod whose answer was kept. Absent, poolStamp is asked per pool.
+   * Whether a registered answer still holds in this state: none of its pools changed since, none
+   * is in flight here. Asked for every node of every pod whose answer was kept, so it reads flags
+   * the changes set instead of looking pools up.
    */
-  poolStampsHold?(poolKeys: readonly string[], stamps: readonly number[]): boolean;
+  dependentHolds?(dependent: PoolDependent): boolean;
   /** Whether some share of the device is allocated (an index over allocatedSharedDeviceIDs); absent, the set is scanned. */
   deviceHasShare?(id: DeviceID): boolean;
   /** isDeviceAllocated in one call, for states that answer it faster than the three collections; absent, they are asked. */
   isAllocated?(id: DeviceID): boolean;
+}
+
+/** An answer kept while what is allocated in its pools stays the same (see AllocatedState.watchPools). */
+export interface PoolDependent {
+  /** The pools (`driver/pool`) the answer depends on; none: it holds whatever is allocated. */
+  readonly poolKeys: readonly string[];
+  /** Set when one of the pools changed after registration, or when the answer was dropped; never cleared. */
+  stale: boolean;
+  /** The serial of the newest view that found one of its pools in flight. */
+  inFlightView: number;
 }
 
 /** Whether some share of the device is allocated. */

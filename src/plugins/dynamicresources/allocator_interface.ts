@@ -17,14 +17,15 @@ export interface Allocator {
   /**
    * One allocation per claim, in order, or null when the node cannot satisfy them all; throws
    * for broken claims or classes (CEL runtime errors, ...), a FailedAllocationOnNodeError for
-   * trouble limited to this node.
+   * trouble limited to this node. `slot` is the node's place in the node list (NodeInfo.position),
+   * a hint for finding what the allocator kept for it.
    */
-  allocate(node: Node, claims: readonly ResourceClaim[]): AllocationResult[] | null;
+  allocate(node: Node, claims: readonly ResourceClaim[], slot?: number): AllocationResult[] | null;
   /**
    * The answer allocate would give from what it kept, without searching, or undefined when it
    * would search (optional: allocators that keep nothing leave it out).
    */
-  kept?(node: Node, claims: readonly ResourceClaim[]): AllocationResult[] | null | undefined;
+  kept?(node: Node, claims: readonly ResourceClaim[], slot?: number): AllocationResult[] | null | undefined;
 }
 
 export type NewAllocator = (inputs: AllocatorInputs) => Allocator;

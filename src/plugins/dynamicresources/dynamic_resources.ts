@@ -43,8 +43,8 @@ import { bindingReadiness } from './binding_conditions.js';
 import { DynamicResourcesState, PodGroupClaimsState, type ClaimInfo, type ExtendedResourceRequests } from './state.js';
 import type { DeviceClassLister, DeviceClassResolver, ResourceClaimTracker, ResourceSliceLister } from '../../framework/shared_dra_manager.js';
 import {
+  ExtendedResourceClaimIndex,
   filterExtendedResources,
-  findExtendedResourceClaim,
   hasDeviceClassMappedExtendedResource,
   isSpecialClaimName,
   newExtendedResourceClaim,
@@ -121,6 +121,8 @@ export class DynamicResources
   private readonly classResolver: DeviceClassResolver | null;
   /** Numbers the in-memory extended-resources claims' stand-in UIDs (deterministic, unlike upstream's random ones). */
   private extendedClaimSeq = 0;
+  /** The extended-resources claims by owner, for PreFilter's look for one an earlier attempt created. */
+  private readonly extendedClaims: ExtendedResourceClaimIndex;
 
   constructor(
     private readonly handle: Handle,
@@ -139,6 +141,7 @@ export class DynamicResources
     this.classes = manager.classes;
     this.classResolver = manager.classResolver;
     this.getClaim = (ns, name) => this.claims.get(ns, name);
+    this.extendedClaims = new ExtendedResourceClaimIndex(handle.objects());
     this.binder = new ClaimBinder(handle, this.claims, this.features, this.bindingTimeoutMs);
   }
 
@@ -188,7 +191,7 @@ export class DynamicResources
     let extended: ExtendedResourceRequests | null = null;
     if (mayUseExtended && hasDeviceClassMappedExtendedResource(scalars, this.classResolver!)) {
       // A claim an earlier attempt created is used as it is (Filter rejects it, PostFilter deletes it).
-      const found = findExtendedResourceClaim(pod, this.handle.objects().list<ResourceClaim>('ResourceClaim'));
+      const found = this.extendedClaims.find(pod);
       const claim =
         found !== undefined
           ? (this.claims.get(found.metadata.namespace ?? '', found.metadata.name ?? '') ?? found)
@@ -356,7 +359,7 @@ export class DynamicResources
 
     let allocations: AllocationResult[] | null = null;
     if (state.allocator !== null) {
-      const out = this.allocateOnNode(state, node, nodeExtended?.claim ?? null);
+      const out = this.allocateOnNode(state, node, nodeInfo.position, nodeExtended?.claim ?? null);
       if (out instanceof Status) return out;
       allocations = out;
     }
@@ -378,18 +381,18 @@ export class DynamicResources
    * The allocations of the unallocated claims on this node, or the rejection; the
    * extended-resources claim is asked for in the node's variant.
    */
-  private allocateOnNode(state: DynamicResourcesState, node: Node, nodeExtendedClaim: ResourceClaim | null): AllocationResult[] | Status {
+  private allocateOnNode(state: DynamicResourcesState, node: Node, slot: number, nodeExtendedClaim: ResourceClaim | null): AllocationResult[] | Status {
     const toAllocate = state.claimsToAllocate(nodeExtendedClaim);
     const allocator = state.allocator!;
     // A kept answer takes no time: no clock reading for it (most nodes of a burst).
     // Only shared pending allocations: nothing to search for.
-    let results = toAllocate.length === 0 && state.pendingShared !== null ? [] : allocator.kept?.(node, toAllocate);
+    let results = toAllocate.length === 0 && state.pendingShared !== null ? [] : allocator.kept?.(node, toAllocate, slot);
     if (results === undefined) {
       // The allocator runs to the end (the cycle is synchronous); past filterTimeout on the
       // scheduler clock its answer is dropped as upstream's cancelled context would have.
       const start = this.filterTimeoutMs > 0 ? this.handle.now() : 0;
       try {
-        results = allocator.allocate(node, toAllocate);
+        results = allocator.allocate(node, toAllocate, slot);
       } catch (err) {
         if (isFailedOnNode(err)) return Status.unresolvable((err as Error).message);
         return Status.fromThrown(err);

@@ -35,7 +35,7 @@ const allocatedOn = (name: string, pool: string, dev: string): ResourceClaim => 
   ...podClaim(name),
   status: { allocation: { devices: { results: [{ request: 'req-0', driver: driverA, pool, device: dev }] } } },
 });
-const deviceOf = (r: ReturnType<Allocator['allocate']>) => r?.[0]?.devices?.results?.[0]?.device;
+const deviceOf = (r: ReturnType<Allocator['kept']>) => r?.[0]?.devices?.results?.[0]?.device;
 
 describe('allocation answers kept across cycles', () => {
   it("answers the next pod's identical claim on an unchanged node without searching, with the same devices", () => {
@@ -119,7 +119,41 @@ describe('allocation answers kept across cycles', () => {
     assert.equal(deviceOf(cycle(cache, devices).allocate(nodes[0]!, [podClaim('b')])), 'd2', 'and the answer was not kept for later cycles');
   });
 
-  it('keeps nothing when the allocated state has no pool stamps (explain, tests)', () => {
+  it("finds a node's answer by its slot, and never another node's when the slots moved", () => {
+    const cache = new AllocationResultCache();
+    const devices = new AllocatedDevices(true);
+    devices.update(undefined, allocatedOn('x', 'pool-1', 'd1'));
+    const first = cycle(cache, devices);
+    assert.equal(deviceOf(first.allocate(nodes[0]!, [podClaim('a')], 0)), 'd2');
+    assert.equal(deviceOf(first.allocate(nodes[1]!, [podClaim('a')], 1)), 'd1');
+    const second = cycle(cache, devices);
+    assert.equal(deviceOf(second.kept(nodes[0]!, [podClaim('b')], 0)), 'd2');
+    // The node list changed: node-2 now sits where node-1 was, and the other way round.
+    assert.equal(deviceOf(second.kept(nodes[1]!, [podClaim('b')], 0)), 'd1');
+    assert.equal(deviceOf(second.kept(nodes[0]!, [podClaim('b')], 1)), 'd2');
+    assert.equal(deviceOf(second.kept(nodes[0]!, [podClaim('b')], 7)), 'd2', 'a slot never used');
+    assert.equal(deviceOf(second.kept(nodes[0]!, [podClaim('b')])), 'd2', 'no slot');
+    assert.equal(second.numAllocateOneInvocations, 0);
+    // A node object of the same name (the node changed) has no answer, whatever the slot.
+    assert.equal(second.kept(node('node-1'), [podClaim('b')], 0), undefined);
+  });
+
+  it('answers again after a change of a pool the answer depends on, while another question keeps its answers', () => {
+    const cache = new AllocationResultCache();
+    const devices = new AllocatedDevices(true);
+    const twoDevices = (name: string) => claim(name, [exactly('req-0', classA, 2)]);
+    const first = cycle(cache, devices);
+    first.allocate(nodes[0]!, [podClaim('a')], 0);
+    assert.equal(first.allocate(nodes[1]!, [twoDevices('t')], 1), null, 'node-2 has one device');
+    devices.update(undefined, allocatedOn('x', 'pool-1', 'd1'));
+    const second = cycle(cache, devices);
+    assert.equal(second.kept(nodes[0]!, [podClaim('b')], 0), undefined, 'pool-1 changed');
+    assert.equal(second.kept(nodes[1]!, [twoDevices('u')], 1), null, 'pool-2 did not');
+    assert.equal(deviceOf(second.allocate(nodes[0]!, [podClaim('b')], 0)), 'd2');
+    assert.equal(deviceOf(cycle(cache, devices).kept(nodes[0]!, [podClaim('c')], 0)), 'd2', 'the new answer is kept');
+  });
+
+  it('keeps nothing when the allocated state cannot watch pools (explain, tests)', () => {
     const cache = new AllocationResultCache();
     const classes = new Map([[classA, theClass]]);
     const plain = () => new Allocator({ features: DefaultFeatures, allocatedState: { allocatedDevices: new Set(), allocatedSharedDeviceIDs: new Set(), aggregatedCapacity: new Map() }, classLister: (n) => classes.get(n), slices, celCache, resultCache: cache });

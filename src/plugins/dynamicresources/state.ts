@@ -42,6 +42,42 @@ export interface NodeAllocation {
   readonly requestMappings: ContainerExtendedResourceRequest[];
 }
 
+/**
+ * What Filter found per node, by node name. Filter records it for hundreds of nodes per pod and
+ * Reserve reads one: the records are appended, and the map by name is made on the first read.
+ */
+export class NodeAllocations {
+  private readonly names: string[] = [];
+  private readonly found: NodeAllocation[] = [];
+  private byName: Map<string, NodeAllocation> | null = null;
+  /** Lookups answered by scanning; past two (Score asks per node), the map is made. */
+  private scans = 0;
+
+  set(nodeName: string, allocation: NodeAllocation): void {
+    if (this.byName !== null) this.byName.set(nodeName, allocation);
+    else {
+      this.names.push(nodeName);
+      this.found.push(allocation);
+    }
+  }
+
+  get(nodeName: string): NodeAllocation | undefined {
+    if (this.byName === null) {
+      // Reserve asks once: a scan is cheaper than a map. A node filtered twice (preemption's
+      // trial runs) keeps its last record, as a map would.
+      if (this.scans++ < 2) {
+        for (let i = this.names.length - 1; i >= 0; i--) if (this.names[i] === nodeName) return this.found[i];
+        return undefined;
+      }
+      this.byName = new Map();
+      for (let i = 0; i < this.names.length; i++) this.byName.set(this.names[i]!, this.found[i]!);
+      this.names.length = 0;
+      this.found.length = 0;
+    }
+    return this.byName.get(nodeName);
+  }
+}
+
 /** The pod's extended resources that a DeviceClass may back (draExtendedResource). */
 export interface ExtendedResourceRequests {
   /** The pod's scalar requests, by resource name. */
@@ -58,7 +94,7 @@ export class DynamicResourcesState implements StateData {
   /** Unavailable claims' indexes, found by Filter; PostFilter may free one of them. */
   readonly unavailableClaims = new Set<number>();
   /** What Filter found per node. */
-  readonly nodeAllocations = new Map<string, NodeAllocation>();
+  readonly nodeAllocations = new NodeAllocations();
   /** The user's claims come first; the extended-resources claim, if any, follows them. */
   readonly numUserClaims: number;
   /** claimsToAllocate(null), made on first use (Filter runs before Reserve changes a claim). */
