@@ -21,6 +21,11 @@ export class DomainTable {
   /** Per key: node position → id of its value, or -1. */
   private readonly columns: Int32Array[] = [];
 
+  /** The positions of the node list last synced. */
+  get nodeIndex(): NodeIndex {
+    return this.index;
+  }
+
   /** The position of `ni` in the node list last synced, or -1 (a NodeInfo copy, another snapshot). */
   position(ni: NodeInfo): number {
     return this.index.position(ni);

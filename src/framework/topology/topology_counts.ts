@@ -1,6 +1,7 @@
 // Counts per topology pair (key, value), as filtering.go's topologyToMatchedTermCount and
 // scoring.go's scoreMap keep them.
 import type { Labels } from '../../api/labels.js';
+import { DomainCounts } from './domain_counts.js';
 import type { DomainTable } from './domain_table.js';
 import { labelValue } from './label_value.js';
 
@@ -17,7 +18,7 @@ export class TopologyCounts {
   private pairs = 0;
   /** With a table: per key, its index in the table and its counts by domain id. */
   private readonly tableKeys: number[] = [];
-  private readonly dense: Float64Array[] = [];
+  private readonly dense: DomainCounts[] = [];
 
   constructor(readonly table: DomainTable | null = null) {}
 
@@ -102,10 +103,7 @@ export class TopologyCounts {
   countAt(k: number, d: number): number {
     const tableKeys = this.tableKeys;
     for (let i = 0; i < tableKeys.length; i++) {
-      if (tableKeys[i] === k) {
-        const counts = this.dense[i]!;
-        return d < counts.length ? counts[d]! : 0;
-      }
+      if (tableKeys[i] === k) return this.dense[i]!.countAt(d);
     }
     return 0;
   }
@@ -115,8 +113,7 @@ export class TopologyCounts {
     const table = this.table!;
     for (let i = 0; i < this.tableKeys.length; i++) {
       const d = table.domain(this.tableKeys[i]!, pos);
-      const counts = this.dense[i]!;
-      if (d >= 0 && d < counts.length && counts[d]! > 0) return true;
+      if (d >= 0 && this.dense[i]!.countAt(d) > 0) return true;
     }
     return false;
   }
@@ -127,8 +124,7 @@ export class TopologyCounts {
     let sum = 0;
     for (let i = 0; i < this.tableKeys.length; i++) {
       const d = table.domain(this.tableKeys[i]!, pos);
-      const counts = this.dense[i]!;
-      if (d >= 0 && d < counts.length) sum += counts[d]!;
+      if (d >= 0) sum += this.dense[i]!.countAt(d);
     }
     return sum;
   }
@@ -167,21 +163,14 @@ export class TopologyCounts {
       this.keyIndex.set(key, i);
       if (this.table !== null) {
         this.tableKeys.push(this.table.keyIndex(key));
-        this.dense.push(new Float64Array(64));
+        this.dense.push(DomainCounts.of(this.table, key));
       }
     }
     return i;
   }
 
   private setDense(i: number, value: string, count: number): void {
-    const id = this.table!.valueId(this.tableKeys[i]!, value);
-    let counts = this.dense[i]!;
-    if (id >= counts.length) {
-      const grown = new Float64Array(Math.max(2 * counts.length, id + 1));
-      grown.set(counts);
-      this.dense[i] = counts = grown;
-    }
-    counts[id] = count;
+    this.dense[i]!.set(this.table!.valueId(this.tableKeys[i]!, value), value, count);
   }
 }
 

@@ -9,7 +9,8 @@ import type { PodInfo } from '../../framework/pod_info.js';
 import { Code, Status } from '../../framework/status.js';
 import { PodTopologySpread as Name } from '../../framework/names.js';
 import { matchNodeInclusionPolicies, nodeLabelsMatchSpreadConstraints, type SpreadConstraint } from './common.js';
-import { type ConstraintDomains, type CountingSpec, MissingKey, type NodeColumns, type SpreadCounts } from './counting.js';
+import { type CountingSpec, MissingKey, type NodeColumns, type SpreadCounts } from './counting.js';
+import type { DomainCounts } from '../../framework/topology/domain_counts.js';
 import { labelValue } from '../../framework/topology/label_value.js';
 
 export const preFilterStateKey = 'PreFilterPodTopologySpread';
@@ -69,19 +70,15 @@ export class CriticalPaths {
 }
 
 /**
- * One hard constraint's matching pods per domain, as a cycle state holds them: the domains and
- * totals PreFilter found, shared with the counts cache and with clones until AddPod/RemovePod
- * first writes (then copied), plus any domain AddPod/RemovePod introduced. Iterates as the Map
- * upstream keeps would (domains in insertion order).
+ * One hard constraint's matching pods per domain, as a cycle state holds them: a fork of the
+ * domains and counts PreFilter found (shared with the counts cache and with clones until one
+ * writes), plus any domain AddPod/RemovePod introduced. Iterates as the Map upstream keeps would
+ * (domains in insertion order).
  */
 export class TopologyMatchCounts implements Iterable<[string, number]> {
   private extra: Map<string, number> | null = null;
 
-  constructor(
-    private readonly domains: ConstraintDomains,
-    private counts: Int32Array,
-    private owned: boolean,
-  ) {}
+  constructor(private readonly domains: DomainCounts) {}
 
   /** Number of domains. */
   get size(): number {
@@ -95,43 +92,36 @@ export class TopologyMatchCounts implements Iterable<[string, number]> {
 
   /** Matching pods in the domain with this id (one of PreFilter's). */
   countAt(id: number): number {
-    return this.counts[id]!;
+    return this.domains.totals[id]!;
   }
 
   /** Matching pods in the domain, 0 for an unknown one. */
   get(value: string): number {
     const id = this.domains.idOf(value);
-    if (id >= 0) return this.counts[id]!;
+    if (id >= 0) return this.domains.totals[id]!;
     return this.extra === null ? 0 : (this.extra.get(value) ?? 0);
   }
 
   /** Adds `delta` to the domain (creating it) and returns its new count. */
   add(value: string, delta: number): number {
     const id = this.domains.idOf(value);
-    if (id < 0) {
-      this.extra ??= new Map();
-      const num = (this.extra.get(value) ?? 0) + delta;
-      this.extra.set(value, num);
-      return num;
-    }
-    if (!this.owned) {
-      this.counts = this.counts.slice();
-      this.owned = true;
-    }
-    return (this.counts[id]! += delta);
+    if (id >= 0) return this.domains.add(id, delta);
+    this.extra ??= new Map();
+    const num = (this.extra.get(value) ?? 0) + delta;
+    this.extra.set(value, num);
+    return num;
   }
 
-  /** A copy sharing the totals until either side writes. */
+  /** A copy sharing the counts until either side writes. */
   clone(): TopologyMatchCounts {
-    this.owned = false;
-    const c = new TopologyMatchCounts(this.domains, this.counts, false);
+    const c = new TopologyMatchCounts(this.domains.fork());
     if (this.extra !== null) c.extra = new Map(this.extra);
     return c;
   }
 
   *[Symbol.iterator](): IterableIterator<[string, number]> {
-    const values = this.domains.values;
-    for (let w = 0; w < values.length; w++) yield [values[w]!, this.counts[this.domains.idAt(w)]!];
+    const domains = this.domains;
+    for (let w = 0; w < domains.size; w++) yield [domains.values[w]!, domains.totals[domains.idAt(w)]!];
     if (this.extra !== null) yield* this.extra;
   }
 }
@@ -203,13 +193,11 @@ export function calPreFilterState(constraints: readonly SpreadConstraint[], coun
   const matchNums = new Array<TopologyMatchCounts>(n);
   const paths = new Array<CriticalPaths>(n);
   for (let i = 0; i < n; i++) {
-    const table = counts.tables[i]!;
-    const totals = table.share();
-    matchNums[i] = new TopologyMatchCounts(table, totals, false);
+    const domains = counts.tables[i]!;
+    matchNums[i] = new TopologyMatchCounts(domains.fork());
     // Domains in first-seen order, as a recount walks its Map: ties resolve the same way.
     const p = new CriticalPaths();
-    const values = table.values;
-    for (let w = 0; w < values.length; w++) p.update(values[w]!, totals[table.idAt(w)]!);
+    for (let w = 0; w < domains.size; w++) p.update(domains.values[w]!, domains.totals[domains.idAt(w)]!);
     paths[i] = p;
   }
   // counts.spec.required is the node affinity of the pod that made this cache entry: equal to
