@@ -93,12 +93,7 @@ export class DomainCounts {
   /** Makes id `id`, named `value`, a domain (at 0) unless it is one. */
   register(id: number, value: string): void {
     if (this.has(id)) return;
-    if (this.sharedDomains) {
-      this.valueList = this.valueList.slice();
-      this.order = this.order.slice();
-      this.slots = this.slots.slice();
-      this.sharedDomains = false;
-    }
+    this.ownDomains();
     if (id >= this.slots.length) {
       this.slots = grown(this.slots, id + 1, -1);
       const counts = grown(this.counts, this.slots.length, 0);
@@ -110,6 +105,24 @@ export class DomainCounts {
     this.order.push(id);
   }
 
+  /**
+   * Makes `id` no domain, its count 0. The last domain takes its place in the order: for callers
+   * that do not iterate in order (PodTopologySpread, which does, never unregisters).
+   */
+  unregister(id: number): void {
+    if (!this.has(id)) return;
+    this.ownDomains();
+    this.writable()[id] = 0;
+    const w = this.slots[id]!;
+    const lastId = this.order.pop()!;
+    const lastValue = this.valueList.pop()!;
+    this.slots[id] = -1;
+    if (lastId === id) return;
+    this.order[w] = lastId;
+    this.valueList[w] = lastValue;
+    this.slots[lastId] = w;
+  }
+
   /** Adds `delta` to domain `id` and returns its new count. */
   add(id: number, delta: number): number {
     return (this.writable()[id]! += delta);
@@ -119,6 +132,14 @@ export class DomainCounts {
   set(id: number, value: string, count: number): void {
     this.register(id, value);
     this.writable()[id] = count;
+  }
+
+  private ownDomains(): void {
+    if (!this.sharedDomains) return;
+    this.valueList = this.valueList.slice();
+    this.order = this.order.slice();
+    this.slots = this.slots.slice();
+    this.sharedDomains = false;
   }
 
   private writable(): Float64Array {

@@ -198,4 +198,31 @@ describe('DomainCounts', () => {
     assert.deepEqual(view(other), [['a', 1]]);
     assert.equal(other.idOf('c'), -1);
   });
+
+  it('unregisters a domain: its count goes to 0 and the last domain takes its place, in that copy only', () => {
+    const d = new DomainCounts(ids);
+    d.set(0, 'a', 3);
+    d.set(1, 'b', 4);
+    d.set(70, 'c', 5);
+    const kept = d.fork();
+    d.unregister(0);
+    d.unregister(0);
+    assert.deepEqual(view(d), [
+      ['c', 5],
+      ['b', 4],
+    ]);
+    assert.equal(d.countAt(0), 0);
+    assert.equal(d.idOf('a'), -1);
+    d.unregister(1);
+    d.register(0, 'a');
+    assert.deepEqual(view(d), [
+      ['c', 5],
+      ['a', 0],
+    ]);
+    assert.deepEqual(view(kept), [
+      ['a', 3],
+      ['b', 4],
+      ['c', 5],
+    ]);
+  });
 });
