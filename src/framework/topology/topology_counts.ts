@@ -22,6 +22,15 @@ export class TopologyCounts {
 
   constructor(readonly table: DomainTable | null = null) {}
 
+  /** Counts of the one key `key` of `table`, sharing `domains` (by the table's current ids) until written. */
+  static over(table: DomainTable, key: string, domains: DomainCounts): TopologyCounts {
+    const c = new TopologyCounts(table);
+    c.indexOf(key);
+    c.dense[0] = domains.fork();
+    c.pairs = domains.size;
+    return c;
+  }
+
   /** Number of (key, value) pairs held. */
   get size(): number {
     return this.pairs;
@@ -43,13 +52,18 @@ export class TopologyCounts {
     return next;
   }
 
-  /** Adds `delta` to a pair and keeps it even at zero (scores: a matched term counts as data). */
-  accumulate(key: string, value: string, delta: number): void {
+  /**
+   * Adds `delta` to a pair and keeps it even at zero (scores: a matched term counts as data;
+   * spread domains: a domain exists while an eligible node is in it); returns the new count.
+   */
+  accumulate(key: string, value: string, delta: number): number {
     const i = this.indexOf(key);
     const pairs = this.dense[i]!;
     const id = this.idFor(i, value);
     if (!pairs.has(id)) this.pairs++;
-    pairs.set(id, value, pairs.countAt(id) + delta);
+    const next = pairs.countAt(id) + delta;
+    pairs.set(id, value, next);
+    return next;
   }
 
   /** Drops a pair whatever its count. */

@@ -37,7 +37,7 @@ import {
 } from './filtering.js';
 import { PodTopologySpread } from './plugin.js';
 import { PreScoreState, preScoreStateKey, scoreForCount, topologyNormalizingWeight } from './scoring.js';
-import { node, pod, spread } from './test_helpers.js';
+import { domainEntries, node, pod, spread } from './test_helpers.js';
 
 // ---- the reference: a full recount per attempt
 
@@ -182,7 +182,7 @@ function pathsOf(p: CriticalPaths): [string, number, string, number] {
 
 /** The state as plain data: counts in iteration (insertion) order and the critical paths. */
 function preFilterView(s: PreFilterState): unknown {
-  return { counts: s.tpValueToMatchNum.map((m) => [...m]), paths: s.criticalPaths.map(pathsOf) };
+  return { counts: s.tpValueToMatchNum.map(domainEntries), paths: s.criticalPaths.map(pathsOf) };
 }
 
 function refPreFilterView(r: RefPreFilter): unknown {

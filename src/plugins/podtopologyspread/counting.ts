@@ -92,7 +92,7 @@ export class SpreadCounts {
   /** `table` gives the domain ids; entries of one plugin share one, synced to the same lister. */
   constructor(
     readonly spec: CountingSpec,
-    private readonly table: DomainTable = new DomainTable(),
+    readonly table: DomainTable = new DomainTable(),
   ) {
     this.ownCountConstraints = ownCounted(spec);
   }
