@@ -52,9 +52,10 @@ export class DomainTable {
 
   /**
    * The ids given out so far for key index `k`. Compaction starts a new map, so one read here
-   * keeps naming the ids it held, for counts made before (cycle states of earlier pods).
+   * keeps naming the ids it held, for counts made before (cycle states of earlier pods). A value
+   * may be added only as `valueId` does (the next id).
    */
-  valueIds(k: number): ReadonlyMap<string, number> {
+  valueIds(k: number): Map<string, number> {
     return this.ids[k]!;
   }
 

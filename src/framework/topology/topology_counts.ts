@@ -17,7 +17,7 @@ export class TopologyCounts {
   private pairs = 0;
   /** Per key: its index in the table (-1 without one), its value ids and its pairs. */
   private readonly tableKeys: number[] = [];
-  private readonly ids: ReadonlyMap<string, number>[] = [];
+  private readonly ids: Map<string, number>[] = [];
   private readonly dense: DomainCounts[] = [];
 
   constructor(readonly table: DomainTable | null = null) {}
@@ -185,10 +185,13 @@ export class TopologyCounts {
     return i;
   }
 
+  /**
+   * The id of `value`, given out as the table gives them (the next one) in the map these counts
+   * were made with: the table's while it is current, and still consistent once a compaction gave
+   * the table a new one (a cycle state written after the next attempt's sync).
+   */
   private idFor(i: number, value: string): number {
-    if (this.table !== null) return this.table.valueId(this.tableKeys[i]!, value);
-    // Without a table the ids are this object's own map (indexOf, clone).
-    const ids = this.ids[i] as Map<string, number>;
+    const ids = this.ids[i]!;
     let id = ids.get(value);
     if (id === undefined) ids.set(value, (id = ids.size));
     return id;
