@@ -21,6 +21,11 @@ export class DomainTable {
   /** Per key: node position → id of its value, or -1. */
   private readonly columns: Int32Array[] = [];
 
+  /** The positions of the node list last synced. */
+  get nodeIndex(): NodeIndex {
+    return this.index;
+  }
+
   /** The position of `ni` in the node list last synced, or -1 (a NodeInfo copy, another snapshot). */
   position(ni: NodeInfo): number {
     return this.index.position(ni);
@@ -47,9 +52,10 @@ export class DomainTable {
 
   /**
    * The ids given out so far for key index `k`. Compaction starts a new map, so one read here
-   * keeps naming the ids it held, for counts made before (cycle states of earlier pods).
+   * keeps naming the ids it held, for counts made before (cycle states of earlier pods). A value
+   * may be added only as `valueId` does (the next id).
    */
-  valueIds(k: number): ReadonlyMap<string, number> {
+  valueIds(k: number): Map<string, number> {
     return this.ids[k]!;
   }
 

@@ -1,4 +1,5 @@
-// The topology engine's small parts: cache keys, the LRU, the node index and the change cursor.
+// The topology engine's small parts: cache keys, the LRU, the node index, the change cursor and
+// the counts by domain id.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Selector, type Labels } from '../../api/labels.js';
@@ -8,6 +9,7 @@ import type { NodeInfoLister } from '../interfaces.js';
 import { NodeInfo } from '../node_info.js';
 import { CacheKey } from './cache_key.js';
 import { ChangeCursor, tracksChanges, type ChangeTrackingLister } from './change_cursor.js';
+import { DomainCounts } from './domain_counts.js';
 import { labelValue } from './label_value.js';
 import { LruMap } from './lru_map.js';
 import { NodeIndex } from './node_index.js';
@@ -151,4 +153,76 @@ describe('labelValue', () => {
       assert.equal(labelValue(c.labels, c.key), c.want);
     });
   }
+});
+
+describe('DomainCounts', () => {
+  const ids = new Map([
+    ['a', 0],
+    ['b', 1],
+    ['c', 70],
+  ]);
+  const view = (d: DomainCounts) => d.values.map((v) => [v, d.totals[d.idOf(v)]]);
+
+  it('keeps domains at 0 pods in registration order, and ids not registered read as no domain', () => {
+    const d = new DomainCounts(ids);
+    d.register(70, 'c');
+    d.register(0, 'a');
+    d.register(70, 'c');
+    assert.equal(d.add(70, 2), 2);
+    assert.deepEqual(view(d), [
+      ['c', 2],
+      ['a', 0],
+    ]);
+    assert.equal(d.idAt(0), 70);
+    assert.equal(d.idOf('b'), -1);
+    assert.equal(d.idOf('gone'), -1);
+    assert.equal(d.countAt(1000), 0);
+  });
+
+  it('forks share until one side writes: counts and domains are copied by the writer only', () => {
+    const kept = new DomainCounts(ids);
+    kept.register(0, 'a');
+    kept.add(0, 1);
+    const state = kept.fork();
+    const other = state.fork();
+    kept.add(0, 5);
+    kept.register(1, 'b');
+    state.add(0, -1);
+    assert.deepEqual(view(kept), [
+      ['a', 6],
+      ['b', 0],
+    ]);
+    assert.deepEqual(view(state), [['a', 0]]);
+    assert.deepEqual(view(other), [['a', 1]]);
+    state.register(70, 'c');
+    assert.deepEqual(view(other), [['a', 1]]);
+    assert.equal(other.idOf('c'), -1);
+  });
+
+  it('unregisters a domain: its count goes to 0 and the last domain takes its place, in that copy only', () => {
+    const d = new DomainCounts(ids);
+    d.set(0, 'a', 3);
+    d.set(1, 'b', 4);
+    d.set(70, 'c', 5);
+    const kept = d.fork();
+    d.unregister(0);
+    d.unregister(0);
+    assert.deepEqual(view(d), [
+      ['c', 5],
+      ['b', 4],
+    ]);
+    assert.equal(d.countAt(0), 0);
+    assert.equal(d.idOf('a'), -1);
+    d.unregister(1);
+    d.register(0, 'a');
+    assert.deepEqual(view(d), [
+      ['c', 5],
+      ['a', 0],
+    ]);
+    assert.deepEqual(view(kept), [
+      ['a', 3],
+      ['b', 4],
+      ['c', 5],
+    ]);
+  });
 });

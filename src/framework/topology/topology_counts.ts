@@ -1,25 +1,35 @@
 // Counts per topology pair (key, value), as filtering.go's topologyToMatchedTermCount and
 // scoring.go's scoreMap keep them.
 import type { Labels } from '../../api/labels.js';
+import { DomainCounts } from './domain_counts.js';
 import type { DomainTable } from './domain_table.js';
 import { labelValue } from './label_value.js';
 
 /**
- * A map (topologyKey, topologyValue) → count. Keys sit in a plain array beside their value maps
- * so the per-node lookups (`anyPositive`, `sumFor`) iterate without allocating. Counts bound to
- * a DomainTable also keep, per key, a typed array by domain id, which the `…At(pos)` lookups read
- * by node position (see domain_table.ts).
+ * A map (topologyKey, topologyValue) → count: per key, the pairs held as a DomainCounts by value
+ * id, which are the bound DomainTable's ids (the `…At(pos)` lookups read them by node position,
+ * see domain_table.ts) or, without a table, ids of its own. Keys sit in a plain array so the
+ * per-node lookups (`anyPositive`, `sumFor`) iterate without allocating.
  */
 export class TopologyCounts {
   private readonly keys: string[] = [];
-  private readonly byValue: Map<string, number>[] = [];
   private readonly keyIndex = new Map<string, number>();
   private pairs = 0;
-  /** With a table: per key, its index in the table and its counts by domain id. */
+  /** Per key: its index in the table (-1 without one), its value ids and its pairs. */
   private readonly tableKeys: number[] = [];
-  private readonly dense: Float64Array[] = [];
+  private readonly ids: Map<string, number>[] = [];
+  private readonly dense: DomainCounts[] = [];
 
   constructor(readonly table: DomainTable | null = null) {}
+
+  /** Counts of the one key `key` of `table`, sharing `domains` (by the table's current ids) until written. */
+  static over(table: DomainTable, key: string, domains: DomainCounts): TopologyCounts {
+    const c = new TopologyCounts(table);
+    c.indexOf(key);
+    c.dense[0] = domains.fork();
+    c.pairs = domains.size;
+    return c;
+  }
 
   /** Number of (key, value) pairs held. */
   get size(): number {
@@ -29,39 +39,38 @@ export class TopologyCounts {
   /** Adds `delta` to a pair, dropped when it reaches zero (counts of matching pods); returns the new count. */
   add(key: string, value: string, delta: number): number {
     const i = this.indexOf(key);
-    const values = this.byValue[i]!;
-    const next = (values.get(value) ?? 0) + delta;
-    const had = values.has(value);
-    if (this.table !== null) this.setDense(i, value, next);
+    const pairs = this.dense[i]!;
+    const id = this.idFor(i, value);
+    const next = pairs.countAt(id) + delta;
+    const had = pairs.has(id);
     if (next === 0) {
-      if (had) {
-        values.delete(value);
-        this.pairs--;
-      }
+      if (had) this.drop(pairs, id);
       return 0;
     }
     if (!had) this.pairs++;
-    values.set(value, next);
+    pairs.set(id, value, next);
     return next;
   }
 
-  /** Adds `delta` to a pair and keeps it even at zero (scores: a matched term counts as data). */
-  accumulate(key: string, value: string, delta: number): void {
+  /**
+   * Adds `delta` to a pair and keeps it even at zero (scores: a matched term counts as data;
+   * spread domains: a domain exists while an eligible node is in it); returns the new count.
+   */
+  accumulate(key: string, value: string, delta: number): number {
     const i = this.indexOf(key);
-    const values = this.byValue[i]!;
-    const prev = values.get(value);
-    if (prev === undefined) this.pairs++;
-    const next = (prev ?? 0) + delta;
-    values.set(value, next);
-    if (this.table !== null) this.setDense(i, value, next);
+    const pairs = this.dense[i]!;
+    const id = this.idFor(i, value);
+    if (!pairs.has(id)) this.pairs++;
+    const next = pairs.countAt(id) + delta;
+    pairs.set(id, value, next);
+    return next;
   }
 
   /** Drops a pair whatever its count. */
   delete(key: string, value: string): void {
     const i = this.keyIndex.get(key);
-    if (i === undefined || !this.byValue[i]!.delete(value)) return;
-    this.pairs--;
-    if (this.table !== null) this.setDense(i, value, 0);
+    const id = i === undefined ? undefined : this.ids[i]!.get(value);
+    if (id !== undefined && this.dense[i!]!.has(id)) this.drop(this.dense[i!]!, id);
   }
 
   /** The topology keys held (a key may have no pairs left). */
@@ -72,17 +81,18 @@ export class TopologyCounts {
   get(key: string, value: string): number {
     const i = this.keyIndex.get(key);
     if (i === undefined) return 0;
-    return this.byValue[i]!.get(value) ?? 0;
+    const id = this.ids[i]!.get(value);
+    return id === undefined ? 0 : this.dense[i]!.countAt(id);
   }
 
   /** True when some key held here has, for the value `labels` gives it, a positive count. */
   anyPositive(labels: Labels): boolean {
     const keys = this.keys;
     for (let i = 0; i < keys.length; i++) {
-      const values = this.byValue[i]!;
-      if (values.size === 0) continue;
+      if (this.dense[i]!.size === 0) continue;
       const v = labelValue(labels, keys[i]!);
-      if (v !== undefined && (values.get(v) ?? 0) > 0) return true;
+      const id = v === undefined ? undefined : this.ids[i]!.get(v);
+      if (id !== undefined && this.dense[i]!.countAt(id) > 0) return true;
     }
     return false;
   }
@@ -93,7 +103,8 @@ export class TopologyCounts {
     const keys = this.keys;
     for (let i = 0; i < keys.length; i++) {
       const v = labelValue(labels, keys[i]!);
-      if (v !== undefined) sum += this.byValue[i]!.get(v) ?? 0;
+      const id = v === undefined ? undefined : this.ids[i]!.get(v);
+      if (id !== undefined) sum += this.dense[i]!.countAt(id);
     }
     return sum;
   }
@@ -102,10 +113,7 @@ export class TopologyCounts {
   countAt(k: number, d: number): number {
     const tableKeys = this.tableKeys;
     for (let i = 0; i < tableKeys.length; i++) {
-      if (tableKeys[i] === k) {
-        const counts = this.dense[i]!;
-        return d < counts.length ? counts[d]! : 0;
-      }
+      if (tableKeys[i] === k) return this.dense[i]!.countAt(d);
     }
     return 0;
   }
@@ -115,8 +123,7 @@ export class TopologyCounts {
     const table = this.table!;
     for (let i = 0; i < this.tableKeys.length; i++) {
       const d = table.domain(this.tableKeys[i]!, pos);
-      const counts = this.dense[i]!;
-      if (d >= 0 && d < counts.length && counts[d]! > 0) return true;
+      if (d >= 0 && this.dense[i]!.countAt(d) > 0) return true;
     }
     return false;
   }
@@ -127,19 +134,24 @@ export class TopologyCounts {
     let sum = 0;
     for (let i = 0; i < this.tableKeys.length; i++) {
       const d = table.domain(this.tableKeys[i]!, pos);
-      const counts = this.dense[i]!;
-      if (d >= 0 && d < counts.length) sum += counts[d]!;
+      if (d >= 0) sum += this.dense[i]!.countAt(d);
     }
     return sum;
   }
 
-  /** A copy without table (a delta of one attempt). */
+  /**
+   * A copy sharing the counts until either side writes (a cycle state's view of counts kept
+   * between attempts: AddPod/RemovePod and later syncs then change one side only). Value ids are
+   * shared too: both sides only add ids, and never reuse one.
+   */
   clone(): TopologyCounts {
-    const c = new TopologyCounts();
+    const c = new TopologyCounts(this.table);
     for (let i = 0; i < this.keys.length; i++) {
       c.keyIndex.set(this.keys[i]!, i);
       c.keys.push(this.keys[i]!);
-      c.byValue.push(new Map(this.byValue[i]!));
+      c.tableKeys.push(this.tableKeys[i]!);
+      c.ids.push(this.ids[i]!);
+      c.dense.push(this.dense[i]!.fork());
     }
     c.pairs = this.pairs;
     return c;
@@ -147,7 +159,8 @@ export class TopologyCounts {
 
   forEach(fn: (key: string, value: string, count: number) => void): void {
     for (let i = 0; i < this.keys.length; i++) {
-      for (const [v, n] of this.byValue[i]!) fn(this.keys[i]!, v, n);
+      const pairs = this.dense[i]!;
+      for (let w = 0; w < pairs.size; w++) fn(this.keys[i]!, pairs.values[w]!, pairs.totals[pairs.idAt(w)]!);
     }
   }
 
@@ -163,95 +176,29 @@ export class TopologyCounts {
     if (i === undefined) {
       i = this.keys.length;
       this.keys.push(key);
-      this.byValue.push(new Map());
       this.keyIndex.set(key, i);
-      if (this.table !== null) {
-        this.tableKeys.push(this.table.keyIndex(key));
-        this.dense.push(new Float64Array(64));
-      }
+      const k = this.table === null ? -1 : this.table.keyIndex(key);
+      this.tableKeys.push(k);
+      this.ids.push(this.table === null ? new Map() : this.table.valueIds(k));
+      this.dense.push(new DomainCounts(this.ids[i]!));
     }
     return i;
   }
 
-  private setDense(i: number, value: string, count: number): void {
-    const id = this.table!.valueId(this.tableKeys[i]!, value);
-    let counts = this.dense[i]!;
-    if (id >= counts.length) {
-      const grown = new Float64Array(Math.max(2 * counts.length, id + 1));
-      grown.set(counts);
-      this.dense[i] = counts = grown;
-    }
-    counts[id] = count;
-  }
-}
-
-/**
- * One attempt's view of counts shared between attempts: AddPod/RemovePod (nominated pods,
- * preemption dry runs) change only this view, so their changes go to a small delta over the
- * untouched base, and a clone copies the delta rather than the base (thousands of pairs with
- * a hostname topology key). Same semantics as TopologyCounts with `add`.
- */
-export class CountsOverlay {
-  private constructor(
-    private readonly base: TopologyCounts,
-    private delta: TopologyCounts | null,
-    private pairs: number,
-  ) {}
-
-  /** A view of `base`, which the caller must not change while the view is in use. */
-  static over(base: TopologyCounts): CountsOverlay {
-    return new CountsOverlay(base, null, base.size);
+  /**
+   * The id of `value`, given out as the table gives them (the next one) in the map these counts
+   * were made with: the table's while it is current, and still consistent once a compaction gave
+   * the table a new one (a cycle state written after the next attempt's sync).
+   */
+  private idFor(i: number, value: string): number {
+    const ids = this.ids[i]!;
+    let id = ids.get(value);
+    if (id === undefined) ids.set(value, (id = ids.size));
+    return id;
   }
 
-  /** Number of pairs with a non-zero count. */
-  get size(): number {
-    return this.pairs;
-  }
-
-  /** The shared counts while this view has no changes of its own, else null. */
-  get unchanged(): TopologyCounts | null {
-    return this.delta === null ? this.base : null;
-  }
-
-  get(key: string, value: string): number {
-    const b = this.base.get(key, value);
-    return this.delta === null ? b : b + this.delta.get(key, value);
-  }
-
-  add(key: string, value: string, delta: number): void {
-    if (delta === 0) return;
-    const before = this.get(key, value);
-    (this.delta ??= new TopologyCounts()).add(key, value, delta);
-    const after = before + delta;
-    if (before === 0) this.pairs++;
-    else if (after === 0) this.pairs--;
-  }
-
-  anyPositive(labels: Labels): boolean {
-    const delta = this.delta;
-    if (delta === null) return this.base.anyPositive(labels);
-    return this.anyPositiveOver(this.base.keyList, labels) || this.anyPositiveOver(delta.keyList, labels);
-  }
-
-  clone(): CountsOverlay {
-    return new CountsOverlay(this.base, this.delta === null ? null : this.delta.clone(), this.pairs);
-  }
-
-  toRecord(): Record<string, number> {
-    const out = this.base.toRecord();
-    this.delta?.forEach((k, v, n) => {
-      const total = (out[`${k}=${v}`] ?? 0) + n;
-      if (total === 0) delete out[`${k}=${v}`];
-      else out[`${k}=${v}`] = total;
-    });
-    return out;
-  }
-
-  private anyPositiveOver(keys: readonly string[], labels: Labels): boolean {
-    for (let i = 0; i < keys.length; i++) {
-      const v = labelValue(labels, keys[i]!);
-      if (v !== undefined && this.get(keys[i]!, v) > 0) return true;
-    }
-    return false;
+  private drop(pairs: DomainCounts, id: number): void {
+    pairs.unregister(id);
+    this.pairs--;
   }
 }

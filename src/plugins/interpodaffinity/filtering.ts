@@ -18,7 +18,7 @@ import {
   podNamespace,
 } from './terms.js';
 import { labelValue } from '../../framework/topology/label_value.js';
-import { CountsOverlay } from '../../framework/topology/topology_counts.js';
+import type { TopologyCounts } from '../../framework/topology/topology_counts.js';
 
 export const preFilterStateKey = 'PreFilter' + Name;
 
@@ -29,6 +29,10 @@ export const ErrReasonAntiAffinityRulesNotMatch = "node(s) didn't match pod anti
 const affinityNotMatched = Status.constant(Code.UnschedulableAndUnresolvable, Name, ErrReasonAffinityRulesNotMatch);
 const antiAffinityNotMatched = Status.constant(Code.Unschedulable, Name, ErrReasonAntiAffinityRulesNotMatch);
 const existingAntiAffinityNotMatched = Status.constant(Code.Unschedulable, Name, ErrReasonExistingAntiAffinityRulesNotMatch);
+
+function hasUnboundPairs(c: TopologyCounts): boolean {
+  return c.table === null && c.size > 0;
+}
 
 /** What PreFilter computes once per pod; Filter only looks topology pairs up in it. */
 export class PreFilterState implements StateData {
@@ -42,43 +46,57 @@ export class PreFilterState implements StateData {
     /** Labels of the incoming pod's namespace, for existing pods' namespaceSelectors. */
     readonly namespaceLabels: Labels,
     /** Pairs → existing pods whose required anti-affinity terms match the incoming pod. */
-    readonly existingAntiAffinityCounts: CountsOverlay,
+    public existingAntiAffinityCounts: TopologyCounts,
     /** Pairs → existing pods matching all the incoming pod's required affinity terms. */
-    readonly affinityCounts: CountsOverlay,
+    public affinityCounts: TopologyCounts,
     /** Pairs → existing pods matching the incoming pod's required anti-affinity terms. */
-    readonly antiAffinityCounts: CountsOverlay,
+    public antiAffinityCounts: TopologyCounts,
     /** Set when all three counts are bound to one domain table: Filter then reads them by node position. */
     readonly byPosition: PositionLookup | null,
   ) {}
 
+  /**
+   * Whether the counts may be shared (with the caches kept between attempts, or other states):
+   * the first AddPod/RemovePod then writes to copies (copies on write themselves).
+   */
+  private shared = true;
+  /** Set once AddPod/RemovePod gave pairs to counts not bound to the table (PreFilter had none). */
+  private unbound = false;
+
   /** The node's position in the domain table, or -1 when Filter must look its labels up. */
   positionOf(ni: NodeInfo): number {
-    // AddPod/RemovePod changes sit in the overlays only, which the label lookups read.
-    const unchanged =
-      this.existingAntiAffinityCounts.unchanged !== null && this.affinityCounts.unchanged !== null && this.antiAffinityCounts.unchanged !== null;
-    return this.byPosition !== null && unchanged ? this.byPosition.table.position(ni) : -1;
+    return this.byPosition !== null && !this.unbound ? this.byPosition.table.position(ni) : -1;
   }
 
-  /** The overlays copy only this attempt's own changes; the shared counts stay shared. */
   clone(): PreFilterState {
-    return new PreFilterState(
+    this.shared = true;
+    const c = new PreFilterState(
       this.pod,
       this.affinityTerms,
       this.antiAffinityTerms,
       this.namespaceLabels,
-      this.existingAntiAffinityCounts.clone(),
-      this.affinityCounts.clone(),
-      this.antiAffinityCounts.clone(),
+      this.existingAntiAffinityCounts,
+      this.affinityCounts,
+      this.antiAffinityCounts,
       this.byPosition,
     );
+    c.unbound = this.unbound;
+    return c;
   }
 
   /** Counts `other` (placed on `node`) in (multiplier 1) or out (-1), for preemption and nominated pods. */
   updateWithPod(other: PodInfo, node: Node, multiplier: number): void {
+    if (this.shared) {
+      this.existingAntiAffinityCounts = this.existingAntiAffinityCounts.clone();
+      this.affinityCounts = this.affinityCounts.clone();
+      this.antiAffinityCounts = this.antiAffinityCounts.clone();
+      this.shared = false;
+    }
     const labels = node.metadata.labels;
     addMatchingAnyTerm(this.existingAntiAffinityCounts, other.requiredAntiAffinityTerms, this.pod, this.namespaceLabels, labels, multiplier);
     addMatchingAllTerms(this.affinityCounts, this.affinityTerms, other.pod, labels, multiplier);
     addMatchingAnyTerm(this.antiAffinityCounts, this.antiAffinityTerms, other.pod, undefined, labels, multiplier);
+    if (hasUnboundPairs(this.existingAntiAffinityCounts) || hasUnboundPairs(this.affinityCounts) || hasUnboundPairs(this.antiAffinityCounts)) this.unbound = true;
   }
 }
 
@@ -109,9 +127,9 @@ export function preFilter(
       affinityTerms,
       antiAffinityTerms,
       nsLabels,
-      CountsOverlay.over(counts.existingAntiAffinity),
-      CountsOverlay.over(counts.affinity),
-      CountsOverlay.over(counts.antiAffinity),
+      counts.existingAntiAffinity,
+      counts.affinity,
+      counts.antiAffinity,
       counts.byPosition,
     ),
   );
@@ -168,9 +186,9 @@ function satisfyPodAffinity(s: PreFilterState, labels: Labels): boolean {
   return s.affinityCounts.size === 0 && podMatchesAllTerms(terms, s.pod, undefined);
 }
 
-/** satisfyPodAffinity for the node at `pos` of the domain table (no changes on top of the counts). */
+/** satisfyPodAffinity for the node at `pos` of the domain table. */
 function satisfyPodAffinityAt(s: PreFilterState, p: PositionLookup, pos: number): boolean {
-  const counts = s.affinityCounts.unchanged!;
+  const counts = s.affinityCounts;
   const keys = p.affinityKeys;
   let podsExist = true;
   for (let i = 0; i < keys.length; i++) {
@@ -185,7 +203,7 @@ function satisfyPodAffinityAt(s: PreFilterState, p: PositionLookup, pos: number)
 /** satisfyPodAntiAffinity for the node at `pos` of the domain table. */
 function satisfyPodAntiAffinityAt(s: PreFilterState, p: PositionLookup, pos: number): boolean {
   if (s.antiAffinityCounts.size === 0) return true;
-  const counts = s.antiAffinityCounts.unchanged!;
+  const counts = s.antiAffinityCounts;
   const keys = p.antiAffinityKeys;
   for (let i = 0; i < keys.length; i++) {
     const d = p.table.domain(keys[i]!, pos);
@@ -206,7 +224,7 @@ export function filter(state: CycleState, nodeInfo: NodeInfo): Status | null {
     if (!satisfyPodAffinityAt(s, p, pos)) return affinityNotMatched;
     if (!satisfyPodAntiAffinityAt(s, p, pos)) return antiAffinityNotMatched;
     const existing = s.existingAntiAffinityCounts;
-    if (existing.size > 0 && existing.unchanged!.anyPositiveAt(pos)) return existingAntiAffinityNotMatched;
+    if (existing.size > 0 && existing.anyPositiveAt(pos)) return existingAntiAffinityNotMatched;
     return null;
   }
   const labels = node.metadata.labels;

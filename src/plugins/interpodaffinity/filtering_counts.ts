@@ -15,7 +15,7 @@ import { podMatchesAllTerms } from './terms.js';
 import { labelValue } from '../../framework/topology/label_value.js';
 import { TopologyCounts } from '../../framework/topology/topology_counts.js';
 
-/** Where the helpers below add: one attempt's overlay, or a node's share being collected. */
+/** Where the helpers below add: one attempt's counts, or a node's share being collected. */
 interface PairSink {
   add(key: string, value: string, delta: number): void;
 }
@@ -127,7 +127,7 @@ export class PreFilterCaches {
    * The counts for an incoming pod (its namespace's labels and its terms with namespaceSelector
    * unrolled) over the lister's nodes; `allNodes` is PreFilter's node list, normally the lister's.
    * Cached counts are shared and brought up to date in place by the next attempt's PreFilter: the
-   * result is valid for this scheduling cycle only (AddPod/RemovePod write to the state's own layer).
+   * result is valid for this scheduling cycle only (AddPod/RemovePod write to the state's own copy).
    */
   count(
     lister: NodeInfoLister,

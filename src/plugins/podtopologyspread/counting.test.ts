@@ -15,7 +15,6 @@ import type { NodeInfo } from '../../framework/node_info.js';
 import { PodInfo } from '../../framework/pod_info.js';
 import { Status } from '../../framework/status.js';
 import { DomainTable } from '../../framework/topology/domain_table.js';
-import { NodeIndex } from '../../framework/topology/node_index.js';
 import { assertEqualData } from '../../testing/assert_data.js';
 import { newTestHandle } from '../../testing/handle.js';
 import { FakeClock, seededRandom } from '../../util/clock.js';
@@ -38,7 +37,7 @@ import {
 } from './filtering.js';
 import { PodTopologySpread } from './plugin.js';
 import { PreScoreState, preScoreStateKey, scoreForCount, topologyNormalizingWeight } from './scoring.js';
-import { node, pod, spread } from './test_helpers.js';
+import { domainEntries, node, pod, spread } from './test_helpers.js';
 
 // ---- the reference: a full recount per attempt
 
@@ -183,7 +182,7 @@ function pathsOf(p: CriticalPaths): [string, number, string, number] {
 
 /** The state as plain data: counts in iteration (insertion) order and the critical paths. */
 function preFilterView(s: PreFilterState): unknown {
-  return { counts: s.tpValueToMatchNum.map((m) => [...m]), paths: s.criticalPaths.map(pathsOf) };
+  return { counts: s.tpValueToMatchNum.map(domainEntries), paths: s.criticalPaths.map(pathsOf) };
 }
 
 function refPreFilterView(r: RefPreFilter): unknown {
@@ -461,7 +460,7 @@ describe('PodTopologySpread kept counts equal a full recount', () => {
     for (let step = 0; step < 200; step++) {
       world.step();
       const all = world.snapshot.list();
-      const rebuilt = kept.sync(world.snapshot, new NodeIndex(all));
+      const rebuilt = kept.sync(world.snapshot);
       if (!world.nodesChanged) {
         assert.equal(rebuilt, false, `step ${step}: only pods changed`);
         syncedWithoutRecount++;
@@ -488,7 +487,7 @@ describe('PodTopologySpread kept counts equal a full recount', () => {
     const spec = preFilterCountingSpec(p, plugin.getConstraints(p.pod, 'DoNotSchedule'));
     const table = new DomainTable();
     const kept = new SpreadCounts(spec, table);
-    kept.sync(snapshot, new NodeIndex(snapshot.list()));
+    kept.sync(snapshot);
     const before = kept.tables[0]!;
     assert.equal(before.size, zones);
     const id5 = before.idOf('z-5');
@@ -497,7 +496,7 @@ describe('PodTopologySpread kept counts equal a full recount', () => {
     for (let i = 2; i < zones; i++) cache.removeNode(node(`n-${i}`, { [LabelTopologyZone]: `z-${i}` }));
     cache.updateSnapshot(snapshot);
     const version = table.version;
-    assert.equal(kept.sync(snapshot, new NodeIndex(snapshot.list())), true);
+    assert.equal(kept.sync(snapshot), true);
     assert.equal(table.version, version + 1, 'the table dropped the ids of the 1098 zones gone');
     const fresh = new SpreadCounts(spec);
     fresh.rebuild(snapshot.list());

@@ -6,6 +6,7 @@ import type { Labels } from '../../api/labels.js';
 import type { RequiredNodeAffinity } from '../../api/nodeselector.js';
 import type { Node, Pod } from '../../api/types.js';
 import { ChangeCursor, type ChangeTrackingLister } from '../../framework/topology/change_cursor.js';
+import { DomainCounts } from '../../framework/topology/domain_counts.js';
 import { DomainTable } from '../../framework/topology/domain_table.js';
 import { labelValue } from '../../framework/topology/label_value.js';
 import type { NodeIndex } from '../../framework/topology/node_index.js';
@@ -48,81 +49,6 @@ export const MissingKey = -2;
 const maxMaskedConstraints = 30;
 
 /**
- * One constraint's domains, by the ids of the shared DomainTable (framework/topology/): `values`
- * in the order a full walk of the node list first meets them (a recount's Map insertion order,
- * which decides the critical paths' ties), and the matching pods in each. Unlike the table's
- * values, a domain exists here, even at 0 pods, while an eligible node is in it. `totals` (by
- * id) is copied before a change once it has been handed to a cycle state (see share).
- */
-export class ConstraintDomains {
-  private shared = false;
-
-  constructor(
-    /** The table's ids when these counts were made: later values may add ids, never move them. */
-    private readonly ids: ReadonlyMap<string, number>,
-    /** The domains' values in walk order. */
-    readonly values: readonly string[],
-    /** Their ids, in the same order. */
-    private readonly order: readonly number[],
-    /** By id: the domain's place in `values`, or -1 when the id is not a domain here. */
-    private readonly slots: Int32Array,
-    private totalsArr: Int32Array,
-  ) {}
-
-  /** Matching pods by domain id (ids beyond the array, or not domains, are not read). */
-  get totals(): Int32Array {
-    return this.totalsArr;
-  }
-
-  /** The number of domains. */
-  get size(): number {
-    return this.values.length;
-  }
-
-  /** The id of the domain named `value`, or -1 when it is not a domain here. */
-  idOf(value: string): number {
-    const id = this.ids.get(value);
-    return id !== undefined && this.isDomain(id) ? id : -1;
-  }
-
-  private isDomain(id: number): boolean {
-    return id >= 0 && id < this.slots.length && this.slots[id]! >= 0;
-  }
-
-  /** The value of domain `id`. */
-  valueOf(id: number): string {
-    return this.values[this.slots[id]!]!;
-  }
-
-  /** The id of the domain at place `w` of `values`. */
-  idAt(w: number): number {
-    return this.order[w]!;
-  }
-
-  /** The totals for a cycle state to read: later changes go to a copy. */
-  share(): Int32Array {
-    this.shared = true;
-    return this.totalsArr;
-  }
-
-  add(id: number, delta: number): void {
-    if (this.shared) {
-      this.totalsArr = this.totalsArr.slice();
-      this.shared = false;
-    }
-    this.totalsArr[id]! += delta;
-  }
-}
-
-/** `a` with at least `length` entries, new ones set to `fill`. */
-function grown(a: Int32Array, length: number, fill: number): Int32Array {
-  if (length <= a.length) return a;
-  const out = new Int32Array(Math.max(length, 2 * a.length)).fill(fill);
-  out.set(a);
-  return out;
-}
-
-/**
  * Per node (by position in `nodes`), what the plugin reads in Filter and PreScore without
  * walking into the node's labels: hot loops over thousands of nodes otherwise wait on memory.
  * A node whose Node object is not `nodeRefs[j]` is not described: read its labels.
@@ -140,9 +66,14 @@ export interface NodeColumns {
   readonly ownCounts: readonly Int32Array[];
 }
 
+/** The constraints whose matching pods score mode keeps per node: the hostname ones. */
+export function ownCounted(spec: CountingSpec): SpreadConstraint[] {
+  return spec.mode === 'score' ? spec.allConstraints.filter((c) => c.topologyKey === LabelHostname) : [];
+}
+
 /** The counts of one CountingSpec over one node list. */
 export class SpreadCounts {
-  tables: ConstraintDomains[] = [];
+  tables: DomainCounts[] = [];
   /** Set once synced to a tracked node list; null for a count made afresh. */
   columns: NodeColumns | null = null;
   /** The hostname constraints among allConstraints (score mode). */
@@ -161,11 +92,9 @@ export class SpreadCounts {
   /** `table` gives the domain ids; entries of one plugin share one, synced to the same lister. */
   constructor(
     readonly spec: CountingSpec,
-    private readonly table: DomainTable = new DomainTable(),
+    readonly table: DomainTable = new DomainTable(),
   ) {
-    const own: SpreadConstraint[] = [];
-    if (spec.mode === 'score') for (const c of spec.allConstraints) if (c.topologyKey === LabelHostname) own.push(c);
-    this.ownCountConstraints = own;
+    this.ownCountConstraints = ownCounted(spec);
   }
 
   /** Whether per-node columns can be kept (see NodeColumns). */
@@ -183,18 +112,12 @@ export class SpreadCounts {
     const direct = table.covers(nodes);
     const blank = spec.mode === 'score';
     const keys = new Int32Array(constraints.length);
-    const values: string[][] = [];
-    const order: number[][] = [];
-    const slots: Int32Array[] = [];
-    const totals: Int32Array[] = [];
+    const tables: DomainCounts[] = [];
     const domains: Int32Array[] = [];
     const counts: Int32Array[] = [];
     for (let k = 0; k < constraints.length; k++) {
       keys[k] = table.keyIndex(constraints[k]!.topologyKey);
-      values.push([]);
-      order.push([]);
-      slots.push(new Int32Array(0));
-      totals.push(new Int32Array(0));
+      tables.push(new DomainCounts(table.valueIds(keys[k]!)));
       domains.push(new Int32Array(n).fill(-1));
       counts.push(new Int32Array(n));
     }
@@ -215,15 +138,9 @@ export class SpreadCounts {
         const key = keys[k]!;
         // Filter mode counts only nodes carrying every key, so "" stands for a missing one in score mode only.
         const id = direct ? (blank ? table.domainOrBlank(key, j) : table.domain(key, j)) : table.valueId(key, labelValue(labels, c.topologyKey) ?? '');
-        if (id >= slots[k]!.length) {
-          slots[k] = grown(slots[k]!, id + 1, -1);
-          totals[k] = grown(totals[k]!, id + 1, 0);
-        }
-        if (slots[k]![id]! < 0) {
-          slots[k]![id] = values[k]!.length;
-          values[k]!.push(labelValue(labels, c.topologyKey) ?? '');
-          order[k]!.push(id);
-        }
+        const domainCounts = tables[k]!;
+        // Registered in walk order: the order a recount first meets the domains.
+        if (!domainCounts.has(id)) domainCounts.register(id, labelValue(labels, c.topologyKey) ?? '');
         // Default constraints share one selector: count the node's pods once for all of them.
         if (c.selector !== lastSelector) {
           lastSelector = c.selector;
@@ -231,11 +148,9 @@ export class SpreadCounts {
         }
         domains[k]![j] = id;
         counts[k]![j] = lastCount;
-        totals[k]![id]! += lastCount;
+        if (lastCount !== 0) domainCounts.add(id, lastCount);
       }
     }
-    const tables: ConstraintDomains[] = [];
-    for (let k = 0; k < constraints.length; k++) tables.push(new ConstraintDomains(table.valueIds(keys[k]!), values[k]!, order[k]!, slots[k]!, totals[k]!));
     this.tableVersion = table.version;
     this.tables = tables;
     this.domains = domains;
@@ -267,12 +182,13 @@ export class SpreadCounts {
 
   /**
    * Brings the counts up to date with the list of `lister` (whose change log says which
-   * NodeInfos changed in place), indexed by `index`. Returns true when that took a count from
-   * scratch.
+   * NodeInfos changed in place). Returns true when that took a count from scratch.
    */
-  sync(lister: ChangeTrackingLister, index: NodeIndex): boolean {
-    const nodes = index.nodes;
+  sync(lister: ChangeTrackingLister): boolean {
     this.table.sync(lister);
+    // The table's positions are those of the lister's list: the columns are read through them.
+    const index = this.table.nodeIndex;
+    const nodes = index.nodes;
     let changed = this.changes.advance(lister);
     // New ids for the values (the table compacted them): the counts by id are void.
     if (this.nodes !== nodes || this.tableVersion !== this.table.version) changed = null;

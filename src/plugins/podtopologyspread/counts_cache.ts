@@ -1,5 +1,5 @@
 // The plugin's SpreadCounts for recent pods' constraints, keyed by everything the counts depend
-// on, and the NodeInfo positions the per-node columns are read through.
+// on, over one domain table (whose node positions the per-node columns are read through).
 import { Selector } from '../../api/labels.js';
 import type { NodeInfoLister } from '../../framework/interfaces.js';
 import type { NodeInfo } from '../../framework/node_info.js';
@@ -7,9 +7,8 @@ import { CacheKey } from '../../framework/topology/cache_key.js';
 import { DomainTable } from '../../framework/topology/domain_table.js';
 import { tracksChanges } from '../../framework/topology/change_cursor.js';
 import { LruMap } from '../../framework/topology/lru_map.js';
-import { NodeIndex } from '../../framework/topology/node_index.js';
 import { type LabelMatcher, SelectorConjunction } from './common.js';
-import { type CountingSpec, SpreadCounts } from './counting.js';
+import { type CountingSpec, ownCounted, SpreadCounts } from './counting.js';
 
 /**
  * Adds what makes two matchers match the same pods; false when the matcher is of a kind it
@@ -30,7 +29,7 @@ function addMatcher(key: CacheKey, m: LabelMatcher): boolean {
 }
 
 /** The cache key of a spec: everything its counts and columns depend on, or null when it cannot be keyed. */
-function countingKey(spec: CountingSpec, ownCounted: readonly { readonly selector: LabelMatcher }[]): string | null {
+function countingKey(spec: CountingSpec): string | null {
   let affinity = false;
   let taints = false;
   const key = new CacheKey().str(spec.mode).num(spec.requireAllTopologies ? 1 : 0).str(spec.namespace).open();
@@ -44,7 +43,7 @@ function countingKey(spec: CountingSpec, ownCounted: readonly { readonly selecto
     if (c.nodeTaintsPolicy === 'Honor') taints = true;
   }
   key.close().open();
-  for (const c of ownCounted) if (!addMatcher(key, c.selector)) return null;
+  for (const c of ownCounted(spec)) if (!addMatcher(key, c.selector)) return null;
   key.close();
   const podSpec = spec.pod.spec;
   const nodeAffinity = podSpec.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
@@ -61,8 +60,7 @@ function countingKey(spec: CountingSpec, ownCounted: readonly { readonly selecto
  */
 export class SpreadCountsCache {
   private readonly entries: LruMap<SpreadCounts>;
-  private index = NodeIndex.empty;
-  /** The domain ids of every kept entry. */
+  /** The domain ids and node positions of every kept entry. */
   private readonly table = new DomainTable();
 
   constructor(capacity: number) {
@@ -74,20 +72,17 @@ export class SpreadCountsCache {
    * change-tracking lister; otherwise they are counted afresh (without columns).
    */
   countsFor(spec: CountingSpec, nodes: readonly NodeInfo[], lister: NodeInfoLister): SpreadCounts {
-    const tracking = tracksChanges(lister);
-    const fresh = new SpreadCounts(spec, this.table);
-    const key = tracking && lister.list() === nodes ? countingKey(spec, fresh.ownCountConstraints) : null;
-    if (!tracking || key === null) {
+    const tracked = tracksChanges(lister) && lister.list() === nodes ? lister : null;
+    const key = tracked === null ? null : countingKey(spec);
+    if (tracked === null || key === null) {
       // Counted once: its own table, so the shared one holds only values of the tracked list.
       const once = new SpreadCounts(spec);
       once.rebuild(nodes);
       return once;
     }
-    const counts = this.entries.get(key) ?? fresh;
-    this.entries.set(key, counts);
-    // One index per node list (a new list is a new array), shared by every entry.
-    if (this.index.nodes !== nodes) this.index = new NodeIndex(nodes);
-    counts.sync(lister, this.index);
+    let counts = this.entries.get(key);
+    if (counts === undefined) this.entries.set(key, (counts = new SpreadCounts(spec, this.table)));
+    counts.sync(tracked);
     return counts;
   }
 }

@@ -6,7 +6,7 @@ import { defaultFeatures } from '../../framework/features.js';
 import { Code, Status } from '../../framework/status.js';
 import type { PodTopologySpreadArgs } from './args.js';
 import { CriticalPaths, ErrReasonConstraintsNotMatch, ErrReasonNodeLabelNotMatch, PreFilterState, preFilterStateKey } from './filtering.js';
-import { barSelector, fooSelector, info, newState, node, pod, setup, spread, unschedulableTaint } from './test_helpers.js';
+import { barSelector, domainEntries, fooSelector, info, newState, node, pod, setup, spread, unschedulableTaint } from './test_helpers.js';
 
 const maxInt32 = 2147483647;
 const zn = (name: string, zone: string, extra: Record<string, string> = {}): Node => node(name, { zone, node: name, ...extra });
@@ -31,7 +31,7 @@ interface WantState {
 
 function assertState(s: PreFilterState, want: WantState): void {
   assert.deepEqual(s.constraints.map((c) => c.topologyKey), want.keys);
-  assert.deepEqual(s.tpValueToMatchNum.map((m) => Object.fromEntries([...m].sort())), want.counts);
+  assert.deepEqual(s.tpValueToMatchNum.map((m) => Object.fromEntries(domainEntries(m).sort())), want.counts);
   assert.deepEqual(s.criticalPaths.map(pathsOf), want.paths);
 }
 

@@ -9,7 +9,8 @@ import type { PodInfo } from '../../framework/pod_info.js';
 import { Code, Status } from '../../framework/status.js';
 import { PodTopologySpread as Name } from '../../framework/names.js';
 import { matchNodeInclusionPolicies, nodeLabelsMatchSpreadConstraints, type SpreadConstraint } from './common.js';
-import { type ConstraintDomains, type CountingSpec, MissingKey, type NodeColumns, type SpreadCounts } from './counting.js';
+import { type CountingSpec, MissingKey, type NodeColumns, type SpreadCounts } from './counting.js';
+import { TopologyCounts } from '../../framework/topology/topology_counts.js';
 import { labelValue } from '../../framework/topology/label_value.js';
 
 export const preFilterStateKey = 'PreFilterPodTopologySpread';
@@ -68,81 +69,18 @@ export class CriticalPaths {
   }
 }
 
-/**
- * One hard constraint's matching pods per domain, as a cycle state holds them: the domains and
- * totals PreFilter found, shared with the counts cache and with clones until AddPod/RemovePod
- * first writes (then copied), plus any domain AddPod/RemovePod introduced. Iterates as the Map
- * upstream keeps would (domains in insertion order).
- */
-export class TopologyMatchCounts implements Iterable<[string, number]> {
-  private extra: Map<string, number> | null = null;
-
-  constructor(
-    private readonly domains: ConstraintDomains,
-    private counts: Int32Array,
-    private owned: boolean,
-  ) {}
-
-  /** Number of domains. */
-  get size(): number {
-    return this.domains.size + (this.extra === null ? 0 : this.extra.size);
-  }
-
-  /** Whether AddPod/RemovePod introduced domains beyond PreFilter's ids. */
-  get hasExtraDomains(): boolean {
-    return this.extra !== null;
-  }
-
-  /** Matching pods in the domain with this id (one of PreFilter's). */
-  countAt(id: number): number {
-    return this.counts[id]!;
-  }
-
-  /** Matching pods in the domain, 0 for an unknown one. */
-  get(value: string): number {
-    const id = this.domains.idOf(value);
-    if (id >= 0) return this.counts[id]!;
-    return this.extra === null ? 0 : (this.extra.get(value) ?? 0);
-  }
-
-  /** Adds `delta` to the domain (creating it) and returns its new count. */
-  add(value: string, delta: number): number {
-    const id = this.domains.idOf(value);
-    if (id < 0) {
-      this.extra ??= new Map();
-      const num = (this.extra.get(value) ?? 0) + delta;
-      this.extra.set(value, num);
-      return num;
-    }
-    if (!this.owned) {
-      this.counts = this.counts.slice();
-      this.owned = true;
-    }
-    return (this.counts[id]! += delta);
-  }
-
-  /** A copy sharing the totals until either side writes. */
-  clone(): TopologyMatchCounts {
-    this.owned = false;
-    const c = new TopologyMatchCounts(this.domains, this.counts, false);
-    if (this.extra !== null) c.extra = new Map(this.extra);
-    return c;
-  }
-
-  *[Symbol.iterator](): IterableIterator<[string, number]> {
-    const values = this.domains.values;
-    for (let w = 0; w < values.length; w++) yield [values[w]!, this.counts[this.domains.idAt(w)]!];
-    if (this.extra !== null) yield* this.extra;
-  }
-}
-
 /** What PreFilter computes once per pod: matching pods per domain, per hard constraint. */
 export class PreFilterState implements StateData {
   constructor(
     /** Shared between clones: never changes after PreFilter. */
     readonly constraints: readonly SpreadConstraint[],
-    /** Indexed by constraint: topology value → matching pods in that domain. */
-    readonly tpValueToMatchNum: TopologyMatchCounts[],
+    /**
+     * Indexed by constraint: topology value → matching pods in that domain (the constraint's key
+     * only), domains in insertion order; copies on write of the kept counts.
+     */
+    readonly tpValueToMatchNum: TopologyCounts[],
+    /** Indexed by constraint: the domain table's index of its topology key. */
+    readonly tableKeys: Int32Array,
     /** Indexed by constraint. */
     readonly criticalPaths: CriticalPaths[],
     /** The incoming pod's required node affinity, for AddPod/RemovePod; null when there are no constraints. */
@@ -176,11 +114,11 @@ export class PreFilterState implements StateData {
   }
 
   clone(): PreFilterState {
-    const counts = new Array<TopologyMatchCounts>(this.tpValueToMatchNum.length);
+    const counts = new Array<TopologyCounts>(this.tpValueToMatchNum.length);
     for (let i = 0; i < counts.length; i++) counts[i] = this.tpValueToMatchNum[i]!.clone();
     const paths = new Array<CriticalPaths>(this.criticalPaths.length);
     for (let i = 0; i < paths.length; i++) paths[i] = this.criticalPaths[i]!.clone();
-    return new PreFilterState(this.constraints, counts, paths, this.requiredNodeAffinity, this.nodeColumns);
+    return new PreFilterState(this.constraints, counts, this.tableKeys, paths, this.requiredNodeAffinity, this.nodeColumns);
   }
 }
 
@@ -200,21 +138,22 @@ export function preFilterCountingSpec(pod: PodInfo, constraints: readonly Spread
 /** The PreFilter state from the counts of preFilterCountingSpec over all nodes (kept or fresh). */
 export function calPreFilterState(constraints: readonly SpreadConstraint[], counts: SpreadCounts): PreFilterState {
   const n = constraints.length;
-  const matchNums = new Array<TopologyMatchCounts>(n);
+  const matchNums = new Array<TopologyCounts>(n);
+  const tableKeys = new Int32Array(n);
   const paths = new Array<CriticalPaths>(n);
   for (let i = 0; i < n; i++) {
-    const table = counts.tables[i]!;
-    const totals = table.share();
-    matchNums[i] = new TopologyMatchCounts(table, totals, false);
+    const domains = counts.tables[i]!;
+    const key = constraints[i]!.topologyKey;
+    matchNums[i] = TopologyCounts.over(counts.table, key, domains);
+    tableKeys[i] = counts.table.keyIndex(key);
     // Domains in first-seen order, as a recount walks its Map: ties resolve the same way.
     const p = new CriticalPaths();
-    const values = table.values;
-    for (let w = 0; w < values.length; w++) p.update(values[w]!, totals[table.idAt(w)]!);
+    for (let w = 0; w < domains.size; w++) p.update(domains.values[w]!, domains.totals[domains.idAt(w)]!);
     paths[i] = p;
   }
   // counts.spec.required is the node affinity of the pod that made this cache entry: equal to
   // this pod's whenever a constraint honours affinity, because the cache key then includes it.
-  return new PreFilterState(constraints, matchNums, paths, counts.spec.required, counts.columns);
+  return new PreFilterState(constraints, matchNums, tableKeys, paths, counts.spec.required, counts.columns);
 }
 
 export function getPreFilterState(state: CycleState): PreFilterState | Status {
@@ -237,7 +176,7 @@ export function updateWithPod(s: PreFilterState, updatedPod: Pod, preemptorPod: 
     if (!c.selector.matches(podLabels)) continue;
     if (!matchNodeInclusionPolicies(c, preemptorPod, node, required)) continue;
     const value = labels![c.topologyKey]!;
-    s.criticalPaths[i]!.update(value, s.tpValueToMatchNum[i]!.add(value, delta));
+    s.criticalPaths[i]!.update(value, s.tpValueToMatchNum[i]!.accumulate(c.topologyKey, value, delta));
   }
 }
 
@@ -262,14 +201,14 @@ export function filterNode(s: PreFilterState, pod: PodInfo, nodeInfo: NodeInfo):
     const id = j < 0 ? Unrecorded : recorded!.labelDomains[i]![j]!;
     let matchNum = 0;
     if (id >= 0) {
-      matchNum = counts.countAt(id);
+      matchNum = counts.countAt(s.tableKeys[i]!, id);
     } else if (id === MissingKey) {
       return nodeLabelMissing;
-    } else if (id === Unrecorded || counts.hasExtraDomains) {
-      // Unrecorded, or possibly a domain AddPod introduced: by the label's value.
+    } else {
+      // Unrecorded, or not a domain at PreFilter (AddPod may have made it one): by the label's value.
       const value = labelValue(nodeInfo.node?.metadata.labels, c.topologyKey);
       if (value === undefined) return nodeLabelMissing;
-      matchNum = counts.get(value);
+      matchNum = counts.get(c.topologyKey, value);
     }
     if (matchNum + selfMatch[i]! - s.minMatchNum(i, c.minDomains) > c.maxSkew) {
       return constraintsNotMatched;

@@ -6,7 +6,8 @@ import type { NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Status } from '../../framework/status.js';
 import { countPodsMatchSelector, LabelHostname, nodeLabelsMatchSpreadConstraints, type SpreadConstraint } from './common.js';
-import type { CountingSpec, ConstraintDomains, NodeColumns, SpreadCounts } from './counting.js';
+import type { CountingSpec, NodeColumns, SpreadCounts } from './counting.js';
+import type { DomainCounts } from '../../framework/topology/domain_counts.js';
 import { labelValue } from '../../framework/topology/label_value.js';
 
 export const preScoreStateKey = 'PreScorePodTopologySpread';
@@ -91,7 +92,7 @@ export function calPreScoreState(
   const n = constraints.length;
   const ignoredNodes = new Set<string>();
   const domainCounts = new Array<Map<string, number>>(n);
-  const tables = new Array<ConstraintDomains | null>(n);
+  const tables = new Array<DomainCounts | null>(n);
   for (let i = 0, k = 0; i < n; i++) {
     domainCounts[i] = new Map();
     tables[i] = constraints[i]!.topologyKey === LabelHostname ? null : counts.tables[k++]!;
@@ -195,7 +196,7 @@ function preScoreFromColumns(
   const weights = normalizingWeights(constraints, domainCounts, f - ignoredNodes.size);
   // Per constraint, where a node's count is read: its domain's total, or its own pods (hostname).
   const nodeColumn = new Array<Int32Array>(n);
-  const domainTotals = new Array<Int32Array | null>(n);
+  const domainTotals = new Array<Float64Array | null>(n);
   for (let i = 0; i < n; i++) {
     const k = counted[i]!;
     nodeColumn[i] = k >= 0 ? columns.labelDomains[k]! : columns.ownCounts[own[i]!]!;

@@ -7,6 +7,7 @@ import { makeNode, makePod } from '../../testing/builders.js';
 import { newTestHandle } from '../../testing/handle.js';
 import type { PodTopologySpreadArgs } from './args.js';
 import { PodTopologySpread } from './plugin.js';
+import type { TopologyCounts } from '../../framework/topology/topology_counts.js';
 
 export const fooSelector: LabelSelector = { matchExpressions: [{ key: 'foo', operator: 'Exists' }] };
 export const barSelector: LabelSelector = { matchExpressions: [{ key: 'bar', operator: 'Exists' }] };
@@ -99,4 +100,11 @@ export function newState(): CycleState {
 
 export function info(p: Pod): PodInfo {
   return new PodInfo(p);
+}
+
+/** One constraint's domains with their counts, in iteration (insertion) order. */
+export function domainEntries(m: TopologyCounts): [string, number][] {
+  const out: [string, number][] = [];
+  m.forEach((_key, value, count) => out.push([value, count]));
+  return out;
 }
