@@ -115,6 +115,22 @@ const FlagUnschedulable = 1;
 const FlagTaints = 2;
 const FlagImages = 4;
 
+/**
+ * The flags any NodeInfo of the process ever had, never cleared (a NodeInfo dropped goes
+ * unnoticed): a flag not in it is on no node of any list, so a walk looking for it can be skipped.
+ */
+let flagsSeen = 0;
+
+/** False while no NodeInfo has reported images: a walk asking hasImages() of each would find none. */
+export function anyNodeInfoHadImages(): boolean {
+  return (flagsSeen & FlagImages) !== 0;
+}
+
+/** False while no NodeInfo has had taints: a walk asking hasTaints() of each would find none. */
+export function anyNodeInfoHadTaints(): boolean {
+  return (flagsSeen & FlagTaints) !== 0;
+}
+
 /** Rows for NodeInfos outside a snapshot's table are cut from shared chunks: one allocation per
  * chunk instead of one (off-heap) array per NodeInfo. Small chunks bound what a long-lived
  * NodeInfo can keep alive of a chunk otherwise used by short-lived copies. */
@@ -311,6 +327,7 @@ export class NodeInfo {
     if (spec?.unschedulable) flags |= FlagUnschedulable;
     if (spec?.taints && spec.taints.length > 0) flags |= FlagTaints;
     if (this.images.size > 0) flags |= FlagImages;
+    flagsSeen |= flags;
     this.row[this.rowAt + RowFlags] = flags;
   }
 

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import type { Container, Node, Pod } from '../../api/types.js';
 import { Snapshot } from '../../cache/snapshot.js';
 import { CycleState } from '../../framework/cycle_state.js';
+import { anyNodeInfoHadImages } from '../../framework/node_info.js';
 import type { NodeScore } from '../../framework/interfaces.js';
 import { PodInfo } from '../../framework/pod_info.js';
 import { makeNode, makePod } from '../../testing/builders.js';
@@ -103,6 +104,16 @@ describe('ImageLocality Score', () => {
       assert.equal(pl.scoreExtensions(), null);
     });
   }
+  it('scores every node alike (without a Score walk) only when none of them has images', () => {
+    const snapshot = Snapshot.fromObjects([], [imageNode('machine1', node403002000), imageNode('machine2', []), imageNode('machine3', [])]);
+    fillImageStates(snapshot.list());
+    assert.equal(anyNodeInfoHadImages(), true);
+    const pl = imageLocalityDefinition.factory(undefined, newTestHandle({ snapshot }), defaultFeatures) as ImageLocality;
+    const pod = new PodInfo(podWithImages(['gcr.io/40']));
+    const [withImages, a, b] = snapshot.list();
+    assert.equal(pl.uniformScore(new CycleState(), pod, [a!, withImages!, b!]), null);
+    assert.equal(pl.uniformScore(new CycleState(), pod, [a!, b!]), calculatePriority(0, 1));
+  });
   it('a pod without containers scores 0', () => {
     assert.equal(calculatePriority(0, 0), 0);
   });

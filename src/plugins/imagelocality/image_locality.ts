@@ -3,7 +3,7 @@
 import type { CycleState } from '../../framework/cycle_state.js';
 import type { Handle, NodeScore, ScorePlugin } from '../../framework/interfaces.js';
 import { MaxNodeScore } from '../../framework/interfaces.js';
-import type { ImageStateSummary, NodeInfo } from '../../framework/node_info.js';
+import { anyNodeInfoHadImages, type ImageStateSummary, type NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import type { Status } from '../../framework/status.js';
 import { ImageLocality as Name } from '../../framework/names.js';
@@ -71,7 +71,8 @@ export class ImageLocality implements ScorePlugin, SignPlugin {
 
   /** When none of the nodes reports an image, each scores what an empty sum scores. */
   uniformScore(_state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[]): number | null {
-    for (let i = 0; i < nodes.length; i++) if (nodes[i]!.hasImages()) return null;
+    // Where no node ever reported images (benchmarks, most simulations) there is nothing to walk.
+    if (anyNodeInfoHadImages()) for (let i = 0; i < nodes.length; i++) if (nodes[i]!.hasImages()) return null;
     return calculatePriority(0, this.podImages(pod).length);
   }
 

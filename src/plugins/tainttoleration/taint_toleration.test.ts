@@ -5,7 +5,8 @@ import type { Node, Pod, Taint, Toleration } from '../../api/types.js';
 import { CycleState } from '../../framework/cycle_state.js';
 import { ActionType, QueueingHint } from '../../framework/events.js';
 import type { NodeScore } from '../../framework/interfaces.js';
-import { NodeInfo } from '../../framework/node_info.js';
+import { MaxNodeScore } from '../../framework/interfaces.js';
+import { anyNodeInfoHadTaints, NodeInfo } from '../../framework/node_info.js';
 import { PodInfo } from '../../framework/pod_info.js';
 import { Code } from '../../framework/status.js';
 import { makeNode, makePod } from '../../testing/builders.js';
@@ -101,6 +102,17 @@ describe('TaintToleration Score', () => {
       assert.deepEqual(got, c.want);
     });
   }
+  it('scores every node alike (without a Score walk) only when none of them has taints', () => {
+    const pl = new TaintToleration();
+    const state = new CycleState();
+    const pod = new PodInfo(podWithTolerations('pod1', []));
+    const [a, b, tainted] = [nodeWithTaints('a', []), nodeWithTaints('b', []), nodeWithTaints('t', [{ key: 'k', effect: 'NoSchedule' }])].map((n) => new NodeInfo(n));
+    assert.equal(anyNodeInfoHadTaints(), true);
+    assert.equal(pl.uniformScore(state, pod, [a!, b!]), null, 'no PreScore state');
+    assert.equal(pl.preScore(state, pod), null);
+    assert.equal(pl.uniformScore(state, pod, [a!, tainted!, b!]), null);
+    assert.equal(pl.uniformScore(state, pod, [a!, b!]), MaxNodeScore);
+  });
   it('Score without PreScore is an error', () => {
     const s = new TaintToleration().score(new CycleState(), new PodInfo(makePod('p')), new NodeInfo(makeNode('n')));
     assert.notEqual(typeof s, 'number');

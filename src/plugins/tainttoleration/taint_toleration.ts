@@ -15,7 +15,7 @@ import type {
   ScoreExtensions,
   ScorePlugin,
 } from '../../framework/interfaces.js';
-import type { NodeInfo } from '../../framework/node_info.js';
+import { anyNodeInfoHadTaints, type NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Code, Status } from '../../framework/status.js';
 import { TaintToleration as Name } from '../../framework/names.js';
@@ -93,7 +93,8 @@ export class TaintToleration implements FilterPlugin, PreScorePlugin, ScorePlugi
   /** Without a tainted node every count is 0, which the reversed normalization turns into the maximum. */
   uniformScore(state: CycleState, _pod: PodInfo, nodes: readonly NodeInfo[]): number | null {
     if (state.read<PreScoreState>(preScoreStateKey) === undefined) return null;
-    for (let i = 0; i < nodes.length; i++) if (nodes[i]!.hasTaints()) return null;
+    // Where no node ever had taints (most benchmarks) there is nothing to walk.
+    if (anyNodeInfoHadTaints()) for (let i = 0; i < nodes.length; i++) if (nodes[i]!.hasTaints()) return null;
     return MaxNodeScore;
   }
 
