@@ -264,7 +264,7 @@ func newHarness(ctx context.Context, c *cluster.Cluster, cfg *schedulerapi.KubeS
 	h := &harness{cluster: c, sched: sched, rec: &attempt{}, inMemory: victims}
 	c.BeforeDelete = h.gateAtFirstVictim
 	for name, f := range sched.Profiles {
-		sched.Profiles[name] = &recordingFramework{Framework: f, rec: h.rec, group: func() *groupAttempt { return h.group }}
+		sched.Profiles[name] = &recordingFramework{Framework: f, rec: h.rec, group: func() *groupAttempt { return h.group }, placement: h.currentPlacement}
 	}
 	h.wrapScheduler()
 
@@ -324,7 +324,7 @@ func (h *harness) wrapScheduler() {
 		result, err := schedulePod(ctx, f, state, podInfo)
 		h.rec.stop()
 		if h.group != nil {
-			h.group.tried(podInfo.Pod, h.rec, h.placementName())
+			h.group.tried(podInfo.Pod, h.rec, h.placementPath())
 		}
 		if err != nil {
 			return result, err
@@ -343,7 +343,7 @@ func (h *harness) wrapScheduler() {
 		}
 		h.host = result.SuggestedHost
 		if h.group != nil {
-			h.group.placed(podInfo.Pod, h, h.placementName())
+			h.group.placed(podInfo.Pod, h, h.placementPath())
 		}
 		return result, nil
 	}

@@ -9,8 +9,8 @@ import (
 	v1 "k8s.io/api/core/v1"
 	schedulingv1alpha3 "k8s.io/api/scheduling/v1alpha3"
 	schedulingv1beta1 "k8s.io/api/scheduling/v1beta1"
-	"k8s.io/apimachinery/pkg/runtime"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/wait"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/klog/v2"
@@ -29,10 +29,15 @@ type groupAttempt struct {
 	key     string
 	mu      sync.Mutex
 	members map[string]*memberRecord
-	// trials holds the members' records per placement name ("" for all nodes), tried in
-	// placements' order.
+	// trials holds the members' records per placement path ("" for all nodes), tried in
+	// placements' order. In a tree of CompositePodGroups placements nest (the composite's
+	// domains, then each child's inside them, and a child without constraints gets an unnamed
+	// copy of its parent's), so a name alone is ambiguous: the path is the names from the
+	// outermost placement down, each after a "/".
 	trials     map[string]map[string]*memberRecord
 	placements []string
+	// paths holds the path of each placement generated in this cycle.
+	paths map[*fwk.Placement]string
 	// order is the members' keys in the order they were created; waited holds, per member whose
 	// Permit ran, whether it waited; preBound holds those whose PreBind has returned (see
 	// awaitPreBindTurn).
@@ -63,6 +68,30 @@ func recordIn(records map[string]*memberRecord, pod *v1.Pod) *memberRecord {
 		records[key] = r
 	}
 	return r
+}
+
+// nested gives each generated placement its path below the parent's (nil for all nodes).
+func (g *groupAttempt) nested(parent *fwk.Placement, placements []*fwk.Placement) {
+	base := g.pathOf(parent)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for _, p := range placements {
+		g.paths[p] = base + "/" + p.Name
+	}
+}
+
+// pathOf is a placement's path: "" for all nodes (nil), its name for one not generated in
+// this cycle.
+func (g *groupAttempt) pathOf(p *fwk.Placement) string {
+	if p == nil {
+		return ""
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if path, ok := g.paths[p]; ok {
+		return path
+	}
+	return p.Name
 }
 
 // trial is the member's record in the placement being tried.
@@ -324,7 +353,7 @@ func (h *harness) retryFailedMembers(ctx context.Context, failed []*v1.Pod, repo
 // startGroup begins a group's attempt: the harness's per-attempt state reset, the group's record.
 func (h *harness) startGroup(member *v1.Pod) {
 	key, _ := groupKey(member)
-	h.group = &groupAttempt{key: key, members: map[string]*memberRecord{}, trials: map[string]map[string]*memberRecord{}, waited: map[string]bool{}, preBound: map[string]bool{}}
+	h.group = &groupAttempt{key: key, members: map[string]*memberRecord{}, trials: map[string]map[string]*memberRecord{}, paths: map[*fwk.Placement]string{}, waited: map[string]bool{}, preBound: map[string]bool{}}
 	h.rec.mu.Lock()
 	h.rec.placementWinner = ""
 	h.rec.mu.Unlock()

@@ -16,9 +16,14 @@ import (
 // totals the first name wins.
 
 // RunPlacementGeneratePlugins returns upstream's placements sorted by name.
+// Each placement is also given its path (see groupAttempt.paths): the placement the snapshot is
+// limited to now is the parent of the ones generated here.
 func (r *recordingFramework) RunPlacementGeneratePlugins(ctx context.Context, state fwk.PodGroupCycleState, podGroup fwk.PodGroupInfo, nodes []fwk.NodeInfo) ([]*fwk.Placement, *fwk.Status) {
 	placements, status := r.Framework.RunPlacementGeneratePlugins(ctx, state, podGroup, nodes)
 	sort.SliceStable(placements, func(i, j int) bool { return placements[i].Name < placements[j].Name })
+	if g := r.group(); g != nil {
+		g.nested(r.placement(), placements)
+	}
 	return placements, status
 }
 
@@ -43,18 +48,24 @@ func (r *recordingFramework) RunPlacementScorePlugins(ctx context.Context, state
 			best = i
 		}
 	}
+	winner := scores[best].Placement.Name
+	if g := r.group(); g != nil {
+		winner = g.pathOf(scores[best].Placement)
+	}
 	r.rec.mu.Lock()
-	r.rec.placementWinner = scores[best].Placement.Name
+	r.rec.placementWinner = winner
 	r.rec.mu.Unlock()
 	return scores, status
 }
 
-// placementName is the placement the scheduler's snapshot is limited to now ("" for all nodes):
-// the Scheduler's nodeInfoSnapshot is unexported, reached by reflection.
-func (h *harness) placementName() string {
+// currentPlacement is the placement the scheduler's snapshot is limited to now (nil for all
+// nodes): the Scheduler's nodeInfoSnapshot is unexported, reached by reflection.
+func (h *harness) currentPlacement() *fwk.Placement {
 	snapshot := writable(reflect.ValueOf(h.sched).Elem().FieldByName("nodeInfoSnapshot")).Interface().(*internalcache.Snapshot)
-	if p := snapshot.GetPlacement(); p != nil {
-		return p.Name
-	}
-	return ""
+	return snapshot.GetPlacement()
+}
+
+// placementPath is the path of the placement the snapshot is limited to now ("" for all nodes).
+func (h *harness) placementPath() string {
+	return h.group.pathOf(h.currentPlacement())
 }

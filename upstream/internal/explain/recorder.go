@@ -50,6 +50,8 @@ type recordingFramework struct {
 	rec *attempt
 	// group is the pod group whose cycle runs now, if any (the harness's).
 	group func() *groupAttempt
+	// placement is the placement the scheduler's snapshot is limited to now (nil for all nodes).
+	placement func() *fwk.Placement
 }
 
 // RunPermitPlugins notes whether a group member waits at Permit (see awaitPreBindTurn).
