@@ -1,6 +1,6 @@
 // The PodGroupPostFilter extension point (kube-scheduler framework/interface.go:
 // PodGroupPostFilterPlugin, PodGroupSchedulingFunc, ProposedAssignment, PodGroupPostFilterResult).
-import type { PodGroup } from '../api/scheduling.js';
+import type { SchedulingGroup } from '../api/scheduling.js';
 import type { CycleState } from './cycle_state.js';
 import type { Plugin } from './interfaces.js';
 import type { NodeInfo } from './node_info.js';
@@ -29,13 +29,14 @@ interface PodGroupAssignments {
  * of the call (upstream's mutable snapshot): whatever it removes or adds is put back afterwards.
  */
 export interface PodGroupPostFilterContext {
-  readonly podGroup: PodGroup;
+  /** The group whose cycle failed: a PodGroup, or the root of a tree of CompositePodGroups. */
+  readonly podGroup: SchedulingGroup;
   /**
    * The state plugins shared across the members during the group's cycle (PodGroupCycleState):
    * what each member's attempt recorded there. Absent when the caller ran no group cycle.
    */
   readonly state?: CycleState;
-  /** The group's members not scheduled yet (GetUnscheduledPods). */
+  /** The group's members not scheduled yet (GetUnscheduledPods; a tree's, every PodGroup's). */
   readonly members: readonly PodInfo[];
   /** The snapshot's nodes, in the snapshot's order. */
   nodeInfos(): readonly NodeInfo[];

@@ -22,7 +22,7 @@ import type { ScheduleResult } from './schedule_pod.js';
 import { andThen, type MaybePromise } from '../util/maybe_promise.js';
 import type { AttemptResult, SchedulerMetricsRecorder } from './metrics_recorder.js';
 import { runPlacementAlgorithm, type PlacementAlgorithmHost, type PlacementTrial } from './placement_algorithm.js';
-import { groupResultKey, runCompositeRoot, sortedLeaves } from './composite_algorithm.js';
+import { groupResultKey, runCompositeRoot, sortedLeaves, type GroupResults } from './composite_algorithm.js';
 
 /** The error a rejected group's statuses carry (errPodGroupUnschedulable). */
 const errPodGroupUnschedulable = new Error('pod group is unschedulable');
@@ -78,6 +78,8 @@ export interface PodGroupCycleHost<A> {
 /** The group's verdict after PodGroupPostFilter; nominations when it waits on a preemption. */
 interface PostFilterVerdict {
   readonly status: Status;
+  /** The plugins' own answer (what is appended to each group's status, or the error replacing it). */
+  readonly answer: Status;
   readonly preemption: PodGroupPostFilterResult | null;
 }
 
@@ -110,6 +112,29 @@ function weighPodGroupPostFilter(plugin: string, out: PodGroupPostFilterOutcome,
     return null;
   }
   return Status.error(`error in "${plugin}" PodGroupPostFilter plugins: ${s!.message()}`).withPlugin(plugin);
+}
+
+/** The status with the PodGroupPostFilter plugins' answer appended as one more reason (AppendReason). */
+function appendReason(status: Status, answer: Status): Status {
+  return new Status(status.code, [...status.reasons, answer.message()], status.error).withPlugin(status.plugin);
+}
+
+/**
+ * applyPodGroupPostFilterResult over a tree's results: an error replaces every group's status;
+ * otherwise the answer is appended to each group's status. Upstream appends in place, once per
+ * group, and a group that inherited its parent's failure holds the parent's very status: a status
+ * shared by k groups ends with the answer appended k times. Keyed by the original status object.
+ */
+function answeredStatuses(statuses: readonly (Status | null)[], answer: Status): Map<Status | null, Status | null> {
+  const shares = new Map<Status | null, number>();
+  for (const s of statuses) shares.set(s, (shares.get(s) ?? 0) + 1);
+  const out = new Map<Status | null, Status | null>();
+  for (const [s, k] of shares) {
+    if (answer.code === Code.Error) out.set(s, answer);
+    else if (s === null) out.set(s, null);
+    else out.set(s, new Status(s.code, [...s.reasons, ...Array<string>(k).fill(answer.message())], s.error).withPlugin(s.plugin));
+  }
+  return out;
 }
 
 /** A rejection at Reserve is a FitError on that one node. */
@@ -184,8 +209,7 @@ export class PodGroupCycle<A> {
       return;
     }
     if (group.kind === 'CompositePodGroup') {
-      this.scheduleComposite(entity, fwk);
-      return;
+      return this.scheduleComposite(entity, fwk);
     }
     const pg = group.podGroup!;
     const start = host.monotonicSeconds();
@@ -194,7 +218,7 @@ export class PodGroupCycle<A> {
     host.metrics?.observePodGroupAlgorithmDuration?.(host.monotonicSeconds() - start);
     // Members the cycle did not reach fail with the group's verdict as it stood before PodGroupPostFilter.
     const beforePostFilter = status;
-    const verdict = status?.code === Code.Unschedulable ? this.afterPodGroupPostFilter(fwk, pg, group.members, status) : null;
+    const verdict = status?.code === Code.Unschedulable ? this.afterPodGroupPostFilter(fwk, pg, group.members, status, () => this.runAlgorithm(fwk, pg, group.members)) : null;
     return andThen(verdict, (v) => {
       const final = v?.status ?? status;
       this.submit(group.members, results, final, beforePostFilter, v?.preemption ?? null);
@@ -299,37 +323,55 @@ export class PodGroupCycle<A> {
 
   /**
    * The cycle of a composite root (podGroupCycle with CompositePodGroup): the recursive algorithm,
-   * everything it left assumed reverted, then each PodGroup's members bound or failed with its own
-   * result and its condition written. PodGroupPostFilter (preemption) is not run for composites.
+   * everything it left assumed reverted; when the root is unschedulable, PodGroupPostFilter for the
+   * whole tree (preemption with the root's priority and policy), its answer applied to every
+   * group's result (applyPodGroupPostFilterResult); then each PodGroup's members bound or failed
+   * with its own result and its condition written.
    */
-  private scheduleComposite(entity: QueuedPodInfo, fwk: Framework): void {
+  private scheduleComposite(entity: QueuedPodInfo, fwk: Framework): MaybePromise<void> {
     const { host } = this;
     const group = entity.group!;
     const start = host.monotonicSeconds();
     this.groupState = new CycleState();
     const membersOf = (leaf: GroupTree): QueuedPodInfo[] =>
       group.members.filter((m) => m.podInfo.pod.spec.schedulingGroup?.podGroupName === leaf.name);
-    const { results, reverts } = runCompositeRoot<MemberResult<A>>({
-      snapshot: host.snapshot,
-      tieBreakByName: host.tieBreakByName,
-      random: () => host.random(),
-      runLeaf: (leaf) => this.runLeaf(fwk, leaf.podGroup!, membersOf(leaf)),
-      placementFeasible: (g, progress) => this.placementFeasible(fwk, g, progress),
-      assume: (rs) => this.assumeResults(fwk, rs),
-      revert: (rs) => this.revert(rs),
-      assignmentOf: (r) => (isSuccess(r.status) && r.result !== null ? { podInfo: r.qp.podInfo, nodeName: r.result.suggestedHost } : null),
-    }, fwk, group.tree);
-    this.revert(reverts);
+    const leaves = sortedLeaves(group.tree);
+    const rootKey = groupResultKey(group.tree);
+    const runRoot = (): GroupResults<MemberResult<A>> => {
+      const { results, reverts } = runCompositeRoot<MemberResult<A>>({
+        snapshot: host.snapshot,
+        tieBreakByName: host.tieBreakByName,
+        random: () => host.random(),
+        runLeaf: (leaf) => this.runLeaf(fwk, leaf.podGroup!, membersOf(leaf)),
+        placementFeasible: (g, progress) => this.placementFeasible(fwk, g, progress),
+        assume: (rs) => this.assumeResults(fwk, rs),
+        revert: (rs) => this.revert(rs),
+        assignmentOf: (r) => (isSuccess(r.status) && r.result !== null ? { podInfo: r.qp.podInfo, nodeName: r.result.suggestedHost } : null),
+      }, fwk, group.tree);
+      this.revert(reverts);
+      return results;
+    };
+    const results = runRoot();
     host.metrics?.observePodGroupAlgorithmDuration?.(host.monotonicSeconds() - start);
-    for (const leaf of sortedLeaves(group.tree)) {
-      const r = results.get(groupResultKey(leaf))!;
-      this.submit(membersOf(leaf), r.results, r.status, r.status, null);
-      host.reportGroup(leaf.podGroup!, r.status);
-    }
-    const rootStatus = results.get(groupResultKey(group.tree))!.status;
-    const outcome: AttemptResult = rootStatus === null ? 'scheduled' : rootStatus.isRejected() ? 'unschedulable' : 'error';
-    host.metrics?.observePodGroupAttempt?.(outcome, fwk.profileName, host.monotonicSeconds() - start);
-    host.queue.addAttemptedPodGroupIfNeeded(entity, rootStatus === null);
+    const rootStatus = results.get(rootKey)!.status;
+    // PodGroupPostFilter's scheduling function: the whole tree again, every PodGroup's placed members.
+    const rerun = (): { status: Status | null; results: readonly MemberResult<A>[] } => {
+      const again = runRoot();
+      return { status: again.get(rootKey)!.status, results: leaves.flatMap((leaf) => again.get(groupResultKey(leaf))!.results) };
+    };
+    const verdict = rootStatus?.code === Code.Unschedulable ? this.afterPodGroupPostFilter(fwk, group.compositePodGroup!, group.members, rootStatus, rerun) : null;
+    return andThen(verdict, (v) => {
+      const final = v === null ? null : answeredStatuses([...results.values()].map((r) => r.status), v.answer);
+      for (const leaf of leaves) {
+        const r = results.get(groupResultKey(leaf))!;
+        const status = final?.get(r.status) ?? r.status;
+        this.submit(membersOf(leaf), r.results, status, r.status, v?.preemption ?? null);
+        host.reportGroup(leaf.podGroup!, status);
+      }
+      const outcome: AttemptResult = rootStatus === null ? 'scheduled' : rootStatus.isRejected() ? 'unschedulable' : 'error';
+      host.metrics?.observePodGroupAttempt?.(outcome, fwk.profileName, host.monotonicSeconds() - start);
+      host.queue.addAttemptedPodGroupIfNeeded(entity, rootStatus === null);
+    });
   }
 
   /** A PodGroup child's own algorithm: its placements with TopologyAwareWorkloadScheduling. */
@@ -503,21 +545,26 @@ export class PodGroupCycle<A> {
    * Plugins with `podGroupPostFilter` (DynamicResources, DefaultPreemption) run on the snapshot,
    * which is restored afterwards.
    */
-  private afterPodGroupPostFilter(fwk: Framework, pg: PodGroup, members: readonly QueuedPodInfo[], status: Status): MaybePromise<PostFilterVerdict> {
+  private afterPodGroupPostFilter(
+    fwk: Framework,
+    pg: SchedulingGroup,
+    members: readonly QueuedPodInfo[],
+    status: Status,
+    run: () => { status: Status | null; results: readonly MemberResult<A>[] },
+  ): MaybePromise<PostFilterVerdict> {
     const plugins: PodGroupPostFilterPlugin[] = [];
     for (const p of fwk.postFilterPlugins) if (isPodGroupPostFilterPlugin(p)) plugins.push(p);
     const rejected: RejectedSoFar = { reasons: [], rejector: '' };
     const verdict = (answer: Status, found: PodGroupPostFilterResult | null): PostFilterVerdict => {
-      if (answer.code === Code.Error) return { status: answer, preemption: null };
-      const appended = new Status(status.code, [...status.reasons, answer.message()], status.error).withPlugin(status.plugin);
-      return { status: appended, preemption: isSuccess(answer) ? found ?? { nominations: new Map(), victims: [] } : null };
+      if (answer.code === Code.Error) return { status: answer, answer, preemption: null };
+      return { status: appendReason(status, answer), answer, preemption: isSuccess(answer) ? found ?? { nominations: new Map(), victims: [] } : null };
     };
     const from = (first: number): MaybePromise<PostFilterVerdict> => {
       for (let i = first; i < plugins.length; i++) {
         const p = plugins[i]!;
         let out: MaybePromise<PodGroupPostFilterOutcome>;
         try {
-          out = this.withMutableSnapshot(() => p.podGroupPostFilter(this.postFilterContext(fwk, pg, members)));
+          out = this.withMutableSnapshot(() => p.podGroupPostFilter(this.postFilterContext(fwk, pg, members, run)));
         } catch (err) {
           out = { result: null, status: Status.fromThrown(err) };
         }
@@ -548,7 +595,12 @@ export class PodGroupCycle<A> {
   }
 
   /** The group and the snapshot as a PodGroupPostFilter plugin sees them. */
-  private postFilterContext(fwk: Framework, pg: PodGroup, members: readonly QueuedPodInfo[]): PodGroupPostFilterContext {
+  private postFilterContext(
+    fwk: Framework,
+    pg: SchedulingGroup,
+    members: readonly QueuedPodInfo[],
+    run: () => { status: Status | null; results: readonly MemberResult<A>[] },
+  ): PodGroupPostFilterContext {
     const { host } = this;
     return {
       podGroup: pg,
@@ -565,7 +617,7 @@ export class PodGroupCycle<A> {
         this.editNode(pi.pod.spec.nodeName ?? '', (ni) => ni.addPod(pi));
       },
       schedule: () => {
-        const { status, results } = this.runAlgorithm(fwk, pg, members);
+        const { status, results } = run();
         const assignments: ProposedAssignment[] = [];
         for (const r of results) {
           if (!isSuccess(r.status) || r.result === null) continue;

@@ -2,7 +2,7 @@
 // and the victims of types.go): every lower-priority victim is taken off, the group is scheduled
 // once on what is left, then victims are put back from the most important down while every
 // placed member still passes Filter; the rest are evicted and the members nominated.
-import { podGroupPriority, type PodGroup } from '../../api/scheduling.js';
+import { compositePodGroupPriority, isCompositePodGroup, podGroupPriority, type CompositePodGroup, type SchedulingGroup } from '../../api/scheduling.js';
 import type { Pod } from '../../api/types.js';
 import type { Handle, PodGroupLister } from '../../framework/interfaces.js';
 import type { NodeInfo } from '../../framework/node_info.js';
@@ -14,8 +14,8 @@ import type { Executor, Preemptor } from './executor.js';
 import { podStartTime } from './importance.js';
 import { filterVictimsWithPDBViolation, type DisruptionBudget } from './pdb.js';
 
-/** What victims are (EntityKeyType): a pod on its own, or a pod group's. */
-type VictimType = 'pod' | 'podgroup';
+/** What victims are (EntityKeyType): a pod on its own, a pod group's, or a composite tree's. */
+type VictimType = 'pod' | 'podgroup' | 'compositepodgroup';
 
 /** One unit of eviction: a pod, or every scheduled pod of a `disruptionMode: all` group. */
 export interface Victim {
@@ -26,12 +26,56 @@ export interface Victim {
   readonly type: VictimType;
 }
 
-/** A pod's priority as preemption sees it: its group's when it belongs to one (GetPodPriority). */
-function victimPriority(pod: Pod, podGroups: PodGroupLister | undefined): number {
+/**
+ * The groups a pod hangs in, its own PodGroup first, then each composite up to the root that is
+ * observed (TraverseHierarchyUp); empty when it names no observed group.
+ */
+function ancestry(pod: Pod, podGroups: PodGroupLister | undefined): SchedulingGroup[] {
   const name = pod.spec.schedulingGroup?.podGroupName;
-  if (name === undefined || podGroups === undefined) return pod.spec.priority ?? 0;
-  const pg = podGroups.podGroup(pod.metadata.namespace ?? 'default', name);
-  return pg === undefined ? pod.spec.priority ?? 0 : podGroupPriority(pg);
+  if (name === undefined || podGroups === undefined) return [];
+  const ns = pod.metadata.namespace ?? 'default';
+  const pg = podGroups.podGroup(ns, name);
+  if (pg === undefined) return [];
+  const chain: SchedulingGroup[] = [pg];
+  const seen = new Set<string>();
+  let parent = pg.spec.parentCompositePodGroupName;
+  while (parent !== undefined && podGroups.compositePodGroup !== undefined && !seen.has(parent)) {
+    seen.add(parent);
+    const cpg: CompositePodGroup | undefined = podGroups.compositePodGroup(ns, parent);
+    if (cpg === undefined) break;
+    chain.push(cpg);
+    parent = cpg.spec.parentCompositePodGroupName;
+  }
+  return chain;
+}
+
+function groupPriority(g: SchedulingGroup): number {
+  return isCompositePodGroup(g) ? compositePodGroupPriority(g) : podGroupPriority(g);
+}
+
+/** A pod's priority as preemption sees it: its tree's root's when it belongs to one (GetPodPriority). */
+function victimPriority(pod: Pod, podGroups: PodGroupLister | undefined): number {
+  const chain = ancestry(pod, podGroups);
+  return chain.length === 0 ? pod.spec.priority ?? 0 : groupPriority(chain[chain.length - 1]!);
+}
+
+/** The highest group of the pod's tree with `disruptionMode: all` (getHighestAllAncestor). */
+function highestAllAncestor(chain: readonly SchedulingGroup[]): SchedulingGroup | undefined {
+  for (let i = chain.length - 1; i >= 0; i--) if (chain[i]!.spec.disruptionMode?.all !== undefined) return chain[i];
+  return undefined;
+}
+
+/** The scheduled pods of every PodGroup under the group (GetPodGroupStates), depth first. */
+function scheduledPodsUnder(g: SchedulingGroup, podGroups: PodGroupLister): Pod[] {
+  const ns = g.metadata.namespace ?? 'default';
+  const name = g.metadata.name ?? '';
+  if (!isCompositePodGroup(g)) return podGroups.scheduledPods(ns, name);
+  const pods: Pod[] = [];
+  for (const child of podGroups.childrenOf?.(ns, name) ?? []) {
+    const c = child.kind === 'CompositePodGroup' ? podGroups.compositePodGroup?.(child.namespace, child.name) : podGroups.podGroup(child.namespace, child.name);
+    if (c !== undefined) pods.push(...scheduledPodsUnder(c, podGroups));
+  }
+  return pods;
 }
 
 function newVictim(pods: readonly PodInfo[], priority: number, type: VictimType): Victim {
@@ -40,13 +84,16 @@ function newVictim(pods: readonly PodInfo[], priority: number, type: VictimType)
   return { pods, priority, earliestStart: earliest, type };
 }
 
+/** A tree before a group before a lone pod. */
+const victimRank: Readonly<Record<VictimType, number>> = { compositepodgroup: 3, podgroup: 2, pod: 1 };
+
 /**
- * MoreImportantVictim: higher priority, then a group before a lone pod, then the larger, then
+ * MoreImportantVictim: higher priority, then a tree before a group before a lone pod, then the larger, then
  * the one started earlier.
  */
 function moreImportantVictim(a: Victim, b: Victim): boolean {
   if (a.priority !== b.priority) return a.priority > b.priority;
-  if (a.type !== b.type) return a.type === 'podgroup';
+  if (a.type !== b.type) return victimRank[a.type] > victimRank[b.type];
   if (a.pods.length !== b.pods.length) return a.pods.length > b.pods.length;
   return a.earliestStart < b.earliestStart;
 }
@@ -57,9 +104,9 @@ export function sortVictims(victims: Victim[]): void {
 }
 
 /**
- * Every possible victim on the nodes (getCrossNodesVictims), in node then pod order: a pod of a
- * `disruptionMode: all` group stands for all its group's scheduled pods (wherever they run, found
- * with `findPod`), listed once.
+ * Every possible victim on the nodes (getCrossNodesVictims), in node then pod order: a pod whose
+ * tree has a `disruptionMode: all` group stands for the scheduled pods of every PodGroup under the
+ * highest such group (wherever they run, found with `findPod`), listed once.
  */
 export function clusterVictims(nodes: readonly NodeInfo[], podGroups: PodGroupLister | undefined, findPod: (pod: Pod) => PodInfo | undefined): Victim[] {
   const seen = new Set<string>();
@@ -67,39 +114,44 @@ export function clusterVictims(nodes: readonly NodeInfo[], podGroups: PodGroupLi
   for (const ni of nodes) {
     for (const pi of ni.pods) {
       const pod = pi.pod;
-      const groupName = pod.spec.schedulingGroup?.podGroupName;
-      const pg = groupName !== undefined ? podGroups?.podGroup(pi.namespace, groupName) : undefined;
-      const priority = victimPriority(pod, podGroups);
-      if (pg?.spec.disruptionMode?.all === undefined) {
+      const chain = ancestry(pod, podGroups);
+      const priority = chain.length === 0 ? pod.spec.priority ?? 0 : groupPriority(chain[chain.length - 1]!);
+      const all = highestAllAncestor(chain);
+      if (all === undefined) {
         if (seen.has(`pod/${pi.key}`)) continue;
         seen.add(`pod/${pi.key}`);
         // A pod naming a group counts as a group's victim even when evicted alone (NewPodVictim).
-        victims.push(newVictim([pi], priority, groupName !== undefined && podGroups !== undefined ? 'podgroup' : 'pod'));
+        victims.push(newVictim([pi], priority, pod.spec.schedulingGroup !== undefined && podGroups !== undefined ? 'podgroup' : 'pod'));
         continue;
       }
-      const groupKey = `podgroup/${pi.namespace}/${groupName!}`;
+      const type: VictimType = isCompositePodGroup(all) ? 'compositepodgroup' : 'podgroup';
+      const groupKey = `${type}/${pi.namespace}/${all.metadata.name ?? ''}`;
       if (seen.has(groupKey)) continue;
       seen.add(groupKey);
       const pods: PodInfo[] = [];
-      for (const p of podGroups!.scheduledPods(pi.namespace, groupName!)) {
+      for (const p of scheduledPodsUnder(all, podGroups!)) {
         const found = findPod(p);
         if (found !== undefined) pods.push(found);
       }
-      victims.push(pods.length === 0 ? newVictim([pi], priority, 'podgroup') : newVictim(pods, priority, 'podgroup'));
+      victims.push(pods.length === 0 ? newVictim([pi], priority, 'podgroup') : newVictim(pods, priority, type));
     }
   }
   return victims;
 }
 
 /** The group's UID, or its key when it has none (objects made without one in tests). */
-export function podGroupUID(pg: PodGroup): string {
-  return pg.metadata.uid ?? `podgroup/${pg.metadata.namespace ?? 'default'}/${pg.metadata.name ?? ''}`;
+export function podGroupUID(pg: SchedulingGroup): string {
+  return pg.metadata.uid ?? `${isCompositePodGroup(pg) ? 'compositepodgroup' : 'podgroup'}/${pg.metadata.namespace ?? 'default'}/${pg.metadata.name ?? ''}`;
 }
 
-/** A preemptor with preemptionPolicy Never may not preempt (resolvePreemptionPolicy). */
-function preemptsNever(pg: PodGroup, members: readonly PodInfo[], policyFromGroup: boolean): boolean {
-  if (policyFromGroup) return pg.spec.preemptionPolicy === 'Never';
-  return members.some((m) => m.pod.spec.preemptionPolicy === 'Never');
+/**
+ * A preemptor with preemptionPolicy Never may not preempt (resolvePreemptionPolicy,
+ * resolveCompositePreemptionPolicy: a composite's policy other than PreemptLowerPriority is Never).
+ */
+function preemptsNever(pg: SchedulingGroup, members: readonly PodInfo[], policyFromGroup: boolean): boolean {
+  if (!policyFromGroup) return members.some((m) => m.pod.spec.preemptionPolicy === 'Never');
+  const policy = pg.spec.preemptionPolicy;
+  return isCompositePodGroup(pg) ? policy !== undefined && policy !== 'PreemptLowerPriority' : policy === 'Never';
 }
 
 const ErrReasonNoVictims = 'No preemption victims found for incoming preemptor';
@@ -119,7 +171,7 @@ export function preemptForPodGroup(opts: PodGroupEvaluatorOptions, ctx: PodGroup
   const { handle } = opts;
   const podGroups = handle.podGroups?.();
   const pg = ctx.podGroup;
-  const priority = podGroupPriority(pg);
+  const priority = groupPriority(pg);
   if (preemptsNever(pg, ctx.members, opts.policyFromGroup)) return { result: null, status: new Status(Code.Unschedulable, [ErrReasonPreemptNever]) };
 
   const nodes = ctx.nodeInfos();
@@ -159,7 +211,7 @@ export function preemptForPodGroup(opts: PodGroupEvaluatorOptions, ctx: PodGroup
     key: `${pg.metadata.namespace ?? 'default'}/${pg.metadata.name ?? ''}`,
     schedulerName: ctx.members[0]?.pod.spec.schedulerName ?? 'default-scheduler',
     priority,
-    type: 'podgroup',
+    type: isCompositePodGroup(pg) ? 'compositepodgroup' : 'podgroup',
     obj: pg,
     pods: ctx.members.map((m) => m.pod),
   };

@@ -37,7 +37,7 @@ import { claimEventPodIndex, isSchedulableAfterClaimChange, isSchedulableAfterTa
 import { bindTo, ClaimFinalizer, ClaimUnavailable, isReservedForPod, podResourceClaims, type ClaimGetter } from './pod_claims.js';
 import { claimIsNotForPodGroup, podGroupClaimName } from '../../api/resourceclaim.js';
 import type { MaybePromise } from '../../util/maybe_promise.js';
-import type { PodGroup } from '../../api/scheduling.js';
+import { isCompositePodGroup, type PodGroup } from '../../api/scheduling.js';
 import type { ResourceClaimConsumerReference } from '../../api/dra_types.js';
 import { bindingReadiness } from './binding_conditions.js';
 import { DynamicResourcesState, PodGroupClaimsState, type ClaimInfo, type ExtendedResourceRequests } from './state.js';
@@ -415,9 +415,10 @@ export class DynamicResources
    * PodGroupPostFilter: no placement for the group. What PostFilter would free for each member
    * not scheduled is freed (deallocateOrDeletePodClaims); when one of them had nothing to free,
    * the group's own claims are looked at (deallocatePodGroupClaims, DRAWorkloadResourceClaims).
-   * Topology-constrained groups are left alone, as upstream.
+   * Trees of CompositePodGroups and topology-constrained groups are left alone, as upstream.
    */
   podGroupPostFilter(ctx: PodGroupPostFilterContext): MaybePromise<PodGroupPostFilterOutcome> {
+    if (isCompositePodGroup(ctx.podGroup)) return { result: null, status: new Status(Code.Unschedulable, []) };
     if (this.features.enableTopologyAwareWorkloadScheduling && ctx.podGroup.spec.schedulingConstraints != null) {
       return { result: null, status: new Status(Code.Unschedulable, []) };
     }
