@@ -50,6 +50,31 @@ describe('differential test generator', () => {
     assert.deepEqual([...racks].sort(), ['rack-1', 'rack-2', 'rack-3']);
   });
 
+  it('workload with composites: a tree and its members share the root class; bound victim trees appear with priorities', () => {
+    type Obj = { kind?: string; metadata: { name: string }; spec: { priorityClassName?: string; parentCompositePodGroupName?: string; schedulingGroup?: { podGroupName: string } } };
+    let trees = 0;
+    let victimTrees = 0;
+    for (let index = 0; index < 20; index++) {
+      const g = generateScenario(11, index, 'workload', { topology: true, composites: true });
+      const objects = g.objects as Obj[];
+      const byName = new Map(objects.filter((o) => o.kind === 'PodGroup' || o.kind === 'CompositePodGroup').map((o) => [`${o.kind}/${o.metadata.name}`, o]));
+      const rootOf = (o: Obj): Obj => {
+        const parent = o.spec.parentCompositePodGroupName;
+        return parent === undefined ? o : rootOf(byName.get(`CompositePodGroup/${parent}`)!);
+      };
+      for (const o of byName.values()) if (o.kind === 'CompositePodGroup' && o.spec.parentCompositePodGroupName === undefined) trees++;
+      for (const pod of [...(g.pods as Obj[]), ...(g.pending as Obj[])]) {
+        const group = byName.get(`PodGroup/${pod.spec.schedulingGroup?.podGroupName ?? ''}`);
+        if (group?.spec.parentCompositePodGroupName === undefined) continue;
+        const cls = rootOf(group).spec.priorityClassName;
+        assert.equal(group.spec.priorityClassName, cls, `${group.metadata.name} takes its root's class`);
+        assert.equal(pod.spec.priorityClassName, cls, `${pod.metadata.name} takes its root's class`);
+      }
+      if (byName.has('CompositePodGroup/old-tree')) victimTrees++;
+    }
+    assert.ok(trees > 0 && victimTrees > 0, `trees (${trees}) and victim trees (${victimTrees})`);
+  });
+
   it('dra: every claim a pod names exists, existing pods hold allocated devices of their node, and the family covers the DRA API', () => {
     const seen = new Set<string>();
     for (let index = 0; index < 40; index++) {

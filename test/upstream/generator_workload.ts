@@ -4,8 +4,9 @@
 // With DRAWorkloadResourceClaims, some groups list a claim by name that all their members share
 // (one GPU from node-local slices, allocated by the first member and reserved for the group).
 // With CompositePodGroup, some scenarios add a tree or two: a composite (gang by minGroupCount, or
-// basic, maybe rack-constrained) over pod groups and maybe a nested composite, without priorities
-// (every member of a tree has its root's priority).
+// basic, maybe rack-constrained) over pod groups and maybe a nested composite; with priorities,
+// every group and member of a tree takes its root's class, and a bound low-priority tree (its root
+// maybe `disruptionMode: all`, a leaf maybe too) is there to be preempted.
 // Every gang has at least minCount pending members (a smaller one would wait at PreEnqueue,
 // which explain cannot attempt). With priorities, the groups preempt: lower-priority single pods
 // and bound groups (`disruptionMode: all` or `single`) are the victims.
@@ -95,7 +96,7 @@ function gpuSlices(b: WorkloadBuilder): void {
  */
 export function workloadFamily(b: WorkloadBuilder, topology = false, priorities = false, sharedClaims = false, composites = false): void {
   const r = b.r;
-  if (composites) compositeTrees(b, topology);
+  if (composites) compositeTrees(b, topology, priorities);
   if (sharedClaims) gpuSlices(b);
   if (topology) {
     const racks = r.int(1, 3);
@@ -162,16 +163,57 @@ function treeWorkload(b: WorkloadBuilder): void {
   });
 }
 
+const treeRef = (templateName: string) => ({ workloadName: 'trees', templateName });
+
+/** The fields a tree's groups take from its class: the class, and Never stated for a Never class (see workloadFamily). */
+function classSpec(cls: { name: string } | null): Obj {
+  if (cls === null) return {};
+  return { priorityClassName: cls.name, ...(cls.name === 'nonpreempting' ? { preemptionPolicy: 'Never' } : {}) };
+}
+
+/**
+ * A bound tree of low priority: a root composite (`disruptionMode: all` or `single`) over two
+ * PodGroups (one maybe `all` itself) whose members run: preemption's victims come from the
+ * highest `all` group of their tree, at their root's priority.
+ */
+function victimTree(b: WorkloadBuilder): void {
+  const r = b.r;
+  const nodes = b.nodeNames();
+  const cls = r.pick(groupClasses.slice(0, 2));
+  const root = 'old-tree';
+  b.objects.push({
+    apiVersion: 'scheduling.k8s.io/v1alpha3', kind: 'CompositePodGroup', metadata: { name: root, namespace: 'default' },
+    spec: { workloadRef: treeRef('tree'), schedulingPolicy: { basic: {} }, ...classSpec(cls), disruptionMode: r.chance(0.6) ? { all: {} } : { single: {} } },
+  });
+  for (let c = 0; c < 2; c++) {
+    const name = `${root}-${c}`;
+    b.objects.push({
+      apiVersion: 'scheduling.k8s.io/v1beta1', kind: 'PodGroup', metadata: { name, namespace: 'default' },
+      spec: { workloadRef: treeRef('part'), parentCompositePodGroupName: root, schedulingPolicy: { basic: {} }, ...classSpec(cls), ...(r.chance(0.3) ? { disruptionMode: { all: {} } } : {}) },
+    });
+    const size = r.pick(sizes);
+    for (let i = 0, m = r.int(1, 3); i < m; i++) {
+      b.bind({
+        apiVersion: 'v1', kind: 'Pod', metadata: { name: `${name}-m${i}`, namespace: 'default', labels: { app: 'server', group: name } },
+        spec: { priorityClassName: cls.name, schedulingGroup: { podGroupName: name }, containers: [{ name: 'main', image: 'registry.example/ml:0.9', resources: { requests: { ...size } } }] },
+      }, r.pick(nodes));
+    }
+  }
+}
+
 /** One or two trees: a root composite over two to three children, one of them maybe a nested composite. */
-function compositeTrees(b: WorkloadBuilder, topology: boolean): void {
+function compositeTrees(b: WorkloadBuilder, topology: boolean, priorities: boolean): void {
   const r = b.r;
   if (!r.chance(0.7)) return;
   treeWorkload(b);
-  const ref = (templateName: string) => ({ workloadName: 'trees', templateName });
+  if (priorities) victimTree(b);
+  const ref = treeRef;
   for (let t = 0, trees = r.int(1, 2); t < trees; t++) {
     const root = `tree-${t}`;
+    const cls = priorities ? r.pick(groupClasses) : null;
     const composite = (name: string, children: number, parent?: string) => {
       const spec: Obj = {
+        ...classSpec(cls),
         workloadRef: ref('tree'),
         schedulingPolicy: r.chance(0.7) ? { gang: { minGroupCount: r.int(1, children) } } : { basic: {} },
         ...(parent !== undefined ? { parentCompositePodGroupName: parent } : {}),
@@ -183,6 +225,7 @@ function compositeTrees(b: WorkloadBuilder, topology: boolean): void {
       const gang = r.chance(0.7);
       const members = gang ? r.int(1, 4) : r.int(1, 3);
       const spec: Obj = {
+        ...classSpec(cls),
         workloadRef: ref('part'), parentCompositePodGroupName: parent,
         schedulingPolicy: gang ? { gang: { minCount: r.int(1, members) } } : { basic: {} },
       };
@@ -192,7 +235,7 @@ function compositeTrees(b: WorkloadBuilder, topology: boolean): void {
       for (let i = 0; i < members; i++) {
         b.pending.push({
           apiVersion: 'v1', kind: 'Pod', metadata: { name: `${name}-m${i}`, namespace: 'default', labels: { app: 'trainer', group: name } },
-          spec: { schedulingGroup: { podGroupName: name }, containers: [{ name: 'main', image: 'registry.example/ml:0.9', resources: { requests: { ...size } } }] },
+          spec: { ...(cls ? { priorityClassName: cls.name } : {}), schedulingGroup: { podGroupName: name }, containers: [{ name: 'main', image: 'registry.example/ml:0.9', resources: { requests: { ...size } } }] },
         });
       }
     };

@@ -17,6 +17,7 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
+	schedulingv1alpha3 "k8s.io/api/scheduling/v1alpha3"
 	schedulingv1beta1 "k8s.io/api/scheduling/v1beta1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -147,6 +148,15 @@ func (c *Cluster) Create(ctx context.Context, obj runtime.Object) error {
 			return fmt.Errorf("podgroup %s/%s: %w", o.Namespace, o.Name, err)
 		}
 		obj = admitted
+	case *schedulingv1alpha3.CompositePodGroup:
+		if o.Namespace == "" {
+			o.Namespace = metav1.NamespaceDefault
+		}
+		admitted, err := c.admitCompositePodGroup(ctx, o)
+		if err != nil {
+			return fmt.Errorf("compositepodgroup %s/%s: %w", o.Namespace, o.Name, err)
+		}
+		obj = admitted
 	case *v1.Node:
 		withKubeletDefaults(o)
 	}
@@ -258,6 +268,26 @@ func (c *Cluster) admitPodGroup(ctx context.Context, pg *schedulingv1beta1.PodGr
 		return nil, err
 	}
 	out := &schedulingv1beta1.PodGroup{}
+	if err := legacyscheme.Scheme.Convert(internal, out, nil); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// admitCompositePodGroup runs Priority admission on a new CompositePodGroup (its priority from its
+// class, with CompositePodGroup), as admitPodGroup does for a PodGroup.
+func (c *Cluster) admitCompositePodGroup(ctx context.Context, cpg *schedulingv1alpha3.CompositePodGroup) (*schedulingv1alpha3.CompositePodGroup, error) {
+	internal := &schedulingapi.CompositePodGroup{}
+	if err := legacyscheme.Scheme.Convert(cpg, internal, nil); err != nil {
+		return nil, err
+	}
+	ctx = genericapirequest.WithNamespace(ctx, cpg.Namespace)
+	attrs := admission.NewAttributesRecord(internal, nil, schedulingapi.Kind("CompositePodGroup").WithVersion("v1alpha3"), cpg.Namespace, cpg.Name,
+		schedulingapi.Resource("compositepodgroups").WithVersion("v1alpha3"), "", admission.Create, &metav1.CreateOptions{}, false, nil)
+	if err := c.priority.Admit(ctx, attrs, nil); err != nil {
+		return nil, err
+	}
+	out := &schedulingv1alpha3.CompositePodGroup{}
 	if err := legacyscheme.Scheme.Convert(internal, out, nil); err != nil {
 		return nil, err
 	}
