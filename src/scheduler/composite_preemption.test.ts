@@ -8,6 +8,7 @@ import { FeatureGates } from '../config/feature_gates.js';
 import { inTreeRegistry, notYetAvailablePlugins } from '../plugins/registry.js';
 import { parseScenario } from '../sim/scenario/scenario.js';
 import { runSimulation } from '../sim/simulate/simulate.js';
+import type { AttemptRecord } from './scheduler.js';
 
 const registry = inTreeRegistry();
 
@@ -19,6 +20,8 @@ interface Options {
   /** Where the victim tree sets `disruptionMode: all`: on its root, or nowhere. */
   readonly oldAll: boolean;
   readonly policyGate?: boolean;
+  /** A second child `job-b` with one 2-CPU member. */
+  readonly secondChild?: boolean;
 }
 
 const classes = `
@@ -50,6 +53,7 @@ ${group('old-a', 'old', 'high')}
 ${group('old-b', 'old', 'high')}
 ${composite('job', o.jobClass, false, policy)}
 ${group('job-a', 'job', o.jobClass, policy)}
+${o.secondChild ? group('job-b', 'job', o.jobClass, policy) : ''}
 nodes:
 - metadata: { name: n1 }
   status: { allocatable: { cpu: "4", memory: 8Gi, pods: "10" } }
@@ -62,15 +66,21 @@ ${pod('old-b0', '2', { node: 'n2', group: 'old-b' })}
 ${pod('top', '2', { node: 'n2', cls: 'top' })}
 pending:
 ${pod('job-a0', '4', { group: 'job-a', cls: o.jobClass })}
+${o.secondChild ? pod('job-b0', '2', { group: 'job-b', cls: o.jobClass }) : ''}
 `;
 }
 
-async function run(o: Options) {
+async function run(o: Options, victims: Map<string, string[]> = new Map()) {
   const policyGate = o.policyGate ?? false;
   const gates = FeatureGates.parse(['GenericWorkload=true', 'TopologyAwareWorkloadScheduling=true', 'CompositePodGroup=true', `PodGroupPreemptionPolicy=${policyGate}`]);
   const scenarioGates = { topologyAwareWorkloadScheduling: true, draWorkloadResourceClaims: false, podGroupPreemptionPolicy: policyGate, compositePodGroup: true };
   const report = await runSimulation(parseScenario(scenario(o), 'composite-preemption.yaml', { gates: scenarioGates }), {
     config: defaultConfiguration(registry), registry, notYetAvailable: notYetAvailablePlugins, featureGates: gates,
+  }, {
+    attempt: (a: AttemptRecord) => {
+      if (a.victims.length > 0) victims.set(a.pod.metadata.name ?? '', [...a.victims].sort());
+    },
+    finished: () => {},
   });
   return Object.fromEntries(report.pods.map((p) => [p.pod.replace('default/', ''), p.outcome]));
 }
@@ -104,4 +114,11 @@ describe('composite pod group preemption', () => {
       assert.deepEqual(await run(c.o), c.want);
     });
   }
+
+  it("makes room for every child of the tree and reports the victims once, with the tree's first member", async () => {
+    const victims = new Map<string, string[]>();
+    const got = await run({ jobClass: 'high', oldClass: 'low', oldAll: true, secondChild: true }, victims);
+    assert.deepEqual(got, { lone: 'Preempted', 'old-a0': 'Preempted', 'old-b0': 'Preempted', top: 'Scheduled', 'job-a0': 'Scheduled', 'job-b0': 'Scheduled' });
+    assert.deepEqual([...victims], [['job-a0', ['default/lone', 'default/old-a0', 'default/old-b0']]]);
+  });
 });

@@ -362,10 +362,14 @@ export class PodGroupCycle<A> {
     const verdict = rootStatus?.code === Code.Unschedulable ? this.afterPodGroupPostFilter(fwk, group.compositePodGroup!, group.members, rootStatus, rerun) : null;
     return andThen(verdict, (v) => {
       const final = v === null ? null : answeredStatuses([...results.values()].map((r) => r.status), v.answer);
+      // The victims are reported once, with the tree's first member (as a PodGroup's first member).
+      const first = group.members[0];
+      const quiet = v?.preemption ? { ...v.preemption, victims: [] } : null;
       for (const leaf of leaves) {
         const r = results.get(groupResultKey(leaf))!;
         const status = final?.get(r.status) ?? r.status;
-        this.submit(membersOf(leaf), r.results, status, r.status, v?.preemption ?? null);
+        const members = membersOf(leaf);
+        this.submit(members, r.results, status, r.status, members[0] === first ? v?.preemption ?? null : quiet);
         host.reportGroup(leaf.podGroup!, status);
       }
       const outcome: AttemptResult = rootStatus === null ? 'scheduled' : rootStatus.isRejected() ? 'unschedulable' : 'error';
