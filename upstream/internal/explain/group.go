@@ -240,6 +240,15 @@ func groupKey(p *v1.Pod) (string, bool) {
 	return ns + "/" + name, true
 }
 
+// inTree says whether the pod's group hangs under a CompositePodGroup.
+func inTree(p *v1.Pod) bool {
+	if p.Spec.SchedulingGroup == nil || p.Spec.SchedulingGroup.PodGroupName == nil {
+		return false
+	}
+	_, ok := groupParents["pg:"+namespaceOf(p)+"/"+*p.Spec.SchedulingGroup.PodGroupName]
+	return ok
+}
+
 func groupMembers(pending []*v1.Pod, key string) []*v1.Pod {
 	var out []*v1.Pod
 	for _, p := range pending {
@@ -504,6 +513,11 @@ func (h *harness) memberResult(ctx context.Context, pod *v1.Pod, trials map[stri
 		setPlaced(&out, r.host, r.bestNodes, r.filter, r.scores)
 		out.Outcome, out.Node, out.Message = "Error", "", r.failure.Message()
 		return out, nil
+	}
+	if r.failure == nil && inTree(pod) {
+		// In a tree each group chose its own placement (the last one scored is not every
+		// member's): the trial that placed the member is found by the node it was bound to.
+		r.host = ""
 	}
 	if r.failure == nil {
 		if r.host == "" {
