@@ -54,6 +54,8 @@ interface Options {
   nominated?: Map<string, PodInfo[]>;
   pluginConfig?: { name: string; args?: unknown }[];
   nodes?: NodeInfo[];
+  /** The nominator's hasNominatedPods; left out, the nominator has none to offer. */
+  hasNominatedPods?: () => boolean;
 }
 
 function definitions(plugins: AnyPlugin[]): PluginDefinition[] {
@@ -74,7 +76,7 @@ function newFramework(plugins: AnyPlugin[], config: PluginsConfig, o: Options = 
       objects: new MapObjectLister(),
       client: { bind: async () => {}, deletePod: async () => {}, clearNominatedNodeName: async () => {} },
       eventRecorder: { event: () => {} },
-      nominator: { nominatedPodsForNode: (n) => o.nominated?.get(n) ?? [] },
+      nominator: { nominatedPodsForNode: (n) => o.nominated?.get(n) ?? [], ...(o.hasNominatedPods ? { hasNominatedPods: o.hasNominatedPods } : {}) },
       clock: o.clock ?? new FakeClock(),
       random: () => 0,
       parallelism: 16,
@@ -484,6 +486,20 @@ describe('Framework: RunFilterPluginsWithNominatedPods', () => {
     assert.equal(s?.code, Code.Error);
     assert.equal(s?.message(), 'running AddPod on PreFilter plugin "Ext": cannot add');
   });
+});
+
+describe('Framework: mayHaveNominatedPods (asked once per Filter walk)', () => {
+  const cases: { name: string; hasNominatedPods?: () => boolean; want: boolean }[] = [
+    { name: 'a nominator that cannot tell may have some', want: true },
+    { name: 'a nominator with nominated pods', hasNominatedPods: () => true, want: true },
+    { name: 'a nominator without any', hasNominatedPods: () => false, want: false },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const f = newFramework([queueSort(), binder()], withBasics({}), { hasNominatedPods: c.hasNominatedPods });
+      assert.equal(f.mayHaveNominatedPods(), c.want);
+    });
+  }
 });
 
 describe('Framework: RunPostFilterPlugins', () => {

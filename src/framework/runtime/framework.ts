@@ -334,8 +334,7 @@ export class Framework extends FrameworkHandle {
    * added and the node passed) without them, so the pod fits either way.
    */
   runFilterPluginsWithNominatedPods(state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): Status | null {
-    const nominator = this.deps.nominator;
-    if (nominator.hasNominatedPods !== undefined && !nominator.hasNominatedPods()) return this.runFilterPlugins(state, pod, nodeInfo);
+    if (!this.mayHaveNominatedPods()) return this.runFilterPlugins(state, pod, nodeInfo);
     let status: Status | null = null;
     let podsAdded = false;
     for (let pass = 0; pass < 2; pass++) {
@@ -356,6 +355,15 @@ export class Framework extends FrameworkHandle {
       if (!isSuccess(status) && !status!.isRejected()) return status;
     }
     return status;
+  }
+
+  /**
+   * False when no pod is nominated anywhere: runFilterPluginsWithNominatedPods is then
+   * runFilterPlugins. Nothing nominates a pod during a synchronous Filter walk, so a walk asks once.
+   */
+  mayHaveNominatedPods(): boolean {
+    const nominator = this.deps.nominator;
+    return nominator.hasNominatedPods === undefined || nominator.hasNominatedPods();
   }
 
   private addNominatedPods(state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): { state: CycleState; nodeInfo: NodeInfo } | Status | null {
