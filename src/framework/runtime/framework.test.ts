@@ -397,6 +397,27 @@ describe('Framework: RunFilterPlugins', () => {
     assert.equal(s?.plugin, 'Reject');
   });
 
+  const throwing = (name: string, calls: string[]): AnyPlugin => ({
+    name,
+    filter: () => {
+      calls.push(name);
+      throw new Error('broken');
+    },
+  });
+  const walks: { name: string; plugins: (calls: string[]) => AnyPlugin[]; want: string | null; ran: string[] }[] = [
+    { name: 'all pass, a Success status too', plugins: (c) => [filter('A', () => null, c), filter('B', () => new Status(Code.Success, []), c)], want: null, ran: ['A', 'B'] },
+    { name: 'a throw is an error status naming its plugin; later plugins do not run', plugins: (c) => [filter('A', () => null, c), throwing('G', c), filter('F', () => Status.unschedulable('no'), c)], want: 'running "G" filter plugin: broken', ran: ['A', 'G'] },
+    { name: 'no Filter plugins', plugins: () => [], want: null, ran: [] },
+  ];
+  for (const c of walks) {
+    it(`untimed: ${c.name}`, () => {
+      const ran: string[] = [];
+      const s = make(c.plugins(ran)).runFilterPlugins(new CycleState(), pod(), node('n'));
+      assert.equal(s === null ? null : s.message(), c.want);
+      assert.deepEqual(ran, c.ran);
+    });
+  }
+
   it('turns a status other than success or rejection into an error', () => {
     const f = make([filter('Odd', () => new Status(Code.Error, ['disk on fire']), [])]);
     const s = f.runFilterPlugins(new CycleState(), pod(), node('n'));
