@@ -54,6 +54,8 @@ interface Options {
   nominated?: Map<string, PodInfo[]>;
   pluginConfig?: { name: string; args?: unknown }[];
   nodes?: NodeInfo[];
+  /** The nominator's hasNominatedPods; left out, the nominator has none to offer. */
+  hasNominatedPods?: () => boolean;
 }
 
 function definitions(plugins: AnyPlugin[]): PluginDefinition[] {
@@ -74,7 +76,7 @@ function newFramework(plugins: AnyPlugin[], config: PluginsConfig, o: Options = 
       objects: new MapObjectLister(),
       client: { bind: async () => {}, deletePod: async () => {}, clearNominatedNodeName: async () => {} },
       eventRecorder: { event: () => {} },
-      nominator: { nominatedPodsForNode: (n) => o.nominated?.get(n) ?? [] },
+      nominator: { nominatedPodsForNode: (n) => o.nominated?.get(n) ?? [], ...(o.hasNominatedPods ? { hasNominatedPods: o.hasNominatedPods } : {}) },
       clock: o.clock ?? new FakeClock(),
       random: () => 0,
       parallelism: 16,
@@ -395,6 +397,27 @@ describe('Framework: RunFilterPlugins', () => {
     assert.equal(s?.plugin, 'Reject');
   });
 
+  const throwing = (name: string, calls: string[]): AnyPlugin => ({
+    name,
+    filter: () => {
+      calls.push(name);
+      throw new Error('broken');
+    },
+  });
+  const walks: { name: string; plugins: (calls: string[]) => AnyPlugin[]; want: string | null; ran: string[] }[] = [
+    { name: 'all pass, a Success status too', plugins: (c) => [filter('A', () => null, c), filter('B', () => new Status(Code.Success, []), c)], want: null, ran: ['A', 'B'] },
+    { name: 'a throw is an error status naming its plugin; later plugins do not run', plugins: (c) => [filter('A', () => null, c), throwing('G', c), filter('F', () => Status.unschedulable('no'), c)], want: 'running "G" filter plugin: broken', ran: ['A', 'G'] },
+    { name: 'no Filter plugins', plugins: () => [], want: null, ran: [] },
+  ];
+  for (const c of walks) {
+    it(`untimed: ${c.name}`, () => {
+      const ran: string[] = [];
+      const s = make(c.plugins(ran)).runFilterPlugins(new CycleState(), pod(), node('n'));
+      assert.equal(s === null ? null : s.message(), c.want);
+      assert.deepEqual(ran, c.ran);
+    });
+  }
+
   it('turns a status other than success or rejection into an error', () => {
     const f = make([filter('Odd', () => new Status(Code.Error, ['disk on fire']), [])]);
     const s = f.runFilterPlugins(new CycleState(), pod(), node('n'));
@@ -484,6 +507,20 @@ describe('Framework: RunFilterPluginsWithNominatedPods', () => {
     assert.equal(s?.code, Code.Error);
     assert.equal(s?.message(), 'running AddPod on PreFilter plugin "Ext": cannot add');
   });
+});
+
+describe('Framework: mayHaveNominatedPods (asked once per Filter walk)', () => {
+  const cases: { name: string; hasNominatedPods?: () => boolean; want: boolean }[] = [
+    { name: 'a nominator that cannot tell may have some', want: true },
+    { name: 'a nominator with nominated pods', hasNominatedPods: () => true, want: true },
+    { name: 'a nominator without any', hasNominatedPods: () => false, want: false },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const f = newFramework([queueSort(), binder()], withBasics({}), { hasNominatedPods: c.hasNominatedPods });
+      assert.equal(f.mayHaveNominatedPods(), c.want);
+    });
+  }
 });
 
 describe('Framework: RunPostFilterPlugins', () => {

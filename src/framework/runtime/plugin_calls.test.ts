@@ -180,34 +180,3 @@ describe('PluginCalls.call (Filter) and callScore (the per-node calls)', () => {
     });
   }
 });
-
-describe('PluginCalls.filterUntilRejected (the untimed Filter walk)', () => {
-  const state = new CycleState();
-  const pod = new PodInfo(makePod('p'));
-  const node = new NodeInfo(makeNode('n'));
-  const passing: FilterPlugin = { name: 'A', filter: () => null };
-  const success: FilterPlugin = { name: 'B', filter: () => new Status(Code.Success, []) };
-  const rejecting: FilterPlugin = { name: 'F', filter: () => Status.unschedulable('no') };
-  const failing: FilterPlugin = {
-    name: 'G',
-    filter: () => {
-      throw new Error('broken');
-    },
-  };
-  const named = (plugin: string, s: Status): Status => Status.error(`${plugin}: ${s.message()}`);
-  const cases: { name: string; plugins: FilterPlugin[]; want: string | null }[] = [
-    { name: 'all pass', plugins: [passing, success], want: null },
-    { name: 'the first rejection, later plugins not run', plugins: [passing, rejecting, failing], want: 'F: no' },
-    { name: 'a throw as an error status of its plugin', plugins: [success, failing, rejecting], want: 'G: broken' },
-    { name: 'no plugins', plugins: [], want: null },
-  ];
-  for (const c of cases) {
-    it(c.name, () => {
-      const { rec, plugins } = recorder();
-      const calls = new PluginCalls(rec, 'profile', ticking());
-      const s = calls.filterUntilRejected(filterCall, c.plugins, state, pod, node, named);
-      assert.equal(s === null ? null : s.message(), c.want);
-      assert.deepEqual(plugins, [], 'untimed');
-    });
-  }
-});
