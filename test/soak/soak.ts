@@ -310,6 +310,13 @@ export async function runSoak(o: SoakOptions): Promise<SoakReport> {
   try {
     // The workload: keep up to maxPending unbound pods until every pod has been created.
     while (created < o.pods && performance.now() < deadline) {
+      // A fast scheduler can bind every pod before the first disruption is due: the last batch
+      // waits for one, so every soak injects at least one fault while pods are still coming.
+      const injected = disruptions.outage + disruptions.sigterm + disruptions.sigkill + disruptions.burst;
+      if (injected === 0 && o.pods - created <= o.maxPending) {
+        await new Promise<void>((r) => later(50, r));
+        continue;
+      }
       const room = Math.min(o.maxPending - inv.unbound.size, o.pods - created, 500);
       for (let i = 0; i < room; i++) cluster.create(makePod(created++, random));
       await new Promise<void>((r) => later(20, r));
