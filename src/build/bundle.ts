@@ -1,12 +1,15 @@
-// Bundles the package's JavaScript into dist/: one file per entry point (the CLI and each of
-// package.json's `exports`) at the path tsc would have written, and the code they share in
-// dist/chunks/. Node then compiles a few dozen files at `run`'s start instead of about a thousand.
-// Every entry imports the same shared chunks, so an out-of-tree plugin importing
-// `kube-scheduler-ts/plugin` gets the very classes (Status, NodeInfo...) the CLI runs with.
-// Run by `npm run build` after tsc, which writes only the declarations.
+// Bundles the package's JavaScript into dist/: every module in one file, dist/core.js, and one
+// thin file per entry point (the CLI and each of package.json's `exports`) at the path tsc would
+// have written, re-exporting from it. Node then compiles one file at `run`'s start instead of
+// about a thousand, and the scheduling cycle's classes and functions see each other as locals of
+// one scope: split into shared chunks, they reached each other through module imports, which cost
+// SchedulingBasic 12% (docs/performance.md). Every entry imports the same core, so an out-of-tree
+// plugin importing `kube-scheduler-ts/plugin` gets the very classes (Status, NodeInfo...) the CLI
+// runs with. Run by `npm run build` after tsc, which writes only the declarations.
 import { build, type Plugin } from 'esbuild';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 const root = join(import.meta.dirname, '..', '..');
 const src = join(root, 'src');
@@ -47,13 +50,26 @@ const withoutOpenTelemetry: Plugin = {
   },
 };
 
+const entries = bundleEntries();
+const cliEntry = join(src, 'cli', 'bin.ts');
+const cliMain = join(src, 'cli', 'main.ts');
+const libraryEntries = entries.filter((e) => e !== cliEntry);
+const nsName = (i: number): string => `entry${i}`;
+const core = join(root, 'dist', 'core.js');
+
+// The core: every library entry as a namespace, and the CLI's runCli.
 await build({
-  entryPoints: bundleEntries(),
-  outdir: join(root, 'dist'),
-  outbase: src,
-  chunkNames: 'chunks/[name]-[hash]',
+  stdin: {
+    contents: [
+      ...libraryEntries.map((e, i) => `export * as ${nsName(i)} from ${JSON.stringify(e)};`),
+      `export { runCli } from ${JSON.stringify(cliMain)};`,
+    ].join('\n'),
+    resolveDir: src,
+    sourcefile: 'core.ts',
+    loader: 'ts',
+  },
+  outfile: core,
   bundle: true,
-  splitting: true,
   platform: 'node',
   format: 'esm',
   target: 'node20',
@@ -67,4 +83,44 @@ await build({
   banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
   logLevel: 'warning',
   logOverride: { 'equals-negative-zero': 'silent' },
+});
+
+/** The import specifier of the core from the file `out` (dist/x.js or dist/y/x.js). */
+const coreFrom = (out: string): string => {
+  const rel = relative(dirname(out), core).split('\\').join('/');
+  return rel.startsWith('.') ? rel : `./${rel}`;
+};
+const outOf = (entry: string): string => join(root, 'dist', `${relative(src, entry).slice(0, -'.ts'.length)}.js`);
+
+// Each library entry: its names, read from the built core, re-exported from the core's namespace.
+const coreModule = (await import(pathToFileURL(core).href)) as Record<string, Record<string, unknown>>;
+libraryEntries.forEach((entry, i) => {
+  const out = outOf(entry);
+  const names = Object.keys(coreModule[nsName(i)]!).sort();
+  const plain = names.filter((n) => n !== 'default');
+  const lines = [
+    `// ${relative(root, entry)}: re-exported from the one bundle (src/build/bundle.ts).`,
+    `import { ${nsName(i)} as ns } from '${coreFrom(out)}';`,
+    `export const { ${plain.join(', ')} } = ns;`,
+    ...(names.includes('default') ? ['export default ns.default;'] : []),
+  ];
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, lines.join('\n') + '\n');
+});
+
+// The CLI: src/cli/bin.ts itself, with its runCli taken from the core instead of a second copy.
+await build({
+  entryPoints: [cliEntry],
+  outfile: outOf(cliEntry),
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  plugins: [{
+    name: 'cli-from-core',
+    setup(b) {
+      b.onResolve({ filter: /^\.\/main\.js$/ }, () => ({ path: coreFrom(outOf(cliEntry)), external: true }));
+    },
+  }],
+  logLevel: 'warning',
 });
