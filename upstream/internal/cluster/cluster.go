@@ -257,18 +257,8 @@ func (c *Cluster) admitPod(ctx context.Context, pod *v1.Pod) (*v1.Pod, error) {
 // admitPodGroup runs Priority admission on a new PodGroup (its priority from its class, with
 // GenericWorkload), on the internal type as the API server's create handler does.
 func (c *Cluster) admitPodGroup(ctx context.Context, pg *schedulingv1beta1.PodGroup) (*schedulingv1beta1.PodGroup, error) {
-	internal := &schedulingapi.PodGroup{}
-	if err := legacyscheme.Scheme.Convert(pg, internal, nil); err != nil {
-		return nil, err
-	}
-	ctx = genericapirequest.WithNamespace(ctx, pg.Namespace)
-	attrs := admission.NewAttributesRecord(internal, nil, schedulingapi.Kind("PodGroup").WithVersion("v1beta1"), pg.Namespace, pg.Name,
-		schedulingapi.Resource("podgroups").WithVersion("v1beta1"), "", admission.Create, &metav1.CreateOptions{}, false, nil)
-	if err := c.priority.Admit(ctx, attrs, nil); err != nil {
-		return nil, err
-	}
 	out := &schedulingv1beta1.PodGroup{}
-	if err := legacyscheme.Scheme.Convert(internal, out, nil); err != nil {
+	if err := c.admitGroupOnCreate(ctx, pg, &schedulingapi.PodGroup{}, out, pg.Namespace, pg.Name, "PodGroup", "podgroups", "v1beta1"); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -277,21 +267,26 @@ func (c *Cluster) admitPodGroup(ctx context.Context, pg *schedulingv1beta1.PodGr
 // admitCompositePodGroup runs Priority admission on a new CompositePodGroup (its priority from its
 // class, with CompositePodGroup), as admitPodGroup does for a PodGroup.
 func (c *Cluster) admitCompositePodGroup(ctx context.Context, cpg *schedulingv1alpha3.CompositePodGroup) (*schedulingv1alpha3.CompositePodGroup, error) {
-	internal := &schedulingapi.CompositePodGroup{}
-	if err := legacyscheme.Scheme.Convert(cpg, internal, nil); err != nil {
-		return nil, err
-	}
-	ctx = genericapirequest.WithNamespace(ctx, cpg.Namespace)
-	attrs := admission.NewAttributesRecord(internal, nil, schedulingapi.Kind("CompositePodGroup").WithVersion("v1alpha3"), cpg.Namespace, cpg.Name,
-		schedulingapi.Resource("compositepodgroups").WithVersion("v1alpha3"), "", admission.Create, &metav1.CreateOptions{}, false, nil)
-	if err := c.priority.Admit(ctx, attrs, nil); err != nil {
-		return nil, err
-	}
 	out := &schedulingv1alpha3.CompositePodGroup{}
-	if err := legacyscheme.Scheme.Convert(internal, out, nil); err != nil {
+	if err := c.admitGroupOnCreate(ctx, cpg, &schedulingapi.CompositePodGroup{}, out, cpg.Namespace, cpg.Name, "CompositePodGroup", "compositepodgroups", "v1alpha3"); err != nil {
 		return nil, err
 	}
 	return out, nil
+}
+
+// admitGroupOnCreate converts a new scheduling.k8s.io object to its internal type, runs Priority
+// admission on it as a create, and converts the admitted object into out.
+func (c *Cluster) admitGroupOnCreate(ctx context.Context, in, internal, out runtime.Object, namespace, name, kind, resource, version string) error {
+	if err := legacyscheme.Scheme.Convert(in, internal, nil); err != nil {
+		return err
+	}
+	ctx = genericapirequest.WithNamespace(ctx, namespace)
+	attrs := admission.NewAttributesRecord(internal, nil, schedulingapi.Kind(kind).WithVersion(version), namespace, name,
+		schedulingapi.Resource(resource).WithVersion(version), "", admission.Create, &metav1.CreateOptions{}, false, nil)
+	if err := c.priority.Admit(ctx, attrs, nil); err != nil {
+		return err
+	}
+	return legacyscheme.Scheme.Convert(internal, out, nil)
 }
 
 // withKubeletDefaults fills what a kubelet reports for its node when the scenario leaves it out.
