@@ -5,7 +5,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Pod } from '../api/types.js';
-import { ActionType, ActionTypeUpdate, QueueingHint, type ClusterEvent, type ClusterEventWithHint } from '../framework/events.js';
+import { ActionType, ActionTypeUpdate, QueueingHint, type ClusterEvent, type ClusterEventWithHint, unrolledWildCardEvents } from '../framework/events.js';
 import type { QueuedPodInfo } from '../framework/interfaces.js';
 import { Status } from '../framework/status.js';
 import { makePod } from '../testing/builders.js';
@@ -575,6 +575,31 @@ describe('SchedulingQueue: what requeued a pod (explain\'s attempts)', () => {
     it(c.name, () => {
       const qp = c.run(setup());
       assert.deepEqual(qp.requeuedBy, c.want);
+    });
+  }
+});
+
+describe('SchedulingQueue: a rejecting plugin without EnqueueExtensions (defaultEnqueueExtension)', () => {
+  // The plugin gets upstream's unrolled events: a CompositePodGroup, ResourceSlice or VolumeAttachment event never moves its pods.
+  const cases: { event: ClusterEvent; moves: boolean }[] = [
+    { event: { resource: 'Node', actionType: ActionType.Add, label: 'NodeAdd' }, moves: true },
+    { event: { resource: 'PodGroup', actionType: ActionType.Add, label: 'PodGroupAdd' }, moves: true },
+    { event: { resource: 'PodGroup', actionType: ActionType.Delete, label: 'PodGroupDelete' }, moves: true },
+    { event: { resource: 'CompositePodGroup', actionType: ActionType.Add, label: 'CompositePodGroupAdd' }, moves: false },
+    { event: { resource: 'CompositePodGroup', actionType: ActionTypeUpdate, label: 'CompositePodGroupUpdate' }, moves: false },
+    { event: { resource: 'CompositePodGroup', actionType: ActionType.Delete, label: 'CompositePodGroupDelete' }, moves: false },
+    { event: { resource: 'ResourceSlice', actionType: ActionType.Add, label: 'ResourceSliceAdd' }, moves: false },
+    { event: { resource: 'VolumeAttachment', actionType: ActionType.Delete, label: 'VolumeAttachmentDelete' }, moves: false },
+  ];
+  for (const c of cases) {
+    it(`${c.event.label} ${c.moves ? 'moves' : 'leaves'} the pod`, () => {
+      const clock = new FakeClock(0);
+      const profile: QueueProfile = { less, preEnqueue: () => null, events: new Map([['Plain', unrolledWildCardEvents(true)]]) };
+      const q = new SchedulingQueue(new Map([['default-scheduler', profile]]), { clock });
+      q.add(podP('p'));
+      fail(q, popExpect(q, 'p'), ['Plain']);
+      q.moveAllToActiveOrBackoffQueue(c.event, null, null);
+      assert.equal(q.whereIs(podP('p').metadata.uid ?? ''), c.moves ? 'backoff' : 'unschedulable');
     });
   }
 });

@@ -1,6 +1,6 @@
 // Scenarios of upstream's runtime/framework_test.go, with tiny fake plugins (objects with a name
 // and the methods of the extension points they implement).
-import { defaultFeatures } from '../features.js';
+import { defaultFeatures, type Features } from '../features.js';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Snapshot } from '../../cache/snapshot.js';
@@ -56,6 +56,7 @@ interface Options {
   nodes?: NodeInfo[];
   /** The nominator's hasNominatedPods; left out, the nominator has none to offer. */
   hasNominatedPods?: () => boolean;
+  features?: Features;
 }
 
 function definitions(plugins: AnyPlugin[]): PluginDefinition[] {
@@ -80,7 +81,7 @@ function newFramework(plugins: AnyPlugin[], config: PluginsConfig, o: Options = 
       clock: o.clock ?? new FakeClock(),
       random: () => 0,
       parallelism: 16,
-      features: defaultFeatures,
+      features: o.features ?? defaultFeatures,
     },
   );
 }
@@ -253,19 +254,34 @@ describe('Framework: profile validation', () => {
 });
 
 describe('Framework: eventsToRegister', () => {
-  it('gives a rejecting plugin without EnqueueExtensions every event, and ignores score-only plugins', () => {
-    const f = newFramework([
-      queueSort(), binder(),
-      { name: 'NoEvents', filter: () => null },
-      { name: 'WithEvents', filter: () => null, eventsToRegister: () => [{ event: { resource: 'Node', actionType: 1 } }] },
-      { name: 'ScoreWithEvents', score: () => 0, eventsToRegister: () => [{ event: { resource: 'Node', actionType: 1 } }] },
-    ], withBasics({ filter: { enabled: [{ name: 'NoEvents' }, { name: 'WithEvents' }] }, score: { enabled: [{ name: 'ScoreWithEvents' }] } }));
-    const ev = f.eventsToRegister();
-    assert.deepEqual(ev.get('NoEvents'), [{ event: { resource: 'WildCard', actionType: ActionTypeAll } }]);
+  const profile = (): [AnyPlugin[], PluginsConfig] => [[
+    queueSort(), binder(),
+    { name: 'NoEvents', filter: () => null },
+    { name: 'WithEvents', filter: () => null, eventsToRegister: () => [{ event: { resource: 'Node', actionType: 1 } }] },
+    { name: 'ScoreWithEvents', score: () => 0, eventsToRegister: () => [{ event: { resource: 'Node', actionType: 1 } }] },
+  ], withBasics({ filter: { enabled: [{ name: 'NoEvents' }, { name: 'WithEvents' }] }, score: { enabled: [{ name: 'ScoreWithEvents' }] } })];
+
+  it('keeps a plugin\'s own events, and ignores score-only plugins', () => {
+    const ev = newFramework(...profile()).eventsToRegister();
     assert.deepEqual(ev.get('WithEvents'), [{ event: { resource: 'Node', actionType: 1 } }]);
     assert.equal(ev.has('ScoreWithEvents'), false);
     assert.equal(ev.has('QueueSort'), false);
   });
+
+  // UnrollWildCardResource: what wakes a rejecting plugin that registers no events.
+  const unrolled = ['AssignedPod', 'UnscheduledPod', 'Node', 'PersistentVolume', 'PersistentVolumeClaim', 'CSINode', 'CSIDriver', 'CSIStorageCapacity', 'StorageClass', 'ResourceClaim', 'DeviceClass'];
+  const cases = [
+    { name: 'without GenericWorkload', features: defaultFeatures, want: unrolled },
+    { name: 'with GenericWorkload: PodGroup too', features: { ...defaultFeatures, enableGenericWorkload: true }, want: [...unrolled, 'PodGroup'] },
+    { name: 'with CompositePodGroup: still no CompositePodGroup', features: { ...defaultFeatures, enableGenericWorkload: true, enableCompositePodGroup: true }, want: [...unrolled, 'PodGroup'] },
+  ];
+  for (const c of cases) {
+    it(`gives a rejecting plugin without EnqueueExtensions upstream's unrolled events, ${c.name}`, () => {
+      const got = newFramework(...profile(), { features: c.features }).eventsToRegister().get('NoEvents')!;
+      assert.deepEqual(got.map((e) => e.event.resource), c.want);
+      assert.ok(got.every((e) => e.event.actionType === ActionTypeAll && e.queueingHintFn === undefined));
+    });
+  }
 });
 
 // ---- extension points ----

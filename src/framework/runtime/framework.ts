@@ -7,7 +7,7 @@
 import type { Pod } from '../../api/types.js';
 import type { SchedulingGroup } from '../../api/scheduling.js';
 import type { CycleState } from '../cycle_state.js';
-import { ActionTypeAll, type ClusterEventWithHint } from '../events.js';
+import { type ClusterEventWithHint, unrolledWildCardEvents } from '../events.js';
 import { ExtenderName } from '../extender.js';
 import * as fw from '../interfaces.js';
 import type { MaybePromise } from '../../util/maybe_promise.js';
@@ -143,16 +143,16 @@ export class Framework extends FrameworkHandle {
   /**
    * The cluster events each plugin registered, for the queue's requeueing. Only PreEnqueue,
    * PreFilter, Filter, Reserve and Permit plugins can reject a pod, so only theirs count; one of
-   * those without eventsToRegister is woken by every event, as upstream's default extension does.
+   * those without eventsToRegister gets upstream's default extension's events (unrolledWildCardEvents).
    */
   eventsToRegister(): Map<string, ClusterEventWithHint[]> {
     const out = new Map<string, ClusterEventWithHint[]>();
     for (const p of this.pluginsByName.values()) {
       if (!(fw.isPreEnqueuePlugin(p) || fw.isPreFilterPlugin(p) || fw.isFilterPlugin(p) || fw.isReservePlugin(p) || fw.isPermitPlugin(p))) continue;
-      out.set(p.name, fw.isEnqueueExtensions(p) ? p.eventsToRegister() : [{ event: { resource: 'WildCard', actionType: ActionTypeAll } }]);
+      out.set(p.name, fw.isEnqueueExtensions(p) ? p.eventsToRegister() : unrolledWildCardEvents(this.features.enableGenericWorkload));
     }
-    // Extenders register no events: a pod they rejected is retried on any (defaultEnqueueExtension).
-    if (this.extenders().length > 0) out.set(ExtenderName, [{ event: { resource: 'WildCard', actionType: ActionTypeAll } }]);
+    // Extenders register no events: a pod they rejected is retried as by such a plugin (defaultEnqueueExtension).
+    if (this.extenders().length > 0) out.set(ExtenderName, unrolledWildCardEvents(this.features.enableGenericWorkload));
     return out;
   }
 
