@@ -4,6 +4,7 @@
 // not tracked here: the cache knows them, and it is asked.
 import { podGroupKey, podGroupKeyOfPod, type CompositePodGroup, type PodGroup } from '../api/scheduling.js';
 import type { Pod } from '../api/types.js';
+import { entityKeyString } from '../framework/group_hierarchy.js';
 import type { GroupKey, PodGroupLister } from '../framework/interfaces.js';
 
 export class PodGroupState {
@@ -176,8 +177,9 @@ export class PodGroupStates implements PodGroupLister {
     const visited = new Set<string>();
     let current = key;
     for (;;) {
-      const k = refKey(current);
-      if (visited.has(k)) throw new Error(`cycle detected in the hierarchy: ${[...visited].join(' ')}`);
+      const k = entityKeyString(current);
+      // Upstream prints its visited set in map order; ours lists them as visited.
+      if (visited.has(k)) throw new Error(`cycle detected in the hierarchy: [${[...visited].join(' ')}]`);
       visited.add(k);
       const parent = current.kind === 'PodGroup'
         ? this.parentOfObserved(this.podGroup(current.namespace, current.name))

@@ -9,6 +9,7 @@ import type { Pod } from '../api/types.js';
 import type { Cache } from '../cache/cache.js';
 import type { Snapshot } from '../cache/snapshot.js';
 import { CycleState } from '../framework/cycle_state.js';
+import { snapshotCompositePodGroupMissing, snapshotPodGroupMissing } from '../framework/group_hierarchy.js';
 import { Diagnosis, ErrNoNodesAvailable, FitError } from '../framework/runtime/fit_error.js';
 import type { GroupTree, PlacementProgress, PodGroupLister, QueuedPodInfo } from '../framework/interfaces.js';
 import { leavesOf, setTree } from '../queue/pod_group_members.js';
@@ -254,7 +255,7 @@ export class PodGroupCycle<A> {
     const unset = (v: string | undefined): string => v ?? '[unset]';
     if (node.kind === 'CompositePodGroup') {
       const cpg = groups.compositePodGroup?.(node.namespace, node.name);
-      if (cpg === undefined) return `compositepodgroup.scheduling.k8s.io "${node.name}" not found`;
+      if (cpg === undefined) return snapshotCompositePodGroupMissing(groups, node.namespace, node.name) ?? '';
       const queued = node.compositePodGroup?.spec.parentCompositePodGroupName;
       if (cpg.spec.parentCompositePodGroupName !== queued) {
         return `different parent in composite pod group between snapshot (${unset(cpg.spec.parentCompositePodGroupName)}) and queued entity (${unset(queued)})`;
@@ -272,7 +273,7 @@ export class PodGroupCycle<A> {
       return { ...node, compositePodGroup: cpg, children };
     }
     const pg = groups.podGroup(node.namespace, node.name);
-    if (pg === undefined) return `podgroup.scheduling.k8s.io "${node.name}" not found`;
+    if (pg === undefined) return snapshotPodGroupMissing(groups, node.namespace, node.name) ?? '';
     const queued = node.podGroup?.spec.parentCompositePodGroupName;
     if (pg.spec.parentCompositePodGroupName !== queued) {
       return `different parent in pod group between snapshot (${unset(pg.spec.parentCompositePodGroupName)}) and queued entity (${unset(queued)})`;

@@ -1,9 +1,11 @@
 // The DefaultPreemption PostFilter plugin (framework/plugins/defaultpreemption/default_preemption.go).
+import type { SchedulingGroup } from '../../api/scheduling.js';
 import type { Pod } from '../../api/types.js';
 import type { CycleState } from '../../framework/cycle_state.js';
 import { ActionType, QueueingHint, type ClusterEventWithHint } from '../../framework/events.js';
 import type { Features } from '../../framework/features.js';
-import type { EnqueueExtensions, Handle, NodeToStatusReader, PostFilterOutcome, PostFilterPlugin, PreEnqueuePlugin } from '../../framework/interfaces.js';
+import { groupHierarchy, rootInHierarchy } from '../../framework/group_hierarchy.js';
+import type { EnqueueExtensions, GroupKey, Handle, NodeToStatusReader, PostFilterOutcome, PostFilterPlugin, PreEnqueuePlugin } from '../../framework/interfaces.js';
 import type { NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import type { PodGroupPostFilterContext, PodGroupPostFilterOutcome, PodGroupPostFilterPlugin } from '../../framework/pod_group_post_filter.js';
@@ -50,7 +52,7 @@ export class DefaultPreemption implements PostFilterPlugin, PodGroupPostFilterPl
   constructor(
     private readonly args: DefaultPreemptionArgs,
     private readonly handle: Handle,
-    private readonly features: Pick<Features, 'enableAsyncPreemption' | 'enableGenericWorkload' | 'enablePodGroupPreemptionPolicy'>,
+    private readonly features: Pick<Features, 'enableAsyncPreemption' | 'enableCompositePodGroup' | 'enableGenericWorkload' | 'enablePodGroupPreemptionPolicy'>,
   ) {
     this.executor = new Executor(Name, handle, features.enableAsyncPreemption);
     this.evaluator = new Evaluator(Name, handle, this, this.executor);
@@ -61,14 +63,35 @@ export class DefaultPreemption implements PostFilterPlugin, PodGroupPostFilterPl
     if (!this.features.enableAsyncPreemption) return null;
     const groupName = pod.spec.schedulingGroup?.podGroupName;
     if (groupName !== undefined && this.features.enableGenericWorkload) {
-      // A member waits while its group's preemption runs; a missing group is not ours to hold back.
-      const pg = this.handle.podGroups?.()?.podGroup(pod.metadata.namespace ?? 'default', groupName);
-      if (pg === undefined) return null;
-      if (this.executor.isRunningPreemption(podGroupUID(pg))) return Status.unresolvable(ErrReasonWaitingForGroupPreemption);
+      // A member waits while its root group's preemption runs; a missing group is not ours to hold back.
+      const root = this.rootGroupOf(pod.metadata.namespace ?? 'default', groupName);
+      if (root === undefined) return null;
+      if (this.executor.isRunningPreemption(podGroupUID(root))) return Status.unresolvable(ErrReasonWaitingForGroupPreemption);
       return null;
     }
     if (this.executor.isRunningPreemption(pod.metadata.uid ?? '')) return Status.unresolvable(ErrReasonWaitingForPreemption);
     return null;
+  }
+
+  /**
+   * The object of the group a member's preemption runs for: its PodGroup, or with the
+   * CompositePodGroup gate the root of its tree as the hierarchy snapshot finds it; undefined when
+   * it cannot be resolved.
+   */
+  private rootGroupOf(ns: string, name: string): SchedulingGroup | undefined {
+    const groups = this.handle.podGroups?.();
+    if (!groups) return undefined;
+    if (!this.features.enableCompositePodGroup) return groups.podGroup(ns, name);
+    const h = groupHierarchy(groups, ns, name);
+    if (typeof h === 'string') return undefined;
+    let root: GroupKey | null;
+    try {
+      root = rootInHierarchy(groups, h, { kind: 'PodGroup', namespace: ns, name });
+    } catch {
+      return undefined;
+    }
+    if (root === null) return undefined;
+    return root.kind === 'PodGroup' ? groups.podGroup(root.namespace, root.name) : groups.compositePodGroup?.(root.namespace, root.name);
   }
 
   /**

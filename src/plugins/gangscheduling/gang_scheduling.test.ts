@@ -12,7 +12,7 @@ import { PodInfo } from '../../framework/pod_info.js';
 import { Code } from '../../framework/status.js';
 import { makePod } from '../../testing/builders.js';
 import { newTestHandle } from '../../testing/handle.js';
-import { GangScheduling } from './gang_scheduling.js';
+import { GangScheduling, waitingForQuorum } from './gang_scheduling.js';
 
 const gang = (name: string, minCount: number): PodGroup =>
   ({ kind: 'PodGroup', metadata: { name, namespace: 'default' }, spec: { schedulingPolicy: { gang: { minCount } } } });
@@ -169,5 +169,121 @@ describe('GangScheduling over a composite tree (CompositePodGroup on)', () => {
     const hint = pl.eventsToRegister().find((e) => e.event.resource === 'CompositePodGroup')!.queueingHintFn!;
     assert.equal(hint(member('a0', 'a'), null, cpg('job', 1)), QueueingHint.Queue);
     assert.equal(hint(member('a0', 'a'), null, cpg('other', 1)), QueueingHint.QueueSkip);
+  });
+});
+
+describe('GangScheduling messages for an incomplete tree (CompositePodGroup on)', () => {
+  const cpg = (name: string, minGroupCount: number, parent?: string): CompositePodGroup => ({
+    kind: 'CompositePodGroup', metadata: { name, namespace: 'default' },
+    spec: { workloadRef: { workloadName: 'w', templateName: name }, schedulingPolicy: { gang: { minGroupCount } }, ...(parent ? { parentCompositePodGroupName: parent } : {}) },
+  });
+  const under = (g: PodGroup, parent: string): PodGroup => ({ ...g, spec: { ...g.spec, parentCompositePodGroupName: parent } });
+  function plugin(composites: CompositePodGroup[], groups: PodGroup[], pods: Pod[], assumed: string[] = []) {
+    const states = new PodGroupStates((p) => assumed.includes(p.metadata.name ?? ''));
+    states.compositePodGroupEnabled = true;
+    for (const c of composites) states.setCompositePodGroup(c);
+    for (const g of groups) states.setPodGroup(g);
+    for (const p of pods) states.upsertPod(p);
+    const handle = { ...newTestHandle(), podGroups: () => states, activate: () => {}, getWaitingPod: () => undefined };
+    return new GangScheduling(handle, { enableCompositePodGroup: true });
+  }
+  const a0 = member('a0', 'a');
+  const snap = 'failed to build hierarchy snapshot: ';
+  // Each row: the tree the cache holds, then PreEnqueue's and Permit's answers for member a0 (assumed at Permit).
+  const cases: { name: string; composites: CompositePodGroup[]; groups: PodGroup[]; preEnqueue: [Code, string] | null; permit: [Code, string] | null }[] = [
+    {
+      name: 'no PodGroup object, its member known', composites: [], groups: [],
+      preEnqueue: [Code.UnschedulableAndUnresolvable, `${snap}pod group object not found in state for podgroup/default/a`],
+      permit: [Code.Error, `${snap}pod group object not found in state for podgroup/default/a`],
+    },
+    {
+      name: 'the parent composite not observed', composites: [], groups: [under(gang('a', 1), 'mid')],
+      preEnqueue: [Code.UnschedulableAndUnresolvable, `${snap}composite pod group object not found in state for compositepodgroup/default/mid`],
+      permit: [Code.Error, `${snap}composite pod group object not found in state for compositepodgroup/default/mid`],
+    },
+    {
+      name: 'the grandparent not observed', composites: [cpg('mid', 1, 'top')], groups: [under(gang('a', 1), 'mid')],
+      preEnqueue: [Code.UnschedulableAndUnresolvable, `${snap}composite pod group object not found in state for compositepodgroup/default/top`],
+      permit: [Code.Error, `${snap}composite pod group object not found in state for compositepodgroup/default/top`],
+    },
+    {
+      name: 'two composites naming each other', composites: [cpg('mid', 1, 'top'), cpg('top', 1, 'mid')], groups: [under(gang('a', 1), 'mid')],
+      preEnqueue: [Code.UnschedulableAndUnresolvable, `${snap}cycle detected in composite pod group hierarchy: compositepodgroup/default/top`],
+      permit: [Code.Error, `${snap}cycle detected in composite pod group hierarchy: compositepodgroup/default/top`],
+    },
+    {
+      // The snapshot's root is the fourth composite, which has no object: the parent is named.
+      name: 'four composites deep, the top one not observed', composites: [cpg('p1', 1, 'p2'), cpg('p2', 1, 'p3'), cpg('p3', 1, 'p4')], groups: [under(gang('a', 1), 'p1')],
+      preEnqueue: [Code.UnschedulableAndUnresolvable, `${snap}composite pod group object not found in state for compositepodgroup/default/p1`],
+      permit: [Code.Error, `${snap}composite pod group object not found in state for compositepodgroup/default/p1`],
+    },
+    {
+      name: 'a whole tree short of its quorum', composites: [cpg('top', 2), cpg('mid', 1, 'top')], groups: [under(gang('a', 1), 'mid'), under(gang('b', 1), 'top')],
+      preEnqueue: [Code.UnschedulableAndUnresolvable, 'waiting for composite pod group "top" tree to meet quorum'],
+      permit: [Code.Wait, 'waiting for composite pod group "top" tree to meet quorum'],
+    },
+    { name: 'a whole tree with its quorum', composites: [cpg('top', 1), cpg('mid', 1, 'top')], groups: [under(gang('a', 1), 'mid'), under(gang('b', 1), 'top')], preEnqueue: null, permit: null },
+    {
+      name: 'a gang without a parent, short of minCount', composites: [], groups: [gang('a', 2)],
+      preEnqueue: [Code.UnschedulableAndUnresolvable, waitingForQuorum], permit: [Code.Wait, 'waiting for minCount pods from a gang to be scheduled'],
+    },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const pl = plugin(c.composites, c.groups, [a0], ['a0']);
+      const pre = pl.preEnqueue(a0);
+      assert.deepEqual(pre === null ? null : [pre.code, pre.message()], c.preEnqueue, 'PreEnqueue');
+      const permit = pl.permit(new CycleState(), new PodInfo(a0), 'n1').status;
+      assert.deepEqual(permit === null ? null : [permit.code, permit.message()], c.permit, 'Permit');
+    });
+  }
+
+  it('without the gate, Permit names the snapshot\'s missing PodGroup object', () => {
+    const { pl } = setUp([], [member('a', 'g')]);
+    const s = pl.permit(new CycleState(), new PodInfo(member('a', 'g')), 'n1').status;
+    assert.deepEqual([s?.code, s?.message()], [Code.Error, 'failed to get podGroup default/g: pod group object not found for pod group podgroup/default/g']);
+  });
+});
+
+describe('GangScheduling hints over a composite tree (upstream\'s hint tables)', () => {
+  const cpg = (name: string, parent?: string): CompositePodGroup => ({
+    kind: 'CompositePodGroup', metadata: { name, namespace: 'default' },
+    spec: { workloadRef: { workloadName: 'w', templateName: name }, schedulingPolicy: { basic: {} }, ...(parent ? { parentCompositePodGroupName: parent } : {}) },
+  });
+  const under = (name: string, parent: string): PodGroup => ({ ...basic(name), spec: { ...basic(name).spec, parentCompositePodGroupName: parent } });
+  // The cache sees an added object before the hints are asked about it, so each tree holds it already.
+  function hints(gate: boolean, composites: CompositePodGroup[], groups: PodGroup[]) {
+    const states = new PodGroupStates(() => false);
+    states.compositePodGroupEnabled = gate;
+    for (const c of composites) states.setCompositePodGroup(c);
+    for (const g of groups) states.setPodGroup(g);
+    const pl = new GangScheduling({ ...newTestHandle(), podGroups: () => states }, { enableCompositePodGroup: gate });
+    return new Map(pl.eventsToRegister().map((e) => [`${e.event.resource}/${e.event.actionType}`, e.queueingHintFn!]));
+  }
+  const pod = member('p', 'pg');
+  const Q = QueueingHint.Queue;
+  const S = QueueingHint.QueueSkip;
+  // `off` is the answer without the gate; the CompositePodGroup hint is then not registered at all.
+  const cases: { name: string; composites: CompositePodGroup[]; groups: PodGroup[]; event: string; obj: CompositePodGroup | PodGroup | Pod; on: QueueingHint; off: QueueingHint | 'unregistered' }[] = [
+    { name: 'its root composite added', composites: [cpg('root')], groups: [under('pg', 'root')], event: 'CompositePodGroup/1', obj: cpg('root'), on: Q, off: 'unregistered' },
+    { name: 'an intermediate composite with the same root added', composites: [cpg('root'), cpg('sub', 'root')], groups: [under('pg', 'sub')], event: 'CompositePodGroup/1', obj: cpg('sub', 'root'), on: Q, off: 'unregistered' },
+    { name: 'a composite of another tree added', composites: [cpg('cpg-1'), cpg('cpg-2')], groups: [under('pg', 'cpg-1')], event: 'CompositePodGroup/1', obj: cpg('cpg-2'), on: S, off: 'unregistered' },
+    { name: 'a member of a sibling group under the same root', composites: [cpg('root')], groups: [under('pg', 'root'), under('sib', 'root')], event: 'UnscheduledPod/1', obj: member('q', 'sib'), on: Q, off: S },
+    { name: 'a member of a group of another tree', composites: [cpg('r1'), cpg('r2')], groups: [under('pg', 'r1'), under('other', 'r2')], event: 'UnscheduledPod/1', obj: member('q', 'other'), on: S, off: S },
+    { name: 'a bound member of a sibling group', composites: [cpg('root')], groups: [under('pg', 'root'), under('sib', 'root')], event: 'AssignedPod/1', obj: member('q', 'sib'), on: Q, off: S },
+    { name: 'a sibling PodGroup added under the same root', composites: [cpg('root')], groups: [under('pg', 'root'), under('sib', 'root')], event: 'PodGroup/1', obj: under('sib', 'root'), on: Q, off: S },
+    { name: 'its own PodGroup added', composites: [cpg('root')], groups: [under('pg', 'root')], event: 'PodGroup/1', obj: under('pg', 'root'), on: Q, off: Q },
+    { name: 'its own PodGroup added, the root not observed yet', composites: [], groups: [under('pg', 'root')], event: 'PodGroup/1', obj: under('pg', 'root'), on: S, off: Q },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      assert.equal(hints(true, c.composites, c.groups).get(c.event)!(pod, null, c.obj), c.on, 'gate on');
+      const off = hints(false, c.composites, c.groups).get(c.event);
+      assert.equal(off === undefined ? 'unregistered' : off(pod, null, c.obj), c.off, 'gate off');
+    });
+  }
+  it('registers CompositePodGroup/Add only, and only with the gate (no Update, no Delete)', () => {
+    assert.deepEqual([...hints(true, [], []).keys()].filter((e) => e.startsWith('CompositePodGroup')), ['CompositePodGroup/1']);
+    assert.deepEqual([...hints(false, [], []).keys()].filter((e) => e.startsWith('CompositePodGroup')), []);
   });
 });

@@ -12,6 +12,7 @@ import type {
   EnqueueExtensions, GroupKey, Handle, PermitOutcome, PermitPlugin, PlacementFeasiblePlugin, PlacementProgress, PodGroupLister, PreEnqueuePlugin,
 } from '../../framework/interfaces.js';
 import type { Features } from '../../framework/features.js';
+import { entityKeyString, type GroupHierarchy, groupHierarchy, rootInHierarchy, snapshotPodGroupMissing } from '../../framework/group_hierarchy.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Code, Status } from '../../framework/status.js';
 
@@ -112,34 +113,46 @@ export class GangScheduling implements PreEnqueuePlugin, PermitPlugin, Placement
     const name = groupName(pod);
     if (name === undefined) return null;
     const ns = namespaceOf(pod);
+    if (this.compositeEnabled) return this.preEnqueueInHierarchy(ns, name);
     const pg = this.groups.podGroup(ns, name);
-    if (!pg) {
-      // With the gate, upstream first builds the tree's snapshot, which fails without the group's object.
-      const why = this.compositeEnabled ? `failed to build hierarchy snapshot: pod group object not found in state for podgroup/${ns}/${name}` : `waiting for pods's pod group "${name}" to appear in scheduling queue`;
-      return new Status(Code.UnschedulableAndUnresolvable, [why]);
-    }
-    if (this.compositeEnabled && pg.spec.parentCompositePodGroupName !== undefined) {
-      // preEnqueueWithHierarchies: the whole tree must have its quorum of members.
-      return this.treeReadiness(ns, pg.spec.parentCompositePodGroupName, (k) => this.groups.allPodsCount(k.namespace, k.name), Code.UnschedulableAndUnresolvable);
-    }
+    if (!pg) return Status.unresolvable(`waiting for pods's pod group "${name}" to appear in scheduling queue`);
     const gang = pg.spec.schedulingPolicy.gang;
-    if (this.compositeEnabled) {
-      // With the gate, a basic group is a gang of one.
-      if (this.groups.allPodsCount(ns, name) < (gang?.minCount ?? 1)) return new Status(Code.UnschedulableAndUnresolvable, [waitingForQuorum]);
-      return null;
-    }
     if (!gang) return null;
-    if (this.groups.allPodsCount(ns, name) < gang.minCount) return new Status(Code.UnschedulableAndUnresolvable, [waitingForQuorum]);
+    if (this.groups.allPodsCount(ns, name) < gang.minCount) return Status.unresolvable(waitingForQuorum);
     return null;
+  }
+
+  /** preEnqueueWithHierarchies: the member's tree, gathered as a snapshot, must have its quorum of members. */
+  private preEnqueueInHierarchy(ns: string, name: string): Status | null {
+    const h = groupHierarchy(this.groups, ns, name);
+    if (typeof h === 'string') return Status.unresolvable(`failed to build hierarchy snapshot: ${h}`);
+    const pg = snapshotPodGroupMissing(this.groups, ns, name, h) === null ? this.groups.podGroup(ns, name) : undefined;
+    if (pg === undefined) return Status.unresolvable(`waiting for pods's pod group "${name}" to appear in scheduling queue`);
+    const parent = pg.spec.parentCompositePodGroupName;
+    const allPods = (k: GroupKey) => this.groups.allPodsCount(k.namespace, k.name);
+    if (parent === undefined) {
+      // With the gate, a basic group is a gang of one.
+      return this.treeReady({ kind: 'PodGroup', namespace: ns, name }, allPods) ? null : Status.unresolvable(waitingForQuorum);
+    }
+    const root = this.rootAbove(h, ns, parent);
+    if (root instanceof Status) return root;
+    return this.treeReady(root, allPods) ? null : Status.unresolvable(`waiting for composite pod group "${root.name}" tree to meet quorum`);
   }
 
   permit(_state: CycleState, pod: PodInfo, _nodeName: string): PermitOutcome {
     const name = groupName(pod.pod);
     if (name === undefined) return { status: null, timeoutMs: 0 };
     const ns = pod.namespace;
+    let h: GroupHierarchy | undefined;
+    if (this.compositeEnabled) {
+      const built = groupHierarchy(this.groups, ns, name);
+      if (typeof built === 'string') return { status: Status.error(`failed to build hierarchy snapshot: ${built}`), timeoutMs: 0 };
+      h = built;
+    }
+    const missing = snapshotPodGroupMissing(this.groups, ns, name, h);
     const pg = this.groups.podGroup(ns, name);
-    if (!pg) return { status: Status.error(`failed to get podGroup ${ns}/${name}: podgroup.scheduling.k8s.io "${name}" not found`), timeoutMs: 0 };
-    if (this.compositeEnabled && pg.spec.parentCompositePodGroupName !== undefined) return this.permitInTree(ns, pg.spec.parentCompositePodGroupName);
+    if (missing !== null || !pg) return { status: Status.error(`failed to get podGroup ${ns}/${name}: ${missing ?? ''}`), timeoutMs: 0 };
+    if (h !== undefined && pg.spec.parentCompositePodGroupName !== undefined) return this.permitInTree(h, ns, pg.spec.parentCompositePodGroupName);
     const gang = pg.spec.schedulingPolicy.gang;
     if (!gang) return { status: null, timeoutMs: 0 };
     if (this.groups.scheduledPodsCount(ns, name) < gang.minCount) {
@@ -151,9 +164,10 @@ export class GangScheduling implements PreEnqueuePlugin, PermitPlugin, Placement
   }
 
   /** permitPodForHierarchy: the tree's scheduled members meet every quorum, or the member waits. */
-  private permitInTree(ns: string, parent: string): PermitOutcome {
-    const root = this.rootOfComposite(ns, parent);
-    if (typeof root === 'string') return { status: Status.error(root), timeoutMs: 0 };
+  private permitInTree(h: GroupHierarchy, ns: string, parent: string): PermitOutcome {
+    const root = this.rootAbove(h, ns, parent);
+    // Permit reports any failure to find the root as an error.
+    if (root instanceof Status) return { status: root.code === Code.Error ? root : Status.error(root.message()), timeoutMs: 0 };
     const scheduled = (k: GroupKey) => this.groups.scheduledPodsCount(k.namespace, k.name);
     if (!this.treeReady(root, scheduled)) {
       this.handle.activate?.(this.leaves(root).flatMap((k) => this.groups.unscheduledPods(k.namespace, k.name)));
@@ -165,24 +179,19 @@ export class GangScheduling implements PreEnqueuePlugin, PermitPlugin, Placement
     return { status: null, timeoutMs: 0 };
   }
 
-  /** checkCPGHierarchyReadiness: null when the tree above composite `start` has its quorum by `count`. */
-  private treeReadiness(ns: string, start: string, count: (k: GroupKey) => number, code: Code): Status | null {
-    const root = this.rootOfComposite(ns, start);
-    if (typeof root === 'string') return new Status(code, [root]);
-    if (!this.treeReady(root, count)) return new Status(code, [`waiting for composite pod group "${root.name}" tree to meet quorum`]);
-    return null;
-  }
-
-  /** The observed root above composite `name`, or why there is none. */
-  private rootOfComposite(ns: string, name: string): GroupKey | string {
-    const key: GroupKey = { kind: 'CompositePodGroup', namespace: ns, name };
+  /**
+   * The root of the snapshot's tree above composite `start` (checkCPGHierarchyReadiness's first
+   * half): a cycle is an Error status, a root outside the snapshot an unresolvable one.
+   */
+  private rootAbove(h: GroupHierarchy, ns: string, start: string): GroupKey | Status {
+    const key: GroupKey = { kind: 'CompositePodGroup', namespace: ns, name: start };
     let root: GroupKey | null;
     try {
-      root = this.groups.rootOf?.(key) ?? null;
+      root = rootInHierarchy(this.groups, h, key);
     } catch (err) {
-      return (err as Error).message;
+      return Status.error(err as Error);
     }
-    return root ?? `failed to build hierarchy snapshot: composite pod group object not found in state for compositepodgroup/${ns}/${name}`;
+    return root ?? Status.unresolvable(`failed to build hierarchy snapshot: composite pod group object not found in state for ${entityKeyString(key)}`);
   }
 
   /** isCPGTreeReady / isPGReady: minGroupCount children ready, each PodGroup with minCount members by `count`. */
