@@ -183,3 +183,37 @@ describe('composite roots in the queue (CompositePodGroup on)', () => {
     assert.equal(q.pop()!.group!.key, 'podgroup:default/a');
   });
 });
+
+describe('a gated entity asks every member\'s hints (isEntityWorthRequeuing)', () => {
+  // The gate lifts behind the queue's back; only the event's hint, asked about member `asked`,
+  // can let the entity out. A first event, while still gated, makes every member run PreEnqueue
+  // (a member joining a gated entity does not), so each has the gating plugin as its rejector.
+  const cases = [
+    { name: 'the hint queues the first member', asked: 'a', moves: true },
+    { name: 'the hint queues a later member only', asked: 'b', moves: true },
+    { name: 'the hint queues no member', asked: 'z', moves: false },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      let open = false;
+      const q = new SchedulingQueue(new Map([['default-scheduler', {
+        less: (x, y) => x.timestamp < y.timestamp,
+        preEnqueue: () => (open ? null : Status.unresolvable('held').withPlugin('Gate')),
+        events: new Map([['Gate', [{
+          event: { resource: 'Node' as const, actionType: ActionType.Add },
+          queueingHintFn: (pod: Pod, _o: unknown, n: unknown) => ((n as { metadata: { name: string } }).metadata.name === 'warm' || pod.metadata.name === c.asked ? QueueingHint.Queue : QueueingHint.QueueSkip),
+        }]]]),
+      }]]), { clock: new FakeClock(0), podGroups: { compositePodGroupEnabled: false } });
+      const nodeAdd = (name: string) => q.moveAllToActiveOrBackoffQueue({ resource: 'Node', actionType: ActionType.Add, label: 'NodeAdd' }, null, { kind: 'Node', metadata: { name } });
+      q.addPodGroup(gang('g', 2));
+      q.add(member('a', 'g'));
+      q.add(member('b', 'g'));
+      nodeAdd('warm');
+      assert.equal(q.whereIs('b'), 'gated');
+      open = true;
+      nodeAdd('n');
+      assert.equal(q.whereIs('b'), c.moves ? 'active' : 'gated');
+      if (c.moves) assert.equal(q.pop()?.requeuedBy?.plugin, 'Gate');
+    });
+  }
+});

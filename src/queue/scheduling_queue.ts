@@ -652,7 +652,8 @@ export class SchedulingQueue {
     for (const qp of pods) {
       // A gated pod moves only on an event its gating plugin registered.
       if (qp.gatingPlugin !== null && !this.gatingPluginWants(qp, event)) continue;
-      const strategy = this.isPodWorthRequeuing(qp, event, oldObj, newObj);
+      // A group entity asks every member, each with its own rejecting plugins (isEntityWorthRequeuing).
+      const strategy = qp.group ? this.isEntityWorthRequeuing(qp, event, oldObj, newObj) : this.isPodWorthRequeuing(qp, event, oldObj, newObj);
       if (strategy === 'skip') continue;
       this.unschedulablePods.delete(entryKey(qp));
       this.requeue(qp, strategy, label);
@@ -788,11 +789,17 @@ export class SchedulingQueue {
   /** isEntityWorthRequeuing: a group is worth requeuing when one member is, at the best strategy of its members. */
   private isEntityWorthRequeuing(entity: QueuedPodInfo, event: ClusterEvent, oldObj: unknown, newObj: unknown): Strategy {
     let best: Strategy = 'skip';
+    let plugin = '';
     for (const m of entity.group?.members ?? [entity]) {
       const s = this.isPodWorthRequeuing(m, event, oldObj, newObj);
       if (s === 'immediately') return s;
-      if (s === 'afterBackoff') best = s;
+      if (s === 'afterBackoff' && best === 'skip') {
+        best = s;
+        plugin = this.hintPlugin;
+      }
     }
+    // The requeue is noted with the hint of the first member that let it through.
+    this.hintPlugin = plugin;
     return best;
   }
 
