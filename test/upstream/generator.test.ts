@@ -5,6 +5,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Pod } from '../../src/api/types.js';
 import { scenarioFromDocuments } from '../../src/sim/scenario/scenario.js';
+import { createAfterMembers } from '../../src/sim/explain/tree_roots.js';
 import { families, generateScenario } from './generator.js';
 
 describe('differential test generator', () => {
@@ -73,6 +74,27 @@ describe('differential test generator', () => {
       if (byName.has('CompositePodGroup/old-tree')) victimTrees++;
     }
     assert.ok(trees > 0 && victimTrees > 0, `trees (${trees}) and victim trees (${victimTrees})`);
+  });
+
+  it('workload with composites: some trees hold a group back until their members wait, and a child whose members run is one of them', () => {
+    type Obj = { kind?: string; metadata: { name: string; annotations?: Record<string, string> }; spec: { parentCompositePodGroupName?: string; nodeName?: string; schedulingGroup?: { podGroupName: string } } };
+    let held = 0;
+    let runningHeld = 0;
+    for (let index = 0; index < 20; index++) {
+      const g = generateScenario(11, index, 'workload', { topology: true, composites: true });
+      const late = (g.objects as Obj[]).filter((o) => o.metadata.annotations?.[createAfterMembers] === 'true');
+      for (const o of late) {
+        assert.ok(o.kind === 'PodGroup' || o.kind === 'CompositePodGroup', `${o.metadata.name} is a group`);
+        held++;
+        if (!o.metadata.name.includes('-running')) continue;
+        runningHeld++;
+        // Its members (or its child's) already run, so no pending member joins when it arrives.
+        const members = (g.pods as Obj[]).filter((p) => p.spec.schedulingGroup?.podGroupName.startsWith(o.metadata.name));
+        assert.ok(members.length > 0 && members.every((p) => p.spec.nodeName !== undefined), `${o.metadata.name}'s members are bound`);
+        assert.ok(!(g.pending as Obj[]).some((p) => p.spec.schedulingGroup?.podGroupName.startsWith(o.metadata.name)));
+      }
+    }
+    assert.ok(held > runningHeld && runningHeld > 0, `held back: ${held}, with running members: ${runningHeld}`);
   });
 
   it('dra: every claim a pod names exists, existing pods hold allocated devices of their node, and the family covers the DRA API', () => {

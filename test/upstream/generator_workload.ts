@@ -8,8 +8,11 @@
 // every group and member of a tree takes its root's class, and a bound low-priority tree (its root
 // maybe `disruptionMode: all`, a leaf maybe too) is there to be preempted.
 // Every gang has at least minCount pending members (a smaller one would wait at PreEnqueue,
-// which explain cannot attempt). With priorities, the groups preempt: lower-priority single pods
+// which explain cannot attempt); a tree's group held back until its members wait
+// (createAfterMembers) is created before the tree is attempted. With priorities, the groups preempt: lower-priority single pods
 // and bound groups (`disruptionMode: all` or `single`) are the victims.
+
+import { createAfterMembers } from '../../src/sim/explain/tree_roots.js';
 
 type Obj = Record<string, unknown>;
 
@@ -201,7 +204,17 @@ function victimTree(b: WorkloadBuilder): void {
   }
 }
 
-/** One or two trees: a root composite over two to three children, one of them maybe a nested composite. */
+/** Holds a group back until its tree's pending members exist (the harness's late_groups.go). */
+const late = (o: Obj): void => {
+  if (process.env.NO_LATE === undefined) (o.metadata as Obj).annotations = { [createAfterMembers]: 'true' };
+};
+
+/**
+ * One or two trees: a root composite over two to three children, one of them maybe a nested
+ * composite. Some trees have a child whose members already run, created only once the tree's
+ * pending members wait (so only its add event, through GangScheduling's hint, can free them when
+ * the root's quorum needs it), or hold back another of their groups likewise.
+ */
 function compositeTrees(b: WorkloadBuilder, topology: boolean, priorities: boolean): void {
   const r = b.r;
   if (!r.chance(0.7)) return;
@@ -211,7 +224,7 @@ function compositeTrees(b: WorkloadBuilder, topology: boolean, priorities: boole
   for (let t = 0, trees = r.int(1, 2); t < trees; t++) {
     const root = `tree-${t}`;
     const cls = priorities ? r.pick(groupClasses) : null;
-    const composite = (name: string, children: number, parent?: string) => {
+    const composite = (name: string, children: number, parent?: string): Obj => {
       const spec: Obj = {
         ...classSpec(cls),
         workloadRef: ref('tree'),
@@ -219,9 +232,11 @@ function compositeTrees(b: WorkloadBuilder, topology: boolean, priorities: boole
         ...(parent !== undefined ? { parentCompositePodGroupName: parent } : {}),
       };
       if (topology && r.chance(0.5)) spec.schedulingConstraints = { topology: [{ key: rackKey }] };
-      b.objects.push({ apiVersion: 'scheduling.k8s.io/v1alpha3', kind: 'CompositePodGroup', metadata: { name, namespace: 'default' }, spec });
+      const obj: Obj = { apiVersion: 'scheduling.k8s.io/v1alpha3', kind: 'CompositePodGroup', metadata: { name, namespace: 'default' }, spec };
+      b.objects.push(obj);
+      return obj;
     };
-    const leaf = (name: string, parent: string) => {
+    const leaf = (name: string, parent: string, running = false): Obj => {
       const gang = r.chance(0.7);
       const members = gang ? r.int(1, 4) : r.int(1, 3);
       const spec: Obj = {
@@ -230,24 +245,38 @@ function compositeTrees(b: WorkloadBuilder, topology: boolean, priorities: boole
         schedulingPolicy: gang ? { gang: { minCount: r.int(1, members) } } : { basic: {} },
       };
       if (topology && r.chance(0.4)) spec.schedulingConstraints = { topology: [{ key: rackKey }] };
-      b.objects.push({ apiVersion: 'scheduling.k8s.io/v1beta1', kind: 'PodGroup', metadata: { name, namespace: 'default' }, spec });
+      const obj: Obj = { apiVersion: 'scheduling.k8s.io/v1beta1', kind: 'PodGroup', metadata: { name, namespace: 'default' }, spec };
+      b.objects.push(obj);
       const size = r.pick(sizes);
+      const nodes = running ? b.nodeNames() : [];
       for (let i = 0; i < members; i++) {
-        b.pending.push({
+        const pod: Obj = {
           apiVersion: 'v1', kind: 'Pod', metadata: { name: `${name}-m${i}`, namespace: 'default', labels: { app: 'trainer', group: name } },
           spec: { ...(cls ? { priorityClassName: cls.name } : {}), schedulingGroup: { podGroupName: name }, containers: [{ name: 'main', image: 'registry.example/ml:0.9', resources: { requests: { ...size } } }] },
-        });
+        };
+        if (running) b.bind(pod, r.pick(nodes));
+        else b.pending.push(pod);
       }
+      return obj;
     };
     const children = r.int(2, 3);
-    composite(root, children);
+    const running = r.chance(0.35);
+    const rootObj = composite(root, children + (running ? 1 : 0));
+    const held: Obj[] = [rootObj];
     for (let c = 0; c < children; c++) {
       const name = `${root}-${c}`;
       if (c === children - 1 && r.chance(0.3)) {
-        composite(name, 2, root);
-        leaf(`${name}-a`, name);
-        leaf(`${name}-b`, name);
-      } else leaf(name, root);
+        held.push(composite(name, 2, root));
+        held.push(leaf(`${name}-a`, name));
+        held.push(leaf(`${name}-b`, name));
+      } else held.push(leaf(name, root));
     }
+    if (running) {
+      const name = `${root}-running`;
+      if (r.chance(0.5)) {
+        late(composite(name, 1, root));
+        leaf(`${name}-a`, name, true);
+      } else late(leaf(name, root, true));
+    } else if (r.chance(0.4)) late(r.pick(held));
   }
 }

@@ -66,6 +66,17 @@ export const knownDifferences: readonly KnownDifference[] = [
     },
   },
   {
+    id: 'scheduled-pods-domain-order',
+    why: 'not a difference of ours: when a topology-constrained group\'s scheduled pods do not share one domain, TopologyPlacement reports the first conflict it meets (two domains, or a pod on a node without the label), walking the tree\'s children (a set) and each PodGroup\'s assigned pods (a map) in Go map order, so which domains or which pod it names changes from run to run; that the cycle fails for that reason is compared',
+    undo(upstream, ours) {
+      const conflict = /cannot determine domain for already scheduled pods: (more than 1 domain found for pod group: \S+, \S+|no topology domain found for pod \S+)/;
+      const u = conflict.exec(upstream.message);
+      const o = conflict.exec(ours.message);
+      if (!u || !o || u[1] === o[1]) return null;
+      return { ...upstream, message: upstream.message.replace(u[1]!, o[1]!) };
+    },
+  },
+  {
     id: 'late-nomination-clearing',
     why: 'the harness\'s attempt boundary, not the scheduler: a write clearing a pod\'s own nomination after its attempt failed can reach upstream\'s fake API server after the harness has read that attempt\'s timeline, so it shows in the next attempt\'s; ours records it in the pod\'s own. An attempt that preempts nothing clears no other pod\'s nomination, so such an entry there is a late one',
     undo(upstream, ours) {

@@ -13,12 +13,13 @@ import type { Scenario } from '../scenario/scenario.js';
 import { runSimulation, type SimReport } from '../simulate/simulate.js';
 import { deviceDiagnosis, podClaims, podDevices, type ExplainDevice } from '../report/dra_report.js';
 import type { RequestShortfall } from '../../plugins/dynamicresources/index.js';
-import { podGroupKeyOfPod, type CompositePodGroup, type PodGroup } from '../../api/scheduling.js';
+import type { PodGroup } from '../../api/scheduling.js';
 import { Name as GangSchedulingName, waitingForQuorum } from '../../plugins/gangscheduling/gang_scheduling.js';
 import type { Scheduler } from '../../scheduler/scheduler.js';
 import { explainGroups, type ExplainGroup } from './explain_groups.js';
 import { DefaultSchedulerName } from '../../config/types.js';
 import { PodWriteRecorder } from './pod_writes.js';
+import { createdAfterMembers, treeRoots } from './tree_roots.js';
 import { retryRounds } from './retries.js';
 
 export interface ExplainStatus {
@@ -226,34 +227,6 @@ export interface ExplainResult {
 /** Placed (a node was chosen), then failed in its binding cycle with an error (PreBind, Bind). */
 const failedInBinding = (a: AttemptRecord): boolean => a.outcome === 'Error' && a.result !== null;
 
-/**
- * The key ("namespace/name") of the root of the tree a pending pod's group is in (the group itself
- * without composites), from the scenario's groups; null for a pod outside any group.
- */
-function treeRootKey(sc: Scenario, composites: boolean): (pod: Pod) => string | null {
-  const parents = new Map<string, string>();
-  if (composites) {
-    for (const o of sc.objects) {
-      const key = kindKeyOf(o);
-      if (key !== 'PodGroup' && key !== 'CompositePodGroup') continue;
-      const parent = (o as unknown as PodGroup | CompositePodGroup).spec.parentCompositePodGroupName;
-      if (parent !== undefined) parents.set(`${key}/${o.metadata?.namespace ?? 'default'}/${o.metadata?.name ?? ''}`, parent);
-    }
-  }
-  return (pod) => {
-    const leaf = podGroupKeyOfPod(pod);
-    if (leaf === null) return null;
-    const ns = pod.metadata.namespace ?? 'default';
-    let name = pod.spec.schedulingGroup!.podGroupName!;
-    let parent = parents.get(`PodGroup/${ns}/${name}`);
-    for (let depth = 0; parent !== undefined && depth < 8; depth++) {
-      name = parent;
-      parent = parents.get(`CompositePodGroup/${ns}/${name}`);
-    }
-    return `${ns}/${name}`;
-  };
-}
-
 const scenarioPodGroups = (sc: Scenario): PodGroup[] => sc.objects.filter((o) => kindKeyOf(o) === 'PodGroup') as unknown as PodGroup[];
 
 /** The pods the queue still holds at PreEnqueue, with the plugin and its message. */
@@ -275,7 +248,8 @@ export async function runExplain(sc: Scenario, o: RunExplainOptions): Promise<Ex
   /** The single pod being attempted: another pod's failed attempt meanwhile is a victim's requeue. */
   let attempted: string | null = null;
   let writes: PodWriteRecorder | null = null;
-  const env = await createEmbedded(sc, {
+  // The groups held back until their members exist are created in the group's turn, below.
+  const env = await createEmbedded({ ...sc, objects: sc.objects.filter((obj) => !createdAfterMembers(obj)) }, {
     ...o, recordScores: true, onAttempt: (a) => {
       const key = podKey(a.pod);
       byPod.set(key, a);
@@ -324,7 +298,9 @@ export async function runExplain(sc: Scenario, o: RunExplainOptions): Promise<Ex
     return e;
   };
   // With CompositePodGroup, a member's group is its tree's root: the tree is one entity.
-  const rootKey = treeRootKey(sc, env.scheduler.features.enableCompositePodGroup);
+  const roots = treeRoots(sc, env.scheduler.features.enableCompositePodGroup);
+  const rootKey = roots.ofPod;
+  const late = sc.objects.filter(createdAfterMembers);
   for (const pending of sc.pending) {
     const group = env.scheduler.podGroups !== null ? rootKey(pending) : null;
     if (group !== null) {
@@ -333,6 +309,8 @@ export async function runExplain(sc: Scenario, o: RunExplainOptions): Promise<Ex
       groupsDone.add(group);
       const members = sc.pending.filter((p) => rootKey(p) === group);
       for (const m of members) env.cluster.create<Pod>({ ...m, kind: 'Pod', spec: { ...m.spec, nodeName: undefined } as Pod['spec'] });
+      // The tree's late groups arrive once the queue holds its members, as in the harness.
+      for (const obj of late) if (roots.ofGroup(obj) === group) env.cluster.create(obj);
       byPod.clear();
       const namespace = pending.metadata.namespace ?? 'default';
       const name = pending.spec.schedulingGroup!.podGroupName!;

@@ -119,6 +119,11 @@ func Run(ctx context.Context, sc *scenario.Scenario) (*Result, error) {
 	}
 	res := &Result{Pods: []Pod{}}
 	setGroupParents(sc.Objects)
+	for _, o := range sc.Objects {
+		if createdAfterMembers(o) {
+			h.late = append(h.late, o)
+		}
+	}
 	grouped := map[string]bool{}
 	for _, pending := range sc.Pending {
 		if key, ok := groupKey(pending); ok {
@@ -187,7 +192,7 @@ func populate(ctx context.Context, c *cluster.Cluster, sc *scenario.Scenario) er
 	}
 	var all []runtime.Object
 	for _, o := range sc.Objects {
-		if _, isClass := o.(*schedulingv1.PriorityClass); !isClass {
+		if _, isClass := o.(*schedulingv1.PriorityClass); !isClass && !createdAfterMembers(o) {
 			all = append(all, o)
 		}
 	}
@@ -234,6 +239,8 @@ type harness struct {
 	group *groupAttempt
 	// inMemory holds the victims preempted without a deletion, and which went back to the queue.
 	inMemory *inMemoryVictims
+	// late holds the groups created after their tree's members (late_groups.go).
+	late []runtime.Object
 }
 
 func newHarness(ctx context.Context, c *cluster.Cluster, cfg *schedulerapi.KubeSchedulerConfiguration) (*harness, error) {

@@ -272,6 +272,9 @@ func (h *harness) attemptGroup(ctx context.Context, members []*v1.Pod) ([]Pod, e
 			return nil, err
 		}
 	}
+	if err := h.createLateGroups(ctx, h.group.key, members); err != nil {
+		return nil, err
+	}
 	out, created, err := h.runGroup(ctx, members)
 	if err != nil {
 		return nil, err

@@ -1,0 +1,51 @@
+// The root of the workload tree each pending member and each group object of a scenario is in,
+// as the differential harness groups them (upstream/internal/explain/group.go groupKey), and the
+// groups a scenario creates only once their tree's members exist (late_groups.go).
+import { kindKeyOf } from '../../api/kinds.js';
+import { podGroupKeyOfPod, type CompositePodGroup, type PodGroup } from '../../api/scheduling.js';
+import type { KubeObject, Pod } from '../../api/types.js';
+import type { Scenario } from '../scenario/scenario.js';
+
+/**
+ * Marks a PodGroup or CompositePodGroup of `objects` that is created after its tree's pending
+ * members (once the queue holds them all), so the queue meets a group arriving while they wait.
+ */
+export const createAfterMembers = 'differential.kube-scheduler-ts/create-after-members';
+
+export function createdAfterMembers(o: KubeObject): boolean {
+  const kind = kindKeyOf(o);
+  return (kind === 'PodGroup' || kind === 'CompositePodGroup') && o.metadata?.annotations?.[createAfterMembers] === 'true';
+}
+
+export interface TreeRoots {
+  /** "namespace/name" of the root of the pod's group (the group itself without composites); null outside any group. */
+  ofPod(pod: Pod): string | null;
+  /** The same for a PodGroup or CompositePodGroup object. */
+  ofGroup(o: KubeObject): string;
+}
+
+/** The roots by the scenario's groups' parents (none without CompositePodGroup). */
+export function treeRoots(sc: Scenario, composites: boolean): TreeRoots {
+  const parents = new Map<string, string>();
+  if (composites) {
+    for (const o of sc.objects) {
+      const key = kindKeyOf(o);
+      if (key !== 'PodGroup' && key !== 'CompositePodGroup') continue;
+      const parent = (o as unknown as PodGroup | CompositePodGroup).spec.parentCompositePodGroupName;
+      if (parent !== undefined) parents.set(`${key}/${o.metadata?.namespace ?? 'default'}/${o.metadata?.name ?? ''}`, parent);
+    }
+  }
+  const climb = (kind: string, ns: string, start: string): string => {
+    let name = start;
+    let parent = parents.get(`${kind}/${ns}/${name}`);
+    for (let depth = 0; parent !== undefined && depth < 8; depth++) {
+      name = parent;
+      parent = parents.get(`CompositePodGroup/${ns}/${name}`);
+    }
+    return `${ns}/${name}`;
+  };
+  return {
+    ofPod: (pod) => (podGroupKeyOfPod(pod) === null ? null : climb('PodGroup', pod.metadata.namespace ?? 'default', pod.spec.schedulingGroup!.podGroupName!)),
+    ofGroup: (o) => climb(kindKeyOf(o), o.metadata?.namespace ?? 'default', o.metadata?.name ?? ''),
+  };
+}
