@@ -367,13 +367,7 @@ export class DynamicResources
       for (const i of unavailable) state.unavailableClaims.add(i);
       return Status.unresolvable(ErrReasonNotAvailable);
     }
-    if (allocations !== null) {
-      state.nodeAllocations.set(node.metadata.name ?? '', {
-        results: allocations,
-        extendedResourceClaim: nodeExtended?.claim ?? null,
-        requestMappings: nodeExtended?.mappings ?? [],
-      });
-    }
+    if (allocations !== null) state.nodeAllocations.add(node, allocations, nodeExtended);
     return null;
   }
 
@@ -387,6 +381,11 @@ export class DynamicResources
     // A kept answer takes no time: no clock reading for it (most nodes of a burst).
     // Only shared pending allocations: nothing to search for.
     let results = toAllocate.length === 0 && state.pendingShared !== null ? [] : allocator.kept?.(node, toAllocate, slot);
+    if (results !== undefined && state.pendingShared === null) {
+      // A kept answer has one result per claim of its question (the claims' key fixes how many):
+      // its length is not read, which would be one more cache miss per node.
+      return results === null ? Status.unresolvable(ErrReasonCannotAllocate) : results;
+    }
     if (results === undefined) {
       // The allocator runs to the end (the cycle is synchronous); past filterTimeout on the
       // scheduler clock its answer is dropped as upstream's cancelled context would have.
