@@ -40,7 +40,7 @@ import type { MaybePromise } from '../../util/maybe_promise.js';
 import { isCompositePodGroup, type PodGroup } from '../../api/scheduling.js';
 import type { ResourceClaimConsumerReference } from '../../api/dra_types.js';
 import { bindingReadiness } from './binding_conditions.js';
-import { DynamicResourcesState, PodGroupClaimsState, type ClaimInfo, type ExtendedResourceRequests } from './state.js';
+import { DynamicResourcesState, PodGroupClaimsState, type ClaimInfo, type ExtendedResourceRequests, type NodeExtendedResourceClaim } from './state.js';
 import type { DeviceClassLister, DeviceClassResolver, ResourceClaimTracker, ResourceSliceLister } from '../../framework/shared_dra_manager.js';
 import {
   ExtendedResourceClaimIndex,
@@ -49,7 +49,6 @@ import {
   isSpecialClaimName,
   newExtendedResourceClaim,
   SpecialClaimInMemName,
-  type NodeExtendedResourceClaim,
 } from './extended_resources.js';
 import type { SignFragment, SignPlugin } from '../../framework/interfaces.js';
 import type { PodGroupPostFilterContext, PodGroupPostFilterOutcome, PodGroupPostFilterPlugin } from '../../framework/pod_group_post_filter.js';

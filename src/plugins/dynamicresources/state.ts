@@ -5,7 +5,6 @@ import type { AllocationResult, ResourceClaim, ResourceClaimConsumerReference } 
 import type { NodeSelectorMatcher } from '../../api/nodeselector.js';
 import type { StateData } from '../../framework/cycle_state.js';
 import type { Allocator } from './allocator_interface.js';
-import type { NodeExtendedResourceClaim } from './extended_resources.js';
 
 /** What PreFilter learned about one claim. */
 export interface ClaimInfo {
@@ -41,6 +40,12 @@ export interface NodeAllocation {
   readonly extendedResourceClaim: ResourceClaim | null;
   /** Which request serves each container's extended resource, for the pod's status. */
   readonly requestMappings: ContainerExtendedResourceRequest[];
+}
+
+/** The node's variant of the extended-resources claim and the container mappings. */
+export interface NodeExtendedResourceClaim {
+  readonly claim: ResourceClaim;
+  readonly mappings: ContainerExtendedResourceRequest[];
 }
 
 /**
