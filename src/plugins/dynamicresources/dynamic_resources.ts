@@ -358,9 +358,16 @@ export class DynamicResources
 
     let allocations: AllocationResult[] | null = null;
     if (state.allocator !== null) {
-      const out = this.allocateOnNode(state, node, nodeInfo.position, nodeExtended?.claim ?? null);
-      if (out instanceof Status) return out;
-      allocations = out;
+      // A kept answer (most nodes of a burst) is used without reading the results array, not
+      // even its class for an instanceof: one cache miss less per node.
+      const kept = nodeExtended === null && state.pendingShared === null ? state.allocator.kept?.(node, state.claimsToAllocate(null), nodeInfo.position) : undefined;
+      if (kept === null) return Status.unresolvable(ErrReasonCannotAllocate);
+      if (kept !== undefined) allocations = kept;
+      else {
+        const out = this.allocateOnNode(state, node, nodeInfo.position, nodeExtended?.claim ?? null);
+        if (out instanceof Status) return out;
+        allocations = out;
+      }
     }
     if (unavailable !== null) {
       for (const i of unavailable) state.unavailableClaims.add(i);
@@ -380,11 +387,6 @@ export class DynamicResources
     // A kept answer takes no time: no clock reading for it (most nodes of a burst).
     // Only shared pending allocations: nothing to search for.
     let results = toAllocate.length === 0 && state.pendingShared !== null ? [] : allocator.kept?.(node, toAllocate, slot);
-    if (results !== undefined && state.pendingShared === null) {
-      // A kept answer has one result per claim of its question (the claims' key fixes how many):
-      // its length is not read, which would be one more cache miss per node.
-      return results === null ? Status.unresolvable(ErrReasonCannotAllocate) : results;
-    }
     if (results === undefined) {
       // The allocator runs to the end (the cycle is synchronous); past filterTimeout on the
       // scheduler clock its answer is dropped as upstream's cancelled context would have.
