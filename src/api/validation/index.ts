@@ -27,7 +27,7 @@ import {
   validateResourceClaimStatusUpdate, validateResourceClaimTemplate, validateResourceClaimTemplateUpdate, validateResourceClaimUpdate,
   validateResourceSlice, validateResourceSliceUpdate,
 } from './resource.js';
-import { applyResourceDefaults } from './resource_defaults.js';
+import { applyResourceDefaults, hasResourceDefaults } from './resource_defaults.js';
 
 export { decodeObject, documentProblem, maxNestingDepth } from './decode.js';
 export { kindStruct, pruneUnknownFields, strictDecodingError, unknownFields } from './unknown_fields.js';
@@ -81,8 +81,13 @@ function metadataKind(kindName: string, nameFn = nameIsDNSSubdomain): KindValida
   return kind(kindName, schema.metadataOnly(`v1.${kindName}`), (o: KubeObject) => validateObjectMeta(o.metadata ?? {}, namespaced, nameFn));
 }
 
-/** A copy of `obj` as kind `kindName` with the API server's defaults (validation sees defaulted objects). */
+/**
+ * `obj` as kind `kindName` with the API server's defaults (validation sees defaulted objects): a
+ * defaulted copy, or `obj` itself when it has them already (every write of the embedded cluster
+ * validates the stored object and one it defaulted; validation only reads).
+ */
 function defaulted<T>(kindName: string, obj: KubeObject): T {
+  if (obj.kind === kindName && hasResourceDefaults(obj)) return obj as T;
   const copy = { ...structuredClone(obj), kind: kindName };
   applyResourceDefaults(copy);
   return copy as T;

@@ -55,6 +55,49 @@ export function applyResourceDefaults(obj: KubeObject, now?: string): void {
   }
 }
 
+/** What `??=` fills. */
+const unset = (v: unknown): boolean => v === undefined || v === null;
+
+function requestDefaulted(r: ExactDeviceRequest | DeviceSubRequest): boolean {
+  if (unset(r.allocationMode) || (r.allocationMode === 'ExactCount' && !r.count)) return false;
+  return tolerationsDefaulted(r.tolerations);
+}
+
+function tolerationsDefaulted(tolerations: readonly DeviceToleration[] | undefined): boolean {
+  for (const t of tolerations ?? []) if (unset(t.operator)) return false;
+  return true;
+}
+
+function claimSpecDefaulted(spec: ResourceClaimSpec | undefined): boolean {
+  for (const r of spec?.devices?.requests ?? []) {
+    if (r.exactly && !requestDefaulted(r.exactly)) return false;
+    for (const s of r.firstAvailable ?? []) if (!requestDefaulted(s)) return false;
+  }
+  return true;
+}
+
+/**
+ * Whether applyResourceDefaults without `now` would leave `obj` as it is (read only): objects the
+ * store wrote are defaulted already, and validating them needs no defaulted copy.
+ */
+export function hasResourceDefaults(obj: KubeObject): boolean {
+  const o = obj as Loose;
+  if (!o.spec || typeof o.spec !== 'object') return true;
+  switch (o.kind) {
+    case 'ResourceClaim': {
+      if (!claimSpecDefaulted(o.spec as ResourceClaimSpec)) return false;
+      const results = (o.status?.allocation as { devices?: { results?: { tolerations?: DeviceToleration[] }[] } } | undefined)?.devices?.results;
+      for (const r of results ?? []) if (!tolerationsDefaulted(r.tolerations)) return false;
+      return true;
+    }
+    case 'ResourceClaimTemplate':
+      return claimSpecDefaulted((o.spec as { spec?: ResourceClaimSpec }).spec);
+    default:
+      // Taints are stamped only with a time, which validation's defaulting never passes.
+      return true;
+  }
+}
+
 const sharedDeviceID = (d: { driver?: string; pool?: string; device?: string; shareID?: string }): string =>
   `${d.driver ?? ''}/${d.pool ?? ''}/${d.device ?? ''}${d.shareID ? `/${d.shareID}` : ''}`;
 

@@ -255,6 +255,10 @@ class View implements AllocatedState {
     return true;
   }
 
+  marksSerial(): number {
+    return this.sets.isNewest(this.changesAsOf, this.serial) ? this.serial : 0;
+  }
+
   private base(): Sets {
     if (this.own !== null) return this.own;
     const live = this.sets.liveAsOf(this.asOf);

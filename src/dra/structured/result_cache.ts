@@ -10,8 +10,8 @@ import type { AllocatedState, Features, PoolDependent } from './types.js';
 
 /** One node's answer to one question, with everything it was computed from. */
 class Entry implements PoolDependent {
-  stale = false;
-  inFlightView = 0;
+  private isStale = false;
+  private inFlight = 0;
 
   constructor(
     readonly node: Node,
@@ -22,8 +22,32 @@ class Entry implements PoolDependent {
     readonly poolKeys: readonly string[],
     /** Deeply frozen: handed out as is, so no caller can change it for the next one. */
     readonly results: readonly AllocationResult[] | null,
+    /** Where the marks are mirrored while the entry holds its slot (see Answers.marks). */
+    private readonly answers: Answers,
+    readonly slot: number,
   ) {}
+
+  get stale(): boolean {
+    return this.isStale;
+  }
+
+  set stale(value: boolean) {
+    this.isStale = value;
+    if (value) this.answers.mirror(this, staleMark);
+  }
+
+  get inFlightView(): number {
+    return this.inFlight;
+  }
+
+  set inFlightView(serial: number) {
+    this.inFlight = serial;
+    if (!this.isStale) this.answers.mirror(this, serial);
+  }
 }
+
+/** A slot's mark for a stale entry (serials are positive). */
+const staleMark = -1;
 
 /** What an answer depends on besides the claims' specs: every input of the search. */
 export interface AnswerInputs {
@@ -84,6 +108,17 @@ export class Answers {
    * without hashing the name; a slot may hold another node's entry after the list changed.
    */
   private readonly bySlot: (Entry | undefined)[] = [];
+  /**
+   * Per slot, what a hit needs without reading the entry (scattered over the heap: a cache miss
+   * or two per node, for hundreds of nodes per pod), in arrays read in node-list order: the
+   * entry's node and results, and its marks (staleMark, or the in-flight serial, or 0). Only
+   * entries made from `slices`, `features` and `classes` are there.
+   */
+  private readonly slotNodes: (Node | undefined)[] = [];
+  private readonly slotResults: (readonly AllocationResult[] | null)[] = [];
+  private readonly marks: number[] = [];
+  private slices: readonly ResourceSlice[] | null = null;
+  private features: Features | null = null;
   /** The classes of the last question asked: questions with the same ones share this array. */
   private classes: readonly (DeviceClass | undefined)[] | null = null;
 
@@ -94,11 +129,19 @@ export class Answers {
   sameClasses(classes: readonly (DeviceClass | undefined)[]): readonly (DeviceClass | undefined)[] {
     if (this.classes !== null && sameItems(this.classes, classes)) return this.classes;
     this.classes = classes;
+    this.clearSlots();
     return classes;
   }
 
   /** The kept answer (frozen), or undefined when there is none or its inputs changed. */
   get(node: Node, slot: number, slices: readonly ResourceSlice[], features: Features, classes: readonly (DeviceClass | undefined)[], state: AllocatedState): AllocationResult[] | null | undefined {
+    if (slot >= 0 && slot < this.slotNodes.length && this.slotNodes[slot] === node && slices === this.slices && features === this.features && classes === this.classes) {
+      const serial = state.marksSerial?.() ?? 0;
+      if (serial > 0) {
+        const mark = this.marks[slot]!;
+        if (mark !== staleMark && mark !== serial) return this.slotResults[slot] as AllocationResult[] | null;
+      }
+    }
     let entry = slot >= 0 ? this.bySlot[slot] : undefined;
     if (entry === undefined || entry.node !== node || entry.stale) {
       entry = this.byNode.get(node.metadata.name ?? '');
@@ -112,7 +155,8 @@ export class Answers {
   /** Keeps an answer, unless it holds a share ID (random per allocation) or a pool is in flight. */
   set(inputs: AnswerInputs, results: AllocationResult[] | null): void {
     if (results !== null && results.some((r) => r.devices?.results?.some((d) => d.shareID !== undefined))) return;
-    const entry = new Entry(inputs.node, inputs.slices, inputs.features, inputs.classes, inputs.pools.map((p) => p.id), results);
+    const slot = inputs.slot >= 0 && inputs.slot < maxNodes ? inputs.slot : -1;
+    const entry = new Entry(inputs.node, inputs.slices, inputs.features, inputs.classes, inputs.pools.map((p) => p.id), results, this, slot);
     if (!inputs.allocatedState.watchPools!(entry)) return;
     if (results !== null) deepFreeze(results);
     const name = inputs.node.metadata.name ?? '';
@@ -121,11 +165,36 @@ export class Answers {
     // Dropped: the pools' lists let go of it at their next clean-up.
     if (old !== undefined) old.stale = true;
     this.byNode.set(name, entry);
-    const slot = inputs.slot;
-    if (slot >= 0 && slot < maxNodes) {
-      while (this.bySlot.length <= slot) this.bySlot.push(undefined);
-      this.bySlot[slot] = entry;
+    if (slot < 0) return;
+    while (this.bySlot.length <= slot) this.bySlot.push(undefined);
+    this.bySlot[slot] = entry;
+    if (inputs.slices !== this.slices || inputs.features !== this.features || inputs.classes !== this.classes) {
+      // Other inputs than the slots' (a newer slice list): the slots start over with these.
+      this.clearSlots();
+      this.slices = inputs.slices;
+      this.features = inputs.features;
+      this.classes = inputs.classes;
     }
+    while (this.slotNodes.length <= slot) {
+      this.slotNodes.push(undefined);
+      this.slotResults.push(null);
+      this.marks.push(staleMark);
+    }
+    this.slotNodes[slot] = entry.node;
+    this.slotResults[slot] = results;
+    this.marks[slot] = entry.stale ? staleMark : entry.inFlightView;
+  }
+
+  /** Mirrors an entry's new mark in its slot, while it holds the slot. */
+  mirror(entry: Entry, mark: number): void {
+    const slot = entry.slot;
+    if (slot >= 0 && this.bySlot[slot] === entry && slot < this.marks.length && this.slotNodes[slot] === entry.node) this.marks[slot] = mark;
+  }
+
+  private clearSlots(): void {
+    this.slotNodes.length = 0;
+    this.slotResults.length = 0;
+    this.marks.length = 0;
   }
 
   /** Drops every answer. */
@@ -133,6 +202,7 @@ export class Answers {
     for (const entry of this.byNode.values()) entry.stale = true;
     this.byNode.clear();
     this.bySlot.length = 0;
+    this.clearSlots();
   }
 }
 

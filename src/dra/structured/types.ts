@@ -83,6 +83,12 @@ export interface AllocatedState {
    * the changes set instead of looking pools up.
    */
   dependentHolds?(dependent: PoolDependent): boolean;
+  /**
+   * This state's serial when the marks alone tell whether an answer holds (the newest view, and
+   * nothing changed since it was taken): then it holds iff it is not stale and its inFlightView is
+   * not this serial. 0 otherwise (ask dependentHolds).
+   */
+  marksSerial?(): number;
   /** Whether some share of the device is allocated (an index over allocatedSharedDeviceIDs); absent, the set is scanned. */
   deviceHasShare?(id: DeviceID): boolean;
   /** isDeviceAllocated in one call, for states that answer it faster than the three collections; absent, they are asked. */

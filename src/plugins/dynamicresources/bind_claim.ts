@@ -173,20 +173,22 @@ export class ClaimBinder {
     if (current.metadata.deletionTimestamp !== undefined && current.metadata.deletionTimestamp !== null) {
       throw new BindError(`claim ${ref(current)} got deleted in the meantime`, false);
     }
-    let claim = cloneJSON(current);
+    // Copied where changed only: the informer's and the client's objects are shared, never
+    // changed, and every client copies (or encodes) what it is given.
+    let claim = current;
     if (allocation !== null) {
       if (claim.status?.allocation !== undefined) throw new BindError(`claim ${ref(claim)} got allocated elsewhere in the meantime`, false);
       // The finalizer goes in with a normal update, before the allocation is written.
       if (!(claim.metadata.finalizers ?? []).includes(ClaimFinalizer)) {
         if (!client.updateResourceClaim) throw new BindError('the cluster client cannot update ResourceClaims', false);
-        claim.metadata.finalizers = [...(claim.metadata.finalizers ?? []), ClaimFinalizer];
+        claim = { ...claim, metadata: { ...claim.metadata, finalizers: [...(claim.metadata.finalizers ?? []), ClaimFinalizer] } };
         try {
-          claim = cloneJSON(await client.updateResourceClaim(claim));
+          claim = await client.updateResourceClaim(claim);
         } catch (err) {
           throw new BindError(`add finalizer to claim ${ref(claim)}: ${messageOf(err)}`, isConflict(err));
         }
       }
-      claim.status = { ...claim.status, allocation: cloneJSON(allocation) };
+      claim = { ...claim, status: { ...claim.status, allocation } };
     }
     const status = { ...claim.status };
     status.reservedFor = [...(status.reservedFor ?? []), binding];
@@ -194,7 +196,7 @@ export class ClaimBinder {
       if (status.allocation === undefined) throw new BindError(`claim ${ref(claim)} got deallocated elsewhere in the meantime`, false);
       if (status.allocation.allocationTimestamp === undefined) status.allocation = { ...status.allocation, allocationTimestamp: rfc3339(this.handle.now()) };
     }
-    claim.status = status;
+    claim = { ...claim, status };
     try {
       return await client.updateResourceClaimStatus(claim);
     } catch (err) {

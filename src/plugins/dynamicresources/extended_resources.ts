@@ -11,7 +11,7 @@ import { ExtendedResourceClaimAnnotation, isDRAExtendedResourceName, type Device
 
 /** What the extended-resource logic asks of the resolver (a table in tests). */
 export type DeviceClassLookup = Pick<DeviceClassResolver, 'getDeviceClass'>;
-import type { DynamicResourcesState } from './state.js';
+import type { DynamicResourcesState, NodeExtendedResourceClaim } from './state.js';
 
 /**
  * The name of the claim while it lives only in the scheduler (specialClaimInMemName): not a valid
@@ -120,11 +120,6 @@ export function newExtendedResourceClaim(pod: Pod, uid: string): ResourceClaim {
   };
 }
 
-/** The node's variant of the extended-resources claim and the container mappings. */
-export interface NodeExtendedResourceClaim {
-  readonly claim: ResourceClaim;
-  readonly mappings: ContainerExtendedResourceRequest[];
-}
 
 /**
  * filterExtendedResources: null when devices serve nothing here (or the pod has no such claim),

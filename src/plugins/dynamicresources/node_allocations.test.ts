@@ -1,27 +1,36 @@
 // What Filter found per node: appended per node, looked up by name as a map would answer.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { NodeAllocations, type NodeAllocation } from './state.js';
+import type { Node } from '../../api/types.js';
+import type { AllocationResult } from '../../api/dra_types.js';
+import { NodeAllocations } from './state.js';
 
-const found = (device: string): NodeAllocation => ({
-  results: [{ devices: { results: [{ request: 'r', driver: 'd', pool: 'p', device }] } }],
-  extendedResourceClaim: null,
-  requestMappings: [],
-});
+const found = (device: string): AllocationResult[] => [{ devices: { results: [{ request: 'r', driver: 'd', pool: 'p', device }] } }];
+const node = (name: string): Node => ({ apiVersion: 'v1', kind: 'Node', metadata: { name }, spec: {} }) as Node;
 
 describe('NodeAllocations', () => {
   it('answers each node with its last record, by scanning and from the map made later', () => {
     const a = new NodeAllocations();
-    a.set('n1', found('a'));
-    a.set('n2', found('b'));
-    a.set('n1', found('c')); // filtered again (a preemption trial run)
+    a.add(node('n1'), found('a'), null);
+    a.add(node('n2'), found('b'), null);
+    a.add(node('n1'), found('c'), null); // filtered again (a preemption trial run)
     assert.equal(a.get('n1')?.results[0]?.devices?.results?.[0]?.device, 'c');
     assert.equal(a.get('n2')?.results[0]?.devices?.results?.[0]?.device, 'b');
     assert.equal(a.get('n3'), undefined);
     assert.equal(a.get('n1')?.results[0]?.devices?.results?.[0]?.device, 'c', 'now from the map');
-    a.set('n3', found('d'));
-    a.set('n2', found('e'));
+    a.add(node('n3'), found('d'), null);
+    a.add(node('n2'), found('e'), null);
     assert.equal(a.get('n3')?.results[0]?.devices?.results?.[0]?.device, 'd');
     assert.equal(a.get('n2')?.results[0]?.devices?.results?.[0]?.device, 'e');
+  });
+
+  it('keeps the node\'s extended-resources claim and mappings beside its results', () => {
+    const a = new NodeAllocations();
+    const claim = { apiVersion: 'resource.k8s.io/v1', kind: 'ResourceClaim', metadata: { name: 'x' }, spec: {} } as const;
+    const mappings = [{ containerName: 'c', resourceName: 'example.com/gpu', requestName: 'container-0-request-0' }];
+    a.add(node('n1'), found('a'), { claim, mappings });
+    a.add(node('n2'), found('b'), null);
+    assert.deepEqual(a.get('n1'), { results: found('a'), extendedResourceClaim: claim, requestMappings: mappings });
+    assert.deepEqual(a.get('n2'), { results: found('b'), extendedResourceClaim: null, requestMappings: [] });
   });
 });

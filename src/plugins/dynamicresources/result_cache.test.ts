@@ -162,4 +162,54 @@ describe('allocation answers kept across cycles', () => {
     second.allocate(nodes[0]!, [podClaim('b')]);
     assert.ok(second.numAllocateOneInvocations > 0);
   });
+
+  it('answers as a search would through seeded sequences of cycles, pool changes, allocations in flight, older cycles and moved slots', () => {
+    const names = ['n-0', 'n-1', 'n-2', 'n-3'];
+    const many = names.map((n) => node(n));
+    const manySlices: ResourceSlice[] = names.map((n, i) => slice(`s-${i}`, n, `p-${i}`, driverA, [device('d1'), device('d2')]));
+    const classes = new Map([[classA, theClass]]);
+    const allocator = (cache: AllocationResultCache | undefined, state: ReturnType<AllocatedDevices['gather']>) =>
+      new Allocator({ features: DefaultFeatures, allocatedState: state, classLister: (n) => classes.get(n), slices: manySlices, celCache, resultCache: cache });
+    let hits = 0;
+    for (let seed = 1; seed <= 20; seed++) {
+      let x = seed;
+      const random = (n: number) => {
+        x = (x * 1103515245 + 12345) % 2147483648;
+        return x % n;
+      };
+      const cache = new AllocationResultCache();
+      const devices = new AllocatedDevices(true);
+      const allocated = new Map<string, ResourceClaim>();
+      let slots = [0, 1, 2, 3];
+      const older: ReturnType<AllocatedDevices['gather']>[] = [];
+      for (let step = 0; step < 60; step++) {
+        const op = random(5);
+        if (op === 0) {
+          // A device of a pool is allocated or freed.
+          const key = `p-${random(4)}/d${1 + random(2)}`;
+          const [pool, dev] = key.split('/') as [string, string];
+          const before = allocated.get(key);
+          const after = before === undefined ? allocatedOn(`c-${seed}-${step}`, pool, dev) : undefined;
+          devices.update(before, after);
+          if (after === undefined) allocated.delete(key);
+          else allocated.set(key, after);
+        } else if (op === 1) {
+          slots = [...slots].reverse();
+        } else {
+          const inFlight = random(3) === 0 ? [allocatedOn(`f-${seed}-${step}`, `p-${random(4)}`, `d${1 + random(2)}`)] : [];
+          const state = op === 4 && older.length > 0 ? older[random(older.length)]! : devices.gather(inFlight);
+          older.push(state);
+          const cycleAllocator = allocator(cache, state);
+          for (let i = 0; i < 4; i++) {
+            const n = random(4);
+            const want = allocator(undefined, state).allocate(many[n]!, [podClaim(`q-${step}`)]);
+            const kept = cycleAllocator.kept(many[n]!, [podClaim(`q-${step}`)], slots[n]);
+            if (kept !== undefined) hits++;
+            assert.deepEqual(kept ?? cycleAllocator.allocate(many[n]!, [podClaim(`q-${step}`)], slots[n]), want, `seed ${seed}, step ${step}, node ${n}`);
+          }
+        }
+      }
+    }
+    assert.ok(hits > 100, `kept answers were used (${hits})`);
+  });
 });

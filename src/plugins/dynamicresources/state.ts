@@ -1,6 +1,6 @@
 // The per-pod state of DynamicResources from PreFilter to PreBind (dynamicresources.go stateData,
 // claims.go claimStore).
-import type { ContainerExtendedResourceRequest } from '../../api/types.js';
+import type { ContainerExtendedResourceRequest, Node } from '../../api/types.js';
 import type { AllocationResult, ResourceClaim, ResourceClaimConsumerReference } from '../../api/dra_types.js';
 import type { NodeSelectorMatcher } from '../../api/nodeselector.js';
 import type { StateData } from '../../framework/cycle_state.js';
@@ -42,22 +42,31 @@ export interface NodeAllocation {
   readonly requestMappings: ContainerExtendedResourceRequest[];
 }
 
+/** The node's variant of the extended-resources claim and the container mappings. */
+export interface NodeExtendedResourceClaim {
+  readonly claim: ResourceClaim;
+  readonly mappings: ContainerExtendedResourceRequest[];
+}
+
 /**
  * What Filter found per node, by node name. Filter records it for hundreds of nodes per pod and
- * Reserve reads one: the records are appended, and the map by name is made on the first read.
+ * Reserve reads one: the node objects and results are appended to arrays (no record object and
+ * no read of the node's name per node), and the map by name is made on the third read.
  */
 export class NodeAllocations {
-  private readonly names: string[] = [];
-  private readonly found: NodeAllocation[] = [];
+  private readonly nodes: Node[] = [];
+  private readonly results: AllocationResult[][] = [];
+  private readonly extended: (NodeExtendedResourceClaim | null)[] = [];
   private byName: Map<string, NodeAllocation> | null = null;
   /** Lookups answered by scanning; past two (Score asks per node), the map is made. */
   private scans = 0;
 
-  set(nodeName: string, allocation: NodeAllocation): void {
-    if (this.byName !== null) this.byName.set(nodeName, allocation);
+  add(node: Node, results: AllocationResult[], extended: NodeExtendedResourceClaim | null): void {
+    if (this.byName !== null) this.byName.set(node.metadata.name ?? '', record(results, extended));
     else {
-      this.names.push(nodeName);
-      this.found.push(allocation);
+      this.nodes.push(node);
+      this.results.push(results);
+      this.extended.push(extended);
     }
   }
 
@@ -66,16 +75,23 @@ export class NodeAllocations {
       // Reserve asks once: a scan is cheaper than a map. A node filtered twice (preemption's
       // trial runs) keeps its last record, as a map would.
       if (this.scans++ < 2) {
-        for (let i = this.names.length - 1; i >= 0; i--) if (this.names[i] === nodeName) return this.found[i];
+        for (let i = this.nodes.length - 1; i >= 0; i--) {
+          if ((this.nodes[i]!.metadata.name ?? '') === nodeName) return record(this.results[i]!, this.extended[i]!);
+        }
         return undefined;
       }
       this.byName = new Map();
-      for (let i = 0; i < this.names.length; i++) this.byName.set(this.names[i]!, this.found[i]!);
-      this.names.length = 0;
-      this.found.length = 0;
+      for (let i = 0; i < this.nodes.length; i++) this.byName.set(this.nodes[i]!.metadata.name ?? '', record(this.results[i]!, this.extended[i]!));
+      this.nodes.length = 0;
+      this.results.length = 0;
+      this.extended.length = 0;
     }
     return this.byName.get(nodeName);
   }
+}
+
+function record(results: AllocationResult[], extended: NodeExtendedResourceClaim | null): NodeAllocation {
+  return { results, extendedResourceClaim: extended?.claim ?? null, requestMappings: extended?.mappings ?? [] };
 }
 
 /** The pod's extended resources that a DeviceClass may back (draExtendedResource). */
