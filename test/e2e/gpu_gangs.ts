@@ -2,24 +2,24 @@
 // (GenericWorkload + TopologyAwareWorkloadScheduling), on nodes sized so that every decision is
 // unique: no two nodes score alike for any worker, and of two racks that both hold a gang the
 // placement scores differ (NodeResourcesFit's MostAllocated over the rack). The same objects go
-// to `simulate`, to `simulate --serve` and to a real kube-apiserver, gang after gang.
+// to `simulate`, to `simulate --serve` and to a real kube-apiserver, gang after gang (every_mode.ts).
 
 import { makeNode } from '../../src/testing/builders.js';
+import type { GroupScenario } from './every_mode.js';
 
 type Obj = Record<string, unknown>;
 
 export const rackKey = 'topology.example.com/rack';
-export const gpu = 'nvidia.com/gpu';
-export const gangGates = 'GenericWorkload=true,TopologyAwareWorkloadScheduling=true';
+const gpu = 'nvidia.com/gpu';
 
 // cpu:memory is 1:4 on every node and in every pod, so NodeResourcesBalancedAllocation scores all
 // nodes alike and LeastAllocated alone orders them.
-const gpuNode = (name: string, rack: string, cpu: number): Obj => ({
-  ...makeNode(name, { labels: { [rackKey]: rack }, allocatable: { cpu: String(cpu), memory: `${cpu * 4}Gi`, pods: '110', [gpu]: '8' } }),
+export const gpuNode = (name: string, rack: string, cpu: number, labels: Record<string, string> = {}): Obj => ({
+  ...makeNode(name, { labels: { ...labels, [rackKey]: rack }, allocatable: { cpu: String(cpu), memory: `${cpu * 4}Gi`, pods: '110', [gpu]: '8' } }),
 });
 
 /** rack-a: 16 GPUs on two nodes; rack-b: 24 on three; one CPU node on no rack. */
-export const nodes: Obj[] = [
+const nodes: Obj[] = [
   gpuNode('gpu-a1', 'rack-a', 64),
   gpuNode('gpu-a2', 'rack-a', 48),
   gpuNode('gpu-b1', 'rack-b', 96),
@@ -28,7 +28,7 @@ export const nodes: Obj[] = [
   { ...makeNode('cpu-1', { allocatable: { cpu: '16', memory: '64Gi', pods: '110' } }) },
 ];
 
-const container = (cpu: number, gpus: number): Obj => {
+export const container = (cpu: number, gpus: number): Obj => {
   const requests: Record<string, string> = { cpu: String(cpu), memory: `${cpu * 4}Gi` };
   const resources: Obj = { requests };
   if (gpus > 0) {
@@ -38,15 +38,16 @@ const container = (cpu: number, gpus: number): Obj => {
   return { name: 'worker', image: 'registry.example/trainer:1', resources };
 };
 
-/** Running pods (bound): some load on one node of each rack. */
-export function load(schedulerName: string): Obj[] {
-  return [['etl-0', 'gpu-b1', 8], ['etl-1', 'gpu-a1', 4]].map(([name, node, cpu]) => ({
-    apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default' },
-    spec: { schedulerName, nodeName: node, containers: [container(cpu as number, 0)] },
-  }));
-}
+/** A running pod of `cpu` cores (and four times as many GiB), bound to `node`. */
+export const loadPod = (name: string, node: string, cpu: number, schedulerName: string): Obj => ({
+  apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default' },
+  spec: { schedulerName, nodeName: node, containers: [container(cpu, 0)] },
+});
 
-export interface Gang {
+/** Running pods (bound): some load on one node of each rack. */
+const load = (schedulerName: string): Obj[] => [loadPod('etl-0', 'gpu-b1', 8, schedulerName), loadPod('etl-1', 'gpu-a1', 4, schedulerName)];
+
+interface Gang {
   readonly name: string;
   readonly workers: number;
   readonly gpus: number;
@@ -57,14 +58,14 @@ export interface Gang {
  * In order: train-llm fits both racks and packs rack-a (the fuller placement); train-vision then
  * fits rack-b only, one whole node per worker; finetune finds no GPUs left and waits.
  */
-export const gangs: readonly Gang[] = [
+const gangs: readonly Gang[] = [
   { name: 'train-llm', workers: 4, gpus: 4, cpu: 8 },
   { name: 'train-vision', workers: 3, gpus: 8, cpu: 16 },
   { name: 'finetune', workers: 2, gpus: 8, cpu: 8 },
 ];
 
 /** The placements every mode must give (pod -> node, '' for not scheduled). */
-export const expected: Readonly<Record<string, string>> = {
+const expected: Readonly<Record<string, string>> = {
   // rack-a scores 32 (cpu 36+32 of 112, memory alike) against rack-b's 20.
   // gpu-a2 (83) before gpu-a1 (81); then a1 81 > a2 66; a1 68 > a2 66; a1 is out of GPUs.
   'train-llm-0': 'gpu-a2',
@@ -79,26 +80,27 @@ export const expected: Readonly<Record<string, string>> = {
   'finetune-1': '',
 };
 
-export function podGroup(g: Gang): Obj {
+function podGroup(g: Gang): Obj {
   return {
     apiVersion: 'scheduling.k8s.io/v1beta1', kind: 'PodGroup', metadata: { name: g.name, namespace: 'default' },
     spec: { schedulingPolicy: { gang: { minCount: g.workers } }, schedulingConstraints: { topology: [{ key: rackKey }] } },
   };
 }
 
-export function members(g: Gang, schedulerName: string): Obj[] {
+function members(g: Gang, schedulerName: string): Obj[] {
   return Array.from({ length: g.workers }, (_, i) => ({
     apiVersion: 'v1', kind: 'Pod', metadata: { name: `${g.name}-${i}`, namespace: 'default', labels: { job: g.name } },
     spec: { schedulerName, schedulingGroup: { podGroupName: g.name }, containers: [container(g.cpu, g.gpus)] },
   }));
 }
 
-/** The whole scenario for `simulate`: load bound, every gang's members pending in order. */
-export function scenarioDocument(): Obj {
-  return {
-    nodes,
-    pods: load('default-scheduler'),
-    objects: gangs.map(podGroup),
-    pending: gangs.flatMap((g) => members(g, 'default-scheduler')),
-  };
-}
+export const gpuGangs: GroupScenario = {
+  title: 'GPU gangs on racks',
+  gates: 'GenericWorkload=true,TopologyAwareWorkloadScheduling=true',
+  runtimeConfig: 'scheduling.k8s.io/v1beta1=true',
+  nodes,
+  load,
+  shared: [],
+  jobs: gangs.map((g) => ({ groups: [podGroup(g)], members: (schedulerName: string) => members(g, schedulerName) })),
+  expected,
+};
