@@ -6,6 +6,7 @@ import type { AllocationResult, ResourceClaim, ResourceClaimConsumerReference } 
 import type { Handle } from '../../framework/interfaces.js';
 import { Status } from '../../framework/status.js';
 import { cloneJSON } from '../../util/json_clone.js';
+import { rfc3339 } from '../../util/clock.js';
 import { bindingReadiness, ErrDeviceBindingTimeout, hasBindingConditions } from './binding_conditions.js';
 import type { ResourceClaimTracker } from '../../framework/shared_dra_manager.js';
 import { bindingConditionsEnabled, type DraFeatures } from './features.js';
@@ -25,8 +26,6 @@ const ref = (c: ResourceClaim): string => `${c.metadata.namespace ?? ''}/${c.met
 
 const messageOf = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
-/** metav1.Time's RFC 3339 form, in whole seconds. */
-const rfc3339 = (ms: number): string => new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
 
 class BindError extends Error {
   constructor(

@@ -6,7 +6,8 @@ import { NodeInfo } from '../../framework/node_info.js';
 import { MapObjectLister } from '../../framework/object_lister.js';
 import { makeNode, makePod } from '../../testing/builders.js';
 import { DeviceClassResolver, isDRAExtendedResourceName, ResourceDeviceClassPrefix } from '../../dra/device_class_resolver.js';
-import { createRequestsAndMappings, extendedResourceClaimForNode, SpecialClaimInMemName, type DeviceClassLookup } from './extended_resources.js';
+import { createRequestsAndMappings, extendedResourceClaimForNode, filterExtendedResources, newExtendedResourceClaim, SpecialClaimInMemName, type DeviceClassLookup } from './extended_resources.js';
+import { DynamicResourcesState } from './state.js';
 
 const gpu = 'example.com/gpu';
 
@@ -218,4 +219,35 @@ describe('extendedResourceClaimForNode', () => {
       if (claim !== null) assert.equal(claim.metadata.name, SpecialClaimInMemName);
     });
   }
+});
+
+describe('filterExtendedResources: node variants', () => {
+  const pod = podWith([c('container', { cpu: '1', [gpu]: '2', [`${gpu}1`]: '1' })]);
+  const classes = table({ [gpu]: 'gpu-class', [`${gpu}1`]: 'gpu1-class' });
+  const nodeWith = (name: string, allocatable: Record<string, string>) => new NodeInfo(makeNode(name, { allocatable: { cpu: '4', ...allocatable } }));
+  const freshState = () => {
+    const claim = newExtendedResourceClaim(pod, 'uid-x');
+    return new DynamicResourcesState([claim], [{ availableOnNodes: null, allocation: null }], null, { podScalarResources: new Map([[gpu, 2], [`${gpu}1`, 1]]), initialClaimUID: 'uid-x' });
+  };
+  const variant = (state: DynamicResourcesState, node: NodeInfo) => {
+    const out = filterExtendedResources(state, pod, node, classes);
+    assert.ok(out !== null && !('code' in out), 'a variant');
+    return out;
+  };
+
+  it('nodes that need the same devices share one variant and one claims array; others get their own', () => {
+    const state = freshState();
+    const a = variant(state, nodeWith('a', {}));
+    const b = variant(state, nodeWith('b', {}));
+    const c1 = variant(state, nodeWith('c', { [`${gpu}1`]: '1' }));
+    assert.equal(b, a, 'the same object for the same needs');
+    assert.notEqual(c1.claim, a.claim);
+    assert.deepEqual(a.claim.spec.devices?.requests?.map((r) => r.exactly?.deviceClassName), ['gpu-class', 'gpu1-class']);
+    assert.deepEqual(c1.claim.spec.devices?.requests?.map((r) => r.exactly?.deviceClassName), ['gpu-class']);
+    assert.equal(state.claimsToAllocate(b.claim), state.claimsToAllocate(a.claim));
+    assert.deepEqual(state.claimsToAllocate(c1.claim), [c1.claim]);
+    // What a fresh state makes for each node is what the shared one handed out.
+    assert.deepEqual(variant(freshState(), nodeWith('c', { [`${gpu}1`]: '1' })), c1);
+    assert.deepEqual(variant(freshState(), nodeWith('b', {})), a);
+  });
 });

@@ -134,8 +134,14 @@ export function filterExtendedResources(state: DynamicResourcesState, pod: Pod, 
   if (extendedResources instanceof Status) return extendedResources;
   if (state.noUserClaim && extendedResources.size === 0) return null;
   if (claim.status?.allocation !== undefined) return null;
+  // Nodes that need devices for the same resources get the same variant object, so the allocator
+  // sees one question (its key and kept answers) instead of a new claim per node.
+  let key = '';
+  for (const [name, quantity] of extendedResources) key += `${name}=${quantity}:${classes.getDeviceClass(name)?.metadata.name ?? ''}\n`;
+  const kept = state.nodeVariant(claim, key);
+  if (kept !== undefined) return kept;
   const { requests, mappings } = createRequestsAndMappings(pod, extendedResources, classes);
-  return { claim: { ...claim, spec: { ...claim.spec, devices: { ...claim.spec.devices, requests } } }, mappings };
+  return state.keepNodeVariant(claim, key, { claim: { ...claim, spec: { ...claim.spec, devices: { ...claim.spec.devices, requests } } }, mappings });
 }
 
 /**

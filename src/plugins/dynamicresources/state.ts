@@ -115,6 +115,11 @@ export class DynamicResourcesState implements StateData {
   readonly numUserClaims: number;
   /** claimsToAllocate(null), made on first use (Filter runs before Reserve changes a claim). */
   private toAllocate: readonly ResourceClaim[] | null = null;
+  /** The extended-resources claim's node variants by what the node needs, for `variantsOf`. */
+  private variants = new Map<string, NodeExtendedResourceClaim>();
+  private variantsOf: ResourceClaim | null = null;
+  /** claimsToAllocate per node variant: one array per variant, so the allocator sees the same question. */
+  private readonly toAllocateWith = new Map<ResourceClaim, readonly ResourceClaim[]>();
   private firstAvailable: boolean | null = null;
 
   constructor(
@@ -140,6 +145,10 @@ export class DynamicResourcesState implements StateData {
    */
   claimsToAllocate(nodeExtendedClaim: ResourceClaim | null): readonly ResourceClaim[] {
     if (nodeExtendedClaim === null && this.toAllocate !== null) return this.toAllocate;
+    if (nodeExtendedClaim !== null) {
+      const made = this.toAllocateWith.get(nodeExtendedClaim);
+      if (made !== undefined) return made;
+    }
     const out: ResourceClaim[] = [];
     for (let i = 0; i < this.claims.length; i++) {
       const claim = this.claims[i]!;
@@ -147,7 +156,25 @@ export class DynamicResourcesState implements StateData {
       out.push(i === this.extendedIndex && nodeExtendedClaim !== null ? nodeExtendedClaim : claim);
     }
     if (nodeExtendedClaim === null) this.toAllocate = out;
+    // Kept only for variants `nodeVariant` hands out (others are made per node: no growth).
+    else if (this.variantsOf !== null) this.toAllocateWith.set(nodeExtendedClaim, out);
     return out;
+  }
+
+  /** The node variant of `claim` kept for what a node needs (`key`), if any. */
+  nodeVariant(claim: ResourceClaim, key: string): NodeExtendedResourceClaim | undefined {
+    return this.variantsOf === claim ? this.variants.get(key) : undefined;
+  }
+
+  /** Keeps `variant` of `claim` for nodes that need `key`; returns it. */
+  keepNodeVariant(claim: ResourceClaim, key: string, variant: NodeExtendedResourceClaim): NodeExtendedResourceClaim {
+    if (this.variantsOf !== claim) {
+      this.variantsOf = claim;
+      this.variants = new Map();
+      this.toAllocateWith.clear();
+    }
+    this.variants.set(key, variant);
+    return variant;
   }
 
   /** Whether a claim has a firstAvailable request (only those are scored). */
