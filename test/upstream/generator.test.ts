@@ -57,7 +57,7 @@ describe('differential test generator', () => {
     let victimTrees = 0;
     for (let index = 0; index < 20; index++) {
       const g = generateScenario(11, index, 'workload', { topology: true, composites: true });
-      const objects = g.objects as Obj[];
+      const objects = (g.objects as Obj[]).filter((o) => o.kind === 'PodGroup' || o.kind === 'CompositePodGroup');
       const byName = new Map(objects.filter((o) => o.kind === 'PodGroup' || o.kind === 'CompositePodGroup').map((o) => [`${o.kind}/${o.metadata.name}`, o]));
       const rootOf = (o: Obj): Obj => {
         const parent = o.spec.parentCompositePodGroupName;
@@ -95,6 +95,31 @@ describe('differential test generator', () => {
       }
     }
     assert.ok(held > runningHeld && runningHeld > 0, `held back: ${held}, with running members: ${runningHeld}`);
+  });
+
+  it('workload with composites under pressure: the low tree holds 60% of every node, and the first tree, a gang of all its children, starts with one too big for what is left', () => {
+    type Obj = { kind?: string; metadata: { name: string }; spec: Record<string, unknown> & { nodeName?: string; parentCompositePodGroupName?: string; containers?: { resources: { requests: { cpu: string } } }[] }; status: { allocatable?: { cpu: string }; capacity: { cpu: string } } };
+    const milli = (q: string) => (q.endsWith('m') ? Number(q.slice(0, -1)) : Number(q) * 1000);
+    const requested = (p: Obj) => milli(p.spec.containers![0]!.resources.requests.cpu);
+    let pressured = 0;
+    for (let index = 0; index < 40; index++) {
+      const g = generateScenario(11, index, 'workload', { topology: true, composites: true });
+      const nodes = g.nodes as Obj[];
+      const old = (g.pods as Obj[]).filter((p) => p.metadata.name.startsWith('old-tree-'));
+      if (old.length !== nodes.length) continue;
+      pressured++;
+      const cpu = new Map(nodes.map((n) => [n.metadata.name, milli((n.status.allocatable ?? n.status.capacity).cpu)]));
+      for (const p of old) assert.ok(requested(p) >= cpu.get(p.spec.nodeName!)! * 0.55, `${p.metadata.name} holds most of ${p.spec.nodeName}`);
+      assert.deepEqual(new Set(old.map((p) => p.spec.nodeName)).size, nodes.length, 'one low-tree member on every node');
+      const biggest = Math.max(...cpu.values());
+      const big = (g.pending as Obj[]).filter((p) => p.metadata.name.startsWith('tree-0-0-m'));
+      assert.ok(big.length >= 1 && big.length <= 2, `one or two big members in gen ${index}`);
+      for (const p of big) assert.ok(requested(p) > biggest * 0.4, `${p.metadata.name} needs more than any node has left`);
+      const objects = (g.objects as Obj[]).filter((o) => o.kind === 'PodGroup' || o.kind === 'CompositePodGroup');
+      const children = objects.filter((o) => o.spec.parentCompositePodGroupName === 'tree-0').length;
+      assert.deepEqual(objects.find((o) => o.kind === 'CompositePodGroup' && o.metadata.name === 'tree-0')!.spec.schedulingPolicy, { gang: { minGroupCount: children } });
+    }
+    assert.ok(pressured > 0, 'some scenarios are under pressure');
   });
 
   it('dra: every claim a pod names exists, existing pods hold allocated devices of their node, and the family covers the DRA API', () => {

@@ -6,7 +6,11 @@
 // With CompositePodGroup, some scenarios add a tree or two: a composite (gang by minGroupCount, or
 // basic, maybe rack-constrained) over pod groups and maybe a nested composite; with priorities,
 // every group and member of a tree takes its root's class, and a bound low-priority tree (its root
-// maybe `disruptionMode: all`, a leaf maybe too) is there to be preempted.
+// maybe `disruptionMode: all`, a leaf maybe too) is there to be preempted; in 70% of those
+// scenarios the cluster is under pressure: the low tree holds most of every node and the first
+// tree, mostly of a class that preempts, is a gang of all its children whose first is too big for
+// what is left (the children not reached then share the root's failed status, as upstream's
+// results do: PodGroupPostFilter's answer is appended to that status once per group sharing it).
 // Every gang has at least minCount pending members (a smaller one would wait at PreEnqueue,
 // which explain cannot attempt); a tree's group held back until its members wait
 // (createAfterMembers) is created before the tree is attempted. With priorities, the groups preempt: lower-priority single pods
@@ -99,7 +103,7 @@ function gpuSlices(b: WorkloadBuilder): void {
  */
 export function workloadFamily(b: WorkloadBuilder, topology = false, priorities = false, sharedClaims = false, composites = false): void {
   const r = b.r;
-  if (composites) compositeTrees(b, topology, priorities);
+  const pressure = composites && compositeTrees(b, topology, priorities);
   if (sharedClaims) gpuSlices(b);
   if (topology) {
     const racks = r.int(1, 3);
@@ -151,8 +155,10 @@ export function workloadFamily(b: WorkloadBuilder, topology = false, priorities 
       });
     }
     // With priorities, single pods preempt too: a running group's pods with disruptionMode all go together.
+    // Under pressure they stay below the low tree: its `all` pods sit on every node, so every node
+    // would offer the same victims, and upstream picks among such tied candidates in map order.
     for (let i = 0, n = r.int(0, 2); i < n; i++) {
-      const priorityClass = priorities ? r.pick(['high', 'urgent', 'standard']) : undefined;
+      const priorityClass = priorities ? (pressure ? 'low' : r.pick(['high', 'urgent', 'standard'])) : undefined;
       b.pending.push(b.pod(r.pick(['web', 'api', 'batch']), { namespace: 'default', heavy: priorities && r.chance(0.5), priorityClass }));
     }
   }
@@ -174,12 +180,29 @@ function classSpec(cls: { name: string } | null): Obj {
   return { priorityClassName: cls.name, ...(cls.name === 'nonpreempting' ? { preemptionPolicy: 'Never' } : {}) };
 }
 
+/** A node's allocatable (else capacity) CPU in millicores. */
+function cpuMilli(node: Obj): number {
+  const status = node.status as { allocatable?: { cpu?: string }; capacity: { cpu: string } };
+  const q = status.allocatable?.cpu ?? status.capacity.cpu;
+  return q.endsWith('m') ? Number(q.slice(0, -1)) : Number(q) * 1000;
+}
+
+/**
+ * 45% of the largest node's CPU, and a little memory: with 60% of every node held, no node has
+ * room for it until preemption frees one of the largest.
+ */
+function bigSize(b: WorkloadBuilder): Record<string, string> {
+  const cpu = Math.floor((Math.max(...b.nodes.map(cpuMilli)) * 0.45) / 100) * 100;
+  return { cpu: `${cpu}m`, memory: '1Gi' };
+}
+
 /**
  * A bound tree of low priority: a root composite (`disruptionMode: all` or `single`) over two
  * PodGroups (one maybe `all` itself) whose members run: preemption's victims come from the
- * highest `all` group of their tree, at their root's priority.
+ * highest `all` group of their tree, at their root's priority. Under `pressure` one member sits on
+ * every node, holding 60% of its CPU.
  */
-function victimTree(b: WorkloadBuilder): void {
+function victimTree(b: WorkloadBuilder, pressure: boolean): void {
   const r = b.r;
   const nodes = b.nodeNames();
   const cls = r.pick(groupClasses.slice(0, 2));
@@ -195,12 +218,18 @@ function victimTree(b: WorkloadBuilder): void {
       spec: { workloadRef: treeRef('part'), parentCompositePodGroupName: root, schedulingPolicy: { basic: {} }, ...classSpec(cls), ...(r.chance(0.3) ? { disruptionMode: { all: {} } } : {}) },
     });
     const size = r.pick(sizes);
-    for (let i = 0, m = r.int(1, 3); i < m; i++) {
-      b.bind({
-        apiVersion: 'v1', kind: 'Pod', metadata: { name: `${name}-m${i}`, namespace: 'default', labels: { app: 'server', group: name } },
-        spec: { priorityClassName: cls.name, schedulingGroup: { podGroupName: name }, containers: [{ name: 'main', image: 'registry.example/ml:0.9', resources: { requests: { ...size } } }] },
-      }, r.pick(nodes));
+    const member = (i: number, requests: Record<string, string>): Obj => ({
+      apiVersion: 'v1', kind: 'Pod', metadata: { name: `${name}-m${i}`, namespace: 'default', labels: { app: 'server', group: name } },
+      spec: { priorityClassName: cls.name, schedulingGroup: { podGroupName: name }, containers: [{ name: 'main', image: 'registry.example/ml:0.9', resources: { requests } }] },
+    });
+    if (pressure) {
+      // The children take the nodes in turn.
+      b.nodes.forEach((node, i) => {
+        if (i % 2 === c) b.bind(member(i, { cpu: `${Math.floor((cpuMilli(node) * 0.6) / 100) * 100}m`, memory: '1Gi' }), nodes[i]!);
+      });
+      continue;
     }
+    for (let i = 0, m = r.int(1, 3); i < m; i++) b.bind(member(i, { ...size }), r.pick(nodes));
   }
 }
 
@@ -213,22 +242,27 @@ const late = (o: Obj): void => {
  * One or two trees: a root composite over two to three children, one of them maybe a nested
  * composite. Some trees have a child whose members already run, created only once the tree's
  * pending members wait (so only its add event, through GangScheduling's hint, can free them when
- * the root's quorum needs it), or hold back another of their groups likewise.
+ * the root's quorum needs it), or hold back another of their groups likewise; the tree that must
+ * preempt under pressure has neither. Says whether the cluster is under pressure.
  */
-function compositeTrees(b: WorkloadBuilder, topology: boolean, priorities: boolean): void {
+function compositeTrees(b: WorkloadBuilder, topology: boolean, priorities: boolean): boolean {
   const r = b.r;
-  if (!r.chance(0.7)) return;
+  if (!r.chance(0.7)) return false;
   treeWorkload(b);
-  if (priorities) victimTree(b);
+  const pressure = priorities && r.chance(0.7);
+  if (priorities) victimTree(b, pressure);
   const ref = treeRef;
   for (let t = 0, trees = r.int(1, 2); t < trees; t++) {
     const root = `tree-${t}`;
-    const cls = priorities ? r.pick(groupClasses) : null;
+    // Under pressure the first tree must preempt (Never now and then: its policy is the root's).
+    const big = pressure && t === 0;
+    const cls = !priorities ? null : big ? r.pick([groupClasses[2]!, groupClasses[2]!, groupClasses[3]!, groupClasses[3]!, groupClasses[4]!]) : r.pick(groupClasses);
     const composite = (name: string, children: number, parent?: string): Obj => {
+      // Under pressure a gang of all its children: the big ones failing fail the root.
       const spec: Obj = {
         ...classSpec(cls),
         workloadRef: ref('tree'),
-        schedulingPolicy: r.chance(0.7) ? { gang: { minGroupCount: r.int(1, children) } } : { basic: {} },
+        schedulingPolicy: big ? { gang: { minGroupCount: children } } : r.chance(0.7) ? { gang: { minGroupCount: r.int(1, children) } } : { basic: {} },
         ...(parent !== undefined ? { parentCompositePodGroupName: parent } : {}),
       };
       if (topology && r.chance(0.5)) spec.schedulingConstraints = { topology: [{ key: rackKey }] };
@@ -237,8 +271,10 @@ function compositeTrees(b: WorkloadBuilder, topology: boolean, priorities: boole
       return obj;
     };
     const leaf = (name: string, parent: string, running = false): Obj => {
+      // Under pressure the first child (tried first) is big, one or two members; the others are not.
+      const bigLeaf = big && name === `${root}-0`;
       const gang = r.chance(0.7);
-      const members = gang ? r.int(1, 4) : r.int(1, 3);
+      const members = bigLeaf ? r.int(1, 2) : gang ? r.int(1, 4) : r.int(1, 3);
       const spec: Obj = {
         ...classSpec(cls),
         workloadRef: ref('part'), parentCompositePodGroupName: parent,
@@ -247,7 +283,7 @@ function compositeTrees(b: WorkloadBuilder, topology: boolean, priorities: boole
       if (topology && r.chance(0.4)) spec.schedulingConstraints = { topology: [{ key: rackKey }] };
       const obj: Obj = { apiVersion: 'scheduling.k8s.io/v1beta1', kind: 'PodGroup', metadata: { name, namespace: 'default' }, spec };
       b.objects.push(obj);
-      const size = r.pick(sizes);
+      const size = bigLeaf ? bigSize(b) : r.pick(sizes);
       const nodes = running ? b.nodeNames() : [];
       for (let i = 0; i < members; i++) {
         const pod: Obj = {
@@ -260,7 +296,7 @@ function compositeTrees(b: WorkloadBuilder, topology: boolean, priorities: boole
       return obj;
     };
     const children = r.int(2, 3);
-    const running = r.chance(0.35);
+    const running = !big && r.chance(0.35);
     const rootObj = composite(root, children + (running ? 1 : 0));
     const held: Obj[] = [rootObj];
     for (let c = 0; c < children; c++) {
@@ -277,6 +313,7 @@ function compositeTrees(b: WorkloadBuilder, topology: boolean, priorities: boole
         late(composite(name, 1, root));
         leaf(`${name}-a`, name, true);
       } else late(leaf(name, root, true));
-    } else if (r.chance(0.4)) late(r.pick(held));
+    } else if (!big && r.chance(0.4)) late(r.pick(held));
   }
+  return pressure;
 }

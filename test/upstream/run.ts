@@ -115,8 +115,27 @@ interface Tally {
   failedScenarios: string[];
   /** Pod groups (GenericWorkload) among the pending pods: a group agrees when every member does. */
   groups: { total: number; agree: number; known: number; after: number };
+  /** Scenarios where upstream's answer has a member of a CompositePodGroup tree preempting (victims or a nomination). */
+  treePreemptions: number;
 }
-const tally: Tally = { scenarios: 0, pods: 0, agree: 0, known: new Map(), disagree: 0, after: 0, failedScenarios: [], groups: { total: 0, agree: 0, known: 0, after: 0 } };
+const tally: Tally = { scenarios: 0, pods: 0, agree: 0, known: new Map(), disagree: 0, after: 0, failedScenarios: [], groups: { total: 0, agree: 0, known: 0, after: 0 }, treePreemptions: 0 };
+
+/** Whether a member of a tree (a PodGroup under a CompositePodGroup) preempted in `answer`. */
+function treePreempts(scenario: Scenario, answer: readonly ExplainPod[]): boolean {
+  const inTree = new Set<string>();
+  for (const o of scenario.objects) {
+    const spec = (o as { spec?: { parentCompositePodGroupName?: string } }).spec;
+    if (o.kind === 'PodGroup' && spec?.parentCompositePodGroupName !== undefined) inTree.add(`${o.metadata?.namespace ?? 'default'}/${o.metadata?.name ?? ''}`);
+  }
+  if (inTree.size === 0) return false;
+  const members = new Set<string>();
+  for (const p of scenario.pending) {
+    const group = p.spec.schedulingGroup?.podGroupName;
+    const ns = p.metadata.namespace ?? 'default';
+    if (group !== undefined && inTree.has(`${ns}/${group}`)) members.add(`${ns}/${p.metadata.name ?? ''}`);
+  }
+  return answer.some((p) => members.has(p.pod) && (p.nominatedNode !== '' || p.victims.length > 0));
+}
 
 /** Tallies the scenario's pod groups: each pending member's comparison, by its group. */
 function tallyGroups(scenario: Scenario, results: readonly PodComparison[]): void {
@@ -188,6 +207,7 @@ async function compareFile(name: string, path: string): Promise<boolean> {
   const ours = await explainOurs(scenario, featureGates);
   const results = compareScenario(scenario, upstream, ours);
   tallyGroups(scenario, results);
+  if (treePreempts(scenario, upstream.pods)) tally.treePreemptions++;
   return report(name, results);
 }
 
@@ -234,6 +254,7 @@ if (g.total > 0) {
   console.log(`   ${g.total} pod groups: ${g.agree} agree in every member, ${g.known} with a known difference, ` +
     `${g.after} differ after an earlier disagreement, ${g.total - g.agree - g.known - g.after} differ`);
 }
+if (tally.treePreemptions > 0) console.log(`   ${tally.treePreemptions} scenarios with a CompositePodGroup tree that preempts (upstream's answer)`);
 for (const k of knownDifferences) {
   const n = tally.known.get(k.id);
   if (n) console.log(`   known ${k.id} (${n} pods): ${k.why}`);

@@ -350,7 +350,7 @@ func (h *harness) wrapScheduler() {
 		}
 		h.host = result.SuggestedHost
 		if h.group != nil {
-			h.group.placed(podInfo.Pod, h, h.placementPath())
+			h.group.placed(podInfo.Pod, h, h.placementPath(), state)
 		}
 		return result, nil
 	}

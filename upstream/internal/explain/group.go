@@ -38,6 +38,12 @@ type groupAttempt struct {
 	placements []string
 	// paths holds the path of each placement generated in this cycle.
 	paths map[*fwk.Placement]string
+	// byState holds, per member's cycle state, a copy of the trial record made with it (a later
+	// trial in the same placement path overwrites the record in trials); chosen holds, per member
+	// whose Permit ran, the trial whose cycle state went on to the binding cycle: the one of the
+	// placement upstream chose.
+	byState map[fwk.CycleState]*memberRecord
+	chosen  map[string]*memberRecord
 	// order is the members' keys in the order they were created; waited holds, per member whose
 	// Permit ran, whether it waited; preBound holds those whose PreBind has returned (see
 	// awaitPreBindTurn).
@@ -114,8 +120,9 @@ func (g *groupAttempt) tried(pod *v1.Pod, rec *attempt, placement string) {
 	g.trial(pod, placement).preFilter = rec.preFilter
 }
 
-// placed notes the node the member's algorithm chose, with its Filter verdicts and scores.
-func (g *groupAttempt) placed(pod *v1.Pod, h *harness, placement string) {
+// placed notes the node the member's algorithm chose, with its Filter verdicts and scores, in
+// the trial of the placement and under the member's cycle state of this trial.
+func (g *groupAttempt) placed(pod *v1.Pod, h *harness, placement string, state fwk.CycleState) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	r := g.trial(pod, placement)
@@ -124,6 +131,8 @@ func (g *groupAttempt) placed(pod *v1.Pod, h *harness, placement string) {
 	for node, s := range h.rec.filter {
 		r.filter[node] = s
 	}
+	trial := *r
+	g.byState[state] = &trial
 	h.host, h.bestNodes = "", nil
 }
 
@@ -161,11 +170,16 @@ func (g *groupAttempt) awaitPreBindTurn(ctx context.Context, pod *v1.Pod) {
 	})
 }
 
-// permitted notes whether the member's Permit made it wait.
-func (g *groupAttempt) permitted(pod *v1.Pod, waited bool) {
+// permitted notes whether the member's Permit made it wait, and the trial its cycle state (the
+// chosen placement's: Permit runs only once the tree's result is submitted) comes from.
+func (g *groupAttempt) permitted(pod *v1.Pod, waited bool, state fwk.CycleState) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	g.waited[pod.Namespace+"/"+pod.Name] = waited
+	key := pod.Namespace + "/" + pod.Name
+	g.waited[key] = waited
+	if r := g.byState[state]; r != nil {
+		g.chosen[key] = r
+	}
 }
 
 // preBindDone lets the next member's PreBind go.
@@ -365,7 +379,7 @@ func (h *harness) retryFailedMembers(ctx context.Context, failed []*v1.Pod, repo
 // startGroup begins a group's attempt: the harness's per-attempt state reset, the group's record.
 func (h *harness) startGroup(member *v1.Pod) {
 	key, _ := groupKey(member)
-	h.group = &groupAttempt{key: key, members: map[string]*memberRecord{}, trials: map[string]map[string]*memberRecord{}, paths: map[*fwk.Placement]string{}, waited: map[string]bool{}, preBound: map[string]bool{}}
+	h.group = &groupAttempt{key: key, members: map[string]*memberRecord{}, trials: map[string]map[string]*memberRecord{}, paths: map[*fwk.Placement]string{}, byState: map[fwk.CycleState]*memberRecord{}, chosen: map[string]*memberRecord{}, waited: map[string]bool{}, preBound: map[string]bool{}}
 	h.rec.mu.Lock()
 	h.rec.placementWinner = ""
 	h.rec.mu.Unlock()
@@ -518,28 +532,20 @@ func (h *harness) memberResult(ctx context.Context, pod *v1.Pod, trials map[stri
 		return out, nil
 	}
 	if r.failure == nil && inTree(pod) {
-		// In a tree each group chose its own placement (the last one scored is not every
-		// member's): the trial that placed the member is found by the node it was bound to.
+		// In a tree each group chose its own placement, nested in its parents' (the last one
+		// scored is not every member's): the member's record is the trial whose cycle state
+		// went on to Permit.
+		if err := h.waitForBinding(ctx, pod); err != nil {
+			return out, err
+		}
+		h.group.mu.Lock()
 		r.host = ""
+		if t := h.group.chosen[pod.Namespace+"/"+pod.Name]; t != nil {
+			r.host, r.bestNodes, r.filter, r.scores, r.preFilter = t.host, t.bestNodes, t.filter, t.scores, t.preFilter
+		}
+		h.group.mu.Unlock()
 	}
 	if r.failure == nil {
-		if r.host == "" {
-			// In a tree of CompositePodGroups, placements nest: the member's record is in the
-			// trial of its own group's placement that placed it where it was bound.
-			if err := h.waitForBinding(ctx, pod); err != nil {
-				return out, err
-			}
-			r.host = ""
-			if p, err := h.sched.Profiles[pod.Spec.SchedulerName].SharedInformerFactory().Core().V1().Pods().Lister().Pods(pod.Namespace).Get(pod.Name); err == nil {
-				h.group.mu.Lock()
-				for _, name := range h.group.placements {
-					if t := h.group.trials[name][pod.Namespace+"/"+pod.Name]; t != nil && t.host != "" && t.host == p.Spec.NodeName {
-						r.host, r.bestNodes, r.filter, r.scores, r.preFilter = t.host, t.bestNodes, t.filter, t.scores, t.preFilter
-					}
-				}
-				h.group.mu.Unlock()
-			}
-		}
 		if r.host == "" {
 			h.group.mu.Lock()
 			seen := []string{}

@@ -58,7 +58,7 @@ type recordingFramework struct {
 func (r *recordingFramework) RunPermitPlugins(ctx context.Context, state fwk.CycleState, pod *v1.Pod, nodeName string) (map[string]time.Duration, *fwk.Status) {
 	waits, status := r.Framework.RunPermitPlugins(ctx, state, pod, nodeName)
 	if g := r.group(); g != nil {
-		g.permitted(pod, status.IsWait())
+		g.permitted(pod, status.IsWait(), state)
 	}
 	return waits, status
 }
