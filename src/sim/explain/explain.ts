@@ -13,10 +13,10 @@ import type { Scenario } from '../scenario/scenario.js';
 import { runSimulation, type SimReport } from '../simulate/simulate.js';
 import { deviceDiagnosis, podClaims, podDevices, type ExplainDevice } from '../report/dra_report.js';
 import type { RequestShortfall } from '../../plugins/dynamicresources/index.js';
-import { podGroupKeyOfPod, type CompositePodGroup, type PodGroup } from '../../api/scheduling.js';
+import { type PodGroup, type SchedulingGroup } from '../../api/scheduling.js';
 import { Name as GangSchedulingName, waitingForQuorum } from '../../plugins/gangscheduling/gang_scheduling.js';
 import type { Scheduler } from '../../scheduler/scheduler.js';
-import { explainGroups, type ExplainGroup } from './explain_groups.js';
+import { explainGroups, treeRootKey, type ExplainGroup } from './explain_groups.js';
 import { DefaultSchedulerName } from '../../config/types.js';
 import { PodWriteRecorder } from './pod_writes.js';
 import { retryRounds } from './retries.js';
@@ -226,35 +226,13 @@ export interface ExplainResult {
 /** Placed (a node was chosen), then failed in its binding cycle with an error (PreBind, Bind). */
 const failedInBinding = (a: AttemptRecord): boolean => a.outcome === 'Error' && a.result !== null;
 
-/**
- * The key ("namespace/name") of the root of the tree a pending pod's group is in (the group itself
- * without composites), from the scenario's groups; null for a pod outside any group.
- */
-function treeRootKey(sc: Scenario, composites: boolean): (pod: Pod) => string | null {
-  const parents = new Map<string, string>();
-  if (composites) {
-    for (const o of sc.objects) {
-      const key = kindKeyOf(o);
-      if (key !== 'PodGroup' && key !== 'CompositePodGroup') continue;
-      const parent = (o as unknown as PodGroup | CompositePodGroup).spec.parentCompositePodGroupName;
-      if (parent !== undefined) parents.set(`${key}/${o.metadata?.namespace ?? 'default'}/${o.metadata?.name ?? ''}`, parent);
-    }
-  }
-  return (pod) => {
-    const leaf = podGroupKeyOfPod(pod);
-    if (leaf === null) return null;
-    const ns = pod.metadata.namespace ?? 'default';
-    let name = pod.spec.schedulingGroup!.podGroupName!;
-    let parent = parents.get(`PodGroup/${ns}/${name}`);
-    for (let depth = 0; parent !== undefined && depth < 8; depth++) {
-      name = parent;
-      parent = parents.get(`CompositePodGroup/${ns}/${name}`);
-    }
-    return `${ns}/${name}`;
-  };
-}
-
 const scenarioPodGroups = (sc: Scenario): PodGroup[] => sc.objects.filter((o) => kindKeyOf(o) === 'PodGroup') as unknown as PodGroup[];
+
+/** The scenario's PodGroups and CompositePodGroups (kind set, as the scheduler's objects carry it). */
+const scenarioGroups = (sc: Scenario): SchedulingGroup[] => sc.objects.flatMap((o) => {
+  const kind = kindKeyOf(o);
+  return kind === 'PodGroup' || kind === 'CompositePodGroup' ? [{ ...(o as unknown as SchedulingGroup), kind } as SchedulingGroup] : [];
+});
 
 /** The pods the queue still holds at PreEnqueue, with the plugin and its message. */
 function waitingPods(scheduler: Scheduler): Map<string, { plugin: string; message: string }> {
@@ -324,7 +302,7 @@ export async function runExplain(sc: Scenario, o: RunExplainOptions): Promise<Ex
     return e;
   };
   // With CompositePodGroup, a member's group is its tree's root: the tree is one entity.
-  const rootKey = treeRootKey(sc, env.scheduler.features.enableCompositePodGroup);
+  const rootKey = treeRootKey(env.scheduler.features.enableCompositePodGroup ? scenarioGroups(sc) : []);
   for (const pending of sc.pending) {
     const group = env.scheduler.podGroups !== null ? rootKey(pending) : null;
     if (group !== null) {

@@ -2,7 +2,7 @@
 // members were placed where, what stopped the group (the plugin and its message), the member
 // rejected on its own first, and the victims. Built from the members' attempt records, so it
 // serves a single group cycle and a timeline alike.
-import { podGroupKey, podGroupKeyOfPod, podGroupMinCount, type PodGroup } from '../../api/scheduling.js';
+import { isCompositePodGroup, podGroupKey, podGroupKeyOfPod, podGroupMinCount, type CompositePodGroup, type PodGroup, type SchedulingGroup } from '../../api/scheduling.js';
 import { podKey, type Pod } from '../../api/types.js';
 import type { AttemptRecord } from '../../scheduler/scheduler.js';
 
@@ -125,4 +125,113 @@ function explainGroup(key: string, pg: PodGroup | undefined, pods: readonly Pod[
     firstRejected,
     victims: [...victims].sort(),
   };
+}
+
+/** A group of a tree, as scenarios and the cluster hold it (kind, name, parent). */
+interface GroupObject {
+  kind?: string;
+  metadata?: { name?: string; namespace?: string };
+  spec: { parentCompositePodGroupName?: string };
+}
+
+/**
+ * The key ("namespace/name") of the root of the tree a pod's group is in (the group itself
+ * without composites, or with `groups` holding no composite above it); null for a pod outside any
+ * group. A chain longer than the API allows (or a cycle) stops at the eighth composite.
+ */
+export function treeRootKey(groups: Iterable<GroupObject>): (pod: Pod) => string | null {
+  const parents = new Map<string, string>();
+  for (const g of groups) {
+    const parent = g.spec.parentCompositePodGroupName;
+    if (parent !== undefined && parent !== '') parents.set(`${g.kind}/${g.metadata?.namespace ?? 'default'}/${g.metadata?.name ?? ''}`, parent);
+  }
+  return (pod) => {
+    if (podGroupKeyOfPod(pod) === null) return null;
+    const ns = pod.metadata.namespace ?? 'default';
+    let name = pod.spec.schedulingGroup!.podGroupName!;
+    let parent = parents.get(`PodGroup/${ns}/${name}`);
+    for (let depth = 0; parent !== undefined && depth < 8; depth++) {
+      name = parent;
+      parent = parents.get(`CompositePodGroup/${ns}/${name}`);
+    }
+    return podGroupKey(ns, name);
+  };
+}
+
+/** A composite's cycle seen from its members: each child group (a PodGroup's entry, or a nested composite) and the verdict. */
+export interface ExplainTree {
+  /** namespace/name of the CompositePodGroup. */
+  group: string;
+  kind: 'CompositePodGroup';
+  policy: 'gang' | 'basic';
+  /** gang.minGroupCount (child groups that must be placed), or 1 for a basic composite. */
+  minGroupCount: number;
+  /** Scheduled when at least minGroupCount children were placed. */
+  outcome: ExplainGroupOutcome;
+  /** How many members were bound under it. */
+  placed: number;
+  /** Its child groups in the order the cycle runs them (creation, then name), each explained. */
+  children: (ExplainGroup | ExplainTree)[];
+  /**
+   * What stopped the tree: the verdict its members carry (the composite's PlacementFeasible, or
+   * the group failure), else the first child's that was not placed; null when placed.
+   */
+  stoppedBy: { plugin: string; message: string } | null;
+  /** The pods the tree's cycle evicts (namespace/name), over all its members. */
+  victims: string[];
+}
+
+/**
+ * One composite tree explained: `composite` its root, `groups` every group under it (composites
+ * and PodGroups naming their parent), `pods` its members; children in the cycle's order (creation
+ * time, then name).
+ */
+export function explainTree(
+  composite: CompositePodGroup,
+  groups: readonly SchedulingGroup[],
+  pods: readonly Pod[],
+  records: ReadonlyMap<string, AttemptRecord>,
+  waiting: WaitingPods,
+): ExplainTree {
+  const ns = composite.metadata.namespace ?? 'default';
+  const name = composite.metadata.name ?? '';
+  const children: (ExplainGroup | ExplainTree)[] = [];
+  const mine = groups.filter((g) => g.spec.parentCompositePodGroupName === name && (g.metadata.namespace ?? 'default') === ns)
+    .sort((a, b) => (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? '') || (a.metadata.name ?? '').localeCompare(b.metadata.name ?? ''));
+  for (const g of mine) {
+    if (isCompositePodGroup(g)) children.push(explainTree(g, groups, pods, records, waiting));
+    else {
+      const key = podGroupKey(ns, g.metadata.name ?? '');
+      children.push(explainGroup(key, g, pods.filter((p) => podGroupKeyOfPod(p) === key), records, waiting));
+    }
+  }
+  const gang = composite.spec.schedulingPolicy.gang;
+  const minGroupCount = gang?.minGroupCount ?? 1;
+  const done = children.filter((c) => c.outcome === 'Scheduled').length;
+  const attempted = children.some((c) => c.outcome !== 'Waiting');
+  const placed = children.reduce((s, c) => s + c.placed, 0);
+  const outcome: ExplainGroupOutcome = !attempted ? 'Waiting' : done > 0 && done >= minGroupCount && placed > 0 ? 'Scheduled'
+    : children.some((c) => c.outcome === 'Error') ? 'Error' : 'Unschedulable';
+  let stoppedBy: ExplainTree['stoppedBy'] = null;
+  if (outcome !== 'Scheduled') {
+    // The composite's own verdict reaches its members with the plugin that judged it.
+    const verdict = children.flatMap(leafMembers).map((m) => records.get(m)).find((a) => a !== undefined && a.diagnosis === null && (a.plugin ?? '') !== '');
+    stoppedBy = verdict !== undefined ? { plugin: verdict.plugin!, message: verdict.message } : (children.find((c) => c.outcome !== 'Scheduled')?.stoppedBy ?? null);
+  }
+  return {
+    group: podGroupKey(ns, name),
+    kind: 'CompositePodGroup',
+    policy: gang !== undefined ? 'gang' : 'basic',
+    minGroupCount,
+    outcome,
+    placed,
+    children,
+    stoppedBy,
+    victims: [...new Set(children.flatMap((c) => c.victims))].sort(),
+  };
+}
+
+/** The member keys under an explained group or tree. */
+function leafMembers(g: ExplainGroup | ExplainTree): string[] {
+  return 'children' in g ? g.children.flatMap(leafMembers) : g.members.map((m) => m.pod);
 }
