@@ -16,7 +16,7 @@ import type { RequestShortfall } from '../../plugins/dynamicresources/index.js';
 import { type PodGroup, type SchedulingGroup } from '../../api/scheduling.js';
 import { Name as GangSchedulingName, waitingForQuorum } from '../../plugins/gangscheduling/gang_scheduling.js';
 import type { Scheduler } from '../../scheduler/scheduler.js';
-import { explainGroups, treeRootKey, type ExplainGroup } from './explain_groups.js';
+import { explainGroups, explainTrees, treeRootKey, type ExplainGroup, type ExplainTree } from './explain_groups.js';
 import { DefaultSchedulerName } from '../../config/types.js';
 import { PodWriteRecorder } from './pod_writes.js';
 import { retryRounds } from './retries.js';
@@ -221,6 +221,13 @@ export type ExplainOptions = Omit<EmbeddedOptions, 'onAttempt' | 'onBindingStart
 export interface ExplainResult {
   pods: ExplainPod[];
   groups?: ExplainGroup[];
+  /** Each CompositePodGroup tree with pending members, child group by child group (CompositePodGroup on). */
+  trees?: ExplainTree[];
+}
+
+/** The result with `groups` and `trees` only when there are any (older readers see no new keys). */
+function withGroups<T extends { pods: ExplainPod[] }>(r: T, groups: ExplainGroup[], trees: ExplainTree[]): T & Pick<ExplainResult, 'groups' | 'trees'> {
+  return { ...r, ...(groups.length > 0 ? { groups } : {}), ...(trees.length > 0 ? { trees } : {}) };
 }
 
 /** Placed (a node was chosen), then failed in its binding cycle with an error (PreBind, Bind). */
@@ -383,10 +390,12 @@ export async function runExplain(sc: Scenario, o: RunExplainOptions): Promise<Ex
       return attemptSingle(live, pod, (live.spec.resourceClaims?.length ?? 0) > 0 ? podClaims(live, env.cluster) : []);
     });
   }
-  const groups = groupsDone.size > 0 ? explainGroups(sc.pending, scenarioPodGroups(sc), groupRecords, waitingPods(env.scheduler)) : [];
+  const waiting = waitingPods(env.scheduler);
+  const groups = groupsDone.size > 0 ? explainGroups(sc.pending, scenarioPodGroups(sc), groupRecords, waiting) : [];
+  const trees = groupsDone.size > 0 && env.scheduler.features.enableCompositePodGroup ? explainTrees(sc.pending, scenarioGroups(sc), groupRecords, waiting) : [];
   writes?.stop();
   env.scheduler.stop();
-  return groups.length > 0 ? { pods: out, groups } : { pods: out };
+  return withGroups({ pods: out }, groups, trees);
 }
 
 /**
@@ -409,5 +418,6 @@ export async function runExplainTimeline(sc: Scenario, o: ExplainOptions): Promi
   for (const [key, a] of last) pods.push(explainAttempt(a, attempts.get(key)!));
   const waiting = new Map(simulation.pods.filter((p) => p.outcome === 'Gated').map((p) => [p.pod, { plugin: p.message === waitingForQuorum ? GangSchedulingName : '', message: p.message }]));
   const groups = explainGroups(sc.pending, scenarioPodGroups(sc), last, waiting);
-  return groups.length > 0 ? { pods, groups, simulation } : { pods, simulation };
+  const trees = o.featureGates?.enabled('CompositePodGroup') === true ? explainTrees(sc.pending, scenarioGroups(sc), last, waiting) : [];
+  return withGroups({ pods, simulation }, groups, trees);
 }

@@ -111,3 +111,74 @@ pending: [{ metadata: { name: p }, spec: { containers: [{ name: c, image: x, res
     assert.equal(byName.get('default/eval')?.outcome, 'Waiting');
   });
 });
+
+describe('explain CompositePodGroup trees', () => {
+  const treeOpts = { ...opts, featureGates: FeatureGates.parse(['GenericWorkload=true', 'TopologyAwareWorkloadScheduling=true', 'CompositePodGroup=true']) };
+  const ref = '{ workloadName: w, templateName: t }';
+  const group = (name: string, parent: string, minCount: number) =>
+    `- { apiVersion: scheduling.k8s.io/v1beta1, kind: PodGroup, metadata: { name: ${name} }, spec: { parentCompositePodGroupName: ${parent}, workloadRef: ${ref}, schedulingPolicy: { gang: { minCount: ${minCount} } } } }`;
+  const composite = (name: string, policy: string, parent?: string) =>
+    `- { apiVersion: scheduling.k8s.io/v1alpha3, kind: CompositePodGroup, metadata: { name: ${name} }, spec: { ${parent ? `parentCompositePodGroupName: ${parent}, ` : ''}workloadRef: ${ref}, schedulingPolicy: ${policy} } }`;
+  const member = (name: string, group: string, cpu: string) =>
+    `- { metadata: { name: ${name} }, spec: { schedulingGroup: { podGroupName: ${group} }, containers: [{ name: c, image: x, resources: { requests: { cpu: "${cpu}" } } }] } }`;
+  // Two 4-cpu nodes. `fits`: a composite over gangs a (2 x 1 cpu) and a nested composite `inner`
+  // over gang b (1 x 1 cpu). `big`: both children needed, but y asks 8 cpu: nothing of it binds.
+  const yaml = `
+objects:
+${composite('fits', '{ gang: { minGroupCount: 2 } }')}
+${group('a', 'fits', 2)}
+${composite('inner', '{ basic: {} }', 'fits')}
+${group('b', 'inner', 1)}
+${composite('big', '{ gang: { minGroupCount: 2 } }')}
+${group('x', 'big', 1)}
+${group('y', 'big', 1)}
+nodes:
+- { metadata: { name: n1 }, status: { allocatable: { cpu: "4", memory: 8Gi, pods: "10" } } }
+- { metadata: { name: n2 }, status: { allocatable: { cpu: "4", memory: 8Gi, pods: "10" } } }
+pending:
+${member('a0', 'a', '1')}
+${member('a1', 'a', '1')}
+${member('b0', 'b', '1')}
+${member('x0', 'x', '1')}
+${member('y0', 'y', '8')}
+`;
+  const gates = { gates: { topologyAwareWorkloadScheduling: true, draWorkloadResourceClaims: false, podGroupPreemptionPolicy: false, compositePodGroup: true } };
+
+  for (const timeline of [false, true]) {
+    it(`reports each tree child by child${timeline ? ' (timeline)' : ''}`, async () => {
+      const sc = parseScenario(yaml, 'trees.yaml', gates);
+      const { trees, groups } = timeline ? await runExplainTimeline(sc, treeOpts) : await runExplain(sc, treeOpts);
+      // The per-PodGroup entries stay as they were.
+      assert.deepEqual((groups ?? []).map((g) => g.group), ['default/a', 'default/b', 'default/x', 'default/y']);
+      assert.deepEqual((trees ?? []).map((t) => [t.group, t.outcome, t.placed]), [['default/fits', 'Scheduled', 3], ['default/big', 'Unschedulable', 0]]);
+      const [fits, big] = trees!;
+      // Children in the cycle's order (creation, then name): a, then the nested composite holding b.
+      assert.deepEqual(fits!.children.map((c) => [c.group, 'children' in c ? 'CompositePodGroup' : 'PodGroup', c.outcome]),
+        [['default/a', 'PodGroup', 'Scheduled'], ['default/inner', 'CompositePodGroup', 'Scheduled']]);
+      const inner = fits!.children[1]!;
+      assert.ok('children' in inner);
+      assert.equal(inner.policy, 'basic');
+      assert.deepEqual(inner.children.map((c) => c.group), ['default/b']);
+      assert.equal(fits!.stoppedBy, null);
+      assert.equal(big!.minGroupCount, 2);
+      assert.deepEqual(big!.children.map((c) => c.outcome), ['Unschedulable', 'Unschedulable']);
+      const y = big!.children[1]!;
+      assert.ok(!('children' in y));
+      assert.deepEqual(y.firstRejected?.plugins, ['NodeResourcesFit']);
+      assert.notEqual(big!.stoppedBy, null);
+    });
+  }
+
+  it('renders a tree in text, indented by level', async () => {
+    const { pods, groups, trees } = await runExplain(parseScenario(yaml, 'trees.yaml', gates), treeOpts);
+    const text = renderExplainText(pods, { width: 200 }, groups, trees);
+    assert.match(text, /\nCompositePodGroup default\/fits \(gang, minGroupCount 2\) {2}Scheduled: 2\/2 child group\(s\), 3 member\(s\) placed\n {2}PodGroup default\/a \(gang, minCount 2\) {2}Scheduled: 2\/2 member\(s\) placed\n {4}default\/a0 {2}Scheduled on n[12]\n/);
+    assert.match(text, /\n {2}CompositePodGroup default\/inner \(basic\) {2}Scheduled: 1\/1 child group\(s\), 1 member\(s\) placed\n {4}PodGroup default\/b /);
+    assert.match(text, /\nCompositePodGroup default\/big \(gang, minGroupCount 2\) {2}Unschedulable: 0\/2 child group\(s\), 0 member\(s\) placed\n {2}Stopped by: /);
+  });
+
+  it('has no trees without the gate', async () => {
+    const r = await runExplain(parseScenario(bundled, 'workload-gangs.yaml'), opts);
+    assert.equal('trees' in r, false);
+  });
+});

@@ -215,7 +215,7 @@ export function explainTree(
   let stoppedBy: ExplainTree['stoppedBy'] = null;
   if (outcome !== 'Scheduled') {
     // The composite's own verdict reaches its members with the plugin that judged it.
-    const verdict = children.flatMap(leafMembers).map((m) => records.get(m)).find((a) => a !== undefined && a.diagnosis === null && (a.plugin ?? '') !== '');
+    const verdict = children.flatMap(memberKeys).map((m) => records.get(m)).find((a) => a !== undefined && a.diagnosis === null && (a.plugin ?? '') !== '');
     stoppedBy = verdict !== undefined ? { plugin: verdict.plugin!, message: verdict.message } : (children.find((c) => c.outcome !== 'Scheduled')?.stoppedBy ?? null);
   }
   return {
@@ -231,7 +231,30 @@ export function explainTree(
   };
 }
 
-/** The member keys under an explained group or tree. */
-function leafMembers(g: ExplainGroup | ExplainTree): string[] {
-  return 'children' in g ? g.children.flatMap(leafMembers) : g.members.map((m) => m.pod);
+/** The member keys under an explained group or tree, every level down. */
+export function memberKeys(g: ExplainGroup | ExplainTree): string[] {
+  return 'children' in g ? g.children.flatMap(memberKeys) : g.members.map((m) => m.pod);
+}
+
+/**
+ * One entry per CompositePodGroup root with pending members (in the order their first member is
+ * pending), each explained as a tree; PodGroups without a composite above them are `explainGroups`'.
+ */
+export function explainTrees(
+  pending: readonly Pod[],
+  groups: readonly SchedulingGroup[],
+  records: ReadonlyMap<string, AttemptRecord>,
+  waiting: WaitingPods,
+): ExplainTree[] {
+  const rootOf = treeRootKey(groups);
+  const composites = new Map(groups.filter(isCompositePodGroup).map((g) => [podGroupKey(g.metadata.namespace ?? 'default', g.metadata.name ?? ''), g]));
+  const membersOf = new Map<string, Pod[]>();
+  for (const p of pending) {
+    const root = rootOf(p);
+    if (root === null || !composites.has(root)) continue;
+    let list = membersOf.get(root);
+    if (list === undefined) membersOf.set(root, (list = []));
+    list.push(p);
+  }
+  return [...membersOf].map(([root, pods]) => explainTree(composites.get(root)!, groups, pods, records, waiting));
 }

@@ -36,7 +36,7 @@ const ansi: Record<Style, string> = { bold: '1', dim: '2', green: '32', red: '31
 
 const seg = (text: string, style: Style | null = null): Segment => ({ text, style });
 
-export function renderExplainText(pods: readonly ExplainPod[], options: Partial<ExplainTextOptions> = {}, groups: readonly ExplainGroup[] = []): string {
+export function renderExplainText(pods: readonly ExplainPod[], options: Partial<ExplainTextOptions> = {}, groups: readonly ExplainGroup[] = [], trees: readonly ExplainTree[] = []): string {
   const o = { ...defaultExplainTextOptions, ...options };
   const lines: Line[] = [];
   for (const [i, p] of pods.entries()) {
@@ -47,6 +47,11 @@ export function renderExplainText(pods: readonly ExplainPod[], options: Partial<
   for (const g of groups) {
     if (lines.length > 0) lines.push([]);
     renderGroup(g, o, lines);
+  }
+  for (const t of trees) {
+    if (lines.length > 0) lines.push([]);
+    const [head, ...rest] = treeLines(t);
+    lines.push([seg(head!, 'bold')], ...rest.map((l) => [seg(l)]));
   }
   return lines.map((l) => renderLine(cut(l, o.width), o.color)).join('\n') + '\n';
 }
