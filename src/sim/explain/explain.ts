@@ -8,6 +8,7 @@ import { kindKeyOf } from '../../api/kinds.js';
 import type { PreemptionCandidateDiagnosis, PreemptionDiagnosis, PreemptionNodeVerdict } from '../../framework/cycle_diagnosis.js';
 import { codeName, type Status } from '../../framework/status.js';
 import type { AttemptRecord } from '../../scheduler/scheduler.js';
+import type { CompositePlacementRecord } from '../../scheduler/composite_algorithm.js';
 import { createEmbedded, type EmbeddedOptions } from '../scenario/embedded.js';
 import type { Scenario } from '../scenario/scenario.js';
 import { runSimulation, type SimReport } from '../simulate/simulate.js';
@@ -260,8 +261,9 @@ export async function runExplain(sc: Scenario, o: RunExplainOptions): Promise<Ex
   /** The single pod being attempted: another pod's failed attempt meanwhile is a victim's requeue. */
   let attempted: string | null = null;
   let writes: PodWriteRecorder | null = null;
+  const rounds = new Map<string, CompositePlacementRecord>();
   const env = await createEmbedded(sc, {
-    ...o, recordScores: true, onAttempt: (a) => {
+    ...o, recordScores: true, onCompositePlacements: (r) => rounds.set(r.group, r), onAttempt: (a) => {
       const key = podKey(a.pod);
       byPod.set(key, a);
       if (attempted !== null && key !== attempted && a.outcome !== 'Scheduled') writes?.note(`requeue ${key}`);
@@ -392,7 +394,7 @@ export async function runExplain(sc: Scenario, o: RunExplainOptions): Promise<Ex
   }
   const waiting = waitingPods(env.scheduler);
   const groups = groupsDone.size > 0 ? explainGroups(sc.pending, scenarioPodGroups(sc), groupRecords, waiting) : [];
-  const trees = groupsDone.size > 0 && env.scheduler.features.enableCompositePodGroup ? explainTrees(sc.pending, scenarioGroups(sc), groupRecords, waiting) : [];
+  const trees = groupsDone.size > 0 && env.scheduler.features.enableCompositePodGroup ? explainTrees(sc.pending, scenarioGroups(sc), groupRecords, waiting, rounds) : [];
   writes?.stop();
   env.scheduler.stop();
   return withGroups({ pods: out }, groups, trees);
@@ -413,11 +415,12 @@ export async function runExplainTimeline(sc: Scenario, o: ExplainOptions): Promi
     if (!list) attempts.set(key, (list = []));
     list.push(attemptSummary(a));
   };
-  const simulation = await runSimulation(sc, { ...o, diagnose: true, recordScores: true, onAttempt });
+  const rounds = new Map<string, CompositePlacementRecord>();
+  const simulation = await runSimulation(sc, { ...o, diagnose: true, recordScores: true, onAttempt, onCompositePlacements: (r) => rounds.set(r.group, r) });
   const pods: ExplainPod[] = [];
   for (const [key, a] of last) pods.push(explainAttempt(a, attempts.get(key)!));
   const waiting = new Map(simulation.pods.filter((p) => p.outcome === 'Gated').map((p) => [p.pod, { plugin: p.message === waitingForQuorum ? GangSchedulingName : '', message: p.message }]));
   const groups = explainGroups(sc.pending, scenarioPodGroups(sc), last, waiting);
-  const trees = o.featureGates?.enabled('CompositePodGroup') === true ? explainTrees(sc.pending, scenarioGroups(sc), last, waiting) : [];
+  const trees = o.featureGates?.enabled('CompositePodGroup') === true ? explainTrees(sc.pending, scenarioGroups(sc), last, waiting, rounds) : [];
   return withGroups({ pods, simulation }, groups, trees);
 }

@@ -172,13 +172,50 @@ ${member('y0', 'y', '8')}
   it('renders a tree in text, indented by level', async () => {
     const { pods, groups, trees } = await runExplain(parseScenario(yaml, 'trees.yaml', gates), treeOpts);
     const text = renderExplainText(pods, { width: 200 }, groups, trees);
-    assert.match(text, /\nCompositePodGroup default\/fits \(gang, minGroupCount 2\) {2}Scheduled: 2\/2 child group\(s\), 3 member\(s\) placed\n {2}PodGroup default\/a \(gang, minCount 2\) {2}Scheduled: 2\/2 member\(s\) placed\n {4}default\/a0 {2}Scheduled on n[12]\n/);
-    assert.match(text, /\n {2}CompositePodGroup default\/inner \(basic\) {2}Scheduled: 1\/1 child group\(s\), 1 member\(s\) placed\n {4}PodGroup default\/b /);
+    assert.match(text, /\nCompositePodGroup default\/fits \(gang, minGroupCount 2\) {2}Scheduled: 2\/2 child group\(s\), 3 member\(s\) placed\n {2}Placement all nodes \(2 node\(s\)\): feasible, chosen\n {2}PodGroup default\/a \(gang, minCount 2\) {2}Scheduled: 2\/2 member\(s\) placed\n {4}default\/a0 {2}Scheduled on n[12]\n/);
+    assert.match(text, /\n {2}CompositePodGroup default\/inner \(basic\) {2}Scheduled: 1\/1 child group\(s\), 1 member\(s\) placed\n {4}Placement all nodes \(2 node\(s\)\): feasible, chosen\n {4}PodGroup default\/b /);
     assert.match(text, /\nCompositePodGroup default\/big \(gang, minGroupCount 2\) {2}Unschedulable: 0\/2 child group\(s\), 0 member\(s\) placed\n {2}Stopped by: /);
   });
 
   it('has no trees without the gate', async () => {
     const r = await runExplain(parseScenario(bundled, 'workload-gangs.yaml'), opts);
     assert.equal('trees' in r, false);
+  });
+});
+
+describe('explain: the placements a rack-constrained tree was tried on', () => {
+  const treeOpts = { ...opts, featureGates: FeatureGates.parse(['GenericWorkload=true', 'TopologyAwareWorkloadScheduling=true', 'CompositePodGroup=true']) };
+  // Racks r1 (n1, 4 cpu) and r2 (n2 and n3, 4 cpu each); composite `job` on one rack over gangs a and b (1 x 3 cpu each).
+  const yaml = `
+objects:
+- { apiVersion: scheduling.k8s.io/v1alpha3, kind: CompositePodGroup, metadata: { name: job }, spec: { workloadRef: { workloadName: w, templateName: t }, schedulingPolicy: { gang: { minGroupCount: 2 } }, schedulingConstraints: { topology: [{ key: rack }] } } }
+${['a', 'b'].map((n) => `- { apiVersion: scheduling.k8s.io/v1beta1, kind: PodGroup, metadata: { name: ${n} }, spec: { parentCompositePodGroupName: job, workloadRef: { workloadName: w, templateName: t }, schedulingPolicy: { gang: { minCount: 1 } } } }`).join('\n')}
+nodes:
+- { metadata: { name: n1, labels: { rack: r1 } }, status: { allocatable: { cpu: "4", memory: 8Gi, pods: "10" } } }
+- { metadata: { name: n2, labels: { rack: r2 } }, status: { allocatable: { cpu: "4", memory: 8Gi, pods: "10" } } }
+- { metadata: { name: n3, labels: { rack: r2 } }, status: { allocatable: { cpu: "4", memory: 8Gi, pods: "10" } } }
+pending:
+${['a', 'b'].map((n) => `- { metadata: { name: ${n}0 }, spec: { schedulingGroup: { podGroupName: ${n} }, containers: [{ name: c, image: x, resources: { requests: { cpu: "3" } } }] } }`).join('\n')}
+`;
+  const gates = { gates: { topologyAwareWorkloadScheduling: true, draWorkloadResourceClaims: false, podGroupPreemptionPolicy: false, compositePodGroup: true } };
+
+  it('lists each rack, why r1 could not hold the tree, and the one chosen', async () => {
+    const { pods, groups, trees } = await runExplain(parseScenario(yaml, 'racks.yaml', gates), treeOpts);
+    const t = trees![0]!;
+    assert.equal(t.outcome, 'Scheduled');
+    assert.deepEqual(t.placements?.map((p) => [p.placement, p.nodes, p.feasible, p.score]), [['r1', 1, false, null], ['r2', 2, true, null]]);
+    assert.match(t.placements![0]!.message, /Insufficient cpu|cannot be satisfied/);
+    assert.equal(t.chosenPlacement, 'r2');
+    const text = renderExplainText(pods, { width: 300 }, groups, trees);
+    assert.match(text, /\n {2}Placement r1 \(1 node\(s\)\): .+\n {2}Placement r2 \(2 node\(s\)\): feasible, chosen\n/);
+  });
+
+  it('scores the placements when more than one is feasible, and chooses the best', async () => {
+    const { trees } = await runExplain(parseScenario(yaml.replaceAll('cpu: "3"', 'cpu: "1"'), 'racks.yaml', gates), treeOpts);
+    const t = trees![0]!;
+    assert.deepEqual(t.placements?.map((p) => [p.placement, p.feasible]), [['r1', true], ['r2', true]]);
+    assert.ok(t.placements!.every((p) => typeof p.score === 'number'), JSON.stringify(t.placements));
+    const best = Math.max(...t.placements!.map((p) => p.score!));
+    assert.equal(t.placements!.find((p) => p.placement === t.chosenPlacement)?.score, best);
   });
 });

@@ -5,6 +5,7 @@
 import { isCompositePodGroup, podGroupKey, podGroupKeyOfPod, podGroupMinCount, type CompositePodGroup, type PodGroup, type SchedulingGroup } from '../../api/scheduling.js';
 import { podKey, type Pod } from '../../api/types.js';
 import type { AttemptRecord } from '../../scheduler/scheduler.js';
+import type { CompositePlacementRecord, CompositePlacementTrial } from '../../scheduler/composite_algorithm.js';
 
 /** A group's or a member's outcome; `Waiting`: held before its cycle (PreEnqueue), never attempted. */
 type ExplainGroupOutcome = 'Scheduled' | 'Unschedulable' | 'Error' | 'Waiting';
@@ -179,7 +180,18 @@ export interface ExplainTree {
   stoppedBy: { plugin: string; message: string } | null;
   /** The pods the tree's cycle evicts (namespace/name), over all its members. */
   victims: string[];
+  /**
+   * The placements the composite was tried on in its last round (a nested composite: under the
+   * last placement of its parent tried), each feasible or why not, with its PlacementScore total;
+   * only where the run recorded them (explain).
+   */
+  placements?: CompositePlacementTrial[];
+  /** The placement chosen in that round ('' = all nodes); null when none was feasible. */
+  chosenPlacement?: string | null;
 }
+
+/** Each composite's last round of placements (namespace/name → record), as the scheduler reported them. */
+export type PlacementRounds = ReadonlyMap<string, CompositePlacementRecord>;
 
 /**
  * One composite tree explained: `composite` its root, `groups` every group under it (composites
@@ -192,6 +204,7 @@ export function explainTree(
   pods: readonly Pod[],
   records: ReadonlyMap<string, AttemptRecord>,
   waiting: WaitingPods,
+  rounds: PlacementRounds = new Map(),
 ): ExplainTree {
   const ns = composite.metadata.namespace ?? 'default';
   const name = composite.metadata.name ?? '';
@@ -199,7 +212,7 @@ export function explainTree(
   const mine = groups.filter((g) => g.spec.parentCompositePodGroupName === name && (g.metadata.namespace ?? 'default') === ns)
     .sort((a, b) => (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? '') || (a.metadata.name ?? '').localeCompare(b.metadata.name ?? ''));
   for (const g of mine) {
-    if (isCompositePodGroup(g)) children.push(explainTree(g, groups, pods, records, waiting));
+    if (isCompositePodGroup(g)) children.push(explainTree(g, groups, pods, records, waiting, rounds));
     else {
       const key = podGroupKey(ns, g.metadata.name ?? '');
       children.push(explainGroup(key, g, pods.filter((p) => podGroupKeyOfPod(p) === key), records, waiting));
@@ -218,6 +231,7 @@ export function explainTree(
     const verdict = children.flatMap(memberKeys).map((m) => records.get(m)).find((a) => a !== undefined && a.diagnosis === null && (a.plugin ?? '') !== '');
     stoppedBy = verdict !== undefined ? { plugin: verdict.plugin!, message: verdict.message } : (children.find((c) => c.outcome !== 'Scheduled')?.stoppedBy ?? null);
   }
+  const round = rounds.get(podGroupKey(ns, name));
   return {
     group: podGroupKey(ns, name),
     kind: 'CompositePodGroup',
@@ -228,6 +242,7 @@ export function explainTree(
     children,
     stoppedBy,
     victims: [...new Set(children.flatMap((c) => c.victims))].sort(),
+    ...(round !== undefined ? { placements: round.tried.map((t) => ({ ...t })), chosenPlacement: round.chosen } : {}),
   };
 }
 
@@ -245,6 +260,7 @@ export function explainTrees(
   groups: readonly SchedulingGroup[],
   records: ReadonlyMap<string, AttemptRecord>,
   waiting: WaitingPods,
+  rounds: PlacementRounds = new Map(),
 ): ExplainTree[] {
   const rootOf = treeRootKey(groups);
   const composites = new Map(groups.filter(isCompositePodGroup).map((g) => [podGroupKey(g.metadata.namespace ?? 'default', g.metadata.name ?? ''), g]));
@@ -256,5 +272,5 @@ export function explainTrees(
     if (list === undefined) membersOf.set(root, (list = []));
     list.push(p);
   }
-  return [...membersOf].map(([root, pods]) => explainTree(composites.get(root)!, groups, pods, records, waiting));
+  return [...membersOf].map(([root, pods]) => explainTree(composites.get(root)!, groups, pods, records, waiting, rounds));
 }

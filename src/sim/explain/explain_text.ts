@@ -361,7 +361,9 @@ export function treeLines(t: ExplainTree | ExplainGroup, indent = ''): string[] 
   }
   const policy = t.policy === 'gang' ? `gang, minGroupCount ${t.minGroupCount}` : 'basic';
   const placedChildren = t.children.filter((c) => c.outcome === 'Scheduled').length;
-  return [`${indent}CompositePodGroup ${t.group} (${policy})  ${t.outcome}: ${placedChildren}/${t.children.length} child group(s), ${t.placed} member(s) placed`, ...stopped,
+  const name = (p: string) => (p === '' ? 'all nodes' : p);
+  const tried = (t.placements ?? []).map((p) => `${indent}  Placement ${name(p.placement)} (${p.nodes} node(s)): ${p.feasible ? `feasible${p.score === null ? '' : `, score ${p.score}`}${p.placement === t.chosenPlacement ? ', chosen' : ''}` : p.message}`);
+  return [`${indent}CompositePodGroup ${t.group} (${policy})  ${t.outcome}: ${placedChildren}/${t.children.length} child group(s), ${t.placed} member(s) placed`, ...stopped, ...tried,
     ...(t.victims.length > 0 ? [`${indent}  Victims: ${t.victims.join(', ')}`] : []),
     ...t.children.flatMap((c) => treeLines(c, `${indent}  `))];
 }
