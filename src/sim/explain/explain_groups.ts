@@ -41,6 +41,14 @@ export interface ExplainGroup {
   victims: string[];
 }
 
+/**
+ * What the group views read of a member's last attempt: an AttemptRecord, or the slim copy the
+ * workbench keeps (its diagnosis reduced to the plugins that rejected the member).
+ */
+export type MemberRecord = Pick<AttemptRecord, 'outcome' | 'node' | 'message' | 'victims' | 'plugin'> & {
+  readonly diagnosis: { readonly unschedulablePlugins: ReadonlySet<string> } | null;
+};
+
 /** Why a never-attempted member is held: the plugin gating it and its message. */
 export type WaitingPods = ReadonlyMap<string, { plugin: string; message: string }>;
 
@@ -54,7 +62,7 @@ const groupPrefix = 'pod group is unschedulable';
 export function explainGroups(
   pending: readonly Pod[],
   podGroups: readonly PodGroup[],
-  records: ReadonlyMap<string, AttemptRecord>,
+  records: ReadonlyMap<string, MemberRecord>,
   waiting: WaitingPods,
 ): ExplainGroup[] {
   const byKey = new Map(podGroups.map((pg) => [podGroupKey(pg.metadata.namespace ?? 'default', pg.metadata.name ?? ''), pg]));
@@ -74,7 +82,7 @@ export function explainGroups(
   return out;
 }
 
-function explainGroup(key: string, pg: PodGroup | undefined, pods: readonly Pod[], records: ReadonlyMap<string, AttemptRecord>, waiting: WaitingPods): ExplainGroup {
+function explainGroup(key: string, pg: PodGroup | undefined, pods: readonly Pod[], records: ReadonlyMap<string, MemberRecord>, waiting: WaitingPods): ExplainGroup {
   const minCount = pg === undefined ? 1 : podGroupMinCount(pg);
   const members: ExplainGroupMember[] = [];
   const victims = new Set<string>();
@@ -202,7 +210,7 @@ export function explainTree(
   composite: CompositePodGroup,
   groups: readonly SchedulingGroup[],
   pods: readonly Pod[],
-  records: ReadonlyMap<string, AttemptRecord>,
+  records: ReadonlyMap<string, MemberRecord>,
   waiting: WaitingPods,
   rounds: PlacementRounds = new Map(),
 ): ExplainTree {
@@ -258,7 +266,7 @@ export function memberKeys(g: ExplainGroup | ExplainTree): string[] {
 export function explainTrees(
   pending: readonly Pod[],
   groups: readonly SchedulingGroup[],
-  records: ReadonlyMap<string, AttemptRecord>,
+  records: ReadonlyMap<string, MemberRecord>,
   waiting: WaitingPods,
   rounds: PlacementRounds = new Map(),
 ): ExplainTree[] {

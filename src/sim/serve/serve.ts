@@ -163,7 +163,7 @@ export async function serveScenario(sc: Scenario, o: ServeOptions): Promise<Serv
     annotations?.record(a);
   };
   const build = (config: ResolvedConfig) =>
-    Scheduler.fromConfig(config, embeddedDeps({ ...o, config, recordScores: true, diagnose: true, onAttempt }, client, clock));
+    Scheduler.fromConfig(config, embeddedDeps({ ...o, config, recordScores: true, diagnose: true, onAttempt, onCompositePlacements: (r) => workbench.recordCompositePlacements(r) }, client, clock));
   let scheduler = build(o.config);
   // A cluster running a plugin that reads a custom resource (Coscheduling) has its CRD installed.
   installCrds(cluster, pluginKinds(scheduler, o.registry));
