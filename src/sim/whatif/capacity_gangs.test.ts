@@ -192,6 +192,9 @@ describe('capacity --gang with a CompositePodGroup tree', () => {
       assert.equal(t.placed, 0);
       assert.deepEqual(t.children.map((g) => g.group), [`default/a-copy-${c.fits}`, `default/b-copy-${c.fits}`]);
       assert.notEqual(t.stoppedBy, null);
+      // The placements the stopped copy was tried on: all nodes, or each rack under the constraint; none feasible.
+      assert.deepEqual(t.placements?.map((p) => [p.placement, p.feasible]), c.tree.root.spec.schedulingConstraints ? [['r0', false], ['r1', false]] : [['', false]]);
+      assert.equal(t.chosenPlacement, null);
     });
   }
 

@@ -7,7 +7,8 @@ import { podKey, type Pod } from '../../api/types.js';
 import type { AttemptRecord } from '../../scheduler/scheduler.js';
 import { BadInputError } from '../../util/bad_input.js';
 import { cloneJSON } from '../../util/json_clone.js';
-import { explainGroups, explainTree, type ExplainGroup, type ExplainTree } from '../explain/explain_groups.js';
+import { explainGroups, explainTree, type ExplainGroup, type ExplainTree, type PlacementRounds } from '../explain/explain_groups.js';
+import type { CompositePlacementRecord } from '../../scheduler/composite_algorithm.js';
 import type { Scenario } from '../scenario/scenario.js';
 import { scheduledScenario, type CapacityOptions } from './capacity.js';
 import { freeResources, type FreeResources } from './free_resources.js';
@@ -102,11 +103,11 @@ function instantiate(gang: GangTemplate, rename: (name: string) => string, membe
   return { groups, members };
 }
 
-/** A copy's cycle explained: the tree's view for a composite root, else its PodGroup's. */
-function explainCopy(groups: readonly SchedulingGroup[], members: readonly Pod[], records: ReadonlyMap<string, AttemptRecord>): ExplainGroup | ExplainTree | null {
+/** A copy's cycle explained: the tree's view for a composite root (with the placements its composites tried), else its PodGroup's. */
+function explainCopy(groups: readonly SchedulingGroup[], members: readonly Pod[], records: ReadonlyMap<string, AttemptRecord>, rounds: PlacementRounds): ExplainGroup | ExplainTree | null {
   const waiting = waitingMembers(members, records);
   const root = groups[0]!;
-  if (isCompositePodGroup(root)) return explainTree(root, groups, members, records, waiting);
+  if (isCompositePodGroup(root)) return explainTree(root, groups, members, records, waiting, rounds);
   return explainGroups(members, groups.filter((g): g is PodGroup => !isCompositePodGroup(g)), records, waiting)[0] ?? null;
 }
 
@@ -119,7 +120,8 @@ function explainCopy(groups: readonly SchedulingGroup[], members: readonly Pod[]
 export async function countGangFits(sc: Scenario, gang: GangTemplate, o: CapacityOptions & { max?: number }): Promise<GangFitCount> {
   const max = o.max ?? 10_000;
   const records = new Map<string, AttemptRecord>();
-  const { cluster, scheduler } = await scheduledScenario(sc, o, (a) => records.set(podKey(a.pod), a));
+  const rounds = new Map<string, CompositePlacementRecord>();
+  const { cluster, scheduler } = await scheduledScenario(sc, { ...o, onCompositePlacements: (r) => rounds.set(r.group, r) }, (a) => records.set(podKey(a.pod), a));
   try {
     if (scheduler.podGroups === null) throw new BadInputError('--gang: pod groups need --feature-gates GenericWorkload=true');
     const tree = isCompositePodGroup(gang.root);
@@ -135,10 +137,11 @@ export async function countGangFits(sc: Scenario, gang: GangTemplate, o: Capacit
       const suffix = `-copy-${fits}`;
       const { groups, members } = instantiate(gang, (n) => `${n}${suffix}`, (g, j) => `${g}-${j}`, (p) => recreatedCopy(p));
       records.clear();
+      rounds.clear();
       for (const g of groups) cluster.create(g);
       for (const m of members) cluster.create(m);
       await scheduler.loop.drain();
-      const verdict = explainCopy(groups, members, records);
+      const verdict = explainCopy(groups, members, records, rounds);
       if (verdict === null || verdict.outcome !== 'Scheduled') {
         stoppedBy = verdict;
         for (const m of members) cluster.remove('Pod', ns, m.metadata.name ?? '');
