@@ -4,6 +4,7 @@
 // scenario: device use per node and pool, a pod's devices per claim, why nodes had none.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { parse, stringify } from 'yaml';
@@ -190,18 +191,8 @@ describe('the workbench web UI over a DRA scenario in headless Chromium', { skip
 });
 
 describe('the workbench shows a CompositePodGroup member\'s tree', { skip: noBrowser ?? false, timeout: 120_000 }, () => {
-  // Racks r1 (n1) and r2 (n2, n3); composite `job` on one rack over gangs a and b (one 3-cpu member each): only r2 holds both.
-  const yaml = `
-objects:
-- { apiVersion: scheduling.k8s.io/v1alpha3, kind: CompositePodGroup, metadata: { name: job }, spec: { workloadRef: { workloadName: w, templateName: t }, schedulingPolicy: { gang: { minGroupCount: 2 } }, schedulingConstraints: { topology: [{ key: rack }] } } }
-${['a', 'b'].map((n) => `- { apiVersion: scheduling.k8s.io/v1beta1, kind: PodGroup, metadata: { name: ${n} }, spec: { parentCompositePodGroupName: job, workloadRef: { workloadName: w, templateName: t }, schedulingPolicy: { gang: { minCount: 1 } } } }`).join('\n')}
-nodes:
-- { metadata: { name: n1, labels: { rack: r1 } }, status: { allocatable: { cpu: "4", memory: 8Gi, pods: "10" } } }
-- { metadata: { name: n2, labels: { rack: r2 } }, status: { allocatable: { cpu: "4", memory: 8Gi, pods: "10" } } }
-- { metadata: { name: n3, labels: { rack: r2 } }, status: { allocatable: { cpu: "4", memory: 8Gi, pods: "10" } } }
-pending:
-${['a', 'b'].map((n) => `- { metadata: { name: ${n}0 }, spec: { schedulingGroup: { podGroupName: ${n} }, containers: [{ name: c, image: x, resources: { requests: { cpu: "3" } } }] } }`).join('\n')}
-`;
+  // Racks r1 (one node) and r2 (two); a rack-constrained tree of two 3-cpu members: only r2 holds it.
+  const yaml = readFileSync(fileURLToPath(new URL('../../test/fixtures/scenarios/workloads/composite-racks.yaml', import.meta.url)), 'utf8');
   let serving: Serving;
   let browser: Browser;
 

@@ -185,18 +185,8 @@ ${member('y0', 'y', '8')}
 
 describe('explain: the placements a rack-constrained tree was tried on', () => {
   const treeOpts = { ...opts, featureGates: FeatureGates.parse(['GenericWorkload=true', 'TopologyAwareWorkloadScheduling=true', 'CompositePodGroup=true']) };
-  // Racks r1 (n1, 4 cpu) and r2 (n2 and n3, 4 cpu each); composite `job` on one rack over gangs a and b (1 x 3 cpu each).
-  const yaml = `
-objects:
-- { apiVersion: scheduling.k8s.io/v1alpha3, kind: CompositePodGroup, metadata: { name: job }, spec: { workloadRef: { workloadName: w, templateName: t }, schedulingPolicy: { gang: { minGroupCount: 2 } }, schedulingConstraints: { topology: [{ key: rack }] } } }
-${['a', 'b'].map((n) => `- { apiVersion: scheduling.k8s.io/v1beta1, kind: PodGroup, metadata: { name: ${n} }, spec: { parentCompositePodGroupName: job, workloadRef: { workloadName: w, templateName: t }, schedulingPolicy: { gang: { minCount: 1 } } } }`).join('\n')}
-nodes:
-- { metadata: { name: n1, labels: { rack: r1 } }, status: { allocatable: { cpu: "4", memory: 8Gi, pods: "10" } } }
-- { metadata: { name: n2, labels: { rack: r2 } }, status: { allocatable: { cpu: "4", memory: 8Gi, pods: "10" } } }
-- { metadata: { name: n3, labels: { rack: r2 } }, status: { allocatable: { cpu: "4", memory: 8Gi, pods: "10" } } }
-pending:
-${['a', 'b'].map((n) => `- { metadata: { name: ${n}0 }, spec: { schedulingGroup: { podGroupName: ${n} }, containers: [{ name: c, image: x, resources: { requests: { cpu: "3" } } }] } }`).join('\n')}
-`;
+  // Racks r1 (one node) and r2 (two); a rack-constrained tree of two 3-cpu members: only r2 holds it.
+  const yaml = readFileSync(new URL('../../../test/fixtures/scenarios/workloads/composite-racks.yaml', import.meta.url), 'utf8');
   const gates = { gates: { topologyAwareWorkloadScheduling: true, draWorkloadResourceClaims: false, podGroupPreemptionPolicy: false, compositePodGroup: true } };
 
   it('lists each rack, why r1 could not hold the tree, and the one chosen', async () => {
