@@ -177,6 +177,27 @@ ${member('y0', 'y', '8')}
     assert.match(text, /\nCompositePodGroup default\/big \(gang, minGroupCount 2\) {2}Unschedulable: 0\/2 child group\(s\), 0 member\(s\) placed\n {2}Stopped by: /);
   });
 
+  it('names the victims a tree\'s cycle evicts', async () => {
+    // One 4-cpu node held by a low pod of 3 cpu; the high tree's one 2-cpu member needs it gone.
+    const preempting = `
+objects:
+- { apiVersion: scheduling.k8s.io/v1, kind: PriorityClass, metadata: { name: low }, value: 10 }
+- { apiVersion: scheduling.k8s.io/v1, kind: PriorityClass, metadata: { name: high }, value: 100 }
+- { apiVersion: scheduling.k8s.io/v1alpha3, kind: CompositePodGroup, metadata: { name: job }, spec: { workloadRef: ${ref}, schedulingPolicy: { gang: { minGroupCount: 1 } }, priorityClassName: high } }
+- { apiVersion: scheduling.k8s.io/v1beta1, kind: PodGroup, metadata: { name: a }, spec: { parentCompositePodGroupName: job, workloadRef: ${ref}, schedulingPolicy: { gang: { minCount: 1 } }, priorityClassName: high } }
+nodes:
+- { metadata: { name: n1 }, status: { allocatable: { cpu: "4", memory: 8Gi, pods: "10" } } }
+pods:
+- { metadata: { name: lone }, spec: { nodeName: n1, priorityClassName: low, containers: [{ name: c, image: x, resources: { requests: { cpu: "3" } } }] } }
+pending:
+- { metadata: { name: a0 }, spec: { schedulingGroup: { podGroupName: a }, priorityClassName: high, containers: [{ name: c, image: x, resources: { requests: { cpu: "2" } } }] } }
+`;
+    const { trees } = await runExplain(parseScenario(preempting, 'preempting.yaml', gates), treeOpts);
+    const t = trees![0]!;
+    assert.deepEqual(t.victims, ['default/lone']);
+    assert.deepEqual(t.children.map((c) => c.victims), [['default/lone']]);
+  });
+
   it('has no trees without the gate', async () => {
     const r = await runExplain(parseScenario(bundled, 'workload-gangs.yaml'), opts);
     assert.equal('trees' in r, false);
