@@ -133,7 +133,8 @@ function compositePlacement<R>(host: CompositeAlgorithmHost<R>, fwk: Framework, 
   let first: GroupResults<R> | null = null;
   let stopped: Status | null = null;
   const feasible: { placement: Placement; subtree: GroupResults<R>; state: CycleState }[] = [];
-  const tried: { placement: string; nodes: number; feasible: boolean; message: string; score: number | null }[] | null = host.onPlacements ? [] : null;
+  // Only when someone listens (explain, the workbench): the scores are filled in once known.
+  const tried: { -readonly [K in keyof CompositePlacementTrial]: CompositePlacementTrial[K] }[] | null = host.onPlacements ? [] : null;
   for (const placement of placements) {
     const err = snapshot.assumePlacement(placement);
     if (err !== null) {
