@@ -17,6 +17,7 @@ import type { MaybePromise } from '../util/maybe_promise.js';
 import type { BindingConfirmations } from './binding_confirmation.js';
 import type { AttemptResult, SchedulerMetricsRecorder } from './metrics_recorder.js';
 import type { AlgorithmState, ExtenderSet, ScheduleResult } from './schedule_pod.js';
+import type { CompositePlacementRecord } from './composite_algorithm.js';
 
 /** What one scheduling attempt found, for explain and reports. */
 export interface AttemptRecord {
@@ -78,6 +79,8 @@ export interface CycleContext {
   readonly onAttempt: ((a: AttemptRecord) => void) | undefined;
   /** A scheduled attempt's record as its binding cycle starts (SchedulerDeps.onBindingStart). */
   readonly onBindingStart: ((a: AttemptRecord) => void) | undefined;
+  /** Each composite's placements as its cycle tries them (SchedulerDeps.onCompositePlacements). */
+  readonly onCompositePlacements: ((r: CompositePlacementRecord) => void) | undefined;
   /** Bindings whose answer was lost, until the API server or the informer says where the pod is. */
   readonly confirmations: BindingConfirmations;
   /** Binding cycles in flight. */

@@ -27,8 +27,31 @@ export type GroupResults<R> = Map<string, GroupResult<R>>;
 
 type Reverts = (() => void)[];
 
+/** One placement a composite was tried on: its subtree feasible there or why not, and its PlacementScore total. */
+export interface CompositePlacementTrial {
+  /** The generator's name for it ('' for all nodes). */
+  readonly placement: string;
+  readonly nodes: number;
+  readonly feasible: boolean;
+  /** Why the subtree was not feasible there; '' when it was. */
+  readonly message: string;
+  /** The PlacementScore total; null when not scored (infeasible, or the only feasible one). */
+  readonly score: number | null;
+}
+
+/** A composite's placements as one round of its algorithm tried them (explain), and the one chosen. */
+export interface CompositePlacementRecord {
+  /** namespace/name of the CompositePodGroup. */
+  readonly group: string;
+  readonly tried: readonly CompositePlacementTrial[];
+  /** The chosen placement's name; null when none was feasible. */
+  readonly chosen: string | null;
+}
+
 /** What the composite algorithm needs of the group's cycle. */
 export interface CompositeAlgorithmHost<R> {
+  /** Told each composite's placements after they are tried (explain); absent, nothing is recorded. */
+  readonly onPlacements?: ((r: CompositePlacementRecord) => void) | undefined;
   readonly snapshot: Snapshot;
   readonly tieBreakByName: boolean;
   random(): number;
@@ -110,6 +133,8 @@ function compositePlacement<R>(host: CompositeAlgorithmHost<R>, fwk: Framework, 
   let first: GroupResults<R> | null = null;
   let stopped: Status | null = null;
   const feasible: { placement: Placement; subtree: GroupResults<R>; state: CycleState }[] = [];
+  // Only when someone listens (explain, the workbench): the scores are filled in once known.
+  const tried: { -readonly [K in keyof CompositePlacementTrial]: CompositePlacementTrial[K] }[] | null = host.onPlacements ? [] : null;
   for (const placement of placements) {
     const err = snapshot.assumePlacement(placement);
     if (err !== null) {
@@ -126,13 +151,21 @@ function compositePlacement<R>(host: CompositeAlgorithmHost<R>, fwk: Framework, 
     }
     first ??= subtree;
     if (isSuccess(result.status)) feasible.push({ placement, subtree, state });
+    tried?.push({ placement: placement.name, nodes: placement.nodes.length, feasible: isSuccess(result.status), message: isSuccess(result.status) ? '' : result.status!.message(), score: null });
   }
   snapshot.forgetPlacement();
   const restored = snapshot.assumePlacement(parent);
   if (restored !== null) return fail(Status.error(`failed to restore parent pod group placement: ${restored}`));
   if (stopped !== null) return fail(stopped);
 
+  const recordTried = (chosen: string | null, scores: readonly number[] = []): void => {
+    if (tried === null) return;
+    let j = 0;
+    for (const t of tried) if (t.feasible) t.score = scores[j++] ?? null;
+    host.onPlacements!({ group: `${cpg.metadata.namespace ?? 'default'}/${cpg.metadata.name ?? ''}`, tried, chosen });
+  };
   if (feasible.length === 0) {
+    recordTried(null);
     // The first placement's subtree is kept whole: its members' own statuses say which plugins rejected them.
     const own = first!.get(key)!;
     own.status = unschedulable([`0/${placements.length} placements are available, first placement status: ${own.status!.asError().message}`]);
@@ -145,7 +178,8 @@ function compositePlacement<R>(host: CompositeAlgorithmHost<R>, fwk: Framework, 
     const scored = fwk.runPlacementScorePlugins(groupState, cpg, assignments, feasible.map((f) => f.state));
     if (!isSuccess(scored.status)) return fail(scored.status!);
     best = feasible[bestIndex(scored.totals, host.tieBreakByName ? () => 1 : () => host.random())]!;
-  }
+    recordTried(best.placement.name, scored.totals);
+  } else recordTried(best.placement.name);
   const reverts: Reverts = [];
   for (const leaf of successfulLeaves(node, best.subtree)) {
     const assumed = host.assume(leaf.results);

@@ -23,7 +23,7 @@ import type { ScheduleResult } from './schedule_pod.js';
 import { andThen, type MaybePromise } from '../util/maybe_promise.js';
 import type { AttemptResult, SchedulerMetricsRecorder } from './metrics_recorder.js';
 import { runPlacementAlgorithm, type PlacementAlgorithmHost, type PlacementTrial } from './placement_algorithm.js';
-import { groupResultKey, runCompositeRoot, sortedLeaves, type GroupResults } from './composite_algorithm.js';
+import { groupResultKey, runCompositeRoot, sortedLeaves, type CompositePlacementRecord, type GroupResults } from './composite_algorithm.js';
 
 /** The error a rejected group's statuses carry (errPodGroupUnschedulable). */
 const errPodGroupUnschedulable = new Error('pod group is unschedulable');
@@ -73,6 +73,8 @@ export interface PodGroupCycleHost<A> {
   random(): number;
   /** Placements tried in name order and equal totals won by the first name (`--tie-break name`). */
   readonly tieBreakByName: boolean;
+  /** Told each composite's placements as they are tried (explain). */
+  readonly onCompositePlacements: ((r: CompositePlacementRecord) => void) | undefined;
   log(level: number, msg: string): void;
 }
 
@@ -342,6 +344,7 @@ export class PodGroupCycle<A> {
       const { results, reverts } = runCompositeRoot<MemberResult<A>>({
         snapshot: host.snapshot,
         tieBreakByName: host.tieBreakByName,
+        onPlacements: host.onCompositePlacements,
         random: () => host.random(),
         runLeaf: (leaf) => this.runLeaf(fwk, leaf.podGroup!, membersOf(leaf)),
         placementFeasible: (g, progress) => this.placementFeasible(fwk, g, progress),

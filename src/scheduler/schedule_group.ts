@@ -64,6 +64,7 @@ function newGroupCycle(ctx: CycleContext, podGroups: PodGroupStates): PodGroupCy
     metrics: ctx.metrics,
     random: () => ctx.random(),
     tieBreakByName: ctx.alg.tieBreakByName,
+    onCompositePlacements: ctx.onCompositePlacements,
     log: (level, msg) => ctx.log(level, msg),
   });
 }

@@ -19,6 +19,7 @@ import type { ProfileConfig } from '../framework/runtime/profile_plugins.js';
 import { SchedulingQueue } from '../queue/scheduling_queue.js';
 import type { Clock } from '../util/clock.js';
 import type { AttemptRecord, CycleContext } from './attempt.js';
+import type { CompositePlacementRecord } from './composite_algorithm.js';
 import { EventHandlers, type EventHandlerTarget } from './event_handlers.js';
 import { BindingConfirmations } from './binding_confirmation.js';
 import { SchedulingLoop, type SchedulingCycles } from './loop.js';
@@ -69,6 +70,8 @@ export interface SchedulerDeps {
   onAttempt?: (a: AttemptRecord) => void;
   /** A scheduled attempt's record as its binding cycle starts (explain, whose pods may stay in PreBind). */
   onBindingStart?: (a: AttemptRecord) => void;
+  /** Each CompositePodGroup's placements as its cycle tries them, with their scores (explain). */
+  onCompositePlacements?: (r: CompositePlacementRecord) => void;
   log?: (level: number, msg: string) => void;
   /** Metrics (the real-cluster mode); without, measuring costs nothing. */
   metrics?: SchedulerMetricsRecorder | null;
@@ -249,6 +252,7 @@ export class Scheduler implements SchedulingCycles, EventHandlerTarget {
       diagnose: deps.diagnose ?? false,
       onAttempt: deps.onAttempt,
       onBindingStart: deps.onBindingStart,
+      onCompositePlacements: deps.onCompositePlacements,
       confirmations: this.confirmations,
       bindings: this.bindings,
       log: (level, msg) => this.log(level, msg),

@@ -4,13 +4,17 @@
 // scenario: device use per node and pool, a pod's devices per claim, why nodes had none.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { parse, stringify } from 'yaml';
 import { admitPod } from '../cluster/memory/admission.js';
 import { defaultConfiguration } from '../config/index.js';
 import { inTreeRegistry } from '../plugins/registry.js';
-import { loadScenario } from '../sim/scenario/scenario.js';
+import { loadScenario, parseScenario } from '../sim/scenario/scenario.js';
+import { FeatureGates } from '../config/feature_gates.js';
+import { podGroupFieldGates } from '../cluster/memory/store.js';
+import { clusterGates } from '../sim/scenario/embedded.js';
 import { serveScenario, type Serving } from '../sim/serve/serve.js';
 import { launchBrowser, noBrowser } from './browser.js';
 
@@ -183,5 +187,36 @@ describe('the workbench web UI over a DRA scenario in headless Chromium', { skip
     await page.getByTestId('heatmap-resource').locator('label', { hasText: 'devices' }).locator('input').check();
     await page.getByTestId('node-heatmap').waitFor();
     assert.match(await page.getByTestId('device-pool-list').innerText(), /gpu\.example\.com \/ node-2: 3 of 4 device\(s\) allocated \(75%\)/);
+  });
+});
+
+describe('the workbench shows a CompositePodGroup member\'s tree', { skip: noBrowser ?? false, timeout: 120_000 }, () => {
+  // Racks r1 (one node) and r2 (two); a rack-constrained tree of two 3-cpu members: only r2 holds it.
+  const yaml = readFileSync(fileURLToPath(new URL('../../test/fixtures/scenarios/workloads/composite-racks.yaml', import.meta.url)), 'utf8');
+  let serving: Serving;
+  let browser: Browser;
+
+  after(async () => {
+    await browser?.close();
+    await serving?.close();
+  });
+
+  it('lists the child groups, the racks tried and the one chosen', async () => {
+    const registry = inTreeRegistry();
+    const featureGates = FeatureGates.parse(['GenericWorkload=true', 'TopologyAwareWorkloadScheduling=true', 'CompositePodGroup=true']);
+    const sc = parseScenario(yaml, 'tree.yaml', { gates: podGroupFieldGates(clusterGates(featureGates)) });
+    serving = await serveScenario(sc, { config: defaultConfiguration(registry), registry, admitPod, featureGates, port: 0 });
+    browser = await launchBrowser();
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.setDefaultTimeout(waitMs);
+    await page.goto(`${serving.url}/ui/`);
+    await page.getByTestId('pod-row-default/a0').filter({ hasText: 'Scheduled' }).click();
+    const tree = await page.getByTestId('decision-tree').innerText();
+    assert.match(tree, /^CompositePodGroup default\/job \(gang, minGroupCount 2\) {2}Scheduled: 2\/2 child group\(s\), 2 member\(s\) placed\n/);
+    assert.match(tree, /\n {2}Placement r1 \(1 node\(s\)\): .+\n {2}Placement r2 \(2 node\(s\)\): feasible, chosen\n/);
+    assert.match(tree, /\n {2}PodGroup default\/a \(gang, minCount 1\) {2}Scheduled: 1\/1 member\(s\) placed\n {4}default\/a0 {2}Scheduled on n[23]\n/);
+    assert.match(tree, /\n {2}PodGroup default\/b /);
+    // The pod's own decision tables are still there below it.
+    await page.getByTestId('attempts').waitFor();
   });
 });

@@ -1,15 +1,15 @@
 // What capacity's three questions and a two-configuration compare cost on a large cluster: by
 // default 5,000 nodes and 100,000 bound pods (plus 200 pending), CPU seconds per question (README figures).
-// Run: npx tsx test/bench/whatif.ts [nodes] [pods] [fits|nodes|removable|placements|compare|gangs|all]
+// Run: npx tsx test/bench/whatif.ts [nodes] [pods] [fits|nodes|removable|placements|compare|gangs|composite|all]
 // (placements: --removable --placements, the scheduler run for every node)
 import type { Node, Pod } from '../../src/api/types.js';
 import { admitPod } from '../../src/cluster/memory/admission.js';
 import { configFromObject, defaultConfiguration } from '../../src/config/index.js';
 import { inTreeRegistry, notYetAvailablePlugins } from '../../src/plugins/registry.js';
 import { countFits, nodesNeeded, removableNodes } from '../../src/sim/whatif/capacity.js';
-import { countGangFits, gangMemberKeys, withGang, type GangTemplate } from '../../src/sim/whatif/capacity_gangs.js';
+import { countGangFits, gangMemberKeys, podGroupGang, withGang, type GangTemplate } from '../../src/sim/whatif/capacity_gangs.js';
 import { FeatureGates } from '../../src/config/feature_gates.js';
-import type { PodGroup } from '../../src/api/scheduling.js';
+import type { CompositePodGroup, PodGroup } from '../../src/api/scheduling.js';
 import { compareVariants } from '../../src/sim/whatif/compare.js';
 import type { Scenario } from '../../src/sim/scenario/scenario.js';
 
@@ -65,17 +65,36 @@ if (only === 'all' || only === 'gangs') {
   // Gangs of 8 workers of 4 cpu (minCount 8), all or nothing; then the nodes to add for one gang
   // of 64 workers of 24 cpu (only a nearly empty node takes one).
   const gates = { ...opts, featureGates: FeatureGates.parse(['GenericWorkload=true']) };
-  const gang = (members: number, cpu: string): GangTemplate => ({
-    podGroup: { apiVersion: 'scheduling.k8s.io/v1beta1', kind: 'PodGroup', metadata: { name: 'train', namespace: 'default' }, spec: { schedulingPolicy: { gang: { minCount: members } } } } as PodGroup,
-    pod: pod('worker', cpu),
-    members,
-  });
+  const gang = (members: number, cpu: string): GangTemplate => podGroupGang(
+    { apiVersion: 'scheduling.k8s.io/v1beta1', kind: 'PodGroup', metadata: { name: 'train', namespace: 'default' }, spec: { schedulingPolicy: { gang: { minCount: members } } } },
+    pod('worker', cpu), members);
   await measure('capacity --gang (8 x 4 cpu)', async () => {
     const r = await countGangFits(sc, gang(8, '4'), gates);
     return `${r.fits} gangs fit`;
   });
   const big = gang(64, '24');
   await measure('capacity --gang --add-nodes-like n0 (64 x 24 cpu)', async () => {
+    const r = await nodesNeeded(withGang(sc, big), sc.nodes[0]!, { ...gates, only: new Set(gangMemberKeys(big)) });
+    return `${r.nodes} nodes, ${r.probes.length} simulations`;
+  });
+}
+if (only === 'all' || only === 'composite') {
+  // A CompositePodGroup tree (gang, minGroupCount 2) over two gangs, 8 x 4 cpu and 4 x 8 cpu,
+  // each copy all or nothing; then the nodes to add for one tree of two 32 x 24 cpu gangs.
+  const gates = { ...opts, featureGates: FeatureGates.parse(['GenericWorkload=true', 'TopologyAwareWorkloadScheduling=true', 'CompositePodGroup=true']) };
+  const ref = { workloadName: 'w', templateName: 't' };
+  const tree = (a: [number, string], b: [number, string]): GangTemplate => ({
+    root: { apiVersion: 'scheduling.k8s.io/v1alpha3', kind: 'CompositePodGroup', metadata: { name: 'job', namespace: 'default' }, spec: { workloadRef: ref, schedulingPolicy: { gang: { minGroupCount: 2 } } } } satisfies CompositePodGroup,
+    below: (['a', 'b'] as const).map((n, i): PodGroup => ({ apiVersion: 'scheduling.k8s.io/v1beta1', kind: 'PodGroup', metadata: { name: n, namespace: 'default' },
+      spec: { parentCompositePodGroupName: 'job', workloadRef: ref, schedulingPolicy: { gang: { minCount: [a, b][i]![0] } } } })),
+    members: new Map([['a', { pod: pod('a', a[1]), count: a[0] }], ['b', { pod: pod('b', b[1]), count: b[0] }]]),
+  });
+  await measure('capacity --gang composite (2 gangs: 8 x 4 cpu, 4 x 8 cpu)', async () => {
+    const r = await countGangFits(sc, tree([8, '4'], [4, '8']), gates);
+    return `${r.fits} trees fit`;
+  });
+  const big = tree([32, '24'], [32, '24']);
+  await measure('capacity --gang composite --add-nodes-like n0 (2 x 32 x 24 cpu)', async () => {
     const r = await nodesNeeded(withGang(sc, big), sc.nodes[0]!, { ...gates, only: new Set(gangMemberKeys(big)) });
     return `${r.nodes} nodes, ${r.probes.length} simulations`;
   });

@@ -52,6 +52,36 @@ nodes:
 - metadata: { name: n2 }
   status: { allocatable: { cpu: "4", memory: 4Gi, pods: "10", example.com/gpu: "1" } }
 `);
+/** A CompositePodGroup `job` over gangs a (2 x 1 GPU) and b (1 x 1 GPU); `edit` rewrites the text for the refusal cases. */
+const treeText = `apiVersion: scheduling.k8s.io/v1alpha3
+kind: CompositePodGroup
+metadata: { name: job }
+spec: { workloadRef: { workloadName: w, templateName: job }, schedulingPolicy: { gang: { minGroupCount: 2 } } }
+---
+apiVersion: scheduling.k8s.io/v1beta1
+kind: PodGroup
+metadata: { name: a }
+spec: { parentCompositePodGroupName: job, workloadRef: { workloadName: w, templateName: a }, schedulingPolicy: { gang: { minCount: 2 } } }
+---
+apiVersion: scheduling.k8s.io/v1beta1
+kind: PodGroup
+metadata: { name: b }
+spec: { parentCompositePodGroupName: job, workloadRef: { workloadName: w, templateName: b }, schedulingPolicy: { gang: { minCount: 1 } } }
+---
+kind: Pod
+metadata: { name: wa }
+spec: { schedulingGroup: { podGroupName: a }, containers: [{ name: c, image: x, resources: { requests: { cpu: "1", example.com/gpu: "1" }, limits: { example.com/gpu: "1" } } }] }
+---
+kind: Pod
+metadata: { name: wb }
+spec: { schedulingGroup: { podGroupName: b }, containers: [{ name: c, image: x, resources: { requests: { cpu: "1", example.com/gpu: "1" }, limits: { example.com/gpu: "1" } } }] }
+`;
+const treeFile = (name: string, edit: (t: string) => string = (t) => t): string => {
+  const path = join(dir, `${name}.yaml`);
+  writeFileSync(path, edit(treeText));
+  return path;
+};
+const treeGates = ['--feature-gates', 'GenericWorkload=true,TopologyAwareWorkloadScheduling=true,CompositePodGroup=true'];
 const podFile = join(dir, 'pod.yaml');
 writeFileSync(podFile, 'kind: Pod\nmetadata: { name: w }\nspec: { containers: [{ name: c, image: x, resources: { requests: { cpu: 500m } } }] }\n');
 
@@ -106,6 +136,29 @@ describe('capacity command', () => {
     assert.match(r.out, /^Add 2 node\(s\) like n2: then the 5 member\(s\) of default\/g fit \(2 do not without them\)\./);
   });
 
+  it('--gang counts whole CompositePodGroup trees and explains the next one', async () => {
+    const r = await cli(['capacity', gpuNodes, '--gang', treeFile('tree'), ...treeGates]);
+    assert.equal(r.code, 0, r.err);
+    // 3 GPUs: one tree of 3 members fits; the next finds none.
+    assert.match(r.out, /^1 more tree\(s\) like default\/job fit, each all or nothing \(3 member\(s\), minGroupCount 2\)\./);
+    assert.match(r.out, /The next tree does not fit \(0 of 3 member\(s\) would be placed\):\n {2}CompositePodGroup default\/job-copy-1 \(gang, minGroupCount 2\) {2}Unschedulable: 0\/2 child group\(s\), 0 member\(s\) placed\n/);
+    assert.match(r.out, /\n {4}PodGroup default\/a-copy-1 \(gang, minCount 2\) {2}Unschedulable: 0\/2 member\(s\) placed\n/);
+    const json = JSON.parse((await cli(['capacity', gpuNodes, '--gang', treeFile('tree'), '--members', '2', ...treeGates, '-o', 'json'])).out);
+    // Two members per PodGroup: b's gang needs only one of its two, so a tree still fits in 3 GPUs, with 3 members placed.
+    assert.equal(json.fits, 1);
+    assert.equal(json.members, 4);
+    assert.equal(json.kind, 'CompositePodGroup');
+    assert.equal(json.placements.reduce((s: number, p: { members: number }) => s + p.members, 0), 3);
+    assert.deepEqual(json.stoppedBy.children.map((c: { group: string }) => c.group), ['default/a-copy-1', 'default/b-copy-1']);
+  });
+
+  it('--gang with a tree and --add-nodes-like adds the nodes the whole tree needs', async () => {
+    const r = await cli(['capacity', gpuNodes, '--gang', treeFile('tree'), '--members', '3', '--add-nodes-like', 'n2', ...treeGates]);
+    assert.equal(r.code, 0, r.err);
+    // 6 GPUs for the tree, 3 on the nodes: three 1-GPU nodes more.
+    assert.match(r.out, /^Add 3 node\(s\) like n2: then the 6 member\(s\) of default\/job fit \(6 do not without them\)\./);
+  });
+
   it('--pod shows what is left on the nodes', async () => {
     const r = await cli(['capacity', gpuNodes, '--pod', podFile]);
     assert.equal(r.code, 0, r.err);
@@ -119,6 +172,15 @@ describe('capacity command', () => {
     ['--members without --gang', [scenario, '--pod', podFile, '--members', '2'], /--members goes with --gang/],
     ['a gang file without its PodGroup', [scenario, '--gang', podFile, '--feature-gates', 'GenericWorkload=true'], /must hold exactly one PodGroup and one Pod/],
     ['fewer members than minCount', [scenario, '--gang', gangFile, '--members', '1', '--feature-gates', 'GenericWorkload=true'], /members: Invalid value: 1: fewer than the gang's minCount \(2\)/],
+    ['a tree without the CompositePodGroup gate', [scenario, '--gang', treeFile('tree'), '--feature-gates', 'GenericWorkload=true'], /tree.yaml: a CompositePodGroup tree needs --feature-gates GenericWorkload=true,TopologyAwareWorkloadScheduling=true,CompositePodGroup=true/],
+    ['a tree whose group names a missing parent', [scenario, '--gang', treeFile('orphan', (t) => t.replace('parentCompositePodGroupName: job, workloadRef: { workloadName: w, templateName: b }', 'parentCompositePodGroupName: other, workloadRef: { workloadName: w, templateName: b }')), ...treeGates],
+      /orphan.yaml: PodGroup "b": spec.parentCompositePodGroupName: Not found: "other": not a CompositePodGroup of the file/],
+    ['a tree with two pods for one group', [scenario, '--gang', treeFile('twice', (t) => t.replace('podGroupName: b }', 'podGroupName: a }')), ...treeGates],
+      /twice.yaml: Pod "wb": spec.schedulingGroup.podGroupName: Duplicate value: "a": one Pod per PodGroup/],
+    ['a tree with a group no pod names', [scenario, '--gang', treeFile('bare', (t) => t.slice(0, t.lastIndexOf('---'))), ...treeGates], /bare.yaml: PodGroup "b": no Pod in the file names it in spec.schedulingGroup.podGroupName/],
+    ['a tree that can never meet minGroupCount', [scenario, '--gang', treeFile('quorum', (t) => t.replace('minGroupCount: 2', 'minGroupCount: 3')), ...treeGates],
+      /quorum.yaml: CompositePodGroup "job": spec.schedulingPolicy.gang.minGroupCount: Invalid value: 3: more than its 2 child group\(s\)/],
+    ['a tree with fewer members than a minCount', [scenario, '--gang', treeFile('tree'), '--members', '1', ...treeGates], /tree.yaml: PodGroup "a": members: Invalid value: 1: fewer than the gang's minCount \(2\)/],
     ['--nodes without --removable', [scenario, '--pod', podFile, '--nodes', 'n1'], /--nodes goes with --removable/],
     ['--removable of an unknown node', [scenario, '--removable', '--nodes', 'n7'], /--nodes: nodes "n7" not found/],
     ['two questions', [scenario, '--pod', podFile, '--add-nodes-like', 'n1'], /give exactly one of/],

@@ -8,28 +8,26 @@ import { FeatureGates } from '../../config/feature_gates.js';
 import { notYetAvailablePlugins } from '../../plugins/registry.js';
 import { countFits, nodesNeeded, removableNodes, type FitCount, type NodeRemoval, type NodesNeeded } from '../../sim/whatif/capacity.js';
 import { checkGangTemplate, countGangFits, gangMemberKeys, withGang, type GangFitCount, type GangTemplate } from '../../sim/whatif/capacity_gangs.js';
-import type { PodGroup } from '../../api/scheduling.js';
+import { isCompositePodGroup, podGroupMinCount, type PodGroup, type SchedulingGroup } from '../../api/scheduling.js';
 import type { FreeResources } from '../../sim/whatif/free_resources.js';
 import { parseScenario, ScenarioError } from '../../sim/scenario/scenario.js';
+import { treeLines } from '../../sim/explain/explain_text.js';
 import { parseCommand } from '../command_spec.js';
 import { UsageError, type CliIO } from '../io.js';
 import { registryWithPlugins } from '../plugins.js';
-import { loadScenarioAndConfig, positive } from './cluster_flags.js';
+import { loadOptions, loadScenarioAndConfig, positive } from './cluster_flags.js';
 import { capacitySpec } from './specs.js';
 import { progressLine } from './progress.js';
 
-
-
-
-/** A file of objects read as a scenario; a missing file is a ScenarioError naming it. */
-function readScenarioFile(path: string): ReturnType<typeof parseScenario> {
+/** A file of objects read as a scenario (the run's gates drop the fields of those off); a missing file is a ScenarioError naming it. */
+function readScenarioFile(path: string, featureGates?: FeatureGates): ReturnType<typeof parseScenario> {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch (err) {
     throw new ScenarioError(`${path}: ${(err as Error).message}`);
   }
-  return parseScenario(text, path);
+  return parseScenario(text, path, loadOptions(featureGates));
 }
 
 function readOne(path: string, kind: 'Pod'): Pod;
@@ -60,7 +58,7 @@ export async function capacityCommand(argv: string[], io: CliIO): Promise<number
   const progress = progressLine(io, values.progress === true);
   const opts = { config, registry, notYetAvailable: notYetAvailablePlugins, featureGates, seed, admitPod, onProgress: progress?.update };
   const answer = async (): Promise<string> => {
-    const gang = values.gang === undefined ? null : readGang(values.gang, values.members);
+    const gang = values.gang === undefined ? null : readGang(values.gang, values.members, featureGates);
     if (gang !== null && !addNodes) {
       const report = await countGangFits(scenario, gang, { ...opts, max: positive('max', values.max, 10_000, true) });
       return output === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderGangFits(report);
@@ -83,7 +81,7 @@ export async function capacityCommand(argv: string[], io: CliIO): Promise<number
     const report = gang === null
       ? await nodesNeeded(scenario, template, { ...opts, limit })
       : await nodesNeeded(withGang(scenario, gang), template, { ...opts, limit, only: new Set(gangMemberKeys(gang)) });
-    const subject = gang === null ? 'every pending pod fits' : `the ${gang.members} member(s) of ${gang.podGroup.metadata.namespace ?? 'default'}/${gang.podGroup.metadata.name ?? 'gang'} fit`;
+    const subject = gang === null ? 'every pending pod fits' : `the ${gangMemberKeys(gang).length} member(s) of ${gang.root.metadata.namespace ?? 'default'}/${gang.root.metadata.name ?? 'gang'} fit`;
     return output === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderNodesNeeded(report, subject);
   };
   let text: string;
@@ -96,21 +94,49 @@ export async function capacityCommand(argv: string[], io: CliIO): Promise<number
   return 0;
 }
 
-/** FILE's PodGroup and Pod, with --members (default: the gang's minCount, or 1). */
-function readGang(path: string, membersFlag: string | undefined): GangTemplate {
-  const sc = readScenarioFile(path);
-  const groups = sc.objects.filter((o) => kindKeyOf(o) === 'PodGroup') as unknown as PodGroup[];
+/**
+ * FILE's gang: a PodGroup and the Pod its members copy, or a CompositePodGroup tree (the root,
+ * the composites and PodGroups under it, one Pod per PodGroup); with --members (default each
+ * PodGroup's minCount, or 1) members per PodGroup.
+ */
+function readGang(path: string, membersFlag: string | undefined, featureGates: FeatureGates): GangTemplate {
+  const sc = readScenarioFile(path, featureGates);
+  const groups: SchedulingGroup[] = [];
+  for (const o of sc.objects) {
+    const kind = kindKeyOf(o);
+    if (kind === 'PodGroup' || kind === 'CompositePodGroup') groups.push({ ...(o as unknown as SchedulingGroup), kind } as SchedulingGroup);
+    else if (kind !== 'Workload') throw new ScenarioError(`${path}: ${kind} "${o.metadata?.name ?? ''}": a gang file holds PodGroups, CompositePodGroups, Pods and their Workload only`);
+  }
   const pods = [...sc.pending, ...sc.pods];
-  if (groups.length !== 1 || pods.length !== 1 || sc.nodes.length + sc.objects.length !== 1) throw new ScenarioError(`${path}: must hold exactly one PodGroup and one Pod`);
-  const podGroup = groups[0]!;
-  const members = membersFlag === undefined ? (podGroup.spec.schedulingPolicy.gang?.minCount ?? 1) : positive('members', membersFlag, 1, true);
-  const gang = { podGroup, pod: pods[0]!, members };
+  if (sc.nodes.length > 0) throw new ScenarioError(`${path}: a gang file holds no nodes`);
+  const composite = groups.some(isCompositePodGroup);
+  if (!composite && (groups.length !== 1 || pods.length !== 1)) throw new ScenarioError(`${path}: must hold exactly one PodGroup and one Pod (or a CompositePodGroup tree)`);
+  if (composite && !featureGates.enabled('CompositePodGroup')) throw new UsageError(`${path}: a CompositePodGroup tree needs --feature-gates GenericWorkload=true,TopologyAwareWorkloadScheduling=true,CompositePodGroup=true`);
+  const names = new Set(groups.map((g) => `${g.kind}/${g.metadata.name ?? ''}`));
+  const roots = groups.filter((g) => g.spec.parentCompositePodGroupName === undefined);
+  for (const g of groups) {
+    const parent = g.spec.parentCompositePodGroupName;
+    if (parent !== undefined && !names.has(`CompositePodGroup/${parent}`)) throw new ScenarioError(`${path}: ${g.kind} "${g.metadata.name ?? ''}": spec.parentCompositePodGroupName: Not found: "${parent}": not a CompositePodGroup of the file`);
+  }
+  if (roots.length !== 1) throw new ScenarioError(`${path}: must hold one root group (without spec.parentCompositePodGroupName), not ${roots.length}: ${roots.map((g) => g.metadata.name ?? '').join(', ')}`);
+  const members = new Map<string, { pod: Pod; count: number }>();
+  for (const pod of pods) {
+    // A lone gang's Pod need not name its PodGroup: every member is made to.
+    const group = composite ? pod.spec.schedulingGroup?.podGroupName : groups[0]!.metadata.name;
+    const pg = groups.find((g) => g.kind === 'PodGroup' && g.metadata.name === group) as PodGroup | undefined;
+    if (pg === undefined) throw new ScenarioError(`${path}: Pod "${pod.metadata.name ?? ''}": spec.schedulingGroup.podGroupName: Not found: "${group ?? ''}": not a PodGroup of the file`);
+    if (members.has(group!)) throw new ScenarioError(`${path}: Pod "${pod.metadata.name ?? ''}": spec.schedulingGroup.podGroupName: Duplicate value: "${group}": one Pod per PodGroup (its members copy it; --members says how many)`);
+    const count = membersFlag === undefined ? podGroupMinCount(pg) : positive('members', membersFlag, 1, true);
+    members.set(group!, { pod, count });
+  }
+  const gang = { root: roots[0]!, below: groups.filter((g) => g !== roots[0]), members };
   checkGangTemplate(gang, path);
   return gang;
 }
 
 function renderGangFits(r: GangFitCount): string {
-  const lines = [`${r.fits} more group(s) like ${r.group} fit, each all or nothing (${r.members} member(s), minCount ${r.minCount})${r.pending.scheduled + r.pending.unschedulable > 0 ? `, after the scenario's ${r.pending.scheduled + r.pending.unschedulable} pending pods: ${r.pending.scheduled} scheduled, ${r.pending.unschedulable} not` : ''}.`];
+  const quorum = r.kind === 'CompositePodGroup' ? `minGroupCount ${r.minCount}` : `minCount ${r.minCount}`;
+  const lines = [`${r.fits} more ${r.kind === 'CompositePodGroup' ? 'tree' : 'group'}(s) like ${r.group} fit, each all or nothing (${r.members} member(s), ${quorum})${r.pending.scheduled + r.pending.unschedulable > 0 ? `, after the scenario's ${r.pending.scheduled + r.pending.unschedulable} pending pods: ${r.pending.scheduled} scheduled, ${r.pending.unschedulable} not` : ''}.`];
   if (r.placements.length > 0) {
     lines.push('', 'Members per node:');
     for (const p of r.placements.slice(0, 20)) lines.push(`  ${p.node}  ${p.members}`);
@@ -118,7 +144,9 @@ function renderGangFits(r: GangFitCount): string {
   }
   const g = r.stoppedBy;
   if (g === null) lines.push('', 'Stopped at --max.');
-  else {
+  else if ('children' in g) {
+    lines.push('', `The next tree does not fit (${g.placed} of ${r.members} member(s) would be placed):`, ...treeLines(g, '  '));
+  } else {
     lines.push('', `The next group does not fit (${g.placed} of ${g.members.length} member(s) would be placed).`);
     if (g.stoppedBy !== null) lines.push(`  Stopped by: ${g.stoppedBy.plugin === '' ? '' : `${g.stoppedBy.plugin}: `}${g.stoppedBy.message}`);
     if (g.firstRejected !== null) lines.push(`  First rejected: ${g.firstRejected.pod} (${g.firstRejected.plugins.join(', ')}): ${g.firstRejected.message}`);

@@ -95,6 +95,6 @@ export async function loadScenarioAndConfig(
 }
 
 /** A scenario's PodGroups and Workloads lose the fields of the run's gates that are off, as kube-apiserver drops them. */
-function loadOptions(featureGates: FeatureGates | undefined): ScenarioLoadOptions {
+export function loadOptions(featureGates: FeatureGates | undefined): ScenarioLoadOptions {
   return featureGates === undefined ? {} : { gates: podGroupFieldGates(clusterGates(featureGates)) };
 }

@@ -5,6 +5,7 @@ import { admitPod } from '../../cluster/memory/admission.js';
 import { notYetAvailablePlugins } from '../../plugins/registry.js';
 import { runExplain, runExplainTimeline } from '../../sim/explain/explain.js';
 import { renderExplainText } from '../../sim/explain/explain_text.js';
+import { memberKeys } from '../../sim/explain/explain_groups.js';
 import { runSimulation } from '../../sim/simulate/simulate.js';
 import { ReportCollector } from '../../sim/report/report_data.js';
 import { renderReportHtml } from '../../sim/report/report.js';
@@ -73,20 +74,23 @@ export async function explainCommand(argv: string[], io: CliIO): Promise<number>
   const explain = { pod: values.pod, allNodes: values['all-nodes'] ?? false, width: values.width === undefined ? undefined : Number(values.width), timeline: values.timeline ?? false };
   const terminal = io.terminal?.() ?? null;
   const diagnosed = { ...opts, diagnose: true };
-  const { pods, groups = [] } = explain.timeline ? await runExplainTimeline(scenario, diagnosed) : await runExplain(scenario, diagnosed);
+  const { pods, groups = [], trees = [] } = explain.timeline ? await runExplainTimeline(scenario, diagnosed) : await runExplain(scenario, diagnosed);
   const named = (key: string) => key === explain.pod || key.slice(key.indexOf('/') + 1) === explain.pod;
   const shown = explain.pod === undefined ? pods : pods.filter((p) => named(p.pod));
   // --pod keeps the group the pod is a member of (a waiting member has no pod entry of its own).
   const shownGroups = explain.pod === undefined ? groups : groups.filter((g) => g.members.some((m) => named(m.pod)));
+  // --pod keeps the tree the pod's group hangs under too.
+  const shownTrees = explain.pod === undefined ? trees : trees.filter((t) => memberKeys(t).some(named));
   if (explain.pod !== undefined && shown.length === 0 && shownGroups.length === 0) throw new UsageError(`no pod "${explain.pod}" was explained (give namespace/name or name of a pending pod)`);
   if ((output ?? (terminal ? 'text' : 'json')) === 'json') {
-    io.stdout(JSON.stringify(shownGroups.length > 0 ? { pods: shown, groups: shownGroups } : { pods: shown }, null, 2) + '\n');
+    const json = { pods: shown, ...(shownGroups.length > 0 ? { groups: shownGroups } : {}), ...(shownTrees.length > 0 ? { trees: shownTrees } : {}) };
+    io.stdout(JSON.stringify(json, null, 2) + '\n');
     return 0;
   }
   io.stdout(renderExplainText(shown, {
     width: explain.width ?? terminal?.columns ?? Infinity,
     color: terminal?.color ?? false,
     allNodes: explain.allNodes,
-  }, shownGroups));
+  }, shownGroups, shownTrees));
   return 0;
 }

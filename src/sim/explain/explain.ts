@@ -8,15 +8,16 @@ import { kindKeyOf } from '../../api/kinds.js';
 import type { PreemptionCandidateDiagnosis, PreemptionDiagnosis, PreemptionNodeVerdict } from '../../framework/cycle_diagnosis.js';
 import { codeName, type Status } from '../../framework/status.js';
 import type { AttemptRecord } from '../../scheduler/scheduler.js';
+import type { CompositePlacementRecord } from '../../scheduler/composite_algorithm.js';
 import { createEmbedded, type EmbeddedOptions } from '../scenario/embedded.js';
 import type { Scenario } from '../scenario/scenario.js';
 import { runSimulation, type SimReport } from '../simulate/simulate.js';
 import { deviceDiagnosis, podClaims, podDevices, type ExplainDevice } from '../report/dra_report.js';
 import type { RequestShortfall } from '../../plugins/dynamicresources/index.js';
-import type { PodGroup } from '../../api/scheduling.js';
+import { type PodGroup, type SchedulingGroup } from '../../api/scheduling.js';
 import { Name as GangSchedulingName, waitingForQuorum } from '../../plugins/gangscheduling/gang_scheduling.js';
 import type { Scheduler } from '../../scheduler/scheduler.js';
-import { explainGroups, type ExplainGroup } from './explain_groups.js';
+import { explainGroups, explainTrees, type ExplainGroup, type ExplainTree } from './explain_groups.js';
 import { DefaultSchedulerName } from '../../config/types.js';
 import { PodWriteRecorder } from './pod_writes.js';
 import { createdAfterMembers, treeRoots } from './tree_roots.js';
@@ -222,12 +223,25 @@ export type ExplainOptions = Omit<EmbeddedOptions, 'onAttempt' | 'onBindingStart
 export interface ExplainResult {
   pods: ExplainPod[];
   groups?: ExplainGroup[];
+  /** Each CompositePodGroup tree with pending members, child group by child group (CompositePodGroup on). */
+  trees?: ExplainTree[];
+}
+
+/** The result with `groups` and `trees` only when there are any (older readers see no new keys). */
+function withGroups<T extends { pods: ExplainPod[] }>(r: T, groups: ExplainGroup[], trees: ExplainTree[]): T & Pick<ExplainResult, 'groups' | 'trees'> {
+  return { ...r, ...(groups.length > 0 ? { groups } : {}), ...(trees.length > 0 ? { trees } : {}) };
 }
 
 /** Placed (a node was chosen), then failed in its binding cycle with an error (PreBind, Bind). */
 const failedInBinding = (a: AttemptRecord): boolean => a.outcome === 'Error' && a.result !== null;
 
 const scenarioPodGroups = (sc: Scenario): PodGroup[] => sc.objects.filter((o) => kindKeyOf(o) === 'PodGroup') as unknown as PodGroup[];
+
+/** The scenario's PodGroups and CompositePodGroups (kind set, as the scheduler's objects carry it). */
+const scenarioGroups = (sc: Scenario): SchedulingGroup[] => sc.objects.flatMap((o) => {
+  const kind = kindKeyOf(o);
+  return kind === 'PodGroup' || kind === 'CompositePodGroup' ? [{ ...(o as unknown as SchedulingGroup), kind } as SchedulingGroup] : [];
+});
 
 /** The pods the queue still holds at PreEnqueue, with the plugin and its message. */
 function waitingPods(scheduler: Scheduler): Map<string, { plugin: string; message: string }> {
@@ -248,9 +262,10 @@ export async function runExplain(sc: Scenario, o: RunExplainOptions): Promise<Ex
   /** The single pod being attempted: another pod's failed attempt meanwhile is a victim's requeue. */
   let attempted: string | null = null;
   let writes: PodWriteRecorder | null = null;
+  const rounds = new Map<string, CompositePlacementRecord>();
   // The groups held back until their members exist are created in the group's turn, below.
   const env = await createEmbedded({ ...sc, objects: sc.objects.filter((obj) => !createdAfterMembers(obj)) }, {
-    ...o, recordScores: true, onAttempt: (a) => {
+    ...o, recordScores: true, onCompositePlacements: (r) => rounds.set(r.group, r), onAttempt: (a) => {
       const key = podKey(a.pod);
       byPod.set(key, a);
       if (attempted !== null && key !== attempted && a.outcome !== 'Scheduled') writes?.note(`requeue ${key}`);
@@ -383,10 +398,12 @@ export async function runExplain(sc: Scenario, o: RunExplainOptions): Promise<Ex
       return attemptSingle(live, pod, (live.spec.resourceClaims?.length ?? 0) > 0 ? podClaims(live, env.cluster) : []);
     });
   }
-  const groups = groupsDone.size > 0 ? explainGroups(sc.pending, scenarioPodGroups(sc), groupRecords, waitingPods(env.scheduler)) : [];
+  const waiting = waitingPods(env.scheduler);
+  const groups = groupsDone.size > 0 ? explainGroups(sc.pending, scenarioPodGroups(sc), groupRecords, waiting) : [];
+  const trees = groupsDone.size > 0 && env.scheduler.features.enableCompositePodGroup ? explainTrees(sc.pending, scenarioGroups(sc), groupRecords, waiting, rounds) : [];
   writes?.stop();
   env.scheduler.stop();
-  return groups.length > 0 ? { pods: out, groups } : { pods: out };
+  return withGroups({ pods: out }, groups, trees);
 }
 
 /**
@@ -404,10 +421,12 @@ export async function runExplainTimeline(sc: Scenario, o: ExplainOptions): Promi
     if (!list) attempts.set(key, (list = []));
     list.push(attemptSummary(a));
   };
-  const simulation = await runSimulation(sc, { ...o, diagnose: true, recordScores: true, onAttempt });
+  const rounds = new Map<string, CompositePlacementRecord>();
+  const simulation = await runSimulation(sc, { ...o, diagnose: true, recordScores: true, onAttempt, onCompositePlacements: (r) => rounds.set(r.group, r) });
   const pods: ExplainPod[] = [];
   for (const [key, a] of last) pods.push(explainAttempt(a, attempts.get(key)!));
   const waiting = new Map(simulation.pods.filter((p) => p.outcome === 'Gated').map((p) => [p.pod, { plugin: p.message === waitingForQuorum ? GangSchedulingName : '', message: p.message }]));
   const groups = explainGroups(sc.pending, scenarioPodGroups(sc), last, waiting);
-  return groups.length > 0 ? { pods, groups, simulation } : { pods, simulation };
+  const trees = o.featureGates?.enabled('CompositePodGroup') === true ? explainTrees(sc.pending, scenarioGroups(sc), last, waiting, rounds) : [];
+  return withGroups({ pods, simulation }, groups, trees);
 }

@@ -111,3 +111,122 @@ pending: [{ metadata: { name: p }, spec: { containers: [{ name: c, image: x, res
     assert.equal(byName.get('default/eval')?.outcome, 'Waiting');
   });
 });
+
+describe('explain CompositePodGroup trees', () => {
+  const treeOpts = { ...opts, featureGates: FeatureGates.parse(['GenericWorkload=true', 'TopologyAwareWorkloadScheduling=true', 'CompositePodGroup=true']) };
+  const ref = '{ workloadName: w, templateName: t }';
+  const group = (name: string, parent: string, minCount: number) =>
+    `- { apiVersion: scheduling.k8s.io/v1beta1, kind: PodGroup, metadata: { name: ${name} }, spec: { parentCompositePodGroupName: ${parent}, workloadRef: ${ref}, schedulingPolicy: { gang: { minCount: ${minCount} } } } }`;
+  const composite = (name: string, policy: string, parent?: string) =>
+    `- { apiVersion: scheduling.k8s.io/v1alpha3, kind: CompositePodGroup, metadata: { name: ${name} }, spec: { ${parent ? `parentCompositePodGroupName: ${parent}, ` : ''}workloadRef: ${ref}, schedulingPolicy: ${policy} } }`;
+  const member = (name: string, group: string, cpu: string) =>
+    `- { metadata: { name: ${name} }, spec: { schedulingGroup: { podGroupName: ${group} }, containers: [{ name: c, image: x, resources: { requests: { cpu: "${cpu}" } } }] } }`;
+  // Two 4-cpu nodes. `fits`: a composite over gangs a (2 x 1 cpu) and a nested composite `inner`
+  // over gang b (1 x 1 cpu). `big`: both children needed, but y asks 8 cpu: nothing of it binds.
+  const yaml = `
+objects:
+${composite('fits', '{ gang: { minGroupCount: 2 } }')}
+${group('a', 'fits', 2)}
+${composite('inner', '{ basic: {} }', 'fits')}
+${group('b', 'inner', 1)}
+${composite('big', '{ gang: { minGroupCount: 2 } }')}
+${group('x', 'big', 1)}
+${group('y', 'big', 1)}
+nodes:
+- { metadata: { name: n1 }, status: { allocatable: { cpu: "4", memory: 8Gi, pods: "10" } } }
+- { metadata: { name: n2 }, status: { allocatable: { cpu: "4", memory: 8Gi, pods: "10" } } }
+pending:
+${member('a0', 'a', '1')}
+${member('a1', 'a', '1')}
+${member('b0', 'b', '1')}
+${member('x0', 'x', '1')}
+${member('y0', 'y', '8')}
+`;
+  const gates = { gates: { topologyAwareWorkloadScheduling: true, draWorkloadResourceClaims: false, podGroupPreemptionPolicy: false, compositePodGroup: true } };
+
+  for (const timeline of [false, true]) {
+    it(`reports each tree child by child${timeline ? ' (timeline)' : ''}`, async () => {
+      const sc = parseScenario(yaml, 'trees.yaml', gates);
+      const { trees, groups } = timeline ? await runExplainTimeline(sc, treeOpts) : await runExplain(sc, treeOpts);
+      // The per-PodGroup entries stay as they were.
+      assert.deepEqual((groups ?? []).map((g) => g.group), ['default/a', 'default/b', 'default/x', 'default/y']);
+      assert.deepEqual((trees ?? []).map((t) => [t.group, t.outcome, t.placed]), [['default/fits', 'Scheduled', 3], ['default/big', 'Unschedulable', 0]]);
+      const [fits, big] = trees!;
+      // Children in the cycle's order (creation, then name): a, then the nested composite holding b.
+      assert.deepEqual(fits!.children.map((c) => [c.group, 'children' in c ? 'CompositePodGroup' : 'PodGroup', c.outcome]),
+        [['default/a', 'PodGroup', 'Scheduled'], ['default/inner', 'CompositePodGroup', 'Scheduled']]);
+      const inner = fits!.children[1]!;
+      assert.ok('children' in inner);
+      assert.equal(inner.policy, 'basic');
+      assert.deepEqual(inner.children.map((c) => c.group), ['default/b']);
+      assert.equal(fits!.stoppedBy, null);
+      assert.equal(big!.minGroupCount, 2);
+      assert.deepEqual(big!.children.map((c) => c.outcome), ['Unschedulable', 'Unschedulable']);
+      const y = big!.children[1]!;
+      assert.ok(!('children' in y));
+      assert.deepEqual(y.firstRejected?.plugins, ['NodeResourcesFit']);
+      assert.notEqual(big!.stoppedBy, null);
+    });
+  }
+
+  it('renders a tree in text, indented by level', async () => {
+    const { pods, groups, trees } = await runExplain(parseScenario(yaml, 'trees.yaml', gates), treeOpts);
+    const text = renderExplainText(pods, { width: 200 }, groups, trees);
+    assert.match(text, /\nCompositePodGroup default\/fits \(gang, minGroupCount 2\) {2}Scheduled: 2\/2 child group\(s\), 3 member\(s\) placed\n {2}Placement all nodes \(2 node\(s\)\): feasible, chosen\n {2}PodGroup default\/a \(gang, minCount 2\) {2}Scheduled: 2\/2 member\(s\) placed\n {4}default\/a0 {2}Scheduled on n[12]\n/);
+    assert.match(text, /\n {2}CompositePodGroup default\/inner \(basic\) {2}Scheduled: 1\/1 child group\(s\), 1 member\(s\) placed\n {4}Placement all nodes \(2 node\(s\)\): feasible, chosen\n {4}PodGroup default\/b /);
+    assert.match(text, /\nCompositePodGroup default\/big \(gang, minGroupCount 2\) {2}Unschedulable: 0\/2 child group\(s\), 0 member\(s\) placed\n {2}Stopped by: /);
+  });
+
+  it('names the victims a tree\'s cycle evicts', async () => {
+    // One 4-cpu node held by a low pod of 3 cpu; the high tree's one 2-cpu member needs it gone.
+    const preempting = `
+objects:
+- { apiVersion: scheduling.k8s.io/v1, kind: PriorityClass, metadata: { name: low }, value: 10 }
+- { apiVersion: scheduling.k8s.io/v1, kind: PriorityClass, metadata: { name: high }, value: 100 }
+- { apiVersion: scheduling.k8s.io/v1alpha3, kind: CompositePodGroup, metadata: { name: job }, spec: { workloadRef: ${ref}, schedulingPolicy: { gang: { minGroupCount: 1 } }, priorityClassName: high } }
+- { apiVersion: scheduling.k8s.io/v1beta1, kind: PodGroup, metadata: { name: a }, spec: { parentCompositePodGroupName: job, workloadRef: ${ref}, schedulingPolicy: { gang: { minCount: 1 } }, priorityClassName: high } }
+nodes:
+- { metadata: { name: n1 }, status: { allocatable: { cpu: "4", memory: 8Gi, pods: "10" } } }
+pods:
+- { metadata: { name: lone }, spec: { nodeName: n1, priorityClassName: low, containers: [{ name: c, image: x, resources: { requests: { cpu: "3" } } }] } }
+pending:
+- { metadata: { name: a0 }, spec: { schedulingGroup: { podGroupName: a }, priorityClassName: high, containers: [{ name: c, image: x, resources: { requests: { cpu: "2" } } }] } }
+`;
+    const { trees } = await runExplain(parseScenario(preempting, 'preempting.yaml', gates), treeOpts);
+    const t = trees![0]!;
+    assert.deepEqual(t.victims, ['default/lone']);
+    assert.deepEqual(t.children.map((c) => c.victims), [['default/lone']]);
+  });
+
+  it('has no trees without the gate', async () => {
+    const r = await runExplain(parseScenario(bundled, 'workload-gangs.yaml'), opts);
+    assert.equal('trees' in r, false);
+  });
+});
+
+describe('explain: the placements a rack-constrained tree was tried on', () => {
+  const treeOpts = { ...opts, featureGates: FeatureGates.parse(['GenericWorkload=true', 'TopologyAwareWorkloadScheduling=true', 'CompositePodGroup=true']) };
+  // Racks r1 (one node) and r2 (two); a rack-constrained tree of two 3-cpu members: only r2 holds it.
+  const yaml = readFileSync(new URL('../../../test/fixtures/scenarios/workloads/composite-racks.yaml', import.meta.url), 'utf8');
+  const gates = { gates: { topologyAwareWorkloadScheduling: true, draWorkloadResourceClaims: false, podGroupPreemptionPolicy: false, compositePodGroup: true } };
+
+  it('lists each rack, why r1 could not hold the tree, and the one chosen', async () => {
+    const { pods, groups, trees } = await runExplain(parseScenario(yaml, 'racks.yaml', gates), treeOpts);
+    const t = trees![0]!;
+    assert.equal(t.outcome, 'Scheduled');
+    assert.deepEqual(t.placements?.map((p) => [p.placement, p.nodes, p.feasible, p.score]), [['r1', 1, false, null], ['r2', 2, true, null]]);
+    assert.match(t.placements![0]!.message, /Insufficient cpu|cannot be satisfied/);
+    assert.equal(t.chosenPlacement, 'r2');
+    const text = renderExplainText(pods, { width: 300 }, groups, trees);
+    assert.match(text, /\n {2}Placement r1 \(1 node\(s\)\): .+\n {2}Placement r2 \(2 node\(s\)\): feasible, chosen\n/);
+  });
+
+  it('scores the placements when more than one is feasible, and chooses the best', async () => {
+    const { trees } = await runExplain(parseScenario(yaml.replaceAll('cpu: "3"', 'cpu: "1"'), 'racks.yaml', gates), treeOpts);
+    const t = trees![0]!;
+    assert.deepEqual(t.placements?.map((p) => [p.placement, p.feasible]), [['r1', true], ['r2', true]]);
+    assert.ok(t.placements!.every((p) => typeof p.score === 'number'), JSON.stringify(t.placements));
+    const best = Math.max(...t.placements!.map((p) => p.score!));
+    assert.equal(t.placements!.find((p) => p.placement === t.chosenPlacement)?.score, best);
+  });
+});

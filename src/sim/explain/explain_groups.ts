@@ -2,9 +2,10 @@
 // members were placed where, what stopped the group (the plugin and its message), the member
 // rejected on its own first, and the victims. Built from the members' attempt records, so it
 // serves a single group cycle and a timeline alike.
-import { podGroupKey, podGroupKeyOfPod, podGroupMinCount, type PodGroup } from '../../api/scheduling.js';
+import { isCompositePodGroup, podGroupKey, podGroupKeyOfPod, podGroupMinCount, type CompositePodGroup, type PodGroup, type SchedulingGroup } from '../../api/scheduling.js';
 import { podKey, type Pod } from '../../api/types.js';
 import type { AttemptRecord } from '../../scheduler/scheduler.js';
+import type { CompositePlacementRecord, CompositePlacementTrial } from '../../scheduler/composite_algorithm.js';
 
 /** A group's or a member's outcome; `Waiting`: held before its cycle (PreEnqueue), never attempted. */
 type ExplainGroupOutcome = 'Scheduled' | 'Unschedulable' | 'Error' | 'Waiting';
@@ -40,6 +41,14 @@ export interface ExplainGroup {
   victims: string[];
 }
 
+/**
+ * What the group views read of a member's last attempt: an AttemptRecord, or the slim copy the
+ * workbench keeps (its diagnosis reduced to the plugins that rejected the member).
+ */
+export type MemberRecord = Pick<AttemptRecord, 'outcome' | 'node' | 'message' | 'victims' | 'plugin'> & {
+  readonly diagnosis: { readonly unschedulablePlugins: ReadonlySet<string> } | null;
+};
+
 /** Why a never-attempted member is held: the plugin gating it and its message. */
 export type WaitingPods = ReadonlyMap<string, { plugin: string; message: string }>;
 
@@ -53,7 +62,7 @@ const groupPrefix = 'pod group is unschedulable';
 export function explainGroups(
   pending: readonly Pod[],
   podGroups: readonly PodGroup[],
-  records: ReadonlyMap<string, AttemptRecord>,
+  records: ReadonlyMap<string, MemberRecord>,
   waiting: WaitingPods,
 ): ExplainGroup[] {
   const byKey = new Map(podGroups.map((pg) => [podGroupKey(pg.metadata.namespace ?? 'default', pg.metadata.name ?? ''), pg]));
@@ -73,7 +82,7 @@ export function explainGroups(
   return out;
 }
 
-function explainGroup(key: string, pg: PodGroup | undefined, pods: readonly Pod[], records: ReadonlyMap<string, AttemptRecord>, waiting: WaitingPods): ExplainGroup {
+function explainGroup(key: string, pg: PodGroup | undefined, pods: readonly Pod[], records: ReadonlyMap<string, MemberRecord>, waiting: WaitingPods): ExplainGroup {
   const minCount = pg === undefined ? 1 : podGroupMinCount(pg);
   const members: ExplainGroupMember[] = [];
   const victims = new Set<string>();
@@ -125,4 +134,159 @@ function explainGroup(key: string, pg: PodGroup | undefined, pods: readonly Pod[
     firstRejected,
     victims: [...victims].sort(),
   };
+}
+
+/** A group of a tree, as scenarios and the cluster hold it (kind, name, parent). */
+interface GroupObject {
+  kind?: string;
+  metadata?: { name?: string; namespace?: string };
+  spec: { parentCompositePodGroupName?: string };
+}
+
+/**
+ * The key ("namespace/name") of the root of the tree a pod's group is in (the group itself
+ * without composites, or with `groups` holding no composite above it); null for a pod outside any
+ * group. A chain longer than the API allows (or a cycle) stops at the eighth composite.
+ */
+export function treeRootKey(groups: Iterable<GroupObject>): (pod: Pod) => string | null {
+  const rootOf = groupRootKey(groups);
+  return (pod) => (podGroupKeyOfPod(pod) === null ? null : rootOf('PodGroup', pod.metadata.namespace ?? 'default', pod.spec.schedulingGroup!.podGroupName!));
+}
+
+/**
+ * The key ("namespace/name") of the root of the tree a group (kind, namespace, name) is in: the
+ * group itself without a composite above it in `groups`. Stops at the eighth composite (a chain
+ * longer than the API allows, or a cycle).
+ */
+export function groupRootKey(groups: Iterable<GroupObject>): (kind: string, namespace: string, name: string) => string {
+  const parents = new Map<string, string>();
+  for (const g of groups) {
+    const parent = g.spec.parentCompositePodGroupName;
+    if (parent !== undefined && parent !== '') parents.set(`${g.kind}/${g.metadata?.namespace ?? 'default'}/${g.metadata?.name ?? ''}`, parent);
+  }
+  return (kind, ns, start) => {
+    let name = start;
+    let parent = parents.get(`${kind}/${ns}/${name}`);
+    for (let depth = 0; parent !== undefined && depth < 8; depth++) {
+      name = parent;
+      parent = parents.get(`CompositePodGroup/${ns}/${name}`);
+    }
+    return podGroupKey(ns, name);
+  };
+}
+
+/** A composite's cycle seen from its members: each child group (a PodGroup's entry, or a nested composite) and the verdict. */
+export interface ExplainTree {
+  /** namespace/name of the CompositePodGroup. */
+  group: string;
+  kind: 'CompositePodGroup';
+  policy: 'gang' | 'basic';
+  /** gang.minGroupCount (child groups that must be placed), or 1 for a basic composite. */
+  minGroupCount: number;
+  /** Scheduled when at least minGroupCount children were placed. */
+  outcome: ExplainGroupOutcome;
+  /** How many members were bound under it. */
+  placed: number;
+  /** Its child groups in the order the cycle runs them (creation, then name), each explained. */
+  children: (ExplainGroup | ExplainTree)[];
+  /**
+   * What stopped the tree: the verdict its members carry (the composite's PlacementFeasible, or
+   * the group failure), else the first child's that was not placed; null when placed.
+   */
+  stoppedBy: { plugin: string; message: string } | null;
+  /** The pods the tree's cycle evicts (namespace/name), over all its members. */
+  victims: string[];
+  /**
+   * The placements the composite was tried on in its last round (a nested composite: under the
+   * last placement of its parent tried), each feasible or why not, with its PlacementScore total;
+   * only where the run recorded them (explain).
+   */
+  placements?: CompositePlacementTrial[];
+  /** The placement chosen in that round ('' = all nodes); null when none was feasible. */
+  chosenPlacement?: string | null;
+}
+
+/** Each composite's last round of placements (namespace/name → record), as the scheduler reported them. */
+export type PlacementRounds = ReadonlyMap<string, CompositePlacementRecord>;
+
+/**
+ * One composite tree explained: `composite` its root, `groups` every group under it (composites
+ * and PodGroups naming their parent), `pods` its members; children in the cycle's order (creation
+ * time, then name).
+ */
+export function explainTree(
+  composite: CompositePodGroup,
+  groups: readonly SchedulingGroup[],
+  pods: readonly Pod[],
+  records: ReadonlyMap<string, MemberRecord>,
+  waiting: WaitingPods,
+  rounds: PlacementRounds = new Map(),
+): ExplainTree {
+  const ns = composite.metadata.namespace ?? 'default';
+  const name = composite.metadata.name ?? '';
+  const children: (ExplainGroup | ExplainTree)[] = [];
+  const mine = groups.filter((g) => g.spec.parentCompositePodGroupName === name && (g.metadata.namespace ?? 'default') === ns)
+    .sort((a, b) => (a.metadata.creationTimestamp ?? '').localeCompare(b.metadata.creationTimestamp ?? '') || (a.metadata.name ?? '').localeCompare(b.metadata.name ?? ''));
+  for (const g of mine) {
+    if (isCompositePodGroup(g)) children.push(explainTree(g, groups, pods, records, waiting, rounds));
+    else {
+      const key = podGroupKey(ns, g.metadata.name ?? '');
+      children.push(explainGroup(key, g, pods.filter((p) => podGroupKeyOfPod(p) === key), records, waiting));
+    }
+  }
+  const gang = composite.spec.schedulingPolicy.gang;
+  const minGroupCount = gang?.minGroupCount ?? 1;
+  const done = children.filter((c) => c.outcome === 'Scheduled').length;
+  const attempted = children.some((c) => c.outcome !== 'Waiting');
+  const placed = children.reduce((s, c) => s + c.placed, 0);
+  const outcome: ExplainGroupOutcome = !attempted ? 'Waiting' : done > 0 && done >= minGroupCount && placed > 0 ? 'Scheduled'
+    : children.some((c) => c.outcome === 'Error') ? 'Error' : 'Unschedulable';
+  let stoppedBy: ExplainTree['stoppedBy'] = null;
+  if (outcome !== 'Scheduled') {
+    // The composite's own verdict reaches its members with the plugin that judged it.
+    const verdict = children.flatMap(memberKeys).map((m) => records.get(m)).find((a) => a !== undefined && a.diagnosis === null && (a.plugin ?? '') !== '');
+    stoppedBy = verdict !== undefined ? { plugin: verdict.plugin!, message: verdict.message } : (children.find((c) => c.outcome !== 'Scheduled')?.stoppedBy ?? null);
+  }
+  const round = rounds.get(podGroupKey(ns, name));
+  return {
+    group: podGroupKey(ns, name),
+    kind: 'CompositePodGroup',
+    policy: gang !== undefined ? 'gang' : 'basic',
+    minGroupCount,
+    outcome,
+    placed,
+    children,
+    stoppedBy,
+    victims: [...new Set(children.flatMap((c) => c.victims))].sort(),
+    ...(round !== undefined ? { placements: round.tried.map((t) => ({ ...t })), chosenPlacement: round.chosen } : {}),
+  };
+}
+
+/** The member keys under an explained group or tree, every level down. */
+export function memberKeys(g: ExplainGroup | ExplainTree): string[] {
+  return 'children' in g ? g.children.flatMap(memberKeys) : g.members.map((m) => m.pod);
+}
+
+/**
+ * One entry per CompositePodGroup root with pending members (in the order their first member is
+ * pending), each explained as a tree; PodGroups without a composite above them are `explainGroups`'.
+ */
+export function explainTrees(
+  pending: readonly Pod[],
+  groups: readonly SchedulingGroup[],
+  records: ReadonlyMap<string, MemberRecord>,
+  waiting: WaitingPods,
+  rounds: PlacementRounds = new Map(),
+): ExplainTree[] {
+  const rootOf = treeRootKey(groups);
+  const composites = new Map(groups.filter(isCompositePodGroup).map((g) => [podGroupKey(g.metadata.namespace ?? 'default', g.metadata.name ?? ''), g]));
+  const membersOf = new Map<string, Pod[]>();
+  for (const p of pending) {
+    const root = rootOf(p);
+    if (root === null || !composites.has(root)) continue;
+    let list = membersOf.get(root);
+    if (list === undefined) membersOf.set(root, (list = []));
+    list.push(p);
+  }
+  return [...membersOf].map(([root, pods]) => explainTree(composites.get(root)!, groups, pods, records, waiting, rounds));
 }

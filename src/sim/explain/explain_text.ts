@@ -3,7 +3,7 @@
 // (so 5,000 nodes make a handful of rows), the top nodes with each plugin's score, the
 // preemption summary and the attempts. Lines are cut to the width; colour only when asked.
 import type { ExplainCandidate, ExplainPod, ExplainPreemption, ExplainStatus } from './explain.js';
-import type { ExplainGroup } from './explain_groups.js';
+import type { ExplainGroup, ExplainTree } from './explain_groups.js';
 
 export interface ExplainTextOptions {
   /** Lines longer than this are cut (Infinity: never). */
@@ -36,7 +36,7 @@ const ansi: Record<Style, string> = { bold: '1', dim: '2', green: '32', red: '31
 
 const seg = (text: string, style: Style | null = null): Segment => ({ text, style });
 
-export function renderExplainText(pods: readonly ExplainPod[], options: Partial<ExplainTextOptions> = {}, groups: readonly ExplainGroup[] = []): string {
+export function renderExplainText(pods: readonly ExplainPod[], options: Partial<ExplainTextOptions> = {}, groups: readonly ExplainGroup[] = [], trees: readonly ExplainTree[] = []): string {
   const o = { ...defaultExplainTextOptions, ...options };
   const lines: Line[] = [];
   for (const [i, p] of pods.entries()) {
@@ -47,6 +47,11 @@ export function renderExplainText(pods: readonly ExplainPod[], options: Partial<
   for (const g of groups) {
     if (lines.length > 0) lines.push([]);
     renderGroup(g, o, lines);
+  }
+  for (const t of trees) {
+    if (lines.length > 0) lines.push([]);
+    const [head, ...rest] = treeLines(t);
+    lines.push([seg(head!, 'bold')], ...rest.map((l) => [seg(l)]));
   }
   return lines.map((l) => renderLine(cut(l, o.width), o.color)).join('\n') + '\n';
 }
@@ -341,4 +346,24 @@ function cut(line: Line, width: number): Line {
 
 function renderLine(line: Line, color: boolean): string {
   return line.map((s) => (color && s.style !== null && s.text !== '' ? `\u001b[${ansi[s.style]}m${s.text}\u001b[0m` : s.text)).join('').trimEnd();
+}
+
+/**
+ * A composite tree's cycle as indented plain lines: each group with its policy, outcome and
+ * placed members, what stopped it, and a PodGroup's members (node or message) under it.
+ */
+export function treeLines(t: ExplainTree | ExplainGroup, indent = ''): string[] {
+  const stopped = t.stoppedBy === null ? [] : [`${indent}  Stopped by: ${t.stoppedBy.plugin === '' ? '' : `${t.stoppedBy.plugin}: `}${t.stoppedBy.message}`];
+  if (!('children' in t)) {
+    const policy = t.policy === 'gang' ? `gang, minCount ${t.minCount}` : 'basic';
+    return [`${indent}PodGroup ${t.group} (${policy})  ${t.outcome}: ${t.placed}/${t.members.length} member(s) placed`, ...stopped,
+      ...t.members.map((m) => `${indent}  ${m.pod}  ${m.outcome}${m.outcome === 'Scheduled' ? ` on ${m.node}` : m.message === '' ? '' : `: ${m.message}`}`)];
+  }
+  const policy = t.policy === 'gang' ? `gang, minGroupCount ${t.minGroupCount}` : 'basic';
+  const placedChildren = t.children.filter((c) => c.outcome === 'Scheduled').length;
+  const name = (p: string) => (p === '' ? 'all nodes' : p);
+  const tried = (t.placements ?? []).map((p) => `${indent}  Placement ${name(p.placement)} (${p.nodes} node(s)): ${p.feasible ? `feasible${p.score === null ? '' : `, score ${p.score}`}${p.placement === t.chosenPlacement ? ', chosen' : ''}` : p.message}`);
+  return [`${indent}CompositePodGroup ${t.group} (${policy})  ${t.outcome}: ${placedChildren}/${t.children.length} child group(s), ${t.placed} member(s) placed`, ...stopped, ...tried,
+    ...(t.victims.length > 0 ? [`${indent}  Victims: ${t.victims.join(', ')}`] : []),
+    ...t.children.flatMap((c) => treeLines(c, `${indent}  `))];
 }

@@ -5,6 +5,7 @@ import { kindKeyOf } from '../../api/kinds.js';
 import { podGroupKeyOfPod, type CompositePodGroup, type PodGroup } from '../../api/scheduling.js';
 import type { KubeObject, Pod } from '../../api/types.js';
 import type { Scenario } from '../scenario/scenario.js';
+import { groupRootKey } from './explain_groups.js';
 
 /**
  * Marks a PodGroup or CompositePodGroup of `objects` that is created after its tree's pending
@@ -26,26 +27,10 @@ export interface TreeRoots {
 
 /** The roots by the scenario's groups' parents (none without CompositePodGroup). */
 export function treeRoots(sc: Scenario, composites: boolean): TreeRoots {
-  const parents = new Map<string, string>();
-  if (composites) {
-    for (const o of sc.objects) {
-      const key = kindKeyOf(o);
-      if (key !== 'PodGroup' && key !== 'CompositePodGroup') continue;
-      const parent = (o as unknown as PodGroup | CompositePodGroup).spec.parentCompositePodGroupName;
-      if (parent !== undefined) parents.set(`${key}/${o.metadata?.namespace ?? 'default'}/${o.metadata?.name ?? ''}`, parent);
-    }
-  }
-  const climb = (kind: string, ns: string, start: string): string => {
-    let name = start;
-    let parent = parents.get(`${kind}/${ns}/${name}`);
-    for (let depth = 0; parent !== undefined && depth < 8; depth++) {
-      name = parent;
-      parent = parents.get(`CompositePodGroup/${ns}/${name}`);
-    }
-    return `${ns}/${name}`;
-  };
+  const groups = composites ? sc.objects.filter((o) => { const k = kindKeyOf(o); return k === 'PodGroup' || k === 'CompositePodGroup'; }) as unknown as (PodGroup | CompositePodGroup)[] : [];
+  const rootOf = groupRootKey(groups.map((g) => ({ ...g, kind: kindKeyOf(g as unknown as KubeObject) })));
   return {
-    ofPod: (pod) => (podGroupKeyOfPod(pod) === null ? null : climb('PodGroup', pod.metadata.namespace ?? 'default', pod.spec.schedulingGroup!.podGroupName!)),
-    ofGroup: (o) => climb(kindKeyOf(o), o.metadata?.namespace ?? 'default', o.metadata?.name ?? ''),
+    ofPod: (pod) => (podGroupKeyOfPod(pod) === null ? null : rootOf('PodGroup', pod.metadata.namespace ?? 'default', pod.spec.schedulingGroup!.podGroupName!)),
+    ofGroup: (o) => rootOf(kindKeyOf(o), o.metadata?.namespace ?? 'default', o.metadata?.name ?? ''),
   };
 }

@@ -9,6 +9,7 @@ import type { Extender } from '../../framework/extender.js';
 import type { Registry } from '../../framework/registry.js';
 import { notYetAvailablePlugins } from '../../plugins/registry.js';
 import { Scheduler, type AttemptRecord, type ResolvedConfig, type SchedulerDeps } from '../../scheduler/scheduler.js';
+import type { CompositePlacementRecord } from '../../scheduler/composite_algorithm.js';
 import { FakeClock, seededRandom, type Clock } from '../../util/clock.js';
 import type { Scenario } from './scenario.js';
 
@@ -27,6 +28,8 @@ export interface EmbeddedOptions {
   diagnose?: boolean;
   onAttempt?: (a: AttemptRecord) => void;
   onBindingStart?: (a: AttemptRecord) => void;
+  /** Each CompositePodGroup's placements as tried (SchedulerDeps.onCompositePlacements). */
+  onCompositePlacements?: (r: CompositePlacementRecord) => void;
   /** Transforms a pod as kube-apiserver's admission would (e.g. matchLabelKeys merging). */
   admitPod?: (pod: Pod) => Pod;
   /** Extenders to call instead of those the configuration names (tests, library use). */
@@ -87,6 +90,7 @@ export function embeddedDeps(o: EmbeddedOptions, client: ClusterClient, clock: C
     diagnose: o.diagnose,
     onAttempt: o.onAttempt,
     onBindingStart: o.onBindingStart,
+    onCompositePlacements: o.onCompositePlacements,
     extenders: o.extenders,
   };
 }

@@ -8,7 +8,7 @@ import { defaultConfiguration } from '../../config/index.js';
 import { inTreeRegistry, notYetAvailablePlugins } from '../../plugins/registry.js';
 import type { Scheduler } from '../../scheduler/scheduler.js';
 import { FakeClock } from '../../util/clock.js';
-import { dryRunSchedule, dryRunSchedulePath, podGroupOfRequest, podsOfRequest, type DryRunResult } from './dryrun.js';
+import { dryRunSchedule, dryRunSchedulePath, podGroupOfRequest, podsOfRequest, treeOfRequest, type DryRunResult } from './dryrun.js';
 import { FeatureGates } from '../../config/feature_gates.js';
 import { createEmbedded } from '../scenario/embedded.js';
 import { parseScenario } from '../scenario/scenario.js';
@@ -324,4 +324,75 @@ describe('dry run: a whole pod group', () => {
       }
     });
   }
+});
+
+describe('dry run: a whole CompositePodGroup tree', () => {
+  const treeGates = { ...opts, featureGates: FeatureGates.parse(['GenericWorkload=true', 'TopologyAwareWorkloadScheduling=true', 'CompositePodGroup=true']) };
+  const ref = { workloadName: 'w', templateName: 't' };
+  const root = { apiVersion: 'scheduling.k8s.io/v1alpha3', kind: 'CompositePodGroup', metadata: { name: 'job' }, spec: { workloadRef: ref, schedulingPolicy: { gang: { minGroupCount: 2 } } } };
+  const child = (name: string, minCount = 1, parent = 'job') => ({ apiVersion: 'scheduling.k8s.io/v1beta1', kind: 'PodGroup', metadata: { name }, spec: { parentCompositePodGroupName: parent, workloadRef: ref, schedulingPolicy: { gang: { minCount } } } });
+  const member = (name: string, group: string, cpu: string) => pod(name, cpu, { schedulingGroup: { podGroupName: group } });
+  const tree = (qCpu: string) => ({ compositePodGroup: root, groups: [child('p'), child('q')], pods: [member('p-0', 'p', '1'), member('q-0', 'q', qCpu)] });
+
+  const cases: { name: string; body: unknown; scheduled: number; outcome: string; children: string[] }[] = [
+    // Free cpu: a 1, b 1 (c tainted): one member of each child fits, on a and b.
+    { name: 'a tree that fits whole', body: tree('1'), scheduled: 2, outcome: 'Scheduled', children: ['Scheduled', 'Scheduled'] },
+    // q's member needs 2 cpu: minGroupCount 2 is not met, so p's member binds nowhere either.
+    { name: 'a tree one child short', body: tree('2'), scheduled: 0, outcome: 'Unschedulable', children: ['Unschedulable', 'Unschedulable'] },
+  ];
+  for (const c of cases) {
+    it(c.name, async () => {
+      const { cluster, scheduler, clock } = await createEmbedded(scenario(), treeGates);
+      try {
+        await settle(scheduler, clock);
+        const rv = cluster.currentResourceVersion;
+        const r = await dryRunSchedule(cluster, clock, podsOfRequest(c.body), { ...treeGates, tree: treeOfRequest(c.body) });
+        assert.equal(cluster.currentResourceVersion, rv, 'nothing stored');
+        assert.equal(r.scheduled, c.scheduled);
+        assert.equal(r.group, undefined);
+        assert.equal(r.tree?.group, 'default/job');
+        assert.equal(r.tree?.outcome, c.outcome);
+        assert.deepEqual(r.tree?.children.map((g) => [g.group, g.outcome]), [['default/p', c.children[0]], ['default/q', c.children[1]]]);
+        if (c.outcome === 'Scheduled') assert.deepEqual(r.pods.map((p) => p.node).sort(), ['a', 'b']);
+        else {
+          const q = r.tree!.children[1]!;
+          assert.ok(!('children' in q) && q.firstRejected?.plugins.includes('NodeResourcesFit'), JSON.stringify(q));
+        }
+      } finally {
+        scheduler.stop();
+      }
+    });
+  }
+
+  const bad: [string, unknown, typeof opts, RegExp][] = [
+    ['a tree with the gate off', tree('1'), { ...opts, featureGates: FeatureGates.parse(['GenericWorkload=true']) }, /compositePodGroup: trees need --feature-gates .*CompositePodGroup=true/],
+    ['a group whose parent is not in the tree', { ...tree('1'), groups: [child('p'), child('q', 1, 'other')] }, treeGates, /groups\[1\].spec.parentCompositePodGroupName: Invalid value: "other": must name the compositePodGroup or a CompositePodGroup of groups/],
+    ['a group of another kind', { ...tree('1'), groups: [child('p'), { kind: 'Workload', metadata: { name: 'w' } }] }, treeGates, /groups\[1\].kind: Unsupported value: "Workload"/],
+    ['an invalid PodGroup of the tree', { ...tree('1'), groups: [child('p', 0), child('q')] }, treeGates, /^groups\[0\]: PodGroup.scheduling.k8s.io "p" is invalid: spec.schedulingPolicy.gang.minCount/],
+    ['a member naming no group of the tree', { ...tree('1'), pods: [member('p-0', 'p', '1'), member('x-0', 'x', '1')] }, treeGates, /pods\[1\].spec.schedulingGroup.podGroupName: Invalid value: "x": must name a PodGroup of groups/],
+    ['both a podGroup and a tree', { ...tree('1'), podGroup: child('p') }, treeGates, /give podGroup or compositePodGroup with groups, not both/],
+  ];
+  for (const [name, body, o, want] of bad) {
+    it(`refuses ${name}`, async () => {
+      const { cluster, scheduler, clock } = await createEmbedded(scenario(), o);
+      try {
+        await assert.rejects(dryRunSchedule(cluster, clock, podsOfRequest(body), { ...o, podGroup: podGroupOfRequest(body), tree: treeOfRequest(body) }), (e: Error) => e instanceof ServedStatusError && want.test(e.message));
+      } finally {
+        scheduler.stop();
+      }
+    });
+  }
+
+  it('answers a tree over HTTP', async () => {
+    const s = await serveScenario(scenario(), { ...treeGates, clock: new FakeClock(0), port: 0, host: '127.0.0.1' });
+    try {
+      const res = await fetch(`${s.url}${dryRunSchedulePath}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(tree('1')) });
+      assert.equal(res.status, 200);
+      const r = await res.json() as DryRunResult;
+      assert.equal(r.tree?.outcome, 'Scheduled');
+      assert.equal(r.scheduled, 2);
+    } finally {
+      await s.close();
+    }
+  });
 });

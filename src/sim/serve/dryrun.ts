@@ -14,11 +14,11 @@ import { FakeClock, seededRandom, type Clock } from '../../util/clock.js';
 import { cloneJSON } from '../../util/json_clone.js';
 import { clusterGates, embeddedDeps, quietLimitMs, type EmbeddedOptions } from '../scenario/embedded.js';
 import { refusals, type NodeRefusal } from '../whatif/node_refusals.js';
-import type { PodGroup } from '../../api/scheduling.js';
+import { isCompositePodGroup, type CompositePodGroup, type PodGroup, type SchedulingGroup } from '../../api/scheduling.js';
 import { validatePodGroup } from '../../api/validation/scheduling.js';
 import { forbidden, invalid } from '../../apiserver/status.js';
 import { Name as GangSchedulingName, waitingForQuorum } from '../../plugins/gangscheduling/gang_scheduling.js';
-import { explainGroups, type ExplainGroup } from '../explain/explain_groups.js';
+import { explainGroups, explainTree, type ExplainGroup, type ExplainTree } from '../explain/explain_groups.js';
 
 /** Where the endpoint is served: a group of our own, so no Kubernetes API path can clash with it. */
 export const dryRunSchedulePath = '/apis/dryrun.kube-scheduler-ts.io/v1/schedule';
@@ -26,7 +26,15 @@ export const dryRunSchedulePath = '/apis/dryrun.kube-scheduler-ts.io/v1/schedule
 export type DryRunOptions = Omit<EmbeddedOptions, 'onAttempt' | 'recordScores' | 'diagnose'> & {
   /** A PodGroup the asked pods form (podGroupOfRequest): created first, its members scheduled together. */
   podGroup?: unknown;
+  /** A CompositePodGroup tree the asked pods form (treeOfRequest): its groups created first, every member scheduled together. */
+  tree?: TreeRequest;
 };
+
+/** A request's tree: `compositePodGroup` (the root) and `groups` (the composites and PodGroups under it). */
+export interface TreeRequest {
+  compositePodGroup: unknown;
+  groups: unknown;
+}
 
 type DryRunOutcome =
   /** The scheduler placed it (maybe after preempting). */
@@ -67,6 +75,8 @@ export interface DryRunResult {
   pods: DryRunPodResult[];
   /** With a podGroup in the request: the group's cycle as `explain` shows it (outcome, placed, what stopped it). */
   group?: ExplainGroup;
+  /** With a compositePodGroup in the request: the tree's cycle as `explain`'s `trees` shows it, child group by child group. */
+  tree?: ExplainTree;
 }
 
 /** Kinds copied into the private cluster: everything the API server serves except events and leases. */
@@ -74,13 +84,73 @@ const copiedKinds = [...new Set(resources.map((r) => r.storeKind))].filter((k) =
 const podsResource = findResource('', 'v1', 'pods')!;
 
 const maxReplicas = 10_000;
-const bodyShapes = '{ "pods": [...] }, { "template": <pod template>, "replicas": n } (either with "podGroup": <PodGroup>), a Pod or a List of pods';
+const bodyShapes = '{ "pods": [...] }, { "template": <pod template>, "replicas": n } (either with "podGroup": <PodGroup>, or "compositePodGroup": <CompositePodGroup> and "groups": [...]), a Pod or a List of pods';
 const podGroupKind = { group: 'scheduling.k8s.io', kind: 'PodGroup' };
 
 /** The PodGroup a request body's pods form (`podGroup` beside `pods` or `template`), or undefined. */
 export function podGroupOfRequest(body: unknown): unknown {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
   return (body as { podGroup?: unknown }).podGroup;
+}
+
+/** The CompositePodGroup tree a request body's pods form (`compositePodGroup` and `groups` beside `pods` or `template`), or undefined. */
+export function treeOfRequest(body: unknown): TreeRequest | undefined {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return undefined;
+  const o = body as { compositePodGroup?: unknown; groups?: unknown };
+  return o.compositePodGroup === undefined && o.groups === undefined ? undefined : { compositePodGroup: o.compositePodGroup, groups: o.groups };
+}
+
+const treeResources = {
+  CompositePodGroup: findResource('scheduling.k8s.io', 'v1alpha3', 'compositepodgroups', resources)!,
+  PodGroup: findResource('scheduling.k8s.io', 'v1beta1', 'podgroups', resources)!,
+};
+
+/**
+ * Creates the request's tree in the copy through the API server's create path (Priority
+ * admission, validation, defaults), root first, after checking it is one tree: every group of
+ * `groups` a PodGroup or CompositePodGroup in the root's namespace whose parent is the root or a
+ * composite of `groups`. Returns the created groups, root first (kind set).
+ */
+function createdTree(t: TreeRequest, scheduler: Scheduler, registry: ResourceRegistry): SchedulingGroup[] {
+  if (!scheduler.features.enableCompositePodGroup) throw badRequest('compositePodGroup: trees need --feature-gates GenericWorkload=true,TopologyAwareWorkloadScheduling=true,CompositePodGroup=true');
+  const isObject = (v: unknown): v is { kind?: unknown; metadata?: { name?: unknown; namespace?: unknown }; spec?: { parentCompositePodGroupName?: unknown } } => v !== null && typeof v === 'object' && !Array.isArray(v);
+  if (!isObject(t.compositePodGroup)) throw badRequest('compositePodGroup must be a CompositePodGroup object: { metadata, spec }');
+  if (!Array.isArray(t.groups) || t.groups.length === 0) throw badRequest('groups must list the PodGroups and CompositePodGroups under compositePodGroup (each with its kind)');
+  const root = t.compositePodGroup;
+  const ns = typeof root.metadata?.namespace === 'string' && root.metadata.namespace !== '' ? root.metadata.namespace : 'default';
+  if (root.spec?.parentCompositePodGroupName !== undefined) throw badRequest(`compositePodGroup.spec.parentCompositePodGroupName: Invalid value: "${String(root.spec.parentCompositePodGroupName)}": the root of the asked tree has no parent`);
+  const composites = new Set([root.metadata?.name, ...t.groups.filter((g) => isObject(g) && g.kind === 'CompositePodGroup').map((g) => (g as { metadata?: { name?: unknown } }).metadata?.name)]);
+  const bodies: { field: string; kind: 'CompositePodGroup' | 'PodGroup'; body: unknown }[] = [{ field: 'compositePodGroup', kind: 'CompositePodGroup', body: root }];
+  for (const [i, g] of t.groups.entries()) {
+    if (!isObject(g)) throw badRequest(`groups[${i}] must be a PodGroup or CompositePodGroup object: { kind, metadata, spec }`);
+    if (g.kind !== 'PodGroup' && g.kind !== 'CompositePodGroup') throw badRequest(`groups[${i}].kind: Unsupported value: "${String(g.kind)}": supported values: "CompositePodGroup", "PodGroup"`);
+    const gns = typeof g.metadata?.namespace === 'string' && g.metadata.namespace !== '' ? g.metadata.namespace : 'default';
+    if (gns !== ns) throw badRequest(`groups[${i}].metadata.namespace: Invalid value: "${gns}": must be the compositePodGroup's namespace "${ns}"`);
+    const parent = g.spec?.parentCompositePodGroupName;
+    if (parent === undefined || !composites.has(parent)) throw badRequest(`groups[${i}].spec.parentCompositePodGroupName: Invalid value: "${String(parent ?? '')}": must name the compositePodGroup or a CompositePodGroup of groups`);
+    bodies.push({ field: `groups[${i}]`, kind: g.kind, body: g });
+  }
+  return bodies.map(({ field, kind, body }) => {
+    try {
+      const created = registry.create({ resource: treeResources[kind], namespace: ns, name: '', subresource: '' }, { ...cloneJSON(body as object), apiVersion: kind === 'PodGroup' ? 'scheduling.k8s.io/v1beta1' : 'scheduling.k8s.io/v1alpha3', kind });
+      return { ...(created as unknown as SchedulingGroup), kind } as SchedulingGroup;
+    } catch (err) {
+      if (!(err instanceof ServedStatusError)) throw err;
+      throw new ServedStatusError({ ...err.status, message: `${field}: ${err.status.message ?? ''}` });
+    }
+  });
+}
+
+/** A member body of a tree: it must name one of the tree's PodGroups, in the tree's namespace. */
+function asTreeMember(body: unknown, groups: readonly SchedulingGroup[], i: number): unknown {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return body;
+  const b = body as { metadata?: { namespace?: unknown }; spec?: { schedulingGroup?: { podGroupName?: unknown } } };
+  const ns = groups[0]!.metadata.namespace ?? 'default';
+  const podNs = typeof b.metadata?.namespace === 'string' && b.metadata.namespace !== '' ? b.metadata.namespace : 'default';
+  if (podNs !== ns) throw badRequest(`pods[${i}].metadata.namespace: Invalid value: "${podNs}": must be the compositePodGroup's namespace "${ns}"`);
+  const named = b.spec?.schedulingGroup?.podGroupName;
+  if (!groups.some((g) => !isCompositePodGroup(g) && g.metadata.name === named)) throw badRequest(`pods[${i}].spec.schedulingGroup.podGroupName: Invalid value: "${String(named ?? '')}": must name a PodGroup of groups`);
+  return body;
 }
 
 /**
@@ -183,14 +253,11 @@ export async function dryRunSchedule(live: MemoryCluster, liveClock: Clock, pods
     const registry = new ResourceRegistry(copy, clock, random);
     const out: DryRunPodResult[] = [];
     let group: ExplainGroup | undefined;
-    if (o.podGroup !== undefined) {
-      // A whole group: the PodGroup, then every member at once, so its cycle sees them together.
-      const pg = checkedPodGroup(o.podGroup, scheduler, copy);
-      if (copy.get('PodGroup', pg.metadata.namespace ?? 'default', pg.metadata.name ?? '') !== undefined) {
-        throw badRequest(`podGroup: podgroups "${pg.metadata.name ?? ''}" already exists in namespace "${pg.metadata.namespace ?? 'default'}"`);
-      }
-      copy.create(pg);
-      const created = pods.map((body, i) => createValidated(registry, asMember(body, pg, i), i) as Pod);
+    let tree: ExplainTree | undefined;
+    if (o.podGroup !== undefined && o.tree !== undefined) throw badRequest('give podGroup or compositePodGroup with groups, not both');
+    /** Every member created at once, so one cycle sees them together; their answers and last attempts. */
+    const scheduleTogether = async (bodies: readonly unknown[]) => {
+      const created = bodies.map((body, i) => createValidated(registry, body, i) as Pod);
       await settle(copy, scheduler, clock, o);
       const waiting = gatedPods(scheduler);
       for (const c of created) out.push(resultOf(copy, c, attempts.get(podKey(c)) ?? [], scheduler, waiting.get(podKey(c))));
@@ -199,7 +266,22 @@ export async function dryRunSchedule(live: MemoryCluster, liveClock: Clock, pods
         const a = attempts.get(podKey(c))?.at(-1);
         if (a !== undefined) last.set(podKey(c), a);
       }
+      return { created, last, waiting };
+    };
+    if (o.podGroup !== undefined) {
+      // A whole group: the PodGroup, then every member at once, so its cycle sees them together.
+      const pg = checkedPodGroup(o.podGroup, scheduler, copy);
+      if (copy.get('PodGroup', pg.metadata.namespace ?? 'default', pg.metadata.name ?? '') !== undefined) {
+        throw badRequest(`podGroup: podgroups "${pg.metadata.name ?? ''}" already exists in namespace "${pg.metadata.namespace ?? 'default'}"`);
+      }
+      copy.create(pg);
+      const { created, last, waiting } = await scheduleTogether(pods.map((body, i) => asMember(body, pg, i)));
       group = explainGroups(created, [pg], last, waiting)[0];
+    } else if (o.tree !== undefined) {
+      // A whole tree: its groups, then every member at once; the queue takes the tree as one entity.
+      const groups = createdTree(o.tree, scheduler, registry);
+      const { created, last, waiting } = await scheduleTogether(pods.map((body, i) => asTreeMember(body, groups, i)));
+      tree = explainTree(groups[0] as CompositePodGroup, groups, created, last, waiting);
     } else {
       for (let i = 0; i < pods.length; i++) {
         const created = createValidated(registry, pods[i], i) as Pod;
@@ -215,6 +297,7 @@ export async function dryRunSchedule(live: MemoryCluster, liveClock: Clock, pods
       scheduled: out.filter((p) => p.outcome === 'Scheduled').length,
       pods: out,
       ...(group !== undefined ? { group } : {}),
+      ...(tree !== undefined ? { tree } : {}),
     };
   } finally {
     scheduler.stop();

@@ -12,7 +12,7 @@ import { MemoryCluster } from '../../cluster/memory/store.js';
 import type { ClusterClient, ClusterEventRecord, PodStatusPatch, WatchHandler } from '../../cluster/types.js';
 import { Scheduler, type AttemptRecord, type ResolvedConfig } from '../../scheduler/scheduler.js';
 import { RealClock, seededRandom, type Clock } from '../../util/clock.js';
-import { dryRunSchedule, dryRunSchedulePath, podGroupOfRequest, podsOfRequest } from './dryrun.js';
+import { dryRunSchedule, dryRunSchedulePath, podGroupOfRequest, podsOfRequest, treeOfRequest } from './dryrun.js';
 import { clusterGates, embeddedDeps, installCrds, populateCluster, type EmbeddedOptions } from '../scenario/embedded.js';
 import { pluginKinds } from '../../scheduler/plugin_kinds.js';
 import type { Scenario } from '../scenario/scenario.js';
@@ -163,7 +163,7 @@ export async function serveScenario(sc: Scenario, o: ServeOptions): Promise<Serv
     annotations?.record(a);
   };
   const build = (config: ResolvedConfig) =>
-    Scheduler.fromConfig(config, embeddedDeps({ ...o, config, recordScores: true, diagnose: true, onAttempt }, client, clock));
+    Scheduler.fromConfig(config, embeddedDeps({ ...o, config, recordScores: true, diagnose: true, onAttempt, onCompositePlacements: (r) => workbench.recordCompositePlacements(r) }, client, clock));
   let scheduler = build(o.config);
   // A cluster running a plugin that reads a custom resource (Coscheduling) has its CRD installed.
   installCrds(cluster, pluginKinds(scheduler, o.registry));
@@ -188,7 +188,7 @@ export async function serveScenario(sc: Scenario, o: ServeOptions): Promise<Serv
   };
   const configText = o.configText ?? (sc.config ? stringifyYaml(sc.config) : defaultConfigText);
   const workbench = new Workbench(host, configText, clock.now());
-  const postEndpoints = new Map([[dryRunSchedulePath, (body: unknown) => dryRunSchedule(cluster, clock, podsOfRequest(body), { ...o, config, podGroup: podGroupOfRequest(body) })]]);
+  const postEndpoints = new Map([[dryRunSchedulePath, (body: unknown) => dryRunSchedule(cluster, clock, podsOfRequest(body), { ...o, config, podGroup: podGroupOfRequest(body), tree: treeOfRequest(body) })]]);
   const gates = o.featureGates ?? FeatureGates.defaults;
   const server = await ApiServer.start({
     cluster, clock, host: o.host, port: o.port, bookmarkIntervalMs: o.bookmarkIntervalMs, onRequest: o.onRequest, mount: workbench, postEndpoints,

@@ -15,6 +15,9 @@ import { podGroupFieldGates, type MemoryCluster } from '../../cluster/memory/sto
 import { parseConfig } from '../../config/index.js';
 import type { AttemptRecord, ResolvedConfig, Scheduler } from '../../scheduler/scheduler.js';
 import { attemptSummary, explainAttempt, type ExplainAttempt, type ExplainPod, type ExplainStatus } from '../explain/explain.js';
+import { explainTrees, treeRootKey, type ExplainTree, type MemberRecord } from '../explain/explain_groups.js';
+import type { CompositePlacementRecord } from '../../scheduler/composite_algorithm.js';
+import type { CompositePodGroup, PodGroup, SchedulingGroup } from '../../api/scheduling.js';
 import { deviceDiagnosis, deviceReport, podClaims, podDevices } from '../report/dra_report.js';
 import { bestScoredNodes } from '../report/report_scores.js';
 import { parseScenario, type Scenario } from '../scenario/scenario.js';
@@ -88,6 +91,10 @@ export class Workbench implements MountedHandler {
   readonly prefix = '/ui/';
   /** Each pod's last decision, compacted as it is recorded (see `recordAttempt`). */
   private readonly decisions = new Map<string, StoredDecision>();
+  /** Each group member's last verdict, slim (recordAttempt), for its tree's view. */
+  private readonly memberRecords = new Map<string, MemberRecord>();
+  /** Each composite's last round of placements (recordCompositePlacements). */
+  private readonly placementRounds = new Map<string, CompositePlacementRecord>();
   /** One object per distinct rejection, shared by the nodes and pods that have it. */
   private readonly statuses = new Map<string, ExplainStatus>();
   /** Each pod's attempts, its last ones kept. */
@@ -105,6 +112,11 @@ export class Workbench implements MountedHandler {
    */
   recordAttempt(a: AttemptRecord): void {
     const key = podKey(a.pod);
+    // A group member's verdict, slim, for its tree's view (the diagnosis only as the plugins that rejected it).
+    if (a.pod.spec.schedulingGroup?.podGroupName) {
+      this.memberRecords.set(key, { outcome: a.outcome, node: a.node, message: a.message, victims: a.victims, plugin: a.plugin,
+        diagnosis: a.diagnosis === null ? null : { unschedulablePlugins: new Set(a.diagnosis.unschedulablePlugins) } });
+    }
     const list = this.attemptLists.get(key) ?? [];
     list.push({ ...attemptSummary(a), time: (a.time - this.startedAtMs) / 1000 });
     if (list.length > maxAttemptsListed) list.shift();
@@ -184,13 +196,38 @@ export class Workbench implements MountedHandler {
     throw new HttpProblem(404, `no such endpoint: ${method} /ui/api/${route.join('/')}`);
   }
 
-  /** The pod's last decision; `scoredNodes` counts the nodes scored, of which `scores` has the best. */
+  /** Keeps a composite's last round of placements for its tree's view (the scheduler's onCompositePlacements). */
+  recordCompositePlacements(r: CompositePlacementRecord): void {
+    this.placementRounds.set(r.group, r);
+  }
+
+  /**
+   * The pod's last decision; `scoredNodes` counts the nodes scored, of which `scores` has the best.
+   * A member of a CompositePodGroup tree also gets the tree's last cycle (`tree`, as explain's).
+   */
   private explain(namespace: string, name: string) {
     const d = this.decisions.get(`${namespace}/${name}`);
     if (!d) throw new HttpProblem(404, `pod ${namespace}/${name} has no scheduling attempt yet`);
     const e: ExplainPod = { ...d.explain };
     this.addDevices(e, d.failedWithClaims, namespace, name);
-    return { explain: e, attempts: d.attempts, time: new Date(d.time).toISOString(), scoredNodes: d.scoredNodes };
+    const tree = this.treeOf(namespace, name);
+    return { explain: e, attempts: d.attempts, time: new Date(d.time).toISOString(), scoredNodes: d.scoredNodes, ...(tree !== null ? { tree } : {}) };
+  }
+
+  /** The tree the pod's group hangs under, from the live groups and pods and each member's last attempt; null outside a composite. */
+  private treeOf(namespace: string, name: string): ExplainTree | null {
+    const { cluster } = this.host;
+    const pod = cluster.get<Pod>('Pod', namespace, name);
+    if (pod?.spec.schedulingGroup?.podGroupName === undefined || cluster.gates.compositePodGroup !== true) return null;
+    const groups: SchedulingGroup[] = [
+      ...cluster.list<PodGroup>('PodGroup').map((g) => ({ ...g, kind: 'PodGroup' as const })),
+      ...cluster.list<CompositePodGroup>('CompositePodGroup').map((g) => ({ ...g, kind: 'CompositePodGroup' as const })),
+    ];
+    const rootOf = treeRootKey(groups);
+    const root = rootOf(pod);
+    const members = cluster.list<Pod>('Pod').filter((p) => p.metadata.namespace === namespace && rootOf(p) === root);
+    const waiting = new Map(members.filter((m) => !this.memberRecords.has(podKey(m))).map((m) => [podKey(m), { plugin: '', message: 'not attempted yet' }]));
+    return explainTrees(members, groups, this.memberRecords, waiting, this.placementRounds)[0] ?? null;
   }
 
   /**

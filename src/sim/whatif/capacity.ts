@@ -16,7 +16,8 @@ import { leaving, recreatedCopy } from './probe_copy.js';
 import type { ProgressListener } from './progress.js';
 import type { Scenario } from '../scenario/scenario.js';
 import { runSimulation } from '../simulate/simulate.js';
-import { podGroupKeyOfPod } from '../../api/scheduling.js';
+import type { CompositePodGroup, PodGroup } from '../../api/scheduling.js';
+import { treeRootKey } from '../explain/explain_groups.js';
 import { freeResources, type FreeResources } from './free_resources.js';
 
 export type CapacityOptions = Omit<EmbeddedOptions, 'onAttempt'> & {
@@ -319,15 +320,18 @@ export async function removableNodes(sc: Scenario, o: CapacityOptions & { nodes?
     // Each probe puts the cluster back as it found it, so the pods of a node are indexed once
     // (a listing of every pod per node was 5,000 x 100,000 visits on a large cluster).
     const podsByNode = new Map<string, Pod[]>();
-    // With pod groups on, a gang moves whole: its members on every node, by group.
+    // With pod groups on, a gang moves whole: its members on every node, by the root of its
+    // tree (the PodGroup itself without composites), as the scheduler takes a tree as one entity.
     const membersByGroup = new Map<string, Pod[]>();
+    const groupOf = scheduler.podGroups === null ? () => null
+      : treeRootKey(scheduler.features.enableCompositePodGroup ? [...cluster.list<PodGroup>('PodGroup'), ...cluster.list<CompositePodGroup>('CompositePodGroup')] : []);
     for (const p of cluster.list<Pod>('Pod')) {
       const n = p.spec.nodeName;
       if (!n || isDaemonPod(p) || p.status?.phase === 'Succeeded' || p.status?.phase === 'Failed') continue;
       let list = podsByNode.get(n);
       if (list === undefined) podsByNode.set(n, (list = []));
       list.push(p);
-      const g = scheduler.podGroups === null ? null : podGroupKeyOfPod(p);
+      const g = groupOf(p);
       if (g !== null) membersByGroup.set(g, [...(membersByGroup.get(g) ?? []), p]);
     }
     const out: NodeRemoval[] = [];
@@ -342,8 +346,8 @@ export async function removableNodes(sc: Scenario, o: CapacityOptions & { nodes?
         out.push({ node: name, removable: true, decidedBy: 'room', pods: [] });
         continue;
       }
-      // The groups with a member here: each is rescheduled whole, so the fit certificate (pods alone) does not apply.
-      const groups = scheduler.podGroups === null ? [] : [...new Set(moving.map(podGroupKeyOfPod).filter((g): g is string => g !== null))];
+      // The groups (trees) with a member here: each is rescheduled whole, so the fit certificate (pods alone) does not apply.
+      const groups = [...new Set(moving.map(groupOf).filter((g): g is string => g !== null))];
       const witnesses = groups.length > 0 ? null : (certificate?.witnesses(name, moving) ?? null);
       if (witnesses !== null) {
         out.push({ node: name, removable: true, decidedBy: 'room', pods: moving.map((p, j) => ({ pod: podKey(p), node: witnesses[j]!, message: '' })) });
@@ -352,7 +356,7 @@ export async function removableNodes(sc: Scenario, o: CapacityOptions & { nodes?
       cluster.update<Node>({ ...node, spec: { ...(node.spec ?? {}), unschedulable: true } });
       const result: NodeRemoval = { node: name, removable: true, decidedBy: 'scheduler', pods: [] };
       const copies: Pod[] = [];
-      const singles = moving.filter((p) => scheduler.podGroups === null || podGroupKeyOfPod(p) === null);
+      const singles = moving.filter((p) => groupOf(p) === null);
       const gangs = groups.map((g) => membersByGroup.get(g) ?? []);
       const removed = [...singles, ...gangs.flat()];
       for (const p of singles) {
@@ -368,7 +372,7 @@ export async function removableNodes(sc: Scenario, o: CapacityOptions & { nodes?
           break;
         }
       }
-      // Each gang: every member removed, then recreated together so one group cycle places them; kept whole means all placed.
+      // Each gang (or tree): every member removed, then recreated together so one group cycle places them; kept whole means all placed.
       for (const members of result.removable ? gangs : []) {
         for (const p of members) cluster.remove('Pod', p.metadata.namespace ?? 'default', p.metadata.name ?? '');
         records.clear();

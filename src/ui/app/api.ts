@@ -2,6 +2,7 @@
 // update, delete) and the workbench endpoints under /ui/api/.
 import type { DeviceReport } from '../../sim/report/dra_report.js';
 import type { ExplainPod } from '../../sim/explain/explain.js';
+import type { ExplainTree } from '../../sim/explain/explain_groups.js';
 
 export interface KubeObject {
   apiVersion?: string;
@@ -75,6 +76,8 @@ export interface ExplainAnswer {
   time: string;
   /** Nodes scored; `explain.scores` keeps the best 100. */
   scoredNodes: number;
+  /** For a member of a CompositePodGroup tree: the tree's last cycle, as explain's `trees` entry. */
+  tree?: ExplainTree;
 }
 
 export interface QueueAnswer {

@@ -2,6 +2,7 @@
 // explain record, fetched again whenever the pod changes) and its YAML.
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { decisionFromExplain } from '../../sim/report/report_model.js';
+import { treeLines } from '../../sim/explain/explain_text.js';
 import { DecisionPanel } from '../shared/decision.js';
 import { VirtualList } from '../shared/virtual_list.js';
 import { ApiProblem, getJson, type ExplainAnswer, type KubeObject } from './api.js';
@@ -30,7 +31,16 @@ function Decision({ pod, onNode }: { pod: KubeObject; onNode: (n: string) => voi
   }, [key, pod.metadata.resourceVersion]);
   if (problem) return <p class="muted" data-testid="decision-missing">{problem}</p>;
   if (!answer) return <p class="muted">Loading the decision…</p>;
-  return <DecisionPanel view={decisionFromExplain(answer.explain, answer.attempts, 50, answer.scoredNodes)} onNode={onNode} />;
+  const panel = <DecisionPanel view={decisionFromExplain(answer.explain, answer.attempts, 50, answer.scoredNodes)} onNode={onNode} />;
+  if (answer.tree === undefined) return panel;
+  // A tree member: the tree's last cycle (child groups, placements tried with their scores, what stopped it) above the pod's own tables.
+  return (
+    <div>
+      <h3>Its CompositePodGroup tree</h3>
+      <pre class="tree" data-testid="decision-tree">{treeLines(answer.tree).join('\n')}</pre>
+      {panel}
+    </div>
+  );
 }
 
 export function PodsView({ pods, selected, onSelect, onEdit, onNode }: {
