@@ -21,6 +21,11 @@ export interface KindInfo {
   readonly listed?: true;
   /** Its changes reach the queue as the cluster event resource of the same name (framework EventResource). */
   readonly event?: true;
+  /**
+   * Its events wake a plugin that registers none (framework/types.go UnrollWildCardResource), with
+   * its gate when it has one; a pod's as AssignedPod and UnscheduledPod.
+   */
+  readonly wildcardUnrolled?: true;
   /** The feature gate without which the scheduler does not watch it (nor the API server serve it). */
   readonly gate?: string;
 }
@@ -33,13 +38,13 @@ export const kinds = [
   { kind: 'Namespace', apiVersion: 'v1', plural: 'namespaces', namespaced: false, watched: true, listed: true, event: true },
   // Not watched: admission of pods reads it in the embedded cluster, and simulations import it.
   { kind: 'PriorityClass', apiVersion: 'scheduling.k8s.io/v1', plural: 'priorityclasses', namespaced: false, listed: true },
-  { kind: 'StorageClass', apiVersion: 'storage.k8s.io/v1', plural: 'storageclasses', namespaced: false, watched: true, listed: true, event: true },
-  { kind: 'CSINode', apiVersion: 'storage.k8s.io/v1', plural: 'csinodes', namespaced: false, watched: true, listed: true, event: true },
+  { kind: 'StorageClass', apiVersion: 'storage.k8s.io/v1', plural: 'storageclasses', namespaced: false, watched: true, listed: true, event: true, wildcardUnrolled: true },
+  { kind: 'CSINode', apiVersion: 'storage.k8s.io/v1', plural: 'csinodes', namespaced: false, watched: true, listed: true, event: true, wildcardUnrolled: true },
   { kind: 'VolumeAttachment', apiVersion: 'storage.k8s.io/v1', plural: 'volumeattachments', namespaced: false, watched: true, listed: true, event: true },
-  { kind: 'CSIDriver', apiVersion: 'storage.k8s.io/v1', plural: 'csidrivers', namespaced: false, watched: true, listed: true, event: true },
-  { kind: 'CSIStorageCapacity', apiVersion: 'storage.k8s.io/v1', plural: 'csistoragecapacities', namespaced: true, watched: true, listed: true, event: true },
-  { kind: 'PersistentVolume', apiVersion: 'v1', plural: 'persistentvolumes', namespaced: false, watched: true, listed: true, event: true },
-  { kind: 'PersistentVolumeClaim', apiVersion: 'v1', plural: 'persistentvolumeclaims', namespaced: true, watched: true, listed: true, event: true },
+  { kind: 'CSIDriver', apiVersion: 'storage.k8s.io/v1', plural: 'csidrivers', namespaced: false, watched: true, listed: true, event: true, wildcardUnrolled: true },
+  { kind: 'CSIStorageCapacity', apiVersion: 'storage.k8s.io/v1', plural: 'csistoragecapacities', namespaced: true, watched: true, listed: true, event: true, wildcardUnrolled: true },
+  { kind: 'PersistentVolume', apiVersion: 'v1', plural: 'persistentvolumes', namespaced: false, watched: true, listed: true, event: true, wildcardUnrolled: true },
+  { kind: 'PersistentVolumeClaim', apiVersion: 'v1', plural: 'persistentvolumeclaims', namespaced: true, watched: true, listed: true, event: true, wildcardUnrolled: true },
   { kind: 'Service', apiVersion: 'v1', plural: 'services', namespaced: true, watched: true, listed: true, event: true },
   { kind: 'ReplicationController', apiVersion: 'v1', plural: 'replicationcontrollers', namespaced: true, watched: true, listed: true },
   { kind: 'ReplicaSet', apiVersion: 'apps/v1', plural: 'replicasets', namespaced: true, watched: true, listed: true },
@@ -48,21 +53,21 @@ export const kinds = [
   // Dynamic resource allocation (DynamicResourceAllocation is locked on in v1.37). Without
   // DRADeviceTaintRules the ResourceSlice tracker has no DeviceTaintRule informer; the rules it
   // applies reach the queue as slice updates, so they have no event resource of their own.
-  { kind: 'DeviceClass', apiVersion: 'resource.k8s.io/v1', plural: 'deviceclasses', namespaced: false, watched: true, listed: true, event: true },
+  { kind: 'DeviceClass', apiVersion: 'resource.k8s.io/v1', plural: 'deviceclasses', namespaced: false, watched: true, listed: true, event: true, wildcardUnrolled: true },
   { kind: 'DeviceTaintRule', apiVersion: 'resource.k8s.io/v1', plural: 'devicetaintrules', namespaced: false, watched: true, listed: true, gate: 'DRADeviceTaintRules' },
   { kind: 'ResourceSlice', apiVersion: 'resource.k8s.io/v1', plural: 'resourceslices', namespaced: false, watched: true, listed: true, event: true },
   // Not watched by upstream's scheduler: the embedded claim controller and imports use it.
   { kind: 'ResourceClaimTemplate', apiVersion: 'resource.k8s.io/v1', plural: 'resourceclaimtemplates', namespaced: true, listed: true },
-  { kind: 'ResourceClaim', apiVersion: 'resource.k8s.io/v1', plural: 'resourceclaims', namespaced: true, watched: true, listed: true, event: true },
+  { kind: 'ResourceClaim', apiVersion: 'resource.k8s.io/v1', plural: 'resourceclaims', namespaced: true, watched: true, listed: true, event: true, wildcardUnrolled: true },
   // A composite group before the groups under it (the scheduler's cache links children to parents).
   { kind: 'CompositePodGroup', apiVersion: 'scheduling.k8s.io/v1alpha3', plural: 'compositepodgroups', namespaced: true, watched: true, event: true, gate: 'CompositePodGroup' },
-  { kind: 'PodGroup', apiVersion: 'scheduling.k8s.io/v1beta1', plural: 'podgroups', namespaced: true, watched: true, event: true, gate: 'GenericWorkload' },
+  { kind: 'PodGroup', apiVersion: 'scheduling.k8s.io/v1beta1', plural: 'podgroups', namespaced: true, watched: true, event: true, wildcardUnrolled: true, gate: 'GenericWorkload' },
   // A custom resource: scheduler-plugins' PodGroup, which its Coscheduling plugin reads. Watched
   // under `run` only while a profile enables such a plugin (PluginDefinition.watches).
   { kind: 'PodGroup', apiVersion: 'scheduling.x-k8s.io/v1alpha1', plural: 'podgroups', namespaced: true, crd: true, listed: true, event: true },
-  { kind: 'Node', apiVersion: 'v1', plural: 'nodes', namespaced: false, watched: true, event: true },
+  { kind: 'Node', apiVersion: 'v1', plural: 'nodes', namespaced: false, watched: true, event: true, wildcardUnrolled: true },
   // Listed as the pod informer's lister (scheduler-plugins' Coscheduling lists a gang's pods).
-  { kind: 'Pod', apiVersion: 'v1', plural: 'pods', namespaced: true, watched: true, listed: true, event: true },
+  { kind: 'Pod', apiVersion: 'v1', plural: 'pods', namespaced: true, watched: true, listed: true, event: true, wildcardUnrolled: true },
   { kind: 'Deployment', apiVersion: 'apps/v1', plural: 'deployments', namespaced: true },
   { kind: 'DaemonSet', apiVersion: 'apps/v1', plural: 'daemonsets', namespaced: true },
   { kind: 'Job', apiVersion: 'batch/v1', plural: 'jobs', namespaced: true },

@@ -90,20 +90,6 @@ export function eventMatches(registered: ClusterEvent, incoming: ClusterEvent): 
   return sameResource && (registered.actionType & incoming.actionType) !== 0;
 }
 
-/**
- * The events of a plugin that registers none (defaultEnqueueExtension, UnrollWildCardResource):
- * every action on these resources, PodGroup only with GenericWorkload. ResourceSlice,
- * VolumeAttachment and CompositePodGroup events never wake it, nor the kinds only we watch.
- */
-export function unrolledWildCardEvents(genericWorkload: boolean): ClusterEventWithHint[] {
-  const resources: EventResource[] = [
-    'AssignedPod', 'UnscheduledPod', 'Node', 'PersistentVolume', 'PersistentVolumeClaim', 'CSINode', 'CSIDriver',
-    'CSIStorageCapacity', 'StorageClass', 'ResourceClaim', 'DeviceClass',
-  ];
-  if (genericWorkload) resources.push('PodGroup');
-  return resources.map((resource) => ({ event: { resource, actionType: ActionTypeAll } }));
-}
-
 /** A wildcard event moves every pod it is delivered to (ClusterEvent.IsWildCard). */
 export function isWildCardEvent(e: ClusterEvent): boolean {
   return e.resource === 'WildCard' && e.actionType === ActionTypeAll;

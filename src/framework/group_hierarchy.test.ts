@@ -4,8 +4,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CompositePodGroup, PodGroup } from '../api/scheduling.js';
 import type { Pod } from '../api/types.js';
-import { PodGroupStates } from '../cache/pod_group_state.js';
 import { makePod } from '../testing/builders.js';
+import { podGroupStatesOf } from '../testing/pod_group_states.js';
 import { groupHierarchy, rootInHierarchy, snapshotCompositePodGroupMissing, snapshotPodGroupMissing } from './group_hierarchy.js';
 
 const cpg = (name: string, parent?: string): CompositePodGroup => ({
@@ -18,14 +18,7 @@ const pg = (name: string, parent?: string): PodGroup => ({
 });
 const member = (name: string, group: string): Pod => makePod(name, { uid: name, spec: { schedulingGroup: { podGroupName: group } } });
 
-function states(composites: CompositePodGroup[], groups: PodGroup[], pods: Pod[]): PodGroupStates {
-  const s = new PodGroupStates(() => false);
-  s.compositePodGroupEnabled = true;
-  for (const c of composites) s.setCompositePodGroup(c);
-  for (const g of groups) s.setPodGroup(g);
-  for (const p of pods) s.upsertPod(p);
-  return s;
-}
+const states = (composites: CompositePodGroup[], groups: PodGroup[], pods: Pod[]) => podGroupStatesOf(composites, groups, pods);
 
 describe('groupHierarchy (BuildHierarchySnapshotFromPod)', () => {
   const cases: { name: string; composites: CompositePodGroup[]; groups: PodGroup[]; pods: Pod[]; want: string | { root: string; keys: string[] } }[] = [

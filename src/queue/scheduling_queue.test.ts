@@ -5,7 +5,8 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Pod } from '../api/types.js';
-import { ActionType, ActionTypeUpdate, QueueingHint, type ClusterEvent, type ClusterEventWithHint, unrolledWildCardEvents } from '../framework/events.js';
+import { ActionType, ActionTypeUpdate, QueueingHint, type ClusterEvent, type ClusterEventWithHint } from '../framework/events.js';
+import { unrolledWildCardEvents } from '../framework/runtime/default_enqueue_events.js';
 import type { QueuedPodInfo } from '../framework/interfaces.js';
 import { Status } from '../framework/status.js';
 import { makePod } from '../testing/builders.js';

@@ -278,7 +278,7 @@ describe('Framework: eventsToRegister', () => {
   for (const c of cases) {
     it(`gives a rejecting plugin without EnqueueExtensions upstream's unrolled events, ${c.name}`, () => {
       const got = newFramework(...profile(), { features: c.features }).eventsToRegister().get('NoEvents')!;
-      assert.deepEqual(got.map((e) => e.event.resource), c.want);
+      assert.deepEqual(got.map((e) => e.event.resource).sort(), [...c.want].sort());
       assert.ok(got.every((e) => e.event.actionType === ActionTypeAll && e.queueingHintFn === undefined));
     });
   }

@@ -7,7 +7,8 @@
 import type { Pod } from '../../api/types.js';
 import type { SchedulingGroup } from '../../api/scheduling.js';
 import type { CycleState } from '../cycle_state.js';
-import { type ClusterEventWithHint, unrolledWildCardEvents } from '../events.js';
+import type { ClusterEventWithHint } from '../events.js';
+import { unrolledWildCardEvents } from './default_enqueue_events.js';
 import { ExtenderName } from '../extender.js';
 import * as fw from '../interfaces.js';
 import type { MaybePromise } from '../../util/maybe_promise.js';

@@ -3,10 +3,10 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { CompositePodGroup, PodGroup } from '../../api/scheduling.js';
-import { PodGroupStates } from '../../cache/pod_group_state.js';
 import { defaultFeatures } from '../../framework/features.js';
 import { makePod } from '../../testing/builders.js';
 import { newTestHandle } from '../../testing/handle.js';
+import { podGroupStatesOf } from '../../testing/pod_group_states.js';
 import { defaultDefaultPreemptionArgs } from './args.js';
 import { DefaultPreemption } from './default_preemption.js';
 
@@ -21,11 +21,7 @@ const pg = (name: string, parent?: string): PodGroup => ({
 const member = makePod('m', { uid: 'm', spec: { schedulingGroup: { podGroupName: 'leaf' } } });
 
 function preEnqueue(gate: boolean, composites: CompositePodGroup[], groups: PodGroup[], running: string): string | null {
-  const states = new PodGroupStates(() => false);
-  states.compositePodGroupEnabled = gate;
-  for (const c of composites) states.setCompositePodGroup(c);
-  for (const g of groups) states.setPodGroup(g);
-  states.upsertPod(member);
+  const states = podGroupStatesOf(composites, groups, [member], { compositePodGroup: gate });
   const features = { ...defaultFeatures, enableGenericWorkload: true, enableCompositePodGroup: gate };
   const pl = new DefaultPreemption(defaultDefaultPreemptionArgs({}), { ...newTestHandle(), podGroups: () => states }, features);
   // Which preemptor runs is the executor's business; here only the UID asked about matters.

@@ -12,6 +12,7 @@ import { PodInfo } from '../../framework/pod_info.js';
 import { Code } from '../../framework/status.js';
 import { makePod } from '../../testing/builders.js';
 import { newTestHandle } from '../../testing/handle.js';
+import { podGroupStatesOf } from '../../testing/pod_group_states.js';
 import { GangScheduling, waitingForQuorum } from './gang_scheduling.js';
 
 const gang = (name: string, minCount: number): PodGroup =>
@@ -34,6 +35,12 @@ function setUp(groups: PodGroup[], pods: Pod[], assumed: string[] = []) {
   };
   return { pl: new GangScheduling(handle), allowed, activated };
 }
+
+const cpg = (name: string, minGroupCount: number | null, parent?: string): CompositePodGroup => ({
+  kind: 'CompositePodGroup', metadata: { name, namespace: 'default' },
+  spec: { workloadRef: { workloadName: 'w', templateName: name }, schedulingPolicy: minGroupCount === null ? { basic: {} } : { gang: { minGroupCount } }, ...(parent ? { parentCompositePodGroupName: parent } : {}) },
+});
+const under = (g: PodGroup, parent: string): PodGroup => ({ ...g, spec: { ...g.spec, parentCompositePodGroupName: parent } });
 
 describe('GangScheduling PreEnqueue', () => {
   const cases = [
@@ -114,17 +121,8 @@ describe('GangScheduling hints', () => {
 });
 
 describe('GangScheduling over a composite tree (CompositePodGroup on)', () => {
-  const cpg = (name: string, minGroupCount: number | null, parent?: string): CompositePodGroup => ({
-    kind: 'CompositePodGroup', metadata: { name, namespace: 'default' },
-    spec: { workloadRef: { workloadName: 'w', templateName: 't' }, schedulingPolicy: minGroupCount === null ? { basic: {} } : { gang: { minGroupCount } }, ...(parent ? { parentCompositePodGroupName: parent } : {}) },
-  });
-  const under = (g: PodGroup, parent: string): PodGroup => ({ ...g, spec: { ...g.spec, parentCompositePodGroupName: parent } });
   function tree(composites: CompositePodGroup[], groups: PodGroup[], pods: Pod[], assumed: string[] = []) {
-    const states = new PodGroupStates((p) => assumed.includes(p.metadata.name ?? ''));
-    states.compositePodGroupEnabled = true;
-    for (const c of composites) states.setCompositePodGroup(c);
-    for (const g of groups) states.setPodGroup(g);
-    for (const p of pods) states.upsertPod(p);
+    const states = podGroupStatesOf(composites, groups, pods, { assumed });
     const allowed: string[] = [];
     const handle = {
       ...newTestHandle(),
@@ -173,17 +171,8 @@ describe('GangScheduling over a composite tree (CompositePodGroup on)', () => {
 });
 
 describe('GangScheduling messages for an incomplete tree (CompositePodGroup on)', () => {
-  const cpg = (name: string, minGroupCount: number, parent?: string): CompositePodGroup => ({
-    kind: 'CompositePodGroup', metadata: { name, namespace: 'default' },
-    spec: { workloadRef: { workloadName: 'w', templateName: name }, schedulingPolicy: { gang: { minGroupCount } }, ...(parent ? { parentCompositePodGroupName: parent } : {}) },
-  });
-  const under = (g: PodGroup, parent: string): PodGroup => ({ ...g, spec: { ...g.spec, parentCompositePodGroupName: parent } });
   function plugin(composites: CompositePodGroup[], groups: PodGroup[], pods: Pod[], assumed: string[] = []) {
-    const states = new PodGroupStates((p) => assumed.includes(p.metadata.name ?? ''));
-    states.compositePodGroupEnabled = true;
-    for (const c of composites) states.setCompositePodGroup(c);
-    for (const g of groups) states.setPodGroup(g);
-    for (const p of pods) states.upsertPod(p);
+    const states = podGroupStatesOf(composites, groups, pods, { assumed });
     const handle = { ...newTestHandle(), podGroups: () => states, activate: () => {}, getWaitingPod: () => undefined };
     return new GangScheduling(handle, { enableCompositePodGroup: true });
   }
@@ -246,17 +235,11 @@ describe('GangScheduling messages for an incomplete tree (CompositePodGroup on)'
 });
 
 describe('GangScheduling hints over a composite tree (upstream\'s hint tables)', () => {
-  const cpg = (name: string, parent?: string): CompositePodGroup => ({
-    kind: 'CompositePodGroup', metadata: { name, namespace: 'default' },
-    spec: { workloadRef: { workloadName: 'w', templateName: name }, schedulingPolicy: { basic: {} }, ...(parent ? { parentCompositePodGroupName: parent } : {}) },
-  });
-  const under = (name: string, parent: string): PodGroup => ({ ...basic(name), spec: { ...basic(name).spec, parentCompositePodGroupName: parent } });
+  const basicCpg = (name: string, parent?: string) => cpg(name, null, parent);
+  const basicUnder = (name: string, parent: string) => under(basic(name), parent);
   // The cache sees an added object before the hints are asked about it, so each tree holds it already.
   function hints(gate: boolean, composites: CompositePodGroup[], groups: PodGroup[]) {
-    const states = new PodGroupStates(() => false);
-    states.compositePodGroupEnabled = gate;
-    for (const c of composites) states.setCompositePodGroup(c);
-    for (const g of groups) states.setPodGroup(g);
+    const states = podGroupStatesOf(composites, groups, [], { compositePodGroup: gate });
     const pl = new GangScheduling({ ...newTestHandle(), podGroups: () => states }, { enableCompositePodGroup: gate });
     return new Map(pl.eventsToRegister().map((e) => [`${e.event.resource}/${e.event.actionType}`, e.queueingHintFn!]));
   }
@@ -265,15 +248,15 @@ describe('GangScheduling hints over a composite tree (upstream\'s hint tables)',
   const S = QueueingHint.QueueSkip;
   // `off` is the answer without the gate; the CompositePodGroup hint is then not registered at all.
   const cases: { name: string; composites: CompositePodGroup[]; groups: PodGroup[]; event: string; obj: CompositePodGroup | PodGroup | Pod; on: QueueingHint; off: QueueingHint | 'unregistered' }[] = [
-    { name: 'its root composite added', composites: [cpg('root')], groups: [under('pg', 'root')], event: 'CompositePodGroup/1', obj: cpg('root'), on: Q, off: 'unregistered' },
-    { name: 'an intermediate composite with the same root added', composites: [cpg('root'), cpg('sub', 'root')], groups: [under('pg', 'sub')], event: 'CompositePodGroup/1', obj: cpg('sub', 'root'), on: Q, off: 'unregistered' },
-    { name: 'a composite of another tree added', composites: [cpg('cpg-1'), cpg('cpg-2')], groups: [under('pg', 'cpg-1')], event: 'CompositePodGroup/1', obj: cpg('cpg-2'), on: S, off: 'unregistered' },
-    { name: 'a member of a sibling group under the same root', composites: [cpg('root')], groups: [under('pg', 'root'), under('sib', 'root')], event: 'UnscheduledPod/1', obj: member('q', 'sib'), on: Q, off: S },
-    { name: 'a member of a group of another tree', composites: [cpg('r1'), cpg('r2')], groups: [under('pg', 'r1'), under('other', 'r2')], event: 'UnscheduledPod/1', obj: member('q', 'other'), on: S, off: S },
-    { name: 'a bound member of a sibling group', composites: [cpg('root')], groups: [under('pg', 'root'), under('sib', 'root')], event: 'AssignedPod/1', obj: member('q', 'sib'), on: Q, off: S },
-    { name: 'a sibling PodGroup added under the same root', composites: [cpg('root')], groups: [under('pg', 'root'), under('sib', 'root')], event: 'PodGroup/1', obj: under('sib', 'root'), on: Q, off: S },
-    { name: 'its own PodGroup added', composites: [cpg('root')], groups: [under('pg', 'root')], event: 'PodGroup/1', obj: under('pg', 'root'), on: Q, off: Q },
-    { name: 'its own PodGroup added, the root not observed yet', composites: [], groups: [under('pg', 'root')], event: 'PodGroup/1', obj: under('pg', 'root'), on: S, off: Q },
+    { name: 'its root composite added', composites: [basicCpg('root')], groups: [basicUnder('pg', 'root')], event: 'CompositePodGroup/1', obj: basicCpg('root'), on: Q, off: 'unregistered' },
+    { name: 'an intermediate composite with the same root added', composites: [basicCpg('root'), basicCpg('sub', 'root')], groups: [basicUnder('pg', 'sub')], event: 'CompositePodGroup/1', obj: basicCpg('sub', 'root'), on: Q, off: 'unregistered' },
+    { name: 'a composite of another tree added', composites: [basicCpg('cpg-1'), basicCpg('cpg-2')], groups: [basicUnder('pg', 'cpg-1')], event: 'CompositePodGroup/1', obj: basicCpg('cpg-2'), on: S, off: 'unregistered' },
+    { name: 'a member of a sibling group under the same root', composites: [basicCpg('root')], groups: [basicUnder('pg', 'root'), basicUnder('sib', 'root')], event: 'UnscheduledPod/1', obj: member('q', 'sib'), on: Q, off: S },
+    { name: 'a member of a group of another tree', composites: [basicCpg('r1'), basicCpg('r2')], groups: [basicUnder('pg', 'r1'), basicUnder('other', 'r2')], event: 'UnscheduledPod/1', obj: member('q', 'other'), on: S, off: S },
+    { name: 'a bound member of a sibling group', composites: [basicCpg('root')], groups: [basicUnder('pg', 'root'), basicUnder('sib', 'root')], event: 'AssignedPod/1', obj: member('q', 'sib'), on: Q, off: S },
+    { name: 'a sibling PodGroup added under the same root', composites: [basicCpg('root')], groups: [basicUnder('pg', 'root'), basicUnder('sib', 'root')], event: 'PodGroup/1', obj: basicUnder('sib', 'root'), on: Q, off: S },
+    { name: 'its own PodGroup added', composites: [basicCpg('root')], groups: [basicUnder('pg', 'root')], event: 'PodGroup/1', obj: basicUnder('pg', 'root'), on: Q, off: Q },
+    { name: 'its own PodGroup added, the root not observed yet', composites: [], groups: [basicUnder('pg', 'root')], event: 'PodGroup/1', obj: basicUnder('pg', 'root'), on: S, off: Q },
   ];
   for (const c of cases) {
     it(c.name, () => {
