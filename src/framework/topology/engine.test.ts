@@ -56,6 +56,19 @@ describe('LruMap', () => {
     m.set('d', 4);
     assert.deepEqual([m.get('a'), m.get('c'), m.get('d')], [10, undefined, 4]);
   });
+
+  it('keeps the order when the most recent key is asked for again', () => {
+    const m = new LruMap<number>(2);
+    m.set('a', 1);
+    m.set('b', 2);
+    assert.equal(m.get('b'), 2);
+    assert.equal(m.get('b'), 2);
+    m.set('c', 3);
+    assert.deepEqual([m.get('a'), m.get('b'), m.get('c')], [undefined, 2, 3]);
+    assert.equal(m.get('b'), 2);
+    m.set('d', 4);
+    assert.deepEqual([m.get('c'), m.get('b'), m.get('d')], [undefined, 2, 4]);
+  });
 });
 
 function nodeInfos(n: number): NodeInfo[] {

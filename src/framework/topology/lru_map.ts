@@ -2,15 +2,19 @@
 
 export class LruMap<V> {
   private readonly entries = new Map<string, V>();
+  /** The most recently used key: asked again (a workload's pods alike), it is already in place. */
+  private lastKey: string | null = null;
 
   constructor(private readonly capacity: number) {}
 
   /** The entry under `key`, now the most recently used. */
   get(key: string): V | undefined {
+    if (key === this.lastKey) return this.entries.get(key);
     const v = this.entries.get(key);
     if (v !== undefined) {
       this.entries.delete(key);
       this.entries.set(key, v);
+      this.lastKey = key;
     }
     return v;
   }
@@ -19,6 +23,7 @@ export class LruMap<V> {
   set(key: string, v: V): void {
     this.entries.delete(key);
     this.entries.set(key, v);
+    this.lastKey = key;
     if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
   }
 }

@@ -12,8 +12,8 @@ import { labelValue } from './label_value.js';
  * per-node lookups (`anyPositive`, `sumFor`) iterate without allocating.
  */
 export class TopologyCounts {
+  /** A handful at most (one per topology key of the terms or constraints): searched in order, no Map. */
   private readonly keys: string[] = [];
-  private readonly keyIndex = new Map<string, number>();
   private pairs = 0;
   /** Per key: its index in the table (-1 without one), its value ids and its pairs. */
   private readonly tableKeys: number[] = [];
@@ -24,9 +24,9 @@ export class TopologyCounts {
 
   /** Counts of the one key `key` of `table`, sharing `domains` (by the table's current ids) until written. */
   static over(table: DomainTable, key: string, domains: DomainCounts): TopologyCounts {
+    // PodTopologySpread makes one per constraint per attempt: no throwaway DomainCounts.
     const c = new TopologyCounts(table);
-    c.indexOf(key);
-    c.dense[0] = domains.fork();
+    c.addKey(key, domains.fork());
     c.pairs = domains.size;
     return c;
   }
@@ -68,9 +68,9 @@ export class TopologyCounts {
 
   /** Drops a pair whatever its count. */
   delete(key: string, value: string): void {
-    const i = this.keyIndex.get(key);
-    const id = i === undefined ? undefined : this.ids[i]!.get(value);
-    if (id !== undefined && this.dense[i!]!.has(id)) this.drop(this.dense[i!]!, id);
+    const i = this.keys.indexOf(key);
+    const id = i < 0 ? undefined : this.ids[i]!.get(value);
+    if (id !== undefined && this.dense[i]!.has(id)) this.drop(this.dense[i]!, id);
   }
 
   /** The topology keys held (a key may have no pairs left). */
@@ -79,8 +79,8 @@ export class TopologyCounts {
   }
 
   get(key: string, value: string): number {
-    const i = this.keyIndex.get(key);
-    if (i === undefined) return 0;
+    const i = this.keys.indexOf(key);
+    if (i < 0) return 0;
     const id = this.ids[i]!.get(value);
     return id === undefined ? 0 : this.dense[i]!.countAt(id);
   }
@@ -147,7 +147,6 @@ export class TopologyCounts {
   clone(): TopologyCounts {
     const c = new TopologyCounts(this.table);
     for (let i = 0; i < this.keys.length; i++) {
-      c.keyIndex.set(this.keys[i]!, i);
       c.keys.push(this.keys[i]!);
       c.tableKeys.push(this.tableKeys[i]!);
       c.ids.push(this.ids[i]!);
@@ -172,16 +171,19 @@ export class TopologyCounts {
   }
 
   private indexOf(key: string): number {
-    let i = this.keyIndex.get(key);
-    if (i === undefined) {
-      i = this.keys.length;
-      this.keys.push(key);
-      this.keyIndex.set(key, i);
-      const k = this.table === null ? -1 : this.table.keyIndex(key);
-      this.tableKeys.push(k);
-      this.ids.push(this.table === null ? new Map() : this.table.valueIds(k));
-      this.dense.push(new DomainCounts(this.ids[i]!));
-    }
+    const i = this.keys.indexOf(key);
+    return i >= 0 ? i : this.addKey(key, null);
+  }
+
+  /** Adds key `key` with `counts` (made over the key's value ids), or empty ones; returns its index. */
+  private addKey(key: string, counts: DomainCounts | null): number {
+    const i = this.keys.length;
+    this.keys.push(key);
+    const k = this.table === null ? -1 : this.table.keyIndex(key);
+    this.tableKeys.push(k);
+    const ids = this.table === null ? new Map<string, number>() : this.table.valueIds(k);
+    this.ids.push(ids);
+    this.dense.push(counts ?? new DomainCounts(ids));
     return i;
   }
 
