@@ -115,6 +115,7 @@ const pending = (name: string, volumes = false): Pod => ({
   apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'default' },
   spec: { containers: [{ name: 'c' }], ...(volumes ? { volumes: [{ name: 'd', persistentVolumeClaim: { claimName: 'data' } }] } : {}) },
 } as Pod);
+const prioritized = (name: string, priority: number): Pod => ({ ...pending(name), spec: { ...pending(name).spec, priority } });
 const scenario = (pods: Pod[]): Scenario => ({ name: 's', metadata: {}, config: null, nodes: [], pods: [], pending: pods, objects: [], steps: [] });
 
 describe('known differences of the timelines', () => {
@@ -147,6 +148,18 @@ describe('known differences of the timelines', () => {
       name: 'another node whose victims placed during the run tie on priority and count may be chosen',
       upstream: preempting(['default/a'], ['delete default/a']), ours: { ...preempting(['default/b'], ['delete default/b']), nominatedNode: 'n2', message: preempting(['default/b'], []).message.replace('n1', 'n2') },
       scenario: scenario([pending('a'), pending('b'), pending('p')]), known: ['unstarted-victims-order'], left: 0,
+    },
+    {
+      name: 'another node may be chosen when only lower-priority victims were there from the start (the tie is decided by the unstarted ones)',
+      upstream: preempting(['default/a', 'default/x'], ['delete default/a', 'delete default/x']),
+      ours: { ...preempting(['default/b', 'default/y'], ['delete default/b', 'delete default/y']), nominatedNode: 'n2', message: preempting(['default/b', 'default/y'], []).message.replace('n1', 'n2') },
+      scenario: { ...scenario([prioritized('a', 100), prioritized('b', 100), pending('p')]), pods: [prioritized('x', -10), prioritized('y', -10)] }, known: ['unstarted-victims-order'], left: 0,
+    },
+    {
+      name: 'another node is compared when its highest-priority victim was there from the start',
+      upstream: preempting(['default/a', 'default/x'], ['delete default/a', 'delete default/x']),
+      ours: { ...preempting(['default/b', 'default/y'], ['delete default/b', 'delete default/y']), nominatedNode: 'n2', message: preempting(['default/b', 'default/y'], []).message.replace('n1', 'n2') },
+      scenario: { ...scenario([prioritized('a', 100), prioritized('b', 100), pending('p')]), pods: [prioritized('x', 100), prioritized('y', 100)] }, known: [], left: 4,
     },
     {
       name: 'another node is compared when a victim was in the scenario from the start',

@@ -120,22 +120,30 @@ function deletionsInOurOrder(upstream: ExplainPod, ours: ExplainPod, pods: Reado
 }
 
 /**
- * Another node whose victims tie with upstream's on every criterion before start time: as many,
- * of one priority, all placed during the run (pickOneNodeForPreemption then compares start times).
+ * Another node whose victims tie with upstream's on every criterion before start time (as many,
+ * the same highest priority and sum of priorities), where every victim of that highest priority,
+ * on both nodes, was placed during the run (pickOneNodeForPreemption then compares their start
+ * times, time.Now() upstream).
  */
 function otherNodeOfUnstartedVictims(upstream: ExplainPod, ours: ExplainPod, scenario: Scenario, placedDuringRun: ReadonlySet<string>): ExplainPod | null {
-  const victims = [...upstream.victims, ...ours.victims];
-  if (upstream.victims.length === 0 || upstream.victims.length !== ours.victims.length || !victims.every((v) => placedDuringRun.has(v))) return null;
-  const priorities = new Set(victims.map((v) => pendingPriority(scenario, v)));
-  if (priorities.size !== 1 || priorities.has(undefined)) return null;
+  if (upstream.victims.length === 0 || upstream.victims.length !== ours.victims.length) return null;
+  const tie = (victims: readonly string[]) => {
+    const priorities = victims.map((v) => podPriority(scenario, v));
+    if (priorities.some((p) => p === undefined)) return null;
+    const highest = Math.max(...(priorities as number[]));
+    const unstarted = victims.every((v, i) => priorities[i] !== highest || placedDuringRun.has(v));
+    return unstarted ? `${highest}/${(priorities as number[]).reduce((sum, p) => sum + p, 0)}` : null;
+  };
+  const theirs = tie(upstream.victims);
+  if (theirs === null || theirs !== tie(ours.victims)) return null;
   const sameBut = (text: string, node: string) => text.split(node).join('<node>');
   if (sameBut(upstream.message, upstream.nominatedNode) !== sameBut(ours.message, ours.nominatedNode)) return null;
   return { ...upstream, nominatedNode: ours.nominatedNode, victims: ours.victims, message: ours.message, ...(ours.writes ? { writes: ours.writes } : {}) };
 }
 
-/** A pending pod's priority: its spec's, else its class's value (0 without a class); undefined for an unknown class. */
-function pendingPriority(scenario: Scenario, key: string): number | undefined {
-  const pod = scenario.pending.find((p) => `${p.metadata.namespace ?? 'default'}/${p.metadata.name}` === key);
+/** A scenario pod's priority (bound or pending): its spec's, else its class's value (0 without a class); undefined for an unknown pod or class. */
+function podPriority(scenario: Scenario, key: string): number | undefined {
+  const pod = [...scenario.pods, ...scenario.pending].find((p) => `${p.metadata.namespace ?? 'default'}/${p.metadata.name}` === key);
   if (!pod) return undefined;
   if (pod.spec.priority !== undefined) return pod.spec.priority;
   const className = pod.spec.priorityClassName;
