@@ -167,6 +167,18 @@ describe('known differences of the timelines', () => {
       scenario: scenario([pending('a'), pending('p')]), known: [], left: 4,
     },
     {
+      name: 'another node offering the very same victims (a whole group) ties on every criterion: upstream picks from a map',
+      upstream: preempting(['default/g-0', 'default/g-1'], ['delete default/g-0', 'delete default/g-1']),
+      ours: { ...preempting(['default/g-1', 'default/g-0'], ['delete default/g-1', 'delete default/g-0']), nominatedNode: 'n2', message: preempting(['default/g-0', 'default/g-1'], []).message.replace('n1', 'n2') },
+      scenario: groupScenario({ all: {} }), known: ['tied-preemption-nodes'], left: 0,
+    },
+    {
+      name: 'another node with other victims is compared',
+      upstream: preempting(['default/g-0'], ['delete default/g-0']),
+      ours: { ...preempting(['default/g-1'], ['delete default/g-1']), nominatedNode: 'n2', message: preempting(['default/g-1'], []).message.replace('n1', 'n2') },
+      scenario: groupScenario({ single: {} }), known: [], left: 4,
+    },
+    {
       name: "a pod's own nomination cleared after its attempt, recorded by upstream in the next attempt",
       upstream: { ...pod(), writes: ['nominate default/p node-1'] }, ours: { ...pod(), writes: ['nominate default/p node-1', 'unnominate default/p'] },
       scenario: scenario([pending('p')]), known: ['late-nomination-clearing'], left: 0,

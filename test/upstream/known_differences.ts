@@ -59,6 +59,17 @@ export const knownDifferences: readonly KnownDifference[] = [
     },
   },
   {
+    id: 'tied-preemption-nodes',
+    why: 'not a difference of ours: when two nodes offer the same victims (a `disruptionMode: all` group with members on both is one victim wherever the preemptor goes), every criterion of pickOneNodeForPreemption ties, and upstream then takes the first node of a list it built by ranging over a Go map, so its node changes from run to run; the victims are compared',
+    undo(upstream, ours) {
+      if (upstream.nominatedNode === '' || ours.nominatedNode === '' || upstream.nominatedNode === ours.nominatedNode) return null;
+      if (upstream.victims.length === 0 || [...upstream.victims].sort().join() !== [...ours.victims].sort().join()) return null;
+      const sameBut = (text: string, node: string) => text.split(node).join('<node>');
+      if (sameBut(upstream.message, upstream.nominatedNode) !== sameBut(ours.message, ours.nominatedNode)) return null;
+      return { ...upstream, nominatedNode: ours.nominatedNode, victims: ours.victims, message: ours.message, ...(ours.writes ? { writes: ours.writes } : {}) };
+    },
+  },
+  {
     id: 'group-victims-order',
     why: 'not a difference of ours: a pod group with `disruptionMode: all` is one victim whose pods upstream lists from the group\'s scheduled-pod set (searchCrossNodesVictimPods: ScheduledPods(), a map), and the executor deletes all but the last in parallel, so the order of that group\'s deletions changes from run to run; which pods go is compared',
     undo(upstream, ours, scenario) {
