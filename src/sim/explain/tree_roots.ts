@@ -28,7 +28,8 @@ export interface TreeRoots {
 /** The roots by the scenario's groups' parents (none without CompositePodGroup). */
 export function treeRoots(sc: Scenario, composites: boolean): TreeRoots {
   const groups = composites ? sc.objects.filter((o) => { const k = kindKeyOf(o); return k === 'PodGroup' || k === 'CompositePodGroup'; }) as unknown as (PodGroup | CompositePodGroup)[] : [];
-  const rootOf = groupRootKey(groups.map((g) => ({ ...g, kind: kindKeyOf(g as unknown as KubeObject) })));
+  // The filter kept only objects whose kind is their key (not Coscheduling's PodGroup).
+  const rootOf = groupRootKey(groups);
   return {
     ofPod: (pod) => (podGroupKeyOfPod(pod) === null ? null : rootOf('PodGroup', pod.metadata.namespace ?? 'default', pod.spec.schedulingGroup!.podGroupName!)),
     ofGroup: (o) => rootOf(kindKeyOf(o), o.metadata?.namespace ?? 'default', o.metadata?.name ?? ''),
