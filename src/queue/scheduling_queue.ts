@@ -123,7 +123,12 @@ export class SchedulingQueue {
     this.maxBackoffMs = opts.podMaxBackoffMs ?? DefaultPodMaxBackoffMs;
     this.maxInUnschedulableMs = opts.podMaxInUnschedulablePodsDurationMs ?? DefaultPodMaxInUnschedulablePodsDurationMs;
     this.forest = opts.podGroups ? new WorkloadForest(opts.podGroups.compositePodGroupEnabled, (msg) => opts.log?.(1, msg)) : null;
-    this.unschedulablePods = new UnschedulablePods([...profiles.values()].map((p) => p.events), (pod) => this.profileOf(pod)?.events);
+    this.unschedulablePods = new UnschedulablePods(
+      [...profiles.values()].map((p) => p.events),
+      (pod) => this.profileOf(pod)?.events,
+      // Only an update of the pod itself removes scheduling gates (update() handles it), as upstream skips them.
+      (qp) => qp.gatingPlugin === SchedulingGatesPlugin,
+    );
     // One QueueSort for all profiles is required by validation; use the first.
     const lessFn = [...profiles.values()][0]?.less ?? ((a, b) => a.timestamp < b.timestamp);
     const key = entryKey;
@@ -637,10 +642,10 @@ export class SchedulingQueue {
   moveAllToActiveOrBackoffQueue(event: ClusterEvent, oldObj: unknown, newObj: unknown, preCheck?: (pod: Pod) => boolean): void {
     const pods: QueuedPodInfo[] = [];
     // The pods whose hints may not all say QueueSkip, when the plugins' indexes can tell.
-    const candidates = this.unschedulablePods.candidates(event, oldObj, newObj) ?? this.unschedulablePods.values();
+    const candidates = this.unschedulablePods.candidates(event, oldObj, newObj) ?? this.unschedulablePods.scannable();
     for (const qp of candidates) {
       // Only an update of the pod itself removes scheduling gates, and update() handles that:
-      // skip such pods at once, as upstream does, so thousands of gated pods cost nothing here.
+      // skip such pods at once, as upstream does (scannable() leaves them out already).
       if (qp.gatingPlugin === SchedulingGatesPlugin) continue;
       if (!preCheck || preCheck(qp.podInfo.pod)) pods.push(qp);
     }

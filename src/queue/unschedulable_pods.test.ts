@@ -243,4 +243,32 @@ describe('UnschedulablePods', () => {
     u.set('dra', entry('dra', 'c1', ['DynamicResources']));
     assert.deepEqual(u.candidates(claimAdd, null, claim('c2'))?.map((q) => q.podInfo.pod.metadata.name), ['none', 'plain']);
   });
+
+  it('scans every pod but those waiting for their own update, in the entries\' order, as they change', () => {
+    const gated = (qp: QueuedPodInfo) => qp.gatingPlugin === 'SchedulingGates';
+    const u = new UnschedulablePods([regs], () => regs, gated);
+    const names = () => [...u.scannable()].map((q) => q.podInfo.pod.metadata.name);
+    const all = () => [...u.values()].filter((q) => !gated(q)).map((q) => q.podInfo.pod.metadata.name);
+    const a = entry('a', 'c1', ['Other']);
+    const b = { ...entry('b', 'c1', ['Other']), gatingPlugin: 'SchedulingGates' };
+    const c = entry('c', 'c1', ['Other']);
+    const d = { ...entry('d', 'c1', ['Other']), gatingPlugin: 'OtherGate' };
+    for (const [k, qp] of [['a', a], ['b', b], ['c', c], ['d', d]] as const) u.set(k, qp);
+    assert.deepEqual(names(), ['a', 'c', 'd']);
+    // The gated pod stops waiting (its gate changed in place, then refreshed): back in its own place.
+    b.gatingPlugin = null;
+    u.refresh('b');
+    assert.deepEqual(names(), ['a', 'b', 'c', 'd']);
+    // One starts waiting: out of the scan; replaced by a new object: the scan reads the new one.
+    c.gatingPlugin = 'SchedulingGates';
+    u.refresh('c');
+    const a2 = entry('a', 'c2', ['Other']);
+    u.set('a', a2);
+    assert.deepEqual(names(), ['a', 'b', 'd']);
+    assert.equal([...u.scannable()][0], a2);
+    u.delete('b');
+    u.set('e', entry('e', 'c1', []));
+    assert.deepEqual(names(), ['a', 'd', 'e']);
+    assert.deepEqual(names(), all());
+  });
 });

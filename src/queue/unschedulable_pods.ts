@@ -48,12 +48,23 @@ function incomingResources(r: EventResource): EventResource[] {
  */
 export class UnschedulablePods {
   private readonly entries = new Map<string, Entry>();
+  /**
+   * The pods a cluster event may move, in the entries' order: every entry but those only an
+   * update of the pod itself can free (scheduling gates). Thousands of gated pods then cost an
+   * event nothing, and the scan is the Map's own iterator, not a generator.
+   */
+  private readonly scanned = new Map<string, QueuedPodInfo>();
   private readonly resources = new Map<EventResource, ResourceIndex>();
   private seq = 0;
 
+  /**
+   * `waitsForOwnUpdate` tells the pods no cluster event moves (they stay out of `scannable`);
+   * the queue asks it again whenever an entry is set or refreshed.
+   */
   constructor(
     registrations: Iterable<ReadonlyMap<string, readonly ClusterEventWithHint[]>>,
     private readonly eventsOf: EventsOfPod,
+    private readonly waitsForOwnUpdate: (qp: QueuedPodInfo) => boolean = () => false,
   ) {
     for (const byPlugin of registrations) {
       for (const regs of byPlugin.values()) {
@@ -88,6 +99,11 @@ export class UnschedulablePods {
     for (const e of this.entries.values()) yield e.qp;
   }
 
+  /** The pods a cluster event may move (all but those waiting for their own update), in order. */
+  scannable(): IterableIterator<QueuedPodInfo> {
+    return this.scanned.values();
+  }
+
   /** Adds or replaces the pod under `key`; a replaced one keeps its place in the order. */
   set(key: string, qp: QueuedPodInfo): void {
     const found = this.entries.get(key);
@@ -95,11 +111,28 @@ export class UnschedulablePods {
       this.unindex(key, found);
       found.qp = qp;
       this.index(key, found);
+      this.rescan(key, qp);
       return;
     }
     const entry: Entry = { seq: ++this.seq, qp, refs: [] };
     this.entries.set(key, entry);
     this.index(key, entry);
+    if (!this.waitsForOwnUpdate(qp)) this.scanned.set(key, qp);
+  }
+
+  /** Keeps `scanned` in step with an entry set again, in the entries' order. */
+  private rescan(key: string, qp: QueuedPodInfo): void {
+    const waits = this.waitsForOwnUpdate(qp);
+    if (this.scanned.has(key)) {
+      if (waits) this.scanned.delete(key);
+      else this.scanned.set(key, qp);
+      return;
+    }
+    if (waits) return;
+    // An entry that stops waiting takes its old place: rebuild the scan order (rare: gates are
+    // only ever removed, and that moves the pod out of this pool).
+    this.scanned.clear();
+    for (const [k, e] of this.entries) if (!this.waitsForOwnUpdate(e.qp)) this.scanned.set(k, e.qp);
   }
 
   /** The pod under `key` changed in place (its object, rejecting plugins or gate): index it again. */
@@ -112,6 +145,7 @@ export class UnschedulablePods {
     const found = this.entries.get(key);
     if (!found) return false;
     this.unindex(key, found);
+    this.scanned.delete(key);
     return this.entries.delete(key);
   }
 
