@@ -250,9 +250,9 @@ describe('UnschedulablePods', () => {
     const names = () => [...u.scannable()].map((q) => q.podInfo.pod.metadata.name);
     const all = () => [...u.values()].filter((q) => !gated(q)).map((q) => q.podInfo.pod.metadata.name);
     const a = entry('a', 'c1', ['Other']);
-    const b = { ...entry('b', 'c1', ['Other']), gatingPlugin: 'SchedulingGates' };
+    const b: QueuedPodInfo = { ...entry('b', 'c1', ['Other']), gatingPlugin: 'SchedulingGates' };
     const c = entry('c', 'c1', ['Other']);
-    const d = { ...entry('d', 'c1', ['Other']), gatingPlugin: 'OtherGate' };
+    const d: QueuedPodInfo = { ...entry('d', 'c1', ['Other']), gatingPlugin: 'OtherGate' };
     for (const [k, qp] of [['a', a], ['b', b], ['c', c], ['d', d]] as const) u.set(k, qp);
     assert.deepEqual(names(), ['a', 'c', 'd']);
     // The gated pod stops waiting (its gate changed in place, then refreshed): back in its own place.
