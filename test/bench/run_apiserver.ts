@@ -64,37 +64,57 @@ function watchBindings(cp: ControlPlane, ns: string, resourceVersion: string, ex
   let first = 0;
   let close = () => undefined as void;
   const done = new Promise<{ first: number; last: number }>((resolve, reject) => {
-    const req = httpsRequest({
-      host: '127.0.0.1', port: cp.port, rejectUnauthorized: false,
-      path: `/api/v1/namespaces/${ns}/pods?watch=1&resourceVersion=${resourceVersion}&timeoutSeconds=3600`,
-      headers: { authorization: `Bearer ${cp.token}`, accept: 'application/json' },
-    }, (res) => {
-      let buf = '';
-      res.on('data', (chunk: Buffer) => {
-        buf += chunk.toString();
-        let nl: number;
-        while ((nl = buf.indexOf('\n')) >= 0) {
-          const line = buf.slice(0, nl);
-          buf = buf.slice(nl + 1);
-          const ev = JSON.parse(line) as { object: { metadata: { name: string }; spec?: { nodeName?: string } } };
-          if (!ev.object.spec?.nodeName || bound.has(ev.object.metadata.name)) continue;
-          if (bound.size === 0) {
-            first = performance.now();
-            onFirst();
+    // The API server may close a watch early (it drops a watcher it finds slow while etcd is busy):
+    // the watch then resumes from the last event it saw.
+    let ended = false;
+    let lastVersion = resourceVersion;
+    const open = (): void => {
+      const req = httpsRequest({
+        host: '127.0.0.1', port: cp.port, rejectUnauthorized: false,
+        path: `/api/v1/namespaces/${ns}/pods?watch=1&resourceVersion=${lastVersion}&timeoutSeconds=3600`,
+        headers: { authorization: `Bearer ${cp.token}`, accept: 'application/json' },
+      }, (res) => {
+        let buf = '';
+        res.on('data', (chunk: Buffer) => {
+          buf += chunk.toString();
+          let nl: number;
+          while ((nl = buf.indexOf('\n')) >= 0) {
+            const line = buf.slice(0, nl);
+            buf = buf.slice(nl + 1);
+            const ev = JSON.parse(line) as { type: string; object: { metadata: { name: string; resourceVersion?: string }; spec?: { nodeName?: string } } };
+            if (ev.type === 'ERROR') {
+              reject(new Error(`the watch of ${ns} failed after ${bound.size} of ${expected} bindings: ${line}`));
+              continue;
+            }
+            if (ev.object.metadata.resourceVersion) lastVersion = ev.object.metadata.resourceVersion;
+            if (!ev.object.spec?.nodeName || bound.has(ev.object.metadata.name)) continue;
+            if (bound.size === 0) {
+              first = performance.now();
+              onFirst();
+            }
+            bound.add(ev.object.metadata.name);
+            if (bound.size === expected) {
+              ended = true;
+              resolve({ first, last: performance.now() });
+              req.destroy();
+            }
           }
-          bound.add(ev.object.metadata.name);
-          if (bound.size === expected) {
-            resolve({ first, last: performance.now() });
-            req.destroy();
-          }
-        }
+        });
+        res.on('error', reject);
+        res.on('end', () => {
+          if (ended) return;
+          if (res.statusCode === 200) open();
+          else reject(new Error(`the watch of ${ns} ended after ${bound.size} of ${expected} bindings (HTTP ${res.statusCode})`));
+        });
       });
-      res.on('error', reject);
-      res.on('end', () => reject(new Error(`the watch of ${ns} ended after ${bound.size} of ${expected} bindings (HTTP ${res.statusCode})`)));
-    });
-    req.on('error', (err) => (bound.size === expected ? undefined : reject(err)));
-    req.end();
-    close = () => req.destroy();
+      req.on('error', (err) => (bound.size === expected ? undefined : reject(err)));
+      req.end();
+      close = () => {
+        ended = true;
+        req.destroy();
+      };
+    };
+    open();
   });
   return { done, close };
 }

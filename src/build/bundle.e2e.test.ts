@@ -1,0 +1,64 @@
+// The built CLI (src/build/bundle.ts's output) as users start it: `run` in a process of its own,
+// reaching an API server through a kubeconfig, which exercises the bundled part of
+// @kubernetes/client-node (KubeConfig without the generated API).
+import { after, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Pod } from '../api/types.js';
+import { ApiServer } from '../apiserver/server.js';
+import { MemoryCluster } from '../cluster/memory/store.js';
+import { makeNode, makePod } from '../testing/builders.js';
+import { RealClock } from '../util/clock.js';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const bin = join(root, 'dist', 'cli', 'bin.js');
+const dir = mkdtempSync(join(tmpdir(), 'kst-bundle-e2e-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+const needsBuild = existsSync(bin) ? false : 'needs the built CLI (npm run build)';
+
+describe('the built CLI', { skip: needsBuild, timeout: 60_000 }, () => {
+  it('bundles only KubeConfig of @kubernetes/client-node, not its generated API models', () => {
+    const core = readFileSync(join(root, 'dist', 'core.js'), 'utf8');
+    assert.match(core, /client-node\/dist\/config\.js/);
+    assert.doesNotMatch(core, /client-node\/dist\/gen\/models\//);
+  });
+
+  it('run binds a pod through a kubeconfig with a bearer token, and exits 0 on SIGTERM', async () => {
+    const cluster = new MemoryCluster({ clock: new RealClock() });
+    cluster.create(makeNode('a', { allocatable: { cpu: '4', memory: '8Gi', pods: '10' } }));
+    cluster.create({ ...makePod('p', { requests: { cpu: '100m' } }), metadata: { name: 'p', namespace: 'default' } });
+    const api = await ApiServer.start({ cluster, port: 0 });
+    const kubeconfig = join(dir, 'kubeconfig');
+    writeFileSync(kubeconfig, `apiVersion: v1
+kind: Config
+clusters: [{ name: embedded, cluster: { server: "${api.url}" } }]
+users: [{ name: scheduler, user: { token: not-checked } }]
+contexts: [{ name: embedded, context: { cluster: embedded, user: scheduler } }]
+current-context: embedded
+`);
+    const config = join(dir, 'config.yaml');
+    writeFileSync(config, 'apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nleaderElection: { leaderElect: false }\n');
+    const child = spawn(process.execPath, [bin, 'run', '--kubeconfig', kubeconfig, '--config', config, '--secure-port', '0'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    try {
+      const end = Date.now() + 30_000;
+      while (cluster.get<Pod>('Pod', 'default', 'p')?.spec.nodeName === undefined) {
+        if (Date.now() > end || child.exitCode !== null) assert.fail(`pod not bound; stderr:\n${stderr}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      assert.equal(cluster.get<Pod>('Pod', 'default', 'p')?.spec.nodeName, 'a');
+      child.kill('SIGTERM');
+      assert.equal(await exited, 0, stderr);
+    } finally {
+      child.kill('SIGKILL');
+      await api.close();
+    }
+  });
+});
