@@ -81,5 +81,7 @@ function sortKeys(v: unknown): unknown {
 
 /** Deep equality of two JSON values, ignoring key order and undefined members. */
 export function jsonEqual(a: unknown, b: unknown): boolean {
+  // The same object (an update giving back what is stored) needs no printing.
+  if (a === b) return true;
   return JSON.stringify(sortKeys(a)) === JSON.stringify(sortKeys(b));
 }

@@ -4,7 +4,7 @@
 // with DRAWorkloadResourceClaims, claims from templates for a PodGroup's entries, recorded in the
 // group's status and shared by the members whose entries match the group's.
 import type { PodGroup } from '../../api/scheduling.js';
-import type { KubeObject, Pod } from '../../api/types.js';
+import type { KubeObject, Pod, PodResourceClaimStatus } from '../../api/types.js';
 import { bindTo, ClaimFinalizer, claimIsNotForPod, type ClaimName, claimIsNotForPodGroup, isPodGroupReference, podClaimName, podGroupClaimName, isReservedForPod as isReservedForPodOrGroup, SchedulingGroup } from '../../api/resourceclaim.js';
 import type { PodResourceClaim, ResourceClaim, ResourceClaimConsumerReference, ResourceClaimStatus, ResourceClaimTemplate } from '../../api/dra_types.js';
 import type { Clock } from '../../util/clock.js';
@@ -21,6 +21,8 @@ export interface ResourceClaimControllerStore {
   list<T extends KubeObject>(kind: string): T[];
   get<T extends KubeObject>(kind: string, namespace: string, name: string): T | undefined;
   update<T extends KubeObject>(obj: T): T;
+  /** Sets a stored pod's status.resourceClaimStatuses (the controller's status apply). */
+  setPodResourceClaimStatuses(pod: Pod, statuses: PodResourceClaimStatus[]): Pod;
   subscribe(handler: (e: VersionedEvent) => void): () => void;
   createResourceClaim(claim: ResourceClaim): Promise<ResourceClaim>;
   /** The status write without the faults tests arm for the scheduler's writes. */
@@ -423,7 +425,7 @@ export class ResourceClaimController {
 
   /** Merges the generated claims into status.resourceClaimStatuses, sorted by entry name (the controller's apply). */
   private recordGenerated(pod: Pod, generated: ReadonlyMap<string, string>): Pod {
-    return this.store.update<Pod>({ ...pod, status: { ...pod.status, resourceClaimStatuses: mergedClaimStatuses(pod.status?.resourceClaimStatuses, generated) } });
+    return this.store.setPodResourceClaimStatuses(pod, mergedClaimStatuses(pod.status?.resourceClaimStatuses, generated));
   }
 
   /**

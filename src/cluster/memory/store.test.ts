@@ -4,6 +4,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Node, Pod, PriorityClass } from '../../api/types.js';
 import type { PodGroup } from '../../api/scheduling.js';
+import type { ResourceClaim } from '../../api/dra_types.js';
 import { makeNode, makePod } from '../../testing/builders.js';
 import { FakeClock } from '../../util/clock.js';
 import { ApiError, type WatchEvent } from '../types.js';
@@ -221,5 +222,43 @@ describe('MemoryCluster: binding and status', () => {
     assert.equal(c.recordedEvents.length, 1);
     assert.deepEqual(c.listNodes().map((n) => n.metadata.name), ['a', 'b']);
     assert.equal(makePod('x').kind, 'Pod');
+  });
+});
+
+describe('MemoryCluster: claim and pod writes that share stored parts', () => {
+  const claimOf = (c: MemoryCluster): ResourceClaim => c.create<ResourceClaim>({
+    apiVersion: 'resource.k8s.io/v1', kind: 'ResourceClaim', metadata: { name: 'rc', namespace: 'default' },
+    spec: { devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: 'gpu' } }] } },
+  });
+
+  it('an update giving back the stored spec keeps that object, and still checks metadata', async () => {
+    const c = newCluster();
+    const stored = claimOf(c);
+    const next = await c.updateResourceClaim({ ...stored, metadata: { ...stored.metadata, finalizers: ['resource.kubernetes.io/delete-protection'] } });
+    assert.equal(next.spec, stored.spec, 'the immutable spec is shared, not copied');
+    assert.deepEqual(next.metadata.finalizers, ['resource.kubernetes.io/delete-protection']);
+    assert.equal(next.spec.devices!.requests![0]!.exactly!.allocationMode, 'ExactCount', 'defaulted when stored');
+    await rejects(c.updateResourceClaim({ ...next, metadata: { ...next.metadata, labels: { 'bad label!': 'x' } } }), 422);
+  });
+
+  it('an update with a changed spec is refused as immutable', async () => {
+    const c = newCluster();
+    const stored = claimOf(c);
+    const changed = { ...stored, spec: { devices: { requests: [{ name: 'other', exactly: { deviceClassName: 'gpu' } }] } } };
+    await assert.rejects(c.updateResourceClaim(changed), (e) => e instanceof ApiError && e.code === 422 && /spec: Invalid value: .*field is immutable/.test(e.message));
+  });
+
+  it("setPodResourceClaimStatuses sets only that field of the stored pod's status", () => {
+    const c = newCluster();
+    const p = c.create(bare('p'));
+    const seen: WatchEvent[] = [];
+    c.subscribe((ve) => seen.push(ve.event));
+    const next = c.setPodResourceClaimStatuses(p, [{ name: 'gpu', resourceClaimName: 'p-gpu-abcde' }]);
+    assert.deepEqual(next.status?.resourceClaimStatuses, [{ name: 'gpu', resourceClaimName: 'p-gpu-abcde' }]);
+    assert.equal(next.spec, p.spec, 'the spec is shared');
+    assert.equal(next.status?.conditions, p.status?.conditions, 'no conditions list is made up');
+    assert.notEqual(next.metadata.resourceVersion, p.metadata.resourceVersion);
+    assert.equal(p.status?.resourceClaimStatuses, undefined, 'the stored version is left as it was');
+    assert.deepEqual(seen.map((e) => [e.type, e.kind]), [['MODIFIED', 'Pod']]);
   });
 });

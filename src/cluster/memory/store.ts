@@ -1,6 +1,6 @@
 // The embedded cluster: an in-memory API server with list/watch semantics (resourceVersion,
 // ordered events), binding, status updates, deletes and events; deterministic for a seed.
-import type { KubeObject, Node, ObjectMeta, PersistentVolume, PersistentVolumeClaim, Pod, PodCondition, PriorityClass, StorageClass } from '../../api/types.js';
+import type { KubeObject, Node, ObjectMeta, PersistentVolume, PersistentVolumeClaim, Pod, PodCondition, PodResourceClaimStatus, PriorityClass, StorageClass } from '../../api/types.js';
 import type { ResourceClaim } from '../../api/dra_types.js';
 import type { CompositePodGroup, PodGroup } from '../../api/scheduling.js';
 import { dropDisabledFields, type PodGroupFieldGates } from '../../api/admission/drop_disabled_fields.js';
@@ -9,6 +9,7 @@ import { clusterScopedKinds, kindKey, kindKeyOf, kinds, type KindInfo } from '..
 import { randomUUID, rfc3339, seededRandom, type Clock } from '../../util/clock.js';
 import { cloneJSON } from '../../util/json_clone.js';
 import { aggregateFieldErrors, applyResourceDefaults, dropDeallocatedStatusDevices, kindValidation, validatePodStatusNomination, type FieldError } from '../../api/validation/index.js';
+import { nameIsDNSSubdomain, validateObjectMeta } from '../../api/validation/meta.js';
 import { ApiError, type ClusterClient, type ClusterEventRecord, type PodStatusPatch, type WatchEvent, type WatchHandler } from '../types.js';
 import { defaultCompositePodGroup, defaultNode, defaultPod, defaultPodGroup, defaultStorageClass, objectKey } from './defaults.js';
 import { VolumeController } from './volume_controller.js';
@@ -452,6 +453,19 @@ export class MemoryCluster implements ClusterClient {
     this.replaceExisting(objectKey(cur), cur, next);
   }
 
+  /**
+   * The resourceclaim controller's record of a pod's generated claims (a status apply of
+   * status.resourceClaimStatuses upstream): the stored pod with that one field set, its other
+   * parts shared rather than copied. A pod gone meanwhile is written as given, as `update` would.
+   */
+  setPodResourceClaimStatuses(pod: Pod, statuses: PodResourceClaimStatus[]): Pod {
+    const cur = this.get<Pod>('Pod', pod.metadata.namespace ?? 'default', pod.metadata.name ?? '');
+    if (cur === undefined) return this.update<Pod>({ ...pod, status: { ...pod.status, resourceClaimStatuses: statuses } });
+    // Stored objects are never changed: the spec is shared, metadata copied for the new version.
+    const next: Pod = { ...cur, metadata: { ...cur.metadata }, status: { ...cur.status, resourceClaimStatuses: statuses } };
+    return this.replaceExisting(objectKey(cur), cur, next) as Pod;
+  }
+
   /** Runs as a client's pod deletion arrives, before it is stored (the differential harness's timeline reads the gate then). */
   beforePodDelete: ((pod: Pod) => void) | null = null;
 
@@ -516,16 +530,20 @@ export class MemoryCluster implements ClusterClient {
 
   async updateResourceClaim(claim: ResourceClaim): Promise<ResourceClaim> {
     const cur = this.currentForUpdate({ ...claim, kind: 'ResourceClaim' as const }, 'resourceclaims.resource.k8s.io') as ResourceClaim;
-    // The main resource's strategy: status stays as stored; deletion stays marked.
-    const next: ResourceClaim = cloneJSON({ ...claim, kind: 'ResourceClaim' });
-    if (cur.status === undefined) delete next.status;
-    else next.status = cur.status;
-    applyResourceDefaults(next);
+    // The main resource's strategy: status stays as stored; deletion stays marked. The spec is
+    // immutable: the stored one given back (PreBind's finalizer, the controller's) is kept as it
+    // is, neither copied nor defaulted nor validated again (it was when stored, and is never changed).
+    const sameSpec = claim.spec !== undefined && claim.spec === cur.spec;
+    // Placeholders (null) keep the members' order as in `claim`.
+    const next: ResourceClaim = cloneJSON({ ...claim, kind: 'ResourceClaim', spec: sameSpec ? null : claim.spec, status: cur.status === undefined ? undefined : null }) as ResourceClaim;
+    if (sameSpec) next.spec = cur.spec;
+    if (cur.status !== undefined) next.status = cur.status;
+    if (!sameSpec) applyResourceDefaults(next);
     const meta = next.metadata as WritableMeta;
     meta.deletionTimestamp = cur.metadata.deletionTimestamp;
     if (meta.deletionTimestamp === undefined) delete meta.deletionTimestamp;
     const k = kindValidation('ResourceClaim')!;
-    MemoryCluster.refuseInvalid(cur, [...k.validate(next), ...k.validateUpdate!(cur, next)]);
+    MemoryCluster.refuseInvalid(cur, sameSpec ? validateObjectMeta(next.metadata, true, nameIsDNSSubdomain) : [...k.validate(next), ...k.validateUpdate!(cur, next)]);
     if (meta.deletionTimestamp !== undefined && (meta.finalizers ?? []).length === 0) {
       // The last finalizer of an object being deleted is gone: the object goes.
       this.remove('ResourceClaim', cur.metadata.namespace ?? 'default', cur.metadata.name ?? '');
