@@ -36,6 +36,14 @@ const allocatedOn = (name: string, pool: string, dev: string): ResourceClaim => 
   status: { allocation: { devices: { results: [{ request: 'req-0', driver: driverA, pool, device: dev }] } } },
 });
 const deviceOf = (r: ReturnType<Allocator['kept']>) => r?.[0]?.devices?.results?.[0]?.device;
+/** A linear congruential sequence: each call a number below `n`. */
+function seededBelow(seed: number): (n: number) => number {
+  let x = seed;
+  return (n) => {
+    x = (x * 1103515245 + 12345) % 2147483648;
+    return x % n;
+  };
+}
 
 describe('allocation answers kept across cycles', () => {
   it("answers the next pod's identical claim on an unchanged node without searching, with the same devices", () => {
@@ -172,11 +180,7 @@ describe('allocation answers kept across cycles', () => {
       new Allocator({ features: DefaultFeatures, allocatedState: state, classLister: (n) => classes.get(n), slices: manySlices, celCache, resultCache: cache });
     let hits = 0;
     for (let seed = 1; seed <= 20; seed++) {
-      let x = seed;
-      const random = (n: number) => {
-        x = (x * 1103515245 + 12345) % 2147483648;
-        return x % n;
-      };
+      const random = seededBelow(seed);
       const cache = new AllocationResultCache();
       const devices = new AllocatedDevices(true);
       const allocated = new Map<string, ResourceClaim>();
@@ -253,11 +257,7 @@ describe('allocation answers kept across cycles', () => {
       const sl = shareSlices(names);
       let hits = 0;
       for (let seed = 1; seed <= 20; seed++) {
-        let x = seed;
-        const random = (n: number) => {
-          x = (x * 1103515245 + 12345) % 2147483648;
-          return x % n;
-        };
+        const random = seededBelow(seed);
         const cache = new AllocationResultCache();
         const devices = new AllocatedDevices(true);
         const allocated: ResourceClaim[] = [];
