@@ -1,32 +1,38 @@
-// `npm run bench:upstream WORKLOAD [--label L] [--timeout S] [--json FILE]`: runs the selected
+// `npm run bench:upstream WORKLOAD [--label L] [--timeout S] [--json FILE] [--side S]`: runs the selected
 // scheduler_perf workloads on our embedded scheduler (the built CLI's `bench`) and on the pinned
 // release's own scheduler_perf (a `go test -c` binary of its topic's package, built from
 // upstream/'s module, with its in-process API server and an etcd of upstream/bin on loopback), and
-// prints both SchedulingThroughput averages side by side with their ratio. Needs Go.
+// prints both SchedulingThroughput averages side by side with their ratio and the load average at
+// each run's start. `--side ours|upstream` runs one side only (upstream's runs are slow: start them
+// early, run ours on the final build later). Needs Go.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { selectWorkloads, type SelectedWorkload } from '../../src/bench/runner.js';
 import { freePort } from '../e2e/control_plane.js';
 import { binDir, findGo, upstreamDir } from './harness.js';
 
-const usage = `Usage: npm run bench:upstream -- FILTER [--label L] [--timeout SECONDS] [--json FILE]
+const usage = `Usage: npm run bench:upstream -- FILTER [--label L] [--timeout SECONDS] [--json FILE] [--side ours|upstream|both]
 FILTER is a regular expression over "TestCase/Workload", as bench's; --label as bench's (default: default).`;
 
 interface Side {
   pods: number;
   average: number;
+  /** The 1-minute load average when the run started. */
+  load?: number;
   error?: string;
   /** Said under the table beside a figure that stands (upstream failing its own threshold). */
   note?: string;
 }
 interface Row {
   name: string;
-  ours: Side;
-  upstream: Side;
+  ours: Side | null;
+  upstream: Side | null;
 }
+
+const sides = ['ours', 'upstream', 'both'] as const;
 
 /** One DataItem of scheduler_perf's JSON output (test/integration/scheduler_perf/util.go). */
 interface DataItem {
@@ -130,29 +136,38 @@ function runOurs(sw: SelectedWorkload, timeoutSeconds: number): Side {
   }
 }
 
+/** A side's figure for the table: not run, failed, or pods/s. */
+function figure(side: Side | null): string {
+  if (side === null) return '-';
+  return side.error ? 'failed' : side.average.toFixed(1);
+}
+
 function render(rows: readonly Row[]): string {
-  const header = ['workload', 'ours pods/s', 'upstream pods/s', 'ours/upstream'];
+  const header = ['workload', 'ours pods/s', 'upstream pods/s', 'ours/upstream', 'load (ours, upstream)'];
   const cells = rows.map((r) => [
     r.name,
-    r.ours.error ? 'failed' : r.ours.average.toFixed(1),
-    r.upstream.error ? 'failed' : r.upstream.average.toFixed(1),
-    !r.ours.error && !r.upstream.error && r.upstream.average > 0 ? `${(r.ours.average / r.upstream.average).toFixed(1)}x` : '',
+    figure(r.ours),
+    figure(r.upstream),
+    r.ours && r.upstream && !r.ours.error && !r.upstream.error && r.upstream.average > 0 ? `${(r.ours.average / r.upstream.average).toFixed(1)}x` : '',
+    [r.ours?.load, r.upstream?.load].map((l) => (l === undefined ? '-' : l.toFixed(1))).join(', '),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
   const line = (c: string[]) => c.map((v, i) => (i === 0 ? v.padEnd(widths[i]!) : v.padStart(widths[i]!))).join('  ');
   const notes = rows.flatMap((r) => [
-    r.ours.error ? `* ${r.name}: ours: ${r.ours.error}` : '',
-    r.upstream.error ? `* ${r.name}: upstream: ${r.upstream.error}` : '',
-    r.upstream.note ? `* ${r.name}: ${r.upstream.note}` : '',
+    r.ours?.error ? `* ${r.name}: ours: ${r.ours.error}` : '',
+    r.upstream?.error ? `* ${r.name}: upstream: ${r.upstream.error}` : '',
+    r.upstream?.note ? `* ${r.name}: ${r.upstream.note}` : '',
   ].filter(Boolean));
   return [line(header), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line), '',
-    '* pods/s: SchedulingThroughput average of the measured op (upstream: its data item; ours: bench --json), one run each on this machine',
+    '* pods/s: SchedulingThroughput average of the measured op (upstream: its data item; ours: bench --json), one run each on this machine;',
+    '  load: the 1-minute load average when each run started',
     ...notes].join('\n') + '\n';
 }
 
 async function main(): Promise<number> {
-  const { values, positionals } = parseArgs({ allowPositionals: true, options: { label: { type: 'string' }, timeout: { type: 'string' }, json: { type: 'string' } } });
-  if (positionals.length !== 1) {
+  const { values, positionals } = parseArgs({ allowPositionals: true, options: { label: { type: 'string' }, timeout: { type: 'string' }, json: { type: 'string' }, side: { type: 'string' } } });
+  const side = (values.side ?? 'both') as (typeof sides)[number];
+  if (positionals.length !== 1 || !sides.includes(side)) {
     console.error(usage);
     return 2;
   }
@@ -173,15 +188,24 @@ async function main(): Promise<number> {
   }
   const rows: Row[] = [];
   for (const sw of selected) {
-    process.stderr.write(`${sw.fullName}: ours ...\n`);
-    const ours = runOurs(sw, timeout);
-    process.stderr.write(`${sw.fullName}: upstream ...\n`);
-    const upstream = await runUpstream(go, sw, timeout);
+    let ours: Side | null = null;
+    let upstream: Side | null = null;
+    if (side !== 'upstream') {
+      process.stderr.write(`${sw.fullName}: ours ...\n`);
+      const load = loadavg()[0]!;
+      ours = { ...runOurs(sw, timeout), load };
+    }
+    if (side !== 'ours') {
+      process.stderr.write(`${sw.fullName}: upstream ...\n`);
+      const load = loadavg()[0]!;
+      upstream = { ...(await runUpstream(go, sw, timeout)), load };
+    }
     rows.push({ name: sw.fullName, ours, upstream });
+    // Kept after each workload: upstream's runs take minutes, and a partial table still tells.
+    if (values.json) writeFileSync(values.json, JSON.stringify({ workloads: rows }, null, 2) + '\n');
   }
   process.stdout.write(render(rows));
-  if (values.json) writeFileSync(values.json, JSON.stringify({ workloads: rows }, null, 2) + '\n');
-  return rows.some((r) => r.ours.error || r.upstream.error) ? 1 : 0;
+  return rows.some((r) => r.ours?.error || r.upstream?.error) ? 1 : 0;
 }
 
 process.exitCode = await main();

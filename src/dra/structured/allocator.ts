@@ -24,7 +24,7 @@ import { CapacityError, consumedCapacityFromRequest, formatAmount, requestFitsCa
 import { DistinctAttributeConstraint, MatchAttributeConstraint, type Constraint } from './constraints.js';
 import { NO_MEMBERS, admits, allocatedBaseline, withDevice, type GroupIntersection } from './compatibility_groups.js';
 import { exactRequestView, subRequestView, type RequestView } from './requests.js';
-import { claimsKey, sameItems, type AllocationResultCache, type Answers } from './result_cache.js';
+import { claimsKey, sameItems, shareDraws, type AllocationResultCache, type Answers } from './result_cache.js';
 import { toleratesTaint } from '../../api/taints.js';
 import {
   AllocationError,
@@ -165,8 +165,8 @@ export class Allocator {
   private readonly slices: NodeSlices;
   private readonly sliceList: readonly ResourceSlice[];
   private readonly resultCache: AllocationResultCache | null;
-  /** Share IDs made so far: a search that made one is not kept (it used the random source). */
-  shareIDsMade = 0;
+  /** The share IDs the running search drew (kept with its answer), or null outside a search. */
+  private drawn: string[] | null = null;
   /** Counters left per pool after the allocated devices, computed on first need. */
   private readonly availableCounters = new Map<string, CounterSets>();
   private readonly compatibilityBaselines = new Map<string, Map<string, GroupIntersection>>();
@@ -187,8 +187,9 @@ export class Allocator {
     this.celCache = options.celCache;
     const newShareID = options.newShareID ?? randomUUID;
     this.newShareID = () => {
-      this.shareIDsMade++;
-      return newShareID();
+      const id = newShareID();
+      this.drawn?.push(id);
+      return id;
     };
     this.slices = nodeSlicesOf(options.slices);
     this.sliceList = options.slices;
@@ -206,25 +207,36 @@ export class Allocator {
     const cache = this.resultCache;
     if (cache === null) return new AllocationRun(this, node, claims, this.poolsOf(node)).run();
     const q = this.questionFor(cache, claims);
-    const kept = q.answers.get(node, slot, this.sliceList, this.features, q.classes, this.allocatedState);
+    const kept = q.answers.get(node, slot, this.sliceList, this.features, q.classes, this.allocatedState, this.newShareID);
     if (kept !== undefined) return kept;
     return this.search(q, node, slot, claims);
   }
 
-  /** The kept answer allocate would give without searching (frozen), or undefined when it would search. */
+  /**
+   * The kept answer allocate would give without searching (frozen but for new share IDs, drawn
+   * as allocate would draw them), or undefined when it would search.
+   */
   kept(node: Node, claims: readonly ResourceClaim[], slot = -1): AllocationResult[] | null | undefined {
     const cache = this.resultCache;
     if (cache === null) return undefined;
     const q = this.questionFor(cache, claims);
-    return q.answers.get(node, slot, this.sliceList, this.features, q.classes, this.allocatedState);
+    return q.answers.get(node, slot, this.sliceList, this.features, q.classes, this.allocatedState, this.newShareID);
   }
 
   private search(q: Question, node: Node, slot: number, claims: readonly ResourceClaim[]): AllocationResult[] | null {
     const pools = this.poolsOf(node);
-    const sharesBefore = this.shareIDsMade;
-    const results = new AllocationRun(this, node, claims, pools).run();
-    if (this.shareIDsMade === sharesBefore) {
-      q.answers.set({ node, slot, slices: this.sliceList, features: this.features, pools, allocatedState: this.allocatedState, classes: q.classes }, results);
+    const drawn: string[] = [];
+    this.drawn = drawn;
+    let results: AllocationResult[] | null;
+    try {
+      results = new AllocationRun(this, node, claims, pools).run();
+    } finally {
+      this.drawn = null;
+    }
+    const shares = drawn.length === 0 ? null : shareDraws(results, drawn);
+    // Share IDs the search cannot account for: not kept.
+    if (drawn.length === 0 || shares !== null) {
+      q.answers.set({ node, slot, slices: this.sliceList, features: this.features, pools, allocatedState: this.allocatedState, classes: q.classes }, results, shares);
     }
     return results;
   }

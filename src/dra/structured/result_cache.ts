@@ -22,6 +22,8 @@ class Entry implements PoolDependent {
     readonly poolKeys: readonly string[],
     /** Deeply frozen: handed out as is, so no caller can change it for the next one. */
     readonly results: readonly AllocationResult[] | null,
+    /** The share IDs the search drew, when it drew any: each use draws them anew. */
+    readonly shares: ShareDraws | null,
     /** Where the marks are mirrored while the entry holds its slot (see Answers.marks). */
     private readonly answers: Answers,
     readonly slot: number,
@@ -44,6 +46,44 @@ class Entry implements PoolDependent {
     this.inFlight = serial;
     if (!this.isStale) this.answers.mirror(this, serial);
   }
+}
+
+/**
+ * How a search drew share IDs (for shares of multi-allocation devices, from the allocator's
+ * source): `draws` IDs in all, and per share in its results (claims in order, then their device
+ * results in order) which draw it took. An answer handed out again draws as many IDs, so the
+ * source moves on as the search would have moved it, and carries the new ones in those places.
+ */
+export interface ShareDraws {
+  readonly draws: number;
+  readonly places: readonly number[];
+}
+
+/** Where each share ID of the results came from among the `drawn` IDs; null if one came from elsewhere. */
+export function shareDraws(results: readonly AllocationResult[] | null, drawn: readonly string[]): ShareDraws | null {
+  const places: number[] = [];
+  for (const r of results ?? []) {
+    for (const d of r.devices?.results ?? []) {
+      if (d.shareID === undefined) continue;
+      const place = drawn.indexOf(d.shareID);
+      if (place < 0) return null;
+      places.push(place);
+    }
+  }
+  return { draws: drawn.length, places };
+}
+
+/** The kept results with the share IDs of new draws in place of the search's (see ShareDraws). */
+function withNewShares(results: readonly AllocationResult[] | null, shares: ShareDraws, newShareID: () => string): AllocationResult[] | null {
+  const ids: string[] = [];
+  for (let i = 0; i < shares.draws; i++) ids.push(newShareID());
+  if (results === null) return null;
+  let k = 0;
+  return results.map((r) => {
+    const devices = r.devices?.results;
+    if (devices === undefined || !devices.some((d) => d.shareID !== undefined)) return r;
+    return { ...r, devices: { ...r.devices, results: devices.map((d) => (d.shareID === undefined ? d : { ...d, shareID: ids[shares.places[k++]!]! })) } };
+  });
 }
 
 /** A slot's mark for a stale entry (serials are positive). */
@@ -116,7 +156,10 @@ export class Answers {
    */
   private readonly slotNodes: (Node | undefined)[] = [];
   private readonly slotResults: (readonly AllocationResult[] | null)[] = [];
+  private readonly slotShares: (ShareDraws | null)[] = [];
   private readonly marks: number[] = [];
+  /** Whether an answer with shares was ever kept here: until then a hit reads no share slot. */
+  private sharing = false;
   private slices: readonly ResourceSlice[] | null = null;
   private features: Features | null = null;
   /** The classes of the last question asked: questions with the same ones share this array. */
@@ -133,13 +176,28 @@ export class Answers {
     return classes;
   }
 
-  /** The kept answer (frozen), or undefined when there is none or its inputs changed. */
-  get(node: Node, slot: number, slices: readonly ResourceSlice[], features: Features, classes: readonly (DeviceClass | undefined)[], state: AllocatedState): AllocationResult[] | null | undefined {
+  /**
+   * The kept answer (frozen), or undefined when there is none or its inputs changed. An answer
+   * with shares takes new share IDs from `newShareID`, as many as its search drew.
+   */
+  get(
+    node: Node,
+    slot: number,
+    slices: readonly ResourceSlice[],
+    features: Features,
+    classes: readonly (DeviceClass | undefined)[],
+    state: AllocatedState,
+    newShareID: () => string,
+  ): AllocationResult[] | null | undefined {
     if (slot >= 0 && slot < this.slotNodes.length && this.slotNodes[slot] === node && slices === this.slices && features === this.features && classes === this.classes) {
       const serial = state.marksSerial?.() ?? 0;
       if (serial > 0) {
         const mark = this.marks[slot]!;
-        if (mark !== staleMark && mark !== serial) return this.slotResults[slot] as AllocationResult[] | null;
+        if (mark !== staleMark && mark !== serial) {
+          const results = this.slotResults[slot] as AllocationResult[] | null;
+          const shares = this.sharing ? (this.slotShares[slot] ?? null) : null;
+          return shares === null ? results : withNewShares(results, shares, newShareID);
+        }
       }
     }
     let entry = slot >= 0 ? this.bySlot[slot] : undefined;
@@ -149,14 +207,17 @@ export class Answers {
     }
     if (entry.node !== node || entry.slices !== slices || entry.features !== features || entry.classes !== classes) return undefined;
     if (!state.dependentHolds!(entry)) return undefined;
-    return entry.results as AllocationResult[] | null;
+    return entry.shares === null ? (entry.results as AllocationResult[] | null) : withNewShares(entry.results, entry.shares, newShareID);
   }
 
-  /** Keeps an answer, unless it holds a share ID (random per allocation) or a pool is in flight. */
-  set(inputs: AnswerInputs, results: AllocationResult[] | null): void {
-    if (results !== null && results.some((r) => r.devices?.results?.some((d) => d.shareID !== undefined))) return;
+  /**
+   * Keeps an answer, unless a pool is in flight, or it holds share IDs without `shares` saying
+   * how they were drawn.
+   */
+  set(inputs: AnswerInputs, results: AllocationResult[] | null, shares: ShareDraws | null = null): void {
+    if (shares === null && results !== null && results.some((r) => r.devices?.results?.some((d) => d.shareID !== undefined))) return;
     const slot = inputs.slot >= 0 && inputs.slot < maxNodes ? inputs.slot : -1;
-    const entry = new Entry(inputs.node, inputs.slices, inputs.features, inputs.classes, inputs.pools.map((p) => p.id), results, this, slot);
+    const entry = new Entry(inputs.node, inputs.slices, inputs.features, inputs.classes, inputs.pools.map((p) => p.id), results, shares, this, slot);
     if (!inputs.allocatedState.watchPools!(entry)) return;
     if (results !== null) deepFreeze(results);
     const name = inputs.node.metadata.name ?? '';
@@ -178,10 +239,13 @@ export class Answers {
     while (this.slotNodes.length <= slot) {
       this.slotNodes.push(undefined);
       this.slotResults.push(null);
+      this.slotShares.push(null);
       this.marks.push(staleMark);
     }
+    if (shares !== null) this.sharing = true;
     this.slotNodes[slot] = entry.node;
     this.slotResults[slot] = results;
+    this.slotShares[slot] = shares;
     this.marks[slot] = entry.stale ? staleMark : entry.inFlightView;
   }
 
@@ -194,6 +258,7 @@ export class Answers {
   private clearSlots(): void {
     this.slotNodes.length = 0;
     this.slotResults.length = 0;
+    this.slotShares.length = 0;
     this.marks.length = 0;
   }
 

@@ -36,6 +36,14 @@ const allocatedOn = (name: string, pool: string, dev: string): ResourceClaim => 
   status: { allocation: { devices: { results: [{ request: 'req-0', driver: driverA, pool, device: dev }] } } },
 });
 const deviceOf = (r: ReturnType<Allocator['kept']>) => r?.[0]?.devices?.results?.[0]?.device;
+/** A linear congruential sequence: each call a number below `n`. */
+function seededBelow(seed: number): (n: number) => number {
+  let x = seed;
+  return (n) => {
+    x = (x * 1103515245 + 12345) % 2147483648;
+    return x % n;
+  };
+}
 
 describe('allocation answers kept across cycles', () => {
   it("answers the next pod's identical claim on an unchanged node without searching, with the same devices", () => {
@@ -172,11 +180,7 @@ describe('allocation answers kept across cycles', () => {
       new Allocator({ features: DefaultFeatures, allocatedState: state, classLister: (n) => classes.get(n), slices: manySlices, celCache, resultCache: cache });
     let hits = 0;
     for (let seed = 1; seed <= 20; seed++) {
-      let x = seed;
-      const random = (n: number) => {
-        x = (x * 1103515245 + 12345) % 2147483648;
-        return x % n;
-      };
+      const random = seededBelow(seed);
       const cache = new AllocationResultCache();
       const devices = new AllocatedDevices(true);
       const allocated = new Map<string, ResourceClaim>();
@@ -212,4 +216,82 @@ describe('allocation answers kept across cycles', () => {
     }
     assert.ok(hits > 100, `kept answers were used (${hits})`);
   });
+
+  describe('answers with shares of multi-allocation devices', () => {
+    const shareable = (name: string, group: string, idx: number): ReturnType<typeof device> =>
+      device(name, { allowMultipleAllocations: true, attributes: { group: { string: group }, idx: { int: idx } }, capacity: { bw: { value: '10G', requestPolicy: { default: '1G', validRange: { min: '1G' } } } } });
+    /** Two requests that must share a group; only s3 (group b) serves req-1, so req-0 first tries s1 (group a) in vain. */
+    const pairClaim = (name: string) =>
+      claim(name, [
+        exactly('req-0', classA, 1, { capacity: { requests: { bw: '4G' } } }),
+        exactly('req-1', classA, 1, { capacity: { requests: { bw: '4G' } }, selectors: [{ cel: { expression: `device.attributes["${driverA}"].idx == 3` } }] }),
+      ], [{ requests: ['req-0', 'req-1'], matchAttribute: `${driverA}/group` }]);
+    const shareSlices = (names: readonly string[]): ResourceSlice[] =>
+      names.map((n, i) => slice(`s-${i}`, n, `p-${i}`, driverA, [shareable('s1', 'a', 1), shareable('s2', 'b', 2), shareable('s3', 'b', 3)]));
+    const classes = new Map([[classA, theClass]]);
+    /** An allocator whose share IDs count up from `from.n` (shared, so two allocators can be compared draw for draw). */
+    const counting = (cache: AllocationResultCache | undefined, state: ReturnType<AllocatedDevices['gather']>, sl: ResourceSlice[], from: { n: number }) =>
+      new Allocator({ features: DefaultFeatures, allocatedState: state, classLister: (n) => classes.get(n), slices: sl, celCache, resultCache: cache, newShareID: () => `share-${++from.n}` });
+    const shareIDs = (r: ReturnType<Allocator['kept']>) => r?.flatMap((a) => a.devices?.results?.map((d) => `${d.device}:${d.shareID ?? ''}`) ?? []);
+
+    it('reuses the answer with new share IDs, drawn as many as the search drew (backtracking included)', () => {
+      const sl = shareSlices(['node-1']);
+      const cache = new AllocationResultCache();
+      const devices = new AllocatedDevices(true);
+      const ids = { n: 0 };
+      const first = counting(cache, devices.gather([]), sl, ids).allocate(nodes[0]!, [pairClaim('a')], 0);
+      // s1 drew share-1 before the constraint turned it down; s2 and s3 took the next two.
+      assert.deepEqual(shareIDs(first), ['s2:share-2', 's3:share-3']);
+      const second = counting(cache, devices.gather([]), sl, ids);
+      const kept = second.allocate(nodes[0]!, [pairClaim('b')], 0);
+      assert.equal(second.numAllocateOneInvocations, 0, 'answered from the cache');
+      assert.deepEqual(shareIDs(kept), ['s2:share-5', 's3:share-6'], 'three new draws, in the search\'s places');
+      assert.equal(ids.n, 6);
+      assert.deepEqual(shareIDs(counting(cache, devices.gather([]), sl, ids).kept(nodes[0]!, [pairClaim('c')])), ['s2:share-8', 's3:share-9'], 'found by name too');
+      assert.ok(Object.isFrozen(first![0]!.devices!.results![0]), 'the kept answer itself is not changed');
+    });
+
+    it('answers and draws as a search would through seeded sequences of share allocations and frees', () => {
+      const names = ['n-0', 'n-1', 'n-2'];
+      const many = names.map((n) => node(n));
+      const sl = shareSlices(names);
+      let hits = 0;
+      for (let seed = 1; seed <= 20; seed++) {
+        const random = seededBelow(seed);
+        const cache = new AllocationResultCache();
+        const devices = new AllocatedDevices(true);
+        const allocated: ResourceClaim[] = [];
+        for (let step = 0; step < 60; step++) {
+          if (random(3) === 0) {
+            // A share of 4G on a device is allocated, or an allocated one freed.
+            if (allocated.length > 0 && random(2) === 0) {
+              devices.update(allocated.splice(random(allocated.length), 1)[0], undefined);
+            } else {
+              const c: ResourceClaim = {
+                ...pairClaim(`x-${seed}-${step}`),
+                status: { allocation: { devices: { results: [{ request: 'req-0', driver: driverA, pool: `p-${random(3)}`, device: `s${1 + random(3)}`, shareID: `x-${step}`, consumedCapacity: { bw: '4G' } }] } } },
+              };
+              devices.update(undefined, c);
+              allocated.push(c);
+            }
+            continue;
+          }
+          const state = devices.gather([]);
+          const cachedIDs = { n: 100 * step };
+          const freshIDs = { n: 100 * step };
+          const cycleAllocator = counting(cache, state, sl, cachedIDs);
+          for (let i = 0; i < 3; i++) {
+            const n = random(3);
+            const want = counting(undefined, state, sl, freshIDs).allocate(many[n]!, [pairClaim(`q-${step}`)]);
+            const kept = cycleAllocator.kept(many[n]!, [pairClaim(`q-${step}`)], n);
+            if (kept !== undefined) hits++;
+            assert.deepEqual(kept ?? cycleAllocator.allocate(many[n]!, [pairClaim(`q-${step}`)], n), want, `seed ${seed}, step ${step}, node ${n}`);
+            assert.equal(cachedIDs.n, freshIDs.n, `seed ${seed}, step ${step}, node ${n}: as many share IDs drawn`);
+          }
+        }
+      }
+      assert.ok(hits > 100, `kept answers were used (${hits})`);
+    });
+  });
 });
+
