@@ -117,6 +117,9 @@ function generatedResourceClaimsChanged(newPod: Pod, oldPod: Pod): boolean {
 
 /** True when some resource request of the pod went down or was removed (extractPodScaleDown). */
 export function podRequestsScaledDown(newPod: Pod, oldPod: Pod): boolean {
+  // The requests read only the spec and these status fields: an update sharing them all (a status
+  // write of other fields, as the resourceclaim controller's) cannot have changed them.
+  if (requestInputsShared(newPod, oldPod)) return false;
   let o: Resource;
   let n: Resource;
   try {
@@ -128,6 +131,15 @@ export function podRequestsScaledDown(newPod: Pod, oldPod: Pod): boolean {
   if (o.milliCPU > n.milliCPU || o.memory > n.memory || o.ephemeralStorage > n.ephemeralStorage) return true;
   if (o.scalarResources) for (const [name, v] of o.scalarResources) if (v > n.scalar(name)) return true;
   return false;
+}
+
+/** The inputs of computePodResourceRequests are the same objects in both versions. */
+function requestInputsShared(a: Pod, b: Pod): boolean {
+  if (a.spec !== b.spec) return false;
+  const s = a.status;
+  const t = b.status;
+  return s === t || (s !== undefined && t !== undefined && s.containerStatuses === t.containerStatuses
+    && s.initContainerStatuses === t.initContainerStatuses && s.conditions === t.conditions);
 }
 
 /**

@@ -452,6 +452,20 @@ describe('SchedulingQueue: Update and Delete', () => {
     assert.deepEqual(popAll(q), ['p', 'q']);
   });
 
+  it("keeps a queued pod's derived data across an update that leaves its sources alone, and computes it afresh otherwise", () => {
+    const { q } = setup();
+    const p = podP('p', 0, { requests: { cpu: '1' } });
+    q.add(p);
+    const before = q.pendingPods()[0]!.podInfo;
+    q.update(p, { ...p, status: { resourceClaimStatuses: [{ name: 'gpu', resourceClaimName: 'p-gpu-abcde' }] } });
+    const kept = q.pendingPods()[0]!.podInfo;
+    assert.notEqual(kept, before);
+    assert.equal(kept.requests, before.requests, 'a status write keeps the computed requests');
+    const resized = { ...kept.pod, spec: { ...kept.pod.spec, containers: [{ ...kept.pod.spec.containers[0]!, resources: { requests: { cpu: '2' } } }] } };
+    q.update(kept.pod, resized);
+    assert.equal(q.pendingPods()[0]!.podInfo.requests.resource.milliCPU, 2000, 'changed containers are read again');
+  });
+
   it('requeues an unschedulable pod when a rejecting plugin registered the change', () => {
     const { q } = setup();
     const p = podP('p');

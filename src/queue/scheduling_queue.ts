@@ -742,7 +742,8 @@ export class SchedulingQueue {
     }
     const queued = this.activeQ.get(uid);
     if (queued) {
-      queued.podInfo = new PodInfo(newPod);
+      // PodInfo.Update upstream: the derived data is kept when what it comes from is unchanged.
+      queued.podInfo = PodInfo.derive(queued.podInfo, newPod);
       this.activeQ.addOrUpdate(queued);
       this.nominator.update(oldPod, queued.podInfo);
       return;
@@ -750,14 +751,14 @@ export class SchedulingQueue {
     for (const heap of [this.podBackoffQ, this.podErrorBackoffQ]) {
       const backingOff = heap.get(uid);
       if (!backingOff) continue;
-      backingOff.podInfo = new PodInfo(newPod);
+      backingOff.podInfo = PodInfo.derive(backingOff.podInfo, newPod);
       heap.addOrUpdate(backingOff);
       this.nominator.update(oldPod, backingOff.podInfo);
       return;
     }
     const unsched = this.unschedulablePods.get(uid);
     if (unsched) {
-      unsched.podInfo = new PodInfo(newPod);
+      unsched.podInfo = PodInfo.derive(unsched.podInfo, newPod);
       this.nominator.update(oldPod, unsched.podInfo);
       for (const event of events) {
         const where = this.requeue(unsched, this.isPodWorthRequeuing(unsched, event, oldPod, newPod), event.label ?? UnschedulablePodUpdate);
@@ -777,7 +778,7 @@ export class SchedulingQueue {
     const found = this.findMember(pod);
     if (!found) return false;
     const old = found.member.podInfo.pod;
-    found.member.podInfo = new PodInfo(pod);
+    found.member.podInfo = PodInfo.derive(found.member.podInfo, pod);
     if (found.entity && found.entity.group!.members[0] === found.member) found.entity.podInfo = found.member.podInfo;
     this.nominator.update(old, found.member.podInfo);
     const entity = found.entity;

@@ -115,6 +115,15 @@ describe('podSchedulingPropertiesChange for assigned pods', () => {
     assert.equal(e!.label, 'UnschedulablePodUpdatePodGeneratedResourceClaim');
   });
 
+  it('a status write sharing the spec and the fields requests read is no scale down; a changed container status still is', () => {
+    const resized = { ...p, status: { containerStatuses: [{ name: p.spec.containers[0]!.name, image: 'i', imageID: '', ready: false, restartCount: 0, resources: { requests: { cpu: '2', memory: '1Gi' } } }] } } as Pod;
+    const recorded = { ...resized, status: { ...resized.status, resourceClaimStatuses: [{ name: 'gpu', resourceClaimName: 'p-gpu-abcde' }] } };
+    assert.deepEqual(labels(podSchedulingPropertiesChange(recorded, resized)), ['AssignedPodUpdatePodGeneratedResourceClaim']);
+    const statusGone = { ...resized, status: { ...resized.status, containerStatuses: [] } };
+    assert.equal(statusGone.spec, resized.spec);
+    assert.deepEqual(labels(podSchedulingPropertiesChange(statusGone, resized)), ['AssignedPodUpdatePodScaleDown']);
+  });
+
   it('an update with no specific change is the "other" update, matched only by a general Update registration', () => {
     const [e] = podSchedulingPropertiesChange(structuredClone(p), p);
     assert.equal(e!.actionType, ActionType.UpdatePodOther);
