@@ -165,7 +165,11 @@ function render(rows: readonly Row[]): string {
 }
 
 async function main(): Promise<number> {
-  const { values, positionals } = parseArgs({ allowPositionals: true, options: { label: { type: 'string' }, timeout: { type: 'string' }, json: { type: 'string' }, side: { type: 'string' } } });
+  const { values, positionals } = parseArgs({ allowPositionals: true, options: { label: { type: 'string' }, timeout: { type: 'string' }, json: { type: 'string' }, side: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+  if (values.help) {
+    console.log(usage);
+    return 0;
+  }
   const side = (values.side ?? 'both') as (typeof sides)[number];
   if (positionals.length !== 1 || !sides.includes(side)) {
     console.error(usage);
