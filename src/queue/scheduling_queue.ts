@@ -643,10 +643,8 @@ export class SchedulingQueue {
     const pods: QueuedPodInfo[] = [];
     // The pods whose hints may not all say QueueSkip, when the plugins' indexes can tell.
     const candidates = this.unschedulablePods.candidates(event, oldObj, newObj) ?? this.unschedulablePods.scannable();
+    // Neither list holds scheduling-gated pods: only their own update frees them (update()), as upstream skips them.
     for (const qp of candidates) {
-      // Only an update of the pod itself removes scheduling gates, and update() handles that:
-      // skip such pods at once, as upstream does (scannable() leaves them out already).
-      if (qp.gatingPlugin === SchedulingGatesPlugin) continue;
       if (!preCheck || preCheck(qp.podInfo.pod)) pods.push(qp);
     }
     this.movePodsToActiveOrBackoffQueue(pods, event, oldObj, newObj);

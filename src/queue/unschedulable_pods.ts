@@ -150,7 +150,7 @@ export class UnschedulablePods {
   }
 
   /**
-   * The pods `event` may move, in map order, or null when the index cannot narrow it (a wildcard
+   * The pods `event` may move (never those waiting for their own update), in map order, or null when the index cannot narrow it (a wildcard
    * or unindexed resource, or an index that says every pod): then every pod must be asked.
    */
   candidates(event: ClusterEvent, oldObj: unknown, newObj: unknown): QueuedPodInfo[] | null {
@@ -165,7 +165,10 @@ export class UnschedulablePods {
       for (const k of eventKeys) for (const entryKey of ir.pods.get(k) ?? []) keys.add(entryKey);
     }
     const found: Entry[] = [];
-    for (const k of keys) found.push(this.entries.get(k)!);
+    for (const k of keys) {
+      const e = this.entries.get(k)!;
+      if (!this.waitsForOwnUpdate(e.qp)) found.push(e);
+    }
     if (found.length > 1) found.sort((a, b) => a.seq - b.seq);
     return found.map((e) => e.qp);
   }
