@@ -6,6 +6,7 @@
 //        [--cpu-profile PREFIX]   (a V8 profile of each size's measured pods: PREFIX-<nodes>.cpuprofile)
 // (node --expose-gc, heap limit 8 GiB: a size that does not fit fails with V8's out-of-memory error.)
 import { readFileSync, writeFileSync } from 'node:fs';
+import { writeBlock } from './docs_block.js';
 import { Session } from 'node:inspector/promises';
 import { performance } from 'node:perf_hooks';
 import { cpuUsage, memoryUsage } from 'node:process';
@@ -163,19 +164,11 @@ function tableRow(r: ScaleRow): string {
   return `| ${fmt(r.nodes)} | ${fmt(r.pods)} | ${fmt(r.heapBytes / 2 ** 20)} MiB | ${fmt(r.heapAfterRunBytes / 2 ** 20)} MiB | ${fmt(r.bytesPerNode)} | ${fmt(r.bytesPerPod)} | ${fmt(r.fillPodsPerSecond)} | ${fmt(r.firstSnapshotMs)} | ${fmt(r.measuredPods)} | ${fmt(r.podsPerSecond)} | ${fmt(r.podsPerCpuSecond)} | ${fmt(r.attemptMs.p50, 2)} / ${fmt(r.attemptMs.p90, 2)} / ${fmt(r.attemptMs.p99, 2)} |`;
 }
 
-const startMarker = '<!-- bench:scale table start -->';
-const endMarker = '<!-- bench:scale table end -->';
-
-/** Replaces what lies between the markers of `file` with the table of `rows`. */
+/** Replaces the bench:scale block of `file` with the table of `runs`. */
 function writeDocs(file: string, runs: readonly ScaleRun[]): void {
-  const text = readFileSync(file, 'utf8');
-  const from = text.indexOf(startMarker);
-  const to = text.indexOf(endMarker);
-  if (from < 0 || to < from) throw new Error(`--docs: ${file} has no "${startMarker}" ... "${endMarker}" block`);
   const when = runs.map((r) => `${r.measuredAt.slice(0, 10)}, Node ${r.node}, ${r.cores}, load average ${r.loadAverage.toFixed(1)} at the start`);
   const note = `Measured with \`npm run bench:scale\` (${[...new Set(when)].join('; ')}): wall-clock pods/s and the attempt percentiles shrink with the machine's load, pods per CPU-second much less.`;
-  const block = [startMarker, note, '', ...tableHead, ...runs.flatMap((r) => r.rows).map(tableRow), endMarker].join('\n');
-  writeFileSync(file, text.slice(0, from) + block + text.slice(to + endMarker.length));
+  writeBlock(file, 'bench:scale table', [note, '', ...tableHead, ...runs.flatMap((r) => r.rows).map(tableRow)].join('\n'));
 }
 
 function measuredCores(): string {

@@ -1,4 +1,4 @@
-// `npm run bench:upstream WORKLOAD [--label L] [--timeout S] [--json FILE] [--side S]`: runs the selected
+// `npm run bench:upstream WORKLOAD [--label L] [--timeout S] [--json FILE] [--side S] [--cpus N,M] [--docs FILE]`: runs the selected
 // scheduler_perf workloads on our embedded scheduler (the built CLI's `bench`) and on the pinned
 // release's own scheduler_perf (a `go test -c` binary of its topic's package, built from
 // upstream/'s module, with its in-process API server and an etcd of upstream/bin on loopback), and
@@ -7,30 +7,22 @@
 // early, run ours on the final build later). Needs Go.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { cpus as machineCpus, loadavg, tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { selectWorkloads, type SelectedWorkload } from '../../src/bench/runner.js';
 import { freePort } from '../e2e/control_plane.js';
+import { writeBlock } from '../bench/docs_block.js';
 import { binDir, findGo, upstreamDir } from './harness.js';
+import { renderMarkdown, renderText, type Side, type SideBySideRun } from './side_by_side.js';
 
 const usage = `Usage: npm run bench:upstream -- FILTER [--label L] [--timeout SECONDS] [--json FILE] [--side ours|upstream|both]
-FILTER is a regular expression over "TestCase/Workload", as bench's; --label as bench's (default: default).`;
-
-interface Side {
-  pods: number;
-  average: number;
-  /** The 1-minute load average when the run started. */
-  load?: number;
-  error?: string;
-  /** Said under the table beside a figure that stands (upstream failing its own threshold). */
-  note?: string;
-}
-interface Row {
-  name: string;
-  ours: Side | null;
-  upstream: Side | null;
-}
+                                        [--cpus N,M,...] [--docs FILE]
+       npm run bench:upstream -- --render A.json,B.json --docs FILE
+FILTER is a regular expression over "TestCase/Workload", as bench's; --label as bench's (default: default).
+--cpus 1,2 runs each workload once per core count, both sides pinned to the first N cores (taskset).
+--docs FILE rewrites FILE's "bench:upstream table" block (the README's performance section) with the
+table; --render makes it from earlier --json files without running anything.`;
 
 const sides = ['ours', 'upstream', 'both'] as const;
 
@@ -69,17 +61,22 @@ function measuredPods(sw: SelectedWorkload): number {
   return typeof v === 'number' ? v : 0;
 }
 
-async function runUpstream(go: string, sw: SelectedWorkload, timeoutSeconds: number): Promise<Side> {
+/** The command pinned to the first `cpus` cores, or as is. */
+function pinnedTo(cpus: number | undefined, command: string, args: string[]): [string, string[]] {
+  return cpus === undefined ? [command, args] : ['taskset', ['--cpu-list', `0-${cpus - 1}`, command, ...args]];
+}
+
+async function runUpstream(go: string, sw: SelectedWorkload, timeoutSeconds: number, cpus: number | undefined): Promise<Side> {
   const { pkg, binary } = topicPackage(sw);
   buildTopic(go, pkg, binary);
   const dir = execFileSync(go, ['list', '-f', '{{.Dir}}', pkg], { cwd: upstreamDir, encoding: 'utf8' }).trim();
   const out = mkdtempSync(join(tmpdir(), 'bench-upstream-'));
   try {
     const started = Date.now();
-    const r = spawnSync(binary, [
+    const r = spawnSync(...pinnedTo(cpus, binary, [
       '-test.run=^$', `-test.bench=${benchPattern(sw.fullName)}`, '-test.benchtime=1x', `-test.timeout=${timeoutSeconds}s`,
       '-perf-scheduling-label-filter=', `-data-items-dir=${out}`,
-    ], {
+    ]), {
       // The package reads its performance-config.yaml and templates relative to its folder.
       cwd: dir,
       encoding: 'utf8',
@@ -119,11 +116,11 @@ async function runUpstream(go: string, sw: SelectedWorkload, timeoutSeconds: num
 }
 
 /** Ours as a user runs it: the built CLI's bench, one process per workload. */
-function runOurs(sw: SelectedWorkload, timeoutSeconds: number): Side {
+function runOurs(sw: SelectedWorkload, timeoutSeconds: number, cpus: number | undefined): Side {
   const out = mkdtempSync(join(tmpdir(), 'bench-ours-'));
   try {
     const json = join(out, 'ours.json');
-    const r = spawnSync(process.execPath, [join(repoDir, 'dist/cli/bin.js'), 'bench', `^${sw.fullName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, '--label', 'all', '--json', json, '--timeout', String(timeoutSeconds)], {
+    const r = spawnSync(...pinnedTo(cpus, process.execPath, [join(repoDir, 'dist/cli/bin.js'), 'bench', `^${sw.fullName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, '--label', 'all', '--json', json, '--timeout', String(timeoutSeconds)]), {
       encoding: 'utf8',
       timeout: (timeoutSeconds + 60) * 1000,
     });
@@ -136,43 +133,46 @@ function runOurs(sw: SelectedWorkload, timeoutSeconds: number): Side {
   }
 }
 
-/** A side's figure for the table: not run, failed, or pods/s. */
-function figure(side: Side | null): string {
-  if (side === null) return '-';
-  return side.error ? 'failed' : side.average.toFixed(1);
-}
-
-function render(rows: readonly Row[]): string {
-  const header = ['workload', 'ours pods/s', 'upstream pods/s', 'ours/upstream', 'load (ours, upstream)'];
-  const cells = rows.map((r) => [
-    r.name,
-    figure(r.ours),
-    figure(r.upstream),
-    r.ours && r.upstream && !r.ours.error && !r.upstream.error && r.upstream.average > 0 ? `${(r.ours.average / r.upstream.average).toFixed(1)}x` : '',
-    [r.ours?.load, r.upstream?.load].map((l) => (l === undefined ? '-' : l.toFixed(1))).join(', '),
-  ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
-  const line = (c: string[]) => c.map((v, i) => (i === 0 ? v.padEnd(widths[i]!) : v.padStart(widths[i]!))).join('  ');
-  const notes = rows.flatMap((r) => [
-    r.ours?.error ? `* ${r.name}: ours: ${r.ours.error}` : '',
-    r.upstream?.error ? `* ${r.name}: upstream: ${r.upstream.error}` : '',
-    r.upstream?.note ? `* ${r.name}: ${r.upstream.note}` : '',
-  ].filter(Boolean));
-  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...cells.map(line), '',
-    '* pods/s: SchedulingThroughput average of the measured op (upstream: its data item; ours: bench --json), one run each on this machine;',
-    '  load: the 1-minute load average when each run started',
-    ...notes].join('\n') + '\n';
+/** `--cpus`: core counts to pin the runs to, each at most the machine's; [undefined] unpinned. */
+function coreCounts(flag: string | undefined): (number | undefined)[] | string {
+  if (flag === undefined) return [undefined];
+  const available = machineCpus().length;
+  const counts = flag.split(',').map(Number);
+  const bad = counts.find((n) => !Number.isInteger(n) || n < 1 || n > available);
+  if (bad !== undefined) return `--cpus: each count must be a whole number from 1 to this machine's ${available} cores, got "${flag}"`;
+  if (spawnSync('taskset', ['--version']).error) return '--cpus needs taskset (util-linux) on the PATH';
+  return counts;
 }
 
 async function main(): Promise<number> {
-  const { values, positionals } = parseArgs({ allowPositionals: true, options: { label: { type: 'string' }, timeout: { type: 'string' }, json: { type: 'string' }, side: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      label: { type: 'string' }, timeout: { type: 'string' }, json: { type: 'string' }, side: { type: 'string' },
+      cpus: { type: 'string' }, docs: { type: 'string' }, render: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+    },
+  });
   if (values.help) {
     console.log(usage);
+    return 0;
+  }
+  if (values.render !== undefined) {
+    if (values.docs === undefined || positionals.length > 0) {
+      console.error(usage);
+      return 2;
+    }
+    const runs = values.render.split(',').map((f) => JSON.parse(readFileSync(f, 'utf8')) as SideBySideRun);
+    writeBlock(values.docs, 'bench:upstream table', renderMarkdown(runs));
     return 0;
   }
   const side = (values.side ?? 'both') as (typeof sides)[number];
   if (positionals.length !== 1 || !sides.includes(side)) {
     console.error(usage);
+    return 2;
+  }
+  const counts = coreCounts(values.cpus);
+  if (typeof counts === 'string') {
+    console.error(counts);
     return 2;
   }
   const go = findGo();
@@ -190,26 +190,31 @@ async function main(): Promise<number> {
     console.error(`no workload matches "${positionals[0]}" with label ${values.label ?? 'default'} (bench --list shows them)`);
     return 2;
   }
-  const rows: Row[] = [];
+  const cpuList = machineCpus();
+  const run: SideBySideRun = { measuredAt: new Date().toISOString(), node: process.versions.node, machine: `${cpuList.length} × ${cpuList[0]?.model.trim() ?? 'unknown CPU'}`, workloads: [] };
   for (const sw of selected) {
-    let ours: Side | null = null;
-    let upstream: Side | null = null;
-    if (side !== 'upstream') {
-      process.stderr.write(`${sw.fullName}: ours ...\n`);
-      const load = loadavg()[0]!;
-      ours = { ...runOurs(sw, timeout), load };
+    for (const cpus of counts) {
+      const at = cpus === undefined ? sw.fullName : `${sw.fullName} on ${cpus} core${cpus === 1 ? '' : 's'}`;
+      let ours: Side | null = null;
+      let upstream: Side | null = null;
+      if (side !== 'upstream') {
+        process.stderr.write(`${at}: ours ...\n`);
+        const load = loadavg()[0]!;
+        ours = { ...runOurs(sw, timeout, cpus), load };
+      }
+      if (side !== 'ours') {
+        process.stderr.write(`${at}: upstream ...\n`);
+        const load = loadavg()[0]!;
+        upstream = { ...(await runUpstream(go, sw, timeout, cpus)), load };
+      }
+      run.workloads.push({ name: sw.fullName, ours, upstream, ...(cpus === undefined ? {} : { cpus }) });
+      // Kept after each run: upstream's take minutes, and a partial table still tells.
+      if (values.json) writeFileSync(values.json, JSON.stringify(run, null, 2) + '\n');
     }
-    if (side !== 'ours') {
-      process.stderr.write(`${sw.fullName}: upstream ...\n`);
-      const load = loadavg()[0]!;
-      upstream = { ...(await runUpstream(go, sw, timeout)), load };
-    }
-    rows.push({ name: sw.fullName, ours, upstream });
-    // Kept after each workload: upstream's runs take minutes, and a partial table still tells.
-    if (values.json) writeFileSync(values.json, JSON.stringify({ workloads: rows }, null, 2) + '\n');
   }
-  process.stdout.write(render(rows));
-  return rows.some((r) => r.ours?.error || r.upstream?.error) ? 1 : 0;
+  process.stdout.write(renderText(run.workloads));
+  if (values.docs) writeBlock(values.docs, 'bench:upstream table', renderMarkdown([run]));
+  return run.workloads.some((r) => r.ours?.error || r.upstream?.error) ? 1 : 0;
 }
 
 process.exitCode = await main();
