@@ -53,7 +53,7 @@ function cores(r: Row): string {
 
 function notes(rows: readonly Row[]): string[] {
   return rows.flatMap((r) => {
-    const at = r.cpus === undefined ? r.name : `${r.name} (${r.cpus} cores)`;
+    const at = r.cpus === undefined ? r.name : `${r.name} (${r.cpus} core${r.cpus === 1 ? '' : 's'})`;
     return [
       r.ours?.error ? `* ${at}: ours: ${r.ours.error}` : '',
       r.upstream?.error ? `* ${at}: upstream: ${r.upstream.error}` : '',
