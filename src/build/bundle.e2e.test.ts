@@ -22,10 +22,16 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 const needsBuild = existsSync(bin) ? false : 'needs the built CLI (npm run build)';
 
 describe('the built CLI', { skip: needsBuild, timeout: 60_000 }, () => {
-  it('bundles only KubeConfig of @kubernetes/client-node, not its generated API models', () => {
-    const core = readFileSync(join(root, 'dist', 'core.js'), 'utf8');
-    assert.match(core, /client-node\/dist\/config\.js/);
-    assert.doesNotMatch(core, /client-node\/dist\/gen\/models\//);
+  it('bundles only KubeConfig of @kubernetes/client-node, not its generated API models, once for the core and run\'s first lists', () => {
+    const read = (...path: string[]) => readFileSync(join(root, 'dist', ...path), 'utf8');
+    const kubeConfig = read('vendor', 'kube_config.js');
+    assert.match(kubeConfig, /client-node\/dist\/config\.js/);
+    assert.doesNotMatch(kubeConfig, /client-node\/dist\/gen\/models\//);
+    for (const [file, vendor] of [[['core.js'], './vendor/'], [['cli', 'commands', 'run_first_lists.js'], '../../vendor/']] as const) {
+      const text = read(...file);
+      assert.doesNotMatch(text, /client-node\/dist\/|node_modules\/yaml\//, `${file.join('/')} has its own copy`);
+      assert.ok(text.includes(`from "${vendor}kube_config.js"`) && text.includes(`from "${vendor}yaml.js"`), `${file.join('/')} imports the shared copies`);
+    }
   });
 
   it('run binds a pod through a kubeconfig with a bearer token, and exits 0 on SIGTERM', async () => {

@@ -5,7 +5,9 @@
 // one scope: split into shared chunks, they reached each other through module imports, which cost
 // SchedulingBasic 12% (docs/performance.md). Every entry imports the same core, so an out-of-tree
 // plugin importing `kube-scheduler-ts/plugin` gets the very classes (Status, NodeInfo...) the CLI
-// runs with. Run by `npm run build` after tsc, which writes only the declarations.
+// runs with. Two packages are files of their own under dist/vendor/ (KubeConfig, YAML): `run`'s
+// first lists (dist/cli/commands/run_first_lists.js) need them before the core loads, and both
+// import the same copy. Run by `npm run build` after tsc, which writes only the declarations.
 import { build, type Plugin } from 'esbuild';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -75,6 +77,41 @@ const kubeConfigOnly: Plugin = {
   },
 };
 
+const distDir = join(root, 'dist');
+const kubeConfigModule = join(src, 'cluster', 'kube', 'kube_config.ts');
+/** The packages `run`'s first lists (bin.ts, before the core loads) share with the core: one copy each. */
+const vendor = { kubeConfig: join(distDir, 'vendor', 'kube_config.js'), yaml: join(distDir, 'vendor', 'yaml.js') };
+
+/** The import specifier of the file `target` from the file `out`. */
+const specifierFrom = (out: string, target: string): string => {
+  const rel = relative(dirname(out), target).split('\\').join('/');
+  return rel.startsWith('.') ? rel : `./${rel}`;
+};
+
+/** KubeConfig and YAML, imported from dist/vendor/ by the bundle written to `out` instead of copied into it. */
+const fromVendor = (out: string): Plugin => ({
+  name: 'from-vendor',
+  setup(b) {
+    b.onResolve({ filter: /^yaml$/ }, () => ({ path: specifierFrom(out, vendor.yaml), external: true }));
+    b.onResolve({ filter: /\/kube_config\.js$/ }, (args) => (
+      join(args.resolveDir, args.path) === kubeConfigModule.replace(/\.ts$/, '.js') ? { path: specifierFrom(out, vendor.kubeConfig), external: true } : undefined));
+  },
+});
+
+// The bundled CommonJS dependencies call require(); an ES module has none of its own.
+const requireBanner = { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" };
+const common = { bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'warning' } as const;
+
+const yamlNames = Object.keys(createRequire(import.meta.url)('yaml') as object).filter((n) => /^[A-Za-z_$][\w$]*$/.test(n) && n !== 'default');
+await build({ ...common, entryPoints: [kubeConfigModule], outfile: vendor.kubeConfig, plugins: [withoutOpenTelemetry, kubeConfigOnly], banner: requireBanner });
+await build({
+  ...common,
+  // yaml is CommonJS under Node: its names, listed here, become the file's own ES exports.
+  stdin: { contents: `import * as yaml from 'yaml';\nexport const { ${yamlNames.join(', ')} } = yaml;\n`, resolveDir: src, sourcefile: 'yaml.ts', loader: 'ts' },
+  outfile: vendor.yaml,
+  banner: requireBanner,
+});
+
 const entries = bundleEntries();
 const cliEntry = join(src, 'cli', 'bin.ts');
 const cliMain = join(src, 'cli', 'main.ts');
@@ -93,29 +130,21 @@ await build({
     sourcefile: 'core.ts',
     loader: 'ts',
   },
+  ...common,
   outfile: core,
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
   sourcemap: true,
   // As tsc's maps: the mappings only (stack traces), not a copy of every source.
   sourcesContent: false,
   // tsx is the plugin loader for TypeScript plugins: it registers itself by URL.
   external: ['tsx', 'tsx/*'],
-  plugins: [withoutOpenTelemetry, kubeConfigOnly],
-  // The bundled CommonJS dependencies call require(); an ES module has none of its own.
-  banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
-  logLevel: 'warning',
+  plugins: [withoutOpenTelemetry, fromVendor(core)],
+  banner: requireBanner,
   logOverride: { 'equals-negative-zero': 'silent' },
 });
 
 /** The import specifier of the core from the file `out` (dist/x.js or dist/y/x.js). */
-const coreFrom = (out: string): string => {
-  const rel = relative(dirname(out), core).split('\\').join('/');
-  return rel.startsWith('.') ? rel : `./${rel}`;
-};
-const outOf = (entry: string): string => join(root, 'dist', `${relative(src, entry).slice(0, -'.ts'.length)}.js`);
+const coreFrom = (out: string): string => specifierFrom(out, core);
+const outOf = (entry: string): string => join(distDir, `${relative(src, entry).slice(0, -'.ts'.length)}.js`);
 
 // Each library entry: its names, read from the built core, re-exported from the core's namespace.
 const coreModule = (await import(pathToFileURL(core).href)) as Record<string, Record<string, unknown>>;
@@ -133,19 +162,20 @@ libraryEntries.forEach((entry, i) => {
   writeFileSync(out, lines.join('\n') + '\n');
 });
 
+// `run`'s first lists, a file of its own that bin.ts imports before the core (vendor packages shared).
+const firstLists = join(src, 'cli', 'commands', 'run_first_lists.ts');
+await build({ ...common, entryPoints: [firstLists], outfile: outOf(firstLists), plugins: [fromVendor(outOf(firstLists))], banner: requireBanner });
+
 // The CLI: src/cli/bin.ts itself, with its runCli taken from the core instead of a second copy.
 await build({
+  ...common,
   entryPoints: [cliEntry],
   outfile: outOf(cliEntry),
-  bundle: true,
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
   plugins: [{
     name: 'cli-from-core',
     setup(b) {
       b.onResolve({ filter: /^\.\/main\.js$/ }, () => ({ path: coreFrom(outOf(cliEntry)), external: true }));
+      b.onResolve({ filter: /^\.\/commands\/run_first_lists\.js$/ }, () => ({ path: specifierFrom(outOf(cliEntry), outOf(firstLists)), external: true }));
     },
   }],
-  logLevel: 'warning',
 });

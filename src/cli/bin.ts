@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Entry point of the `kube-scheduler-ts` binary.
-import { runCli } from './main.js';
+// Entry point of the `kube-scheduler-ts` binary. `run` sends its first node and pod lists before
+// the scheduler's code (dist/core.js) loads, so that the API server encodes them meanwhile.
+import type { FirstLists } from './commands/run_first_lists.js';
 
 // A reader that stops early (`explain ... | head`) closes the pipe: end quietly, as command-line
 // tools do, instead of dying of the unhandled write error.
@@ -9,7 +10,14 @@ process.stdout.on('error', (err: NodeJS.ErrnoException) => {
   throw err;
 });
 
-runCli(process.argv.slice(2)).then(
+const argv = process.argv.slice(2);
+const asksHelp = argv.includes('-h') || argv.includes('--help');
+const early: FirstLists | null | undefined = argv[0] === 'run' && !asksHelp
+  ? (await import('./commands/run_first_lists.js')).startFirstLists(argv.slice(1))
+  : undefined;
+const { runCli } = await import('./main.js');
+
+runCli(argv, undefined, early).then(
   (code) => {
     // A failure ends the process at once, whatever is still pending (`run` after losing its
     // lease must not let a retried request land later); stdout and stderr are synchronous here.

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { checks, commandHelp, parseCommand, type CommandSpec } from './command_spec.js';
-import { runSpec } from './commands/run_flags.js';
+import { runSpec } from './commands/run_spec.js';
 import { benchSpec, capacitySpec, compareSpec, explainSpec, serveSpec, simulateSpec, snapshotSpec } from './commands/specs.js';
 import { runCli } from './main.js';
 

@@ -1,9 +1,10 @@
 // The kube-scheduler-ts command: dispatches to one command module per subcommand.
 import { ExitBadInput, describeListenError, processIO, verbosityOf, type CliIO, type Command } from './io.js';
-import { runSpec } from './commands/run_flags.js';
+import { runSpec } from './commands/run_spec.js';
 import { benchSpec, capacitySpec, compareSpec, explainSpec, serveSpec, simulateSpec, snapshotSpec } from './commands/specs.js';
 import { commandHelp, commandList, type CommandSpec } from './command_spec.js';
 import { BadInputError } from '../util/bad_input.js';
+import type { FirstLists } from './commands/run_first_lists.js';
 
 export { type CliIO } from './io.js';
 
@@ -13,7 +14,8 @@ const ExitInternalError = 1;
 /** A command's declaration (its help, its line in the list) and what runs it, imported on use. */
 interface CommandEntry {
   readonly spec: CommandSpec;
-  readonly load: () => Promise<Command>;
+  /** `early`: what bin.ts started before loading this module (only `run` has any). */
+  readonly load: (early: FirstLists | null | undefined) => Promise<Command>;
 }
 
 // In the order the help lists them. The declarations are at hand (commands/specs.ts), every
@@ -22,11 +24,12 @@ interface CommandEntry {
 const commands: Record<string, CommandEntry> = {
   simulate: { spec: simulateSpec, load: async () => (await import('./commands/simulate.js')).simulateCommand },
   explain: { spec: explainSpec, load: async () => (await import('./commands/simulate.js')).explainCommand },
-  // The first node and pod lists go out before the scheduler's modules load (run_first_lists.ts).
+  // The first node and pod lists go out before the scheduler's modules load (run_first_lists.ts):
+  // bin.ts sends them before it loads this module; a caller of runCli that did not, here.
   run: {
     spec: runSpec,
-    load: async () => async (argv, io) => {
-      const first = (await import('./commands/run_first_lists.js')).startFirstLists(argv);
+    load: async (early) => async (argv, io) => {
+      const first = early !== undefined ? early : (await import('./commands/run_first_lists.js')).startFirstLists(argv);
       return (await import('./commands/run.js')).runCommand(argv, io, process, first);
     },
   },
@@ -49,7 +52,8 @@ With no scenario, the bundled scenarios/default.yaml is used.
 `;
 }
 
-export async function runCli(argv: string[], io: CliIO = processIO): Promise<number> {
+/** `early`: `run`'s first lists, already sent by bin.ts (null: it sent none, `run` lists as usual). */
+export async function runCli(argv: string[], io: CliIO = processIO, early?: FirstLists | null): Promise<number> {
   const [name, ...rest] = argv;
   if (!name || name === '-h' || name === '--help' || name === 'help') {
     io.stdout(usage());
@@ -65,7 +69,7 @@ export async function runCli(argv: string[], io: CliIO = processIO): Promise<num
     return 0;
   }
   try {
-    return await (await command.load())(rest, io);
+    return await (await command.load(early))(rest, io);
   } catch (err) {
     if (isBadInput(err)) {
       io.stderr(`error: ${(err as Error).message}\n`);

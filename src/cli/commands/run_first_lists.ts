@@ -1,14 +1,16 @@
-// `run`'s first lists of nodes and pods, asked for before the scheduler's modules load: the API
-// server encodes them while Node compiles about 900 modules, where upstream's binary starts its
-// informers at once. Anything unclear (bad flags, no kubeconfig) sends nothing: `run` then lists as
-// usual and reports the problem itself.
+// `run`'s first lists of nodes and pods, asked for before the scheduler's code loads: the API
+// server encodes them while Node compiles the core (bin.ts imports this module first, built as a
+// file of its own beside dist/core.js, sharing KubeConfig and YAML with it through dist/vendor/),
+// where upstream's binary starts its informers at once. Anything unclear (bad flags, no
+// kubeconfig) sends nothing: `run` then lists as usual and reports the problem itself.
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import type { KubeConfig } from '../../cluster/kube/kube_config.js';
-import { listAll, type Listed } from '../../cluster/kube/reflector.js';
+import { listAll, type Listed } from '../../cluster/kube/list.js';
 import { listKeyOf, resourceSpec } from '../../cluster/kube/resources.js';
 import { HttpTransport, loadKubeConfig } from '../../cluster/kube/rest.js';
-import { parseRunFlags } from './run_flags.js';
+import { parseCommand } from '../command_spec.js';
+import { runSpec } from './run_spec.js';
 
 export interface FirstLists {
   /** The API server and user they were asked of (`targetOf`): only a client of the same uses them. */
@@ -34,7 +36,8 @@ function configuredKubeconfig(configFile: string | undefined): string {
 export function startFirstLists(argv: string[]): FirstLists | null {
   let kc: KubeConfig;
   try {
-    const flags = parseRunFlags(argv);
+    // The flags as parseRunFlags reads them; what it refuses beyond their declarations refuses `run`.
+    const flags = parseCommand(runSpec, argv).values;
     kc = loadKubeConfig(flags.kubeconfig ?? configuredKubeconfig(flags.config), flags.master);
   } catch {
     return null;

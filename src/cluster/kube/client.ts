@@ -12,7 +12,8 @@ import { Backoff, type BackoffOptions } from './backoff.js';
 import { isNotFound } from './errors.js';
 import { EventSink } from './events.js';
 import { InformerHealth } from './informer_health.js';
-import { Reflector, type Listed, type ReflectorOptions, type ReflectorStatus } from './reflector.js';
+import type { Listed } from './list.js';
+import { Reflector, type ReflectorOptions, type ReflectorStatus } from './reflector.js';
 import { inTableOrder, listKeyOf, podPath, resourceClaimPath, resourceSpec, watchedResourcesFor, type ResourceSpec } from './resources.js';
 import { writeTimeoutMs, type RestTransport } from './rest.js';
 

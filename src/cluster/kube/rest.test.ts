@@ -5,6 +5,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { KubeConfig } from '@kubernetes/client-node';
 import { FakeClock } from '../../util/clock.js';
 import { StatusError } from './errors.js';
@@ -61,13 +62,15 @@ function kubeconfigFor(url: string): KubeConfig {
 /** A loopback server answering each request with the next scripted reply. */
 async function scriptedServer(replies: ((res: http.ServerResponse) => void)[]) {
   const seen: string[] = [];
+  const encodings: (string | undefined)[] = [];
   const server = http.createServer((req, res) => {
     seen.push(`${req.method} ${req.url}`);
+    encodings.push(req.headers['accept-encoding']);
     (replies.shift() ?? ((r) => r.writeHead(500).end()))(res);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url, seen, close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }) };
+  return { url, seen, encodings, close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }) };
 }
 
 /** Waits (bounded) until the transport has set a timer on the fake clock, then fires it. */
@@ -101,6 +104,34 @@ test('a 429 or 5xx with Retry-After is sent again after that wait; without it th
     assert.deepEqual(await answer, { kind: 'Binding' });
     await assert.rejects(t.request({ method: 'GET', path: '/api/v1/pods' }), (err: unknown) => err instanceof StatusError && err.code === 500 && err.reason === 'InternalError' && err.message === 'boom');
     assert.equal(s.seen.length, 4);
+  } finally {
+    t.destroy();
+    await s.close();
+  }
+});
+
+test('answers are asked for gzipped, as client-go does, and a gzipped answer or Status is inflated', async () => {
+  const gzipped = (code: number, body: unknown) => (res: http.ServerResponse) => {
+    res.writeHead(code, { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' });
+    res.end(gzipSync(JSON.stringify(body)));
+  };
+  const items = Array.from({ length: 2000 }, (_, i) => ({ metadata: { name: `node-${i}` } }));
+  const s = await scriptedServer([
+    gzipped(200, { kind: 'NodeList', items }),
+    json(201, { kind: 'Binding' }),
+    gzipped(409, { kind: 'Status', code: 409, reason: 'Conflict', message: 'taken' }),
+    (res) => {
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' });
+      res.end('not gzip at all');
+    },
+  ]);
+  const t = new HttpTransport(kubeconfigFor(s.url));
+  try {
+    assert.deepEqual(await t.request({ method: 'GET', path: '/api/v1/nodes' }), { kind: 'NodeList', items });
+    assert.deepEqual(await t.request({ method: 'POST', path: '/api/v1/namespaces/d/pods/p/binding', body: {} }), { kind: 'Binding' });
+    await assert.rejects(t.request({ method: 'POST', path: '/api/v1/namespaces/d/pods/p/binding', body: {} }), (err: unknown) => err instanceof StatusError && err.code === 409 && err.message === 'taken');
+    await assert.rejects(t.request({ method: 'GET', path: '/api/v1/pods' }), /incorrect header check/);
+    assert.deepEqual(s.encodings, ['gzip', 'gzip', 'gzip', 'gzip']);
   } finally {
     t.destroy();
     await s.close();
