@@ -190,6 +190,13 @@ export interface PreFilterPlugin extends Plugin {
  */
 export interface FilterPlugin extends Plugin {
   filter(state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): Status | null;
+  /**
+   * Optional: true when `filter` would let this pod pass on every node of this cycle that has
+   * its Node object (also on copies with pods added or removed), given what PreFilter stored in
+   * `state`. It must be cheap and never wrong: a cycle that records neither plugin metrics nor
+   * diagnosis then leaves this plugin out of its per-node walk, which changes no verdict.
+   */
+  passesEveryNode?(state: CycleState, pod: PodInfo): boolean;
 }
 
 /** What a PostFilter plugin returns: a nominated node (or none) and its verdict. */

@@ -454,6 +454,60 @@ describe('Framework: RunFilterPlugins', () => {
   });
 });
 
+describe('Framework: Filter plugins that pass the pod on every node (passesEveryNode)', () => {
+  const filter = (name: string, calls: string[], passesEveryNode?: () => boolean): AnyPlugin => ({
+    name,
+    filter: () => (calls.push(name), null),
+    ...(passesEveryNode ? { passesEveryNode } : {}),
+  });
+  const thrown = () => {
+    throw new Error('broken');
+  };
+  const make = (calls: string[]) => {
+    const plugins = [filter('Always', calls, () => true), filter('Maybe', calls, () => false), filter('Plain', calls), filter('Broken', calls, thrown)];
+    return newFramework([queueSort(), binder(), ...plugins], withBasics({ filter: { enabled: plugins.map((p) => ({ name: p.name })) } }));
+  };
+  const cases: { name: string; run: (f: Framework, state: CycleState, p: PodInfo) => Status | null; ran: string[] }[] = [
+    { name: 'the attempt PreFilter planned leaves it out', run: (f, s, p) => f.runFilterPlugins(s, p, node('n')), ran: ['Maybe', 'Plain', 'Broken'] },
+    { name: 'so do clones of its state (nominated pods, preemption)', run: (f, s, p) => f.runFilterPlugins(s.clone(), p, node('n')), ran: ['Maybe', 'Plain', 'Broken'] },
+    { name: 'another pod on the same state runs every plugin', run: (f, s) => f.runFilterPlugins(s, pod('other'), node('n')), ran: ['Always', 'Maybe', 'Plain', 'Broken'] },
+    { name: 'a state PreFilter did not plan runs every plugin', run: (f, _s, p) => f.runFilterPlugins(new CycleState(), p, node('n')), ran: ['Always', 'Maybe', 'Plain', 'Broken'] },
+    { name: 'a NodeInfo without its Node meets every plugin', run: (f, s, p) => f.runFilterPlugins(s, p, new NodeInfo()), ran: ['Always', 'Maybe', 'Plain', 'Broken'] },
+    {
+      name: 'a cycle recording plugin metrics runs every plugin',
+      run: (f, s, p) => {
+        s.recordPluginMetrics = true;
+        return f.runFilterPlugins(s, p, node('n'));
+      },
+      ran: ['Always', 'Maybe', 'Plain', 'Broken'],
+    },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const calls: string[] = [];
+      const f = make(calls);
+      const state = new CycleState();
+      const p = pod();
+      assert.equal(f.runPreFilterPlugins(state, p, []).status, null);
+      assert.equal(c.run(f, state, p), null);
+      assert.deepEqual(calls, c.ran);
+    });
+  }
+
+  it('a rejection is reported as the full walk reports it', () => {
+    const rejectAll = (name: string): AnyPlugin => ({ name, filter: () => Status.unschedulable('no'), passesEveryNode: () => false });
+    const plugins = [{ name: 'Always', filter: () => null, passesEveryNode: () => true }, rejectAll('Rejects')];
+    const f = newFramework([queueSort(), binder(), ...plugins], withBasics({ filter: { enabled: plugins.map((p) => ({ name: p.name })) } }));
+    const state = new CycleState();
+    const p = pod();
+    f.runPreFilterPlugins(state, p, []);
+    const planned = f.runFilterPlugins(state, p, node('n'));
+    const full = f.runFilterPlugins(new CycleState(), p, node('n'));
+    assert.deepEqual([planned?.code, planned?.plugin, planned?.message()], [full?.code, full?.plugin, full?.message()]);
+    assert.equal(planned?.plugin, 'Rejects');
+  });
+});
+
 describe('Framework: RunFilterPluginsWithNominatedPods', () => {
   /** Fits at most `max` pods per node. */
   const capacity = (max: number): AnyPlugin => ({ name: 'Capacity', filter: (_s, _p, ni) => (ni.pods.length < max ? null : Status.unschedulable('too many pods')) });
