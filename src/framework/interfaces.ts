@@ -248,6 +248,12 @@ export interface ScorePlugin extends Plugin {
    * results; the framework prefers it, since it reads the cycle state once instead of per node.
    */
   scoreNodes?(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], out: NodeScore[]): Status | null;
+  /**
+   * Optional: `scoreNodes` into a column of numbers, `scores[i]` for every `nodes[i]` (the column
+   * may be longer than `nodes`). Preferred over both: a cycle whose plugins all have it (and no
+   * NormalizeScore) builds no NodeScore list.
+   */
+  scoreNodesInto?(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], scores: Float64Array): Status | null;
   scoreExtensions?(): ScoreExtensions | null;
   /**
    * Optional: when this pod would get the same final score (after NormalizeScore) on every one of

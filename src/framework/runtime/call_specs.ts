@@ -104,6 +104,13 @@ export const scoreNodesCall: Point<fw.ScorePlugin, CycleState, PodInfo, readonly
   thrown: thrownAsStatus,
 };
 
+export const scoreNodesIntoCall: Point<fw.ScorePlugin, CycleState, PodInfo, readonly NodeInfo[], Status | null, Float64Array> = {
+  point: 'Score',
+  call: (p, state, pod, nodes, scores) => p.scoreNodesInto!(state, pod, nodes, scores),
+  status: same,
+  thrown: thrownAsStatus,
+};
+
 /** Whether a Filter plugin passes the pod everywhere (untimed); a throw keeps it in the walk. */
 export const passesEveryNodeCall: Point<fw.FilterPlugin, CycleState, PodInfo, undefined, boolean> = {
   point: null,

@@ -670,6 +670,42 @@ describe('Framework: RunScorePlugins', () => {
     ]);
   });
 
+  it('scoreNodesInto, scoreNodes and score give the same totals, with and without NormalizeScore', () => {
+    const want = { n1: 10, n2: 20, n3: 30 };
+    const into = (name: string, normalize: boolean): AnyPlugin => ({
+      name,
+      score: () => assert.fail('score must not run when scoreNodesInto exists'),
+      scoreNodesInto: (_s: CycleState, _p: PodInfo, ns: readonly NodeInfo[], scores: Float64Array) => {
+        ns.forEach((n, i) => (scores[i] = want[n.name as keyof typeof want]));
+        return null;
+      },
+      ...(normalize ? { scoreExtensions: () => ({ normalizeScore: halve }) } : {}),
+    });
+    // NormalizeScore sees the node names and the scores Score gave.
+    const halve = (_s: CycleState, _p: PodInfo, scores: NodeScore[]) => {
+      for (const e of scores) e.score = want[e.name as keyof typeof want] === e.score ? e.score / 2 : -1;
+      return null;
+    };
+    const batch: AnyPlugin = {
+      name: 'Batch',
+      score: () => 0,
+      scoreNodes: (_s: CycleState, _p: PodInfo, ns: readonly NodeInfo[], out: NodeScore[]) => {
+        ns.forEach((n, i) => (out[i]!.score = want[n.name as keyof typeof want]));
+        return null;
+      },
+    };
+    const perNode: AnyPlugin = { name: 'PerNode', score: byNode(want), scoreExtensions: () => ({ normalizeScore: halve }) };
+    const plugins = [into('Into', false), into('IntoNormalized', true), batch, perNode];
+    const f = newFramework([queueSort(), binder(), ...plugins], withBasics({ score: { enabled: plugins.map((p) => ({ name: p.name })) } }));
+    const hot = new Float64Array(3);
+    assert.equal(f.runScorePlugins(new CycleState(), pod(), nodes, hot, null), null);
+    assert.deepEqual([...hot], [10 + 5 + 10 + 5, 20 + 10 + 20 + 10, 30 + 15 + 30 + 15]);
+    const out = scoresOf(f, new CycleState(), pod(), nodes);
+    assert.ok(Array.isArray(out));
+    assert.deepEqual(out.map((o) => o.totalScore), [...hot]);
+    assert.deepEqual(out[2]!.scores, [{ name: 'Into', score: 30 }, { name: 'IntoNormalized', score: 15 }, { name: 'Batch', score: 30 }, { name: 'PerNode', score: 15 }]);
+  });
+
   it('leaves out plugins whose PreScore returned Skip', () => {
     const a: AnyPlugin = { name: 'A', preScore: () => Status.skip(), score: () => { throw new Error('must not run'); } };
     const b: AnyPlugin = { name: 'B', preScore: () => null, score: () => 7 };
