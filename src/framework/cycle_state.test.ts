@@ -27,6 +27,20 @@ describe('CycleState', () => {
     assert.equal(s.podsToActivate.size, 2, 'pods to activate are collected across clones');
   });
 
+  it('a read after a write or a delete of the last key read sees the change', () => {
+    const s = new CycleState();
+    s.write('k', new Counter(1));
+    assert.equal(s.read<Counter>('k')!.n, 1);
+    s.write('k', new Counter(2));
+    assert.equal(s.read<Counter>('k')!.n, 2);
+    assert.equal(s.read('other'), undefined);
+    s.write('other', new Counter(3));
+    assert.equal(s.read<Counter>('other')!.n, 3);
+    s.delete('other');
+    assert.equal(s.read('other'), undefined);
+    assert.equal(s.read<Counter>('k')!.n, 2);
+  });
+
   it('read of a missing key is undefined; delete removes', () => {
     const s = new CycleState();
     assert.equal(s.read('nope'), undefined);

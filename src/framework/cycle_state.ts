@@ -40,15 +40,26 @@ export class CycleState {
    */
   podGroupCycle: CycleState | null = null;
 
+  // The last key read and its value: a Filter plugin reads its PreFilter state once per node,
+  // and one comparison is cheaper than a Map lookup. Writes and deletes forget it.
+  private lastKey: string | null = null;
+  private lastValue: StateData | undefined = undefined;
+
   read<T extends StateData>(key: string): T | undefined {
-    return this.storage.get(key) as T | undefined;
+    if (key === this.lastKey) return this.lastValue as T | undefined;
+    const v = this.storage.get(key);
+    this.lastKey = key;
+    this.lastValue = v;
+    return v as T | undefined;
   }
 
   write(key: string, value: StateData): void {
+    this.lastKey = null;
     this.storage.set(key, value);
   }
 
   delete(key: string): void {
+    this.lastKey = null;
     this.storage.delete(key);
   }
 

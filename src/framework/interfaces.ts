@@ -190,6 +190,13 @@ export interface PreFilterPlugin extends Plugin {
  */
 export interface FilterPlugin extends Plugin {
   filter(state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): Status | null;
+  /**
+   * Optional: true when `filter` would let this pod pass on every node of this cycle that has
+   * its Node object (also on copies with pods added or removed), given what PreFilter stored in
+   * `state`. It must be cheap and never wrong: a cycle that records neither plugin metrics nor
+   * diagnosis then leaves this plugin out of its per-node walk, which changes no verdict.
+   */
+  passesEveryNode?(state: CycleState, pod: PodInfo): boolean;
 }
 
 /** What a PostFilter plugin returns: a nominated node (or none) and its verdict. */
@@ -241,6 +248,12 @@ export interface ScorePlugin extends Plugin {
    * results; the framework prefers it, since it reads the cycle state once instead of per node.
    */
   scoreNodes?(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], out: NodeScore[]): Status | null;
+  /**
+   * Optional: `scoreNodes` into a column of numbers, `scores[i]` for every `nodes[i]` (the column
+   * may be longer than `nodes`). Preferred over both: a cycle whose plugins all have it (and no
+   * NormalizeScore) builds no NodeScore list.
+   */
+  scoreNodesInto?(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], scores: Float64Array): Status | null;
   scoreExtensions?(): ScoreExtensions | null;
   /**
    * Optional: when this pod would get the same final score (after NormalizeScore) on every one of

@@ -126,6 +126,11 @@ export function anyNodeInfoHadImages(): boolean {
   return (flagsSeen & FlagImages) !== 0;
 }
 
+/** False while no NodeInfo has been unschedulable: no node of any list is cordoned. */
+export function anyNodeInfoWasUnschedulable(): boolean {
+  return (flagsSeen & FlagUnschedulable) !== 0;
+}
+
 /** False while no NodeInfo has had taints: a walk asking hasTaints() of each would find none. */
 export function anyNodeInfoHadTaints(): boolean {
   return (flagsSeen & FlagTaints) !== 0;

@@ -1,4 +1,4 @@
-// Every in-tree scoreNodes (the batch form the framework prefers) must give exactly what score
+// Every in-tree scoreNodes and scoreNodesInto (the batch forms the framework prefers) must give exactly what score
 // gives node by node, on randomized clusters.
 import { defaultFeatures } from '../framework/features.js';
 import assert from 'node:assert/strict';
@@ -59,13 +59,18 @@ function scoresOneByOne(p: ScorePlugin, state: CycleState, pod: PodInfo, snapsho
 }
 
 function scoresBatch(p: ScorePlugin, state: CycleState, pod: PodInfo, snapshot: Snapshot): (number | string)[] {
+  if (p.scoreNodesInto !== undefined) {
+    const scores = new Float64Array(snapshot.nodeInfoList.length).fill(-1);
+    const s = p.scoreNodesInto(state, pod, snapshot.nodeInfoList, scores);
+    return s === null ? [...scores] : [s.message()];
+  }
   const out: NodeScore[] = snapshot.nodeInfoList.map((ni) => ({ name: ni.name, score: -1 }));
   const s = p.scoreNodes!(state, pod, snapshot.nodeInfoList, out);
   if (s !== null) return [s.message()];
   return out.map((x) => x.score);
 }
 
-describe('batch scoreNodes equals score', () => {
+describe('batch scoreNodes and scoreNodesInto equal score', () => {
   const strategies = [
     { type: LeastAllocated, resources },
     { type: MostAllocated, resources },
@@ -90,7 +95,7 @@ describe('batch scoreNodes equals score', () => {
           const state = new CycleState();
           const pre = (p as Partial<PreScorePlugin>).preScore?.(state, pod, snapshot.nodeInfoList) ?? null;
           if (pre !== null && pre.code !== Code.Success) continue;
-          assert.ok(p.scoreNodes, `${p.name} has scoreNodes`);
+          assert.ok(p.scoreNodes ?? p.scoreNodesInto, `${p.name} has scoreNodes or scoreNodesInto`);
           const want = scoresOneByOne(p, state, pod, snapshot);
           assert.deepEqual(scoresBatch(p, state, pod, snapshot), want, `${p.name}, pod ${i}`);
           // Again: remembered scores must be the same.

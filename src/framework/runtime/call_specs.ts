@@ -104,6 +104,21 @@ export const scoreNodesCall: Point<fw.ScorePlugin, CycleState, PodInfo, readonly
   thrown: thrownAsStatus,
 };
 
+export const scoreNodesIntoCall: Point<fw.ScorePlugin, CycleState, PodInfo, readonly NodeInfo[], Status | null, Float64Array> = {
+  point: 'Score',
+  call: (p, state, pod, nodes, scores) => p.scoreNodesInto!(state, pod, nodes, scores),
+  status: same,
+  thrown: thrownAsStatus,
+};
+
+/** Whether a Filter plugin passes the pod everywhere (untimed); a throw keeps it in the walk. */
+export const passesEveryNodeCall: Point<fw.FilterPlugin, CycleState, PodInfo, undefined, boolean> = {
+  point: null,
+  call: (p, state, pod) => p.passesEveryNode!(state, pod),
+  status: () => null,
+  thrown: () => false,
+};
+
 /** The score a plugin gives every node alike (untimed: it stands in for Score calls). */
 export const uniformScoreCall: Point<fw.ScorePlugin, CycleState, PodInfo, readonly NodeInfo[], number | null | Status> = {
   point: null,

@@ -454,6 +454,60 @@ describe('Framework: RunFilterPlugins', () => {
   });
 });
 
+describe('Framework: Filter plugins that pass the pod on every node (passesEveryNode)', () => {
+  const filter = (name: string, calls: string[], passesEveryNode?: () => boolean): AnyPlugin => ({
+    name,
+    filter: () => (calls.push(name), null),
+    ...(passesEveryNode ? { passesEveryNode } : {}),
+  });
+  const thrown = () => {
+    throw new Error('broken');
+  };
+  const make = (calls: string[]) => {
+    const plugins = [filter('Always', calls, () => true), filter('Maybe', calls, () => false), filter('Plain', calls), filter('Broken', calls, thrown)];
+    return newFramework([queueSort(), binder(), ...plugins], withBasics({ filter: { enabled: plugins.map((p) => ({ name: p.name })) } }));
+  };
+  const cases: { name: string; run: (f: Framework, state: CycleState, p: PodInfo) => Status | null; ran: string[] }[] = [
+    { name: 'the attempt PreFilter planned leaves it out', run: (f, s, p) => f.runFilterPlugins(s, p, node('n')), ran: ['Maybe', 'Plain', 'Broken'] },
+    { name: 'so do clones of its state (nominated pods, preemption)', run: (f, s, p) => f.runFilterPlugins(s.clone(), p, node('n')), ran: ['Maybe', 'Plain', 'Broken'] },
+    { name: 'another pod on the same state runs every plugin', run: (f, s) => f.runFilterPlugins(s, pod('other'), node('n')), ran: ['Always', 'Maybe', 'Plain', 'Broken'] },
+    { name: 'a state PreFilter did not plan runs every plugin', run: (f, _s, p) => f.runFilterPlugins(new CycleState(), p, node('n')), ran: ['Always', 'Maybe', 'Plain', 'Broken'] },
+    { name: 'a NodeInfo without its Node meets every plugin', run: (f, s, p) => f.runFilterPlugins(s, p, new NodeInfo()), ran: ['Always', 'Maybe', 'Plain', 'Broken'] },
+    {
+      name: 'a cycle recording plugin metrics runs every plugin',
+      run: (f, s, p) => {
+        s.recordPluginMetrics = true;
+        return f.runFilterPlugins(s, p, node('n'));
+      },
+      ran: ['Always', 'Maybe', 'Plain', 'Broken'],
+    },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const calls: string[] = [];
+      const f = make(calls);
+      const state = new CycleState();
+      const p = pod();
+      assert.equal(f.runPreFilterPlugins(state, p, []).status, null);
+      assert.equal(c.run(f, state, p), null);
+      assert.deepEqual(calls, c.ran);
+    });
+  }
+
+  it('a rejection is reported as the full walk reports it', () => {
+    const rejectAll = (name: string): AnyPlugin => ({ name, filter: () => Status.unschedulable('no'), passesEveryNode: () => false });
+    const plugins = [{ name: 'Always', filter: () => null, passesEveryNode: () => true }, rejectAll('Rejects')];
+    const f = newFramework([queueSort(), binder(), ...plugins], withBasics({ filter: { enabled: plugins.map((p) => ({ name: p.name })) } }));
+    const state = new CycleState();
+    const p = pod();
+    f.runPreFilterPlugins(state, p, []);
+    const planned = f.runFilterPlugins(state, p, node('n'));
+    const full = f.runFilterPlugins(new CycleState(), p, node('n'));
+    assert.deepEqual([planned?.code, planned?.plugin, planned?.message()], [full?.code, full?.plugin, full?.message()]);
+    assert.equal(planned?.plugin, 'Rejects');
+  });
+});
+
 describe('Framework: RunFilterPluginsWithNominatedPods', () => {
   /** Fits at most `max` pods per node. */
   const capacity = (max: number): AnyPlugin => ({ name: 'Capacity', filter: (_s, _p, ni) => (ni.pods.length < max ? null : Status.unschedulable('too many pods')) });
@@ -614,6 +668,42 @@ describe('Framework: RunScorePlugins', () => {
       { name: 'n2', scores: [{ name: 'A', score: 40 }, { name: 'B', score: 150 }], totalScore: 190 },
       { name: 'n3', scores: [{ name: 'A', score: 60 }, { name: 'B', score: 300 }], totalScore: 360 },
     ]);
+  });
+
+  it('scoreNodesInto, scoreNodes and score give the same totals, with and without NormalizeScore', () => {
+    const want = { n1: 10, n2: 20, n3: 30 };
+    const into = (name: string, normalize: boolean): AnyPlugin => ({
+      name,
+      score: () => assert.fail('score must not run when scoreNodesInto exists'),
+      scoreNodesInto: (_s: CycleState, _p: PodInfo, ns: readonly NodeInfo[], scores: Float64Array) => {
+        ns.forEach((n, i) => (scores[i] = want[n.name as keyof typeof want]));
+        return null;
+      },
+      ...(normalize ? { scoreExtensions: () => ({ normalizeScore: halve }) } : {}),
+    });
+    // NormalizeScore sees the node names and the scores Score gave.
+    const halve = (_s: CycleState, _p: PodInfo, scores: NodeScore[]) => {
+      for (const e of scores) e.score = want[e.name as keyof typeof want] === e.score ? e.score / 2 : -1;
+      return null;
+    };
+    const batch: AnyPlugin = {
+      name: 'Batch',
+      score: () => 0,
+      scoreNodes: (_s: CycleState, _p: PodInfo, ns: readonly NodeInfo[], out: NodeScore[]) => {
+        ns.forEach((n, i) => (out[i]!.score = want[n.name as keyof typeof want]));
+        return null;
+      },
+    };
+    const perNode: AnyPlugin = { name: 'PerNode', score: byNode(want), scoreExtensions: () => ({ normalizeScore: halve }) };
+    const plugins = [into('Into', false), into('IntoNormalized', true), batch, perNode];
+    const f = newFramework([queueSort(), binder(), ...plugins], withBasics({ score: { enabled: plugins.map((p) => ({ name: p.name })) } }));
+    const hot = new Float64Array(3);
+    assert.equal(f.runScorePlugins(new CycleState(), pod(), nodes, hot, null), null);
+    assert.deepEqual([...hot], [10 + 5 + 10 + 5, 20 + 10 + 20 + 10, 30 + 15 + 30 + 15]);
+    const out = scoresOf(f, new CycleState(), pod(), nodes);
+    assert.ok(Array.isArray(out));
+    assert.deepEqual(out.map((o) => o.totalScore), [...hot]);
+    assert.deepEqual(out[2]!.scores, [{ name: 'Into', score: 30 }, { name: 'IntoNormalized', score: 15 }, { name: 'Batch', score: 30 }, { name: 'PerNode', score: 15 }]);
   });
 
   it('leaves out plugins whose PreScore returned Skip', () => {

@@ -242,8 +242,47 @@ export class Framework extends FrameworkHandle {
         }
       }
     }
+    this.planFilterWalk(state, pod);
     return { nodeNames, status: returnStatus, pluginsWithNodes };
   }
+
+  /**
+   * Works out, once per attempt, the Filter plugins that may reject this pod on some node: those
+   * whose PreFilter did not Skip, less those that say they pass it everywhere (passesEveryNode).
+   * The plain per-node loop runs only these; lists are kept per combination, so a pod allocates none.
+   */
+  private planFilterWalk(state: CycleState, pod: PodInfo): void {
+    const all = this.filterPlugins;
+    const skip = state.skipFilterPlugins;
+    let walk: readonly fw.FilterPlugin[] | undefined;
+    if (all.length > 31) {
+      // Past a bit per plugin: the walk is every active plugin.
+      walk = this.activeFilterPlugins(state);
+    } else {
+      let mask = 0;
+      for (let i = 0; i < all.length; i++) {
+        const p = all[i]!;
+        if (skip.has(p.name)) continue;
+        if (p.passesEveryNode !== undefined && this.calls.call(calls.passesEveryNodeCall, p, false, state, pod, undefined)) continue;
+        mask |= 1 << i;
+      }
+      walk = this.filterWalks.get(mask);
+      if (walk === undefined) {
+        walk = all.filter((_, i) => (mask & (1 << i)) !== 0);
+        this.filterWalks.set(mask, walk);
+      }
+    }
+    this.filterWalk = walk;
+    this.filterWalkFor = skip;
+    this.filterWalkPod = pod;
+  }
+
+  // The last attempt's walk, for the skip set its PreFilter made (fresh per attempt, shared by
+  // the state's clones) and its pod; any other state or pod runs every active plugin.
+  private filterWalk: readonly fw.FilterPlugin[] = [];
+  private filterWalkFor: ReadonlySet<string> | null = null;
+  private filterWalkPod: PodInfo | null = null;
+  private readonly filterWalks = new Map<number, readonly fw.FilterPlugin[]>();
 
   runPreFilterExtensionAddPod(state: CycleState, podToSchedule: PodInfo, podToAdd: PodInfo, nodeInfo: NodeInfo): Status | null {
     return this.runPreFilterExtension(calls.addPodCall, 'AddPod', state, podToSchedule, podToAdd, nodeInfo);
@@ -271,9 +310,12 @@ export class Framework extends FrameworkHandle {
    */
   runFilterPlugins(state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): Status | null {
     if (state.diagnosis !== null) return this.runAllFilterPlugins(state, pod, nodeInfo, state.diagnosis.filterVerdicts);
-    // Per node: a plain loop over a list worked out once per attempt, nothing allocated.
-    const plugins = this.activeFilterPlugins(state);
     if (!state.recordPluginMetrics) {
+      // Per node: a plain loop over a list worked out once per attempt, nothing allocated. A
+      // NodeInfo without its Node meets every active plugin (some reject it for that alone).
+      const plugins = state.skipFilterPlugins === this.filterWalkFor && pod === this.filterWalkPod && nodeInfo.node !== null
+        ? this.filterWalk
+        : this.activeFilterPlugins(state);
       // The untimed loop here rather than behind another call: one call less per node. One try
       // around the whole loop: a try per call cost SchedulingSecrets about 5% of its CPU per pod.
       let i = 0;
@@ -289,6 +331,7 @@ export class Framework extends FrameworkHandle {
       }
       return null;
     }
+    const plugins = this.activeFilterPlugins(state);
     for (let i = 0; i < plugins.length; i++) {
       const p = plugins[i]!;
       const s = this.calls.call(calls.filterCall, p, true, state, pod, nodeInfo);
@@ -457,9 +500,10 @@ export class Framework extends FrameworkHandle {
   private score(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], totals: Float64Array, breakdown: PluginScoreColumn[] | null): Status | null {
     const skip = state.skipScorePlugins;
     const n = nodes.length;
-    // One list serves every plugin in turn (each is done with it before the next starts).
-    // Each plugin writes every entry (score per node, or scoreNodes by contract): no re-zeroing.
-    const list = this.scoreBuffer(nodes);
+    // Each plugin's scores land in one column of numbers; the NodeScore list is built only for
+    // a plugin that needs it (no scoreNodesInto, or a NormalizeScore).
+    this.scoreListFor = null;
+    const column = this.scoreColumnOf(n);
     const max = fw.MaxNodeScore;
     const min = fw.MinNodeScore;
     const diagnosed = breakdown !== null && (state.diagnosis !== null || state.recordRawScores);
@@ -478,13 +522,13 @@ export class Framework extends FrameworkHandle {
         }
       }
       const raw = diagnosed ? new Float64Array(n) : null;
-      const failed = this.scoreWithPlugin(p, state, pod, nodes, list, raw);
+      const failed = this.scoreWithPlugin(p, state, pod, nodes, column, raw);
       if (failed !== null) return failed;
       const weight = this.scorePluginWeight.get(p.name)!;
       const weighted = breakdown ? new Float64Array(n) : null;
       const normalized = diagnosed ? new Float64Array(n) : null;
       for (let i = 0; i < n; i++) {
-        const s = list[i]!.score;
+        const s = column[i]!;
         if (s > max || s < min) return invalidScore(p.name, s);
         totals[i]! += s * weight;
         if (weighted) weighted[i] = s * weight;
@@ -504,34 +548,62 @@ export class Framework extends FrameworkHandle {
   }
 
   /**
-   * One plugin's Score (batch when it has scoreNodes) and NormalizeScore into `list`, the scores
-   * before normalizing copied into `raw` when given; the error, if any.
+   * One plugin's Score (batch when it has scoreNodesInto or scoreNodes) and NormalizeScore into
+   * `column`, the scores before normalizing copied into `raw` when given; the error, if any.
    */
-  private scoreWithPlugin(p: fw.ScorePlugin, state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], list: fw.NodeScore[], raw: Float64Array | null): Status | null {
+  private scoreWithPlugin(p: fw.ScorePlugin, state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], column: Float64Array, raw: Float64Array | null): Status | null {
     const timed = state.recordPluginMetrics;
-    if (p.scoreNodes !== undefined) {
-      const r = this.calls.call(calls.scoreNodesCall, p, timed, state, pod, nodes, list);
+    const n = nodes.length;
+    let list: fw.NodeScore[] | null = null;
+    if (p.scoreNodesInto !== undefined) {
+      const r = this.calls.call(calls.scoreNodesIntoCall, p, timed, state, pod, nodes, column);
       if (r !== null && r.code !== Code.Success) return scoreFailed(p.name, r);
     } else {
-      for (let i = 0; i < nodes.length; i++) {
-        const r = this.calls.callScore(calls.scoreCall, p, timed, state, pod, nodes[i]!);
-        if (typeof r !== 'number') return scoreFailed(p.name, r);
-        list[i]!.score = r;
+      list = this.scoreList(nodes);
+      if (p.scoreNodes !== undefined) {
+        const r = this.calls.call(calls.scoreNodesCall, p, timed, state, pod, nodes, list);
+        if (r !== null && r.code !== Code.Success) return scoreFailed(p.name, r);
+      } else {
+        for (let i = 0; i < n; i++) {
+          const r = this.calls.callScore(calls.scoreCall, p, timed, state, pod, nodes[i]!);
+          if (typeof r !== 'number') return scoreFailed(p.name, r);
+          list[i]!.score = r;
+        }
       }
     }
-    if (raw !== null) for (let i = 0; i < nodes.length; i++) raw[i] = list[i]!.score;
+    if (raw !== null) for (let i = 0; i < n; i++) raw[i] = list === null ? column[i]! : list[i]!.score;
     const ext = this.calls.call(calls.scoreExtensionsOf, p, false, undefined, undefined, undefined);
-    if (ext === null) return null;
-    const s = ext instanceof Status ? ext : this.calls.call(calls.normalizeScoreCall, p, timed, ext, state, pod, list);
-    if (!isSuccess(s)) return Status.error(`running Normalize on Score plugins: plugin "${p.name}" failed with: ${s!.message()}`).withPlugin(p.name);
+    if (ext !== null) {
+      if (list === null) {
+        list = this.scoreList(nodes);
+        for (let i = 0; i < n; i++) list[i]!.score = column[i]!;
+      }
+      const s = ext instanceof Status ? ext : this.calls.call(calls.normalizeScoreCall, p, timed, ext, state, pod, list);
+      if (!isSuccess(s)) return Status.error(`running Normalize on Score plugins: plugin "${p.name}" failed with: ${s!.message()}`).withPlugin(p.name);
+    }
+    if (list !== null) for (let i = 0; i < n; i++) column[i] = list[i]!.score;
     return null;
   }
 
-  private readonly scoreList: fw.NodeScore[] = [];
+  private scoreColumn = new Float64Array(64);
 
-  /** The NodeScore list named after `nodes`, scores zeroed; reused between cycles. */
-  private scoreBuffer(nodes: readonly NodeInfo[]): fw.NodeScore[] {
-    const list = this.scoreList;
+  /** The score column, with room for `n` nodes; reused between cycles. */
+  private scoreColumnOf(n: number): Float64Array {
+    if (this.scoreColumn.length < n) this.scoreColumn = new Float64Array(Math.max(n, this.scoreColumn.length * 2));
+    return this.scoreColumn;
+  }
+
+  private readonly scoreListEntries: fw.NodeScore[] = [];
+  /** The nodes scoreListEntries is named after in this cycle (null: not built yet). */
+  private scoreListFor: readonly NodeInfo[] | null = null;
+
+  /**
+   * The NodeScore list named after `nodes`, built once per cycle (each plugin writes every entry
+   * before reading it, so no re-zeroing between plugins); reused between cycles.
+   */
+  private scoreList(nodes: readonly NodeInfo[]): fw.NodeScore[] {
+    const list = this.scoreListEntries;
+    if (this.scoreListFor === nodes) return list;
     const n = nodes.length;
     for (let i = list.length; i < n; i++) list.push({ name: '', score: 0 });
     list.length = n;
@@ -540,6 +612,7 @@ export class Framework extends FrameworkHandle {
       e.name = nodes[i]!.name;
       e.score = 0;
     }
+    this.scoreListFor = nodes;
     return list;
   }
 

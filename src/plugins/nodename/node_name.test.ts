@@ -27,6 +27,10 @@ describe('NodeName Filter', () => {
       }
     });
   }
+  it('passes every node only for a pod naming none', () => {
+    assert.equal(pl.passesEveryNode(new CycleState(), new PodInfo(makePod('p'))), true);
+    assert.equal(pl.passesEveryNode(new CycleState(), new PodInfo(makePod('p', { node: 'foo' }))), false);
+  });
   it('PreFilter narrows the evaluation to the named node', () => {
     const named = pl.preFilter(new CycleState(), new PodInfo(makePod('p', { node: 'foo' })));
     assert.deepEqual(named?.result?.nodeNames, new Set(['foo']));

@@ -34,6 +34,11 @@ export class NodeName implements PreFilterPlugin, FilterPlugin, EnqueueExtension
    * that node only (v1.37): the others are left UnschedulableAndUnresolvable, so they are never
    * preemption targets either.
    */
+  /** A pod naming no node fits every node. */
+  passesEveryNode(_state: CycleState, pod: PodInfo): boolean {
+    return !pod.pod.spec.nodeName;
+  }
+
   preFilter(_state: CycleState, pod: PodInfo): PreFilterOutcome | null {
     const wanted = pod.pod.spec.nodeName;
     return wanted ? { result: { nodeNames: new Set([wanted]) } } : null;

@@ -1,7 +1,7 @@
 // NodeResourcesBalancedAllocation: favors nodes whose resource utilizations get closer to each
 // other when the pod is placed (framework/plugins/noderesources/balanced_allocation.go).
 import type { CycleState } from '../../framework/cycle_state.js';
-import { MaxNodeScore, type NodeScore, type PreScorePlugin, type ScorePlugin } from '../../framework/interfaces.js';
+import { MaxNodeScore, type PreScorePlugin, type ScorePlugin } from '../../framework/interfaces.js';
 import type { NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Status } from '../../framework/status.js';
@@ -116,13 +116,13 @@ export class BalancedAllocation implements PreScorePlugin, ScorePlugin, SignPlug
     return this.scorer.score(nodeInfo, podRequests, this.scorer.draPreScore());
   }
 
-  scoreNodes(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], out: NodeScore[]): Status | null {
+  scoreNodesInto(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], scores: Float64Array): Status | null {
     const s = state.read<PreScoreState>(preScoreStateKey);
-    if (s instanceof PreScoreState) return this.scorer.scoreNodes(nodes, s.podRequests, out, s.dra);
+    if (s instanceof PreScoreState) return this.scorer.scoreNodesInto(nodes, s.podRequests, scores, s.dra);
     for (let i = 0; i < nodes.length; i++) {
       const r = this.score(state, pod, nodes[i]!);
       if (typeof r !== 'number') return r;
-      out[i]!.score = r;
+      scores[i] = r;
     }
     return null;
   }

@@ -19,7 +19,6 @@ import { ActionType, ActionTypeUpdate, QueueingHint, type ClusterEventWithHint }
 import type {
   EnqueueExtensions,
   FilterPlugin,
-  NodeScore,
   PlacementScorePlugin,
   PodGroupAssignments,
   PreFilterOutcome,
@@ -310,10 +309,10 @@ export class Fit implements PreFilterPlugin, FilterPlugin, EnqueueExtensions, Pr
     return this.scorer.score(nodeInfo, ps.podRequests, ps.dra);
   }
 
-  scoreNodes(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], out: NodeScore[]): Status | null {
+  scoreNodesInto(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], scores: Float64Array): Status | null {
     const s = state.read<PreScoreState>(preScoreStateKey);
     const ps = s instanceof PreScoreState ? s : this.preScoreState(pod);
-    return this.scorer.scoreNodes(nodes, ps.podRequests, out, ps.dra);
+    return this.scorer.scoreNodesInto(nodes, ps.podRequests, scores, ps.dra);
   }
 
   scoreExtensions(): null {

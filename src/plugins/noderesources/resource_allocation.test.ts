@@ -1,6 +1,5 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { NodeScore } from '../../framework/interfaces.js';
 import { NodeInfo } from '../../framework/node_info.js';
 import { PodInfo } from '../../framework/pod_info.js';
 import { makeNode } from '../../testing/builders.js';
@@ -25,9 +24,9 @@ function scoreInWindows(scorer: ResourceAllocationScorer, nodes: readonly NodeIn
   const out: number[] = [];
   for (let from = 0; from < nodes.length; from += window) {
     const part = nodes.slice(from, from + window);
-    const list: NodeScore[] = part.map((n) => ({ name: n.name, score: -1 }));
-    assert.equal(scorer.scoreNodes(part, podRequests, list), null);
-    for (const e of list) out.push(e.score);
+    const scores = new Float64Array(part.length).fill(-1);
+    assert.equal(scorer.scoreNodesInto(part, podRequests, scores), null);
+    for (const s of scores) out.push(s);
   }
   return out;
 }
@@ -58,10 +57,9 @@ for (const c of cases) {
     nodes[0]!.addPod(new PodInfo(reqPod({ node: 'n0' }, { cpu: '1', memory: '1Gi' })));
     const third = scoreInWindows(scorer, nodes, c.window, podRequests);
     assert.equal(runs(), c.nodes + 1);
-    const list: NodeScore[] = [{ name: 'n0', score: -1 }];
-    const fresh = countingScorer().scorer;
-    assert.equal(fresh.scoreNodes([nodes[0]!], podRequests, list), null);
-    assert.equal(third[0], list[0]!.score);
+    const fresh = new Float64Array(1);
+    assert.equal(countingScorer().scorer.scoreNodesInto([nodes[0]!], podRequests, fresh), null);
+    assert.equal(third[0], fresh[0]);
     assert.deepEqual(third.slice(1), first.slice(1));
   });
 }

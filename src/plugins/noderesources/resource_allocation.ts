@@ -10,7 +10,7 @@ import {
 } from '../../api/resource_requests.js';
 import type { Pod } from '../../api/types.js';
 import type { StateData } from '../../framework/cycle_state.js';
-import { MaxNodeScore, type NodeScore } from '../../framework/interfaces.js';
+import { MaxNodeScore } from '../../framework/interfaces.js';
 import type { NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Status } from '../../framework/status.js';
@@ -185,8 +185,8 @@ export class ResourceAllocationScorer {
     return this.draResources === null || this.packedOnly ? null : this.draResources.preScore(this.names);
   }
 
-  /** `score` for every node into out[i].score; the first error stops it. */
-  scoreNodes(nodes: readonly NodeInfo[], podRequests: Float64Array, out: NodeScore[], dra: DraScoringState | null = null): Status | null {
+  /** `score` for every node into scores[i]; the first error stops it. */
+  scoreNodesInto(nodes: readonly NodeInfo[], podRequests: Float64Array, scores: Float64Array, dra: DraScoringState | null = null): Status | null {
     if (this.packedOnly) {
       // Every configured resource is a packed number: no Resource objects, no scalar lookups.
       const n = this.names.length;
@@ -205,7 +205,7 @@ export class ResourceAllocationScorer {
         const at = ni.position;
         const slot = ((at >= 0 ? at : ni.generation) & memoMask) * memoStride;
         if (memo[slot] === ni.generation && memo[slot + 1] === epoch) {
-          out[k]!.score = memo[slot + 2]!;
+          scores[k] = memo[slot + 2]!;
           continue;
         }
         for (let i = 0; i < n; i++) {
@@ -219,14 +219,14 @@ export class ResourceAllocationScorer {
         memo[slot] = ni.generation;
         memo[slot + 1] = epoch;
         memo[slot + 2] = score;
-        out[k]!.score = score;
+        scores[k] = score;
       }
       return null;
     }
     for (let i = 0; i < nodes.length; i++) {
       const r = this.score(nodes[i]!, podRequests, dra);
       if (typeof r !== 'number') return r;
-      out[i]!.score = r;
+      scores[i] = r;
     }
     return null;
   }

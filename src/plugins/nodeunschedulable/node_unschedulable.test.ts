@@ -47,6 +47,11 @@ describe('NodeUnschedulable Filter', () => {
       }
     });
   }
+  it('passes every node for a pod tolerating the cordon; not once a node was cordoned, for one that does not', () => {
+    new NodeInfo(makeNode('cordoned', { unschedulable: true }));
+    assert.equal(pl.passesEveryNode(new CycleState(), new PodInfo(makePod('p', { tolerations: [unschedulableToleration] }))), true);
+    assert.equal(pl.passesEveryNode(new CycleState(), new PodInfo(makePod('p'))), false);
+  });
   it('rejects a NodeInfo without its node', () => {
     const s = pl.filter(new CycleState(), new PodInfo(makePod('p')), new NodeInfo());
     assert.equal(s?.code, Code.UnschedulableAndUnresolvable);

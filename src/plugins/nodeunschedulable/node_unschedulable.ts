@@ -6,7 +6,7 @@ import type { CycleState } from '../../framework/cycle_state.js';
 import { eventObjectsAs } from '../../framework/event_objects.js';
 import { ActionType, QueueingHint, type ClusterEventWithHint } from '../../framework/events.js';
 import type { EnqueueExtensions, FilterPlugin } from '../../framework/interfaces.js';
-import type { NodeInfo } from '../../framework/node_info.js';
+import { anyNodeInfoWasUnschedulable, type NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Code, Status } from '../../framework/status.js';
 import { NodeUnschedulable as Name } from '../../framework/names.js';
@@ -44,6 +44,11 @@ export class NodeUnschedulable implements FilterPlugin, EnqueueExtensions, SignP
     // The flag spares most nodes a look into the Node object.
     if (!nodeInfo.unschedulable) return null;
     return toleratesUnschedulable(pod.pod) ? null : nodeUnschedulable;
+  }
+
+  /** While no node was ever cordoned, or when the pod tolerates it, only a missing Node rejects. */
+  passesEveryNode(_state: CycleState, pod: PodInfo): boolean {
+    return !anyNodeInfoWasUnschedulable() || toleratesUnschedulable(pod.pod);
   }
 
   eventsToRegister(): ClusterEventWithHint[] {

@@ -120,6 +120,12 @@ describe('TaintToleration Score', () => {
 });
 
 describe('TaintToleration Filter', () => {
+  it('does not claim to pass every node once a node had taints', () => {
+    new NodeInfo(nodeWithTaints('tainted', [{ key: 'dedicated', value: 'user1', effect: 'NoSchedule' }]));
+    assert.equal(anyNodeInfoHadTaints(), true);
+    assert.equal(new TaintToleration().passesEveryNode(), false);
+  });
+
   const cases: { name: string; pod: Pod; node: Node; want: string | null }[] = [
     {
       name: "a pod without tolerations can't be scheduled onto a node with taints",

@@ -65,6 +65,11 @@ export class TaintToleration implements FilterPlugin, PreScorePlugin, ScorePlugi
     return [deferredFragment(TolerationsSignerName, tolerationsSigner, pod.pod)];
   }
 
+  /** While no node ever had taints, only a missing Node rejects. */
+  passesEveryNode(): boolean {
+    return !anyNodeInfoHadTaints();
+  }
+
   filter(_state: CycleState, pod: PodInfo, nodeInfo: NodeInfo): Status | null {
     const node = nodeInfo.node;
     if (node === null) return Status.error('node not found');
