@@ -111,11 +111,25 @@ class FitRequest {
   }
 }
 
+/** A count of shortfalls and the first one: all Filter needs when it is the only one. */
+class FirstShortfall {
+  count = 0;
+  reason = '';
+  unresolvable = false;
+
+  note(reason: string, unresolvable: boolean): void {
+    if (this.count++ > 0) return;
+    this.reason = reason;
+    this.unresolvable = unresolvable;
+  }
+}
+
 /**
- * The resources `nodeInfo` lacks for `req`, or null when the pod fits. Runs per node in Filter:
- * it allocates only when the node does not fit.
+ * Counts the resources `nodeInfo` lacks for `req` (0 when the pod fits), notes the first in
+ * `first`, and pushes each into `out` when given. Runs per node in Filter, which passes no `out`:
+ * a node short of one resource (the common rejection) then costs no allocation.
  */
-function insufficientResources(req: FitRequest, nodeInfo: NodeInfo): InsufficientResource[] | null {
+function shortfalls(req: FitRequest, nodeInfo: NodeInfo, first: FirstShortfall, out: InsufficientResource[] | null): number {
   // The packed numbers first: most nodes pass on them without touching the Resource objects.
   const podCount = nodeInfo.podCount;
   const allowedPods = nodeInfo.allowedPodNumber;
@@ -123,19 +137,21 @@ function insufficientResources(req: FitRequest, nodeInfo: NodeInfo): Insufficien
   const usedCPU = nodeInfo.requestedMilliCPU;
   const allocMemory = nodeInfo.allocatableMemory;
   const usedMemory = nodeInfo.requestedMemory;
-  let out: InsufficientResource[] | null = null;
+  first.count = 0;
   if (podCount + 1 > allowedPods) {
-    out = [];
-    out.push({ resourceName: ResourcePods, reason: 'Too many pods', requested: 1, used: podCount, capacity: allowedPods, unresolvable: false });
+    first.note('Too many pods', false);
+    out?.push({ resourceName: ResourcePods, reason: 'Too many pods', requested: 1, used: podCount, capacity: allowedPods, unresolvable: false });
   }
   if (req.milliCPU > 0 && req.milliCPU > allocCPU - usedCPU) {
-    (out ??= []).push({
+    first.note('Insufficient cpu', req.milliCPU > allocCPU);
+    out?.push({
       resourceName: ResourceCPU, reason: 'Insufficient cpu', requested: req.milliCPU, used: usedCPU,
       capacity: allocCPU, unresolvable: req.milliCPU > allocCPU,
     });
   }
   if (req.memory > 0 && req.memory > allocMemory - usedMemory) {
-    (out ??= []).push({
+    first.note('Insufficient memory', req.memory > allocMemory);
+    out?.push({
       resourceName: ResourceMemory, reason: 'Insufficient memory', requested: req.memory, used: usedMemory,
       capacity: allocMemory, unresolvable: req.memory > allocMemory,
     });
@@ -144,13 +160,14 @@ function insufficientResources(req: FitRequest, nodeInfo: NodeInfo): Insufficien
     const allocEph = nodeInfo.allocatableEphemeralStorage;
     const usedEph = nodeInfo.requestedEphemeralStorage;
     if (req.ephemeralStorage > allocEph - usedEph) {
-      (out ??= []).push({
+      first.note('Insufficient ephemeral-storage', req.ephemeralStorage > allocEph);
+      out?.push({
         resourceName: ResourceEphemeralStorage, reason: 'Insufficient ephemeral-storage', requested: req.ephemeralStorage,
         used: usedEph, capacity: allocEph, unresolvable: req.ephemeralStorage > allocEph,
       });
     }
   }
-  if (req.scalarNames.length === 0) return out;
+  if (req.scalarNames.length === 0) return first.count;
   const alloc = nodeInfo.allocatable;
   const used = nodeInfo.requested;
   const names = req.scalarNames;
@@ -162,13 +179,14 @@ function insufficientResources(req: FitRequest, nodeInfo: NodeInfo): Insufficien
     if (quantity > capacity - inUse) {
       // Devices serve what the node does not advertise (shouldDelegateResourceToDRA).
       if (capacity === 0 && req.scalarBackedByDRA?.[i] === true) continue;
-      (out ??= []).push({
+      first.note(req.scalarReasons[i]!, quantity > capacity);
+      out?.push({
         resourceName: name, reason: req.scalarReasons[i]!, requested: quantity, used: inUse, capacity,
         unresolvable: quantity > capacity,
       });
     }
   }
-  return out;
+  return first.count;
 }
 
 /**
@@ -182,7 +200,9 @@ export function fitsRequest(
   ignoredResourceGroups?: ReadonlySet<string>,
   draClasses?: DeviceClassResolver | null,
 ): InsufficientResource[] {
-  return insufficientResources(FitRequest.compile(podRequest, ignoredResources, ignoredResourceGroups, draClasses), nodeInfo) ?? [];
+  const out: InsufficientResource[] = [];
+  shortfalls(FitRequest.compile(podRequest, ignoredResources, ignoredResourceGroups, draClasses), nodeInfo, new FirstShortfall(), out);
+  return out;
 }
 
 class PreFilterState implements StateData {
@@ -267,9 +287,12 @@ export class Fit implements PreFilterPlugin, FilterPlugin, EnqueueExtensions, Pr
   filter(state: CycleState, _pod: PodInfo, nodeInfo: NodeInfo): Status | null {
     const s = state.read<PreFilterState>(preFilterStateKey);
     if (!(s instanceof PreFilterState)) return Status.error(`error reading "${preFilterStateKey}" from cycleState: not found`);
-    const insufficient = insufficientResources(s.request, nodeInfo);
-    if (insufficient === null) return null;
-    if (insufficient.length === 1) return this.singleShortfall(insufficient[0]!);
+    const first = this.firstShortfall;
+    const n = shortfalls(s.request, nodeInfo, first, null);
+    if (n === 0) return null;
+    if (n === 1) return this.singleShortfall(first.reason, first.unresolvable);
+    const insufficient: InsufficientResource[] = [];
+    shortfalls(s.request, nodeInfo, first, insufficient);
     let code = Code.Unschedulable;
     const reasons: string[] = [];
     for (let i = 0; i < insufficient.length; i++) {
@@ -279,13 +302,16 @@ export class Fit implements PreFilterPlugin, FilterPlugin, EnqueueExtensions, Pr
     return new Status(code, reasons);
   }
 
+  /** Filter's scratch for the first shortfall of a node (Filter runs one node at a time). */
+  private readonly firstShortfall = new FirstShortfall();
+
   /** One resource short, the common rejection: a status shared by every node short of it. */
-  private singleShortfall(r: InsufficientResource): Status {
-    const cache = r.unresolvable ? this.shortOfUnresolvable : this.shortOf;
-    let s = cache.get(r.reason);
+  private singleShortfall(reason: string, unresolvable: boolean): Status {
+    const cache = unresolvable ? this.shortOfUnresolvable : this.shortOf;
+    let s = cache.get(reason);
     if (s === undefined) {
-      s = Status.constant(r.unresolvable ? Code.UnschedulableAndUnresolvable : Code.Unschedulable, FitName, r.reason);
-      cache.set(r.reason, s);
+      s = Status.constant(unresolvable ? Code.UnschedulableAndUnresolvable : Code.Unschedulable, FitName, reason);
+      cache.set(reason, s);
     }
     return s;
   }
