@@ -5,7 +5,6 @@ import type { Container, KubeObject, Node, Pod, PriorityClass, StorageClass } fr
 import type { CompositePodGroup, PodGroup } from '../../api/scheduling.js';
 import { admitGroupPriority, resolvePodPriority } from '../../api/admission/priority.js';
 import { cloneJSON } from '../../util/json_clone.js';
-import { canonicalContainer, canonicalMeta } from './canonical_shape.js';
 import { clusterScopedKinds, kindKeyOf } from '../../api/kinds.js';
 
 const DefaultSchedulerName = 'default-scheduler';
@@ -22,27 +21,8 @@ function containersOf(p: Pod): Container[] {
   return out;
 }
 
-/**
- * `p` (a copy the caller owns) with its metadata and containers in the API server's key order
- * (canonical_shape.ts), so stored pods share hidden classes whatever they were made from.
- */
-export function withCanonicalShape(p: Pod): Pod {
-  if (isRecord(p.metadata)) p.metadata = canonicalMeta(p.metadata);
-  if (isRecord(p.spec)) {
-    canonicalContainers(p.spec.containers);
-    canonicalContainers(p.spec.initContainers);
-  }
-  return p;
-}
-
-/** Puts each container of a list into the API server's key order (canonical_shape.ts); malformed entries stay. */
-function canonicalContainers(list: unknown): void {
-  if (!Array.isArray(list)) return;
-  for (let i = 0; i < list.length; i++) if (isRecord(list[i])) list[i] = canonicalContainer(list[i] as Container);
-}
-
 export function defaultPod(pod: Pod, priorityClasses: readonly PriorityClass[]): Pod {
-  const p: Pod = withCanonicalShape(cloneJSON(pod));
+  const p: Pod = cloneJSON(pod);
   p.metadata ??= {};
   p.metadata.namespace ??= 'default';
   p.spec ??= { containers: [] };

@@ -11,7 +11,7 @@ import { cloneJSON } from '../../util/json_clone.js';
 import { aggregateFieldErrors, applyResourceDefaults, dropDeallocatedStatusDevices, kindValidation, validatePodStatusNomination, type FieldError } from '../../api/validation/index.js';
 import { nameIsDNSSubdomain, validateObjectMeta } from '../../api/validation/meta.js';
 import { ApiError, type ClusterClient, type ClusterEventRecord, type PodStatusPatch, type WatchEvent, type WatchHandler } from '../types.js';
-import { defaultCompositePodGroup, defaultNode, defaultPod, defaultPodGroup, defaultStorageClass, objectKey, withCanonicalShape } from './defaults.js';
+import { defaultCompositePodGroup, defaultNode, defaultPod, defaultPodGroup, defaultStorageClass, objectKey } from './defaults.js';
 import { VolumeController } from './volume_controller.js';
 import { ResourceClaimController } from './resourceclaim_controller.js';
 import { WorkloadControllers } from './controllers/index.js';
@@ -269,7 +269,7 @@ export class MemoryCluster implements ClusterClient {
     if (!old) return this.create(obj);
     // Admission's fills happen on create only (a pod's or a group's priority never changes after).
     const kind = kindKeyOf(obj);
-    const o = kind === 'Pod' ? withCanonicalShape(cloneJSON(obj as KubeObject as Pod))
+    const o = kind === 'Pod' ? cloneJSON(obj)
       : kind === 'PodGroup' || kind === 'CompositePodGroup' ? cloneJSON(this.withoutDisabledFields(kind, obj, old))
       : this.prepare(obj, old);
     return this.replaceExisting(key, old, o) as T;
@@ -581,8 +581,7 @@ export class MemoryCluster implements ClusterClient {
   /** An update (PUT) of an existing object: 404 when missing, 409 when its resourceVersion is stale. */
   private replaceChecked<T extends KubeObject>(obj: T, resource: string): T {
     const cur = this.currentForUpdate(obj, resource);
-    const copy = cloneJSON(obj) as KubeObject;
-    return this.replaceExisting(objectKey(cur), cur, kindKeyOf(copy) === 'Pod' ? withCanonicalShape(copy as Pod) : copy) as T;
+    return this.replaceExisting(objectKey(cur), cur, cloneJSON(obj)) as T;
   }
 
   /** The stored version `obj` replaces: ApiError(404) when missing, 409 when `obj`'s resourceVersion is stale. */
