@@ -62,6 +62,21 @@ export interface SpreadConstraint {
   readonly nodeTaintsPolicy: NodeInclusionPolicy;
 }
 
+/**
+ * The one place a SpreadConstraint is made: every constraint (the pod's own, the defaults, a
+ * default with its selector replaced) then shares one hidden class, so the per-node code that
+ * reads them is not deoptimised when a workload brings constraints made elsewhere.
+ */
+function spreadConstraint(maxSkew: number, topologyKey: string, selector: LabelMatcher, minDomains: number,
+  nodeAffinityPolicy: NodeInclusionPolicy, nodeTaintsPolicy: NodeInclusionPolicy): SpreadConstraint {
+  return { maxSkew, topologyKey, selector, minDomains, nodeAffinityPolicy, nodeTaintsPolicy };
+}
+
+/** `c` with another selector (the default constraints take theirs from the pod's services and owner). */
+export function withSelector(c: SpreadConstraint, selector: LabelMatcher): SpreadConstraint {
+  return spreadConstraint(c.maxSkew, c.topologyKey, selector, c.minDomains, c.nodeAffinityPolicy, c.nodeTaintsPolicy);
+}
+
 function isDoNotScheduleTaint(t: Taint): boolean {
   return t.effect === 'NoSchedule' || t.effect === 'NoExecute';
 }
@@ -114,14 +129,14 @@ export function filterTopologySpreadConstraints(
       // A nil labelSelector matches nothing and stays so (its requirements cannot be listed).
       if (any && !base.matchesNothing) selector = conjunction([Selector.fromSet(matchLabels), base]);
     }
-    out.push({
-      maxSkew: Number(c.maxSkew),
-      topologyKey: c.topologyKey,
+    out.push(spreadConstraint(
+      Number(c.maxSkew),
+      c.topologyKey,
       selector,
-      minDomains: c.minDomains === undefined || c.minDomains === null ? 1 : Number(c.minDomains),
-      nodeAffinityPolicy: c.nodeAffinityPolicy === 'Ignore' ? 'Ignore' : 'Honor',
-      nodeTaintsPolicy: c.nodeTaintsPolicy === 'Honor' ? 'Honor' : 'Ignore',
-    });
+      c.minDomains === undefined || c.minDomains === null ? 1 : Number(c.minDomains),
+      c.nodeAffinityPolicy === 'Ignore' ? 'Ignore' : 'Honor',
+      c.nodeTaintsPolicy === 'Honor' ? 'Honor' : 'Ignore',
+    ));
   }
   return out;
 }

@@ -168,15 +168,25 @@ export class SpreadCounts {
       for (let j = 0; j < n; j++) col[j] = this.labelDomain(nodeRefs[j] ?? null, k);
       this.labelDomains.push(col);
     }
-    if (spec.mode === 'score') {
-      const masks = new Int32Array(n);
-      for (let j = 0; j < n; j++) masks[j] = this.keyMask(nodeRefs[j] ?? null);
-      this.keyMasks = masks;
-      for (const c of this.ownCountConstraints) {
-        const col = new Int32Array(n);
-        for (let j = 0; j < n; j++) col[j] = countPodsMatchSelector(nodes[j]!.pods, c.selector, spec.namespace);
-        this.ownCounts.push(col);
-      }
+    if (spec.mode === 'score') this.buildScoreColumns(nodes, nodeRefs);
+  }
+
+  /**
+   * The key masks and own-count columns of a scoring spec. Kept out of rebuild: the own counts
+   * (hostname constraints) first run in whichever workload brings them, and as a loop inside
+   * rebuild that first run deoptimised rebuild's compiled code in that workload's measured op.
+   */
+  private buildScoreColumns(nodes: readonly NodeInfo[], nodeRefs: readonly (Node | null)[]): void {
+    const n = nodes.length;
+    const masks = new Int32Array(n);
+    for (let j = 0; j < n; j++) masks[j] = this.keyMask(nodeRefs[j] ?? null);
+    this.keyMasks = masks;
+    const own = this.ownCountConstraints;
+    for (let h = 0; h < own.length; h++) {
+      const c = own[h]!;
+      const col = new Int32Array(n);
+      for (let j = 0; j < n; j++) col[j] = countPodsMatchSelector(nodes[j]!.pods, c.selector, this.spec.namespace);
+      this.ownCounts.push(col);
     }
   }
 

@@ -25,6 +25,7 @@ import { Status } from '../../framework/status.js';
 import type { PodTopologySpreadArgs } from './args.js';
 import {
   filterTopologySpreadConstraints,
+  withSelector,
   LabelHostname,
   LabelTopologyZone,
   nodeLabelsMatchSpreadConstraints,
@@ -87,7 +88,7 @@ export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, PreScor
     if (constraints.length === 0) return constraints;
     const selector = defaultSelector(pod, this.handle.objects());
     if (selector.isEverything) return [];
-    for (let i = 0; i < constraints.length; i++) constraints[i] = { ...constraints[i]!, selector };
+    for (let i = 0; i < constraints.length; i++) constraints[i] = withSelector(constraints[i]!, selector);
     return constraints;
   }
 
