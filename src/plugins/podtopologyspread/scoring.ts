@@ -146,17 +146,17 @@ function preScoreFromColumns(
   const n = constraints.length;
   const keyMasks = columns.keyMasks!;
   // Per constraint: its counted index (domains) or its own-count index (hostname), -1 otherwise.
-  const counted = new Int32Array(n).fill(-1);
-  const own = new Int32Array(n).fill(-1);
+  // Hostname and domain constraints share every operation here: the first process-wide pod with a
+  // hostname constraint then runs no code without type feedback, which would deoptimise this.
+  const counted = new Int32Array(n);
+  const own = new Int32Array(n);
   const seeded: Uint8Array[] = [];
   for (let i = 0, k = 0, h = 0; i < n; i++) {
-    if (constraints[i]!.topologyKey === LabelHostname) {
-      own[i] = h++;
-    } else {
-      counted[i] = k;
-      seeded.push(new Uint8Array(counts.tables[k]!.totals.length));
-      k++;
-    }
+    const byHost = constraints[i]!.topologyKey === LabelHostname;
+    own[i] = byHost ? h : -1;
+    counted[i] = byHost ? -1 : k;
+    h += byHost ? 1 : 0;
+    if (!byHost) seeded.push(new Uint8Array(counts.tables[k++]!.totals.length));
   }
   const allKeys = (1 << n) - 1;
   const ignoredNodes = new Set<string>();
@@ -197,10 +197,13 @@ function preScoreFromColumns(
   // Per constraint, where a node's count is read: its domain's total, or its own pods (hostname).
   const nodeColumn = new Array<Int32Array>(n);
   const domainTotals = new Array<Float64Array | null>(n);
+  const { labelDomains, ownCounts } = columns;
   for (let i = 0; i < n; i++) {
     const k = counted[i]!;
-    nodeColumn[i] = k >= 0 ? columns.labelDomains[k]! : columns.ownCounts[own[i]!]!;
-    domainTotals[i] = k >= 0 ? counts.tables[k]!.totals : null;
+    const h = own[i]!;
+    const byDomain = k >= 0;
+    nodeColumn[i] = (byDomain ? labelDomains : ownCounts)[byDomain ? k : h]!;
+    domainTotals[i] = byDomain ? counts.tables[k]!.totals : null;
   }
   const scores = new Float64Array(f);
   const generations = new Float64Array(f);
