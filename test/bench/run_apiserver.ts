@@ -68,6 +68,8 @@ function watchBindings(cp: ControlPlane, ns: string, resourceVersion: string, ex
     // the watch then resumes from the last event it saw.
     let ended = false;
     let lastVersion = resourceVersion;
+    // Bounded: a server that keeps ending the watch at once fails the run instead of looping.
+    let reopensLeft = 20;
     const open = (): void => {
       const req = httpsRequest({
         host: '127.0.0.1', port: cp.port, rejectUnauthorized: false,
@@ -103,8 +105,8 @@ function watchBindings(cp: ControlPlane, ns: string, resourceVersion: string, ex
         res.on('error', reject);
         res.on('end', () => {
           if (ended) return;
-          if (res.statusCode === 200) open();
-          else reject(new Error(`the watch of ${ns} ended after ${bound.size} of ${expected} bindings (HTTP ${res.statusCode})`));
+          if (res.statusCode === 200 && reopensLeft-- > 0) open();
+          else reject(new Error(`the watch of ${ns} ended after ${bound.size} of ${expected} bindings (HTTP ${res.statusCode}${res.statusCode === 200 ? ', resumed 20 times' : ''})`));
         });
       });
       req.on('error', (err) => (bound.size === expected ? undefined : reject(err)));

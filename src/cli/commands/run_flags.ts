@@ -13,8 +13,6 @@ import { runSpec } from './run_spec.js';
 /** kube-scheduler's secure port (config.DefaultKubeSchedulerPort). */
 export const DefaultSchedulerPort = 10259;
 
-
-
 export interface RunFlags {
   config?: string;
   /** Modules of out-of-tree plugins, loaded in order. */

@@ -18,7 +18,6 @@ import { storeKey } from './resources.js';
 import { listAll, type Listed } from './list.js';
 import type { RawWatchEvent, RestTransport, WatchHandle } from './rest.js';
 
-
 export interface ReflectorOptions {
   spec: ResourceSpec;
   transport: RestTransport;

@@ -29,16 +29,16 @@ export class NodeName implements PreFilterPlugin, FilterPlugin, EnqueueExtension
     return [{ key: NodeNameSignerName, value: pod.pod.spec.nodeName ?? '' }];
   }
 
-  /**
-   * A pod that already names its node (a deferred resize, a static assignment) is evaluated on
-   * that node only (v1.37): the others are left UnschedulableAndUnresolvable, so they are never
-   * preemption targets either.
-   */
   /** A pod naming no node fits every node. */
   passesEveryNode(_state: CycleState, pod: PodInfo): boolean {
     return !pod.pod.spec.nodeName;
   }
 
+  /**
+   * A pod that already names its node (a deferred resize, a static assignment) is evaluated on
+   * that node only (v1.37): the others are left UnschedulableAndUnresolvable, so they are never
+   * preemption targets either.
+   */
   preFilter(_state: CycleState, pod: PodInfo): PreFilterOutcome | null {
     const wanted = pod.pod.spec.nodeName;
     return wanted ? { result: { nodeNames: new Set([wanted]) } } : null;
