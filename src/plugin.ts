@@ -30,6 +30,7 @@ export {
 export { Status, Code, codeName, isSuccess, isSkip, isRejected, type CodeName } from './framework/status.js';
 export { CycleState, type StateData } from './framework/cycle_state.js';
 export { NodeInfo, HostPortInfo, type ImageStateSummary } from './framework/node_info.js';
+export { NodeRows, NodeRowSelection } from './framework/node_rows.js';
 export { PodInfo, affinityTermMatches, type AffinityTerm, type WeightedAffinityTerm } from './framework/pod_info.js';
 export * from './framework/events.js';
 export { eventObjectsAs, type EventObjects, type EventObjectKinds } from './framework/event_objects.js';

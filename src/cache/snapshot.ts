@@ -2,6 +2,7 @@
 // lookup by name, plus the sublists of nodes that hold pods with (anti-)affinity.
 import type { NodeInfoLister, Placement, SharedLister, StorageInfoLister } from '../framework/interfaces.js';
 import { NodeInfo } from '../framework/node_info.js';
+import type { NodeRows } from '../framework/node_rows.js';
 import { PodInfo } from '../framework/pod_info.js';
 import type { Node, Pod } from '../api/types.js';
 
@@ -14,6 +15,8 @@ function nextListEpoch(): number {
 export class Snapshot implements SharedLister, NodeInfoLister, StorageInfoLister {
   nodeInfoMap = new Map<string, NodeInfo>();
   nodeInfoList: NodeInfo[] = [];
+  /** nodeInfoList's rows of numbers, packed in list order when the list was installed. */
+  rows: NodeRows = NodeInfo.packInListOrder(this.nodeInfoList);
   podsWithAffinityList: NodeInfo[] = [];
   podsWithRequiredAntiAffinityList: NodeInfo[] = [];
   /** PVCs ("namespace/name") used by any scheduled pod. */
@@ -56,7 +59,7 @@ export class Snapshot implements SharedLister, NodeInfoLister, StorageInfoLister
   /** Installs a new node order (nodes added, removed or reordered). */
   replaceList(list: NodeInfo[]): void {
     this.nodeInfoList = list;
-    NodeInfo.packInListOrder(list);
+    this.rows = NodeInfo.packInListOrder(list);
     this.listEpoch = nextListEpoch();
     this.changeLogStart += this.changeLog.length;
     this.changeLog = [];

@@ -1,5 +1,6 @@
 // CycleState: per-attempt scratch space that plugins share (framework/cycle_state.go).
 import type { CycleDiagnosis } from './cycle_diagnosis.js';
+import type { NodeRowSelection } from './node_rows.js';
 
 /** Anything a plugin stores in CycleState must be clonable, for preemption dry runs. */
 export interface StateData {
@@ -34,6 +35,11 @@ export class CycleState {
   diagnosis: CycleDiagnosis | null = null;
   /** Keep every Score plugin's answers before normalizing (opportunistic batching stores them). */
   recordRawScores = false;
+  /**
+   * The nodes being scored as rows of the snapshot's table, set by the algorithm around Score
+   * (see NodeRowSelection.rowsFor); null otherwise. Not copied by clones.
+   */
+  scoredRows: NodeRowSelection | null = null;
   /**
    * The state of the pod-group scheduling cycle this attempt belongs to, shared by the group's
    * members (GetPodGroupSchedulingCycle); null outside a group cycle.

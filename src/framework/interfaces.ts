@@ -9,6 +9,7 @@ import type { ListedKindName } from '../api/kinds.js';
 import type { CycleState } from './cycle_state.js';
 import type { ClusterEventWithHint } from './events.js';
 import type { NodeInfo } from './node_info.js';
+import type { NodeRows } from './node_rows.js';
 import type { PodInfo } from './pod_info.js';
 import type { Status } from './status.js';
 import type { Extender } from './extender.js';
@@ -197,6 +198,13 @@ export interface FilterPlugin extends Plugin {
    * diagnosis then leaves this plugin out of its per-node walk, which changes no verdict.
    */
   passesEveryNode?(state: CycleState, pod: PodInfo): boolean;
+  /**
+   * Optional: true when `filter` would let this pod pass on `rows.list[at]` (a node of the
+   * snapshot's list, with its Node), read from the row's numbers alone; false when they cannot
+   * tell (then `filter` decides and builds the status). It must never be wrong. A plain walk whose
+   * plugins all have it reads a passing node's row only, never the NodeInfo object.
+   */
+  passesRow?(state: CycleState, pod: PodInfo, rows: NodeRows, at: number): boolean;
 }
 
 /** What a PostFilter plugin returns: a nominated node (or none) and its verdict. */
@@ -251,7 +259,8 @@ export interface ScorePlugin extends Plugin {
   /**
    * Optional: `scoreNodes` into a column of numbers, `scores[i]` for every `nodes[i]` (the column
    * may be longer than `nodes`). Preferred over both: a cycle whose plugins all have it (and no
-   * NormalizeScore) builds no NodeScore list.
+   * NormalizeScore) builds no NodeScore list. When `state.scoredRows.rowsFor(nodes)` is not
+   * null, `state.scoredRows.positions[i]` is the row of `nodes[i]` in it.
    */
   scoreNodesInto?(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], scores: Float64Array): Status | null;
   scoreExtensions?(): ScoreExtensions | null;

@@ -2,6 +2,26 @@
 import type { ContainerPort, Node, Pod } from '../api/types.js';
 import { Resource } from '../api/resource_requests.js';
 import type { PodInfo } from './pod_info.js';
+import {
+  FlagImages,
+  FlagNode,
+  FlagTaints,
+  FlagUnschedulable,
+  NodeRows,
+  RowAllocEphemeral,
+  RowAllocMemory,
+  RowAllocMilliCPU,
+  RowAllowedPods,
+  RowFlags,
+  RowGeneration,
+  RowNonZeroMemory,
+  RowNonZeroMilliCPU,
+  RowPodCount,
+  RowReqEphemeral,
+  RowReqMemory,
+  RowReqMilliCPU,
+  RowStride,
+} from './node_rows.js';
 
 const DefaultBindAllHostIP = '0.0.0.0';
 
@@ -88,32 +108,13 @@ function nextGeneration(): number {
   return ++generationCounter;
 }
 
-/**
- * Columns of a NodeInfo's private row of numbers (`row[rowAt + column]`): the values the filter
- * and score loops read for every node, kept together so a node costs one or two cache lines
- * instead of a walk over several objects. Callers read them through NodeInfo's getters, so the
- * layout can change without touching them. The Resource objects stay the full record (scalar
- * resources too). Change a NodeInfo only through its methods (addPod, removePod, setNode, ...):
- * they keep the row and the generation, which caches key on, in step.
- */
-const RowAllocMilliCPU = 0;
-const RowAllocMemory = 1;
-const RowReqMilliCPU = 2;
-const RowReqMemory = 3;
-const RowPodCount = 4;
-const RowAllowedPods = 5;
-const RowFlags = 6;
-const RowAllocEphemeral = 7;
-const RowReqEphemeral = 8;
-const RowNonZeroMilliCPU = 9;
-const RowNonZeroMemory = 10;
-/** Doubles per row: two cache lines. */
-const RowStride = 16;
-
-/** Bits of the RowFlags column, so plugins can skip nodes without the feature they look at. */
-const FlagUnschedulable = 1;
-const FlagTaints = 2;
-const FlagImages = 4;
+// The row's columns and flags are node_rows.ts's: a NodeInfo's private row of numbers
+// (`row[rowAt + column]`) holds what the filter and score loops read for every node, so a node
+// costs one or two cache lines instead of a walk over several objects, and a snapshot's rows sit
+// in one table (NodeRows). Callers read them through NodeInfo's getters or NodeRows, so the layout
+// can change without touching them. The Resource objects stay the full record (scalar resources
+// too). Change a NodeInfo only through its methods (addPod, removePod, setNode, ...): they keep
+// the row and the generation, which caches key on, in step.
 
 /**
  * The flags any NodeInfo of the process ever had, never cleared (a NodeInfo dropped goes
@@ -159,8 +160,8 @@ export class NodeInfo {
   private images: Map<string, ImageStateSummary>;
   /** PVCs used by pods on this node ("namespace/claim") and how many pods use each. */
   pvcRefCounts: Map<string, number>;
-  /** Bumped on every change, so snapshots copy only what changed. */
-  generation: number;
+  /** Bumped on every change, so snapshots copy only what changed (also in the row: setGeneration). */
+  generation = 0;
   /**
    * The row of numbers (see RowStride): a slot in a shared chunk, or in a table shared by the
    * nodes of a snapshot (packInListOrder), which keeps the rows of a walk next to each other.
@@ -206,7 +207,7 @@ export class NodeInfo {
     this.allocatable = new Resource();
     this.images = new Map();
     this.pvcRefCounts = new Map();
-    this.generation = nextGeneration();
+    this.setGeneration(nextGeneration());
     if (node) this.setNode(node);
   }
 
@@ -290,9 +291,10 @@ export class NodeInfo {
 
   /**
    * Gives `list` (a snapshot's node list) one table of rows in list order and records each
-   * NodeInfo's position: a walk over the list then reads memory in order.
+   * NodeInfo's position: a walk over the list then reads memory in order, by index through the
+   * NodeRows returned.
    */
-  static packInListOrder(list: readonly NodeInfo[]): void {
+  static packInListOrder(list: readonly NodeInfo[]): NodeRows {
     const table = new Float64Array(list.length * RowStride);
     for (let i = 0; i < list.length; i++) {
       const ni = list[i]!;
@@ -302,6 +304,12 @@ export class NodeInfo {
       ni.rowAt = at;
       ni.listPosition = i;
     }
+    return new NodeRows(list, table);
+  }
+
+  private setGeneration(generation: number): void {
+    this.generation = generation;
+    this.row[this.rowAt + RowGeneration] = generation;
   }
 
   /** Rewrites the row from the Resource objects, the pod count and the node. */
@@ -327,7 +335,7 @@ export class NodeInfo {
   }
 
   private syncFlags(): void {
-    let flags = 0;
+    let flags = this.node === null ? 0 : FlagNode;
     const spec = this.node?.spec;
     if (spec?.unschedulable) flags |= FlagUnschedulable;
     if (spec?.taints && spec.taints.length > 0) flags |= FlagTaints;
@@ -340,14 +348,14 @@ export class NodeInfo {
     this.node = node;
     this.name = node.metadata.name ?? '';
     this.allocatable = Resource.fromList(node.status?.allocatable ?? node.status?.capacity);
-    this.generation = nextGeneration();
+    this.setGeneration(nextGeneration());
     this.syncRow();
   }
 
   removeNode(): void {
     this.node = null;
     this.name = '';
-    this.generation = nextGeneration();
+    this.setGeneration(nextGeneration());
     this.syncFlags();
   }
 
@@ -356,7 +364,7 @@ export class NodeInfo {
     if (pi.hasAffinity()) this.podsWithAffinity.push(pi);
     if (pi.hasRequiredAntiAffinity()) this.podsWithRequiredAntiAffinity.push(pi);
     this.updateUsage(pi, 1);
-    this.generation = nextGeneration();
+    this.setGeneration(nextGeneration());
     this.syncUsage();
   }
 
@@ -371,7 +379,7 @@ export class NodeInfo {
     const r = indexOfUID(this.podsWithRequiredAntiAffinity, pi.uid);
     if (r >= 0) removeAt(this.podsWithRequiredAntiAffinity, r);
     this.updateUsage(existing, -1);
-    this.generation = nextGeneration();
+    this.setGeneration(nextGeneration());
     this.syncUsage();
     return true;
   }
@@ -422,7 +430,7 @@ export class NodeInfo {
     this.allocatable.copyFrom(src.allocatable);
     this.images = src.images;
     this.pvcRefCounts = src.pvcRefCounts.size === 0 ? new Map() : new Map(src.pvcRefCounts);
-    this.generation = src.generation;
+    this.setGeneration(src.generation);
     this.syncRow();
   }
 }

@@ -8,10 +8,11 @@ import type { Snapshot } from '../cache/snapshot.js';
 import type { CycleState } from '../framework/cycle_state.js';
 import { type Extender, ExtenderName, MaxExtenderPriority } from '../framework/extender.js';
 import { Diagnosis, ErrNoNodesAvailable, FitError } from '../framework/runtime/fit_error.js';
-import { MaxNodeScore } from '../framework/interfaces.js';
+import { MaxNodeScore, type FilterPlugin } from '../framework/interfaces.js';
 import { andThen, type MaybePromise } from '../util/maybe_promise.js';
 import { thrownMessage } from '../framework/runtime/thrown.js';
 import type { NodeInfo } from '../framework/node_info.js';
+import { NodeRowSelection, type NodeRows } from '../framework/node_rows.js';
 import type { NodeToStatus } from '../framework/node_to_status.js';
 import type { PodInfo } from '../framework/pod_info.js';
 import type { Framework, NodePluginScores, PluginScore, PluginScoreColumn } from '../framework/runtime/framework.js';
@@ -67,6 +68,8 @@ export interface AlgorithmState {
   recordScores?: boolean;
   /** Scratch space for the totals, grown as needed; one cycle uses it at a time. */
   totalsBuffer?: Float64Array;
+  /** Where the last walk's feasible nodes are in the snapshot's rows (Score reads it). */
+  feasibleRows?: NodeRowSelection;
 }
 
 /** Extenders and where their skipped (ignorable) errors are reported. */
@@ -179,7 +182,7 @@ function filterAllNodes(
   diagnosis: Diagnosis,
   ext: ExtenderSet,
 ): MaybePromise<NodeInfo[]> {
-  const feasible = runFilterPhase(alg, fwk, state, pod, nodes, snapshot.listNodesInPlacement().length, diagnosis);
+  const feasible = runFilterPhase(alg, fwk, state, pod, nodes, snapshot.listNodesInPlacement().length, diagnosis, snapshot.rows);
   const passed = findNodesThatPassExtenders(ext, pod.pod, feasible, diagnosis.nodeToStatus);
   if (passed === feasible) return feasible;
   return andThen(passed, (p) => {
@@ -238,7 +241,7 @@ function filterNominatedNode(alg: AlgorithmState, fwk: Framework, state: CycleSt
   if (!ni?.node) return [];
   const found = new Array<NodeInfo>(1);
   try {
-    findNodesThatPassFilters(alg, fwk, state, pod, [ni], diagnosis, found);
+    findNodesThatPassFilters(alg, fwk, state, pod, [ni], diagnosis, found, null);
   } catch (err) {
     // As upstream: the failed evaluation is logged and the walk goes on over all nodes.
     fwk.log(1, `Evaluation failed on nominated node ${nominated} for pod ${pod.key}: ${thrownMessage(err)}`);
@@ -256,6 +259,7 @@ function runFilterPhase(
   nodes: readonly NodeInfo[],
   numAllNodes: number,
   diagnosis: Diagnosis,
+  rows: NodeRows,
 ): NodeInfo[] {
   // Sized up front: pushing would copy the growing array several times per pod.
   const feasible = new Array<NodeInfo>(feasibleNodesWanted(alg, fwk, nodes.length));
@@ -263,7 +267,7 @@ function runFilterPhase(
   const start = recording ? fwk.monotonicSeconds() : 0;
   let failed = true;
   try {
-    findNodesThatPassFilters(alg, fwk, state, pod, nodes, diagnosis, feasible);
+    findNodesThatPassFilters(alg, fwk, state, pod, nodes, diagnosis, feasible, rows.covers(nodes) ? rows : null);
     failed = false;
   } finally {
     // Advanced even when a filter failed, so every node keeps its chance to be examined.
@@ -286,7 +290,9 @@ function feasibleNodesWanted(alg: AlgorithmState, fwk: Framework, n: number): nu
 /**
  * Fills `feasible` (made with room for as many nodes as the walk wants) from the front with the
  * nodes passing every filter, from where the last walk stopped; its length ends at the count
- * found, also when a filter fails.
+ * found, also when a filter fails. With `rows` (the rows of `nodes`), their positions go into
+ * `alg.feasibleRows` for Score, and a walk whose plugins all read rows (passesRow) touches a
+ * passing node's row only.
  */
 function findNodesThatPassFilters(
   alg: AlgorithmState,
@@ -296,10 +302,13 @@ function findNodesThatPassFilters(
   nodes: readonly NodeInfo[],
   diagnosis: Diagnosis,
   feasible: NodeInfo[],
+  rows: NodeRows | null,
 ): void {
   const n = nodes.length;
   const want = feasible.length;
   let found = 0;
+  const selection = rows === null ? null : (alg.feasibleRows ??= new NodeRowSelection());
+  const positions = selection === null ? null : selection.reserve(want);
   try {
     if (n === 0) return;
     const start = alg.nextStartNodeIndex % n;
@@ -309,15 +318,27 @@ function findNodesThatPassFilters(
     }
     const all = diagnosis.allFilters;
     if (!fwk.hasFilterPlugins()) {
-      for (; found < want; found++) feasible[found] = nodes[(start + found) % n]!;
+      for (; found < want; found++) {
+        const at = (start + found) % n;
+        feasible[found] = nodes[at]!;
+        if (positions !== null) positions[found] = at;
+      }
       return;
     }
     // Asked once per walk rather than per node (a call less per node, about 2% of NodeAffinity's CPU).
     const nominated = fwk.mayHaveNominatedPods();
+    const byRows = rows === null || nominated ? null : fwk.rowFilterWalk(state, pod);
     for (let i = 0; i < n && found < want; i++) {
-      const ni = nodes[(start + i) % n]!;
+      const at = (start + i) % n;
+      if (byRows !== null && passesRows(byRows, state, pod, rows!, at)) {
+        feasible[found] = nodes[at]!;
+        positions![found++] = at;
+        continue;
+      }
+      const ni = nodes[at]!;
       const s = nominated ? fwk.runFilterPluginsWithNominatedPods(state, pod, ni) : fwk.runFilterPlugins(state, pod, ni);
       if (s === null || s.code === Code.Success) {
+        if (positions !== null) positions[found] = at;
         feasible[found++] = ni;
         continue;
       }
@@ -329,7 +350,18 @@ function findNodesThatPassFilters(
     }
   } finally {
     feasible.length = found;
+    if (selection !== null) {
+      selection.rows = rows;
+      selection.nodes = feasible;
+    }
   }
+}
+
+/** Whether every plugin of the walk passes the node at row `at` on its numbers alone. */
+function passesRows(plugins: readonly FilterPlugin[], state: CycleState, pod: PodInfo, rows: NodeRows, at: number): boolean {
+  if (!rows.hasNode(at)) return false;
+  for (let i = 0; i < plugins.length; i++) if (!plugins[i]!.passesRow!(state, pod, rows, at)) return false;
+  return true;
 }
 
 /**
@@ -396,7 +428,9 @@ function prioritizeNodes(alg: AlgorithmState, fwk: Framework, state: CycleState,
   }
   const pre = fwk.runPreScorePlugins(state, pod, nodes);
   if (pre !== null && pre.code !== Code.Success) throw pre.asError();
+  state.scoredRows = alg.feasibleRows ?? null;
   const s = fwk.runScorePlugins(state, pod, nodes, scores.totals, scores.plugins);
+  state.scoredRows = null;
   if (s !== null) throw s.asError();
   if (ext.extenders.length === 0) return scores;
   const interested = ext.extenders.filter((e) => e.isInterested(pod.pod));

@@ -275,6 +275,18 @@ export class Framework extends FrameworkHandle {
     this.filterWalk = walk;
     this.filterWalkFor = skip;
     this.filterWalkPod = pod;
+    let byRows = true;
+    for (let i = 0; i < walk.length; i++) if (walk[i]!.passesRow === undefined) byRows = false;
+    this.filterWalkByRows = byRows;
+  }
+
+  /**
+   * The attempt's per-node walk when every plugin in it has passesRow and the cycle records
+   * neither diagnosis nor plugin metrics (the plain loop's conditions); else null.
+   */
+  rowFilterWalk(state: CycleState, pod: PodInfo): readonly fw.FilterPlugin[] | null {
+    if (!this.filterWalkByRows || state.diagnosis !== null || state.recordPluginMetrics) return null;
+    return state.skipFilterPlugins === this.filterWalkFor && pod === this.filterWalkPod ? this.filterWalk : null;
   }
 
   // The last attempt's walk, for the skip set its PreFilter made (fresh per attempt, shared by
@@ -282,6 +294,7 @@ export class Framework extends FrameworkHandle {
   private filterWalk: readonly fw.FilterPlugin[] = [];
   private filterWalkFor: ReadonlySet<string> | null = null;
   private filterWalkPod: PodInfo | null = null;
+  private filterWalkByRows = false;
   private readonly filterWalks = new Map<number, readonly fw.FilterPlugin[]>();
 
   runPreFilterExtensionAddPod(state: CycleState, podToSchedule: PodInfo, podToAdd: PodInfo, nodeInfo: NodeInfo): Status | null {

@@ -118,7 +118,7 @@ export class BalancedAllocation implements PreScorePlugin, ScorePlugin, SignPlug
 
   scoreNodesInto(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], scores: Float64Array): Status | null {
     const s = state.read<PreScoreState>(preScoreStateKey);
-    if (s instanceof PreScoreState) return this.scorer.scoreNodesInto(nodes, s.podRequests, scores, s.dra);
+    if (s instanceof PreScoreState) return this.scorer.scoreNodesInto(nodes, s.podRequests, scores, s.dra, state.scoredRows);
     for (let i = 0; i < nodes.length; i++) {
       const r = this.score(state, pod, nodes[i]!);
       if (typeof r !== 'number') return r;

@@ -27,6 +27,7 @@ import type {
   ScorePlugin,
 } from '../../framework/interfaces.js';
 import { NodeInfo } from '../../framework/node_info.js';
+import type { NodeRows } from '../../framework/node_rows.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Code, Status } from '../../framework/status.js';
 import {
@@ -302,6 +303,21 @@ export class Fit implements PreFilterPlugin, FilterPlugin, EnqueueExtensions, Pr
     return new Status(code, reasons);
   }
 
+  /**
+   * Filter's verdict from the node's row when it is a pass: the packed checks of `shortfalls`
+   * (pods, cpu, memory, ephemeral storage). A pod with scalar requests is left to `filter`.
+   */
+  passesRow(state: CycleState, _pod: PodInfo, rows: NodeRows, at: number): boolean {
+    const s = state.read<PreFilterState>(preFilterStateKey);
+    if (!(s instanceof PreFilterState)) return false;
+    const req = s.request;
+    if (req.scalarNames.length > 0) return false;
+    if (rows.podCount(at) + 1 > rows.allowedPodNumber(at)) return false;
+    if (req.milliCPU > 0 && req.milliCPU > rows.allocatableMilliCPU(at) - rows.requestedMilliCPU(at)) return false;
+    if (req.memory > 0 && req.memory > rows.allocatableMemory(at) - rows.requestedMemory(at)) return false;
+    return !(req.ephemeralStorage > 0 && req.ephemeralStorage > rows.allocatableEphemeralStorage(at) - rows.requestedEphemeralStorage(at));
+  }
+
   /** Filter's scratch for the first shortfall of a node (Filter runs one node at a time). */
   private readonly firstShortfall = new FirstShortfall();
 
@@ -338,7 +354,7 @@ export class Fit implements PreFilterPlugin, FilterPlugin, EnqueueExtensions, Pr
   scoreNodesInto(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], scores: Float64Array): Status | null {
     const s = state.read<PreScoreState>(preScoreStateKey);
     const ps = s instanceof PreScoreState ? s : this.preScoreState(pod);
-    return this.scorer.scoreNodesInto(nodes, ps.podRequests, scores, ps.dra);
+    return this.scorer.scoreNodesInto(nodes, ps.podRequests, scores, ps.dra, state.scoredRows);
   }
 
   scoreExtensions(): null {

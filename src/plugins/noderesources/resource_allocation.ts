@@ -12,6 +12,7 @@ import type { Pod } from '../../api/types.js';
 import type { StateData } from '../../framework/cycle_state.js';
 import { MaxNodeScore } from '../../framework/interfaces.js';
 import type { NodeInfo } from '../../framework/node_info.js';
+import type { NodeRows, NodeRowSelection } from '../../framework/node_rows.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Status } from '../../framework/status.js';
 import type { ResourceSpec } from './args.js';
@@ -185,8 +186,16 @@ export class ResourceAllocationScorer {
     return this.draResources === null || this.packedOnly ? null : this.draResources.preScore(this.names);
   }
 
-  /** `score` for every node into scores[i]; the first error stops it. */
-  scoreNodesInto(nodes: readonly NodeInfo[], podRequests: Float64Array, scores: Float64Array, dra: DraScoringState | null = null): Status | null {
+  /**
+   * `score` for every node into scores[i]; the first error stops it. With the nodes' rows
+   * (`selection`, see CycleState.scoredRows) the numbers come from the rows alone.
+   */
+  scoreNodesInto(nodes: readonly NodeInfo[], podRequests: Float64Array, scores: Float64Array, dra: DraScoringState | null = null, selection: NodeRowSelection | null = null): Status | null {
+    const rows = this.packedOnly && selection !== null ? selection.rowsFor(nodes) : null;
+    if (rows !== null) {
+      this.scoreRowsInto(rows, selection!.positions, nodes.length, podRequests, scores);
+      return null;
+    }
     if (this.packedOnly) {
       // Every configured resource is a packed number: no Resource objects, no scalar lookups.
       const n = this.names.length;
@@ -229,6 +238,41 @@ export class ResourceAllocationScorer {
       scores[i] = r;
     }
     return null;
+  }
+
+  /**
+   * The packed path of scoreNodesInto over rows: the k-th node is row `positions[k]`, its memo slot
+   * that position (as `ni.position` gives it above), and no NodeInfo object is read.
+   */
+  private scoreRowsInto(rows: NodeRows, positions: Int32Array, count: number, podRequests: Float64Array, scores: Float64Array): void {
+    const n = this.names.length;
+    const kinds = this.kinds;
+    const useRequested = this.useRequested;
+    const requested = this.requested;
+    const allocatable = this.allocatable;
+    const memo = this.memoFor(podRequests, count);
+    const memoMask = memo.length / memoStride - 1;
+    const epoch = this.memoEpoch;
+    for (let k = 0; k < count; k++) {
+      const at = positions[k]!;
+      const generation = rows.generation(at);
+      const slot = (at & memoMask) * memoStride;
+      if (memo[slot] === generation && memo[slot + 1] === epoch) {
+        scores[k] = memo[slot + 2]!;
+        continue;
+      }
+      for (let i = 0; i < n; i++) {
+        const kind = kinds[i]!;
+        const a = allocatableInRow(rows, at, kind);
+        allocatable[i] = a;
+        requested[i] = a === 0 ? 0 : usedInRow(rows, at, kind, useRequested) + podRequests[i]!;
+      }
+      const score = this.scorer(requested, allocatable, podRequests);
+      memo[slot] = generation;
+      memo[slot + 1] = epoch;
+      memo[slot + 2] = score;
+      scores[k] = score;
+    }
   }
 
   /** Fills requested/allocatable for the node and runs the strategy (resourceAllocationScorer.score). */
@@ -393,4 +437,18 @@ function usedOnNode(ni: NodeInfo, kind: number, useRequested: boolean): number {
   if (kind === KindCPU) return useRequested ? ni.requestedMilliCPU : ni.nonZeroRequestedMilliCPU;
   if (kind === KindMemory) return useRequested ? ni.requestedMemory : ni.nonZeroRequestedMemory;
   return ni.requestedEphemeralStorage;
+}
+
+/** allocatableOnNode for the node at row `at`. */
+function allocatableInRow(rows: NodeRows, at: number, kind: number): number {
+  if (kind === KindCPU) return rows.allocatableMilliCPU(at);
+  if (kind === KindMemory) return rows.allocatableMemory(at);
+  return rows.allocatableEphemeralStorage(at);
+}
+
+/** usedOnNode for the node at row `at`. */
+function usedInRow(rows: NodeRows, at: number, kind: number, useRequested: boolean): number {
+  if (kind === KindCPU) return useRequested ? rows.requestedMilliCPU(at) : rows.nonZeroRequestedMilliCPU(at);
+  if (kind === KindMemory) return useRequested ? rows.requestedMemory(at) : rows.nonZeroRequestedMemory(at);
+  return rows.requestedEphemeralStorage(at);
 }
