@@ -3,24 +3,26 @@ import type { ContainerPort, Node, Pod } from '../api/types.js';
 import { Resource } from '../api/resource_requests.js';
 import type { PodInfo } from './pod_info.js';
 import {
+  ColdAllocEphemeral,
+  ColdNonZeroMemory,
+  ColdNonZeroMilliCPU,
+  ColdReqEphemeral,
+  ColdStride,
   FlagImages,
   FlagNode,
   FlagTaints,
   FlagUnschedulable,
   NodeRows,
-  RowAllocEphemeral,
   RowAllocMemory,
   RowAllocMilliCPU,
   RowAllowedPods,
   RowFlags,
   RowGeneration,
-  RowNonZeroMemory,
-  RowNonZeroMilliCPU,
   RowPodCount,
-  RowReqEphemeral,
   RowReqMemory,
   RowReqMilliCPU,
   RowStride,
+  tableLength,
 } from './node_rows.js';
 
 const DefaultBindAllHostIP = '0.0.0.0';
@@ -108,13 +110,14 @@ function nextGeneration(): number {
   return ++generationCounter;
 }
 
-// The row's columns and flags are node_rows.ts's: a NodeInfo's private row of numbers
-// (`row[rowAt + column]`) holds what the filter and score loops read for every node, so a node
-// costs one or two cache lines instead of a walk over several objects, and a snapshot's rows sit
-// in one table (NodeRows). Callers read them through NodeInfo's getters or NodeRows, so the layout
-// can change without touching them. The Resource objects stay the full record (scalar resources
-// too). Change a NodeInfo only through its methods (addPod, removePod, setNode, ...): they keep
-// the row and the generation, which caches key on, in step.
+// The row's columns and flags are node_rows.ts's: a NodeInfo's private row of numbers (a hot
+// part at `row[rowAt + column]`, a cold part at `row[coldAt + column]`) holds what the filter and
+// score loops read for every node, so a node costs a cache line or two instead of a walk over
+// several objects, and a snapshot's rows sit in one table (NodeRows). Callers read them through
+// NodeInfo's getters or NodeRows, so the layout can change without touching them. The Resource
+// objects stay the full record (scalar resources too). Change a NodeInfo only through its methods
+// (addPod, removePod, setNode, ...): they keep the row and the generation, which caches key on,
+// in step.
 
 /**
  * The flags any NodeInfo of the process ever had, never cleared (a NodeInfo dropped goes
@@ -141,7 +144,7 @@ export function anyNodeInfoHadTaints(): boolean {
  * chunk instead of one (off-heap) array per NodeInfo. Small chunks bound what a long-lived
  * NodeInfo can keep alive of a chunk otherwise used by short-lived copies. */
 const rowsPerChunk = 64;
-let rowChunk = new Float64Array(rowsPerChunk * RowStride);
+let rowChunk = new Float64Array(tableLength(rowsPerChunk));
 let rowChunkNext = 0;
 
 export class NodeInfo {
@@ -163,21 +166,23 @@ export class NodeInfo {
   /** Bumped on every change, so snapshots copy only what changed (also in the row: setGeneration). */
   generation = 0;
   /**
-   * The row of numbers (see RowStride): a slot in a shared chunk, or in a table shared by the
+   * The row of numbers (see node_rows.ts): a slot in a shared chunk, or in a table shared by the
    * nodes of a snapshot (packInListOrder), which keeps the rows of a walk next to each other.
    */
   private row: Float64Array;
   private rowAt: number;
+  private coldAt: number;
   private listPosition = -1;
 
   /** A NodeInfo for `node` (none: a placeholder for pods on an unknown node), or a copy of `from`. */
   constructor(node?: Node, from?: NodeInfo) {
     if (rowChunkNext === rowsPerChunk) {
-      rowChunk = new Float64Array(rowsPerChunk * RowStride);
+      rowChunk = new Float64Array(tableLength(rowsPerChunk));
       rowChunkNext = 0;
     }
     this.row = rowChunk;
-    this.rowAt = rowChunkNext++ * RowStride;
+    this.rowAt = rowChunkNext * RowStride;
+    this.coldAt = rowsPerChunk * RowStride + rowChunkNext++ * ColdStride;
     if (from !== undefined) {
       this.node = from.node;
       this.name = from.name;
@@ -194,6 +199,7 @@ export class NodeInfo {
       const src = from.row;
       const dst = this.row;
       for (let i = 0, a = from.rowAt, b = this.rowAt; i < RowStride; i++) dst[b + i] = src[a + i]!;
+      for (let i = 0, a = from.coldAt, b = this.coldAt; i < ColdStride; i++) dst[b + i] = src[a + i]!;
       return;
     }
     this.node = null;
@@ -232,7 +238,7 @@ export class NodeInfo {
   }
 
   get allocatableEphemeralStorage(): number {
-    return this.row[this.rowAt + RowAllocEphemeral]!;
+    return this.row[this.coldAt + ColdAllocEphemeral]!;
   }
 
   /** Allocatable.AllowedPodNumber: the node's `pods` capacity. */
@@ -249,15 +255,15 @@ export class NodeInfo {
   }
 
   get requestedEphemeralStorage(): number {
-    return this.row[this.rowAt + RowReqEphemeral]!;
+    return this.row[this.coldAt + ColdReqEphemeral]!;
   }
 
   get nonZeroRequestedMilliCPU(): number {
-    return this.row[this.rowAt + RowNonZeroMilliCPU]!;
+    return this.row[this.coldAt + ColdNonZeroMilliCPU]!;
   }
 
   get nonZeroRequestedMemory(): number {
-    return this.row[this.rowAt + RowNonZeroMemory]!;
+    return this.row[this.coldAt + ColdNonZeroMemory]!;
   }
 
   /** len(Pods): pods on the node, assumed ones included. */
@@ -295,13 +301,17 @@ export class NodeInfo {
    * NodeRows returned.
    */
   static packInListOrder(list: readonly NodeInfo[]): NodeRows {
-    const table = new Float64Array(list.length * RowStride);
+    const table = new Float64Array(tableLength(list.length));
+    const coldBase = list.length * RowStride;
     for (let i = 0; i < list.length; i++) {
       const ni = list[i]!;
       const at = i * RowStride;
+      const coldAt = coldBase + i * ColdStride;
       table.set(ni.row.subarray(ni.rowAt, ni.rowAt + RowStride), at);
+      table.set(ni.row.subarray(ni.coldAt, ni.coldAt + ColdStride), coldAt);
       ni.row = table;
       ni.rowAt = at;
+      ni.coldAt = coldAt;
       ni.listPosition = i;
     }
     return new NodeRows(list, table);
@@ -322,16 +332,17 @@ export class NodeInfo {
   private syncUsage(): void {
     const r = this.row;
     const at = this.rowAt;
+    const cold = this.coldAt;
     r[at + RowAllocMilliCPU] = this.allocatable.milliCPU;
     r[at + RowAllocMemory] = this.allocatable.memory;
-    r[at + RowAllocEphemeral] = this.allocatable.ephemeralStorage;
     r[at + RowAllowedPods] = this.allocatable.allowedPodNumber;
     r[at + RowReqMilliCPU] = this.requested.milliCPU;
     r[at + RowReqMemory] = this.requested.memory;
-    r[at + RowReqEphemeral] = this.requested.ephemeralStorage;
-    r[at + RowNonZeroMilliCPU] = this.nonZeroRequested.milliCPU;
-    r[at + RowNonZeroMemory] = this.nonZeroRequested.memory;
     r[at + RowPodCount] = this.pods.length;
+    r[cold + ColdAllocEphemeral] = this.allocatable.ephemeralStorage;
+    r[cold + ColdReqEphemeral] = this.requested.ephemeralStorage;
+    r[cold + ColdNonZeroMilliCPU] = this.nonZeroRequested.milliCPU;
+    r[cold + ColdNonZeroMemory] = this.nonZeroRequested.memory;
   }
 
   private syncFlags(): void {

@@ -9,7 +9,10 @@
  */
 type NodeList = readonly object[];
 
-// Columns of a row (`table[at * RowStride + column]`). NodeInfo writes them; see its methods.
+// A row is split in two: the hot part (`table[at * RowStride + column]`) holds what the Filter
+// walk and a Score memo hit read, 64 bytes; the cold part (`table[coldBase + at * ColdStride +
+// column]`, after every hot part) what only a memo miss or an ephemeral-storage request reads. A
+// walk then streams half the bytes. NodeInfo writes them; see its methods.
 export const RowAllocMilliCPU = 0;
 export const RowAllocMemory = 1;
 export const RowReqMilliCPU = 2;
@@ -17,13 +20,20 @@ export const RowReqMemory = 3;
 export const RowPodCount = 4;
 export const RowAllowedPods = 5;
 export const RowFlags = 6;
-export const RowAllocEphemeral = 7;
-export const RowReqEphemeral = 8;
-export const RowNonZeroMilliCPU = 9;
-export const RowNonZeroMemory = 10;
-export const RowGeneration = 11;
-/** Doubles per row: two cache lines. */
-export const RowStride = 16;
+export const RowGeneration = 7;
+/** Doubles per hot part: one cache line. */
+export const RowStride = 8;
+export const ColdAllocEphemeral = 0;
+export const ColdReqEphemeral = 1;
+export const ColdNonZeroMilliCPU = 2;
+export const ColdNonZeroMemory = 3;
+/** Doubles per cold part. */
+export const ColdStride = 4;
+
+/** Doubles a table of `rows` rows takes: their hot parts, then their cold parts. */
+export function tableLength(rows: number): number {
+  return rows * (RowStride + ColdStride);
+}
 
 /** Bits of the RowFlags column. */
 export const FlagUnschedulable = 1;
@@ -39,9 +49,11 @@ export const FlagNode = 8;
  */
 export class NodeRows {
   private readonly length: number;
+  private readonly coldBase: number;
 
   constructor(readonly list: NodeList, private readonly table: Float64Array) {
     this.length = list.length;
+    this.coldBase = list.length * RowStride;
   }
 
   /** Whether `nodes` is the packed list, unchanged in length (rows then index it). */
@@ -74,7 +86,7 @@ export class NodeRows {
   }
 
   allocatableEphemeralStorage(at: number): number {
-    return this.table[at * RowStride + RowAllocEphemeral]!;
+    return this.table[this.coldBase + at * ColdStride + ColdAllocEphemeral]!;
   }
 
   requestedMilliCPU(at: number): number {
@@ -86,15 +98,15 @@ export class NodeRows {
   }
 
   requestedEphemeralStorage(at: number): number {
-    return this.table[at * RowStride + RowReqEphemeral]!;
+    return this.table[this.coldBase + at * ColdStride + ColdReqEphemeral]!;
   }
 
   nonZeroRequestedMilliCPU(at: number): number {
-    return this.table[at * RowStride + RowNonZeroMilliCPU]!;
+    return this.table[this.coldBase + at * ColdStride + ColdNonZeroMilliCPU]!;
   }
 
   nonZeroRequestedMemory(at: number): number {
-    return this.table[at * RowStride + RowNonZeroMemory]!;
+    return this.table[this.coldBase + at * ColdStride + ColdNonZeroMemory]!;
   }
 }
 
