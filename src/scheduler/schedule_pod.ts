@@ -188,6 +188,8 @@ function filterAllNodes(
   return andThen(passed, (p) => {
     // Extenders register no cluster events: a pod they rejected is retried on any event.
     if (p.length !== feasible.length) diagnosis.unschedulablePlugins.add(ExtenderName);
+    // The walk's positions are for its own list; an extender's answer is scored without them.
+    if (alg.feasibleRows !== undefined) alg.feasibleRows.nodes = null;
     return p;
   });
 }
