@@ -2,6 +2,7 @@
 // reaching an API server through a kubeconfig, which exercises the bundled part of
 // @kubernetes/client-node (KubeConfig without the generated API).
 import { after, describe, it } from 'node:test';
+import { isAscii } from 'node:buffer';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -33,6 +34,7 @@ describe('the built CLI', { skip: needsBuild, timeout: 60_000 }, () => {
       assert.ok(text.includes(`from "${vendor}kube_config.js"`) && text.includes(`from "${vendor}yaml.js"`), `${file.join('/')} imports the shared copies`);
     }
     assert.doesNotMatch(read('core.body.cjs'), /client-node\/dist\/|node_modules\/yaml\//, 'the core\'s body has its own copy');
+    assert.ok(isAscii(readFileSync(join(root, 'dist', 'core.body.cjs'))), 'the core\'s body is ASCII, read without decoding UTF-8');
   });
 
   it('leaves a code cache of the core that a plain node start uses as it is', () => {

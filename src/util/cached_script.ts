@@ -4,6 +4,7 @@
 // (docs/performance.md). The cache sits beside the file, headed by the key it was made for (the
 // file's hash, fixed at build time, and the Node release and platform); a stale, rejected,
 // unreadable or unwritable cache only costs the compilation it would have saved.
+import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -39,6 +40,12 @@ function writeCodeCache(path: string, key: string, data: Buffer): void {
   }
 }
 
+/** A file's text; ASCII (the built core's body) read as one-byte text, without decoding UTF-8. */
+function readSource(path: string): string {
+  const bytes = readFileSync(path);
+  return bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8');
+}
+
 /** The hash a cache of `source` is keyed by (computed once, when the file is built). */
 export function scriptHash(source: string): string {
   return createHash('sha256').update(source).digest('hex').slice(0, 32);
@@ -72,7 +79,7 @@ export function requireCached<T>(options: CachedScriptOptions, start: (exports: 
   const key = cacheKey(options.hash);
   const cachedData = readCodeCache(cachePath, key);
   // Node's CommonJS wrapper, so the file runs as require() would run it.
-  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${readFileSync(path, 'utf8')}\n})`, {
+  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${readSource(path)}\n})`, {
     filename: path,
     // Node's callback for import() does not survive the cache: the file may not call it.
     cachedData,
