@@ -29,15 +29,15 @@ const lockOver = (server: LeaseServer, firstRead?: Promise<Lease | null>) => new
 
 describe('LeaseLock with the Lease read before the core loaded', () => {
   const cases = [
-    { name: 'the first get answers with the early read, the next ones ask the server', early: Promise.resolve(held('early')), server: held('now'), want: ['early', 'now'], calls: ['GET'] },
-    { name: 'an early "not found" is the first answer', early: Promise.resolve(null), server: held('now'), want: [null, 'now'], calls: ['GET'] },
-    { name: 'an early read that failed is asked again', early: Promise.reject(new Error('connection reset')), server: held('now'), want: ['now', 'now'], calls: ['GET', 'GET'] },
-    { name: 'without an early read every get asks', early: undefined, server: held('now'), want: ['now', 'now'], calls: ['GET', 'GET'] },
+    { name: 'the first get answers with the early read, the next ones ask the server', early: () => Promise.resolve(held('early')), server: held('now'), want: ['early', 'now'], calls: ['GET'] },
+    { name: 'an early "not found" is the first answer', early: () => Promise.resolve(null), server: held('now'), want: [null, 'now'], calls: ['GET'] },
+    { name: 'an early read that failed is asked again', early: () => Promise.reject(new Error('connection reset')), server: held('now'), want: ['now', 'now'], calls: ['GET', 'GET'] },
+    { name: 'without an early read every get asks', early: () => undefined, server: held('now'), want: ['now', 'now'], calls: ['GET', 'GET'] },
   ];
   for (const c of cases) {
     it(c.name, async () => {
       const server = new LeaseServer(c.server);
-      const lock = lockOver(server, c.early);
+      const lock = lockOver(server, c.early());
       const got = [await lock.get(), await lock.get()].map((r) => (r === null ? null : r.record.holderIdentity));
       assert.deepEqual(got, c.want);
       assert.deepEqual(server.calls, c.calls);
