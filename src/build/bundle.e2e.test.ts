@@ -2,12 +2,13 @@
 // reaching an API server through a kubeconfig, which exercises the bundled part of
 // @kubernetes/client-node (KubeConfig without the generated API).
 import { after, describe, it } from 'node:test';
+import { isAscii } from 'node:buffer';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Pod } from '../api/types.js';
 import { ApiServer } from '../apiserver/server.js';
 import { MemoryCluster } from '../cluster/memory/store.js';
@@ -32,6 +33,17 @@ describe('the built CLI', { skip: needsBuild, timeout: 60_000 }, () => {
       assert.doesNotMatch(text, /client-node\/dist\/|node_modules\/yaml\//, `${file.join('/')} has its own copy`);
       assert.ok(text.includes(`from "${vendor}kube_config.js"`) && text.includes(`from "${vendor}yaml.js"`), `${file.join('/')} imports the shared copies`);
     }
+    assert.doesNotMatch(read('core.body.cjs'), /client-node\/dist\/|node_modules\/yaml\//, 'the core\'s body has its own copy');
+    assert.ok(isAscii(readFileSync(join(root, 'dist', 'core.body.cjs'))), 'the core\'s body is ASCII, read without decoding UTF-8');
+  });
+
+  it('leaves a code cache of the core that a plain node start uses as it is', () => {
+    const cache = join(root, 'dist', 'core.body.v8cache');
+    const before = readFileSync(cache);
+    const { NODE_OPTIONS: _tsx, ...env } = process.env;
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', `const m = await import(${JSON.stringify(pathToFileURL(join(root, 'dist', 'plugin.js')).href)}); console.log(typeof m.Status);`], { env, encoding: 'utf8' });
+    assert.equal(out.trim(), 'function');
+    assert.deepEqual(readFileSync(cache), before, 'a rejected or stale cache would have been rewritten');
   });
 
   it('run binds a pod through a kubeconfig with a bearer token, and exits 0 on SIGTERM', async () => {

@@ -9,10 +9,12 @@
 // first lists (dist/cli/commands/run_first_lists.js) need them before the core loads, and both
 // import the same copy. Run by `npm run build` after tsc, which writes only the declarations.
 import { build, type Plugin } from 'esbuild';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, relative } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { scriptHash } from '../util/cached_script.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const src = join(root, 'src');
@@ -98,6 +100,27 @@ const fromVendor = (out: string): Plugin => ({
   },
 });
 
+/**
+ * The modules the core's body gets from dist/core.js (`__imports`), by the name it passes them
+ * under: KubeConfig and YAML (dist/vendor/, shared with run's first lists), and import() itself,
+ * which fails in functions V8 restored from a code cache (src/util/import_module.ts).
+ */
+const fromCoreModule: Record<string, string> = {
+  kubeConfig: kubeConfigModule.replace(/\.ts$/, '.js'),
+  importModule: join(src, 'util', 'import_module.js'),
+};
+const injectedByCore: Plugin = {
+  name: 'injected-by-core',
+  setup(b) {
+    b.onResolve({ filter: /^yaml$/ }, () => ({ path: 'yaml', namespace: 'injected-by-core' }));
+    b.onResolve({ filter: /\.js$/ }, (args) => {
+      const name = Object.keys(fromCoreModule).find((n) => fromCoreModule[n] === join(args.resolveDir, args.path));
+      return name === undefined ? undefined : { path: name, namespace: 'injected-by-core' };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'injected-by-core' }, (args) => ({ contents: `module.exports = __imports.${args.path};`, loader: 'js' }));
+  },
+};
+
 // The bundled CommonJS dependencies call require(); an ES module has none of its own.
 const requireBanner = { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" };
 const common = { bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'warning' } as const;
@@ -119,7 +142,12 @@ const libraryEntries = entries.filter((e) => e !== cliEntry);
 const nsName = (i: number): string => `entry${i}`;
 const core = join(root, 'dist', 'core.js');
 
-// The core: every library entry as a namespace, and the CLI's runCli.
+// The core's code: every library entry as a namespace, and the CLI's runCli, in a CommonJS file
+// that dist/core.js loads through V8's code cache (src/util/cached_script.ts). The file exports
+// one function, which runs the bundle with the ES modules the core shares (KubeConfig, YAML) and
+// dist/core.js's URL (files beside it are found from there, as when the core was the module itself).
+const coreBody = join(distDir, 'core.body.cjs');
+const coreNames = [...libraryEntries.map((_, i) => nsName(i)), 'runCli'];
 await build({
   stdin: {
     contents: [
@@ -131,16 +159,59 @@ await build({
     loader: 'ts',
   },
   ...common,
-  outfile: core,
+  format: 'cjs',
+  outfile: coreBody,
   sourcemap: true,
   // As tsc's maps: the mappings only (stack traces), not a copy of every source.
   sourcesContent: false,
   // tsx is the plugin loader for TypeScript plugins: it registers itself by URL.
   external: ['tsx', 'tsx/*'],
-  plugins: [withoutOpenTelemetry, fromVendor(core)],
-  banner: requireBanner,
+  define: { 'import.meta.url': '__importMetaUrl' },
+  banner: { js: 'module.exports = function (__imports, __importMetaUrl) {\nconst module = { exports: {} };' },
+  footer: { js: 'return module.exports;\n};' },
+  plugins: [withoutOpenTelemetry, injectedByCore],
   logOverride: { 'equals-negative-zero': 'silent' },
 });
+
+// dist/core.js: the ES module every entry imports. It loads the shared vendor modules, runs the
+// body with them (one instance per process, whoever imports it) and re-exports what it exported.
+// In ASCII, Node reads the 2.6 MB as one-byte text without decoding UTF-8 (a few non-ASCII
+// characters, in comments and one dependency's regular expression, made it a two-byte string
+// decoded in 15-40 ms at each start): each becomes its \u escape, which means the same there.
+const coreBodySource = readFileSync(coreBody, 'utf8').replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+writeFileSync(coreBody, coreBodySource);
+if (/[^\w$.]import\(/.test(coreBodySource)) throw new Error(`${coreBody}: an import() call; import through src/util/import_module.ts`);
+const coreBodyHash = scriptHash(coreBodySource);
+await build({
+  stdin: {
+    contents: [
+      "import * as kubeConfig from './cluster/kube/kube_config.js';",
+      "import * as yaml from 'yaml';",
+      "import * as importModule from './util/import_module.js';",
+      `import { requireCached } from ${JSON.stringify(join(src, 'util', 'cached_script.ts'))};`,
+      'const core = requireCached({',
+      `  file: new URL('./${basename(coreBody)}', import.meta.url),`,
+      `  hash: ${JSON.stringify(coreBodyHash)},`,
+      `  cacheFile: new URL('./${basename(coreBody, '.cjs')}.v8cache', import.meta.url),`,
+      '}, (run) => run({ kubeConfig, yaml, importModule }, import.meta.url));',
+      `export const { ${coreNames.join(', ')} } = core;`,
+    ].join('\n'),
+    resolveDir: src,
+    sourcefile: 'core.ts',
+    loader: 'ts',
+  },
+  ...common,
+  outfile: core,
+  plugins: [fromVendor(core)],
+});
+
+// Its code cache, written as a plain node (this process runs under tsx, whose source maps turn the
+// cache off) exits after scheduling the default scenario: the cache then holds the scheduling
+// cycle's functions too, and a read-only installation has one.
+const { NODE_OPTIONS: _tsxOptions, ...plainEnv } = process.env;
+const warmUp = `const { runCli } = await import(${JSON.stringify(pathToFileURL(core).href)});\n`
+  + `process.exitCode = await runCli(['simulate', ${JSON.stringify(join(root, 'scenarios', 'default.yaml'))}, '-o', 'json']);`;
+execFileSync(process.execPath, ['--input-type=module', '-e', warmUp], { env: plainEnv, stdio: ['ignore', 'ignore', 'inherit'] });
 
 /** The import specifier of the core from the file `out` (dist/x.js or dist/y/x.js). */
 const coreFrom = (out: string): string => specifierFrom(out, core);

@@ -9,6 +9,7 @@ import { Registry, type AnyPluginDefinition } from '../framework/registry.js';
 import { inTreeRegistry } from '../plugins/registry.js';
 import { withShippedPlugins } from '../outoftree/registry.js';
 import { UsageError } from './io.js';
+import { importModule } from '../util/import_module.js';
 
 interface PluginModule {
   plugins?: unknown;
@@ -28,13 +29,13 @@ function loadTypeScript(): Promise<unknown> {
   // tsx's on-disk cache lives in the temp dir; where that is read-only (deploy/ runs with a
   // read-only root filesystem) loading hangs. A plugin module compiles in milliseconds anyway.
   process.env.TSX_DISABLE_CACHE ??= '1';
-  typeScriptLoader ??= import('tsx/esm/api').then(({ register }) => register());
+  typeScriptLoader ??= importModule<typeof import('tsx/esm/api')>('tsx/esm/api').then(({ register }) => register());
   return typeScriptLoader;
 }
 
 async function importPluginModule(path: string): Promise<PluginModule> {
   if (typeScriptFile.test(path)) await loadTypeScript();
-  return (await import(pathToFileURL(resolve(path)).href)) as PluginModule;
+  return importModule<PluginModule>(pathToFileURL(resolve(path)).href);
 }
 
 /** The package.json that decides how Node reads `file` (the nearest one above it), if any. */

@@ -6,6 +6,7 @@ import { parseDurationNanos } from '../util/duration.js';
 import { ConfigError } from './errors.js';
 import type { PluginArgsDefinition, PluginCatalog } from './plugin_catalog.js';
 import { isPlainObject } from './schema.js';
+import { DefaultLockObjectName, DefaultLockObjectNamespace } from './lease_defaults.js';
 import {
   DefaultPercentageOfNodesToScore,
   DefaultSchedulerName,
@@ -27,8 +28,6 @@ const DefaultLeaseDuration = '15s';
 const DefaultRenewDeadline = '10s';
 const DefaultRetryPeriod = '2s';
 const DefaultResourceLock = 'leases';
-const DefaultLockObjectName = 'kube-scheduler';
-const DefaultLockObjectNamespace = 'kube-system';
 const DefaultContentType = 'application/vnd.kubernetes.protobuf';
 const DefaultQPS = 50;
 const DefaultBurst = 100;

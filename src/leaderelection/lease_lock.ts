@@ -64,6 +64,19 @@ function recordToLeaseSpec(r: LeaderElectionRecord): LeaseSpec {
   };
 }
 
+/** The path of a Lease. */
+const leasePath = (namespace: string, name: string): string => `/apis/coordination.k8s.io/v1/namespaces/${encodeURIComponent(namespace)}/leases/${encodeURIComponent(name)}`;
+
+/** Reads a Lease; null when it does not exist. */
+export async function getLease(transport: RestTransport, namespace: string, name: string): Promise<Lease | null> {
+  try {
+    return await transport.request<Lease>({ method: 'GET', path: leasePath(namespace, name) });
+  } catch (err) {
+    if (err instanceof ApiError && err.code === 404) return null;
+    throw err;
+  }
+}
+
 export interface LeaseLockOptions {
   transport: RestTransport;
   namespace: string;
@@ -71,12 +84,20 @@ export interface LeaseLockOptions {
   identity: string;
   /** Where transitions are reported; none when unset. */
   onEvent?: (lease: Lease, message: string) => void;
+  /**
+   * The Lease as read before the scheduler's code loaded (run_first_lists.ts): the first `get`
+   * answers with it instead of asking again, as long as it did not fail.
+   */
+  firstRead?: Promise<Lease | null>;
 }
 
 export class LeaseLock implements ResourceLock {
   private lease: Lease | null = null;
+  private firstRead: Promise<Lease | null> | undefined;
 
-  constructor(private readonly o: LeaseLockOptions) {}
+  constructor(private readonly o: LeaseLockOptions) {
+    this.firstRead = o.firstRead;
+  }
 
   get identity(): string {
     return this.o.identity;
@@ -91,13 +112,14 @@ export class LeaseLock implements ResourceLock {
   }
 
   async get(): Promise<{ record: LeaderElectionRecord; raw: string } | null> {
-    try {
-      this.lease = await this.o.transport.request<Lease>({ method: 'GET', path: `${this.collection}/${encodeURIComponent(this.o.name)}` });
-    } catch (err) {
-      if (err instanceof ApiError && err.code === 404) return null;
-      throw err;
-    }
-    const spec = this.lease.spec ?? {};
+    const early = this.firstRead;
+    this.firstRead = undefined;
+    // undefined: no early read, or it failed (asked again here, as any read that failed).
+    let lease = early ? await early.catch(() => undefined) : undefined;
+    if (lease === undefined) lease = await getLease(this.o.transport, this.o.namespace, this.o.name);
+    this.lease = lease;
+    if (lease === null) return null;
+    const spec = lease.spec ?? {};
     const raw = JSON.stringify([spec.holderIdentity ?? '', spec.leaseDurationSeconds ?? 0, spec.acquireTime ?? '', spec.renewTime ?? '', spec.leaseTransitions ?? 0]);
     return { record: leaseSpecToRecord(spec), raw };
   }
@@ -113,7 +135,7 @@ export class LeaseLock implements ResourceLock {
   async update(r: LeaderElectionRecord): Promise<void> {
     if (!this.lease) throw new Error('lease not initialized, call get or create first');
     const next: Lease = { ...this.lease, apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', spec: { ...this.lease.spec, ...recordToLeaseSpec(r) } };
-    this.lease = await this.o.transport.request<Lease>({ method: 'PUT', path: `${this.collection}/${encodeURIComponent(this.o.name)}`, body: next });
+    this.lease = await this.o.transport.request<Lease>({ method: 'PUT', path: leasePath(this.o.namespace, this.o.name), body: next });
   }
 
   recordEvent(message: string): void {

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { KubeObject, Pod } from '../../api/types.js';
 import { ApiServer } from '../../apiserver/server.js';
-import { HttpTransport, type RawWatchEvent, type RestRequest, type RestTransport, type WatchHandle } from '../../cluster/kube/rest.js';
+import { HttpTransport, loadKubeConfig, type RawWatchEvent, type RestRequest, type RestTransport, type WatchHandle } from '../../cluster/kube/rest.js';
 import { MemoryCluster } from '../../cluster/memory/store.js';
 import { configFromObject, defaultConfiguration, type DefaultedConfiguration } from '../../config/index.js';
 import type { ExtenderArgs, ExtenderPreemptionArgs } from '../../extender/wire.js';
@@ -23,6 +23,8 @@ import { inTreeRegistry } from '../../plugins/registry.js';
 import { makeNode, makePod } from '../../testing/builders.js';
 import { RealClock } from '../../util/clock.js';
 import { runCommand, startScheduler, type RunningScheduler } from './run.js';
+import { targetOf, type FirstLists } from './run_first_lists.js';
+import type { Lease } from '../../leaderelection/lease_lock.js';
 
 const registry = inTreeRegistry();
 const fastBackoff = { initialMs: 20, maxMs: 100, jitter: 0 };
@@ -438,25 +440,54 @@ test('shutdown mid-binding: no pod is popped after it starts, the binding in fli
   }
 });
 
+/** A kubeconfig file naming the embedded API server of `e`. */
+function kubeconfigOf(e: Env): string {
+  const kubeconfig = join(mkdtempSync(join(tmpdir(), 'kst-run-')), 'kubeconfig');
+  writeFileSync(kubeconfig, kubeconfigYaml(e.api.url));
+  return kubeconfig;
+}
+
+/** The run command with `argv` until pod p is bound, then SIGTERM: its exit code, stderr and signal source. */
+async function runUntilPBound(e: Env, argv: string[], first?: FirstLists): Promise<{ code: number; stderr: string; signals: EventEmitter }> {
+  const signals = new EventEmitter();
+  let stderr = '';
+  const exit = runCommand(argv, { stdout: () => undefined, stderr: (t) => (stderr += t) }, signals, first);
+  await waitFor('p bound', () => bound(e.cluster, 'p'));
+  signals.emit('SIGTERM', 'SIGTERM');
+  const code = await exit;
+  return { code, stderr, signals };
+}
+
 test('the run command: kubeconfig file, JSON logs, SIGTERM exits 0 after releasing the lease', async () => {
   const e = await env([makeNode('n1')]);
   try {
-    const dir = mkdtempSync(join(tmpdir(), 'kst-run-'));
-    const kubeconfig = join(dir, 'kubeconfig');
-    writeFileSync(kubeconfig, kubeconfigYaml(e.api.url));
+    const kubeconfig = kubeconfigOf(e);
     e.cluster.create(pod('p'));
-    const signals = new EventEmitter();
-    let stderr = '';
-    const exit = runCommand(['run', '--kubeconfig', kubeconfig, '--secure-port', '0', '--logging-format', 'json', '-v=2'].slice(1), { stdout: () => undefined, stderr: (t) => (stderr += t) }, signals);
-    await waitFor('p bound', () => bound(e.cluster, 'p'));
-    signals.emit('SIGTERM', 'SIGTERM');
-    assert.equal(await exit, 0, stderr);
+    const { code, stderr, signals } = await runUntilPBound(e, ['--kubeconfig', kubeconfig, '--secure-port', '0', '--logging-format', 'json', '-v=2']);
+    assert.equal(code, 0, stderr);
     assert.equal(signals.listenerCount('SIGTERM'), 0, 'signal handlers removed');
     const spec = e.cluster.get<KubeObject & { spec: { holderIdentity?: string } }>('Lease', 'kube-system', 'kube-scheduler')!.spec;
     assert.equal(spec.holderIdentity, '');
     const lines = stderr.trim().split('\n').map((l) => JSON.parse(l) as { msg: string; v?: number });
     assert.ok(lines.some((l) => l.msg === 'Successfully scheduled pod' && l.v === 2));
     assert.ok(lines.some((l) => l.msg === 'Requested to terminate, exiting'));
+  } finally {
+    await e.close();
+  }
+});
+
+test('the run command takes the lease on the Lease read before its code loaded (run_first_lists.ts) without reading it again', async () => {
+  const e = await env([makeNode('n1')]);
+  try {
+    const kubeconfig = kubeconfigOf(e);
+    e.cluster.create(pod('p'));
+    // Held by another replica for an hour: read afresh, it would keep this one waiting.
+    const held = e.cluster.create({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'kube-scheduler', namespace: 'kube-system' }, spec: { holderIdentity: 'other', leaseDurationSeconds: 3600 } } as KubeObject);
+    // As read just before it was taken: free, at the same resourceVersion, so the write over it succeeds.
+    const early = { ...held, spec: { holderIdentity: '' } } as Lease;
+    const first: FirstLists = { target: targetOf(loadKubeConfig(kubeconfig)), lists: new Map(), lease: { namespace: 'kube-system', name: 'kube-scheduler', read: Promise.resolve(early) } };
+    const { code, stderr } = await runUntilPBound(e, ['--kubeconfig', kubeconfig, '--secure-port', '0'], first);
+    assert.equal(code, 0, stderr);
   } finally {
     await e.close();
   }

@@ -8,9 +8,11 @@ import type { BackoffOptions } from '../../cluster/kube/backoff.js';
 import { KubeClusterClient, type KubeClusterClientOptions } from '../../cluster/kube/client.js';
 import { rateLimiterFor } from '../../cluster/kube/rate_limiter.js';
 import { HttpTransport, KubeConfigError, loadKubeConfig, type RestTransport } from '../../cluster/kube/rest.js';
+import type { KubeConfig } from '../../cluster/kube/kube_config.js';
 import { parseDuration, type DefaultedConfiguration } from '../../config/index.js';
 import type { Registry } from '../../framework/registry.js';
 import { LeaderElector, LeaseLock } from '../../leaderelection/index.js';
+import type { LeaseLockOptions } from '../../leaderelection/lease_lock.js';
 import { createLogger, type Logger } from '../../log/logger.js';
 import { withDelegatedAuth, tlsServerOptions, type SecureServing } from '../../metrics/secure_serving.js';
 import { endpointsHandler, serveEndpoints, type EndpointsServer, type HealthCheck } from '../../metrics/server.js';
@@ -53,6 +55,8 @@ export interface StartOptions {
   random?: () => number;
   /** First lists already asked for (run_first_lists.ts), by the spec's `listKeyOf`. */
   firstLists?: KubeClusterClientOptions['firstLists'];
+  /** The leader election Lease as read with them (null: not found), for the elector's first attempt. */
+  firstLeaseRead?: LeaseLockOptions['firstRead'];
   /** Watch reconnect backoff (tests shorten it). */
   backoff?: BackoffOptions;
   /** List and watch timeouts of the informers (tests shorten them). */
@@ -153,6 +157,7 @@ export async function startScheduler(o: StartOptions): Promise<RunningScheduler>
       namespace: le.resourceNamespace,
       name: le.resourceName,
       identity,
+      firstRead: o.firstLeaseRead,
       onEvent: (lease, message) => client.recordEvent({
         regarding: { kind: 'Lease', namespace: lease.metadata.namespace, name: lease.metadata.name, uid: lease.metadata.uid },
         type: 'Normal',
@@ -284,6 +289,14 @@ function clusterKubeConfig(flags: RunFlags, path: string) {
   }
 }
 
+/** What run_first_lists.ts asked for that this client and configuration would ask for too: the same API server and user, the same Lease. */
+function earlyAnswers(first: FirstLists | null, kc: KubeConfig, config: DefaultedConfiguration): Pick<StartOptions, 'firstLists' | 'firstLeaseRead'> {
+  if (first === null || first.target !== targetOf(kc)) return {};
+  const le = config.leaderElection;
+  const sameLease = le.leaderElect && first.lease?.namespace === le.resourceNamespace && first.lease.name === le.resourceName;
+  return { firstLists: first.lists, firstLeaseRead: sameLease ? first.lease?.read : undefined };
+}
+
 /** `first`: the node and pod lists sent before this module loaded (startFirstLists), used when they went to the same API server as the same user. */
 export async function runCommand(argv: string[], io: CliIO, signals: SignalSource = process, first: FirstLists | null = null): Promise<number> {
   const flags = parseRunFlags(argv);
@@ -315,7 +328,7 @@ export async function runCommand(argv: string[], io: CliIO, signals: SignalSourc
       transport,
       eventTransport,
       leaseTransport,
-      firstLists: first !== null && first.target === targetOf(kc) ? first.lists : undefined,
+      ...earlyAnswers(first, kc, config),
       clock,
       log,
       serve: secure ? { host: flags.bindAddress, port: flags.securePort, secure: secure.serving } : undefined,

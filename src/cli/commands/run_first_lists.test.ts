@@ -49,8 +49,8 @@ test('run\'s first lists go to the kubeconfig of --kubeconfig or of the configur
     writeFileSync(config, `apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nclientConnection:\n  kubeconfig: ${viaConfig}\n`);
 
     const cases = [
-      { argv: ['--kubeconfig', viaFlag, '--config', config], user: 'flag', kubeconfig: viaFlag },
-      { argv: ['--config', config], user: 'config', kubeconfig: viaConfig },
+      { argv: ['--kubeconfig', viaFlag, '--config', config, '--leader-elect=false'], user: 'flag', kubeconfig: viaFlag },
+      { argv: ['--config', config, '--leader-elect', 'false'], user: 'config', kubeconfig: viaConfig },
     ];
     for (const c of cases) {
       api.requests.length = 0;
@@ -69,6 +69,41 @@ test('run\'s first lists go to the kubeconfig of --kubeconfig or of the configur
     }
     assert.equal(startFirstLists(['--no-such-flag']), null, 'bad flags send nothing');
     assert.equal(startFirstLists(['--kubeconfig', join(dir, 'missing')]), null, 'an unreadable kubeconfig sends nothing');
+  } finally {
+    await api.close();
+  }
+});
+
+test('with leader election on, run\'s first requests read the Lease it would elect on (the flags over the configuration file), and only read it', async () => {
+  const api = await listServer();
+  try {
+    const dir = mkdtempSync(join(tmpdir(), 'first-lease-'));
+    const kubeconfig = join(dir, 'kubeconfig');
+    writeFileSync(kubeconfig, kubeconfigYaml(api.url, 'u'));
+    let files = 0;
+    const configWith = (le: string) => {
+      const file = join(dir, `c${files++}.yaml`);
+      writeFileSync(file, `apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nclientConnection:\n  kubeconfig: ${kubeconfig}\n${le}`);
+      return file;
+    };
+    const leasePath = (ns: string, name: string) => `Bearer u-token /apis/coordination.k8s.io/v1/namespaces/${ns}/leases/${name}`;
+    const cases = [
+      { name: 'defaults', argv: ['--config', configWith('')], want: { namespace: 'kube-system', name: 'kube-scheduler' } },
+      { name: 'the file names it', argv: ['--config', configWith('leaderElection:\n  resourceName: mine\n  resourceNamespace: ns1\n')], want: { namespace: 'ns1', name: 'mine' } },
+      { name: 'flags over the file', argv: ['--config', configWith('leaderElection:\n  resourceName: mine\n'), '--leader-elect-resource-name', 'theirs', '--leader-elect-resource-namespace', 'ns2'], want: { namespace: 'ns2', name: 'theirs' } },
+      { name: 'off in the file', argv: ['--config', configWith('leaderElection:\n  leaderElect: false\n')], want: null },
+      { name: 'off in the file, on by the flag', argv: ['--config', configWith('leaderElection:\n  leaderElect: false\n'), '--leader-elect=true'], want: { namespace: 'kube-system', name: 'kube-scheduler' } },
+    ];
+    for (const c of cases) {
+      api.requests.length = 0;
+      const first = startFirstLists(c.argv);
+      assert.ok(first, c.name);
+      assert.deepEqual(first.lease ? { namespace: first.lease.namespace, name: first.lease.name } : null, c.want, c.name);
+      await first.lease?.read;
+      await Promise.all(first.lists.values());
+      const leaseRequests = api.requests.filter((r) => r.includes('/leases/'));
+      assert.deepEqual(leaseRequests, c.want ? [leasePath(c.want.namespace, c.want.name)] : [], c.name);
+    }
   } finally {
     await api.close();
   }
