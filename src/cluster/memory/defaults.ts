@@ -108,7 +108,10 @@ export function defaultStorageClass(sc: StorageClass): StorageClass {
 
 /** The store's key of an object: its kind key (api/kinds.ts), namespace and name. */
 export function objectKey(o: KubeObject): string {
-  const kind = kindKeyOf(o);
-  const ns = clusterScopedKinds.has(kind) ? '' : (o.metadata?.namespace ?? 'default');
-  return `${kind}/${ns}/${o.metadata?.name ?? ''}`;
+  return keyOf(kindKeyOf(o), o.metadata?.namespace ?? 'default', o.metadata?.name ?? '');
+}
+
+/** objectKey of the `kind` object `namespace/name`, without building the object. */
+export function keyOf(kind: string, namespace: string, name: string): string {
+  return `${kind}/${clusterScopedKinds.has(kind) ? '' : namespace}/${name}`;
 }

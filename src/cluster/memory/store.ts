@@ -11,7 +11,7 @@ import { cloneJSON } from '../../util/json_clone.js';
 import { aggregateFieldErrors, applyResourceDefaults, dropDeallocatedStatusDevices, kindValidation, validatePodStatusNomination, type FieldError } from '../../api/validation/index.js';
 import { nameIsDNSSubdomain, validateObjectMeta } from '../../api/validation/meta.js';
 import { ApiError, type ClusterClient, type ClusterEventRecord, type PodStatusPatch, type WatchEvent, type WatchHandler } from '../types.js';
-import { defaultCompositePodGroup, defaultNode, defaultPod, defaultPodGroup, defaultStorageClass, objectKey } from './defaults.js';
+import { defaultCompositePodGroup, defaultNode, defaultPod, defaultPodGroup, defaultStorageClass, keyOf, objectKey } from './defaults.js';
 import { VolumeController } from './volume_controller.js';
 import { ResourceClaimController } from './resourceclaim_controller.js';
 import { WorkloadControllers } from './controllers/index.js';
@@ -317,7 +317,7 @@ export class MemoryCluster implements ClusterClient {
   }
 
   remove(kind: string, namespace: string, name: string): boolean {
-    const key = objectKey({ kind, metadata: { namespace, name } });
+    const key = keyOf(kind, namespace, name);
     const old = this.lookup(kind, key);
     if (!old) return false;
     this.deleteObject(key, old);
@@ -330,7 +330,7 @@ export class MemoryCluster implements ClusterClient {
   }
 
   get<T extends KubeObject>(kind: string, namespace: string, name: string): T | undefined {
-    return this.lookup(kind, objectKey({ kind, metadata: { namespace, name } })) as T | undefined;
+    return this.lookup(kind, keyOf(kind, namespace, name)) as T | undefined;
   }
 
   list<T extends KubeObject>(kind: string): T[] {
@@ -414,7 +414,8 @@ export class MemoryCluster implements ClusterClient {
     this.checkFault('bind');
     const ns = pod.metadata.namespace ?? 'default';
     const name = pod.metadata.name ?? '';
-    const cur = this.get<Pod>('Pod', ns, name);
+    const key = keyOf('Pod', ns, name);
+    const cur = this.lookup('Pod', key) as Pod | undefined;
     if (!cur || (pod.metadata.uid && cur.metadata.uid !== pod.metadata.uid)) {
       throw new ApiError(404, `pods "${name}" not found`);
     }
@@ -432,7 +433,7 @@ export class MemoryCluster implements ClusterClient {
       lastTransitionTime: rfc3339(this.opts.clock.now()),
     });
     this.bindings.push({ pod: `${ns}/${name}`, node: nodeName, time: this.opts.clock.now() });
-    this.replaceExisting(objectKey(cur), cur, next);
+    this.replaceExisting(key, cur, next);
   }
 
   async updatePodStatus(pod: Pod, patch: PodStatusPatch): Promise<void> {

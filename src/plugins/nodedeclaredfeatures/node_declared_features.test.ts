@@ -88,6 +88,25 @@ describe('NodeDeclaredFeatures PreFilter and Filter', () => {
     });
   }
 
+  // Sign then PreFilter share one inference per spec; a pod signed earlier must not answer for another.
+  it('answers for the spec it is given after signing another pod', () => {
+    const fresh = new NodeDeclaredFeatures();
+    const needs = new PodInfo(userNsHostNetwork());
+    const plain = new PodInfo(makePod('q'));
+    const steps: { sign: PodInfo; preFilter: PodInfo; skipped: boolean }[] = [
+      { sign: needs, preFilter: plain, skipped: true },
+      { sign: plain, preFilter: needs, skipped: false },
+      { sign: needs, preFilter: needs, skipped: false },
+      { sign: plain, preFilter: plain, skipped: true },
+    ];
+    for (const s of steps) {
+      const signed = fresh.signPod(s.sign)[0]!.value;
+      assert.deepEqual(signed, s.sign === needs ? ['UserNamespacesHostNetworkSupport'] : []);
+      const out = fresh.preFilter(new CycleState(), s.preFilter);
+      assert.equal(out?.status?.code === Code.Skip, s.skipped);
+    }
+  });
+
   it('fails without its PreFilter state', () => {
     const s = pl.filter(new CycleState(), new PodInfo(userNsHostNetwork()), new NodeInfo(makeNode('n')));
     assert.equal(s?.code, Code.Error);

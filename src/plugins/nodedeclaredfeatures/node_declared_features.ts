@@ -36,13 +36,26 @@ export class NodeDeclaredFeatures implements PreFilterPlugin, FilterPlugin, Sign
   /** `registry`: the features the framework knows (the pinned release's unless a benchmark mocks them). */
   constructor(private readonly registry: FeatureRegistry = defaultFeatureRegistry) {}
 
+  // The last spec's inferred features: a cycle signs the pod, then runs PreFilter on the same spec
+  // (stored pod specs are never changed in place, a new version is a new object).
+  private lastSpec: Pod['spec'] | null = null;
+  private lastRequired: FeatureSet = [];
+
+  private required(spec: Pod['spec']): FeatureSet {
+    if (spec !== this.lastSpec) {
+      this.lastRequired = this.registry.inferForPodScheduling(spec);
+      this.lastSpec = spec;
+    }
+    return this.lastRequired;
+  }
+
   // Pods that need the same declared features get the same verdict on every node.
   signPod(pod: PodInfo): readonly SignFragment[] {
-    return [{ key: FeaturesSignerName, value: this.registry.featureNames(this.registry.inferForPodScheduling(pod.pod.spec)) }];
+    return [{ key: FeaturesSignerName, value: this.registry.featureNames(this.required(pod.pod.spec)) }];
   }
 
   preFilter(state: CycleState, pod: PodInfo): PreFilterOutcome | null {
-    const required = this.registry.inferForPodScheduling(pod.pod.spec);
+    const required = this.required(pod.pod.spec);
     // Most pods need no declared feature: Filter is skipped for them.
     if (required.length === 0) return { status: Status.skip() };
     state.write(preFilterStateKey, new PreFilterState(required));

@@ -300,3 +300,38 @@ describe('DefaultSelector', () => {
     assert.equal(defaultSelector(missing, lister([])).isEverything, true);
   });
 });
+
+// buildDefaultConstraints asks for the default selector before building the constraints.
+describe('PodTopologySpread default constraints per pod', () => {
+  const service = (selector: Record<string, string>): KubeObject =>
+    ({ apiVersion: 'v1', kind: 'Service', metadata: { name: 's', namespace: 'default' }, spec: { selector } }) as KubeObject;
+  const listed: PodTopologySpreadArgs = {
+    defaultingType: 'List',
+    defaultConstraints: [
+      { maxSkew: 1, topologyKey: 'zone', whenUnsatisfiable: 'DoNotSchedule' },
+      { maxSkew: 3, topologyKey: 'rack', whenUnsatisfiable: 'ScheduleAnyway' },
+      { maxSkew: 2, topologyKey: 'node', whenUnsatisfiable: 'DoNotSchedule' },
+    ],
+  };
+  const system: PodTopologySpreadArgs = { defaultingType: 'System', defaultConstraints: [] };
+  const web = pod('p', { labels: { app: 'web' } });
+  const cases: { name: string; args: PodTopologySpreadArgs; objects: KubeObject[]; action: 'DoNotSchedule' | 'ScheduleAnyway'; want: [string, number][] }[] = [
+    { name: 'nothing selects the pod: none', args: listed, objects: [], action: 'DoNotSchedule', want: [] },
+    { name: 'a service selecting another app: none', args: listed, objects: [service({ app: 'db' })], action: 'DoNotSchedule', want: [] },
+    { name: 'a selecting service: the action\'s defaults in order', args: listed, objects: [service({ app: 'web' })], action: 'DoNotSchedule', want: [['zone', 1], ['node', 2]] },
+    { name: 'a selecting service, the other action', args: listed, objects: [service({ app: 'web' })], action: 'ScheduleAnyway', want: [['rack', 3]] },
+    { name: 'System defaults are ScheduleAnyway only', args: system, objects: [service({ app: 'web' })], action: 'DoNotSchedule', want: [] },
+    { name: 'System defaults for a selected pod', args: system, objects: [service({ app: 'web' })], action: 'ScheduleAnyway', want: [['kubernetes.io/hostname', 3], ['topology.kubernetes.io/zone', 5]] },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const { plugin } = setup([], [], c.args, c.objects);
+      const got = plugin.getConstraints(web, c.action);
+      assert.deepEqual(got.map((x) => [x.topologyKey, x.maxSkew]), c.want);
+      for (const x of got) {
+        assert.equal(x.selector.matches({ app: 'web' }), true);
+        assert.equal(x.selector.matches({ app: 'db' }), false);
+      }
+    });
+  }
+});

@@ -84,10 +84,13 @@ export class PodTopologySpread implements PreFilterPlugin, FilterPlugin, PreScor
   }
 
   private buildDefaultConstraints(pod: Pod, action: UnsatisfiableConstraintAction): SpreadConstraint[] {
-    const constraints = filterTopologySpreadConstraints(this.defaultConstraints, pod.metadata.labels, action, this.features.enableMatchLabelKeysInPodTopologySpread);
-    if (constraints.length === 0) return constraints;
+    // Upstream filters the defaults, then drops them all when nothing selects the pod. Building them
+    // cannot fail (default constraints carry no labelSelector), so the selector is asked first and
+    // most pods (no Service or controller) build none.
+    if (!anyWithAction(this.defaultConstraints, action)) return [];
     const selector = defaultSelector(pod, this.handle.objects());
     if (selector.isEverything) return [];
+    const constraints = filterTopologySpreadConstraints(this.defaultConstraints, pod.metadata.labels, action, this.features.enableMatchLabelKeysInPodTopologySpread);
     for (let i = 0; i < constraints.length; i++) constraints[i] = withSelector(constraints[i]!, selector);
     return constraints;
   }
@@ -273,5 +276,10 @@ function hasConstraintWithNodeTaintsPolicyHonor(constraints: readonly SpreadCons
 
 function topologyKeyLabelsChanged(original: Labels, modified: Labels, constraints: readonly SpreadConstraint[]): boolean {
   for (const c of constraints) if ((original?.[c.topologyKey] ?? '') !== (modified?.[c.topologyKey] ?? '')) return true;
+  return false;
+}
+
+function anyWithAction(constraints: readonly TopologySpreadConstraint[], action: UnsatisfiableConstraintAction): boolean {
+  for (let i = 0; i < constraints.length; i++) if (constraints[i]!.whenUnsatisfiable === action) return true;
   return false;
 }
