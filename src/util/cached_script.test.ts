@@ -1,4 +1,4 @@
-import { after, before, describe, it } from 'node:test';
+import { after, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,8 +7,6 @@ import { pathToFileURL } from 'node:url';
 import { requireCached, scriptHash } from './cached_script.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'kst-cached-script-'));
-// tsx turns source maps on, under which requireCached require()s the file instead (covered last).
-before(() => process.setSourceMapsEnabled(false));
 after(() => {
   process.setSourceMapsEnabled(true);
   rmSync(dir, { recursive: true, force: true });
@@ -28,6 +26,9 @@ function script(name: string, source: string) {
 const run = (options: Parameters<typeof requireCached>[0]): unknown => requireCached(options, (exports) => (exports as (x: number) => unknown)(20));
 
 describe('requireCached', () => {
+  // tsx turns source maps on (again when it loads a module for another file of the shard), under
+  // which requireCached require()s the file instead (covered last): off before each test here.
+  beforeEach(() => process.setSourceMapsEnabled(false));
   it('runs the file, then writes a cache headed by its hash and the Node release when the process ends', () => {
     const s = script('first', 'module.exports = (x) => x * 2 + 2;');
     let write: (() => void) | undefined;
