@@ -138,6 +138,41 @@ test('answers are asked for gzipped, as client-go does, and a gzipped answer or 
   }
 });
 
+test("a kubeconfig cluster's disable-compression leaves gzip out of that cluster's requests only", async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kst-kc-gzip-'));
+  const s = await scriptedServer([json(200, { kind: 'NodeList', items: [] }), json(200, { kind: 'NodeList', items: [] }), json(200, { kind: 'NodeList', items: [] })]);
+  // Two clusters at the same server; only "plain" turns compression off.
+  const config = (current: string, flag: string) => {
+    const p = join(dir, `${current}-${flag}`);
+    writeFileSync(p, `apiVersion: v1
+kind: Config
+clusters:
+- name: plain
+  cluster: {server: "${s.url}", disable-compression: ${flag}}
+- name: zipped
+  cluster: {server: "${s.url}"}
+users:
+- name: u
+  user: {}
+contexts:
+- name: plain
+  context: {cluster: plain, user: u}
+- name: zipped
+  context: {cluster: zipped, user: u}
+current-context: ${current}
+`);
+    return p;
+  };
+  const transports = [config('plain', 'true'), config('zipped', 'true'), config('plain', 'false')].map((p) => new HttpTransport(loadKubeConfig(p)));
+  try {
+    for (const t of transports) await t.request({ method: 'GET', path: '/api/v1/nodes' });
+    assert.deepEqual(s.encodings, [undefined, 'gzip', 'gzip']);
+  } finally {
+    for (const t of transports) t.destroy();
+    await s.close();
+  }
+});
+
 test('a GET whose connection breaks is retried after a second; a write is not repeated', async () => {
   const cut = (res: http.ServerResponse) => res.socket?.destroy();
   const s = await scriptedServer([cut, json(200, { items: [] }), cut]);

@@ -7,6 +7,7 @@ import * as http from 'node:http';
 import * as https from 'node:https';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
+import { parse as parseYaml } from 'yaml';
 import { KubeConfig } from './kube_config.js';
 import { RealClock, type Clock } from '../../util/clock.js';
 import { isProbableEOF, retryAfterSeconds, statusErrorOf } from './errors.js';
@@ -91,6 +92,22 @@ function loadKubeConfigFile(kc: KubeConfig, path: string): void {
     if (noServer) throw new KubeConfigError(`${path}: cluster ${noServer[1]} has no server (clusters[${noServer[1]}].cluster.server)`);
     throw new KubeConfigError(`${path}: not a valid kubeconfig: ${first}`);
   }
+  noteUncompressedClusters(kc, text);
+}
+
+/** The clusters of a loaded kubeconfig that set `disable-compression` (client-node's KubeConfig drops the field). */
+const uncompressedClusters = new WeakMap<KubeConfig, ReadonlySet<string>>();
+
+/** Reads each cluster's `disable-compression` from the file's text, which client-node has already accepted. */
+function noteUncompressedClusters(kc: KubeConfig, text: string): void {
+  const doc: unknown = parseYaml(text);
+  const clusters = (doc as { clusters?: unknown } | null)?.clusters;
+  if (!Array.isArray(clusters)) return;
+  const names = new Set<string>();
+  for (const entry of clusters as { name?: unknown; cluster?: { 'disable-compression'?: unknown } }[]) {
+    if (entry?.cluster?.['disable-compression'] === true && typeof entry.name === 'string') names.add(entry.name);
+  }
+  if (names.size > 0) uncompressedClusters.set(kc, names);
 }
 
 /** The kubeconfig names a cluster with a server to talk to (clientcmd's "invalid configuration"). */
@@ -170,11 +187,14 @@ export class HttpTransport implements RestTransport {
   private readonly clock: Clock;
   private readonly maxRetries: number;
   private readonly open = new Set<http.ClientRequest>();
+  /** Answers asked for gzipped unless the kubeconfig's cluster sets disable-compression (Go's DisableCompression). */
+  private readonly gzip: boolean;
 
   constructor(kc: KubeConfig, private readonly opts: HttpTransportOptions = {}) {
     const cluster = kc.getCurrentCluster();
     if (!cluster) throw new KubeConfigError('kubeconfig has no current cluster');
     this.server = new URL(cluster.server);
+    this.gzip = uncompressedClusters.get(kc)?.has(cluster.name) !== true;
     const plain = this.server.protocol === 'http:';
     // client-node refuses plain HTTP unless TLS verification is off; over http it means nothing.
     this.kc = plain && !cluster.skipTLSVerify ? withSkipTLSVerify(kc) : kc;
@@ -243,7 +263,7 @@ export class HttpTransport implements RestTransport {
     // As Go's transport under client-go (DisableCompression false): the API server gzips answers
     // above 128 KiB, lists mostly, which then cross TLS at a tenth of their size and are inflated
     // off the main thread (zlib runs on libuv's pool).
-    const headers: Record<string, string> = { Accept: 'application/json', 'Accept-Encoding': 'gzip' };
+    const headers: Record<string, string> = this.gzip ? { Accept: 'application/json', 'Accept-Encoding': 'gzip' } : { Accept: 'application/json' };
     if (payload !== undefined) {
       headers['Content-Type'] = req.contentType ?? 'application/json';
       headers['Content-Length'] = String(Buffer.byteLength(payload));
