@@ -22,16 +22,38 @@ import { inTreeRegistry, notYetAvailablePlugins } from '../../src/plugins/regist
 import { Scheduler } from '../../src/scheduler/scheduler.js';
 import { RealClock, seededRandom } from '../../src/util/clock.js';
 
-const { values: flags } = parseArgs({
-  options: {
-    sizes: { type: 'string', default: '5000x50000,50000x500000,100000x1000000' },
-    'measure-pods': { type: 'string', default: '5000' },
-    json: { type: 'string' },
-    'cpu-profile': { type: 'string' },
-    docs: { type: 'string' },
-    render: { type: 'string' },
-  },
-});
+const usage = `usage: npm run bench:scale [-- --sizes 5000x50000,50000x500000,100000x1000000] [--measure-pods 5000] [--json FILE]
+         [--docs FILE] [--render A.json,B.json --docs FILE] [--cpu-profile PREFIX]
+  --sizes          nodes x bound pods per size, comma-separated
+  --measure-pods   SchedulingBasic pods scheduled and timed on each filled cluster
+  --json FILE      the figures as JSON
+  --docs FILE      rewrite the table between FILE's bench:scale markers
+  --render LIST    the table from earlier --json runs (with --docs), without running
+  --cpu-profile P  a V8 profile of each size's measured pods: P-<nodes>.cpuprofile`;
+
+/** The flags, or the exit code when there is nothing to run (--help: 0; a bad flag: 2, with the reason). */
+function readFlags() {
+  try {
+    const { values } = parseArgs({
+      options: {
+        sizes: { type: 'string', default: '5000x50000,50000x500000,100000x1000000' },
+        'measure-pods': { type: 'string', default: '5000' },
+        json: { type: 'string' },
+        'cpu-profile': { type: 'string' },
+        docs: { type: 'string' },
+        render: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+    if (!values.help) return values;
+    console.log(usage);
+    process.exit(0);
+  } catch (err) {
+    console.error(`bench:scale: ${(err as Error).message}\n${usage}`);
+    process.exit(2);
+  }
+}
+const flags = readFlags();
 
 /** One size's figures: bytes are heap used after a full GC. */
 interface ScaleRow {
