@@ -203,10 +203,12 @@ export class Allocator {
    * number the caller gives this node every time (its place in the node list), which finds the
    * node's kept answer without hashing its name; -1 for none.
    */
-  allocate(node: Node, claims: readonly ResourceClaim[], slot = -1): AllocationResult[] | null {
+  allocate(node: Node, claims: readonly ResourceClaim[], slot = -1, keptMissed = false): AllocationResult[] | null {
     const cache = this.resultCache;
     if (cache === null) return new AllocationRun(this, node, claims, this.poolsOf(node)).run();
     const q = this.questionFor(cache, claims);
+    // The caller's `kept` just missed with the same question: no second lookup.
+    if (keptMissed) return this.search(q, node, slot, claims);
     const kept = q.answers.get(node, slot, this.sliceList, this.features, q.classes, this.allocatedState, this.newShareID);
     if (kept !== undefined) return kept;
     return this.search(q, node, slot, claims);

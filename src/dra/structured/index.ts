@@ -47,4 +47,5 @@ export {
   type DeviceClassLister,
   type DeviceID,
   type Features,
+  type PoolDependent,
 } from './types.js';

@@ -18,9 +18,10 @@ export interface Allocator {
    * One allocation per claim, in order, or null when the node cannot satisfy them all; throws
    * for broken claims or classes (CEL runtime errors, ...), a FailedAllocationOnNodeError for
    * trouble limited to this node. `slot` is the node's place in the node list (NodeInfo.position),
-   * a hint for finding what the allocator kept for it.
+   * a hint for finding what the allocator kept for it. `keptMissed`: the caller has just asked
+   * `kept` with the same node, claims and slot and got undefined, so the search starts at once.
    */
-  allocate(node: Node, claims: readonly ResourceClaim[], slot?: number): AllocationResult[] | null;
+  allocate(node: Node, claims: readonly ResourceClaim[], slot?: number, keptMissed?: boolean): AllocationResult[] | null;
   /**
    * The answer allocate would give from what it kept, without searching, or undefined when it
    * would search (optional: allocators that keep nothing leave it out).
