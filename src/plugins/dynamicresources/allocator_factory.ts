@@ -30,12 +30,21 @@ export function structuredAllocator(newShareID?: () => string): NewAllocator {
   };
 }
 
-/** UUID-shaped share IDs from the scheduler's seeded random source, so simulations replay. */
+const hexDigits = '0123456789abcdef';
+
+/**
+ * UUID-shaped share IDs from the scheduler's seeded random source, so simulations replay. Each ID
+ * takes 31 draws in text order (one hex digit each, the variant digit 8-b), written by table
+ * lookup: kept answers draw new IDs on every node they are handed out for.
+ */
 export function seededShareID(random: () => number): () => string {
-  const hex = (n: number): string => {
+  return () => {
     let out = '';
-    for (let i = 0; i < n; i++) out += Math.floor(random() * 16).toString(16);
+    for (let i = 0; i < 36; i++) {
+      if (i === 8 || i === 13 || i === 18 || i === 23) out += '-';
+      else if (i === 14) out += '4';
+      else out += hexDigits[i === 19 ? 8 + Math.floor(random() * 4) : Math.floor(random() * 16)];
+    }
     return out;
   };
-  return () => `${hex(8)}-${hex(4)}-4${hex(3)}-${(8 + Math.floor(random() * 4)).toString(16)}${hex(3)}-${hex(12)}`;
 }
