@@ -103,6 +103,18 @@ export interface ExtendedResourceRequests {
 }
 
 /**
+ * The pod's extended resources that are DRA-extended resource names, with a quantity, in the
+ * order of podScalarResources: a node's needs are the bit mask of those it must get from devices
+ * (a class backs it and the node advertises none). `fits` is false past 30 of them (no mask).
+ */
+export interface ExtendedNeeds {
+  readonly names: readonly string[];
+  /** Whether a DeviceClass backs the name. */
+  readonly backed: readonly boolean[];
+  readonly fits: boolean;
+}
+
+/**
  * Per-pod state from PreFilter on (stateData). Shared, not copied, by clone: Filter records what
  * it found per node and Reserve/PreBind update the claims, as upstream keeps a pointer.
  */
@@ -118,6 +130,10 @@ export class DynamicResourcesState implements StateData {
   /** The extended-resources claim's node variants by what the node needs, for `variantsOf`. */
   private variants = new Map<string, NodeExtendedResourceClaim>();
   private variantsOf: ResourceClaim | null = null;
+  /** The same variants by the bit mask of the pod's resources the node needs (see ExtendedNeeds), when one fits. */
+  private variantsByMask = new Map<number, NodeExtendedResourceClaim>();
+  /** What the pod asks of DRA-backed extended resources, for a node's mask; made on first use. */
+  private needs: ExtendedNeeds | null = null;
   /** claimsToAllocate per node variant: one array per variant, so the allocator sees the same question. */
   private readonly toAllocateWith = new Map<ResourceClaim, readonly ResourceClaim[]>();
   private firstAvailable: boolean | null = null;
@@ -166,15 +182,27 @@ export class DynamicResourcesState implements StateData {
     return this.variantsOf === claim ? this.variants.get(key) : undefined;
   }
 
-  /** Keeps `variant` of `claim` for nodes that need `key`; returns it. */
-  keepNodeVariant(claim: ResourceClaim, key: string, variant: NodeExtendedResourceClaim): NodeExtendedResourceClaim {
+  /** Keeps `variant` of `claim` for nodes that need `key` (and, when given, `mask`); returns it. */
+  keepNodeVariant(claim: ResourceClaim, key: string, variant: NodeExtendedResourceClaim, mask = -1): NodeExtendedResourceClaim {
     if (this.variantsOf !== claim) {
       this.variantsOf = claim;
       this.variants = new Map();
+      this.variantsByMask = new Map();
       this.toAllocateWith.clear();
     }
     this.variants.set(key, variant);
+    if (mask >= 0) this.variantsByMask.set(mask, variant);
     return variant;
+  }
+
+  /** The node variant of `claim` kept for nodes whose needs have this mask, if any. */
+  maskVariant(claim: ResourceClaim, mask: number): NodeExtendedResourceClaim | undefined {
+    return this.variantsOf === claim ? this.variantsByMask.get(mask) : undefined;
+  }
+
+  /** The pod's DRA-backed extended resources, computed once per attempt by `make`. */
+  extendedNeeds(make: () => ExtendedNeeds): ExtendedNeeds {
+    return (this.needs ??= make());
   }
 
   /** Whether a claim has a firstAvailable request (only those are scored). */
