@@ -1,7 +1,7 @@
 // The share IDs the plugin draws from the scheduler's random source.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { seededRandom } from '../../util/clock.js';
+import { deferDraws, seededRandom } from '../../util/clock.js';
 import { seededShareID } from './allocator_factory.js';
 
 /** The IDs as earlier builds wrote them (digit by digit with toString): replays must not change. */
@@ -28,5 +28,37 @@ describe('seededShareID', () => {
     const random = seededRandom(5);
     seededShareID(() => (draws++, random()))();
     assert.equal(draws, 31);
+  });
+
+  it('later: the same IDs as drawn now, and the source moved past them at once', () => {
+    for (const defer of ['seeded', 'plain'] as const) {
+      const eager = seededRandom(9);
+      const lazy = seededRandom(9);
+      // A source without defer: deferDraws draws now and keeps the numbers.
+      const source = defer === 'seeded' ? lazy : () => lazy();
+      const now = seededShareID(eager);
+      const later = seededShareID(source, (n) => deferDraws(source, n)).later!;
+      const want = [now(), now(), now()];
+      const ids = later(3);
+      assert.equal(lazy(), eager(), `${defer}: the source continues where three IDs end`);
+      assert.deepEqual(ids(), want, defer);
+      assert.equal(ids(), ids(), 'written once');
+    }
+  });
+});
+
+describe('seededRandom defer', () => {
+  it('hands out the next n draws later and goes on after them', () => {
+    for (const n of [0, 1, 31, 1000]) {
+      const reference = seededRandom(3);
+      const random = seededRandom(3);
+      random();
+      reference();
+      const later = random.defer(n);
+      const afterwards = random();
+      const want = Array.from({ length: n }, () => reference());
+      assert.equal(afterwards, reference(), `n=${n}`);
+      assert.deepEqual(Array.from({ length: n }, () => later()), want);
+    }
   });
 });

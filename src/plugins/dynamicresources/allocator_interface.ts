@@ -3,7 +3,7 @@
 // shape and the allocator of src/dra/structured is plugged in by the plugin definition.
 import type { Node } from '../../api/types.js';
 import type { AllocationResult, DeviceClass, ResourceClaim, ResourceSlice } from '../../api/dra_types.js';
-import { FailedAllocationOnNodeError, type AllocatedState } from '../../dra/structured/index.js';
+import { FailedAllocationOnNodeError, type AllocatedState, type LaterResults } from '../../dra/structured/index.js';
 import type { AllocatorFeatures } from './features.js';
 
 export interface AllocatorInputs {
@@ -27,6 +27,11 @@ export interface Allocator {
    * would search (optional: allocators that keep nothing leave it out).
    */
   kept?(node: Node, claims: readonly ResourceClaim[], slot?: number): AllocationResult[] | null | undefined;
+  /**
+   * `kept`, but results with new share IDs may come as a function writing them when first called
+   * (optional): Filter keeps every node's answer, Reserve reads one.
+   */
+  keptLater?(node: Node, claims: readonly ResourceClaim[], slot?: number): AllocationResult[] | null | LaterResults | undefined;
 }
 
 export type NewAllocator = (inputs: AllocatorInputs) => Allocator;

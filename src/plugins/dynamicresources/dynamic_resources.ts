@@ -2,6 +2,7 @@
 // (pkg/scheduler/framework/plugins/dynamicresources/dynamicresources.go).
 import type { Node, Pod } from '../../api/types.js';
 import type { AllocationResult, ResourceClaim } from '../../api/dra_types.js';
+import type { LaterResults } from '../../dra/structured/index.js';
 import { NodeSelectorMatcher } from '../../api/nodeselector.js';
 import type { CycleState } from '../../framework/cycle_state.js';
 import { ActionType, ActionTypeUpdate, type ClusterEventWithHint } from '../../framework/events.js';
@@ -356,12 +357,15 @@ export class DynamicResources
       }
     }
 
-    let allocations: AllocationResult[] | null = null;
+    let allocations: AllocationResult[] | LaterResults | null = null;
     if (state.allocator !== null) {
       // A kept answer (most nodes of a burst) is used without reading the results array, not
       // even its class for an instanceof: one cache miss less per node.
       const askKept = nodeExtended === null && state.pendingShared === null;
-      const kept = askKept ? state.allocator.kept?.(node, state.claimsToAllocate(null), nodeInfo.position) : undefined;
+      const allocator = state.allocator;
+      const kept = !askKept ? undefined
+        : allocator.keptLater !== undefined ? allocator.keptLater(node, state.claimsToAllocate(null), nodeInfo.position)
+        : allocator.kept?.(node, state.claimsToAllocate(null), nodeInfo.position);
       if (kept === null) return Status.unresolvable(ErrReasonCannotAllocate);
       if (kept !== undefined) allocations = kept;
       else {

@@ -2,6 +2,7 @@
 // claims.go claimStore).
 import type { ContainerExtendedResourceRequest, Node } from '../../api/types.js';
 import type { AllocationResult, ResourceClaim, ResourceClaimConsumerReference } from '../../api/dra_types.js';
+import type { LaterResults } from '../../dra/structured/index.js';
 import type { NodeSelectorMatcher } from '../../api/nodeselector.js';
 import type { StateData } from '../../framework/cycle_state.js';
 import type { Allocator } from './allocator_interface.js';
@@ -55,13 +56,14 @@ export interface NodeExtendedResourceClaim {
  */
 export class NodeAllocations {
   private readonly nodes: Node[] = [];
-  private readonly results: AllocationResult[][] = [];
+  /** Each node's results, or (a kept answer with new share IDs) the function that writes them. */
+  private readonly results: (AllocationResult[] | LaterResults)[] = [];
   private readonly extended: (NodeExtendedResourceClaim | null)[] = [];
   private byName: Map<string, NodeAllocation> | null = null;
   /** Lookups answered by scanning; past two (Score asks per node), the map is made. */
   private scans = 0;
 
-  add(node: Node, results: AllocationResult[], extended: NodeExtendedResourceClaim | null): void {
+  add(node: Node, results: AllocationResult[] | LaterResults, extended: NodeExtendedResourceClaim | null): void {
     if (this.byName !== null) this.byName.set(node.metadata.name ?? '', record(results, extended));
     else {
       this.nodes.push(node);
@@ -90,8 +92,9 @@ export class NodeAllocations {
   }
 }
 
-function record(results: AllocationResult[], extended: NodeExtendedResourceClaim | null): NodeAllocation {
-  return { results, extendedResourceClaim: extended?.claim ?? null, requestMappings: extended?.mappings ?? [] };
+function record(results: AllocationResult[] | LaterResults, extended: NodeExtendedResourceClaim | null): NodeAllocation {
+  // A LaterResults function returns the same array on every call.
+  return { results: typeof results === 'function' ? results() : results, extendedResourceClaim: extended?.claim ?? null, requestMappings: extended?.mappings ?? [] };
 }
 
 /** The pod's extended resources that a DeviceClass may back (draExtendedResource). */
