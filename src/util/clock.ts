@@ -171,15 +171,17 @@ export function deferDraws(random: () => number, draws: number): () => number {
 /** The mulberry32 step: the state is advanced by a constant, so n draws are skipped in one addition. */
 const mulberryIncrement = 0x6d2b79f5;
 
+/** mulberry32's output for the (already advanced) state `a`. */
+function mulberryOutput(a: number): number {
+  let t = a;
+  t = Math.imul(t ^ (t >>> 15), t | 1);
+  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+}
+
 function mulberry32From(state: number): () => number {
   let a = state | 0;
-  return () => {
-    a = (a + mulberryIncrement) | 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  return () => mulberryOutput((a = (a + mulberryIncrement) | 0));
 }
 
 /** A seeded random source (mulberry32): deterministic for a seed; `defer` skips draws in O(1). */
@@ -187,13 +189,7 @@ export function seededRandom(seed: number): DeferrableRandom {
   // Held as an int32 (same bits as the uint32 of mulberry32), so the state stays a small
   // integer instead of becoming a new heap number on every draw.
   let a = seed | 0;
-  const random = (): number => {
-    a = (a + mulberryIncrement) | 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const random = (): number => mulberryOutput((a = (a + mulberryIncrement) | 0));
   random.defer = (draws: number): (() => number) => {
     const later = mulberry32From(a);
     a = (a + Math.imul(draws, mulberryIncrement)) | 0;
