@@ -134,7 +134,7 @@ export class DynamicResourcesState implements StateData {
   private variants = new Map<string, NodeExtendedResourceClaim>();
   private variantsOf: ResourceClaim | null = null;
   /** The same variants by the bit mask of the pod's resources the node needs (see ExtendedNeeds), when one fits. */
-  private variantsByMask = new Map<number, NodeExtendedResourceClaim>();
+  private variantsByMask: Map<number, NodeExtendedResourceClaim> | null = null;
   /** What the pod asks of DRA-backed extended resources, for a node's mask; made on first use. */
   private needs: ExtendedNeeds | null = null;
   /** claimsToAllocate per node variant: one array per variant, so the allocator sees the same question. */
@@ -190,17 +190,17 @@ export class DynamicResourcesState implements StateData {
     if (this.variantsOf !== claim) {
       this.variantsOf = claim;
       this.variants = new Map();
-      this.variantsByMask = new Map();
+      this.variantsByMask = null;
       this.toAllocateWith.clear();
     }
     this.variants.set(key, variant);
-    if (mask >= 0) this.variantsByMask.set(mask, variant);
+    if (mask >= 0) (this.variantsByMask ??= new Map()).set(mask, variant);
     return variant;
   }
 
   /** The node variant of `claim` kept for nodes whose needs have this mask, if any. */
   maskVariant(claim: ResourceClaim, mask: number): NodeExtendedResourceClaim | undefined {
-    return this.variantsOf === claim ? this.variantsByMask.get(mask) : undefined;
+    return this.variantsOf === claim ? this.variantsByMask?.get(mask) : undefined;
   }
 
   /** The pod's DRA-backed extended resources, computed once per attempt by `make`. */
