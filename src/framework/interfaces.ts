@@ -527,6 +527,11 @@ export interface Handle {
   now(): number;
   /** The seeded random source, in [0, 1). */
   random(): number;
+  /**
+   * Moves the random source past its next `draws` draws and returns a source yielding exactly
+   * those, for work that may never need them (optional; without it, draw them with `random`).
+   */
+  deferRandom?(draws: number): () => number;
   getWaitingPod(uid: string): WaitingPod | undefined;
   iterateOverWaitingPods(fn: (wp: WaitingPod) => void): void;
   rejectWaitingPod(uid: string): boolean;

@@ -149,18 +149,53 @@ function firesAt(t: FakeTimer, to: number): number {
   return t.at + Math.floor((to - t.at) / t.periodMs) * t.periodMs;
 }
 
-/** A seeded random source (mulberry32): deterministic for a seed. */
-export function seededRandom(seed: number): () => number {
+/**
+ * A random source that can hand a run of its draws to later: `defer(n)` moves it past its next n
+ * draws at once and returns a source that yields exactly those n draws when asked.
+ */
+export interface DeferrableRandom {
+  (): number;
+  defer(draws: number): () => number;
+}
+
+/** The draws a random source gives next, for later: without `defer`, drawn now and kept. */
+export function deferDraws(random: () => number, draws: number): () => number {
+  const deferrable = random as Partial<DeferrableRandom>;
+  if (typeof deferrable.defer === 'function') return deferrable.defer(draws);
+  const kept = new Float64Array(draws);
+  for (let i = 0; i < draws; i++) kept[i] = random();
+  let next = 0;
+  return () => kept[next++]!;
+}
+
+/** The mulberry32 step: the state is advanced by a constant, so n draws are skipped in one addition. */
+const mulberryIncrement = 0x6d2b79f5;
+
+/** mulberry32's output for the (already advanced) state `a`. */
+function mulberryOutput(a: number): number {
+  let t = a;
+  t = Math.imul(t ^ (t >>> 15), t | 1);
+  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+}
+
+function mulberry32From(state: number): () => number {
+  let a = state | 0;
+  return () => mulberryOutput((a = (a + mulberryIncrement) | 0));
+}
+
+/** A seeded random source (mulberry32): deterministic for a seed; `defer` skips draws in O(1). */
+export function seededRandom(seed: number): DeferrableRandom {
   // Held as an int32 (same bits as the uint32 of mulberry32), so the state stays a small
   // integer instead of becoming a new heap number on every draw.
   let a = seed | 0;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  const random = (): number => mulberryOutput((a = (a + mulberryIncrement) | 0));
+  random.defer = (draws: number): (() => number) => {
+    const later = mulberry32From(a);
+    a = (a + Math.imul(draws, mulberryIncrement)) | 0;
+    return later;
   };
+  return random;
 }
 
 // The last second formatted: every bind and create stamps a time, and most fall in the second before.

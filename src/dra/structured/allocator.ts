@@ -24,7 +24,7 @@ import { CapacityError, consumedCapacityFromRequest, formatAmount, requestFitsCa
 import { DistinctAttributeConstraint, MatchAttributeConstraint, type Constraint } from './constraints.js';
 import { NO_MEMBERS, admits, allocatedBaseline, withDevice, type GroupIntersection } from './compatibility_groups.js';
 import { exactRequestView, subRequestView, type RequestView } from './requests.js';
-import { claimsKey, sameItems, shareDraws, type AllocationResultCache, type Answers } from './result_cache.js';
+import { claimsKey, sameItems, shareDraws, shareIDsLater, shareIDsNow, type AllocationResultCache, type Answers, type LaterResults, type ShareHandOut } from './result_cache.js';
 import { toleratesTaint } from '../../api/taints.js';
 import {
   AllocationError,
@@ -68,6 +68,11 @@ export interface AllocatorOptions {
   readonly celCache: CelCache;
   /** Makes the shareID of a multi-allocation device's share (upstream: a random UUID). */
   readonly newShareID?: () => string;
+  /**
+   * The next `count` share IDs newShareID would make, made later: the source moves past them now
+   * (optional: kept answers handed out to nodes that are not chosen then write no IDs).
+   */
+  readonly laterShareIDs?: (count: number) => () => readonly string[];
   /** Answers kept across cycles (see result_cache.ts); used only when allocatedState can watch pools (watchPools, dependentHolds). */
   readonly resultCache?: AllocationResultCache;
 }
@@ -162,6 +167,8 @@ export class Allocator {
   readonly classLister: DeviceClassLister;
   readonly celCache: CelCache;
   readonly newShareID: () => string;
+  private readonly sharesNow: ShareHandOut<AllocationResult[] | null>;
+  private readonly sharesLater: ShareHandOut<AllocationResult[] | null | LaterResults> | null;
   private readonly slices: NodeSlices;
   private readonly sliceList: readonly ResourceSlice[];
   private readonly resultCache: AllocationResultCache | null;
@@ -191,6 +198,8 @@ export class Allocator {
       this.drawn?.push(id);
       return id;
     };
+    this.sharesNow = shareIDsNow(this.newShareID);
+    this.sharesLater = options.laterShareIDs !== undefined ? shareIDsLater(options.laterShareIDs) : null;
     this.slices = nodeSlicesOf(options.slices);
     this.sliceList = options.slices;
     this.resultCache = options.resultCache !== undefined && options.allocatedState.watchPools !== undefined && options.allocatedState.dependentHolds !== undefined ? options.resultCache : null;
@@ -203,11 +212,13 @@ export class Allocator {
    * number the caller gives this node every time (its place in the node list), which finds the
    * node's kept answer without hashing its name; -1 for none.
    */
-  allocate(node: Node, claims: readonly ResourceClaim[], slot = -1): AllocationResult[] | null {
+  allocate(node: Node, claims: readonly ResourceClaim[], slot = -1, keptMissed = false): AllocationResult[] | null {
     const cache = this.resultCache;
     if (cache === null) return new AllocationRun(this, node, claims, this.poolsOf(node)).run();
     const q = this.questionFor(cache, claims);
-    const kept = q.answers.get(node, slot, this.sliceList, this.features, q.classes, this.allocatedState, this.newShareID);
+    // The caller's `kept` just missed with the same question: no second lookup.
+    if (keptMissed) return this.search(q, node, slot, claims);
+    const kept = q.answers.get(node, slot, this.sliceList, this.features, q.classes, this.allocatedState, this.sharesNow);
     if (kept !== undefined) return kept;
     return this.search(q, node, slot, claims);
   }
@@ -220,7 +231,18 @@ export class Allocator {
     const cache = this.resultCache;
     if (cache === null) return undefined;
     const q = this.questionFor(cache, claims);
-    return q.answers.get(node, slot, this.sliceList, this.features, q.classes, this.allocatedState, this.newShareID);
+    return q.answers.get(node, slot, this.sliceList, this.features, q.classes, this.allocatedState, this.sharesNow);
+  }
+
+  /**
+   * `kept`, but an answer with shares moves the share-ID source on now and writes its new IDs
+   * only when its results are asked for (without `laterShareIDs`, as kept).
+   */
+  keptLater(node: Node, claims: readonly ResourceClaim[], slot = -1): AllocationResult[] | null | LaterResults | undefined {
+    const cache = this.resultCache;
+    if (cache === null) return undefined;
+    const q = this.questionFor(cache, claims);
+    return q.answers.get(node, slot, this.sliceList, this.features, q.classes, this.allocatedState, this.sharesLater ?? this.sharesNow);
   }
 
   private search(q: Question, node: Node, slot: number, claims: readonly ResourceClaim[]): AllocationResult[] | null {

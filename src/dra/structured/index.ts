@@ -31,7 +31,7 @@
 // per-call statistics beyond numAllocateOneInvocations, and context cancellation (the
 // scheduling cycle is synchronous; the plugin's filterTimeout bounds it instead).
 export { Allocator, type AllocatorOptions } from './allocator.js';
-export { AllocationResultCache } from './result_cache.js';
+export { AllocationResultCache, type LaterResults } from './result_cache.js';
 export { addAllocation, newAllocatedState, type MutableAllocatedState } from './allocated_state.js';
 export { gatherPools, nodeMatches, type Pool } from './pools.js';
 export { LoggedDeviceSets, addOverlayCapacity, type Overlay } from './logged_state.js';
@@ -47,4 +47,5 @@ export {
   type DeviceClassLister,
   type DeviceID,
   type Features,
+  type PoolDependent,
 } from './types.js';

@@ -73,17 +73,42 @@ export function shareDraws(results: readonly AllocationResult[] | null, drawn: r
   return { draws: drawn.length, places };
 }
 
-/** The kept results with the share IDs of new draws in place of the search's (see ShareDraws). */
-function withNewShares(results: readonly AllocationResult[] | null, shares: ShareDraws, newShareID: () => string): AllocationResult[] | null {
-  const ids: string[] = [];
-  for (let i = 0; i < shares.draws; i++) ids.push(newShareID());
-  if (results === null) return null;
+/** The kept results with `ids` (new draws) in place of the search's share IDs (see ShareDraws). */
+function placeShares(results: readonly AllocationResult[], shares: ShareDraws, ids: readonly string[]): AllocationResult[] {
   let k = 0;
   return results.map((r) => {
     const devices = r.devices?.results;
     if (devices === undefined || !devices.some((d) => d.shareID !== undefined)) return r;
     return { ...r, devices: { ...r.devices, results: devices.map((d) => (d.shareID === undefined ? d : { ...d, shareID: ids[shares.places[k++]!]! })) } };
   });
+}
+
+/** What a kept answer with shares becomes when handed out (see shareIDsNow, shareIDsLater). */
+export type ShareHandOut<R> = (results: readonly AllocationResult[] | null, shares: ShareDraws) => R;
+
+/** Kept results whose new share IDs are written only when asked for (the answer of the node chosen). */
+export type LaterResults = () => AllocationResult[];
+
+/** New share IDs drawn now and placed in the results. */
+export function shareIDsNow(newShareID: () => string): ShareHandOut<AllocationResult[] | null> {
+  return (results, shares) => {
+    const ids: string[] = [];
+    for (let i = 0; i < shares.draws; i++) ids.push(newShareID());
+    return results === null ? null : placeShares(results, shares, ids);
+  };
+}
+
+/**
+ * The source moves past the new IDs' draws now (as drawing them would), the IDs are written and
+ * placed when the results are first asked for: most nodes' answers of a pod never are.
+ */
+export function shareIDsLater(later: (count: number) => () => readonly string[]): ShareHandOut<AllocationResult[] | null | LaterResults> {
+  return (results, shares) => {
+    const ids = later(shares.draws);
+    if (results === null) return null;
+    let made: AllocationResult[] | null = null;
+    return () => (made ??= placeShares(results, shares, ids()));
+  };
 }
 
 /** A slot's mark for a stale entry (serials are positive). */
@@ -178,17 +203,17 @@ export class Answers {
 
   /**
    * The kept answer (frozen), or undefined when there is none or its inputs changed. An answer
-   * with shares takes new share IDs from `newShareID`, as many as its search drew.
+   * with shares takes as many new share IDs as its search drew, handed out by `handOut`.
    */
-  get(
+  get<R>(
     node: Node,
     slot: number,
     slices: readonly ResourceSlice[],
     features: Features,
     classes: readonly (DeviceClass | undefined)[],
     state: AllocatedState,
-    newShareID: () => string,
-  ): AllocationResult[] | null | undefined {
+    handOut: ShareHandOut<R>,
+  ): AllocationResult[] | null | R | undefined {
     if (slot >= 0 && slot < this.slotNodes.length && this.slotNodes[slot] === node && slices === this.slices && features === this.features && classes === this.classes) {
       const serial = state.marksSerial?.() ?? 0;
       if (serial > 0) {
@@ -196,7 +221,7 @@ export class Answers {
         if (mark !== staleMark && mark !== serial) {
           const results = this.slotResults[slot] as AllocationResult[] | null;
           const shares = this.sharing ? (this.slotShares[slot] ?? null) : null;
-          return shares === null ? results : withNewShares(results, shares, newShareID);
+          return shares === null ? results : handOut(results, shares);
         }
       }
     }
@@ -207,7 +232,7 @@ export class Answers {
     }
     if (entry.node !== node || entry.slices !== slices || entry.features !== features || entry.classes !== classes) return undefined;
     if (!state.dependentHolds!(entry)) return undefined;
-    return entry.shares === null ? (entry.results as AllocationResult[] | null) : withNewShares(entry.results, entry.shares, newShareID);
+    return entry.shares === null ? (entry.results as AllocationResult[] | null) : handOut(entry.results, entry.shares);
   }
 
   /**

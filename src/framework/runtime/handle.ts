@@ -2,7 +2,7 @@
 // frameworkImpl provides it): the scheduler's listers, clients and clock, the waiting pods and
 // the pods in PreBind. The runners it offers plugins are the Framework's.
 import type { Pod } from '../../api/types.js';
-import type { Clock } from '../../util/clock.js';
+import { deferDraws, type Clock } from '../../util/clock.js';
 import type { CycleState } from '../cycle_state.js';
 import type { Extender } from '../extender.js';
 import type { Features } from '../features.js';
@@ -87,6 +87,9 @@ export abstract class FrameworkHandle implements fw.Handle {
   }
   random(): number {
     return this.deps.random();
+  }
+  deferRandom(draws: number): () => number {
+    return deferDraws(this.deps.random, draws);
   }
   getWaitingPod(uid: string): fw.WaitingPod | undefined {
     return this.waitingPods.get(uid);

@@ -2,6 +2,7 @@
 // (pkg/scheduler/framework/plugins/dynamicresources/dynamicresources.go).
 import type { Node, Pod } from '../../api/types.js';
 import type { AllocationResult, ResourceClaim } from '../../api/dra_types.js';
+import type { LaterResults } from '../../dra/structured/index.js';
 import { NodeSelectorMatcher } from '../../api/nodeselector.js';
 import type { CycleState } from '../../framework/cycle_state.js';
 import { ActionType, ActionTypeUpdate, type ClusterEventWithHint } from '../../framework/events.js';
@@ -356,15 +357,20 @@ export class DynamicResources
       }
     }
 
-    let allocations: AllocationResult[] | null = null;
+    let allocations: AllocationResult[] | LaterResults | null = null;
     if (state.allocator !== null) {
       // A kept answer (most nodes of a burst) is used without reading the results array, not
       // even its class for an instanceof: one cache miss less per node.
-      const kept = nodeExtended === null && state.pendingShared === null ? state.allocator.kept?.(node, state.claimsToAllocate(null), nodeInfo.position) : undefined;
+      const askKept = nodeExtended === null && state.pendingShared === null;
+      const allocator = state.allocator;
+      const kept = !askKept ? undefined
+        : allocator.keptLater !== undefined ? allocator.keptLater(node, state.claimsToAllocate(null), nodeInfo.position)
+        : allocator.kept?.(node, state.claimsToAllocate(null), nodeInfo.position);
       if (kept === null) return Status.unresolvable(ErrReasonCannotAllocate);
       if (kept !== undefined) allocations = kept;
       else {
-        const out = this.allocateOnNode(state, node, nodeInfo.position, nodeExtended?.claim ?? null);
+        // Asked above with the same claims: allocateOnNode goes straight to the search.
+        const out = this.allocateOnNode(state, node, nodeInfo.position, nodeExtended?.claim ?? null, askKept);
         if (out instanceof Status) return out;
         allocations = out;
       }
@@ -381,18 +387,20 @@ export class DynamicResources
    * The allocations of the unallocated claims on this node, or the rejection; the
    * extended-resources claim is asked for in the node's variant.
    */
-  private allocateOnNode(state: DynamicResourcesState, node: Node, slot: number, nodeExtendedClaim: ResourceClaim | null): AllocationResult[] | Status {
+  private allocateOnNode(state: DynamicResourcesState, node: Node, slot: number, nodeExtendedClaim: ResourceClaim | null, keptAsked: boolean): AllocationResult[] | Status {
     const toAllocate = state.claimsToAllocate(nodeExtendedClaim);
     const allocator = state.allocator!;
     // A kept answer takes no time: no clock reading for it (most nodes of a burst).
     // Only shared pending allocations: nothing to search for.
-    let results = toAllocate.length === 0 && state.pendingShared !== null ? [] : allocator.kept?.(node, toAllocate, slot);
+    let results = toAllocate.length === 0 && state.pendingShared !== null ? [] : keptAsked ? undefined : allocator.kept?.(node, toAllocate, slot);
+    // Every path asks for a kept answer once: Filter, the line above, or allocate when kept is absent.
+    const keptMissed = keptAsked || allocator.kept !== undefined;
     if (results === undefined) {
       // The allocator runs to the end (the cycle is synchronous); past filterTimeout on the
       // scheduler clock its answer is dropped as upstream's cancelled context would have.
       const start = this.filterTimeoutMs > 0 ? this.handle.now() : 0;
       try {
-        results = allocator.allocate(node, toAllocate, slot);
+        results = allocator.allocate(node, toAllocate, slot, keptMissed);
       } catch (err) {
         if (isFailedOnNode(err)) return Status.unresolvable((err as Error).message);
         return Status.fromThrown(err);

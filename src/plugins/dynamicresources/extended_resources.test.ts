@@ -250,4 +250,30 @@ describe('filterExtendedResources: node variants', () => {
     assert.deepEqual(variant(freshState(), nodeWith('c', { [`${gpu}1`]: '1' })), c1);
     assert.deepEqual(variant(freshState(), nodeWith('b', {})), a);
   });
+
+  it("a node's needs found once per attempt answer as a fresh state does, node by node", () => {
+    const plain = 'example.com/plain';
+    const withPlain = podWith([c('container', { cpu: '1', [gpu]: '2', [`${gpu}1`]: '1', [plain]: '1' })]);
+    const scalars = new Map([[gpu, 2], [`${gpu}1`, 1], [plain, 1]]);
+    const stateOf = () => new DynamicResourcesState([newExtendedResourceClaim(withPlain, 'uid-y')], [{ availableOnNodes: null, allocation: null }], null, { podScalarResources: scalars, initialClaimUID: 'uid-y' });
+    const nodes = [
+      nodeWith('none', { [plain]: '1' }),
+      nodeWith('zero', { [plain]: '1', [gpu]: '0' }),
+      nodeWith('gpu1', { [plain]: '1', [`${gpu}1`]: '3' }),
+      nodeWith('all', { [plain]: '1', [gpu]: '2', [`${gpu}1`]: '1' }),
+      nodeWith('no-plain', {}),
+      nodeWith('none-again', { [plain]: '2' }),
+    ];
+    const shared = stateOf();
+    const outs = nodes.map((n) => filterExtendedResources(shared, withPlain, n, classes));
+    for (let i = 0; i < nodes.length; i++) {
+      assert.deepEqual(outs[i], filterExtendedResources(stateOf(), withPlain, nodes[i]!, classes), nodes[i]!.node!.metadata.name);
+    }
+    assert.equal(outs[3], null, 'every resource advertised: nothing for devices');
+    const rejected = outs[4];
+    assert.equal(rejected != null && 'code' in rejected ? rejected.reasons[0] : '', 'cannot fit resource');
+    assert.equal(outs[1], outs[0], 'allocatable 0 needs what none needs: the same variant');
+    assert.equal(outs[5], outs[0]);
+    assert.notEqual(outs[2], outs[0]);
+  });
 });

@@ -11,7 +11,7 @@ import { ExtendedResourceClaimAnnotation, isDRAExtendedResourceName, type Device
 
 /** What the extended-resource logic asks of the resolver (a table in tests). */
 export type DeviceClassLookup = Pick<DeviceClassResolver, 'getDeviceClass'>;
-import type { DynamicResourcesState, NodeExtendedResourceClaim } from './state.js';
+import type { DynamicResourcesState, ExtendedNeeds, NodeExtendedResourceClaim } from './state.js';
 
 /**
  * The name of the claim while it lives only in the scheduler (specialClaimInMemName): not a valid
@@ -130,7 +130,24 @@ export function filterExtendedResources(state: DynamicResourcesState, pod: Pod, 
   if (claim === null || state.extended === null) return null;
   // A claim an earlier attempt made: PostFilter deletes it and the next attempt starts anew.
   if ((claim.spec.devices?.requests?.length ?? 0) > 0) return Status.unresolvable('cannot schedule extended resource claim');
-  const extendedResources = resourcesFromDevices(state.extended.podScalarResources, nodeInfo, classes);
+  const podScalars = state.extended.podScalarResources;
+  const needs = state.extendedNeeds(() => extendedNeeds(podScalars, classes));
+  let mask = -1;
+  if (needs.fits) {
+    // The node's needs as a bit mask: no map and no key per node, the variant found by it.
+    const scalars = nodeInfo.allocatable.scalarResources;
+    mask = 0;
+    for (let i = 0; i < needs.names.length; i++) {
+      const onNode = scalars?.get(needs.names[i]!);
+      if (needs.backed[i] === true && (onNode ?? 0) === 0) mask |= 1 << i;
+      else if (onNode === undefined) return Status.unresolvable('cannot fit resource');
+    }
+    if (state.noUserClaim && mask === 0) return null;
+    if (claim.status?.allocation !== undefined) return null;
+    const variant = state.maskVariant(claim, mask);
+    if (variant !== undefined) return variant;
+  }
+  const extendedResources = resourcesFromDevices(podScalars, nodeInfo, classes);
   if (extendedResources instanceof Status) return extendedResources;
   if (state.noUserClaim && extendedResources.size === 0) return null;
   if (claim.status?.allocation !== undefined) return null;
@@ -139,9 +156,21 @@ export function filterExtendedResources(state: DynamicResourcesState, pod: Pod, 
   let key = '';
   for (const [name, quantity] of extendedResources) key += `${name}=${quantity}:${classes.getDeviceClass(name)?.metadata.name ?? ''}\n`;
   const kept = state.nodeVariant(claim, key);
-  if (kept !== undefined) return kept;
+  if (kept !== undefined) return mask >= 0 ? state.keepNodeVariant(claim, key, kept, mask) : kept;
   const { requests, mappings } = createRequestsAndMappings(pod, extendedResources, classes);
-  return state.keepNodeVariant(claim, key, { claim: { ...claim, spec: { ...claim.spec, devices: { ...claim.spec.devices, requests } } }, mappings });
+  return state.keepNodeVariant(claim, key, { claim: { ...claim, spec: { ...claim.spec, devices: { ...claim.spec.devices, requests } } }, mappings }, mask);
+}
+
+/** The pod's resources resourcesFromDevices looks at, in its order (see ExtendedNeeds). */
+function extendedNeeds(podScalars: ReadonlyMap<string, number>, classes: DeviceClassLookup): ExtendedNeeds {
+  const names: string[] = [];
+  const backed: boolean[] = [];
+  for (const [name, quantity] of podScalars) {
+    if (quantity === 0 || !isDRAExtendedResourceName(name)) continue;
+    names.push(name);
+    backed.push(classes.getDeviceClass(name) !== undefined);
+  }
+  return { names, backed, fits: names.length <= 30 };
 }
 
 /**

@@ -7,7 +7,11 @@ import { seededShareID, structuredAllocator } from './allocator_factory.js';
 export const dynamicResourcesDefinition: PluginDefinition<DynamicResourcesArgs> = {
   name: Name,
   argsKind: 'DynamicResourcesArgs',
-  factory: (args, handle, features) => new DynamicResources(handle, { args, features, newAllocator: structuredAllocator(seededShareID(() => handle.random())) }),
+  factory: (args, handle, features) => new DynamicResources(handle, {
+    args,
+    features,
+    newAllocator: structuredAllocator(seededShareID(() => handle.random(), handle.deferRandom ? (draws) => handle.deferRandom!(draws) : undefined)),
+  }),
   defaultArgs: (given) => defaultDynamicResourcesArgs(given),
   validateArgs: (args, path) => validateDynamicResourcesArgs(args, path),
 };

@@ -2,7 +2,7 @@
 // pools' allocations, the slices, the classes and the claims' specs are the same.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { DeviceClass, ResourceClaim, ResourceSlice } from '../../api/dra_types.js';
+import type { AllocationResult, DeviceClass, ResourceClaim, ResourceSlice } from '../../api/dra_types.js';
 import { CelCache } from '../../api/cel/index.js';
 import { AllocatedDevices } from './allocated_devices.js';
 import { AllocationResultCache, Allocator, DefaultFeatures } from '../../dra/structured/index.js';
@@ -249,6 +249,32 @@ describe('allocation answers kept across cycles', () => {
       assert.equal(ids.n, 6);
       assert.deepEqual(shareIDs(counting(cache, devices.gather([]), sl, ids).kept(nodes[0]!, [pairClaim('c')])), ['s2:share-8', 's3:share-9'], 'found by name too');
       assert.ok(Object.isFrozen(first![0]!.devices!.results![0]), 'the kept answer itself is not changed');
+    });
+
+    it('keptLater moves the source on as kept does and writes the same IDs when first asked', () => {
+      const sl = shareSlices(['node-1']);
+      const cache = new AllocationResultCache();
+      const devices = new AllocatedDevices(true);
+      counting(cache, devices.gather([]), sl, { n: 0 }).allocate(nodes[0]!, [pairClaim('a')], 0);
+      const eager = { n: 10 };
+      const now = counting(cache, devices.gather([]), sl, eager).kept(nodes[0]!, [pairClaim('b')], 0);
+      // Later: the source (a counter here) moves past three draws at once, and gives them when asked.
+      const lazy = { n: 10 };
+      const laterShareIDs = (count: number) => {
+        const first = lazy.n;
+        lazy.n += count;
+        return () => Array.from({ length: count }, (_, i) => `share-${first + i + 1}`);
+      };
+      const allocator = new Allocator({ features: DefaultFeatures, allocatedState: devices.gather([]), classLister: (n) => classes.get(n), slices: sl, celCache, resultCache: cache, newShareID: () => `share-${++lazy.n}`, laterShareIDs });
+      const later = allocator.keptLater(nodes[0]!, [pairClaim('c')], 0);
+      assert.equal(typeof later, 'function');
+      assert.equal(lazy.n, eager.n, 'as many draws, at the same point');
+      const results = (later as () => AllocationResult[])();
+      assert.deepEqual(shareIDs(results), shareIDs(now));
+      assert.equal((later as () => AllocationResult[])(), results, 'written once');
+      // Without laterShareIDs keptLater answers as kept.
+      const plain = counting(cache, devices.gather([]), sl, { n: 10 }).keptLater(nodes[0]!, [pairClaim('d')], 0);
+      assert.deepEqual(shareIDs(plain as AllocationResult[]), shareIDs(now));
     });
 
     it('answers and draws as a search would through seeded sequences of share allocations and frees', () => {

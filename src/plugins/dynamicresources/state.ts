@@ -2,6 +2,7 @@
 // claims.go claimStore).
 import type { ContainerExtendedResourceRequest, Node } from '../../api/types.js';
 import type { AllocationResult, ResourceClaim, ResourceClaimConsumerReference } from '../../api/dra_types.js';
+import type { LaterResults } from '../../dra/structured/index.js';
 import type { NodeSelectorMatcher } from '../../api/nodeselector.js';
 import type { StateData } from '../../framework/cycle_state.js';
 import type { Allocator } from './allocator_interface.js';
@@ -55,13 +56,14 @@ export interface NodeExtendedResourceClaim {
  */
 export class NodeAllocations {
   private readonly nodes: Node[] = [];
-  private readonly results: AllocationResult[][] = [];
+  /** Each node's results, or (a kept answer with new share IDs) the function that writes them. */
+  private readonly results: (AllocationResult[] | LaterResults)[] = [];
   private readonly extended: (NodeExtendedResourceClaim | null)[] = [];
   private byName: Map<string, NodeAllocation> | null = null;
   /** Lookups answered by scanning; past two (Score asks per node), the map is made. */
   private scans = 0;
 
-  add(node: Node, results: AllocationResult[], extended: NodeExtendedResourceClaim | null): void {
+  add(node: Node, results: AllocationResult[] | LaterResults, extended: NodeExtendedResourceClaim | null): void {
     if (this.byName !== null) this.byName.set(node.metadata.name ?? '', record(results, extended));
     else {
       this.nodes.push(node);
@@ -90,8 +92,9 @@ export class NodeAllocations {
   }
 }
 
-function record(results: AllocationResult[], extended: NodeExtendedResourceClaim | null): NodeAllocation {
-  return { results, extendedResourceClaim: extended?.claim ?? null, requestMappings: extended?.mappings ?? [] };
+function record(results: AllocationResult[] | LaterResults, extended: NodeExtendedResourceClaim | null): NodeAllocation {
+  // A LaterResults function returns the same array on every call.
+  return { results: typeof results === 'function' ? results() : results, extendedResourceClaim: extended?.claim ?? null, requestMappings: extended?.mappings ?? [] };
 }
 
 /** The pod's extended resources that a DeviceClass may back (draExtendedResource). */
@@ -100,6 +103,18 @@ export interface ExtendedResourceRequests {
   readonly podScalarResources: ReadonlyMap<string, number>;
   /** The UID the extended-resources claim had in PreFilter (a made-up one before PreBind creates it). */
   readonly initialClaimUID: string;
+}
+
+/**
+ * The pod's extended resources that are DRA-extended resource names, with a quantity, in the
+ * order of podScalarResources: a node's needs are the bit mask of those it must get from devices
+ * (a class backs it and the node advertises none). `fits` is false past 30 of them (no mask).
+ */
+export interface ExtendedNeeds {
+  readonly names: readonly string[];
+  /** Whether a DeviceClass backs the name. */
+  readonly backed: readonly boolean[];
+  readonly fits: boolean;
 }
 
 /**
@@ -118,6 +133,10 @@ export class DynamicResourcesState implements StateData {
   /** The extended-resources claim's node variants by what the node needs, for `variantsOf`. */
   private variants = new Map<string, NodeExtendedResourceClaim>();
   private variantsOf: ResourceClaim | null = null;
+  /** The same variants by the bit mask of the pod's resources the node needs (see ExtendedNeeds), when one fits. */
+  private variantsByMask: Map<number, NodeExtendedResourceClaim> | null = null;
+  /** What the pod asks of DRA-backed extended resources, for a node's mask; made on first use. */
+  private needs: ExtendedNeeds | null = null;
   /** claimsToAllocate per node variant: one array per variant, so the allocator sees the same question. */
   private readonly toAllocateWith = new Map<ResourceClaim, readonly ResourceClaim[]>();
   private firstAvailable: boolean | null = null;
@@ -166,15 +185,27 @@ export class DynamicResourcesState implements StateData {
     return this.variantsOf === claim ? this.variants.get(key) : undefined;
   }
 
-  /** Keeps `variant` of `claim` for nodes that need `key`; returns it. */
-  keepNodeVariant(claim: ResourceClaim, key: string, variant: NodeExtendedResourceClaim): NodeExtendedResourceClaim {
+  /** Keeps `variant` of `claim` for nodes that need `key` (and, when given, `mask`); returns it. */
+  keepNodeVariant(claim: ResourceClaim, key: string, variant: NodeExtendedResourceClaim, mask = -1): NodeExtendedResourceClaim {
     if (this.variantsOf !== claim) {
       this.variantsOf = claim;
       this.variants = new Map();
+      this.variantsByMask = null;
       this.toAllocateWith.clear();
     }
     this.variants.set(key, variant);
+    if (mask >= 0) (this.variantsByMask ??= new Map()).set(mask, variant);
     return variant;
+  }
+
+  /** The node variant of `claim` kept for nodes whose needs have this mask, if any. */
+  maskVariant(claim: ResourceClaim, mask: number): NodeExtendedResourceClaim | undefined {
+    return this.variantsOf === claim ? this.variantsByMask?.get(mask) : undefined;
+  }
+
+  /** The pod's DRA-backed extended resources, computed once per attempt by `make`. */
+  extendedNeeds(make: () => ExtendedNeeds): ExtendedNeeds {
+    return (this.needs ??= make());
   }
 
   /** Whether a claim has a firstAvailable request (only those are scored). */

@@ -101,6 +101,39 @@ describe('NodeResourcesFit Score: extended resources backed by DRA', () => {
     assert.deepEqual(runScore(plugin, pod, nodes).scores, [33, 50]);
   });
 
+  it('counts kept across cycles follow allocations and slices as they change', () => {
+    const claim = (uid: string, device: string): ResourceClaim => ({
+      kind: 'ResourceClaim',
+      metadata: { name: uid, namespace: 'default', uid },
+      spec: {},
+      status: { allocation: { devices: { results: [{ request: 'r', driver: 'test-driver', pool: 'node1', device }] } } },
+    });
+    const store = new MapObjectLister(objects);
+    const plugin = new Fit(fitArgs([{ name: draResource, weight: 1 }]), undefined, newSharedDRAManager(store, defaultFeatures));
+    const scores = (ns = nodes) => runScore(plugin, pod, ns).scores;
+    assert.deepEqual(scores(), [66, 50]);
+    assert.deepEqual(scores(), [66, 50]);
+    // An allocation in node1's pool: its kept count is redone, node2's holds.
+    store.upsert(claim('a', 'device-1'));
+    assert.deepEqual(scores(), [33, 50]);
+    store.upsert(claim('b', 'device-2'));
+    assert.deepEqual(scores(), [0, 50]);
+    store.remove(claim('a', 'device-1'));
+    store.remove(claim('b', 'device-2'));
+    assert.deepEqual(scores(), [66, 50]);
+    // A new slice list: node2's devices are counted again.
+    store.upsert(slice('node2', 4));
+    assert.deepEqual(scores(), [66, 75]);
+    // A slice shared with every node: both counts are redone.
+    const everywhere: ResourceSlice = {
+      kind: 'ResourceSlice',
+      metadata: { name: 'everywhere' },
+      spec: { driver: 'test-driver', pool: { name: 'everywhere', generation: 1, resourceSliceCount: 1 }, allNodes: true, devices: [{ name: 'device-1' }, { name: 'device-2' }] },
+    };
+    store.upsert(everywhere);
+    assert.deepEqual(scores(), [80, 83]);
+  });
+
   it('a class selector picks the devices that count', () => {
     const selective: DeviceClass = { ...backingClass, spec: { ...backingClass.spec, selectors: [{ cel: { expression: 'device.driver == "test-driver"' } }] } };
     const plugin = new Fit(fitArgs([{ name: draResource, weight: 1 }]), undefined, managerOf([selective, slice('node1', 3), slice('node1', 5, 'other-driver'), slice('node2', 2)]));

@@ -6,7 +6,7 @@ import type { Device, DeviceClass, ResourceSlice } from '../../api/dra_types.js'
 import { CelCache, DefaultCelFeatures, DeviceActivation } from '../../api/cel/index.js';
 import { isDRAExtendedResourceName } from '../../dra/device_class_resolver.js';
 import type { SharedDRAManager } from '../../framework/shared_dra_manager.js';
-import { isDeviceAllocated, makeDeviceID, nodeMatches, type AllocatedState } from '../../dra/structured/index.js';
+import { isDeviceAllocated, makeDeviceID, nodeMatches, type AllocatedState, type DeviceID, type PoolDependent } from '../../dra/structured/index.js';
 
 /** What PreScore gathers once per pod (draPreScoreState). */
 export interface DraScoringState {
@@ -62,6 +62,29 @@ export interface DeviceTotals {
 const maxCachedMatches = 100_000;
 
 /**
+ * A node's devices of one class, kept while the node object and the slice list stay the same;
+ * their allocated count is kept too while what is allocated in their pools stays the same (the
+ * allocated state marks the entry stale when a pool changes, and a recount makes a new entry).
+ * Between two pods only the node that got the last one changes, so the others' counts hold.
+ */
+class KeptTotals implements PoolDependent {
+  stale = false;
+  inFlightView = 0;
+
+  constructor(
+    readonly node: Node,
+    readonly slices: readonly ResourceSlice[],
+    /** The IDs of the node's devices of the class (capacity is their number). */
+    readonly ids: readonly DeviceID[],
+    readonly poolKeys: readonly string[],
+    readonly totals: DeviceTotals,
+  ) {}
+}
+
+/** Past this many nodes a class's kept totals start over. */
+const maxKeptNodes = 100_000;
+
+/**
  * Counts devices per node for the resources that DeviceClasses back. Matches are cached by
  * expression and device, and by node and selector, as upstream's DRACaches.
  */
@@ -73,6 +96,8 @@ export class DraExtendedResources {
    */
   private readonly deviceMatchCache = new WeakMap<Device, Map<string, boolean>>();
   private readonly nodeMatchCache = new Map<string, boolean>();
+  /** Kept totals per class object (a changed class is a new object) and node name. */
+  private readonly kept = new WeakMap<DeviceClass, Map<string, KeptTotals>>();
 
   constructor(private readonly manager: SharedDRAManager & { readonly classResolver: NonNullable<SharedDRAManager['classResolver']> }) {}
 
@@ -88,18 +113,39 @@ export class DraExtendedResources {
   totals(node: Node, resourceName: string, state: DraScoringState): DeviceTotals | null {
     const deviceClass = this.manager.classResolver.getDeviceClass(resourceName);
     if (deviceClass === undefined) return null;
-    try {
-      return this.countDevices(node, deviceClass, state);
-    } catch {
-      // A broken selector or node selector: upstream logs it and leaves the resource out.
-      return null;
+    const nodeName = node.metadata.name ?? '';
+    const allocatedState = state.allocatedState;
+    let byNode = this.kept.get(deviceClass);
+    const kept = byNode?.get(nodeName);
+    let entry: KeptTotals;
+    if (kept !== undefined && kept.node === node && kept.slices === state.slices) {
+      if (allocatedState.dependentHolds?.(kept) === true) return kept.totals;
+      // Same devices, allocations changed: only the allocated count is redone.
+      entry = new KeptTotals(node, state.slices, kept.ids, kept.poolKeys, { capacity: kept.ids.length, allocated: countAllocated(kept.ids, allocatedState) });
+    } else {
+      const ids: DeviceID[] = [];
+      const poolKeys: string[] = [];
+      try {
+        this.classDevices(node, deviceClass, state, ids, poolKeys);
+      } catch {
+        // A broken selector or node selector: upstream logs it and leaves the resource out.
+        return null;
+      }
+      entry = new KeptTotals(node, state.slices, ids, poolKeys, { capacity: ids.length, allocated: countAllocated(ids, allocatedState) });
     }
+    // Registered for the next pod only when no pool is in flight and this is the newest view;
+    // the device list is kept either way (it depends on neither).
+    entry.stale = allocatedState.watchPools?.(entry) !== true;
+    if (byNode === undefined) this.kept.set(deviceClass, (byNode = new Map()));
+    else if (byNode.size >= maxKeptNodes) byNode.clear();
+    if (kept !== undefined) kept.stale = true;
+    byNode.set(nodeName, entry);
+    return entry.totals;
   }
 
-  private countDevices(node: Node, deviceClass: DeviceClass, state: DraScoringState): DeviceTotals {
+  /** The IDs of the node's devices of the class into ids, the pools they are in into poolKeys. */
+  private classDevices(node: Node, deviceClass: DeviceClass, state: DraScoringState, ids: DeviceID[], poolKeys: string[]): void {
     const nodeName = node.metadata.name ?? '';
-    let capacity = 0;
-    let allocated = 0;
     const index = state.index;
     const own = index.byNode.get(nodeName) ?? none;
     for (let i = 0; i < own.length + index.shared.length; i++) {
@@ -127,13 +173,14 @@ export class DraExtendedResources {
       }
       const driver = spec.driver;
       const pool = spec.pool.name;
+      if (devices.length > 0) {
+        const key = `${driver}/${pool}`;
+        if (!poolKeys.includes(key)) poolKeys.push(key);
+      }
       for (const d of devices) {
-        if (!this.deviceMatchesClass(d, deviceClass, driver)) continue;
-        capacity++;
-        if (isDeviceAllocated(makeDeviceID(driver, pool, d.name), state.allocatedState)) allocated++;
+        if (this.deviceMatchesClass(d, deviceClass, driver)) ids.push(makeDeviceID(driver, pool, d.name));
       }
     }
-    return { capacity, allocated };
   }
 
   private nodeMatches(node: Node, nodeName: string, allNodes: boolean, selector: NodeSelector): boolean {
@@ -173,6 +220,12 @@ export class DraExtendedResources {
 export function draExtendedResources(dra: SharedDRAManager | null): DraExtendedResources | null {
   const classResolver = dra?.classResolver ?? null;
   return dra !== null && classResolver !== null ? new DraExtendedResources({ ...dra, classResolver }) : null;
+}
+
+function countAllocated(ids: readonly DeviceID[], state: AllocatedState): number {
+  let n = 0;
+  for (const id of ids) if (isDeviceAllocated(id, state)) n++;
+  return n;
 }
 
 function remember(cache: Map<string, boolean>, key: string, value: boolean): void {
