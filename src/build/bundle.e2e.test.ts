@@ -35,6 +35,7 @@ describe('the built CLI', { skip: needsBuild, timeout: 60_000 }, () => {
     }
     assert.doesNotMatch(read('core.body.cjs'), /client-node\/dist\/|node_modules\/yaml\//, 'the core\'s body has its own copy');
     assert.ok(isAscii(readFileSync(join(root, 'dist', 'core.body.cjs'))), 'the core\'s body is ASCII, read without decoding UTF-8');
+    assert.ok(read('core.body.cjs').startsWith('"use strict";\n'), 'the core\'s body runs in strict mode, as the ES modules it is built from');
   });
 
   it('leaves a code cache of the core that a plain node start uses as it is', () => {
