@@ -69,7 +69,8 @@ const atProcessExit = (write: () => void): void => {
 /**
  * Runs the file once and `start` with its `module.exports`. When no cache fit, one is written as the
  * process exits: it then holds every function the process compiled, not only the eagerly compiled
- * ones (`npm run build` exercises the core before it exits, dist/core.body.v8cache). Under `--enable-source-maps` the file is require()d instead: Node maps stack traces only of the
+ * ones (`npm run build` exercises the core before it exits, dist/core.body.v8cache, and the vendor
+ * packages, dist/vendor/*.body.v8cache). Under `--enable-source-maps` the file is require()d instead: Node maps stack traces only of the
  * modules its own loaders compiled.
  */
 export function requireCached<T>(options: CachedScriptOptions, start: (exports: unknown) => T): T {
