@@ -69,9 +69,9 @@ const atProcessExit = (write: () => void): void => {
 /**
  * Runs the file once and `start` with its `module.exports`. When no cache fit, one is written as the
  * process exits: it then holds every function the process compiled, not only the eagerly compiled
- * ones (`npm run build` exercises the core before it exits, dist/core.body.v8cache, and the vendor
- * packages, dist/vendor/*.body.v8cache). Under `--enable-source-maps` the file is require()d instead: Node maps stack traces only of the
- * modules its own loaders compiled.
+ * ones (`npm run build` exercises the core and the vendor packages before it exits, dist/core.body.v8cache
+ * and dist/vendor/*.body.v8cache). Under `--enable-source-maps` the file is require()d instead: Node
+ * maps stack traces only of the modules its own loaders compiled.
  */
 export function requireCached<T>(options: CachedScriptOptions, start: (exports: unknown) => T): T {
   const path = fileURLToPath(options.file);
