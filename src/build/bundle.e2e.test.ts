@@ -25,7 +25,7 @@ const needsBuild = existsSync(bin) ? false : 'needs the built CLI (npm run build
 describe('the built CLI', { skip: needsBuild, timeout: 60_000 }, () => {
   it('bundles only KubeConfig of @kubernetes/client-node, not its generated API models, once for the core and run\'s first lists', () => {
     const read = (...path: string[]) => readFileSync(join(root, 'dist', ...path), 'utf8');
-    const kubeConfig = read('vendor', 'kube_config.js');
+    const kubeConfig = read('vendor', 'kube_config.body.cjs');
     assert.match(kubeConfig, /client-node\/dist\/config\.js/);
     assert.doesNotMatch(kubeConfig, /client-node\/dist\/gen\/models\//);
     for (const [file, vendor] of [[['core.js'], './vendor/'], [['cli', 'commands', 'run_first_lists.js'], '../../vendor/']] as const) {
@@ -34,17 +34,19 @@ describe('the built CLI', { skip: needsBuild, timeout: 60_000 }, () => {
       assert.ok(text.includes(`from "${vendor}kube_config.js"`) && text.includes(`from "${vendor}yaml.js"`), `${file.join('/')} imports the shared copies`);
     }
     assert.doesNotMatch(read('core.body.cjs'), /client-node\/dist\/|node_modules\/yaml\//, 'the core\'s body has its own copy');
-    assert.ok(isAscii(readFileSync(join(root, 'dist', 'core.body.cjs'))), 'the core\'s body is ASCII, read without decoding UTF-8');
-    assert.ok(read('core.body.cjs').startsWith('"use strict";\n'), 'the core\'s body runs in strict mode, as the ES modules it is built from');
+    for (const body of [['core.body.cjs'], ['vendor', 'kube_config.body.cjs'], ['vendor', 'yaml.body.cjs']]) {
+      assert.ok(isAscii(readFileSync(join(root, 'dist', ...body))), `${body.join('/')} is ASCII, read without decoding UTF-8`);
+      assert.ok(read(...body).startsWith('"use strict";\n'), `${body.join('/')} runs in strict mode, as the ES modules it is built from`);
+    }
   });
 
-  it('leaves a code cache of the core that a plain node start uses as it is', () => {
-    const cache = join(root, 'dist', 'core.body.v8cache');
-    const before = readFileSync(cache);
+  it('leaves code caches of the core and the vendor packages that a plain node start uses as they are', () => {
+    const caches = [['core.body.v8cache'], ['vendor', 'kube_config.body.v8cache'], ['vendor', 'yaml.body.v8cache']].map((p) => join(root, 'dist', ...p));
+    const before = caches.map((c) => readFileSync(c));
     const { NODE_OPTIONS: _tsx, ...env } = process.env;
     const out = execFileSync(process.execPath, ['--input-type=module', '-e', `const m = await import(${JSON.stringify(pathToFileURL(join(root, 'dist', 'plugin.js')).href)}); console.log(typeof m.Status);`], { env, encoding: 'utf8' });
     assert.equal(out.trim(), 'function');
-    assert.deepEqual(readFileSync(cache), before, 'a rejected or stale cache would have been rewritten');
+    caches.forEach((c, i) => assert.deepEqual(readFileSync(c), before[i], `${c}: a rejected or stale cache would have been rewritten`));
   });
 
   it('run binds a pod through a kubeconfig with a bearer token, and exits 0 on SIGTERM', async () => {

@@ -7,7 +7,8 @@
 // plugin importing `kube-scheduler-ts/plugin` gets the very classes (Status, NodeInfo...) the CLI
 // runs with. Two packages are files of their own under dist/vendor/ (KubeConfig, YAML): `run`'s
 // first lists (dist/cli/commands/run_first_lists.js) need them before the core loads, and both
-// import the same copy. Run by `npm run build` after tsc, which writes only the declarations.
+// import the same copy. The core's body and the vendor packages load through V8's code
+// cache. Run by `npm run build` after tsc, which writes only the declarations.
 import { build, type Plugin } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -125,15 +126,56 @@ const injectedByCore: Plugin = {
 const requireBanner = { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" };
 const common = { bundle: true, platform: 'node', format: 'esm', target: 'node20', logLevel: 'warning' } as const;
 
+/**
+ * Rewrites a built CommonJS body in ASCII and returns its scriptHash. In ASCII, Node reads the file
+ * as one-byte text without decoding UTF-8 (a few non-ASCII characters, in comments and one
+ * dependency's regular expression, made the core's 2.6 MB a two-byte string decoded in 15-40 ms at
+ * each start): each becomes its \u escape, which means the same there.
+ */
+const asciiBody = (path: string): string => {
+  const source = readFileSync(path, 'utf8').replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  writeFileSync(path, source);
+  if (/[^\w$.]import\(/.test(source)) throw new Error(`${path}: an import() call; import through src/util/import_module.ts`);
+  return scriptHash(source);
+};
+
+/** The one loader of every cached body (src/util/cached_script.ts), a module of its own beside the vendor packages. */
+const cachedScript = join(distDir, 'vendor', 'cached_script.js');
+await build({ ...common, entryPoints: [join(src, 'util', 'cached_script.ts')], outfile: cachedScript });
+
+/**
+ * The ES module `out` that runs the CommonJS `body` (its code cache beside it, `.v8cache`) through
+ * requireCached, passes its exports to `start` (JavaScript of `exports`) and exports `names` of what that returns.
+ */
+const cachedLoader = (out: string, body: string, start: string, names: readonly string[]): string => [
+  `import { requireCached } from ${JSON.stringify(specifierFrom(out, cachedScript))};`,
+  'const loaded = requireCached({',
+  `  file: new URL('./${basename(body)}', import.meta.url),`,
+  `  hash: ${JSON.stringify(asciiBody(body))},`,
+  `  cacheFile: new URL('./${basename(body, '.cjs')}.v8cache', import.meta.url),`,
+  `}, (exports) => ${start});`,
+  `export const { ${names.join(', ')} } = loaded;`,
+].join('\n');
+
+// The vendor packages, each a CommonJS body loaded through the code cache as the core's body is:
+// run's first lists load them before the core, and KubeConfig alone was 41-45 ms of compilation.
 const yamlNames = Object.keys(createRequire(import.meta.url)('yaml') as object).filter((n) => /^[A-Za-z_$][\w$]*$/.test(n) && n !== 'default');
-await build({ ...common, entryPoints: [kubeConfigModule], outfile: vendor.kubeConfig, plugins: [withoutOpenTelemetry, kubeConfigOnly], banner: requireBanner });
+const vendorBody = (out: string): string => out.replace(/\.js$/, '.body.cjs');
+// Strict, as the ES modules they were bundled as before (a CommonJS file is sloppy unless it says so).
+const strict = { js: '"use strict";' };
+await build({ ...common, format: 'cjs', banner: strict, entryPoints: [kubeConfigModule], outfile: vendorBody(vendor.kubeConfig), plugins: [withoutOpenTelemetry, kubeConfigOnly] });
 await build({
   ...common,
-  // yaml is CommonJS under Node: its names, listed here, become the file's own ES exports.
+  format: 'cjs',
+  banner: strict,
+  // yaml's names, listed here, become the file's own exports.
   stdin: { contents: `import * as yaml from 'yaml';\nexport const { ${yamlNames.join(', ')} } = yaml;\n`, resolveDir: src, sourcefile: 'yaml.ts', loader: 'ts' },
-  outfile: vendor.yaml,
-  banner: requireBanner,
+  outfile: vendorBody(vendor.yaml),
 });
+for (const out of [vendor.kubeConfig, vendor.yaml]) {
+  const names = Object.keys(createRequire(import.meta.url)(vendorBody(out)) as object).filter((n) => n !== 'default').sort();
+  writeFileSync(out, `// ${relative(root, out)}: ${basename(vendorBody(out))} through its code cache (src/build/bundle.ts).\n${cachedLoader(out, vendorBody(out), 'exports', names)}\n`);
+}
 
 const entries = bundleEntries();
 const cliEntry = join(src, 'cli', 'bin.ts');
@@ -177,26 +219,13 @@ await build({
 
 // dist/core.js: the ES module every entry imports. It loads the shared vendor modules, runs the
 // body with them (one instance per process, whoever imports it) and re-exports what it exported.
-// In ASCII, Node reads the 2.6 MB as one-byte text without decoding UTF-8 (a few non-ASCII
-// characters, in comments and one dependency's regular expression, made it a two-byte string
-// decoded in 15-40 ms at each start): each becomes its \u escape, which means the same there.
-const coreBodySource = readFileSync(coreBody, 'utf8').replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-writeFileSync(coreBody, coreBodySource);
-if (/[^\w$.]import\(/.test(coreBodySource)) throw new Error(`${coreBody}: an import() call; import through src/util/import_module.ts`);
-const coreBodyHash = scriptHash(coreBodySource);
 await build({
   stdin: {
     contents: [
       "import * as kubeConfig from './cluster/kube/kube_config.js';",
       "import * as yaml from 'yaml';",
       "import * as importModule from './util/import_module.js';",
-      `import { requireCached } from ${JSON.stringify(join(src, 'util', 'cached_script.ts'))};`,
-      'const core = requireCached({',
-      `  file: new URL('./${basename(coreBody)}', import.meta.url),`,
-      `  hash: ${JSON.stringify(coreBodyHash)},`,
-      `  cacheFile: new URL('./${basename(coreBody, '.cjs')}.v8cache', import.meta.url),`,
-      '}, (run) => run({ kubeConfig, yaml, importModule }, import.meta.url));',
-      `export const { ${coreNames.join(', ')} } = core;`,
+      cachedLoader(core, coreBody, 'exports({ kubeConfig, yaml, importModule }, import.meta.url)', coreNames),
     ].join('\n'),
     resolveDir: src,
     sourcefile: 'core.ts',
@@ -204,7 +233,7 @@ await build({
   },
   ...common,
   outfile: core,
-  plugins: [fromVendor(core)],
+  plugins: [fromVendor(core), { name: 'cached-script', setup: (b) => b.onResolve({ filter: /cached_script\.js$/ }, (args) => ({ path: args.path, external: true })) }],
 });
 
 // Its code cache, written as a plain node (this process runs under tsx, whose source maps turn the

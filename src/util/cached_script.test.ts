@@ -20,7 +20,7 @@ function script(name: string, source: string) {
   const file = join(dir, `${name}.cjs`);
   writeFileSync(file, source);
   const cacheFile = join(dir, `${name}.v8cache`);
-  return { file, cacheFile, options: { file: pathToFileURL(file), hash: scriptHash(source), cacheFile: pathToFileURL(cacheFile), atExit: now } };
+  return { file, cacheFile, options: { file: pathToFileURL(file), hash: scriptHash(source), cacheFile: pathToFileURL(cacheFile), atExit: now, nodeOptions: [] } };
 }
 
 const run = (options: Parameters<typeof requireCached>[0]): unknown => requireCached(options, (exports) => (exports as (x: number) => unknown)(20));
@@ -61,6 +61,15 @@ describe('requireCached', () => {
     writeFileSync(s.cacheFile, Buffer.concat([Buffer.from(header, 'latin1'), Buffer.alloc(256, 7)]));
     assert.equal(run(s.options), 60);
     assert.notDeepEqual(readFileSync(s.cacheFile).subarray(header.length), Buffer.alloc(256, 7));
+  });
+
+  it('keeps a cache V8 rejects when the process was started with Node options (another V8 flag rejects the build\'s cache)', () => {
+    const s = script('flagged', 'module.exports = (x) => x * 4;');
+    const header = `${s.options.hash} ${process.version} ${process.arch} ${process.platform}\n`;
+    const rejectedCache = Buffer.concat([Buffer.from(header, 'latin1'), Buffer.alloc(256, 7)]);
+    writeFileSync(s.cacheFile, rejectedCache);
+    assert.equal(run({ ...s.options, nodeOptions: ['--max-semi-space-size=32'] }), 80);
+    assert.deepEqual(readFileSync(s.cacheFile), rejectedCache);
   });
 
   it('runs without a cache where none can be written', { skip: process.getuid?.() === 0 ? 'root writes anywhere' : false }, () => {

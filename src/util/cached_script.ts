@@ -60,7 +60,11 @@ export interface CachedScriptOptions {
   readonly cacheFile: URL;
   /** Runs `write` when the process ends (the default); tests inject their own moment. */
   readonly atExit?: (write: () => void) => void;
+  /** The process's Node and V8 options (by default its execArgv and NODE_OPTIONS); tests inject theirs. */
+  readonly nodeOptions?: readonly string[];
 }
+
+const processNodeOptions = (): string[] => [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].filter(Boolean);
 
 const atProcessExit = (write: () => void): void => {
   process.once('exit', write);
@@ -69,8 +73,10 @@ const atProcessExit = (write: () => void): void => {
 /**
  * Runs the file once and `start` with its `module.exports`. When no cache fit, one is written as the
  * process exits: it then holds every function the process compiled, not only the eagerly compiled
- * ones (`npm run build` exercises the core before it exits, dist/core.body.v8cache). Under `--enable-source-maps` the file is require()d instead: Node maps stack traces only of the
- * modules its own loaders compiled.
+ * ones (`npm run build` exercises the core and the vendor packages before it exits, dist/core.body.v8cache
+ * and dist/vendor/*.body.v8cache). A cache V8 rejects is replaced only by a process started without
+ * Node options. Under `--enable-source-maps` the file is require()d instead: Node
+ * maps stack traces only of the modules its own loaders compiled.
  */
 export function requireCached<T>(options: CachedScriptOptions, start: (exports: unknown) => T): T {
   const path = fileURLToPath(options.file);
@@ -87,7 +93,10 @@ export function requireCached<T>(options: CachedScriptOptions, start: (exports: 
   const wrapper = script.runInThisContext() as (...args: unknown[]) => void;
   const module = { exports: {} as unknown };
   wrapper(module.exports, createRequire(path), module, path, dirname(path));
-  if (cachedData === undefined || script.cachedDataRejected === true) {
+  // V8 rejects a cache made under other V8 flags (--max-semi-space-size...): a process started with
+  // options keeps the build's cache for the plain starts instead of replacing it by its own.
+  const rejected = script.cachedDataRejected === true && (options.nodeOptions ?? processNodeOptions()).length === 0;
+  if (cachedData === undefined || rejected) {
     (options.atExit ?? atProcessExit)(() => writeCodeCache(cachePath, key, script.createCachedData()));
   }
   return start(module.exports);
