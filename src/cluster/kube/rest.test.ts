@@ -115,7 +115,8 @@ test('answers are asked for gzipped, as client-go does, and a gzipped answer or 
     res.writeHead(code, { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' });
     res.end(gzipSync(JSON.stringify(body)));
   };
-  const items = Array.from({ length: 2000 }, (_, i) => ({ metadata: { name: `node-${i}` } }));
+  // About 700 kB inflated: several of the transport's inflate chunks, joined in order.
+  const items = Array.from({ length: 20000 }, (_, i) => ({ metadata: { name: `node-${i}` } }));
   const s = await scriptedServer([
     gzipped(200, { kind: 'NodeList', items }),
     json(201, { kind: 'Binding' }),

@@ -176,6 +176,13 @@ export interface HttpTransportOptions {
 /** A broken connection under a GET is retried after this long (client-go's artificial Retry-After: 1). */
 const brokenConnectionRetryMs = 1000;
 
+/**
+ * zlib's output chunk for a gzipped answer: its 16 KiB default cuts a 5,000-node list into
+ * hundreds of chunks, each a callback into JS and a piece to concatenate (about 10 ms of CPU
+ * per 5 MB body at 256 KiB, measured).
+ */
+const GunzipChunkBytes = 256 * 1024;
+
 /** Requests over node:http(s) with the kubeconfig's server, TLS material and credentials. */
 export class HttpTransport implements RestTransport {
   private readonly server: URL;
@@ -276,7 +283,7 @@ export class HttpTransport implements RestTransport {
         const chunks: Buffer[] = [];
         let body: NodeJS.ReadableStream = res;
         if (headerOf(res, 'content-encoding') === 'gzip') {
-          const gunzip = createGunzip();
+          const gunzip = createGunzip({ chunkSize: GunzipChunkBytes });
           gunzip.on('error', (err) => {
             r.destroy();
             reject(err);
