@@ -96,7 +96,8 @@ function deviceIDsOf(slice: ResourceSlice): readonly DeviceID[] {
   return ids;
 }
 
-function activationOf(device: Device, driver: string): DeviceActivation {
+/** The device's CEL activation, shared by every user while the device object lives (see activations). */
+export function activationOf(device: Device, driver: string): DeviceActivation {
   let activation = activations.get(device);
   if (!activation) {
     activation = new DeviceActivation({ driver, allowMultipleAllocations: device.allowMultipleAllocations, attributes: device.attributes, capacity: device.capacity });

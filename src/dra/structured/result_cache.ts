@@ -147,9 +147,11 @@ export function claimsKey(claims: readonly ResourceClaim[]): string {
   return claims.length === 1 ? specKey(claims[0]!) : claims.map(specKey).join('\n');
 }
 
+// Walks keys with for-in (no array of values per object): every kept answer is frozen.
 function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    for (const v of Object.values(value)) deepFreeze(v);
+    const obj = value as Record<string, unknown>;
+    for (const k in obj) deepFreeze(obj[k]);
     Object.freeze(value);
   }
   return value;
