@@ -96,7 +96,8 @@ function deviceIDsOf(slice: ResourceSlice): readonly DeviceID[] {
   return ids;
 }
 
-function activationOf(device: Device, driver: string): DeviceActivation {
+/** The device's CEL activation, shared by every user while the device object lives (see activations). */
+export function activationOf(device: Device, driver: string): DeviceActivation {
   let activation = activations.get(device);
   if (!activation) {
     activation = new DeviceActivation({ driver, allowMultipleAllocations: device.allowMultipleAllocations, attributes: device.attributes, capacity: device.capacity });
@@ -402,6 +403,13 @@ class AllocationRun {
   private readonly consumedCounters = new Map<string, CounterSets>();
   /** Per pool and counter set, the groups of the devices placed so far (allocated ones, then this run's). */
   private readonly consumedGroups = new Map<string, Map<string, GroupIntersection>>();
+
+  /**
+   * The allocated devices as plain sets, read at the first device judged (not before: a stale
+   * view builds its sets then) and kept for the run, which changes nothing while it searches.
+   */
+  private allocated: ReadonlySet<DeviceID> | null = null;
+  private allocatedInFlight: ReadonlySet<DeviceID> | null = null;
 
   constructor(
     private readonly alloc: Allocator,
@@ -903,7 +911,14 @@ class AllocationRun {
   }
 
   private deviceInUse(id: DeviceID): boolean {
-    if (this.alloc.allocatedState.allocatedDevices.has(id)) return true;
+    let allocated = this.allocated;
+    if (allocated === null) {
+      const state = this.alloc.allocatedState;
+      const sets = state.allocatedDeviceSets?.();
+      allocated = this.allocated = sets?.[0] ?? state.allocatedDevices;
+      this.allocatedInFlight = sets !== undefined && sets[1].size > 0 ? sets[1] : null;
+    }
+    if (allocated.has(id) || (this.allocatedInFlight !== null && this.allocatedInFlight.has(id))) return true;
     // Most runs allocate nothing before a device is judged: skip the lookup then.
     return this.allocatingDevices.size > 0 && (this.allocatingDevices.get(id)?.size ?? 0) > 0;
   }

@@ -30,7 +30,7 @@
 // optional node operations: alpha, off by default), the
 // per-call statistics beyond numAllocateOneInvocations, and context cancellation (the
 // scheduling cycle is synchronous; the plugin's filterTimeout bounds it instead).
-export { Allocator, type AllocatorOptions } from './allocator.js';
+export { Allocator, activationOf, type AllocatorOptions } from './allocator.js';
 export { AllocationResultCache, type LaterResults } from './result_cache.js';
 export { addAllocation, newAllocatedState, type MutableAllocatedState } from './allocated_state.js';
 export { gatherPools, nodeMatches, type Pool } from './pools.js';

@@ -12,6 +12,9 @@ const dep = (...poolKeys: string[]): PoolDependent => ({ poolKeys, stale: false,
 
 /** Everything a view shows, in a comparable shape. */
 function shown(s: AllocatedState) {
+  // The two plain sets a search reads (allocatedDeviceSets) hold the same devices as the union.
+  const [base, inFlight] = s.allocatedDeviceSets!();
+  assert.deepEqual([...new Set([...base, ...inFlight])].sort(), [...s.allocatedDevices].sort());
   return {
     devices: [...s.allocatedDevices].sort(),
     size: s.allocatedDevices.size,

@@ -267,6 +267,10 @@ class View implements AllocatedState {
     return this.own;
   }
 
+  allocatedDeviceSets(): readonly [ReadonlySet<DeviceID>, ReadonlySet<DeviceID>] {
+    return [this.base().devices, this.overlay.devices];
+  }
+
   isAllocated(id: DeviceID): boolean {
     const base = this.base();
     if (base.devices.has(id) || base.sharedDevices.has(id) || base.capacity.has(id)) return true;

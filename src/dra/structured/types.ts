@@ -93,6 +93,12 @@ export interface AllocatedState {
   deviceHasShare?(id: DeviceID): boolean;
   /** isDeviceAllocated in one call, for states that answer it faster than the three collections; absent, they are asked. */
   isAllocated?(id: DeviceID): boolean;
+  /**
+   * allocatedDevices as two plain sets (a device is allocated when either has it) that hold
+   * until the state next changes: a search, which changes nothing, asks once instead of going
+   * through the union per device. Absent, allocatedDevices is asked.
+   */
+  allocatedDeviceSets?(): readonly [ReadonlySet<DeviceID>, ReadonlySet<DeviceID>];
 }
 
 /** An answer kept while what is allocated in its pools stays the same (see AllocatedState.watchPools). */

@@ -137,8 +137,9 @@ export class ClaimBinder {
     const client = this.handle.client();
     if (!client.createResourceClaim) throw new Error('the cluster client cannot create ResourceClaims');
     const { name: _name, uid: _uid, ...metadata } = nodeClaim.metadata;
-    const claim: ResourceClaim = { ...cloneJSON(nodeClaim), metadata: cloneJSON(metadata) };
-    delete claim.status;
+    // Not copied deeper: a client stores a copy of what it is given (the API server a decoded one).
+    const { status: _status, ...rest } = nodeClaim;
+    const claim: ResourceClaim = { ...rest, metadata };
     // Counted as upstream labels it: no admin access, owned by a Pod (core group).
     const metrics = this.handle.metricsRecorder?.() ?? null;
     try {

@@ -6,7 +6,7 @@ import type { Device, DeviceClass, ResourceSlice } from '../../api/dra_types.js'
 import { CelCache, DefaultCelFeatures, DeviceActivation } from '../../api/cel/index.js';
 import { isDRAExtendedResourceName } from '../../dra/device_class_resolver.js';
 import type { SharedDRAManager } from '../../framework/shared_dra_manager.js';
-import { isDeviceAllocated, makeDeviceID, nodeMatches, type AllocatedState, type DeviceID, type PoolDependent } from '../../dra/structured/index.js';
+import { activationOf, isDeviceAllocated, makeDeviceID, nodeMatches, type AllocatedState, type DeviceID, type PoolDependent } from '../../dra/structured/index.js';
 
 /** What PreScore gathers once per pod (draPreScoreState). */
 export interface DraScoringState {
@@ -206,7 +206,9 @@ export class DraExtendedResources {
       }
       const compiled = this.celCache.getOrCompile(expression);
       if (compiled.error !== null) throw new Error(compiled.error.detail);
-      activation ??= new DeviceActivation({ driver, attributes: device.attributes, capacity: device.capacity });
+      // Upstream's activation here has allowMultipleAllocations false: the allocator's (built
+      // once per device object) is the same one unless the device sets it.
+      activation ??= device.allowMultipleAllocations === true ? new DeviceActivation({ driver, attributes: device.attributes, capacity: device.capacity }) : activationOf(device, driver);
       // Only a match is remembered: upstream stores results after the early return for a mismatch.
       if (!compiled.deviceMatches(activation)) return false;
       if (byExpression === undefined) this.deviceMatchCache.set(device, (byExpression = new Map()));
