@@ -100,7 +100,13 @@ const uncompressedClusters = new WeakMap<KubeConfig, ReadonlySet<string>>();
 
 /** Reads each cluster's `disable-compression` from the file's text, which client-node has already accepted. */
 function noteUncompressedClusters(kc: KubeConfig, text: string): void {
-  const doc: unknown = parseYaml(text);
+  let doc: unknown;
+  try {
+    doc = parseYaml(text);
+  } catch {
+    // Text client-node's parser took and this one does not: no cluster turns compression off.
+    return;
+  }
   const clusters = (doc as { clusters?: unknown } | null)?.clusters;
   if (!Array.isArray(clusters)) return;
   const names = new Set<string>();

@@ -131,7 +131,8 @@ export function filterExtendedResources(state: DynamicResourcesState, pod: Pod, 
   // A claim an earlier attempt made: PostFilter deletes it and the next attempt starts anew.
   if ((claim.spec.devices?.requests?.length ?? 0) > 0) return Status.unresolvable('cannot schedule extended resource claim');
   const podScalars = state.extended.podScalarResources;
-  const needs = state.extendedNeeds(() => extendedNeeds(podScalars, classes));
+  // Per attempt, not per node (no closure made per node either).
+  const needs = (state.extendedNeeds ??= neededExtendedResources(podScalars, classes));
   let mask = -1;
   if (needs.fits) {
     // The node's needs as a bit mask: no map and no key per node, the variant found by it.
@@ -162,7 +163,7 @@ export function filterExtendedResources(state: DynamicResourcesState, pod: Pod, 
 }
 
 /** The pod's resources resourcesFromDevices looks at, in its order (see ExtendedNeeds). */
-function extendedNeeds(podScalars: ReadonlyMap<string, number>, classes: DeviceClassLookup): ExtendedNeeds {
+function neededExtendedResources(podScalars: ReadonlyMap<string, number>, classes: DeviceClassLookup): ExtendedNeeds {
   const names: string[] = [];
   const backed: boolean[] = [];
   for (const [name, quantity] of podScalars) {

@@ -135,8 +135,11 @@ export class DynamicResourcesState implements StateData {
   private variantsOf: ResourceClaim | null = null;
   /** The same variants by the bit mask of the pod's resources the node needs (see ExtendedNeeds), when one fits. */
   private variantsByMask: Map<number, NodeExtendedResourceClaim> | null = null;
-  /** What the pod asks of DRA-backed extended resources, for a node's mask; made on first use. */
-  private needs: ExtendedNeeds | null = null;
+  /**
+   * What the pod asks of DRA-backed extended resources, for a node's mask: made by the attempt's
+   * first Filter call that needs it (filterExtendedResources), then read per node.
+   */
+  extendedNeeds: ExtendedNeeds | null = null;
   /** claimsToAllocate per node variant: one array per variant, so the allocator sees the same question. */
   private readonly toAllocateWith = new Map<ResourceClaim, readonly ResourceClaim[]>();
   private firstAvailable: boolean | null = null;
@@ -201,11 +204,6 @@ export class DynamicResourcesState implements StateData {
   /** The node variant of `claim` kept for nodes whose needs have this mask, if any. */
   maskVariant(claim: ResourceClaim, mask: number): NodeExtendedResourceClaim | undefined {
     return this.variantsOf === claim ? this.variantsByMask?.get(mask) : undefined;
-  }
-
-  /** The pod's DRA-backed extended resources, computed once per attempt by `make`. */
-  extendedNeeds(make: () => ExtendedNeeds): ExtendedNeeds {
-    return (this.needs ??= make());
   }
 
   /** Whether a claim has a firstAvailable request (only those are scored). */
