@@ -125,6 +125,20 @@ export class NodeRowSelection {
     return this.positions;
   }
 
+  private stretch = { positions: new Int32Array(64), passes: new Uint8Array(64) };
+
+  /**
+   * The Filter walk's scratch, with room for `n` nodes: a stretch of rows to check and, for
+   * each, whether it passes so far (1) or goes to the Filter plugins (0).
+   */
+  reserveStretch(n: number): { readonly positions: Int32Array; readonly passes: Uint8Array } {
+    if (this.stretch.positions.length < n) {
+      const size = Math.max(n, this.stretch.positions.length * 2);
+      this.stretch = { positions: new Int32Array(size), passes: new Uint8Array(size) };
+    }
+    return this.stretch;
+  }
+
   /** The rows of `nodes` when this selection was filled for exactly that list, else null. */
   rowsFor(nodes: NodeList): NodeRows | null {
     return this.nodes === nodes ? this.rows : null;

@@ -1,4 +1,4 @@
-// The Filter walk and Score over the snapshot's packed rows (NodeResourcesFit's passesRow, the
+// The Filter walk and Score over the snapshot's packed rows (NodeResourcesFit's filterRows, the
 // resource scorers' rows path) decide exactly as the walk over NodeInfo objects: same hosts, same
 // feasible counts, same statuses and messages, with the same random draws.
 import { describe, it } from 'node:test';

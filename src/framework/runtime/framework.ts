@@ -276,12 +276,12 @@ export class Framework extends FrameworkHandle {
     this.filterWalkFor = skip;
     this.filterWalkPod = pod;
     let byRows = true;
-    for (let i = 0; i < walk.length; i++) if (walk[i]!.passesRow === undefined) byRows = false;
+    for (let i = 0; i < walk.length; i++) if (walk[i]!.filterRows === undefined) byRows = false;
     this.filterWalkByRows = byRows;
   }
 
   /**
-   * The attempt's per-node walk when every plugin in it has passesRow and the cycle records
+   * The attempt's per-node walk when every plugin in it has filterRows and the cycle records
    * neither diagnosis nor plugin metrics (the plain loop's conditions); else null.
    */
   rowFilterWalk(state: CycleState, pod: PodInfo): readonly fw.FilterPlugin[] | null {
@@ -517,8 +517,6 @@ export class Framework extends FrameworkHandle {
     // a plugin that needs it (no scoreNodesInto, or a NormalizeScore).
     this.scoreListFor = null;
     const column = this.scoreColumnOf(n);
-    const max = fw.MaxNodeScore;
-    const min = fw.MinNodeScore;
     const diagnosed = breakdown !== null && (state.diagnosis !== null || state.recordRawScores);
     // Plugin metrics and recorded scores need every plugin to run; otherwise a plugin that knows
     // its score is the same on every node is left out and that score added to every total.
@@ -538,16 +536,13 @@ export class Framework extends FrameworkHandle {
       const failed = this.scoreWithPlugin(p, state, pod, nodes, column, raw);
       if (failed !== null) return failed;
       const weight = this.scorePluginWeight.get(p.name)!;
-      const weighted = breakdown ? new Float64Array(n) : null;
-      const normalized = diagnosed ? new Float64Array(n) : null;
-      for (let i = 0; i < n; i++) {
-        const s = column[i]!;
-        if (s > max || s < min) return invalidScore(p.name, s);
-        totals[i]! += s * weight;
-        if (weighted) weighted[i] = s * weight;
-        if (normalized) normalized[i] = s;
+      const bad = addWeighted(column, n, weight, totals);
+      if (bad >= 0) return invalidScore(p.name, column[bad]!);
+      if (breakdown) {
+        const weighted = new Float64Array(n);
+        for (let i = 0; i < n; i++) weighted[i] = column[i]! * weight;
+        breakdown.push({ name: p.name, weight, weighted, raw, normalized: diagnosed ? column.slice(0, n) : null });
       }
-      if (breakdown) breakdown.push({ name: p.name, weight, weighted: weighted!, raw, normalized });
     }
     return null;
   }
@@ -820,6 +815,22 @@ type CallSpecOf<P extends fw.Plugin> = CallSpec<P, CycleState, PodInfo, string, 
 function filterRejection(plugin: string, s: Status): Status {
   if (!s.isRejected()) return Status.error(`running "${plugin}" filter plugin: ${s.message()}`).withPlugin(plugin);
   return s.withPlugin(plugin);
+}
+
+/**
+ * Adds `weight` times each of the first `n` scores of `column` into `totals`; the index of the
+ * first score outside [MinNodeScore, MaxNodeScore] (then `totals` is partly added and the cycle
+ * fails), else -1. One tight loop over two typed arrays: it runs per plugin over every scored node.
+ */
+function addWeighted(column: Float64Array, n: number, weight: number, totals: Float64Array): number {
+  const max = fw.MaxNodeScore;
+  const min = fw.MinNodeScore;
+  for (let i = 0; i < n; i++) {
+    const s = column[i]!;
+    if (s > max || s < min) return i;
+    totals[i]! += s * weight;
+  }
+  return -1;
 }
 
 function scoreFailed(plugin: string, s: Status): Status {

@@ -304,18 +304,27 @@ export class Fit implements PreFilterPlugin, FilterPlugin, EnqueueExtensions, Pr
   }
 
   /**
-   * Filter's verdict from the node's row when it is a pass: the packed checks of `shortfalls`
-   * (pods, cpu, memory, ephemeral storage). A pod with scalar requests is left to `filter`.
+   * Filter's passes read from the nodes' rows: the packed checks of `shortfalls` (pods, cpu,
+   * memory, ephemeral storage) over a stretch of rows. A pod with scalar requests is left to `filter`.
    */
-  passesRow(state: CycleState, _pod: PodInfo, rows: NodeRows, at: number): boolean {
+  filterRows(state: CycleState, _pod: PodInfo, rows: NodeRows, positions: Int32Array, count: number, passes: Uint8Array): void {
     const s = state.read<PreFilterState>(preFilterStateKey);
-    if (!(s instanceof PreFilterState)) return false;
+    if (!(s instanceof PreFilterState) || s.request.scalarNames.length > 0) {
+      passes.fill(0, 0, count);
+      return;
+    }
     const req = s.request;
-    if (req.scalarNames.length > 0) return false;
-    if (rows.podCount(at) + 1 > rows.allowedPodNumber(at)) return false;
-    if (req.milliCPU > 0 && req.milliCPU > rows.allocatableMilliCPU(at) - rows.requestedMilliCPU(at)) return false;
-    if (req.memory > 0 && req.memory > rows.allocatableMemory(at) - rows.requestedMemory(at)) return false;
-    return !(req.ephemeralStorage > 0 && req.ephemeralStorage > rows.allocatableEphemeralStorage(at) - rows.requestedEphemeralStorage(at));
+    // A zero request never falls short (`shortfalls` skips it): -Infinity stands for "no check".
+    const cpu = req.milliCPU > 0 ? req.milliCPU : -Infinity;
+    const memory = req.memory > 0 ? req.memory : -Infinity;
+    const ephemeral = req.ephemeralStorage;
+    for (let k = 0; k < count; k++) {
+      const at = positions[k]!;
+      if (rows.podCount(at) + 1 > rows.allowedPodNumber(at) ||
+        cpu > rows.allocatableMilliCPU(at) - rows.requestedMilliCPU(at) ||
+        memory > rows.allocatableMemory(at) - rows.requestedMemory(at) ||
+        (ephemeral > 0 && ephemeral > rows.allocatableEphemeralStorage(at) - rows.requestedEphemeralStorage(at))) passes[k] = 0;
+    }
   }
 
   /** Filter's scratch for the first shortfall of a node (Filter runs one node at a time). */
