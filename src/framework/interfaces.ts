@@ -233,6 +233,8 @@ export interface PostFilterPlugin extends Plugin {
 /**
  * PreScore: runs once per cycle over the nodes that passed Filter, to compute what Score reads. A
  * status other than Success or Skip fails the attempt; Skip drops this plugin's Score for the cycle.
+ * The `nodes` list (Score's too) is the scheduler's, reused by the next cycle: keep what you read
+ * of it, not the list.
  */
 export interface PreScorePlugin extends Plugin {
   preScore(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[]): Status | null;

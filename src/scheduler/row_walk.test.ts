@@ -133,6 +133,28 @@ describe('the walk over the snapshot rows', () => {
   });
 });
 
+describe('the reused feasible list', () => {
+  it('is scored from the objects after a walk that had no rows, not from an earlier walk\'s rows', () => {
+    const random = seededRandom(5);
+    const nodes = clusterNodes(120, random);
+    const packed = Snapshot.fromObjects([], nodes);
+    const loose = Snapshot.fromObjects([], nodes);
+    loose.nodeInfoList = loose.nodeInfoList.slice();
+    // The packed snapshot's nodes are fuller: its rows would score the same nodes differently.
+    for (const ni of packed.nodeInfoList) ni.addPod(new PodInfo(makePod(`x-${ni.name}`, { node: ni.name, requests: { cpu: '500m', memory: '512Mi' } })));
+    const side = resourcesFramework();
+    const shared: AlgorithmState = { nextStartNodeIndex: 0, percentageOfNodesToScore: 0, random: seededRandom(9), tieBreakByName: false, recordScores: true };
+    for (let i = 0; i < 20; i++) {
+      const pod = makePod(`q-${i}`, { requests: { cpu: '100m', memory: '64Mi' } });
+      outcome(shared, side.fwk, packed, pod);
+      const fresh: AlgorithmState = { ...shared, random: seededRandom(100 + i), feasibleRows: undefined, feasibleBuffer: undefined, totalsBuffer: undefined };
+      shared.random = seededRandom(100 + i);
+      const want = outcome(fresh, side.fwk, loose, pod);
+      assert.equal(outcome(shared, side.fwk, loose, pod), want, `pod ${i}`);
+    }
+  });
+});
+
 describe('NodeRows', () => {
   it('reads by position what each NodeInfo getter reads, through pod and node changes', () => {
     const snapshot = Snapshot.fromObjects(
