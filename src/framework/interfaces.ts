@@ -199,14 +199,15 @@ export interface FilterPlugin extends Plugin {
    */
   passesEveryNode?(state: CycleState, pod: PodInfo): boolean;
   /**
-   * Optional: for the nodes at rows `positions[0..count)` of `rows` (nodes of the snapshot's
-   * list, each with its Node), sets `passes[k]` to 0 where the row's numbers alone cannot tell
-   * that `filter` would let this pod pass on that node, and leaves it as it is elsewhere. It must
-   * never be wrong: a node left at 1 is taken as passing without calling `filter`; a node set to
-   * 0 goes to `filter`, which decides and builds the status. A plain walk whose plugins all have it reads a passing node's row only, never the
+   * Optional: for the nodes at rows `first` to `first + count - 1` of `rows` (nodes of the
+   * snapshot's list), sets `passes[k]` (row `first + k`) to 0 where the row's numbers alone
+   * cannot tell that `filter` would let this pod pass on that node, and leaves it as it is
+   * elsewhere. It must never be wrong: a node left at 1 (and with its Node) is taken as passing
+   * without calling `filter`; a node set to 0 goes to `filter`, which decides and builds the
+   * status. A plain walk whose plugins all have it reads a passing node's row only, never the
    * NodeInfo object, and calls each plugin once per stretch of nodes rather than once per node.
    */
-  filterRows?(state: CycleState, pod: PodInfo, rows: NodeRows, positions: Int32Array, count: number, passes: Uint8Array): void;
+  filterRows?(state: CycleState, pod: PodInfo, rows: NodeRows, first: number, count: number, passes: Uint8Array): void;
 }
 
 /** What a PostFilter plugin returns: a nominated node (or none) and its verdict. */

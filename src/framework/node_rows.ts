@@ -125,18 +125,15 @@ export class NodeRowSelection {
     return this.positions;
   }
 
-  private stretch = { positions: new Int32Array(64), passes: new Uint8Array(64) };
+  private passes = new Uint8Array(64);
 
   /**
-   * The Filter walk's scratch, with room for `n` nodes: a stretch of rows to check and, for
-   * each, whether it passes so far (1) or goes to the Filter plugins (0).
+   * The Filter walk's scratch, with room for `n` nodes: for each node of a stretch of rows,
+   * whether it passes so far (1) or goes to the Filter plugins (0).
    */
-  reserveStretch(n: number): { readonly positions: Int32Array; readonly passes: Uint8Array } {
-    if (this.stretch.positions.length < n) {
-      const size = Math.max(n, this.stretch.positions.length * 2);
-      this.stretch = { positions: new Int32Array(size), passes: new Uint8Array(size) };
-    }
-    return this.stretch;
+  reservePasses(n: number): Uint8Array {
+    if (this.passes.length < n) this.passes = new Uint8Array(Math.max(n, this.passes.length * 2));
+    return this.passes;
   }
 
   /** The rows of `nodes` when this selection was filled for exactly that list, else null. */

@@ -336,27 +336,22 @@ function findNodesThatPassFilters(
     const nominated = fwk.mayHaveNominatedPods();
     const byRows = rows === null || nominated ? null : fwk.rowFilterWalk(state, pod);
     if (byRows !== null) {
-      // Stretches of as many nodes as are still wanted: the walk examines each node of one, so
-      // the rows are checked in one call per plugin and only the nodes they cannot pass are filtered.
-      const stretch = selection!.reserveStretch(want);
-      const candidates = stretch.positions;
-      const passes = stretch.passes;
+      // Stretches of as many nodes as are still wanted, each within the list (no wrapping): the
+      // walk examines every node of one, so each plugin checks the stretch's rows in one call,
+      // and only the nodes the rows cannot pass (or without their Node) meet the Filter plugins.
+      const passes = selection!.reservePasses(want);
       let at = start;
       for (let i = 0; i < n && found < want; ) {
-        const count = Math.min(want - found, n - i);
-        for (let k = 0; k < count; k++) {
-          candidates[k] = at;
-          passes[k] = rows!.hasNode(at) ? 1 : 0;
-          if (++at === n) at = 0;
-        }
-        for (let p = 0; p < byRows.length; p++) byRows[p]!.filterRows!(state, pod, rows!, candidates, count, passes);
-        for (let k = 0; k < count; k++) {
-          const c = candidates[k]!;
-          if (passes[k] === 1 || passesFilters(fwk, state, pod, nodes[c]!, false, diagnosis)) {
-            feasible[found] = nodes[c]!;
-            positions![found++] = c;
+        const count = Math.min(want - found, n - i, n - at);
+        passes.fill(1, 0, count);
+        for (let p = 0; p < byRows.length; p++) byRows[p]!.filterRows!(state, pod, rows!, at, count, passes);
+        for (let k = 0; k < count; k++, at++) {
+          if ((passes[k] === 1 && rows!.hasNode(at)) || passesFilters(fwk, state, pod, nodes[at]!, false, diagnosis)) {
+            feasible[found] = nodes[at]!;
+            positions![found++] = at;
           }
         }
+        if (at === n) at = 0;
         i += count;
       }
       return;

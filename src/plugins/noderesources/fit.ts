@@ -307,7 +307,7 @@ export class Fit implements PreFilterPlugin, FilterPlugin, EnqueueExtensions, Pr
    * Filter's passes read from the nodes' rows: the packed checks of `shortfalls` (pods, cpu,
    * memory, ephemeral storage) over a stretch of rows. A pod with scalar requests is left to `filter`.
    */
-  filterRows(state: CycleState, _pod: PodInfo, rows: NodeRows, positions: Int32Array, count: number, passes: Uint8Array): void {
+  filterRows(state: CycleState, _pod: PodInfo, rows: NodeRows, first: number, count: number, passes: Uint8Array): void {
     const s = state.read<PreFilterState>(preFilterStateKey);
     if (!(s instanceof PreFilterState) || s.request.scalarNames.length > 0) {
       passes.fill(0, 0, count);
@@ -319,7 +319,7 @@ export class Fit implements PreFilterPlugin, FilterPlugin, EnqueueExtensions, Pr
     const memory = req.memory > 0 ? req.memory : -Infinity;
     const ephemeral = req.ephemeralStorage;
     for (let k = 0; k < count; k++) {
-      const at = positions[k]!;
+      const at = first + k;
       if (rows.podCount(at) + 1 > rows.allowedPodNumber(at) ||
         cpu > rows.allocatableMilliCPU(at) - rows.requestedMilliCPU(at) ||
         memory > rows.allocatableMemory(at) - rows.requestedMemory(at) ||
