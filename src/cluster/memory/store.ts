@@ -320,7 +320,7 @@ export class MemoryCluster implements ClusterClient {
       ...cur,
       metadata: { ...cur.metadata },
       spec: { ...cur.spec },
-      status: { ...cur.status, conditions: conditions ?? (cur.status?.conditions ?? []).slice() },
+      status: { ...cur.status, conditions: conditions ?? [...(cur.status?.conditions ?? [])] },
     };
   }
 
@@ -432,7 +432,7 @@ export class MemoryCluster implements ClusterClient {
     }
     if (!this.get('Node', '', nodeName)) throw new ApiError(404, `nodes "${nodeName}" not found`);
     const scheduled: PodCondition = { type: 'PodScheduled', status: 'True', lastTransitionTime: rfc3339(this.opts.clock.now()) };
-    const next = MemoryCluster.podForWrite(cur, withCondition(cur.status?.conditions, scheduled));
+    const next = MemoryCluster.podForWrite(cur, withCondition(asList(cur.status?.conditions), scheduled));
     next.spec.nodeName = nodeName;
     // Only when set: a delete turns the status object into a slow dictionary for every later read.
     if (this.clearsNominationOnBinding && next.status!.nominatedNodeName !== undefined) delete next.status!.nominatedNodeName;
@@ -625,6 +625,11 @@ function schedulerView(e: WatchEvent): WatchEvent | null {
   return now ? null : e;
 }
 
+/** A stored list as podForWrite's copy would read it (any other iterable spread), without copying an array. */
+function asList(list: readonly PodCondition[] | null | undefined): readonly PodCondition[] | null | undefined {
+  return list === undefined || list === null || Array.isArray(list) ? list : [...list];
+}
+
 export function setCondition(pod: Pod, cond: PodCondition): void {
   pod.status ??= {};
   pod.status.conditions = withCondition(pod.status.conditions, cond);
@@ -634,8 +639,8 @@ export function setCondition(pod: Pod, cond: PodCondition): void {
  * A new list: `list` with `cond` set or replaced by type (lastTransitionTime kept when the status
  * is unchanged). Sized exactly (a push would give the stored pod's list room for 16 more).
  */
-function withCondition(list: readonly PodCondition[] | undefined, cond: PodCondition): PodCondition[] {
-  if (list === undefined || list.length === 0) return [cond];
+function withCondition(list: readonly PodCondition[] | null | undefined, cond: PodCondition): PodCondition[] {
+  if (list === undefined || list === null) return [cond];
   const idx = list.findIndex((c) => c.type === cond.type);
   if (idx < 0) return list.concat([cond]);
   const prev = list[idx]!;
