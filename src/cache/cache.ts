@@ -215,7 +215,11 @@ export class Cache {
       // The informer's object replaces the assumed one, on whichever node it really landed.
       this.removePodFromNode(st.podInfo);
       this.addPodToNode(pi);
-      this.podStates.set(uid, { podInfo: pi, assumed: false, bindingFinished: false, deadline: null });
+      // The state record is the cache's own: changed in place rather than replaced.
+      st.podInfo = pi;
+      st.assumed = false;
+      st.bindingFinished = false;
+      st.deadline = null;
       return;
     }
     if (st) {
@@ -306,10 +310,11 @@ export class Cache {
       const flipped = existing.podsWithAffinity.length > 0 !== live.podsWithAffinity.length > 0 ||
         existing.podsWithRequiredAntiAffinity.length > 0 !== live.podsWithRequiredAntiAffinity.length > 0;
       if (existing.pvcRefCounts.size > 0) snapshot.countPVCs(existing, -1);
+      const frozen = existing.imageStates;
       // In place, as upstream keeps the snapshot's NodeInfo pointers: the lists stay valid.
       existing.copyFrom(live);
       if (existing.pvcRefCounts.size > 0) snapshot.countPVCs(existing, 1);
-      existing.imageStates = frozenImageStates(live.imageStates);
+      existing.imageStates = frozenImageStates(live.imageStates, frozen);
       snapshot.logChange(existing);
       if (flipped) flippedNodes.push(existing);
     }
@@ -331,8 +336,12 @@ export class Cache {
   }
 }
 
-/** The node's image states with each image's node count as of now (ImageStateSummary.Snapshot). */
-function frozenImageStates(states: ReadonlyMap<string, ImageStateSummary>): Map<string, ImageStateSummary> {
+/**
+ * The node's image states with each image's node count as of now (ImageStateSummary.Snapshot).
+ * `previous`, the snapshot's own earlier copy, is kept when both are empty (no new Map per copy).
+ */
+function frozenImageStates(states: ReadonlyMap<string, ImageStateSummary>, previous?: Map<string, ImageStateSummary>): Map<string, ImageStateSummary> {
+  if (states.size === 0 && previous !== undefined && previous.size === 0) return previous;
   const out = new Map<string, ImageStateSummary>();
   for (const [name, s] of states) out.set(name, { size: s.size, numNodes: s.numNodes });
   return out;

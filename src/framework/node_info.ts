@@ -100,9 +100,16 @@ export function getHostPorts(pod: Pod): ContainerPort[] {
   return out;
 }
 
-/** Host ports a pod asks for (see getHostPorts), computed once per PodInfo. */
-function podHostPorts(info: PodInfo): readonly ContainerPort[] {
-  return (info.hostPortsCache ??= getHostPorts(info.pod));
+const noHostPorts: readonly ContainerPort[] = Object.freeze([]);
+
+/**
+ * Host ports a pod asks for (see getHostPorts), computed once per PodInfo; the pods without any
+ * (nearly all) share one empty list rather than each keeping its own in the cache.
+ */
+export function podHostPorts(info: PodInfo): readonly ContainerPort[] {
+  if (info.hostPortsCache !== null) return info.hostPortsCache;
+  const ports = getHostPorts(info.pod);
+  return (info.hostPortsCache = ports.length === 0 ? noHostPorts : ports);
 }
 
 let generationCounter = 0;
@@ -433,14 +440,21 @@ export class NodeInfo {
     this.node = src.node;
     this.name = src.name;
     this.pods = src.pods.slice();
-    this.podsWithAffinity = src.podsWithAffinity.length === 0 ? [] : src.podsWithAffinity.slice();
-    this.podsWithRequiredAntiAffinity = src.podsWithRequiredAntiAffinity.length === 0 ? [] : src.podsWithRequiredAntiAffinity.slice();
-    this.usedPorts = src.usedPorts.size === 0 ? new HostPortInfo() : src.usedPorts.clone();
+    // An empty list, port set or count map of this copy (never shared with another NodeInfo) is
+    // kept when the source's is empty too: a snapshot's NodeInfo lives long, so each fresh empty
+    // one would outlive a scavenge and be copied twice, for every pod the node gets.
+    if (src.podsWithAffinity.length > 0) this.podsWithAffinity = src.podsWithAffinity.slice();
+    else if (this.podsWithAffinity.length > 0) this.podsWithAffinity = [];
+    if (src.podsWithRequiredAntiAffinity.length > 0) this.podsWithRequiredAntiAffinity = src.podsWithRequiredAntiAffinity.slice();
+    else if (this.podsWithRequiredAntiAffinity.length > 0) this.podsWithRequiredAntiAffinity = [];
+    if (src.usedPorts.size > 0) this.usedPorts = src.usedPorts.clone();
+    else if (this.usedPorts.size > 0) this.usedPorts = new HostPortInfo();
     this.requested.copyFrom(src.requested);
     this.nonZeroRequested.copyFrom(src.nonZeroRequested);
     this.allocatable.copyFrom(src.allocatable);
     this.images = src.images;
-    this.pvcRefCounts = src.pvcRefCounts.size === 0 ? new Map() : new Map(src.pvcRefCounts);
+    if (src.pvcRefCounts.size > 0) this.pvcRefCounts = new Map(src.pvcRefCounts);
+    else if (this.pvcRefCounts.size > 0) this.pvcRefCounts = new Map();
     this.setGeneration(src.generation);
     this.syncRow();
   }

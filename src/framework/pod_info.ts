@@ -82,7 +82,8 @@ export class PodInfo {
 
   /** @param from a PodInfo of an earlier version of the same pod whose derived data still holds. */
   constructor(readonly pod: Pod, from?: PodInfo) {
-    this.key = podKey(pod);
+    // A later version of the same pod keeps its key string (no new string per version).
+    this.key = from !== undefined && from.pod.metadata?.name === pod.metadata?.name && from.pod.metadata?.namespace === pod.metadata?.namespace ? from.key : podKey(pod);
     // Read defensively: a pod from outside the API server's validation may lack any of these.
     this.uid = pod.metadata?.uid ?? this.key;
     this.namespace = pod.metadata?.namespace ?? 'default';

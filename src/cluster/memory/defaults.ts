@@ -111,6 +111,16 @@ export function objectKey(o: KubeObject): string {
   return keyOf(kindKeyOf(o), o.metadata?.namespace ?? 'default', o.metadata?.name ?? '');
 }
 
+/**
+ * objectKey as one flat string, for the key a map keeps: a key built by concatenation is a rope,
+ * which V8 flattens into a new string (kept alive by the rope, so by the map) the first time a
+ * lookup compares it, long after the object was stored. Lookups may use keyOf's rope.
+ */
+export function storedObjectKey(o: KubeObject): string {
+  const kind = kindKeyOf(o);
+  return [kind, clusterScopedKinds.has(kind) ? '' : o.metadata?.namespace ?? 'default', o.metadata?.name ?? ''].join('/');
+}
+
 /** objectKey of the `kind` object `namespace/name`, without building the object. */
 export function keyOf(kind: string, namespace: string, name: string): string {
   return `${kind}/${clusterScopedKinds.has(kind) ? '' : namespace}/${name}`;

@@ -133,6 +133,21 @@ describe('MemoryCluster: watch', () => {
     assert.equal((events[1]!.oldObject as Pod).metadata.labels, undefined);
     assert.equal(c.remove('Pod', 'default', 'missing'), false);
   });
+
+  it('keeps a history of changes for resuming watches; with size 0 none, as if each were compacted at once', () => {
+    const kept = newCluster();
+    const none = new MemoryCluster({ clock: new FakeClock(1_000), watchHistorySize: 0 });
+    for (const c of [kept, none]) {
+      c.create(bare('a'));
+      c.create(bare('b'));
+      c.remove('Pod', 'default', 'a');
+    }
+    assert.deepEqual(kept.eventsSince(1).map((e) => `${e.rv} ${e.event.type} ${e.event.object.metadata?.name}`), ['2 ADDED b', '3 DELETED a']);
+    assert.deepEqual(none.eventsSince(3), []);
+    assert.throws(() => none.eventsSince(2), (e) => e instanceof ApiError && e.code === 410);
+    kept.compactHistory();
+    assert.throws(() => kept.eventsSince(2), (e) => e instanceof ApiError && e.code === 410);
+  });
 });
 
 describe('MemoryCluster: binding and status', () => {

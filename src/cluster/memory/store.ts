@@ -11,7 +11,7 @@ import { cloneJSON } from '../../util/json_clone.js';
 import { aggregateFieldErrors, applyResourceDefaults, dropDeallocatedStatusDevices, kindValidation, validatePodStatusNomination, type FieldError } from '../../api/validation/index.js';
 import { nameIsDNSSubdomain, validateObjectMeta } from '../../api/validation/meta.js';
 import { ApiError, type ClusterClient, type ClusterEventRecord, type PodStatusPatch, type WatchEvent, type WatchHandler } from '../types.js';
-import { defaultCompositePodGroup, defaultNode, defaultPod, defaultPodGroup, defaultStorageClass, keyOf, objectKey } from './defaults.js';
+import { defaultCompositePodGroup, defaultNode, defaultPod, defaultPodGroup, defaultStorageClass, keyOf, objectKey, storedObjectKey } from './defaults.js';
 import { VolumeController } from './volume_controller.js';
 import { ResourceClaimController } from './resourceclaim_controller.js';
 import { WorkloadControllers } from './controllers/index.js';
@@ -55,7 +55,10 @@ export interface MemoryClusterOptions {
   gates?: ClusterGates;
   /** Called for objects of kinds the store defaults (e.g. to apply admission-time transforms). */
   admitPod?: (pod: Pod) => Pod;
-  /** How many recent changes the watch history keeps for watches resuming from a resourceVersion (default 10000). */
+  /**
+   * How many recent changes the watch history keeps for watches resuming from a resourceVersion
+   * (default 10000); 0 keeps none (a store no API server serves: nothing could read them).
+   */
   watchHistorySize?: number;
   /** Run the embedded PV controller that binds and provisions volumes (default true). */
   volumeController?: boolean;
@@ -192,9 +195,14 @@ export class MemoryCluster implements ClusterClient {
 
   private emit(e: WatchEvent): void {
     const ve: VersionedEvent = { rv: this.resourceVersion, event: e };
-    this.history.push(ve);
     const limit = this.opts.watchHistorySize ?? 10_000;
-    if (this.history.length > 2 * limit) this.compactHistory(this.history[this.history.length - limit - 1]!.rv);
+    if (limit === 0) {
+      // No history: what keeping and compacting each change at once would leave.
+      if (ve.rv > this.historyFloor) this.historyFloor = ve.rv;
+    } else {
+      this.history.push(ve);
+      if (this.history.length > 2 * limit) this.compactHistory(this.history[this.history.length - limit - 1]!.rv);
+    }
     const handlers = this.handlers;
     const seen = handlers.length > 0 ? schedulerView(e) : null;
     if (seen !== null) for (let i = 0; i < handlers.length; i++) handlers[i]!(seen);
@@ -249,7 +257,7 @@ export class MemoryCluster implements ClusterClient {
     if (!obj.kind) throw new ApiError(400, 'object has no kind');
     const o = this.prepare(obj);
     if (!o.metadata!.name && o.metadata!.generateName) (o.metadata as WritableMeta).name = this.generateName(o.metadata!.generateName);
-    const key = objectKey(o);
+    const key = storedObjectKey(o);
     const kind = kindKeyOf(o);
     if (this.lookup(kind, key) !== undefined) throw new ApiError(409, `${o.kind} "${o.metadata?.name}" already exists`);
     const meta = o.metadata as WritableMeta;
@@ -307,12 +315,12 @@ export class MemoryCluster implements ClusterClient {
    * A copy of a stored pod that may be changed and stored again: stored objects are never
    * mutated, so only the parts a status or binding write touches are copied.
    */
-  private static podForWrite(cur: Pod): Pod {
+  private static podForWrite(cur: Pod, conditions?: PodCondition[]): Pod {
     return {
       ...cur,
       metadata: { ...cur.metadata },
       spec: { ...cur.spec },
-      status: { ...cur.status, conditions: [...(cur.status?.conditions ?? [])] },
+      status: { ...cur.status, conditions: conditions ?? [...(cur.status?.conditions ?? [])] },
     };
   }
 
@@ -423,15 +431,11 @@ export class MemoryCluster implements ClusterClient {
       throw new ApiError(409, `Operation cannot be fulfilled on pods/binding "${name}": pod ${name} is already assigned to node "${cur.spec.nodeName}"`);
     }
     if (!this.get('Node', '', nodeName)) throw new ApiError(404, `nodes "${nodeName}" not found`);
-    const next = MemoryCluster.podForWrite(cur);
+    const scheduled: PodCondition = { type: 'PodScheduled', status: 'True', lastTransitionTime: rfc3339(this.opts.clock.now()) };
+    const next = MemoryCluster.podForWrite(cur, withCondition(asList(cur.status?.conditions), scheduled));
     next.spec.nodeName = nodeName;
     // Only when set: a delete turns the status object into a slow dictionary for every later read.
     if (this.clearsNominationOnBinding && next.status!.nominatedNodeName !== undefined) delete next.status!.nominatedNodeName;
-    setCondition(next, {
-      type: 'PodScheduled',
-      status: 'True',
-      lastTransitionTime: rfc3339(this.opts.clock.now()),
-    });
     this.bindings.push({ pod: `${ns}/${name}`, node: nodeName, time: this.opts.clock.now() });
     this.replaceExisting(key, cur, next);
   }
@@ -621,15 +625,27 @@ function schedulerView(e: WatchEvent): WatchEvent | null {
   return now ? null : e;
 }
 
+/** A stored list as podForWrite's copy would read it (any other iterable spread), without copying an array. */
+function asList(list: readonly PodCondition[] | null | undefined): readonly PodCondition[] | null | undefined {
+  return list === undefined || list === null || Array.isArray(list) ? list : [...list];
+}
+
 export function setCondition(pod: Pod, cond: PodCondition): void {
   pod.status ??= {};
-  const list = (pod.status.conditions ??= []);
+  pod.status.conditions = withCondition(pod.status.conditions, cond);
+}
+
+/**
+ * A new list: `list` with `cond` set or replaced by type (lastTransitionTime kept when the status
+ * is unchanged). Sized exactly (a push would give the stored pod's list room for 16 more).
+ */
+function withCondition(list: readonly PodCondition[] | null | undefined, cond: PodCondition): PodCondition[] {
+  if (list === undefined || list === null) return [cond];
   const idx = list.findIndex((c) => c.type === cond.type);
-  if (idx < 0) {
-    list.push(cond);
-    return;
-  }
+  if (idx < 0) return list.concat([cond]);
   const prev = list[idx]!;
-  list[idx] = { ...cond, lastTransitionTime: prev.status === cond.status ? prev.lastTransitionTime : cond.lastTransitionTime };
+  const out = list.slice();
+  out[idx] = { ...cond, lastTransitionTime: prev.status === cond.status ? prev.lastTransitionTime : cond.lastTransitionTime };
+  return out;
 }
 

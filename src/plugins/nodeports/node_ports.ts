@@ -5,7 +5,7 @@ import type { CycleState, StateData } from '../../framework/cycle_state.js';
 import { eventObjectsAs } from '../../framework/event_objects.js';
 import { ActionType, QueueingHint, type ClusterEventWithHint } from '../../framework/events.js';
 import type { EnqueueExtensions, FilterPlugin, PreFilterOutcome, PreFilterPlugin } from '../../framework/interfaces.js';
-import { getHostPorts, HostPortInfo, type NodeInfo } from '../../framework/node_info.js';
+import { getHostPorts, HostPortInfo, podHostPorts, type NodeInfo } from '../../framework/node_info.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Code, Status } from '../../framework/status.js';
 import { NodePorts as Name } from '../../framework/names.js';
@@ -46,7 +46,8 @@ export class NodePorts implements PreFilterPlugin, FilterPlugin, EnqueueExtensio
   }
 
   preFilter(state: CycleState, pod: PodInfo): PreFilterOutcome | null {
-    const ports = getHostPorts(pod.pod);
+    // Kept on the PodInfo: the assumed pod's NodeInfo.addPod reads the same list.
+    const ports = podHostPorts(pod);
     if (ports.length === 0) return { status: Status.skip() };
     state.write(preFilterStateKey, new PreFilterState(ports));
     return null;
