@@ -47,7 +47,6 @@ import type { SharedDRAManager } from '../../framework/shared_dra_manager.js';
 import { draExtendedResources, type DraExtendedResources } from './dra_extended_resources.js';
 import type { SignFragment, SignPlugin } from '../../framework/interfaces.js';
 import { signResources } from './sign.js';
-import { ScalarIndex } from './scalar_index.js';
 
 export const FitName = 'NodeResourcesFit';
 const preFilterStateKey = `PreFilter${FitName}`;
@@ -87,9 +86,6 @@ class FitRequest {
    */
   readonly shortOf: (Status | undefined)[] = [];
   readonly shortOfUnresolvable: (Status | undefined)[] = [];
-  /** Per scalar, the positions of the nodes that name it, from the plugin's index (see namesNone). */
-  indexSets: readonly ReadonlySet<number>[] | null = null;
-  indexEpoch = -1;
 
   static compile(
     request: Resource,
@@ -143,7 +139,7 @@ class FirstShortfall {
  * `first`, and pushes each into `out` when given. Runs per node in Filter, which passes no `out`:
  * a node short of one resource (the common rejection) then costs no allocation.
  */
-function shortfalls(req: FitRequest, nodeInfo: NodeInfo, first: FirstShortfall, out: InsufficientResource[] | null, unnamed = false): number {
+function shortfalls(req: FitRequest, nodeInfo: NodeInfo, first: FirstShortfall, out: InsufficientResource[] | null): number {
   // The packed numbers first: most nodes pass on them without touching the Resource objects.
   const podCount = nodeInfo.podCount;
   const allowedPods = nodeInfo.allowedPodNumber;
@@ -189,12 +185,11 @@ function shortfalls(req: FitRequest, nodeInfo: NodeInfo, first: FirstShortfall, 
   for (let i = 0; i < names.length; i++) {
     const name = names[i]!;
     const quantity = req.scalarValues[i]!;
-    // `unnamed`: the node names none of the pod's scalar resources, so both amounts are 0.
-    const capacity = unnamed ? 0 : alloc.scalar(name);
+    const capacity = alloc.scalar(name);
     // Devices serve what the node does not advertise (shouldDelegateResourceToDRA): whatever is
     // in use, no shortfall, so the node's requested amount is not even looked up.
     if (capacity === 0 && req.scalarBackedByDRA?.[i] === true) continue;
-    const inUse = unnamed ? 0 : used.scalar(name);
+    const inUse = used.scalar(name);
     if (quantity > capacity - inUse) {
       first.note(req.scalarReasons[i]!, quantity > capacity);
       if (first.count === 1) first.scalar = i;
@@ -306,9 +301,7 @@ export class Fit implements PreFilterPlugin, FilterPlugin, EnqueueExtensions, Pr
     const s = state.read<PreFilterState>(preFilterStateKey);
     if (!(s instanceof PreFilterState)) return Status.error(`error reading "${preFilterStateKey}" from cycleState: not found`);
     const first = this.firstShortfall;
-    const req = s.request;
-    const unnamed = req.scalarNames.length > 0 && this.namesNone(req, nodeInfo);
-    const n = shortfalls(req, nodeInfo, first, null, unnamed);
+    const n = shortfalls(s.request, nodeInfo, first, null);
     if (n === 0) return null;
     if (n === 1) {
       const i = first.scalar;
@@ -317,7 +310,7 @@ export class Fit implements PreFilterPlugin, FilterPlugin, EnqueueExtensions, Pr
       return (kept[i] ??= this.singleShortfall(first.reason, first.unresolvable));
     }
     const insufficient: InsufficientResource[] = [];
-    shortfalls(req, nodeInfo, first, insufficient, unnamed);
+    shortfalls(s.request, nodeInfo, first, insufficient);
     let code = Code.Unschedulable;
     const reasons: string[] = [];
     for (let i = 0; i < insufficient.length; i++) {
@@ -340,27 +333,6 @@ export class Fit implements PreFilterPlugin, FilterPlugin, EnqueueExtensions, Pr
     if (req.milliCPU > 0 && req.milliCPU > rows.allocatableMilliCPU(at) - rows.requestedMilliCPU(at)) return false;
     if (req.memory > 0 && req.memory > rows.allocatableMemory(at) - rows.requestedMemory(at)) return false;
     return !(req.ephemeralStorage > 0 && req.ephemeralStorage > rows.allocatableEphemeralStorage(at) - rows.requestedEphemeralStorage(at));
-  }
-
-  /** Which scalar resources the nodes of the snapshot's list name (see scalar_index.ts). */
-  private readonly scalarIndex = new ScalarIndex();
-
-  /**
-   * Whether the node names none of `names` in its allocatable or requested amounts, by the index
-   * (its entry for the node made anew when the node changed); false when the index cannot tell.
-   */
-  private namesNone(req: FitRequest, nodeInfo: NodeInfo): boolean {
-    const index = this.scalarIndex;
-    if (!index.fresh(nodeInfo) && !index.refresh(nodeInfo)) return false;
-    // The names' sets, asked once per pod (they follow the index until it starts over).
-    let sets = req.indexSets;
-    if (sets === null || req.indexEpoch !== index.epoch) {
-      sets = req.indexSets = req.scalarNames.map((name) => index.positions(name));
-      req.indexEpoch = index.epoch;
-    }
-    const at = nodeInfo.position;
-    for (let i = 0; i < sets.length; i++) if (sets[i]!.has(at)) return false;
-    return true;
   }
 
   /** Filter's scratch for the first shortfall of a node (Filter runs one node at a time). */
