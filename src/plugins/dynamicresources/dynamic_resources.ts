@@ -352,20 +352,21 @@ export class DynamicResources
     if (nodeExtended === null && state.noUserClaim) return null;
 
     // Recorded for PostFilter only once allocation on this node has not failed, as upstream does.
-    // The plugin's scratch list (Filter runs one node at a time): no array per rejected node.
-    const unavailable = this.unavailableScratch;
-    unavailable.length = 0;
+    // The first `unavailable` entries of the plugin's scratch list (Filter runs one node at a
+    // time): no array per rejected node, and no write of the list's length per node either.
+    const scratch = this.unavailableScratch;
+    let unavailable = 0;
     for (let i = 0; i < state.claims.length; i++) {
       const claim = state.claims[i]!;
       const selector = state.infos[i]!.availableOnNodes;
       if (selector !== null && !selector.matches(node)) {
-        unavailable.push(i);
+        scratch[unavailable++] = i;
         continue;
       }
       // An allocated claim whose devices failed or timed out binding may be freed by PostFilter.
       if (claim.status?.allocation !== undefined && bindingConditionsEnabled(this.features)) {
         const r = bindingReadiness(claim, this.handle.now(), this.bindingTimeoutMs);
-        if (r.failed !== null || (!r.ready && r.timedOut)) unavailable.push(i);
+        if (r.failed !== null || (!r.ready && r.timedOut)) scratch[unavailable++] = i;
       }
     }
 
@@ -387,8 +388,8 @@ export class DynamicResources
         allocations = out;
       }
     }
-    if (unavailable.length > 0) {
-      for (let k = 0; k < unavailable.length; k++) state.unavailableClaims.add(unavailable[k]!);
+    if (unavailable > 0) {
+      for (let k = 0; k < unavailable; k++) state.unavailableClaims.add(scratch[k]!);
       return notAvailable;
     }
     if (allocations !== null) state.nodeAllocations.add(node, allocations, nodeExtended);
