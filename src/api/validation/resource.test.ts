@@ -6,6 +6,8 @@ import type { KubeObject } from '../types.js';
 import type { DeviceClass, ResourceClaim, ResourceClaimTemplate, ResourceSlice } from '../dra_types.js';
 import { checkCreate, fieldErrorString, kindValidation } from './index.js';
 import { setDeviceSelectorCheck } from './resource_cel.js';
+import { plainEqual } from './resource.js';
+import { jsonEqual } from './pod_update.js';
 
 const errorsOf = (kind: string, obj: unknown): string[] => {
   const r = checkCreate(kindValidation(kind)!, obj);
@@ -335,4 +337,33 @@ describe('pod spec.resourceClaims and container resources.claims validation', ()
     },
   ];
   for (const c of cases) it(c.name, () => assert.deepEqual(errorsOf('Pod', pod(c.claims, c.containerClaims, c.annotations)), c.want));
+});
+
+describe('plainEqual (immutable fields compared without printing them)', () => {
+  const fn = (): number => 1;
+  const date = new Date(0);
+  const values: unknown[] = [
+    null, true, false, 0, -0, 1, 1.5, NaN, Infinity, '', 'a', '1', [], [1], [1, 2], [2, 1], [null], [undefined], [fn],
+    {}, { a: 1 }, { a: 1, b: undefined }, { b: 2, a: 1 }, { a: 1, b: 2 }, { a: 1, f: fn }, { a: [1, { b: 'x' }] }, { a: [1, { b: 'y' }] },
+    { a: null }, { a: undefined }, date, { a: date }, { toJSON: () => 1 }, Object.create(null) as object,
+    { devices: { results: [{ request: 'r', driver: 'd', pool: 'p', device: 'x' }] }, nodeSelector: { nodeSelectorTerms: [] } },
+    { nodeSelector: { nodeSelectorTerms: [] }, devices: { results: [{ device: 'x', pool: 'p', driver: 'd', request: 'r' }] } },
+    { nodeSelector: { nodeSelectorTerms: [] }, devices: { results: [{ device: 'y', pool: 'p', driver: 'd', request: 'r' }] } },
+  ];
+  it('never contradicts jsonEqual: true and false only where it agrees, undefined leaves it to jsonEqual', () => {
+    for (const a of values) {
+      for (const b of values) {
+        const got = plainEqual(a, b);
+        if (got === undefined) continue;
+        assert.equal(got, jsonEqual(a, b), `${String(JSON.stringify(a))} vs ${String(JSON.stringify(b))}`);
+      }
+    }
+  });
+
+  it('answers plain API values itself', () => {
+    assert.equal(plainEqual(values[values.length - 3], values[values.length - 2]), true);
+    assert.equal(plainEqual(values[values.length - 3], values[values.length - 1]), false);
+    assert.equal(plainEqual({ a: 1, b: undefined }, { a: 1 }), true);
+    assert.equal(plainEqual({ a: [1, 2] }, { a: [2, 1] }), false);
+  });
 });

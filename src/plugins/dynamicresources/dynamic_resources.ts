@@ -64,6 +64,14 @@ export const ErrReasonCannotAllocate = 'cannot allocate all claims';
 export const ErrReasonDeallocated = 'deallocation of ResourceClaim completed';
 export const ErrReasonDeleted = 'deletion of ResourceClaim completed';
 
+/**
+ * Filter's two per-node rejections, shared by every node that gets one (upstream builds one per
+ * node; the runner keeps a frozen status naming this plugin as it is). A claim allocated on one
+ * node rejects every other node of the walk, so these were an allocation per node.
+ */
+const notAvailable = Status.constant(Code.UnschedulableAndUnresolvable, Name, ErrReasonNotAvailable);
+const cannotAllocate = Status.constant(Code.UnschedulableAndUnresolvable, Name, ErrReasonCannotAllocate);
+
 /** The most alternatives a firstAvailable request may list (FirstAvailableDeviceRequestMaxSize). */
 const FirstAvailableDeviceRequestMaxSize = 8;
 
@@ -123,6 +131,8 @@ export class DynamicResources
   private extendedClaimSeq = 0;
   /** The extended-resources claims by owner, for PreFilter's look for one an earlier attempt created. */
   private readonly extendedClaims: ExtendedResourceClaimIndex;
+  /** Filter's list of the node's unavailable claims (indexes), refilled per node. */
+  private readonly unavailableScratch: number[] = [];
 
   constructor(
     private readonly handle: Handle,
@@ -342,18 +352,21 @@ export class DynamicResources
     if (nodeExtended === null && state.noUserClaim) return null;
 
     // Recorded for PostFilter only once allocation on this node has not failed, as upstream does.
-    let unavailable: number[] | null = null;
+    // The first `unavailable` entries of the plugin's scratch list (Filter runs one node at a
+    // time): no array per rejected node, and no write of the list's length per node either.
+    const scratch = this.unavailableScratch;
+    let unavailable = 0;
     for (let i = 0; i < state.claims.length; i++) {
       const claim = state.claims[i]!;
       const selector = state.infos[i]!.availableOnNodes;
       if (selector !== null && !selector.matches(node)) {
-        (unavailable ??= []).push(i);
+        scratch[unavailable++] = i;
         continue;
       }
       // An allocated claim whose devices failed or timed out binding may be freed by PostFilter.
       if (claim.status?.allocation !== undefined && bindingConditionsEnabled(this.features)) {
         const r = bindingReadiness(claim, this.handle.now(), this.bindingTimeoutMs);
-        if (r.failed !== null || (!r.ready && r.timedOut)) (unavailable ??= []).push(i);
+        if (r.failed !== null || (!r.ready && r.timedOut)) scratch[unavailable++] = i;
       }
     }
 
@@ -366,7 +379,7 @@ export class DynamicResources
       const kept = !askKept ? undefined
         : allocator.keptLater !== undefined ? allocator.keptLater(node, state.claimsToAllocate(null), nodeInfo.position)
         : allocator.kept?.(node, state.claimsToAllocate(null), nodeInfo.position);
-      if (kept === null) return Status.unresolvable(ErrReasonCannotAllocate);
+      if (kept === null) return cannotAllocate;
       if (kept !== undefined) allocations = kept;
       else {
         // Asked above with the same claims: allocateOnNode goes straight to the search.
@@ -375,9 +388,9 @@ export class DynamicResources
         allocations = out;
       }
     }
-    if (unavailable !== null) {
-      for (const i of unavailable) state.unavailableClaims.add(i);
-      return Status.unresolvable(ErrReasonNotAvailable);
+    if (unavailable > 0) {
+      for (let k = 0; k < unavailable; k++) state.unavailableClaims.add(scratch[k]!);
+      return notAvailable;
     }
     if (allocations !== null) state.nodeAllocations.add(node, allocations, nodeExtended);
     return null;
@@ -409,7 +422,7 @@ export class DynamicResources
         return Status.error(`node ${node.metadata.name ?? ''}: timed out trying to allocate devices`);
       }
     }
-    if (results === null || results.length !== toAllocate.length) return Status.unresolvable(ErrReasonCannotAllocate);
+    if (results === null || results.length !== toAllocate.length) return cannotAllocate;
     // Shared pending allocations follow the new ones, as upstream appends them.
     if (state.pendingShared !== null) {
       results = [...results];

@@ -24,6 +24,19 @@ describe('NodeAllocations', () => {
     assert.equal(a.get('n2')?.results[0]?.devices?.results?.[0]?.device, 'e');
   });
 
+  it('answers repeated lookups of one node (Reserve, then PreBind twice) from the last answer, and forgets it on add', () => {
+    const a = new NodeAllocations();
+    a.add(node('n1'), found('a'), null);
+    a.add(node('n2'), found('b'), null);
+    const first = a.get('n2');
+    for (let i = 0; i < 5; i++) assert.equal(a.get('n2'), first, 'the same record, not one per lookup');
+    a.add(node('n2'), found('c'), null);
+    assert.equal(a.get('n2')?.results[0]?.devices?.results?.[0]?.device, 'c');
+    assert.equal(a.get('n1')?.results[0]?.devices?.results?.[0]?.device, 'a');
+    assert.equal(a.get('n9'), undefined);
+    assert.equal(a.get('n9'), undefined);
+  });
+
   it('keeps the node\'s extended-resources claim and mappings beside its results', () => {
     const a = new NodeAllocations();
     const claim = { apiVersion: 'resource.k8s.io/v1', kind: 'ResourceClaim', metadata: { name: 'x' }, spec: {} } as const;

@@ -62,8 +62,15 @@ export class NodeAllocations {
   private byName: Map<string, NodeAllocation> | null = null;
   /** Lookups answered by scanning; past two (Score asks per node), the map is made. */
   private scans = 0;
+  /**
+   * The last lookup's name and answer: Reserve and PreBind ask for the chosen node three times,
+   * which counted as three scans made the map of every node (one record per node) for nothing.
+   */
+  private lastName: string | null = null;
+  private last: NodeAllocation | undefined = undefined;
 
   add(node: Node, results: AllocationResult[] | LaterResults, extended: NodeExtendedResourceClaim | null): void {
+    this.lastName = null;
     if (this.byName !== null) this.byName.set(node.metadata.name ?? '', record(results, extended));
     else {
       this.nodes.push(node);
@@ -73,6 +80,14 @@ export class NodeAllocations {
   }
 
   get(nodeName: string): NodeAllocation | undefined {
+    if (nodeName === this.lastName) return this.last;
+    const found = this.find(nodeName);
+    this.lastName = nodeName;
+    this.last = found;
+    return found;
+  }
+
+  private find(nodeName: string): NodeAllocation | undefined {
     if (this.byName === null) {
       // Reserve asks once: a scan is cheaper than a map. A node filtered twice (preemption's
       // trial runs) keeps its last record, as a map would.

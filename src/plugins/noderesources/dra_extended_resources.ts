@@ -14,6 +14,15 @@ export interface DraScoringState {
   readonly slices: readonly ResourceSlice[];
   /** The slices grouped so that a node looks only at its own and the shared ones. */
   readonly index: SliceIndex;
+  /** The last resource's class and kept totals: looked up once per pod, not once per node. */
+  last: ClassLookup | null;
+}
+
+/** A scored resource's DeviceClass and the totals kept for it by node name. */
+interface ClassLookup {
+  readonly resourceName: string;
+  readonly deviceClass: DeviceClass | undefined;
+  byNode: Map<string, KeptTotals> | undefined;
 }
 
 /**
@@ -106,16 +115,21 @@ export class DraExtendedResources {
     const classes = this.manager.classResolver;
     if (!resourceNames.some((name) => isDRAExtendedResourceName(name) && classes.getDeviceClass(name) !== undefined)) return null;
     const slices = this.manager.slices.list();
-    return { allocatedState: this.manager.claims.gatherAllocatedState(), slices, index: sliceIndex(slices) };
+    return { allocatedState: this.manager.claims.gatherAllocatedState(), slices, index: sliceIndex(slices), last: null };
   }
 
   /** The node's totals for the resource, or null when no class backs it or the slices cannot be read. */
   totals(node: Node, resourceName: string, state: DraScoringState): DeviceTotals | null {
-    const deviceClass = this.manager.classResolver.getDeviceClass(resourceName);
+    let last = state.last;
+    if (last === null || last.resourceName !== resourceName) {
+      const found = this.manager.classResolver.getDeviceClass(resourceName);
+      last = state.last = { resourceName, deviceClass: found, byNode: found === undefined ? undefined : this.kept.get(found) };
+    }
+    const deviceClass = last.deviceClass;
     if (deviceClass === undefined) return null;
     const nodeName = node.metadata.name ?? '';
     const allocatedState = state.allocatedState;
-    let byNode = this.kept.get(deviceClass);
+    let byNode = last.byNode;
     const kept = byNode?.get(nodeName);
     let entry: KeptTotals;
     if (kept !== undefined && kept.node === node && kept.slices === state.slices) {
@@ -136,7 +150,7 @@ export class DraExtendedResources {
     // Registered for the next pod only when no pool is in flight and this is the newest view;
     // the device list is kept either way (it depends on neither).
     entry.stale = allocatedState.watchPools?.(entry) !== true;
-    if (byNode === undefined) this.kept.set(deviceClass, (byNode = new Map()));
+    if (byNode === undefined) this.kept.set(deviceClass, (byNode = last.byNode = new Map()));
     else if (byNode.size >= maxKeptNodes) byNode.clear();
     if (kept !== undefined) kept.stale = true;
     byNode.set(nodeName, entry);

@@ -420,6 +420,23 @@ describe('NodeResourcesFit Filter: shared rejections', () => {
     assert.deepEqual([memory?.code, memory?.reasons], [Code.Unschedulable, ['Insufficient memory']]);
   });
 
+  it('keeps one pod\'s scalar statuses apart by code across the nodes it walks', () => {
+    const state = new CycleState();
+    const pi = new PodInfo(resourcePod({ scalar: { [extA]: 3 } }));
+    plugin.preFilter(state, pi);
+    const onNode = (list: ResourceList, existing: Usage) => plugin.filter(state, pi, nodeInfoWith({ pods: '32', ...list }, existing));
+    const busy = onNode({ [extA]: '5' }, { scalar: { [extA]: 4 } });
+    const small = onNode({ [extA]: '2' }, {});
+    const without = onNode({}, {});
+    assert.deepEqual([busy?.code, busy?.reasons], [Code.Unschedulable, [`Insufficient ${extA}`]]);
+    assert.deepEqual([small?.code, small?.reasons], [Code.UnschedulableAndUnresolvable, [`Insufficient ${extA}`]]);
+    assert.equal(without, small, 'short of it past allocatable on both: the shared status');
+    assert.equal(onNode({ [extA]: '5' }, { scalar: { [extA]: 3 } }), busy);
+    assert.equal(onNode({ [extA]: '5' }, { scalar: { [extA]: 2 } }), null);
+    // Another pod short of the same resource gets the same shared status.
+    assert.equal(verdict(resourcePod({ scalar: { [extA]: 9 } }), { pods: '32', [extA]: '5' }, { scalar: { [extA]: 1 } }), small);
+  });
+
   it('builds a status of its own when several resources are short', () => {
     const a = verdict(resourcePod({ milliCPU: 8, memory: 18 }), node, { milliCPU: 5, memory: 5 });
     const b = verdict(resourcePod({ milliCPU: 8, memory: 18 }), node, { milliCPU: 5, memory: 5 });

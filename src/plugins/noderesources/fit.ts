@@ -80,6 +80,13 @@ class FitRequest {
     readonly scalarBackedByDRA: readonly boolean[] | null,
   ) {}
 
+  /**
+   * Per scalar, Filter's status for a node short of it alone (plain, and past the node's whole
+   * allocatable), taken from the plugin's shared ones at first use: no lookup by reason per node.
+   */
+  readonly shortOf: (Status | undefined)[] = [];
+  readonly shortOfUnresolvable: (Status | undefined)[] = [];
+
   static compile(
     request: Resource,
     ignoredResources?: ReadonlySet<string>,
@@ -117,6 +124,8 @@ class FirstShortfall {
   count = 0;
   reason = '';
   unresolvable = false;
+  /** When the first shortfall is a scalar resource: its index in the FitRequest, else -1. */
+  scalar = -1;
 
   note(reason: string, unresolvable: boolean): void {
     if (this.count++ > 0) return;
@@ -139,6 +148,7 @@ function shortfalls(req: FitRequest, nodeInfo: NodeInfo, first: FirstShortfall, 
   const allocMemory = nodeInfo.allocatableMemory;
   const usedMemory = nodeInfo.requestedMemory;
   first.count = 0;
+  first.scalar = -1;
   if (podCount + 1 > allowedPods) {
     first.note('Too many pods', false);
     out?.push({ resourceName: ResourcePods, reason: 'Too many pods', requested: 1, used: podCount, capacity: allowedPods, unresolvable: false });
@@ -176,11 +186,13 @@ function shortfalls(req: FitRequest, nodeInfo: NodeInfo, first: FirstShortfall, 
     const name = names[i]!;
     const quantity = req.scalarValues[i]!;
     const capacity = alloc.scalar(name);
+    // Devices serve what the node does not advertise (shouldDelegateResourceToDRA): whatever is
+    // in use, no shortfall, so the node's requested amount is not even looked up.
+    if (capacity === 0 && req.scalarBackedByDRA?.[i] === true) continue;
     const inUse = used.scalar(name);
     if (quantity > capacity - inUse) {
-      // Devices serve what the node does not advertise (shouldDelegateResourceToDRA).
-      if (capacity === 0 && req.scalarBackedByDRA?.[i] === true) continue;
       first.note(req.scalarReasons[i]!, quantity > capacity);
+      if (first.count === 1) first.scalar = i;
       out?.push({
         resourceName: name, reason: req.scalarReasons[i]!, requested: quantity, used: inUse, capacity,
         unresolvable: quantity > capacity,
@@ -291,7 +303,12 @@ export class Fit implements PreFilterPlugin, FilterPlugin, EnqueueExtensions, Pr
     const first = this.firstShortfall;
     const n = shortfalls(s.request, nodeInfo, first, null);
     if (n === 0) return null;
-    if (n === 1) return this.singleShortfall(first.reason, first.unresolvable);
+    if (n === 1) {
+      const i = first.scalar;
+      if (i < 0) return this.singleShortfall(first.reason, first.unresolvable);
+      const kept = first.unresolvable ? s.request.shortOfUnresolvable : s.request.shortOf;
+      return (kept[i] ??= this.singleShortfall(first.reason, first.unresolvable));
+    }
     const insufficient: InsufficientResource[] = [];
     shortfalls(s.request, nodeInfo, first, insufficient);
     let code = Code.Unschedulable;
