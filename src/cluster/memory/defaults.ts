@@ -118,10 +118,15 @@ export function objectKey(o: KubeObject): string {
  */
 export function storedObjectKey(o: KubeObject): string {
   const kind = kindKeyOf(o);
-  return [kind, clusterScopedKinds.has(kind) ? '' : o.metadata?.namespace ?? 'default', o.metadata?.name ?? ''].join('/');
+  return [kind, keyNamespace(kind, o.metadata?.namespace ?? 'default'), o.metadata?.name ?? ''].join('/');
 }
 
 /** objectKey of the `kind` object `namespace/name`, without building the object. */
 export function keyOf(kind: string, namespace: string, name: string): string {
-  return `${kind}/${clusterScopedKinds.has(kind) ? '' : namespace}/${name}`;
+  return `${kind}/${keyNamespace(kind, namespace)}/${name}`;
+}
+
+/** The namespace part of a key: empty for a cluster-scoped kind, whatever the object says. */
+function keyNamespace(kind: string, namespace: string): string {
+  return clusterScopedKinds.has(kind) ? '' : namespace;
 }

@@ -9,6 +9,7 @@ import { makeNode, makePod } from '../../testing/builders.js';
 import { FakeClock } from '../../util/clock.js';
 import { ApiError, type WatchEvent } from '../types.js';
 import { MemoryCluster } from './store.js';
+import { objectKey, storedObjectKey } from './defaults.js';
 
 const newCluster = () => new MemoryCluster({ clock: new FakeClock(1_000) });
 const bare = (name: string): Pod => ({ kind: 'Pod', metadata: { name }, spec: { containers: [{ name: 'c', resources: { limits: { cpu: '1' } } }] } });
@@ -275,5 +276,12 @@ describe('MemoryCluster: claim and pod writes that share stored parts', () => {
     assert.notEqual(next.metadata.resourceVersion, p.metadata.resourceVersion);
     assert.equal(p.status?.resourceClaimStatuses, undefined, 'the stored version is left as it was');
     assert.deepEqual(seen.map((e) => [e.type, e.kind]), [['MODIFIED', 'Pod']]);
+  });
+});
+
+describe('MemoryCluster: keys', () => {
+  it('stores an object under the key lookups build (the flat form of objectKey)', () => {
+    const objects = [makePod('p', {}), { ...makePod('q', {}), metadata: { name: 'q' } }, makeNode('n', {}), { ...makeNode('m', {}), metadata: { name: 'm', namespace: 'ignored' } }];
+    for (const o of objects) assert.equal(storedObjectKey(o), objectKey(o));
   });
 });
