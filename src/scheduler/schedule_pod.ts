@@ -558,30 +558,34 @@ export function selectHost(
     for (let i = 0; i < n; i++) if (extenderScored(i)) randomizer[i] = alg.random();
   }
   if (alg.oneWorker) return nodes[heapTop(totals, randomizer)]!.name;
-  if (randomizer === null) return nodes[reservoirPick(totals, n, max, top, alg)]!.name;
+  // With extenders, the tie is among the best totals with the highest randomizer.
   let bestRandomizer = 0;
-  for (let i = 0; i < n; i++) if (totals[i] === max && randomizer[i]! > bestRandomizer) bestRandomizer = randomizer[i]!;
-  let selected = -1;
-  let count = 0;
-  for (let i = 0; i < n; i++) {
-    if (totals[i] !== max || randomizer[i] !== bestRandomizer) continue;
-    count++;
-    if (count === 1 || Math.floor(alg.random() * count) === 0) selected = i;
-  }
-  return nodes[selected]!.name;
+  if (randomizer !== null) for (let i = 0; i < n; i++) if (totals[i] === max && randomizer[i]! > bestRandomizer) bestRandomizer = randomizer[i]!;
+  return nodes[reservoirPick(totals, n, max, randomizer, bestRandomizer, alg)]!.name;
 }
 
 /**
- * Reservoir sampling over the first `n` nodes whose total is `max`, the first of them at `first`: the c-th
- * one replaces the pick when a draw times c falls below 1 (one draw per tied node after the
- * first). Indexes only: a node's name is read once, for the pick.
+ * Reservoir sampling over the first `n` nodes tied for the pick (total `max`, and randomizer
+ * `bestRandomizer` when there are randomizers): the c-th one replaces the pick when a draw times c
+ * falls below 1 (one draw per tied node after the first). Indexes only: a node's name is read once,
+ * for the pick.
  */
-function reservoirPick(totals: ArrayLike<number>, n: number, max: number, first: number, alg: Pick<AlgorithmState, 'random'>): number {
-  let selected = first;
-  let count = 1;
-  for (let i = first + 1; i < n; i++) {
-    if (totals[i] !== max) continue;
-    count++;
+function reservoirPick(
+  totals: ArrayLike<number>,
+  n: number,
+  max: number,
+  randomizer: Float64Array | null,
+  bestRandomizer: number,
+  alg: Pick<AlgorithmState, 'random'>,
+): number {
+  let selected = -1;
+  let count = 0;
+  for (let i = 0; i < n; i++) {
+    if (totals[i] !== max || (randomizer !== null && randomizer[i] !== bestRandomizer)) continue;
+    if (++count === 1) {
+      selected = i;
+      continue;
+    }
     // Math.floor(x) === 0 for a draw in [0, 1), without the call.
     const x = alg.random() * count;
     if (x < 1 && x >= 0) selected = i;
