@@ -99,14 +99,22 @@ function outcome(alg: AlgorithmState, fwk: Framework, snapshot: Snapshot, pod: P
   }
 }
 
+/**
+ * Two snapshots of the same nodes: `packed` walks its rows; `loose` holds a list that is not the
+ * packed one, so the walk and Score fall back to the NodeInfo objects.
+ */
+function twoSnapshots(nodes: Parameters<typeof Snapshot.fromObjects>[1]): { packed: Snapshot; loose: Snapshot } {
+  const packed = Snapshot.fromObjects([], nodes);
+  const loose = Snapshot.fromObjects([], nodes);
+  loose.nodeInfoList = loose.nodeInfoList.slice();
+  return { packed, loose };
+}
+
 describe('the walk over the snapshot rows', () => {
   it('decides every pod as the walk over NodeInfo objects does, filtering only the refused nodes', () => {
     const random = seededRandom(27);
     const nodes = clusterNodes(240, random);
-    const byRows = Snapshot.fromObjects([], nodes);
-    const byObjects = Snapshot.fromObjects([], nodes);
-    // A list that is not the packed one: the walk and Score fall back to the NodeInfo objects.
-    byObjects.nodeInfoList = byObjects.nodeInfoList.slice();
+    const { packed: byRows, loose: byObjects } = twoSnapshots(nodes);
     const rowsSide = resourcesFramework();
     const objectsSide = resourcesFramework();
     for (const recordScores of [false, true]) {
@@ -137,9 +145,7 @@ describe('the reused feasible list', () => {
   it('is scored from the objects after a walk that had no rows, not from an earlier walk\'s rows', () => {
     const random = seededRandom(5);
     const nodes = clusterNodes(120, random);
-    const packed = Snapshot.fromObjects([], nodes);
-    const loose = Snapshot.fromObjects([], nodes);
-    loose.nodeInfoList = loose.nodeInfoList.slice();
+    const { packed, loose } = twoSnapshots(nodes);
     // The packed snapshot's nodes are fuller: its rows would score the same nodes differently.
     for (const ni of packed.nodeInfoList) ni.addPod(new PodInfo(makePod(`x-${ni.name}`, { node: ni.name, requests: { cpu: '500m', memory: '512Mi' } })));
     const side = resourcesFramework();
