@@ -12,6 +12,7 @@ import {
   Resource,
 } from './resource_requests.js';
 import { QuantityError } from './quantity.js';
+import { seededRandom } from '../util/clock.js';
 import type { Container, Pod, ResourceList } from './types.js';
 
 function container(name: string, requests?: ResourceList, restartPolicy?: 'Always'): Container {
@@ -244,6 +245,37 @@ describe('computePodResourceRequests', () => {
   it('throws QuantityError for an invalid quantity', () => {
     assert.throws(() => computePodResourceRequests(pod({ containers: [container('a', { cpu: '1.2.3' })] })), QuantityError);
     assert.throws(() => computePodResourceRequests(pod({ containers: [container('a')], overhead: { memory: '5Q' } })), QuantityError);
+  });
+});
+
+describe('computePodResourceRequests on containers-only pods', () => {
+  // Such pods take a path without per-container maps; `overhead: {}` (which adds nothing) sends
+  // the same pod down the general path, so the two must agree on every figure and every throw.
+  const names = ['cpu', 'memory', 'ephemeral-storage', 'pods', 'example.com/gpu', 'hugepages-2Mi', 'foo'];
+  const values = ['0', '1', '250m', '0.5m', '128Mi', '1.5', '-2', '9007199254740991', '9000000000000000', 4, 'x1'];
+  it('gives what the general path gives', () => {
+    const random = seededRandom(27);
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
+    const outcome = (p: Pod): unknown => {
+      try {
+        const r = computePodResourceRequests(p);
+        const res = r.resource;
+        return [res.milliCPU, res.memory, res.ephemeralStorage, res.allowedPodNumber, [...(res.scalarResources ?? [])], r.nonZeroMilliCPU, r.nonZeroMemory];
+      } catch (err) {
+        return `${(err as Error).constructor.name}: ${(err as Error).message}`;
+      }
+    };
+    for (let n = 0; n < 3000; n++) {
+      const containers: Container[] = [];
+      for (let c = Math.floor(random() * 4); c > 0; c--) {
+        const requests: Record<string, string | number> = {};
+        for (let k = Math.floor(random() * 4); k > 0; k--) requests[pick(names)] = pick(values);
+        containers.push(container(`c${c}`, random() < 0.2 ? undefined : requests as ResourceList));
+      }
+      const fast = pod({ containers });
+      const general = pod({ containers, overhead: {} });
+      assert.deepEqual(outcome(fast), outcome(general), JSON.stringify(containers));
+    }
   });
 });
 

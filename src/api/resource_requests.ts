@@ -423,13 +423,74 @@ function nanosToUnits(name: string, v: bigint): number {
   return Number(v > 0n ? q + 1n : q - 1n);
 }
 
+/** numberArith.add for a running sum that may not have started (undefined). */
+function addExact(cur: number | undefined, v: number): number {
+  return cur === undefined ? v : numberArith.add(cur, v);
+}
+
+/**
+ * calculate in number mode for the common pod: containers only (no init containers, overhead,
+ * pod-level requests or container statuses) naming cpu, memory, ephemeral-storage, pods or
+ * scalar resources. The same reads and the same partial sums (so the same fallback to nano-units),
+ * without the per-container maps: every new pod passes here. Null when the pod is not such a pod.
+ */
+function calculateContainersOnly(pod: Pod, opts: PodRequestsOptions): PodResourceRequests | null {
+  const spec = pod.spec;
+  const init = spec.initContainers;
+  if (init !== undefined && init !== null && !(Array.isArray(init) && init.length === 0)) return null;
+  if (spec.overhead) return null;
+  const containers = spec.containers ?? [];
+  if (!Array.isArray(containers)) return null;
+  if (opts.podLevelResources && isPodLevelRequestsSet(pod)) return null;
+  if (opts.statusResources && containerStatuses(pod) !== null) return null;
+  let cpu: number | undefined;
+  let memory: number | undefined;
+  let ephemeral: number | undefined;
+  let pods: number | undefined;
+  let nonZeroCPU: number | undefined;
+  let nonZeroMemory: number | undefined;
+  let resource: Resource | null = null;
+  for (let i = 0; i < containers.length; i++) {
+    const list = (containers[i] as Container).resources?.requests;
+    let ownCPU: number | undefined;
+    let ownMemory: number | undefined;
+    if (list) {
+      for (const name of Object.keys(list)) {
+        const v = numberArith.read(name, list[name]!);
+        switch (name) {
+          case ResourceCPU: cpu = addExact(cpu, v); ownCPU = v; break;
+          case ResourceMemory: memory = addExact(memory, v); ownMemory = v; break;
+          case ResourceEphemeralStorage: ephemeral = addExact(ephemeral, v); break;
+          case ResourcePods: pods = addExact(pods, v); break;
+          default: {
+            if (!isScalarResourceName(name)) return null;
+            resource ??= new Resource();
+            const cur = resource.scalarResources?.get(name);
+            if (cur !== undefined) numberArith.add(cur, v);
+            resource.addScalar(name, v);
+          }
+        }
+      }
+    }
+    // The scoring sums count a container's missing cpu or memory as the default.
+    nonZeroCPU = addExact(nonZeroCPU, ownCPU ?? numberArith.defaultCPU);
+    nonZeroMemory = addExact(nonZeroMemory, ownMemory ?? numberArith.defaultMemory);
+  }
+  resource ??= new Resource();
+  resource.milliCPU = cpu ?? 0;
+  resource.memory = memory ?? 0;
+  resource.ephemeralStorage = ephemeral ?? 0;
+  resource.allowedPodNumber = pods ?? 0;
+  return { resource, nonZeroMilliCPU: nonZeroCPU ?? 0, nonZeroMemory: nonZeroMemory ?? 0 };
+}
+
 /**
  * Computes the pod's requests once, as framework.PodInfo does (calculateResource), or with
  * `opts` leaving out pod-level or status resources; throws QuantityError on an invalid quantity.
  */
 export function computePodResourceRequests(pod: Pod, opts: PodRequestsOptions = allParts): PodResourceRequests {
   try {
-    return calculate(pod, numberArith, (_name, v) => v, opts);
+    return calculateContainersOnly(pod, opts) ?? calculate(pod, numberArith, (_name, v) => v, opts);
   } catch (err) {
     if (err !== notExact) throw err;
     return calculate(pod, nanoArith, nanosToUnits, opts);

@@ -26,6 +26,27 @@ const milliCPU = (c: Cache, node: string) => c.nodeInfo(node)?.requested.milliCP
 const listNames = (s: Snapshot) => s.list().map((n) => n.name);
 
 describe('Cache: assumed pods', () => {
+  it('isAssumedPod follows every way a pod stops being assumed (the cache counts them)', () => {
+    const clock = new FakeClock();
+    const c = new Cache(clock, 1000);
+    c.addNode(makeNode('n1'));
+    const [a, b, d, e] = ['a', 'b', 'd', 'e'].map((n) => makePod(n, { requests: { cpu: '100m' } }));
+    for (const p of [a!, b!, d!, e!]) c.assumePod(assumedOn(p, 'n1'));
+    assert.deepEqual([a, b, d, e].map((p) => c.isAssumedPod(p!)), [true, true, true, true]);
+    c.addPod({ ...a!, spec: { ...a!.spec, nodeName: 'n1' } });
+    c.forgetPod({ ...b!, spec: { ...b!.spec, nodeName: 'n1' } });
+    c.removePod(d!);
+    assert.deepEqual([a, b, d, e].map((p) => c.isAssumedPod(p!)), [false, false, false, true]);
+    c.removePod(a!);
+    assert.equal(c.isAssumedPod(e!), true, 'removing a confirmed pod leaves the assumed one');
+    c.finishBinding(e!);
+    clock.advance(1000);
+    c.cleanupExpiredAssumedPods();
+    assert.equal(c.isAssumedPod(e!), false);
+    c.assumePod(assumedOn(e!, 'n1'));
+    assert.equal(c.isAssumedPod(e!), true, 'assumed again after expiring');
+  });
+
   it('an assumed pod counts on its node until the informer confirms it', () => {
     const c = new Cache(new FakeClock());
     c.addNode(makeNode('n1'));

@@ -29,6 +29,11 @@ export class Cache {
   private readonly nodes = new Map<string, NodeInfo>();
   private readonly nodeTree = new NodeTree();
   private readonly podStates = new Map<string, PodState>();
+  /**
+   * How many of podStates are assumed: usually none when a cycle starts (the last pod's binding
+   * is confirmed by then), so isAssumedPod answers without probing a map of every pod.
+   */
+  private assumedCount = 0;
   private readonly imageStates = new Map<string, ImageState>();
   /** Nodes changed since the last snapshot. */
   private readonly dirty = new Set<string>();
@@ -175,6 +180,7 @@ export class Cache {
     if (this.podStates.has(pi.uid)) throw new CacheError(`pod ${pi.key}(${pi.uid}) is in the cache, so can't be assumed`);
     this.addPodToNode(pi);
     this.podStates.set(pi.uid, { podInfo: pi, assumed: true, bindingFinished: false, deadline: null });
+    this.assumedCount++;
   }
 
   /** The binding was sent: from now the assumed pod may expire (when a TTL is set). */
@@ -196,10 +202,11 @@ export class Cache {
     }
     this.removePodFromNode(st.podInfo);
     this.podStates.delete(uid);
+    this.assumedCount--;
   }
 
   isAssumedPod(pod: Pod): boolean {
-    return this.podStates.get(uidOf(pod))?.assumed ?? false;
+    return this.assumedCount > 0 && (this.podStates.get(uidOf(pod))?.assumed ?? false);
   }
 
   getPod(pod: Pod): Pod | undefined {
@@ -218,6 +225,7 @@ export class Cache {
       // The state record is the cache's own: changed in place rather than replaced.
       st.podInfo = pi;
       st.assumed = false;
+      this.assumedCount--;
       st.bindingFinished = false;
       st.deadline = null;
       return;
@@ -251,6 +259,7 @@ export class Cache {
     if (!st) return;
     this.removePodFromNode(st.podInfo);
     this.podStates.delete(uid);
+    if (st.assumed) this.assumedCount--;
   }
 
   /** Drops assumed pods whose binding finished longer than the TTL ago. */
@@ -260,6 +269,7 @@ export class Cache {
       if (st.assumed && st.bindingFinished && st.deadline !== null && now >= st.deadline) {
         this.removePodFromNode(st.podInfo);
         this.podStates.delete(uid);
+        this.assumedCount--;
       }
     }
   }

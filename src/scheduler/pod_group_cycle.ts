@@ -24,6 +24,7 @@ import { andThen, type MaybePromise } from '../util/maybe_promise.js';
 import type { AttemptResult, SchedulerMetricsRecorder } from './metrics_recorder.js';
 import { runPlacementAlgorithm, type PlacementAlgorithmHost, type PlacementTrial } from './placement_algorithm.js';
 import { groupResultKey, runCompositeRoot, sortedLeaves, type CompositePlacementRecord, type GroupResults } from './composite_algorithm.js';
+import { withNodeName } from './schedule_one.js';
 
 /** The error a rejected group's statuses carry (errPodGroupUnschedulable). */
 const errPodGroupUnschedulable = new Error('pod group is unschedulable');
@@ -522,7 +523,7 @@ export class PodGroupCycle<A> {
     const state = host.stateOf(attempt);
     const host_ = result.suggestedHost;
     const podInfo: PodInfo = host.attemptOf(attempt).podInfo;
-    const assumedPod: Pod = { ...podInfo.pod, spec: { ...podInfo.pod.spec, nodeName: host_ } };
+    const assumedPod: Pod = { ...podInfo.pod, spec: withNodeName(podInfo.pod.spec, host_) };
     const assumed = podInfo.withPod(assumedPod);
     try {
       host.cache.assumePod(assumed);
@@ -631,7 +632,7 @@ export class PodGroupCycle<A> {
           if (!isSuccess(r.status) || r.result === null) continue;
           const nodeName = r.result.suggestedHost;
           const pod = r.qp.podInfo.pod;
-          assignments.push({ podInfo: r.qp.podInfo.withPod({ ...pod, spec: { ...pod.spec, nodeName } }), nodeName, state: host.stateOf(r.attempt) });
+          assignments.push({ podInfo: r.qp.podInfo.withPod({ ...pod, spec: withNodeName(pod.spec, nodeName) }), nodeName, state: host.stateOf(r.attempt) });
         }
         return { status, assignments };
       },

@@ -9,6 +9,7 @@ import { CycleState } from '../framework/cycle_state.js';
 import { ErrNoNodesAvailable, FitError } from '../framework/runtime/fit_error.js';
 import type { QueuedPodInfo } from '../framework/interfaces.js';
 import { andThen, type MaybePromise } from '../util/maybe_promise.js';
+import { shallowCopy } from '../util/shallow_copy.js';
 import { pluginMetricsSamplePercent } from '../framework/metrics_recorder.js';
 import { PodInfo } from '../framework/pod_info.js';
 import type { Framework, PostFilterRunResult } from '../framework/runtime/framework.js';
@@ -163,7 +164,7 @@ export function assumeAndReserve(ctx: CycleContext, attempt: Attempt, result: Sc
   const podInfo = qp.podInfo;
   ctx.metrics?.observeAlgorithmDuration(ctx.monotonicSeconds() - attempt.start);
   const host = result.suggestedHost;
-  const assumedPod: Pod = { ...podInfo.pod, spec: { ...podInfo.pod.spec, nodeName: host } };
+  const assumedPod: Pod = { ...podInfo.pod, spec: withNodeName(podInfo.pod.spec, host) };
   const assumed = podInfo.withPod(assumedPod);
   try {
     ctx.cache.assumePod(assumed);
@@ -189,4 +190,14 @@ export function assumeAndReserve(ctx: CycleContext, attempt: Attempt, result: Sc
     state.podsToActivate.clear();
   }
   return { result, assumed, status: null, nominating: null };
+}
+
+/**
+ * The spec of a pod assumed on `nodeName`. Not `{ ...spec, nodeName }`: a spread given a key the
+ * source lacks makes a hidden class per pod (util/shallow_copy.ts).
+ */
+export function withNodeName(spec: Pod['spec'], nodeName: string): Pod['spec'] {
+  const out = shallowCopy(spec);
+  out.nodeName = nodeName;
+  return out;
 }

@@ -2,6 +2,7 @@
 // a pod that does not already tolerate the not-ready and unreachable NoExecute taints gets a
 // 300-second toleration for each, so a node going briefly NotReady does not evict it at once.
 import type { Pod, Toleration } from '../types.js';
+import { shallowCopy } from '../../util/shallow_copy.js';
 
 /** kube-apiserver's default (--default-not-ready-toleration-seconds, --default-unreachable-...). */
 const defaultTolerationSeconds = 300;
@@ -28,5 +29,8 @@ export function withDefaultTolerations(pod: Pod): Pod {
   const added = tolerations.slice();
   if (notReady) added.push({ key: notReadyTaint, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: defaultTolerationSeconds });
   if (unreachable) added.push({ key: unreachableTaint, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: defaultTolerationSeconds });
-  return { ...pod, spec: { ...pod.spec, tolerations: added } };
+  // Not `{ ...spec, tolerations }`: a spread given a new key makes a hidden class per pod (util/shallow_copy.ts).
+  const spec = shallowCopy(pod.spec);
+  spec.tolerations = added;
+  return { ...pod, spec };
 }

@@ -8,6 +8,7 @@ import { crdKind, customKindOf, establishedStatus, type CustomResourceDefinition
 import { clusterScopedKinds, kindKey, kindKeyOf, kinds, type KindInfo } from '../../api/kinds.js';
 import { randomUUID, rfc3339, seededRandom, type Clock } from '../../util/clock.js';
 import { cloneJSON } from '../../util/json_clone.js';
+import { shallowCopy } from '../../util/shallow_copy.js';
 import { aggregateFieldErrors, applyResourceDefaults, dropDeallocatedStatusDevices, kindValidation, validatePodStatusNomination, type FieldError } from '../../api/validation/index.js';
 import { nameIsDNSSubdomain, validateObjectMeta } from '../../api/validation/meta.js';
 import { ApiError, type ClusterClient, type ClusterEventRecord, type PodStatusPatch, type WatchEvent, type WatchHandler } from '../types.js';
@@ -316,12 +317,11 @@ export class MemoryCluster implements ClusterClient {
    * mutated, so only the parts a status or binding write touches are copied.
    */
   private static podForWrite(cur: Pod, conditions?: PodCondition[]): Pod {
-    return {
-      ...cur,
-      metadata: { ...cur.metadata },
-      spec: { ...cur.spec },
-      status: { ...cur.status, conditions: conditions ?? [...(cur.status?.conditions ?? [])] },
-    };
+    // spec and status get keys they may lack (nodeName, conditions): copies that can take them
+    // without a hidden class per pod (util/shallow_copy.ts).
+    const status: NonNullable<Pod['status']> = cur.status === undefined ? {} : shallowCopy(cur.status);
+    status.conditions = conditions ?? [...(cur.status?.conditions ?? [])];
+    return { ...cur, metadata: { ...cur.metadata }, spec: shallowCopy(cur.spec), status };
   }
 
   remove(kind: string, namespace: string, name: string): boolean {
@@ -467,7 +467,10 @@ export class MemoryCluster implements ClusterClient {
     const cur = this.get<Pod>('Pod', pod.metadata.namespace ?? 'default', pod.metadata.name ?? '');
     if (cur === undefined) return this.update<Pod>({ ...pod, status: { ...pod.status, resourceClaimStatuses: statuses } });
     // Stored objects are never changed: the spec is shared, metadata copied for the new version.
-    const next: Pod = { ...cur, metadata: { ...cur.metadata }, status: { ...cur.status, resourceClaimStatuses: statuses } };
+    // Not `{ ...status, resourceClaimStatuses }`: a hidden class per pod (util/shallow_copy.ts).
+    const status: NonNullable<Pod['status']> = cur.status === undefined ? {} : shallowCopy(cur.status);
+    status.resourceClaimStatuses = statuses;
+    const next: Pod = { ...cur, metadata: { ...cur.metadata }, status };
     return this.replaceExisting(objectKey(cur), cur, next) as Pod;
   }
 

@@ -13,6 +13,7 @@ import { bindingConditionsEnabled, type DraFeatures } from './features.js';
 import { ClaimFinalizer, isReservedForPod, podConsumerReference } from './pod_claims.js';
 import type { DynamicResourcesState } from './state.js';
 import { isSpecialClaimName } from './extended_resources.js';
+import { shallowCopy } from '../../util/shallow_copy.js';
 
 /** How long PreBind waits for a claim it created to reach the informer (AssumeExtendedResourceTimeoutDefaultSeconds). */
 const assumeExtendedResourceTimeoutMs = 120_000;
@@ -181,16 +182,21 @@ export class ClaimBinder {
       // The finalizer goes in with a normal update, before the allocation is written.
       if (!(claim.metadata.finalizers ?? []).includes(ClaimFinalizer)) {
         if (!client.updateResourceClaim) throw new BindError('the cluster client cannot update ResourceClaims', false);
-        claim = { ...claim, metadata: { ...claim.metadata, finalizers: [...(claim.metadata.finalizers ?? []), ClaimFinalizer] } };
+        // Copies that take keys they may lack without a hidden class per claim (util/shallow_copy.ts).
+        const metadata = shallowCopy(claim.metadata);
+        metadata.finalizers = [...(claim.metadata.finalizers ?? []), ClaimFinalizer];
+        claim = { ...claim, metadata };
         try {
           claim = await client.updateResourceClaim(claim);
         } catch (err) {
           throw new BindError(`add finalizer to claim ${ref(claim)}: ${messageOf(err)}`, isConflict(err));
         }
       }
-      claim = { ...claim, status: { ...claim.status, allocation } };
+      const allocated: NonNullable<ResourceClaim['status']> = claim.status === undefined ? {} : shallowCopy(claim.status);
+      allocated.allocation = allocation;
+      claim = { ...claim, status: allocated };
     }
-    const status = { ...claim.status };
+    const status: NonNullable<ResourceClaim['status']> = claim.status === undefined ? {} : shallowCopy(claim.status);
     status.reservedFor = [...(status.reservedFor ?? []), binding];
     if (bindingConditionsEnabled(this.features)) {
       if (status.allocation === undefined) throw new BindError(`claim ${ref(claim)} got deallocated elsewhere in the meantime`, false);

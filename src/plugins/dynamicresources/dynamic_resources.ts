@@ -53,6 +53,7 @@ import {
 } from './extended_resources.js';
 import type { SignFragment, SignPlugin } from '../../framework/interfaces.js';
 import type { PodGroupPostFilterContext, PodGroupPostFilterOutcome, PodGroupPostFilterPlugin } from '../../framework/pod_group_post_filter.js';
+import { shallowCopy } from '../../util/shallow_copy.js';
 
 export { Name };
 
@@ -637,11 +638,12 @@ export class DynamicResources
       state.infos[index]!.allocation = allocation;
       if (index === state.extendedIndex && nodeAllocation.extendedResourceClaim !== null) claim = nodeAllocation.extendedResourceClaim;
       const finalizers = claim.metadata.finalizers ?? [];
-      const allocated: ResourceClaim = {
-        ...claim,
-        metadata: { ...claim.metadata, finalizers: finalizers.includes(ClaimFinalizer) ? finalizers : [...finalizers, ClaimFinalizer] },
-        status: { ...claim.status, allocation },
-      };
+      // Copies that take the keys they may lack without a hidden class per claim (util/shallow_copy.ts).
+      const metadata = shallowCopy(claim.metadata);
+      metadata.finalizers = finalizers.includes(ClaimFinalizer) ? finalizers : [...finalizers, ClaimFinalizer];
+      const status: NonNullable<ResourceClaim['status']> = claim.status === undefined ? {} : shallowCopy(claim.status);
+      status.allocation = allocation;
+      const allocated: ResourceClaim = { ...claim, metadata, status };
       try {
         this.claims.signalClaimPendingAllocation(claim.metadata.uid ?? '', allocated);
       } catch (err) {
