@@ -12,9 +12,10 @@ import { cpuUsage } from 'node:process';
 import { CelCache } from '../api/cel/cache.js';
 import { configFromObject } from '../config/index.js';
 import type { DeviceClass, ResourceClaim, ResourceSlice } from '../api/dra_types.js';
-import type { CSINode, KubeObject, Node, PersistentVolume, PersistentVolumeClaim, Pod } from '../api/types.js';
+import type { CSINode, KubeObject, Node, ObjectMeta, PersistentVolume, PersistentVolumeClaim, Pod } from '../api/types.js';
 import { admitPod } from '../cluster/memory/admission.js';
 import { MemoryCluster } from '../cluster/memory/store.js';
+import { shallowCopy } from '../util/shallow_copy.js';
 import type { WatchEvent } from '../cluster/types.js';
 import { Registry } from '../framework/registry.js';
 import { NodeDeclaredFeatures as NodeDeclaredFeaturesName } from '../framework/names.js';
@@ -254,10 +255,14 @@ export class WorkloadExecutor {
 
   private instantiate<T extends KubeObject>(path: string, namespace?: string, ctx?: TemplateContext): T {
     const t = template(path, ctx);
-    const metadata = { ...t.metadata, name: this.generatedName(t) };
-    delete metadata.generateName;
+    // Copied key by key without generateName: a spread given a new key and a delete would each
+    // give every pod's metadata a hidden class of its own (util/shallow_copy.ts).
+    const metadata: Record<string, unknown> = {};
+    const src = (t.metadata ?? {}) as Record<string, unknown>;
+    for (const k of Object.keys(src)) if (k !== 'generateName') metadata[k] = src[k];
+    metadata.name = this.generatedName(t);
     if (namespace !== undefined) metadata.namespace = namespace;
-    return { ...t, metadata } as T;
+    return { ...t, metadata: metadata as ObjectMeta } as T;
   }
 
   private ensureNamespace(name: string, templatePath?: string): void {
@@ -358,7 +363,11 @@ export class WorkloadExecutor {
     const newPod = (i: number): Pod => {
       const pod = this.instantiate<Pod>(path, ns, { index: i, count: n, params: podParams });
       // As upstream, only pods made from a template file carry the signature label.
-      if (templatePath !== undefined) pod.metadata.labels = { ...pod.metadata.labels, signature: `signature-label-${Math.floor(i / batch)}` };
+      if (templatePath !== undefined) {
+        const labels = shallowCopy(pod.metadata.labels ?? {});
+        labels.signature = `signature-label-${Math.floor(i / batch)}`;
+        pod.metadata.labels = labels;
+      }
       return pod;
     };
     const steadyFor = this.steadyStateSeconds(op);

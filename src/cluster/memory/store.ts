@@ -543,7 +543,13 @@ export class MemoryCluster implements ClusterClient {
     // is, neither copied nor defaulted nor validated again (it was when stored, and is never changed).
     const sameSpec = claim.spec !== undefined && claim.spec === cur.spec;
     // Placeholders (null) keep the members' order as in `claim`.
-    const next: ResourceClaim = cloneJSON({ ...claim, kind: 'ResourceClaim', spec: sameSpec ? null : claim.spec, status: cur.status === undefined ? undefined : null }) as ResourceClaim;
+    // Keys set on a copy, not `{ ...claim, status }`: a spread given a key the claim lacks makes a
+    // hidden class per claim (util/shallow_copy.ts).
+    const given = shallowCopy(claim) as unknown as Record<string, unknown>;
+    given.kind = 'ResourceClaim';
+    given.spec = sameSpec ? null : claim.spec;
+    given.status = cur.status === undefined ? undefined : null;
+    const next: ResourceClaim = cloneJSON(given) as unknown as ResourceClaim;
     if (sameSpec) next.spec = cur.spec;
     if (cur.status !== undefined) next.status = cur.status;
     if (!sameSpec) applyResourceDefaults(next);

@@ -142,12 +142,14 @@ function singleSlicePool(slice: ResourceSlice, features: Features): Pool {
   return pool;
 }
 
+// Pools are literals with the ID's two keys written out, not `{ ...id, ... }`: a spread given new keys
+// makes a hidden class per pool (util/shallow_copy.ts).
 function incompletePool(id: PoolID): Pool {
-  return { ...id, id: poolKey(id.driver, id.pool), isIncomplete: true, isInvalid: false, invalidReason: '', deviceSlicesTargetingNode: [], deviceSlicesNotTargetingNode: [], counterSets: new Map(), hasBindingConditions: false };
+  return { driver: id.driver, pool: id.pool, id: poolKey(id.driver, id.pool), isIncomplete: true, isInvalid: false, invalidReason: '', deviceSlicesTargetingNode: [], deviceSlicesNotTargetingNode: [], counterSets: new Map(), hasBindingConditions: false };
 }
 
 function invalidPool(id: PoolID, reason: string): Pool {
-  return { ...id, id: poolKey(id.driver, id.pool), isIncomplete: false, isInvalid: true, invalidReason: reason, deviceSlicesTargetingNode: [], deviceSlicesNotTargetingNode: [], counterSets: new Map(), hasBindingConditions: false };
+  return { driver: id.driver, pool: id.pool, id: poolKey(id.driver, id.pool), isIncomplete: false, isInvalid: true, invalidReason: reason, deviceSlicesTargetingNode: [], deviceSlicesNotTargetingNode: [], counterSets: new Map(), hasBindingConditions: false };
 }
 
 function sortPoolsByID(pools: Pool[]): void {
@@ -205,7 +207,7 @@ function buildPool(id: PoolID, slices: ResourceSlice[], features: Features, allS
   const duplicate = duplicateDeviceName(deviceSlices);
   if (duplicate !== null) return invalidPool(id, `duplicate device name ${duplicate}`);
   if (!features.partitionableDevices) {
-    return { ...id, id: poolKey(id.driver, id.pool), isIncomplete: false, isInvalid: false, invalidReason: '', deviceSlicesTargetingNode: deviceSlices, deviceSlicesNotTargetingNode: [], counterSets: new Map(), hasBindingConditions: hasBindingConditions(deviceSlices) };
+    return { driver: id.driver, pool: id.pool, id: poolKey(id.driver, id.pool), isIncomplete: false, isInvalid: false, invalidReason: '', deviceSlicesTargetingNode: deviceSlices, deviceSlicesNotTargetingNode: [], counterSets: new Map(), hasBindingConditions: hasBindingConditions(deviceSlices) };
   }
   const counterSets = new Map<string, CounterSet>();
   for (const slice of counterSetSlices) {
@@ -216,7 +218,7 @@ function buildPool(id: PoolID, slices: ResourceSlice[], features: Features, allS
   }
   const consumptionError = counterConsumptionError(counterSets, deviceSlices) ?? counterConsumptionError(counterSets, notTargetingNode);
   if (consumptionError !== null) return invalidPool(id, consumptionError);
-  return { ...id, id: poolKey(id.driver, id.pool), isIncomplete: false, isInvalid: false, invalidReason: '', deviceSlicesTargetingNode: deviceSlices, deviceSlicesNotTargetingNode: notTargetingNode, counterSets, hasBindingConditions: hasBindingConditions(deviceSlices) };
+  return { driver: id.driver, pool: id.pool, id: poolKey(id.driver, id.pool), isIncomplete: false, isInvalid: false, invalidReason: '', deviceSlicesTargetingNode: deviceSlices, deviceSlicesNotTargetingNode: notTargetingNode, counterSets, hasBindingConditions: hasBindingConditions(deviceSlices) };
 }
 
 function duplicateDeviceName(slices: readonly ResourceSlice[]): string | null {

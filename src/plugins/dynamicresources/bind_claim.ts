@@ -194,7 +194,8 @@ export class ClaimBinder {
       }
       const allocated: NonNullable<ResourceClaim['status']> = claim.status === undefined ? {} : shallowCopy(claim.status);
       allocated.allocation = allocation;
-      claim = { ...claim, status: allocated };
+      claim = shallowCopy(claim);
+      claim.status = allocated;
     }
     const status: NonNullable<ResourceClaim['status']> = claim.status === undefined ? {} : shallowCopy(claim.status);
     status.reservedFor = [...(status.reservedFor ?? []), binding];

@@ -643,7 +643,9 @@ export class DynamicResources
       metadata.finalizers = finalizers.includes(ClaimFinalizer) ? finalizers : [...finalizers, ClaimFinalizer];
       const status: NonNullable<ResourceClaim['status']> = claim.status === undefined ? {} : shallowCopy(claim.status);
       status.allocation = allocation;
-      const allocated: ResourceClaim = { ...claim, metadata, status };
+      const allocated: ResourceClaim = shallowCopy(claim);
+      allocated.metadata = metadata;
+      allocated.status = status;
       try {
         this.claims.signalClaimPendingAllocation(claim.metadata.uid ?? '', allocated);
       } catch (err) {
