@@ -337,7 +337,9 @@ export class WorkloadExecutor {
       for (const node of nodes) {
         const result = allocator.allocate(node, [claim]);
         if (!result) continue;
-        await this.cluster.updateResourceClaimStatus({ ...claim, status: { ...claim.status, allocation: result[0] } });
+        const status: NonNullable<ResourceClaim['status']> = shallowCopy(claim.status ?? {});
+        status.allocation = result[0];
+        await this.cluster.updateResourceClaimStatus({ ...claim, status });
         continue claims;
       }
       throw new BenchError(`${this.tc.name}: allocResourceClaims: could not allocate claim ${i} of ${claims.length} in ${op.namespace}`);
@@ -514,14 +516,26 @@ export class WorkloadExecutor {
     spec.claimRef = { kind: 'PersistentVolumeClaim', namespace: ns, name: claimName, apiVersion: 'v1' };
     const pvcTemplate = template(pvcPath) as PersistentVolumeClaim;
     // The claim first: the volume refers to it.
-    this.cluster.create({
-      ...pvcTemplate,
-      metadata: { ...pvcTemplate.metadata, name: claimName, namespace: ns },
-      spec: { ...pvcTemplate.spec, volumeName: pvName },
-      status: { phase: 'Bound' },
-    } as PersistentVolumeClaim);
-    this.cluster.create({ ...pvTemplate, metadata: { name: pvName }, spec, status: { phase: 'Bound' } } as PersistentVolume);
-    pod.spec = { ...pod.spec, volumes: [{ name: 'vol', persistentVolumeClaim: { claimName } }] };
+    // Copies given their new keys by assignment: spreads given new keys would make a hidden class
+    // per object (util/shallow_copy.ts).
+    const pvc = shallowCopy(pvcTemplate) as PersistentVolumeClaim;
+    const pvcMeta = shallowCopy(pvcTemplate.metadata ?? {});
+    pvcMeta.name = claimName;
+    pvcMeta.namespace = ns;
+    const pvcSpec = shallowCopy(pvcTemplate.spec ?? {});
+    pvcSpec.volumeName = pvName;
+    pvc.metadata = pvcMeta;
+    pvc.spec = pvcSpec;
+    (pvc as { status?: PersistentVolumeClaim['status'] }).status = { phase: 'Bound' };
+    this.cluster.create(pvc);
+    const pv = shallowCopy(pvTemplate) as PersistentVolume;
+    pv.metadata = { name: pvName };
+    pv.spec = spec;
+    (pv as { status?: PersistentVolume['status'] }).status = { phase: 'Bound' };
+    this.cluster.create(pv);
+    const podSpec = shallowCopy(pod.spec);
+    podSpec.volumes = [{ name: 'vol', persistentVolumeClaim: { claimName } }];
+    pod.spec = podSpec;
   }
 
   private async startProfile(): Promise<void> {

@@ -42,7 +42,10 @@ function newWeightedTerms(pod: Pod, terms: readonly WeightedPodAffinityTerm[] | 
   const out: WeightedAffinityTerm[] = [];
   for (const t of terms ?? []) {
     if (!t.weight) continue;
-    out.push({ ...newAffinityTerm(pod, t.podAffinityTerm), weight: t.weight });
+    // Written out, not `{ ...term, weight }`: a spread given a new key makes a hidden class per
+    // term, and scoring reads these for every node (util/shallow_copy.ts).
+    const term = newAffinityTerm(pod, t.podAffinityTerm);
+    out.push({ namespaces: term.namespaces, selector: term.selector, topologyKey: term.topologyKey, namespaceSelector: term.namespaceSelector, weight: t.weight });
   }
   return out;
 }

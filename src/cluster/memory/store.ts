@@ -517,7 +517,9 @@ export class MemoryCluster implements ClusterClient {
   async updatePodGroupStatus(podGroup: PodGroup): Promise<PodGroup> {
     const cur = this.currentForUpdate({ ...podGroup, kind: 'PodGroup' as const }, 'podgroups.scheduling.k8s.io') as PodGroup;
     // The status strategy: spec and metadata stay as stored.
-    const next: PodGroup = { ...cur, metadata: { ...cur.metadata } };
+    // A copy that can take a status it lacks without a hidden class of its own (util/shallow_copy.ts).
+    const next: PodGroup = shallowCopy(cur);
+    next.metadata = { ...cur.metadata };
     if (podGroup.status === undefined) delete next.status;
     else next.status = cloneJSON(this.withoutDisabledFields('PodGroup', { ...next, status: podGroup.status }, cur, 'status').status);
     return this.replaceExisting(objectKey(cur), cur, next) as PodGroup;
@@ -527,7 +529,9 @@ export class MemoryCluster implements ClusterClient {
   writeResourceClaimStatus(claim: ResourceClaim): ResourceClaim {
     const cur = this.currentForUpdate({ ...claim, kind: 'ResourceClaim' as const }, 'resourceclaims.resource.k8s.io') as ResourceClaim;
     // The status strategy: spec and metadata stay as stored.
-    const next: ResourceClaim = { ...cur, metadata: { ...cur.metadata } };
+    // A copy that can take a status it lacks without a hidden class of its own (util/shallow_copy.ts).
+    const next: ResourceClaim = shallowCopy(cur);
+    next.metadata = { ...cur.metadata };
     if (claim.status === undefined) delete next.status;
     else next.status = cloneJSON(claim.status);
     applyResourceDefaults(next);
@@ -567,7 +571,9 @@ export class MemoryCluster implements ClusterClient {
   }
 
   async createResourceClaim(claim: ResourceClaim): Promise<ResourceClaim> {
-    const obj: ResourceClaim = { ...claim, kind: 'ResourceClaim', metadata: { ...claim.metadata } };
+    const obj: ResourceClaim = shallowCopy(claim);
+    obj.kind = 'ResourceClaim';
+    obj.metadata = shallowCopy(claim.metadata);
     // As the API server: the name is generated before validation.
     if (!obj.metadata.name && obj.metadata.generateName) (obj.metadata as WritableMeta).name = this.generateName(obj.metadata.generateName);
     MemoryCluster.refuseInvalid(obj, kindValidation('ResourceClaim')!.validate(obj));
