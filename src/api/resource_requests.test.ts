@@ -5,13 +5,16 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   computePodResourceRequests,
+  containersOnlyRequests,
   DefaultMemoryRequest,
   isExtendedResourceName,
   isPodLevelRequestsSet,
   isScalarResourceName,
+  podResourceRequestsInMaps,
   Resource,
 } from './resource_requests.js';
 import { QuantityError } from './quantity.js';
+import { seededRandom } from '../util/clock.js';
 import type { Container, Pod, ResourceList } from './types.js';
 
 function container(name: string, requests?: ResourceList, restartPolicy?: 'Always'): Container {
@@ -320,5 +323,54 @@ describe('resource names', () => {
     assert.equal(isPodLevelRequestsSet(pod({ containers: [], resources: { requests: { 'example.com/gpu': '1' } } })), false);
     assert.equal(isPodLevelRequestsSet(pod({ containers: [], resources: { limits: { cpu: '1' } } })), false);
     assert.equal(isPodLevelRequestsSet(pod({ containers: [] })), false);
+  });
+});
+
+describe('containersOnlyRequests (the common pod without maps)', () => {
+  /** The result, or the error's class and message. */
+  const outcome = (f: () => unknown): unknown => {
+    try {
+      return f();
+    } catch (err) {
+      return `${(err as Error).name}: ${(err as Error).message}`;
+    }
+  };
+  // Exact, inexact (nano-units), invalid, negative, huge and zero amounts.
+  const quantities = ['100m', '500Mi', '1', '0', '-0', '1.5', '0.0001', '1n', '2Gi', '9007199254740991', '9007199254740991k', '1e3', '-100m', 'x', '', '1.2.3', '3Ei'];
+  const names = ['cpu', 'memory', 'cpu', 'memory', 'ephemeral-storage', 'example.com/gpu'];
+
+  it('gives calculate\'s result, error, or leaves the pod to it, for random pods', () => {
+    const random = seededRandom(27);
+    const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
+    let fast = 0;
+    for (let i = 0; i < 4000; i++) {
+      const containers: Container[] = [];
+      for (let c = Math.floor(random() * 4); c > 0; c--) {
+        const requests: ResourceList = {};
+        for (let n = Math.floor(random() * 3); n > 0; n--) requests[pick(names)] = pick(quantities);
+        containers.push(container(`c${c}`, random() < 0.1 ? undefined : requests));
+      }
+      const spec: Pod['spec'] & { containers: Container[] } = { containers };
+      if (random() < 0.05) spec.initContainers = [container('init', { cpu: pick(quantities) })];
+      if (random() < 0.05) spec.overhead = { memory: pick(quantities) };
+      if (random() < 0.05) spec.resources = { requests: { cpu: pick(quantities) } };
+      const status: Pod['status'] = random() < 0.1 ? { containerStatuses: [{ name: 'c1', resources: { requests: { cpu: '3' } } }] as never } : {};
+      const p = pod(spec, status);
+      const got = outcome(() => containersOnlyRequests(p));
+      const want = outcome(() => podResourceRequestsInMaps(p));
+      if (got !== undefined) {
+        fast++;
+        assert.deepEqual(got, want, JSON.stringify(p));
+      }
+      assert.deepEqual(outcome(() => computePodResourceRequests(p)), want, JSON.stringify(p));
+    }
+    assert.ok(fast > 500, `the fast path took ${fast} pods`);
+  });
+
+  it('takes the usual pod (cpu and memory requests, containers only) and leaves the rest', () => {
+    assert.notEqual(containersOnlyRequests(pod({ containers: [container('a', { cpu: '100m', memory: '500Mi' }), container('b')] })), undefined);
+    assert.equal(containersOnlyRequests(pod({ containers: [container('a', { cpu: '100m', 'example.com/gpu': '1' })] })), undefined);
+    assert.equal(containersOnlyRequests(pod({ containers: [container('a', { cpu: '1n' })] })), undefined, 'not exact in millicores');
+    assert.equal(containersOnlyRequests(pod({ containers: [container('a', { cpu: '1' })], initContainers: [container('i', { cpu: '2' })] })), undefined);
   });
 });

@@ -423,11 +423,70 @@ function nanosToUnits(name: string, v: bigint): number {
   return Number(v > 0n ? q + 1n : q - 1n);
 }
 
+/** A container status carrying resources (which then count: containerRequests). */
+function hasStatusResources(list: readonly ContainerStatusResources[] | undefined): boolean {
+  if (list === undefined) return false;
+  for (const cs of list) if (cs.resources !== undefined && cs.resources !== null) return true;
+  return false;
+}
+
+/**
+ * calculate's result for the pod most pods are, without its maps: containers requesting only cpu
+ * and memory, no init containers, overhead, pod-level requests or container status resources
+ * (whatever `opts` says, none of them then counts), every amount exact in numbers. Undefined for
+ * any other pod, which calculate then reads whole: a quantity it cannot read here (invalid, or not
+ * exact) is read there, in the same order, so the same error or nano-unit result comes out.
+ */
+export function containersOnlyRequests(pod: Pod): PodResourceRequests | undefined {
+  const spec = pod.spec;
+  if ((spec.initContainers !== undefined && spec.initContainers.length > 0) || spec.overhead || isPodLevelRequestsSet(pod)) return undefined;
+  const status = pod.status;
+  if (status && (hasStatusResources(status.containerStatuses as ContainerStatusResources[] | undefined) ||
+    hasStatusResources(status.initContainerStatuses as ContainerStatusResources[] | undefined))) return undefined;
+  const resource = new Resource();
+  let cpu = 0;
+  let memory = 0;
+  let nonZeroCPU = 0;
+  let nonZeroMemory = 0;
+  let named = false;
+  try {
+    for (const c of spec.containers ?? []) {
+      const list = c.resources?.requests;
+      let ownCPU: number | undefined;
+      let ownMemory: number | undefined;
+      if (list) {
+        for (const name of Object.keys(list)) {
+          if (name === ResourceCPU) ownCPU = numberArith.read(name, list[name]!);
+          else if (name === ResourceMemory) ownMemory = numberArith.read(name, list[name]!);
+          else return undefined;
+        }
+      }
+      if (ownCPU !== undefined) cpu = numberArith.add(cpu, ownCPU);
+      if (ownMemory !== undefined) memory = numberArith.add(memory, ownMemory);
+      nonZeroCPU = numberArith.add(nonZeroCPU, ownCPU ?? DefaultMilliCPURequest);
+      nonZeroMemory = numberArith.add(nonZeroMemory, ownMemory ?? DefaultMemoryRequest);
+      named = true;
+    }
+  } catch (err) {
+    if (err === notExact) return undefined;
+    throw err;
+  }
+  resource.milliCPU = cpu;
+  resource.memory = memory;
+  // Without containers calculate's sums are empty: no default counts.
+  return { resource, nonZeroMilliCPU: named ? nonZeroCPU : 0, nonZeroMemory: named ? nonZeroMemory : 0 };
+}
+
 /**
  * Computes the pod's requests once, as framework.PodInfo does (calculateResource), or with
  * `opts` leaving out pod-level or status resources; throws QuantityError on an invalid quantity.
  */
 export function computePodResourceRequests(pod: Pod, opts: PodRequestsOptions = allParts): PodResourceRequests {
+  return containersOnlyRequests(pod) ?? podResourceRequestsInMaps(pod, opts);
+}
+
+/** computePodResourceRequests for any pod: every part read into maps, summed by calculate. */
+export function podResourceRequestsInMaps(pod: Pod, opts: PodRequestsOptions = allParts): PodResourceRequests {
   try {
     return calculate(pod, numberArith, (_name, v) => v, opts);
   } catch (err) {
