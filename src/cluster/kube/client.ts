@@ -134,9 +134,15 @@ export class KubeClusterClient implements ClusterClient {
       const l = lists[i];
       if (l) this.reflectors[i]!.replace(l.items, l.resourceVersion);
     }
-    for (const r of this.reflectors) {
-      r.run().catch((err: unknown) => log.error(err, 'Reflector stopped on an unexpected error', { kind: r.kind }));
-    }
+    // The watches open on the next turn of the event loop, after what the caller does at once on
+    // sync (`run`'s first scheduling cycle and its binding's request): otherwise they would take
+    // every connection the lists left open, and the first binding would wait for a new one's TLS
+    // handshake (~30 ms at 5,000 nodes). Each resumes from its list's resourceVersion: nothing is missed.
+    setImmediate(() => {
+      for (const r of this.reflectors) {
+        r.run().catch((err: unknown) => log.error(err, 'Reflector stopped on an unexpected error', { kind: r.kind }));
+      }
+    });
     this.synced = true;
     log.v(3).info('Caches synced', { kinds: this.reflectors.length });
   }
