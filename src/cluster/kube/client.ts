@@ -119,6 +119,9 @@ export class KubeClusterClient implements ClusterClient {
       log: log.withName('reflector'),
       handler: deliver,
       keep: spec.kind === 'Pod' ? (p) => !isTerminalPod(p) : undefined,
+      // newPodInformer (pkg/scheduler/scheduler.go) drops pods' managedFields, which nothing reads:
+      // less to keep, and at the first list less for the GC to copy.
+      trimManagedFields: spec.kind === 'Pod',
       random: this.o.random,
       backoff: new Backoff(this.o.clock, { random: this.o.random, ...this.o.backoff }),
       onHealth: (kind, err) => this.health.update(kind, err),
