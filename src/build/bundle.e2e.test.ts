@@ -40,6 +40,25 @@ describe('the built CLI', { skip: needsBuild, timeout: 60_000 }, () => {
     }
   });
 
+  it('loads KubeConfig\'s proxy agents and fetch on first use, as the packages\' own classes', () => {
+    const { NODE_OPTIONS: _tsx, ...env } = process.env;
+    const kubeConfig = pathToFileURL(join(root, 'dist', 'vendor', 'kube_config.js')).href;
+    const agentOf = (proxy: string) => `(async () => { const kc = new KubeConfig(); kc.loadFromOptions({
+      clusters: [{ name: 'c', server: 'https://127.0.0.1:1', proxyUrl: ${JSON.stringify(proxy)} }], users: [{ name: 'u', token: 't' }],
+      contexts: [{ name: 'x', cluster: 'c', user: 'u' }], currentContext: 'x' });
+      const o = {}; await kc.applyToHTTPSOptions(o); return o.agent.constructor.name + (o.agent.proxy ? ' with its proxy' : ''); })()`;
+    const script = `const { KubeConfig } = await import(${JSON.stringify(kubeConfig)});
+const names = [await ${agentOf('socks5://127.0.0.1:2')}, await ${agentOf('http://127.0.0.1:3')}];
+const headers = await new KubeConfig().applyToFetchOptions({}).then((o) => typeof o.headers.raw, (e) => e.message);
+console.log(JSON.stringify({ names, headers }));`;
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { env, encoding: 'utf8' });
+    const got = JSON.parse(out) as { names: string[]; headers: string };
+    // The bundle may rename a package's class (SocksProxyAgent2) beside the stand-in of the same name.
+    assert.match(got.names[0]!, /^SocksProxyAgent\d* with its proxy$/);
+    assert.match(got.names[1]!, /^HttpsProxyAgent\d* with its proxy$/);
+    assert.equal(got.headers, 'function', 'node-fetch\'s Headers (with raw())');
+  });
+
   it('leaves code caches of the core and the vendor packages that a plain node start uses as they are', () => {
     const caches = [['core.body.v8cache'], ['vendor', 'kube_config.body.v8cache'], ['vendor', 'yaml.body.v8cache']].map((p) => join(root, 'dist', ...p));
     const before = caches.map((c) => readFileSync(c));

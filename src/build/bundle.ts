@@ -80,6 +80,41 @@ const kubeConfigOnly: Plugin = {
   },
 };
 
+/**
+ * What KubeConfig imports only for proxies (socks-proxy-agent with debug, hpagent) and for the
+ * generated client's fetch (node-fetch with whatwg-url), none of which `run` uses unless a
+ * kubeconfig names a proxy: each is loaded when first called instead of when KubeConfig loads,
+ * which `run`'s first lists wait for (~8 ms of their start). Same packages, same code: an import
+ * of one becomes a module whose functions and classes require the package on their first call
+ * (a class's constructor returns the package's own instance).
+ */
+const lazyPackages: Record<string, Record<string, 'function' | 'class'>> = {
+  'node-fetch': { default: 'function', Headers: 'class' },
+  'socks-proxy-agent': { SocksProxyAgent: 'class' },
+  hpagent: { HttpProxyAgent: 'class', HttpsProxyAgent: 'class' },
+};
+const loadedOnUse: Plugin = {
+  name: 'loaded-on-use',
+  setup(b) {
+    const filter = new RegExp(`^(${Object.keys(lazyPackages).join('|')})$`);
+    b.onResolve({ filter }, (args) => (args.namespace === 'file' ? { path: args.path, namespace: 'loaded-on-use', pluginData: args.resolveDir } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'loaded-on-use' }, (args) => {
+      const pkg = JSON.stringify(args.path);
+      // `default` is the package's module.exports (a CommonJS package's), any other name one of its exports.
+      const target = (name: string): string => (name === 'default' ? 'load()' : `load()[${JSON.stringify(name)}]`);
+      const lines = [`let loaded;`, `const load = () => (loaded ??= require(${pkg}));`];
+      for (const [name, kind] of Object.entries(lazyPackages[args.path]!)) {
+        const local = name === 'default' ? 'loadedDefault' : name;
+        lines.push(kind === 'class'
+          ? `class ${local} { constructor(...args) { return new (${target(name)})(...args); } }`
+          : `function ${local}(...args) { return ${target(name)}(...args); }`);
+        lines.push(name === 'default' ? `export default ${local};` : `export { ${local} };`);
+      }
+      return { contents: lines.join('\n'), loader: 'js', resolveDir: args.pluginData as string };
+    });
+  },
+};
+
 const distDir = join(root, 'dist');
 const kubeConfigModule = join(src, 'cluster', 'kube', 'kube_config.ts');
 /** The packages `run`'s first lists (bin.ts, before the core loads) share with the core: one copy each. */
@@ -163,7 +198,7 @@ const yamlNames = Object.keys(createRequire(import.meta.url)('yaml') as object).
 const vendorBody = (out: string): string => out.replace(/\.js$/, '.body.cjs');
 // Strict, as the ES modules they were bundled as before (a CommonJS file is sloppy unless it says so).
 const strict = { js: '"use strict";' };
-await build({ ...common, format: 'cjs', banner: strict, entryPoints: [kubeConfigModule], outfile: vendorBody(vendor.kubeConfig), plugins: [withoutOpenTelemetry, kubeConfigOnly] });
+await build({ ...common, format: 'cjs', banner: strict, entryPoints: [kubeConfigModule], outfile: vendorBody(vendor.kubeConfig), plugins: [withoutOpenTelemetry, kubeConfigOnly, loadedOnUse] });
 await build({
   ...common,
   format: 'cjs',

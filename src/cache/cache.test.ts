@@ -407,6 +407,28 @@ describe('Cache: updateSnapshot', () => {
     c.updateSnapshot(s);
     assert.deepEqual([...s.usedPVCSet], ['default/shared'], 'a rebuilt list gives the same set');
   });
+
+  it('counts a node\'s claims in a map of its own (nodes without claims share an empty one)', () => {
+    const c = new Cache(new FakeClock());
+    for (const n of ['n1', 'n2', 'n3']) c.addNode(makeNode(n));
+    const s = new Snapshot();
+    c.updateSnapshot(s);
+    const p1 = assigned('p1', 'n1', '100m', { volumes: [{ name: 'v', persistentVolumeClaim: { claimName: 'data' } }] });
+    c.addPod(p1);
+    c.updateSnapshot(s);
+    const counts = (n: string) => [...s.nodeInfoMap.get(n)!.pvcRefCounts];
+    assert.deepEqual(counts('n1'), [['default/data', 1]]);
+    assert.deepEqual(counts('n2'), []);
+    assert.deepEqual(counts('n3'), []);
+    const copy = s.nodeInfoMap.get('n2')!.clone();
+    copy.addPod(new PodInfo(assigned('p2', 'n2', '100m', { volumes: [{ name: 'v', persistentVolumeClaim: { claimName: 'other' } }] })));
+    assert.deepEqual([...copy.pvcRefCounts], [['default/other', 1]]);
+    assert.deepEqual(counts('n2'), [], 'the copy\'s claim stays in the copy');
+    assert.deepEqual(counts('n3'), []);
+    c.removePod(p1);
+    c.updateSnapshot(s);
+    assert.deepEqual(counts('n1'), []);
+  });
 });
 
 describe('Cache: nodes the API server would have refused', () => {

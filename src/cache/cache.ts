@@ -2,7 +2,7 @@
 // that are not yet bound, and the incremental per-cycle snapshot (backend/cache/cache.go).
 import type { Node, Pod } from '../api/types.js';
 import { podKey } from '../api/types.js';
-import { NodeInfo, type ImageStateSummary } from '../framework/node_info.js';
+import { NodeInfo, noImageStates, type ImageStateSummary } from '../framework/node_info.js';
 import { PodInfo } from '../framework/pod_info.js';
 import { nodeSchedulingProblem } from '../api/validation/index.js';
 import type { Clock } from '../util/clock.js';
@@ -131,9 +131,14 @@ export class Cache {
   }
 
   private addImageStates(ni: NodeInfo, node: Node): void {
+    const images = node.status?.images;
+    if (images === undefined || images.length === 0) {
+      ni.imageStates = noImageStates;
+      return;
+    }
     const states = new Map<string, ImageStateSummary>();
     const nodeName = node.metadata.name!;
-    for (const image of node.status?.images ?? []) {
+    for (const image of images) {
       for (const name of image.names ?? []) {
         let s = this.imageStates.get(name);
         if (!s) {
@@ -157,7 +162,7 @@ export class Cache {
       s.numNodes = s.nodes.size;
       if (s.nodes.size === 0) this.imageStates.delete(name);
     }
-    ni.imageStates = new Map();
+    ni.imageStates = noImageStates;
   }
 
   // ---- pods ----
@@ -348,10 +353,11 @@ export class Cache {
 
 /**
  * The node's image states with each image's node count as of now (ImageStateSummary.Snapshot).
- * `previous`, the snapshot's own earlier copy, is kept when both are empty (no new Map per copy).
+ * `previous`, the snapshot's own earlier copy, is kept when both are empty (no new Map per copy);
+ * an empty one is otherwise the shared noImageStates.
  */
 function frozenImageStates(states: ReadonlyMap<string, ImageStateSummary>, previous?: Map<string, ImageStateSummary>): Map<string, ImageStateSummary> {
-  if (states.size === 0 && previous !== undefined && previous.size === 0) return previous;
+  if (states.size === 0) return previous !== undefined && previous.size === 0 ? previous : noImageStates;
   const out = new Map<string, ImageStateSummary>();
   for (const [name, s] of states) out.set(name, { size: s.size, numNodes: s.numNodes });
   return out;

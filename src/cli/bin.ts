@@ -3,18 +3,20 @@
 // the scheduler's code (dist/core.js) loads, so that the API server encodes them meanwhile.
 import type { FirstLists } from './commands/run_first_lists.js';
 
-// A reader that stops early (`explain ... | head`) closes the pipe: end quietly, as command-line
-// tools do, instead of dying of the unhandled write error.
-process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-  if (err.code === 'EPIPE') process.exit(0);
-  throw err;
-});
-
 const argv = process.argv.slice(2);
 const asksHelp = argv.includes('-h') || argv.includes('--help');
 const early: FirstLists | null | undefined = argv[0] === 'run' && !asksHelp
   ? (await import('./commands/run_first_lists.js')).startFirstLists(argv.slice(1))
   : undefined;
+
+// A reader that stops early (`explain ... | head`) closes the pipe: end quietly, as command-line
+// tools do, instead of dying of the unhandled write error. After the first lists: touching
+// process.stdout creates its stream (~4 ms), which the lists need not wait for (nothing is
+// written before this line).
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code === 'EPIPE') process.exit(0);
+  throw err;
+});
 const { runCli } = await import('./main.js');
 
 runCli(argv, undefined, early).then(

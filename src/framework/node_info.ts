@@ -151,6 +151,19 @@ export function anyNodeInfoHadTaints(): boolean {
  * chunk instead of one (off-heap) array per NodeInfo. Small chunks bound what a long-lived
  * NodeInfo can keep alive of a chunk otherwise used by short-lived copies. */
 const rowsPerChunk = 64;
+
+/**
+ * The image states of every NodeInfo whose node reports no image: one empty map instead of one
+ * per NodeInfo and per snapshot copy (10,000 maps at 5,000 nodes). Image states are replaced whole
+ * (`imageStates = ...`), never changed in place, so sharing it is safe as sharing a copy's is.
+ */
+export const noImageStates: Map<string, ImageStateSummary> = new Map();
+
+/**
+ * The PVC counts of every NodeInfo no pod with a claim is on: one empty map, replaced by a map of
+ * its own when the NodeInfo's first such pod comes (updateUsage, the only writer).
+ */
+const noPVCRefCounts: Map<string, number> = new Map();
 let rowChunk = new Float64Array(tableLength(rowsPerChunk));
 let rowChunkNext = 0;
 
@@ -201,7 +214,7 @@ export class NodeInfo {
       this.nonZeroRequested = from.nonZeroRequested.clone();
       this.allocatable = from.allocatable.clone();
       this.images = from.images;
-      this.pvcRefCounts = from.pvcRefCounts.size === 0 ? new Map() : new Map(from.pvcRefCounts);
+      this.pvcRefCounts = from.pvcRefCounts.size === 0 ? noPVCRefCounts : new Map(from.pvcRefCounts);
       this.generation = from.generation;
       const src = from.row;
       const dst = this.row;
@@ -218,8 +231,8 @@ export class NodeInfo {
     this.requested = new Resource();
     this.nonZeroRequested = new Resource();
     this.allocatable = new Resource();
-    this.images = new Map();
-    this.pvcRefCounts = new Map();
+    this.images = noImageStates;
+    this.pvcRefCounts = noPVCRefCounts;
     this.setGeneration(nextGeneration());
     if (node) this.setNode(node);
   }
@@ -422,7 +435,10 @@ export class NodeInfo {
       const key = `${pi.namespace}/${claim}`;
       const n = (this.pvcRefCounts.get(key) ?? 0) + sign;
       if (n <= 0) this.pvcRefCounts.delete(key);
-      else this.pvcRefCounts.set(key, n);
+      else {
+        if (this.pvcRefCounts === noPVCRefCounts) this.pvcRefCounts = new Map();
+        this.pvcRefCounts.set(key, n);
+      }
     }
   }
 
@@ -454,7 +470,7 @@ export class NodeInfo {
     this.allocatable.copyFrom(src.allocatable);
     this.images = src.images;
     if (src.pvcRefCounts.size > 0) this.pvcRefCounts = new Map(src.pvcRefCounts);
-    else if (this.pvcRefCounts.size > 0) this.pvcRefCounts = new Map();
+    else if (this.pvcRefCounts.size > 0) this.pvcRefCounts = noPVCRefCounts;
     this.setGeneration(src.generation);
     this.syncRow();
   }

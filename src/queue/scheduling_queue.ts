@@ -665,6 +665,9 @@ export class SchedulingQueue {
 
   /** Moves pods whose rejecting plugins care about `event` (MoveAllToActiveOrBackoffQueue). */
   moveAllToActiveOrBackoffQueue(event: ClusterEvent, oldObj: unknown, newObj: unknown, preCheck?: (pod: Pod) => boolean): void {
+    // Nothing to move and no attempt to tell: the usual case while the informers list (a node
+    // added per listed node).
+    if (this.unschedulablePods.size === 0 && this.inFlightPods.size === 0) return;
     const pods: QueuedPodInfo[] = [];
     // The pods whose hints may not all say QueueSkip, when the plugins' indexes can tell.
     const candidates = this.unschedulablePods.candidates(event, oldObj, newObj) ?? this.unschedulablePods.scannable();

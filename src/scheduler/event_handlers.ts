@@ -46,6 +46,10 @@ function ev(resource: EventResource, actionType: number, label: string): Cluster
   return { resource, actionType, label };
 }
 
+// The events of every listed node and bound pod, made once (upstream's framework.EventNodeAdd...).
+const nodeAdd = ev('Node', ActionType.Add, 'NodeAdd');
+const assignedPodAdd = ev('AssignedPod', ActionType.Add, 'AssignedPodAdd');
+
 function conditionStatuses(n: Node): Map<string, string> {
   const m = new Map<string, string>();
   for (const c of n.status?.conditions ?? []) m.set(c.type, c.status);
@@ -129,7 +133,7 @@ export class EventHandlers {
       if (assigned) {
         cache.addPod(pod);
         this.sched.podBindingObserved(pod, false);
-        queue.moveAllToActiveOrBackoffQueue(ev('AssignedPod', ActionType.Add, 'AssignedPodAdd'), null, pod);
+        queue.moveAllToActiveOrBackoffQueue(assignedPodAdd, null, pod);
       } else if (this.sched.responsibleForPod(pod) && !pod.metadata.deletionTimestamp && !isTerminal(pod)) {
         queue.add(pod);
       }
@@ -144,7 +148,7 @@ export class EventHandlers {
         // The binding arrived: the pod joins the cache and leaves the queue.
         cache.addPod(pod);
         this.sched.podBindingObserved(pod, false);
-        queue.moveAllToActiveOrBackoffQueue(ev('AssignedPod', ActionType.Add, 'AssignedPodAdd'), null, pod);
+        queue.moveAllToActiveOrBackoffQueue(assignedPodAdd, null, pod);
         queue.delete(pod);
       } else if (this.sched.responsibleForPod(pod)) {
         // An identical object carries nothing new (a resync).
@@ -228,7 +232,7 @@ export class EventHandlers {
     const { cache, queue } = this.sched;
     if (e.type === 'ADDED') {
       cache.addNode(node);
-      queue.moveAllToActiveOrBackoffQueue(ev('Node', ActionType.Add, 'NodeAdd'), null, node);
+      queue.moveAllToActiveOrBackoffQueue(nodeAdd, null, node);
     } else if (e.type === 'MODIFIED') {
       const oldNode = e.oldObject as Node;
       cache.updateNode(oldNode, node);

@@ -198,3 +198,27 @@ describe('KubeClusterClient: catching up on taking the lease', () => {
     k.stop();
   });
 });
+
+describe('KubeClusterClient: the watches after sync', () => {
+  it('open after what the caller does at once on sync (the first binding takes a connection the lists left open)', async () => {
+    const sent: string[] = [];
+    const t: RestTransport = {
+      request: async <T>(req: RestRequest): Promise<T> => {
+        sent.push(`${req.method} ${req.path}`);
+        return { metadata: { resourceVersion: '5' }, items: [] } as T;
+      },
+      watch: (path: string): WatchHandle => {
+        sent.push(`WATCH ${path}`);
+        return { close: () => {} };
+      },
+    };
+    const k = new KubeClusterClient({ transport: t, clock: new FakeClock(0), log: discardLogger, resources: ['Node', 'Pod'].map(resourceSpec) });
+    await k.start(() => undefined);
+    const pod = { metadata: { name: 'p', namespace: 'ns', uid: 'u' }, spec: { containers: [] } } as Pod;
+    await k.bind(pod, 'n1');
+    assert.deepEqual(sent, ['GET /api/v1/nodes', 'GET /api/v1/pods', 'POST /api/v1/namespaces/ns/pods/p/binding']);
+    await new Promise<void>((r) => setImmediate(r));
+    assert.deepEqual(sent.slice(3), ['WATCH /api/v1/nodes', 'WATCH /api/v1/pods'], 'then every kind watches from its list');
+    k.stop();
+  });
+});

@@ -357,3 +357,18 @@ test('a first list asked for earlier is used instead of listing; a failed one is
   assert.equal(failed.t.listQueries[0]!.resourceVersion, '0');
   failed.r.stop();
 });
+
+test('with trimManagedFields, listed and watched objects reach the store and the handler without managedFields', async () => {
+  const managed = (o: KubeObject): KubeObject => ({ ...o, metadata: { ...o.metadata, managedFields: [{ manager: 'kubectl', operation: 'Update' }] } } as KubeObject);
+  for (const trim of [true, false]) {
+    const seen: KubeObject[] = [];
+    const { t, r, start } = setup({ trimManagedFields: trim, handler: (e) => seen.push(e.object) });
+    t.state = { items: [managed(obj('a', 'u1', '5'))], rv: '7' };
+    await start();
+    t.watches[0]!.open();
+    t.watches[0]!.emit({ type: 'ADDED', object: raw(managed(obj('b', 'u2', '8'))) });
+    const fields = [...r.store.values(), ...seen].map((o) => o.metadata?.managedFields?.length ?? 0);
+    assert.deepEqual(fields, trim ? [0, 0, 0, 0] : [1, 1, 1, 1], `trimManagedFields: ${trim}`);
+    r.stop();
+  }
+});

@@ -27,6 +27,8 @@ export interface ReflectorOptions {
   handler: (e: WatchEvent) => void;
   /** Objects failing this are kept out of the store (as the server-side field selector would). */
   keep?: (o: KubeObject) => boolean;
+  /** Drop each object's metadata.managedFields as it arrives (client-go's SetTransform, as upstream's pod informer does). */
+  trimManagedFields?: boolean;
   backoff?: Backoff;
   random?: () => number;
   /** Page size of lists (client-go's pager: 500). */
@@ -334,6 +336,8 @@ export class Reflector {
   }
 
   private typed(o: KubeObject): KubeObject {
+    // Before the mark: the object is then exactly what the store keeps.
+    if (this.o.trimManagedFields === true && o.metadata?.managedFields !== undefined) delete o.metadata.managedFields;
     markFromApiServer(o);
     // List items carry no kind; the handlers route by it.
     if (o.kind !== this.o.spec.kind) o.kind = this.o.spec.kind;
