@@ -73,14 +73,9 @@ const entryKey = (qp: QueuedPodInfo): string => qp.group?.key ?? qp.podInfo.uid;
 
 /** A set that refuses to change: one empty instance stands for every new pod's empty plugin sets. */
 class UnchangingSet extends Set<string> {
-  private sealed = false;
-  constructor() {
-    super();
-    this.sealed = true;
-  }
+  // Set's constructor adds nothing when given no values, so add can refuse from the start.
   override add(value: string): this {
-    if (this.sealed) throw new Error(`the shared empty plugin set cannot change (adding ${value}): assign a new set`);
-    return super.add(value);
+    throw new Error(`the shared empty plugin set cannot change (adding ${value}): assign a new set`);
   }
   override delete(): boolean {
     throw new Error('the shared empty plugin set cannot change: assign a new set');
