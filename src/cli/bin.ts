@@ -17,6 +17,9 @@ process.stdout.on('error', (err: NodeJS.ErrnoException) => {
   if (err.code === 'EPIPE') process.exit(0);
   throw err;
 });
+// The lists' requests out before the core loads: their connections' TLS handshakes need this
+// thread, which loading the core holds for ~60 ms (run_first_lists.ts, FirstLists.sent).
+if (early) await early.sent;
 const { runCli } = await import('./main.js');
 
 runCli(argv, undefined, early).then(

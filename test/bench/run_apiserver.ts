@@ -121,16 +121,26 @@ function watchBindings(cp: ControlPlane, ns: string, resourceVersion: string, ex
   return { done, close };
 }
 
+/**
+ * BENCH_SCHEDULER_CPUS (a taskset CPU list, e.g. "1"): the schedulers run on those CPUs only. With
+ * the bench itself under `taskset -c 0`, the API server and etcd keep the other core, as on a
+ * cluster where they run on machines of their own.
+ */
+function pinned(command: string, args: string[]): [string, string[]] {
+  const cpus = process.env.BENCH_SCHEDULER_CPUS;
+  return cpus ? ['taskset', ['-c', cpus, command, ...args]] : [command, args];
+}
+
 function schedulerChild(kind: string, config: string, kubeconfig: string, tag = ''): Child {
   if (kind === 'upstream') {
-    return new Child(`kube-scheduler${tag}`, binaries.kubeScheduler, [
+    return new Child(`kube-scheduler${tag}`, ...pinned(binaries.kubeScheduler, [
       '--config', config, '--secure-port', '0', '--authentication-kubeconfig', kubeconfig, '--authorization-kubeconfig', kubeconfig,
-    ]);
+    ]));
   }
   const root = kind === 'old' ? flags.old! : repo;
   // BENCH_NODE_ARGS: extra flags for node, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the start.
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  return new Child(`kube-scheduler-ts (${kind})${tag}`, process.execPath, [...nodeArgs, join(root, 'dist', 'cli', 'bin.js'), 'run', '--config', config, '--secure-port', '0', '-v', process.env.BENCH_V ?? '0']);
+  return new Child(`kube-scheduler-ts (${kind})${tag}`, ...pinned(process.execPath, [...nodeArgs, join(root, 'dist', 'cli', 'bin.js'), 'run', '--config', config, '--secure-port', '0', '-v', process.env.BENCH_V ?? '0']));
 }
 
 /** A scheduler under measurement: a child process, or the in-process bindings-only client. */

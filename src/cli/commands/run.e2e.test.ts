@@ -485,7 +485,7 @@ test('the run command takes the lease on the Lease read before its code loaded (
     const held = e.cluster.create({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'kube-scheduler', namespace: 'kube-system' }, spec: { holderIdentity: 'other', leaseDurationSeconds: 3600 } } as KubeObject);
     // As read just before it was taken: free, at the same resourceVersion, so the write over it succeeds.
     const early = { ...held, spec: { holderIdentity: '' } } as Lease;
-    const first: FirstLists = { target: targetOf(loadKubeConfig(kubeconfig)), lists: new Map(), lease: { namespace: 'kube-system', name: 'kube-scheduler', read: Promise.resolve(early) } };
+    const first: FirstLists = { target: targetOf(loadKubeConfig(kubeconfig)), lists: new Map(), sent: Promise.resolve(), lease: { namespace: 'kube-system', name: 'kube-scheduler', read: Promise.resolve(early) } };
     const { code, stderr } = await runUntilPBound(e, ['--kubeconfig', kubeconfig, '--secure-port', '0'], first);
     assert.equal(code, 0, stderr);
   } finally {

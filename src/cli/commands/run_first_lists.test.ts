@@ -108,3 +108,50 @@ test('with leader election on, run\'s first requests read the Lease it would ele
     await api.close();
   }
 });
+
+test('`sent` resolves once the first lists\' requests are out, before any answer, and also when they cannot go out', async () => {
+  // An API server that answers nothing until told: `sent` may not wait for the answers.
+  const arrived: string[] = [];
+  const held: http.ServerResponse[] = [];
+  let allArrived!: () => void;
+  const bothArrived = new Promise<void>((resolve) => {
+    allArrived = resolve;
+  });
+  const server = http.createServer((req, res) => {
+    arrived.push(new URL(req.url ?? '/', 'http://x').pathname);
+    held.push(res);
+    if (arrived.length === 2) allArrived();
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  const dir = mkdtempSync(join(tmpdir(), 'first-sent-'));
+  const kubeconfig = join(dir, 'kubeconfig');
+  writeFileSync(kubeconfig, kubeconfigYaml(`http://127.0.0.1:${port}`, 'u'));
+  try {
+    const first = startFirstLists(['--kubeconfig', kubeconfig, '--leader-elect=false']);
+    assert.ok(first);
+    let answered = false;
+    const lists = Promise.all(first.lists.values()).then(() => {
+      answered = true;
+    });
+    await first.sent;
+    assert.equal(answered, false, 'sent before any answer');
+    await bothArrived;
+    assert.deepEqual(arrived.sort(), ['/api/v1/nodes', '/api/v1/pods']);
+    for (const res of held) {
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ metadata: { resourceVersion: '7' }, items: [] }));
+    }
+    await lists;
+    assert.equal(answered, true);
+  } finally {
+    for (const res of held) res.destroy();
+    await new Promise<void>((r) => server.close(() => r()));
+  }
+
+  // Nothing listens any more: the requests fail, and `sent` resolves all the same.
+  const refused = startFirstLists(['--kubeconfig', kubeconfig, '--leader-elect=false']);
+  assert.ok(refused);
+  await refused.sent;
+  for (const listed of refused.lists.values()) await assert.rejects(listed);
+});

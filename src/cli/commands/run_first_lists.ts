@@ -22,7 +22,17 @@ export interface FirstLists {
   readonly lists: ReadonlyMap<string, Promise<Listed>>;
   /** The leader election Lease read (null: not found), when leader election is on. */
   readonly lease?: { readonly namespace: string; readonly name: string; readonly read: Promise<Lease | null> };
+  /**
+   * Resolves once both lists' requests have gone to the server (or failed), or after `sendWaitMs`
+   * at most. bin.ts waits for it before loading the core: the connections' TLS handshakes need the
+   * main thread, which the core's loading would hold for ~60 ms, and until they are done the API
+   * server has nothing to work on.
+   */
+  readonly sent: Promise<void>;
 }
+
+/** The longest bin.ts waits for the first lists to go out (an API server that does not answer the connection). */
+export const sendWaitMs = 200;
 
 /** Who a kubeconfig talks to and as whom. */
 export function targetOf(kc: KubeConfig): string {
@@ -77,16 +87,27 @@ export function startFirstLists(argv: string[]): FirstLists | null {
   }
   const transport = new HttpTransport(kc, { userAgent: 'kube-scheduler-ts/scheduler' });
   const lists = new Map<string, Promise<Listed>>();
+  const sent: Promise<void>[] = [];
   for (const key of ['Node', 'Pod']) {
     const spec = resourceSpec(key);
-    const listed = listAll(transport, spec, '0');
+    let onSent!: () => void;
+    sent.push(new Promise<void>((resolve) => {
+      onSent = resolve;
+    }));
+    const listed = listAll(transport, spec, '0', { onSent });
     // A failure is the reflector's to retry; nothing waits on this promise but it.
-    listed.catch(() => undefined);
+    listed.then(onSent, onSent);
     lists.set(listKeyOf(spec), listed);
   }
   // Only read: the lease is taken once the informers synced, as upstream's scheduler does.
   const leaseRead = lease && { ...lease, read: getLease(transport, lease.namespace, lease.name) };
   leaseRead?.read.catch(() => undefined);
   void Promise.allSettled([...lists.values(), leaseRead?.read]).then(() => transport.destroy());
-  return { target: targetOf(kc), lists, ...(leaseRead ? { lease: leaseRead } : {}) };
+  let timer: NodeJS.Timeout | undefined;
+  const waited = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, sendWaitMs);
+    timer.unref();
+  });
+  const allSent = Promise.race([Promise.all(sent).then(() => undefined), waited]).finally(() => clearTimeout(timer));
+  return { target: targetOf(kc), lists, sent: allSent, ...(leaseRead ? { lease: leaseRead } : {}) };
 }

@@ -22,7 +22,7 @@ const defaultListTimeoutMs = 60_000;
  * Every object of a kind at one resourceVersion (client-go's pager: pages only for "" and "0",
  * which the watch cache cannot serve otherwise).
  */
-export async function listAll(transport: RestTransport, spec: ResourceSpec, resourceVersion: string, o: { pageSize?: number; timeoutMs?: number } = {}): Promise<Listed> {
+export async function listAll(transport: RestTransport, spec: ResourceSpec, resourceVersion: string, o: { pageSize?: number; timeoutMs?: number; onSent?: () => void } = {}): Promise<Listed> {
   const timeoutMs = o.timeoutMs ?? defaultListTimeoutMs;
   const paged = resourceVersion === '' || resourceVersion === '0';
   const limit = paged ? String(o.pageSize ?? 500) : undefined;
@@ -37,6 +37,8 @@ export async function listAll(transport: RestTransport, spec: ResourceSpec, reso
         path: spec.path,
         query: { fieldSelector: spec.fieldSelector, resourceVersion: cont ? undefined : resourceVersion || undefined, limit, continue: cont },
         timeoutMs,
+        // Told when the first page's request has gone out.
+        ...(cont === undefined && o.onSent ? { onSent: o.onSent } : {}),
       });
     } catch (err) {
       // An expired continue token: start over with one full list, as client-go's pager does.

@@ -33,6 +33,8 @@ export interface RestRequest {
   readonly contentType?: string;
   /** Aborts the request after this long (ms); none when unset. */
   readonly timeoutMs?: number;
+  /** Called once the request has gone to the server (written to its connection) or failed; at most once a try. */
+  readonly onSent?: () => void;
 }
 
 /** One line of a watch stream. */
@@ -281,6 +283,12 @@ export class HttpTransport implements RestTransport {
       headers['Content-Type'] = req.contentType ?? 'application/json';
       headers['Content-Length'] = String(Buffer.byteLength(payload));
     }
+    let notified = false;
+    const sent = () => {
+      if (notified) return;
+      notified = true;
+      req.onSent?.();
+    };
     const options = await this.requestOptions(req.method, headers);
     const url = this.url(req.path, req.query);
     const timeoutMs = req.timeoutMs ?? this.opts.timeoutMs;
@@ -321,8 +329,10 @@ export class HttpTransport implements RestTransport {
         });
       });
       this.open.add(r);
+      if (req.onSent) r.once('finish', sent);
       r.on('error', (err) => {
         this.open.delete(r);
+        sent();
         reject(err);
       });
       if (timeoutMs) {
