@@ -6,7 +6,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { request as httpRequest } from 'node:http';
-import { createServer } from 'node:net';
+import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,14 +28,30 @@ export function missingBinaries(): string | null {
 
 /** A free loopback port, found by letting the kernel pick one. */
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
+  const [port] = await freePorts(1);
+  return port!;
+}
+
+/**
+ * `count` distinct free loopback ports: each listener stays open until all are picked, so the
+ * kernel cannot hand the same port out twice (etcd and kube-apiserver once got the same one).
+ */
+export async function freePorts(count: number): Promise<number[]> {
+  const servers: Server[] = [];
+  try {
+    const ports: number[] = [];
+    for (let i = 0; i < count; i++) {
+      const s = createServer();
+      servers.push(s);
+      ports.push(await new Promise<number>((resolve, reject) => {
+        s.once('error', reject);
+        s.listen(0, '127.0.0.1', () => resolve((s.address() as { port: number }).port));
+      }));
+    }
+    return ports;
+  } finally {
+    await Promise.all(servers.map((s) => new Promise<void>((r) => (s.listening ? s.close(() => r()) : r()))));
+  }
 }
 
 export interface ApiResponse {
@@ -125,7 +141,7 @@ export class ControlPlane {
   /** @param apiserverArgs added to kube-apiserver's flags (feature gates, runtime config). */
   static async start(apiserverArgs: readonly string[] = []): Promise<ControlPlane> {
     const dir = mkdtempSync(join(tmpdir(), 'control-plane-'));
-    const [etcdPort, peerPort, apiPort] = [await freePort(), await freePort(), await freePort()];
+    const [etcdPort, peerPort, apiPort] = (await freePorts(3)) as [number, number, number];
     const etcd = new Child('etcd', binaries.etcd, [
       '--name', 'e2e', '--data-dir', join(dir, 'etcd'), '--log-level', 'warn',
       '--listen-client-urls', `http://127.0.0.1:${etcdPort}`, '--advertise-client-urls', `http://127.0.0.1:${etcdPort}`,
