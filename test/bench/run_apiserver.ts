@@ -6,6 +6,8 @@
 // Run: npx tsx test/bench/run_apiserver.ts [--nodes 5000] [--pods 5000] [--rounds 2]
 //        [--schedulers ours,upstream,client] [--failover ours,upstream] [--old DIR]
 //        (DIR: another checkout with a built dist/, as "old"; --failover '' skips failover)
+// Pinned, as when the control plane has machines of its own: BENCH_SCHEDULER_CPUS=1 taskset -c 0 npx tsx ...
+//        (the schedulers on CPU 1; the API server, etcd and this bench on CPU 0).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
