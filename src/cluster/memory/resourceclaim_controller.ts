@@ -229,29 +229,21 @@ export class ResourceClaimController {
 
   /** One pass: the dirty groups, pods, then claims, each in the order it became dirty. */
   private async sync(): Promise<void> {
-    // An empty set is skipped without a copy (most passes have one or two kinds of work); the
-    // keys are handed to the sync methods directly, with no closure per key.
-    if (this.dirtyGroups.size > 0) {
-      const groups = [...this.dirtyGroups];
-      this.dirtyGroups.clear();
-      for (const k of groups) await this.guarded(this.syncPodGroup, k);
-    }
-    if (this.dirtyPods.size > 0) {
-      const pods = [...this.dirtyPods];
-      this.dirtyPods.clear();
-      for (const k of pods) await this.guarded(this.syncPod, k);
-    }
-    if (this.dirtyClaims.size > 0) {
-      const claims = [...this.dirtyClaims];
-      this.dirtyClaims.clear();
-      for (const k of claims) await this.guarded(this.syncClaim, k);
-    }
+    const groups = [...this.dirtyGroups];
+    this.dirtyGroups.clear();
+    for (const k of groups) await this.guarded(() => this.syncPodGroup(k));
+    const pods = [...this.dirtyPods];
+    this.dirtyPods.clear();
+    for (const k of pods) await this.guarded(() => this.syncPod(k));
+    const claims = [...this.dirtyClaims];
+    this.dirtyClaims.clear();
+    for (const k of claims) await this.guarded(() => this.syncClaim(k));
   }
 
   /** A write the store refuses (a conflict, a vanished object) waits for the next change, as a requeue would. */
-  private async guarded(fn: (this: ResourceClaimController, k: string) => Promise<void>, k: string): Promise<void> {
+  private async guarded(fn: () => Promise<void>): Promise<void> {
     try {
-      await fn.call(this, k);
+      await fn();
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
     }
