@@ -254,12 +254,6 @@ describe('retries and final places', () => {
       want: [{ pod: 'default/p', diffs: 4, known: [], after: false }, { pod: 'default/q', diffs: 4, known: [], after: true }],
     },
     {
-      name: "upstream's final read before its pod's own nomination clearing arrived: known",
-      upstream: [nominated('p', { writes: ['nominate default/p node-1'], final: 'pending nominated node-1' })],
-      ours: [nominated('p', { writes: ['nominate default/p node-1', 'unnominate default/p'], final: 'pending' })],
-      scenario: scenario([pending('p')]), want: [{ pod: 'default/p', diffs: 0, known: ['late-nomination-clearing'], after: false }],
-    },
-    {
       name: 'a nomination ours kept while upstream cleared it is compared',
       upstream: [nominated('p', { writes: ['nominate default/p node-1', 'unnominate default/p'], final: 'pending' })],
       ours: [nominated('p', { writes: ['nominate default/p node-1'], final: 'pending nominated node-1' })],

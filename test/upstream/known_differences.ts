@@ -96,21 +96,10 @@ export const knownDifferences: readonly KnownDifference[] = [
       let writes = upstream.writes;
       if (ours.writes.at(-1) === own && !writes.includes(own)) writes = [...writes, own];
       if (upstream.victims.length === 0) writes = writes.filter((w) => !w.startsWith('unnominate ') || w === own || ours.writes!.includes(w));
-      // The same late write can miss the harness's final read too: upstream's pod then still shows
-      // the nomination that ours cleared at the end of its last attempt with writes.
-      const final = upstream.final?.startsWith('pending nominated ') && ours.final === 'pending' && lastWrites(ours).at(-1) === own && !lastWrites(upstream).includes(own) ? 'pending' : upstream.final;
-      if (writes.join() === upstream.writes.join() && final === upstream.final) return null;
-      return { ...upstream, writes, ...(final === undefined ? {} : { final }) };
+      return writes.join() === upstream.writes.join() ? null : { ...upstream, writes };
     },
   },
 ];
-
-/** The writes of a pod's last attempt (its first or a retry) that made any. */
-function lastWrites(p: ExplainPod): readonly string[] {
-  const attempts = [p, ...(p.retries ?? [])];
-  for (let i = attempts.length - 1; i >= 0; i--) if ((attempts[i]!.writes ?? []).length > 0) return attempts[i]!.writes!;
-  return [];
-}
 
 /** "namespace/name" of every pod in the scenario that belongs to a pod group with `disruptionMode: all`. */
 function wholeGroupMembers(scenario: Scenario): Set<string> {

@@ -647,6 +647,16 @@ func (h *harness) settle(ctx context.Context) error {
 				why = fmt.Sprintf("the informer is behind on pod %s/%s", p.Namespace, p.Name)
 				return false, nil
 			}
+			// A status write still queued or in flight in the API dispatcher (the clearing of a
+			// failed pod's own nomination): syncing the cached pod, as the scheduler's informer
+			// handler does, shows what the write will change.
+			if h.sched.APIDispatcher != nil {
+				synced, err := h.sched.APIDispatcher.SyncObject(c)
+				if sp, ok := synced.(*v1.Pod); err == nil && ok && !equality.Semantic.DeepEqual(sp.Status, c.Status) {
+					why = fmt.Sprintf("a status write for pod %s/%s is pending", p.Namespace, p.Name)
+					return false, nil
+				}
+			}
 			if f.GetPodInPreBind(p.UID) != nil {
 				continue
 			}
