@@ -303,6 +303,11 @@ libraryEntries.forEach((entry, i) => {
 const firstLists = join(src, 'cli', 'commands', 'run_first_lists.ts');
 await build({ ...common, entryPoints: [firstLists], outfile: outOf(firstLists), plugins: [fromVendor(outOf(firstLists))], banner: requireBanner });
 
+// The row pass's worker thread: a file of its own, which the core starts by URL (beside
+// dist/core.js, src/scheduler/parallel/row_pass_pool.ts), bundling only the row arithmetic it runs.
+const rowPassWorker = join(src, 'scheduler', 'parallel', 'row_pass_worker.ts');
+await build({ ...common, entryPoints: [rowPassWorker], outfile: outOf(rowPassWorker) });
+
 // The CLI: src/cli/bin.ts itself, with its runCli taken from the core instead of a second copy.
 await build({
   ...common,

@@ -10,6 +10,7 @@ import type { CycleState } from './cycle_state.js';
 import type { ClusterEventWithHint } from './events.js';
 import type { NodeInfo } from './node_info.js';
 import type { NodeRows } from './node_rows.js';
+import type { RowResourceCheck, RowScoring } from './row_pass.js';
 import type { PodInfo } from './pod_info.js';
 import type { Status } from './status.js';
 import type { Extender } from './extender.js';
@@ -208,6 +209,11 @@ export interface FilterPlugin extends Plugin {
    * NodeInfo object, and calls each plugin once per stretch of nodes rather than once per node.
    */
   filterRows?(state: CycleState, pod: PodInfo, rows: NodeRows, first: number, count: number, passes: Uint8Array): void;
+  /**
+   * filterRows's check as data, for the row pass on worker threads (framework/row_pass.ts); null
+   * when this pod's check is not one (the walk then calls filterRows on the main thread).
+   */
+  rowCheck?(state: CycleState, pod: PodInfo): RowResourceCheck | null;
 }
 
 /** What a PostFilter plugin returns: a nominated node (or none) and its verdict. */
@@ -268,6 +274,12 @@ export interface ScorePlugin extends Plugin {
    * null, `state.scoredRows.positions[i]` is the row of `nodes[i]` in it.
    */
   scoreNodesInto?(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], scores: Float64Array): Status | null;
+  /**
+   * How the row pass may score `pod` for this plugin ahead of Score (asked before PreScore, so a
+   * plugin whose PreScore would skip the pod answers null): scoreNodesInto then takes the
+   * precomputed scores it finds in `state.scoredRows.pass` for itself.
+   */
+  rowScoring?(state: CycleState, pod: PodInfo): RowScoring | null;
   scoreExtensions?(): ScoreExtensions | null;
   /**
    * Optional: when this pod would get the same final score (after NormalizeScore) on every one of

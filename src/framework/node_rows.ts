@@ -51,7 +51,11 @@ export class NodeRows {
   private readonly length: number;
   private readonly coldBase: number;
 
-  constructor(readonly list: NodeList, private readonly table: Float64Array) {
+  /**
+   * @param table the rows (in a SharedArrayBuffer when worker threads may read them: a worker
+   *   builds its NodeRows over the same table, with a list of the same length).
+   */
+  constructor(readonly list: NodeList, readonly table: Float64Array) {
     this.length = list.length;
     this.coldBase = list.length * RowStride;
   }
@@ -110,6 +114,16 @@ export class NodeRows {
   }
 }
 
+/** Scores a row pass computed ahead of Score (framework/row_pass.ts RowPassResult). */
+export interface PassedScores {
+  readonly rows: NodeRows;
+  /** The rows first .. first + count - 1 were passed. */
+  readonly first: number;
+  readonly count: number;
+  /** The scores of `owner` for exactly `podRequests`, by row - first (NaN: none), or null. */
+  columnOf(owner: object, podRequests: Float64Array): Float64Array | null;
+}
+
 /**
  * A cycle's scored nodes as rows: `positions[k]` is the row in `rows` of `nodes[k]`. Score plugins
  * find it in `CycleState.scoredRows` and use it only when `nodes` is the list they were given.
@@ -118,6 +132,8 @@ export class NodeRowSelection {
   rows: NodeRows | null = null;
   nodes: NodeList | null = null;
   positions = new Int32Array(64);
+  /** The walk's row pass, when one ran: scores already computed for some of the rows. */
+  pass: PassedScores | null = null;
 
   /** The positions, with room for `n` nodes (their values are the caller's to write). */
   reserve(n: number): Int32Array {

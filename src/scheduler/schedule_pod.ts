@@ -13,6 +13,8 @@ import { andThen, type MaybePromise } from '../util/maybe_promise.js';
 import { thrownMessage } from '../framework/runtime/thrown.js';
 import type { NodeInfo } from '../framework/node_info.js';
 import { NodeRowSelection, type NodeRows } from '../framework/node_rows.js';
+import type { RowPassResult, RowPassRunner } from '../framework/row_pass.js';
+import type { FilterPlugin } from '../framework/interfaces.js';
 import type { NodeToStatus } from '../framework/node_to_status.js';
 import type { PodInfo } from '../framework/pod_info.js';
 import type { Framework, NodePluginScores, PluginScore, PluginScoreColumn } from '../framework/runtime/framework.js';
@@ -75,6 +77,8 @@ export interface AlgorithmState {
   feasibleBuffer?: NodeInfo[];
   /** Where the last walk's feasible nodes are in the snapshot's rows (Score reads it). */
   feasibleRows?: NodeRowSelection;
+  /** Runs long stretches of a row walk, with their scores, on worker threads (parallelism). */
+  rowPass?: RowPassRunner;
 }
 
 /** Extenders and where their skipped (ignorable) errors are reported. */
@@ -317,6 +321,7 @@ function findNodesThatPassFilters(
   let found = 0;
   const selection = rows === null ? null : (alg.feasibleRows ??= new NodeRowSelection());
   const positions = selection === null ? null : selection.reserve(want);
+  if (selection !== null) selection.pass = null;
   try {
     if (n === 0) return;
     const start = alg.nextStartNodeIndex % n;
@@ -339,14 +344,22 @@ function findNodesThatPassFilters(
       // Stretches of as many nodes as are still wanted, each within the list (no wrapping): the
       // walk examines every node of one, so each plugin checks the stretch's rows in one call,
       // and only the nodes the rows cannot pass (or without their Node) meet the Filter plugins.
-      const passes = selection!.reservePasses(want);
+      const scratch = selection!.reservePasses(want);
       let at = start;
       for (let i = 0; i < n && found < want; ) {
         const count = Math.min(want - found, n - i, n - at);
-        passes.fill(1, 0, count);
-        for (let p = 0; p < byRows.length; p++) byRows[p]!.filterRows!(state, pod, rows!, at, count, passes);
+        // A long first stretch goes to the row pass (worker threads), which also scores its rows.
+        const pass = i === 0 && alg.rowPass !== undefined && count >= alg.rowPass.minRows ? rowPass(alg.rowPass, fwk, state, pod, byRows, rows!, at, count) : null;
+        if (pass !== null) selection!.pass = pass;
+        const passes = pass === null ? scratch : pass.verdicts;
+        if (pass === null) {
+          passes.fill(1, 0, count);
+          for (let p = 0; p < byRows.length; p++) byRows[p]!.filterRows!(state, pod, rows!, at, count, passes);
+        }
+        // The row pass's verdicts include the Node's presence; the plain stretch checks it here.
+        const checked = pass !== null;
         for (let k = 0; k < count; k++, at++) {
-          if ((passes[k] === 1 && rows!.hasNode(at)) || passesFilters(fwk, state, pod, nodes[at]!, false, diagnosis)) {
+          if ((passes[k] === 1 && (checked || rows!.hasNode(at))) || passesFilters(fwk, state, pod, nodes[at]!, false, diagnosis)) {
             feasible[found] = nodes[at]!;
             positions![found++] = at;
           }
@@ -373,6 +386,12 @@ function findNodesThatPassFilters(
       alg.feasibleRows.nodes = null;
     }
   }
+}
+
+/** The row pass over a stretch of the walk, or null when this attempt's plugins cannot hand it over. */
+function rowPass(runner: RowPassRunner, fwk: Framework, state: CycleState, pod: PodInfo, walk: readonly FilterPlugin[], rows: NodeRows, first: number, count: number): RowPassResult | null {
+  const work = fwk.rowPassOf(state, pod, walk);
+  return work === null ? null : runner.run(rows, first, count, work.check, work.scorings);
 }
 
 /**

@@ -34,6 +34,7 @@ import { newSharedDRAManager } from '../plugins/dynamicresources/shared_dra_mana
 import { PodGroupStates } from '../cache/pod_group_state.js';
 import { groupScheduler } from './schedule_group.js';
 import { withWorkloadPlugins } from './workload_plugins.js';
+import { rowPassPool, RowPassPool, type RowPassPoolOptions } from './parallel/row_pass_pool.js';
 
 /** The parts of a defaulted KubeSchedulerConfiguration a Scheduler is built from. */
 export interface ResolvedConfig {
@@ -79,6 +80,12 @@ export interface SchedulerDeps {
   extenders?: readonly Extender[];
   /** Monotonic seconds for durations (performance.now() by default). */
   monotonicSeconds?: () => number;
+  /**
+   * The row pass's worker threads (scheduler/parallel/row_pass_pool.ts): by default
+   * min(parallelism, cores) - 1 of them for walks of at least defaultRowPassMinRows nodes; null
+   * walks every node on the main thread.
+   */
+  rowPass?: RowPassPoolOptions | null;
 }
 
 const defaultMonotonicSeconds = (): number => performance.now() / 1000;
@@ -96,6 +103,8 @@ export class Scheduler implements SchedulingCycles, EventHandlerTarget {
   readonly loop: SchedulingLoop;
   private readonly metrics: SchedulerMetricsRecorder | null;
   private readonly monotonicSeconds: () => number;
+  /** The Filter walk's worker threads (none with parallelism 1 or one core). */
+  readonly rowPass: RowPassPool | null;
   /** What the scheduling and binding cycles use of this scheduler. */
   private readonly cycles: CycleContext;
   /** Binding cycles in flight. */
@@ -137,6 +146,8 @@ export class Scheduler implements SchedulingCycles, EventHandlerTarget {
       oneWorker: (config.parallelism ?? 16) === 1,
       recordScores: (deps.recordScores ?? false) || (deps.diagnose ?? false),
     };
+    this.rowPass = rowPassPool(config.parallelism ?? 16, deps.rowPass);
+    if (this.rowPass !== null) alg.rowPass = this.rowPass;
     const gates = deps.featureGates ?? FeatureGates.defaults;
     // The writes upstream's API dispatcher takes with SchedulerAsyncAPICalls: bindings and the
     // pod status patches (the unschedulable condition, nominations set and cleared).
@@ -283,6 +294,7 @@ export class Scheduler implements SchedulingCycles, EventHandlerTarget {
    * those waiting for a lost answer to be confirmed end, leaving their pod assumed).
    */
   stop(): void {
+    this.rowPass?.close();
     void this.loop.stop();
     this.confirmations.stop();
     this.queue.close();

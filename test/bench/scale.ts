@@ -23,13 +23,17 @@ import { Scheduler } from '../../src/scheduler/scheduler.js';
 import { RealClock, seededRandom } from '../../src/util/clock.js';
 
 const usage = `usage: npm run bench:scale [-- --sizes 5000x50000,50000x500000,100000x1000000] [--measure-pods 5000] [--json FILE]
-         [--docs FILE] [--render A.json,B.json --docs FILE] [--cpu-profile PREFIX]
+         [--docs FILE] [--render A.json,B.json --docs FILE] [--cpu-profile PREFIX] [--parallelism N]
   --sizes          nodes x bound pods per size, comma-separated
   --measure-pods   SchedulingBasic pods scheduled and timed on each filled cluster
   --json FILE      the figures as JSON
   --docs FILE      rewrite the table between FILE's bench:scale markers
   --render LIST    the table from earlier --json runs (with --docs), without running
-  --cpu-profile P  a V8 profile of each size's measured pods: P-<nodes>.cpuprofile`;
+  --cpu-profile P  a V8 profile of each size's measured pods: P-<nodes>.cpuprofile
+  --parallelism N  the configuration's parallelism (default 16): the Filter walk's worker threads
+                   are min(N, cores) - 1; 1 walks on the main thread alone
+  --row-workers N  that many worker threads instead (0: the main thread runs the row pass alone)
+  --row-spin N     a worker's busy-wait iterations between jobs (default 20000)`;
 
 /** The flags, or the exit code when there is nothing to run (--help: 0; a bad flag: 2, with the reason). */
 function readFlags() {
@@ -40,6 +44,9 @@ function readFlags() {
         'measure-pods': { type: 'string', default: '5000' },
         json: { type: 'string' },
         'cpu-profile': { type: 'string' },
+        parallelism: { type: 'string' },
+        'row-workers': { type: 'string' },
+        'row-spin': { type: 'string' },
         docs: { type: 'string' },
         render: { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -99,7 +106,12 @@ async function measureSize(nodes: number, pods: number, measured: number): Promi
   const registry = inTreeRegistry();
   const cluster = new MemoryCluster({ clock, admitPod });
   const attempts: number[] = [];
-  const scheduler = Scheduler.fromConfig(defaultConfiguration(registry), {
+  const config = defaultConfiguration(registry);
+  if (flags.parallelism !== undefined) config.parallelism = Number(flags.parallelism);
+  const rowWorkers = flags['row-workers'];
+  const rowPass = rowWorkers === undefined ? undefined : { workers: Number(rowWorkers), minRows: 1000, spin: flags['row-spin'] === undefined ? undefined : Number(flags['row-spin']) };
+  const scheduler = Scheduler.fromConfig(config, {
+    rowPass,
     registry,
     client: cluster,
     clock,
@@ -151,6 +163,7 @@ async function measureSize(nodes: number, pods: number, measured: number): Promi
   }
   await scheduler.loop.stop();
   await scheduler.waitForBindings();
+  if (scheduler.rowPass !== null) console.error(`row pass: ${JSON.stringify(scheduler.rowPass.stats)}`);
   scheduler.stop();
   const afterRun = heapAfterGC();
   // Also keeps the cluster and the scheduler alive through the measurement above: V8 may collect

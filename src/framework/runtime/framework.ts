@@ -15,6 +15,7 @@ import type { MaybePromise } from '../../util/maybe_promise.js';
 import type { ExtensionPointLabel } from '../metrics_recorder.js';
 import type { NodeInfo } from '../node_info.js';
 import type { PodInfo } from '../pod_info.js';
+import type { RowResourceCheck, RowScoring } from '../row_pass.js';
 import { Code, Status, codeName, isSuccess } from '../status.js';
 import { OpportunisticBatch, type BatchHandle } from './batch.js';
 import { normalizeScores, runRawScorePlugins } from './batch_scores.js';
@@ -287,6 +288,23 @@ export class Framework extends FrameworkHandle {
   rowFilterWalk(state: CycleState, pod: PodInfo): readonly fw.FilterPlugin[] | null {
     if (!this.filterWalkByRows || state.diagnosis !== null || state.recordPluginMetrics) return null;
     return state.skipFilterPlugins === this.filterWalkFor && pod === this.filterWalkPod ? this.filterWalk : null;
+  }
+
+  /**
+   * The row pass's work for a row walk (`walk`, from rowFilterWalk): its one plugin's check as data
+   * and every Score plugin's row scoring of the pod; null when the walk's check is not one.
+   */
+  rowPassOf(state: CycleState, pod: PodInfo, walk: readonly fw.FilterPlugin[]): { check: RowResourceCheck; scorings: RowScoring[] } | null {
+    if (walk.length !== 1 || walk[0]!.rowCheck === undefined) return null;
+    const check = walk[0]!.rowCheck(state, pod);
+    if (check === null) return null;
+    const scorings: RowScoring[] = [];
+    for (const p of this.scorePlugins) {
+      if (p.rowScoring === undefined) continue;
+      const scoring = p.rowScoring(state, pod);
+      if (scoring !== null) scorings.push(scoring);
+    }
+    return { check, scorings };
   }
 
   // The last attempt's walk, for the skip set its PreFilter made (fresh per attempt, shared by

@@ -37,9 +37,9 @@ import {
   type NodeResourcesFitArgs,
   type ScoringStrategy,
 } from './args.js';
-import { leastResourceScorer } from './least_allocated.js';
-import { mostResourceScorer, mostResourceScorerExact } from './most_allocated.js';
-import { requestedToCapacityRatioScorer } from './requested_to_capacity_ratio.js';
+import { mostResourceScorerExact } from './most_allocated.js';
+import { fitsRow } from './row_arithmetic.js';
+import type { RowResourceCheck, RowScoring } from '../../framework/row_pass.js';
 import { PreScoreState, ResourceAllocationScorer, type ExactPlacementScorer } from './resource_allocation.js';
 import { isDRAExtendedResourceName, ResourceDeviceClassPrefix } from '../../dra/device_class_resolver.js';
 import type { DeviceClassResolver } from '../../framework/shared_dra_manager.js';
@@ -86,6 +86,17 @@ class FitRequest {
    */
   readonly shortOf: (Status | undefined)[] = [];
   readonly shortOfUnresolvable: (Status | undefined)[] = [];
+
+  private check: RowResourceCheck | null = null;
+
+  /** The packed part of the request as filterRows checks it; a zero cpu or memory request is not checked. */
+  get rowCheck(): RowResourceCheck {
+    return (this.check ??= {
+      milliCPU: this.milliCPU > 0 ? this.milliCPU : -Infinity,
+      memory: this.memory > 0 ? this.memory : -Infinity,
+      ephemeralStorage: this.ephemeralStorage,
+    });
+  }
 
   static compile(
     request: Resource,
@@ -242,15 +253,14 @@ function newScorer(strategy: ScoringStrategy, dra: DraExtendedResources | null):
   const resources = strategy.resources;
   switch (strategy.type) {
     case LeastAllocated:
-      return new ResourceAllocationScorer(LeastAllocated, resources, leastResourceScorer(resources), false, dra, containerSpecOnly);
     case MostAllocated:
-      return new ResourceAllocationScorer(MostAllocated, resources, mostResourceScorer(resources), false, dra, containerSpecOnly);
+      return ResourceAllocationScorer.fromSpec({ strategy: strategy.type, resources, shape: null, useRequested: false }, dra, containerSpecOnly);
     case RequestedToCapacityRatio: {
       const shape = strategy.requestedToCapacityRatio?.shape;
       if (!shape || shape.length === 0) {
         throw new Error(`${FitName}: scoring strategy ${RequestedToCapacityRatio} needs a non-empty requestedToCapacityRatio.shape`);
       }
-      return new ResourceAllocationScorer(RequestedToCapacityRatio, resources, requestedToCapacityRatioScorer(resources, shape), false, dra, containerSpecOnly);
+      return ResourceAllocationScorer.fromSpec({ strategy: RequestedToCapacityRatio, resources, shape, useRequested: false }, dra, containerSpecOnly);
     }
     default:
       throw new Error(`${FitName}: scoring strategy ${strategy.type} is not supported`);
@@ -324,24 +334,20 @@ export class Fit implements PreFilterPlugin, FilterPlugin, EnqueueExtensions, Pr
    * Filter's passes read from the nodes' rows: the packed checks of `shortfalls` (pods, cpu,
    * memory, ephemeral storage) over a stretch of rows. A pod with scalar requests is left to `filter`.
    */
-  filterRows(state: CycleState, _pod: PodInfo, rows: NodeRows, first: number, count: number, passes: Uint8Array): void {
-    const s = state.read<PreFilterState>(preFilterStateKey);
-    if (!(s instanceof PreFilterState) || s.request.scalarNames.length > 0) {
+  filterRows(state: CycleState, pod: PodInfo, rows: NodeRows, first: number, count: number, passes: Uint8Array): void {
+    const check = this.rowCheck(state, pod);
+    if (check === null) {
       passes.fill(0, 0, count);
       return;
     }
-    const req = s.request;
-    // A zero request never falls short (`shortfalls` skips it): -Infinity stands for "no check".
-    const cpu = req.milliCPU > 0 ? req.milliCPU : -Infinity;
-    const memory = req.memory > 0 ? req.memory : -Infinity;
-    const ephemeral = req.ephemeralStorage;
-    for (let k = 0; k < count; k++) {
-      const at = first + k;
-      if (rows.podCount(at) + 1 > rows.allowedPodNumber(at) ||
-        cpu > rows.allocatableMilliCPU(at) - rows.requestedMilliCPU(at) ||
-        memory > rows.allocatableMemory(at) - rows.requestedMemory(at) ||
-        (ephemeral > 0 && ephemeral > rows.allocatableEphemeralStorage(at) - rows.requestedEphemeralStorage(at))) passes[k] = 0;
-    }
+    for (let k = 0; k < count; k++) if (!fitsRow(rows, first + k, check)) passes[k] = 0;
+  }
+
+  /** filterRows's check as data (the row pass), or null for a pod with scalar requests. */
+  rowCheck(state: CycleState, _pod: PodInfo): RowResourceCheck | null {
+    const s = state.read<PreFilterState>(preFilterStateKey);
+    if (!(s instanceof PreFilterState) || s.request.scalarNames.length > 0) return null;
+    return s.request.rowCheck;
   }
 
   /** Filter's scratch for the first shortfall of a node (Filter runs one node at a time). */
@@ -381,6 +387,10 @@ export class Fit implements PreFilterPlugin, FilterPlugin, EnqueueExtensions, Pr
     const s = state.read<PreScoreState>(preScoreStateKey);
     const ps = s instanceof PreScoreState ? s : this.preScoreState(pod);
     return this.scorer.scoreNodesInto(nodes, ps.podRequests, scores, ps.dra, state.scoredRows);
+  }
+
+  rowScoring(_state: CycleState, pod: PodInfo): RowScoring | null {
+    return this.scorer.rowScoring(pod);
   }
 
   scoreExtensions(): null {

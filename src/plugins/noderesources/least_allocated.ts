@@ -2,7 +2,7 @@
 // (framework/plugins/noderesources/least_allocated.go).
 import { MaxNodeScore } from '../../framework/interfaces.js';
 import type { ResourceSpec } from './args.js';
-import { weightedMeanScorer, type ResourceScorer } from './resource_allocation.js';
+import { weightedMeanScorer, type ResourceScorer } from './strategies.js';
 
 /** ((capacity - requested) * MaxNodeScore) / capacity in int64 arithmetic; 0 when over capacity. */
 function leastRequestedScore(requested: number, capacity: number): number {

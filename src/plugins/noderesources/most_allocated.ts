@@ -2,7 +2,7 @@
 // (framework/plugins/noderesources/most_allocated.go).
 import { MaxNodeScore } from '../../framework/interfaces.js';
 import type { ResourceSpec } from './args.js';
-import { weightedMeanScorer, type ExactPlacementScorer, type ResourceScorer } from './resource_allocation.js';
+import { weightedMeanScorer, type ExactPlacementScorer, type ResourceScorer } from './strategies.js';
 
 /** (requested * MaxNodeScore) / capacity in int64 arithmetic, requested capped at capacity. */
 function mostRequestedScore(requested: number, capacity: number): number {

@@ -3,7 +3,7 @@
 import { buildBrokenLinearFunction } from '../../framework/helpers/shape_score.js';
 import { MaxNodeScore } from '../../framework/interfaces.js';
 import { MaxCustomPriorityScore, type ResourceSpec, type UtilizationShapePoint } from './args.js';
-import type { ResourceScorer } from './resource_allocation.js';
+import type { ResourceScorer } from './strategies.js';
 
 const maxUtilization = 100;
 

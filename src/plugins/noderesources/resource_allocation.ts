@@ -17,20 +17,11 @@ import type { PodInfo } from '../../framework/pod_info.js';
 import { Status } from '../../framework/status.js';
 import type { ResourceSpec } from './args.js';
 import type { DraExtendedResources, DraScoringState } from './dra_extended_resources.js';
+import type { ExactPlacementScorer, ResourceScorer } from './strategies.js';
+import { KindCPU, KindEphemeralStorage, KindIgnored, KindMemory, KindScalar, resourceScorerOf, RowScorer } from './row_arithmetic.js';
+import type { RowScorerSpec, RowScoring } from '../../framework/row_pass.js';
 
-/**
- * Scores one node from per-resource `requested` (the node's requests plus the pod's) and
- * `allocatable`, in the order of the configured resources; an entry with allocatable 0 is to be
- * skipped. `podRequests` is the pod's share of `requested`, so the node's requests before the pod
- * are `requested - podRequests` (upstream's `allocated`). Must not keep the arrays.
- */
-export type ResourceScorer = (requested: Float64Array, allocatable: Float64Array, podRequests: Float64Array) => number;
-
-/**
- * A placement's score over exact sums (upstream's int64), for the rare placement whose sums or
- * their products with MaxNodeScore leave a double's exact integers.
- */
-export type ExactPlacementScorer = (requested: readonly bigint[], allocatable: readonly bigint[]) => number;
+export type { ExactPlacementScorer, ResourceScorer } from './strategies.js';
 
 /** What PreScore works out once per pod for a scorer's Score (Fit's and BalancedAllocation's preScoreState). */
 export class PreScoreState implements StateData {
@@ -47,32 +38,6 @@ export class PreScoreState implements StateData {
 
 /** Beyond this, requested * MaxNodeScore may not be exact in a double. */
 const exactProductLimit = Math.floor(Number.MAX_SAFE_INTEGER / MaxNodeScore);
-
-/**
- * LeastAllocated's and MostAllocated's node score: the weighted mean of `resourceScore` over the
- * configured resources the node has, truncated as Go's integer division.
- */
-export function weightedMeanScorer(resources: readonly ResourceSpec[], resourceScore: (requested: number, capacity: number) => number): ResourceScorer {
-  const weights = Float64Array.from(resources, (r) => r.weight);
-  return (requested, allocatable) => {
-    let nodeScore = 0;
-    let weightSum = 0;
-    for (let i = 0; i < requested.length; i++) {
-      if (allocatable[i] === 0) continue;
-      nodeScore += resourceScore(requested[i]!, allocatable[i]!) * weights[i]!;
-      weightSum += weights[i]!;
-    }
-    return weightSum === 0 ? 0 : Math.trunc(nodeScore / weightSum);
-  };
-}
-
-// How each configured resource is read from a NodeInfo, decided once from its name.
-const KindCPU = 0;
-const KindMemory = 1;
-const KindEphemeralStorage = 2;
-const KindScalar = 3;
-/** Anything else (e.g. `pods`): never scored, as upstream finds no scalar allocatable for it. */
-const KindIgnored = 4;
 
 function resourceKind(name: string): number {
   switch (name) {
@@ -129,6 +94,30 @@ export class ResourceAllocationScorer {
     this.requested = new Float64Array(resources.length);
     this.allocatable = new Float64Array(resources.length);
     this.packedOnly = this.names.length > 0 && this.kinds.every((k) => k === KindCPU || k === KindMemory || k === KindEphemeralStorage);
+    this.rowScorer = this.packedOnly ? new RowScorer(resources, useRequested, scorer) : null;
+  }
+
+  /**
+   * The scorer a spec describes (NodeResourcesFit's strategies, BalancedAllocation): with only
+   * packed resources, the row pass's worker threads can score for it.
+   */
+  static fromSpec(spec: RowScorerSpec, draResources: DraExtendedResources | null = null, podParts: PodRequestsOptions | null = null): ResourceAllocationScorer {
+    const scorer = resourceScorerOf(spec);
+    if (scorer === null) throw new Error(`scoring strategy ${spec.strategy} is not supported`);
+    const s = new ResourceAllocationScorer(spec.strategy, spec.resources, scorer, spec.useRequested, draResources, podParts);
+    s.spec = spec;
+    return s;
+  }
+
+  /** What built this scorer, when fromSpec did. */
+  private spec: RowScorerSpec | null = null;
+  /** The row arithmetic of the packed path (null unless packedOnly). */
+  private readonly rowScorer: RowScorer | null;
+
+  /** The row pass's scoring of `pod` by this scorer (which takes it back in scoreRowsInto), or null when rows cannot score it. */
+  rowScoring(pod: PodInfo): RowScoring | null {
+    if (this.spec === null || this.rowScorer === null) return null;
+    return { owner: this, spec: this.spec, podRequests: this.podRequests(pod) };
   }
 
   /**
@@ -193,7 +182,7 @@ export class ResourceAllocationScorer {
   scoreNodesInto(nodes: readonly NodeInfo[], podRequests: Float64Array, scores: Float64Array, dra: DraScoringState | null = null, selection: NodeRowSelection | null = null): Status | null {
     const rows = this.packedOnly && selection !== null ? selection.rowsFor(nodes) : null;
     if (rows !== null) {
-      this.scoreRowsInto(rows, selection!.positions, nodes.length, podRequests, scores);
+      this.scoreRowsInto(rows, selection!, nodes.length, podRequests, scores);
       return null;
     }
     if (this.packedOnly) {
@@ -242,32 +231,38 @@ export class ResourceAllocationScorer {
 
   /**
    * The packed path of scoreNodesInto over rows: the k-th node is row `positions[k]`, its memo slot
-   * that position (as `ni.position` gives it above), and no NodeInfo object is read.
+   * that position (as `ni.position` gives it above), and no NodeInfo object is read. A row the
+   * walk's row pass scored for this scorer and these requests takes that score.
    */
-  private scoreRowsInto(rows: NodeRows, positions: Int32Array, count: number, podRequests: Float64Array, scores: Float64Array): void {
-    const n = this.names.length;
-    const kinds = this.kinds;
-    const useRequested = this.useRequested;
-    const requested = this.requested;
-    const allocatable = this.allocatable;
+  private scoreRowsInto(rows: NodeRows, selection: NodeRowSelection, count: number, podRequests: Float64Array, scores: Float64Array): void {
+    const positions = selection.positions;
+    const pass = selection.pass !== null && selection.pass.rows === rows ? selection.pass : null;
+    const passed = pass === null ? null : pass.columnOf(this, podRequests);
+    const passFirst = pass === null ? 0 : pass.first;
+    const passCount = pass === null ? 0 : pass.count;
+    const rowScorer = this.rowScorer!;
     const memo = this.memoFor(podRequests, count);
     const memoMask = memo.length / memoStride - 1;
     const epoch = this.memoEpoch;
     for (let k = 0; k < count; k++) {
       const at = positions[k]!;
+      if (passed !== null) {
+        const off = at - passFirst;
+        if (off >= 0 && off < passCount) {
+          const v = passed[off]!;
+          if (v === v) {
+            scores[k] = v;
+            continue;
+          }
+        }
+      }
       const generation = rows.generation(at);
       const slot = (at & memoMask) * memoStride;
       if (memo[slot] === generation && memo[slot + 1] === epoch) {
         scores[k] = memo[slot + 2]!;
         continue;
       }
-      for (let i = 0; i < n; i++) {
-        const kind = kinds[i]!;
-        const a = allocatableInRow(rows, at, kind);
-        allocatable[i] = a;
-        requested[i] = a === 0 ? 0 : usedInRow(rows, at, kind, useRequested) + podRequests[i]!;
-      }
-      const score = this.scorer(requested, allocatable, podRequests);
+      const score = rowScorer.score(rows, at, podRequests);
       memo[slot] = generation;
       memo[slot + 1] = epoch;
       memo[slot + 2] = score;
@@ -437,18 +432,4 @@ function usedOnNode(ni: NodeInfo, kind: number, useRequested: boolean): number {
   if (kind === KindCPU) return useRequested ? ni.requestedMilliCPU : ni.nonZeroRequestedMilliCPU;
   if (kind === KindMemory) return useRequested ? ni.requestedMemory : ni.nonZeroRequestedMemory;
   return ni.requestedEphemeralStorage;
-}
-
-/** allocatableOnNode for the node at row `at`. */
-function allocatableInRow(rows: NodeRows, at: number, kind: number): number {
-  if (kind === KindCPU) return rows.allocatableMilliCPU(at);
-  if (kind === KindMemory) return rows.allocatableMemory(at);
-  return rows.allocatableEphemeralStorage(at);
-}
-
-/** usedOnNode for the node at row `at`. */
-function usedInRow(rows: NodeRows, at: number, kind: number, useRequested: boolean): number {
-  if (kind === KindCPU) return useRequested ? rows.requestedMilliCPU(at) : rows.nonZeroRequestedMilliCPU(at);
-  if (kind === KindMemory) return useRequested ? rows.requestedMemory(at) : rows.nonZeroRequestedMemory(at);
-  return rows.requestedEphemeralStorage(at);
 }

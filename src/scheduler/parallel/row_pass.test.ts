@@ -1,0 +1,198 @@
+// The row pass on worker threads decides every pod as the walk on the main thread does: same
+// hosts, feasible counts, statuses and messages, same random draws, same next start.
+import { after, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Node, Pod, ResourceList } from '../../api/types.js';
+import { Snapshot } from '../../cache/snapshot.js';
+import { CycleState } from '../../framework/cycle_state.js';
+import { defaultFeatures } from '../../framework/features.js';
+import type { AnyPlugin, QueuedPodInfo } from '../../framework/interfaces.js';
+import { MapObjectLister } from '../../framework/object_lister.js';
+import { PodInfo } from '../../framework/pod_info.js';
+import { Registry } from '../../framework/registry.js';
+import { FitError } from '../../framework/runtime/fit_error.js';
+import { Framework } from '../../framework/runtime/framework.js';
+import type { ScoringStrategy } from '../../plugins/noderesources/args.js';
+import { defaultNodeResourcesBalancedAllocationArgs, defaultNodeResourcesFitArgs } from '../../plugins/noderesources/args.js';
+import { BalancedAllocation } from '../../plugins/noderesources/balanced_allocation.js';
+import { Fit } from '../../plugins/noderesources/fit.js';
+import { makeNode, makePod } from '../../testing/builders.js';
+import { FakeClock, seededRandom } from '../../util/clock.js';
+import { schedulePod, type AlgorithmState } from '../schedule_pod.js';
+import { RowPassPool } from './row_pass_pool.js';
+import { RowPassResult, type RowPassRunner } from '../../framework/row_pass.js';
+
+const less = (a: QueuedPodInfo, b: QueuedPodInfo) => a.timestamp < b.timestamp;
+
+function resourcesFramework(strategy?: ScoringStrategy): Framework {
+  const fit = new Fit(defaultNodeResourcesFitArgs(strategy === undefined ? {} : { scoringStrategy: strategy }));
+  const balanced = new BalancedAllocation(defaultNodeResourcesBalancedAllocationArgs({}));
+  const plugins: AnyPlugin[] = [{ name: 'QueueSort', less }, { name: 'Binder', bind: async () => null }, fit, balanced];
+  return new Framework(
+    {
+      schedulerName: 'default-scheduler',
+      plugins: {
+        queueSort: { enabled: [{ name: 'QueueSort' }] },
+        bind: { enabled: [{ name: 'Binder' }] },
+        preFilter: { enabled: [{ name: fit.name }] },
+        filter: { enabled: [{ name: fit.name }] },
+        preScore: { enabled: [{ name: fit.name }, { name: balanced.name }] },
+        score: { enabled: [{ name: fit.name, weight: 1 }, { name: balanced.name, weight: 2 }] },
+      },
+    },
+    {
+      registry: new Registry(plugins.map((p) => ({ name: p.name, factory: () => p }))),
+      snapshot: () => new Snapshot(),
+      objects: new MapObjectLister(),
+      client: { bind: async () => {}, deletePod: async () => {}, clearNominatedNodeName: async () => {} },
+      eventRecorder: { event: () => {} },
+      nominator: { nominatedPodsForNode: () => [], hasNominatedPods: () => false },
+      clock: new FakeClock(),
+      random: () => 0,
+      parallelism: 16,
+      features: defaultFeatures,
+    },
+  );
+}
+
+/** Nodes of varied sizes, some full of pods, some with ephemeral storage, a few without their Node. */
+function clusterNodes(count: number, random: () => number): Node[] {
+  return Array.from({ length: count }, (_, i) => {
+    const allocatable: ResourceList = {
+      cpu: `${1 + Math.floor(random() * 8)}`,
+      memory: `${1 + Math.floor(random() * 16)}Gi`,
+      pods: `${1 + Math.floor(random() * 6)}`,
+    };
+    if (i % 5 === 0) allocatable['ephemeral-storage'] = '10Gi';
+    if (i % 17 === 0) allocatable['example.com/gpu'] = '1';
+    return makeNode(`n${String(i).padStart(4, '0')}`, { allocatable });
+  });
+}
+
+/** Small requests mostly; none, huge, storage or a scalar (which the pass leaves to Filter) now and then. */
+function podRequests(i: number, random: () => number): ResourceList | undefined {
+  if (i % 11 === 0) return undefined;
+  const requests: ResourceList = { cpu: `${Math.floor(random() * 1500) + 1}m`, memory: `${Math.floor(random() * 3000) + 1}Mi` };
+  if (i % 13 === 0) requests.cpu = '20';
+  if (i % 6 === 0) requests['ephemeral-storage'] = '3Gi';
+  if (i % 19 === 0) requests['example.com/gpu'] = '1';
+  return requests;
+}
+
+function outcome(alg: AlgorithmState, fwk: Framework, snapshot: Snapshot, pod: Pod): string {
+  try {
+    const r = schedulePod(alg, fwk, new CycleState(), new PodInfo(pod), snapshot);
+    if (r instanceof Promise) throw new Error('asynchronous without extenders');
+    return `${r.suggestedHost} evaluated=${r.evaluatedNodes} feasible=${r.feasibleNodes} best=${r.bestNodes.join(',')}`;
+  } catch (err) {
+    if (!(err instanceof FitError)) throw err;
+    const statuses = [...err.diagnosis.nodeToStatus.entries()].map(([name, s]) => `${name}:${s.code}:${s.reasons.join('/')}`);
+    return `${err.message} | ${statuses.sort().join(' ')}`;
+  }
+}
+
+const pools: RowPassPool[] = [];
+after(() => {
+  for (const pool of pools) pool.close();
+});
+
+/** A pool whose workers compute every chunk (the main thread waits for them, however long they take to start). */
+async function workersOnly(): Promise<RowPassPool> {
+  const pool = new RowPassPool({ workers: 1, minRows: 1, chunkRows: 7, mainComputes: false, patienceMs: 60_000, spin: 1000 });
+  pools.push(pool);
+  await pool.started();
+  return pool;
+}
+
+function compare(strategy: ScoringStrategy | undefined, pool: RowPassPool, seed: number): void {
+  const random = seededRandom(seed);
+  const nodes = clusterNodes(300, random);
+  const withPass = Snapshot.fromObjects([], nodes);
+  const without = Snapshot.fromObjects([], nodes);
+  const fwkPass = resourcesFramework(strategy);
+  const fwkPlain = resourcesFramework(strategy);
+  for (const recordScores of [false, true]) {
+    // Every node is wanted (100%): the walk's first stretch is long enough for the pass.
+    const algPass: AlgorithmState = { nextStartNodeIndex: 0, percentageOfNodesToScore: 100, random: seededRandom(3), tieBreakByName: false, recordScores, rowPass: pool };
+    const algPlain: AlgorithmState = { nextStartNodeIndex: 0, percentageOfNodesToScore: 100, random: seededRandom(3), tieBreakByName: false, recordScores };
+    let placed = 0;
+    for (let i = 0; i < 120; i++) {
+      const pod = makePod(`p${recordScores}-${i}`, { requests: podRequests(i, random) });
+      const got = outcome(algPass, fwkPass, withPass, pod);
+      assert.equal(got, outcome(algPlain, fwkPlain, without, pod), `pod ${i}`);
+      assert.equal(algPass.nextStartNodeIndex, algPlain.nextStartNodeIndex);
+      assert.equal(algPass.random(), algPlain.random(), 'the same draws');
+      // A node without its Node passes Fit (the only Filter here) and has no name: nothing to assume on.
+      if (got.includes('evaluated=') && !got.startsWith(' ')) {
+        const host = got.split(' ')[0]!;
+        const bound = new PodInfo({ ...pod, spec: { ...pod.spec, nodeName: host } });
+        withPass.get(host)!.addPod(bound);
+        without.get(host)!.addPod(bound);
+        placed++;
+      }
+      // Now and then a node goes away: its row says so, and Filter reports it.
+      if (i === 40) {
+        withPass.get('n0005')!.removeNode();
+        without.get('n0005')!.removeNode();
+      }
+    }
+    assert.ok(placed > 40, `pods placed (${placed})`);
+  }
+}
+
+describe('the row pass on worker threads', () => {
+  it('decides as one thread with every chunk computed by a worker (LeastAllocated, BalancedAllocation)', async () => {
+    const pool = await workersOnly();
+    compare(undefined, pool, 27);
+    assert.ok(pool.stats.passes > 100 && pool.stats.workerChunks === pool.stats.chunks, JSON.stringify(pool.stats));
+    assert.equal(pool.stats.gaveUp, 0);
+  });
+
+  it('decides as one thread with MostAllocated and RequestedToCapacityRatio', async () => {
+    const pool = await workersOnly();
+    compare({ type: 'MostAllocated', resources: [{ name: 'cpu', weight: 3 }, { name: 'memory', weight: 1 }] }, pool, 8);
+    compare({
+      type: 'RequestedToCapacityRatio',
+      resources: [{ name: 'cpu', weight: 1 }, { name: 'memory', weight: 2 }, { name: 'ephemeral-storage', weight: 1 }],
+      requestedToCapacityRatio: { shape: [{ utilization: 0, score: 0 }, { utilization: 60, score: 10 }, { utilization: 100, score: 2 }] },
+    }, pool, 9);
+    assert.ok(pool.stats.workerChunks > 0 && pool.stats.workerChunks === pool.stats.chunks, JSON.stringify(pool.stats));
+  });
+
+  it('decides as one thread when the main thread and a worker share the chunks', () => {
+    const pool = new RowPassPool({ workers: 1, minRows: 1, chunkRows: 5 });
+    pools.push(pool);
+    compare(undefined, pool, 41);
+    assert.ok(pool.stats.passes > 100, JSON.stringify(pool.stats));
+  });
+
+  it('hands Score the scores the pass computed, for the plugin and requests they were computed for', () => {
+    // A runner whose scores are all 7: Fit's and BalancedAllocation's recorded scores show they were taken.
+    const seen: string[] = [];
+    const inner = new RowPassPool({ workers: 0, minRows: 1 });
+    const runner: RowPassRunner = {
+      minRows: 1,
+      run: (rows, first, count, check, scorings) => {
+        seen.push(scorings.map((s) => s.spec.strategy).join(','));
+        const real = inner.run(rows, first, count, check, scorings)!;
+        return new RowPassResult(rows, first, count, real.verdicts, scorings, real.columns.map((c) => c.map(() => 7)));
+      },
+      close: () => {},
+    };
+    const snapshot = Snapshot.fromObjects([], clusterNodes(50, seededRandom(1)));
+    const fwk = resourcesFramework();
+    const alg: AlgorithmState = { nextStartNodeIndex: 0, percentageOfNodesToScore: 100, random: seededRandom(3), tieBreakByName: false, recordScores: true, rowPass: runner };
+    const r = schedulePod(alg, fwk, new CycleState(), new PodInfo(makePod('p', { requests: { cpu: '100m', memory: '100Mi' } })), snapshot);
+    if (r instanceof Promise) throw new Error('asynchronous');
+    assert.deepEqual(seen, ['LeastAllocated,NodeResourcesBalancedAllocation']);
+    assert.ok(r.scores.length > 10);
+    for (const node of r.scores) assert.deepEqual(node.scores.map((s) => [s.name, s.score]), [['NodeResourcesFit', 7], ['NodeResourcesBalancedAllocation', 14]]);
+  });
+
+  it('leaves scalar requests and short stretches to the main thread walk', () => {
+    const pool = new RowPassPool({ workers: 1, minRows: 100_000 });
+    pools.push(pool);
+    compare(undefined, pool, 5);
+    assert.equal(pool.stats.passes, 0);
+  });
+});
