@@ -41,6 +41,8 @@ export interface HarnessOptions {
   opTimeoutMs?: number;
   /** Write a V8 CPU profile of the measured op to `<dir>/<file>` (open it in Chrome DevTools). */
   cpuProfile?: { dir: string; file: string };
+  /** Worker threads for long Filter walks (SchedulerDeps.rowPass); none when absent. */
+  rowWorkers?: number;
 }
 
 /** What one measured createPods op yields. */
@@ -136,6 +138,7 @@ export class WorkloadExecutor {
       featureGates: opts.featureGates,
       // Attempt durations as upstream reads them: from the scheduling cycle through the binding.
       onAttempt: (a) => this.measuring?.attempts.add(a.durationSeconds),
+      rowPass: opts.rowWorkers === undefined ? undefined : { workers: opts.rowWorkers },
     });
   }
 

@@ -81,9 +81,9 @@ export interface SchedulerDeps {
   /** Monotonic seconds for durations (performance.now() by default). */
   monotonicSeconds?: () => number;
   /**
-   * The row pass's worker threads (scheduler/parallel/row_pass_pool.ts): by default
-   * min(parallelism, cores) - 1 of them for walks of at least defaultRowPassMinRows nodes; null
-   * walks every node on the main thread.
+   * Worker threads for long Filter walks (scheduler/parallel/row_pass_pool.ts): none by default
+   * (docs/performance.md); `{}` takes as many as parallelism and the cores allow, `workers: N`
+   * that many (0: the row pass on the main thread alone).
    */
   rowPass?: RowPassPoolOptions | null;
 }
@@ -103,7 +103,7 @@ export class Scheduler implements SchedulingCycles, EventHandlerTarget {
   readonly loop: SchedulingLoop;
   private readonly metrics: SchedulerMetricsRecorder | null;
   private readonly monotonicSeconds: () => number;
-  /** The Filter walk's worker threads (none with parallelism 1 or one core). */
+  /** The Filter walk's worker threads, when asked for (SchedulerDeps.rowPass). */
   readonly rowPass: RowPassPool | null;
   /** What the scheduling and binding cycles use of this scheduler. */
   private readonly cycles: CycleContext;

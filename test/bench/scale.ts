@@ -30,9 +30,9 @@ const usage = `usage: npm run bench:scale [-- --sizes 5000x50000,50000x500000,10
   --docs FILE      rewrite the table between FILE's bench:scale markers
   --render LIST    the table from earlier --json runs (with --docs), without running
   --cpu-profile P  a V8 profile of each size's measured pods: P-<nodes>.cpuprofile
-  --parallelism N  the configuration's parallelism (default 16): the Filter walk's worker threads
-                   are min(N, cores) - 1; 1 walks on the main thread alone
-  --row-workers N  that many worker threads instead (0: the main thread runs the row pass alone)
+  --parallelism N  the configuration's parallelism (default 16)
+  --row-workers N  worker threads for long Filter walks (none by default; 0: the row pass on the
+                   main thread alone; auto: min(parallelism, cores) - 1)
   --row-spin N     a worker's busy-wait iterations between jobs (default 20000)`;
 
 /** The flags, or the exit code when there is nothing to run (--help: 0; a bad flag: 2, with the reason). */
@@ -109,7 +109,7 @@ async function measureSize(nodes: number, pods: number, measured: number): Promi
   const config = defaultConfiguration(registry);
   if (flags.parallelism !== undefined) config.parallelism = Number(flags.parallelism);
   const rowWorkers = flags['row-workers'];
-  const rowPass = rowWorkers === undefined ? undefined : { workers: Number(rowWorkers), minRows: 1000, spin: flags['row-spin'] === undefined ? undefined : Number(flags['row-spin']) };
+  const rowPass = rowWorkers === undefined ? undefined : { workers: rowWorkers === 'auto' ? undefined : Number(rowWorkers), spin: flags['row-spin'] === undefined ? undefined : Number(flags['row-spin']) };
   const scheduler = Scheduler.fromConfig(config, {
     rowPass,
     registry,

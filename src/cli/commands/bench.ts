@@ -50,7 +50,8 @@ export async function benchCommand(argv: string[], io: CliIO): Promise<number> {
   }
   const registry = inTreeRegistry();
   const config = values.config ? loadConfigFile(values.config, registry) : defaultConfiguration(registry);
-  const opts = { registry, config, notYetAvailable: notYetAvailablePlugins, featureGates, seed, opTimeoutMs: timeout * 1000 };
+  const rowWorkers = optionalInt(values['row-workers']);
+  const opts = { registry, config, notYetAvailable: notYetAvailablePlugins, featureGates, seed, opTimeoutMs: timeout * 1000, rowWorkers };
 
   const report: BenchReport = { workloads: [] };
   for (const sw of selected) {

@@ -19,7 +19,7 @@ import { Fit } from '../../plugins/noderesources/fit.js';
 import { makeNode, makePod } from '../../testing/builders.js';
 import { FakeClock, seededRandom } from '../../util/clock.js';
 import { schedulePod, type AlgorithmState } from '../schedule_pod.js';
-import { RowPassPool } from './row_pass_pool.js';
+import { RowPassPool, rowPassPool } from './row_pass_pool.js';
 import { RowPassResult, type RowPassRunner } from '../../framework/row_pass.js';
 
 const less = (a: QueuedPodInfo, b: QueuedPodInfo) => a.timestamp < b.timestamp;
@@ -194,5 +194,18 @@ describe('the row pass on worker threads', () => {
     pools.push(pool);
     compare(undefined, pool, 5);
     assert.equal(pool.stats.passes, 0);
+  });
+
+  it('is off unless asked for; asked for without a count, parallelism bounds the workers', () => {
+    assert.equal(rowPassPool(16), null);
+    assert.equal(rowPassPool(16, null), null);
+    // parallelism 1 leaves no worker: the pass runs on the main thread alone, no thread started.
+    const alone = rowPassPool(1, {})!;
+    pools.push(alone);
+    const snapshot = Snapshot.fromObjects([], clusterNodes(20, seededRandom(2)));
+    const check = { milliCPU: 100, memory: 1, ephemeralStorage: 0 };
+    const r = alone.run(snapshot.rows, 0, 20, check, [])!;
+    assert.equal(r.count, 20);
+    assert.deepEqual(alone.stats, { passes: 1, chunks: 1, workerChunks: 0, gaveUp: 0 });
   });
 });

@@ -21,9 +21,9 @@ import {
 
 export interface RowPassPoolOptions {
   /** Worker threads beside the main thread; 0 runs every pass on the main thread alone. */
-  readonly workers: number;
-  /** Stretches of fewer rows are walked as before (handing work over costs ~15 µs). */
-  readonly minRows: number;
+  readonly workers?: number;
+  /** Stretches of fewer rows are walked as before (handing work over costs ~15 µs); default 1,000. */
+  readonly minRows?: number;
   /** Rows per claimed chunk. */
   readonly chunkRows?: number;
   /** A worker's busy-wait iterations before it sleeps between jobs. */
@@ -43,22 +43,16 @@ export interface RowPassPoolOptions {
 const defaultRowPassMinRows = 1000;
 
 /**
- * Cores the workers leave alone: the main thread's, and one for V8's garbage collection threads
- * (and, in `run`, whatever else the machine runs). On the 2-core machine of docs/performance.md a
- * worker on the second core made the scheduler slower, not faster: no workers there by default.
- */
-const reservedCores = 2;
-
-/**
- * The scheduler's pool for `parallelism` (KubeSchedulerConfiguration): as many worker threads as
- * it allows and the machine's cores beyond reservedCores; null when that leaves none. `options`
- * replaces the defaults (null: no pool; `workers: 0`: the pass on the main thread alone).
+ * The scheduler's pool: none unless asked for (`options`), because on the 2-core machine of
+ * docs/performance.md a worker made the scheduler slower, and larger machines were not measured.
+ * Asked for without a count, as many workers as `parallelism` (KubeSchedulerConfiguration) allows
+ * beside the main thread and the machine has other cores.
  */
 export function rowPassPool(parallelism: number, options?: RowPassPoolOptions | null): RowPassPool | null {
-  if (options === null) return null;
-  const workers = options?.workers ?? Math.min(parallelism - 1, availableParallelism() - reservedCores);
-  if (workers < 0 || (workers === 0 && options?.workers === undefined)) return null;
-  return new RowPassPool({ minRows: defaultRowPassMinRows, ...options, workers });
+  if (options == null) return null;
+  const workers = options.workers ?? Math.min(parallelism - 1, availableParallelism() - 1);
+  if (workers < 0) return null;
+  return new RowPassPool({ ...options, workers });
 }
 
 /** The worker module beside this one: the TypeScript source under tsx, the bundle's own file in dist/. */
@@ -133,8 +127,8 @@ export class RowPassPool implements RowPassRunner {
   readonly stats = { passes: 0, chunks: 0, workerChunks: 0, gaveUp: 0 };
 
   constructor(options: RowPassPoolOptions) {
-    this.workerCount = Math.max(0, Math.trunc(options.workers));
-    this.minRows = options.minRows;
+    this.workerCount = Math.max(0, Math.trunc(options.workers ?? 0));
+    this.minRows = options.minRows ?? defaultRowPassMinRows;
     this.chunkRows = Math.max(1, options.chunkRows ?? 256);
     this.spin = options.spin ?? 20_000;
     this.patienceMs = options.patienceMs ?? 200;
