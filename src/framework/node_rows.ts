@@ -120,8 +120,8 @@ export interface PassedScores {
   /** The rows first .. first + count - 1 were passed. */
   readonly first: number;
   readonly count: number;
-  /** The scores of `owner` for exactly `podRequests`, by row - first (NaN: none), or null. */
-  columnOf(owner: object, podRequests: Float64Array): Float64Array | null;
+  /** The scores of `owner` for exactly `podRequests`, by row - first (255: none), or null. */
+  columnOf(owner: object, podRequests: Float64Array): Uint8Array | null;
 }
 
 /**

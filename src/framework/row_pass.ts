@@ -34,10 +34,15 @@ export interface RowScoring {
   readonly podRequests: Float64Array;
 }
 
+/** A column's mark for a row without a score from the pass (it did not pass, or its score is not a node score). */
+export const NoPassedScore = 255;
+
 /**
  * One row pass over rows [first, first + count) of `rows`: `verdicts[k]` is 1 when row first + k
  * has its Node and passes the check (0: the Filter plugins decide), `columns[s][k]` the score of
- * `scorings[s]` there (NaN where the row did not pass). Valid for the cycle that ran it.
+ * `scorings[s]` there, a node score (an integer from 0 to 100) in a byte, or NoPassedScore. Bytes,
+ * because a worker's results cross to the main thread's core: a third of the cache lines that
+ * doubles took. Valid for the cycle that ran it.
  */
 export class RowPassResult implements PassedScores {
   constructor(
@@ -46,11 +51,11 @@ export class RowPassResult implements PassedScores {
     readonly count: number,
     readonly verdicts: Uint8Array,
     readonly scorings: readonly RowScoring[],
-    readonly columns: readonly Float64Array[],
+    readonly columns: readonly Uint8Array[],
   ) {}
 
   /** The scores of `owner` for exactly `podRequests` over these rows, or null. */
-  columnOf(owner: object, podRequests: Float64Array): Float64Array | null {
+  columnOf(owner: object, podRequests: Float64Array): Uint8Array | null {
     for (let s = 0; s < this.scorings.length; s++) {
       const scoring = this.scorings[s]!;
       if (scoring.owner !== owner || scoring.podRequests.length !== podRequests.length) continue;

@@ -19,7 +19,7 @@ import type { ResourceSpec } from './args.js';
 import type { DraExtendedResources, DraScoringState } from './dra_extended_resources.js';
 import type { ExactPlacementScorer, ResourceScorer } from './strategies.js';
 import { KindCPU, KindEphemeralStorage, KindIgnored, KindMemory, KindScalar, resourceScorerOf, RowScorer } from './row_arithmetic.js';
-import type { RowScorerSpec, RowScoring } from '../../framework/row_pass.js';
+import { NoPassedScore, type RowScorerSpec, type RowScoring } from '../../framework/row_pass.js';
 
 export type { ExactPlacementScorer, ResourceScorer } from './strategies.js';
 
@@ -250,7 +250,7 @@ export class ResourceAllocationScorer {
         const off = at - passFirst;
         if (off >= 0 && off < passCount) {
           const v = passed[off]!;
-          if (v === v) {
+          if (v !== NoPassedScore) {
             scores[k] = v;
             continue;
           }

@@ -98,7 +98,7 @@ after(() => {
 
 /** A pool whose workers compute every chunk (the main thread waits for them, however long they take to start). */
 async function workersOnly(): Promise<RowPassPool> {
-  const pool = new RowPassPool({ workers: 1, minRows: 1, chunkRows: 7, mainComputes: false, patienceMs: 60_000, spin: 1000 });
+  const pool = new RowPassPool({ workers: 1, minRows: 1, chunkRows: 7, mainComputes: false, spin: 1000 });
   pools.push(pool);
   await pool.started();
   return pool;
@@ -145,7 +145,7 @@ describe('the row pass on worker threads', () => {
     const pool = await workersOnly();
     compare(undefined, pool, 27);
     assert.ok(pool.stats.passes > 100 && pool.stats.workerChunks === pool.stats.chunks, JSON.stringify(pool.stats));
-    assert.equal(pool.stats.gaveUp, 0);
+    assert.equal(pool.stats.stolen, 0);
   });
 
   it('decides as one thread with MostAllocated and RequestedToCapacityRatio', async () => {
@@ -206,6 +206,31 @@ describe('the row pass on worker threads', () => {
     const check = { milliCPU: 100, memory: 1, ephemeralStorage: 0 };
     const r = alone.run(snapshot.rows, 0, 20, check, [])!;
     assert.equal(r.count, 20);
-    assert.deepEqual(alone.stats, { passes: 1, chunks: 1, workerChunks: 0, gaveUp: 0 });
+    assert.deepEqual(alone.stats, { passes: 1, chunks: 1, workerChunks: 0, stolen: 0, replacedSlots: 0 });
+  });
+
+  it('computes the chunks a worker claimed and did not finish, and gives the next jobs other buffers', async () => {
+    // A worker that claims every chunk it can and never finishes one.
+    const pool = new RowPassPool({ workers: 1, minRows: 1, chunkRows: 16, workerUrl: new URL('../../../test/fixtures/row_pass_stalling_worker.ts', import.meta.url) });
+    pools.push(pool);
+    await pool.started();
+    const random = seededRandom(12);
+    const nodes = clusterNodes(200, random);
+    const withPass = Snapshot.fromObjects([], nodes);
+    const without = Snapshot.fromObjects([], nodes);
+    const fwkPass = resourcesFramework();
+    const fwkPlain = resourcesFramework();
+    const algPass: AlgorithmState = { nextStartNodeIndex: 0, percentageOfNodesToScore: 100, random: seededRandom(3), tieBreakByName: false, recordScores: false, rowPass: pool };
+    const algPlain: AlgorithmState = { nextStartNodeIndex: 0, percentageOfNodesToScore: 100, random: seededRandom(3), tieBreakByName: false, recordScores: false };
+    // The worker wins the race for a job's chunks now and then: enough pods for it to win some.
+    for (let i = 0; i < 20_000 && pool.stats.stolen === 0; i++) {
+      const pod = makePod(`s-${i}`, { requests: podRequests(i, random) });
+      assert.equal(outcome(algPass, fwkPass, withPass, pod), outcome(algPlain, fwkPlain, without, pod), `pod ${i}`);
+    }
+    assert.ok(pool.stats.stolen > 0, JSON.stringify(pool.stats));
+    assert.equal(pool.stats.workerChunks, 0);
+    // The slot whose chunks the worker still holds is not written again: the next use gets new buffers.
+    for (let i = 0; i < 4; i++) outcome(algPass, fwkPass, withPass, makePod(`t-${i}`, { requests: { cpu: '1m', memory: '1Mi' } }));
+    assert.ok(pool.stats.replacedSlots > 0, JSON.stringify(pool.stats));
   });
 });

@@ -1,8 +1,9 @@
 // The row pass on worker threads (framework/row_pass.ts), as upstream's Filter walk and Score run
 // over `parallelism` goroutines (schedule_one.go findNodesThatPassFilters, parallelize.Until). The
 // main thread publishes a job in shared memory and computes chunks itself; workers that are awake
-// claim the others. The main thread never waits for a worker to wake up, only for chunks a worker
-// already claimed, so a slow or missing worker costs time, never a result.
+// claim the others. The main thread never waits for a worker: a chunk a worker has not finished
+// when the main thread runs out of chunks to claim, it computes itself (the same values), so a
+// slow, descheduled or missing worker costs time, never a result.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
@@ -14,9 +15,10 @@ import { RowPassResult, type RowPassRunner, type RowResourceCheck, type RowScore
 import { RowScorer } from '../../plugins/noderesources/row_arithmetic.js';
 import { MemoStride, runRowPassChunk } from './row_pass_kernel.js';
 import {
-  ClaimClosed, ControlWords, CtlChunkRows, CtlChunks, CtlClaim, CtlCount, CtlDone, CtlFirst, CtlOutCapacity, CtlOutEpoch,
-  CtlMemoVersions, CtlScorers, CtlSeq, CtlSpecIds, CtlStop, CtlTableEpoch, MaxResources, MaxScorers, ParamCPU, ParamEphemeral, ParamMemory,
-  ParamEpochs, ParamRequests, ParamWords, SeqMask, type RowPassMessage, type RowPassWorkerData,
+  ClaimClosed, ControlWords, CtlChunkRows, CtlChunks, CtlClaim, CtlCount, CtlFirst, CtlOutCapacity, CtlOutEpoch, CtlOutSlot,
+  CtlScorers, CtlSeq, CtlSpecIds, CtlStop, CtlTableEpoch, MaxResources, MaxScorers, OutputSlots, ParamCPU,
+  ParamEphemeral, ParamEpochs, ParamMemory, ParamRequests, ParamWords, SeqMask,
+  type OutputBuffers, type RowPassMessage, type RowPassWorkerData,
 } from './row_pass_shared.js';
 
 export interface RowPassPoolOptions {
@@ -28,11 +30,9 @@ export interface RowPassPoolOptions {
   readonly chunkRows?: number;
   /** A worker's busy-wait iterations before it sleeps between jobs. */
   readonly spin?: number;
-  /** Atomics.wait rounds of 1 ms the main thread gives a worker's claimed chunk before computing it itself. */
-  readonly patienceMs?: number;
   /** The worker module; by default the one beside this module (or beside the bundled core). */
   readonly workerUrl?: URL;
-  /** false: the main thread leaves every chunk to the workers (tests of the workers' results). */
+  /** false: the main thread leaves every chunk to the workers and waits for them (tests of the workers' results). */
   readonly mainComputes?: boolean;
 }
 
@@ -85,12 +85,20 @@ function tsxEsmApi(): string {
 interface KnownSpec {
   readonly id: number;
   readonly scorer: RowScorer | null;
-  /** Scores by row position (runRowPassChunk), shared with the workers; grown with the lists. */
+  /** The main thread's own memo for the spec (each worker has its own). */
   memo: Float64Array;
-  memoVersion: number;
-  /** The requests the memo's current epoch holds scores for. */
+  /** The requests the memos' current epoch holds scores for. */
   requests: Float64Array | null;
   epoch: number;
+}
+
+/** One output slot: its buffers, and what the main thread knows of the job that last used them. */
+interface OutputSlot {
+  epoch: number;
+  buffers: OutputBuffers;
+  columnViews: Uint8Array[];
+  /** Chunks workers claimed in the slot's last job: its finished count must reach it before reuse. */
+  claimedByWorkers: number;
 }
 
 export class RowPassPool implements RowPassRunner {
@@ -98,7 +106,6 @@ export class RowPassPool implements RowPassRunner {
   private readonly workerCount: number;
   private readonly chunkRows: number;
   private readonly spin: number;
-  private readonly patienceMs: number;
   private readonly workerUrl: URL;
   private readonly mainComputes: boolean;
   private readonly control = new SharedArrayBuffer(ControlWords * Int32Array.BYTES_PER_ELEMENT);
@@ -112,26 +119,27 @@ export class RowPassPool implements RowPassRunner {
   private seq = 0;
   private table: Float64Array | null = null;
   private tableEpoch = 0;
-  private outEpoch = 0;
   private capacity = 0;
-  private verdicts: Uint8Array = new Uint8Array(0);
-  private columnsBuffer: Float64Array = new Float64Array(0);
-  private columnViews: Float64Array[] = [];
+  private readonly slots: OutputSlot[] = [];
   private readonly specs = new Map<RowScorerSpec, KnownSpec>();
   private readonly jobScorers: RowScorer[] = [];
   private readonly jobRequests: Float64Array[] = [];
-  private readonly jobColumns: Float64Array[] = [];
+  private readonly jobColumns: Uint8Array[] = [];
   private readonly jobMemos: Float64Array[] = [];
   private readonly jobEpochs: number[] = [];
-  /** Chunks the workers computed, and passes where the main thread stopped waiting for one (diagnostics). */
-  readonly stats = { passes: 0, chunks: 0, workerChunks: 0, gaveUp: 0 };
+  /** Which chunks of the open job the main thread claimed. */
+  private mine = new Uint8Array(64);
+  /**
+   * Passes and chunks; the chunks workers finished first, those the main thread computed in their
+   * place (a worker had claimed them, not finished), and slots replaced because a worker was late.
+   */
+  readonly stats = { passes: 0, chunks: 0, workerChunks: 0, stolen: 0, replacedSlots: 0 };
 
   constructor(options: RowPassPoolOptions) {
     this.workerCount = Math.max(0, Math.trunc(options.workers ?? 0));
     this.minRows = options.minRows ?? defaultRowPassMinRows;
-    this.chunkRows = Math.max(1, options.chunkRows ?? 256);
+    this.chunkRows = Math.max(1, options.chunkRows ?? 128);
     this.spin = options.spin ?? 20_000;
-    this.patienceMs = options.patienceMs ?? 200;
     this.workerUrl = options.workerUrl ?? defaultRowPassWorkerUrl();
     this.mainComputes = options.mainComputes ?? true;
     this.ctl[CtlClaim] = ClaimClosed;
@@ -140,64 +148,71 @@ export class RowPassPool implements RowPassRunner {
   run(rows: NodeRows, first: number, count: number, check: RowResourceCheck, scorings: readonly RowScoring[]): RowPassResult | null {
     const table = rows.table;
     if (!(table.buffer instanceof SharedArrayBuffer) || count <= 0 || scorings.length > MaxScorers) return null;
+    const chunkRows = this.chunkRows;
+    const chunks = Math.ceil(count / chunkRows);
+    if (chunks >= ClaimClosed) return null;
     const scorers = this.jobScorers;
     const requests = this.jobRequests;
+    const memos = this.jobMemos;
+    const epochs = this.jobEpochs;
     scorers.length = 0;
     requests.length = 0;
+    memos.length = 0;
+    epochs.length = 0;
     for (let s = 0; s < scorings.length; s++) {
       const scoring = scorings[s]!;
       const known = this.specOf(scoring.spec);
       if (known.scorer === null || scoring.podRequests.length > MaxResources) return null;
+      this.prepareMemo(known, scoring.podRequests, rows.list.length);
       scorers.push(known.scorer);
       requests.push(scoring.podRequests);
-    }
-    const memos = this.jobMemos;
-    const epochs = this.jobEpochs;
-    memos.length = 0;
-    epochs.length = 0;
-    for (let s = 0; s < scorings.length; s++) {
-      const known = this.specs.get(scorings[s]!.spec)!;
-      this.prepareMemo(known, scorings[s]!.podRequests, rows.list.length);
       memos.push(known.memo);
       epochs.push(known.epoch);
     }
     this.ensureCapacity(count);
-    const useWorkers = this.startWorkers();
-    const chunkRows = this.chunkRows;
-    const chunks = Math.ceil(count / chunkRows);
+    const useWorkers = this.startWorkers() && chunks > 1;
+    this.seq = (this.seq + 1) & SeqMask;
+    const slot = this.slotFor(this.seq % OutputSlots, chunks);
     const columns = this.jobColumns;
     columns.length = 0;
-    for (let s = 0; s < scorings.length; s++) columns.push(this.columnViews[s]!);
-    if (!useWorkers || chunks < 2) {
-      runRowPassChunk(rows, first, 0, count, check, scorers, requests, this.verdicts, columns, memos, epochs);
+    for (let s = 0; s < scorings.length; s++) columns.push(slot.columnViews[s]!);
+    const out = slot.buffers;
+    if (!useWorkers) {
+      runRowPassChunk(rows, first, 0, count, check, scorers, requests, out.verdicts, columns, memos, epochs);
     } else {
       this.publish(rows, first, count, chunks, check, scorings);
-      let mine = 0;
+      if (this.mine.length < chunks) this.mine = new Uint8Array(chunks * 2);
+      const mine = this.mine;
+      mine.fill(0, 0, chunks);
+      let mainChunks = 0;
       while (this.mainComputes) {
         const chunk = this.claim(chunks);
         if (chunk < 0) break;
+        mine[chunk] = 1;
+        mainChunks++;
         const from = chunk * chunkRows;
-        runRowPassChunk(rows, first, from, Math.min(count, from + chunkRows), check, scorers, requests, this.verdicts, columns, memos, epochs);
-        mine++;
+        runRowPassChunk(rows, first, from, Math.min(count, from + chunkRows), check, scorers, requests, out.verdicts, columns, memos, epochs);
       }
-      if (!this.awaitWorkers(chunks - mine)) {
-        // A claimed chunk is late (a descheduled or dead worker): compute every chunk here (a
-        // late worker writes the same values), then give the next jobs fresh buffers.
-        runRowPassChunk(rows, first, 0, count, check, scorers, requests, this.verdicts, columns, memos, epochs);
-        this.stats.gaveUp++;
-        Atomics.store(this.ctl, CtlClaim, (this.seq << 16) | ClaimClosed);
-        const result = this.result(rows, first, count, scorings);
-        this.replaceBuffers(this.capacity);
-        // The late worker may still write memo entries: later jobs use fresh memos.
-        for (const scoring of scorings) this.replaceMemo(this.specs.get(scoring.spec)!, rows.list.length, false);
-        return result;
+      if (!this.mainComputes) this.awaitEveryChunk(out.finishedCount, chunks);
+      // No chunk is claimed after this: the rest were claimed by workers.
+      const closed = this.close_(chunks);
+      slot.claimedByWorkers = closed - mainChunks;
+      for (let chunk = 0; chunk < chunks; chunk++) {
+        if (mine[chunk] === 1) continue;
+        if (chunk < closed && Atomics.load(out.finished, chunk) === 1) {
+          this.stats.workerChunks++;
+          continue;
+        }
+        // Claimed by a worker that has not finished it (or never claimed): computed here, the
+        // same values; the worker's late writes go to this slot only, which waits for them.
+        const from = chunk * chunkRows;
+        runRowPassChunk(rows, first, from, Math.min(count, from + chunkRows), check, scorers, requests, out.verdicts, columns, memos, epochs);
+        if (chunk < closed) this.stats.stolen++;
       }
-      this.stats.workerChunks += chunks - mine;
-      Atomics.store(this.ctl, CtlClaim, (this.seq << 16) | ClaimClosed);
     }
     this.stats.passes++;
     this.stats.chunks += chunks;
-    return this.result(rows, first, count, scorings);
+    return new RowPassResult(rows, first, count, out.verdicts, scorings.slice(), columns.slice());
   }
 
   /** Starts the workers now; resolves once each has loaded (or at once without any). */
@@ -226,10 +241,6 @@ export class RowPassPool implements RowPassRunner {
     }
   }
 
-  private result(rows: NodeRows, first: number, count: number, scorings: readonly RowScoring[]): RowPassResult {
-    return new RowPassResult(rows, first, count, this.verdicts, scorings.slice(), this.jobColumns.slice());
-  }
-
   /** Starts the workers on first use; false when there are none (or they failed). */
   private startWorkers(): boolean {
     if (this.workerCount === 0 || this.broken) return false;
@@ -254,11 +265,8 @@ export class RowPassPool implements RowPassRunner {
     }
     this.workers = workers;
     // What every later job assumes the workers were told.
-    this.post({ kind: 'out', epoch: this.outEpoch, verdicts: this.verdicts, columns: this.columnsBuffer });
-    for (const [spec, known] of this.specs) {
-      this.post({ kind: 'spec', id: known.id, spec });
-      this.post({ kind: 'memo', id: known.id, version: known.memoVersion, memo: known.memo });
-    }
+    this.slots.forEach((slot, i) => this.post({ kind: 'out', slot: i, epoch: slot.epoch, buffers: slot.buffers }));
+    for (const [spec, known] of this.specs) this.post({ kind: 'spec', id: known.id, spec });
     if (this.table !== null) this.post({ kind: 'table', epoch: this.tableEpoch, table: this.table, length: this.table.length });
     return true;
   }
@@ -271,16 +279,21 @@ export class RowPassPool implements RowPassRunner {
   private specOf(spec: RowScorerSpec): KnownSpec {
     let known = this.specs.get(spec);
     if (known === undefined) {
-      known = { id: this.specs.size, scorer: RowScorer.of(spec), memo: new Float64Array(0), memoVersion: 0, requests: null, epoch: 0 };
+      known = { id: this.specs.size, scorer: RowScorer.of(spec), memo: new Float64Array(0), requests: null, epoch: 0 };
       this.specs.set(spec, known);
       if (known.scorer !== null) this.post({ kind: 'spec', id: known.id, spec: { strategy: spec.strategy, resources: spec.resources, shape: spec.shape, useRequested: spec.useRequested } });
     }
     return known;
   }
 
-  /** A memo covering `rows` positions, at the epoch of `podRequests` (a new one for other requests). */
+  /** The main thread's memo covering `rows` positions, at the epoch of `podRequests` (a new one for other requests). */
   private prepareMemo(known: KnownSpec, podRequests: Float64Array, rows: number): void {
-    if (known.memo.length < rows * MemoStride) this.replaceMemo(known, rows, true);
+    if (known.memo.length < rows * MemoStride) {
+      // Generation 0 is never handed out, so a zeroed entry never hits.
+      const memo = new Float64Array(rows * MemoStride);
+      memo.set(known.memo);
+      known.memo = memo;
+    }
     const last = known.requests;
     let same = last !== null && last.length === podRequests.length;
     for (let i = 0; same && i < podRequests.length; i++) if (last![i] !== podRequests[i]) same = false;
@@ -290,30 +303,44 @@ export class RowPassPool implements RowPassRunner {
     }
   }
 
-  /** A new memo buffer for `rows` positions (a new version the workers are told of), with the old entries when `keep`. */
-  private replaceMemo(known: KnownSpec, rows: number, keep: boolean): void {
-    // Generation 0 is never handed out, so a zeroed entry never hits.
-    const memo = new Float64Array(new SharedArrayBuffer(Math.max(rows, 1024) * MemoStride * Float64Array.BYTES_PER_ELEMENT));
-    if (keep) memo.set(known.memo);
-    known.memo = memo;
-    known.memoVersion++;
-    this.post({ kind: 'memo', id: known.id, version: known.memoVersion, memo });
-  }
-
   private ensureCapacity(count: number): void {
     if (this.capacity >= count) return;
-    this.replaceBuffers(Math.max(count, this.capacity * 2, 1024));
+    this.capacity = Math.max(count, this.capacity * 2, 1024);
+    for (let i = 0; i < OutputSlots; i++) this.replaceSlot(i);
   }
 
-  /** New output buffers (a new epoch): what a late worker writes afterwards goes to the old ones. */
-  private replaceBuffers(capacity: number): void {
-    this.capacity = capacity;
-    this.outEpoch++;
-    this.verdicts = new Uint8Array(new SharedArrayBuffer(capacity));
-    this.columnsBuffer = new Float64Array(new SharedArrayBuffer(capacity * MaxScorers * Float64Array.BYTES_PER_ELEMENT));
-    this.columnViews = [];
-    for (let s = 0; s < MaxScorers; s++) this.columnViews.push(this.columnsBuffer.subarray(s * capacity, (s + 1) * capacity));
-    this.post({ kind: 'out', epoch: this.outEpoch, verdicts: this.verdicts, columns: this.columnsBuffer });
+  /**
+   * Slot `i` for a job of `chunks` chunks: reused once every chunk workers claimed in its last job
+   * is finished (no late write can land in it), else replaced by fresh buffers.
+   */
+  private slotFor(i: number, chunks: number): OutputSlot {
+    let slot = this.slots[i]!;
+    if (Atomics.load(slot.buffers.finishedCount, 0) !== slot.claimedByWorkers) {
+      this.stats.replacedSlots++;
+      slot = this.replaceSlot(i);
+    }
+    Atomics.store(slot.buffers.finishedCount, 0, 0);
+    slot.claimedByWorkers = 0;
+    slot.buffers.finished.fill(0, 0, chunks);
+    return slot;
+  }
+
+  /** New buffers for slot `i` (a new epoch the workers are told of). */
+  private replaceSlot(i: number): OutputSlot {
+    const capacity = this.capacity;
+    const chunks = Math.ceil(capacity / this.chunkRows);
+    const buffers: OutputBuffers = {
+      verdicts: new Uint8Array(new SharedArrayBuffer(capacity)),
+      columns: new Uint8Array(new SharedArrayBuffer(capacity * MaxScorers)),
+      finished: new Uint8Array(new SharedArrayBuffer(chunks)),
+      finishedCount: new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT)),
+    };
+    const columnViews: Uint8Array[] = [];
+    for (let s = 0; s < MaxScorers; s++) columnViews.push(buffers.columns.subarray(s * capacity, (s + 1) * capacity));
+    const slot: OutputSlot = { epoch: (this.slots[i]?.epoch ?? 0) + 1, buffers, columnViews, claimedByWorkers: 0 };
+    this.slots[i] = slot;
+    this.post({ kind: 'out', slot: i, epoch: slot.epoch, buffers });
+    return slot;
   }
 
   /** Writes the job, then opens it (the claim word) and wakes the workers. */
@@ -324,8 +351,10 @@ export class RowPassPool implements RowPassRunner {
       this.tableEpoch++;
       this.post({ kind: 'table', epoch: this.tableEpoch, table: rows.table, length: rows.list.length });
     }
+    const slot = this.seq % OutputSlots;
     ctl[CtlTableEpoch] = this.tableEpoch;
-    ctl[CtlOutEpoch] = this.outEpoch;
+    ctl[CtlOutSlot] = slot;
+    ctl[CtlOutEpoch] = this.slots[slot]!.epoch;
     ctl[CtlOutCapacity] = this.capacity;
     ctl[CtlFirst] = first;
     ctl[CtlCount] = count;
@@ -340,12 +369,9 @@ export class RowPassPool implements RowPassRunner {
       const scoring = scorings[s]!;
       const known = this.specs.get(scoring.spec)!;
       ctl[CtlSpecIds + s] = known.id;
-      ctl[CtlMemoVersions + s] = known.memoVersion;
       params.set(scoring.podRequests, ParamRequests + s * MaxResources);
       params[ParamEpochs + s] = known.epoch;
     }
-    this.seq = (this.seq + 1) & SeqMask;
-    Atomics.store(ctl, CtlDone, this.seq << 16);
     Atomics.store(ctl, CtlClaim, this.seq << 16);
     Atomics.store(ctl, CtlSeq, this.seq);
     Atomics.notify(ctl, CtlSeq);
@@ -362,17 +388,18 @@ export class RowPassPool implements RowPassRunner {
     }
   }
 
-  /** Waits until the workers finished the `claimed` chunks they took; false when one is late. */
-  private awaitWorkers(claimed: number): boolean {
-    const ctl = this.ctl;
-    let spins = 0;
-    let waits = 0;
+  /** Closes the open job to claims; returns how many chunks were claimed (at most `chunks`). */
+  private close_(chunks: number): number {
+    const closed = Atomics.exchange(this.ctl, CtlClaim, (this.seq << 16) | ClaimClosed) & 0xffff;
+    return Math.min(closed, chunks);
+  }
+
+  /** Tests only (mainComputes false): waits until workers claimed and finished every chunk. */
+  private awaitEveryChunk(counter: Int32Array, chunks: number): void {
     for (;;) {
-      const done = Atomics.load(ctl, CtlDone);
-      if ((done & 0xffff) >= claimed) return true;
-      if (++spins < 100_000) continue;
-      if (waits++ >= this.patienceMs) return false;
-      Atomics.wait(ctl, CtlDone, done, 1);
+      const finished = Atomics.load(counter, 0);
+      if (finished >= chunks) return;
+      Atomics.wait(counter, 0, finished, 10);
     }
   }
 }

@@ -9,11 +9,11 @@ import type { RowScorerSpec } from '../../framework/row_pass.js';
 export const CtlSeq = 0;
 /** (seq << 16) | the next chunk to claim; chunk ClaimClosed once the main thread has the results. */
 export const CtlClaim = 1;
-/** (seq << 16) | the chunks the workers finished. */
-export const CtlDone = 2;
 /** 1: the workers exit. */
-export const CtlStop = 3;
-export const CtlTableEpoch = 4;
+export const CtlStop = 2;
+export const CtlTableEpoch = 3;
+/** Which of the OutputSlots the job writes, and the epoch of that slot's buffers. */
+export const CtlOutSlot = 4;
 export const CtlOutEpoch = 5;
 export const CtlOutCapacity = 6;
 export const CtlFirst = 7;
@@ -24,9 +24,9 @@ export const CtlScorers = 11;
 /** The scorers' spec ids, MaxScorers of them. */
 export const CtlSpecIds = 12;
 export const MaxScorers = 4;
-/** The version of each scorer's memo buffer the job uses, MaxScorers of them. */
-export const CtlMemoVersions = CtlSpecIds + MaxScorers;
-export const ControlWords = CtlMemoVersions + MaxScorers;
+export const ControlWords = CtlSpecIds + MaxScorers;
+/** Jobs alternate between two sets of output buffers, so a late worker writes into an older job's. */
+export const OutputSlots = 2;
 
 export const ClaimClosed = 0xffff;
 /** Sequence numbers wrap within 15 bits, so (seq << 16) stays a positive int32. */
@@ -51,9 +51,19 @@ export interface RowPassWorkerData {
   readonly port: MessagePort;
 }
 
+/**
+ * One output slot's buffers: verdicts, MaxScorers columns of scores, a finished flag per chunk,
+ * and how many chunks workers finished in them (a late worker counts in the buffers it wrote).
+ */
+export interface OutputBuffers {
+  readonly verdicts: Uint8Array;
+  readonly columns: Uint8Array;
+  readonly finished: Uint8Array;
+  readonly finishedCount: Int32Array;
+}
+
 /** Messages to a worker, read synchronously (receiveMessageOnPort) when a job names what it lacks. */
 export type RowPassMessage =
   | { readonly kind: 'table'; readonly epoch: number; readonly table: Float64Array; readonly length: number }
-  | { readonly kind: 'out'; readonly epoch: number; readonly verdicts: Uint8Array; readonly columns: Float64Array }
-  | { readonly kind: 'spec'; readonly id: number; readonly spec: RowScorerSpec }
-  | { readonly kind: 'memo'; readonly id: number; readonly version: number; readonly memo: Float64Array };
+  | { readonly kind: 'out'; readonly slot: number; readonly epoch: number; readonly buffers: OutputBuffers }
+  | { readonly kind: 'spec'; readonly id: number; readonly spec: RowScorerSpec };

@@ -4,11 +4,11 @@ import { receiveMessageOnPort, workerData } from 'node:worker_threads';
 import { NodeRows } from '../../framework/node_rows.js';
 import type { RowResourceCheck } from '../../framework/row_pass.js';
 import { RowScorer } from '../../plugins/noderesources/row_arithmetic.js';
-import { runRowPassChunk } from './row_pass_kernel.js';
+import { MemoStride, runRowPassChunk } from './row_pass_kernel.js';
 import {
-  ClaimClosed, CtlChunkRows, CtlChunks, CtlClaim, CtlCount, CtlDone, CtlFirst, CtlOutCapacity, CtlOutEpoch, CtlScorers,
-  CtlMemoVersions, CtlSeq, CtlSpecIds, CtlStop, CtlTableEpoch, MaxResources, ParamEpochs, ParamCPU, ParamEphemeral, ParamMemory,
-  ParamRequests, type RowPassMessage, type RowPassWorkerData,
+  ClaimClosed, CtlChunkRows, CtlChunks, CtlClaim, CtlCount, CtlFirst, CtlOutCapacity, CtlOutEpoch, CtlOutSlot, CtlScorers,
+  CtlSeq, CtlSpecIds, CtlStop, CtlTableEpoch, MaxResources, OutputSlots, ParamCPU, ParamEphemeral,
+  ParamEpochs, ParamMemory, ParamRequests, type OutputBuffers, type RowPassMessage, type RowPassWorkerData,
 } from './row_pass_shared.js';
 
 const data = workerData as RowPassWorkerData;
@@ -16,14 +16,14 @@ const port = data.port;
 const ctl = new Int32Array(data.control);
 const params = new Float64Array(data.params);
 
-// What the messages handed over so far: the newest table and output buffers, every spec.
+// What the messages handed over so far: the newest table, each slot's buffers, every spec.
 let tableEpoch = -1;
 let rows: NodeRows | null = null;
-let outEpoch = -1;
-let verdicts: Uint8Array | null = null;
-let columnsBuffer: Float64Array | null = null;
+const outEpochs = new Array<number>(OutputSlots).fill(-1);
+const outputs = new Array<OutputBuffers | null>(OutputSlots).fill(null);
 const scorers = new Map<number, RowScorer | null>();
-const memos = new Map<number, { readonly version: number; readonly memo: Float64Array }>();
+/** This thread's own memo per spec (row position: generation, epoch, score): no other thread writes it. */
+const memos = new Map<number, Float64Array>();
 
 function drain(): void {
   for (;;) {
@@ -34,11 +34,8 @@ function drain(): void {
       tableEpoch = msg.epoch;
       rows = new NodeRows(new Array<object>(msg.length), msg.table);
     } else if (msg.kind === 'out') {
-      outEpoch = msg.epoch;
-      verdicts = msg.verdicts;
-      columnsBuffer = msg.columns;
-    } else if (msg.kind === 'memo') {
-      memos.set(msg.id, { version: msg.version, memo: msg.memo });
+      outEpochs[msg.slot] = msg.epoch;
+      outputs[msg.slot] = msg.buffers;
     } else {
       scorers.set(msg.id, RowScorer.of(msg.spec));
     }
@@ -46,20 +43,32 @@ function drain(): void {
 }
 
 /** Whether this worker holds everything the open job names (after reading its messages). */
-function ready(table: number, out: number, specIds: readonly number[], memoVersions: readonly number[]): boolean {
-  const have = (): boolean => tableEpoch === table && outEpoch === out &&
-    specIds.every((id, s) => scorers.get(id) != null && memos.get(id)?.version === memoVersions[s]);
+function ready(table: number, slot: number, out: number, specIds: readonly number[]): boolean {
+  const have = (): boolean => tableEpoch === table && outEpochs[slot] === out && specIds.every((id) => scorers.get(id) != null);
   if (have()) return true;
   drain();
   return have();
 }
 
+function memoOf(id: number, positions: number): Float64Array {
+  let memo = memos.get(id);
+  if (memo === undefined || memo.length < positions * MemoStride) {
+    // Generation 0 is never handed out, so a zeroed entry never hits.
+    const grown = new Float64Array(positions * MemoStride);
+    if (memo !== undefined) grown.set(memo);
+    memo = grown;
+    memos.set(id, memo);
+  }
+  return memo;
+}
+
 const check = { milliCPU: 0, memory: 0, ephemeralStorage: 0 } satisfies RowResourceCheck;
 const jobScorers: RowScorer[] = [];
 const jobRequests: Float64Array[] = [];
-const jobColumns: Float64Array[] = [];
+const jobColumns: Uint8Array[] = [];
 const jobMemos: Float64Array[] = [];
 const jobEpochs: number[] = [];
+const specIds: number[] = [];
 
 /** Claims and computes chunks of job `seq` until none is left, or the job is no longer open. */
 function work(seq: number): void {
@@ -74,14 +83,12 @@ function work(seq: number): void {
     const count = ctl[CtlCount]!;
     const chunkRows = ctl[CtlChunkRows]!;
     const capacity = ctl[CtlOutCapacity]!;
+    const slot = ctl[CtlOutSlot]!;
     const n = ctl[CtlScorers]!;
-    const specIds: number[] = [];
-    const memoVersions: number[] = [];
-    for (let s = 0; s < n; s++) {
-      specIds.push(ctl[CtlSpecIds + s]!);
-      memoVersions.push(ctl[CtlMemoVersions + s]!);
-    }
-    if (!ready(ctl[CtlTableEpoch]!, ctl[CtlOutEpoch]!, specIds, memoVersions)) return;
+    specIds.length = 0;
+    for (let s = 0; s < n; s++) specIds.push(ctl[CtlSpecIds + s]!);
+    if (!ready(ctl[CtlTableEpoch]!, slot, ctl[CtlOutEpoch]!, specIds)) return;
+    const out = outputs[slot]!;
     check.milliCPU = params[ParamCPU]!;
     check.memory = params[ParamMemory]!;
     check.ephemeralStorage = params[ParamEphemeral]!;
@@ -91,22 +98,19 @@ function work(seq: number): void {
     jobMemos.length = 0;
     jobEpochs.length = 0;
     for (let s = 0; s < n; s++) {
-      jobMemos.push(memos.get(specIds[s]!)!.memo);
-      jobEpochs.push(params[ParamEpochs + s]!);
-      const scorer = scorers.get(specIds[s]!)!;
-      jobScorers.push(scorer);
+      jobScorers.push(scorers.get(specIds[s]!)!);
       jobRequests.push(params.slice(ParamRequests + s * MaxResources, ParamRequests + (s + 1) * MaxResources));
-      jobColumns.push(columnsBuffer!.subarray(s * capacity, (s + 1) * capacity));
+      jobColumns.push(out.columns.subarray(s * capacity, (s + 1) * capacity));
+      jobMemos.push(memoOf(specIds[s]!, rows!.list.length));
+      jobEpochs.push(params[ParamEpochs + s]!);
     }
     if (Atomics.compareExchange(ctl, CtlClaim, claim, claim + 1) !== claim) continue;
     const from = chunk * chunkRows;
-    runRowPassChunk(rows!, first, from, Math.min(count, from + chunkRows), check, jobScorers, jobRequests, verdicts!, jobColumns, jobMemos, jobEpochs);
-    for (;;) {
-      const done = Atomics.load(ctl, CtlDone);
-      if (done >>> 16 !== seq) break;
-      if (Atomics.compareExchange(ctl, CtlDone, done, done + 1) === done) break;
-    }
-    Atomics.notify(ctl, CtlDone);
+    runRowPassChunk(rows!, first, from, Math.min(count, from + chunkRows), check, jobScorers, jobRequests, out.verdicts, jobColumns, jobMemos, jobEpochs);
+    // The flag publishes the chunk's results; the count tells the main thread no write is left.
+    Atomics.store(out.finished, chunk, 1);
+    Atomics.add(out.finishedCount, 0, 1);
+    Atomics.notify(out.finishedCount, 0);
   }
 }
 
