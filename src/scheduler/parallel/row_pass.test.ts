@@ -233,4 +233,13 @@ describe('the row pass on worker threads', () => {
     for (let i = 0; i < 4; i++) outcome(algPass, fwkPass, withPass, makePod(`t-${i}`, { requests: { cpu: '1m', memory: '1Mi' } }));
     assert.ok(pool.stats.replacedSlots > 0, JSON.stringify(pool.stats));
   });
+
+  it('goes on without workers that cannot start', async () => {
+    const pool = new RowPassPool({ workers: 1, minRows: 1, chunkRows: 8, workerUrl: new URL('./no_such_worker.js', import.meta.url) });
+    pools.push(pool);
+    await pool.started();
+    compare(undefined, pool, 33);
+    assert.equal(pool.stats.workerChunks, 0);
+    assert.ok(pool.stats.passes > 100, JSON.stringify(pool.stats));
+  });
 });

@@ -246,10 +246,19 @@ export class RowPassPool implements RowPassRunner {
     if (this.workerCount === 0 || this.broken) return false;
     if (this.workers !== null) return true;
     const workers: { worker: Worker; port: MessagePort }[] = [];
+    this.workers = workers;
     for (let i = 0; i < this.workerCount; i++) {
       const { port1, port2 } = new MessageChannel();
       const workerData: RowPassWorkerData = { control: this.control, params: this.paramsBuffer, spin: this.spin, port: port2 };
-      const worker = startWorker(this.workerUrl, workerData, [port2]);
+      let worker: Worker;
+      try {
+        worker = startWorker(this.workerUrl, workerData, [port2]);
+      } catch {
+        // No worker can start here (e.g. tsx missing for the TypeScript sources): passes go on without.
+        port1.close();
+        this.close();
+        return false;
+      }
       // Passes go on without workers that fail: nothing waits for them to start.
       worker.on('error', () => this.close());
       worker.on('exit', () => {
@@ -263,7 +272,6 @@ export class RowPassPool implements RowPassRunner {
       port1.unref();
       workers.push({ worker, port: port1 });
     }
-    this.workers = workers;
     // What every later job assumes the workers were told.
     this.slots.forEach((slot, i) => this.post({ kind: 'out', slot: i, epoch: slot.epoch, buffers: slot.buffers }));
     for (const [spec, known] of this.specs) this.post({ kind: 'spec', id: known.id, spec });
