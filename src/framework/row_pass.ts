@@ -3,6 +3,7 @@
 // spreads the same walk over `parallelism` goroutines: schedule_one.go findNodesThatPassFilters,
 // parallelize.Until). The results are taken in list order, so decisions are those of one thread.
 import type { NodeRows, PassedScores } from './node_rows.js';
+import { sameNumbers } from '../util/same_numbers.js';
 
 /**
  * NodeResourcesFit's check of a row (the pod count, cpu, memory, ephemeral storage): a request of
@@ -58,10 +59,7 @@ export class RowPassResult implements PassedScores {
   columnOf(owner: object, podRequests: Float64Array): Uint8Array | null {
     for (let s = 0; s < this.scorings.length; s++) {
       const scoring = this.scorings[s]!;
-      if (scoring.owner !== owner || scoring.podRequests.length !== podRequests.length) continue;
-      let same = true;
-      for (let i = 0; i < podRequests.length; i++) if (scoring.podRequests[i] !== podRequests[i]) same = false;
-      if (same) return this.columns[s]!;
+      if (scoring.owner === owner && sameNumbers(scoring.podRequests, podRequests)) return this.columns[s]!;
     }
     return null;
   }

@@ -1,13 +1,6 @@
 // The scoring core shared by NodeResourcesFit's strategies and NodeResourcesBalancedAllocation
 // (framework/plugins/noderesources/resource_allocation.go).
-import {
-  computePodResourceRequests,
-  isScalarResourceName,
-  ResourceCPU,
-  ResourceEphemeralStorage,
-  ResourceMemory,
-  type PodRequestsOptions,
-} from '../../api/resource_requests.js';
+import { computePodResourceRequests, isScalarResourceName, type PodRequestsOptions } from '../../api/resource_requests.js';
 import type { Pod } from '../../api/types.js';
 import type { StateData } from '../../framework/cycle_state.js';
 import { MaxNodeScore } from '../../framework/interfaces.js';
@@ -18,8 +11,9 @@ import { Status } from '../../framework/status.js';
 import type { ResourceSpec } from './args.js';
 import type { DraExtendedResources, DraScoringState } from './dra_extended_resources.js';
 import type { ExactPlacementScorer, ResourceScorer } from './strategies.js';
-import { KindCPU, KindEphemeralStorage, KindIgnored, KindMemory, KindScalar, resourceScorerOf, RowScorer } from './row_arithmetic.js';
+import { KindCPU, KindEphemeralStorage, KindIgnored, KindMemory, KindScalar, packedKind, resourceScorerOf, RowScorer } from './row_arithmetic.js';
 import { NoPassedScore, type RowScorerSpec, type RowScoring } from '../../framework/row_pass.js';
+import { sameNumbers } from '../../util/same_numbers.js';
 
 export type { ExactPlacementScorer, ResourceScorer } from './strategies.js';
 
@@ -40,12 +34,9 @@ export class PreScoreState implements StateData {
 const exactProductLimit = Math.floor(Number.MAX_SAFE_INTEGER / MaxNodeScore);
 
 function resourceKind(name: string): number {
-  switch (name) {
-    case ResourceCPU: return KindCPU;
-    case ResourceMemory: return KindMemory;
-    case ResourceEphemeralStorage: return KindEphemeralStorage;
-    default: return isScalarResourceName(name) ? KindScalar : KindIgnored;
-  }
+  const packed = packedKind(name);
+  if (packed !== KindIgnored) return packed;
+  return isScalarResourceName(name) ? KindScalar : KindIgnored;
 }
 
 /** Fewest entries of the score memo (a power of two). */
@@ -133,8 +124,7 @@ export class ResourceAllocationScorer {
   private memoEpoch = 1;
 
   private memoFor(podRequests: Float64Array, scoredNodes: number): Float64Array {
-    const same = this.memoRequests !== null && this.memoRequests.length === podRequests.length &&
-      this.memoRequests.every((v, i) => v === podRequests[i]);
+    const same = this.memoRequests !== null && sameNumbers(this.memoRequests, podRequests);
     if (!same) {
       this.memoEpoch++;
       this.memoRequests = Float64Array.from(podRequests);

@@ -44,8 +44,8 @@ function usedInRow(rows: NodeRows, at: number, kind: number, useRequested: boole
   return rows.requestedEphemeralStorage(at);
 }
 
-/** The kind of the resource `name` (scalar: an extended resource name, told by the caller). */
-function packedKind(name: string): number {
+/** The kind of the resource `name` among a row's numbers; KindIgnored for any other (scalars are the caller's to tell). */
+export function packedKind(name: string): number {
   switch (name) {
     case ResourceCPU: return KindCPU;
     case ResourceMemory: return KindMemory;

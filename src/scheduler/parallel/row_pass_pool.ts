@@ -14,6 +14,7 @@ import type { NodeRows } from '../../framework/node_rows.js';
 import { RowPassResult, type RowPassRunner, type RowResourceCheck, type RowScorerSpec, type RowScoring } from '../../framework/row_pass.js';
 import { RowScorer } from '../../plugins/noderesources/row_arithmetic.js';
 import { MemoStride, runRowPassChunk } from './row_pass_kernel.js';
+import { sameNumbers } from '../../util/same_numbers.js';
 import {
   ClaimClosed, ControlWords, CtlChunkRows, CtlChunks, CtlClaim, CtlCount, CtlFirst, CtlOutCapacity, CtlOutEpoch, CtlOutSlot,
   CtlScorers, CtlSeq, CtlSpecIds, CtlStop, CtlTableEpoch, MaxResources, MaxScorers, OutputSlots, ParamCPU,
@@ -302,10 +303,7 @@ export class RowPassPool implements RowPassRunner {
       memo.set(known.memo);
       known.memo = memo;
     }
-    const last = known.requests;
-    let same = last !== null && last.length === podRequests.length;
-    for (let i = 0; same && i < podRequests.length; i++) if (last![i] !== podRequests[i]) same = false;
-    if (!same) {
+    if (known.requests === null || !sameNumbers(known.requests, podRequests)) {
       known.epoch++;
       known.requests = Float64Array.from(podRequests);
     }
