@@ -2,94 +2,19 @@
 // hosts, feasible counts, statuses and messages, same random draws, same next start.
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Node, Pod, ResourceList } from '../../api/types.js';
 import { Snapshot } from '../../cache/snapshot.js';
 import { CycleState } from '../../framework/cycle_state.js';
-import { defaultFeatures } from '../../framework/features.js';
-import type { AnyPlugin, QueuedPodInfo } from '../../framework/interfaces.js';
-import { MapObjectLister } from '../../framework/object_lister.js';
 import { PodInfo } from '../../framework/pod_info.js';
-import { Registry } from '../../framework/registry.js';
-import { FitError } from '../../framework/runtime/fit_error.js';
-import { Framework } from '../../framework/runtime/framework.js';
-import type { ScoringStrategy } from '../../plugins/noderesources/args.js';
-import { defaultNodeResourcesBalancedAllocationArgs, defaultNodeResourcesFitArgs } from '../../plugins/noderesources/args.js';
-import { BalancedAllocation } from '../../plugins/noderesources/balanced_allocation.js';
-import { Fit } from '../../plugins/noderesources/fit.js';
-import { makeNode, makePod } from '../../testing/builders.js';
-import { FakeClock, seededRandom } from '../../util/clock.js';
-import { schedulePod, type AlgorithmState } from '../schedule_pod.js';
-import { RowPassPool, rowPassPool } from './row_pass_pool.js';
 import { RowPassResult, type RowPassRunner } from '../../framework/row_pass.js';
+import type { ScoringStrategy } from '../../plugins/noderesources/args.js';
+import { makePod } from '../../testing/builders.js';
+import { seededRandom } from '../../util/clock.js';
+import { schedulePod, type AlgorithmState } from '../schedule_pod.js';
+import { clusterNodes, outcome, podRequests, resourcesFramework as withFilterCalls } from '../test_helpers.js';
+import { RowPassPool, rowPassPool } from './row_pass_pool.js';
 
-const less = (a: QueuedPodInfo, b: QueuedPodInfo) => a.timestamp < b.timestamp;
-
-function resourcesFramework(strategy?: ScoringStrategy): Framework {
-  const fit = new Fit(defaultNodeResourcesFitArgs(strategy === undefined ? {} : { scoringStrategy: strategy }));
-  const balanced = new BalancedAllocation(defaultNodeResourcesBalancedAllocationArgs({}));
-  const plugins: AnyPlugin[] = [{ name: 'QueueSort', less }, { name: 'Binder', bind: async () => null }, fit, balanced];
-  return new Framework(
-    {
-      schedulerName: 'default-scheduler',
-      plugins: {
-        queueSort: { enabled: [{ name: 'QueueSort' }] },
-        bind: { enabled: [{ name: 'Binder' }] },
-        preFilter: { enabled: [{ name: fit.name }] },
-        filter: { enabled: [{ name: fit.name }] },
-        preScore: { enabled: [{ name: fit.name }, { name: balanced.name }] },
-        score: { enabled: [{ name: fit.name, weight: 1 }, { name: balanced.name, weight: 2 }] },
-      },
-    },
-    {
-      registry: new Registry(plugins.map((p) => ({ name: p.name, factory: () => p }))),
-      snapshot: () => new Snapshot(),
-      objects: new MapObjectLister(),
-      client: { bind: async () => {}, deletePod: async () => {}, clearNominatedNodeName: async () => {} },
-      eventRecorder: { event: () => {} },
-      nominator: { nominatedPodsForNode: () => [], hasNominatedPods: () => false },
-      clock: new FakeClock(),
-      random: () => 0,
-      parallelism: 16,
-      features: defaultFeatures,
-    },
-  );
-}
-
-/** Nodes of varied sizes, some full of pods, some with ephemeral storage, a few without their Node. */
-function clusterNodes(count: number, random: () => number): Node[] {
-  return Array.from({ length: count }, (_, i) => {
-    const allocatable: ResourceList = {
-      cpu: `${1 + Math.floor(random() * 8)}`,
-      memory: `${1 + Math.floor(random() * 16)}Gi`,
-      pods: `${1 + Math.floor(random() * 6)}`,
-    };
-    if (i % 5 === 0) allocatable['ephemeral-storage'] = '10Gi';
-    if (i % 17 === 0) allocatable['example.com/gpu'] = '1';
-    return makeNode(`n${String(i).padStart(4, '0')}`, { allocatable });
-  });
-}
-
-/** Small requests mostly; none, huge, storage or a scalar (which the pass leaves to Filter) now and then. */
-function podRequests(i: number, random: () => number): ResourceList | undefined {
-  if (i % 11 === 0) return undefined;
-  const requests: ResourceList = { cpu: `${Math.floor(random() * 1500) + 1}m`, memory: `${Math.floor(random() * 3000) + 1}Mi` };
-  if (i % 13 === 0) requests.cpu = '20';
-  if (i % 6 === 0) requests['ephemeral-storage'] = '3Gi';
-  if (i % 19 === 0) requests['example.com/gpu'] = '1';
-  return requests;
-}
-
-function outcome(alg: AlgorithmState, fwk: Framework, snapshot: Snapshot, pod: Pod): string {
-  try {
-    const r = schedulePod(alg, fwk, new CycleState(), new PodInfo(pod), snapshot);
-    if (r instanceof Promise) throw new Error('asynchronous without extenders');
-    return `${r.suggestedHost} evaluated=${r.evaluatedNodes} feasible=${r.feasibleNodes} best=${r.bestNodes.join(',')}`;
-  } catch (err) {
-    if (!(err instanceof FitError)) throw err;
-    const statuses = [...err.diagnosis.nodeToStatus.entries()].map(([name, s]) => `${name}:${s.code}:${s.reasons.join('/')}`);
-    return `${err.message} | ${statuses.sort().join(' ')}`;
-  }
-}
+// BalancedAllocation weighs 2 here, so a weighted score tells which plugin it came from.
+const resourcesFramework = (strategy?: ScoringStrategy) => withFilterCalls(strategy, 2).fwk;
 
 const pools: RowPassPool[] = [];
 after(() => {
@@ -132,8 +57,8 @@ function compare(strategy: ScoringStrategy | undefined, pool: RowPassPool, seed:
       }
       // Now and then a node goes away: its row says so, and Filter reports it.
       if (i === 40) {
-        withPass.get('n0005')!.removeNode();
-        without.get('n0005')!.removeNode();
+        withPass.get('n005')!.removeNode();
+        without.get('n005')!.removeNode();
       }
     }
     assert.ok(placed > 40, `pods placed (${placed})`);
