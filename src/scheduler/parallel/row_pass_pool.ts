@@ -196,7 +196,7 @@ export class RowPassPool implements RowPassRunner {
       }
       if (!this.mainComputes) this.awaitEveryChunk(out.finishedCount, chunks);
       // No chunk is claimed after this: the rest were claimed by workers.
-      const closed = this.close_(chunks);
+      const closed = this.closeClaims(chunks);
       slot.claimedByWorkers = closed - mainChunks;
       for (let chunk = 0; chunk < chunks; chunk++) {
         if (mine[chunk] === 1) continue;
@@ -395,7 +395,7 @@ export class RowPassPool implements RowPassRunner {
   }
 
   /** Closes the open job to claims; returns how many chunks were claimed (at most `chunks`). */
-  private close_(chunks: number): number {
+  private closeClaims(chunks: number): number {
     const closed = Atomics.exchange(this.ctl, CtlClaim, (this.seq << 16) | ClaimClosed) & 0xffff;
     return Math.min(closed, chunks);
   }
