@@ -4,6 +4,7 @@
 import { Counter, Gauge, Histogram, Registry, exponentialBuckets } from 'prom-client';
 import type { BatchAttemptResult, BatchFlushReason, ExtensionPointLabel } from '../framework/metrics_recorder.js';
 import type { CodeName } from '../framework/status.js';
+import { SeriesHistogram } from './series_histogram.js';
 import type { APICallResult, APICallType, AttemptResult, IncomingQueue, PlacementEvaluationResult, SchedulerMetricsRecorder } from '../scheduler/metrics_recorder.js';
 
 export type { AttemptResult } from '../scheduler/metrics_recorder.js';
@@ -116,7 +117,7 @@ export class SchedulerMetrics implements SchedulerMetricsRecorder {
     registers: [this.registry],
   });
 
-  readonly frameworkExtensionPointDuration = new Histogram({
+  readonly frameworkExtensionPointDuration = new SeriesHistogram({
     name: 'scheduler_framework_extension_point_duration_seconds',
     help: 'Latency for running all plugins of a specific extension point.',
     labelNames: ['extension_point', 'status', 'profile'] as const,
@@ -124,7 +125,7 @@ export class SchedulerMetrics implements SchedulerMetricsRecorder {
     registers: [this.registry],
   });
 
-  readonly pluginExecutionDuration = new Histogram({
+  readonly pluginExecutionDuration = new SeriesHistogram({
     name: 'scheduler_plugin_execution_duration_seconds',
     help: 'Duration for running a plugin at a specific extension point.',
     labelNames: ['plugin', 'extension_point', 'status'] as const,
@@ -382,11 +383,11 @@ export class SchedulerMetrics implements SchedulerMetricsRecorder {
 
 
   observeExtensionPointDuration(extensionPoint: ExtensionPointLabel, status: CodeName, profile: string, seconds: number): void {
-    this.frameworkExtensionPointDuration.observe({ extension_point: extensionPoint, status, profile }, seconds);
+    this.frameworkExtensionPointDuration.at(extensionPoint, status, profile).observe(seconds);
   }
 
   observePluginDuration(plugin: string, extensionPoint: ExtensionPointLabel, status: CodeName, seconds: number): void {
-    this.pluginExecutionDuration.observe({ plugin, extension_point: extensionPoint, status }, seconds);
+    this.pluginExecutionDuration.at(plugin, extensionPoint, status).observe(seconds);
   }
 
   observePermitWaitDuration(result: CodeName, seconds: number): void {
