@@ -6,12 +6,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import * as http from 'node:http';
 import * as https from 'node:https';
 import { createInterface } from 'node:readline';
+import type { ConnectionOptions } from 'node:tls';
 import { createGunzip } from 'node:zlib';
 import { parse as parseYaml } from 'yaml';
 import { KubeConfig } from './kube_config.js';
 import { RealClock, type Clock } from '../../util/clock.js';
 import { isProbableEOF, retryAfterSeconds, statusErrorOf } from './errors.js';
 import { unlimited, type RateLimiter } from './rate_limiter.js';
+import { TlsChannels } from './tls_contexts.js';
 
 /**
  * A write to the API server (binding, status patch, deletion, volume, claim or event) with no
@@ -170,6 +172,9 @@ export function loadKubeConfig(path: string, masterOverride?: string): KubeConfi
   return kc;
 }
 
+/** node's https.request takes tls.connect's options too; the transport passes a made context. */
+type RequestOptions = https.RequestOptions & Pick<ConnectionOptions, 'secureContext'>;
+
 export interface HttpTransportOptions {
   limiter?: RateLimiter;
   userAgent?: string;
@@ -195,7 +200,9 @@ const GunzipChunkBytes = 256 * 1024;
 export class HttpTransport implements RestTransport {
   private readonly server: URL;
   private readonly mod: typeof http | typeof https;
-  private readonly agent: http.Agent;
+  /** Plain HTTP's pool; over TLS, the pools are the TLS material's (`tls`). */
+  private readonly agent: http.Agent | null;
+  private readonly tls: TlsChannels | null;
   private readonly kc: KubeConfig;
   private readonly limiter: RateLimiter;
   private readonly userAgent: string;
@@ -216,7 +223,8 @@ export class HttpTransport implements RestTransport {
     this.mod = plain ? http : https;
     // TCP keep-alive probes find a peer that vanished without closing (a watch would hang on it).
     const agentOptions = { keepAlive: true, keepAliveMsecs: 30_000 };
-    this.agent = plain ? new http.Agent(agentOptions) : new https.Agent(agentOptions);
+    this.agent = plain ? new http.Agent(agentOptions) : null;
+    this.tls = plain ? null : new TlsChannels(agentOptions);
     this.limiter = opts.limiter ?? unlimited;
     this.userAgent = opts.userAgent ?? 'kube-scheduler-ts';
     this.clock = opts.clock ?? new RealClock();
@@ -224,24 +232,23 @@ export class HttpTransport implements RestTransport {
   }
 
   /** TLS material and credentials for one request (tokens may rotate, so asked each time). */
-  private async requestOptions(method: string, headers: Record<string, string>): Promise<https.RequestOptions> {
+  private async requestOptions(method: string, headers: Record<string, string>): Promise<RequestOptions> {
     const o: https.RequestOptions = {};
     await this.kc.applyToHTTPSOptions(o);
-    const out: https.RequestOptions = {
+    const out: RequestOptions = {
       method,
-      agent: this.agent,
       headers: { ...(o.headers as Record<string, string> | undefined), ...headers, 'User-Agent': this.userAgent },
     };
     if (o.auth) out.auth = o.auth;
-    if (this.mod === https) {
-      out.ca = o.ca;
-      out.cert = o.cert;
-      out.key = o.key;
-      out.pfx = o.pfx;
-      out.passphrase = o.passphrase;
-      out.servername = o.servername;
-      if (o.rejectUnauthorized !== undefined) out.rejectUnauthorized = o.rejectUnauthorized;
+    if (this.tls === null) {
+      out.agent = this.agent ?? undefined;
+      return out;
     }
+    const channel = this.tls.channelFor(o);
+    out.agent = channel.agent;
+    out.secureContext = channel.secureContext;
+    out.servername = o.servername;
+    if (o.rejectUnauthorized !== undefined) out.rejectUnauthorized = o.rejectUnauthorized;
     return out;
   }
 
@@ -409,7 +416,8 @@ export class HttpTransport implements RestTransport {
   destroy(): void {
     for (const r of this.open) r.destroy();
     this.open.clear();
-    this.agent.destroy();
+    this.agent?.destroy();
+    this.tls?.destroy();
   }
 }
 
