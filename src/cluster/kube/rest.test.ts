@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import * as http from 'node:http';
+import type * as https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -215,5 +216,52 @@ test('a watch tells when the server accepted it, and a refused one carries the S
   } finally {
     t.destroy();
     await s.close();
+  }
+});
+
+test("the kubeconfig's credentials are asked for once a second at most; a rotated token is used after that, and a failure is not kept", async () => {
+  const authorizations: (string | undefined)[] = [];
+  const server = http.createServer((req, res) => {
+    authorizations.push(req.headers.authorization);
+    res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // A kubeconfig whose token rotates on every ask, as an exec plugin's or a token file's may.
+  let asked = 0;
+  let failNext = false;
+  class RotatingKubeConfig extends KubeConfig {
+    override applyToHTTPSOptions(opts: https.RequestOptions): Promise<void> {
+      asked++;
+      if (failNext) {
+        failNext = false;
+        return Promise.reject(new Error('exec plugin failed'));
+      }
+      opts.headers = { ...opts.headers, Authorization: `Bearer token-${asked}` };
+      return Promise.resolve();
+    }
+  }
+  const kc = new RotatingKubeConfig();
+  kc.loadFromOptions({ clusters: [{ name: 'c', server: url, skipTLSVerify: true }], users: [{ name: 'u' }], contexts: [{ name: 'c', cluster: 'c', user: 'u' }], currentContext: 'c' });
+  const clock = new FakeClock(0);
+  const t = new HttpTransport(kc, { clock });
+  try {
+    await Promise.all(Array.from({ length: 5 }, () => t.request({ method: 'GET', path: '/api/v1/pods' })));
+    clock.advance(999);
+    await t.request({ method: 'GET', path: '/api/v1/pods' });
+    assert.equal(asked, 1, 'six requests within a second: asked once');
+    clock.advance(1);
+    await t.request({ method: 'GET', path: '/api/v1/pods' });
+    assert.equal(asked, 2);
+    assert.deepEqual(authorizations, [...Array(6).fill('Bearer token-1'), 'Bearer token-2']);
+    clock.advance(1000);
+    failNext = true;
+    await assert.rejects(t.request({ method: 'GET', path: '/api/v1/pods' }), /exec plugin failed/);
+    await t.request({ method: 'GET', path: '/api/v1/pods' });
+    assert.equal(asked, 4, 'the failed ask is not kept');
+    assert.equal(authorizations.at(-1), 'Bearer token-4');
+  } finally {
+    t.destroy();
+    await new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); });
   }
 });

@@ -186,6 +186,9 @@ export interface HttpTransportOptions {
   clock?: Clock;
 }
 
+/** How long the kubeconfig's credentials are used before they are asked for again (ms). */
+export const credentialsTtlMs = 1000;
+
 /** A broken connection under a GET is retried after this long (client-go's artificial Retry-After: 1). */
 const brokenConnectionRetryMs = 1000;
 
@@ -209,6 +212,7 @@ export class HttpTransport implements RestTransport {
   private readonly clock: Clock;
   private readonly maxRetries: number;
   private readonly open = new Set<http.ClientRequest>();
+  private credentialsCache: { at: number; options: Promise<https.RequestOptions> } | null = null;
   /** Answers asked for gzipped unless the kubeconfig's cluster sets disable-compression (Go's DisableCompression). */
   private readonly gzip: boolean;
 
@@ -231,10 +235,29 @@ export class HttpTransport implements RestTransport {
     this.maxRetries = opts.maxRetries ?? 10;
   }
 
-  /** TLS material and credentials for one request (tokens may rotate, so asked each time). */
-  private async requestOptions(method: string, headers: Record<string, string>): Promise<RequestOptions> {
+  /**
+   * The kubeconfig's TLS material and credentials, asked again once they are credentialsTtlMs old
+   * (tokens and certificates may rotate). client-node's applyToHTTPSOptions makes an https.Agent
+   * and reads the CA, certificate and token files on every call; a binding a millisecond must not.
+   */
+  private credentials(): Promise<https.RequestOptions> {
+    const now = this.clock.now();
+    const cached = this.credentialsCache;
+    if (cached !== null && now - cached.at < credentialsTtlMs && now >= cached.at) return cached.options;
     const o: https.RequestOptions = {};
-    await this.kc.applyToHTTPSOptions(o);
+    const options = this.kc.applyToHTTPSOptions(o).then(() => o);
+    const entry = { at: now, options };
+    this.credentialsCache = entry;
+    // A failure is not kept: the next request asks again.
+    options.catch(() => {
+      if (this.credentialsCache === entry) this.credentialsCache = null;
+    });
+    return options;
+  }
+
+  /** TLS material and credentials for one request. */
+  private async requestOptions(method: string, headers: Record<string, string>): Promise<RequestOptions> {
+    const o = await this.credentials();
     const out: RequestOptions = {
       method,
       headers: { ...(o.headers as Record<string, string> | undefined), ...headers, 'User-Agent': this.userAgent },
