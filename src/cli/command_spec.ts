@@ -177,6 +177,10 @@ export const sharedFlags = {
   featureGates: { name: 'feature-gates', type: 'string', multiple: true, value: 'A=true,B=false', help: "Feature gates of the pinned release (v1.37.2), as kube-scheduler's (repeatable)" },
   seed: { name: 'seed', type: 'string', value: 'N', help: 'Seed of the random source; default 1', check: checks.integer },
   output: { name: 'output', short: 'o', type: 'string', value: 'text|json', help: 'Default text', check: checks.oneOf('text', 'json') },
+  rowWorkers: {
+    name: 'row-workers', type: 'string', value: 'N', check: checks.nonNegativeInteger,
+    help: 'Worker threads for Filter walks of 1,000+ nodes (none by default; 0: the row\npass on the main thread alone; decisions unchanged; docs/performance.md)',
+  },
   progress: { name: 'progress', type: 'boolean', help: 'a progress line on stderr even when stderr is not a terminal (it is drawn on a terminal)' },
 } as const satisfies Record<string, FlagSpec>;
 

@@ -36,6 +36,8 @@ export interface StartOptions {
   registry: Registry;
   /** --feature-gates; the pinned release's defaults when absent. */
   featureGates?: FeatureGates;
+  /** Worker threads for long Filter walks (SchedulerDeps.rowPass); none when absent. */
+  rowWorkers?: number;
   /** API requests of the scheduler (rate limited by clientConnection). */
   transport: RestTransport;
   /** Events, with a rate limiter of their own; defaults to `transport`. */
@@ -109,6 +111,7 @@ export async function startScheduler(o: StartOptions): Promise<RunningScheduler>
     random: o.random ?? Math.random,
     notYetAvailable: notYetAvailablePlugins,
     featureGates: o.featureGates,
+    rowPass: o.rowWorkers === undefined ? undefined : { workers: o.rowWorkers },
     metrics,
     log: (level, msg) => log.v(level).info(msg),
     // As schedule_one.go: a success is logged once bound, a failure with its reason.
@@ -325,6 +328,7 @@ export async function runCommand(argv: string[], io: CliIO, signals: SignalSourc
       config,
       registry,
       featureGates: flags.featureGates,
+      rowWorkers: flags.rowWorkers,
       transport,
       eventTransport,
       leaseTransport,

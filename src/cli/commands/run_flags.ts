@@ -18,6 +18,8 @@ export interface RunFlags {
   /** Modules of out-of-tree plugins, loaded in order. */
   plugins: string[];
   featureGates: FeatureGates;
+  /** --row-workers: worker threads for long Filter walks; none when absent. */
+  rowWorkers?: number;
   kubeconfig?: string;
   master?: string;
   bindAddress: string;
@@ -60,6 +62,7 @@ export function parseRunFlags(argv: string[]): RunFlags {
     config: values.config,
     plugins: values.plugins ?? [],
     featureGates: FeatureGates.parse(values['feature-gates'] ?? []),
+    rowWorkers: values['row-workers'] === undefined ? undefined : Number(values['row-workers']),
     kubeconfig: values.kubeconfig,
     master: values.master,
     bindAddress,

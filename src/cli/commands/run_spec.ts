@@ -31,6 +31,7 @@ export const runSpec = {
     { name: 'config', type: 'string', value: 'FILE', help: 'KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1)' },
     { name: 'plugins', type: 'string', multiple: true, value: 'FILE', help: 'Out-of-tree plugins: a module (.mjs, .js or .ts) exporting plugins (repeatable)' },
     sharedFlags.featureGates,
+    sharedFlags.rowWorkers,
     { name: 'kubeconfig', type: 'string', value: 'FILE', help: 'kubeconfig of the cluster; the in-cluster service account when omitted' },
     { name: 'master', type: 'string', value: 'URL', help: "API server address (overrides the kubeconfig's)" },
     { name: 'leader-elect', type: 'string', value: 'true|false', check: (v) => (parseGoBool(v) === null ? `strconv.ParseBool: parsing "${v}": invalid syntax` : null), pflag: true, help: 'Overrides leaderElection.leaderElect' },

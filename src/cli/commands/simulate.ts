@@ -29,7 +29,8 @@ async function prepare(values: ValuesOf<typeof scenarioFlags> & ValuesOf<typeof 
   const featureGates = FeatureGates.parse(values['feature-gates'] ?? []);
   const registry = await registryWithPlugins(values.plugins ?? []);
   const { scenario, config } = await loadScenarioAndConfig(values, positionals, registry, io, featureGates);
-  const opts = { config, registry, notYetAvailable: notYetAvailablePlugins, featureGates, seed, tieBreakByName: values['tie-break'] === 'name', admitPod };
+  const rowWorkers = values['row-workers'] === undefined ? undefined : Number(values['row-workers']);
+  const opts = { config, registry, notYetAvailable: notYetAvailablePlugins, featureGates, seed, tieBreakByName: values['tie-break'] === 'name', admitPod, rowWorkers };
   return { scenario, opts };
 }
 

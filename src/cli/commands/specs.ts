@@ -25,6 +25,7 @@ export const scenarioFlags = [
   },
   { name: 'plugins', type: 'string', multiple: true, value: 'FILE', help: 'load out-of-tree plugins from a module (.mjs, .js or .ts) exporting `plugins`\n(repeatable)' },
   sharedFlags.featureGates,
+  sharedFlags.rowWorkers,
 ] as const satisfies readonly FlagSpec[];
 
 const noScenario = '\nWith no scenario, the bundled scenarios/default.yaml is used.\n';
@@ -228,7 +229,7 @@ and reports SchedulingThroughput (pods/s over 1-second windows), attempt duratio
     { name: 'feature-gates', type: 'string', multiple: true, value: 'A=true,B=false', help: "Feature gates of the pinned release (v1.37.2), as kube-scheduler's" },
     { name: 'timeout', ...nonNegative, value: 'SECONDS', help: "Longest wait for one op's pods; default 600" },
     { name: 'cpu-profile', type: 'string', value: 'DIR', help: "Write a V8 CPU profile of each workload's measured op to DIR" },
-    { name: 'row-workers', ...nonNegative, help: 'Worker threads for Filter walks of 1,000+ nodes (none by default; 0: the row\npass on the main thread alone; docs/performance.md)' },
+    sharedFlags.rowWorkers,
     { name: 'list', type: 'boolean', help: "List the selected workloads, and upstream's test cases not run yet, and exit" },
   ],
   maxPositionals: 1,

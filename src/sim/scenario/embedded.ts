@@ -36,6 +36,8 @@ export interface EmbeddedOptions {
   extenders?: readonly Extender[];
   /** False: no PV controller binds or provisions volumes (the differential harness's cluster has none). */
   volumeController?: boolean;
+  /** --row-workers: worker threads for long Filter walks (SchedulerDeps.rowPass); none when absent. */
+  rowWorkers?: number;
 }
 
 export interface Embedded {
@@ -92,6 +94,7 @@ export function embeddedDeps(o: EmbeddedOptions, client: ClusterClient, clock: C
     onBindingStart: o.onBindingStart,
     onCompositePlacements: o.onCompositePlacements,
     extenders: o.extenders,
+    rowPass: o.rowWorkers === undefined ? undefined : { workers: o.rowWorkers },
   };
 }
 
