@@ -187,7 +187,7 @@ export interface HttpTransportOptions {
 }
 
 /** How long the kubeconfig's credentials are used before they are asked for again (ms). */
-export const credentialsTtlMs = 1000;
+const credentialsTtlMs = 1000;
 
 /** A broken connection under a GET is retried after this long (client-go's artificial Retry-After: 1). */
 const brokenConnectionRetryMs = 1000;
