@@ -4,6 +4,7 @@
 import { Counter, Gauge, Histogram, Registry, exponentialBuckets } from 'prom-client';
 import type { BatchAttemptResult, BatchFlushReason, ExtensionPointLabel } from '../framework/metrics_recorder.js';
 import type { CodeName } from '../framework/status.js';
+import { AsyncRecorderBuffer } from './async_recorder_buffer.js';
 import { SeriesHistogram } from './series_histogram.js';
 import type { APICallResult, APICallType, AttemptResult, IncomingQueue, PlacementEvaluationResult, SchedulerMetricsRecorder } from '../scheduler/metrics_recorder.js';
 
@@ -25,6 +26,7 @@ export function attemptsLabel(attempts: number): string {
 export class SchedulerMetrics implements SchedulerMetricsRecorder {
   readonly registry = new Registry();
   private sources: MetricsSources | null = null;
+  private readonly asyncBuffer: AsyncRecorderBuffer;
 
   readonly scheduleAttempts = new Counter({
     name: 'scheduler_schedule_attempts_total',
@@ -201,7 +203,9 @@ export class SchedulerMetrics implements SchedulerMetricsRecorder {
     registers: [this.registry],
   });
 
-  constructor() {
+  /** `nowMs`: a monotonic clock in milliseconds, for the asynchronous recorder's flushes. */
+  constructor(nowMs: () => number = () => performance.now()) {
+    this.asyncBuffer = new AsyncRecorderBuffer(nowMs);
     // Gauges read from the scheduler at scrape time rather than tracked on every queue move.
     this.pendingPods = new Gauge({
       name: 'scheduler_pending_pods',
@@ -383,11 +387,18 @@ export class SchedulerMetrics implements SchedulerMetricsRecorder {
 
 
   observeExtensionPointDuration(extensionPoint: ExtensionPointLabel, status: CodeName, profile: string, seconds: number): void {
+    // Sign's duration goes through upstream's asynchronous recorder (framework.go), the others not.
+    if (extensionPoint === 'Sign' && !this.asyncBuffer.take()) return;
     this.frameworkExtensionPointDuration.at(extensionPoint, status, profile).observe(seconds);
   }
 
   observePluginDuration(plugin: string, extensionPoint: ExtensionPointLabel, status: CodeName, seconds: number): void {
+    if (!this.asyncBuffer.take()) return;
     this.pluginExecutionDuration.at(plugin, extensionPoint, status).observe(seconds);
+  }
+
+  pluginDurationWanted(): boolean {
+    return this.asyncBuffer.hasRoom();
   }
 
   observePermitWaitDuration(result: CodeName, seconds: number): void {

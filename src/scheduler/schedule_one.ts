@@ -73,8 +73,9 @@ function schedulingCycle(ctx: CycleContext, qp: QueuedPodInfo, requeue: boolean)
   if (fwk === null) return;
   const attempt: Attempt = { qp, fwk, state: new CycleState(), start: ctx.monotonicSeconds(), requeue, victims: [] };
   // Plugin calls are timed in a sample of cycles, drawn only when metrics are on so that
-  // simulations keep their random sequence.
-  if (ctx.metrics !== null) attempt.state.recordPluginMetrics = ctx.random() * 100 < pluginMetricsSamplePercent;
+  // simulations keep their random sequence; not while the recorder would drop their durations
+  // (then the cycle walks as an unsampled one).
+  if (ctx.metrics !== null) attempt.state.recordPluginMetrics = ctx.random() * 100 < pluginMetricsSamplePercent && ctx.metrics.pluginDurationWanted();
   if (ctx.diagnose) attempt.state.diagnosis = new CycleDiagnosis();
   // No other scheduling cycle runs until this one ends, so the snapshot stays as found.
   ctx.cache.updateSnapshot(ctx.snapshot);

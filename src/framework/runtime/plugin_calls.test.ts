@@ -19,6 +19,7 @@ function recorder(): { rec: MetricsRecorder; points: string[]; plugins: string[]
   const rec: MetricsRecorder = {
     observeExtensionPointDuration: (point, status, profile, seconds) => points.push(`${point} ${status} ${profile} ${seconds}`),
     observePluginDuration: (plugin, point, status, seconds) => plugins.push(`${plugin} ${point} ${status} ${seconds}`),
+    pluginDurationWanted: () => true,
     observePermitWaitDuration: ignore,
     observePreemptionAttempt: ignore,
     observePreemptionVictims: ignore,
@@ -93,6 +94,16 @@ describe('PluginCalls.call', () => {
       assert.deepEqual(points, []);
     });
   }
+
+  it('does not time a sampled call whose duration the recorder would drop (no clock read)', () => {
+    const { rec, plugins } = recorder();
+    let reads = 0;
+    const calls = new PluginCalls({ ...rec, pluginDurationWanted: () => false }, 'profile', () => reads++);
+    const s = calls.call(answerCall('Filter'), plugin(() => Status.unschedulable('no')), true, 7, undefined, undefined);
+    assert.equal(s?.code, Code.Unschedulable, 'the answer is the same');
+    assert.equal(reads, 0);
+    assert.deepEqual(plugins, []);
+  });
 
   it('keeps the Error a plugin threw, so its class stays readable', () => {
     const calls = new PluginCalls(null, 'profile');
