@@ -18,7 +18,7 @@ export interface MetricsRecorder {
   /**
    * Whether a plugin duration observed now would be kept. Upstream hands these to an asynchronous
    * recorder that buffers 1,000 between its flushes, once a second, and drops the rest
-   * (metrics/metric_recorder.go); a plugin call is not timed when its duration would be dropped.
+   * (metrics/metric_recorder.go); a sampled cycle that starts when they would be dropped is not timed.
    */
   pluginDurationWanted(): boolean;
   /** scheduler_permit_wait_duration_seconds */

@@ -7,6 +7,7 @@ import { MemoryCluster } from '../cluster/memory/store.js';
 import { Scheduler } from '../scheduler/scheduler.js';
 import { FakeClock } from '../util/clock.js';
 import { makeNode, makePod } from '../testing/builders.js';
+import type { Pod } from '../api/types.js';
 import { SchedulerMetrics, attemptsLabel } from './metrics.js';
 import { FeatureGates } from '../config/feature_gates.js';
 import { endpointsHandler, serveEndpoints, type HealthCheck } from './server.js';
@@ -265,4 +266,34 @@ test('SchedulerAsyncAPICalls: the API dispatcher\'s metrics count bindings and s
   assert.match(await run(true, true), /scheduler_async_api_call_execution_total\{call_type="pod_status_patch",result="error"\} 1/);
   // Upstream registers them only with the gate on.
   assert.doesNotMatch(await run(false), /async_api_call|pending_async_api_calls/);
+});
+
+test('a sampled cycle that starts with the plugin-duration buffer full is not timed; after the next flush it is', async () => {
+  const registry = inTreeRegistry();
+  const clock = new FakeClock(0);
+  const cluster = new MemoryCluster({ clock });
+  let now = 0;
+  const m = new SchedulerMetrics(() => now);
+  // Every cycle drawn into the sample; the clock reads counted (a timed plugin call reads it twice).
+  let reads = 0;
+  const sched = Scheduler.fromConfig(defaultConfiguration(registry), { registry, client: cluster, clock, random: () => 0.01, notYetAvailable: notYetAvailablePlugins, metrics: m, monotonicSeconds: () => reads++ * 0 });
+  await sched.start();
+  cluster.create(makeNode('n1'));
+  cluster.create(makeNode('n2'));
+  for (let i = 0; i < 1000; i++) m.observePluginDuration('Filler', 'Filter', 'Success', 0);
+  cluster.create(makePod('while-full', { requests: { cpu: '100m' } }));
+  await sched.loop.drain();
+  const readsWhileFull = reads;
+  let plugins = await counts(m.pluginExecutionDuration, 'plugin', 'extension_point');
+  assert.equal(plugins.get('NodeResourcesFit Filter'), undefined, 'nothing timed while the buffer is full');
+  assert.equal(cluster.get<Pod>('Pod', 'default', 'while-full')?.spec.nodeName !== undefined, true, 'the pod is placed all the same');
+  now = 1000;
+  cluster.create(makePod('after-flush', { requests: { cpu: '100m' } }));
+  reads = 0;
+  await sched.loop.drain();
+  sched.stop();
+  assert.ok(reads > readsWhileFull + 20, `the plugin calls were not timed while full (${readsWhileFull} clock reads) and were after (${reads})`);
+  plugins = await counts(m.pluginExecutionDuration, 'plugin', 'extension_point');
+  assert.equal(plugins.get('NodeResourcesFit Filter'), 2, 'once per node of the cycle after the flush');
+  assert.equal(plugins.get('Filler Filter'), 1000);
 });

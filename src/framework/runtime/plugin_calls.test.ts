@@ -95,16 +95,6 @@ describe('PluginCalls.call', () => {
     });
   }
 
-  it('does not time a sampled call whose duration the recorder would drop (no clock read)', () => {
-    const { rec, plugins } = recorder();
-    let reads = 0;
-    const calls = new PluginCalls({ ...rec, pluginDurationWanted: () => false }, 'profile', () => reads++);
-    const s = calls.call(answerCall('Filter'), plugin(() => Status.unschedulable('no')), true, 7, undefined, undefined);
-    assert.equal(s?.code, Code.Unschedulable, 'the answer is the same');
-    assert.equal(reads, 0);
-    assert.deepEqual(plugins, []);
-  });
-
   it('keeps the Error a plugin threw, so its class stays readable', () => {
     const calls = new PluginCalls(null, 'profile');
     const s = calls.call(answerCall('Filter'), plugin(() => {

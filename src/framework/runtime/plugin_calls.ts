@@ -55,8 +55,7 @@ export class PluginCalls {
    * One plugin call: timed when `timed` (a sampled cycle, or a point upstream always times), a
    * throw turned into the spec's answer for an error status.
    */
-  call<P extends Plugin, A, B, C, R, D = undefined>(spec: CallSpec<P, A, B, C, R, D>, p: P, sampled: boolean, a: A, b: B, c: C, d?: D): R {
-    const timed = sampled && this.wanted();
+  call<P extends Plugin, A, B, C, R, D = undefined>(spec: CallSpec<P, A, B, C, R, D>, p: P, timed: boolean, a: A, b: B, c: C, d?: D): R {
     const start = timed ? this.monotonicSeconds() : 0;
     let r: R;
     try {
@@ -83,8 +82,7 @@ export class PluginCalls {
   }
 
   /** As `call`, for a plugin that may answer with a promise: timed until it settles; a rejection counts as a throw. */
-  callAsync<P extends Plugin, A, B, C, R, D = undefined>(spec: AsyncCallSpec<P, A, B, C, R, D>, p: P, sampled: boolean, a: A, b: B, c: C, d?: D): MaybePromise<R> {
-    const timed = sampled && this.wanted();
+  callAsync<P extends Plugin, A, B, C, R, D = undefined>(spec: AsyncCallSpec<P, A, B, C, R, D>, p: P, timed: boolean, a: A, b: B, c: C, d?: D): MaybePromise<R> {
     const start = timed ? this.monotonicSeconds() : 0;
     let out: MaybePromise<R>;
     try {
@@ -132,11 +130,6 @@ export class PluginCalls {
   /** Records an extension point's duration since `start`; nothing without a recorder. */
   observeExtensionPoint(label: ExtensionPointLabel, s: Status | null | undefined, start: number): void {
     this.recorder?.observeExtensionPointDuration(label, statusName(s), this.profileName, this.monotonicSeconds() - start);
-  }
-
-  /** Whether a plugin call's duration would be kept now (the recorder's budget; none without a recorder). */
-  private wanted(): boolean {
-    return this.recorder !== null && this.recorder.pluginDurationWanted();
   }
 
   private observePlugin(plugin: string, label: ExtensionPointLabel | null, s: Status | null | undefined, start: number): void {
