@@ -179,7 +179,7 @@ export const sharedFlags = {
   output: { name: 'output', short: 'o', type: 'string', value: 'text|json', help: 'Default text', check: checks.oneOf('text', 'json') },
   rowWorkers: {
     name: 'row-workers', type: 'string', value: 'N', check: checks.nonNegativeInteger,
-    help: 'Worker threads for Filter walks of 1,000+ nodes (none by default; 0: the row\npass on the main thread alone; decisions unchanged; docs/performance.md)',
+    help: 'Worker threads for Filter walks of 1,000+ nodes (none by default; 0: the row\npass on the main thread alone; the same decisions; not in diagnosed attempts;\ndocs/performance.md)',
   },
   progress: { name: 'progress', type: 'boolean', help: 'a progress line on stderr even when stderr is not a terminal (it is drawn on a terminal)' },
 } as const satisfies Record<string, FlagSpec>;

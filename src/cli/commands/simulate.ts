@@ -24,12 +24,11 @@ import { explainSpec, simulateSpec, type clusterFlags, type scenarioFlags } from
 
 
 /** The scenario, the configuration and the run options the shared flags give. */
-async function prepare(values: ValuesOf<typeof scenarioFlags> & ValuesOf<typeof clusterFlags>, positionals: readonly string[], io: CliIO) {
+async function prepare(values: ValuesOf<typeof scenarioFlags> & ValuesOf<typeof clusterFlags>, positionals: readonly string[], io: CliIO, rowWorkers?: number) {
   const seed = values.seed === undefined ? 1 : Number(values.seed);
   const featureGates = FeatureGates.parse(values['feature-gates'] ?? []);
   const registry = await registryWithPlugins(values.plugins ?? []);
   const { scenario, config } = await loadScenarioAndConfig(values, positionals, registry, io, featureGates);
-  const rowWorkers = values['row-workers'] === undefined ? undefined : Number(values['row-workers']);
   const opts = { config, registry, notYetAvailable: notYetAvailablePlugins, featureGates, seed, tieBreakByName: values['tie-break'] === 'name', admitPod, rowWorkers };
   return { scenario, opts };
 }
@@ -43,7 +42,8 @@ export async function simulateCommand(argv: string[], io: CliIO): Promise<number
   if (argv.includes('--serve')) return (await import('./serve.js')).serveCommand(argv, io);
   const { values, positionals } = parseCommand(simulateSpec, argv);
   if (values['report-scores'] !== undefined && values.report === undefined) throw new UsageError('--report-scores needs --report FILE');
-  const { scenario, opts } = await prepare(values, positionals, io);
+  const rowWorkers = values['row-workers'] === undefined ? undefined : Number(values['row-workers']);
+  const { scenario, opts } = await prepare(values, positionals, io, rowWorkers);
   const { output, report: reportPath } = values;
   const scoreLimit = reportScores(values['report-scores']);
   const collector = reportPath ? new ReportCollector({ title: scenario.name, scoreLimit }, scenario.pods.length + scenario.pending.length) : undefined;

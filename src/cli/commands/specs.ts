@@ -25,7 +25,6 @@ export const scenarioFlags = [
   },
   { name: 'plugins', type: 'string', multiple: true, value: 'FILE', help: 'load out-of-tree plugins from a module (.mjs, .js or .ts) exporting `plugins`\n(repeatable)' },
   sharedFlags.featureGates,
-  sharedFlags.rowWorkers,
 ] as const satisfies readonly FlagSpec[];
 
 const noScenario = '\nWith no scenario, the bundled scenarios/default.yaml is used.\n';
@@ -56,6 +55,8 @@ backoff, preemption, the scenario's steps), and reports where each pod went or w
       help: "with --report: the best-scored nodes each pod's score table keeps (all: every\nscored node); by default as many as a budget of 4 million rows over all pods\nallows, at least 10 (explain --pod has every row)",
     },
     { name: 'serve', type: 'boolean', help: 'serve the cluster over the Kubernetes API while scheduling (web UI at /ui/):\nthe serve command; serve --help lists its flags' },
+    // Not explain's: a diagnosed attempt (explain, --report) walks node by node for its statuses.
+    sharedFlags.rowWorkers,
     ...clusterFlags,
   ],
   maxPositionals: 1,
