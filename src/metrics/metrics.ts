@@ -35,7 +35,7 @@ export class SchedulerMetrics implements SchedulerMetricsRecorder {
     registers: [this.registry],
   });
 
-  readonly schedulingAttemptDuration = new Histogram({
+  readonly schedulingAttemptDuration = new SeriesHistogram({
     name: 'scheduler_scheduling_attempt_duration_seconds',
     help: 'Scheduling attempt latency in seconds (scheduling algorithm + binding)',
     labelNames: ['result', 'profile'] as const,
@@ -43,7 +43,7 @@ export class SchedulerMetrics implements SchedulerMetricsRecorder {
     registers: [this.registry],
   });
 
-  readonly schedulingAlgorithmDuration = new Histogram({
+  readonly schedulingAlgorithmDuration = new SeriesHistogram({
     name: 'scheduler_scheduling_algorithm_duration_seconds',
     help: 'Scheduling algorithm latency in seconds',
     buckets: exponentialBuckets(0.001, 2, 15),
@@ -104,7 +104,7 @@ export class SchedulerMetrics implements SchedulerMetricsRecorder {
   readonly goroutines: Gauge<'operation'>;
   readonly cacheSize: Gauge<'type'>;
 
-  readonly podSchedulingSLIDuration = new Histogram({
+  readonly podSchedulingSLIDuration = new SeriesHistogram({
     name: 'scheduler_pod_scheduling_sli_duration_seconds',
     help: 'E2e latency for a pod being scheduled, from the time the pod enters the scheduling queue and might involve multiple scheduling attempts.',
     labelNames: ['attempts'] as const,
@@ -112,7 +112,7 @@ export class SchedulerMetrics implements SchedulerMetricsRecorder {
     registers: [this.registry],
   });
 
-  readonly podSchedulingAttempts = new Histogram({
+  readonly podSchedulingAttempts = new SeriesHistogram({
     name: 'scheduler_pod_scheduling_attempts',
     help: 'Number of attempts to successfully schedule a pod.',
     buckets: exponentialBuckets(1, 2, 5),
@@ -157,7 +157,7 @@ export class SchedulerMetrics implements SchedulerMetricsRecorder {
   });
 
   // Batching's latencies: from 0.01 ms, the last bucket [~20ms, Inf), as upstream's.
-  readonly batchRescoreDuration = new Histogram({
+  readonly batchRescoreDuration = new SeriesHistogram({
     name: 'scheduler_batch_rescore_duration_seconds',
     help: 'Latency for rescoring a node during opportunistic batching.',
     labelNames: ['profile'] as const,
@@ -165,7 +165,7 @@ export class SchedulerMetrics implements SchedulerMetricsRecorder {
     registers: [this.registry],
   });
 
-  readonly getNodeHintDuration = new Histogram({
+  readonly getNodeHintDuration = new SeriesHistogram({
     name: 'scheduler_get_node_hint_duration_seconds',
     help: 'Latency for getting a node hint.',
     labelNames: ['hinted', 'profile'] as const,
@@ -173,7 +173,7 @@ export class SchedulerMetrics implements SchedulerMetricsRecorder {
     registers: [this.registry],
   });
 
-  readonly storeScheduleResultsDuration = new Histogram({
+  readonly storeScheduleResultsDuration = new SeriesHistogram({
     name: 'scheduler_store_schedule_results_duration_seconds',
     help: 'Latency for storing scheduling results.',
     labelNames: ['profile'] as const,
@@ -252,17 +252,17 @@ export class SchedulerMetrics implements SchedulerMetricsRecorder {
   /** One attempt's final result (PodScheduled / PodUnschedulable / PodScheduleError). */
   observeAttempt(result: AttemptResult, profile: string, seconds: number): void {
     this.scheduleAttempts.inc({ result, profile });
-    this.schedulingAttemptDuration.observe({ result, profile }, seconds);
+    this.schedulingAttemptDuration.at(result, profile).observe(seconds);
   }
 
   /** A pod was bound after `attempts` attempts, `sinceFirstSeconds` after it first entered the queue. */
   observePodScheduled(attempts: number, sinceFirstSeconds: number | null): void {
-    this.podSchedulingAttempts.observe(attempts);
-    if (sinceFirstSeconds !== null) this.podSchedulingSLIDuration.observe({ attempts: attemptsLabel(attempts) }, sinceFirstSeconds);
+    this.podSchedulingAttempts.at().observe(attempts);
+    if (sinceFirstSeconds !== null) this.podSchedulingSLIDuration.at(attemptsLabel(attempts)).observe(sinceFirstSeconds);
   }
 
   observeAlgorithmDuration(seconds: number): void {
-    this.schedulingAlgorithmDuration.observe(seconds);
+    this.schedulingAlgorithmDuration.at().observe(seconds);
   }
 
   observeQueueIncoming(queue: IncomingQueue, event: string): void {
@@ -346,7 +346,7 @@ export class SchedulerMetrics implements SchedulerMetricsRecorder {
   }
 
   /** The API dispatcher's metrics, made on a first call (upstream registers them with SchedulerAsyncAPICalls on). */
-  private apiCallMetrics: { total: Counter<'call_type' | 'result'>; duration: Histogram<'call_type' | 'result'>; pending: Gauge<'call_type'> } | null = null;
+  private apiCallMetrics: { total: Counter<'call_type' | 'result'>; duration: SeriesHistogram<'call_type' | 'result'>; pending: Gauge<'call_type'> } | null = null;
 
   private apiCallMetricSet(): NonNullable<SchedulerMetrics['apiCallMetrics']> {
     this.apiCallMetrics ??= {
@@ -356,7 +356,7 @@ export class SchedulerMetrics implements SchedulerMetricsRecorder {
         labelNames: ['call_type', 'result'] as const,
         registers: [this.registry],
       }),
-      duration: new Histogram({
+      duration: new SeriesHistogram({
         name: 'scheduler_async_api_call_execution_duration_seconds',
         help: 'Duration in seconds for executing API call in the async dispatcher.',
         labelNames: ['call_type', 'result'] as const,
@@ -376,7 +376,7 @@ export class SchedulerMetrics implements SchedulerMetricsRecorder {
   observeAsyncAPICall(callType: APICallType, result: APICallResult, seconds: number): void {
     const m = this.apiCallMetricSet();
     m.total.inc({ call_type: callType, result });
-    m.duration.observe({ call_type: callType, result }, seconds);
+    m.duration.at(callType, result).observe(seconds);
   }
 
   addPendingAsyncAPICalls(callType: APICallType, delta: number): void {
@@ -438,15 +438,15 @@ export class SchedulerMetrics implements SchedulerMetricsRecorder {
 
   observeBatchRescore(profile: string, seconds: number): void {
     this.batchRescoreAttempts.inc({ profile });
-    this.batchRescoreDuration.observe({ profile }, seconds);
+    this.batchRescoreDuration.at(profile).observe(seconds);
   }
 
   observeGetNodeHint(hinted: 'hint' | 'no_hint', profile: string, seconds: number): void {
-    this.getNodeHintDuration.observe({ hinted, profile }, seconds);
+    this.getNodeHintDuration.at(hinted, profile).observe(seconds);
   }
 
   observeStoreScheduleResults(profile: string, seconds: number): void {
-    this.storeScheduleResultsDuration.observe({ profile }, seconds);
+    this.storeScheduleResultsDuration.at(profile).observe(seconds);
   }
 
   /** The Prometheus text exposition of every metric. */

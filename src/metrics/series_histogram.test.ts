@@ -58,3 +58,36 @@ test('a SeriesHistogram: one series per label set, reset empties it, bad labels 
   assert.throws(() => series.observe({ plugin: 'B', extension_point: 'Score' }, 1), /label "status" is missing/);
   assert.equal(series.at('B', 'Score', 'Success').count, 1, 'a refused value is not counted');
 });
+
+test('a SeriesHistogram of no, one or two labels prints as prom-client does, before and after observations and after a reset', async () => {
+  const bounds = exponentialBuckets(0.001, 2, 15);
+  const shapes: { labelNames: string[]; values: () => string[] }[] = [
+    { labelNames: [], values: () => [] },
+    { labelNames: ['profile'], values: () => ['default-scheduler'] },
+    { labelNames: ['result', 'profile'], values: () => ['scheduled', 'p'] },
+  ];
+  for (const shape of shapes) {
+    const plainRegistry = new Registry();
+    const seriesRegistry = new Registry();
+    const cfg = { name: 'scheduler_scheduling_attempt_duration_seconds', help: 'Scheduling attempt latency.', labelNames: shape.labelNames, buckets: bounds };
+    const plain = new Histogram({ ...cfg, registers: [plainRegistry] });
+    const series = new SeriesHistogram({ ...cfg, registers: [seriesRegistry] });
+    assert.equal(await seriesRegistry.metrics(), await plainRegistry.metrics(), `${shape.labelNames.length} labels, nothing observed`);
+    const random = seededRandom(3);
+    for (let i = 0; i < 300; i++) {
+      const value = random() < 0.1 ? bounds[Math.floor(random() * bounds.length)]! : random() * 40;
+      const labels = Object.fromEntries(shape.labelNames.map((n, k) => [n, `${shape.values()[k]}${i % 3}`]));
+      if (shape.labelNames.length === 0) plain.observe(value);
+      else plain.observe(labels, value);
+      const v = shape.labelNames.map((n) => labels[n]!);
+      if (i % 2 === 0) series.at(v[0], v[1], v[2]).observe(value);
+      else if (shape.labelNames.length === 0) series.observe(value);
+      else series.observe(labels, value);
+    }
+    assert.equal(await seriesRegistry.metrics(), await plainRegistry.metrics(), `${shape.labelNames.length} labels, observed`);
+    plain.reset();
+    series.reset();
+    assert.equal(await seriesRegistry.metrics(), await plainRegistry.metrics(), `${shape.labelNames.length} labels, reset`);
+  }
+  assert.throws(() => new SeriesHistogram({ name: 'x', help: 'x', labelNames: ['a', 'b', 'c', 'd'], buckets: bounds, registers: [] }), /at most three labels/);
+});

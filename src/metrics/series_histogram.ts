@@ -42,59 +42,67 @@ interface ExportedSample {
 }
 
 /**
- * A histogram of three labels whose series are found by their values (`at`) without building a key
- * or an object. Every observation, `observe` included, lands in the series; prom-client's own
+ * A histogram of up to three labels whose series are found by their values (`at`) without building
+ * a key or an object. Every observation, `observe` included, lands in the series; prom-client's own
  * store stays empty.
  */
 export class SeriesHistogram<T extends string> extends Histogram<T> {
   private readonly seriesBounds: Float64Array;
-  private readonly seriesLabelNames: readonly [T, T, T];
+  private readonly seriesLabelNames: readonly T[];
   private readonly seriesMetricName: string;
   private readonly seriesHelp: string;
   /** Insertion order is exposition order, as prom-client's store. */
   private seriesList: HistogramSeries[] = [];
   private seriesTree = new Map<string | number, Map<string | number, Map<string | number, HistogramSeries>>>();
 
-  constructor(config: HistogramConfiguration<T> & { labelNames: readonly [T, T, T]; buckets: number[] }) {
+  constructor(config: HistogramConfiguration<T> & { buckets: number[] }) {
     super(config);
+    const names = config.labelNames ?? [];
+    if (names.length > 3) throw new Error(`${config.name}: a SeriesHistogram has at most three labels`);
     this.seriesBounds = Float64Array.from(config.buckets);
-    this.seriesLabelNames = config.labelNames;
+    this.seriesLabelNames = names;
     this.seriesMetricName = config.name;
     this.seriesHelp = config.help;
+    // prom-client prints a histogram without labels before its first observation (zeros).
+    if (names.length === 0) this.at();
     // prom-client assigns its observe per instance in its constructor; this one replaces it, so
     // no observation is kept where the exposition below does not look.
-    const observeLabels = (labels: LabelValues<T>, value: number): void => this.series(labels).observe(value);
+    const observeLabels = (labelsOrValue: LabelValues<T> | number, value?: number): void => {
+      if (typeof labelsOrValue === 'number') this.series({}).observe(labelsOrValue);
+      else this.series(labelsOrValue).observe(value!);
+    };
     this.observe = observeLabels as Histogram<T>['observe'];
   }
 
-  /** The series of these label values, in labelNames order. */
-  at(a: string | number, b: string | number, c: string | number): HistogramSeries {
+  /** The series of these label values, in labelNames order (as many as the histogram has labels). */
+  at(a: string | number = '', b: string | number = '', c: string | number = ''): HistogramSeries {
     let byB = this.seriesTree.get(a);
     if (byB === undefined) this.seriesTree.set(a, (byB = new Map()));
     let byC = byB.get(b);
     if (byC === undefined) byB.set(b, (byC = new Map()));
     let series = byC.get(c);
     if (series === undefined) {
-      const [na, nb, nc] = this.seriesLabelNames;
-      series = new HistogramSeries({ [na]: a, [nb]: b, [nc]: c }, this.seriesBounds);
+      const labels: Record<string, string | number> = {};
+      const values = [a, b, c];
+      this.seriesLabelNames.forEach((name, i) => (labels[name] = values[i]!));
+      series = new HistogramSeries(labels, this.seriesBounds);
       byC.set(c, series);
       this.seriesList.push(series);
     }
     return series;
   }
 
-  /** The series of a label object (each of the three labels required). */
+  /** The series of a label object (every label of the histogram required). */
   series(labels: LabelValues<T>): HistogramSeries {
     for (const name of Object.keys(labels)) {
       if (!this.seriesLabelNames.includes(name as T)) throw new Error(`Added label "${name}" is not included in initial labelset: ${JSON.stringify(this.seriesLabelNames)}`);
     }
-    const [na, nb, nc] = this.seriesLabelNames;
-    const value = (name: T): string | number => {
+    const values = this.seriesLabelNames.map((name) => {
       const v = labels[name];
       if (v === undefined) throw new Error(`${this.seriesMetricName}: label "${name}" is missing`);
       return v;
-    };
-    return this.at(value(na), value(nb), value(nc));
+    });
+    return this.at(values[0], values[1], values[2]);
   }
 
   override reset(): void {
