@@ -15,12 +15,6 @@ export interface MetricsRecorder {
   observeExtensionPointDuration(extensionPoint: ExtensionPointLabel, status: CodeName, profile: string, seconds: number): void;
   /** scheduler_plugin_execution_duration_seconds (sampled cycles only) */
   observePluginDuration(plugin: string, extensionPoint: ExtensionPointLabel, status: CodeName, seconds: number): void;
-  /**
-   * Whether a plugin duration observed now would be kept. Upstream hands these to an asynchronous
-   * recorder that buffers 1,000 between its flushes, once a second, and drops the rest
-   * (metrics/metric_recorder.go); a sampled cycle that starts when they would be dropped is not timed.
-   */
-  pluginDurationWanted(): boolean;
   /** scheduler_permit_wait_duration_seconds */
   observePermitWaitDuration(result: CodeName, seconds: number): void;
   /** scheduler_preemption_attempts_total */

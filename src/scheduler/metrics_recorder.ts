@@ -6,6 +6,12 @@ export type AttemptResult = 'scheduled' | 'unschedulable' | 'error';
 export type IncomingQueue = 'active' | 'backoff' | 'unschedulable' | 'gated';
 
 export interface SchedulerMetricsRecorder extends MetricsRecorder {
+  /**
+   * Whether a plugin duration observed now would be kept. Upstream hands these to an asynchronous
+   * recorder that buffers 1,000 between its flushes, once a second, and drops the rest
+   * (metrics/metric_recorder.go); a sampled cycle that starts when they would be dropped is not timed.
+   */
+  pluginDurationWanted(): boolean;
   /** scheduler_schedule_attempts_total and scheduler_scheduling_attempt_duration_seconds */
   observeAttempt(result: AttemptResult, profile: string, seconds: number): void;
   /** scheduler_scheduling_algorithm_duration_seconds */

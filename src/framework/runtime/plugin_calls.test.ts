@@ -19,7 +19,6 @@ function recorder(): { rec: MetricsRecorder; points: string[]; plugins: string[]
   const rec: MetricsRecorder = {
     observeExtensionPointDuration: (point, status, profile, seconds) => points.push(`${point} ${status} ${profile} ${seconds}`),
     observePluginDuration: (plugin, point, status, seconds) => plugins.push(`${plugin} ${point} ${status} ${seconds}`),
-    pluginDurationWanted: () => true,
     observePermitWaitDuration: ignore,
     observePreemptionAttempt: ignore,
     observePreemptionVictims: ignore,
