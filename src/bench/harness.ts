@@ -23,6 +23,7 @@ import { FeatureRegistry, nodeDeclaredFeaturesWith } from '../plugins/nodedeclar
 import { allocatorFeatures } from '../plugins/dynamicresources/index.js';
 import { addAllocation, Allocator, DefaultFeatures, newAllocatedState, type AllocatedState } from '../dra/structured/index.js';
 import { Scheduler, type ResolvedConfig } from '../scheduler/scheduler.js';
+import { rowPassWorkers } from '../scheduler/parallel/row_pass_pool.js';
 import { RealClock, seededRandom } from '../util/clock.js';
 import { DurationRecorder, MemorySampler, ThroughputCollector, type AttemptSummary, type ThroughputSummary } from './metrics.js';
 import type { TemplateContext } from './dra_templates.js';
@@ -138,7 +139,7 @@ export class WorkloadExecutor {
       featureGates: opts.featureGates,
       // Attempt durations as upstream reads them: from the scheduling cycle through the binding.
       onAttempt: (a) => this.measuring?.attempts.add(a.durationSeconds),
-      rowPass: opts.rowWorkers === undefined ? undefined : { workers: opts.rowWorkers },
+      rowPass: rowPassWorkers(opts.rowWorkers),
     });
   }
 

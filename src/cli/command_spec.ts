@@ -184,5 +184,8 @@ export const sharedFlags = {
   progress: { name: 'progress', type: 'boolean', help: 'a progress line on stderr even when stderr is not a terminal (it is drawn on a terminal)' },
 } as const satisfies Record<string, FlagSpec>;
 
+/** A flag's integer (checked by its declaration), or undefined when absent. */
+export const optionalInt = (v: string | undefined): number | undefined => (v === undefined ? undefined : Number(v));
+
 /** The error for arguments past a command's one scenario. */
 export const pastScenario = (p: readonly string[]): string => `unexpected arguments: ${p.slice(1).join(' ')}`;

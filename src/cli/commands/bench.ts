@@ -6,7 +6,7 @@ import { inTreeRegistry, notYetAvailablePlugins } from '../../plugins/registry.j
 import { parseReport, renderComparison, renderJson, renderTable } from '../../bench/report.js';
 import { profileFileName, runWorkload, selectWorkloads, type BenchReport, type SizeOverrides } from '../../bench/runner.js';
 import { skippedTestCases } from '../../bench/workloads.js';
-import { commandHelp, parseCommand } from '../command_spec.js';
+import { commandHelp, optionalInt, parseCommand } from '../command_spec.js';
 import { benchSpec } from './specs.js';
 import { UsageError, type CliIO } from '../io.js';
 
@@ -14,7 +14,6 @@ import { UsageError, type CliIO } from '../io.js';
 
 const benchUsage = commandHelp(benchSpec);
 
-const optionalInt = (v: string | undefined): number | undefined => (v === undefined ? undefined : Number(v));
 
 export async function benchCommand(argv: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseCommand(benchSpec, argv);

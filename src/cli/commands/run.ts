@@ -20,6 +20,7 @@ import { SchedulerMetrics } from '../../metrics/metrics.js';
 import { notYetAvailablePlugins } from '../../plugins/registry.js';
 import { pluginKinds } from '../../scheduler/plugin_kinds.js';
 import { Scheduler } from '../../scheduler/scheduler.js';
+import { rowPassWorkers } from '../../scheduler/parallel/row_pass_pool.js';
 import { RealClock, type Clock } from '../../util/clock.js';
 import { UsageError, type CliIO } from '../io.js';
 import { registryWithPlugins } from '../plugins.js';
@@ -111,7 +112,7 @@ export async function startScheduler(o: StartOptions): Promise<RunningScheduler>
     random: o.random ?? Math.random,
     notYetAvailable: notYetAvailablePlugins,
     featureGates: o.featureGates,
-    rowPass: o.rowWorkers === undefined ? undefined : { workers: o.rowWorkers },
+    rowPass: rowPassWorkers(o.rowWorkers),
     metrics,
     log: (level, msg) => log.v(level).info(msg),
     // As schedule_one.go: a success is logged once bound, a failure with its reason.

@@ -6,7 +6,7 @@ import { defaultConfiguration, loadConfigFile, parseDuration, type DefaultedConf
 import type { Registry } from '../../framework/registry.js';
 import type { LogFormat } from '../../log/logger.js';
 import { defaultAlwaysAllowPaths } from '../../metrics/authz.js';
-import { parseCommand, parseGoBool } from '../command_spec.js';
+import { optionalInt, parseCommand, parseGoBool } from '../command_spec.js';
 import { UsageError } from '../io.js';
 import { runSpec } from './run_spec.js';
 
@@ -62,7 +62,7 @@ export function parseRunFlags(argv: string[]): RunFlags {
     config: values.config,
     plugins: values.plugins ?? [],
     featureGates: FeatureGates.parse(values['feature-gates'] ?? []),
-    rowWorkers: values['row-workers'] === undefined ? undefined : Number(values['row-workers']),
+    rowWorkers: optionalInt(values['row-workers']),
     kubeconfig: values.kubeconfig,
     master: values.master,
     bindAddress,

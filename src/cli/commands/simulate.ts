@@ -12,7 +12,7 @@ import { renderReportHtml } from '../../sim/report/report.js';
 import { UsageError, type CliIO } from '../io.js';
 import { renderSimulationText } from '../output.js';
 import { registryWithPlugins } from '../plugins.js';
-import { parseCommand, type ValuesOf } from '../command_spec.js';
+import { optionalInt, parseCommand, type ValuesOf } from '../command_spec.js';
 import { loadScenarioAndConfig } from './cluster_flags.js';
 import { explainSpec, simulateSpec, type clusterFlags, type scenarioFlags } from './specs.js';
 
@@ -42,8 +42,7 @@ export async function simulateCommand(argv: string[], io: CliIO): Promise<number
   if (argv.includes('--serve')) return (await import('./serve.js')).serveCommand(argv, io);
   const { values, positionals } = parseCommand(simulateSpec, argv);
   if (values['report-scores'] !== undefined && values.report === undefined) throw new UsageError('--report-scores needs --report FILE');
-  const rowWorkers = values['row-workers'] === undefined ? undefined : Number(values['row-workers']);
-  const { scenario, opts } = await prepare(values, positionals, io, rowWorkers);
+  const { scenario, opts } = await prepare(values, positionals, io, optionalInt(values['row-workers']));
   const { output, report: reportPath } = values;
   const scoreLimit = reportScores(values['report-scores']);
   const collector = reportPath ? new ReportCollector({ title: scenario.name, scoreLimit }, scenario.pods.length + scenario.pending.length) : undefined;

@@ -43,6 +43,11 @@ export interface RowPassPoolOptions {
  */
 const defaultRowPassMinRows = 1000;
 
+/** The pool's options for `--row-workers N`; none (no pass) when the flag is absent. */
+export function rowPassWorkers(workers: number | undefined): RowPassPoolOptions | undefined {
+  return workers === undefined ? undefined : { workers };
+}
+
 /**
  * The scheduler's pool: none unless asked for (`options`), because on the 2-core machine of
  * docs/performance.md a worker made the scheduler slower, and larger machines were not measured.

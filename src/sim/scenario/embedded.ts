@@ -9,6 +9,7 @@ import type { Extender } from '../../framework/extender.js';
 import type { Registry } from '../../framework/registry.js';
 import { notYetAvailablePlugins } from '../../plugins/registry.js';
 import { Scheduler, type AttemptRecord, type ResolvedConfig, type SchedulerDeps } from '../../scheduler/scheduler.js';
+import { rowPassWorkers } from '../../scheduler/parallel/row_pass_pool.js';
 import type { CompositePlacementRecord } from '../../scheduler/composite_algorithm.js';
 import { FakeClock, seededRandom, type Clock } from '../../util/clock.js';
 import type { Scenario } from './scenario.js';
@@ -94,7 +95,7 @@ export function embeddedDeps(o: EmbeddedOptions, client: ClusterClient, clock: C
     onBindingStart: o.onBindingStart,
     onCompositePlacements: o.onCompositePlacements,
     extenders: o.extenders,
-    rowPass: o.rowWorkers === undefined ? undefined : { workers: o.rowWorkers },
+    rowPass: rowPassWorkers(o.rowWorkers),
   };
 }
 
