@@ -1,9 +1,9 @@
-// A Prometheus histogram for the scheduling cycle's hot metrics (the framework's extension point and
-// plugin durations; upstream hands them to metrics.MetricAsyncRecorder so the cycle does not pay
-// for them). prom-client's observe validates and hashes its labels and finds its bucket by a
-// number-to-string key on every call (1–3 µs); a sampled cycle times every Filter plugin on every
-// node it visits. Here a label set is resolved once into a series that counts with plain numbers;
-// the exposition is the one prom-client prints for the same observations.
+// A Prometheus histogram for the metrics every cycle, pod or binding observes (the framework's
+// extension point and plugin durations above all: a sampled cycle times every Filter plugin on every
+// node it visits). prom-client's observe validates and hashes its labels and finds its bucket by a
+// number-to-string key on every call (1–3 µs). Here a label set is resolved once into a series
+// that counts with plain numbers; the exposition is the one prom-client prints for the same
+// observations.
 import { Histogram, type HistogramConfiguration, type LabelValues } from 'prom-client';
 
 /** One label set of a SeriesHistogram: its bucket counts (not cumulative), sum and count. */
@@ -53,7 +53,7 @@ export class SeriesHistogram<T extends string> extends Histogram<T> {
   private readonly seriesHelp: string;
   /** Insertion order is exposition order, as prom-client's store. */
   private seriesList: HistogramSeries[] = [];
-  private seriesTree = new Map<string | number, Map<string | number, Map<string | number, HistogramSeries>>>();
+  private seriesTree = new Map<string, Map<string, Map<string, HistogramSeries>>>();
 
   constructor(config: HistogramConfiguration<T> & { buckets: number[] }) {
     super(config);
@@ -75,14 +75,14 @@ export class SeriesHistogram<T extends string> extends Histogram<T> {
   }
 
   /** The series of these label values, in labelNames order (as many as the histogram has labels). */
-  at(a: string | number = '', b: string | number = '', c: string | number = ''): HistogramSeries {
+  at(a = '', b = '', c = ''): HistogramSeries {
     let byB = this.seriesTree.get(a);
     if (byB === undefined) this.seriesTree.set(a, (byB = new Map()));
     let byC = byB.get(b);
     if (byC === undefined) byB.set(b, (byC = new Map()));
     let series = byC.get(c);
     if (series === undefined) {
-      const labels: Record<string, string | number> = {};
+      const labels: Record<string, string> = {};
       const values = [a, b, c];
       this.seriesLabelNames.forEach((name, i) => (labels[name] = values[i]!));
       series = new HistogramSeries(labels, this.seriesBounds);
@@ -100,7 +100,8 @@ export class SeriesHistogram<T extends string> extends Histogram<T> {
     const values = this.seriesLabelNames.map((name) => {
       const v = labels[name];
       if (v === undefined) throw new Error(`${this.seriesMetricName}: label "${name}" is missing`);
-      return v;
+      // One series per printed label set: prom-client prints 5 and "5" alike.
+      return String(v);
     });
     return this.at(values[0], values[1], values[2]);
   }
