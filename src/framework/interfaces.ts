@@ -207,8 +207,12 @@ export interface FilterPlugin extends Plugin {
    * without calling `filter`; a node set to 0 goes to `filter`, which decides and builds the
    * status. A plain walk whose plugins all have it reads a passing node's row only, never the
    * NodeInfo object, and calls each plugin once per stretch of nodes rather than once per node.
+   * With `rejections` (given when this plugin is the walk's only one), for each row it sets to 0
+   * it also writes `rejections[k]`: the rejection `filter` would return for that node when the row
+   * tells it, else null (`filter` then runs). A walk over nodes it rejects (full ones) then reads
+   * rows only too.
    */
-  filterRows?(state: CycleState, pod: PodInfo, rows: NodeRows, first: number, count: number, passes: Uint8Array): void;
+  filterRows?(state: CycleState, pod: PodInfo, rows: NodeRows, first: number, count: number, passes: Uint8Array, rejections: (Status | null)[] | null): void;
   /**
    * filterRows's check as data, for the row pass on worker threads (framework/row_pass.ts); null
    * when this pod's check is not one (the walk then calls filterRows on the main thread).

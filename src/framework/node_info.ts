@@ -5,6 +5,7 @@ import type { PodInfo } from './pod_info.js';
 import {
   ColdAllocEphemeral,
   ColdNonZeroMemory,
+  ColdScalarNames,
   ColdNonZeroMilliCPU,
   ColdReqEphemeral,
   ColdStride,
@@ -13,6 +14,7 @@ import {
   FlagTaints,
   FlagUnschedulable,
   NodeRows,
+  type ScalarColumn,
   RowAllocMemory,
   RowAllocMilliCPU,
   RowAllowedPods,
@@ -22,6 +24,7 @@ import {
   RowReqMemory,
   RowReqMilliCPU,
   RowStride,
+  scalarNameBit,
   tableLength,
 } from './node_rows.js';
 
@@ -110,6 +113,21 @@ export function podHostPorts(info: PodInfo): readonly ContainerPort[] {
   if (info.hostPortsCache !== null) return info.hostPortsCache;
   const ports = getHostPorts(info.pod);
   return (info.hostPortsCache = ports.length === 0 ? noHostPorts : ports);
+}
+
+/** The ColdScalarNames signature of the names in `a` and `b`. */
+function scalarNamesSignature(a: ReadonlyMap<string, number> | null, b: ReadonlyMap<string, number> | null): number {
+  let signature = 0;
+  if (a !== null) for (const name of a.keys()) signature |= scalarNameBit(name);
+  if (b !== null) for (const name of b.keys()) signature |= scalarNameBit(name);
+  return signature;
+}
+
+/** NodeRows' reader of scalar columns: the NodeInfo's allocatable and requested amounts of `name`. */
+function readScalarInto(item: object, name: string, into: ScalarColumn, at: number): void {
+  const ni = item as NodeInfo;
+  into.allocatable[at] = ni.allocatable.scalar(name);
+  into.requested[at] = ni.requested.scalar(name);
 }
 
 let generationCounter = 0;
@@ -336,7 +354,7 @@ export class NodeInfo {
       ni.coldAt = coldAt;
       ni.listPosition = i;
     }
-    return new NodeRows(list, table);
+    return new NodeRows(list, table, readScalarInto);
   }
 
   private setGeneration(generation: number): void {
@@ -365,6 +383,7 @@ export class NodeInfo {
     r[cold + ColdReqEphemeral] = this.requested.ephemeralStorage;
     r[cold + ColdNonZeroMilliCPU] = this.nonZeroRequested.milliCPU;
     r[cold + ColdNonZeroMemory] = this.nonZeroRequested.memory;
+    r[cold + ColdScalarNames] = scalarNamesSignature(this.allocatable.scalarResources, this.requested.scalarResources);
   }
 
   private syncFlags(): void {

@@ -3,6 +3,8 @@
 // index in that list: the Filter walk and Score read them in list order without touching each
 // NodeInfo object (at 50,000 nodes that first touch was the walk's largest cost).
 
+import type { Status } from './status.js';
+
 /**
  * A list of NodeInfos, as this module sees it: only compared by identity (node_info.ts imports
  * this module, so it does not import NodeInfo back).
@@ -27,8 +29,14 @@ export const ColdAllocEphemeral = 0;
 export const ColdReqEphemeral = 1;
 export const ColdNonZeroMilliCPU = 2;
 export const ColdNonZeroMemory = 3;
+/**
+ * The scalar resources the node has allocatable or requested amounts of (any, zero included), as
+ * a signature of their names (an OR of scalarNameBit's bits): a name whose bit is clear is in neither, so
+ * the node has none of it and no pod of it.
+ */
+export const ColdScalarNames = 4;
 /** Doubles per cold part. */
-export const ColdStride = 4;
+export const ColdStride = 5;
 
 /** Doubles a table of `rows` rows takes: their hot parts, then their cold parts. */
 export function tableLength(rows: number): number {
@@ -50,14 +58,31 @@ export const FlagNode = 8;
 export class NodeRows {
   private readonly length: number;
   private readonly coldBase: number;
+  private scalars: Map<string, ScalarColumn> | null = null;
 
   /**
    * @param table the rows (in a SharedArrayBuffer when worker threads may read them: a worker
    *   builds its NodeRows over the same table, with a list of the same length).
+   * @param readScalar reads one scalar resource of a list item into a column (NodeInfo's); none:
+   *   this table has no scalar columns (a worker's view).
    */
-  constructor(readonly list: NodeList, readonly table: Float64Array) {
+  constructor(readonly list: NodeList, readonly table: Float64Array, private readonly readScalar: ScalarReader | null = null) {
     this.length = list.length;
     this.coldBase = list.length * RowStride;
+  }
+
+  /**
+   * The column of scalar resource `name` (an extended resource, hugepages, ...), made at first
+   * ask; null past MaxScalarColumns names or without a reader. Its rows are read from the
+   * NodeInfos as they are visited (ScalarColumn.sync), so a column costs nothing until used.
+   */
+  scalarColumn(name: string): ScalarColumn | null {
+    const existing = this.scalars?.get(name);
+    if (existing !== undefined) return existing;
+    if (this.readScalar === null || (this.scalars !== null && this.scalars.size >= MaxScalarColumns)) return null;
+    const column = new ScalarColumn(name, this.length, this.readScalar);
+    (this.scalars ??= new Map()).set(name, column);
+    return column;
   }
 
   /** Whether `nodes` is the packed list, unchanged in length (rows then index it). */
@@ -112,6 +137,66 @@ export class NodeRows {
   nonZeroRequestedMemory(at: number): number {
     return this.table[this.coldBase + at * ColdStride + ColdNonZeroMemory]!;
   }
+
+  /** The row's ColdScalarNames signature. */
+  scalarNames(at: number): number {
+    return this.table[this.coldBase + at * ColdStride + ColdScalarNames]!;
+  }
+}
+
+/**
+ * A scalar resource name's bit in ColdScalarNames signatures: one of 30 (small integers for V8,
+ * like the signatures), from a hash of the name.
+ */
+export function scalarNameBit(name: string): number {
+  let bit = nameBits.get(name);
+  if (bit === undefined) {
+    // FNV-1a over the UTF-16 code units.
+    let h = 0x811c9dc5;
+    for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193);
+    bit = 1 << (h >>> 0) % 30;
+    // Names are few in a cluster; past this many they are hashed again each time rather than kept.
+    if (nameBits.size < 4096) nameBits.set(name, bit);
+  }
+  return bit;
+}
+
+const nameBits = new Map<string, number>();
+
+/** Reads the allocatable and requested amounts of scalar resource `name` of `item` into row `at` of `into`. */
+export type ScalarReader = (item: object, name: string, into: ScalarColumn, at: number) => void;
+
+/**
+ * Scalar resources a table keeps columns for: pods of a cluster ask for a handful (GPUs, hugepages);
+ * a pod asking for one past them is checked on its NodeInfos, as before columns existed.
+ */
+const MaxScalarColumns = 16;
+
+/**
+ * One scalar resource's allocatable and requested amounts by row, read from the NodeInfos lazily:
+ * a row's pair is current while its stamp equals the row's generation, which every change to the
+ * NodeInfo renews (copies included), so a walk reads again only the nodes changed since it last
+ * visited them. Not shared with worker threads.
+ */
+export class ScalarColumn {
+  readonly allocatable: Float64Array;
+  readonly requested: Float64Array;
+  /** The row generation each pair was read at; NaN: never read (no generation equals it). */
+  private readonly stamps: Float64Array;
+
+  constructor(readonly name: string, rows: number, private readonly read: ScalarReader) {
+    this.allocatable = new Float64Array(rows);
+    this.requested = new Float64Array(rows);
+    this.stamps = new Float64Array(rows).fill(NaN);
+  }
+
+  /** Brings row `at` of `rows` (the table this column belongs to) up to date. */
+  sync(rows: NodeRows, at: number): void {
+    const generation = rows.generation(at);
+    if (this.stamps[at] === generation) return;
+    this.read(rows.list[at]!, this.name, this, at);
+    this.stamps[at] = generation;
+  }
 }
 
 /** Scores a row pass computed ahead of Score (framework/row_pass.ts RowPassResult). */
@@ -150,6 +235,14 @@ export class NodeRowSelection {
   reservePasses(n: number): Uint8Array {
     if (this.passes.length < n) this.passes = new Uint8Array(Math.max(n, this.passes.length * 2));
     return this.passes;
+  }
+
+  private rejections: (Status | null)[] = [];
+
+  /** The Filter walk's scratch for filterRows' rejections, with room for `n` nodes. */
+  reserveRejections(n: number): (Status | null)[] {
+    if (this.rejections.length < n) this.rejections = new Array<Status | null>(Math.max(n, this.rejections.length * 2)).fill(null);
+    return this.rejections;
   }
 
   /** The rows of `nodes` when this selection was filled for exactly that list, else null. */

@@ -5,7 +5,9 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Snapshot } from '../cache/snapshot.js';
 import type { NodeInfo } from '../framework/node_info.js';
+import { scalarNameBit } from '../framework/node_rows.js';
 import { PodInfo } from '../framework/pod_info.js';
+import type { ResourceList } from '../api/types.js';
 import { makeNode, makePod } from '../testing/builders.js';
 import { seededRandom } from '../util/clock.js';
 import type { AlgorithmState } from './schedule_pod.js';
@@ -50,6 +52,58 @@ describe('the walk over the snapshot rows', () => {
       assert.ok(placed > 50 && placed < 150, `some pods placed, some refused (${placed})`);
     }
     assert.ok(rowsSide.filterCalls() < objectsSide.filterCalls() / 2, `passing nodes read from rows (${rowsSide.filterCalls()} Filter calls against ${objectsSide.filterCalls()})`);
+  });
+});
+
+describe('the walk over the snapshot rows, for pods asking for scalar resources', () => {
+  // More names than a table keeps columns for, nodes advertising one or two, some with none;
+  // pods fill the nodes, so most walks meet full nodes and nodes lacking the resource.
+  const names = Array.from({ length: 40 }, (_, k) => `vendor.example/r-${k}`);
+  function scalarNodes(count: number, random: () => number): Parameters<typeof Snapshot.fromObjects>[1] {
+    return Array.from({ length: count }, (_, i) => {
+      const allocatable: ResourceList = { cpu: '8', memory: '16Gi', pods: '20' };
+      if (i % 9 !== 0) allocatable[names[Math.floor(random() * names.length)]!] = `${1 + Math.floor(random() * 3)}`;
+      if (i % 4 === 0) allocatable[names[i % 3]!] = '2';
+      return makeNode(`s${String(i).padStart(3, '0')}`, { allocatable });
+    });
+  }
+
+  it('decides every pod as the walk over NodeInfo objects does, full nodes rejected from their rows', () => {
+    const random = seededRandom(41);
+    const { packed: byRows, loose: byObjects } = twoSnapshots(scalarNodes(200, random));
+    const rowsSide = resourcesFramework();
+    const objectsSide = resourcesFramework();
+    const algRows: AlgorithmState = { nextStartNodeIndex: 0, percentageOfNodesToScore: 0, random: seededRandom(4), tieBreakByName: false, recordScores: false };
+    const algObjects: AlgorithmState = { ...algRows, random: seededRandom(4) };
+    let placed = 0;
+    let refused = 0;
+    for (let i = 0; i < 400; i++) {
+      const requests: ResourceList = { cpu: '100m', memory: '64Mi', [names[i % 3 === 0 ? i % 3 : Math.floor(random() * names.length)]!]: '1' };
+      if (i % 17 === 0) requests[names[Math.floor(random() * names.length)]!] = '2';
+      if (i % 23 === 0) requests.cpu = '9';
+      const pod = makePod(`sp-${i}`, { requests });
+      const got = outcome(algRows, rowsSide.fwk, byRows, pod);
+      assert.equal(got, outcome(algObjects, objectsSide.fwk, byObjects, pod), `pod ${i}`);
+      assert.equal(algRows.nextStartNodeIndex, algObjects.nextStartNodeIndex);
+      if (!got.includes('evaluated=')) {
+        refused++;
+        continue;
+      }
+      const host = got.split(' ')[0]!;
+      const bound = new PodInfo({ ...pod, spec: { ...pod.spec, nodeName: host } });
+      byRows.get(host)!.addPod(bound);
+      byObjects.get(host)!.addPod(bound);
+      placed++;
+      if (i % 10 === 0) {
+        // A node's devices change (its kubelet reports another count): the rows must read it again.
+        const changed = byRows.nodeInfoList[(i * 7) % byRows.nodeInfoList.length]!.node!;
+        const grown = { ...changed, status: { ...changed.status, allocatable: { ...changed.status!.allocatable, [names[i % 40]!]: '3' } } };
+        byRows.get(changed.metadata.name!)!.setNode(grown);
+        byObjects.get(changed.metadata.name!)!.setNode(grown);
+      }
+    }
+    assert.ok(placed > 100 && refused > 20, `pods placed (${placed}) and refused (${refused})`);
+    assert.ok(rowsSide.filterCalls() < objectsSide.filterCalls() / 4, `rows decide most nodes (${rowsSide.filterCalls()} Filter calls against ${objectsSide.filterCalls()})`);
   });
 });
 
@@ -112,5 +166,30 @@ describe('NodeRows', () => {
     check('node removed');
     assert.equal(rows.hasNode(1), false);
     assert.equal(rows.covers(snapshot.nodeInfoList.slice()), false, 'another list');
+  });
+
+  it('keeps each row\'s scalar names and reads a scalar column again only for changed rows', () => {
+    const snapshot = Snapshot.fromObjects(
+      [makePod('g', { node: 'n1', requests: { 'example.com/gpu': '1' } })],
+      [makeNode('n0', { allocatable: { 'example.com/gpu': '4' } }), makeNode('n1', { allocatable: { 'example.com/gpu': '2', 'hugepages-2Mi': '1Gi' } }), makeNode('n2')],
+    );
+    const rows = snapshot.rows;
+    const gpu = scalarNameBit('example.com/gpu');
+    assert.ok(Number.isInteger(gpu) && gpu > 0 && gpu <= 2 ** 29, 'a small integer');
+    assert.notEqual(rows.scalarNames(0) & gpu, 0);
+    assert.equal(rows.scalarNames(1) & (gpu | scalarNameBit('hugepages-2Mi')), gpu | scalarNameBit('hugepages-2Mi'));
+    assert.equal(rows.scalarNames(2), 0, 'no scalar resource at all');
+    const column = rows.scalarColumn('example.com/gpu')!;
+    assert.equal(rows.scalarColumn('example.com/gpu'), column, 'one column per name');
+    const read = (at: number): [number, number] => {
+      column.sync(rows, at);
+      return [column.allocatable[at]!, column.requested[at]!];
+    };
+    assert.deepEqual([read(0), read(1), read(2)], [[4, 0], [2, 1], [0, 0]]);
+    const [n0] = snapshot.nodeInfoList as [NodeInfo];
+    n0.addPod(new PodInfo(makePod('h', { node: 'n0', requests: { 'example.com/gpu': '3' } })));
+    assert.deepEqual(read(0), [4, 3], 'a pod added is read again');
+    for (let k = 0; k < 20; k++) rows.scalarColumn(`example.com/other-${k}`);
+    assert.equal(rows.scalarColumn('example.com/last'), null, 'a table keeps a bounded number of columns');
   });
 });

@@ -345,6 +345,9 @@ function findNodesThatPassFilters(
       // walk examines every node of one, so each plugin checks the stretch's rows in one call,
       // and only the nodes the rows cannot pass (or without their Node) meet the Filter plugins.
       const scratch = selection!.reservePasses(want);
+      // The walk's only plugin may give a rejected row's status from the row too (full nodes).
+      const rejections = byRows.length === 1 ? selection!.reserveRejections(want) : null;
+      const rejecter = byRows[0]!;
       let at = start;
       for (let i = 0; i < n && found < want; ) {
         const count = Math.min(want - found, n - i, n - at);
@@ -354,15 +357,23 @@ function findNodesThatPassFilters(
         const passes = pass === null ? scratch : pass.verdicts;
         if (pass === null) {
           passes.fill(1, 0, count);
-          for (let p = 0; p < byRows.length; p++) byRows[p]!.filterRows!(state, pod, rows!, at, count, passes);
+          for (let p = 0; p < byRows.length; p++) byRows[p]!.filterRows!(state, pod, rows!, at, count, passes, rejections);
         }
+        // The row pass gives verdicts only.
+        const rejected = pass === null ? rejections : null;
         // The row pass's verdicts include the Node's presence; the plain stretch checks it here.
         const checked = pass !== null;
         for (let k = 0; k < count; k++, at++) {
-          if ((passes[k] === 1 && (checked || rows!.hasNode(at))) || passesFilters(fwk, state, pod, nodes[at]!, false, diagnosis)) {
-            feasible[found] = nodes[at]!;
-            positions![found++] = at;
+          if (passes[k] === 1 && (checked || rows!.hasNode(at))) {
+            // Passes on its row alone.
+          } else if (rejected !== null && rejected[k] !== null && rows!.hasNode(at)) {
+            recordRejection(diagnosis, nodes[at]!, rejected[k]!.withPlugin(rejecter.name));
+            continue;
+          } else if (!passesFilters(fwk, state, pod, nodes[at]!, false, diagnosis)) {
+            continue;
           }
+          feasible[found] = nodes[at]!;
+          positions![found++] = at;
         }
         if (at === n) at = 0;
         i += count;
@@ -392,6 +403,12 @@ function findNodesThatPassFilters(
 function rowPass(runner: RowPassRunner, fwk: Framework, state: CycleState, pod: PodInfo, walk: readonly FilterPlugin[], rows: NodeRows, first: number, count: number): RowPassResult | null {
   const work = fwk.rowPassOf(state, pod, walk);
   return work === null ? null : runner.run(rows, first, count, work.check, work.scorings);
+}
+
+/** A rejection filterRows gave from a row (a node with its Node): into the diagnosis, as passesFilters records one. */
+function recordRejection(diagnosis: Diagnosis, ni: NodeInfo, s: Status): void {
+  diagnosis.nodeToStatus.appendNode(ni, s);
+  diagnosis.addPluginStatus(s);
 }
 
 /**

@@ -69,6 +69,16 @@ describe('Diagnosis.addPluginStatus', () => {
     assert.deepEqual([...d.pendingPlugins], ['C']);
     assert.equal(Status.pending('z').code, Code.Pending);
   });
+
+  it('records a plugin again after another one, whatever the walk repeated between', () => {
+    const d = new Diagnosis();
+    for (let i = 0; i < 3; i++) d.addPluginStatus(u('A', 'x'));
+    d.addPluginStatus(Status.pending('p').withPlugin('A'));
+    d.addPluginStatus(u('B', 'y'));
+    d.addPluginStatus(u('A', 'x'));
+    assert.deepEqual([...d.unschedulablePlugins].sort(), ['A', 'B']);
+    assert.deepEqual([...d.pendingPlugins], ['A'], 'the same plugin with another code is recorded');
+  });
 });
 
 describe('NodeToStatus', () => {
@@ -88,5 +98,19 @@ describe('NodeToStatus', () => {
     n.append('a', Status.unschedulable('again'));
     assert.equal(n.size, 1);
     assert.deepEqual([...n.entries()].map(([k, s]) => [k, s.message()]), [['a', 'again']]);
+  });
+
+  it('reads the name of a node appended whole only when asked', () => {
+    const m = new NodeToStatus();
+    let reads = 0;
+    const node = { get name() { reads++; return 'n1'; } };
+    m.append('n0', Status.unschedulable('x'));
+    m.appendNode(node, Status.unschedulable('y'));
+    assert.equal(m.size, 2);
+    assert.equal(reads, 0, 'the walk does not touch the node');
+    assert.equal(m.get('n1').message(), 'y');
+    m.appendNode(node, Status.unschedulable('z'));
+    assert.equal(m.get('n1').message(), 'z', 'after a lookup, an append replaces');
+    assert.equal(m.size, 2);
   });
 });

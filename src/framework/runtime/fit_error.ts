@@ -26,9 +26,17 @@ export class Diagnosis {
   /** Records which plugin a rejection came from (Diagnosis.AddPluginStatus); Pending counts as both. */
   addPluginStatus(s: Status): void {
     if (!s.plugin || !s.isRejected()) return;
+    // A walk records one plugin's verdict node after node: the sets only grow, so a repeat of
+    // the last plugin and code would change nothing.
+    if (s.plugin === this.lastPlugin && s.code === this.lastCode) return;
+    this.lastPlugin = s.plugin;
+    this.lastCode = s.code;
     this.unschedulablePlugins.add(s.plugin);
     if (s.code === Code.Pending) this.pendingPlugins.add(s.plugin);
   }
+
+  private lastPlugin = '';
+  private lastCode = Code.Success;
 }
 
 export class FitError extends Error {

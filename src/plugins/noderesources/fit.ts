@@ -27,7 +27,7 @@ import type {
   ScorePlugin,
 } from '../../framework/interfaces.js';
 import { NodeInfo } from '../../framework/node_info.js';
-import type { NodeRows } from '../../framework/node_rows.js';
+import { scalarNameBit, type NodeRows, type ScalarColumn } from '../../framework/node_rows.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Code, Status } from '../../framework/status.js';
 import {
@@ -96,6 +96,26 @@ class FitRequest {
       memory: this.memory > 0 ? this.memory : -Infinity,
       ephemeralStorage: this.ephemeralStorage,
     });
+  }
+
+  /** Each scalar name's bit in the rows' ColdScalarNames signatures. */
+  private bits: readonly number[] | null = null;
+  private columnsOf: NodeRows | null = null;
+  private readonly columns: (ScalarColumn | null | undefined)[] = [];
+
+  scalarBit(i: number): number {
+    return (this.bits ??= this.scalarNames.map(scalarNameBit))[i]!;
+  }
+
+  /** The column of `rows` for scalar request `i` (made at first ask); null when the table keeps none for it. */
+  scalarColumn(rows: NodeRows, i: number): ScalarColumn | null {
+    if (this.columnsOf !== rows) {
+      this.columnsOf = rows;
+      this.columns.length = 0;
+    }
+    let column = this.columns[i];
+    if (column === undefined) column = this.columns[i] = rows.scalarColumn(this.scalarNames[i]!);
+    return column;
   }
 
   static compile(
@@ -214,6 +234,48 @@ function shortfalls(req: FitRequest, nodeInfo: NodeInfo, first: FirstShortfall, 
 }
 
 /**
+ * `shortfalls` without `out`, read from row `at` of `rows`: the same count and first shortfall,
+ * in the same order of checks; -1 when a scalar request needs the NodeInfo.
+ */
+function rowShortfalls(req: FitRequest, rows: NodeRows, at: number, first: FirstShortfall): number {
+  first.count = 0;
+  first.scalar = -1;
+  if (rows.podCount(at) + 1 > rows.allowedPodNumber(at)) first.note('Too many pods', false);
+  const allocCPU = rows.allocatableMilliCPU(at);
+  if (req.milliCPU > 0 && req.milliCPU > allocCPU - rows.requestedMilliCPU(at)) first.note('Insufficient cpu', req.milliCPU > allocCPU);
+  const allocMemory = rows.allocatableMemory(at);
+  if (req.memory > 0 && req.memory > allocMemory - rows.requestedMemory(at)) first.note('Insufficient memory', req.memory > allocMemory);
+  if (req.ephemeralStorage > 0) {
+    const allocEph = rows.allocatableEphemeralStorage(at);
+    if (req.ephemeralStorage > allocEph - rows.requestedEphemeralStorage(at)) {
+      first.note('Insufficient ephemeral-storage', req.ephemeralStorage > allocEph);
+    }
+  }
+  const names = req.scalarNames;
+  if (names.length === 0) return first.count;
+  // A name missing from the row's signature is neither allocatable nor in use there: 0 and 0.
+  const signature = rows.scalarNames(at);
+  for (let i = 0; i < names.length; i++) {
+    let capacity = 0;
+    let inUse = 0;
+    if ((signature & req.scalarBit(i)) !== 0) {
+      const column = req.scalarColumn(rows, i);
+      if (column === null) return -1;
+      column.sync(rows, at);
+      capacity = column.allocatable[at]!;
+      inUse = column.requested[at]!;
+    }
+    if (capacity === 0 && req.scalarBackedByDRA?.[i] === true) continue;
+    const quantity = req.scalarValues[i]!;
+    if (quantity > capacity - inUse) {
+      first.note(req.scalarReasons[i]!, quantity > capacity);
+      if (first.count === 1) first.scalar = i;
+    }
+  }
+  return first.count;
+}
+
+/**
  * The resources `nodeInfo` lacks for a pod requesting `podRequest` (fit.go fitsRequest); empty
  * when it fits. Shared with other plugins (preemption) that need the same check.
  */
@@ -313,12 +375,7 @@ export class Fit implements PreFilterPlugin, FilterPlugin, EnqueueExtensions, Pr
     const first = this.firstShortfall;
     const n = shortfalls(s.request, nodeInfo, first, null);
     if (n === 0) return null;
-    if (n === 1) {
-      const i = first.scalar;
-      if (i < 0) return this.singleShortfall(first.reason, first.unresolvable);
-      const kept = first.unresolvable ? s.request.shortOfUnresolvable : s.request.shortOf;
-      return (kept[i] ??= this.singleShortfall(first.reason, first.unresolvable));
-    }
+    if (n === 1) return this.statusOfOne(s.request, first);
     const insufficient: InsufficientResource[] = [];
     shortfalls(s.request, nodeInfo, first, insufficient);
     let code = Code.Unschedulable;
@@ -334,13 +391,39 @@ export class Fit implements PreFilterPlugin, FilterPlugin, EnqueueExtensions, Pr
    * Filter's passes read from the nodes' rows: the packed checks of `shortfalls` (pods, cpu,
    * memory, ephemeral storage) over a stretch of rows. A pod with scalar requests is left to `filter`.
    */
-  filterRows(state: CycleState, pod: PodInfo, rows: NodeRows, first: number, count: number, passes: Uint8Array): void {
-    const check = this.rowCheck(state, pod);
-    if (check === null) {
+  filterRows(state: CycleState, _pod: PodInfo, rows: NodeRows, first: number, count: number, passes: Uint8Array, rejections: (Status | null)[] | null): void {
+    const s = state.read<PreFilterState>(preFilterStateKey);
+    if (!(s instanceof PreFilterState)) {
       passes.fill(0, 0, count);
+      if (rejections !== null) rejections.fill(null, 0, count);
       return;
     }
-    for (let k = 0; k < count; k++) if (!fitsRow(rows, first + k, check)) passes[k] = 0;
+    const req = s.request;
+    const short = this.firstShortfall;
+    if (req.scalarNames.length === 0) {
+      // Most nodes pass on the packed check; only a rejected one is looked at again for its status.
+      const check = req.rowCheck;
+      for (let k = 0; k < count; k++) {
+        if (fitsRow(rows, first + k, check)) continue;
+        passes[k] = 0;
+        if (rejections !== null) rejections[k] = rowShortfalls(req, rows, first + k, short) === 1 ? this.statusOfOne(req, short) : null;
+      }
+      return;
+    }
+    for (let k = 0; k < count; k++) {
+      const n = rowShortfalls(req, rows, first + k, short);
+      if (n === 0) continue;
+      passes[k] = 0;
+      if (rejections !== null) rejections[k] = n === 1 ? this.statusOfOne(req, short) : null;
+    }
+  }
+
+  /** Filter's status for a node short of one resource only, the one `first` noted. */
+  private statusOfOne(req: FitRequest, first: FirstShortfall): Status {
+    const i = first.scalar;
+    if (i < 0) return this.singleShortfall(first.reason, first.unresolvable);
+    const kept = first.unresolvable ? req.shortOfUnresolvable : req.shortOf;
+    return (kept[i] ??= this.singleShortfall(first.reason, first.unresolvable));
   }
 
   /** filterRows's check as data (the row pass), or null for a pod with scalar requests. */
