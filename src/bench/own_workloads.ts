@@ -1,5 +1,6 @@
-// Workloads of our own (no upstream scheduler_perf counterpart), built from upstream's DRA
-// templates (dra_templates.ts): a GPU cluster as capacity planners model it. They carry the
+// Workloads of our own (no upstream scheduler_perf counterpart), built from upstream's templates
+// (dra_templates.ts, templates.ts): a GPU cluster as capacity planners model it, with DRA and
+// with a device plugin. They carry the
 // label `kube-scheduler-ts` and a source that names them as ours, never an upstream file.
 import type { TestCase } from './types.js';
 
@@ -22,6 +23,22 @@ export const ownTestCases: readonly TestCase[] = [
     workloads: [
       { name: 'fast', labels: ['kube-scheduler-ts', 'integration-test'], params: { nodesWithDRA: 4, devicesPerNode: 8, measurePods: 20 } },
       { name: '5000nodes_8devices_10000pods', labels: ['kube-scheduler-ts'], target: 2000, params: { nodesWithDRA: 5000, devicesPerNode: 8, measurePods: 10000 } },
+    ],
+  },
+  {
+    // The same cluster as most run it today: 8 GPUs per node from a device plugin (an extended
+    // resource in allocatable), 90% taken by one-GPU pods, then more of them: as it fills, each
+    // pod walks past more full nodes ("Insufficient nvidia.com/gpu").
+    name: 'GPUClusterDevicePlugin',
+    source: ownSource,
+    workloadTemplate: [
+      { opcode: 'createNodes', countParam: '$initNodes', nodeAllocatableStrategy: { nodeAllocatable: { 'nvidia.com/gpu': '8' } } },
+      { opcode: 'createPods', namespace: 'init', countParam: '$initPods', podTemplatePath: 'ours/pod-with-one-gpu.yaml' },
+      { opcode: 'createPods', namespace: 'test', countParam: '$measurePods', podTemplatePath: 'ours/pod-with-one-gpu.yaml', collectMetrics: true },
+    ],
+    workloads: [
+      { name: 'fast', labels: ['kube-scheduler-ts', 'integration-test'], params: { initNodes: 4, initPods: 28, measurePods: 4 } },
+      { name: '5000nodes_8gpus_36000initPods_3000pods', labels: ['kube-scheduler-ts'], params: { initNodes: 5000, initPods: 36000, measurePods: 3000 } },
     ],
   },
 ];

@@ -81,6 +81,8 @@ const templates: Readonly<Record<string, KubeObject>> = {
   'node-with-taint.yaml': taintedNode(),
   'namespace-with-labels.yaml': { apiVersion: 'v1', kind: 'Namespace', metadata: { labels: { team: 'devops' } } },
   'pod-default.yaml': pod('pod-', {}),
+  // Ours (own_workloads.ts): a pod of pod-default.yaml's size asking for one device-plugin GPU.
+  'ours/pod-with-one-gpu.yaml': pod('gpu-', {}, { requests: { ...defaultRequests, 'nvidia.com/gpu': '1' } }),
   'pod-with-secret-volume.yaml': pod('secret-volume-', { volumes: [{ name: 'secret', secret: { secretName: 'secret' } }] }),
   // The volume ID / handle is set per pod by the harness.
   'pv-aws.yaml': persistentVolume({ awsElasticBlockStore: { volumeID: '' } }),

@@ -64,6 +64,8 @@ export interface InsufficientResource {
   readonly unresolvable: boolean;
 }
 
+const noBits: readonly number[] = Object.freeze([]);
+
 /**
  * A pod's requests prepared once for the per-node check: scalar resources with a zero request
  * or ignored by the args are dropped, and their reason strings are built up front.
@@ -78,7 +80,9 @@ class FitRequest {
     readonly scalarReasons: readonly string[],
     /** Per scalar: a DeviceClass backs it, so a node without it in allocatable leaves it to DynamicResources. */
     readonly scalarBackedByDRA: readonly boolean[] | null,
-  ) {}
+  ) {
+    this.bits = scalarNames.length === 0 ? noBits : scalarNames.map(scalarNameBit);
+  }
 
   /**
    * Per scalar, Filter's status for a node short of it alone (plain, and past the node's whole
@@ -98,13 +102,13 @@ class FitRequest {
     });
   }
 
-  /** Each scalar name's bit in the rows' ColdScalarNames signatures. */
-  private bits: readonly number[] | null = null;
+  /** Each scalar name's bit in the rows' ColdScalarNames signatures (set once here: no lazy field for V8 to see change). */
+  private readonly bits: readonly number[];
   private columnsOf: NodeRows | null = null;
   private readonly columns: (ScalarColumn | null | undefined)[] = [];
 
   scalarBit(i: number): number {
-    return (this.bits ??= this.scalarNames.map(scalarNameBit))[i]!;
+    return this.bits[i]!;
   }
 
   /** The column of `rows` for scalar request `i` (made at first ask); null when the table keeps none for it. */
