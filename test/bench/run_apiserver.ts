@@ -27,7 +27,8 @@ const { values: flags } = parseArgs({
 const nodeCount = Number(flags.nodes);
 const podCount = Number(flags.pods);
 const rounds = Number(flags.rounds);
-const schedulers = flags.schedulers.split(',').filter(Boolean).concat(flags.old ? ['old'] : []);
+// --old adds "old" once, whether or not --schedulers names it too (each kind has one namespace per round).
+const schedulers = [...new Set(flags.schedulers.split(',').filter(Boolean).concat(flags.old ? ['old'] : []))];
 const failovers = flags.failover.split(',').filter(Boolean);
 /** Pods created after the leader stopped, for the standby to bind. */
 const failoverPods = 50;
