@@ -38,6 +38,8 @@ export const ownTestCases: readonly TestCase[] = [
     ],
     workloads: [
       { name: 'fast', labels: ['kube-scheduler-ts', 'integration-test'], params: { initNodes: 4, initPods: 28, measurePods: 4 } },
+      // Small enough for upstream's scheduler_perf to fill in seconds (bench:upstream).
+      { name: '500nodes_8gpus_3600initPods_400pods', labels: ['kube-scheduler-ts'], params: { initNodes: 500, initPods: 3600, measurePods: 400 } },
       { name: '5000nodes_8gpus_36000initPods_3000pods', labels: ['kube-scheduler-ts'], params: { initNodes: 5000, initPods: 36000, measurePods: 3000 } },
     ],
   },

@@ -366,7 +366,8 @@ function findNodesThatPassFilters(
         for (let k = 0; k < count; k++, at++) {
           if (passes[k] === 1 && (checked || rows!.hasNode(at))) {
             // Passes on its row alone.
-          } else if (rejected !== null && rejected[k] !== null && rows!.hasNode(at)) {
+          } else if (rejected !== null && rejected[k] !== null && rejected[k]!.isRejected() && rows!.hasNode(at)) {
+            // Named as runFilterPlugins names a rejection; anything but one is left to `filter`.
             recordRejection(diagnosis, nodes[at]!, rejected[k]!.withPlugin(rejecter.name));
             continue;
           } else if (!passesFilters(fwk, state, pod, nodes[at]!, false, diagnosis)) {

@@ -4,13 +4,16 @@
 // upstream/'s module, with its in-process API server and an etcd of upstream/bin on loopback), and
 // prints both SchedulingThroughput averages side by side with their ratio and the load average at
 // each run's start. `--side ours|upstream` runs one side only (upstream's runs are slow: start them
-// early, run ours on the final build later). Needs Go.
+// early, run ours on the final build later). Our own test cases (label kube-scheduler-ts) run on
+// upstream's misc topic binary from a config written for them (own_config.ts). Needs Go.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus as machineCpus, loadavg, tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { ownSource } from '../../src/bench/own_workloads.js';
 import { selectWorkloads, type SelectedWorkload } from '../../src/bench/runner.js';
+import { writeOwnConfig } from './own_config.js';
 import { freePort } from '../e2e/control_plane.js';
 import { writeBlock } from '../bench/docs_block.js';
 import { binDir, findGo, upstreamDir } from './harness.js';
@@ -67,11 +70,19 @@ function pinnedTo(cpus: number | undefined, command: string, args: string[]): [s
 }
 
 async function runUpstream(go: string, sw: SelectedWorkload, timeoutSeconds: number, cpus: number | undefined): Promise<Side> {
-  const { pkg, binary } = topicPackage(sw);
+  const own = sw.testCase.source === ownSource;
+  // A test case of ours runs on the misc topic's binary, from a folder holding its config.
+  const { pkg, binary } = own ? topicPackage({ ...sw, testCase: { ...sw.testCase, source: 'misc/performance-config.yaml' } }) : topicPackage(sw);
   buildTopic(go, pkg, binary);
-  const dir = execFileSync(go, ['list', '-f', '{{.Dir}}', pkg], { cwd: upstreamDir, encoding: 'utf8' }).trim();
+  const packageDir = execFileSync(go, ['list', '-f', '{{.Dir}}', pkg], { cwd: upstreamDir, encoding: 'utf8' }).trim();
   const out = mkdtempSync(join(tmpdir(), 'bench-upstream-'));
   try {
+    let dir = packageDir;
+    if (own) {
+      const written = writeOwnConfig(sw.testCase, join(out, 'config'), join(packageDir, '..', 'templates'));
+      if ('error' in written) return { pods: measuredPods(sw), average: 0, error: written.error };
+      dir = written.dir;
+    }
     const started = Date.now();
     const r = spawnSync(...pinnedTo(cpus, binary, [
       '-test.run=^$', `-test.bench=${benchPattern(sw.fullName)}`, '-test.benchtime=1x', `-test.timeout=${timeoutSeconds}s`,
@@ -91,7 +102,7 @@ async function runUpstream(go: string, sw: SelectedWorkload, timeoutSeconds: num
         ARTIFACTS: out,
       },
     });
-    const files = readdirSync(out).filter((f) => f.endsWith('.json'));
+    const files = readdirSync(out).filter((f) => f.endsWith('.json') && statSync(join(out, f)).isFile());
     const items = files.flatMap((f) => (JSON.parse(readFileSync(join(out, f), 'utf8')) as { dataItems?: DataItem[] }).dataItems ?? []);
     const throughput = items.find((i) => i.labels?.Metric === 'SchedulingThroughput');
     if (r.status === 0 && !throughput) {
