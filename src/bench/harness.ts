@@ -284,10 +284,10 @@ export class WorkloadExecutor {
       const node = this.instantiate<Node>(op.nodeTemplatePath ?? 'node-default.yaml', undefined, { index: i, params: this.params });
       if (labels) node.metadata.labels = { ...node.metadata.labels, [labels.labelKey]: labels.labelValues[i % labels.labelValues.length]! };
       if (this.declaredFeatures) node.status = { ...node.status, declaredFeatures: [...this.declaredFeatures] };
-      if (allocatable) {
-        const status = node.status ?? {};
-        node.status = { ...status, allocatable: { ...(status.allocatable ?? status.capacity), ...allocatable.nodeAllocatable } };
-      }
+      // nodeAllocatable is not applied: upstream's strategy patches it onto the Node itself
+      // (scheduler_perf/runners.go PreparePatch, a merge patch of the whole object), and the API
+      // server keeps the old status on any such update (registry/core/node/strategy.go
+      // PrepareForUpdate), so in scheduler_perf it never reaches the node. Its CSINode does.
       this.cluster.create(node);
       if (allocatable) this.cluster.create(csiNodeFor(node.metadata.name!, allocatable));
     }

@@ -32,7 +32,7 @@ export const ownTestCases: readonly TestCase[] = [
     name: 'GPUClusterDevicePlugin',
     source: ownSource,
     workloadTemplate: [
-      { opcode: 'createNodes', countParam: '$initNodes', nodeAllocatableStrategy: { nodeAllocatable: { 'nvidia.com/gpu': '8' } } },
+      { opcode: 'createNodes', countParam: '$initNodes', nodeTemplatePath: 'ours/node-with-8-gpus.yaml' },
       { opcode: 'createPods', namespace: 'init', countParam: '$initPods', podTemplatePath: 'ours/pod-with-one-gpu.yaml' },
       { opcode: 'createPods', namespace: 'test', countParam: '$measurePods', podTemplatePath: 'ours/pod-with-one-gpu.yaml', collectMetrics: true },
     ],

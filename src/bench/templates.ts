@@ -81,7 +81,9 @@ const templates: Readonly<Record<string, KubeObject>> = {
   'node-with-taint.yaml': taintedNode(),
   'namespace-with-labels.yaml': { apiVersion: 'v1', kind: 'Namespace', metadata: { labels: { team: 'devops' } } },
   'pod-default.yaml': pod('pod-', {}),
-  // Ours (own_workloads.ts): a pod of pod-default.yaml's size asking for one device-plugin GPU.
+  // Ours (own_workloads.ts): node-default.yaml with 8 device-plugin GPUs, and a pod of
+  // pod-default.yaml's size asking for one.
+  'ours/node-with-8-gpus.yaml': node('scheduler-perf-gpu-', { pods: '110', cpu: '4', memory: '32Gi', 'nvidia.com/gpu': '8' }),
   'ours/pod-with-one-gpu.yaml': pod('gpu-', {}, { requests: { ...defaultRequests, 'nvidia.com/gpu': '1' } }),
   'pod-with-secret-volume.yaml': pod('secret-volume-', { volumes: [{ name: 'secret', secret: { secretName: 'secret' } }] }),
   // The volume ID / handle is set per pod by the harness.

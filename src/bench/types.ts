@@ -20,8 +20,10 @@ export interface CreateNodesOp extends Counted {
   /** Labels each node with `labelKey`, taking `labelValues` round robin. */
   labelNodePrepareStrategy?: { labelKey: string; labelValues: string[] };
   /**
-   * Extra allocatable resources on each node, and a CSINode per node with these drivers' volume
-   * limits and the in-tree plugins marked as migrated to CSI (upstream's NodeAllocatableStrategy).
+   * A CSINode per node with these drivers' volume limits and the in-tree plugins marked as
+   * migrated to CSI (upstream's NodeAllocatableStrategy). Its `nodeAllocatable` never reaches the
+   * node in upstream's scheduler_perf (the API server drops a status change made through the Node
+   * itself), so it does not here either: put extended resources in the node template's capacity.
    */
   nodeAllocatableStrategy?: {
     nodeAllocatable?: Record<string, string>;

@@ -26,11 +26,12 @@ describe('our test cases written for upstream scheduler_perf', () => {
       const [testCase] = parse(readFileSync(join(written.dir, 'performance-config.yaml'), 'utf8')) as [{ name: string; workloadTemplate: Record<string, unknown>[]; workloads: { name: string; params: Record<string, number> }[] }];
       assert.equal(testCase.name, 'GPUClusterDevicePlugin');
       assert.deepEqual(testCase.workloadTemplate.map((op) => [op.opcode, op.nodeTemplatePath ?? op.podTemplatePath]), [
-        ['createNodes', '../templates/node-default.yaml'],
+        ['createNodes', 'templates/node-with-8-gpus.yaml'],
         ['createPods', 'templates/pod-with-one-gpu.yaml'],
         ['createPods', 'templates/pod-with-one-gpu.yaml'],
       ]);
-      assert.deepEqual(testCase.workloadTemplate[0]!.nodeAllocatableStrategy, { nodeAllocatable: { 'nvidia.com/gpu': '8' } });
+      const node = parse(readFileSync(join(written.dir, 'templates', 'node-with-8-gpus.yaml'), 'utf8')) as { status: { capacity: Record<string, string> } };
+      assert.equal(node.status.capacity['nvidia.com/gpu'], '8');
       assert.equal(testCase.workloadTemplate[2]!.collectMetrics, true);
       assert.ok(testCase.workloads.some((w) => w.params.initNodes === 500));
       const pod = parse(readFileSync(join(written.dir, 'templates', 'pod-with-one-gpu.yaml'), 'utf8')) as { spec: { containers: { resources: { requests: Record<string, string> } }[] } };
