@@ -39,7 +39,7 @@ export const ownTestCases: readonly TestCase[] = [
     workloads: [
       { name: 'fast', labels: ['kube-scheduler-ts', 'integration-test'], params: { initNodes: 4, initPods: 28, measurePods: 4 } },
       // Small enough for upstream's scheduler_perf to fill in seconds (bench:upstream).
-      { name: '500nodes_8gpus_3600initPods_400pods', labels: ['kube-scheduler-ts'], params: { initNodes: 500, initPods: 3600, measurePods: 400 } },
+      { name: '1000nodes_8gpus_6000initPods_2000pods', labels: ['kube-scheduler-ts'], params: { initNodes: 1000, initPods: 6000, measurePods: 2000 } },
       { name: '5000nodes_8gpus_36000initPods_3000pods', labels: ['kube-scheduler-ts'], params: { initNodes: 5000, initPods: 36000, measurePods: 3000 } },
     ],
   },

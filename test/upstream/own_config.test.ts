@@ -33,7 +33,7 @@ describe('our test cases written for upstream scheduler_perf', () => {
       const node = parse(readFileSync(join(written.dir, 'templates', 'node-with-8-gpus.yaml'), 'utf8')) as { status: { capacity: Record<string, string> } };
       assert.equal(node.status.capacity['nvidia.com/gpu'], '8');
       assert.equal(testCase.workloadTemplate[2]!.collectMetrics, true);
-      assert.ok(testCase.workloads.some((w) => w.params.initNodes === 500));
+      assert.ok(testCase.workloads.some((w) => w.params.initNodes === 1000));
       const pod = parse(readFileSync(join(written.dir, 'templates', 'pod-with-one-gpu.yaml'), 'utf8')) as { spec: { containers: { resources: { requests: Record<string, string> } }[] } };
       assert.equal(pod.spec.containers[0]!.resources.requests['nvidia.com/gpu'], '1');
       assert.equal(readlinkSync(join(root, 'run', 'templates')), shared);
