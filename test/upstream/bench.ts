@@ -70,19 +70,21 @@ function pinnedTo(cpus: number | undefined, command: string, args: string[]): [s
 }
 
 async function runUpstream(go: string, sw: SelectedWorkload, timeoutSeconds: number, cpus: number | undefined): Promise<Side> {
-  const own = sw.testCase.source === ownSource;
-  // A test case of ours runs on the misc topic's binary, from a folder holding its config.
-  const { pkg, binary } = own ? topicPackage({ ...sw, testCase: { ...sw.testCase, source: 'misc/performance-config.yaml' } }) : topicPackage(sw);
-  buildTopic(go, pkg, binary);
-  const packageDir = execFileSync(go, ['list', '-f', '{{.Dir}}', pkg], { cwd: upstreamDir, encoding: 'utf8' }).trim();
   const out = mkdtempSync(join(tmpdir(), 'bench-upstream-'));
   try {
-    let dir = packageDir;
-    if (own) {
-      const written = writeOwnConfig(sw.testCase, join(out, 'config'), join(packageDir, '..', 'templates'));
+    let source = sw.testCase.source;
+    let dir: string | null = null;
+    if (sw.testCase.source === ownSource) {
+      // A test case of ours runs on its topic's binary, from a folder holding its config.
+      const schedulerPerf = execFileSync(go, ['list', '-f', '{{.Dir}}', 'k8s.io/kubernetes/test/integration/scheduler_perf'], { cwd: upstreamDir, encoding: 'utf8' }).trim();
+      const written = writeOwnConfig(sw.testCase, join(out, 'config'), schedulerPerf);
       if ('error' in written) return { pods: measuredPods(sw), average: 0, error: written.error };
       dir = written.dir;
+      source = `${written.topic}/performance-config.yaml`;
     }
+    const { pkg, binary } = topicPackage({ ...sw, testCase: { ...sw.testCase, source } });
+    buildTopic(go, pkg, binary);
+    dir ??= execFileSync(go, ['list', '-f', '{{.Dir}}', pkg], { cwd: upstreamDir, encoding: 'utf8' }).trim();
     const started = Date.now();
     const r = spawnSync(...pinnedTo(cpus, binary, [
       '-test.run=^$', `-test.bench=${benchPattern(sw.fullName)}`, '-test.benchtime=1x', `-test.timeout=${timeoutSeconds}s`,

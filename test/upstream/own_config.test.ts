@@ -19,35 +19,45 @@ describe('our test cases written for upstream scheduler_perf', () => {
   it('writes the device-plugin GPU cluster with upstream\'s shared templates and ours beside the config', () => {
     const root = mkdtempSync(join(tmpdir(), 'own-config-'));
     try {
-      const shared = join(root, 'upstream-templates');
-      mkdirSync(shared);
-      const written = writeOwnConfig(ownCase('GPUClusterDevicePlugin'), join(root, 'run'), shared);
+      const schedulerPerf = join(root, 'scheduler_perf');
+      mkdirSync(join(schedulerPerf, 'templates'), { recursive: true });
+      const written = writeOwnConfig(ownCase('GPUClusterDevicePlugin'), join(root, 'run'), schedulerPerf);
       assert.ok('dir' in written, JSON.stringify(written));
+      assert.equal(written.topic, 'misc');
       const [testCase] = parse(readFileSync(join(written.dir, 'performance-config.yaml'), 'utf8')) as [{ name: string; workloadTemplate: Record<string, unknown>[]; workloads: { name: string; params: Record<string, number> }[] }];
       assert.equal(testCase.name, 'GPUClusterDevicePlugin');
       assert.deepEqual(testCase.workloadTemplate.map((op) => [op.opcode, op.nodeTemplatePath ?? op.podTemplatePath]), [
-        ['createNodes', 'templates/node-with-8-gpus.yaml'],
-        ['createPods', 'templates/pod-with-one-gpu.yaml'],
-        ['createPods', 'templates/pod-with-one-gpu.yaml'],
+        ['createNodes', 'ours/node-with-8-gpus.yaml'],
+        ['createPods', 'ours/pod-with-one-gpu.yaml'],
+        ['createPods', 'ours/pod-with-one-gpu.yaml'],
       ]);
-      const node = parse(readFileSync(join(written.dir, 'templates', 'node-with-8-gpus.yaml'), 'utf8')) as { status: { capacity: Record<string, string> } };
+      const node = parse(readFileSync(join(written.dir, 'ours', 'node-with-8-gpus.yaml'), 'utf8')) as { status: { capacity: Record<string, string> } };
       assert.equal(node.status.capacity['nvidia.com/gpu'], '8');
       assert.equal(testCase.workloadTemplate[2]!.collectMetrics, true);
       assert.ok(testCase.workloads.some((w) => w.params.initNodes === 1000));
-      const pod = parse(readFileSync(join(written.dir, 'templates', 'pod-with-one-gpu.yaml'), 'utf8')) as { spec: { containers: { resources: { requests: Record<string, string> } }[] } };
+      const pod = parse(readFileSync(join(written.dir, 'ours', 'pod-with-one-gpu.yaml'), 'utf8')) as { spec: { containers: { resources: { requests: Record<string, string> } }[] } };
       assert.equal(pod.spec.containers[0]!.resources.requests['nvidia.com/gpu'], '1');
-      assert.equal(readlinkSync(join(root, 'run', 'templates')), shared);
+      assert.equal(readlinkSync(join(root, 'run', 'templates')), join(schedulerPerf, 'templates'));
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
   });
 
-  it('says why a test case with a topic\'s own templates cannot run there', () => {
+  it('writes the DRA GPU cluster for the dra topic, with its templates linked', () => {
     const root = mkdtempSync(join(tmpdir(), 'own-config-'));
     try {
-      const written = writeOwnConfig(ownCase('GPUClusterClaimTemplate'), join(root, 'run'), root);
-      assert.ok('error' in written);
-      assert.match(written.error, /GPUClusterClaimTemplate: node template dra\/node-with-dra-test-driver\.yaml/);
+      const schedulerPerf = join(root, 'scheduler_perf');
+      mkdirSync(join(schedulerPerf, 'dra', 'templates'), { recursive: true });
+      const written = writeOwnConfig(ownCase('GPUClusterClaimTemplate'), join(root, 'run'), schedulerPerf);
+      assert.ok('dir' in written, JSON.stringify(written));
+      assert.equal(written.topic, 'dra');
+      const [testCase] = parse(readFileSync(join(written.dir, 'performance-config.yaml'), 'utf8')) as [{ workloadTemplate: Record<string, unknown>[] }];
+      assert.deepEqual(testCase.workloadTemplate.map((op) => op.nodeTemplatePath ?? op.templatePath ?? op.podTemplatePath), [
+        'templates/node-with-dra-test-driver.yaml', 'templates/resourceslice-basic-devices.yaml', 'templates/deviceclass.yaml',
+        'templates/resourceclaimtemplate.yaml', 'templates/pod-with-claim-template.yaml',
+      ]);
+      assert.deepEqual(testCase.workloadTemplate[1]!.templateParams, { numDevices: '$devicesPerNode' });
+      assert.equal(readlinkSync(join(written.dir, 'templates')), join(schedulerPerf, 'dra', 'templates'));
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

@@ -1,62 +1,67 @@
 // Our own test cases (src/bench/own_workloads.ts) written as an upstream scheduler_perf
 // performance-config.yaml, so that bench:upstream runs them on the pinned release's scheduler_perf
-// too (its misc topic's test binary, in the folder written here: it reads the config and the
-// templates relative to its working directory, as in test/integration/scheduler_perf/misc).
+// too: the misc topic's test binary, or the dra topic's for a test case built from its templates,
+// run in the folder written here (scheduler_perf reads the config and the templates relative to
+// its working directory, as in test/integration/scheduler_perf/<topic>).
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { stringify } from 'yaml';
 import { template } from '../../src/bench/templates.js';
-import type { Op, TestCase } from '../../src/bench/types.js';
+import type { TestCase } from '../../src/bench/types.js';
 
-/** Where a template key of ours lives for upstream: its common templates, or a file written beside the config. */
-function upstreamPath(key: string, ownTemplates: Map<string, string>): string | null {
+/** Upstream's topics whose templates a test case of ours may use, by our template keys' prefix. */
+const topicTemplates = ['dra'] as const;
+type Topic = 'misc' | (typeof topicTemplates)[number];
+
+/** Where a template key of ours lives for upstream, and the topic whose templates it needs (if any). */
+function upstreamPath(key: string, ownTemplates: Set<string>): { path: string; topic?: Topic } | null {
   if (key.startsWith('ours/')) {
-    const file = `templates/${key.slice('ours/'.length)}`;
-    ownTemplates.set(file, key);
-    return file;
+    ownTemplates.add(key);
+    return { path: key };
   }
-  // Only upstream's shared templates (test/integration/scheduler_perf/templates); a topic's own
-  // (dra/...) would need that topic's binary and its feature gates.
-  return key.includes('/') ? null : `../templates/${key}`;
+  const slash = key.indexOf('/');
+  if (slash < 0) return { path: `../templates/${key}` };
+  const topic = topicTemplates.find((t) => t === key.slice(0, slash));
+  return topic === undefined ? null : { path: `templates/${key.slice(slash + 1)}`, topic };
 }
 
-/** An op as upstream's YAML spells it, or a reason it cannot be. */
-function upstreamOp(op: Op, ownTemplates: Map<string, string>): Record<string, unknown> | string {
-  switch (op.opcode) {
-    case 'createNodes': {
-      const path = upstreamPath(op.nodeTemplatePath ?? 'node-default.yaml', ownTemplates);
-      if (path === null) return `node template ${op.nodeTemplatePath} is not one of upstream's shared templates`;
-      return { ...op, nodeTemplatePath: path };
-    }
-    case 'createPods': {
-      if (op.podTemplatePath === undefined) return { ...op };
-      const path = upstreamPath(op.podTemplatePath, ownTemplates);
-      if (path === null) return `pod template ${op.podTemplatePath} is not one of upstream's shared templates`;
-      return { ...op, podTemplatePath: path };
-    }
-    default:
-      return `op ${op.opcode} is not written for upstream yet`;
-  }
-}
+const templateField = { createNodes: 'nodeTemplatePath', createPods: 'podTemplatePath', createAny: 'templatePath' } as const;
 
 /**
- * Writes `testCase` under `root` (root/ours/performance-config.yaml, its templates, and root/templates
- * pointing at upstream's `sharedTemplates`); the folder to run the test binary in, or why it cannot run there.
+ * A test case of ours as upstream's config: written under `root` (root/case/performance-config.yaml,
+ * our templates in root/case/ours/, root/templates linked to upstream's shared templates and
+ * root/case/templates to the topic's), with the topic whose test binary runs it; or why it cannot run there.
  */
-export function writeOwnConfig(testCase: TestCase, root: string, sharedTemplates: string): { dir: string } | { error: string } {
-  const ownTemplates = new Map<string, string>();
+export function writeOwnConfig(testCase: TestCase, root: string, scheduler_perf: string): { dir: string; topic: Topic } | { error: string } {
+  const ownTemplates = new Set<string>();
   const ops: Record<string, unknown>[] = [];
+  let topic: Topic = 'misc';
   for (const op of testCase.workloadTemplate) {
-    const written = upstreamOp(op, ownTemplates);
-    if (typeof written === 'string') return { error: `${testCase.name}: ${written}` };
-    ops.push(written);
+    if (!(op.opcode in templateField)) return { error: `${testCase.name}: op ${op.opcode} is not written for upstream yet` };
+    const field = templateField[op.opcode as keyof typeof templateField];
+    const key = (op as unknown as Record<string, string | undefined>)[field] ?? (op.opcode === 'createNodes' ? 'node-default.yaml' : undefined);
+    if (key === undefined) {
+      ops.push({ ...op });
+      continue;
+    }
+    const where = upstreamPath(key, ownTemplates);
+    if (where === null) return { error: `${testCase.name}: template ${key} is neither ours nor upstream's` };
+    if (where.topic !== undefined) {
+      if (topic !== 'misc' && topic !== where.topic) return { error: `${testCase.name}: templates of two topics` };
+      topic = where.topic;
+    }
+    ops.push({ ...op, [field]: where.path });
   }
-  const dir = join(root, 'ours');
-  mkdirSync(join(dir, 'templates'), { recursive: true });
-  symlinkSync(sharedTemplates, join(root, 'templates'));
+  const dir = join(root, 'case');
+  mkdirSync(dir, { recursive: true });
+  symlinkSync(join(scheduler_perf, 'templates'), join(root, 'templates'));
+  if (topic !== 'misc') symlinkSync(join(scheduler_perf, topic, 'templates'), join(dir, 'templates'));
   // JSON is YAML: a template of ours is written as the object it builds.
-  for (const [file, key] of ownTemplates) writeFileSync(join(dir, file), JSON.stringify(template(key)));
+  for (const key of ownTemplates) {
+    mkdirSync(dirname(join(dir, key)), { recursive: true });
+    writeFileSync(join(dir, key), JSON.stringify(template(key)));
+  }
   const workloads = testCase.workloads.map((w) => ({ name: w.name, labels: w.labels, params: w.params, ...(w.featureGates ? { featureGates: w.featureGates } : {}) }));
   writeFileSync(join(dir, 'performance-config.yaml'), stringify([{ name: testCase.name, workloadTemplate: ops, workloads }]));
-  return { dir };
+  return { dir, topic };
 }
