@@ -51,7 +51,8 @@ describe('our test cases written for upstream scheduler_perf', () => {
       const written = writeOwnConfig(ownCase('GPUClusterClaimTemplate'), join(root, 'run'), schedulerPerf);
       assert.ok('dir' in written, JSON.stringify(written));
       assert.equal(written.topic, 'dra');
-      const [testCase] = parse(readFileSync(join(written.dir, 'performance-config.yaml'), 'utf8')) as [{ workloadTemplate: Record<string, unknown>[] }];
+      const [testCase] = parse(readFileSync(join(written.dir, 'performance-config.yaml'), 'utf8')) as [{ featureGates: Record<string, boolean>; workloadTemplate: Record<string, unknown>[] }];
+      assert.deepEqual(testCase.featureGates, { DynamicResourceAllocation: true }, 'the gate that makes scheduler_perf run the claim controller');
       assert.deepEqual(testCase.workloadTemplate.map((op) => op.nodeTemplatePath ?? op.templatePath ?? op.podTemplatePath), [
         'templates/node-with-dra-test-driver.yaml', 'templates/resourceslice-basic-devices.yaml', 'templates/deviceclass.yaml',
         'templates/resourceclaimtemplate.yaml', 'templates/pod-with-claim-template.yaml',

@@ -62,6 +62,10 @@ export function writeOwnConfig(testCase: TestCase, root: string, scheduler_perf:
     writeFileSync(join(dir, key), JSON.stringify(template(key)));
   }
   const workloads = testCase.workloads.map((w) => ({ name: w.name, labels: w.labels, params: w.params, ...(w.featureGates ? { featureGates: w.featureGates } : {}) }));
-  writeFileSync(join(dir, 'performance-config.yaml'), stringify([{ name: testCase.name, workloadTemplate: ops, workloads }]));
+  // scheduler_perf starts the ResourceClaim controller (claims from templates) and serves the
+  // resource.k8s.io versions only for a test case that names the gate (util.go mustSetupCluster),
+  // as every one of upstream's DRA test cases does.
+  const featureGates = topic === 'dra' ? { DynamicResourceAllocation: true } : undefined;
+  writeFileSync(join(dir, 'performance-config.yaml'), stringify([{ name: testCase.name, ...(featureGates ? { featureGates } : {}), workloadTemplate: ops, workloads }]));
   return { dir, topic };
 }
