@@ -5,7 +5,7 @@
 // prints both SchedulingThroughput averages side by side with their ratio and the load average at
 // each run's start. `--side ours|upstream` runs one side only (upstream's runs are slow: start them
 // early, run ours on the final build later). Our own test cases (label kube-scheduler-ts) run on
-// upstream's misc topic binary from a config written for them (own_config.ts). Needs Go.
+// upstream's misc or dra topic binary from a config written for them (own_config.ts). Needs Go.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus as machineCpus, loadavg, tmpdir } from 'node:os';
@@ -38,9 +38,9 @@ interface DataItem {
 
 const repoDir = join(upstreamDir, '..');
 
-/** The Go package of a test case's topic: its performance-config.yaml's folder. */
-function topicPackage(sw: SelectedWorkload): { pkg: string; binary: string } {
-  const folder = sw.testCase.source.slice(0, sw.testCase.source.lastIndexOf('/'));
+/** The Go package of a test case's topic (`source`: its performance-config.yaml under scheduler_perf). */
+function topicPackage(source: string): { pkg: string; binary: string } {
+  const folder = source.slice(0, source.lastIndexOf('/'));
   return { pkg: `k8s.io/kubernetes/test/integration/scheduler_perf/${folder}`, binary: join(binDir, 'scheduler_perf', `${folder.replaceAll('/', '_')}.test`) };
 }
 
@@ -82,7 +82,7 @@ async function runUpstream(go: string, sw: SelectedWorkload, timeoutSeconds: num
       dir = written.dir;
       source = `${written.topic}/performance-config.yaml`;
     }
-    const { pkg, binary } = topicPackage({ ...sw, testCase: { ...sw.testCase, source } });
+    const { pkg, binary } = topicPackage(source);
     buildTopic(go, pkg, binary);
     dir ??= execFileSync(go, ['list', '-f', '{{.Dir}}', pkg], { cwd: upstreamDir, encoding: 'utf8' }).trim();
     const started = Date.now();

@@ -31,8 +31,9 @@ const templateField = { createNodes: 'nodeTemplatePath', createPods: 'podTemplat
  * A test case of ours as upstream's config: written under `root` (root/case/performance-config.yaml,
  * our templates in root/case/ours/, root/templates linked to upstream's shared templates and
  * root/case/templates to the topic's), with the topic whose test binary runs it; or why it cannot run there.
+ * `schedulerPerf`: upstream's test/integration/scheduler_perf folder.
  */
-export function writeOwnConfig(testCase: TestCase, root: string, scheduler_perf: string): { dir: string; topic: Topic } | { error: string } {
+export function writeOwnConfig(testCase: TestCase, root: string, schedulerPerf: string): { dir: string; topic: Topic } | { error: string } {
   const ownTemplates = new Set<string>();
   const ops: Record<string, unknown>[] = [];
   let topic: Topic = 'misc';
@@ -54,8 +55,8 @@ export function writeOwnConfig(testCase: TestCase, root: string, scheduler_perf:
   }
   const dir = join(root, 'case');
   mkdirSync(dir, { recursive: true });
-  symlinkSync(join(scheduler_perf, 'templates'), join(root, 'templates'));
-  if (topic !== 'misc') symlinkSync(join(scheduler_perf, topic, 'templates'), join(dir, 'templates'));
+  symlinkSync(join(schedulerPerf, 'templates'), join(root, 'templates'));
+  if (topic !== 'misc') symlinkSync(join(schedulerPerf, topic, 'templates'), join(dir, 'templates'));
   // JSON is YAML: a template of ours is written as the object it builds.
   for (const key of ownTemplates) {
     mkdirSync(dirname(join(dir, key)), { recursive: true });

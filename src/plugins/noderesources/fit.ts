@@ -392,8 +392,10 @@ export class Fit implements PreFilterPlugin, FilterPlugin, EnqueueExtensions, Pr
   }
 
   /**
-   * Filter's passes read from the nodes' rows: the packed checks of `shortfalls` (pods, cpu,
-   * memory, ephemeral storage) over a stretch of rows. A pod with scalar requests is left to `filter`.
+   * Filter's passes read from the nodes' rows: `shortfalls` over a stretch of rows (scalar
+   * requests through the rows' name signatures and scalar columns; a row needing a name the table
+   * keeps no column for goes to `filter`), and with `rejections` the shared status of a row short
+   * of exactly one resource.
    */
   filterRows(state: CycleState, _pod: PodInfo, rows: NodeRows, first: number, count: number, passes: Uint8Array, rejections: (Status | null)[] | null): void {
     const s = state.read<PreFilterState>(preFilterStateKey);
