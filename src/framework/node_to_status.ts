@@ -2,18 +2,12 @@
 import type { NodeToStatusReader } from './interfaces.js';
 import { Code, Status } from './status.js';
 
-/** What appendNode keeps of a node: its name, read later. */
-interface Named {
-  readonly name: string;
-}
-
 /**
  * Kept as two arrays while the filter walk appends (it visits each node once, and may reject
  * thousands per attempt), and turned into a map on the first lookup or keyed write.
  */
 export class NodeToStatus implements NodeToStatusReader {
-  /** A node's name, or the node itself (appendNode) until the map is built. */
-  private names: (string | Named)[] = [];
+  private names: string[] = [];
   private statuses: Status[] = [];
   private map: Map<string, Status> | null = null;
   /** Nodes absent from the map were never evaluated: they get this status. */
@@ -41,20 +35,6 @@ export class NodeToStatus implements NodeToStatusReader {
     this.statuses.push(status);
   }
 
-  /**
-   * append for a node whose name is read only if the statuses are ever looked up: a walk over
-   * thousands of rejected nodes then need not touch each node's object (a snapshot's NodeInfo,
-   * whose name never changes).
-   */
-  appendNode(node: Named, status: Status): void {
-    if (this.map !== null) {
-      this.map.set(node.name, status);
-      return;
-    }
-    this.names.push(node);
-    this.statuses.push(status);
-  }
-
   /** From now on appends may repeat a node (a second walk over nodes already recorded). */
   allowRepeats(): void {
     this.index();
@@ -75,10 +55,7 @@ export class NodeToStatus implements NodeToStatusReader {
   private index(): Map<string, Status> {
     if (this.map === null) {
       this.map = new Map();
-      for (let i = 0; i < this.names.length; i++) {
-        const named = this.names[i]!;
-        this.map.set(typeof named === 'string' ? named : named.name, this.statuses[i]!);
-      }
+      for (let i = 0; i < this.names.length; i++) this.map.set(this.names[i]!, this.statuses[i]!);
       this.names = [];
       this.statuses = [];
     }

@@ -408,7 +408,7 @@ function rowPass(runner: RowPassRunner, fwk: Framework, state: CycleState, pod: 
 
 /** A rejection filterRows gave from a row (a node with its Node): into the diagnosis, as passesFilters records one. */
 function recordRejection(diagnosis: Diagnosis, ni: NodeInfo, s: Status): void {
-  diagnosis.nodeToStatus.appendNode(ni, s);
+  diagnosis.nodeToStatus.append(ni.name, s);
   diagnosis.addPluginStatus(s);
 }
 

@@ -99,18 +99,4 @@ describe('NodeToStatus', () => {
     assert.equal(n.size, 1);
     assert.deepEqual([...n.entries()].map(([k, s]) => [k, s.message()]), [['a', 'again']]);
   });
-
-  it('reads the name of a node appended whole only when asked', () => {
-    const m = new NodeToStatus();
-    let reads = 0;
-    const node = { get name() { reads++; return 'n1'; } };
-    m.append('n0', Status.unschedulable('x'));
-    m.appendNode(node, Status.unschedulable('y'));
-    assert.equal(m.size, 2);
-    assert.equal(reads, 0, 'the walk does not touch the node');
-    assert.equal(m.get('n1').message(), 'y');
-    m.appendNode(node, Status.unschedulable('z'));
-    assert.equal(m.get('n1').message(), 'z', 'after a lookup, an append replaces');
-    assert.equal(m.size, 2);
-  });
 });
