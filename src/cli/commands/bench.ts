@@ -14,7 +14,6 @@ import { UsageError, type CliIO } from '../io.js';
 
 const benchUsage = commandHelp(benchSpec);
 
-
 export async function benchCommand(argv: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseCommand(benchSpec, argv);
   const filter = positionals[0];
