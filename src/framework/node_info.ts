@@ -6,6 +6,7 @@ import {
   ColdAllocEphemeral,
   ColdNonZeroMemory,
   ColdScalarNames,
+  ColdScalarOnly,
   ColdNonZeroMilliCPU,
   ColdReqEphemeral,
   ColdStride,
@@ -24,7 +25,10 @@ import {
   RowReqMemory,
   RowReqMilliCPU,
   RowStride,
+  NoScalarName,
   scalarNameBit,
+  scalarNameHash,
+  SeveralScalarNames,
   tableLength,
 } from './node_rows.js';
 
@@ -121,6 +125,30 @@ function scalarNamesSignature(a: ReadonlyMap<string, number> | null, b: Readonly
   if (a !== null) for (const name of a.keys()) signature |= scalarNameBit(name);
   if (b !== null) for (const name of b.keys()) signature |= scalarNameBit(name);
   return signature;
+}
+
+/**
+ * The ColdScalarOnly of allocatable `a` and requested `b`: the hash of the one name with a nonzero
+ * amount in either. A name at zero in both is as good as absent to every reader of the rows.
+ */
+function onlyScalarName(a: ReadonlyMap<string, number> | null, b: ReadonlyMap<string, number> | null): number {
+  let only: string | null = null;
+  if (a !== null) {
+    for (const [name, amount] of a) {
+      if (amount === 0 && (b?.get(name) ?? 0) === 0) continue;
+      if (only !== null) return SeveralScalarNames;
+      only = name;
+    }
+  }
+  // A name allocatable here with a nonzero amount on either side is `only` already.
+  if (b !== null) {
+    for (const [name, amount] of b) {
+      if (amount === 0 || name === only) continue;
+      if (only !== null) return SeveralScalarNames;
+      only = name;
+    }
+  }
+  return only === null ? NoScalarName : scalarNameHash(only);
 }
 
 /** NodeRows' reader of scalar columns: the NodeInfo's allocatable and requested amounts of `name`. */
@@ -383,7 +411,10 @@ export class NodeInfo {
     r[cold + ColdReqEphemeral] = this.requested.ephemeralStorage;
     r[cold + ColdNonZeroMilliCPU] = this.nonZeroRequested.milliCPU;
     r[cold + ColdNonZeroMemory] = this.nonZeroRequested.memory;
-    r[cold + ColdScalarNames] = scalarNamesSignature(this.allocatable.scalarResources, this.requested.scalarResources);
+    const allocatableScalars = this.allocatable.scalarResources;
+    const requestedScalars = this.requested.scalarResources;
+    r[cold + ColdScalarNames] = allocatableScalars === null && requestedScalars === null ? 0 : scalarNamesSignature(allocatableScalars, requestedScalars);
+    r[cold + ColdScalarOnly] = allocatableScalars === null && requestedScalars === null ? NoScalarName : onlyScalarName(allocatableScalars, requestedScalars);
   }
 
   private syncFlags(): void {

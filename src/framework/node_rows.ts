@@ -35,8 +35,19 @@ export const ColdNonZeroMemory = 3;
  * the node has none of it and no pod of it.
  */
 export const ColdScalarNames = 4;
+/**
+ * The hash (scalarNameHash) of the one scalar resource the node has a nonzero allocatable or
+ * requested amount of; NoScalarName when it has none, SeveralScalarNames when two or more. A node
+ * with a resource of its own (a device per node) then refuses every other name exactly, whatever
+ * its bit in ColdScalarNames.
+ */
+export const ColdScalarOnly = 5;
 /** Doubles per cold part. */
-export const ColdStride = 5;
+export const ColdStride = 6;
+/** ColdScalarOnly of a node with no nonzero scalar amount. */
+export const NoScalarName = -1;
+/** ColdScalarOnly of a node with nonzero amounts of two or more scalar resources. */
+export const SeveralScalarNames = -2;
 
 /** Doubles a table of `rows` rows takes: their hot parts, then their cold parts. */
 export function tableLength(rows: number): number {
@@ -142,26 +153,38 @@ export class NodeRows {
   scalarNames(at: number): number {
     return this.table[this.coldBase + at * ColdStride + ColdScalarNames]!;
   }
+
+  /** The row's ColdScalarOnly. */
+  scalarOnly(at: number): number {
+    return this.table[this.coldBase + at * ColdStride + ColdScalarOnly]!;
+  }
 }
 
 /**
- * A scalar resource name's bit in ColdScalarNames signatures: one of 30 (small integers for V8,
- * like the signatures), from a hash of the name.
+ * A scalar resource name's hash (FNV-1a over its UTF-16 code units, an unsigned 32-bit integer):
+ * two names with different hashes differ.
  */
-export function scalarNameBit(name: string): number {
-  let bit = nameBits.get(name);
-  if (bit === undefined) {
-    // FNV-1a over the UTF-16 code units.
+export function scalarNameHash(name: string): number {
+  let hash = nameHashes.get(name);
+  if (hash === undefined) {
     let h = 0x811c9dc5;
     for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193);
-    bit = 1 << (h >>> 0) % 30;
+    hash = h >>> 0;
     // Names are few in a cluster; past this many they are hashed again each time rather than kept.
-    if (nameBits.size < 4096) nameBits.set(name, bit);
+    if (nameHashes.size < 4096) nameHashes.set(name, hash);
   }
-  return bit;
+  return hash;
 }
 
-const nameBits = new Map<string, number>();
+const nameHashes = new Map<string, number>();
+
+/**
+ * A scalar resource name's bit in ColdScalarNames signatures: one of 30 (small integers for V8,
+ * like the signatures), from the name's hash.
+ */
+export function scalarNameBit(name: string): number {
+  return 1 << scalarNameHash(name) % 30;
+}
 
 /** Reads the allocatable and requested amounts of scalar resource `name` of `item` into row `at` of `into`. */
 export type ScalarReader = (item: object, name: string, into: ScalarColumn, at: number) => void;

@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Snapshot } from '../cache/snapshot.js';
 import type { NodeInfo } from '../framework/node_info.js';
-import { scalarNameBit } from '../framework/node_rows.js';
+import { NoScalarName, scalarNameBit, scalarNameHash, SeveralScalarNames } from '../framework/node_rows.js';
 import { PodInfo } from '../framework/pod_info.js';
 import type { ResourceList } from '../api/types.js';
 import { makeNode, makePod } from '../testing/builders.js';
@@ -105,6 +105,63 @@ describe('the walk over the snapshot rows, for pods asking for scalar resources'
     assert.ok(placed > 100 && refused > 20, `pods placed (${placed}) and refused (${refused})`);
     assert.ok(rowsSide.filterCalls() < objectsSide.filterCalls() / 4, `rows decide most nodes (${rowsSide.filterCalls()} Filter calls against ${objectsSide.filterCalls()})`);
   });
+
+  it('refuses from the rows every node whose only resource is another one (a resource per node)', () => {
+    // As upstream's SchedulingWithExtendedResource: node i alone has foo.com/bar-i, pod i asks for
+    // it; 300 names, far more than a table keeps columns for. Some nodes also list zero amounts.
+    const count = 300;
+    const nodes = Array.from({ length: count }, (_, i) => {
+      const allocatable: ResourceList = { cpu: '4', memory: '8Gi', pods: '10', [`foo.com/bar-${i}`]: '1' };
+      if (i % 5 === 0) allocatable['hugepages-2Mi'] = '0';
+      return makeNode(`e${String(i).padStart(3, '0')}`, { allocatable });
+    });
+    const { packed: byRows, loose: byObjects } = twoSnapshots(nodes);
+    const rowsSide = resourcesFramework();
+    const objectsSide = resourcesFramework();
+    const algRows: AlgorithmState = { nextStartNodeIndex: 0, percentageOfNodesToScore: 0, random: seededRandom(6), tieBreakByName: false, recordScores: false };
+    const algObjects: AlgorithmState = { ...algRows, random: seededRandom(6) };
+    let placed = 0;
+    // Every pod twice: the second finds its node full.
+    for (let i = 0; i < 2 * count; i++) {
+      const pod = makePod(`ep-${i}`, { requests: { cpu: '100m', [`foo.com/bar-${(i * 7) % count}`]: '1' } });
+      const got = outcome(algRows, rowsSide.fwk, byRows, pod);
+      assert.equal(got, outcome(algObjects, objectsSide.fwk, byObjects, pod), `pod ${i}`);
+      assert.equal(algRows.nextStartNodeIndex, algObjects.nextStartNodeIndex);
+      if (!got.includes('evaluated=')) continue;
+      const host = got.split(' ')[0]!;
+      const bound = new PodInfo({ ...pod, spec: { ...pod.spec, nodeName: host } });
+      byRows.get(host)!.addPod(bound);
+      byObjects.get(host)!.addPod(bound);
+      placed++;
+    }
+    assert.equal(placed, count, 'each node takes its own pod once');
+    // Only the node with the pod's name (at most one a pod) meets Filter: no hash-bit neighbours.
+    assert.ok(rowsSide.filterCalls() <= 2 * count, `one node a pod at most (${rowsSide.filterCalls()} Filter calls against ${objectsSide.filterCalls()})`);
+  });
+});
+
+describe('NodeRows.scalarOnly', () => {
+  it('names the one scalar resource a node has a nonzero amount of, allocatable or requested', () => {
+    const snapshot = Snapshot.fromObjects(
+      // A pod bound where its resource is not advertised (as kubelet admission would refuse, but the cache keeps it).
+      [makePod('x', { node: 'n2', requests: { 'example.com/x': '1' } })],
+      [
+        makeNode('n0', { allocatable: { 'example.com/gpu': '2', 'hugepages-1Gi': '0', 'hugepages-2Mi': '0' } }),
+        makeNode('n1', { allocatable: { 'hugepages-1Gi': '0' } }),
+        makeNode('n2', { allocatable: { 'example.com/gpu': '2' } }),
+        makeNode('n3', { allocatable: { 'hugepages-1Gi': '0' } }),
+      ],
+    );
+    const rows = snapshot.rows;
+    assert.equal(rows.scalarOnly(0), scalarNameHash('example.com/gpu'), 'zero amounts do not count');
+    assert.equal(rows.scalarOnly(1), NoScalarName, 'only zero amounts');
+    assert.equal(rows.scalarOnly(2), SeveralScalarNames, 'one advertised, another requested');
+    const n3 = snapshot.nodeInfoList[3] as NodeInfo;
+    n3.addPod(new PodInfo(makePod('y', { node: 'n3', requests: { 'example.com/x': '1' } })));
+    assert.equal(rows.scalarOnly(3), scalarNameHash('example.com/x'), 'a requested amount counts');
+    n3.removePod(new PodInfo(makePod('y', { node: 'n3', requests: { 'example.com/x': '1' } })));
+    assert.equal(rows.scalarOnly(3), NoScalarName, 'back to zero');
+  });
 });
 
 describe('the reused feasible list', () => {
@@ -179,6 +236,9 @@ describe('NodeRows', () => {
     assert.notEqual(rows.scalarNames(0) & gpu, 0);
     assert.equal(rows.scalarNames(1) & (gpu | scalarNameBit('hugepages-2Mi')), gpu | scalarNameBit('hugepages-2Mi'));
     assert.equal(rows.scalarNames(2), 0, 'no scalar resource at all');
+    assert.equal(rows.scalarOnly(0), scalarNameHash('example.com/gpu'), 'one name: its hash');
+    assert.equal(rows.scalarOnly(1), SeveralScalarNames);
+    assert.equal(rows.scalarOnly(2), NoScalarName);
     const column = rows.scalarColumn('example.com/gpu')!;
     assert.equal(rows.scalarColumn('example.com/gpu'), column, 'one column per name');
     const read = (at: number): [number, number] => {
@@ -189,6 +249,7 @@ describe('NodeRows', () => {
     const [n0] = snapshot.nodeInfoList as [NodeInfo];
     n0.addPod(new PodInfo(makePod('h', { node: 'n0', requests: { 'example.com/gpu': '3' } })));
     assert.deepEqual(read(0), [4, 3], 'a pod added is read again');
+    assert.equal(rows.scalarOnly(0), scalarNameHash('example.com/gpu'), 'still its only name');
     for (let k = 0; k < 20; k++) rows.scalarColumn(`example.com/other-${k}`);
     assert.equal(rows.scalarColumn('example.com/last'), null, 'a table keeps a bounded number of columns');
   });

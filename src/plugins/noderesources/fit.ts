@@ -27,7 +27,7 @@ import type {
   ScorePlugin,
 } from '../../framework/interfaces.js';
 import { NodeInfo } from '../../framework/node_info.js';
-import { scalarNameBit, type NodeRows, type ScalarColumn } from '../../framework/node_rows.js';
+import { scalarNameBit, scalarNameHash, SeveralScalarNames, type NodeRows, type ScalarColumn } from '../../framework/node_rows.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Code, Status } from '../../framework/status.js';
 import {
@@ -82,6 +82,7 @@ class FitRequest {
     readonly scalarBackedByDRA: readonly boolean[] | null,
   ) {
     this.bits = scalarNames.length === 0 ? noBits : scalarNames.map(scalarNameBit);
+    this.hashes = scalarNames.length === 0 ? noBits : scalarNames.map(scalarNameHash);
   }
 
   /**
@@ -104,11 +105,17 @@ class FitRequest {
 
   /** Each scalar name's bit in the rows' ColdScalarNames signatures (set once here: no lazy field for V8 to see change). */
   private readonly bits: readonly number[];
+  /** Each scalar name's hash, as the rows' ColdScalarOnly holds a node's only name. */
+  private readonly hashes: readonly number[];
   private columnsOf: NodeRows | null = null;
   private readonly columns: (ScalarColumn | null | undefined)[] = [];
 
   scalarBit(i: number): number {
     return this.bits[i]!;
+  }
+
+  scalarHash(i: number): number {
+    return this.hashes[i]!;
   }
 
   /** The column of `rows` for scalar request `i` (made at first ask); null when the table keeps none for it. */
@@ -257,12 +264,14 @@ function rowShortfalls(req: FitRequest, rows: NodeRows, at: number, first: First
   }
   const names = req.scalarNames;
   if (names.length === 0) return first.count;
-  // A name missing from the row's signature is neither allocatable nor in use there: 0 and 0.
+  // A name missing from the row's signature is neither allocatable nor in use there: 0 and 0; so
+  // is a name other than the node's only one.
   const signature = rows.scalarNames(at);
+  const only = rows.scalarOnly(at);
   for (let i = 0; i < names.length; i++) {
     let capacity = 0;
     let inUse = 0;
-    if ((signature & req.scalarBit(i)) !== 0) {
+    if ((signature & req.scalarBit(i)) !== 0 && (only === SeveralScalarNames || only === req.scalarHash(i))) {
       const column = req.scalarColumn(rows, i);
       if (column === null) return -1;
       column.sync(rows, at);
