@@ -30,6 +30,9 @@ import {
   scalarNameHash,
   SeveralScalarNames,
   tableLength,
+  blockStampBase,
+  nextBlockStamp,
+  RowBlockShift,
 } from './node_rows.js';
 
 const DefaultBindAllHostIP = '0.0.0.0';
@@ -239,6 +242,8 @@ export class NodeInfo {
   private rowAt: number;
   private coldAt: number;
   private listPosition = -1;
+  /** Where the stamp of this row's block is in `row` (a packed table), or -1 in a shared chunk. */
+  private blockAt = -1;
 
   /** A NodeInfo for `node` (none: a placeholder for pods on an unknown node), or a copy of `from`. */
   constructor(node?: Node, from?: NodeInfo) {
@@ -371,6 +376,7 @@ export class NodeInfo {
     // the main thread writes it between cycles only. A walk over it measured as fast as over an ArrayBuffer.
     const table = new Float64Array(new SharedArrayBuffer(tableLength(list.length) * Float64Array.BYTES_PER_ELEMENT));
     const coldBase = list.length * RowStride;
+    const blockBase = blockStampBase(list.length);
     for (let i = 0; i < list.length; i++) {
       const ni = list[i]!;
       const at = i * RowStride;
@@ -381,6 +387,7 @@ export class NodeInfo {
       ni.rowAt = at;
       ni.coldAt = coldAt;
       ni.listPosition = i;
+      ni.blockAt = blockBase + (i >> RowBlockShift);
     }
     return new NodeRows(list, table, readScalarInto);
   }
@@ -388,6 +395,8 @@ export class NodeInfo {
   private setGeneration(generation: number): void {
     this.generation = generation;
     this.row[this.rowAt + RowGeneration] = generation;
+    // Every change to the row comes with a new generation (or a copy's): its block's stamp moves too.
+    if (this.blockAt >= 0) this.row[this.blockAt] = nextBlockStamp();
   }
 
   /** Rewrites the row from the Resource objects, the pod count and the node. */
@@ -425,6 +434,8 @@ export class NodeInfo {
     if (this.images.size > 0) flags |= FlagImages;
     flagsSeen |= flags;
     this.row[this.rowAt + RowFlags] = flags;
+    // Images change the flags without a new generation.
+    if (this.blockAt >= 0) this.row[this.blockAt] = nextBlockStamp();
   }
 
   setNode(node: Node): void {

@@ -49,9 +49,29 @@ export const NoScalarName = -1;
 /** ColdScalarOnly of a node with nonzero amounts of two or more scalar resources. */
 export const SeveralScalarNames = -2;
 
-/** Doubles a table of `rows` rows takes: their hot parts, then their cold parts. */
+/**
+ * Rows per block: after the cold parts a table holds one stamp per block of rows
+ * (`table[blockBase + (at >> RowBlockShift)]`), renewed whenever any row of the block changes, so a
+ * reader that kept something computed from a block's rows knows with one read whether it holds.
+ */
+export const RowBlockShift = 4;
+export const RowBlock = 1 << RowBlockShift;
+
+/** Doubles a table of `rows` rows takes: their hot parts, their cold parts, then their block stamps. */
 export function tableLength(rows: number): number {
+  return rows * (RowStride + ColdStride) + ((rows + RowBlock - 1) >> RowBlockShift);
+}
+
+/** Where the block stamps of a table of `rows` rows start. */
+export function blockStampBase(rows: number): number {
   return rows * (RowStride + ColdStride);
+}
+
+let blockChanges = 0;
+
+/** A stamp no block had before: what a change to one of its rows writes into it. */
+export function nextBlockStamp(): number {
+  return ++blockChanges;
 }
 
 /** Bits of the RowFlags column. */
@@ -69,6 +89,7 @@ export const FlagNode = 8;
 export class NodeRows {
   private readonly length: number;
   private readonly coldBase: number;
+  private readonly blockBase: number;
   private scalars: Map<string, ScalarColumn> | null = null;
 
   /**
@@ -80,6 +101,7 @@ export class NodeRows {
   constructor(readonly list: NodeList, readonly table: Float64Array, private readonly readScalar: ScalarReader | null = null) {
     this.length = list.length;
     this.coldBase = list.length * RowStride;
+    this.blockBase = blockStampBase(list.length);
   }
 
   /**
@@ -107,6 +129,29 @@ export class NodeRows {
 
   generation(at: number): number {
     return this.table[at * RowStride + RowGeneration]!;
+  }
+
+  /** Block `block`'s stamp (rows block * RowBlock onwards): it changes with any of their rows. */
+  blockStamp(block: number): number {
+    return this.table[this.blockBase + block]!;
+  }
+
+  /** Per block, the stamp at which all its rows had their Node (NaN: not known to). */
+  private withNodes: Float64Array | null = null;
+
+  /**
+   * Whether every row of block `block` has its Node (hasNode), kept by the block's stamp: the walk
+   * then reads no row's flags for it. A block past the list's end is never whole: false.
+   */
+  blockHasNodes(block: number): boolean {
+    const from = block << RowBlockShift;
+    if (from + RowBlock > this.length) return false;
+    const stamps = (this.withNodes ??= new Float64Array((this.length + RowBlock - 1) >> RowBlockShift).fill(NaN));
+    const stamp = this.blockStamp(block);
+    if (stamps[block] === stamp) return true;
+    for (let at = from; at < from + RowBlock; at++) if (!this.hasNode(at)) return false;
+    stamps[block] = stamp;
+    return true;
   }
 
   podCount(at: number): number {

@@ -55,6 +55,80 @@ describe('the walk over the snapshot rows', () => {
   });
 });
 
+describe('the walk over the snapshot rows, with blocks of rows kept between pods', () => {
+  // Pods of two shapes in turn, so a block's kept verdicts and scores meet both the requests they
+  // were made for and others; nodes fill, change size and lose pods between pods, so blocks change
+  // under the kept answers. 203 nodes: the last block is partial.
+  it('decides every pod as the walk over NodeInfo objects does', () => {
+    const nodes = Array.from({ length: 203 }, (_, i) => makeNode(`b${String(i).padStart(3, '0')}`, {
+      allocatable: { cpu: i % 10 === 0 ? '8' : '4', memory: '8Gi', pods: '6' },
+    }));
+    const { packed: byRows, loose: byObjects } = twoSnapshots(nodes);
+    const rowsSide = resourcesFramework();
+    const objectsSide = resourcesFramework();
+    const algRows: AlgorithmState = { nextStartNodeIndex: 0, percentageOfNodesToScore: 0, random: seededRandom(8), tieBreakByName: false, recordScores: false };
+    const algObjects: AlgorithmState = { ...algRows, random: seededRandom(8) };
+    const placed: { host: string; pod: PodInfo }[] = [];
+    const both = (name: string, change: (ni: NodeInfo) => void): void => {
+      change(byRows.get(name)!);
+      change(byObjects.get(name)!);
+    };
+    for (let i = 0; i < 700; i++) {
+      const requests: ResourceList = i % 5 === 4 ? { cpu: '1500m', memory: '2Gi' } : { cpu: '250m', memory: '512Mi' };
+      const pod = makePod(`bp-${i}`, { requests });
+      const got = outcome(algRows, rowsSide.fwk, byRows, pod);
+      assert.equal(got, outcome(algObjects, objectsSide.fwk, byObjects, pod), `pod ${i}`);
+      assert.equal(algRows.nextStartNodeIndex, algObjects.nextStartNodeIndex);
+      if (got.includes('evaluated=')) {
+        const host = got.split(' ')[0]!;
+        const bound = new PodInfo({ ...pod, spec: { ...pod.spec, nodeName: host } });
+        both(host, (ni) => ni.addPod(bound));
+        placed.push({ host, pod: bound });
+      }
+      const node = nodes[(i * 37) % nodes.length]!;
+      const name = node.metadata.name!;
+      if (i % 7 === 3 && placed.length > 0) {
+        const gone = placed.splice((i * 13) % placed.length, 1)[0]!;
+        both(gone.host, (ni) => ni.removePod(gone.pod));
+      } else if (i % 17 === 9) {
+        const grown = { ...node, status: { ...node.status, allocatable: { ...node.status!.allocatable, cpu: i % 2 === 0 ? '16' : '2' } } };
+        both(name, (ni) => ni.setNode(grown));
+      }
+    }
+    assert.ok(placed.length > 300, `pods placed (${placed.length})`);
+  });
+
+  it('renews a block\'s stamp with every change to one of its rows', () => {
+    const snapshot = Snapshot.fromObjects([], Array.from({ length: 40 }, (_, i) => makeNode(`s${i}`)));
+    const rows = snapshot.rows;
+    const [first, second] = snapshot.nodeInfoList as [NodeInfo, NodeInfo];
+    const stamps = (): number[] => [0, 1, 2].map((b) => rows.blockStamp(b));
+    let before = stamps();
+    const changed = (what: string, block = 0): void => {
+      const after = stamps();
+      after.forEach((stamp, b) => (b === block ? assert.notEqual(stamp, before[b], what) : assert.equal(stamp, before[b], `${what}: block ${b} untouched`)));
+      before = after;
+    };
+    assert.equal(rows.blockHasNodes(0), true);
+    assert.equal(rows.blockHasNodes(2), false, 'a partial block (rows 32-39 of 40)');
+    const p = new PodInfo(makePod('a', { node: 's0', requests: { cpu: '1' } }));
+    first.addPod(p);
+    changed('pod added');
+    first.removePod(p);
+    changed('pod removed');
+    second.removeNode();
+    changed('node removed');
+    assert.equal(rows.blockHasNodes(0), false, 'a row without its Node');
+    second.setNode(makeNode('s1'));
+    changed('node set');
+    assert.equal(rows.blockHasNodes(0), true);
+    first.imageStates = new Map([['img', { size: 1, numNodes: 1 }]]);
+    changed('images');
+    (snapshot.nodeInfoList[20] as NodeInfo).copyFrom(first.clone());
+    changed('copied in place', 1);
+  });
+});
+
 describe('the walk over the snapshot rows, for pods asking for scalar resources', () => {
   // More names than a table keeps columns for, nodes advertising one or two, some with none;
   // pods fill the nodes, so most walks meet full nodes and nodes lacking the resource.

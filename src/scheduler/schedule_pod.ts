@@ -12,7 +12,7 @@ import { MaxNodeScore } from '../framework/interfaces.js';
 import { andThen, type MaybePromise } from '../util/maybe_promise.js';
 import { thrownMessage } from '../framework/runtime/thrown.js';
 import type { NodeInfo } from '../framework/node_info.js';
-import { NodeRowSelection, type NodeRows } from '../framework/node_rows.js';
+import { NodeRowSelection, RowBlock, RowBlockShift, type NodeRows } from '../framework/node_rows.js';
 import type { RowPassResult, RowPassRunner } from '../framework/row_pass.js';
 import type { FilterPlugin } from '../framework/interfaces.js';
 import type { NodeToStatus } from '../framework/node_to_status.js';
@@ -361,12 +361,15 @@ function findNodesThatPassFilters(
         }
         // The row pass gives verdicts only.
         const rejected = pass === null ? rejections : null;
-        // The row pass's verdicts include the Node's presence; the plain stretch checks it here.
+        // The row pass's verdicts include the Node's presence; the plain stretch checks it here,
+        // a whole block at a time when none of its rows changed since they all had it.
         const checked = pass !== null;
+        let withNodes = checked;
         for (let k = 0; k < count; k++, at++) {
-          if (passes[k] === 1 && (checked || rows!.hasNode(at))) {
+          if ((at & (RowBlock - 1)) === 0) withNodes = checked || (k + RowBlock <= count && rows!.blockHasNodes(at >> RowBlockShift));
+          if (passes[k] === 1 && (withNodes || rows!.hasNode(at))) {
             // Passes on its row alone.
-          } else if (rejected !== null && rejected[k] !== null && rejected[k]!.isRejected() && rows!.hasNode(at)) {
+          } else if (rejected !== null && rejected[k] !== null && rejected[k]!.isRejected() && (withNodes || rows!.hasNode(at))) {
             // Named as runFilterPlugins names a rejection; anything but one is left to `filter`.
             recordRejection(diagnosis, nodes[at]!, rejected[k]!.withPlugin(rejecter.name));
             continue;

@@ -27,7 +27,7 @@ import type {
   ScorePlugin,
 } from '../../framework/interfaces.js';
 import { NodeInfo } from '../../framework/node_info.js';
-import { scalarNameBit, scalarNameHash, SeveralScalarNames, type NodeRows, type ScalarColumn } from '../../framework/node_rows.js';
+import { RowBlock, RowBlockShift, scalarNameBit, scalarNameHash, SeveralScalarNames, type NodeRows, type ScalarColumn } from '../../framework/node_rows.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Code, Status } from '../../framework/status.js';
 import {
@@ -304,6 +304,48 @@ export function fitsRequest(
   return out;
 }
 
+/**
+ * The blocks of a table (NodeRows.blockStamp) whose every row passed the packed check of one
+ * set of requests (cpu, memory, ephemeral storage), by the block's stamp then: pods of a workload
+ * ask for the same, and most blocks have not changed since the last pod walked them. Other
+ * requests start a new epoch rather than clearing the stamps.
+ */
+class PassingBlocks {
+  private rows: NodeRows | null = null;
+  private stamps = new Float64Array(0);
+  private epochs = new Float64Array(0);
+  private epoch = 0;
+  private milliCPU = NaN;
+  private memory = NaN;
+  private ephemeralStorage = NaN;
+
+  /** This, for `rows` and `check` (a new table starts over; other requests, a new epoch). */
+  of(rows: NodeRows, check: RowResourceCheck): this {
+    if (this.rows !== rows) {
+      this.rows = rows;
+      const blocks = (rows.list.length + RowBlock - 1) >> RowBlockShift;
+      this.stamps = new Float64Array(blocks).fill(NaN);
+      this.epochs = new Float64Array(blocks);
+    }
+    if (check.milliCPU !== this.milliCPU || check.memory !== this.memory || check.ephemeralStorage !== this.ephemeralStorage) {
+      this.milliCPU = check.milliCPU;
+      this.memory = check.memory;
+      this.ephemeralStorage = check.ephemeralStorage;
+      this.epoch++;
+    }
+    return this;
+  }
+
+  holds(rows: NodeRows, block: number): boolean {
+    return this.stamps[block] === rows.blockStamp(block) && this.epochs[block] === this.epoch;
+  }
+
+  keep(rows: NodeRows, block: number): void {
+    this.stamps[block] = rows.blockStamp(block);
+    this.epochs[block] = this.epoch;
+  }
+}
+
 class PreFilterState implements StateData {
   constructor(readonly request: FitRequest) {}
 
@@ -418,10 +460,31 @@ export class Fit implements PreFilterPlugin, FilterPlugin, EnqueueExtensions, Pr
     if (req.scalarNames.length === 0) {
       // Most nodes pass on the packed check; only a rejected one is looked at again for its status.
       const check = req.rowCheck;
-      for (let k = 0; k < count; k++) {
-        if (fitsRow(rows, first + k, check)) continue;
-        passes[k] = 0;
-        if (rejections !== null) rejections[k] = rowShortfalls(req, rows, first + k, short) === 1 ? this.statusOfOne(req, short) : null;
+      const passing = this.passingBlocks.of(rows, check);
+      for (let k = 0; k < count; ) {
+        const at = first + k;
+        if ((at & (RowBlock - 1)) === 0 && k + RowBlock <= count) {
+          // A whole block: skipped when all its rows passed this check and none changed since.
+          const block = at >> RowBlockShift;
+          if (passing.holds(rows, block)) {
+            k += RowBlock;
+            continue;
+          }
+          let all = true;
+          for (let j = 0; j < RowBlock; j++, k++) {
+            if (fitsRow(rows, at + j, check)) continue;
+            all = false;
+            passes[k] = 0;
+            if (rejections !== null) rejections[k] = rowShortfalls(req, rows, at + j, short) === 1 ? this.statusOfOne(req, short) : null;
+          }
+          if (all) passing.keep(rows, block);
+          continue;
+        }
+        if (!fitsRow(rows, at, check)) {
+          passes[k] = 0;
+          if (rejections !== null) rejections[k] = rowShortfalls(req, rows, at, short) === 1 ? this.statusOfOne(req, short) : null;
+        }
+        k++;
       }
       return;
     }
@@ -450,6 +513,8 @@ export class Fit implements PreFilterPlugin, FilterPlugin, EnqueueExtensions, Pr
 
   /** Filter's scratch for the first shortfall of a node (Filter runs one node at a time). */
   private readonly firstShortfall = new FirstShortfall();
+  /** The blocks of rows whose every row passed filterRows' packed check, for the checks' requests. */
+  private readonly passingBlocks = new PassingBlocks();
 
   /** One resource short, the common rejection: a status shared by every node short of it. */
   private singleShortfall(reason: string, unresolvable: boolean): Status {

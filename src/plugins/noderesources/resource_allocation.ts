@@ -5,7 +5,7 @@ import type { Pod } from '../../api/types.js';
 import type { StateData } from '../../framework/cycle_state.js';
 import { MaxNodeScore } from '../../framework/interfaces.js';
 import type { NodeInfo } from '../../framework/node_info.js';
-import type { NodeRows, NodeRowSelection } from '../../framework/node_rows.js';
+import { RowBlock, RowBlockShift, type NodeRows, type NodeRowSelection } from '../../framework/node_rows.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Status } from '../../framework/status.js';
 import type { ResourceSpec } from './args.js';
@@ -230,12 +230,28 @@ export class ResourceAllocationScorer {
     const passed = pass === null ? null : pass.columnOf(this, podRequests);
     const passFirst = pass === null ? 0 : pass.first;
     const passCount = pass === null ? 0 : pass.count;
-    const rowScorer = this.rowScorer!;
     const memo = this.memoFor(podRequests, count);
     const memoMask = memo.length / memoStride - 1;
     const epoch = this.memoEpoch;
+    const blocks = passed === null ? this.blocksFor(rows) : null;
     for (let k = 0; k < count; k++) {
       const at = positions[k]!;
+      // A whole block of rows in a row (the walk takes a stretch's rows in order): unchanged since
+      // this scorer last scored it for these requests, its scores are copied as they are.
+      if (blocks !== null && (at & (RowBlock - 1)) === 0 && k + RowBlock <= count && positions[k + RowBlock - 1] === at + RowBlock - 1) {
+        const block = at >> RowBlockShift;
+        const stamp = rows.blockStamp(block);
+        const kept = blocks.scores;
+        if (blocks.stamps[block] === stamp && blocks.epochs[block] === epoch) {
+          for (let j = 0; j < RowBlock; j++) scores[k + j] = kept[at + j]!;
+        } else {
+          for (let j = 0; j < RowBlock; j++) kept[at + j] = scores[k + j] = this.scoreRow(rows, at + j, podRequests, memo, memoMask, epoch);
+          blocks.stamps[block] = stamp;
+          blocks.epochs[block] = epoch;
+        }
+        k += RowBlock - 1;
+        continue;
+      }
       if (passed !== null) {
         const off = at - passFirst;
         if (off >= 0 && off < passCount) {
@@ -246,18 +262,35 @@ export class ResourceAllocationScorer {
           }
         }
       }
-      const generation = rows.generation(at);
-      const slot = (at & memoMask) * memoStride;
-      if (memo[slot] === generation && memo[slot + 1] === epoch) {
-        scores[k] = memo[slot + 2]!;
-        continue;
-      }
-      const score = rowScorer.score(rows, at, podRequests);
-      memo[slot] = generation;
-      memo[slot + 1] = epoch;
-      memo[slot + 2] = score;
-      scores[k] = score;
+      scores[k] = this.scoreRow(rows, at, podRequests, memo, memoMask, epoch);
     }
+  }
+
+  /** Row `at`'s score, from the memo when its generation and the requests' epoch match. */
+  private scoreRow(rows: NodeRows, at: number, podRequests: Float64Array, memo: Float64Array, memoMask: number, epoch: number): number {
+    const generation = rows.generation(at);
+    const slot = (at & memoMask) * memoStride;
+    if (memo[slot] === generation && memo[slot + 1] === epoch) return memo[slot + 2]!;
+    const score = this.rowScorer!.score(rows, at, podRequests);
+    memo[slot] = generation;
+    memo[slot + 1] = epoch;
+    memo[slot + 2] = score;
+    return score;
+  }
+
+  /**
+   * Each block's scores as this scorer last computed them for `rows`, with the block's stamp and
+   * the memo epoch they were computed at (NaN: none); started over for another table.
+   */
+  private blocks: { rows: NodeRows; stamps: Float64Array; epochs: Float64Array; scores: Float64Array } | null = null;
+
+  private blocksFor(rows: NodeRows): { stamps: Float64Array; epochs: Float64Array; scores: Float64Array } {
+    if (this.blocks === null || this.blocks.rows !== rows) {
+      const n = rows.list.length;
+      const blockCount = (n + RowBlock - 1) >> RowBlockShift;
+      this.blocks = { rows, stamps: new Float64Array(blockCount).fill(NaN), epochs: new Float64Array(blockCount), scores: new Float64Array(n) };
+    }
+    return this.blocks;
   }
 
   /** Fills requested/allocatable for the node and runs the strategy (resourceAllocationScorer.score). */
