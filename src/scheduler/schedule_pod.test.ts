@@ -79,7 +79,7 @@ describe('selectHost', () => {
     });
   }
 
-  it('with a parallel Filter samples uniformly among ties (reservoir sampling) with the injected random source', () => {
+  it('with a parallel Filter samples uniformly among ties with the injected random source', () => {
     const list: [string, number][] = [['a', 5], ['b', 9], ['c', 9], ['d', 1], ['e', 9]];
     const random = seededRandom(99);
     const counts = new Map<string, number>();
@@ -105,10 +105,15 @@ describe('selectHost', () => {
     for (const n of uniform.values()) assert.ok(n > 850 && n < 1150, `uneven: ${[...uniform.entries()].join(' ')}`);
   });
 
-  it('with a parallel Filter each later tie replaces the pick with probability 1/count', () => {
-    const list: [string, number][] = [['a', 1], ['b', 1], ['c', 1]];
-    assert.equal(pick(list, { random: () => 0, tieBreakByName: false }).host, 'c');
-    assert.equal(pick(list, { random: () => 0.99, tieBreakByName: false }).host, 'a');
+  it('with a parallel Filter draws once and takes the tie at the draw\'s place among the ties, in node order', () => {
+    const list: [string, number][] = [['a', 1], ['x', 0], ['b', 1], ['c', 1]];
+    const once = (u: number): string => {
+      let draws = 0;
+      const host = pick(list, { random: () => (draws++, u), tieBreakByName: false }).host;
+      assert.equal(draws, 1, 'one draw, however many ties');
+      return host;
+    };
+    assert.deepEqual([0, 0.34, 0.5, 0.67, 0.99].map(once), ['a', 'b', 'b', 'c', 'c']);
   });
 
   it('with tie-break by name takes the first best node by name', () => {
