@@ -214,7 +214,8 @@ export class Scheduler implements SchedulingCycles, EventHandlerTarget {
         extenders,
         metrics: this.metrics,
         monotonicSeconds: this.monotonicSeconds,
-        log: (level, msg) => this.log(level, msg),
+        // None without a logger: the framework then builds no message (Sign's, one per pod).
+        log: deps.log === undefined ? undefined : (level, msg) => this.log(level, msg),
         opportunisticBatching: gates.enabled('OpportunisticBatching'),
         activate: (pods) => queue!.activate(pods),
         runInBackground: (work) => this.runInBackground(work),

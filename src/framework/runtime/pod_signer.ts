@@ -29,7 +29,8 @@ export class PodSigner {
     profile: SignerProfile,
     hasExtenders: boolean,
     private readonly calls: PluginCalls,
-    private readonly log: (level: number, msg: string) => void = () => {},
+    /** None: nothing is logged, and no message is built (Sign refuses most pods, each a message). */
+    private readonly log: ((level: number, msg: string) => void) | null = null,
   ) {
     const signers: fw.SignPlugin[] = [];
     const seen = new Set<string>();
@@ -46,7 +47,7 @@ export class PodSigner {
     else if (unsupported.length > 0) this.disabledBecause = `plugins do not support it: ${unsupported.join(', ')}`;
     else this.disabledBecause = null;
     this.signers = this.disabledBecause === null ? signers : null;
-    if (this.disabledBecause !== null) this.log(1, `Disabling signatures for profile ${profile.profileName} because ${this.disabledBecause}`);
+    if (this.disabledBecause !== null) this.log?.(1, `Disabling signatures for profile ${profile.profileName} because ${this.disabledBecause}`);
   }
 
   get enabled(): boolean {
@@ -79,6 +80,7 @@ export class PodSigner {
       const fragments = this.calls.call(signCall, p, timed, pod, undefined, undefined);
       if (fragments instanceof Status) {
         if (fragments.code === Code.Success) continue;
+        if (this.log === null) return null;
         if (fragments.code === Code.Error) this.log(1, `SignPod failed for plugin ${p.name}: ${fragments.message()}`);
         else this.log(5, `SignPod can't sign pod ${pod.key} due to plugin ${p.name}: ${fragments.message()}`);
         return null;
