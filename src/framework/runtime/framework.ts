@@ -516,12 +516,11 @@ export class Framework extends FrameworkHandle {
 
   /**
    * Score, NormalizeScore and weights for every node (RunScorePlugins): each node's weighted
-   * total goes into `totals` (zeroed first, index-aligned with `nodes`), and each plugin's
+   * total goes into `totals` (every entry written, index-aligned with `nodes`), and each plugin's
    * weighted scores into `breakdown` when given (explain); the hot path passes null and
    * allocates nothing per node.
    */
   runScorePlugins(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], totals: Float64Array, breakdown: PluginScoreColumn[] | null): Status | null {
-    totals.fill(0, 0, nodes.length);
     const start = this.calls.pointStart();
     const s = this.score(state, pod, nodes, totals, breakdown);
     this.calls.observeExtensionPoint('Score', s, start);
@@ -539,6 +538,10 @@ export class Framework extends FrameworkHandle {
     // Plugin metrics and recorded scores need every plugin to run; otherwise a plugin that knows
     // its score is the same on every node is left out and that score added to every total.
     const shortcut = breakdown === null && !state.recordPluginMetrics;
+    // The totals are written by the first plugin scoring node by node, starting from the points
+    // of the uniform plugins before it (`pending`, added in the same order as one by one).
+    let pending = 0;
+    let written = false;
     for (const p of this.scorePlugins) {
       if (skip.size > 0 && skip.has(p.name)) continue;
       if (shortcut && p.uniformScore !== undefined) {
@@ -546,7 +549,8 @@ export class Framework extends FrameworkHandle {
         if (uniform instanceof Status) return uniform;
         if (uniform !== null) {
           const points = uniform * this.scorePluginWeight.get(p.name)!;
-          if (points !== 0) for (let i = 0; i < n; i++) totals[i]! += points;
+          if (!written) pending += points;
+          else if (points !== 0) for (let i = 0; i < n; i++) totals[i]! += points;
           continue;
         }
       }
@@ -554,7 +558,8 @@ export class Framework extends FrameworkHandle {
       const failed = this.scoreWithPlugin(p, state, pod, nodes, column, raw);
       if (failed !== null) return failed;
       const weight = this.scorePluginWeight.get(p.name)!;
-      const bad = addWeighted(column, n, weight, totals);
+      const bad = written ? addWeighted(column, n, weight, totals) : setWeighted(column, n, weight, pending, totals);
+      written = true;
       if (bad >= 0) return invalidScore(p.name, column[bad]!);
       if (breakdown) {
         const weighted = new Float64Array(n);
@@ -562,6 +567,7 @@ export class Framework extends FrameworkHandle {
         breakdown.push({ name: p.name, weight, weighted, raw, normalized: diagnosed ? column.slice(0, n) : null });
       }
     }
+    if (!written) totals.fill(pending, 0, n);
     return null;
   }
 
@@ -840,6 +846,18 @@ function filterRejection(plugin: string, s: Status): Status {
  * first score outside [MinNodeScore, MaxNodeScore] (then `totals` is partly added and the cycle
  * fails), else -1. One tight loop over two typed arrays: it runs per plugin over every scored node.
  */
+/** addWeighted onto totals that all start at `base`: the first plugin's pass writes them. */
+function setWeighted(column: Float64Array, n: number, weight: number, base: number, totals: Float64Array): number {
+  const max = fw.MaxNodeScore;
+  const min = fw.MinNodeScore;
+  for (let i = 0; i < n; i++) {
+    const s = column[i]!;
+    if (s > max || s < min) return i;
+    totals[i] = base + s * weight;
+  }
+  return -1;
+}
+
 function addWeighted(column: Float64Array, n: number, weight: number, totals: Float64Array): number {
   const max = fw.MaxNodeScore;
   const min = fw.MinNodeScore;
