@@ -256,6 +256,14 @@ export interface ScoreExtensions {
   normalizeScore(state: CycleState, pod: PodInfo, scores: NodeScore[]): Status | null;
 }
 
+/** Where addScoresOnto puts a plugin's weighted scores: totals by node, index-aligned with the nodes. */
+export interface ScoresOnto {
+  readonly weight: number;
+  /** Null: add to each total; a number: write base + score * weight over each. */
+  readonly base: number | null;
+  readonly totals: Float64Array;
+}
+
 /**
  * Score: ranks each node that passed Filter. The scores, normalized, are weighted by the profile's
  * weight for the plugin and summed; the highest total wins (ties broken by the random source). A
@@ -278,6 +286,15 @@ export interface ScorePlugin extends Plugin {
    * null, `state.scoredRows.positions[i]` is the row of `nodes[i]` in it.
    */
   scoreNodesInto?(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], scores: Float64Array): Status | null;
+  /**
+   * Optional: scoreNodesInto's scores, each times `onto.weight`, added to `onto.totals[i]` (or,
+   * when `onto.base` is not null, written there as base + score * weight), for a cycle that keeps
+   * no per-plugin scores, of a plugin without NormalizeScore: the scores are read once. Answers
+   * true when done, false when it cannot for these nodes (the framework then asks scoreNodesInto),
+   * a number for the first score outside MinNodeScore..MaxNodeScore met (the cycle then fails as
+   * with Score's), or an error Status.
+   */
+  addScoresOnto?(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], onto: ScoresOnto): Status | boolean | number;
   /**
    * How the row pass may score `pod` for this plugin ahead of Score (asked before PreScore, so a
    * plugin whose PreScore would skip the pod answers null): scoreNodesInto then takes the

@@ -104,6 +104,13 @@ export const scoreNodesCall: Point<fw.ScorePlugin, CycleState, PodInfo, readonly
   thrown: thrownAsStatus,
 };
 
+export const addScoresOntoCall: Point<fw.ScorePlugin, CycleState, PodInfo, readonly NodeInfo[], Status | boolean | number, fw.ScoresOnto> = {
+  point: 'Score',
+  call: (p, state, pod, nodes, onto) => p.addScoresOnto!(state, pod, nodes, onto),
+  status: (r) => (r instanceof Status ? r : null),
+  thrown: thrownAsStatus,
+};
+
 export const scoreNodesIntoCall: Point<fw.ScorePlugin, CycleState, PodInfo, readonly NodeInfo[], Status | null, Float64Array> = {
   point: 'Score',
   call: (p, state, pod, nodes, scores) => p.scoreNodesInto!(state, pod, nodes, scores),

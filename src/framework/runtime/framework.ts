@@ -554,10 +554,24 @@ export class Framework extends FrameworkHandle {
           continue;
         }
       }
+      const weight = this.scorePluginWeight.get(p.name)!;
+      if (shortcut && p.addScoresOnto !== undefined && this.calls.call(calls.scoreExtensionsOf, p, false, undefined, undefined, undefined) === null) {
+        // The scores straight onto the totals: no column to fill and read again.
+        const onto = this.onto;
+        onto.weight = weight;
+        onto.base = written ? null : pending;
+        onto.totals = totals;
+        const r = this.calls.call(calls.addScoresOntoCall, p, false, state, pod, nodes, onto);
+        if (r === true) {
+          written = true;
+          continue;
+        }
+        if (r instanceof Status) return scoreFailed(p.name, r);
+        if (typeof r === 'number') return invalidScore(p.name, r);
+      }
       const raw = diagnosed ? new Float64Array(n) : null;
       const failed = this.scoreWithPlugin(p, state, pod, nodes, column, raw);
       if (failed !== null) return failed;
-      const weight = this.scorePluginWeight.get(p.name)!;
       const bad = written ? addWeighted(column, n, weight, totals) : setWeighted(column, n, weight, pending, totals);
       written = true;
       if (bad >= 0) return invalidScore(p.name, column[bad]!);
@@ -618,6 +632,8 @@ export class Framework extends FrameworkHandle {
   }
 
   private scoreColumn = new Float64Array(64);
+  /** addScoresOnto's argument, reused between plugins and cycles. */
+  private readonly onto: { weight: number; base: number | null; totals: Float64Array } = { weight: 0, base: null, totals: new Float64Array(0) };
 
   /** The score column, with room for `n` nodes; reused between cycles. */
   private scoreColumnOf(n: number): Float64Array {

@@ -9,7 +9,7 @@ import type { NodeResourcesBalancedAllocationArgs } from './args.js';
 import { PreScoreState, ResourceAllocationScorer } from './resource_allocation.js';
 import type { SharedDRAManager } from '../../framework/shared_dra_manager.js';
 import { draExtendedResources } from './dra_extended_resources.js';
-import type { SignFragment, SignPlugin } from '../../framework/interfaces.js';
+import type { ScoresOnto, SignFragment, SignPlugin } from '../../framework/interfaces.js';
 import { signResources } from './sign.js';
 import type { RowScoring } from '../../framework/row_pass.js';
 import type { DeviceClassResolver } from '../../framework/shared_dra_manager.js';
@@ -53,6 +53,13 @@ export class BalancedAllocation implements PreScorePlugin, ScorePlugin, SignPlug
     const podRequests = this.scorer.podRequests(pod);
     if (ResourceAllocationScorer.isBestEffort(podRequests)) return 0;
     return this.scorer.score(nodeInfo, podRequests, this.scorer.draPreScore());
+  }
+
+  addScoresOnto(state: CycleState, _pod: PodInfo, nodes: readonly NodeInfo[], onto: ScoresOnto): boolean | number {
+    const s = state.read<PreScoreState>(preScoreStateKey);
+    // DRA-backed resources score through their devices: the column path.
+    if (!(s instanceof PreScoreState) || s.dra !== null) return false;
+    return this.scorer.addScoresOnto(nodes, s.podRequests, state.scoredRows, onto);
   }
 
   scoreNodesInto(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[], scores: Float64Array): Status | null {

@@ -45,7 +45,7 @@ import { isDRAExtendedResourceName, ResourceDeviceClassPrefix } from '../../dra/
 import type { DeviceClassResolver } from '../../framework/shared_dra_manager.js';
 import type { SharedDRAManager } from '../../framework/shared_dra_manager.js';
 import { draExtendedResources, type DraExtendedResources } from './dra_extended_resources.js';
-import type { SignFragment, SignPlugin } from '../../framework/interfaces.js';
+import type { ScoresOnto, SignFragment, SignPlugin } from '../../framework/interfaces.js';
 import { signResources } from './sign.js';
 
 export const FitName = 'NodeResourcesFit';
@@ -550,6 +550,13 @@ export class Fit implements PreFilterPlugin, FilterPlugin, EnqueueExtensions, Pr
     const s = state.read<PreScoreState>(preScoreStateKey);
     const ps = s instanceof PreScoreState ? s : this.preScoreState(pod);
     return this.scorer.scoreNodesInto(nodes, ps.podRequests, scores, ps.dra, state.scoredRows);
+  }
+
+  addScoresOnto(state: CycleState, _pod: PodInfo, nodes: readonly NodeInfo[], onto: ScoresOnto): boolean | number {
+    const s = state.read<PreScoreState>(preScoreStateKey);
+    // DRA-backed resources score through their devices: the column path.
+    if (!(s instanceof PreScoreState) || s.dra !== null) return false;
+    return this.scorer.addScoresOnto(nodes, s.podRequests, state.scoredRows, onto);
   }
 
   rowScoring(_state: CycleState, pod: PodInfo): RowScoring | null {

@@ -3,7 +3,7 @@
 import { computePodResourceRequests, isScalarResourceName, type PodRequestsOptions } from '../../api/resource_requests.js';
 import type { Pod } from '../../api/types.js';
 import type { StateData } from '../../framework/cycle_state.js';
-import { MaxNodeScore } from '../../framework/interfaces.js';
+import { MaxNodeScore, MinNodeScore, type ScoresOnto } from '../../framework/interfaces.js';
 import type { NodeInfo } from '../../framework/node_info.js';
 import { RowBlock, RowBlockShift, type NodeRows, type NodeRowSelection } from '../../framework/node_rows.js';
 import type { PodInfo } from '../../framework/pod_info.js';
@@ -264,6 +264,49 @@ export class ResourceAllocationScorer {
       }
       scores[k] = this.scoreRow(rows, at, podRequests, memo, memoMask, epoch);
     }
+  }
+
+  /**
+   * scoreNodesInto's packed row path, each score times `onto.weight` onto `onto.totals` (added, or
+   * over `onto.base`): true when done, false when the nodes have no rows here (or the walk's row
+   * pass scored them), or the first score out of MinNodeScore..MaxNodeScore.
+   */
+  addScoresOnto(nodes: readonly NodeInfo[], podRequests: Float64Array, selection: NodeRowSelection | null, onto: ScoresOnto): boolean | number {
+    const rows = this.packedOnly && selection !== null ? selection.rowsFor(nodes) : null;
+    if (rows === null || (selection!.pass !== null && selection!.pass.rows === rows)) return false;
+    const count = nodes.length;
+    const positions = selection!.positions;
+    const memo = this.memoFor(podRequests, count);
+    const memoMask = memo.length / memoStride - 1;
+    const epoch = this.memoEpoch;
+    const blocks = this.blocksFor(rows);
+    const kept = blocks.scores;
+    const { weight, totals } = onto;
+    const base = onto.base ?? 0;
+    const add = onto.base === null;
+    for (let k = 0; k < count; k++) {
+      const at = positions[k]!;
+      if ((at & (RowBlock - 1)) === 0 && k + RowBlock <= count && positions[k + RowBlock - 1] === at + RowBlock - 1) {
+        const block = at >> RowBlockShift;
+        const stamp = rows.blockStamp(block);
+        if (blocks.stamps[block] !== stamp || blocks.epochs[block] !== epoch) {
+          for (let j = 0; j < RowBlock; j++) kept[at + j] = this.scoreRow(rows, at + j, podRequests, memo, memoMask, epoch);
+          blocks.stamps[block] = stamp;
+          blocks.epochs[block] = epoch;
+        }
+        for (let j = 0; j < RowBlock; j++, k++) {
+          const score = kept[at + j]!;
+          if (score > MaxNodeScore || score < MinNodeScore) return score;
+          totals[k] = (add ? totals[k]! : base) + score * weight;
+        }
+        k--;
+        continue;
+      }
+      const score = this.scoreRow(rows, at, podRequests, memo, memoMask, epoch);
+      if (score > MaxNodeScore || score < MinNodeScore) return score;
+      totals[k] = (add ? totals[k]! : base) + score * weight;
+    }
+    return true;
   }
 
   /** Row `at`'s score, from the memo when its generation and the requests' epoch match. */
