@@ -284,27 +284,35 @@ export class ResourceAllocationScorer {
     const { weight, totals } = onto;
     const base = onto.base ?? 0;
     const add = onto.base === null;
-    for (let k = 0; k < count; k++) {
+    // Locals: the bundle's module constants are variables to V8, read again at every use.
+    const hi = MaxNodeScore;
+    const lo = MinNodeScore;
+    const size = RowBlock;
+    const shift = RowBlockShift;
+    for (let k = 0; k < count; ) {
       const at = positions[k]!;
-      if ((at & (RowBlock - 1)) === 0 && k + RowBlock <= count && positions[k + RowBlock - 1] === at + RowBlock - 1) {
-        const block = at >> RowBlockShift;
+      if ((at & (size - 1)) === 0 && k + size <= count && positions[k + size - 1] === at + size - 1) {
+        const block = at >> shift;
         const stamp = rows.blockStamp(block);
         if (blocks.stamps[block] !== stamp || blocks.epochs[block] !== epoch) {
-          for (let j = 0; j < RowBlock; j++) kept[at + j] = this.scoreRow(rows, at + j, podRequests, memo, memoMask, epoch);
+          for (let j = 0; j < size; j++) {
+            const score = this.scoreRow(rows, at + j, podRequests, memo, memoMask, epoch);
+            // Checked when computed, so a kept score is in range.
+            if (score > hi || score < lo) return score;
+            kept[at + j] = score;
+          }
           blocks.stamps[block] = stamp;
           blocks.epochs[block] = epoch;
         }
-        for (let j = 0; j < RowBlock; j++, k++) {
-          const score = kept[at + j]!;
-          if (score > MaxNodeScore || score < MinNodeScore) return score;
-          totals[k] = (add ? totals[k]! : base) + score * weight;
-        }
-        k--;
+        if (add) for (let j = 0; j < size; j++) totals[k + j]! += kept[at + j]! * weight;
+        else for (let j = 0; j < size; j++) totals[k + j] = base + kept[at + j]! * weight;
+        k += size;
         continue;
       }
       const score = this.scoreRow(rows, at, podRequests, memo, memoMask, epoch);
-      if (score > MaxNodeScore || score < MinNodeScore) return score;
+      if (score > hi || score < lo) return score;
       totals[k] = (add ? totals[k]! : base) + score * weight;
+      k++;
     }
     return true;
   }
