@@ -3,36 +3,18 @@ import type { ContainerPort, Node, Pod } from '../api/types.js';
 import { Resource } from '../api/resource_requests.js';
 import type { PodInfo } from './pod_info.js';
 import {
-  ColdAllocEphemeral,
-  ColdNonZeroMemory,
-  ColdScalarNames,
-  ColdScalarOnly,
-  ColdNonZeroMilliCPU,
-  ColdReqEphemeral,
-  ColdStride,
-  FlagImages,
-  FlagNode,
-  FlagTaints,
-  FlagUnschedulable,
+  Block,
+  blockStampBase,
+  Cold,
+  Hot,
+  nextBlockStamp,
   NodeRows,
-  type ScalarColumn,
-  RowAllocMemory,
-  RowAllocMilliCPU,
-  RowAllowedPods,
-  RowFlags,
-  RowGeneration,
-  RowPodCount,
-  RowReqMemory,
-  RowReqMilliCPU,
-  RowStride,
-  NoScalarName,
+  RowFlag,
   scalarNameBit,
   scalarNameHash,
-  SeveralScalarNames,
+  ScalarOnly,
   tableLength,
-  blockStampBase,
-  nextBlockStamp,
-  RowBlockShift,
+  type ScalarColumn,
 } from './node_rows.js';
 
 const DefaultBindAllHostIP = '0.0.0.0';
@@ -122,7 +104,7 @@ export function podHostPorts(info: PodInfo): readonly ContainerPort[] {
   return (info.hostPortsCache = ports.length === 0 ? noHostPorts : ports);
 }
 
-/** The ColdScalarNames signature of the names in `a` and `b`. */
+/** The Cold.ScalarNames signature of the names in `a` and `b`. */
 function scalarNamesSignature(a: ReadonlyMap<string, number> | null, b: ReadonlyMap<string, number> | null): number {
   let signature = 0;
   if (a !== null) for (const name of a.keys()) signature |= scalarNameBit(name);
@@ -131,7 +113,7 @@ function scalarNamesSignature(a: ReadonlyMap<string, number> | null, b: Readonly
 }
 
 /**
- * The ColdScalarOnly of allocatable `a` and requested `b`: the hash of the one name with a nonzero
+ * The Cold.ScalarOnly of allocatable `a` and requested `b`: the hash of the one name with a nonzero
  * amount in either. A name at zero in both is as good as absent to every reader of the rows.
  */
 function onlyScalarName(a: ReadonlyMap<string, number> | null, b: ReadonlyMap<string, number> | null): number {
@@ -139,7 +121,7 @@ function onlyScalarName(a: ReadonlyMap<string, number> | null, b: ReadonlyMap<st
   if (a !== null) {
     for (const [name, amount] of a) {
       if (amount === 0 && (b?.get(name) ?? 0) === 0) continue;
-      if (only !== null) return SeveralScalarNames;
+      if (only !== null) return ScalarOnly.Several;
       only = name;
     }
   }
@@ -147,11 +129,11 @@ function onlyScalarName(a: ReadonlyMap<string, number> | null, b: ReadonlyMap<st
   if (b !== null) {
     for (const [name, amount] of b) {
       if (amount === 0 || name === only) continue;
-      if (only !== null) return SeveralScalarNames;
+      if (only !== null) return ScalarOnly.Several;
       only = name;
     }
   }
-  return only === null ? NoScalarName : scalarNameHash(only);
+  return only === null ? ScalarOnly.None : scalarNameHash(only);
 }
 
 /** NodeRows' reader of scalar columns: the NodeInfo's allocatable and requested amounts of `name`. */
@@ -183,17 +165,17 @@ let flagsSeen = 0;
 
 /** False while no NodeInfo has reported images: a walk asking hasImages() of each would find none. */
 export function anyNodeInfoHadImages(): boolean {
-  return (flagsSeen & FlagImages) !== 0;
+  return (flagsSeen & RowFlag.Images) !== 0;
 }
 
 /** False while no NodeInfo has been unschedulable: no node of any list is cordoned. */
 export function anyNodeInfoWasUnschedulable(): boolean {
-  return (flagsSeen & FlagUnschedulable) !== 0;
+  return (flagsSeen & RowFlag.Unschedulable) !== 0;
 }
 
 /** False while no NodeInfo has had taints: a walk asking hasTaints() of each would find none. */
 export function anyNodeInfoHadTaints(): boolean {
-  return (flagsSeen & FlagTaints) !== 0;
+  return (flagsSeen & RowFlag.Taints) !== 0;
 }
 
 /** Rows for NodeInfos outside a snapshot's table are cut from shared chunks: one allocation per
@@ -252,8 +234,8 @@ export class NodeInfo {
       rowChunkNext = 0;
     }
     this.row = rowChunk;
-    this.rowAt = rowChunkNext * RowStride;
-    this.coldAt = rowsPerChunk * RowStride + rowChunkNext++ * ColdStride;
+    this.rowAt = rowChunkNext * Hot.Stride;
+    this.coldAt = rowsPerChunk * Hot.Stride + rowChunkNext++ * Cold.Stride;
     if (from !== undefined) {
       this.node = from.node;
       this.name = from.name;
@@ -269,8 +251,8 @@ export class NodeInfo {
       this.generation = from.generation;
       const src = from.row;
       const dst = this.row;
-      for (let i = 0, a = from.rowAt, b = this.rowAt; i < RowStride; i++) dst[b + i] = src[a + i]!;
-      for (let i = 0, a = from.coldAt, b = this.coldAt; i < ColdStride; i++) dst[b + i] = src[a + i]!;
+      for (let i = 0, a = from.rowAt, b = this.rowAt; i < Hot.Stride; i++) dst[b + i] = src[a + i]!;
+      for (let i = 0, a = from.coldAt, b = this.coldAt; i < Cold.Stride; i++) dst[b + i] = src[a + i]!;
       return;
     }
     this.node = null;
@@ -301,60 +283,60 @@ export class NodeInfo {
   // The per-node numbers the filter and score loops read, named after upstream's NodeInfo fields
   // (Allocatable.MilliCPU, Requested.Memory, ...): small getters V8 inlines into the loops.
   get allocatableMilliCPU(): number {
-    return this.row[this.rowAt + RowAllocMilliCPU]!;
+    return this.row[this.rowAt + Hot.AllocMilliCPU]!;
   }
 
   get allocatableMemory(): number {
-    return this.row[this.rowAt + RowAllocMemory]!;
+    return this.row[this.rowAt + Hot.AllocMemory]!;
   }
 
   get allocatableEphemeralStorage(): number {
-    return this.row[this.coldAt + ColdAllocEphemeral]!;
+    return this.row[this.coldAt + Cold.AllocEphemeral]!;
   }
 
   /** Allocatable.AllowedPodNumber: the node's `pods` capacity. */
   get allowedPodNumber(): number {
-    return this.row[this.rowAt + RowAllowedPods]!;
+    return this.row[this.rowAt + Hot.AllowedPods]!;
   }
 
   get requestedMilliCPU(): number {
-    return this.row[this.rowAt + RowReqMilliCPU]!;
+    return this.row[this.rowAt + Hot.ReqMilliCPU]!;
   }
 
   get requestedMemory(): number {
-    return this.row[this.rowAt + RowReqMemory]!;
+    return this.row[this.rowAt + Hot.ReqMemory]!;
   }
 
   get requestedEphemeralStorage(): number {
-    return this.row[this.coldAt + ColdReqEphemeral]!;
+    return this.row[this.coldAt + Cold.ReqEphemeral]!;
   }
 
   get nonZeroRequestedMilliCPU(): number {
-    return this.row[this.coldAt + ColdNonZeroMilliCPU]!;
+    return this.row[this.coldAt + Cold.NonZeroMilliCPU]!;
   }
 
   get nonZeroRequestedMemory(): number {
-    return this.row[this.coldAt + ColdNonZeroMemory]!;
+    return this.row[this.coldAt + Cold.NonZeroMemory]!;
   }
 
   /** len(Pods): pods on the node, assumed ones included. */
   get podCount(): number {
-    return this.row[this.rowAt + RowPodCount]!;
+    return this.row[this.rowAt + Hot.PodCount]!;
   }
 
   /** The node's spec.unschedulable (false without a node). */
   get unschedulable(): boolean {
-    return (this.row[this.rowAt + RowFlags]! & FlagUnschedulable) !== 0;
+    return (this.row[this.rowAt + Hot.Flags]! & RowFlag.Unschedulable) !== 0;
   }
 
   /** True when the node has taints of any effect. */
   hasTaints(): boolean {
-    return (this.row[this.rowAt + RowFlags]! & FlagTaints) !== 0;
+    return (this.row[this.rowAt + Hot.Flags]! & RowFlag.Taints) !== 0;
   }
 
   /** True when the node reports any image (imageStates is not empty). */
   hasImages(): boolean {
-    return (this.row[this.rowAt + RowFlags]! & FlagImages) !== 0;
+    return (this.row[this.rowAt + Hot.Flags]! & RowFlag.Images) !== 0;
   }
 
   /**
@@ -375,26 +357,26 @@ export class NodeInfo {
     // Shared memory, so that worker threads can read a list's rows without a copy (issue 27 item 2);
     // the main thread writes it between cycles only. A walk over it measured as fast as over an ArrayBuffer.
     const table = new Float64Array(new SharedArrayBuffer(tableLength(list.length) * Float64Array.BYTES_PER_ELEMENT));
-    const coldBase = list.length * RowStride;
+    const coldBase = list.length * Hot.Stride;
     const blockBase = blockStampBase(list.length);
     for (let i = 0; i < list.length; i++) {
       const ni = list[i]!;
-      const at = i * RowStride;
-      const coldAt = coldBase + i * ColdStride;
-      table.set(ni.row.subarray(ni.rowAt, ni.rowAt + RowStride), at);
-      table.set(ni.row.subarray(ni.coldAt, ni.coldAt + ColdStride), coldAt);
+      const at = i * Hot.Stride;
+      const coldAt = coldBase + i * Cold.Stride;
+      table.set(ni.row.subarray(ni.rowAt, ni.rowAt + Hot.Stride), at);
+      table.set(ni.row.subarray(ni.coldAt, ni.coldAt + Cold.Stride), coldAt);
       ni.row = table;
       ni.rowAt = at;
       ni.coldAt = coldAt;
       ni.listPosition = i;
-      ni.blockAt = blockBase + (i >> RowBlockShift);
+      ni.blockAt = blockBase + (i >> Block.Shift);
     }
     return new NodeRows(list, table, readScalarInto);
   }
 
   private setGeneration(generation: number): void {
     this.generation = generation;
-    this.row[this.rowAt + RowGeneration] = generation;
+    this.row[this.rowAt + Hot.Generation] = generation;
     // Every change to the row comes with a new generation (or a copy's): its block's stamp moves too.
     if (this.blockAt >= 0) this.row[this.blockAt] = nextBlockStamp();
   }
@@ -410,30 +392,30 @@ export class NodeInfo {
     const r = this.row;
     const at = this.rowAt;
     const cold = this.coldAt;
-    r[at + RowAllocMilliCPU] = this.allocatable.milliCPU;
-    r[at + RowAllocMemory] = this.allocatable.memory;
-    r[at + RowAllowedPods] = this.allocatable.allowedPodNumber;
-    r[at + RowReqMilliCPU] = this.requested.milliCPU;
-    r[at + RowReqMemory] = this.requested.memory;
-    r[at + RowPodCount] = this.pods.length;
-    r[cold + ColdAllocEphemeral] = this.allocatable.ephemeralStorage;
-    r[cold + ColdReqEphemeral] = this.requested.ephemeralStorage;
-    r[cold + ColdNonZeroMilliCPU] = this.nonZeroRequested.milliCPU;
-    r[cold + ColdNonZeroMemory] = this.nonZeroRequested.memory;
+    r[at + Hot.AllocMilliCPU] = this.allocatable.milliCPU;
+    r[at + Hot.AllocMemory] = this.allocatable.memory;
+    r[at + Hot.AllowedPods] = this.allocatable.allowedPodNumber;
+    r[at + Hot.ReqMilliCPU] = this.requested.milliCPU;
+    r[at + Hot.ReqMemory] = this.requested.memory;
+    r[at + Hot.PodCount] = this.pods.length;
+    r[cold + Cold.AllocEphemeral] = this.allocatable.ephemeralStorage;
+    r[cold + Cold.ReqEphemeral] = this.requested.ephemeralStorage;
+    r[cold + Cold.NonZeroMilliCPU] = this.nonZeroRequested.milliCPU;
+    r[cold + Cold.NonZeroMemory] = this.nonZeroRequested.memory;
     const allocatableScalars = this.allocatable.scalarResources;
     const requestedScalars = this.requested.scalarResources;
-    r[cold + ColdScalarNames] = allocatableScalars === null && requestedScalars === null ? 0 : scalarNamesSignature(allocatableScalars, requestedScalars);
-    r[cold + ColdScalarOnly] = allocatableScalars === null && requestedScalars === null ? NoScalarName : onlyScalarName(allocatableScalars, requestedScalars);
+    r[cold + Cold.ScalarNames] = allocatableScalars === null && requestedScalars === null ? 0 : scalarNamesSignature(allocatableScalars, requestedScalars);
+    r[cold + Cold.ScalarOnly] = allocatableScalars === null && requestedScalars === null ? ScalarOnly.None : onlyScalarName(allocatableScalars, requestedScalars);
   }
 
   private syncFlags(): void {
-    let flags = this.node === null ? 0 : FlagNode;
+    let flags = this.node === null ? 0 : RowFlag.Node;
     const spec = this.node?.spec;
-    if (spec?.unschedulable) flags |= FlagUnschedulable;
-    if (spec?.taints && spec.taints.length > 0) flags |= FlagTaints;
-    if (this.images.size > 0) flags |= FlagImages;
+    if (spec?.unschedulable) flags |= RowFlag.Unschedulable;
+    if (spec?.taints && spec.taints.length > 0) flags |= RowFlag.Taints;
+    if (this.images.size > 0) flags |= RowFlag.Images;
     flagsSeen |= flags;
-    this.row[this.rowAt + RowFlags] = flags;
+    this.row[this.rowAt + Hot.Flags] = flags;
     // Images change the flags without a new generation.
     if (this.blockAt >= 0) this.row[this.blockAt] = nextBlockStamp();
   }

@@ -11,60 +11,74 @@ import type { Status } from './status.js';
  */
 type NodeList = readonly object[];
 
-// A row is split in two: the hot part (`table[at * RowStride + column]`) holds what the Filter
-// walk and a Score memo hit read, 64 bytes; the cold part (`table[coldBase + at * ColdStride +
+// A row is split in two: the hot part (`table[at * Hot.Stride + column]`) holds what the Filter
+// walk and a Score memo hit read, 64 bytes; the cold part (`table[coldBase + at * Cold.Stride +
 // column]`, after every hot part) what only a memo miss or an ephemeral-storage request reads. A
-// walk then streams half the bytes. NodeInfo writes them; see its methods.
-export const RowAllocMilliCPU = 0;
-export const RowAllocMemory = 1;
-export const RowReqMilliCPU = 2;
-export const RowReqMemory = 3;
-export const RowPodCount = 4;
-export const RowAllowedPods = 5;
-export const RowFlags = 6;
-export const RowGeneration = 7;
-/** Doubles per hot part: one cache line. */
-export const RowStride = 8;
-export const ColdAllocEphemeral = 0;
-export const ColdReqEphemeral = 1;
-export const ColdNonZeroMilliCPU = 2;
-export const ColdNonZeroMemory = 3;
-/**
- * The scalar resources the node has allocatable or requested amounts of (any, zero included), as
- * a signature of their names (an OR of scalarNameBit's bits): a name whose bit is clear is in neither, so
- * the node has none of it and no pod of it.
- */
-export const ColdScalarNames = 4;
-/**
- * The hash (scalarNameHash) of the one scalar resource the node has a nonzero allocatable or
- * requested amount of; NoScalarName when it has none, SeveralScalarNames when two or more. A node
- * with a resource of its own (a device per node) then refuses every other name exactly, whatever
- * its bit in ColdScalarNames.
- */
-export const ColdScalarOnly = 5;
-/** Doubles per cold part. */
-export const ColdStride = 6;
-/** ColdScalarOnly of a node with no nonzero scalar amount. */
-export const NoScalarName = -1;
-/** ColdScalarOnly of a node with nonzero amounts of two or more scalar resources. */
-export const SeveralScalarNames = -2;
+// walk then streams half the bytes. NodeInfo writes them; see its methods. The layout is in const
+// enums: the bundler writes their numbers into the hot loops, where a module's constants would be
+// variables read again at every use.
+
+/** The hot part's columns, and its size. */
+export const enum Hot {
+  AllocMilliCPU = 0,
+  AllocMemory = 1,
+  ReqMilliCPU = 2,
+  ReqMemory = 3,
+  PodCount = 4,
+  AllowedPods = 5,
+  Flags = 6,
+  Generation = 7,
+  /** Doubles per hot part: one cache line. */
+  Stride = 8,
+}
+
+/** The cold part's columns, and its size. */
+export const enum Cold {
+  AllocEphemeral = 0,
+  ReqEphemeral = 1,
+  NonZeroMilliCPU = 2,
+  NonZeroMemory = 3,
+  /**
+   * The scalar resources the node has allocatable or requested amounts of (any, zero included), as
+   * a signature of their names (an OR of scalarNameBit's bits): a name whose bit is clear is in
+   * neither, so the node has none of it and no pod of it.
+   */
+  ScalarNames = 4,
+  /**
+   * The hash (scalarNameHash) of the one scalar resource the node has a nonzero allocatable or
+   * requested amount of; ScalarOnly.None when it has none, ScalarOnly.Several when two or more. A
+   * node with a resource of its own (a device per node) then refuses every other name exactly,
+   * whatever its bit in ScalarNames.
+   */
+  ScalarOnly = 5,
+  /** Doubles per cold part. */
+  Stride = 6,
+}
+
+/** Cold.ScalarOnly of a node with no nonzero scalar amount, or with two or more. */
+export const enum ScalarOnly {
+  None = -1,
+  Several = -2,
+}
 
 /**
  * Rows per block: after the cold parts a table holds one stamp per block of rows
- * (`table[blockBase + (at >> RowBlockShift)]`), renewed whenever any row of the block changes, so a
+ * (`table[blockBase + (at >> Block.Shift)]`), renewed whenever any row of the block changes, so a
  * reader that kept something computed from a block's rows knows with one read whether it holds.
  */
-export const RowBlockShift = 4;
-export const RowBlock = 1 << RowBlockShift;
+export const enum Block {
+  Shift = 4,
+  Size = 16,
+}
 
 /** Doubles a table of `rows` rows takes: their hot parts, their cold parts, then their block stamps. */
 export function tableLength(rows: number): number {
-  return rows * (RowStride + ColdStride) + ((rows + RowBlock - 1) >> RowBlockShift);
+  return rows * (Hot.Stride + Cold.Stride) + ((rows + Block.Size - 1) >> Block.Shift);
 }
 
 /** Where the block stamps of a table of `rows` rows start. */
 export function blockStampBase(rows: number): number {
-  return rows * (RowStride + ColdStride);
+  return rows * (Hot.Stride + Cold.Stride);
 }
 
 let blockChanges = 0;
@@ -74,12 +88,14 @@ export function nextBlockStamp(): number {
   return ++blockChanges;
 }
 
-/** Bits of the RowFlags column. */
-export const FlagUnschedulable = 1;
-export const FlagTaints = 2;
-export const FlagImages = 4;
-/** The NodeInfo has its Node object. */
-export const FlagNode = 8;
+/** Bits of the Hot.Flags column. */
+export const enum RowFlag {
+  Unschedulable = 1,
+  Taints = 2,
+  Images = 4,
+  /** The NodeInfo has its Node object. */
+  Node = 8,
+}
 
 /**
  * The rows of a snapshot's node list, in list order (NodeInfo.packInListOrder). Valid while that
@@ -100,7 +116,7 @@ export class NodeRows {
    */
   constructor(readonly list: NodeList, readonly table: Float64Array, private readonly readScalar: ScalarReader | null = null) {
     this.length = list.length;
-    this.coldBase = list.length * RowStride;
+    this.coldBase = list.length * Hot.Stride;
     this.blockBase = blockStampBase(list.length);
   }
 
@@ -124,14 +140,14 @@ export class NodeRows {
   }
 
   hasNode(at: number): boolean {
-    return (this.table[at * RowStride + RowFlags]! & FlagNode) !== 0;
+    return (this.table[at * Hot.Stride + Hot.Flags]! & RowFlag.Node) !== 0;
   }
 
   generation(at: number): number {
-    return this.table[at * RowStride + RowGeneration]!;
+    return this.table[at * Hot.Stride + Hot.Generation]!;
   }
 
-  /** Block `block`'s stamp (rows block * RowBlock onwards): it changes with any of their rows. */
+  /** Block `block`'s stamp (rows block * Block.Size onwards): it changes with any of their rows. */
   blockStamp(block: number): number {
     return this.table[this.blockBase + block]!;
   }
@@ -144,64 +160,64 @@ export class NodeRows {
    * then reads no row's flags for it. A block past the list's end is never whole: false.
    */
   blockHasNodes(block: number): boolean {
-    const from = block << RowBlockShift;
-    if (from + RowBlock > this.length) return false;
-    const stamps = (this.withNodes ??= new Float64Array((this.length + RowBlock - 1) >> RowBlockShift).fill(NaN));
+    const from = block << Block.Shift;
+    if (from + Block.Size > this.length) return false;
+    const stamps = (this.withNodes ??= new Float64Array((this.length + Block.Size - 1) >> Block.Shift).fill(NaN));
     const stamp = this.blockStamp(block);
     if (stamps[block] === stamp) return true;
-    for (let at = from; at < from + RowBlock; at++) if (!this.hasNode(at)) return false;
+    for (let at = from; at < from + Block.Size; at++) if (!this.hasNode(at)) return false;
     stamps[block] = stamp;
     return true;
   }
 
   podCount(at: number): number {
-    return this.table[at * RowStride + RowPodCount]!;
+    return this.table[at * Hot.Stride + Hot.PodCount]!;
   }
 
   allowedPodNumber(at: number): number {
-    return this.table[at * RowStride + RowAllowedPods]!;
+    return this.table[at * Hot.Stride + Hot.AllowedPods]!;
   }
 
   allocatableMilliCPU(at: number): number {
-    return this.table[at * RowStride + RowAllocMilliCPU]!;
+    return this.table[at * Hot.Stride + Hot.AllocMilliCPU]!;
   }
 
   allocatableMemory(at: number): number {
-    return this.table[at * RowStride + RowAllocMemory]!;
+    return this.table[at * Hot.Stride + Hot.AllocMemory]!;
   }
 
   allocatableEphemeralStorage(at: number): number {
-    return this.table[this.coldBase + at * ColdStride + ColdAllocEphemeral]!;
+    return this.table[this.coldBase + at * Cold.Stride + Cold.AllocEphemeral]!;
   }
 
   requestedMilliCPU(at: number): number {
-    return this.table[at * RowStride + RowReqMilliCPU]!;
+    return this.table[at * Hot.Stride + Hot.ReqMilliCPU]!;
   }
 
   requestedMemory(at: number): number {
-    return this.table[at * RowStride + RowReqMemory]!;
+    return this.table[at * Hot.Stride + Hot.ReqMemory]!;
   }
 
   requestedEphemeralStorage(at: number): number {
-    return this.table[this.coldBase + at * ColdStride + ColdReqEphemeral]!;
+    return this.table[this.coldBase + at * Cold.Stride + Cold.ReqEphemeral]!;
   }
 
   nonZeroRequestedMilliCPU(at: number): number {
-    return this.table[this.coldBase + at * ColdStride + ColdNonZeroMilliCPU]!;
+    return this.table[this.coldBase + at * Cold.Stride + Cold.NonZeroMilliCPU]!;
   }
 
   nonZeroRequestedMemory(at: number): number {
-    return this.table[this.coldBase + at * ColdStride + ColdNonZeroMemory]!;
+    return this.table[this.coldBase + at * Cold.Stride + Cold.NonZeroMemory]!;
   }
 
-  /** The row's ColdScalarNames signature. */
+  /** The row's Cold.ScalarNames signature. */
   scalarNames(at: number): number {
-    return this.table[this.coldBase + at * ColdStride + ColdScalarNames]!;
+    return this.table[this.coldBase + at * Cold.Stride + Cold.ScalarNames]!;
   }
 
-  /** The row's ColdScalarOnly. */
+  /** The row's Cold.ScalarOnly. */
   scalarOnly(at: number): number {
-    return this.table[this.coldBase + at * ColdStride + ColdScalarOnly]!;
+    return this.table[this.coldBase + at * Cold.Stride + Cold.ScalarOnly]!;
   }
 }
 
@@ -224,7 +240,7 @@ export function scalarNameHash(name: string): number {
 const nameHashes = new Map<string, number>();
 
 /**
- * A scalar resource name's bit in ColdScalarNames signatures: one of 30 (small integers for V8,
+ * A scalar resource name's bit in Cold.ScalarNames signatures: one of 30 (small integers for V8,
  * like the signatures), from the name's hash.
  */
 export function scalarNameBit(name: string): number {

@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Snapshot } from '../cache/snapshot.js';
 import type { NodeInfo } from '../framework/node_info.js';
-import { NoScalarName, scalarNameBit, scalarNameHash, SeveralScalarNames } from '../framework/node_rows.js';
+import { scalarNameBit, scalarNameHash, ScalarOnly } from '../framework/node_rows.js';
 import { PodInfo } from '../framework/pod_info.js';
 import type { ResourceList } from '../api/types.js';
 import { makeNode, makePod } from '../testing/builders.js';
@@ -228,13 +228,13 @@ describe('NodeRows.scalarOnly', () => {
     );
     const rows = snapshot.rows;
     assert.equal(rows.scalarOnly(0), scalarNameHash('example.com/gpu'), 'zero amounts do not count');
-    assert.equal(rows.scalarOnly(1), NoScalarName, 'only zero amounts');
-    assert.equal(rows.scalarOnly(2), SeveralScalarNames, 'one advertised, another requested');
+    assert.equal(rows.scalarOnly(1), ScalarOnly.None, 'only zero amounts');
+    assert.equal(rows.scalarOnly(2), ScalarOnly.Several, 'one advertised, another requested');
     const n3 = snapshot.nodeInfoList[3] as NodeInfo;
     n3.addPod(new PodInfo(makePod('y', { node: 'n3', requests: { 'example.com/x': '1' } })));
     assert.equal(rows.scalarOnly(3), scalarNameHash('example.com/x'), 'a requested amount counts');
     n3.removePod(new PodInfo(makePod('y', { node: 'n3', requests: { 'example.com/x': '1' } })));
-    assert.equal(rows.scalarOnly(3), NoScalarName, 'back to zero');
+    assert.equal(rows.scalarOnly(3), ScalarOnly.None, 'back to zero');
   });
 });
 
@@ -311,8 +311,8 @@ describe('NodeRows', () => {
     assert.equal(rows.scalarNames(1) & (gpu | scalarNameBit('hugepages-2Mi')), gpu | scalarNameBit('hugepages-2Mi'));
     assert.equal(rows.scalarNames(2), 0, 'no scalar resource at all');
     assert.equal(rows.scalarOnly(0), scalarNameHash('example.com/gpu'), 'one name: its hash');
-    assert.equal(rows.scalarOnly(1), SeveralScalarNames);
-    assert.equal(rows.scalarOnly(2), NoScalarName);
+    assert.equal(rows.scalarOnly(1), ScalarOnly.Several);
+    assert.equal(rows.scalarOnly(2), ScalarOnly.None);
     const column = rows.scalarColumn('example.com/gpu')!;
     assert.equal(rows.scalarColumn('example.com/gpu'), column, 'one column per name');
     const read = (at: number): [number, number] => {

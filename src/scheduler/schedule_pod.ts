@@ -12,7 +12,7 @@ import { MaxNodeScore } from '../framework/interfaces.js';
 import { andThen, type MaybePromise } from '../util/maybe_promise.js';
 import { thrownMessage } from '../framework/runtime/thrown.js';
 import type { NodeInfo } from '../framework/node_info.js';
-import { NodeRowSelection, RowBlock, RowBlockShift, type NodeRows } from '../framework/node_rows.js';
+import { Block, NodeRowSelection, type NodeRows } from '../framework/node_rows.js';
 import type { RowPassResult, RowPassRunner } from '../framework/row_pass.js';
 import type { FilterPlugin } from '../framework/interfaces.js';
 import type { NodeToStatus } from '../framework/node_to_status.js';
@@ -366,7 +366,7 @@ function findNodesThatPassFilters(
         const checked = pass !== null;
         let withNodes = checked;
         for (let k = 0; k < count; k++, at++) {
-          if ((at & (RowBlock - 1)) === 0) withNodes = checked || (k + RowBlock <= count && rows!.blockHasNodes(at >> RowBlockShift));
+          if ((at & (Block.Size - 1)) === 0) withNodes = checked || (k + Block.Size <= count && rows!.blockHasNodes(at >> Block.Shift));
           if (passes[k] === 1 && (withNodes || rows!.hasNode(at))) {
             // Passes on its row alone.
           } else if (rejected !== null && rejected[k] !== null && rejected[k]!.isRejected() && (withNodes || rows!.hasNode(at))) {

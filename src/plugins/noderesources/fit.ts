@@ -27,7 +27,14 @@ import type {
   ScorePlugin,
 } from '../../framework/interfaces.js';
 import { NodeInfo } from '../../framework/node_info.js';
-import { RowBlock, RowBlockShift, scalarNameBit, scalarNameHash, SeveralScalarNames, type NodeRows, type ScalarColumn } from '../../framework/node_rows.js';
+import {
+  Block,
+  scalarNameBit,
+  scalarNameHash,
+  ScalarOnly,
+  type NodeRows,
+  type ScalarColumn,
+} from '../../framework/node_rows.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Code, Status } from '../../framework/status.js';
 import {
@@ -103,9 +110,9 @@ class FitRequest {
     });
   }
 
-  /** Each scalar name's bit in the rows' ColdScalarNames signatures (set once here: no lazy field for V8 to see change). */
+  /** Each scalar name's bit in the rows' Cold.ScalarNames signatures (set once here: no lazy field for V8 to see change). */
   private readonly bits: readonly number[];
-  /** Each scalar name's hash, as the rows' ColdScalarOnly holds a node's only name. */
+  /** Each scalar name's hash, as the rows' Cold.ScalarOnly holds a node's only name. */
   private readonly hashes: readonly number[];
   private columnsOf: NodeRows | null = null;
   private readonly columns: (ScalarColumn | null | undefined)[] = [];
@@ -271,7 +278,7 @@ function rowShortfalls(req: FitRequest, rows: NodeRows, at: number, first: First
   for (let i = 0; i < names.length; i++) {
     let capacity = 0;
     let inUse = 0;
-    if ((signature & req.scalarBit(i)) !== 0 && (only === SeveralScalarNames || only === req.scalarHash(i))) {
+    if ((signature & req.scalarBit(i)) !== 0 && (only === ScalarOnly.Several || only === req.scalarHash(i))) {
       const column = req.scalarColumn(rows, i);
       if (column === null) return -1;
       column.sync(rows, at);
@@ -323,7 +330,7 @@ class PassingBlocks {
   of(rows: NodeRows, check: RowResourceCheck): this {
     if (this.rows !== rows) {
       this.rows = rows;
-      const blocks = (rows.list.length + RowBlock - 1) >> RowBlockShift;
+      const blocks = (rows.list.length + Block.Size - 1) >> Block.Shift;
       this.stamps = new Float64Array(blocks).fill(NaN);
       this.epochs = new Float64Array(blocks);
     }
@@ -463,15 +470,15 @@ export class Fit implements PreFilterPlugin, FilterPlugin, EnqueueExtensions, Pr
       const passing = this.passingBlocks.of(rows, check);
       for (let k = 0; k < count; ) {
         const at = first + k;
-        if ((at & (RowBlock - 1)) === 0 && k + RowBlock <= count) {
+        if ((at & (Block.Size - 1)) === 0 && k + Block.Size <= count) {
           // A whole block: skipped when all its rows passed this check and none changed since.
-          const block = at >> RowBlockShift;
+          const block = at >> Block.Shift;
           if (passing.holds(rows, block)) {
-            k += RowBlock;
+            k += Block.Size;
             continue;
           }
           let all = true;
-          for (let j = 0; j < RowBlock; j++, k++) {
+          for (let j = 0; j < Block.Size; j++, k++) {
             if (fitsRow(rows, at + j, check)) continue;
             all = false;
             passes[k] = 0;

@@ -5,7 +5,7 @@ import type { Pod } from '../../api/types.js';
 import type { StateData } from '../../framework/cycle_state.js';
 import { MaxNodeScore, MinNodeScore, type ScoresOnto } from '../../framework/interfaces.js';
 import type { NodeInfo } from '../../framework/node_info.js';
-import { RowBlock, RowBlockShift, type NodeRows, type NodeRowSelection } from '../../framework/node_rows.js';
+import { Block, type NodeRows, type NodeRowSelection } from '../../framework/node_rows.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Status } from '../../framework/status.js';
 import type { ResourceSpec } from './args.js';
@@ -238,18 +238,18 @@ export class ResourceAllocationScorer {
       const at = positions[k]!;
       // A whole block of rows in a row (the walk takes a stretch's rows in order): unchanged since
       // this scorer last scored it for these requests, its scores are copied as they are.
-      if (blocks !== null && (at & (RowBlock - 1)) === 0 && k + RowBlock <= count && positions[k + RowBlock - 1] === at + RowBlock - 1) {
-        const block = at >> RowBlockShift;
+      if (blocks !== null && (at & (Block.Size - 1)) === 0 && k + Block.Size <= count && positions[k + Block.Size - 1] === at + Block.Size - 1) {
+        const block = at >> Block.Shift;
         const stamp = rows.blockStamp(block);
         const kept = blocks.scores;
         if (blocks.stamps[block] === stamp && blocks.epochs[block] === epoch) {
-          for (let j = 0; j < RowBlock; j++) scores[k + j] = kept[at + j]!;
+          for (let j = 0; j < Block.Size; j++) scores[k + j] = kept[at + j]!;
         } else {
-          for (let j = 0; j < RowBlock; j++) kept[at + j] = scores[k + j] = this.scoreRow(rows, at + j, podRequests, memo, memoMask, epoch);
+          for (let j = 0; j < Block.Size; j++) kept[at + j] = scores[k + j] = this.scoreRow(rows, at + j, podRequests, memo, memoMask, epoch);
           blocks.stamps[block] = stamp;
           blocks.epochs[block] = epoch;
         }
-        k += RowBlock - 1;
+        k += Block.Size - 1;
         continue;
       }
       if (passed !== null) {
@@ -287,8 +287,8 @@ export class ResourceAllocationScorer {
     // Locals: the bundle's module constants are variables to V8, read again at every use.
     const hi = MaxNodeScore;
     const lo = MinNodeScore;
-    const size = RowBlock;
-    const shift = RowBlockShift;
+    const size = Block.Size;
+    const shift = Block.Shift;
     for (let k = 0; k < count; ) {
       const at = positions[k]!;
       if ((at & (size - 1)) === 0 && k + size <= count && positions[k + size - 1] === at + size - 1) {
@@ -338,7 +338,7 @@ export class ResourceAllocationScorer {
   private blocksFor(rows: NodeRows): { stamps: Float64Array; epochs: Float64Array; scores: Float64Array } {
     if (this.blocks === null || this.blocks.rows !== rows) {
       const n = rows.list.length;
-      const blockCount = (n + RowBlock - 1) >> RowBlockShift;
+      const blockCount = (n + Block.Size - 1) >> Block.Shift;
       this.blocks = { rows, stamps: new Float64Array(blockCount).fill(NaN), epochs: new Float64Array(blockCount), scores: new Float64Array(n) };
     }
     return this.blocks;
