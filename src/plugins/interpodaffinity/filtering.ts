@@ -115,8 +115,13 @@ export function preFilter(
   const objects = handle.objects();
   const affinityTerms = mergeTermsNamespaces(podInfo.requiredAffinityTerms, objects);
   const antiAffinityTerms = mergeTermsNamespaces(podInfo.requiredAntiAffinityTerms, objects);
+  const lister = handle.snapshotSharedLister().nodeInfos();
+  // Nothing to count (most pods): no terms of its own, and no placed pod with required anti-affinity.
+  if (affinityTerms.length === 0 && antiAffinityTerms.length === 0 && lister.havePodsWithRequiredAntiAffinityList().length === 0) {
+    return { status: Status.skip() };
+  }
   const nsLabels = namespaceLabels(objects, podNamespace(pod));
-  const counts = caches.count(handle.snapshotSharedLister().nodeInfos(), allNodes, pod, nsLabels, affinityTerms, antiAffinityTerms);
+  const counts = caches.count(lister, allNodes, pod, nsLabels, affinityTerms, antiAffinityTerms);
   if (counts.existingAntiAffinity.size === 0 && affinityTerms.length === 0 && antiAffinityTerms.length === 0) {
     return { status: Status.skip() };
   }
