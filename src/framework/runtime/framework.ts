@@ -857,11 +857,6 @@ function filterRejection(plugin: string, s: Status): Status {
   return s.withPlugin(plugin);
 }
 
-/**
- * Adds `weight` times each of the first `n` scores of `column` into `totals`; the index of the
- * first score outside [MinNodeScore, MaxNodeScore] (then `totals` is partly added and the cycle
- * fails), else -1. One tight loop over two typed arrays: it runs per plugin over every scored node.
- */
 /** addWeighted onto totals that all start at `base`: the first plugin's pass writes them. */
 function setWeighted(column: Float64Array, n: number, weight: number, base: number, totals: Float64Array): number {
   const max = fw.MaxNodeScore;
@@ -874,6 +869,11 @@ function setWeighted(column: Float64Array, n: number, weight: number, base: numb
   return -1;
 }
 
+/**
+ * Adds `weight` times each of the first `n` scores of `column` into `totals`; the index of the
+ * first score outside [MinNodeScore, MaxNodeScore] (then `totals` is partly added and the cycle
+ * fails), else -1. One tight loop over two typed arrays: it runs per plugin over every scored node.
+ */
 function addWeighted(column: Float64Array, n: number, weight: number, totals: Float64Array): number {
   const max = fw.MaxNodeScore;
   const min = fw.MinNodeScore;
