@@ -152,8 +152,8 @@ export class NodeRows {
     return this.table[this.blockBase + block]!;
   }
 
-  /** Per block, the stamp at which all its rows had their Node (NaN: not known to). */
-  private withNodes: Float64Array | null = null;
+  /** The blocks all of whose rows had their Node, at the stamp they were seen at. */
+  private withNodes: KeptBlocks | null = null;
 
   /**
    * Whether every row of block `block` has its Node (hasNode), kept by the block's stamp: the walk
@@ -162,11 +162,13 @@ export class NodeRows {
   blockHasNodes(block: number): boolean {
     const from = block << Block.Shift;
     if (from + Block.Size > this.length) return false;
-    const stamps = (this.withNodes ??= new Float64Array((this.length + Block.Size - 1) >> Block.Shift).fill(NaN));
-    const stamp = this.blockStamp(block);
-    if (stamps[block] === stamp) return true;
+    if (this.withNodes === null) {
+      this.withNodes = new KeptBlocks();
+      this.withNodes.use(this);
+    }
+    if (this.withNodes.holds(block, 0)) return true;
     for (let at = from; at < from + Block.Size; at++) if (!this.hasNode(at)) return false;
-    stamps[block] = stamp;
+    this.withNodes.keep(block, 0);
     return true;
   }
 
@@ -297,6 +299,42 @@ export interface PassedScores {
  * A cycle's scored nodes as rows: `positions[k]` is the row in `rows` of `nodes[k]`. Score plugins
  * find it in `CycleState.scoredRows` and use it only when `nodes` is the list they were given.
  */
+/**
+ * Something a reader keeps per block of one table's rows (NodeRows.blockStamp), computed for an
+ * epoch of its own (the requests it was computed for): a block's holds while neither its stamp nor
+ * the epoch changed since it was kept.
+ */
+export class KeptBlocks {
+  private rows: NodeRows | null = null;
+  private stamps = new Float64Array(0);
+  private epochs = new Float64Array(0);
+
+  /** Keeps blocks of `rows` from now on; true when that starts over (another table: nothing kept). */
+  use(rows: NodeRows): boolean {
+    if (this.rows === rows) return false;
+    this.rows = rows;
+    const blocks = (rows.list.length + Block.Size - 1) >> Block.Shift;
+    this.stamps = new Float64Array(blocks).fill(NaN);
+    this.epochs = new Float64Array(blocks);
+    return true;
+  }
+
+  holds(block: number, epoch: number): boolean {
+    return this.stamps[block] === this.rows!.blockStamp(block) && this.epochs[block] === epoch;
+  }
+
+  keep(block: number, epoch: number): void {
+    this.stamps[block] = this.rows!.blockStamp(block);
+    this.epochs[block] = epoch;
+  }
+}
+
+/** Whether `positions[k]` onwards are one whole block of rows in order (a stretch of the walk). */
+export function wholeBlockAt(positions: Int32Array, k: number, count: number): boolean {
+  const at = positions[k]!;
+  return (at & (Block.Size - 1)) === 0 && k + Block.Size <= count && positions[k + Block.Size - 1] === at + Block.Size - 1;
+}
+
 export class NodeRowSelection {
   rows: NodeRows | null = null;
   nodes: NodeList | null = null;

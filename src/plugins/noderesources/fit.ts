@@ -29,6 +29,7 @@ import type {
 import { NodeInfo } from '../../framework/node_info.js';
 import {
   Block,
+  KeptBlocks,
   scalarNameBit,
   scalarNameHash,
   ScalarOnly,
@@ -312,28 +313,20 @@ export function fitsRequest(
 }
 
 /**
- * The blocks of a table (NodeRows.blockStamp) whose every row passed the packed check of one
- * set of requests (cpu, memory, ephemeral storage), by the block's stamp then: pods of a workload
- * ask for the same, and most blocks have not changed since the last pod walked them. Other
- * requests start a new epoch rather than clearing the stamps.
+ * The blocks of rows whose every row passed the packed check of one set of requests (cpu,
+ * memory, ephemeral storage): pods of a workload ask for the same, and most blocks have not
+ * changed since the last pod walked them. Other requests start a new epoch.
  */
 class PassingBlocks {
-  private rows: NodeRows | null = null;
-  private stamps = new Float64Array(0);
-  private epochs = new Float64Array(0);
+  private readonly kept = new KeptBlocks();
   private epoch = 0;
   private milliCPU = NaN;
   private memory = NaN;
   private ephemeralStorage = NaN;
 
-  /** This, for `rows` and `check` (a new table starts over; other requests, a new epoch). */
+  /** This, for `rows` and `check`. */
   of(rows: NodeRows, check: RowResourceCheck): this {
-    if (this.rows !== rows) {
-      this.rows = rows;
-      const blocks = (rows.list.length + Block.Size - 1) >> Block.Shift;
-      this.stamps = new Float64Array(blocks).fill(NaN);
-      this.epochs = new Float64Array(blocks);
-    }
+    this.kept.use(rows);
     if (check.milliCPU !== this.milliCPU || check.memory !== this.memory || check.ephemeralStorage !== this.ephemeralStorage) {
       this.milliCPU = check.milliCPU;
       this.memory = check.memory;
@@ -343,13 +336,12 @@ class PassingBlocks {
     return this;
   }
 
-  holds(rows: NodeRows, block: number): boolean {
-    return this.stamps[block] === rows.blockStamp(block) && this.epochs[block] === this.epoch;
+  holds(block: number): boolean {
+    return this.kept.holds(block, this.epoch);
   }
 
-  keep(rows: NodeRows, block: number): void {
-    this.stamps[block] = rows.blockStamp(block);
-    this.epochs[block] = this.epoch;
+  keep(block: number): void {
+    this.kept.keep(block, this.epoch);
   }
 }
 
@@ -469,29 +461,21 @@ export class Fit implements PreFilterPlugin, FilterPlugin, EnqueueExtensions, Pr
       const check = req.rowCheck;
       const passing = this.passingBlocks.of(rows, check);
       for (let k = 0; k < count; ) {
-        const at = first + k;
-        if ((at & (Block.Size - 1)) === 0 && k + Block.Size <= count) {
-          // A whole block: skipped when all its rows passed this check and none changed since.
-          const block = at >> Block.Shift;
-          if (passing.holds(rows, block)) {
-            k += Block.Size;
-            continue;
-          }
-          let all = true;
-          for (let j = 0; j < Block.Size; j++, k++) {
-            if (fitsRow(rows, at + j, check)) continue;
-            all = false;
-            passes[k] = 0;
-            if (rejections !== null) rejections[k] = rowShortfalls(req, rows, at + j, short) === 1 ? this.statusOfOne(req, short) : null;
-          }
-          if (all) passing.keep(rows, block);
+        // A whole block is skipped when all its rows passed this check and none changed since.
+        const whole = ((first + k) & (Block.Size - 1)) === 0 && k + Block.Size <= count;
+        const block = (first + k) >> Block.Shift;
+        if (whole && passing.holds(block)) {
+          k += Block.Size;
           continue;
         }
-        if (!fitsRow(rows, at, check)) {
+        let all = true;
+        for (const end = whole ? k + Block.Size : k + 1; k < end; k++) {
+          if (fitsRow(rows, first + k, check)) continue;
+          all = false;
           passes[k] = 0;
-          if (rejections !== null) rejections[k] = rowShortfalls(req, rows, at, short) === 1 ? this.statusOfOne(req, short) : null;
+          if (rejections !== null) rejections[k] = rowShortfalls(req, rows, first + k, short) === 1 ? this.statusOfOne(req, short) : null;
         }
-        k++;
+        if (whole && all) passing.keep(block);
       }
       return;
     }

@@ -5,7 +5,7 @@ import type { Pod } from '../../api/types.js';
 import type { StateData } from '../../framework/cycle_state.js';
 import { MaxNodeScore, MinNodeScore, type ScoresOnto } from '../../framework/interfaces.js';
 import type { NodeInfo } from '../../framework/node_info.js';
-import { Block, type NodeRows, type NodeRowSelection } from '../../framework/node_rows.js';
+import { Block, KeptBlocks, wholeBlockAt, type NodeRows, type NodeRowSelection } from '../../framework/node_rows.js';
 import type { PodInfo } from '../../framework/pod_info.js';
 import { Status } from '../../framework/status.js';
 import type { ResourceSpec } from './args.js';
@@ -233,22 +233,14 @@ export class ResourceAllocationScorer {
     const memo = this.memoFor(podRequests, count);
     const memoMask = memo.length / memoStride - 1;
     const epoch = this.memoEpoch;
-    const blocks = passed === null ? this.blocksFor(rows) : null;
+    const kept = passed === null ? this.keptScoresOf(rows) : null;
     for (let k = 0; k < count; k++) {
       const at = positions[k]!;
-      // A whole block of rows in a row (the walk takes a stretch's rows in order): unchanged since
-      // this scorer last scored it for these requests, its scores are copied as they are.
-      if (blocks !== null && (at & (Block.Size - 1)) === 0 && k + Block.Size <= count && positions[k + Block.Size - 1] === at + Block.Size - 1) {
-        const block = at >> Block.Shift;
-        const stamp = rows.blockStamp(block);
-        const kept = blocks.scores;
-        if (blocks.stamps[block] === stamp && blocks.epochs[block] === epoch) {
-          for (let j = 0; j < Block.Size; j++) scores[k + j] = kept[at + j]!;
-        } else {
-          for (let j = 0; j < Block.Size; j++) kept[at + j] = scores[k + j] = this.scoreRow(rows, at + j, podRequests, memo, memoMask, epoch);
-          blocks.stamps[block] = stamp;
-          blocks.epochs[block] = epoch;
-        }
+      // A whole block of rows in a row (the walk takes a stretch's rows in order): its kept scores,
+      // brought up to date (a score out of range reaches the column, which the framework checks).
+      if (kept !== null && wholeBlockAt(positions, k, count)) {
+        this.refreshBlock(rows, at, podRequests, memo, memoMask, epoch);
+        for (let j = 0; j < Block.Size; j++) scores[k + j] = kept[at + j]!;
         k += Block.Size - 1;
         continue;
       }
@@ -279,34 +271,21 @@ export class ResourceAllocationScorer {
     const memo = this.memoFor(podRequests, count);
     const memoMask = memo.length / memoStride - 1;
     const epoch = this.memoEpoch;
-    const blocks = this.blocksFor(rows);
-    const kept = blocks.scores;
+    const kept = this.keptScoresOf(rows);
     const { weight, totals } = onto;
     const base = onto.base ?? 0;
     const add = onto.base === null;
     // Locals: the bundle's module constants are variables to V8, read again at every use.
     const hi = MaxNodeScore;
     const lo = MinNodeScore;
-    const size = Block.Size;
-    const shift = Block.Shift;
     for (let k = 0; k < count; ) {
       const at = positions[k]!;
-      if ((at & (size - 1)) === 0 && k + size <= count && positions[k + size - 1] === at + size - 1) {
-        const block = at >> shift;
-        const stamp = rows.blockStamp(block);
-        if (blocks.stamps[block] !== stamp || blocks.epochs[block] !== epoch) {
-          for (let j = 0; j < size; j++) {
-            const score = this.scoreRow(rows, at + j, podRequests, memo, memoMask, epoch);
-            // Checked when computed, so a kept score is in range.
-            if (score > hi || score < lo) return score;
-            kept[at + j] = score;
-          }
-          blocks.stamps[block] = stamp;
-          blocks.epochs[block] = epoch;
-        }
-        if (add) for (let j = 0; j < size; j++) totals[k + j]! += kept[at + j]! * weight;
-        else for (let j = 0; j < size; j++) totals[k + j] = base + kept[at + j]! * weight;
-        k += size;
+      if (wholeBlockAt(positions, k, count)) {
+        // Kept scores are in range (refreshBlock keeps no block with one out of it): no check per node.
+        if (!this.refreshBlock(rows, at, podRequests, memo, memoMask, epoch)) return firstOutOfRange(kept, at);
+        if (add) for (let j = 0; j < Block.Size; j++) totals[k + j]! += kept[at + j]! * weight;
+        else for (let j = 0; j < Block.Size; j++) totals[k + j] = base + kept[at + j]! * weight;
+        k += Block.Size;
         continue;
       }
       const score = this.scoreRow(rows, at, podRequests, memo, memoMask, epoch);
@@ -329,19 +308,32 @@ export class ResourceAllocationScorer {
     return score;
   }
 
-  /**
-   * Each block's scores as this scorer last computed them for `rows`, with the block's stamp and
-   * the memo epoch they were computed at (NaN: none); started over for another table.
-   */
-  private blocks: { rows: NodeRows; stamps: Float64Array; epochs: Float64Array; scores: Float64Array } | null = null;
+  /** The blocks of keptScores that hold for the current requests (the memo epoch). */
+  private readonly keptBlocks = new KeptBlocks();
+  /** By row: each block's scores as this scorer last computed them (see keptBlocks). */
+  private keptScores = new Float64Array(0);
 
-  private blocksFor(rows: NodeRows): { stamps: Float64Array; epochs: Float64Array; scores: Float64Array } {
-    if (this.blocks === null || this.blocks.rows !== rows) {
-      const n = rows.list.length;
-      const blockCount = (n + Block.Size - 1) >> Block.Shift;
-      this.blocks = { rows, stamps: new Float64Array(blockCount).fill(NaN), epochs: new Float64Array(blockCount), scores: new Float64Array(n) };
+  private keptScoresOf(rows: NodeRows): Float64Array {
+    if (this.keptBlocks.use(rows)) this.keptScores = new Float64Array(rows.list.length);
+    return this.keptScores;
+  }
+
+  /**
+   * Brings the kept scores of the block starting at row `at` up to date for the memo's requests;
+   * false when one of them is out of MinNodeScore..MaxNodeScore (the block is then not kept).
+   */
+  private refreshBlock(rows: NodeRows, at: number, podRequests: Float64Array, memo: Float64Array, memoMask: number, epoch: number): boolean {
+    const block = at >> Block.Shift;
+    if (this.keptBlocks.holds(block, epoch)) return true;
+    const kept = this.keptScores;
+    let inRange = true;
+    for (let j = 0; j < Block.Size; j++) {
+      const score = this.scoreRow(rows, at + j, podRequests, memo, memoMask, epoch);
+      if (score > MaxNodeScore || score < MinNodeScore) inRange = false;
+      kept[at + j] = score;
     }
-    return this.blocks;
+    if (inRange) this.keptBlocks.keep(block, epoch);
+    return inRange;
   }
 
   /** Fills requested/allocatable for the node and runs the strategy (resourceAllocationScorer.score). */
@@ -479,6 +471,12 @@ class PlacementSums {
 }
 
 /** The memo's entries for cycles scoring `scoredNodes` nodes: a power of two, never shrinking a cycle's hits. */
+/** The first of a block's scores (from row `at`) outside MinNodeScore..MaxNodeScore. */
+function firstOutOfRange(scores: Float64Array, at: number): number {
+  for (let j = 0; j < Block.Size; j++) if (scores[at + j]! > MaxNodeScore || scores[at + j]! < MinNodeScore) return scores[at + j]!;
+  return NaN;
+}
+
 function memoSize(scoredNodes: number): number {
   let size = minMemoSize;
   while (size < maxMemoSize && size < scoredNodes * memoSlotsPerScoredNode) size *= 2;
