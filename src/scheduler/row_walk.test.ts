@@ -7,7 +7,7 @@ import { Snapshot } from '../cache/snapshot.js';
 import type { NodeInfo } from '../framework/node_info.js';
 import { scalarNameBit, scalarNameHash, ScalarOnly } from '../framework/node_rows.js';
 import { PodInfo } from '../framework/pod_info.js';
-import type { ResourceList } from '../api/types.js';
+import type { Pod, ResourceList } from '../api/types.js';
 import { makeNode, makePod } from '../testing/builders.js';
 import { seededRandom } from '../util/clock.js';
 import type { AlgorithmState } from './schedule_pod.js';
@@ -24,33 +24,71 @@ function twoSnapshots(nodes: Parameters<typeof Snapshot.fromObjects>[1]): { pack
   return { packed, loose };
 }
 
+/**
+ * The same nodes scheduled twice, through the rows and through the NodeInfo objects (each side its
+ * own framework and random source of the same seed), pod by pod.
+ */
+class RowsAgainstObjects {
+  readonly byRows: Snapshot;
+  readonly byObjects: Snapshot;
+  readonly rowsSide = resourcesFramework();
+  readonly objectsSide = resourcesFramework();
+  private algRows: AlgorithmState;
+  private algObjects: AlgorithmState;
+
+  constructor(nodes: Parameters<typeof Snapshot.fromObjects>[1], seed: number) {
+    ({ packed: this.byRows, loose: this.byObjects } = twoSnapshots(nodes));
+    this.algRows = this.algorithm(seed, false);
+    this.algObjects = this.algorithm(seed, false);
+  }
+
+  /** Both sides' algorithm state started over, with `recordScores`. */
+  restart(seed: number, recordScores: boolean): void {
+    this.algRows = this.algorithm(seed, recordScores);
+    this.algObjects = this.algorithm(seed, recordScores);
+  }
+
+  private algorithm(seed: number, recordScores: boolean): AlgorithmState {
+    return { nextStartNodeIndex: 0, percentageOfNodesToScore: 0, random: seededRandom(seed), tieBreakByName: false, recordScores };
+  }
+
+  /**
+   * Schedules `pod` on both sides, which must decide alike (outcome and the next walk's start), and
+   * assumes it on its host on both: the pod as assumed (its host in spec.nodeName), or null when
+   * it was refused.
+   */
+  decide(pod: Pod, label: string): PodInfo | null {
+    const got = outcome(this.algRows, this.rowsSide.fwk, this.byRows, pod);
+    assert.equal(got, outcome(this.algObjects, this.objectsSide.fwk, this.byObjects, pod), label);
+    assert.equal(this.algRows.nextStartNodeIndex, this.algObjects.nextStartNodeIndex);
+    if (!got.includes('evaluated=')) return null;
+    const host = got.split(' ')[0]!;
+    const bound = new PodInfo({ ...pod, spec: { ...pod.spec, nodeName: host } });
+    this.both(host, (ni) => ni.addPod(bound));
+    return bound;
+  }
+
+  /** Changes node `name` alike on both sides. */
+  both(name: string, change: (ni: NodeInfo) => void): void {
+    change(this.byRows.get(name)!);
+    change(this.byObjects.get(name)!);
+  }
+}
+
 describe('the walk over the snapshot rows', () => {
   it('decides every pod as the walk over NodeInfo objects does, filtering only the refused nodes', () => {
     const random = seededRandom(27);
-    const nodes = clusterNodes(240, random);
-    const { packed: byRows, loose: byObjects } = twoSnapshots(nodes);
-    const rowsSide = resourcesFramework();
-    const objectsSide = resourcesFramework();
+    const sides = new RowsAgainstObjects(clusterNodes(240, random), 3);
     for (const recordScores of [false, true]) {
-      const algRows: AlgorithmState = { nextStartNodeIndex: 0, percentageOfNodesToScore: 0, random: seededRandom(3), tieBreakByName: false, recordScores };
-      const algObjects: AlgorithmState = { ...algRows, random: seededRandom(3) };
+      sides.restart(3, recordScores);
       let placed = 0;
       for (let i = 0; i < 150; i++) {
-        const pod = makePod(`p${recordScores}-${i}`, { requests: podRequests(i, random) });
-        const got = outcome(algRows, rowsSide.fwk, byRows, pod);
-        assert.equal(got, outcome(algObjects, objectsSide.fwk, byObjects, pod), `pod ${i}`);
-        assert.equal(algRows.nextStartNodeIndex, algObjects.nextStartNodeIndex);
-        if (got.includes('evaluated=')) {
-          // Assume the pod on its host in both snapshots: later walks meet fuller rows.
-          const host = got.split(' ')[0]!;
-          const bound = new PodInfo({ ...pod, spec: { ...pod.spec, nodeName: host } });
-          byRows.get(host)!.addPod(bound);
-          byObjects.get(host)!.addPod(bound);
-          placed++;
-        }
+        // A placed pod is assumed on its host on both sides: later walks meet fuller rows.
+        if (sides.decide(makePod(`p${recordScores}-${i}`, { requests: podRequests(i, random) }), `pod ${i}`) !== null) placed++;
       }
       assert.ok(placed > 50 && placed < 150, `some pods placed, some refused (${placed})`);
     }
+    const { rowsSide, objectsSide } = sides;
     assert.ok(rowsSide.filterCalls() < objectsSide.filterCalls() / 2, `passing nodes read from rows (${rowsSide.filterCalls()} Filter calls against ${objectsSide.filterCalls()})`);
   });
 });
@@ -63,36 +101,19 @@ describe('the walk over the snapshot rows, with blocks of rows kept between pods
     const nodes = Array.from({ length: 203 }, (_, i) => makeNode(`b${String(i).padStart(3, '0')}`, {
       allocatable: { cpu: i % 10 === 0 ? '8' : '4', memory: '8Gi', pods: '6' },
     }));
-    const { packed: byRows, loose: byObjects } = twoSnapshots(nodes);
-    const rowsSide = resourcesFramework();
-    const objectsSide = resourcesFramework();
-    const algRows: AlgorithmState = { nextStartNodeIndex: 0, percentageOfNodesToScore: 0, random: seededRandom(8), tieBreakByName: false, recordScores: false };
-    const algObjects: AlgorithmState = { ...algRows, random: seededRandom(8) };
-    const placed: { host: string; pod: PodInfo }[] = [];
-    const both = (name: string, change: (ni: NodeInfo) => void): void => {
-      change(byRows.get(name)!);
-      change(byObjects.get(name)!);
-    };
+    const sides = new RowsAgainstObjects(nodes, 8);
+    const placed: PodInfo[] = [];
     for (let i = 0; i < 700; i++) {
       const requests: ResourceList = i % 5 === 4 ? { cpu: '1500m', memory: '2Gi' } : { cpu: '250m', memory: '512Mi' };
-      const pod = makePod(`bp-${i}`, { requests });
-      const got = outcome(algRows, rowsSide.fwk, byRows, pod);
-      assert.equal(got, outcome(algObjects, objectsSide.fwk, byObjects, pod), `pod ${i}`);
-      assert.equal(algRows.nextStartNodeIndex, algObjects.nextStartNodeIndex);
-      if (got.includes('evaluated=')) {
-        const host = got.split(' ')[0]!;
-        const bound = new PodInfo({ ...pod, spec: { ...pod.spec, nodeName: host } });
-        both(host, (ni) => ni.addPod(bound));
-        placed.push({ host, pod: bound });
-      }
+      const bound = sides.decide(makePod(`bp-${i}`, { requests }), `pod ${i}`);
+      if (bound !== null) placed.push(bound);
       const node = nodes[(i * 37) % nodes.length]!;
-      const name = node.metadata.name!;
       if (i % 7 === 3 && placed.length > 0) {
         const gone = placed.splice((i * 13) % placed.length, 1)[0]!;
-        both(gone.host, (ni) => ni.removePod(gone.pod));
+        sides.both(gone.pod.spec.nodeName!, (ni) => ni.removePod(gone));
       } else if (i % 17 === 9) {
         const grown = { ...node, status: { ...node.status, allocatable: { ...node.status!.allocatable, cpu: i % 2 === 0 ? '16' : '2' } } };
-        both(name, (ni) => ni.setNode(grown));
+        sides.both(node.metadata.name!, (ni) => ni.setNode(grown));
       }
     }
     assert.ok(placed.length > 300, `pods placed (${placed.length})`);
@@ -144,38 +165,26 @@ describe('the walk over the snapshot rows, for pods asking for scalar resources'
 
   it('decides every pod as the walk over NodeInfo objects does, full nodes rejected from their rows', () => {
     const random = seededRandom(41);
-    const { packed: byRows, loose: byObjects } = twoSnapshots(scalarNodes(200, random));
-    const rowsSide = resourcesFramework();
-    const objectsSide = resourcesFramework();
-    const algRows: AlgorithmState = { nextStartNodeIndex: 0, percentageOfNodesToScore: 0, random: seededRandom(4), tieBreakByName: false, recordScores: false };
-    const algObjects: AlgorithmState = { ...algRows, random: seededRandom(4) };
+    const sides = new RowsAgainstObjects(scalarNodes(200, random), 4);
     let placed = 0;
     let refused = 0;
     for (let i = 0; i < 400; i++) {
       const requests: ResourceList = { cpu: '100m', memory: '64Mi', [names[i % 3 === 0 ? i % 3 : Math.floor(random() * names.length)]!]: '1' };
       if (i % 17 === 0) requests[names[Math.floor(random() * names.length)]!] = '2';
       if (i % 23 === 0) requests.cpu = '9';
-      const pod = makePod(`sp-${i}`, { requests });
-      const got = outcome(algRows, rowsSide.fwk, byRows, pod);
-      assert.equal(got, outcome(algObjects, objectsSide.fwk, byObjects, pod), `pod ${i}`);
-      assert.equal(algRows.nextStartNodeIndex, algObjects.nextStartNodeIndex);
-      if (!got.includes('evaluated=')) {
+      if (sides.decide(makePod(`sp-${i}`, { requests }), `pod ${i}`) === null) {
         refused++;
         continue;
       }
-      const host = got.split(' ')[0]!;
-      const bound = new PodInfo({ ...pod, spec: { ...pod.spec, nodeName: host } });
-      byRows.get(host)!.addPod(bound);
-      byObjects.get(host)!.addPod(bound);
       placed++;
       if (i % 10 === 0) {
         // A node's devices change (its kubelet reports another count): the rows must read it again.
-        const changed = byRows.nodeInfoList[(i * 7) % byRows.nodeInfoList.length]!.node!;
+        const changed = sides.byRows.nodeInfoList[(i * 7) % sides.byRows.nodeInfoList.length]!.node!;
         const grown = { ...changed, status: { ...changed.status, allocatable: { ...changed.status!.allocatable, [names[i % 40]!]: '3' } } };
-        byRows.get(changed.metadata.name!)!.setNode(grown);
-        byObjects.get(changed.metadata.name!)!.setNode(grown);
+        sides.both(changed.metadata.name!, (ni) => ni.setNode(grown));
       }
     }
+    const { rowsSide, objectsSide } = sides;
     assert.ok(placed > 100 && refused > 20, `pods placed (${placed}) and refused (${refused})`);
     assert.ok(rowsSide.filterCalls() < objectsSide.filterCalls() / 4, `rows decide most nodes (${rowsSide.filterCalls()} Filter calls against ${objectsSide.filterCalls()})`);
   });
@@ -189,25 +198,13 @@ describe('the walk over the snapshot rows, for pods asking for scalar resources'
       if (i % 5 === 0) allocatable['hugepages-2Mi'] = '0';
       return makeNode(`e${String(i).padStart(3, '0')}`, { allocatable });
     });
-    const { packed: byRows, loose: byObjects } = twoSnapshots(nodes);
-    const rowsSide = resourcesFramework();
-    const objectsSide = resourcesFramework();
-    const algRows: AlgorithmState = { nextStartNodeIndex: 0, percentageOfNodesToScore: 0, random: seededRandom(6), tieBreakByName: false, recordScores: false };
-    const algObjects: AlgorithmState = { ...algRows, random: seededRandom(6) };
+    const sides = new RowsAgainstObjects(nodes, 6);
     let placed = 0;
     // Every pod twice: the second finds its node full.
     for (let i = 0; i < 2 * count; i++) {
-      const pod = makePod(`ep-${i}`, { requests: { cpu: '100m', [`foo.com/bar-${(i * 7) % count}`]: '1' } });
-      const got = outcome(algRows, rowsSide.fwk, byRows, pod);
-      assert.equal(got, outcome(algObjects, objectsSide.fwk, byObjects, pod), `pod ${i}`);
-      assert.equal(algRows.nextStartNodeIndex, algObjects.nextStartNodeIndex);
-      if (!got.includes('evaluated=')) continue;
-      const host = got.split(' ')[0]!;
-      const bound = new PodInfo({ ...pod, spec: { ...pod.spec, nodeName: host } });
-      byRows.get(host)!.addPod(bound);
-      byObjects.get(host)!.addPod(bound);
-      placed++;
+      if (sides.decide(makePod(`ep-${i}`, { requests: { cpu: '100m', [`foo.com/bar-${(i * 7) % count}`]: '1' } }), `pod ${i}`) !== null) placed++;
     }
+    const { rowsSide, objectsSide } = sides;
     assert.equal(placed, count, 'each node takes its own pod once');
     // Only the node with the pod's name (at most one a pod) meets Filter: no hash-bit neighbours.
     assert.ok(rowsSide.filterCalls() <= 2 * count, `one node a pod at most (${rowsSide.filterCalls()} Filter calls against ${objectsSide.filterCalls()})`);
