@@ -278,6 +278,8 @@ export class NodeInfo {
   set imageStates(states: Map<string, ImageStateSummary>) {
     this.images = states;
     this.syncFlags();
+    // The one change to the row without a new generation (which renews the block's stamp).
+    if (this.blockAt >= 0) this.row[this.blockAt] = nextBlockStamp();
   }
 
   // The per-node numbers the filter and score loops read, named after upstream's NodeInfo fields
@@ -416,8 +418,6 @@ export class NodeInfo {
     if (this.images.size > 0) flags |= RowFlag.Images;
     flagsSeen |= flags;
     this.row[this.rowAt + Hot.Flags] = flags;
-    // Images change the flags without a new generation.
-    if (this.blockAt >= 0) this.row[this.blockAt] = nextBlockStamp();
   }
 
   setNode(node: Node): void {
