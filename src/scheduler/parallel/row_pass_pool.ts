@@ -69,7 +69,7 @@ function defaultRowPassWorkerUrl(): URL {
 }
 
 /**
- * A worker running `url`. A TypeScript module (the sources under tsx: tests, bench:scale) needs tsx
+ * A worker running `url`. A TypeScript module (the sources under tsx: tests) needs tsx
  * registered in the worker first, which it does not inherit.
  */
 function startWorker(url: URL, workerData: RowPassWorkerData, transferList: MessagePort[]): Worker {
