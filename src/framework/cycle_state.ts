@@ -21,6 +21,11 @@ export class CycleState {
   private readonly storage = new Map<string, StateData>();
   /** Filter plugins whose PreFilter returned Skip (replaced as a whole, never changed in place). */
   skipFilterPlugins: ReadonlySet<string> = none;
+  /**
+   * Which of its framework's PreFilter runs set skipFilterPlugins (0: none), shared by clones: the
+   * framework keeps the Filter plugins to walk for the last run (skip sets are shared across runs).
+   */
+  preFilterRun = 0;
   /** Score plugins whose PreScore returned Skip (replaced as a whole, never changed in place). */
   skipScorePlugins: ReadonlySet<string> = none;
   /** PreBind plugins whose pre-flight returned Skip (replaced as a whole, never changed in place). */
@@ -83,6 +88,7 @@ export class CycleState {
     for (const [k, v] of this.storage) c.storage.set(k, diagnostic && v.diagnosticClone !== undefined ? v.diagnosticClone() : v.clone());
     // Shared: the framework replaces these sets (never changes them) once PreFilter/PreScore ran.
     c.skipFilterPlugins = this.skipFilterPlugins;
+    c.preFilterRun = this.preFilterRun;
     c.skipScorePlugins = this.skipScorePlugins;
     c.podsToActivate = this.podsToActivate;
     c.recordPluginMetrics = this.recordPluginMetrics;

@@ -392,11 +392,22 @@ describe('Framework: RunPreFilterPlugins', () => {
     f.runPreFilterExtensionAddPod(state, pod(), pod('q'), nodes[0]!);
     assert.deepEqual(added, ['Other']);
 
+    const again = new CycleState();
+    f.runPreFilterPlugins(again, pod('p2'), nodes);
+    assert.equal(again.skipFilterPlugins, state.skipFilterPlugins, 'pods skipping the same plugins share one set');
+
     const state2 = new CycleState();
     const rejecting: AnyPlugin = { name: 'Rejecting', preFilter: () => ({ status: Status.unschedulable('no') }) };
     const f2 = newFramework([queueSort(), binder(), skipper, rejecting], withBasics({ preFilter: { enabled: [{ name: 'Skipper' }, { name: 'Rejecting' }] } }));
     assert.equal(f2.runPreFilterPlugins(state2, pod(), nodes).status?.code, Code.Unschedulable);
     assert.deepEqual([...state2.skipFilterPlugins], ['Skipper']);
+
+    // As upstream (a deferred SetSkipFilterPlugins), also when PreFilter stops at once.
+    const state3 = new CycleState();
+    const unresolvable: AnyPlugin = { name: 'Unresolvable', preFilter: () => ({ status: Status.unresolvable('never') }) };
+    const f3 = newFramework([queueSort(), binder(), skipper, unresolvable], withBasics({ preFilter: { enabled: [{ name: 'Skipper' }, { name: 'Unresolvable' }] } }));
+    assert.equal(f3.runPreFilterPlugins(state3, pod(), nodes).status?.code, Code.UnschedulableAndUnresolvable);
+    assert.deepEqual([...state3.skipFilterPlugins], ['Skipper']);
   });
 });
 
@@ -472,6 +483,14 @@ describe('Framework: Filter plugins that pass the pod on every node (passesEvery
     { name: 'so do clones of its state (nominated pods, preemption)', run: (f, s, p) => f.runFilterPlugins(s.clone(), p, node('n')), ran: ['Maybe', 'Plain', 'Broken'] },
     { name: 'another pod on the same state runs every plugin', run: (f, s) => f.runFilterPlugins(s, pod('other'), node('n')), ran: ['Always', 'Maybe', 'Plain', 'Broken'] },
     { name: 'a state PreFilter did not plan runs every plugin', run: (f, _s, p) => f.runFilterPlugins(new CycleState(), p, node('n')), ran: ['Always', 'Maybe', 'Plain', 'Broken'] },
+    {
+      name: 'an earlier attempt of the same pod, with the same skipped plugins, runs every plugin once a later one was planned',
+      run: (f, s, p) => {
+        f.runPreFilterPlugins(new CycleState(), p, []);
+        return f.runFilterPlugins(s, p, node('n'));
+      },
+      ran: ['Always', 'Maybe', 'Plain', 'Broken'],
+    },
     { name: 'a NodeInfo without its Node meets every plugin', run: (f, s, p) => f.runFilterPlugins(s, p, new NodeInfo()), ran: ['Always', 'Maybe', 'Plain', 'Broken'] },
     {
       name: 'a cycle recording plugin metrics runs every plugin',

@@ -23,6 +23,7 @@ import * as calls from './call_specs.js';
 import { FrameworkHandle, type FrameworkDeps } from './handle.js';
 import { runPlacementGeneratePlugins, runPlacementScorePlugins, type GeneratedPlacements, type PlacementTotals } from './placement_runners.js';
 import { PluginCalls, statusName, type CallSpec } from './plugin_calls.js';
+import { PluginNameSets } from './plugin_name_sets.js';
 import { PodSigner } from './pod_signer.js';
 import { buildProfilePlugins, type ProfileConfig } from './profile_plugins.js';
 import { WaitingPodImpl } from './waiting_pods.js';
@@ -71,6 +72,8 @@ export interface PluginScoreColumn {
 }
 
 const itself = (s: Status | null): Status | null => s;
+/** PreBindPreFlight's answer when every plugin skipped (shared: nothing changes it). */
+const allPreBindSkipped = Object.freeze(new Status(Code.Skip));
 
 export class Framework extends FrameworkHandle {
   readonly percentageOfNodesToScore: number | null;
@@ -105,6 +108,13 @@ export class Framework extends FrameworkHandle {
   readonly podSigner: PodSigner | null;
   /** The ranking kept between cycles (OpportunisticBatching); null with the gate off. */
   readonly batch: OpportunisticBatch | null;
+  // The plugin name sets the cycle state gets (skipped, parallel), one per combination.
+  private readonly skippedFilterPlugins: PluginNameSets;
+  private readonly skippedScorePlugins: PluginNameSets;
+  private readonly skippedPreBindPlugins: PluginNameSets;
+  private readonly parallelPreBindPlugins: PluginNameSets;
+  /** PreFilter runs so far (CycleState.preFilterRun). */
+  private preFilterRuns = 0;
 
   constructor(profile: ProfileConfig, deps: FrameworkDeps) {
     super(profile.schedulerName, deps);
@@ -130,6 +140,11 @@ export class Framework extends FrameworkHandle {
     this.placementGeneratePlugins = lists.placementGenerate;
     this.placementScorePlugins = lists.placementScore;
     this.unreservePlugins = [...this.reservePlugins].reverse();
+    const names = (plugins: readonly fw.Plugin[]): string[] => plugins.map((p) => p.name);
+    this.skippedFilterPlugins = new PluginNameSets(names(this.preFilterPlugins));
+    this.skippedScorePlugins = new PluginNameSets(names(this.preScorePlugins));
+    this.skippedPreBindPlugins = new PluginNameSets(names(this.preBindPlugins));
+    this.parallelPreBindPlugins = new PluginNameSets(names(this.preBindPlugins));
     this.scorePluginWeight = built.scoreWeights;
     this.placementScorePluginWeight = built.placementScoreWeights;
     const batching = deps.opportunisticBatching ?? false;
@@ -204,31 +219,33 @@ export class Framework extends FrameworkHandle {
   }
 
   private preFilter(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[]): PreFilterRunResult {
+    const skip = this.skippedFilterPlugins;
+    skip.begin();
     let nodeNames: Set<string> | null = null;
     const pluginsWithNodes: string[] = [];
-    const skip = new Set<string>();
-    state.skipFilterPlugins = skip;
     const timed = state.recordPluginMetrics;
     let returnStatus: Status | null = null;
-    for (const p of this.preFilterPlugins) {
+    const plugins = this.preFilterPlugins;
+    for (let i = 0; i < plugins.length; i++) {
+      const p = plugins[i]!;
       const out = this.calls.call(calls.preFilterCall, p, timed, state, pod, nodes);
       const s = out?.status ?? null;
       if (s && s.code === Code.Skip) {
-        skip.add(p.name);
+        skip.add(i);
         continue;
       }
       if (!isSuccess(s)) {
         s!.withPlugin(p.name);
-        if (s!.code === Code.UnschedulableAndUnresolvable) return { nodeNames: null, status: s, pluginsWithNodes: [] };
+        if (s!.code === Code.UnschedulableAndUnresolvable) return this.endPreFilter(state, { nodeNames: null, status: s, pluginsWithNodes: [] });
         if (s!.code === Code.Unschedulable) {
           returnStatus = s;
           continue;
         }
-        return {
+        return this.endPreFilter(state, {
           nodeNames: null,
           status: Status.error(`running PreFilter plugin "${p.name}": ${s!.message()}`).withPlugin(p.name),
           pluginsWithNodes: [],
-        };
+        });
       }
       const r = out?.result?.nodeNames;
       if (r) {
@@ -239,12 +256,20 @@ export class Framework extends FrameworkHandle {
           const msg = sorted.length === 1
             ? `node(s) didn't satisfy plugin ${sorted[0]}`
             : `node(s) didn't satisfy plugin(s) [${sorted.join(' ')}] simultaneously`;
-          return { nodeNames, status: new Status(Code.UnschedulableAndUnresolvable, [msg]), pluginsWithNodes };
+          return this.endPreFilter(state, { nodeNames, status: new Status(Code.UnschedulableAndUnresolvable, [msg]), pluginsWithNodes });
         }
       }
     }
+    const r = this.endPreFilter(state, { nodeNames, status: returnStatus, pluginsWithNodes });
     this.planFilterWalk(state, pod);
-    return { nodeNames, status: returnStatus, pluginsWithNodes };
+    return r;
+  }
+
+  /** As upstream, the state gets the skipped plugins once PreFilter is over, whatever it returns. */
+  private endPreFilter(state: CycleState, r: PreFilterRunResult): PreFilterRunResult {
+    state.skipFilterPlugins = this.skippedFilterPlugins.end();
+    state.preFilterRun = ++this.preFilterRuns;
+    return r;
   }
 
   /**
@@ -274,7 +299,7 @@ export class Framework extends FrameworkHandle {
       }
     }
     this.filterWalk = walk;
-    this.filterWalkFor = skip;
+    this.filterWalkRun = state.preFilterRun;
     this.filterWalkPod = pod;
     let byRows = true;
     for (let i = 0; i < walk.length; i++) if (walk[i]!.filterRows === undefined) byRows = false;
@@ -287,7 +312,7 @@ export class Framework extends FrameworkHandle {
    */
   rowFilterWalk(state: CycleState, pod: PodInfo): readonly fw.FilterPlugin[] | null {
     if (!this.filterWalkByRows || state.diagnosis !== null || state.recordPluginMetrics) return null;
-    return state.skipFilterPlugins === this.filterWalkFor && pod === this.filterWalkPod ? this.filterWalk : null;
+    return state.preFilterRun === this.filterWalkRun && pod === this.filterWalkPod ? this.filterWalk : null;
   }
 
   /**
@@ -307,10 +332,10 @@ export class Framework extends FrameworkHandle {
     return { check, scorings };
   }
 
-  // The last attempt's walk, for the skip set its PreFilter made (fresh per attempt, shared by
-  // the state's clones) and its pod; any other state or pod runs every active plugin.
+  // The last attempt's walk, for its PreFilter run (numbered per run, shared by the state's
+  // clones) and its pod; any other state or pod runs every active plugin.
   private filterWalk: readonly fw.FilterPlugin[] = [];
-  private filterWalkFor: ReadonlySet<string> | null = null;
+  private filterWalkRun = 0;
   private filterWalkPod: PodInfo | null = null;
   private filterWalkByRows = false;
   private readonly filterWalks = new Map<number, readonly fw.FilterPlugin[]>();
@@ -344,7 +369,7 @@ export class Framework extends FrameworkHandle {
     if (!state.recordPluginMetrics) {
       // Per node: a plain loop over a list worked out once per attempt, nothing allocated. A
       // NodeInfo without its Node meets every active plugin (some reject it for that alone).
-      const plugins = state.skipFilterPlugins === this.filterWalkFor && pod === this.filterWalkPod && nodeInfo.node !== null
+      const plugins = state.preFilterRun === this.filterWalkRun && pod === this.filterWalkPod && nodeInfo.node !== null
         ? this.filterWalk
         : this.activeFilterPlugins(state);
       // The untimed loop here rather than behind another call: one call less per node. One try
@@ -500,18 +525,26 @@ export class Framework extends FrameworkHandle {
   }
 
   private preScore(state: CycleState, pod: PodInfo, nodes: readonly NodeInfo[]): Status | null {
-    const skip = new Set<string>();
-    state.skipScorePlugins = skip;
+    const skip = this.skippedScorePlugins;
+    skip.begin();
     const timed = state.recordPluginMetrics;
-    for (const p of this.preScorePlugins) {
+    const plugins = this.preScorePlugins;
+    let status: Status | null = null;
+    for (let i = 0; i < plugins.length; i++) {
+      const p = plugins[i]!;
       const s = this.calls.call(calls.preScoreCall, p, timed, state, pod, nodes);
       if (s && s.code === Code.Skip) {
-        skip.add(p.name);
+        skip.add(i);
         continue;
       }
-      if (!isSuccess(s)) return Status.error(`running PreScore plugin "${p.name}": ${s!.message()}`).withPlugin(p.name);
+      if (!isSuccess(s)) {
+        status = Status.error(`running PreScore plugin "${p.name}": ${s!.message()}`).withPlugin(p.name);
+        break;
+      }
     }
-    return null;
+    // As upstream, set once PreScore is over, whatever it returns.
+    state.skipScorePlugins = skip.end();
+    return status;
   }
 
   /**
@@ -743,21 +776,25 @@ export class Framework extends FrameworkHandle {
   }
 
   private preBindPreFlights(state: CycleState, pod: PodInfo, nodeName: string): Status | null {
-    const skip = new Set<string>();
-    const parallel = new Set<string>();
+    const skip = this.skippedPreBindPlugins;
+    const parallel = this.parallelPreBindPlugins;
+    skip.begin();
+    parallel.begin();
     const timed = state.recordPluginMetrics;
-    let status: Status | null = new Status(Code.Skip);
-    for (const p of this.preBindPlugins) {
+    let status: Status | null = allPreBindSkipped;
+    const plugins = this.preBindPlugins;
+    for (let i = 0; i < plugins.length; i++) {
+      const p = plugins[i]!;
       const out = this.calls.call(calls.preBindPreFlightCall, p, timed, state, pod, nodeName);
-      if (out.result?.allowParallel) parallel.add(p.name);
+      if (out.result?.allowParallel) parallel.add(i);
       const s = out.status;
       if (s === null || s.code === Code.Success) status = null;
-      else if (s.code === Code.Skip) skip.add(p.name);
+      else if (s.code === Code.Skip) skip.add(i);
       else if (s.code === Code.Error) return Status.error(`running PreBindPreFlight "${p.name}": ${s.message()}`).withPlugin(p.name);
       else return Status.error(`PreBindPreFlight ${p.name} returned "${codeName(s.code)}", which is unsupported. It is supposed to return Success, Skip, or Error status`).withPlugin(p.name);
     }
-    state.skipPreBindPlugins = skip;
-    state.parallelPreBindPlugins = parallel;
+    state.skipPreBindPlugins = skip.end();
+    state.parallelPreBindPlugins = parallel.end();
     return status;
   }
 
