@@ -125,8 +125,9 @@ export class WorkloadExecutor {
     const clock = new RealClock();
     this.random = seededRandom((opts.seed ?? 1) + 1);
     // The embedded API server and controllers read the run's gates, as in simulate.
-    // No API server serves this store, so no watch can resume from its history: it keeps none.
-    this.cluster = new MemoryCluster({ clock, admitPod, gates: clusterGates(opts.featureGates), watchHistorySize: 0 });
+    // No API server serves this store, so no watch can resume from its history, and nothing reads
+    // the events it records: it keeps neither.
+    this.cluster = new MemoryCluster({ clock, admitPod, gates: clusterGates(opts.featureGates), watchHistorySize: 0, recordedEventsLimit: 0 });
     // An extender in --config is called as in any run (its latency counts in the figures).
     const config = tc.schedulerConfig ? configFromObject(tc.schedulerConfig, `${tc.name}'s scheduler configuration`, opts.registry) : opts.config;
     this.declaredFeatures = this.mockDeclaredFeatures();

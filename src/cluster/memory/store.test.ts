@@ -7,7 +7,7 @@ import type { PodGroup } from '../../api/scheduling.js';
 import type { ResourceClaim } from '../../api/dra_types.js';
 import { makeNode, makePod } from '../../testing/builders.js';
 import { FakeClock } from '../../util/clock.js';
-import { ApiError, type WatchEvent } from '../types.js';
+import { ApiError, type ClusterEventRecord, type WatchEvent } from '../types.js';
 import { MemoryCluster } from './store.js';
 import { objectKey, storedObjectKey } from './defaults.js';
 
@@ -238,6 +238,18 @@ describe('MemoryCluster: binding and status', () => {
     assert.equal(c.recordedEvents.length, 1);
     assert.deepEqual(c.listNodes().map((n) => n.metadata.name), ['a', 'b']);
     assert.equal(makePod('x').kind, 'Pod');
+  });
+
+  it('keeps the most recent recordedEventsLimit events (at most twice as many), or none with 0', () => {
+    const event = (i: number): ClusterEventRecord => ({ regarding: { kind: 'Pod', namespace: 'default', name: `p${i}` }, type: 'Normal', reason: 'Scheduled', action: 'Binding', note: `${i}`, time: i });
+    const c = new MemoryCluster({ clock: new FakeClock(0), recordedEventsLimit: 3 });
+    for (let i = 0; i < 7; i++) c.recordEvent(event(i));
+    assert.deepEqual(c.recordedEvents.map((e) => e.note), ['4', '5', '6']);
+    for (let i = 7; i < 10; i++) c.recordEvent(event(i));
+    assert.deepEqual(c.recordedEvents.map((e) => e.note), ['4', '5', '6', '7', '8', '9']);
+    const none = new MemoryCluster({ clock: new FakeClock(0), recordedEventsLimit: 0 });
+    none.recordEvent(event(0));
+    assert.deepEqual(none.recordedEvents, []);
   });
 });
 

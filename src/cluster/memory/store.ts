@@ -61,6 +61,11 @@ export interface MemoryClusterOptions {
    * (default 10000); 0 keeps none (a store no API server serves: nothing could read them).
    */
   watchHistorySize?: number;
+  /**
+   * How many of the most recent events `recordedEvents` keeps (default 10000); 0 keeps none (a
+   * store nobody reads them from). Without a bound a long run would keep one per scheduled pod.
+   */
+  recordedEventsLimit?: number;
   /** Run the embedded PV controller that binds and provisions volumes (default true). */
   volumeController?: boolean;
   /** Run the embedded resourceclaim controller (claims from templates, release of claims; default true). */
@@ -123,6 +128,7 @@ export class MemoryCluster implements ClusterClient {
   /** Changes at or below this version are no longer in the history. */
   private historyFloor = 0;
   private faults: Fault[] = [];
+  /** The events recorded (recordEvent), oldest first: the most recent recordedEventsLimit of them, at least. */
   readonly recordedEvents: ClusterEventRecord[] = [];
   /** Every bind call that succeeded, in order (pod key → node), for tests and reports. */
   readonly bindings: { pod: string; node: string; time: number }[] = [];
@@ -485,7 +491,12 @@ export class MemoryCluster implements ClusterClient {
   }
 
   recordEvent(e: ClusterEventRecord): void {
-    this.recordedEvents.push(e);
+    const limit = this.opts.recordedEventsLimit ?? 10_000;
+    if (limit <= 0) return;
+    const events = this.recordedEvents;
+    events.push(e);
+    // Dropped a batch at a time, as the watch history is: one copy per `limit` events.
+    if (events.length > 2 * limit) events.splice(0, events.length - limit);
   }
 
   getPod(namespace: string, name: string): Pod | undefined {
