@@ -7,6 +7,7 @@ import { ApiServer } from '../../apiserver/server.js';
 import type { KubeObject, Node, PersistentVolume, PersistentVolumeClaim, Pod } from '../../api/types.js';
 import type { ResourceClaim } from '../../api/dra_types.js';
 import { toEventObject } from '../../cluster/kube/events.js';
+import { EventExpiry } from '../../cluster/memory/event_expiry.js';
 import { Kubelet } from '../../cluster/memory/kubelet.js';
 import { MemoryCluster } from '../../cluster/memory/store.js';
 import type { ClusterClient, ClusterEventRecord, PodStatusPatch, WatchHandler } from '../../cluster/types.js';
@@ -35,6 +36,8 @@ export interface ServeOptions extends Omit<EmbeddedOptions, 'onAttempt' | 'tieBr
   podStartDelayMs?: number;
   /** Run the kubelet stand-in (default true); off, pods stay Pending and nodes as given (API tests). */
   kubelet?: boolean;
+  /** How long an Event is kept after its last write (kube-apiserver's --event-ttl; default 1h). */
+  eventTtlMs?: number;
 }
 
 export interface Serving {
@@ -55,6 +58,8 @@ const eventSeriesWindowMs = 6 * 60 * 1000;
  */
 class EventWritingClient implements ClusterClient {
   private readonly series = new Map<string, { namespace: string; name: string; at: number }>();
+  /** The series' size at which entries past the window are swept out. */
+  private seriesSweepAt = 1024;
   private seq = 0;
   private readonly instance = `default-scheduler-${hostname()}`;
 
@@ -123,6 +128,13 @@ class EventWritingClient implements ClusterClient {
     const obj = toEventObject(e, controller, this.instance, this.seq++) as unknown as KubeObject;
     const created = this.cluster.create(obj);
     this.series.set(key, { namespace: created.metadata?.namespace ?? 'default', name: created.metadata?.name ?? '', at: now });
+    if (this.series.size >= this.seriesSweepAt) this.sweepSeries(now);
+  }
+
+  /** Forgets the series no event can join any more (past the window): one per distinct event otherwise. */
+  private sweepSeries(now: number): void {
+    for (const [key, s] of this.series) if (now - s.at >= eventSeriesWindowMs) this.series.delete(key);
+    this.seriesSweepAt = Math.max(1024, 2 * this.series.size);
   }
 
   getPod(namespace: string, name: string): Pod | undefined {
@@ -197,6 +209,8 @@ export async function serveScenario(sc: Scenario, o: ServeOptions): Promise<Serv
   // After the API server made the system namespaces: the node leases live in kube-node-lease.
   const kubelet = o.kubelet === false ? null : new Kubelet(cluster, clock, { podStartDelayMs: o.podStartDelayMs });
   kubelet?.start();
+  const eventExpiry = new EventExpiry(cluster, clock, o.eventTtlMs);
+  eventExpiry.start();
   await scheduler.start();
   scheduler.loop.start();
   let closed = false;
@@ -212,6 +226,7 @@ export async function serveScenario(sc: Scenario, o: ServeOptions): Promise<Serv
       closed = true;
       await stopScheduler(scheduler);
       kubelet?.stop();
+      eventExpiry.stop();
       annotations?.close();
       await server.close();
     },
