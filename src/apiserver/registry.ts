@@ -383,7 +383,7 @@ export class ResourceRegistry {
     if (this.cluster.clearsNominationOnBinding && next.status) delete next.status.nominatedNodeName;
     if (binding.metadata?.annotations) next.metadata.annotations = { ...next.metadata.annotations, ...binding.metadata.annotations };
     setCondition(next, { type: 'PodScheduled', status: 'True', lastTransitionTime: this.now() });
-    this.cluster.bindings.push({ pod: `${t.namespace}/${name}`, node, time: this.clock.now() });
+    this.cluster.recordBinding(t.namespace, name, node);
     this.cluster.update(next);
     return successStatus(201);
   }

@@ -240,6 +240,16 @@ describe('MemoryCluster: binding and status', () => {
     assert.equal(makePod('x').kind, 'Pod');
   });
 
+  it('logs each binding unless keepBindings is false', async () => {
+    for (const keepBindings of [undefined, false]) {
+      const c = new MemoryCluster({ clock: new FakeClock(5), keepBindings });
+      c.create(makeNode('a'));
+      await c.bind(c.create(bare('p')), 'a');
+      assert.equal(c.getPod('default', 'p')?.spec.nodeName, 'a');
+      assert.deepEqual(c.bindings, keepBindings === false ? [] : [{ pod: 'default/p', node: 'a', time: 5 }]);
+    }
+  });
+
   it('keeps the most recent recordedEventsLimit events (at most twice as many), or none with 0', () => {
     const event = (i: number): ClusterEventRecord => ({ regarding: { kind: 'Pod', namespace: 'default', name: `p${i}` }, type: 'Normal', reason: 'Scheduled', action: 'Binding', note: `${i}`, time: i });
     const c = new MemoryCluster({ clock: new FakeClock(0), recordedEventsLimit: 3 });

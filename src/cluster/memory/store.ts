@@ -66,6 +66,11 @@ export interface MemoryClusterOptions {
    * store nobody reads them from). Without a bound a long run would keep one per scheduled pod.
    */
   recordedEventsLimit?: number;
+  /**
+   * Whether `bindings` logs every binding (default true: simulations, what-if runs and tests read
+   * it); a long-running served cluster turns it off, or it would grow by one entry per binding.
+   */
+  keepBindings?: boolean;
   /** Run the embedded PV controller that binds and provisions volumes (default true). */
   volumeController?: boolean;
   /** Run the embedded resourceclaim controller (claims from templates, release of claims; default true). */
@@ -130,8 +135,13 @@ export class MemoryCluster implements ClusterClient {
   private faults: Fault[] = [];
   /** The events recorded (recordEvent), oldest first: the most recent recordedEventsLimit of them, at least. */
   readonly recordedEvents: ClusterEventRecord[] = [];
-  /** Every bind call that succeeded, in order (pod key → node), for tests and reports. */
+  /** Every bind call that succeeded, in order (pod key → node), for tests and reports; empty without keepBindings. */
   readonly bindings: { pod: string; node: string; time: number }[] = [];
+
+  /** Logs a binding in `bindings` (the store's bind, and the API server's binding subresource). */
+  recordBinding(namespace: string, name: string, node: string): void {
+    if (this.opts.keepBindings !== false) this.bindings.push({ pod: `${namespace}/${name}`, node, time: this.opts.clock.now() });
+  }
 
   /** The embedded PV controller, unless turned off. */
   readonly volumeController: VolumeController | null;
@@ -442,7 +452,7 @@ export class MemoryCluster implements ClusterClient {
     next.spec.nodeName = nodeName;
     // Only when set: a delete turns the status object into a slow dictionary for every later read.
     if (this.clearsNominationOnBinding && next.status!.nominatedNodeName !== undefined) delete next.status!.nominatedNodeName;
-    this.bindings.push({ pod: `${ns}/${name}`, node: nodeName, time: this.opts.clock.now() });
+    this.recordBinding(ns, name, nodeName);
     this.replaceExisting(key, cur, next);
   }
 

@@ -159,6 +159,8 @@ export async function serveScenario(sc: Scenario, o: ServeOptions): Promise<Serv
   const cluster = new MemoryCluster({
     clock, admitPod: o.admitPod, gates: clusterGates(o.featureGates), watchHistorySize: o.watchHistorySize, random: seededRandom(o.seed ?? 1), uuidRandom: seededRandom((o.seed ?? 1) ^ 0x5eed),
     workloadControllers: sc.controllers !== false, disruptionController: true,
+    // Nothing reads a served cluster's log of bindings, and it would grow with every one.
+    keepBindings: false,
   });
   populateCluster(cluster, sc);
   for (const p of sc.pending) cluster.create(p);
