@@ -5,6 +5,7 @@
 import { parse as parseYaml } from 'yaml';
 import type { KubeObject, ObjectMeta, Pod } from '../api/types.js';
 import type { PodGroup } from '../api/scheduling.js';
+import { freeGeneratedName } from '../cluster/memory/generate_name.js';
 import { MemoryCluster, setCondition } from '../cluster/memory/store.js';
 import { ApiError } from '../cluster/types.js';
 import { rfc3339, type Clock } from '../util/clock.js';
@@ -61,7 +62,6 @@ const patchTypes = ['application/json-patch+json', 'application/merge-patch+json
 export const systemNamespaces = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 const undeletableNamespaces = new Set(['default', 'kube-system', 'kube-public']);
 
-const generateNameAlphabet = 'bcdfghjklmnpqrstvwxz2456789';
 
 export class ResourceRegistry {
   constructor(
@@ -120,7 +120,8 @@ export class ResourceRegistry {
     const obj = this.withoutDisabledFields(r, decoded, null);
     const meta = obj.metadata as Meta;
     this.checkNamespace(t, meta);
-    if (!meta.name && meta.generateName) meta.name = this.generateName(meta.generateName);
+    // A generated name another object has is generated again, as kube-apiserver retries it.
+    if (!meta.name && meta.generateName) meta.name = freeGeneratedName(meta.generateName, this.random, (name) => this.stored(r, meta.namespace ?? '', name) !== undefined);
     // As kube-apiserver: admission (namespace lifecycle, priority) before validation, then storage.
     if (r.namespaced && meta.name && !this.cluster.get('Namespace', '', meta.namespace ?? '')) throw notFound({ group: '', name: 'namespaces' }, meta.namespace ?? '');
     this.admit(r, obj);
@@ -179,12 +180,6 @@ export class ResourceRegistry {
       if (old !== null && k.validateUpdate) errs.push(...k.validateUpdate(old, obj));
     }
     if (errs.length > 0) throw invalid(r, obj.metadata?.name ?? '', errs);
-  }
-
-  private generateName(prefix: string): string {
-    let suffix = '';
-    for (let i = 0; i < 5; i++) suffix += generateNameAlphabet[Math.floor(this.random() * generateNameAlphabet.length)];
-    return prefix + suffix;
   }
 
   // ---- update ----

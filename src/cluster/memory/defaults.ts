@@ -106,24 +106,34 @@ export function defaultStorageClass(sc: StorageClass): StorageClass {
   return out;
 }
 
-/** The store's key of an object: its kind key (api/kinds.ts), namespace and name. */
+/** An object's key among objects of every kind: its kind key (api/kinds.ts), namespace and name. */
 export function objectKey(o: KubeObject): string {
-  return keyOf(kindKeyOf(o), o.metadata?.namespace ?? 'default', o.metadata?.name ?? '');
+  const kind = kindKeyOf(o);
+  return `${kind}/${keyNamespace(kind, o.metadata?.namespace ?? 'default')}/${o.metadata?.name ?? ''}`;
 }
 
 /**
- * objectKey as one flat string, for the key a map keeps: a key built by concatenation is a rope,
- * which V8 flattens into a new string (kept alive by the rope, so by the map) the first time a
- * lookup compares it, long after the object was stored. Lookups may use keyOf's rope.
+ * The key of the `kind` object `namespace/name` in the store's map of that kind: its name for a
+ * cluster-scoped kind (no string to build: a lookup hashes the name, whose hash V8 keeps),
+ * namespace/name otherwise.
  */
-export function storedObjectKey(o: KubeObject): string {
-  const kind = kindKeyOf(o);
-  return [kind, keyNamespace(kind, o.metadata?.namespace ?? 'default'), o.metadata?.name ?? ''].join('/');
+export function keyInKind(kind: string, namespace: string, name: string): string {
+  return clusterScopedKinds.has(kind) ? name : `${namespace}/${name}`;
 }
 
-/** objectKey of the `kind` object `namespace/name`, without building the object. */
-export function keyOf(kind: string, namespace: string, name: string): string {
-  return `${kind}/${keyNamespace(kind, namespace)}/${name}`;
+/** keyInKind of an object. */
+export function keyInKindOf(o: KubeObject): string {
+  return keyInKind(kindKeyOf(o), o.metadata?.namespace ?? 'default', o.metadata?.name ?? '');
+}
+
+/**
+ * keyInKindOf as one flat string, for the key a map keeps: a key built by concatenation is a rope,
+ * which V8 flattens into a new string (kept alive by the rope, so by the map) the first time a
+ * lookup compares it, long after the object was stored. Lookups may use keyInKind's rope.
+ */
+export function storedKeyInKind(o: KubeObject): string {
+  const name = o.metadata?.name ?? '';
+  return clusterScopedKinds.has(kindKeyOf(o)) ? name : [o.metadata?.namespace ?? 'default', name].join('/');
 }
 
 /** The namespace part of a key: empty for a cluster-scoped kind, whatever the object says. */

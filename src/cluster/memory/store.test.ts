@@ -2,14 +2,14 @@
 // deletes and fault injection.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Node, Pod, PriorityClass } from '../../api/types.js';
+import type { KubeObject, Node, Pod, PriorityClass } from '../../api/types.js';
 import type { PodGroup } from '../../api/scheduling.js';
 import type { ResourceClaim } from '../../api/dra_types.js';
 import { makeNode, makePod } from '../../testing/builders.js';
 import { FakeClock } from '../../util/clock.js';
 import { ApiError, type ClusterEventRecord, type WatchEvent } from '../types.js';
 import { MemoryCluster } from './store.js';
-import { objectKey, storedObjectKey } from './defaults.js';
+import { keyInKindOf, objectKey, storedKeyInKind } from './defaults.js';
 
 const newCluster = () => new MemoryCluster({ clock: new FakeClock(1_000) });
 const bare = (name: string): Pod => ({ kind: 'Pod', metadata: { name }, spec: { containers: [{ name: 'c', resources: { limits: { cpu: '1' } } }] } });
@@ -301,9 +301,46 @@ describe('MemoryCluster: claim and pod writes that share stored parts', () => {
   });
 });
 
+describe('MemoryCluster: generateName', () => {
+  const generated = (prefix: string): Pod => ({ apiVersion: 'v1', kind: 'Pod', metadata: { generateName: prefix, namespace: 'default' }, spec: { containers: [{ name: 'c' }] } });
+
+  it('generates another name when the first is taken, as the API server retries, and answers 409 after eight', () => {
+    let i = 0;
+    // Five draws a name: bbbbb, bbbbb, ccccc, then bbbbb for ever.
+    const draws = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0.04, 0.04, 0.04, 0.04, 0.04];
+    const c = new MemoryCluster({ clock: new FakeClock(0), random: () => draws[i++] ?? 0 });
+    assert.equal(c.create(generated('g-')).metadata.name, 'g-bbbbb');
+    assert.equal(c.create(generated('g-')).metadata.name, 'g-ccccc');
+    assert.throws(() => c.create(generated('g-')), (e: unknown) => e instanceof ApiError && e.code === 409);
+    assert.equal(c.list('Pod').length, 2);
+    assert.equal(c.create(generated('other-')).metadata.name, 'other-bbbbb', 'names are per prefix');
+  });
+
+  it('cuts a long prefix so the generated name has 63 characters', () => {
+    const c = new MemoryCluster({ clock: new FakeClock(0), random: () => 0 });
+    assert.equal(c.create(generated('p'.repeat(80))).metadata.name, `${'p'.repeat(58)}bbbbb`);
+  });
+});
+
 describe('MemoryCluster: keys', () => {
-  it('stores an object under the key lookups build (the flat form of objectKey)', () => {
+  it('stores an object under the key lookups build (the flat form of keyInKind): a node under its name, a pod under namespace/name', () => {
     const objects = [makePod('p', {}), { ...makePod('q', {}), metadata: { name: 'q' } }, makeNode('n', {}), { ...makeNode('m', {}), metadata: { name: 'm', namespace: 'ignored' } }];
-    for (const o of objects) assert.equal(storedObjectKey(o), objectKey(o));
+    for (const o of objects) assert.equal(storedKeyInKind(o), keyInKindOf(o));
+    assert.deepEqual(objects.map(storedKeyInKind), ['default/p', 'default/q', 'n', 'm']);
+    assert.deepEqual(objects.map(objectKey), ['Pod/default/p', 'Pod/default/q', 'Node//n', 'Node//m'], 'objectKey, for maps of every kind, names the kind');
+  });
+
+  it('keys are per kind: a Namespace and a ConfigMap named alike are both kept, a node is found by its name alone', () => {
+    const c = newCluster();
+    const objects: KubeObject[] = [
+      { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'default' } },
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'default', namespace: 'default' } },
+      makeNode('default', {}),
+    ];
+    for (const o of objects) c.create(o);
+    assert.equal(c.get('Namespace', '', 'default')?.kind, 'Namespace');
+    assert.equal(c.get('ConfigMap', 'default', 'default')?.kind, 'ConfigMap');
+    assert.equal(c.get('Node', 'any', 'default')?.kind, 'Node');
+    assert.equal(c.get('ConfigMap', 'other', 'default'), undefined);
   });
 });

@@ -12,7 +12,8 @@ import { shallowCopy } from '../../util/shallow_copy.js';
 import { aggregateFieldErrors, applyResourceDefaults, dropDeallocatedStatusDevices, kindValidation, validatePodStatusNomination, type FieldError } from '../../api/validation/index.js';
 import { nameIsDNSSubdomain, validateObjectMeta } from '../../api/validation/meta.js';
 import { ApiError, type ClusterClient, type ClusterEventRecord, type PodStatusPatch, type WatchEvent, type WatchHandler } from '../types.js';
-import { defaultCompositePodGroup, defaultNode, defaultPod, defaultPodGroup, defaultStorageClass, keyOf, objectKey, storedObjectKey } from './defaults.js';
+import { defaultCompositePodGroup, defaultNode, defaultPod, defaultPodGroup, defaultStorageClass, keyInKind, keyInKindOf, storedKeyInKind } from './defaults.js';
+import { freeGeneratedName, generatedName } from './generate_name.js';
 import { VolumeController } from './volume_controller.js';
 import { ResourceClaimController } from './resourceclaim_controller.js';
 import { WorkloadControllers } from './controllers/index.js';
@@ -101,7 +102,6 @@ const draKinds: ReadonlySet<string> = new Set(kinds.filter((k: KindInfo) => k.ap
 const initialListOrder: readonly string[] = kinds.filter((k: KindInfo) => k.watched === true || k.listed === true).map((k) => kindKey(k));
 
 /** The letters generated names end in (apimachinery's utilrand alphabet). */
-const generateNameAlphabet = 'bcdfghjklmnpqrstvwxz2456789';
 
 export type { VersionedEvent, VersionedHandler } from './versioned_event.js';
 
@@ -116,7 +116,7 @@ export function podGroupFieldGates(g: ClusterGates): PodGroupFieldGates {
 }
 
 export class MemoryCluster implements ClusterClient {
-  /** Objects by kind key (api/kinds.ts), then by objectKey: listing a kind does not walk every object. */
+  /** Objects by kind key (api/kinds.ts), then by keyInKind: listing a kind does not walk every object. */
   private readonly byKind = new Map<string, Map<string, KubeObject>>();
   private resourceVersion = 0;
   private uidCounter = 0;
@@ -201,9 +201,13 @@ export class MemoryCluster implements ClusterClient {
 
   /** `prefix` and five letters from the seeded source, as the API server's name generator. */
   generateName(prefix: string): string {
-    let suffix = '';
-    for (let i = 0; i < 5; i++) suffix += generateNameAlphabet[Math.floor(this.random() * generateNameAlphabet.length)];
-    return prefix + suffix;
+    return generatedName(prefix, this.random);
+  }
+
+  /** A name from `o`'s generateName that no `kind` object of its namespace has (retried as the API server does). */
+  private freeName(kind: string, o: KubeObject): string {
+    const namespace = o.metadata?.namespace ?? 'default';
+    return freeGeneratedName(o.metadata?.generateName ?? '', this.random, (name) => this.lookup(kind, keyInKind(kind, namespace, name)) !== undefined);
   }
 
   private nextRV(): string {
@@ -273,9 +277,9 @@ export class MemoryCluster implements ClusterClient {
   create<T extends KubeObject>(obj: T): T {
     if (!obj.kind) throw new ApiError(400, 'object has no kind');
     const o = this.prepare(obj);
-    if (!o.metadata!.name && o.metadata!.generateName) (o.metadata as WritableMeta).name = this.generateName(o.metadata!.generateName);
-    const key = storedObjectKey(o);
     const kind = kindKeyOf(o);
+    if (!o.metadata!.name && o.metadata!.generateName) (o.metadata as WritableMeta).name = this.freeName(kind, o);
+    const key = storedKeyInKind(o);
     if (this.lookup(kind, key) !== undefined) throw new ApiError(409, `${o.kind} "${o.metadata?.name}" already exists`);
     const meta = o.metadata as WritableMeta;
     meta.uid ??= this.opts.uuidRandom ? randomUUID(this.opts.uuidRandom) : `${this.opts.uidPrefix ?? 'uid-'}${++this.uidCounter}`;
@@ -289,7 +293,7 @@ export class MemoryCluster implements ClusterClient {
 
   /** Replaces an existing object (or creates it). */
   update<T extends KubeObject>(obj: T): T {
-    const key = objectKey({ ...obj, metadata: { ...obj.metadata, namespace: obj.metadata?.namespace ?? 'default' } });
+    const key = keyInKindOf(obj);
     const old = this.lookup(kindKeyOf(obj), key);
     if (!old) return this.create(obj);
     // Admission's fills happen on create only (a pod's or a group's priority never changes after).
@@ -341,7 +345,7 @@ export class MemoryCluster implements ClusterClient {
   }
 
   remove(kind: string, namespace: string, name: string): boolean {
-    const key = keyOf(kind, namespace, name);
+    const key = keyInKind(kind, namespace, name);
     const old = this.lookup(kind, key);
     if (!old) return false;
     this.deleteObject(key, old);
@@ -354,7 +358,7 @@ export class MemoryCluster implements ClusterClient {
   }
 
   get<T extends KubeObject>(kind: string, namespace: string, name: string): T | undefined {
-    return this.lookup(kind, keyOf(kind, namespace, name)) as T | undefined;
+    return this.lookup(kind, keyInKind(kind, namespace, name)) as T | undefined;
   }
 
   list<T extends KubeObject>(kind: string): T[] {
@@ -438,7 +442,7 @@ export class MemoryCluster implements ClusterClient {
     this.checkFault('bind');
     const ns = pod.metadata.namespace ?? 'default';
     const name = pod.metadata.name ?? '';
-    const key = keyOf('Pod', ns, name);
+    const key = keyInKind('Pod', ns, name);
     const cur = this.lookup('Pod', key) as Pod | undefined;
     if (!cur || (pod.metadata.uid && cur.metadata.uid !== pod.metadata.uid)) {
       throw new ApiError(404, `pods "${name}" not found`);
@@ -471,7 +475,7 @@ export class MemoryCluster implements ClusterClient {
     if (patch.extendedResourceClaimStatus) next.status.extendedResourceClaimStatus = patch.extendedResourceClaimStatus;
     const errs = validatePodStatusNomination(cur, next, this.clearsNominationOnBinding);
     if (errs.length > 0) throw new ApiError(422, `Pod "${cur.metadata.name ?? ''}" is invalid: ${aggregateFieldErrors(errs)}`);
-    this.replaceExisting(objectKey(cur), cur, next);
+    this.replaceExisting(keyInKindOf(cur), cur, next);
   }
 
   /**
@@ -487,7 +491,7 @@ export class MemoryCluster implements ClusterClient {
     const status: NonNullable<Pod['status']> = cur.status === undefined ? {} : shallowCopy(cur.status);
     status.resourceClaimStatuses = statuses;
     const next: Pod = { ...cur, metadata: { ...cur.metadata }, status };
-    return this.replaceExisting(objectKey(cur), cur, next) as Pod;
+    return this.replaceExisting(keyInKindOf(cur), cur, next) as Pod;
   }
 
   /** Runs as a client's pod deletion arrives, before it is stored (the differential harness's timeline reads the gate then). */
@@ -543,7 +547,7 @@ export class MemoryCluster implements ClusterClient {
     next.metadata = { ...cur.metadata };
     if (podGroup.status === undefined) delete next.status;
     else next.status = cloneJSON(this.withoutDisabledFields('PodGroup', { ...next, status: podGroup.status }, cur, 'status').status);
-    return this.replaceExisting(objectKey(cur), cur, next) as PodGroup;
+    return this.replaceExisting(keyInKindOf(cur), cur, next) as PodGroup;
   }
 
   /** updateResourceClaimStatus without the armed faults (the embedded controllers' own writes). */
@@ -558,7 +562,7 @@ export class MemoryCluster implements ClusterClient {
     applyResourceDefaults(next);
     dropDeallocatedStatusDevices(cur, next);
     MemoryCluster.refuseInvalid(cur, kindValidation('ResourceClaim')!.validateStatusUpdate!(cur, next));
-    return this.replaceExisting(objectKey(cur), cur, next) as ResourceClaim;
+    return this.replaceExisting(keyInKindOf(cur), cur, next) as ResourceClaim;
   }
 
   async updateResourceClaim(claim: ResourceClaim): Promise<ResourceClaim> {
@@ -588,7 +592,7 @@ export class MemoryCluster implements ClusterClient {
       this.remove('ResourceClaim', cur.metadata.namespace ?? 'default', cur.metadata.name ?? '');
       return { ...next, metadata: { ...next.metadata, resourceVersion: String(this.resourceVersion) } };
     }
-    return this.replaceExisting(objectKey(cur), cur, next) as ResourceClaim;
+    return this.replaceExisting(keyInKindOf(cur), cur, next) as ResourceClaim;
   }
 
   async createResourceClaim(claim: ResourceClaim): Promise<ResourceClaim> {
@@ -596,7 +600,7 @@ export class MemoryCluster implements ClusterClient {
     obj.kind = 'ResourceClaim';
     obj.metadata = shallowCopy(claim.metadata);
     // As the API server: the name is generated before validation.
-    if (!obj.metadata.name && obj.metadata.generateName) (obj.metadata as WritableMeta).name = this.generateName(obj.metadata.generateName);
+    if (!obj.metadata.name && obj.metadata.generateName) (obj.metadata as WritableMeta).name = this.freeName('ResourceClaim', obj);
     MemoryCluster.refuseInvalid(obj, kindValidation('ResourceClaim')!.validate(obj));
     return this.create<ResourceClaim>(obj);
   }
@@ -616,19 +620,19 @@ export class MemoryCluster implements ClusterClient {
     }
     if (cur.metadata.deletionTimestamp) return;
     const next: ResourceClaim = { ...cur, metadata: { ...cur.metadata, deletionTimestamp: rfc3339(this.opts.clock.now()) } };
-    this.replaceExisting(objectKey(cur), cur, next);
+    this.replaceExisting(keyInKindOf(cur), cur, next);
   }
 
   /** An update (PUT) of an existing object: 404 when missing, 409 when its resourceVersion is stale. */
   private replaceChecked<T extends KubeObject>(obj: T, resource: string): T {
     const cur = this.currentForUpdate(obj, resource);
-    return this.replaceExisting(objectKey(cur), cur, cloneJSON(obj)) as T;
+    return this.replaceExisting(keyInKindOf(cur), cur, cloneJSON(obj)) as T;
   }
 
   /** The stored version `obj` replaces: ApiError(404) when missing, 409 when `obj`'s resourceVersion is stale. */
   private currentForUpdate(obj: KubeObject, resource: string): KubeObject {
     const name = obj.metadata?.name ?? '';
-    const cur = this.lookup(kindKeyOf(obj), objectKey(obj));
+    const cur = this.lookup(kindKeyOf(obj), keyInKindOf(obj));
     if (!cur) throw new ApiError(404, `${resource} "${name}" not found`);
     const rv = obj.metadata?.resourceVersion;
     if (rv && rv !== cur.metadata?.resourceVersion) {
