@@ -176,6 +176,18 @@ describe('MemoryCluster: binding and status', () => {
     assert.equal(c.bindings.length, 1);
   });
 
+  it('bind refuses, as the binding subresource does (409), a pod being deleted and a gated pod', async () => {
+    const c = newCluster();
+    c.create(makeNode('n1'));
+    const deleting = c.create({ ...bare('deleting'), metadata: { name: 'deleting', finalizers: ['x/y'] } });
+    const marked = c.update({ ...deleting, metadata: { ...deleting.metadata, deletionTimestamp: '2026-01-01T00:00:00Z' } });
+    const gated = c.create({ ...bare('gated'), spec: { ...bare('gated').spec, schedulingGates: [{ name: 'wait' }] } });
+    for (const [pod, why] of [[marked, 'pod deleting is being deleted, cannot be assigned to a host'], [gated, 'pod gated has non-empty .spec.schedulingGates']] as const) {
+      await assert.rejects(c.bind(pod, 'n1'), (e: unknown) => e instanceof ApiError && e.code === 409 && e.message === `Operation cannot be fulfilled on pods/binding "${pod.metadata.name}": ${why}`);
+    }
+    assert.deepEqual(c.bindings, []);
+  });
+
   it('injected faults fail the next calls of that operation only', async () => {
     const c = newCluster();
     c.create(makeNode('n1'));

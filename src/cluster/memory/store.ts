@@ -447,9 +447,12 @@ export class MemoryCluster implements ClusterClient {
     if (!cur || (pod.metadata.uid && cur.metadata.uid !== pod.metadata.uid)) {
       throw new ApiError(404, `pods "${name}" not found`);
     }
-    if (cur.spec.nodeName) {
-      throw new ApiError(409, `Operation cannot be fulfilled on pods/binding "${name}": pod ${name} is already assigned to node "${cur.spec.nodeName}"`);
-    }
+    // The binding subresource's refusals, in its order (pod/storage BindingREST.setPodNodeAndMetadata).
+    const refused = cur.metadata.deletionTimestamp ? `pod ${name} is being deleted, cannot be assigned to a host`
+      : cur.spec.nodeName ? `pod ${name} is already assigned to node "${cur.spec.nodeName}"`
+      : (cur.spec.schedulingGates?.length ?? 0) > 0 ? `pod ${name} has non-empty .spec.schedulingGates`
+      : null;
+    if (refused !== null) throw new ApiError(409, `Operation cannot be fulfilled on pods/binding "${name}": ${refused}`);
     if (!this.get('Node', '', nodeName)) throw new ApiError(404, `nodes "${nodeName}" not found`);
     const scheduled: PodCondition = { type: 'PodScheduled', status: 'True', lastTransitionTime: rfc3339(this.opts.clock.now()) };
     const next = MemoryCluster.podForWrite(cur, withCondition(asList(cur.status?.conditions), scheduled));
