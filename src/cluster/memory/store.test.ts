@@ -328,9 +328,16 @@ describe('MemoryCluster: generateName', () => {
     assert.equal(c.create(generated('other-')).metadata.name, 'other-bbbbb', 'names are per prefix');
   });
 
-  it('cuts a long prefix so the generated name has 63 characters', () => {
+  it('cuts a long prefix so the generated name has 63 characters', async () => {
     const c = new MemoryCluster({ clock: new FakeClock(0), random: () => 0 });
     assert.equal(c.create(generated('p'.repeat(80))).metadata.name, `${'p'.repeat(58)}bbbbb`);
+    // A claim for a pod with a long name (the scheduler's extended-resources claim, a template's
+    // claim) is valid: its name was 70 characters and refused before.
+    const claim = await c.createResourceClaim({
+      apiVersion: 'resource.k8s.io/v1', kind: 'ResourceClaim', metadata: { generateName: `${'long-pod-name-'.repeat(4)}-extended-resources-`, namespace: 'default' },
+      spec: { devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: 'gpu' } }] } },
+    });
+    assert.equal(claim.metadata.name?.length, 63);
   });
 });
 
