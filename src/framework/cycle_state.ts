@@ -22,8 +22,9 @@ export class CycleState {
   /** Filter plugins whose PreFilter returned Skip (replaced as a whole, never changed in place). */
   skipFilterPlugins: ReadonlySet<string> = none;
   /**
-   * Which of its framework's PreFilter runs set skipFilterPlugins (0: none), shared by clones: the
-   * framework keeps the Filter plugins to walk for the last run (skip sets are shared across runs).
+   * Which PreFilter run set skipFilterPlugins (numbered across frameworks; 0: none), shared by
+   * clones: a framework keeps the Filter plugins to walk for its last run (skip sets are shared
+   * across runs, so they cannot tell runs apart).
    */
   preFilterRun = 0;
   /** Score plugins whose PreScore returned Skip (replaced as a whole, never changed in place). */

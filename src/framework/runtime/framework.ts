@@ -74,6 +74,8 @@ export interface PluginScoreColumn {
 const itself = (s: Status | null): Status | null => s;
 /** PreBindPreFlight's answer when every plugin skipped (shared: nothing changes it). */
 const allPreBindSkipped = Object.freeze(new Status(Code.Skip));
+/** PreFilter runs so far, of every framework (CycleState.preFilterRun): a run's number is its own. */
+let preFilterRuns = 0;
 
 export class Framework extends FrameworkHandle {
   readonly percentageOfNodesToScore: number | null;
@@ -113,8 +115,6 @@ export class Framework extends FrameworkHandle {
   private readonly skippedScorePlugins: PluginNameSets;
   private readonly skippedPreBindPlugins: PluginNameSets;
   private readonly parallelPreBindPlugins: PluginNameSets;
-  /** PreFilter runs so far (CycleState.preFilterRun). */
-  private preFilterRuns = 0;
 
   constructor(profile: ProfileConfig, deps: FrameworkDeps) {
     super(profile.schedulerName, deps);
@@ -268,7 +268,7 @@ export class Framework extends FrameworkHandle {
   /** As upstream, the state gets the skipped plugins once PreFilter is over, whatever it returns. */
   private endPreFilter(state: CycleState, r: PreFilterRunResult): PreFilterRunResult {
     state.skipFilterPlugins = this.skippedFilterPlugins.end();
-    state.preFilterRun = ++this.preFilterRuns;
+    state.preFilterRun = ++preFilterRuns;
     return r;
   }
 
