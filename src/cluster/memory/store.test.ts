@@ -163,7 +163,7 @@ describe('MemoryCluster: binding and status', () => {
     assert.deepEqual(c.bindings, [{ pod: 'default/p', node: 'n1', time: 1_000 }]);
   });
 
-  it('bind refuses an assigned pod (409), an unknown pod or node (404)', async () => {
+  it('bind refuses an assigned pod (409), an unknown pod (404); binds to a node it does not have, as kube-apiserver does', async () => {
     const c = newCluster();
     c.create(makeNode('n1'));
     const p = c.create(bare('p'));
@@ -171,9 +171,10 @@ describe('MemoryCluster: binding and status', () => {
     await rejects(c.bind(p, 'n1'), 409);
     await rejects(c.bind(bare('ghost'), 'n1'), 404);
     const q = c.create(bare('q'));
-    await rejects(c.bind(q, 'nope'), 404);
     await rejects(c.bind({ ...q, metadata: { ...q.metadata, uid: 'other-uid' } }, 'n1'), 404);
-    assert.equal(c.bindings.length, 1);
+    await c.bind(q, 'gone');
+    assert.equal(c.getPod('default', 'q')?.spec.nodeName, 'gone');
+    assert.deepEqual(c.bindings.map((b) => b.node), ['n1', 'gone']);
   });
 
   it('bind refuses, as the binding subresource does (409), a pod being deleted and a gated pod', async () => {

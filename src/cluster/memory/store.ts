@@ -453,7 +453,8 @@ export class MemoryCluster implements ClusterClient {
       : (cur.spec.schedulingGates?.length ?? 0) > 0 ? `pod ${name} has non-empty .spec.schedulingGates`
       : null;
     if (refused !== null) throw new ApiError(409, `Operation cannot be fulfilled on pods/binding "${name}": ${refused}`);
-    if (!this.get('Node', '', nodeName)) throw new ApiError(404, `nodes "${nodeName}" not found`);
+    // The node is not looked up: the binding subresource binds to any name, as kube-apiserver's
+    // does (a pod bound to a node deleted meanwhile is the pod garbage collector's to remove).
     const scheduled: PodCondition = { type: 'PodScheduled', status: 'True', lastTransitionTime: rfc3339(this.opts.clock.now()) };
     const next = MemoryCluster.podForWrite(cur, withCondition(asList(cur.status?.conditions), scheduled));
     next.spec.nodeName = nodeName;
