@@ -7,6 +7,7 @@ import { ApiServer } from '../../apiserver/server.js';
 import type { KubeObject, Node, PersistentVolume, PersistentVolumeClaim, Pod } from '../../api/types.js';
 import type { ResourceClaim } from '../../api/dra_types.js';
 import { toEventObject } from '../../cluster/kube/events.js';
+import { PodGC } from '../../cluster/memory/controllers/pod_gc.js';
 import { EventExpiry } from '../../cluster/memory/event_expiry.js';
 import { Kubelet } from '../../cluster/memory/kubelet.js';
 import { MemoryCluster } from '../../cluster/memory/store.js';
@@ -213,6 +214,9 @@ export async function serveScenario(sc: Scenario, o: ServeOptions): Promise<Serv
   kubelet?.start();
   const eventExpiry = new EventExpiry(cluster, clock, o.eventTtlMs);
   eventExpiry.start();
+  // kube-controller-manager's pod garbage collector: a deleted node's pods go 40-60 s later.
+  const podGC = new PodGC(cluster, clock);
+  podGC.start();
   await scheduler.start();
   scheduler.loop.start();
   let closed = false;
@@ -229,6 +233,7 @@ export async function serveScenario(sc: Scenario, o: ServeOptions): Promise<Serv
       await stopScheduler(scheduler);
       kubelet?.stop();
       eventExpiry.stop();
+      podGC.stop();
       annotations?.close();
       await server.close();
     },
