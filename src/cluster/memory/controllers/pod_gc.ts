@@ -8,9 +8,9 @@ import { setCondition, type MemoryCluster } from '../store.js';
 /** How often the collector runs (gcCheckPeriod). */
 export const podGCPeriodMs = 20_000;
 /** How long a node must stay missing before its pods go (quarantineTime). */
-export const podGCQuarantineMs = 40_000;
+const podGCQuarantineMs = 40_000;
 /** kube-controller-manager's default --terminated-pod-gc-threshold. */
-export const defaultTerminatedPodThreshold = 12_500;
+const defaultTerminatedPodThreshold = 12_500;
 
 const isTerminated = (p: Pod): boolean => {
   const phase = p.status?.phase;
