@@ -8,6 +8,7 @@ import type { KubeObject, Node, PersistentVolume, PersistentVolumeClaim, Pod } f
 import type { ResourceClaim } from '../../api/dra_types.js';
 import { toEventObject } from '../../cluster/kube/events.js';
 import { PodGC } from '../../cluster/memory/controllers/pod_gc.js';
+import { TtlAfterFinished } from '../../cluster/memory/controllers/ttl_after_finished.js';
 import { EventExpiry } from '../../cluster/memory/event_expiry.js';
 import { Kubelet } from '../../cluster/memory/kubelet.js';
 import { MemoryCluster } from '../../cluster/memory/store.js';
@@ -217,6 +218,9 @@ export async function serveScenario(sc: Scenario, o: ServeOptions): Promise<Serv
   // kube-controller-manager's pod garbage collector: a deleted node's pods go 40-60 s later.
   const podGC = new PodGC(cluster, clock);
   podGC.start();
+  // And its TTL-after-finished controller: a finished Job with ttlSecondsAfterFinished goes then.
+  const ttlAfterFinished = new TtlAfterFinished(cluster, clock);
+  ttlAfterFinished.start();
   await scheduler.start();
   scheduler.loop.start();
   let closed = false;
@@ -234,6 +238,7 @@ export async function serveScenario(sc: Scenario, o: ServeOptions): Promise<Serv
       kubelet?.stop();
       eventExpiry.stop();
       podGC.stop();
+      ttlAfterFinished.stop();
       annotations?.close();
       await server.close();
     },
