@@ -1,6 +1,7 @@
 // Events expire as kube-apiserver's do (--event-ttl, default 1h; pkg/registry/core/event/storage:
 // every write of an Event, create or update, stores it with that TTL, and etcd deletes it then).
-import type { Clock, TimerHandle } from '../../util/clock.js';
+import type { Clock } from '../../util/clock.js';
+import { DeadlineTimer } from '../../util/deadline_timer.js';
 import type { MemoryCluster } from './store.js';
 import type { VersionedEvent } from './versioned_event.js';
 
@@ -25,11 +26,12 @@ export class EventExpiry {
   private head = 0;
   /** Each stored Event's current deadline, by namespace/name. */
   private readonly deadlines = new Map<string, number>();
-  private timer: TimerHandle | null = null;
-  private timerAt = Infinity;
+  private readonly timer: DeadlineTimer;
   private unsubscribe: (() => void) | null = null;
 
-  constructor(private readonly cluster: MemoryCluster, private readonly clock: Clock, private readonly ttlMs = defaultEventTtlMs) {}
+  constructor(private readonly cluster: MemoryCluster, private readonly clock: Clock, private readonly ttlMs = defaultEventTtlMs) {
+    this.timer = new DeadlineTimer(clock, () => this.expire());
+  }
 
   /** Follows the store's writes from now on; the Events already stored expire `ttlMs` from now. */
   start(): void {
@@ -42,9 +44,7 @@ export class EventExpiry {
   stop(): void {
     this.unsubscribe?.();
     this.unsubscribe = null;
-    if (this.timer !== null) this.clock.clearTimeout(this.timer);
-    this.timer = null;
-    this.timerAt = Infinity;
+    this.timer.cancel();
   }
 
   /** How many Events wait to expire. */
@@ -71,18 +71,13 @@ export class EventExpiry {
     this.queue.push({ key, namespace, name, at });
   }
 
-  /** A timer for the oldest deadline, unless one is set for it or earlier. */
+  /** A wake-up for the oldest deadline. */
   private arm(): void {
     const next = this.queue[this.head];
-    if (next === undefined || next.at >= this.timerAt) return;
-    if (this.timer !== null) this.clock.clearTimeout(this.timer);
-    this.timerAt = next.at;
-    this.timer = this.clock.setTimeout(() => this.expire(), Math.max(0, next.at - this.clock.now()));
+    if (next !== undefined) this.timer.wakeBy(next.at);
   }
 
   private expire(): void {
-    this.timer = null;
-    this.timerAt = Infinity;
     const now = this.clock.now();
     while (this.head < this.queue.length && this.queue[this.head]!.at <= now) {
       const d = this.queue[this.head++]!;

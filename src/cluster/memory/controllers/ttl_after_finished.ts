@@ -2,7 +2,8 @@
 // the served cluster: a finished Job with spec.ttlSecondsAfterFinished is deleted that long after
 // it finished (its pods then go with it, through the workload controllers' garbage collection).
 import type { KubeObject } from '../../../api/types.js';
-import type { Clock, TimerHandle } from '../../../util/clock.js';
+import type { Clock } from '../../../util/clock.js';
+import { DeadlineTimer } from '../../../util/deadline_timer.js';
 import type { MemoryCluster } from '../store.js';
 import type { VersionedEvent } from '../versioned_event.js';
 
@@ -26,11 +27,12 @@ export function jobExpiry(job: FinishedJob): number | null {
 export class TtlAfterFinished {
   /** Finished Jobs with a TTL, by namespace/name, and when each expires. */
   private readonly expiries = new Map<string, { namespace: string; name: string; uid: string | undefined; at: number }>();
-  private timer: TimerHandle | null = null;
-  private timerAt = Infinity;
+  private readonly timer: DeadlineTimer;
   private unsubscribe: (() => void) | null = null;
 
-  constructor(private readonly store: MemoryCluster, private readonly clock: Clock) {}
+  constructor(private readonly store: MemoryCluster, private readonly clock: Clock) {
+    this.timer = new DeadlineTimer(clock, () => this.expire());
+  }
 
   start(): void {
     if (this.unsubscribe !== null) return;
@@ -42,9 +44,7 @@ export class TtlAfterFinished {
   stop(): void {
     this.unsubscribe?.();
     this.unsubscribe = null;
-    if (this.timer !== null) this.clock.clearTimeout(this.timer);
-    this.timer = null;
-    this.timerAt = Infinity;
+    this.timer.cancel();
   }
 
   private observe({ event }: VersionedEvent): void {
@@ -63,20 +63,15 @@ export class TtlAfterFinished {
     else this.expiries.set(`${namespace}/${name}`, { namespace, name, uid: job.metadata?.uid, at });
   }
 
-  /** A timer for the earliest expiry, unless one is set for it or earlier. */
+  /** A wake-up for the earliest expiry. */
   private arm(): void {
     let next = Infinity;
     for (const e of this.expiries.values()) if (e.at < next) next = e.at;
-    if (next === Infinity || next >= this.timerAt) return;
-    if (this.timer !== null) this.clock.clearTimeout(this.timer);
-    this.timerAt = next;
-    this.timer = this.clock.setTimeout(() => this.expire(), Math.max(0, next - this.clock.now()));
+    if (next !== Infinity) this.timer.wakeBy(next);
   }
 
   /** Deletes the Jobs whose time has come, if each is still the one tracked (its uid). */
   private expire(): void {
-    this.timer = null;
-    this.timerAt = Infinity;
     const now = this.clock.now();
     for (const [key, e] of [...this.expiries]) {
       if (e.at > now) continue;
