@@ -118,7 +118,8 @@ export type Taint = core.Taint;
 export type Toleration = core.Toleration;
 export type TopologySpreadConstraint = core.TopologySpreadConstraint;
 export type ContainerPort = core.ContainerPort;
-export type PodCondition = core.PodCondition;
+/** With v1.33's observedGeneration (the pod's generation the writer saw), which kubernetes-types lacks. */
+export type PodCondition = core.PodCondition & { observedGeneration?: number };
 export type ContainerImage = core.ContainerImage;
 
 export type Namespace = core.Namespace;

@@ -36,6 +36,8 @@ export function handleSchedulingFailure(ctx: CycleContext, attempt: Attempt, sta
   if (!cached) return;
   const condition: PodCondition = {
     type: 'PodScheduled',
+    // The pod's generation (PodObservedGenerationTracking, GA and locked on since v1.35).
+    ...(cached.metadata.generation ? { observedGeneration: cached.metadata.generation } : {}),
     status: 'False',
     reason,
     message: msg,

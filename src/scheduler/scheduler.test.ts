@@ -3,7 +3,7 @@
 // by scheduleOne() and waitForBindings() on a FakeClock.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Pod } from '../api/types.js';
+import type { Pod, PodCondition } from '../api/types.js';
 import { MemoryCluster } from '../cluster/memory/store.js';
 import type { CycleState } from '../framework/cycle_state.js';
 import { ActionType, QueueingHint } from '../framework/events.js';
@@ -119,7 +119,7 @@ const newPod = (name: string, o: Parameters<typeof makePod>[1] = {}) => {
   return p;
 };
 const podIn = (env: Env, name: string) => env.cluster.getPod('default', name)!;
-const condition = (p: Pod) => p.status?.conditions?.find((c) => c.type === 'PodScheduled');
+const condition = (p: Pod): PodCondition | undefined => p.status?.conditions?.find((c) => c.type === 'PodScheduled');
 const eventsFor = (env: Env, name: string) => env.cluster.recordedEvents.filter((e) => e.regarding.name === name).map((e) => `${e.type} ${e.reason}: ${e.note}`);
 
 describe('Scheduler end to end', () => {
@@ -158,6 +158,15 @@ describe('Scheduler end to end', () => {
     assert.equal(env.sched.queue.whereIs(p.metadata.uid!), 'unschedulable');
     assert.deepEqual(env.attempts.map((a) => a.outcome), ['Unschedulable']);
     assert.equal(env.sched.scheduleOne(), false);
+
+    // A pod with a generation (every pod an API server stores has one) has it in the condition.
+    const generated = newPod('gen');
+    env.cluster.create({ ...generated, metadata: { ...generated.metadata, generation: 3 } });
+    env.sched.scheduleOne();
+    await env.sched.waitForBindings();
+    assert.equal(condition(podIn(env, 'gen'))?.observedGeneration, 3);
+    assert.equal(condition(p)?.observedGeneration, undefined, 'none without a generation');
+    env.cluster.remove('Pod', 'default', 'gen');
 
     // A node the filter's hint dismisses leaves it there; a good node brings it back.
     env.cluster.create(bad('n3'));

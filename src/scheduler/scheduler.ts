@@ -392,6 +392,7 @@ export class Scheduler implements SchedulingCycles, EventHandlerTarget {
     await this.deps.client.updatePodStatus(pod, {
       disruptionTarget: {
         type: 'DisruptionTarget',
+        ...(pod.metadata.generation ? { observedGeneration: pod.metadata.generation } : {}),
         status: 'True',
         reason: o?.disruptionReason ?? 'PreemptionByScheduler',
         message: o?.message ?? '',

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Node, Pod } from '../../../api/types.js';
+import type { Node, Pod, PodCondition } from '../../../api/types.js';
 import { FakeClock } from '../../../util/clock.js';
 import { MemoryCluster } from '../store.js';
 import { PodGC, podGCPeriodMs } from './pod_gc.js';
@@ -83,7 +83,8 @@ describe('PodGC (kube-controller-manager pod garbage collector)', () => {
     const { clock, cluster, gc } = setup();
     const held = cluster.create(pod('held', { finalizers: ['example.com/hold'] }));
     cluster.update({ ...held, metadata: { ...held.metadata, deletionTimestamp: '2026-01-01T00:00:00Z' } });
-    cluster.create(pod('held-on-gone', { nodeName: 'gone', finalizers: ['example.com/hold'] }));
+    const onGone = pod('held-on-gone', { nodeName: 'gone', finalizers: ['example.com/hold'] });
+    cluster.create({ ...onGone, metadata: { ...onGone.metadata, generation: 2 } });
     gc.start();
     tick(clock, 20_000);
     const marked = cluster.get<Pod>('Pod', 'default', 'held');
@@ -94,5 +95,6 @@ describe('PodGC (kube-controller-manager pod garbage collector)', () => {
     assert.equal(bound?.status?.phase, 'Failed');
     assert.ok(bound?.metadata.deletionTimestamp, 'marked for deletion, kept for its finalizer');
     assert.equal(bound?.metadata.deletionGracePeriodSeconds, 0);
+    assert.equal((bound?.status?.conditions?.find((c) => c.type === 'DisruptionTarget') as PodCondition | undefined)?.observedGeneration, 2, 'the pod generation, as upstream sets it');
   });
 });

@@ -103,7 +103,8 @@ export class PodGC {
     const now = rfc3339(this.clock.now());
     if (cur.status?.phase !== 'Succeeded' && cur.status?.phase !== 'Failed') {
       const next: Pod = { ...cur, status: { ...cur.status, phase: 'Failed' } };
-      if (condition !== null) setCondition(next, { ...condition, lastTransitionTime: now });
+      const generation = cur.metadata.generation;
+      if (condition !== null) setCondition(next, { ...condition, ...(generation ? { observedGeneration: generation } : {}), lastTransitionTime: now });
       cur = this.store.update(next);
     }
     if ((cur.metadata.finalizers ?? []).length === 0) this.store.remove('Pod', namespace, name);
