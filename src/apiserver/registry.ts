@@ -6,7 +6,7 @@ import { parse as parseYaml } from 'yaml';
 import type { KubeObject, ObjectMeta, Pod } from '../api/types.js';
 import type { PodGroup } from '../api/scheduling.js';
 import { freeGeneratedName } from '../cluster/memory/generate_name.js';
-import { MemoryCluster, setCondition } from '../cluster/memory/store.js';
+import { bindingRefusal, MemoryCluster, setCondition } from '../cluster/memory/store.js';
 import { ApiError } from '../cluster/types.js';
 import { rfc3339, type Clock } from '../util/clock.js';
 import { convertEvent } from './events.js';
@@ -61,7 +61,6 @@ const patchTypes = ['application/json-patch+json', 'application/merge-patch+json
 /** Namespaces the API server always has and refuses to delete (the system namespaces). */
 export const systemNamespaces = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 const undeletableNamespaces = new Set(['default', 'kube-system', 'kube-public']);
-
 
 export class ResourceRegistry {
   constructor(
@@ -369,9 +368,8 @@ export class ResourceRegistry {
     if (uid && uid !== cur.metadata.uid) throw conflict(pods, name, `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${cur.metadata.uid ?? ''}`);
     const rv = binding.metadata?.resourceVersion;
     if (rv && rv !== cur.metadata.resourceVersion) throw conflict(pods, name, OptimisticLockErrorMsg);
-    if (cur.metadata.deletionTimestamp) throw conflict(pods, name, `pod ${name} is being deleted, cannot be assigned to a host`, 'binding');
-    if (cur.spec.nodeName) throw conflict(pods, name, `pod ${name} is already assigned to node "${cur.spec.nodeName}"`, 'binding');
-    if ((cur.spec.schedulingGates ?? []).length > 0) throw conflict(pods, name, `pod ${name} has non-empty .spec.schedulingGates`, 'binding');
+    const refused = bindingRefusal(cur);
+    if (refused !== null) throw conflict(pods, name, refused, 'binding');
     this.fault('bind');
     const node = binding.target!.name!;
     const next: Pod = structuredClone(cur);

@@ -13,7 +13,7 @@ import { aggregateFieldErrors, applyResourceDefaults, dropDeallocatedStatusDevic
 import { nameIsDNSSubdomain, validateObjectMeta } from '../../api/validation/meta.js';
 import { ApiError, type ClusterClient, type ClusterEventRecord, type PodStatusPatch, type WatchEvent, type WatchHandler } from '../types.js';
 import { defaultCompositePodGroup, defaultNode, defaultPod, defaultPodGroup, defaultStorageClass, keyInKind, keyInKindOf, storedKeyInKind } from './defaults.js';
-import { freeGeneratedName, generatedName } from './generate_name.js';
+import { freeGeneratedName } from './generate_name.js';
 import { VolumeController } from './volume_controller.js';
 import { ResourceClaimController } from './resourceclaim_controller.js';
 import { WorkloadControllers } from './controllers/index.js';
@@ -100,8 +100,6 @@ const draKinds: ReadonlySet<string> = new Set(kinds.filter((k: KindInfo) => k.ap
 
 /** The order a new watcher gets the stored objects in: the kinds the scheduler reads, in the table's order. */
 const initialListOrder: readonly string[] = kinds.filter((k: KindInfo) => k.watched === true || k.listed === true).map((k) => kindKey(k));
-
-/** The letters generated names end in (apimachinery's utilrand alphabet). */
 
 export type { VersionedEvent, VersionedHandler } from './versioned_event.js';
 
@@ -198,11 +196,6 @@ export class MemoryCluster implements ClusterClient {
   }
 
   // ---- the API server side ----
-
-  /** `prefix` and five letters from the seeded source, as the API server's name generator. */
-  generateName(prefix: string): string {
-    return generatedName(prefix, this.random);
-  }
 
   /** A name from `o`'s generateName that no `kind` object of its namespace has (retried as the API server does). */
   private freeName(kind: string, o: KubeObject): string {
@@ -447,14 +440,9 @@ export class MemoryCluster implements ClusterClient {
     if (!cur || (pod.metadata.uid && cur.metadata.uid !== pod.metadata.uid)) {
       throw new ApiError(404, `pods "${name}" not found`);
     }
-    // The binding subresource's refusals, in its order (pod/storage BindingREST.setPodNodeAndMetadata).
-    const refused = cur.metadata.deletionTimestamp ? `pod ${name} is being deleted, cannot be assigned to a host`
-      : cur.spec.nodeName ? `pod ${name} is already assigned to node "${cur.spec.nodeName}"`
-      : (cur.spec.schedulingGates?.length ?? 0) > 0 ? `pod ${name} has non-empty .spec.schedulingGates`
-      : null;
+    const refused = bindingRefusal(cur);
     if (refused !== null) throw new ApiError(409, `Operation cannot be fulfilled on pods/binding "${name}": ${refused}`);
-    // The node is not looked up: the binding subresource binds to any name, as kube-apiserver's
-    // does (a pod bound to a node deleted meanwhile is the pod garbage collector's to remove).
+    // A pod bound to a node deleted meanwhile is the pod garbage collector's to remove.
     const scheduled: PodCondition = { type: 'PodScheduled', status: 'True', lastTransitionTime: rfc3339(this.opts.clock.now()) };
     const next = MemoryCluster.podForWrite(cur, withCondition(asList(cur.status?.conditions), scheduled));
     next.spec.nodeName = nodeName;
@@ -672,6 +660,18 @@ function schedulerView(e: WatchEvent): WatchEvent | null {
 /** A stored list as podForWrite's copy would read it (any other iterable spread), without copying an array. */
 function asList(list: readonly PodCondition[] | null | undefined): readonly PodCondition[] | null | undefined {
   return list === undefined || list === null || Array.isArray(list) ? list : [...list];
+}
+
+/**
+ * Why the binding subresource refuses to bind `pod` (a Conflict), in its order, or null
+ * (pod/storage BindingREST.setPodNodeAndMetadata). The node is not looked up: any name binds.
+ */
+export function bindingRefusal(pod: Pod): string | null {
+  const name = pod.metadata.name ?? '';
+  if (pod.metadata.deletionTimestamp) return `pod ${name} is being deleted, cannot be assigned to a host`;
+  if (pod.spec.nodeName) return `pod ${name} is already assigned to node "${pod.spec.nodeName}"`;
+  if ((pod.spec.schedulingGates?.length ?? 0) > 0) return `pod ${name} has non-empty .spec.schedulingGates`;
+  return null;
 }
 
 export function setCondition(pod: Pod, cond: PodCondition): void {
