@@ -2,6 +2,7 @@
 // failed is recorded, its status updated, and it goes back to the queue.
 import type { PodCondition } from '../api/types.js';
 import { podKey } from '../api/types.js';
+import { observedGenerationOf } from '../api/pod_conditions.js';
 import { FitError } from '../framework/runtime/fit_error.js';
 import { PodInfo } from '../framework/pod_info.js';
 import type { Status } from '../framework/status.js';
@@ -36,8 +37,7 @@ export function handleSchedulingFailure(ctx: CycleContext, attempt: Attempt, sta
   if (!cached) return;
   const condition: PodCondition = {
     type: 'PodScheduled',
-    // The pod's generation (PodObservedGenerationTracking, GA and locked on since v1.35).
-    ...(cached.metadata.generation ? { observedGeneration: cached.metadata.generation } : {}),
+    ...observedGenerationOf(cached),
     status: 'False',
     reason,
     message: msg,

@@ -3,6 +3,7 @@
 // binding_cycle.ts).
 import type { Pod } from '../api/types.js';
 import { podKey } from '../api/types.js';
+import { observedGenerationOf } from '../api/pod_conditions.js';
 import { Cache } from '../cache/cache.js';
 import { Snapshot } from '../cache/snapshot.js';
 import type { ClusterClient, PodStatusPatch } from '../cluster/types.js';
@@ -392,7 +393,7 @@ export class Scheduler implements SchedulingCycles, EventHandlerTarget {
     await this.deps.client.updatePodStatus(pod, {
       disruptionTarget: {
         type: 'DisruptionTarget',
-        ...(pod.metadata.generation ? { observedGeneration: pod.metadata.generation } : {}),
+        ...observedGenerationOf(pod),
         status: 'True',
         reason: o?.disruptionReason ?? 'PreemptionByScheduler',
         message: o?.message ?? '',

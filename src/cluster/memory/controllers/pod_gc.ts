@@ -2,6 +2,7 @@
 // served cluster: pods bound to a node that is gone, pods deleted before they were scheduled, and
 // terminated pods past the threshold are marked Failed and force-deleted.
 import type { Pod, PodCondition } from '../../../api/types.js';
+import { observedGenerationOf } from '../../../api/pod_conditions.js';
 import { rfc3339, type Clock, type TimerHandle } from '../../../util/clock.js';
 import { setCondition, type MemoryCluster } from '../store.js';
 
@@ -103,8 +104,7 @@ export class PodGC {
     const now = rfc3339(this.clock.now());
     if (cur.status?.phase !== 'Succeeded' && cur.status?.phase !== 'Failed') {
       const next: Pod = { ...cur, status: { ...cur.status, phase: 'Failed' } };
-      const generation = cur.metadata.generation;
-      if (condition !== null) setCondition(next, { ...condition, ...(generation ? { observedGeneration: generation } : {}), lastTransitionTime: now });
+      if (condition !== null) setCondition(next, { ...condition, ...observedGenerationOf(cur), lastTransitionTime: now });
       cur = this.store.update(next);
     }
     if ((cur.metadata.finalizers ?? []).length === 0) this.store.remove('Pod', namespace, name);
