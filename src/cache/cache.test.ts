@@ -429,6 +429,80 @@ describe('Cache: updateSnapshot', () => {
     c.updateSnapshot(s);
     assert.deepEqual(counts('n1'), []);
   });
+
+  it('a node new to the snapshot is shared, not copied: a write to the cache leaves the snapshot as it was', () => {
+    const c = new Cache(new FakeClock());
+    c.addNode(makeNode('n1'));
+    c.addNode(makeNode('n2'));
+    const s = new Snapshot();
+    c.updateSnapshot(s);
+    const inSnapshot = s.get('n1')!;
+    assert.equal(c.nodeInfo('n1'), inSnapshot, 'no copy for the first snapshot');
+    c.addPod(assigned('p', 'n1', '300m'));
+    c.assumePod(assumedOn(makePod('q', { requests: { cpu: '200m' } }), 'n2'));
+    assert.notEqual(c.nodeInfo('n1'), inSnapshot, 'the cache copied before writing');
+    assert.equal(inSnapshot.pods.length, 0);
+    assert.equal(inSnapshot.requested.milliCPU, 0);
+    assert.equal(s.get('n2')!.podCount, 0);
+    assert.equal(milliCPU(c, 'n1'), 300);
+    c.updateSnapshot(s);
+    assert.equal(s.get('n1'), inSnapshot, 'updated in place, as upstream keeps the pointers');
+    assert.equal(inSnapshot.requested.milliCPU, 300);
+    assert.equal(s.get('n2')!.requested.milliCPU, 200);
+    c.addPod(assigned('r', 'n1', '100m'));
+    assert.equal(inSnapshot.requested.milliCPU, 300, 'no longer shared: the cache writes its own copy');
+    c.updateSnapshot(s);
+    assert.equal(inSnapshot.requested.milliCPU, 400);
+  });
+
+  it('a shared node removed or changed in the cache stays whole in the snapshot until the next update', () => {
+    const c = new Cache(new FakeClock());
+    c.addNode(makeNode('n1', { allocatable: { cpu: '2', memory: '1Gi', pods: '10' } }));
+    c.addNode(makeNode('n2'));
+    c.addPod(assigned('p', 'n2'));
+    const s = new Snapshot();
+    c.updateSnapshot(s);
+    const n1 = s.get('n1')!;
+    const n2 = s.get('n2')!;
+    c.updateNode(makeNode('n1'), makeNode('n1', { allocatable: { cpu: '8', memory: '1Gi', pods: '10' } }));
+    c.removeNode(makeNode('n2'));
+    assert.equal(n1.allocatable.milliCPU, 2000);
+    assert.equal(n2.node?.metadata.name, 'n2');
+    assert.equal(n2.pods.length, 1);
+    assert.equal(c.nodeInfo('n2')!.node, null, 'the cache keeps a ghost for the pod');
+    c.updateSnapshot(s);
+    assert.equal(s.get('n1'), n1);
+    assert.equal(n1.allocatable.milliCPU, 8000);
+    assert.equal(s.get('n2'), undefined);
+    assert.deepEqual(listNames(s), ['n1']);
+  });
+
+  it('a snapshot NodeInfo changed in place after detachFromSnapshot leaves the cache alone; refreshInSnapshot restores it', () => {
+    const c = new Cache(new FakeClock());
+    c.addNode(makeNode('n1'));
+    const s = new Snapshot();
+    c.updateSnapshot(s);
+    c.detachFromSnapshot('n1');
+    const edited = s.get('n1')!;
+    edited.addPod(new PodInfo(assigned('tentative', 'n1', '500m')));
+    assert.equal(milliCPU(c, 'n1'), 0, 'the cache did not see the edit');
+    c.refreshInSnapshot('n1');
+    c.updateSnapshot(s);
+    assert.equal(s.get('n1'), edited);
+    assert.equal(edited.requested.milliCPU, 0);
+    assert.equal(edited.pods.length, 0);
+  });
+
+  it('a node with images is copied at once: the snapshot keeps its own image counts', () => {
+    const c = new Cache(new FakeClock());
+    c.addNode(zoned('a', 'z1', [{ names: ['nginx:1'], sizeBytes: 100 }]));
+    const s = new Snapshot();
+    c.updateSnapshot(s);
+    assert.notEqual(s.get('a'), c.nodeInfo('a'));
+    c.addNode(zoned('b', 'z1', [{ names: ['nginx:1'], sizeBytes: 100 }]));
+    assert.equal(s.get('a')!.imageStates.get('nginx:1')?.numNodes, 1);
+    assert.equal(c.nodeInfo('a')!.imageStates.get('nginx:1')?.numNodes, 2);
+  });
 });
 
 describe('Cache: nodes the API server would have refused', () => {

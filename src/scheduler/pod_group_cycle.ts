@@ -177,6 +177,7 @@ export class PodGroupCycle<A> {
     const { snapshot } = this.host;
     const ni = snapshot.get(name);
     if (ni === undefined) return;
+    this.host.cache.detachFromSnapshot(name);
     edit(ni);
     snapshot.updateSublists(ni);
     snapshot.logChange(ni);
