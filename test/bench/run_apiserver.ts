@@ -6,6 +6,7 @@
 // Run: npx tsx test/bench/run_apiserver.ts [--nodes 5000] [--pods 5000] [--rounds 2]
 //        [--schedulers ours,upstream,client] [--failover ours,upstream] [--old DIR]
 //        (DIR: another checkout with a built dist/, as "old"; --failover '' skips failover)
+//        [--scheduler-env clean|inherit]
 // Pinned, as when the control plane has machines of its own: BENCH_SCHEDULER_CPUS=1 taskset -c 0 npx tsx ...
 //        (the schedulers on CPU 1; the API server, etcd and this bench on CPU 0).
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -22,6 +23,7 @@ const { values: flags } = parseArgs({
     schedulers: { type: 'string', default: 'ours,upstream,client' },
     failover: { type: 'string', default: 'ours,upstream' },
     old: { type: 'string' },
+    'scheduler-env': { type: 'string', default: 'clean' },
   },
 });
 const nodeCount = Number(flags.nodes);
@@ -33,6 +35,23 @@ const failovers = flags.failover.split(',').filter(Boolean);
 /** Pods created after the leader stopped, for the standby to bind. */
 const failoverPods = 50;
 const repo = join(import.meta.dirname, '..', '..');
+
+/**
+ * The schedulers' environment. `clean` (the default) gives both only what a scheduler's Pod would
+ * have (PATH, HOME, locale, time zone, TMPDIR), so that this shell's settings do not weigh on one
+ * side: NODE_EXTRA_CA_CERTS makes Node 20 read and parse that CA bundle before any JavaScript runs
+ * (~35 ms on this machine's 140 certificates, at every start), NODE_OPTIONS changes ours, and
+ * GOGC, GOMAXPROCS or GODEBUG change upstream's. `inherit` passes this process's environment.
+ */
+function schedulerEnv(mode: string): NodeJS.ProcessEnv {
+  if (mode === 'inherit') return process.env;
+  if (mode !== 'clean') throw new Error(`--scheduler-env: ${mode}: expected clean or inherit`);
+  const kept = ['PATH', 'HOME', 'LANG', 'LC_ALL', 'TZ', 'TMPDIR'];
+  return Object.fromEntries(kept.filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]]));
+}
+const childEnv = schedulerEnv(flags['scheduler-env']);
+/** Variables of this shell that change a scheduler's start or speed, left out by `--scheduler-env clean`. */
+const leftOut = ['NODE_OPTIONS', 'NODE_EXTRA_CA_CERTS', 'GOGC', 'GOMAXPROCS', 'GODEBUG', 'GOMEMLIMIT'].filter((k) => process.env[k] !== undefined && childEnv[k] === undefined);
 
 interface Result {
   scheduler: string;
@@ -138,12 +157,12 @@ function schedulerChild(kind: string, config: string, kubeconfig: string, tag = 
   if (kind === 'upstream') {
     return new Child(`kube-scheduler${tag}`, ...pinned(binaries.kubeScheduler, [
       '--config', config, '--secure-port', '0', '--authentication-kubeconfig', kubeconfig, '--authorization-kubeconfig', kubeconfig,
-    ]));
+    ]), childEnv);
   }
   const root = kind === 'old' ? flags.old! : repo;
   // BENCH_NODE_ARGS: extra flags for node, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile the start.
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  return new Child(`kube-scheduler-ts (${kind})${tag}`, ...pinned(process.execPath, [...nodeArgs, join(root, 'dist', 'cli', 'bin.js'), 'run', '--config', config, '--secure-port', '0', '-v', process.env.BENCH_V ?? '0']));
+  return new Child(`kube-scheduler-ts (${kind})${tag}`, ...pinned(process.execPath, [...nodeArgs, join(root, 'dist', 'cli', 'bin.js'), 'run', '--config', config, '--secure-port', '0', '-v', process.env.BENCH_V ?? '0']), childEnv);
 }
 
 /** A scheduler under measurement: a child process, or the in-process bindings-only client. */
@@ -360,6 +379,7 @@ try {
     const r = await cp.api('PATCH', `/api/v1/nodes/${name}`, { spec: { taints: null } }, 'application/merge-patch+json');
     if (r.status !== 200) throw new Error(`untaint ${name}: ${r.status}`);
   });
+  console.log(`schedulers' environment: ${flags['scheduler-env']}${leftOut.length > 0 ? ` (this shell's ${leftOut.join(', ')} left out; --scheduler-env inherit keeps them)` : ''}`);
   console.log(`${nodeCount} nodes created in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   const results: Result[] = [];
   const failoverResults: FailoverResult[] = [];
