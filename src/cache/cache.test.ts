@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import type { Pod } from '../api/types.js';
 import { PodInfo } from '../framework/pod_info.js';
 import { makeNode, makePod } from '../testing/builders.js';
-import { FakeClock } from '../util/clock.js';
+import { FakeClock, seededRandom } from '../util/clock.js';
 import { Cache } from './cache.js';
 import { Snapshot } from './snapshot.js';
 
@@ -546,4 +546,73 @@ describe('Cache: nodes the API server would have refused', () => {
     assert.equal(c.invalidNodes.size, 0);
     assert.throws(() => c.removeNode(makeNode('never')), /node never is not found/);
   });
+});
+
+describe('Cache: the snapshot under random changes (shared NodeInfos copied on write)', () => {
+  /** What a NodeInfo says, in a form two of them can be compared by. */
+  const digest = (ni: { name: string; node: unknown; pods: readonly { uid: string }[]; requested: { milliCPU: number; memory: number }; allocatable: { milliCPU: number }; podCount: number; requestedMilliCPU: number; allocatableMilliCPU: number }) =>
+    JSON.stringify([ni.name, ni.node !== null, ni.pods.map((p) => p.uid).sort(), ni.requested.milliCPU, ni.requested.memory, ni.allocatable.milliCPU, ni.podCount, ni.requestedMilliCPU, ni.allocatableMilliCPU]);
+  const snapshotDigest = (s: Snapshot) => s.list().map(digest).sort().join('\n');
+
+  for (const seed of [1, 2, 3, 4, 5]) {
+    it(`seed ${seed}: each update matches the cache, and the snapshot never changes between updates`, () => {
+      const random = seededRandom(seed);
+      const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
+      const c = new Cache(new FakeClock());
+      const s = new Snapshot();
+      const names = ['n0', 'n1', 'n2', 'n3', 'n4', 'n5'];
+      const bound = new Map<string, Pod>();
+      const assumed = new Map<string, Pod>();
+      let seq = 0;
+      for (const n of names.slice(0, 3)) c.addNode(makeNode(n, { allocatable: { cpu: '4', memory: '8Gi', pods: '20' } }));
+      let frozen = '';
+      for (let step = 0; step < 400; step++) {
+        const op = random();
+        const node = pick(names);
+        if (op < 0.12) {
+          c.updateSnapshot(s);
+          for (const ni of s.list()) assert.equal(digest(ni), digest(c.nodeInfo(ni.name)!), `step ${step}: ${ni.name}`);
+          const live = names.filter((n) => c.nodeInfo(n)?.node);
+          assert.deepEqual(s.list().map((n) => n.name).sort(), live.sort(), `step ${step}: the node list`);
+          frozen = snapshotDigest(s);
+          continue;
+        }
+        if (op < 0.22) {
+          const cpu = pick(['2', '4', '8']);
+          if (c.nodeInfo(node)?.node) c.updateNode(makeNode(node), makeNode(node, { allocatable: { cpu, memory: '8Gi', pods: '20' } }));
+          else c.addNode(makeNode(node, { allocatable: { cpu, memory: '8Gi', pods: '20' } }));
+        } else if (op < 0.28) {
+          if (c.nodeInfo(node)?.node) c.removeNode(makeNode(node));
+        } else if (op < 0.5) {
+          const p = assigned(`p${seq++}`, node, pick(['100m', '250m']));
+          c.addPod(p);
+          bound.set(p.metadata.uid ?? p.metadata.name!, p);
+        } else if (op < 0.62) {
+          const p = makePod(`a${seq++}`, { requests: { cpu: '300m' } });
+          c.assumePod(assumedOn(p, node));
+          assumed.set(p.metadata.name!, { ...p, spec: { ...p.spec, nodeName: node } });
+        } else if (op < 0.7 && assumed.size > 0) {
+          const p = pick([...assumed.values()]);
+          assumed.delete(p.metadata.name!);
+          c.forgetPod(p);
+        } else if (op < 0.85 && bound.size > 0) {
+          const [key, p] = pick([...bound.entries()]);
+          bound.delete(key);
+          c.removePod(p);
+        } else if (op < 0.92) {
+          // A pod group's cycle: an edit of the snapshot's copy in place, then undone by the cache.
+          const ni = s.get(node);
+          if (ni === undefined) continue;
+          c.detachFromSnapshot(node);
+          const before = digest(c.nodeInfo(node)!);
+          ni.addPod(new PodInfo(assigned(`tentative${seq++}`, node, '500m')));
+          assert.equal(digest(c.nodeInfo(node)!), before, `step ${step}: an edit of the snapshot reached the cache`);
+          c.refreshInSnapshot(node);
+          frozen = snapshotDigest(s);
+          continue;
+        }
+        if (frozen !== '') assert.equal(snapshotDigest(s), frozen, `step ${step}: the snapshot changed without an update`);
+      }
+    });
+  }
 });
