@@ -348,6 +348,8 @@ function findNodesThatPassFilters(
       // The walk's only plugin may give a rejected row's status from the row too (full nodes).
       const rejections = byRows.length === 1 ? selection!.reserveRejections(want) : null;
       const rejecter = byRows[0]!;
+      // The list's names side by side: a walk rejecting most rows from them does not visit their NodeInfos.
+      const names = rejections === null ? null : namesOfRows(rows!, nodes);
       let at = start;
       for (let i = 0; i < n && found < want; ) {
         const count = Math.min(want - found, n - i, n - at);
@@ -371,7 +373,9 @@ function findNodesThatPassFilters(
             // Passes on its row alone.
           } else if (rejected !== null && rejected[k] !== null && rejected[k]!.isRejected() && (withNodes || rows!.hasNode(at))) {
             // Named as runFilterPlugins names a rejection; anything but one is left to `filter`.
-            recordRejection(diagnosis, nodes[at]!, rejected[k]!.withPlugin(rejecter.name));
+            const s = rejected[k]!.withPlugin(rejecter.name);
+            diagnosis.nodeToStatus.append(names![at]!, s);
+            diagnosis.addPluginStatus(s);
             continue;
           } else if (!passesFilters(fwk, state, pod, nodes[at]!, false, diagnosis)) {
             continue;
@@ -409,10 +413,12 @@ function rowPass(runner: RowPassRunner, fwk: Framework, state: CycleState, pod: 
   return work === null ? null : runner.run(rows, first, count, work.check, work.scorings);
 }
 
-/** A rejection filterRows gave from a row (a node with its Node): into the diagnosis, as passesFilters records one. */
-function recordRejection(diagnosis: Diagnosis, ni: NodeInfo, s: Status): void {
-  diagnosis.nodeToStatus.append(ni.name, s);
-  diagnosis.addPluginStatus(s);
+/** The names of the nodes of `rows` (a snapshot's list, which `nodes` is), in list order, made once per list. */
+const namesByRows = new WeakMap<NodeRows, string[]>();
+function namesOfRows(rows: NodeRows, nodes: readonly NodeInfo[]): string[] {
+  let names = namesByRows.get(rows);
+  if (names === undefined) namesByRows.set(rows, (names = nodes.map((ni) => ni.name)));
+  return names;
 }
 
 /**
