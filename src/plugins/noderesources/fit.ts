@@ -479,12 +479,32 @@ export class Fit implements PreFilterPlugin, FilterPlugin, EnqueueExtensions, Pr
       }
       return;
     }
+    // One scalar resource asked for (an extended resource most nodes lack): a row whose signature
+    // says it has none is short of it for sure, and of it alone when the packed check passes,
+    // rowShortfalls's verdict without its per-resource bookkeeping.
+    const one = req.scalarNames.length === 1 && req.scalarValues[0]! > 0 && req.scalarBackedByDRA?.[0] !== true;
+    const bit = one ? req.scalarBit(0) : 0;
+    const hash = one ? req.scalarHash(0) : 0;
     for (let k = 0; k < count; k++) {
+      if (one) {
+        const at = first + k;
+        const only = rows.scalarOnly(at);
+        if ((rows.scalarNames(at) & bit) === 0 || (only !== ScalarOnly.Several && only !== hash)) {
+          passes[k] = 0;
+          if (rejections !== null) rejections[k] = fitsRow(rows, at, req.rowCheck) ? this.missingOnly(req) : null;
+          continue;
+        }
+      }
       const n = rowShortfalls(req, rows, first + k, short);
       if (n === 0) continue;
       passes[k] = 0;
       if (rejections !== null) rejections[k] = n === 1 ? this.statusOfOne(req, short) : null;
     }
+  }
+
+  /** statusOfOne for a node short of the request's only scalar resource, which it does not have at all. */
+  private missingOnly(req: FitRequest): Status {
+    return (req.shortOfUnresolvable[0] ??= this.singleShortfall(req.scalarReasons[0]!, true));
   }
 
   /** Filter's status for a node short of one resource only, the one `first` noted. */
