@@ -4,12 +4,26 @@ import { Code, Status } from './status.js';
 
 /**
  * Kept as two arrays while the filter walk appends (it visits each node once, and may reject
- * thousands per attempt), and turned into a map on the first lookup or keyed write.
+ * thousands per attempt), and turned into a map on the first lookup or keyed write. Nodes of a
+ * snapshot's list refused one after another with one status (the walk's rows short of the same
+ * resource) are kept as a run of that list's positions: no entry per node until a lookup.
  */
+/** Positions [from, to) of a node list refused with one status, appended after the first `after` single entries. */
+interface ListRun {
+  readonly list: readonly string[];
+  readonly from: number;
+  to: number;
+  readonly status: Status;
+  readonly after: number;
+}
+
 export class NodeToStatus implements NodeToStatusReader {
   private names: string[] = [];
   private statuses: Status[] = [];
   private map: Map<string, Status> | null = null;
+  /** The runs, in the order they were appended (none yet: null, so an attempt without one allocates nothing). */
+  private runs: ListRun[] | null = null;
+  private inRuns = 0;
   /** Nodes absent from the map were never evaluated: they get this status. */
   absentNodesStatus: Status = new Status(Code.UnschedulableAndUnresolvable);
 
@@ -35,6 +49,22 @@ export class NodeToStatus implements NodeToStatusReader {
     this.statuses.push(status);
   }
 
+  /**
+   * append for the node at position `at` of `list` (the names of a snapshot's node list, in list
+   * order): extends the last run when it is the next position of the same list with the same status.
+   */
+  appendFromList(list: readonly string[], at: number, status: Status): void {
+    if (this.map !== null) {
+      this.map.set(list[at]!, status);
+      return;
+    }
+    const runs = (this.runs ??= []);
+    const last = runs.length > 0 ? runs[runs.length - 1]! : null;
+    if (last !== null && last.to === at && last.status === status && last.list === list && last.after === this.names.length) last.to = at + 1;
+    else runs.push({ list, from: at, to: at + 1, status, after: this.names.length });
+    this.inRuns++;
+  }
+
   /** From now on appends may repeat a node (a second walk over nodes already recorded). */
   allowRepeats(): void {
     this.index();
@@ -49,15 +79,23 @@ export class NodeToStatus implements NodeToStatusReader {
   }
 
   get size(): number {
-    return this.map !== null ? this.map.size : this.names.length;
+    return this.map !== null ? this.map.size : this.names.length + this.inRuns;
   }
 
   private index(): Map<string, Status> {
     if (this.map === null) {
-      this.map = new Map();
-      for (let i = 0; i < this.names.length; i++) this.map.set(this.names[i]!, this.statuses[i]!);
+      const map = new Map<string, Status>();
+      let i = 0;
+      for (const run of this.runs ?? []) {
+        for (; i < run.after; i++) map.set(this.names[i]!, this.statuses[i]!);
+        for (let at = run.from; at < run.to; at++) map.set(run.list[at]!, run.status);
+      }
+      for (; i < this.names.length; i++) map.set(this.names[i]!, this.statuses[i]!);
+      this.map = map;
       this.names = [];
       this.statuses = [];
+      this.runs = null;
+      this.inRuns = 0;
     }
     return this.map;
   }

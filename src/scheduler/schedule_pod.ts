@@ -374,7 +374,7 @@ function findNodesThatPassFilters(
           } else if (rejected !== null && rejected[k] !== null && rejected[k]!.isRejected() && (withNodes || rows!.hasNode(at))) {
             // Named as runFilterPlugins names a rejection; anything but one is left to `filter`.
             const s = rejected[k]!.withPlugin(rejecter.name);
-            diagnosis.nodeToStatus.append(names![at]!, s);
+            diagnosis.nodeToStatus.appendFromList(names!, at, s);
             diagnosis.addPluginStatus(s);
             continue;
           } else if (!passesFilters(fwk, state, pod, nodes[at]!, false, diagnosis)) {

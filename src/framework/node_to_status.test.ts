@@ -1,0 +1,69 @@
+// NodeToStatus (framework.NodeToStatus): appended singles and runs of a node list keep the append
+// order, the size and the statuses a map of every entry would have.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { NodeToStatus } from './node_to_status.js';
+import { Code, Status } from './status.js';
+
+const short = Status.constant(Code.UnschedulableAndUnresolvable, 'NodeResourcesFit', 'Insufficient foo.com/bar');
+const full = Status.constant(Code.Unschedulable, 'NodeResourcesFit', 'Too many pods');
+const tainted = new Status(Code.UnschedulableAndUnresolvable, ['untolerated taint']).withPlugin('TaintToleration');
+const list = ['n0', 'n1', 'n2', 'n3', 'n4', 'n5', 'n6', 'n7'];
+
+const asPairs = (m: NodeToStatus) => [...m.entries()].map(([name, s]) => `${name}=${s.reasons[0]}`);
+
+describe('NodeToStatus', () => {
+  it('a walk from position 5 that wraps: runs and singles come back in append order', () => {
+    const m = new NodeToStatus();
+    m.appendFromList(list, 5, short);
+    m.appendFromList(list, 6, short);
+    m.append('n7', tainted);
+    m.appendFromList(list, 0, short);
+    m.appendFromList(list, 1, full);
+    m.appendFromList(list, 2, full);
+    // n3 passed: no entry; the run starts again after it.
+    m.appendFromList(list, 4, full);
+    assert.equal(m.size, 7);
+    assert.deepEqual(asPairs(m), [
+      'n5=Insufficient foo.com/bar', 'n6=Insufficient foo.com/bar', 'n7=untolerated taint', 'n0=Insufficient foo.com/bar',
+      'n1=Too many pods', 'n2=Too many pods', 'n4=Too many pods',
+    ]);
+    assert.equal(m.get('n3'), m.absentNodesStatus);
+    assert.equal(m.get('n6'), short);
+    assert.equal(m.has('n4'), true);
+  });
+
+  it('the same as appending each node by name', () => {
+    const runs = new NodeToStatus();
+    const singles = new NodeToStatus();
+    const steps: [number, Status][] = [[2, short], [3, short], [4, full], [6, full], [7, short], [0, short]];
+    for (const [at, s] of steps) {
+      runs.appendFromList(list, at, s);
+      singles.append(list[at]!, s);
+    }
+    assert.equal(runs.size, singles.size);
+    assert.deepEqual(asPairs(runs), asPairs(singles));
+  });
+
+  it('after a lookup, appends and sets go to the map; a repeat replaces', () => {
+    const m = new NodeToStatus();
+    m.appendFromList(list, 0, short);
+    m.appendFromList(list, 1, short);
+    assert.equal(m.get('n1'), short);
+    m.appendFromList(list, 2, short);
+    m.allowRepeats();
+    m.appendFromList(list, 0, full);
+    m.set('n5', tainted);
+    assert.equal(m.size, 4);
+    assert.deepEqual(asPairs(m), ['n0=Too many pods', 'n1=Insufficient foo.com/bar', 'n2=Insufficient foo.com/bar', 'n5=untolerated taint']);
+  });
+
+  it('a run does not join positions of another list', () => {
+    const other = ['m0', 'm1', 'm2'];
+    const m = new NodeToStatus();
+    m.appendFromList(list, 0, short);
+    m.appendFromList(other, 1, short);
+    m.appendFromList(list, 1, short);
+    assert.deepEqual(asPairs(m).map((p) => p.split('=')[0]), ['n0', 'm1', 'n1']);
+  });
+});
