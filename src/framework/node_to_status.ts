@@ -2,12 +2,6 @@
 import type { NodeToStatusReader } from './interfaces.js';
 import { Code, Status } from './status.js';
 
-/**
- * Kept as two arrays while the filter walk appends (it visits each node once, and may reject
- * thousands per attempt), and turned into a map on the first lookup or keyed write. Nodes of a
- * snapshot's list refused one after another with one status (the walk's rows short of the same
- * resource) are kept as a run of that list's positions: no entry per node until a lookup.
- */
 /** Positions [from, to) of a node list refused with one status, appended after the first `after` single entries. */
 interface ListRun {
   readonly list: readonly string[];
@@ -17,6 +11,12 @@ interface ListRun {
   readonly after: number;
 }
 
+/**
+ * Kept as two arrays while the filter walk appends (it visits each node once, and may reject
+ * thousands per attempt), and turned into a map on the first lookup or keyed write. Nodes of a
+ * snapshot's list refused one after another with one status (the walk's rows short of the same
+ * resource) are kept as a run of that list's positions: no entry per node until a lookup.
+ */
 export class NodeToStatus implements NodeToStatusReader {
   private names: string[] = [];
   private statuses: Status[] = [];
