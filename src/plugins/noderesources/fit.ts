@@ -486,13 +486,14 @@ export class Fit implements PreFilterPlugin, FilterPlugin, EnqueueExtensions, Pr
     const bit = one ? req.scalarBit(0) : 0;
     const hash = one ? req.scalarHash(0) : 0;
     const missing = one && rejections !== null ? this.missingOnly(req) : null;
+    const check = req.rowCheck;
     for (let k = 0; k < count; k++) {
       if (one) {
         const at = first + k;
         const only = rows.scalarOnly(at);
         if ((rows.scalarNames(at) & bit) === 0 || (only !== ScalarOnly.Several && only !== hash)) {
           passes[k] = 0;
-          if (rejections !== null) rejections[k] = fitsRow(rows, at, req.rowCheck) ? missing : null;
+          if (rejections !== null) rejections[k] = fitsRow(rows, at, check) ? missing : null;
           continue;
         }
       }
