@@ -23,7 +23,6 @@ export class NodeToStatus implements NodeToStatusReader {
   private map: Map<string, Status> | null = null;
   /** The runs, in the order they were appended (none yet: null, so an attempt without one allocates nothing). */
   private runs: ListRun[] | null = null;
-  private inRuns = 0;
   /** Nodes absent from the map were never evaluated: they get this status. */
   absentNodesStatus: Status = new Status(Code.UnschedulableAndUnresolvable);
 
@@ -62,7 +61,6 @@ export class NodeToStatus implements NodeToStatusReader {
     const last = runs.length > 0 ? runs[runs.length - 1]! : null;
     if (last !== null && last.to === at && last.status === status && last.list === list && last.after === this.names.length) last.to = at + 1;
     else runs.push({ list, from: at, to: at + 1, status, after: this.names.length });
-    this.inRuns++;
   }
 
   /** From now on appends may repeat a node (a second walk over nodes already recorded). */
@@ -79,7 +77,10 @@ export class NodeToStatus implements NodeToStatusReader {
   }
 
   get size(): number {
-    return this.map !== null ? this.map.size : this.names.length + this.inRuns;
+    if (this.map !== null) return this.map.size;
+    let size = this.names.length;
+    for (const run of this.runs ?? []) size += run.to - run.from;
+    return size;
   }
 
   private index(): Map<string, Status> {
@@ -95,7 +96,6 @@ export class NodeToStatus implements NodeToStatusReader {
       this.names = [];
       this.statuses = [];
       this.runs = null;
-      this.inRuns = 0;
     }
     return this.map;
   }
