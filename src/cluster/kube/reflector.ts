@@ -272,7 +272,7 @@ export class Reflector {
 
   /** All pages at one resourceVersion. */
   private listAt(resourceVersion: string): Promise<Listed> {
-    return listAll(this.o.transport, this.o.spec, resourceVersion, { pageSize: this.o.pageSize, timeoutMs: this.o.listTimeoutMs });
+    return listAll(this.o.transport, this.o.spec, resourceVersion, { pageSize: this.o.pageSize, timeoutMs: this.o.listTimeoutMs, withoutManagedFields: this.o.trimManagedFields });
   }
 
   /**
@@ -351,18 +351,22 @@ export class Reflector {
 
   /** Reconciles the store with a full list (DeltaFIFO.Replace): adds, changes, then deletions. */
   replace(items: KubeObject[], resourceVersion: string): void {
-    const seen = new Set<string>();
+    // The first list finds the store empty: nothing to delete, so no set of the keys seen (at
+    // 5,000 nodes ~10 ms of `run`'s start, on code not yet optimized).
+    const seen = this.store.size === 0 ? null : new Set<string>();
     for (const raw of items) {
       const o = this.typed(raw);
       if (!this.kept(o)) continue;
       const key = storeKey(o);
-      seen.add(key);
+      seen?.add(key);
       this.upsert(key, o);
     }
-    for (const [key, old] of [...this.store]) {
-      if (seen.has(key)) continue;
-      this.store.delete(key);
-      this.o.handler({ type: 'DELETED', kind: this.kind, object: old, oldObject: old });
+    if (seen !== null) {
+      for (const [key, old] of [...this.store]) {
+        if (seen.has(key)) continue;
+        this.store.delete(key);
+        this.o.handler({ type: 'DELETED', kind: this.kind, object: old, oldObject: old });
+      }
     }
     this.resourceVersion = resourceVersion;
     this.synced = true;
