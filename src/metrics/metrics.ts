@@ -5,6 +5,7 @@ import { Counter, Gauge, Histogram, Registry, exponentialBuckets } from 'prom-cl
 import type { BatchAttemptResult, BatchFlushReason, ExtensionPointLabel } from '../framework/metrics_recorder.js';
 import type { CodeName } from '../framework/status.js';
 import { AsyncRecorderBuffer } from './async_recorder_buffer.js';
+import { SeriesCounter } from './series_counter.js';
 import { SeriesHistogram } from './series_histogram.js';
 import type { APICallResult, APICallType, AttemptResult, IncomingQueue, PlacementEvaluationResult, SchedulerMetricsRecorder } from '../scheduler/metrics_recorder.js';
 
@@ -28,7 +29,7 @@ export class SchedulerMetrics implements SchedulerMetricsRecorder {
   private sources: MetricsSources | null = null;
   private readonly asyncBuffer: AsyncRecorderBuffer;
 
-  readonly scheduleAttempts = new Counter({
+  readonly scheduleAttempts = new SeriesCounter({
     name: 'scheduler_schedule_attempts_total',
     help: "Number of attempts to schedule pods, by the result. 'unschedulable' means a pod could not be scheduled, while 'error' means an internal scheduler problem.",
     labelNames: ['result', 'profile'] as const,
@@ -135,7 +136,7 @@ export class SchedulerMetrics implements SchedulerMetricsRecorder {
     registers: [this.registry],
   });
 
-  readonly batchAttempts = new Counter({
+  readonly batchAttempts = new SeriesCounter({
     name: 'scheduler_batch_attempts_total',
     help: 'Counts of results when we attempt to use batching.',
     labelNames: ['profile', 'result'] as const,
@@ -181,7 +182,7 @@ export class SchedulerMetrics implements SchedulerMetricsRecorder {
     registers: [this.registry],
   });
 
-  readonly queueIncomingPods = new Counter({
+  readonly queueIncomingPods = new SeriesCounter({
     name: 'scheduler_queue_incoming_pods_total',
     help: 'Number of pods added to scheduling queues by event and queue type.',
     labelNames: ['queue', 'event'] as const,
@@ -251,7 +252,7 @@ export class SchedulerMetrics implements SchedulerMetricsRecorder {
 
   /** One attempt's final result (PodScheduled / PodUnschedulable / PodScheduleError). */
   observeAttempt(result: AttemptResult, profile: string, seconds: number): void {
-    this.scheduleAttempts.inc({ result, profile });
+    this.scheduleAttempts.at(result, profile).inc();
     this.schedulingAttemptDuration.at(result, profile).observe(seconds);
   }
 
@@ -266,7 +267,7 @@ export class SchedulerMetrics implements SchedulerMetricsRecorder {
   }
 
   observeQueueIncoming(queue: IncomingQueue, event: string): void {
-    this.queueIncomingPods.inc({ queue, event });
+    this.queueIncomingPods.at(queue, event).inc();
   }
 
   /** The pod-group metrics, made on a first pod group's cycle (upstream registers them with GenericWorkload on). */
@@ -346,11 +347,11 @@ export class SchedulerMetrics implements SchedulerMetricsRecorder {
   }
 
   /** The API dispatcher's metrics, made on a first call (upstream registers them with SchedulerAsyncAPICalls on). */
-  private apiCallMetrics: { total: Counter<'call_type' | 'result'>; duration: SeriesHistogram<'call_type' | 'result'>; pending: Gauge<'call_type'> } | null = null;
+  private apiCallMetrics: { total: SeriesCounter<'call_type' | 'result'>; duration: SeriesHistogram<'call_type' | 'result'>; pending: Gauge<'call_type'> } | null = null;
 
   private apiCallMetricSet(): NonNullable<SchedulerMetrics['apiCallMetrics']> {
     this.apiCallMetrics ??= {
-      total: new Counter({
+      total: new SeriesCounter({
         name: 'scheduler_async_api_call_execution_total',
         help: 'Total number of API calls executed by the async dispatcher.',
         labelNames: ['call_type', 'result'] as const,
@@ -375,7 +376,7 @@ export class SchedulerMetrics implements SchedulerMetricsRecorder {
 
   observeAsyncAPICall(callType: APICallType, result: APICallResult, seconds: number): void {
     const m = this.apiCallMetricSet();
-    m.total.inc({ call_type: callType, result });
+    m.total.at(callType, result).inc();
     m.duration.at(callType, result).observe(seconds);
   }
 
@@ -429,7 +430,7 @@ export class SchedulerMetrics implements SchedulerMetricsRecorder {
   }
 
   observeBatchAttempt(profile: string, result: BatchAttemptResult): void {
-    this.batchAttempts.inc({ profile, result });
+    this.batchAttempts.at(profile, result).inc();
   }
 
   observeBatchCacheFlush(profile: string, reason: BatchFlushReason): void {
