@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import type { KubeConfig } from '../../cluster/kube/kube_config.js';
 import { listAll, type Listed } from '../../cluster/kube/list.js';
-import { listKeyOf, resourceSpec } from '../../cluster/kube/resources.js';
+import { informerDropsManagedFields, listKeyOf, resourceSpec } from '../../cluster/kube/resources.js';
 import { HttpTransport, loadKubeConfig } from '../../cluster/kube/rest.js';
 import { DefaultLockObjectName, DefaultLockObjectNamespace } from '../../config/lease_defaults.js';
 import { getLease, type Lease } from '../../leaderelection/lease_lock.js';
@@ -94,7 +94,7 @@ export function startFirstLists(argv: string[]): FirstLists | null {
     sent.push(new Promise<void>((resolve) => {
       onSent = resolve;
     }));
-    const listed = listAll(transport, spec, '0', { onSent });
+    const listed = listAll(transport, spec, '0', { onSent, withoutManagedFields: informerDropsManagedFields(key) });
     // A failure is the reflector's to retry; nothing waits on this promise but it.
     listed.then(onSent, onSent);
     lists.set(listKeyOf(spec), listed);

@@ -14,7 +14,7 @@ import { EventSink } from './events.js';
 import { InformerHealth } from './informer_health.js';
 import type { Listed } from './list.js';
 import { Reflector, type ReflectorOptions, type ReflectorStatus } from './reflector.js';
-import { inTableOrder, listKeyOf, podPath, resourceClaimPath, resourceSpec, watchedResourcesFor, type ResourceSpec } from './resources.js';
+import { informerDropsManagedFields, inTableOrder, listKeyOf, podPath, resourceClaimPath, resourceSpec, watchedResourcesFor, type ResourceSpec } from './resources.js';
 import { writeTimeoutMs, type RestTransport } from './rest.js';
 
 export interface KubeClusterClientOptions {
@@ -119,9 +119,8 @@ export class KubeClusterClient implements ClusterClient {
       log: log.withName('reflector'),
       handler: deliver,
       keep: spec.kind === 'Pod' ? (p) => !isTerminalPod(p) : undefined,
-      // newPodInformer (pkg/scheduler/scheduler.go) drops pods' managedFields, which nothing reads:
-      // less to keep, and at the first list less for the GC to copy.
-      trimManagedFields: spec.kind === 'Pod',
+      // Less to keep, and at the first list less to parse and for the GC to copy.
+      trimManagedFields: informerDropsManagedFields(spec.kind),
       random: this.o.random,
       backoff: new Backoff(this.o.clock, { random: this.o.random, ...this.o.backoff }),
       onHealth: (kind, err) => this.health.update(kind, err),

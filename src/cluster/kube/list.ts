@@ -22,7 +22,7 @@ const defaultListTimeoutMs = 60_000;
  * Every object of a kind at one resourceVersion (client-go's pager: pages only for "" and "0",
  * which the watch cache cannot serve otherwise).
  */
-export async function listAll(transport: RestTransport, spec: ResourceSpec, resourceVersion: string, o: { pageSize?: number; timeoutMs?: number; onSent?: () => void } = {}): Promise<Listed> {
+export async function listAll(transport: RestTransport, spec: ResourceSpec, resourceVersion: string, o: { pageSize?: number; timeoutMs?: number; onSent?: () => void; withoutManagedFields?: boolean } = {}): Promise<Listed> {
   const timeoutMs = o.timeoutMs ?? defaultListTimeoutMs;
   const paged = resourceVersion === '' || resourceVersion === '0';
   const limit = paged ? String(o.pageSize ?? 500) : undefined;
@@ -37,13 +37,15 @@ export async function listAll(transport: RestTransport, spec: ResourceSpec, reso
         path: spec.path,
         query: { fieldSelector: spec.fieldSelector, resourceVersion: cont ? undefined : resourceVersion || undefined, limit, continue: cont },
         timeoutMs,
+        withoutManagedFields: o.withoutManagedFields,
         // Told when the first page's request has gone out.
         ...(cont === undefined && o.onSent ? { onSent: o.onSent } : {}),
       });
     } catch (err) {
       // An expired continue token: start over with one full list, as client-go's pager does.
       if (cont === undefined || !isExpired(err)) throw err;
-      const full = await transport.request<ListResponse>({ method: 'GET', path: spec.path, query: { fieldSelector: spec.fieldSelector, resourceVersion: resourceVersion || undefined }, timeoutMs });
+      const query = { fieldSelector: spec.fieldSelector, resourceVersion: resourceVersion || undefined };
+      const full = await transport.request<ListResponse>({ method: 'GET', path: spec.path, query, timeoutMs, withoutManagedFields: o.withoutManagedFields });
       return { items: full.items ?? [], resourceVersion: full.metadata?.resourceVersion ?? '' };
     }
     for (const it of page.items ?? []) items.push(it);

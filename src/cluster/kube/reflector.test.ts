@@ -30,11 +30,14 @@ class ScriptedTransport implements RestTransport {
   readonly watchScript: (Error | undefined)[] = [];
   readonly listQueries: Readonly<Record<string, string | undefined>>[] = [];
   readonly listTimeouts: (number | undefined)[] = [];
+  /** Each list request's withoutManagedFields. */
+  readonly listTrims: (boolean | undefined)[] = [];
   readonly watches: ScriptedWatch[] = [];
 
   async request<T>(req: RestRequest): Promise<T> {
     this.listQueries.push(req.query ?? {});
     this.listTimeouts.push(req.timeoutMs);
+    this.listTrims.push(req.withoutManagedFields);
     const scripted = this.listScript.shift();
     if (scripted) throw scripted;
     return { metadata: { resourceVersion: this.state.rv }, items: this.state.items.map((o) => structuredClone(o)) } as T;
@@ -369,6 +372,8 @@ test('with trimManagedFields, listed and watched objects reach the store and the
     t.watches[0]!.emit({ type: 'ADDED', object: raw(managed(obj('b', 'u2', '8'))) });
     const fields = [...r.store.values(), ...seen].map((o) => o.metadata?.managedFields?.length ?? 0);
     assert.deepEqual(fields, trim ? [0, 0, 0, 0] : [1, 1, 1, 1], `trimManagedFields: ${trim}`);
+    // The list asks the transport to leave them out of what it decodes (HttpTransport cuts them from the text).
+    assert.deepEqual(t.listTrims, [trim], `trimManagedFields: ${trim}`);
     r.stop();
   }
 });

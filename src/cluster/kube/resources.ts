@@ -21,6 +21,15 @@ export function resourceSpec(key: string): ResourceSpec {
   return k.kind === 'Pod' ? { ...spec, fieldSelector: nonTerminalPodsSelector } : spec;
 }
 
+/**
+ * Kinds whose informer drops each object's metadata.managedFields: pods, as upstream's newPodInformer
+ * (pkg/scheduler/scheduler.go) does, and nodes, which upstream keeps but nothing of the scheduler
+ * reads. Both lists are the start's largest; their items' managedFields are cut before parsing.
+ */
+export function informerDropsManagedFields(kind: string): boolean {
+  return kind === 'Pod' || kind === 'Node';
+}
+
 /** Pods in a terminal phase hold no resources: the scheduler's pod informer leaves them out (NewInformerFactory). */
 const nonTerminalPodsSelector = 'status.phase!=Succeeded,status.phase!=Failed';
 

@@ -265,3 +265,18 @@ test("the kubeconfig's credentials are asked for once a second at most; a rotate
     await new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); });
   }
 });
+
+test('a list asked for without managedFields is decoded without them; other answers keep theirs', async () => {
+  const mf = [{ manager: 'kubelet', operation: 'Update', apiVersion: 'v1', fieldsType: 'FieldsV1', fieldsV1: { 'f:status': {} } }];
+  const items = Array.from({ length: 3 }, (_, i) => ({ metadata: { name: `node-${i}`, uid: `u${i}`, managedFields: mf }, spec: {}, status: {} }));
+  const s = await scriptedServer([json(200, { kind: 'NodeList', items }), json(200, { kind: 'NodeList', items })]);
+  const t = new HttpTransport(kubeconfigFor(s.url));
+  try {
+    const trimmed = await t.request<{ items: { metadata: Record<string, unknown> }[] }>({ method: 'GET', path: '/api/v1/nodes', withoutManagedFields: true });
+    assert.deepEqual(trimmed.items.map((it) => Object.keys(it.metadata)), [['name', 'uid'], ['name', 'uid'], ['name', 'uid']]);
+    assert.deepEqual(await t.request({ method: 'GET', path: '/api/v1/nodes' }), { kind: 'NodeList', items });
+  } finally {
+    t.destroy();
+    await s.close();
+  }
+});

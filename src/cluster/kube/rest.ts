@@ -10,6 +10,7 @@ import type { ConnectionOptions } from 'node:tls';
 import { createGunzip } from 'node:zlib';
 import { parse as parseYaml } from 'yaml';
 import { KubeConfig } from './kube_config.js';
+import { listTextWithoutManagedFields } from './managed_fields.js';
 import { RealClock, type Clock } from '../../util/clock.js';
 import { isProbableEOF, retryAfterSeconds, statusErrorOf } from './errors.js';
 import { unlimited, type RateLimiter } from './rate_limiter.js';
@@ -37,6 +38,11 @@ export interface RestRequest {
   readonly timeoutMs?: number;
   /** Called once the request has gone to the server (written to its connection) or failed; at most once a try. */
   readonly onSent?: () => void;
+  /**
+   * A Pod or Node list whose items' managedFields the caller drops: a transport may leave them out
+   * of what it decodes (HttpTransport cuts them from the text, managed_fields.ts).
+   */
+  readonly withoutManagedFields?: boolean;
 }
 
 /** One line of a watch stream. */
@@ -345,7 +351,7 @@ export class HttpTransport implements RestTransport {
           const text = Buffer.concat(chunks).toString('utf8');
           let body: unknown = text;
           try {
-            body = text ? JSON.parse(text) : undefined;
+            body = text ? JSON.parse(req.withoutManagedFields === true ? listTextWithoutManagedFields(text) : text) : undefined;
           } catch {
             // not JSON: keep the text for the error message
           }
