@@ -45,6 +45,23 @@ describe('NodeToStatus', () => {
     assert.deepEqual(asPairs(runs), asPairs(singles));
   });
 
+  it('a range is the same as appending each of its positions, before and after a lookup', () => {
+    const ranges = new NodeToStatus();
+    const singles = new NodeToStatus();
+    const steps: [number, number, Status][] = [[1, 3, short], [3, 4, short], [4, 6, full], [7, 8, short], [0, 1, full]];
+    for (const [from, to, s] of steps.slice(0, 3)) {
+      ranges.appendRangeFromList(list, from, to, s);
+      for (let at = from; at < to; at++) singles.append(list[at]!, s);
+    }
+    assert.equal(ranges.get('n2'), short, 'a lookup turns the runs into the map');
+    for (const [from, to, s] of steps.slice(3)) {
+      ranges.appendRangeFromList(list, from, to, s);
+      for (let at = from; at < to; at++) singles.append(list[at]!, s);
+    }
+    assert.equal(ranges.size, singles.size);
+    assert.deepEqual(asPairs(ranges), asPairs(singles));
+  });
+
   it('after a lookup, appends and sets go to the map; a repeat replaces', () => {
     const m = new NodeToStatus();
     m.appendFromList(list, 0, short);

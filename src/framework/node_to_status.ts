@@ -53,14 +53,19 @@ export class NodeToStatus implements NodeToStatusReader {
    * order): extends the last run when it is the next position of the same list with the same status.
    */
   appendFromList(list: readonly string[], at: number, status: Status): void {
+    this.appendRangeFromList(list, at, at + 1, status);
+  }
+
+  /** appendFromList for positions [from, to) of `list`, one after another, all with `status`. */
+  appendRangeFromList(list: readonly string[], from: number, to: number, status: Status): void {
     if (this.map !== null) {
-      this.map.set(list[at]!, status);
+      for (let at = from; at < to; at++) this.map.set(list[at]!, status);
       return;
     }
     const runs = (this.runs ??= []);
     const last = runs.length > 0 ? runs[runs.length - 1]! : null;
-    if (last !== null && last.to === at && last.status === status && last.list === list && last.after === this.names.length) last.to = at + 1;
-    else runs.push({ list, from: at, to: at + 1, status, after: this.names.length });
+    if (last !== null && last.to === from && last.status === status && last.list === list && last.after === this.names.length) last.to = to;
+    else runs.push({ list, from, to, status, after: this.names.length });
   }
 
   /** From now on appends may repeat a node (a second walk over nodes already recorded). */

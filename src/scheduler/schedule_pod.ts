@@ -374,8 +374,17 @@ function findNodesThatPassFilters(
           } else if (rejected !== null && rejected[k] !== null && rejected[k]!.isRejected() && (withNodes || rows!.hasNode(at))) {
             // Named as runFilterPlugins names a rejection; anything but one is left to `filter`.
             const s = rejected[k]!.withPlugin(rejecter.name);
-            diagnosis.nodeToStatus.appendFromList(names!, at, s);
+            // The rows after it in its block refused with the same shared status (a pod asking for
+            // a resource most nodes lack) are recorded with it as one run: the same entries, in order.
+            let end = k + 1;
+            if (withNodes && s === rejected[k]) {
+              const blockEnd = Math.min(count, k + Block.Size - (at & (Block.Size - 1)));
+              while (end < blockEnd && passes[end] === 0 && rejected[end] === s) end++;
+            }
+            diagnosis.nodeToStatus.appendRangeFromList(names!, at, at + end - k, s);
             diagnosis.addPluginStatus(s);
+            at += end - k - 1;
+            k = end - 1;
             continue;
           } else if (!passesFilters(fwk, state, pod, nodes[at]!, false, diagnosis)) {
             continue;

@@ -345,6 +345,40 @@ class PassingBlocks {
   }
 }
 
+/**
+ * The union of the scalar-name signatures of each whole block's rows, kept while the block's stamp
+ * holds: a block none of whose rows has the signature bit of the pod's only scalar resource is
+ * refused whole (a pod asking for a resource few nodes have meets most blocks so).
+ */
+class SignatureBlocks {
+  private rows: NodeRows | null = null;
+  private stamps = new Float64Array(0);
+  private unions = new Float64Array(0);
+
+  /** This, for `rows`. */
+  of(rows: NodeRows): this {
+    if (this.rows !== rows) {
+      this.rows = rows;
+      const blocks = (rows.list.length + Block.Size - 1) >> Block.Shift;
+      this.stamps = new Float64Array(blocks).fill(NaN);
+      this.unions = new Float64Array(blocks);
+    }
+    return this;
+  }
+
+  /** The union of the signatures of the rows of `block`, which must be whole (Block.Size rows). */
+  union(block: number): number {
+    const rows = this.rows!;
+    const stamp = rows.blockStamp(block);
+    if (this.stamps[block] === stamp) return this.unions[block]!;
+    let union = 0;
+    for (let at = block << Block.Shift, end = at + Block.Size; at < end; at++) union |= rows.scalarNames(at);
+    this.stamps[block] = stamp;
+    this.unions[block] = union;
+    return union;
+  }
+}
+
 class PreFilterState implements StateData {
   constructor(readonly request: FitRequest) {}
 
@@ -483,24 +517,53 @@ export class Fit implements PreFilterPlugin, FilterPlugin, EnqueueExtensions, Pr
     // says it has none is short of it for sure, and of it alone when the packed check passes,
     // rowShortfalls's verdict without its per-resource bookkeeping.
     const one = req.scalarNames.length === 1 && req.scalarValues[0]! > 0 && req.scalarBackedByDRA?.[0] !== true;
-    const bit = one ? req.scalarBit(0) : 0;
-    const hash = one ? req.scalarHash(0) : 0;
-    const missing = one && rejections !== null ? this.missingOnly(req) : null;
+    if (!one) {
+      for (let k = 0; k < count; k++) {
+        const n = rowShortfalls(req, rows, first + k, short);
+        if (n === 0) continue;
+        passes[k] = 0;
+        if (rejections !== null) rejections[k] = n === 1 ? this.statusOfOne(req, short) : null;
+      }
+      return;
+    }
+    const bit = req.scalarBit(0);
+    const hash = req.scalarHash(0);
+    const missing = rejections !== null ? this.missingOnly(req) : null;
     const check = req.rowCheck;
-    for (let k = 0; k < count; k++) {
-      if (one) {
+    // The packed check's verdicts are kept by block as for pods without scalar requests: a block
+    // whose rows all passed it (and none changed since) needs it on none of them.
+    const passing = rejections !== null ? this.passingBlocks.of(rows, check) : null;
+    for (let k = 0; k < count; ) {
+      const whole = passing !== null && ((first + k) & (Block.Size - 1)) === 0 && k + Block.Size <= count;
+      const block = (first + k) >> Block.Shift;
+      const packedHolds = whole && passing.holds(block);
+      if (packedHolds && (this.signatureBlocks.of(rows).union(block) & bit) === 0) {
+        // Every row fits the packed check and none has the resource: all short of it alone.
+        // Plain stores: fill's builtin call costs more than 16 of them.
+        for (const end = k + Block.Size; k < end; k++) {
+          passes[k] = 0;
+          rejections![k] = missing;
+        }
+        continue;
+      }
+      let allFit = true;
+      for (const end = whole ? k + Block.Size : k + 1; k < end; k++) {
         const at = first + k;
+        // Only a rejection's status needs it (without rejections, passing is null and nothing is kept).
+        const fits = packedHolds || (passing !== null && fitsRow(rows, at, check));
+        if (!fits) allFit = false;
         const only = rows.scalarOnly(at);
         if ((rows.scalarNames(at) & bit) === 0 || (only !== ScalarOnly.Several && only !== hash)) {
           passes[k] = 0;
-          if (rejections !== null) rejections[k] = fitsRow(rows, at, check) ? missing : null;
+          if (rejections !== null) rejections[k] = fits ? missing : null;
           continue;
         }
+        const n = rowShortfalls(req, rows, at, short);
+        if (n === 0) continue;
+        passes[k] = 0;
+        if (rejections !== null) rejections[k] = n === 1 ? this.statusOfOne(req, short) : null;
       }
-      const n = rowShortfalls(req, rows, first + k, short);
-      if (n === 0) continue;
-      passes[k] = 0;
-      if (rejections !== null) rejections[k] = n === 1 ? this.statusOfOne(req, short) : null;
+      if (whole && allFit && !packedHolds) passing.keep(block);
     }
   }
 
@@ -528,6 +591,8 @@ export class Fit implements PreFilterPlugin, FilterPlugin, EnqueueExtensions, Pr
   private readonly firstShortfall = new FirstShortfall();
   /** The blocks of rows whose every row passed filterRows' packed check, for the checks' requests. */
   private readonly passingBlocks = new PassingBlocks();
+  /** The scalar-name signatures of whole blocks of rows. */
+  private readonly signatureBlocks = new SignatureBlocks();
 
   /** One resource short, the common rejection: a status shared by every node short of it. */
   private singleShortfall(reason: string, unresolvable: boolean): Status {
