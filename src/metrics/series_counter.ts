@@ -3,6 +3,7 @@
 // listed pods each count an arrival on code not yet optimized). Here a label set is resolved once
 // into a series holding a plain number; `get` reports what prom-client's would for the same counts.
 import { Counter, type CounterConfiguration, type LabelValues, type MetricObjectWithValues, type MetricValue } from 'prom-client';
+import { SeriesIndex } from './series_index.js';
 
 /** One label set of a SeriesCounter. */
 export class CounterSeries<T extends string = string> {
@@ -23,19 +24,15 @@ export class CounterSeries<T extends string = string> {
  * store stays empty.
  */
 export class SeriesCounter<T extends string> extends Counter<T> {
+  private readonly index: SeriesIndex<T, CounterSeries<T>>;
   private readonly seriesLabelNames: readonly T[];
-  private readonly seriesMetricName: string;
-  /** Insertion order is exposition order, as prom-client's store. */
-  private seriesList: CounterSeries<T>[] = [];
-  private seriesTree = new Map<string, Map<string, Map<string, CounterSeries<T>>>>();
 
   constructor(config: CounterConfiguration<T>) {
     super(config);
-    const names = config.labelNames ?? [];
-    if (names.length > 3) throw new Error(`${config.name}: a SeriesCounter has at most three labels`);
-    this.seriesLabelNames = names;
-    this.seriesMetricName = config.name;
-    if (names.length === 0) this.at();
+    this.seriesLabelNames = config.labelNames ?? [];
+    this.index = new SeriesIndex<T, CounterSeries<T>>(config.name, this.seriesLabelNames, (labels) => new CounterSeries<T>(labels));
+    // prom-client prints a counter without labels as 0 before its first increment.
+    if (this.seriesLabelNames.length === 0) this.at();
     // prom-client assigns its inc per instance in its constructor; this one replaces it, so no
     // increment is kept where `get` below does not look.
     const incLabels = (labelsOrValue?: LabelValues<T> | number, value?: number): void => {
@@ -47,49 +44,25 @@ export class SeriesCounter<T extends string> extends Counter<T> {
 
   /** The series of these label values, in labelNames order (as many as the counter has labels). */
   at(a = '', b = '', c = ''): CounterSeries<T> {
-    let byB = this.seriesTree.get(a);
-    if (byB === undefined) this.seriesTree.set(a, (byB = new Map()));
-    let byC = byB.get(b);
-    if (byC === undefined) byB.set(b, (byC = new Map()));
-    let series = byC.get(c);
-    if (series === undefined) {
-      const labels: LabelValues<T> = {};
-      const values = [a, b, c];
-      this.seriesLabelNames.forEach((name, i) => (labels[name] = values[i]!));
-      series = new CounterSeries<T>(labels);
-      byC.set(c, series);
-      this.seriesList.push(series);
-    }
-    return series;
+    return this.index.at(a, b, c);
   }
 
   /** The series of a label object (every label of the counter required). */
   series(labels: LabelValues<T>): CounterSeries<T> {
-    for (const name of Object.keys(labels)) {
-      if (!this.seriesLabelNames.includes(name as T)) throw new Error(`Added label "${name}" is not included in initial labelset: ${JSON.stringify(this.seriesLabelNames)}`);
-    }
-    const values = this.seriesLabelNames.map((name) => {
-      const v = labels[name];
-      if (v === undefined) throw new Error(`${this.seriesMetricName}: label "${name}" is missing`);
-      // One series per printed label set: prom-client prints 5 and "5" alike.
-      return String(v);
-    });
-    return this.at(values[0], values[1], values[2]);
+    return this.index.of(labels);
   }
 
   override reset(): void {
     super.reset();
     // prom-client's constructor calls reset before this class's fields exist.
-    if (this.seriesList === undefined) return;
-    this.seriesList = [];
-    this.seriesTree = new Map();
-    // prom-client prints a counter without labels as 0 before its first increment.
+    if (this.index === undefined) return;
+    this.index.clear();
     if (this.seriesLabelNames.length === 0) this.at();
   }
 
   /** What the registry prints: prom-client's own answer (name, help, type), with the series as its values. */
   override async get(): Promise<MetricObjectWithValues<MetricValue<T>>> {
     const own = await super.get();
-    return { ...own, values: this.seriesList.map((s) => ({ value: s.value, labels: { ...s.labels } })) };
+    return { ...own, values: this.index.list.map((s) => ({ value: s.value, labels: { ...s.labels } })) };
   }
 }

@@ -5,6 +5,7 @@
 // that counts with plain numbers; the exposition is the one prom-client prints for the same
 // observations.
 import { Histogram, type HistogramConfiguration, type LabelValues } from 'prom-client';
+import { SeriesIndex } from './series_index.js';
 
 /** One label set of a SeriesHistogram: its bucket counts (not cumulative), sum and count. */
 export class HistogramSeries {
@@ -14,7 +15,7 @@ export class HistogramSeries {
   count = 0;
 
   constructor(
-    readonly labels: Readonly<Record<string, string | number>>,
+    readonly labels: Readonly<LabelValues<string>>,
     private readonly bounds: Float64Array,
   ) {
     this.counts = new Float64Array(bounds.length);
@@ -35,7 +36,7 @@ export class HistogramSeries {
 /** A sample as prom-client's registry prints it (histogram.js's setValuePair). */
 interface ExportedSample {
   labels: Record<string, string | number>;
-  sharedLabels: Readonly<Record<string, string | number>>;
+  sharedLabels: Readonly<LabelValues<string>>;
   value: number;
   metricName: string;
   exemplar: null | undefined;
@@ -48,21 +49,17 @@ interface ExportedSample {
  */
 export class SeriesHistogram<T extends string> extends Histogram<T> {
   private readonly seriesBounds: Float64Array;
-  private readonly seriesLabelNames: readonly T[];
   private readonly seriesMetricName: string;
   private readonly seriesHelp: string;
-  /** Insertion order is exposition order, as prom-client's store. */
-  private seriesList: HistogramSeries[] = [];
-  private seriesTree = new Map<string, Map<string, Map<string, HistogramSeries>>>();
+  private readonly index: SeriesIndex<T, HistogramSeries>;
 
   constructor(config: HistogramConfiguration<T> & { buckets: number[] }) {
     super(config);
     const names = config.labelNames ?? [];
-    if (names.length > 3) throw new Error(`${config.name}: a SeriesHistogram has at most three labels`);
     this.seriesBounds = Float64Array.from(config.buckets);
-    this.seriesLabelNames = names;
     this.seriesMetricName = config.name;
     this.seriesHelp = config.help;
+    this.index = new SeriesIndex<T, HistogramSeries>(config.name, names, (labels) => new HistogramSeries(labels, this.seriesBounds));
     // prom-client prints a histogram without labels before its first observation (zeros).
     if (names.length === 0) this.at();
     // prom-client assigns its observe per instance in its constructor; this one replaces it, so
@@ -76,48 +73,25 @@ export class SeriesHistogram<T extends string> extends Histogram<T> {
 
   /** The series of these label values, in labelNames order (as many as the histogram has labels). */
   at(a = '', b = '', c = ''): HistogramSeries {
-    let byB = this.seriesTree.get(a);
-    if (byB === undefined) this.seriesTree.set(a, (byB = new Map()));
-    let byC = byB.get(b);
-    if (byC === undefined) byB.set(b, (byC = new Map()));
-    let series = byC.get(c);
-    if (series === undefined) {
-      const labels: Record<string, string> = {};
-      const values = [a, b, c];
-      this.seriesLabelNames.forEach((name, i) => (labels[name] = values[i]!));
-      series = new HistogramSeries(labels, this.seriesBounds);
-      byC.set(c, series);
-      this.seriesList.push(series);
-    }
-    return series;
+    return this.index.at(a, b, c);
   }
 
   /** The series of a label object (every label of the histogram required). */
   series(labels: LabelValues<T>): HistogramSeries {
-    for (const name of Object.keys(labels)) {
-      if (!this.seriesLabelNames.includes(name as T)) throw new Error(`Added label "${name}" is not included in initial labelset: ${JSON.stringify(this.seriesLabelNames)}`);
-    }
-    const values = this.seriesLabelNames.map((name) => {
-      const v = labels[name];
-      if (v === undefined) throw new Error(`${this.seriesMetricName}: label "${name}" is missing`);
-      // One series per printed label set: prom-client prints 5 and "5" alike.
-      return String(v);
-    });
-    return this.at(values[0], values[1], values[2]);
+    return this.index.of(labels);
   }
 
   override reset(): void {
     // prom-client's constructor calls reset before this class's fields exist.
-    if (this.seriesList === undefined) return;
-    this.seriesList = [];
-    this.seriesTree = new Map();
+    if (this.index === undefined) return;
+    this.index.clear();
   }
 
   /** What the registry prints (prom-client's registry prefers this to get()). */
   getForPromString(): Promise<{ name: string; help: string; type: 'histogram'; values: ExportedSample[]; aggregator: 'sum' }> {
     const name = this.seriesMetricName;
     const values: ExportedSample[] = [];
-    for (const s of this.seriesList) {
+    for (const s of this.index.list) {
       let cumulative = 0;
       for (let i = 0; i < this.seriesBounds.length; i++) {
         cumulative += s.counts[i]!;
