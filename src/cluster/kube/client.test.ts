@@ -222,3 +222,62 @@ describe('KubeClusterClient: the watches after sync', () => {
     k.stop();
   });
 });
+
+describe('KubeClusterClient: the first lists', () => {
+  /** Lists answered when the test says: each path's answer waits for `release(path)`. */
+  class HeldLists extends FakeApiServer {
+    private readonly held = new Map<string, () => void>();
+    readonly asked: string[] = [];
+
+    override async request<T>(req: RestRequest): Promise<T> {
+      if (req.method === 'GET' && (req.path === '/api/v1/nodes' || req.path === '/api/v1/pods')) {
+        this.asked.push(req.path);
+        await new Promise<void>((resolve) => this.held.set(req.path, resolve));
+      }
+      return super.request<T>(req);
+    }
+
+    release(path: string): void {
+      this.held.get(path)!();
+    }
+  }
+
+  const lists = {
+    '/api/v1/nodes': [{ metadata: { name: 'n1', resourceVersion: '3' } }],
+    '/api/v1/pods': [{ metadata: { name: 'p1', namespace: 'ns', resourceVersion: '4' }, spec: { nodeName: 'n1', containers: [] } }],
+  };
+  const settle = async () => {
+    for (let i = 0; i < 20; i++) await Promise.resolve();
+  };
+
+  it('a node list in first is delivered while the pod list is on its way', async () => {
+    const t = new HeldLists(lists);
+    const c = client(t);
+    const kinds: string[] = [];
+    const started = c.start((e: WatchEvent) => kinds.push(`${e.type} ${e.kind}`));
+    await settle();
+    assert.deepEqual([...t.asked].sort(), ['/api/v1/nodes', '/api/v1/pods'], 'both lists asked for at once');
+    t.release('/api/v1/nodes');
+    await settle();
+    assert.deepEqual(kinds, ['ADDED Node'], 'the nodes, before the pods came in');
+    t.release('/api/v1/pods');
+    await started;
+    c.stop();
+    assert.deepEqual(kinds, ['ADDED Node', 'ADDED Pod']);
+  });
+
+  it('a pod list in first waits for the nodes: pods see their nodes first', async () => {
+    const t = new HeldLists(lists);
+    const c = client(t);
+    const kinds: string[] = [];
+    const started = c.start((e: WatchEvent) => kinds.push(`${e.type} ${e.kind}`));
+    await settle();
+    t.release('/api/v1/pods');
+    await settle();
+    assert.deepEqual(kinds, [], 'nothing before the nodes');
+    t.release('/api/v1/nodes');
+    await started;
+    c.stop();
+    assert.deepEqual(kinds, ['ADDED Node', 'ADDED Pod']);
+  });
+});

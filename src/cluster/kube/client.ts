@@ -129,11 +129,16 @@ export class KubeClusterClient implements ClusterClient {
     }));
     this.podReflector = this.reflectorOf('Pod');
     this.nodeReflector = this.reflectorOf('Node');
-    // Lists run together; their objects are delivered kind by kind so pods see their nodes first.
-    const lists = await Promise.all(this.reflectors.map((r) => r.listUntilSynced()));
-    if (this.stopped) return;
+    // Lists run together; each kind's objects are delivered once it and every kind before it have
+    // come in, so pods still see their nodes first, and a node list that comes in before the pod
+    // list is handled while the pods are still on their way.
+    const lists = this.reflectors.map((r) => r.listUntilSynced());
+    // Every list has a handler from now on: a later one failing while an earlier one is awaited
+    // is start's failure, as with Promise.all, not an unhandled rejection.
+    void Promise.allSettled(lists);
     for (let i = 0; i < this.reflectors.length; i++) {
-      const l = lists[i];
+      const l = await lists[i]!;
+      if (this.stopped) return;
       if (l) this.reflectors[i]!.replace(l.items, l.resourceVersion);
     }
     // The watches open on the next turn of the event loop, after what the caller does at once on
