@@ -15,14 +15,14 @@ const asPairs = (m: NodeToStatus) => [...m.entries()].map(([name, s]) => `${name
 describe('NodeToStatus', () => {
   it('a walk from position 5 that wraps: runs and singles come back in append order', () => {
     const m = new NodeToStatus();
-    m.appendFromList(list, 5, short);
-    m.appendFromList(list, 6, short);
+    m.appendRangeFromList(list, 5, 6, short);
+    m.appendRangeFromList(list, 6, 7, short);
     m.append('n7', tainted);
-    m.appendFromList(list, 0, short);
-    m.appendFromList(list, 1, full);
-    m.appendFromList(list, 2, full);
+    m.appendRangeFromList(list, 0, 1, short);
+    m.appendRangeFromList(list, 1, 2, full);
+    m.appendRangeFromList(list, 2, 3, full);
     // n3 passed: no entry; the run starts again after it.
-    m.appendFromList(list, 4, full);
+    m.appendRangeFromList(list, 4, 5, full);
     assert.equal(m.size, 7);
     assert.deepEqual(asPairs(m), [
       'n5=Insufficient foo.com/bar', 'n6=Insufficient foo.com/bar', 'n7=untolerated taint', 'n0=Insufficient foo.com/bar',
@@ -38,7 +38,7 @@ describe('NodeToStatus', () => {
     const singles = new NodeToStatus();
     const steps: [number, Status][] = [[2, short], [3, short], [4, full], [6, full], [7, short], [0, short]];
     for (const [at, s] of steps) {
-      runs.appendFromList(list, at, s);
+      runs.appendRangeFromList(list, at, at + 1, s);
       singles.append(list[at]!, s);
     }
     assert.equal(runs.size, singles.size);
@@ -64,12 +64,12 @@ describe('NodeToStatus', () => {
 
   it('after a lookup, appends and sets go to the map; a repeat replaces', () => {
     const m = new NodeToStatus();
-    m.appendFromList(list, 0, short);
-    m.appendFromList(list, 1, short);
+    m.appendRangeFromList(list, 0, 1, short);
+    m.appendRangeFromList(list, 1, 2, short);
     assert.equal(m.get('n1'), short);
-    m.appendFromList(list, 2, short);
+    m.appendRangeFromList(list, 2, 3, short);
     m.allowRepeats();
-    m.appendFromList(list, 0, full);
+    m.appendRangeFromList(list, 0, 1, full);
     m.set('n5', tainted);
     assert.equal(m.size, 4);
     assert.deepEqual(asPairs(m), ['n0=Too many pods', 'n1=Insufficient foo.com/bar', 'n2=Insufficient foo.com/bar', 'n5=untolerated taint']);
@@ -78,9 +78,9 @@ describe('NodeToStatus', () => {
   it('a run does not join positions of another list', () => {
     const other = ['m0', 'm1', 'm2'];
     const m = new NodeToStatus();
-    m.appendFromList(list, 0, short);
-    m.appendFromList(other, 1, short);
-    m.appendFromList(list, 1, short);
+    m.appendRangeFromList(list, 0, 1, short);
+    m.appendRangeFromList(other, 1, 2, short);
+    m.appendRangeFromList(list, 1, 2, short);
     assert.deepEqual(asPairs(m).map((p) => p.split('=')[0]), ['n0', 'm1', 'n1']);
   });
 });

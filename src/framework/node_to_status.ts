@@ -49,14 +49,10 @@ export class NodeToStatus implements NodeToStatusReader {
   }
 
   /**
-   * append for the node at position `at` of `list` (the names of a snapshot's node list, in list
-   * order): extends the last run when it is the next position of the same list with the same status.
+   * append for the nodes at positions [from, to) of `list` (the names of a snapshot's node list, in
+   * list order), all with `status`: extends the last run when the range follows it in the same list
+   * with the same status.
    */
-  appendFromList(list: readonly string[], at: number, status: Status): void {
-    this.appendRangeFromList(list, at, at + 1, status);
-  }
-
-  /** appendFromList for positions [from, to) of `list`, one after another, all with `status`. */
   appendRangeFromList(list: readonly string[], from: number, to: number, status: Status): void {
     if (this.map !== null) {
       for (let at = from; at < to; at++) this.map.set(list[at]!, status);
