@@ -249,13 +249,18 @@ describe('KubeClusterClient: the first lists', () => {
   const settle = async () => {
     for (let i = 0; i < 20; i++) await Promise.resolve();
   };
-
-  it('a node list in first is delivered while the pod list is on its way', async () => {
+  /** A client started over held lists, with the events it delivers, once its lists were asked for. */
+  const startHeld = async () => {
     const t = new HeldLists(lists);
     const c = client(t);
     const kinds: string[] = [];
     const started = c.start((e: WatchEvent) => kinds.push(`${e.type} ${e.kind}`));
     await settle();
+    return { t, c, kinds, started };
+  };
+
+  it('a node list in first is delivered while the pod list is on its way', async () => {
+    const { t, c, kinds, started } = await startHeld();
     assert.deepEqual([...t.asked].sort(), ['/api/v1/nodes', '/api/v1/pods'], 'both lists asked for at once');
     t.release('/api/v1/nodes');
     await settle();
@@ -267,11 +272,7 @@ describe('KubeClusterClient: the first lists', () => {
   });
 
   it('a pod list in first waits for the nodes: pods see their nodes first', async () => {
-    const t = new HeldLists(lists);
-    const c = client(t);
-    const kinds: string[] = [];
-    const started = c.start((e: WatchEvent) => kinds.push(`${e.type} ${e.kind}`));
-    await settle();
+    const { t, c, kinds, started } = await startHeld();
     t.release('/api/v1/pods');
     await settle();
     assert.deepEqual(kinds, [], 'nothing before the nodes');
