@@ -25,14 +25,12 @@ export class CounterSeries<T extends string = string> {
  */
 export class SeriesCounter<T extends string> extends Counter<T> {
   private readonly index: SeriesIndex<T, CounterSeries<T>>;
-  private readonly seriesLabelNames: readonly T[];
 
   constructor(config: CounterConfiguration<T>) {
     super(config);
-    this.seriesLabelNames = config.labelNames ?? [];
-    this.index = new SeriesIndex<T, CounterSeries<T>>(config.name, this.seriesLabelNames, (labels) => new CounterSeries<T>(labels));
+    this.index = new SeriesIndex<T, CounterSeries<T>>(config.name, config.labelNames ?? [], (labels) => new CounterSeries<T>(labels));
     // prom-client prints a counter without labels as 0 before its first increment.
-    if (this.seriesLabelNames.length === 0) this.at();
+    if (this.index.labelNames.length === 0) this.at();
     // prom-client assigns its inc per instance in its constructor; this one replaces it, so no
     // increment is kept where `get` below does not look.
     const incLabels = (labelsOrValue?: LabelValues<T> | number, value?: number): void => {
@@ -57,7 +55,7 @@ export class SeriesCounter<T extends string> extends Counter<T> {
     // prom-client's constructor calls reset before this class's fields exist.
     if (this.index === undefined) return;
     this.index.clear();
-    if (this.seriesLabelNames.length === 0) this.at();
+    if (this.index.labelNames.length === 0) this.at();
   }
 
   /** What the registry prints: prom-client's own answer (name, help, type), with the series as its values. */

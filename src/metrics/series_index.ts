@@ -10,7 +10,7 @@ export class SeriesIndex<T extends string, S> {
 
   constructor(
     private readonly metricName: string,
-    private readonly labelNames: readonly T[],
+    readonly labelNames: readonly T[],
     private readonly make: (labels: LabelValues<T>) => S,
   ) {
     if (labelNames.length > 3) throw new Error(`${metricName}: a metric kept by series has at most three labels`);
