@@ -517,22 +517,13 @@ export class Fit implements PreFilterPlugin, FilterPlugin, EnqueueExtensions, Pr
     // says it has none is short of it for sure, and of it alone when the packed check passes,
     // rowShortfalls's verdict without its per-resource bookkeeping.
     const one = req.scalarNames.length === 1 && req.scalarValues[0]! > 0 && req.scalarBackedByDRA?.[0] !== true;
-    if (!one) {
-      for (let k = 0; k < count; k++) {
-        const n = rowShortfalls(req, rows, first + k, short);
-        if (n === 0) continue;
-        passes[k] = 0;
-        if (rejections !== null) rejections[k] = n === 1 ? this.statusOfOne(req, short) : null;
-      }
-      return;
-    }
-    const bit = req.scalarBit(0);
-    const hash = req.scalarHash(0);
-    const missing = rejections !== null ? this.missingOnly(req) : null;
+    const bit = one ? req.scalarBit(0) : 0;
+    const hash = one ? req.scalarHash(0) : 0;
+    const missing = one && rejections !== null ? this.missingOnly(req) : null;
     const check = req.rowCheck;
-    // The packed check's verdicts are kept by block as for pods without scalar requests: a block
-    // whose rows all passed it (and none changed since) needs it on none of them.
-    const passing = rejections !== null ? this.passingBlocks.of(rows, check) : null;
+    // For one scalar resource, the packed check's verdicts are kept by block as for pods without
+    // scalar requests: a block whose rows all passed it (and none changed since) needs it on none.
+    const passing = one && rejections !== null ? this.passingBlocks.of(rows, check) : null;
     for (let k = 0; k < count; ) {
       const whole = passing !== null && ((first + k) & (Block.Size - 1)) === 0 && k + Block.Size <= count;
       const block = (first + k) >> Block.Shift;
@@ -549,14 +540,16 @@ export class Fit implements PreFilterPlugin, FilterPlugin, EnqueueExtensions, Pr
       let allFit = true;
       for (const end = whole ? k + Block.Size : k + 1; k < end; k++) {
         const at = first + k;
-        // Only a rejection's status needs it (without rejections, passing is null and nothing is kept).
+        // Only a one-scalar rejection's status needs it (otherwise passing is null and nothing is kept).
         const fits = packedHolds || (passing !== null && fitsRow(rows, at, check));
         if (!fits) allFit = false;
-        const only = rows.scalarOnly(at);
-        if ((rows.scalarNames(at) & bit) === 0 || (only !== ScalarOnly.Several && only !== hash)) {
-          passes[k] = 0;
-          if (rejections !== null) rejections[k] = fits ? missing : null;
-          continue;
+        if (one) {
+          const only = rows.scalarOnly(at);
+          if ((rows.scalarNames(at) & bit) === 0 || (only !== ScalarOnly.Several && only !== hash)) {
+            passes[k] = 0;
+            if (rejections !== null) rejections[k] = fits ? missing : null;
+            continue;
+          }
         }
         const n = rowShortfalls(req, rows, at, short);
         if (n === 0) continue;
