@@ -321,3 +321,36 @@ describe('exactScaledValue', () => {
     });
   }
 });
+
+describe('readings kept per string', () => {
+  it('a string read again, at each scale, reads as a fresh parse does, also past the bound', () => {
+    // More distinct strings than the readings keep, each read twice at every scale, interleaved.
+    const inputs: string[] = [];
+    for (let i = 0; i < 5000; i++) inputs.push(i % 3 === 0 ? `${i}m` : i % 3 === 1 ? `${i}Mi` : `${i / 8}`);
+    for (let round = 0; round < 2; round++) {
+      for (const input of inputs) {
+        const q = parseQuantity(input);
+        assert.equal(quantityValue(input), q.value(), `${input} Value, round ${round}`);
+        assert.equal(quantityMilliValue(input), q.milliValue(), `${input} MilliValue, round ${round}`);
+        const whole = q.scaledValue(0) * 1000n === q.scaledValue(-3) && q.nanoValue() % 1_000_000_000n === 0n;
+        assert.equal(exactScaledValue(input, 0), whole ? q.value() : undefined, `${input} exact at 10^0, round ${round}`);
+      }
+    }
+  });
+
+  it('a value that is not whole at a scale stays undefined when read again', () => {
+    for (let i = 0; i < 2; i++) {
+      assert.equal(exactScaledValue('1.5m', -3), undefined);
+      assert.equal(exactScaledValue('100m', 0), undefined);
+      assert.equal(exactScaledValue('100m', -3), 100);
+    }
+  });
+
+  it('a bad string is refused every time it is read', () => {
+    for (let i = 0; i < 3; i++) {
+      assert.throws(() => quantityValue('1ki'), QuantityError);
+      assert.throws(() => quantityMilliValue('1ki'), QuantityError);
+      assert.throws(() => exactScaledValue('1ki', -3), QuantityError);
+    }
+  });
+});
