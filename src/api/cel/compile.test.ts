@@ -179,6 +179,40 @@ test('cel: an invalid version attribute fails evaluation with the attribute name
   assert.throws(() => new DeviceActivation({ driver: d, attributes: { v: { version: '01.0.0' } } }), /attribute v: parse semantic version: Major number must not contain leading zeroes "01"/);
 });
 
+test('cel: a bad attribute fails the activation whatever the selector reads, with the same message as the maps', () => {
+  // Upstream converts every attribute for each evaluation, so a selector reading only the driver fails too.
+  const bad: [Record<string, DeviceAttribute>, RegExp][] = [
+    [{ ok: { string: 'x' }, v: { version: '1.0' } }, /^attribute v: parse semantic version: No Major.Minor.Patch elements found$/],
+    [{ vs: { versions: ['1.0.0', 'x'] } }, /^attribute vs: parse semantic version: /],
+    [{ n: {} as DeviceAttribute }, /^attribute n: unsupported attribute value$/],
+    [{ i: { int: 1.5 } }, /^attribute i: parse semantic version: /],
+  ];
+  for (const [attributes, message] of bad) {
+    assert.throws(() => new DeviceActivation({ driver: d, attributes }), (err: unknown) => err instanceof CelEvaluationError && message.test(err.message));
+  }
+  // The first refused attribute in the object's order is named, twice over (versions are kept parsed).
+  for (let i = 0; i < 2; i++) {
+    assert.throws(() => new DeviceActivation({ driver: d, attributes: { a: { version: 'v1' }, b: {} as DeviceAttribute } }), /attribute a: parse semantic version/);
+  }
+});
+
+test('cel: the attribute and capacity maps are made when a selector first reads them, the same each time', () => {
+  const compiler = getCompiler({ consumableCapacity: true, listTypeAttributes: false });
+  const activation = new DeviceActivation({
+    driver: d,
+    attributes: { model: { string: 'a100' }, 'other.io/rev': { int: 3 }, v: { version: '1.2.3' }, tags: { strings: ['a', 'b'] } },
+    capacity: { memory: { value: '40Gi' } },
+  });
+  assert.equal(compiler.compile(`device.driver == "${d}"`).deviceMatches(activation), true);
+  for (let i = 0; i < 2; i++) {
+    assert.equal(compiler.compile(`device.attributes["${d}"].model == "a100" && device.attributes["other.io"].rev == 3`).deviceMatches(activation), true);
+    assert.equal(compiler.compile(`device.attributes["${d}"].v.isGreaterThan(semver("1.2.0"))`).deviceMatches(activation), true);
+    assert.equal(compiler.compile(`device.capacity["${d}"].memory.compareTo(quantity("40Gi")) == 0`).deviceMatches(activation), true);
+    assert.equal(compiler.compile(`"x" in device.attributes["missing.io"]`).deviceMatches(activation), false);
+  }
+  assert.equal(activation.vars.device.attributes, activation.vars.device.attributes, 'one map per device');
+});
+
 test('cel: the cache compiles an expression once, keeps no failures and stays bounded', () => {
   const cache = new CelCache(2, { consumableCapacity: true, listTypeAttributes: false });
   const first = cache.getOrCompile('true');

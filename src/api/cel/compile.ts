@@ -49,14 +49,32 @@ export interface DeviceInput {
 type AttributeValue = bigint | boolean | string | Semver | bigint[] | boolean[] | string[] | Semver[];
 type DomainMap<V> = Map<string, Map<string, V>>;
 
-/** The `device` variable's value: the kubernetes.DRADevice object type. */
+/**
+ * The `device` variable's value: the kubernetes.DRADevice object type. Its attribute and capacity
+ * maps are built when a selector first reads them: most class selectors read the driver only, and
+ * a GPU cluster has tens of thousands of devices (the maps, BigInts and parsed versions were most
+ * of an activation's cost).
+ */
 class DRADevice {
+  #attributes: DomainMap<AttributeValue> | null = null;
+  #capacity: DomainMap<Quantity> | null = null;
+  readonly #input: DeviceInput;
+
   constructor(
     readonly driver: string,
     readonly allowMultipleAllocations: boolean,
-    readonly attributes: DomainMap<AttributeValue>,
-    readonly capacity: DomainMap<Quantity>,
-  ) {}
+    input: DeviceInput,
+  ) {
+    this.#input = input;
+  }
+
+  get attributes(): DomainMap<AttributeValue> {
+    return (this.#attributes ??= withEmptyDefault(attributesOf(this.#input)));
+  }
+
+  get capacity(): DomainMap<Quantity> {
+    return (this.#capacity ??= withEmptyDefault(capacityOf(this.#input)));
+  }
 }
 
 const EMPTY_MAP = new Map<string, never>();
@@ -84,24 +102,66 @@ export class DeviceActivation {
   readonly vars: { readonly device: DRADevice };
 
   constructor(input: DeviceInput) {
-    const attributes: DomainMap<AttributeValue> = new Map();
-    for (const [name, attr] of Object.entries(input.attributes ?? {})) {
-      const [domain, id] = splitQualifiedName(name, input.driver);
-      let inner = attributes.get(domain);
-      if (!inner) attributes.set(domain, (inner = new Map()));
-      inner.set(id, attributeValue(name, attr));
-    }
-    const capacity: DomainMap<Quantity> = new Map();
-    for (const [name, cap] of Object.entries(input.capacity ?? {})) {
-      const [domain, id] = splitQualifiedName(name, input.driver);
-      let inner = capacity.get(domain);
-      if (!inner) capacity.set(domain, (inner = new Map()));
-      inner.set(id, parseQuantity(cap.value));
-    }
-    this.vars = {
-      device: new DRADevice(input.driver, input.allowMultipleAllocations ?? false, withEmptyDefault(attributes), withEmptyDefault(capacity)),
-    };
+    // Upstream converts every attribute for each evaluation, so a bad one fails every selector,
+    // also one that reads the driver only: checked here, the maps themselves made when read.
+    checkAttributes(input);
+    this.vars = { device: new DRADevice(input.driver, input.allowMultipleAllocations ?? false, input) };
   }
+}
+
+function attributesOf(input: DeviceInput): DomainMap<AttributeValue> {
+  const attributes: DomainMap<AttributeValue> = new Map();
+  for (const [name, attr] of Object.entries(input.attributes ?? {})) {
+    const [domain, id] = splitQualifiedName(name, input.driver);
+    let inner = attributes.get(domain);
+    if (!inner) attributes.set(domain, (inner = new Map()));
+    inner.set(id, attributeValue(name, attr));
+  }
+  return attributes;
+}
+
+function capacityOf(input: DeviceInput): DomainMap<Quantity> {
+  const capacity: DomainMap<Quantity> = new Map();
+  for (const [name, cap] of Object.entries(input.capacity ?? {})) {
+    const [domain, id] = splitQualifiedName(name, input.driver);
+    let inner = capacity.get(domain);
+    if (!inner) capacity.set(domain, (inner = new Map()));
+    inner.set(id, parseQuantity(cap.value));
+  }
+  return capacity;
+}
+
+/** Throws what attributeValue would throw for the first attribute it refuses, in the same order. */
+function checkAttributes(input: DeviceInput): void {
+  const attributes = input.attributes;
+  if (attributes === undefined) return;
+  for (const name in attributes) {
+    const attr = attributes[name]!;
+    // Lists, and integers that are not whole, are rare: converted as the maps will be.
+    if (attr.ints !== undefined || attr.versions !== undefined || (attr.int !== undefined && !Number.isInteger(attr.int))) {
+      attributeValue(name, attr);
+    } else if (attr.bools === undefined && attr.strings === undefined && attr.int === undefined && attr.bool === undefined && attr.string === undefined) {
+      if (attr.version === undefined) throw new CelEvaluationError(`attribute ${name}: unsupported attribute value`);
+      checkedVersion(name, attr.version);
+    }
+  }
+}
+
+/** Versions already parsed, by text (immutable Semvers shared by every device that reports them). */
+const versions = new Map<string, Semver>();
+
+function checkedVersion(name: string, text: string): Semver {
+  let v = versions.get(text);
+  if (v === undefined) {
+    try {
+      v = parseSemver(text);
+    } catch (err) {
+      throw new CelEvaluationError(`attribute ${name}: parse semantic version: ${(err as Error).message}`);
+    }
+    if (versions.size >= 4096) versions.clear();
+    versions.set(text, v);
+  }
+  return v;
 }
 
 /** parseQualifiedName: a name without a domain belongs to the driver's domain. */
@@ -119,8 +179,9 @@ function attributeValue(name: string, attr: DeviceAttribute): AttributeValue {
     if (attr.int !== undefined) return BigInt(attr.int);
     if (attr.bool !== undefined) return attr.bool;
     if (attr.string !== undefined) return attr.string;
-    if (attr.version !== undefined) return parseSemver(attr.version);
+    if (attr.version !== undefined) return checkedVersion(name, attr.version);
   } catch (err) {
+    if (err instanceof CelEvaluationError) throw err;
     throw new CelEvaluationError(`attribute ${name}: parse semantic version: ${(err as Error).message}`);
   }
   throw new CelEvaluationError(`attribute ${name}: unsupported attribute value`);
