@@ -695,7 +695,8 @@ export class DynamicResources
     const state = readState(cs);
     if (state instanceof Status) return Promise.resolve(state);
     if (state.empty) return Promise.resolve(null);
-    return this.binder.preBind(state, podInfo.pod, nodeName, signal);
+    // The binding's last read of what Filter found per node: its columns go to the next pods.
+    return this.binder.preBind(state, podInfo.pod, nodeName, signal).finally(() => state.nodeAllocations.release());
   }
 }
 

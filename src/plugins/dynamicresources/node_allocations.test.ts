@@ -46,4 +46,26 @@ describe('NodeAllocations', () => {
     assert.deepEqual(a.get('n1'), { results: found('a'), extendedResourceClaim: claim, requestMappings: mappings });
     assert.deepEqual(a.get('n2'), { results: found('b'), extendedResourceClaim: null, requestMappings: [] });
   });
+
+  it('after PreBind (release) answers the chosen node still, and the next pod sees none of its records', () => {
+    const first = new NodeAllocations();
+    for (let i = 1; i <= 5; i++) first.add(node(`n${i}`), found(`a${i}`), null);
+    const chosen = first.get('n3');
+    first.release();
+    assert.equal(first.get('n3'), chosen, 'the chosen node, as PreBind read it');
+    // The next pods record fewer nodes into the same columns: the stale entries past them are not theirs.
+    for (let round = 0; round < 3; round++) {
+      const next = new NodeAllocations();
+      next.add(node('m1'), found('b1'), null);
+      next.add(node('n2'), found('b2'), null);
+      assert.equal(next.get('n4'), undefined, `round ${round}: a stale entry of the pod before`);
+      assert.equal(next.get('n5'), undefined);
+      assert.equal(next.get('n2')?.results[0]?.devices?.results?.[0]?.device, 'b2', 'now from the map');
+      assert.equal(next.get('m1')?.results[0]?.devices?.results?.[0]?.device, 'b1');
+      next.add(node('m3'), found('b3'), null);
+      assert.equal(next.get('m3')?.results[0]?.devices?.results?.[0]?.device, 'b3');
+      next.release();
+    }
+    assert.equal(first.get('n3'), chosen);
+  });
 });

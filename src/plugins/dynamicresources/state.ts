@@ -49,16 +49,30 @@ export interface NodeExtendedResourceClaim {
   readonly mappings: ContainerExtendedResourceRequest[];
 }
 
+/** NodeAllocations' storage: three columns, entry i of each for the i-th node recorded. */
+interface Columns {
+  readonly nodes: Node[];
+  /** Each node's results, or (a kept answer with new share IDs) the function that writes them. */
+  readonly results: (AllocationResult[] | LaterResults)[];
+  readonly extended: (NodeExtendedResourceClaim | null)[];
+}
+
+/**
+ * Columns of pods whose PreBind is over, for the next pods' Filter: at thousands of nodes a pod
+ * records hundreds, and columns grown anew for each pod were a GPU cluster's largest allocation.
+ * Entries past a user's count are stale and overwritten as it records.
+ */
+const spareColumns: Columns[] = [];
+const maxSpareColumns = 8;
+
 /**
  * What Filter found per node, by node name. Filter records it for hundreds of nodes per pod and
- * Reserve reads one: the node objects and results are appended to arrays (no record object and
+ * Reserve reads one: the node objects and results are appended to columns (no record object and
  * no read of the node's name per node), and the map by name is made on the third read.
  */
 export class NodeAllocations {
-  private readonly nodes: Node[] = [];
-  /** Each node's results, or (a kept answer with new share IDs) the function that writes them. */
-  private readonly results: (AllocationResult[] | LaterResults)[] = [];
-  private readonly extended: (NodeExtendedResourceClaim | null)[] = [];
+  private columns: Columns | null = null;
+  private count = 0;
   private byName: Map<string, NodeAllocation> | null = null;
   /** Lookups answered by scanning; past two (Score asks per node), the map is made. */
   private scans = 0;
@@ -71,12 +85,15 @@ export class NodeAllocations {
 
   add(node: Node, results: AllocationResult[] | LaterResults, extended: NodeExtendedResourceClaim | null): void {
     this.lastName = null;
-    if (this.byName !== null) this.byName.set(node.metadata.name ?? '', record(results, extended));
-    else {
-      this.nodes.push(node);
-      this.results.push(results);
-      this.extended.push(extended);
+    if (this.byName !== null) {
+      this.byName.set(node.metadata.name ?? '', record(results, extended));
+      return;
     }
+    const c = (this.columns ??= spareColumns.pop() ?? { nodes: [], results: [], extended: [] });
+    const i = this.count++;
+    c.nodes[i] = node;
+    c.results[i] = results;
+    c.extended[i] = extended;
   }
 
   get(nodeName: string): NodeAllocation | undefined {
@@ -87,21 +104,33 @@ export class NodeAllocations {
     return found;
   }
 
+  /**
+   * PreBind is over: nothing reads the records any more but the chosen node's, kept as the last
+   * answer; the columns go to the next pod.
+   */
+  release(): void {
+    const c = this.columns;
+    if (c === null) return;
+    this.columns = null;
+    this.count = 0;
+    if (spareColumns.length < maxSpareColumns) spareColumns.push(c);
+  }
+
   private find(nodeName: string): NodeAllocation | undefined {
     if (this.byName === null) {
+      const c = this.columns;
+      if (c === null) return undefined;
       // Reserve asks once: a scan is cheaper than a map. A node filtered twice (preemption's
       // trial runs) keeps its last record, as a map would.
       if (this.scans++ < 2) {
-        for (let i = this.nodes.length - 1; i >= 0; i--) {
-          if ((this.nodes[i]!.metadata.name ?? '') === nodeName) return record(this.results[i]!, this.extended[i]!);
+        for (let i = this.count - 1; i >= 0; i--) {
+          if ((c.nodes[i]!.metadata.name ?? '') === nodeName) return record(c.results[i]!, c.extended[i]!);
         }
         return undefined;
       }
       this.byName = new Map();
-      for (let i = 0; i < this.nodes.length; i++) this.byName.set(this.nodes[i]!.metadata.name ?? '', record(this.results[i]!, this.extended[i]!));
-      this.nodes.length = 0;
-      this.results.length = 0;
-      this.extended.length = 0;
+      for (let i = 0; i < this.count; i++) this.byName.set(c.nodes[i]!.metadata.name ?? '', record(c.results[i]!, c.extended[i]!));
+      this.release();
     }
     return this.byName.get(nodeName);
   }
