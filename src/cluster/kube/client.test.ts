@@ -228,9 +228,10 @@ describe('KubeClusterClient: the first lists', () => {
   class HeldLists extends FakeApiServer {
     private readonly held = new Map<string, () => void>();
     readonly asked: string[] = [];
+    heldPaths = ['/api/v1/nodes', '/api/v1/pods'];
 
     override async request<T>(req: RestRequest): Promise<T> {
-      if (req.method === 'GET' && (req.path === '/api/v1/nodes' || req.path === '/api/v1/pods')) {
+      if (req.method === 'GET' && this.heldPaths.includes(req.path)) {
         this.asked.push(req.path);
         await new Promise<void>((resolve) => this.held.set(req.path, resolve));
       }
@@ -271,14 +272,33 @@ describe('KubeClusterClient: the first lists', () => {
     assert.deepEqual(kinds, ['ADDED Node', 'ADDED Pod']);
   });
 
-  it('a pod list in first waits for the nodes: pods see their nodes first', async () => {
+  it('a pod list in first is delivered while the node list is on its way', async () => {
     const { t, c, kinds, started } = await startHeld();
     t.release('/api/v1/pods');
     await settle();
-    assert.deepEqual(kinds, [], 'nothing before the nodes');
+    assert.deepEqual(kinds, ['ADDED Pod'], 'the pods, before the nodes came in');
     t.release('/api/v1/nodes');
     await started;
     c.stop();
-    assert.deepEqual(kinds, ['ADDED Node', 'ADDED Pod']);
+    assert.deepEqual(kinds, ['ADDED Pod', 'ADDED Node']);
+  });
+
+  it('the kinds before nodes and pods are still delivered before either, in table order', async () => {
+    const classes = '/apis/resource.k8s.io/v1/deviceclasses';
+    const t = new HeldLists({ ...lists, [classes]: [{ metadata: { name: 'gpu', resourceVersion: '1' }, spec: {} }] });
+    t.heldPaths.push(classes);
+    const c = client(t);
+    const kinds: string[] = [];
+    const started = c.start((e: WatchEvent) => kinds.push(`${e.type} ${e.kind}`));
+    await settle();
+    t.release('/api/v1/pods');
+    t.release('/api/v1/nodes');
+    await settle();
+    assert.deepEqual(kinds, [], 'nodes and pods wait for the device classes');
+    t.release(classes);
+    await started;
+    c.stop();
+    // Both were in by then: the table's order.
+    assert.deepEqual(kinds, ['ADDED DeviceClass', 'ADDED Node', 'ADDED Pod']);
   });
 });

@@ -130,16 +130,23 @@ export class KubeClusterClient implements ClusterClient {
     this.podReflector = this.reflectorOf('Pod');
     this.nodeReflector = this.reflectorOf('Node');
     // Lists run together; each kind's objects are delivered once it and every kind before it have
-    // come in, so pods still see their nodes first, and a node list that comes in before the pod
-    // list is handled while the pods are still on their way.
+    // come in (the objects plugins read before the pods that need them), except that nodes and
+    // pods go in whichever order their lists come in, as upstream's informers run side by side:
+    // the pending pods need no node, and the cache takes a pod before its node. So the list that
+    // comes in first is handled while the other is still on its way.
     const lists = this.reflectors.map((r) => r.listUntilSynced());
     // Every list has a handler from now on: a later one failing while an earlier one is awaited
     // is start's failure, as with Promise.all, not an unhandled rejection.
     void Promise.allSettled(lists);
     for (let i = 0; i < this.reflectors.length; i++) {
-      const l = await lists[i]!;
-      if (this.stopped) return;
-      if (l) this.reflectors[i]!.replace(l.items, l.resourceVersion);
+      const pair = this.reflectors[i]!.kind === 'Node' && this.reflectors[i + 1]?.kind === 'Pod';
+      const order = pair ? await Promise.race([lists[i]!.then(() => [i, i + 1]), lists[i + 1]!.then(() => [i + 1, i])]) : [i];
+      for (const k of order) {
+        const l = await lists[k]!;
+        if (this.stopped) return;
+        if (l) this.reflectors[k]!.replace(l.items, l.resourceVersion);
+      }
+      i += order.length - 1;
     }
     // The watches open on the next turn of the event loop, after what the caller does at once on
     // sync (`run`'s first scheduling cycle and its binding's request): otherwise they would take
