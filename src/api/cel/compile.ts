@@ -110,25 +110,23 @@ export class DeviceActivation {
 }
 
 function attributesOf(input: DeviceInput): DomainMap<AttributeValue> {
-  const attributes: DomainMap<AttributeValue> = new Map();
-  for (const [name, attr] of Object.entries(input.attributes ?? {})) {
-    const [domain, id] = splitQualifiedName(name, input.driver);
-    let inner = attributes.get(domain);
-    if (!inner) attributes.set(domain, (inner = new Map()));
-    inner.set(id, attributeValue(name, attr));
-  }
-  return attributes;
+  return byDomain(input.attributes, input.driver, attributeValue);
 }
 
 function capacityOf(input: DeviceInput): DomainMap<Quantity> {
-  const capacity: DomainMap<Quantity> = new Map();
-  for (const [name, cap] of Object.entries(input.capacity ?? {})) {
-    const [domain, id] = splitQualifiedName(name, input.driver);
-    let inner = capacity.get(domain);
-    if (!inner) capacity.set(domain, (inner = new Map()));
-    inner.set(id, parseQuantity(cap.value));
+  return byDomain(input.capacity, input.driver, (_name, cap) => parseQuantity(cap.value));
+}
+
+/** The entries by domain, then name within it (a name without a domain is the driver's). */
+function byDomain<E, V>(entries: Readonly<Record<string, E>> | undefined, driver: string, valueOf: (name: string, entry: E) => V): DomainMap<V> {
+  const out: DomainMap<V> = new Map();
+  for (const [name, entry] of Object.entries(entries ?? {})) {
+    const [domain, id] = splitQualifiedName(name, driver);
+    let inner = out.get(domain);
+    if (!inner) out.set(domain, (inner = new Map()));
+    inner.set(id, valueOf(name, entry));
   }
-  return capacity;
+  return out;
 }
 
 /** Throws what attributeValue would throw for the first attribute it refuses, in the same order. */
