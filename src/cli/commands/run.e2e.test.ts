@@ -70,6 +70,13 @@ class ControlledTransport implements RestTransport {
   private gate: Promise<void> | null = null;
   private openGate: (() => void) | null = null;
   bindingsRequested = 0;
+  /** While set, the node list's answer waits for it. */
+  nodeListHeld: Promise<void> | null = null;
+  private podListIn: (() => void) | null = null;
+  /** Resolves once the pod list's answer has come in. */
+  readonly podListed = new Promise<void>((resolve) => {
+    this.podListIn = resolve;
+  });
 
   constructor(private readonly inner: RestTransport) {}
 
@@ -90,7 +97,10 @@ class ControlledTransport implements RestTransport {
       this.bindingsRequested++;
       if (this.gate) await this.gate;
     }
-    return this.inner.request<T>(req);
+    if (req.method === 'GET' && req.path === '/api/v1/nodes' && this.nodeListHeld) await this.nodeListHeld;
+    const answer = await this.inner.request<T>(req);
+    if (req.method === 'GET' && req.path === '/api/v1/pods') this.podListIn?.();
+    return answer;
   }
 
   watch(path: string, query: Readonly<Record<string, string | undefined>>, onEvent: (e: RawWatchEvent) => void, onClose: (err: Error | null) => void, onOpen?: () => void): WatchHandle {
@@ -106,7 +116,7 @@ interface Env {
   cluster: MemoryCluster;
   api: ApiServer;
   replicas: { r: RunningScheduler; t: ControlledTransport; http: HttpTransport }[];
-  start(o?: { config?: Partial<DefaultedConfiguration>; serve?: boolean; identity?: string; registry?: Registry; log?: Logger }): Promise<{ r: RunningScheduler; t: ControlledTransport }>;
+  start(o?: { config?: Partial<DefaultedConfiguration>; serve?: boolean; identity?: string; registry?: Registry; log?: Logger; holdNodeList?: Promise<void>; beforeSync?: (r: RunningScheduler, t: ControlledTransport) => void }): Promise<{ r: RunningScheduler; t: ControlledTransport }>;
   /** Stops the API server (its listener and every connection) and starts another on the same port. */
   restartApi(o?: { cluster?: MemoryCluster }): Promise<void>;
   close(): Promise<void>;
@@ -129,6 +139,7 @@ async function env(objects: KubeObject[]): Promise<Env> {
     async start(o = {}) {
       const httpT = new HttpTransport(kubeconfigFor(api.url));
       const t = new ControlledTransport(httpT);
+      t.nodeListHeld = o.holdNodeList ?? null;
       const base = defaultConfiguration(o.registry ?? registry);
       const config: DefaultedConfiguration = { ...base, ...o.config };
       const r = await startScheduler({
@@ -142,6 +153,7 @@ async function env(objects: KubeObject[]): Promise<Env> {
         backoff: fastBackoff,
       });
       e.replicas.push({ r, t, http: httpT });
+      o.beforeSync?.(r, t);
       await r.synced;
       return { r, t };
     },
@@ -212,6 +224,48 @@ test('binds pods, writes PodScheduled conditions and Scheduled/FailedScheduling 
     assert.ok(metrics.body.includes('scheduler_pending_pods{queue="unschedulable"} 1'));
     assert.ok(metrics.body.includes('leader_election_master_status{name="kube-scheduler"} 1'));
     assert.equal(await r.shutdown(), 0);
+  } finally {
+    await e.close();
+  }
+});
+
+test('a pod list in before the node list: its pending pods are queued at once, its bound pods count on their nodes', async () => {
+  // If the bound pod on "big" were lost, the new pods would prefer "big" (8 cpu free against 5, then 3).
+  const boundTo = (name: string, node: string, cpu: string): Pod => ({ ...pod(name, cpu), spec: { ...pod(name, cpu).spec, nodeName: node } });
+  const e = await env([
+    makeNode('big', { allocatable: { cpu: '8', memory: '16Gi', pods: '10' } }),
+    makeNode('small', { allocatable: { cpu: '6', memory: '16Gi', pods: '10' } }),
+    boundTo('on-big', 'big', '7'),
+    boundTo('on-small', 'small', '1'),
+    pod('early', '2'),
+  ]);
+  try {
+    let releaseNodes!: () => void;
+    const holdNodeList = new Promise<void>((resolve) => (releaseNodes = resolve));
+    let queuedBeforeNodes = -1;
+    const started = e.start({
+      config: noLeaderElection(),
+      holdNodeList,
+      beforeSync: (r, t) => {
+        void t.podListed.then(async () => {
+          try {
+            await waitFor('the pod list handled', () => r.scheduler.queue.pendingPods().length > 0, 2000);
+            queuedBeforeNodes = r.scheduler.queue.pendingPods().length;
+          } catch {
+            // Not handled before the nodes: the assertion below says so.
+          } finally {
+            releaseNodes();
+          }
+        });
+      },
+    });
+    await started;
+    assert.equal(queuedBeforeNodes, 1, 'the pending pod was queued while the node list was held');
+    await waitFor('early bound', () => bound(e.cluster, 'early'));
+    assert.equal(getPod(e.cluster, 'early')!.spec.nodeName, 'small');
+    e.cluster.create(pod('late', '2'));
+    await waitFor('late bound', () => bound(e.cluster, 'late'));
+    assert.equal(getPod(e.cluster, 'late')!.spec.nodeName, 'small');
   } finally {
     await e.close();
   }
