@@ -129,20 +129,14 @@ function byDomain<E, V>(entries: Readonly<Record<string, E>> | undefined, driver
   return out;
 }
 
-/** Throws what attributeValue would throw for the first attribute it refuses, in the same order. */
+/**
+ * Throws what the attribute map would throw for the first attribute it refuses: each value is
+ * converted and dropped (cheap: versions are kept parsed; the maps are what cost).
+ */
 function checkAttributes(input: DeviceInput): void {
   const attributes = input.attributes;
   if (attributes === undefined) return;
-  for (const name in attributes) {
-    const attr = attributes[name]!;
-    // Lists, and integers that are not whole, are rare: converted as the maps will be.
-    if (attr.ints !== undefined || attr.versions !== undefined || (attr.int !== undefined && !Number.isInteger(attr.int))) {
-      attributeValue(name, attr);
-    } else if (attr.bools === undefined && attr.strings === undefined && attr.int === undefined && attr.bool === undefined && attr.string === undefined) {
-      if (attr.version === undefined) throw new CelEvaluationError(`attribute ${name}: unsupported attribute value`);
-      checkedVersion(name, attr.version);
-    }
-  }
+  for (const name in attributes) attributeValue(name, attributes[name]!);
 }
 
 /** Versions already parsed, by text (immutable Semvers shared by every device that reports them). */
