@@ -250,9 +250,10 @@ describe('KubeClusterClient: the first lists', () => {
   const settle = async () => {
     for (let i = 0; i < 20; i++) await Promise.resolve();
   };
-  /** A client started over held lists, with the events it delivers, once its lists were asked for. */
-  const startHeld = async () => {
-    const t = new HeldLists(lists);
+  /** A client started over held lists (nodes, pods and `extra`), with the events it delivers, once its lists were asked for. */
+  const startHeld = async (extra: Readonly<Record<string, readonly Record<string, unknown>[]>> = {}) => {
+    const t = new HeldLists({ ...lists, ...extra });
+    t.heldPaths.push(...Object.keys(extra));
     const c = client(t);
     const kinds: string[] = [];
     const started = c.start((e: WatchEvent) => kinds.push(`${e.type} ${e.kind}`));
@@ -260,37 +261,27 @@ describe('KubeClusterClient: the first lists', () => {
     return { t, c, kinds, started };
   };
 
-  it('a node list in first is delivered while the pod list is on its way', async () => {
-    const { t, c, kinds, started } = await startHeld();
-    assert.deepEqual([...t.asked].sort(), ['/api/v1/nodes', '/api/v1/pods'], 'both lists asked for at once');
-    t.release('/api/v1/nodes');
-    await settle();
-    assert.deepEqual(kinds, ['ADDED Node'], 'the nodes, before the pods came in');
-    t.release('/api/v1/pods');
-    await started;
-    c.stop();
-    assert.deepEqual(kinds, ['ADDED Node', 'ADDED Pod']);
-  });
-
-  it('a pod list in first is delivered while the node list is on its way', async () => {
-    const { t, c, kinds, started } = await startHeld();
-    t.release('/api/v1/pods');
-    await settle();
-    assert.deepEqual(kinds, ['ADDED Pod'], 'the pods, before the nodes came in');
-    t.release('/api/v1/nodes');
-    await started;
-    c.stop();
-    assert.deepEqual(kinds, ['ADDED Pod', 'ADDED Node']);
-  });
+  const either: [string, string, string, string, string][] = [
+    ['node', '/api/v1/nodes', 'ADDED Node', '/api/v1/pods', 'ADDED Pod'],
+    ['pod', '/api/v1/pods', 'ADDED Pod', '/api/v1/nodes', 'ADDED Node'],
+  ];
+  for (const [what, firstPath, firstKind, secondPath, secondKind] of either) {
+    it(`a ${what} list in first is delivered while the other is on its way`, async () => {
+      const { t, c, kinds, started } = await startHeld();
+      assert.deepEqual([...t.asked].sort(), ['/api/v1/nodes', '/api/v1/pods'], 'both lists asked for at once');
+      t.release(firstPath);
+      await settle();
+      assert.deepEqual(kinds, [firstKind], 'before the other list came in');
+      t.release(secondPath);
+      await started;
+      c.stop();
+      assert.deepEqual(kinds, [firstKind, secondKind]);
+    });
+  }
 
   it('the kinds before nodes and pods are still delivered before either, in table order', async () => {
     const classes = '/apis/resource.k8s.io/v1/deviceclasses';
-    const t = new HeldLists({ ...lists, [classes]: [{ metadata: { name: 'gpu', resourceVersion: '1' }, spec: {} }] });
-    t.heldPaths.push(classes);
-    const c = client(t);
-    const kinds: string[] = [];
-    const started = c.start((e: WatchEvent) => kinds.push(`${e.type} ${e.kind}`));
-    await settle();
+    const { t, c, kinds, started } = await startHeld({ [classes]: [{ metadata: { name: 'gpu', resourceVersion: '1' }, spec: {} }] });
     t.release('/api/v1/pods');
     t.release('/api/v1/nodes');
     await settle();
